@@ -1,0 +1,27 @@
+import type { RequestContext } from "../auth/context";
+import type { Tx } from "../db/database";
+import { newId } from "../lib/ids";
+import { auditLogs } from "./audit.table";
+
+export type AuditEntry = { action: string; entityType: string; entityId?: string | null; data?: Record<string, unknown> };
+
+/** Records who changed what, in the change's own transaction. */
+export function recordAudit(tx: Tx, ctx: RequestContext, entry: AuditEntry): void {
+  const actor = ctx.actor;
+  const system = actor.type === "api_key" && actor.apiKeyId === "system";
+  tx.insert(auditLogs)
+    .values({
+      id: newId(),
+      workspaceId: ctx.workspaceId,
+      actorType: system ? "system" : actor.type,
+      actorUserId: actor.type === "user" ? actor.userId : null,
+      actorApiKeyId: actor.type === "api_key" && !system ? actor.apiKeyId : null,
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: entry.entityId ?? null,
+      data: entry.data ?? {},
+      ip: ctx.ip,
+      createdAt: new Date().toISOString(),
+    })
+    .run();
+}

@@ -1,0 +1,138 @@
+import type { Db } from "../db/database";
+import { forbidden, notFound, unauthorized, validationFailed } from "../http/errors";
+import { requestMeta } from "../http/request-meta";
+import type { Clock } from "../lib/clock";
+import { sha256Hex } from "../lib/crypto";
+import { roleAtLeast, SCOPES, type Role, type RequestContext, type Scope, type UserContext } from "./context";
+import type { TokenService } from "./tokens";
+
+export const API_KEY_PREFIX = "desk_live_";
+
+export type AccessRule = {
+  /** Minimum member role; default viewer. */
+  role?: Role;
+  /** Scopes an API key needs (all of them); people are limited by role instead. */
+  scopes?: readonly Scope[];
+  /** false: people only, an API key answers 403. */
+  keys?: boolean;
+};
+
+export type Credential =
+  | { kind: "api_key"; apiKeyId: string; workspaceId: string; scopes: Scope[]; createdBy: string | null }
+  | { kind: "user"; userId: string; sessionId: string | null; authenticatedAt: string | null; mfaVerified: boolean };
+
+type KeyRow = { id: string; workspace_id: string; scopes: string; expires_at: string | null; revoked_at: string | null; created_by: string | null };
+type SessionRow = { user_id: string; revoked_at: string | null; expires_at: string; authenticated_at: string; mfa_verified: number };
+
+export type CredentialResolver = ReturnType<typeof createCredentialResolver>;
+
+/**
+ * Turns the Authorization header into a credential and, for workspace routes, a RequestContext.
+ * The one place that reads credential and membership tables for every request; statements are
+ * prepared once.
+ */
+export function createCredentialResolver(deps: { db: Db; tokens: TokenService; clock: Clock }) {
+  const sqlite = deps.db.$client;
+  const keyByHash = sqlite.query<KeyRow, [string]>(
+    "SELECT k.id, k.workspace_id, k.scopes, k.expires_at, k.revoked_at, k.created_by FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL WHERE k.key_hash = ?",
+  );
+  const touchKey = sqlite.query<unknown, [string, string]>("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
+  const sessionById = sqlite.query<SessionRow, [string]>(
+    "SELECT user_id, revoked_at, expires_at, authenticated_at, mfa_verified FROM sessions WHERE id = ?",
+  );
+  const memberRole = sqlite.query<{ role: Role }, [string, string]>(
+    "SELECT m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL WHERE m.workspace_id = ? AND m.user_id = ?",
+  );
+  const privateTeams = sqlite.query<{ team_id: string }, [string, string]>(
+    "SELECT tm.team_id FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE t.workspace_id = ? AND tm.user_id = ? AND t.private = 1",
+  );
+  const lastTouched = new Map<string, number>();
+
+  async function credential(request: Request): Promise<Credential> {
+    const header = request.headers.get("authorization");
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) throw unauthorized();
+    const bearer = match[1]!;
+    const now = deps.clock.now();
+    if (bearer.startsWith(API_KEY_PREFIX)) {
+      const key = keyByHash.get(sha256Hex(bearer));
+      if (!key || key.revoked_at || (key.expires_at && key.expires_at <= now.toISOString())) throw unauthorized();
+      // last_used_at is a hint, not an audit trail: write it at most once a minute per key.
+      const previous = lastTouched.get(key.id) ?? 0;
+      if (now.getTime() - previous > 60_000) {
+        lastTouched.set(key.id, now.getTime());
+        touchKey.run(now.toISOString(), key.id);
+      }
+      const scopes = (JSON.parse(key.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+      return { kind: "api_key", apiKeyId: key.id, workspaceId: key.workspace_id, scopes, createdBy: key.created_by };
+    }
+    const claims = await deps.tokens.verify<{ sub: string; sid: string }>(bearer, "access");
+    if (!claims?.sub || !claims.sid) throw unauthorized();
+    const session = sessionById.get(claims.sid);
+    if (!session || session.user_id !== claims.sub || session.revoked_at || session.expires_at <= now.toISOString()) {
+      throw unauthorized("The session has ended; sign in again.");
+    }
+    return {
+      kind: "user",
+      userId: claims.sub,
+      sessionId: claims.sid,
+      authenticatedAt: session.authenticated_at,
+      mfaVerified: session.mfa_verified === 1,
+    };
+  }
+
+  async function workspaceContext(request: Request, rule: AccessRule): Promise<RequestContext> {
+    const cred = await credential(request);
+    const meta = requestMeta(request);
+    if (cred.kind === "api_key") {
+      if (rule.keys === false || rule.role === "owner") throw forbidden("This route is for signed-in people; API keys cannot use it.");
+      const missing = (rule.scopes ?? []).filter((s) => !cred.scopes.includes(s));
+      if (missing.length) throw forbidden(`The API key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`);
+      return {
+        workspaceId: cred.workspaceId,
+        actor: { type: "api_key", apiKeyId: cred.apiKeyId, createdBy: cred.createdBy },
+        role: "admin",
+        scopes: cred.scopes,
+        visibleTeams: "all",
+        requestId: meta.requestId,
+        ip: meta.ip,
+      };
+    }
+    const workspaceId = request.headers.get("desk-workspace");
+    if (!workspaceId) {
+      throw validationFailed([{ location: "header.desk-workspace", message: "DESK-Workspace names the workspace to act in" }]);
+    }
+    const member = memberRole.get(workspaceId, cred.userId);
+    if (!member) throw notFound("Workspace");
+    if (!roleAtLeast(member.role, rule.role ?? "viewer")) throw forbidden(`This needs the ${rule.role} role or higher.`);
+    return {
+      workspaceId,
+      actor: { type: "user", userId: cred.userId, sessionId: cred.sessionId },
+      role: member.role,
+      scopes: null,
+      visibleTeams: roleAtLeast(member.role, "admin") ? "all" : privateTeams.all(workspaceId, cred.userId).map((r) => r.team_id),
+      requestId: meta.requestId,
+      ip: meta.ip,
+    };
+  }
+
+  async function userContext(request: Request): Promise<UserContext> {
+    const cred = await credential(request);
+    if (cred.kind !== "user") throw forbidden("This route is for signed-in people; API keys cannot use it.");
+    const meta = requestMeta(request);
+    return { ...cred, requestId: meta.requestId, ip: meta.ip };
+  }
+
+  /** For idempotency: who the caller is, or null when the credential does not resolve. */
+  async function callerScope(request: Request): Promise<string | null> {
+    try {
+      const cred = await credential(request);
+      if (cred.kind === "api_key") return `key:${cred.apiKeyId}`;
+      return `user:${cred.userId}:${request.headers.get("desk-workspace") ?? ""}`;
+    } catch {
+      return null;
+    }
+  }
+
+  return { credential, workspaceContext, userContext, callerScope };
+}

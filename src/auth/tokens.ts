@@ -1,0 +1,43 @@
+import { SignJWT, jwtVerify, type JWTPayload } from "jose";
+import { deriveKey } from "../lib/crypto";
+
+/** Every JWT names its purpose; each consumer accepts exactly one. */
+export type TokenPurpose = "access" | "mfa" | "ws" | "widget_ws" | "attachment" | "invitation" | "oauth_state" | "approval";
+
+export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
+  access: 15 * 60,
+  mfa: 5 * 60,
+  ws: 5 * 60,
+  widget_ws: 5 * 60,
+  attachment: 5 * 60,
+  invitation: 7 * 24 * 3600,
+  oauth_state: 10 * 60,
+  approval: 15 * 60,
+};
+
+export type TokenService = {
+  sign(purpose: TokenPurpose, claims: Record<string, unknown>, ttlSeconds?: number): Promise<string>;
+  verify<T extends Record<string, unknown>>(token: string, purpose: TokenPurpose): Promise<(T & JWTPayload) | null>;
+};
+
+export function createTokenService(secret: string, now: () => Date = () => new Date()): TokenService {
+  const key = new Uint8Array(deriveKey(secret, "jwt-hs256"));
+  return {
+    async sign(purpose, claims, ttlSeconds = TOKEN_TTL_SECONDS[purpose]) {
+      const issuedAt = Math.floor(now().getTime() / 1000);
+      return new SignJWT({ ...claims, purpose })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ttlSeconds)
+        .sign(key);
+    },
+    async verify(token, purpose) {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: now() });
+        return payload.purpose === purpose ? (payload as never) : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+const boolFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+/** Parses a duration such as `7d`, `12h`, `30m`, `45s` into milliseconds. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) throw new Error(`invalid duration: ${text}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? "s"] ?? 1000;
+  return Number(match[1]) * unit;
+}
+
+/** Every DESK_* variable, with its default; DECISIONS.md pins the names and defaults. */
+export const envSchema = z.object({
+  DESK_HOST: z.string().default("127.0.0.1").describe("HTTP listener address"),
+  DESK_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe("HTTP listener port"),
+  DESK_DATA_DIR: z.string().default("./data").describe("SQLite file, attachments, pictures, generated secrets"),
+  DESK_BASE_URL: z.string().url().default("http://localhost:8080").describe("public URL used in links, emails, gateway_url"),
+  DESK_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525).describe("embedded SMTP receiver port (0 = off)"),
+  DESK_SMTP_TLS_CERT: z.string().optional().describe("PEM certificate file enabling STARTTLS on the receiver"),
+  DESK_SMTP_TLS_KEY: z.string().optional().describe("PEM key file for the receiver certificate"),
+  DESK_INBOUND_DOMAIN: z.string().optional().describe("domain of generated forwarding addresses (default: the base URL host)"),
+  DESK_SECRET: z.string().min(16).optional().describe("signs tokens; derives the key that encrypts stored secrets"),
+  DESK_INBOUND_SECRET: z.string().min(8).optional().describe("DESK-Inbound-Secret of POST /v1/inbound/email"),
+  DESK_OPEN_SIGNUP: boolFlag.describe("true: anyone may register"),
+  DESK_SMTP_URL: z.string().optional().describe("relay for system mail (smtp://user:pass@host:port)"),
+  DESK_AI_BASE_URL: z.string().optional(),
+  DESK_AI_API_KEY: z.string().optional(),
+  DESK_AI_MODEL: z.string().optional(),
+  DESK_AI_FAST_MODEL: z.string().optional(),
+  DESK_AI_EMBEDDING_MODEL: z.string().optional(),
+  DESK_ALLOWED_PRIVATE_HOSTS: z.string().default("").describe("hosts or CIDRs webhooks may reach although private"),
+  DESK_TRUSTED_AUTH_SERVERS: z.string().default("").describe("authserv-ids whose Authentication-Results are trusted"),
+  EVENT_RETENTION: z.string().default("7d").describe("event log retention"),
+  DESK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DESK_JOBS: z.enum(["on", "off"]).default("on").describe("run the in-process job scheduler"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export type Config = {
+  host: string;
+  port: number;
+  dataDir: string;
+  databasePath: string;
+  baseUrl: string;
+  secureCookies: boolean;
+  smtpPort: number;
+  smtpTls: { cert: string; key: string } | null;
+  inboundDomain: string;
+  secret: string;
+  inboundSecret: string;
+  openSignup: boolean;
+  smtpRelayUrl: string | null;
+  ai: { baseUrl: string; apiKey: string; model: string; fastModel: string; embeddingModel: string | null } | null;
+  allowedPrivateHosts: string[];
+  trustedAuthServers: string[];
+  eventRetentionMs: number;
+  logLevel: Env["DESK_LOG_LEVEL"];
+  jobsEnabled: boolean;
+};
+
+/** Reads a generated secret from the data dir, creating it (mode 0600) on first start. */
+function keptSecret(dataDir: string, name: string): string {
+  const path = join(dataDir, name);
+  if (existsSync(path)) return readFileSync(path, "utf8").trim();
+  const value = randomBytes(32).toString("base64url");
+  writeFileSync(path, value + "\n", { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return value;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(overrides.dataDir ?? e.DESK_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const baseUrl = (overrides.baseUrl ?? e.DESK_BASE_URL).replace(/\/$/, "");
+  const ai =
+    e.DESK_AI_BASE_URL && e.DESK_AI_MODEL
+      ? {
+          baseUrl: e.DESK_AI_BASE_URL,
+          apiKey: e.DESK_AI_API_KEY ?? "none",
+          model: e.DESK_AI_MODEL,
+          fastModel: e.DESK_AI_FAST_MODEL ?? e.DESK_AI_MODEL,
+          embeddingModel: e.DESK_AI_EMBEDDING_MODEL ?? null,
+        }
+      : null;
+  return {
+    host: e.DESK_HOST,
+    port: e.DESK_PORT,
+    dataDir,
+    databasePath: join(dataDir, "desk.db"),
+    baseUrl,
+    secureCookies: baseUrl.startsWith("https://"),
+    smtpPort: e.DESK_SMTP_PORT,
+    smtpTls:
+      e.DESK_SMTP_TLS_CERT && e.DESK_SMTP_TLS_KEY
+        ? { cert: readFileSync(e.DESK_SMTP_TLS_CERT, "utf8"), key: readFileSync(e.DESK_SMTP_TLS_KEY, "utf8") }
+        : null,
+    inboundDomain: e.DESK_INBOUND_DOMAIN ?? new URL(baseUrl).hostname,
+    secret: e.DESK_SECRET ?? keptSecret(dataDir, "secret.key"),
+    inboundSecret: e.DESK_INBOUND_SECRET ?? keptSecret(dataDir, "inbound-secret.key"),
+    openSignup: e.DESK_OPEN_SIGNUP,
+    smtpRelayUrl: e.DESK_SMTP_URL ?? null,
+    ai,
+    allowedPrivateHosts: e.DESK_ALLOWED_PRIVATE_HOSTS.split(",").map((s) => s.trim()).filter(Boolean),
+    trustedAuthServers: e.DESK_TRUSTED_AUTH_SERVERS.split(",").map((s) => s.trim()).filter(Boolean),
+    eventRetentionMs: parseDuration(e.EVENT_RETENTION),
+    logLevel: e.DESK_LOG_LEVEL,
+    jobsEnabled: e.DESK_JOBS === "on",
+    ...overrides,
+  };
+}

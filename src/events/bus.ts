@@ -1,0 +1,36 @@
+import type { Db, Tx } from "../db/database";
+import type { StoredEvent } from "./envelope";
+
+/**
+ * Per-database registries. `inTx` hooks run inside the event's own transaction (durable follow-ups
+ * such as webhook delivery rows); `committed` listeners run after commit (realtime fan-out).
+ */
+type Registry = {
+  inTx: Array<(tx: Tx, event: StoredEvent) => void>;
+  committed: Array<(events: StoredEvent[]) => void>;
+};
+
+const registries = new WeakMap<Db, Registry>();
+
+function registryOf(db: Db): Registry {
+  let registry = registries.get(db);
+  if (!registry) {
+    registry = { inTx: [], committed: [] };
+    registries.set(db, registry);
+  }
+  return registry;
+}
+
+export function onEventInTransaction(db: Db, hook: (tx: Tx, event: StoredEvent) => void): () => void {
+  const list = registryOf(db).inTx;
+  list.push(hook);
+  return () => list.splice(list.indexOf(hook), 1);
+}
+
+export function onEventsCommitted(db: Db, listener: (events: StoredEvent[]) => void): () => void {
+  const list = registryOf(db).committed;
+  list.push(listener);
+  return () => list.splice(list.indexOf(listener), 1);
+}
+
+export const hooksOf = (db: Db) => registryOf(db);

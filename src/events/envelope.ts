@@ -1,0 +1,41 @@
+export type Visibility = "agents" | "public";
+
+/** SPEC.md's event envelope; `data` objects are the same JSON the REST API returns. */
+export type Envelope = {
+  id: string;
+  seq: number;
+  workspace_id: string;
+  type: string;
+  visibility: Visibility;
+  topics: string[];
+  data: Record<string, unknown>;
+  occurred_at: string;
+};
+
+/** A stored event plus what decides who may see it. */
+export type StoredEvent = Envelope & { private_team_id: string | null };
+
+export const workspaceTopic = (workspaceId: string) => `workspace:${workspaceId}`;
+export const teamTopic = (workspaceId: string, teamId: string) => `team:${workspaceId}:${teamId}`;
+export const userTopic = (userId: string) => `user:${userId}`;
+export const contactTopic = (workspaceId: string, contactId: string) => `contact:${workspaceId}:${contactId}`;
+
+/** What the workspace topic (and replay) shows in place of an event about a private team. */
+export function hiddenStandIn(event: Envelope): Envelope {
+  return {
+    id: event.id,
+    seq: event.seq,
+    workspace_id: event.workspace_id,
+    type: "event.hidden",
+    visibility: "agents",
+    topics: [workspaceTopic(event.workspace_id)],
+    data: {},
+    occurred_at: event.occurred_at,
+  };
+}
+
+/** The envelope as webhooks receive it: without `topics`. */
+export function withoutTopics(event: Envelope): Omit<Envelope, "topics"> {
+  const { topics: _topics, ...rest } = event;
+  return rest;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, test } from "bun:test";
+import { asc, eq } from "drizzle-orm";
+import { withTx } from "../db/tx";
+import { startTestDesk } from "../../test/harness";
+import { createWorkspaceWithOwner } from "../../test/factories";
+import { appendEvent } from "./append";
+import { onEventsCommitted } from "./bus";
+import { events } from "./events.table";
+
+const desk = await startTestDesk();
+
+describe("event log", () => {
+  test("50 parallel writes leave a contiguous seq with no SQLITE_BUSY", async () => {
+    const { workspace } = await createWorkspaceWithOwner(desk);
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        Promise.resolve().then(() => withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "test.write", data: { i } }))),
+      ),
+    );
+    expect(results.every((r) => r.status === "fulfilled")).toBe(true);
+    const seqs = desk.deps.db.select({ seq: events.seq }).from(events).where(eq(events.workspaceId, workspace.id)).orderBy(asc(events.seq)).all().map((r) => r.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect(seqs.length).toBe(51); // the workspace's own creation event plus the 50 writes
+  });
+
+  test("an event rolled back with its change leaves no gap and is never published", async () => {
+    const { workspace } = await createWorkspaceWithOwner(desk);
+    const published: number[] = [];
+    const off = onEventsCommitted(desk.deps.db, (batch) => published.push(...batch.filter((e) => e.workspace_id === workspace.id).map((e) => e.seq)));
+    expect(() =>
+      withTx(desk.deps.db, (tx) => {
+        appendEvent(tx, { workspaceId: workspace.id, type: "test.doomed", data: {} });
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
+    const next = withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "test.kept", data: {} }));
+    off();
+    expect(next.seq).toBe(2);
+    expect(published).toEqual([2]);
+  });
+
+  test("a private-team event goes to the team topic only", async () => {
+    const { workspace } = await createWorkspaceWithOwner(desk);
+    const event = withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: {}, privateTeamId: "t1" }));
+    expect(event.topics).toEqual([`team:${workspace.id}:t1`]);
+  });
+
+  test("an async transaction callback is refused and rolled back", async () => {
+    const { workspace } = await createWorkspaceWithOwner(desk);
+    // @ts-expect-error a Promise-returning callback is a type error
+    expect(() => withTx(desk.deps.db, async (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "x", data: {} }))).toThrow();
+    const count = desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id)).all().length;
+    expect(count).toBe(1);
+  });
+});

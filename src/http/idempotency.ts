@@ -1,0 +1,82 @@
+import type { Database } from "bun:sqlite";
+import { sha256Hex } from "../lib/crypto";
+import { DeskError } from "./errors";
+import { errorResponse } from "./respond";
+import { requestMeta, setRequestMeta } from "./request-meta";
+
+const KEY_RE = /^[\x20-\x7e]{1,255}$/;
+const STORED_LIMIT = 1024 * 1024;
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+type Row = { fingerprint: string; state: string; status: number | null; content_type: string | null; location: string | null; body: string | null; created_at: string };
+
+/** Sign-in and token routes are not covered (SPEC.md), nor anything outside the API. */
+export const idempotencyApplies = (method: string, path: string): boolean =>
+  method === "POST" && path.startsWith("/v1/") && !path.startsWith("/v1/auth/") && path !== "/v1/realtime/token";
+
+/**
+ * SPEC.md's idempotency rules as one wrapper around every POST: the first response for a
+ * (caller, key) is stored and replayed for 24 hours; a different body or route with the same key
+ * is refused; a retry while the first runs answers 409. 5xx, 429, streams and bodies over 1 MiB
+ * are not kept, so a retry runs again.
+ */
+export function createIdempotency(sqlite: Database, callerScope: (request: Request) => Promise<string | null>, now: () => Date) {
+  const find = sqlite.query<Row, [string, string]>("SELECT fingerprint, state, status, content_type, location, body, created_at FROM idempotency_keys WHERE scope = ? AND key = ?");
+  const claim = sqlite.query<unknown, [string, string, string, string]>(
+    "INSERT INTO idempotency_keys (scope, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'running', ?)",
+  );
+  const release = sqlite.query<unknown, [string, string]>("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?");
+  const store = sqlite.query<unknown, [number, string | null, string | null, string, string, string]>(
+    "UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, location = ?, body = ? WHERE scope = ? AND key = ?",
+  );
+
+  return async function withIdempotency(request: Request, path: string, inner: (request: Request) => Promise<Response>): Promise<Response> {
+    const key = request.headers.get("idempotency-key");
+    if (key === null) return inner(request);
+    if (!KEY_RE.test(key)) {
+      return errorResponse(
+        new DeskError(422, "validation_failed", "Idempotency-Key must be 1 to 255 printable ASCII characters.", [
+          { location: "header.idempotency-key", message: "must be 1 to 255 printable ASCII characters" },
+        ]),
+      );
+    }
+    const scope = await callerScope(request);
+    if (!scope) return inner(request);
+    const body = await request.arrayBuffer();
+    const url = new URL(request.url);
+    const fingerprint = sha256Hex(`${request.method} ${url.pathname}${url.search}\n${sha256Hex(new Uint8Array(body))}`);
+    const existing = find.get(scope, key);
+    if (existing && now().getTime() - new Date(existing.created_at).getTime() > IDEMPOTENCY_TTL_MS) release.run(scope, key);
+    else if (existing) {
+      if (existing.fingerprint !== fingerprint) {
+        return errorResponse(new DeskError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request."));
+      }
+      if (existing.state === "running") {
+        return errorResponse(new DeskError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still running."));
+      }
+      const headers: Record<string, string> = { "idempotent-replayed": "true" };
+      if (existing.content_type) headers["content-type"] = existing.content_type;
+      if (existing.location) headers.location = existing.location;
+      return new Response(existing.body, { status: existing.status ?? 200, headers });
+    }
+    claim.run(scope, key, fingerprint, now().toISOString());
+    const replay = new Request(request.url, { method: request.method, headers: request.headers, body });
+    setRequestMeta(replay, requestMeta(request));
+    let response: Response;
+    try {
+      response = await inner(replay);
+    } catch (error) {
+      release.run(scope, key);
+      throw error;
+    }
+    const contentType = response.headers.get("content-type");
+    if (response.status >= 500 || response.status === 429 || contentType?.startsWith("text/event-stream")) {
+      release.run(scope, key);
+      return response;
+    }
+    const text = await response.text();
+    if (text.length > STORED_LIMIT) release.run(scope, key);
+    else store.run(response.status, contentType, response.headers.get("location"), text, scope, key);
+    return new Response(text, { status: response.status, headers: response.headers });
+  };
+}

@@ -1,0 +1,17 @@
+/** Facts the outer HTTP layer learns about a request (id, client address) for handlers to read. */
+export type RequestMeta = { requestId: string; ip: string | null; startedAt: number };
+
+const metas = new WeakMap<Request, RequestMeta>();
+
+export function setRequestMeta(request: Request, meta: RequestMeta): void {
+  metas.set(request, meta);
+}
+
+export function requestMeta(request: Request): RequestMeta {
+  let meta = metas.get(request);
+  if (!meta) {
+    meta = { requestId: crypto.randomUUID(), ip: null, startedAt: performance.now() };
+    metas.set(request, meta);
+  }
+  return meta;
+}

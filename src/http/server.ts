@@ -1,0 +1,104 @@
+import type { Server } from "bun";
+import type { App } from "../app";
+import type { Deps } from "../deps";
+import { DeskError, tooLarge } from "./errors";
+import { createIdempotency, idempotencyApplies } from "./idempotency";
+import { JSON_BODY_LIMIT } from "./parse";
+import { requestMeta, setRequestMeta } from "./request-meta";
+import { errorResponse } from "./respond";
+import { docsPage } from "./docs-page";
+import type { WebAssets } from "./web-assets";
+
+/** Uploads and raw mail may be larger than a JSON body; nothing may exceed this. */
+export const MAX_BODY_BYTES = 40 * 1024 * 1024;
+const LARGE_BODY_TYPES = ["multipart/form-data", "message/rfc822", "application/octet-stream"];
+
+export type RequestObserver = (info: { method: string; route: string; status: number; ms: number }) => void;
+
+export type HttpOptions = {
+  /** Handles WebSocket upgrades (the realtime gateway); answers undefined when the path is not its own. */
+  upgrade?: (request: Request, server: Server<unknown>) => Response | undefined | "upgraded";
+  webAssets?: WebAssets | null;
+  observe?: RequestObserver;
+};
+
+export type HttpHandler = (request: Request, server?: Server<unknown>) => Promise<Response>;
+
+/**
+ * The outer layer in front of Elysia: request ids, client address, body limits, idempotency,
+ * the docs page, the web app's files and access logs. Bun.serve and tests both call this.
+ */
+export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {}): HttpHandler {
+  const withIdempotency = createIdempotency(deps.db.$client, deps.credentials.callerScope, () => deps.clock.now());
+  const log = deps.logger.child({ subsystem: "http" });
+  const handle = (request: Request) => app.handle(request);
+
+  async function route(request: Request, path: string, server?: Server<unknown>): Promise<Response> {
+    if (options.upgrade && server && path.startsWith("/v1/") && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
+      const upgraded = options.upgrade(request, server);
+      if (upgraded === "upgraded") return new Response(null, { status: 101 });
+      if (upgraded) return upgraded;
+    }
+    if (path.startsWith("/v1/") || path === "/v1" || path === "/healthz") {
+      const length = Number(request.headers.get("content-length") ?? 0);
+      const type = request.headers.get("content-type") ?? "";
+      const limit = LARGE_BODY_TYPES.some((t) => type.startsWith(t)) ? MAX_BODY_BYTES : JSON_BODY_LIMIT;
+      if (length > limit) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
+      if (!request.headers.has("content-length") && request.body) {
+        // A body of undeclared length (chunked): read it under the same limit.
+        const bytes = await readCapped(request.body, limit);
+        if (!bytes) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
+        const meta = requestMeta(request);
+        request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+        setRequestMeta(request, meta);
+      }
+      if (idempotencyApplies(request.method, path)) return withIdempotency(request, path, handle);
+      return handle(request);
+    }
+    if (path === "/docs" || path === "/docs/") return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });
+    const asset = options.webAssets?.serve(path);
+    if (asset) return asset;
+    return handle(request);
+  }
+
+  return async function fetch(request, server) {
+    const started = performance.now();
+    const requestId = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
+    const ip = server?.requestIP(request)?.address ?? null;
+    setRequestMeta(request, { requestId, ip, startedAt: started });
+    const path = new URL(request.url).pathname;
+    let response: Response;
+    try {
+      response = await route(request, path, server);
+    } catch (error) {
+      if (error instanceof DeskError) response = errorResponse(error);
+      else {
+        log.error({ err: error, req_id: requestId, path }, "unhandled error");
+        response = errorResponse(new DeskError(500, "internal_error", "Something went wrong on our side."));
+      }
+    }
+    if (response.status === 101) return response;
+    response.headers.set("x-request-id", requestId);
+    const ms = performance.now() - started;
+    if (response.status >= 500) log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
+    else log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
+    options.observe?.({ method: request.method, route: path, status: response.status, ms });
+    return response;
+  };
+}
+
+async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Promise<Blob | null> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return new Blob(chunks as BlobPart[]);
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+}

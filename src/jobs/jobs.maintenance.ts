@@ -1,0 +1,19 @@
+import { and, inArray, lt } from "drizzle-orm";
+import type { Db } from "../db/database";
+import type { Clock } from "../lib/clock";
+import { defineJob } from "./define";
+import { jobs } from "./jobs.table";
+
+const KEEP_FINISHED_MS = 7 * 24 * 3600 * 1000;
+
+/** Finished jobs are kept a week for inspection, then removed. */
+export const pruneJobsJob = (deps: { db: Db; clock: Clock }) =>
+  defineJob({
+    name: "jobs.prune",
+    schedule: "37 3 * * *",
+    concurrency: 1,
+    handler() {
+      const cutoff = new Date(deps.clock.now().getTime() - KEEP_FINISHED_MS).toISOString();
+      deps.db.delete(jobs).where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.updatedAt, cutoff))).run();
+    },
+  });

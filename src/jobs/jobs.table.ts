@@ -1,0 +1,27 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { json } from "../db/columns";
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    workspaceId: text("workspace_id"),
+    payload: json<unknown>("payload").notNull(),
+    state: text("state", { enum: ["queued", "running", "done", "failed"] }).notNull(),
+    runAt: text("run_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull(),
+    leaseUntil: text("lease_until"),
+    /** At most one queued or running job per unique key (recurring jobs, per-mailbox pollers). */
+    uniqueKey: text("unique_key"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("jobs_due_idx").on(t.state, t.runAt),
+    uniqueIndex("jobs_unique_key_active").on(t.uniqueKey).where(sql`state in ('queued','running')`),
+  ],
+);
+import { sql } from "drizzle-orm";

@@ -1,0 +1,50 @@
+#!/usr/bin/env bun
+import { loadConfig } from "./config/config";
+import { openDatabase } from "./db/database";
+import { migrate } from "./db/migrate";
+import { startDesk } from "./start";
+import { migrations } from "../migrations/index";
+
+const USAGE = `Usage: desk <command>
+
+Commands:
+  serve     run the help desk (HTTP API, web app, gateway, SMTP receiver, jobs)
+  migrate   apply database migrations and exit
+  help      show this text
+
+Configuration comes from DESK_* environment variables; see README.md.`;
+
+async function main(argv: string[]): Promise<number> {
+  const command = argv[0] ?? "serve";
+  if (command === "help" || command === "--help" || command === "-h") {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  if (command === "migrate") {
+    const db = openDatabase(config.databasePath);
+    const applied = migrate(db.$client, migrations);
+    console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
+    db.$client.close();
+    return 0;
+  }
+  if (command !== "serve") {
+    console.error(`unknown command: ${command}\n\n${USAGE}`);
+    return 2;
+  }
+  const desk = await startDesk(config);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    desk.deps.logger.info({ signal }, "shutting down");
+    await desk.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  return -1;
+}
+
+const code = await main(process.argv.slice(2));
+if (code >= 0) process.exit(code);

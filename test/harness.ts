@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "bun:test";
+import { loadConfig, type Config } from "../src/config/config";
+import type { Clock } from "../src/lib/clock";
+import { startDesk, type Desk } from "../src/start";
+
+export type TestDesk = Desk & {
+  dataDir: string;
+  /** Calls the full HTTP stack in-process (no socket): `api("GET", "/v1/me", { headers })`. */
+  api: (method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown; raw?: BodyInit }) => Promise<ApiResult>;
+};
+
+export type ApiResult = { status: number; headers: Headers; body: any; text: string };
+
+/**
+ * Starts a real Desk on port 0 with its own data dir; stops it after the test file.
+ * `env` sets DESK_* variables (for example DESK_SMTP_PORT to run the receiver).
+ */
+export async function startTestDesk(options: { env?: Record<string, string>; clock?: Clock; config?: Partial<Config>; keepAlive?: boolean } = {}): Promise<TestDesk> {
+  const dataDir = mkdtempSync(join(tmpdir(), "desk-test-"));
+  const config = loadConfig(
+    {
+      DESK_HOST: "127.0.0.1",
+      DESK_PORT: "0",
+      DESK_SMTP_PORT: "0",
+      DESK_DATA_DIR: dataDir,
+      DESK_SECRET: "test-secret-that-is-long-enough-0123456789",
+      DESK_INBOUND_SECRET: "test-inbound-secret",
+      DESK_LOG_LEVEL: process.env.DESK_LOG_LEVEL ?? "silent",
+      DESK_JOBS: "on",
+      ...options.env,
+    },
+    options.config,
+  );
+  const desk = await startDesk(config, { clock: options.clock, webAssets: null });
+  const api: TestDesk["api"] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: BodyInit | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await desk.fetch(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
+  if (!options.keepAlive) {
+    afterAll(async () => {
+      await desk.stop().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+  }
+  return Object.assign(desk, { dataDir, api });
+}

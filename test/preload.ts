@@ -1,0 +1,2 @@
+// Quiet logs in tests unless asked for.
+process.env.DESK_LOG_LEVEL ??= "silent";
