@@ -49,12 +49,20 @@ const name = process.argv[2] ?? "schema";
 const gen = Bun.spawnSync(["bun", "x", "drizzle-kit", "generate", "--name", name], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
 if (gen.exitCode !== 0) process.exit(gen.exitCode ?? 1);
 
-const journal: Journal = existsSync(journalPath) ? JSON.parse(readFileSync(journalPath, "utf8")) : { entries: [] } as unknown as Journal;
-const imports = journal.entries.map((e, i) => `import m${i} from "./${e.tag}.sql" with { type: "text" };`);
-const list = journal.entries.map((e, i) => `  { tag: ${JSON.stringify(e.tag)}, sql: m${i} },`);
+const journal: Journal = existsSync(journalPath) ? JSON.parse(readFileSync(journalPath, "utf8")) : ({ entries: [] } as unknown as Journal);
+// Hand-written SQL drizzle-kit cannot express (FTS5 tables, triggers) lives in migrations/custom,
+// applied after the generated ones, each once, in file-name order.
+const customDir = join(dir, "custom");
+const custom = existsSync(customDir) ? readdirSync(customDir).filter((f) => f.endsWith(".sql")).sort() : [];
+const all = [
+  ...journal.entries.map((e) => ({ tag: e.tag, file: `./${e.tag}.sql` })),
+  ...custom.map((f) => ({ tag: `custom/${f.replace(/\.sql$/, "")}`, file: `./custom/${f}` })),
+];
+const imports = all.map((m, i) => `import m${i} from ${JSON.stringify(m.file)} with { type: "text" };`);
+const list = all.map((m, i) => `  { tag: ${JSON.stringify(m.tag)}, sql: m${i} },`);
 writeFileSync(
   join(dir, "index.ts"),
   `// Written by scripts/generate-migrations.ts: every migration, embedded in the executable.\nimport type { Migration } from "../src/db/migrate";\n${imports.join("\n")}\n\nexport const migrations: Migration[] = [\n${list.join("\n")}\n];\n`,
 );
-console.log(`migrations: ${journal.entries.map((e) => e.tag).join(", ")}`);
+console.log(`migrations: ${all.map((m) => m.tag).join(", ")}`);
 for (const file of readdirSync(dir)) if (file.endsWith(".sql") && !journal.entries.some((e) => `${e.tag}.sql` === file)) console.warn(`stray migration file: ${file}`);
