@@ -12,13 +12,20 @@ import type { JobDefinition } from "./jobs/define";
 import { pruneJobsJob } from "./jobs/jobs.maintenance";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
+import { startInboundSmtp } from "./inbound/inbound.smtp";
+import { closeImapSessions } from "./mailboxes/mailboxes.sync";
 import { featureJobs, registerFeatureHooks } from "./registry";
+import { createRealtimeGateway } from "./realtime/gateway";
+import { recordHttpRequest, renderMetrics } from "./metrics/metrics";
+import { jobsSource } from "./metrics/metrics.sources";
 
 export type Desk = {
   deps: Deps;
   server: Server<unknown>;
   url: string;
   jobs: JobRunner;
+  /** The embedded SMTP receiver's port, or null when it is off (config.smtpPort 0). */
+  smtpPort: number | null;
   fetch: (request: Request) => Promise<Response>;
   stop(): Promise<void>;
 };
@@ -40,14 +47,25 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   const app = buildApp(deps);
   const webAssets =
     options.webAssets !== undefined ? options.webAssets : (embeddedWebAssets() ?? webAssetsFromDisk(join(import.meta.dir, "..", "web", "dist")));
-  const handler = createHttpHandler(app, deps, { webAssets, ...options.http });
+  const gateway = createRealtimeGateway(deps);
+  const metricSources = [jobsSource(deps.db), gateway.metrics()];
+  const handler = createHttpHandler(app, deps, {
+    webAssets,
+    upgrade: gateway.upgrade,
+    observe: recordHttpRequest,
+    metrics: () => renderMetrics(metricSources),
+    ...options.http,
+  });
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
     maxRequestBodySize: MAX_BODY_BYTES,
     idleTimeout: 60,
-    fetch: (request, srv) => handler(request, srv),
+    fetch: (request, srv) => handler(request, srv as Server<unknown>),
+    websocket: gateway.websocket,
   });
+  gateway.attach(server as Server<unknown>);
+  const smtp = config.smtpPort > 0 ? await startInboundSmtp(deps) : null;
   const jobs = createJobRunner({ db: deps.db, logger: deps.logger.child({ subsystem: "jobs" }), clock: deps.clock, definitions: allJobs(deps) });
   if (config.jobsEnabled) jobs.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
@@ -57,9 +75,13 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     server,
     url,
     jobs,
+    smtpPort: smtp?.port ?? null,
     fetch: (request) => handler(request, server),
     async stop() {
+      gateway.stop();
+      await smtp?.close();
       await server.stop();
+      closeImapSessions(deps.db);
       await jobs.stop();
       deps.db.$client.close();
     },

@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
+import { IdParams } from "../http/schemas";
 import { userRef } from "../users/users.present";
 import { presentApiKey } from "./api-keys.present";
-import { CreateApiKeyBody, CreatedApiKeySchema } from "./api-keys.schemas";
-import { createApiKey } from "./api-keys.service";
+import { ApiKeyListQuery, ApiKeyPage, ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema, UpdateApiKeyBody } from "./api-keys.schemas";
+import { createApiKey, getApiKey, listApiKeys, presentApiKeyRow, revokeApiKey, updateApiKey } from "./api-keys.service";
 
 const settingsWrite = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
 
@@ -18,5 +19,33 @@ export function apiKeysRoutes(deps: Deps) {
         return { ...presentApiKey(row, userRef(deps.db, row.createdBy)), secret };
       },
       { access: settingsWrite, body: CreateApiKeyBody, response: { 201: CreatedApiKeySchema }, detail: { summary: "Create an API key; the secret is shown only here" } },
+    )
+    .get("/", ({ ctx, query }) => listApiKeys(ctx, query, deps), {
+      access: settingsWrite,
+      query: ApiKeyListQuery,
+      response: { 200: ApiKeyPage },
+      detail: { summary: "List API keys (prefix, scopes, creator, expiry, last use), newest first" },
+    })
+    .get("/:id", ({ ctx, params }) => presentApiKeyRow(deps.db, getApiKey(ctx, params.id, deps)), {
+      access: settingsWrite,
+      params: IdParams,
+      response: { 200: ApiKeySchema },
+      detail: { summary: "One API key" },
+    })
+    .patch("/:id", ({ ctx, params, body }) => presentApiKeyRow(deps.db, updateApiKey(ctx, params.id, body, deps)), {
+      access: settingsWrite,
+      params: IdParams,
+      body: UpdateApiKeyBody,
+      response: { 200: ApiKeySchema },
+      detail: { summary: "Rename a key, replace its scopes or change its expiry (null: never expires)" },
+    })
+    .delete(
+      "/:id",
+      ({ ctx, params, set }) => {
+        revokeApiKey(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsWrite, params: IdParams, detail: { summary: "Revoke a key; it stops working on its very next request" } },
     );
 }

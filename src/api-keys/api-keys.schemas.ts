@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SCOPES } from "../auth/context";
-import { Timestamp } from "../http/schemas";
+import { PageQuery, pageOfSchema, Timestamp } from "../http/schemas";
 
 export const CreateApiKeyBody = z.object({
   name: z.string().trim().min(1).max(100),
@@ -22,3 +22,15 @@ export const ApiKeySchema = z.object({
 });
 
 export const CreatedApiKeySchema = ApiKeySchema.extend({ secret: z.string() });
+
+export const UpdateApiKeyBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    scopes: z.array(z.enum(SCOPES)).min(1),
+    expires_at: Timestamp.nullable(),
+  })
+  .partial()
+  .strict();
+
+export const ApiKeyListQuery = PageQuery.strict();
+export const ApiKeyPage = pageOfSchema(ApiKeySchema);

@@ -1,8 +1,13 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { actorUserId, type RequestContext, type Scope } from "../auth/context";
 import { API_KEY_PREFIX } from "../auth/credentials";
+import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.service";
-import type { Db } from "../db/database";
+import { decodeCursor, pageOf } from "../db/cursor";
+import type { Db, Queryable } from "../db/database";
+import { forbidden, notFound } from "../http/errors";
+import { userRef } from "../users/users.present";
+import { presentApiKey } from "./api-keys.present";
 import { withTx } from "../db/tx";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
@@ -10,8 +15,15 @@ import { apiKeys } from "./api-keys.table";
 
 export type CreateApiKeyInput = { name: string; scopes: Scope[]; expires_at?: string | null };
 
+/** An API key managing keys cannot hand out scopes it does not hold itself. */
+function assertGrantable(ctx: RequestContext, scopes: Scope[]): void {
+  const beyond = ctx.scopes === null ? [] : scopes.filter((s) => !ctx.scopes!.includes(s));
+  if (beyond.length) throw forbidden(`An API key cannot grant scopes it lacks: ${beyond.join(", ")}.`);
+}
+
 /** Creates a key; the secret exists only in this return value, the store keeps its hash. */
 export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps: { db: Db }) {
+  assertGrantable(ctx, input.scopes);
   const secret = `${API_KEY_PREFIX}${randomToken(32)}`;
   const id = newId();
   const row = withTx(deps.db, (tx) => {
@@ -36,10 +48,77 @@ export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps
   return { row, secret };
 }
 
-export function findApiKey(db: Db, workspaceId: string, id: string) {
+export function findApiKey(db: Queryable, workspaceId: string, id: string) {
   return db
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .get();
+}
+
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+export const presentApiKeyRow = (db: Queryable, row: ApiKeyRow) => presentApiKey(row, userRef(db, row.createdBy));
+
+/** Live (not revoked) keys, newest first; expired keys stay listed so they can be renewed or deleted. */
+export function listApiKeys(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: { db: Db }) {
+  const after = decodeCursor(query.cursor, 2);
+  const rows = deps.db
+    .select()
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.workspaceId, ctx.workspaceId),
+        isNull(apiKeys.revokedAt),
+        after ? or(lt(apiKeys.createdAt, String(after[0])), and(eq(apiKeys.createdAt, String(after[0])), lt(apiKeys.id, String(after[1])))) : undefined,
+      ),
+    )
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .limit(query.limit + 1)
+    .all();
+  return pageOf(rows, query.limit, (r) => presentApiKeyRow(deps.db, r), (r) => [r.createdAt, r.id]);
+}
+
+export function getApiKey(ctx: RequestContext, id: string, deps: { db: Db }) {
+  const row = findApiKey(deps.db, ctx.workspaceId, id);
+  if (!row) throw notFound("API key");
+  return row;
+}
+
+export type UpdateApiKeyInput = { name?: string; scopes?: Scope[]; expires_at?: string | null };
+
+/** Renames a key, replaces its scopes or moves its expiry; effective on the key's next request. */
+export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKeyInput, deps: { db: Db }) {
+  return withTx(deps.db, (tx) => {
+    const current = findApiKey(tx, ctx.workspaceId, id);
+    if (!current) throw notFound("API key");
+    if (input.scopes) assertGrantable(ctx, input.scopes);
+    const next = {
+      name: input.name ?? current.name,
+      scopes: input.scopes ? [...new Set(input.scopes)] : current.scopes,
+      expiresAt: input.expires_at !== undefined ? input.expires_at : current.expiresAt,
+    };
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    if (next.name !== current.name) changes.name = { from: current.name, to: next.name };
+    if (JSON.stringify(next.scopes) !== JSON.stringify(current.scopes)) changes.scopes = { from: current.scopes, to: next.scopes };
+    if (next.expiresAt !== current.expiresAt) changes.expires_at = { from: current.expiresAt, to: next.expiresAt };
+    if (!Object.keys(changes).length) return current;
+    const row = tx.update(apiKeys).set(next).where(eq(apiKeys.id, id)).returning().get();
+    recordAudit(tx, ctx, { action: "api_key.updated", entityType: "api_key", entityId: id, data: changes });
+    return row;
+  });
+}
+
+/** Revokes a key at once: the credential check reads revoked_at on every request. */
+export function revokeApiKey(ctx: RequestContext, id: string, deps: { db: Db }): void {
+  withTx(deps.db, (tx) => {
+    const row = tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(and(eq(apiKeys.workspaceId, ctx.workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .returning()
+      .get();
+    if (!row) throw notFound("API key");
+    recordAudit(tx, ctx, { action: "api_key.revoked", entityType: "api_key", entityId: id, data: { name: row.name, prefix: row.prefix } });
+  });
+  signalAccessEnded(deps.db, { kind: "api_key", apiKeyId: id });
 }

@@ -14,6 +14,8 @@ export const users = sqliteTable(
     mfaEnabled: flag("mfa_enabled"),
     /** Recovery codes, hashed, JSON list; each works once. */
     mfaRecoveryHashes: text("mfa_recovery_hashes"),
+    /** The TOTP time step last accepted: a code is good once, never replayed within its window. */
+    mfaLastStep: integer("mfa_last_step"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

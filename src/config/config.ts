@@ -16,6 +16,31 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * unit;
 }
 
+/** DESK_OAUTH_PROVIDER_<A|B>_*: endpoints and client of an OAuth-connected mail provider (all optional). */
+function oauthProviderEnv<L extends "A" | "B">(letter: L) {
+  const p = `DESK_OAUTH_PROVIDER_${letter}` as const;
+  return {
+    [`${p}_AUTH_URL`]: z.string().url().optional().describe(`provider_${letter.toLowerCase()} authorization endpoint`),
+    [`${p}_TOKEN_URL`]: z.string().url().optional().describe(`provider_${letter.toLowerCase()} token endpoint`),
+    [`${p}_CLIENT_ID`]: z.string().optional(),
+    [`${p}_CLIENT_SECRET`]: z.string().optional(),
+    [`${p}_IMAP_HOST`]: z.string().optional().describe("host[:port] of the provider's IMAP (TLS)"),
+    [`${p}_SMTP_HOST`]: z.string().optional().describe("host[:port] of the provider's SMTP (STARTTLS on 587 unless 465)"),
+    [`${p}_SCOPE`]: z.string().optional(),
+  } as Record<`${typeof p}_${"AUTH_URL" | "TOKEN_URL" | "CLIENT_ID" | "CLIENT_SECRET" | "IMAP_HOST" | "SMTP_HOST" | "SCOPE"}`, z.ZodOptional<z.ZodString>>;
+}
+
+export type OAuthProviderConfig = { authUrl: string; tokenUrl: string; clientId: string; clientSecret: string; imapHost: string; smtpHost: string; scope: string };
+
+function oauthProviderConfig(env: Record<string, string | undefined>, letter: "A" | "B"): OAuthProviderConfig | null {
+  const get = (name: string) => env[`DESK_OAUTH_PROVIDER_${letter}_${name}`];
+  const authUrl = get("AUTH_URL");
+  const tokenUrl = get("TOKEN_URL");
+  const clientId = get("CLIENT_ID");
+  if (!authUrl || !tokenUrl || !clientId) return null;
+  return { authUrl, tokenUrl, clientId, clientSecret: get("CLIENT_SECRET") ?? "", imapHost: get("IMAP_HOST") ?? "", smtpHost: get("SMTP_HOST") ?? "", scope: get("SCOPE") ?? "mail offline_access" };
+}
+
 /** Every DESK_* variable, with its default; DECISIONS.md pins the names and defaults. */
 export const envSchema = z.object({
   DESK_HOST: z.string().default("127.0.0.1").describe("HTTP listener address"),
@@ -37,6 +62,9 @@ export const envSchema = z.object({
   DESK_AI_EMBEDDING_MODEL: z.string().optional(),
   DESK_ALLOWED_PRIVATE_HOSTS: z.string().default("").describe("hosts or CIDRs webhooks may reach although private"),
   DESK_TRUSTED_AUTH_SERVERS: z.string().default("").describe("authserv-ids whose Authentication-Results are trusted"),
+  DESK_MAIL_CA_FILE: z.string().optional().describe("PEM file of extra CAs trusted for mailbox IMAP/SMTP servers (internal CAs)"),
+  ...oauthProviderEnv("A"),
+  ...oauthProviderEnv("B"),
   EVENT_RETENTION: z.string().default("7d").describe("event log retention"),
   DESK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DESK_JOBS: z.enum(["on", "off"]).default("on").describe("run the in-process job scheduler"),
@@ -61,6 +89,10 @@ export type Config = {
   ai: { baseUrl: string; apiKey: string; model: string; fastModel: string; embeddingModel: string | null } | null;
   allowedPrivateHosts: string[];
   trustedAuthServers: string[];
+  /** OAuth-connected mail providers; null when not configured. */
+  /** Extra CAs trusted for mailbox IMAP/SMTP connections (PEM), or null for the system store only. */
+  mailCa: string[] | null;
+  oauthProviders: { provider_a: OAuthProviderConfig | null; provider_b: OAuthProviderConfig | null };
   eventRetentionMs: number;
   logLevel: Env["DESK_LOG_LEVEL"];
   jobsEnabled: boolean;
@@ -116,6 +148,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ai,
     allowedPrivateHosts: e.DESK_ALLOWED_PRIVATE_HOSTS.split(",").map((s) => s.trim()).filter(Boolean),
     trustedAuthServers: e.DESK_TRUSTED_AUTH_SERVERS.split(",").map((s) => s.trim()).filter(Boolean),
+    mailCa: e.DESK_MAIL_CA_FILE ? [readFileSync(e.DESK_MAIL_CA_FILE, "utf8")] : null,
+    oauthProviders: { provider_a: oauthProviderConfig(env, "A"), provider_b: oauthProviderConfig(env, "B") },
     eventRetentionMs: parseDuration(e.EVENT_RETENTION),
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",

@@ -20,6 +20,8 @@ export type HttpOptions = {
   upgrade?: (request: Request, server: Server<unknown>) => Response | undefined | "upgraded";
   webAssets?: WebAssets | null;
   observe?: RequestObserver;
+  /** Renders GET /metrics (Prometheus text), served outside /v1. */
+  metrics?: () => string;
 };
 
 export type HttpHandler = (request: Request, server?: Server<unknown>) => Promise<Response>;
@@ -54,6 +56,9 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       }
       if (idempotencyApplies(request.method, path)) return withIdempotency(request, path, handle);
       return handle(request);
+    }
+    if (path === "/metrics" && options.metrics && request.method === "GET") {
+      return new Response(options.metrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
     }
     if (path === "/docs" || path === "/docs/") return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });
     const asset = options.webAssets?.serve(path);

@@ -1,7 +1,6 @@
 import type { Db, Tx } from "../db/database";
 import { afterCommit, currentDb } from "../db/tx";
 import { newId } from "../lib/ids";
-import { DEFAULT_RETRY } from "./define";
 import { jobs } from "./jobs.table";
 
 export type EnqueueOptions = {
@@ -9,22 +8,32 @@ export type EnqueueOptions = {
   workspaceId?: string | null;
   /** While a queued or running job has this key, another enqueue with it is skipped. */
   uniqueKey?: string;
+  /** Overrides the kind's retry policy for this job; unset (stored as 0) means the kind's policy. */
   maxAttempts?: number;
 };
 
-const wakers = new WeakMap<Db, () => void>();
+/** max_attempts 0 in a row: the runner applies the kind's `retry.maxAttempts`. */
+export const KIND_POLICY = 0;
 
-/** The runner registers how to wake it; enqueue calls it after commit so new work starts at once. */
-export function registerWaker(db: Db, wake: () => void): void {
-  wakers.set(db, wake);
+/** What the runner of a database tells enqueue: how to wake it, and whose clock "now" is. */
+type RunnerLink = { wake: () => void; now: () => Date };
+const links = new WeakMap<Db, RunnerLink>();
+
+/** The runner registers itself; enqueue wakes it after commit so new work starts at once. */
+export function registerRunnerLink(db: Db, link: RunnerLink): void {
+  links.set(db, link);
 }
 
 /**
  * Adds a job inside the caller's transaction, so the job exists exactly when the change does.
  * Returns the job id, or null when a job with the same unique key is already waiting.
+ * "Now" is the runner's clock (tests move it), so a job enqueued without runAt is due at once.
  */
 export function enqueue(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
-  const now = new Date().toISOString();
+  const db = currentDb();
+  const link = links.get(db);
+  const nowDate = link ? link.now() : new Date();
+  const now = nowDate.toISOString();
   const id = newId();
   const inserted = tx
     .insert(jobs)
@@ -34,9 +43,9 @@ export function enqueue(tx: Tx, kind: string, payload: unknown, options: Enqueue
       workspaceId: options.workspaceId ?? null,
       payload: payload ?? {},
       state: "queued",
-      runAt: (options.runAt ?? new Date()).toISOString(),
+      runAt: (options.runAt ?? nowDate).toISOString(),
       attempts: 0,
-      maxAttempts: options.maxAttempts ?? DEFAULT_RETRY.maxAttempts,
+      maxAttempts: options.maxAttempts ?? KIND_POLICY,
       uniqueKey: options.uniqueKey ?? null,
       createdAt: now,
       updatedAt: now,
@@ -45,7 +54,6 @@ export function enqueue(tx: Tx, kind: string, payload: unknown, options: Enqueue
     .returning({ id: jobs.id })
     .all();
   if (inserted.length === 0) return null;
-  const db = currentDb();
-  afterCommit(() => wakers.get(db)?.());
+  afterCommit(() => links.get(db)?.wake());
   return id;
 }

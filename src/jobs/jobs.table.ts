@@ -21,6 +21,8 @@ export const jobs = sqliteTable(
   },
   (t) => [
     index("jobs_due_idx").on(t.state, t.runAt),
+    // The runner claims per kind: without this, every kind's claim scans the whole due backlog.
+    index("jobs_kind_due_idx").on(t.state, t.kind, t.runAt),
     uniqueIndex("jobs_unique_key_active").on(t.uniqueKey).where(sql`state in ('queued','running')`),
   ],
 );

@@ -4,7 +4,7 @@ import { withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { backoffDelay, DEFAULT_RETRY, PermanentFailure, RetryLater, type JobDefinition, type RetryPolicy } from "./define";
-import { enqueue, registerWaker } from "./enqueue";
+import { enqueue, registerRunnerLink } from "./enqueue";
 
 type JobRow = { id: string; kind: string; payload: string; attempts: number; max_attempts: number };
 
@@ -26,106 +26,167 @@ export type RunnerOptions = {
   pollMs?: number;
 };
 
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_LEASE_MS = 300_000;
+
+/** One claimed run: its own abort signal, and whether its outcome may still be written. */
+type Run = { row: JobRow; definition: JobDefinition<unknown>; controller: AbortController; settled: boolean; promise: Promise<void> };
+
 /**
  * The in-process durable scheduler. Jobs live in SQLite; a claim sets a lease, so a run that a
- * crash interrupted is picked up again after restart. Retries back off exponentially with jitter.
+ * crash interrupted is picked up again after restart. Retries back off exponentially with jitter;
+ * each kind runs at most `concurrency` jobs at once; a run past its lease is aborted and retried.
  */
 export function createJobRunner(options: RunnerOptions): JobRunner {
   const { db, logger, clock } = options;
+  const pollMs = options.pollMs ?? 30_000;
   const sqlite = db.$client;
   const definitions = new Map(options.definitions.map((d) => [d.name, d as unknown as JobDefinition<unknown>]));
   const running = new Map<string, number>();
-  const inFlight = new Map<string, Promise<void>>();
-  const abort = new AbortController();
+  const runs = new Map<string, Run>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let started = false;
   let stopping = false;
   let ticking = false;
   let tickAgain = false;
+  let wakeQueued = false;
 
   const claimStatement = sqlite.query<JobRow, [string, string, string, string, number]>(
     `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ?
      WHERE id IN (SELECT id FROM jobs WHERE state = 'queued' AND run_at <= ? AND kind = ? ORDER BY run_at LIMIT ?)
      RETURNING id, kind, payload, attempts, max_attempts`,
   );
-  const nextDue = sqlite.query<{ run_at: string }, []>("SELECT run_at FROM jobs WHERE state = 'queued' ORDER BY run_at LIMIT 1");
-  const finish = sqlite.query<unknown, [string, string]>("UPDATE jobs SET state = 'done', lease_until = NULL, last_error = NULL, updated_at = ? WHERE id = ?");
-  const reschedule = sqlite.query<unknown, [string, string, string, string]>(
-    "UPDATE jobs SET state = 'queued', run_at = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ?",
+  // Only kinds that could start now count, so a saturated or unknown kind never spins the timer.
+  const nextDue = sqlite.query<{ run_at: string | null }, [string]>(
+    "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND kind IN (SELECT value FROM json_each(?))",
   );
-  const fail = sqlite.query<unknown, [string, string, string]>("UPDATE jobs SET state = 'failed', lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ?");
+  const finish = sqlite.query<unknown, [string, string]>(
+    "UPDATE jobs SET state = 'done', lease_until = NULL, last_error = NULL, updated_at = ? WHERE id = ? AND state = 'running'",
+  );
+  const reschedule = sqlite.query<unknown, [string, string, string, string]>(
+    "UPDATE jobs SET state = 'queued', run_at = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ? AND state = 'running'",
+  );
+  const fail = sqlite.query<unknown, [string, string, string]>(
+    "UPDATE jobs SET state = 'failed', lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ? AND state = 'running'",
+  );
   const handBack = sqlite.query<unknown, [string, string]>(
     "UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'running'",
   );
-  const recoverExpired = sqlite.query<unknown, [string, string]>(
-    "UPDATE jobs SET state = 'queued', lease_until = NULL, updated_at = ? WHERE state = 'running' AND (lease_until IS NULL OR lease_until <= ?)",
+  const leftRunning = sqlite.query<JobRow, []>("SELECT id, kind, payload, attempts, max_attempts FROM jobs WHERE state = 'running'");
+  const requeue = sqlite.query<unknown, [string, string]>(
+    "UPDATE jobs SET state = 'queued', lease_until = NULL, last_error = 'interrupted by a restart', updated_at = ? WHERE id = ?",
   );
 
-  function policyOf(definition: JobDefinition<unknown>): RetryPolicy {
-    return { ...DEFAULT_RETRY, ...definition.retry };
-  }
+  const policyOf = (definition: JobDefinition<unknown> | undefined): RetryPolicy => ({ ...DEFAULT_RETRY, ...definition?.retry });
+  const maxAttemptsOf = (row: JobRow, definition: JobDefinition<unknown> | undefined) =>
+    row.max_attempts > 0 ? row.max_attempts : policyOf(definition).maxAttempts;
+  const isoNow = () => clock.now().toISOString();
+  const freeSlots = (definition: JobDefinition<unknown>) => (definition.concurrency ?? DEFAULT_CONCURRENCY) - (running.get(definition.name) ?? 0);
 
   function scheduleRecurring(definition: JobDefinition<unknown>): void {
-    if (!definition.schedule) return;
+    if (!definition.schedule || stopping) return;
     const next = new Cron(definition.schedule, { timezone: "UTC" }).nextRun(clock.now());
     if (!next) return;
     withTx(db, (tx) => enqueue(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }));
   }
 
-  async function execute(row: JobRow, definition: JobDefinition<unknown>): Promise<void> {
+  /** Writes a run's outcome once; a run already handed back or timed out writes nothing. */
+  function settle(run: Run, outcome: { ok: true } | { ok: false; error: unknown }): void {
+    if (run.settled) return;
+    run.settled = true;
+    const { row, definition } = run;
     const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
-    const now = () => clock.now().toISOString();
+    if (outcome.ok) {
+      finish.run(isoNow(), row.id);
+      return;
+    }
+    const error = outcome.error;
+    const message = error instanceof Error ? error.message : String(error);
+    const exhausted = row.attempts >= maxAttemptsOf(row, definition);
+    if (error instanceof PermanentFailure || exhausted) {
+      log.warn({ err: message }, "job failed for good");
+      fail.run(message, isoNow(), row.id);
+      return;
+    }
+    const delay = error instanceof RetryLater ? error.delayMs : backoffDelay(row.attempts, policyOf(definition));
+    log.info({ err: message, retry_in_ms: delay }, "job failed; will retry");
+    reschedule.run(new Date(clock.now().getTime() + delay).toISOString(), message, isoNow(), row.id);
+  }
+
+  async function execute(run: Run): Promise<void> {
+    const { row, definition } = run;
+    const leaseMs = definition.leaseMs ?? DEFAULT_LEASE_MS;
+    const leaseTimer = setTimeout(() => {
+      // The run overstayed its lease: count it as a failed attempt and free its slot.
+      run.controller.abort(new Error("lease expired"));
+      settle(run, { ok: false, error: new Error(`run exceeded its ${leaseMs} ms lease`) });
+      release(run);
+    }, leaseMs);
     try {
-      const raw: unknown = JSON.parse(row.payload);
-      const payload = definition.schema ? definition.schema.parse(raw) : raw;
-      await definition.handler(payload, { jobId: row.id, attempt: row.attempts, logger: log, signal: abort.signal });
-      finish.run(now(), row.id);
+      let payload: unknown;
+      try {
+        const raw: unknown = JSON.parse(row.payload);
+        payload = definition.schema ? definition.schema.parse(raw) : raw;
+      } catch (error) {
+        // A payload that does not parse will not parse on a retry either.
+        throw new PermanentFailure(`invalid payload: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
+      await definition.handler(payload, { jobId: row.id, attempt: row.attempts, logger: log, signal: run.controller.signal });
+      settle(run, { ok: true });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof RetryLater && row.attempts < row.max_attempts) {
-        reschedule.run(new Date(clock.now().getTime() + error.delayMs).toISOString(), message, now(), row.id);
-      } else if (error instanceof PermanentFailure || row.attempts >= row.max_attempts) {
-        log.warn({ err: message }, "job failed for good");
-        fail.run(message, now(), row.id);
-      } else {
-        const delay = backoffDelay(row.attempts, policyOf(definition));
-        log.info({ err: message, retry_in_ms: delay }, "job failed; will retry");
-        reschedule.run(new Date(clock.now().getTime() + delay).toISOString(), message, now(), row.id);
+      try {
+        settle(run, { ok: false, error });
+      } catch (writeError) {
+        logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome");
       }
     } finally {
-      running.set(row.kind, (running.get(row.kind) ?? 1) - 1);
-      inFlight.delete(row.id);
-      if (definition.schedule) scheduleRecurring(definition);
-      wake();
+      clearTimeout(leaseTimer);
+      release(run);
     }
+  }
+
+  function release(run: Run): void {
+    if (!runs.has(run.row.id)) return;
+    runs.delete(run.row.id);
+    running.set(run.row.kind, (running.get(run.row.kind) ?? 1) - 1);
+    if (stopping) return;
+    try {
+      scheduleRecurring(run.definition);
+    } catch (error) {
+      logger.error({ err: error, job: run.row.kind }, "could not schedule the next recurring run");
+    }
+    wake();
   }
 
   /** Claims what is due, up to each kind's concurrency, and starts it. */
   function claimDue(): Promise<void>[] {
     const now = clock.now();
-    const started: Promise<void>[] = [];
+    const launched: Promise<void>[] = [];
     for (const definition of definitions.values()) {
-      const free = (definition.concurrency ?? 4) - (running.get(definition.name) ?? 0);
+      const free = freeSlots(definition);
       if (free <= 0) continue;
-      const lease = new Date(now.getTime() + (definition.leaseMs ?? 300_000)).toISOString();
+      const lease = new Date(now.getTime() + (definition.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
       const rows = claimStatement.all(lease, now.toISOString(), now.toISOString(), definition.name, free);
       for (const row of rows) {
         running.set(row.kind, (running.get(row.kind) ?? 0) + 1);
-        const promise = execute(row, definition);
-        inFlight.set(row.id, promise);
-        started.push(promise);
+        const run: Run = { row, definition, controller: new AbortController(), settled: false, promise: Promise.resolve() };
+        runs.set(row.id, run);
+        run.promise = execute(run);
+        launched.push(run.promise);
       }
     }
-    return started;
+    return launched;
   }
 
   function armTimer(): void {
     if (timer) clearTimeout(timer);
     timer = null;
     if (!started || stopping) return;
-    const due = nextDue.get();
-    const wait = due ? Math.max(0, new Date(due.run_at).getTime() - clock.now().getTime()) : (options.pollMs ?? 30_000);
-    timer = setTimeout(tick, Math.min(wait, options.pollMs ?? 30_000));
+    const startable = [...definitions.values()].filter((d) => freeSlots(d) > 0).map((d) => d.name);
+    const due = startable.length ? nextDue.get(JSON.stringify(startable))?.run_at : null;
+    const wait = due ? Math.max(0, new Date(due).getTime() - clock.now().getTime()) : pollMs;
+    timer = setTimeout(tick, Math.min(wait, pollMs));
   }
 
   function tick(): void {
@@ -148,30 +209,59 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     }
   }
 
+  /** Many commits in a row wake the runner once. */
   function wake(): void {
-    if (started && !stopping) queueMicrotask(tick);
+    if (!started || stopping || wakeQueued) return;
+    wakeQueued = true;
+    queueMicrotask(() => {
+      wakeQueued = false;
+      tick();
+    });
   }
 
-  registerWaker(db, wake);
+  /**
+   * A single process owns the file, so at start anything still `running` was cut off by a crash.
+   * It runs again, unless that interrupted run was already its last attempt (a job that kills the
+   * process every time must not loop forever).
+   */
+  function recoverInterrupted(): void {
+    for (const row of leftRunning.all()) {
+      if (row.attempts >= maxAttemptsOf(row, definitions.get(row.kind))) fail.run("interrupted on its last attempt", isoNow(), row.id);
+      else requeue.run(isoNow(), row.id);
+    }
+  }
+
+  registerRunnerLink(db, { wake, now: () => clock.now() });
 
   return {
     start() {
       if (started) return;
       started = true;
-      // A single process owns the file: anything still marked running was cut off by a crash.
-      recoverExpired.run(clock.now().toISOString(), "9999-12-31T00:00:00.000Z");
+      stopping = false;
+      recoverInterrupted();
       for (const definition of definitions.values()) scheduleRecurring(definition);
       tick();
     },
     async stop(graceMs = 10_000) {
       stopping = true;
       if (timer) clearTimeout(timer);
-      const pending = [...inFlight.values()];
-      const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), graceMs).unref?.());
+      timer = null;
+      const pending = [...runs.values()].map((r) => r.promise);
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<"timeout">((resolve) => {
+        graceTimer = setTimeout(() => resolve("timeout"), graceMs);
+      });
       const outcome = await Promise.race([Promise.allSettled(pending).then(() => "done" as const), timeout]);
+      clearTimeout(graceTimer);
       if (outcome === "timeout") {
-        abort.abort();
-        for (const id of inFlight.keys()) handBack.run(clock.now().toISOString(), id);
+        // Whatever is still running goes back to the queue untouched; its late result is ignored.
+        for (const run of runs.values()) {
+          run.settled = true;
+          run.controller.abort(new Error("shutting down"));
+          handBack.run(isoNow(), run.row.id);
+        }
+        runs.clear();
+        running.clear();
       }
       started = false;
     },
@@ -179,10 +269,10 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       let total = 0;
       for (;;) {
         const batch = claimDue();
-        const waiting = [...inFlight.values()];
+        const waiting = [...runs.values()].map((r) => r.promise);
         if (batch.length === 0 && waiting.length === 0) return total;
         total += batch.length;
-        await Promise.allSettled(waiting);
+        await Promise.race([Promise.allSettled(waiting), new Promise((r) => setTimeout(r, 50))]);
       }
     },
     wake,

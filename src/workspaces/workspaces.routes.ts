@@ -1,9 +1,20 @@
 import { Elysia } from "elysia";
+import { z } from "zod";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
+import { MemberSchema } from "../members/members.schemas";
 import { presentWorkspace } from "./workspaces.present";
-import { CreateWorkspaceBody, WorkspaceSchema } from "./workspaces.schemas";
-import { createWorkspace, findWorkspace } from "./workspaces.service";
+import {
+  CreateWorkspaceBody,
+  DeleteWorkspaceBody,
+  TransferWorkspaceBody,
+  UpdateWorkspaceBody,
+  WidgetSecretSchema,
+  WorkspaceSchema,
+} from "./workspaces.schemas";
+import { createWorkspace, deleteWorkspace, findWorkspace, rotateWidgetSecret, transferOwnership, updateWorkspace } from "./workspaces.service";
+
+const settingsWrite = { role: "admin", scopes: ["settings:write"] } as const;
 
 export function workspacesRoutes(deps: Deps) {
   return new Elysia({ tags: ["workspaces"] })
@@ -24,5 +35,38 @@ export function workspacesRoutes(deps: Deps) {
         return presentWorkspace(row);
       },
       { access: { role: "viewer", scopes: ["settings:read"] }, response: { 200: WorkspaceSchema }, detail: { summary: "The current workspace" } },
-    );
+    )
+    .patch("/workspace", ({ ctx, body }) => presentWorkspace(updateWorkspace(ctx, body, deps)), {
+      access: settingsWrite,
+      body: UpdateWorkspaceBody,
+      response: { 200: WorkspaceSchema },
+      detail: { summary: "Rename the workspace or change settings (merged; null removes a setting)" },
+    })
+    .delete(
+      "/workspace",
+      ({ ctx, body, set }) => {
+        deleteWorkspace(ctx, body.confirm_name, deps);
+        set.status = 204;
+        return null;
+      },
+      {
+        access: { role: "owner", keys: false },
+        body: DeleteWorkspaceBody,
+        detail: {
+          summary: "Delete the workspace and all its data",
+          description: "Owner only, from a session signed in with two-factor (403 `two_factor_required`) within the last 15 minutes (403 `recent_sign_in_required`).",
+        },
+      },
+    )
+    .post("/workspace/transfer", ({ ctx, body }) => transferOwnership(ctx, body.user_id, deps), {
+      access: { role: "owner", keys: false },
+      body: TransferWorkspaceBody,
+      response: { 200: z.object({ owner: MemberSchema, previous_owner: MemberSchema }) },
+      detail: { summary: "Make another member owner; the caller becomes admin (needs a two-factor session)" },
+    })
+    .post("/workspace/widget-secret/rotate", ({ ctx }) => ({ secret: rotateWidgetSecret(ctx, deps) }), {
+      access: settingsWrite,
+      response: { 200: WidgetSecretSchema },
+      detail: { summary: "Generate a new widget secret (for user_hash); shown only in this response" },
+    });
 }

@@ -1,13 +1,21 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { UserContext } from "../auth/context";
-import type { Db } from "../db/database";
+import { sessions } from "../auth/auth.table";
+import type { RequestContext, UserContext } from "../auth/context";
+import { signalAccessEnded } from "../auth/session-signals";
+import { recordAudit } from "../audit/audit.service";
+import type { Db, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
+import { DeskError, invalidAt, notFound } from "../http/errors";
+import { enqueue } from "../jobs/enqueue";
+import type { Clock } from "../lib/clock";
 import { newId, randomToken } from "../lib/ids";
 import { slugify } from "../lib/slug";
 import type { SecretBox } from "../lib/crypto";
+import { setMemberRole } from "../members/members.service";
 import { members, workspaces } from "./workspaces.table";
 import { presentWorkspace } from "./workspaces.present";
+import type { WorkspaceSettingsPatchInput } from "./workspaces.schemas";
 
 export type CreateWorkspaceInput = { name: string; slug?: string };
 
@@ -49,4 +57,131 @@ export function createWorkspace(user: Pick<UserContext, "userId">, input: Create
 
 export function findWorkspace(db: Db, workspaceId: string) {
   return db.select().from(workspaces).where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).get();
+}
+
+function requireWorkspace(db: Db | Tx, workspaceId: string) {
+  const row = db.select().from(workspaces).where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).get();
+  if (!row) throw notFound("Workspace");
+  return row;
+}
+
+type Settings = Record<string, unknown>;
+
+/** Merges a settings patch into stored settings: members replace, `null` removes, `ai` merges one level down. */
+export function mergeSettings(stored: Settings, patch: WorkspaceSettingsPatchInput): Settings {
+  const next: Settings = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) {
+      delete next[key];
+    } else if (key === "ai") {
+      const ai: Settings = { ...((stored.ai as Settings | undefined) ?? {}) };
+      for (const [aiKey, aiValue] of Object.entries(value as Settings)) {
+        if (aiValue === undefined) continue;
+        if (aiValue === null) delete ai[aiKey];
+        else ai[aiKey] = aiValue;
+      }
+      next.ai = ai;
+    } else {
+      next[key] = value;
+    }
+  }
+  return next;
+}
+
+export type UpdateWorkspaceInput = { name?: string; settings?: WorkspaceSettingsPatchInput };
+
+/** Renames and/or merges settings; audit-logged; emits `workspace.updated` only when something changed. */
+export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput, deps: { db: Db }) {
+  return withTx(deps.db, (tx) => {
+    const current = requireWorkspace(tx, ctx.workspaceId);
+    const name = input.name ?? current.name;
+    const settings = input.settings ? mergeSettings(current.settings ?? {}, input.settings) : current.settings;
+    const changes: string[] = [];
+    if (name !== current.name) changes.push("name");
+    if (JSON.stringify(settings) !== JSON.stringify(current.settings)) changes.push("settings");
+    if (!changes.length) return current;
+    const row = tx
+      .update(workspaces)
+      .set({ name, settings, updatedAt: new Date().toISOString() })
+      .where(eq(workspaces.id, ctx.workspaceId))
+      .returning()
+      .get();
+    recordAudit(tx, ctx, {
+      action: "workspace.updated",
+      entityType: "workspace",
+      entityId: ctx.workspaceId,
+      data: { changes, ...(changes.includes("name") ? { name: { from: current.name, to: name } } : {}), ...(input.settings ? { settings: input.settings } : {}) },
+    });
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "workspace.updated", data: { workspace: presentWorkspace(row) } });
+    return row;
+  });
+}
+
+/** A sign-in within this window counts as recent for destructive owner actions. */
+export const RECENT_SIGN_IN_MS = 15 * 60 * 1000;
+
+/** Owner actions that cannot be undone need a two-factor session (and, for deletion, a recent sign-in). */
+function requireStrongSession(db: Db, ctx: RequestContext, clock: Clock, recent: boolean): void {
+  const sessionId = ctx.actor.type === "user" ? ctx.actor.sessionId : null;
+  const session = sessionId ? db.select().from(sessions).where(eq(sessions.id, sessionId)).get() : undefined;
+  if (!session?.mfaVerified) {
+    throw new DeskError(403, "two_factor_required", "Turn on two-factor authentication and sign in with it to do this.");
+  }
+  if (recent && clock.now().getTime() - new Date(session.authenticatedAt).getTime() > RECENT_SIGN_IN_MS) {
+    throw new DeskError(403, "recent_sign_in_required", "Sign in again (within the last 15 minutes) to do this.");
+  }
+}
+
+export const PURGE_WORKSPACE_JOB = "workspaces.purge";
+
+/**
+ * Deletes the workspace: it disappears at once (credentials stop resolving), its members' live
+ * connections end, and a durable job removes every row it owned.
+ */
+export function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: { db: Db; clock: Clock }): void {
+  requireStrongSession(deps.db, ctx, deps.clock, true);
+  const memberIds = withTx(deps.db, (tx) => {
+    const current = requireWorkspace(tx, ctx.workspaceId);
+    if (confirmName !== current.name) throw invalidAt("body.confirm_name", "Type the workspace's name exactly to confirm.");
+    const now = new Date().toISOString();
+    recordAudit(tx, ctx, { action: "workspace.deleted", entityType: "workspace", entityId: ctx.workspaceId, data: { name: current.name } });
+    tx.update(workspaces).set({ deletedAt: now, updatedAt: now }).where(eq(workspaces.id, ctx.workspaceId)).run();
+    const ids = tx.select({ userId: members.userId }).from(members).where(eq(members.workspaceId, ctx.workspaceId)).all().map((r) => r.userId);
+    enqueue(tx, PURGE_WORKSPACE_JOB, { workspace_id: ctx.workspaceId }, { uniqueKey: `purge:${ctx.workspaceId}` });
+    return ids;
+  });
+  for (const userId of memberIds) signalAccessEnded(deps.db, { kind: "membership", userId, workspaceId: ctx.workspaceId });
+}
+
+/** The target member becomes owner and the calling owner becomes admin, in one step. */
+export function transferOwnership(ctx: RequestContext, targetUserId: string, deps: { db: Db; clock: Clock }) {
+  requireStrongSession(deps.db, ctx, deps.clock, false);
+  const callerId = ctx.actor.type === "user" ? ctx.actor.userId : "";
+  if (targetUserId === callerId) throw invalidAt("body.user_id", "You already own this workspace; name another member.");
+  return withTx(deps.db, (tx) => {
+    const target = tx.select({ role: members.role }).from(members).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, targetUserId))).get();
+    if (!target) throw invalidAt("body.user_id", "Not a member of this workspace.");
+    const promoted = setMemberRole(tx, ctx, targetUserId, "owner", deps);
+    const demoted = setMemberRole(tx, ctx, callerId, "admin", deps);
+    recordAudit(tx, ctx, { action: "workspace.ownership_transferred", entityType: "workspace", entityId: ctx.workspaceId, data: { from: callerId, to: targetUserId } });
+    return { owner: promoted, previous_owner: demoted };
+  });
+}
+
+/** A new widget secret (HMAC key of verified widget sessions): sealed at rest, shown once. */
+export function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; secrets: SecretBox }): string {
+  const secret = `whs_${randomToken(32)}`;
+  withTx(deps.db, (tx) => {
+    requireWorkspace(tx, ctx.workspaceId);
+    tx.update(workspaces).set({ widgetSecretSealed: deps.secrets.seal(secret), updatedAt: new Date().toISOString() }).where(eq(workspaces.id, ctx.workspaceId)).run();
+    recordAudit(tx, ctx, { action: "workspace.widget_secret_rotated", entityType: "workspace", entityId: ctx.workspaceId });
+  });
+  return secret;
+}
+
+/** The widget secret in clear, for the widget feature's user_hash check; null when never set. */
+export function widgetSecretOf(db: Db, secrets: SecretBox, workspaceId: string): string | null {
+  const row = db.select({ sealed: workspaces.widgetSecretSealed }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+  return row?.sealed ? secrets.open(row.sealed) : null;
 }

@@ -1,0 +1,79 @@
+/**
+ * Contact list filtering at scale: field.<key> filters, tag filters, sort by field, page presentation.
+ * Seeds N contacts (default 100k) with three custom field values each and labels on a third.
+ * Run: bun bench/labels-fields.bench.ts [contacts=100000] [iterations=200]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config/config";
+import { startDesk } from "../src/start";
+import { users } from "../src/auth/auth.table";
+import { createWorkspace } from "../src/workspaces/workspaces.service";
+import { newId } from "../src/lib/ids";
+import type { RequestContext } from "../src/auth/context";
+import { createField } from "../src/custom-fields/fields.service";
+import { createTag } from "../src/labels/labels.service";
+import { listContacts } from "../src/contacts/contacts.service";
+
+const total = Number(process.argv[2] ?? 100_000);
+const iterations = Number(process.argv[3] ?? 200);
+const dataDir = mkdtempSync(join(tmpdir(), "desk-bench-"));
+const desk = await startDesk(
+  loadConfig({ DESK_PORT: "0", DESK_SMTP_PORT: "0", DESK_DATA_DIR: dataDir, DESK_SECRET: "bench-secret-long-enough-0123456789", DESK_LOG_LEVEL: "silent", DESK_JOBS: "off" }),
+  { webAssets: null },
+);
+const now = new Date().toISOString();
+const userId = newId();
+desk.deps.db.insert(users).values({ id: userId, email: "bench@example.test", name: "Bench", createdAt: now, updatedAt: now }).run();
+const workspace = createWorkspace({ userId }, { name: "Bench" }, desk.deps);
+const ctx: RequestContext = { workspaceId: workspace.id, actor: { type: "user", userId, sessionId: null }, role: "owner", scopes: null, visibleTeams: "all", requestId: "bench", ip: null };
+
+const plan = createField(ctx, { entity: "contact", name: "Plan", type: "select", options: ["free", "pro", "team", "enterprise"].map((label) => ({ label })) }, desk.deps);
+const seats = createField(ctx, { entity: "contact", name: "Seats", type: "number" }, desk.deps);
+const city = createField(ctx, { entity: "contact", name: "City", type: "text" }, desk.deps);
+const vip = createTag(ctx, { name: "vip" }, desk.deps);
+const cities = ["Berlin", "Paris", "Lisbon", "Oslo", "Austin", "Kyoto", "Lagos", "Lima"];
+
+const seedStart = performance.now();
+const sqlite = desk.deps.db.$client;
+const insertContact = sqlite.query("INSERT INTO contacts (id, workspace_id, email, name, phone, notes, custom, blocked, created_at, updated_at) VALUES (?, ?, ?, ?, '', '', '{}', 0, ?, ?)");
+const insertValue = sqlite.query("INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'contact', ?, ?, ?, ?)");
+const insertTag = sqlite.query("INSERT INTO record_tags (workspace_id, kind, record_id, tag_id, created_at) VALUES (?, 'contacts', ?, ?, ?)");
+sqlite.transaction(() => {
+  for (let i = 0; i < total; i++) {
+    const id = newId();
+    insertContact.run(id, workspace.id, `c${i}@example.test`, `Contact ${i}`, now, now);
+    insertValue.run(workspace.id, id, plan.id, plan.options[i % 4]!.id, null);
+    insertValue.run(workspace.id, id, seats.id, null, i % 500);
+    insertValue.run(workspace.id, id, city.id, cities[i % cities.length]!, null);
+    if (i % 3 === 0) insertTag.run(workspace.id, id, vip.id, now);
+  }
+})();
+sqlite.exec("ANALYZE");
+console.log(`seeded ${total} contacts with 3 field values each in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+function measure(label: string, query: Record<string, unknown>) {
+  const times: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    rows = listContacts(desk.deps.db, ctx, { limit: 50, ...query }).data.length;
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
+  console.log(`${label.padEnd(44)} rows ${String(rows).padStart(3)}  p50 ${p(0.5)} ms  p95 ${p(0.95)} ms`);
+}
+
+measure("no filter (page of 50, presented)", {});
+measure("field.plan=enterprise (select eq)", { "field.plan": "enterprise" });
+measure("field.plan[none]=free,pro", { "field.plan[none]": "free,pro" });
+measure("field.seats[gt]=495 (rare number range)", { "field.seats[gt]": "495" });
+measure("field.city[contains]=sbo (text contains)", { "field.city[contains]": "sbo" });
+measure("tag=vip", { tag: "vip" });
+measure("tag=vip & field.plan=team", { tag: "vip", "field.plan": "team" });
+measure("field.seats=499 & field.city=Oslo (two fields)", { "field.seats": "499", "field.city": "Oslo" });
+
+await desk.stop();
+rmSync(dataDir, { recursive: true, force: true });

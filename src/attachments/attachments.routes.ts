@@ -1,0 +1,85 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { DeskError, invalidAt, notFound, unauthorized } from "../http/errors";
+import { IdParams } from "../http/schemas";
+import { findVisibleMessage } from "../messages/messages.service";
+import { AttachmentSchema } from "../messages/messages.schemas";
+import { attachmentFilePath, attachmentLinks, findAttachment, presentAttachment, storeUploadedFile } from "./attachments.service";
+
+const INLINE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain"];
+
+export function attachmentsRoutes(deps: Deps) {
+  const links = attachmentLinks(deps);
+  return new Elysia({ tags: ["attachments"] })
+    .use(deps.guard)
+    .post(
+      "/attachments",
+      async ({ ctx, request, set }) => {
+        let form: FormData;
+        try {
+          form = await request.formData();
+        } catch {
+          throw invalidAt("body", "Send multipart/form-data with the file in field `file`.");
+        }
+        const file = form.get("file");
+        if (!(file instanceof Blob)) throw invalidAt("body.file", "Field `file` must hold a file.");
+        const row = await storeUploadedFile(ctx, file, deps);
+        set.status = 201;
+        return presentAttachment(row, links);
+      },
+      {
+        access: { role: "agent", scopes: ["tickets:write"] },
+        parse: "none",
+        response: { 201: AttachmentSchema },
+        detail: { summary: "Upload a file (multipart field `file`, at most 25 MB); unattached until a message references it" },
+      },
+    )
+    .get(
+      "/attachments/:id",
+      ({ ctx, params, set }) => {
+        const row = findAttachment(deps.db, ctx.workspaceId, params.id);
+        if (row.messageId) {
+          try {
+            findVisibleMessage(deps.db, ctx, row.messageId);
+          } catch {
+            throw notFound("Attachment");
+          }
+        }
+        set.status = 302;
+        set.headers.location = links.url(row);
+        set.headers["cache-control"] = "no-store";
+        return null;
+      },
+      { access: { role: "viewer", scopes: ["tickets:read"] }, params: IdParams, detail: { summary: "Redirects to a short-lived signed URL of the file" } },
+    )
+    .get(
+      "/attachments/:id/content",
+      async ({ params, query }) => {
+        const claims = await deps.tokens.verify<{ sub?: string; ws?: string }>(query.token, "attachment");
+        if (!claims) throw unauthorized("The link has expired or is invalid.");
+        if (claims.sub !== params.id || typeof claims.ws !== "string") throw notFound("Attachment");
+        const row = findAttachment(deps.db, claims.ws, params.id);
+        const file = Bun.file(attachmentFilePath(deps, row));
+        if (!(await file.exists())) throw new DeskError(404, "not_found", "Attachment not found.");
+        const disposition = INLINE_TYPES.includes(row.contentType) ? "inline" : "attachment";
+        const asciiName = row.filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+        return new Response(file, {
+          headers: {
+            "content-type": row.contentType === "text/plain" ? "text/plain; charset=utf-8" : row.contentType,
+            "content-length": String(row.sizeBytes),
+            "content-disposition": `${disposition}; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(row.filename)}`,
+            "x-content-type-options": "nosniff",
+            "content-security-policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+            "cache-control": "private, max-age=300",
+            "referrer-policy": "no-referrer",
+          },
+        });
+      },
+      {
+        params: IdParams,
+        query: z.object({ token: z.string().min(1).max(2000) }),
+        detail: { summary: "The file behind a signed link (no other credential needed)" },
+      },
+    );
+}

@@ -1,0 +1,49 @@
+import { and, desc, eq, gte, inArray, lt, or } from "drizzle-orm";
+import { users } from "../auth/auth.table";
+import type { RequestContext } from "../auth/context";
+import { decodeCursor, pageOf } from "../db/cursor";
+import type { Db } from "../db/database";
+import { presentUserRef, type UserRefJson } from "../users/users.present";
+import { presentAuditLog } from "./audit.present";
+import type { AuditLogQueryInput } from "./audit.schemas";
+import { auditLogs } from "./audit.table";
+
+/** Normalises an RFC 3339 time to the stored UTC ISO form so text comparison is time comparison. */
+const utc = (ts: string) => new Date(ts).toISOString();
+
+/** The workspace's audit log, newest first, keyset-paged, with optional filters. */
+export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, deps: { db: Db }) {
+  const after = decodeCursor(query.cursor, 2);
+  const rows = deps.db
+    .select()
+    .from(auditLogs)
+    .where(
+      and(
+        eq(auditLogs.workspaceId, ctx.workspaceId),
+        query.action ? eq(auditLogs.action, query.action) : undefined,
+        query.entity_type ? eq(auditLogs.entityType, query.entity_type) : undefined,
+        query.entity_id ? eq(auditLogs.entityId, query.entity_id) : undefined,
+        query.actor_user_id ? eq(auditLogs.actorUserId, query.actor_user_id) : undefined,
+        query.from ? gte(auditLogs.createdAt, utc(query.from)) : undefined,
+        query.to ? lt(auditLogs.createdAt, utc(query.to)) : undefined,
+        after
+          ? or(lt(auditLogs.createdAt, String(after[0])), and(eq(auditLogs.createdAt, String(after[0])), lt(auditLogs.id, String(after[1]))))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+    .limit(query.limit + 1)
+    .all();
+  const userIds = [...new Set(rows.map((r) => r.actorUserId).filter((id): id is string => !!id))];
+  const refs = new Map<string, UserRefJson>(
+    userIds.length
+      ? deps.db
+          .select({ id: users.id, name: users.name, email: users.email, avatarUrl: users.avatarUrl })
+          .from(users)
+          .where(inArray(users.id, userIds))
+          .all()
+          .map((u) => [u.id, presentUserRef(u)])
+      : [],
+  );
+  return pageOf(rows, query.limit, (r) => presentAuditLog(r, r.actorUserId ? (refs.get(r.actorUserId) ?? null) : null), (r) => [r.createdAt, r.id]);
+}

@@ -1,0 +1,94 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../deps";
+import {
+  authenticatePassword,
+  consumeSecondFactor,
+  createSignInLimits,
+  issueMfaToken,
+  limitedAttempt,
+  registerUser,
+  userOfMfaToken,
+} from "./auth.service";
+import { AccountsBody, AccountsSchema, LoginAnswerSchema, LoginBody, LogoutBody, MfaBody, RefreshBody, RegisterBody, SessionSchema } from "./auth.schemas";
+import { unauthorized } from "../http/errors";
+import { listBrowserAccounts, logout, refreshSession } from "./refresh.service";
+import { assertRoomForAccount, beginSession } from "./session-response";
+
+/** Sign-in routes: no bearer credential needed (they hand them out). Not covered by idempotency. */
+export function authRoutes(deps: Deps) {
+  const limits = createSignInLimits(deps);
+  return new Elysia({ prefix: "/auth", tags: ["auth"] })
+    .post(
+      "/register",
+      async ({ request, body, set }) => {
+        const user = await limitedAttempt(limits, request, `register:${body.email}`, async () => {
+          assertRoomForAccount(deps, request, null);
+          return registerUser(deps, body);
+        });
+        const answer = await beginSession(deps, request, set, user, { mfaVerified: false });
+        set.status = 201;
+        return answer;
+      },
+      {
+        body: RegisterBody,
+        response: { 201: SessionSchema },
+        detail: { summary: "Create an account (open while the instance has no user, or with DESK_OPEN_SIGNUP=true) and sign in", security: [] },
+      },
+    )
+    .post(
+      "/login",
+      async ({ request, body, set }) => {
+        const user = await limitedAttempt(limits, request, `login:${body.email}`, () => authenticatePassword(deps, body.email, body.password));
+        assertRoomForAccount(deps, request, user.id);
+        if (user.mfaEnabled) return { mfa_required: true as const, mfa_token: await issueMfaToken(deps, user) };
+        return beginSession(deps, request, set, user, { mfaVerified: false });
+      },
+      {
+        body: LoginBody,
+        response: { 200: LoginAnswerSchema },
+        detail: { summary: "Sign in with email and password; with two-factor on, answers mfa_required and mfa_token", security: [] },
+      },
+    )
+    .post(
+      "/mfa",
+      async ({ request, body, set }) => {
+        const user = await userOfMfaToken(deps, body.mfa_token);
+        // Refuse a sixth account before the code is spent.
+        assertRoomForAccount(deps, request, user.id);
+        await limitedAttempt(limits, request, `mfa:${user.id}`, async () => {
+          if (!consumeSecondFactor(deps, user, body.code)) throw unauthorized("The code is wrong or was already used.");
+        });
+        return beginSession(deps, request, set, user, { mfaVerified: true });
+      },
+      {
+        body: MfaBody,
+        response: { 200: SessionSchema },
+        detail: { summary: "Finish a two-factor sign-in with an authenticator code or a recovery code", security: [] },
+      },
+    )
+    .post("/refresh", ({ request, body, set }) => refreshSession(deps, request, set, body), {
+      body: RefreshBody,
+      response: { 200: SessionSchema },
+      detail: {
+        summary: "New access token from the refresh cookie (optionally of `user_id`) or a native `refresh_token`; the refresh token rotates",
+        security: [],
+      },
+    })
+    .post("/accounts", ({ request }) => listBrowserAccounts(deps, request), {
+      body: AccountsBody,
+      response: { 200: AccountsSchema },
+      detail: { summary: "Accounts signed in on this browser, with their workspaces; rotates nothing", security: [] },
+    })
+    .post(
+      "/logout",
+      async ({ request, body, set }) => {
+        await logout(deps, request, set, body);
+        set.status = 204;
+        return null;
+      },
+      {
+        body: LogoutBody,
+        detail: { summary: "Sign out the current account (or `user_id`), or with `all: true` every account in this browser", security: [] },
+      },
+    );
+}

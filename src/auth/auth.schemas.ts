@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords";
+
+const Email = z.string().trim().toLowerCase().pipe(z.email("a valid email address").max(320));
+
+export const RegisterBody = z
+  .object({
+    email: Email,
+    password: z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH),
+    name: z.string().trim().min(1).max(100),
+  })
+  .strict();
+
+export const LoginBody = z
+  .object({
+    email: z.string().trim().toLowerCase().min(1).max(320),
+    password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+  })
+  .strict();
+
+export const MfaBody = z
+  .object({
+    mfa_token: z.string().min(1).max(2000),
+    code: z.string().trim().min(1).max(40).describe("the 6-digit authenticator code, or a one-time recovery code"),
+  })
+  .strict();
+
+const UserId = z.string().min(1).max(64);
+const RefreshToken = z.string().min(1).max(300).describe("native clients only");
+
+export const RefreshBody = z.object({ user_id: UserId.optional(), refresh_token: RefreshToken.optional() }).strict();
+
+export const LogoutBody = z
+  .object({ all: z.boolean().optional(), user_id: UserId.optional(), refresh_token: RefreshToken.optional() })
+  .strict();
+
+export const AccountsBody = z.object({}).strict();
+
+export const UserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  avatar_url: z.string().nullable(),
+  avatar_source: z.string().nullable(),
+  mfa_enabled: z.boolean(),
+  created_at: z.string(),
+});
+
+export const WorkspaceMembershipSchema = z.object({ id: z.string(), name: z.string(), slug: z.string(), role: z.enum(["owner", "admin", "agent", "viewer"]) });
+
+export const SessionSchema = z.object({
+  access_token: z.string(),
+  expires_in: z.number(),
+  user: UserSchema,
+  refresh_token: z.string().optional().describe("native clients only; browsers get the desk_rt_<user id> cookie"),
+});
+
+export const LoginAnswerSchema = z.union([SessionSchema, z.object({ mfa_required: z.literal(true), mfa_token: z.string() })]);
+
+export const AccountsSchema = z.object({ accounts: z.array(z.object({ user: UserSchema, workspaces: z.array(WorkspaceMembershipSchema) })) });

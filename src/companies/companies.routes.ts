@@ -1,0 +1,53 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../deps";
+import { notFound } from "../http/errors";
+import { IdParams, pageOfSchema } from "../http/schemas";
+import { CompanyListQuery, CompanySchema, CreateCompanyBody, UpdateCompanyBody } from "../contacts/contacts.schemas";
+import { createCompany, deleteCompany, findCompany, listCompanies, presentCompany, updateCompany } from "./companies.service";
+
+const read = { role: "viewer", scopes: ["contacts:read"] } as const;
+const write = { role: "agent", scopes: ["contacts:write"] } as const;
+
+export function companiesRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/companies", tags: ["companies"] })
+    .use(deps.guard)
+    .get("/", ({ ctx, query }) => listCompanies(deps.db, ctx, query), {
+      access: read,
+      query: CompanyListQuery,
+      response: { 200: pageOfSchema(CompanySchema) },
+      detail: { summary: "Companies, newest first; filters q (name or domain prefix), tag, field.<key>" },
+    })
+    .post(
+      "/",
+      ({ ctx, body, set }) => {
+        set.status = 201;
+        return presentCompany(deps.db, createCompany(ctx, body, deps));
+      },
+      { access: write, body: CreateCompanyBody, response: { 201: CompanySchema }, detail: { summary: "Create a company; 409 conflict on a taken domain" } },
+    )
+    .get(
+      "/:id",
+      ({ ctx, params }) => {
+        const row = findCompany(deps.db, ctx.workspaceId, params.id);
+        if (!row) throw notFound("Company");
+        return presentCompany(deps.db, row);
+      },
+      { access: read, params: IdParams, response: { 200: CompanySchema }, detail: { summary: "A company" } },
+    )
+    .patch("/:id", ({ ctx, params, body }) => presentCompany(deps.db, updateCompany(ctx, params.id, body, deps)), {
+      access: write,
+      params: IdParams,
+      body: UpdateCompanyBody,
+      response: { 200: CompanySchema },
+      detail: { summary: "Change a company" },
+    })
+    .delete(
+      "/:id",
+      ({ ctx, params, set }) => {
+        deleteCompany(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: write, params: IdParams, detail: { summary: "Delete a company; its contacts stay, without a company" } },
+    );
+}

@@ -1,0 +1,151 @@
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import type { Db, Queryable, Tx } from "../db/database";
+import { decodeCursor, pageOf } from "../db/cursor";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { conflict, invalidAt, notFound } from "../http/errors";
+import { newId } from "../lib/ids";
+import { contacts } from "../contacts/contacts.table";
+import { likePrefix } from "../contacts/contacts.text";
+import { applyFieldWrite, clearFieldValues, fieldFilterSql, fieldValuesOf, parseFieldFilters } from "../custom-fields/fields.apply";
+import { applyLabelWrite, clearLabels, labelFilterSql, labelsOf, type LabelWrite } from "../labels/labels.apply";
+import { companies } from "./companies.table";
+
+type Deps = { db: Db };
+export type CompanyRow = typeof companies.$inferSelect;
+export type CompanyInput = LabelWrite & { name?: string; domain?: string | null; notes?: string; custom?: Record<string, unknown>; fields?: Record<string, unknown> };
+
+const DOMAIN_RE = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** Lowercase host name; a pasted URL or `www.` prefix is reduced to the domain. */
+export function normalizeDomain(raw: string): string {
+  const domain = raw.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/.*$/, "").replace(/^www\./, "");
+  if (!DOMAIN_RE.test(domain)) throw invalidAt("body.domain", "not a domain name");
+  return domain;
+}
+
+function contactCounts(db: Queryable, ids: string[]): Map<string, number> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .select({ companyId: contacts.companyId, n: sql<number>`count(*)` })
+    .from(contacts)
+    .where(and(inArray(contacts.companyId, ids), isNull(contacts.deletedAt)))
+    .groupBy(contacts.companyId)
+    .all();
+  return new Map(rows.map((r) => [r.companyId!, r.n]));
+}
+
+export function presentCompanies(db: Queryable, rows: CompanyRow[]) {
+  const ids = rows.map((r) => r.id);
+  const tagsById = labelsOf(db, "companies", ids);
+  const fieldsById = fieldValuesOf(db, "company", ids);
+  const counts = contactCounts(db, ids);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    domain: row.domain,
+    notes: row.notes,
+    custom: row.custom ?? {},
+    tags: tagsById.get(row.id) ?? [],
+    fields: fieldsById.get(row.id) ?? {},
+    contact_count: counts.get(row.id) ?? 0,
+    avatar_url: row.avatarUrl ?? null,
+    avatar_source: row.avatarSource ?? null,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }));
+}
+export const presentCompany = (db: Queryable, row: CompanyRow) => presentCompanies(db, [row])[0]!;
+
+export function findCompany(db: Queryable, workspaceId: string, id: string): CompanyRow | undefined {
+  return db.select().from(companies).where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id), isNull(companies.deletedAt))).get();
+}
+
+function assertDomainFree(tx: Tx, workspaceId: string, domain: string | null | undefined, exceptId: string | null) {
+  if (!domain) return;
+  const taken = tx
+    .select({ id: companies.id })
+    .from(companies)
+    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.domain, domain), isNull(companies.deletedAt)))
+    .get();
+  if (taken && taken.id !== exceptId) throw conflict("A company with this domain already exists.");
+}
+
+function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: CompanyInput): boolean {
+  const labels = applyLabelWrite(tx, ctx, "companies", id, input);
+  const fields = input.fields !== undefined ? applyFieldWrite(tx, ctx, "company", id, input.fields) : [];
+  return labels.added.length + labels.removed.length + fields.length > 0;
+}
+
+export function createCompany(ctx: RequestContext, input: CompanyInput & { name: string }, deps: Deps): CompanyRow {
+  const domain = input.domain ? normalizeDomain(input.domain) : null;
+  return withTx(deps.db, (tx) => {
+    assertDomainFree(tx, ctx.workspaceId, domain, null);
+    const now = new Date().toISOString();
+    const row = tx
+      .insert(companies)
+      .values({ id: newId(), workspaceId: ctx.workspaceId, name: input.name, domain, notes: input.notes ?? "", custom: input.custom ?? {}, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    applyExtras(tx, ctx, row.id, input);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "company.created", data: { company: presentCompany(tx, row) } });
+    return row;
+  });
+}
+
+export function updateCompany(ctx: RequestContext, id: string, input: CompanyInput, deps: Deps): CompanyRow {
+  const domain = input.domain ? normalizeDomain(input.domain) : input.domain === undefined ? undefined : null;
+  return withTx(deps.db, (tx) => {
+    const before = findCompany(tx, ctx.workspaceId, id);
+    if (!before) throw notFound("Company");
+    assertDomainFree(tx, ctx.workspaceId, domain, id);
+    const patch: Partial<CompanyRow> = {};
+    if (input.name !== undefined) patch.name = input.name;
+    if (domain !== undefined) patch.domain = domain;
+    if (input.notes !== undefined) patch.notes = input.notes;
+    if (input.custom !== undefined) patch.custom = input.custom;
+    const columnsChanged = Object.entries(patch).some(([k, v]) => JSON.stringify(before[k as keyof CompanyRow]) !== JSON.stringify(v));
+    const extrasChanged = applyExtras(tx, ctx, id, input);
+    if (!columnsChanged && !extrasChanged) return before;
+    const row = tx.update(companies).set({ ...patch, updatedAt: new Date().toISOString() }).where(eq(companies.id, id)).returning().get();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "company.updated", data: { company: presentCompany(tx, row) } });
+    return row;
+  });
+}
+
+/** Soft-deletes a company; its contacts stay, without a company. */
+export function deleteCompany(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    if (!findCompany(tx, ctx.workspaceId, id)) throw notFound("Company");
+    const now = new Date().toISOString();
+    tx.update(companies).set({ deletedAt: now }).where(eq(companies.id, id)).run();
+    tx.update(contacts).set({ companyId: null, updatedAt: now }).where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.companyId, id))).run();
+    clearLabels(tx, "companies", id);
+    clearFieldValues(tx, "company", id);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "company.deleted", data: { company_id: id } });
+  });
+}
+
+export type CompanyListQuery = { limit: number; cursor?: string; q?: string; tag?: string } & Record<string, unknown>;
+
+export function listCompanies(db: Queryable, ctx: RequestContext, query: CompanyListQuery) {
+  const conditions: SQL[] = [eq(companies.workspaceId, ctx.workspaceId), isNull(companies.deletedAt)];
+  const cursor = decodeCursor(query.cursor, 1);
+  if (cursor) conditions.push(lt(companies.id, String(cursor[0])));
+  if (query.q !== undefined && query.q.trim() !== "") {
+    const prefix = likePrefix(query.q.trim());
+    conditions.push(
+      or(
+        sql`${companies.name} LIKE ${prefix} ESCAPE '\\'`,
+        sql`${companies.domain} LIKE ${prefix} ESCAPE '\\'`,
+        sql`${companies.id} IN (SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${ctx.workspaceId} AND fv.entity = 'company' AND fv.value_text LIKE ${prefix} ESCAPE '\\')`,
+      )!,
+    );
+  }
+  if (query.tag !== undefined) conditions.push(labelFilterSql("companies", ctx.workspaceId, query.tag, companies.id));
+  for (const filter of parseFieldFilters(query)) conditions.push(fieldFilterSql(ctx, "company", filter, companies.id, db));
+  const rows = db.select().from(companies).where(and(...conditions)).orderBy(desc(companies.id)).limit(query.limit + 1).all();
+  const page = pageOf(rows, query.limit, (r) => r, (r) => [r.id]);
+  return { data: presentCompanies(db, page.data), next_cursor: page.next_cursor };
+}

@@ -1,0 +1,212 @@
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import type { Db, Queryable, Tx } from "../db/database";
+import { decodeCursor, pageOf } from "../db/cursor";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { conflict, invalidAt, notFound } from "../http/errors";
+import { newId } from "../lib/ids";
+import { companies } from "../companies/companies.table";
+import { applyFieldWrite, clearFieldValues, fieldFilterSql, parseFieldFilters, type FieldChange } from "../custom-fields/fields.apply";
+import { applyLabelWrite, clearLabels, labelFilterSql, type LabelWrite } from "../labels/labels.apply";
+import { presentContact, presentContactRef, presentContacts, type ContactRef, type ContactRow } from "./contacts.present";
+import { contacts } from "./contacts.table";
+import { likePrefix, normalizeEmail } from "./contacts.text";
+
+export type { ContactRow } from "./contacts.present";
+type Deps = { db: Db };
+
+export type ContactInput = LabelWrite & {
+  email?: string | null;
+  name?: string;
+  phone?: string;
+  company_id?: string | null;
+  external_id?: string | null;
+  notes?: string;
+  custom?: Record<string, unknown>;
+  blocked?: boolean;
+  fields?: Record<string, unknown>;
+};
+
+export function findContact(db: Queryable, workspaceId: string, id: string): ContactRow | undefined {
+  return db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
+    .get();
+}
+
+function assertUnique(tx: Tx, workspaceId: string, exceptId: string | null, email: string | null | undefined, externalId: string | null | undefined) {
+  const live = (cond: SQL) => {
+    const row = tx.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt), cond)).get();
+    return row && row.id !== exceptId;
+  };
+  if (email && live(eq(contacts.email, email))) throw conflict("A contact with this email already exists.");
+  if (externalId && live(eq(contacts.externalId, externalId))) throw conflict("A contact with this external_id already exists.");
+}
+
+function assertCompany(tx: Tx, workspaceId: string, companyId: string | null | undefined) {
+  if (!companyId) return;
+  const found = tx
+    .select({ id: companies.id })
+    .from(companies)
+    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, companyId), isNull(companies.deletedAt)))
+    .get();
+  if (!found) throw invalidAt("body.company_id", "no company of this workspace has this id");
+}
+
+/** Labels and custom field values of a contact write; true when something changed. */
+function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: ContactInput): boolean {
+  const labels = applyLabelWrite(tx, ctx, "contacts", id, input);
+  const fields: FieldChange[] = input.fields !== undefined ? applyFieldWrite(tx, ctx, "contact", id, input.fields) : [];
+  return labels.added.length + labels.removed.length + fields.length > 0;
+}
+
+export function createContact(ctx: RequestContext, input: ContactInput, deps: Deps): ContactRow {
+  const email = input.email ? normalizeEmail(input.email, "body.email") : null;
+  return withTx(deps.db, (tx) => {
+    assertUnique(tx, ctx.workspaceId, null, email, input.external_id);
+    assertCompany(tx, ctx.workspaceId, input.company_id);
+    const now = new Date().toISOString();
+    const row = tx
+      .insert(contacts)
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        email,
+        name: input.name ?? "",
+        phone: input.phone ?? "",
+        notes: input.notes ?? "",
+        companyId: input.company_id ?? null,
+        externalId: input.external_id ?? null,
+        custom: input.custom ?? {},
+        blocked: input.blocked ?? false,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    applyExtras(tx, ctx, row.id, input);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.created", data: { contact: presentContact(tx, row) } });
+    return row;
+  });
+}
+
+export function updateContact(ctx: RequestContext, id: string, input: ContactInput, deps: Deps): ContactRow {
+  const email = input.email ? normalizeEmail(input.email, "body.email") : input.email === undefined ? undefined : null;
+  return withTx(deps.db, (tx) => {
+    const before = findContact(tx, ctx.workspaceId, id);
+    if (!before) throw notFound("Contact");
+    assertUnique(tx, ctx.workspaceId, id, email, input.external_id);
+    assertCompany(tx, ctx.workspaceId, input.company_id);
+    const patch: Partial<ContactRow> = {};
+    if (email !== undefined) patch.email = email;
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.phone !== undefined) patch.phone = input.phone;
+    if (input.notes !== undefined) patch.notes = input.notes;
+    if (input.company_id !== undefined) patch.companyId = input.company_id;
+    if (input.external_id !== undefined) patch.externalId = input.external_id;
+    if (input.custom !== undefined) patch.custom = input.custom;
+    if (input.blocked !== undefined) patch.blocked = input.blocked;
+    const columnsChanged = Object.entries(patch).some(([k, v]) => JSON.stringify(before[k as keyof ContactRow]) !== JSON.stringify(v));
+    const extrasChanged = applyExtras(tx, ctx, id, input);
+    if (!columnsChanged && !extrasChanged) return before;
+    const row = tx
+      .update(contacts)
+      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
+      .returning()
+      .get();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.updated", data: { contact: presentContact(tx, row) } });
+    return row;
+  });
+}
+
+/** Soft-deletes a contact (its tickets keep their ContactRef); its labels and field values go. */
+export function deleteContact(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const row = findContact(tx, ctx.workspaceId, id);
+    if (!row) throw notFound("Contact");
+    tx.update(contacts)
+      .set({ deletedAt: new Date().toISOString() })
+      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
+      .run();
+    clearLabels(tx, "contacts", id);
+    clearFieldValues(tx, "contact", id);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.deleted", data: { contact_id: id } });
+  });
+}
+
+export type ContactListQuery = { limit: number; cursor?: string; q?: string; company_id?: string; tag?: string } & Record<string, unknown>;
+
+/** Newest first, keyset on the (time-ordered) id. */
+export function listContacts(db: Queryable, ctx: RequestContext, query: ContactListQuery) {
+  const conditions: SQL[] = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
+  const cursor = decodeCursor(query.cursor, 1);
+  if (cursor) conditions.push(lt(contacts.id, String(cursor[0])));
+  if (query.q !== undefined && query.q.trim() !== "") {
+    const prefix = likePrefix(query.q.trim());
+    conditions.push(
+      or(
+        sql`${contacts.name} LIKE ${prefix} ESCAPE '\\'`,
+        sql`${contacts.email} LIKE ${prefix} ESCAPE '\\'`,
+        sql`${contacts.id} IN (SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${ctx.workspaceId} AND fv.entity = 'contact' AND fv.value_text LIKE ${prefix} ESCAPE '\\')`,
+      )!,
+    );
+  }
+  if (query.company_id !== undefined) conditions.push(eq(contacts.companyId, query.company_id));
+  if (query.tag !== undefined) conditions.push(labelFilterSql("contacts", ctx.workspaceId, query.tag, contacts.id));
+  for (const filter of parseFieldFilters(query)) conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, db));
+  const rows = db
+    .select()
+    .from(contacts)
+    .where(and(...conditions))
+    .orderBy(desc(contacts.id))
+    .limit(query.limit + 1)
+    .all();
+  const page = pageOf(rows, query.limit, (r) => r, (r) => [r.id]);
+  return { data: presentContacts(db, page.data), next_cursor: page.next_cursor };
+}
+
+/**
+ * The live contact with this email, or a new one (emitting contact.created). Used by inbound mail,
+ * the widget and ticket creation.
+ */
+export function findOrCreateContactByEmail(tx: Tx, ctx: RequestContext, input: { email: string; name?: string | null }): ContactRow {
+  const email = normalizeEmail(input.email, "body.email");
+  const name = input.name?.trim().slice(0, 200) ?? "";
+  const existing = tx
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.email, email), isNull(contacts.deletedAt)))
+    .get();
+  if (existing) {
+    if (existing.name !== "" || name === "") return existing;
+    const named = tx.update(contacts).set({ name, updatedAt: new Date().toISOString() }).where(eq(contacts.id, existing.id)).returning().get();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.updated", data: { contact: presentContact(tx, named) } });
+    return named;
+  }
+  const now = new Date().toISOString();
+  const row = tx
+    .insert(contacts)
+    .values({ id: newId(), workspaceId: ctx.workspaceId, email, name, createdAt: now, updatedAt: now })
+    .returning()
+    .get();
+  appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.created", data: { contact: presentContact(tx, row) } });
+  return row;
+}
+
+/** ContactRefs by id, deleted contacts included (tickets still show who wrote them). */
+export function contactRefsOf(db: Queryable, ids: string[]): Map<string, ContactRef> {
+  const out = new Map<string, ContactRef>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = db
+      .select({ id: contacts.id, email: contacts.email, name: contacts.name, avatarUrl: contacts.avatarUrl })
+      .from(contacts)
+      .where(inArray(contacts.id, unique.slice(i, i + 500)))
+      .all();
+    for (const row of rows) out.set(row.id, presentContactRef(row));
+  }
+  return out;
+}

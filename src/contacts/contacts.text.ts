@@ -1,0 +1,13 @@
+import { invalidAt } from "../http/errors";
+
+const EMAIL_RE = /^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+\.[^\s@<>()",;:\\]+$/;
+
+/** Trims and lowercases an email address; 422 at `location` when it is not one. */
+export function normalizeEmail(raw: string, location: string): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > 254 || !EMAIL_RE.test(email)) throw invalidAt(location, "not an email address");
+  return email;
+}
+
+/** A LIKE pattern matching values starting with `text` (wildcards in the text match themselves). */
+export const likePrefix = (text: string): string => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

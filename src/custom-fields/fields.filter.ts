@@ -1,0 +1,192 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { actorUserId, type RequestContext } from "../auth/context";
+import type { Db, Queryable } from "../db/database";
+import { currentDb, inTransaction } from "../db/tx";
+import { invalidAt } from "../http/errors";
+import type { FieldEntity } from "./fields.apply";
+import { customFields, type FieldType } from "./fields.table";
+import { isCalendarDate, type FieldDef } from "./fields.values";
+
+export type FieldFilter = { key: string; op: string | null; value: string };
+
+/** Operators by type; the first is the default (SPEC.md, custom field filters). */
+export const OPERATORS: Record<FieldType, readonly string[]> = {
+  text: ["eq", "ne", "contains", "not_contains", "set", "not_set"],
+  long_text: ["eq", "ne", "contains", "not_contains", "set", "not_set"],
+  url: ["eq", "ne", "contains", "not_contains", "set", "not_set"],
+  email: ["eq", "ne", "contains", "not_contains", "set", "not_set"],
+  number: ["eq", "ne", "gt", "gte", "lt", "lte", "set", "not_set"],
+  date: ["eq", "ne", "gt", "gte", "lt", "lte", "set", "not_set"],
+  checkbox: ["eq", "ne", "set", "not_set"],
+  select: ["any", "eq", "ne", "none", "set", "not_set"],
+  user: ["any", "eq", "ne", "none", "set", "not_set"],
+  multi_select: ["any", "all", "none", "eq", "ne", "set", "not_set"],
+};
+const SORTABLE: FieldType[] = ["text", "number", "date", "checkbox", "select"];
+const FILTER_RE = /^field\.([a-z][a-z0-9_]{0,39})(?:\[([a-z_]+)\])?$/;
+
+/**
+ * The databases field definitions may live in. The contract functions take no database (the list
+ * queries that call them build SQL first), so definitions are looked up here: in the open
+ * transaction's database, else in each database a Desk registered at start (one in production).
+ */
+const databases = new Set<Db>();
+export function registerFieldsDatabase(db: Db): void {
+  databases.add(db);
+}
+
+function lookupDefinition(workspaceId: string, entity: FieldEntity, key: string): FieldDef | undefined {
+  const candidates: Queryable[] = inTransaction() ? [currentDb(), ...databases] : [...databases];
+  for (const db of candidates) {
+    let def: FieldDef | undefined;
+    try {
+      def = db
+        .select()
+        .from(customFields)
+        .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.entity, entity), eq(customFields.key, key)))
+        .get();
+    } catch (error) {
+      // A Desk that stopped (tests start several per process) leaves a closed database behind.
+      if (!/closed/i.test(String(error))) throw error;
+      databases.delete(db as Db);
+      continue;
+    }
+    if (def) return def;
+  }
+  return undefined;
+}
+
+/** Reads `field.<key>=v` and `field.<key>[op]=v` (also when the query parser nested the brackets). */
+export function parseFieldFilters(query: Record<string, unknown>): FieldFilter[] {
+  const out: FieldFilter[] = [];
+  const asText = (v: unknown): string | null =>
+    typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : Array.isArray(v) && v.every((x) => typeof x === "string") ? v.join(",") : null;
+  for (const [name, raw] of Object.entries(query)) {
+    if (!name.startsWith("field.")) continue;
+    const match = FILTER_RE.exec(name);
+    if (!match) throw invalidAt(`query.${name.slice(0, 60)}`, "a field filter is field.<key> or field.<key>[<op>]");
+    if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
+      for (const [op, value] of Object.entries(raw)) {
+        const text = asText(value);
+        if (text === null) throw invalidAt(`query.field.${match[1]}`, "a field filter value is text");
+        out.push({ key: match[1]!, op, value: text });
+      }
+      continue;
+    }
+    const text = asText(raw);
+    if (text === null) throw invalidAt(`query.field.${match[1]}`, "a field filter value is text");
+    out.push({ key: match[1]!, op: match[2] ?? null, value: text });
+  }
+  return out;
+}
+
+const list = (value: string): string[] => [...new Set(value.split(",").map((v) => v.trim()).filter(Boolean))];
+
+/**
+ * A WHERE fragment for one custom field filter on the record in `recordIdColumn`. Negative
+ * operators (ne, not_contains, none, not_set) also match records without a value; an unchecked
+ * checkbox and an unset one read the same.
+ */
+export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter: FieldFilter, recordIdColumn: SQLiteColumn, db?: Queryable): SQL {
+  const location = `query.field.${filter.key}`;
+  const def = db
+    ? db.select().from(customFields).where(and(eq(customFields.workspaceId, ctx.workspaceId), eq(customFields.entity, entity), eq(customFields.key, filter.key))).get()
+    : lookupDefinition(ctx.workspaceId, entity, filter.key);
+  if (!def) throw invalidAt(location, `no ${entity} field has the key ${filter.key}`);
+  const type = def.type as FieldType;
+  const allowed = OPERATORS[type];
+  const op = filter.op ?? allowed[0]!;
+  if (!allowed.includes(op)) throw invalidAt(location, `a ${type} field takes the operators ${allowed.join(", ")}`);
+  const having = (cond: SQL) =>
+    sql`EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
+  const lacking = (cond: SQL) =>
+    sql`NOT EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
+  if (op === "set") return having(sql`1`);
+  if (op === "not_set") return lacking(sql`1`);
+  const value = filter.value.trim();
+  if (value === "") throw invalidAt(location, `the ${op} operator needs a value`);
+
+  switch (type) {
+    case "text":
+    case "long_text":
+    case "url":
+    case "email": {
+      const needle = value.toLowerCase();
+      if (op === "eq") return having(sql`lower(fv.value_text) = ${needle}`);
+      if (op === "ne") return lacking(sql`lower(fv.value_text) = ${needle}`);
+      if (op === "contains") return having(sql`instr(lower(fv.value_text), ${needle}) > 0`);
+      return lacking(sql`instr(lower(fv.value_text), ${needle}) > 0`);
+    }
+    case "number":
+    case "date": {
+      let operand: string | number;
+      if (type === "number") {
+        operand = Number(value);
+        if (!Number.isFinite(operand)) throw invalidAt(location, "a number filter takes a number");
+      } else {
+        if (!isCalendarDate(value)) throw invalidAt(location, "a date filter takes YYYY-MM-DD");
+        operand = value;
+      }
+      const column = sql.raw(type === "number" ? "fv.value_num" : "fv.value_text");
+      const comparison = { eq: "=", ne: "=", gt: ">", gte: ">=", lt: "<", lte: "<=" }[op as "eq"];
+      const cond = sql`${column} ${sql.raw(comparison)} ${operand}`;
+      return op === "ne" ? lacking(cond) : having(cond);
+    }
+    case "checkbox": {
+      if (value !== "true" && value !== "false") throw invalidAt(location, "a checkbox filter takes true or false");
+      const checked = (value === "true") === (op === "eq");
+      return checked ? having(sql`fv.value_num = 1`) : lacking(sql`fv.value_num = 1`);
+    }
+    case "select":
+    case "user": {
+      const me = actorUserId(ctx);
+      const ids = list(value).map((v) => (type === "user" && v === "me" ? (me ?? "\u0000no-user") : v));
+      if (ids.length === 0) throw invalidAt(location, `the ${op} operator needs a value`);
+      if (type === "select") {
+        const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
+        if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
+      }
+      if ((op === "eq" || op === "ne") && ids.length > 1) throw invalidAt(location, `the ${op} operator takes one value; use any or none for a list`);
+      const cond = sql`fv.value_text IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`;
+      return op === "any" || op === "eq" ? having(cond) : lacking(cond);
+    }
+    case "multi_select": {
+      const ids = list(value);
+      const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
+      if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
+      const contains = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value = ${id})`;
+      const anyOf = sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}))`;
+      const allOf = sql.join(ids.map(contains), sql` AND `);
+      const exactly = sql`${allOf} AND json_array_length(fv.value_json) = ${ids.length}`;
+      if (op === "any") return having(anyOf);
+      if (op === "none") return lacking(anyOf);
+      if (op === "all") return having(allOf);
+      if (op === "eq") return having(exactly);
+      return lacking(exactly);
+    }
+  }
+}
+
+/**
+ * A scalar subquery giving the sort key of a record's value (records without one give NULL, which
+ * SQLite sorts lowest). Select fields sort by option order, text ignoring case.
+ */
+export function fieldSortSql(ctx: RequestContext, entity: FieldEntity, key: string, recordIdColumn: SQLiteColumn, db?: Queryable): SQL {
+  const location = "query.sort";
+  const def = db
+    ? db.select().from(customFields).where(and(eq(customFields.workspaceId, ctx.workspaceId), eq(customFields.entity, entity), eq(customFields.key, key))).get()
+    : lookupDefinition(ctx.workspaceId, entity, key);
+  if (!def) throw invalidAt(location, `no ${entity} field has the key ${key}`);
+  const type = def.type as FieldType;
+  if (!SORTABLE.includes(type)) throw invalidAt(location, `lists sort by ${SORTABLE.join(", ")} fields, not ${type}`);
+  let expression: SQL;
+  if (type === "number" || type === "checkbox") expression = sql`fv.value_num`;
+  else if (type === "select") {
+    expression = def.options.length
+      ? sql`CASE fv.value_text ${sql.join(def.options.map((o, i) => sql`WHEN ${o.id} THEN ${i}`), sql` `)} END`
+      : sql`NULL`;
+  } else if (type === "text") expression = sql`lower(fv.value_text)`;
+  else expression = sql`fv.value_text`;
+  return sql`(SELECT ${expression} FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id})`;
+}

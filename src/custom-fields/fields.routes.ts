@@ -1,0 +1,64 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { notFound } from "../http/errors";
+import { IdParams } from "../http/schemas";
+import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "../labels/labels.access";
+import { registerFieldsDatabase } from "./fields.apply";
+import { CreateFieldBody, CustomFieldSchema, FieldListQuery, ReorderFieldsBody, UpdateFieldBody } from "./fields.schemas";
+import { createField, deleteField, findField, listFields, presentField, reorderFields, updateField } from "./fields.service";
+
+export function fieldsRoutes(deps: Deps) {
+  registerFieldsDatabase(deps.db);
+  return new Elysia({ prefix: "/custom-fields", tags: ["custom-fields"] })
+    .use(deps.guard)
+    .get(
+      "/",
+      ({ ctx, query }) => {
+        requireAnyScope(ctx, DEFINITION_READ_SCOPES);
+        return { data: listFields(deps.db, ctx, query) };
+      },
+      { access: { role: "viewer" }, query: FieldListQuery, response: { 200: z.object({ data: z.array(CustomFieldSchema) }) }, detail: { summary: "Custom field definitions, by entity then position" } },
+    )
+    .post(
+      "/",
+      ({ ctx, body, set }) => {
+        set.status = 201;
+        return presentField(createField(ctx, body, deps));
+      },
+      { access: settingsWrite, body: CreateFieldBody, response: { 201: CustomFieldSchema }, detail: { summary: "Define a custom field; 409 conflict when a passed key is taken" } },
+    )
+    .post(
+      "/reorder",
+      ({ ctx, body, set }) => {
+        reorderFields(ctx, body.entity, body.ids, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsWrite, body: ReorderFieldsBody, detail: { summary: "Each listed field's position becomes its index" } },
+    )
+    .get(
+      "/:id",
+      ({ ctx, params }) => {
+        requireAnyScope(ctx, DEFINITION_READ_SCOPES);
+        const row = findField(deps.db, ctx.workspaceId, params.id);
+        if (!row) throw notFound("Custom field");
+        return presentField(row);
+      },
+      { access: { role: "viewer" }, params: IdParams, response: { 200: CustomFieldSchema }, detail: { summary: "A custom field definition" } },
+    )
+    .patch(
+      "/:id",
+      ({ ctx, params, body }) => presentField(updateField(ctx, params.id, body, deps)),
+      { access: settingsWrite, params: IdParams, body: UpdateFieldBody, response: { 200: CustomFieldSchema }, detail: { summary: "Change a field; removing an option clears it from stored values" } },
+    )
+    .delete(
+      "/:id",
+      ({ ctx, params, set }) => {
+        deleteField(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsWrite, params: IdParams, detail: { summary: "Delete a field and all its values" } },
+    );
+}

@@ -1,0 +1,263 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { storeAttachment } from "../attachments/attachments.service";
+import { systemContext } from "../auth/context";
+import { contacts } from "../contacts/contacts.table";
+import { findOrCreateContactByEmail } from "../contacts/contacts.service";
+import type { Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { enqueue } from "../jobs/enqueue";
+import { sha256Hex } from "../lib/crypto";
+import { newId } from "../lib/ids";
+import { htmlToText, textToHtml } from "../lib/sanitize";
+import { parseEmail, type ParsedEmail } from "../mail/mail.parse";
+import { trimQuoted } from "../mail/mail.quote";
+import { isTrustedSender } from "../mailboxes/mailboxes.rules";
+import { mailboxes } from "../mailboxes/mailboxes.table";
+import type { MailboxRow } from "../mailboxes/mailboxes.present";
+import { addMessage, setDeliveryStatus } from "../messages/messages.service";
+import { messages } from "../messages/messages.table";
+import { createTicket, updateTicket } from "../tickets/tickets.service";
+import { tickets } from "../tickets/tickets.table";
+import { bounceReport, dmarcVerdict, isAutomated, plusAddressTicketNumber, stripPlus, subjectTicketNumber } from "./inbound.classify";
+import { inboundReceipts, mailMessageIds } from "./inbound.table";
+
+export const AUTO_REPLY_JOB = "inbound.auto_reply";
+
+export type IngestOutcome =
+  | { outcome: "created" | "appended"; ticketId: string; messageId: string }
+  | { outcome: "duplicate" }
+  | { outcome: "bounce"; messageIds: string[] }
+  | { outcome: "refused"; reason: string };
+
+export type IngestSource = { raw: Uint8Array; mailbox: MailboxRow; recipient?: string | null; receivedAt?: number };
+
+/** The mailbox an address reaches: its own address, its forwarding address, or a plus-address of either. */
+export function mailboxForRecipient(db: Queryable, address: string): MailboxRow | undefined {
+  const wanted = address.trim().toLowerCase();
+  const base = stripPlus(wanted);
+  return db
+    .select()
+    .from(mailboxes)
+    .where(or(inArray(mailboxes.email, [wanted, base]), inArray(mailboxes.forwardingAddress, [wanted, base])))
+    .get();
+}
+
+export const isKnownRecipient = (db: Queryable, address: string): boolean => {
+  const mailbox = mailboxForRecipient(db, address);
+  return Boolean(mailbox && mailbox.status !== "disabled");
+};
+
+const dedupeKeyOf = (email: ParsedEmail, raw: Uint8Array) => (email.messageId ? `mid:${email.messageId}` : `sha256:${sha256Hex(raw)}`);
+
+function alreadyIngested(db: Queryable, mailboxId: string, key: string): boolean {
+  return Boolean(db.select({ k: inboundReceipts.dedupeKey }).from(inboundReceipts).where(and(eq(inboundReceipts.mailboxId, mailboxId), eq(inboundReceipts.dedupeKey, key))).get());
+}
+
+/** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
+function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
+  const inserted = tx
+    .insert(inboundReceipts)
+    .values({ mailboxId: mailbox.id, dedupeKey: key, workspaceId: mailbox.workspaceId, outcome, createdAt: new Date().toISOString() })
+    .onConflictDoNothing()
+    .returning({ k: inboundReceipts.dedupeKey })
+    .all();
+  return inserted.length > 0;
+}
+
+/** Stores the raw original under the data dir; answers the path relative to it. */
+function storeOriginal(dataDir: string, workspaceId: string, raw: Uint8Array): string {
+  const month = new Date().toISOString().slice(0, 7);
+  const relative = join("mail", workspaceId, month, `${newId()}.eml`);
+  mkdirSync(join(dataDir, "mail", workspaceId, month), { recursive: true });
+  writeFileSync(join(dataDir, relative), raw);
+  return relative;
+}
+
+type Thread = { ticketId: string } | null;
+
+/** In-Reply-To / References against the ids we sent or saw, newest reference first. */
+function threadByHeaders(tx: Queryable, workspaceId: string, email: ParsedEmail): Thread {
+  const ids = [...new Set([...email.inReplyTo, ...[...email.references].reverse()])].slice(0, 50);
+  if (ids.length === 0) return null;
+  const rows = tx
+    .select({ messageId: mailMessageIds.messageId, ticketId: mailMessageIds.ticketId })
+    .from(mailMessageIds)
+    .innerJoin(tickets, eq(tickets.id, mailMessageIds.ticketId))
+    .where(and(eq(mailMessageIds.workspaceId, workspaceId), inArray(mailMessageIds.messageId, ids), isNull(tickets.deletedAt)))
+    .all();
+  for (const id of ids) {
+    const hit = rows.find((r) => r.messageId === id);
+    if (hit) return { ticketId: hit.ticketId };
+  }
+  return null;
+}
+
+/**
+ * `[#123]` in the subject or `support+123@` in the recipient. The token is guessable, so it only
+ * threads when the sender is the ticket's own contact; anyone else opens a new ticket.
+ */
+function threadByToken(tx: Queryable, workspaceId: string, email: ParsedEmail, recipient: string | null, senderEmail: string): Thread {
+  const number = subjectTicketNumber(email.subject) ?? (recipient ? plusAddressTicketNumber(recipient) : null);
+  if (number === null) return null;
+  const row = tx
+    .select({ id: tickets.id, contactEmail: contacts.email })
+    .from(tickets)
+    .leftJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(and(eq(tickets.workspaceId, workspaceId), eq(tickets.number, number), isNull(tickets.deletedAt)))
+    .get();
+  return row && row.contactEmail?.toLowerCase() === senderEmail ? { ticketId: row.id } : null;
+}
+
+function rewriteCidImages(html: string, cids: Map<string, string>, baseUrl: string): string {
+  if (cids.size === 0) return html;
+  return html.replace(/(["'])cid:([^"']+)\1/gi, (whole, quote: string, cid: string) => {
+    const id = cids.get(cid.trim().toLowerCase());
+    return id ? `${quote}${baseUrl}/v1/attachments/${id}${quote}` : whole;
+  });
+}
+
+/**
+ * The one ingest pipeline behind all three doors (SMTP receiver, POST /v1/inbound/email, IMAP).
+ * Parse and store files first; then, in one transaction: dedupe, thread, contact, ticket or
+ * message, Message-ID map, follow-up jobs. Never throws for bad mail: refusals are outcomes.
+ */
+export async function ingestEmail(deps: Deps, source: IngestSource): Promise<IngestOutcome> {
+  const log = deps.logger.child({ subsystem: "inbound", mailbox_id: source.mailbox.id });
+  const { mailbox, raw } = source;
+  let email: ParsedEmail;
+  try {
+    email = await parseEmail(raw);
+  } catch (error) {
+    log.warn({ err: error instanceof Error ? error.message : String(error), bytes: raw.byteLength }, "inbound: unparseable message refused");
+    return { outcome: "refused", reason: "unparseable" };
+  }
+  const key = dedupeKeyOf(email, raw);
+  if (alreadyIngested(deps.db, mailbox.id, key)) return { outcome: "duplicate" };
+  const ctx = systemContext(mailbox.workspaceId, `inbound:${newId()}`);
+  const refuse = (reason: string): IngestOutcome => {
+    const claimed = withTx(deps.db, (tx) => claimReceipt(tx, mailbox, key, `refused:${reason}`));
+    if (!claimed) return { outcome: "duplicate" };
+    log.info({ reason, message_id: email.messageId, bytes: raw.byteLength }, "inbound: message refused");
+    return { outcome: "refused", reason };
+  };
+
+  const bounce = bounceReport(email);
+  if (bounce) return recordBounce(deps, mailbox, key, bounce, log);
+
+  const sender = email.from;
+  if (!sender) return refuse("no_from_address");
+  const ownAddresses = deps.db.select({ email: mailboxes.email }).from(mailboxes).where(eq(mailboxes.workspaceId, mailbox.workspaceId)).all();
+  if (ownAddresses.some((m) => m.email === sender.email)) return refuse("sent_by_own_mailbox");
+
+  const dmarc = dmarcVerdict(email, deps.config.trustedAuthServers);
+  const viaForm = Boolean(email.replyTo && dmarc === "pass" && isTrustedSender(mailbox.trustedFormSenders, sender.email) && email.replyTo.email !== sender.email);
+  const visitor = viaForm ? email.replyTo! : sender;
+  const replyTo = !viaForm && email.replyTo && email.replyTo.email !== sender.email ? email.replyTo.email : "";
+  const automated = isAutomated(email);
+
+  const body = trimQuoted(email.html, email.text);
+  const originalPath = storeOriginal(deps.config.dataDir, mailbox.workspaceId, raw);
+  const cids = new Map<string, string>();
+  const attachmentIds: string[] = [];
+  for (const part of email.attachments) {
+    if (part.content.byteLength === 0) continue;
+    try {
+      const row = storeAttachment(ctx, { filename: part.filename, content_type: part.contentType, bytes: part.content, inline: part.inline, content_id: part.contentId }, deps);
+      attachmentIds.push(row.id);
+      if (part.contentId) cids.set(part.contentId.toLowerCase(), row.id);
+    } catch (error) {
+      log.warn({ err: error instanceof Error ? error.message : String(error), bytes: part.content.byteLength }, "inbound: attachment skipped");
+    }
+  }
+  const bodyHtml = body.html !== null ? rewriteCidImages(body.html, cids, deps.config.baseUrl) : body.text.trim() ? textToHtml(body.text.trim()) : "";
+  const bodyText = body.html !== null && !body.text.trim() ? htmlToText(body.html) : body.text.trim();
+  const subject = (email.subject || "(no subject)").slice(0, 250);
+
+  const outcome = withTx(deps.db, (tx): IngestOutcome => {
+    if (!claimReceipt(tx, mailbox, key, "stored")) return { outcome: "duplicate" };
+    const contact = findOrCreateContactByEmail(tx, ctx, { email: visitor.email, name: visitor.name || null });
+    const thread = threadByHeaders(tx, mailbox.workspaceId, email) ?? threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
+    const emailFields = {
+      from_email: visitor.email,
+      from_name: visitor.name,
+      to: email.to.map((a) => a.email),
+      cc: email.cc.map((a) => a.email),
+      bcc: [],
+      subject,
+      reply_to: replyTo,
+      auth_failed: dmarc === "fail",
+      form_sender: viaForm ? sender.email : "",
+      has_quoted: body.hasQuoted,
+      email_message_id: email.messageId,
+      original_path: originalPath,
+    };
+    const messageInput = {
+      kind: "reply" as const,
+      body_html: bodyHtml,
+      body_text: bodyText,
+      attachment_ids: attachmentIds,
+      direction: "inbound" as const,
+      author: { type: "contact" as const, contactId: contact.id },
+      email: emailFields,
+    };
+    let ticketId: string;
+    let messageId: string;
+    let created = false;
+    if (thread) {
+      const message = addMessage(ctx, thread.ticketId, messageInput, deps);
+      ticketId = message.ticketId;
+      messageId = message.id;
+    } else {
+      const ticket = createTicket(ctx, { subject, contact_id: contact.id, channel: "email", mailbox_id: mailbox.id, team_id: mailbox.teamId ?? undefined, ...messageInput }, deps);
+      ticketId = ticket.id;
+      messageId = tx.select({ id: messages.id }).from(messages).where(eq(messages.ticketId, ticket.id)).get()!.id;
+      created = true;
+    }
+    if (contact.blocked) {
+      const ticket = tx.select({ spam: tickets.spam }).from(tickets).where(eq(tickets.id, ticketId)).get();
+      if (ticket && !ticket.spam) updateTicket(ctx, ticketId, { spam: true }, deps);
+    }
+    tx.update(inboundReceipts).set({ ticketId, deskMessageId: messageId }).where(and(eq(inboundReceipts.mailboxId, mailbox.id), eq(inboundReceipts.dedupeKey, key))).run();
+    if (email.messageId) {
+      tx.insert(mailMessageIds)
+        .values({ workspaceId: mailbox.workspaceId, messageId: email.messageId, ticketId, deskMessageId: messageId, direction: "inbound", createdAt: new Date().toISOString() })
+        .onConflictDoNothing()
+        .run();
+    }
+    if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
+      enqueue(tx, AUTO_REPLY_JOB, { ticket_id: ticketId, mailbox_id: mailbox.id }, { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId });
+    }
+    return { outcome: created ? "created" : "appended", ticketId, messageId };
+  });
+  if (outcome.outcome === "duplicate") return outcome;
+  log.info({ outcome: outcome.outcome, attachments: attachmentIds.length, has_quoted: body.hasQuoted, auth_failed: dmarc === "fail", automated }, "inbound: message stored");
+  return outcome;
+}
+
+function recordBounce(deps: Deps, mailbox: MailboxRow, key: string, bounce: ReturnType<typeof bounceReport> & object, log: Deps["logger"]): IngestOutcome {
+  const ctx = systemContext(mailbox.workspaceId);
+  const marked = withTx(deps.db, (tx) => {
+    if (!claimReceipt(tx, mailbox, key, "bounce")) return null;
+    if (!bounce.permanent || bounce.originalMessageIds.length === 0) return [];
+    const rows = tx
+      .select({ id: messages.id, status: messages.deliveryStatus })
+      .from(mailMessageIds)
+      .innerJoin(messages, eq(messages.id, mailMessageIds.deskMessageId))
+      .where(and(eq(mailMessageIds.workspaceId, mailbox.workspaceId), inArray(mailMessageIds.messageId, bounce.originalMessageIds), eq(mailMessageIds.direction, "outbound")))
+      .all();
+    const ids: string[] = [];
+    for (const row of rows) {
+      if (row.status !== "pending" && row.status !== "sent") continue;
+      setDeliveryStatus(ctx, row.id, "bounced", bounce.diagnostic, deps);
+      ids.push(row.id);
+    }
+    return ids;
+  });
+  if (marked === null) return { outcome: "duplicate" };
+  log.info({ bounced: marked.length, permanent: bounce.permanent }, "inbound: delivery report processed");
+  return { outcome: "bounce", messageIds: marked };
+}
+

@@ -1,0 +1,203 @@
+import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { users } from "../auth/auth.table";
+import { actorUserId, type RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.service";
+import { decodeCursor, pageOf } from "../db/cursor";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Config } from "../config/config";
+import { conflict, invalidAt, notFound } from "../http/errors";
+import type { Clock } from "../lib/clock";
+import { sha256Hex } from "../lib/crypto";
+import type { Logger } from "../lib/logger";
+import { newId, randomToken } from "../lib/ids";
+import { addWorkspaceMember } from "../members/members.service";
+import type { MemberJson } from "../members/members.present";
+import { userRef } from "../users/users.present";
+import { members, workspaces } from "../workspaces/workspaces.table";
+import { writeSystemMail } from "./invitations.mail";
+import { presentInvitation, type InvitationRow } from "./invitations.present";
+import { invitations } from "./invitations.table";
+
+export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+type Deps = { db: Db; config: Config; clock: Clock; logger: Logger };
+type InvitedRole = InvitationRow["role"];
+
+const inviteUrl = (config: Config, token: string) => `${config.baseUrl}/invite/${token}`;
+
+const pendingWhere = (now: string) => and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now));
+
+export const presentInvitationRow = (db: Queryable, row: InvitationRow) => presentInvitation(row, userRef(db, row.invitedBy));
+
+/**
+ * Invites an email address: a previous pending invitation for it is replaced. The accept link's
+ * token exists only in the answer and the mail; the store keeps its hash.
+ */
+export function createInvitation(ctx: RequestContext, input: { email: string; role: InvitedRole }, deps: Deps) {
+  const token = `inv_${randomToken(32)}`;
+  const now = deps.clock.now();
+  const { row, workspaceName } = withTx(deps.db, (tx) => {
+    const workspace = tx.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, ctx.workspaceId)).get();
+    if (!workspace) throw notFound("Workspace");
+    const already = tx
+      .select({ id: members.userId })
+      .from(members)
+      .innerJoin(users, eq(users.id, members.userId))
+      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(users.email, input.email)))
+      .get();
+    if (already) throw conflict(`${input.email} is already a member of this workspace.`);
+    tx.update(invitations)
+      .set({ revokedAt: now.toISOString() })
+      .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.email, input.email), pendingWhere(now.toISOString())))
+      .run();
+    const row = tx
+      .insert(invitations)
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        email: input.email,
+        role: input.role,
+        tokenHash: sha256Hex(token),
+        invitedBy: actorUserId(ctx),
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
+        createdAt: now.toISOString(),
+      })
+      .returning()
+      .get();
+    recordAudit(tx, ctx, { action: "invitation.created", entityType: "invitation", entityId: row.id, data: { email: row.email, role: row.role } });
+    return { row, workspaceName: workspace.name };
+  });
+  const url = inviteUrl(deps.config, token);
+  mailInvitation(deps, row, workspaceName, url);
+  return { row, url };
+}
+
+function mailInvitation(deps: Deps, row: InvitationRow, workspaceName: string, url: string): void {
+  const inviter = userRef(deps.db, row.invitedBy);
+  const text = [
+    `${inviter ? inviter.name : "Someone"} invited you to join ${workspaceName} on Desk as ${row.role === "admin" ? "an admin" : `a ${row.role}`}.`,
+    "",
+    `Accept the invitation: ${url}`,
+    "",
+    `The link works until ${row.expiresAt}. If you did not expect it, ignore this email.`,
+  ].join("\n");
+  try {
+    const path = writeSystemMail(deps.config.dataDir, new URL(deps.config.baseUrl).hostname, { to: row.email, subject: `Join ${workspaceName} on Desk`, text }, deps.clock.now());
+    deps.logger.info({ invitation_id: row.id, path }, "invitation mail written to the outbox");
+  } catch (error) {
+    // The invitation stands even if the mail cannot be written; the admin still has the link.
+    deps.logger.error({ err: error, invitation_id: row.id }, "invitation mail could not be written");
+  }
+}
+
+/** Pending invitations (not accepted, revoked or expired), newest first. */
+export function listInvitations(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: Deps) {
+  const after = decodeCursor(query.cursor, 2);
+  const rows = deps.db
+    .select()
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.workspaceId, ctx.workspaceId),
+        pendingWhere(deps.clock.now().toISOString()),
+        after
+          ? or(lt(invitations.createdAt, String(after[0])), and(eq(invitations.createdAt, String(after[0])), lt(invitations.id, String(after[1]))))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(invitations.createdAt), desc(invitations.id))
+    .limit(query.limit + 1)
+    .all();
+  return pageOf(rows, query.limit, (r) => presentInvitationRow(deps.db, r), (r) => [r.createdAt, r.id]);
+}
+
+export function revokeInvitation(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const now = deps.clock.now().toISOString();
+    const row = tx
+      .update(invitations)
+      .set({ revokedAt: now })
+      .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now)))
+      .returning()
+      .get();
+    if (!row) throw notFound("Invitation");
+    recordAudit(tx, ctx, { action: "invitation.revoked", entityType: "invitation", entityId: id, data: { email: row.email } });
+  });
+}
+
+/** The pending invitation behind a token, with its live workspace; null when unusable. */
+function pendingByToken(tx: Queryable, token: string, now: string) {
+  return tx
+    .select({ invitation: invitations, workspace: { id: workspaces.id, name: workspaces.name, slug: workspaces.slug } })
+    .from(invitations)
+    .innerJoin(workspaces, and(eq(workspaces.id, invitations.workspaceId), isNull(workspaces.deletedAt)))
+    .where(and(eq(invitations.tokenHash, sha256Hex(token)), pendingWhere(now)))
+    .get();
+}
+
+/** Public: what an invitation link offers; 404 when expired, revoked, used or unknown. */
+export function lookupInvitation(token: string, deps: Pick<Deps, "db" | "clock">) {
+  const found = pendingByToken(deps.db, token, deps.clock.now().toISOString());
+  if (!found) throw notFound("Invitation");
+  return { workspace: { id: found.workspace.id, name: found.workspace.name }, email: found.invitation.email, role: found.invitation.role, expires_at: found.invitation.expiresAt };
+}
+
+export type AcceptedInvitation = { workspace: { id: string; name: string; slug: string }; member: MemberJson };
+
+/**
+ * Joins a user through an invitation token in the caller's transaction; the token works once.
+ * A user who is already a member keeps their role.
+ */
+export function acceptInvitationFor(tx: Tx, token: string, userId: string, meta: { requestId: string; ip: string | null }, deps: Pick<Deps, "db" | "clock">): AcceptedInvitation {
+  const now = deps.clock.now().toISOString();
+  const found = pendingByToken(tx, token, now);
+  if (!found) throw notFound("Invitation");
+  const { invitation, workspace } = found;
+  tx.update(invitations).set({ acceptedAt: now, acceptedBy: userId }).where(eq(invitations.id, invitation.id)).run();
+  const ctx: RequestContext = {
+    workspaceId: workspace.id,
+    actor: { type: "user", userId, sessionId: null },
+    role: invitation.role,
+    scopes: null,
+    visibleTeams: [],
+    requestId: meta.requestId,
+    ip: meta.ip,
+  };
+  const { member } = addWorkspaceMember(tx, ctx, userId, invitation.role, deps);
+  recordAudit(tx, ctx, { action: "invitation.accepted", entityType: "invitation", entityId: invitation.id, data: { email: invitation.email, user_id: userId } });
+  return { workspace, member };
+}
+
+export function acceptInvitationAsUser(token: string, userId: string, meta: { requestId: string; ip: string | null }, deps: Pick<Deps, "db" | "clock">) {
+  return withTx(deps.db, (tx) => acceptInvitationFor(tx, token, userId, meta, deps));
+}
+
+/**
+ * Creates the invited person's account (email from the invitation, name and a hashed password
+ * from the request) and joins them, in one transaction. Returns the new user's row.
+ */
+export function acceptInvitationAsNewUser(
+  token: string,
+  input: { name?: string; password?: string; passwordHash: string | null },
+  meta: { requestId: string; ip: string | null },
+  deps: Pick<Deps, "db" | "clock">,
+) {
+  return withTx(deps.db, (tx) => {
+    const found = pendingByToken(tx, token, deps.clock.now().toISOString());
+    if (!found) throw notFound("Invitation");
+    if (!input.name) throw invalidAt("body.name", "Your name is needed to create your account.");
+    if (!input.passwordHash) throw invalidAt("body.password", "A password of at least 8 characters is needed to create your account.");
+    const email = found.invitation.email;
+    const existing = tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+    if (existing) throw conflict(`An account for ${email} exists already: sign in, then accept the invitation.`);
+    const now = deps.clock.now().toISOString();
+    const user = tx
+      .insert(users)
+      .values({ id: newId(), email, name: input.name, passwordHash: input.passwordHash, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    const accepted = acceptInvitationFor(tx, token, user.id, meta, deps);
+    return { user, accepted };
+  });
+}

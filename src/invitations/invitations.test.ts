@@ -1,0 +1,152 @@
+import { describe, expect, test } from "bun:test";
+import { and, asc, eq, gt } from "drizzle-orm";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { users } from "../auth/auth.table";
+import { auditLogs } from "../audit/audit.table";
+import { events } from "../events/events.table";
+import { manualClock } from "../lib/clock";
+import { sha256Hex } from "../lib/crypto";
+import { members, workspaces } from "../workspaces/workspaces.table";
+import { invitations } from "./invitations.table";
+import { startTestDesk, type TestDesk } from "../../test/harness";
+import { addMember, createKey, createUser, createWorkspaceWithOwner, type Member } from "../../test/factories";
+
+const clock = manualClock(new Date());
+const desk = await startTestDesk({ clock });
+
+const lastSeq = (d: TestDesk, wid: string) => d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
+const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
+  d.deps.db.select().from(events).where(and(eq(events.workspaceId, wid), gt(events.seq, seq))).orderBy(asc(events.seq)).all();
+const tokenOf = (url: string) => url.split("/invite/")[1]!;
+
+async function invite(owner: Member, email: string, role = "agent") {
+  const res = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email, role } });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; url: string; email: string; role: string; expires_at: string };
+}
+
+describe("POST /v1/invitations", () => {
+  test("access and input rules", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    expect((await desk.api("POST", "/v1/invitations", { body: { email: "a@example.test", role: "agent" } })).status).toBe(401);
+    expect((await desk.api("POST", "/v1/invitations", { headers: agent.headers, body: { email: "a@example.test", role: "agent" } })).status).toBe(403);
+    expect((await desk.api("POST", "/v1/invitations", { headers: createKey(desk, owner, ["settings:read"]).headers, body: { email: "a@example.test", role: "agent" } })).status).toBe(403);
+    for (const body of [{ email: "not-an-email", role: "agent" }, { email: "a@example.test", role: "owner" }, { email: "a@example.test" }, { email: "a@example.test\r\nBcc: x@evil.test", role: "agent" }, { email: "a@example.test", role: "agent", workspace_id: "x" }]) {
+      const res = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+    }
+    expect((await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: agent.email, role: "admin" } })).status).toBe(409);
+    expect(desk.deps.db.select().from(invitations).where(eq(invitations.workspaceId, workspace.id)).all()).toEqual([]);
+  });
+
+  test("creates a pending invitation with a hashed token, mails the link, audit-logged, no events", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const before = lastSeq(desk, workspace.id);
+    const created = await invite(owner, "New.Person@Example.test", "admin");
+    expect(created).toMatchObject({ email: "new.person@example.test", role: "admin", invited_by: { id: owner.id, name: owner.name } });
+    expect(created.url).toMatch(new RegExp(`^${desk.deps.config.baseUrl}/invite/inv_`));
+    expect(new Date(created.expires_at).getTime() - clock.now().getTime()).toBe(7 * 24 * 3600 * 1000);
+    const row = desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()!;
+    expect(row.tokenHash).toBe(sha256Hex(tokenOf(created.url)));
+    expect(JSON.stringify(row)).not.toContain(tokenOf(created.url));
+    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+    expect(desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.created"))).all()).toHaveLength(1);
+    const outbox = join(desk.dataDir, "outbox");
+    const mail = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), "utf8")).find((m) => m.includes("To: <new.person@example.test>"));
+    expect(mail).toBeDefined();
+    const body = Buffer.from(mail!.split("\r\n\r\n")[1]!.replace(/\r\n/g, ""), "base64").toString("utf8");
+    expect(body).toContain(created.url);
+    // listing shows it; inviting the same address again replaces it
+    const again = await invite(owner, "new.person@example.test", "agent");
+    const list = await desk.api("GET", "/v1/invitations", { headers: owner.headers });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((i: { id: string }) => i.id)).toEqual([again.id]);
+    expect(list.body.data[0]).not.toHaveProperty("url");
+  });
+});
+
+describe("GET /v1/invitations and DELETE /v1/invitations/{id}", () => {
+  test("list needs an admin; revoke hides it and kills the link; other workspace 404", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const created = await invite(owner, "revoke-me@example.test");
+    expect((await desk.api("GET", "/v1/invitations")).status).toBe(401);
+    expect((await desk.api("GET", "/v1/invitations", { headers: agent.headers })).status).toBe(403);
+    expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: other.owner.headers })).status).toBe(404);
+    expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: agent.headers })).status).toBe(403);
+    expect((await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(created.url)}`)).status).toBe(200);
+    expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: owner.headers })).status).toBe(204);
+    expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: owner.headers })).status).toBe(404);
+    expect((await desk.api("GET", "/v1/invitations", { headers: owner.headers })).body.data).toEqual([]);
+    expect((await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(created.url)}`)).status).toBe(404);
+    expect(desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()!.revokedAt).not.toBeNull();
+  });
+});
+
+describe("invitation lookup and accept", () => {
+  test("lookup is public and answers 404 for unknown and expired tokens", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const created = await invite(owner, "look@example.test", "viewer");
+    const res = await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(created.url)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ workspace: { id: workspace.id, name: workspace.name }, email: "look@example.test", role: "viewer", expires_at: created.expires_at });
+    expect((await desk.api("GET", "/v1/invitations/lookup?token=inv_nope")).status).toBe(404);
+    expect((await desk.api("GET", "/v1/invitations/lookup")).status).toBe(422);
+    const expiring = await startTestDesk({ clock: manualClock(new Date()) });
+    const setup = await createWorkspaceWithOwner(expiring);
+    const late = await expiring.api("POST", "/v1/invitations", { headers: setup.owner.headers, body: { email: "late@example.test", role: "agent" } });
+    (expiring.deps.clock as ReturnType<typeof manualClock>).advance(7 * 24 * 3600 * 1000 + 1000);
+    expect((await expiring.api("GET", `/v1/invitations/lookup?token=${tokenOf(late.body.url)}`)).status).toBe(404);
+    expect((await expiring.api("POST", "/v1/invitations/accept", { body: { token: tokenOf(late.body.url), name: "Late", password: "long-enough-pw" } })).status).toBe(404);
+  });
+
+  test("a new person accepts with name and password: user created, member.added, session like login, link used up", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const created = await invite(owner, "newbie@example.test", "agent");
+    const token = tokenOf(created.url);
+    for (const body of [{ token }, { token, name: "Newbie" }, { token, name: "Newbie", password: "short" }]) {
+      expect((await desk.api("POST", "/v1/invitations/accept", { body })).status, JSON.stringify(body)).toBe(422);
+    }
+    expect(desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).get()).toBeUndefined();
+    const before = lastSeq(desk, workspace.id);
+    const res = await desk.api("POST", "/v1/invitations/accept", { body: { token, name: "Newbie", password: "correct horse battery" } });
+    expect(res.status).toBe(201);
+    const accessToken = res.body.access_token as string;
+    expect(typeof accessToken).toBe("string");
+    // (Bun's toMatchObject with asymmetric matchers rewrites the object it inspects: check the rest separately.)
+    expect(res.body).toMatchObject({ expires_in: 900, user: { email: "newbie@example.test", name: "Newbie" } });
+    expect(res.headers.get("set-cookie")).toContain(`desk_rt_${res.body.user.id}=`);
+    const user = desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).get()!;
+    expect(await Bun.password.verify("correct horse battery", user.passwordHash!)).toBe(true);
+    expect(desk.deps.db.select().from(members).where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id))).get()!.role).toBe("agent");
+    const emitted = eventsAfter(desk, workspace.id, before);
+    expect(emitted.map((e) => [e.type, e.topics])).toEqual([["member.added", [`workspace:${workspace.id}`, `user:${user.id}`]]]);
+    expect((emitted[0]!.data as { member: { role: string; user: { id: string } } }).member).toMatchObject({ role: "agent", user: { id: user.id } });
+    const me = await desk.api("GET", "/v1/members", { headers: { authorization: `Bearer ${accessToken}`, "desk-workspace": workspace.id } });
+    expect(me.status, me.text).toBe(200);
+    expect((await desk.api("POST", "/v1/invitations/accept", { body: { token, name: "Again", password: "correct horse battery" } })).status).toBe(404);
+    expect((await desk.api("GET", `/v1/invitations/lookup?token=${token}`)).status).toBe(404);
+  });
+
+  test("a signed-in person accepts with their bearer (no workspace header); keys cannot; existing email needs sign-in", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const person = await createUser(desk);
+    const created = await invite(owner, person.email, "viewer");
+    const token = tokenOf(created.url);
+    const withoutSignIn = await desk.api("POST", "/v1/invitations/accept", { body: { token, name: "Imposter", password: "long-enough-pw" } });
+    expect(withoutSignIn.status).toBe(409);
+    expect((await desk.api("POST", "/v1/invitations/accept", { headers: { authorization: "Bearer nonsense" }, body: { token } })).status).toBe(401);
+    expect((await desk.api("POST", "/v1/invitations/accept", { headers: createKey(desk, owner, ["settings:write"]).headers, body: { token } })).status).toBe(403);
+    const before = lastSeq(desk, workspace.id);
+    const res = await desk.api("POST", "/v1/invitations/accept", { headers: { authorization: `Bearer ${person.token}` }, body: { token } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ workspace: { id: workspace.id, name: workspace.name }, member: { role: "viewer", user: { id: person.id } } });
+    expect(eventsAfter(desk, workspace.id, before).map((e) => e.type)).toEqual(["member.added"]);
+    const actions = desk.deps.db.select({ action: auditLogs.action }).from(auditLogs).where(eq(auditLogs.workspaceId, workspace.id)).all().map((r) => r.action);
+    expect(actions).toEqual(expect.arrayContaining(["member.added", "invitation.accepted"]));
+    expect(desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()).toMatchObject({ acceptedBy: person.id });
+  });
+});

@@ -1,0 +1,26 @@
+/**
+ * Test fixture: a separate process that claims one job and hangs in it, so the test can kill it
+ * with SIGKILL and show that the next start runs the job again. Argument: the database path.
+ */
+import { openDatabase } from "../db/database";
+import { migrate } from "../db/migrate";
+import { withTx } from "../db/tx";
+import { createLogger } from "../lib/logger";
+import { systemClock } from "../lib/clock";
+import { migrations } from "../../migrations/index";
+import { defineJob } from "./define";
+import { enqueue } from "./enqueue";
+import { createJobRunner } from "./runner";
+
+const db = openDatabase(process.argv[2]!);
+migrate(db.$client, migrations);
+const hang = defineJob<{ label: string }>({
+  name: "test.crashy",
+  handler() {
+    console.log("claimed");
+    return new Promise<void>(() => {});
+  },
+});
+const runner = createJobRunner({ db, logger: createLogger("silent"), clock: systemClock, definitions: [hang as never] });
+withTx(db, (tx) => enqueue(tx, "test.crashy", { label: "survivor" }));
+runner.start();

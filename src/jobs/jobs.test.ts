@@ -1,0 +1,237 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { openDatabase, type Db } from "../db/database";
+import { migrate } from "../db/migrate";
+import { withTx } from "../db/tx";
+import { manualClock, systemClock, type Clock } from "../lib/clock";
+import { createLogger } from "../lib/logger";
+import { migrations } from "../../migrations/index";
+import { backoffDelay, defineJob, PermanentFailure, RetryLater, type JobDefinition } from "./define";
+import { enqueue } from "./enqueue";
+import { createJobRunner, type RunnerOptions } from "./runner";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function freshDb(): { db: Db; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), "desk-jobs-"));
+  dirs.push(dir);
+  const path = join(dir, "desk.db");
+  const db = openDatabase(path);
+  migrate(db.$client, migrations);
+  return { db, path };
+}
+
+type JobState = { state: string; attempts: number; run_at: string; last_error: string | null; max_attempts: number };
+const jobRow = (db: Db, id: string) => db.$client.query<JobState, [string]>("SELECT state, attempts, run_at, last_error, max_attempts FROM jobs WHERE id = ?").get(id)!;
+const add = (db: Db, kind: string, payload: unknown = {}, options: Parameters<typeof enqueue>[3] = {}) => withTx(db, (tx) => enqueue(tx, kind, payload, options))!;
+
+function runnerFor<C extends Clock = ReturnType<typeof manualClock>>(db: Db, definitions: Array<Pick<JobDefinition<never>, "name">>, clock: C = manualClock() as unknown as C, extra: Partial<RunnerOptions> = {}) {
+  return { clock, runner: createJobRunner({ db, logger: createLogger("silent"), clock, definitions: definitions as never, ...extra }) };
+}
+
+const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => boolean, ms = 3000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await later(5);
+  }
+}
+
+describe("job runner", () => {
+  test("a job waits for its run_at", async () => {
+    const { db } = freshDb();
+    const ran: string[] = [];
+    const { runner, clock } = runnerFor(db, [defineJob<{ n: string }>({ name: "t.later", handler: (p) => void ran.push(p.n) })]);
+    const id = add(db, "t.later", { n: "a" }, { runAt: new Date(clock.now().getTime() + 60_000) });
+    expect(await runner.drain()).toBe(0);
+    clock.advance(60_000);
+    expect(await runner.drain()).toBe(1);
+    expect(ran).toEqual(["a"]);
+    expect(jobRow(db, id).state).toBe("done");
+  });
+
+  test("failures retry with exponential backoff and jitter, then fail after max attempts", async () => {
+    const { db } = freshDb();
+    let calls = 0;
+    const flaky = defineJob({ name: "t.flaky", retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 }, handler() { calls++; throw new Error(`boom ${calls}`); } });
+    const { runner, clock } = runnerFor(db, [flaky]);
+    const id = add(db, "t.flaky");
+    await runner.drain();
+    let row = jobRow(db, id);
+    expect(row).toMatchObject({ state: "queued", attempts: 1, last_error: "boom 1" });
+    const wait1 = new Date(row.run_at).getTime() - clock.now().getTime();
+    expect(wait1).toBeGreaterThanOrEqual(500);
+    expect(wait1).toBeLessThanOrEqual(1000);
+    clock.advance(1000);
+    await runner.drain();
+    row = jobRow(db, id);
+    const wait2 = new Date(row.run_at).getTime() - clock.now().getTime();
+    expect(wait2).toBeGreaterThanOrEqual(1000);
+    expect(wait2).toBeLessThanOrEqual(2000);
+    clock.advance(2000);
+    await runner.drain();
+    expect(jobRow(db, id)).toMatchObject({ state: "failed", attempts: 3, last_error: "boom 3" });
+    expect(calls).toBe(3);
+  });
+
+  test("backoff doubles per attempt, is capped, and jitters within half to the whole step", () => {
+    const policy = { maxAttempts: 10, baseDelayMs: 1000, maxDelayMs: 8000 };
+    expect(backoffDelay(1, policy, () => 0)).toBe(500);
+    expect(backoffDelay(1, policy, () => 1)).toBe(1000);
+    expect(backoffDelay(3, policy, () => 1)).toBe(4000);
+    expect(backoffDelay(9, policy, () => 1)).toBe(8000);
+    expect(backoffDelay(9, policy, () => 0)).toBe(4000);
+  });
+
+  test("RetryLater picks the time; PermanentFailure and an invalid payload stop at once", async () => {
+    const { db } = freshDb();
+    const { runner, clock } = runnerFor(db, [
+      defineJob({ name: "t.later-please", handler() { throw new RetryLater(42_000, "busy"); } }),
+      defineJob({ name: "t.hopeless", handler() { throw new PermanentFailure("no such mailbox"); } }),
+      defineJob({ name: "t.typed", schema: z.object({ n: z.number() }), handler() {} }),
+    ]);
+    const a = add(db, "t.later-please");
+    const b = add(db, "t.hopeless");
+    const c = add(db, "t.typed", { n: "not a number" });
+    await runner.drain();
+    expect(jobRow(db, a)).toMatchObject({ state: "queued", attempts: 1, last_error: "busy" });
+    expect(new Date(jobRow(db, a).run_at).getTime() - clock.now().getTime()).toBe(42_000);
+    expect(jobRow(db, b)).toMatchObject({ state: "failed", attempts: 1, last_error: "no such mailbox" });
+    expect(jobRow(db, c).state).toBe("failed");
+    expect(jobRow(db, c).last_error).toContain("invalid payload");
+  });
+
+  test("a job's own maxAttempts overrides the kind's policy", async () => {
+    const { db } = freshDb();
+    const { runner } = runnerFor(db, [defineJob({ name: "t.once", retry: { maxAttempts: 5 }, handler() { throw new Error("x"); } })]);
+    const id = add(db, "t.once", {}, { maxAttempts: 1 });
+    await runner.drain();
+    expect(jobRow(db, id)).toMatchObject({ state: "failed", attempts: 1 });
+  });
+
+  test("a job left running by a killed process runs again after start", async () => {
+    const { db, path } = freshDb();
+    const child = Bun.spawn(["bun", join(import.meta.dir, "jobs.crash-fixture.ts"), path], { stdout: "pipe", stderr: "inherit" });
+    const reader = child.stdout.getReader();
+    let seen = "";
+    while (!seen.includes("claimed")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("fixture exited early");
+      seen += new TextDecoder().decode(value);
+    }
+    child.kill("SIGKILL");
+    await child.exited;
+    const left = db.$client.query<{ id: string; state: string }, []>("SELECT id, state FROM jobs WHERE kind = 'test.crashy'").get()!;
+    expect(left.state).toBe("running");
+
+    const ran: string[] = [];
+    const { runner } = runnerFor(db, [defineJob<{ label: string }>({ name: "test.crashy", handler: (p) => void ran.push(p.label) })], systemClock);
+    runner.start();
+    await until(() => ran.length === 1);
+    await until(() => jobRow(db, left.id).state === "done");
+    await runner.stop();
+    expect(ran).toEqual(["survivor"]);
+    expect(jobRow(db, left.id).attempts).toBe(2);
+  });
+
+  test("an interrupted run that was its last attempt fails at start instead of looping", async () => {
+    const { db } = freshDb();
+    const id = add(db, "t.poison", {}, { maxAttempts: 1 });
+    db.$client.run("UPDATE jobs SET state = 'running', attempts = 1 WHERE id = ?", [id]);
+    const { runner } = runnerFor(db, [defineJob({ name: "t.poison", handler() {} })]);
+    runner.start();
+    await runner.stop();
+    expect(jobRow(db, id)).toMatchObject({ state: "failed", last_error: "interrupted on its last attempt" });
+  });
+
+  test("a recurring job keeps exactly one run queued at its next cron time", async () => {
+    const { db } = freshDb();
+    let runs = 0;
+    const clock = manualClock(new Date("2026-03-01T10:02:00Z"));
+    const { runner } = runnerFor(db, [defineJob({ name: "t.cron", schedule: "*/5 * * * *", handler: () => void runs++ })], clock);
+    runner.start();
+    runner.start();
+    const queued = () => db.$client.query<{ run_at: string }, []>("SELECT run_at FROM jobs WHERE kind = 't.cron' AND state = 'queued'").all();
+    expect(queued()).toEqual([{ run_at: "2026-03-01T10:05:00.000Z" }]);
+    clock.advance(3 * 60_000);
+    await runner.drain();
+    expect(runs).toBe(1);
+    expect(queued()).toEqual([{ run_at: "2026-03-01T10:10:00.000Z" }]);
+    await runner.stop();
+  });
+
+  test("no more than the kind's concurrency run at once", async () => {
+    const { db } = freshDb();
+    let active = 0;
+    let peak = 0;
+    const slow = defineJob({
+      name: "t.slow",
+      concurrency: 2,
+      async handler() {
+        active++;
+        peak = Math.max(peak, active);
+        await later(20);
+        active--;
+      },
+    });
+    const { runner } = runnerFor(db, [slow]);
+    const ids = Array.from({ length: 6 }, () => add(db, "t.slow"));
+    expect(await runner.drain()).toBe(6);
+    expect(peak).toBe(2);
+    expect(ids.every((id) => jobRow(db, id).state === "done")).toBe(true);
+  });
+
+  test("stop lets a short run finish and hands a long one back without spending an attempt", async () => {
+    const { db } = freshDb();
+    let release = () => {};
+    const { runner } = runnerFor(db, [
+      defineJob({ name: "t.short", async handler() { await later(30); } }),
+      defineJob({ name: "t.long", handler: () => new Promise<void>((resolve) => { release = resolve; }) }),
+    ]);
+    const short = add(db, "t.short");
+    const long = add(db, "t.long");
+    runner.start();
+    await until(() => jobRow(db, long).state === "running" && jobRow(db, short).state === "running");
+    await runner.stop(200);
+    expect(jobRow(db, short).state).toBe("done");
+    expect(jobRow(db, long)).toMatchObject({ state: "queued", attempts: 0 });
+    release();
+    await later(10);
+    expect(jobRow(db, long).state).toBe("queued");
+  });
+
+  test("a run past its lease is aborted, counted as a failed attempt, and frees its slot", async () => {
+    const { db } = freshDb();
+    let aborted = false;
+    const { runner } = runnerFor(db, [
+      defineJob({
+        name: "t.stuck",
+        concurrency: 1,
+        leaseMs: 50,
+        handler: (_p, run) => new Promise<void>(() => { run.signal.addEventListener("abort", () => { aborted = true; }); }),
+      }),
+    ]);
+    const id = add(db, "t.stuck");
+    await runner.drain();
+    expect(aborted).toBe(true);
+    expect(jobRow(db, id)).toMatchObject({ state: "queued", attempts: 1 });
+    expect(jobRow(db, id).last_error).toContain("lease");
+    expect(runner.stats().running["t.stuck"]).toBe(0);
+  });
+
+  test("enqueue wakes a started runner at once", async () => {
+    const { db } = freshDb();
+    const ran: number[] = [];
+    const { runner } = runnerFor(db, [defineJob<{ n: number }>({ name: "t.now", handler: (p) => void ran.push(p.n) })], manualClock(), { pollMs: 60_000 });
+    runner.start();
+    add(db, "t.now", { n: 7 });
+    await until(() => ran.length === 1);
+    await runner.stop();
+    expect(ran).toEqual([7]);
+  });
+});

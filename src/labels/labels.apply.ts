@@ -1,0 +1,222 @@
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
+import type { Queryable, Tx } from "../db/database";
+import { appendEvent } from "../events/append";
+import { DeskError, validationFailed, type FieldError } from "../http/errors";
+import { newId } from "../lib/ids";
+import { workspaces } from "../workspaces/workspaces.table";
+import { NO_USAGE, presentTag, presentTagRef, type TagRef } from "./labels.present";
+import { colorForName, labelNameKey, labelNameProblem, MAX_LABELS_PER_RECORD, MAX_LABELS_PER_WORKSPACE, normalizeLabelName } from "./labels.rules";
+import { recordTags, tagGroups, tags } from "./labels.table";
+
+export type { TagRef } from "./labels.present";
+export type { LabelColor } from "./labels.rules";
+export type LabelKind = "tickets" | "contacts" | "companies";
+export type LabelWrite = { tags?: string[]; add_tags?: string[]; remove_tags?: string[] };
+
+type LabelFacts = { id: string; name: string; nameKey: string; color: string; groupId: string | null; appliesTo: LabelKind[]; exclusive: boolean };
+type NamedLabel = { name: string; key: string; location: string };
+
+const labelFacts = {
+  id: tags.id,
+  name: tags.name,
+  nameKey: tags.nameKey,
+  color: tags.color,
+  groupId: tags.groupId,
+  appliesTo: tags.appliesTo,
+  exclusive: sql<boolean>`coalesce(${tagGroups.exclusive}, 0)`.mapWith(Boolean),
+};
+
+/** May this caller create labels by naming them on a record? */
+export function mayCreateLabels(tx: Queryable, ctx: RequestContext): boolean {
+  const row = tx.select({ settings: workspaces.settings }).from(workspaces).where(eq(workspaces.id, ctx.workspaceId)).get();
+  if (row?.settings?.label_creation !== "admins") return true;
+  if (ctx.scopes !== null) return hasScope(ctx, "settings:write");
+  return roleAtLeast(ctx.role, "admin");
+}
+
+/** Creates a label with defaults (palette colour, end of the ungrouped list) and emits tag.created. */
+export function insertLabel(
+  tx: Tx,
+  workspaceId: string,
+  input: { name: string; color?: string; description?: string; groupId?: string | null; appliesTo?: LabelKind[]; position?: number },
+) {
+  const now = new Date().toISOString();
+  const groupId = input.groupId ?? null;
+  const position =
+    input.position ??
+    (tx
+      .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
+      .from(tags)
+      .where(and(eq(tags.workspaceId, workspaceId), groupId === null ? sql`${tags.groupId} IS NULL` : eq(tags.groupId, groupId)))
+      .get()?.next ?? 0);
+  const row = tx
+    .insert(tags)
+    .values({
+      id: newId(),
+      workspaceId,
+      name: input.name,
+      nameKey: labelNameKey(input.name),
+      color: input.color ?? colorForName(input.name),
+      description: input.description ?? "",
+      groupId,
+      position,
+      archived: false,
+      appliesTo: input.appliesTo ?? ["tickets", "contacts", "companies"],
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+  appendEvent(tx, { workspaceId, type: "tag.created", data: { tag: presentTag(row, NO_USAGE) } });
+  return row;
+}
+
+export const labelCount = (db: Queryable, workspaceId: string): number =>
+  db.select({ n: sql<number>`count(*)` }).from(tags).where(eq(tags.workspaceId, workspaceId)).get()?.n ?? 0;
+
+function namesOf(list: unknown, member: string, errors: FieldError[]): NamedLabel[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) {
+    errors.push({ location: `body.${member}`, message: "a list of label names" });
+    return [];
+  }
+  return list.flatMap((raw, index) => {
+    const location = `body.${member}.${index}`;
+    if (typeof raw !== "string") {
+      errors.push({ location, message: "a label name is a string" });
+      return [];
+    }
+    const name = normalizeLabelName(raw);
+    const problem = labelNameProblem(name);
+    if (problem) {
+      errors.push({ location, message: problem });
+      return [];
+    }
+    return [{ name, key: labelNameKey(name), location }];
+  });
+}
+
+function currentLabels(tx: Queryable, kind: LabelKind, recordId: string): LabelFacts[] {
+  return tx
+    .select(labelFacts)
+    .from(recordTags)
+    .innerJoin(tags, eq(tags.id, recordTags.tagId))
+    .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
+    .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId)))
+    .orderBy(asc(recordTags.createdAt))
+    .all() as LabelFacts[];
+}
+
+/**
+ * Applies a record write's `tags` (replaces the set), `add_tags` and `remove_tags`, in that order.
+ * Unknown names create labels (unless restricted to admins); in an exclusive group the label named
+ * last wins and an added label pushes the group's others off the record. The caller emits the
+ * record's own event.
+ */
+export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, recordId: string, write: LabelWrite): { added: TagRef[]; removed: TagRef[] } {
+  if (write.tags === undefined && write.add_tags === undefined && write.remove_tags === undefined) return { added: [], removed: [] };
+  const errors: FieldError[] = [];
+  const named = [...namesOf(write.tags, "tags", errors), ...namesOf(write.add_tags, "add_tags", errors)];
+  const removing = namesOf(write.remove_tags, "remove_tags", errors);
+  if (errors.length) throw validationFailed(errors);
+
+  const wantedKeys = [...new Set(named.map((n) => n.key))];
+  const known = new Map<string, LabelFacts>();
+  for (let i = 0; i < wantedKeys.length; i += 500) {
+    const rows = tx
+      .select(labelFacts)
+      .from(tags)
+      .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
+      .where(and(eq(tags.workspaceId, ctx.workspaceId), inArray(tags.nameKey, wantedKeys.slice(i, i + 500))))
+      .all() as LabelFacts[];
+    for (const row of rows) known.set(row.nameKey, row);
+  }
+  const missing = named.filter((n, i) => !known.has(n.key) && named.findIndex((m) => m.key === n.key) === i);
+  for (const n of named) {
+    const label = known.get(n.key);
+    if (label && !label.appliesTo.includes(kind)) errors.push({ location: n.location, message: `the label "${label.name}" does not apply to ${kind}` });
+  }
+  if (errors.length) throw validationFailed(errors);
+  if (missing.length) {
+    if (!mayCreateLabels(tx, ctx)) {
+      const first = missing[0]!;
+      throw new DeskError(
+        422,
+        "unknown_label",
+        `No label is named "${first.name}", and only admins create labels in this workspace.`,
+        missing.map((n) => ({ location: n.location, message: `no label is named "${n.name}"` })),
+      );
+    }
+    if (labelCount(tx, ctx.workspaceId) + missing.length > MAX_LABELS_PER_WORKSPACE) {
+      throw validationFailed([{ location: missing[0]!.location, message: `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels` }]);
+    }
+    for (const n of missing) {
+      const row = insertLabel(tx, ctx.workspaceId, { name: n.name });
+      known.set(n.key, { id: row.id, name: row.name, nameKey: row.nameKey, color: row.color, groupId: null, appliesTo: row.appliesTo, exclusive: false });
+    }
+  }
+
+  const before = currentLabels(tx, kind, recordId);
+  let next: LabelFacts[] = write.tags !== undefined ? [] : [...before];
+  for (const n of named) {
+    const label = known.get(n.key)!;
+    if (label.exclusive) next = next.filter((l) => l.groupId !== label.groupId);
+    else next = next.filter((l) => l.id !== label.id);
+    next.push(label);
+  }
+  const removeKeys = new Set(removing.map((n) => n.key));
+  next = next.filter((l) => !removeKeys.has(l.nameKey));
+  if (next.length > MAX_LABELS_PER_RECORD) {
+    const member = write.add_tags !== undefined ? "add_tags" : "tags";
+    throw validationFailed([{ location: `body.${member}`, message: `a record carries at most ${MAX_LABELS_PER_RECORD} labels` }]);
+  }
+
+  const beforeIds = new Set(before.map((l) => l.id));
+  const nextIds = new Set(next.map((l) => l.id));
+  const added = next.filter((l) => !beforeIds.has(l.id));
+  const removed = before.filter((l) => !nextIds.has(l.id));
+  if (removed.length) {
+    tx.delete(recordTags)
+      .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId), inArray(recordTags.tagId, removed.map((l) => l.id))))
+      .run();
+  }
+  if (added.length) {
+    const now = new Date().toISOString();
+    tx.insert(recordTags)
+      .values(added.map((l) => ({ workspaceId: ctx.workspaceId, kind, recordId, tagId: l.id, createdAt: now })))
+      .run();
+  }
+  return { added: added.map(presentTagRef), removed: removed.map(presentTagRef) };
+}
+
+/** The labels of each record, ordered like the label list (group position, position, name). */
+export function labelsOf(db: Queryable, kind: LabelKind, recordIds: string[]): Map<string, TagRef[]> {
+  const out = new Map<string, TagRef[]>();
+  for (const recordId of recordIds) out.set(recordId, []);
+  const unique = [...new Set(recordIds)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = db
+      .select({ recordId: recordTags.recordId, id: tags.id, name: tags.name, color: tags.color, groupId: tags.groupId })
+      .from(recordTags)
+      .innerJoin(tags, eq(tags.id, recordTags.tagId))
+      .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
+      .where(and(eq(recordTags.kind, kind), inArray(recordTags.recordId, unique.slice(i, i + 500))))
+      .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey))
+      .all();
+    for (const row of rows) out.get(row.recordId)!.push(presentTagRef(row));
+  }
+  return out;
+}
+
+/** `EXISTS (…)`: the record in `recordIdColumn` carries the label named `labelName` (any case). */
+export function labelFilterSql(kind: LabelKind, workspaceId: string, labelName: string, recordIdColumn: SQLiteColumn): SQL {
+  const key = labelNameKey(labelName);
+  return sql`EXISTS (SELECT 1 FROM ${recordTags} WHERE ${recordTags.kind} = ${kind} AND ${recordTags.recordId} = ${recordIdColumn} AND ${recordTags.tagId} = (SELECT ${tags.id} FROM ${tags} WHERE ${tags.workspaceId} = ${workspaceId} AND ${tags.nameKey} = ${key}))`;
+}
+
+/** Removes every label from a record (the record is being deleted). */
+export function clearLabels(tx: Tx, kind: LabelKind, recordId: string): void {
+  tx.delete(recordTags).where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId))).run();
+}

@@ -1,0 +1,129 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { notFound } from "../http/errors";
+import { errorResponses, IdParams } from "../http/schemas";
+import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "./labels.access";
+import {
+  CreateTagBody,
+  CreateTagGroupBody,
+  MergeTagBody,
+  ReorderBody,
+  TagGroupSchema,
+  TagListQuery,
+  TagSchema,
+  UpdateTagBody,
+  UpdateTagGroupBody,
+} from "./labels.schemas";
+import { createTag, deleteTag, findTag, listTags, mergeTag, presentTagWithUsage, reorderTags, updateTag } from "./labels.service";
+import { createTagGroup, deleteTagGroup, findTagGroup, listTagGroups, presentGroupWithCount, reorderTagGroups, updateTagGroup } from "./tag-groups.service";
+
+const read = { role: "viewer" } as const;
+
+export function labelsRoutes(deps: Deps) {
+  return new Elysia({ tags: ["labels"] })
+    .use(deps.guard)
+    .get(
+      "/tags",
+      ({ ctx, query }) => {
+        requireAnyScope(ctx, DEFINITION_READ_SCOPES);
+        return { data: listTags(deps.db, ctx, query) };
+      },
+      { access: read, query: TagListQuery, response: { 200: z.object({ data: z.array(TagSchema) }), ...errorResponses }, detail: { summary: "All labels, ordered by group position, position, name" } },
+    )
+    .post(
+      "/tags",
+      ({ ctx, body, set }) => {
+        set.status = 201;
+        return presentTagWithUsage(deps.db, createTag(ctx, body, deps));
+      },
+      { access: settingsWrite, body: CreateTagBody, response: { 201: TagSchema }, detail: { summary: "Create a label; 409 conflict on a duplicate name" } },
+    )
+    .post(
+      "/tags/reorder",
+      ({ ctx, body, set }) => {
+        reorderTags(ctx, body.ids, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsWrite, body: ReorderBody, detail: { summary: "Each listed label's position becomes its index" } },
+    )
+    .get(
+      "/tags/:id",
+      ({ ctx, params }) => {
+        requireAnyScope(ctx, DEFINITION_READ_SCOPES);
+        const row = findTag(deps.db, ctx.workspaceId, params.id);
+        if (!row) throw notFound("Tag");
+        return presentTagWithUsage(deps.db, row);
+      },
+      { access: read, params: IdParams, response: { 200: TagSchema }, detail: { summary: "A label" } },
+    )
+    .patch(
+      "/tags/:id",
+      ({ ctx, params, body }) => presentTagWithUsage(deps.db, updateTag(ctx, params.id, body, deps)),
+      { access: settingsWrite, params: IdParams, body: UpdateTagBody, response: { 200: TagSchema }, detail: { summary: "Change a label; a rename rewrites views naming it" } },
+    )
+    .delete(
+      "/tags/:id",
+      ({ ctx, params, set }) => {
+        deleteTag(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsWrite, params: IdParams, detail: { summary: "Delete a label and remove it from every record" } },
+    )
+    .post(
+      "/tags/:id/merge",
+      ({ ctx, params, body }) => presentTagWithUsage(deps.db, mergeTag(ctx, params.id, body.into, deps)),
+      { access: settingsWrite, params: IdParams, body: MergeTagBody, response: { 200: TagSchema }, detail: { summary: "Move every record of this label to `into`, then delete it; answers the `into` label" } },
+    )
+    .get(
+      "/tag-groups",
+      ({ ctx }) => {
+        requireAnyScope(ctx, DEFINITION_READ_SCOPES);
+        return { data: listTagGroups(deps.db, ctx) };
+      },
+      { access: read, response: { 200: z.object({ data: z.array(TagGroupSchema) }) }, detail: { summary: "All label groups by position" } },
+    )
+    .post(
+      "/tag-groups",
+      ({ ctx, body, set }) => {
+        set.status = 201;
+        return presentGroupWithCount(deps.db, createTagGroup(ctx, body, deps));
+      },
+      { access: settingsWrite, body: CreateTagGroupBody, response: { 201: TagGroupSchema }, detail: { summary: "Create a label group" } },
+    )
+    .post(
+      "/tag-groups/reorder",
+      ({ ctx, body, set }) => {
+        reorderTagGroups(ctx, body.ids, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsWrite, body: ReorderBody, detail: { summary: "Each listed group's position becomes its index" } },
+    )
+    .get(
+      "/tag-groups/:id",
+      ({ ctx, params }) => {
+        requireAnyScope(ctx, DEFINITION_READ_SCOPES);
+        const row = findTagGroup(deps.db, ctx.workspaceId, params.id);
+        if (!row) throw notFound("Tag group");
+        return presentGroupWithCount(deps.db, row);
+      },
+      { access: read, params: IdParams, response: { 200: TagGroupSchema }, detail: { summary: "A label group" } },
+    )
+    .patch(
+      "/tag-groups/:id",
+      ({ ctx, params, body }) => presentGroupWithCount(deps.db, updateTagGroup(ctx, params.id, body, deps)),
+      { access: settingsWrite, params: IdParams, body: UpdateTagGroupBody, response: { 200: TagGroupSchema }, detail: { summary: "Change a label group" } },
+    )
+    .delete(
+      "/tag-groups/:id",
+      ({ ctx, params, set }) => {
+        deleteTagGroup(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsWrite, params: IdParams, detail: { summary: "Delete a label group; its labels stay, ungrouped" } },
+    );
+}

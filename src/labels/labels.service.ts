@@ -1,0 +1,203 @@
+import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.service";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { conflict, invalidAt, notFound, validationFailed } from "../http/errors";
+import { renameTagInViews } from "../views/views.service";
+import { insertLabel, labelCount, type LabelKind } from "./labels.apply";
+import { NO_USAGE, presentTag, type LabelUsage, type TagRow } from "./labels.present";
+import { labelNameKey, labelNameProblem, MAX_LABELS_PER_WORKSPACE, normalizeLabelName } from "./labels.rules";
+import { recordTags, tagGroups, tags } from "./labels.table";
+
+type Deps = { db: Db };
+export type TagInput = {
+  name?: string;
+  color?: string;
+  description?: string;
+  group_id?: string | null;
+  applies_to?: LabelKind[];
+  position?: number;
+  archived?: boolean;
+};
+export type TagListQuery = { q?: string; group_id?: string; archived?: "true" | "false" | "any"; applies_to?: LabelKind };
+
+export function usageOf(db: Queryable, tagIds: string[]): Map<string, LabelUsage> {
+  const out = new Map<string, LabelUsage>();
+  for (const id of tagIds) out.set(id, { ...NO_USAGE });
+  for (let i = 0; i < tagIds.length; i += 500) {
+    const rows = db
+      .select({ tagId: recordTags.tagId, kind: recordTags.kind, n: sql<number>`count(*)` })
+      .from(recordTags)
+      .where(inArray(recordTags.tagId, tagIds.slice(i, i + 500)))
+      .groupBy(recordTags.tagId, recordTags.kind)
+      .all();
+    for (const row of rows) out.get(row.tagId)![row.kind] = row.n;
+  }
+  return out;
+}
+
+export const presentTagWithUsage = (db: Queryable, row: TagRow) => presentTag(row, usageOf(db, [row.id]).get(row.id)!);
+
+export function findTag(db: Queryable, workspaceId: string, id: string): TagRow | undefined {
+  return db.select().from(tags).where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id))).get();
+}
+
+/** All labels matching the filters, ordered by group position, position, name (ungrouped first). */
+export function listTags(db: Queryable, ctx: RequestContext, query: TagListQuery) {
+  const conditions: SQL[] = [eq(tags.workspaceId, ctx.workspaceId)];
+  if (query.q) conditions.push(sql`instr(${tags.nameKey}, ${labelNameKey(query.q)}) > 0`);
+  if (query.group_id === "none") conditions.push(isNull(tags.groupId));
+  else if (query.group_id) conditions.push(eq(tags.groupId, query.group_id));
+  if (query.archived === "true") conditions.push(eq(tags.archived, true));
+  if (query.archived === "false") conditions.push(eq(tags.archived, false));
+  if (query.applies_to) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${tags.appliesTo}) WHERE value = ${query.applies_to})`);
+  const rows = db
+    .select({ tag: tags })
+    .from(tags)
+    .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
+    .where(and(...conditions))
+    .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey))
+    .all()
+    .map((r) => r.tag);
+  const usage = usageOf(db, rows.map((r) => r.id));
+  return rows.map((row) => presentTag(row, usage.get(row.id)!));
+}
+
+function checkName(raw: string): string {
+  const name = normalizeLabelName(raw);
+  const problem = labelNameProblem(name);
+  if (problem) throw invalidAt("body.name", problem);
+  return name;
+}
+
+function assertNameFree(tx: Tx, workspaceId: string, name: string, exceptId: string | null) {
+  const taken = tx.select({ id: tags.id }).from(tags).where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name)))).get();
+  if (taken && taken.id !== exceptId) throw conflict(`A label named "${name}" already exists.`);
+}
+
+function assertGroup(tx: Tx, workspaceId: string, groupId: string | null | undefined) {
+  if (!groupId) return;
+  const group = tx.select({ id: tagGroups.id }).from(tagGroups).where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, groupId))).get();
+  if (!group) throw invalidAt("body.group_id", "no label group of this workspace has this id");
+}
+
+export function createTag(ctx: RequestContext, input: TagInput & { name: string }, deps: Deps): TagRow {
+  const name = checkName(input.name);
+  return withTx(deps.db, (tx) => {
+    assertNameFree(tx, ctx.workspaceId, name, null);
+    assertGroup(tx, ctx.workspaceId, input.group_id);
+    if (labelCount(tx, ctx.workspaceId) >= MAX_LABELS_PER_WORKSPACE) throw invalidAt("body.name", `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels`);
+    const row = insertLabel(tx, ctx.workspaceId, {
+      name,
+      color: input.color,
+      description: input.description,
+      groupId: input.group_id ?? null,
+      appliesTo: input.applies_to ? [...new Set(input.applies_to)] : undefined,
+      position: input.position,
+    });
+    recordAudit(tx, ctx, { action: "tag.created", entityType: "tag", entityId: row.id, data: { name } });
+    return row;
+  });
+}
+
+const nextPosition = (tx: Tx, workspaceId: string, groupId: string | null): number =>
+  tx
+    .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
+    .from(tags)
+    .where(and(eq(tags.workspaceId, workspaceId), groupId === null ? isNull(tags.groupId) : eq(tags.groupId, groupId)))
+    .get()?.next ?? 0;
+
+export function updateTag(ctx: RequestContext, id: string, input: TagInput, deps: Deps): TagRow {
+  return withTx(deps.db, (tx) => {
+    const before = findTag(tx, ctx.workspaceId, id);
+    if (!before) throw notFound("Tag");
+    const patch: Partial<TagRow> = {};
+    if (input.name !== undefined) {
+      const name = checkName(input.name);
+      assertNameFree(tx, ctx.workspaceId, name, id);
+      patch.name = name;
+      patch.nameKey = labelNameKey(name);
+    }
+    if (input.group_id !== undefined && input.group_id !== before.groupId) {
+      assertGroup(tx, ctx.workspaceId, input.group_id);
+      patch.groupId = input.group_id;
+      if (input.position === undefined) patch.position = nextPosition(tx, ctx.workspaceId, input.group_id);
+    }
+    if (input.color !== undefined) patch.color = input.color;
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.applies_to !== undefined) patch.appliesTo = [...new Set(input.applies_to)];
+    if (input.position !== undefined) patch.position = input.position;
+    if (input.archived !== undefined) patch.archived = input.archived;
+    const row = tx
+      .update(tags)
+      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .where(eq(tags.id, id))
+      .returning()
+      .get();
+    if (patch.name !== undefined && patch.name !== before.name) renameTagInViews(tx, ctx.workspaceId, before.nameKey, row.name);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, row) } });
+    recordAudit(tx, ctx, { action: "tag.updated", entityType: "tag", entityId: id, data: { changes: Object.keys(input) } });
+    return row;
+  });
+}
+
+/** Deletes a label and removes it from every record (records change without their own events). */
+export function deleteTag(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const row = findTag(tx, ctx.workspaceId, id);
+    if (!row) throw notFound("Tag");
+    tx.delete(recordTags).where(eq(recordTags.tagId, id)).run();
+    tx.delete(tags).where(eq(tags.id, id)).run();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.deleted", data: { tag_id: id } });
+    recordAudit(tx, ctx, { action: "tag.deleted", entityType: "tag", entityId: id, data: { name: row.name } });
+  });
+}
+
+/**
+ * Moves every record carrying `id` to `into` (an exclusive target group pushes the group's other
+ * labels off those records), rewrites views naming the source, and deletes the source.
+ */
+export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: Deps): TagRow {
+  return withTx(deps.db, (tx) => {
+    const source = findTag(tx, ctx.workspaceId, id);
+    if (!source) throw notFound("Tag");
+    const target = findTag(tx, ctx.workspaceId, intoId);
+    if (!target) throw invalidAt("body.into", "no label of this workspace has this id");
+    if (target.id === source.id) throw invalidAt("body.into", "a label cannot be merged into itself");
+    const exclusive =
+      target.groupId !== null &&
+      (tx.select({ exclusive: tagGroups.exclusive }).from(tagGroups).where(eq(tagGroups.id, target.groupId)).get()?.exclusive ?? false);
+    if (exclusive) {
+      tx.run(sql`DELETE FROM record_tags WHERE tag_id IN (SELECT id FROM tags WHERE group_id = ${target.groupId} AND id <> ${target.id} AND id <> ${source.id})
+        AND (kind, record_id) IN (SELECT kind, record_id FROM record_tags WHERE tag_id = ${source.id})`);
+    }
+    tx.run(sql`INSERT OR IGNORE INTO record_tags (workspace_id, kind, record_id, tag_id, created_at)
+      SELECT workspace_id, kind, record_id, ${target.id}, created_at FROM record_tags WHERE tag_id = ${source.id}`);
+    tx.delete(recordTags).where(eq(recordTags.tagId, source.id)).run();
+    tx.delete(tags).where(eq(tags.id, source.id)).run();
+    renameTagInViews(tx, ctx.workspaceId, source.nameKey, target.name);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.merged", data: { tag_id: source.id, into: target.id } });
+    recordAudit(tx, ctx, { action: "tag.merged", entityType: "tag", entityId: source.id, data: { name: source.name, into: target.id, into_name: target.name } });
+    return target;
+  });
+}
+
+/** Each listed label's position becomes its index; labels not listed keep theirs. */
+export function reorderTags(ctx: RequestContext, ids: string[], deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const rows = ids.length ? tx.select().from(tags).where(and(eq(tags.workspaceId, ctx.workspaceId), inArray(tags.id, ids))).all() : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const unknown = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
+    if (unknown.length) throw validationFailed(unknown.map(({ i }) => ({ location: `body.ids.${i}`, message: "no label of this workspace has this id" })));
+    if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
+    const now = new Date().toISOString();
+    ids.forEach((id, position) => {
+      if (byId.get(id)!.position === position) return;
+      const row = tx.update(tags).set({ position, updatedAt: now }).where(eq(tags.id, id)).returning().get();
+      appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, row) } });
+    });
+    recordAudit(tx, ctx, { action: "tag.reordered", entityType: "tag", data: { ids } });
+  });
+}

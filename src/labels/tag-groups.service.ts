@@ -1,0 +1,110 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.service";
+import type { Db, Queryable } from "../db/database";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { invalidAt, notFound, validationFailed } from "../http/errors";
+import { newId } from "../lib/ids";
+import { presentTagGroup, type TagGroupRow } from "./labels.present";
+import { MAX_GROUPS_PER_WORKSPACE } from "./labels.rules";
+import { presentTagWithUsage } from "./labels.service";
+import { tagGroups, tags } from "./labels.table";
+
+type Deps = { db: Db };
+export type TagGroupInput = { name?: string; color?: string | null; exclusive?: boolean; position?: number };
+
+function tagCounts(db: Queryable, groupIds: string[]): Map<string, number> {
+  if (groupIds.length === 0) return new Map();
+  const rows = db
+    .select({ groupId: tags.groupId, n: sql<number>`count(*)` })
+    .from(tags)
+    .where(inArray(tags.groupId, groupIds))
+    .groupBy(tags.groupId)
+    .all();
+  return new Map(rows.map((r) => [r.groupId!, r.n]));
+}
+
+export const presentGroupWithCount = (db: Queryable, row: TagGroupRow) => presentTagGroup(row, tagCounts(db, [row.id]).get(row.id) ?? 0);
+
+export function findTagGroup(db: Queryable, workspaceId: string, id: string): TagGroupRow | undefined {
+  return db.select().from(tagGroups).where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, id))).get();
+}
+
+export function listTagGroups(db: Queryable, ctx: RequestContext) {
+  const rows = db.select().from(tagGroups).where(eq(tagGroups.workspaceId, ctx.workspaceId)).orderBy(asc(tagGroups.position), asc(tagGroups.id)).all();
+  const counts = tagCounts(db, rows.map((r) => r.id));
+  return rows.map((row) => presentTagGroup(row, counts.get(row.id) ?? 0));
+}
+
+export function createTagGroup(ctx: RequestContext, input: TagGroupInput & { name: string }, deps: Deps): TagGroupRow {
+  return withTx(deps.db, (tx) => {
+    const existing = tx.select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${tagGroups.position}) + 1, 0)` }).from(tagGroups).where(eq(tagGroups.workspaceId, ctx.workspaceId)).get()!;
+    if (existing.n >= MAX_GROUPS_PER_WORKSPACE) throw invalidAt("body.name", `a workspace has at most ${MAX_GROUPS_PER_WORKSPACE} label groups`);
+    const now = new Date().toISOString();
+    const row = tx
+      .insert(tagGroups)
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        name: input.name,
+        color: input.color ?? null,
+        exclusive: input.exclusive ?? false,
+        position: input.position ?? existing.next,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.created", data: { tag_group: presentTagGroup(row, 0) } });
+    recordAudit(tx, ctx, { action: "tag_group.created", entityType: "tag_group", entityId: row.id, data: { name: row.name } });
+    return row;
+  });
+}
+
+/** Turning a group exclusive leaves records as they are until their labels next change. */
+export function updateTagGroup(ctx: RequestContext, id: string, input: TagGroupInput, deps: Deps): TagGroupRow {
+  return withTx(deps.db, (tx) => {
+    if (!findTagGroup(tx, ctx.workspaceId, id)) throw notFound("Tag group");
+    const patch: Partial<TagGroupRow> = {};
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.color !== undefined) patch.color = input.color;
+    if (input.exclusive !== undefined) patch.exclusive = input.exclusive;
+    if (input.position !== undefined) patch.position = input.position;
+    const row = tx.update(tagGroups).set({ ...patch, updatedAt: new Date().toISOString() }).where(eq(tagGroups.id, id)).returning().get();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.updated", data: { tag_group: presentGroupWithCount(tx, row) } });
+    recordAudit(tx, ctx, { action: "tag_group.updated", entityType: "tag_group", entityId: id, data: { changes: Object.keys(input) } });
+    return row;
+  });
+}
+
+/** Deletes a group; its labels stay, ungrouped (each gets a tag.updated). */
+export function deleteTagGroup(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const group = findTagGroup(tx, ctx.workspaceId, id);
+    if (!group) throw notFound("Tag group");
+    const now = new Date().toISOString();
+    const freed = tx.update(tags).set({ groupId: null, updatedAt: now }).where(and(eq(tags.workspaceId, ctx.workspaceId), eq(tags.groupId, id))).returning().all();
+    tx.delete(tagGroups).where(eq(tagGroups.id, id)).run();
+    for (const tag of freed) appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, tag) } });
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.deleted", data: { tag_group_id: id } });
+    recordAudit(tx, ctx, { action: "tag_group.deleted", entityType: "tag_group", entityId: id, data: { name: group.name } });
+  });
+}
+
+export function reorderTagGroups(ctx: RequestContext, ids: string[], deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const rows = ids.length ? tx.select().from(tagGroups).where(and(eq(tagGroups.workspaceId, ctx.workspaceId), inArray(tagGroups.id, ids))).all() : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const unknown = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
+    if (unknown.length) throw validationFailed(unknown.map(({ i }) => ({ location: `body.ids.${i}`, message: "no label group of this workspace has this id" })));
+    if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
+    const now = new Date().toISOString();
+    ids.forEach((id, position) => {
+      if (byId.get(id)!.position === position) return;
+      const row = tx.update(tagGroups).set({ position, updatedAt: now }).where(eq(tagGroups.id, id)).returning().get();
+      appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.updated", data: { tag_group: presentGroupWithCount(tx, row) } });
+    });
+    recordAudit(tx, ctx, { action: "tag_group.reordered", entityType: "tag_group", data: { ids } });
+  });
+}

@@ -1,0 +1,113 @@
+import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
+
+export type MailAddress = { email: string; name: string };
+
+export type MailAttachment = {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+  /** Without angle brackets; set for parts an HTML body may reference as `cid:`. */
+  contentId: string | null;
+  inline: boolean;
+};
+
+/** A received message, reduced to what the ingest pipeline reads. Transport only: no ticket logic. */
+export type ParsedEmail = {
+  messageId: string | null;
+  inReplyTo: string[];
+  references: string[];
+  from: MailAddress | null;
+  replyTo: MailAddress | null;
+  to: MailAddress[];
+  cc: MailAddress[];
+  subject: string;
+  date: string | null;
+  html: string | null;
+  text: string;
+  attachments: MailAttachment[];
+  /** Lower-cased header name → every raw value (unfolded), in order. */
+  headers: Map<string, string[]>;
+};
+
+const MESSAGE_ID_RE = /<([^<>\s]+)>/g;
+
+/** Message-IDs are compared without brackets and case-insensitively (some relays change case). */
+export function normalizeMessageId(value: string): string {
+  return value.trim().replace(/^<|>$/g, "").trim().toLowerCase();
+}
+
+/** Every `<id>` in a header value; a bare id without brackets counts too. */
+export function messageIdsIn(value: string | undefined | null): string[] {
+  if (!value) return [];
+  const found = [...value.matchAll(MESSAGE_ID_RE)].map((m) => normalizeMessageId(m[1]!));
+  if (found.length) return found;
+  const bare = value.trim();
+  return bare && !/\s/.test(bare) && bare.includes("@") ? [normalizeMessageId(bare)] : [];
+}
+
+function addressesOf(value: AddressObject | AddressObject[] | undefined): MailAddress[] {
+  const objects = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  const out: MailAddress[] = [];
+  const visit = (entry: { address?: string; name?: string; group?: Array<{ address?: string; name?: string }> }) => {
+    if (entry.group) for (const member of entry.group) visit(member);
+    const email = (entry.address ?? "").trim().toLowerCase();
+    if (email && /^[^\s@]+@[^\s@]+$/.test(email)) out.push({ email, name: (entry.name ?? "").trim() });
+  };
+  for (const object of objects) for (const entry of object.value ?? []) visit(entry);
+  return out;
+}
+
+function rawHeaders(parsed: ParsedMail): Map<string, string[]> {
+  const headers = new Map<string, string[]>();
+  for (const { key, line } of parsed.headerLines ?? []) {
+    const colon = line.indexOf(":");
+    const value = (colon >= 0 ? line.slice(colon + 1) : "").replace(/\r?\n[ \t]+/g, " ").trim();
+    const list = headers.get(key.toLowerCase());
+    if (list) list.push(value);
+    else headers.set(key.toLowerCase(), [value]);
+  }
+  return headers;
+}
+
+/** Parses raw RFC 822 bytes. Never throws for malformed MIME: mailparser reads what it can. */
+export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
+  const parsed = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
+    keepCidLinks: true,
+    skipImageLinks: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+  });
+  const headers = rawHeaders(parsed);
+  const first = (name: string) => headers.get(name)?.[0];
+  const messageId = messageIdsIn(first("message-id"))[0] ?? null;
+  const date = parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.toISOString() : null;
+  return {
+    messageId,
+    inReplyTo: messageIdsIn(first("in-reply-to")),
+    references: (headers.get("references") ?? []).flatMap((v) => messageIdsIn(v)),
+    from: addressesOf(parsed.from)[0] ?? null,
+    replyTo: addressesOf(parsed.replyTo)[0] ?? null,
+    to: addressesOf(parsed.to),
+    cc: addressesOf(parsed.cc),
+    subject: (parsed.subject ?? "").replace(/[\r\n]+/g, " ").trim(),
+    date,
+    html: typeof parsed.html === "string" && parsed.html.trim() ? parsed.html : null,
+    text: parsed.text ?? "",
+    attachments: parsed.attachments.map((a) => ({
+      filename: (a.filename ?? "").trim() || defaultName(a.contentType),
+      contentType: (a.contentType || "application/octet-stream").toLowerCase(),
+      content: new Uint8Array(a.content),
+      contentId: a.contentId ? a.contentId.replace(/^<|>$/g, "") : a.cid ?? null,
+      inline: a.related === true || (a.contentDisposition === "inline" && Boolean(a.contentId)),
+    })),
+    headers,
+  };
+}
+
+function defaultName(contentType: string): string {
+  if (contentType === "message/rfc822") return "message.eml";
+  if (contentType === "message/delivery-status") return "delivery-status.txt";
+  if (contentType === "text/rfc822-headers") return "headers.txt";
+  const sub = contentType.split("/")[1]?.replace(/[^a-z0-9]/gi, "") || "bin";
+  return `attachment.${sub}`;
+}

@@ -1,0 +1,150 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import nodemailer from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport";
+
+/** `opportunistic` upgrades with STARTTLS when offered (relay URLs); the others are strict. */
+export type TlsMode = "tls" | "starttls" | "none" | "opportunistic";
+
+export type SmtpSettings = {
+  host: string;
+  port: number;
+  tls: TlsMode;
+  auth: { user: string; pass: string } | { user: string; accessToken: string } | null;
+  /** Extra trust for self-signed test peers; production leaves it unset. */
+  ca?: string[];
+  timeoutMs?: number;
+};
+
+export type OutgoingAttachment = { filename: string; content: Uint8Array; contentType: string; cid?: string | null };
+
+export type OutgoingMail = {
+  from: { name: string; address: string };
+  to: string[];
+  cc: string[];
+  replyTo?: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  /** With angle brackets: `<id@domain>`. */
+  messageId: string;
+  inReplyTo?: string | null;
+  references?: string[];
+  headers?: Record<string, string>;
+  attachments?: OutgoingAttachment[];
+};
+
+/** A failed send, classified: temporary failures (4xx, connection trouble) are worth retrying. */
+export class SendFailure extends Error {
+  constructor(message: string, readonly temporary: boolean) {
+    super(message);
+  }
+}
+
+export function transportOptions(settings: SmtpSettings): SMTPTransport.Options {
+  const timeout = settings.timeoutMs ?? 20_000;
+  const servername = /^[\d.]+$|:/.test(settings.host) ? "localhost" : settings.host;
+  const auth = settings.auth
+    ? "accessToken" in settings.auth
+      ? { type: "OAuth2" as const, user: settings.auth.user, accessToken: settings.auth.accessToken }
+      : { user: settings.auth.user, pass: settings.auth.pass }
+    : undefined;
+  return {
+    host: settings.host,
+    port: settings.port,
+    secure: settings.tls === "tls",
+    requireTLS: settings.tls === "starttls",
+    ignoreTLS: settings.tls === "none",
+    auth,
+    tls: { servername, ...(settings.ca ? { ca: settings.ca } : {}) },
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout * 3,
+    name: undefined,
+  };
+}
+
+function mailOptions(mail: OutgoingMail) {
+  return {
+    from: mail.from,
+    to: mail.to,
+    cc: mail.cc.length ? mail.cc : undefined,
+    replyTo: mail.replyTo ?? undefined,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    messageId: mail.messageId,
+    inReplyTo: mail.inReplyTo ?? undefined,
+    references: mail.references?.length ? mail.references : undefined,
+    headers: mail.headers,
+    attachments: (mail.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      content: Buffer.from(a.content),
+      contentType: a.contentType,
+      ...(a.cid ? { cid: a.cid } : {}),
+    })),
+  };
+}
+
+function classify(error: unknown): SendFailure {
+  const e = error as { responseCode?: number; code?: string; message?: string; response?: string };
+  const code = e.responseCode;
+  const text = (e.response ?? e.message ?? String(error)).slice(0, 500);
+  if (typeof code === "number") return new SendFailure(`${code} ${text.replace(/^\d{3}\s*/, "")}`.trim(), code >= 400 && code < 500);
+  if (e.code === "EAUTH") return new SendFailure(`Authentication failed: ${text}`, false);
+  return new SendFailure(`Connection failed: ${text}`, true);
+}
+
+/** Sends through an SMTP server; throws SendFailure. Answers the server's acceptance line. */
+export async function sendViaSmtp(settings: SmtpSettings, mail: OutgoingMail): Promise<string> {
+  const transport = nodemailer.createTransport(transportOptions(settings));
+  try {
+    const info = await transport.sendMail(mailOptions(mail));
+    return String(info.response ?? "");
+  } catch (error) {
+    throw classify(error);
+  } finally {
+    transport.close();
+  }
+}
+
+/** Logs in to an SMTP server without sending (the mailbox test). */
+export async function verifySmtp(settings: SmtpSettings): Promise<void> {
+  const transport = nodemailer.createTransport(transportOptions({ ...settings, timeoutMs: settings.timeoutMs ?? 10_000 }));
+  try {
+    await transport.verify();
+  } catch (error) {
+    throw classify(error);
+  } finally {
+    transport.close();
+  }
+}
+
+/** Builds the RFC 822 bytes of a message (for the outbox and tests). */
+export async function buildRawMail(mail: OutgoingMail): Promise<Buffer> {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const info = await transport.sendMail(mailOptions(mail));
+  return info.message as Buffer;
+}
+
+/** With no relay configured, system mail is written as an .eml file: the outbox is the delivery. */
+export async function writeToOutbox(dir: string, mail: OutgoingMail): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.messageId.replace(/[^a-zA-Z0-9@.-]/g, "")}.eml`;
+  const path = join(dir, name);
+  writeFileSync(path, await buildRawMail(mail));
+  return path;
+}
+
+/** `smtp://user:pass@host:port` (or smtps://) → settings. */
+export function smtpSettingsFromUrl(url: string): SmtpSettings {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === "smtps:";
+  const user = decodeURIComponent(parsed.username);
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ""),
+    port: Number(parsed.port) || (secure ? 465 : 587),
+    tls: secure ? "tls" : parsed.searchParams.get("tls") === "none" ? "none" : parsed.searchParams.get("tls") === "starttls" ? "starttls" : "opportunistic",
+    auth: user ? { user, pass: decodeURIComponent(parsed.password) } : null,
+  };
+}

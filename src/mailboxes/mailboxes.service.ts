@@ -1,0 +1,205 @@
+import { and, asc, eq, gt, or } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.service";
+import { decodeCursor, pageOf } from "../db/cursor";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { conflict, invalidAt, notFound } from "../http/errors";
+import { enqueue } from "../jobs/enqueue";
+import type { SecretBox } from "../lib/crypto";
+import { newId } from "../lib/ids";
+import { sanitizeHtmlBody } from "../lib/sanitize";
+import { slugify } from "../lib/slug";
+import { teams } from "../teams/teams.table";
+import { randomBytes } from "node:crypto";
+import { presentMailbox, type MailboxRow } from "./mailboxes.present";
+import { checkKindSettings, normalizeTrustedSenders } from "./mailboxes.rules";
+import type { CreateMailboxInput, UpdateMailboxInput } from "./mailboxes.schemas";
+import { mailboxes, type MailboxConfig } from "./mailboxes.table";
+
+type MailboxDeps = { db: Db; secrets: SecretBox; config: { inboundDomain: string } };
+
+export const MAILBOX_SYNC_JOB = "mailbox.sync";
+
+/** Mailboxes that fetch mail themselves get one durable sync job each (unique per mailbox). */
+export function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): void {
+  if (row.status === "disabled" || row.inboundKind === "forwarding") return;
+  enqueue(tx, MAILBOX_SYNC_JOB, { mailbox_id: row.id }, { uniqueKey: `mailbox-sync:${row.id}`, workspaceId: row.workspaceId, maxAttempts: 2_000_000_000, runAt });
+}
+
+export function findMailbox(db: Queryable, workspaceId: string, id: string): MailboxRow | undefined {
+  return db.select().from(mailboxes).where(and(eq(mailboxes.workspaceId, workspaceId), eq(mailboxes.id, id))).get();
+}
+
+export function getMailbox(db: Queryable, ctx: RequestContext, id: string): MailboxRow {
+  const row = findMailbox(db, ctx.workspaceId, id);
+  if (!row) throw notFound("Mailbox");
+  return row;
+}
+
+export function listMailboxes(db: Queryable, ctx: RequestContext, page: { limit: number; cursor?: string }) {
+  const after = decodeCursor(page.cursor, 2) as [string, string] | null;
+  const rows = db
+    .select()
+    .from(mailboxes)
+    .where(
+      and(
+        eq(mailboxes.workspaceId, ctx.workspaceId),
+        after ? or(gt(mailboxes.createdAt, after[0]), and(eq(mailboxes.createdAt, after[0]), gt(mailboxes.id, after[1]))) : undefined,
+      ),
+    )
+    .orderBy(asc(mailboxes.createdAt), asc(mailboxes.id))
+    .limit(page.limit + 1)
+    .all();
+  return pageOf(rows, page.limit, presentMailbox, (row) => [row.createdAt, row.id]);
+}
+
+function newForwardingAddress(db: Queryable, email: string, inboundDomain: string): string {
+  const local = slugify(email.split("@")[0] ?? "support", "-", 24) || "support";
+  for (;;) {
+    const candidate = `${local}-${randomBytes(5).toString("hex")}@${inboundDomain}`.toLowerCase();
+    if (!db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.forwardingAddress, candidate)).get()) return candidate;
+  }
+}
+
+function checkTeam(db: Queryable, ctx: RequestContext, teamId: string | null | undefined): void {
+  if (!teamId) return;
+  const team = db.select({ id: teams.id }).from(teams).where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, teamId))).get();
+  if (!team) throw invalidAt("body.team_id", "No such team.");
+}
+
+function checkEmailFree(db: Queryable, email: string, exceptId: string | null): void {
+  const taken = db.select({ id: mailboxes.id }).from(mailboxes).where(or(eq(mailboxes.email, email), eq(mailboxes.forwardingAddress, email))).get();
+  if (taken && taken.id !== exceptId) throw conflict("A mailbox with this address already exists.");
+}
+
+/** Audit data never holds secrets: it names which ones changed. */
+function auditData(row: MailboxRow, secretsChanged: string[]) {
+  return { name: row.name, email: row.email, inbound_kind: row.inboundKind, outbound_kind: row.outboundKind, secrets_changed: secretsChanged };
+}
+
+export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, deps: MailboxDeps): MailboxRow {
+  const email = input.email.toLowerCase();
+  const config: MailboxConfig = { ...input.config };
+  checkKindSettings(input.inbound_kind, input.outbound_kind, config, Boolean(input.password), Boolean(input.smtp_password), false);
+  const trusted = normalizeTrustedSenders(input.trusted_form_senders ?? []);
+  const now = new Date().toISOString();
+  return withTx(deps.db, (tx) => {
+    checkEmailFree(tx, email, null);
+    checkTeam(tx, ctx, input.team_id);
+    const row = tx
+      .insert(mailboxes)
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        name: input.name,
+        email,
+        displayName: input.display_name ?? input.name,
+        inboundKind: input.inbound_kind,
+        outboundKind: input.outbound_kind,
+        forwardingAddress: input.inbound_kind === "forwarding" ? newForwardingAddress(tx, email, deps.config.inboundDomain) : null,
+        config,
+        teamId: input.team_id ?? null,
+        signatureHtml: sanitizeHtmlBody(input.signature_html ?? ""),
+        autoReplyEnabled: input.auto_reply_enabled ?? false,
+        autoReplySubject: input.auto_reply_subject ?? "",
+        autoReplyHtml: sanitizeHtmlBody(input.auto_reply_html ?? ""),
+        status: "active",
+        trustedFormSenders: trusted,
+        passwordSealed: input.password ? deps.secrets.seal(input.password) : null,
+        smtpPasswordSealed: input.smtp_password ? deps.secrets.seal(input.smtp_password) : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    scheduleMailboxSync(tx, row);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.created", data: { mailbox: presentMailbox(row) } });
+    recordAudit(tx, ctx, { action: "mailbox.created", entityType: "mailbox", entityId: row.id, data: auditData(row, secretNames(input)) });
+    return row;
+  });
+}
+
+const secretNames = (input: { password?: string; smtp_password?: string }) =>
+  [input.password ? "password" : null, input.smtp_password ? "smtp_password" : null].filter((n): n is string => n !== null);
+
+export function updateMailbox(ctx: RequestContext, id: string, input: UpdateMailboxInput, deps: MailboxDeps): MailboxRow {
+  const trusted = input.trusted_form_senders ? normalizeTrustedSenders(input.trusted_form_senders) : undefined;
+  return withTx(deps.db, (tx) => {
+    const current = getMailbox(tx, ctx, id);
+    const email = input.email?.toLowerCase() ?? current.email;
+    if (email !== current.email) checkEmailFree(tx, email, current.id);
+    checkTeam(tx, ctx, input.team_id);
+    const inboundKind = input.inbound_kind ?? current.inboundKind;
+    const outboundKind = input.outbound_kind ?? current.outboundKind;
+    const config: MailboxConfig = input.config ? { ...current.config, ...input.config } : current.config;
+    const oauthConnected = Boolean(current.oauthSealed);
+    checkKindSettings(inboundKind, outboundKind, config, Boolean(input.password ?? current.passwordSealed), Boolean(input.smtp_password ?? current.smtpPasswordSealed), oauthConnected);
+    const reactivated = input.status === "active" && current.status !== "active";
+    const patch: Partial<typeof mailboxes.$inferInsert> = {
+      name: input.name,
+      email,
+      displayName: input.display_name,
+      inboundKind,
+      outboundKind,
+      config,
+      teamId: input.team_id === undefined ? undefined : input.team_id,
+      signatureHtml: input.signature_html === undefined ? undefined : sanitizeHtmlBody(input.signature_html),
+      autoReplyEnabled: input.auto_reply_enabled,
+      autoReplySubject: input.auto_reply_subject,
+      autoReplyHtml: input.auto_reply_html === undefined ? undefined : sanitizeHtmlBody(input.auto_reply_html),
+      trustedFormSenders: trusted,
+      status: input.status,
+      lastError: reactivated ? "" : undefined,
+      syncFailures: reactivated ? 0 : undefined,
+      passwordSealed: input.password ? deps.secrets.seal(input.password) : undefined,
+      smtpPasswordSealed: input.smtp_password ? deps.secrets.seal(input.smtp_password) : undefined,
+      forwardingAddress: inboundKind === "forwarding" ? (current.forwardingAddress ?? newForwardingAddress(tx, email, deps.config.inboundDomain)) : current.forwardingAddress,
+      updatedAt: new Date().toISOString(),
+    };
+    const row = tx.update(mailboxes).set(patch).where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id))).returning().get();
+    scheduleMailboxSync(tx, row);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.updated", data: { mailbox: presentMailbox(row) } });
+    recordAudit(tx, ctx, { action: "mailbox.updated", entityType: "mailbox", entityId: row.id, data: { ...auditData(row, secretNames(input)), fields: Object.keys(input).filter((k) => k !== "password" && k !== "smtp_password") } });
+    return row;
+  });
+}
+
+export function deleteMailbox(ctx: RequestContext, id: string, deps: { db: Db }): void {
+  withTx(deps.db, (tx) => {
+    const current = getMailbox(tx, ctx, id);
+    tx.delete(mailboxes).where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id))).run();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.deleted", data: { mailbox_id: id } });
+    recordAudit(tx, ctx, { action: "mailbox.deleted", entityType: "mailbox", entityId: id, data: auditData(current, []) });
+  });
+}
+
+/**
+ * Records what the system learnt about a mailbox (sync success or failure). Emits
+ * mailbox.updated only when status or last_error changed, so a healthy poller stays quiet.
+ */
+export function recordMailboxHealth(db: Db, mailboxId: string, outcome: { ok: true; syncedAt?: string } | { ok: false; error: string }): MailboxRow | undefined {
+  return withTx(db, (tx) => {
+    const current = tx.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).get();
+    if (!current) return undefined;
+    const status = current.status === "disabled" ? "disabled" : outcome.ok ? "active" : "error";
+    const lastError = outcome.ok ? "" : outcome.error.slice(0, 500);
+    const row = tx
+      .update(mailboxes)
+      .set({
+        status,
+        lastError,
+        lastSyncedAt: outcome.ok && outcome.syncedAt ? outcome.syncedAt : current.lastSyncedAt,
+        syncFailures: outcome.ok ? 0 : current.syncFailures + 1,
+        updatedAt: status !== current.status || lastError !== current.lastError ? new Date().toISOString() : current.updatedAt,
+      })
+      .where(eq(mailboxes.id, mailboxId))
+      .returning()
+      .get();
+    if (status !== current.status || lastError !== current.lastError) {
+      appendEvent(tx, { workspaceId: row.workspaceId, type: "mailbox.updated", data: { mailbox: presentMailbox(row) } });
+    }
+    return row;
+  });
+}

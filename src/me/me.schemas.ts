@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { UserSchema, WorkspaceMembershipSchema } from "../auth/auth.schemas";
+import { MAX_PASSWORD_LENGTH } from "../auth/passwords";
+
+export const MeSchema = z.object({
+  user: UserSchema.nullable().describe("null for an API key without a known creator"),
+  workspaces: z.array(WorkspaceMembershipSchema),
+  api_key: z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) }).optional().describe("present when the caller is an API key"),
+});
+
+export const UpdateMeBody = z.object({ name: z.string().trim().min(1).max(100).optional() }).strict();
+
+export const MfaSetupSchema = z.object({ secret: z.string(), otpauth_url: z.string() });
+
+const Code = z.string().trim().min(1).max(40);
+
+export const MfaEnableBody = z.object({ code: Code }).strict();
+export const MfaEnabledSchema = z.object({ enabled: z.literal(true), recovery_codes: z.array(z.string()) });
+
+export const MfaDisableBody = z
+  .object({ code: Code.optional(), password: z.string().min(1).max(MAX_PASSWORD_LENGTH).optional() })
+  .strict()
+  .refine((b) => (b.code === undefined) !== (b.password === undefined), { message: "send either code or password", path: ["code"] });
+export const MfaDisabledSchema = z.object({ enabled: z.literal(false) });

@@ -1,0 +1,30 @@
+import type { users } from "../auth/auth.table";
+import type { members } from "../workspaces/workspaces.table";
+
+export type MemberRow = typeof members.$inferSelect;
+export type MemberUserRow = Pick<typeof users.$inferSelect, "id" | "name" | "email" | "avatarUrl" | "avatarSource">;
+
+/**
+ * SPEC.md's Member. `presence` is the member's own availability; auto-away (the assignment
+ * feature's `auto_away_minutes`) may pass a computed presence instead.
+ */
+export function presentMember(row: MemberRow, user: MemberUserRow, openTickets: number, presence: MemberRow["availability"] = row.availability) {
+  return {
+    user: {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      avatar_url: user.avatarUrl ?? null,
+      avatar_source: user.avatarSource ?? null,
+    },
+    role: row.role,
+    availability: row.availability,
+    presence,
+    max_open_tickets: row.maxOpenTickets ?? null,
+    open_tickets: openTickets,
+    last_seen_at: row.lastSeenAt ?? null,
+    created_at: row.createdAt,
+  };
+}
+
+export type MemberJson = ReturnType<typeof presentMember>;

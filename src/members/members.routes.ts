@@ -1,0 +1,35 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../deps";
+import { MemberListQuery, MemberPage, MemberParams, MemberSchema, UpdateMemberBody } from "./members.schemas";
+import { listMembers, removeMember, updateMemberRole } from "./members.service";
+
+export function membersRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/members", tags: ["members"] })
+    .use(deps.guard)
+    .get("/", ({ ctx, query }) => listMembers(ctx, query, deps), {
+      access: { role: "viewer", scopes: ["settings:read"] },
+      query: MemberListQuery,
+      response: { 200: MemberPage },
+      detail: { summary: "List the workspace's members (filter `role`)" },
+    })
+    .patch("/:user_id", ({ ctx, params, body }) => updateMemberRole(ctx, params.user_id, body.role, deps), {
+      access: { role: "admin", scopes: ["settings:write"] },
+      params: MemberParams,
+      body: UpdateMemberBody,
+      response: { 200: MemberSchema },
+      detail: { summary: "Change a member's role; only an owner grants or changes the owner role; the last owner stays" },
+    })
+    .delete(
+      "/:user_id",
+      ({ ctx, params, set }) => {
+        removeMember(ctx, params.user_id, deps);
+        set.status = 204;
+        return null;
+      },
+      {
+        access: { role: "admin", scopes: ["settings:write"] },
+        params: MemberParams,
+        detail: { summary: "Remove a member; removing an owner needs an owner; the last owner stays" },
+      },
+    );
+}

@@ -1,0 +1,79 @@
+import { attachmentsOfMessages, presentAttachment, type AttachmentJson, type AttachmentLinks } from "../attachments/attachments.service";
+import type { AttachmentRow } from "../attachments/attachments.table";
+import { contactRefsOf } from "../contacts/contacts.service";
+import type { Queryable } from "../db/database";
+import { userRefsOf, type ContactRefJson } from "../tickets/tickets.present";
+import type { UserRefJson } from "../users/users.present";
+import type { MessageRow } from "./messages.table";
+
+export type MessageJson = {
+  id: string;
+  ticket_id: string;
+  kind: MessageRow["kind"];
+  direction: MessageRow["direction"];
+  author: { type: MessageRow["authorType"]; user: UserRefJson | null; contact: ContactRefJson | null };
+  body_html: string;
+  body_text: string;
+  has_quoted: boolean;
+  subject: string;
+  from_email: string;
+  from_name: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  attachments: AttachmentJson[];
+  delivery_status: MessageRow["deliveryStatus"];
+  delivery_error: string;
+  reply_to: string;
+  auth_failed: boolean;
+  form_sender: string;
+  created_at: string;
+};
+
+/** Inline email images (`src="cid:…"`) point at their attachment's signed URL. */
+function withInlineImages(html: string, files: AttachmentRow[], links: AttachmentLinks): string {
+  const inline = files.filter((f) => f.contentId);
+  if (inline.length === 0 || !html.includes("cid:")) return html;
+  const byCid = new Map(inline.map((f) => [f.contentId!.replace(/^<|>$/g, "").toLowerCase(), f]));
+  return html.replace(/src="cid:([^"]+)"/gi, (whole, cid: string) => {
+    const file = byCid.get(cid.toLowerCase());
+    return file ? `src="${links.url(file).replace(/&/g, "&amp;")}"` : whole;
+  });
+}
+
+/** Presents messages with batched look-ups of authors and attachments. */
+export function presentMessages(db: Queryable, rows: MessageRow[], links: AttachmentLinks): MessageJson[] {
+  if (rows.length === 0) return [];
+  const users = userRefsOf(db, rows.map((r) => r.authorUserId));
+  const contacts = contactRefsOf(db, [...new Set(rows.map((r) => r.authorContactId).filter((id): id is string => !!id))]);
+  const files = attachmentsOfMessages(db, rows.map((r) => r.id));
+  return rows.map((row) => ({
+    id: row.id,
+    ticket_id: row.ticketId,
+    kind: row.kind,
+    direction: row.direction,
+    author: {
+      type: row.authorType,
+      user: row.authorUserId ? (users.get(row.authorUserId) ?? null) : null,
+      contact: row.authorContactId ? (contacts.get(row.authorContactId) ?? null) : null,
+    },
+    body_html: withInlineImages(row.bodyHtml, files.get(row.id) ?? [], links),
+    body_text: row.bodyText,
+    has_quoted: row.hasQuoted,
+    subject: row.subject,
+    from_email: row.fromEmail,
+    from_name: row.fromName,
+    to: row.to ?? [],
+    cc: row.cc ?? [],
+    bcc: row.bcc ?? [],
+    attachments: (files.get(row.id) ?? []).map((file) => presentAttachment(file, links)),
+    delivery_status: row.deliveryStatus,
+    delivery_error: row.deliveryError,
+    reply_to: row.replyTo,
+    auth_failed: row.authFailed,
+    form_sender: row.formSender,
+    created_at: row.createdAt,
+  }));
+}
+
+export const presentMessage = (db: Queryable, row: MessageRow, links: AttachmentLinks): MessageJson => presentMessages(db, [row], links)[0]!;

@@ -1,0 +1,54 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import { attachmentLinks } from "../attachments/attachments.service";
+import type { Deps } from "../deps";
+import { IdParams } from "../http/schemas";
+import { presentMessage, presentMessages } from "./messages.present";
+import { AddMessageBody, MessageSchema } from "./messages.schemas";
+import { addMessage, findVisibleMessage, listMessages, originalOf } from "./messages.service";
+
+const read = { role: "viewer", scopes: ["tickets:read"] } as const;
+const write = { role: "agent", scopes: ["tickets:write"] } as const;
+
+export function messagesRoutes(deps: Deps) {
+  const links = attachmentLinks(deps);
+  return new Elysia({ tags: ["messages"] })
+    .use(deps.guard)
+    .get("/tickets/:id/messages", ({ ctx, params }) => presentMessages(deps.db, listMessages(deps.db, ctx, params.id), links), {
+      access: read,
+      params: IdParams,
+      response: { 200: z.array(MessageSchema) },
+      detail: { summary: "Every message of a ticket, ascending" },
+    })
+    .post(
+      "/tickets/:id/messages",
+      ({ ctx, params, body, set }) => {
+        const row = addMessage(ctx, params.id, body, deps);
+        set.status = 201;
+        return presentMessage(deps.db, row, links);
+      },
+      {
+        access: write,
+        params: IdParams,
+        body: AddMessageBody,
+        response: { 201: MessageSchema },
+        detail: { summary: "Reply or add a note; status (optional) is set in the same step; HTML is sanitized before storage" },
+      },
+    )
+    .get(
+      "/messages/:id/original",
+      ({ ctx, params }) => {
+        const original = originalOf(deps, findVisibleMessage(deps.db, ctx, params.id));
+        // Served as text, never rendered: the original may hold anything the sender wrote.
+        return new Response(original.body, {
+          headers: {
+            "content-type": "text/plain; charset=utf-8",
+            "x-content-type-options": "nosniff",
+            "content-security-policy": "default-src 'none'; sandbox",
+            "x-original-content-type": original.content_type,
+          },
+        });
+      },
+      { access: read, params: IdParams, detail: { summary: "The full original of a message including quoted history, as text" } },
+    );
+}

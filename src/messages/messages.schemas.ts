@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { TICKET_STATUSES } from "../tickets/tickets.table";
+import { ContactRefSchema, UserRefSchema } from "../tickets/tickets.schemas";
+
+export const AttachmentSchema = z.object({
+  id: z.string(),
+  filename: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number(),
+  inline: z.boolean(),
+  url: z.string(),
+});
+
+export const MessageSchema = z.object({
+  id: z.string(),
+  ticket_id: z.string(),
+  kind: z.enum(["reply", "note"]),
+  direction: z.enum(["inbound", "outbound"]),
+  author: z.object({ type: z.enum(["contact", "user", "system", "api"]), user: UserRefSchema.nullable(), contact: ContactRefSchema.nullable() }),
+  body_html: z.string(),
+  body_text: z.string(),
+  has_quoted: z.boolean(),
+  subject: z.string(),
+  from_email: z.string(),
+  from_name: z.string(),
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()),
+  attachments: z.array(AttachmentSchema),
+  delivery_status: z.enum(["none", "pending", "sent", "failed", "bounced"]),
+  delivery_error: z.string(),
+  reply_to: z.string(),
+  auth_failed: z.boolean(),
+  form_sender: z.string(),
+  created_at: z.string(),
+});
+
+export const AddMessageBody = z
+  .object({
+    kind: z.enum(["reply", "note"]),
+    body_html: z.string().min(1).max(1_000_000),
+    cc: z.array(z.email().max(320)).max(50).optional(),
+    attachment_ids: z.array(z.string().max(100)).max(50).optional(),
+    status: z.enum(TICKET_STATUSES).optional(),
+  })
+  .strict();

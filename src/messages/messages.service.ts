@@ -1,0 +1,216 @@
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { and, asc, eq } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { attachmentLinks, attachToMessage } from "../attachments/attachments.service";
+import { contactRefsOf } from "../contacts/contacts.service";
+import type { Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { contactTopic } from "../events/envelope";
+import { appendEvent } from "../events/append";
+import { notFound } from "../http/errors";
+import { newId } from "../lib/ids";
+import { htmlToText, sanitizeHtmlBody } from "../lib/sanitize";
+import { findVisibleTicket, privateTeamOf, reloadTicket } from "../tickets/tickets.repo";
+import { tickets, type TicketRow, type TicketStatus } from "../tickets/tickets.table";
+import { actorOf, emitTicketUpdated, recordActivity } from "../tickets/tickets.timeline";
+import { applyTicketPatch } from "../tickets/tickets.write";
+import { presentMessage } from "./messages.present";
+import { messages, type AuthorType, type DeliveryStatus, type MessageRow } from "./messages.table";
+
+export type EmailFields = {
+  from_email: string;
+  from_name: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  reply_to: string;
+  auth_failed: boolean;
+  form_sender: string;
+  has_quoted: boolean;
+  email_message_id: string | null;
+  original_path: string | null;
+};
+
+export type AddMessageInput = {
+  kind: "reply" | "note";
+  body_html: string;
+  body_text?: string;
+  cc?: string[];
+  attachment_ids?: string[];
+  status?: TicketStatus;
+  direction?: "inbound" | "outbound";
+  author?: { type: AuthorType; userId?: string | null; contactId?: string | null };
+  email?: Partial<EmailFields>;
+};
+
+const PREVIEW_CHARS = 200;
+
+function authorFor(ctx: RequestContext, input: AddMessageInput): { type: AuthorType; userId: string | null; contactId: string | null } {
+  if (input.author) return { type: input.author.type, userId: input.author.userId ?? null, contactId: input.author.contactId ?? null };
+  const actor = actorOf(ctx);
+  return { type: actor.type === "user" ? "user" : actor.type === "system" ? "system" : "api", userId: actor.userId, contactId: null };
+}
+
+export type WrittenMessage = { message: MessageRow; ticket: TicketRow; changes: string[]; assigneeChanged: boolean };
+
+/**
+ * Writes one message and everything it moves on its ticket (counters, timestamps, status) in the
+ * caller's transaction, with activities. Events for the message and ticket are left to the caller.
+ */
+export function writeMessage(tx: Tx, ctx: RequestContext, ticket: TicketRow, input: AddMessageInput, now: string, options: { opensTicket?: boolean } = {}): WrittenMessage {
+  const bodyHtml = sanitizeHtmlBody(input.body_html);
+  const bodyText = input.body_text ?? htmlToText(bodyHtml);
+  const direction = input.direction ?? "outbound";
+  const author = authorFor(ctx, input);
+  const isReply = input.kind === "reply";
+  const email = input.email ?? {};
+  const outboundReply = isReply && direction === "outbound";
+  const contactEmail = outboundReply && ticket.contactId ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null) : null;
+  const message = tx
+    .insert(messages)
+    .values({
+      id: newId(),
+      workspaceId: ticket.workspaceId,
+      ticketId: ticket.id,
+      kind: input.kind,
+      direction,
+      authorType: author.type,
+      authorUserId: author.userId,
+      authorContactId: author.contactId,
+      bodyHtml,
+      bodyText,
+      hasQuoted: email.has_quoted ?? false,
+      subject: email.subject ?? ticket.subject,
+      fromEmail: email.from_email ?? "",
+      fromName: email.from_name ?? "",
+      to: email.to ?? (contactEmail ? [contactEmail] : []),
+      cc: email.cc ?? input.cc ?? [],
+      bcc: email.bcc ?? [],
+      deliveryStatus: outboundReply && ticket.channel === "email" ? "pending" : "none",
+      replyTo: email.reply_to ?? "",
+      authFailed: email.auth_failed ?? false,
+      formSender: email.form_sender ?? "",
+      emailMessageId: email.email_message_id ?? null,
+      originalPath: email.original_path ?? null,
+      createdAt: now,
+    })
+    .returning()
+    .get();
+  if (input.attachment_ids?.length) attachToMessage(tx, ticket.workspaceId, message.id, input.attachment_ids, "body.attachment_ids");
+
+  const counters: Partial<typeof tickets.$inferInsert> = { messageCount: ticket.messageCount + 1, updatedAt: now };
+  const changes = ["message_count"];
+  if (isReply) {
+    counters.lastMessageAt = now;
+    counters.lastMessagePreview = bodyText.replace(/\s+/g, " ").trim().slice(0, PREVIEW_CHARS);
+    changes.push("last_message_at", "last_message_preview");
+    if (direction === "inbound") {
+      counters.lastCustomerMessageAt = now;
+      changes.push("last_customer_message_at");
+    } else if (!options.opensTicket && !ticket.firstRespondedAt && (author.type === "user" || author.type === "api")) {
+      counters.firstRespondedAt = now;
+      changes.push("first_responded_at");
+    }
+  }
+  let row = tx.update(tickets).set(counters).where(eq(tickets.id, ticket.id)).returning().get()!;
+
+  let assigneeChanged = false;
+  let status = input.status;
+  const customerReply = isReply && direction === "inbound";
+  if (customerReply && status === undefined) {
+    if (email.auth_failed) {
+      // A reply that failed sender checks leaves the status alone, and says so on the timeline.
+      recordActivity(tx, ctx, row, "status_changed", { from: row.status, to: row.status, reason: "sender_unverified", message_id: message.id }, now, {
+        type: author.type === "contact" ? "contact" : "system",
+        userId: null,
+      });
+    } else if (row.status !== "open") status = "open";
+  }
+  if (status !== undefined) {
+    const outcome = applyTicketPatch(tx, ctx, row, { status }, now, { enforceRequired: !customerReply });
+    row = outcome.row;
+    changes.push(...outcome.changes);
+    assigneeChanged = outcome.assigneeChanged;
+  }
+  return { message, ticket: row, changes, assigneeChanged };
+}
+
+/** message.created: notes and email replies reach agents; a chat reply is public and reaches the contact too. */
+export function emitMessageCreated(tx: Tx, ticket: TicketRow, message: MessageRow, deps: Pick<Deps, "config" | "clock">): void {
+  const isPublic = message.kind === "reply" && ticket.channel === "chat";
+  appendEvent(tx, {
+    workspaceId: ticket.workspaceId,
+    type: "message.created",
+    data: { ticket_id: ticket.id, message: presentMessage(tx, message, attachmentLinks(deps)) },
+    visibility: isPublic ? "public" : "agents",
+    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+    extraTopics: isPublic && ticket.contactId ? [contactTopic(ticket.workspaceId, ticket.contactId)] : [],
+  });
+}
+
+/**
+ * Adds a reply or note to a ticket (the API route, inbound mail, the widget). A ticket merged
+ * away forwards to the ticket it was merged into.
+ */
+export function addMessage(ctx: RequestContext, ticketIdOrNumber: string, input: AddMessageInput, deps: Deps): MessageRow {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    let ticket = findVisibleTicket(tx, ctx, ticketIdOrNumber);
+    for (let hops = 0; ticket.mergedIntoId && hops < 10; hops++) ticket = reloadTicket(tx, ticket.mergedIntoId);
+    const written = writeMessage(tx, ctx, ticket, input, now);
+    emitMessageCreated(tx, written.ticket, written.message, deps);
+    emitTicketUpdated(tx, written.ticket, written.changes, written.assigneeChanged);
+    return written.message;
+  });
+}
+
+export function listMessages(db: Queryable, ctx: RequestContext, ticketRef: string): MessageRow[] {
+  const ticket = findVisibleTicket(db, ctx, ticketRef);
+  return db.select().from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(asc(messages.createdAt), asc(messages.id)).all();
+}
+
+/** A message the caller may see: its ticket must be visible to them. */
+export function findVisibleMessage(db: Queryable, ctx: RequestContext, messageId: string): MessageRow {
+  const row = db.select().from(messages).where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId))).get();
+  if (!row) throw notFound("Message");
+  try {
+    findVisibleTicket(db, ctx, row.ticketId);
+  } catch {
+    throw notFound("Message");
+  }
+  return row;
+}
+
+/** The full original: the stored raw message (quoted history included) when there is one, else the body. */
+export function originalOf(deps: Pick<Deps, "config">, row: MessageRow): { content_type: string; body: string } {
+  if (row.originalPath) {
+    const root = resolve(deps.config.dataDir);
+    const path = isAbsolute(row.originalPath) ? resolve(row.originalPath) : resolve(join(root, row.originalPath));
+    if (path.startsWith(`${root}/`) && existsSync(path)) return { content_type: "message/rfc822", body: readFileSync(path, "utf8") };
+  }
+  return { content_type: "text/html; charset=utf-8", body: row.bodyHtml };
+}
+
+/** Records a delivery outcome of an outbound reply and emits message.updated. */
+export function setDeliveryStatus(ctx: RequestContext, messageId: string, status: DeliveryStatus, error: string | null | undefined, deps: Deps): MessageRow {
+  return withTx(deps.db, (tx) => {
+    const row = tx
+      .update(messages)
+      .set({ deliveryStatus: status, deliveryError: error ?? "" })
+      .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId)))
+      .returning()
+      .get();
+    if (!row) throw notFound("Message");
+    const ticket = reloadTicket(tx, row.ticketId);
+    appendEvent(tx, {
+      workspaceId: row.workspaceId,
+      type: "message.updated",
+      data: { ticket_id: row.ticketId, message: presentMessage(tx, row, attachmentLinks(deps)) },
+      privateTeamId: privateTeamOf(tx, row.workspaceId, ticket.teamId),
+    });
+    return row;
+  });
+}

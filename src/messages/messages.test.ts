@@ -1,0 +1,133 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { systemContext } from "../auth/context";
+import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
+import { startTestDesk } from "../../test/harness";
+import { tickets } from "../tickets/tickets.table";
+import { eventsAfter, lastSeq, newTicket } from "../tickets/tickets.testkit";
+import { messages } from "./messages.table";
+import { addMessage, setDeliveryStatus } from "./messages.service";
+import { DANGEROUS, XSS_VECTORS } from "./messages.xss-corpus";
+
+const desk = await startTestDesk();
+const ticketRow = (id: string) => desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+
+describe("messages", () => {
+  test("access: 401, viewer 403, read-only key 403, other workspace 404", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    const viewer = await addMember(desk, workspace.id, "viewer");
+    const ticket = await newTicket(desk, owner);
+    const path = `/v1/tickets/${ticket.id}/messages`;
+    const body = { kind: "note", body_html: "x" };
+    expect((await desk.api("POST", path, { body })).status).toBe(401);
+    expect((await desk.api("POST", path, { headers: viewer.headers, body })).status).toBe(403);
+    expect((await desk.api("POST", path, { headers: createKey(desk, owner, ["tickets:read"]).headers, body })).status).toBe(403);
+    expect((await desk.api("POST", path, { headers: other.owner.headers, body })).status).toBe(404);
+    expect((await desk.api("GET", path, { headers: viewer.headers })).status).toBe(200);
+    expect(ticketRow(ticket.id).messageCount).toBe(0);
+  });
+
+  test("bad input answers 422 and stores nothing", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const ticket = await newTicket(desk, owner);
+    const path = `/v1/tickets/${ticket.id}/messages`;
+    for (const body of [{}, { kind: "shout", body_html: "x" }, { kind: "reply" }, { kind: "reply", body_html: 5 }, { kind: "reply", body_html: "x", cc: ["nope"] }, { kind: "reply", body_html: "x", status: "gone" }, { kind: "reply", body_html: "x", extra: 1 }, { kind: "reply", body_html: "x", attachment_ids: ["01a206fe-0000-7000-8000-000000000000"] }]) {
+      const res = await desk.api("POST", path, { headers: owner.headers, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+    }
+    expect(desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all()).toEqual([]);
+  });
+
+  test("a reply updates the ticket, sets status in the same step and emits message.created, activity, ticket.updated", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const ticket = await newTicket(desk, owner, { contact: { email: "c@x.test" } });
+    const seq = lastSeq(desk, workspace.id);
+    const res = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: "<p>Fixed <b>now</b></p>", cc: ["boss@x.test"], status: "solved" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ kind: "reply", direction: "outbound", body_html: "<p>Fixed <b>now</b></p>", body_text: "Fixed now", to: ["c@x.test"], cc: ["boss@x.test"], delivery_status: "none", author: { type: "user", user: { id: owner.id }, contact: null } });
+    const row = ticketRow(ticket.id);
+    expect(row).toMatchObject({ status: "solved", messageCount: 1, lastMessagePreview: "Fixed now" });
+    expect(row.firstRespondedAt).not.toBeNull();
+    expect(row.solvedAt).not.toBeNull();
+    const evs = eventsAfter(desk, workspace.id, seq);
+    expect(evs.map((e) => e.type)).toEqual(["activity.created", "message.created", "ticket.updated"]);
+    expect(evs[1]!.visibility).toBe("agents");
+    expect(evs[2]!.data.changes).toEqual(expect.arrayContaining(["status", "message_count", "last_message_at", "first_responded_at"]));
+    const note = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers, body: { kind: "note", body_html: "internal" } });
+    expect(ticketRow(ticket.id).lastMessagePreview).toBe("Fixed now");
+    const list = await desk.api("GET", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers });
+    expect(list.body.map((m: { id: string }) => m.id)).toEqual([res.body.id, note.body.id]);
+  });
+
+  test("visibility: note agents; chat reply public + contact topic; email reply agents and pending delivery", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const ctx = systemContext(workspace.id);
+    const { createTicket } = await import("../tickets/tickets.service");
+    const chat = createTicket(ctx, { subject: "chat", channel: "chat", contact: { email: "v@x.test" } }, desk.deps);
+    const email = createTicket(ctx, { subject: "mail", channel: "email", contact: { email: "m@x.test" } }, desk.deps);
+    const seq = lastSeq(desk, workspace.id);
+    await desk.api("POST", `/v1/tickets/${chat.id}/messages`, { headers: owner.headers, body: { kind: "note", body_html: "n" } });
+    await desk.api("POST", `/v1/tickets/${chat.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: "r" } });
+    const mailReply = await desk.api("POST", `/v1/tickets/${email.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: "r" } });
+    const created = eventsAfter(desk, workspace.id, seq).filter((e) => e.type === "message.created");
+    expect(created.map((e) => e.visibility)).toEqual(["agents", "public", "agents"]);
+    expect(created[1]!.topics).toContain(`contact:${workspace.id}:${chat.contactId}`);
+    expect(created[2]!.topics).toEqual([`workspace:${workspace.id}`]);
+    expect(mailReply.body.delivery_status).toBe("pending");
+    const before = lastSeq(desk, workspace.id);
+    const failed = setDeliveryStatus(ctx, mailReply.body.id, "failed", "550 mailbox unknown", desk.deps);
+    expect(failed).toMatchObject({ deliveryStatus: "failed", deliveryError: "550 mailbox unknown" });
+    const updated = eventsAfter(desk, workspace.id, before);
+    expect(updated.map((e) => e.type)).toEqual(["message.updated"]);
+    expect((updated[0]!.data.message as { delivery_status: string }).delivery_status).toBe("failed");
+  });
+
+  test("inbound mail: contact author, reopens, sender_unverified leaves status, original served", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const ctx = systemContext(workspace.id);
+    const { createTicket } = await import("../tickets/tickets.service");
+    const { findOrCreateContactByEmail } = await import("../contacts/contacts.service");
+    const { withTx } = await import("../db/tx");
+    const contact = withTx(desk.deps.db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: "cust@x.test", name: "Cust" }));
+    const email = { from_email: "cust@x.test", from_name: "Cust", to: ["support@acme.test"], cc: [], bcc: [], subject: "Help", reply_to: "", auth_failed: false, form_sender: "", has_quoted: true, email_message_id: "<a@x.test>", original_path: "originals/a.eml" };
+    mkdirSync(join(desk.dataDir, "originals"), { recursive: true });
+    writeFileSync(join(desk.dataDir, "originals/a.eml"), "Subject: Help\r\n\r\nNew text\r\n> quoted history\r\n");
+    const ticket = createTicket(ctx, { subject: "Help", channel: "email", contact_id: contact.id, body_html: "<p>New text</p>", direction: "inbound", author: { type: "contact", contactId: contact.id }, email }, desk.deps);
+    expect(ticket).toMatchObject({ messageCount: 1, status: "open", firstRespondedAt: null });
+    expect(ticket.lastCustomerMessageAt).not.toBeNull();
+    const [first] = desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all();
+    expect(first).toMatchObject({ direction: "inbound", authorType: "contact", authorContactId: contact.id, hasQuoted: true, emailMessageId: "<a@x.test>", deliveryStatus: "none" });
+    const original = await desk.api("GET", `/v1/messages/${first!.id}/original`, { headers: owner.headers });
+    expect(original.status).toBe(200);
+    expect(original.text).toContain("> quoted history");
+    expect(original.headers.get("x-content-type-options")).toBe("nosniff");
+    await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { status: "pending" } });
+    addMessage(ctx, String(ticket.number), { kind: "reply", body_html: "again", direction: "inbound", author: { type: "contact", contactId: contact.id }, email: { ...email, auth_failed: true, original_path: null } }, desk.deps);
+    expect(ticketRow(ticket.id).status).toBe("pending");
+    const acts = await desk.api("GET", `/v1/tickets/${ticket.id}/activities`, { headers: owner.headers });
+    const unverified = acts.body.at(-1);
+    expect(unverified).toMatchObject({ type: "status_changed", data: { from: "pending", to: "pending", reason: "sender_unverified" } });
+    const m = addMessage(ctx, ticket.id, { kind: "reply", body_html: "third", direction: "inbound", author: { type: "contact", contactId: contact.id } }, desk.deps);
+    expect(ticketRow(ticket.id).status).toBe("open");
+    const plain = await desk.api("GET", `/v1/messages/${m.id}/original`, { headers: owner.headers });
+    expect(plain.text).toBe("third");
+    const other = await createWorkspaceWithOwner(desk);
+    expect((await desk.api("GET", `/v1/messages/${m.id}/original`, { headers: other.owner.headers })).status).toBe(404);
+  });
+
+  test(`hostile HTML: ${XSS_VECTORS.length} vectors are stored harmless`, async () => {
+    expect(XSS_VECTORS.length).toBeGreaterThanOrEqual(30);
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const ticket = await newTicket(desk, owner);
+    for (const vector of XSS_VECTORS) {
+      const res = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers, body: { kind: "note", body_html: `<p>before</p>${vector}<p>after</p>` } });
+      expect(res.status, vector).toBe(201);
+      const row = desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).get()!;
+      for (const pattern of DANGEROUS) expect(row.bodyHtml, `${vector} -> ${row.bodyHtml}`).not.toMatch(pattern);
+      expect(row.bodyHtml).toContain("before");
+    }
+  });
+});

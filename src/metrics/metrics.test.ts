@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { startTestDesk } from "../../test/harness";
+import { createWorkspaceWithOwner } from "../../test/factories";
+import { countSmtpSession, routeLabel } from "./metrics";
+
+const desk = await startTestDesk();
+
+describe("GET /metrics", () => {
+  test("Prometheus text with requests, latency, jobs, sockets, SMTP sessions and seq lag", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    await fetch(`${desk.url}/v1/webhooks`, { headers: owner.headers });
+    await fetch(`${desk.url}/v1/webhooks/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b`, { headers: owner.headers });
+    countSmtpSession();
+    const socket = new WebSocket(`${desk.url.replace("http", "ws")}/v1/realtime?token=${(await desk.api("POST", "/v1/realtime/token", { headers: owner.headers })).body.token}`);
+    await new Promise((resolve) => socket.addEventListener("open", resolve));
+    const res = await fetch(`${desk.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/plain");
+    const text = await res.text();
+    expect(text).toContain('desk_http_requests_total{method="GET",route="/v1/webhooks",status="200"} 1');
+    expect(text).toContain('desk_http_requests_total{method="GET",route="/v1/webhooks/:id",status="404"} 1');
+    expect(text).toMatch(/desk_http_request_duration_seconds_bucket\{method="GET",route="\/v1\/webhooks",le="\+Inf"\} 1/);
+    expect(text).toMatch(/desk_smtp_sessions_total \d+/);
+    expect(text).toMatch(/desk_realtime_sockets\{kind="agent"\} [1-9]/);
+    expect(text).toMatch(/desk_jobs\{kind="[a-z.]+",state="queued"\} \d+/);
+    expect(text).toContain("desk_event_seq_lag 0");
+    expect(text).toContain("# TYPE desk_http_request_duration_seconds histogram");
+    socket.close();
+  });
+
+  test("route labels collapse ids", () => {
+    expect(routeLabel("/v1/tickets/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b/messages")).toBe("/v1/tickets/:id/messages");
+    expect(routeLabel("/v1/tickets/1234")).toBe("/v1/tickets/:id");
+    expect(routeLabel("/assets/app.js")).toBe("(web)");
+  });
+});

@@ -1,0 +1,38 @@
+/** Claims of a realtime token (purpose `ws`): who connects, to which workspace, which private teams. */
+export type AgentClaims = {
+  /** The user, for people; absent for API keys. */
+  sub?: string;
+  /** The session, for people: logging out closes the socket. */
+  sid?: string;
+  /** The API key, for keys: revoking it closes the socket. */
+  key?: string;
+  wid: string;
+  /** Private teams whose topics the socket joins. */
+  teams?: string[];
+  /** Admins, owners and keys see every private team, including ones created after connecting. */
+  all_teams?: boolean;
+};
+
+/** Claims of a widget gateway token (purpose `widget_ws`): a visitor's contact in a workspace. */
+export type WidgetClaims = { wid: string; cid: string };
+
+/** Close codes and reasons a client sees; documented on POST /v1/realtime/token. */
+export const CLOSE = {
+  goingAway: { code: 1001, reason: "server shutting down" },
+  internal: { code: 1011, reason: "internal error" },
+  badFrame: { code: 4400, reason: "malformed frame: expected a JSON object with a known type" },
+  unknownType: { code: 4400, reason: "unknown message type" },
+  badToken: { code: 4401, reason: "token invalid or expired" },
+  accessEnded: { code: 4403, reason: "access ended" },
+  slowConsumer: { code: 4408, reason: "slow consumer: too much unsent data" },
+  replayTooLarge: { code: 4410, reason: "too many missed events: replay through GET /v1/events, then reconnect" },
+} as const;
+
+export const PROTOCOL_TEXT =
+  "Connect a WebSocket to `url` within 5 minutes (the token needs to be valid only at connect). Add `&since=<seq>` to first " +
+  "receive the events missed after that seq (private-team events you may not see come as `event.hidden` stand-ins). Server " +
+  "frames are event envelopes as JSON text. Client frames: `{\"type\":\"ping\"}` answers `{\"type\":\"pong\"}`; " +
+  "`{\"type\":\"chat.typing\",\"ticket_id\":\"…\"}` is relayed to the workspace (not stored, no seq). Close codes: " +
+  "4400 malformed frame or unknown type, 4401 token invalid or expired, 4403 access ended (logout, member removed, key " +
+  "revoked), 4408 slow consumer (over 1 MiB unsent), 4410 too many missed events for `since` (replay with GET /v1/events), " +
+  "1001 server shutting down.";

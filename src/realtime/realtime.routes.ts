@@ -1,0 +1,31 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { errorResponses } from "../http/schemas";
+import { AGENT_PATH } from "./gateway";
+import { PROTOCOL_TEXT } from "./realtime.protocol";
+import { issueRealtimeToken } from "./realtime.service";
+
+const TokenAnswer = z.object({
+  token: z.string().describe("JWT, purpose ws, valid 5 minutes"),
+  url: z.string().describe("the WebSocket address, token included"),
+  expires_in: z.number(),
+});
+
+export function realtimeRoutes(deps: Deps) {
+  const base = deps.config.baseUrl.replace(/^http/, "ws");
+  return new Elysia({ prefix: "/realtime", tags: ["realtime"] })
+    .use(deps.guard)
+    .post(
+      "/token",
+      async ({ ctx }) => {
+        const { token, expiresIn } = await issueRealtimeToken(ctx, deps);
+        return { token, url: `${base}${AGENT_PATH}?token=${encodeURIComponent(token)}`, expires_in: expiresIn };
+      },
+      {
+        access: { role: "viewer", scopes: ["realtime"] },
+        response: { 200: TokenAnswer, ...errorResponses },
+        detail: { summary: "A short-lived token for the realtime gateway", description: PROTOCOL_TEXT },
+      },
+    );
+}

@@ -1,0 +1,234 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { signalAccessEnded } from "../auth/session-signals";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { teamMembers, teams } from "../teams/teams.table";
+import { startTestDesk } from "../../test/harness";
+import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
+import { connect, type TestSocket } from "./realtime.client.testkit";
+
+const desk = await startTestDesk();
+const wsBase = desk.url.replace(/^http/, "ws");
+const open: TestSocket[] = [];
+afterEach(() => open.splice(0).forEach((s) => s.ws.close()));
+
+async function tokenFor(headers: Record<string, string>) {
+  const res = await desk.api("POST", "/v1/realtime/token", { headers });
+  expect(res.status).toBe(200);
+  return res.body as { token: string; url: string; expires_in: number };
+}
+
+/** Connects with a fresh token and waits until the gateway has admitted the socket (a pong proves it). */
+async function socketFor(headers: Record<string, string>, query = "") {
+  const { token } = await tokenFor(headers);
+  const socket = connect(`${wsBase}/v1/realtime?token=${token}${query}`);
+  open.push(socket);
+  await socket.opened;
+  await ready(socket);
+  return socket;
+}
+
+async function ready(socket: TestSocket) {
+  const before = socket.frames.filter((f) => f.type === "pong").length;
+  socket.send({ type: "ping" });
+  const end = Date.now() + 2000;
+  while (socket.frames.filter((f) => f.type === "pong").length === before) {
+    if (Date.now() > end) throw new Error("no pong");
+    await Bun.sleep(5);
+  }
+  await Bun.sleep(10);
+}
+
+const emit = (workspaceId: string, type: string, options: { privateTeamId?: string; extraTopics?: string[]; visibility?: "agents" | "public" } = {}) =>
+  withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId, type, data: { note: type }, ...options }));
+
+function privateTeam(workspaceId: string, members: Member[]) {
+  const id = `team-${crypto.randomUUID()}`;
+  const now = new Date().toISOString();
+  desk.deps.db.insert(teams).values({ id, workspaceId, name: "Legal", private: true, createdAt: now, updatedAt: now }).run();
+  for (const m of members) desk.deps.db.insert(teamMembers).values({ teamId: id, userId: m.id }).run();
+  return id;
+}
+
+describe("POST /v1/realtime/token", () => {
+  test("any member gets a 5-minute ws token and the gateway url; keys need the realtime scope", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const viewer = await addMember(desk, workspace.id, "viewer");
+    const answer = await tokenFor(viewer.headers);
+    expect(answer.expires_in).toBe(300);
+    expect(answer.url).toBe(`ws://localhost:8080/v1/realtime?token=${answer.token}`);
+    const claims = await desk.deps.tokens.verify<{ sub: string; wid: string; sid: string }>(answer.token, "ws");
+    expect(claims).toMatchObject({ sub: viewer.id, wid: workspace.id, sid: viewer.sessionId });
+    expect(await desk.deps.tokens.verify(answer.token, "access")).toBeNull();
+    expect((await desk.api("POST", "/v1/realtime/token")).status).toBe(401);
+    expect((await desk.api("POST", "/v1/realtime/token", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status).toBe(403);
+    expect((await desk.api("POST", "/v1/realtime/token", { headers: createKey(desk, owner, ["realtime"]).headers })).status).toBe(200);
+  });
+});
+
+describe("gateway", () => {
+  test("committed events reach the workspace's sockets, and only that workspace's", async () => {
+    const a = await createWorkspaceWithOwner(desk);
+    const b = await createWorkspaceWithOwner(desk);
+    const key = createKey(desk, a.owner, ["realtime"]);
+    const [owner, viaKey, stranger] = [await socketFor(a.owner.headers), await socketFor(key.headers), await socketFor(b.owner.headers)];
+    const event = emit(a.workspace.id, "ticket.created");
+    const got = await owner.waitFor((f) => f.id === event.id);
+    expect(got).toEqual({ id: event.id, seq: event.seq, workspace_id: a.workspace.id, type: "ticket.created", visibility: "agents", topics: [`workspace:${a.workspace.id}`], data: { note: "ticket.created" }, occurred_at: event.occurred_at });
+    await viaKey.waitFor((f) => f.id === event.id);
+    await ready(stranger);
+    expect(stranger.frames.some((f) => f.id === event.id)).toBe(false);
+  });
+
+  test("an API write reaches sockets: creating a webhook publishes webhook.created", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const socket = await socketFor(owner.headers);
+    const res = await desk.api("POST", "/v1/webhooks", { headers: owner.headers, body: { url: "https://93.184.216.34/hook", events: ["*"] } });
+    expect(res.status).toBe(201);
+    const frame = await socket.waitFor((f) => f.type === "webhook.created");
+    expect((frame.data as { webhook: { id: string } }).webhook.id).toBe(res.body.id);
+  });
+
+  test("private-team events: members and admins get them in full once, others a stand-in with the same seq", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const insider = await addMember(desk, workspace.id, "agent");
+    const outsider = await addMember(desk, workspace.id, "agent");
+    const team = privateTeam(workspace.id, [insider]);
+    const sockets = { owner: await socketFor(owner.headers), insider: await socketFor(insider.headers), outsider: await socketFor(outsider.headers) };
+    const event = emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    const marker = emit(workspace.id, "ticket.created");
+    for (const s of Object.values(sockets)) await s.waitFor((f) => f.id === marker.id);
+    const seen = (s: TestSocket) => s.frames.filter((f) => f.seq === event.seq);
+    expect(seen(sockets.owner).map((f) => f.type)).toEqual(["ticket.updated"]);
+    expect(seen(sockets.insider).map((f) => f.type)).toEqual(["ticket.updated"]);
+    expect(seen(sockets.outsider)).toEqual([{ id: event.id, seq: event.seq, workspace_id: workspace.id, type: "event.hidden", visibility: "agents", topics: [`workspace:${workspace.id}`], data: {}, occurred_at: event.occurred_at }]);
+  });
+
+  test("an event also addressed to user:<uid> reaches that user once", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const socket = await socketFor(owner.headers);
+    const event = emit(workspace.id, "notification.created", { extraTopics: [`user:${owner.id}`] });
+    const marker = emit(workspace.id, "ticket.created");
+    await socket.waitFor((f) => f.id === marker.id);
+    expect(socket.frames.filter((f) => f.id === event.id)).toHaveLength(1);
+  });
+
+  test("since=<seq> replays missed events first (stand-ins for what it may not see), then live ones", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const team = privateTeam(workspace.id, []);
+    const first = emit(workspace.id, "ticket.created");
+    const hidden = emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    const last = emit(workspace.id, "ticket.deleted");
+    const socket = await socketFor(agent.headers, `&since=${first.seq - 1}`);
+    const live = emit(workspace.id, "contact.created");
+    await socket.waitFor((f) => f.id === live.id);
+    const events = socket.frames.filter((f) => typeof f.seq === "number");
+    expect(events.map((f) => [f.seq, f.type])).toEqual([[first.seq, "ticket.created"], [hidden.seq, "event.hidden"], [last.seq, "ticket.deleted"], [live.seq, "contact.created"]]);
+    void owner;
+  });
+
+  test("ping answers pong; chat.typing reaches the others without seq or storage", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const [typist, watcher] = [await socketFor(agent.headers), await socketFor(owner.headers)];
+    typist.send({ type: "chat.typing", ticket_id: "T-1" });
+    const relayed = await watcher.waitFor((f) => f.type === "chat.typing");
+    expect(relayed).toMatchObject({ type: "chat.typing", ticket_id: "T-1", user_id: agent.id, workspace_id: workspace.id });
+    expect(relayed.seq).toBeUndefined();
+    await ready(typist);
+    expect(typist.frames.some((f) => f.type === "chat.typing")).toBe(false);
+    const stored = desk.deps.db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM events WHERE workspace_id = ? AND type = 'chat.typing'").get(workspace.id);
+    expect(stored!.n).toBe(0);
+  });
+
+  test.each([
+    ["malformed JSON", "{not json"],
+    ["a JSON array", "[1,2]"],
+    ["an unknown type", JSON.stringify({ type: "subscribe", topic: "workspace:other" })],
+    ["typing without a ticket", JSON.stringify({ type: "chat.typing" })],
+  ])("%s closes that socket with 4400 and leaves the others alone", async (_name, frame) => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const [bad, good] = [await socketFor(owner.headers), await socketFor(owner.headers)];
+    bad.send(frame);
+    const closed = await bad.closed;
+    expect(closed.code).toBe(4400);
+    expect(closed.reason.length).toBeGreaterThan(5);
+    const event = emit(workspace.id, "ticket.created");
+    await good.waitFor((f) => f.id === event.id);
+  });
+
+  test("an expired, forged or wrong-purpose token closes with 4401; a bad since answers 422", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const expired = await desk.deps.tokens.sign("ws", { sub: owner.id, sid: owner.sessionId, wid: workspace.id }, -10);
+    for (const token of [expired, owner.token, "garbage", ""]) {
+      const socket = connect(`${wsBase}/v1/realtime?token=${token}`);
+      expect((await socket.closed).code).toBe(4401);
+    }
+    const res = await fetch(`${desk.url}/v1/realtime?token=x&since=abc`, { headers: { upgrade: "websocket", connection: "upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } });
+    expect(res.status).toBe(422);
+  });
+
+  test("logout, member removal and key revocation close exactly that holder's sockets with 4403", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const key = createKey(desk, owner, ["realtime"]);
+    const [ownerSocket, agentSocket, keySocket] = [await socketFor(owner.headers), await socketFor(agent.headers), await socketFor(key.headers)];
+    signalAccessEnded(desk.deps.db, { kind: "sessions", userId: agent.id, sessionIds: [agent.sessionId] });
+    expect(await agentSocket.closed).toEqual({ code: 4403, reason: "access ended" });
+    signalAccessEnded(desk.deps.db, { kind: "api_key", apiKeyId: key.id });
+    expect((await keySocket.closed).code).toBe(4403);
+    const second = await socketFor(owner.headers);
+    signalAccessEnded(desk.deps.db, { kind: "membership", userId: owner.id, workspaceId: workspace.id });
+    expect((await ownerSocket.closed).code).toBe(4403);
+    expect((await second.closed).code).toBe(4403);
+  });
+
+  test("the widget endpoint joins only the contact's topic and receives only public events", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const token = await desk.deps.tokens.sign("widget_ws", { wid: workspace.id, cid: "c-42" });
+    const visitor = connect(`${wsBase}/v1/widget/realtime?token=${token}`);
+    open.push(visitor);
+    await visitor.opened;
+    await ready(visitor);
+    const agentOnly = emit(workspace.id, "message.created", { extraTopics: [`contact:${workspace.id}:c-42`] });
+    const otherContact = emit(workspace.id, "message.created", { visibility: "public", extraTopics: [`contact:${workspace.id}:c-7`] });
+    const workspaceWide = emit(workspace.id, "ticket.created");
+    const reply = emit(workspace.id, "message.created", { visibility: "public", extraTopics: [`contact:${workspace.id}:c-42`] });
+    await visitor.waitFor((f) => f.id === reply.id);
+    expect(visitor.frames.filter((f) => f.seq !== undefined).map((f) => f.id)).toEqual([reply.id]);
+    void [agentOnly, otherContact, workspaceWide, owner];
+    const agentTokenOnWidget = connect(`${wsBase}/v1/widget/realtime?token=${(await tokenFor(owner.headers)).token}`);
+    expect((await agentTokenOnWidget.closed).code).toBe(4401);
+  });
+
+  test("a consumer that stops reading is dropped instead of buffering without bound", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const { token } = await tokenFor(owner.headers);
+    const port = new URL(desk.url).port;
+    let handshake = "";
+    const raw = await Bun.connect({
+      hostname: "127.0.0.1",
+      port: Number(port),
+      socket: { data(_s, chunk) { if (!handshake) handshake = chunk.toString().split("\r\n")[0]!; }, drain() {} },
+    });
+    raw.write(`GET /v1/realtime?token=${token} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    const end = Date.now() + 2000;
+    while (!handshake && Date.now() < end) await Bun.sleep(5);
+    expect(handshake).toContain("101");
+    raw.pause();
+    const watcher = await socketFor(owner.headers);
+    const big = "x".repeat(100_000);
+    const before = desk.server.pendingWebSockets;
+    // Paced so a reading client keeps up; the paused one cannot, whatever the kernel buffers.
+    for (let i = 0; i < 300 && desk.server.pendingWebSockets >= before; i++) {
+      withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: { big } }));
+      await Bun.sleep(2);
+    }
+    const until = Date.now() + 5000;
+    while (desk.server.pendingWebSockets >= before && Date.now() < until) await Bun.sleep(20);
+    expect(desk.server.pendingWebSockets).toBeLessThan(before);
+    expect(watcher.ws.readyState).toBe(WebSocket.OPEN);
+    raw.end();
+  });
+});

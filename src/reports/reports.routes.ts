@@ -1,0 +1,16 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { overviewReport, reportRange } from "./reports.service";
+
+const ReportQuery = z.object({ from: z.string().max(40).optional(), to: z.string().max(40).optional() });
+
+export function reportsRoutes(deps: Deps) {
+  return new Elysia({ tags: ["reports"] })
+    .use(deps.guard)
+    .get("/reports/overview", ({ ctx, query }) => overviewReport(deps.db, ctx, reportRange(deps.clock.now(), query.from, query.to)), {
+      access: { role: "viewer", scopes: ["tickets:read"] },
+      query: ReportQuery,
+      detail: { summary: "Ticket figures over [from, to) (RFC 3339 or YYYY-MM-DD; a date-only `to` includes that day; default the last 30 days)" },
+    });
+}

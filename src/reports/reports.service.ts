@@ -1,0 +1,121 @@
+import { sql } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import type { Queryable } from "../db/database";
+import { invalidAt } from "../http/errors";
+import { userRefsOf } from "../tickets/tickets.present";
+import { CHANNELS, SEVERITIES } from "../tickets/tickets.table";
+import type { UserRefJson } from "../users/users.present";
+
+export type Overview = {
+  from: string;
+  to: string;
+  created: number;
+  solved: number;
+  open_now: number;
+  first_response_p50_minutes: number | null;
+  resolution_p50_minutes: number | null;
+  csat_avg: number | null;
+  csat_count: number;
+  sla_breached: number;
+  by_day: Array<{ date: string; created: number; solved: number }>;
+  by_channel: Record<string, number>;
+  by_severity: Record<string, number>;
+  by_agent: Array<{ user: UserRefJson; solved: number; first_response_p50_minutes: number | null }>;
+};
+
+const DAY_MS = 86_400_000;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `from`/`to` as RFC 3339 or YYYY-MM-DD (a date-only `to` includes that day); default: the last 30 days; at most a year. */
+export function reportRange(now: Date, from?: string, to?: string): { from: Date; to: Date } {
+  const parse = (value: string, location: string, endOfDay: boolean): Date => {
+    const date = new Date(DATE_RE.test(value) ? `${value}T00:00:00Z` : value);
+    if (Number.isNaN(date.getTime())) throw invalidAt(location, "Use an RFC 3339 time or a YYYY-MM-DD date.");
+    return DATE_RE.test(value) && endOfDay ? new Date(date.getTime() + DAY_MS) : date;
+  };
+  const end = to ? parse(to, "query.to", true) : new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
+  const start = from ? parse(from, "query.from", false) : new Date(end.getTime() - 30 * DAY_MS);
+  if (start >= end) throw invalidAt("query.from", "from must be before to.");
+  if (end.getTime() - start.getTime() > 366 * DAY_MS) throw invalidAt("query.to", "The range may span at most one year.");
+  return { from: start, to: end };
+}
+
+/** The lower median of `value` over `rows` (a SQL fragment yielding one column `v`), in SQL. */
+const median = (rows: ReturnType<typeof sql>) =>
+  sql`(SELECT v FROM (${rows}) ORDER BY v LIMIT 1 OFFSET (SELECT max(count(*) - 1, 0) / 2 FROM (${rows})))`;
+
+const minutes = (a: string, b: string) => sql.raw(`(julianday(${a}) - julianday(${b})) * 1440.0`);
+
+/** GET /v1/reports/overview: every figure is a SQL aggregate over the range [from, to). */
+export function overviewReport(db: Queryable, ctx: RequestContext, range: { from: Date; to: Date }): Overview {
+  const ws = ctx.workspaceId;
+  const from = range.from.toISOString();
+  const to = range.to.toISOString();
+  const createdIn = sql`workspace_id = ${ws} AND deleted_at IS NULL AND merged_into_id IS NULL AND spam = 0 AND created_at >= ${from} AND created_at < ${to}`;
+  const solvedIn = sql`workspace_id = ${ws} AND deleted_at IS NULL AND merged_into_id IS NULL AND spam = 0 AND solved_at >= ${from} AND solved_at < ${to}`;
+  const firstResponses = sql`SELECT ${minutes("first_responded_at", "created_at")} AS v FROM tickets WHERE ${createdIn} AND first_responded_at IS NOT NULL`;
+  const resolutions = sql`SELECT ${minutes("solved_at", "created_at")} AS v FROM tickets WHERE ${solvedIn}`;
+
+  const totals = db.all<{
+    created: number;
+    solved: number;
+    open_now: number;
+    first_response: number | null;
+    resolution: number | null;
+    csat_avg: number | null;
+    csat_count: number;
+    sla_breached: number;
+  }>(sql`SELECT
+      (SELECT count(*) FROM tickets WHERE ${createdIn}) AS created,
+      (SELECT count(*) FROM tickets WHERE ${solvedIn}) AS solved,
+      (SELECT count(*) FROM tickets WHERE workspace_id = ${ws} AND deleted_at IS NULL AND merged_into_id IS NULL AND spam = 0 AND status IN ('open', 'pending', 'on_hold')) AS open_now,
+      ${median(firstResponses)} AS first_response,
+      ${median(resolutions)} AS resolution,
+      (SELECT avg(json_extract(csat, '$.score')) FROM tickets WHERE ${solvedIn} AND csat IS NOT NULL) AS csat_avg,
+      (SELECT count(*) FROM tickets WHERE ${solvedIn} AND csat IS NOT NULL) AS csat_count,
+      (SELECT count(*) FROM tickets WHERE ${createdIn} AND json_extract(sla, '$.breached') = 1) AS sla_breached`)[0]!;
+
+  const byDay = db.all<{ date: string; created: number; solved: number }>(sql`
+    WITH RECURSIVE days(d) AS (SELECT date(${from}) UNION ALL SELECT date(d, '+1 day') FROM days WHERE date(d, '+1 day') < ${to} AND d < date(${to}, '-1 day')),
+    c AS (SELECT substr(created_at, 1, 10) AS d, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY 1),
+    s AS (SELECT substr(solved_at, 1, 10) AS d, count(*) AS n FROM tickets WHERE ${solvedIn} GROUP BY 1)
+    SELECT days.d AS date, coalesce(c.n, 0) AS created, coalesce(s.n, 0) AS solved FROM days LEFT JOIN c ON c.d = days.d LEFT JOIN s ON s.d = days.d ORDER BY days.d`);
+
+  const byChannel = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Record<string, number>;
+  for (const row of db.all<{ k: string; n: number }>(sql`SELECT channel AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY channel`)) byChannel[row.k] = row.n;
+  const bySeverity = Object.fromEntries([...SEVERITIES, "none"].map((s) => [s, 0])) as Record<string, number>;
+  for (const row of db.all<{ k: string; n: number }>(sql`SELECT coalesce(severity, 'none') AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY 1`)) bySeverity[row.k] = row.n;
+
+  const agents = db.all<{ user_id: string; solved: number; first_response: number | null }>(sql`
+    WITH solved AS (SELECT assignee_id AS u, count(*) AS n FROM tickets WHERE ${solvedIn} AND assignee_id IS NOT NULL GROUP BY assignee_id),
+    fr AS (
+      SELECT assignee_id AS u, ${minutes("first_responded_at", "created_at")} AS v,
+        row_number() OVER (PARTITION BY assignee_id ORDER BY ${minutes("first_responded_at", "created_at")}) AS rn,
+        count(*) OVER (PARTITION BY assignee_id) AS cnt
+      FROM tickets WHERE ${createdIn} AND first_responded_at IS NOT NULL AND assignee_id IS NOT NULL
+    ),
+    fr_median AS (SELECT u, v FROM fr WHERE rn = (cnt + 1) / 2),
+    everyone AS (SELECT u FROM solved UNION SELECT u FROM fr_median)
+    SELECT everyone.u AS user_id, coalesce(solved.n, 0) AS solved, fr_median.v AS first_response
+    FROM everyone LEFT JOIN solved ON solved.u = everyone.u LEFT JOIN fr_median ON fr_median.u = everyone.u
+    ORDER BY solved DESC, user_id`);
+  const refs = userRefsOf(db, agents.map((a) => a.user_id));
+
+  const round = (v: number | null) => (v === null || v === undefined ? null : Math.round(v * 10) / 10);
+  return {
+    from,
+    to,
+    created: totals.created,
+    solved: totals.solved,
+    open_now: totals.open_now,
+    first_response_p50_minutes: round(totals.first_response),
+    resolution_p50_minutes: round(totals.resolution),
+    csat_avg: totals.csat_avg === null ? null : Math.round(totals.csat_avg * 100) / 100,
+    csat_count: totals.csat_count,
+    sla_breached: totals.sla_breached,
+    by_day: byDay,
+    by_channel: byChannel,
+    by_severity: bySeverity,
+    by_agent: agents.filter((a) => refs.has(a.user_id)).map((a) => ({ user: refs.get(a.user_id)!, solved: a.solved, first_response_p50_minutes: round(a.first_response) })),
+  };
+}

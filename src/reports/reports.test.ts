@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
+import { startTestDesk } from "../../test/harness";
+import { tickets } from "../tickets/tickets.table";
+import { newTicket } from "../tickets/tickets.testkit";
+
+const desk = await startTestDesk();
+const setTimes = (id: string, values: Partial<typeof tickets.$inferInsert>) => desk.deps.db.update(tickets).set(values).where(eq(tickets.id, id)).run();
+
+describe("reports overview", () => {
+  test("figures from SQL aggregates over [from, to)", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const other = await createWorkspaceWithOwner(desk);
+    await newTicket(desk, other.owner, { subject: "not ours" });
+    const a = await newTicket(desk, owner, { severity: "sev1", assignee_id: agent.id });
+    const b = await newTicket(desk, owner, { assignee_id: agent.id, channel: "email" });
+    const c = await newTicket(desk, owner, { assignee_id: owner.id });
+    const old = await newTicket(desk, owner);
+    setTimes(a.id, { createdAt: "2026-03-01T10:00:00.000Z", firstRespondedAt: "2026-03-01T10:30:00.000Z", solvedAt: "2026-03-01T12:00:00.000Z", status: "solved", csat: { score: 5, comment: "" } });
+    setTimes(b.id, { createdAt: "2026-03-02T10:00:00.000Z", firstRespondedAt: "2026-03-02T11:00:00.000Z", solvedAt: "2026-03-03T10:00:00.000Z", status: "solved", csat: { score: 3, comment: "meh" }, sla: { policy_id: null, first_response_due_at: null, resolution_due_at: null, breached: true } });
+    setTimes(c.id, { createdAt: "2026-03-02T12:00:00.000Z", firstRespondedAt: "2026-03-02T12:10:00.000Z" });
+    setTimes(old.id, { createdAt: "2026-01-01T00:00:00.000Z" });
+    const res = await desk.api("GET", "/v1/reports/overview?from=2026-03-01&to=2026-03-03", { headers: owner.headers });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      from: "2026-03-01T00:00:00.000Z",
+      to: "2026-03-04T00:00:00.000Z",
+      created: 3,
+      solved: 2,
+      open_now: 2,
+      first_response_p50_minutes: 30,
+      resolution_p50_minutes: 120,
+      csat_avg: 4,
+      csat_count: 2,
+      sla_breached: 1,
+      by_day: [
+        { date: "2026-03-01", created: 1, solved: 1 },
+        { date: "2026-03-02", created: 2, solved: 0 },
+        { date: "2026-03-03", created: 0, solved: 1 },
+      ],
+      by_channel: { email: 1, chat: 0, api: 2, portal: 0 },
+      by_severity: { sev1: 1, sev2: 0, sev3: 0, sev4: 0, none: 2 },
+    });
+    expect(res.body.by_agent).toEqual([
+      { user: expect.objectContaining({ id: agent.id }), solved: 2, first_response_p50_minutes: 30 },
+      { user: expect.objectContaining({ id: owner.id }), solved: 0, first_response_p50_minutes: 10 },
+    ]);
+  });
+
+  test("bad ranges 422; 401; wrong scope 403", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    for (const q of ["from=yesterday", "from=2026-03-05&to=2026-03-01", "from=2024-01-01&to=2026-01-01"]) {
+      expect((await desk.api("GET", `/v1/reports/overview?${q}`, { headers: owner.headers })).status, q).toBe(422);
+    }
+    expect((await desk.api("GET", "/v1/reports/overview")).status).toBe(401);
+    expect((await desk.api("GET", "/v1/reports/overview", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status).toBe(403);
+    const empty = await desk.api("GET", "/v1/reports/overview", { headers: owner.headers });
+    expect(empty.body).toMatchObject({ created: 0, first_response_p50_minutes: null, csat_avg: null, by_agent: [] });
+    expect(empty.body.by_day).toHaveLength(30);
+  });
+});

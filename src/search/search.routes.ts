@@ -1,0 +1,18 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { queryText, TicketSchema } from "../tickets/tickets.schemas";
+import { searchEverything } from "./search.service";
+
+export const SearchQuery = z.object({ q: queryText(500).default("") });
+
+export function searchRoutes(deps: Deps) {
+  return new Elysia({ tags: ["search"] })
+    .use(deps.guard)
+    .get("/search", ({ ctx, query }) => searchEverything(deps.db, ctx, query.q), {
+      access: { role: "viewer", scopes: ["tickets:read"] },
+      query: SearchQuery,
+      response: { 200: z.object({ tickets: z.array(TicketSchema), contacts: z.array(z.record(z.string(), z.unknown())), articles: z.array(z.unknown()) }) },
+      detail: { summary: "Full-text search (prefix matching): up to five tickets, contacts and articles, by relevance then recency" },
+    });
+}

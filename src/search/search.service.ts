@@ -1,0 +1,87 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
+import { presentContacts, type ContactJson } from "../contacts/contacts.present";
+import { contacts } from "../contacts/contacts.table";
+import type { Queryable } from "../db/database";
+import { presentTickets, type TicketJson } from "../tickets/tickets.present";
+import { ticketScope } from "../tickets/tickets.list";
+import { tickets } from "../tickets/tickets.table";
+import { COMMON_TERM_DOCS, matchExpression, queryTerms, RANK_CAP, termExpression, termsExpression } from "./search.query";
+
+export const SEARCH_RESULTS = 5;
+
+/**
+ * Is every term of the query rare? Counting a term's documents stops at COMMON_TERM_DOCS, so the
+ * check costs at most that many index entries per term, however common the word.
+ */
+function allTermsRare(db: Queryable, q: string, indexes: Array<[table: string, column: string]>, commonTermDocs: number): boolean {
+  for (const term of queryTerms(q)) {
+    for (const [table, column] of indexes) {
+      const expression = `{${column}} : ${termExpression(term)}`;
+      const [row] = db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql.identifier(table)} WHERE ${sql.identifier(table)} MATCH ${expression} LIMIT ${commonTermDocs})`);
+      if ((row?.n ?? 0) >= commonTermDocs) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Tickets by relevance, then recency. Rare terms: bm25 over every hit (subject hits weigh double).
+ * A common term: bm25 would read its whole doclist (PLATFORM.md: ~0.5 s on 1M documents), so only
+ * the newest RANK_CAP hits of each index are read (FTS5 walks rowids newest first and stops early)
+ * and ranked by where they matched (subject, then custom field, then message), then recency.
+ */
+export function searchTickets(db: Queryable, ctx: RequestContext, q: string, limit = SEARCH_RESULTS, commonTermDocs = COMMON_TERM_DOCS): TicketJson[] {
+  const precise = allTermsRare(db, q, [["ticket_search", "subject"], ["message_search", "body"], ["field_value_search", "value"]], commonTermDocs);
+  const expression = (column: string) => (precise ? termsExpression(q, [column]) : matchExpression(ctx.workspaceId, q, [column]));
+  const subject = expression("subject");
+  if (!subject) return [];
+  const body = expression("body")!;
+  const value = expression("value")!;
+  const cap = precise ? COMMON_TERM_DOCS : RANK_CAP;
+  const score = (table: string, tier: number) => (precise ? sql.raw(`bm25(${table}, 0.0, 1.0)`) : sql.raw(String(tier)));
+  const ranked = db.all<{ id: string }>(sql`
+    WITH hits(ticket_id, score) AS (
+      SELECT t.id, 2.0 * s.score FROM (SELECT rowid AS rid, ${score("ticket_search", -3)} AS score FROM ticket_search WHERE ticket_search MATCH ${subject} ORDER BY rowid DESC LIMIT ${cap}) s JOIN tickets t ON t.rowid = s.rid
+      UNION ALL
+      SELECT m.ticket_id, s.score FROM (SELECT rowid AS rid, ${score("message_search", -1)} AS score FROM message_search WHERE message_search MATCH ${body} ORDER BY rowid DESC LIMIT ${cap}) s JOIN messages m ON m.rowid = s.rid
+      UNION ALL
+      SELECT fv.record_id, s.score FROM (SELECT rowid AS rid, ${score("field_value_search", -2)} AS score FROM field_value_search WHERE field_value_search MATCH ${value} ORDER BY rowid DESC LIMIT ${cap}) s JOIN field_values fv ON fv.rowid = s.rid AND fv.entity = 'ticket'
+    )
+    SELECT tickets.id AS id FROM hits JOIN tickets ON tickets.id = hits.ticket_id
+    WHERE ${and(...ticketScope(db, ctx), eq(tickets.spam, false))}
+    GROUP BY tickets.id
+    ORDER BY min(hits.score) ASC, tickets.last_message_at DESC
+    LIMIT ${limit}`);
+  if (ranked.length === 0) return [];
+  const rows = db.select().from(tickets).where(inArray(tickets.id, ranked.map((r) => r.id))).all();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return presentTickets(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
+}
+
+export function searchContacts(db: Queryable, ctx: RequestContext, q: string, limit = SEARCH_RESULTS): ContactJson[] {
+  const precise = allTermsRare(db, q, [["contact_search", "name"], ["contact_search", "email"]], COMMON_TERM_DOCS);
+  const person = precise ? termsExpression(q, ["name", "email"]) : matchExpression(ctx.workspaceId, q, ["name", "email"]);
+  if (!person) return [];
+  const score = precise ? sql.raw("bm25(contact_search, 0.0, 2.0, 1.0)") : sql.raw("0");
+  const ranked = db.all<{ id: string }>(sql`
+    SELECT c.id AS id FROM (SELECT rowid AS rid, ${score} AS score FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${precise ? COMMON_TERM_DOCS : RANK_CAP}) s
+    JOIN contacts c ON c.rowid = s.rid
+    WHERE c.workspace_id = ${ctx.workspaceId} AND c.deleted_at IS NULL
+    ORDER BY s.score ASC, c.updated_at DESC
+    LIMIT ${limit}`);
+  if (ranked.length === 0) return [];
+  const rows = db.select().from(contacts).where(and(inArray(contacts.id, ranked.map((r) => r.id)), isNull(contacts.deletedAt))).all();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return presentContacts(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
+}
+
+/** GET /v1/search: five tickets, five contacts (when the caller may read contacts), articles (the knowledge base's, none here). */
+export function searchEverything(db: Queryable, ctx: RequestContext, q: string) {
+  const mayReadContacts = ctx.scopes === null ? roleAtLeast(ctx.role, "viewer") : hasScope(ctx, "contacts:read");
+  return {
+    tickets: searchTickets(db, ctx, q),
+    contacts: mayReadContacts ? searchContacts(db, ctx, q) : [],
+    articles: [] as unknown[],
+  };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
+import { startTestDesk } from "../../test/harness";
+import { newField, newTeam, newTicket } from "../tickets/tickets.testkit";
+import { matchExpression, queryTerms } from "./search.query";
+
+const desk = await startTestDesk();
+const search = async (headers: Record<string, string>, q: string) => (await desk.api("GET", `/v1/search?q=${encodeURIComponent(q)}`, { headers })).body;
+
+describe("search", () => {
+  test("queries never leak FTS syntax", () => {
+    expect(queryTerms(`"foo" OR bar* NEAR(x) -y ^z`)).toEqual(["foo", "or", "bar", "near", "x", "y", "z"]);
+    expect(matchExpression("ws-1", "***", ["subject"])).toBeNull();
+    expect(matchExpression("ab-cd", "Héllo w", ["subject"])).toBe('ws : "wabcd" AND {subject} : ("héllo"* "w")');
+  });
+
+  test("tickets by subject, message text and custom text; contacts by name and email; prefix; relevance", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    await newField(desk, owner, { name: "Order", key: "order_ref", type: "text" });
+    const bySubject = await newTicket(desk, owner, { subject: "Kangaroo invoice missing", contact: { email: "wallaby@zoo.test", name: "Wanda Wallaby" } });
+    const byMessage = await newTicket(desk, owner, { subject: "Question", body_html: "<p>the kangaroo escaped again</p>" });
+    const byField = await newTicket(desk, owner, { subject: "Other", fields: { order_ref: "ZX-kangaroo-991" } });
+    await newTicket(desk, owner, { subject: "Unrelated" });
+    const res = await search(owner.headers, "kangaroo");
+    expect(res.tickets.map((t: { id: string }) => t.id).sort()).toEqual([bySubject.id, byMessage.id, byField.id].sort());
+    expect(res.tickets[0].id).toBe(bySubject.id);
+    expect(res.articles).toEqual([]);
+    expect((await search(owner.headers, "kanga")).tickets).toHaveLength(3);
+    expect((await search(owner.headers, "kangaroo escaped")).tickets.map((t: { id: string }) => t.id)).toEqual([byMessage.id]);
+    expect((await search(owner.headers, "wallab")).contacts.map((c: { email: string }) => c.email)).toEqual(["wallaby@zoo.test"]);
+    expect((await search(owner.headers, "zoo.test")).contacts).toHaveLength(1);
+    expect((await search(owner.headers, "")).tickets).toEqual([]);
+    expect((await search(owner.headers, `" OR * (`)).tickets).toEqual([]);
+    // five at most
+    for (let i = 0; i < 7; i++) await newTicket(desk, owner, { subject: `platypus ${i}` });
+    expect((await search(owner.headers, "platypus")).tickets).toHaveLength(5);
+    // updates keep the index in step
+    await desk.api("PATCH", `/v1/tickets/${bySubject.id}`, { headers: owner.headers, body: { subject: "Renamed entirely" } });
+    expect((await search(owner.headers, "renamed")).tickets.map((t: { id: string }) => t.id)).toEqual([bySubject.id]);
+    await desk.api("PATCH", `/v1/tickets/${byField.id}`, { headers: owner.headers, body: { fields: { order_ref: null } } });
+    expect((await search(owner.headers, "kangaroo")).tickets.map((t: { id: string }) => t.id)).toEqual([byMessage.id]);
+  });
+
+  test("common words take the guarded path: newest hits only, subject before custom field before message, then recency", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    await newField(desk, owner, { name: "Ref", key: "ref", type: "text" });
+    const { searchTickets } = await import("./search.service");
+    const inMessage = await newTicket(desk, owner, { subject: "One", body_html: "<p>common wombat words</p>" });
+    const inField = await newTicket(desk, owner, { subject: "Two", fields: { ref: "wombat-7" } });
+    const olderSubject = await newTicket(desk, owner, { subject: "wombat older" });
+    const newerSubject = await newTicket(desk, owner, { subject: "wombat newer" });
+    await newTicket(desk, owner, { subject: "nothing here" });
+    const guarded = searchTickets(desk.deps.db, owner.ctx, "wombat", 5, 1).map((t) => t.id);
+    expect(guarded).toEqual([newerSubject.id, olderSubject.id, inField.id, inMessage.id]);
+    const precise = searchTickets(desk.deps.db, owner.ctx, "wombat", 5).map((t) => t.id);
+    expect(precise.sort()).toEqual(guarded.sort());
+  });
+
+  test("other workspaces, deleted tickets and hidden private teams never appear; 401/403", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    const outsider = await addMember(desk, workspace.id, "agent");
+    await newTicket(desk, other.owner, { subject: "Narwhal secret", contact: { email: "narwhal@other.test" } });
+    expect(await search(owner.headers, "narwhal")).toEqual({ tickets: [], contacts: [], articles: [] });
+    const gone = await newTicket(desk, owner, { subject: "Narwhal deleted" });
+    await desk.api("DELETE", `/v1/tickets/${gone.id}`, { headers: owner.headers });
+    expect((await search(owner.headers, "narwhal")).tickets).toEqual([]);
+    const team = await newTeam(desk, owner, { name: "Secret", private: true });
+    await newTicket(desk, owner, { subject: "Narwhal private", team_id: team.id });
+    expect((await search(owner.headers, "narwhal")).tickets).toHaveLength(1);
+    expect((await search(outsider.headers, "narwhal")).tickets).toEqual([]);
+    expect((await desk.api("GET", "/v1/tickets?q=narwhal", { headers: outsider.headers })).body.data).toEqual([]);
+    expect((await desk.api("GET", "/v1/search?q=x")).status).toBe(401);
+    expect((await desk.api("GET", "/v1/search?q=x", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status).toBe(403);
+    const ticketsOnly = await desk.api("GET", "/v1/search?q=narwhal", { headers: createKey(desk, owner, ["tickets:read"]).headers });
+    expect(ticketsOnly.body.contacts).toEqual([]);
+  });
+});

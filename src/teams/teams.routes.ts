@@ -1,0 +1,39 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../deps";
+import { IdParams } from "../http/schemas";
+import { CreateTeamBody, TeamListQuery, TeamPage, TeamSchema, UpdateTeamBody } from "./teams.schemas";
+import { createTeam, deleteTeam, getTeam, listTeams, updateTeam } from "./teams.service";
+
+const read = { role: "viewer", scopes: ["settings:read"] } as const;
+const write = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
+
+export function teamsRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/teams", tags: ["teams"] })
+    .use(deps.guard)
+    .get("/", ({ ctx, query }) => listTeams(ctx, query, deps), { access: read, query: TeamListQuery, response: { 200: TeamPage }, detail: { summary: "List teams" } })
+    .post(
+      "/",
+      ({ ctx, body, set }) => {
+        set.status = 201;
+        return createTeam(ctx, body, deps);
+      },
+      { access: write, body: CreateTeamBody, response: { 201: TeamSchema }, detail: { summary: "Create a team; member_ids must be workspace members" } },
+    )
+    .get("/:id", ({ ctx, params }) => getTeam(ctx, params.id, deps), { access: read, params: IdParams, response: { 200: TeamSchema }, detail: { summary: "One team" } })
+    .patch("/:id", ({ ctx, params, body }) => updateTeam(ctx, params.id, body, deps), {
+      access: write,
+      params: IdParams,
+      body: UpdateTeamBody,
+      response: { 200: TeamSchema },
+      detail: { summary: "Rename a team, replace its members or change privacy" },
+    })
+    .delete(
+      "/:id",
+      ({ ctx, params, set }) => {
+        deleteTeam(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: write, params: IdParams, detail: { summary: "Delete a team" } },
+    );
+}

@@ -1,0 +1,123 @@
+import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.service";
+import { decodeCursor, pageOf } from "../db/cursor";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { notFound, validationFailed } from "../http/errors";
+import { newId } from "../lib/ids";
+import { membersAmong } from "../members/members.service";
+import { presentTeam, type TeamJson, type TeamRow } from "./teams.present";
+import { teamMembers, teams } from "./teams.table";
+
+type Deps = { db: Db };
+
+/** Member ids of each team, in a stable order. */
+export function memberIdsOf(tx: Queryable, teamIds: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>(teamIds.map((id) => [id, []]));
+  if (!teamIds.length) return out;
+  const rows = tx.select().from(teamMembers).where(inArray(teamMembers.teamId, teamIds)).orderBy(asc(teamMembers.userId)).all();
+  for (const row of rows) out.get(row.teamId)?.push(row.userId);
+  return out;
+}
+
+const presentOne = (tx: Queryable, row: TeamRow): TeamJson => presentTeam(row, memberIdsOf(tx, [row.id]).get(row.id) ?? []);
+
+function findTeamRow(tx: Queryable, workspaceId: string, id: string) {
+  return tx.select().from(teams).where(and(eq(teams.workspaceId, workspaceId), eq(teams.id, id))).get();
+}
+
+/** Every id must belong to a member of this workspace; 422 names the first offender's index. */
+function checkMembers(tx: Tx, workspaceId: string, memberIds: string[]): string[] {
+  const unique = [...new Set(memberIds)];
+  const known = membersAmong(tx, workspaceId, unique);
+  const errors = memberIds.flatMap((id, i) => (known.has(id) ? [] : [{ location: `body.member_ids.${i}`, message: "not a member of this workspace" }]));
+  if (errors.length) throw validationFailed(errors);
+  return unique;
+}
+
+function setTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
+  tx.delete(teamMembers).where(eq(teamMembers.teamId, teamId)).run();
+  if (memberIds.length) tx.insert(teamMembers).values(memberIds.map((userId) => ({ teamId, userId }))).run();
+}
+
+export function listTeams(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: Deps) {
+  const after = decodeCursor(query.cursor, 2);
+  const rows = deps.db
+    .select()
+    .from(teams)
+    .where(
+      and(
+        eq(teams.workspaceId, ctx.workspaceId),
+        after ? or(gt(teams.createdAt, String(after[0])), and(eq(teams.createdAt, String(after[0])), gt(teams.id, String(after[1])))) : undefined,
+      ),
+    )
+    .orderBy(asc(teams.createdAt), asc(teams.id))
+    .limit(query.limit + 1)
+    .all();
+  const ids = memberIdsOf(deps.db, rows.map((r) => r.id));
+  return pageOf(rows, query.limit, (r) => presentTeam(r, ids.get(r.id) ?? []), (r) => [r.createdAt, r.id]);
+}
+
+export function getTeam(ctx: RequestContext, id: string, deps: Deps): TeamJson {
+  const row = findTeamRow(deps.db, ctx.workspaceId, id);
+  if (!row) throw notFound("Team");
+  return presentOne(deps.db, row);
+}
+
+export function createTeam(ctx: RequestContext, input: { name: string; member_ids: string[]; private: boolean }, deps: Deps): TeamJson {
+  return withTx(deps.db, (tx) => {
+    const memberIds = checkMembers(tx, ctx.workspaceId, input.member_ids);
+    const now = new Date().toISOString();
+    const row = tx
+      .insert(teams)
+      .values({ id: newId(), workspaceId: ctx.workspaceId, name: input.name, private: input.private, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    setTeamMembers(tx, row.id, memberIds);
+    const team = presentOne(tx, row);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.created", data: { team } });
+    recordAudit(tx, ctx, { action: "team.created", entityType: "team", entityId: row.id, data: { name: team.name, member_ids: team.member_ids, private: team.private } });
+    return team;
+  });
+}
+
+export function updateTeam(ctx: RequestContext, id: string, input: { name?: string; member_ids?: string[]; private?: boolean }, deps: Deps): TeamJson {
+  return withTx(deps.db, (tx) => {
+    const current = findTeamRow(tx, ctx.workspaceId, id);
+    if (!current) throw notFound("Team");
+    const before = presentOne(tx, current);
+    const memberIds = input.member_ids ? checkMembers(tx, ctx.workspaceId, input.member_ids) : null;
+    const changes: string[] = [];
+    if (input.name !== undefined && input.name !== current.name) changes.push("name");
+    if (input.private !== undefined && input.private !== current.private) changes.push("private");
+    if (memberIds && JSON.stringify([...memberIds].sort()) !== JSON.stringify(before.member_ids)) changes.push("member_ids");
+    if (!changes.length) return before;
+    const row = tx
+      .update(teams)
+      .set({ name: input.name ?? current.name, private: input.private ?? current.private, updatedAt: new Date().toISOString() })
+      .where(eq(teams.id, id))
+      .returning()
+      .get();
+    if (memberIds && changes.includes("member_ids")) setTeamMembers(tx, id, memberIds);
+    const team = presentOne(tx, row);
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.updated", data: { team } });
+    recordAudit(tx, ctx, {
+      action: "team.updated",
+      entityType: "team",
+      entityId: id,
+      data: { changes, ...Object.fromEntries(changes.map((c) => [c, { from: before[c as keyof TeamJson], to: team[c as keyof TeamJson] }])) },
+    });
+    return team;
+  });
+}
+
+export function deleteTeam(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const row = tx.delete(teams).where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, id))).returning().get();
+    if (!row) throw notFound("Team");
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.deleted", data: { team_id: id } });
+    recordAudit(tx, ctx, { action: "team.deleted", entityType: "team", entityId: id, data: { name: row.name } });
+  });
+}

@@ -1,0 +1,197 @@
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { actorUserId, type RequestContext } from "../auth/context";
+import { fieldFilterSql, fieldSortSql, parseFieldFilters, type FieldFilter } from "../custom-fields/fields.apply";
+import { decodeCursor, pageOf, type Page } from "../db/cursor";
+import type { Queryable } from "../db/database";
+import { invalidAt } from "../http/errors";
+import { labelFilterSql } from "../labels/labels.apply";
+import { matchingTicketIdsSql } from "../search/search.query";
+import { findVisibleView, listVisibleViews, type ViewFilters } from "../views/views.service";
+import { presentTickets, type TicketJson } from "./tickets.present";
+import { liveTicket, visibleTicketsCondition } from "./tickets.repo";
+import type { TicketListInput } from "./tickets.schemas";
+import { CHANNELS, PRIORITIES, SEVERITIES, TICKET_STATUSES, tickets, type TicketRow } from "./tickets.table";
+
+/** One filter set, from the query string or a saved view; every member optional and combined with AND. */
+export type TicketFilter = {
+  status?: string[];
+  priority?: string[];
+  severity?: string[];
+  assignee?: string;
+  team_id?: string;
+  mailbox_id?: string;
+  contact_id?: string;
+  tag?: string;
+  channel?: string;
+  q?: string;
+  spam?: boolean;
+  fields?: FieldFilter[];
+};
+
+const splitList = (value: string | undefined): string[] | undefined =>
+  value === undefined ? undefined : value.split(",").map((v) => v.trim()).filter(Boolean);
+
+function checkValues(list: string[] | undefined, allowed: readonly string[], location: string): void {
+  const bad = list?.find((v) => !allowed.includes(v));
+  if (bad !== undefined) throw invalidAt(location, `${bad.slice(0, 40)} is not one of ${allowed.join(", ")}`);
+}
+
+/** Conditions for one filter set; `prefix` names where a bad value came from (query or a view). */
+export function filterConditions(db: Queryable, ctx: RequestContext, filter: TicketFilter, prefix = "query"): SQL[] {
+  const out: SQL[] = [];
+  checkValues(filter.status, TICKET_STATUSES, `${prefix}.status`);
+  checkValues(filter.priority, PRIORITIES, `${prefix}.priority`);
+  checkValues(filter.severity, [...SEVERITIES, "none"], `${prefix}.severity`);
+  if (filter.channel !== undefined) checkValues([filter.channel], CHANNELS, `${prefix}.channel`);
+  if (filter.status?.length) out.push(inArray(tickets.status, filter.status as TicketRow["status"][]));
+  if (filter.priority?.length) out.push(inArray(tickets.priority, filter.priority as TicketRow["priority"][]));
+  if (filter.severity?.length) {
+    const named = filter.severity.filter((s) => s !== "none") as NonNullable<TicketRow["severity"]>[];
+    const parts: SQL[] = [];
+    if (named.length) parts.push(inArray(tickets.severity, named));
+    if (filter.severity.includes("none")) parts.push(isNull(tickets.severity));
+    out.push(parts.length === 1 ? parts[0]! : or(...parts)!);
+  }
+  if (filter.assignee !== undefined) {
+    if (filter.assignee === "none") out.push(isNull(tickets.assigneeId));
+    else if (filter.assignee === "me") {
+      const me = actorUserId(ctx);
+      out.push(me ? eq(tickets.assigneeId, me) : sql`0`);
+    } else out.push(eq(tickets.assigneeId, filter.assignee));
+  }
+  if (filter.team_id !== undefined) out.push(filter.team_id === "none" ? isNull(tickets.teamId) : eq(tickets.teamId, filter.team_id));
+  if (filter.mailbox_id !== undefined) out.push(eq(tickets.mailboxId, filter.mailbox_id));
+  if (filter.contact_id !== undefined) out.push(eq(tickets.contactId, filter.contact_id));
+  if (filter.channel !== undefined) out.push(eq(tickets.channel, filter.channel as TicketRow["channel"]));
+  if (filter.tag !== undefined && filter.tag !== "") out.push(labelFilterSql("tickets", ctx.workspaceId, filter.tag, tickets.id));
+  if (filter.spam !== undefined) out.push(eq(tickets.spam, filter.spam));
+  if (filter.q !== undefined && filter.q.trim() !== "") out.push(sql`${tickets.id} IN (${matchingTicketIdsSql(ctx.workspaceId, filter.q)})`);
+  // Wrapped so SQLite keeps it a per-row probe (primary key lookup) while walking the sort index
+  // newest first, instead of turning it into an IN list of every matching value and sorting them all.
+  for (const field of filter.fields ?? []) out.push(sql`likely(${fieldFilterSql(ctx, "ticket", field, tickets.id, db)})`);
+  return out;
+}
+
+export function viewToFilter(filters: ViewFilters): TicketFilter {
+  return {
+    status: filters.status,
+    priority: filters.priority,
+    assignee: filters.assignee,
+    team_id: filters.team_id,
+    mailbox_id: filters.mailbox_id,
+    tag: filters.tag,
+    channel: filters.channel,
+    q: filters.q,
+    fields: filters.fields?.map((f) => ({ key: f.key, op: f.op ?? null, value: f.value })),
+  };
+}
+
+/** The base scope of every list and count: this workspace, live tickets, private teams respected. */
+export function ticketScope(db: Queryable, ctx: RequestContext): SQL[] {
+  const visible = visibleTicketsCondition(db, ctx);
+  return [eq(tickets.workspaceId, ctx.workspaceId), liveTicket, ...(visible ? [visible] : [])];
+}
+
+type SortPlan = { name: string; order: "asc" | "desc"; key: SQL; value: (row: TicketRow & { sort_value?: unknown }) => string | number | null };
+
+function sortPlan(ctx: RequestContext, db: Queryable, sort: string | undefined, order: "asc" | "desc" | undefined): SortPlan {
+  const name = sort ?? "last_message_at";
+  switch (name) {
+    case "last_message_at":
+      return { name, order: order ?? "desc", key: sql`${tickets.lastMessageAt}`, value: (r) => r.lastMessageAt };
+    case "created_at":
+      return { name, order: order ?? "desc", key: sql`${tickets.createdAt}`, value: (r) => r.createdAt };
+    case "priority":
+      return { name, order: order ?? "desc", key: sql`${tickets.priorityRank}`, value: (r) => r.priorityRank };
+    case "severity":
+      return { name, order: order ?? "asc", key: sql`${tickets.severityRank}`, value: (r) => r.severityRank };
+    case "due":
+      return { name, order: order ?? "asc", key: sql`${tickets.dueAt}`, value: (r) => r.dueAt };
+  }
+  if (name.startsWith("field.")) {
+    const key = fieldSortSql(ctx, "ticket", name.slice(6), tickets.id, db);
+    return { name, order: order ?? "asc", key, value: (r) => (r.sort_value as string | number | null) ?? null };
+  }
+  throw invalidAt("query.sort", "sort is last_message_at, created_at, priority, severity, due or field.<key>");
+}
+
+/** Rows strictly after the cursor in (key, id) order; a null key sorts lowest, as SQLite orders it. */
+function afterCursor(plan: SortPlan, value: string | number | null, id: string): SQL {
+  const k = plan.key;
+  if (plan.order === "desc") {
+    if (value === null) return sql`(${k} IS NULL AND ${tickets.id} < ${id})`;
+    return sql`(${k} < ${value} OR (${k} = ${value} AND ${tickets.id} < ${id}) OR ${k} IS NULL)`;
+  }
+  if (value === null) return sql`((${k} IS NULL AND ${tickets.id} > ${id}) OR ${k} IS NOT NULL)`;
+  return sql`(${k} > ${value} OR (${k} = ${value} AND ${tickets.id} > ${id}))`;
+}
+
+/** Filters from the query string (view_id adds the saved view's filters, combined with AND). */
+export function listFiltersOf(db: Queryable, ctx: RequestContext, query: TicketListInput): SQL[] {
+  const fromQuery: TicketFilter = {
+    status: splitList(query.status),
+    priority: splitList(query.priority),
+    severity: splitList(query.severity),
+    assignee: query.assignee,
+    team_id: query.team_id,
+    mailbox_id: query.mailbox_id,
+    contact_id: query.contact_id,
+    tag: query.tag,
+    channel: query.channel,
+    q: query.q,
+    // Spam stays out of every list unless asked for, as in a mail client's inbox.
+    spam: query.spam === undefined ? false : query.spam === "true",
+    fields: parseFieldFilters(query as Record<string, unknown>),
+  };
+  const conditions = filterConditions(db, ctx, fromQuery);
+  if (query.view_id !== undefined) {
+    const view = findVisibleView(db, ctx, query.view_id);
+    conditions.push(...filterConditions(db, ctx, viewToFilter(view.filters), "view.filters"));
+  }
+  return conditions;
+}
+
+/** The list query, unexecuted (the benchmark prints its plan); `plan` says how to build the next cursor. */
+export function buildTicketListQuery(db: Queryable, ctx: RequestContext, query: TicketListInput, extra: SQL[] = []) {
+  const plan = sortPlan(ctx, db, query.sort, query.order);
+  const conditions = [...ticketScope(db, ctx), ...listFiltersOf(db, ctx, query), ...extra];
+  const cursor = decodeCursor(query.cursor, 4);
+  if (cursor) {
+    const [sortName, order, value, id] = cursor;
+    if (sortName !== plan.name || order !== plan.order || typeof id !== "string") {
+      throw invalidAt("query.cursor", "the cursor belongs to another sort order");
+    }
+    conditions.push(afterCursor(plan, value ?? null, id));
+  }
+  const direction = plan.order === "desc" ? desc : asc;
+  const select = db
+    .select({ ticket: tickets, sortValue: sql<string | number | null>`${plan.key}` })
+    .from(tickets)
+    .where(and(...conditions))
+    .orderBy(direction(plan.key), direction(tickets.id))
+    .limit(query.limit + 1);
+  return { select, plan };
+}
+
+/** GET /v1/tickets: keyset pages that never repeat or skip a ticket whose sort key did not change. */
+export function listTickets(db: Queryable, ctx: RequestContext, query: TicketListInput, extra: SQL[] = []): Page<TicketJson> {
+  const { select, plan } = buildTicketListQuery(db, ctx, query, extra);
+  const rows = select.all().map((r) => ({ ...r.ticket, sort_value: r.sortValue }));
+  const page = pageOf(rows, query.limit, (row) => row, (row) => [plan.name, plan.order, (row.sort_value as string | number | null) ?? null, row.id]);
+  return { data: presentTickets(db, page.data), next_cursor: page.next_cursor };
+}
+
+/** Number of live tickets per visible view (same filters as the view's list). */
+export function viewCounts(db: Queryable, ctx: RequestContext): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const view of listVisibleViews(db, ctx)) {
+    try {
+      const conditions = [...ticketScope(db, ctx), eq(tickets.spam, false), ...filterConditions(db, ctx, viewToFilter(view.filters), "view.filters")];
+      out[view.id] = db.select({ n: sql<number>`count(*)` }).from(tickets).where(and(...conditions)).get()?.n ?? 0;
+    } catch {
+      // A view naming a field that was deleted since: it counts nothing rather than failing the inbox.
+      out[view.id] = 0;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,112 @@
+import { inArray } from "drizzle-orm";
+import { users } from "../auth/auth.table";
+import { contactRefsOf } from "../contacts/contacts.service";
+import { fieldValuesOf } from "../custom-fields/fields.apply";
+import type { Queryable } from "../db/database";
+import { labelsOf, type TagRef } from "../labels/labels.apply";
+import { presentUserRef, type UserRefJson } from "../users/users.present";
+import type { ActivityRow, TicketRow } from "./tickets.table";
+
+export type ContactRefJson = { id: string; email: string | null; name: string; avatar_url: string | null };
+
+export type TicketJson = {
+  id: string;
+  number: number;
+  subject: string;
+  status: TicketRow["status"];
+  priority: TicketRow["priority"];
+  severity: TicketRow["severity"];
+  channel: TicketRow["channel"];
+  mailbox_id: string | null;
+  contact: ContactRefJson | null;
+  assignee: UserRefJson | null;
+  team_id: string | null;
+  tags: TagRef[];
+  sla: TicketRow["sla"];
+  first_responded_at: string | null;
+  solved_at: string | null;
+  snoozed_until: string | null;
+  last_message_at: string;
+  last_customer_message_at: string | null;
+  last_message_preview: string;
+  message_count: number;
+  spam: boolean;
+  csat: TicketRow["csat"];
+  custom: Record<string, unknown>;
+  fields: Record<string, unknown>;
+  merged_into_id: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** UserRefs of many users in one query. */
+export function userRefsOf(db: Queryable, ids: Array<string | null>): Map<string, UserRefJson> {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+  if (wanted.length === 0) return new Map();
+  const rows = db.select({ id: users.id, name: users.name, email: users.email, avatarUrl: users.avatarUrl }).from(users).where(inArray(users.id, wanted)).all();
+  return new Map(rows.map((row) => [row.id, presentUserRef(row)]));
+}
+
+/** Presents many tickets with four batched look-ups (contacts, assignees, tags, fields), never one per row. */
+export function presentTickets(db: Queryable, rows: TicketRow[]): TicketJson[] {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const contacts = contactRefsOf(db, [...new Set(rows.map((r) => r.contactId).filter((id): id is string => !!id))]);
+  const assignees = userRefsOf(db, rows.map((r) => r.assigneeId));
+  const tags = labelsOf(db, "tickets", ids);
+  const fields = fieldValuesOf(db, "ticket", ids);
+  return rows.map((row) => ({
+    id: row.id,
+    number: row.number,
+    subject: row.subject,
+    status: row.status,
+    priority: row.priority,
+    severity: row.severity ?? null,
+    channel: row.channel,
+    mailbox_id: row.mailboxId ?? null,
+    contact: row.contactId ? (contacts.get(row.contactId) ?? null) : null,
+    assignee: row.assigneeId ? (assignees.get(row.assigneeId) ?? null) : null,
+    team_id: row.teamId ?? null,
+    tags: tags.get(row.id) ?? [],
+    sla: row.sla ?? null,
+    first_responded_at: row.firstRespondedAt ?? null,
+    solved_at: row.solvedAt ?? null,
+    snoozed_until: row.snoozedUntil ?? null,
+    last_message_at: row.lastMessageAt,
+    last_customer_message_at: row.lastCustomerMessageAt ?? null,
+    last_message_preview: row.lastMessagePreview,
+    message_count: row.messageCount,
+    spam: row.spam,
+    csat: row.csat ?? null,
+    custom: row.custom ?? {},
+    fields: fields.get(row.id) ?? {},
+    merged_into_id: row.mergedIntoId ?? null,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }));
+}
+
+export const presentTicket = (db: Queryable, row: TicketRow): TicketJson => presentTickets(db, [row])[0]!;
+
+export type ActivityJson = {
+  id: string;
+  ticket_id: string;
+  type: string;
+  data: Record<string, unknown>;
+  actor_type: ActivityRow["actorType"];
+  actor: { type: ActivityRow["actorType"]; user: UserRefJson | null };
+  created_at: string;
+};
+
+export function presentActivities(db: Queryable, rows: ActivityRow[]): ActivityJson[] {
+  const refs = userRefsOf(db, rows.map((r) => r.actorUserId));
+  return rows.map((row) => ({
+    id: row.id,
+    ticket_id: row.ticketId,
+    type: row.type,
+    data: row.data ?? {},
+    actor_type: row.actorType,
+    actor: { type: row.actorType, user: row.actorUserId ? (refs.get(row.actorUserId) ?? null) : null },
+    created_at: row.createdAt,
+  }));
+}

@@ -1,0 +1,67 @@
+import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import type { Queryable } from "../db/database";
+import { notFound } from "../http/errors";
+import { isUuid } from "../lib/ids";
+import { teams } from "../teams/teams.table";
+import { tickets, type TicketRow } from "./tickets.table";
+
+/** Live tickets: neither deleted nor merged away (matches the partial indexes' WHERE). */
+export const liveTicket = sql`${tickets.deletedAt} IS NULL AND ${tickets.mergedIntoId} IS NULL`;
+
+/** Private teams of the workspace whose tickets this caller may not see. */
+export function hiddenTeamIds(db: Queryable, ctx: RequestContext): string[] {
+  if (ctx.visibleTeams === "all") return [];
+  const conditions = [eq(teams.workspaceId, ctx.workspaceId), eq(teams.private, true)];
+  if (ctx.visibleTeams.length > 0) conditions.push(notInArray(teams.id, ctx.visibleTeams));
+  return db.select({ id: teams.id }).from(teams).where(and(...conditions)).all().map((r) => r.id);
+}
+
+/** The private-team filter as a query condition: hidden tickets are simply not found. */
+export function visibleTicketsCondition(db: Queryable, ctx: RequestContext): SQL | undefined {
+  const hidden = hiddenTeamIds(db, ctx);
+  if (hidden.length === 0) return undefined;
+  return or(isNull(tickets.teamId), notInArray(tickets.teamId, hidden));
+}
+
+/** Parses a ticket reference: UUID, number, `#12` or `%2312`. */
+export function parseTicketRef(ref: string): { id: string } | { number: number } | null {
+  let value = ref.trim();
+  if (value.startsWith("%23")) value = value.slice(3);
+  else if (value.startsWith("#")) value = value.slice(1);
+  if (/^\d{1,15}$/.test(value)) return { number: Number(value) };
+  if (isUuid(value)) return { id: value.toLowerCase() };
+  return null;
+}
+
+/** Finds a ticket the caller may see (deleted ones excluded); 404 otherwise. Merged-away tickets stay readable. */
+export function findVisibleTicket(db: Queryable, ctx: RequestContext, ref: string, options: { includeMerged?: boolean } = {}): TicketRow {
+  const parsed = parseTicketRef(ref);
+  if (!parsed) throw notFound("Ticket");
+  const conditions: Array<SQL | undefined> = [
+    eq(tickets.workspaceId, ctx.workspaceId),
+    "id" in parsed ? eq(tickets.id, parsed.id) : eq(tickets.number, parsed.number),
+    isNull(tickets.deletedAt),
+    options.includeMerged === false ? isNull(tickets.mergedIntoId) : undefined,
+    visibleTicketsCondition(db, ctx),
+  ];
+  const row = db.select().from(tickets).where(and(...conditions)).get();
+  if (!row) throw notFound("Ticket");
+  return row;
+}
+
+/** The private team a ticket belongs to, if its team is private (its events then go to the team topic). */
+export function privateTeamOf(db: Queryable, workspaceId: string, teamId: string | null): string | null {
+  if (!teamId) return null;
+  const row = db.select({ id: teams.id }).from(teams).where(and(eq(teams.id, teamId), eq(teams.workspaceId, workspaceId), eq(teams.private, true))).get();
+  return row ? row.id : null;
+}
+
+export function ticketsByIds(db: Queryable, workspaceId: string, ids: string[]): TicketRow[] {
+  if (ids.length === 0) return [];
+  return db.select().from(tickets).where(and(eq(tickets.workspaceId, workspaceId), inArray(tickets.id, ids))).all();
+}
+
+export function reloadTicket(db: Queryable, id: string): TicketRow {
+  return db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+}

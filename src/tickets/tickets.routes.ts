@@ -1,0 +1,106 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import { and, eq, isNull } from "drizzle-orm";
+import { contacts } from "../contacts/contacts.table";
+import type { Deps } from "../deps";
+import { notFound } from "../http/errors";
+import { IdParams, pageOfSchema } from "../http/schemas";
+import { listTickets, viewCounts } from "./tickets.list";
+import { mergeTicket } from "./tickets.merge";
+import { presentActivities, presentTicket } from "./tickets.present";
+import {
+  ActivitySchema,
+  BulkBody,
+  BulkResult,
+  CountsSchema,
+  CreateTicketBody,
+  MergeBody,
+  TicketListQuery,
+  TicketPatchBody,
+  TicketSchema,
+} from "./tickets.schemas";
+import { bulkUpdateTickets, createTicket, deleteTicket, getTicket, listActivities, ticketCounts, updateTicket } from "./tickets.service";
+import { tickets } from "./tickets.table";
+
+const read = { role: "viewer", scopes: ["tickets:read"] } as const;
+const write = { role: "agent", scopes: ["tickets:write"] } as const;
+
+export function ticketsRoutes(deps: Deps) {
+  return new Elysia({ tags: ["tickets"] })
+    .use(deps.guard)
+    .get("/tickets", ({ ctx, query }) => listTickets(deps.db, ctx, query), {
+      access: read,
+      query: TicketListQuery,
+      response: { 200: pageOfSchema(TicketSchema) },
+      detail: { summary: "List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true" },
+    })
+    .get("/tickets/counts", ({ ctx }) => ({ ...ticketCounts(deps.db, ctx), views: viewCounts(deps.db, ctx) }), {
+      access: read,
+      response: { 200: CountsSchema },
+      detail: { summary: "Inbox counts (live, non-spam tickets; unassigned and mine count open, pending and on_hold)" },
+    })
+    .post(
+      "/tickets",
+      ({ ctx, body, set }) => {
+        const row = createTicket(ctx, body, deps);
+        set.status = 201;
+        set.headers.location = `/v1/tickets/${row.id}`;
+        return presentTicket(deps.db, row);
+      },
+      { access: write, body: CreateTicketBody, response: { 201: TicketSchema }, detail: { summary: "Create a ticket, optionally with its first message" } },
+    )
+    .post("/tickets/bulk", ({ ctx, body }) => bulkUpdateTickets(ctx, body, deps), {
+      access: write,
+      body: BulkBody,
+      response: { 200: BulkResult },
+      detail: { summary: "Patch or delete many tickets at once (all or nothing); answers { updated, ids }" },
+    })
+    .get("/tickets/:id", ({ ctx, params }) => presentTicket(deps.db, getTicket(deps.db, ctx, params.id)), {
+      access: read,
+      params: IdParams,
+      response: { 200: TicketSchema },
+      detail: { summary: "A ticket by UUID, number or #number" },
+    })
+    .patch("/tickets/:id", ({ ctx, params, body }) => presentTicket(deps.db, updateTicket(ctx, params.id, body, deps)), {
+      access: write,
+      params: IdParams,
+      body: TicketPatchBody,
+      response: { 200: TicketSchema },
+      detail: { summary: "Update a ticket; solving with an empty required field answers 422 field_required" },
+    })
+    .delete(
+      "/tickets/:id",
+      ({ ctx, params, set }) => {
+        deleteTicket(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: write, params: IdParams, detail: { summary: "Soft-delete a ticket (emits ticket.deleted)" } },
+    )
+    .post("/tickets/:id/merge", ({ ctx, params, body }) => presentTicket(deps.db, mergeTicket(ctx, params.id, body.into_id, deps)), {
+      access: write,
+      params: IdParams,
+      body: MergeBody,
+      response: { 200: TicketSchema },
+      detail: { summary: "Merge this ticket into another; answers the target ticket" },
+    })
+    .get("/tickets/:id/activities", ({ ctx, params }) => presentActivities(deps.db, listActivities(deps.db, ctx, params.id)), {
+      access: read,
+      params: IdParams,
+      response: { 200: z.array(ActivitySchema) },
+      detail: { summary: "Every non-message timeline entry, ascending" },
+    })
+    .get(
+      "/contacts/:id/tickets",
+      ({ ctx, params, query }) => {
+        const contact = deps.db
+          .select({ id: contacts.id })
+          .from(contacts)
+          .where(and(eq(contacts.id, params.id), eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)))
+          .get();
+        if (!contact) throw notFound("Contact");
+        return listTickets(deps.db, ctx, { ...query, spam: query.spam ?? undefined }, [eq(tickets.contactId, contact.id)]);
+      },
+      { access: read, params: IdParams, query: TicketListQuery, response: { 200: pageOfSchema(TicketSchema) }, detail: { summary: "The contact's tickets (same filters as the ticket list)" } },
+    );
+}

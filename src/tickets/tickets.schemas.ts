@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { PageQuery, Timestamp } from "../http/schemas";
+import { CHANNELS, PRIORITIES, SEVERITIES, TICKET_STATUSES } from "./tickets.table";
+
+const LabelNames = z.array(z.string().max(100)).max(100);
+const FieldsInput = z.record(z.string(), z.unknown());
+
+export const UserRefSchema = z.object({ id: z.string(), name: z.string(), email: z.string(), avatar_url: z.string().nullable() });
+export const ContactRefSchema = z.object({ id: z.string(), email: z.string().nullable(), name: z.string(), avatar_url: z.string().nullable() });
+export const TagRefSchema = z.object({ id: z.string(), name: z.string(), color: z.string(), group_id: z.string().nullable() });
+
+export const TicketSchema = z.object({
+  id: z.string(),
+  number: z.number(),
+  subject: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  priority: z.enum(PRIORITIES),
+  severity: z.enum(SEVERITIES).nullable(),
+  channel: z.enum(CHANNELS),
+  mailbox_id: z.string().nullable(),
+  contact: ContactRefSchema.nullable(),
+  assignee: UserRefSchema.nullable(),
+  team_id: z.string().nullable(),
+  tags: z.array(TagRefSchema),
+  sla: z
+    .object({ policy_id: z.string().nullable(), first_response_due_at: z.string().nullable(), resolution_due_at: z.string().nullable(), breached: z.boolean() })
+    .nullable(),
+  first_responded_at: z.string().nullable(),
+  solved_at: z.string().nullable(),
+  snoozed_until: z.string().nullable(),
+  last_message_at: z.string(),
+  last_customer_message_at: z.string().nullable(),
+  last_message_preview: z.string(),
+  message_count: z.number(),
+  spam: z.boolean(),
+  csat: z.object({ score: z.number(), comment: z.string() }).nullable(),
+  custom: z.record(z.string(), z.unknown()),
+  fields: z.record(z.string(), z.unknown()),
+  merged_into_id: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const TicketPatchBody = z
+  .object({
+    subject: z.string().trim().min(1).max(500),
+    status: z.enum(TICKET_STATUSES),
+    priority: z.enum(PRIORITIES),
+    severity: z.enum(SEVERITIES).nullable(),
+    assignee_id: z.string().max(100).nullable(),
+    team_id: z.string().max(100).nullable(),
+    snoozed_until: Timestamp.nullable(),
+    spam: z.boolean(),
+    tags: LabelNames,
+    add_tags: LabelNames,
+    remove_tags: LabelNames,
+    fields: FieldsInput,
+    custom: z.record(z.string(), z.unknown()),
+  })
+  .partial()
+  .strict();
+export type TicketPatch = z.infer<typeof TicketPatchBody>;
+
+export const CreateTicketBody = z
+  .object({
+    subject: z.string().trim().min(1).max(500),
+    contact_id: z.string().max(100).optional(),
+    contact: z.object({ email: z.email().max(320), name: z.string().max(200).nullable().optional() }).strict().optional(),
+    channel: z.enum(["email", "api"]).optional(),
+    mailbox_id: z.string().max(100).nullable().optional(),
+    body_html: z.string().max(1_000_000).optional(),
+    kind: z.enum(["reply", "note"]).optional(),
+    priority: z.enum(PRIORITIES).optional(),
+    severity: z.enum(SEVERITIES).nullable().optional(),
+    assignee_id: z.string().max(100).nullable().optional(),
+    team_id: z.string().max(100).nullable().optional(),
+    tags: LabelNames.optional(),
+    fields: FieldsInput.optional(),
+    status: z.enum(TICKET_STATUSES).optional(),
+    attachment_ids: z.array(z.string().max(100)).max(50).optional(),
+  })
+  .strict();
+
+export const BulkBody = z.union([
+  z.object({ ids: z.array(z.string().max(100)).min(1).max(500), patch: TicketPatchBody }).strict(),
+  z.object({ ids: z.array(z.string().max(100)).min(1).max(500), delete: z.literal(true) }).strict(),
+]);
+export const BulkResult = z.object({ updated: z.number(), ids: z.array(z.string()) });
+
+export const MergeBody = z.object({ into_id: z.string().min(1).max(100) }).strict();
+
+export const CountsSchema = z.object({
+  unassigned: z.number(),
+  mine: z.number(),
+  open: z.number(),
+  pending: z.number(),
+  on_hold: z.number(),
+  solved: z.number(),
+  spam: z.number(),
+  views: z.record(z.string(), z.number()),
+});
+
+export const TICKET_SORTS = ["last_message_at", "created_at", "priority", "severity", "due"] as const;
+
+/** Elysia's query parser turns `a,b` into a list; filters take both forms and read them as text. */
+export const queryText = (max: number) =>
+  z.union([z.string().max(max), z.array(z.string().max(max)).max(50)]).transform((v) => (Array.isArray(v) ? v.join(",") : v));
+
+/** Known list filters; `field.<key>` filters pass through (loose) and are parsed by the custom fields helper. */
+export const TicketListQuery = PageQuery.extend({
+  status: queryText(200).optional(),
+  priority: queryText(200).optional(),
+  severity: queryText(200).optional(),
+  assignee: queryText(100).optional(),
+  team_id: queryText(100).optional(),
+  mailbox_id: queryText(100).optional(),
+  contact_id: queryText(100).optional(),
+  view_id: queryText(100).optional(),
+  tag: queryText(100).optional(),
+  channel: z.enum(CHANNELS).optional(),
+  q: queryText(500).optional(),
+  spam: z.enum(["true", "false"]).optional(),
+  sort: queryText(100).optional(),
+  order: z.enum(["asc", "desc"]).optional(),
+}).loose();
+export type TicketListInput = z.infer<typeof TicketListQuery>;
+
+export const ActivitySchema = z.object({
+  id: z.string(),
+  ticket_id: z.string(),
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  actor_type: z.string(),
+  actor: z.object({ type: z.string(), user: UserRefSchema.nullable() }),
+  created_at: z.string(),
+});

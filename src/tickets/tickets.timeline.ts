@@ -1,0 +1,71 @@
+import type { RequestContext } from "../auth/context";
+import { actorUserId } from "../auth/context";
+import type { Tx } from "../db/database";
+import { userTopic } from "../events/envelope";
+import { appendEvent } from "../events/append";
+import { newId } from "../lib/ids";
+import { presentActivities, presentTicket } from "./tickets.present";
+import { privateTeamOf } from "./tickets.repo";
+import { activities, type ActivityRow, type TicketRow } from "./tickets.table";
+
+export type ActorType = ActivityRow["actorType"];
+
+/** Who an activity is attributed to, from the request context. */
+export function actorOf(ctx: RequestContext): { type: ActorType; userId: string | null } {
+  if (ctx.actor.type === "user") return { type: "user", userId: ctx.actor.userId };
+  if (ctx.actor.apiKeyId === "system") return { type: "system", userId: null };
+  return { type: "api", userId: actorUserId(ctx) };
+}
+
+/** Stores one timeline entry and its `activity.created` event in the caller's transaction. */
+export function recordActivity(
+  tx: Tx,
+  ctx: RequestContext,
+  ticket: Pick<TicketRow, "id" | "workspaceId" | "teamId">,
+  type: string,
+  data: Record<string, unknown>,
+  at: string,
+  actor: { type: ActorType; userId: string | null } = actorOf(ctx),
+): ActivityRow {
+  const row = tx
+    .insert(activities)
+    .values({ id: newId(), workspaceId: ticket.workspaceId, ticketId: ticket.id, type, data, actorType: actor.type, actorUserId: actor.userId, createdAt: at })
+    .returning()
+    .get();
+  appendEvent(tx, {
+    workspaceId: ticket.workspaceId,
+    type: "activity.created",
+    data: { ticket_id: ticket.id, activity: presentActivities(tx, [row])[0]! },
+    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+  });
+  return row;
+}
+
+/** `ticket.updated { ticket, changes }`; the new assignee's user topic is told when the assignee changes. */
+export function emitTicketUpdated(tx: Tx, ticket: TicketRow, changes: string[], assigneeChanged = false): void {
+  appendEvent(tx, {
+    workspaceId: ticket.workspaceId,
+    type: "ticket.updated",
+    data: { ticket: presentTicket(tx, ticket), changes },
+    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+    extraTopics: assigneeChanged && ticket.assigneeId ? [userTopic(ticket.assigneeId)] : [],
+  });
+}
+
+export function emitTicketCreated(tx: Tx, ticket: TicketRow): void {
+  appendEvent(tx, {
+    workspaceId: ticket.workspaceId,
+    type: "ticket.created",
+    data: { ticket: presentTicket(tx, ticket) },
+    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+  });
+}
+
+export function emitTicketDeleted(tx: Tx, ticket: TicketRow): void {
+  appendEvent(tx, {
+    workspaceId: ticket.workspaceId,
+    type: "ticket.deleted",
+    data: { ticket_id: ticket.id },
+    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+  });
+}

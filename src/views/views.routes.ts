@@ -1,0 +1,49 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { IdParams } from "../http/schemas";
+import { CreateViewBody, UpdateViewBody, ViewSchema } from "./views.schemas";
+import { createView, deleteView, findVisibleView, listVisibleViews, presentView, updateView } from "./views.service";
+
+const read = { role: "viewer", scopes: ["tickets:read"] } as const;
+const write = { role: "viewer", scopes: ["tickets:write"] } as const;
+
+export function viewsRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/views", tags: ["views"] })
+    .use(deps.guard)
+    .get("/", ({ ctx }) => ({ data: listVisibleViews(deps.db, ctx) }), {
+      access: read,
+      response: { 200: z.object({ data: z.array(ViewSchema) }) },
+      detail: { summary: "Shared views and the caller's personal views, by position" },
+    })
+    .post(
+      "/",
+      ({ ctx, body, set }) => {
+        set.status = 201;
+        return presentView(createView(ctx, body, deps));
+      },
+      { access: write, body: CreateViewBody, response: { 201: ViewSchema }, detail: { summary: "Create a view; shared views need an admin (or a key)" } },
+    )
+    .get("/:id", ({ ctx, params }) => findVisibleView(deps.db, ctx, params.id), {
+      access: read,
+      params: IdParams,
+      response: { 200: ViewSchema },
+      detail: { summary: "A view; another person's personal view answers 404" },
+    })
+    .patch("/:id", ({ ctx, params, body }) => presentView(updateView(ctx, params.id, body, deps)), {
+      access: write,
+      params: IdParams,
+      body: UpdateViewBody,
+      response: { 200: ViewSchema },
+      detail: { summary: "Change a view (shared views: admins only)" },
+    })
+    .delete(
+      "/:id",
+      ({ ctx, params, set }) => {
+        deleteView(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: write, params: IdParams, detail: { summary: "Delete a view" } },
+    );
+}

@@ -1,0 +1,162 @@
+import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { actorUserId, roleAtLeast, type RequestContext } from "../auth/context";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { DeskError, forbidden, invalidAt, notFound } from "../http/errors";
+import { newId } from "../lib/ids";
+import { fieldFilterSql } from "../custom-fields/fields.apply";
+import { labelNameProblem, normalizeLabelName } from "../labels/labels.rules";
+import { teams } from "../teams/teams.table";
+import { members } from "../workspaces/workspaces.table";
+import { views, type ViewFilters } from "./views.table";
+
+export type { ViewFilters } from "./views.table";
+export type ViewRow = typeof views.$inferSelect;
+type Deps = { db: Db };
+
+export const presentView = (row: ViewRow) => ({
+  id: row.id,
+  name: row.name,
+  shared: row.shared,
+  position: row.position,
+  filters: row.filters ?? {},
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});
+export type ViewJson = ReturnType<typeof presentView>;
+
+/** Shared views, plus a person's own personal ones (an API key sees shared views only). */
+function visibleTo(ctx: RequestContext): SQL {
+  const own = ctx.actor.type === "user" ? ctx.actor.userId : null;
+  return own ? or(eq(views.shared, true), eq(views.userId, own))! : eq(views.shared, true);
+}
+
+/** A view the caller may use; 404 for another person's personal view, exactly like a missing one. */
+export function findVisibleView(db: Queryable, ctx: RequestContext, viewId: string): ViewJson {
+  const row = db.select().from(views).where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, viewId), visibleTo(ctx))).get();
+  if (!row) throw notFound("View");
+  return presentView(row);
+}
+
+export function listVisibleViews(db: Queryable, ctx: RequestContext): ViewJson[] {
+  return db
+    .select()
+    .from(views)
+    .where(and(eq(views.workspaceId, ctx.workspaceId), visibleTo(ctx)))
+    .orderBy(asc(views.position), asc(views.name), asc(views.id))
+    .all()
+    .map(presentView);
+}
+
+/** Checks that the ids a view names belong to this workspace and its field filters are valid. */
+function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): ViewFilters {
+  const out: ViewFilters = { ...filters };
+  if (filters.assignee !== undefined && filters.assignee !== "me" && filters.assignee !== "none") {
+    const member = tx.select({ userId: members.userId }).from(members).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, filters.assignee))).get();
+    if (!member) throw invalidAt("body.filters.assignee", "assignee is me, none or a member's user id");
+  }
+  if (filters.team_id !== undefined) {
+    const team = tx.select({ id: teams.id }).from(teams).where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, filters.team_id))).get();
+    if (!team) throw invalidAt("body.filters.team_id", "no team of this workspace has this id");
+  }
+  if (filters.mailbox_id !== undefined) {
+    const mailbox = tx.all<{ id: string }>(sql`SELECT id FROM mailboxes WHERE workspace_id = ${ctx.workspaceId} AND id = ${filters.mailbox_id}`)[0];
+    if (!mailbox) throw invalidAt("body.filters.mailbox_id", "no mailbox of this workspace has this id");
+  }
+  if (filters.tag !== undefined) {
+    out.tag = normalizeLabelName(filters.tag);
+    const problem = labelNameProblem(out.tag);
+    if (problem) throw invalidAt("body.filters.tag", problem);
+  }
+  filters.fields?.forEach((filter, index) => {
+    try {
+      fieldFilterSql(ctx, "ticket", filter, views.id, tx);
+    } catch (error) {
+      if (error instanceof DeskError && error.errors?.[0]) throw invalidAt(`body.filters.fields.${index}`, error.errors[0].message);
+      throw error;
+    }
+  });
+  return out;
+}
+
+function mayChange(ctx: RequestContext, row: ViewRow): boolean {
+  if (row.shared) return roleAtLeast(ctx.role, "admin");
+  return ctx.actor.type === "user" && row.userId === ctx.actor.userId;
+}
+
+export type ViewInput = { name?: string; shared?: boolean; position?: number; filters?: ViewFilters };
+
+export function createView(ctx: RequestContext, input: ViewInput & { name: string }, deps: Deps): ViewRow {
+  const shared = input.shared ?? ctx.actor.type !== "user";
+  if (shared && !roleAtLeast(ctx.role, "admin")) throw forbidden("Only admins create shared views.");
+  if (!shared && ctx.actor.type !== "user") throw invalidAt("body.shared", "an API key has no personal views; create a shared view");
+  return withTx(deps.db, (tx) => {
+    const filters = checkFilters(tx, ctx, input.filters ?? {});
+    const position =
+      input.position ?? tx.select({ next: sql<number>`coalesce(max(${views.position}) + 1, 0)` }).from(views).where(eq(views.workspaceId, ctx.workspaceId)).get()?.next ?? 0;
+    const now = new Date().toISOString();
+    const row = tx
+      .insert(views)
+      .values({ id: newId(), workspaceId: ctx.workspaceId, userId: actorUserId(ctx), name: input.name, shared, position, filters, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "view.created", data: { view: presentView(row) } });
+    return row;
+  });
+}
+
+function findForChange(tx: Tx, ctx: RequestContext, id: string): ViewRow {
+  const row = tx.select().from(views).where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, id), visibleTo(ctx))).get();
+  if (!row) throw notFound("View");
+  if (!mayChange(ctx, row)) throw forbidden("Only admins change shared views.");
+  return row;
+}
+
+export function updateView(ctx: RequestContext, id: string, input: ViewInput, deps: Deps): ViewRow {
+  return withTx(deps.db, (tx) => {
+    const before = findForChange(tx, ctx, id);
+    if (input.shared === true && !before.shared && !roleAtLeast(ctx.role, "admin")) throw forbidden("Only admins share views.");
+    if (input.shared === false && before.shared && !before.userId) throw invalidAt("body.shared", "this view has no owner to keep it personal");
+    const patch: Partial<ViewRow> = {};
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.shared !== undefined) patch.shared = input.shared;
+    if (input.position !== undefined) patch.position = input.position;
+    if (input.filters !== undefined) patch.filters = checkFilters(tx, ctx, input.filters);
+    const row = tx
+      .update(views)
+      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .where(eq(views.id, id))
+      .returning()
+      .get();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "view.updated", data: { view: presentView(row) } });
+    return row;
+  });
+}
+
+export function deleteView(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    findForChange(tx, ctx, id);
+    tx.delete(views).where(eq(views.id, id)).run();
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "view.deleted", data: { view_id: id } });
+  });
+}
+
+/**
+ * Rewrites the `tag` filter of every view naming a label (rename or merge of a label). Views
+ * change as a side effect of the label change, each with its own view.updated event.
+ */
+export function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, toName: string): void {
+  const rows = tx.select().from(views).where(and(eq(views.workspaceId, workspaceId), sql`lower(json_extract(${views.filters}, '$.tag')) IS NOT NULL`)).all();
+  for (const row of rows) {
+    const tag = row.filters.tag;
+    if (tag === undefined || tag.toLocaleLowerCase("en-US") !== fromKey || tag === toName) continue;
+    const updated = tx
+      .update(views)
+      .set({ filters: { ...row.filters, tag: toName }, updatedAt: new Date().toISOString() })
+      .where(eq(views.id, row.id))
+      .returning()
+      .get();
+    appendEvent(tx, { workspaceId, type: "view.updated", data: { view: presentView(updated) } });
+  }
+}

@@ -1,0 +1,42 @@
+import type { Db } from "../db/database";
+
+/** What fan-out needs to know about an endpoint, cached per workspace so event writes stay fast. */
+export type CachedWebhook = { id: string; events: Set<string> | "all"; teamIds: Set<string>; enabled: boolean };
+
+type Row = { id: string; events: string; team_ids: string; enabled: number };
+
+const caches = new WeakMap<Db, Map<string, CachedWebhook[]>>();
+
+function cacheOf(db: Db): Map<string, CachedWebhook[]> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * The workspace's endpoints. A miss reads on the one connection, so inside a transaction it sees
+ * that transaction's own uncommitted changes.
+ */
+export function webhooksOf(db: Db, workspaceId: string): CachedWebhook[] {
+  const cache = cacheOf(db);
+  const hit = cache.get(workspaceId);
+  if (hit) return hit;
+  const rows = db.$client.query<Row, [string]>("SELECT id, events, team_ids, enabled FROM webhooks WHERE workspace_id = ?").all(workspaceId);
+  const list = rows.map((r) => {
+    const events = JSON.parse(r.events) as string[];
+    return { id: r.id, events: events.includes("*") ? ("all" as const) : new Set(events), teamIds: new Set(JSON.parse(r.team_ids) as string[]), enabled: r.enabled === 1 };
+  });
+  cache.set(workspaceId, list);
+  return list;
+}
+
+/**
+ * Forgets a workspace's endpoints. Services call it when the change starts (so events in the same
+ * transaction see it) and again once it has committed or rolled back (so no half-state stays).
+ */
+export function invalidateWebhooks(db: Db, workspaceId: string): void {
+  cacheOf(db).delete(workspaceId);
+}

@@ -1,0 +1,84 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../deps";
+import { errorResponses, IdParams, PageQuery, pageOfSchema } from "../http/schemas";
+import { RETRY_SCHEDULE_TEXT } from "./webhooks.delivery";
+import { presentDelivery, presentWebhook } from "./webhooks.present";
+import { CreatedWebhookSchema, CreateWebhookBody, DeliverySchema, UpdateWebhookBody, WebhookSchema } from "./webhooks.schemas";
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, testWebhook, updateWebhook } from "./webhooks.service";
+
+const settingsAdmin = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
+
+const SIGNING_TEXT =
+  "Each delivery is an HTTP POST of the event envelope without `topics`, with headers `DESK-Signature: t=<unix>,v1=<hex>`, " +
+  "`DESK-Event-Id` and `DESK-Event-Type`. Verify `v1` as the hex HMAC-SHA256, keyed with the signing secret, of `<t>.<raw body>`, " +
+  "compared in constant time, and reject a `t` more than 5 minutes from your clock. The url must be https and must not resolve " +
+  "to a private, loopback or link-local address (checked at creation and again before every delivery), unless the operator " +
+  "allows the host in DESK_ALLOWED_PRIVATE_HOSTS (plain http is then accepted). `team_ids` grants private teams: events about " +
+  "a private team's tickets reach only endpoints granted that team.";
+
+export function webhooksRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/webhooks", tags: ["webhooks"] })
+    .use(deps.guard)
+    .get("/", ({ ctx }) => ({ data: listWebhooks(deps.db, ctx).map(presentWebhook) }), {
+      access: settingsAdmin,
+      response: { 200: z.object({ data: z.array(WebhookSchema) }), ...errorResponses },
+      detail: { summary: "List webhook endpoints" },
+    })
+    .post(
+      "/",
+      async ({ ctx, body, set }) => {
+        const { row, secret } = await createWebhook(ctx, body, deps);
+        set.status = 201;
+        return { ...presentWebhook(row), secret };
+      },
+      {
+        access: settingsAdmin,
+        body: CreateWebhookBody,
+        response: { 201: CreatedWebhookSchema, ...errorResponses },
+        detail: { summary: "Create a webhook endpoint; the signing secret is shown only here", description: SIGNING_TEXT },
+      },
+    )
+    .get("/:id", ({ ctx, params }) => presentWebhook(getWebhook(deps.db, ctx, params.id)), {
+      access: settingsAdmin,
+      params: IdParams,
+      response: { 200: WebhookSchema, ...errorResponses },
+      detail: { summary: "One webhook endpoint" },
+    })
+    .patch("/:id", async ({ ctx, params, body }) => presentWebhook(await updateWebhook(ctx, params.id, body, deps)), {
+      access: settingsAdmin,
+      params: IdParams,
+      body: UpdateWebhookBody,
+      response: { 200: WebhookSchema, ...errorResponses },
+      detail: { summary: "Change a webhook endpoint; `enabled: false` pauses it (no deliveries are created)" },
+    })
+    .delete(
+      "/:id",
+      ({ ctx, params, set }) => {
+        deleteWebhook(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsAdmin, params: IdParams, detail: { summary: "Delete a webhook endpoint and its delivery history" } },
+    )
+    .get("/:id/deliveries", ({ ctx, params, query }) => listDeliveries(deps.db, ctx, params.id, query), {
+      access: settingsAdmin,
+      params: IdParams,
+      query: PageQuery,
+      response: { 200: pageOfSchema(DeliverySchema), ...errorResponses },
+      detail: { summary: "Recent deliveries to this endpoint, newest first", description: RETRY_SCHEDULE_TEXT },
+    })
+    .post(
+      "/:id/test",
+      ({ ctx, params, set }) => {
+        set.status = 202;
+        return presentDelivery(testWebhook(ctx, params.id, deps));
+      },
+      {
+        access: settingsAdmin,
+        params: IdParams,
+        response: { 202: DeliverySchema, ...errorResponses },
+        detail: { summary: "Send a `webhook.test` event to this endpoint only; answers the pending delivery" },
+      },
+    );
+}

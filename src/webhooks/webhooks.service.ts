@@ -1,0 +1,170 @@
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.service";
+import type { Config } from "../config/config";
+import { decodeCursor, pageOf } from "../db/cursor";
+import type { Db, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import { invalidAt, notFound, validationFailed } from "../http/errors";
+import type { SecretBox } from "../lib/crypto";
+import { newId, randomToken } from "../lib/ids";
+import { assertPublicUrl, UnsafeUrlError, type Resolver } from "../lib/ssrf";
+import { teams } from "../teams/teams.table";
+import { invalidateWebhooks } from "./webhooks.cache";
+import { presentDelivery, presentWebhook } from "./webhooks.present";
+import { webhookDeliveries, webhooks } from "./webhooks.table";
+
+type Deps = { db: Db; secrets: SecretBox; config: Pick<Config, "allowedPrivateHosts">; resolver?: Resolver };
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+export type CreateWebhookInput = { url: string; description?: string; events: string[]; enabled?: boolean; team_ids?: string[] };
+export type UpdateWebhookInput = Partial<CreateWebhookInput>;
+
+export const SIGNING_SECRET_PREFIX = "whsec_";
+
+/** Refuses URLs that are not https or that point at private addresses (after DNS), as a 422. */
+async function checkedUrl(url: string, deps: Deps): Promise<string> {
+  try {
+    const { url: parsed } = await assertPublicUrl(url, deps.config.allowedPrivateHosts, deps.resolver);
+    return parsed.toString();
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw invalidAt("body.url", error.message);
+    throw error;
+  }
+}
+
+function checkTeams(tx: Tx, workspaceId: string, teamIds: string[]): string[] {
+  const unique = [...new Set(teamIds)];
+  if (!unique.length) return unique;
+  const known = new Set(
+    tx.select({ id: teams.id }).from(teams).where(and(eq(teams.workspaceId, workspaceId), inArray(teams.id, unique))).all().map((r) => r.id),
+  );
+  const errors = teamIds.flatMap((id, i) => (known.has(id) ? [] : [{ location: `body.team_ids.${i}`, message: "no such team in this workspace" }]));
+  if (errors.length) throw validationFailed(errors);
+  return unique;
+}
+
+/** Every caller below passes a synchronous change; this only erases withTx's async guard for the generic. */
+const syncTx = withTx as <T>(db: Db, fn: (tx: Tx) => T) => T;
+
+/** Runs a change to a workspace's endpoints so fan-out never keeps a stale or rolled-back list. */
+function changingWebhooks<T>(db: Db, workspaceId: string, change: (tx: Tx) => T): T {
+  try {
+    return syncTx(db, (tx) => {
+      invalidateWebhooks(db, workspaceId);
+      return change(tx);
+    });
+  } finally {
+    invalidateWebhooks(db, workspaceId);
+  }
+}
+
+const findRow = (db: Db | Tx, workspaceId: string, id: string) =>
+  db.select().from(webhooks).where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id))).get();
+
+export function getWebhook(db: Db, ctx: RequestContext, id: string): WebhookRow {
+  const row = findRow(db, ctx.workspaceId, id);
+  if (!row) throw notFound("Webhook");
+  return row;
+}
+
+export function listWebhooks(db: Db, ctx: RequestContext): WebhookRow[] {
+  return db.select().from(webhooks).where(eq(webhooks.workspaceId, ctx.workspaceId)).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).all();
+}
+
+/** Creates an endpoint; the signing secret exists in plain text only in this return value. */
+export async function createWebhook(ctx: RequestContext, input: CreateWebhookInput, deps: Deps): Promise<{ row: WebhookRow; secret: string }> {
+  const url = await checkedUrl(input.url, deps);
+  const secret = `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
+  const now = new Date().toISOString();
+  const row = changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
+    const created = tx
+      .insert(webhooks)
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        url,
+        description: input.description ?? "",
+        events: input.events,
+        teamIds: checkTeams(tx, ctx.workspaceId, input.team_ids ?? []),
+        enabled: input.enabled ?? true,
+        secretSealed: deps.secrets.seal(secret),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    recordAudit(tx, ctx, { action: "webhook.created", entityType: "webhook", entityId: created.id, data: { url, events: created.events } });
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.created", data: { webhook: presentWebhook(created) } });
+    return created;
+  });
+  return { row, secret };
+}
+
+export async function updateWebhook(ctx: RequestContext, id: string, input: UpdateWebhookInput, deps: Deps): Promise<WebhookRow> {
+  getWebhook(deps.db, ctx, id);
+  const url = input.url === undefined ? undefined : await checkedUrl(input.url, deps);
+  return changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
+    const before = findRow(tx, ctx.workspaceId, id);
+    if (!before) throw notFound("Webhook");
+    const changes: Partial<WebhookRow> = { updatedAt: new Date().toISOString() };
+    if (url !== undefined) changes.url = url;
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.events !== undefined) changes.events = input.events;
+    if (input.enabled !== undefined) changes.enabled = input.enabled;
+    if (input.team_ids !== undefined) changes.teamIds = checkTeams(tx, ctx.workspaceId, input.team_ids);
+    const after = tx.update(webhooks).set(changes).where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id))).returning().get()!;
+    const changed = (["url", "description", "events", "enabled", "teamIds"] as const).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+    recordAudit(tx, ctx, { action: "webhook.updated", entityType: "webhook", entityId: id, data: { changed } });
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.updated", data: { webhook: presentWebhook(after) } });
+    return after;
+  });
+}
+
+export function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): void {
+  changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
+    const row = tx.delete(webhooks).where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id))).returning().get();
+    if (!row) throw notFound("Webhook");
+    recordAudit(tx, ctx, { action: "webhook.deleted", entityType: "webhook", entityId: id, data: { url: row.url } });
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.deleted", data: { webhook_id: id } });
+  });
+}
+
+/**
+ * Sends a `webhook.test` event to this endpoint only (even when paused or not subscribed to it):
+ * the event is stored like any other, and fan-out routes it to the tested endpoint alone.
+ */
+export function testWebhook(ctx: RequestContext, id: string, deps: Deps) {
+  return withTx(deps.db, (tx) => {
+    const row = findRow(tx, ctx.workspaceId, id);
+    if (!row) throw notFound("Webhook");
+    const event = appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.test", data: { webhook: presentWebhook(row) } });
+    recordAudit(tx, ctx, { action: "webhook.tested", entityType: "webhook", entityId: id, data: { event_id: event.id } });
+    return tx
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.eventId, event.id)))
+      .get()!;
+  });
+}
+
+/** Newest first, keyset-paged on the (time-ordered) delivery id. */
+export function listDeliveries(db: Db, ctx: RequestContext, id: string, page: { limit: number; cursor?: string }) {
+  getWebhook(db, ctx, id);
+  const after = decodeCursor(page.cursor, 1);
+  const rows = db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.workspaceId, ctx.workspaceId),
+        eq(webhookDeliveries.webhookId, id),
+        after ? lt(webhookDeliveries.id, String(after[0])) : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(page.limit + 1)
+    .all();
+  return pageOf(rows, page.limit, presentDelivery, (r) => [r.id]);
+}

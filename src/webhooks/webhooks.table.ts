@@ -1,0 +1,44 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, flag, id, json, timestamp, updatedAt, workspaceId } from "../db/columns";
+
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** Event types, or ["*"] for all. */
+    events: json<string[]>("events").notNull(),
+    /** Private teams whose events this endpoint may receive in full. */
+    teamIds: json<string[]>("team_ids").notNull(),
+    enabled: flag("enabled"),
+    /** The signing secret, sealed with the instance key (shown once at creation). */
+    secretSealed: text("secret_sealed").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhooks_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    webhookId: text("webhook_id").notNull().references(() => webhooks.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    responseCode: integer("response_code"),
+    durationMs: integer("duration_ms"),
+    /** The first KiB of the last response body, for debugging an endpoint. */
+    responseExcerpt: text("response_excerpt"),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_deliveries_webhook_idx").on(t.webhookId, t.id), index("webhook_deliveries_event_idx").on(t.eventId)],
+);

@@ -1,0 +1,115 @@
+/**
+ * End-to-end harness: the real executable (dist/desk) on a free loopback port with its own data
+ * dir, and Debian's Chromium driven by playwright-core. Shared by test/e2e and bench/web.ts.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium } from "playwright-core";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+export const DESK_BINARY = join(ROOT, "dist", "desk");
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+export type RunningDesk = { url: string; dataDir: string; stop(): Promise<void> };
+
+async function freePort(): Promise<number> {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
+
+/** Builds dist/desk when missing (CI builds it before the tests; a fresh clone may not have). */
+export function ensureBinary(): { ok: true } | { ok: false; missing: "chromium" | "build"; reason: string } {
+  if (!existsSync(CHROMIUM)) return { ok: false, missing: "chromium", reason: `Chromium not found at ${CHROMIUM} (apt-get install chromium)` };
+  if (existsSync(DESK_BINARY)) return { ok: true };
+  console.warn("\n*** dist/desk is missing: running `bun run build` for the browser tests ***\n");
+  const build = Bun.spawnSync(["bun", "run", "build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  return build.exitCode === 0 && existsSync(DESK_BINARY) ? { ok: true } : { ok: false, missing: "build", reason: "`bun run build` failed, so dist/desk is missing" };
+}
+
+/** Starts dist/desk serve on a fresh data dir; resolves once /healthz answers. */
+export async function startDeskBinary(env: Record<string, string> = {}): Promise<RunningDesk> {
+  const dataDir = mkdtempSync(join(tmpdir(), "desk-e2e-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const proc = Bun.spawn([DESK_BINARY, "serve"], {
+    cwd: dataDir,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: dataDir,
+      DESK_HOST: "127.0.0.1",
+      DESK_PORT: String(port),
+      DESK_SMTP_PORT: "0",
+      DESK_DATA_DIR: dataDir,
+      DESK_BASE_URL: url,
+      DESK_LOG_LEVEL: process.env.DESK_E2E_LOG ?? "warn",
+      ...env,
+    },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`dist/desk exited with ${proc.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(100);
+  }
+  return {
+    url,
+    dataDir,
+    async stop() {
+      proc.kill("SIGTERM");
+      await Promise.race([proc.exited, Bun.sleep(5000)]);
+      if (proc.exitCode === null) proc.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A JSON call to the running Desk (for the parts a test sets up through the API). */
+export async function call<T = any>(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** Waits until the locator is visible (playwright's own auto-wait; bun's expect has no such matcher). */
+export async function shown(locator: { waitFor(o: { state: "visible"; timeout?: number }): Promise<void> }, timeout?: number): Promise<void> {
+  await locator.waitFor({ state: "visible", timeout });
+}
+
+/** Polls `read` until it answers `expected` (or the deadline passes), then returns the last value. */
+export async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 8000): Promise<T> {
+  const deadline = Date.now() + timeout;
+  let value = await read();
+  while (value !== expected && Date.now() < deadline) {
+    await Bun.sleep(100);
+    value = await read();
+  }
+  return value;
+}

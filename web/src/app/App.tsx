@@ -1,0 +1,98 @@
+import { lazy, Suspense, useEffect, useState } from "react";
+import { refreshSession, setWorkspace } from "../api/client";
+import { useInstanceStatus } from "../api/queries";
+import { useAuth, useMe } from "../api/session";
+import { Inbox } from "../pages/Inbox";
+import { InviteAccept } from "../pages/InviteAccept";
+import { Setup } from "../pages/Setup";
+import { SignIn } from "../pages/SignIn";
+import { ErrorBox, Loading } from "../ui/states";
+import { match, navigate, useLocation } from "./router";
+import { Shell } from "./Shell";
+
+// Less-visited pages load on demand so the inbox's first paint stays small.
+const TicketPage = lazy(() => import("../pages/TicketPage").then((m) => ({ default: m.TicketPage })));
+const Contacts = lazy(() => import("../pages/Contacts").then((m) => ({ default: m.Contacts })));
+const ContactDetail = lazy(() => import("../pages/Contacts").then((m) => ({ default: m.ContactDetail })));
+const Companies = lazy(() => import("../pages/Companies").then((m) => ({ default: m.Companies })));
+const CompanyDetail = lazy(() => import("../pages/Companies").then((m) => ({ default: m.CompanyDetail })));
+const Settings = lazy(() => import("../pages/settings/Settings").then((m) => ({ default: m.Settings })));
+
+// Fetch the ticket page's code while the person looks at the inbox, so the first open is instant.
+const preloadTicketPage = () => import("../pages/TicketPage");
+
+export function App() {
+  const auth = useAuth();
+  const { path } = useLocation();
+  const [booted, setBooted] = useState(false);
+
+  useEffect(() => {
+    refreshSession().finally(() => setBooted(true));
+  }, []);
+
+  const invite = match("/invite/:token", path);
+  if (invite) return <InviteAccept token={invite.token} />;
+  if (!booted) return <Loading label="Starting Desk…" />;
+  if (!auth.accessToken) return <SignedOut path={path} />;
+  return <SignedIn path={path} />;
+}
+
+/** Nobody signed in: a fresh instance opens on setup, any other on sign-in (then back to `next`). */
+function SignedOut({ path }: { path: string }) {
+  const status = useInstanceStatus();
+  const target = !status.data ? null : !status.data.has_users ? "/setup" : path === "/setup" && status.data.signup_open ? "/setup" : "/signin";
+  useEffect(() => {
+    if (!target || path === target) return;
+    const keep = target === "/signin" && path !== "/" && path !== "/setup" && path !== "/signin";
+    navigate(`${target}${keep ? `?next=${encodeURIComponent(path)}` : ""}`, { replace: true });
+  }, [target, path]);
+
+  if (status.isPending) return <Loading label="Starting Desk…" />;
+  // Without the status (Desk unreachable) sign-in is the safe page: it reports errors itself.
+  if (status.isError) return path === "/setup" ? <Setup /> : <SignIn />;
+  if (path !== target) return null;
+  return target === "/setup" ? <Setup /> : <SignIn signupOpen={status.data.signup_open} />;
+}
+
+function SignedIn({ path }: { path: string }) {
+  const auth = useAuth();
+  const me = useMe();
+  const workspaces = me.data?.workspaces;
+
+  useEffect(() => {
+    if (workspaces?.length && !workspaces.some((w) => w.id === auth.workspaceId)) setWorkspace(workspaces[0].id);
+  }, [workspaces, auth.workspaceId]);
+
+  useEffect(() => {
+    if (path === "/" || path === "/signin" || path === "/setup" || path === "/inbox") {
+      if (workspaces?.length) navigate("/inbox/unassigned", { replace: true });
+    }
+  }, [path, workspaces]);
+
+  if (me.isPending) return <Loading />;
+  if (me.isError) return <ErrorBox error={me.error} retry={() => me.refetch()} />;
+  if (!workspaces?.length || path === "/setup") return <Setup />;
+  if (!auth.workspaceId || !workspaces.some((w) => w.id === auth.workspaceId)) return <Loading />;
+
+  return (
+    <Shell key={auth.workspaceId} path={path} onIdle={preloadTicketPage}>
+      <Suspense fallback={<Loading />}>
+        <Page path={path} />
+      </Suspense>
+    </Shell>
+  );
+}
+
+function Page({ path }: { path: string }) {
+  let params: Record<string, string> | null;
+  if ((params = match("/inbox/:folder", path))) return <Inbox folder={params.folder} />;
+  if ((params = match("/views/:id", path))) return <Inbox folder={`view:${params.id}`} />;
+  if ((params = match("/tickets/:number", path))) return <TicketPage number={params.number} />;
+  if (path === "/contacts") return <Contacts />;
+  if ((params = match("/contacts/:id", path))) return <ContactDetail id={params.id} />;
+  if (path === "/companies") return <Companies />;
+  if ((params = match("/companies/:id", path))) return <CompanyDetail id={params.id} />;
+  if (path === "/settings") return <Settings page="workspace" />;
+  if ((params = match("/settings/:page", path))) return <Settings page={params.page} />;
+  return <Inbox folder="unassigned" />;
+}

@@ -1,0 +1,210 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useState } from "react";
+import { api, refreshSession, setSession, setWorkspace } from "../api/client";
+import { useCounts, useViews } from "../api/queries";
+import { useRealtime } from "../api/realtime";
+import { canAdmin, useAccounts, useAuth, useMe, useRole } from "../api/session";
+import { Avatar, Modal, typingInField } from "../ui/bits";
+import { Link } from "./Link";
+import { navigate } from "./router";
+
+const FOLDERS: Array<{ id: string; label: string; count: "unassigned" | "mine" | "open" | "pending" | "on_hold" | "solved" | "spam" | null }> = [
+  { id: "unassigned", label: "Unassigned", count: "unassigned" },
+  { id: "mine", label: "Mine", count: "mine" },
+  { id: "open", label: "Open", count: "open" },
+  { id: "pending", label: "Pending", count: "pending" },
+  { id: "on_hold", label: "On hold", count: "on_hold" },
+  { id: "solved", label: "Solved", count: "solved" },
+  { id: "all", label: "All tickets", count: null },
+  { id: "spam", label: "Spam", count: "spam" },
+];
+
+export function Shell({ path, children, onIdle }: { path: string; children: ReactNode; onIdle?: () => void }) {
+  const live = useRealtime();
+  const counts = useCounts();
+  const views = useViews();
+  const role = useRole();
+  const [help, setHelp] = useState(false);
+
+  useEffect(() => {
+    const timer = setTimeout(() => onIdle?.(), 300);
+    return () => clearTimeout(timer);
+  }, [onIdle]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (typingInField() || e.metaKey || e.ctrlKey || e.altKey) return;
+      if (e.key === "?") setHelp((v) => !v);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const active = (to: string) => (path === to || path.startsWith(`${to}/`) ? " active" : "");
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <WorkspaceSwitcher />
+        <div className="nav-section">
+          {FOLDERS.map((f) => (
+            <Link key={f.id} to={`/inbox/${f.id}`} className={`nav-item${active(`/inbox/${f.id}`)}`}>
+              <span>{f.label}</span>
+              {f.count && counts.data ? <span className="nav-count" data-testid={`count-${f.id}`}>{counts.data[f.count]}</span> : null}
+            </Link>
+          ))}
+        </div>
+        <div className="nav-heading">Views</div>
+        <div className="nav-section">
+          {views.data?.length ? (
+            views.data.map((v) => (
+              <Link key={v.id} to={`/views/${v.id}`} className={`nav-item${active(`/views/${v.id}`)}`}>
+                <span>{v.name}</span>
+                {counts.data?.views?.[v.id] !== undefined && <span className="nav-count">{counts.data.views[v.id]}</span>}
+              </Link>
+            ))
+          ) : (
+            <div className="nav-empty muted small">{views.isError ? "Views unavailable" : "No views yet"}</div>
+          )}
+        </div>
+        <div className="nav-section">
+          <Link to="/contacts" className={`nav-item${active("/contacts")}`}>Contacts</Link>
+          <Link to="/companies" className={`nav-item${active("/companies")}`}>Companies</Link>
+          <Link to="/settings" className={`nav-item${active("/settings")}`}>{canAdmin(role) ? "Settings" : "Preferences"}</Link>
+        </div>
+        <div className="sidebar-foot">
+          <AccountMenu />
+          <span className={`live live-${live}`} title={`Realtime: ${live}`} data-testid="live" data-state={live} />
+          <ThemeToggle />
+          <button className="btn-icon" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
+        </div>
+      </nav>
+      <main className="main">{children}</main>
+      {help && <ShortcutHelp onClose={() => setHelp(false)} />}
+    </div>
+  );
+}
+
+function WorkspaceSwitcher() {
+  const auth = useAuth();
+  const me = useMe();
+  const client = useQueryClient();
+  const workspaces = me.data?.workspaces ?? [];
+  return (
+    <div className="ws-switch">
+      <select
+        aria-label="Workspace"
+        value={auth.workspaceId ?? ""}
+        onChange={(e) => {
+          if (e.target.value === "__new") return navigate("/setup");
+          client.removeQueries({ predicate: (q) => q.queryKey[0] !== "me" && q.queryKey[0] !== "accounts" });
+          setWorkspace(e.target.value);
+          navigate("/inbox/unassigned");
+        }}
+      >
+        {workspaces.map((w) => (
+          <option key={w.id} value={w.id}>{w.name}</option>
+        ))}
+        <option value="__new">+ New workspace…</option>
+      </select>
+    </div>
+  );
+}
+
+function AccountMenu() {
+  const auth = useAuth();
+  const accounts = useAccounts();
+  const client = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const user = auth.user!;
+
+  const switchTo = async (userId: string) => {
+    setOpen(false);
+    client.clear();
+    if (!(await refreshSession(userId))) navigate("/signin?add=1");
+    else navigate("/inbox/unassigned");
+  };
+  const signOut = async (all: boolean) => {
+    await api("/auth/logout", { method: "POST", body: all ? { all: true } : { user_id: user.id } }).catch(() => {});
+    client.clear();
+    setSession(null);
+    // Another account may still be signed in on this browser.
+    if (!all && (await refreshSession())) navigate("/inbox/unassigned");
+    else navigate("/signin");
+  };
+
+  return (
+    <div className="account">
+      <button className="account-btn" onClick={() => setOpen((v) => !v)} aria-haspopup="menu" aria-expanded={open} title={user.email}>
+        <Avatar name={user.name} url={user.avatar_url} size={22} />
+        <span className="account-name">{user.name}</span>
+      </button>
+      {open && (
+        <div className="menu" role="menu" onMouseLeave={() => setOpen(false)}>
+          <div className="menu-label">Signed in as {user.email}</div>
+          {(accounts.data ?? [])
+            .filter((a) => a.user.id !== user.id)
+            .map((a) => (
+              <button key={a.user.id} role="menuitem" className="menu-item" onClick={() => switchTo(a.user.id)}>
+                <Avatar name={a.user.name} url={a.user.avatar_url} size={18} /> Switch to {a.user.email}
+              </button>
+            ))}
+          <button role="menuitem" className="menu-item" onClick={() => { setOpen(false); setSession(null); navigate("/signin?add=1"); }}>
+            Add another account
+          </button>
+          <button role="menuitem" className="menu-item" onClick={() => signOut(false)}>Sign out</button>
+          {(accounts.data?.length ?? 0) > 1 && (
+            <button role="menuitem" className="menu-item" onClick={() => signOut(true)}>Sign out of all accounts</button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ThemeToggle() {
+  const [theme, setTheme] = useState(() => document.documentElement.dataset.theme ?? "");
+  const next = theme === "dark" ? "light" : "dark";
+  return (
+    <button
+      className="btn-icon"
+      title={`Switch to ${next} theme`}
+      aria-label={`Switch to ${next} theme`}
+      onClick={() => {
+        document.documentElement.dataset.theme = next;
+        localStorage.setItem("desk.theme", next);
+        setTheme(next);
+      }}
+    >
+      {theme === "dark" ? "☀" : "☾"}
+    </button>
+  );
+}
+
+const SHORTCUTS: Array<[string, string]> = [
+  ["j / k", "Next / previous ticket"],
+  ["Enter / o", "Open the selected ticket"],
+  ["x", "Select the ticket under the cursor"],
+  ["r", "Reply"],
+  ["n", "Internal note"],
+  ["e", "Solve (done)"],
+  ["#", "Mark as spam"],
+  ["/", "Search"],
+  ["Esc", "Back to the list"],
+  ["⌘/Ctrl + Enter", "Send"],
+  ["?", "This help"],
+];
+
+function ShortcutHelp({ onClose }: { onClose: () => void }) {
+  return (
+    <Modal title="Keyboard shortcuts" onClose={onClose}>
+      <dl className="shortcuts">
+        {SHORTCUTS.map(([key, what]) => (
+          <div key={key}>
+            <dt><kbd>{key}</kbd></dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+    </Modal>
+  );
+}

@@ -1,0 +1,121 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api, qs } from "../api/client";
+import { useCustomFields, useTags } from "../api/queries";
+import { canWrite, useRole } from "../api/session";
+import type { Company, Contact, Page } from "../api/types";
+import { Link } from "../app/Link";
+import { navigate } from "../app/router";
+import { Avatar, Modal, TagChip, timeAgo } from "../ui/bits";
+import { Field, FormError, formValues } from "../ui/form";
+import { Empty, ErrorBox, Loading } from "../ui/states";
+import { RecordEditor } from "./record-detail";
+
+export function Companies() {
+  const [q, setQ] = useState("");
+  const [tag, setTag] = useState("");
+  const [creating, setCreating] = useState(false);
+  const tags = useTags();
+  const role = useRole();
+  const list = useInfiniteQuery({
+    queryKey: ["companies", q, tag],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => api<Page<Company>>(`/companies${qs({ q, tag, limit: 50, cursor: pageParam })}`),
+    getNextPageParam: (p) => p.next_cursor,
+  });
+  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <section className="list-page">
+      <header className="page-head">
+        <h1>Companies</h1>
+        <div className="grow" />
+        {canWrite(role) && <button className="btn btn-primary" onClick={() => setCreating(true)}>New company</button>}
+      </header>
+      <div className="filter-bar">
+        <input className="search" type="search" placeholder="Search by name or domain" aria-label="Search companies" value={q} onChange={(e) => setQ(e.target.value)} />
+        <select aria-label="Label filter" value={tag} onChange={(e) => setTag(e.target.value)}>
+          <option value="">Any label</option>
+          {tags.data?.filter((t) => t.applies_to.includes("companies")).map((t) => <option key={t.id} value={t.name}>{t.name}</option>)}
+        </select>
+      </div>
+      {list.isPending ? <Loading /> : list.isError ? <ErrorBox error={list.error} retry={() => list.refetch()} /> : rows.length === 0 ? <Empty title={q || tag ? "No companies match" : "No companies yet"} /> : (
+        <div className="table-scroll">
+          <table className="table">
+            <thead><tr><th>Name</th><th>Domain</th><th>Labels</th><th className="num">Contacts</th><th>Updated</th></tr></thead>
+            <tbody>
+              {rows.map((c) => (
+                <tr key={c.id} className="clickable" onClick={() => navigate(`/companies/${c.id}`)}>
+                  <td><span className="cell-name"><Avatar name={c.name} url={c.avatar_url} size={22} /><Link to={`/companies/${c.id}`}>{c.name}</Link></span></td>
+                  <td>{c.domain}</td>
+                  <td>{c.tags.map((t) => <TagChip key={t.id} tag={t} />)}</td>
+                  <td className="num">{c.contact_count}</td>
+                  <td className="muted">{timeAgo(c.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.hasNextPage && <div className="center"><button className="btn btn-small" onClick={() => list.fetchNextPage()}>Load more</button></div>}
+        </div>
+      )}
+      {creating && <NewCompany onClose={() => setCreating(false)} />}
+    </section>
+  );
+}
+
+function NewCompany({ onClose }: { onClose: () => void }) {
+  const client = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: Record<string, string>) => api<Company>("/companies", { body }),
+    onSuccess: (c) => { client.invalidateQueries({ queryKey: ["companies"] }); onClose(); navigate(`/companies/${c.id}`); },
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    create.mutate(Object.fromEntries(Object.entries(formValues(e.currentTarget)).filter(([, x]) => x !== "")));
+  };
+  return (
+    <Modal title="New company" onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        <Field label="Name" name="name" error={create.error}><input name="name" autoFocus /></Field>
+        <Field label="Domain" name="domain" error={create.error}><input name="domain" placeholder="example.com" /></Field>
+        <FormError error={create.error} fields={["name", "domain"]} />
+        <div className="actions"><button type="button" className="btn btn-ghost" onClick={onClose}>Cancel</button><button className="btn btn-primary" disabled={create.isPending}>Create</button></div>
+      </form>
+    </Modal>
+  );
+}
+
+export function CompanyDetail({ id }: { id: string }) {
+  const client = useQueryClient();
+  const role = useRole();
+  const fields = useCustomFields("company");
+  const company = useQuery({ queryKey: ["company", id], queryFn: () => api<Company>(`/companies/${id}`) });
+  const contacts = useQuery({ queryKey: ["contacts", "company", id], queryFn: () => api<Page<Contact>>(`/contacts${qs({ company_id: id, limit: 100 })}`) });
+  const save = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<Company>(`/companies/${id}`, { method: "PATCH", body }),
+    onSuccess: (c) => { client.setQueryData(["company", id], c); client.invalidateQueries({ queryKey: ["companies"] }); },
+  });
+  if (company.isPending) return <Loading />;
+  if (company.isError) return <ErrorBox error={company.error} retry={() => company.refetch()} />;
+  const c = company.data;
+  return (
+    <section className="detail-page">
+      <header className="page-head">
+        <Link to="/companies" className="muted">Companies</Link><span className="muted">/</span>
+        <Avatar name={c.name} url={c.avatar_url} size={28} />
+        <h1>{c.name}</h1>
+      </header>
+      <div className="detail-grid">
+        <RecordEditor
+          base={[{ name: "name", label: "Name", value: c.name }, { name: "domain", label: "Domain", value: c.domain ?? "" }, { name: "notes", label: "Notes", value: c.notes ?? "", multiline: true }]}
+          tags={c.tags} kind="companies" fields={fields.data ?? []} values={c.fields ?? {}} save={(b) => save.mutate(b)} error={save.error} saving={save.isPending} readOnly={!canWrite(role)}
+        />
+        <div>
+          <h3>People ({c.contact_count})</h3>
+          {contacts.isPending ? <Loading /> : contacts.isError ? <ErrorBox error={contacts.error} /> : contacts.data.data.length === 0 ? <Empty title="No contacts" /> : (
+            <ul className="mini-list">{contacts.data.data.map((p) => <li key={p.id}><Link to={`/contacts/${p.id}`}>{p.name || p.email}</Link> <span className="muted small">{p.email}</span></li>)}</ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import { useEffect, useRef, useState } from "react";
+
+/**
+ * A compact multi-value filter: a button naming what is picked ("Status: Open, Pending") that
+ * opens a checkbox list. An empty pick means "any".
+ */
+export function MultiPick<T extends string>(props: {
+  label: string;
+  anyLabel: string;
+  options: Array<{ value: T; label: string }>;
+  value: T[];
+  onChange: (value: T[]) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent | KeyboardEvent) => {
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !box.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, [open]);
+
+  const names = props.options.filter((o) => props.value.includes(o.value)).map((o) => o.label);
+  const summary = names.length === 0 ? props.anyLabel : names.length <= 2 ? names.join(", ") : `${names.length} picked`;
+  return (
+    <div className="pop" ref={box}>
+      <button
+        type="button"
+        className={`filter-btn${names.length ? " on" : ""}`}
+        aria-label={`${props.label} filter`}
+        aria-haspopup="true"
+        aria-expanded={open}
+        onClick={() => setOpen((v) => !v)}
+      >
+        {names.length ? `${props.label}: ${summary}` : summary}
+        <span className="caret" aria-hidden>▾</span>
+      </button>
+      {open && (
+        <div className="pop-panel" role="group" aria-label={props.label}>
+          {props.options.map((o) => (
+            <label key={o.value} className="check pop-row">
+              <input
+                type="checkbox"
+                checked={props.value.includes(o.value)}
+                onChange={(e) => props.onChange(e.target.checked ? [...props.value, o.value] : props.value.filter((v) => v !== o.value))}
+              />
+              {o.label}
+            </label>
+          ))}
+          {props.value.length > 0 && (
+            <button type="button" className="btn btn-small btn-ghost" onClick={() => props.onChange([])}>
+              Any {props.label.toLowerCase()}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
