@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 
 export type Db = BunSQLiteDatabase<Record<string, never>> & { $client: Database };
@@ -20,5 +20,32 @@ export function openDatabase(path: string): Db {
   sqlite.exec("PRAGMA temp_store = MEMORY");
   sqlite.exec("PRAGMA cache_size = -65536");
   sqlite.exec("PRAGMA mmap_size = 268435456");
+  cacheStatements(sqlite);
   return drizzle({ client: sqlite }) as Db;
+}
+
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Drizzle compiles every query with `prepare()`, which costs more than running it. Statements are
+ * reused by SQL text instead (least recently used dropped past the bound, left to the GC rather than
+ * finalized, since a holder may still run it). Safe with one connection in one thread: every call
+ * runs to completion before the next.
+ */
+function cacheStatements(sqlite: Database): void {
+  const cache = new Map<string, Statement>();
+  const compile = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((sql: string, ...rest: unknown[]) => {
+    if (rest.length > 0 && rest[0] !== undefined) return (compile as (s: string, ...r: unknown[]) => Statement)(sql, ...rest);
+    const hit = cache.get(sql);
+    if (hit) {
+      cache.delete(sql);
+      cache.set(sql, hit);
+      return hit;
+    }
+    const statement = compile(sql);
+    cache.set(sql, statement);
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return statement;
+  }) as typeof sqlite.prepare;
 }

@@ -9,13 +9,14 @@ import { contacts } from "../contacts/contacts.table";
 import type { Db } from "../db/database";
 import type { Deps } from "../deps";
 import { onEventInTransaction } from "../events/bus";
-import { defineJob, PermanentFailure } from "../jobs/define";
+import { defineJob } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import { htmlToText } from "../lib/sanitize";
 import { SendFailure, sendViaSmtp, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
 import { smtpSettingsOf } from "../mailboxes/mailboxes.connection";
 import { mailboxes } from "../mailboxes/mailboxes.table";
-import { setDeliveryStatus } from "../messages/messages.service";
+import { addMessage, setDeliveryStatus } from "../messages/messages.service";
+import { withTx } from "../db/tx";
 import { messages } from "../messages/messages.table";
 import { tickets } from "../tickets/tickets.table";
 import { AUTO_REPLY_JOB } from "./inbound.service";
@@ -26,6 +27,12 @@ const SEND_ATTEMPTS = 6;
 
 /** Our Message-IDs live at the instance domain, so replies to them thread back to us. */
 export const outboundMessageId = (deskMessageId: string, domain: string) => `${deskMessageId}@${domain}`.toLowerCase();
+
+/**
+ * Set only while the auto-reply job writes its message (synchronously, inside one transaction), so
+ * the hook below marks that send as an auto-reply. Nothing else can run in between.
+ */
+let writingAutoReply = false;
 
 /**
  * Outbound replies on email tickets are stored `pending`; in the same transaction this hook
@@ -41,7 +48,8 @@ export function registerOutboundMailHook(deps: Pick<Deps, "db" | "config">): voi
       .values({ workspaceId: event.workspace_id, messageId: outboundMessageId(message.id, deps.config.inboundDomain), ticketId, deskMessageId: message.id, direction: "outbound", createdAt: new Date().toISOString() })
       .onConflictDoNothing()
       .run();
-    enqueue(tx, SEND_REPLY_JOB, { message_id: message.id, workspace_id: event.workspace_id }, { workspaceId: event.workspace_id, maxAttempts: SEND_ATTEMPTS, uniqueKey: `send:${message.id}` });
+    const payload = { message_id: message.id, workspace_id: event.workspace_id, ...(writingAutoReply ? { auto_reply: true } : {}) };
+    enqueue(tx, SEND_REPLY_JOB, payload, { workspaceId: event.workspace_id, maxAttempts: SEND_ATTEMPTS, uniqueKey: `send:${message.id}` });
   });
 }
 
@@ -72,7 +80,7 @@ const withToken = (subject: string, number: number) => (subject.includes(`[#${nu
 export function sendReplyJob(deps: Deps) {
   return defineJob({
     name: SEND_REPLY_JOB,
-    schema: z.object({ message_id: z.string(), workspace_id: z.string() }),
+    schema: z.object({ message_id: z.string(), workspace_id: z.string(), auto_reply: z.boolean().optional() }),
     retry: { baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
     concurrency: 4,
     async handler(payload, run) {
@@ -94,18 +102,22 @@ export function sendReplyJob(deps: Deps) {
       }
       const files = deps.db.select().from(attachments).where(eq(attachments.messageId, message.id)).all();
       const thread = threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id);
-      const html = mailbox.signatureHtml ? `${message.bodyHtml}<br><div class="signature">${mailbox.signatureHtml}</div>` : message.bodyHtml;
+      const autoReply = payload.auto_reply === true;
+      const html = mailbox.signatureHtml && !autoReply ? `${message.bodyHtml}<br><div class="signature">${mailbox.signatureHtml}</div>` : message.bodyHtml;
+      const subject = autoReply ? message.subject : thread.inReplyTo && !/^re:/i.test(ticket.subject) ? `Re: ${ticket.subject}` : ticket.subject;
       const mail: OutgoingMail = {
         from: { name: mailbox.displayName || mailbox.name, address: mailbox.email },
         to,
         cc: message.cc,
-        subject: withToken(thread.inReplyTo && !/^re:/i.test(ticket.subject) ? `Re: ${ticket.subject}` : ticket.subject, ticket.number),
+        subject: withToken(subject, ticket.number),
         html,
         text: htmlToText(html),
         messageId: `<${outboundMessageId(message.id, deps.config.inboundDomain)}>`,
         inReplyTo: thread.inReplyTo,
         references: thread.references,
         attachments: files.map((f) => ({ filename: f.filename, contentType: f.contentType, content: readFileSync(attachmentFilePath(deps, f)), cid: f.contentId })),
+        // RFC 3834: marks our auto-reply so other responders stay quiet.
+        headers: autoReply ? { "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All", Precedence: "auto_reply" } : undefined,
       };
       try {
         await deliver(deps, mailbox, mail);
@@ -123,39 +135,39 @@ export function sendReplyJob(deps: Deps) {
   });
 }
 
-/** Our auto-reply: once per new ticket (unique key), marked Auto-Submitted so responders stay quiet. */
+/**
+ * Our auto-reply: once per new ticket (unique key). It is stored on the ticket as an outbound reply
+ * by the system, so agents see what the customer was told, and sent by the ordinary send job
+ * (delivery status, retries, threading) marked Auto-Submitted.
+ */
 export function autoReplyJob(deps: Deps) {
   return defineJob({
     name: AUTO_REPLY_JOB,
     schema: z.object({ ticket_id: z.string(), mailbox_id: z.string() }),
     retry: { maxAttempts: 5, baseDelayMs: 30_000 },
-    async handler(payload) {
+    handler(payload) {
       const ticket = deps.db.select().from(tickets).where(eq(tickets.id, payload.ticket_id)).get();
       const mailbox = deps.db.select().from(mailboxes).where(eq(mailboxes.id, payload.mailbox_id)).get();
-      if (!ticket || !mailbox || !mailbox.autoReplyEnabled || !ticket.contactId) return;
+      if (!ticket || ticket.deletedAt || !mailbox || !mailbox.autoReplyEnabled || !ticket.contactId || ticket.workspaceId !== mailbox.workspaceId) return;
       const contact = deps.db.select({ email: contacts.email }).from(contacts).where(eq(contacts.id, ticket.contactId)).get();
-      const first = deps.db.select({ id: messages.id }).from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(asc(messages.createdAt)).get();
       if (!contact?.email) return;
-      const original = first ? deps.db.select({ messageId: mailMessageIds.messageId }).from(mailMessageIds).where(eq(mailMessageIds.deskMessageId, first.id)).get() : undefined;
       const html = mailbox.autoReplyHtml || "<p>We received your message and will get back to you soon.</p>";
-      try {
-        await deliver(deps, mailbox, {
-          from: { name: mailbox.displayName || mailbox.name, address: mailbox.email },
-          to: [contact.email],
-          cc: [],
-          subject: withToken(mailbox.autoReplySubject || `Re: ${ticket.subject}`, ticket.number),
-          html,
-          text: htmlToText(html),
-          messageId: `<auto-${ticket.id}@${deps.config.inboundDomain}>`,
-          inReplyTo: original ? `<${original.messageId}>` : null,
-          references: original ? [`<${original.messageId}>`] : [],
-          headers: { "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All", Precedence: "auto_reply" },
-        });
-      } catch (error) {
-        if (error instanceof SendFailure && !error.temporary) throw new PermanentFailure(error.message);
-        throw error;
-      }
+      const subject = mailbox.autoReplySubject || (/^re:/i.test(ticket.subject) ? ticket.subject : `Re: ${ticket.subject}`);
+      const ctx = systemContext(ticket.workspaceId, `auto-reply:${ticket.id}`);
+      withTx(deps.db, () => {
+        writingAutoReply = true;
+        try {
+          addMessage(ctx, ticket.id, {
+            kind: "reply",
+            body_html: html,
+            direction: "outbound",
+            author: { type: "system" },
+            email: { subject, from_email: mailbox.email, from_name: mailbox.displayName || mailbox.name },
+          }, deps);
+        } finally {
+          writingAutoReply = false;
+        }
+      });
     },
   });
 }
-

@@ -99,10 +99,18 @@ describe("inbound over SMTP", () => {
     expect((await postInbound(raw)).body.status).toBe("duplicate");
     expect(ticketsOf()).toHaveLength(1);
     await desk.jobs.drain();
+    await desk.jobs.drain();
     const sent = await sink.waitFor(1);
     expect(sent[0]).toContain("Subject: We got it [#1]");
     expect(sent[0]).toContain("Auto-Submitted: auto-replied");
     expect(sent[0]).toContain("In-Reply-To: <first@customer.test>");
+    expect(sent[0]).not.toContain("-- Acme");
+    // Agents see what the customer was told: the auto-reply is on the ticket, by the system, sent.
+    const autoReply = messagesOf(ticket!.id).find((m) => m.direction === "outbound")!;
+    expect(autoReply).toMatchObject({ kind: "reply", author_type: "system", delivery_status: "sent", subject: "We got it", to: '["carol@customer.test"]' });
+    expect(sent[0]).toContain(`Message-ID: <${autoReply.id}@desk.test>`);
+    const created = desk.deps.db.$client.query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.created'").all(workspace.id);
+    expect(created.filter((e) => e.data.includes(String(autoReply.id)))).toHaveLength(1);
   });
 
   test("an agent reply is sent through the mailbox SMTP with threading headers; the customer's answer threads back", async () => {
@@ -112,7 +120,9 @@ describe("inbound over SMTP", () => {
     expect(reply.status).toBe(201);
     expect(reply.body.delivery_status).toBe("pending");
     await desk.jobs.drain();
-    const sent = (await sink.waitFor(before + 1)).at(-1)!;
+    await sink.waitFor(before + 1);
+    // smtp-sink names files by the second: find ours by its Message-ID rather than by order.
+    const sent = sink.messages().find((m) => m.includes(`Message-ID: <${reply.body.id}@desk.test>`))!;
     expect(sent).toContain("From: Acme Support <support@acme.test>");
     expect(sent).toContain("To: carol@customer.test");
     expect(sent).toContain("Cc: boss@customer.test");

@@ -282,6 +282,7 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
     await page.getByRole("group", { name: "Values" }).getByLabel("Mail").check();
     await page.getByRole("button", { name: "Add filter" }).click();
     expect(await eventually(async () => (await subjects()).join("|"), "API returns 502 on /orders")).toBe("API returns 502 on /orders");
+    await screenshot("filters");
 
     await page.getByRole("button", { name: "Save as view" }).click();
     await page.getByLabel("View name").fill("Hot, no mail module");

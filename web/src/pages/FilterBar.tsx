@@ -65,18 +65,27 @@ export function FilterBar({ filters, onChange, onSaveView }: { filters: TicketFi
       ))}
       <FieldFilterPicker fields={fieldList} onAdd={(added) => set({ fields: [...filters.fields.filter((c) => !added.some((a) => a.key === c.key && a.op === c.op)), ...added] })} />
       <div className="grow" />
-      {active > 0 && <button className="btn btn-small btn-ghost" onClick={() => onChange(clearedFilters(filters))}>Clear {active}</button>}
+      {active > 0 && <button className="btn btn-small btn-ghost" onClick={() => onChange(clearedFilters(filters))} title={`Clear ${active} filter values`}>Clear filters</button>}
       {onSaveView && (active > 0 || filters.q.trim() !== "") && <button className="btn btn-small" onClick={onSaveView}>Save as view</button>}
-      <select aria-label="Sort" value={`${filters.sort}:${filters.order}`} onChange={(e) => { const [sort, order] = e.target.value.split(":"); set({ sort, order: order as "asc" | "desc" }); }}>
-        <option value="last_message_at:desc">Newest activity</option>
-        <option value="last_message_at:asc">Oldest activity</option>
-        <option value="created_at:desc">Newest created</option>
-        <option value="created_at:asc">Oldest created</option>
-        <option value="priority:desc">Priority</option>
-        <option value="severity:asc">Severity</option>
-        <option value="due:asc">Due soonest</option>
-        {fieldList.filter((f) => ["text", "number", "date", "checkbox", "select"].includes(f.type)).map((f) => <option key={f.id} value={`field.${f.key}:desc`}>{f.name}</option>)}
-      </select>
     </div>
+  );
+}
+
+/** Sort order of the ticket list (shown in the page head, beside the count). */
+export function SortSelect({ filters, onChange }: { filters: TicketFilters; onChange: (f: TicketFilters) => void }) {
+  const fields = useCustomFields("ticket");
+  const fieldList = fields.data ?? [];
+  const set = (patch: Partial<TicketFilters>) => onChange({ ...filters, ...patch });
+  return (
+    <select className="sort-select" aria-label="Sort" value={`${filters.sort}:${filters.order}`} onChange={(e) => { const [sort, order] = e.target.value.split(":"); set({ sort, order: order as "asc" | "desc" }); }}>
+      <option value="last_message_at:desc">Newest activity</option>
+      <option value="last_message_at:asc">Oldest activity</option>
+      <option value="created_at:desc">Newest created</option>
+      <option value="created_at:asc">Oldest created</option>
+      <option value="priority:desc">Priority</option>
+      <option value="severity:asc">Severity</option>
+      <option value="due:asc">Due soonest</option>
+      {fieldList.filter((f) => ["text", "number", "date", "checkbox", "select"].includes(f.type)).map((f) => <option key={f.id} value={`field.${f.key}:desc`}>{f.name}</option>)}
+    </select>
   );
 }

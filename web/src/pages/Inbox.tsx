@@ -8,7 +8,7 @@ import { navigate } from "../app/router";
 import { typingInField } from "../ui/bits";
 import { Empty, ErrorBox, Loading } from "../ui/states";
 import { BulkBar } from "./BulkBar";
-import { FilterBar } from "./FilterBar";
+import { FilterBar, SortSelect } from "./FilterBar";
 import { activeFilterCount, EMPTY_FILTERS, folderTitle, ticketQuery, type TicketFilters, viewFiltersFor } from "./inbox-filters";
 import { NewTicket } from "./NewTicket";
 import { SaveView } from "./SaveView";
@@ -86,8 +86,9 @@ export function Inbox({ folder }: { folder: string }) {
     <section className="inbox">
       <header className="page-head">
         <h1>{title}</h1>
-        <span className="muted small">{list.isSuccess ? `${tickets.length}${list.hasNextPage ? "+" : ""} tickets` : ""}</span>
+        <span className="muted small">{list.isSuccess ? `${tickets.length}${list.hasNextPage ? "+" : ""} ${tickets.length === 1 && !list.hasNextPage ? "ticket" : "tickets"}` : ""}</span>
         <div className="grow" />
+        <SortSelect filters={filters} onChange={setFilters} />
         {canWrite(role) && (
           <button className="btn btn-primary" onClick={() => setCreating(true)} title="New ticket (c)">
             New ticket

@@ -7,6 +7,8 @@ import { Field, FormError, formValues } from "../../ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../../ui/states";
 import { useCrud } from "./crud";
 
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 /** Moves `dragged` to where `target` is, answering the new id order. */
 const moved = (ids: string[], dragged: string, target: string) => {
   const rest = ids.filter((i) => i !== dragged);
@@ -101,7 +103,7 @@ export default function LabelsSettings() {
                     <span className="grip" aria-hidden>⋮⋮</span>
                     <TagChip tag={t} />
                     {t.archived && <span className="pill">Archived</span>}
-                    <span className="muted small">{t.usage?.tickets ?? 0} tickets · {t.usage?.contacts ?? 0} contacts</span>
+                    <span className="muted small">{counted(t.usage?.tickets ?? 0, "ticket")} · {counted(t.usage?.contacts ?? 0, "contact")}</span>
                     <div className="grow" />
                     <select aria-label={`Color of ${t.name}`} value={t.color} onChange={(e) => tags.update.mutate({ id: t.id, color: e.target.value })}>
                       {LABEL_COLORS.map((c) => <option key={c} value={c}>{c}</option>)}
