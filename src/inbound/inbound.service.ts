@@ -50,7 +50,7 @@ function hotQueries(db: Db) {
       )
       .prepare(),
     receipt: db
-      .select({ k: inboundReceipts.dedupeKey })
+      .select({ outcome: inboundReceipts.outcome })
       .from(inboundReceipts)
       .where(and(eq(inboundReceipts.mailboxId, sql.placeholder("mailboxId")), eq(inboundReceipts.dedupeKey, sql.placeholder("key"))))
       .prepare(),
@@ -86,7 +86,8 @@ export const isKnownRecipient = (db: Db, address: string): boolean => {
 
 const dedupeKeyOf = (email: ParsedEmail, raw: Uint8Array) => (email.messageId ? `mid:${email.messageId}` : `sha256:${sha256Hex(raw)}`);
 
-const alreadyIngested = (db: Db, mailboxId: string, key: string): boolean => Boolean(queriesOf(db).receipt.get({ mailboxId, key }));
+/** The outcome recorded for this mail before (`stored`, `bounce`, `refused:<reason>`), if any. */
+const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefined => queriesOf(db).receipt.get({ mailboxId, key })?.outcome;
 
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
 function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
@@ -181,7 +182,10 @@ export async function ingestEmail(deps: Deps, source: IngestSource): Promise<Ing
     return { outcome: "refused", reason: "unparseable" };
   }
   const key = dedupeKeyOf(email, raw);
-  if (alreadyIngested(deps.db, mailbox.id, key)) return { outcome: "duplicate" };
+  const earlier = earlierOutcome(deps.db, mailbox.id, key);
+  // A resent refused message is refused again (the sender hears the same answer); anything else is a duplicate.
+  if (earlier?.startsWith("refused:")) return { outcome: "refused", reason: earlier.slice("refused:".length) };
+  if (earlier) return { outcome: "duplicate" };
   const ctx = systemContext(mailbox.workspaceId, `inbound:${newId()}`);
   const refuse = (reason: string): IngestOutcome => {
     const claimed = withTx(deps.db, (tx) => claimReceipt(tx, mailbox, key, `refused:${reason}`));

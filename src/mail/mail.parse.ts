@@ -69,6 +69,41 @@ function rawHeaders(parsed: ParsedMail): Map<string, string[]> {
   return headers;
 }
 
+/** NUL and other C0 controls (except tab and line breaks) never reach storage. */
+const stripControls = (value: string): string => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
+
+/** The raw header block and body of a message, as bytes read one-to-one (latin1). */
+function splitRaw(raw: Uint8Array): { head: string; body: string } {
+  const text = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.byteLength, 256 * 1024)).toString("latin1");
+  const match = /\r?\n\r?\n/.exec(text);
+  return match ? { head: text.slice(0, match.index), body: text.slice(match.index + match[0].length) } : { head: text, body: "" };
+}
+
+/**
+ * Unencoded 8-bit header text that is not UTF-8 (old clients write Latin-1 straight into Subject
+ * or From) decodes to U+FFFD; read such a header again as windows-1252, the usual culprit.
+ */
+function legacyHeader(head: string, name: string): string | null {
+  const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
+  const match = new RegExp(`^${name}:[ \\t]*(.*)$`, "im").exec(unfolded);
+  if (!match) return null;
+  const bytes = Buffer.from(match[1]!, "latin1");
+  return new TextDecoder("windows-1252").decode(bytes).trim();
+}
+
+/**
+ * A multipart message whose boundaries are broken yields no parts at all; rather than an empty
+ * message, show its body text without boundary and part-header lines.
+ */
+function salvagedText(body: string): string {
+  const decoded = new TextDecoder("utf-8").decode(Buffer.from(body.slice(0, 100_000), "latin1"));
+  return decoded
+    .split(/\r?\n/)
+    .filter((line) => !/^--\S+/.test(line) && !/^Content-[\w-]+:/i.test(line))
+    .join("\n")
+    .trim();
+}
+
 /** Parses raw RFC 822 bytes. Never throws for malformed MIME: mailparser reads what it can. */
 export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
   const parsed = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
@@ -81,18 +116,31 @@ export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
   const first = (name: string) => headers.get(name)?.[0];
   const messageId = messageIdsIn(first("message-id"))[0] ?? null;
   const date = parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.toISOString() : null;
+  const raw8bit = splitRaw(raw);
+  let subject = parsed.subject ?? "";
+  if (subject.includes("\uFFFD")) subject = legacyHeader(raw8bit.head, "subject") ?? subject;
+  const from = addressesOf(parsed.from)[0] ?? null;
+  if (from?.name.includes("\uFFFD")) {
+    const legacy = legacyHeader(raw8bit.head, "from");
+    const name = legacy ? /^\s*"?([^"<]*?)"?\s*</.exec(legacy)?.[1] : undefined;
+    if (name) from.name = name.trim();
+  }
+  const html = typeof parsed.html === "string" && parsed.html.trim() ? stripControls(parsed.html) : null;
+  let text = stripControls(parsed.text ?? "");
+  const isMultipart = /^multipart\//i.test(parsed.headers.get("content-type") ? String((parsed.headers.get("content-type") as { value?: string }).value ?? "") : "");
+  if (isMultipart && html === null && !text.trim() && parsed.attachments.length === 0) text = stripControls(salvagedText(raw8bit.body));
   return {
     messageId,
     inReplyTo: messageIdsIn(first("in-reply-to")),
     references: (headers.get("references") ?? []).flatMap((v) => messageIdsIn(v)),
-    from: addressesOf(parsed.from)[0] ?? null,
+    from,
     replyTo: addressesOf(parsed.replyTo)[0] ?? null,
     to: addressesOf(parsed.to),
     cc: addressesOf(parsed.cc),
-    subject: (parsed.subject ?? "").replace(/[\r\n]+/g, " ").trim(),
+    subject: stripControls(subject.replace(/[\r\n]+/g, " ")).trim(),
     date,
-    html: typeof parsed.html === "string" && parsed.html.trim() ? parsed.html : null,
-    text: parsed.text ?? "",
+    html,
+    text,
     attachments: parsed.attachments.map((a) => ({
       filename: (a.filename ?? "").trim() || defaultName(a.contentType),
       contentType: (a.contentType || "application/octet-stream").toLowerCase(),

@@ -15,7 +15,7 @@ export type SmtpReceiverOptions = {
   logger: Logger;
   /** RCPT TO is refused with 550 unless this answers true. */
   isKnownRecipient: (address: string) => boolean;
-  /** Resolves once the mail is stored (the 250 after DATA means it is safe). A throw answers 451. */
+  /** Resolves once the mail is stored (the 250 after DATA means it is safe). MailRefused answers 550, any other throw 451. */
   onMail: (mail: ReceivedMail) => Promise<void>;
 };
 
@@ -26,6 +26,9 @@ class SmtpReply extends Error {
     super(message);
   }
 }
+
+/** Thrown by `onMail` to refuse a message for good: the client gets a 550 with this text. */
+export class MailRefused extends Error {}
 
 /** The embedded SMTP receiver: transport only; the ticket logic sits behind `onMail`. */
 export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<SmtpReceiver> {
@@ -70,6 +73,7 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
         options.onMail(mail).then(
           () => callback(null, "2.0.0 Message accepted"),
           (error: unknown) => {
+            if (error instanceof MailRefused) return callback(new SmtpReply(550, `5.6.0 ${error.message}`));
             log.error({ err: error instanceof Error ? error.message : String(error) }, "smtp: storing a message failed");
             callback(new SmtpReply(451, "4.3.0 Temporary failure storing the message, try again later"));
           },

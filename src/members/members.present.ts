@@ -1,4 +1,5 @@
 import type { users } from "../auth/auth.table";
+import { presentUserRef } from "../users/users.present";
 import type { members } from "../workspaces/workspaces.table";
 
 export type MemberRow = typeof members.$inferSelect;
@@ -10,13 +11,7 @@ export type MemberUserRow = Pick<typeof users.$inferSelect, "id" | "name" | "ema
  */
 export function presentMember(row: MemberRow, user: MemberUserRow, openTickets: number, presence: MemberRow["availability"] = row.availability) {
   return {
-    user: {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      avatar_url: user.avatarUrl ?? null,
-      avatar_source: user.avatarSource ?? null,
-    },
+    user: { ...presentUserRef(user), avatar_source: user.avatarSource ?? null },
     role: row.role,
     availability: row.availability,
     presence,

@@ -76,4 +76,13 @@ export function presentMessages(db: Queryable, rows: MessageRow[], links: Attach
   }));
 }
 
-export const presentMessage = (db: Queryable, row: MessageRow, links: AttachmentLinks): MessageJson => presentMessages(db, [row], links)[0]!;
+/** Presented once per row snapshot: the message.created event and the response share the JSON. */
+const presented = new WeakMap<MessageRow, MessageJson>();
+
+export function presentMessage(db: Queryable, row: MessageRow, links: AttachmentLinks): MessageJson {
+  const cached = presented.get(row);
+  if (cached) return cached;
+  const json = presentMessages(db, [row], links)[0]!;
+  presented.set(row, json);
+  return json;
+}

@@ -20,24 +20,27 @@ export function queryTerms(q: string): string[] {
 }
 
 /**
- * An FTS5 MATCH expression: the workspace token AND every term, each term a prefix match
- * (single characters match exactly: a one-letter prefix would expand to half the vocabulary).
+ * An FTS5 MATCH expression: the workspace token AND every term (the last one as a prefix).
  */
 export function matchExpression(workspaceId: string, q: string, columns: string[]): string | null {
   const terms = queryTerms(q);
   if (terms.length === 0) return null;
-  const phrase = terms.map(termExpression).join(" ");
+  const phrase = phraseOf(terms);
   return `ws : "${workspaceToken(workspaceId)}" AND {${columns.join(" ")}} : (${phrase})`;
 }
 
-/** A term as an FTS5 token expression (prefix for two characters or more). */
-export const termExpression = (term: string): string => (term.length >= 2 ? `"${term}"*` : `"${term}"`);
+/**
+ * A term as an FTS5 token expression. Only the last term is a prefix (search as you type), and only
+ * from three characters: FTS5 merges every term under a prefix, so "th"* would read half the index.
+ */
+export const termExpression = (term: string, last = true): string => (last && term.length >= 3 ? `"${term}"*` : `"${term}"`);
+const phraseOf = (terms: string[]): string => terms.map((t, i) => termExpression(t, i === terms.length - 1)).join(" ");
 
 /** The terms only, without the workspace token: for precise (bm25-ranked) searches of rare terms. */
 export function termsExpression(q: string, columns: string[]): string | null {
   const terms = queryTerms(q);
   if (terms.length === 0) return null;
-  return `{${columns.join(" ")}} : (${terms.map(termExpression).join(" ")})`;
+  return `{${columns.join(" ")}} : (${phraseOf(terms)})`;
 }
 
 /** Ids of tickets whose subject, messages or custom text values match (capped, newest hits first). */

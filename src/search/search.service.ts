@@ -15,9 +15,10 @@ export const SEARCH_RESULTS = 5;
  * check costs at most that many index entries per term, however common the word.
  */
 function allTermsRare(db: Queryable, q: string, indexes: Array<[table: string, column: string]>, commonTermDocs: number): boolean {
-  for (const term of queryTerms(q)) {
+  const terms = queryTerms(q);
+  for (const [index, term] of terms.entries()) {
     for (const [table, column] of indexes) {
-      const expression = `{${column}} : ${termExpression(term)}`;
+      const expression = `{${column}} : ${termExpression(term, index === terms.length - 1)}`;
       const [row] = db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql.identifier(table)} WHERE ${sql.identifier(table)} MATCH ${expression} LIMIT ${commonTermDocs})`);
       if ((row?.n ?? 0) >= commonTermDocs) return false;
     }

@@ -86,7 +86,19 @@ export function presentTickets(db: Queryable, rows: TicketRow[]): TicketJson[] {
   }));
 }
 
-export const presentTicket = (db: Queryable, row: TicketRow): TicketJson => presentTickets(db, [row])[0]!;
+/**
+ * One row snapshot is presented once: the event written in the transaction and the response of
+ * the same request share the JSON (rows are immutable snapshots; a later change is a new row).
+ */
+const presented = new WeakMap<TicketRow, TicketJson>();
+
+export function presentTicket(db: Queryable, row: TicketRow): TicketJson {
+  const cached = presented.get(row);
+  if (cached) return cached;
+  const json = presentTickets(db, [row])[0]!;
+  presented.set(row, json);
+  return json;
+}
 
 export type ActivityJson = {
   id: string;

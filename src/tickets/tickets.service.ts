@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
 import { contacts } from "../contacts/contacts.table";
@@ -12,7 +12,7 @@ import type { AddMessageInput } from "../messages/messages.service";
 import { emitMessageCreated, writeMessage } from "../messages/messages.service";
 import { applyFieldWrite } from "../custom-fields/fields.apply";
 import { applyLabelWrite } from "../labels/labels.apply";
-import { findVisibleTicket, liveTicket, visibleTicketsCondition } from "./tickets.repo";
+import { findVisibleTicket, hiddenTeamIds } from "./tickets.repo";
 import type { TicketPatch } from "./tickets.schemas";
 import { activities, tickets, type ActivityRow, type Channel, type Priority, type Severity, type TicketRow, type TicketStatus } from "./tickets.table";
 import { emitTicketCreated, emitTicketDeleted, emitTicketUpdated } from "./tickets.timeline";
@@ -194,23 +194,28 @@ export function listActivities(db: Queryable, ctx: RequestContext, ref: string):
   return db.select().from(activities).where(eq(activities.ticketId, ticket.id)).orderBy(asc(activities.createdAt), asc(activities.id)).all();
 }
 
-/** Inbox counts from the covering counts index: live, non-spam tickets per status, plus spam. */
 export type StatusCounts = { unassigned: number; mine: number; open: number; pending: number; on_hold: number; solved: number; spam: number };
 
+/**
+ * Inbox counts from the trigger-kept `ticket_counts` buckets (migrations/custom/0102): live tickets;
+ * statuses count non-spam tickets; unassigned and mine count open, pending and on_hold.
+ * Buckets of private teams the caller may not see are left out.
+ */
 export function ticketCounts(db: Queryable, ctx: RequestContext): StatusCounts {
-  const me = actorUserId(ctx);
-  const visible = visibleTicketsCondition(db, ctx);
-  const scope = and(eq(tickets.workspaceId, ctx.workspaceId), liveTicket, visible);
-  const count = (...conditions: Parameters<typeof and>) => db.select({ n: sql<number>`count(*)` }).from(tickets).where(and(scope, ...conditions)).get()?.n ?? 0;
-  const active = inArray(tickets.status, ["open", "pending", "on_hold"]);
-  return {
-    unassigned: count(active, eq(tickets.spam, false), isNull(tickets.assigneeId)),
-    mine: me ? count(active, eq(tickets.spam, false), eq(tickets.assigneeId, me)) : 0,
-    open: count(eq(tickets.status, "open"), eq(tickets.spam, false)),
-    pending: count(eq(tickets.status, "pending"), eq(tickets.spam, false)),
-    on_hold: count(eq(tickets.status, "on_hold"), eq(tickets.spam, false)),
-    solved: count(eq(tickets.status, "solved"), eq(tickets.spam, false)),
-    spam: count(eq(tickets.spam, true)),
-  };
+  const me = actorUserId(ctx) ?? "\u0000none";
+  const hidden = hiddenTeamIds(db, ctx);
+  const visible = hidden.length ? sql`AND team_id NOT IN (${sql.join(hidden.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  const active = sql`spam = 0 AND status IN ('open', 'pending', 'on_hold')`;
+  const [row] = db.all<Record<keyof StatusCounts, number | null>>(sql`SELECT
+      sum(CASE WHEN ${active} AND assignee_id = '' THEN n END) AS unassigned,
+      sum(CASE WHEN ${active} AND assignee_id = ${me} THEN n END) AS mine,
+      sum(CASE WHEN spam = 0 AND status = 'open' THEN n END) AS open,
+      sum(CASE WHEN spam = 0 AND status = 'pending' THEN n END) AS pending,
+      sum(CASE WHEN spam = 0 AND status = 'on_hold' THEN n END) AS on_hold,
+      sum(CASE WHEN spam = 0 AND status = 'solved' THEN n END) AS solved,
+      sum(CASE WHEN spam = 1 THEN n END) AS spam
+    FROM ticket_counts WHERE workspace_id = ${ctx.workspaceId} ${visible}`);
+  const value = (key: keyof StatusCounts) => row?.[key] ?? 0;
+  return { unassigned: value("unassigned"), mine: value("mine"), open: value("open"), pending: value("pending"), on_hold: value("on_hold"), solved: value("solved"), spam: value("spam") };
 }
 

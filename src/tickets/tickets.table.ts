@@ -67,6 +67,7 @@ export const tickets = sqliteTable(
     index("tickets_ws_last_message_idx").on(t.workspaceId, t.lastMessageAt, t.id).where(LIVE),
     index("tickets_ws_status_last_message_idx").on(t.workspaceId, t.status, t.lastMessageAt, t.id).where(LIVE),
     index("tickets_ws_created_idx").on(t.workspaceId, t.createdAt, t.id).where(LIVE),
+    index("tickets_ws_assignee_last_message_idx").on(t.workspaceId, t.assigneeId, t.lastMessageAt, t.id).where(LIVE),
     index("tickets_ws_assignee_status_idx").on(t.workspaceId, t.assigneeId, t.status, t.lastMessageAt).where(LIVE),
     index("tickets_ws_team_status_idx").on(t.workspaceId, t.teamId, t.status, t.lastMessageAt).where(LIVE),
     index("tickets_ws_contact_idx").on(t.workspaceId, t.contactId, t.lastMessageAt),

@@ -268,7 +268,22 @@ describe("tickets: bulk, merge, spam, counts", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ unassigned: 2, mine: 1, open: 2, pending: 1, on_hold: 0, solved: 0, spam: 1, views: { [view.id]: 1 } });
     expect((await desk.api("GET", "/v1/tickets?spam=true", { headers: owner.headers })).body.data.map((t: { id: string }) => t.id)).toEqual([spam.id]);
-    void workspace;
+    // the trigger-kept buckets follow every kind of change: reassign, solve, delete, merge, private team
+    const agent = await addMember(desk, workspace.id, "agent");
+    const team = await newTeam(desk, owner, { name: "Hidden", private: true });
+    const x = await newTicket(desk, owner);
+    const y = await newTicket(desk, owner);
+    await desk.api("PATCH", `/v1/tickets/${x.id}`, { headers: owner.headers, body: { assignee_id: owner.id, status: "solved" } });
+    await desk.api("DELETE", `/v1/tickets/${y.id}`, { headers: owner.headers });
+    const z = await newTicket(desk, owner, { team_id: team.id });
+    await desk.api("POST", `/v1/tickets/${spam.id}/merge`, { headers: owner.headers, body: { into_id: x.id } });
+    const after = await desk.api("GET", "/v1/tickets/counts", { headers: owner.headers });
+    expect(after.body).toMatchObject({ unassigned: 3, mine: 1, open: 3, pending: 1, solved: 1, spam: 0 });
+    const forAgent = await desk.api("GET", "/v1/tickets/counts", { headers: agent.headers });
+    expect(forAgent.body).toMatchObject({ unassigned: 2, mine: 0, open: 2 });
+    const live = desk.deps.db.select().from(tickets).where(eq(tickets.workspaceId, workspace.id)).all().filter((t) => !t.deletedAt && !t.mergedIntoId);
+    expect(live.filter((t) => t.status === "open" && !t.spam)).toHaveLength(after.body.open);
+    void z;
   });
 });
 

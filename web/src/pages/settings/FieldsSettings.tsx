@@ -5,6 +5,7 @@ import { Empty, ErrorBox, errorText, Loading } from "../../ui/states";
 import { useCrud } from "./crud";
 
 const ENTITIES: FieldEntity[] = ["ticket", "contact", "company"];
+const ENTITY_LABELS: Record<FieldEntity, string> = { ticket: "Tickets", contact: "Contacts", company: "Companies" };
 
 export default function FieldsSettings() {
   const fields = useCrud<CustomField>("custom-fields", "/custom-fields");
@@ -25,7 +26,7 @@ export default function FieldsSettings() {
     <div className="settings-page">
       <h1>Custom fields</h1>
       <div className="tabs">
-        {ENTITIES.map((e) => <button key={e} className={e === entity ? "active" : ""} onClick={() => setEntity(e)}>{e[0].toUpperCase() + e.slice(1)}s</button>)}
+        {ENTITIES.map((e) => <button key={e} className={e === entity ? "active" : ""} onClick={() => setEntity(e)}>{ENTITY_LABELS[e]}</button>)}
       </div>
       <form className="stack narrow card" onSubmit={add} noValidate>
         <div className="row2">

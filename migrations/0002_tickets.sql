@@ -1,0 +1,1 @@
+CREATE INDEX `tickets_ws_assignee_last_message_idx` ON `tickets` (`workspace_id`,`assignee_id`,`last_message_at`,`id`) WHERE deleted_at IS NULL AND merged_into_id IS NULL;
