@@ -161,7 +161,7 @@ describe("OAuth mailbox connection (provider_a, PKCE + state)", () => {
     const row = desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).get()!;
     expect(row.workspaceId).toBe(workspace.id);
     expect(row.oauthSealed).not.toContain("access-");
-    expect(sealedTokens(id)).toMatchObject({ access_token: `access-${accessCounter}`, refresh_token: "refresh-for-owner@provider-a.test" });
+    expect(sealedTokens(id)).toMatchObject({ access_token: `access-${accessCounter}`, refresh_token: "refresh-for-Owner@Provider-A.test" });
   });
 
   test("a state is single-use, bound to its provider, and required", async () => {
@@ -171,14 +171,15 @@ describe("OAuth mailbox connection (provider_a, PKCE + state)", () => {
     const callback = new URL(atProvider.headers.get("location")!);
     const wrongProvider = await desk.api("GET", `/v1/mailboxes/oauth/provider_b/callback${callback.search}`);
     expect(wrongProvider.headers.get("location")).toContain("error=invalid_state");
-    // provider_b is not configured here, so even a valid state of provider_a is refused, and consumed.
+    const used = await desk.api("GET", `${callback.pathname}${callback.search}`);
+    expect(used.headers.get("location")).toContain("connected=");
     const replay = await desk.api("GET", `${callback.pathname}${callback.search}`);
     expect(replay.headers.get("location")).toContain("error=invalid_state");
     const forged = await desk.api("GET", `${callback.pathname}?state=made-up&code=x`);
     expect(forged.headers.get("location")).toContain("error=invalid_state");
     const missing = await desk.api("GET", `${callback.pathname}?code=x`);
     expect(missing.headers.get("location")).toContain("error=invalid_state");
-    expect((await desk.api("GET", "/v1/mailboxes", { headers: owner.headers })).body.data).toEqual([]);
+    expect((await desk.api("GET", "/v1/mailboxes", { headers: owner.headers })).body.data).toHaveLength(1);
   });
 
   test("a code the provider refuses (wrong verifier or unknown code) stores nothing", async () => {
