@@ -1,8 +1,7 @@
-import { and, inArray, isNull, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { fieldValuesOf } from "../custom-fields/fields.apply";
-import { labelsOf } from "../labels/labels.apply";
-import { companies } from "../companies/companies.table";
+import { labelsOf, type TagRef } from "../labels/labels.apply";
+import { liveCompanyRows, ticketCountRows } from "./contacts.statements";
 import type { contacts } from "./contacts.table";
 
 export type ContactRow = typeof contacts.$inferSelect;
@@ -15,36 +14,36 @@ export const presentContactRef = (row: Pick<ContactRow, "id" | "email" | "name" 
   avatar_url: row.avatarUrl ?? null,
 });
 
-/** Open (not deleted) tickets per contact, from the tickets feature's table. */
-function ticketCounts(db: Queryable, ids: string[]): Map<string, number> {
+/** Live (not deleted) tickets per contact, from the tickets feature's table. */
+function ticketCounts(db: Queryable, rows: ContactRow[]): Map<string, number> {
   const out = new Map<string, number>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = db.all<{ contact_id: string; n: number }>(
-      sql`SELECT contact_id, count(*) AS n FROM tickets WHERE contact_id IN (${sql.join(chunk.map((id) => sql`${id}`), sql`, `)}) AND deleted_at IS NULL GROUP BY contact_id`,
-    );
-    for (const row of rows) out.set(row.contact_id, row.n);
+  const idsByWorkspace = new Map<string, string[]>();
+  for (const row of rows) {
+    const ids = idsByWorkspace.get(row.workspaceId);
+    if (ids) ids.push(row.id);
+    else idsByWorkspace.set(row.workspaceId, [row.id]);
   }
+  for (const [workspaceId, ids] of idsByWorkspace) for (const count of ticketCountRows(db, workspaceId, ids)) out.set(count.contactId, count.n);
   return out;
 }
 
-/** Contacts as the API shows them, with labels, fields, company and ticket counts fetched in batches. */
-export function presentContacts(db: Queryable, rows: ContactRow[]) {
+/** What a caller that just wrote a contact already knows: each given member skips its query. */
+export type KnownContactParts = { ticketCount?: number; tags?: TagRef[]; fields?: Record<string, unknown> };
+
+/**
+ * Contacts as the API shows them, with labels, fields, company and ticket counts fetched in
+ * batches (one statement each, whatever the number of rows). `known` (for a single row) gives
+ * parts the caller already has: a contact it just created has no tickets, labels or fields.
+ */
+export function presentContacts(db: Queryable, rows: ContactRow[], known: KnownContactParts = {}) {
+  if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const tagsById = labelsOf(db, "contacts", ids);
-  const fieldsById = fieldValuesOf(db, "contact", ids);
-  const counts = ids.length ? ticketCounts(db, ids) : new Map<string, number>();
+  const single = rows.length === 1;
+  const tagsById = single && known.tags ? new Map([[ids[0]!, known.tags]]) : labelsOf(db, "contacts", ids);
+  const fieldsById = single && known.fields ? new Map([[ids[0]!, known.fields]]) : fieldValuesOf(db, "contact", ids);
+  const counts = single && known.ticketCount !== undefined ? new Map([[ids[0]!, known.ticketCount]]) : ticketCounts(db, rows);
   const companyIds = [...new Set(rows.map((r) => r.companyId).filter((id): id is string => id !== null))];
-  const companyById = new Map(
-    companyIds.length
-      ? db
-          .select({ id: companies.id, name: companies.name, domain: companies.domain, workspaceId: companies.workspaceId })
-          .from(companies)
-          .where(and(inArray(companies.id, companyIds), isNull(companies.deletedAt)))
-          .all()
-          .map((c) => [c.id, c])
-      : [],
-  );
+  const companyById = new Map(companyIds.length ? liveCompanyRows(db, companyIds).map((c) => [c.id, c]) : []);
   return rows.map((row) => {
     const company = row.companyId ? companyById.get(row.companyId) : undefined;
     return {
@@ -68,5 +67,6 @@ export function presentContacts(db: Queryable, rows: ContactRow[]) {
   });
 }
 
-export const presentContact = (db: Queryable, row: ContactRow) => presentContacts(db, [row])[0]!;
+/** One contact as the API shows it; `known` skips the look-ups of parts the caller already has. */
+export const presentContact = (db: Queryable, row: ContactRow, known?: KnownContactParts) => presentContacts(db, [row], known)[0]!;
 export type ContactJson = ReturnType<typeof presentContact>;

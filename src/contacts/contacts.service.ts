@@ -10,6 +10,8 @@ import { companies } from "../companies/companies.table";
 import { applyFieldWrite, clearFieldValues, fieldFilterSql, parseFieldFilters, type FieldChange } from "../custom-fields/fields.apply";
 import { applyLabelWrite, clearLabels, labelFilterSql, type LabelWrite } from "../labels/labels.apply";
 import { presentContact, presentContactRef, presentContacts, type ContactRef, type ContactRow } from "./contacts.present";
+import { matchingContactIdsSql } from "../search/search.query";
+import { contactRefRows, insertContactRow, liveContactByEmail, renameContactRow } from "./contacts.statements";
 import { contacts } from "./contacts.table";
 import { likePrefix, normalizeEmail } from "./contacts.text";
 
@@ -139,74 +141,93 @@ export function deleteContact(ctx: RequestContext, id: string, deps: Deps): void
 
 export type ContactListQuery = { limit: number; cursor?: string; q?: string; company_id?: string; tag?: string } & Record<string, unknown>;
 
-/** Newest first, keyset on the (time-ordered) id. */
+/** The old `q`: name, email or a custom text value starting with the text (LIKE, no index on words). */
+function prefixMatchSql(workspaceId: string, q: string): SQL {
+  const prefix = likePrefix(q);
+  return or(
+    sql`${contacts.name} LIKE ${prefix} ESCAPE '\\'`,
+    sql`${contacts.email} LIKE ${prefix} ESCAPE '\\'`,
+    sql`${contacts.id} IN (SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${workspaceId} AND fv.entity = 'contact' AND fv.value_text LIKE ${prefix} ESCAPE '\\')`,
+  )!;
+}
+
+/**
+ * Newest first, keyset on the (time-ordered) id. `q` matches words of the name, the email (its
+ * parts: "jansen" finds jo.jansen@x.test) and custom text values through the search indexes, the
+ * last word as a prefix. When the indexes find nothing for `q` at all (punctuation only, or a
+ * fragment inside a word), the name/email/value prefix match answers instead.
+ */
 export function listContacts(db: Queryable, ctx: RequestContext, query: ContactListQuery) {
   const conditions: SQL[] = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
   const cursor = decodeCursor(query.cursor, 1);
-  if (cursor) conditions.push(lt(contacts.id, String(cursor[0])));
-  if (query.q !== undefined && query.q.trim() !== "") {
-    const prefix = likePrefix(query.q.trim());
-    conditions.push(
-      or(
-        sql`${contacts.name} LIKE ${prefix} ESCAPE '\\'`,
-        sql`${contacts.email} LIKE ${prefix} ESCAPE '\\'`,
-        sql`${contacts.id} IN (SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${ctx.workspaceId} AND fv.entity = 'contact' AND fv.value_text LIKE ${prefix} ESCAPE '\\')`,
-      )!,
-    );
-  }
   if (query.company_id !== undefined) conditions.push(eq(contacts.companyId, query.company_id));
   if (query.tag !== undefined) conditions.push(labelFilterSql("contacts", ctx.workspaceId, query.tag, contacts.id));
   for (const filter of parseFieldFilters(query)) conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, db));
-  const rows = db
-    .select()
-    .from(contacts)
-    .where(and(...conditions))
-    .orderBy(desc(contacts.id))
-    .limit(query.limit + 1)
-    .all();
+  const afterCursor = cursor ? [lt(contacts.id, String(cursor[0]))] : [];
+  const select = (extra: SQL[], limit: number) =>
+    db
+      .select()
+      .from(contacts)
+      .where(and(...conditions, ...extra))
+      .orderBy(desc(contacts.id))
+      .limit(limit)
+      .all();
+  const q = query.q?.trim() ?? "";
+  let rows: ContactRow[];
+  if (q === "") rows = select(afterCursor, query.limit + 1);
+  else {
+    const words = sql`${contacts.id} IN (${matchingContactIdsSql(db, q)})`;
+    rows = select([words, ...afterCursor], query.limit + 1);
+    // An empty page after a cursor may just be the end of the word matches: fall back only when the words match nothing.
+    if (rows.length === 0 && (!cursor || select([words], 1).length === 0)) rows = select([prefixMatchSql(ctx.workspaceId, q), ...afterCursor], query.limit + 1);
+  }
   const page = pageOf(rows, query.limit, (r) => r, (r) => [r.id]);
   return { data: presentContacts(db, page.data), next_cursor: page.next_cursor };
 }
 
 /**
  * The live contact with this email, or a new one (emitting contact.created). Used by inbound mail,
- * the widget and ticket creation.
+ * the widget and ticket creation: prepared statements, and a new contact is presented from what
+ * is known (no tickets, labels or fields yet) without reading it back.
  */
 export function findOrCreateContactByEmail(tx: Tx, ctx: RequestContext, input: { email: string; name?: string | null }): ContactRow {
   const email = normalizeEmail(input.email, "body.email");
   const name = input.name?.trim().slice(0, 200) ?? "";
-  const existing = tx
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.email, email), isNull(contacts.deletedAt)))
-    .get();
+  const existing = liveContactByEmail(tx, ctx.workspaceId, email);
   if (existing) {
     if (existing.name !== "" || name === "") return existing;
-    const named = tx.update(contacts).set({ name, updatedAt: new Date().toISOString() }).where(eq(contacts.id, existing.id)).returning().get();
+    const named: ContactRow = { ...existing, name, updatedAt: new Date().toISOString() };
+    renameContactRow(tx, existing.id, named.name, named.updatedAt);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.updated", data: { contact: presentContact(tx, named) } });
     return named;
   }
   const now = new Date().toISOString();
-  const row = tx
-    .insert(contacts)
-    .values({ id: newId(), workspaceId: ctx.workspaceId, email, name, createdAt: now, updatedAt: now })
-    .returning()
-    .get();
-  appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.created", data: { contact: presentContact(tx, row) } });
+  const row: ContactRow = {
+    id: newId(),
+    workspaceId: ctx.workspaceId,
+    email,
+    name,
+    phone: "",
+    notes: "",
+    companyId: null,
+    externalId: null,
+    custom: {},
+    blocked: false,
+    avatarUrl: null,
+    avatarSource: null,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+  };
+  insertContactRow(tx, row);
+  appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.created", data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {} }) } });
   return row;
 }
 
 /** ContactRefs by id, deleted contacts included (tickets still show who wrote them). */
 export function contactRefsOf(db: Queryable, ids: string[]): Map<string, ContactRef> {
   const out = new Map<string, ContactRef>();
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = db
-      .select({ id: contacts.id, email: contacts.email, name: contacts.name, avatarUrl: contacts.avatarUrl })
-      .from(contacts)
-      .where(inArray(contacts.id, unique.slice(i, i + 500)))
-      .all();
-    for (const row of rows) out.set(row.id, presentContactRef(row));
-  }
+  if (ids.length === 0) return out;
+  for (const row of contactRefRows(db, [...new Set(ids)])) out.set(row.id, presentContactRef(row));
   return out;
 }

@@ -125,6 +125,54 @@ describe("contacts", () => {
     expect((await desk.api("GET", "/v1/contacts?cursor=garbage", { headers: owner.headers })).status).toBe(422);
   });
 
+  test("q searches words of names, email parts and custom text values; never another workspace's contacts", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    await desk.api("POST", "/v1/custom-fields", { headers: owner.headers, body: { entity: "contact", name: "City", type: "text" } });
+    const post = async (headers: Record<string, string>, body: Record<string, unknown>) => {
+      const res = await desk.api("POST", "/v1/contacts", { headers, body });
+      expect(res.status).toBe(201);
+      return res.body;
+    };
+    const jo = await post(owner.headers, { email: "jo.jansen@bakery.test", name: "Jo Jansen" });
+    await post(owner.headers, { email: "kim@shop.test", name: "Kim Park", fields: { city: "Rotterdam" } });
+    await post(other.owner.headers, { email: "jan.jansen@bakery.test", name: "Jan Jansen" });
+    const names = async (q: string, headers = owner.headers) => {
+      const res = await desk.api("GET", `/v1/contacts?q=${encodeURIComponent(q)}`, { headers });
+      expect(res.status).toBe(200);
+      return res.body.data.map((c: { name: string }) => c.name);
+    };
+    expect(await names("jansen")).toEqual(["Jo Jansen"]); // a later word of the name, not its start
+    expect(await names("JANS")).toEqual(["Jo Jansen"]); // the last word is a prefix
+    expect(await names("bakery")).toEqual(["Jo Jansen"]); // a part of the email
+    expect(await names("jo.jansen@bakery.test")).toEqual(["Jo Jansen"]); // the whole email
+    expect(await names("rotterdam")).toEqual(["Kim Park"]); // a custom text value
+    expect(await names("jo jansen")).toEqual(["Jo Jansen"]);
+    expect(await names("jansen", other.owner.headers)).toEqual(["Jan Jansen"]);
+    expect(await names("jan")).toEqual(["Jo Jansen"]); // jan* matches jansen here, never the other workspace's Jan
+    expect(await names("nobody")).toEqual([]);
+    expect(await names('"jansen*" ^(')).toEqual(["Jo Jansen"]); // FTS syntax is read as words, never as syntax
+    expect(await names('jansen OR kim')).toEqual([]); // OR is a word here, not an operator
+    // No word matches: the prefix match answers (the email starts with "jo.j").
+    expect(await names("jo.j")).toEqual(["Jo Jansen"]);
+    const one = await desk.api("GET", `/v1/contacts/${jo.id}`, { headers: other.owner.headers });
+    expect(one.status).toBe(404);
+  });
+
+  test("q pages through word matches with the cursor", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    for (let i = 0; i < 5; i++) await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { name: `Fan ${i} Jansen` } });
+    await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { name: "Someone Else" } });
+    const seen: string[] = [];
+    let page = (await desk.api("GET", "/v1/contacts?q=jansen&limit=2", { headers: owner.headers })).body;
+    seen.push(...page.data.map((c: { name: string }) => c.name));
+    while (page.next_cursor) {
+      page = (await desk.api("GET", `/v1/contacts?q=jansen&limit=2&cursor=${page.next_cursor}`, { headers: owner.headers })).body;
+      seen.push(...page.data.map((c: { name: string }) => c.name));
+    }
+    expect(seen).toEqual(["Fan 4 Jansen", "Fan 3 Jansen", "Fan 2 Jansen", "Fan 1 Jansen", "Fan 0 Jansen"]);
+  });
+
   test("findOrCreateContactByEmail reuses the live contact and creates with contact.created; contactRefsOf", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const seq = lastSeq(workspace.id);

@@ -1,22 +1,16 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { validationFailed, type FieldError } from "../http/errors";
-import { customFields, fieldValues, type FieldType } from "./fields.table";
+import { definitionsOf, storedValuesOf, writeStoredValue } from "./fields.statements";
+import { fieldValues, type FieldType } from "./fields.table";
 import { checkFieldValue, isEmptyFieldValue, readFieldValue, type FieldDef, type StoredValue } from "./fields.values";
 
 export { fieldFilterSql, fieldSortSql, parseFieldFilters, registerFieldsDatabase, type FieldFilter } from "./fields.filter";
 export type FieldEntity = "ticket" | "contact" | "company";
 export type FieldChange = { key: string; from: unknown; to: unknown };
 
-export function fieldDefinitions(db: Queryable, workspaceId: string, entity: FieldEntity): FieldDef[] {
-  return db
-    .select()
-    .from(customFields)
-    .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.entity, entity)))
-    .orderBy(asc(customFields.position), asc(customFields.createdAt))
-    .all();
-}
+export const fieldDefinitions = (db: Queryable, workspaceId: string, entity: FieldEntity): FieldDef[] => definitionsOf(db, workspaceId, entity);
 
 const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -26,12 +20,28 @@ const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSO
  * Returns only the keys whose value changed.
  */
 export function applyFieldWrite(tx: Tx, ctx: RequestContext, entity: FieldEntity, recordId: string, fields: Record<string, unknown>): FieldChange[] {
+  return applyFieldWriteWithValues(tx, ctx, entity, recordId, fields).changes;
+}
+
+/**
+ * applyFieldWrite that also gives the record's values after the write (as fieldValuesOf would read
+ * them), so a presenter called right after needs no query. `values` is null when `fields` is empty
+ * (nothing was read).
+ */
+export function applyFieldWriteWithValues(
+  tx: Tx,
+  ctx: RequestContext,
+  entity: FieldEntity,
+  recordId: string,
+  fields: Record<string, unknown>,
+): { changes: FieldChange[]; values: Record<string, unknown> | null } {
   if (fields === null || typeof fields !== "object" || Array.isArray(fields)) {
     throw validationFailed([{ location: "body.fields", message: "fields is an object of custom field values by key" }]);
   }
   const keys = Object.keys(fields);
-  if (keys.length === 0) return [];
-  const defs = new Map(fieldDefinitions(tx, ctx.workspaceId, entity).map((d) => [d.key, d]));
+  if (keys.length === 0) return { changes: [], values: null };
+  const ordered = fieldDefinitions(tx, ctx.workspaceId, entity);
+  const defs = new Map(ordered.map((d) => [d.key, d]));
   const errors: FieldError[] = [];
   const planned: Array<{ def: FieldDef; stored: StoredValue | null }> = [];
   for (const key of keys) {
@@ -57,46 +67,28 @@ export function applyFieldWrite(tx: Tx, ctx: RequestContext, entity: FieldEntity
   if (errors.length) throw validationFailed(errors);
 
   const current = fieldValuesOf(tx, entity, [recordId]).get(recordId) ?? {};
+  const after: Record<string, unknown> = { ...current };
   const changes: FieldChange[] = [];
   for (const { def, stored } of planned) {
     const from = current[def.key] ?? null;
     const to = stored ? readFieldValue(def.type as FieldType, stored) : null;
     if (sameValue(from, to)) continue;
-    const where = and(eq(fieldValues.entity, entity), eq(fieldValues.recordId, recordId), eq(fieldValues.fieldId, def.id));
-    if (stored === null) tx.delete(fieldValues).where(where).run();
-    else {
-      tx.insert(fieldValues)
-        .values({ workspaceId: ctx.workspaceId, entity, recordId, fieldId: def.id, ...stored })
-        .onConflictDoUpdate({ target: [fieldValues.entity, fieldValues.recordId, fieldValues.fieldId], set: stored })
-        .run();
-    }
+    writeStoredValue(tx, ctx.workspaceId, entity, recordId, def.id, stored);
+    if (to === null) delete after[def.key];
+    else after[def.key] = to;
     changes.push({ key: def.key, from, to });
   }
-  return changes;
+  const values: Record<string, unknown> = {};
+  for (const def of ordered) if (Object.hasOwn(after, def.key)) values[def.key] = after[def.key];
+  return { changes, values };
 }
 
 /** Each record's values by field key (only keys with a value), keys in field order. */
 export function fieldValuesOf(db: Queryable, entity: FieldEntity, recordIds: string[]): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
+  if (recordIds.length === 0) return out;
   for (const id of recordIds) out.set(id, {});
-  const unique = [...new Set(recordIds)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = db
-      .select({
-        recordId: fieldValues.recordId,
-        key: customFields.key,
-        type: customFields.type,
-        valueText: fieldValues.valueText,
-        valueNum: fieldValues.valueNum,
-        valueJson: fieldValues.valueJson,
-      })
-      .from(fieldValues)
-      .innerJoin(customFields, eq(customFields.id, fieldValues.fieldId))
-      .where(and(eq(fieldValues.entity, entity), inArray(fieldValues.recordId, unique.slice(i, i + 500))))
-      .orderBy(asc(customFields.position), asc(customFields.createdAt))
-      .all();
-    for (const row of rows) out.get(row.recordId)![row.key] = readFieldValue(row.type, row);
-  }
+  for (const row of storedValuesOf(db, entity, [...out.keys()])) out.get(row.recordId)![row.key] = readFieldValue(row.type, row);
   return out;
 }
 

@@ -1,11 +1,12 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable } from "../db/database";
 import { currentDb, inTransaction } from "../db/tx";
 import { invalidAt } from "../http/errors";
 import type { FieldEntity } from "./fields.apply";
-import { customFields, type FieldType } from "./fields.table";
+import { definitionByKey } from "./fields.statements";
+import type { FieldType } from "./fields.table";
 import { isCalendarDate, type FieldDef } from "./fields.values";
 
 export type FieldFilter = { key: string; op: string | null; value: string };
@@ -36,25 +37,43 @@ export function registerFieldsDatabase(db: Db): void {
   databases.add(db);
 }
 
-function lookupDefinition(workspaceId: string, entity: FieldEntity, key: string): FieldDef | undefined {
+function lookupDefinition(workspaceId: string, entity: FieldEntity, key: string): { def: FieldDef; db: Queryable } | undefined {
   const candidates: Queryable[] = inTransaction() ? [currentDb(), ...databases] : [...databases];
   for (const db of candidates) {
     let def: FieldDef | undefined;
     try {
-      def = db
-        .select()
-        .from(customFields)
-        .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.entity, entity), eq(customFields.key, key)))
-        .get();
+      def = definitionByKey(db, workspaceId, entity, key);
     } catch (error) {
       // A Desk that stopped (tests start several per process) leaves a closed database behind.
       if (!/closed/i.test(String(error))) throw error;
       databases.delete(db as Db);
       continue;
     }
-    if (def) return def;
+    if (def) return { def, db };
   }
   return undefined;
+}
+
+/** The field of `key` and the database it lives in (the caller's, else a registered one). */
+function findDefinition(workspaceId: string, entity: FieldEntity, key: string, db: Queryable | undefined) {
+  if (!db) return lookupDefinition(workspaceId, entity, key);
+  const def = definitionByKey(db, workspaceId, entity, key);
+  return def ? { def, db } : undefined;
+}
+
+/**
+ * Below this many matching values a filter reads its records from the value index (`id IN (…)`),
+ * which SQLite drives from the short list; above it, the list query walks records newest first and
+ * probes each one's value (EXISTS), stopping after a page. Counting stops at the bound, so the
+ * estimate costs at most this many index entries.
+ */
+export const SELECTIVE_VALUES = 1000;
+
+function isSelective(db: Queryable, fieldId: string, cond: SQL): boolean {
+  const [row] = db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM field_values fv WHERE fv.field_id = ${fieldId} AND ${cond} LIMIT ${SELECTIVE_VALUES})`,
+  );
+  return (row?.n ?? 0) < SELECTIVE_VALUES;
 }
 
 /** Reads `field.<key>=v` and `field.<key>[op]=v` (also when the query parser nested the brackets). */
@@ -90,19 +109,21 @@ const list = (value: string): string[] => [...new Set(value.split(",").map((v) =
  */
 export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter: FieldFilter, recordIdColumn: SQLiteColumn, db?: Queryable): SQL {
   const location = `query.field.${filter.key}`;
-  const def = db
-    ? db.select().from(customFields).where(and(eq(customFields.workspaceId, ctx.workspaceId), eq(customFields.entity, entity), eq(customFields.key, filter.key))).get()
-    : lookupDefinition(ctx.workspaceId, entity, filter.key);
-  if (!def) throw invalidAt(location, `no ${entity} field has the key ${filter.key}`);
+  const found = findDefinition(ctx.workspaceId, entity, filter.key, db);
+  if (!found) throw invalidAt(location, `no ${entity} field has the key ${filter.key}`);
+  const { def } = found;
   const type = def.type as FieldType;
   const allowed = OPERATORS[type];
   const op = filter.op ?? allowed[0]!;
   if (!allowed.includes(op)) throw invalidAt(location, `a ${type} field takes the operators ${allowed.join(", ")}`);
-  const having = (cond: SQL) =>
-    sql`EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
+  // `indexed`: the condition can be answered from the value indexes (see fields.table.ts).
+  const having = (cond: SQL, indexed = false) =>
+    indexed && isSelective(found.db, def.id, cond)
+      ? sql`${recordIdColumn} IN (SELECT fv.record_id FROM field_values fv WHERE fv.field_id = ${def.id} AND ${cond})`
+      : sql`EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
   const lacking = (cond: SQL) =>
     sql`NOT EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
-  if (op === "set") return having(sql`1`);
+  if (op === "set") return having(sql`1`, true);
   if (op === "not_set") return lacking(sql`1`);
   const value = filter.value.trim();
   if (value === "") throw invalidAt(location, `the ${op} operator needs a value`);
@@ -113,8 +134,11 @@ export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter:
     case "url":
     case "email": {
       const needle = value.toLowerCase();
-      if (op === "eq") return having(sql`lower(fv.value_text) = ${needle}`);
-      if (op === "ne") return lacking(sql`lower(fv.value_text) = ${needle}`);
+      // NOCASE folds ASCII case only, as lower() does; the needle is lower-cased already, so this is
+      // lower(value_text) = needle, in the form the NOCASE index answers.
+      const equal = sql`fv.value_text = ${needle} COLLATE NOCASE`;
+      if (op === "eq") return having(equal, true);
+      if (op === "ne") return lacking(equal);
       if (op === "contains") return having(sql`instr(lower(fv.value_text), ${needle}) > 0`);
       return lacking(sql`instr(lower(fv.value_text), ${needle}) > 0`);
     }
@@ -128,15 +152,16 @@ export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter:
         if (!isCalendarDate(value)) throw invalidAt(location, "a date filter takes YYYY-MM-DD");
         operand = value;
       }
-      const column = sql.raw(type === "number" ? "fv.value_num" : "fv.value_text");
+      // Dates (YYYY-MM-DD: digits and dashes) order the same under NOCASE, which the text index uses.
+      const column = sql.raw(type === "number" ? "fv.value_num" : "fv.value_text COLLATE NOCASE");
       const comparison = { eq: "=", ne: "=", gt: ">", gte: ">=", lt: "<", lte: "<=" }[op as "eq"];
       const cond = sql`${column} ${sql.raw(comparison)} ${operand}`;
-      return op === "ne" ? lacking(cond) : having(cond);
+      return op === "ne" ? lacking(cond) : having(cond, true);
     }
     case "checkbox": {
       if (value !== "true" && value !== "false") throw invalidAt(location, "a checkbox filter takes true or false");
       const checked = (value === "true") === (op === "eq");
-      return checked ? having(sql`fv.value_num = 1`) : lacking(sql`fv.value_num = 1`);
+      return checked ? having(sql`fv.value_num = 1`, true) : lacking(sql`fv.value_num = 1`);
     }
     case "select":
     case "user": {
@@ -148,8 +173,10 @@ export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter:
         if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
       }
       if ((op === "eq" || op === "ne") && ids.length > 1) throw invalidAt(location, `the ${op} operator takes one value; use any or none for a list`);
-      const cond = sql`fv.value_text IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`;
-      return op === "any" || op === "eq" ? having(cond) : lacking(cond);
+      const values = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+      // The NOCASE index finds the candidates; the exact comparison keeps ids case-sensitive.
+      const cond = sql`fv.value_text COLLATE NOCASE IN (${values}) AND fv.value_text IN (${values})`;
+      return op === "any" || op === "eq" ? having(cond, true) : lacking(cond);
     }
     case "multi_select": {
       const ids = list(value);
@@ -174,9 +201,7 @@ export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter:
  */
 export function fieldSortSql(ctx: RequestContext, entity: FieldEntity, key: string, recordIdColumn: SQLiteColumn, db?: Queryable): SQL {
   const location = "query.sort";
-  const def = db
-    ? db.select().from(customFields).where(and(eq(customFields.workspaceId, ctx.workspaceId), eq(customFields.entity, entity), eq(customFields.key, key))).get()
-    : lookupDefinition(ctx.workspaceId, entity, key);
+  const def = findDefinition(ctx.workspaceId, entity, key, db)?.def;
   if (!def) throw invalidAt(location, `no ${entity} field has the key ${key}`);
   const type = def.type as FieldType;
   if (!SORTABLE.includes(type)) throw invalidAt(location, `lists sort by ${SORTABLE.join(", ")} fields, not ${type}`);

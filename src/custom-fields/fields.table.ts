@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, flag, id, json, updatedAt, workspaceId } from "../db/columns";
 
@@ -43,7 +44,9 @@ export const fieldValues = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.entity, t.recordId, t.fieldId] }),
-    index("field_values_text_idx").on(t.fieldId, t.valueText),
-    index("field_values_num_idx").on(t.fieldId, t.valueNum),
+    // Filters read matching records from these (covering: record_id is in the key). Text compares
+    // ignoring ASCII case like SQLite's lower(); exact matches (select, user) re-check the value.
+    index("field_values_text_nocase_idx").on(t.fieldId, sql`${t.valueText} COLLATE NOCASE`, t.recordId),
+    index("field_values_num_record_idx").on(t.fieldId, t.valueNum, t.recordId),
   ],
 );

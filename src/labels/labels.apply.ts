@@ -5,33 +5,24 @@ import type { Queryable, Tx } from "../db/database";
 import { appendEvent } from "../events/append";
 import { DeskError, validationFailed, type FieldError } from "../http/errors";
 import { newId } from "../lib/ids";
-import { workspaces } from "../workspaces/workspaces.table";
 import { NO_USAGE, presentTag, presentTagRef, type TagRef } from "./labels.present";
 import { colorForName, labelNameKey, labelNameProblem, MAX_LABELS_PER_RECORD, MAX_LABELS_PER_WORKSPACE, normalizeLabelName } from "./labels.rules";
-import { recordTags, tagGroups, tags } from "./labels.table";
+import { currentLabelFacts, inListOrder, labelFactsByKeys, labelStatements, type LabelFacts } from "./labels.statements";
+import { recordTags, tags } from "./labels.table";
+import { jsonList } from "./prepared";
 
 export type { TagRef } from "./labels.present";
 export type { LabelColor } from "./labels.rules";
 export type LabelKind = "tickets" | "contacts" | "companies";
 export type LabelWrite = { tags?: string[]; add_tags?: string[]; remove_tags?: string[] };
 
-type LabelFacts = { id: string; name: string; nameKey: string; color: string; groupId: string | null; appliesTo: LabelKind[]; exclusive: boolean };
 type NamedLabel = { name: string; key: string; location: string };
-
-const labelFacts = {
-  id: tags.id,
-  name: tags.name,
-  nameKey: tags.nameKey,
-  color: tags.color,
-  groupId: tags.groupId,
-  appliesTo: tags.appliesTo,
-  exclusive: sql<boolean>`coalesce(${tagGroups.exclusive}, 0)`.mapWith(Boolean),
-};
 
 /** May this caller create labels by naming them on a record? */
 export function mayCreateLabels(tx: Queryable, ctx: RequestContext): boolean {
-  const row = tx.select({ settings: workspaces.settings }).from(workspaces).where(eq(workspaces.id, ctx.workspaceId)).get();
-  if (row?.settings?.label_creation !== "admins") return true;
+  const row = labelStatements(tx).settings.get(ctx.workspaceId);
+  const settings = row ? (JSON.parse(row.settings) as { label_creation?: unknown } | null) : null;
+  if (settings?.label_creation !== "admins") return true;
   if (ctx.scopes !== null) return hasScope(ctx, "settings:write");
   return roleAtLeast(ctx.role, "admin");
 }
@@ -73,8 +64,7 @@ export function insertLabel(
   return row;
 }
 
-export const labelCount = (db: Queryable, workspaceId: string): number =>
-  db.select({ n: sql<number>`count(*)` }).from(tags).where(eq(tags.workspaceId, workspaceId)).get()?.n ?? 0;
+export const labelCount = (db: Queryable, workspaceId: string): number => labelStatements(db).count.get(workspaceId)?.n ?? 0;
 
 function namesOf(list: unknown, member: string, errors: FieldError[]): NamedLabel[] {
   if (list === undefined) return [];
@@ -98,16 +88,8 @@ function namesOf(list: unknown, member: string, errors: FieldError[]): NamedLabe
   });
 }
 
-function currentLabels(tx: Queryable, kind: LabelKind, recordId: string): LabelFacts[] {
-  return tx
-    .select(labelFacts)
-    .from(recordTags)
-    .innerJoin(tags, eq(tags.id, recordTags.tagId))
-    .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
-    .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId)))
-    .orderBy(asc(recordTags.createdAt))
-    .all() as LabelFacts[];
-}
+/** What a label write did; `tags` is the record's whole label list after it (labelsOf order), null when the write named no labels. */
+export type LabelWriteResult = { added: TagRef[]; removed: TagRef[]; tags: TagRef[] | null };
 
 /**
  * Applies a record write's `tags` (replaces the set), `add_tags` and `remove_tags`, in that order.
@@ -115,8 +97,8 @@ function currentLabels(tx: Queryable, kind: LabelKind, recordId: string): LabelF
  * last wins and an added label pushes the group's others off the record. The caller emits the
  * record's own event.
  */
-export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, recordId: string, write: LabelWrite): { added: TagRef[]; removed: TagRef[] } {
-  if (write.tags === undefined && write.add_tags === undefined && write.remove_tags === undefined) return { added: [], removed: [] };
+export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, recordId: string, write: LabelWrite): LabelWriteResult {
+  if (write.tags === undefined && write.add_tags === undefined && write.remove_tags === undefined) return { added: [], removed: [], tags: null };
   const errors: FieldError[] = [];
   const named = [...namesOf(write.tags, "tags", errors), ...namesOf(write.add_tags, "add_tags", errors)];
   const removing = namesOf(write.remove_tags, "remove_tags", errors);
@@ -124,15 +106,7 @@ export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, re
 
   const wantedKeys = [...new Set(named.map((n) => n.key))];
   const known = new Map<string, LabelFacts>();
-  for (let i = 0; i < wantedKeys.length; i += 500) {
-    const rows = tx
-      .select(labelFacts)
-      .from(tags)
-      .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
-      .where(and(eq(tags.workspaceId, ctx.workspaceId), inArray(tags.nameKey, wantedKeys.slice(i, i + 500))))
-      .all() as LabelFacts[];
-    for (const row of rows) known.set(row.nameKey, row);
-  }
+  if (wantedKeys.length) for (const row of labelFactsByKeys(tx, ctx.workspaceId, jsonList(wantedKeys))) known.set(row.nameKey, row);
   const missing = named.filter((n, i) => !known.has(n.key) && named.findIndex((m) => m.key === n.key) === i);
   for (const n of named) {
     const label = known.get(n.key);
@@ -154,11 +128,22 @@ export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, re
     }
     for (const n of missing) {
       const row = insertLabel(tx, ctx.workspaceId, { name: n.name });
-      known.set(n.key, { id: row.id, name: row.name, nameKey: row.nameKey, color: row.color, groupId: null, appliesTo: row.appliesTo, exclusive: false });
+      known.set(n.key, {
+        id: row.id,
+        name: row.name,
+        nameKey: row.nameKey,
+        color: row.color,
+        groupId: null,
+        appliesTo: row.appliesTo,
+        exclusive: false,
+        groupPosition: null,
+        joinedGroupId: null,
+        position: row.position,
+      });
     }
   }
 
-  const before = currentLabels(tx, kind, recordId);
+  const before = currentLabelFacts(tx, kind, recordId);
   let next: LabelFacts[] = write.tags !== undefined ? [] : [...before];
   for (const n of named) {
     const label = known.get(n.key)!;
@@ -177,36 +162,23 @@ export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, re
   const nextIds = new Set(next.map((l) => l.id));
   const added = next.filter((l) => !beforeIds.has(l.id));
   const removed = before.filter((l) => !nextIds.has(l.id));
-  if (removed.length) {
-    tx.delete(recordTags)
-      .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId), inArray(recordTags.tagId, removed.map((l) => l.id))))
-      .run();
-  }
+  const statements = labelStatements(tx);
+  for (const label of removed) statements.detach.run(kind, recordId, label.id);
   if (added.length) {
     const now = new Date().toISOString();
-    tx.insert(recordTags)
-      .values(added.map((l) => ({ workspaceId: ctx.workspaceId, kind, recordId, tagId: l.id, createdAt: now })))
-      .run();
+    for (const label of added) statements.attach.run(ctx.workspaceId, kind, recordId, label.id, now);
   }
-  return { added: added.map(presentTagRef), removed: removed.map(presentTagRef) };
+  return { added: added.map(presentTagRef), removed: removed.map(presentTagRef), tags: inListOrder(next).map(presentTagRef) };
 }
 
 /** The labels of each record, ordered like the label list (group position, position, name). */
 export function labelsOf(db: Queryable, kind: LabelKind, recordIds: string[]): Map<string, TagRef[]> {
   const out = new Map<string, TagRef[]>();
+  if (recordIds.length === 0) return out;
   for (const recordId of recordIds) out.set(recordId, []);
-  const unique = [...new Set(recordIds)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = db
-      .select({ recordId: recordTags.recordId, id: tags.id, name: tags.name, color: tags.color, groupId: tags.groupId })
-      .from(recordTags)
-      .innerJoin(tags, eq(tags.id, recordTags.tagId))
-      .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
-      .where(and(eq(recordTags.kind, kind), inArray(recordTags.recordId, unique.slice(i, i + 500))))
-      .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey))
-      .all();
-    for (const row of rows) out.get(row.recordId)!.push(presentTagRef(row));
-  }
+  const statements = labelStatements(db);
+  const rows = out.size === 1 ? statements.refsOfOne.all(kind, recordIds[0]!) : statements.refsOfMany.all(kind, jsonList([...out.keys()]));
+  for (const row of rows) out.get(row.recordId)!.push(presentTagRef(row));
   return out;
 }
 

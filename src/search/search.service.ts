@@ -6,25 +6,9 @@ import type { Queryable } from "../db/database";
 import { presentTickets, type TicketJson } from "../tickets/tickets.present";
 import { ticketScope } from "../tickets/tickets.list";
 import { tickets } from "../tickets/tickets.table";
-import { COMMON_TERM_DOCS, matchExpression, queryTerms, RANK_CAP, termExpression, termsExpression } from "./search.query";
+import { COMMON_TERM_DOCS, planSearch, RANK_CAP } from "./search.query";
 
 export const SEARCH_RESULTS = 5;
-
-/**
- * Is every term of the query rare? Counting a term's documents stops at COMMON_TERM_DOCS, so the
- * check costs at most that many index entries per term, however common the word.
- */
-function allTermsRare(db: Queryable, q: string, indexes: Array<[table: string, column: string]>, commonTermDocs: number): boolean {
-  const terms = queryTerms(q);
-  for (const [index, term] of terms.entries()) {
-    for (const [table, column] of indexes) {
-      const expression = `{${column}} : ${termExpression(term, index === terms.length - 1)}`;
-      const [row] = db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql.identifier(table)} WHERE ${sql.identifier(table)} MATCH ${expression} LIMIT ${commonTermDocs})`);
-      if ((row?.n ?? 0) >= commonTermDocs) return false;
-    }
-  }
-  return true;
-}
 
 /**
  * Tickets by relevance, then recency. Rare terms: bm25 over every hit (subject hits weigh double).
@@ -33,12 +17,12 @@ function allTermsRare(db: Queryable, q: string, indexes: Array<[table: string, c
  * and ranked by where they matched (subject, then custom field, then message), then recency.
  */
 export function searchTickets(db: Queryable, ctx: RequestContext, q: string, limit = SEARCH_RESULTS, commonTermDocs = COMMON_TERM_DOCS): TicketJson[] {
-  const precise = allTermsRare(db, q, [["ticket_search", "subject"], ["message_search", "body"], ["field_value_search", "value"]], commonTermDocs);
-  const expression = (column: string) => (precise ? termsExpression(q, [column]) : matchExpression(ctx.workspaceId, q, [column]));
-  const subject = expression("subject");
-  if (!subject) return [];
-  const body = expression("body")!;
-  const value = expression("value")!;
+  const plan = planSearch(db, q, commonTermDocs);
+  if (!plan) return [];
+  const precise = plan.precise;
+  const subject = plan.expression(["subject"]);
+  const body = plan.expression(["body"]);
+  const value = plan.expression(["value"]);
   const cap = precise ? COMMON_TERM_DOCS : RANK_CAP;
   const score = (table: string, tier: number) => (precise ? sql.raw(`bm25(${table}, 0.0, 1.0)`) : sql.raw(String(tier)));
   const ranked = db.all<{ id: string }>(sql`
@@ -61,9 +45,10 @@ export function searchTickets(db: Queryable, ctx: RequestContext, q: string, lim
 }
 
 export function searchContacts(db: Queryable, ctx: RequestContext, q: string, limit = SEARCH_RESULTS): ContactJson[] {
-  const precise = allTermsRare(db, q, [["contact_search", "name"], ["contact_search", "email"]], COMMON_TERM_DOCS);
-  const person = precise ? termsExpression(q, ["name", "email"]) : matchExpression(ctx.workspaceId, q, ["name", "email"]);
-  if (!person) return [];
+  const plan = planSearch(db, q);
+  if (!plan) return [];
+  const precise = plan.precise;
+  const person = plan.expression(["name", "email"]);
   const score = precise ? sql.raw("bm25(contact_search, 0.0, 2.0, 1.0)") : sql.raw("0");
   const ranked = db.all<{ id: string }>(sql`
     SELECT c.id AS id FROM (SELECT rowid AS rid, ${score} AS score FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${precise ? COMMON_TERM_DOCS : RANK_CAP}) s

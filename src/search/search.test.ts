@@ -2,17 +2,20 @@ import { describe, expect, test } from "bun:test";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { newField, newTeam, newTicket } from "../tickets/tickets.testkit";
-import { matchExpression, queryTerms } from "./search.query";
+import { planSearch, queryTerms } from "./search.query";
 
 const desk = await startTestDesk();
 const search = async (headers: Record<string, string>, q: string) => (await desk.api("GET", `/v1/search?q=${encodeURIComponent(q)}`, { headers })).body;
 
 describe("search", () => {
-  test("queries never leak FTS syntax", () => {
+  test("queries never leak FTS syntax; only a partial last word is a prefix", () => {
     expect(queryTerms(`"foo" OR bar* NEAR(x) -y ^z`)).toEqual(["foo", "or", "bar", "near", "x", "y", "z"]);
-    expect(matchExpression("ws-1", "***", ["subject"])).toBeNull();
-    expect(matchExpression("ab-cd", "Héllo wor", ["subject"])).toBe('ws : "wabcd" AND {subject} : ("héllo" "wor"*)');
-    expect(matchExpression("ab-cd", "to", ["subject"])).toBe('ws : "wabcd" AND {subject} : ("to")');
+    const db = desk.deps.db;
+    expect(planSearch(db, "***")).toBeNull();
+    expect(planSearch(db, "Héllo wor")!.expression(["subject"])).toBe('{subject} : ("héllo" "wor"*)');
+    expect(planSearch(db, "to")!.expression(["subject"])).toBe('{subject} : ("to")');
+    expect(planSearch(db, "wor")!.precise).toBe(false);
+    expect(planSearch(db, "hello to", 1_000)!.precise).toBe(true);
   });
 
   test("tickets by subject, message text and custom text; contacts by name and email; prefix; relevance", async () => {

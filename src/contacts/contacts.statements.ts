@@ -1,0 +1,80 @@
+import type { Queryable } from "../db/database";
+import { jsonList, preparedFor } from "../labels/prepared";
+import type { ContactRow } from "./contacts.present";
+
+/** contacts as SQLite returns it: JSON as text, flags as 0/1. */
+type RawContact = Omit<ContactRow, "custom" | "blocked"> & { custom: string; blocked: number };
+type RefRow = { id: string; email: string | null; name: string; avatarUrl: string | null };
+type CompanyRow = { id: string; name: string; domain: string | null; workspaceId: string };
+
+const CONTACT = `id, workspace_id AS workspaceId, email, name, phone, notes, company_id AS companyId, external_id AS externalId, custom,
+  blocked, avatar_url AS avatarUrl, avatar_source AS avatarSource, created_at AS createdAt, updated_at AS updatedAt, deleted_at AS deletedAt`;
+const REF = "id, email, name, avatar_url AS avatarUrl";
+/** Live tickets per contact; workspace_id first so tickets_ws_contact_idx answers it. */
+const COUNT = "SELECT contact_id AS contactId, count(*) AS n FROM tickets WHERE workspace_id = +? AND deleted_at IS NULL";
+
+const statements = preparedFor((sqlite) => ({
+  liveByEmail: sqlite.query<RawContact, [string, string]>(`SELECT ${CONTACT} FROM contacts WHERE workspace_id = +? AND email = +? AND deleted_at IS NULL`),
+  insert: sqlite.query<unknown, [string, string, string | null, string, string, string, string | null, string | null, string, number, string | null, string | null, string, string]>(
+    `INSERT INTO contacts (id, workspace_id, email, name, phone, notes, company_id, external_id, custom, blocked, avatar_url, avatar_source, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  rename: sqlite.query<unknown, [string, string, string]>("UPDATE contacts SET name = ?, updated_at = ? WHERE id = +?"),
+  refOne: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE id = +?`),
+  refMany: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE id IN (SELECT value FROM json_each(+?))`),
+  countOne: sqlite.query<{ contactId: string; n: number }, [string, string]>(`${COUNT} AND contact_id = +? GROUP BY contact_id`),
+  countMany: sqlite.query<{ contactId: string; n: number }, [string, string]>(
+    `${COUNT} AND contact_id IN (SELECT value FROM json_each(+?)) GROUP BY contact_id`,
+  ),
+  companies: sqlite.query<CompanyRow, [string]>(
+    "SELECT id, name, domain, workspace_id AS workspaceId FROM companies WHERE id IN (SELECT value FROM json_each(+?)) AND deleted_at IS NULL",
+  ),
+}));
+
+const contactOf = (raw: RawContact): ContactRow => ({ ...raw, custom: JSON.parse(raw.custom) as Record<string, unknown>, blocked: raw.blocked === 1 });
+
+export function liveContactByEmail(db: Queryable, workspaceId: string, email: string): ContactRow | undefined {
+  const raw = statements(db).liveByEmail.get(workspaceId, email);
+  return raw ? contactOf(raw) : undefined;
+}
+
+/** Inserts a complete row (every column given, so the row in hand is exactly what is stored). */
+export function insertContactRow(db: Queryable, row: ContactRow): void {
+  statements(db).insert.run(
+    row.id,
+    row.workspaceId,
+    row.email,
+    row.name,
+    row.phone,
+    row.notes,
+    row.companyId,
+    row.externalId,
+    JSON.stringify(row.custom),
+    row.blocked ? 1 : 0,
+    row.avatarUrl,
+    row.avatarSource,
+    row.createdAt,
+    row.updatedAt,
+  );
+}
+
+export const renameContactRow = (db: Queryable, id: string, name: string, updatedAt: string): void => {
+  statements(db).rename.run(name, updatedAt, id);
+};
+
+export function contactRefRows(db: Queryable, ids: string[]): RefRow[] {
+  const s = statements(db);
+  if (ids.length === 1) {
+    const row = s.refOne.get(ids[0]!);
+    return row ? [row] : [];
+  }
+  return s.refMany.all(jsonList(ids));
+}
+
+/** Live tickets per contact of one workspace (contacts without tickets are absent). */
+export function ticketCountRows(db: Queryable, workspaceId: string, ids: string[]): Array<{ contactId: string; n: number }> {
+  const s = statements(db);
+  return ids.length === 1 ? s.countOne.all(workspaceId, ids[0]!) : s.countMany.all(workspaceId, jsonList(ids));
+}
+
+export const liveCompanyRows = (db: Queryable, ids: string[]): CompanyRow[] => statements(db).companies.all(jsonList(ids));

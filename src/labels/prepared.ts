@@ -1,0 +1,39 @@
+import type { Database } from "bun:sqlite";
+import type { Queryable } from "../db/database";
+
+/**
+ * The bun:sqlite connection under a database or an open transaction. A transaction runs on its
+ * database's one connection, so a statement prepared on the connection runs inside it.
+ */
+export function sqliteOf(db: Queryable): Database {
+  if ("$client" in db) return db.$client;
+  const client = (db as unknown as { session?: { client?: Database } }).session?.client;
+  if (!client) throw new Error("no SQLite connection behind this query runner");
+  return client;
+}
+
+/**
+ * Statements built once per connection, for hot paths: drizzle builds the SQL text of every call
+ * in JS (sql.js, mergeQueries, escapeName), which costs more than running these small queries.
+ * `build` prepares the statements lazily on first use of each connection.
+ *
+ * Write comparisons with parameters as `column = +?`: bun's SQLite re-plans (re-prepares) a
+ * statement on every run when its plan could depend on a bound value, which a bare `?` in a join,
+ * GROUP BY or IN query triggers (~6-12 µs a run, measured: a two-table lookup 17.5 µs with `?`,
+ * 0.7 µs with `+?`). `+?` keeps the index (EXPLAIN QUERY PLAN is unchanged) and the plan fixed.
+ */
+export function preparedFor<T>(build: (sqlite: Database) => T): (db: Queryable) => T {
+  const byConnection = new WeakMap<Database, T>();
+  return (db) => {
+    const sqlite = sqliteOf(db);
+    let statements = byConnection.get(sqlite);
+    if (!statements) {
+      statements = build(sqlite);
+      byConnection.set(sqlite, statements);
+    }
+    return statements;
+  };
+}
+
+/** A list parameter for `IN (SELECT value FROM json_each(?))`: one statement for any number of ids. */
+export const jsonList = (values: readonly string[]): string => JSON.stringify(values);
