@@ -120,7 +120,7 @@ describe("inline images", () => {
     const ctx = systemContext(workspace.id);
     const image = storeAttachment(ctx, { filename: "logo.png", bytes: PNG, inline: true, content_id: "<logo@mail>" }, desk.deps);
     addMessage(ctx, ticket.id, { kind: "reply", body_html: '<p><img src="cid:logo@mail" alt="logo"></p>', attachment_ids: [image.id], direction: "inbound", author: { type: "system" } }, desk.deps);
-    const [message] = (await desk.api("GET", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers })).body;
+    const [message] = (await desk.api("GET", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers })).body.data;
     expect(message.attachments[0]).toMatchObject({ id: image.id, inline: true });
     expect(message.body_html).toContain(`/v1/attachments/${image.id}/content?token=`);
     expect(message.body_html).not.toContain("cid:");

@@ -4,6 +4,7 @@ import { withTx } from "../db/tx";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
+import { presentContact } from "./contacts.present";
 import { contactRefsOf, findOrCreateContactByEmail } from "./contacts.service";
 
 const desk: TestDesk = await startTestDesk();
@@ -181,6 +182,11 @@ describe("contacts", () => {
     expect(again.id).toBe(first.id);
     expect(again.name).toBe("Newt");
     expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["contact.created", "contact.updated"]);
+    // The event of a new contact is presented from what is known; it equals a read-back.
+    const createdEvent = eventsSince(workspace.id, seq)[0]!.data as { contact: Record<string, unknown> };
+    expect(createdEvent.contact).toEqual({ ...presentContact(desk.deps.db, first), name: "" });
+    expect(presentContact(desk.deps.db, first, { ticketCount: 4, tags: [], fields: { a: 1 } })).toMatchObject({ ticket_count: 4, fields: { a: 1 } });
+    expect(contactRefsOf(desk.deps.db, [])).toEqual(new Map());
     const refs = contactRefsOf(desk.deps.db, [first.id, "missing"]);
     expect(refs.get(first.id)).toEqual({ id: first.id, email: "new@example.test", name: "Newt", avatar_url: null });
     expect(refs.has("missing")).toBe(false);

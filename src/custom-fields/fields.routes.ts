@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
-import { IdParams } from "../http/schemas";
+import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "../labels/labels.access";
 import { registerFieldsDatabase } from "./fields.apply";
 import { CreateFieldBody, CustomFieldSchema, FieldListQuery, ReorderFieldsBody, UpdateFieldBody } from "./fields.schemas";
@@ -16,9 +16,9 @@ export function fieldsRoutes(deps: Deps) {
       "/",
       ({ ctx, query }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        return { data: listFields(deps.db, ctx, query) };
+        return completeList(listFields(deps.db, ctx, query));
       },
-      { access: { role: "viewer" }, query: FieldListQuery, response: { 200: z.object({ data: z.array(CustomFieldSchema) }) }, detail: { summary: "Custom field definitions, by entity then position" } },
+      { access: { role: "viewer" }, query: FieldListQuery, response: { 200: completeListSchema(CustomFieldSchema) }, detail: { summary: "Custom field definitions, by entity then position" } },
     )
     .post(
       "/",

@@ -5,7 +5,9 @@ import { contacts } from "../contacts/contacts.table";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
-import { fieldSortSql, missingRequiredOnSolve, parseFieldFilters } from "./fields.apply";
+import { withTx } from "../db/tx";
+import { applyFieldWriteWithValues, fieldFilterSql, fieldSortSql, fieldValuesOf, missingRequiredOnSolve, parseFieldFilters } from "./fields.apply";
+import { SELECTIVE_VALUES } from "./fields.filter";
 import { fieldValues } from "./fields.table";
 
 const desk: TestDesk = await startTestDesk();
@@ -248,6 +250,64 @@ describe("custom field values", () => {
       expect(res.status).toBe(422);
       expect(res.body.errors[0].location).toBe(location);
     }
+  });
+
+  test("filters answer alike from the value index (few matches) and probing each record (many matches)", async () => {
+    const { workspace, owner, fields } = await workspaceWithAllTypes();
+    await newContact(owner, { name: "x1", fields: { text: "oslo", num: 499, sel: "blue", day: "2024-05-05" } });
+    await newContact(owner, { name: "x2", fields: { text: "OSLO", num: 7, sel: "red" } });
+    await newContact(owner, { name: "x3", fields: { text: "Bergen", num: 7, sel: "red" } });
+    // SELECTIVE_VALUES filler contacts share text "Oslo", num 7, sel red: those values are now common.
+    const sqlite = desk.deps.db.$client;
+    const now = new Date().toISOString();
+    sqlite.transaction(() => {
+      for (let i = 0; i < SELECTIVE_VALUES; i++) {
+        const id = `filler-${workspace.id}-${i}`;
+        sqlite.query("INSERT INTO contacts (id, workspace_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").run(id, workspace.id, `filler ${i}`, now, now);
+        const value = sqlite.query("INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'contact', ?, ?, ?, ?)");
+        value.run(workspace.id, id, fields.text!.id, "Oslo", null);
+        value.run(workspace.id, id, fields.num!.id, null, 7);
+        value.run(workspace.id, id, fields.sel!.id, "red", null);
+      }
+    })();
+    const form = (query: string) => {
+      const [filter] = parseFieldFilters(Object.fromEntries(new URLSearchParams(query)));
+      const built = desk.deps.db.select({ id: contacts.id }).from(contacts).where(fieldFilterSql(owner.ctx, "contact", filter!, contacts.id, desk.deps.db)).toSQL();
+      return built.sql.includes("EXISTS") ? "probe" : "index";
+    };
+    expect(form("field.text=oslo")).toBe("probe");
+    expect(form("field.num=499")).toBe("index");
+    expect(form("field.sel=blue")).toBe("index");
+    expect(form("field.sel=red")).toBe("probe");
+    expect(form("field.day=2024-05-05")).toBe("index");
+    const names = async (query: string) => {
+      const res = await desk.api("GET", `/v1/contacts?limit=100&${query}`, { headers: owner.headers });
+      expect(res.status).toBe(200);
+      return res.body.data.map((r: { name: string }) => r.name).sort().join(",");
+    };
+    expect(await names("field.text=OSLO&field.num=499")).toBe("x1"); // probe (any case) + index
+    expect(await names("field.num=499")).toBe("x1");
+    expect(await names("field.sel=blue&field.text=Oslo")).toBe("x1");
+    expect(await names("field.sel=red&field.text=bergen")).toBe("x3"); // index on text, probe on select
+    expect(await names("field.sel=red,blue&field.num[gt]=100")).toBe("x1");
+    expect(await names("field.day=2024-05-05")).toBe("x1");
+    expect(await names("field.day[gte]=2024-01-01")).toBe("x1");
+    expect(await names("field.text=oslo&field.num=7&field.sel=red&field.day[set]=")).toBe("");
+  });
+
+  test("applyFieldWriteWithValues gives the values fieldValuesOf reads after the write", async () => {
+    const { owner } = await workspaceWithAllTypes();
+    const contact = (await newContact(owner, { name: "v", fields: { sel: "red", text: "keep" } })).body;
+    const write = (fields: Record<string, unknown>) => withTx(desk.deps.db, (tx) => applyFieldWriteWithValues(tx, owner.ctx, "contact", contact.id, fields));
+    const stored = () => fieldValuesOf(desk.deps.db, "contact", [contact.id]).get(contact.id)!;
+    const result = write({ num: 3, sel: null, multi: ["b"], day: "2024-01-01" });
+    expect(result.changes.map((c) => c.key).sort()).toEqual(["day", "multi", "num", "sel"]);
+    expect(result.values).toEqual(stored());
+    expect(Object.keys(result.values!)).toEqual(Object.keys(stored())); // field order too
+    expect(Object.keys(result.values!)).toEqual(["text", "num", "multi", "day"]);
+    expect(write({ num: 3 })).toEqual({ changes: [], values: stored() });
+    expect(write({})).toEqual({ changes: [], values: null });
+    expect(fieldValuesOf(desk.deps.db, "contact", [])).toEqual(new Map());
   });
 
   test("fieldSortSql sorts by value with missing values lowest; unsortable types answer 422", async () => {

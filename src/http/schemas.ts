@@ -21,3 +21,11 @@ export const Timestamp = z.iso.datetime({ offset: true });
 
 /** Standard error responses for the OpenAPI document. */
 export const errorResponses = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody } as const;
+
+/**
+ * Lists SPEC.md answers in full ("one page holding everything": a ticket's messages and activities,
+ * labels, label groups, custom fields, views, saved replies, webhooks) use the page shape with no
+ * next page, so every list reads the same way.
+ */
+export const completeList = <T>(data: T[]): { data: T[]; next_cursor: null } => ({ data, next_cursor: null });
+export const completeListSchema = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.null() });

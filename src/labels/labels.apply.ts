@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
-import { errorResponses, IdParams } from "../http/schemas";
+import { errorResponses, IdParams, completeList, completeListSchema } from "../http/schemas";
 import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "./labels.access";
 import {
   CreateTagBody,
@@ -27,9 +27,9 @@ export function labelsRoutes(deps: Deps) {
       "/tags",
       ({ ctx, query }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        return { data: listTags(deps.db, ctx, query) };
+        return completeList(listTags(deps.db, ctx, query));
       },
-      { access: read, query: TagListQuery, response: { 200: z.object({ data: z.array(TagSchema) }), ...errorResponses }, detail: { summary: "All labels, ordered by group position, position, name" } },
+      { access: read, query: TagListQuery, response: { 200: completeListSchema(TagSchema), ...errorResponses }, detail: { summary: "All labels, ordered by group position, position, name" } },
     )
     .post(
       "/tags",
@@ -81,9 +81,9 @@ export function labelsRoutes(deps: Deps) {
       "/tag-groups",
       ({ ctx }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        return { data: listTagGroups(deps.db, ctx) };
+        return completeList(listTagGroups(deps.db, ctx));
       },
-      { access: read, response: { 200: z.object({ data: z.array(TagGroupSchema) }) }, detail: { summary: "All label groups by position" } },
+      { access: read, response: { 200: completeListSchema(TagGroupSchema) }, detail: { summary: "All label groups by position" } },
     )
     .post(
       "/tag-groups",

@@ -4,6 +4,8 @@ import { auditLogs } from "../audit/audit.table";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
+import { withTx } from "../db/tx";
+import { applyLabelWrite, labelsOf, type LabelWrite } from "./labels.apply";
 import { colorForName } from "./labels.rules";
 import { recordTags } from "./labels.table";
 
@@ -342,5 +344,29 @@ describe("label groups", () => {
     expect((await desk.api("POST", "/v1/tag-groups/reorder", { headers: owner.headers, body: { ids: [...ids].reverse() } })).status).toBe(204);
     const list = (await desk.api("GET", "/v1/tag-groups", { headers: owner.headers })).body.data;
     expect(list[0].name).toBe("g49");
+  });
+});
+
+describe("labels: the write result", () => {
+  test("applyLabelWrite's tags list equals labelsOf after the write (group position, position, name)", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const later = (await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Later", position: 5 } })).body;
+    const first = (await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "First", position: 1 } })).body;
+    await newTag(owner, { name: "zeta", group_id: first.id, position: 0 });
+    await newTag(owner, { name: "Alpha", group_id: later.id, position: 2 });
+    await newTag(owner, { name: "beta", group_id: later.id, position: 2 });
+    await newTag(owner, { name: "plain", position: 9 });
+    const contact = (await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { name: "Ann" } })).body;
+    const write = (w: LabelWrite) => withTx(desk.deps.db, (tx) => applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w));
+    const stored = () => labelsOf(desk.deps.db, "contacts", [contact.id]).get(contact.id);
+    const result = write({ tags: ["beta", "new one", "zeta", "Alpha", "plain"] });
+    expect(result.tags!.map((t) => t.name)).toEqual(["plain", "new one", "zeta", "Alpha", "beta"]);
+    expect(result.tags).toEqual(stored()!);
+    const next = write({ add_tags: ["another"], remove_tags: ["zeta"] });
+    expect(next.tags).toEqual(stored()!);
+    expect(next.removed.map((t) => t.name)).toEqual(["zeta"]);
+    expect(write({}).tags).toBeNull();
+    expect(labelsOf(desk.deps.db, "contacts", [])).toEqual(new Map());
+    void workspace;
   });
 });

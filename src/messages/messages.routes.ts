@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { attachmentLinks } from "../attachments/attachments.service";
 import type { Deps } from "../deps";
-import { IdParams } from "../http/schemas";
+import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import { presentMessage, presentMessages } from "./messages.present";
 import { AddMessageBody, MessageSchema } from "./messages.schemas";
 import { addMessage, findVisibleMessage, listMessages, originalOf } from "./messages.service";
@@ -14,10 +14,10 @@ export function messagesRoutes(deps: Deps) {
   const links = attachmentLinks(deps);
   return new Elysia({ tags: ["messages"] })
     .use(deps.guard)
-    .get("/tickets/:id/messages", ({ ctx, params }) => presentMessages(deps.db, listMessages(deps.db, ctx, params.id), links), {
+    .get("/tickets/:id/messages", ({ ctx, params }) => completeList(presentMessages(deps.db, listMessages(deps.db, ctx, params.id), links)), {
       access: read,
       params: IdParams,
-      response: { 200: z.array(MessageSchema) },
+      response: { 200: completeListSchema(MessageSchema) },
       detail: { summary: "Every message of a ticket, ascending" },
     })
     .post(

@@ -59,7 +59,7 @@ describe("messages", () => {
     const note = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers, body: { kind: "note", body_html: "internal" } });
     expect(ticketRow(ticket.id).lastMessagePreview).toBe("Fixed now");
     const list = await desk.api("GET", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers });
-    expect(list.body.map((m: { id: string }) => m.id)).toEqual([res.body.id, note.body.id]);
+    expect(list.body.data.map((m: { id: string }) => m.id)).toEqual([res.body.id, note.body.id]);
   });
 
   test("visibility: note agents; chat reply public + contact topic; email reply agents and pending delivery", async () => {
@@ -108,7 +108,7 @@ describe("messages", () => {
     addMessage(ctx, String(ticket.number), { kind: "reply", body_html: "again", direction: "inbound", author: { type: "contact", contactId: contact.id }, email: { ...email, auth_failed: true, original_path: null } }, desk.deps);
     expect(ticketRow(ticket.id).status).toBe("pending");
     const acts = await desk.api("GET", `/v1/tickets/${ticket.id}/activities`, { headers: owner.headers });
-    const unverified = acts.body.at(-1);
+    const unverified = acts.body.data.at(-1);
     expect(unverified).toMatchObject({ type: "status_changed", data: { from: "pending", to: "pending", reason: "sender_unverified" } });
     const m = addMessage(ctx, ticket.id, { kind: "reply", body_html: "third", direction: "inbound", author: { type: "contact", contactId: contact.id } }, desk.deps);
     expect(ticketRow(ticket.id).status).toBe("open");

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
-import { IdParams } from "../http/schemas";
+import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import { createSavedReply, deleteSavedReply, findSavedReply, listSavedReplies, presentSavedReply, updateSavedReply } from "./saved-replies.service";
 
 const read = { role: "viewer", scopes: ["tickets:read"] } as const;
@@ -15,9 +15,9 @@ const CreateSavedReplyBody = z.strictObject({ title: z.string().trim().min(1).ma
 export function savedRepliesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/saved-replies", tags: ["saved-replies"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => ({ data: listSavedReplies(deps.db, ctx) }), {
+    .get("/", ({ ctx }) => completeList(listSavedReplies(deps.db, ctx)), {
       access: read,
-      response: { 200: z.object({ data: z.array(SavedReplySchema) }) },
+      response: { 200: completeListSchema(SavedReplySchema) },
       detail: { summary: "All saved replies of the workspace, by title" },
     })
     .post(

@@ -4,7 +4,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { contacts } from "../contacts/contacts.table";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
-import { IdParams, pageOfSchema } from "../http/schemas";
+import { IdParams, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
 import { listTickets, viewCounts } from "./tickets.list";
 import { mergeTicket } from "./tickets.merge";
 import { presentActivities, presentTicket } from "./tickets.present";
@@ -84,10 +84,10 @@ export function ticketsRoutes(deps: Deps) {
       response: { 200: TicketSchema },
       detail: { summary: "Merge this ticket into another; answers the target ticket" },
     })
-    .get("/tickets/:id/activities", ({ ctx, params }) => presentActivities(deps.db, listActivities(deps.db, ctx, params.id)), {
+    .get("/tickets/:id/activities", ({ ctx, params }) => completeList(presentActivities(deps.db, listActivities(deps.db, ctx, params.id))), {
       access: read,
       params: IdParams,
-      response: { 200: z.array(ActivitySchema) },
+      response: { 200: completeListSchema(ActivitySchema) },
       detail: { summary: "Every non-message timeline entry, ascending" },
     })
     .get(

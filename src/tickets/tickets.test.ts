@@ -138,9 +138,9 @@ describe("tickets: update", () => {
     const activityEvents = evs.filter((e) => e.type === "activity.created").map((e) => (e.data.activity as { type: string }).type);
     expect(activityEvents.sort()).toEqual(["assigned", "field_changed", "priority_changed", "severity_changed", "status_changed", "tagged", "tagged", "team_changed"].sort());
     const acts = await desk.api("GET", `/v1/tickets/${ticket.id}/activities`, { headers: owner.headers });
-    const statusChange = acts.body.find((a: { type: string }) => a.type === "status_changed");
+    const statusChange = acts.body.data.find((a: { type: string }) => a.type === "status_changed");
     expect(statusChange).toMatchObject({ data: { from: "open", to: "pending" }, actor: { type: "user", user: { id: owner.id } } });
-    expect(acts.body.find((a: { type: string }) => a.type === "field_changed").data).toEqual({ key: "plan", from: null, to: "pro" });
+    expect(acts.body.data.find((a: { type: string }) => a.type === "field_changed").data).toEqual({ key: "plan", from: null, to: "pro" });
     // severity null clears; an unchanged PATCH emits nothing
     expect((await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { severity: null } })).body.severity).toBeNull();
     const before = lastSeq(desk, workspace.id);
@@ -249,7 +249,7 @@ describe("tickets: bulk, merge, spam, counts", () => {
     expect(stored(source.id)).toMatchObject({ status: "closed", mergedIntoId: target.id });
     expect(activityTypes(source.id)).toContain("merged");
     const msgs = await desk.api("GET", `/v1/tickets/${target.id}/messages`, { headers: owner.headers });
-    expect(msgs.body).toHaveLength(3);
+    expect(msgs.body.data).toHaveLength(3);
     const list = await desk.api("GET", "/v1/tickets?status=closed", { headers: owner.headers });
     expect(list.body.data).toEqual([]);
     expect((await desk.api("POST", `/v1/tickets/${target.id}/merge`, { headers: owner.headers, body: { into_id: target.id } })).status).toBe(422);

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { IdParams } from "../http/schemas";
+import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import { CreateViewBody, UpdateViewBody, ViewSchema } from "./views.schemas";
 import { createView, deleteView, findVisibleView, listVisibleViews, presentView, updateView } from "./views.service";
 
@@ -11,9 +11,9 @@ const write = { role: "viewer", scopes: ["tickets:write"] } as const;
 export function viewsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/views", tags: ["views"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => ({ data: listVisibleViews(deps.db, ctx) }), {
+    .get("/", ({ ctx }) => completeList(listVisibleViews(deps.db, ctx)), {
       access: read,
-      response: { 200: z.object({ data: z.array(ViewSchema) }) },
+      response: { 200: completeListSchema(ViewSchema) },
       detail: { summary: "Shared views and the caller's personal views, by position" },
     })
     .post(

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { errorResponses, IdParams, PageQuery, pageOfSchema } from "../http/schemas";
+import { errorResponses, IdParams, PageQuery, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
 import { RETRY_SCHEDULE_TEXT } from "./webhooks.delivery";
 import { presentDelivery, presentWebhook } from "./webhooks.present";
 import { CreatedWebhookSchema, CreateWebhookBody, DeliverySchema, UpdateWebhookBody, WebhookSchema } from "./webhooks.schemas";
@@ -20,9 +20,9 @@ const SIGNING_TEXT =
 export function webhooksRoutes(deps: Deps) {
   return new Elysia({ prefix: "/webhooks", tags: ["webhooks"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => ({ data: listWebhooks(deps.db, ctx).map(presentWebhook) }), {
+    .get("/", ({ ctx }) => completeList(listWebhooks(deps.db, ctx).map(presentWebhook)), {
       access: settingsAdmin,
-      response: { 200: z.object({ data: z.array(WebhookSchema) }), ...errorResponses },
+      response: { 200: completeListSchema(WebhookSchema), ...errorResponses },
       detail: { summary: "List webhook endpoints" },
     })
     .post(
