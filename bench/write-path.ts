@@ -1,12 +1,17 @@
 /**
  * The write path: POST /v1/tickets with a first message, for a new contact (found-or-created by
  * email) and for an existing one, through desk.fetch (in-process) and over a real socket.
- * Run: bun bench/write-path.ts [creates=2000]
+ * Then the shared helpers alone (µs per call). Run: bun bench/write-path.ts [creates=2000]
  * Profile: bun --cpu-prof --cpu-prof-dir=/tmp/desk-prof bench/write-path.ts 3000
  */
 import { rmSync } from "node:fs";
 import { startTestDesk } from "../test/harness";
 import { createWorkspaceWithOwner } from "../test/factories";
+import { withTx } from "../src/db/tx";
+import { contactRefsOf, findOrCreateContactByEmail } from "../src/contacts/contacts.service";
+import { presentContact } from "../src/contacts/contacts.present";
+import { applyLabelWrite, labelsOf } from "../src/labels/labels.apply";
+import { applyFieldWrite, fieldValuesOf } from "../src/custom-fields/fields.apply";
 
 const creates = Number(process.argv[2] ?? 2000);
 const desk = await startTestDesk({ keepAlive: true, env: { DESK_JOBS: "off", DESK_LOG_LEVEL: "warn" } });
@@ -32,6 +37,7 @@ async function measure(name: string, send: Send, body: (i: number) => unknown) {
   for (let i = 0; i < 50; i++) await send("/v1/tickets", body(-run * 1000 - i)); // warm-up
   const times: number[] = [];
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   for (let i = 0; i < creates; i++) {
     const t = performance.now();
     const status = await send("/v1/tickets", body(run * 1_000_000 + i));
@@ -39,10 +45,11 @@ async function measure(name: string, send: Send, body: (i: number) => unknown) {
     if (status !== 201) throw new Error(`${name}: status ${status}`);
   }
   const seconds = (performance.now() - start) / 1000;
+  const cpuMs = (process.cpuUsage(cpuStart).user + process.cpuUsage(cpuStart).system) / 1000 / creates;
   if (process.env.BENCH_TRACE) console.log(times.map((t) => t.toFixed(1)).join(" "));
   times.sort((a, b) => a - b);
   console.log(
-    `${name.padEnd(52)} p50 ${pct(times, 50).toFixed(2).padStart(6)} ms  p95 ${pct(times, 95).toFixed(2).padStart(6)} ms  ${(creates / seconds).toFixed(0).padStart(5)}/s`,
+    `${name.padEnd(52)} p50 ${pct(times, 50).toFixed(2).padStart(6)} ms  p95 ${pct(times, 95).toFixed(2).padStart(6)} ms  ${(creates / seconds).toFixed(0).padStart(5)}/s  cpu ${cpuMs.toFixed(2)} ms/op`,
   );
 }
 
@@ -62,6 +69,35 @@ await measure("in-process, new contact", inProcess, newContact);
 await measure("in-process, existing contact", inProcess, existingContact);
 await measure("socket, new contact", overSocket, newContact);
 await measure("socket, existing contact", overSocket, existingContact);
+
+// The shared helpers on their own (µs per call, inside a transaction like the write path).
+const db = desk.deps.db;
+const ctx = owner.ctx;
+const ticket = (await desk.api("POST", "/v1/tickets", { headers, body: { ...newContact(9e9), tags: ["billing", "vip"] } })).body as { id: string; contact: { id: string } };
+const pageIds = db.$client.query<{ id: string }, []>("SELECT id FROM tickets ORDER BY rowid DESC LIMIT 50").all().map((r) => r.id);
+function micro(name: string, fn: (i: number) => unknown) {
+  const n = Number(process.env.BENCH_MICRO ?? 5000);
+  for (let i = 0; i < 500; i++) withTx(db, () => fn(-i - 1));
+  const start = performance.now();
+  withTx(db, () => {
+    for (let i = 0; i < n; i++) fn(i);
+  });
+  console.log(`  ${name.padEnd(56)} ${(((performance.now() - start) / n) * 1000).toFixed(1).padStart(7)} µs`);
+}
+console.log("\nhelpers, one transaction, µs per call");
+let fresh = 0;
+micro("findOrCreateContactByEmail, new contact", () => withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: `fresh-${process.pid}-${fresh++}@example.test`, name: "F" })));
+micro("findOrCreateContactByEmail, existing contact", () => withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" })));
+micro("labelsOf, 1 ticket with 2 labels", () => labelsOf(db, "tickets", [ticket.id]));
+micro("labelsOf, page of 50 tickets", () => labelsOf(db, "tickets", pageIds));
+micro("labelsOf, no ids", () => labelsOf(db, "tickets", []));
+micro("fieldValuesOf, 1 ticket", () => fieldValuesOf(db, "ticket", [ticket.id]));
+micro("fieldValuesOf, page of 50 tickets", () => fieldValuesOf(db, "ticket", pageIds));
+micro("contactRefsOf, 1 contact", () => contactRefsOf(db, [ticket.contact.id]));
+micro("applyLabelWrite, 2 existing labels (no change)", () => withTx(db, (tx) => applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] })));
+micro("applyFieldWrite, {}", () => withTx(db, (tx) => applyFieldWrite(tx, ctx, "ticket", ticket.id, {})));
+const contactRow = withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test" }));
+micro("presentContact (reads labels, fields, ticket_count)", () => presentContact(db, contactRow));
 
 await desk.stop();
 rmSync(desk.dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { createCredentialResolver, type CredentialResolver } from "./auth/credentials";
 import { createTokenService, type TokenService } from "./auth/tokens";
 import type { Config } from "./config/config";
-import { openDatabase, type Db } from "./db/database";
+import { openDatabase, optimizeDatabase, type Db } from "./db/database";
 import { migrate } from "./db/migrate";
 import { guardPlugin, type GuardPlugin } from "./http/guard";
 import { systemClock, type Clock } from "./lib/clock";
@@ -24,6 +24,7 @@ export type Deps = {
 export function buildDeps(config: Config, overrides: { db?: Db; logger?: Logger; clock?: Clock } = {}): Deps {
   const db = overrides.db ?? openDatabase(config.databasePath);
   migrate(db.$client, migrations);
+  optimizeDatabase(db, true);
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const tokens = createTokenService(config.secret, () => clock.now());

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { buildApp } from "./app";
 import type { Config } from "./config/config";
 import { buildDeps, type Deps } from "./deps";
+import { optimizeDatabaseJob } from "./db/db.jobs";
 import { pruneEventsJob } from "./events/events.jobs";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
 import { createHttpHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
@@ -34,7 +35,7 @@ export type StartOptions = { clock?: Clock; webAssets?: WebAssets | null; http?:
 
 /** Every job kind: machinery's maintenance plus each feature's. */
 export function allJobs(deps: Deps): JobDefinition<never>[] {
-  return [pruneEventsJob(deps), pruneIdempotencyKeysJob(deps), pruneJobsJob(deps), ...featureJobs(deps)] as JobDefinition<never>[];
+  return [pruneEventsJob(deps), pruneIdempotencyKeysJob(deps), pruneJobsJob(deps), optimizeDatabaseJob(deps), ...featureJobs(deps)] as JobDefinition<never>[];
 }
 
 /**

@@ -24,6 +24,16 @@ export function openDatabase(path: string): Db {
   return drizzle({ client: sqlite }) as Db;
 }
 
+/**
+ * Keeps the query planner's statistics fresh (SQLite's advice for long-lived connections): without
+ * them, an index added to a large table can be passed over for a full sort. `analysis_limit` bounds
+ * the work, so this stays cheap on millions of rows. Run after migrations and then hourly.
+ */
+export function optimizeDatabase(db: Db, atStart = false): void {
+  db.$client.exec("PRAGMA analysis_limit = 1000");
+  db.$client.exec(atStart ? "PRAGMA optimize = 0x10002" : "PRAGMA optimize");
+}
+
 const STATEMENT_CACHE_SIZE = 1000;
 
 /**
