@@ -67,10 +67,13 @@ onEventsCommitted(desk.deps.db, (events) => {
 });
 
 const started = performance.now();
+// Server-side CPU per message: a figure that holds up on a machine shared with other work.
+const cpuBefore = process.cpuUsage();
 const child = Bun.spawn(["bun", import.meta.path, "--clients", String(smtpPort), String(total)], { stdout: "pipe", stderr: "inherit" });
 const output = await new Response(child.stdout).text();
 await child.exited;
 const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
 const latencies: number[] = [];
 for (const line of output.split("\n")) {
   const [, n, at] = line.split(" ");
@@ -82,5 +85,6 @@ const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((
 console.log(`messages: ${total} (${createdAt.size} stored), 20 KB each, ${CLIENTS} SMTP clients in a separate process`);
 console.log(`throughput: ${(total / seconds).toFixed(0)} messages/s (aim 300/s; includes the client process start)`);
 console.log(`send→message.created ms: p50 ${pct(50)}, p95 ${pct(95)} (aim < 50), p99 ${pct(99)}`);
+console.log(`server cpu: ${((cpu.user + cpu.system) / 1000 / total).toFixed(2)} ms/message (user ${(cpu.user / 1000 / total).toFixed(2)}, system ${(cpu.system / 1000 / total).toFixed(2)})`);
 await desk.stop();
 rmSync(dataDir, { recursive: true, force: true });

@@ -16,6 +16,8 @@ import { applyFieldWrite, fieldValuesOf } from "../src/custom-fields/fields.appl
 const creates = Number(process.argv[2] ?? 2000);
 const desk = await startTestDesk({ keepAlive: true, env: { DESK_JOBS: "off", DESK_LOG_LEVEL: "warn" } });
 const { owner } = await createWorkspaceWithOwner(desk);
+// Experiment: BENCH_AUTOCHECKPOINT=0 keeps WAL checkpoints out of the requests' COMMITs.
+if (process.env.BENCH_AUTOCHECKPOINT) desk.deps.db.$client.exec(`PRAGMA wal_autocheckpoint = ${Number(process.env.BENCH_AUTOCHECKPOINT)}`);
 const headers = { ...owner.headers, "content-type": "application/json" };
 
 type Send = (path: string, body: unknown) => Promise<number>;

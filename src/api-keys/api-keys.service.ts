@@ -8,7 +8,7 @@ import type { Db, Queryable } from "../db/database";
 import { forbidden, notFound } from "../http/errors";
 import { userRef } from "../users/users.present";
 import { presentApiKey } from "./api-keys.present";
-import { withTx } from "../db/tx";
+import { afterCommit, withTx } from "../db/tx";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { apiKeys } from "./api-keys.table";
@@ -104,6 +104,8 @@ export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKe
     if (!Object.keys(changes).length) return current;
     const row = tx.update(apiKeys).set(next).where(eq(apiKeys.id, id)).returning().get();
     recordAudit(tx, ctx, { action: "api_key.updated", entityType: "api_key", entityId: id, data: changes });
+    // New scopes or expiry apply from the next request: cached credentials and open sockets go.
+    if (changes.scopes || changes.expires_at) afterCommit(() => signalAccessEnded(deps.db, { kind: "api_key", apiKeyId: id }));
     return row;
   });
 }

@@ -86,21 +86,25 @@ function insertAttachmentRow(
   }
 }
 
-/** Links unattached uploads of this workspace to a message; any other id answers 422 at `location`. */
-export function attachToMessage(tx: Tx, workspaceId: string, messageId: string, ids: string[], location: string): void {
+/**
+ * Links unattached uploads of this workspace to a message; any other id answers 422 at `location`.
+ * Answers the linked rows in presentation order (created_at, id), as attachmentsOfMessages would.
+ */
+export function attachToMessage(tx: Tx, workspaceId: string, messageId: string, ids: string[], location: string): AttachmentRow[] {
   const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
+  if (unique.length === 0) return [];
   const linked = tx
     .update(attachments)
     .set({ messageId })
     .where(and(eq(attachments.workspaceId, workspaceId), inArray(attachments.id, unique), isNull(attachments.messageId)))
-    .returning({ id: attachments.id })
+    .returning()
     .all();
   if (linked.length !== unique.length) {
     const found = new Set(linked.map((r) => r.id));
     const bad = unique.findIndex((id) => !found.has(id));
     throw invalidAt(`${location}.${ids.indexOf(unique[bad]!)}`, "Not an unattached upload of this workspace.");
   }
+  return linked.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export function attachmentsOfMessages(db: Queryable, messageIds: string[]): Map<string, AttachmentRow[]> {

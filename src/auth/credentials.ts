@@ -4,9 +4,12 @@ import { requestMeta } from "../http/request-meta";
 import type { Clock } from "../lib/clock";
 import { sha256Hex } from "../lib/crypto";
 import { roleAtLeast, SCOPES, type Role, type RequestContext, type Scope, type UserContext } from "./context";
+import { onAccessEnded } from "./session-signals";
 import type { TokenService } from "./tokens";
 
 export const API_KEY_PREFIX = "desk_live_";
+const KEY_CACHE_TTL_MS = 30_000;
+const KEY_CACHE_MAX = 10_000;
 
 export type AccessRule = {
   /** Minimum member role; default viewer. */
@@ -47,6 +50,11 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     "SELECT tm.team_id FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE t.workspace_id = ? AND tm.user_id = ? AND t.private = 1",
   );
   const lastTouched = new Map<string, number>();
+  // API keys are looked up on every request; their rows change only through the api-keys service,
+  // which signals every revocation or scope change, as do member and workspace removal. Any signal
+  // empties the cache; the TTL is a safety net. Expiry is still checked on every use.
+  const keyCache = new Map<string, { key: KeyRow; scopes: Scope[]; cachedAt: number }>();
+  onAccessEnded(deps.db, () => keyCache.clear());
 
   async function credential(request: Request): Promise<Credential> {
     const header = request.headers.get("authorization");
@@ -55,16 +63,25 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     const bearer = match[1]!;
     const now = deps.clock.now();
     if (bearer.startsWith(API_KEY_PREFIX)) {
-      const key = keyByHash.get(sha256Hex(bearer));
-      if (!key || key.revoked_at || (key.expires_at && key.expires_at <= now.toISOString())) throw unauthorized();
+      const hash = sha256Hex(bearer);
+      let entry = keyCache.get(hash);
+      if (!entry || now.getTime() - entry.cachedAt > KEY_CACHE_TTL_MS) {
+        const row = keyByHash.get(hash);
+        if (!row) throw unauthorized();
+        const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+        entry = { key: row, scopes, cachedAt: now.getTime() };
+        if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+        keyCache.set(hash, entry);
+      }
+      const key = entry.key;
+      if (key.revoked_at || (key.expires_at && key.expires_at <= now.toISOString())) throw unauthorized();
       // last_used_at is a hint, not an audit trail: write it at most once a minute per key.
       const previous = lastTouched.get(key.id) ?? 0;
       if (now.getTime() - previous > 60_000) {
         lastTouched.set(key.id, now.getTime());
         touchKey.run(now.toISOString(), key.id);
       }
-      const scopes = (JSON.parse(key.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
-      return { kind: "api_key", apiKeyId: key.id, workspaceId: key.workspace_id, scopes, createdBy: key.created_by };
+      return { kind: "api_key", apiKeyId: key.id, workspaceId: key.workspace_id, scopes: entry.scopes, createdBy: key.created_by };
     }
     const claims = await deps.tokens.verify<{ sub: string; sid: string }>(bearer, "access");
     if (!claims?.sub || !claims.sid) throw unauthorized();

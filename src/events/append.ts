@@ -1,10 +1,8 @@
-import { sql } from "drizzle-orm";
-import type { Tx } from "../db/database";
+import type { Db, Tx } from "../db/database";
 import { afterCommit, currentDb } from "../db/tx";
 import { newId } from "../lib/ids";
 import { hooksOf } from "./bus";
 import { teamTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
-import { events } from "./events.table";
 
 export type NewEvent = {
   workspaceId: string;
@@ -20,14 +18,32 @@ export type NewEvent = {
 
 const pending = new WeakMap<Tx, StoredEvent[]>();
 
+/** The two statements of every event, prepared once per database (drizzle would build their SQL on each call). */
+function prepareStatements(db: Db) {
+  return {
+    nextSeq: db.$client.query<{ event_seq: number }, [string]>("UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq"),
+    insert: db.$client.query<unknown, [string, string, number, string, string, string | null, string, string, string]>(
+      "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+  };
+}
+const prepared = new WeakMap<Db, ReturnType<typeof prepareStatements>>();
+function statementsOf(db: Db): ReturnType<typeof prepareStatements> {
+  let found = prepared.get(db);
+  if (!found) {
+    found = prepareStatements(db);
+    prepared.set(db, found);
+  }
+  return found;
+}
+
 /**
  * Stores an event in the caller's transaction: the seq comes from the workspace row, which the
  * IMMEDIATE transaction holds, so seqs are contiguous and never repeat. Published after commit.
  */
 export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
-  const [row] = tx.all<{ event_seq: number }>(
-    sql`UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ${input.workspaceId} RETURNING event_seq`,
-  );
+  const statements = statementsOf(currentDb());
+  const row = statements.nextSeq.get(input.workspaceId);
   if (!row) throw new Error(`appendEvent: workspace ${input.workspaceId} does not exist`);
   const privateTeamId = input.privateTeamId ?? null;
   const mainTopic = privateTeamId ? teamTopic(input.workspaceId, privateTeamId) : workspaceTopic(input.workspaceId);
@@ -42,19 +58,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     occurred_at: input.occurredAt ?? new Date().toISOString(),
     private_team_id: privateTeamId,
   };
-  tx.insert(events)
-    .values({
-      id: event.id,
-      workspaceId: event.workspace_id,
-      seq: event.seq,
-      type: event.type,
-      visibility: event.visibility,
-      privateTeamId,
-      topics: event.topics,
-      data: event.data,
-      occurredAt: event.occurred_at,
-    })
-    .run();
+  statements.insert.run(event.id, event.workspace_id, event.seq, event.type, event.visibility, privateTeamId, JSON.stringify(event.topics), JSON.stringify(event.data), event.occurred_at);
 
   const db = currentDb();
   const hooks = hooksOf(db);

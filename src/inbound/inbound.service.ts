@@ -3,9 +3,10 @@ import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { storeAttachment } from "../attachments/attachments.service";
 import { systemContext } from "../auth/context";
 import { contacts } from "../contacts/contacts.table";
+import { presentContactRef } from "../contacts/contacts.present";
 import { findOrCreateContactByEmail } from "../contacts/contacts.service";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { currentDb, withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { enqueue } from "../jobs/enqueue";
 import { sha256Hex } from "../lib/crypto";
@@ -18,7 +19,7 @@ import { mailboxes } from "../mailboxes/mailboxes.table";
 import type { MailboxRow } from "../mailboxes/mailboxes.present";
 import { addMessage, setDeliveryStatus } from "../messages/messages.service";
 import { messages } from "../messages/messages.table";
-import { createTicket, updateTicket } from "../tickets/tickets.service";
+import { createTicketWithMessage, updateTicket } from "../tickets/tickets.service";
 import { tickets } from "../tickets/tickets.table";
 import { bounceReport, dmarcVerdict, isAutomated, plusAddressTicketNumber, stripPlus, subjectTicketNumber } from "./inbound.classify";
 import { inboundReceipts, mailMessageIds } from "./inbound.table";
@@ -59,6 +60,22 @@ function hotQueries(db: Db) {
       .from(mailboxes)
       .where(and(eq(mailboxes.workspaceId, sql.placeholder("workspaceId")), eq(mailboxes.email, sql.placeholder("email"))))
       .prepare(),
+    claimReceipt: db.$client.query<{ k: string }, [string, string, string, string, string]>(
+      `INSERT INTO inbound_receipts (mailbox_id, dedupe_key, workspace_id, outcome, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT DO NOTHING RETURNING dedupe_key AS k`,
+    ),
+    recordReceiptTarget: db.$client.query<unknown, [string, string, string, string]>(
+      "UPDATE inbound_receipts SET ticket_id = ?, desk_message_id = ? WHERE mailbox_id = ? AND dedupe_key = ?",
+    ),
+    rememberMessageId: db.$client.query<unknown, [string, string, string, string, string, string]>(
+      `INSERT INTO mail_message_ids (workspace_id, message_id, ticket_id, desk_message_id, direction, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO NOTHING`,
+    ),
+    threadByIds: db.$client.query<{ messageId: string; ticketId: string }, [string, string]>(
+      `SELECT m.message_id AS messageId, m.ticket_id AS ticketId FROM mail_message_ids m JOIN tickets t ON t.id = m.ticket_id
+       WHERE m.workspace_id = +? AND m.message_id IN (SELECT value FROM json_each(+?)) AND t.deleted_at IS NULL`,
+    ),
+    ticketSpam: db.$client.query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = +?"),
   };
 }
 
@@ -91,13 +108,7 @@ const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefi
 
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
 function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
-  const inserted = tx
-    .insert(inboundReceipts)
-    .values({ mailboxId: mailbox.id, dedupeKey: key, workspaceId: mailbox.workspaceId, outcome, createdAt: new Date().toISOString() })
-    .onConflictDoNothing()
-    .returning({ k: inboundReceipts.dedupeKey })
-    .all();
-  return inserted.length > 0;
+  return queriesOf(currentDb()).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, new Date().toISOString()).length > 0;
 }
 
 /**
@@ -113,15 +124,10 @@ async function storeOriginal(dataDir: string, workspaceId: string, raw: Uint8Arr
 type Thread = { ticketId: string } | null;
 
 /** In-Reply-To / References against the ids we sent or saw, newest reference first. */
-function threadByHeaders(tx: Queryable, workspaceId: string, email: ParsedEmail): Thread {
+function threadByHeaders(db: Db, workspaceId: string, email: ParsedEmail): Thread {
   const ids = [...new Set([...email.inReplyTo, ...[...email.references].reverse()])].slice(0, 50);
   if (ids.length === 0) return null;
-  const rows = tx
-    .select({ messageId: mailMessageIds.messageId, ticketId: mailMessageIds.ticketId })
-    .from(mailMessageIds)
-    .innerJoin(tickets, eq(tickets.id, mailMessageIds.ticketId))
-    .where(and(eq(mailMessageIds.workspaceId, workspaceId), inArray(mailMessageIds.messageId, ids), isNull(tickets.deletedAt)))
-    .all();
+  const rows = queriesOf(db).threadByIds.all(workspaceId, JSON.stringify(ids));
   for (const id of ids) {
     const hit = rows.find((r) => r.messageId === id);
     if (hit) return { ticketId: hit.ticketId };
@@ -230,7 +236,7 @@ export async function ingestEmail(deps: Deps, source: IngestSource): Promise<Ing
   const outcome = withTx(deps.db, (tx): IngestOutcome => {
     if (!claimReceipt(tx, mailbox, key, "stored")) return { outcome: "duplicate" };
     const contact = findOrCreateContactByEmail(tx, ctx, { email: visitor.email, name: visitor.name || null });
-    const thread = threadByHeaders(tx, mailbox.workspaceId, email) ?? threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
+    const thread = threadByHeaders(deps.db, mailbox.workspaceId, email) ?? threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
     const emailFields = {
       from_email: visitor.email,
       from_name: visitor.name,
@@ -262,22 +268,23 @@ export async function ingestEmail(deps: Deps, source: IngestSource): Promise<Ing
       ticketId = message.ticketId;
       messageId = message.id;
     } else {
-      const ticket = createTicket(ctx, { subject, contact_id: contact.id, channel: "email", mailbox_id: mailbox.id, team_id: mailbox.teamId ?? undefined, ...messageInput }, deps);
+      const { ticket, message } = createTicketWithMessage(
+        ctx,
+        { subject, contact_id: contact.id, channel: "email", mailbox_id: mailbox.id, team_id: mailbox.teamId ?? undefined, ...messageInput },
+        deps,
+        { contact: presentContactRef(contact) },
+      );
       ticketId = ticket.id;
-      messageId = tx.select({ id: messages.id }).from(messages).where(eq(messages.ticketId, ticket.id)).get()!.id;
+      messageId = message!.id;
       created = true;
     }
+    const statements = queriesOf(deps.db);
     if (contact.blocked) {
-      const ticket = tx.select({ spam: tickets.spam }).from(tickets).where(eq(tickets.id, ticketId)).get();
+      const ticket = statements.ticketSpam.get(ticketId);
       if (ticket && !ticket.spam) updateTicket(ctx, ticketId, { spam: true }, deps);
     }
-    tx.update(inboundReceipts).set({ ticketId, deskMessageId: messageId }).where(and(eq(inboundReceipts.mailboxId, mailbox.id), eq(inboundReceipts.dedupeKey, key))).run();
-    if (email.messageId) {
-      tx.insert(mailMessageIds)
-        .values({ workspaceId: mailbox.workspaceId, messageId: email.messageId, ticketId, deskMessageId: messageId, direction: "inbound", createdAt: new Date().toISOString() })
-        .onConflictDoNothing()
-        .run();
-    }
+    statements.recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
+    if (email.messageId) statements.rememberMessageId.run(mailbox.workspaceId, email.messageId, ticketId, messageId, "inbound", new Date().toISOString());
     if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
       enqueue(tx, AUTO_REPLY_JOB, { ticket_id: ticketId, mailbox_id: mailbox.id }, { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId });
     }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { revokeApiKey } from "../api-keys/api-keys.service";
 import { startTestDesk } from "../../test/harness";
 import { ALL_SCOPES, addMember, createKey, createUser, createWorkspaceWithOwner } from "../../test/factories";
 import { apiKeys } from "../api-keys/api-keys.table";
@@ -62,7 +63,7 @@ describe("GET /v1/me", () => {
     expect(res.status).toBe(200);
     expect(res.body.user).toBeNull();
     expect(res.body.api_key.scopes).toEqual(ALL_SCOPES);
-    desk.deps.db.update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(apiKeys.id, key.id)).run();
+    revokeApiKey(owner.ctx, key.id, desk.deps);
     expect((await desk.api("GET", "/v1/me", { headers: key.headers })).status).toBe(401);
   });
 });

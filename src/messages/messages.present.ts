@@ -41,12 +41,22 @@ function withInlineImages(html: string, files: AttachmentRow[], links: Attachmen
   });
 }
 
+/**
+ * What a caller that just wrote a message already knows (for a single row): each given member
+ * skips its query. `attachments` are the message's files in order; `contact` is the author's ref.
+ */
+export type KnownMessageParts = { attachments?: AttachmentRow[]; contact?: ContactRefJson | null };
+
 /** Presents messages with batched look-ups of authors and attachments. */
-export function presentMessages(db: Queryable, rows: MessageRow[], links: AttachmentLinks): MessageJson[] {
+export function presentMessages(db: Queryable, rows: MessageRow[], links: AttachmentLinks, known: KnownMessageParts = {}): MessageJson[] {
   if (rows.length === 0) return [];
+  const single = rows.length === 1 ? rows[0]! : null;
   const users = userRefsOf(db, rows.map((r) => r.authorUserId));
-  const contacts = contactRefsOf(db, [...new Set(rows.map((r) => r.authorContactId).filter((id): id is string => !!id))]);
-  const files = attachmentsOfMessages(db, rows.map((r) => r.id));
+  const knownContact = single?.authorContactId && known.contact !== undefined && known.contact?.id === single.authorContactId ? known.contact : undefined;
+  const contacts = knownContact
+    ? new Map([[knownContact.id, knownContact]])
+    : contactRefsOf(db, [...new Set(rows.map((r) => r.authorContactId).filter((id): id is string => !!id))]);
+  const files = single && known.attachments ? new Map([[single.id, known.attachments]]) : attachmentsOfMessages(db, rows.map((r) => r.id));
   return rows.map((row) => ({
     id: row.id,
     ticket_id: row.ticketId,
@@ -79,10 +89,10 @@ export function presentMessages(db: Queryable, rows: MessageRow[], links: Attach
 /** Presented once per row snapshot: the message.created event and the response share the JSON. */
 const presented = new WeakMap<MessageRow, MessageJson>();
 
-export function presentMessage(db: Queryable, row: MessageRow, links: AttachmentLinks): MessageJson {
+export function presentMessage(db: Queryable, row: MessageRow, links: AttachmentLinks, known: KnownMessageParts = {}): MessageJson {
   const cached = presented.get(row);
   if (cached) return cached;
-  const json = presentMessages(db, [row], links)[0]!;
+  const json = presentMessages(db, [row], links, known)[0]!;
   presented.set(row, json);
   return json;
 }

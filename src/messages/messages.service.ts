@@ -16,7 +16,10 @@ import { findVisibleTicket, privateTeamOf, reloadTicket } from "../tickets/ticke
 import { tickets, type TicketRow, type TicketStatus } from "../tickets/tickets.table";
 import { actorOf, emitTicketUpdated, recordActivity } from "../tickets/tickets.timeline";
 import { applyTicketPatch } from "../tickets/tickets.write";
-import { presentMessage } from "./messages.present";
+import type { AttachmentRow } from "../attachments/attachments.table";
+import { updateTicketCounters } from "../tickets/tickets.statements";
+import { presentMessage, type KnownMessageParts } from "./messages.present";
+import { insertMessageRow } from "./messages.statements";
 import { messages, type AuthorType, type DeliveryStatus, type MessageRow } from "./messages.table";
 
 export type EmailFields = {
@@ -54,13 +57,29 @@ function authorFor(ctx: RequestContext, input: AddMessageInput): { type: AuthorT
   return { type: actor.type === "user" ? "user" : actor.type === "system" ? "system" : "api", userId: actor.userId, contactId: null };
 }
 
-export type WrittenMessage = { message: MessageRow; ticket: TicketRow; changes: string[]; assigneeChanged: boolean };
+export type WrittenMessage = {
+  message: MessageRow;
+  ticket: TicketRow;
+  changes: string[];
+  assigneeChanged: boolean;
+  /** The message's attachments as linked (presented without reading them back). */
+  attachments: AttachmentRow[];
+};
+
+/** A message row and the counters it moves on its ticket, built in JS (nothing is written). */
+export type ComposedMessage = { message: MessageRow; counters: Partial<TicketRow>; changes: string[] };
 
 /**
- * Writes one message and everything it moves on its ticket (counters, timestamps, status) in the
- * caller's transaction, with activities. Events for the message and ticket are left to the caller.
+ * Builds the message row and its ticket counters. `contactEmail` is the ticket contact's address
+ * (an outbound reply is addressed to it); the caller passes it when it already has it.
  */
-export function writeMessage(tx: Tx, ctx: RequestContext, ticket: TicketRow, input: AddMessageInput, now: string, options: { opensTicket?: boolean } = {}): WrittenMessage {
+export function composeMessage(
+  ctx: RequestContext,
+  ticket: TicketRow,
+  input: AddMessageInput,
+  now: string,
+  options: { opensTicket?: boolean; contactEmail: string | null },
+): ComposedMessage {
   const bodyHtml = sanitizeHtmlBody(input.body_html);
   const bodyText = input.body_text ?? htmlToText(bodyHtml);
   const direction = input.direction ?? "outbound";
@@ -68,40 +87,36 @@ export function writeMessage(tx: Tx, ctx: RequestContext, ticket: TicketRow, inp
   const isReply = input.kind === "reply";
   const email = input.email ?? {};
   const outboundReply = isReply && direction === "outbound";
-  const contactEmail = outboundReply && ticket.contactId ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null) : null;
-  const message = tx
-    .insert(messages)
-    .values({
-      id: newId(),
-      workspaceId: ticket.workspaceId,
-      ticketId: ticket.id,
-      kind: input.kind,
-      direction,
-      authorType: author.type,
-      authorUserId: author.userId,
-      authorContactId: author.contactId,
-      bodyHtml,
-      bodyText,
-      hasQuoted: email.has_quoted ?? false,
-      subject: email.subject ?? ticket.subject,
-      fromEmail: email.from_email ?? "",
-      fromName: email.from_name ?? "",
-      to: email.to ?? (contactEmail ? [contactEmail] : []),
-      cc: email.cc ?? input.cc ?? [],
-      bcc: email.bcc ?? [],
-      deliveryStatus: outboundReply && ticket.channel === "email" ? "pending" : "none",
-      replyTo: email.reply_to ?? "",
-      authFailed: email.auth_failed ?? false,
-      formSender: email.form_sender ?? "",
-      emailMessageId: email.email_message_id ?? null,
-      originalPath: email.original_path ?? null,
-      createdAt: now,
-    })
-    .returning()
-    .get();
-  if (input.attachment_ids?.length) attachToMessage(tx, ticket.workspaceId, message.id, input.attachment_ids, "body.attachment_ids");
+  const contactEmail = outboundReply ? (options.contactEmail ?? null) : null;
+  const message: MessageRow = {
+    id: newId(),
+    workspaceId: ticket.workspaceId,
+    ticketId: ticket.id,
+    kind: input.kind,
+    direction,
+    authorType: author.type,
+    authorUserId: author.userId,
+    authorContactId: author.contactId,
+    bodyHtml,
+    bodyText,
+    hasQuoted: email.has_quoted ?? false,
+    subject: email.subject ?? ticket.subject,
+    fromEmail: email.from_email ?? "",
+    fromName: email.from_name ?? "",
+    to: email.to ?? (contactEmail ? [contactEmail] : []),
+    cc: email.cc ?? input.cc ?? [],
+    bcc: email.bcc ?? [],
+    deliveryStatus: outboundReply && ticket.channel === "email" ? "pending" : "none",
+    deliveryError: "",
+    replyTo: email.reply_to ?? "",
+    authFailed: email.auth_failed ?? false,
+    formSender: email.form_sender ?? "",
+    emailMessageId: email.email_message_id ?? null,
+    originalPath: email.original_path ?? null,
+    createdAt: now,
+  };
 
-  const counters: Partial<typeof tickets.$inferInsert> = { messageCount: ticket.messageCount + 1, updatedAt: now };
+  const counters: Partial<TicketRow> = { messageCount: ticket.messageCount + 1, updatedAt: now };
   const changes = ["message_count"];
   if (isReply) {
     counters.lastMessageAt = now;
@@ -115,16 +130,44 @@ export function writeMessage(tx: Tx, ctx: RequestContext, ticket: TicketRow, inp
       changes.push("first_responded_at");
     }
   }
-  let row = tx.update(tickets).set(counters).where(eq(tickets.id, ticket.id)).returning().get()!;
+  return { message, counters, changes };
+}
+
+/** Stores a composed message and links its attachments; answers the linked attachments. */
+export function insertComposedMessage(tx: Tx, message: MessageRow, attachmentIds: string[] | undefined): AttachmentRow[] {
+  insertMessageRow(tx, message);
+  return attachmentIds?.length ? attachToMessage(tx, message.workspaceId, message.id, attachmentIds, "body.attachment_ids") : [];
+}
+
+/**
+ * Writes one message and everything it moves on its ticket (counters, timestamps, status) in the
+ * caller's transaction, with activities. Events for the message and ticket are left to the caller.
+ */
+export function writeMessage(
+  tx: Tx,
+  ctx: RequestContext,
+  ticket: TicketRow,
+  input: AddMessageInput,
+  now: string,
+  options: { opensTicket?: boolean; contactEmail?: string | null } = {},
+): WrittenMessage {
+  const outboundReply = input.kind === "reply" && (input.direction ?? "outbound") === "outbound";
+  const contactEmail =
+    options.contactEmail !== undefined ? options.contactEmail : outboundReply && ticket.contactId ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null) : null;
+  const { message, counters, changes } = composeMessage(ctx, ticket, input, now, { opensTicket: options.opensTicket, contactEmail });
+  const linked = insertComposedMessage(tx, message, input.attachment_ids);
+  let row: TicketRow = { ...ticket, ...counters };
+  updateTicketCounters(tx, row);
 
   let assigneeChanged = false;
   let status = input.status;
-  const customerReply = isReply && direction === "inbound";
+  const email = input.email ?? {};
+  const customerReply = message.kind === "reply" && message.direction === "inbound";
   if (customerReply && status === undefined) {
     if (email.auth_failed) {
       // A reply that failed sender checks leaves the status alone, and says so on the timeline.
       recordActivity(tx, ctx, row, "status_changed", { from: row.status, to: row.status, reason: "sender_unverified", message_id: message.id }, now, {
-        type: author.type === "contact" ? "contact" : "system",
+        type: message.authorType === "contact" ? "contact" : "system",
         userId: null,
       });
     } else if (row.status !== "open") status = "open";
@@ -135,16 +178,16 @@ export function writeMessage(tx: Tx, ctx: RequestContext, ticket: TicketRow, inp
     changes.push(...outcome.changes);
     assigneeChanged = outcome.assigneeChanged;
   }
-  return { message, ticket: row, changes, assigneeChanged };
+  return { message, ticket: row, changes, assigneeChanged, attachments: linked };
 }
 
 /** message.created: notes and email replies reach agents; a chat reply is public and reaches the contact too. */
-export function emitMessageCreated(tx: Tx, ticket: TicketRow, message: MessageRow, deps: Pick<Deps, "config" | "clock">): void {
+export function emitMessageCreated(tx: Tx, ticket: TicketRow, message: MessageRow, deps: Pick<Deps, "config" | "clock">, known: KnownMessageParts = {}): void {
   const isPublic = message.kind === "reply" && ticket.channel === "chat";
   appendEvent(tx, {
     workspaceId: ticket.workspaceId,
     type: "message.created",
-    data: { ticket_id: ticket.id, message: presentMessage(tx, message, attachmentLinks(deps)) },
+    data: { ticket_id: ticket.id, message: presentMessage(tx, message, attachmentLinks(deps), known) },
     visibility: isPublic ? "public" : "agents",
     privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
     extraTopics: isPublic && ticket.contactId ? [contactTopic(ticket.workspaceId, ticket.contactId)] : [],
@@ -161,7 +204,7 @@ export function addMessage(ctx: RequestContext, ticketIdOrNumber: string, input:
     let ticket = findVisibleTicket(tx, ctx, ticketIdOrNumber);
     for (let hops = 0; ticket.mergedIntoId && hops < 10; hops++) ticket = reloadTicket(tx, ticket.mergedIntoId);
     const written = writeMessage(tx, ctx, ticket, input, now);
-    emitMessageCreated(tx, written.ticket, written.message, deps);
+    emitMessageCreated(tx, written.ticket, written.message, deps, { attachments: written.attachments });
     emitTicketUpdated(tx, written.ticket, written.changes, written.assigneeChanged);
     return written.message;
   });

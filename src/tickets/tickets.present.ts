@@ -1,10 +1,9 @@
-import { inArray } from "drizzle-orm";
-import { users } from "../auth/auth.table";
 import { contactRefsOf } from "../contacts/contacts.service";
 import { fieldValuesOf } from "../custom-fields/fields.apply";
 import type { Queryable } from "../db/database";
 import { labelsOf, type TagRef } from "../labels/labels.apply";
 import { presentUserRef, type UserRefJson } from "../users/users.present";
+import { userRefRows } from "./tickets.statements";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 
 export type ContactRefJson = { id: string; email: string | null; name: string; avatar_url: string | null };
@@ -39,22 +38,29 @@ export type TicketJson = {
   updated_at: string;
 };
 
-/** UserRefs of many users in one query. */
+/** UserRefs of many users in one (prepared) query. */
 export function userRefsOf(db: Queryable, ids: Array<string | null>): Map<string, UserRefJson> {
   const wanted = [...new Set(ids.filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
-  const rows = db.select({ id: users.id, name: users.name, email: users.email, avatarUrl: users.avatarUrl }).from(users).where(inArray(users.id, wanted)).all();
-  return new Map(rows.map((row) => [row.id, presentUserRef(row)]));
+  return new Map(userRefRows(db, wanted).map((row) => [row.id, presentUserRef(row)]));
 }
 
+/**
+ * What a caller that just wrote a ticket already knows (for a single row): each given member skips
+ * its query. A new ticket without tags or fields has none; its contact ref is the one just found.
+ */
+export type KnownTicketParts = { contact?: ContactRefJson | null; tags?: TagRef[]; fields?: Record<string, unknown> };
+
 /** Presents many tickets with four batched look-ups (contacts, assignees, tags, fields), never one per row. */
-export function presentTickets(db: Queryable, rows: TicketRow[]): TicketJson[] {
+export function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTicketParts = {}): TicketJson[] {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const contacts = contactRefsOf(db, [...new Set(rows.map((r) => r.contactId).filter((id): id is string => !!id))]);
+  const single = rows.length === 1 ? rows[0]! : null;
+  const knownContact = single?.contactId && known.contact?.id === single.contactId ? known.contact : undefined;
+  const contacts = knownContact ? new Map([[knownContact.id, knownContact]]) : contactRefsOf(db, [...new Set(rows.map((r) => r.contactId).filter((id): id is string => !!id))]);
   const assignees = userRefsOf(db, rows.map((r) => r.assigneeId));
-  const tags = labelsOf(db, "tickets", ids);
-  const fields = fieldValuesOf(db, "ticket", ids);
+  const tags = single && known.tags ? new Map([[single.id, known.tags]]) : labelsOf(db, "tickets", ids);
+  const fields = single && known.fields ? new Map([[single.id, known.fields]]) : fieldValuesOf(db, "ticket", ids);
   return rows.map((row) => ({
     id: row.id,
     number: row.number,
@@ -92,10 +98,10 @@ export function presentTickets(db: Queryable, rows: TicketRow[]): TicketJson[] {
  */
 const presented = new WeakMap<TicketRow, TicketJson>();
 
-export function presentTicket(db: Queryable, row: TicketRow): TicketJson {
+export function presentTicket(db: Queryable, row: TicketRow, known: KnownTicketParts = {}): TicketJson {
   const cached = presented.get(row);
   if (cached) return cached;
-  const json = presentTickets(db, [row])[0]!;
+  const json = presentTickets(db, [row], known)[0]!;
   presented.set(row, json);
   return json;
 }

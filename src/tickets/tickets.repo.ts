@@ -4,6 +4,7 @@ import type { Queryable } from "../db/database";
 import { notFound } from "../http/errors";
 import { isUuid } from "../lib/ids";
 import { teams } from "../teams/teams.table";
+import { privateTeamRow } from "./tickets.statements";
 import { tickets, type TicketRow } from "./tickets.table";
 
 /** Live tickets: neither deleted nor merged away (matches the partial indexes' WHERE). */
@@ -53,8 +54,7 @@ export function findVisibleTicket(db: Queryable, ctx: RequestContext, ref: strin
 /** The private team a ticket belongs to, if its team is private (its events then go to the team topic). */
 export function privateTeamOf(db: Queryable, workspaceId: string, teamId: string | null): string | null {
   if (!teamId) return null;
-  const row = db.select({ id: teams.id }).from(teams).where(and(eq(teams.id, teamId), eq(teams.workspaceId, workspaceId), eq(teams.private, true))).get();
-  return row ? row.id : null;
+  return privateTeamRow(db, workspaceId, teamId)?.id ?? null;
 }
 
 export function ticketsByIds(db: Queryable, workspaceId: string, ids: string[]): TicketRow[] {

@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
-import { contacts } from "../contacts/contacts.table";
+import type { AttachmentRow } from "../attachments/attachments.table";
+import { presentContactRef } from "../contacts/contacts.present";
 import { findOrCreateContactByEmail } from "../contacts/contacts.service";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
@@ -9,10 +10,13 @@ import type { Deps } from "../deps";
 import { invalidAt, notFound } from "../http/errors";
 import { newId } from "../lib/ids";
 import type { AddMessageInput } from "../messages/messages.service";
-import { emitMessageCreated, writeMessage } from "../messages/messages.service";
-import { applyFieldWrite } from "../custom-fields/fields.apply";
+import { composeMessage, emitMessageCreated, insertComposedMessage, writeMessage } from "../messages/messages.service";
+import type { MessageRow } from "../messages/messages.table";
+import { applyFieldWriteWithValues } from "../custom-fields/fields.apply";
 import { applyLabelWrite } from "../labels/labels.apply";
+import type { ContactRefJson, KnownTicketParts } from "./tickets.present";
 import { findVisibleTicket, hiddenTeamIds } from "./tickets.repo";
+import { derivedTicketColumns, insertTicketRow, liveContactRefRow, nextTicketNumberValue } from "./tickets.statements";
 import type { TicketPatch } from "./tickets.schemas";
 import { activities, tickets, type ActivityRow, type Channel, type Priority, type Severity, type TicketRow, type TicketStatus } from "./tickets.table";
 import { emitTicketCreated, emitTicketDeleted, emitTicketUpdated } from "./tickets.timeline";
@@ -42,95 +46,134 @@ export type CreateTicketInput = {
 };
 
 function nextTicketNumber(tx: Tx, workspaceId: string): number {
-  const [row] = tx.all<{ ticket_number_seq: number }>(
-    sql`UPDATE workspaces SET ticket_number_seq = ticket_number_seq + 1 WHERE id = ${workspaceId} RETURNING ticket_number_seq`,
-  );
-  if (!row) throw notFound("Workspace");
-  return row.ticket_number_seq;
+  const number = nextTicketNumberValue(tx, workspaceId);
+  if (number === undefined) throw notFound("Workspace");
+  return number;
 }
 
-function liveContactId(db: Queryable, workspaceId: string, contactId: string): string {
-  const row = db
-    .select({ id: contacts.id })
-    .from(contacts)
-    .where(and(eq(contacts.id, contactId), eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt)))
-    .get();
+function liveContactRef(db: Queryable, workspaceId: string, contactId: string): ContactRefJson {
+  const row = liveContactRefRow(db, workspaceId, contactId);
   if (!row) throw invalidAt("body.contact_id", "No such contact in this workspace.");
-  return row.id;
+  return presentContactRef(row);
 }
+
+/**
+ * The first message can be stored with the ticket's own insert (its counters folded in) unless a
+ * customer's message would move the status: reopening a ticket created in another status, or
+ * noting a failed sender check on the timeline. Those take the general path through writeMessage.
+ */
+function firstMessageFoldsIn(input: CreateTicketInput, status: TicketStatus): boolean {
+  const customerReply = (input.kind ?? "reply") === "reply" && input.direction === "inbound";
+  return !customerReply || (status === "open" && !input.email?.auth_failed);
+}
+
+export type CreatedTicket = { ticket: TicketRow; message: MessageRow | null };
 
 /**
  * Creates a ticket (optionally with its first message) in one transaction. Events in order:
  * contact.created (when the contact is new), tag.created (new labels), ticket.created, message.created.
  */
 export function createTicket(ctx: RequestContext, input: CreateTicketInput, deps: Deps): TicketRow {
+  return createTicketWithMessage(ctx, input, deps).ticket;
+}
+
+/**
+ * createTicket answering the first message too (inbound mail records its id). The rows are built
+ * in JS and written with prepared statements; the events are presented from what is in hand.
+ */
+export function createTicketWithMessage(
+  ctx: RequestContext,
+  input: CreateTicketInput,
+  deps: Deps,
+  /** The contact of `contact_id` when the caller found it in this same transaction (skips the look-up). */
+  given: { contact?: ContactRefJson } = {},
+): CreatedTicket {
   const now = deps.clock.now().toISOString();
   return withTx(deps.db, (tx) => {
     if (input.contact_id !== undefined && input.contact !== undefined) throw invalidAt("body.contact", "Send contact_id or contact, not both.");
-    const contactId =
+    const contact: ContactRefJson | null =
       input.contact_id !== undefined
-        ? liveContactId(tx, ctx.workspaceId, input.contact_id)
+        ? given.contact?.id === input.contact_id
+          ? given.contact
+          : liveContactRef(tx, ctx.workspaceId, input.contact_id)
         : input.contact
-          ? findOrCreateContactByEmail(tx, ctx, { email: input.contact.email, name: input.contact.name ?? null }).id
+          ? presentContactRef(findOrCreateContactByEmail(tx, ctx, { email: input.contact.email, name: input.contact.name ?? null }))
           : null;
     if (input.assignee_id) assertAssignable(tx, ctx.workspaceId, input.assignee_id, "body.assignee_id");
     if (input.team_id) assertTeam(tx, ctx, input.team_id, "body.team_id");
     if (input.mailbox_id) assertMailbox(tx, ctx.workspaceId, input.mailbox_id, "body.mailbox_id");
     const status = input.status ?? "open";
-    let row = tx
-      .insert(tickets)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        number: nextTicketNumber(tx, ctx.workspaceId),
-        subject: input.subject,
-        status,
-        priority: input.priority ?? "normal",
-        severity: input.severity ?? null,
-        channel: input.channel ?? "api",
-        mailboxId: input.mailbox_id ?? null,
-        contactId,
-        assigneeId: input.assignee_id ?? null,
-        teamId: input.team_id ?? null,
-        solvedAt: status === "solved" || status === "closed" ? now : null,
-        lastMessageAt: now,
-        custom: {},
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
-    // Labels and values given at creation are part of it: no activities of their own.
-    if (input.tags?.length) applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags });
-    if (input.fields && Object.keys(input.fields).length) applyFieldWrite(tx, ctx, "ticket", row.id, input.fields);
-    if ((status === "solved" || status === "closed") && !input.author) assertSolvable(tx, ctx.workspaceId, row.id);
-    const written =
+    const base = {
+      id: newId(),
+      workspaceId: ctx.workspaceId,
+      number: nextTicketNumber(tx, ctx.workspaceId),
+      subject: input.subject,
+      status,
+      priority: input.priority ?? "normal",
+      severity: input.severity ?? null,
+      channel: input.channel ?? "api",
+      mailboxId: input.mailbox_id ?? null,
+      contactId: contact?.id ?? null,
+      assigneeId: input.assignee_id ?? null,
+      teamId: input.team_id ?? null,
+      spam: false,
+      snoozedUntil: null,
+      solvedAt: status === "solved" || status === "closed" ? now : null,
+      firstRespondedAt: null,
+      lastMessageAt: now,
+      lastCustomerMessageAt: null,
+      lastMessagePreview: "",
+      messageCount: 0,
+      csat: null,
+      custom: {},
+      sla: null,
+      mergedIntoId: null,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    } satisfies Omit<TicketRow, "priorityRank" | "severityRank" | "dueAt">;
+    let row: TicketRow = { ...base, ...derivedTicketColumns(base) };
+    const messageInput: AddMessageInput | null =
       input.body_html !== undefined
-        ? writeMessage(
-            tx,
-            ctx,
-            row,
-            {
-              kind: input.kind ?? "reply",
-              body_html: input.body_html,
-              body_text: input.body_text,
-              attachment_ids: input.attachment_ids,
-              direction: input.direction,
-              author: input.author,
-              email: input.email,
-            },
-            now,
-            { opensTicket: true },
-          )
+        ? {
+            kind: input.kind ?? "reply",
+            body_html: input.body_html,
+            body_text: input.body_text,
+            attachment_ids: input.attachment_ids,
+            direction: input.direction,
+            author: input.author,
+            email: input.email,
+          }
         : null;
-    if (written && input.direction === "inbound" && written.ticket.status !== status) {
-      // The first customer message must not reopen a ticket created solved on purpose.
-      row = tx.update(tickets).set({ status }).where(eq(tickets.id, row.id)).returning().get()!;
-    } else if (written) row = written.ticket;
-    else row = tx.select().from(tickets).where(eq(tickets.id, row.id)).get()!;
-    emitTicketCreated(tx, row);
-    if (written) emitMessageCreated(tx, row, written.message, deps);
-    return row;
+    const composed = messageInput && firstMessageFoldsIn(input, status) ? composeMessage(ctx, row, messageInput, now, { opensTicket: true, contactEmail: contact?.email ?? null }) : null;
+    if (composed) row = { ...row, ...composed.counters };
+    insertTicketRow(tx, row);
+    // Labels and values given at creation are part of it: no activities of their own.
+    const known: KnownTicketParts = { contact, tags: [], fields: {} };
+    if (input.tags?.length) known.tags = applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }).tags ?? undefined;
+    if (input.fields && Object.keys(input.fields).length) known.fields = applyFieldWriteWithValues(tx, ctx, "ticket", row.id, input.fields).values ?? undefined;
+    if ((status === "solved" || status === "closed") && !input.author) assertSolvable(tx, ctx.workspaceId, row.id);
+    let message: MessageRow | null = null;
+    let attachments: AttachmentRow[] = [];
+    if (composed) {
+      message = composed.message;
+      attachments = insertComposedMessage(tx, message, input.attachment_ids);
+    } else if (messageInput) {
+      const written = writeMessage(tx, ctx, row, messageInput, now, { opensTicket: true, contactEmail: contact?.email ?? null });
+      message = written.message;
+      attachments = written.attachments;
+      row = written.ticket;
+      if (input.direction === "inbound" && row.status !== status) {
+        // The first customer message must not reopen a ticket created solved on purpose.
+        row = tx.update(tickets).set({ status }).where(eq(tickets.id, row.id)).returning().get()!;
+      }
+    }
+    emitTicketCreated(tx, row, known);
+    if (message) {
+      const author = message.authorContactId && message.authorContactId === contact?.id ? contact : undefined;
+      emitMessageCreated(tx, row, message, deps, { attachments, contact: author });
+    }
+    return { ticket: row, message };
   });
 }
 

@@ -4,7 +4,7 @@ import type { Tx } from "../db/database";
 import { userTopic } from "../events/envelope";
 import { appendEvent } from "../events/append";
 import { newId } from "../lib/ids";
-import { presentActivities, presentTicket } from "./tickets.present";
+import { presentActivities, presentTicket, type KnownTicketParts } from "./tickets.present";
 import { privateTeamOf } from "./tickets.repo";
 import { activities, type ActivityRow, type TicketRow } from "./tickets.table";
 
@@ -52,11 +52,11 @@ export function emitTicketUpdated(tx: Tx, ticket: TicketRow, changes: string[], 
   });
 }
 
-export function emitTicketCreated(tx: Tx, ticket: TicketRow): void {
+export function emitTicketCreated(tx: Tx, ticket: TicketRow, known: KnownTicketParts = {}): void {
   appendEvent(tx, {
     workspaceId: ticket.workspaceId,
     type: "ticket.created",
-    data: { ticket: presentTicket(tx, ticket) },
+    data: { ticket: presentTicket(tx, ticket, known) },
     privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
   });
 }

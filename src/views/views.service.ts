@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
@@ -9,13 +9,14 @@ import { fieldFilterSql } from "../custom-fields/fields.apply";
 import { labelNameProblem, normalizeLabelName } from "../labels/labels.rules";
 import { teams } from "../teams/teams.table";
 import { members } from "../workspaces/workspaces.table";
+import { visibleViewRow, visibleViewRows } from "./views.statements";
 import { views, type ViewFilters } from "./views.table";
 
 export type { ViewFilters } from "./views.table";
 export type ViewRow = typeof views.$inferSelect;
 type Deps = { db: Db };
 
-export const presentView = (row: ViewRow) => ({
+export const presentView = (row: Pick<ViewRow, "id" | "name" | "shared" | "position" | "filters" | "createdAt" | "updatedAt">) => ({
   id: row.id,
   name: row.name,
   shared: row.shared,
@@ -26,28 +27,24 @@ export const presentView = (row: ViewRow) => ({
 });
 export type ViewJson = ReturnType<typeof presentView>;
 
+/** The person whose personal views the caller sees (none for an API key). */
+const viewerOf = (ctx: RequestContext): string | null => (ctx.actor.type === "user" ? ctx.actor.userId : null);
+
 /** Shared views, plus a person's own personal ones (an API key sees shared views only). */
 function visibleTo(ctx: RequestContext): SQL {
-  const own = ctx.actor.type === "user" ? ctx.actor.userId : null;
+  const own = viewerOf(ctx);
   return own ? or(eq(views.shared, true), eq(views.userId, own))! : eq(views.shared, true);
 }
 
 /** A view the caller may use; 404 for another person's personal view, exactly like a missing one. */
 export function findVisibleView(db: Queryable, ctx: RequestContext, viewId: string): ViewJson {
-  const row = db.select().from(views).where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, viewId), visibleTo(ctx))).get();
+  const row = visibleViewRow(db, ctx.workspaceId, viewerOf(ctx), viewId);
   if (!row) throw notFound("View");
   return presentView(row);
 }
 
-export function listVisibleViews(db: Queryable, ctx: RequestContext): ViewJson[] {
-  return db
-    .select()
-    .from(views)
-    .where(and(eq(views.workspaceId, ctx.workspaceId), visibleTo(ctx)))
-    .orderBy(asc(views.position), asc(views.name), asc(views.id))
-    .all()
-    .map(presentView);
-}
+/** Shared views, plus a person's own personal ones (an API key sees shared views only). */
+export const listVisibleViews = (db: Queryable, ctx: RequestContext): ViewJson[] => visibleViewRows(db, ctx.workspaceId, viewerOf(ctx)).map(presentView);
 
 /** Checks that the ids a view names belong to this workspace and its field filters are valid. */
 function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): ViewFilters {

@@ -36,6 +36,20 @@ describe("views", () => {
     expect((await desk.api("POST", "/v1/views", { headers: key.headers, body: { name: "x" } })).status).toBe(403);
   });
 
+  test("another workspace's views are never visible; a key sees shared views only, even its creator's personal ones", async () => {
+    const a = await createWorkspaceWithOwner(desk);
+    const b = await createWorkspaceWithOwner(desk);
+    const shared = (await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "A shared", shared: true } })).body;
+    const personal = (await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "A personal" } })).body;
+    expect(() => findVisibleView(desk.deps.db, b.owner.ctx, shared.id)).toThrow("View");
+    expect(listVisibleViews(desk.deps.db, b.owner.ctx)).toEqual([]);
+    expect((await desk.api("GET", `/v1/views/${shared.id}`, { headers: b.owner.headers })).status).toBe(404);
+    const keyCtx = { ...a.owner.ctx, actor: { type: "api_key" as const, apiKeyId: "k", createdBy: a.owner.id } };
+    expect(listVisibleViews(desk.deps.db, keyCtx).map((v) => v.name)).toEqual(["A shared"]);
+    expect(() => findVisibleView(desk.deps.db, keyCtx, personal.id)).toThrow("View");
+    expect(findVisibleView(desk.deps.db, a.owner.ctx, personal.id)).toMatchObject({ id: personal.id, shared: false, filters: {} });
+  });
+
   test("update and delete emit view events", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const seq = lastSeq(workspace.id);

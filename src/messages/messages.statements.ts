@@ -1,0 +1,44 @@
+import type { Queryable } from "../db/database";
+import { preparedFor } from "../labels/prepared";
+import type { MessageRow } from "./messages.table";
+
+/** The message insert of the write path, prepared once per connection (see src/tickets/tickets.statements.ts). */
+const statements = preparedFor((sqlite) => ({
+  insert: sqlite.query<unknown, Array<string | number | null>>(
+    `INSERT INTO messages (id, workspace_id, ticket_id, kind, direction, author_type, author_user_id, author_contact_id, body_html, body_text,
+       has_quoted, subject, from_email, from_name, "to", cc, bcc, delivery_status, delivery_error, reply_to, auth_failed, form_sender,
+       email_message_id, original_path, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+}));
+
+/** Inserts a complete row (every column given, so the row in hand is exactly what is stored). */
+export function insertMessageRow(db: Queryable, row: MessageRow): void {
+  statements(db).insert.run(
+    row.id,
+    row.workspaceId,
+    row.ticketId,
+    row.kind,
+    row.direction,
+    row.authorType,
+    row.authorUserId,
+    row.authorContactId,
+    row.bodyHtml,
+    row.bodyText,
+    row.hasQuoted ? 1 : 0,
+    row.subject,
+    row.fromEmail,
+    row.fromName,
+    JSON.stringify(row.to),
+    JSON.stringify(row.cc),
+    JSON.stringify(row.bcc),
+    row.deliveryStatus,
+    row.deliveryError,
+    row.replyTo,
+    row.authFailed ? 1 : 0,
+    row.formSender,
+    row.emailMessageId,
+    row.originalPath,
+    row.createdAt,
+  );
+}
