@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { buildApp } from "./app";
 import type { Config } from "./config/config";
 import { buildDeps, type Deps } from "./deps";
+import { startCheckpointer } from "./db/checkpointer";
 import { optimizeDatabaseJob } from "./db/db.jobs";
 import { pruneEventsJob } from "./events/events.jobs";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
@@ -44,6 +45,7 @@ export function allJobs(deps: Deps): JobDefinition<never>[] {
  */
 export async function startDesk(config: Config, options: StartOptions = {}): Promise<Desk> {
   const deps = buildDeps(config, { clock: options.clock });
+  const checkpointer = await startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
   registerFeatureHooks(deps);
   const app = buildApp(deps);
   const webAssets =
@@ -84,6 +86,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       await server.stop();
       closeImapSessions(deps.db);
       await jobs.stop();
+      checkpointer.stop();
       deps.db.$client.close();
     },
   };

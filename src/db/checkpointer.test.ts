@@ -1,0 +1,38 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLogger } from "../lib/logger";
+import { startCheckpointer } from "./checkpointer";
+import { openDatabase } from "./database";
+
+describe("WAL checkpointer", () => {
+  test("commits stop checkpointing; the worker copies the WAL back into the database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "desk-cp-"));
+    const path = join(dir, "t.db");
+    const db = openDatabase(path);
+    db.$client.exec("CREATE TABLE t (x TEXT)");
+    const checkpointer = await startCheckpointer(db, path, createLogger("silent"), 50);
+    expect(db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint).toBe(0);
+    const insert = db.$client.query("INSERT INTO t VALUES (?)");
+    for (let i = 0; i < 20; i++) db.$client.transaction(() => { for (let j = 0; j < 200; j++) insert.run("x".repeat(200)); })();
+    const before = statSync(path).size;
+    let after = before;
+    for (let i = 0; i < 40 && after === before; i++) {
+      await Bun.sleep(50);
+      after = statSync(path).size;
+    }
+    expect(after).toBeGreaterThan(before); // pages moved from the WAL into the main file
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n).toBe(4000);
+    checkpointer.stop();
+    expect(db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint).toBe(1000);
+    db.$client.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("an in-memory database needs none", async () => {
+    const db = openDatabase(":memory:");
+    (await startCheckpointer(db, ":memory:", createLogger("silent"))).stop();
+    db.$client.close();
+  });
+});
