@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
 import { errorResponses, IdParams, completeList, completeListSchema } from "../http/schemas";

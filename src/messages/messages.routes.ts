@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
 import { attachmentLinks } from "../attachments/attachments.service";
 import type { Deps } from "../deps";
 import { IdParams, completeList, completeListSchema } from "../http/schemas";

@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
 import { and, eq, isNull } from "drizzle-orm";
 import { contacts } from "../contacts/contacts.table";
 import type { Deps } from "../deps";

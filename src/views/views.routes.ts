@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
 import type { Deps } from "../deps";
 import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import { CreateViewBody, UpdateViewBody, ViewSchema } from "./views.schemas";

@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
 import type { Deps } from "../deps";
 import { errorResponses, IdParams, PageQuery, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
 import { RETRY_SCHEDULE_TEXT } from "./webhooks.delivery";
