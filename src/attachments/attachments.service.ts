@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
@@ -42,6 +43,22 @@ export function storeAttachment(
   const id = newId();
   mkdirSync(attachmentsDir(deps), { recursive: true });
   writeFileSync(join(attachmentsDir(deps), id), input.bytes);
+  return insertAttachmentRow(ctx, { id, filename: input.filename, head: input.bytes.subarray(0, 4096), size: input.bytes.byteLength, inline: input.inline, contentId: input.content_id }, deps);
+}
+
+/**
+ * storeAttachment for the inbound pipeline: the file is written on the fs thread pool, so the event
+ * loop (the one SQLite writer) is not held by disk writes while other mail and requests wait.
+ */
+export async function storeAttachmentAsync(
+  ctx: RequestContext,
+  input: { filename: string; content_type?: string; bytes: Uint8Array; inline?: boolean; content_id?: string | null },
+  deps: AttachmentDeps,
+): Promise<AttachmentRow> {
+  if (input.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge("Attachments may be at most 25 MB.");
+  const id = newId();
+  await mkdir(attachmentsDir(deps), { recursive: true });
+  await writeFile(join(attachmentsDir(deps), id), input.bytes);
   return insertAttachmentRow(ctx, { id, filename: input.filename, head: input.bytes.subarray(0, 4096), size: input.bytes.byteLength, inline: input.inline, contentId: input.content_id }, deps);
 }
 
@@ -131,8 +148,16 @@ export function findAttachment(db: Queryable, workspaceId: string, id: string): 
  */
 export type AttachmentLinks = { url(row: Pick<AttachmentRow, "id" | "workspaceId">): string };
 
+/** The signing key per secret: HKDF costs more than presenting a message, and the secret never changes. */
+const signingKeys = new Map<string, ReturnType<typeof deriveKey>>();
+
 export function attachmentLinks(deps: Pick<Deps, "config" | "clock">): AttachmentLinks {
-  const key = deriveKey(deps.config.secret, "jwt-hs256");
+  let key = signingKeys.get(deps.config.secret);
+  if (!key) {
+    key = deriveKey(deps.config.secret, "jwt-hs256");
+    signingKeys.set(deps.config.secret, key);
+  }
+  const signingKey = key;
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const header = encode({ alg: "HS256", typ: "JWT" });
   return {
@@ -141,7 +166,7 @@ export function attachmentLinks(deps: Pick<Deps, "config" | "clock">): Attachmen
       // Rounded to the minute so one message presents the same URL across a burst of requests.
       const issued = iat - (iat % 60);
       const payload = encode({ sub: row.id, ws: row.workspaceId, purpose: "attachment", iat: issued, exp: issued + ATTACHMENT_URL_TTL_SECONDS + 60 });
-      const signature = createHmac("sha256", key).update(`${header}.${payload}`).digest("base64url");
+      const signature = createHmac("sha256", signingKey).update(`${header}.${payload}`).digest("base64url");
       return `${deps.config.baseUrl}/v1/attachments/${row.id}/content?token=${header}.${payload}.${signature}`;
     },
   };

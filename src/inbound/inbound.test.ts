@@ -234,3 +234,29 @@ describe("sender checks and the HTTP door", () => {
     expect((await postInbound(raw)).body.status).toBe("duplicate");
   });
 });
+
+describe("inbound: the new ticket's events show what is stored", () => {
+  test("ticket.created and message.created of an ingested mail equal fresh reads; the plain-text body is stored sanitized", async () => {
+    const seqBefore = desk.deps.db.$client.query<{ s: number }, [string]>("SELECT event_seq AS s FROM workspaces WHERE id = ?").get(workspace.id)!.s;
+    const text = `Tom & Jerry's "printer" <b>not bold</b> &amp; more\nsecond line\n\nnew paragraph ${Date.now()}`;
+    // Marked automated so no auto-reply lands on the ticket before it is read back.
+    const result = await postInbound(eml({ from: `Dana <dana-${Date.now()}@customer.test>`, subject: "Events show the stored rows", body: text, headers: ["Auto-Submitted: auto-generated"] }));
+    expect(result.body.status).toBe("created");
+    const events = desk.deps.db.$client
+      .query<{ type: string; data: string }, [string, number]>("SELECT type, data FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq")
+      .all(workspace.id, seqBefore)
+      .map((e) => ({ type: e.type, data: JSON.parse(e.data) as Record<string, unknown> }));
+    // Earlier tests' background jobs may add their own events (message.updated): look at this mail's.
+    const created = events.filter((e) => ["contact.created", "ticket.created", "message.created"].includes(e.type));
+    expect(created.map((e) => e.type)).toEqual(["contact.created", "ticket.created", "message.created"]);
+    const ticket = await desk.api("GET", `/v1/tickets/${result.body.ticket_id}`, { headers: owner.headers });
+    const messages = await desk.api("GET", `/v1/tickets/${result.body.ticket_id}/messages`, { headers: owner.headers });
+    expect(created[1]!.data).toEqual({ ticket: ticket.body });
+    expect(created[2]!.data).toEqual({ ticket_id: result.body.ticket_id, message: messages.body.data[0] });
+    expect(messages.body.data[0].id).toBe(result.body.message_id);
+    expect(messages.body.data[0].body_html).toBe(
+      `<p>Tom &amp; Jerry's "printer" &lt;b&gt;not bold&lt;/b&gt; &amp;amp; more<br />second line</p><p>new paragraph ${text.split("new paragraph ")[1]}</p>`,
+    );
+    expect(messages.body.data[0].body_text).toBe(text);
+  });
+});

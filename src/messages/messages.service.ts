@@ -13,7 +13,7 @@ import { notFound } from "../http/errors";
 import { newId } from "../lib/ids";
 import { htmlToText, sanitizeHtmlBody } from "../lib/sanitize";
 import { findVisibleTicket, privateTeamOf, reloadTicket } from "../tickets/tickets.repo";
-import { tickets, type TicketRow, type TicketStatus } from "../tickets/tickets.table";
+import type { TicketRow, TicketStatus } from "../tickets/tickets.table";
 import { actorOf, emitTicketUpdated, recordActivity } from "../tickets/tickets.timeline";
 import { applyTicketPatch } from "../tickets/tickets.write";
 import type { AttachmentRow } from "../attachments/attachments.table";
@@ -40,6 +40,8 @@ export type EmailFields = {
 export type AddMessageInput = {
   kind: "reply" | "note";
   body_html: string;
+  /** Internal: body_html is already sanitizeHtmlBody's output (inbound plain-text bodies); never from a request. */
+  body_html_sanitized?: boolean;
   body_text?: string;
   cc?: string[];
   attachment_ids?: string[];
@@ -80,7 +82,7 @@ export function composeMessage(
   now: string,
   options: { opensTicket?: boolean; contactEmail: string | null },
 ): ComposedMessage {
-  const bodyHtml = sanitizeHtmlBody(input.body_html);
+  const bodyHtml = input.body_html_sanitized ? input.body_html : sanitizeHtmlBody(input.body_html);
   const bodyText = input.body_text ?? htmlToText(bodyHtml);
   const direction = input.direction ?? "outbound";
   const author = authorFor(ctx, input);

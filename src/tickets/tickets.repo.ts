@@ -4,7 +4,7 @@ import type { Queryable } from "../db/database";
 import { notFound } from "../http/errors";
 import { isUuid } from "../lib/ids";
 import { teams } from "../teams/teams.table";
-import { privateTeamRow } from "./tickets.statements";
+import { privateTeamRow, visibleTicketRow } from "./tickets.statements";
 import { tickets, type TicketRow } from "./tickets.table";
 
 /** Live tickets: neither deleted nor merged away (matches the partial indexes' WHERE). */
@@ -39,15 +39,8 @@ export function parseTicketRef(ref: string): { id: string } | { number: number }
 export function findVisibleTicket(db: Queryable, ctx: RequestContext, ref: string, options: { includeMerged?: boolean } = {}): TicketRow {
   const parsed = parseTicketRef(ref);
   if (!parsed) throw notFound("Ticket");
-  const conditions: Array<SQL | undefined> = [
-    eq(tickets.workspaceId, ctx.workspaceId),
-    "id" in parsed ? eq(tickets.id, parsed.id) : eq(tickets.number, parsed.number),
-    isNull(tickets.deletedAt),
-    options.includeMerged === false ? isNull(tickets.mergedIntoId) : undefined,
-    visibleTicketsCondition(db, ctx),
-  ];
-  const row = db.select().from(tickets).where(and(...conditions)).get();
-  if (!row) throw notFound("Ticket");
+  const row = visibleTicketRow(db, ctx.workspaceId, parsed, hiddenTeamIds(db, ctx));
+  if (!row || (options.includeMerged === false && row.mergedIntoId !== null)) throw notFound("Ticket");
   return row;
 }
 

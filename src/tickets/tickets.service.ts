@@ -40,6 +40,7 @@ export type CreateTicketInput = {
   attachment_ids?: string[];
   /** Internal members for inbound mail and the widget: the first message's author and email data. */
   body_text?: string;
+  body_html_sanitized?: AddMessageInput["body_html_sanitized"];
   direction?: AddMessageInput["direction"];
   author?: AddMessageInput["author"];
   email?: AddMessageInput["email"];
@@ -138,6 +139,7 @@ export function createTicketWithMessage(
         ? {
             kind: input.kind ?? "reply",
             body_html: input.body_html,
+            body_html_sanitized: input.body_html_sanitized,
             body_text: input.body_text,
             attachment_ids: input.attachment_ids,
             direction: input.direction,

@@ -1,7 +1,7 @@
 import type { Queryable } from "../db/database";
 import { jsonList, preparedFor } from "../labels/prepared";
 import type { UserRefJson } from "../users/users.present";
-import type { TicketRow } from "./tickets.table";
+import type { ActivityRow, TicketRow } from "./tickets.table";
 
 /**
  * The statements of the ticket write path (creation, replies), prepared once per connection:
@@ -11,6 +11,23 @@ import type { TicketRow } from "./tickets.table";
  */
 type ContactRefRow = { id: string; email: string | null; name: string; avatarUrl: string | null };
 type UserRefRow = { id: string; name: string; email: string; avatarUrl: string | null };
+
+/** tickets as SQLite returns it: JSON as text, flags as 0/1. */
+type RawTicket = Omit<TicketRow, "csat" | "custom" | "sla" | "spam"> & { csat: string | null; custom: string; sla: string | null; spam: number };
+const TICKET = `id, workspace_id AS workspaceId, number, subject, status, priority, severity, channel, mailbox_id AS mailboxId,
+  contact_id AS contactId, assignee_id AS assigneeId, team_id AS teamId, spam, snoozed_until AS snoozedUntil, solved_at AS solvedAt,
+  first_responded_at AS firstRespondedAt, last_message_at AS lastMessageAt, last_customer_message_at AS lastCustomerMessageAt,
+  last_message_preview AS lastMessagePreview, message_count AS messageCount, csat, custom, sla, merged_into_id AS mergedIntoId,
+  deleted_at AS deletedAt, created_at AS createdAt, updated_at AS updatedAt, priority_rank AS priorityRank, severity_rank AS severityRank,
+  due_at AS dueAt`;
+
+const ticketOf = (raw: RawTicket): TicketRow => ({
+  ...raw,
+  spam: raw.spam === 1,
+  csat: raw.csat === null ? null : (JSON.parse(raw.csat) as TicketRow["csat"]),
+  custom: JSON.parse(raw.custom) as TicketRow["custom"],
+  sla: raw.sla === null ? null : (JSON.parse(raw.sla) as TicketRow["sla"]),
+});
 
 const statements = preparedFor((sqlite) => ({
   nextNumber: sqlite.query<{ n: number }, [string]>("UPDATE workspaces SET ticket_number_seq = ticket_number_seq + 1 WHERE id = +? RETURNING ticket_number_seq AS n"),
@@ -27,6 +44,21 @@ const statements = preparedFor((sqlite) => ({
   counters: sqlite.query<unknown, [number, string, string, string, string | null, string | null, string]>(
     `UPDATE tickets SET message_count = ?, updated_at = ?, last_message_at = ?, last_message_preview = ?, last_customer_message_at = ?,
        first_responded_at = ? WHERE id = +?`,
+  ),
+  /** A live (not deleted) ticket of a workspace by id or number, outside the hidden teams (a JSON list). */
+  visibleById: sqlite.query<RawTicket, [string, string, string]>(
+    `SELECT ${TICKET} FROM tickets WHERE workspace_id = +? AND id = +? AND deleted_at IS NULL
+       AND (team_id IS NULL OR team_id NOT IN (SELECT value FROM json_each(+?)))`,
+  ),
+  visibleByNumber: sqlite.query<RawTicket, [string, number, string]>(
+    `SELECT ${TICKET} FROM tickets WHERE workspace_id = +? AND number = +? AND deleted_at IS NULL
+       AND (team_id IS NULL OR team_id NOT IN (SELECT value FROM json_each(+?)))`,
+  ),
+  assignable: sqlite.query<{ userId: string }, [string, string]>("SELECT user_id AS userId FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'"),
+  team: sqlite.query<{ id: string; private: number }, [string, string]>("SELECT id, private FROM teams WHERE id = +? AND workspace_id = +?"),
+  mailbox: sqlite.query<{ id: string }, [string, string]>("SELECT id FROM mailboxes WHERE id = +? AND workspace_id = +?"),
+  insertActivity: sqlite.query<unknown, [string, string, string, string, string, string, string | null, string]>(
+    "INSERT INTO activities (id, workspace_id, ticket_id, type, data, actor_type, actor_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   ),
   privateTeam: sqlite.query<{ id: string }, [string, string]>("SELECT id FROM teams WHERE id = +? AND workspace_id = +? AND private = 1"),
   userRefOne: sqlite.query<UserRefRow, [string]>("SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id = +?"),
@@ -89,6 +121,28 @@ export function insertTicketRow(db: Queryable, row: TicketRow): void {
 /** Writes the message counters of `next` (a copy of the stored row with new counter values). */
 export function updateTicketCounters(db: Queryable, next: TicketRow): void {
   statements(db).counters.run(next.messageCount, next.updatedAt, next.lastMessageAt, next.lastMessagePreview, next.lastCustomerMessageAt, next.firstRespondedAt, next.id);
+}
+
+/** A ticket of the workspace by id or number (not deleted, not in a hidden team), as the query builder would read it. */
+export function visibleTicketRow(db: Queryable, workspaceId: string, ref: { id: string } | { number: number }, hiddenTeamIds: string[]): TicketRow | undefined {
+  const s = statements(db);
+  const hidden = jsonList(hiddenTeamIds);
+  const raw = "id" in ref ? s.visibleById.get(workspaceId, ref.id, hidden) : s.visibleByNumber.get(workspaceId, ref.number, hidden);
+  return raw ? ticketOf(raw) : undefined;
+}
+
+export const isAssignableMember = (db: Queryable, workspaceId: string, userId: string): boolean => statements(db).assignable.get(workspaceId, userId) !== null;
+
+export function teamRow(db: Queryable, workspaceId: string, teamId: string): { id: string; private: boolean } | undefined {
+  const row = statements(db).team.get(teamId, workspaceId);
+  return row ? { id: row.id, private: row.private === 1 } : undefined;
+}
+
+export const mailboxExists = (db: Queryable, workspaceId: string, mailboxId: string): boolean => statements(db).mailbox.get(mailboxId, workspaceId) !== null;
+
+/** Inserts a complete activity row (the row in hand is exactly what is stored). */
+export function insertActivityRow(db: Queryable, row: ActivityRow): void {
+  statements(db).insertActivity.run(row.id, row.workspaceId, row.ticketId, row.type, JSON.stringify(row.data), row.actorType, row.actorUserId, row.createdAt);
 }
 
 export const privateTeamRow = (db: Queryable, workspaceId: string, teamId: string): { id: string } | undefined =>

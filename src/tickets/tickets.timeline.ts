@@ -6,7 +6,8 @@ import { appendEvent } from "../events/append";
 import { newId } from "../lib/ids";
 import { presentActivities, presentTicket, type KnownTicketParts } from "./tickets.present";
 import { privateTeamOf } from "./tickets.repo";
-import { activities, type ActivityRow, type TicketRow } from "./tickets.table";
+import { insertActivityRow } from "./tickets.statements";
+import type { ActivityRow, TicketRow } from "./tickets.table";
 
 export type ActorType = ActivityRow["actorType"];
 
@@ -27,11 +28,8 @@ export function recordActivity(
   at: string,
   actor: { type: ActorType; userId: string | null } = actorOf(ctx),
 ): ActivityRow {
-  const row = tx
-    .insert(activities)
-    .values({ id: newId(), workspaceId: ticket.workspaceId, ticketId: ticket.id, type, data, actorType: actor.type, actorUserId: actor.userId, createdAt: at })
-    .returning()
-    .get();
+  const row: ActivityRow = { id: newId(), workspaceId: ticket.workspaceId, ticketId: ticket.id, type, data, actorType: actor.type, actorUserId: actor.userId, createdAt: at };
+  insertActivityRow(tx, row);
   appendEvent(tx, {
     workspaceId: ticket.workspaceId,
     type: "activity.created",

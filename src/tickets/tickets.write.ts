@@ -1,14 +1,12 @@
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { applyFieldWrite, missingRequiredOnSolve } from "../custom-fields/fields.apply";
 import type { Queryable, Tx } from "../db/database";
 import { DeskError, invalidAt } from "../http/errors";
 import { enqueue } from "../jobs/enqueue";
 import { applyLabelWrite } from "../labels/labels.apply";
-import { mailboxes } from "../mailboxes/mailboxes.table";
-import { teams } from "../teams/teams.table";
-import { members } from "../workspaces/workspaces.table";
 import type { TicketPatch } from "./tickets.schemas";
+import { isAssignableMember, mailboxExists, teamRow } from "./tickets.statements";
 import { recordActivity } from "./tickets.timeline";
 import { tickets, type TicketRow, type TicketStatus } from "./tickets.table";
 
@@ -17,23 +15,17 @@ const SOLVED_STATES: TicketStatus[] = ["solved", "closed"];
 
 /** An assignee must be a member of this workspace who is not a viewer. */
 export function assertAssignable(db: Queryable, workspaceId: string, userId: string, location: string): void {
-  const row = db
-    .select({ userId: members.userId })
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId), ne(members.role, "viewer")))
-    .get();
-  if (!row) throw invalidAt(location, "The assignee must be a member of this workspace who is not a viewer.");
+  if (!isAssignableMember(db, workspaceId, userId)) throw invalidAt(location, "The assignee must be a member of this workspace who is not a viewer.");
 }
 
 export function assertTeam(db: Queryable, ctx: RequestContext, teamId: string, location: string): void {
-  const row = db.select({ id: teams.id, private: teams.private }).from(teams).where(and(eq(teams.id, teamId), eq(teams.workspaceId, ctx.workspaceId))).get();
+  const row = teamRow(db, ctx.workspaceId, teamId);
   const visible = row && (!row.private || ctx.visibleTeams === "all" || ctx.visibleTeams.includes(row.id));
   if (!visible) throw invalidAt(location, "No such team in this workspace.");
 }
 
 export function assertMailbox(db: Queryable, workspaceId: string, mailboxId: string, location: string): void {
-  const row = db.select({ id: mailboxes.id }).from(mailboxes).where(and(eq(mailboxes.id, mailboxId), eq(mailboxes.workspaceId, workspaceId))).get();
-  if (!row) throw invalidAt(location, "No such mailbox in this workspace.");
+  if (!mailboxExists(db, workspaceId, mailboxId)) throw invalidAt(location, "No such mailbox in this workspace.");
 }
 
 /** 422 field_required when a required_on_solve field is still empty (values written earlier in this transaction count). */
