@@ -65,4 +65,7 @@ function cacheStatements(sqlite: Database): void {
     if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     return statement;
   }) as typeof sqlite.prepare;
+  // Hand-written hot-path statements go through Bun's own cached `query()`: same rewrite.
+  const query = sqlite.query.bind(sqlite);
+  sqlite.query = ((sql: string) => query(unaryPlusParameters(sql))) as typeof sqlite.query;
 }
