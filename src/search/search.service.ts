@@ -36,7 +36,7 @@ export function searchTickets(db: Queryable, ctx: RequestContext, q: string, lim
     SELECT tickets.id AS id FROM hits JOIN tickets ON tickets.id = hits.ticket_id
     WHERE ${and(...ticketScope(db, ctx), eq(tickets.spam, false))}
     GROUP BY tickets.id
-    ORDER BY min(hits.score) ASC, tickets.last_message_at DESC
+    ORDER BY min(hits.score) ASC, tickets.last_message_at DESC, tickets.id DESC
     LIMIT ${limit}`);
   if (ranked.length === 0) return [];
   const rows = db.select().from(tickets).where(inArray(tickets.id, ranked.map((r) => r.id))).all();
@@ -54,7 +54,7 @@ export function searchContacts(db: Queryable, ctx: RequestContext, q: string, li
     SELECT c.id AS id FROM (SELECT rowid AS rid, ${score} AS score FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${precise ? COMMON_TERM_DOCS : RANK_CAP}) s
     JOIN contacts c ON c.rowid = s.rid
     WHERE c.workspace_id = ${ctx.workspaceId} AND c.deleted_at IS NULL
-    ORDER BY s.score ASC, c.updated_at DESC
+    ORDER BY s.score ASC, c.updated_at DESC, c.id DESC
     LIMIT ${limit}`);
   if (ranked.length === 0) return [];
   const rows = db.select().from(contacts).where(and(inArray(contacts.id, ranked.map((r) => r.id)), isNull(contacts.deletedAt))).all();
