@@ -1,27 +1,34 @@
 import type { RequestContext } from "../auth/context";
 import type { Tx } from "../db/database";
 import { newId } from "../lib/ids";
-import { auditLogs } from "./audit.table";
+import { preparedFor } from "../labels/prepared";
 
 export type AuditEntry = { action: string; entityType: string; entityId?: string | null; data?: Record<string, unknown> };
 
-/** Records who changed what, in the change's own transaction. */
+const auditStatements = preparedFor((sqlite) => ({
+  insert: sqlite.query<unknown, [string, string, string, string | null, string | null, string, string, string | null, string, string | null, string]>(
+    "INSERT INTO audit_logs (id, workspace_id, actor_type, actor_user_id, actor_api_key_id, action, entity_type, entity_id, data, ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  ),
+}));
+
+/**
+ * Records who changed what, in the change's own transaction. A statement prepared once per
+ * connection: drizzle would build this insert's SQL text on every call.
+ */
 export function recordAudit(tx: Tx, ctx: RequestContext, entry: AuditEntry): void {
   const actor = ctx.actor;
   const system = actor.type === "api_key" && actor.apiKeyId === "system";
-  tx.insert(auditLogs)
-    .values({
-      id: newId(),
-      workspaceId: ctx.workspaceId,
-      actorType: system ? "system" : actor.type,
-      actorUserId: actor.type === "user" ? actor.userId : null,
-      actorApiKeyId: actor.type === "api_key" && !system ? actor.apiKeyId : null,
-      action: entry.action,
-      entityType: entry.entityType,
-      entityId: entry.entityId ?? null,
-      data: entry.data ?? {},
-      ip: ctx.ip,
-      createdAt: new Date().toISOString(),
-    })
-    .run();
+  auditStatements(tx).insert.run(
+    newId(),
+    ctx.workspaceId,
+    system ? "system" : actor.type,
+    actor.type === "user" ? actor.userId : null,
+    actor.type === "api_key" && !system ? actor.apiKeyId : null,
+    entry.action,
+    entry.entityType,
+    entry.entityId ?? null,
+    JSON.stringify(entry.data ?? {}),
+    ctx.ip,
+    new Date().toISOString(),
+  );
 }

@@ -34,6 +34,8 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
   const withIdempotency = createIdempotency(deps.db.$client, deps.credentials.callerScope, () => deps.clock.now());
   const log = deps.logger.child({ subsystem: "http" });
   const handle = (request: Request) => app.handle(request);
+  // The access log is debug-level: skip building its line when the level is above debug.
+  const debugEnabled = log.isLevelEnabled("debug");
 
   async function route(request: Request, path: string, server?: Server<unknown>): Promise<Response> {
     if (options.upgrade && server && path.startsWith("/v1/") && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
@@ -71,7 +73,7 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     const requestId = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
     const ip = server?.requestIP(request)?.address ?? null;
     setRequestMeta(request, { requestId, ip, startedAt: started });
-    const path = new URL(request.url).pathname;
+    const path = pathOf(request.url);
     let response: Response;
     try {
       response = await route(request, path, server);
@@ -86,10 +88,39 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     response.headers.set("x-request-id", requestId);
     const ms = performance.now() - started;
     if (response.status >= 500) log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
-    else log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
+    else if (debugEnabled) log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
     options.observe?.({ method: request.method, route: path, status: response.status, ms });
     return response;
   };
+}
+
+/** Characters that never change under URL normalisation (no dots, escapes or backslashes). */
+const PLAIN_PATH = /^\/[A-Za-z0-9/_-]*$/;
+const PLAIN_HOST = /^[A-Za-z0-9.:[\]-]+$/;
+
+/**
+ * The pathname of an absolute request URL. Plain paths are cut from the string (most requests);
+ * anything that URL parsing could normalise goes through `new URL`, so both answer the same.
+ */
+export function pathOf(url: string): string {
+  const scheme = url.indexOf("://");
+  if (scheme > 0) {
+    const start = url.indexOf("/", scheme + 3);
+    if (start > 0) {
+      let end = url.length;
+      for (let i = start; i < url.length; i++) {
+        const c = url.charCodeAt(i);
+        if (c === 63 /* ? */ || c === 35 /* # */) {
+          end = i;
+          break;
+        }
+      }
+      const path = url.slice(start, end);
+      const host = url.slice(scheme + 3, start);
+      if (PLAIN_PATH.test(path) && PLAIN_HOST.test(host)) return path;
+    }
+  }
+  return new URL(url).pathname;
 }
 
 async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Promise<Blob | null> {

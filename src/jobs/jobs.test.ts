@@ -224,6 +224,19 @@ describe("job runner", () => {
     expect(runner.stats().running["t.stuck"]).toBe(0);
   });
 
+  test("a burst of due jobs starts in bounded turns, yielding to the event loop between them", async () => {
+    const { db } = freshDb();
+    let done = 0;
+    const { runner } = runnerFor(db, [defineJob({ name: "t.burst", concurrency: 40, handler: () => void done++ })], manualClock(), { pollMs: 60_000 });
+    Array.from({ length: 40 }, () => add(db, "t.burst"));
+    const running = () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE kind = 't.burst' AND state != 'queued'").get()!.n;
+    runner.start();
+    expect(running()).toBe(16);
+    await until(() => done === 40);
+    await runner.stop();
+    expect(running()).toBe(40);
+  });
+
   test("enqueue wakes a started runner at once", async () => {
     const { db } = freshDb();
     const ran: number[] = [];

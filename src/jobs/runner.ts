@@ -3,7 +3,8 @@ import type { Db } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
-import { backoffDelay, DEFAULT_RETRY, PermanentFailure, RetryLater, type JobDefinition, type RetryPolicy } from "./define";
+import { backoffDelay, DEFAULT_RETRY, PermanentFailure, RetryLater, type JobDefinition, type JobRunContext, type RetryPolicy } from "./define";
+import { batchedWrite, flushBatchedWrites } from "./batched-writes";
 import { enqueue, registerRunnerLink } from "./enqueue";
 
 type JobRow = { id: string; kind: string; payload: string; attempts: number; max_attempts: number };
@@ -28,6 +29,12 @@ export type RunnerOptions = {
 
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_LEASE_MS = 300_000;
+/**
+ * Runs started by one scheduler turn. Starting a run costs synchronous work (payload parse, the
+ * handler's first DB reads); past this many the turn yields to the event loop so HTTP requests
+ * are served between batches, and the next turn claims the rest.
+ */
+const MAX_STARTS_PER_TURN = 16;
 
 /** One claimed run: its own abort signal, and whether its outcome may still be written. */
 type Run = { row: JobRow; definition: JobDefinition<unknown>; controller: AbortController; settled: boolean; promise: Promise<void> };
@@ -50,6 +57,8 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
   let ticking = false;
   let tickAgain = false;
   let wakeQueued = false;
+  /** Kinds a scheduler turn must claim for: a freed slot only concerns its own kind; null means all. */
+  let kindsToClaim: Set<string> | null = new Set();
 
   const claimStatement = sqlite.query<JobRow, [string, string, string, string, number]>(
     `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ?
@@ -80,6 +89,16 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
   const policyOf = (definition: JobDefinition<unknown> | undefined): RetryPolicy => ({ ...DEFAULT_RETRY, ...definition?.retry });
   const maxAttemptsOf = (row: JobRow, definition: JobDefinition<unknown> | undefined) =>
     row.max_attempts > 0 ? row.max_attempts : policyOf(definition).maxAttempts;
+  const batchedWriteTo = (apply: () => void) => batchedWrite(db, apply);
+  /** For outcomes that free their slot at once (lease expiry): written before the slot is reused. */
+  const writeNow = (apply: () => void): Promise<void> => {
+    try {
+      apply();
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
   const isoNow = () => clock.now().toISOString();
   const freeSlots = (definition: JobDefinition<unknown>) => (definition.concurrency ?? DEFAULT_CONCURRENCY) - (running.get(definition.name) ?? 0);
 
@@ -90,27 +109,28 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     withTx(db, (tx) => enqueue(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }));
   }
 
-  /** Writes a run's outcome once; a run already handed back or timed out writes nothing. */
-  function settle(run: Run, outcome: { ok: true } | { ok: false; error: unknown }): void {
-    if (run.settled) return;
+  /**
+   * Writes a run's outcome once; a run already handed back or timed out writes nothing. Outcomes
+   * of runs finishing in the same turn commit together (batchedWrite).
+   */
+  function settle(run: Run, outcome: { ok: true } | { ok: false; error: unknown }, write = batchedWriteTo): Promise<void> {
+    if (run.settled) return Promise.resolve();
     run.settled = true;
     const { row, definition } = run;
+    const at = isoNow();
+    if (outcome.ok) return write(() => finish.run(at, row.id));
     const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
-    if (outcome.ok) {
-      finish.run(isoNow(), row.id);
-      return;
-    }
     const error = outcome.error;
     const message = error instanceof Error ? error.message : String(error);
     const exhausted = row.attempts >= maxAttemptsOf(row, definition);
     if (error instanceof PermanentFailure || exhausted) {
       log.warn({ err: message }, "job failed for good");
-      fail.run(message, isoNow(), row.id);
-      return;
+      return write(() => fail.run(message, at, row.id));
     }
     const delay = error instanceof RetryLater ? error.delayMs : backoffDelay(row.attempts, policyOf(definition));
     log.info({ err: message, retry_in_ms: delay }, "job failed; will retry");
-    reschedule.run(new Date(clock.now().getTime() + delay).toISOString(), message, isoNow(), row.id);
+    const runAt = new Date(clock.now().getTime() + delay).toISOString();
+    return write(() => reschedule.run(runAt, message, at, row.id));
   }
 
   async function execute(run: Run): Promise<void> {
@@ -119,9 +139,12 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     const leaseTimer = setTimeout(() => {
       // The run overstayed its lease: count it as a failed attempt and free its slot.
       run.controller.abort(new Error("lease expired"));
-      settle(run, { ok: false, error: new Error(`run exceeded its ${leaseMs} ms lease`) });
+      settle(run, { ok: false, error: new Error(`run exceeded its ${leaseMs} ms lease`) }, writeNow).catch((writeError: unknown) =>
+        logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome"),
+      );
       release(run);
     }, leaseMs);
+    let outcome: { ok: true } | { ok: false; error: unknown };
     try {
       let payload: unknown;
       try {
@@ -131,15 +154,25 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
         // A payload that does not parse will not parse on a retry either.
         throw new PermanentFailure(`invalid payload: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
-      await definition.handler(payload, { jobId: row.id, attempt: row.attempts, logger: log, signal: run.controller.signal });
-      settle(run, { ok: true });
+      // The child logger is built on first use: building one per run costs more than most runs log.
+      let log: Logger | undefined;
+      const context: JobRunContext = {
+        jobId: row.id,
+        attempt: row.attempts,
+        get logger() {
+          return (log ??= logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts }));
+        },
+        signal: run.controller.signal,
+      };
+      await definition.handler(payload, context);
+      outcome = { ok: true };
     } catch (error) {
-      try {
-        settle(run, { ok: false, error });
-      } catch (writeError) {
-        logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome");
-      }
+      outcome = { ok: false, error };
+    }
+    try {
+      await settle(run, outcome);
+    } catch (writeError) {
+      logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome");
     } finally {
       clearTimeout(leaseTimer);
       release(run);
@@ -156,18 +189,30 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     } catch (error) {
       logger.error({ err: error, job: run.row.kind }, "could not schedule the next recurring run");
     }
-    wake();
+    wake(run.row.kind);
   }
 
-  /** Claims what is due, up to each kind's concurrency, and starts it. */
-  function claimDue(): Promise<void>[] {
+  /**
+   * Claims what is due, up to each kind's concurrency, and starts it. `only` limits the claim to
+   * kinds that may have new work; `budget` caps the runs started, and kinds cut short are returned
+   * in `unfinished` for the next turn.
+   */
+  function claimDue(only: Set<string> | null = null, budget = Infinity): Promise<void>[] & { unfinished?: string[] } {
     const now = clock.now();
-    const launched: Promise<void>[] = [];
+    const launched: Promise<void>[] & { unfinished?: string[] } = [];
+    const unfinished: string[] = [];
     for (const definition of definitions.values()) {
+      if (only && !only.has(definition.name)) continue;
       const free = freeSlots(definition);
       if (free <= 0) continue;
+      const allowed = Math.min(free, budget - launched.length);
+      if (allowed <= 0) {
+        unfinished.push(definition.name);
+        continue;
+      }
       const lease = new Date(now.getTime() + (definition.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
-      const rows = claimStatement.all(lease, now.toISOString(), now.toISOString(), definition.name, free);
+      const rows = claimStatement.all(lease, now.toISOString(), now.toISOString(), definition.name, allowed);
+      if (rows.length === allowed && allowed < free) unfinished.push(definition.name);
       for (const row of rows) {
         running.set(row.kind, (running.get(row.kind) ?? 0) + 1);
         const run: Run = { row, definition, controller: new AbortController(), settled: false, promise: Promise.resolve() };
@@ -176,6 +221,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
         launched.push(run.promise);
       }
     }
+    if (unfinished.length) launched.unfinished = unfinished;
     return launched;
   }
 
@@ -186,36 +232,48 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     const startable = [...definitions.values()].filter((d) => freeSlots(d) > 0).map((d) => d.name);
     const due = startable.length ? nextDue.get(JSON.stringify(startable))?.run_at : null;
     const wait = due ? Math.max(0, new Date(due).getTime() - clock.now().getTime()) : pollMs;
-    timer = setTimeout(tick, Math.min(wait, pollMs));
+    timer = setTimeout(() => tick(), Math.min(wait, pollMs));
   }
 
-  function tick(): void {
+  /** One scheduler turn: claims for the kinds that may have work (all of them unless a wake narrowed it). */
+  function tick(only: Set<string> | null = null): void {
     if (!started || stopping) return;
     if (ticking) {
       tickAgain = true;
       return;
     }
     ticking = true;
+    let unfinished: string[] | undefined;
     try {
       do {
         tickAgain = false;
-        claimDue();
-      } while (tickAgain);
+        unfinished = claimDue(only, MAX_STARTS_PER_TURN).unfinished;
+      } while (tickAgain && !unfinished);
     } catch (error) {
       logger.error({ err: error }, "job scheduler tick failed");
     } finally {
       ticking = false;
       armTimer();
     }
+    for (const kind of unfinished ?? []) wake(kind);
   }
 
-  /** Many commits in a row wake the runner once. */
-  function wake(): void {
-    if (!started || stopping || wakeQueued) return;
+  /**
+   * Asks for a scheduler turn on the next event-loop pass (not a microtask: a burst of finished runs
+   * or commits then shares one turn, and requests already waiting are served first). `kind` narrows
+   * the turn to that kind (a freed slot); without it every kind is claimed (new commits, timer).
+   */
+  function wake(kind?: string): void {
+    if (!started || stopping) return;
+    if (kind === undefined) kindsToClaim = null;
+    else kindsToClaim?.add(kind);
+    if (wakeQueued) return;
     wakeQueued = true;
-    queueMicrotask(() => {
+    setImmediate(() => {
       wakeQueued = false;
-      tick();
+      const only = kindsToClaim;
+      kindsToClaim = new Set();
+      tick(only);
     });
   }
 
@@ -231,7 +289,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     }
   }
 
-  registerRunnerLink(db, { wake, now: () => clock.now() });
+  registerRunnerLink(db, { wake: () => wake(), now: () => clock.now() });
 
   return {
     start() {
@@ -254,7 +312,9 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       const outcome = await Promise.race([Promise.allSettled(pending).then(() => "done" as const), timeout]);
       clearTimeout(graceTimer);
       if (outcome === "timeout") {
-        // Whatever is still running goes back to the queue untouched; its late result is ignored.
+        // Outcomes already reached are committed first; whatever is still running goes back to
+        // the queue untouched, and its late result is ignored.
+        flushBatchedWrites(db);
         for (const run of runs.values()) {
           run.settled = true;
           run.controller.abort(new Error("shutting down"));
@@ -275,7 +335,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
         await Promise.race([Promise.allSettled(waiting), new Promise((r) => setTimeout(r, 50))]);
       }
     },
-    wake,
+    wake: () => wake(),
     stats: () => ({ running: Object.fromEntries(running) }),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
-import { countSmtpSession, routeLabel } from "./metrics";
+import { counterValue, countSmtpSession, recordHttpRequest, routeLabel } from "./metrics";
 
 const desk = await startTestDesk();
 
@@ -32,5 +32,15 @@ describe("GET /metrics", () => {
     expect(routeLabel("/v1/tickets/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b/messages")).toBe("/v1/tickets/:id/messages");
     expect(routeLabel("/v1/tickets/1234")).toBe("/v1/tickets/:id");
     expect(routeLabel("/assets/app.js")).toBe("(web)");
+  });
+
+  test("repeated requests and different ids count into one series per method, route and status", () => {
+    const labels = { method: "PATCH", route: "/v1/metrics-test/:id", status: "200" };
+    const before = counterValue("desk_http_requests_total", labels);
+    for (let i = 0; i < 3; i++) recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b", status: 200, ms: 1 });
+    recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/42", status: 200, ms: 1 });
+    recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/42", status: 404, ms: 1 });
+    expect(counterValue("desk_http_requests_total", labels)).toBe(before + 4);
+    expect(counterValue("desk_http_requests_total", { ...labels, status: "404" })).toBe(1);
   });
 });

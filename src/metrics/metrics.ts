@@ -19,18 +19,18 @@ function describe(name: string, type: "counter" | "gauge" | "histogram", text: s
   help.set(name, { type, text });
 }
 
-export function incrementCounter(name: string, labels: Labels = {}, by = 1): void {
-  let series = counters.get(name);
-  if (!series) counters.set(name, (series = new Map()));
-  const key = labelKey(labels);
+function addToSeries(family: Map<string, Map<string, number>>, name: string, key: string, by: number): void {
+  let series = family.get(name);
+  if (!series) family.set(name, (series = new Map()));
   series.set(key, (series.get(key) ?? 0) + by);
 }
 
+export function incrementCounter(name: string, labels: Labels = {}, by = 1): void {
+  addToSeries(counters, name, labelKey(labels), by);
+}
+
 export function addToGauge(name: string, labels: Labels = {}, by = 1): void {
-  let series = gauges.get(name);
-  if (!series) gauges.set(name, (series = new Map()));
-  const key = labelKey(labels);
-  series.set(key, (series.get(key) ?? 0) + by);
+  addToSeries(gauges, name, labelKey(labels), by);
 }
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -38,9 +38,12 @@ type Histogram = { counts: number[]; sum: number; count: number };
 const histograms = new Map<string, Map<string, Histogram>>();
 
 export function observeHistogram(name: string, labels: Labels, seconds: number): void {
+  observeByKey(name, labelKey(labels), seconds);
+}
+
+function observeByKey(name: string, key: string, seconds: number): void {
   let series = histograms.get(name);
   if (!series) histograms.set(name, (series = new Map()));
-  const key = labelKey(labels);
   let h = series.get(key);
   if (!h) series.set(key, (h = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 }));
   for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.counts[i]!++;
@@ -64,10 +67,30 @@ export function routeLabel(path: string): string {
     .slice(0, 120);
 }
 
+/**
+ * The label keys of one (method, path, status), computed once: building and escaping labels on
+ * every request cost more than the counting. Bounded, since paths carry ids: when full it starts over.
+ */
+type HttpSeriesKeys = { counter: string; histogram: string };
+const httpSeriesKeys = new Map<string, HttpSeriesKeys>();
+const HTTP_SERIES_KEYS_MAX = 5000;
+
+function httpSeriesKeysOf(method: string, path: string, status: number): HttpSeriesKeys {
+  const cacheKey = `${method} ${status} ${path}`;
+  let keys = httpSeriesKeys.get(cacheKey);
+  if (!keys) {
+    const route = routeLabel(path);
+    keys = { counter: labelKey({ method, route, status: String(status) }), histogram: labelKey({ method, route }) };
+    if (httpSeriesKeys.size >= HTTP_SERIES_KEYS_MAX) httpSeriesKeys.clear();
+    httpSeriesKeys.set(cacheKey, keys);
+  }
+  return keys;
+}
+
 export function recordHttpRequest(info: { method: string; route: string; status: number; ms: number }): void {
-  const route = routeLabel(info.route);
-  incrementCounter("desk_http_requests_total", { method: info.method, route, status: String(info.status) });
-  observeHistogram("desk_http_request_duration_seconds", { method: info.method, route }, info.ms / 1000);
+  const keys = httpSeriesKeysOf(info.method, info.route, info.status);
+  addToSeries(counters, "desk_http_requests_total", keys.counter, 1);
+  observeByKey("desk_http_request_duration_seconds", keys.histogram, info.ms / 1000);
 }
 
 export const recordWebhookDelivery = (outcome: "succeeded" | "retried" | "failed") => incrementCounter("desk_webhook_deliveries_total", { outcome });

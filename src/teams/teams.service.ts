@@ -9,6 +9,7 @@ import { notFound, validationFailed } from "../http/errors";
 import { newId } from "../lib/ids";
 import { membersAmong } from "../members/members.service";
 import { presentTeam, type TeamJson, type TeamRow } from "./teams.present";
+import { teamStatements } from "./teams.statements";
 import { teamMembers, teams } from "./teams.table";
 
 type Deps = { db: Db };
@@ -70,13 +71,12 @@ export function createTeam(ctx: RequestContext, input: { name: string; member_id
   return withTx(deps.db, (tx) => {
     const memberIds = checkMembers(tx, ctx.workspaceId, input.member_ids);
     const now = new Date().toISOString();
-    const row = tx
-      .insert(teams)
-      .values({ id: newId(), workspaceId: ctx.workspaceId, name: input.name, private: input.private, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
-    setTeamMembers(tx, row.id, memberIds);
-    const team = presentOne(tx, row);
+    const row: TeamRow = { id: newId(), workspaceId: ctx.workspaceId, name: input.name, private: input.private, createdAt: now, updatedAt: now };
+    const statements = teamStatements(tx);
+    statements.insertTeam.run(row.id, row.workspaceId, row.name, row.private ? 1 : 0, row.createdAt, row.updatedAt);
+    for (const userId of memberIds) statements.insertMember.run(row.id, userId);
+    // Read back in the database's order (as every other answer lists member_ids).
+    const team = presentTeam(row, memberIds.length ? statements.memberIds.all(row.id).map((r) => r.user_id) : []);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.created", data: { team } });
     recordAudit(tx, ctx, { action: "team.created", entityType: "team", entityId: row.id, data: { name: team.name, member_ids: team.member_ids, private: team.private } });
     return team;

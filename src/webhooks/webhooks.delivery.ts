@@ -3,6 +3,7 @@ import type { Config } from "../config/config";
 import type { Db, Tx } from "../db/database";
 import { onEventInTransaction } from "../events/bus";
 import type { StoredEvent } from "../events/envelope";
+import { batchedWrite } from "../jobs/batched-writes";
 import { defineJob, PermanentFailure, RetryLater } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
@@ -164,19 +165,21 @@ export const deliverWebhookJob = (deps: DeliveryDeps) => {
       if (!ctx || ctx.status !== "pending") return;
       const attempt = await post(deps, ctx, run.signal);
       const now = deps.clock.now();
+      // Results of deliveries finishing together commit in one transaction (see batchedWrite).
+      const write = (...args: Parameters<typeof record.run>) => batchedWrite(deps.db, () => record.run(...args));
       if (attempt.ok) {
-        record.run("succeeded", run.attempt, attempt.code, attempt.ms, attempt.excerpt, null, null, now.toISOString(), delivery_id);
+        await write("succeeded", run.attempt, attempt.code, attempt.ms, attempt.excerpt, null, null, now.toISOString(), delivery_id);
         recordWebhookDelivery("succeeded");
         return;
       }
       if (run.attempt >= MAX_DELIVERY_ATTEMPTS) {
-        record.run("failed", run.attempt, attempt.code, attempt.ms, attempt.excerpt, attempt.error, null, now.toISOString(), delivery_id);
+        await write("failed", run.attempt, attempt.code, attempt.ms, attempt.excerpt, attempt.error, null, now.toISOString(), delivery_id);
         recordWebhookDelivery("failed");
         throw new PermanentFailure(attempt.error ?? "delivery failed");
       }
       const delay = retryDelayMs(run.attempt);
       const next = new Date(now.getTime() + delay).toISOString();
-      record.run("pending", run.attempt, attempt.code, attempt.ms, attempt.excerpt, attempt.error, next, now.toISOString(), delivery_id);
+      await write("pending", run.attempt, attempt.code, attempt.ms, attempt.excerpt, attempt.error, next, now.toISOString(), delivery_id);
       recordWebhookDelivery("retried");
       throw new RetryLater(delay, attempt.error ?? "delivery failed");
     },
