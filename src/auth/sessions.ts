@@ -10,6 +10,20 @@ export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
 export type NewSession = { userId: string; client: "web" | "native"; mfaVerified: boolean; userAgent?: string | null; ip?: string | null; now: Date };
 
+let lastUse = 0;
+
+/**
+ * last_used_at decides which of a browser's accounts was used most recently, so two uses in the same
+ * millisecond must still be ordered: each stamp is after the previous one (a jump back of more than
+ * a second, as a test clock makes, is taken as it is).
+ */
+function useStamp(now: Date): string {
+  let ms = now.getTime();
+  if (ms <= lastUse && lastUse - ms < 1000) ms = lastUse + 1;
+  lastUse = ms;
+  return new Date(ms).toISOString();
+}
+
 const refreshToken = (sessionId: string, generation: number, secret: string) => `${sessionId}.${generation}.${secret}`;
 
 export function parseRefreshToken(token: string): { sessionId: string; generation: number; secret: string } | null {
@@ -35,7 +49,7 @@ export function createSession(tx: Tx | Db, input: NewSession) {
       userAgent: input.userAgent?.slice(0, 300) ?? null,
       ip: input.ip ?? null,
       createdAt: now,
-      lastUsedAt: now,
+      lastUsedAt: useStamp(input.now),
       expiresAt: new Date(input.now.getTime() + SESSION_TTL_MS).toISOString(),
       updatedAt: now,
     })
@@ -70,7 +84,7 @@ export function rotateRefreshToken(tx: Tx, token: string, now: Date): RotateOutc
     .set({
       generation,
       refreshHash: sha256Hex(secret),
-      lastUsedAt: now.toISOString(),
+      lastUsedAt: useStamp(now),
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
       updatedAt: now.toISOString(),
     })
