@@ -1,7 +1,7 @@
 import type { RequestContext } from "../auth/context";
 import type { Tx } from "../db/database";
 import { newId } from "../lib/ids";
-import { preparedFor } from "../labels/prepared";
+import { preparedFor } from "../db/prepared";
 
 export type AuditEntry = { action: string; entityType: string; entityId?: string | null; data?: Record<string, unknown> };
 

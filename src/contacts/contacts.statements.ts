@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { jsonList, preparedFor } from "../labels/prepared";
+import { jsonList, preparedFor } from "../db/prepared";
 import type { ContactRow } from "./contacts.present";
 
 /** contacts as SQLite returns it: JSON as text, flags as 0/1. */

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { jsonList, preparedFor } from "../labels/prepared";
+import { jsonList, preparedFor } from "../db/prepared";
 import type { FieldOption, FieldType } from "./fields.table";
 import type { FieldDef, StoredValue } from "./fields.values";
 

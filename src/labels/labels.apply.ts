@@ -9,7 +9,7 @@ import { NO_USAGE, presentTag, presentTagRef, type TagRef } from "./labels.prese
 import { colorForName, labelNameKey, labelNameProblem, MAX_LABELS_PER_RECORD, MAX_LABELS_PER_WORKSPACE, normalizeLabelName } from "./labels.rules";
 import { currentLabelFacts, inListOrder, labelFactsByKeys, labelStatements, type LabelFacts } from "./labels.statements";
 import { recordTags, tags } from "./labels.table";
-import { jsonList } from "./prepared";
+import { jsonList } from "../db/prepared";
 
 export type { TagRef } from "./labels.present";
 export type { LabelColor } from "./labels.rules";

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { preparedFor } from "./prepared";
+import { preparedFor } from "../db/prepared";
 
 /** A label with what record writes need: its group's exclusivity and its place in the label list. */
 export type LabelFacts = {

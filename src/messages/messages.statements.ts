@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../labels/prepared";
+import { preparedFor } from "../db/prepared";
 import type { MessageRow } from "./messages.table";
 
 /** The message insert of the write path, prepared once per connection (see src/tickets/tickets.statements.ts). */

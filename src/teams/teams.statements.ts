@@ -1,4 +1,4 @@
-import { preparedFor } from "../labels/prepared";
+import { preparedFor } from "../db/prepared";
 
 /**
  * The statements of team creation, prepared once per connection: drizzle builds each query's SQL

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { jsonList, preparedFor } from "../labels/prepared";
+import { jsonList, preparedFor } from "../db/prepared";
 import type { UserRefJson } from "../users/users.present";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 

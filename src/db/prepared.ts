@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { Queryable } from "../db/database";
+import type { Queryable } from "./database";
 
 /**
  * The bun:sqlite connection under a database or an open transaction. A transaction runs on its
