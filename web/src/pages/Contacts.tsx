@@ -1,7 +1,7 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { api, qs } from "../api/client";
-import { useCustomFields, useTags } from "../api/queries";
+import { api } from "../api/client";
+import { useCustomFields } from "../api/queries";
 import { canWrite, useRole } from "../api/session";
 import type { Contact, Page, Ticket } from "../api/types";
 import { Link } from "../app/Link";
@@ -10,34 +10,22 @@ import { Avatar, Modal, StatusPill, TagChip, timeAgo } from "../ui/bits";
 import { Field, FormError, formValues } from "../ui/form";
 import { Empty, ErrorBox, Loading } from "../ui/states";
 import { RecordEditor } from "./record-detail";
+import { RecordListHead, useRecordList } from "./record-list";
 
 export function Contacts() {
-  const [q, setQ] = useState("");
-  const [tag, setTag] = useState("");
   const [creating, setCreating] = useState(false);
-  const tags = useTags();
   const role = useRole();
-  const list = useInfiniteQuery({
-    queryKey: ["contacts", q, tag],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => api<Page<Contact>>(`/contacts${qs({ q, tag, limit: 50, cursor: pageParam })}`),
-    getNextPageParam: (p) => p.next_cursor,
-  });
-  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  const { q, setQ, tag, setTag, list, rows } = useRecordList<Contact>("contacts");
   return (
     <section className="list-page">
-      <header className="page-head">
-        <h1>Contacts</h1>
-        <div className="grow" />
-        {canWrite(role) && <button className="btn btn-primary" onClick={() => setCreating(true)}>New contact</button>}
-      </header>
-      <div className="filter-bar">
-        <input className="search" type="search" placeholder="Search by name or email" aria-label="Search contacts" value={q} onChange={(e) => setQ(e.target.value)} />
-        <select aria-label="Label filter" value={tag} onChange={(e) => setTag(e.target.value)}>
-          <option value="">Any label</option>
-          {tags.data?.filter((t) => t.applies_to.includes("contacts")).map((t) => <option key={t.id} value={t.name}>{t.name}</option>)}
-        </select>
-      </div>
+      <RecordListHead
+        kind="contacts"
+        title="Contacts"
+        newLabel="New contact"
+        searchPlaceholder="Search by name or email"
+        onCreate={canWrite(role) ? () => setCreating(true) : null}
+        filters={{ q, setQ, tag, setTag }}
+      />
       {list.isPending ? <Loading /> : list.isError ? <ErrorBox error={list.error} retry={() => list.refetch()} /> : rows.length === 0 ? <Empty title={q || tag ? "No contacts match" : "No contacts yet"}>Contacts are created when customers write in.</Empty> : (
         <div className="table-scroll">
           <table className="table">
