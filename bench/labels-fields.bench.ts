@@ -3,15 +3,10 @@
  * Seeds N contacts (default 100k) with three custom field values each and labels on a third.
  * Run: bun bench/labels-fields.bench.ts [contacts=100000] [iterations=200]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../src/config/config";
-import { startDesk } from "../src/start";
-import { users } from "../src/auth/auth.table";
-import { createWorkspace } from "../src/workspaces/workspaces.service";
+import { rmSync } from "node:fs";
 import { newId } from "../src/lib/ids";
-import type { RequestContext } from "../src/auth/context";
+import { createWorkspaceWithOwner } from "../test/factories";
+import { startTestDesk } from "../test/harness";
 import { createField } from "../src/custom-fields/fields.service";
 import { createTag } from "../src/labels/labels.service";
 import { listContacts } from "../src/contacts/contacts.service";
@@ -21,16 +16,10 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 
 const total = Number(process.argv[2] ?? 100_000);
 const iterations = Number(process.argv[3] ?? 200);
-const dataDir = mkdtempSync(join(tmpdir(), "desk-bench-"));
-const desk = await startDesk(
-  loadConfig({ DESK_PORT: "0", DESK_SMTP_PORT: "0", DESK_DATA_DIR: dataDir, DESK_SECRET: "bench-secret-long-enough-0123456789", DESK_LOG_LEVEL: "silent", DESK_JOBS: "off" }),
-  { webAssets: null },
-);
+const desk = await startTestDesk({ env: { DESK_JOBS: "off" }, keepAlive: true });
+const { workspace, owner } = await createWorkspaceWithOwner(desk);
+const ctx = owner.ctx;
 const now = new Date().toISOString();
-const userId = newId();
-desk.deps.db.insert(users).values({ id: userId, email: "bench@example.test", name: "Bench", createdAt: now, updatedAt: now }).run();
-const workspace = createWorkspace({ userId }, { name: "Bench" }, desk.deps);
-const ctx: RequestContext = { workspaceId: workspace.id, actor: { type: "user", userId, sessionId: null }, role: "owner", scopes: null, visibleTeams: "all", requestId: "bench", ip: null };
 
 const plan = createField(ctx, { entity: "contact", name: "Plan", type: "select", options: ["free", "pro", "team", "enterprise"].map((label) => ({ label })) }, desk.deps);
 const seats = createField(ctx, { entity: "contact", name: "Seats", type: "number" }, desk.deps);
@@ -90,5 +79,5 @@ explain("field.seats=499 & field.city=Oslo", { "field.seats": "499", "field.city
 explain("field.plan=enterprise (common: EXISTS per record)", { "field.plan": "enterprise" });
 
 await desk.stop();
-if (process.env.BENCH_KEEP) console.log(`kept ${dataDir}`);
-else rmSync(dataDir, { recursive: true, force: true });
+if (process.env.BENCH_KEEP) console.log(`kept ${desk.dataDir}`);
+else rmSync(desk.dataDir, { recursive: true, force: true });
