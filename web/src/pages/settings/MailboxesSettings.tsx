@@ -47,34 +47,8 @@ export default function MailboxesSettings() {
             <select value={outbound} onChange={(e) => setOutbound(e.target.value as "system" | "smtp")}><option value="system">Desk's system mail</option><option value="smtp">SMTP server</option></select>
           </Field>
         </div>
-        {inbound === "imap" && (
-          <fieldset>
-            <legend>IMAP</legend>
-            <div className="row2">
-              <Field label="Host" name="config.imap_host" error={err}><input name="imap_host" /></Field>
-              <Field label="Port" name="config.imap_port" error={err}><input name="imap_port" type="number" placeholder="993" /></Field>
-            </div>
-            <div className="row2">
-              <Field label="Username" name="config.imap_username" error={err}><input name="imap_username" autoComplete="off" /></Field>
-              <Field label="Password" name="password" error={err}><input name="password" type="password" autoComplete="new-password" /></Field>
-            </div>
-            <Field label="Security" name="config.imap_tls" error={err}><select name="imap_tls" defaultValue="tls"><option value="tls">TLS</option><option value="starttls">STARTTLS</option><option value="none">None</option></select></Field>
-          </fieldset>
-        )}
-        {outbound === "smtp" && (
-          <fieldset>
-            <legend>SMTP</legend>
-            <div className="row2">
-              <Field label="Host" name="config.smtp_host" error={err}><input name="smtp_host" /></Field>
-              <Field label="Port" name="config.smtp_port" error={err}><input name="smtp_port" type="number" placeholder="587" /></Field>
-            </div>
-            <div className="row2">
-              <Field label="Username" name="config.smtp_username" error={err}><input name="smtp_username" autoComplete="off" /></Field>
-              <Field label="Password" name="smtp_password" error={err}><input name="smtp_password" type="password" autoComplete="new-password" /></Field>
-            </div>
-            <Field label="Security" name="config.smtp_tls" error={err}><select name="smtp_tls" defaultValue="starttls"><option value="starttls">STARTTLS</option><option value="tls">TLS</option><option value="none">None</option></select></Field>
-          </fieldset>
-        )}
+        {inbound === "imap" && <ServerFieldset protocol="imap" passwordName="password" port="993" tls={["tls", "starttls", "none"]} error={err} />}
+        {outbound === "smtp" && <ServerFieldset protocol="smtp" passwordName="smtp_password" port="587" tls={["starttls", "tls", "none"]} error={err} />}
         <FormError error={err} fields={["name", "email", "display_name", "password", "smtp_password", "config.imap_host", "config.imap_port", "config.imap_username", "config.smtp_host", "config.smtp_port", "config.smtp_username"]} />
         <div className="actions"><button className="btn btn-primary" disabled={boxes.create.isPending}>Add mailbox</button></div>
       </form>
@@ -107,5 +81,28 @@ function MailboxTest({ id }: { id: string }) {
       {test.data && <span className="small">In: {test.data.inbound.ok ? "ok" : test.data.inbound.error} · Out: {test.data.outbound.ok ? "ok" : test.data.outbound.error}</span>}
       {test.isError && <span className="field-error">{errorText(test.error)}</span>}
     </>
+  );
+}
+
+const TLS_LABELS: Record<string, string> = { tls: "TLS", starttls: "STARTTLS", none: "None" };
+
+/** Host, port, credentials and security of a mailbox's IMAP or SMTP server; the first tls choice is the default. */
+function ServerFieldset(props: { protocol: "imap" | "smtp"; passwordName: string; port: string; tls: string[]; error: Parameters<typeof Field>[0]["error"] }) {
+  const { protocol: p, passwordName, error: err } = props;
+  return (
+    <fieldset>
+      <legend>{p.toUpperCase()}</legend>
+      <div className="row2">
+        <Field label="Host" name={`config.${p}_host`} error={err}><input name={`${p}_host`} /></Field>
+        <Field label="Port" name={`config.${p}_port`} error={err}><input name={`${p}_port`} type="number" placeholder={props.port} /></Field>
+      </div>
+      <div className="row2">
+        <Field label="Username" name={`config.${p}_username`} error={err}><input name={`${p}_username`} autoComplete="off" /></Field>
+        <Field label="Password" name={passwordName} error={err}><input name={passwordName} type="password" autoComplete="new-password" /></Field>
+      </div>
+      <Field label="Security" name={`config.${p}_tls`} error={err}>
+        <select name={`${p}_tls`} defaultValue={props.tls[0]}>{props.tls.map((t) => <option key={t} value={t}>{TLS_LABELS[t]}</option>)}</select>
+      </Field>
+    </fieldset>
   );
 }
