@@ -4,6 +4,7 @@ import { buildApp } from "./app";
 import type { Config } from "./config/config";
 import { buildDeps, type Deps } from "./deps";
 import { startCheckpointer } from "./db/checkpointer";
+import { commitPending } from "./db/tx";
 import { optimizeDatabaseJob } from "./db/db.jobs";
 import { pruneEventsJob } from "./events/events.jobs";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
@@ -86,6 +87,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       await server.stop();
       closeImapSessions(deps.db);
       await jobs.stop();
+      commitPending(deps.db);
       checkpointer.stop();
       deps.db.$client.close();
     },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
-import { withTx } from "../db/tx";
+import { untilCommitted, withTx } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { appendEvent } from "./append";
@@ -25,6 +25,7 @@ describe("event log", () => {
 
   test("an event rolled back with its change leaves no gap and is never published", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
+    await untilCommitted(desk.deps.db); // the workspace's own creation event is published by then
     const published: number[] = [];
     const off = onEventsCommitted(desk.deps.db, (batch) => published.push(...batch.filter((e) => e.workspace_id === workspace.id).map((e) => e.seq)));
     expect(() =>
@@ -34,6 +35,8 @@ describe("event log", () => {
       }),
     ).toThrow("boom");
     const next = withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "test.kept", data: {} }));
+    expect(published).toEqual([]); // published only once committed
+    await untilCommitted(desk.deps.db);
     off();
     expect(next.seq).toBe(2);
     expect(published).toEqual([2]);

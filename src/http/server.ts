@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import type { App } from "../app";
 import type { Deps } from "../deps";
+import { hasPendingCommit, untilCommitted } from "../db/tx";
 import { DeskError, tooLarge } from "./errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
@@ -77,6 +78,8 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     let response: Response;
     try {
       response = await route(request, path, server);
+      // The answer may reflect changes of this turn (this request's or others'): send it once they are committed.
+      if (response.status !== 101 && hasPendingCommit(deps.db)) await untilCommitted(deps.db);
     } catch (error) {
       if (error instanceof DeskError) response = errorResponse(error);
       else {

@@ -6,7 +6,7 @@ import { systemContext } from "../auth/context";
 import { presentContactRef } from "../contacts/contacts.present";
 import { findOrCreateContactByEmail } from "../contacts/contacts.service";
 import type { Db, Tx } from "../db/database";
-import { currentDb, withTx } from "../db/tx";
+import { currentDb, untilCommitted, withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { enqueue } from "../jobs/enqueue";
 import { sha256Hex } from "../lib/crypto";
@@ -192,7 +192,14 @@ export function normalizeCidReferences(html: string, contentIds: Set<string>): s
  * Parse and store files first; then, in one transaction: dedupe, thread, contact, ticket or
  * message, Message-ID map, follow-up jobs. Never throws for bad mail: refusals are outcomes.
  */
+/** Ingests one message; settles once what it stored is committed, so the sender may be told it was accepted. */
 export async function ingestEmail(deps: Deps, source: IngestSource): Promise<IngestOutcome> {
+  const outcome = await ingestUncommitted(deps, source);
+  await untilCommitted(deps.db);
+  return outcome;
+}
+
+async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<IngestOutcome> {
   const log = deps.logger.child({ subsystem: "inbound", mailbox_id: source.mailbox.id });
   const { mailbox, raw } = source;
   const started = performance.now();

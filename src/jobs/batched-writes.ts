@@ -1,53 +1,19 @@
 import type { Db } from "../db/database";
-
-type PendingWrite = { apply: () => void; resolve: () => void; reject: (error: unknown) => void };
-type Batch = { queue: PendingWrite[]; scheduled: boolean };
-
-const batches = new WeakMap<Db, Batch>();
+import { commitPending, untilCommitted, withTx } from "../db/tx";
 
 /**
- * Queues a small write (a finished run's outcome, a delivery's result) to commit with the others
- * queued in the same event-loop turn, in one transaction: one commit per turn instead of one per
- * run keeps the event loop free for requests while many runs finish. The promise settles once the
- * write is committed, so callers still see their write before they go on.
+ * A small write (a finished run's outcome, a delivery's result) whose caller goes on only once it
+ * is committed. Writes of the same event-loop turn share one commit (see the group commit in
+ * src/db/tx.ts); each is its own savepoint, so one failing write does not sink the others.
  */
 export function batchedWrite(db: Db, apply: () => void): Promise<void> {
-  let batch = batches.get(db);
-  if (!batch) {
-    batch = { queue: [], scheduled: false };
-    batches.set(db, batch);
+  try {
+    withTx(db, apply);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  const target = batch;
-  return new Promise<void>((resolve, reject) => {
-    target.queue.push({ apply, resolve, reject });
-    if (target.scheduled) return;
-    target.scheduled = true;
-    setImmediate(() => flushBatchedWrites(db));
-  });
+  return untilCommitted(db);
 }
 
-/** Commits every queued write now (the runner calls it before handing runs back at shutdown). */
-export function flushBatchedWrites(db: Db): void {
-  const batch = batches.get(db);
-  if (!batch) return;
-  batch.scheduled = false;
-  const writes = batch.queue;
-  batch.queue = [];
-  if (writes.length === 0) return;
-  try {
-    db.$client.transaction(() => {
-      for (const write of writes) write.apply();
-    }).immediate();
-    for (const write of writes) write.resolve();
-  } catch {
-    // One failing write must not sink the others: retry them one by one, each on its own.
-    for (const write of writes) {
-      try {
-        write.apply();
-        write.resolve();
-      } catch (error) {
-        write.reject(error);
-      }
-    }
-  }
-}
+/** Commits every pending write now (the runner calls it before handing runs back at shutdown). */
+export const flushBatchedWrites = (db: Db): void => commitPending(db);

@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import type { Db } from "../db/database";
-import { withTx } from "../db/tx";
+import { untilCommitted, withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { backoffDelay, DEFAULT_RETRY, PermanentFailure, RetryLater, type JobDefinition, type JobRunContext, type RetryPolicy } from "./define";
@@ -144,6 +144,16 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       );
       release(run);
     }, leaseMs);
+    try {
+      // The claim (its attempt count) must be stored before the handler acts: a run that kills the
+      // process is then counted, and an uncommitted claim is never worked on.
+      await untilCommitted(db);
+    } catch (error) {
+      logger.error({ err: error, job_id: row.id }, "could not store a job's claim; it stays queued");
+      clearTimeout(leaseTimer);
+      release(run);
+      return;
+    }
     let outcome: { ok: true } | { ok: false; error: unknown };
     try {
       let payload: unknown;

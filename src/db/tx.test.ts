@@ -1,0 +1,128 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { batchedWrite, flushBatchedWrites } from "../jobs/batched-writes";
+import { openDatabase, type Db } from "./database";
+import { afterCommit, commitPending, untilCommitted, withTx } from "./tx";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A database with a notes table, and a second connection that sees only what is committed. */
+function freshDb(): { db: Db; other: Database } {
+  const dir = mkdtempSync(join(tmpdir(), "desk-tx-"));
+  dirs.push(dir);
+  const db = openDatabase(join(dir, "desk.db"));
+  db.$client.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+  db.$client.exec("CREATE TABLE parents (id INTEGER PRIMARY KEY)");
+  db.$client.exec("CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED)");
+  return { db, other: new Database(join(dir, "desk.db"), { readonly: true }) };
+}
+
+const ids = (conn: Database) => conn.query<{ id: number }, []>("SELECT id FROM notes ORDER BY id").all().map((r) => r.id);
+const insert = (db: Db, id: number) => () => void db.$client.run("INSERT INTO notes (id, body) VALUES (?, 'x')", [id]);
+
+describe("group commit", () => {
+  test("changes of one turn commit together when the turn ends; afterCommit runs after the commit", async () => {
+    const { db, other } = freshDb();
+    const seenByOtherAtCallback: number[][] = [];
+    for (const id of [1, 2, 3]) {
+      withTx(db, () => {
+        insert(db, id)();
+        afterCommit(() => seenByOtherAtCallback.push(ids(other)));
+      });
+    }
+    expect(ids(db.$client)).toEqual([1, 2, 3]); // the writing connection sees its own changes
+    expect(ids(other)).toEqual([]); // nobody else does yet
+    expect(seenByOtherAtCallback).toEqual([]);
+    await untilCommitted(db);
+    expect(ids(other)).toEqual([1, 2, 3]);
+    expect(seenByOtherAtCallback).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
+  });
+
+  test("a failing change rolls back alone, and its afterCommit callbacks never run", async () => {
+    const { db, other } = freshDb();
+    const callbacks: number[] = [];
+    withTx(db, () => {
+      insert(db, 1)();
+      afterCommit(() => callbacks.push(1));
+    });
+    expect(() =>
+      withTx(db, () => {
+        insert(db, 2)();
+        afterCommit(() => callbacks.push(2));
+        insert(db, 1)(); // duplicate key
+      }),
+    ).toThrow();
+    withTx(db, () => {
+      insert(db, 3)();
+      afterCommit(() => callbacks.push(3));
+    });
+    await untilCommitted(db);
+    expect(ids(other)).toEqual([1, 3]);
+    expect(callbacks).toEqual([1, 3]);
+  });
+
+  test("a commit that fails fails every change of its batch: waiters see the error, nothing is stored or published", async () => {
+    const { db, other } = freshDb();
+    const callbacks: string[] = [];
+    withTx(db, () => {
+      insert(db, 1)();
+      afterCommit(() => callbacks.push("note"));
+    });
+    // A deferred foreign key is only checked at COMMIT: this change is accepted, then sinks the batch.
+    withTx(db, () => void db.$client.run("INSERT INTO children (id, parent_id) VALUES (1, 99)"));
+    const waiting = untilCommitted(db);
+    commitPending(db);
+    await expect(waiting).rejects.toThrow(/FOREIGN KEY/);
+    expect(callbacks).toEqual([]);
+    expect(ids(other)).toEqual([]);
+    expect(db.$client.inTransaction).toBe(false);
+    // The next change starts a fresh batch.
+    withTx(db, insert(db, 5));
+    await untilCommitted(db);
+    expect(ids(other)).toEqual([5]);
+  });
+
+  test("a long synchronous run of changes commits along the way instead of growing one transaction", () => {
+    const { db, other } = freshDb();
+    for (let id = 1; id <= 300; id++) withTx(db, insert(db, id));
+    // Nothing yielded to the event loop, yet the first 256 are committed.
+    expect(ids(other).length).toBe(256);
+    commitPending(db);
+    expect(ids(other).length).toBe(300);
+  });
+
+  test("nothing pending: untilCommitted settles at once", async () => {
+    const { db } = freshDb();
+    let settled = false;
+    void untilCommitted(db).then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(true);
+  });
+});
+
+describe("batchedWrite", () => {
+  test("settles once its write is committed; a failing write rejects alone", async () => {
+    const { db, other } = freshDb();
+    insert(db, 2)();
+    const results = await Promise.allSettled([batchedWrite(db, insert(db, 1)), batchedWrite(db, insert(db, 2)), batchedWrite(db, insert(db, 3))]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(ids(other)).toEqual([1, 2, 3]);
+  });
+
+  test("flushBatchedWrites commits what is pending at once", async () => {
+    const { db, other } = freshDb();
+    const write = batchedWrite(db, insert(db, 7));
+    expect(ids(other)).toEqual([]);
+    flushBatchedWrites(db);
+    expect(ids(other)).toEqual([7]);
+    await write;
+  });
+});
