@@ -33,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const desk = await startDesk(config);
+  // Starting up leaves garbage (module initialisation, migrations); an idle server should not carry it.
+  setTimeout(() => Bun.gc(true), 1000).unref();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

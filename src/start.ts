@@ -46,7 +46,7 @@ export function allJobs(deps: Deps): JobDefinition<never>[] {
  */
 export async function startDesk(config: Config, options: StartOptions = {}): Promise<Desk> {
   const deps = buildDeps(config, { clock: options.clock });
-  const checkpointer = await startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
+  const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
   registerFeatureHooks(deps);
   const app = buildApp(deps);
   const webAssets =

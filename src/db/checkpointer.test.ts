@@ -7,14 +7,17 @@ import { startCheckpointer } from "./checkpointer";
 import { openDatabase } from "./database";
 
 describe("WAL checkpointer", () => {
-  test("commits stop checkpointing; the worker copies the WAL back into the database", async () => {
+  test("commits stop checkpointing; once the WAL grows the worker starts and copies it back into the database", async () => {
     const dir = mkdtempSync(join(tmpdir(), "desk-cp-"));
     const path = join(dir, "t.db");
     const db = openDatabase(path);
     db.$client.exec("CREATE TABLE t (x TEXT)");
-    const checkpointer = await startCheckpointer(db, path, createLogger("silent"), 50);
+    const checkpointer = startCheckpointer(db, path, createLogger("silent"), { intervalMs: 50, startAtWalBytes: 256 * 1024 });
     expect(db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint).toBe(0);
     const insert = db.$client.query("INSERT INTO t VALUES (?)");
+    insert.run("small");
+    await Bun.sleep(150);
+    expect(checkpointer.running()).toBe(false); // a small WAL does not start the worker
     for (let i = 0; i < 20; i++) db.$client.transaction(() => { for (let j = 0; j < 200; j++) insert.run("x".repeat(200)); })();
     const before = statSync(path).size;
     let after = before;
@@ -23,7 +26,8 @@ describe("WAL checkpointer", () => {
       after = statSync(path).size;
     }
     expect(after).toBeGreaterThan(before); // pages moved from the WAL into the main file
-    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n).toBe(4000);
+    expect(checkpointer.running()).toBe(true);
+    expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n).toBe(4001);
     checkpointer.stop();
     expect(db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint).toBe(1000);
     db.$client.close();
@@ -32,7 +36,9 @@ describe("WAL checkpointer", () => {
 
   test("an in-memory database needs none", async () => {
     const db = openDatabase(":memory:");
-    (await startCheckpointer(db, ":memory:", createLogger("silent"))).stop();
+    const checkpointer = startCheckpointer(db, ":memory:", createLogger("silent"));
+    expect(checkpointer.running()).toBe(false);
+    checkpointer.stop();
     db.$client.close();
   });
 });

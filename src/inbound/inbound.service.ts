@@ -21,7 +21,7 @@ import { addMessage, setDeliveryStatus } from "../messages/messages.service";
 import { messages } from "../messages/messages.table";
 import { createTicketWithMessage, updateTicket } from "../tickets/tickets.service";
 import { bounceReport, dmarcVerdict, isAutomated, plusAddressTicketNumber, stripPlus, subjectTicketNumber } from "./inbound.classify";
-import { inboundReceipts, mailMessageIds } from "./inbound.table";
+import { mailMessageIds } from "./inbound.table";
 import { textToSanitizedHtml } from "./inbound.text";
 
 export const AUTO_REPLY_JOB = "inbound.auto_reply";
@@ -50,16 +50,12 @@ function hotQueries(db: Db) {
         ),
       )
       .prepare(),
-    receipt: db
-      .select({ outcome: inboundReceipts.outcome })
-      .from(inboundReceipts)
-      .where(and(eq(inboundReceipts.mailboxId, sql.placeholder("mailboxId")), eq(inboundReceipts.dedupeKey, sql.placeholder("key"))))
-      .prepare(),
-    ownAddress: db
-      .select({ id: mailboxes.id })
-      .from(mailboxes)
-      .where(and(eq(mailboxes.workspaceId, sql.placeholder("workspaceId")), eq(mailboxes.email, sql.placeholder("email"))))
-      .prepare(),
+    // The same rows as the Drizzle builder would give, read without its per-row mapping.
+    recipientStatus: db.$client.query<{ status: string }, [string, string, string, string]>(
+      "SELECT status FROM mailboxes WHERE email IN (?, ?) OR forwarding_address IN (?, ?)",
+    ),
+    receipt: db.$client.query<{ outcome: string }, [string, string]>("SELECT outcome FROM inbound_receipts WHERE mailbox_id = +? AND dedupe_key = +?"),
+    ownAddress: db.$client.query<{ id: string }, [string, string]>("SELECT id FROM mailboxes WHERE workspace_id = +? AND email = +?"),
     claimReceipt: db.$client.query<{ k: string }, [string, string, string, string, string]>(
       `INSERT INTO inbound_receipts (mailbox_id, dedupe_key, workspace_id, outcome, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT DO NOTHING RETURNING dedupe_key AS k`,
@@ -100,15 +96,18 @@ export function mailboxForRecipient(db: Db, address: string): MailboxRow | undef
   return queriesOf(db).mailboxByAddress.get({ address: wanted, base: stripPlus(wanted) });
 }
 
+/** Asked at every RCPT TO: reads the status alone, the same first row mailboxForRecipient would find. */
 export const isKnownRecipient = (db: Db, address: string): boolean => {
-  const mailbox = mailboxForRecipient(db, address);
+  const wanted = address.trim().toLowerCase();
+  const base = stripPlus(wanted);
+  const mailbox = queriesOf(db).recipientStatus.get(wanted, base, wanted, base);
   return Boolean(mailbox && mailbox.status !== "disabled");
 };
 
 const dedupeKeyOf = (email: ParsedEmail, raw: Uint8Array) => (email.messageId ? `mid:${email.messageId}` : `sha256:${sha256Hex(raw)}`);
 
 /** The outcome recorded for this mail before (`stored`, `bounce`, `refused:<reason>`), if any. */
-const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefined => queriesOf(db).receipt.get({ mailboxId, key })?.outcome;
+const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefined => queriesOf(db).receipt.get(mailboxId, key)?.outcome;
 
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
 function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
@@ -200,14 +199,16 @@ export async function ingestEmail(deps: Deps, source: IngestSource): Promise<Ing
 }
 
 async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<IngestOutcome> {
-  const log = deps.logger.child({ subsystem: "inbound", mailbox_id: source.mailbox.id });
   const { mailbox, raw } = source;
+  // A child logger costs a bindings serialisation per message: made when a line is first written.
+  let child: Deps["logger"] | null = null;
+  const log = () => (child ??= deps.logger.child({ subsystem: "inbound", mailbox_id: mailbox.id }));
   const started = performance.now();
   let email: ParsedEmail;
   try {
     email = await parseEmail(raw);
   } catch (error) {
-    log.warn({ err: error instanceof Error ? error.message : String(error), bytes: raw.byteLength }, "inbound: unparseable message refused");
+    log().warn({ err: error instanceof Error ? error.message : String(error), bytes: raw.byteLength }, "inbound: unparseable message refused");
     return { outcome: "refused", reason: "unparseable" };
   }
   const key = dedupeKeyOf(email, raw);
@@ -219,16 +220,16 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   const refuse = (reason: string): IngestOutcome => {
     const claimed = withTx(deps.db, (tx) => claimReceipt(tx, mailbox, key, `refused:${reason}`));
     if (!claimed) return { outcome: "duplicate" };
-    log.info({ reason, message_id: email.messageId, bytes: raw.byteLength }, "inbound: message refused");
+    log().info({ reason, message_id: email.messageId, bytes: raw.byteLength }, "inbound: message refused");
     return { outcome: "refused", reason };
   };
 
   const bounce = bounceReport(email);
-  if (bounce) return recordBounce(deps, mailbox, key, bounce, log);
+  if (bounce) return recordBounce(deps, mailbox, key, bounce, log());
 
   const sender = email.from;
   if (!sender) return refuse("no_from_address");
-  if (queriesOf(deps.db).ownAddress.get({ workspaceId: mailbox.workspaceId, email: sender.email })) return refuse("sent_by_own_mailbox");
+  if (queriesOf(deps.db).ownAddress.get(mailbox.workspaceId, sender.email)) return refuse("sent_by_own_mailbox");
 
   const dmarc = dmarcVerdict(email, deps.config.trustedAuthServers);
   const viaForm = Boolean(email.replyTo && dmarc === "pass" && isTrustedSender(mailbox.trustedFormSenders, sender.email) && email.replyTo.email !== sender.email);
@@ -248,7 +249,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
       attachmentIds.push(row.id);
       if (part.contentId) contentIds.add(part.contentId.replace(/^<|>$/g, "").trim().toLowerCase());
     } catch (error) {
-      log.warn({ err: error instanceof Error ? error.message : String(error), bytes: part.content.byteLength }, "inbound: attachment skipped");
+      log().warn({ err: error instanceof Error ? error.message : String(error), bytes: part.content.byteLength }, "inbound: attachment skipped");
     }
   }
   // A plain-text body becomes HTML already in its sanitized form (the sanitizer would not change it).
@@ -318,7 +319,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   });
   if (outcome.outcome === "duplicate") return outcome;
   const stored = performance.now();
-  log.info(
+  if (deps.logger.isLevelEnabled("info")) log().info(
     {
       outcome: outcome.outcome,
       attachments: attachmentIds.length,

@@ -6,8 +6,10 @@
  * inbound.text.test.ts holds the two forms equal.
  */
 export function textToSanitizedHtml(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((para) => `<p>${para.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;")).replace(/\n/g, "<br />")}</p>`)
-    .join("");
+  // Whole-text passes (no per-paragraph strings); each escape runs only when its character occurs.
+  let html = text;
+  if (html.includes("&")) html = html.replaceAll("&", "&amp;");
+  if (html.includes("<")) html = html.replaceAll("<", "&lt;");
+  if (html.includes(">")) html = html.replaceAll(">", "&gt;");
+  return `<p>${html.replace(/\n{2,}/g, "</p><p>").replaceAll("\n", "<br />")}</p>`;
 }

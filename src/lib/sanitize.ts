@@ -1,4 +1,8 @@
-import sanitizeHtml from "sanitize-html";
+import type SanitizeHtml from "sanitize-html";
+
+// Loaded on first use (synchronously: callers sanitise inside transactions); an idle instance never holds it.
+let sanitizer: typeof SanitizeHtml | undefined;
+const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string => (sanitizer ??= require("sanitize-html") as typeof SanitizeHtml)(html, options);
 
 /**
  * The one HTML allowlist for stored rich text (messages, notes, signatures, saved replies,
@@ -6,7 +10,7 @@ import sanitizeHtml from "sanitize-html";
  * remote styles are removed; links open with `rel="noopener noreferrer"` in a new tab.
  * `cid:` images (inline email parts) are kept so they can be rewritten to attachment URLs.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: [
     "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del", "div", "dl", "dt", "em",
     "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s",

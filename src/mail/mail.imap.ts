@@ -1,4 +1,4 @@
-import { ImapFlow, type ImapFlowOptions } from "imapflow";
+import type { ImapFlow, ImapFlowOptions } from "imapflow";
 import type { TlsMode } from "./mail.send";
 
 export type ImapSettings = {
@@ -39,6 +39,8 @@ export function imapOptions(settings: ImapSettings): ImapFlowOptions & { doSTART
 
 /** Connects and logs in; the caller logs out. Errors carry a readable message. */
 export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
+  // Loaded on first use, like every mail library: an instance without IMAP mailboxes never holds it in memory.
+  const { ImapFlow } = await import("imapflow");
   const client = new ImapFlow(imapOptions(settings));
   // Errors after connect arrive as events; without a listener they would crash the process.
   client.on("error", () => {});

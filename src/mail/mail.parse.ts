@@ -1,4 +1,4 @@
-import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
+import type { AddressObject, ParsedMail } from "mailparser";
 
 export type MailAddress = { email: string; name: string };
 
@@ -106,6 +106,8 @@ function salvagedText(body: string): string {
 
 /** Parses raw RFC 822 bytes. Never throws for malformed MIME: mailparser reads what it can. */
 export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
+  // mailparser is loaded with the first message: an idle instance never holds it in memory.
+  const { simpleParser } = await import("mailparser");
   const parsed = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
     keepCidLinks: true,
     skipImageLinks: true,
@@ -116,19 +118,21 @@ export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
   const first = (name: string) => headers.get(name)?.[0];
   const messageId = messageIdsIn(first("message-id"))[0] ?? null;
   const date = parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.toISOString() : null;
-  const raw8bit = splitRaw(raw);
+  // Reading the raw bytes again is only needed for the rare broken message; most never pay for it.
+  let split: ReturnType<typeof splitRaw> | null = null;
+  const raw8bit = () => (split ??= splitRaw(raw));
   let subject = parsed.subject ?? "";
-  if (subject.includes("\uFFFD")) subject = legacyHeader(raw8bit.head, "subject") ?? subject;
+  if (subject.includes("\uFFFD")) subject = legacyHeader(raw8bit().head, "subject") ?? subject;
   const from = addressesOf(parsed.from)[0] ?? null;
   if (from?.name.includes("\uFFFD")) {
-    const legacy = legacyHeader(raw8bit.head, "from");
+    const legacy = legacyHeader(raw8bit().head, "from");
     const name = legacy ? /^\s*"?([^"<]*?)"?\s*</.exec(legacy)?.[1] : undefined;
     if (name) from.name = name.trim();
   }
   const html = typeof parsed.html === "string" && parsed.html.trim() ? stripControls(parsed.html) : null;
   let text = stripControls(parsed.text ?? "");
   const isMultipart = /^multipart\//i.test(parsed.headers.get("content-type") ? String((parsed.headers.get("content-type") as { value?: string }).value ?? "") : "");
-  if (isMultipart && html === null && !text.trim() && parsed.attachments.length === 0) text = stripControls(salvagedText(raw8bit.body));
+  if (isMultipart && html === null && !text.trim() && parsed.attachments.length === 0) text = stripControls(salvagedText(raw8bit().body));
   return {
     messageId,
     inReplyTo: messageIdsIn(first("in-reply-to")),

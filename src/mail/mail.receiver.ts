@@ -64,7 +64,8 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
           return callback(new SmtpReply(552, `5.3.4 Message too big (limit ${maxBytes} bytes)`));
         }
         const mail: ReceivedMail = {
-          raw: new Uint8Array(Buffer.concat(chunks)),
+          // Buffer.concat already makes one fresh copy; a Buffer is a Uint8Array, so no second one.
+          raw: Buffer.concat(chunks, size),
           recipients: session.envelope.rcptTo.map((r) => r.address.trim().toLowerCase()),
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
           remoteAddress: session.remoteAddress ?? null,

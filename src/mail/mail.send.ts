@@ -1,7 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import nodemailer from "nodemailer";
+import type Nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
+
+/** nodemailer is loaded on first send: an idle instance never holds it in memory. */
+const loadNodemailer = async (): Promise<typeof Nodemailer> => (await import("nodemailer")).default;
 
 /** `opportunistic` upgrades with STARTTLS when offered (relay URLs); the others are strict. */
 export type TlsMode = "tls" | "starttls" | "none" | "opportunistic";
@@ -97,7 +100,7 @@ function classify(error: unknown): SendFailure {
 
 /** Sends through an SMTP server; throws SendFailure. Answers the server's acceptance line. */
 export async function sendViaSmtp(settings: SmtpSettings, mail: OutgoingMail): Promise<string> {
-  const transport = nodemailer.createTransport(transportOptions(settings));
+  const transport = (await loadNodemailer()).createTransport(transportOptions(settings));
   try {
     const info = await transport.sendMail(mailOptions(mail));
     return String(info.response ?? "");
@@ -110,7 +113,7 @@ export async function sendViaSmtp(settings: SmtpSettings, mail: OutgoingMail): P
 
 /** Logs in to an SMTP server without sending (the mailbox test). */
 export async function verifySmtp(settings: SmtpSettings): Promise<void> {
-  const transport = nodemailer.createTransport(transportOptions({ ...settings, timeoutMs: settings.timeoutMs ?? 10_000 }));
+  const transport = (await loadNodemailer()).createTransport(transportOptions({ ...settings, timeoutMs: settings.timeoutMs ?? 10_000 }));
   try {
     await transport.verify();
   } catch (error) {
@@ -122,7 +125,7 @@ export async function verifySmtp(settings: SmtpSettings): Promise<void> {
 
 /** Builds the RFC 822 bytes of a message (for the outbox and tests). */
 export async function buildRawMail(mail: OutgoingMail): Promise<Buffer> {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const transport = (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: "windows" });
   const info = await transport.sendMail(mailOptions(mail));
   return info.message as Buffer;
 }

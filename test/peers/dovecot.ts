@@ -55,11 +55,35 @@ async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
   throw new Error(`port ${port} did not open`);
 }
 
+export type DovecotOptions = {
+  /**
+   * XOAUTH2 logins checked by Dovecot's oauth2 passdb against this RFC 7662
+   * introspection endpoint (POST token=…; it answers `{"active": true, "username": …}`).
+   * Password logins of the passwd-file users keep working beside it.
+   */
+  oauth2IntrospectionUrl?: string;
+};
+
+/** The oauth2 passdb, asked before the passwd-file one; only the OAuth mechanisms reach it. */
+function oauth2Config(dir: string, introspectionUrl: string): { mechanisms: string; passdb: string } {
+  writeFileSync(
+    join(dir, "oauth2.conf.ext"),
+    `introspection_mode = post
+introspection_url = ${introspectionUrl}
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+`,
+  );
+  return { mechanisms: " xoauth2", passdb: `passdb {\n  driver = oauth2\n  mechanisms = xoauth2\n  args = ${dir}/oauth2.conf.ext\n}\n` };
+}
+
 /**
  * Dovecot with its own config in a temp dir (PEERS.md §1): passwd-file users, Maildir,
  * STARTTLS and IMAPS with a self-signed cert, IDLE. Started and stopped by pid.
  */
-export async function startDovecot(users: Record<string, string> = { "alice@example.test": "alicepw" }): Promise<Dovecot> {
+export async function startDovecot(users: Record<string, string> = { "alice@example.test": "alicepw" }, options: DovecotOptions = {}): Promise<Dovecot> {
   ensureVmailUser();
   const dir = mkdtempSync(join(tmpdir(), "desk-dovecot-"));
   // Dovecot's auth process runs as its own user and must reach the users file.
@@ -75,6 +99,7 @@ export async function startDovecot(users: Record<string, string> = { "alice@exam
   const imapPort = await freePort();
   const imapsPort = await freePort();
   const conf = join(dir, "dovecot.conf");
+  const oauth2 = options.oauth2IntrospectionUrl ? oauth2Config(dir, options.oauth2IntrospectionUrl) : { mechanisms: "", passdb: "" };
   writeFileSync(
     conf,
     `base_dir = ${dir}/run
@@ -86,8 +111,8 @@ ssl = yes
 ssl_cert = <${dir}/cert.pem
 ssl_key = <${dir}/key.pem
 disable_plaintext_auth = no
-auth_mechanisms = plain login
-passdb {
+auth_mechanisms = plain login${oauth2.mechanisms}
+${oauth2.passdb}passdb {
   driver = passwd-file
   args = ${dir}/users
 }
