@@ -112,7 +112,9 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
         scopes: cred.scopes,
         visibleTeams: "all",
         requestId: meta.requestId,
-        ip: meta.ip,
+        get ip() {
+          return meta.ip;
+        },
       };
     }
     const workspaceId = request.headers.get("desk-workspace");
@@ -129,7 +131,9 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
       scopes: null,
       visibleTeams: roleAtLeast(member.role, "admin") ? "all" : privateTeams.all(workspaceId, cred.userId).map((r) => r.team_id),
       requestId: meta.requestId,
-      ip: meta.ip,
+      get ip() {
+        return meta.ip;
+      },
     };
   }
 
@@ -137,7 +141,13 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     const cred = await credential(request);
     if (cred.kind !== "user") throw forbidden("This route is for signed-in people; API keys cannot use it.");
     const meta = requestMeta(request);
-    return { ...cred, requestId: meta.requestId, ip: meta.ip };
+    return {
+      ...cred,
+      requestId: meta.requestId,
+      get ip() {
+        return meta.ip;
+      },
+    };
   }
 
   /** For idempotency: who the caller is, or null when the credential does not resolve. */

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { batchedWrite, flushBatchedWrites } from "../jobs/batched-writes";
 import { openDatabase, type Db } from "./database";
-import { afterCommit, commitPending, untilCommitted, withTx } from "./tx";
+import { afterCommit, commitPending, hasPendingCommit, shareTurn, untilCommitted, withTx } from "./tx";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -105,6 +105,42 @@ describe("group commit", () => {
     void untilCommitted(db).then(() => (settled = true));
     await Promise.resolve();
     expect(settled).toBe(true);
+  });
+});
+
+describe("shared turns", () => {
+  test("the reads of a turn share one transaction; only a write makes answers wait for a commit", async () => {
+    const { db, other } = freshDb();
+    shareTurn(db);
+    expect(db.$client.inTransaction).toBe(true);
+    expect(ids(db.$client)).toEqual([]);
+    expect(hasPendingCommit(db)).toBe(false); // reading alone: nothing to wait for
+    withTx(db, insert(db, 1)); // a change later in the turn joins the same transaction
+    expect(hasPendingCommit(db)).toBe(true);
+    expect(ids(other)).toEqual([]);
+    await untilCommitted(db);
+    expect(db.$client.inTransaction).toBe(false);
+    expect(ids(other)).toEqual([1]);
+  });
+
+  test("a write outside withTx in a shared turn is pending too", async () => {
+    const { db, other } = freshDb();
+    shareTurn(db);
+    insert(db, 4)();
+    expect(hasPendingCommit(db)).toBe(true);
+    await untilCommitted(db);
+    expect(ids(other)).toEqual([4]);
+  });
+
+  test("requests that never yield still commit along the way", () => {
+    const { db, other } = freshDb();
+    for (let id = 1; id <= 300; id++) {
+      shareTurn(db);
+      insert(db, id)();
+    }
+    expect(ids(other).length).toBeGreaterThanOrEqual(256);
+    commitPending(db);
+    expect(ids(other).length).toBe(300);
   });
 });
 

@@ -16,6 +16,10 @@ const MAX_SAVEPOINTS = 256;
 type Frame = { db: Db; tx: Tx; afterCommit: Array<() => void> };
 type Batch = {
   savepoints: number;
+  /** Requests that joined through `shareTurn`. */
+  sharers: number;
+  /** SQLite's total_changes() when the batch began: writes outside withTx count as pending too. */
+  changesAtOpen: number;
   afterCommit: Array<() => void>;
   committed: Promise<void>;
   resolve: () => void;
@@ -25,7 +29,9 @@ type Batch = {
 const frames: Frame[] = [];
 const batches = new Map<Db, Batch>();
 
-type Statements = Record<"begin" | "savepoint" | "release" | "rollbackTo" | "commit", { run(): unknown }>;
+type Statements = Record<"begin" | "beginRead" | "savepoint" | "release" | "rollbackTo" | "commit", { run(): unknown }> & {
+  totalChanges: { get(): { n: number } | null };
+};
 const statementsByDb = new WeakMap<Db, Statements>();
 function statementsOf(db: Db): Statements {
   let statements = statementsByDb.get(db);
@@ -33,6 +39,8 @@ function statementsOf(db: Db): Statements {
     const sqlite = db.$client;
     statements = {
       begin: sqlite.prepare("BEGIN IMMEDIATE"),
+      beginRead: sqlite.prepare("BEGIN"),
+      totalChanges: sqlite.prepare<{ n: number }, []>("SELECT total_changes() AS n"),
       savepoint: sqlite.prepare("SAVEPOINT desk_change"),
       release: sqlite.prepare("RELEASE desk_change"),
       rollbackTo: sqlite.prepare("ROLLBACK TO desk_change"),
@@ -76,10 +84,11 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
   return result;
 }
 
-function openBatch(db: Db): Batch {
+function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
   const open = batches.get(db);
   if (open) return open;
-  statementsOf(db).begin.run();
+  const statements = statementsOf(db);
+  (mode === "write" ? statements.begin : statements.beginRead).run();
   let resolve!: () => void;
   let reject!: (error: unknown) => void;
   const committed = new Promise<void>((res, rej) => {
@@ -88,12 +97,27 @@ function openBatch(db: Db): Batch {
   });
   // Waiters see a failure through their own await; nobody waiting is not an unhandled rejection.
   committed.catch(() => {});
-  const batch: Batch = { savepoints: 0, afterCommit: [], committed, resolve, reject };
+  const batch: Batch = { savepoints: 0, sharers: 0, changesAtOpen: statements.totalChanges.get()!.n, afterCommit: [], committed, resolve, reject };
   batches.set(db, batch);
   setImmediate(() => {
     if (batches.get(db) === batch) commitPending(db);
   });
   return batch;
+}
+
+/**
+ * Lets the reads of this turn share one transaction too. Outside a transaction every statement
+ * takes and drops SQLite's file lock (two fcntl calls, more than a primary-key read itself);
+ * the HTTP layer calls this per request, so the requests of a turn lock once. A write later in
+ * the turn joins the same transaction (this process is the only writer).
+ */
+export function shareTurn(db: Db): void {
+  if (frames.length > 0) return;
+  const open = batches.get(db);
+  // A caller that never yields to the event loop still commits every MAX_SAVEPOINTS requests.
+  if (open && ++open.sharers < MAX_SAVEPOINTS) return;
+  if (open) commitPending(db);
+  openBatch(db, "read");
 }
 
 /** Rolls back the failed change; if SQLite has already abandoned the whole transaction, the batch fails. */
@@ -150,8 +174,11 @@ export function untilCommitted(db: Db): Promise<void> {
   return batches.get(db)?.committed ?? Promise.resolve();
 }
 
-/** True while a change is pending commit on `db` (a caller may prefer to await `untilCommitted`). */
-export const hasPendingCommit = (db: Db): boolean => batches.has(db);
+/** True while something written on `db` waits for its commit (reads sharing a turn do not count). */
+export function hasPendingCommit(db: Db): boolean {
+  const batch = batches.get(db);
+  return batch !== undefined && (batch.savepoints > 0 || statementsOf(db).totalChanges.get()!.n !== batch.changesAtOpen);
+}
 
 function guardSync<T>(value: T): T {
   if (value && typeof (value as { then?: unknown }).then === "function") {

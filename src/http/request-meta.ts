@@ -1,5 +1,8 @@
-/** Facts the outer HTTP layer learns about a request (id, client address) for handlers to read. */
-export type RequestMeta = { requestId: string; ip: string | null; startedAt: number };
+/**
+ * Facts the outer HTTP layer learns about a request (id, client address) for handlers to read.
+ * `ip` may be a getter: asking the socket for its peer is a system call most requests never need.
+ */
+export type RequestMeta = { requestId: string; readonly ip: string | null; startedAt: number };
 
 const metas = new WeakMap<Request, RequestMeta>();
 

@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import type { App } from "../app";
 import type { Deps } from "../deps";
-import { hasPendingCommit, untilCommitted } from "../db/tx";
+import { hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
 import { DeskError, tooLarge } from "./errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
@@ -45,6 +45,7 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       if (upgraded) return upgraded;
     }
     if (path.startsWith("/v1/") || path === "/v1" || path === "/healthz") {
+      shareTurn(deps.db);
       const length = Number(request.headers.get("content-length") ?? 0);
       const type = request.headers.get("content-type") ?? "";
       const limit = LARGE_BODY_TYPES.some((t) => type.startsWith(t)) ? MAX_BODY_BYTES : JSON_BODY_LIMIT;
@@ -72,8 +73,14 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
   return async function fetch(request, server) {
     const started = performance.now();
     const requestId = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
-    const ip = server?.requestIP(request)?.address ?? null;
-    setRequestMeta(request, { requestId, ip, startedAt: started });
+    let ip: string | null | undefined;
+    setRequestMeta(request, {
+      requestId,
+      startedAt: started,
+      get ip() {
+        return (ip ??= server?.requestIP(request)?.address ?? null);
+      },
+    });
     const path = pathOf(request.url);
     let response: Response;
     try {
