@@ -53,7 +53,9 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
   // API keys are looked up on every request; their rows change only through the api-keys service,
   // which signals every revocation or scope change, as do member and workspace removal. Any signal
   // empties the cache; the TTL is a safety net. Expiry is still checked on every use.
-  const keyCache = new Map<string, { key: KeyRow; scopes: Scope[]; cachedAt: number }>();
+  // Keyed by the presented secret itself, so a cached key costs no hashing (the process holds each
+  // request's secret anyway); a miss hashes it and looks the key up by hash.
+  const keyCache = new Map<string, { key: KeyRow; scopes: Scope[]; expiresAt: number; cachedAt: number }>();
   onAccessEnded(deps.db, () => keyCache.clear());
 
   async function credential(request: Request): Promise<Credential> {
@@ -63,22 +65,22 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     const bearer = match[1]!;
     const now = deps.clock.now();
     if (bearer.startsWith(API_KEY_PREFIX)) {
-      const hash = sha256Hex(bearer);
-      let entry = keyCache.get(hash);
-      if (!entry || now.getTime() - entry.cachedAt > KEY_CACHE_TTL_MS) {
-        const row = keyByHash.get(hash);
+      const nowMs = now.getTime();
+      let entry = keyCache.get(bearer);
+      if (!entry || nowMs - entry.cachedAt > KEY_CACHE_TTL_MS) {
+        const row = keyByHash.get(sha256Hex(bearer));
         if (!row) throw unauthorized();
         const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
-        entry = { key: row, scopes, cachedAt: now.getTime() };
+        entry = { key: row, scopes, expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity, cachedAt: nowMs };
         if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
-        keyCache.set(hash, entry);
+        keyCache.set(bearer, entry);
       }
       const key = entry.key;
-      if (key.revoked_at || (key.expires_at && key.expires_at <= now.toISOString())) throw unauthorized();
+      if (key.revoked_at || entry.expiresAt <= nowMs) throw unauthorized();
       // last_used_at is a hint, not an audit trail: write it at most once a minute per key.
       const previous = lastTouched.get(key.id) ?? 0;
-      if (now.getTime() - previous > 60_000) {
-        lastTouched.set(key.id, now.getTime());
+      if (nowMs - previous > 60_000) {
+        lastTouched.set(key.id, nowMs);
         touchKey.run(now.toISOString(), key.id);
       }
       return { kind: "api_key", apiKeyId: key.id, workspaceId: key.workspace_id, scopes: entry.scopes, createdBy: key.created_by };
