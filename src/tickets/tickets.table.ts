@@ -65,7 +65,8 @@ export const tickets = sqliteTable(
   (t) => [
     uniqueIndex("tickets_workspace_number_unique").on(t.workspaceId, t.number),
     index("tickets_ws_last_message_idx").on(t.workspaceId, t.lastMessageAt, t.id).where(LIVE),
-    index("tickets_ws_status_last_message_idx").on(t.workspaceId, t.status, t.lastMessageAt, t.id).where(LIVE),
+    // spam is in the index so filters on other columns (custom fields) are checked without reading each row.
+    index("tickets_ws_status_last_message_idx").on(t.workspaceId, t.status, t.spam, t.lastMessageAt, t.id).where(LIVE),
     index("tickets_ws_created_idx").on(t.workspaceId, t.createdAt, t.id).where(LIVE),
     index("tickets_ws_assignee_last_message_idx").on(t.workspaceId, t.assigneeId, t.lastMessageAt, t.id).where(LIVE),
     index("tickets_ws_assignee_status_idx").on(t.workspaceId, t.assigneeId, t.status, t.lastMessageAt).where(LIVE),

@@ -1,0 +1,2 @@
+DROP INDEX `tickets_ws_status_last_message_idx`;--> statement-breakpoint
+CREATE INDEX `tickets_ws_status_last_message_idx` ON `tickets` (`workspace_id`,`status`,`spam`,`last_message_at`,`id`) WHERE deleted_at IS NULL AND merged_into_id IS NULL;
