@@ -174,7 +174,12 @@ export function untilCommitted(db: Db): Promise<void> {
   return batches.get(db)?.committed ?? Promise.resolve();
 }
 
-/** True while something written on `db` waits for its commit (reads sharing a turn do not count). */
+/** True while a change made through withTx waits for its commit. */
+export function hasPendingChanges(db: Db): boolean {
+  return (batches.get(db)?.savepoints ?? 0) > 0;
+}
+
+/** True while anything written on `db` (also outside withTx) waits for its commit; reads sharing a turn do not count. */
 export function hasPendingCommit(db: Db): boolean {
   const batch = batches.get(db);
   return batch !== undefined && (batch.savepoints > 0 || statementsOf(db).totalChanges.get()!.n !== batch.changesAtOpen);

@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import type { App } from "../app";
 import type { Deps } from "../deps";
-import { hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
+import { hasPendingChanges, hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
 import { DeskError, tooLarge } from "./errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
@@ -85,8 +85,10 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     let response: Response;
     try {
       response = await route(request, path, server);
-      // The answer may reflect changes of this turn (this request's or others'): send it once they are committed.
-      if (response.status !== 101 && hasPendingCommit(deps.db)) await untilCommitted(deps.db);
+      // The answer may reflect changes of this turn (this request's or others'): send it once they are
+      // committed. A read's own incidental writes (a key's last use) are hints that need not wait.
+      const reading = request.method === "GET" || request.method === "HEAD";
+      if (response.status !== 101 && (reading ? hasPendingChanges(deps.db) : hasPendingCommit(deps.db))) await untilCommitted(deps.db);
     } catch (error) {
       if (error instanceof DeskError) response = errorResponse(error);
       else {
