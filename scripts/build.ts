@@ -56,9 +56,13 @@ console.log(`built dist/desk with ${files.length} web files embedded`);
 /** Runs the fresh executable once (serve, one request, stop) with Bun writing the order it loaded functions in. */
 async function recordStartupOrder(path: string): Promise<boolean> {
   const dataDir = join(buildDir, "order-run");
+  // The SMTP receiver runs in the default configuration: its code belongs in the start-up order too.
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const smtpPort = probe.port;
+  probe.stop(true);
   const child = Bun.spawn([executable, "serve"], {
     cwd: buildDir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", DESK_HOST: "127.0.0.1", DESK_PORT: "0", DESK_SMTP_PORT: "0", DESK_DATA_DIR: dataDir, DESK_LOG_LEVEL: "info", BUN_BYTECODE_ORDER_OUT: path },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", DESK_HOST: "127.0.0.1", DESK_PORT: "0", DESK_SMTP_PORT: String(smtpPort), DESK_DATA_DIR: dataDir, DESK_LOG_LEVEL: "info", BUN_BYTECODE_ORDER_OUT: path },
     stdout: "pipe",
     stderr: "ignore",
   });
