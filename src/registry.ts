@@ -26,6 +26,7 @@ import { removeOrphanAttachmentsJob } from "./attachments/attachments.jobs";
 import { auditRoutes } from "./audit/audit.routes";
 import { eventsRoutes } from "./events/events.routes";
 import { invitationsRoutes } from "./invitations/invitations.routes";
+import { invitationMailJob } from "./invitations/invitations.mail";
 import { membersRoutes } from "./members/members.routes";
 import { teamsRoutes } from "./teams/teams.routes";
 import { purgeWorkspaceJob } from "./workspaces/workspaces.jobs";
@@ -42,7 +43,7 @@ export function featureRoutes(deps: Deps): Elysia<any, any, any, any, any, any, 
 }
 
 export function featureJobs(deps: Deps): JobDefinition<never>[] {
-  return [purgeWorkspaceJob(deps), deliverWebhookJob(deps), wakeSnoozedJob(deps), removeOrphanAttachmentsJob(deps), mailboxSyncJob(deps), sendReplyJob(deps), autoReplyJob(deps)] as unknown as JobDefinition<never>[];
+  return [purgeWorkspaceJob(deps), deliverWebhookJob(deps), wakeSnoozedJob(deps), removeOrphanAttachmentsJob(deps), mailboxSyncJob(deps), sendReplyJob(deps), autoReplyJob(deps), invitationMailJob(deps)] as unknown as JobDefinition<never>[];
 }
 
 /** Runs once at start: features subscribe to events (webhook deliveries, realtime, automations). */

@@ -1,37 +1,73 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { eq } from "drizzle-orm";
 import { join } from "node:path";
+import { z } from "zod";
+import { workspaces } from "../workspaces/workspaces.table";
+import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
+import { defineJob, PermanentFailure } from "../jobs/define";
+import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
+import { userRef } from "../users/users.present";
+import { invitations } from "./invitations.table";
 
-export type SystemMail = { to: string; subject: string; text: string };
+export const INVITATION_MAIL_JOB = "invitation.mail";
 
-/** Header values never carry line breaks (no header injection); non-ASCII goes RFC 2047 encoded. */
-function headerValue(value: string): string {
-  const flat = value.replace(/[\r\n]+/g, " ").trim();
-  return /^[\x20-\x7e]*$/.test(flat) ? flat : `=?UTF-8?B?${Buffer.from(flat, "utf8").toString("base64")}?=`;
-}
+/** The accept link carries the token, so the payload holds it sealed (DESK_SECRET), never in clear. */
+export const InvitationMailPayload = z.object({ invitation_id: z.string(), sealed_url: z.string() });
+
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /**
- * Without DESK_SMTP_URL, system mail is written as an .eml file under `<data dir>/outbox`
- * (DECISIONS.md). The mail feature may later route this through its relay instead.
+ * Mails an invitation's link: through the DESK_SMTP_URL relay when one is set, else as an .eml
+ * file under `<data dir>/outbox` (DECISIONS.md). A durable job, so a relay that is down is retried;
+ * an invitation revoked, accepted or expired meanwhile is not mailed.
  */
-export function writeSystemMail(dataDir: string, fromDomain: string, mail: SystemMail, now = new Date()): string {
-  const dir = join(dataDir, "outbox");
-  mkdirSync(dir, { recursive: true, mode: 0o750 });
-  const id = newId();
-  const eml = [
-    `From: Desk <no-reply@${headerValue(fromDomain)}>`,
-    `To: <${headerValue(mail.to).replace(/[<>]/g, "")}>`,
-    `Subject: ${headerValue(mail.subject)}`,
-    `Date: ${now.toUTCString()}`,
-    `Message-ID: <${id}@${headerValue(fromDomain)}>`,
-    "MIME-Version: 1.0",
-    "Content-Type: text/plain; charset=utf-8",
-    "Content-Transfer-Encoding: base64",
-    "",
-    Buffer.from(mail.text.replace(/\r?\n/g, "\r\n"), "utf8").toString("base64").replace(/.{76}/g, "$&\r\n"),
-    "",
-  ].join("\r\n");
-  const path = join(dir, `${now.toISOString().replace(/[:.]/g, "-")}-${id}.eml`);
-  writeFileSync(path, eml, { mode: 0o640 });
-  return path;
+export function invitationMailJob(deps: Deps) {
+  return defineJob({
+    name: INVITATION_MAIL_JOB,
+    schema: InvitationMailPayload,
+    retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
+    async handler(payload, run) {
+      const row = deps.db
+        .select({ invitation: invitations, workspaceName: workspaces.name })
+        .from(invitations)
+        .innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
+        .where(eq(invitations.id, payload.invitation_id))
+        .get();
+      if (!row || row.invitation.revokedAt || row.invitation.acceptedAt || row.invitation.expiresAt <= deps.clock.now().toISOString()) return;
+      const { invitation, workspaceName } = row;
+      const url = deps.secrets.open(payload.sealed_url);
+      const inviter = userRef(deps.db, invitation.invitedBy);
+      const role = invitation.role === "admin" ? "an admin" : `a ${invitation.role}`;
+      const lines = [
+        `${inviter ? inviter.name : "Someone"} invited you to join ${workspaceName} on Desk as ${role}.`,
+        "",
+        `Accept the invitation: ${url}`,
+        "",
+        `The link works until ${invitation.expiresAt}. If you did not expect it, ignore this email.`,
+      ];
+      const host = new URL(deps.config.baseUrl).hostname;
+      const mail: OutgoingMail = {
+        from: { name: "Desk", address: `no-reply@${host}` },
+        to: [invitation.email],
+        cc: [],
+        subject: `Join ${workspaceName} on Desk`,
+        text: lines.join("\n"),
+        html: lines.map((line) => (line ? `<p>${escapeHtml(line).replace(escapeHtml(url), `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`)}</p>` : "")).join(""),
+        messageId: `<${newId()}@${host}>`,
+      };
+      const relay = deps.config.smtpRelayUrl;
+      if (!relay) {
+        const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+        run.logger.info({ invitation_id: invitation.id, path }, "invitation mail written to the outbox");
+        return;
+      }
+      try {
+        await sendViaSmtp(smtpSettingsFromUrl(relay), mail);
+      } catch (error) {
+        if (error instanceof SendFailure && !error.temporary) throw new PermanentFailure(error.message);
+        throw error;
+      }
+      run.logger.info({ invitation_id: invitation.id }, "invitation mail sent through the relay");
+    },
+  });
 }

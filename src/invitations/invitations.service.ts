@@ -8,20 +8,21 @@ import { withTx } from "../db/tx";
 import type { Config } from "../config/config";
 import { conflict, invalidAt, notFound } from "../http/errors";
 import type { Clock } from "../lib/clock";
-import { sha256Hex } from "../lib/crypto";
+import { sha256Hex, type SecretBox } from "../lib/crypto";
 import type { Logger } from "../lib/logger";
 import { newId, randomToken } from "../lib/ids";
 import { addWorkspaceMember } from "../members/members.service";
 import type { MemberJson } from "../members/members.present";
 import { userRef } from "../users/users.present";
 import { members, workspaces } from "../workspaces/workspaces.table";
-import { writeSystemMail } from "./invitations.mail";
+import { enqueue } from "../jobs/enqueue";
+import { INVITATION_MAIL_JOB } from "./invitations.mail";
 import { presentInvitation, type InvitationRow } from "./invitations.present";
 import { invitations } from "./invitations.table";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
-type Deps = { db: Db; config: Config; clock: Clock; logger: Logger };
+type Deps = { db: Db; config: Config; clock: Clock; logger: Logger; secrets: SecretBox };
 type InvitedRole = InvitationRow["role"];
 
 const inviteUrl = (config: Config, token: string) => `${config.baseUrl}/invite/${token}`;
@@ -37,8 +38,8 @@ export const presentInvitationRow = (db: Queryable, row: InvitationRow) => prese
 export function createInvitation(ctx: RequestContext, input: { email: string; role: InvitedRole }, deps: Deps) {
   const token = `inv_${randomToken(32)}`;
   const now = deps.clock.now();
-  const { row, workspaceName } = withTx(deps.db, (tx) => {
-    const workspace = tx.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, ctx.workspaceId)).get();
+  const row = withTx(deps.db, (tx) => {
+    const workspace = tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, ctx.workspaceId)).get();
     if (!workspace) throw notFound("Workspace");
     const already = tx
       .select({ id: members.userId })
@@ -66,29 +67,10 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
       .returning()
       .get();
     recordAudit(tx, ctx, { action: "invitation.created", entityType: "invitation", entityId: row.id, data: { email: row.email, role: row.role } });
-    return { row, workspaceName: workspace.name };
+    enqueue(tx, INVITATION_MAIL_JOB, { invitation_id: row.id, sealed_url: deps.secrets.seal(inviteUrl(deps.config, token)) });
+    return row;
   });
-  const url = inviteUrl(deps.config, token);
-  mailInvitation(deps, row, workspaceName, url);
-  return { row, url };
-}
-
-function mailInvitation(deps: Deps, row: InvitationRow, workspaceName: string, url: string): void {
-  const inviter = userRef(deps.db, row.invitedBy);
-  const text = [
-    `${inviter ? inviter.name : "Someone"} invited you to join ${workspaceName} on Desk as ${row.role === "admin" ? "an admin" : `a ${row.role}`}.`,
-    "",
-    `Accept the invitation: ${url}`,
-    "",
-    `The link works until ${row.expiresAt}. If you did not expect it, ignore this email.`,
-  ].join("\n");
-  try {
-    const path = writeSystemMail(deps.config.dataDir, new URL(deps.config.baseUrl).hostname, { to: row.email, subject: `Join ${workspaceName} on Desk`, text }, deps.clock.now());
-    deps.logger.info({ invitation_id: row.id, path }, "invitation mail written to the outbox");
-  } catch (error) {
-    // The invitation stands even if the mail cannot be written; the admin still has the link.
-    deps.logger.error({ err: error, invitation_id: row.id }, "invitation mail could not be written");
-  }
+  return { row, url: inviteUrl(deps.config, token) };
 }
 
 /** Pending invitations (not accepted, revoked or expired), newest first. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { simpleParser } from "mailparser";
 import { join } from "node:path";
 import { users } from "../auth/auth.table";
 import { auditLogs } from "../audit/audit.table";
@@ -10,6 +11,7 @@ import { sha256Hex } from "../lib/crypto";
 import { members, workspaces } from "../workspaces/workspaces.table";
 import { invitations } from "./invitations.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
+import { startSmtpSink } from "../../test/peers/smtp-sink";
 import { addMember, createKey, createUser, createWorkspaceWithOwner, type Member } from "../../test/factories";
 
 const clock = manualClock(new Date());
@@ -19,6 +21,18 @@ const lastSeq = (d: TestDesk, wid: string) => d.deps.db.select({ seq: workspaces
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
   d.deps.db.select().from(events).where(and(eq(events.workspaceId, wid), gt(events.seq, seq))).orderBy(asc(events.seq)).all();
 const tokenOf = (url: string) => url.split("/invite/")[1]!;
+
+/** The outbox message to `address` once the mail job has written it, decoded to text. */
+async function outboxMailTo(d: TestDesk, address: string): Promise<string> {
+  const outbox = join(d.dataDir, "outbox");
+  for (let i = 0; i < 100; i++) {
+    const files = existsSync(outbox) ? readdirSync(outbox) : [];
+    const raw = files.map((f) => readFileSync(join(outbox, f), "utf8")).find((m) => m.includes(address));
+    if (raw) return (await simpleParser(raw)).text + "\n" + raw;
+    await Bun.sleep(30);
+  }
+  throw new Error(`no outbox mail to ${address}`);
+}
 
 async function invite(owner: Member, email: string, role = "agent") {
   const res = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email, role } });
@@ -53,17 +67,38 @@ describe("POST /v1/invitations", () => {
     expect(JSON.stringify(row)).not.toContain(tokenOf(created.url));
     expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
     expect(desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.created"))).all()).toHaveLength(1);
-    const outbox = join(desk.dataDir, "outbox");
-    const mail = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), "utf8")).find((m) => m.includes("To: <new.person@example.test>"));
-    expect(mail).toBeDefined();
-    const body = Buffer.from(mail!.split("\r\n\r\n")[1]!.replace(/\r\n/g, ""), "base64").toString("utf8");
-    expect(body).toContain(created.url);
+    // Without DESK_SMTP_URL the mail job writes the message to the outbox.
+    const mail = await outboxMailTo(desk, "new.person@example.test");
+    expect(mail).toContain("Subject: Join ");
+    expect(mail).toContain(created.url);
+    // The job's payload holds the link sealed, never the token in clear.
+    const payloads = desk.deps.db.$client.query<{ payload: string }, []>("SELECT payload FROM jobs WHERE kind = 'invitation.mail'").all();
+    expect(payloads.length).toBeGreaterThan(0);
+    for (const { payload } of payloads) expect(payload).not.toContain(tokenOf(created.url));
     // listing shows it; inviting the same address again replaces it
     const again = await invite(owner, "new.person@example.test", "agent");
     const list = await desk.api("GET", "/v1/invitations", { headers: owner.headers });
     expect(list.status).toBe(200);
     expect(list.body.data.map((i: { id: string }) => i.id)).toEqual([again.id]);
     expect(list.body.data[0]).not.toHaveProperty("url");
+  });
+
+  test("with DESK_SMTP_URL the invitation goes through the relay (a real SMTP server), not the outbox", async () => {
+    const sink = await startSmtpSink();
+    const relayed = await startTestDesk({ env: { DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}?tls=none` } });
+    try {
+      const { owner } = await createWorkspaceWithOwner(relayed);
+      const res = await relayed.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: "relayed@example.test", role: "agent" } });
+      expect(res.status).toBe(201);
+      const [raw] = await sink.waitFor(1, 10_000);
+      const parsed = await simpleParser(raw!.slice(raw!.indexOf("\n", raw!.indexOf("X-Rcpt-Args")) + 1));
+      expect(parsed.to && "text" in parsed.to ? parsed.to.text : "").toContain("relayed@example.test");
+      expect(parsed.text).toContain(res.body.url);
+      expect(existsSync(join(relayed.dataDir, "outbox"))).toBe(false);
+    } finally {
+      await relayed.stop();
+      await sink.stop();
+    }
   });
 });
 
