@@ -23,6 +23,16 @@ type AttachmentDeps = Pick<Deps, "db" | "config" | "clock">;
 export const attachmentsDir = (deps: Pick<Deps, "config">): string => join(deps.config.dataDir, "attachments");
 export const attachmentFilePath = (deps: Pick<Deps, "config">, row: Pick<AttachmentRow, "storageKey">): string => join(attachmentsDir(deps), row.storageKey);
 
+/** The stored files of a workspace's attachments (its purge removes them once the rows are gone). */
+export function attachmentFilesOf(deps: Pick<Deps, "db" | "config">, workspaceId: string): string[] {
+  return deps.db
+    .select({ storageKey: attachments.storageKey })
+    .from(attachments)
+    .where(eq(attachments.workspaceId, workspaceId))
+    .all()
+    .map((row) => attachmentFilePath(deps, row));
+}
+
 /** A file name safe to store and to put in Content-Disposition: no paths, controls or quotes. */
 export function cleanFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";

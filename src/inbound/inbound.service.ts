@@ -122,6 +122,9 @@ const madeFolders = new Set<string>();
  * runs on the fs thread pool (node:fs/promises): Bun.write writes on the event loop's own thread,
  * where it measured ~18% of ingest CPU under load, stalling behind SQLite's checkpoint fsyncs.
  */
+/** Where a workspace's original messages (.eml) live, by month; its purge removes the folder. */
+export const workspaceMailFolder = (dataDir: string, workspaceId: string): string => join(dataDir, "mail", workspaceId);
+
 async function storeOriginal(dataDir: string, workspaceId: string, raw: Uint8Array): Promise<string> {
   const relativeFolder = join("mail", workspaceId, new Date().toISOString().slice(0, 7));
   const folder = join(dataDir, relativeFolder);

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../deps";
+import { rm } from "node:fs/promises";
+import { attachmentFilesOf } from "../attachments/attachments.service";
+import { untilCommitted } from "../db/tx";
+import { workspaceMailFolder } from "../inbound/inbound.service";
 import { defineJob } from "../jobs/define";
 import { PURGE_WORKSPACE_JOB } from "./workspaces.service";
 
@@ -19,6 +23,9 @@ function tablesWithWorkspaceId(sqlite: Database): string[] {
     .map((t) => t.name);
 }
 
+const withoutRowid = (sqlite: Database, table: string): boolean =>
+  /\bWITHOUT\s+ROWID\s*;?\s*$/i.test(sqlite.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)?.sql ?? "");
+
 /**
  * Removes every row a deleted workspace owned, in small batches so the one writer is never held
  * long. A table whose rows are still referenced (a foreign key without cascade) is retried after
@@ -31,8 +38,13 @@ export function purgeWorkspaceRows(sqlite: Database, workspaceId: string): numbe
     const blocked: string[] = [];
     for (const table of pending) {
       const quoted = `"${table.replaceAll('"', '""')}"`;
-      const batch = sqlite.query<unknown, [string, number]>(`DELETE FROM ${quoted} WHERE rowid IN (SELECT rowid FROM ${quoted} WHERE workspace_id = ? LIMIT ?)`);
       try {
+        if (withoutRowid(sqlite, table)) {
+          // Small keyed tables (per-workspace counters): no rowid to batch by, and no need to.
+          removed += sqlite.query<unknown, [string]>(`DELETE FROM ${quoted} WHERE workspace_id = ?`).run(workspaceId).changes;
+          continue;
+        }
+        const batch = sqlite.query<unknown, [string, number]>(`DELETE FROM ${quoted} WHERE rowid IN (SELECT rowid FROM ${quoted} WHERE workspace_id = ? LIMIT ?)`);
         for (;;) {
           const { changes } = batch.run(workspaceId, BATCH);
           removed += changes;
@@ -53,8 +65,14 @@ export const purgeWorkspaceJob = (deps: Deps) =>
     name: PURGE_WORKSPACE_JOB,
     schema: z.object({ workspace_id: z.string() }),
     concurrency: 1,
-    handler(payload, run) {
+    async handler(payload, run) {
+      // The files are listed before their rows go, and removed after: a crash in between leaves
+      // rows to purge again on the retry, never rows whose files are gone.
+      const files = attachmentFilesOf(deps, payload.workspace_id);
       const removed = purgeWorkspaceRows(deps.db.$client, payload.workspace_id);
-      run.logger.info({ workspace_id: payload.workspace_id, removed }, "workspace data removed");
+      await untilCommitted(deps.db);
+      await Promise.all(files.map((file) => rm(file, { force: true })));
+      await rm(workspaceMailFolder(deps.config.dataDir, payload.workspace_id), { recursive: true, force: true });
+      run.logger.info({ workspace_id: payload.workspace_id, removed, files: files.length }, "workspace data removed");
     },
   });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { sessions } from "../auth/auth.table";
 import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
 import { auditLogs } from "../audit/audit.table";
@@ -151,6 +152,20 @@ describe("DELETE /v1/workspace", () => {
     const key = createKey(desk, owner, ["settings:read"]);
     const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Ops", member_ids: [agent.id] } });
     expect(team.status).toBe(201);
+    const form = new FormData();
+    form.append("file", new File(["quarterly numbers"], "report.txt", { type: "text/plain" }));
+    const upload = await desk.api("POST", "/v1/attachments", { headers: owner.headers, raw: form });
+    expect(upload.status).toBe(201);
+    const attachmentFile = join(desk.dataDir, "attachments", desk.deps.db.$client.query<{ storage_key: string }, [string]>("SELECT storage_key FROM attachments WHERE id = ?").get(upload.body.id)!.storage_key);
+    const mailFolder = join(desk.dataDir, "mail", workspace.id, "2026-01");
+    mkdirSync(mailFolder, { recursive: true });
+    writeFileSync(join(mailFolder, "original.eml"), "Subject: kept until the purge\r\n\r\nbody");
+    const otherWorkspace = await createWorkspaceWithOwner(desk);
+    const otherForm = new FormData();
+    otherForm.append("file", new File(["not theirs"], "other.txt", { type: "text/plain" }));
+    const otherUpload = await desk.api("POST", "/v1/attachments", { headers: otherWorkspace.owner.headers, raw: otherForm });
+    const otherFile = join(desk.dataDir, "attachments", desk.deps.db.$client.query<{ storage_key: string }, [string]>("SELECT storage_key FROM attachments WHERE id = ?").get(otherUpload.body.id)!.storage_key);
+    expect(existsSync(attachmentFile) && existsSync(otherFile)).toBe(true);
     const signals: AccessEnded[] = [];
     const off = onAccessEnded(desk.deps.db, (s) => signals.push(s));
     const res = await desk.api("DELETE", "/v1/workspace", { headers: owner.headers, body: { confirm_name: workspace.name } });
@@ -166,6 +181,12 @@ describe("DELETE /v1/workspace", () => {
       expect(sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).get(workspace.id), table).toEqual({ n: 0 });
     }
     expect(sqlite.query("SELECT count(*) AS n FROM team_members WHERE team_id = ?").get(team.body.id)).toEqual({ n: 0 });
+    expect(sqlite.query("SELECT count(*) AS n FROM ticket_counts WHERE workspace_id = ?").get(workspace.id)).toEqual({ n: 0 });
+    expect(sqlite.query("SELECT state, last_error FROM jobs WHERE kind = 'workspaces.purge' AND payload LIKE ?").get(`%${workspace.id}%`)).toEqual({ state: "done", last_error: null });
+    // Its files go too (attachments, original mail); another workspace's stay.
+    expect(existsSync(attachmentFile)).toBe(false);
+    expect(existsSync(join(desk.dataDir, "mail", workspace.id))).toBe(false);
+    expect(existsSync(otherFile)).toBe(true);
   });
 });
 
