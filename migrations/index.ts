@@ -8,6 +8,7 @@ import m4 from "./0004_tickets-status-spam-index.sql" with { type: "text" };
 import m5 from "./custom/0100_search_tickets.sql" with { type: "text" };
 import m6 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
 import m7 from "./custom/0102_ticket_counts.sql" with { type: "text" };
+import m8 from "./custom/0103_search_staging.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   { tag: "custom/0100_search_tickets", sql: m5 },
   { tag: "custom/0101_search_contacts_fields", sql: m6 },
   { tag: "custom/0102_ticket_counts", sql: m7 },
+  { tag: "custom/0103_search_staging", sql: m8 },
 ];

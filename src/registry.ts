@@ -27,6 +27,7 @@ import { auditRoutes } from "./audit/audit.routes";
 import { eventsRoutes } from "./events/events.routes";
 import { invitationsRoutes } from "./invitations/invitations.routes";
 import { invitationMailJob } from "./invitations/invitations.mail";
+import { registerSearchStaging } from "./search/search.staging";
 import { membersRoutes } from "./members/members.routes";
 import { teamsRoutes } from "./teams/teams.routes";
 import { purgeWorkspaceJob } from "./workspaces/workspaces.jobs";
@@ -48,6 +49,7 @@ export function featureJobs(deps: Deps): JobDefinition<never>[] {
 
 /** Runs once at start: features subscribe to events (webhook deliveries, realtime, automations). */
 export function registerFeatureHooks(deps: Deps): void {
+  registerSearchStaging(deps.db);
   registerWebhookFanOut(deps.db);
   registerOutboundMailHook(deps);
 }

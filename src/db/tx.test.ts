@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { batchedWrite, flushBatchedWrites } from "../jobs/batched-writes";
 import { openDatabase, type Db } from "./database";
-import { afterCommit, commitPending, hasPendingCommit, shareTurn, untilCommitted, withTx } from "./tx";
+import { afterCommit, beforeEachCommit, commitPending, hasPendingCommit, shareTurn, untilCommitted, withTx } from "./tx";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -141,6 +141,40 @@ describe("shared turns", () => {
     expect(ids(other).length).toBeGreaterThanOrEqual(256);
     commitPending(db);
     expect(ids(other).length).toBe(300);
+  });
+});
+
+describe("beforeEachCommit", () => {
+  test("runs once per batch that wrote, inside its transaction and outside every savepoint; not for reads", async () => {
+    const { db, other } = freshDb();
+    const seen: Array<{ inTransaction: boolean; rows: number[] }> = [];
+    const off = beforeEachCommit(db, () => seen.push({ inTransaction: db.$client.inTransaction, rows: ids(db.$client) }));
+    withTx(db, insert(db, 1));
+    withTx(db, insert(db, 2));
+    await untilCommitted(db);
+    expect(seen).toEqual([{ inTransaction: true, rows: [1, 2] }]);
+    shareTurn(db);
+    ids(db.$client);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toHaveLength(1); // a turn that only read
+    off();
+    withTx(db, insert(db, 3));
+    await untilCommitted(db);
+    expect(seen).toHaveLength(1);
+    expect(ids(other)).toEqual([1, 2, 3]);
+  });
+
+  test("a hook that throws fails its batch: nothing of it is stored", async () => {
+    const { db, other } = freshDb();
+    const off = beforeEachCommit(db, () => {
+      throw new Error("index unavailable");
+    });
+    withTx(db, insert(db, 1));
+    const waiting = untilCommitted(db);
+    await expect(waiting).rejects.toThrow("index unavailable");
+    off();
+    expect(ids(other)).toEqual([]);
+    expect(db.$client.inTransaction).toBe(false);
   });
 });
 

@@ -145,10 +145,33 @@ function failBatch(db: Db, batch: Batch, error: unknown): void {
   batch.reject(error);
 }
 
+const beforeCommitHooks = new WeakMap<Db, Array<() => void>>();
+
+/**
+ * Work that joins each batch that wrote something, just before its COMMIT and outside every
+ * savepoint (bulk index maintenance). A hook that throws fails the batch like a failed COMMIT.
+ */
+export function beforeEachCommit(db: Db, hook: () => void): () => void {
+  const hooks = beforeCommitHooks.get(db) ?? [];
+  beforeCommitHooks.set(db, hooks);
+  hooks.push(hook);
+  return () => {
+    const at = hooks.indexOf(hook);
+    if (at >= 0) hooks.splice(at, 1);
+  };
+}
+
 /** Commits the open batch now (the end of a turn, shutdown, or before a raw transaction of one's own). */
 export function commitPending(db: Db): void {
   const batch = batches.get(db);
   if (!batch || frames.length > 0) return;
+  try {
+    const hooks = beforeCommitHooks.get(db);
+    if (hooks?.length && hasPendingCommit(db)) for (const hook of hooks) hook();
+  } catch (error) {
+    failBatch(db, batch, error);
+    return;
+  }
   batches.delete(db);
   try {
     statementsOf(db).commit.run();

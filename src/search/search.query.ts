@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
+import { flushSearchStaging } from "./search.staging";
 
 /**
  * Guards for FTS5 (PLATFORM.md: a query of two very common words can take 0.5 s on 1M documents
@@ -46,6 +47,8 @@ function termDocs(db: Queryable, term: string, cap: number): number {
 export function planSearch(db: Queryable, q: string, commonTermDocs = COMMON_TERM_DOCS): SearchPlan | null {
   const terms = queryTerms(q);
   if (terms.length === 0) return null;
+  // Documents written earlier in this turn are still staged: index them before reading.
+  flushSearchStaging(db);
   const docs = terms.map((term) => termDocs(db, term, commonTermDocs));
   const last = terms.length - 1;
   const prefixLast = terms[last]!.length >= 3 && docs[last]! < WORD_DOCS;
