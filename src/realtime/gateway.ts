@@ -169,6 +169,9 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     if (!server) return;
     for (const event of events) {
       published.set(event.workspace_id, Math.max(published.get(event.workspace_id) ?? 0, event.seq));
+      // Nobody of that workspace connected and nobody on its extra topics: nothing to serialise
+      // (a message event carries its whole body; inbound mail would pay for it on every message).
+      if (!byWorkspace.get(event.workspace_id)?.size && !event.topics.some((topic, i) => i > 0 && byOwnTopic.get(topic)?.size)) continue;
       const { private_team_id: teamId, ...envelope } = event;
       const full = JSON.stringify(envelope);
       const main = envelope.topics[0] ?? workspaceTopic(event.workspace_id);
