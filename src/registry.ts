@@ -28,6 +28,7 @@ import { eventsRoutes } from "./events/events.routes";
 import { invitationsRoutes } from "./invitations/invitations.routes";
 import { invitationMailJob } from "./invitations/invitations.mail";
 import { registerSearchStaging } from "./search/search.staging";
+import { registerUnassignOnMemberRemoval } from "./tickets/tickets.hooks";
 import { membersRoutes } from "./members/members.routes";
 import { teamsRoutes } from "./teams/teams.routes";
 import { purgeWorkspaceJob } from "./workspaces/workspaces.jobs";
@@ -50,6 +51,7 @@ export function featureJobs(deps: Deps): JobDefinition<never>[] {
 /** Runs once at start: features subscribe to events (webhook deliveries, realtime, automations). */
 export function registerFeatureHooks(deps: Deps): void {
   registerSearchStaging(deps.db);
+  registerUnassignOnMemberRemoval(deps);
   registerWebhookFanOut(deps.db);
   registerOutboundMailHook(deps);
 }

@@ -29,7 +29,7 @@ export function membersRoutes(deps: Deps) {
       {
         access: { role: "admin", scopes: ["settings:write"] },
         params: MemberParams,
-        detail: { summary: "Remove a member; removing an owner needs an owner; the last owner stays" },
+        detail: { summary: "Remove a member; removing an owner needs an owner; the last owner stays. Their unsolved tickets become unassigned (ticket.updated each)" },
       },
     );
 }

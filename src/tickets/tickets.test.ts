@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs } from "../jobs/jobs.table";
+import { members } from "../workspaces/workspaces.table";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { activities, tickets } from "./tickets.table";
@@ -308,5 +309,40 @@ describe("tickets: private teams", () => {
     // an outsider cannot move a ticket into the private team either
     const own = await newTicket(desk, outsider);
     expect((await desk.api("PATCH", `/v1/tickets/${own.id}`, { headers: outsider.headers, body: { team_id: team.id } })).status).toBe(422);
+  });
+});
+
+describe("a member leaving", () => {
+  test("leaves their unsolved tickets unassigned with ticket.updated; solved ones and other workspaces keep theirs", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const open = await newTicket(desk, owner, { subject: "Open one", assignee_id: agent.id });
+    const pending = await newTicket(desk, owner, { subject: "Pending one", assignee_id: agent.id, status: "pending" });
+    const solved = await newTicket(desk, owner, { subject: "Solved one", assignee_id: agent.id });
+    expect((await desk.api("PATCH", `/v1/tickets/${solved.id}`, { headers: owner.headers, body: { status: "solved" } })).status).toBe(200);
+    const untouched = await newTicket(desk, owner, { subject: "Someone else's", assignee_id: owner.id });
+    // The same person in another workspace keeps their tickets there.
+    const elsewhere = await createWorkspaceWithOwner(desk);
+    desk.deps.db.insert(members).values({ workspaceId: elsewhere.workspace.id, userId: agent.id, role: "agent", createdAt: new Date().toISOString() }).run();
+    const theirs = await newTicket(desk, elsewhere.owner, { subject: "Elsewhere", assignee_id: agent.id });
+    const before = lastSeq(desk, workspace.id);
+
+    expect((await desk.api("DELETE", `/v1/members/${agent.id}`, { headers: owner.headers })).status).toBe(204);
+
+    const assignee = (id: string) => desk.deps.db.select({ a: tickets.assigneeId }).from(tickets).where(eq(tickets.id, id)).get()!.a;
+    expect(assignee(open.id)).toBeNull();
+    expect(assignee(pending.id)).toBeNull();
+    expect(assignee(solved.id)).toBe(agent.id);
+    expect(assignee(untouched.id)).toBe(owner.id);
+    expect(assignee(theirs.id)).toBe(agent.id);
+    const emitted = eventsAfter(desk, workspace.id, before);
+    // Each unassignment is on the ticket's timeline too.
+    expect(emitted.map((e) => e.type)).toEqual(["member.removed", "activity.created", "ticket.updated", "activity.created", "ticket.updated"]);
+    const updated = emitted.filter((e) => e.type === "ticket.updated").map((e) => e.data as { ticket: { id: string; assignee: unknown }; changes: string[] });
+    expect(updated.map((u) => u.ticket.id).sort()).toEqual([open.id, pending.id].sort());
+    for (const u of updated) {
+      expect(u.changes).toEqual(["assignee"]);
+      expect(u.ticket.assignee).toBeNull();
+    }
   });
 });

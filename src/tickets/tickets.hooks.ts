@@ -1,0 +1,32 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { systemContext } from "../auth/context";
+import type { Deps } from "../deps";
+import { onEventInTransaction } from "../events/bus";
+import { tickets } from "./tickets.table";
+import { emitTicketUpdated } from "./tickets.timeline";
+import { applyTicketPatch } from "./tickets.write";
+
+const UNSOLVED = ["open", "pending", "on_hold"] as const;
+
+/**
+ * A member who leaves a workspace leaves their unsolved tickets unassigned, in the same
+ * transaction, each with its `ticket.updated` event, so none waits on someone who can no longer
+ * answer. Solved and closed tickets keep their assignee as history.
+ */
+export function registerUnassignOnMemberRemoval(deps: Pick<Deps, "db">): () => void {
+  return onEventInTransaction(deps.db, (tx, event) => {
+    if (event.type !== "member.removed") return;
+    const userId = (event.data as { user_id?: unknown }).user_id;
+    if (typeof userId !== "string") return;
+    const assigned = tx
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.workspaceId, event.workspace_id), eq(tickets.assigneeId, userId), inArray(tickets.status, [...UNSOLVED]), isNull(tickets.deletedAt), isNull(tickets.mergedIntoId)))
+      .all();
+    const ctx = systemContext(event.workspace_id, `member-removed:${userId}`);
+    for (const ticket of assigned) {
+      const outcome = applyTicketPatch(tx, ctx, ticket, { assignee_id: null }, event.occurred_at, { enforceRequired: false });
+      if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+    }
+  });
+}
