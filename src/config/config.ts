@@ -55,6 +55,7 @@ export const envSchema = z.object({
   DESK_INBOUND_SECRET: z.string().min(8).optional().describe("DESK-Inbound-Secret of POST /v1/inbound/email"),
   DESK_OPEN_SIGNUP: boolFlag.describe("true: anyone may register"),
   DESK_SMTP_URL: z.string().optional().describe("relay for system mail (smtp://user:pass@host:port)"),
+  DESK_METRICS_TOKEN: z.string().min(16).optional().describe("when set, GET /metrics needs `Authorization: Bearer <token>`"),
   DESK_AI_BASE_URL: z.string().optional(),
   DESK_AI_API_KEY: z.string().optional(),
   DESK_AI_MODEL: z.string().optional(),
@@ -96,6 +97,8 @@ export type Config = {
   eventRetentionMs: number;
   logLevel: Env["DESK_LOG_LEVEL"];
   jobsEnabled: boolean;
+  /** Bearer token GET /metrics asks for; null: it answers whoever reaches the listener. */
+  metricsToken: string | null;
 };
 
 /** Reads a generated secret from the data dir, creating it (mode 0600) on first start. */
@@ -153,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventRetentionMs: parseDuration(e.EVENT_RETENTION),
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",
+    metricsToken: e.DESK_METRICS_TOKEN ?? null,
     ...overrides,
   };
 }

@@ -2,7 +2,8 @@ import type { Server } from "bun";
 import type { App } from "../app";
 import type { Deps } from "../deps";
 import { hasPendingChanges, hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
-import { DeskError, tooLarge } from "./errors";
+import { safeEqual } from "../lib/crypto";
+import { DeskError, tooLarge, unauthorized } from "./errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta } from "./request-meta";
@@ -62,6 +63,8 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       return handle(request);
     }
     if (path === "/metrics" && options.metrics && request.method === "GET") {
+      const token = deps.config.metricsToken;
+      if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`)) return errorResponse(unauthorized("GET /metrics needs the DESK_METRICS_TOKEN bearer token."));
       return new Response(options.metrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
     }
     if (path === "/docs" || path === "/docs/") return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });

@@ -28,6 +28,18 @@ describe("GET /metrics", () => {
     socket.close();
   });
 
+  test("with DESK_METRICS_TOKEN set, only its bearer reads the metrics", async () => {
+    const token = "metrics-token-0123456789abcdef";
+    const guarded = await startTestDesk({ env: { DESK_METRICS_TOKEN: token } });
+    const anonymous = await fetch(`${guarded.url}/metrics`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ status: 401, code: "unauthorized" });
+    expect((await fetch(`${guarded.url}/metrics`, { headers: { authorization: "Bearer wrong-token-0123456789abcdef" } })).status).toBe(401);
+    const allowed = await fetch(`${guarded.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toContain("# TYPE desk_http_requests_total counter");
+  });
+
   test("route labels collapse ids", () => {
     expect(routeLabel("/v1/tickets/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b/messages")).toBe("/v1/tickets/:id/messages");
     expect(routeLabel("/v1/tickets/1234")).toBe("/v1/tickets/:id");
