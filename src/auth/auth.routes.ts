@@ -9,7 +9,8 @@ import {
   registerUser,
   userOfMfaToken,
 } from "./auth.service";
-import { AccountsBody, AccountsSchema, LoginAnswerSchema, LoginBody, LogoutBody, MfaBody, RefreshBody, RegisterBody, SessionSchema } from "./auth.schemas";
+import { CHALLENGE_TTL_MS } from "./challenge";
+import { AccountsBody, AccountsSchema, ChallengeSchema, LoginAnswerSchema, LoginBody, LogoutBody, MfaBody, RefreshBody, RegisterBody, SessionSchema } from "./auth.schemas";
 import { unauthorized } from "../http/errors";
 import { listBrowserAccounts, logout, refreshSession } from "./refresh.service";
 import { assertRoomForAccount, beginSession } from "./session-response";
@@ -21,10 +22,17 @@ export function authRoutes(deps: Deps) {
     .post(
       "/register",
       async ({ request, body, set }) => {
-        const user = await limitedAttempt(limits, request, `register:${body.email}`, async () => {
-          assertRoomForAccount(deps, request, null);
-          return registerUser(deps, body);
-        });
+        const { challenge, ...input } = body;
+        const user = await limitedAttempt(
+          limits,
+          request,
+          `register:${input.email}`,
+          async () => {
+            assertRoomForAccount(deps, request, null);
+            return registerUser(deps, input);
+          },
+          challenge,
+        );
         const answer = await beginSession(deps, request, set, user, { mfaVerified: false });
         set.status = 201;
         return answer;
@@ -36,9 +44,24 @@ export function authRoutes(deps: Deps) {
       },
     )
     .post(
+      "/challenge",
+      async () => {
+        const { parameters, signature = "" } = await limits.challenges.issue();
+        return { challenge: { parameters: { ...parameters }, signature }, expires_in: CHALLENGE_TTL_MS / 1000 };
+      },
+      {
+        response: { 200: ChallengeSchema },
+        detail: {
+          summary:
+            "A single-use proof-of-work challenge (ALTCHA, SHA-256), valid five minutes. Login and register ask for it as `challenge: { challenge, solution }` once an account or address has failed to sign in a few times",
+          security: [],
+        },
+      },
+    )
+    .post(
       "/login",
       async ({ request, body, set }) => {
-        const user = await limitedAttempt(limits, request, `login:${body.email}`, () => authenticatePassword(deps, body.email, body.password));
+        const user = await limitedAttempt(limits, request, `login:${body.email}`, () => authenticatePassword(deps, body.email, body.password), body.challenge);
         assertRoomForAccount(deps, request, user.id);
         if (user.mfaEnabled) return { mfa_required: true as const, mfa_token: await issueMfaToken(deps, user) };
         return beginSession(deps, request, set, user, { mfaVerified: false });
@@ -55,9 +78,16 @@ export function authRoutes(deps: Deps) {
         const user = await userOfMfaToken(deps, body.mfa_token);
         // Refuse a sixth account before the code is spent.
         assertRoomForAccount(deps, request, user.id);
-        await limitedAttempt(limits, request, `mfa:${user.id}`, async () => {
-          if (!consumeSecondFactor(deps, user, body.code)) throw unauthorized("The code is wrong or was already used.");
-        });
+        // The password was right: a second factor is rate limited, not challenged.
+        await limitedAttempt(
+          limits,
+          request,
+          `mfa:${user.id}`,
+          async () => {
+            if (!consumeSecondFactor(deps, user, body.code)) throw unauthorized("The code is wrong or was already used.");
+          },
+          null,
+        );
         return beginSession(deps, request, set, user, { mfaVerified: true });
       },
       {

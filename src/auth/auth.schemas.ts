@@ -3,11 +3,30 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords";
 
 const Email = z.string().trim().toLowerCase().pipe(z.email("a valid email address").max(320));
 
+/** A solved sign-in challenge: the challenge as POST /v1/auth/challenge gave it, and the solution found. */
+export const ChallengeAnswerBody = z
+  .object({
+    challenge: z.object({
+      parameters: z
+        .object({ algorithm: z.string().max(40), nonce: z.string().max(200), salt: z.string().max(200), cost: z.number(), keyLength: z.number(), keyPrefix: z.string().max(200) })
+        .catchall(z.unknown()),
+      signature: z.string().max(400),
+    }),
+    solution: z.object({ counter: z.number().int().min(0), derivedKey: z.string().max(400), time: z.number().optional() }),
+  })
+  .describe("Required once an account or address has failed to sign in a few times (403 challenge_required)");
+
+export const ChallengeSchema = z.object({
+  challenge: z.object({ parameters: z.record(z.string(), z.unknown()), signature: z.string() }),
+  expires_in: z.number(),
+});
+
 export const RegisterBody = z
   .object({
     email: Email,
     password: z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH),
     name: z.string().trim().min(1).max(100),
+    challenge: ChallengeAnswerBody.optional(),
   })
   .strict();
 
@@ -15,6 +34,7 @@ export const LoginBody = z
   .object({
     email: z.string().trim().toLowerCase().min(1).max(320),
     password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+    challenge: ChallengeAnswerBody.optional(),
   })
   .strict();
 

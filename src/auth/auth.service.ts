@@ -7,6 +7,7 @@ import { requestMeta } from "../http/request-meta";
 import { newId } from "../lib/ids";
 import type { UserRow } from "./auth.present";
 import { users } from "./auth.table";
+import { CHALLENGE_AFTER, challengeFailed, challengeRequired, createSignInChallenges, type ChallengeAnswer, type SignInChallenges } from "./challenge";
 import { acceptTotp, useRecoveryCode } from "./mfa";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -16,24 +17,41 @@ export const wrongCredentials = () => unauthorized("The email or password is wro
 /** Failed sign-in attempts allowed per account and per client address. */
 export const SIGN_IN_LIMITS = { perAccount: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
 
-export type SignInLimits = { account: RateLimiter; ip: RateLimiter };
+export type SignInLimits = { account: RateLimiter; ip: RateLimiter; challenges: SignInChallenges };
 
-export function createSignInLimits(deps: Pick<Deps, "clock">): SignInLimits {
+export function createSignInLimits(deps: Pick<Deps, "clock" | "config">): SignInLimits {
   const now = () => deps.clock.now().getTime();
   return {
     account: createRateLimiter({ limit: SIGN_IN_LIMITS.perAccount, windowMs: SIGN_IN_LIMITS.windowMs, now }),
     ip: createRateLimiter({ limit: SIGN_IN_LIMITS.perIp, windowMs: SIGN_IN_LIMITS.windowMs, now }),
+    challenges: createSignInChallenges(deps),
   };
 }
 
-/** Wraps one sign-in attempt: 429 before any work when over a limit; failures count, success clears the account. */
-export async function limitedAttempt<T>(limits: SignInLimits, request: Request, accountKey: string, attempt: () => Promise<T>): Promise<T> {
+/**
+ * Wraps one sign-in attempt: 429 before any work when over a limit; after a few failures a solved
+ * challenge is required (403 challenge_required / challenge_failed); failures count, success
+ * clears the account.
+ */
+export async function limitedAttempt<T>(
+  limits: SignInLimits,
+  request: Request,
+  accountKey: string,
+  attempt: () => Promise<T>,
+  /** Login and register: the caller's solved challenge, or undefined; null where no challenge applies (a second factor). */
+  challenge: ChallengeAnswer | undefined | null,
+): Promise<T> {
   const ip = requestMeta(request).ip;
   const ipKey = ip ? `ip:${ip}` : null;
   enforceRateLimits([
     [limits.account, accountKey],
     [limits.ip, ipKey],
   ]);
+  const suspicious = limits.account.count(accountKey) >= CHALLENGE_AFTER.perAccount || (ipKey !== null && limits.ip.count(ipKey) >= CHALLENGE_AFTER.perIp);
+  if (challenge !== null && suspicious) {
+    if (!challenge) throw challengeRequired();
+    if (!(await limits.challenges.accept(challenge))) throw challengeFailed();
+  }
   try {
     const result = await attempt();
     limits.account.reset(accountKey);

@@ -12,6 +12,8 @@ export type RateLimiter = {
   retryAfter(key: string): number;
   /** Forgets `key` (for example after a successful sign-in). */
   reset(key: string): void;
+  /** Hits of `key` within the window. */
+  count(key: string): number;
 };
 
 export type RateLimitOptions = { limit: number; windowMs: number; now?: () => number; maxKeys?: number };
@@ -58,6 +60,7 @@ export function createRateLimiter({ limit, windowMs, now = Date.now, maxKeys = 1
     reset(key) {
       hits.delete(key);
     },
+    count: (key) => recent(key, now()).length,
   };
 }
 

@@ -235,6 +235,27 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
     await other.close();
   }, STEP);
 
+  test("after three wrong passwords, signing in solves the challenge in the browser and goes through", async () => {
+    const other = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const tab = await other.newPage();
+    tab.setDefaultTimeout(8000);
+    await tab.goto(`${desk.url}/signin`);
+    await tab.getByLabel("Email").fill("ada@acme.test");
+    for (let i = 0; i < 3; i++) {
+      await tab.getByLabel("Password").fill(`wrong guess ${i}`);
+      await tab.getByRole("button", { name: "Sign in" }).click();
+      await shown(tab.locator(".form-error"));
+      await tab.locator(".form-error").filter({ hasText: /wrong/i }).waitFor();
+    }
+    // The API now asks for a solved challenge; the page solves one and signs in.
+    expect((await call(desk.url, "POST", "/v1/auth/login", {}, { email: "ada@acme.test", password: "another good password" })).body.code).toBe("challenge_required");
+    await tab.getByLabel("Password").fill("another good password");
+    await tab.getByRole("button", { name: "Sign in" }).click();
+    await tab.waitForURL(/\/inbox\//);
+    expect(await tab.locator(".account-name").textContent()).toBe("Ada Agent");
+    await other.close();
+  }, STEP);
+
   test("inbox filters take several values and custom-field conditions; they save as a view", async () => {
     const fields = [
       { entity: "ticket", name: "Seats", type: "number" },

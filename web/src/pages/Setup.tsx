@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { withChallenge } from "../api/challenge";
 import { api, setSession, setWorkspace } from "../api/client";
 import { useAuth } from "../api/session";
 import type { Session, Workspace } from "../api/types";
@@ -25,7 +26,7 @@ export function Setup() {
     setError(null);
     try {
       if (needsAccount) {
-        const session = await api<Session>("/auth/register", { body: { name: values.name, email: values.email, password: values.password }, workspace: false });
+        const session = await withChallenge<Session>("/auth/register", { name: values.name, email: values.email, password: values.password });
         setSession(session);
         // The instance has a person now: a later sign-out must land on sign-in, not setup.
         client.removeQueries({ queryKey: ["instance-status"] });

@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { withChallenge } from "../api/challenge";
 import { api, isMfa, setSession } from "../api/client";
 import type { MfaChallenge, Session } from "../api/types";
 import { Link } from "../app/Link";
@@ -28,7 +29,7 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
     try {
       if (mfaToken) finish(await api<Session>("/auth/mfa", { body: { mfa_token: mfaToken, code: values.code.trim() }, workspace: false }));
       else {
-        const result = await api<Session | MfaChallenge>("/auth/login", { body: { email: values.email, password: values.password }, workspace: false });
+        const result = await withChallenge<Session | MfaChallenge>("/auth/login", { email: values.email, password: values.password });
         if (isMfa(result)) setMfaToken(result.mfa_token);
         else finish(result);
       }

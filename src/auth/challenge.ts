@@ -1,0 +1,53 @@
+import { createChallenge, verifySolution, type Challenge } from "altcha-lib";
+import { deriveKey as deriveSha } from "altcha-lib/algorithms/sha";
+import type { Deps } from "../deps";
+import { DeskError } from "../http/errors";
+import { deriveKey } from "../lib/crypto";
+
+/**
+ * The sign-in challenge (SPEC: "sign-in is rate limited and protected by a challenge"): a
+ * proof-of-work puzzle (ALTCHA, solved by the browser in well under a second, no third-party
+ * service) that login and register ask for once an account or an address has failed a few times.
+ * Challenges are signed with a key derived from DESK_SECRET, expire after five minutes and are
+ * accepted once.
+ */
+export const CHALLENGE_TTL_MS = 5 * 60_000;
+/** Failed sign-ins (per account / per address, within the rate-limit window) after which a solved challenge is required. */
+export const CHALLENGE_AFTER = { perAccount: 3, perIp: 10 } as const;
+const DIFFICULTY = { algorithm: "SHA-256", cost: 1, keyPrefix: "0000" } as const;
+
+export type ChallengeAnswer = { challenge: { parameters: Challenge["parameters"]; signature: string }; solution: { counter: number; derivedKey: string } };
+
+export type SignInChallenges = {
+  issue(): Promise<Challenge>;
+  /** True once for a valid, unexpired, correctly solved challenge of ours. */
+  accept(answer: ChallengeAnswer): Promise<boolean>;
+};
+
+export const challengeRequired = () =>
+  new DeskError(403, "challenge_required", "Too many failed sign-ins: solve a challenge from POST /v1/auth/challenge and send it as `challenge`.");
+export const challengeFailed = () => new DeskError(403, "challenge_failed", "The challenge answer is wrong, expired or already used; solve a new one.");
+
+export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChallenges {
+  const secret = deriveKey(deps.config.secret, "sign-in-challenge").toString("hex");
+  // Signatures of accepted challenges until they expire: each is good for one sign-in.
+  const spent = new Map<string, number>();
+  const forgetExpired = (now: number) => {
+    for (const [signature, expiresAt] of spent) if (expiresAt <= now) spent.delete(signature);
+  };
+  return {
+    issue: () =>
+      createChallenge({ ...DIFFICULTY, deriveKey: deriveSha, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS), hmacSignatureSecret: secret }),
+    async accept(answer) {
+      const signature = answer.challenge.signature;
+      if (spent.has(signature)) return false;
+      const result = await verifySolution({ challenge: answer.challenge, solution: answer.solution, deriveKey: deriveSha, hmacSignatureSecret: secret }).catch(() => null);
+      if (!result?.verified || result.expired) return false;
+      // Checked again: another request may have spent it while this one verified.
+      if (spent.has(signature)) return false;
+      forgetExpired(Date.now());
+      spent.set(signature, Date.now() + CHALLENGE_TTL_MS);
+      return true;
+    },
+  };
+}
