@@ -1,16 +1,26 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { overviewReport, reportRange } from "./reports.service";
+import { overviewReport, reportRange, workspaceTimeZone } from "./reports.service";
 
 const ReportQuery = z.object({ from: z.string().max(40).optional(), to: z.string().max(40).optional() });
 
 export function reportsRoutes(deps: Deps) {
   return new Elysia({ tags: ["reports"] })
     .use(deps.guard)
-    .get("/reports/overview", ({ ctx, query }) => overviewReport(deps.db, ctx, reportRange(deps.clock.now(), query.from, query.to)), {
+    .get(
+      "/reports/overview",
+      ({ ctx, query }) => {
+        const timeZone = workspaceTimeZone(deps.db, ctx.workspaceId);
+        return overviewReport(deps.db, ctx, reportRange(deps.clock.now(), query.from, query.to, timeZone), timeZone);
+      },
+      {
       access: { role: "viewer", scopes: ["tickets:read"] },
       query: ReportQuery,
-      detail: { summary: "Ticket figures over [from, to) (RFC 3339 or YYYY-MM-DD; a date-only `to` includes that day; default the last 30 days)" },
-    });
+        detail: {
+          summary:
+            "Ticket figures over [from, to) of the tickets the caller may see (RFC 3339 or YYYY-MM-DD; dates and by_day are days in the workspace's time zone, UTC when unset; a date-only `to` includes that day; default the last 30 days)",
+        },
+      },
+    );
 }

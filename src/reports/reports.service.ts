@@ -1,9 +1,10 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { invalidAt } from "../http/errors";
 import { userRefsOf } from "../tickets/tickets.present";
-import { CHANNELS, SEVERITIES } from "../tickets/tickets.table";
+import { ticketScope } from "../tickets/tickets.list";
+import { CHANNELS, SEVERITIES, tickets } from "../tickets/tickets.table";
 import type { UserRefJson } from "../users/users.present";
 
 export type Overview = {
@@ -26,18 +27,67 @@ export type Overview = {
 const DAY_MS = 86_400_000;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** `from`/`to` as RFC 3339 or YYYY-MM-DD (a date-only `to` includes that day); default: the last 30 days; at most a year. */
-export function reportRange(now: Date, from?: string, to?: string): { from: Date; to: Date } {
+/** The workspace's time zone setting, UTC when unset. */
+export function workspaceTimeZone(db: Queryable, workspaceId: string): string {
+  const row = db.all<{ tz: string | null }>(sql`SELECT json_extract(settings, '$.timezone') AS tz FROM workspaces WHERE id = ${workspaceId}`)[0];
+  return row?.tz || "UTC";
+}
+
+/** Milliseconds `timeZone` is ahead of UTC at the instant `at`. */
+function zoneOffset(at: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      .formatToParts(new Date(at))
+      .map((p) => [p.type, p.value]),
+  );
+  return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) - Math.floor(at / 1000) * 1000;
+}
+
+/** The instant a local date (YYYY-MM-DD) begins in `timeZone` (its midnight, or the first moment after a DST gap). */
+export function startOfLocalDay(date: string, timeZone: string): Date {
+  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
+  let at = utcMidnight - zoneOffset(utcMidnight, timeZone);
+  at = utcMidnight - zoneOffset(at, timeZone);
+  return new Date(at);
+}
+
+/** The local date (YYYY-MM-DD) of an instant in `timeZone`. */
+export const localDate = (at: Date, timeZone: string): string => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+
+const nextDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * `from`/`to` as RFC 3339 or YYYY-MM-DD in the workspace's time zone (a date-only `to` includes
+ * that day); default: the last 30 days up to the end of today; at most a year.
+ */
+export function reportRange(now: Date, from?: string, to?: string, timeZone = "UTC"): { from: Date; to: Date } {
   const parse = (value: string, location: string, endOfDay: boolean): Date => {
-    const date = new Date(DATE_RE.test(value) ? `${value}T00:00:00Z` : value);
+    if (DATE_RE.test(value)) {
+      if (Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw invalidAt(location, "Use an RFC 3339 time or a YYYY-MM-DD date.");
+      return startOfLocalDay(endOfDay ? nextDate(value) : value, timeZone);
+    }
+    const date = new Date(value);
     if (Number.isNaN(date.getTime())) throw invalidAt(location, "Use an RFC 3339 time or a YYYY-MM-DD date.");
-    return DATE_RE.test(value) && endOfDay ? new Date(date.getTime() + DAY_MS) : date;
+    return date;
   };
-  const end = to ? parse(to, "query.to", true) : new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
+  const today = localDate(now, timeZone);
+  const end = to ? parse(to, "query.to", true) : startOfLocalDay(nextDate(today), timeZone);
   const start = from ? parse(from, "query.from", false) : new Date(end.getTime() - 30 * DAY_MS);
   if (start >= end) throw invalidAt("query.from", "from must be before to.");
-  if (end.getTime() - start.getTime() > 366 * DAY_MS) throw invalidAt("query.to", "The range may span at most one year.");
+  if (end.getTime() - start.getTime() > 366 * DAY_MS + 2 * 3_600_000) throw invalidAt("query.to", "The range may span at most one year.");
   return { from: start, to: end };
+}
+
+/** The local days a range touches, each with the UTC instants it spans (clipped to the range). */
+function daysOf(range: { from: Date; to: Date }, timeZone: string): Array<{ date: string; from: string; to: string }> {
+  const days: Array<{ date: string; from: string; to: string }> = [];
+  for (let date = localDate(range.from, timeZone); days.length <= 370; date = nextDate(date)) {
+    const start = startOfLocalDay(date, timeZone);
+    if (start >= range.to) break;
+    const end = startOfLocalDay(nextDate(date), timeZone);
+    days.push({ date, from: new Date(Math.max(start.getTime(), range.from.getTime())).toISOString(), to: new Date(Math.min(end.getTime(), range.to.getTime())).toISOString() });
+  }
+  return days;
 }
 
 /** The lower median of `value` over `rows` (a SQL fragment yielding one column `v`), in SQL. */
@@ -47,12 +97,13 @@ const median = (rows: ReturnType<typeof sql>) =>
 const minutes = (a: string, b: string) => sql.raw(`(julianday(${a}) - julianday(${b})) * 1440.0`);
 
 /** GET /v1/reports/overview: every figure is a SQL aggregate over the range [from, to). */
-export function overviewReport(db: Queryable, ctx: RequestContext, range: { from: Date; to: Date }): Overview {
-  const ws = ctx.workspaceId;
+export function overviewReport(db: Queryable, ctx: RequestContext, range: { from: Date; to: Date }, timeZone = "UTC"): Overview {
   const from = range.from.toISOString();
   const to = range.to.toISOString();
-  const createdIn = sql`workspace_id = ${ws} AND deleted_at IS NULL AND merged_into_id IS NULL AND spam = 0 AND created_at >= ${from} AND created_at < ${to}`;
-  const solvedIn = sql`workspace_id = ${ws} AND deleted_at IS NULL AND merged_into_id IS NULL AND spam = 0 AND solved_at >= ${from} AND solved_at < ${to}`;
+  // The tickets the caller may see (private teams' only for their members), live and not spam.
+  const visible = and(...ticketScope(db, ctx), eq(tickets.spam, false))!;
+  const createdIn = sql`${visible} AND created_at >= ${from} AND created_at < ${to}`;
+  const solvedIn = sql`${visible} AND solved_at >= ${from} AND solved_at < ${to}`;
   const firstResponses = sql`SELECT ${minutes("first_responded_at", "created_at")} AS v FROM tickets WHERE ${createdIn} AND first_responded_at IS NOT NULL`;
   const resolutions = sql`SELECT ${minutes("solved_at", "created_at")} AS v FROM tickets WHERE ${solvedIn}`;
 
@@ -68,18 +119,22 @@ export function overviewReport(db: Queryable, ctx: RequestContext, range: { from
   }>(sql`SELECT
       (SELECT count(*) FROM tickets WHERE ${createdIn}) AS created,
       (SELECT count(*) FROM tickets WHERE ${solvedIn}) AS solved,
-      (SELECT count(*) FROM tickets WHERE workspace_id = ${ws} AND deleted_at IS NULL AND merged_into_id IS NULL AND spam = 0 AND status IN ('open', 'pending', 'on_hold')) AS open_now,
+      (SELECT count(*) FROM tickets WHERE ${visible} AND status IN ('open', 'pending', 'on_hold')) AS open_now,
       ${median(firstResponses)} AS first_response,
       ${median(resolutions)} AS resolution,
       (SELECT avg(json_extract(csat, '$.score')) FROM tickets WHERE ${solvedIn} AND csat IS NOT NULL) AS csat_avg,
       (SELECT count(*) FROM tickets WHERE ${solvedIn} AND csat IS NOT NULL) AS csat_count,
       (SELECT count(*) FROM tickets WHERE ${createdIn} AND json_extract(sla, '$.breached') = 1) AS sla_breached`)[0]!;
 
+  // Days are the workspace's local days: each is counted over the UTC instants it spans.
+  const days = daysOf(range, timeZone);
+  const dayRows = sql.join(days.map((d) => sql`(${d.date}, ${d.from}, ${d.to})`), sql`, `);
   const byDay = db.all<{ date: string; created: number; solved: number }>(sql`
-    WITH RECURSIVE days(d) AS (SELECT date(${from}) UNION ALL SELECT date(d, '+1 day') FROM days WHERE date(d, '+1 day') < ${to} AND d < date(${to}, '-1 day')),
-    c AS (SELECT substr(created_at, 1, 10) AS d, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY 1),
-    s AS (SELECT substr(solved_at, 1, 10) AS d, count(*) AS n FROM tickets WHERE ${solvedIn} GROUP BY 1)
-    SELECT days.d AS date, coalesce(c.n, 0) AS created, coalesce(s.n, 0) AS solved FROM days LEFT JOIN c ON c.d = days.d LEFT JOIN s ON s.d = days.d ORDER BY days.d`);
+    WITH days(date, lo, hi) AS (VALUES ${dayRows})
+    SELECT days.date AS date,
+      (SELECT count(*) FROM tickets WHERE ${visible} AND created_at >= days.lo AND created_at < days.hi) AS created,
+      (SELECT count(*) FROM tickets WHERE ${visible} AND solved_at >= days.lo AND solved_at < days.hi) AS solved
+    FROM days ORDER BY days.date`);
 
   const byChannel = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Record<string, number>;
   for (const row of db.all<{ k: string; n: number }>(sql`SELECT channel AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY channel`)) byChannel[row.k] = row.n;

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { tickets } from "../tickets/tickets.table";
-import { newTicket } from "../tickets/tickets.testkit";
+import { newTeam, newTicket } from "../tickets/tickets.testkit";
 
 const desk = await startTestDesk();
 const setTimes = (id: string, values: Partial<typeof tickets.$inferInsert>) => desk.deps.db.update(tickets).set(values).where(eq(tickets.id, id)).run();
@@ -59,5 +59,42 @@ describe("reports overview", () => {
     const empty = await desk.api("GET", "/v1/reports/overview", { headers: owner.headers });
     expect(empty.body).toMatchObject({ created: 0, first_response_p50_minutes: null, csat_avg: null, by_agent: [] });
     expect(empty.body.by_day).toHaveLength(30);
+  });
+
+  test("days are the workspace's local days, across a daylight-saving change", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    expect((await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { timezone: "America/New_York" } } })).status).toBe(200);
+    const late = await newTicket(desk, owner);
+    const early = await newTicket(desk, owner);
+    const dstDay = await newTicket(desk, owner);
+    const nextDay = await newTicket(desk, owner);
+    setTimes(late.id, { createdAt: "2026-03-02T03:00:00.000Z" }); // 22:00 on March 1 in New York
+    setTimes(early.id, { createdAt: "2026-03-02T06:00:00.000Z" }); // 01:00 on March 2
+    setTimes(dstDay.id, { createdAt: "2026-03-09T03:30:00.000Z" }); // 23:30 on March 8 (EDT since 02:00 that day)
+    setTimes(nextDay.id, { createdAt: "2026-03-09T04:30:00.000Z" }); // 00:30 on March 9
+    const march = await desk.api("GET", "/v1/reports/overview?from=2026-03-01&to=2026-03-02", { headers: owner.headers });
+    expect(march.body).toMatchObject({ from: "2026-03-01T05:00:00.000Z", to: "2026-03-03T05:00:00.000Z", created: 2 });
+    expect(march.body.by_day).toEqual([
+      { date: "2026-03-01", created: 1, solved: 0 },
+      { date: "2026-03-02", created: 1, solved: 0 },
+    ]);
+    // March 8 has 23 hours there: it ends at 04:00 UTC, not 05:00.
+    const dst = await desk.api("GET", "/v1/reports/overview?from=2026-03-08&to=2026-03-08", { headers: owner.headers });
+    expect(dst.body).toMatchObject({ from: "2026-03-08T05:00:00.000Z", to: "2026-03-09T04:00:00.000Z", created: 1, by_day: [{ date: "2026-03-08", created: 1, solved: 0 }] });
+  });
+
+  test("a private team's tickets count only for those who may see them", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const outsider = await addMember(desk, workspace.id, "agent");
+    const insider = await addMember(desk, workspace.id, "agent");
+    const team = await newTeam(desk, owner, { name: "Legal", private: true, member_ids: [insider.id] });
+    await newTicket(desk, owner, { subject: "Everyone's" });
+    await newTicket(desk, owner, { subject: "Legal's", team_id: team.id, assignee_id: insider.id });
+    const figures = async (member: { headers: Record<string, string> }) => (await desk.api("GET", "/v1/reports/overview", { headers: member.headers })).body;
+    expect((await figures(owner)).created).toBe(2);
+    expect((await figures(insider)).created).toBe(2);
+    const seenByOutsider = await figures(outsider);
+    expect(seenByOutsider).toMatchObject({ created: 1, open_now: 1 });
+    expect(seenByOutsider.by_day.reduce((n: number, d: { created: number }) => n + d.created, 0)).toBe(1);
   });
 });
