@@ -15,6 +15,7 @@ import { buildDeps } from "../src/deps";
 import { members } from "../src/workspaces/workspaces.table";
 import { createWorkspace } from "../src/workspaces/workspaces.service";
 import { newId } from "../src/lib/ids";
+import { commitPending } from "../src/db/tx";
 
 const { values: args } = parseArgs({
   options: {
@@ -91,6 +92,8 @@ for (let i = 0; i < AGENTS; i++) {
 const seats = createField(ownerCtx, { entity: "ticket", name: "Seats", key: "seats", type: "number" }, deps);
 const orderRef = createField(ownerCtx, { entity: "ticket", name: "Order reference", key: "order_ref", type: "text" }, deps);
 const { secret } = createApiKey(ownerCtx, { name: "bench", scopes: [...SCOPES] }, deps);
+// The services above left this turn's group commit open: commit it before raw transactions of our own.
+commitPending(deps.db);
 console.log(`workspace ${ws} ready (${elapsed()})`);
 
 // The FTS triggers cost ~100 µs a row when interleaved with bulk inserts; filling each index once
