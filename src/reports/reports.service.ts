@@ -72,7 +72,8 @@ export function reportRange(now: Date, from?: string, to?: string, timeZone = "U
   };
   const today = localDate(now, timeZone);
   const end = to ? parse(to, "query.to", true) : startOfLocalDay(nextDate(today), timeZone);
-  const start = from ? parse(from, "query.from", false) : new Date(end.getTime() - 30 * DAY_MS);
+  const thirtyDaysBack = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);
+  const start = from ? parse(from, "query.from", false) : to ? new Date(end.getTime() - 30 * DAY_MS) : startOfLocalDay(thirtyDaysBack, timeZone);
   if (start >= end) throw invalidAt("query.from", "from must be before to.");
   if (end.getTime() - start.getTime() > 366 * DAY_MS + 2 * 3_600_000) throw invalidAt("query.to", "The range may span at most one year.");
   return { from: start, to: end };

@@ -81,6 +81,11 @@ describe("reports overview", () => {
     // March 8 has 23 hours there: it ends at 04:00 UTC, not 05:00.
     const dst = await desk.api("GET", "/v1/reports/overview?from=2026-03-08&to=2026-03-08", { headers: owner.headers });
     expect(dst.body).toMatchObject({ from: "2026-03-08T05:00:00.000Z", to: "2026-03-09T04:00:00.000Z", created: 1, by_day: [{ date: "2026-03-08", created: 1, solved: 0 }] });
+    // By default: the last 30 local days, today included.
+    const recent = await desk.api("GET", "/v1/reports/overview", { headers: owner.headers });
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+    expect(recent.body.by_day).toHaveLength(30);
+    expect(recent.body.by_day.at(-1).date).toBe(today);
   });
 
   test("a private team's tickets count only for those who may see them", async () => {
