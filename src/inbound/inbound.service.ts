@@ -114,6 +114,9 @@ function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string)
   return queriesOf(currentDb()).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, new Date().toISOString()).length > 0;
 }
 
+/** Where a workspace's original messages (.eml) live, by month; its purge removes the folder. */
+export const workspaceMailFolder = (dataDir: string, workspaceId: string): string => join(dataDir, "mail", workspaceId);
+
 /** Folders already made this process: a month's folder is made once, not per message. */
 const madeFolders = new Set<string>();
 
@@ -122,9 +125,6 @@ const madeFolders = new Set<string>();
  * runs on the fs thread pool (node:fs/promises): Bun.write writes on the event loop's own thread,
  * where it measured ~18% of ingest CPU under load, stalling behind SQLite's checkpoint fsyncs.
  */
-/** Where a workspace's original messages (.eml) live, by month; its purge removes the folder. */
-export const workspaceMailFolder = (dataDir: string, workspaceId: string): string => join(dataDir, "mail", workspaceId);
-
 async function storeOriginal(dataDir: string, workspaceId: string, raw: Uint8Array): Promise<string> {
   const relativeFolder = join("mail", workspaceId, new Date().toISOString().slice(0, 7));
   const folder = join(dataDir, relativeFolder);
@@ -193,8 +193,8 @@ export function normalizeCidReferences(html: string, contentIds: Set<string>): s
  * The one ingest pipeline behind all three doors (SMTP receiver, POST /v1/inbound/email, IMAP).
  * Parse and store files first; then, in one transaction: dedupe, thread, contact, ticket or
  * message, Message-ID map, follow-up jobs. Never throws for bad mail: refusals are outcomes.
+ * Settles once what it stored is committed, so the sender may be told it was accepted.
  */
-/** Ingests one message; settles once what it stored is committed, so the sender may be told it was accepted. */
 export async function ingestEmail(deps: Deps, source: IngestSource): Promise<IngestOutcome> {
   const outcome = await ingestUncommitted(deps, source);
   await untilCommitted(deps.db);
