@@ -40,26 +40,31 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
   const debugEnabled = log.isLevelEnabled("debug");
 
   async function route(request: Request, path: string, server?: Server<unknown>): Promise<Response> {
-    if (options.upgrade && server && path.startsWith("/v1/") && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
+    const method = request.method;
+    const reading = method === "GET" || method === "HEAD";
+    if (reading && options.upgrade && server && path.startsWith("/v1/") && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
       const upgraded = options.upgrade(request, server);
       if (upgraded === "upgraded") return new Response(null, { status: 101 });
       if (upgraded) return upgraded;
     }
     if (path.startsWith("/v1/") || path === "/v1" || path === "/healthz") {
       shareTurn(deps.db);
-      const length = Number(request.headers.get("content-length") ?? 0);
-      const type = request.headers.get("content-type") ?? "";
-      const limit = LARGE_BODY_TYPES.some((t) => type.startsWith(t)) ? MAX_BODY_BYTES : JSON_BODY_LIMIT;
-      if (length > limit) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
-      if (!request.headers.has("content-length") && request.body) {
-        // A body of undeclared length (chunked): read it under the same limit.
-        const bytes = await readCapped(request.body, limit);
-        if (!bytes) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
-        const meta = requestMeta(request);
-        request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
-        setRequestMeta(request, meta);
+      // GET and HEAD bodies are never read (Elysia parses none), so only other methods are measured.
+      if (!reading) {
+        const length = Number(request.headers.get("content-length") ?? 0);
+        const type = request.headers.get("content-type") ?? "";
+        const limit = LARGE_BODY_TYPES.some((t) => type.startsWith(t)) ? MAX_BODY_BYTES : JSON_BODY_LIMIT;
+        if (length > limit) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
+        if (!request.headers.has("content-length") && request.body) {
+          // A body of undeclared length (chunked): read it under the same limit.
+          const bytes = await readCapped(request.body, limit);
+          if (!bytes) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
+          const meta = requestMeta(request);
+          request = new Request(request.url, { method, headers: request.headers, body: bytes });
+          setRequestMeta(request, meta);
+        }
       }
-      if (idempotencyApplies(request.method, path)) return withIdempotency(request, path, handle);
+      if (idempotencyApplies(method, path)) return withIdempotency(request, path, handle);
       return handle(request);
     }
     if (path === "/metrics" && options.metrics && request.method === "GET") {
