@@ -1,6 +1,7 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
 import type { Db } from "../db/database";
+import { hasPendingChanges, untilCommitted } from "../db/tx";
 import { onEventsCommitted } from "../events/bus";
 import { contactTopic, hiddenStandIn, teamTopic, userTopic, workspaceTopic, type Envelope, type StoredEvent } from "../events/envelope";
 import { replayEvents } from "../events/events.routes";
@@ -104,6 +105,10 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       data.teams = claims.teams ?? [];
       data.ownTopics = claims.sub ? [userTopic(claims.sub)] : [];
     }
+    // The replay reads this connection's view, which includes the turn's changes not committed yet
+    // (group commit); those are published live once committed. Wait until none are pending, so each
+    // event reaches the socket once: by the replay if committed before, live if after.
+    while (hasPendingChanges(deps.db)) await untilCommitted(deps.db).catch(() => undefined);
     if (data.closed) return;
     // Synchronous from here: no committed event can slip between the replay and the subscription.
     if (data.kind === "agent") {

@@ -128,6 +128,28 @@ describe("gateway", () => {
     void owner;
   });
 
+  test("connecting with since= while events are being written: every event arrives once, in order", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const start = emit(workspace.id, "ticket.created").seq;
+    // A writer keeps changes pending in most event-loop turns while the sockets are admitted.
+    let writing = true;
+    const writer = (async () => {
+      while (writing) {
+        for (let i = 0; i < 10; i++) emit(workspace.id, "ticket.updated");
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const sockets = await Promise.all([1, 2, 3, 4].map(() => socketFor(owner.headers, `&since=${start}`)));
+    writing = false;
+    await writer;
+    const last = emit(workspace.id, "ticket.deleted");
+    for (const socket of sockets) {
+      await socket.waitFor((f) => f.id === last.id);
+      const seqs = socket.frames.filter((f) => typeof f.seq === "number").map((f) => f.seq as number);
+      expect(seqs).toEqual(Array.from({ length: last.seq - start }, (_, i) => start + 1 + i));
+    }
+  });
+
   test("ping answers pong; chat.typing reaches the others without seq or storage", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
