@@ -1,4 +1,5 @@
 import type { Db, Tx } from "./database";
+import { preparedFor } from "./prepared";
 
 /**
  * Group commit. A COMMIT writes every page the transaction touched to the WAL, one system call per
@@ -29,27 +30,16 @@ type Batch = {
 const frames: Frame[] = [];
 const batches = new Map<Db, Batch>();
 
-type Statements = Record<"begin" | "beginRead" | "savepoint" | "release" | "rollbackTo" | "commit", { run(): unknown }> & {
-  totalChanges: { get(): { n: number } | null };
-};
-const statementsByDb = new WeakMap<Db, Statements>();
-function statementsOf(db: Db): Statements {
-  let statements = statementsByDb.get(db);
-  if (!statements) {
-    const sqlite = db.$client;
-    statements = {
-      begin: sqlite.prepare("BEGIN IMMEDIATE"),
-      beginRead: sqlite.prepare("BEGIN"),
-      totalChanges: sqlite.prepare<{ n: number }, []>("SELECT total_changes() AS n"),
-      savepoint: sqlite.prepare("SAVEPOINT desk_change"),
-      release: sqlite.prepare("RELEASE desk_change"),
-      rollbackTo: sqlite.prepare("ROLLBACK TO desk_change"),
-      commit: sqlite.prepare("COMMIT"),
-    };
-    statementsByDb.set(db, statements);
-  }
-  return statements;
-}
+/** The transaction-control statements, prepared once per connection. */
+const statementsOf = preparedFor((sqlite) => ({
+  begin: sqlite.prepare("BEGIN IMMEDIATE"),
+  beginRead: sqlite.prepare("BEGIN"),
+  totalChanges: sqlite.prepare<{ n: number }, []>("SELECT total_changes() AS n"),
+  savepoint: sqlite.prepare("SAVEPOINT desk_change"),
+  release: sqlite.prepare("RELEASE desk_change"),
+  rollbackTo: sqlite.prepare("ROLLBACK TO desk_change"),
+  commit: sqlite.prepare("COMMIT"),
+}));
 
 type NotAsync<T> = [T] extends [never] ? [] : [T] extends [PromiseLike<unknown>] ? [never] : [];
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { workspaces } from "../workspaces/workspaces.table";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
+import { escapeHtml } from "../lib/sanitize";
 import { defineJob, PermanentFailure } from "../jobs/define";
 import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
 import { userRef } from "../users/users.present";
@@ -13,8 +14,6 @@ export const INVITATION_MAIL_JOB = "invitation.mail";
 
 /** The accept link carries the token, so the payload holds it sealed (DESK_SECRET), never in clear. */
 export const InvitationMailPayload = z.object({ invitation_id: z.string(), sealed_url: z.string() });
-
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /**
  * Mails an invitation's link: through the DESK_SMTP_URL relay when one is set, else as an .eml

@@ -1,5 +1,5 @@
-import type { Statement } from "bun:sqlite";
 import type { Db, Queryable } from "../db/database";
+import { preparedFor } from "../db/prepared";
 import { beforeEachCommit } from "../db/tx";
 
 /**
@@ -7,26 +7,16 @@ import { beforeEachCommit } from "../db/tx";
  * into the FTS5 indexes in bulk: before each batch commits, before any search reads the indexes,
  * and at start (rows staged by a writer that bypassed Desk, such as scripts/seed.ts).
  */
-type Flush = Statement[];
-const flushes = new WeakMap<object, Flush>();
-
-function flushOf(client: Db["$client"]): Flush {
-  let flush = flushes.get(client);
-  if (!flush) {
-    flush = [
-      client.prepare("INSERT INTO ticket_search (rowid, ws, subject) SELECT row_ref, ws, subject FROM search_staging_tickets"),
-      client.prepare("DELETE FROM search_staging_tickets"),
-      client.prepare("INSERT INTO message_search (rowid, ws, body) SELECT row_ref, ws, body FROM search_staging_messages"),
-      client.prepare("DELETE FROM search_staging_messages"),
-    ];
-    flushes.set(client, flush);
-  }
-  return flush;
-}
+const flushStatements = preparedFor((sqlite) => [
+  sqlite.prepare("INSERT INTO ticket_search (rowid, ws, subject) SELECT row_ref, ws, subject FROM search_staging_tickets"),
+  sqlite.prepare("DELETE FROM search_staging_tickets"),
+  sqlite.prepare("INSERT INTO message_search (rowid, ws, body) SELECT row_ref, ws, body FROM search_staging_messages"),
+  sqlite.prepare("DELETE FROM search_staging_messages"),
+]);
 
 /** Moves every staged document into its index (a few µs when nothing is staged). */
 export function flushSearchStaging(db: Queryable): void {
-  for (const statement of flushOf((db as Db).$client)) statement.run();
+  for (const statement of flushStatements(db)) statement.run();
 }
 
 /** Registers the pre-commit flush and empties what a previous run left staged. */
