@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db/database";
+import { preparedFor } from "../db/prepared";
 import { afterCommit, currentDb } from "../db/tx";
 import { newId } from "../lib/ids";
 import { hooksOf } from "./bus";
@@ -18,24 +19,13 @@ export type NewEvent = {
 
 const pending = new WeakMap<Tx, StoredEvent[]>();
 
-/** The two statements of every event, prepared once per database (drizzle would build their SQL on each call). */
-function prepareStatements(db: Db) {
-  return {
-    nextSeq: db.$client.query<{ event_seq: number }, [string]>("UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq"),
-    insert: db.$client.query<unknown, [string, string, number, string, string, string | null, string, string, string]>(
-      "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
-  };
-}
-const prepared = new WeakMap<Db, ReturnType<typeof prepareStatements>>();
-function statementsOf(db: Db): ReturnType<typeof prepareStatements> {
-  let found = prepared.get(db);
-  if (!found) {
-    found = prepareStatements(db);
-    prepared.set(db, found);
-  }
-  return found;
-}
+/** The two statements of every event, prepared once per connection (drizzle would build their SQL on each call). */
+const statementsOf = preparedFor((sqlite) => ({
+  nextSeq: sqlite.query<{ event_seq: number }, [string]>("UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq"),
+  insert: sqlite.query<unknown, [string, string, number, string, string, string | null, string, string, string]>(
+    "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  ),
+}));
 
 /**
  * Stores an event in the caller's transaction: the seq comes from the workspace row, which the
