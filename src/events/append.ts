@@ -1,4 +1,4 @@
-import type { Db, Tx } from "../db/database";
+import type { Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { afterCommit, currentDb } from "../db/tx";
 import { newId } from "../lib/ids";
