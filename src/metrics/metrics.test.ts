@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
-import { counterValue, countSmtpSession, recordHttpRequest, routeLabel } from "./metrics";
+import { counterValue, countSmtpSession, observeHistogram, recordHttpRequest, renderMetrics, routeLabel } from "./metrics";
 
 const desk = await startTestDesk();
 
@@ -54,5 +54,16 @@ describe("GET /metrics", () => {
     recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/42", status: 404, ms: 1 });
     expect(counterValue("desk_http_requests_total", labels)).toBe(before + 4);
     expect(counterValue("desk_http_requests_total", { ...labels, status: "404" })).toBe(1);
+  });
+
+  test("histogram buckets are cumulative, with +Inf, sum and count", () => {
+    for (const seconds of [0.0005, 0.003, 0.005, 20]) observeHistogram("desk_test_seconds", { kind: "a" }, seconds);
+    const text = renderMetrics();
+    expect(text).toContain('desk_test_seconds_bucket{kind="a",le="0.001"} 1');
+    expect(text).toContain('desk_test_seconds_bucket{kind="a",le="0.005"} 3');
+    expect(text).toContain('desk_test_seconds_bucket{kind="a",le="10"} 3');
+    expect(text).toContain('desk_test_seconds_bucket{kind="a",le="+Inf"} 4');
+    expect(text).toContain('desk_test_seconds_count{kind="a"} 4');
+    expect(text).toContain('desk_test_seconds_sum{kind="a"} 20.0085');
   });
 });

@@ -5,8 +5,11 @@
 
 type Labels = Record<string, string>;
 
-const counters = new Map<string, Map<string, number>>();
-const gauges = new Map<string, Map<string, number>>();
+/** One series' value, held by reference so a hot path resolves it once and then only adds. */
+type Cell = { value: number };
+
+const counters = new Map<string, Map<string, Cell>>();
+const gauges = new Map<string, Map<string, Cell>>();
 const help = new Map<string, { type: "counter" | "gauge" | "histogram"; text: string }>();
 
 const labelKey = (labels: Labels) =>
@@ -19,34 +22,43 @@ function describe(name: string, type: "counter" | "gauge" | "histogram", text: s
   help.set(name, { type, text });
 }
 
-function addToSeries(family: Map<string, Map<string, number>>, name: string, key: string, by: number): void {
+function cellOf(family: Map<string, Map<string, Cell>>, name: string, key: string): Cell {
   let series = family.get(name);
   if (!series) family.set(name, (series = new Map()));
-  series.set(key, (series.get(key) ?? 0) + by);
+  let cell = series.get(key);
+  if (!cell) series.set(key, (cell = { value: 0 }));
+  return cell;
 }
 
 export function incrementCounter(name: string, labels: Labels = {}, by = 1): void {
-  addToSeries(counters, name, labelKey(labels), by);
+  cellOf(counters, name, labelKey(labels)).value += by;
 }
 
 export function addToGauge(name: string, labels: Labels = {}, by = 1): void {
-  addToSeries(gauges, name, labelKey(labels), by);
+  cellOf(gauges, name, labelKey(labels)).value += by;
 }
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** `counts[i]` holds the observations falling in bucket i alone (the last slot: above every bound); rendering sums them up. */
 type Histogram = { counts: number[]; sum: number; count: number };
 const histograms = new Map<string, Map<string, Histogram>>();
 
 export function observeHistogram(name: string, labels: Labels, seconds: number): void {
-  observeByKey(name, labelKey(labels), seconds);
+  observe(histogramOf(name, labelKey(labels)), seconds);
 }
 
-function observeByKey(name: string, key: string, seconds: number): void {
+function histogramOf(name: string, key: string): Histogram {
   let series = histograms.get(name);
   if (!series) histograms.set(name, (series = new Map()));
   let h = series.get(key);
-  if (!h) series.set(key, (h = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 }));
-  for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.counts[i]!++;
+  if (!h) series.set(key, (h = { counts: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+  return h;
+}
+
+function observe(h: Histogram, seconds: number): void {
+  let bucket = 0;
+  while (bucket < BUCKETS.length && seconds > BUCKETS[bucket]!) bucket++;
+  h.counts[bucket]!++;
   h.sum += seconds;
   h.count++;
 }
@@ -68,29 +80,41 @@ export function routeLabel(path: string): string {
 }
 
 /**
- * The label keys of one (method, path, status), computed once: building and escaping labels on
- * every request cost more than the counting. Bounded, since paths carry ids: when full it starts over.
+ * The series one (method, status, path) counts into, resolved once: building label keys, or even
+ * one lookup string, on every request cost more than the counting (measured under load). Looked up
+ * by nested maps so a request allocates nothing here. Bounded, since paths carry ids: when full it
+ * starts over (the series themselves stay).
  */
-type HttpSeriesKeys = { counter: string; histogram: string };
-const httpSeriesKeys = new Map<string, HttpSeriesKeys>();
-const HTTP_SERIES_KEYS_MAX = 5000;
+type HttpSeries = { requests: Cell; duration: Histogram };
+const httpSeries = new Map<string, Map<number, Map<string, HttpSeries>>>();
+let httpSeriesCount = 0;
+const HTTP_SERIES_MAX = 5000;
 
-function httpSeriesKeysOf(method: string, path: string, status: number): HttpSeriesKeys {
-  const cacheKey = `${method} ${status} ${path}`;
-  let keys = httpSeriesKeys.get(cacheKey);
-  if (!keys) {
+function httpSeriesOf(method: string, status: number, path: string): HttpSeries {
+  let byStatus = httpSeries.get(method);
+  if (!byStatus) httpSeries.set(method, (byStatus = new Map()));
+  let byPath = byStatus.get(status);
+  if (!byPath) byStatus.set(status, (byPath = new Map()));
+  let series = byPath.get(path);
+  if (!series) {
     const route = routeLabel(path);
-    keys = { counter: labelKey({ method, route, status: String(status) }), histogram: labelKey({ method, route }) };
-    if (httpSeriesKeys.size >= HTTP_SERIES_KEYS_MAX) httpSeriesKeys.clear();
-    httpSeriesKeys.set(cacheKey, keys);
+    series = {
+      requests: cellOf(counters, "desk_http_requests_total", labelKey({ method, route, status: String(status) })),
+      duration: histogramOf("desk_http_request_duration_seconds", labelKey({ method, route })),
+    };
+    if (++httpSeriesCount > HTTP_SERIES_MAX) {
+      httpSeries.clear();
+      httpSeriesCount = 0;
+    }
+    byPath.set(path, series);
   }
-  return keys;
+  return series;
 }
 
 export function recordHttpRequest(info: { method: string; route: string; status: number; ms: number }): void {
-  const keys = httpSeriesKeysOf(info.method, info.route, info.status);
-  addToSeries(counters, "desk_http_requests_total", keys.counter, 1);
-  observeByKey("desk_http_request_duration_seconds", keys.histogram, info.ms / 1000);
+  const series = httpSeriesOf(info.method, info.status, info.route);
+  series.requests.value++;
+  observe(series.duration, info.ms / 1000);
 }
 
 export const recordWebhookDelivery = (outcome: "succeeded" | "retried" | "failed") => incrementCounter("desk_webhook_deliveries_total", { outcome });
@@ -102,7 +126,7 @@ export const socketOpened = (kind: "agent" | "widget") => addToGauge("desk_realt
 export const socketClosed = (kind: "agent" | "widget") => addToGauge("desk_realtime_sockets", { kind }, -1);
 
 /** Reads a counter's current value (tests and benchmarks). */
-export const counterValue = (name: string, labels: Labels = {}) => counters.get(name)?.get(labelKey(labels)) ?? 0;
+export const counterValue = (name: string, labels: Labels = {}) => counters.get(name)?.get(labelKey(labels))?.value ?? 0;
 
 /** A source of series computed at scrape time (job counts, seq lag). */
 export type Sample = { name: string; type: "counter" | "gauge"; help: string; labels?: Labels; value: number };
@@ -115,13 +139,14 @@ export function renderMetrics(sources: MetricSource[] = []): string {
   for (const [name, values] of [...counters, ...gauges]) {
     const meta = help.get(name);
     head(name, meta?.type ?? "counter", meta?.text ?? name);
-    for (const [key, value] of values) series(name, key, value);
+    for (const [key, cell] of values) series(name, key, cell.value);
   }
   for (const [name, values] of histograms) {
     head(name, "histogram", help.get(name)?.text ?? name);
     for (const [key, h] of values) {
       const prefix = key ? `${key},` : "";
-      BUCKETS.forEach((b, i) => lines.push(`${name}_bucket{${prefix}le="${b}"} ${h.counts[i]}`));
+      let cumulative = 0;
+      BUCKETS.forEach((b, i) => lines.push(`${name}_bucket{${prefix}le="${b}"} ${(cumulative += h.counts[i]!)}`));
       lines.push(`${name}_bucket{${prefix}le="+Inf"} ${h.count}`);
       series(`${name}_sum`, key, Number(h.sum.toFixed(6)));
       series(`${name}_count`, key, h.count);
