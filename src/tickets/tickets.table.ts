@@ -76,8 +76,6 @@ export const tickets = sqliteTable(
     index("tickets_ws_priority_idx").on(t.workspaceId, t.priorityRank, t.id).where(LIVE),
     index("tickets_ws_severity_idx").on(t.workspaceId, t.severityRank, t.id).where(LIVE),
     index("tickets_ws_due_idx").on(t.workspaceId, t.dueAt, t.id).where(LIVE),
-    /** Covering index for GET /v1/tickets/counts. */
-    index("tickets_ws_counts_idx").on(t.workspaceId, t.status, t.spam, t.assigneeId).where(LIVE),
     index("tickets_ws_solved_idx").on(t.workspaceId, t.solvedAt).where(sql`solved_at IS NOT NULL`),
     index("tickets_snoozed_idx").on(t.snoozedUntil).where(sql`snoozed_until IS NOT NULL`),
   ],

@@ -1,0 +1,1 @@
+DROP INDEX `tickets_ws_counts_idx`;
