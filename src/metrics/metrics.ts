@@ -91,23 +91,23 @@ let httpSeriesCount = 0;
 const HTTP_SERIES_MAX = 5000;
 
 function httpSeriesOf(method: string, status: number, path: string): HttpSeries {
+  const known = httpSeries.get(method)?.get(status)?.get(path);
+  if (known) return known;
+  if (httpSeriesCount >= HTTP_SERIES_MAX) {
+    httpSeries.clear();
+    httpSeriesCount = 0;
+  }
   let byStatus = httpSeries.get(method);
   if (!byStatus) httpSeries.set(method, (byStatus = new Map()));
   let byPath = byStatus.get(status);
   if (!byPath) byStatus.set(status, (byPath = new Map()));
-  let series = byPath.get(path);
-  if (!series) {
-    const route = routeLabel(path);
-    series = {
-      requests: cellOf(counters, "desk_http_requests_total", labelKey({ method, route, status: String(status) })),
-      duration: histogramOf("desk_http_request_duration_seconds", labelKey({ method, route })),
-    };
-    if (++httpSeriesCount > HTTP_SERIES_MAX) {
-      httpSeries.clear();
-      httpSeriesCount = 0;
-    }
-    byPath.set(path, series);
-  }
+  const route = routeLabel(path);
+  const series: HttpSeries = {
+    requests: cellOf(counters, "desk_http_requests_total", labelKey({ method, route, status: String(status) })),
+    duration: histogramOf("desk_http_request_duration_seconds", labelKey({ method, route })),
+  };
+  byPath.set(path, series);
+  httpSeriesCount++;
   return series;
 }
 
