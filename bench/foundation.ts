@@ -10,12 +10,8 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../src/config/config";
-import { startDesk } from "../src/start";
-import { createWorkspace } from "../src/workspaces/workspaces.service";
-import { createApiKey } from "../src/api-keys/api-keys.service";
-import { users } from "../src/auth/auth.table";
-import { newId } from "../src/lib/ids";
+import { createKey, createWorkspaceWithOwner } from "../test/factories";
+import { startTestDesk } from "../test/harness";
 import { freePort } from "../test/peers/dovecot";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -80,16 +76,9 @@ async function idleRss(): Promise<number | null> {
 }
 
 const bare = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json({ hello: "world" }) });
-const config = loadConfig({ DESK_HOST: "127.0.0.1", DESK_PORT: "0", DESK_SMTP_PORT: "0", DESK_DATA_DIR: join(scratch, "data"), DESK_LOG_LEVEL: "silent", DESK_JOBS: "off" });
-const desk = await startDesk(config, { webAssets: null });
-
-const userId = newId();
-const now = new Date().toISOString();
-desk.deps.db.insert(users).values({ id: userId, email: "bench@example.test", name: "Bench", createdAt: now, updatedAt: now }).run();
-const workspace = createWorkspace({ userId }, { name: "Bench" }, desk.deps);
-const ownerCtx = { workspaceId: workspace.id, actor: { type: "user" as const, userId, sessionId: null }, role: "owner" as const, scopes: null, visibleTeams: "all" as const, requestId: "bench", ip: null };
-const { secret } = createApiKey(ownerCtx, { name: "bench", scopes: ["settings:read", "settings:write"] }, desk.deps);
-const auth = { authorization: `Bearer ${secret}` };
+const desk = await startTestDesk({ env: { DESK_JOBS: "off" }, keepAlive: true });
+const { workspace, owner } = await createWorkspaceWithOwner(desk, "Bench");
+const auth = createKey(desk, owner, ["settings:read", "settings:write"]).headers;
 
 const check = await fetch(`${desk.url}/v1/me`, { headers: auth });
 if (!check.ok) console.warn(`GET /v1/me with a key answered ${check.status}; figures below would measure an error path`);
@@ -109,6 +98,7 @@ console.log(`\nGET /v1/me / bare: ${((me.rps / b.rps) * 100).toFixed(0)}% (aim >
 console.log(`POST /v1/teams: ${write.rps.toFixed(0)} writes/s (aim >= 5000); ${teams} teams stored`);
 
 await desk.stop();
+rmSync(desk.dataDir, { recursive: true, force: true });
 bare.stop(true);
 const rss = await idleRss();
 console.log(rss === null ? "dist/desk not built: idle RSS skipped" : `idle RSS of dist/desk serve (default configuration, 2 s after start): ${rss.toFixed(1)} MB (aim < 80)`);

@@ -15,12 +15,9 @@ export function sqliteOf(db: Queryable): Database {
 /**
  * Statements built once per connection, for hot paths: drizzle builds the SQL text of every call
  * in JS (sql.js, mergeQueries, escapeName), which costs more than running these small queries.
- * `build` prepares the statements lazily on first use of each connection.
- *
- * Write comparisons with parameters as `column = +?`: bun's SQLite re-plans (re-prepares) a
- * statement on every run when its plan could depend on a bound value, which a bare `?` in a join,
- * GROUP BY or IN query triggers (~6-12 µs a run, measured: a two-table lookup 17.5 µs with `?`,
- * 0.7 µs with `+?`). `+?` keeps the index (EXPLAIN QUERY PLAN is unchanged) and the plan fixed.
+ * `build` prepares the statements lazily on first use of each connection. Comparison parameters
+ * are written `= +?` by src/db/database.ts for every statement (a bare `?` makes this SQLite re-plan
+ * on every run); writing `+?` by hand is harmless and changes nothing.
  */
 export function preparedFor<T>(build: (sqlite: Database) => T): (db: Queryable) => T {
   const byConnection = new WeakMap<Database, T>();

@@ -3,9 +3,8 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { batchedWrite, flushBatchedWrites } from "../jobs/batched-writes";
 import { openDatabase, type Db } from "./database";
-import { afterCommit, beforeEachCommit, commitPending, hasPendingCommit, shareTurn, untilCommitted, withTx } from "./tx";
+import { afterCommit, batchedWrite, beforeEachCommit, commitPending, hasPendingCommit, shareTurn, untilCommitted, withTx } from "./tx";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -187,11 +186,11 @@ describe("batchedWrite", () => {
     expect(ids(other)).toEqual([1, 2, 3]);
   });
 
-  test("flushBatchedWrites commits what is pending at once", async () => {
+  test("commitPending commits what is pending at once", async () => {
     const { db, other } = freshDb();
     const write = batchedWrite(db, insert(db, 7));
     expect(ids(other)).toEqual([]);
-    flushBatchedWrites(db);
+    commitPending(db);
     expect(ids(other)).toEqual([7]);
     await write;
   });

@@ -187,6 +187,20 @@ export function untilCommitted(db: Db): Promise<void> {
   return batches.get(db)?.committed ?? Promise.resolve();
 }
 
+/**
+ * A small write (a finished run's outcome, a delivery's result) whose caller goes on only once it
+ * is committed: withTx, then untilCommitted. Writes of the same turn share one commit; each is its
+ * own savepoint, so one failing write does not sink the others.
+ */
+export function batchedWrite(db: Db, apply: () => void): Promise<void> {
+  try {
+    withTx(db, apply);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return untilCommitted(db);
+}
+
 /** True while a change made through withTx waits for its commit. */
 export function hasPendingChanges(db: Db): boolean {
   return (batches.get(db)?.savepoints ?? 0) > 0;

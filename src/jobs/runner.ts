@@ -1,10 +1,9 @@
 import { Cron } from "croner";
 import type { Db } from "../db/database";
-import { untilCommitted, withTx } from "../db/tx";
+import { batchedWrite, commitPending, untilCommitted, withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { backoffDelay, DEFAULT_RETRY, PermanentFailure, RetryLater, type JobDefinition, type JobRunContext, type RetryPolicy } from "./define";
-import { batchedWrite, flushBatchedWrites } from "./batched-writes";
 import { enqueue, registerRunnerLink } from "./enqueue";
 
 type JobRow = { id: string; kind: string; payload: string; attempts: number; max_attempts: number };
@@ -207,15 +206,15 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
    * kinds that may have new work; `budget` caps the runs started, and kinds cut short are returned
    * in `unfinished` for the next turn.
    */
-  function claimDue(only: Set<string> | null = null, budget = Infinity): Promise<void>[] & { unfinished?: string[] } {
+  function claimDue(only: Set<string> | null = null, budget = Infinity): { launched: number; unfinished: string[] } {
     const now = clock.now();
-    const launched: Promise<void>[] & { unfinished?: string[] } = [];
+    let launched = 0;
     const unfinished: string[] = [];
     for (const definition of definitions.values()) {
       if (only && !only.has(definition.name)) continue;
       const free = freeSlots(definition);
       if (free <= 0) continue;
-      const allowed = Math.min(free, budget - launched.length);
+      const allowed = Math.min(free, budget - launched);
       if (allowed <= 0) {
         unfinished.push(definition.name);
         continue;
@@ -228,11 +227,10 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
         const run: Run = { row, definition, controller: new AbortController(), settled: false, promise: Promise.resolve() };
         runs.set(row.id, run);
         run.promise = execute(run);
-        launched.push(run.promise);
+        launched++;
       }
     }
-    if (unfinished.length) launched.unfinished = unfinished;
-    return launched;
+    return { launched, unfinished };
   }
 
   function armTimer(): void {
@@ -253,19 +251,19 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       return;
     }
     ticking = true;
-    let unfinished: string[] | undefined;
+    let unfinished: string[] = [];
     try {
       do {
         tickAgain = false;
         unfinished = claimDue(only, MAX_STARTS_PER_TURN).unfinished;
-      } while (tickAgain && !unfinished);
+      } while (tickAgain && unfinished.length === 0);
     } catch (error) {
       logger.error({ err: error }, "job scheduler tick failed");
     } finally {
       ticking = false;
       armTimer();
     }
-    for (const kind of unfinished ?? []) wake(kind);
+    for (const kind of unfinished) wake(kind);
   }
 
   /**
@@ -324,7 +322,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       if (outcome === "timeout") {
         // Outcomes already reached are committed first; whatever is still running goes back to
         // the queue untouched, and its late result is ignored.
-        flushBatchedWrites(db);
+        commitPending(db);
         for (const run of runs.values()) {
           run.settled = true;
           run.controller.abort(new Error("shutting down"));
@@ -338,10 +336,10 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     async drain() {
       let total = 0;
       for (;;) {
-        const batch = claimDue();
+        const { launched } = claimDue();
         const waiting = [...runs.values()].map((r) => r.promise);
-        if (batch.length === 0 && waiting.length === 0) return total;
-        total += batch.length;
+        if (launched === 0 && waiting.length === 0) return total;
+        total += launched;
         await Promise.race([Promise.allSettled(waiting), new Promise((r) => setTimeout(r, 50))]);
       }
     },

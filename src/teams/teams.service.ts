@@ -23,7 +23,13 @@ export function memberIdsOf(tx: Queryable, teamIds: string[]): Map<string, strin
   return out;
 }
 
-const presentOne = (tx: Queryable, row: TeamRow): TeamJson => presentTeam(row, memberIdsOf(tx, [row.id]).get(row.id) ?? []);
+const presentOne = (tx: Queryable, row: TeamRow): TeamJson =>
+  presentTeam(
+    row,
+    teamStatements(tx)
+      .memberIds.all(row.id)
+      .map((r) => r.user_id),
+  );
 
 function findTeamRow(tx: Queryable, workspaceId: string, id: string) {
   return tx.select().from(teams).where(and(eq(teams.workspaceId, workspaceId), eq(teams.id, id))).get();
@@ -38,9 +44,14 @@ function checkMembers(tx: Tx, workspaceId: string, memberIds: string[]): string[
   return unique;
 }
 
+function addTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
+  const { insertMember } = teamStatements(tx);
+  for (const userId of memberIds) insertMember.run(teamId, userId);
+}
+
 function setTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
-  tx.delete(teamMembers).where(eq(teamMembers.teamId, teamId)).run();
-  if (memberIds.length) tx.insert(teamMembers).values(memberIds.map((userId) => ({ teamId, userId }))).run();
+  teamStatements(tx).deleteMembers.run(teamId);
+  addTeamMembers(tx, teamId, memberIds);
 }
 
 export function listTeams(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: Deps) {
@@ -72,11 +83,10 @@ export function createTeam(ctx: RequestContext, input: { name: string; member_id
     const memberIds = checkMembers(tx, ctx.workspaceId, input.member_ids);
     const now = new Date().toISOString();
     const row: TeamRow = { id: newId(), workspaceId: ctx.workspaceId, name: input.name, private: input.private, createdAt: now, updatedAt: now };
-    const statements = teamStatements(tx);
-    statements.insertTeam.run(row.id, row.workspaceId, row.name, row.private ? 1 : 0, row.createdAt, row.updatedAt);
-    for (const userId of memberIds) statements.insertMember.run(row.id, userId);
-    // Read back in the database's order (as every other answer lists member_ids).
-    const team = presentTeam(row, memberIds.length ? statements.memberIds.all(row.id).map((r) => r.user_id) : []);
+    teamStatements(tx).insertTeam.run(row.id, row.workspaceId, row.name, row.private ? 1 : 0, row.createdAt, row.updatedAt);
+    addTeamMembers(tx, row.id, memberIds);
+    // Ordered as every other answer lists member_ids (ORDER BY user_id; ids are ASCII, so JS order is SQLite's).
+    const team = presentTeam(row, [...memberIds].sort());
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.created", data: { team } });
     recordAudit(tx, ctx, { action: "team.created", entityType: "team", entityId: row.id, data: { name: team.name, member_ids: team.member_ids, private: team.private } });
     return team;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Config } from "../config/config";
 import type { Db, Tx } from "../db/database";
+import { batchedWrite } from "../db/tx";
 import { onEventInTransaction } from "../events/bus";
 import type { StoredEvent } from "../events/envelope";
-import { batchedWrite } from "../jobs/batched-writes";
 import { defineJob, PermanentFailure, RetryLater } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";

@@ -3,7 +3,6 @@ import type { Database } from "bun:sqlite";
 import type { Deps } from "../deps";
 import { rm } from "node:fs/promises";
 import { attachmentFilesOf } from "../attachments/attachments.service";
-import { untilCommitted } from "../db/tx";
 import { workspaceMailFolder } from "../inbound/inbound.service";
 import { defineJob } from "../jobs/define";
 import { PURGE_WORKSPACE_JOB } from "./workspaces.service";
@@ -66,13 +65,13 @@ export const purgeWorkspaceJob = (deps: Deps) =>
     schema: z.object({ workspace_id: z.string() }),
     concurrency: 1,
     async handler(payload, run) {
-      // The files are listed before their rows go, and removed after: a crash in between leaves
-      // rows to purge again on the retry, never rows whose files are gone.
+      // Files first, rows after: the workspace is already deleted, so nobody reads a row whose file is
+      // gone, and a crash in between leaves the rows that list the files for the retry to remove
+      // again. The other order would orphan the files for good.
       const files = attachmentFilesOf(deps, payload.workspace_id);
-      const removed = purgeWorkspaceRows(deps.db.$client, payload.workspace_id);
-      await untilCommitted(deps.db);
       await Promise.all(files.map((file) => rm(file, { force: true })));
       await rm(workspaceMailFolder(deps.config.dataDir, payload.workspace_id), { recursive: true, force: true });
+      const removed = purgeWorkspaceRows(deps.db.$client, payload.workspace_id);
       run.logger.info({ workspace_id: payload.workspace_id, removed, files: files.length }, "workspace data removed");
     },
   });
