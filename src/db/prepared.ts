@@ -15,17 +15,18 @@ export function sqliteOf(db: Queryable): Database {
 /**
  * Statements built once per connection, for hot paths: drizzle builds the SQL text of every call
  * in JS (sql.js, mergeQueries, escapeName), which costs more than running these small queries.
- * `build` prepares the statements lazily on first use of each connection. Comparison parameters
+ * `build` prepares the statements lazily on first use of each connection; it also gets the database
+ * or transaction it was first asked with, for drizzle's own `.prepare()`. Comparison parameters
  * are written `= +?` by src/db/database.ts for every statement (a bare `?` makes this SQLite re-plan
  * on every run); writing `+?` by hand is harmless and changes nothing.
  */
-export function preparedFor<T>(build: (sqlite: Database) => T): (db: Queryable) => T {
+export function preparedFor<T>(build: (sqlite: Database, db: Queryable) => T): (db: Queryable) => T {
   const byConnection = new WeakMap<Database, T>();
   return (db) => {
     const sqlite = sqliteOf(db);
     let statements = byConnection.get(sqlite);
     if (!statements) {
-      statements = build(sqlite);
+      statements = build(sqlite, db);
       byConnection.set(sqlite, statements);
     }
     return statements;

@@ -6,6 +6,7 @@ import { systemContext } from "../auth/context";
 import { presentContactRef } from "../contacts/contacts.present";
 import { findOrCreateContactByEmail } from "../contacts/contacts.service";
 import type { Db, Tx } from "../db/database";
+import { preparedFor } from "../db/prepared";
 import { currentDb, untilCommitted, withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { enqueue } from "../jobs/enqueue";
@@ -38,57 +39,44 @@ export type IngestSource = { raw: Uint8Array; mailbox: MailboxRow; recipient?: s
  * The lookups every received message makes, compiled once per database: building a Drizzle query
  * costs more than running it, and these run several times per message on the hot path.
  */
-function hotQueries(db: Db) {
-  return {
-    mailboxByAddress: db
-      .select()
-      .from(mailboxes)
-      .where(
-        or(
-          inArray(mailboxes.email, [sql.placeholder("address"), sql.placeholder("base")]),
-          inArray(mailboxes.forwardingAddress, [sql.placeholder("address"), sql.placeholder("base")]),
-        ),
-      )
-      .prepare(),
-    // The same rows as the Drizzle builder would give, read without its per-row mapping.
-    recipientStatus: db.$client.query<{ status: string }, [string, string, string, string]>(
-      "SELECT status FROM mailboxes WHERE email IN (?, ?) OR forwarding_address IN (?, ?)",
-    ),
-    receipt: db.$client.query<{ outcome: string }, [string, string]>("SELECT outcome FROM inbound_receipts WHERE mailbox_id = +? AND dedupe_key = +?"),
-    ownAddress: db.$client.query<{ id: string }, [string, string]>("SELECT id FROM mailboxes WHERE workspace_id = +? AND email = +?"),
-    claimReceipt: db.$client.query<{ k: string }, [string, string, string, string, string]>(
-      `INSERT INTO inbound_receipts (mailbox_id, dedupe_key, workspace_id, outcome, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT DO NOTHING RETURNING dedupe_key AS k`,
-    ),
-    recordReceiptTarget: db.$client.query<unknown, [string, string, string, string]>(
-      "UPDATE inbound_receipts SET ticket_id = ?, desk_message_id = ? WHERE mailbox_id = ? AND dedupe_key = ?",
-    ),
-    rememberMessageId: db.$client.query<unknown, [string, string, string, string, string, string]>(
-      `INSERT INTO mail_message_ids (workspace_id, message_id, ticket_id, desk_message_id, direction, created_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT DO NOTHING`,
-    ),
-    threadByIds: db.$client.query<{ messageId: string; ticketId: string }, [string, string]>(
-      `SELECT m.message_id AS messageId, m.ticket_id AS ticketId FROM mail_message_ids m JOIN tickets t ON t.id = m.ticket_id
-       WHERE m.workspace_id = +? AND m.message_id IN (SELECT value FROM json_each(+?)) AND t.deleted_at IS NULL`,
-    ),
-    ticketByNumber: db.$client.query<{ id: string; contactEmail: string | null }, [string, number]>(
-      `SELECT t.id, c.email AS contactEmail FROM tickets t LEFT JOIN contacts c ON c.id = t.contact_id
-       WHERE t.workspace_id = +? AND t.number = +? AND t.deleted_at IS NULL`,
-    ),
-    ticketSpam: db.$client.query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = +?"),
-  };
-}
-
-const prepared = new WeakMap<Db, ReturnType<typeof hotQueries>>();
-
-function queriesOf(db: Db): ReturnType<typeof hotQueries> {
-  let found = prepared.get(db);
-  if (!found) {
-    found = hotQueries(db);
-    prepared.set(db, found);
-  }
-  return found;
-}
+const queriesOf = preparedFor((sqlite, db) => ({
+  mailboxByAddress: db
+    .select()
+    .from(mailboxes)
+    .where(
+      or(
+        inArray(mailboxes.email, [sql.placeholder("address"), sql.placeholder("base")]),
+        inArray(mailboxes.forwardingAddress, [sql.placeholder("address"), sql.placeholder("base")]),
+      ),
+    )
+    .prepare(),
+  // The same rows as the Drizzle builder would give, read without its per-row mapping.
+  recipientStatus: sqlite.query<{ status: string }, [string, string, string, string]>(
+    "SELECT status FROM mailboxes WHERE email IN (?, ?) OR forwarding_address IN (?, ?)",
+  ),
+  receipt: sqlite.query<{ outcome: string }, [string, string]>("SELECT outcome FROM inbound_receipts WHERE mailbox_id = +? AND dedupe_key = +?"),
+  ownAddress: sqlite.query<{ id: string }, [string, string]>("SELECT id FROM mailboxes WHERE workspace_id = +? AND email = +?"),
+  claimReceipt: sqlite.query<{ k: string }, [string, string, string, string, string]>(
+    `INSERT INTO inbound_receipts (mailbox_id, dedupe_key, workspace_id, outcome, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING RETURNING dedupe_key AS k`,
+  ),
+  recordReceiptTarget: sqlite.query<unknown, [string, string, string, string]>(
+    "UPDATE inbound_receipts SET ticket_id = ?, desk_message_id = ? WHERE mailbox_id = ? AND dedupe_key = ?",
+  ),
+  rememberMessageId: sqlite.query<unknown, [string, string, string, string, string, string]>(
+    `INSERT INTO mail_message_ids (workspace_id, message_id, ticket_id, desk_message_id, direction, created_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  ),
+  threadByIds: sqlite.query<{ messageId: string; ticketId: string }, [string, string]>(
+    `SELECT m.message_id AS messageId, m.ticket_id AS ticketId FROM mail_message_ids m JOIN tickets t ON t.id = m.ticket_id
+     WHERE m.workspace_id = +? AND m.message_id IN (SELECT value FROM json_each(+?)) AND t.deleted_at IS NULL`,
+  ),
+  ticketByNumber: sqlite.query<{ id: string; contactEmail: string | null }, [string, number]>(
+    `SELECT t.id, c.email AS contactEmail FROM tickets t LEFT JOIN contacts c ON c.id = t.contact_id
+     WHERE t.workspace_id = +? AND t.number = +? AND t.deleted_at IS NULL`,
+  ),
+  ticketSpam: sqlite.query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = +?"),
+}));
 
 /** The mailbox an address reaches: its own address, its forwarding address, or a plus-address of either. */
 export function mailboxForRecipient(db: Db, address: string): MailboxRow | undefined {

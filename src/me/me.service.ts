@@ -1,10 +1,10 @@
-import type { Database, Statement } from "bun:sqlite";
 import { eq } from "drizzle-orm";
 import type { UserJson, UserRow } from "../auth/auth.present";
 import { presentUser } from "../auth/auth.present";
 import { users } from "../auth/auth.table";
 import type { Credential } from "../auth/credentials";
 import { membershipsOf, type Membership } from "../auth/memberships";
+import { preparedFor } from "../db/prepared";
 import type { Deps } from "../deps";
 import { unauthorized } from "../http/errors";
 
@@ -30,23 +30,16 @@ type KeyRow = {
   u_created_at: string | null;
 };
 
-const keyStatements = new WeakMap<Database, Statement<KeyRow, [string]>>();
-
 /** One prepared join for the API-key answer: the key, its workspace and its creator. Benchmarked hot path. */
-function keyStatement(db: Deps["db"]): Statement<KeyRow, [string]> {
-  let statement = keyStatements.get(db.$client);
-  if (!statement) {
-    statement = db.$client.query<KeyRow, [string]>(
-      `SELECT k.id AS key_id, k.name AS key_name, k.scopes, w.id AS w_id, w.name AS w_name, w.slug AS w_slug,
-              u.id AS u_id, u.name AS u_name, u.email AS u_email, u.avatar_url AS u_avatar_url, u.avatar_source AS u_avatar_source,
-              u.mfa_enabled AS u_mfa_enabled, u.created_at AS u_created_at
-         FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id LEFT JOIN users u ON u.id = k.created_by
-        WHERE k.id = ?`,
-    );
-    keyStatements.set(db.$client, statement);
-  }
-  return statement;
-}
+const keyStatement = preparedFor((sqlite) =>
+  sqlite.query<KeyRow, [string]>(
+    `SELECT k.id AS key_id, k.name AS key_name, k.scopes, w.id AS w_id, w.name AS w_name, w.slug AS w_slug,
+            u.id AS u_id, u.name AS u_name, u.email AS u_email, u.avatar_url AS u_avatar_url, u.avatar_source AS u_avatar_source,
+            u.mfa_enabled AS u_mfa_enabled, u.created_at AS u_created_at
+       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id LEFT JOIN users u ON u.id = k.created_by
+      WHERE k.id = ?`,
+  ),
+);
 
 export const findUserRow = (deps: Pick<Deps, "db">, userId: string): UserRow | undefined =>
   deps.db.select().from(users).where(eq(users.id, userId)).get();
