@@ -50,7 +50,7 @@ function libraryKnowsHeader(candidate: string): boolean {
 }
 
 /** A date and an address with no verb ("2013/7/20 sam via Meta <info@…>"): an attribution only above a quote. */
-const DATE_AND_ADDRESS = /^\S*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b.*@.*[>:]\s*$/u;
+const DATE_AND_ADDRESS = /^\S*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b.*@.*[>:]\s*$|\b(?:19|20)\d\d\b.*<[^<>\s]+@[^<>\s]+>\s*[:：]\s*$/u;
 
 export type Attribution = { span: number; needsQuote: boolean };
 const NONE: Attribution = { span: 0, needsQuote: false };
