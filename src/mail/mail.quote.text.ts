@@ -76,10 +76,10 @@ export function trimQuotedText(input: string): TrimmedText {
   const keep = lines.map((_, n) => n < historyAt);
   const inHistory = (n: number) => n >= historyAt;
   // A block is trailing when after it, up to the history, come only blank lines or a signature.
-  const trailing = (block: Block) => {
+  const trailing = (block: Block): boolean => {
     for (let n = block.end; n < historyAt && !inHistory(n); n++) {
       if (blank(n)) continue;
-      return SIGNATURE_START.test(lines[n]!.trimEnd()) || blocks.some((b) => b.start === n && trailing(b));
+      return SIGNATURE_START.test(lines[n]!.trimEnd()) || blocks.some((b): boolean => b.start === n && trailing(b));
     }
     return true;
   };
@@ -95,10 +95,21 @@ export function trimQuotedText(input: string): TrimmedText {
     if (!hasTrailing) for (let n = block.start; n < block.end; n++) keep[n] = false;
   }
 
-  const kept = lines.filter((_, n) => keep[n]);
+  // Where a block was taken out, the blank lines around it collapse into one.
+  const kept: string[] = [];
+  let removedSince = false;
+  for (let n = 0; n < lines.length; n++) {
+    if (!keep[n]) {
+      removedSince = true;
+      continue;
+    }
+    if (removedSince && blank(n) && kept.length > 0 && !kept.at(-1)!.trim()) continue;
+    kept.push(lines[n]!);
+    removedSince = false;
+  }
   const text = kept.join("\n").replace(/\s+$/, "").replace(/^\s*\n/, "");
   const customerLeft = kept.some((line) => line.trim() && !QUOTED.test(line));
-  if (!customerLeft || kept.length === lines.length) return { text: input, trimmed: false };
+  if (!customerLeft || !keep.includes(false)) return { text: input, trimmed: false };
   return { text, trimmed: true };
 }
 
