@@ -16,7 +16,7 @@ const { owner } = await createWorkspaceWithOwner(desk);
 await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: { name: "Support", email: "support@quotes.test" } });
 
 const post = (raw: Uint8Array) =>
-  desk.api("POST", "/v1/inbound/email?to=support%40quotes.test", { headers: { "content-type": "message/rfc822", "desk-inbound-secret": "test-inbound-secret" }, raw });
+  desk.api("POST", "/v1/inbound/email?to=support%40quotes.test", { headers: { "content-type": "message/rfc822", "desk-inbound-secret": "test-inbound-secret" }, raw: Buffer.from(raw) });
 
 const first = await post(new TextEncoder().encode(
   ["From: Carol <carol@customer.test>", "To: support@quotes.test", "Subject: Printer", "Message-ID: <first@customer.test>", "Date: Mon, 23 Nov 2026 09:00:00 +0000", "", "It burns.", ""].join("\r\n"),
