@@ -1,4 +1,5 @@
 import type { AddressObject, ParsedMail } from "mailparser";
+import { decodeFlowed, hideFlowedParameter } from "./mail.flowed";
 
 export type MailAddress = { email: string; name: string };
 
@@ -108,7 +109,9 @@ function salvagedText(body: string): string {
 export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
   // mailparser is loaded with the first message: an idle instance never holds it in memory.
   const { simpleParser } = await import("mailparser");
-  const parsed = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
+  // format=flowed is decoded here, quote depth respected (see mail.flowed.ts), not by mailparser.
+  const flowed = hideFlowedParameter(raw);
+  const parsed = await simpleParser(Buffer.from(flowed.raw.buffer, flowed.raw.byteOffset, flowed.raw.byteLength), {
     keepCidLinks: true,
     skipImageLinks: true,
     skipTextToHtml: true,
@@ -131,6 +134,7 @@ export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
   }
   const html = typeof parsed.html === "string" && parsed.html.trim() ? stripControls(parsed.html) : null;
   let text = stripControls(parsed.text ?? "");
+  if (flowed.flowed) text = decodeFlowed(text, flowed.delSp);
   const isMultipart = /^multipart\//i.test(parsed.headers.get("content-type") ? String((parsed.headers.get("content-type") as { value?: string }).value ?? "") : "");
   if (isMultipart && html === null && !text.trim() && parsed.attachments.length === 0) text = stripControls(salvagedText(raw8bit().body));
   return {

@@ -1,68 +1,38 @@
+import { cutQuotedHtml, htmlToQuotedText } from "./mail.quote.html";
+import { trimQuotedText } from "./mail.quote.text";
+
 /**
- * Trims quoted history from a reply so agents see what is new; the full original stays stored.
- * Recognises the quoting of common clients: Gmail (`gmail_quote`), Apple Mail and Thunderbird
- * (`blockquote type=cite`), Outlook (`divRplyFwdMsg`, `appendonsend`, "-----Original Message-----"),
- * Yahoo (`yahoo_quoted`), and plain-text `>` quotes led by an "On … wrote:" line.
+ * Trims quoted history from an inbound reply so agents read what is new; the full original stays
+ * stored (GET /v1/messages/{id}/original). The HTML and the text show the same reply:
+ * - HTML whose client marked the quote (mail.quote.html.ts) is cut there and keeps its formatting;
+ *   the text is the plain part trimmed the same way, or the cut HTML as text when they differ;
+ * - otherwise the reply is read as text (the plain part, or the HTML with its quotes marked) and
+ *   trimmed by mail.quote.text.ts; a trimmed reply is then stored from that text (`html: null`).
+ * `hasQuoted` is true exactly when something was removed. When unsure, nothing is.
  */
-
-const HTML_CUT_MARKERS: RegExp[] = [
-  /<div[^>]+class="[^"]*\bgmail_quote\b[^"]*"[^>]*>/i,
-  /<blockquote[^>]+type=["']?cite["']?[^>]*>/i,
-  /<div[^>]+id="?(divRplyFwdMsg|appendonsend)"?[^>]*>/i,
-  /<div[^>]+class="[^"]*\byahoo_quoted\b[^"]*"[^>]*>/i,
-  /<hr[^>]*id="?stopSpelling"?[^>]*>/i,
-  /-{3,}\s*Original Message\s*-{3,}/i,
-];
-
-const WROTE_LINE = /^(On\s.{1,200}\swrote:|Am\s.{1,200}\sschrieb\s?.{0,40}:|Le\s.{1,200}\sa\sécrit\s?:|El\s.{1,200}\sescribió:)\s*$/im;
 
 export type TrimmedBody = { html: string | null; text: string; hasQuoted: boolean };
 
-function cutHtml(html: string): string | null {
-  let cut = -1;
-  for (const marker of HTML_CUT_MARKERS) {
-    const match = marker.exec(html);
-    if (match && (cut < 0 || match.index < cut)) cut = match.index;
-  }
-  if (cut < 0) {
-    // "On … wrote:" in its own element, followed by a blockquote.
-    const wrote = /(<(div|p)[^>]*>\s*)?On\s[^<]{1,200}\swrote:\s*(<\/(div|p)>)?\s*(<br\s*\/?>\s*)*<blockquote/i.exec(html);
-    if (wrote) cut = wrote.index;
-  }
-  if (cut <= 0) return null;
-  const visible = html.slice(0, cut);
-  return /\S/.test(visible.replace(/<[^>]*>|&nbsp;/g, "")) ? visible : null;
-}
-
-function cutText(text: string): string | null {
-  const lines = text.split(/\r?\n/);
-  let cut = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (WROTE_LINE.test(line) || /^-{3,}\s*Original Message\s*-{3,}\s*$/i.test(line.trim()) || /^_{10,}$/.test(line.trim())) {
-      cut = i;
-      break;
-    }
-    if (/^>/.test(line)) {
-      // A block of quoted lines that runs to the end (allowing blank lines) is history.
-      if (lines.slice(i).every((l) => l.startsWith(">") || l.trim() === "")) {
-        cut = i;
-        break;
-      }
-    }
-  }
-  if (cut <= 0) return null;
-  const visible = lines.slice(0, cut).join("\n").trimEnd();
-  return visible.trim() ? visible : null;
-}
+const flat = (text: string): string => text.replace(/[\s\u00a0\u200b\u202f\ufeff]+/g, " ").trim();
 
 export function trimQuoted(html: string | null, text: string): TrimmedBody {
-  const trimmedText = cutText(text);
-  const trimmedHtml = html ? cutHtml(html) : null;
-  if (html) {
-    if (trimmedHtml === null) return { html, text, hasQuoted: false };
-    return { html: trimmedHtml, text: trimmedText ?? text, hasQuoted: true };
+  if (html === null) {
+    const trimmed = trimQuotedText(text);
+    return { html: null, text: trimmed.text, hasQuoted: trimmed.trimmed };
   }
-  if (trimmedText === null) return { html: null, text, hasQuoted: false };
-  return { html: null, text: trimmedText, hasQuoted: true };
+  const structural = cutQuotedHtml(html);
+  if (structural !== null) {
+    // What is left may still end in an unmarked header block (Outlook's "From: … Sent: …").
+    const further = trimQuotedText(structural.text);
+    if (!further.trimmed) {
+      const plain = text.trim() ? trimQuotedText(text).text : "";
+      return { html: structural.html, text: plain && flat(plain) === flat(structural.text) ? plain : structural.text, hasQuoted: true };
+    }
+    return { html: null, text: further.text, hasQuoted: true };
+  }
+  // No marked container: read the reply as text, the plain part when there is one.
+  const source = text.trim() ? text : htmlToQuotedText(html);
+  const trimmed = trimQuotedText(source);
+  if (!trimmed.trimmed) return { html, text, hasQuoted: false };
+  return { html: null, text: trimmed.text, hasQuoted: true };
 }

@@ -1,10 +1,11 @@
 import { Elysia } from "elysia";
+import { z } from "zod";
 import { attachmentLinks } from "../attachments/attachments.service";
 import type { Deps } from "../deps";
 import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import { presentMessage, presentMessages } from "./messages.present";
 import { AddMessageBody, MessageSchema } from "./messages.schemas";
-import { addMessage, findVisibleMessage, listMessages, originalOf } from "./messages.service";
+import { addMessage, findVisibleMessage, fullTextOf, listMessages, originalOf } from "./messages.service";
 
 const read = { role: "viewer", scopes: ["tickets:read"] } as const;
 const write = { role: "agent", scopes: ["tickets:write"] } as const;
@@ -36,8 +37,11 @@ export function messagesRoutes(deps: Deps) {
     )
     .get(
       "/messages/:id/original",
-      ({ ctx, params }) => {
-        const original = originalOf(deps, findVisibleMessage(deps.db, ctx, params.id));
+      async ({ ctx, params, query }) => {
+        const row = findVisibleMessage(deps.db, ctx, params.id);
+        // `view=text`: the whole body as the customer sent it, quoted history included, decoded
+        // (what "show quoted text" displays) rather than the raw MIME source.
+        const original = query.view === "text" ? await fullTextOf(deps, row) : originalOf(deps, row);
         // Served as text, never rendered: the original may hold anything the sender wrote.
         return new Response(original.body, {
           headers: {
@@ -48,6 +52,11 @@ export function messagesRoutes(deps: Deps) {
           },
         });
       },
-      { access: read, params: IdParams, detail: { summary: "The full original of a message including quoted history, as text" } },
+      {
+        access: read,
+        params: IdParams,
+        query: z.object({ view: z.enum(["source", "text"]).optional() }),
+        detail: { summary: "The full original of a message including quoted history, as text (view=text: the decoded body, untrimmed)" },
+      },
     );
 }

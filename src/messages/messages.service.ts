@@ -12,6 +12,7 @@ import { appendEvent } from "../events/append";
 import { notFound } from "../http/errors";
 import { newId } from "../lib/ids";
 import { htmlToText, sanitizeHtmlBody } from "../lib/sanitize";
+import { parseEmail } from "../mail/mail.parse";
 import { findVisibleTicket, privateTeamOf, reloadTicket } from "../tickets/tickets.repo";
 import type { TicketRow, TicketStatus } from "../tickets/tickets.table";
 import { actorOf, emitTicketUpdated, recordActivity } from "../tickets/tickets.timeline";
@@ -237,6 +238,21 @@ export function originalOf(deps: Pick<Deps, "config">, row: MessageRow): { conte
     if (path.startsWith(`${root}/`) && existsSync(path)) return { content_type: "message/rfc822", body: readFileSync(path, "utf8") };
   }
   return { content_type: "text/html; charset=utf-8", body: row.bodyHtml };
+}
+
+/** The untrimmed body of a received message as text, read again from its stored original. */
+export async function fullTextOf(deps: Pick<Deps, "config">, row: MessageRow): Promise<{ content_type: string; body: string }> {
+  const original = originOfRow(deps, row);
+  if (original === null) return { content_type: "text/plain; charset=utf-8", body: row.bodyText };
+  const email = await parseEmail(new Uint8Array(readFileSync(original)));
+  return { content_type: "text/plain; charset=utf-8", body: email.text.trim() ? email.text : htmlToText(email.html ?? "") };
+}
+
+function originOfRow(deps: Pick<Deps, "config">, row: MessageRow): string | null {
+  if (!row.originalPath) return null;
+  const root = resolve(deps.config.dataDir);
+  const path = isAbsolute(row.originalPath) ? resolve(row.originalPath) : resolve(join(root, row.originalPath));
+  return path.startsWith(`${root}/`) && existsSync(path) ? path : null;
 }
 
 /** Records a delivery outcome of an outbound reply and emits message.updated. */

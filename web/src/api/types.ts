@@ -34,7 +34,7 @@ export type Message = {
   author: { type: "contact" | "user" | "system" | "api"; user: UserRef | null; contact: ContactRef | null };
   body_html: string; body_text: string; from_email: string; from_name: string; to: string[]; cc: string[];
   attachments: Attachment[]; delivery_status: "none" | "pending" | "sent" | "failed" | "bounced"; delivery_error: string;
-  auth_failed?: boolean; created_at: string;
+  auth_failed?: boolean; has_quoted?: boolean; created_at: string;
 };
 
 export type Activity = {

@@ -1,3 +1,5 @@
+import { useState } from "react";
+import { api } from "../api/client";
 import type { Activity, Message } from "../api/types";
 import { Avatar, statusLabel, timeAgo } from "../ui/bits";
 import type { TimelineItem } from "./ticket-data";
@@ -53,6 +55,7 @@ function MessageItem({ m }: { m: Message }) {
       </header>
       {/* body_html is sanitized by the server before storage. */}
       <div className="msg-body" dangerouslySetInnerHTML={{ __html: m.body_html }} />
+      {m.has_quoted && <QuotedToggle messageId={m.id} />}
       {m.attachments?.length > 0 && (
         <div className="uploads">
           {m.attachments.map((a) => (
@@ -61,6 +64,31 @@ function MessageItem({ m }: { m: Message }) {
         </div>
       )}
     </article>
+  );
+}
+
+/** Inbound replies are stored trimmed; the whole body (quoted history included) loads on demand. */
+function QuotedToggle({ messageId }: { messageId: string }) {
+  const [open, setOpen] = useState(false);
+  const [full, setFull] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  const toggle = async () => {
+    if (!open && full === null) {
+      try {
+        setFull(await api<string>(`/messages/${messageId}/original?view=text`));
+      } catch {
+        setFailed(true);
+      }
+    }
+    setOpen(!open);
+  };
+  return (
+    <div className="quoted">
+      <button type="button" className="link small" aria-expanded={open} onClick={toggle}>{open ? "Hide quoted text" : "Show quoted text"}</button>
+      {open && failed && <p className="muted small">The full message could not be loaded.</p>}
+      {/* Shown as text, never as HTML: the history may hold anything the sender wrote. */}
+      {open && full !== null && <pre className="quoted-full">{typeof full === "string" ? full : String(full)}</pre>}
+    </div>
   );
 }
 
