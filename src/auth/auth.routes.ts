@@ -11,10 +11,10 @@ import {
 } from "./auth.service";
 import { CHALLENGE_TTL_MS } from "./challenge";
 import { AccountsBody, AccountsSchema, ChallengeSchema, LoginAnswerSchema, LoginBody, LogoutBody, MfaBody, RefreshBody, RegisterBody, SessionSchema } from "./auth.schemas";
-import { forbidden, unauthorized } from "../http/errors";
+import { unauthorized } from "../http/errors";
 import { isCrossSiteRequest } from "./cookies";
 import { listBrowserAccounts, logout, refreshSession } from "./refresh.service";
-import { assertRoomForAccount, beginSession } from "./session-response";
+import { assertRoomForAccount, beginSession, crossSiteRefused } from "./session-response";
 
 /**
  * Sign-in routes: no bearer credential needed (they hand them out). Not covered by idempotency.
@@ -26,7 +26,7 @@ export function authRoutes(deps: Deps) {
   const limits = createSignInLimits(deps);
   return new Elysia({ prefix: "/auth", tags: ["auth"] })
     .onTransform(({ request }) => {
-      if (isCrossSiteRequest(deps.config, request)) throw forbidden("Cross-site request refused: sign-in routes answer only Desk's own pages.");
+      if (isCrossSiteRequest(deps.config, request)) throw crossSiteRefused();
     })
     .post(
       "/register",

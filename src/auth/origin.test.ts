@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { startTestDesk } from "../../test/harness";
-import { createUser, type TestUser } from "../../test/factories";
-import { sessions } from "./auth.table";
+import { createUser, createWorkspaceWithOwner, type TestUser } from "../../test/factories";
+import { sessions, users } from "./auth.table";
 import { NATIVE, TestBrowser } from "./browser.testkit";
 
 const BASE = "https://desk.example.test";
@@ -74,6 +74,20 @@ describe("cookie routes refuse cross-site browser requests", () => {
     expect(accounts.body.accounts.map((a: { user: { id: string } }) => a.user.id)).toEqual([user.id]);
     expect((await post(browser, "/v1/auth/logout")).status).toBe(204);
     expect(sessionRow(user.sessionId).revokedReason).toBe("signed_out");
+  });
+
+  test("accepting an invitation as a new person (which starts a session) is refused cross-site before anyone is created", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const invited = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: "cross@example.test", role: "agent" } });
+    expect(invited.status).toBe(201);
+    const token = new URL(invited.body.url).pathname.split("/").pop();
+    const body = { token, name: "Cross Site", password: "long enough password" };
+    const cross = await desk.api("POST", "/v1/invitations/accept", { headers: { origin: "http://evil.example" }, body });
+    expect(cross.status).toBe(403);
+    expect(cross.body.code).toBe("forbidden");
+    expect(desk.deps.db.select().from(users).where(eq(users.email, "cross@example.test")).get()).toBeUndefined();
+    const same = await desk.api("POST", "/v1/invitations/accept", { headers: { origin: BASE }, body });
+    expect(same.status).toBe(201);
   });
 
   test("native apps send no Origin and use body tokens: unaffected", async () => {

@@ -42,7 +42,7 @@ describe("POST /v1/me/password", () => {
     const token = link.url.split("#")[1]!;
     expect((await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "third-password" } })).status).toBe(422);
     expect(desk.deps.db.select().from(passwordResets).where(eq(passwordResets.userId, person.id)).all().every((r) => r.usedAt)).toBe(true);
-  });
+  }, 20_000);
 
   test("a wrong current password is 422 and changes nothing; after 5 wrong tries 429", async () => {
     const { person, others } = await personWithSessions();
@@ -55,7 +55,7 @@ describe("POST /v1/me/password", () => {
     expect(limited.status).toBe(429);
     expect((await desk.api("GET", "/v1/me", { headers: auth(others[0]!) })).status).toBe(200);
     expect((await login(person.email, "current-password")).status).toBe(200);
-  });
+  }, 20_000);
 
   test.each([
     ["short new password", { current_password: "x", new_password: "short" }, "body.new_password"],
@@ -102,5 +102,5 @@ describe("/v1/me/sessions", () => {
     for (const token of others) expect((await desk.api("GET", "/v1/me", { headers: auth(token) })).status).toBe(401);
     const after = await desk.api("GET", "/v1/me/sessions", { headers: auth(person.token) });
     expect(after.body.data.map((s: { id: string }) => s.id)).toEqual([person.sessionId]);
-  });
+  }, 20_000);
 });

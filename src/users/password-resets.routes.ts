@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { isCrossSiteRequest } from "../auth/cookies";
 import type { Deps } from "../deps";
-import { forbidden } from "../http/errors";
+import { crossSiteRefused } from "../auth/session-response";
 import { requestMeta } from "../http/request-meta";
 import { ForgotPasswordBody, ResetPasswordBody } from "./password-resets.schemas";
 import { completePasswordReset, createResetLimits, requestPasswordReset } from "./password-resets.service";
@@ -12,7 +12,7 @@ export function passwordResetsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/auth/password", tags: ["auth"] })
     .onTransform(({ request }) => {
       // Like the other /v1/auth routes: only Desk's own pages (or non-browser clients) may ask.
-      if (isCrossSiteRequest(deps.config, request)) throw forbidden("Cross-site request refused: sign-in routes answer only Desk's own pages.");
+      if (isCrossSiteRequest(deps.config, request)) throw crossSiteRefused();
     })
     .post(
       "/forgot",

@@ -120,7 +120,7 @@ describe("POST /v1/auth/password/reset", () => {
     expect(again.status).toBe(422);
     expect(again.body).toMatchObject({ code: "invalid_token", errors: [{ location: "body.token" }] });
     expect((await login(person.email, "brand-new-password")).status).toBe(200);
-  });
+  }, 20_000);
 
   test("expires after an hour", async () => {
     const person = await createUser(desk, { password: "old-password-1" });
@@ -132,7 +132,7 @@ describe("POST /v1/auth/password/reset", () => {
     expect(res.body.code).toBe("invalid_token");
     expect(sessionRow(person.sessionId).revokedAt).toBeNull();
     expect((await login(person.email, "old-password-1")).status).toBe(200);
-  });
+  }, 20_000);
 
   test.each([
     ["unknown token", { token: "nope", password: "long-enough-1" }, "body.token"],
