@@ -6,10 +6,11 @@ import m2 from "./0002_tickets.sql" with { type: "text" };
 import m3 from "./0003_custom_field_indexes.sql" with { type: "text" };
 import m4 from "./0004_tickets-status-spam-index.sql" with { type: "text" };
 import m5 from "./0005_tickets-drop-counts-index.sql" with { type: "text" };
-import m6 from "./custom/0100_search_tickets.sql" with { type: "text" };
-import m7 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
-import m8 from "./custom/0102_ticket_counts.sql" with { type: "text" };
-import m9 from "./custom/0103_search_staging.sql" with { type: "text" };
+import m6 from "./0006_password-resets.sql" with { type: "text" };
+import m7 from "./custom/0100_search_tickets.sql" with { type: "text" };
+import m8 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
+import m9 from "./custom/0102_ticket_counts.sql" with { type: "text" };
+import m10 from "./custom/0103_search_staging.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -18,8 +19,9 @@ export const migrations: Migration[] = [
   { tag: "0003_custom_field_indexes", sql: m3 },
   { tag: "0004_tickets-status-spam-index", sql: m4 },
   { tag: "0005_tickets-drop-counts-index", sql: m5 },
-  { tag: "custom/0100_search_tickets", sql: m6 },
-  { tag: "custom/0101_search_contacts_fields", sql: m7 },
-  { tag: "custom/0102_ticket_counts", sql: m8 },
-  { tag: "custom/0103_search_staging", sql: m9 },
+  { tag: "0006_password-resets", sql: m6 },
+  { tag: "custom/0100_search_tickets", sql: m7 },
+  { tag: "custom/0101_search_contacts_fields", sql: m8 },
+  { tag: "custom/0102_ticket_counts", sql: m9 },
+  { tag: "custom/0103_search_staging", sql: m10 },
 ];

@@ -4,12 +4,14 @@ import { openDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
 import { startDesk } from "./start";
 import { migrations } from "../migrations/index";
+import { runUserCommand, USER_USAGE } from "./users/users.cli";
 
 const USAGE = `Usage: desk <command>
 
 Commands:
   serve     run the help desk (HTTP API, web app, gateway, SMTP receiver, jobs)
   migrate   apply database migrations and exit
+  user      ${USER_USAGE}
   help      show this text
 
 Configuration comes from DESK_* environment variables; see README.md.`;
@@ -28,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
     db.$client.close();
     return 0;
   }
+  if (command === "user") return runUserCommand(config, argv.slice(1));
   if (command !== "serve") {
     console.error(`unknown command: ${command}\n\n${USAGE}`);
     return 2;

@@ -12,13 +12,22 @@ import {
 import { CHALLENGE_TTL_MS } from "./challenge";
 import { AccountsBody, AccountsSchema, ChallengeSchema, LoginAnswerSchema, LoginBody, LogoutBody, MfaBody, RefreshBody, RegisterBody, SessionSchema } from "./auth.schemas";
 import { unauthorized } from "../http/errors";
+import { isCrossSiteRequest } from "./cookies";
 import { listBrowserAccounts, logout, refreshSession } from "./refresh.service";
-import { assertRoomForAccount, beginSession } from "./session-response";
+import { assertRoomForAccount, beginSession, crossSiteRefused } from "./session-response";
 
-/** Sign-in routes: no bearer credential needed (they hand them out). Not covered by idempotency. */
+/**
+ * Sign-in routes: no bearer credential needed (they hand them out). Not covered by idempotency.
+ * The refresh cookie authenticates refresh, accounts and logout, and the others set it, so every
+ * route here refuses a browser request from another site (403 forbidden) before anything else:
+ * otherwise any page could sign a visitor out, or into an account of its choosing.
+ */
 export function authRoutes(deps: Deps) {
   const limits = createSignInLimits(deps);
   return new Elysia({ prefix: "/auth", tags: ["auth"] })
+    .onTransform(({ request }) => {
+      if (isCrossSiteRequest(deps.config, request)) throw crossSiteRefused();
+    })
     .post(
       "/register",
       async ({ request, body, set }) => {

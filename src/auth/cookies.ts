@@ -66,3 +66,40 @@ export function isNativeRequest(request: Request): boolean {
   const client = request.headers.get("desk-client");
   return !!client && /^ios\/[0-9A-Za-z.+-]{1,40}$/.test(client.trim()) && !request.headers.has("origin");
 }
+
+/**
+ * Whether a browser request comes from another site (cross-site request forgery). The refresh
+ * cookie is sent with any request to /v1/auth, so routes it authenticates (and routes that set
+ * it) must know the page that asked is Desk's own. Trusted: the base URL's origin, or the origin
+ * the request itself was addressed to (the same Desk reached under another name, such as
+ * 127.0.0.1 for localhost or a dev proxy). Without Origin, Sec-Fetch-Site and then Referer
+ * decide; a request with none of them is not from a browser (curl, scripts, native apps) and
+ * carries no ambient cookie a forger could borrow.
+ */
+export function isCrossSiteRequest(config: Pick<Config, "baseUrl">, request: Request): boolean {
+  if (isNativeRequest(request)) return false;
+  const origin = request.headers.get("origin");
+  if (origin !== null) return !isTrustedOrigin(config, request, origin);
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site !== "same-origin" && site !== "none";
+  const referer = request.headers.get("referer");
+  if (!referer) return false;
+  try {
+    return !isTrustedOrigin(config, request, new URL(referer).origin);
+  } catch {
+    return true;
+  }
+}
+
+function isTrustedOrigin(config: Pick<Config, "baseUrl">, request: Request, origin: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false; // "null" (sandboxed frames, privacy redirects) and garbage
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  if (parsed.origin === new URL(config.baseUrl).origin) return true;
+  // Behind a TLS-terminating proxy the request URL says http: compare the host (name and port) only.
+  return parsed.host === new URL(request.url).host;
+}

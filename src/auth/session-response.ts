@@ -1,12 +1,12 @@
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { conflict } from "../http/errors";
+import { conflict, forbidden } from "../http/errors";
 import { requestMeta } from "../http/request-meta";
 import type { UserRow, UserJson } from "./auth.present";
 import { presentUser } from "./auth.present";
 import type { sessions } from "./auth.table";
 import { browserAccounts, browserSessions, MAX_BROWSER_ACCOUNTS } from "./browser-accounts";
-import { addSetCookie, clearedCookie, isNativeRequest, LEGACY_REFRESH_COOKIE, refreshCookie, type SessionSetter } from "./cookies";
+import { addSetCookie, clearedCookie, isCrossSiteRequest, isNativeRequest, LEGACY_REFRESH_COOKIE, refreshCookie, type SessionSetter } from "./cookies";
 import { createSession, issueAccessToken, revokeSession } from "./sessions";
 import { signalAccessEnded } from "./session-signals";
 import { TOKEN_TTL_SECONDS } from "./tokens";
@@ -21,11 +21,16 @@ type SessionRow = typeof sessions.$inferSelect;
 export const tooManyAccounts = () =>
   conflict(`This browser is already signed in to ${MAX_BROWSER_ACCOUNTS} accounts; sign out of one first.`, "too_many_accounts");
 
+export const crossSiteRefused = () => forbidden("Cross-site request refused: sign-in routes answer only Desk's own pages.");
+
 /**
- * Refuses a sixth distinct account in this browser (409 too_many_accounts). Native clients hold one
- * account per refresh token and are not counted. Pass null for a person who does not exist yet.
+ * Every route asks this before it starts a browser session (and before creating anyone): refuses
+ * a request from another site (403, so no page can sign a visitor in to an account of its
+ * choosing) and a sixth distinct account in this browser (409 too_many_accounts). Native clients
+ * hold one account per refresh token and are not counted. Pass null for a person who does not exist yet.
  */
-export function assertRoomForAccount(deps: Pick<Deps, "db" | "clock">, request: Request, userId: string | null): void {
+export function assertRoomForAccount(deps: Pick<Deps, "db" | "clock" | "config">, request: Request, userId: string | null): void {
+  if (isCrossSiteRequest(deps.config, request)) throw crossSiteRefused();
   if (isNativeRequest(request)) return;
   const accounts = browserAccounts(deps.db, request, deps.clock.now());
   if (userId && accounts.some((a) => a.userId === userId)) return;
@@ -45,6 +50,7 @@ export async function beginSession(
   user: UserRow,
   options: { mfaVerified: boolean },
 ): Promise<SessionAnswer> {
+  if (isCrossSiteRequest(deps.config, request)) throw crossSiteRefused();
   const native = isNativeRequest(request);
   const now = deps.clock.now();
   const meta = requestMeta(request);

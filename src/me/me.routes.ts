@@ -1,10 +1,24 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
-import { MeSchema, MfaDisableBody, MfaDisabledSchema, MfaEnableBody, MfaEnabledSchema, MfaSetupSchema, UpdateMeBody } from "./me.schemas";
+import {
+  ChangePasswordBody,
+  MeSchema,
+  MfaDisableBody,
+  MfaDisabledSchema,
+  MfaEnableBody,
+  MfaEnabledSchema,
+  MfaSetupSchema,
+  SessionListSchema,
+  SessionParams,
+  SignedOutSchema,
+  UpdateMeBody,
+} from "./me.schemas";
+import { changePassword, createPasswordChangeLimiter, listMySessions, revokeMySession, revokeOtherSessions } from "./me.security.service";
 import { describeCaller, updateMe } from "./me.service";
 import { disableMfa, enableMfa, setupMfa } from "./me.mfa.service";
 
 export function meRoutes(deps: Deps) {
+  const passwordAttempts = createPasswordChangeLimiter(deps);
   return new Elysia({ prefix: "/me", tags: ["me"] })
     .use(deps.guard)
     .get("/", ({ credential }) => describeCaller(deps, credential), {
@@ -36,5 +50,33 @@ export function meRoutes(deps: Deps) {
       body: MfaDisableBody,
       response: { 200: MfaDisabledSchema },
       detail: { summary: "Turn two-factor off with a current code (or recovery code) or the password" },
+    })
+    .post("/password", ({ user, body }) => changePassword(deps, passwordAttempts, user, body), {
+      signedIn: true,
+      body: ChangePasswordBody,
+      response: { 200: SignedOutSchema },
+      detail: {
+        summary:
+          "Change your password: needs the current one (422 invalid_password; 5 wrong tries in 15 minutes answer 429). Signs out every other session and retires open reset links",
+      },
+    })
+    .get("/sessions", ({ user }) => listMySessions(deps, user), {
+      signedIn: true,
+      response: { 200: SessionListSchema },
+      detail: { summary: "Your live sign-ins (browsers and apps), most recently used first; `current` marks this one" },
+    })
+    .delete(
+      "/sessions/:id",
+      ({ user, params, set }) => {
+        revokeMySession(deps, user, params.id);
+        set.status = 204;
+        return null;
+      },
+      { signedIn: true, params: SessionParams, detail: { summary: "Sign out one of your sessions (404 when it is not yours or already ended)" } },
+    )
+    .post("/sessions/sign-out-others", ({ user }) => revokeOtherSessions(deps, user), {
+      signedIn: true,
+      response: { 200: SignedOutSchema },
+      detail: { summary: "Sign out every session of yours except this one" },
     });
 }

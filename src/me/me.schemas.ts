@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UserSchema, WorkspaceMembershipSchema } from "../auth/auth.schemas";
-import { MAX_PASSWORD_LENGTH } from "../auth/passwords";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth/passwords";
 
 export const MeSchema = z.object({
   user: UserSchema.nullable().describe("null for an API key without a known creator"),
@@ -22,3 +22,25 @@ export const MfaDisableBody = z
   .strict()
   .refine((b) => (b.code === undefined) !== (b.password === undefined), { message: "send either code or password", path: ["code"] });
 export const MfaDisabledSchema = z.object({ enabled: z.literal(false) });
+
+export const ChangePasswordBody = z
+  .object({
+    current_password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+    new_password: z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH),
+  })
+  .strict();
+
+export const SignedOutSchema = z.object({ signed_out_sessions: z.number().int().describe("how many other sessions were ended") });
+
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  client: z.enum(["web", "native"]),
+  user_agent: z.string().nullable(),
+  ip: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string(),
+  mfa_verified: z.boolean(),
+  current: z.boolean().describe("the session of the access token making this request"),
+});
+export const SessionListSchema = z.object({ data: z.array(SessionInfoSchema) });
+export const SessionParams = z.object({ id: z.string().min(1).max(64) });

@@ -4,6 +4,7 @@ import { useInstanceStatus } from "../api/queries";
 import { useAuth, useMe } from "../api/session";
 import { Inbox } from "../pages/Inbox";
 import { InviteAccept } from "../pages/InviteAccept";
+import { ForgotPassword, ResetPassword } from "../pages/PasswordReset";
 import { Setup } from "../pages/Setup";
 import { SignIn } from "../pages/SignIn";
 import { ErrorBox, Loading } from "../ui/states";
@@ -16,6 +17,7 @@ const Contacts = lazy(() => import("../pages/Contacts").then((m) => ({ default: 
 const ContactDetail = lazy(() => import("../pages/Contacts").then((m) => ({ default: m.ContactDetail })));
 const Companies = lazy(() => import("../pages/Companies").then((m) => ({ default: m.Companies })));
 const CompanyDetail = lazy(() => import("../pages/Companies").then((m) => ({ default: m.CompanyDetail })));
+const Profile = lazy(() => import("../pages/Profile").then((m) => ({ default: m.Profile })));
 const Settings = lazy(() => import("../pages/settings/Settings").then((m) => ({ default: m.Settings })));
 
 // Fetch the ticket page's code while the person looks at the inbox, so the first open is instant.
@@ -32,6 +34,8 @@ export function App() {
 
   const invite = match("/invite/:token", path);
   if (invite) return <InviteAccept token={invite.token} />;
+  if (path === "/reset-password") return <ResetPassword />;
+  if (path === "/forgot-password") return <ForgotPassword />;
   if (!booted) return <Loading label="Starting Desk…" />;
   if (!auth.accessToken) return <SignedOut path={path} />;
   return <SignedIn path={path} />;
@@ -92,6 +96,7 @@ function Page({ path }: { path: string }) {
   if ((params = match("/contacts/:id", path))) return <ContactDetail id={params.id} />;
   if (path === "/companies") return <Companies />;
   if ((params = match("/companies/:id", path))) return <CompanyDetail id={params.id} />;
+  if (path === "/profile") return <Profile />;
   if (path === "/settings") return <Settings page="workspace" />;
   if ((params = match("/settings/:page", path))) return <Settings page={params.page} />;
   return <Inbox folder="unassigned" />;

@@ -148,6 +148,7 @@ function AccountMenu() {
                 <Avatar name={a.user.name} url={a.user.avatar_url} size={18} /> Switch to {a.user.email}
               </button>
             ))}
+          <button role="menuitem" className="menu-item" onClick={() => { setOpen(false); navigate("/profile"); }}>Your profile</button>
           <button role="menuitem" className="menu-item" onClick={() => { setOpen(false); setSession(null); navigate("/signin?add=1"); }}>
             Add another account
           </button>

@@ -63,6 +63,11 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
         <button className="btn btn-primary btn-block" disabled={busy}>
           {busy ? "Signing in…" : mfaToken ? "Verify" : "Sign in"}
         </button>
+        {!mfaToken && (
+          <div className="auth-foot muted small">
+            <Link to="/forgot-password">Forgot password?</Link>
+          </div>
+        )}
         {signupOpen && !mfaToken && (
           <div className="auth-foot muted small">
             New here? <Link to="/setup">Create an account</Link>
