@@ -48,6 +48,10 @@ export function messagesRoutes(deps: Deps) {
           },
         });
       },
-      { access: read, params: IdParams, detail: { summary: "The full original of a message including quoted history, as text" } },
+      { access: read, params: IdParams, detail: {
+          summary: "The full original of a message including quoted history, as text",
+          responses: { 200: { description: "The original as sent, served as text", content: { "text/plain": { schema: { type: "string" } } } } },
+        },
+      },
     );
 }
