@@ -30,6 +30,8 @@ export async function startTestDesk(options: { env?: Record<string, string>; clo
       DESK_INBOUND_SECRET: "test-inbound-secret",
       DESK_LOG_LEVEL: process.env.DESK_LOG_LEVEL ?? "silent",
       DESK_JOBS: "on",
+      // Every answer is checked against its response schema, so contract drift fails the test.
+      DESK_RESPONSE_CHECKS: "on",
       ...options.env,
     },
     options.config,

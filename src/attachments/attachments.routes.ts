@@ -32,7 +32,14 @@ export function attachmentsRoutes(deps: Deps) {
         access: { role: "agent", scopes: ["tickets:write"] },
         parse: "none",
         response: { 201: AttachmentSchema },
-        detail: { summary: "Upload a file (multipart field `file`, at most 25 MB); unattached until a message references it" },
+        detail: {
+          summary: "Upload a file (multipart field `file`, at most 25 MB); unattached until a message references it",
+          requestBody: {
+            required: true,
+            content: { "multipart/form-data": { schema: { type: "object", properties: { file: { type: "string", format: "binary" } }, required: ["file"] } } },
+          },
+          responses: { 422: { description: "No file in field `file`" } },
+        },
       },
     )
     .get(
@@ -51,7 +58,8 @@ export function attachmentsRoutes(deps: Deps) {
         set.headers["cache-control"] = "no-store";
         return null;
       },
-      { access: { role: "viewer", scopes: ["tickets:read"] }, params: IdParams, detail: { summary: "Redirects to a short-lived signed URL of the file" } },
+      { access: { role: "viewer", scopes: ["tickets:read"] }, params: IdParams, detail: { summary: "Redirects to a short-lived signed URL of the file", responses: { 302: { description: "Redirect to the signed URL (`Location`)" } } },
+      },
     )
     .get(
       "/attachments/:id/content",
@@ -79,7 +87,13 @@ export function attachmentsRoutes(deps: Deps) {
       {
         params: IdParams,
         query: z.object({ token: z.string().min(1).max(2000) }),
-        detail: { summary: "The file behind a signed link (no other credential needed)" },
+        detail: {
+          summary: "The file behind a signed link (no other credential needed)",
+          responses: {
+            200: { description: "The file, with its own content type", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+            401: { description: "The link has expired or is invalid" },
+          },
+        },
       },
     );
 }

@@ -11,6 +11,7 @@ import {
 } from "./auth.service";
 import { CHALLENGE_TTL_MS } from "./challenge";
 import { AccountsBody, AccountsSchema, ChallengeSchema, LoginAnswerSchema, LoginBody, LogoutBody, MfaBody, RefreshBody, RegisterBody, SessionSchema } from "./auth.schemas";
+import { NoContent } from "../http/schemas";
 import { unauthorized } from "../http/errors";
 import { isCrossSiteRequest } from "./cookies";
 import { listBrowserAccounts, logout, refreshSession } from "./refresh.service";
@@ -127,6 +128,7 @@ export function authRoutes(deps: Deps) {
       },
       {
         body: LogoutBody,
+        response: { 204: NoContent },
         detail: { summary: "Sign out the current account (or `user_id`), or with `all: true` every account in this browser", security: [] },
       },
     );

@@ -1,4 +1,6 @@
 import type { Db } from "../db/database";
+import { afterCommit, inTransaction } from "../db/tx";
+import { onEventInTransaction } from "../events/bus";
 import { forbidden, notFound, unauthorized, validationFailed } from "../http/errors";
 import { requestMeta } from "../http/request-meta";
 import type { Clock } from "../lib/clock";
@@ -10,6 +12,9 @@ import type { TokenService } from "./tokens";
 export const API_KEY_PREFIX = "desk_live_";
 const KEY_CACHE_TTL_MS = 30_000;
 const KEY_CACHE_MAX = 10_000;
+const MEMBER_CACHE_MAX = 10_000;
+/** Events whose change can alter a person's role or private teams in a workspace. */
+const MEMBERSHIP_EVENTS = /^(member|team|workspace)\./;
 
 export type AccessRule = {
   /** Minimum member role; default viewer. */
@@ -56,7 +61,36 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
   // Keyed by the presented secret itself, so a cached key costs no hashing (the process holds each
   // request's secret anyway); a miss hashes it and looks the key up by hash.
   const keyCache = new Map<string, { key: KeyRow; scopes: Scope[]; expiresAt: number; cachedAt: number }>();
-  onAccessEnded(deps.db, () => keyCache.clear());
+  // A person's role and private teams in a workspace, read on every request they make. Every write
+  // that changes them (members, invitations, teams, workspace transfer) appends a member.*, team.* or
+  // workspace.* event in its transaction, and removals also signal: either empties the cache, at
+  // once (inside the transaction: later reads of this turn share it) and again after the commit.
+  const memberCache = new Map<string, { role: Role; visibleTeams: "all" | string[]; cachedAt: number }>();
+  onAccessEnded(deps.db, () => {
+    keyCache.clear();
+    memberCache.clear();
+  });
+  onEventInTransaction(deps.db, (_tx, event) => {
+    if (!MEMBERSHIP_EVENTS.test(event.type)) return;
+    memberCache.clear();
+    if (inTransaction()) afterCommit(() => memberCache.clear());
+  });
+
+  function membership(workspaceId: string, userId: string, nowMs: number) {
+    const cacheKey = `${workspaceId}\n${userId}`;
+    const cached = memberCache.get(cacheKey);
+    if (cached && nowMs - cached.cachedAt <= KEY_CACHE_TTL_MS) return cached;
+    const member = memberRole.get(workspaceId, userId);
+    if (!member) return null;
+    const entry = {
+      role: member.role,
+      visibleTeams: roleAtLeast(member.role, "admin") ? ("all" as const) : privateTeams.all(workspaceId, userId).map((r) => r.team_id),
+      cachedAt: nowMs,
+    };
+    if (memberCache.size >= MEMBER_CACHE_MAX) memberCache.clear();
+    memberCache.set(cacheKey, entry);
+    return entry;
+  }
 
   async function credential(request: Request): Promise<Credential> {
     const header = request.headers.get("authorization");
@@ -123,7 +157,7 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     if (!workspaceId) {
       throw validationFailed([{ location: "header.desk-workspace", message: "DESK-Workspace names the workspace to act in" }]);
     }
-    const member = memberRole.get(workspaceId, cred.userId);
+    const member = membership(workspaceId, cred.userId, deps.clock.now().getTime());
     if (!member) throw notFound("Workspace");
     if (!roleAtLeast(member.role, rule.role ?? "viewer")) throw forbidden(`This needs the ${rule.role} role or higher.`);
     return {
@@ -131,7 +165,8 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
       actor: { type: "user", userId: cred.userId, sessionId: cred.sessionId },
       role: member.role,
       scopes: null,
-      visibleTeams: roleAtLeast(member.role, "admin") ? "all" : privateTeams.all(workspaceId, cred.userId).map((r) => r.team_id),
+      // A copy: callers may not change the cached list.
+      visibleTeams: member.visibleTeams === "all" ? "all" : [...member.visibleTeams],
       requestId: meta.requestId,
       get ip() {
         return meta.ip;

@@ -69,6 +69,10 @@ export const envSchema = z.object({
   EVENT_RETENTION: z.string().default("7d").describe("event log retention"),
   DESK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DESK_JOBS: z.enum(["on", "off"]).default("on").describe("run the in-process job scheduler"),
+  DESK_RESPONSE_CHECKS: z
+    .enum(["on", "off"])
+    .optional()
+    .describe("check every JSON answer against its route's response schema (default: on under NODE_ENV test or development)"),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -97,6 +101,8 @@ export type Config = {
   eventRetentionMs: number;
   logLevel: Env["DESK_LOG_LEVEL"];
   jobsEnabled: boolean;
+  /** Check answers against their response schemas: contract drift fails tests and development, production pays nothing. */
+  responseChecks: boolean;
   /** Bearer token GET /metrics asks for; null: it answers whoever reaches the listener. */
   metricsToken: string | null;
 };
@@ -156,6 +162,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventRetentionMs: parseDuration(e.EVENT_RETENTION),
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",
+    responseChecks: e.DESK_RESPONSE_CHECKS ? e.DESK_RESPONSE_CHECKS === "on" : env.NODE_ENV === "test" || env.NODE_ENV === "development",
     metricsToken: e.DESK_METRICS_TOKEN ?? null,
     ...overrides,
   };

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
-import { IdParams, completeList, completeListSchema } from "../http/schemas";
+import { IdParams, NoContent, completeList, completeListSchema } from "../http/schemas";
 import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "../labels/labels.access";
 import { registerFieldsDatabase } from "./fields.apply";
 import { CreateFieldBody, CustomFieldSchema, FieldListQuery, ReorderFieldsBody, UpdateFieldBody } from "./fields.schemas";
@@ -34,7 +34,7 @@ export function fieldsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, body: ReorderFieldsBody, detail: { summary: "Each listed field's position becomes its index" } },
+      { access: settingsWrite, body: ReorderFieldsBody, response: { 204: NoContent }, detail: { summary: "Each listed field's position becomes its index" } },
     )
     .get(
       "/:id",

@@ -19,6 +19,9 @@ export const IdParams = z.object({ id: z.string().min(1).max(100) });
 
 export const Timestamp = z.iso.datetime({ offset: true });
 
+/** The answer of a route that answers 204 with no body (`set.status = 204; return null`). */
+export const NoContent = z.null();
+
 /** Standard error responses for the OpenAPI document. */
 export const errorResponses = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody } as const;
 

@@ -31,7 +31,12 @@ export function inboundRoutes(deps: Deps) {
       parse: "none",
       query: InboundQuery,
       response: { 202: z.object({ status: z.string(), ticket_id: z.string().optional(), message_id: z.string().optional() }), 401: ErrorBody, 404: ErrorBody, 422: ErrorBody },
-      detail: { summary: "Ingest a raw RFC 822 message for a recipient (header DESK-Inbound-Secret)" },
+      detail: {
+        summary: "Ingest a raw RFC 822 message for a recipient (header DESK-Inbound-Secret)",
+        security: [{ inboundSecret: [] }],
+        requestBody: { required: true, content: { "message/rfc822": { schema: { type: "string", format: "binary" } } } },
+        responses: { 413: { description: "Over 40 MiB" }, 415: { description: "Not message/rfc822" } },
+      },
     },
   );
 }

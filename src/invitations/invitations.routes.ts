@@ -79,6 +79,22 @@ export function invitationsRoutes(deps: Deps) {
         body: AcceptInvitationBody,
         detail: {
           summary: "Accept an invitation",
+          responses: {
+            200: {
+              description: "Joined with the signed-in account",
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: { workspace: { $ref: "#/components/schemas/Workspace" }, member: { $ref: "#/components/schemas/Member" } },
+                    required: ["workspace", "member"],
+                  },
+                },
+              },
+            },
+            201: { description: "Account created and signed in", content: { "application/json": { schema: { $ref: "#/components/schemas/Session" } } } },
+            429: { description: "Too many accounts from this browser" },
+          },
           description:
             "Signed in (bearer access token, no DESK-Workspace needed): joins that account and answers `{ workspace, member }`. " +
             "Not signed in: creates the account from `name` and `password` (email from the invitation) and answers 201 with a session, as login does.",

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
-import { errorResponses, IdParams, completeList, completeListSchema } from "../http/schemas";
+import { errorResponses, IdParams, NoContent, completeList, completeListSchema } from "../http/schemas";
 import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "./labels.access";
 import {
   CreateTagBody,
@@ -45,7 +45,7 @@ export function labelsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, body: ReorderBody, detail: { summary: "Each listed label's position becomes its index" } },
+      { access: settingsWrite, body: ReorderBody, response: { 204: NoContent }, detail: { summary: "Each listed label's position becomes its index" } },
     )
     .get(
       "/tags/:id",
@@ -99,7 +99,7 @@ export function labelsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, body: ReorderBody, detail: { summary: "Each listed group's position becomes its index" } },
+      { access: settingsWrite, body: ReorderBody, response: { 204: NoContent }, detail: { summary: "Each listed group's position becomes its index" } },
     )
     .get(
       "/tag-groups/:id",

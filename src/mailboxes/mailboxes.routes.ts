@@ -79,6 +79,10 @@ export function mailboxesRoutes(deps: Deps) {
     .get(
       "/oauth/:provider/callback",
       async ({ params, query, redirect }) => redirect(await completeOAuth(params.provider, query, deps), 302),
-      { params: OAuthProviderParams, query: OAuthCallbackQuery, detail: { summary: "The provider's redirect back; stores the tokens and redirects to the settings page" } },
+      { params: OAuthProviderParams, query: OAuthCallbackQuery, detail: {
+          summary: "The provider's redirect back; stores the tokens and redirects to the settings page",
+          responses: { 302: { description: "Redirect to the mailbox settings page" }, 404: { description: "Unknown provider" }, 422: { description: "Invalid state or code" } },
+        },
+      },
     );
 }

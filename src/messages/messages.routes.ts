@@ -56,7 +56,10 @@ export function messagesRoutes(deps: Deps) {
         access: read,
         params: IdParams,
         query: z.object({ view: z.enum(["source", "text"]).optional() }),
-        detail: { summary: "The full original of a message including quoted history, as text (view=text: the decoded body, untrimmed)" },
+        detail: {
+          summary: "The full original of a message including quoted history, as text (view=text: the decoded body, untrimmed)",
+          responses: { 200: { description: "The original as sent, served as text", content: { "text/plain": { schema: { type: "string" } } } } },
+        },
       },
     );
 }

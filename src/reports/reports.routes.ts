@@ -1,9 +1,7 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
 import type { Deps } from "../deps";
+import { OverviewSchema, ReportQuery } from "./reports.schemas";
 import { overviewReport, reportRange, workspaceTimeZone } from "./reports.service";
-
-const ReportQuery = z.object({ from: z.string().max(40).optional(), to: z.string().max(40).optional() });
 
 export function reportsRoutes(deps: Deps) {
   return new Elysia({ tags: ["reports"] })
@@ -17,6 +15,7 @@ export function reportsRoutes(deps: Deps) {
       {
       access: { role: "viewer", scopes: ["tickets:read"] },
       query: ReportQuery,
+      response: { 200: OverviewSchema },
         detail: {
           summary:
             "Ticket figures over [from, to) of the tickets the caller may see (RFC 3339 or YYYY-MM-DD; dates and by_day are days in the workspace's time zone, UTC when unset; a date-only `to` includes that day; default the last 30 days)",
