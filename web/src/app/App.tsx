@@ -6,6 +6,7 @@ import { Inbox } from "../pages/Inbox";
 import { InviteAccept } from "../pages/InviteAccept";
 import { Setup } from "../pages/Setup";
 import { SignIn } from "../pages/SignIn";
+import { PageErrorBoundary } from "../ui/ErrorBoundary";
 import { ErrorBox, Loading } from "../ui/states";
 import { match, navigate, useLocation } from "./router";
 import { Shell } from "./Shell";
@@ -76,9 +77,11 @@ function SignedIn({ path }: { path: string }) {
 
   return (
     <Shell key={auth.workspaceId} path={path} onIdle={preloadTicketPage}>
-      <Suspense fallback={<Loading />}>
-        <Page path={path} />
-      </Suspense>
+      <PageErrorBoundary key={path}>
+        <Suspense fallback={<Loading />}>
+          <Page path={path} />
+        </Suspense>
+      </PageErrorBoundary>
     </Shell>
   );
 }
