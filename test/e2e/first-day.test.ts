@@ -63,7 +63,11 @@ describe.skipIf(!ready.ok)("a new team's first day (Chromium against dist/desk)"
   test("a contact page opened from a ticket's sidebar shows the contact and their tickets", async () => {
     const first = await createTicket("Printer on fire", { email: "carla@customer.test", name: "Carla Customer" });
     await createTicket("Printer still on fire", { email: "carla@customer.test", name: "Carla Customer" });
-    await page.goto(`${desk.url}/tickets/${first.number}`);
+    // Contact page first (its record is then cached), on to a ticket in the app, back through the sidebar.
+    await page.goto(`${desk.url}/contacts/${first.contact.id}`);
+    await shown(page.getByRole("heading", { name: "Carla Customer" }));
+    await page.locator(".detail-page .mini-list").getByRole("link", { name: /Printer on fire/ }).click();
+    await shown(page.getByRole("heading", { name: /Printer on fire/ }));
     // The sidebar lists the contact's other tickets (and so fills the shared cache entry).
     await shown(page.locator(".contact-card .mini-list li", { hasText: "Printer still on fire" }));
     await page.locator(".contact-card").getByRole("link", { name: "Carla Customer" }).click();

@@ -210,6 +210,7 @@ const SHORTCUTS: Array<[string, string]> = [
   ["/", "Search"],
   ["Esc", "Back to the list"],
   ["⌘/Ctrl + Enter", "Send"],
+  ["/shortcut", "Insert a saved reply (in the composer)"],
   ["?", "This help"],
 ];
 
