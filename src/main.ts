@@ -1,6 +1,10 @@
 #!/usr/bin/env bun
 import { loadConfig } from "./config/config";
+import { join } from "node:path";
 import { openDatabase } from "./db/database";
+import { embeddedWebAssets } from "./http/embedded";
+import { ensureWebBuild } from "./http/web-build";
+import { createLogger } from "./lib/logger";
 import { migrate } from "./db/migrate";
 import { startDesk } from "./start";
 import { migrations } from "../migrations/index";
@@ -35,6 +39,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(`unknown command: ${command}\n\n${USAGE}`);
     return 2;
   }
+  // From source (not the compiled executable, whose web files are embedded) build web/dist first
+  // when it is missing or stale, so `bun install && bun start` serves the web app.
+  if (!embeddedWebAssets()) await ensureWebBuild(join(import.meta.dir, "..", "web"), createLogger(config.logLevel).child({ subsystem: "web" }));
   const desk = await startDesk(config);
   // Starting up leaves garbage (module initialisation, migrations); an idle server should not carry it.
   setTimeout(() => Bun.gc(true), 1000).unref();

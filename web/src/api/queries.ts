@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "./client";
-import type { CustomField, FieldEntity, Member, Page, SavedReply, Tag, TagGroup, Team, TicketCounts, View, Workspace } from "./types";
+import type { CustomField, FieldEntity, Member, Page, SavedReply, Tag, TagGroup, Team, Ticket, TicketCounts, View, Workspace } from "./types";
 
 /** Lists that answer either a bare array or a page: the web app takes both. */
 export const listOf = <T,>(body: T[] | Page<T>): T[] => (Array.isArray(body) ? body : body.data);
@@ -19,6 +19,15 @@ const useAllFields = settingsQuery<CustomField>("custom-fields", "/custom-fields
 export function useCustomFields(entity: FieldEntity) {
   const query = useAllFields();
   return { ...query, data: query.data?.filter((f) => f.entity === entity && !f.archived) };
+}
+
+/**
+ * A contact's tickets as an array. The ticket sidebar and the contact page share this cache entry,
+ * so both must store the same shape under ["contact-tickets", id] (they once stored different
+ * ones and the contact page crashed on the sidebar's).
+ */
+export function useContactTickets(contactId: string) {
+  return useQuery({ queryKey: ["contact-tickets", contactId], queryFn: async () => listOf(await api<Ticket[] | Page<Ticket>>(`/contacts/${contactId}/tickets`)) });
 }
 
 export function useCounts() {

@@ -7,6 +7,7 @@ import { InviteAccept } from "../pages/InviteAccept";
 import { ForgotPassword, ResetPassword } from "../pages/PasswordReset";
 import { Setup } from "../pages/Setup";
 import { SignIn } from "../pages/SignIn";
+import { PageErrorBoundary } from "../ui/ErrorBoundary";
 import { ErrorBox, Loading } from "../ui/states";
 import { match, navigate, useLocation } from "./router";
 import { Shell } from "./Shell";
@@ -80,9 +81,11 @@ function SignedIn({ path }: { path: string }) {
 
   return (
     <Shell key={auth.workspaceId} path={path} onIdle={preloadTicketPage}>
-      <Suspense fallback={<Loading />}>
-        <Page path={path} />
-      </Suspense>
+      <PageErrorBoundary key={path}>
+        <Suspense fallback={<Loading />}>
+          <Page path={path} />
+        </Suspense>
+      </PageErrorBoundary>
     </Shell>
   );
 }

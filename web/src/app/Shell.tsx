@@ -5,6 +5,7 @@ import { useCounts, useViews } from "../api/queries";
 import { useRealtime } from "../api/realtime";
 import { canAdmin, useAccounts, useAuth, useMe, useRole } from "../api/session";
 import { Avatar, Modal, typingInField } from "../ui/bits";
+import { useDismiss } from "../ui/layers";
 import { Link } from "./Link";
 import { navigate } from "./router";
 
@@ -25,6 +26,10 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   const views = useViews();
   const role = useRole();
   const [help, setHelp] = useState(false);
+  // On a phone the navigation is a drawer behind the menu button; any navigation closes it.
+  const [navOpen, setNavOpen] = useState(false);
+  useEffect(() => setNavOpen(false), [path]);
+  useDismiss(() => setNavOpen(false), navOpen);
 
   useEffect(() => {
     const timer = setTimeout(() => onIdle?.(), 300);
@@ -42,8 +47,9 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
 
   const active = (to: string) => (path === to || path.startsWith(`${to}/`) ? " active" : "");
   return (
-    <div className="shell">
-      <nav className="sidebar" aria-label="Main">
+    <div className={`shell${navOpen ? " nav-open" : ""}`}>
+      {navOpen && <div className="nav-backdrop" onClick={() => setNavOpen(false)} />}
+      <nav className="sidebar" id="main-nav" aria-label="Main">
         <WorkspaceSwitcher />
         <div className="nav-section">
           {FOLDERS.map((f) => (
@@ -78,7 +84,13 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <button className="btn-icon" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
         </div>
       </nav>
-      <main className="main">{children}</main>
+      <main className="main">
+        <div className="mobile-bar">
+          <button className="btn-icon" aria-label="Menu" aria-controls="main-nav" aria-expanded={navOpen} onClick={() => setNavOpen((v) => !v)}>☰</button>
+          <span className="brand">Desk</span>
+        </div>
+        <div className="main-body">{children}</div>
+      </main>
       {help && <ShortcutHelp onClose={() => setHelp(false)} />}
     </div>
   );
@@ -140,6 +152,7 @@ function AccountMenu() {
       </button>
       {open && (
         <div className="menu" role="menu" onMouseLeave={() => setOpen(false)}>
+          <AccountMenuEsc close={() => setOpen(false)} />
           <div className="menu-label">Signed in as {user.email}</div>
           {(accounts.data ?? [])
             .filter((a) => a.user.id !== user.id)
@@ -160,6 +173,12 @@ function AccountMenu() {
       )}
     </div>
   );
+}
+
+/** Esc closes the open account menu (a layer, see ui/layers). */
+function AccountMenuEsc({ close }: { close: () => void }) {
+  useDismiss(close);
+  return null;
 }
 
 function ThemeToggle() {
@@ -192,6 +211,7 @@ const SHORTCUTS: Array<[string, string]> = [
   ["/", "Search"],
   ["Esc", "Back to the list"],
   ["⌘/Ctrl + Enter", "Send"],
+  ["/shortcut", "Insert a saved reply (in the composer)"],
   ["?", "This help"],
 ];
 

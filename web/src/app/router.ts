@@ -11,11 +11,26 @@ const subscribe = (listener: () => void) => {
 };
 const snapshot = () => location.pathname + location.search;
 
+/**
+ * How many entries of this tab's history Desk pushed before the current one. An entry opened from
+ * a link (a fresh tab, an email, another site) has none, so "back" must not leave Desk from it.
+ */
+const depth = (): number => {
+  const state: unknown = history.state;
+  return typeof state === "object" && state !== null && "deskDepth" in state && typeof state.deskDepth === "number" ? state.deskDepth : 0;
+};
+
 export function navigate(to: string, options: { replace?: boolean } = {}) {
   if (to === snapshot()) return;
-  if (options.replace) history.replaceState(null, "", to);
-  else history.pushState(null, "", to);
+  if (options.replace) history.replaceState({ deskDepth: depth() }, "", to);
+  else history.pushState({ deskDepth: depth() + 1 }, "", to);
   notify();
+}
+
+/** Back within Desk: the previous entry when Desk pushed one, otherwise `fallback` (never out of Desk). */
+export function goBack(fallback: string) {
+  if (depth() > 0) history.back();
+  else navigate(fallback);
 }
 
 export function useLocation(): { path: string; search: URLSearchParams } {

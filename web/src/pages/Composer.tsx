@@ -2,16 +2,22 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { api } from "../api/client";
 import { useSavedReplies } from "../api/queries";
-import { type Attachment, type Message, STATUSES, type Ticket, type TicketStatus } from "../api/types";
+import { useAuth, useMe } from "../api/session";
+import { type Attachment, type Message, type SavedReply, STATUSES, type Ticket, type TicketStatus } from "../api/types";
 import { statusLabel } from "../ui/bits";
 import { FormError } from "../ui/form";
+import { useDismiss } from "../ui/layers";
 import { errorText } from "../ui/states";
+import { leftoverPlaceholders, type PlaceholderContext, renderPlaceholders } from "./placeholders";
 import { htmlToText, textToHtml } from "./text";
 
 export type ComposerHandle = { focus(kind: "reply" | "note"): void };
 type Upload = { key: string; name: string; attachment?: Attachment; error?: string };
 
 const draftKey = (ticketId: string, kind: string) => `desk.draft.${ticketId}.${kind}`;
+
+/** "/refund" typed at the start of a line or after a space, right before the caret: a saved reply's shortcut. */
+const SHORTCUT_TOKEN = /(^|\s)\/([\p{L}\p{N}_\-./]*)$/u;
 
 /**
  * Reply or note. The draft lives in sessionStorage until the API accepts it, so a failed send,
@@ -24,8 +30,42 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const [text, setText] = useState(() => sessionStorage.getItem(draftKey(ticket.id, "reply")) ?? "");
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
+  // The status "Send and set…" applies; choosing it only selects the action, the button sends.
+  const [after, setAfter] = useState<TicketStatus | "">("");
+  const [caret, setCaret] = useState(0);
+  const [suggestIndex, setSuggestIndex] = useState(0);
+  const [suggestDismissed, setSuggestDismissed] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const auth = useAuth();
+  const me = useMe();
+  const placeholderContext: PlaceholderContext = {
+    ticket,
+    contact: ticket.contact,
+    agent: auth.user ?? null,
+    workspace: me.data?.workspaces.find((w) => w.id === auth.workspaceId) ?? null,
+  };
+  const leftovers = leftoverPlaceholders(text, placeholderContext);
+
+  // Saved replies whose shortcut starts with the "/word" before the caret.
+  const shortcut = SHORTCUT_TOKEN.exec(text.slice(0, caret));
+  const suggestions =
+    shortcut && !suggestDismissed ? (saved.data ?? []).filter((s) => s.shortcut && s.shortcut.toLowerCase().startsWith(shortcut[2].toLowerCase())).slice(0, 6) : [];
+  useDismiss(() => setSuggestDismissed(true), suggestions.length > 0);
+
+  /** Inserts a saved reply with its placeholders filled in, replacing a typed "/shortcut" if any. */
+  const insertSaved = (reply: SavedReply, replaceToken: boolean) => {
+    const body = renderPlaceholders(htmlToText(reply.body_html), placeholderContext);
+    if (replaceToken && shortcut) {
+      const start = caret - shortcut[0].length + shortcut[1].length;
+      const next = text.slice(0, start) + body + text.slice(caret);
+      setText(next);
+      setCaret(start + body.length);
+      setTimeout(() => area.current?.setSelectionRange(start + body.length, start + body.length), 0);
+    } else setText((t) => (t ? `${t}\n\n` : "") + body);
+    setSuggestDismissed(false);
+    setTimeout(() => area.current?.focus(), 0);
+  };
 
   useImperativeHandle(ref, () => ({
     focus(next) {
@@ -58,6 +98,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       sessionStorage.removeItem(draftKey(ticket.id, kind));
       setText("");
       setUploads([]);
+      setAfter("");
       client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
       client.invalidateQueries({ queryKey: ["ticket", String(ticket.number)] });
       client.invalidateQueries({ queryKey: ["tickets"] });
@@ -81,8 +122,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   };
 
   const pending = uploads.some((u) => !u.attachment && !u.error);
-  const canSend = !disabled && text.trim().length > 0 && !pending && !send.isPending;
-  const submit = (status: TicketStatus | null) => canSend && send.mutate(status);
+  // Text still holding a placeholder is never sent: the agent fills it in or removes it first.
+  const canSend = !disabled && text.trim().length > 0 && !pending && !send.isPending && leftovers.length === 0;
+  const submit = () => canSend && send.mutate(after || null);
 
   return (
     <div
@@ -110,7 +152,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             value=""
             onChange={(e) => {
               const reply = saved.data.find((s) => s.id === e.target.value);
-              if (reply) setText((t) => (t ? `${t}\n\n` : "") + htmlToText(reply.body_html));
+              if (reply) insertSaved(reply, false);
             }}
           >
             <option value="">Saved replies…</option>
@@ -125,7 +167,13 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         value={text}
         disabled={disabled}
         rows={4}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          setCaret(e.target.selectionStart);
+          setSuggestDismissed(false);
+          setSuggestIndex(0);
+        }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onPaste={(e) => {
           if (e.clipboardData.files.length) {
             e.preventDefault();
@@ -133,13 +181,61 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           }
         }}
         onKeyDown={(e) => {
+          if (suggestions.length > 0 && !e.metaKey && !e.ctrlKey) {
+            if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+              e.preventDefault();
+              setSuggestIndex((i) => (i + (e.key === "ArrowDown" ? 1 : suggestions.length - 1)) % suggestions.length);
+              return;
+            }
+            if (e.key === "Enter" || e.key === "Tab") {
+              e.preventDefault();
+              insertSaved(suggestions[Math.min(suggestIndex, suggestions.length - 1)], true);
+              return;
+            }
+          }
           if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
             e.preventDefault();
-            submit(null);
+            submit();
           }
-          if (e.key === "Escape") (e.target as HTMLElement).blur();
+          // An Esc that closed the suggestions was handled already (ui/layers); otherwise leave the field.
+          if (e.key === "Escape" && !e.nativeEvent.defaultPrevented) (e.target as HTMLElement).blur();
         }}
+        aria-autocomplete="list"
+        aria-controls={suggestions.length > 0 ? `saved-suggest-${ticket.id}` : undefined}
       />
+      {suggestions.length > 0 && (
+        <ul className="suggest" id={`saved-suggest-${ticket.id}`} role="listbox" aria-label="Saved replies">
+          {suggestions.map((s, i) => (
+            <li
+              key={s.id}
+              role="option"
+              aria-selected={i === Math.min(suggestIndex, suggestions.length - 1)}
+              className={i === Math.min(suggestIndex, suggestions.length - 1) ? "active" : ""}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                insertSaved(s, true);
+              }}
+            >
+              <code>/{s.shortcut}</code> {s.title}
+            </li>
+          ))}
+        </ul>
+      )}
+      {leftovers.length > 0 && (
+        <div className="placeholder-warning" role="alert">
+          {leftovers.map((l) => (
+            <div key={l.token}>
+              <code>{l.token}</code> {l.reason === "unknown" ? "is not a known placeholder" : l.reason === "empty" ? "has no value for this ticket" : "is not filled in yet"}
+            </div>
+          ))}
+          <div className="muted small">
+            Edit or remove {leftovers.length === 1 ? "it" : "them"} before sending.
+            {leftovers.some((l) => l.reason === "not_filled") && (
+              <button type="button" className="btn btn-small" onClick={() => setText((t) => renderPlaceholders(t, placeholderContext))}>Fill in placeholders</button>
+            )}
+          </div>
+        </div>
+      )}
       {uploads.length > 0 && (
         <div className="uploads">
           {uploads.map((u) => (
@@ -156,17 +252,12 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && upload(e.target.files)} />
         <span className="muted small">Drop or paste files</span>
         <div className="grow" />
-        <select
-          aria-label="Send and set status"
-          value=""
-          disabled={!canSend}
-          onChange={(e) => e.target.value && submit(e.target.value as TicketStatus)}
-        >
-          <option value="">Send and set…</option>
+        <select aria-label="Send and set status" value={after} disabled={disabled} onChange={(e) => setAfter(e.target.value as TicketStatus | "")}>
+          <option value="">Keep status</option>
           {STATUSES.filter((s) => s !== "closed").map((s) => <option key={s} value={s}>Send and set {statusLabel(s).toLowerCase()}</option>)}
         </select>
-        <button className="btn btn-primary" disabled={!canSend} onClick={() => submit(null)} title="Ctrl+Enter">
-          {send.isPending ? "Sending…" : kind === "reply" ? "Send reply" : "Add note"}
+        <button className="btn btn-primary" disabled={!canSend} onClick={submit} title="Ctrl+Enter">
+          {send.isPending ? "Sending…" : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}
         </button>
       </div>
     </div>

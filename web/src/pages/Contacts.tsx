@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../api/client";
-import { useCustomFields } from "../api/queries";
+import { useContactTickets, useCustomFields } from "../api/queries";
 import { canWrite, useRole } from "../api/session";
-import type { Contact, Page, Ticket } from "../api/types";
+import type { Contact } from "../api/types";
 import { Link } from "../app/Link";
 import { navigate } from "../app/router";
 import { Avatar, Modal, StatusPill, TagChip, timeAgo } from "../ui/bits";
@@ -84,7 +84,7 @@ export function ContactDetail({ id }: { id: string }) {
   const role = useRole();
   const fields = useCustomFields("contact");
   const contact = useQuery({ queryKey: ["contact", id], queryFn: () => api<Contact>(`/contacts/${id}`) });
-  const tickets = useQuery({ queryKey: ["contact-tickets", id], queryFn: async () => { const b = await api<Ticket[] | Page<Ticket>>(`/contacts/${id}/tickets`); return Array.isArray(b) ? b : b.data; } });
+  const tickets = useContactTickets(id);
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<Contact>(`/contacts/${id}`, { method: "PATCH", body }),
     onSuccess: (c) => {

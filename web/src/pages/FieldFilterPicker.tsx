@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useMembers } from "../api/queries";
 import type { CustomField } from "../api/types";
+import { useDismiss } from "../ui/layers";
 import { FIELD_OPERATORS, type FieldCondition, OP_LABELS, takesList, takesNoValue } from "./field-filters";
 
 /** "between" is the picker's own shorthand for a range: it adds a gte and an lte condition. */
@@ -25,16 +26,13 @@ export function FieldFilterPicker({ fields, onAdd }: { fields: CustomField[]; on
 
   useEffect(() => {
     if (!open) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !box.current?.contains(e.target as Node)) setOpen(false);
+    const close = (e: MouseEvent) => {
+      if (!box.current?.contains(e.target as Node)) setOpen(false);
     };
     document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
+    return () => document.removeEventListener("mousedown", close);
   }, [open]);
+  useDismiss(() => setOpen(false), open);
 
   if (!fields.length) return null;
   const reset = () => {

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { api } from "../api/client";
 import { canWrite, useRole } from "../api/session";
 import type { Ticket } from "../api/types";
-import { navigate } from "../app/router";
+import { goBack, navigate } from "../app/router";
 import { Modal, StatusPill, typingInField } from "../ui/bits";
 import { Field, FormError, formValues } from "../ui/form";
 import { ErrorBox, Loading } from "../ui/states";
@@ -31,7 +31,7 @@ export function TicketPage({ number }: { number: string }) {
       else if (e.key === "n" && !readOnly) composer.current?.focus("note");
       else if (e.key === "e" && !readOnly) patch.mutate({ status: "solved" });
       else if (e.key === "#" && !readOnly) patch.mutate({ spam: !ticket.data.spam });
-      else if (e.key === "Escape") history.length > 1 ? history.back() : navigate("/inbox/unassigned");
+      else if (e.key === "Escape" && !e.defaultPrevented) goBack("/inbox/unassigned");
       else return;
       e.preventDefault();
     };
@@ -46,7 +46,7 @@ export function TicketPage({ number }: { number: string }) {
     <section className="ticket-page">
       <div className="ticket-center">
         <header className="page-head ticket-head">
-          <button className="btn-icon" onClick={() => (history.length > 1 ? history.back() : navigate("/inbox/unassigned"))} aria-label="Back (Esc)" title="Back (Esc)">←</button>
+          <button className="btn-icon" onClick={() => goBack("/inbox/unassigned")} aria-label="Back (Esc)" title="Back (Esc)">←</button>
           <h1 className="ticket-title">
             <span className="muted">#{t.number}</span> {t.subject}
           </h1>

@@ -1,8 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
-import { api } from "../api/client";
-import { useCustomFields, useMembers, useTeams } from "../api/queries";
 import { ApiError } from "../api/client";
-import { PRIORITIES, SEVERITIES, STATUSES, type Page, type Ticket } from "../api/types";
+import { useContactTickets, useCustomFields, useMembers, useTeams } from "../api/queries";
+import { PRIORITIES, SEVERITIES, STATUSES, type Ticket } from "../api/types";
 import { Link } from "../app/Link";
 import { Avatar, StatusPill, statusLabel } from "../ui/bits";
 import { FieldInput } from "../ui/FieldInput";
@@ -72,11 +70,8 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
 
 function ContactCard({ ticket }: { ticket: Ticket }) {
   const contact = ticket.contact!;
-  const others = useQuery({
-    queryKey: ["contact-tickets", contact.id],
-    queryFn: () => api<Ticket[] | Page<Ticket>>(`/contacts/${contact.id}/tickets`),
-    select: (body) => (Array.isArray(body) ? body : body.data).filter((t) => t.id !== ticket.id),
-  });
+  const tickets = useContactTickets(contact.id);
+  const others = tickets.data?.filter((t) => t.id !== ticket.id) ?? [];
   return (
     <section className="contact-card">
       <h3>Customer</h3>
@@ -88,15 +83,15 @@ function ContactCard({ ticket }: { ticket: Ticket }) {
         </div>
       </div>
       <div className="side-label">Other tickets</div>
-      {others.isPending ? (
+      {tickets.isPending ? (
         <div className="muted small">Loading…</div>
-      ) : others.isError ? (
-        <div className="muted small">{errorText(others.error)}</div>
-      ) : others.data.length === 0 ? (
+      ) : tickets.isError ? (
+        <div className="muted small">{errorText(tickets.error)}</div>
+      ) : others.length === 0 ? (
         <div className="muted small">None</div>
       ) : (
         <ul className="mini-list">
-          {others.data.slice(0, 8).map((t) => (
+          {others.slice(0, 8).map((t) => (
             <li key={t.id}>
               <Link to={`/tickets/${t.number}`}>#{t.number} {t.subject}</Link> <StatusPill status={t.status} />
             </li>

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { api } from "../api/client";
+import { useMembers, useTeams } from "../api/queries";
 import type { Activity, Message } from "../api/types";
 import { Avatar, statusLabel, timeAgo } from "../ui/bits";
 import type { TimelineItem } from "./ticket-data";
@@ -10,7 +11,10 @@ const fmt = (v: unknown): string => {
   return statusLabel(String(v));
 };
 
-function describe(a: Activity): string {
+/** Activity data names people and teams by id; the timeline shows their names. */
+type Names = { person(id: unknown): string; team(id: unknown): string };
+
+function describe(a: Activity, names: Names): string {
   const d = a.data ?? {};
   switch (a.type) {
     case "status_changed":
@@ -20,9 +24,9 @@ function describe(a: Activity): string {
     case "severity_changed":
       return `changed severity from ${fmt(d.from)} to ${fmt(d.to)}`;
     case "assigned":
-      return d.to ? `assigned to ${fmt(d.to)}` : "unassigned the ticket";
+      return d.to ? `assigned to ${names.person(d.to)}` : "unassigned the ticket";
     case "team_changed":
-      return "changed the team";
+      return d.to ? `moved to team ${names.team(d.to)}` : "removed the team";
     case "tagged":
       return `added label ${fmt(d.tag)}`;
     case "untagged":
@@ -30,7 +34,7 @@ function describe(a: Activity): string {
     case "field_changed":
       return `set ${String(d.key ?? "a field")} to ${fmt(d.to)}`;
     case "merged":
-      return `merged into ${fmt(d.into)}`;
+      return typeof d.into_number === "number" ? `merged into #${d.into_number}` : "merged into another ticket";
     case "sla_breached":
       return `SLA breached (${fmt(d.kind)})`;
     case "csat_received":
@@ -93,6 +97,13 @@ function QuotedToggle({ messageId }: { messageId: string }) {
 }
 
 export function Timeline({ items }: { items: TimelineItem[] }) {
+  const members = useMembers();
+  const teams = useTeams();
+  const names: Names = {
+    // A user object (older activities) carries its name; an id is looked up among the members.
+    person: (v) => (typeof v === "string" ? (members.data ? (members.data.find((m) => m.user.id === v)?.user.name ?? "a former member") : "…") : fmt(v)),
+    team: (v) => (typeof v === "string" ? (teams.data?.find((t) => t.id === v)?.name ?? "a team") : fmt(v)),
+  };
   return (
     <div className="timeline">
       {items.map((item) =>
@@ -100,7 +111,7 @@ export function Timeline({ items }: { items: TimelineItem[] }) {
           <MessageItem key={item.message.id} m={item.message} />
         ) : (
           <div key={item.activity.id} className="activity muted small">
-            <span>{item.activity.actor?.user?.name ?? (item.activity.actor_type === "ai" ? "AI" : "Desk")}</span> {describe(item.activity)} · {timeAgo(item.at)}
+            <span>{item.activity.actor?.user?.name ?? (item.activity.actor_type === "ai" ? "AI" : "Desk")}</span> {describe(item.activity, names)} · {timeAgo(item.at)}
           </div>
         ),
       )}

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTagGroups, useTags } from "../api/queries";
 import type { TagRef } from "../api/types";
 import { TagChip } from "./bits";
+import { useDismiss } from "./layers";
 
 /**
  * The record's labels plus a picker grouped by label group. Typing a new name creates the label
@@ -13,6 +14,7 @@ export function LabelPicker({ tags, kind, onAdd, onRemove, disabled }: { tags: T
   const groups = useTagGroups();
   const [open, setOpen] = useState(false);
   const [q, setQ] = useState("");
+  useDismiss(() => setOpen(false), open);
   const have = new Set(tags.map((t) => t.id));
   const choices = (all.data ?? []).filter((t) => !t.archived && t.applies_to.includes(kind) && !have.has(t.id) && t.name.toLowerCase().includes(q.toLowerCase()));
   const grouped = [null, ...(groups.data ?? [])].map((g) => ({ group: g, tags: choices.filter((t) => t.group_id === (g?.id ?? null)) })).filter((x) => x.tags.length);
@@ -42,7 +44,6 @@ export function LabelPicker({ tags, kind, onAdd, onRemove, disabled }: { tags: T
             onChange={(e) => setQ(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === "Enter" && q.trim()) add(choices[0]?.name.toLowerCase() === q.trim().toLowerCase() || !choices.length ? q.trim() : choices[0].name);
-              if (e.key === "Escape") setOpen(false);
             }}
           />
           <div className="picker-list">

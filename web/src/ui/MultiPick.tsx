@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useDismiss } from "./layers";
 
 /**
  * A compact multi-value filter: a button naming what is picked ("Status: Open, Pending") that
@@ -16,16 +17,13 @@ export function MultiPick<T extends string>(props: {
 
   useEffect(() => {
     if (!open) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !box.current?.contains(e.target as Node)) setOpen(false);
+    const close = (e: MouseEvent) => {
+      if (!box.current?.contains(e.target as Node)) setOpen(false);
     };
     document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
+    return () => document.removeEventListener("mousedown", close);
   }, [open]);
+  useDismiss(() => setOpen(false), open);
 
   const names = props.options.filter((o) => props.value.includes(o.value)).map((o) => o.label);
   const summary = names.length === 0 ? props.anyLabel : names.length <= 2 ? names.join(", ") : `${names.length} picked`;

@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect } from "react";
+import type { ReactNode } from "react";
 import type { LabelColor, Priority, TagRef, TicketStatus } from "../api/types";
+import { useDismiss } from "./layers";
 
 export const statusLabel = (s: string) => s.replace("_", " ").replace(/^./, (c) => c.toUpperCase());
 
@@ -54,11 +55,7 @@ export function timeAgo(iso: string | null | undefined): string {
 }
 
 export function Modal({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  useDismiss(onClose);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className={`modal${wide ? " modal-wide" : ""}`} role="dialog" aria-modal aria-label={title}>
