@@ -8,6 +8,7 @@ import { Modal, StatusPill, typingInField } from "../ui/bits";
 import { Field, FormError, formValues } from "../ui/form";
 import { ErrorBox, Loading } from "../ui/states";
 import { Composer, type ComposerHandle } from "./Composer";
+import { SnoozedMark } from "./SnoozedMark";
 import { lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
 import { TicketSidebar } from "./TicketSidebar";
 import { Timeline } from "./Timeline";
@@ -51,6 +52,7 @@ export function TicketPage({ number }: { number: string }) {
             <span className="muted">#{t.number}</span> {t.subject}
           </h1>
           <StatusPill status={t.status} />
+          <SnoozedMark until={t.snoozed_until} />
           {t.spam && <span className="pill pill-spam">Spam</span>}
           <div className="grow" />
           {!readOnly && (
