@@ -1,11 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { api } from "../api/client";
+import { typingOn } from "../api/presence";
 import { useSavedReplies } from "../api/queries";
 import { type Attachment, type Message, STATUSES, type Ticket, type TicketStatus } from "../api/types";
-import { statusLabel } from "../ui/bits";
+import { statusLabel, timeAgo } from "../ui/bits";
 import { FormError } from "../ui/form";
 import { errorText } from "../ui/states";
+import { replyCollision } from "./reply-collision";
 import { htmlToText, textToHtml } from "./text";
 
 export type ComposerHandle = { focus(kind: "reply" | "note"): void };
@@ -26,6 +28,8 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const [dragging, setDragging] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const collision = replyCollision(ticket);
+  const [clash, setClash] = useState<{ at: string; status: TicketStatus | null } | null>(null);
 
   useImperativeHandle(ref, () => ({
     focus(next) {
@@ -55,6 +59,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         },
       }),
     onSuccess: () => {
+      if (kind === "reply") collision.sent();
       sessionStorage.removeItem(draftKey(ticket.id, kind));
       setText("");
       setUploads([]);
@@ -82,7 +87,16 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
 
   const pending = uploads.some((u) => !u.attachment && !u.error);
   const canSend = !disabled && text.trim().length > 0 && !pending && !send.isPending;
-  const submit = (status: TicketStatus | null) => canSend && send.mutate(status);
+  const submit = async (status: TicketStatus | null, anyway = false) => {
+    if (!canSend) return;
+    // Someone answered while this reply was being written: say so before it goes out.
+    if (kind === "reply" && !anyway) {
+      const at = await collision.newerReply().catch(() => null);
+      if (at) return setClash({ at, status });
+    }
+    setClash(null);
+    send.mutate(status);
+  };
 
   return (
     <div
@@ -125,7 +139,13 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         value={text}
         disabled={disabled}
         rows={4}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (kind === "reply") {
+            collision.drafting(e.target.value);
+            typingOn(ticket.id);
+          }
+        }}
         onPaste={(e) => {
           if (e.clipboardData.files.length) {
             e.preventDefault();
@@ -148,6 +168,23 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
               <button className="chip-x" aria-label={`Remove ${u.name}`} onClick={() => setUploads((list) => list.filter((x) => x.key !== u.key))}>×</button>
             </span>
           ))}
+        </div>
+      )}
+      {clash && (
+        <div className="collision" role="alert" data-testid="reply-collision">
+          <span>A newer reply arrived {timeAgo(clash.at) === "now" ? "just now" : `${timeAgo(clash.at)} ago`}, after you started writing.</span>
+          <div className="grow" />
+          <button
+            className="btn btn-small"
+            onClick={() => {
+              collision.seen(clash.at);
+              setClash(null);
+              client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
+            }}
+          >
+            Review it first
+          </button>
+          <button className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>Send anyway</button>
         </div>
       )}
       {send.isError && <FormError error={send.error} />}

@@ -8,6 +8,7 @@ import { Modal, StatusPill, typingInField } from "../ui/bits";
 import { Field, FormError, formValues } from "../ui/form";
 import { ErrorBox, Loading } from "../ui/states";
 import { Composer, type ComposerHandle } from "./Composer";
+import { PresenceBar } from "./PresenceBar";
 import { SnoozedMark } from "./SnoozedMark";
 import { lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
 import { TicketSidebar } from "./TicketSidebar";
@@ -64,6 +65,7 @@ export function TicketPage({ number }: { number: string }) {
             </>
           )}
         </header>
+        <PresenceBar ticketId={t.id} />
         {patch.isError && <div className="banner-error"><FormError error={patch.error} /></div>}
         <div className="timeline-scroll">
           {timeline.isPending ? <Loading label="Loading conversation…" /> : timeline.isError ? <ErrorBox error={timeline.error} retry={() => timeline.refetch()} /> : timeline.data.length === 0 ? <div className="state state-empty">No messages yet. Write the first one below.</div> : <Timeline items={timeline.data} />}
