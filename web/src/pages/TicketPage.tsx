@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "../api/client";
 import { canWrite, useRole } from "../api/session";
 import type { Ticket } from "../api/types";
@@ -10,7 +10,7 @@ import { ErrorBox, Loading } from "../ui/states";
 import { Composer, type ComposerHandle } from "./Composer";
 import { PresenceBar } from "./PresenceBar";
 import { SnoozedMark } from "./SnoozedMark";
-import { lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
+import { attachmentRefresher, lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
 import { TicketSidebar } from "./TicketSidebar";
 import { Timeline } from "./Timeline";
 
@@ -22,6 +22,8 @@ export function TicketPage({ number }: { number: string }) {
   const patch = usePatchTicket(ticket.data);
   const composer = useRef<ComposerHandle>(null);
   const [merging, setMerging] = useState(false);
+  const refetchTimeline = timeline.refetch;
+  const refreshLinks = useMemo(() => attachmentRefresher(() => refetchTimeline()), [refetchTimeline]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -68,7 +70,7 @@ export function TicketPage({ number }: { number: string }) {
         <PresenceBar ticketId={t.id} />
         {patch.isError && <div className="banner-error"><FormError error={patch.error} /></div>}
         <div className="timeline-scroll">
-          {timeline.isPending ? <Loading label="Loading conversation…" /> : timeline.isError ? <ErrorBox error={timeline.error} retry={() => timeline.refetch()} /> : timeline.data.length === 0 ? <div className="state state-empty">No messages yet. Write the first one below.</div> : <Timeline items={timeline.data} />}
+          {timeline.isPending ? <Loading label="Loading conversation…" /> : timeline.isError ? <ErrorBox error={timeline.error} retry={() => timeline.refetch()} /> : timeline.data.length === 0 ? <div className="state state-empty">No messages yet. Write the first one below.</div> : <Timeline items={timeline.data} refresh={refreshLinks} />}
         </div>
         {!readOnly && <Composer key={t.id} ref={composer} ticket={t} />}
       </div>
