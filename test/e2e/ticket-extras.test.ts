@@ -53,7 +53,7 @@ const PDF = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 
 
 async function upload(name: string, type: string, bytes: Buffer) {
   const form = new FormData();
-  form.append("file", new Blob([bytes], { type }), name);
+  form.append("file", new Blob([new Uint8Array(bytes)], { type }), name);
   const res = await fetch(`${desk.url}/v1/attachments`, { method: "POST", headers: as(owner), body: form });
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string; url: string };
