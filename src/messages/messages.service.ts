@@ -175,8 +175,10 @@ export function writeMessage(
       });
     } else if (row.status !== "open") status = "open";
   }
-  if (status !== undefined) {
-    const outcome = applyTicketPatch(tx, ctx, row, { status }, now, { enforceRequired: !customerReply });
+  // A customer's reply wakes a snoozed ticket: it comes back to the working folders at once.
+  const wake = customerReply && !email.auth_failed && row.snoozedUntil !== null;
+  if (status !== undefined || wake) {
+    const outcome = applyTicketPatch(tx, ctx, row, { ...(status !== undefined ? { status } : {}), ...(wake ? { snoozed_until: null } : {}) }, now, { enforceRequired: !customerReply });
     row = outcome.row;
     changes.push(...outcome.changes);
     assigneeChanged = outcome.assigneeChanged;

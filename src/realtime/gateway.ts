@@ -8,6 +8,7 @@ import { replayEvents } from "../events/events.routes";
 import type { Logger } from "../lib/logger";
 import type { TokenService } from "../auth/tokens";
 import { socketClosed, socketOpened, type MetricSource } from "../metrics/metrics";
+import { createPresence } from "./presence";
 import { CLOSE, type AgentClaims, type WidgetClaims } from "./realtime.protocol";
 
 type SocketData = {
@@ -85,6 +86,9 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     if (result === 0 || ws.getBufferedAmount() > MAX_BUFFERED_BYTES) shut(ws, CLOSE.slowConsumer);
   }
 
+  // Who is on which ticket (collision detection): in memory only, ended when a socket closes.
+  const presence = createPresence<Socket>({ sqlite, send });
+
   async function admit(ws: Socket): Promise<void> {
     const data = ws.data;
     const now = new Date().toISOString();
@@ -150,6 +154,10 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     if (!frame || typeof frame !== "object" || Array.isArray(frame)) return shut(ws, CLOSE.badFrame);
     const { type, ticket_id: ticketId } = frame as { type?: unknown; ticket_id?: unknown };
     if (type === "ping") return send(ws, '{"type":"pong"}');
+    if (type === "presence" && ws.data.kind === "agent") {
+      if (!presence.update(ws, frame as { ticket_id?: unknown; state?: unknown })) shut(ws, CLOSE.badFrame);
+      return;
+    }
     if (type === "chat.typing") {
       if (typeof ticketId !== "string" || ticketId.length === 0 || ticketId.length > 100) return shut(ws, CLOSE.badFrame);
       if (!ws.data.ready) return;
@@ -237,6 +245,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       socketClosed(ws.data.kind);
       removeFrom(byWorkspace, ws.data.workspaceId, ws);
       for (const topic of ws.data.ownTopics) removeFrom(byOwnTopic, topic, ws);
+      presence.leave(ws);
     },
   };
 
@@ -267,7 +276,10 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       return () => {
         let lag = 0;
         for (const row of stored.all()) lag = Math.max(lag, row.event_seq - (published.get(row.id) ?? 0));
-        return [{ name: "desk_event_seq_lag", type: "gauge", help: "Largest gap between a workspace's stored seq and the last seq published to sockets", value: lag }];
+        return [
+          { name: "desk_event_seq_lag", type: "gauge", help: "Largest gap between a workspace's stored seq and the last seq published to sockets", value: lag },
+          { name: "desk_realtime_present_sockets", type: "gauge", help: "Sockets announcing presence on a ticket (collision detection)", value: presence.size() },
+        ];
       };
     },
     stop() {

@@ -32,7 +32,11 @@ export const PROTOCOL_TEXT =
   "Connect a WebSocket to `url` within 5 minutes (the token needs to be valid only at connect). Add `&since=<seq>` to first " +
   "receive the events missed after that seq (private-team events you may not see come as `event.hidden` stand-ins). Server " +
   "frames are event envelopes as JSON text. Client frames: `{\"type\":\"ping\"}` answers `{\"type\":\"pong\"}`; " +
-  "`{\"type\":\"chat.typing\",\"ticket_id\":\"…\"}` is relayed to the workspace (not stored, no seq). Close codes: " +
+  "`{\"type\":\"chat.typing\",\"ticket_id\":\"…\"}` is relayed to the workspace (not stored, no seq). " +
+  "`{\"type\":\"presence\",\"ticket_id\":\"<uuid>\"|null,\"state\":\"viewing\"|\"typing\"}` says which ticket this person has " +
+  "open (null: none); everyone else present on that ticket who may see it then receives " +
+  "`{\"type\":\"presence\",\"ticket_id\",\"viewers\":[{\"user_id\",\"name\",\"state\"}]}` (not stored, no seq; ends when the " +
+  "socket closes; API keys' presence is ignored). Close codes: " +
   "4400 malformed frame or unknown type, 4401 token invalid or expired, 4403 access ended (logout, member removed, key " +
   "revoked), 4408 slow consumer (over 1 MiB unsent), 4410 too many missed events for `since` (replay with GET /v1/events), " +
   "1001 server shutting down.";

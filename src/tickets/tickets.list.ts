@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import { fieldFilterSql, fieldSortSql, parseFieldFilters, type FieldFilter } from "../custom-fields/fields.apply";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
@@ -25,6 +25,8 @@ export type TicketFilter = {
   channel?: string;
   q?: string;
   spam?: boolean;
+  /** true: only snoozed tickets; false: only tickets not snoozed (they leave the working folders until they wake). */
+  snoozed?: boolean;
   fields?: FieldFilter[];
 };
 
@@ -65,6 +67,7 @@ export function filterConditions(db: Queryable, ctx: RequestContext, filter: Tic
   if (filter.channel !== undefined) out.push(eq(tickets.channel, filter.channel as TicketRow["channel"]));
   if (filter.tag !== undefined && filter.tag !== "") out.push(labelFilterSql("tickets", ctx.workspaceId, filter.tag, tickets.id));
   if (filter.spam !== undefined) out.push(eq(tickets.spam, filter.spam));
+  if (filter.snoozed !== undefined) out.push(filter.snoozed ? isNotNull(tickets.snoozedUntil) : isNull(tickets.snoozedUntil));
   if (filter.q !== undefined && filter.q.trim() !== "") out.push(sql`${tickets.id} IN (${matchingTicketIdsSql(db, filter.q)})`);
   // Wrapped so SQLite keeps it a per-row probe (primary key lookup) while walking the sort index
   // newest first, instead of turning it into an IN list of every matching value and sorting them all.
@@ -141,6 +144,7 @@ export function listFiltersOf(db: Queryable, ctx: RequestContext, query: TicketL
     q: query.q,
     // Spam stays out of every list unless asked for, as in a mail client's inbox.
     spam: query.spam === undefined ? false : query.spam === "true",
+    snoozed: query.snoozed === undefined ? undefined : query.snoozed === "true",
     fields: parseFieldFilters(query as Record<string, unknown>),
   };
   const conditions = filterConditions(db, ctx, fromQuery);

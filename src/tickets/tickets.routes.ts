@@ -31,12 +31,12 @@ export function ticketsRoutes(deps: Deps) {
       access: read,
       query: TicketListQuery,
       response: { 200: pageOfSchema(TicketSchema) },
-      detail: { summary: "List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true" },
+      detail: { summary: "List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true; snoozed=false leaves out snoozed tickets, snoozed=true lists only them" },
     })
     .get("/tickets/counts", ({ ctx }) => ({ ...ticketCounts(deps.db, ctx), views: viewCounts(deps.db, ctx) }), {
       access: read,
       response: { 200: CountsSchema },
-      detail: { summary: "Inbox counts (live, non-spam tickets; unassigned and mine count open, pending and on_hold)" },
+      detail: { summary: "Inbox counts (live, non-spam tickets; unassigned and mine count open, pending and on_hold; snoozed tickets count only in snoozed until they wake)" },
     })
     .post(
       "/tickets",

@@ -96,6 +96,7 @@ export const CountsSchema = z.object({
   pending: z.number(),
   on_hold: z.number(),
   solved: z.number(),
+  snoozed: z.number().describe("non-spam tickets snoozed now; they are not counted in unassigned, mine, open, pending or on_hold"),
   spam: z.number(),
   views: z.record(z.string(), z.number()),
 });
@@ -120,6 +121,7 @@ export const TicketListQuery = PageQuery.extend({
   channel: z.enum(CHANNELS).optional(),
   q: queryText(500).optional(),
   spam: z.enum(["true", "false"]).optional(),
+  snoozed: z.enum(["true", "false"]).optional().describe("true: only tickets snoozed now; false: only tickets not snoozed (the working folders); absent: both"),
   sort: queryText(100).optional(),
   order: z.enum(["asc", "desc"]).optional(),
 }).loose();

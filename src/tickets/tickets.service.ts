@@ -239,28 +239,34 @@ export function listActivities(db: Queryable, ctx: RequestContext, ref: string):
   return db.select().from(activities).where(eq(activities.ticketId, ticket.id)).orderBy(asc(activities.createdAt), asc(activities.id)).all();
 }
 
-export type StatusCounts = { unassigned: number; mine: number; open: number; pending: number; on_hold: number; solved: number; spam: number };
+export type StatusCounts = { unassigned: number; mine: number; open: number; pending: number; on_hold: number; solved: number; snoozed: number; spam: number };
 
 /**
- * Inbox counts from the trigger-kept `ticket_counts` buckets (migrations/custom/0102): live tickets;
- * statuses count non-spam tickets; unassigned and mine count open, pending and on_hold.
- * Buckets of private teams the caller may not see are left out.
+ * Inbox counts from the trigger-kept `ticket_counts` buckets (migrations/custom/0102, 0104): live
+ * tickets; statuses count non-spam tickets; unassigned and mine count open, pending and on_hold.
+ * Snoozed tickets count in `snoozed` only, not in the working folders (unassigned, mine, open,
+ * pending, on_hold), which they leave until they wake. Buckets of hidden private teams are left out.
  */
 export function ticketCounts(db: Queryable, ctx: RequestContext): StatusCounts {
   const me = actorUserId(ctx) ?? "\u0000none";
   const hidden = hiddenTeamIds(db, ctx);
   const visible = hidden.length ? sql`AND team_id NOT IN (${sql.join(hidden.map((id) => sql`${id}`), sql`, `)})` : sql``;
-  const active = sql`spam = 0 AND status IN ('open', 'pending', 'on_hold')`;
+  const working = sql`spam = 0 AND snoozed = 0`;
+  const active = sql`${working} AND status IN ('open', 'pending', 'on_hold')`;
   const [row] = db.all<Record<keyof StatusCounts, number | null>>(sql`SELECT
       sum(CASE WHEN ${active} AND assignee_id = '' THEN n END) AS unassigned,
       sum(CASE WHEN ${active} AND assignee_id = ${me} THEN n END) AS mine,
-      sum(CASE WHEN spam = 0 AND status = 'open' THEN n END) AS open,
-      sum(CASE WHEN spam = 0 AND status = 'pending' THEN n END) AS pending,
-      sum(CASE WHEN spam = 0 AND status = 'on_hold' THEN n END) AS on_hold,
+      sum(CASE WHEN ${working} AND status = 'open' THEN n END) AS open,
+      sum(CASE WHEN ${working} AND status = 'pending' THEN n END) AS pending,
+      sum(CASE WHEN ${working} AND status = 'on_hold' THEN n END) AS on_hold,
       sum(CASE WHEN spam = 0 AND status = 'solved' THEN n END) AS solved,
+      sum(CASE WHEN spam = 0 AND snoozed = 1 THEN n END) AS snoozed,
       sum(CASE WHEN spam = 1 THEN n END) AS spam
     FROM ticket_counts WHERE workspace_id = ${ctx.workspaceId} ${visible}`);
   const value = (key: keyof StatusCounts) => row?.[key] ?? 0;
-  return { unassigned: value("unassigned"), mine: value("mine"), open: value("open"), pending: value("pending"), on_hold: value("on_hold"), solved: value("solved"), spam: value("spam") };
+  return {
+    unassigned: value("unassigned"), mine: value("mine"), open: value("open"), pending: value("pending"), on_hold: value("on_hold"),
+    solved: value("solved"), snoozed: value("snoozed"), spam: value("spam"),
+  };
 }
 

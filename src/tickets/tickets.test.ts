@@ -267,7 +267,7 @@ describe("tickets: bulk, merge, spam, counts", () => {
     const view = createView(owner.ctx, { name: "Urgent", shared: true, filters: { priority: ["urgent"] } }, desk.deps);
     const res = await desk.api("GET", "/v1/tickets/counts", { headers: owner.headers });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ unassigned: 2, mine: 1, open: 2, pending: 1, on_hold: 0, solved: 0, spam: 1, views: { [view.id]: 1 } });
+    expect(res.body).toEqual({ unassigned: 2, mine: 1, open: 2, pending: 1, on_hold: 0, solved: 0, snoozed: 0, spam: 1, views: { [view.id]: 1 } });
     expect((await desk.api("GET", "/v1/tickets?spam=true", { headers: owner.headers })).body.data.map((t: { id: string }) => t.id)).toEqual([spam.id]);
     // the trigger-kept buckets follow every kind of change: reassign, solve, delete, merge, private team
     const agent = await addMember(desk, workspace.id, "agent");

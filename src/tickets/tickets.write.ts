@@ -134,6 +134,12 @@ export function applyTicketPatch(tx: Tx, ctx: RequestContext, current: TicketRow
   if (patch.status !== undefined && patch.status !== current.status) {
     if (options.enforceRequired && SOLVED_STATES.includes(patch.status)) assertSolvable(tx, ctx.workspaceId, current.id);
     set.status = patch.status;
+    // A solved or closed ticket has nothing left to wake for: its snooze ends, so the Snoozed folder
+    // holds only tickets that will come back (unless this same patch snoozes it on purpose).
+    if (SOLVED_STATES.includes(patch.status) && current.snoozedUntil !== null && patch.snoozed_until === undefined) {
+      set.snoozedUntil = null;
+      changes.push("snoozed_until");
+    }
     if (patch.status === "solved" || (patch.status === "closed" && !current.solvedAt)) set.solvedAt = now;
     if (!SOLVED_STATES.includes(patch.status)) set.solvedAt = null;
     changes.push("status");

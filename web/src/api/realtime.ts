@@ -1,6 +1,7 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api } from "./client";
+import { presenceSocket, receivePresence } from "./presence";
 import { useAuth } from "./session";
 import type { Envelope, Ticket } from "./types";
 
@@ -98,16 +99,19 @@ export function useRealtime(): LiveState {
         socket.onopen = () => {
           attempts = 0;
           setState("live");
+          presenceSocket(socket);
           ping = setInterval(() => socket?.readyState === WebSocket.OPEN && socket.send(JSON.stringify({ type: "ping" })), 25_000);
         };
         socket.onmessage = (message) => {
-          const event = JSON.parse(String(message.data)) as Envelope | { type: "pong" };
+          const event = JSON.parse(String(message.data)) as Envelope | { type: "pong" } | { type: "presence"; ticket_id?: unknown; viewers?: unknown };
+          if (event.type === "presence") return receivePresence(event as { ticket_id?: unknown; viewers?: unknown });
           if (!("seq" in event)) return;
           if (typeof event.seq === "number") lastSeq = Math.max(lastSeq ?? 0, event.seq);
           applyEvent(client, event);
         };
         socket.onclose = () => {
           clearInterval(ping);
+          presenceSocket(null);
           if (!stopped) retry();
         };
       } catch {

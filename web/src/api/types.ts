@@ -42,7 +42,7 @@ export type Activity = {
   actor?: { type?: string; user?: UserRef | null } | null; actor_type?: string; created_at: string;
 };
 
-export type TicketCounts = { unassigned: number; mine: number; open: number; pending: number; on_hold: number; solved: number; spam: number; views: Record<string, number> };
+export type TicketCounts = { unassigned: number; mine: number; open: number; pending: number; on_hold: number; solved: number; snoozed: number; spam: number; views: Record<string, number> };
 
 export type Contact = {
   id: string; email: string | null; name: string; phone: string; notes: string; avatar_url: string | null;

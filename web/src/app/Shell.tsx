@@ -9,12 +9,13 @@ import { useDismiss } from "../ui/layers";
 import { Link } from "./Link";
 import { navigate } from "./router";
 
-const FOLDERS: Array<{ id: string; label: string; count: "unassigned" | "mine" | "open" | "pending" | "on_hold" | "solved" | "spam" | null }> = [
+const FOLDERS: Array<{ id: string; label: string; count: "unassigned" | "mine" | "open" | "pending" | "on_hold" | "solved" | "snoozed" | "spam" | null }> = [
   { id: "unassigned", label: "Unassigned", count: "unassigned" },
   { id: "mine", label: "Mine", count: "mine" },
   { id: "open", label: "Open", count: "open" },
   { id: "pending", label: "Pending", count: "pending" },
   { id: "on_hold", label: "On hold", count: "on_hold" },
+  { id: "snoozed", label: "Snoozed", count: "snoozed" },
   { id: "solved", label: "Solved", count: "solved" },
   { id: "all", label: "All tickets", count: null },
   { id: "spam", label: "Spam", count: "spam" },

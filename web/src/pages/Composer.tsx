@@ -1,14 +1,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { api } from "../api/client";
+import { typingOn } from "../api/presence";
 import { useSavedReplies } from "../api/queries";
 import { useAuth, useMe } from "../api/session";
 import { type Attachment, type Message, type SavedReply, STATUSES, type Ticket, type TicketStatus } from "../api/types";
-import { statusLabel } from "../ui/bits";
+import { statusLabel, timeAgo } from "../ui/bits";
 import { FormError } from "../ui/form";
 import { useDismiss } from "../ui/layers";
 import { errorText } from "../ui/states";
 import { leftoverPlaceholders, type PlaceholderContext, renderPlaceholders } from "./placeholders";
+import { replyCollision } from "./reply-collision";
 import { htmlToText, textToHtml } from "./text";
 
 export type ComposerHandle = { focus(kind: "reply" | "note"): void };
@@ -66,6 +68,8 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
     setSuggestDismissed(false);
     setTimeout(() => area.current?.focus(), 0);
   };
+  const collision = replyCollision(ticket);
+  const [clash, setClash] = useState<{ at: string; status: TicketStatus | null } | null>(null);
 
   useImperativeHandle(ref, () => ({
     focus(next) {
@@ -95,6 +99,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         },
       }),
     onSuccess: () => {
+      if (kind === "reply") collision.sent();
       sessionStorage.removeItem(draftKey(ticket.id, kind));
       setText("");
       setUploads([]);
@@ -124,7 +129,16 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const pending = uploads.some((u) => !u.attachment && !u.error);
   // Text still holding a placeholder is never sent: the agent fills it in or removes it first.
   const canSend = !disabled && text.trim().length > 0 && !pending && !send.isPending && leftovers.length === 0;
-  const submit = () => canSend && send.mutate(after || null);
+  const submit = async (status: TicketStatus | null = after || null, anyway = false) => {
+    if (!canSend) return;
+    // Someone answered while this reply was being written: say so before it goes out.
+    if (kind === "reply" && !anyway) {
+      const at = await collision.newerReply().catch(() => null);
+      if (at) return setClash({ at, status });
+    }
+    setClash(null);
+    send.mutate(status);
+  };
 
   return (
     <div
@@ -172,6 +186,10 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           setCaret(e.target.selectionStart);
           setSuggestDismissed(false);
           setSuggestIndex(0);
+          if (kind === "reply") {
+            collision.drafting(e.target.value);
+            typingOn(ticket.id);
+          }
         }}
         onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onPaste={(e) => {
@@ -246,6 +264,23 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           ))}
         </div>
       )}
+      {clash && (
+        <div className="collision" role="alert" data-testid="reply-collision">
+          <span>A newer reply arrived {timeAgo(clash.at) === "now" ? "just now" : `${timeAgo(clash.at)} ago`}, after you started writing.</span>
+          <div className="grow" />
+          <button
+            className="btn btn-small"
+            onClick={() => {
+              collision.seen(clash.at);
+              setClash(null);
+              client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
+            }}
+          >
+            Review it first
+          </button>
+          <button className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>Send anyway</button>
+        </div>
+      )}
       {send.isError && <FormError error={send.error} />}
       <div className="composer-actions">
         <button className="btn btn-ghost btn-small" onClick={() => fileInput.current?.click()} disabled={disabled}>Attach</button>
@@ -256,7 +291,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           <option value="">Keep status</option>
           {STATUSES.filter((s) => s !== "closed").map((s) => <option key={s} value={s}>Send and set {statusLabel(s).toLowerCase()}</option>)}
         </select>
-        <button className="btn btn-primary" disabled={!canSend} onClick={submit} title="Ctrl+Enter">
+        <button className="btn btn-primary" disabled={!canSend} onClick={() => submit()} title="Ctrl+Enter">
           {send.isPending ? "Sending…" : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}
         </button>
       </div>

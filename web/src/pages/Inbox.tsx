@@ -121,7 +121,7 @@ export function Inbox({ folder }: { folder: string }) {
       {saving && (
         <SaveView
           filters={viewFiltersFor(folder, filters, views.data?.find((v) => `view:${v.id}` === folder)?.filters)}
-          dropped={[...(filters.severity.length ? ["severity"] : []), ...(folder === "spam" ? ["the spam folder"] : []), ...(filters.sort !== EMPTY_FILTERS.sort || filters.order !== EMPTY_FILTERS.order ? ["sort order"] : [])]}
+          dropped={[...(filters.severity.length ? ["severity"] : []), ...(folder === "spam" ? ["the spam folder"] : []), ...(folder === "snoozed" ? ["the snoozed folder"] : []), ...(filters.sort !== EMPTY_FILTERS.sort || filters.order !== EMPTY_FILTERS.order ? ["sort order"] : [])]}
           onClose={() => setSaving(false)}
         />
       )}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { Ticket } from "../api/types";
 import { linkHandler } from "../app/router";
 import { Avatar, PriorityMark, StatusPill, TagChip, timeAgo } from "../ui/bits";
+import { SnoozedMark } from "./SnoozedMark";
 
 const ROW = 52;
 const OVERSCAN = 12;
@@ -89,6 +90,7 @@ export function TicketList(props: {
                 </span>
               </a>
               {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
+              <SnoozedMark until={t.snoozed_until} />
               <StatusPill status={t.status} />
               <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
                 {t.assignee ? <Avatar name={t.assignee.name} url={t.assignee.avatar_url} size={20} /> : <span className="avatar avatar-empty" />}

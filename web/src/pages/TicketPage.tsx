@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "../api/client";
 import { canWrite, useRole } from "../api/session";
 import type { Ticket } from "../api/types";
@@ -8,7 +8,9 @@ import { Modal, StatusPill, typingInField } from "../ui/bits";
 import { Field, FormError, formValues } from "../ui/form";
 import { ErrorBox, Loading } from "../ui/states";
 import { Composer, type ComposerHandle } from "./Composer";
-import { lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
+import { PresenceBar } from "./PresenceBar";
+import { SnoozedMark } from "./SnoozedMark";
+import { attachmentRefresher, lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
 import { TicketSidebar } from "./TicketSidebar";
 import { Timeline } from "./Timeline";
 
@@ -20,6 +22,8 @@ export function TicketPage({ number }: { number: string }) {
   const patch = usePatchTicket(ticket.data);
   const composer = useRef<ComposerHandle>(null);
   const [merging, setMerging] = useState(false);
+  const refetchTimeline = timeline.refetch;
+  const refreshLinks = useMemo(() => attachmentRefresher(() => refetchTimeline()), [refetchTimeline]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -51,6 +55,7 @@ export function TicketPage({ number }: { number: string }) {
             <span className="muted">#{t.number}</span> {t.subject}
           </h1>
           <StatusPill status={t.status} />
+          <SnoozedMark until={t.snoozed_until} />
           {t.spam && <span className="pill pill-spam">Spam</span>}
           <div className="grow" />
           {!readOnly && (
@@ -62,9 +67,10 @@ export function TicketPage({ number }: { number: string }) {
             </>
           )}
         </header>
+        <PresenceBar ticketId={t.id} />
         {patch.isError && <div className="banner-error"><FormError error={patch.error} /></div>}
         <div className="timeline-scroll">
-          {timeline.isPending ? <Loading label="Loading conversation…" /> : timeline.isError ? <ErrorBox error={timeline.error} retry={() => timeline.refetch()} /> : timeline.data.length === 0 ? <div className="state state-empty">No messages yet. Write the first one below.</div> : <Timeline items={timeline.data} />}
+          {timeline.isPending ? <Loading label="Loading conversation…" /> : timeline.isError ? <ErrorBox error={timeline.error} retry={() => timeline.refetch()} /> : timeline.data.length === 0 ? <div className="state state-empty">No messages yet. Write the first one below.</div> : <Timeline items={timeline.data} refresh={refreshLinks} />}
         </div>
         {!readOnly && <Composer key={t.id} ref={composer} ticket={t} />}
       </div>

@@ -1,9 +1,14 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { api } from "../api/client";
 import { useMembers, useTeams } from "../api/queries";
-import type { Activity, Message } from "../api/types";
+import type { Activity, Attachment, Message } from "../api/types";
 import { Avatar, statusLabel, timeAgo } from "../ui/bits";
+import { openAttachment, PREVIEW_IMAGE_TYPES } from "./attachment-links";
+import { allowSender, senderAllowed, trustedOrigins, withoutRemoteImages } from "./remote-images";
 import type { TimelineItem } from "./ticket-data";
+
+/** Fresh signed links for the open ticket: answers the attachment again with a new URL. */
+export type RefreshLinks = (attachmentId: string) => Promise<Attachment | undefined>;
 
 const fmt = (v: unknown): string => {
   if (v === null || v === undefined || v === "") return "none";
@@ -44,8 +49,14 @@ function describe(a: Activity, names: Names): string {
   }
 }
 
-function MessageItem({ m }: { m: Message }) {
+function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
   const who = m.author.user?.name ?? m.author.contact?.name ?? m.from_name ?? m.from_email ?? m.author.type;
+  const sender = (m.from_email || m.author.contact?.email || "").toLowerCase();
+  const [loadRemote, setLoadRemote] = useState(() => senderAllowed(sender));
+  const body = useMemo(
+    () => (loadRemote ? { html: m.body_html, blocked: 0 } : withoutRemoteImages(m.body_html, trustedOrigins(m.attachments?.map((a) => a.url) ?? []))),
+    [m.body_html, m.attachments, loadRemote],
+  );
   return (
     <article className={`msg msg-${m.kind} msg-${m.direction}`} data-message-id={m.id}>
       <header>
@@ -57,13 +68,24 @@ function MessageItem({ m }: { m: Message }) {
         {m.delivery_status !== "none" && <span className={`delivery delivery-${m.delivery_status}`} title={m.delivery_error}>{m.delivery_status}</span>}
         <time className="muted small" dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>{timeAgo(m.created_at)}</time>
       </header>
-      {/* body_html is sanitized by the server before storage. */}
-      <div className="msg-body" dangerouslySetInnerHTML={{ __html: m.body_html }} />
+      {body.blocked > 0 && (
+        <div className="remote-images" data-testid="remote-images">
+          <span className="small">{body.blocked === 1 ? "1 remote image is" : `${body.blocked} remote images are`} blocked: loading them can tell the sender you read this.</span>
+          <button className="btn btn-small" onClick={() => setLoadRemote(true)}>Load images</button>
+          {sender && (
+            <button className="btn btn-small btn-ghost" onClick={() => { allowSender(sender); setLoadRemote(true); }}>
+              Always load from {sender}
+            </button>
+          )}
+        </div>
+      )}
+      {/* body_html is sanitized by the server before storage; remote images are held back above. */}
+      <div className="msg-body" dangerouslySetInnerHTML={{ __html: body.html }} />
       {m.has_quoted && <QuotedToggle messageId={m.id} />}
       {m.attachments?.length > 0 && (
         <div className="uploads">
           {m.attachments.map((a) => (
-            <a key={a.id} className="upload" href={a.url} target="_blank" rel="noreferrer">📎 {a.filename} <span className="muted">{Math.ceil(a.size_bytes / 1024)} KB</span></a>
+            <AttachmentLink key={a.id} a={a} refresh={refresh} />
           ))}
         </div>
       )}
@@ -96,7 +118,32 @@ function QuotedToggle({ messageId }: { messageId: string }) {
   );
 }
 
-export function Timeline({ items }: { items: TimelineItem[] }) {
+/** A file of a message: images preview inline, PDFs and the rest open in a new tab; links stay fresh. */
+function AttachmentLink({ a, refresh }: { a: Attachment; refresh: RefreshLinks }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  const preview = PREVIEW_IMAGE_TYPES.includes(a.content_type) && failed !== a.url;
+  const size = `${Math.ceil(a.size_bytes / 1024)} KB`;
+  return (
+    <a
+      className={`upload${preview ? " upload-preview" : ""}`}
+      href={a.url}
+      target="_blank"
+      rel="noreferrer"
+      data-attachment-id={a.id}
+      onClick={(e) => openAttachment(e, a, () => refresh(a.id))}
+      title={`${a.filename} (${size})`}
+    >
+      {preview ? (
+        // A failed load is most often an expired link: fresh links are fetched, then it retries once.
+        <img src={a.url} alt={a.filename} loading="lazy" onError={() => { setFailed(a.url); void refresh(a.id); }} />
+      ) : (
+        <>{a.content_type === "application/pdf" ? "📄" : "📎"} {a.filename} <span className="muted">{size}</span></>
+      )}
+    </a>
+  );
+}
+
+export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: RefreshLinks }) {
   const members = useMembers();
   const teams = useTeams();
   const names: Names = {
@@ -108,7 +155,7 @@ export function Timeline({ items }: { items: TimelineItem[] }) {
     <div className="timeline">
       {items.map((item) =>
         item.kind === "message" ? (
-          <MessageItem key={item.message.id} m={item.message} />
+          <MessageItem key={item.message.id} m={item.message} refresh={refresh} />
         ) : (
           <div key={item.activity.id} className="activity muted small">
             <span>{item.activity.actor?.user?.name ?? (item.activity.actor_type === "ai" ? "AI" : "Desk")}</span> {describe(item.activity, names)} · {timeAgo(item.at)}

@@ -19,16 +19,20 @@ export type TicketFilters = {
 export const EMPTY_FILTERS: TicketFilters = { status: [], priority: [], severity: [], assignee: "", team_id: "", tag: "", channel: "", q: "", sort: "last_message_at", order: "desc", fields: [] };
 
 const ACTIVE = "open,pending,on_hold";
+/** Folders people work from: a snoozed ticket leaves them until it wakes (it is in Snoozed meanwhile). */
+const WORKING = ["unassigned", "mine", "open", "pending", "on_hold"];
 
-/** The list query for a folder (`unassigned`, `mine`, a status, `all`, `spam`, `view:<id>`) plus filters. */
+/** The list query for a folder (`unassigned`, `mine`, a status, `snoozed`, `all`, `spam`, `view:<id>`) plus filters. */
 export function ticketQuery(folder: string, f: TicketFilters): Record<string, string> {
   const params: Record<string, string> = {};
   if (folder === "unassigned") Object.assign(params, { assignee: "none", status: ACTIVE });
   else if (folder === "mine") Object.assign(params, { assignee: "me", status: ACTIVE });
   else if (folder === "spam") params.spam = "true";
+  else if (folder === "snoozed") params.snoozed = "true";
   else if (folder.startsWith("view:")) params.view_id = folder.slice(5);
   else if (folder !== "all") params.status = folder;
   if (folder !== "spam" && !folder.startsWith("view:")) params.spam = "false";
+  if (WORKING.includes(folder)) params.snoozed = "false";
   if (f.status.length) params.status = f.status.join(",");
   if (f.priority.length) params.priority = f.priority.join(",");
   if (f.severity.length) params.severity = f.severity.join(",");
@@ -44,7 +48,7 @@ export function ticketQuery(folder: string, f: TicketFilters): Record<string, st
 }
 
 export const folderTitle = (folder: string) =>
-  ({ unassigned: "Unassigned", mine: "Mine", open: "Open", pending: "Pending", on_hold: "On hold", solved: "Solved", closed: "Closed", all: "All tickets", spam: "Spam" })[folder] ?? "View";
+  ({ unassigned: "Unassigned", mine: "Mine", open: "Open", pending: "Pending", on_hold: "On hold", solved: "Solved", closed: "Closed", snoozed: "Snoozed", all: "All tickets", spam: "Spam" })[folder] ?? "View";
 
 /** How many filters the person has picked (for "Clear n"). */
 export const activeFilterCount = (f: TicketFilters) =>
@@ -65,7 +69,7 @@ export function viewFiltersFor(folder: string, f: TicketFilters, base: ViewFilte
   if (folder === "unassigned") Object.assign(out, { assignee: "none", status: ACTIVE_STATUSES });
   else if (folder === "mine") Object.assign(out, { assignee: "me", status: ACTIVE_STATUSES });
   else if (folder.startsWith("view:") && base) Object.assign(out, base);
-  else if (folder !== "all" && folder !== "spam") out.status = [folder as TicketStatus];
+  else if (folder !== "all" && folder !== "spam" && folder !== "snoozed") out.status = [folder as TicketStatus];
   if (f.status.length) out.status = f.status;
   if (f.priority.length) out.priority = f.priority;
   if (f.assignee) out.assignee = f.assignee;

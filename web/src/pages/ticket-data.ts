@@ -1,6 +1,7 @@
 import { type InfiniteData, type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Activity, Message, Page, Ticket } from "../api/types";
+import type { Activity, Attachment, Message, Page, Ticket } from "../api/types";
+import { LINK_REFRESH_MS } from "./attachment-links";
 
 /** The ticket numbers of the list last shown, so j/k can walk through them from a ticket. */
 export let lastListNumbers: number[] = [];
@@ -49,7 +50,25 @@ export function useTimeline(ticketId: string | undefined) {
       ];
       return items.sort((a, b) => a.at.localeCompare(b.at));
     },
+    // Attachment links are signed for about five minutes: read them again before they run out.
+    refetchInterval: LINK_REFRESH_MS,
   });
+}
+
+/** Re-reads the timeline and answers the attachment with its fresh signed link. */
+export function attachmentRefresher(refetch: () => Promise<{ data?: TimelineItem[] }>) {
+  let pending: Promise<{ data?: TimelineItem[] }> | null = null;
+  return async (attachmentId: string): Promise<Attachment | undefined> => {
+    // Several failing images share one re-read.
+    pending ??= refetch().finally(() => setTimeout(() => (pending = null), 1000));
+    const { data } = await pending;
+    for (const item of data ?? []) {
+      if (item.kind !== "message") continue;
+      const found = item.message.attachments?.find((a) => a.id === attachmentId);
+      if (found) return found;
+    }
+    return undefined;
+  };
 }
 
 /** PATCH /v1/tickets/{id}; the answer replaces the cached ticket. */

@@ -1,0 +1,121 @@
+import type { Database } from "bun:sqlite";
+
+/**
+ * Who is looking at a ticket right now (collision detection). Ephemeral by design: held in memory
+ * per socket, never stored as events, no seq, never replayed or sent to webhooks; a socket's
+ * presence ends when it closes. Only people (not API keys or widget visitors) announce presence,
+ * and a roster reaches only sockets present on the same ticket that may still see it.
+ *
+ * Client frame: `{"type":"presence","ticket_id":"<uuid>"|null,"state":"viewing"|"typing"}`.
+ * Server frame: `{"type":"presence","ticket_id":"…","viewers":[{"user_id","name","state"}]}`.
+ */
+export const PRESENCE_STATES = ["viewing", "typing"] as const;
+export type PresenceState = (typeof PRESENCE_STATES)[number];
+
+/** What presence reads from a socket: the gateway's own data, kept current by whoever re-scopes it. */
+export type PresencePeer = {
+  data: { workspaceId: string; userId: string | null; allTeams: boolean; teams: string[]; ready: boolean; closed: boolean };
+};
+
+type Entry = { ticketId: string; userId: string; name: string; state: PresenceState };
+export type PresenceViewer = { user_id: string; name: string; state: PresenceState };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createPresence<P extends PresencePeer>(deps: { sqlite: Database; send: (peer: P, frame: string) => void }) {
+  const bySocket = new Map<P, Entry>();
+  const byTicket = new Map<string, Set<P>>();
+  const ticketTeam = deps.sqlite.query<{ teamId: string | null; private: number }, [string, string]>(
+    `SELECT t.team_id AS teamId, coalesce(tm.private, 0) AS private FROM tickets t
+       LEFT JOIN teams tm ON tm.id = t.team_id AND tm.workspace_id = t.workspace_id
+      WHERE t.id = ? AND t.workspace_id = ? AND t.deleted_at IS NULL`,
+  );
+  const userName = deps.sqlite.query<{ name: string }, [string]>("SELECT name FROM users WHERE id = ?");
+
+  /** The ticket's private team (null when none), or undefined when this workspace has no such live ticket. */
+  function privateTeamOf(workspaceId: string, ticketId: string): string | null | undefined {
+    const row = ticketTeam.get(ticketId, workspaceId);
+    if (!row) return undefined;
+    return row.private ? row.teamId : null;
+  }
+
+  /** Read against the socket's current grants, so a re-scoped socket stops seeing a private team's roster. */
+  const maySee = (peer: P, team: string | null) => team === null || peer.data.allTeams || peer.data.teams.includes(team);
+
+  function detach(peer: P): string | null {
+    const entry = bySocket.get(peer);
+    if (!entry) return null;
+    bySocket.delete(peer);
+    const set = byTicket.get(entry.ticketId);
+    set?.delete(peer);
+    if (set && set.size === 0) byTicket.delete(entry.ticketId);
+    return entry.ticketId;
+  }
+
+  /** Sends the ticket's roster to every socket on it that may see it; drops the ones that no longer may. */
+  function broadcast(workspaceId: string, ticketId: string): void {
+    const peers = byTicket.get(ticketId);
+    if (!peers?.size) return;
+    const team = privateTeamOf(workspaceId, ticketId);
+    const allowed = [...peers].filter((peer) => team !== undefined && !peer.data.closed && peer.data.workspaceId === workspaceId && maySee(peer, team));
+    for (const peer of peers) if (!allowed.includes(peer)) detach(peer);
+    // One line per person: several tabs of one agent show once, typing wins over viewing.
+    const viewers = new Map<string, PresenceViewer>();
+    for (const peer of allowed) {
+      const entry = bySocket.get(peer)!;
+      const seen = viewers.get(entry.userId);
+      if (!seen || (seen.state === "viewing" && entry.state === "typing")) viewers.set(entry.userId, { user_id: entry.userId, name: entry.name, state: entry.state });
+    }
+    const frame = JSON.stringify({ type: "presence", ticket_id: ticketId, viewers: [...viewers.values()] });
+    for (const peer of allowed) deps.send(peer, frame);
+  }
+
+  return {
+    /** Handles a client's presence frame; answers false for a malformed one (the caller closes the socket). */
+    update(peer: P, frame: { ticket_id?: unknown; state?: unknown }): boolean {
+      const ticketId = frame.ticket_id;
+      const state = frame.state ?? "viewing";
+      if (ticketId !== null && (typeof ticketId !== "string" || !UUID.test(ticketId))) return false;
+      if (!PRESENCE_STATES.includes(state as PresenceState)) return false;
+      const { userId, workspaceId, ready } = peer.data;
+      if (!ready || !userId) return true;
+      const previous = bySocket.get(peer);
+      if (ticketId === null) {
+        if (previous) {
+          detach(peer);
+          broadcast(workspaceId, previous.ticketId);
+        }
+        return true;
+      }
+      const id = ticketId.toLowerCase();
+      const team = privateTeamOf(workspaceId, id);
+      // A ticket the socket may not see is treated like a missing one: nothing is announced or answered.
+      if (team === undefined || !maySee(peer, team)) {
+        if (previous) {
+          detach(peer);
+          broadcast(workspaceId, previous.ticketId);
+        }
+        return true;
+      }
+      if (previous && previous.ticketId === id && previous.state === state) return true;
+      if (previous && previous.ticketId !== id) {
+        detach(peer);
+        broadcast(workspaceId, previous.ticketId);
+      }
+      const name = previous?.name ?? userName.get(userId)?.name ?? "";
+      bySocket.set(peer, { ticketId: id, userId, name, state: state as PresenceState });
+      let set = byTicket.get(id);
+      if (!set) byTicket.set(id, (set = new Set()));
+      set.add(peer);
+      broadcast(workspaceId, id);
+      return true;
+    },
+    /** The socket closed: its presence ends and the others on that ticket hear of it. */
+    leave(peer: P): void {
+      const ticketId = detach(peer);
+      if (ticketId) broadcast(peer.data.workspaceId, ticketId);
+    },
+    /** Sockets currently present (for tests and metrics). */
+    size: () => bySocket.size,
+  };
+}
