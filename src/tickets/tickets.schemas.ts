@@ -87,7 +87,14 @@ export const BulkBody = z.union([
 ]);
 export const BulkResult = z.object({ updated: z.number(), ids: z.array(z.string()) });
 
-export const MergeBody = z.object({ into_id: z.string().min(1).max(100) }).strict();
+/** SPEC.md: `into_id` is an "id or number": a UUID, a ticket number (JSON number or text) or `#n`. */
+export const MergeBody = z
+  .object({
+    into_id: z
+      .union([z.string().trim().min(1).max(100), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)])
+      .describe("the target ticket: its id, its number, or `#<number>`"),
+  })
+  .strict();
 
 export const CountsSchema = z.object({
   unassigned: z.number(),
