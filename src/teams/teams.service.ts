@@ -1,11 +1,12 @@
 import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
+import { scopesBeyond } from "../auth/grants";
 import { recordAudit } from "../audit/audit.service";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { notFound, validationFailed } from "../http/errors";
+import { forbidden, notFound, validationFailed } from "../http/errors";
 import { newId } from "../lib/ids";
 import { membersAmong } from "../members/members.service";
 import { presentTeam, type TeamJson, type TeamRow } from "./teams.present";
@@ -42,6 +43,16 @@ function checkMembers(tx: Tx, workspaceId: string, memberIds: string[]): string[
   const errors = memberIds.flatMap((id, i) => (known.has(id) ? [] : [{ location: `body.member_ids.${i}`, message: "not a member of this workspace" }]));
   if (errors.length) throw validationFailed(errors);
   return unique;
+}
+
+/**
+ * Membership of a private team grants reading its tickets, and making a private team public grants
+ * that to everyone: an API key may do either only when it holds tickets:read itself (src/auth/grants.ts).
+ */
+function assertMayGrantTeamAccess(ctx: RequestContext): void {
+  if (scopesBeyond(ctx, ["tickets:read"] as const).length) {
+    throw forbidden("An API key without tickets:read cannot grant access to a private team's tickets (its members, or making it public).");
+  }
 }
 
 function addTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
@@ -81,6 +92,7 @@ export function getTeam(ctx: RequestContext, id: string, deps: Deps): TeamJson {
 export function createTeam(ctx: RequestContext, input: { name: string; member_ids: string[]; private: boolean }, deps: Deps): TeamJson {
   return withTx(deps.db, (tx) => {
     const memberIds = checkMembers(tx, ctx.workspaceId, input.member_ids);
+    if (input.private && memberIds.length) assertMayGrantTeamAccess(ctx);
     const now = new Date().toISOString();
     const row: TeamRow = { id: newId(), workspaceId: ctx.workspaceId, name: input.name, private: input.private, createdAt: now, updatedAt: now };
     teamStatements(tx).insertTeam.run(row.id, row.workspaceId, row.name, row.private ? 1 : 0, row.createdAt, row.updatedAt);
@@ -104,6 +116,9 @@ export function updateTeam(ctx: RequestContext, id: string, input: { name?: stri
     if (input.private !== undefined && input.private !== current.private) changes.push("private");
     if (memberIds && JSON.stringify([...memberIds].sort()) !== JSON.stringify(before.member_ids)) changes.push("member_ids");
     if (!changes.length) return before;
+    const privateAfter = input.private ?? current.private;
+    const membersChanged = changes.includes("member_ids");
+    if ((privateAfter && membersChanged) || (current.private && !privateAfter)) assertMayGrantTeamAccess(ctx);
     const row = tx
       .update(teams)
       .set({ name: input.name ?? current.name, private: input.private ?? current.private, updatedAt: new Date().toISOString() })

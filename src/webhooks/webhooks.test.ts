@@ -28,7 +28,10 @@ describe("webhooks CRUD", () => {
     expect((await desk.api("GET", "/v1/webhooks", { headers: agent.headers })).status).toBe(403);
     expect((await create(createKey(desk, owner, ["settings:read"]).headers)).status).toBe(403);
     expect((await create(createKey(desk, owner, ["settings:write"]).headers)).status).toBe(403);
-    expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers)).status).toBe(201);
+    // all events reach beyond settings: a settings key subscribes only to what it may read
+    expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers)).status).toBe(403);
+    expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers, { url: "http://127.0.0.1:9/hook", events: ["member.added"] })).status).toBe(201);
+    expect((await create(createKey(desk, owner, ["settings:read", "settings:write", "tickets:read", "contacts:read", "kb:read"]).headers)).status).toBe(201);
     const admin = await addMember(desk, workspace.id, "admin");
     expect((await create(admin.headers)).status).toBe(201);
   });
