@@ -6,7 +6,7 @@ import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.service";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { afterCommit, withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { userTopic } from "../events/envelope";
 import { forbidden, invalidAt, notFound } from "../http/errors";
@@ -91,6 +91,8 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
   }
   tx.update(members).set({ role }).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId))).run();
   recordAudit(tx, ctx, { action: "member.role_changed", entityType: "member", entityId: userId, data: { from, to: role } });
+  // A role decides which private teams the member sees: their live sockets re-read it.
+  afterCommit(() => signalAccessEnded(deps.db, { kind: "grants", workspaceId: ctx.workspaceId, userId }));
   return publishMemberUpdated(deps.db, tx, ctx.workspaceId, userId);
 }
 

@@ -1,4 +1,4 @@
-/** Claims of a realtime token (purpose `ws`): who connects, to which workspace, which private teams. */
+/** Claims of a realtime token (purpose `ws`): who connects, to which workspace (grants are read at connect, not carried). */
 export type AgentClaims = {
   /** The user, for people; absent for API keys. */
   sub?: string;
@@ -7,10 +7,6 @@ export type AgentClaims = {
   /** The API key, for keys: revoking it closes the socket. */
   key?: string;
   wid: string;
-  /** Private teams whose topics the socket joins. */
-  teams?: string[];
-  /** Admins, owners and keys see every private team, including ones created after connecting. */
-  all_teams?: boolean;
 };
 
 /** Claims of a widget gateway token (purpose `widget_ws`): a visitor's contact in a workspace. */

@@ -1,10 +1,11 @@
 import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { scopesBeyond } from "../auth/grants";
+import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.service";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { afterCommit, withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { forbidden, notFound, validationFailed } from "../http/errors";
 import { newId } from "../lib/ids";
@@ -55,6 +56,11 @@ function assertMayGrantTeamAccess(ctx: RequestContext): void {
   }
 }
 
+/** Who sees a private team changed: live sockets of the workspace re-read their teams after commit. */
+function privateTeamsChanged(db: Db, workspaceId: string): void {
+  afterCommit(() => signalAccessEnded(db, { kind: "grants", workspaceId, userId: null }));
+}
+
 function addTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
   const { insertMember } = teamStatements(tx);
   for (const userId of memberIds) insertMember.run(teamId, userId);
@@ -97,6 +103,7 @@ export function createTeam(ctx: RequestContext, input: { name: string; member_id
     const row: TeamRow = { id: newId(), workspaceId: ctx.workspaceId, name: input.name, private: input.private, createdAt: now, updatedAt: now };
     teamStatements(tx).insertTeam.run(row.id, row.workspaceId, row.name, row.private ? 1 : 0, row.createdAt, row.updatedAt);
     addTeamMembers(tx, row.id, memberIds);
+    if (row.private) privateTeamsChanged(deps.db, ctx.workspaceId);
     // Ordered as every other answer lists member_ids (ORDER BY user_id; ids are ASCII, so JS order is SQLite's).
     const team = presentTeam(row, [...memberIds].sort());
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.created", data: { team } });
@@ -126,6 +133,7 @@ export function updateTeam(ctx: RequestContext, id: string, input: { name?: stri
       .returning()
       .get();
     if (memberIds && changes.includes("member_ids")) setTeamMembers(tx, id, memberIds);
+    if (current.private || privateAfter) privateTeamsChanged(deps.db, ctx.workspaceId);
     const team = presentOne(tx, row);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.updated", data: { team } });
     recordAudit(tx, ctx, {
@@ -142,6 +150,7 @@ export function deleteTeam(ctx: RequestContext, id: string, deps: Deps): void {
   withTx(deps.db, (tx) => {
     const row = tx.delete(teams).where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, id))).returning().get();
     if (!row) throw notFound("Team");
+    if (row.private) privateTeamsChanged(deps.db, ctx.workspaceId);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.deleted", data: { team_id: id } });
     recordAudit(tx, ctx, { action: "team.deleted", entityType: "team", entityId: id, data: { name: row.name } });
   });
