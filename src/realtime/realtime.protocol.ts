@@ -26,7 +26,9 @@ export const CLOSE = {
 
 export const PROTOCOL_TEXT =
   "Connect a WebSocket to `url` within 5 minutes (the token needs to be valid only at connect). Add `&since=<seq>` to first " +
-  "receive the events missed after that seq (private-team events you may not see come as `event.hidden` stand-ins). Server " +
+  "receive the events missed after that seq. Events you may not read (a private team you are not in; for an API key, events " +
+  "outside its scopes, as on GET /v1/events) come as `event.hidden` stand-ins, live and replayed; what you may read is checked " +
+  "at connect and again whenever your role or a private team's members change. Server " +
   "frames are event envelopes as JSON text. Client frames: `{\"type\":\"ping\"}` answers `{\"type\":\"pong\"}`; " +
   "`{\"type\":\"chat.typing\",\"ticket_id\":\"…\"}` is relayed to the workspace (not stored, no seq). Close codes: " +
   "4400 malformed frame or unknown type, 4401 token invalid or expired, 4403 access ended (logout, member removed, key " +

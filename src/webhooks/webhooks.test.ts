@@ -147,3 +147,15 @@ describe("webhooks CRUD", () => {
     expect(route.description).toContain("9 attempts over about 24 hours");
   });
 });
+
+describe("webhook reach", () => {
+  test("every event type a webhook can subscribe to has a decided read scope (none falls back to hidden)", async () => {
+    const { WEBHOOK_EVENT_TYPES } = await import("./webhooks.schemas");
+    const { readScopeOf } = await import("../events/visibility");
+    const unmapped = [...WEBHOOK_EVENT_TYPES, "webhook.test"].filter((type) => readScopeOf(type) === undefined);
+    expect(unmapped).toEqual([]);
+    expect(readScopeOf("message.created")).toBe("tickets:read");
+    expect(readScopeOf("company.deleted")).toBe("contacts:read");
+    expect(readScopeOf("tag.merged")).toBeNull();
+  });
+});
