@@ -30,7 +30,7 @@ import { eventsRoutes } from "./events/events.routes";
 import { invitationsRoutes } from "./invitations/invitations.routes";
 import { invitationMailJob } from "./invitations/invitations.mail";
 import { registerSearchStaging } from "./search/search.staging";
-import { registerUnassignOnMemberRemoval } from "./tickets/tickets.hooks";
+import { registerMemberOpenTickets, registerUnassignOnMemberRemoval } from "./tickets/tickets.hooks";
 import { membersRoutes } from "./members/members.routes";
 import { teamsRoutes } from "./teams/teams.routes";
 import { purgeWorkspaceJob } from "./workspaces/workspaces.jobs";
@@ -54,6 +54,7 @@ export function featureJobs(deps: Deps): JobDefinition<never>[] {
 export function registerFeatureHooks(deps: Deps): void {
   registerSearchStaging(deps.db);
   registerUnassignOnMemberRemoval(deps);
+  registerMemberOpenTickets(deps);
   registerWebhookFanOut(deps.db);
   registerOutboundMailHook(deps);
 }

@@ -18,7 +18,10 @@ export function apiKeysRoutes(deps: Deps) {
         set.status = 201;
         return { ...presentApiKey(row, userRef(deps.db, row.createdBy)), secret };
       },
-      { access: settingsWrite, body: CreateApiKeyBody, response: { 201: CreatedApiKeySchema }, detail: { summary: "Create an API key; the secret is shown only here" } },
+      { access: settingsWrite, body: CreateApiKeyBody, response: { 201: CreatedApiKeySchema }, detail: {
+          summary: "Create an API key; the secret is shown only here",
+          description: "A key creating keys grants only scopes it holds and no expiry later than its own; it changes or revokes only keys whose scopes it holds (403).",
+        } },
     )
     .get("/", ({ ctx, query }) => listApiKeys(ctx, query, deps), {
       access: settingsWrite,

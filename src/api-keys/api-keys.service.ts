@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { actorUserId, type RequestContext, type Scope } from "../auth/context";
+import { scopesBeyond } from "../auth/grants";
 import { API_KEY_PREFIX } from "../auth/credentials";
 import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.service";
@@ -15,15 +16,31 @@ import { apiKeys } from "./api-keys.table";
 
 export type CreateApiKeyInput = { name: string; scopes: Scope[]; expires_at?: string | null };
 
-/** An API key managing keys cannot hand out scopes it does not hold itself. */
-function assertGrantable(ctx: RequestContext, scopes: Scope[]): void {
-  const beyond = ctx.scopes === null ? [] : scopes.filter((s) => !ctx.scopes!.includes(s));
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/**
+ * An API key managing keys grants no more than it holds (src/auth/grants.ts): no scope it lacks,
+ * and no life beyond its own expiry (a key that expires cannot mint or extend one that does not).
+ */
+function assertGrantable(db: Queryable, ctx: RequestContext, scopes: readonly string[], expiresAt: string | null): void {
+  const beyond = scopesBeyond(ctx, scopes);
   if (beyond.length) throw forbidden(`An API key cannot grant scopes it lacks: ${beyond.join(", ")}.`);
+  if (ctx.actor.type !== "api_key") return;
+  const own = findApiKey(db, ctx.workspaceId, ctx.actor.apiKeyId)?.expiresAt ?? null;
+  if (own !== null && (expiresAt === null || Date.parse(expiresAt) > Date.parse(own))) {
+    throw forbidden(`An API key cannot grant access beyond its own expiry (${own}).`);
+  }
+}
+
+/** A key changes or revokes only keys within its own scopes, so it cannot repoint or disable a wider one. */
+function assertManageable(ctx: RequestContext, target: ApiKeyRow): void {
+  const beyond = scopesBeyond(ctx, target.scopes);
+  if (beyond.length) throw forbidden(`An API key cannot change a key holding scopes it lacks: ${beyond.join(", ")}.`);
 }
 
 /** Creates a key; the secret exists only in this return value, the store keeps its hash. */
 export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps: { db: Db }) {
-  assertGrantable(ctx, input.scopes);
+  assertGrantable(deps.db, ctx, input.scopes, input.expires_at ?? null);
   const secret = `${API_KEY_PREFIX}${randomToken(32)}`;
   const id = newId();
   const row = withTx(deps.db, (tx) => {
@@ -56,7 +73,6 @@ export function findApiKey(db: Queryable, workspaceId: string, id: string) {
     .get();
 }
 
-type ApiKeyRow = typeof apiKeys.$inferSelect;
 export const presentApiKeyRow = (db: Queryable, row: ApiKeyRow) => presentApiKey(row, userRef(db, row.createdBy));
 
 /** Live (not revoked) keys, newest first; expired keys stay listed so they can be renewed or deleted. */
@@ -91,12 +107,13 @@ export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKe
   return withTx(deps.db, (tx) => {
     const current = findApiKey(tx, ctx.workspaceId, id);
     if (!current) throw notFound("API key");
-    if (input.scopes) assertGrantable(ctx, input.scopes);
+    assertManageable(ctx, current);
     const next = {
       name: input.name ?? current.name,
       scopes: input.scopes ? [...new Set(input.scopes)] : current.scopes,
       expiresAt: input.expires_at !== undefined ? input.expires_at : current.expiresAt,
     };
+    if (input.scopes || input.expires_at !== undefined) assertGrantable(tx, ctx, next.scopes, next.expiresAt);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (next.name !== current.name) changes.name = { from: current.name, to: next.name };
     if (JSON.stringify(next.scopes) !== JSON.stringify(current.scopes)) changes.scopes = { from: current.scopes, to: next.scopes };
@@ -113,6 +130,8 @@ export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKe
 /** Revokes a key at once: the credential check reads revoked_at on every request. */
 export function revokeApiKey(ctx: RequestContext, id: string, deps: { db: Db }): void {
   withTx(deps.db, (tx) => {
+    const target = findApiKey(tx, ctx.workspaceId, id);
+    if (target) assertManageable(ctx, target);
     const row = tx
       .update(apiKeys)
       .set({ revokedAt: new Date().toISOString() })

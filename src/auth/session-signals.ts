@@ -2,12 +2,15 @@ import type { Db } from "../db/database";
 
 /**
  * Tells live connections (the realtime gateway) that sessions or memberships ended, so their
- * sockets close at once. Auth and member removal signal; the gateway listens.
+ * sockets close at once, or that grants changed (`grants`: a member's role, or who is in which
+ * private team; `userId` null for everyone in the workspace), so they re-read what they may see.
+ * Auth, members and teams signal; the gateway listens.
  */
 export type AccessEnded =
   | { kind: "sessions"; userId: string; sessionIds: string[] | "all" }
   | { kind: "membership"; userId: string; workspaceId: string }
-  | { kind: "api_key"; apiKeyId: string };
+  | { kind: "api_key"; apiKeyId: string }
+  | { kind: "grants"; workspaceId: string; userId: string | null };
 
 const listeners = new WeakMap<Db, Array<(signal: AccessEnded) => void>>();
 

@@ -75,3 +75,49 @@ describe("GET /v1/events (replay)", () => {
     }
   });
 });
+
+describe("GET /v1/events filters API keys by scope", () => {
+  test("each key sees in full only the events its scopes read; the rest are stand-ins with the same seq", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const start = (await desk.api("GET", "/v1/events?limit=1000", { headers: owner.headers })).body.data.at(-1).seq as number;
+    const ticket = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Top secret subject", body_html: "<p>secret body</p>" } });
+    expect(ticket.status).toBe(201);
+    expect((await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { email: "carol@customer.test", name: "Carol" } })).status).toBe(201);
+    expect((await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Support", member_ids: [] } })).status).toBe(201);
+    const replay = async (scopes: Parameters<typeof createKey>[2]) =>
+      (await desk.api("GET", `/v1/events?since=${start}`, { headers: createKey(desk, owner, scopes).headers })).body.data as Array<{ seq: number; type: string; data: unknown }>;
+    const full = await replay(["tickets:read", "contacts:read", "settings:read"]);
+    const types = full.map((e) => e.type);
+    expect(types).toContain("ticket.created");
+    expect(types).toContain("message.created");
+    expect(types).toContain("contact.created");
+    expect(types).toContain("team.created");
+    const resourceOf = (type: string) => type.slice(0, type.lastIndexOf("."));
+    const expected: Record<string, string[]> = {
+      realtime: [],
+      "contacts:read": ["contact"],
+      "settings:read": ["team"],
+      "tickets:read": ["ticket", "message", "activity"],
+    };
+    for (const [scope, resources] of Object.entries(expected)) {
+      const seen = await replay([scope as Parameters<typeof createKey>[2][number]]);
+      expect(seen.map((e) => e.seq)).toEqual(full.map((e) => e.seq));
+      expect(seen.map((e) => e.type)).toEqual(full.map((e) => (resources.includes(resourceOf(e.type)) ? e.type : "event.hidden")));
+      if (scope !== "tickets:read") expect(JSON.stringify(seen)).not.toContain("secret");
+    }
+    // people are limited by their role and teams, not scopes: a viewer replays everything public to members
+    const viewer = await addMember(desk, workspace.id, "viewer");
+    const asViewer = (await desk.api("GET", `/v1/events?since=${start}`, { headers: viewer.headers })).body.data as Array<{ type: string }>;
+    expect(asViewer.map((e) => e.type)).toEqual(types);
+  });
+
+  test("a key without tickets:read never sees a private team's events; with it, as an admin would", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Vault", member_ids: [], private: true } });
+    const seq = withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: { ticket: { subject: "vault" } }, privateTeamId: team.body.id })).seq;
+    const at = async (scopes: Parameters<typeof createKey>[2]) =>
+      ((await desk.api("GET", `/v1/events?since=${seq - 1}`, { headers: createKey(desk, owner, scopes).headers })).body.data as Array<{ type: string }>)[0]!.type;
+    expect(await at(["settings:read", "contacts:read", "realtime"])).toBe("event.hidden");
+    expect(await at(["tickets:read"])).toBe("ticket.updated");
+  });
+});

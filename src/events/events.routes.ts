@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { canSeeTeam, type RequestContext } from "../auth/context";
+import type { RequestContext } from "../auth/context";
 import type { Db } from "../db/database";
 import type { Deps } from "../deps";
-import { hiddenStandIn, type Envelope } from "./envelope";
+import type { Envelope } from "./envelope";
+import { eventAsSeenBy, type ReadGrant } from "./visibility";
 
 export const ReplayQuery = z
   .object({
@@ -25,8 +26,11 @@ const EnvelopeSchema = z.object({
 
 type EventRow = { id: string; seq: number; workspace_id: string; type: string; visibility: "agents" | "public"; private_team_id: string | null; topics: string; data: string; occurred_at: string };
 
-/** Replays stored events after `since`, ascending; events about private teams the caller cannot see come back as stand-ins. */
-export function replayEvents(db: Db, ctx: RequestContext, since: number, limit: number): { data: Envelope[]; next_cursor: string | null } {
+/**
+ * Replays stored events after `since`, ascending. Events the caller may not read (a private team it
+ * does not see, or for an API key a resource outside its scopes) come back as stand-ins.
+ */
+export function replayEvents(db: Db, ctx: Pick<RequestContext, "workspaceId"> & ReadGrant, since: number, limit: number): { data: Envelope[]; next_cursor: string | null } {
   const rows = db.$client
     .query<EventRow, [string, number, number]>(
       "SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?",
@@ -34,8 +38,8 @@ export function replayEvents(db: Db, ctx: RequestContext, since: number, limit: 
     .all(ctx.workspaceId, since, limit + 1);
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
-  const data = kept.map((row) => {
-    const envelope: Envelope = {
+  const data = kept.map((row) =>
+    eventAsSeenBy(ctx, {
       id: row.id,
       seq: row.seq,
       workspace_id: row.workspace_id,
@@ -44,9 +48,9 @@ export function replayEvents(db: Db, ctx: RequestContext, since: number, limit: 
       topics: JSON.parse(row.topics) as string[],
       data: JSON.parse(row.data) as Record<string, unknown>,
       occurred_at: row.occurred_at,
-    };
-    return row.private_team_id && !canSeeTeam(ctx, row.private_team_id) ? hiddenStandIn(envelope) : envelope;
-  });
+      private_team_id: row.private_team_id,
+    }),
+  );
   return { data, next_cursor: more ? String(kept.at(-1)!.seq) : null };
 }
 
@@ -61,7 +65,11 @@ export function eventsRoutes(deps: Deps) {
         summary: "Replay events after a sequence number",
         description:
           "Ascending by `seq`; `limit` 1 to 1000 (default 100). `next_cursor` is the last returned seq while more follow: pass it as `since`. " +
-          "Events about a private team the caller cannot see come back as `event.hidden` stand-ins with the same seq and no data. Events are kept 7 days (EVENT_RETENTION).",
+          "Events the caller may not read come back as `event.hidden` stand-ins with the same seq and no data: events about a private team it " +
+          "cannot see, and for an API key events outside its scopes (tickets:read for ticket, message, activity, view, saved reply, " +
+          "automation, SLA policy and notification events; contacts:read for contacts and companies; kb:read for the knowledge base; " +
+          "settings:read for members, teams, mailboxes, webhooks, the workspace and billing; labels and custom fields need none). " +
+          "Events are kept 7 days (EVENT_RETENTION).",
       },
     });
 }

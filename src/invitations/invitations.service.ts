@@ -1,12 +1,13 @@
 import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { users } from "../auth/auth.table";
 import { actorUserId, type RequestContext } from "../auth/context";
+import { grantDeniedDetail, mayGrantRole } from "../auth/grants";
 import { recordAudit } from "../audit/audit.service";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Config } from "../config/config";
-import { conflict, invalidAt, notFound } from "../http/errors";
+import { conflict, forbidden, invalidAt, notFound } from "../http/errors";
 import type { Clock } from "../lib/clock";
 import { sha256Hex, type SecretBox } from "../lib/crypto";
 import type { Logger } from "../lib/logger";
@@ -33,9 +34,11 @@ export const presentInvitationRow = (db: Queryable, row: InvitationRow) => prese
 
 /**
  * Invites an email address: a previous pending invitation for it is replaced. The accept link's
- * token exists only in the answer and the mail; the store keeps its hash.
+ * token exists only in the answer and the mail; the store keeps its hash. The link grants its role
+ * to whoever holds it, so inviting is granting: the caller must hold that role's reach.
  */
 export function createInvitation(ctx: RequestContext, input: { email: string; role: InvitedRole }, deps: Deps) {
+  if (!mayGrantRole(ctx, input.role)) throw forbidden(grantDeniedDetail(ctx, input.role));
   const token = `inv_${randomToken(32)}`;
   const now = deps.clock.now();
   const row = withTx(deps.db, (tx) => {

@@ -17,7 +17,11 @@ export function membersRoutes(deps: Deps) {
       params: MemberParams,
       body: UpdateMemberBody,
       response: { 200: MemberSchema },
-      detail: { summary: "Change a member's role; only an owner grants or changes the owner role; the last owner stays" },
+      detail: {
+        summary: "Change a member's role; only an owner grants or changes the owner role; the last owner stays",
+        description:
+          "Promoting grants the new role's reach, which the caller must hold (see POST /v1/invitations). An API key never changes or removes an admin's or owner's membership.",
+      },
     })
     .delete(
       "/:user_id",

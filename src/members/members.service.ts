@@ -1,11 +1,12 @@
 import { and, asc, count, eq, gt, inArray, or } from "drizzle-orm";
 import { users } from "../auth/auth.table";
 import { roleAtLeast, type RequestContext, type Role } from "../auth/context";
+import { grantDeniedDetail, mayAlterRole, mayGrantRole } from "../auth/grants";
 import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.service";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { afterCommit, withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { userTopic } from "../events/envelope";
 import { forbidden, invalidAt, notFound } from "../http/errors";
@@ -82,11 +83,16 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
   const from = current.member.role;
   if (from === role) return presentMember(current.member, current.user, openTicketsOf(deps.db, tx, ctx.workspaceId, [userId]).get(userId) ?? 0);
   if (role === "owner" || from === "owner") requireOwnerFor(ctx, "grant or change the owner role");
+  // Demoting takes access away; promoting grants the new role's reach, which the caller must hold.
+  if (!mayAlterRole(ctx, from)) throw forbidden(grantDeniedDetail(ctx, from));
+  if (roleAtLeast(role, from) && !mayGrantRole(ctx, role)) throw forbidden(grantDeniedDetail(ctx, role));
   if (from === "owner" && ownerCount(tx, ctx.workspaceId) <= 1) {
     throw invalidAt("body.role", "The workspace's last owner cannot be demoted; make someone else owner first.");
   }
   tx.update(members).set({ role }).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId))).run();
   recordAudit(tx, ctx, { action: "member.role_changed", entityType: "member", entityId: userId, data: { from, to: role } });
+  // A role decides which private teams the member sees: their live sockets re-read it.
+  afterCommit(() => signalAccessEnded(deps.db, { kind: "grants", workspaceId: ctx.workspaceId, userId }));
   return publishMemberUpdated(deps.db, tx, ctx.workspaceId, userId);
 }
 
@@ -117,6 +123,7 @@ export function removeMember(ctx: RequestContext, userId: string, deps: Deps): v
       requireOwnerFor(ctx, "remove an owner");
       if (ownerCount(tx, ctx.workspaceId) <= 1) throw invalidAt("path.user_id", "The workspace's last owner cannot be removed.");
     }
+    if (!mayAlterRole(ctx, current.member.role)) throw forbidden(grantDeniedDetail(ctx, current.member.role));
     tx.delete(members).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId))).run();
     const workspaceTeams = tx.select({ id: teams.id }).from(teams).where(eq(teams.workspaceId, ctx.workspaceId));
     tx.delete(teamMembers).where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams))).run();

@@ -8,6 +8,7 @@ import { members, workspaces } from "../workspaces/workspaces.table";
 import { registerOpenTicketCounter } from "./members.open-tickets";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
+import { newTicket } from "../tickets/tickets.testkit";
 
 const desk = await startTestDesk();
 
@@ -56,6 +57,23 @@ describe("GET /v1/members", () => {
     registerOpenTicketCounter(fresh.deps.db, (_db, _wid, ids) => new Map(ids.map((id) => [id, 3])));
     const res = await fresh.api("GET", "/v1/members", { headers: owner.headers });
     expect(res.body.data[0].open_tickets).toBe(3);
+  });
+
+  test("open_tickets counts the member's unsolved, live tickets in this workspace (the real counter)", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const other = await createWorkspaceWithOwner(desk);
+    await addMember(desk, other.workspace.id, "agent");
+    for (const status of ["open", "pending", "on_hold", "solved"]) await newTicket(desk, owner, { assignee_id: agent.id, status });
+    await newTicket(desk, owner, { assignee_id: owner.id });
+    const deleted = await newTicket(desk, owner, { assignee_id: agent.id });
+    expect((await desk.api("DELETE", `/v1/tickets/${deleted.id}`, { headers: owner.headers })).status).toBe(204);
+    const res = await desk.api("GET", "/v1/members", { headers: owner.headers });
+    const count = (id: string) => res.body.data.find((m: { user: { id: string } }) => m.user.id === id).open_tickets;
+    expect(count(agent.id)).toBe(3);
+    expect(count(owner.id)).toBe(1);
+    const one = await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: owner.headers, body: { role: "agent" } });
+    expect(one.body.open_tickets).toBe(3);
   });
 });
 

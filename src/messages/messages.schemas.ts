@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TICKET_STATUSES } from "../tickets/tickets.table";
-import { ContactRefSchema, UserRefSchema } from "../tickets/tickets.schemas";
+import { ContactRefSchema, oneBodyForm, UserRefSchema } from "../tickets/tickets.schemas";
 
 export const AttachmentSchema = z.object({
   id: z.string(),
@@ -38,9 +38,11 @@ export const MessageSchema = z.object({
 export const AddMessageBody = z
   .object({
     kind: z.enum(["reply", "note"]),
-    body_html: z.string().min(1).max(1_000_000),
+    body_html: z.string().min(1).max(1_000_000).optional().describe("the body as HTML, sanitized before storage"),
+    body_text: z.string().min(1).max(1_000_000).optional().describe("the body as plain text instead of body_html; blank lines make paragraphs"),
     cc: z.array(z.email().max(320)).max(50).optional(),
     attachment_ids: z.array(z.string().max(100)).max(50).optional(),
     status: z.enum(TICKET_STATUSES).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((body, ctx) => oneBodyForm(body, ctx, true));

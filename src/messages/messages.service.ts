@@ -11,7 +11,7 @@ import { contactTopic } from "../events/envelope";
 import { appendEvent } from "../events/append";
 import { notFound } from "../http/errors";
 import { newId } from "../lib/ids";
-import { htmlToText, sanitizeHtmlBody } from "../lib/sanitize";
+import { htmlToText, sanitizeHtmlBody, textToHtml } from "../lib/sanitize";
 import { parseEmail } from "../mail/mail.parse";
 import { findVisibleTicket, privateTeamOf, reloadTicket } from "../tickets/tickets.repo";
 import type { TicketRow, TicketStatus } from "../tickets/tickets.table";
@@ -40,9 +40,11 @@ export type EmailFields = {
 
 export type AddMessageInput = {
   kind: "reply" | "note";
-  body_html: string;
+  /** The body as HTML (sanitized before storage); absent when the body is given as plain text only. */
+  body_html?: string;
   /** Internal: body_html is already sanitizeHtmlBody's output (inbound plain-text bodies); never from a request. */
   body_html_sanitized?: boolean;
+  /** Plain text: the body itself when body_html is absent, else the text form stored beside the HTML. */
   body_text?: string;
   cc?: string[];
   attachment_ids?: string[];
@@ -83,7 +85,9 @@ export function composeMessage(
   now: string,
   options: { opensTicket?: boolean; contactEmail: string | null },
 ): ComposedMessage {
-  const bodyHtml = input.body_html_sanitized ? input.body_html : sanitizeHtmlBody(input.body_html);
+  // A plain-text body becomes escaped paragraphs, which need no sanitizing; HTML from a request always does.
+  const bodyHtml =
+    input.body_html === undefined ? textToHtml(input.body_text ?? "") : input.body_html_sanitized ? input.body_html : sanitizeHtmlBody(input.body_html);
   const bodyText = input.body_text ?? htmlToText(bodyHtml);
   const direction = input.direction ?? "outbound";
   const author = authorFor(ctx, input);

@@ -41,6 +41,31 @@ describe("messages", () => {
     expect(desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all()).toEqual([]);
   });
 
+  test("body_text: plain text is converted to escaped paragraphs, on replies and on ticket create; both forms or neither is 422", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const ticket = await newTicket(desk, owner);
+    const path = `/v1/tickets/${ticket.id}/messages`;
+    const text = "Hello <b>Ann</b> & co,\nline two\n\nThanks";
+    const res = await desk.api("POST", path, { headers: owner.headers, body: { kind: "reply", body_text: text } });
+    expect(res.status).toBe(201);
+    expect(res.body.body_html).toBe("<p>Hello &lt;b&gt;Ann&lt;/b&gt; &amp; co,<br>line two</p><p>Thanks</p>");
+    expect(res.body.body_text).toBe(text);
+    const stored = desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).get()!;
+    expect([stored.bodyHtml, stored.bodyText]).toEqual([res.body.body_html, text]);
+    expect(ticketRow(ticket.id).lastMessagePreview).toBe("Hello <b>Ann</b> & co, line two Thanks");
+    for (const body of [{ kind: "note", body_text: "" }, { kind: "note", body_text: 5 }, { kind: "note", body_html: "<p>x</p>", body_text: "x" }]) {
+      const bad = await desk.api("POST", path, { headers: owner.headers, body });
+      expect(bad.status, JSON.stringify(body)).toBe(422);
+      expect(bad.body.errors[0].location).toMatch(/^body\.body_(text|html)$/);
+    }
+    const created = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Plain", body_text: "a < b" } });
+    expect(created.status).toBe(201);
+    const first = await desk.api("GET", `/v1/tickets/${created.body.id}/messages`, { headers: owner.headers });
+    expect(first.body.data.map((m: { body_html: string; body_text: string }) => [m.body_html, m.body_text])).toEqual([["<p>a &lt; b</p>", "a < b"]]);
+    const both = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Both", body_html: "x", body_text: "x" } });
+    expect(both.status).toBe(422);
+  });
+
   test("a reply updates the ticket, sets status in the same step and emits message.created, activity, ticket.updated", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ticket = await newTicket(desk, owner, { contact: { email: "c@x.test" } });

@@ -1,10 +1,12 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import { SCOPES, type Role, type Scope } from "../auth/context";
 import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
 import type { Db } from "../db/database";
 import { hasPendingChanges, untilCommitted } from "../db/tx";
 import { onEventsCommitted } from "../events/bus";
 import { contactTopic, hiddenStandIn, teamTopic, userTopic, workspaceTopic, type Envelope, type StoredEvent } from "../events/envelope";
 import { replayEvents } from "../events/events.routes";
+import { mayReadEvent, type ReadGrant } from "../events/visibility";
 import type { Logger } from "../lib/logger";
 import type { TokenService } from "../auth/tokens";
 import { socketClosed, socketOpened, type MetricSource } from "../metrics/metrics";
@@ -21,8 +23,11 @@ type SocketData = {
   userId: string | null;
   sessionId: string | null;
   apiKeyId: string | null;
+  /** What the holder may read now: read from the database at admission and on every grant change, never from the token. */
   allTeams: boolean;
   teams: string[];
+  /** An API key's scopes (its events are filtered one by one); null for people. */
+  scopes: Scope[] | null;
   /** Topics served from our own index (user:, contact:), not Bun's pub/sub. */
   ownTopics: string[];
 };
@@ -49,6 +54,8 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
   let server: Server<unknown> | null = null;
   const sockets = new Set<Socket>();
   const byWorkspace = new Map<string, Set<Socket>>();
+  /** API keys' sockets, which join no Bun topic: each event is checked against their scopes. */
+  const keysByWorkspace = new Map<string, Set<Socket>>();
   const byOwnTopic = new Map<string, Set<Socket>>();
   const published = new Map<string, number>(
     sqlite.query<{ id: string; event_seq: number }, []>("SELECT id, event_seq FROM workspaces").all().map((r) => [r.id, r.event_seq]),
@@ -57,9 +64,14 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
   const sessionLive = sqlite.query<{ ok: number }, [string, string, string]>(
     "SELECT 1 AS ok FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
   );
-  const isMember = sqlite.query<{ ok: number }, [string, string]>("SELECT 1 AS ok FROM members WHERE workspace_id = ? AND user_id = ?");
-  const keyLive = sqlite.query<{ ok: number }, [string, string, string]>(
-    "SELECT 1 AS ok FROM api_keys WHERE id = ? AND workspace_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+  const memberRole = sqlite.query<{ role: Role }, [string, string]>(
+    "SELECT m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL WHERE m.workspace_id = ? AND m.user_id = ?",
+  );
+  const privateTeamsOf = sqlite.query<{ team_id: string }, [string, string]>(
+    "SELECT tm.team_id FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE t.workspace_id = ? AND tm.user_id = ? AND t.private = 1",
+  );
+  const keyScopes = sqlite.query<{ scopes: string }, [string, string, string]>(
+    "SELECT k.scopes FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL WHERE k.id = ? AND k.workspace_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?)",
   );
 
   const addTo = (map: Map<string, Set<Socket>>, key: string, ws: Socket) => {
@@ -72,6 +84,53 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     set?.delete(ws);
     if (set && set.size === 0) map.delete(key);
   };
+
+  /**
+   * The holder's grants as they are now (null: access ended). People: admins and owners see every
+   * private team, others their own. Keys: their current scopes; they see private teams as admins do,
+   * but only events their scopes cover (src/events/visibility.ts).
+   */
+  function currentGrants(data: SocketData): Pick<SocketData, "allTeams" | "teams" | "scopes"> | null {
+    const now = new Date().toISOString();
+    if (data.apiKeyId) {
+      const row = keyScopes.get(data.apiKeyId, data.workspaceId, now);
+      if (!row) return null;
+      const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+      return { allTeams: true, teams: [], scopes };
+    }
+    if (!data.userId || !data.sessionId || !sessionLive.get(data.sessionId, data.userId, now)) return null;
+    const member = memberRole.get(data.workspaceId, data.userId);
+    if (!member) return null;
+    if (member.role === "admin" || member.role === "owner") return { allTeams: true, teams: [], scopes: null };
+    return { allTeams: false, teams: privateTeamsOf.all(data.workspaceId, data.userId).map((r) => r.team_id), scopes: null };
+  }
+
+  const grantOf = (data: SocketData): ReadGrant => ({ scopes: data.scopes, visibleTeams: data.allTeams ? "all" : data.teams });
+
+  /**
+   * Joins the Bun topics matching the grants, leaving the ones no longer granted. People join the
+   * workspace topic and the private teams they are in (admins get every team's events through
+   * publish's own loop); keys join no topic: publish checks each event against their scopes.
+   */
+  function applyGrants(ws: Socket, grants: Pick<SocketData, "allTeams" | "teams" | "scopes">): void {
+    const data = ws.data;
+    const joined = new Set(data.kind === "agent" && data.scopes === null && !data.allTeams ? data.teams : []);
+    Object.assign(data, grants);
+    const wanted = new Set(grants.scopes === null && !grants.allTeams ? grants.teams : []);
+    for (const team of joined) if (!wanted.has(team)) ws.unsubscribe(teamTopic(data.workspaceId, team));
+    for (const team of wanted) if (!joined.has(team)) ws.subscribe(teamTopic(data.workspaceId, team));
+    const workspace = workspaceTopic(data.workspaceId);
+    if (grants.scopes === null) ws.subscribe(workspace);
+    else ws.unsubscribe(workspace);
+  }
+
+  /** After a role or private-team change: re-read the grants of an admitted socket, or close it when access ended. */
+  function rescope(ws: Socket): void {
+    if (!ws.data.ready || ws.data.closed || ws.data.kind !== "agent") return;
+    const grants = currentGrants(ws.data);
+    if (!grants) return shut(ws, CLOSE.accessEnded);
+    applyGrants(ws, grants);
+  }
 
   function shut(ws: Socket, close: { code: number; reason: string }): void {
     if (ws.data.closed) return;
@@ -91,7 +150,6 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
 
   async function admit(ws: Socket): Promise<void> {
     const data = ws.data;
-    const now = new Date().toISOString();
     if (data.kind === "widget") {
       const claims = await deps.tokens.verify<WidgetClaims>(data.token, "widget_ws");
       if (!claims?.wid || !claims.cid) return shut(ws, CLOSE.badToken);
@@ -99,26 +157,24 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       data.ownTopics = [contactTopic(claims.wid, claims.cid)];
     } else {
       const claims = await deps.tokens.verify<AgentClaims>(data.token, "ws");
-      if (!claims?.wid) return shut(ws, CLOSE.badToken);
-      const live = claims.key
-        ? keyLive.get(claims.key, claims.wid, now)
-        : claims.sub && claims.sid && sessionLive.get(claims.sid, claims.sub, now) && isMember.get(claims.wid, claims.sub);
-      if (!live) return shut(ws, CLOSE.accessEnded);
-      Object.assign(data, { workspaceId: claims.wid, userId: claims.sub ?? null, sessionId: claims.sid ?? null, apiKeyId: claims.key ?? null });
-      data.allTeams = claims.all_teams === true;
-      data.teams = claims.teams ?? [];
-      data.ownTopics = claims.sub ? [userTopic(claims.sub)] : [];
+      if (!claims?.wid || (!claims.key && !claims.sub)) return shut(ws, CLOSE.badToken);
+      // The token names who connects; what they may see is read below, when they join.
+      Object.assign(data, { workspaceId: claims.wid, userId: claims.key ? null : claims.sub, sessionId: claims.sid ?? null, apiKeyId: claims.key ?? null });
+      data.ownTopics = claims.key ? [] : [userTopic(claims.sub!)];
     }
     // The replay reads this connection's view, which includes the turn's changes not committed yet
     // (group commit); those are published live once committed. Wait until none are pending, so each
     // event reaches the socket once: by the replay if committed before, live if after.
     while (hasPendingChanges(deps.db)) await untilCommitted(deps.db).catch(() => undefined);
     if (data.closed) return;
-    // Synchronous from here: no committed event can slip between the replay and the subscription.
+    // Synchronous from here: no committed event or grant change can slip between reading the
+    // grants, the replay and the subscription.
     if (data.kind === "agent") {
-      ws.subscribe(workspaceTopic(data.workspaceId));
-      for (const team of data.teams) ws.subscribe(teamTopic(data.workspaceId, team));
+      const grants = currentGrants(data);
+      if (!grants) return shut(ws, CLOSE.accessEnded);
+      applyGrants(ws, grants);
       addTo(byWorkspace, data.workspaceId, ws);
+      if (data.scopes !== null) addTo(keysByWorkspace, data.workspaceId, ws);
     }
     for (const topic of data.ownTopics) addTo(byOwnTopic, topic, ws);
     data.ready = true;
@@ -126,10 +182,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
   }
 
   function replay(ws: Socket, since: number): void {
-    const ctx = {
-      workspaceId: ws.data.workspaceId,
-      visibleTeams: ws.data.allTeams ? ("all" as const) : ws.data.teams,
-    } as Parameters<typeof replayEvents>[1];
+    const ctx = { workspaceId: ws.data.workspaceId, ...grantOf(ws.data) };
     let cursor = since;
     let sent = 0;
     for (;;) {
@@ -190,14 +243,14 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       const main = envelope.topics[0] ?? workspaceTopic(event.workspace_id);
       server.publish(main, full);
       const reached = new Set<Socket>();
-      if (teamId) {
-        let standIn: string | null = null;
-        for (const ws of byWorkspace.get(event.workspace_id) ?? []) {
-          if (!ws.data.ready || ws.isSubscribed(main)) continue;
-          reached.add(ws);
-          if (ws.data.allTeams) send(ws, full);
-          else send(ws, (standIn ??= JSON.stringify(hiddenStandIn(envelope as Envelope))));
-        }
+      let standIn: string | null = null;
+      const hidden = () => (standIn ??= JSON.stringify(hiddenStandIn(envelope as Envelope)));
+      // Sockets the Bun topic did not reach: every socket of the workspace for a private team's
+      // event, else only API keys'. Each gets the event in full or as a stand-in, per its grants.
+      for (const ws of (teamId ? byWorkspace : keysByWorkspace).get(event.workspace_id) ?? []) {
+        if (!ws.data.ready || ws.isSubscribed(main)) continue;
+        reached.add(ws);
+        send(ws, mayReadEvent(grantOf(ws.data), event) ? full : hidden());
       }
       for (const topic of envelope.topics.slice(1)) {
         for (const ws of byOwnTopic.get(topic) ?? []) {
@@ -216,6 +269,10 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
   }
 
   function onAccess(signal: AccessEnded): void {
+    if (signal.kind === "grants") {
+      for (const ws of byWorkspace.get(signal.workspaceId) ?? []) if (signal.userId === null || ws.data.userId === signal.userId) rescope(ws);
+      return;
+    }
     if (signal.kind === "api_key") return closeWhere((d) => d.apiKeyId === signal.apiKeyId);
     if (signal.kind === "membership") return closeWhere((d) => d.userId === signal.userId && d.workspaceId === signal.workspaceId);
     const ids = signal.sessionIds;
@@ -244,6 +301,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       if (!sockets.delete(ws)) return;
       socketClosed(ws.data.kind);
       removeFrom(byWorkspace, ws.data.workspaceId, ws);
+      removeFrom(keysByWorkspace, ws.data.workspaceId, ws);
       for (const topic of ws.data.ownTopics) removeFrom(byOwnTopic, topic, ws);
       presence.leave(ws);
     },
@@ -266,7 +324,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       }
       const data: SocketData = {
         kind, token: url.searchParams.get("token") ?? "", since, ready: false, closed: false,
-        workspaceId: "", userId: null, sessionId: null, apiKeyId: null, allTeams: false, teams: [], ownTopics: [],
+        workspaceId: "", userId: null, sessionId: null, apiKeyId: null, allTeams: false, teams: [], scopes: null, ownTopics: [],
       };
       return target.upgrade(request, { data }) ? "upgraded" : Response.json({ status: 400, code: "bad_request", detail: "expected a WebSocket upgrade" }, { status: 400 });
     },

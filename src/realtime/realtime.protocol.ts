@@ -1,4 +1,4 @@
-/** Claims of a realtime token (purpose `ws`): who connects, to which workspace, which private teams. */
+/** Claims of a realtime token (purpose `ws`): who connects, to which workspace (grants are read at connect, not carried). */
 export type AgentClaims = {
   /** The user, for people; absent for API keys. */
   sub?: string;
@@ -7,10 +7,6 @@ export type AgentClaims = {
   /** The API key, for keys: revoking it closes the socket. */
   key?: string;
   wid: string;
-  /** Private teams whose topics the socket joins. */
-  teams?: string[];
-  /** Admins, owners and keys see every private team, including ones created after connecting. */
-  all_teams?: boolean;
 };
 
 /** Claims of a widget gateway token (purpose `widget_ws`): a visitor's contact in a workspace. */
@@ -30,7 +26,9 @@ export const CLOSE = {
 
 export const PROTOCOL_TEXT =
   "Connect a WebSocket to `url` within 5 minutes (the token needs to be valid only at connect). Add `&since=<seq>` to first " +
-  "receive the events missed after that seq (private-team events you may not see come as `event.hidden` stand-ins). Server " +
+  "receive the events missed after that seq. Events you may not read (a private team you are not in; for an API key, events " +
+  "outside its scopes, as on GET /v1/events) come as `event.hidden` stand-ins, live and replayed; what you may read is checked " +
+  "at connect and again whenever your role or a private team's members change. Server " +
   "frames are event envelopes as JSON text. Client frames: `{\"type\":\"ping\"}` answers `{\"type\":\"pong\"}`; " +
   "`{\"type\":\"chat.typing\",\"ticket_id\":\"…\"}` is relayed to the workspace (not stored, no seq). " +
   "`{\"type\":\"presence\",\"ticket_id\":\"<uuid>\"|null,\"state\":\"viewing\"|\"typing\"}` says which ticket this person has " +

@@ -3,17 +3,16 @@ import { TOKEN_TTL_SECONDS, type TokenService } from "../auth/tokens";
 import type { Db } from "../db/database";
 import type { AgentClaims } from "./realtime.protocol";
 
-/** Signs a `ws` token naming the holder, the workspace and the private teams whose topics it joins. */
+/**
+ * Signs a `ws` token naming the holder and the workspace. It carries no grants: the gateway reads
+ * the holder's current role, private teams or scopes when the socket connects and again whenever
+ * they change, so a token issued before a change never opens a socket with the old view.
+ */
 export async function issueRealtimeToken(ctx: RequestContext, deps: { db: Db; tokens: TokenService }) {
-  const visible = ctx.visibleTeams;
-  const allTeams = visible === "all";
-  const teams: string[] = visible === "all"
-    ? deps.db.$client.query<{ id: string }, [string]>("SELECT id FROM teams WHERE workspace_id = ? AND private = 1").all(ctx.workspaceId).map((r) => r.id)
-    : visible;
   const claims: AgentClaims =
     ctx.actor.type === "user"
-      ? { sub: ctx.actor.userId, ...(ctx.actor.sessionId ? { sid: ctx.actor.sessionId } : {}), wid: ctx.workspaceId, teams, all_teams: allTeams }
-      : { key: ctx.actor.apiKeyId, wid: ctx.workspaceId, teams, all_teams: allTeams };
+      ? { sub: ctx.actor.userId, ...(ctx.actor.sessionId ? { sid: ctx.actor.sessionId } : {}), wid: ctx.workspaceId }
+      : { key: ctx.actor.apiKeyId, wid: ctx.workspaceId };
   const token = await deps.tokens.sign("ws", claims);
   return { token, expiresIn: TOKEN_TTL_SECONDS.ws };
 }

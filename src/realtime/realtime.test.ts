@@ -254,3 +254,119 @@ describe("gateway", () => {
     raw.end();
   });
 });
+
+describe("gateway grants follow the database, not the token", () => {
+  const seenAs = async (socket: TestSocket, event: { id: string; seq: number }, marker: { id: string }) => {
+    await socket.waitFor((f) => f.id === marker.id);
+    return socket.frames.filter((f) => f.seq === event.seq).map((f) => f.type);
+  };
+
+  test("removal from a private team re-scopes open sockets at once; adding back restores it", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Legal", member_ids: [agent.id], private: true } });
+    const socket = await socketFor(agent.headers);
+    const before = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+    expect(await seenAs(socket, before, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
+
+    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } })).status).toBe(200);
+    const after = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+    expect(await seenAs(socket, after, emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
+    expect(JSON.stringify(socket.frames.filter((f) => f.seq === after.seq))).not.toContain("ticket.updated");
+
+    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [agent.id] } })).status).toBe(200);
+    const back = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+    expect(await seenAs(socket, back, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
+  });
+
+  test("a team made private re-scopes at once: its members get a real ticket in full, others a stand-in without its subject", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const insider = await addMember(desk, workspace.id, "agent");
+    const outsider = await addMember(desk, workspace.id, "agent");
+    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Vault", member_ids: [insider.id], private: false } });
+    const [inside, outside] = [await socketFor(insider.headers), await socketFor(outsider.headers)];
+    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { private: true } })).status).toBe(200);
+    const ticket = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Merger plans", team_id: team.body.id } });
+    expect(ticket.status).toBe(201);
+    const marker = emit(workspace.id, "tag.created");
+    for (const socket of [inside, outside]) await socket.waitFor((f) => f.id === marker.id);
+    expect(inside.frames.some((f) => f.type === "ticket.created" && JSON.stringify(f).includes("Merger plans"))).toBe(true);
+    expect(JSON.stringify(outside.frames)).not.toContain("Merger plans");
+    expect(outside.frames.some((f) => f.type === "event.hidden")).toBe(true);
+  });
+
+  test("demotion from admin takes every private team away from open sockets", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const admin = await addMember(desk, workspace.id, "admin");
+    const team = privateTeam(workspace.id, []);
+    const socket = await socketFor(admin.headers);
+    const before = emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    expect(await seenAs(socket, before, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
+    expect((await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "agent" } })).status).toBe(200);
+    const after = emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    expect(await seenAs(socket, after, emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
+    expect((await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "admin" } })).status).toBe(200);
+    const again = emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    expect(await seenAs(socket, again, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
+  });
+
+  test("a token issued before a removal or demotion connects with the current grants, replay included", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const admin = await addMember(desk, workspace.id, "admin");
+    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Legal", member_ids: [agent.id], private: true } });
+    const secret = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+    const [agentToken, adminToken] = [await tokenFor(agent.headers), await tokenFor(admin.headers)];
+    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } })).status).toBe(200);
+    expect((await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "viewer" } })).status).toBe(200);
+    for (const { token } of [agentToken, adminToken]) {
+      const socket = connect(`${wsBase}/v1/realtime?token=${token}&since=${secret.seq - 1}`);
+      open.push(socket);
+      await socket.opened;
+      await ready(socket);
+      const live = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+      expect(await seenAs(socket, live, emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
+      expect(socket.frames.find((f) => f.seq === secret.seq)?.type).toBe("event.hidden");
+    }
+  });
+
+  test("a member removed after their token was issued cannot connect", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const { token } = await tokenFor(agent.headers);
+    expect((await desk.api("DELETE", `/v1/members/${agent.id}`, { headers: owner.headers })).status).toBe(204);
+    const socket = connect(`${wsBase}/v1/realtime?token=${token}`);
+    open.push(socket);
+    expect((await socket.closed).code).toBe(4403);
+  });
+});
+
+describe("gateway filters API keys' sockets by scope", () => {
+  test("a realtime-only key gets stand-ins for ticket, contact and settings events; each read scope opens its own events", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const narrow = await socketFor(createKey(desk, owner, ["realtime"]).headers);
+    const tickets = await socketFor(createKey(desk, owner, ["realtime", "tickets:read"]).headers);
+    const contacts = await socketFor(createKey(desk, owner, ["realtime", "contacts:read", "settings:read"]).headers);
+    const team = privateTeam(workspace.id, []);
+    const sent = ["ticket.created", "message.created", "contact.created", "member.updated", "tag.created"].map((type) => emit(workspace.id, type));
+    const teamEvent = emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    const marker = emit(workspace.id, "tag.updated");
+    const view = async (socket: TestSocket) => {
+      await socket.waitFor((f) => f.id === marker.id);
+      return [...sent, teamEvent].map((e) => socket.frames.filter((f) => f.seq === e.seq).map((f) => f.type).join());
+    };
+    expect(await view(narrow)).toEqual(["event.hidden", "event.hidden", "event.hidden", "event.hidden", "tag.created", "event.hidden"]);
+    expect(await view(tickets)).toEqual(["ticket.created", "message.created", "event.hidden", "event.hidden", "tag.created", "ticket.updated"]);
+    expect(await view(contacts)).toEqual(["event.hidden", "event.hidden", "contact.created", "member.updated", "tag.created", "event.hidden"]);
+    expect(JSON.stringify(narrow.frames)).not.toContain('"note":"ticket.created"');
+  });
+
+  test("a key's replay through since= is filtered the same way", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const first = emit(workspace.id, "ticket.created");
+    const tag = emit(workspace.id, "tag.created");
+    const socket = await socketFor(createKey(desk, owner, ["realtime"]).headers, `&since=${first.seq - 1}`);
+    await socket.waitFor((f) => f.seq === tag.seq);
+    expect(socket.frames.filter((f) => typeof f.seq === "number").map((f) => f.type)).toEqual(["event.hidden", "tag.created"]);
+  });
+});

@@ -7,6 +7,9 @@ import { createTeam, deleteTeam, getTeam, listTeams, updateTeam } from "./teams.
 const read = { role: "viewer", scopes: ["settings:read"] } as const;
 const write = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
 
+const PRIVATE_GRANT =
+  "A private team's members read its tickets, so an API key without tickets:read cannot set a private team's members or make it public (403).";
+
 export function teamsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/teams", tags: ["teams"] })
     .use(deps.guard)
@@ -17,7 +20,7 @@ export function teamsRoutes(deps: Deps) {
         set.status = 201;
         return createTeam(ctx, body, deps);
       },
-      { access: write, body: CreateTeamBody, response: { 201: TeamSchema }, detail: { summary: "Create a team; member_ids must be workspace members" } },
+      { access: write, body: CreateTeamBody, response: { 201: TeamSchema }, detail: { summary: "Create a team; member_ids must be workspace members", description: PRIVATE_GRANT } },
     )
     .get("/:id", ({ ctx, params }) => getTeam(ctx, params.id, deps), { access: read, params: IdParams, response: { 200: TeamSchema }, detail: { summary: "One team" } })
     .patch("/:id", ({ ctx, params, body }) => updateTeam(ctx, params.id, body, deps), {
@@ -25,7 +28,7 @@ export function teamsRoutes(deps: Deps) {
       params: IdParams,
       body: UpdateTeamBody,
       response: { 200: TeamSchema },
-      detail: { summary: "Rename a team, replace its members or change privacy" },
+      detail: { summary: "Rename a team, replace its members or change privacy", description: PRIVATE_GRANT },
     })
     .delete(
       "/:id",

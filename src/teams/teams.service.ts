@@ -1,11 +1,13 @@
 import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
+import { scopesBeyond } from "../auth/grants";
+import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.service";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { afterCommit, withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { notFound, validationFailed } from "../http/errors";
+import { forbidden, notFound, validationFailed } from "../http/errors";
 import { newId } from "../lib/ids";
 import { membersAmong } from "../members/members.service";
 import { presentTeam, type TeamJson, type TeamRow } from "./teams.present";
@@ -42,6 +44,21 @@ function checkMembers(tx: Tx, workspaceId: string, memberIds: string[]): string[
   const errors = memberIds.flatMap((id, i) => (known.has(id) ? [] : [{ location: `body.member_ids.${i}`, message: "not a member of this workspace" }]));
   if (errors.length) throw validationFailed(errors);
   return unique;
+}
+
+/**
+ * Membership of a private team grants reading its tickets, and making a private team public grants
+ * that to everyone: an API key may do either only when it holds tickets:read itself (src/auth/grants.ts).
+ */
+function assertMayGrantTeamAccess(ctx: RequestContext): void {
+  if (scopesBeyond(ctx, ["tickets:read"] as const).length) {
+    throw forbidden("An API key without tickets:read cannot grant access to a private team's tickets (its members, or making it public).");
+  }
+}
+
+/** Who sees a private team changed: live sockets of the workspace re-read their teams after commit. */
+function privateTeamsChanged(db: Db, workspaceId: string): void {
+  afterCommit(() => signalAccessEnded(db, { kind: "grants", workspaceId, userId: null }));
 }
 
 function addTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
@@ -81,10 +98,12 @@ export function getTeam(ctx: RequestContext, id: string, deps: Deps): TeamJson {
 export function createTeam(ctx: RequestContext, input: { name: string; member_ids: string[]; private: boolean }, deps: Deps): TeamJson {
   return withTx(deps.db, (tx) => {
     const memberIds = checkMembers(tx, ctx.workspaceId, input.member_ids);
+    if (input.private && memberIds.length) assertMayGrantTeamAccess(ctx);
     const now = new Date().toISOString();
     const row: TeamRow = { id: newId(), workspaceId: ctx.workspaceId, name: input.name, private: input.private, createdAt: now, updatedAt: now };
     teamStatements(tx).insertTeam.run(row.id, row.workspaceId, row.name, row.private ? 1 : 0, row.createdAt, row.updatedAt);
     addTeamMembers(tx, row.id, memberIds);
+    if (row.private) privateTeamsChanged(deps.db, ctx.workspaceId);
     // Ordered as every other answer lists member_ids (ORDER BY user_id; ids are ASCII, so JS order is SQLite's).
     const team = presentTeam(row, [...memberIds].sort());
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.created", data: { team } });
@@ -104,6 +123,9 @@ export function updateTeam(ctx: RequestContext, id: string, input: { name?: stri
     if (input.private !== undefined && input.private !== current.private) changes.push("private");
     if (memberIds && JSON.stringify([...memberIds].sort()) !== JSON.stringify(before.member_ids)) changes.push("member_ids");
     if (!changes.length) return before;
+    const privateAfter = input.private ?? current.private;
+    const membersChanged = changes.includes("member_ids");
+    if ((privateAfter && membersChanged) || (current.private && !privateAfter)) assertMayGrantTeamAccess(ctx);
     const row = tx
       .update(teams)
       .set({ name: input.name ?? current.name, private: input.private ?? current.private, updatedAt: new Date().toISOString() })
@@ -111,6 +133,7 @@ export function updateTeam(ctx: RequestContext, id: string, input: { name?: stri
       .returning()
       .get();
     if (memberIds && changes.includes("member_ids")) setTeamMembers(tx, id, memberIds);
+    if (current.private || privateAfter) privateTeamsChanged(deps.db, ctx.workspaceId);
     const team = presentOne(tx, row);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.updated", data: { team } });
     recordAudit(tx, ctx, {
@@ -127,6 +150,7 @@ export function deleteTeam(ctx: RequestContext, id: string, deps: Deps): void {
   withTx(deps.db, (tx) => {
     const row = tx.delete(teams).where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, id))).returning().get();
     if (!row) throw notFound("Team");
+    if (row.private) privateTeamsChanged(deps.db, ctx.workspaceId);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.deleted", data: { team_id: id } });
     recordAudit(tx, ctx, { action: "team.deleted", entityType: "team", entityId: id, data: { name: row.name } });
   });

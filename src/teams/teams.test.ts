@@ -75,7 +75,8 @@ describe("teams", () => {
     expect(list.body).toEqual({ data: [created.body], next_cursor: null });
 
     seq = lastSeq(desk, workspace.id);
-    const key = createKey(desk, owner, ["settings:read", "settings:write"]);
+    // changing a private team's members grants reading its tickets: the key needs tickets:read too
+    const key = createKey(desk, owner, ["settings:read", "settings:write", "tickets:read"]);
     const updated = await desk.api("PATCH", `/v1/teams/${id}`, { headers: key.headers, body: { member_ids: [viewer.id, owner.id], private: false } });
     expect(updated.status).toBe(200);
     expect(updated.body.member_ids).toEqual([viewer.id, owner.id].sort());

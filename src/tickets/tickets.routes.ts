@@ -76,7 +76,7 @@ export function ticketsRoutes(deps: Deps) {
       },
       { access: write, params: IdParams, detail: { summary: "Soft-delete a ticket (emits ticket.deleted)" } },
     )
-    .post("/tickets/:id/merge", ({ ctx, params, body }) => presentTicket(deps.db, mergeTicket(ctx, params.id, body.into_id, deps)), {
+    .post("/tickets/:id/merge", ({ ctx, params, body }) => presentTicket(deps.db, mergeTicket(ctx, params.id, String(body.into_id), deps)), {
       access: write,
       params: IdParams,
       body: MergeBody,

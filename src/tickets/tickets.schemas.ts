@@ -61,6 +61,15 @@ export const TicketPatchBody = z
   .strict();
 export type TicketPatch = z.infer<typeof TicketPatchBody>;
 
+/** A body is given as HTML or as plain text (converted to paragraphs), exactly one of the two. */
+export const oneBodyForm = (body: { body_html?: string; body_text?: string }, ctx: z.RefinementCtx, required: boolean): void => {
+  if (body.body_html !== undefined && body.body_text !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["body_text"], message: "give body_html or body_text, not both" });
+  } else if (required && body.body_html === undefined && body.body_text === undefined) {
+    ctx.addIssue({ code: "custom", path: ["body_html"], message: "give body_html or body_text" });
+  }
+};
+
 export const CreateTicketBody = z
   .object({
     subject: z.string().trim().min(1).max(500),
@@ -69,6 +78,7 @@ export const CreateTicketBody = z
     channel: z.enum(["email", "api"]).optional(),
     mailbox_id: z.string().max(100).nullable().optional(),
     body_html: z.string().max(1_000_000).optional(),
+    body_text: z.string().min(1).max(1_000_000).optional().describe("the first message as plain text instead of body_html"),
     kind: z.enum(["reply", "note"]).optional(),
     priority: z.enum(PRIORITIES).optional(),
     severity: z.enum(SEVERITIES).nullable().optional(),
@@ -79,7 +89,8 @@ export const CreateTicketBody = z
     status: z.enum(TICKET_STATUSES).optional(),
     attachment_ids: z.array(z.string().max(100)).max(50).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((body, ctx) => oneBodyForm(body, ctx, false));
 
 export const BulkBody = z.union([
   z.object({ ids: z.array(z.string().max(100)).min(1).max(500), patch: TicketPatchBody }).strict(),
@@ -87,7 +98,14 @@ export const BulkBody = z.union([
 ]);
 export const BulkResult = z.object({ updated: z.number(), ids: z.array(z.string()) });
 
-export const MergeBody = z.object({ into_id: z.string().min(1).max(100) }).strict();
+/** SPEC.md: `into_id` is an "id or number": a UUID, a ticket number (JSON number or text) or `#n`. */
+export const MergeBody = z
+  .object({
+    into_id: z
+      .union([z.string().trim().min(1).max(100), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)])
+      .describe("the target ticket: its id, its number, or `#<number>`"),
+  })
+  .strict();
 
 export const CountsSchema = z.object({
   unassigned: z.number(),

@@ -38,8 +38,9 @@ export type CreateTicketInput = {
   fields?: Record<string, unknown>;
   status?: TicketStatus;
   attachment_ids?: string[];
-  /** Internal members for inbound mail and the widget: the first message's author and email data. */
+  /** Plain text: the first message itself when body_html is absent, else the text stored beside it. */
   body_text?: string;
+  /** Internal members for inbound mail and the widget: the first message's author and email data. */
   body_html_sanitized?: AddMessageInput["body_html_sanitized"];
   direction?: AddMessageInput["direction"];
   author?: AddMessageInput["author"];
@@ -135,7 +136,7 @@ export function createTicketWithMessage(
     } satisfies Omit<TicketRow, "priorityRank" | "severityRank" | "dueAt">;
     let row: TicketRow = { ...base, ...derivedTicketColumns(base) };
     const messageInput: AddMessageInput | null =
-      input.body_html !== undefined
+      input.body_html !== undefined || input.body_text !== undefined
         ? {
             kind: input.kind ?? "reply",
             body_html: input.body_html,

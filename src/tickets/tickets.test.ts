@@ -256,6 +256,28 @@ describe("tickets: bulk, merge, spam, counts", () => {
     expect((await desk.api("POST", `/v1/tickets/${target.id}/merge`, { headers: owner.headers, body: { into_id: target.id } })).status).toBe(422);
   });
 
+  test("merge takes into_id as a UUID, a number, a numeric string or #n; anything else is 422", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const target = await newTicket(desk, owner);
+    for (const into of [target.number, String(target.number), `#${target.number}`, target.id]) {
+      const source = await newTicket(desk, owner);
+      const res = await desk.api("POST", `/v1/tickets/${source.id}/merge`, { headers: owner.headers, body: { into_id: into } });
+      expect([into, res.status, res.body.id]).toEqual([into, 200, target.id]);
+      expect(stored(source.id).mergedIntoId).toBe(target.id);
+    }
+    const source = await newTicket(desk, owner);
+    for (const into of [0, -1, 1.5, "", true, null, "#x"]) {
+      const res = await desk.api("POST", `/v1/tickets/${source.id}/merge`, { headers: owner.headers, body: { into_id: into } });
+      expect([into, res.status]).toEqual([into, 422]);
+      expect(res.body.code).toBe("validation_failed");
+    }
+    // another workspace's ticket number is simply not found
+    const other = await createWorkspaceWithOwner(desk);
+    const foreign = await newTicket(desk, other.owner);
+    const res = await desk.api("POST", `/v1/tickets/${source.id}/merge`, { headers: owner.headers, body: { into_id: foreign.id } });
+    expect(res.status).toBe(422);
+  });
+
   test("counts: statuses, unassigned, mine, spam, views", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const { createView } = await import("../views/views.service");

@@ -14,7 +14,9 @@ const SIGNING_TEXT =
   "compared in constant time, and reject a `t` more than 5 minutes from your clock. The url must be https and must not resolve " +
   "to a private, loopback or link-local address (checked at creation and again before every delivery), unless the operator " +
   "allows the host in DESK_ALLOWED_PRIVATE_HOSTS (plain http is then accepted). `team_ids` grants private teams: events about " +
-  "a private team's tickets reach only endpoints granted that team.";
+  "a private team's tickets reach only endpoints granted that team. An API key subscribes an endpoint only to event types it may " +
+  "read (GET /v1/events lists the scope of each; `*` needs them all), grants teams only with tickets:read, and cannot change or " +
+  "delete an endpoint that reaches further than it does (403).";
 
 export function webhooksRoutes(deps: Deps) {
   return new Elysia({ prefix: "/webhooks", tags: ["webhooks"] })

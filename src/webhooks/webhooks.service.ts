@@ -1,12 +1,14 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
-import type { RequestContext } from "../auth/context";
+import type { RequestContext, Scope } from "../auth/context";
+import { scopesBeyond } from "../auth/grants";
 import { recordAudit } from "../audit/audit.service";
 import type { Config } from "../config/config";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { invalidAt, notFound, validationFailed } from "../http/errors";
+import { EVENT_READ_SCOPES, readScopeOf } from "../events/visibility";
+import { forbidden, invalidAt, notFound, validationFailed } from "../http/errors";
 import type { SecretBox } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { assertPublicUrl, UnsafeUrlError, type Resolver } from "../lib/ssrf";
@@ -45,6 +47,26 @@ function checkTeams(tx: Tx, workspaceId: string, teamIds: string[]): string[] {
   return unique;
 }
 
+/**
+ * A webhook reads what it subscribes to, so setting one up grants that reading to its receiver:
+ * an API key may create or change an endpoint only within its own reach (src/auth/grants.ts), the
+ * read scope of every event type listed (`*`: all of them) and tickets:read for private-team
+ * grants. It also cannot repoint, change or delete an endpoint that reaches further than it does.
+ */
+function assertWithinReach(ctx: RequestContext, webhook: { events: string[]; teamIds: string[] }, what: string): void {
+  if (ctx.scopes === null) return;
+  const needed = new Set<Scope>(webhook.teamIds.length ? ["tickets:read"] : []);
+  for (const type of webhook.events) {
+    if (type === "*") for (const scope of EVENT_READ_SCOPES) needed.add(scope);
+    else {
+      const scope = readScopeOf(type);
+      if (scope) needed.add(scope);
+    }
+  }
+  const beyond = scopesBeyond(ctx, [...needed]);
+  if (beyond.length) throw forbidden(`An API key cannot ${what} a webhook reaching beyond its scopes: it lacks ${beyond.join(", ")}.`);
+}
+
 /** Every caller below passes a synchronous change; this only erases withTx's async guard for the generic. */
 const syncTx = withTx as <T>(db: Db, fn: (tx: Tx) => T) => T;
 
@@ -75,6 +97,7 @@ export function listWebhooks(db: Db, ctx: RequestContext): WebhookRow[] {
 
 /** Creates an endpoint; the signing secret exists in plain text only in this return value. */
 export async function createWebhook(ctx: RequestContext, input: CreateWebhookInput, deps: Deps): Promise<{ row: WebhookRow; secret: string }> {
+  assertWithinReach(ctx, { events: input.events, teamIds: input.team_ids ?? [] }, "create");
   const url = await checkedUrl(input.url, deps);
   const secret = `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
   const now = new Date().toISOString();
@@ -103,11 +126,15 @@ export async function createWebhook(ctx: RequestContext, input: CreateWebhookInp
 }
 
 export async function updateWebhook(ctx: RequestContext, id: string, input: UpdateWebhookInput, deps: Deps): Promise<WebhookRow> {
-  getWebhook(deps.db, ctx, id);
+  const existing = getWebhook(deps.db, ctx, id);
+  assertWithinReach(ctx, existing, "change");
+  assertWithinReach(ctx, { events: input.events ?? existing.events, teamIds: input.team_ids ?? existing.teamIds }, "change");
   const url = input.url === undefined ? undefined : await checkedUrl(input.url, deps);
   return changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
     const before = findRow(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Webhook");
+    // Read again inside the change: another request may have widened it after the check above.
+    assertWithinReach(ctx, before, "change");
     const changes: Partial<WebhookRow> = { updatedAt: new Date().toISOString() };
     if (url !== undefined) changes.url = url;
     if (input.description !== undefined) changes.description = input.description;
@@ -124,6 +151,8 @@ export async function updateWebhook(ctx: RequestContext, id: string, input: Upda
 
 export function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): void {
   changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
+    const existing = findRow(tx, ctx.workspaceId, id);
+    if (existing) assertWithinReach(ctx, existing, "delete");
     const row = tx.delete(webhooks).where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id))).returning().get();
     if (!row) throw notFound("Webhook");
     recordAudit(tx, ctx, { action: "webhook.deleted", entityType: "webhook", entityId: id, data: { url: row.url } });

@@ -28,7 +28,10 @@ describe("webhooks CRUD", () => {
     expect((await desk.api("GET", "/v1/webhooks", { headers: agent.headers })).status).toBe(403);
     expect((await create(createKey(desk, owner, ["settings:read"]).headers)).status).toBe(403);
     expect((await create(createKey(desk, owner, ["settings:write"]).headers)).status).toBe(403);
-    expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers)).status).toBe(201);
+    // all events reach beyond settings: a settings key subscribes only to what it may read
+    expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers)).status).toBe(403);
+    expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers, { url: "http://127.0.0.1:9/hook", events: ["member.added"] })).status).toBe(201);
+    expect((await create(createKey(desk, owner, ["settings:read", "settings:write", "tickets:read", "contacts:read", "kb:read"]).headers)).status).toBe(201);
     const admin = await addMember(desk, workspace.id, "admin");
     expect((await create(admin.headers)).status).toBe(201);
   });
@@ -142,5 +145,17 @@ describe("webhooks CRUD", () => {
     const spec = await desk.api("GET", "/v1/openapi.json");
     const route = spec.body.paths["/v1/webhooks/{id}/deliveries"].get;
     expect(route.description).toContain("9 attempts over about 24 hours");
+  });
+});
+
+describe("webhook reach", () => {
+  test("every event type a webhook can subscribe to has a decided read scope (none falls back to hidden)", async () => {
+    const { WEBHOOK_EVENT_TYPES } = await import("./webhooks.schemas");
+    const { readScopeOf } = await import("../events/visibility");
+    const unmapped = [...WEBHOOK_EVENT_TYPES, "webhook.test"].filter((type) => readScopeOf(type) === undefined);
+    expect(unmapped).toEqual([]);
+    expect(readScopeOf("message.created")).toBe("tickets:read");
+    expect(readScopeOf("company.deleted")).toBe("contacts:read");
+    expect(readScopeOf("tag.merged")).toBeNull();
   });
 });

@@ -83,7 +83,8 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
     await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByLabel("Name").fill("e2e");
-    for (const scope of ["tickets:read", "tickets:write", "contacts:read", "contacts:write", "settings:read", "settings:write"]) {
+    // Every scope: later steps invite an agent with this key, which needs the agent role's whole reach.
+    for (const scope of ["tickets:read", "tickets:write", "contacts:read", "contacts:write", "kb:read", "kb:write", "settings:read", "settings:write", "realtime"]) {
       await page.getByLabel(scope, { exact: true }).check();
     }
     await page.getByRole("button", { name: "Create key" }).click();
