@@ -10,6 +10,7 @@ import m6 from "./custom/0100_search_tickets.sql" with { type: "text" };
 import m7 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
 import m8 from "./custom/0102_ticket_counts.sql" with { type: "text" };
 import m9 from "./custom/0103_search_staging.sql" with { type: "text" };
+import m10 from "./custom/0104_search_companies.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { tag: "custom/0101_search_contacts_fields", sql: m7 },
   { tag: "custom/0102_ticket_counts", sql: m8 },
   { tag: "custom/0103_search_staging", sql: m9 },
+  { tag: "custom/0104_search_companies", sql: m10 },
 ];
