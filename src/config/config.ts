@@ -49,12 +49,23 @@ function oauthProviderConfig(env: Record<string, string | undefined>, letter: "A
   return { authUrl, tokenUrl, clientId, clientSecret: get("CLIENT_SECRET") ?? "", imapHost: get("IMAP_HOST") ?? "", smtpHost: get("SMTP_HOST") ?? "", scope: get("SCOPE") ?? "mail offline_access" };
 }
 
+/**
+ * The URL of the HTTP listener itself, the default public URL. A loopback or wildcard address is
+ * reached as `localhost` (0.0.0.0 cannot be opened in a browser); any other host as it is.
+ */
+export function listenerBaseUrl(host: string, port: number): string {
+  const bare = host.replace(/^\[|\]$/g, "");
+  const local = bare === "" || bare === "0.0.0.0" || bare === "::" || bare === "::1" || bare === "localhost" || /^127\./.test(bare);
+  const name = local ? "localhost" : bare.includes(":") ? `[${bare}]` : bare;
+  return `http://${name}:${port}`;
+}
+
 /** Every DESK_* variable, with its default; DECISIONS.md pins the names and defaults. */
 export const envSchema = z.object({
   DESK_HOST: z.string().default("127.0.0.1").describe("HTTP listener address"),
   DESK_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe("HTTP listener port"),
   DESK_DATA_DIR: z.string().default("./data").describe("SQLite file, attachments, pictures, generated secrets"),
-  DESK_BASE_URL: z.string().url().default("http://localhost:8080").describe("public URL used in links, emails, gateway_url"),
+  DESK_BASE_URL: z.string().url().optional().describe("public URL used in links, emails, gateway_url (default: the HTTP listener's address)"),
   DESK_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525).describe("embedded SMTP receiver port (0 = off)"),
   DESK_SMTP_TLS_CERT: z.string().optional().describe("PEM certificate file enabling STARTTLS on the receiver"),
   DESK_SMTP_TLS_KEY: z.string().optional().describe("PEM key file for the receiver certificate"),
@@ -92,6 +103,8 @@ export type Config = {
   dataDir: string;
   databasePath: string;
   baseUrl: string;
+  /** No DESK_BASE_URL: `baseUrl` is the listener's address, completed with the bound port at start (DESK_PORT may be 0). */
+  baseUrlFromListener: boolean;
   secureCookies: boolean;
   smtpPort: number;
   smtpTls: { cert: string; key: string } | null;
@@ -135,7 +148,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const dataDir = resolve(overrides.dataDir ?? e.DESK_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const baseUrl = (overrides.baseUrl ?? e.DESK_BASE_URL).replace(/\/$/, "");
+  const explicitBaseUrl = overrides.baseUrl ?? e.DESK_BASE_URL;
+  const baseUrl = (explicitBaseUrl ?? listenerBaseUrl(e.DESK_HOST, e.DESK_PORT)).replace(/\/$/, "");
   const ai =
     e.DESK_AI_BASE_URL && e.DESK_AI_MODEL
       ? {
@@ -152,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databasePath: join(dataDir, "desk.db"),
     baseUrl,
+    baseUrlFromListener: explicitBaseUrl === undefined,
     secureCookies: baseUrl.startsWith("https://"),
     smtpPort: e.DESK_SMTP_PORT,
     smtpTls:
