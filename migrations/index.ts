@@ -6,11 +6,12 @@ import m2 from "./0002_tickets.sql" with { type: "text" };
 import m3 from "./0003_custom_field_indexes.sql" with { type: "text" };
 import m4 from "./0004_tickets-status-spam-index.sql" with { type: "text" };
 import m5 from "./0005_tickets-drop-counts-index.sql" with { type: "text" };
-import m6 from "./custom/0100_search_tickets.sql" with { type: "text" };
-import m7 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
-import m8 from "./custom/0102_ticket_counts.sql" with { type: "text" };
-import m9 from "./custom/0103_search_staging.sql" with { type: "text" };
-import m10 from "./custom/0104_search_companies.sql" with { type: "text" };
+import m6 from "./0006_message-delivery-via.sql" with { type: "text" };
+import m7 from "./custom/0100_search_tickets.sql" with { type: "text" };
+import m8 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
+import m9 from "./custom/0102_ticket_counts.sql" with { type: "text" };
+import m10 from "./custom/0103_search_staging.sql" with { type: "text" };
+import m11 from "./custom/0104_search_companies.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -19,9 +20,10 @@ export const migrations: Migration[] = [
   { tag: "0003_custom_field_indexes", sql: m3 },
   { tag: "0004_tickets-status-spam-index", sql: m4 },
   { tag: "0005_tickets-drop-counts-index", sql: m5 },
-  { tag: "custom/0100_search_tickets", sql: m6 },
-  { tag: "custom/0101_search_contacts_fields", sql: m7 },
-  { tag: "custom/0102_ticket_counts", sql: m8 },
-  { tag: "custom/0103_search_staging", sql: m9 },
-  { tag: "custom/0104_search_companies", sql: m10 },
+  { tag: "0006_message-delivery-via", sql: m6 },
+  { tag: "custom/0100_search_tickets", sql: m7 },
+  { tag: "custom/0101_search_contacts_fields", sql: m8 },
+  { tag: "custom/0102_ticket_counts", sql: m9 },
+  { tag: "custom/0103_search_staging", sql: m10 },
+  { tag: "custom/0104_search_companies", sql: m11 },
 ];
