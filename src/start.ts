@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import { join } from "node:path";
 import { buildApp } from "./app";
-import type { Config } from "./config/config";
+import { listenerBaseUrl, type Config } from "./config/config";
 import { buildDeps, type Deps } from "./deps";
 import { startCheckpointer } from "./db/checkpointer";
 import { commitPending } from "./db/tx";
@@ -68,12 +68,15 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     fetch: (request, srv) => handler(request, srv as Server<unknown>),
     websocket: gateway.websocket,
   });
+  // Links, invitations and the realtime URL name the port actually bound (DESK_PORT may be 0 or
+  // differ from 8080); nothing has been served yet, since this runs in the same turn as the bind.
+  if (config.baseUrlFromListener) config.baseUrl = listenerBaseUrl(config.host, server.port ?? config.port);
   gateway.attach(server as Server<unknown>);
   const smtp = config.smtpPort > 0 ? await startInboundSmtp(deps) : null;
   const jobs = createJobRunner({ db: deps.db, logger: deps.logger.child({ subsystem: "jobs" }), clock: deps.clock, definitions: allJobs(deps) });
   if (config.jobsEnabled) jobs.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-  deps.logger.info({ url, data_dir: config.dataDir }, "desk is serving");
+  deps.logger.info({ url, base_url: config.baseUrl, data_dir: config.dataDir }, "desk is serving");
   return {
     deps,
     server,

@@ -15,7 +15,7 @@ export function companiesRoutes(deps: Deps) {
       access: read,
       query: CompanyListQuery,
       response: { 200: pageOfSchema(CompanySchema) },
-      detail: { summary: "Companies, newest first; filters q (name or domain prefix), tag, field.<key>" },
+      detail: { summary: "Companies, newest first; filters q (any word of the name or domain, or a prefix), tag, field.<key>" },
     })
     .post(
       "/",

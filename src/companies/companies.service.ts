@@ -8,6 +8,7 @@ import { conflict, invalidAt, notFound } from "../http/errors";
 import { newId } from "../lib/ids";
 import { contacts } from "../contacts/contacts.table";
 import { likePrefix } from "../contacts/contacts.text";
+import { matchingCompanyRowidsSql } from "../search/search.query";
 import { applyFieldWrite, clearFieldValues, fieldFilterSql, fieldValuesOf, parseFieldFilters } from "../custom-fields/fields.apply";
 import { applyLabelWrite, clearLabels, labelFilterSql, labelsOf, type LabelWrite } from "../labels/labels.apply";
 import { companies } from "./companies.table";
@@ -135,8 +136,11 @@ export function listCompanies(db: Queryable, ctx: RequestContext, query: Company
   if (cursor) conditions.push(lt(companies.id, String(cursor[0])));
   if (query.q !== undefined && query.q.trim() !== "") {
     const prefix = likePrefix(query.q.trim());
+    const words = matchingCompanyRowidsSql(query.q);
     conditions.push(
       or(
+        // Any word of the name or domain (company_search); the prefix still finds "acme.co" or "Ac".
+        ...(words ? [sql`${companies}.rowid IN (${words})`] : []),
         sql`${companies.name} LIKE ${prefix} ESCAPE '\\'`,
         sql`${companies.domain} LIKE ${prefix} ESCAPE '\\'`,
         sql`${companies.id} IN (SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${ctx.workspaceId} AND fv.entity = 'company' AND fv.value_text LIKE ${prefix} ESCAPE '\\')`,

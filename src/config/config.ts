@@ -16,6 +16,14 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * unit;
 }
 
+/** A duration variable ("90s", "5m"; a bare number is seconds), parsed to milliseconds. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((text) => /^\d+\s*(ms|s|m|h|d)?$/.test(text.trim()) && parseDuration(text) > 0, "a positive duration like 90s, 5m or 1h")
+    .transform(parseDuration);
+
 /** DESK_OAUTH_PROVIDER_<A|B>_*: endpoints and client of an OAuth-connected mail provider (all optional). */
 function oauthProviderEnv<L extends "A" | "B">(letter: L) {
   const p = `DESK_OAUTH_PROVIDER_${letter}` as const;
@@ -41,15 +49,31 @@ function oauthProviderConfig(env: Record<string, string | undefined>, letter: "A
   return { authUrl, tokenUrl, clientId, clientSecret: get("CLIENT_SECRET") ?? "", imapHost: get("IMAP_HOST") ?? "", smtpHost: get("SMTP_HOST") ?? "", scope: get("SCOPE") ?? "mail offline_access" };
 }
 
+/**
+ * The URL of the HTTP listener itself, the default public URL. A loopback or wildcard address is
+ * reached as `localhost` (0.0.0.0 cannot be opened in a browser); any other host as it is.
+ */
+export function listenerBaseUrl(host: string, port: number): string {
+  const bare = host.replace(/^\[|\]$/g, "");
+  const local = bare === "" || bare === "0.0.0.0" || bare === "::" || bare === "::1" || bare === "localhost" || /^127\./.test(bare);
+  const name = local ? "localhost" : bare.includes(":") ? `[${bare}]` : bare;
+  return `http://${name}:${port}`;
+}
+
 /** Every DESK_* variable, with its default; DECISIONS.md pins the names and defaults. */
 export const envSchema = z.object({
   DESK_HOST: z.string().default("127.0.0.1").describe("HTTP listener address"),
   DESK_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe("HTTP listener port"),
   DESK_DATA_DIR: z.string().default("./data").describe("SQLite file, attachments, pictures, generated secrets"),
-  DESK_BASE_URL: z.string().url().default("http://localhost:8080").describe("public URL used in links, emails, gateway_url"),
+  DESK_BASE_URL: z.string().url().optional().describe("public URL used in links, emails, gateway_url (default: the HTTP listener's address)"),
   DESK_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525).describe("embedded SMTP receiver port (0 = off)"),
   DESK_SMTP_TLS_CERT: z.string().optional().describe("PEM certificate file enabling STARTTLS on the receiver"),
   DESK_SMTP_TLS_KEY: z.string().optional().describe("PEM key file for the receiver certificate"),
+  DESK_SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(100).describe("SMTP receiver: open connections at most"),
+  DESK_SMTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(10).describe("SMTP receiver: open connections per client address at most"),
+  DESK_SMTP_IDLE_TIMEOUT: duration("1m").describe("SMTP receiver: silence allowed before the connection is closed"),
+  DESK_SMTP_COMMAND_TIMEOUT: duration("5m").describe("SMTP receiver: time for the commands from greeting (or the last message) to DATA"),
+  DESK_SMTP_DATA_TIMEOUT: duration("10m").describe("SMTP receiver: time for one message's data, however fast bytes trickle in"),
   DESK_INBOUND_DOMAIN: z.string().optional().describe("domain of generated forwarding addresses (default: the base URL host)"),
   DESK_SECRET: z.string().min(16).optional().describe("signs tokens; derives the key that encrypts stored secrets"),
   DESK_INBOUND_SECRET: z.string().min(8).optional().describe("DESK-Inbound-Secret of POST /v1/inbound/email"),
@@ -83,9 +107,13 @@ export type Config = {
   dataDir: string;
   databasePath: string;
   baseUrl: string;
+  /** No DESK_BASE_URL: `baseUrl` is the listener's address, completed with the bound port at start (DESK_PORT may be 0). */
+  baseUrlFromListener: boolean;
   secureCookies: boolean;
   smtpPort: number;
   smtpTls: { cert: string; key: string } | null;
+  /** The SMTP receiver's connection caps and phase time limits (milliseconds). */
+  smtpLimits: { maxConnections: number; maxConnectionsPerAddress: number; idleMs: number; commandPhaseMs: number; dataPhaseMs: number };
   inboundDomain: string;
   secret: string;
   inboundSecret: string;
@@ -126,7 +154,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const dataDir = resolve(overrides.dataDir ?? e.DESK_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const baseUrl = (overrides.baseUrl ?? e.DESK_BASE_URL).replace(/\/$/, "");
+  const explicitBaseUrl = overrides.baseUrl ?? e.DESK_BASE_URL;
+  const baseUrl = (explicitBaseUrl ?? listenerBaseUrl(e.DESK_HOST, e.DESK_PORT)).replace(/\/$/, "");
   const ai =
     e.DESK_AI_BASE_URL && e.DESK_AI_MODEL
       ? {
@@ -143,12 +172,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databasePath: join(dataDir, "desk.db"),
     baseUrl,
+    baseUrlFromListener: explicitBaseUrl === undefined,
     secureCookies: baseUrl.startsWith("https://"),
     smtpPort: e.DESK_SMTP_PORT,
     smtpTls:
       e.DESK_SMTP_TLS_CERT && e.DESK_SMTP_TLS_KEY
         ? { cert: readFileSync(e.DESK_SMTP_TLS_CERT, "utf8"), key: readFileSync(e.DESK_SMTP_TLS_KEY, "utf8") }
         : null,
+    smtpLimits: {
+      maxConnections: e.DESK_SMTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.DESK_SMTP_MAX_CONNECTIONS_PER_ADDRESS,
+      idleMs: e.DESK_SMTP_IDLE_TIMEOUT,
+      commandPhaseMs: e.DESK_SMTP_COMMAND_TIMEOUT,
+      dataPhaseMs: e.DESK_SMTP_DATA_TIMEOUT,
+    },
     inboundDomain: e.DESK_INBOUND_DOMAIN ?? new URL(baseUrl).hostname,
     secret: e.DESK_SECRET ?? keptSecret(dataDir, "secret.key"),
     inboundSecret: e.DESK_INBOUND_SECRET ?? keptSecret(dataDir, "inbound-secret.key"),

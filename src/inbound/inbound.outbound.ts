@@ -11,6 +11,7 @@ import type { Deps } from "../deps";
 import { onEventInTransaction } from "../events/bus";
 import { defineJob } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
+import type { Logger } from "../lib/logger";
 import { htmlToText } from "../lib/sanitize";
 import { SendFailure, sendViaSmtp, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
 import { smtpSettingsOf } from "../mailboxes/mailboxes.connection";
@@ -67,12 +68,21 @@ function threadHeaders(db: Db, workspaceId: string, ticketId: string, exceptId: 
   return { inReplyTo: lastInbound ? `<${lastInbound.messageId}>` : ids.length ? `<${ids.at(-1)!.messageId}>` : null, references: ids.slice(-20).map((r) => `<${r.messageId}>`) };
 }
 
-async function deliver(deps: Deps, mailbox: typeof mailboxes.$inferSelect, mail: OutgoingMail): Promise<void> {
+/**
+ * Sends through the mailbox's SMTP, its provider or the DESK_SMTP_URL relay; a system mailbox with
+ * no relay can only write the mail to the outbox folder, and says so (`outbox`): it reached no one.
+ */
+async function deliver(deps: Deps, mailbox: typeof mailboxes.$inferSelect, mail: OutgoingMail, log: Logger): Promise<"smtp" | "outbox"> {
   const settings = await smtpSettingsOf(deps, mailbox).catch((error: unknown) => {
     throw new SendFailure(error instanceof Error ? error.message : String(error), true);
   });
-  if (settings) await sendViaSmtp(settings, mail);
-  else await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+  if (settings) {
+    await sendViaSmtp(settings, mail);
+    return "smtp";
+  }
+  const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+  log.warn({ mailbox_id: mailbox.id, path }, "mail: no relay configured (DESK_SMTP_URL), reply written to the outbox and NOT delivered");
+  return "outbox";
 }
 
 const withToken = (subject: string, number: number) => (subject.includes(`[#${number}]`) ? subject : `${subject} [#${number}]`);
@@ -119,8 +129,9 @@ export function sendReplyJob(deps: Deps) {
         // RFC 3834: marks our auto-reply so other responders stay quiet.
         headers: autoReply ? { "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All", Precedence: "auto_reply" } : undefined,
       };
+      let via: "smtp" | "outbox";
       try {
-        await deliver(deps, mailbox, mail);
+        via = await deliver(deps, mailbox, mail, run.logger);
       } catch (error) {
         const failure = error instanceof SendFailure ? error : new SendFailure(String(error), true);
         if (failure.temporary && run.attempt < SEND_ATTEMPTS) {
@@ -130,7 +141,7 @@ export function sendReplyJob(deps: Deps) {
         setDeliveryStatus(ctx, message.id, "failed", failure.message, deps);
         return;
       }
-      setDeliveryStatus(ctx, message.id, "sent", null, deps);
+      setDeliveryStatus(ctx, message.id, "sent", null, deps, via);
     },
   });
 }

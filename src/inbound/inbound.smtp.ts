@@ -14,6 +14,7 @@ export function startInboundSmtp(deps: Deps): Promise<SmtpReceiver> {
     host: deps.config.host,
     port: deps.config.smtpPort,
     tls: deps.config.smtpTls,
+    limits: deps.config.smtpLimits,
     hostname: deps.config.inboundDomain,
     logger: deps.logger.child({ subsystem: "smtp" }),
     isKnownRecipient: (address) => isKnownRecipient(deps.db, address),

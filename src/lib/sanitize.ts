@@ -1,8 +1,52 @@
+import type * as HtmlParser2 from "htmlparser2";
 import type SanitizeHtml from "sanitize-html";
 
-// Loaded on first use (synchronously: callers sanitise inside transactions); an idle instance never holds it.
+// Loaded on first use (synchronously: callers sanitise inside transactions); an idle instance never holds them.
 let sanitizer: typeof SanitizeHtml | undefined;
+let htmlparser: typeof HtmlParser2 | undefined;
 const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string => (sanitizer ??= require("sanitize-html") as typeof SanitizeHtml)(html, options);
+
+/** Elements whose whole content the stored body leaves out (code, embedded documents, foreign markup). */
+const DROPPED_WITH_CONTENT = ["style", "script", "textarea", "option", "noscript", "title", "head", "template", "iframe", "object", "embed", "svg", "math"];
+const TEXT_DROPPED_WITH_CONTENT = ["style", "script", "head", "title", "template"];
+// Passes of reopenUnclosed: each removes at least one start tag, so hostile input cannot loop long.
+const MAX_REOPEN_PASSES = 32;
+
+/**
+ * Removes the start tag of every element of `dropped` that is never closed by its own end tag.
+ * Such an element runs to the end of the document (or of its parent), so dropping its content
+ * would silently drop all the customer's text after a stray `<svg>` or `<noscript>`. Without its
+ * start tag the rest is ordinary markup that the allowlist then cleans like any other.
+ * Closed elements keep being dropped whole. Returns undefined when the input keeps producing
+ * unclosed elements past the pass limit; the caller then keeps every element's text.
+ */
+function reopenUnclosed(html: string, dropped: readonly string[]): string | undefined {
+  const quick = new RegExp(`<\\s*(${dropped.join("|")})\\b`, "i");
+  if (!quick.test(html)) return html;
+  const names = new Set(dropped);
+  const { Parser } = (htmlparser ??= require("htmlparser2") as typeof HtmlParser2);
+  let current = html;
+  for (let pass = 0; pass < MAX_REOPEN_PASSES; pass++) {
+    const open: Array<{ start: number; end: number } | null> = [];
+    const cuts: Array<{ start: number; end: number }> = [];
+    const parser: HtmlParser2.Parser = new Parser(
+      {
+        onopentag: (name) => void open.push(names.has(name) ? { start: parser.startIndex, end: parser.endIndex } : null),
+        onclosetag: (_name, isImplied) => {
+          const element = open.pop();
+          if (element && isImplied) cuts.push(element);
+        },
+      },
+      // The options sanitize-html parses with, so both passes see the same tree.
+      { decodeEntities: true },
+    );
+    parser.end(current);
+    if (cuts.length === 0) return current;
+    cuts.sort((a, b) => b.start - a.start);
+    for (const cut of cuts) current = current.slice(0, cut.start) + current.slice(cut.end + 1);
+  }
+  return undefined;
+}
 
 /**
  * The one HTML allowlist for stored rich text (messages, notes, signatures, saved replies,
@@ -33,7 +77,7 @@ const OPTIONS: SanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ["href", "src", "cite"],
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
-  nonTextTags: ["style", "script", "textarea", "option", "noscript", "title", "head", "template", "iframe", "object", "embed", "svg", "math"],
+  nonTextTags: DROPPED_WITH_CONTENT,
   transformTags: {
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: "noopener noreferrer", target: "_blank" } }),
   },
@@ -41,7 +85,9 @@ const OPTIONS: SanitizeHtml.IOptions = {
 };
 
 export function sanitizeHtmlBody(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  const reopened = reopenUnclosed(html, DROPPED_WITH_CONTENT);
+  // Past the pass limit every element's text is kept (escaped): never lose text, never let markup through.
+  return reopened === undefined ? sanitizeHtml(html, { ...OPTIONS, nonTextTags: [] }) : sanitizeHtml(reopened, OPTIONS);
 }
 
 /** Plain text from HTML: block elements become line breaks, entities decoded, whitespace tidied. */
@@ -50,7 +96,8 @@ export function htmlToText(html: string): string {
     .replace(/<\s*br\s*\/?>/gi, "\n")
     .replace(/<\/\s*(p|div|li|tr|h[1-6]|blockquote|pre|table)\s*>/gi, "\n")
     .replace(/<\s*li[^>]*>/gi, "- ");
-  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {}, nonTextTags: ["style", "script", "head", "title", "template"] });
+  const reopened = reopenUnclosed(withBreaks, TEXT_DROPPED_WITH_CONTENT);
+  const text = sanitizeHtml(reopened ?? withBreaks, { allowedTags: [], allowedAttributes: {}, nonTextTags: reopened === undefined ? [] : TEXT_DROPPED_WITH_CONTENT });
   return decodeEntities(text)
     .replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n")

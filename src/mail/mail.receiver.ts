@@ -6,12 +6,38 @@ export const SMTP_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 /** What the receiver asks of whoever consumes the mail (the inbound feature). */
 export type ReceivedMail = { raw: Uint8Array; recipients: string[]; mailFrom: string | null; remoteAddress: string | null; receivedAt: number };
 
+/**
+ * What one client may hold. Each phase of a session has its own deadline that client bytes do not
+ * extend, so a client dribbling a byte every few seconds (which keeps resetting the idle timeout)
+ * is still cut off: the envelope (greeting to DATA, counted again after each message) within
+ * `commandPhaseMs`, the message itself (354 to the final dot) within `dataPhaseMs`.
+ */
+export type SmtpLimits = {
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  /** Silence allowed between two reads of the socket. */
+  idleMs: number;
+  commandPhaseMs: number;
+  dataPhaseMs: number;
+};
+
+/** RFC 5321 section 4.5.3.2's server timeouts, and caps well above a busy relay's parallelism. */
+export const DEFAULT_SMTP_LIMITS: SmtpLimits = {
+  maxConnections: 100,
+  maxConnectionsPerAddress: 10,
+  idleMs: 60_000,
+  commandPhaseMs: 5 * 60_000,
+  dataPhaseMs: 10 * 60_000,
+};
+
 export type SmtpReceiverOptions = {
   host: string;
   port: number;
+  /** STARTTLS is advertised and accepted only with a certificate; without one the command is unknown. */
   tls: { cert: string; key: string } | null;
   hostname?: string;
   maxBytes?: number;
+  limits?: Partial<SmtpLimits>;
   logger: Logger;
   /** RCPT TO is refused with 550 unless this answers true. */
   isKnownRecipient: (address: string) => boolean;
@@ -33,17 +59,67 @@ export class MailRefused extends Error {}
 /** The embedded SMTP receiver: transport only; the ticket logic sits behind `onMail`. */
 export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<SmtpReceiver> {
   const maxBytes = options.maxBytes ?? SMTP_MAX_MESSAGE_BYTES;
+  const limits: SmtpLimits = { ...DEFAULT_SMTP_LIMITS, ...options.limits };
   const log = options.logger;
+  /** Open sessions per client address, and the sessions counted there (refused ones are not). */
+  const perAddress = new Map<string, number>();
+  const counted = new Map<string, string>();
+  const deadlines = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /** Starts the deadline of the session's current phase, replacing the previous one. */
+  const startPhase = (sessionId: string, phase: "command" | "data") => {
+    clearTimeout(deadlines.get(sessionId));
+    const ms = phase === "data" ? limits.dataPhaseMs : limits.commandPhaseMs;
+    const timer = setTimeout(() => {
+      deadlines.delete(sessionId);
+      const connection = [...server.connections].find((c) => c.id === sessionId);
+      if (!connection) return;
+      log.info({ phase, remote: connection.remoteAddress, limitMs: ms }, "smtp: closed a session over its phase time limit");
+      // 421 closes the connection; a message cut off in DATA is dropped (its stream errors), never stored.
+      connection.send(421, `${options.hostname ?? "Desk"} Timeout: ${phase === "data" ? "message" : "commands"} took too long, closing connection`);
+    }, ms);
+    timer.unref();
+    deadlines.set(sessionId, timer);
+  };
+  const stopPhase = (sessionId: string) => {
+    clearTimeout(deadlines.get(sessionId));
+    deadlines.delete(sessionId);
+  };
+
   const server = new SMTPServer({
     name: options.hostname,
     secure: false,
+    // Without a certificate smtp-server would still answer STARTTLS with its built-in self-signed one.
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : { hideSTARTTLS: true }),
     authOptional: true,
-    disabledCommands: ["AUTH"],
+    disabledCommands: options.tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
     disableReverseLookup: true,
     size: maxBytes,
     banner: "Desk ESMTP",
     logger: false,
+    maxClients: limits.maxConnections,
+    socketTimeout: limits.idleMs,
+    onConnect(session, callback) {
+      const address = session.remoteAddress;
+      const open = perAddress.get(address) ?? 0;
+      if (open >= limits.maxConnectionsPerAddress) {
+        log.info({ remote: address, open }, "smtp: refused a connection over the per-address limit");
+        return callback(new SmtpReply(421, "4.7.0 Too many connections from your address, try again later"));
+      }
+      perAddress.set(address, open + 1);
+      counted.set(session.id, address);
+      startPhase(session.id, "command");
+      callback();
+    },
+    onClose(session) {
+      stopPhase(session.id);
+      const address = counted.get(session.id);
+      if (address === undefined) return;
+      counted.delete(session.id);
+      const open = (perAddress.get(address) ?? 1) - 1;
+      if (open > 0) perAddress.set(address, open);
+      else perAddress.delete(address);
+    },
     onRcptTo(address, _session, callback) {
       const recipient = address.address.trim().toLowerCase();
       if (options.isKnownRecipient(recipient)) return callback();
@@ -51,17 +127,28 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
       callback(new SmtpReply(550, "5.1.1 No such mailbox here"));
     },
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      startPhase(session.id, "data");
+      // The next envelope gets a fresh command phase once this message is answered.
+      const answer: typeof callback = (error, message) => {
+        startPhase(session.id, "command");
+        callback(error, message);
+      };
       const chunks: Buffer[] = [];
       let size = 0;
       stream.on("data", (chunk: Buffer) => {
         size += chunk.length;
         if (size <= maxBytes) chunks.push(chunk);
       });
-      stream.on("error", (error) => callback(error));
+      stream.on("error", (error) => {
+        stopPhase(session.id);
+        callback(error);
+      });
       stream.on("end", () => {
+        // The client has sent everything: storing it is our time, not the client's phase.
+        stopPhase(session.id);
         if (stream.sizeExceeded || size > maxBytes) {
           log.info({ bytes: size, limit: maxBytes }, "smtp: refused oversized message");
-          return callback(new SmtpReply(552, `5.3.4 Message too big (limit ${maxBytes} bytes)`));
+          return answer(new SmtpReply(552, `5.3.4 Message too big (limit ${maxBytes} bytes)`));
         }
         const mail: ReceivedMail = {
           // Buffer.concat already makes one fresh copy; a Buffer is a Uint8Array, so no second one.
@@ -72,11 +159,11 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
           receivedAt: performance.now(),
         };
         options.onMail(mail).then(
-          () => callback(null, "2.0.0 Message accepted"),
+          () => answer(null, "2.0.0 Message accepted"),
           (error: unknown) => {
-            if (error instanceof MailRefused) return callback(new SmtpReply(550, `5.6.0 ${error.message}`));
+            if (error instanceof MailRefused) return answer(new SmtpReply(550, `5.6.0 ${error.message}`));
             log.error({ err: error instanceof Error ? error.message : String(error) }, "smtp: storing a message failed");
-            callback(new SmtpReply(451, "4.3.0 Temporary failure storing the message, try again later"));
+            answer(new SmtpReply(451, "4.3.0 Temporary failure storing the message, try again later"));
           },
         );
       });
@@ -92,6 +179,16 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
   });
   const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
-  log.info({ port, tls: Boolean(options.tls) }, "smtp receiver listening");
-  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  log.info({ port, tls: Boolean(options.tls), limits }, "smtp receiver listening");
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          for (const timer of deadlines.values()) clearTimeout(timer);
+          deadlines.clear();
+          resolve();
+        }),
+      ),
+  };
 }

@@ -122,7 +122,7 @@ function connectMailbox(ctx: RequestContext, provider: OAuthProvider, input: { n
           .get();
     scheduleMailboxSync(tx, row);
     const type = existing ? "mailbox.updated" : "mailbox.created";
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type, data: { mailbox: presentMailbox(row) } });
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type, data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) } });
     recordAudit(tx, ctx, { action: type, entityType: "mailbox", entityId: row.id, data: { name: row.name, email: row.email, inbound_kind: provider, outbound_kind: provider, secrets_changed: ["oauth"] } });
     return row.id;
   });

@@ -22,7 +22,7 @@ const settingsAccess = { role: "admin", scopes: ["settings:read", "settings:writ
 export function mailboxesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/mailboxes", tags: ["mailboxes"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listMailboxes(deps.db, ctx, query), {
+    .get("/", ({ ctx, query }) => listMailboxes(deps.db, ctx, query, deps.config.smtpRelayUrl !== null), {
       access: settingsAccess,
       query: PageQuery,
       response: { 200: MailboxListSchema, ...errorResponses },
@@ -32,7 +32,7 @@ export function mailboxesRoutes(deps: Deps) {
       "/",
       ({ ctx, body, set }) => {
         set.status = 201;
-        return presentMailbox(createMailbox(ctx, body, deps));
+        return presentMailbox(createMailbox(ctx, body, deps), deps.config.smtpRelayUrl !== null);
       },
       {
         access: settingsAccess,
@@ -41,13 +41,13 @@ export function mailboxesRoutes(deps: Deps) {
         detail: { summary: "Create a mailbox; password and smtp_password are write-only" },
       },
     )
-    .get("/:id", ({ ctx, params }) => presentMailbox(getMailbox(deps.db, ctx, params.id)), {
+    .get("/:id", ({ ctx, params }) => presentMailbox(getMailbox(deps.db, ctx, params.id), deps.config.smtpRelayUrl !== null), {
       access: settingsAccess,
       params: IdParams,
       response: { 200: MailboxSchema, ...errorResponses },
       detail: { summary: "Get a mailbox" },
     })
-    .patch("/:id", ({ ctx, params, body }) => presentMailbox(updateMailbox(ctx, params.id, body, deps)), {
+    .patch("/:id", ({ ctx, params, body }) => presentMailbox(updateMailbox(ctx, params.id, body, deps), deps.config.smtpRelayUrl !== null), {
       access: settingsAccess,
       params: IdParams,
       body: UpdateMailboxBody,

@@ -85,6 +85,9 @@ export const MailboxSchema = z.object({
   display_name: z.string(),
   inbound_kind: z.enum(INBOUND_KINDS),
   outbound_kind: z.enum(OUTBOUND_KINDS),
+  outbound_via: z
+    .enum(["smtp", "outbox"])
+    .describe("`outbox`: a system mailbox while the server has no DESK_SMTP_URL relay; its replies are only written as .eml files on the server and reach no one"),
   forwarding_address: z.string(),
   config: z.record(z.string(), z.unknown()),
   team_id: z.string().nullable(),

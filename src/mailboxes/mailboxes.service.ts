@@ -18,7 +18,7 @@ import { checkKindSettings, normalizeTrustedSenders } from "./mailboxes.rules";
 import type { CreateMailboxInput, UpdateMailboxInput } from "./mailboxes.schemas";
 import { mailboxes, type MailboxConfig } from "./mailboxes.table";
 
-type MailboxDeps = { db: Db; secrets: SecretBox; config: { inboundDomain: string } };
+type MailboxDeps = { db: Db; secrets: SecretBox; config: { inboundDomain: string; smtpRelayUrl: string | null } };
 
 export const MAILBOX_SYNC_JOB = "mailbox.sync";
 
@@ -38,7 +38,7 @@ export function getMailbox(db: Queryable, ctx: RequestContext, id: string): Mail
   return row;
 }
 
-export function listMailboxes(db: Queryable, ctx: RequestContext, page: { limit: number; cursor?: string }) {
+export function listMailboxes(db: Queryable, ctx: RequestContext, page: { limit: number; cursor?: string }, relayConfigured: boolean) {
   const after = decodeCursor(page.cursor, 2) as [string, string] | null;
   const rows = db
     .select()
@@ -52,7 +52,7 @@ export function listMailboxes(db: Queryable, ctx: RequestContext, page: { limit:
     .orderBy(asc(mailboxes.createdAt), asc(mailboxes.id))
     .limit(page.limit + 1)
     .all();
-  return pageOf(rows, page.limit, presentMailbox, (row) => [row.createdAt, row.id]);
+  return pageOf(rows, page.limit, (row) => presentMailbox(row, relayConfigured), (row) => [row.createdAt, row.id]);
 }
 
 function newForwardingAddress(db: Queryable, email: string, inboundDomain: string): string {
@@ -115,7 +115,7 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
       .returning()
       .get();
     scheduleMailboxSync(tx, row);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.created", data: { mailbox: presentMailbox(row) } });
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.created", data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) } });
     recordAudit(tx, ctx, { action: "mailbox.created", entityType: "mailbox", entityId: row.id, data: auditData(row, secretNames(input)) });
     return row;
   });
@@ -160,7 +160,7 @@ export function updateMailbox(ctx: RequestContext, id: string, input: UpdateMail
     };
     const row = tx.update(mailboxes).set(patch).where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id))).returning().get();
     scheduleMailboxSync(tx, row);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.updated", data: { mailbox: presentMailbox(row) } });
+    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.updated", data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) } });
     recordAudit(tx, ctx, { action: "mailbox.updated", entityType: "mailbox", entityId: row.id, data: { ...auditData(row, secretNames(input)), fields: Object.keys(input).filter((k) => k !== "password" && k !== "smtp_password") } });
     return row;
   });
@@ -179,7 +179,12 @@ export function deleteMailbox(ctx: RequestContext, id: string, deps: { db: Db })
  * Records what the system learnt about a mailbox (sync success or failure). Emits
  * mailbox.updated only when status or last_error changed, so a healthy poller stays quiet.
  */
-export function recordMailboxHealth(db: Db, mailboxId: string, outcome: { ok: true; syncedAt?: string } | { ok: false; error: string }): MailboxRow | undefined {
+export function recordMailboxHealth(
+  db: Db,
+  mailboxId: string,
+  outcome: { ok: true; syncedAt?: string } | { ok: false; error: string },
+  relayConfigured: boolean,
+): MailboxRow | undefined {
   return withTx(db, (tx) => {
     const current = tx.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).get();
     if (!current) return undefined;
@@ -198,7 +203,7 @@ export function recordMailboxHealth(db: Db, mailboxId: string, outcome: { ok: tr
       .returning()
       .get();
     if (status !== current.status || lastError !== current.lastError) {
-      appendEvent(tx, { workspaceId: row.workspaceId, type: "mailbox.updated", data: { mailbox: presentMailbox(row) } });
+      appendEvent(tx, { workspaceId: row.workspaceId, type: "mailbox.updated", data: { mailbox: presentMailbox(row, relayConfigured) } });
     }
     return row;
   });

@@ -24,6 +24,7 @@ export type MessageJson = {
   attachments: AttachmentJson[];
   delivery_status: MessageRow["deliveryStatus"];
   delivery_error: string;
+  delivery_via: MessageRow["deliveryVia"];
   reply_to: string;
   auth_failed: boolean;
   form_sender: string;
@@ -79,6 +80,7 @@ export function presentMessages(db: Queryable, rows: MessageRow[], links: Attach
     attachments: (files.get(row.id) ?? []).map((file) => presentAttachment(file, links)),
     delivery_status: row.deliveryStatus,
     delivery_error: row.deliveryError,
+    delivery_via: row.deliveryVia ?? null,
     reply_to: row.replyTo,
     auth_failed: row.authFailed,
     form_sender: row.formSender,

@@ -29,6 +29,12 @@ export const MessageSchema = z.object({
   attachments: z.array(AttachmentSchema),
   delivery_status: z.enum(["none", "pending", "sent", "failed", "bounced"]),
   delivery_error: z.string(),
+  delivery_via: z
+    .enum(["smtp", "outbox"])
+    .nullable()
+    .describe(
+      "How a sent reply left Desk: `smtp` handed to a mail server (the mailbox's, its provider's or the DESK_SMTP_URL relay); `outbox` only written as an .eml file under the server's data dir because no relay is configured: it did NOT reach the recipient. null until a delivery outcome.",
+    ),
   reply_to: z.string(),
   auth_failed: z.boolean(),
   form_sender: z.string(),

@@ -115,6 +115,7 @@ export function composeMessage(
     bcc: email.bcc ?? [],
     deliveryStatus: outboundReply && ticket.channel === "email" ? "pending" : "none",
     deliveryError: "",
+    deliveryVia: null,
     replyTo: email.reply_to ?? "",
     authFailed: email.auth_failed ?? false,
     formSender: email.form_sender ?? "",
@@ -262,11 +263,18 @@ function originOfRow(deps: Pick<Deps, "config">, row: MessageRow): string | null
 }
 
 /** Records a delivery outcome of an outbound reply and emits message.updated. */
-export function setDeliveryStatus(ctx: RequestContext, messageId: string, status: DeliveryStatus, error: string | null | undefined, deps: Deps): MessageRow {
+export function setDeliveryStatus(
+  ctx: RequestContext,
+  messageId: string,
+  status: DeliveryStatus,
+  error: string | null | undefined,
+  deps: Deps,
+  via: MessageRow["deliveryVia"] = null,
+): MessageRow {
   return withTx(deps.db, (tx) => {
     const row = tx
       .update(messages)
-      .set({ deliveryStatus: status, deliveryError: error ?? "" })
+      .set({ deliveryStatus: status, deliveryError: error ?? "", deliveryVia: via })
       .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId)))
       .returning()
       .get();

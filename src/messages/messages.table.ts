@@ -27,6 +27,8 @@ export const messages = sqliteTable(
     bcc: json<string[]>("bcc").notNull().default([]),
     deliveryStatus: text("delivery_status", { enum: ["none", "pending", "sent", "failed", "bounced"] }).notNull().default("none"),
     deliveryError: text("delivery_error").notNull().default(""),
+    /** How a `sent` reply left: handed to an SMTP server, or only written to the outbox folder (no relay configured). */
+    deliveryVia: text("delivery_via", { enum: ["smtp", "outbox"] }),
     replyTo: text("reply_to").notNull().default(""),
     authFailed: flag("auth_failed"),
     formSender: text("form_sender").notNull().default(""),

@@ -13,13 +13,14 @@ const TokenAnswer = z.object({
 });
 
 export function realtimeRoutes(deps: Deps) {
-  const base = deps.config.baseUrl.replace(/^http/, "ws");
   return new Elysia({ prefix: "/realtime", tags: ["realtime"] })
     .use(deps.guard)
     .post(
       "/token",
       async ({ ctx }) => {
         const { token, expiresIn } = await issueRealtimeToken(ctx, deps);
+        // Read per request: without DESK_BASE_URL the base URL is completed once the listener is bound.
+        const base = deps.config.baseUrl.replace(/^http/, "ws");
         return { token, url: `${base}${AGENT_PATH}?token=${encodeURIComponent(token)}`, expires_in: expiresIn };
       },
       {

@@ -56,7 +56,7 @@ describe("POST /v1/realtime/token", () => {
     const viewer = await addMember(desk, workspace.id, "viewer");
     const answer = await tokenFor(viewer.headers);
     expect(answer.expires_in).toBe(300);
-    expect(answer.url).toBe(`ws://localhost:8080/v1/realtime?token=${answer.token}`);
+    expect(answer.url).toBe(`ws://localhost:${desk.server.port}/v1/realtime?token=${answer.token}`);
     const claims = await desk.deps.tokens.verify<{ sub: string; wid: string; sid: string }>(answer.token, "ws");
     expect(claims).toMatchObject({ sub: viewer.id, wid: workspace.id, sid: viewer.sessionId });
     expect(await desk.deps.tokens.verify(answer.token, "access")).toBeNull();

@@ -21,6 +21,21 @@ export function queryTerms(q: string): string[] {
   return (q.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, MAX_TERMS);
 }
 
+/** `4` or `#4`: a ticket number as people quote it; null for anything else. */
+export function ticketNumberOf(q: string): { number: number; only: boolean } | null {
+  const match = /^\s*(#?)\s*(\d{1,15})\s*$/.exec(q);
+  if (!match) return null;
+  const number = Number(match[2]);
+  // `#4` can only mean the ticket; a bare `4` may also be a word of the text.
+  return Number.isSafeInteger(number) && number > 0 ? { number, only: match[1] === "#" } : null;
+}
+
+/**
+ * Tickets of each contact whose name or email matches, newest first. A sender with thousands of
+ * tickets (a notification address) would otherwise flood the hits; the cap is per contact.
+ */
+export const TICKETS_PER_CONTACT = 100;
+
 /** A last term found exactly in at least this many messages is taken as a whole word, not a prefix. */
 export const WORD_DOCS = 200;
 
@@ -59,18 +74,54 @@ export function planSearch(db: Queryable, q: string, commonTermDocs = COMMON_TER
   };
 }
 
-/** Ids of tickets whose subject, messages or custom text values match (capped, newest hits first). */
-export function matchingTicketIdsSql(db: Queryable, q: string): SQL {
-  const plan = planSearch(db, q);
-  if (!plan) return sql`SELECT NULL WHERE 0`;
+/**
+ * Ids of tickets whose subject, messages, custom text values or contact (name, email) match, and
+ * the ticket whose number the query is (capped, newest hits first).
+ */
+export function matchingTicketIdsSql(db: Queryable, q: string, workspaceId: string): SQL {
+  const quoted = ticketNumberOf(q);
+  const byNumber = quoted ? sql`SELECT t.id FROM tickets t WHERE t.workspace_id = ${workspaceId} AND t.number = ${quoted.number}` : null;
+  const plan = quoted?.only ? null : planSearch(db, q);
+  if (!plan) return byNumber ?? sql`SELECT NULL WHERE 0`;
   const subject = plan.expression(["subject"]);
   const body = plan.expression(["body"]);
   const value = plan.expression(["value"]);
   // Each hit costs a random read of its row (messages spread over gigabytes): broad queries read fewer.
   const cap = plan.precise ? MATCH_CAP : RANK_CAP;
-  return sql`SELECT t.id FROM tickets t WHERE t.rowid IN (SELECT rowid FROM ticket_search WHERE ticket_search MATCH ${subject} ORDER BY rowid DESC LIMIT ${cap})
+  const words = sql`SELECT t.id FROM tickets t WHERE t.rowid IN (SELECT rowid FROM ticket_search WHERE ticket_search MATCH ${subject} ORDER BY rowid DESC LIMIT ${cap})
     UNION SELECT m.ticket_id FROM messages m WHERE m.rowid IN (SELECT rowid FROM message_search WHERE message_search MATCH ${body} ORDER BY rowid DESC LIMIT ${cap})
-    UNION SELECT fv.record_id FROM field_values fv WHERE fv.entity = 'ticket' AND fv.rowid IN (SELECT rowid FROM field_value_search WHERE field_value_search MATCH ${value} ORDER BY rowid DESC LIMIT ${cap})`;
+    UNION SELECT fv.record_id FROM field_values fv WHERE fv.entity = 'ticket' AND fv.rowid IN (SELECT rowid FROM field_value_search WHERE field_value_search MATCH ${value} ORDER BY rowid DESC LIMIT ${cap})
+    UNION ${contactTicketsSql(plan, workspaceId, cap, TICKETS_PER_CONTACT, sql`t.id`)}`;
+  return byNumber ? sql`${byNumber} UNION ${words}` : words;
+}
+
+/**
+ * `SELECT <columns>` over the tickets of this workspace's contacts whose name or email match
+ * (`c` the contact, `t` the ticket, `s.score` the contact's bm25 when `scored`): at most `contactCap`
+ * contacts (newest index hits first) and each one's `perContact` newest tickets, through
+ * tickets_ws_contact_idx. CROSS JOIN keeps that order: given a workspace filter on contacts, SQLite
+ * would otherwise walk every contact of the workspace and probe the hits. A contact's rename or new email reaches these hits through contact_search's
+ * triggers (migrations/custom/0101).
+ */
+export function contactTicketsSql(plan: SearchPlan, workspaceId: string, contactCap: number, perContact: number, columns: SQL, scored = false): SQL {
+  const person = plan.expression(["name", "email"]);
+  const score = scored ? sql.raw("bm25(contact_search, 0.0, 2.0, 1.0)") : sql.raw("0");
+  return sql`SELECT ${columns} FROM (SELECT rowid AS rid, ${score} AS score FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${contactCap}) s
+    CROSS JOIN contacts c ON c.rowid = s.rid AND c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL
+    CROSS JOIN tickets t ON t.rowid IN (SELECT t2.rowid FROM tickets t2 WHERE t2.workspace_id = c.workspace_id AND t2.contact_id = c.id ORDER BY t2.last_message_at DESC LIMIT ${perContact})`;
+}
+
+/**
+ * Rowids of companies with a name or domain word matching every term (the last one as a prefix):
+ * "Ltd" finds "Acme Ltd", not only names starting with it. Company counts are small next to
+ * messages, so the prefix is always taken and no frequency plan is needed.
+ */
+export function matchingCompanyRowidsSql(q: string): SQL | null {
+  const terms = queryTerms(q);
+  if (terms.length === 0) return null;
+  const last = terms.length - 1;
+  const phrase = terms.map((t, i) => (i === last ? `"${t}"*` : `"${t}"`)).join(" ");
+  return sql`SELECT rowid FROM company_search WHERE company_search MATCH ${`{name domain} : (${phrase})`} ORDER BY rowid DESC LIMIT ${MATCH_CAP}`;
 }
 
 /** Ids of contacts whose name, email or custom text values match: for `q` on the contact list. */

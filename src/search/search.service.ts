@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
 import { presentContacts, type ContactJson } from "../contacts/contacts.present";
 import { contacts } from "../contacts/contacts.table";
@@ -6,42 +6,62 @@ import type { Queryable } from "../db/database";
 import { presentTickets, type TicketJson } from "../tickets/tickets.present";
 import { ticketScope } from "../tickets/tickets.list";
 import { tickets } from "../tickets/tickets.table";
-import { COMMON_TERM_DOCS, planSearch, RANK_CAP } from "./search.query";
+import { COMMON_TERM_DOCS, contactTicketsSql, planSearch, RANK_CAP, ticketNumberOf, type SearchPlan } from "./search.query";
 
 export const SEARCH_RESULTS = 5;
 
 /**
- * Tickets by relevance, then recency. Rare terms: bm25 over every hit (subject hits weigh double).
- * A common term: bm25 would read its whole doclist (PLATFORM.md: ~0.5 s on 1M documents), so only
- * the newest RANK_CAP hits of each index are read (FTS5 walks rowids newest first and stops early)
- * and ranked by where they matched (subject, then custom field, then message), then recency.
+ * Tickets by relevance, then recency. Rare terms: bm25 over every hit (subject and contact hits
+ * weigh double). A common term: bm25 would read its whole doclist (PLATFORM.md: ~0.5 s on 1M
+ * documents), so only the newest RANK_CAP hits of each index are read (FTS5 walks rowids newest
+ * first and stops early) and ranked by where they matched (subject or contact name and email, then
+ * custom field, then message), then recency. A query that is a ticket number (`4`, `#4`) puts that
+ * ticket first; `#4` looks for nothing else.
  */
 export function searchTickets(db: Queryable, ctx: RequestContext, q: string, limit = SEARCH_RESULTS, commonTermDocs = COMMON_TERM_DOCS): TicketJson[] {
-  const plan = planSearch(db, q, commonTermDocs);
-  if (!plan) return [];
+  const quoted = ticketNumberOf(q);
+  const byNumber = quoted
+    ? sql`SELECT t.id, -1e9 FROM tickets t WHERE t.workspace_id = ${ctx.workspaceId} AND t.number = ${quoted.number}`
+    : null;
+  const plan = quoted?.only ? null : planSearch(db, q, commonTermDocs);
+  if (!plan && !byNumber) return [];
+  const ranked = rankedTicketIds(db, ctx, plan, limit, commonTermDocs, byNumber);
+  if (ranked.length === 0) return [];
+  const rows = db.select().from(tickets).where(inArray(tickets.id, ranked.map((r) => r.id))).all();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return presentTickets(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
+}
+
+function rankedTicketIds(db: Queryable, ctx: RequestContext, plan: SearchPlan | null, limit: number, commonTermDocs: number, byNumber: SQL | null): { id: string }[] {
+  const parts: SQL[] = byNumber ? [byNumber] : [];
+  if (plan) parts.push(wordHitsSql(ctx, plan, limit, commonTermDocs));
+  return db.all<{ id: string }>(sql`
+    WITH hits(ticket_id, score) AS (${sql.join(parts, sql` UNION ALL `)})
+    SELECT tickets.id AS id FROM hits JOIN tickets ON tickets.id = hits.ticket_id
+    WHERE ${and(...ticketScope(db, ctx), eq(tickets.spam, false))}
+    GROUP BY tickets.id
+    ORDER BY min(hits.score) ASC, tickets.last_message_at DESC, tickets.id DESC
+    LIMIT ${limit}`);
+}
+
+/** (ticket id, score) of every word hit: subject, message, custom field, contact. */
+function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number, commonTermDocs: number): SQL {
   const precise = plan.precise;
   const subject = plan.expression(["subject"]);
   const body = plan.expression(["body"]);
   const value = plan.expression(["value"]);
   const cap = precise ? COMMON_TERM_DOCS : RANK_CAP;
   const score = (table: string, tier: number) => (precise ? sql.raw(`bm25(${table}, 0.0, 1.0)`) : sql.raw(String(tier)));
-  const ranked = db.all<{ id: string }>(sql`
-    WITH hits(ticket_id, score) AS (
+  // Only the best `limit` tickets are wanted: a contact's newest `limit` tickets are enough among its hits.
+  const contactScore = precise ? sql.raw("2.0 * s.score") : sql.raw("-3");
+  return sql`
       SELECT t.id, 2.0 * s.score FROM (SELECT rowid AS rid, ${score("ticket_search", -3)} AS score FROM ticket_search WHERE ticket_search MATCH ${subject} ORDER BY rowid DESC LIMIT ${cap}) s JOIN tickets t ON t.rowid = s.rid
       UNION ALL
       SELECT m.ticket_id, s.score FROM (SELECT rowid AS rid, ${score("message_search", -1)} AS score FROM message_search WHERE message_search MATCH ${body} ORDER BY rowid DESC LIMIT ${cap}) s JOIN messages m ON m.rowid = s.rid
       UNION ALL
       SELECT fv.record_id, s.score FROM (SELECT rowid AS rid, ${score("field_value_search", -2)} AS score FROM field_value_search WHERE field_value_search MATCH ${value} ORDER BY rowid DESC LIMIT ${cap}) s JOIN field_values fv ON fv.rowid = s.rid AND fv.entity = 'ticket'
-    )
-    SELECT tickets.id AS id FROM hits JOIN tickets ON tickets.id = hits.ticket_id
-    WHERE ${and(...ticketScope(db, ctx), eq(tickets.spam, false))}
-    GROUP BY tickets.id
-    ORDER BY min(hits.score) ASC, tickets.last_message_at DESC, tickets.id DESC
-    LIMIT ${limit}`);
-  if (ranked.length === 0) return [];
-  const rows = db.select().from(tickets).where(inArray(tickets.id, ranked.map((r) => r.id))).all();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return presentTickets(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
+      UNION ALL
+      ${contactTicketsSql(plan, ctx.workspaceId, cap, limit, sql`t.id, ${contactScore}`, precise)}`;
 }
 
 export function searchContacts(db: Queryable, ctx: RequestContext, q: string, limit = SEARCH_RESULTS): ContactJson[] {

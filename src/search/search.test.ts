@@ -127,3 +127,70 @@ describe("search", () => {
     expect(desk.deps.db.$client.query("SELECT rowid FROM ticket_search WHERE ticket_search MATCH 'cassowary'").all()).toEqual([{ rowid }]);
   });
 });
+
+describe("search by contact, ticket number and company words", () => {
+  const ids = (list: { id: string }[]) => list.map((t) => t.id).sort();
+
+  test("tickets by their contact's email, first or last name, in /v1/search and the list's q; a rename is found at once", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    const mine = await newTicket(desk, owner, { subject: "Printer jam", contact: { email: "carol.quimby@customer.test", name: "Carol Quimby" } });
+    const second = await newTicket(desk, owner, { subject: "Toner", contact: { email: "carol.quimby@customer.test" } });
+    await newTicket(desk, owner, { subject: "Something else", contact: { email: "dave@elsewhere.test", name: "Dave Other" } });
+    await newTicket(desk, other.owner, { subject: "Not yours", contact: { email: "carol.quimby@customer.test", name: "Carol Quimby" } });
+    for (const q of ["carol.quimby@customer.test", "Quimby", "carol quim", "customer.test"]) {
+      expect(ids((await search(owner.headers, q)).tickets)).toEqual(ids([mine, second]));
+      const listed = await desk.api("GET", `/v1/tickets?q=${encodeURIComponent(q)}`, { headers: owner.headers });
+      expect(ids(listed.body.data)).toEqual(ids([mine, second]));
+    }
+    // Renaming the contact re-indexes it: the old name no longer finds the tickets, the new one does.
+    const contactId = (await desk.api("GET", `/v1/tickets/${mine.id}`, { headers: owner.headers })).body.contact.id;
+    const patched = await desk.api("PATCH", `/v1/contacts/${contactId}`, { headers: owner.headers, body: { name: "Carol Zebedee", email: "cz@newmail.test" } });
+    expect(patched.status).toBe(200);
+    expect((await search(owner.headers, "quimby")).tickets).toEqual([]);
+    expect(ids((await search(owner.headers, "zebedee")).tickets)).toEqual(ids([mine, second]));
+    expect(ids((await search(owner.headers, "cz@newmail.test")).tickets)).toEqual(ids([mine, second]));
+    expect(ids((await desk.api("GET", "/v1/tickets?q=zebedee", { headers: owner.headers })).body.data)).toEqual(ids([mine, second]));
+  });
+
+  test("a ticket number, `4` or `#4`, finds that ticket first, in this workspace only", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await newTicket(desk, owner, { subject: `Ticket ${"abcde"[i]}` }));
+    const mentions = await newTicket(desk, owner, { subject: "Order", body_html: "<p>I ordered 4 chairs</p>" });
+    for (let i = 0; i < 5; i++) await newTicket(desk, other.owner, { subject: "Elsewhere" });
+    const four = made.find((t) => t.number === 4)!;
+    const plain = (await search(owner.headers, "4")).tickets;
+    expect(plain[0].id).toBe(four.id);
+    expect(ids(plain)).toEqual(ids([four, mentions]));
+    expect((await search(owner.headers, "#4")).tickets.map((t: { id: string }) => t.id)).toEqual([four.id]);
+    expect((await search(owner.headers, " # 4 ")).tickets.map((t: { id: string }) => t.id)).toEqual([four.id]);
+    expect((await search(owner.headers, "#999")).tickets).toEqual([]);
+    expect((await desk.api("GET", "/v1/tickets?q=%234", { headers: owner.headers })).body.data.map((t: { id: string }) => t.id)).toEqual([four.id]);
+    expect(ids((await desk.api("GET", "/v1/tickets?q=4", { headers: owner.headers })).body.data)).toEqual(ids([four, mentions]));
+  });
+
+  test("companies by any word of their name or domain, not only a prefix of the whole name", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    const create = async (headers: Record<string, string>, name: string, domain?: string) => {
+      const res = await desk.api("POST", "/v1/companies", { headers, body: { name, ...(domain ? { domain } : {}) } });
+      expect(res.status).toBe(201);
+      return res.body as { id: string };
+    };
+    const acme = await create(owner.headers, "Acme Rocket Works Ltd", "acme-rockets.test");
+    const globex = await create(owner.headers, "Globex Corporation");
+    await create(other.owner.headers, "Rocket Elsewhere");
+    const list = async (q: string) => ids((await desk.api("GET", `/v1/companies?q=${encodeURIComponent(q)}`, { headers: owner.headers })).body.data);
+    expect(await list("rocket")).toEqual([acme.id]);
+    expect(await list("works ltd")).toEqual([acme.id]);
+    expect(await list("corp")).toEqual([globex.id]);
+    expect(await list("Acm")).toEqual([acme.id]);
+    expect(await list("acme-rockets.test")).toEqual([acme.id]);
+    expect(await list("rockets")).toEqual([acme.id]);
+    await desk.api("PATCH", `/v1/companies/${globex.id}`, { headers: owner.headers, body: { name: "Initech Rocketry" } });
+    expect(await list("rocketry")).toEqual([globex.id]);
+    expect(await list("corporation")).toEqual([]);
+  });
+});

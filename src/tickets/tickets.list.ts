@@ -68,7 +68,7 @@ export function filterConditions(db: Queryable, ctx: RequestContext, filter: Tic
   if (filter.tag !== undefined && filter.tag !== "") out.push(labelFilterSql("tickets", ctx.workspaceId, filter.tag, tickets.id));
   if (filter.spam !== undefined) out.push(eq(tickets.spam, filter.spam));
   if (filter.snoozed !== undefined) out.push(filter.snoozed ? isNotNull(tickets.snoozedUntil) : isNull(tickets.snoozedUntil));
-  if (filter.q !== undefined && filter.q.trim() !== "") out.push(sql`${tickets.id} IN (${matchingTicketIdsSql(db, filter.q)})`);
+  if (filter.q !== undefined && filter.q.trim() !== "") out.push(sql`${tickets.id} IN (${matchingTicketIdsSql(db, filter.q, ctx.workspaceId)})`);
   // Wrapped so SQLite keeps it a per-row probe (primary key lookup) while walking the sort index
   // newest first, instead of turning it into an IN list of every matching value and sorting them all.
   for (const field of filter.fields ?? []) out.push(sql`likely(${fieldFilterSql(ctx, "ticket", field, tickets.id, db)})`);

@@ -34,6 +34,8 @@ export type Message = {
   author: { type: "contact" | "user" | "system" | "api"; user: UserRef | null; contact: ContactRef | null };
   body_html: string; body_text: string; from_email: string; from_name: string; to: string[]; cc: string[];
   attachments: Attachment[]; delivery_status: "none" | "pending" | "sent" | "failed" | "bounced"; delivery_error: string;
+  /** `outbox`: "sent" only into the server's outbox folder (no relay configured); it reached no one. */
+  delivery_via?: "smtp" | "outbox" | null;
   auth_failed?: boolean; has_quoted?: boolean; created_at: string;
 };
 
@@ -84,7 +86,7 @@ export type Webhook = { id: string; url: string; description: string; events: st
 export type WebhookDelivery = { id: string; event_id: string; event_type: string; status: "pending" | "succeeded" | "failed"; attempts: number; response_code: number | null; duration_ms: number | null; created_at: string };
 export type Mailbox = {
   id: string; name: string; email: string; display_name: string; inbound_kind: "forwarding" | "imap" | "provider_a" | "provider_b";
-  outbound_kind: "smtp" | "provider_a" | "provider_b" | "system"; forwarding_address: string; config: Record<string, unknown>;
+  outbound_kind: "smtp" | "provider_a" | "provider_b" | "system"; outbound_via?: "smtp" | "outbox"; forwarding_address: string; config: Record<string, unknown>;
   team_id: string | null; status: "active" | "error" | "disabled"; last_error: string; last_synced_at: string | null; created_at: string;
 };
 export type Session = { access_token: string; expires_in: number; user: UserRef };

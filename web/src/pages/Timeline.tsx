@@ -49,6 +49,18 @@ function describe(a: Activity, names: Names): string {
   }
 }
 
+const OUTBOX_EXPLAINED =
+  "Not delivered: the server has no outgoing mail relay (DESK_SMTP_URL), so this reply was only written to its outbox folder. The customer has not received it.";
+
+/** The delivery outcome of an outbound reply; a reply that only reached the outbox never reads as plain "sent". */
+function DeliveryStatus({ m }: { m: Message }) {
+  if (m.delivery_status === "none") return null;
+  if (m.delivery_status === "sent" && m.delivery_via === "outbox") {
+    return <span className="delivery delivery-outbox" title={OUTBOX_EXPLAINED}>Not delivered: outbox only</span>;
+  }
+  return <span className={`delivery delivery-${m.delivery_status}`} title={m.delivery_error}>{m.delivery_status}</span>;
+}
+
 function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
   const who = m.author.user?.name ?? m.author.contact?.name ?? m.from_name ?? m.from_email ?? m.author.type;
   const sender = (m.from_email || m.author.contact?.email || "").toLowerCase();
@@ -65,7 +77,7 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
         {m.kind === "note" && <span className="tag-note">Internal note</span>}
         {m.auth_failed && <span className="tag-warn" title="The sender failed DMARC at the receiving server">Unverified sender</span>}
         <div className="grow" />
-        {m.delivery_status !== "none" && <span className={`delivery delivery-${m.delivery_status}`} title={m.delivery_error}>{m.delivery_status}</span>}
+        <DeliveryStatus m={m} />
         <time className="muted small" dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>{timeAgo(m.created_at)}</time>
       </header>
       {body.blocked > 0 && (

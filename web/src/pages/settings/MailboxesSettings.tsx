@@ -64,6 +64,12 @@ export default function MailboxesSettings() {
             </div>
             {m.inbound_kind === "forwarding" && <div className="small">Forward mail to <code>{m.forwarding_address}</code></div>}
             {m.last_error && <div className="field-error">{m.last_error}</div>}
+            {m.outbound_via === "outbox" && (
+              <div className="notice-warn" role="note">
+                Replies from this mailbox are not delivered: the server has no outgoing mail relay (<code>DESK_SMTP_URL</code>), so they are
+                only written to its outbox folder. Set <code>DESK_SMTP_URL</code> on the server or send with your own SMTP server.
+              </div>
+            )}
             <div className="muted small">Receives by {m.inbound_kind}, sends by {m.outbound_kind}{m.last_synced_at ? ` · synced ${timeAgo(m.last_synced_at)} ago` : ""}</div>
           </div>
         ))
@@ -78,7 +84,7 @@ function MailboxTest({ id }: { id: string }) {
   return (
     <>
       <button className="btn btn-small" onClick={() => test.mutate()} disabled={test.isPending}>{test.isPending ? "Testing…" : "Test connection"}</button>
-      {test.data && <span className="small">In: {test.data.inbound.ok ? "ok" : test.data.inbound.error} · Out: {test.data.outbound.ok ? "ok" : test.data.outbound.error}</span>}
+      {test.data && <span className="small" role="status">In: {test.data.inbound.ok ? "ok" : test.data.inbound.error} · Out: {test.data.outbound.ok ? "ok" : `not ok: ${test.data.outbound.error}`}</span>}
       {test.isError && <span className="field-error">{errorText(test.error)}</span>}
     </>
   );

@@ -1,0 +1,1 @@
+ALTER TABLE `messages` ADD `delivery_via` text;

@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createWorkspaceWithOwner } from "../../test/factories";
+import { startTestDesk } from "../../test/harness";
+import { listenerBaseUrl, loadConfig } from "./config";
+
+const dataDir = mkdtempSync(join(tmpdir(), "desk-config-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe("SMTP receiver limits from the environment", () => {
+  test("defaults follow RFC 5321's server timeouts", () => {
+    expect(loadConfig({ DESK_DATA_DIR: dataDir }).smtpLimits).toEqual({
+      maxConnections: 100,
+      maxConnectionsPerAddress: 10,
+      idleMs: 60_000,
+      commandPhaseMs: 300_000,
+      dataPhaseMs: 600_000,
+    });
+  });
+
+  test("variables set caps and durations; a bad duration is refused at start", () => {
+    const config = loadConfig({
+      DESK_DATA_DIR: dataDir,
+      DESK_SMTP_MAX_CONNECTIONS: "20",
+      DESK_SMTP_MAX_CONNECTIONS_PER_ADDRESS: "2",
+      DESK_SMTP_IDLE_TIMEOUT: "30s",
+      DESK_SMTP_COMMAND_TIMEOUT: "2m",
+      DESK_SMTP_DATA_TIMEOUT: "500ms",
+    });
+    expect(config.smtpLimits).toEqual({ maxConnections: 20, maxConnectionsPerAddress: 2, idleMs: 30_000, commandPhaseMs: 120_000, dataPhaseMs: 500 });
+    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_SMTP_DATA_TIMEOUT: "soon" })).toThrow(/DESK_SMTP_DATA_TIMEOUT/);
+    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_SMTP_MAX_CONNECTIONS: "0" })).toThrow(/DESK_SMTP_MAX_CONNECTIONS/);
+  });
+});
+
+describe("the default base URL comes from the listener", () => {
+  test("listenerBaseUrl: loopback and wildcard hosts are reached as localhost, others as they are", () => {
+    expect(listenerBaseUrl("127.0.0.1", 9090)).toBe("http://localhost:9090");
+    expect(listenerBaseUrl("0.0.0.0", 80)).toBe("http://localhost:80");
+    expect(listenerBaseUrl("::", 3000)).toBe("http://localhost:3000");
+    expect(listenerBaseUrl("10.1.2.3", 3000)).toBe("http://10.1.2.3:3000");
+    expect(listenerBaseUrl("fd00::5", 3000)).toBe("http://[fd00::5]:3000");
+    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_PORT: "9191" })).toMatchObject({ baseUrl: "http://localhost:9191", baseUrlFromListener: true });
+    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_PORT: "9191", DESK_BASE_URL: "https://desk.example.com/" })).toMatchObject({
+      baseUrl: "https://desk.example.com",
+      baseUrlFromListener: false,
+    });
+  });
+
+  test("without DESK_BASE_URL, invitation links and the realtime URL name the port actually bound", async () => {
+    const desk = await startTestDesk();
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const port = desk.server.port;
+    expect(port).not.toBe(8080);
+    const invitation = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: "new@team.test", role: "agent" } });
+    expect(invitation.status).toBe(201);
+    expect(invitation.body.url).toStartWith(`http://localhost:${port}/invite/`);
+    const realtime = await desk.api("POST", "/v1/realtime/token", { headers: owner.headers });
+    expect(realtime.body.url).toStartWith(`ws://localhost:${port}/v1/realtime?token=`);
+  });
+
+  test("an explicit DESK_BASE_URL is kept", async () => {
+    const desk = await startTestDesk({ env: { DESK_BASE_URL: "https://help.example.com" } });
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const invitation = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: "new@team.test", role: "agent" } });
+    expect(invitation.body.url).toStartWith("https://help.example.com/invite/");
+  });
+});
