@@ -19,6 +19,7 @@ export function buildApp(deps: Deps) {
   return new Elysia({ name: "desk" })
     .onTransform({ as: "global" }, normalizeBody)
     .onError({ as: "global" }, ({ code, error, request }) => {
+      if (code === "NOT_FOUND") requestMeta(request).unmatched = true;
       const desk = asDeskError(code, error);
       if (desk.status >= 500) {
         deps.logger.error({ err: error, req_id: requestMeta(request).requestId, path: new URL(request.url).pathname }, "request failed");

@@ -97,3 +97,15 @@ describe("non-JSON bodies on JSON routes", () => {
     expect(res.body.errors.map((e: { location: string }) => e.location)).toContain("body.subject");
   });
 });
+
+describe("metrics labels", () => {
+  test("paths no route serves count under one label, never verbatim", async () => {
+    const probes = [`/v1/no-such-${crypto.randomUUID().slice(0, 8)}x`, `/v1/tickets/a/b/c/zz${Date.now()}q`, `/docs/zz${Date.now()}w`, `/zz${Date.now()}e`];
+    for (const path of probes) expect((await fetch(desk.url + path)).status).toBe(404);
+    await fetch(desk.url + "/v1/healthz-nope", { method: "BREW" });
+    const text = await (await fetch(`${desk.url}/metrics`)).text();
+    for (const path of probes) expect(text).not.toContain(path.slice(3));
+    expect(text).toMatch(/desk_http_requests_total\{method="GET",route="\(unmatched\)",status="404"\} [3-9]/);
+    expect(text).not.toContain('method="BREW"');
+  });
+});

@@ -6,7 +6,7 @@ import { safeEqual } from "../lib/crypto";
 import { DeskError, tooLarge, unauthorized } from "./errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
-import { requestMeta, setRequestMeta } from "./request-meta";
+import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
 import { errorResponse } from "./respond";
 import { docsPage } from "./docs-page";
 import type { WebAssets } from "./web-assets";
@@ -82,13 +82,14 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     const started = performance.now();
     const requestId = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
     let ip: string | null | undefined;
-    setRequestMeta(request, {
+    const meta: RequestMeta = {
       requestId,
       startedAt: started,
       get ip() {
         return (ip ??= server?.requestIP(request)?.address ?? null);
       },
-    });
+    };
+    setRequestMeta(request, meta);
     const path = pathOf(request.url);
     let response: Response;
     try {
@@ -109,7 +110,8 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     const ms = performance.now() - started;
     if (response.status >= 500) log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
     else if (debugEnabled) log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
-    options.observe?.({ method: request.method, route: path, status: response.status, ms });
+    // Paths no route serves are the caller's free text: one label for all of them keeps metrics bounded.
+    options.observe?.({ method: request.method, route: meta.unmatched ? UNMATCHED_ROUTE : path, status: response.status, ms });
     return response;
   };
 }
