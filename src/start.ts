@@ -8,7 +8,7 @@ import { commitPending } from "./db/tx";
 import { optimizeDatabaseJob } from "./db/db.jobs";
 import { pruneEventsJob } from "./events/events.jobs";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
-import { createHttpHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
+import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
 import { embeddedWebAssets } from "./http/embedded";
 import { webAssetsFromDisk, type WebAssets } from "./http/web-assets";
 import type { JobDefinition } from "./jobs/define";
@@ -65,6 +65,9 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     port: config.port,
     maxRequestBodySize: MAX_BODY_BYTES,
     idleTimeout: 60,
+    // Never Bun's development error page, whatever NODE_ENV says: it shows source and paths.
+    development: false,
+    error: edgeErrorHandler(deps.logger.child({ subsystem: "http" })),
     fetch: (request, srv) => handler(request, srv as Server<unknown>),
     websocket: gateway.websocket,
   });

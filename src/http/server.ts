@@ -3,7 +3,7 @@ import type { App } from "../app";
 import type { Deps } from "../deps";
 import { hasPendingChanges, hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
 import { safeEqual } from "../lib/crypto";
-import { DeskError, tooLarge, unauthorized } from "./errors";
+import { DeskError, internalError, tooLarge, unauthorized } from "./errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
@@ -93,6 +93,8 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     const path = pathOf(request.url);
     let response: Response;
     try {
+      // A request line or Host that makes no URL (`CONNECT [::1]:443`, `Host: a^b`) reaches no route.
+      if (path === null) throw unreadableRequest();
       response = await route(request, path, server);
       // The answer may reflect changes of this turn (this request's or others'): send it once they are
       // committed. A read's own incidental writes (a key's last use) are hints that need not wait.
@@ -102,7 +104,7 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       if (error instanceof DeskError) response = errorResponse(error);
       else {
         log.error({ err: error, req_id: requestId, path }, "unhandled error");
-        response = errorResponse(new DeskError(500, "internal_error", "Something went wrong on our side."));
+        response = errorResponse(internalError());
       }
     }
     if (response.status === 101) return response;
@@ -111,7 +113,7 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     if (response.status >= 500) log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
     else if (debugEnabled) log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
     // Paths no route serves are the caller's free text: one label for all of them keeps metrics bounded.
-    options.observe?.({ method: request.method, route: meta.unmatched ? UNMATCHED_ROUTE : path, status: response.status, ms });
+    options.observe?.({ method: request.method, route: meta.unmatched || path === null ? UNMATCHED_ROUTE : path, status: response.status, ms });
     return response;
   };
 }
@@ -124,7 +126,7 @@ const PLAIN_HOST = /^[A-Za-z0-9.:[\]-]+$/;
  * The pathname of an absolute request URL. Plain paths are cut from the string (most requests);
  * anything that URL parsing could normalise goes through `new URL`, so both answer the same.
  */
-export function pathOf(url: string): string {
+export function pathOf(url: string): string | null {
   const scheme = url.indexOf("://");
   if (scheme > 0) {
     const start = url.indexOf("/", scheme + 3);
@@ -142,7 +144,20 @@ export function pathOf(url: string): string {
       if (PLAIN_PATH.test(path) && PLAIN_HOST.test(host)) return path;
     }
   }
-  return new URL(url).pathname;
+  return URL.canParse(url) ? new URL(url).pathname : null;
+}
+
+const unreadableRequest = () => new DeskError(400, "malformed_request", "The request line or Host header could not be read.");
+
+/**
+ * Bun.serve's last resort for anything thrown outside the handler's own catch. It must never show
+ * Bun's development page (source lines and absolute paths), so it answers SPEC.md's bare 500.
+ */
+export function edgeErrorHandler(log: Pick<Deps["logger"], "error">) {
+  return (error: Error): Response => {
+    log.error({ err: error }, "unhandled error at the HTTP edge");
+    return errorResponse(internalError());
+  };
 }
 
 async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Promise<Blob | null> {
