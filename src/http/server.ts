@@ -33,7 +33,7 @@ export type HttpHandler = (request: Request, server?: Server<unknown>) => Promis
  * the docs page, the web app's files and access logs. Bun.serve and tests both call this.
  */
 export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {}): HttpHandler {
-  const withIdempotency = createIdempotency(deps.db.$client, deps.credentials.callerScope, () => deps.clock.now());
+  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.credentials.callerScope, () => deps.clock.now());
   const log = deps.logger.child({ subsystem: "http" });
   const handle = (request: Request) => app.handle(request);
   // The access log is debug-level: skip building its line when the level is above debug.
