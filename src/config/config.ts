@@ -101,6 +101,23 @@ export type Config = {
   metricsToken: string | null;
 };
 
+/**
+ * The data dir holds mail, attachments and secrets: only Desk's own user may read it. A umask of
+ * 077 makes every file and folder the process creates from here on 0600 and 0700 (SQLite's -wal and
+ * -shm, attachments, raw mail, the outbox, generated secrets), whatever umask it was started with,
+ * without each writer having to remember a mode. A data dir made 0755 by an earlier version is
+ * tightened, which closes everything inside it to other users.
+ */
+export function preparePrivateDataDir(dataDir: string): void {
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dataDir, 0o700);
+  } catch {
+    // Not ours to change (a mounted volume owned by another user): its owner decides who reads it.
+  }
+}
+
 /** Reads a generated secret from the data dir, creating it (mode 0600) on first start. */
 function keptSecret(dataDir: string, name: string): string {
   const path = join(dataDir, name);
@@ -119,7 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = resolve(overrides.dataDir ?? e.DESK_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  preparePrivateDataDir(dataDir);
   const baseUrl = (overrides.baseUrl ?? e.DESK_BASE_URL).replace(/\/$/, "");
   const ai =
     e.DESK_AI_BASE_URL && e.DESK_AI_MODEL
