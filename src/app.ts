@@ -2,8 +2,9 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "./deps";
+import { DeskError } from "./http/errors";
 import { asDeskError } from "./http/errors-map";
-import { normalizeBody } from "./http/parse";
+import { normalizeBody, parseFailure } from "./http/parse";
 import { errorResponse } from "./http/respond";
 import { requestMeta } from "./http/request-meta";
 import { featureRoutes } from "./registry";
@@ -20,7 +21,7 @@ export function buildApp(deps: Deps) {
     .onTransform({ as: "global" }, normalizeBody)
     .onError({ as: "global" }, ({ code, error, request }) => {
       if (code === "NOT_FOUND") requestMeta(request).unmatched = true;
-      const desk = asDeskError(code, error);
+      const desk = code === "PARSE" && !(error.cause instanceof DeskError) ? parseFailure(request) : asDeskError(code, error);
       if (desk.status >= 500) {
         deps.logger.error({ err: error, req_id: requestMeta(request).requestId, path: new URL(request.url).pathname }, "request failed");
       }

@@ -81,6 +81,8 @@ describe("non-JSON bodies on JSON routes", () => {
     login.set("email", "a@example.test");
     login.set("password", "x");
     expect((await desk.api("POST", "/v1/auth/login", { raw: login })).status).toBe(415);
+    const brokenParts = await desk.api("POST", "/v1/tickets", { headers: { ...owner.headers, "content-type": "multipart/form-data; boundary=x" }, raw: "--y\r\nnot a part" });
+    expect(brokenParts.status).toBe(415);
     const binary = await desk.api("POST", "/v1/tickets", { headers: { ...owner.headers, "content-type": "application/octet-stream" }, raw: "subject" });
     expect(binary.status).toBe(415);
 
