@@ -102,14 +102,11 @@ export type Config = {
 };
 
 /**
- * The data dir holds mail, attachments and secrets: only Desk's own user may read it. A umask of
- * 077 makes every file and folder the process creates from here on 0600 and 0700 (SQLite's -wal and
- * -shm, attachments, raw mail, the outbox, generated secrets), whatever umask it was started with,
- * without each writer having to remember a mode. A data dir made 0755 by an earlier version is
- * tightened, which closes everything inside it to other users.
+ * The data dir holds mail, attachments and secrets: only Desk's own user may enter it. One made
+ * 0755 by an earlier version is tightened, which closes everything inside it to other users. (The
+ * files themselves are 0600 through the process umask `main.ts` sets.)
  */
 export function preparePrivateDataDir(dataDir: string): void {
-  process.umask(0o077);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
     chmodSync(dataDir, 0o700);
