@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { Deps } from "./deps";
+import { DeskError } from "./http/errors";
 import { asDeskError } from "./http/errors-map";
 import { buildOpenApiDocument, type DocumentedRoute, type RouteSchemas } from "./http/openapi";
-import { normalizeBody } from "./http/parse";
+import { normalizeBody, parseFailure } from "./http/parse";
 import { errorResponse } from "./http/respond";
 import { requestMeta } from "./http/request-meta";
 import { createResponseCheck, responseSchemasOf, type ResponseSchemas } from "./http/response-check";
@@ -37,7 +38,8 @@ export function buildApp(deps: Deps) {
   const app = new Elysia({ name: "desk" })
     .onTransform({ as: "global" }, normalizeBody)
     .onError({ as: "global" }, ({ code, error, request }) => {
-      const desk = asDeskError(code, error);
+      if (code === "NOT_FOUND") requestMeta(request).unmatched = true;
+      const desk = code === "PARSE" && !(error.cause instanceof DeskError) ? parseFailure(request) : asDeskError(code, error);
       if (desk.status >= 500) {
         deps.logger.error({ err: error, req_id: requestMeta(request).requestId, path: new URL(request.url).pathname }, "request failed");
       }

@@ -21,6 +21,11 @@ Commands:
 Configuration comes from DESK_* environment variables; see README.md.`;
 
 async function main(argv: string[]): Promise<number> {
+  // Every file and folder Desk creates (the database and SQLite's -wal and -shm, attachments, raw
+  // mail, the outbox, generated secrets) is 0600 / 0700 whatever umask the process was started with,
+  // without each writer having to remember a mode. Set here, in the process entry, rather than in
+  // startDesk: tests run Desk inside a process whose other files (peers' configs) must stay readable.
+  process.umask(0o077);
   const command = argv[0] ?? "serve";
   if (command === "help" || command === "--help" || command === "-h") {
     console.log(USAGE);

@@ -7,8 +7,9 @@ import { startCheckpointer } from "./db/checkpointer";
 import { commitPending } from "./db/tx";
 import { optimizeDatabaseJob } from "./db/db.jobs";
 import { pruneEventsJob } from "./events/events.jobs";
+import { recoverIdempotencyKeys } from "./http/idempotency";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
-import { createHttpHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
+import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
 import { embeddedWebAssets } from "./http/embedded";
 import { webAssetsFromDisk, type WebAssets } from "./http/web-assets";
 import type { JobDefinition } from "./jobs/define";
@@ -48,6 +49,8 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   const deps = buildDeps(config, { clock: options.clock });
   const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
   registerFeatureHooks(deps);
+  const recovered = recoverIdempotencyKeys(deps.db.$client);
+  if (recovered > 0) deps.logger.warn({ keys: recovered }, "dropped idempotency keys left running by an earlier process; their retries run again");
   const app = buildApp(deps);
   const webAssets =
     options.webAssets !== undefined ? options.webAssets : (embeddedWebAssets() ?? webAssetsFromDisk(join(import.meta.dir, "..", "web", "dist")));
@@ -65,6 +68,9 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     port: config.port,
     maxRequestBodySize: MAX_BODY_BYTES,
     idleTimeout: 60,
+    // Never Bun's development error page, whatever NODE_ENV says: it shows source and paths.
+    development: false,
+    error: edgeErrorHandler(deps.logger.child({ subsystem: "http" })),
     fetch: (request, srv) => handler(request, srv as Server<unknown>),
     websocket: gateway.websocket,
   });

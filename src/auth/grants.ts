@@ -11,10 +11,12 @@ import { roleAtLeast, type RequestContext, type Role, type Scope } from "./conte
  *   beyond any key (they manage members, keys and every private team, and their access outlives any
  *   key's revocation), so a key never makes, unmakes or removes an admin or owner.
  */
-const READ_REACH: Scope[] = ["tickets:read", "contacts:read", "kb:read", "settings:read", "realtime"];
+// kb:read and kb:write join these reaches when the knowledge base's routes are served: until then a
+// role reaches nothing through them, and the API reference does not list them.
+const READ_REACH: Scope[] = ["tickets:read", "contacts:read", "settings:read", "realtime"];
 const ROLE_REACH: Record<Role, Scope[] | null> = {
   viewer: READ_REACH,
-  agent: [...READ_REACH, "tickets:write", "contacts:write", "kb:write"],
+  agent: [...READ_REACH, "tickets:write", "contacts:write"],
   admin: null,
   owner: null,
 };

@@ -135,6 +135,20 @@ export type Config = {
   metricsToken: string | null;
 };
 
+/**
+ * The data dir holds mail, attachments and secrets: only Desk's own user may enter it. One made
+ * 0755 by an earlier version is tightened, which closes everything inside it to other users. (The
+ * files themselves are 0600 through the process umask `main.ts` sets.)
+ */
+export function preparePrivateDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dataDir, 0o700);
+  } catch {
+    // Not ours to change (a mounted volume owned by another user): its owner decides who reads it.
+  }
+}
+
 /** Reads a generated secret from the data dir, creating it (mode 0600) on first start. */
 function keptSecret(dataDir: string, name: string): string {
   const path = join(dataDir, name);
@@ -153,7 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = resolve(overrides.dataDir ?? e.DESK_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  preparePrivateDataDir(dataDir);
   const explicitBaseUrl = overrides.baseUrl ?? e.DESK_BASE_URL;
   const baseUrl = (explicitBaseUrl ?? listenerBaseUrl(e.DESK_HOST, e.DESK_PORT)).replace(/\/$/, "");
   const ai =

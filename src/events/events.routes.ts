@@ -67,7 +67,7 @@ export function eventsRoutes(deps: Deps) {
           "Ascending by `seq`; `limit` 1 to 1000 (default 100). `next_cursor` is the last returned seq while more follow: pass it as `since`. " +
           "Events the caller may not read come back as `event.hidden` stand-ins with the same seq and no data: events about a private team it " +
           "cannot see, and for an API key events outside its scopes (tickets:read for ticket, message, activity, view, saved reply, " +
-          "automation, SLA policy and notification events; contacts:read for contacts and companies; kb:read for the knowledge base; " +
+          "automation, SLA policy and notification events; contacts:read for contacts and companies; " +
           "settings:read for members, teams, mailboxes, webhooks, the workspace and billing; labels and custom fields need none). " +
           "Events are kept 7 days (EVENT_RETENTION).",
       },

@@ -1,10 +1,12 @@
 import type { Database } from "bun:sqlite";
-import { sha256Hex } from "../lib/crypto";
+import { sha256Hex, type SecretBox } from "../lib/crypto";
 import { DeskError } from "./errors";
 import { errorResponse } from "./respond";
 import { requestMeta, setRequestMeta } from "./request-meta";
 
 const KEY_RE = /^[\x20-\x7e]{1,255}$/;
+/** How SecretBox output starts: what a sealed stored answer looks like. */
+const SEALED_PREFIX = "v1.";
 const STORED_LIMIT = 1024 * 1024;
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
@@ -15,12 +17,28 @@ export const idempotencyApplies = (method: string, path: string): boolean =>
   method === "POST" && path.startsWith("/v1/") && !path.startsWith("/v1/auth/") && path !== "/v1/realtime/token";
 
 /**
+ * Run once at start, before serving. A key still `running` belongs to a request of an earlier
+ * process (it crashed or was killed mid-request): no answer will ever be stored for it, and left
+ * alone it would answer 409 to every retry for 24 hours. Dropping it lets the retry run again.
+ * Returns how many were dropped.
+ */
+export function recoverIdempotencyKeys(sqlite: Database): number {
+  // Answers stored in plain text by earlier versions may hold one-time secrets: drop those too.
+  sqlite.run(`DELETE FROM idempotency_keys WHERE body IS NOT NULL AND body NOT LIKE '${SEALED_PREFIX}%'`);
+  return sqlite.run("DELETE FROM idempotency_keys WHERE state = 'running'").changes;
+}
+
+/**
  * SPEC.md's idempotency rules as one wrapper around every POST: the first response for a
  * (caller, key) is stored and replayed for 24 hours; a different body or route with the same key
  * is refused; a retry while the first runs answers 409. 5xx, 429, streams and bodies over 1 MiB
  * are not kept, so a retry runs again.
+ *
+ * Stored answers are sealed with the secret box: a create's answer may carry a secret shown only
+ * once (an API key's secret, a webhook's signing secret, an invitation link), and the replay must
+ * return it while desk.db and its WAL must not hold it readable.
  */
-export function createIdempotency(sqlite: Database, callerScope: (request: Request) => Promise<string | null>, now: () => Date) {
+export function createIdempotency(sqlite: Database, secrets: SecretBox, callerScope: (request: Request) => Promise<string | null>, now: () => Date) {
   const find = sqlite.query<Row, [string, string]>("SELECT fingerprint, state, status, content_type, location, body, created_at FROM idempotency_keys WHERE scope = ? AND key = ?");
   const claim = sqlite.query<unknown, [string, string, string, string]>(
     "INSERT INTO idempotency_keys (scope, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'running', ?)",
@@ -57,7 +75,7 @@ export function createIdempotency(sqlite: Database, callerScope: (request: Reque
       const headers: Record<string, string> = { "idempotent-replayed": "true" };
       if (existing.content_type) headers["content-type"] = existing.content_type;
       if (existing.location) headers.location = existing.location;
-      return new Response(existing.body, { status: existing.status ?? 200, headers });
+      return new Response(existing.body === null ? null : secrets.open(existing.body), { status: existing.status ?? 200, headers });
     }
     claim.run(scope, key, fingerprint, now().toISOString());
     const replay = new Request(request.url, { method: request.method, headers: request.headers, body });
@@ -76,7 +94,7 @@ export function createIdempotency(sqlite: Database, callerScope: (request: Reque
     }
     const text = await response.text();
     if (text.length > STORED_LIMIT) release.run(scope, key);
-    else store.run(response.status, contentType, response.headers.get("location"), text, scope, key);
+    else store.run(response.status, contentType, response.headers.get("location"), secrets.seal(text), scope, key);
     return new Response(text, { status: response.status, headers: response.headers });
   };
 }

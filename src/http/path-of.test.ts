@@ -20,5 +20,6 @@ describe("pathOf (the outer layer's cheap pathname)", () => {
       "http://h/v1/é",
     ];
     for (const url of urls) expect(pathOf(url)).toBe(new URL(url).pathname);
+    expect(pathOf("[::1]:443")).toBeNull();
   });
 });

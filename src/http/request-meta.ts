@@ -2,7 +2,16 @@
  * Facts the outer HTTP layer learns about a request (id, client address) for handlers to read.
  * `ip` may be a getter: asking the socket for its peer is a system call most requests never need.
  */
-export type RequestMeta = { requestId: string; readonly ip: string | null; startedAt: number };
+export type RequestMeta = {
+  requestId: string;
+  readonly ip: string | null;
+  startedAt: number;
+  /** Set when no route matched the path: metrics then count it under one label, not the path. */
+  unmatched?: boolean;
+};
+
+/** The route the access observer (metrics) is given for a request no route matched. */
+export const UNMATCHED_ROUTE = "(unmatched)";
 
 const metas = new WeakMap<Request, RequestMeta>();
 

@@ -3,10 +3,10 @@ import type { App } from "../app";
 import type { Deps } from "../deps";
 import { hasPendingChanges, hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
 import { safeEqual } from "../lib/crypto";
-import { DeskError, tooLarge, unauthorized } from "./errors";
+import { DeskError, internalError, tooLarge, unauthorized } from "./errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
-import { requestMeta, setRequestMeta } from "./request-meta";
+import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
 import { errorResponse } from "./respond";
 import { docsPage } from "./docs-page";
 import type { WebAssets } from "./web-assets";
@@ -33,7 +33,7 @@ export type HttpHandler = (request: Request, server?: Server<unknown>) => Promis
  * the docs page, the web app's files and access logs. Bun.serve and tests both call this.
  */
 export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {}): HttpHandler {
-  const withIdempotency = createIdempotency(deps.db.$client, deps.credentials.callerScope, () => deps.clock.now());
+  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.credentials.callerScope, () => deps.clock.now());
   const log = deps.logger.child({ subsystem: "http" });
   const handle = (request: Request) => app.handle(request);
   // The access log is debug-level: skip building its line when the level is above debug.
@@ -82,16 +82,19 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     const started = performance.now();
     const requestId = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
     let ip: string | null | undefined;
-    setRequestMeta(request, {
+    const meta: RequestMeta = {
       requestId,
       startedAt: started,
       get ip() {
         return (ip ??= server?.requestIP(request)?.address ?? null);
       },
-    });
+    };
+    setRequestMeta(request, meta);
     const path = pathOf(request.url);
     let response: Response;
     try {
+      // A request line or Host that makes no URL (`CONNECT [::1]:443`, `Host: a^b`) reaches no route.
+      if (path === null) throw unreadableRequest();
       response = await route(request, path, server);
       // The answer may reflect changes of this turn (this request's or others'): send it once they are
       // committed. A read's own incidental writes (a key's last use) are hints that need not wait.
@@ -101,7 +104,7 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       if (error instanceof DeskError) response = errorResponse(error);
       else {
         log.error({ err: error, req_id: requestId, path }, "unhandled error");
-        response = errorResponse(new DeskError(500, "internal_error", "Something went wrong on our side."));
+        response = errorResponse(internalError());
       }
     }
     if (response.status === 101) return response;
@@ -109,7 +112,8 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     const ms = performance.now() - started;
     if (response.status >= 500) log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
     else if (debugEnabled) log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
-    options.observe?.({ method: request.method, route: path, status: response.status, ms });
+    // Paths no route serves are the caller's free text: one label for all of them keeps metrics bounded.
+    options.observe?.({ method: request.method, route: meta.unmatched || path === null ? UNMATCHED_ROUTE : path, status: response.status, ms });
     return response;
   };
 }
@@ -122,7 +126,7 @@ const PLAIN_HOST = /^[A-Za-z0-9.:[\]-]+$/;
  * The pathname of an absolute request URL. Plain paths are cut from the string (most requests);
  * anything that URL parsing could normalise goes through `new URL`, so both answer the same.
  */
-export function pathOf(url: string): string {
+export function pathOf(url: string): string | null {
   const scheme = url.indexOf("://");
   if (scheme > 0) {
     const start = url.indexOf("/", scheme + 3);
@@ -140,7 +144,20 @@ export function pathOf(url: string): string {
       if (PLAIN_PATH.test(path) && PLAIN_HOST.test(host)) return path;
     }
   }
-  return new URL(url).pathname;
+  return URL.canParse(url) ? new URL(url).pathname : null;
+}
+
+const unreadableRequest = () => new DeskError(400, "malformed_request", "The request line or Host header could not be read.");
+
+/**
+ * Bun.serve's last resort for anything thrown outside the handler's own catch. It must never show
+ * Bun's development page (source lines and absolute paths), so it answers SPEC.md's bare 500.
+ */
+export function edgeErrorHandler(log: Pick<Deps["logger"], "error">) {
+  return (error: Error): Response => {
+    log.error({ err: error }, "unhandled error at the HTTP edge");
+    return errorResponse(internalError());
+  };
 }
 
 async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Promise<Blob | null> {

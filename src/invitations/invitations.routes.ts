@@ -46,7 +46,7 @@ export function invitationsRoutes(deps: Deps) {
         detail: {
           summary: "Invite someone by email; `url` is the accept link (also mailed), valid 7 days",
           description:
-            "The link grants its role, so the caller must hold that role's reach: people invite up to their own role; an API key invites a viewer only with tickets:read, contacts:read, kb:read, settings:read and realtime, an agent only with tickets:write, contacts:write and kb:write as well, and never an admin (403).",
+            "The link grants its role, so the caller must hold that role's reach: people invite up to their own role; an API key invites a viewer only with tickets:read, contacts:read, settings:read and realtime, an agent only with tickets:write and contacts:write as well, and never an admin (403).",
         },
       },
     )

@@ -3,7 +3,12 @@
  * deliveries, the SMTP receiver, the gateway), rendered as text by GET /metrics.
  */
 
+import { UNMATCHED_ROUTE } from "../http/request-meta";
+
 type Labels = Record<string, string>;
+
+/** Methods outside these share one label: a request line may carry any token as its method. */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** One series' value, held by reference so a hot path resolves it once and then only adds. */
 type Cell = { value: number };
@@ -71,7 +76,8 @@ describe("desk_realtime_sockets", "gauge", "WebSocket connections open on the ga
 
 /** Ids and numbers in paths become `:id`, so routes stay a small label set. */
 export function routeLabel(path: string): string {
-  if (!path.startsWith("/v1")) return path === "/healthz" || path === "/metrics" || path.startsWith("/docs") ? path : "(web)";
+  if (path === UNMATCHED_ROUTE) return path;
+  if (!path.startsWith("/v1")) return path === "/healthz" || path === "/metrics" || path === "/docs" || path === "/docs/" ? path : "(web)";
   return path
     .split("/")
     .map((s) => (/^[0-9a-f-]{16,}$/i.test(s) || /^\d+$/.test(s) || s.length > 40 ? ":id" : s))
@@ -102,9 +108,10 @@ function httpSeriesOf(method: string, status: number, path: string): HttpSeries 
   let byPath = byStatus.get(status);
   if (!byPath) byStatus.set(status, (byPath = new Map()));
   const route = routeLabel(path);
+  const methodLabel = KNOWN_METHODS.has(method) ? method : "OTHER";
   const series: HttpSeries = {
-    requests: cellOf(counters, "desk_http_requests_total", labelKey({ method, route, status: String(status) })),
-    duration: histogramOf("desk_http_request_duration_seconds", labelKey({ method, route })),
+    requests: cellOf(counters, "desk_http_requests_total", labelKey({ method: methodLabel, route, status: String(status) })),
+    duration: histogramOf("desk_http_request_duration_seconds", labelKey({ method: methodLabel, route })),
   };
   byPath.set(path, series);
   httpSeriesCount++;

@@ -14,8 +14,8 @@ import { startTestDesk } from "../harness";
 const desk = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" } });
 
 const SETTINGS: Scope[] = ["settings:read", "settings:write"];
-const VIEWER_REACH: Scope[] = ["tickets:read", "contacts:read", "kb:read", "settings:read", "realtime"];
-const AGENT_REACH: Scope[] = [...VIEWER_REACH, "tickets:write", "contacts:write", "kb:write"];
+const VIEWER_REACH: Scope[] = ["tickets:read", "contacts:read", "settings:read", "realtime"];
+const AGENT_REACH: Scope[] = [...VIEWER_REACH, "tickets:write", "contacts:write"];
 const roleOf = (wid: string, uid: string) =>
   desk.deps.db.select({ role: members.role }).from(members).where(and(eq(members.workspaceId, wid), eq(members.userId, uid))).get()?.role;
 const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);

@@ -1,0 +1,82 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync, rmSync } from "node:fs";
+import { createWorkspaceWithOwner } from "../../test/factories";
+import { startTestDesk, type TestDesk } from "../../test/harness";
+import { untilCommitted } from "../db/tx";
+import { sha256Hex } from "../lib/crypto";
+
+type StoredRow = { state: string; body: string | null };
+const storedRow = (desk: TestDesk, key: string) =>
+  desk.deps.db.$client.query<StoredRow, [string]>("SELECT state, body FROM idempotency_keys WHERE key = ?").get(key);
+
+/** desk.db and its WAL as text: what anyone who reads the files sees. */
+function databaseFiles(desk: TestDesk): string {
+  const path = desk.deps.config.databasePath;
+  return [path, `${path}-wal`].map((file) => readFileSync(file).toString("latin1")).join("\n");
+}
+
+const desk = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" } });
+
+describe("idempotency store and one-time secrets", () => {
+  test("answers holding an API key's secret, a webhook's signing secret or an invitation link are stored sealed and replayed whole", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const creates = [
+      { path: "/v1/api-keys", body: { name: "ci", scopes: ["tickets:read"] }, secret: (b: { secret: string }) => b.secret },
+      { path: "/v1/webhooks", body: { url: "http://127.0.0.1:9/hook", events: ["*"] }, secret: (b: { secret: string }) => b.secret },
+      { path: "/v1/invitations", body: { email: "new@example.test", role: "agent" }, secret: (b: { url: string }) => new URL(b.url).searchParams.get("token") ?? b.url },
+    ];
+    for (const [i, create] of creates.entries()) {
+      const key = `secret-${i}-${crypto.randomUUID()}`;
+      const headers = { ...owner.headers, "idempotency-key": key };
+      const first = await desk.api("POST", create.path, { headers, body: create.body });
+      expect(first.status).toBe(201);
+      const secret = create.secret(first.body);
+      expect(secret.length).toBeGreaterThan(10);
+      await untilCommitted(desk.deps.db);
+
+      const row = storedRow(desk, key)!;
+      expect(row.state).toBe("done");
+      expect(row.body).not.toContain(secret);
+      expect(row.body).not.toContain(first.body.id);
+      expect(databaseFiles(desk)).not.toContain(secret);
+
+      const replay = await desk.api("POST", create.path, { headers, body: create.body });
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.status).toBe(201);
+      expect(replay.body).toEqual(first.body);
+    }
+  });
+});
+
+describe("recovery at start", () => {
+  test("a key left running by a crashed process, or an answer stored in plain text, is dropped at start and the retry runs", async () => {
+    const first = await startTestDesk({ keepAlive: true });
+    const { owner } = await createWorkspaceWithOwner(first);
+    const body = JSON.stringify({ name: "after crash", scopes: ["tickets:read"] });
+    const scope = `user:${owner.id}:${owner.workspaceId}`;
+    const fingerprint = sha256Hex(`POST /v1/api-keys\n${sha256Hex(new TextEncoder().encode(body))}`);
+    const insert = first.deps.db.$client.query("INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    const now = new Date().toISOString();
+    // What a process killed mid-request leaves: the claim, never an answer.
+    insert.run(scope, "crashed", fingerprint, "running", null, null, null, now);
+    // What an earlier version stored: the answer in plain text.
+    insert.run(scope, "legacy", fingerprint, "done", 201, "application/json", '{"secret":"desk_live_plaintext"}', now);
+    const headers = (key: string) => ({ ...owner.headers, "content-type": "application/json", "idempotency-key": key });
+    expect((await first.api("POST", "/v1/api-keys", { headers: headers("crashed"), raw: body })).status).toBe(409);
+    await first.stop();
+
+    const second = await startTestDesk({ config: { dataDir: first.dataDir } });
+    try {
+      const retry = await second.api("POST", "/v1/api-keys", { headers: headers("crashed"), raw: body });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get("idempotent-replayed")).toBeNull();
+      expect(retry.body.secret).toMatch(/^desk_live_/);
+      const replay = await second.api("POST", "/v1/api-keys", { headers: headers("crashed"), raw: body });
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.body.id).toBe(retry.body.id);
+      expect(storedRow(second, "legacy")).toBeNull();
+    } finally {
+      rmSync(first.dataDir, { recursive: true, force: true });
+    }
+  });
+});
