@@ -24,15 +24,35 @@ const CLIENTS = 4;
 
 /** Client mode: `bun bench/email.ts --clients <port> <total>`; prints `sent <n> <wall ms>` per message. */
 async function runClients(port: number, total: number): Promise<void> {
-  const body = "x".repeat(76).concat("\n").repeat(Math.ceil(20_000 / 77)).slice(0, 20_000);
-  const transports = Array.from({ length: CLIENTS }, () => nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, pool: true, maxConnections: 1, maxMessages: Infinity }));
+  const body = "x"
+    .repeat(76)
+    .concat("\n")
+    .repeat(Math.ceil(20_000 / 77))
+    .slice(0, 20_000);
+  const transports = Array.from({ length: CLIENTS }, () =>
+    nodemailer.createTransport({
+      host: "127.0.0.1",
+      port,
+      secure: false,
+      ignoreTLS: true,
+      pool: true,
+      maxConnections: 1,
+      maxMessages: Infinity,
+    }),
+  );
   let next = 0;
   const lines: string[] = [];
   await Promise.all(
     transports.map(async (transport) => {
       while (next < total) {
         const n = next++;
-        const info = transport.sendMail({ from: `c${n}@customer.test`, to: "support@bench.test", subject: `bench ${n}`, text: body, messageId: `<bench-${n}@customer.test>` });
+        const info = transport.sendMail({
+          from: `c${n}@customer.test`,
+          to: "support@bench.test",
+          subject: `bench ${n}`,
+          text: body,
+          messageId: `<bench-${n}@customer.test>`,
+        });
         lines.push(`sent ${n} ${wallClock()}`);
         await info;
       }
@@ -50,12 +70,28 @@ if (process.argv[2] === "--clients") {
 const total = Number(process.argv[2] ?? 2000);
 const dataDir = mkdtempSync(join(tmpdir(), "desk-bench-"));
 const smtpPort = await freePort();
-const desk = await startDesk(loadConfig({ DESK_PORT: "0", DESK_SMTP_PORT: String(smtpPort), DESK_DATA_DIR: dataDir, DESK_LOG_LEVEL: "warn", DESK_SECRET: "bench-secret-0123456789abcdef" }), { webAssets: null });
+const desk = await startDesk(
+  loadConfig({
+    DESK_PORT: "0",
+    DESK_SMTP_PORT: String(smtpPort),
+    DESK_DATA_DIR: dataDir,
+    DESK_LOG_LEVEL: "warn",
+    DESK_SECRET: "bench-secret-0123456789abcdef",
+  }),
+  { webAssets: null },
+);
 const userId = newId();
 const now = new Date().toISOString();
-desk.deps.db.insert(users).values({ id: userId, email: "bench@example.test", name: "Bench", createdAt: now, updatedAt: now }).run();
+desk.deps.db
+  .insert(users)
+  .values({ id: userId, email: "bench@example.test", name: "Bench", createdAt: now, updatedAt: now })
+  .run();
 const workspace = createWorkspace({ userId }, { name: "Bench" }, desk.deps);
-createMailbox(systemContext(workspace.id), { name: "Support", email: "support@bench.test", inbound_kind: "forwarding", outbound_kind: "system", config: {} }, desk.deps);
+createMailbox(
+  systemContext(workspace.id),
+  { name: "Support", email: "support@bench.test", inbound_kind: "forwarding", outbound_kind: "system", config: {} },
+  desk.deps,
+);
 
 const createdAt = new Map<number, number>();
 onEventsCommitted(desk.deps.db, (events) => {
@@ -80,7 +116,10 @@ const started = performance.now();
 const mainBefore = mainThreadMs();
 // Server-side CPU per message: a figure that holds up on a machine shared with other work.
 const cpuBefore = process.cpuUsage();
-const child = Bun.spawn(["bun", import.meta.path, "--clients", String(smtpPort), String(total)], { stdout: "pipe", stderr: "inherit" });
+const child = Bun.spawn(["bun", import.meta.path, "--clients", String(smtpPort), String(total)], {
+  stdout: "pipe",
+  stderr: "inherit",
+});
 const output = await new Response(child.stdout).text();
 await child.exited;
 const seconds = (performance.now() - started) / 1000;
@@ -98,12 +137,20 @@ for (const line of output.split("\n")) {
 const lastCreated = Math.max(...createdAt.values());
 const windowSeconds = (lastCreated - firstSend) / 1000;
 latencies.sort((a, b) => a - b);
-const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]?.toFixed(1);
+const pct = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]?.toFixed(1);
 console.log(`messages: ${total} (${createdAt.size} stored), 20 KB each, ${CLIENTS} SMTP clients in a separate process`);
 console.log(`throughput: ${(total / seconds).toFixed(0)} messages/s (aim 300/s; includes the client process start)`);
-console.log(`ingest window: ${(createdAt.size / windowSeconds).toFixed(0)} messages/s over ${(windowSeconds * 1000).toFixed(0)} ms (aim 300/s; first send → last message.created)`);
+console.log(
+  `ingest window: ${(createdAt.size / windowSeconds).toFixed(0)} messages/s over ${(windowSeconds * 1000).toFixed(0)} ms (aim 300/s; first send → last message.created)`,
+);
 console.log(`send→message.created ms: p50 ${pct(50)}, p95 ${pct(95)} (aim < 50), p99 ${pct(99)}`);
-console.log(`server cpu: ${((cpu.user + cpu.system) / 1000 / total).toFixed(2)} ms/message (user ${(cpu.user / 1000 / total).toFixed(2)}, system ${(cpu.system / 1000 / total).toFixed(2)})`);
-if (mainBefore !== null && mainAfter !== null) console.log(`server event-loop thread cpu: ${((mainAfter - mainBefore) / total).toFixed(2)} ms/message (the rest: file-system pool, garbage-collector and JIT threads)`);
+console.log(
+  `server cpu: ${((cpu.user + cpu.system) / 1000 / total).toFixed(2)} ms/message (user ${(cpu.user / 1000 / total).toFixed(2)}, system ${(cpu.system / 1000 / total).toFixed(2)})`,
+);
+if (mainBefore !== null && mainAfter !== null)
+  console.log(
+    `server event-loop thread cpu: ${((mainAfter - mainBefore) / total).toFixed(2)} ms/message (the rest: file-system pool, garbage-collector and JIT threads)`,
+  );
 await desk.stop();
 rmSync(dataDir, { recursive: true, force: true });

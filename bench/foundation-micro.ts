@@ -34,6 +34,15 @@ async function measure(label: string, make: (i: number) => Request, expect: numb
 const base = "http://127.0.0.1";
 await measure("GET /healthz", () => new Request(`${base}/healthz`), 200);
 await measure("GET /v1/me", () => new Request(`${base}/v1/me`, { headers: { authorization } }), 200);
-await measure("POST /v1/teams", (i) => new Request(`${base}/v1/teams`, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify({ name: `Team ${i}-${Math.random()}` }) }), 201);
+await measure(
+  "POST /v1/teams",
+  (i) =>
+    new Request(`${base}/v1/teams`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify({ name: `Team ${i}-${Math.random()}` }),
+    }),
+  201,
+);
 await desk.stop();
 rmSync(desk.dataDir, { recursive: true, force: true });

@@ -21,7 +21,16 @@ const { workspace, owner } = await createWorkspaceWithOwner(desk);
 const ctx = owner.ctx;
 const now = new Date().toISOString();
 
-const plan = createField(ctx, { entity: "contact", name: "Plan", type: "select", options: ["free", "pro", "team", "enterprise"].map((label) => ({ label })) }, desk.deps);
+const plan = createField(
+  ctx,
+  {
+    entity: "contact",
+    name: "Plan",
+    type: "select",
+    options: ["free", "pro", "team", "enterprise"].map((label) => ({ label })),
+  },
+  desk.deps,
+);
 const seats = createField(ctx, { entity: "contact", name: "Seats", type: "number" }, desk.deps);
 const city = createField(ctx, { entity: "contact", name: "City", type: "text" }, desk.deps);
 const vip = createTag(ctx, { name: "vip" }, desk.deps);
@@ -29,9 +38,15 @@ const cities = ["Berlin", "Paris", "Lisbon", "Oslo", "Austin", "Kyoto", "Lagos",
 
 const seedStart = performance.now();
 const sqlite = desk.deps.db.$client;
-const insertContact = sqlite.query("INSERT INTO contacts (id, workspace_id, email, name, phone, notes, custom, blocked, created_at, updated_at) VALUES (?, ?, ?, ?, '', '', '{}', 0, ?, ?)");
-const insertValue = sqlite.query("INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'contact', ?, ?, ?, ?)");
-const insertTag = sqlite.query("INSERT INTO record_tags (workspace_id, kind, record_id, tag_id, created_at) VALUES (?, 'contacts', ?, ?, ?)");
+const insertContact = sqlite.query(
+  "INSERT INTO contacts (id, workspace_id, email, name, phone, notes, custom, blocked, created_at, updated_at) VALUES (?, ?, ?, ?, '', '', '{}', 0, ?, ?)",
+);
+const insertValue = sqlite.query(
+  "INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'contact', ?, ?, ?, ?)",
+);
+const insertTag = sqlite.query(
+  "INSERT INTO record_tags (workspace_id, kind, record_id, tag_id, created_at) VALUES (?, 'contacts', ?, ?, ?)",
+);
 sqlite.transaction(() => {
   for (let i = 0; i < total; i++) {
     const id = newId();
@@ -43,7 +58,9 @@ sqlite.transaction(() => {
   }
 })();
 sqlite.exec("ANALYZE");
-console.log(`seeded ${total} contacts with 3 field values each in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+console.log(
+  `seeded ${total} contacts with 3 field values each in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+);
 
 function measure(label: string, query: Record<string, unknown>) {
   const times: number[] = [];
@@ -70,9 +87,18 @@ measure("field.seats=499 & field.city=Oslo (two fields)", { "field.seats": "499"
 // The plans SQLite picks: a selective filter reads its records from the value index (id IN …).
 function explain(label: string, query: Record<string, string>) {
   const conditions = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
-  for (const filter of parseFieldFilters(query)) conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, desk.deps.db));
-  const built = desk.deps.db.select({ id: contacts.id }).from(contacts).where(and(...conditions)).orderBy(desc(contacts.id)).limit(51).toSQL();
-  const plan = sqlite.query<{ detail: string }, never[]>(`EXPLAIN QUERY PLAN ${built.sql}`).all(...(built.params as never[]));
+  for (const filter of parseFieldFilters(query))
+    conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, desk.deps.db));
+  const built = desk.deps.db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(...conditions))
+    .orderBy(desc(contacts.id))
+    .limit(51)
+    .toSQL();
+  const plan = sqlite
+    .query<{ detail: string }, never[]>(`EXPLAIN QUERY PLAN ${built.sql}`)
+    .all(...(built.params as never[]));
   console.log(`\nEXPLAIN QUERY PLAN ${label}\n${plan.map((r) => `  ${r.detail}`).join("\n")}`);
 }
 explain("field.seats=499 & field.city=Oslo", { "field.seats": "499", "field.city": "Oslo" });

@@ -5,7 +5,8 @@
  */
 import { trimQuoted } from "../src/mail/mail.quote";
 
-const paragraph = "Thanks for getting back to me so quickly. The printer on the third floor still shows the same error after the restart you suggested, and the queue keeps growing.";
+const paragraph =
+  "Thanks for getting back to me so quickly. The printer on the third floor still shows the same error after the restart you suggested, and the queue keeps growing.";
 const reply = Array.from({ length: 6 }, () => paragraph).join("\n\n");
 let quoted = "";
 for (let level = 1; quoted.length < 19_000; level++) {
@@ -15,7 +16,10 @@ for (let level = 1; quoted.length < 19_000; level++) {
 }
 const text = `${reply}\n\nBest regards,\nCarol\n\n${quoted}`;
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const htmlReply = reply.split("\n\n").map((p) => `<div>${escape(p)}</div>`).join("");
+const htmlReply = reply
+  .split("\n\n")
+  .map((p) => `<div>${escape(p)}</div>`)
+  .join("");
 const gmail = `<div dir="ltr">${htmlReply}<div>Best regards,<br>Carol</div></div><br><div class="gmail_quote"><div class="gmail_attr">On Mon, Nov 1, 2026 at 10:00 AM, Support &lt;support@acme.test&gt; wrote:<br></div><blockquote class="gmail_quote">${escape(quoted).replace(/\n/g, "<br>")}</blockquote></div>`;
 const unmarked = `<div>${htmlReply}<div>Best regards,<br>Carol</div><hr><p><b>From:</b> Support &lt;support@acme.test&gt;<br><b>Sent:</b> Monday, November 1, 2026 10:00 AM<br><b>To:</b> Carol<br><b>Subject:</b> Printer</p>${escape(quoted).replace(/\n/g, "<br>")}</div>`;
 
@@ -27,7 +31,9 @@ function measure(name: string, html: string | null, plain: string) {
   for (let i = 0; i < runs; i++) if (trimQuoted(html, plain).hasQuoted) removed++;
   const ms = (performance.now() - started) / runs;
   const size = ((html ?? "").length + plain.length) / 1024;
-  console.log(`${name.padEnd(34)} ${size.toFixed(1).padStart(5)} KB  ${ms.toFixed(3)} ms/message  trimmed ${removed}/${runs}`);
+  console.log(
+    `${name.padEnd(34)} ${size.toFixed(1).padStart(5)} KB  ${ms.toFixed(3)} ms/message  trimmed ${removed}/${runs}`,
+  );
 }
 
 measure("plain text, quoted thread", null, text);

@@ -31,7 +31,13 @@ async function runServer() {
   const children = Array.from({ length: PROCESSES }, (_, i) => {
     const share = Math.floor(SOCKETS / PROCESSES) + (i < SOCKETS % PROCESSES ? 1 : 0);
     const child = Bun.spawn(["bun", import.meta.path], {
-      env: { ...process.env, BENCH_ROLE: "clients", BENCH_SOCKETS: String(share), BENCH_URL: desk.url, BENCH_HEADERS: JSON.stringify(owner.headers) },
+      env: {
+        ...process.env,
+        BENCH_ROLE: "clients",
+        BENCH_SOCKETS: String(share),
+        BENCH_URL: desk.url,
+        BENCH_HEADERS: JSON.stringify(owner.headers),
+      },
       stdout: "pipe",
       stderr: "inherit",
     });
@@ -66,8 +72,11 @@ async function runServer() {
     arrivals.delete(subject);
   }
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
-  console.log(`ticket write -> ticket.created on all ${SOCKETS} sockets over ${WRITES} writes: p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`);
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
+  console.log(
+    `ticket write -> ticket.created on all ${SOCKETS} sockets over ${WRITES} writes: p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`,
+  );
   for (const child of children) child.kill();
   await desk.stop();
   process.exit(0);

@@ -22,12 +22,30 @@ const desk = await startDeskBinary();
 const browser = await launchChromium();
 try {
   // Owner, workspace, key and 50 tickets through the public API.
-  const register = await call(desk.url, "POST", "/v1/auth/register", {}, { email: "bench@example.test", password: "bench password 1", name: "Bench Owner" });
+  const register = await call(
+    desk.url,
+    "POST",
+    "/v1/auth/register",
+    {},
+    { email: "bench@example.test", password: "bench password 1", name: "Bench Owner" },
+  );
   const token = register.body.access_token as string;
-  const workspace = await call(desk.url, "POST", "/v1/workspaces", { authorization: `Bearer ${token}` }, { name: "Bench" });
+  const workspace = await call(
+    desk.url,
+    "POST",
+    "/v1/workspaces",
+    { authorization: `Bearer ${token}` },
+    { name: "Bench" },
+  );
   const asOwner = { authorization: `Bearer ${token}`, "desk-workspace": workspace.body.id };
   for (let i = 1; i <= 50; i++) {
-    const res = await call(desk.url, "POST", "/v1/tickets", asOwner, { subject: `Bench ticket ${i}: order question`, contact: { email: `c${i}@bench.test`, name: `Customer ${i}` }, body_html: `<p>Message ${i}</p>`, kind: "reply", priority: i % 7 === 0 ? "urgent" : "normal" });
+    const res = await call(desk.url, "POST", "/v1/tickets", asOwner, {
+      subject: `Bench ticket ${i}: order question`,
+      contact: { email: `c${i}@bench.test`, name: `Customer ${i}` },
+      body_html: `<p>Message ${i}</p>`,
+      kind: "reply",
+      priority: i % 7 === 0 ? "urgent" : "normal",
+    });
     if (res.status !== 201) throw new Error(`seeding tickets failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
 
@@ -43,13 +61,19 @@ try {
   await page.waitForURL(/\/inbox\//);
   const dist = join(ROOT, "web", "dist");
   const firstPageGzip = [...scripts].reduce((sum, p) => sum + gzipSync(readFileSync(join(dist, p))).length, 0);
-  const allGzip = readdirSync(join(dist, "assets")).filter((f) => f.endsWith(".js")).reduce((sum, f) => sum + gzipSync(readFileSync(join(dist, "assets", f))).length, 0);
+  const allGzip = readdirSync(join(dist, "assets"))
+    .filter((f) => f.endsWith(".js"))
+    .reduce((sum, f) => sum + gzipSync(readFileSync(join(dist, "assets", f))).length, 0);
 
   // 2. Navigation start → 50 ticket rows on screen and the list answering keys.
   const inboxTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
     await page.goto(`${desk.url}/inbox/all`);
-    await page.waitForFunction(() => document.querySelectorAll(".ticket-row").length >= 15 && /^50\b/.test(document.querySelector(".page-head .muted")?.textContent ?? ""));
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll(".ticket-row").length >= 15 &&
+        /^50\b/.test(document.querySelector(".page-head .muted")?.textContent ?? ""),
+    );
     inboxTimes.push(await page.evaluate(() => performance.now()));
   }
 
@@ -79,9 +103,15 @@ try {
   }
 
   console.log("web app figures (Chromium headless, dist/desk on loopback)");
-  console.log(`  first page JS, gzip:             ${(firstPageGzip / 1024).toFixed(1)} KB  (${scripts.size} files; all chunks ${(allGzip / 1024).toFixed(1)} KB)   aim < 250 KB`);
-  console.log(`  navigation → inbox of 50, median: ${median(inboxTimes).toFixed(0)} ms  (runs: ${inboxTimes.map((t) => t.toFixed(0)).join(", ")})   aim < 1000 ms`);
-  console.log(`  switch ticket (j), median:        ${median(switchTimes).toFixed(1)} ms  (max ${Math.max(...switchTimes).toFixed(1)} ms over ${switchTimes.length})   aim < 100 ms`);
+  console.log(
+    `  first page JS, gzip:             ${(firstPageGzip / 1024).toFixed(1)} KB  (${scripts.size} files; all chunks ${(allGzip / 1024).toFixed(1)} KB)   aim < 250 KB`,
+  );
+  console.log(
+    `  navigation → inbox of 50, median: ${median(inboxTimes).toFixed(0)} ms  (runs: ${inboxTimes.map((t) => t.toFixed(0)).join(", ")})   aim < 1000 ms`,
+  );
+  console.log(
+    `  switch ticket (j), median:        ${median(switchTimes).toFixed(1)} ms  (max ${Math.max(...switchTimes).toFixed(1)} ms over ${switchTimes.length})   aim < 100 ms`,
+  );
 } finally {
   await browser.close();
   await desk.stop();

@@ -17,12 +17,15 @@ const creates = Number(process.argv[2] ?? 2000);
 const desk = await startTestDesk({ keepAlive: true, env: { DESK_JOBS: "off", DESK_LOG_LEVEL: "warn" } });
 const { owner } = await createWorkspaceWithOwner(desk);
 // Experiment: BENCH_AUTOCHECKPOINT=0 keeps WAL checkpoints out of the requests' COMMITs.
-if (process.env.BENCH_AUTOCHECKPOINT) desk.deps.db.$client.exec(`PRAGMA wal_autocheckpoint = ${Number(process.env.BENCH_AUTOCHECKPOINT)}`);
+if (process.env.BENCH_AUTOCHECKPOINT)
+  desk.deps.db.$client.exec(`PRAGMA wal_autocheckpoint = ${Number(process.env.BENCH_AUTOCHECKPOINT)}`);
 const headers = { ...owner.headers, "content-type": "application/json" };
 
 type Send = (path: string, body: unknown) => Promise<number>;
 const inProcess: Send = async (path, body) => {
-  const res = await desk.fetch(new Request(`http://localhost${path}`, { method: "POST", headers, body: JSON.stringify(body) }));
+  const res = await desk.fetch(
+    new Request(`http://localhost${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
+  );
   await res.arrayBuffer();
   return res.status;
 };
@@ -32,7 +35,8 @@ const overSocket: Send = async (path, body) => {
   return res.status;
 };
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 let run = 0;
 async function measure(name: string, send: Send, body: (i: number) => unknown) {
   run++;
@@ -66,7 +70,9 @@ const existingContact = (i: number) => ({
   body_html: `<p>Hello again (attempt ${i}).</p>`,
 });
 
-console.log(`POST /v1/tickets with a first message, ${creates} sequential requests each (${navigator.hardwareConcurrency} cores)`);
+console.log(
+  `POST /v1/tickets with a first message, ${creates} sequential requests each (${navigator.hardwareConcurrency} cores)`,
+);
 await measure("in-process, new contact", inProcess, newContact);
 await measure("in-process, existing contact", inProcess, existingContact);
 await measure("socket, new contact", overSocket, newContact);
@@ -75,8 +81,13 @@ await measure("socket, existing contact", overSocket, existingContact);
 // The shared helpers on their own (µs per call, inside a transaction like the write path).
 const db = desk.deps.db;
 const ctx = owner.ctx;
-const ticket = (await desk.api("POST", "/v1/tickets", { headers, body: { ...newContact(9e9), tags: ["billing", "vip"] } })).body as { id: string; contact: { id: string } };
-const pageIds = db.$client.query<{ id: string }, []>("SELECT id FROM tickets ORDER BY rowid DESC LIMIT 50").all().map((r) => r.id);
+const ticket = (
+  await desk.api("POST", "/v1/tickets", { headers, body: { ...newContact(9e9), tags: ["billing", "vip"] } })
+).body as { id: string; contact: { id: string } };
+const pageIds = db.$client
+  .query<{ id: string }, []>("SELECT id FROM tickets ORDER BY rowid DESC LIMIT 50")
+  .all()
+  .map((r) => r.id);
 function micro(name: string, fn: (i: number) => unknown) {
   const n = Number(process.env.BENCH_MICRO ?? 5000);
   for (let i = 0; i < 500; i++) withTx(db, () => fn(-i - 1));
@@ -88,15 +99,23 @@ function micro(name: string, fn: (i: number) => unknown) {
 }
 console.log("\nhelpers, one transaction, µs per call");
 let fresh = 0;
-micro("findOrCreateContactByEmail, new contact", () => withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: `fresh-${process.pid}-${fresh++}@example.test`, name: "F" })));
-micro("findOrCreateContactByEmail, existing contact", () => withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" })));
+micro("findOrCreateContactByEmail, new contact", () =>
+  withTx(db, (tx) =>
+    findOrCreateContactByEmail(tx, ctx, { email: `fresh-${process.pid}-${fresh++}@example.test`, name: "F" }),
+  ),
+);
+micro("findOrCreateContactByEmail, existing contact", () =>
+  withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" })),
+);
 micro("labelsOf, 1 ticket with 2 labels", () => labelsOf(db, "tickets", [ticket.id]));
 micro("labelsOf, page of 50 tickets", () => labelsOf(db, "tickets", pageIds));
 micro("labelsOf, no ids", () => labelsOf(db, "tickets", []));
 micro("fieldValuesOf, 1 ticket", () => fieldValuesOf(db, "ticket", [ticket.id]));
 micro("fieldValuesOf, page of 50 tickets", () => fieldValuesOf(db, "ticket", pageIds));
 micro("contactRefsOf, 1 contact", () => contactRefsOf(db, [ticket.contact.id]));
-micro("applyLabelWrite, 2 existing labels (no change)", () => withTx(db, (tx) => applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] })));
+micro("applyLabelWrite, 2 existing labels (no change)", () =>
+  withTx(db, (tx) => applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] })),
+);
 micro("applyFieldWrite, {}", () => withTx(db, (tx) => applyFieldWrite(tx, ctx, "ticket", ticket.id, {})));
 const contactRow = withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test" }));
 micro("presentContact (reads labels, fields, ticket_count)", () => presentContact(db, contactRow));

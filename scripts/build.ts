@@ -44,7 +44,19 @@ await import(${JSON.stringify(join(root, "src/main.ts"))});
 );
 const executable = join(root, "dist", "desk");
 const compile = (extra: string[] = []) =>
-  run(["bun", "build", "--compile", "--minify", "--sourcemap", "--bytecode", "--format=esm", ...extra, join(buildDir, "entry.ts"), "--outfile", executable]);
+  run([
+    "bun",
+    "build",
+    "--compile",
+    "--minify",
+    "--sourcemap",
+    "--bytecode",
+    "--format=esm",
+    ...extra,
+    join(buildDir, "entry.ts"),
+    "--outfile",
+    executable,
+  ]);
 compile();
 // Second pass: lay the bytecode out in the order a start-up and a first request use it, so an idle
 // server maps fewer pages of the executable (measured: idle RSS 81 → 74 MB).
@@ -62,7 +74,15 @@ async function recordStartupOrder(path: string): Promise<boolean> {
   probe.stop(true);
   const child = Bun.spawn([executable, "serve"], {
     cwd: buildDir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", DESK_HOST: "127.0.0.1", DESK_PORT: "0", DESK_SMTP_PORT: String(smtpPort), DESK_DATA_DIR: dataDir, DESK_LOG_LEVEL: "info", BUN_BYTECODE_ORDER_OUT: path },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      DESK_HOST: "127.0.0.1",
+      DESK_PORT: "0",
+      DESK_SMTP_PORT: String(smtpPort),
+      DESK_DATA_DIR: dataDir,
+      DESK_LOG_LEVEL: "info",
+      BUN_BYTECODE_ORDER_OUT: path,
+    },
     stdout: "pipe",
     stderr: "ignore",
   });

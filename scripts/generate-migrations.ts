@@ -13,20 +13,32 @@ const root = join(import.meta.dir, "..");
 const dir = join(root, "migrations");
 
 if (!process.env.DESK_MIGRATIONS_LOCKED) {
-  const child = Bun.spawnSync(["flock", "/tmp/desk-migrations.lock", "bun", import.meta.path, ...process.argv.slice(2)], {
-    env: { ...process.env, DESK_MIGRATIONS_LOCKED: "1" },
-    stdio: ["ignore", "inherit", "inherit"],
-    cwd: root,
-  });
+  const child = Bun.spawnSync(
+    ["flock", "/tmp/desk-migrations.lock", "bun", import.meta.path, ...process.argv.slice(2)],
+    {
+      env: { ...process.env, DESK_MIGRATIONS_LOCKED: "1" },
+      stdio: ["ignore", "inherit", "inherit"],
+      cwd: root,
+    },
+  );
   process.exit(child.exitCode ?? 1);
 }
 
-type Journal = { version: string; dialect: string; entries: Array<{ idx: number; tag: string; when: number; breakpoints: boolean; version: string }> };
+type Journal = {
+  version: string;
+  dialect: string;
+  entries: Array<{ idx: number; tag: string; when: number; breakpoints: boolean; version: string }>;
+};
 const journalPath = join(dir, "meta", "_journal.json");
 
 function tracked(): Set<string> {
   const out = Bun.spawnSync(["git", "ls-files", "migrations"], { cwd: root }).stdout.toString();
-  return new Set(out.split("\n").filter(Boolean).map((p) => p.replace(/^migrations\//, "")));
+  return new Set(
+    out
+      .split("\n")
+      .filter(Boolean)
+      .map((p) => p.replace(/^migrations\//, "")),
+  );
 }
 
 function dropScratch() {
@@ -46,14 +58,23 @@ function dropScratch() {
 
 dropScratch();
 const name = process.argv[2] ?? "schema";
-const gen = Bun.spawnSync(["bun", "x", "drizzle-kit", "generate", "--name", name], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+const gen = Bun.spawnSync(["bun", "x", "drizzle-kit", "generate", "--name", name], {
+  cwd: root,
+  stdio: ["ignore", "inherit", "inherit"],
+});
 if (gen.exitCode !== 0) process.exit(gen.exitCode ?? 1);
 
-const journal: Journal = existsSync(journalPath) ? JSON.parse(readFileSync(journalPath, "utf8")) : ({ entries: [] } as unknown as Journal);
+const journal: Journal = existsSync(journalPath)
+  ? JSON.parse(readFileSync(journalPath, "utf8"))
+  : ({ entries: [] } as unknown as Journal);
 // Hand-written SQL drizzle-kit cannot express (FTS5 tables, triggers) lives in migrations/custom,
 // applied after the generated ones, each once, in file-name order.
 const customDir = join(dir, "custom");
-const custom = existsSync(customDir) ? readdirSync(customDir).filter((f) => f.endsWith(".sql")).sort() : [];
+const custom = existsSync(customDir)
+  ? readdirSync(customDir)
+      .filter((f) => f.endsWith(".sql"))
+      .sort()
+  : [];
 const all = [
   ...journal.entries.map((e) => ({ tag: e.tag, file: `./${e.tag}.sql` })),
   ...custom.map((f) => ({ tag: `custom/${f.replace(/\.sql$/, "")}`, file: `./custom/${f}` })),
@@ -65,4 +86,6 @@ writeFileSync(
   `// Written by scripts/generate-migrations.ts: every migration, embedded in the executable.\nimport type { Migration } from "../src/db/migrate";\n${imports.join("\n")}\n\nexport const migrations: Migration[] = [\n${list.join("\n")}\n];\n`,
 );
 console.log(`migrations: ${all.map((m) => m.tag).join(", ")}`);
-for (const file of readdirSync(dir)) if (file.endsWith(".sql") && !journal.entries.some((e) => `${e.tag}.sql` === file)) console.warn(`stray migration file: ${file}`);
+for (const file of readdirSync(dir))
+  if (file.endsWith(".sql") && !journal.entries.some((e) => `${e.tag}.sql` === file))
+    console.warn(`stray migration file: ${file}`);

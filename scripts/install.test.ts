@@ -6,7 +6,11 @@ import { join } from "node:path";
 const script = join(import.meta.dir, "..", "install.sh");
 
 function dryRun(args: string[]) {
-  const run = Bun.spawnSync(["bash", script, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+  const run = Bun.spawnSync(["bash", script, ...args], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, PATH: process.env.PATH ?? "/usr/bin:/bin" },
+  });
   return { code: run.exitCode, out: run.stdout.toString(), err: run.stderr.toString() };
 }
 
@@ -27,10 +31,22 @@ describe("install.sh --dry-run", () => {
     expect(out).toMatch(/DESK_SECRET (generated|kept)/);
     expect(out).toMatch(/DESK_INBOUND_SECRET (generated|kept)/);
     expect(out).toContain("+ write /etc/systemd/system/desk.service");
-    for (const line of ["NoNewPrivileges=true", "ProtectSystem=strict", "ReadWritePaths=/var/lib/desk", "PrivateTmp=true", "User=desk", "ExecStart=/usr/local/bin/desk serve", "EnvironmentFile=/etc/desk/desk.env"]) {
+    for (const line of [
+      "NoNewPrivileges=true",
+      "ProtectSystem=strict",
+      "ReadWritePaths=/var/lib/desk",
+      "PrivateTmp=true",
+      "User=desk",
+      "ExecStart=/usr/local/bin/desk serve",
+      "EnvironmentFile=/etc/desk/desk.env",
+    ]) {
       expect(out).toContain(line);
     }
-    const order = ["+ systemctl daemon-reload", "+ systemctl enable desk.service", "+ systemctl restart desk.service"].map((l) => out.indexOf(l));
+    const order = [
+      "+ systemctl daemon-reload",
+      "+ systemctl enable desk.service",
+      "+ systemctl restart desk.service",
+    ].map((l) => out.indexOf(l));
     expect(order.every((i) => i > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // no generated secret is ever printed

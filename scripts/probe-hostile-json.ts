@@ -28,7 +28,12 @@ export type ProbeResult = {
  * Fires `count` hostile requests at once (alternating sign-in and ticket PATCH when `ticketPath` and
  * `headers` are given) and, while they are in flight, /healthz one after another.
  */
-export async function probeHostileJson(options: { url: string; count?: number; ticketPath?: string; headers?: Record<string, string> }): Promise<ProbeResult> {
+export async function probeHostileJson(options: {
+  url: string;
+  count?: number;
+  ticketPath?: string;
+  headers?: Record<string, string>;
+}): Promise<ProbeResult> {
   const count = options.count ?? 8;
   const login = deepLoginBody();
   const custom = deepCustomBody();

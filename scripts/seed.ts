@@ -45,7 +45,10 @@ const random = () => {
   return seed / 4294967296;
 };
 const SYLLABLES = "ka lo mi ne ru sa te vi zo ba de fi gu ho ja ke li mo nu pa qui ro su ta ve wa xi yo ze".split(" ");
-const COMMON = "the to and a of i is it you that in my for on this with not can be have we are but was please order account help thanks".split(" ");
+const COMMON =
+  "the to and a of i is it you that in my for on this with not can be have we are but was please order account help thanks".split(
+    " ",
+  );
 const VOCABULARY: string[] = [...COMMON];
 while (VOCABULARY.length < 30_000) {
   const n = 2 + Math.floor(random() * 3);
@@ -78,19 +81,43 @@ function uuidAt(ms: number): string {
 const now = Date.now();
 const ownerId = newId();
 const iso = new Date(now).toISOString();
-deps.db.insert(users).values({ id: ownerId, email: `owner-${ownerId.slice(-8)}@bench.test`, name: "Bench Owner", createdAt: iso, updatedAt: iso }).run();
+deps.db
+  .insert(users)
+  .values({
+    id: ownerId,
+    email: `owner-${ownerId.slice(-8)}@bench.test`,
+    name: "Bench Owner",
+    createdAt: iso,
+    updatedAt: iso,
+  })
+  .run();
 const workspace = createWorkspace({ userId: ownerId }, { name: `Bench ${ownerId.slice(-6)}` }, deps);
 const ws = workspace.id;
-const ownerCtx: RequestContext = { workspaceId: ws, actor: { type: "user", userId: ownerId, sessionId: null }, role: "owner", scopes: null, visibleTeams: "all", requestId: "seed", ip: null };
+const ownerCtx: RequestContext = {
+  workspaceId: ws,
+  actor: { type: "user", userId: ownerId, sessionId: null },
+  role: "owner",
+  scopes: null,
+  visibleTeams: "all",
+  requestId: "seed",
+  ip: null,
+};
 const agentIds: string[] = [];
 for (let i = 0; i < AGENTS; i++) {
   const id = newId();
-  deps.db.insert(users).values({ id, email: `agent${i}-${id.slice(-8)}@bench.test`, name: `Agent ${i}`, createdAt: iso, updatedAt: iso }).run();
+  deps.db
+    .insert(users)
+    .values({ id, email: `agent${i}-${id.slice(-8)}@bench.test`, name: `Agent ${i}`, createdAt: iso, updatedAt: iso })
+    .run();
   deps.db.insert(members).values({ workspaceId: ws, userId: id, role: "agent", createdAt: iso }).run();
   agentIds.push(id);
 }
 const seats = createField(ownerCtx, { entity: "ticket", name: "Seats", key: "seats", type: "number" }, deps);
-const orderRef = createField(ownerCtx, { entity: "ticket", name: "Order reference", key: "order_ref", type: "text" }, deps);
+const orderRef = createField(
+  ownerCtx,
+  { entity: "ticket", name: "Order reference", key: "order_ref", type: "text" },
+  deps,
+);
 const { secret } = createApiKey(ownerCtx, { name: "bench", scopes: [...SCOPES] }, deps);
 // The services above left this turn's group commit open: commit it before raw transactions of our own.
 commitPending(deps.db);
@@ -99,7 +126,9 @@ console.log(`workspace ${ws} ready (${elapsed()})`);
 // The FTS triggers cost ~100 µs a row when interleaved with bulk inserts; filling each index once
 // with INSERT … SELECT afterwards is ~5× faster. They are put back exactly as the migration made them.
 const triggers = sqlite
-  .query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_search_%'")
+  .query<{ name: string; sql: string }, []>(
+    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_search_%'",
+  )
   .all();
 for (const trigger of triggers) sqlite.exec(`DROP TRIGGER ${trigger.name}`);
 
@@ -125,16 +154,42 @@ for (let start = 0; start < CONTACTS; start += BATCH) {
 console.log(`${CONTACTS} contacts (${elapsed()})`);
 
 // ---- tickets, messages, field values ----
-const insertTicket = sqlite.prepare(`INSERT INTO tickets (id, workspace_id, number, subject, status, priority, severity, channel, contact_id, assignee_id, spam,
+const insertTicket =
+  sqlite.prepare(`INSERT INTO tickets (id, workspace_id, number, subject, status, priority, severity, channel, contact_id, assignee_id, spam,
   solved_at, first_responded_at, last_message_at, last_customer_message_at, last_message_preview, message_count, custom, created_at, updated_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?)`);
-const insertMessage = sqlite.prepare(`INSERT INTO messages (id, workspace_id, ticket_id, kind, direction, author_type, author_user_id, author_contact_id,
+const insertMessage =
+  sqlite.prepare(`INSERT INTO messages (id, workspace_id, ticket_id, kind, direction, author_type, author_user_id, author_contact_id,
   body_html, body_text, subject, "to", cc, bcc, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', '[]', '[]', ?)`);
-const insertValue = sqlite.prepare("INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'ticket', ?, ?, ?, ?)");
-const STATUSES: Array<[string, number]> = [["open", 0.06], ["pending", 0.03], ["on_hold", 0.01], ["solved", 0.4], ["closed", 0.5]];
-const PRIORITY: Array<[string, number]> = [["low", 0.2], ["normal", 0.55], ["high", 0.2], ["urgent", 0.05]];
-const SEVERITY: Array<[string | null, number]> = [[null, 0.7], ["sev1", 0.03], ["sev2", 0.07], ["sev3", 0.1], ["sev4", 0.1]];
-const CHANNEL: Array<[string, number]> = [["email", 0.6], ["chat", 0.2], ["api", 0.15], ["portal", 0.05]];
+const insertValue = sqlite.prepare(
+  "INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'ticket', ?, ?, ?, ?)",
+);
+const STATUSES: Array<[string, number]> = [
+  ["open", 0.06],
+  ["pending", 0.03],
+  ["on_hold", 0.01],
+  ["solved", 0.4],
+  ["closed", 0.5],
+];
+const PRIORITY: Array<[string, number]> = [
+  ["low", 0.2],
+  ["normal", 0.55],
+  ["high", 0.2],
+  ["urgent", 0.05],
+];
+const SEVERITY: Array<[string | null, number]> = [
+  [null, 0.7],
+  ["sev1", 0.03],
+  ["sev2", 0.07],
+  ["sev3", 0.1],
+  ["sev4", 0.1],
+];
+const CHANNEL: Array<[string, number]> = [
+  ["email", 0.6],
+  ["chat", 0.2],
+  ["api", 0.15],
+  ["portal", 0.05],
+];
 let messageTotal = 0;
 for (let start = 0; start < TICKETS; start += BATCH) {
   sqlite.transaction(() => {
@@ -149,7 +204,9 @@ for (let start = 0; start < TICKETS; start += BATCH) {
       let firstResponse: string | null = null;
       let lastCustomer: string | null = null;
       let preview = "";
-      const rows: Array<[string, string, string, string, string | null, string | null, string, string, string, string]> = [];
+      const rows: Array<
+        [string, string, string, string, string | null, string | null, string, string, string, string]
+      > = [];
       const subject = words(3, 8);
       for (let m = 0; m < count; m++) {
         const inbound = m % 2 === 0;
@@ -158,32 +215,72 @@ for (let start = 0; start < TICKETS; start += BATCH) {
         if (inbound) lastCustomer = t;
         else firstResponse ??= t;
         preview = text.slice(0, 200);
-        rows.push([uuidAt(at), inbound ? "inbound" : "outbound", inbound ? "contact" : "user", inbound ? "contact" : "user", inbound ? null : (assignee ?? agentIds[0]!), inbound ? contactId : null, `<p>${text}</p>`, text, subject, t]);
+        rows.push([
+          uuidAt(at),
+          inbound ? "inbound" : "outbound",
+          inbound ? "contact" : "user",
+          inbound ? "contact" : "user",
+          inbound ? null : (assignee ?? agentIds[0]!),
+          inbound ? contactId : null,
+          `<p>${text}</p>`,
+          text,
+          subject,
+          t,
+        ]);
         at += 60_000 + Math.floor(random() * 4 * 3600_000);
       }
       const last = rows.at(-1)![9];
       const solved = status === "solved" || status === "closed" ? last : null;
-      insertTicket.run(id, ws, i + 1, subject, status, weighted(PRIORITY), weighted(SEVERITY), weighted(CHANNEL), contactId, assignee, random() < 0.01 ? 1 : 0,
-        solved, firstResponse, last, lastCustomer, preview, count, new Date(createdMs).toISOString(), last);
+      insertTicket.run(
+        id,
+        ws,
+        i + 1,
+        subject,
+        status,
+        weighted(PRIORITY),
+        weighted(SEVERITY),
+        weighted(CHANNEL),
+        contactId,
+        assignee,
+        random() < 0.01 ? 1 : 0,
+        solved,
+        firstResponse,
+        last,
+        lastCustomer,
+        preview,
+        count,
+        new Date(createdMs).toISOString(),
+        last,
+      );
       for (const r of rows) insertMessage.run(r[0], ws, id, "reply", r[1], r[2], r[4], r[5], r[6], r[7], r[8], r[9]);
       messageTotal += count;
       if (random() < 0.3) insertValue.run(ws, id, seats.id, null, 1 + Math.floor(random() * 500));
       if (random() < 0.2) insertValue.run(ws, id, orderRef.id, `ORD-${i}-${word()}`, null);
     }
   })();
-  if ((start / BATCH) % 5 === 4) console.log(`${Math.min(TICKETS, start + BATCH)} tickets, ${messageTotal} messages (${elapsed()})`);
+  if ((start / BATCH) % 5 === 4)
+    console.log(`${Math.min(TICKETS, start + BATCH)} tickets, ${messageTotal} messages (${elapsed()})`);
 }
 sqlite.exec(`UPDATE workspaces SET ticket_number_seq = ${TICKETS} WHERE id = '${ws}'`);
 console.log(`${TICKETS} tickets, ${messageTotal} messages (${elapsed()})`);
 const wsToken = `'w${ws.replace(/-/g, "")}'`;
-sqlite.exec(`INSERT INTO ticket_search (rowid, ws, subject) SELECT rowid, ${wsToken}, subject FROM tickets WHERE workspace_id = '${ws}'`);
-sqlite.exec(`INSERT INTO contact_search (rowid, ws, name, email) SELECT rowid, ${wsToken}, name, coalesce(email, '') FROM contacts WHERE workspace_id = '${ws}'`);
-sqlite.exec(`INSERT INTO field_value_search (rowid, ws, value) SELECT rowid, ${wsToken}, value_text FROM field_values WHERE workspace_id = '${ws}' AND value_text IS NOT NULL`);
+sqlite.exec(
+  `INSERT INTO ticket_search (rowid, ws, subject) SELECT rowid, ${wsToken}, subject FROM tickets WHERE workspace_id = '${ws}'`,
+);
+sqlite.exec(
+  `INSERT INTO contact_search (rowid, ws, name, email) SELECT rowid, ${wsToken}, name, coalesce(email, '') FROM contacts WHERE workspace_id = '${ws}'`,
+);
+sqlite.exec(
+  `INSERT INTO field_value_search (rowid, ws, value) SELECT rowid, ${wsToken}, value_text FROM field_values WHERE workspace_id = '${ws}' AND value_text IS NOT NULL`,
+);
 console.log(`search: tickets, contacts, fields indexed (${elapsed()})`);
-sqlite.exec(`INSERT INTO message_search (rowid, ws, body) SELECT rowid, ${wsToken}, body_text FROM messages WHERE workspace_id = '${ws}'`);
+sqlite.exec(
+  `INSERT INTO message_search (rowid, ws, body) SELECT rowid, ${wsToken}, body_text FROM messages WHERE workspace_id = '${ws}'`,
+);
 console.log(`search: messages indexed (${elapsed()})`);
 for (const trigger of triggers) sqlite.exec(trigger.sql);
-for (const table of ["ticket_search", "message_search", "contact_search", "field_value_search"]) sqlite.exec(`INSERT INTO ${table}(${table}) VALUES ('optimize')`);
+for (const table of ["ticket_search", "message_search", "contact_search", "field_value_search"])
+  sqlite.exec(`INSERT INTO ${table}(${table}) VALUES ('optimize')`);
 console.log(`search indexes merged (${elapsed()})`);
 sqlite.exec("ANALYZE");
 sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -27,7 +27,16 @@ const port = freePort();
 const base = `http://127.0.0.1:${port}`;
 const child = Bun.spawn([binary, "serve"], {
   cwd: dir,
-  env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, DESK_PORT: String(port), DESK_HOST: "127.0.0.1", DESK_SMTP_PORT: "0", DESK_DATA_DIR: join(dir, "data"), DESK_BASE_URL: base, DESK_LOG_LEVEL: "warn" },
+  env: {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: dir,
+    DESK_PORT: String(port),
+    DESK_HOST: "127.0.0.1",
+    DESK_SMTP_PORT: "0",
+    DESK_DATA_DIR: join(dir, "data"),
+    DESK_BASE_URL: base,
+    DESK_LOG_LEVEL: "warn",
+  },
   stdout: "inherit",
   stderr: "inherit",
 });
@@ -37,7 +46,11 @@ function check(condition: unknown, what: string): asserts condition {
 }
 
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(base + path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, text };
 }
@@ -46,7 +59,9 @@ let failed = false;
 try {
   const started = performance.now();
   for (;;) {
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${base}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) break;
     check(child.exitCode === null, `desk exited with ${child.exitCode} before becoming healthy`);
     check(performance.now() - started < 20_000, "healthz not ready within 20 s");
@@ -54,15 +69,28 @@ try {
   }
   console.log(`healthy after ${Math.round(performance.now() - started)} ms`);
 
-  const reg = await call("POST", "/v1/auth/register", {}, { email: "smoke@example.test", password: "smoke-test-password", name: "Smoke" });
+  const reg = await call(
+    "POST",
+    "/v1/auth/register",
+    {},
+    { email: "smoke@example.test", password: "smoke-test-password", name: "Smoke" },
+  );
   check(reg.status === 201 && reg.body.access_token, `register answered ${reg.status} ${reg.text}`);
   const person = { authorization: `Bearer ${reg.body.access_token}` };
   const ws = await call("POST", "/v1/workspaces", person, { name: "Smoke Test" });
   check(ws.status === 201 && ws.body.id, `create workspace answered ${ws.status} ${ws.text}`);
-  const key = await call("POST", "/v1/api-keys", { ...person, "desk-workspace": ws.body.id }, { name: "smoke", scopes: ["settings:read"] });
+  const key = await call(
+    "POST",
+    "/v1/api-keys",
+    { ...person, "desk-workspace": ws.body.id },
+    { name: "smoke", scopes: ["settings:read"] },
+  );
   check(key.status === 201 && key.body.secret, `create API key answered ${key.status} ${key.text}`);
   const viaKey = await call("GET", "/v1/workspace", { authorization: `Bearer ${key.body.secret}` });
-  check(viaKey.status === 200 && viaKey.body.id === ws.body.id, `GET /v1/workspace with the key answered ${viaKey.status} ${viaKey.text}`);
+  check(
+    viaKey.status === 200 && viaKey.body.id === ws.body.id,
+    `GET /v1/workspace with the key answered ${viaKey.status} ${viaKey.text}`,
+  );
   const spec = await call("GET", "/v1/openapi.json", {});
   check(spec.status === 200 && spec.body.openapi, "openapi.json missing");
   console.log("smoke: ok");

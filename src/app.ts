@@ -39,13 +39,18 @@ export function buildApp(deps: Deps) {
     .onTransform({ as: "global" }, normalizeBody)
     .onError({ as: "global" }, ({ code, error, request }) => {
       if (code === "NOT_FOUND") requestMeta(request).unmatched = true;
-      const desk = code === "PARSE" && !(error.cause instanceof DeskError) ? parseFailure(request) : asDeskError(code, error);
+      const desk =
+        code === "PARSE" && !(error.cause instanceof DeskError) ? parseFailure(request) : asDeskError(code, error);
       if (desk.status >= 500) {
-        deps.logger.error({ err: error, req_id: requestMeta(request).requestId, path: new URL(request.url).pathname }, "request failed");
+        deps.logger.error(
+          { err: error, req_id: requestMeta(request).requestId, path: new URL(request.url).pathname },
+          "request failed",
+        );
       }
       return errorResponse(desk);
     });
-  if (deps.config.responseChecks) app.onAfterHandle({ as: "global" }, createResponseCheck(responses, deps.logger.child({ subsystem: "http" })));
+  if (deps.config.responseChecks)
+    app.onAfterHandle({ as: "global" }, createResponseCheck(responses, deps.logger.child({ subsystem: "http" })));
   return app
     .get("/healthz", () => ({ ok: true }), { detail: { hide: true } })
     .get(

@@ -29,5 +29,14 @@ export function buildDeps(config: Config, overrides: { db?: Db; logger?: Logger;
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const tokens = createTokenService(config.secret, () => clock.now());
   const credentials = createCredentialResolver({ db, tokens, clock });
-  return { config, db, logger, clock, secrets: createSecretBox(config.secret), tokens, credentials, guard: guardPlugin(credentials) };
+  return {
+    config,
+    db,
+    logger,
+    clock,
+    secrets: createSecretBox(config.secret),
+    tokens,
+    credentials,
+    guard: guardPlugin(credentials),
+  };
 }

@@ -46,7 +46,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // From source (not the compiled executable, whose web files are embedded) build web/dist first
   // when it is missing or stale, so `bun install && bun start` serves the web app.
-  if (!embeddedWebAssets()) await ensureWebBuild(join(import.meta.dir, "..", "web"), createLogger(config.logLevel).child({ subsystem: "web" }));
+  if (!embeddedWebAssets())
+    await ensureWebBuild(join(import.meta.dir, "..", "web"), createLogger(config.logLevel).child({ subsystem: "web" }));
   const desk = await startDesk(config);
   // Starting up leaves garbage (module initialisation, migrations); an idle server should not carry it.
   setTimeout(() => Bun.gc(true), 1000).unref();

@@ -43,11 +43,48 @@ import { deliverWebhookJob, registerWebhookFanOut } from "./webhooks/webhooks.de
  * event hooks. Add one line per feature; nothing else needs to know about it.
  */
 export function featureRoutes(deps: Deps): Elysia<any, any, any, any, any, any, any>[] {
-  return [workspacesRoutes(deps), apiKeysRoutes(deps), authRoutes(deps), instanceRoutes(deps), meRoutes(deps), passwordResetsRoutes(deps), membersRoutes(deps), invitationsRoutes(deps), teamsRoutes(deps), auditRoutes(deps), eventsRoutes(deps), webhooksRoutes(deps), realtimeRoutes(deps), mailboxesRoutes(deps), inboundRoutes(deps), ticketsRoutes(deps), messagesRoutes(deps), attachmentsRoutes(deps), searchRoutes(deps), reportsRoutes(deps), labelsRoutes(deps), fieldsRoutes(deps), contactsRoutes(deps), companiesRoutes(deps), viewsRoutes(deps), savedRepliesRoutes(deps)];
+  return [
+    workspacesRoutes(deps),
+    apiKeysRoutes(deps),
+    authRoutes(deps),
+    instanceRoutes(deps),
+    meRoutes(deps),
+    passwordResetsRoutes(deps),
+    membersRoutes(deps),
+    invitationsRoutes(deps),
+    teamsRoutes(deps),
+    auditRoutes(deps),
+    eventsRoutes(deps),
+    webhooksRoutes(deps),
+    realtimeRoutes(deps),
+    mailboxesRoutes(deps),
+    inboundRoutes(deps),
+    ticketsRoutes(deps),
+    messagesRoutes(deps),
+    attachmentsRoutes(deps),
+    searchRoutes(deps),
+    reportsRoutes(deps),
+    labelsRoutes(deps),
+    fieldsRoutes(deps),
+    contactsRoutes(deps),
+    companiesRoutes(deps),
+    viewsRoutes(deps),
+    savedRepliesRoutes(deps),
+  ];
 }
 
 export function featureJobs(deps: Deps): JobDefinition<never>[] {
-  return [purgeWorkspaceJob(deps), deliverWebhookJob(deps), wakeSnoozedJob(deps), removeOrphanAttachmentsJob(deps), mailboxSyncJob(deps), sendReplyJob(deps), autoReplyJob(deps), invitationMailJob(deps), passwordResetMailJob(deps)] as unknown as JobDefinition<never>[];
+  return [
+    purgeWorkspaceJob(deps),
+    deliverWebhookJob(deps),
+    wakeSnoozedJob(deps),
+    removeOrphanAttachmentsJob(deps),
+    mailboxSyncJob(deps),
+    sendReplyJob(deps),
+    autoReplyJob(deps),
+    invitationMailJob(deps),
+    passwordResetMailJob(deps),
+  ] as unknown as JobDefinition<never>[];
 }
 
 /** Runs once at start: features subscribe to events (webhook deliveries, realtime, automations). */

@@ -34,11 +34,21 @@ export type Desk = {
   stop(): Promise<void>;
 };
 
-export type StartOptions = { clock?: Clock; webAssets?: WebAssets | null; http?: Pick<HttpOptions, "upgrade" | "observe"> };
+export type StartOptions = {
+  clock?: Clock;
+  webAssets?: WebAssets | null;
+  http?: Pick<HttpOptions, "upgrade" | "observe">;
+};
 
 /** Every job kind: machinery's maintenance plus each feature's. */
 export function allJobs(deps: Deps): JobDefinition<never>[] {
-  return [pruneEventsJob(deps), pruneIdempotencyKeysJob(deps), pruneJobsJob(deps), optimizeDatabaseJob(deps), ...featureJobs(deps)] as JobDefinition<never>[];
+  return [
+    pruneEventsJob(deps),
+    pruneIdempotencyKeysJob(deps),
+    pruneJobsJob(deps),
+    optimizeDatabaseJob(deps),
+    ...featureJobs(deps),
+  ] as JobDefinition<never>[];
 }
 
 /**
@@ -50,10 +60,16 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
   registerFeatureHooks(deps);
   const recovered = recoverIdempotencyKeys(deps.db.$client);
-  if (recovered > 0) deps.logger.warn({ keys: recovered }, "dropped idempotency keys left running by an earlier process; their retries run again");
+  if (recovered > 0)
+    deps.logger.warn(
+      { keys: recovered },
+      "dropped idempotency keys left running by an earlier process; their retries run again",
+    );
   const app = buildApp(deps);
   const webAssets =
-    options.webAssets !== undefined ? options.webAssets : (embeddedWebAssets() ?? webAssetsFromDisk(join(import.meta.dir, "..", "web", "dist")));
+    options.webAssets !== undefined
+      ? options.webAssets
+      : (embeddedWebAssets() ?? webAssetsFromDisk(join(import.meta.dir, "..", "web", "dist")));
   const gateway = createRealtimeGateway(deps);
   const metricSources = [jobsSource(deps.db), gateway.metrics()];
   const handler = createHttpHandler(app, deps, {
@@ -79,7 +95,12 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   if (config.baseUrlFromListener) config.baseUrl = listenerBaseUrl(config.host, server.port ?? config.port);
   gateway.attach(server as Server<unknown>);
   const smtp = config.smtpPort > 0 ? await startInboundSmtp(deps) : null;
-  const jobs = createJobRunner({ db: deps.db, logger: deps.logger.child({ subsystem: "jobs" }), clock: deps.clock, definitions: allJobs(deps) });
+  const jobs = createJobRunner({
+    db: deps.db,
+    logger: deps.logger.child({ subsystem: "jobs" }),
+    clock: deps.clock,
+    definitions: allJobs(deps),
+  });
   if (config.jobsEnabled) jobs.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   deps.logger.info({ url, base_url: config.baseUrl, data_dir: config.dataDir }, "desk is serving");

@@ -9,7 +9,11 @@ import { startDesk, type Desk } from "../src/start";
 export type TestDesk = Desk & {
   dataDir: string;
   /** Calls the full HTTP stack in-process (no socket): `api("GET", "/v1/me", { headers })`. */
-  api: (method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown; raw?: BodyInit }) => Promise<ApiResult>;
+  api: (
+    method: string,
+    path: string,
+    options?: { headers?: Record<string, string>; body?: unknown; raw?: BodyInit },
+  ) => Promise<ApiResult>;
 };
 
 export type ApiResult = { status: number; headers: Headers; body: any; text: string };
@@ -18,7 +22,9 @@ export type ApiResult = { status: number; headers: Headers; body: any; text: str
  * Starts a real Desk on port 0 with its own data dir; stops it after the test file.
  * `env` sets DESK_* variables (for example DESK_SMTP_PORT to run the receiver).
  */
-export async function startTestDesk(options: { env?: Record<string, string>; clock?: Clock; config?: Partial<Config>; keepAlive?: boolean } = {}): Promise<TestDesk> {
+export async function startTestDesk(
+  options: { env?: Record<string, string>; clock?: Clock; config?: Partial<Config>; keepAlive?: boolean } = {},
+): Promise<TestDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), "desk-test-"));
   const config = loadConfig(
     {

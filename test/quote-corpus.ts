@@ -23,19 +23,28 @@ export const quoteCorpusDir = resolve(repoRoot, "../shared/mail-trimming");
 /** Throws when the corpus is missing: a quiet skip would let the bars pass without being measured. */
 export function loadQuoteCorpus(): Array<QuoteFixture & { body: Buffer; expectedText: string }> {
   const index = join(quoteCorpusDir, "fixtures.json");
-  if (!existsSync(index)) throw new Error(`quote-trimming corpus missing: ${index} (clone shared/ beside the repository)`);
+  if (!existsSync(index))
+    throw new Error(`quote-trimming corpus missing: ${index} (clone shared/ beside the repository)`);
   const { fixtures } = JSON.parse(readFileSync(index, "utf8")) as { fixtures: QuoteFixture[] };
-  return fixtures.map((f) => ({ ...f, body: readFileSync(join(quoteCorpusDir, f.file)), expectedText: readFileSync(join(quoteCorpusDir, f.expected), "utf8") }));
+  return fixtures.map((f) => ({
+    ...f,
+    body: readFileSync(join(quoteCorpusDir, f.file)),
+    expectedText: readFileSync(join(quoteCorpusDir, f.expected), "utf8"),
+  }));
 }
 
 /** Headers of ours that replace the fixture's own: the reply is threaded to an existing ticket. */
-const OWN_HEADERS = /^(from|to|cc|bcc|subject|date|message-id|in-reply-to|references|reply-to|sender|return-path|received|delivered-to|x-[\w-]+|dkim-signature|authentication-results|arc-[\w-]+|user-agent|thread-[\w-]+|importance|x-mailer)$/i;
+const OWN_HEADERS =
+  /^(from|to|cc|bcc|subject|date|message-id|in-reply-to|references|reply-to|sender|return-path|received|delivered-to|x-[\w-]+|dkim-signature|authentication-results|arc-[\w-]+|user-agent|thread-[\w-]+|importance|x-mailer)$/i;
 
 /**
  * A whole reply mail for a fixture: text and HTML bodies go base64 in UTF-8 (byte-exact, line
  * endings included); an .eml keeps its content headers and body as they are, under our envelope.
  */
-export function replyMailFor(fixture: QuoteFixture & { body: Buffer }, thread: { messageId: string; inReplyTo: string; from: string; to: string; subject: string }): Uint8Array {
+export function replyMailFor(
+  fixture: QuoteFixture & { body: Buffer },
+  thread: { messageId: string; inReplyTo: string; from: string; to: string; subject: string },
+): Uint8Array {
   const ours = [
     `From: ${thread.from}`,
     `To: ${thread.to}`,
@@ -48,7 +57,12 @@ export function replyMailFor(fixture: QuoteFixture & { body: Buffer }, thread: {
   if (fixture.kind !== "eml") {
     const type = fixture.kind === "html" ? "text/html" : "text/plain";
     const base64 = fixture.body.toString("base64").replace(/.{76}/g, "$&\r\n");
-    const head = [...ours, "MIME-Version: 1.0", `Content-Type: ${type}; charset=utf-8`, "Content-Transfer-Encoding: base64"].join("\r\n");
+    const head = [
+      ...ours,
+      "MIME-Version: 1.0",
+      `Content-Type: ${type}; charset=utf-8`,
+      "Content-Transfer-Encoding: base64",
+    ].join("\r\n");
     return new Uint8Array(Buffer.from(`${head}\r\n\r\n${base64}\r\n`, "latin1"));
   }
   const raw = fixture.body.toString("latin1");
@@ -69,7 +83,8 @@ export function replyMailFor(fixture: QuoteFixture & { body: Buffer }, thread: {
 }
 
 /** Whitespace-normalised: zero-width and non-breaking spaces count as spaces, runs collapse. */
-export const normalizeSpace = (text: string): string => text.replace(/[\s\u00a0\u200b\u200c\u200d\u202f\ufeff]+/g, " ").trim();
+export const normalizeSpace = (text: string): string =>
+  text.replace(/[\s\u00a0\u200b\u200c\u200d\u202f\ufeff]+/g, " ").trim();
 
 const linesOf = (text: string): string[] => text.split(/\r?\n/).map(normalizeSpace).filter(Boolean);
 

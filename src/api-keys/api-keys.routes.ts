@@ -3,7 +3,14 @@ import type { Deps } from "../deps";
 import { IdParams } from "../http/schemas";
 import { userRef } from "../users/users.present";
 import { presentApiKey } from "./api-keys.present";
-import { ApiKeyListQuery, ApiKeyPage, ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema, UpdateApiKeyBody } from "./api-keys.schemas";
+import {
+  ApiKeyListQuery,
+  ApiKeyPage,
+  ApiKeySchema,
+  CreateApiKeyBody,
+  CreatedApiKeySchema,
+  UpdateApiKeyBody,
+} from "./api-keys.schemas";
 import { createApiKey, getApiKey, listApiKeys, presentApiKeyRow, revokeApiKey, updateApiKey } from "./api-keys.service";
 
 const settingsWrite = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
@@ -18,10 +25,16 @@ export function apiKeysRoutes(deps: Deps) {
         set.status = 201;
         return { ...presentApiKey(row, userRef(deps.db, row.createdBy)), secret };
       },
-      { access: settingsWrite, body: CreateApiKeyBody, response: { 201: CreatedApiKeySchema }, detail: {
+      {
+        access: settingsWrite,
+        body: CreateApiKeyBody,
+        response: { 201: CreatedApiKeySchema },
+        detail: {
           summary: "Create an API key; the secret is shown only here",
-          description: "A key creating keys grants only scopes it holds and no expiry later than its own; it changes or revokes only keys whose scopes it holds (403).",
-        } },
+          description:
+            "A key creating keys grants only scopes it holds and no expiry later than its own; it changes or revokes only keys whose scopes it holds (403).",
+        },
+      },
     )
     .get("/", ({ ctx, query }) => listApiKeys(ctx, query, deps), {
       access: settingsWrite,
@@ -49,6 +62,10 @@ export function apiKeysRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, params: IdParams, detail: { summary: "Revoke a key; it stops working on its very next request" } },
+      {
+        access: settingsWrite,
+        params: IdParams,
+        detail: { summary: "Revoke a key; it stops working on its very next request" },
+      },
     );
 }

@@ -22,7 +22,12 @@ type ApiKeyRow = typeof apiKeys.$inferSelect;
  * An API key managing keys grants no more than it holds (src/auth/grants.ts): no scope it lacks,
  * and no life beyond its own expiry (a key that expires cannot mint or extend one that does not).
  */
-function assertGrantable(db: Queryable, ctx: RequestContext, scopes: readonly string[], expiresAt: string | null): void {
+function assertGrantable(
+  db: Queryable,
+  ctx: RequestContext,
+  scopes: readonly string[],
+  expiresAt: string | null,
+): void {
   const beyond = scopesBeyond(ctx, scopes);
   if (beyond.length) throw forbidden(`An API key cannot grant scopes it lacks: ${beyond.join(", ")}.`);
   if (ctx.actor.type !== "api_key") return;
@@ -59,7 +64,12 @@ export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps
       })
       .returning()
       .get();
-    recordAudit(tx, ctx, { action: "api_key.created", entityType: "api_key", entityId: id, data: { name: input.name, scopes: created.scopes } });
+    recordAudit(tx, ctx, {
+      action: "api_key.created",
+      entityType: "api_key",
+      entityId: id,
+      data: { name: input.name, scopes: created.scopes },
+    });
     return created;
   });
   return { row, secret };
@@ -85,13 +95,23 @@ export function listApiKeys(ctx: RequestContext, query: { limit: number; cursor?
       and(
         eq(apiKeys.workspaceId, ctx.workspaceId),
         isNull(apiKeys.revokedAt),
-        after ? or(lt(apiKeys.createdAt, String(after[0])), and(eq(apiKeys.createdAt, String(after[0])), lt(apiKeys.id, String(after[1])))) : undefined,
+        after
+          ? or(
+              lt(apiKeys.createdAt, String(after[0])),
+              and(eq(apiKeys.createdAt, String(after[0])), lt(apiKeys.id, String(after[1]))),
+            )
+          : undefined,
       ),
     )
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(query.limit + 1)
     .all();
-  return pageOf(rows, query.limit, (r) => presentApiKeyRow(deps.db, r), (r) => [r.createdAt, r.id]);
+  return pageOf(
+    rows,
+    query.limit,
+    (r) => presentApiKeyRow(deps.db, r),
+    (r) => [r.createdAt, r.id],
+  );
 }
 
 export function getApiKey(ctx: RequestContext, id: string, deps: { db: Db }) {
@@ -116,13 +136,15 @@ export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKe
     if (input.scopes || input.expires_at !== undefined) assertGrantable(tx, ctx, next.scopes, next.expiresAt);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (next.name !== current.name) changes.name = { from: current.name, to: next.name };
-    if (JSON.stringify(next.scopes) !== JSON.stringify(current.scopes)) changes.scopes = { from: current.scopes, to: next.scopes };
+    if (JSON.stringify(next.scopes) !== JSON.stringify(current.scopes))
+      changes.scopes = { from: current.scopes, to: next.scopes };
     if (next.expiresAt !== current.expiresAt) changes.expires_at = { from: current.expiresAt, to: next.expiresAt };
     if (!Object.keys(changes).length) return current;
     const row = tx.update(apiKeys).set(next).where(eq(apiKeys.id, id)).returning().get();
     recordAudit(tx, ctx, { action: "api_key.updated", entityType: "api_key", entityId: id, data: changes });
     // New scopes or expiry apply from the next request: cached credentials and open sockets go.
-    if (changes.scopes || changes.expires_at) afterCommit(() => signalAccessEnded(deps.db, { kind: "api_key", apiKeyId: id }));
+    if (changes.scopes || changes.expires_at)
+      afterCommit(() => signalAccessEnded(deps.db, { kind: "api_key", apiKeyId: id }));
     return row;
   });
 }
@@ -139,7 +161,12 @@ export function revokeApiKey(ctx: RequestContext, id: string, deps: { db: Db }):
       .returning()
       .get();
     if (!row) throw notFound("API key");
-    recordAudit(tx, ctx, { action: "api_key.revoked", entityType: "api_key", entityId: id, data: { name: row.name, prefix: row.prefix } });
+    recordAudit(tx, ctx, {
+      action: "api_key.revoked",
+      entityType: "api_key",
+      entityId: id,
+      data: { name: row.name, prefix: row.prefix },
+    });
   });
   signalAccessEnded(deps.db, { kind: "api_key", apiKeyId: id });
 }

@@ -16,5 +16,8 @@ export const apiKeys = sqliteTable(
     revokedAt: timestamp("revoked_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("api_keys_hash_unique").on(t.keyHash), index("api_keys_workspace_idx").on(t.workspaceId, t.createdAt)],
+  (t) => [
+    uniqueIndex("api_keys_hash_unique").on(t.keyHash),
+    index("api_keys_workspace_idx").on(t.workspaceId, t.createdAt),
+  ],
 );

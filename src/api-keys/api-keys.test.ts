@@ -9,7 +9,12 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 
 const desk = await startTestDesk();
 const admin = ["settings:read", "settings:write"] as const;
-const auditOf = (wid: string, action: string) => desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, wid), eq(auditLogs.action, action))).all();
+const auditOf = (wid: string, action: string) =>
+  desk.deps.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.workspaceId, wid), eq(auditLogs.action, action)))
+    .all();
 
 describe("API keys", () => {
   test("access: none 401, agent 403, key without settings scopes 403, other workspace 404", async () => {
@@ -20,11 +25,22 @@ describe("API keys", () => {
     expect((await desk.api("GET", "/v1/api-keys")).status).toBe(401);
     expect((await desk.api("GET", "/v1/api-keys", { headers: agent.headers })).status).toBe(403);
     expect((await desk.api("GET", "/v1/api-keys", { headers: key.headers })).status).toBe(403);
-    for (const [method, body] of [["GET", undefined], ["PATCH", { name: "stolen" }], ["DELETE", undefined]] as const) {
-      expect((await desk.api(method, `/v1/api-keys/${key.id}`, { headers: other.owner.headers, body })).status, method).toBe(404);
-      expect((await desk.api(method, `/v1/api-keys/${key.id}`, { headers: agent.headers, body })).status, method).toBe(403);
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PATCH", { name: "stolen" }],
+      ["DELETE", undefined],
+    ] as const) {
+      expect(
+        (await desk.api(method, `/v1/api-keys/${key.id}`, { headers: other.owner.headers, body })).status,
+        method,
+      ).toBe(404);
+      expect((await desk.api(method, `/v1/api-keys/${key.id}`, { headers: agent.headers, body })).status, method).toBe(
+        403,
+      );
     }
-    expect((await desk.api("GET", "/v1/workspace", { headers: createKey(desk, owner, ["settings:read"]).headers })).status).toBe(200);
+    expect(
+      (await desk.api("GET", "/v1/workspace", { headers: createKey(desk, owner, ["settings:read"]).headers })).status,
+    ).toBe(200);
     expect(desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).get()!.revokedAt).toBeNull();
   });
 
@@ -52,30 +68,69 @@ describe("API keys", () => {
   test("PATCH validates, changes name, scopes and expiry, audit-logged, no events; scopes apply on the next request", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const key = createKey(desk, owner, ["settings:read"]);
-    for (const body of [{ scopes: [] }, { scopes: ["root"] }, { name: "" }, { expires_at: "tomorrow" }, { secret: "x" }]) {
-      expect((await desk.api("PATCH", `/v1/api-keys/${key.id}`, { headers: owner.headers, body })).status, JSON.stringify(body)).toBe(422);
+    for (const body of [
+      { scopes: [] },
+      { scopes: ["root"] },
+      { name: "" },
+      { expires_at: "tomorrow" },
+      { secret: "x" },
+    ]) {
+      expect(
+        (await desk.api("PATCH", `/v1/api-keys/${key.id}`, { headers: owner.headers, body })).status,
+        JSON.stringify(body),
+      ).toBe(422);
     }
     const seqBefore = desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id)).all().length;
-    const res = await desk.api("PATCH", `/v1/api-keys/${key.id}`, { headers: owner.headers, body: { name: "CI", scopes: ["tickets:read"], expires_at: "2099-01-01T00:00:00Z" } });
+    const res = await desk.api("PATCH", `/v1/api-keys/${key.id}`, {
+      headers: owner.headers,
+      body: { name: "CI", scopes: ["tickets:read"], expires_at: "2099-01-01T00:00:00Z" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: "CI", scopes: ["tickets:read"], expires_at: "2099-01-01T00:00:00Z" });
-    expect(desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).get()).toMatchObject({ name: "CI", scopes: ["tickets:read"] });
+    expect(desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).get()).toMatchObject({
+      name: "CI",
+      scopes: ["tickets:read"],
+    });
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(403);
-    expect(auditOf(workspace.id, "api_key.updated")).toEqual([expect.objectContaining({ entityId: key.id, data: expect.objectContaining({ name: expect.anything(), scopes: { from: ["settings:read"], to: ["tickets:read"] } }) })]);
+    expect(auditOf(workspace.id, "api_key.updated")).toEqual([
+      expect.objectContaining({
+        entityId: key.id,
+        data: expect.objectContaining({
+          name: expect.anything(),
+          scopes: { from: ["settings:read"], to: ["tickets:read"] },
+        }),
+      }),
+    ]);
     expect(desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id)).all().length).toBe(seqBefore);
     // an expiry in the past stops the key at once
-    await desk.api("PATCH", `/v1/api-keys/${key.id}`, { headers: owner.headers, body: { scopes: ["settings:read"], expires_at: "2000-01-01T00:00:00Z" } });
+    await desk.api("PATCH", `/v1/api-keys/${key.id}`, {
+      headers: owner.headers,
+      body: { scopes: ["settings:read"], expires_at: "2000-01-01T00:00:00Z" },
+    });
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(401);
   });
 
   test("a key cannot grant scopes it lacks", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const manager = createKey(desk, owner, [...admin]);
-    const res = await desk.api("POST", "/v1/api-keys", { headers: manager.headers, body: { name: "wider", scopes: ["tickets:write"] } });
+    const res = await desk.api("POST", "/v1/api-keys", {
+      headers: manager.headers,
+      body: { name: "wider", scopes: ["tickets:write"] },
+    });
     expect(res.status).toBe(403);
-    const patch = await desk.api("PATCH", `/v1/api-keys/${manager.id}`, { headers: manager.headers, body: { scopes: ["settings:read", "settings:write", "tickets:write"] } });
+    const patch = await desk.api("PATCH", `/v1/api-keys/${manager.id}`, {
+      headers: manager.headers,
+      body: { scopes: ["settings:read", "settings:write", "tickets:write"] },
+    });
     expect(patch.status).toBe(403);
-    expect((await desk.api("POST", "/v1/api-keys", { headers: manager.headers, body: { name: "narrow", scopes: ["settings:read"] } })).status).toBe(201);
+    expect(
+      (
+        await desk.api("POST", "/v1/api-keys", {
+          headers: manager.headers,
+          body: { name: "narrow", scopes: ["settings:read"] },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   test("DELETE revokes on the very next request, audit-logged, signals access ended", async () => {

@@ -5,7 +5,13 @@ import { DeskError, invalidAt, notFound, unauthorized } from "../http/errors";
 import { IdParams } from "../http/schemas";
 import { findVisibleMessage } from "../messages/messages.service";
 import { AttachmentSchema } from "../messages/messages.schemas";
-import { attachmentFilePath, attachmentLinks, findAttachment, presentAttachment, storeUploadedFile } from "./attachments.service";
+import {
+  attachmentFilePath,
+  attachmentLinks,
+  findAttachment,
+  presentAttachment,
+  storeUploadedFile,
+} from "./attachments.service";
 
 const INLINE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain"];
 
@@ -36,7 +42,15 @@ export function attachmentsRoutes(deps: Deps) {
           summary: "Upload a file (multipart field `file`, at most 25 MB); unattached until a message references it",
           requestBody: {
             required: true,
-            content: { "multipart/form-data": { schema: { type: "object", properties: { file: { type: "string", format: "binary" } }, required: ["file"] } } },
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: { file: { type: "string", format: "binary" } },
+                  required: ["file"],
+                },
+              },
+            },
           },
           responses: { 422: { description: "No file in field `file`" } },
         },
@@ -58,7 +72,13 @@ export function attachmentsRoutes(deps: Deps) {
         set.headers["cache-control"] = "no-store";
         return null;
       },
-      { access: { role: "viewer", scopes: ["tickets:read"] }, params: IdParams, detail: { summary: "Redirects to a short-lived signed URL of the file", responses: { 302: { description: "Redirect to the signed URL (`Location`)" } } },
+      {
+        access: { role: "viewer", scopes: ["tickets:read"] },
+        params: IdParams,
+        detail: {
+          summary: "Redirects to a short-lived signed URL of the file",
+          responses: { 302: { description: "Redirect to the signed URL (`Location`)" } },
+        },
       },
     )
     .get(
@@ -90,7 +110,10 @@ export function attachmentsRoutes(deps: Deps) {
         detail: {
           summary: "The file behind a signed link (no other credential needed)",
           responses: {
-            200: { description: "The file, with its own content type", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+            200: {
+              description: "The file, with its own content type",
+              content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+            },
             401: { description: "The link has expired or is invalid" },
           },
         },

@@ -17,11 +17,19 @@ import { sniffContentType } from "./attachments.sniff";
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 export const ATTACHMENT_URL_TTL_SECONDS = 5 * 60;
 
-export type AttachmentJson = { id: string; filename: string; content_type: string; size_bytes: number; inline: boolean; url: string };
+export type AttachmentJson = {
+  id: string;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  inline: boolean;
+  url: string;
+};
 type AttachmentDeps = Pick<Deps, "db" | "config" | "clock">;
 
 export const attachmentsDir = (deps: Pick<Deps, "config">): string => join(deps.config.dataDir, "attachments");
-export const attachmentFilePath = (deps: Pick<Deps, "config">, row: Pick<AttachmentRow, "storageKey">): string => join(attachmentsDir(deps), row.storageKey);
+export const attachmentFilePath = (deps: Pick<Deps, "config">, row: Pick<AttachmentRow, "storageKey">): string =>
+  join(attachmentsDir(deps), row.storageKey);
 
 /** The stored files of a workspace's attachments (its purge removes them once the rows are gone). */
 export function attachmentFilesOf(deps: Pick<Deps, "db" | "config">, workspaceId: string): string[] {
@@ -36,7 +44,10 @@ export function attachmentFilesOf(deps: Pick<Deps, "db" | "config">, workspaceId
 /** A file name safe to store and to put in Content-Disposition: no paths, controls or quotes. */
 export function cleanFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"<>]/g, "").trim().slice(0, 200);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f"<>]/g, "")
+    .trim()
+    .slice(0, 200);
   return cleaned === "" || cleaned === "." || cleaned === ".." ? "file" : cleaned;
 }
 
@@ -53,7 +64,18 @@ export function storeAttachment(
   const id = newId();
   mkdirSync(attachmentsDir(deps), { recursive: true });
   writeFileSync(join(attachmentsDir(deps), id), input.bytes);
-  return insertAttachmentRow(ctx, { id, filename: input.filename, head: input.bytes.subarray(0, 4096), size: input.bytes.byteLength, inline: input.inline, contentId: input.content_id }, deps);
+  return insertAttachmentRow(
+    ctx,
+    {
+      id,
+      filename: input.filename,
+      head: input.bytes.subarray(0, 4096),
+      size: input.bytes.byteLength,
+      inline: input.inline,
+      contentId: input.content_id,
+    },
+    deps,
+  );
 }
 
 /**
@@ -69,11 +91,26 @@ export async function storeAttachmentAsync(
   const id = newId();
   await mkdir(attachmentsDir(deps), { recursive: true });
   await writeFile(join(attachmentsDir(deps), id), input.bytes);
-  return insertAttachmentRow(ctx, { id, filename: input.filename, head: input.bytes.subarray(0, 4096), size: input.bytes.byteLength, inline: input.inline, contentId: input.content_id }, deps);
+  return insertAttachmentRow(
+    ctx,
+    {
+      id,
+      filename: input.filename,
+      head: input.bytes.subarray(0, 4096),
+      size: input.bytes.byteLength,
+      inline: input.inline,
+      contentId: input.content_id,
+    },
+    deps,
+  );
 }
 
 /** The HTTP upload: the file streams to disk (never held twice in memory), then the row is written. */
-export async function storeUploadedFile(ctx: RequestContext, file: Blob & { name?: string }, deps: AttachmentDeps): Promise<AttachmentRow> {
+export async function storeUploadedFile(
+  ctx: RequestContext,
+  file: Blob & { name?: string },
+  deps: AttachmentDeps,
+): Promise<AttachmentRow> {
   if (file.size > MAX_ATTACHMENT_BYTES) throw tooLarge("Attachments may be at most 25 MB.");
   const id = newId();
   mkdirSync(attachmentsDir(deps), { recursive: true });
@@ -117,13 +154,21 @@ function insertAttachmentRow(
  * Links unattached uploads of this workspace to a message; any other id answers 422 at `location`.
  * Answers the linked rows in presentation order (created_at, id), as attachmentsOfMessages would.
  */
-export function attachToMessage(tx: Tx, workspaceId: string, messageId: string, ids: string[], location: string): AttachmentRow[] {
+export function attachToMessage(
+  tx: Tx,
+  workspaceId: string,
+  messageId: string,
+  ids: string[],
+  location: string,
+): AttachmentRow[] {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const linked = tx
     .update(attachments)
     .set({ messageId })
-    .where(and(eq(attachments.workspaceId, workspaceId), inArray(attachments.id, unique), isNull(attachments.messageId)))
+    .where(
+      and(eq(attachments.workspaceId, workspaceId), inArray(attachments.id, unique), isNull(attachments.messageId)),
+    )
     .returning()
     .all();
   if (linked.length !== unique.length) {
@@ -131,13 +176,20 @@ export function attachToMessage(tx: Tx, workspaceId: string, messageId: string, 
     const bad = unique.findIndex((id) => !found.has(id));
     throw invalidAt(`${location}.${ids.indexOf(unique[bad]!)}`, "Not an unattached upload of this workspace.");
   }
-  return linked.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return linked.sort((a, b) =>
+    a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
 }
 
 export function attachmentsOfMessages(db: Queryable, messageIds: string[]): Map<string, AttachmentRow[]> {
   const out = new Map<string, AttachmentRow[]>();
   if (messageIds.length === 0) return out;
-  const rows = db.select().from(attachments).where(inArray(attachments.messageId, messageIds)).orderBy(attachments.createdAt, attachments.id).all();
+  const rows = db
+    .select()
+    .from(attachments)
+    .where(inArray(attachments.messageId, messageIds))
+    .orderBy(attachments.createdAt, attachments.id)
+    .all();
   for (const row of rows) {
     const list = out.get(row.messageId!) ?? [];
     list.push(row);
@@ -147,7 +199,11 @@ export function attachmentsOfMessages(db: Queryable, messageIds: string[]): Map<
 }
 
 export function findAttachment(db: Queryable, workspaceId: string, id: string): AttachmentRow {
-  const row = db.select().from(attachments).where(and(eq(attachments.id, id), eq(attachments.workspaceId, workspaceId))).get();
+  const row = db
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.id, id), eq(attachments.workspaceId, workspaceId)))
+    .get();
   if (!row) throw notFound("Attachment");
   return row;
 }
@@ -175,7 +231,13 @@ export function attachmentLinks(deps: Pick<Deps, "config" | "clock">): Attachmen
       const iat = Math.floor(deps.clock.now().getTime() / 1000);
       // Rounded to the minute so one message presents the same URL across a burst of requests.
       const issued = iat - (iat % 60);
-      const payload = encode({ sub: row.id, ws: row.workspaceId, purpose: "attachment", iat: issued, exp: issued + ATTACHMENT_URL_TTL_SECONDS + 60 });
+      const payload = encode({
+        sub: row.id,
+        ws: row.workspaceId,
+        purpose: "attachment",
+        iat: issued,
+        exp: issued + ATTACHMENT_URL_TTL_SECONDS + 60,
+      });
       const signature = createHmac("sha256", signingKey).update(`${header}.${payload}`).digest("base64url");
       return `${deps.config.baseUrl}/v1/attachments/${row.id}/content?token=${header}.${payload}.${signature}`;
     },
@@ -183,14 +245,25 @@ export function attachmentLinks(deps: Pick<Deps, "config" | "clock">): Attachmen
 }
 
 export function presentAttachment(row: AttachmentRow, links: AttachmentLinks): AttachmentJson {
-  return { id: row.id, filename: row.filename, content_type: row.contentType, size_bytes: row.sizeBytes, inline: row.inline, url: links.url(row) };
+  return {
+    id: row.id,
+    filename: row.filename,
+    content_type: row.contentType,
+    size_bytes: row.sizeBytes,
+    inline: row.inline,
+    url: links.url(row),
+  };
 }
 
 /** Removes uploads nobody attached within a day: rows first, then their files. */
 export function removeOrphanAttachments(deps: AttachmentDeps): number {
   const cutoff = new Date(deps.clock.now().getTime() - 24 * 3600 * 1000).toISOString();
   const removed = withTx(deps.db, (tx) =>
-    tx.delete(attachments).where(and(isNull(attachments.messageId), lt(attachments.createdAt, cutoff))).returning({ storageKey: attachments.storageKey }).all(),
+    tx
+      .delete(attachments)
+      .where(and(isNull(attachments.messageId), lt(attachments.createdAt, cutoff)))
+      .returning({ storageKey: attachments.storageKey })
+      .all(),
   );
   for (const row of removed) rmSync(attachmentFilePath(deps, row), { force: true });
   return removed.length;

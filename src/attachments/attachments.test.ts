@@ -13,7 +13,13 @@ const clock = manualClock(new Date());
 const desk = await startTestDesk({ clock });
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 
-function upload(headers: Record<string, string>, bytes: Uint8Array | string, filename: string, type = "application/octet-stream", field = "file") {
+function upload(
+  headers: Record<string, string>,
+  bytes: Uint8Array | string,
+  filename: string,
+  type = "application/octet-stream",
+  field = "file",
+) {
   const form = new FormData();
   form.append(field, new File([bytes as BlobPart], filename, { type }));
   return desk.api("POST", "/v1/attachments", { headers, raw: form });
@@ -30,9 +36,14 @@ describe("attachments", () => {
     expect((await upload(createKey(desk, owner, ["tickets:read"]).headers, "x", "a.txt")).status).toBe(403);
     const mine = await upload(owner.headers, "hello", "a.txt");
     expect(mine.status).toBe(201);
-    expect((await desk.api("GET", `/v1/attachments/${mine.body.id}`, { headers: other.owner.headers })).status).toBe(404);
+    expect((await desk.api("GET", `/v1/attachments/${mine.body.id}`, { headers: other.owner.headers })).status).toBe(
+      404,
+    );
     const theirTicket = await newTicket(desk, other.owner);
-    const res = await desk.api("POST", `/v1/tickets/${theirTicket.id}/messages`, { headers: other.owner.headers, body: { kind: "reply", body_html: "x", attachment_ids: [mine.body.id] } });
+    const res = await desk.api("POST", `/v1/tickets/${theirTicket.id}/messages`, {
+      headers: other.owner.headers,
+      body: { kind: "reply", body_html: "x", attachment_ids: [mine.body.id] },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].location).toBe("body.attachment_ids.0");
     expect(row(mine.body.id)!.messageId).toBeNull();
@@ -42,13 +53,20 @@ describe("attachments", () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const png = await upload(owner.headers, PNG, "../../etc/photo.png", "text/html");
     expect(png.status).toBe(201);
-    expect(png.body).toMatchObject({ filename: "photo.png", content_type: "image/png", size_bytes: PNG.length, inline: false });
+    expect(png.body).toMatchObject({
+      filename: "photo.png",
+      content_type: "image/png",
+      size_bytes: PNG.length,
+      inline: false,
+    });
     expect(png.body.url).toContain(`/v1/attachments/${png.body.id}/content?token=`);
     expect(existsSync(attachmentFilePath(desk.deps, row(png.body.id)!))).toBe(true);
     const html = await upload(owner.headers, "<script>alert(1)</script>", "x.html", "text/html");
     expect(html.body.content_type).toBe("text/plain");
     expect((await upload(owner.headers, "x", "a.txt", "text/plain", "other")).status).toBe(422);
-    expect((await desk.api("POST", "/v1/attachments", { headers: owner.headers, body: { file: "x" } })).status).toBeGreaterThanOrEqual(415);
+    expect(
+      (await desk.api("POST", "/v1/attachments", { headers: owner.headers, body: { file: "x" } })).status,
+    ).toBeGreaterThanOrEqual(415);
     const big = await upload(owner.headers, new Uint8Array(25 * 1024 * 1024 + 1), "big.bin");
     expect(big.status).toBe(413);
     expect(big.body.code).toBe("too_large");
@@ -65,11 +83,17 @@ describe("attachments", () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const ticket = await newTicket(desk, owner);
     const file = await upload(owner.headers, PNG, "photo.png");
-    const reply = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: "see", attachment_ids: [file.body.id] } });
+    const reply = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "reply", body_html: "see", attachment_ids: [file.body.id] },
+    });
     expect(reply.status).toBe(201);
     expect(reply.body.attachments.map((a: { id: string }) => a.id)).toEqual([file.body.id]);
     expect(row(file.body.id)!.messageId).toBe(reply.body.id);
-    const again = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: "x", attachment_ids: [file.body.id] } });
+    const again = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "reply", body_html: "x", attachment_ids: [file.body.id] },
+    });
     expect(again.status).toBe(422);
     const redirect = await desk.api("GET", `/v1/attachments/${file.body.id}`, { headers: owner.headers });
     expect(redirect.status).toBe(302);
@@ -96,11 +120,16 @@ describe("attachments", () => {
     const ticket = await newTicket(desk, owner);
     const orphan = await upload(owner.headers, "o", "o.txt");
     const kept = await upload(owner.headers, "k", "k.txt");
-    await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers, body: { kind: "note", body_html: "x", attachment_ids: [kept.body.id] } });
+    await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "note", body_html: "x", attachment_ids: [kept.body.id] },
+    });
     const fresh = await upload(owner.headers, "f", "f.txt");
     clock.advance(25 * 3600_000);
     // (the session token has expired by now: store through the service, as inbound mail does)
-    const young = { body: storeAttachment(owner.ctx, { filename: "y.txt", bytes: new TextEncoder().encode("y") }, desk.deps) };
+    const young = {
+      body: storeAttachment(owner.ctx, { filename: "y.txt", bytes: new TextEncoder().encode("y") }, desk.deps),
+    };
     const path = attachmentFilePath(desk.deps, row(orphan.body.id)!);
     expect(removeOrphanAttachments(desk.deps)).toBeGreaterThanOrEqual(2);
     expect(row(orphan.body.id)).toBeUndefined();
@@ -118,9 +147,25 @@ describe("inline images", () => {
     const { addMessage } = await import("../messages/messages.service");
     const ticket = await newTicket(desk, owner);
     const ctx = systemContext(workspace.id);
-    const image = storeAttachment(ctx, { filename: "logo.png", bytes: PNG, inline: true, content_id: "<logo@mail>" }, desk.deps);
-    addMessage(ctx, ticket.id, { kind: "reply", body_html: '<p><img src="cid:logo@mail" alt="logo"></p>', attachment_ids: [image.id], direction: "inbound", author: { type: "system" } }, desk.deps);
-    const [message] = (await desk.api("GET", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers })).body.data;
+    const image = storeAttachment(
+      ctx,
+      { filename: "logo.png", bytes: PNG, inline: true, content_id: "<logo@mail>" },
+      desk.deps,
+    );
+    addMessage(
+      ctx,
+      ticket.id,
+      {
+        kind: "reply",
+        body_html: '<p><img src="cid:logo@mail" alt="logo"></p>',
+        attachment_ids: [image.id],
+        direction: "inbound",
+        author: { type: "system" },
+      },
+      desk.deps,
+    );
+    const [message] = (await desk.api("GET", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers })).body
+      .data;
     expect(message.attachments[0]).toMatchObject({ id: image.id, inline: true });
     expect(message.body_html).toContain(`/v1/attachments/${image.id}/content?token=`);
     expect(message.body_html).not.toContain("cid:");

@@ -27,7 +27,10 @@ export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, de
         query.from ? gte(auditLogs.createdAt, utc(query.from)) : undefined,
         query.to ? lt(auditLogs.createdAt, utc(query.to)) : undefined,
         after
-          ? or(lt(auditLogs.createdAt, String(after[0])), and(eq(auditLogs.createdAt, String(after[0])), lt(auditLogs.id, String(after[1]))))
+          ? or(
+              lt(auditLogs.createdAt, String(after[0])),
+              and(eq(auditLogs.createdAt, String(after[0])), lt(auditLogs.id, String(after[1]))),
+            )
           : undefined,
       ),
     )
@@ -45,5 +48,10 @@ export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, de
           .map((u) => [u.id, presentUserRef(u)])
       : [],
   );
-  return pageOf(rows, query.limit, (r) => presentAuditLog(r, r.actorUserId ? (refs.get(r.actorUserId) ?? null) : null), (r) => [r.createdAt, r.id]);
+  return pageOf(
+    rows,
+    query.limit,
+    (r) => presentAuditLog(r, r.actorUserId ? (refs.get(r.actorUserId) ?? null) : null),
+    (r) => [r.createdAt, r.id],
+  );
 }

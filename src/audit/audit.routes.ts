@@ -10,6 +10,9 @@ export function auditRoutes(deps: Deps) {
       access: { role: "admin", scopes: ["settings:read"] },
       query: AuditLogQuery,
       response: { 200: AuditLogPage },
-      detail: { summary: "Audit log, newest first; filters action, entity_type, entity_id, actor_user_id, from (inclusive), to (exclusive)" },
+      detail: {
+        summary:
+          "Audit log, newest first; filters action, entity_type, entity_id, actor_user_id, from (inclusive), to (exclusive)",
+      },
     });
 }

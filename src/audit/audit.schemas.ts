@@ -5,7 +5,11 @@ const UserRef = z.object({ id: z.string(), name: z.string(), email: z.string(), 
 
 export const AuditLogSchema = z.object({
   id: z.string(),
-  actor: z.object({ type: z.enum(["user", "api_key", "system"]), user: UserRef.nullable(), api_key_id: z.string().nullable() }),
+  actor: z.object({
+    type: z.enum(["user", "api_key", "system"]),
+    user: UserRef.nullable(),
+    api_key_id: z.string().nullable(),
+  }),
   action: z.string(),
   entity_type: z.string(),
   entity_id: z.string().nullable(),

@@ -3,10 +3,18 @@ import type { Tx } from "../db/database";
 import { newId } from "../lib/ids";
 import { preparedFor } from "../db/prepared";
 
-export type AuditEntry = { action: string; entityType: string; entityId?: string | null; data?: Record<string, unknown> };
+export type AuditEntry = {
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  data?: Record<string, unknown>;
+};
 
 const auditStatements = preparedFor((sqlite) => ({
-  insert: sqlite.query<unknown, [string, string, string, string | null, string | null, string, string, string | null, string, string | null, string]>(
+  insert: sqlite.query<
+    unknown,
+    [string, string, string, string | null, string | null, string, string, string | null, string, string | null, string]
+  >(
     "INSERT INTO audit_logs (id, workspace_id, actor_type, actor_user_id, actor_api_key_id, action, entity_type, entity_id, data, ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   ),
 }));

@@ -14,8 +14,13 @@ describe("GET /v1/audit-logs", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     expect((await desk.api("GET", "/v1/audit-logs")).status).toBe(401);
     expect((await desk.api("GET", "/v1/audit-logs", { headers: agent.headers })).status).toBe(403);
-    expect((await desk.api("GET", "/v1/audit-logs", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status).toBe(403);
-    expect((await desk.api("GET", "/v1/audit-logs", { headers: { ...owner.headers, "desk-workspace": other.workspace.id } })).status).toBe(404);
+    expect(
+      (await desk.api("GET", "/v1/audit-logs", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("GET", "/v1/audit-logs", { headers: { ...owner.headers, "desk-workspace": other.workspace.id } }))
+        .status,
+    ).toBe(404);
     const res = await desk.api("GET", "/v1/audit-logs", { headers: createKey(desk, owner, ["settings:read"]).headers });
     expect(res.status).toBe(200);
     expect(res.body.data.every((e: { action: string }) => e.action === "api_key.created")).toBe(true);
@@ -35,10 +40,22 @@ describe("GET /v1/audit-logs", () => {
     await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { name: "First" } });
     await desk.api("PATCH", "/v1/workspace", { headers: key.headers, body: { name: "Second" } });
     const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Ops" } });
-    withTx(desk.deps.db, (tx) => recordAudit(tx, { ...owner.ctx, actor: { type: "api_key", apiKeyId: "system", createdBy: null } }, { action: "system.note", entityType: "workspace" }));
+    withTx(desk.deps.db, (tx) =>
+      recordAudit(
+        tx,
+        { ...owner.ctx, actor: { type: "api_key", apiKeyId: "system", createdBy: null } },
+        { action: "system.note", entityType: "workspace" },
+      ),
+    );
 
     const all = await desk.api("GET", "/v1/audit-logs", { headers: owner.headers });
-    expect(all.body.data.map((e: { action: string }) => e.action)).toEqual(["system.note", "team.created", "workspace.updated", "workspace.updated", "api_key.created"]);
+    expect(all.body.data.map((e: { action: string }) => e.action)).toEqual([
+      "system.note",
+      "team.created",
+      "workspace.updated",
+      "workspace.updated",
+      "api_key.created",
+    ]);
     const byKey = all.body.data[2];
     expect(byKey).toEqual({
       id: expect.any(String),
@@ -50,19 +67,30 @@ describe("GET /v1/audit-logs", () => {
       ip: null,
       created_at: expect.any(String),
     });
-    expect(all.body.data[3].actor).toEqual({ type: "user", user: { id: owner.id, name: owner.name, email: owner.email, avatar_url: null }, api_key_id: null });
+    expect(all.body.data[3].actor).toEqual({
+      type: "user",
+      user: { id: owner.id, name: owner.name, email: owner.email, avatar_url: null },
+      api_key_id: null,
+    });
     expect(all.body.data[0].actor).toEqual({ type: "system", user: null, api_key_id: null });
 
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { data: Array<{ id: string }>; next_cursor: string | null } } = await desk.api("GET", `/v1/audit-logs?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { headers: owner.headers });
+      const page: { body: { data: Array<{ id: string }>; next_cursor: string | null } } = await desk.api(
+        "GET",
+        `/v1/audit-logs?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+        { headers: owner.headers },
+      );
       seen.push(...page.body.data.map((e) => e.id));
       cursor = page.body.next_cursor;
     } while (cursor);
     expect(seen).toEqual(all.body.data.map((e: { id: string }) => e.id));
 
-    const filter = async (q: string) => (await desk.api("GET", `/v1/audit-logs?${q}`, { headers: owner.headers })).body.data.map((e: { action: string }) => e.action);
+    const filter = async (q: string) =>
+      (await desk.api("GET", `/v1/audit-logs?${q}`, { headers: owner.headers })).body.data.map(
+        (e: { action: string }) => e.action,
+      );
     expect(await filter("action=workspace.updated")).toEqual(["workspace.updated", "workspace.updated"]);
     expect(await filter("entity_type=team")).toEqual(["team.created"]);
     expect(await filter(`entity_id=${team.body.id}`)).toEqual(["team.created"]);

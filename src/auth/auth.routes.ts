@@ -10,7 +10,18 @@ import {
   userOfMfaToken,
 } from "./auth.service";
 import { CHALLENGE_TTL_MS } from "./challenge";
-import { AccountsBody, AccountsSchema, ChallengeSchema, LoginAnswerSchema, LoginBody, LogoutBody, MfaBody, RefreshBody, RegisterBody, SessionSchema } from "./auth.schemas";
+import {
+  AccountsBody,
+  AccountsSchema,
+  ChallengeSchema,
+  LoginAnswerSchema,
+  LoginBody,
+  LogoutBody,
+  MfaBody,
+  RefreshBody,
+  RegisterBody,
+  SessionSchema,
+} from "./auth.schemas";
 import { NoContent } from "../http/schemas";
 import { unauthorized } from "../http/errors";
 import { isCrossSiteRequest } from "./cookies";
@@ -50,7 +61,10 @@ export function authRoutes(deps: Deps) {
       {
         body: RegisterBody,
         response: { 201: SessionSchema },
-        detail: { summary: "Create an account (open while the instance has no user, or with DESK_OPEN_SIGNUP=true) and sign in", security: [] },
+        detail: {
+          summary: "Create an account (open while the instance has no user, or with DESK_OPEN_SIGNUP=true) and sign in",
+          security: [],
+        },
       },
     )
     .post(
@@ -71,7 +85,13 @@ export function authRoutes(deps: Deps) {
     .post(
       "/login",
       async ({ request, body, set }) => {
-        const user = await limitedAttempt(limits, request, `login:${body.email}`, () => authenticatePassword(deps, body.email, body.password), body.challenge);
+        const user = await limitedAttempt(
+          limits,
+          request,
+          `login:${body.email}`,
+          () => authenticatePassword(deps, body.email, body.password),
+          body.challenge,
+        );
         assertRoomForAccount(deps, request, user.id);
         if (user.mfaEnabled) return { mfa_required: true as const, mfa_token: await issueMfaToken(deps, user) };
         return beginSession(deps, request, set, user, { mfaVerified: false });
@@ -79,7 +99,10 @@ export function authRoutes(deps: Deps) {
       {
         body: LoginBody,
         response: { 200: LoginAnswerSchema },
-        detail: { summary: "Sign in with email and password; with two-factor on, answers mfa_required and mfa_token", security: [] },
+        detail: {
+          summary: "Sign in with email and password; with two-factor on, answers mfa_required and mfa_token",
+          security: [],
+        },
       },
     )
     .post(
@@ -94,7 +117,8 @@ export function authRoutes(deps: Deps) {
           request,
           `mfa:${user.id}`,
           async () => {
-            if (!consumeSecondFactor(deps, user, body.code)) throw unauthorized("The code is wrong or was already used.");
+            if (!consumeSecondFactor(deps, user, body.code))
+              throw unauthorized("The code is wrong or was already used.");
           },
           null,
         );
@@ -110,7 +134,8 @@ export function authRoutes(deps: Deps) {
       body: RefreshBody,
       response: { 200: SessionSchema },
       detail: {
-        summary: "New access token from the refresh cookie (optionally of `user_id`) or a native `refresh_token`; the refresh token rotates",
+        summary:
+          "New access token from the refresh cookie (optionally of `user_id`) or a native `refresh_token`; the refresh token rotates",
         security: [],
       },
     })
@@ -129,7 +154,10 @@ export function authRoutes(deps: Deps) {
       {
         body: LogoutBody,
         response: { 204: NoContent },
-        detail: { summary: "Sign out the current account (or `user_id`), or with `all: true` every account in this browser", security: [] },
+        detail: {
+          summary: "Sign out the current account (or `user_id`), or with `all: true` every account in this browser",
+          security: [],
+        },
       },
     );
 }

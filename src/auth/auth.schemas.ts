@@ -8,11 +8,22 @@ export const ChallengeAnswerBody = z
   .object({
     challenge: z.object({
       parameters: z
-        .object({ algorithm: z.string().max(40), nonce: z.string().max(200), salt: z.string().max(200), cost: z.number(), keyLength: z.number(), keyPrefix: z.string().max(200) })
+        .object({
+          algorithm: z.string().max(40),
+          nonce: z.string().max(200),
+          salt: z.string().max(200),
+          cost: z.number(),
+          keyLength: z.number(),
+          keyPrefix: z.string().max(200),
+        })
         .catchall(z.unknown()),
       signature: z.string().max(400),
     }),
-    solution: z.object({ counter: z.number().int().min(0), derivedKey: z.string().max(400), time: z.number().optional() }),
+    solution: z.object({
+      counter: z.number().int().min(0),
+      derivedKey: z.string().max(400),
+      time: z.number().optional(),
+    }),
   })
   .describe("Required once an account or address has failed to sign in a few times (403 challenge_required)");
 
@@ -24,7 +35,10 @@ export const ChallengeSchema = z.object({
 export const RegisterBody = z
   .object({
     email: Email,
-    password: z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH),
+    password: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(MAX_PASSWORD_LENGTH),
     name: z.string().trim().min(1).max(100),
     challenge: ChallengeAnswerBody.optional(),
   })
@@ -66,7 +80,12 @@ export const UserSchema = z.object({
   created_at: z.string(),
 });
 
-export const WorkspaceMembershipSchema = z.object({ id: z.string(), name: z.string(), slug: z.string(), role: z.enum(["owner", "admin", "agent", "viewer"]) });
+export const WorkspaceMembershipSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  role: z.enum(["owner", "admin", "agent", "viewer"]),
+});
 
 export const SessionSchema = z.object({
   access_token: z.string(),
@@ -75,6 +94,11 @@ export const SessionSchema = z.object({
   refresh_token: z.string().optional().describe("native clients only; browsers get the desk_rt_<user id> cookie"),
 });
 
-export const LoginAnswerSchema = z.union([SessionSchema, z.object({ mfa_required: z.literal(true), mfa_token: z.string() })]);
+export const LoginAnswerSchema = z.union([
+  SessionSchema,
+  z.object({ mfa_required: z.literal(true), mfa_token: z.string() }),
+]);
 
-export const AccountsSchema = z.object({ accounts: z.array(z.object({ user: UserSchema, workspaces: z.array(WorkspaceMembershipSchema) })) });
+export const AccountsSchema = z.object({
+  accounts: z.array(z.object({ user: UserSchema, workspaces: z.array(WorkspaceMembershipSchema) })),
+});

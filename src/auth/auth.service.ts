@@ -7,7 +7,14 @@ import { requestMeta } from "../http/request-meta";
 import { newId } from "../lib/ids";
 import type { UserRow } from "./auth.present";
 import { users } from "./auth.table";
-import { CHALLENGE_AFTER, challengeFailed, challengeRequired, createSignInChallenges, type ChallengeAnswer, type SignInChallenges } from "./challenge";
+import {
+  CHALLENGE_AFTER,
+  challengeFailed,
+  challengeRequired,
+  createSignInChallenges,
+  type ChallengeAnswer,
+  type SignInChallenges,
+} from "./challenge";
 import { acceptTotp, useRecoveryCode } from "./mfa";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -47,7 +54,9 @@ export async function limitedAttempt<T>(
     [limits.account, accountKey],
     [limits.ip, ipKey],
   ]);
-  const suspicious = limits.account.count(accountKey) >= CHALLENGE_AFTER.perAccount || (ipKey !== null && limits.ip.count(ipKey) >= CHALLENGE_AFTER.perIp);
+  const suspicious =
+    limits.account.count(accountKey) >= CHALLENGE_AFTER.perAccount ||
+    (ipKey !== null && limits.ip.count(ipKey) >= CHALLENGE_AFTER.perIp);
   if (challenge !== null && suspicious) {
     if (!challenge) throw challengeRequired();
     if (!(await limits.challenges.accept(challenge))) throw challengeFailed();
@@ -66,14 +75,19 @@ export async function limitedAttempt<T>(
   }
 }
 
-export const findUserByEmail = (deps: Pick<Deps, "db">, email: string) => deps.db.select().from(users).where(eq(users.email, email.toLowerCase())).get();
-export const findUser = (deps: Pick<Deps, "db">, userId: string) => deps.db.select().from(users).where(eq(users.id, userId)).get();
+export const findUserByEmail = (deps: Pick<Deps, "db">, email: string) =>
+  deps.db.select().from(users).where(eq(users.email, email.toLowerCase())).get();
+export const findUser = (deps: Pick<Deps, "db">, userId: string) =>
+  deps.db.select().from(users).where(eq(users.id, userId)).get();
 
 /**
  * Creates a person with a password. Open while the instance has no user (the first person sets
  * it up), or always with DESK_OPEN_SIGNUP=true; the check and the insert share one transaction.
  */
-export async function registerUser(deps: Pick<Deps, "db" | "clock" | "config">, input: { email: string; password: string; name: string }): Promise<UserRow> {
+export async function registerUser(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  input: { email: string; password: string; name: string },
+): Promise<UserRow> {
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now().toISOString();
   const email = input.email.toLowerCase();
@@ -85,7 +99,11 @@ export async function registerUser(deps: Pick<Deps, "db" | "clock" | "config">, 
     if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
       throw conflict("An account with this email already exists; sign in instead.");
     }
-    return tx.insert(users).values({ id: newId(), email, name: input.name, passwordHash, createdAt: now, updatedAt: now }).returning().get();
+    return tx
+      .insert(users)
+      .values({ id: newId(), email, name: input.name, passwordHash, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
   });
 }
 
@@ -111,7 +129,11 @@ export async function userOfMfaToken(deps: Pick<Deps, "db" | "tokens">, token: s
  * accepted once) or one of their recovery codes (removed once used). Returns whether it passed;
  * what it consumed is saved in the caller's transaction.
  */
-export function consumeSecondFactor(deps: Pick<Deps, "db" | "clock" | "secrets">, user: UserRow, code: string): boolean {
+export function consumeSecondFactor(
+  deps: Pick<Deps, "db" | "clock" | "secrets">,
+  user: UserRow,
+  code: string,
+): boolean {
   const now = deps.clock.now();
   return withTx(deps.db, (tx) => {
     const fresh = tx.select().from(users).where(eq(users.id, user.id)).get();
@@ -123,7 +145,10 @@ export function consumeSecondFactor(deps: Pick<Deps, "db" | "clock" | "secrets">
     }
     const remaining = useRecoveryCode(fresh.mfaRecoveryHashes, code);
     if (!remaining) return false;
-    tx.update(users).set({ mfaRecoveryHashes: JSON.stringify(remaining), updatedAt: now.toISOString() }).where(eq(users.id, user.id)).run();
+    tx.update(users)
+      .set({ mfaRecoveryHashes: JSON.stringify(remaining), updatedAt: now.toISOString() })
+      .where(eq(users.id, user.id))
+      .run();
     return true;
   });
 }

@@ -30,7 +30,9 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: id(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     client: text("client", { enum: ["web", "native"] }).notNull(),
     generation: integer("generation").notNull().default(0),
     refreshHash: text("refresh_hash").notNull(),

@@ -3,7 +3,10 @@ import type { ApiResult, TestDesk } from "../../test/harness";
 /** A minimal browser cookie jar for tests: keeps what Set-Cookie says, forgets on Max-Age=0. */
 export class TestBrowser {
   readonly jar = new Map<string, string>();
-  constructor(private readonly desk: TestDesk, private readonly extraHeaders: Record<string, string> = {}) {}
+  constructor(
+    private readonly desk: TestDesk,
+    private readonly extraHeaders: Record<string, string> = {},
+  ) {}
 
   cookieHeader(): string {
     return [...this.jar].map(([name, value]) => `${name}=${value}`).join("; ");

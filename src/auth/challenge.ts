@@ -16,7 +16,10 @@ export const CHALLENGE_TTL_MS = 5 * 60_000;
 export const CHALLENGE_AFTER = { perAccount: 3, perIp: 10 } as const;
 const DIFFICULTY = { algorithm: "SHA-256", cost: 1, keyPrefix: "0000" } as const;
 
-export type ChallengeAnswer = { challenge: { parameters: Challenge["parameters"]; signature: string }; solution: { counter: number; derivedKey: string } };
+export type ChallengeAnswer = {
+  challenge: { parameters: Challenge["parameters"]; signature: string };
+  solution: { counter: number; derivedKey: string };
+};
 
 export type SignInChallenges = {
   issue(): Promise<Challenge>;
@@ -25,8 +28,13 @@ export type SignInChallenges = {
 };
 
 export const challengeRequired = () =>
-  new DeskError(403, "challenge_required", "Too many failed sign-ins: solve a challenge from POST /v1/auth/challenge and send it as `challenge`.");
-export const challengeFailed = () => new DeskError(403, "challenge_failed", "The challenge answer is wrong, expired or already used; solve a new one.");
+  new DeskError(
+    403,
+    "challenge_required",
+    "Too many failed sign-ins: solve a challenge from POST /v1/auth/challenge and send it as `challenge`.",
+  );
+export const challengeFailed = () =>
+  new DeskError(403, "challenge_failed", "The challenge answer is wrong, expired or already used; solve a new one.");
 
 export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChallenges {
   const secret = deriveKey(deps.config.secret, "sign-in-challenge").toString("hex");
@@ -37,11 +45,21 @@ export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChalle
   };
   return {
     issue: () =>
-      createChallenge({ ...DIFFICULTY, deriveKey: deriveSha, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS), hmacSignatureSecret: secret }),
+      createChallenge({
+        ...DIFFICULTY,
+        deriveKey: deriveSha,
+        expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
+        hmacSignatureSecret: secret,
+      }),
     async accept(answer) {
       const signature = answer.challenge.signature;
       if (spent.has(signature)) return false;
-      const result = await verifySolution({ challenge: answer.challenge, solution: answer.solution, deriveKey: deriveSha, hmacSignatureSecret: secret }).catch(() => null);
+      const result = await verifySolution({
+        challenge: answer.challenge,
+        solution: answer.solution,
+        deriveKey: deriveSha,
+        hmacSignatureSecret: secret,
+      }).catch(() => null);
       if (!result?.verified || result.expired) return false;
       // Checked again: another request may have spent it while this one verified.
       if (spent.has(signature)) return false;

@@ -38,7 +38,14 @@ export type RequestContext = {
 };
 
 /** A signed-in person, without a workspace (for /v1/me, /v1/workspaces, MFA enrolment). */
-export type UserContext = { userId: string; sessionId: string | null; authenticatedAt: string | null; mfaVerified: boolean; requestId: string; ip: string | null };
+export type UserContext = {
+  userId: string;
+  sessionId: string | null;
+  authenticatedAt: string | null;
+  mfaVerified: boolean;
+  requestId: string;
+  ip: string | null;
+};
 
 export const actorUserId = (ctx: RequestContext): string | null =>
   ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.createdBy;
@@ -46,9 +53,18 @@ export const actorUserId = (ctx: RequestContext): string | null =>
 export const canSeeTeam = (ctx: RequestContext, teamId: string): boolean =>
   ctx.visibleTeams === "all" || ctx.visibleTeams.includes(teamId);
 
-export const hasScope = (ctx: RequestContext, scope: Scope): boolean => ctx.scopes === null || ctx.scopes.includes(scope);
+export const hasScope = (ctx: RequestContext, scope: Scope): boolean =>
+  ctx.scopes === null || ctx.scopes.includes(scope);
 
 /** A context for work the system does on its own (jobs, inbound mail). */
 export function systemContext(workspaceId: string, requestId = "system"): RequestContext {
-  return { workspaceId, actor: { type: "api_key", apiKeyId: "system", createdBy: null }, role: "owner", scopes: null, visibleTeams: "all", requestId, ip: null };
+  return {
+    workspaceId,
+    actor: { type: "api_key", apiKeyId: "system", createdBy: null },
+    role: "owner",
+    scopes: null,
+    visibleTeams: "all",
+    requestId,
+    ip: null,
+  };
 }

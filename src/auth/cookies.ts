@@ -8,7 +8,11 @@ export const REFRESH_COOKIE_PREFIX = "desk_rt_";
 export const LEGACY_REFRESH_COOKIE = "desk_refresh";
 export const REFRESH_COOKIE_PATH = "/v1/auth";
 
-export type PresentedCookie = { name: string; token: string; /** null for the legacy cookie (its user is the session's). */ userId: string | null };
+export type PresentedCookie = {
+  name: string;
+  token: string /** null for the legacy cookie (its user is the session's). */;
+  userId: string | null;
+};
 
 /** Where a route writes response headers: Elysia's `set`, or anything with the same shape. */
 export type SessionSetter = { headers: Record<string, unknown>; status?: number | string };
@@ -51,7 +55,8 @@ const attributes = (config: Pick<Config, "secureCookies">, maxAge: number) =>
 export const refreshCookie = (config: Pick<Config, "secureCookies">, userId: string, token: string) =>
   `${refreshCookieName(userId)}=${token}; ${attributes(config, Math.floor(SESSION_TTL_MS / 1000))}`;
 
-export const clearedCookie = (config: Pick<Config, "secureCookies">, name: string) => `${name}=; ${attributes(config, 0)}`;
+export const clearedCookie = (config: Pick<Config, "secureCookies">, name: string) =>
+  `${name}=; ${attributes(config, 0)}`;
 
 /** Adds one Set-Cookie header; Elysia writes an array as one header line per cookie. */
 export function addSetCookie(set: SessionSetter, cookie: string): void {

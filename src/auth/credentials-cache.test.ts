@@ -19,7 +19,10 @@ describe("cached credentials", () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const key = createKey(desk, owner, ["tickets:read", "contacts:read"]);
     expect((await desk.api("GET", "/v1/tickets", { headers: key.headers })).status).toBe(200);
-    const patched = await desk.api("PATCH", `/v1/api-keys/${key.id}`, { headers: owner.headers, body: { scopes: ["contacts:read"] } });
+    const patched = await desk.api("PATCH", `/v1/api-keys/${key.id}`, {
+      headers: owner.headers,
+      body: { scopes: ["contacts:read"] },
+    });
     expect(patched.status).toBe(200);
     expect((await desk.api("GET", "/v1/tickets", { headers: key.headers })).status).toBe(403);
   });
@@ -28,7 +31,9 @@ describe("cached credentials", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const admin = await addMember(desk, workspace.id, "admin");
     expect((await desk.api("GET", "/v1/api-keys", { headers: admin.headers })).status).toBe(200);
-    expect((await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "agent" } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "agent" } })).status,
+    ).toBe(200);
     expect((await desk.api("GET", "/v1/api-keys", { headers: admin.headers })).status).toBe(403);
     expect((await desk.api("GET", "/v1/tickets", { headers: admin.headers })).status).toBe(200);
     expect((await desk.api("DELETE", `/v1/members/${admin.id}`, { headers: owner.headers })).status).toBe(204);
@@ -38,15 +43,31 @@ describe("cached credentials", () => {
   test("leaving a private team hides its tickets on the next request", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Secret", private: true, member_ids: [agent.id] } });
+    const team = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "Secret", private: true, member_ids: [agent.id] },
+    });
     expect(team.status).toBe(201);
-    const ticket = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Private", contact: { email: "p@example.com" }, team_id: team.body.id } });
+    const ticket = await desk.api("POST", "/v1/tickets", {
+      headers: owner.headers,
+      body: { subject: "Private", contact: { email: "p@example.com" }, team_id: team.body.id },
+    });
     expect(ticket.status).toBe(201);
     expect((await desk.api("GET", `/v1/tickets/${ticket.body.id}`, { headers: agent.headers })).status).toBe(200);
-    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } }))
+        .status,
+    ).toBe(200);
     expect((await desk.api("GET", `/v1/tickets/${ticket.body.id}`, { headers: agent.headers })).status).toBe(404);
     // And joining shows them at once too.
-    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [agent.id] } })).status).toBe(200);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/teams/${team.body.id}`, {
+          headers: owner.headers,
+          body: { member_ids: [agent.id] },
+        })
+      ).status,
+    ).toBe(200);
     expect((await desk.api("GET", `/v1/tickets/${ticket.body.id}`, { headers: agent.headers })).status).toBe(200);
   });
 });

@@ -29,8 +29,21 @@ export type Credential =
   | { kind: "api_key"; apiKeyId: string; workspaceId: string; scopes: Scope[]; createdBy: string | null }
   | { kind: "user"; userId: string; sessionId: string | null; authenticatedAt: string | null; mfaVerified: boolean };
 
-type KeyRow = { id: string; workspace_id: string; scopes: string; expires_at: string | null; revoked_at: string | null; created_by: string | null };
-type SessionRow = { user_id: string; revoked_at: string | null; expires_at: string; authenticated_at: string; mfa_verified: number };
+type KeyRow = {
+  id: string;
+  workspace_id: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_by: string | null;
+};
+type SessionRow = {
+  user_id: string;
+  revoked_at: string | null;
+  expires_at: string;
+  authenticated_at: string;
+  mfa_verified: number;
+};
 
 export type CredentialResolver = ReturnType<typeof createCredentialResolver>;
 
@@ -84,7 +97,9 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     if (!member) return null;
     const entry = {
       role: member.role,
-      visibleTeams: roleAtLeast(member.role, "admin") ? ("all" as const) : privateTeams.all(workspaceId, userId).map((r) => r.team_id),
+      visibleTeams: roleAtLeast(member.role, "admin")
+        ? ("all" as const)
+        : privateTeams.all(workspaceId, userId).map((r) => r.team_id),
       cachedAt: nowMs,
     };
     if (memberCache.size >= MEMBER_CACHE_MAX) memberCache.clear();
@@ -104,8 +119,15 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
       if (!entry || nowMs - entry.cachedAt > KEY_CACHE_TTL_MS) {
         const row = keyByHash.get(sha256Hex(bearer));
         if (!row) throw unauthorized();
-        const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
-        entry = { key: row, scopes, expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity, cachedAt: nowMs };
+        const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
+          (SCOPES as readonly string[]).includes(s),
+        );
+        entry = {
+          key: row,
+          scopes,
+          expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity,
+          cachedAt: nowMs,
+        };
         if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
         keyCache.set(bearer, entry);
       }
@@ -117,7 +139,13 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
         lastTouched.set(key.id, nowMs);
         touchKey.run(now.toISOString(), key.id);
       }
-      return { kind: "api_key", apiKeyId: key.id, workspaceId: key.workspace_id, scopes: entry.scopes, createdBy: key.created_by };
+      return {
+        kind: "api_key",
+        apiKeyId: key.id,
+        workspaceId: key.workspace_id,
+        scopes: entry.scopes,
+        createdBy: key.created_by,
+      };
     }
     const claims = await deps.tokens.verify<{ sub: string; sid: string }>(bearer, "access");
     if (!claims?.sub || !claims.sid) throw unauthorized();
@@ -138,9 +166,11 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     const cred = await credential(request);
     const meta = requestMeta(request);
     if (cred.kind === "api_key") {
-      if (rule.keys === false || rule.role === "owner") throw forbidden("This route is for signed-in people; API keys cannot use it.");
+      if (rule.keys === false || rule.role === "owner")
+        throw forbidden("This route is for signed-in people; API keys cannot use it.");
       const missing = (rule.scopes ?? []).filter((s) => !cred.scopes.includes(s));
-      if (missing.length) throw forbidden(`The API key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`);
+      if (missing.length)
+        throw forbidden(`The API key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`);
       return {
         workspaceId: cred.workspaceId,
         actor: { type: "api_key", apiKeyId: cred.apiKeyId, createdBy: cred.createdBy },
@@ -155,11 +185,14 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     }
     const workspaceId = request.headers.get("desk-workspace");
     if (!workspaceId) {
-      throw validationFailed([{ location: "header.desk-workspace", message: "DESK-Workspace names the workspace to act in" }]);
+      throw validationFailed([
+        { location: "header.desk-workspace", message: "DESK-Workspace names the workspace to act in" },
+      ]);
     }
     const member = membership(workspaceId, cred.userId, deps.clock.now().getTime());
     if (!member) throw notFound("Workspace");
-    if (!roleAtLeast(member.role, rule.role ?? "viewer")) throw forbidden(`This needs the ${rule.role} role or higher.`);
+    if (!roleAtLeast(member.role, rule.role ?? "viewer"))
+      throw forbidden(`This needs the ${rule.role} role or higher.`);
     return {
       workspaceId,
       actor: { type: "user", userId: cred.userId, sessionId: cred.sessionId },

@@ -4,7 +4,9 @@ import type { Deps } from "../deps";
 import { users } from "./auth.table";
 
 export const InstanceStatusSchema = z.object({
-  signup_open: z.boolean().describe("POST /v1/auth/register is accepted: the instance has no user yet, or DESK_OPEN_SIGNUP=true"),
+  signup_open: z
+    .boolean()
+    .describe("POST /v1/auth/register is accepted: the instance has no user yet, or DESK_OPEN_SIGNUP=true"),
   has_users: z.boolean().describe("at least one person has an account on this instance"),
 });
 
@@ -22,7 +24,10 @@ export function instanceRoutes(deps: Deps) {
     },
     {
       response: { 200: InstanceStatusSchema },
-      detail: { summary: "Whether sign-up is open and whether the instance has any user (no credentials needed)", security: [] },
+      detail: {
+        summary: "Whether sign-up is open and whether the instance has any user (no credentials needed)",
+        security: [],
+      },
     },
   );
 }

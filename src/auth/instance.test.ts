@@ -15,7 +15,9 @@ describe("GET /v1/auth/status on a closed instance", async () => {
     await createUser(desk);
     const res = await desk.api("GET", "/v1/auth/status");
     expect(res.body).toEqual({ signup_open: false, has_users: true });
-    const register = await desk.api("POST", "/v1/auth/register", { body: { email: "late@example.test", password: "password-9", name: "Late" } });
+    const register = await desk.api("POST", "/v1/auth/register", {
+      body: { email: "late@example.test", password: "password-9", name: "Late" },
+    });
     expect(register.status).toBe(403);
   });
 
@@ -40,7 +42,9 @@ describe("GET /v1/auth/status with DESK_OPEN_SIGNUP=true", async () => {
     expect((await desk.api("GET", "/v1/auth/status")).body).toEqual({ signup_open: true, has_users: false });
     await createUser(desk);
     expect((await desk.api("GET", "/v1/auth/status")).body).toEqual({ signup_open: true, has_users: true });
-    const register = await desk.api("POST", "/v1/auth/register", { body: { email: "second@example.test", password: "password-9", name: "Second" } });
+    const register = await desk.api("POST", "/v1/auth/register", {
+      body: { email: "second@example.test", password: "password-9", name: "Second" },
+    });
     expect(register.status).toBe(201);
     expect((await desk.api("GET", "/v1/auth/status")).body).toEqual({ signup_open: true, has_users: true });
   });

@@ -23,8 +23,12 @@ describe("POST /v1/auth/login", () => {
   });
 
   test("a wrong password and an unknown email get the same 401 with the same detail and no cookie", async () => {
-    const wrong = await desk.api("POST", "/v1/auth/login", { body: { email: "alice@example.test", password: "nope-nope" } });
-    const unknown = await desk.api("POST", "/v1/auth/login", { body: { email: "nobody@example.test", password: "nope-nope" } });
+    const wrong = await desk.api("POST", "/v1/auth/login", {
+      body: { email: "alice@example.test", password: "nope-nope" },
+    });
+    const unknown = await desk.api("POST", "/v1/auth/login", {
+      body: { email: "nobody@example.test", password: "nope-nope" },
+    });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe("unauthorized");
@@ -37,7 +41,9 @@ describe("POST /v1/auth/login", () => {
     const nopass = await createUser(desk, { email: "nopass@example.test" });
     const res = await desk.api("POST", "/v1/auth/login", { body: { email: nopass.email, password: "" } });
     expect(res.status).toBe(422);
-    const res2 = await desk.api("POST", "/v1/auth/login", { body: { email: nopass.email, password: "anything-at-all" } });
+    const res2 = await desk.api("POST", "/v1/auth/login", {
+      body: { email: nopass.email, password: "anything-at-all" },
+    });
     expect(res2.status).toBe(401);
   });
 
@@ -52,7 +58,9 @@ describe("POST /v1/auth/login", () => {
   });
 
   test("the access token works; it is refused once the session is revoked", async () => {
-    const res = await desk.api("POST", "/v1/auth/login", { body: { email: "alice@example.test", password: "alice-password" } });
+    const res = await desk.api("POST", "/v1/auth/login", {
+      body: { email: "alice@example.test", password: "alice-password" },
+    });
     const headers = { authorization: `Bearer ${res.body.access_token}` };
     expect((await desk.api("GET", "/v1/me", { headers })).status).toBe(200);
     const out = await desk.api("POST", "/v1/auth/logout", { headers });
@@ -75,7 +83,10 @@ describe("token purposes are not interchangeable", () => {
 
   test("a token signed with another secret is 401", async () => {
     const { createTokenService } = await import("./tokens");
-    const forged = await createTokenService("another-secret-that-is-long-enough").sign("access", { sub: alice.id, sid: alice.sessionId });
+    const forged = await createTokenService("another-secret-that-is-long-enough").sign("access", {
+      sub: alice.id,
+      sid: alice.sessionId,
+    });
     expect((await desk.api("GET", "/v1/me", { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
   });
 });

@@ -17,5 +17,7 @@ const membershipsStatement = preparedFor((sqlite) =>
  * on every page load.
  */
 export function membershipsOf(db: Db, userId: string): Membership[] {
-  return membershipsStatement(db).all(userId).map(({ id, name, slug, role }) => ({ id, name, slug, role }));
+  return membershipsStatement(db)
+    .all(userId)
+    .map(({ id, name, slug, role }) => ({ id, name, slug, role }));
 }

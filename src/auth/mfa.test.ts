@@ -22,7 +22,10 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 async function enrolled(password = "mfa-password") {
   const person = await createUser(desk, { password });
   const setup = await desk.api("POST", "/v1/me/mfa/setup", { headers: auth(person.token) });
-  const enable = await desk.api("POST", "/v1/me/mfa/enable", { headers: auth(person.token), body: { code: codeAt(setup.body.secret) } });
+  const enable = await desk.api("POST", "/v1/me/mfa/enable", {
+    headers: auth(person.token),
+    body: { code: codeAt(setup.body.secret) },
+  });
   expect(enable.status).toBe(200);
   clock.advance(30_000); // the enrolment code's step is spent
   return { person, secret: setup.body.secret as string, recovery: enable.body.recovery_codes as string[] };
@@ -41,12 +44,18 @@ describe("enrolment", () => {
     expect(row.mfaSecretSealed).toStartWith("v1.");
     expect(row.mfaSecretSealed).not.toContain(setup.body.secret);
 
-    const wrong = await desk.api("POST", "/v1/me/mfa/enable", { headers: auth(person.token), body: { code: "000000" } });
+    const wrong = await desk.api("POST", "/v1/me/mfa/enable", {
+      headers: auth(person.token),
+      body: { code: "000000" },
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors[0].location).toBe("body.code");
     expect(userRow(person.id).mfaEnabled).toBe(false);
 
-    const enable = await desk.api("POST", "/v1/me/mfa/enable", { headers: auth(person.token), body: { code: codeAt(setup.body.secret) } });
+    const enable = await desk.api("POST", "/v1/me/mfa/enable", {
+      headers: auth(person.token),
+      body: { code: codeAt(setup.body.secret) },
+    });
     expect(enable.status).toBe(200);
     expect(enable.body.enabled).toBe(true);
     expect(enable.body.recovery_codes).toHaveLength(10);
@@ -59,12 +68,21 @@ describe("enrolment", () => {
     expect(desk.deps.db.select().from(sessions).where(eq(sessions.id, person.sessionId)).get()!.mfaVerified).toBe(true);
 
     expect((await desk.api("POST", "/v1/me/mfa/setup", { headers: auth(person.token) })).status).toBe(409);
-    expect((await desk.api("POST", "/v1/me/mfa/enable", { headers: auth(person.token), body: { code: codeAt(setup.body.secret, 1) } })).status).toBe(409);
+    expect(
+      (
+        await desk.api("POST", "/v1/me/mfa/enable", {
+          headers: auth(person.token),
+          body: { code: codeAt(setup.body.secret, 1) },
+        })
+      ).status,
+    ).toBe(409);
   });
 
   test("enable before setup is 409; no credential is 401; a code of the wrong type is 422", async () => {
     const person = await createUser(desk);
-    expect((await desk.api("POST", "/v1/me/mfa/enable", { headers: auth(person.token), body: { code: "123456" } })).status).toBe(409);
+    expect(
+      (await desk.api("POST", "/v1/me/mfa/enable", { headers: auth(person.token), body: { code: "123456" } })).status,
+    ).toBe(409);
     expect((await desk.api("POST", "/v1/me/mfa/setup")).status).toBe(401);
     const bad = await desk.api("POST", "/v1/me/mfa/enable", { headers: auth(person.token), body: { code: 123456 } });
     expect(bad.status).toBe(422);
@@ -93,7 +111,11 @@ describe("signing in with two-factor", () => {
     const access = decodeJwt(done.body.access_token);
     expect(access.amr).toEqual(["pwd", "otp"]);
     expect(access.auth_time).toBe(Math.floor(clock.now().getTime() / 1000));
-    const session = desk.deps.db.select().from(sessions).where(eq(sessions.id, access.sid as string)).get()!;
+    const session = desk.deps.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, access.sid as string))
+      .get()!;
     expect(session.mfaVerified).toBe(true);
 
     // The same code cannot be replayed within its window.
@@ -105,18 +127,24 @@ describe("signing in with two-factor", () => {
     const { person, secret } = await enrolled();
     const login = await desk.api("POST", "/v1/auth/login", { body: { email: person.email, password: "mfa-password" } });
     const before = desk.deps.db.select().from(sessions).where(eq(sessions.userId, person.id)).all().length;
-    const wrong = await desk.api("POST", "/v1/auth/mfa", { body: { mfa_token: login.body.mfa_token, code: "not-a-code" } });
+    const wrong = await desk.api("POST", "/v1/auth/mfa", {
+      body: { mfa_token: login.body.mfa_token, code: "not-a-code" },
+    });
     expect(wrong.status).toBe(401);
     expect(desk.deps.db.select().from(sessions).where(eq(sessions.userId, person.id)).all().length).toBe(before);
     clock.advance(5 * 60_000 + 1000);
-    const late = await desk.api("POST", "/v1/auth/mfa", { body: { mfa_token: login.body.mfa_token, code: codeAt(secret) } });
+    const late = await desk.api("POST", "/v1/auth/mfa", {
+      body: { mfa_token: login.body.mfa_token, code: codeAt(secret) },
+    });
     expect(late.status).toBe(401);
   });
 
   test("a sixth account in the browser: login (before the code) and mfa both answer 409 too_many_accounts", async () => {
     const { person, secret } = await enrolled();
     const crowded = new TestBrowser(desk);
-    const emptyLogin = await desk.api("POST", "/v1/auth/login", { body: { email: person.email, password: "mfa-password" } });
+    const emptyLogin = await desk.api("POST", "/v1/auth/login", {
+      body: { email: person.email, password: "mfa-password" },
+    });
     for (let i = 0; i < 5; i++) {
       const held = await createUser(desk);
       crowded.jar.set(`desk_rt_${held.id}`, held.refreshToken);
@@ -133,11 +161,16 @@ describe("signing in with two-factor", () => {
   test("a recovery code works once", async () => {
     const { person, recovery } = await enrolled();
     const login = await desk.api("POST", "/v1/auth/login", { body: { email: person.email, password: "mfa-password" } });
-    const first = await desk.api("POST", "/v1/auth/mfa", { headers: NATIVE, body: { mfa_token: login.body.mfa_token, code: recovery[3]!.toUpperCase() } });
+    const first = await desk.api("POST", "/v1/auth/mfa", {
+      headers: NATIVE,
+      body: { mfa_token: login.body.mfa_token, code: recovery[3]!.toUpperCase() },
+    });
     expect(first.status).toBe(200);
     expect(first.body.refresh_token).toBeString();
     expect(JSON.parse(userRow(person.id).mfaRecoveryHashes!)).toHaveLength(9);
-    const second = await desk.api("POST", "/v1/auth/mfa", { body: { mfa_token: login.body.mfa_token, code: recovery[3] } });
+    const second = await desk.api("POST", "/v1/auth/mfa", {
+      body: { mfa_token: login.body.mfa_token, code: recovery[3] },
+    });
     expect(second.status).toBe(401);
   });
 });
@@ -145,10 +178,16 @@ describe("signing in with two-factor", () => {
 describe("turning two-factor off", () => {
   test("with the password", async () => {
     const { person } = await enrolled();
-    const wrong = await desk.api("POST", "/v1/me/mfa/disable", { headers: auth(person.token), body: { password: "wrong-password" } });
+    const wrong = await desk.api("POST", "/v1/me/mfa/disable", {
+      headers: auth(person.token),
+      body: { password: "wrong-password" },
+    });
     expect(wrong.status).toBe(422);
     expect(userRow(person.id).mfaEnabled).toBe(true);
-    const res = await desk.api("POST", "/v1/me/mfa/disable", { headers: auth(person.token), body: { password: "mfa-password" } });
+    const res = await desk.api("POST", "/v1/me/mfa/disable", {
+      headers: auth(person.token),
+      body: { password: "mfa-password" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ enabled: false });
     const row = userRow(person.id);
@@ -160,8 +199,18 @@ describe("turning two-factor off", () => {
   test("with a code; neither or both is 422", async () => {
     const { person, secret } = await enrolled();
     expect((await desk.api("POST", "/v1/me/mfa/disable", { headers: auth(person.token), body: {} })).status).toBe(422);
-    expect((await desk.api("POST", "/v1/me/mfa/disable", { headers: auth(person.token), body: { code: "1", password: "x" } })).status).toBe(422);
-    const res = await desk.api("POST", "/v1/me/mfa/disable", { headers: auth(person.token), body: { code: codeAt(secret) } });
+    expect(
+      (
+        await desk.api("POST", "/v1/me/mfa/disable", {
+          headers: auth(person.token),
+          body: { code: "1", password: "x" },
+        })
+      ).status,
+    ).toBe(422);
+    const res = await desk.api("POST", "/v1/me/mfa/disable", {
+      headers: auth(person.token),
+      body: { code: codeAt(secret) },
+    });
     expect(res.status).toBe(200);
     expect(userRow(person.id).mfaEnabled).toBe(false);
   });

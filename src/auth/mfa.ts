@@ -10,7 +10,14 @@ export const RECOVERY_CODE_COUNT = 10;
 export const newTotpSecret = (): string => new OTPAuth.Secret({ size: 20 }).base32;
 
 const totp = (secretBase32: string, label = "Desk") =>
-  new OTPAuth.TOTP({ issuer: "Desk", label, algorithm: "SHA1", digits: 6, period: PERIOD_SECONDS, secret: OTPAuth.Secret.fromBase32(secretBase32) });
+  new OTPAuth.TOTP({
+    issuer: "Desk",
+    label,
+    algorithm: "SHA1",
+    digits: 6,
+    period: PERIOD_SECONDS,
+    secret: OTPAuth.Secret.fromBase32(secretBase32),
+  });
 
 export const otpauthUrl = (secretBase32: string, email: string): string => totp(secretBase32, email).toString();
 

@@ -52,7 +52,10 @@ describe("cookie routes refuse cross-site browser requests", () => {
   });
 
   test("cross-site login is refused too (no forced sign-in into another account), before validation", async () => {
-    const res = await desk.api("POST", "/v1/auth/login", { headers: { origin: "http://evil.example" }, body: { email: 42 } });
+    const res = await desk.api("POST", "/v1/auth/login", {
+      headers: { origin: "http://evil.example" },
+      body: { email: 42 },
+    });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("forbidden");
   });
@@ -78,11 +81,17 @@ describe("cookie routes refuse cross-site browser requests", () => {
 
   test("accepting an invitation as a new person (which starts a session) is refused cross-site before anyone is created", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const invited = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: "cross@example.test", role: "agent" } });
+    const invited = await desk.api("POST", "/v1/invitations", {
+      headers: owner.headers,
+      body: { email: "cross@example.test", role: "agent" },
+    });
     expect(invited.status).toBe(201);
     const token = new URL(invited.body.url).pathname.split("/").pop();
     const body = { token, name: "Cross Site", password: "long enough password" };
-    const cross = await desk.api("POST", "/v1/invitations/accept", { headers: { origin: "http://evil.example" }, body });
+    const cross = await desk.api("POST", "/v1/invitations/accept", {
+      headers: { origin: "http://evil.example" },
+      body,
+    });
     expect(cross.status).toBe(403);
     expect(cross.body.code).toBe("forbidden");
     expect(desk.deps.db.select().from(users).where(eq(users.email, "cross@example.test")).get()).toBeUndefined();
@@ -92,7 +101,10 @@ describe("cookie routes refuse cross-site browser requests", () => {
 
   test("native apps send no Origin and use body tokens: unaffected", async () => {
     const user = await createUser(desk);
-    const res = await desk.api("POST", "/v1/auth/refresh", { headers: NATIVE, body: { refresh_token: user.refreshToken } });
+    const res = await desk.api("POST", "/v1/auth/refresh", {
+      headers: NATIVE,
+      body: { refresh_token: user.refreshToken },
+    });
     expect(res.status).toBe(200);
     expect(res.body.refresh_token).toEqual(expect.any(String));
   });

@@ -6,7 +6,14 @@ import { safeEqual, sha256Hex } from "../lib/crypto";
 import { presentUser } from "./auth.present";
 import { sessions, users } from "./auth.table";
 import { browserAccounts } from "./browser-accounts";
-import { addSetCookie, clearedCookie, isNativeRequest, presentedRefreshCookies, refreshCookieName, type PresentedCookie } from "./cookies";
+import {
+  addSetCookie,
+  clearedCookie,
+  isNativeRequest,
+  presentedRefreshCookies,
+  refreshCookieName,
+  type PresentedCookie,
+} from "./cookies";
 import { membershipsOf } from "./memberships";
 import { answerSession, type SessionAnswer, type SessionSetter } from "./session-response";
 import { parseRefreshToken, revokeSession, rotateRefreshToken } from "./sessions";
@@ -19,7 +26,14 @@ const sessionEnded = () => unauthorized("The session has ended; sign in again.")
 function sessionsByToken(deps: Pick<Deps, "db">, tokens: string[]): Map<string, SessionRow> {
   const ids = tokens.flatMap((t) => parseRefreshToken(t)?.sessionId ?? []);
   if (!ids.length) return new Map();
-  return new Map(deps.db.select().from(sessions).where(inArray(sessions.id, ids)).all().map((s) => [s.id, s]));
+  return new Map(
+    deps.db
+      .select()
+      .from(sessions)
+      .where(inArray(sessions.id, ids))
+      .all()
+      .map((s) => [s.id, s]),
+  );
 }
 
 /**
@@ -27,8 +41,15 @@ function sessionsByToken(deps: Pick<Deps, "db">, tokens: string[]): Map<string, 
  * account. Cookies of older generations still count here, so presenting a copied one is caught
  * as reuse instead of being skipped.
  */
-function chooseCookie(deps: Pick<Deps, "db" | "clock">, cookies: PresentedCookie[], userId: string | undefined): PresentedCookie | null {
-  const rows = sessionsByToken(deps, cookies.map((c) => c.token));
+function chooseCookie(
+  deps: Pick<Deps, "db" | "clock">,
+  cookies: PresentedCookie[],
+  userId: string | undefined,
+): PresentedCookie | null {
+  const rows = sessionsByToken(
+    deps,
+    cookies.map((c) => c.token),
+  );
   const now = deps.clock.now().toISOString();
   const candidates = cookies
     .map((cookie) => ({ cookie, row: rows.get(parseRefreshToken(cookie.token)?.sessionId ?? "") }))
@@ -57,7 +78,11 @@ export async function refreshSession(
     if (!body.refresh_token) throw invalidAt("body.refresh_token", "native clients send their refresh_token");
     token = body.refresh_token;
   } else {
-    if (body.refresh_token) throw invalidAt("body.refresh_token", "only native clients (DESK-Client: ios/<version>, no Origin) send refresh_token");
+    if (body.refresh_token)
+      throw invalidAt(
+        "body.refresh_token",
+        "only native clients (DESK-Client: ios/<version>, no Origin) send refresh_token",
+      );
     cookie = chooseCookie(deps, presentedRefreshCookies(request), body.user_id?.toLowerCase());
     if (!cookie) throw unauthorized("No sign-in for this account in this browser; sign in again.");
     token = cookie.token;
@@ -66,7 +91,11 @@ export async function refreshSession(
   const expectedUser = cookie?.userId ?? null;
   const outcome = withTx(deps.db, (tx) => {
     // A cookie named for one person must hold that person's session: never rotate someone else's.
-    const owner = tx.select({ userId: sessions.userId }).from(sessions).where(eq(sessions.id, parseRefreshToken(token)?.sessionId ?? "")).get();
+    const owner = tx
+      .select({ userId: sessions.userId })
+      .from(sessions)
+      .where(eq(sessions.id, parseRefreshToken(token)?.sessionId ?? ""))
+      .get();
     if (expectedUser && owner?.userId !== expectedUser) return { kind: "invalid" as const };
     return rotateRefreshToken(tx, token, now);
   });
@@ -81,14 +110,28 @@ export async function refreshSession(
   }
   const user = deps.db.select().from(users).where(eq(users.id, outcome.session.userId)).get();
   if (!user) throw sessionEnded();
-  return answerSession(deps, request, set, outcome.session, outcome.refreshToken, user, { clearLegacy: cookie !== null && cookie.userId === null });
+  return answerSession(deps, request, set, outcome.session, outcome.refreshToken, user, {
+    clearLegacy: cookie !== null && cookie.userId === null,
+  });
 }
 
 /** POST /v1/auth/accounts: the accounts this browser holds, most recently used first. Rotates nothing. */
 export function listBrowserAccounts(deps: Pick<Deps, "db" | "clock">, request: Request) {
   const accounts = browserAccounts(deps.db, request, deps.clock.now());
   if (!accounts.length) return { accounts: [] };
-  const rows = new Map(deps.db.select().from(users).where(inArray(users.id, accounts.map((a) => a.userId))).all().map((u) => [u.id, u]));
+  const rows = new Map(
+    deps.db
+      .select()
+      .from(users)
+      .where(
+        inArray(
+          users.id,
+          accounts.map((a) => a.userId),
+        ),
+      )
+      .all()
+      .map((u) => [u.id, u]),
+  );
   return {
     accounts: accounts.flatMap((a) => {
       const user = rows.get(a.userId);
@@ -116,9 +159,15 @@ function provenSession(rows: Map<string, SessionRow>, token: string, cookieUserI
  * `user_id`, or the most recent account), or with `all` every account this browser presents.
  * Cookies are cleared and live sockets of the ended sessions close.
  */
-export async function logout(deps: Deps, request: Request, set: SessionSetter, body: { all?: boolean; user_id?: string; refresh_token?: string }): Promise<void> {
+export async function logout(
+  deps: Deps,
+  request: Request,
+  set: SessionSetter,
+  body: { all?: boolean; user_id?: string; refresh_token?: string },
+): Promise<void> {
   const bearer = await deps.credentials.credential(request).catch(() => null);
-  const bearerSession = bearer?.kind === "user" && bearer.sessionId ? { userId: bearer.userId, sessionId: bearer.sessionId } : null;
+  const bearerSession =
+    bearer?.kind === "user" && bearer.sessionId ? { userId: bearer.userId, sessionId: bearer.sessionId } : null;
   const cookies = isNativeRequest(request) ? [] : presentedRefreshCookies(request);
   const tokens = [...cookies.map((c) => c.token), ...(body.refresh_token ? [body.refresh_token] : [])];
   const rows = sessionsByToken(deps, tokens);
@@ -142,7 +191,8 @@ export async function logout(deps: Deps, request: Request, set: SessionSetter, b
   }
   if (bearerSession && (body.all || bearerSession.userId === target)) {
     ending.set(bearerSession.sessionId, bearerSession.userId);
-    if (!isNativeRequest(request) && cookies.some((c) => c.name === refreshCookieName(bearerSession.userId))) toClear.add(refreshCookieName(bearerSession.userId));
+    if (!isNativeRequest(request) && cookies.some((c) => c.name === refreshCookieName(bearerSession.userId)))
+      toClear.add(refreshCookieName(bearerSession.userId));
   }
 
   withTx(deps.db, (tx) => {

@@ -30,7 +30,9 @@ describe("refresh", () => {
     const rotated = browser.jar.get(`desk_rt_${user.id}`)!;
     expect(rotated).not.toBe(user.refreshToken);
     expect(rotated.split(".")[1]).toBe("1");
-    expect((await desk.api("GET", "/v1/me", { headers: { authorization: `Bearer ${first.body.access_token}` } })).status).toBe(200);
+    expect(
+      (await desk.api("GET", "/v1/me", { headers: { authorization: `Bearer ${first.body.access_token}` } })).status,
+    ).toBe(200);
 
     expect((await browser.post("/v1/auth/refresh")).status).toBe(200);
 
@@ -38,18 +40,25 @@ describe("refresh", () => {
     const thief = browserWith(user); // still holds generation 0
     const reused = await thief.post("/v1/auth/refresh");
     expect(reused.status).toBe(401);
-    expect(reused.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^desk_rt_${user.id}=; .*Max-Age=0`))]);
+    expect(reused.headers.getSetCookie()).toEqual([
+      expect.stringMatching(new RegExp(`^desk_rt_${user.id}=; .*Max-Age=0`)),
+    ]);
     expect(sessionRow(user.sessionId)).toMatchObject({ revokedReason: "refresh_token_reused" });
     expect(signals).toEqual([{ kind: "sessions", userId: user.id, sessionIds: [user.sessionId] }]);
     // The legitimate holder is signed out too, and the access token stops working.
     expect((await browser.post("/v1/auth/refresh")).status).toBe(401);
-    expect((await desk.api("GET", "/v1/me", { headers: { authorization: `Bearer ${first.body.access_token}` } })).status).toBe(401);
+    expect(
+      (await desk.api("GET", "/v1/me", { headers: { authorization: `Bearer ${first.body.access_token}` } })).status,
+    ).toBe(401);
   });
 
   test("without a cookie: 401; a web request may not send refresh_token (422)", async () => {
     expect((await desk.api("POST", "/v1/auth/refresh", { body: {} })).status).toBe(401);
     const user = await createUser(desk);
-    const res = await desk.api("POST", "/v1/auth/refresh", { headers: { origin: "http://localhost" }, body: { refresh_token: user.refreshToken } });
+    const res = await desk.api("POST", "/v1/auth/refresh", {
+      headers: { origin: "http://localhost" },
+      body: { refresh_token: user.refreshToken },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].location).toBe("body.refresh_token");
     expect(sessionRow(user.sessionId).generation).toBe(0);
@@ -75,7 +84,11 @@ describe("refresh", () => {
 
   test("{ user_id } refreshes that account; without it the most recently used one", async () => {
     const [a, b] = [await createUser(desk), await createUser(desk)];
-    desk.deps.db.update(sessions).set({ lastUsedAt: "2020-01-01T00:00:00.000Z" }).where(eq(sessions.id, a.sessionId)).run();
+    desk.deps.db
+      .update(sessions)
+      .set({ lastUsedAt: "2020-01-01T00:00:00.000Z" })
+      .where(eq(sessions.id, a.sessionId))
+      .run();
     const browser = browserWith(a, b);
     const latest = await browser.post("/v1/auth/refresh");
     expect(latest.body.user.id).toBe(b.id);
@@ -150,7 +163,11 @@ describe("five accounts per browser", () => {
 
   test("dead cookies (revoked sessions) do not count", async () => {
     const five = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(desk)));
-    desk.deps.db.update(sessions).set({ revokedAt: new Date().toISOString() }).where(eq(sessions.id, five[0]!.sessionId)).run();
+    desk.deps.db
+      .update(sessions)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(eq(sessions.id, five[0]!.sessionId))
+      .run();
     const sixth = await createUser(desk, { password: "sixth-password" });
     const res = await browserWith(...five).post("/v1/auth/login", { email: sixth.email, password: "sixth-password" });
     expect(res.status).toBe(200);
@@ -174,15 +191,23 @@ describe("accounts", () => {
   test("lists every account on this browser with its workspaces, most recent first, rotating nothing", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    desk.deps.db.update(sessions).set({ lastUsedAt: "2020-01-01T00:00:00.000Z" }).where(eq(sessions.id, owner.sessionId)).run();
+    desk.deps.db
+      .update(sessions)
+      .set({ lastUsedAt: "2020-01-01T00:00:00.000Z" })
+      .where(eq(sessions.id, owner.sessionId))
+      .run();
     const browser = browserWith(owner, agent);
     const before = [...browser.jar.entries()];
     const res = await browser.post("/v1/auth/accounts");
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(res.body.accounts.map((a: { user: { id: string } }) => a.user.id)).toEqual([agent.id, owner.id]);
-    expect(res.body.accounts[1].workspaces).toEqual([{ id: workspace.id, name: workspace.name, slug: workspace.slug, role: "owner" }]);
-    expect(res.body.accounts[0].workspaces).toEqual([{ id: workspace.id, name: workspace.name, slug: workspace.slug, role: "agent" }]);
+    expect(res.body.accounts[1].workspaces).toEqual([
+      { id: workspace.id, name: workspace.name, slug: workspace.slug, role: "owner" },
+    ]);
+    expect(res.body.accounts[0].workspaces).toEqual([
+      { id: workspace.id, name: workspace.name, slug: workspace.slug, role: "agent" },
+    ]);
     expect([...browser.jar.entries()]).toEqual(before);
     expect(sessionRow(owner.sessionId).generation).toBe(0);
   });
@@ -224,12 +249,18 @@ describe("logout", () => {
     for (const p of people) expect(sessionRow(p.sessionId).revokedAt).not.toBeNull();
     expect(sessionRow(bystander.sessionId).revokedAt).toBeNull();
     expect(browser.refreshCookies()).toEqual([]);
-    expect(signals.map((s) => (s.kind === "sessions" ? s.userId : null)).sort()).toEqual(people.map((p) => p.id).sort());
+    expect(signals.map((s) => (s.kind === "sessions" ? s.userId : null)).sort()).toEqual(
+      people.map((p) => p.id).sort(),
+    );
   });
 
   test("without a bearer or user_id: signs out the most recently used account only", async () => {
     const [a, b] = [await createUser(desk), await createUser(desk)];
-    desk.deps.db.update(sessions).set({ lastUsedAt: "2020-01-01T00:00:00.000Z" }).where(eq(sessions.id, a.sessionId)).run();
+    desk.deps.db
+      .update(sessions)
+      .set({ lastUsedAt: "2020-01-01T00:00:00.000Z" })
+      .where(eq(sessions.id, a.sessionId))
+      .run();
     const browser = browserWith(a, b);
     await browser.post("/v1/auth/logout");
     expect(sessionRow(b.sessionId).revokedAt).not.toBeNull();
@@ -252,7 +283,10 @@ describe("logout", () => {
 describe("native clients", () => {
   test("refresh and logout take { refresh_token } in the body; no cookies anywhere", async () => {
     const user = await createUser(desk, { password: "native-password" });
-    const login = await desk.api("POST", "/v1/auth/login", { headers: NATIVE, body: { email: user.email, password: "native-password" } });
+    const login = await desk.api("POST", "/v1/auth/login", {
+      headers: NATIVE,
+      body: { email: user.email, password: "native-password" },
+    });
     expect(login.status).toBe(200);
     expect(login.headers.getSetCookie()).toEqual([]);
     const token0 = login.body.refresh_token as string;
@@ -270,17 +304,32 @@ describe("native clients", () => {
     const out = await desk.api("POST", "/v1/auth/logout", { headers: NATIVE, body: { refresh_token: token1 } });
     expect(out.status).toBe(204);
     expect(sessionRow(sessionIdOf(token1)).revokedReason).toBe("signed_out");
-    expect((await desk.api("POST", "/v1/auth/refresh", { headers: NATIVE, body: { refresh_token: token1 } })).status).toBe(401);
+    expect(
+      (await desk.api("POST", "/v1/auth/refresh", { headers: NATIVE, body: { refresh_token: token1 } })).status,
+    ).toBe(401);
   });
 
   test("a reused native refresh token ends the session", async () => {
     const user = await createUser(desk);
-    const first = await desk.api("POST", "/v1/auth/refresh", { headers: NATIVE, body: { refresh_token: user.refreshToken } });
+    const first = await desk.api("POST", "/v1/auth/refresh", {
+      headers: NATIVE,
+      body: { refresh_token: user.refreshToken },
+    });
     expect(first.status).toBe(200);
-    const again = await desk.api("POST", "/v1/auth/refresh", { headers: NATIVE, body: { refresh_token: user.refreshToken } });
+    const again = await desk.api("POST", "/v1/auth/refresh", {
+      headers: NATIVE,
+      body: { refresh_token: user.refreshToken },
+    });
     expect(again.status).toBe(401);
     expect(sessionRow(user.sessionId).revokedReason).toBe("refresh_token_reused");
-    expect((await desk.api("POST", "/v1/auth/refresh", { headers: NATIVE, body: { refresh_token: first.body.refresh_token } })).status).toBe(401);
+    expect(
+      (
+        await desk.api("POST", "/v1/auth/refresh", {
+          headers: NATIVE,
+          body: { refresh_token: first.body.refresh_token },
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 

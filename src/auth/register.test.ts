@@ -9,9 +9,16 @@ describe("register on a closed instance", async () => {
 
   test("the first person may register; the answer is a session with a refresh cookie", async () => {
     const browser = new TestBrowser(desk);
-    const res = await browser.post("/v1/auth/register", { email: "  Founder@Example.TEST ", password: "correct horse", name: "Founder" });
+    const res = await browser.post("/v1/auth/register", {
+      email: "  Founder@Example.TEST ",
+      password: "correct horse",
+      name: "Founder",
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ expires_in: 900, user: { email: "founder@example.test", name: "Founder", mfa_enabled: false } });
+    expect(res.body).toMatchObject({
+      expires_in: 900,
+      user: { email: "founder@example.test", name: "Founder", mfa_enabled: false },
+    });
     expect(typeof res.body.access_token).toBe("string");
     expect(res.body.refresh_token).toBeUndefined();
     expect(browser.refreshCookies()).toEqual([`desk_rt_${res.body.user.id}`]);
@@ -34,7 +41,9 @@ describe("register on a closed instance", async () => {
 
   test("once a person exists, sign-up is closed: 403 forbidden with a clear detail, nothing stored", async () => {
     const before = desk.deps.db.select().from(users).all().length;
-    const res = await desk.api("POST", "/v1/auth/register", { body: { email: "second@example.test", password: "password-2", name: "Second" } });
+    const res = await desk.api("POST", "/v1/auth/register", {
+      body: { email: "second@example.test", password: "password-2", name: "Second" },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ status: 403, code: "forbidden" });
     expect(res.body.detail).toMatch(/sign-up is closed/i);
@@ -47,18 +56,27 @@ describe("register with DESK_OPEN_SIGNUP=true", async () => {
   const desk = await startTestDesk({ env: { DESK_OPEN_SIGNUP: "true" } });
 
   test("anyone may register; emails are unique regardless of case (409 conflict)", async () => {
-    const first = await desk.api("POST", "/v1/auth/register", { body: { email: "ann@example.test", password: "password-1", name: "Ann" } });
+    const first = await desk.api("POST", "/v1/auth/register", {
+      body: { email: "ann@example.test", password: "password-1", name: "Ann" },
+    });
     expect(first.status).toBe(201);
-    const second = await desk.api("POST", "/v1/auth/register", { body: { email: "bob@example.test", password: "password-2", name: "Bob" } });
+    const second = await desk.api("POST", "/v1/auth/register", {
+      body: { email: "bob@example.test", password: "password-2", name: "Bob" },
+    });
     expect(second.status).toBe(201);
-    const dup = await desk.api("POST", "/v1/auth/register", { body: { email: "ANN@example.test", password: "password-3", name: "Ann 2" } });
+    const dup = await desk.api("POST", "/v1/auth/register", {
+      body: { email: "ANN@example.test", password: "password-3", name: "Ann 2" },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("conflict");
     expect(desk.deps.db.select().from(users).where(eq(users.email, "ann@example.test")).all()).toHaveLength(1);
   });
 
   test("a native client gets refresh_token in the body and no cookie", async () => {
-    const res = await desk.api("POST", "/v1/auth/register", { headers: NATIVE, body: { email: "ios@example.test", password: "password-1", name: "Phone" } });
+    const res = await desk.api("POST", "/v1/auth/register", {
+      headers: NATIVE,
+      body: { email: "ios@example.test", password: "password-1", name: "Phone" },
+    });
     expect(res.status).toBe(201);
     expect(res.body.refresh_token).toMatch(/^[0-9a-f-]{36}\.0\.[A-Za-z0-9_-]+$/);
     expect(res.headers.getSetCookie()).toEqual([]);
@@ -81,7 +99,11 @@ describe("register with DESK_OPEN_SIGNUP=true", async () => {
       const held = await createUser(desk);
       browser.jar.set(`desk_rt_${held.id}`, held.refreshToken);
     }
-    const res = await browser.post("/v1/auth/register", { email: "sixth@example.test", password: "password-6", name: "Sixth" });
+    const res = await browser.post("/v1/auth/register", {
+      email: "sixth@example.test",
+      password: "password-6",
+      name: "Sixth",
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe("too_many_accounts");
     expect(desk.deps.db.select().from(users).where(eq(users.email, "sixth@example.test")).get()).toBeUndefined();
@@ -105,7 +127,10 @@ describe("register with DESK_OPEN_SIGNUP=true", async () => {
   });
 
   test("a body that is not JSON is refused without a 500", async () => {
-    const res = await desk.api("POST", "/v1/auth/register", { raw: "{nope", headers: { "content-type": "application/json" } });
+    const res = await desk.api("POST", "/v1/auth/register", {
+      raw: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });
@@ -114,7 +139,9 @@ describe("register with DESK_OPEN_SIGNUP=true", async () => {
 describe("register in production-like settings", async () => {
   const desk = await startTestDesk({ config: { secureCookies: true } });
   test("cookies are Secure when the base URL is https", async () => {
-    const res = await desk.api("POST", "/v1/auth/register", { body: { email: "sec@example.test", password: "password-1", name: "Sec" } });
+    const res = await desk.api("POST", "/v1/auth/register", {
+      body: { email: "sec@example.test", password: "password-1", name: "Sec" },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.getSetCookie()[0]).toContain("; Secure");
   });

@@ -6,7 +6,15 @@ import type { UserRow, UserJson } from "./auth.present";
 import { presentUser } from "./auth.present";
 import type { sessions } from "./auth.table";
 import { browserAccounts, browserSessions, MAX_BROWSER_ACCOUNTS } from "./browser-accounts";
-import { addSetCookie, clearedCookie, isCrossSiteRequest, isNativeRequest, LEGACY_REFRESH_COOKIE, refreshCookie, type SessionSetter } from "./cookies";
+import {
+  addSetCookie,
+  clearedCookie,
+  isCrossSiteRequest,
+  isNativeRequest,
+  LEGACY_REFRESH_COOKIE,
+  refreshCookie,
+  type SessionSetter,
+} from "./cookies";
 import { createSession, issueAccessToken, revokeSession } from "./sessions";
 import { signalAccessEnded } from "./session-signals";
 import { TOKEN_TTL_SECONDS } from "./tokens";
@@ -19,9 +27,13 @@ export type SessionAnswer = { access_token: string; expires_in: number; user: Us
 type SessionRow = typeof sessions.$inferSelect;
 
 export const tooManyAccounts = () =>
-  conflict(`This browser is already signed in to ${MAX_BROWSER_ACCOUNTS} accounts; sign out of one first.`, "too_many_accounts");
+  conflict(
+    `This browser is already signed in to ${MAX_BROWSER_ACCOUNTS} accounts; sign out of one first.`,
+    "too_many_accounts",
+  );
 
-export const crossSiteRefused = () => forbidden("Cross-site request refused: sign-in routes answer only Desk's own pages.");
+export const crossSiteRefused = () =>
+  forbidden("Cross-site request refused: sign-in routes answer only Desk's own pages.");
 
 /**
  * Every route asks this before it starts a browser session (and before creating anyone): refuses
@@ -29,7 +41,11 @@ export const crossSiteRefused = () => forbidden("Cross-site request refused: sig
  * choosing) and a sixth distinct account in this browser (409 too_many_accounts). Native clients
  * hold one account per refresh token and are not counted. Pass null for a person who does not exist yet.
  */
-export function assertRoomForAccount(deps: Pick<Deps, "db" | "clock" | "config">, request: Request, userId: string | null): void {
+export function assertRoomForAccount(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  request: Request,
+  userId: string | null,
+): void {
   if (isCrossSiteRequest(deps.config, request)) throw crossSiteRefused();
   if (isNativeRequest(request)) return;
   const accounts = browserAccounts(deps.db, request, deps.clock.now());
@@ -92,7 +108,11 @@ export async function answerSession(
   options: { clearLegacy?: boolean } = {},
 ): Promise<SessionAnswer> {
   const accessToken = await issueAccessToken(deps.tokens, session);
-  const answer: SessionAnswer = { access_token: accessToken, expires_in: TOKEN_TTL_SECONDS.access, user: presentUser(user) };
+  const answer: SessionAnswer = {
+    access_token: accessToken,
+    expires_in: TOKEN_TTL_SECONDS.access,
+    user: presentUser(user),
+  };
   if (isNativeRequest(request)) return { ...answer, refresh_token: refreshToken };
   addSetCookie(set, refreshCookie(deps.config, user.id, refreshToken));
   if (options.clearLegacy) addSetCookie(set, clearedCookie(deps.config, LEGACY_REFRESH_COOKIE));

@@ -8,7 +8,14 @@ import type { TokenService } from "./tokens";
 /** Sessions last 30 days from their last refresh. */
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
-export type NewSession = { userId: string; client: "web" | "native"; mfaVerified: boolean; userAgent?: string | null; ip?: string | null; now: Date };
+export type NewSession = {
+  userId: string;
+  client: "web" | "native";
+  mfaVerified: boolean;
+  userAgent?: string | null;
+  ip?: string | null;
+  now: Date;
+};
 
 let lastUse = 0;
 
@@ -76,7 +83,8 @@ export function rotateRefreshToken(tx: Tx, token: string, now: Date): RotateOutc
     revokeSession(tx, session.id, "refresh_token_reused", now);
     return { kind: "reused", userId: session.userId };
   }
-  if (parsed.generation !== session.generation || sha256Hex(parsed.secret) !== session.refreshHash) return { kind: "invalid" };
+  if (parsed.generation !== session.generation || sha256Hex(parsed.secret) !== session.refreshHash)
+    return { kind: "invalid" };
   const secret = randomToken(32);
   const generation = session.generation + 1;
   const updated = tx
@@ -101,7 +109,10 @@ export function revokeSession(tx: Tx | Db, sessionId: string, reason: string, no
     .run();
 }
 
-export function issueAccessToken(tokens: TokenService, session: { id: string; userId: string; authenticatedAt: string; mfaVerified: boolean }) {
+export function issueAccessToken(
+  tokens: TokenService,
+  session: { id: string; userId: string; authenticatedAt: string; mfaVerified: boolean },
+) {
   return tokens.sign("access", {
     sub: session.userId,
     sid: session.id,

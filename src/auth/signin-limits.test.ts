@@ -27,10 +27,14 @@ describe("sign-in rate limits", () => {
     for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
       // Past the first few failures each guess needs a solved challenge first.
       const challenge = i >= CHALLENGE_AFTER.perAccount ? await solvedChallenge() : undefined;
-      const res = await desk.api("POST", "/v1/auth/login", { body: { email: target.email, password: `guess-${i}`, challenge } });
+      const res = await desk.api("POST", "/v1/auth/login", {
+        body: { email: target.email, password: `guess-${i}`, challenge },
+      });
       expect(res.status).toBe(401);
     }
-    const blocked = await desk.api("POST", "/v1/auth/login", { body: { email: target.email.toUpperCase(), password: "target-password", challenge: await solvedChallenge() } });
+    const blocked = await desk.api("POST", "/v1/auth/login", {
+      body: { email: target.email.toUpperCase(), password: "target-password", challenge: await solvedChallenge() },
+    });
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ status: 429, code: "rate_limited" });
     const retryAfter = Number(blocked.headers.get("retry-after"));
@@ -39,28 +43,39 @@ describe("sign-in rate limits", () => {
 
     // Other accounts are unaffected.
     const other = await createUser(desk, { password: "other-password" });
-    expect((await desk.api("POST", "/v1/auth/login", { body: { email: other.email, password: "other-password" } })).status).toBe(200);
+    expect(
+      (await desk.api("POST", "/v1/auth/login", { body: { email: other.email, password: "other-password" } })).status,
+    ).toBe(200);
 
     // Once the failures are out of the window, neither the limit nor the challenge applies.
     clock.advance(retryAfter * 1000);
-    expect((await desk.api("POST", "/v1/auth/login", { body: { email: target.email, password: "target-password" } })).status).toBe(200);
+    expect(
+      (await desk.api("POST", "/v1/auth/login", { body: { email: target.email, password: "target-password" } })).status,
+    ).toBe(200);
   }, 30_000);
 
   test("after three failures an account asks for a solved challenge; each is accepted once, forged ones never", async () => {
     const target = await createUser(desk, { password: "target-password" });
-    const login = (body: Record<string, unknown>) => desk.api("POST", "/v1/auth/login", { body: { email: target.email, ...body } });
-    for (let i = 0; i < CHALLENGE_AFTER.perAccount; i++) expect((await login({ password: `guess-${i}` })).status).toBe(401);
+    const login = (body: Record<string, unknown>) =>
+      desk.api("POST", "/v1/auth/login", { body: { email: target.email, ...body } });
+    for (let i = 0; i < CHALLENGE_AFTER.perAccount; i++)
+      expect((await login({ password: `guess-${i}` })).status).toBe(401);
     const required = await login({ password: "target-password" });
     expect(required.status).toBe(403);
     expect(required.body).toMatchObject({ status: 403, code: "challenge_required" });
     // Other accounts are not asked.
     const other = await createUser(desk, { password: "other-password" });
-    expect((await desk.api("POST", "/v1/auth/login", { body: { email: other.email, password: "other-password" } })).status).toBe(200);
+    expect(
+      (await desk.api("POST", "/v1/auth/login", { body: { email: other.email, password: "other-password" } })).status,
+    ).toBe(200);
 
     const solved = await solvedChallenge();
     const wrongSolution = { ...solved, solution: { ...solved.solution, counter: solved.solution.counter + 1 } };
     expect((await login({ password: "target-password", challenge: wrongSolution })).body.code).toBe("challenge_failed");
-    const forged = { ...solved, challenge: { ...solved.challenge, parameters: { ...solved.challenge.parameters, keyPrefix: "0" } } };
+    const forged = {
+      ...solved,
+      challenge: { ...solved.challenge, parameters: { ...solved.challenge.parameters, keyPrefix: "0" } },
+    };
     expect((await login({ password: "target-password", challenge: forged })).body.code).toBe("challenge_failed");
     expect((await login({ password: "target-password", challenge: { challenge: "x", solution: 1 } })).status).toBe(422);
     // A solved challenge with a wrong password is spent, and the failure still counts.
@@ -75,10 +90,18 @@ describe("sign-in rate limits", () => {
     // Failed two-factor codes are cheap to make and count like failed passwords: five accounts x ten.
     const people = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(desk)));
     for (const p of people) {
-      desk.deps.db.update(users).set({ mfaEnabled: true, mfaSecretSealed: desk.deps.secrets.seal("JBSWY3DPEHPK3PXP") }).where(eq(users.id, p.id)).run();
+      desk.deps.db
+        .update(users)
+        .set({ mfaEnabled: true, mfaSecretSealed: desk.deps.secrets.seal("JBSWY3DPEHPK3PXP") })
+        .where(eq(users.id, p.id))
+        .run();
     }
     const post = (path: string, body: unknown) =>
-      fetch(`${desk.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${desk.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     let failures = 0;
     for (const p of people) {
       const mfaToken = await desk.deps.tokens.sign("mfa", { sub: p.id });
@@ -95,6 +118,8 @@ describe("sign-in rate limits", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("retry-after")).toMatch(/^\d+$/);
     // The in-process caller (another address) is not blocked.
-    expect((await desk.api("POST", "/v1/auth/login", { body: { email: fresh.email, password: "fresh-password" } })).status).toBe(200);
+    expect(
+      (await desk.api("POST", "/v1/auth/login", { body: { email: fresh.email, password: "fresh-password" } })).status,
+    ).toBe(200);
   }, 30_000);
 });

@@ -2,7 +2,15 @@ import { SignJWT, jwtVerify, type JWTPayload } from "jose";
 import { deriveKey } from "../lib/crypto";
 
 /** Every JWT names its purpose; each consumer accepts exactly one. */
-export type TokenPurpose = "access" | "mfa" | "ws" | "widget_ws" | "attachment" | "invitation" | "oauth_state" | "approval";
+export type TokenPurpose =
+  | "access"
+  | "mfa"
+  | "ws"
+  | "widget_ws"
+  | "attachment"
+  | "invitation"
+  | "oauth_state"
+  | "approval";
 
 export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   access: 15 * 60,

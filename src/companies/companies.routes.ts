@@ -3,7 +3,14 @@ import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
 import { IdParams, pageOfSchema } from "../http/schemas";
 import { CompanyListQuery, CompanySchema, CreateCompanyBody, UpdateCompanyBody } from "../contacts/contacts.schemas";
-import { createCompany, deleteCompany, findCompany, listCompanies, presentCompany, updateCompany } from "./companies.service";
+import {
+  createCompany,
+  deleteCompany,
+  findCompany,
+  listCompanies,
+  presentCompany,
+  updateCompany,
+} from "./companies.service";
 
 const read = { role: "viewer", scopes: ["contacts:read"] } as const;
 const write = { role: "agent", scopes: ["contacts:write"] } as const;
@@ -15,7 +22,9 @@ export function companiesRoutes(deps: Deps) {
       access: read,
       query: CompanyListQuery,
       response: { 200: pageOfSchema(CompanySchema) },
-      detail: { summary: "Companies, newest first; filters q (any word of the name or domain, or a prefix), tag, field.<key>" },
+      detail: {
+        summary: "Companies, newest first; filters q (any word of the name or domain, or a prefix), tag, field.<key>",
+      },
     })
     .post(
       "/",
@@ -23,7 +32,12 @@ export function companiesRoutes(deps: Deps) {
         set.status = 201;
         return presentCompany(deps.db, createCompany(ctx, body, deps));
       },
-      { access: write, body: CreateCompanyBody, response: { 201: CompanySchema }, detail: { summary: "Create a company; 409 conflict on a taken domain" } },
+      {
+        access: write,
+        body: CreateCompanyBody,
+        response: { 201: CompanySchema },
+        detail: { summary: "Create a company; 409 conflict on a taken domain" },
+      },
     )
     .get(
       "/:id",
@@ -48,6 +62,10 @@ export function companiesRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: write, params: IdParams, detail: { summary: "Delete a company; its contacts stay, without a company" } },
+      {
+        access: write,
+        params: IdParams,
+        detail: { summary: "Delete a company; its contacts stay, without a company" },
+      },
     );
 }

@@ -9,19 +9,36 @@ import { newId } from "../lib/ids";
 import { contacts } from "../contacts/contacts.table";
 import { likePrefix } from "../contacts/contacts.text";
 import { matchingCompanyRowidsSql } from "../search/search.query";
-import { applyFieldWrite, clearFieldValues, fieldFilterSql, fieldValuesOf, parseFieldFilters } from "../custom-fields/fields.apply";
+import {
+  applyFieldWrite,
+  clearFieldValues,
+  fieldFilterSql,
+  fieldValuesOf,
+  parseFieldFilters,
+} from "../custom-fields/fields.apply";
 import { applyLabelWrite, clearLabels, labelFilterSql, labelsOf, type LabelWrite } from "../labels/labels.apply";
 import { companies } from "./companies.table";
 
 type Deps = { db: Db };
 export type CompanyRow = typeof companies.$inferSelect;
-export type CompanyInput = LabelWrite & { name?: string; domain?: string | null; notes?: string; custom?: Record<string, unknown>; fields?: Record<string, unknown> };
+export type CompanyInput = LabelWrite & {
+  name?: string;
+  domain?: string | null;
+  notes?: string;
+  custom?: Record<string, unknown>;
+  fields?: Record<string, unknown>;
+};
 
 const DOMAIN_RE = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /** Lowercase host name; a pasted URL or `www.` prefix is reduced to the domain. */
 export function normalizeDomain(raw: string): string {
-  const domain = raw.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/.*$/, "").replace(/^www\./, "");
+  const domain = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, "")
+    .replace(/\/.*$/, "")
+    .replace(/^www\./, "");
   if (!DOMAIN_RE.test(domain)) throw invalidAt("body.domain", "not a domain name");
   return domain;
 }
@@ -60,7 +77,11 @@ export function presentCompanies(db: Queryable, rows: CompanyRow[]) {
 export const presentCompany = (db: Queryable, row: CompanyRow) => presentCompanies(db, [row])[0]!;
 
 export function findCompany(db: Queryable, workspaceId: string, id: string): CompanyRow | undefined {
-  return db.select().from(companies).where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id), isNull(companies.deletedAt))).get();
+  return db
+    .select()
+    .from(companies)
+    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id), isNull(companies.deletedAt)))
+    .get();
 }
 
 function assertDomainFree(tx: Tx, workspaceId: string, domain: string | null | undefined, exceptId: string | null) {
@@ -86,11 +107,24 @@ export function createCompany(ctx: RequestContext, input: CompanyInput & { name:
     const now = new Date().toISOString();
     const row = tx
       .insert(companies)
-      .values({ id: newId(), workspaceId: ctx.workspaceId, name: input.name, domain, notes: input.notes ?? "", custom: input.custom ?? {}, createdAt: now, updatedAt: now })
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        name: input.name,
+        domain,
+        notes: input.notes ?? "",
+        custom: input.custom ?? {},
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get();
     applyExtras(tx, ctx, row.id, input);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "company.created", data: { company: presentCompany(tx, row) } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "company.created",
+      data: { company: presentCompany(tx, row) },
+    });
     return row;
   });
 }
@@ -106,11 +140,22 @@ export function updateCompany(ctx: RequestContext, id: string, input: CompanyInp
     if (domain !== undefined) patch.domain = domain;
     if (input.notes !== undefined) patch.notes = input.notes;
     if (input.custom !== undefined) patch.custom = input.custom;
-    const columnsChanged = Object.entries(patch).some(([k, v]) => JSON.stringify(before[k as keyof CompanyRow]) !== JSON.stringify(v));
+    const columnsChanged = Object.entries(patch).some(
+      ([k, v]) => JSON.stringify(before[k as keyof CompanyRow]) !== JSON.stringify(v),
+    );
     const extrasChanged = applyExtras(tx, ctx, id, input);
     if (!columnsChanged && !extrasChanged) return before;
-    const row = tx.update(companies).set({ ...patch, updatedAt: new Date().toISOString() }).where(eq(companies.id, id)).returning().get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "company.updated", data: { company: presentCompany(tx, row) } });
+    const row = tx
+      .update(companies)
+      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .where(eq(companies.id, id))
+      .returning()
+      .get();
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "company.updated",
+      data: { company: presentCompany(tx, row) },
+    });
     return row;
   });
 }
@@ -121,7 +166,10 @@ export function deleteCompany(ctx: RequestContext, id: string, deps: Deps): void
     if (!findCompany(tx, ctx.workspaceId, id)) throw notFound("Company");
     const now = new Date().toISOString();
     tx.update(companies).set({ deletedAt: now }).where(eq(companies.id, id)).run();
-    tx.update(contacts).set({ companyId: null, updatedAt: now }).where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.companyId, id))).run();
+    tx.update(contacts)
+      .set({ companyId: null, updatedAt: now })
+      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.companyId, id)))
+      .run();
     clearLabels(tx, "companies", id);
     clearFieldValues(tx, "company", id);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "company.deleted", data: { company_id: id } });
@@ -148,8 +196,20 @@ export function listCompanies(db: Queryable, ctx: RequestContext, query: Company
     );
   }
   if (query.tag !== undefined) conditions.push(labelFilterSql("companies", ctx.workspaceId, query.tag, companies.id));
-  for (const filter of parseFieldFilters(query)) conditions.push(fieldFilterSql(ctx, "company", filter, companies.id, db));
-  const rows = db.select().from(companies).where(and(...conditions)).orderBy(desc(companies.id)).limit(query.limit + 1).all();
-  const page = pageOf(rows, query.limit, (r) => r, (r) => [r.id]);
+  for (const filter of parseFieldFilters(query))
+    conditions.push(fieldFilterSql(ctx, "company", filter, companies.id, db));
+  const rows = db
+    .select()
+    .from(companies)
+    .where(and(...conditions))
+    .orderBy(desc(companies.id))
+    .limit(query.limit + 1)
+    .all();
+  const page = pageOf(
+    rows,
+    query.limit,
+    (r) => r,
+    (r) => [r.id],
+  );
   return { data: presentCompanies(db, page.data), next_cursor: page.next_cursor };
 }

@@ -19,7 +19,9 @@ export const companies = sqliteTable(
     deletedAt: timestamp("deleted_at"),
   },
   (t) => [
-    uniqueIndex("companies_domain_unique").on(t.workspaceId, t.domain).where(sql`domain IS NOT NULL AND deleted_at IS NULL`),
+    uniqueIndex("companies_domain_unique")
+      .on(t.workspaceId, t.domain)
+      .where(sql`domain IS NOT NULL AND deleted_at IS NULL`),
     index("companies_workspace_idx").on(t.workspaceId, t.id),
     index("companies_name_idx").on(t.workspaceId, t.name),
   ],

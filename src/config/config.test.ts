@@ -29,9 +29,19 @@ describe("SMTP receiver limits from the environment", () => {
       DESK_SMTP_COMMAND_TIMEOUT: "2m",
       DESK_SMTP_DATA_TIMEOUT: "500ms",
     });
-    expect(config.smtpLimits).toEqual({ maxConnections: 20, maxConnectionsPerAddress: 2, idleMs: 30_000, commandPhaseMs: 120_000, dataPhaseMs: 500 });
-    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_SMTP_DATA_TIMEOUT: "soon" })).toThrow(/DESK_SMTP_DATA_TIMEOUT/);
-    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_SMTP_MAX_CONNECTIONS: "0" })).toThrow(/DESK_SMTP_MAX_CONNECTIONS/);
+    expect(config.smtpLimits).toEqual({
+      maxConnections: 20,
+      maxConnectionsPerAddress: 2,
+      idleMs: 30_000,
+      commandPhaseMs: 120_000,
+      dataPhaseMs: 500,
+    });
+    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_SMTP_DATA_TIMEOUT: "soon" })).toThrow(
+      /DESK_SMTP_DATA_TIMEOUT/,
+    );
+    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_SMTP_MAX_CONNECTIONS: "0" })).toThrow(
+      /DESK_SMTP_MAX_CONNECTIONS/,
+    );
   });
 });
 
@@ -42,8 +52,13 @@ describe("the default base URL comes from the listener", () => {
     expect(listenerBaseUrl("::", 3000)).toBe("http://localhost:3000");
     expect(listenerBaseUrl("10.1.2.3", 3000)).toBe("http://10.1.2.3:3000");
     expect(listenerBaseUrl("fd00::5", 3000)).toBe("http://[fd00::5]:3000");
-    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_PORT: "9191" })).toMatchObject({ baseUrl: "http://localhost:9191", baseUrlFromListener: true });
-    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_PORT: "9191", DESK_BASE_URL: "https://desk.example.com/" })).toMatchObject({
+    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_PORT: "9191" })).toMatchObject({
+      baseUrl: "http://localhost:9191",
+      baseUrlFromListener: true,
+    });
+    expect(
+      loadConfig({ DESK_DATA_DIR: dataDir, DESK_PORT: "9191", DESK_BASE_URL: "https://desk.example.com/" }),
+    ).toMatchObject({
       baseUrl: "https://desk.example.com",
       baseUrlFromListener: false,
     });
@@ -54,7 +69,10 @@ describe("the default base URL comes from the listener", () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const port = desk.server.port;
     expect(port).not.toBe(8080);
-    const invitation = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: "new@team.test", role: "agent" } });
+    const invitation = await desk.api("POST", "/v1/invitations", {
+      headers: owner.headers,
+      body: { email: "new@team.test", role: "agent" },
+    });
     expect(invitation.status).toBe(201);
     expect(invitation.body.url).toStartWith(`http://localhost:${port}/invite/`);
     const realtime = await desk.api("POST", "/v1/realtime/token", { headers: owner.headers });
@@ -64,7 +82,10 @@ describe("the default base URL comes from the listener", () => {
   test("an explicit DESK_BASE_URL is kept", async () => {
     const desk = await startTestDesk({ env: { DESK_BASE_URL: "https://help.example.com" } });
     const { owner } = await createWorkspaceWithOwner(desk);
-    const invitation = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: "new@team.test", role: "agent" } });
+    const invitation = await desk.api("POST", "/v1/invitations", {
+      headers: owner.headers,
+      body: { email: "new@team.test", role: "agent" },
+    });
     expect(invitation.body.url).toStartWith("https://help.example.com/invite/");
   });
 });

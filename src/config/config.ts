@@ -21,7 +21,10 @@ const duration = (fallback: string) =>
   z
     .string()
     .default(fallback)
-    .refine((text) => /^\d+\s*(ms|s|m|h|d)?$/.test(text.trim()) && parseDuration(text) > 0, "a positive duration like 90s, 5m or 1h")
+    .refine(
+      (text) => /^\d+\s*(ms|s|m|h|d)?$/.test(text.trim()) && parseDuration(text) > 0,
+      "a positive duration like 90s, 5m or 1h",
+    )
     .transform(parseDuration);
 
 /** DESK_OAUTH_PROVIDER_<A|B>_*: endpoints and client of an OAuth-connected mail provider (all optional). */
@@ -33,12 +36,26 @@ function oauthProviderEnv<L extends "A" | "B">(letter: L) {
     [`${p}_CLIENT_ID`]: z.string().optional(),
     [`${p}_CLIENT_SECRET`]: z.string().optional(),
     [`${p}_IMAP_HOST`]: z.string().optional().describe("host[:port] of the provider's IMAP (TLS)"),
-    [`${p}_SMTP_HOST`]: z.string().optional().describe("host[:port] of the provider's SMTP (STARTTLS on 587 unless 465)"),
+    [`${p}_SMTP_HOST`]: z
+      .string()
+      .optional()
+      .describe("host[:port] of the provider's SMTP (STARTTLS on 587 unless 465)"),
     [`${p}_SCOPE`]: z.string().optional(),
-  } as Record<`${typeof p}_${"AUTH_URL" | "TOKEN_URL" | "CLIENT_ID" | "CLIENT_SECRET" | "IMAP_HOST" | "SMTP_HOST" | "SCOPE"}`, z.ZodOptional<z.ZodString>>;
+  } as Record<
+    `${typeof p}_${"AUTH_URL" | "TOKEN_URL" | "CLIENT_ID" | "CLIENT_SECRET" | "IMAP_HOST" | "SMTP_HOST" | "SCOPE"}`,
+    z.ZodOptional<z.ZodString>
+  >;
 }
 
-export type OAuthProviderConfig = { authUrl: string; tokenUrl: string; clientId: string; clientSecret: string; imapHost: string; smtpHost: string; scope: string };
+export type OAuthProviderConfig = {
+  authUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  imapHost: string;
+  smtpHost: string;
+  scope: string;
+};
 
 function oauthProviderConfig(env: Record<string, string | undefined>, letter: "A" | "B"): OAuthProviderConfig | null {
   const get = (name: string) => env[`DESK_OAUTH_PROVIDER_${letter}_${name}`];
@@ -46,7 +63,15 @@ function oauthProviderConfig(env: Record<string, string | undefined>, letter: "A
   const tokenUrl = get("TOKEN_URL");
   const clientId = get("CLIENT_ID");
   if (!authUrl || !tokenUrl || !clientId) return null;
-  return { authUrl, tokenUrl, clientId, clientSecret: get("CLIENT_SECRET") ?? "", imapHost: get("IMAP_HOST") ?? "", smtpHost: get("SMTP_HOST") ?? "", scope: get("SCOPE") ?? "mail offline_access" };
+  return {
+    authUrl,
+    tokenUrl,
+    clientId,
+    clientSecret: get("CLIENT_SECRET") ?? "",
+    imapHost: get("IMAP_HOST") ?? "",
+    smtpHost: get("SMTP_HOST") ?? "",
+    scope: get("SCOPE") ?? "mail offline_access",
+  };
 }
 
 /**
@@ -55,7 +80,8 @@ function oauthProviderConfig(env: Record<string, string | undefined>, letter: "A
  */
 export function listenerBaseUrl(host: string, port: number): string {
   const bare = host.replace(/^\[|\]$/g, "");
-  const local = bare === "" || bare === "0.0.0.0" || bare === "::" || bare === "::1" || bare === "localhost" || /^127\./.test(bare);
+  const local =
+    bare === "" || bare === "0.0.0.0" || bare === "::" || bare === "::1" || bare === "localhost" || /^127\./.test(bare);
   const name = local ? "localhost" : bare.includes(":") ? `[${bare}]` : bare;
   return `http://${name}:${port}`;
 }
@@ -65,21 +91,52 @@ export const envSchema = z.object({
   DESK_HOST: z.string().default("127.0.0.1").describe("HTTP listener address"),
   DESK_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe("HTTP listener port"),
   DESK_DATA_DIR: z.string().default("./data").describe("SQLite file, attachments, pictures, generated secrets"),
-  DESK_BASE_URL: z.string().url().optional().describe("public URL used in links, emails, gateway_url (default: the HTTP listener's address)"),
-  DESK_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525).describe("embedded SMTP receiver port (0 = off)"),
+  DESK_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe("public URL used in links, emails, gateway_url (default: the HTTP listener's address)"),
+  DESK_SMTP_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(2525)
+    .describe("embedded SMTP receiver port (0 = off)"),
   DESK_SMTP_TLS_CERT: z.string().optional().describe("PEM certificate file enabling STARTTLS on the receiver"),
   DESK_SMTP_TLS_KEY: z.string().optional().describe("PEM key file for the receiver certificate"),
-  DESK_SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(100).describe("SMTP receiver: open connections at most"),
-  DESK_SMTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(10).describe("SMTP receiver: open connections per client address at most"),
+  DESK_SMTP_MAX_CONNECTIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(100)
+    .describe("SMTP receiver: open connections at most"),
+  DESK_SMTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe("SMTP receiver: open connections per client address at most"),
   DESK_SMTP_IDLE_TIMEOUT: duration("1m").describe("SMTP receiver: silence allowed before the connection is closed"),
-  DESK_SMTP_COMMAND_TIMEOUT: duration("5m").describe("SMTP receiver: time for the commands from greeting (or the last message) to DATA"),
-  DESK_SMTP_DATA_TIMEOUT: duration("10m").describe("SMTP receiver: time for one message's data, however fast bytes trickle in"),
-  DESK_INBOUND_DOMAIN: z.string().optional().describe("domain of generated forwarding addresses (default: the base URL host)"),
+  DESK_SMTP_COMMAND_TIMEOUT: duration("5m").describe(
+    "SMTP receiver: time for the commands from greeting (or the last message) to DATA",
+  ),
+  DESK_SMTP_DATA_TIMEOUT: duration("10m").describe(
+    "SMTP receiver: time for one message's data, however fast bytes trickle in",
+  ),
+  DESK_INBOUND_DOMAIN: z
+    .string()
+    .optional()
+    .describe("domain of generated forwarding addresses (default: the base URL host)"),
   DESK_SECRET: z.string().min(16).optional().describe("signs tokens; derives the key that encrypts stored secrets"),
   DESK_INBOUND_SECRET: z.string().min(8).optional().describe("DESK-Inbound-Secret of POST /v1/inbound/email"),
   DESK_OPEN_SIGNUP: boolFlag.describe("true: anyone may register"),
   DESK_SMTP_URL: z.string().optional().describe("relay for system mail (smtp://user:pass@host:port)"),
-  DESK_METRICS_TOKEN: z.string().min(16).optional().describe("when set, GET /metrics needs `Authorization: Bearer <token>`"),
+  DESK_METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe("when set, GET /metrics needs `Authorization: Bearer <token>`"),
   DESK_AI_BASE_URL: z.string().optional(),
   DESK_AI_API_KEY: z.string().optional(),
   DESK_AI_MODEL: z.string().optional(),
@@ -87,7 +144,10 @@ export const envSchema = z.object({
   DESK_AI_EMBEDDING_MODEL: z.string().optional(),
   DESK_ALLOWED_PRIVATE_HOSTS: z.string().default("").describe("hosts or CIDRs webhooks may reach although private"),
   DESK_TRUSTED_AUTH_SERVERS: z.string().default("").describe("authserv-ids whose Authentication-Results are trusted"),
-  DESK_MAIL_CA_FILE: z.string().optional().describe("PEM file of extra CAs trusted for mailbox IMAP/SMTP servers (internal CAs)"),
+  DESK_MAIL_CA_FILE: z
+    .string()
+    .optional()
+    .describe("PEM file of extra CAs trusted for mailbox IMAP/SMTP servers (internal CAs)"),
   ...oauthProviderEnv("A"),
   ...oauthProviderEnv("B"),
   EVENT_RETENTION: z.string().default("7d").describe("event log retention"),
@@ -96,7 +156,9 @@ export const envSchema = z.object({
   DESK_RESPONSE_CHECKS: z
     .enum(["on", "off"])
     .optional()
-    .describe("check every JSON answer against its route's response schema (default: on under NODE_ENV test or development)"),
+    .describe(
+      "check every JSON answer against its route's response schema (default: on under NODE_ENV test or development)",
+    ),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -113,7 +175,13 @@ export type Config = {
   smtpPort: number;
   smtpTls: { cert: string; key: string } | null;
   /** The SMTP receiver's connection caps and phase time limits (milliseconds). */
-  smtpLimits: { maxConnections: number; maxConnectionsPerAddress: number; idleMs: number; commandPhaseMs: number; dataPhaseMs: number };
+  smtpLimits: {
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+    idleMs: number;
+    commandPhaseMs: number;
+    dataPhaseMs: number;
+  };
   inboundDomain: string;
   secret: string;
   inboundSecret: string;
@@ -159,7 +227,10 @@ function keptSecret(dataDir: string, name: string): string {
   return value;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Config> = {},
+): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
@@ -206,14 +277,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openSignup: e.DESK_OPEN_SIGNUP,
     smtpRelayUrl: e.DESK_SMTP_URL ?? null,
     ai,
-    allowedPrivateHosts: e.DESK_ALLOWED_PRIVATE_HOSTS.split(",").map((s) => s.trim()).filter(Boolean),
-    trustedAuthServers: e.DESK_TRUSTED_AUTH_SERVERS.split(",").map((s) => s.trim()).filter(Boolean),
+    allowedPrivateHosts: e.DESK_ALLOWED_PRIVATE_HOSTS.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    trustedAuthServers: e.DESK_TRUSTED_AUTH_SERVERS.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     mailCa: e.DESK_MAIL_CA_FILE ? [readFileSync(e.DESK_MAIL_CA_FILE, "utf8")] : null,
     oauthProviders: { provider_a: oauthProviderConfig(env, "A"), provider_b: oauthProviderConfig(env, "B") },
     eventRetentionMs: parseDuration(e.EVENT_RETENTION),
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",
-    responseChecks: e.DESK_RESPONSE_CHECKS ? e.DESK_RESPONSE_CHECKS === "on" : env.NODE_ENV === "test" || env.NODE_ENV === "development",
+    responseChecks: e.DESK_RESPONSE_CHECKS
+      ? e.DESK_RESPONSE_CHECKS === "on"
+      : env.NODE_ENV === "test" || env.NODE_ENV === "development",
     metricsToken: e.DESK_METRICS_TOKEN ?? null,
     ...overrides,
   };

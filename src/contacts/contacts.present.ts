@@ -23,7 +23,8 @@ function ticketCounts(db: Queryable, rows: ContactRow[]): Map<string, number> {
     if (ids) ids.push(row.id);
     else idsByWorkspace.set(row.workspaceId, [row.id]);
   }
-  for (const [workspaceId, ids] of idsByWorkspace) for (const count of ticketCountRows(db, workspaceId, ids)) out.set(count.contactId, count.n);
+  for (const [workspaceId, ids] of idsByWorkspace)
+    for (const count of ticketCountRows(db, workspaceId, ids)) out.set(count.contactId, count.n);
   return out;
 }
 
@@ -41,7 +42,8 @@ export function presentContacts(db: Queryable, rows: ContactRow[], known: KnownC
   const single = rows.length === 1;
   const tagsById = single && known.tags ? new Map([[ids[0]!, known.tags]]) : labelsOf(db, "contacts", ids);
   const fieldsById = single && known.fields ? new Map([[ids[0]!, known.fields]]) : fieldValuesOf(db, "contact", ids);
-  const counts = single && known.ticketCount !== undefined ? new Map([[ids[0]!, known.ticketCount]]) : ticketCounts(db, rows);
+  const counts =
+    single && known.ticketCount !== undefined ? new Map([[ids[0]!, known.ticketCount]]) : ticketCounts(db, rows);
   const companyIds = [...new Set(rows.map((r) => r.companyId).filter((id): id is string => id !== null))];
   const companyById = new Map(companyIds.length ? liveCompanyRows(db, companyIds).map((c) => [c.id, c]) : []);
   return rows.map((row) => {
@@ -54,7 +56,10 @@ export function presentContacts(db: Queryable, rows: ContactRow[], known: KnownC
       notes: row.notes,
       avatar_url: row.avatarUrl ?? null,
       avatar_source: row.avatarSource ?? null,
-      company: company && company.workspaceId === row.workspaceId ? { id: company.id, name: company.name, domain: company.domain } : null,
+      company:
+        company && company.workspaceId === row.workspaceId
+          ? { id: company.id, name: company.name, domain: company.domain }
+          : null,
       external_id: row.externalId,
       custom: row.custom ?? {},
       tags: tagsById.get(row.id) ?? [],
@@ -68,5 +73,6 @@ export function presentContacts(db: Queryable, rows: ContactRow[], known: KnownC
 }
 
 /** One contact as the API shows it; `known` skips the look-ups of parts the caller already has. */
-export const presentContact = (db: Queryable, row: ContactRow, known?: KnownContactParts) => presentContacts(db, [row], known)[0]!;
+export const presentContact = (db: Queryable, row: ContactRow, known?: KnownContactParts) =>
+  presentContacts(db, [row], known)[0]!;
 export type ContactJson = ReturnType<typeof presentContact>;

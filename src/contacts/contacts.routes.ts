@@ -24,7 +24,12 @@ export function contactsRoutes(deps: Deps) {
         set.status = 201;
         return presentContact(deps.db, createContact(ctx, body, deps));
       },
-      { access: write, body: CreateContactBody, response: { 201: ContactSchema }, detail: { summary: "Create a contact; 409 conflict on a taken email or external_id" } },
+      {
+        access: write,
+        body: CreateContactBody,
+        response: { 201: ContactSchema },
+        detail: { summary: "Create a contact; 409 conflict on a taken email or external_id" },
+      },
     )
     .get(
       "/:id",
@@ -49,6 +54,10 @@ export function contactsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: write, params: IdParams, detail: { summary: "Delete a contact; its tickets keep showing who wrote them" } },
+      {
+        access: write,
+        params: IdParams,
+        detail: { summary: "Delete a contact; its tickets keep showing who wrote them" },
+      },
     );
 }

@@ -11,7 +11,9 @@ export const RecordExtras = {
 };
 
 const Text = (max: number) => z.string().max(max);
-const Custom = z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 16_384, "custom holds at most 16 KB of JSON");
+const Custom = z
+  .record(z.string(), z.unknown())
+  .refine((v) => JSON.stringify(v).length <= 16_384, "custom holds at most 16 KB of JSON");
 
 export const CreateContactBody = z.strictObject({
   email: z.string().max(254).nullable().optional(),
@@ -77,4 +79,8 @@ export const CompanySchema = z.object({
   updated_at: z.string(),
 });
 
-export const CompanyListQuery = z.looseObject({ ...PageQuery.shape, q: z.string().max(200).optional(), tag: z.string().max(200).optional() });
+export const CompanyListQuery = z.looseObject({
+  ...PageQuery.shape,
+  q: z.string().max(200).optional(),
+  tag: z.string().max(200).optional(),
+});

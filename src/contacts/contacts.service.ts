@@ -7,9 +7,21 @@ import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../http/errors";
 import { newId } from "../lib/ids";
 import { companies } from "../companies/companies.table";
-import { applyFieldWrite, clearFieldValues, fieldFilterSql, parseFieldFilters, type FieldChange } from "../custom-fields/fields.apply";
+import {
+  applyFieldWrite,
+  clearFieldValues,
+  fieldFilterSql,
+  parseFieldFilters,
+  type FieldChange,
+} from "../custom-fields/fields.apply";
 import { applyLabelWrite, clearLabels, labelFilterSql, type LabelWrite } from "../labels/labels.apply";
-import { presentContact, presentContactRef, presentContacts, type ContactRef, type ContactRow } from "./contacts.present";
+import {
+  presentContact,
+  presentContactRef,
+  presentContacts,
+  type ContactRef,
+  type ContactRow,
+} from "./contacts.present";
 import { matchingContactIdsSql } from "../search/search.query";
 import { contactRefRows, insertContactRow, liveContactByEmail, renameContactRow } from "./contacts.statements";
 import { contacts } from "./contacts.table";
@@ -38,13 +50,24 @@ export function findContact(db: Queryable, workspaceId: string, id: string): Con
     .get();
 }
 
-function assertUnique(tx: Tx, workspaceId: string, exceptId: string | null, email: string | null | undefined, externalId: string | null | undefined) {
+function assertUnique(
+  tx: Tx,
+  workspaceId: string,
+  exceptId: string | null,
+  email: string | null | undefined,
+  externalId: string | null | undefined,
+) {
   const live = (cond: SQL) => {
-    const row = tx.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt), cond)).get();
+    const row = tx
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt), cond))
+      .get();
     return row && row.id !== exceptId;
   };
   if (email && live(eq(contacts.email, email))) throw conflict("A contact with this email already exists.");
-  if (externalId && live(eq(contacts.externalId, externalId))) throw conflict("A contact with this external_id already exists.");
+  if (externalId && live(eq(contacts.externalId, externalId)))
+    throw conflict("A contact with this external_id already exists.");
 }
 
 function assertCompany(tx: Tx, workspaceId: string, companyId: string | null | undefined) {
@@ -89,7 +112,11 @@ export function createContact(ctx: RequestContext, input: ContactInput, deps: De
       .returning()
       .get();
     applyExtras(tx, ctx, row.id, input);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.created", data: { contact: presentContact(tx, row) } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "contact.created",
+      data: { contact: presentContact(tx, row) },
+    });
     return row;
   });
 }
@@ -110,7 +137,9 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
     if (input.external_id !== undefined) patch.externalId = input.external_id;
     if (input.custom !== undefined) patch.custom = input.custom;
     if (input.blocked !== undefined) patch.blocked = input.blocked;
-    const columnsChanged = Object.entries(patch).some(([k, v]) => JSON.stringify(before[k as keyof ContactRow]) !== JSON.stringify(v));
+    const columnsChanged = Object.entries(patch).some(
+      ([k, v]) => JSON.stringify(before[k as keyof ContactRow]) !== JSON.stringify(v),
+    );
     const extrasChanged = applyExtras(tx, ctx, id, input);
     if (!columnsChanged && !extrasChanged) return before;
     const row = tx
@@ -119,7 +148,11 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
       .returning()
       .get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.updated", data: { contact: presentContact(tx, row) } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "contact.updated",
+      data: { contact: presentContact(tx, row) },
+    });
     return row;
   });
 }
@@ -139,7 +172,13 @@ export function deleteContact(ctx: RequestContext, id: string, deps: Deps): void
   });
 }
 
-export type ContactListQuery = { limit: number; cursor?: string; q?: string; company_id?: string; tag?: string } & Record<string, unknown>;
+export type ContactListQuery = {
+  limit: number;
+  cursor?: string;
+  q?: string;
+  company_id?: string;
+  tag?: string;
+} & Record<string, unknown>;
 
 /** The old `q`: name, email or a custom text value starting with the text (LIKE, no index on words). */
 function prefixMatchSql(workspaceId: string, q: string): SQL {
@@ -162,7 +201,8 @@ export function listContacts(db: Queryable, ctx: RequestContext, query: ContactL
   const cursor = decodeCursor(query.cursor, 1);
   if (query.company_id !== undefined) conditions.push(eq(contacts.companyId, query.company_id));
   if (query.tag !== undefined) conditions.push(labelFilterSql("contacts", ctx.workspaceId, query.tag, contacts.id));
-  for (const filter of parseFieldFilters(query)) conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, db));
+  for (const filter of parseFieldFilters(query))
+    conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, db));
   const afterCursor = cursor ? [lt(contacts.id, String(cursor[0]))] : [];
   const select = (extra: SQL[], limit: number) =>
     db
@@ -179,9 +219,15 @@ export function listContacts(db: Queryable, ctx: RequestContext, query: ContactL
     const words = sql`${contacts.id} IN (${matchingContactIdsSql(db, q)})`;
     rows = select([words, ...afterCursor], query.limit + 1);
     // An empty page after a cursor may just be the end of the word matches: fall back only when the words match nothing.
-    if (rows.length === 0 && (!cursor || select([words], 1).length === 0)) rows = select([prefixMatchSql(ctx.workspaceId, q), ...afterCursor], query.limit + 1);
+    if (rows.length === 0 && (!cursor || select([words], 1).length === 0))
+      rows = select([prefixMatchSql(ctx.workspaceId, q), ...afterCursor], query.limit + 1);
   }
-  const page = pageOf(rows, query.limit, (r) => r, (r) => [r.id]);
+  const page = pageOf(
+    rows,
+    query.limit,
+    (r) => r,
+    (r) => [r.id],
+  );
   return { data: presentContacts(db, page.data), next_cursor: page.next_cursor };
 }
 
@@ -190,7 +236,11 @@ export function listContacts(db: Queryable, ctx: RequestContext, query: ContactL
  * the widget and ticket creation: prepared statements, and a new contact is presented from what
  * is known (no tickets, labels or fields yet) without reading it back.
  */
-export function findOrCreateContactByEmail(tx: Tx, ctx: RequestContext, input: { email: string; name?: string | null }): ContactRow {
+export function findOrCreateContactByEmail(
+  tx: Tx,
+  ctx: RequestContext,
+  input: { email: string; name?: string | null },
+): ContactRow {
   const email = normalizeEmail(input.email, "body.email");
   const name = input.name?.trim().slice(0, 200) ?? "";
   const existing = liveContactByEmail(tx, ctx.workspaceId, email);
@@ -198,7 +248,11 @@ export function findOrCreateContactByEmail(tx: Tx, ctx: RequestContext, input: {
     if (existing.name !== "" || name === "") return existing;
     const named: ContactRow = { ...existing, name, updatedAt: new Date().toISOString() };
     renameContactRow(tx, existing.id, named.name, named.updatedAt);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.updated", data: { contact: presentContact(tx, named) } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "contact.updated",
+      data: { contact: presentContact(tx, named) },
+    });
     return named;
   }
   const now = new Date().toISOString();
@@ -220,7 +274,11 @@ export function findOrCreateContactByEmail(tx: Tx, ctx: RequestContext, input: {
     deletedAt: null,
   };
   insertContactRow(tx, row);
-  appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.created", data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {} }) } });
+  appendEvent(tx, {
+    workspaceId: ctx.workspaceId,
+    type: "contact.created",
+    data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {} }) },
+  });
   return row;
 }
 

@@ -11,18 +11,41 @@ const CONTACT = `id, workspace_id AS workspaceId, email, name, phone, notes, com
   blocked, avatar_url AS avatarUrl, avatar_source AS avatarSource, created_at AS createdAt, updated_at AS updatedAt, deleted_at AS deletedAt`;
 const REF = "id, email, name, avatar_url AS avatarUrl";
 /** Live tickets per contact; workspace_id first so tickets_ws_contact_idx answers it. */
-const COUNT = "SELECT contact_id AS contactId, count(*) AS n FROM tickets WHERE workspace_id = +? AND deleted_at IS NULL";
+const COUNT =
+  "SELECT contact_id AS contactId, count(*) AS n FROM tickets WHERE workspace_id = +? AND deleted_at IS NULL";
 
 const statements = preparedFor((sqlite) => ({
-  liveByEmail: sqlite.query<RawContact, [string, string]>(`SELECT ${CONTACT} FROM contacts WHERE workspace_id = +? AND email = +? AND deleted_at IS NULL`),
-  insert: sqlite.query<unknown, [string, string, string | null, string, string, string, string | null, string | null, string, number, string | null, string | null, string, string]>(
+  liveByEmail: sqlite.query<RawContact, [string, string]>(
+    `SELECT ${CONTACT} FROM contacts WHERE workspace_id = +? AND email = +? AND deleted_at IS NULL`,
+  ),
+  insert: sqlite.query<
+    unknown,
+    [
+      string,
+      string,
+      string | null,
+      string,
+      string,
+      string,
+      string | null,
+      string | null,
+      string,
+      number,
+      string | null,
+      string | null,
+      string,
+      string,
+    ]
+  >(
     `INSERT INTO contacts (id, workspace_id, email, name, phone, notes, company_id, external_id, custom, blocked, avatar_url, avatar_source, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
   rename: sqlite.query<unknown, [string, string, string]>("UPDATE contacts SET name = ?, updated_at = ? WHERE id = +?"),
   refOne: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE id = +?`),
   refMany: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE id IN (SELECT value FROM json_each(+?))`),
-  countOne: sqlite.query<{ contactId: string; n: number }, [string, string]>(`${COUNT} AND contact_id = +? GROUP BY contact_id`),
+  countOne: sqlite.query<{ contactId: string; n: number }, [string, string]>(
+    `${COUNT} AND contact_id = +? GROUP BY contact_id`,
+  ),
   countMany: sqlite.query<{ contactId: string; n: number }, [string, string]>(
     `${COUNT} AND contact_id IN (SELECT value FROM json_each(+?)) GROUP BY contact_id`,
   ),
@@ -31,7 +54,11 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
-const contactOf = (raw: RawContact): ContactRow => ({ ...raw, custom: JSON.parse(raw.custom) as Record<string, unknown>, blocked: raw.blocked === 1 });
+const contactOf = (raw: RawContact): ContactRow => ({
+  ...raw,
+  custom: JSON.parse(raw.custom) as Record<string, unknown>,
+  blocked: raw.blocked === 1,
+});
 
 export function liveContactByEmail(db: Queryable, workspaceId: string, email: string): ContactRow | undefined {
   const raw = statements(db).liveByEmail.get(workspaceId, email);
@@ -72,9 +99,14 @@ export function contactRefRows(db: Queryable, ids: string[]): RefRow[] {
 }
 
 /** Live tickets per contact of one workspace (contacts without tickets are absent). */
-export function ticketCountRows(db: Queryable, workspaceId: string, ids: string[]): Array<{ contactId: string; n: number }> {
+export function ticketCountRows(
+  db: Queryable,
+  workspaceId: string,
+  ids: string[],
+): Array<{ contactId: string; n: number }> {
   const s = statements(db);
   return ids.length === 1 ? s.countOne.all(workspaceId, ids[0]!) : s.countMany.all(workspaceId, jsonList(ids));
 }
 
-export const liveCompanyRows = (db: Queryable, ids: string[]): CompanyRow[] => statements(db).companies.all(jsonList(ids));
+export const liveCompanyRows = (db: Queryable, ids: string[]): CompanyRow[] =>
+  statements(db).companies.all(jsonList(ids));

@@ -23,8 +23,12 @@ export const contacts = sqliteTable(
     deletedAt: timestamp("deleted_at"),
   },
   (t) => [
-    uniqueIndex("contacts_email_unique").on(t.workspaceId, t.email).where(sql`email IS NOT NULL AND deleted_at IS NULL`),
-    uniqueIndex("contacts_external_id_unique").on(t.workspaceId, t.externalId).where(sql`external_id IS NOT NULL AND deleted_at IS NULL`),
+    uniqueIndex("contacts_email_unique")
+      .on(t.workspaceId, t.email)
+      .where(sql`email IS NOT NULL AND deleted_at IS NULL`),
+    uniqueIndex("contacts_external_id_unique")
+      .on(t.workspaceId, t.externalId)
+      .where(sql`external_id IS NOT NULL AND deleted_at IS NULL`),
     index("contacts_workspace_idx").on(t.workspaceId, t.id),
     index("contacts_company_idx").on(t.companyId),
     index("contacts_name_idx").on(t.workspaceId, t.name),

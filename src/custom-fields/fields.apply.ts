@@ -6,11 +6,18 @@ import { definitionsOf, storedValuesOf, writeStoredValue } from "./fields.statem
 import { fieldValues, type FieldType } from "./fields.table";
 import { checkFieldValue, isEmptyFieldValue, readFieldValue, type FieldDef, type StoredValue } from "./fields.values";
 
-export { fieldFilterSql, fieldSortSql, parseFieldFilters, registerFieldsDatabase, type FieldFilter } from "./fields.filter";
+export {
+  fieldFilterSql,
+  fieldSortSql,
+  parseFieldFilters,
+  registerFieldsDatabase,
+  type FieldFilter,
+} from "./fields.filter";
 export type FieldEntity = "ticket" | "contact" | "company";
 export type FieldChange = { key: string; from: unknown; to: unknown };
 
-export const fieldDefinitions = (db: Queryable, workspaceId: string, entity: FieldEntity): FieldDef[] => definitionsOf(db, workspaceId, entity);
+export const fieldDefinitions = (db: Queryable, workspaceId: string, entity: FieldEntity): FieldDef[] =>
+  definitionsOf(db, workspaceId, entity);
 
 const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -19,7 +26,13 @@ const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSO
  * before anything is written; unknown, archived or invalid keys answer 422 at body.fields.<key>.
  * Returns only the keys whose value changed.
  */
-export function applyFieldWrite(tx: Tx, ctx: RequestContext, entity: FieldEntity, recordId: string, fields: Record<string, unknown>): FieldChange[] {
+export function applyFieldWrite(
+  tx: Tx,
+  ctx: RequestContext,
+  entity: FieldEntity,
+  recordId: string,
+  fields: Record<string, unknown>,
+): FieldChange[] {
   return applyFieldWriteWithValues(tx, ctx, entity, recordId, fields).changes;
 }
 
@@ -60,7 +73,12 @@ export function applyFieldWriteWithValues(
       planned.push({ def, stored: null });
       continue;
     }
-    const checked = checkFieldValue(tx, ctx.workspaceId, def, typeof value === "string" && def.type === "text" ? value.trim() : value);
+    const checked = checkFieldValue(
+      tx,
+      ctx.workspaceId,
+      def,
+      typeof value === "string" && def.type === "text" ? value.trim() : value,
+    );
     if (!checked.ok) errors.push({ location, message: checked.message });
     else planned.push({ def, stored: checked.stored });
   }
@@ -84,11 +102,16 @@ export function applyFieldWriteWithValues(
 }
 
 /** Each record's values by field key (only keys with a value), keys in field order. */
-export function fieldValuesOf(db: Queryable, entity: FieldEntity, recordIds: string[]): Map<string, Record<string, unknown>> {
+export function fieldValuesOf(
+  db: Queryable,
+  entity: FieldEntity,
+  recordIds: string[],
+): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   if (recordIds.length === 0) return out;
   for (const id of recordIds) out.set(id, {});
-  for (const row of storedValuesOf(db, entity, [...out.keys()])) out.get(row.recordId)![row.key] = readFieldValue(row.type, row);
+  for (const row of storedValuesOf(db, entity, [...out.keys()]))
+    out.get(row.recordId)![row.key] = readFieldValue(row.type, row);
   return out;
 }
 
@@ -96,7 +119,12 @@ export function fieldValuesOf(db: Queryable, entity: FieldEntity, recordIds: str
  * The keys of required_on_solve ticket fields that would still be empty after `incoming`
  * (a write's `fields`, merged like applyFieldWrite) on the ticket (null for a new ticket).
  */
-export function missingRequiredOnSolve(db: Queryable, workspaceId: string, ticketId: string | null, incoming?: Record<string, unknown>): string[] {
+export function missingRequiredOnSolve(
+  db: Queryable,
+  workspaceId: string,
+  ticketId: string | null,
+  incoming?: Record<string, unknown>,
+): string[] {
   const required = fieldDefinitions(db, workspaceId, "ticket").filter((d) => d.requiredOnSolve && !d.archived);
   if (required.length === 0) return [];
   const stored = ticketId ? (fieldValuesOf(db, "ticket", [ticketId]).get(ticketId) ?? {}) : {};
@@ -110,5 +138,7 @@ export function missingRequiredOnSolve(db: Queryable, workspaceId: string, ticke
 
 /** Deletes every value of a record (the record is being deleted). */
 export function clearFieldValues(tx: Tx, entity: FieldEntity, recordId: string): void {
-  tx.delete(fieldValues).where(and(eq(fieldValues.entity, entity), eq(fieldValues.recordId, recordId))).run();
+  tx.delete(fieldValues)
+    .where(and(eq(fieldValues.entity, entity), eq(fieldValues.recordId, recordId)))
+    .run();
 }

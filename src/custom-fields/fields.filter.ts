@@ -37,7 +37,11 @@ export function registerFieldsDatabase(db: Db): void {
   databases.add(db);
 }
 
-function lookupDefinition(workspaceId: string, entity: FieldEntity, key: string): { def: FieldDef; db: Queryable } | undefined {
+function lookupDefinition(
+  workspaceId: string,
+  entity: FieldEntity,
+  key: string,
+): { def: FieldDef; db: Queryable } | undefined {
   const candidates: Queryable[] = inTransaction() ? [currentDb(), ...databases] : [...databases];
   for (const db of candidates) {
     let def: FieldDef | undefined;
@@ -80,7 +84,13 @@ function isSelective(db: Queryable, fieldId: string, cond: SQL): boolean {
 export function parseFieldFilters(query: Record<string, unknown>): FieldFilter[] {
   const out: FieldFilter[] = [];
   const asText = (v: unknown): string | null =>
-    typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : Array.isArray(v) && v.every((x) => typeof x === "string") ? v.join(",") : null;
+    typeof v === "string"
+      ? v
+      : typeof v === "number" || typeof v === "boolean"
+        ? String(v)
+        : Array.isArray(v) && v.every((x) => typeof x === "string")
+          ? v.join(",")
+          : null;
   for (const [name, raw] of Object.entries(query)) {
     if (!name.startsWith("field.")) continue;
     const match = FILTER_RE.exec(name);
@@ -100,14 +110,27 @@ export function parseFieldFilters(query: Record<string, unknown>): FieldFilter[]
   return out;
 }
 
-const list = (value: string): string[] => [...new Set(value.split(",").map((v) => v.trim()).filter(Boolean))];
+const list = (value: string): string[] => [
+  ...new Set(
+    value
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ),
+];
 
 /**
  * A WHERE fragment for one custom field filter on the record in `recordIdColumn`. Negative
  * operators (ne, not_contains, none, not_set) also match records without a value; an unchecked
  * checkbox and an unset one read the same.
  */
-export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter: FieldFilter, recordIdColumn: SQLiteColumn, db?: Queryable): SQL {
+export function fieldFilterSql(
+  ctx: RequestContext,
+  entity: FieldEntity,
+  filter: FieldFilter,
+  recordIdColumn: SQLiteColumn,
+  db?: Queryable,
+): SQL {
   const location = `query.field.${filter.key}`;
   const found = findDefinition(ctx.workspaceId, entity, filter.key, db);
   if (!found) throw invalidAt(location, `no ${entity} field has the key ${filter.key}`);
@@ -170,10 +193,15 @@ export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter:
       if (ids.length === 0) throw invalidAt(location, `the ${op} operator needs a value`);
       if (type === "select") {
         const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
-        if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
+        if (unknown !== undefined)
+          throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
       }
-      if ((op === "eq" || op === "ne") && ids.length > 1) throw invalidAt(location, `the ${op} operator takes one value; use any or none for a list`);
-      const values = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+      if ((op === "eq" || op === "ne") && ids.length > 1)
+        throw invalidAt(location, `the ${op} operator takes one value; use any or none for a list`);
+      const values = sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      );
       // The NOCASE index finds the candidates; the exact comparison keeps ids case-sensitive.
       const cond = sql`fv.value_text COLLATE NOCASE IN (${values}) AND fv.value_text IN (${values})`;
       return op === "any" || op === "eq" ? having(cond, true) : lacking(cond);
@@ -183,7 +211,10 @@ export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter:
       const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
       if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
       const contains = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value = ${id})`;
-      const anyOf = sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}))`;
+      const anyOf = sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}))`;
       const allOf = sql.join(ids.map(contains), sql` AND `);
       const exactly = sql`${allOf} AND json_array_length(fv.value_json) = ${ids.length}`;
       if (op === "any") return having(anyOf);
@@ -199,7 +230,13 @@ export function fieldFilterSql(ctx: RequestContext, entity: FieldEntity, filter:
  * A scalar subquery giving the sort key of a record's value (records without one give NULL, which
  * SQLite sorts lowest). Select fields sort by option order, text ignoring case.
  */
-export function fieldSortSql(ctx: RequestContext, entity: FieldEntity, key: string, recordIdColumn: SQLiteColumn, db?: Queryable): SQL {
+export function fieldSortSql(
+  ctx: RequestContext,
+  entity: FieldEntity,
+  key: string,
+  recordIdColumn: SQLiteColumn,
+  db?: Queryable,
+): SQL {
   const location = "query.sort";
   const def = findDefinition(ctx.workspaceId, entity, key, db)?.def;
   if (!def) throw invalidAt(location, `no ${entity} field has the key ${key}`);
@@ -209,7 +246,10 @@ export function fieldSortSql(ctx: RequestContext, entity: FieldEntity, key: stri
   if (type === "number" || type === "checkbox") expression = sql`fv.value_num`;
   else if (type === "select") {
     expression = def.options.length
-      ? sql`CASE fv.value_text ${sql.join(def.options.map((o, i) => sql`WHEN ${o.id} THEN ${i}`), sql` `)} END`
+      ? sql`CASE fv.value_text ${sql.join(
+          def.options.map((o, i) => sql`WHEN ${o.id} THEN ${i}`),
+          sql` `,
+        )} END`
       : sql`NULL`;
   } else if (type === "text") expression = sql`lower(fv.value_text)`;
   else expression = sql`fv.value_text`;

@@ -4,8 +4,22 @@ import { notFound } from "../http/errors";
 import { IdParams, NoContent, completeList, completeListSchema } from "../http/schemas";
 import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "../labels/labels.access";
 import { registerFieldsDatabase } from "./fields.apply";
-import { CreateFieldBody, CustomFieldSchema, FieldListQuery, ReorderFieldsBody, UpdateFieldBody } from "./fields.schemas";
-import { createField, deleteField, findField, listFields, presentField, reorderFields, updateField } from "./fields.service";
+import {
+  CreateFieldBody,
+  CustomFieldSchema,
+  FieldListQuery,
+  ReorderFieldsBody,
+  UpdateFieldBody,
+} from "./fields.schemas";
+import {
+  createField,
+  deleteField,
+  findField,
+  listFields,
+  presentField,
+  reorderFields,
+  updateField,
+} from "./fields.service";
 
 export function fieldsRoutes(deps: Deps) {
   registerFieldsDatabase(deps.db);
@@ -17,7 +31,12 @@ export function fieldsRoutes(deps: Deps) {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
         return completeList(listFields(deps.db, ctx, query));
       },
-      { access: { role: "viewer" }, query: FieldListQuery, response: { 200: completeListSchema(CustomFieldSchema) }, detail: { summary: "Custom field definitions, by entity then position" } },
+      {
+        access: { role: "viewer" },
+        query: FieldListQuery,
+        response: { 200: completeListSchema(CustomFieldSchema) },
+        detail: { summary: "Custom field definitions, by entity then position" },
+      },
     )
     .post(
       "/",
@@ -25,7 +44,12 @@ export function fieldsRoutes(deps: Deps) {
         set.status = 201;
         return presentField(createField(ctx, body, deps));
       },
-      { access: settingsWrite, body: CreateFieldBody, response: { 201: CustomFieldSchema }, detail: { summary: "Define a custom field; 409 conflict when a passed key is taken" } },
+      {
+        access: settingsWrite,
+        body: CreateFieldBody,
+        response: { 201: CustomFieldSchema },
+        detail: { summary: "Define a custom field; 409 conflict when a passed key is taken" },
+      },
     )
     .post(
       "/reorder",
@@ -34,7 +58,12 @@ export function fieldsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, body: ReorderFieldsBody, response: { 204: NoContent }, detail: { summary: "Each listed field's position becomes its index" } },
+      {
+        access: settingsWrite,
+        body: ReorderFieldsBody,
+        response: { 204: NoContent },
+        detail: { summary: "Each listed field's position becomes its index" },
+      },
     )
     .get(
       "/:id",
@@ -44,13 +73,20 @@ export function fieldsRoutes(deps: Deps) {
         if (!row) throw notFound("Custom field");
         return presentField(row);
       },
-      { access: { role: "viewer" }, params: IdParams, response: { 200: CustomFieldSchema }, detail: { summary: "A custom field definition" } },
+      {
+        access: { role: "viewer" },
+        params: IdParams,
+        response: { 200: CustomFieldSchema },
+        detail: { summary: "A custom field definition" },
+      },
     )
-    .patch(
-      "/:id",
-      ({ ctx, params, body }) => presentField(updateField(ctx, params.id, body, deps)),
-      { access: settingsWrite, params: IdParams, body: UpdateFieldBody, response: { 200: CustomFieldSchema }, detail: { summary: "Change a field; removing an option clears it from stored values" } },
-    )
+    .patch("/:id", ({ ctx, params, body }) => presentField(updateField(ctx, params.id, body, deps)), {
+      access: settingsWrite,
+      params: IdParams,
+      body: UpdateFieldBody,
+      response: { 200: CustomFieldSchema },
+      detail: { summary: "Change a field; removing an option clears it from stored values" },
+    })
     .delete(
       "/:id",
       ({ ctx, params, set }) => {

@@ -28,7 +28,14 @@ export type FieldInput = {
   description?: string;
   position?: number;
 };
-export type FieldPatch = { name?: string; options?: OptionInput[]; required_on_solve?: boolean; description?: string; position?: number; archived?: boolean };
+export type FieldPatch = {
+  name?: string;
+  options?: OptionInput[];
+  required_on_solve?: boolean;
+  description?: string;
+  position?: number;
+  archived?: boolean;
+};
 
 export const presentField = (row: FieldDef) => ({
   id: row.id,
@@ -46,12 +53,20 @@ export const presentField = (row: FieldDef) => ({
 });
 
 export function findField(db: Queryable, workspaceId: string, id: string): FieldDef | undefined {
-  return db.select().from(customFields).where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.id, id))).get();
+  return db
+    .select()
+    .from(customFields)
+    .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.id, id)))
+    .get();
 }
 
 const ENTITY_ORDER = sql`CASE ${customFields.entity} WHEN 'ticket' THEN 0 WHEN 'contact' THEN 1 ELSE 2 END`;
 
-export function listFields(db: Queryable, ctx: RequestContext, query: { entity?: FieldEntity; archived?: "true" | "false" | "any" }) {
+export function listFields(
+  db: Queryable,
+  ctx: RequestContext,
+  query: { entity?: FieldEntity; archived?: "true" | "false" | "any" },
+) {
   const conditions: SQL[] = [eq(customFields.workspaceId, ctx.workspaceId)];
   if (query.entity) conditions.push(eq(customFields.entity, query.entity));
   if (query.archived === "true") conditions.push(eq(customFields.archived, true));
@@ -77,7 +92,11 @@ function normalizeOptions(type: FieldType, options: OptionInput[] | undefined): 
   const seen = new Set<string>();
   return list.map((option, index) => {
     const id = option.id ?? slugify(option.label, "_", 60);
-    if (!OPTION_ID_RE.test(id)) throw invalidAt(`body.options.${index}.id`, "an option id is 1 to 60 lowercase letters, digits, - or _, and a label gives one only when it holds letters or digits");
+    if (!OPTION_ID_RE.test(id))
+      throw invalidAt(
+        `body.options.${index}.id`,
+        "an option id is 1 to 60 lowercase letters, digits, - or _, and a label gives one only when it holds letters or digits",
+      );
     if (seen.has(id)) throw invalidAt(`body.options.${index}.id`, `the option id ${id} appears twice`);
     seen.add(id);
     return { id, label: option.label, color: option.color ?? "gray" };
@@ -95,22 +114,33 @@ function countFields(tx: Tx, workspaceId: string, entity: FieldEntity) {
 export function createField(ctx: RequestContext, input: FieldInput, deps: Deps): FieldDef {
   const key = input.key ?? slugify(input.name, "_", 40).replace(/^[^a-z]+/, "");
   if (!KEY_RE.test(key)) {
-    throw invalidAt(input.key !== undefined ? "body.key" : "body.name", input.key !== undefined ? "a key matches ^[a-z][a-z0-9_]{0,39}$" : "the name gives no usable key; pass key");
+    throw invalidAt(
+      input.key !== undefined ? "body.key" : "body.name",
+      input.key !== undefined ? "a key matches ^[a-z][a-z0-9_]{0,39}$" : "the name gives no usable key; pass key",
+    );
   }
-  if (input.required_on_solve && input.entity !== "ticket") throw invalidAt("body.required_on_solve", "only ticket fields are required on solve");
+  if (input.required_on_solve && input.entity !== "ticket")
+    throw invalidAt("body.required_on_solve", "only ticket fields are required on solve");
   const options = normalizeOptions(input.type, input.options);
   return withTx(deps.db, (tx) => {
     const taken = tx
       .select({ id: customFields.id })
       .from(customFields)
-      .where(and(eq(customFields.workspaceId, ctx.workspaceId), eq(customFields.entity, input.entity), eq(customFields.key, key)))
+      .where(
+        and(
+          eq(customFields.workspaceId, ctx.workspaceId),
+          eq(customFields.entity, input.entity),
+          eq(customFields.key, key),
+        ),
+      )
       .get();
     if (taken) {
       if (input.key !== undefined) throw conflict(`A ${input.entity} field with the key ${key} already exists.`);
       throw invalidAt("body.key", `the key ${key} from the name is taken; pass another key`);
     }
     const counted = countFields(tx, ctx.workspaceId, input.entity);
-    if (counted.n >= MAX_FIELDS_PER_ENTITY) throw invalidAt("body.entity", `at most ${MAX_FIELDS_PER_ENTITY} fields per entity`);
+    if (counted.n >= MAX_FIELDS_PER_ENTITY)
+      throw invalidAt("body.entity", `at most ${MAX_FIELDS_PER_ENTITY} fields per entity`);
     const now = new Date().toISOString();
     const row = tx
       .insert(customFields)
@@ -131,8 +161,17 @@ export function createField(ctx: RequestContext, input: FieldInput, deps: Deps):
       })
       .returning()
       .get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "custom_field.created", data: { custom_field: presentField(row) } });
-    recordAudit(tx, ctx, { action: "custom_field.created", entityType: "custom_field", entityId: row.id, data: { entity: row.entity, key, type: row.type } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "custom_field.created",
+      data: { custom_field: presentField(row) },
+    });
+    recordAudit(tx, ctx, {
+      action: "custom_field.created",
+      entityType: "custom_field",
+      entityId: row.id,
+      data: { entity: row.entity, key, type: row.type },
+    });
     return row;
   });
 }
@@ -142,7 +181,8 @@ export function updateField(ctx: RequestContext, id: string, input: FieldPatch, 
   return withTx(deps.db, (tx) => {
     const before = findField(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Custom field");
-    if (input.required_on_solve && before.entity !== "ticket") throw invalidAt("body.required_on_solve", "only ticket fields are required on solve");
+    if (input.required_on_solve && before.entity !== "ticket")
+      throw invalidAt("body.required_on_solve", "only ticket fields are required on solve");
     const patch: Partial<FieldDef> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.description !== undefined) patch.description = input.description;
@@ -155,19 +195,38 @@ export function updateField(ctx: RequestContext, id: string, input: FieldPatch, 
       const gone = before.options.filter((o) => !kept.has(o.id)).map((o) => o.id);
       if (gone.length) clearOptions(tx, before, gone);
     }
-    const row = tx.update(customFields).set({ ...patch, updatedAt: new Date().toISOString() }).where(eq(customFields.id, id)).returning().get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "custom_field.updated", data: { custom_field: presentField(row) } });
-    recordAudit(tx, ctx, { action: "custom_field.updated", entityType: "custom_field", entityId: id, data: { changes: Object.keys(input) } });
+    const row = tx
+      .update(customFields)
+      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .where(eq(customFields.id, id))
+      .returning()
+      .get();
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "custom_field.updated",
+      data: { custom_field: presentField(row) },
+    });
+    recordAudit(tx, ctx, {
+      action: "custom_field.updated",
+      entityType: "custom_field",
+      entityId: id,
+      data: { changes: Object.keys(input) },
+    });
     return row;
   });
 }
 
 function clearOptions(tx: Tx, def: FieldDef, gone: string[]) {
   if (def.type === "select") {
-    tx.delete(fieldValues).where(and(eq(fieldValues.fieldId, def.id), inArray(fieldValues.valueText, gone))).run();
+    tx.delete(fieldValues)
+      .where(and(eq(fieldValues.fieldId, def.id), inArray(fieldValues.valueText, gone)))
+      .run();
     return;
   }
-  const list = sql.join(gone.map((g) => sql`${g}`), sql`, `);
+  const list = sql.join(
+    gone.map((g) => sql`${g}`),
+    sql`, `,
+  );
   tx.run(sql`UPDATE field_values SET value_json = (SELECT json_group_array(j.value) FROM json_each(field_values.value_json) j WHERE j.value NOT IN (${list}))
     WHERE field_id = ${def.id} AND EXISTS (SELECT 1 FROM json_each(field_values.value_json) j WHERE j.value IN (${list}))`);
   tx.run(sql`DELETE FROM field_values WHERE field_id = ${def.id} AND json_array_length(value_json) = 0`);
@@ -179,25 +238,59 @@ export function deleteField(ctx: RequestContext, id: string, deps: Deps): void {
     if (!row) throw notFound("Custom field");
     tx.delete(fieldValues).where(eq(fieldValues.fieldId, id)).run();
     tx.delete(customFields).where(eq(customFields.id, id)).run();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "custom_field.deleted", data: { custom_field_id: id, entity: row.entity, key: row.key } });
-    recordAudit(tx, ctx, { action: "custom_field.deleted", entityType: "custom_field", entityId: id, data: { entity: row.entity, key: row.key } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "custom_field.deleted",
+      data: { custom_field_id: id, entity: row.entity, key: row.key },
+    });
+    recordAudit(tx, ctx, {
+      action: "custom_field.deleted",
+      entityType: "custom_field",
+      entityId: id,
+      data: { entity: row.entity, key: row.key },
+    });
   });
 }
 
 export function reorderFields(ctx: RequestContext, entity: FieldEntity, ids: string[], deps: Deps): void {
   withTx(deps.db, (tx) => {
     const rows = ids.length
-      ? tx.select().from(customFields).where(and(eq(customFields.workspaceId, ctx.workspaceId), eq(customFields.entity, entity), inArray(customFields.id, ids))).all()
+      ? tx
+          .select()
+          .from(customFields)
+          .where(
+            and(
+              eq(customFields.workspaceId, ctx.workspaceId),
+              eq(customFields.entity, entity),
+              inArray(customFields.id, ids),
+            ),
+          )
+          .all()
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
-    if (unknown.length) throw validationFailed(unknown.map(({ i }) => ({ location: `body.ids.${i}`, message: `no ${entity} field of this workspace has this id` })));
+    if (unknown.length)
+      throw validationFailed(
+        unknown.map(({ i }) => ({
+          location: `body.ids.${i}`,
+          message: `no ${entity} field of this workspace has this id`,
+        })),
+      );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = new Date().toISOString();
     ids.forEach((id, position) => {
       if (byId.get(id)!.position === position) return;
-      const row = tx.update(customFields).set({ position, updatedAt: now }).where(eq(customFields.id, id)).returning().get();
-      appendEvent(tx, { workspaceId: ctx.workspaceId, type: "custom_field.updated", data: { custom_field: presentField(row) } });
+      const row = tx
+        .update(customFields)
+        .set({ position, updatedAt: now })
+        .where(eq(customFields.id, id))
+        .returning()
+        .get();
+      appendEvent(tx, {
+        workspaceId: ctx.workspaceId,
+        type: "custom_field.updated",
+        data: { custom_field: presentField(row) },
+      });
     });
     recordAudit(tx, ctx, { action: "custom_field.reordered", entityType: "custom_field", data: { entity, ids } });
   });

@@ -3,7 +3,18 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 import { createdAt, flag, id, json, updatedAt, workspaceId } from "../db/columns";
 
 export const FIELD_ENTITIES = ["ticket", "contact", "company"] as const;
-export const FIELD_TYPES = ["text", "long_text", "number", "select", "multi_select", "date", "checkbox", "url", "email", "user"] as const;
+export const FIELD_TYPES = [
+  "text",
+  "long_text",
+  "number",
+  "select",
+  "multi_select",
+  "date",
+  "checkbox",
+  "url",
+  "email",
+  "user",
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 export type FieldOption = { id: string; label: string; color: string };
 

@@ -6,13 +6,35 @@ import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { withTx } from "../db/tx";
-import { applyFieldWriteWithValues, fieldFilterSql, fieldSortSql, fieldValuesOf, missingRequiredOnSolve, parseFieldFilters } from "./fields.apply";
+import {
+  applyFieldWriteWithValues,
+  fieldFilterSql,
+  fieldSortSql,
+  fieldValuesOf,
+  missingRequiredOnSolve,
+  parseFieldFilters,
+} from "./fields.apply";
 import { SELECTIVE_VALUES } from "./fields.filter";
 import { fieldValues } from "./fields.table";
 
 const desk: TestDesk = await startTestDesk();
-const lastSeq = (workspaceId: string) => Math.max(0, ...desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId)).all().map((e) => e.seq));
-const eventsSince = (workspaceId: string, seq: number) => desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId)).all().filter((e) => e.seq > seq);
+const lastSeq = (workspaceId: string) =>
+  Math.max(
+    0,
+    ...desk.deps.db
+      .select()
+      .from(events)
+      .where(eq(events.workspaceId, workspaceId))
+      .all()
+      .map((e) => e.seq),
+  );
+const eventsSince = (workspaceId: string, seq: number) =>
+  desk.deps.db
+    .select()
+    .from(events)
+    .where(eq(events.workspaceId, workspaceId))
+    .all()
+    .filter((e) => e.seq > seq);
 
 async function newField(owner: Member, body: Record<string, unknown>) {
   const res = await desk.api("POST", "/v1/custom-fields", { headers: owner.headers, body });
@@ -20,7 +42,10 @@ async function newField(owner: Member, body: Record<string, unknown>) {
   return res.body;
 }
 async function newContact(owner: Member, body: Record<string, unknown> = {}) {
-  return desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { email: `c${Math.random()}@example.test`, ...body } });
+  return desk.api("POST", "/v1/contacts", {
+    headers: owner.headers,
+    body: { email: `c${Math.random()}@example.test`, ...body },
+  });
 }
 
 describe("custom field definitions", () => {
@@ -30,21 +55,63 @@ describe("custom field definitions", () => {
     const body = { entity: "ticket", name: "Order", type: "text" };
     expect((await desk.api("POST", "/v1/custom-fields", { body })).status).toBe(401);
     expect((await desk.api("POST", "/v1/custom-fields", { headers: agent.headers, body })).status).toBe(403);
-    expect((await desk.api("POST", "/v1/custom-fields", { headers: createKey(desk, owner, ["settings:read"]).headers, body })).status).toBe(403);
-    expect((await desk.api("POST", "/v1/custom-fields", { headers: createKey(desk, owner, ["settings:write"]).headers, body })).status).toBe(201);
+    expect(
+      (
+        await desk.api("POST", "/v1/custom-fields", {
+          headers: createKey(desk, owner, ["settings:read"]).headers,
+          body,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await desk.api("POST", "/v1/custom-fields", {
+          headers: createKey(desk, owner, ["settings:write"]).headers,
+          body,
+        })
+      ).status,
+    ).toBe(201);
     expect((await desk.api("GET", "/v1/custom-fields", { headers: agent.headers })).body.data.length).toBe(1);
-    expect((await desk.api("GET", "/v1/custom-fields", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status).toBe(200);
-    expect((await desk.api("GET", "/v1/custom-fields", { headers: createKey(desk, owner, ["realtime"]).headers })).status).toBe(403);
+    expect(
+      (await desk.api("GET", "/v1/custom-fields", { headers: createKey(desk, owner, ["tickets:read"]).headers }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await desk.api("GET", "/v1/custom-fields", { headers: createKey(desk, owner, ["realtime"]).headers })).status,
+    ).toBe(403);
   });
 
   test("create: key from the name, option ids and colours, event and audit", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const seq = lastSeq(workspace.id);
-    const field = await newField(owner, { entity: "ticket", name: "Plan Tier!", type: "select", options: [{ label: "Gold Plus" }, { label: "Free", id: "free", color: "green" }], required_on_solve: true });
-    expect(field).toMatchObject({ key: "plan_tier", entity: "ticket", type: "select", required_on_solve: true, archived: false, position: 0, description: "" });
-    expect(field.options).toEqual([{ id: "gold_plus", label: "Gold Plus", color: "gray" }, { id: "free", label: "Free", color: "green" }]);
+    const field = await newField(owner, {
+      entity: "ticket",
+      name: "Plan Tier!",
+      type: "select",
+      options: [{ label: "Gold Plus" }, { label: "Free", id: "free", color: "green" }],
+      required_on_solve: true,
+    });
+    expect(field).toMatchObject({
+      key: "plan_tier",
+      entity: "ticket",
+      type: "select",
+      required_on_solve: true,
+      archived: false,
+      position: 0,
+      description: "",
+    });
+    expect(field.options).toEqual([
+      { id: "gold_plus", label: "Gold Plus", color: "gray" },
+      { id: "free", label: "Free", color: "green" },
+    ]);
     expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["custom_field.created"]);
-    expect(desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "custom_field.created"))).all().length).toBe(1);
+    expect(
+      desk.deps.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "custom_field.created")))
+        .all().length,
+    ).toBe(1);
     const second = await newField(owner, { entity: "ticket", name: "Second", type: "number" });
     expect(second.position).toBe(1);
     const list = (await desk.api("GET", "/v1/custom-fields?entity=ticket", { headers: owner.headers })).body.data;
@@ -54,7 +121,10 @@ describe("custom field definitions", () => {
   test("409 conflict when a passed key is taken in the entity; the same key on another entity is fine", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     await newField(owner, { entity: "contact", name: "Region", type: "text", key: "region" });
-    const dup = await desk.api("POST", "/v1/custom-fields", { headers: owner.headers, body: { entity: "contact", name: "Other", type: "text", key: "region" } });
+    const dup = await desk.api("POST", "/v1/custom-fields", {
+      headers: owner.headers,
+      body: { entity: "contact", name: "Other", type: "text", key: "region" },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("conflict");
     await newField(owner, { entity: "company", name: "Region", type: "text", key: "region" });
@@ -81,11 +151,21 @@ describe("custom field definitions", () => {
       expect(res.status).toBe(422);
       expect(res.body.errors[0].location.startsWith(location)).toBe(true);
     }
-    const tooMany = await desk.api("POST", "/v1/custom-fields", { headers: owner.headers, body: { entity: "ticket", name: "x", type: "select", options: Array.from({ length: 201 }, (_, i) => ({ label: `o${i}` })) } });
+    const tooMany = await desk.api("POST", "/v1/custom-fields", {
+      headers: owner.headers,
+      body: {
+        entity: "ticket",
+        name: "x",
+        type: "select",
+        options: Array.from({ length: 201 }, (_, i) => ({ label: `o${i}` })),
+      },
+    });
     expect(tooMany.status).toBe(422);
     const field = await newField(owner, { entity: "ticket", name: "Fixed", type: "text" });
     for (const body of [{ key: "other" }, { type: "number" }, { entity: "contact" }]) {
-      expect((await desk.api("PATCH", `/v1/custom-fields/${field.id}`, { headers: owner.headers, body })).status).toBe(422);
+      expect((await desk.api("PATCH", `/v1/custom-fields/${field.id}`, { headers: owner.headers, body })).status).toBe(
+        422,
+      );
     }
     expect((await desk.api("GET", "/v1/custom-fields", { headers: owner.headers })).body.data.length).toBe(1);
   });
@@ -94,13 +174,26 @@ describe("custom field definitions", () => {
     const a = await createWorkspaceWithOwner(desk);
     const b = await createWorkspaceWithOwner(desk);
     const field = await newField(a.owner, { entity: "contact", name: "Secret", type: "text" });
-    for (const [method, body] of [["GET", undefined], ["PATCH", { name: "x" }], ["DELETE", undefined]] as const) {
-      expect((await desk.api(method, `/v1/custom-fields/${field.id}`, { headers: b.owner.headers, body })).status).toBe(404);
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PATCH", { name: "x" }],
+      ["DELETE", undefined],
+    ] as const) {
+      expect((await desk.api(method, `/v1/custom-fields/${field.id}`, { headers: b.owner.headers, body })).status).toBe(
+        404,
+      );
     }
     const res = await newContact(b.owner, { fields: { secret: "x" } });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].location).toBe("body.fields.secret");
-    expect((await desk.api("POST", "/v1/custom-fields/reorder", { headers: b.owner.headers, body: { entity: "contact", ids: [field.id] } })).status).toBe(422);
+    expect(
+      (
+        await desk.api("POST", "/v1/custom-fields/reorder", {
+          headers: b.owner.headers,
+          body: { entity: "contact", ids: [field.id] },
+        })
+      ).status,
+    ).toBe(422);
     expect((await desk.api("GET", "/v1/contacts?field.secret=x", { headers: b.owner.headers })).status).toBe(422);
   });
 
@@ -108,10 +201,24 @@ describe("custom field definitions", () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const a = await newField(owner, { entity: "company", name: "A", type: "text" });
     const b = await newField(owner, { entity: "company", name: "B", type: "text" });
-    expect((await desk.api("POST", "/v1/custom-fields/reorder", { headers: owner.headers, body: { entity: "company", ids: [b.id, a.id] } })).status).toBe(204);
+    expect(
+      (
+        await desk.api("POST", "/v1/custom-fields/reorder", {
+          headers: owner.headers,
+          body: { entity: "company", ids: [b.id, a.id] },
+        })
+      ).status,
+    ).toBe(204);
     const list = (await desk.api("GET", "/v1/custom-fields?entity=company", { headers: owner.headers })).body.data;
     expect(list.map((f: { key: string }) => f.key)).toEqual(["b", "a"]);
-    expect((await desk.api("POST", "/v1/custom-fields/reorder", { headers: owner.headers, body: { entity: "ticket", ids: [a.id] } })).status).toBe(422);
+    expect(
+      (
+        await desk.api("POST", "/v1/custom-fields/reorder", {
+          headers: owner.headers,
+          body: { entity: "ticket", ids: [a.id] },
+        })
+      ).status,
+    ).toBe(422);
   });
 });
 
@@ -138,7 +245,18 @@ describe("custom field values", () => {
 
   test("each type accepts its value form and rejects others at body.fields.<key>", async () => {
     const { owner, member } = await workspaceWithAllTypes();
-    const good = { text: "hello", long: "line1\nline2", num: 4.5, sel: "red", multi: ["a", "c", "a"], day: "2024-02-29", flag: false, site: "https://example.test/x", mail: "Ann@Example.TEST", owner: member.id };
+    const good = {
+      text: "hello",
+      long: "line1\nline2",
+      num: 4.5,
+      sel: "red",
+      multi: ["a", "c", "a"],
+      day: "2024-02-29",
+      flag: false,
+      site: "https://example.test/x",
+      mail: "Ann@Example.TEST",
+      owner: member.id,
+    };
     const created = await newContact(owner, { fields: good });
     expect(created.status).toBe(201);
     expect(created.body.fields).toEqual({ ...good, multi: ["a", "c"], mail: "ann@example.test" });
@@ -162,7 +280,10 @@ describe("custom field values", () => {
       ["nope", "x"],
     ];
     for (const [key, value] of bad) {
-      const res = await desk.api("PATCH", `/v1/contacts/${created.body.id}`, { headers: owner.headers, body: { fields: { [key]: value } } });
+      const res = await desk.api("PATCH", `/v1/contacts/${created.body.id}`, {
+        headers: owner.headers,
+        body: { fields: { [key]: value } },
+      });
       expect(res.status).toBe(422);
       expect(res.body.errors[0].location).toBe(`body.fields.${key}`);
     }
@@ -173,9 +294,15 @@ describe("custom field values", () => {
   test("merge semantics: null, empty string and empty list clear; other keys stay", async () => {
     const { owner } = await workspaceWithAllTypes();
     const created = (await newContact(owner, { fields: { text: "a", num: 1, multi: ["b"] } })).body;
-    const res = await desk.api("PATCH", `/v1/contacts/${created.id}`, { headers: owner.headers, body: { fields: { text: "", multi: [], sel: "blue" } } });
+    const res = await desk.api("PATCH", `/v1/contacts/${created.id}`, {
+      headers: owner.headers,
+      body: { fields: { text: "", multi: [], sel: "blue" } },
+    });
     expect(res.body.fields).toEqual({ num: 1, sel: "blue" });
-    const cleared = await desk.api("PATCH", `/v1/contacts/${created.id}`, { headers: owner.headers, body: { fields: { num: null } } });
+    const cleared = await desk.api("PATCH", `/v1/contacts/${created.id}`, {
+      headers: owner.headers,
+      body: { fields: { num: null } },
+    });
     expect(cleared.body.fields).toEqual({ sel: "blue" });
   });
 
@@ -183,31 +310,69 @@ describe("custom field values", () => {
     const { workspace, owner, fields } = await workspaceWithAllTypes();
     const one = (await newContact(owner, { fields: { sel: "red", multi: ["a", "b"] } })).body;
     const two = (await newContact(owner, { fields: { sel: "blue", multi: ["a"] } })).body;
-    await desk.api("PATCH", `/v1/custom-fields/${fields.sel!.id}`, { headers: owner.headers, body: { options: [{ label: "Blue" }] } });
-    await desk.api("PATCH", `/v1/custom-fields/${fields.multi!.id}`, { headers: owner.headers, body: { options: [{ label: "B" }, { label: "C" }] } });
-    const read = async (id: string) => (await desk.api("GET", `/v1/contacts/${id}`, { headers: owner.headers })).body.fields;
+    await desk.api("PATCH", `/v1/custom-fields/${fields.sel!.id}`, {
+      headers: owner.headers,
+      body: { options: [{ label: "Blue" }] },
+    });
+    await desk.api("PATCH", `/v1/custom-fields/${fields.multi!.id}`, {
+      headers: owner.headers,
+      body: { options: [{ label: "B" }, { label: "C" }] },
+    });
+    const read = async (id: string) =>
+      (await desk.api("GET", `/v1/contacts/${id}`, { headers: owner.headers })).body.fields;
     expect(await read(one.id)).toEqual({ multi: ["b"] });
     expect(await read(two.id)).toEqual({ sel: "blue" });
-    await desk.api("PATCH", `/v1/custom-fields/${fields.sel!.id}`, { headers: owner.headers, body: { archived: true } });
+    await desk.api("PATCH", `/v1/custom-fields/${fields.sel!.id}`, {
+      headers: owner.headers,
+      body: { archived: true },
+    });
     expect(await read(two.id)).toEqual({ sel: "blue" });
-    const refused = await desk.api("PATCH", `/v1/contacts/${two.id}`, { headers: owner.headers, body: { fields: { sel: null } } });
+    const refused = await desk.api("PATCH", `/v1/contacts/${two.id}`, {
+      headers: owner.headers,
+      body: { fields: { sel: null } },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].location).toBe("body.fields.sel");
     const seq = lastSeq(workspace.id);
-    expect((await desk.api("DELETE", `/v1/custom-fields/${fields.multi!.id}`, { headers: owner.headers })).status).toBe(204);
-    expect(eventsSince(workspace.id, seq).map((e) => [e.type, e.data])).toEqual([["custom_field.deleted", { custom_field_id: fields.multi!.id, entity: "contact", key: "multi" }]]);
+    expect((await desk.api("DELETE", `/v1/custom-fields/${fields.multi!.id}`, { headers: owner.headers })).status).toBe(
+      204,
+    );
+    expect(eventsSince(workspace.id, seq).map((e) => [e.type, e.data])).toEqual([
+      ["custom_field.deleted", { custom_field_id: fields.multi!.id, entity: "contact", key: "multi" }],
+    ]);
     expect(desk.deps.db.select().from(fieldValues).where(eq(fieldValues.fieldId, fields.multi!.id)).all()).toEqual([]);
   });
 
   test("filters: every operator family, me for user fields, set and not_set", async () => {
     const { owner, member } = await workspaceWithAllTypes();
-    const a = (await newContact(owner, { name: "a", fields: { text: "Alpha Beta", num: 10, sel: "red", multi: ["a", "b"], day: "2024-01-10", flag: true, owner: owner.id } })).body;
-    const b = (await newContact(owner, { name: "b", fields: { text: "gamma", num: 20, sel: "blue", multi: ["b"], day: "2024-03-01", flag: false, owner: member.id } })).body;
+    const a = (
+      await newContact(owner, {
+        name: "a",
+        fields: {
+          text: "Alpha Beta",
+          num: 10,
+          sel: "red",
+          multi: ["a", "b"],
+          day: "2024-01-10",
+          flag: true,
+          owner: owner.id,
+        },
+      })
+    ).body;
+    const b = (
+      await newContact(owner, {
+        name: "b",
+        fields: { text: "gamma", num: 20, sel: "blue", multi: ["b"], day: "2024-03-01", flag: false, owner: member.id },
+      })
+    ).body;
     const c = (await newContact(owner, { name: "c" })).body;
     const names = async (query: string) => {
       const res = await desk.api("GET", `/v1/contacts?${query}`, { headers: owner.headers });
       expect(res.status).toBe(200);
-      return res.body.data.map((r: { name: string }) => r.name).sort().join("");
+      return res.body.data
+        .map((r: { name: string }) => r.name)
+        .sort()
+        .join("");
     };
     expect(await names("field.text=alpha%20beta")).toBe("a");
     expect(await names("field.text[contains]=ALP")).toBe("a");
@@ -263,8 +428,12 @@ describe("custom field values", () => {
     sqlite.transaction(() => {
       for (let i = 0; i < SELECTIVE_VALUES; i++) {
         const id = `filler-${workspace.id}-${i}`;
-        sqlite.query("INSERT INTO contacts (id, workspace_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").run(id, workspace.id, `filler ${i}`, now, now);
-        const value = sqlite.query("INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'contact', ?, ?, ?, ?)");
+        sqlite
+          .query("INSERT INTO contacts (id, workspace_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
+          .run(id, workspace.id, `filler ${i}`, now, now);
+        const value = sqlite.query(
+          "INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'contact', ?, ?, ?, ?)",
+        );
         value.run(workspace.id, id, fields.text!.id, "Oslo", null);
         value.run(workspace.id, id, fields.num!.id, null, 7);
         value.run(workspace.id, id, fields.sel!.id, "red", null);
@@ -272,7 +441,11 @@ describe("custom field values", () => {
     })();
     const form = (query: string) => {
       const [filter] = parseFieldFilters(Object.fromEntries(new URLSearchParams(query)));
-      const built = desk.deps.db.select({ id: contacts.id }).from(contacts).where(fieldFilterSql(owner.ctx, "contact", filter!, contacts.id, desk.deps.db)).toSQL();
+      const built = desk.deps.db
+        .select({ id: contacts.id })
+        .from(contacts)
+        .where(fieldFilterSql(owner.ctx, "contact", filter!, contacts.id, desk.deps.db))
+        .toSQL();
       return built.sql.includes("EXISTS") ? "probe" : "index";
     };
     expect(form("field.text=oslo")).toBe("probe");
@@ -283,7 +456,10 @@ describe("custom field values", () => {
     const names = async (query: string) => {
       const res = await desk.api("GET", `/v1/contacts?limit=100&${query}`, { headers: owner.headers });
       expect(res.status).toBe(200);
-      return res.body.data.map((r: { name: string }) => r.name).sort().join(",");
+      return res.body.data
+        .map((r: { name: string }) => r.name)
+        .sort()
+        .join(",");
     };
     expect(await names("field.text=OSLO&field.num=499")).toBe("x1"); // probe (any case) + index
     expect(await names("field.num=499")).toBe("x1");
@@ -298,7 +474,8 @@ describe("custom field values", () => {
   test("applyFieldWriteWithValues gives the values fieldValuesOf reads after the write", async () => {
     const { owner } = await workspaceWithAllTypes();
     const contact = (await newContact(owner, { name: "v", fields: { sel: "red", text: "keep" } })).body;
-    const write = (fields: Record<string, unknown>) => withTx(desk.deps.db, (tx) => applyFieldWriteWithValues(tx, owner.ctx, "contact", contact.id, fields));
+    const write = (fields: Record<string, unknown>) =>
+      withTx(desk.deps.db, (tx) => applyFieldWriteWithValues(tx, owner.ctx, "contact", contact.id, fields));
     const stored = () => fieldValuesOf(desk.deps.db, "contact", [contact.id]).get(contact.id)!;
     const result = write({ num: 3, sel: null, multi: ["b"], day: "2024-01-01" });
     expect(result.changes.map((c) => c.key).sort()).toEqual(["day", "multi", "num", "sel"]);
@@ -312,7 +489,12 @@ describe("custom field values", () => {
 
   test("fieldSortSql sorts by value with missing values lowest; unsortable types answer 422", async () => {
     const { owner } = await workspaceWithAllTypes();
-    for (const [name, num] of [["x", 3], ["y", null], ["z", 1]] as const) await newContact(owner, { name, fields: num === null ? {} : { num } });
+    for (const [name, num] of [
+      ["x", 3],
+      ["y", null],
+      ["z", 1],
+    ] as const)
+      await newContact(owner, { name, fields: num === null ? {} : { num } });
     const order = desk.deps.db
       .select({ name: contacts.name })
       .from(contacts)
@@ -336,15 +518,28 @@ describe("custom field values", () => {
   test("missingRequiredOnSolve lists required ticket fields still empty", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     await newField(owner, { entity: "ticket", name: "Cause", type: "text", required_on_solve: true });
-    await newField(owner, { entity: "ticket", name: "Area", type: "select", options: [{ label: "Web" }], required_on_solve: true });
+    await newField(owner, {
+      entity: "ticket",
+      name: "Area",
+      type: "select",
+      options: [{ label: "Web" }],
+      required_on_solve: true,
+    });
     await newField(owner, { entity: "ticket", name: "Free", type: "text" });
     expect(missingRequiredOnSolve(desk.deps.db, workspace.id, null)).toEqual(["cause", "area"]);
     expect(missingRequiredOnSolve(desk.deps.db, workspace.id, null, { cause: "x", area: "" })).toEqual(["area"]);
-    desk.deps.db.insert(fieldValues).values({
-      workspaceId: workspace.id, entity: "ticket", recordId: "t1",
-      fieldId: (await desk.api("GET", "/v1/custom-fields?entity=ticket", { headers: owner.headers })).body.data[1].id,
-      valueText: "web", valueNum: null, valueJson: null,
-    }).run();
+    desk.deps.db
+      .insert(fieldValues)
+      .values({
+        workspaceId: workspace.id,
+        entity: "ticket",
+        recordId: "t1",
+        fieldId: (await desk.api("GET", "/v1/custom-fields?entity=ticket", { headers: owner.headers })).body.data[1].id,
+        valueText: "web",
+        valueNum: null,
+        valueJson: null,
+      })
+      .run();
     expect(missingRequiredOnSolve(desk.deps.db, workspace.id, "t1")).toEqual(["cause"]);
     expect(missingRequiredOnSolve(desk.deps.db, workspace.id, "t1", { area: null })).toEqual(["cause", "area"]);
   });

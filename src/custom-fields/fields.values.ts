@@ -52,10 +52,12 @@ export function checkFieldValue(db: Queryable, workspaceId: string, def: FieldDe
       if (typeof value !== "boolean") return fail("a checkbox value is true or false");
       return { ok: true, stored: { valueText: null, valueNum: value ? 1 : 0, valueJson: null } };
     case "select":
-      if (typeof value !== "string" || !def.options.some((o) => o.id === value)) return fail(`not an option of ${def.key}`);
+      if (typeof value !== "string" || !def.options.some((o) => o.id === value))
+        return fail(`not an option of ${def.key}`);
       return text(value);
     case "multi_select": {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) return fail("a multi-select value is a list of option ids");
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string"))
+        return fail("a multi-select value is a list of option ids");
       const unknown = value.find((v) => !def.options.some((o) => o.id === v));
       if (unknown !== undefined) return fail(`"${String(unknown).slice(0, 60)}" is not an option of ${def.key}`);
       return { ok: true, stored: { valueText: null, valueNum: null, valueJson: [...new Set(value as string[])] } };
@@ -64,7 +66,8 @@ export function checkFieldValue(db: Queryable, workspaceId: string, def: FieldDe
       if (typeof value !== "string" || !isCalendarDate(value)) return fail("a date value is YYYY-MM-DD");
       return text(value);
     case "url":
-      if (typeof value !== "string" || value.length > 2000 || !isHttpUrl(value)) return fail("a URL value is an http or https URL of at most 2000 characters");
+      if (typeof value !== "string" || value.length > 2000 || !isHttpUrl(value))
+        return fail("a URL value is an http or https URL of at most 2000 characters");
       return text(value);
     case "email": {
       if (typeof value !== "string" || value.length > 254 || !EMAIL_RE.test(value)) return fail("not an email address");

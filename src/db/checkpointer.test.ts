@@ -12,13 +12,21 @@ describe("WAL checkpointer", () => {
     const path = join(dir, "t.db");
     const db = openDatabase(path);
     db.$client.exec("CREATE TABLE t (x TEXT)");
-    const checkpointer = startCheckpointer(db, path, createLogger("silent"), { intervalMs: 50, startAtWalBytes: 256 * 1024 });
-    expect(db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint).toBe(0);
+    const checkpointer = startCheckpointer(db, path, createLogger("silent"), {
+      intervalMs: 50,
+      startAtWalBytes: 256 * 1024,
+    });
+    expect(
+      db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint,
+    ).toBe(0);
     const insert = db.$client.query("INSERT INTO t VALUES (?)");
     insert.run("small");
     await Bun.sleep(150);
     expect(checkpointer.running()).toBe(false); // a small WAL does not start the worker
-    for (let i = 0; i < 20; i++) db.$client.transaction(() => { for (let j = 0; j < 200; j++) insert.run("x".repeat(200)); })();
+    for (let i = 0; i < 20; i++)
+      db.$client.transaction(() => {
+        for (let j = 0; j < 200; j++) insert.run("x".repeat(200));
+      })();
     const before = statSync(path).size;
     let after = before;
     for (let i = 0; i < 40 && after === before; i++) {
@@ -29,7 +37,9 @@ describe("WAL checkpointer", () => {
     expect(checkpointer.running()).toBe(true);
     expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n).toBe(4001);
     checkpointer.stop();
-    expect(db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint).toBe(1000);
+    expect(
+      db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint,
+    ).toBe(1000);
     db.$client.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -21,7 +21,10 @@ self.onmessage = (event) => {
   self.postMessage({ ready: true });
 };`;
 
-export type Checkpointer = { stop(): void; /** Whether the worker thread is up (it starts with the first writes). */ running(): boolean };
+export type Checkpointer = {
+  stop(): void /** Whether the worker thread is up (it starts with the first writes). */;
+  running(): boolean;
+};
 
 export type CheckpointerOptions = {
   intervalMs?: number;
@@ -29,7 +32,12 @@ export type CheckpointerOptions = {
   startAtWalBytes?: number;
 };
 
-export function startCheckpointer(db: Db, path: string, logger: Logger, options: CheckpointerOptions = {}): Checkpointer {
+export function startCheckpointer(
+  db: Db,
+  path: string,
+  logger: Logger,
+  options: CheckpointerOptions = {},
+): Checkpointer {
   const intervalMs = options.intervalMs ?? 500;
   const startAtWalBytes = options.startAtWalBytes ?? 4 * 1024 * 1024;
   if (path === ":memory:" || path === "") return { stop() {}, running: () => false };

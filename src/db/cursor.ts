@@ -25,7 +25,12 @@ export function decodeCursor(cursor: string | undefined, arity: number): Array<s
 export type Page<T> = { data: T[]; next_cursor: string | null };
 
 /** Builds a page from `limit + 1` fetched rows: the extra row only says whether more exist. */
-export function pageOf<Row, T>(rows: Row[], limit: number, present: (row: Row) => T, keyOf: (row: Row) => Array<string | number | null>): Page<T> {
+export function pageOf<Row, T>(
+  rows: Row[],
+  limit: number,
+  present: (row: Row) => T,
+  keyOf: (row: Row) => Array<string | number | null>,
+): Page<T> {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   const last = kept.at(-1);

@@ -53,7 +53,8 @@ function cacheStatements(sqlite: Database): void {
   const cache = new Map<string, Statement>();
   const compile = sqlite.prepare.bind(sqlite);
   sqlite.prepare = ((sql: string, ...rest: unknown[]) => {
-    if (rest.length > 0 && rest[0] !== undefined) return (compile as (s: string, ...r: unknown[]) => Statement)(sql, ...rest);
+    if (rest.length > 0 && rest[0] !== undefined)
+      return (compile as (s: string, ...r: unknown[]) => Statement)(sql, ...rest);
     const hit = cache.get(sql);
     if (hit) {
       cache.delete(sql);

@@ -4,7 +4,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type Db } from "./database";
-import { afterCommit, batchedWrite, beforeEachCommit, commitPending, hasPendingCommit, shareTurn, untilCommitted, withTx } from "./tx";
+import {
+  afterCommit,
+  batchedWrite,
+  beforeEachCommit,
+  commitPending,
+  hasPendingCommit,
+  shareTurn,
+  untilCommitted,
+  withTx,
+} from "./tx";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -16,11 +25,17 @@ function freshDb(): { db: Db; other: Database } {
   const db = openDatabase(join(dir, "desk.db"));
   db.$client.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
   db.$client.exec("CREATE TABLE parents (id INTEGER PRIMARY KEY)");
-  db.$client.exec("CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED)");
+  db.$client.exec(
+    "CREATE TABLE children (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED)",
+  );
   return { db, other: new Database(join(dir, "desk.db"), { readonly: true }) };
 }
 
-const ids = (conn: Database) => conn.query<{ id: number }, []>("SELECT id FROM notes ORDER BY id").all().map((r) => r.id);
+const ids = (conn: Database) =>
+  conn
+    .query<{ id: number }, []>("SELECT id FROM notes ORDER BY id")
+    .all()
+    .map((r) => r.id);
 const insert = (db: Db, id: number) => () => void db.$client.run("INSERT INTO notes (id, body) VALUES (?, 'x')", [id]);
 
 describe("group commit", () => {
@@ -147,7 +162,9 @@ describe("beforeEachCommit", () => {
   test("runs once per batch that wrote, inside its transaction and outside every savepoint; not for reads", async () => {
     const { db, other } = freshDb();
     const seen: Array<{ inTransaction: boolean; rows: number[] }> = [];
-    const off = beforeEachCommit(db, () => seen.push({ inTransaction: db.$client.inTransaction, rows: ids(db.$client) }));
+    const off = beforeEachCommit(db, () =>
+      seen.push({ inTransaction: db.$client.inTransaction, rows: ids(db.$client) }),
+    );
     withTx(db, insert(db, 1));
     withTx(db, insert(db, 2));
     await untilCommitted(db);
@@ -181,7 +198,11 @@ describe("batchedWrite", () => {
   test("settles once its write is committed; a failing write rejects alone", async () => {
     const { db, other } = freshDb();
     insert(db, 2)();
-    const results = await Promise.allSettled([batchedWrite(db, insert(db, 1)), batchedWrite(db, insert(db, 2)), batchedWrite(db, insert(db, 3))]);
+    const results = await Promise.allSettled([
+      batchedWrite(db, insert(db, 1)),
+      batchedWrite(db, insert(db, 2)),
+      batchedWrite(db, insert(db, 3)),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(ids(other)).toEqual([1, 2, 3]);
   });

@@ -87,7 +87,15 @@ function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
   });
   // Waiters see a failure through their own await; nobody waiting is not an unhandled rejection.
   committed.catch(() => {});
-  const batch: Batch = { savepoints: 0, sharers: 0, changesAtOpen: statements.totalChanges.get()!.n, afterCommit: [], committed, resolve, reject };
+  const batch: Batch = {
+    savepoints: 0,
+    sharers: 0,
+    changesAtOpen: statements.totalChanges.get()!.n,
+    afterCommit: [],
+    committed,
+    resolve,
+    reject,
+  };
   batches.set(db, batch);
   setImmediate(() => {
     if (batches.get(db) === batch) commitPending(db);
@@ -209,7 +217,9 @@ export function hasPendingChanges(db: Db): boolean {
 /** True while anything written on `db` (also outside withTx) waits for its commit; reads sharing a turn do not count. */
 export function hasPendingCommit(db: Db): boolean {
   const batch = batches.get(db);
-  return batch !== undefined && (batch.savepoints > 0 || statementsOf(db).totalChanges.get()!.n !== batch.changesAtOpen);
+  return (
+    batch !== undefined && (batch.savepoints > 0 || statementsOf(db).totalChanges.get()!.n !== batch.changesAtOpen)
+  );
 }
 
 function guardSync<T>(value: T): T {

@@ -21,7 +21,9 @@ const pending = new WeakMap<Tx, StoredEvent[]>();
 
 /** The two statements of every event, prepared once per connection (drizzle would build their SQL on each call). */
 const statementsOf = preparedFor((sqlite) => ({
-  nextSeq: sqlite.query<{ event_seq: number }, [string]>("UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq"),
+  nextSeq: sqlite.query<{ event_seq: number }, [string]>(
+    "UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq",
+  ),
   insert: sqlite.query<unknown, [string, string, number, string, string, string | null, string, string, string]>(
     "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   ),
@@ -48,7 +50,17 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     occurred_at: input.occurredAt ?? new Date().toISOString(),
     private_team_id: privateTeamId,
   };
-  statements.insert.run(event.id, event.workspace_id, event.seq, event.type, event.visibility, privateTeamId, JSON.stringify(event.topics), JSON.stringify(event.data), event.occurred_at);
+  statements.insert.run(
+    event.id,
+    event.workspace_id,
+    event.seq,
+    event.type,
+    event.visibility,
+    privateTeamId,
+    JSON.stringify(event.topics),
+    JSON.stringify(event.data),
+    event.occurred_at,
+  );
 
   const db = currentDb();
   const hooks = hooksOf(db);

@@ -14,8 +14,13 @@ describe("GET /v1/events (replay)", () => {
     const viewer = await addMember(desk, workspace.id, "viewer");
     expect((await desk.api("GET", "/v1/events")).status).toBe(401);
     expect((await desk.api("GET", "/v1/events", { headers: viewer.headers })).status).toBe(200);
-    expect((await desk.api("GET", "/v1/events", { headers: createKey(desk, owner, ["kb:read"]).headers })).status).toBe(200);
-    expect((await desk.api("GET", "/v1/events", { headers: { ...viewer.headers, "desk-workspace": other.workspace.id } })).status).toBe(404);
+    expect((await desk.api("GET", "/v1/events", { headers: createKey(desk, owner, ["kb:read"]).headers })).status).toBe(
+      200,
+    );
+    expect(
+      (await desk.api("GET", "/v1/events", { headers: { ...viewer.headers, "desk-workspace": other.workspace.id } }))
+        .status,
+    ).toBe(404);
     for (const q of ["since=-1", "since=abc", "limit=0", "limit=1001", "topic=x"]) {
       expect((await desk.api("GET", `/v1/events?${q}`, { headers: viewer.headers })).status, q).toBe(422);
     }
@@ -53,25 +58,48 @@ describe("GET /v1/events (replay)", () => {
     const outsider = await addMember(desk, workspace.id, "agent");
     const teamId = "01900000-0000-7000-8000-000000000001";
     const now = new Date().toISOString();
-    desk.deps.db.insert(teams).values({ id: teamId, workspaceId: workspace.id, name: "VIP", private: true, createdAt: now, updatedAt: now }).run();
+    desk.deps.db
+      .insert(teams)
+      .values({ id: teamId, workspaceId: workspace.id, name: "VIP", private: true, createdAt: now, updatedAt: now })
+      .run();
     desk.deps.db.insert(teamMembers).values({ teamId, userId: insider.id }).run();
     const secret = withTx(desk.deps.db, (tx) => {
       appendEvent(tx, { workspaceId: workspace.id, type: "test.open", data: { visible: true } });
-      return appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: { ticket: { subject: "secret" } }, privateTeamId: teamId });
+      return appendEvent(tx, {
+        workspaceId: workspace.id,
+        type: "ticket.updated",
+        data: { ticket: { subject: "secret" } },
+        privateTeamId: teamId,
+      });
     });
-    const seen = async (headers: Record<string, string>) => (await desk.api("GET", "/v1/events?since=1", { headers })).body.data as Array<Record<string, unknown>>;
+    const seen = async (headers: Record<string, string>) =>
+      (await desk.api("GET", "/v1/events?since=1", { headers })).body.data as Array<Record<string, unknown>>;
 
     const outsiderView = await seen(outsider.headers);
     expect(outsiderView.map((e) => [e.seq, e.type])).toEqual([
       [2, "test.open"],
       [3, "event.hidden"],
     ]);
-    expect(outsiderView[1]).toEqual({ id: secret.id, seq: 3, workspace_id: workspace.id, type: "event.hidden", visibility: "agents", topics: [`workspace:${workspace.id}`], data: {}, occurred_at: secret.occurred_at });
+    expect(outsiderView[1]).toEqual({
+      id: secret.id,
+      seq: 3,
+      workspace_id: workspace.id,
+      type: "event.hidden",
+      visibility: "agents",
+      topics: [`workspace:${workspace.id}`],
+      data: {},
+      occurred_at: secret.occurred_at,
+    });
     expect(JSON.stringify(outsiderView)).not.toContain("secret");
 
     for (const viewer of [insider.headers, owner.headers, createKey(desk, owner, ["tickets:read"]).headers]) {
       const full = await seen(viewer);
-      expect(full[1]).toMatchObject({ seq: 3, type: "ticket.updated", data: { ticket: { subject: "secret" } }, topics: [`team:${workspace.id}:${teamId}`] });
+      expect(full[1]).toMatchObject({
+        seq: 3,
+        type: "ticket.updated",
+        data: { ticket: { subject: "secret" } },
+        topics: [`team:${workspace.id}:${teamId}`],
+      });
     }
   });
 });
@@ -79,13 +107,28 @@ describe("GET /v1/events (replay)", () => {
 describe("GET /v1/events filters API keys by scope", () => {
   test("each key sees in full only the events its scopes read; the rest are stand-ins with the same seq", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const start = (await desk.api("GET", "/v1/events?limit=1000", { headers: owner.headers })).body.data.at(-1).seq as number;
-    const ticket = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Top secret subject", body_html: "<p>secret body</p>" } });
+    const start = (await desk.api("GET", "/v1/events?limit=1000", { headers: owner.headers })).body.data.at(-1)
+      .seq as number;
+    const ticket = await desk.api("POST", "/v1/tickets", {
+      headers: owner.headers,
+      body: { subject: "Top secret subject", body_html: "<p>secret body</p>" },
+    });
     expect(ticket.status).toBe(201);
-    expect((await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { email: "carol@customer.test", name: "Carol" } })).status).toBe(201);
-    expect((await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Support", member_ids: [] } })).status).toBe(201);
+    expect(
+      (
+        await desk.api("POST", "/v1/contacts", {
+          headers: owner.headers,
+          body: { email: "carol@customer.test", name: "Carol" },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Support", member_ids: [] } }))
+        .status,
+    ).toBe(201);
     const replay = async (scopes: Parameters<typeof createKey>[2]) =>
-      (await desk.api("GET", `/v1/events?since=${start}`, { headers: createKey(desk, owner, scopes).headers })).body.data as Array<{ seq: number; type: string; data: unknown }>;
+      (await desk.api("GET", `/v1/events?since=${start}`, { headers: createKey(desk, owner, scopes).headers })).body
+        .data as Array<{ seq: number; type: string; data: unknown }>;
     const full = await replay(["tickets:read", "contacts:read", "settings:read"]);
     const types = full.map((e) => e.type);
     expect(types).toContain("ticket.created");
@@ -102,21 +145,37 @@ describe("GET /v1/events filters API keys by scope", () => {
     for (const [scope, resources] of Object.entries(expected)) {
       const seen = await replay([scope as Parameters<typeof createKey>[2][number]]);
       expect(seen.map((e) => e.seq)).toEqual(full.map((e) => e.seq));
-      expect(seen.map((e) => e.type)).toEqual(full.map((e) => (resources.includes(resourceOf(e.type)) ? e.type : "event.hidden")));
+      expect(seen.map((e) => e.type)).toEqual(
+        full.map((e) => (resources.includes(resourceOf(e.type)) ? e.type : "event.hidden")),
+      );
       if (scope !== "tickets:read") expect(JSON.stringify(seen)).not.toContain("secret");
     }
     // people are limited by their role and teams, not scopes: a viewer replays everything public to members
     const viewer = await addMember(desk, workspace.id, "viewer");
-    const asViewer = (await desk.api("GET", `/v1/events?since=${start}`, { headers: viewer.headers })).body.data as Array<{ type: string }>;
+    const asViewer = (await desk.api("GET", `/v1/events?since=${start}`, { headers: viewer.headers })).body
+      .data as Array<{ type: string }>;
     expect(asViewer.map((e) => e.type)).toEqual(types);
   });
 
   test("a key without tickets:read never sees a private team's events; with it, as an admin would", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Vault", member_ids: [], private: true } });
-    const seq = withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: { ticket: { subject: "vault" } }, privateTeamId: team.body.id })).seq;
+    const team = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "Vault", member_ids: [], private: true },
+    });
+    const seq = withTx(desk.deps.db, (tx) =>
+      appendEvent(tx, {
+        workspaceId: workspace.id,
+        type: "ticket.updated",
+        data: { ticket: { subject: "vault" } },
+        privateTeamId: team.body.id,
+      }),
+    ).seq;
     const at = async (scopes: Parameters<typeof createKey>[2]) =>
-      ((await desk.api("GET", `/v1/events?since=${seq - 1}`, { headers: createKey(desk, owner, scopes).headers })).body.data as Array<{ type: string }>)[0]!.type;
+      (
+        (await desk.api("GET", `/v1/events?since=${seq - 1}`, { headers: createKey(desk, owner, scopes).headers })).body
+          .data as Array<{ type: string }>
+      )[0]!.type;
     expect(await at(["settings:read", "contacts:read", "realtime"])).toBe("event.hidden");
     expect(await at(["tickets:read"])).toBe("ticket.updated");
   });

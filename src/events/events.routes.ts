@@ -24,13 +24,28 @@ const EnvelopeSchema = z.object({
   occurred_at: z.string(),
 });
 
-type EventRow = { id: string; seq: number; workspace_id: string; type: string; visibility: "agents" | "public"; private_team_id: string | null; topics: string; data: string; occurred_at: string };
+type EventRow = {
+  id: string;
+  seq: number;
+  workspace_id: string;
+  type: string;
+  visibility: "agents" | "public";
+  private_team_id: string | null;
+  topics: string;
+  data: string;
+  occurred_at: string;
+};
 
 /**
  * Replays stored events after `since`, ascending. Events the caller may not read (a private team it
  * does not see, or for an API key a resource outside its scopes) come back as stand-ins.
  */
-export function replayEvents(db: Db, ctx: Pick<RequestContext, "workspaceId"> & ReadGrant, since: number, limit: number): { data: Envelope[]; next_cursor: string | null } {
+export function replayEvents(
+  db: Db,
+  ctx: Pick<RequestContext, "workspaceId"> & ReadGrant,
+  since: number,
+  limit: number,
+): { data: Envelope[]; next_cursor: string | null } {
   const rows = db.$client
     .query<EventRow, [string, number, number]>(
       "SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?",

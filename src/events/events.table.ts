@@ -15,5 +15,8 @@ export const events = sqliteTable(
     data: json<Record<string, unknown>>("data").notNull(),
     occurredAt: text("occurred_at").notNull(),
   },
-  (t) => [uniqueIndex("events_workspace_seq_unique").on(t.workspaceId, t.seq), index("events_occurred_idx").on(t.occurredAt)],
+  (t) => [
+    uniqueIndex("events_workspace_seq_unique").on(t.workspaceId, t.seq),
+    index("events_occurred_idx").on(t.occurredAt),
+  ],
 );

@@ -14,11 +14,19 @@ describe("event log", () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
-        Promise.resolve().then(() => withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "test.write", data: { i } }))),
+        Promise.resolve().then(() =>
+          withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "test.write", data: { i } })),
+        ),
       ),
     );
     expect(results.every((r) => r.status === "fulfilled")).toBe(true);
-    const seqs = desk.deps.db.select({ seq: events.seq }).from(events).where(eq(events.workspaceId, workspace.id)).orderBy(asc(events.seq)).all().map((r) => r.seq);
+    const seqs = desk.deps.db
+      .select({ seq: events.seq })
+      .from(events)
+      .where(eq(events.workspaceId, workspace.id))
+      .orderBy(asc(events.seq))
+      .all()
+      .map((r) => r.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     expect(seqs.length).toBe(51); // the workspace's own creation event plus the 50 writes
   });
@@ -27,14 +35,18 @@ describe("event log", () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     await untilCommitted(desk.deps.db); // the workspace's own creation event is published by then
     const published: number[] = [];
-    const off = onEventsCommitted(desk.deps.db, (batch) => published.push(...batch.filter((e) => e.workspace_id === workspace.id).map((e) => e.seq)));
+    const off = onEventsCommitted(desk.deps.db, (batch) =>
+      published.push(...batch.filter((e) => e.workspace_id === workspace.id).map((e) => e.seq)),
+    );
     expect(() =>
       withTx(desk.deps.db, (tx) => {
         appendEvent(tx, { workspaceId: workspace.id, type: "test.doomed", data: {} });
         throw new Error("boom");
       }),
     ).toThrow("boom");
-    const next = withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "test.kept", data: {} }));
+    const next = withTx(desk.deps.db, (tx) =>
+      appendEvent(tx, { workspaceId: workspace.id, type: "test.kept", data: {} }),
+    );
     expect(published).toEqual([]); // published only once committed
     await untilCommitted(desk.deps.db);
     off();
@@ -44,14 +56,18 @@ describe("event log", () => {
 
   test("a private-team event goes to the team topic only", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
-    const event = withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: {}, privateTeamId: "t1" }));
+    const event = withTx(desk.deps.db, (tx) =>
+      appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: {}, privateTeamId: "t1" }),
+    );
     expect(event.topics).toEqual([`team:${workspace.id}:t1`]);
   });
 
   test("an async transaction callback is refused and rolled back", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
+    const asyncChange = async (tx: Parameters<Parameters<typeof withTx>[1]>[0]) =>
+      appendEvent(tx, { workspaceId: workspace.id, type: "x", data: {} });
     // @ts-expect-error a Promise-returning callback is a type error
-    expect(() => withTx(desk.deps.db, async (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "x", data: {} }))).toThrow();
+    expect(() => withTx(desk.deps.db, asyncChange)).toThrow();
     const count = desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id)).all().length;
     expect(count).toBe(1);
   });

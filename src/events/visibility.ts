@@ -39,7 +39,9 @@ const READ_SCOPE_BY_RESOURCE: Record<string, Scope | null> = {
 };
 
 /** Every scope some event type needs: what a subscription to all events (`*`) reaches. */
-export const EVENT_READ_SCOPES: Scope[] = [...new Set(Object.values(READ_SCOPE_BY_RESOURCE).filter((s): s is Scope => s !== null))];
+export const EVENT_READ_SCOPES: Scope[] = [
+  ...new Set(Object.values(READ_SCOPE_BY_RESOURCE).filter((s): s is Scope => s !== null)),
+];
 
 /** The scope needed to read an event of `type`; undefined when the type is not mapped (keys never see it in full). */
 export function readScopeOf(type: string): Scope | null | undefined {
@@ -57,7 +59,12 @@ export function mayReadEventType(grant: Pick<ReadGrant, "scopes">, type: string)
 /** Whether a credential with `grant` may read this event in full. */
 export function mayReadEvent(grant: ReadGrant, event: { type: string; private_team_id: string | null }): boolean {
   if (event.type === "event.hidden") return true;
-  if (event.private_team_id !== null && grant.visibleTeams !== "all" && !grant.visibleTeams.includes(event.private_team_id)) return false;
+  if (
+    event.private_team_id !== null &&
+    grant.visibleTeams !== "all" &&
+    !grant.visibleTeams.includes(event.private_team_id)
+  )
+    return false;
   return mayReadEventType(grant, event.type);
 }
 

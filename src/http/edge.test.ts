@@ -118,7 +118,15 @@ function cases(): string[] {
   return [...fixed, ...generated];
 }
 
-const LEAKS = [/<!doctype/i, /__bunfallback/, /node_modules/, /\.ts:\d+/, /\n\s+at /, /\/work\//, new RegExp(import.meta.dir.replaceAll("/", "\\/"))];
+const LEAKS = [
+  /<!doctype/i,
+  /__bunfallback/,
+  /node_modules/,
+  /\.ts:\d+/,
+  /\n\s+at /,
+  /\/work\//,
+  new RegExp(import.meta.dir.replaceAll("/", "\\/")),
+];
 
 describe("the HTTP edge under malformed request lines and headers", () => {
   test("every answer is empty or SPEC.md's error body, never a stack or a path, and the server stays healthy", async () => {
@@ -129,7 +137,8 @@ describe("the HTTP edge under malformed request lines and headers", () => {
       const answers = await Promise.all(batch.map((request) => rawExchange(port, request)));
       answers.forEach((answer, j) => {
         const request = JSON.stringify(batch[j]!.slice(0, 200));
-        for (const leak of LEAKS) if (leak.test(answer)) throw new Error(`case ${request} leaked ${leak}: ${answer.slice(0, 300)}`);
+        for (const leak of LEAKS)
+          if (leak.test(answer)) throw new Error(`case ${request} leaked ${leak}: ${answer.slice(0, 300)}`);
         if (!answer) return;
         expect(answer).toMatch(/^HTTP\/1\.[01] \d{3} /);
         const status = Number(answer.slice(9, 12));
@@ -138,7 +147,10 @@ describe("the HTTP edge under malformed request lines and headers", () => {
         const length = Number(/\r\ncontent-length: (\d+)/i.exec(answer.slice(0, separator))?.[1] ?? 0);
         const body = separator >= 0 ? answer.slice(separator + 4, separator + 4 + length) : "";
         if (status >= 400 && body) {
-          expect({ case: request, body: JSON.parse(body) }).toEqual({ case: request, body: { status, code: expect.any(String), detail: expect.any(String) } });
+          expect({ case: request, body: JSON.parse(body) }).toEqual({
+            case: request,
+            body: { status, code: expect.any(String), detail: expect.any(String) },
+          });
         }
       });
       const health = await fetch(`${desk.url}/healthz`);
@@ -147,8 +159,15 @@ describe("the HTTP edge under malformed request lines and headers", () => {
   }, 60_000);
 
   test("a request line that makes no URL answers 400 in the error shape", async () => {
-    const answer = await rawExchange(desk.server.port!, "CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\nConnection: close\r\n\r\n");
+    const answer = await rawExchange(
+      desk.server.port!,
+      "CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\nConnection: close\r\n\r\n",
+    );
     expect(answer).toStartWith("HTTP/1.1 400 ");
-    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({ status: 400, code: "malformed_request", detail: expect.any(String) });
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      status: 400,
+      code: "malformed_request",
+      detail: expect.any(String),
+    });
   });
 });

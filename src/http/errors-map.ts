@@ -20,10 +20,18 @@ export function toDeskError(code: string | number, error: unknown): DeskError | 
       const validation = error as { type?: string; all?: ValidationIssue[] };
       const where = validation.type ?? "body";
       const issues = (validation.all ?? []).map((issue) => ({
-        location: issue.path && issue.path !== "root" ? `${where}.${issue.path.replace(/^\//, "").replaceAll("/", ".")}` : where,
+        location:
+          issue.path && issue.path !== "root"
+            ? `${where}.${issue.path.replace(/^\//, "").replaceAll("/", ".")}`
+            : where,
         message: issue.message ?? issue.summary ?? "invalid value",
       }));
-      return new DeskError(422, "validation_failed", "The request is invalid.", issues.length ? issues : [{ location: where, message: "invalid value" }]);
+      return new DeskError(
+        422,
+        "validation_failed",
+        "The request is invalid.",
+        issues.length ? issues : [{ location: where, message: "invalid value" }],
+      );
     }
     case "INVALID_COOKIE_SIGNATURE":
       return new DeskError(400, "malformed_body", "A cookie could not be read.");
@@ -32,4 +40,5 @@ export function toDeskError(code: string | number, error: unknown): DeskError | 
   }
 }
 
-export const asDeskError = (code: string | number, error: unknown): DeskError => toDeskError(code, error) ?? internalError();
+export const asDeskError = (code: string | number, error: unknown): DeskError =>
+  toDeskError(code, error) ?? internalError();

@@ -20,7 +20,8 @@ export class DeskError extends Error {
 }
 
 export const unauthorized = (detail = "Missing or invalid credentials.") => new DeskError(401, "unauthorized", detail);
-export const forbidden = (detail = "Your role or the key's scopes do not allow this.") => new DeskError(403, "forbidden", detail);
+export const forbidden = (detail = "Your role or the key's scopes do not allow this.") =>
+  new DeskError(403, "forbidden", detail);
 export const notFound = (what = "Resource") => new DeskError(404, "not_found", `${what} not found.`);
 export const conflict = (detail: string, code = "conflict") => new DeskError(409, code, detail);
 export const validationFailed = (errors: FieldError[], detail = "The request is invalid.") =>
@@ -30,5 +31,7 @@ export const invalidAt = (location: string, message: string, code = "validation_
   new DeskError(422, code, message, [{ location, message }]);
 export const tooLarge = (detail = "The request body is too large.") => new DeskError(413, "too_large", detail);
 export const rateLimited = (retryAfterSeconds: number) =>
-  new DeskError(429, "rate_limited", "Too many requests; try again later.", undefined, { "Retry-After": String(retryAfterSeconds) });
+  new DeskError(429, "rate_limited", "Too many requests; try again later.", undefined, {
+    "Retry-After": String(retryAfterSeconds),
+  });
 export const internalError = () => new DeskError(500, "internal_error", "Something went wrong on our side.");

@@ -7,7 +7,10 @@ import { JSON_LIMITS } from "./json-bounds";
 const desk = await startTestDesk();
 
 async function newTicket(headers: Record<string, string>) {
-  const created = await desk.api("POST", "/v1/tickets", { headers, body: { subject: "Hostile", contact: { email: "c@example.test" } } });
+  const created = await desk.api("POST", "/v1/tickets", {
+    headers,
+    body: { subject: "Hostile", contact: { email: "c@example.test" } },
+  });
   expect(created.status).toBe(201);
   return created.body as { id: string; subject: string };
 }
@@ -16,7 +19,12 @@ describe("hostile JSON bodies", () => {
   test("a burst nested 100,000 levels deep answers 422 while /healthz stays responsive", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const ticket = await newTicket(owner.headers);
-    const result = await probeHostileJson({ url: desk.url, count: 8, ticketPath: `/v1/tickets/${ticket.id}`, headers: owner.headers });
+    const result = await probeHostileJson({
+      url: desk.url,
+      count: 8,
+      ticketPath: `/v1/tickets/${ticket.id}`,
+      headers: owner.headers,
+    });
     expect(result.hostile.map((h) => h.status)).toEqual(Array(8).fill(422));
     // Before the bounds each hostile request held the process for seconds, and /healthz with it.
     expect(result.healthzMs.length).toBeGreaterThan(0);
@@ -27,11 +35,22 @@ describe("hostile JSON bodies", () => {
   test("depth, key count and string length are bounded before validation, with a location", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const ticket = await newTicket(owner.headers);
-    const patch = (raw: string) => desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: { ...owner.headers, "content-type": "application/json" }, raw });
+    const patch = (raw: string) =>
+      desk.api("PATCH", `/v1/tickets/${ticket.id}`, {
+        headers: { ...owner.headers, "content-type": "application/json" },
+        raw,
+      });
 
     const deep = await patch(`{"custom":${'{"a":'.repeat(40)}1${"}".repeat(40)}}`);
     expect(deep.status).toBe(422);
-    expect(deep.body).toEqual({ status: 422, code: "validation_failed", detail: expect.any(String), errors: [{ location: expect.stringMatching(/^body\.custom\.a\.a/), message: expect.stringContaining("levels deep") }] });
+    expect(deep.body).toEqual({
+      status: 422,
+      code: "validation_failed",
+      detail: expect.any(String),
+      errors: [
+        { location: expect.stringMatching(/^body\.custom\.a\.a/), message: expect.stringContaining("levels deep") },
+      ],
+    });
     // Nesting within the limit is still the route's to judge.
     const fine = await patch(`{"custom":${'{"a":'.repeat(5)}1${"}".repeat(5)}}`);
     expect(fine.status).toBe(200);
@@ -51,14 +70,23 @@ describe("hostile JSON bodies", () => {
 
   test("NUL characters in any JSON string or key answer 422 and are never stored", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const create = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "before\u0000after", contact: { email: "c@example.test" } } });
+    const create = await desk.api("POST", "/v1/tickets", {
+      headers: owner.headers,
+      body: { subject: "before\u0000after", contact: { email: "c@example.test" } },
+    });
     expect(create.status).toBe(422);
     expect(create.body.errors).toEqual([{ location: "body.subject", message: expect.stringContaining("NUL") }]);
-    const email = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "ok", contact: { email: "c\u0000@example.test" } } });
+    const email = await desk.api("POST", "/v1/tickets", {
+      headers: owner.headers,
+      body: { subject: "ok", contact: { email: "c\u0000@example.test" } },
+    });
     expect(email.status).toBe(422);
     expect(email.body.errors[0].location).toBe("body.contact.email");
     const ticket = await newTicket(owner.headers);
-    const key = await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { custom: { "a\u0000b": 1 } } });
+    const key = await desk.api("PATCH", `/v1/tickets/${ticket.id}`, {
+      headers: owner.headers,
+      body: { custom: { "a\u0000b": 1 } },
+    });
     expect(key.status).toBe(422);
     expect((await desk.api("GET", `/v1/tickets/${ticket.id}`, { headers: owner.headers })).body.custom).toEqual({});
   });
@@ -81,9 +109,15 @@ describe("non-JSON bodies on JSON routes", () => {
     login.set("email", "a@example.test");
     login.set("password", "x");
     expect((await desk.api("POST", "/v1/auth/login", { raw: login })).status).toBe(415);
-    const brokenParts = await desk.api("POST", "/v1/tickets", { headers: { ...owner.headers, "content-type": "multipart/form-data; boundary=x" }, raw: "--y\r\nnot a part" });
+    const brokenParts = await desk.api("POST", "/v1/tickets", {
+      headers: { ...owner.headers, "content-type": "multipart/form-data; boundary=x" },
+      raw: "--y\r\nnot a part",
+    });
     expect(brokenParts.status).toBe(415);
-    const binary = await desk.api("POST", "/v1/tickets", { headers: { ...owner.headers, "content-type": "application/octet-stream" }, raw: "subject" });
+    const binary = await desk.api("POST", "/v1/tickets", {
+      headers: { ...owner.headers, "content-type": "application/octet-stream" },
+      raw: "subject",
+    });
     expect(binary.status).toBe(415);
 
     const upload = new FormData();
@@ -102,7 +136,12 @@ describe("non-JSON bodies on JSON routes", () => {
 
 describe("metrics labels", () => {
   test("paths no route serves count under one label, never verbatim", async () => {
-    const probes = [`/v1/no-such-${crypto.randomUUID().slice(0, 8)}x`, `/v1/tickets/a/b/c/zz${Date.now()}q`, `/docs/zz${Date.now()}w`, `/zz${Date.now()}e`];
+    const probes = [
+      `/v1/no-such-${crypto.randomUUID().slice(0, 8)}x`,
+      `/v1/tickets/a/b/c/zz${Date.now()}q`,
+      `/docs/zz${Date.now()}w`,
+      `/zz${Date.now()}e`,
+    ];
     for (const path of probes) expect((await fetch(desk.url + path)).status).toBe(404);
     await fetch(desk.url + "/v1/healthz-nope", { method: "BREW" });
     const text = await (await fetch(`${desk.url}/metrics`)).text();

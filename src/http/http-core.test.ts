@@ -15,12 +15,21 @@ describe("HTTP core", () => {
 
   test("malformed JSON, wrong content type and oversized bodies answer the error shape", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const bad = await desk.api("POST", "/v1/api-keys", { headers: { ...owner.headers, "content-type": "application/json" }, raw: "{nope" });
+    const bad = await desk.api("POST", "/v1/api-keys", {
+      headers: { ...owner.headers, "content-type": "application/json" },
+      raw: "{nope",
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe("malformed_json");
-    const text = await desk.api("POST", "/v1/api-keys", { headers: { ...owner.headers, "content-type": "text/plain" }, raw: "name=x" });
+    const text = await desk.api("POST", "/v1/api-keys", {
+      headers: { ...owner.headers, "content-type": "text/plain" },
+      raw: "name=x",
+    });
     expect(text.status).toBe(415);
-    const huge = await desk.api("POST", "/v1/api-keys", { headers: owner.headers, body: { name: "x".repeat(2 * 1024 * 1024), scopes: ["tickets:read"] } });
+    const huge = await desk.api("POST", "/v1/api-keys", {
+      headers: owner.headers,
+      body: { name: "x".repeat(2 * 1024 * 1024), scopes: ["tickets:read"] },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe("too_large");
   });
@@ -39,17 +48,26 @@ describe("HTTP core", () => {
     const { owner, workspace } = await createWorkspaceWithOwner(desk);
     const other = await createWorkspaceWithOwner(desk);
     expect((await desk.api("GET", "/v1/workspace")).status).toBe(401);
-    expect((await desk.api("GET", "/v1/workspace", { headers: { authorization: "Bearer desk_live_nope" } })).status).toBe(401);
+    expect(
+      (await desk.api("GET", "/v1/workspace", { headers: { authorization: "Bearer desk_live_nope" } })).status,
+    ).toBe(401);
     const agent = await addMember(desk, workspace.id, "agent");
-    const forbidden = await desk.api("POST", "/v1/api-keys", { headers: agent.headers, body: { name: "k", scopes: ["tickets:read"] } });
+    const forbidden = await desk.api("POST", "/v1/api-keys", {
+      headers: agent.headers,
+      body: { name: "k", scopes: ["tickets:read"] },
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.code).toBe("forbidden");
-    const elsewhere = await desk.api("GET", "/v1/workspace", { headers: { ...owner.headers, "desk-workspace": other.workspace.id } });
+    const elsewhere = await desk.api("GET", "/v1/workspace", {
+      headers: { ...owner.headers, "desk-workspace": other.workspace.id },
+    });
     expect(elsewhere.status).toBe(404);
     const narrow = createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("GET", "/v1/workspace", { headers: narrow.headers })).status).toBe(403);
     const wide = createKey(desk, owner, ["settings:read"]);
-    const mine = await desk.api("GET", "/v1/workspace", { headers: { ...wide.headers, "desk-workspace": other.workspace.id } });
+    const mine = await desk.api("GET", "/v1/workspace", {
+      headers: { ...wide.headers, "desk-workspace": other.workspace.id },
+    });
     expect(mine.status).toBe(200);
     expect(mine.body.id).toBe(workspace.id);
   });
@@ -63,17 +81,26 @@ describe("HTTP core", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body.id).toBe(first.body.id);
-    const reused = await desk.api("POST", "/v1/api-keys", { headers, body: { name: "twice", scopes: ["tickets:read"] } });
+    const reused = await desk.api("POST", "/v1/api-keys", {
+      headers,
+      body: { name: "twice", scopes: ["tickets:read"] },
+    });
     expect(reused.status).toBe(422);
     expect(reused.body.code).toBe("idempotency_key_reused");
-    const invalid = await desk.api("POST", "/v1/api-keys", { headers: { ...owner.headers, "idempotency-key": "é" }, body: { name: "x", scopes: ["tickets:read"] } });
+    const invalid = await desk.api("POST", "/v1/api-keys", {
+      headers: { ...owner.headers, "idempotency-key": "é" },
+      body: { name: "x", scopes: ["tickets:read"] },
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.body.code).toBe("validation_failed");
   });
 
   test("an API key works at once and carries the key's workspace", async () => {
     const { owner, workspace } = await createWorkspaceWithOwner(desk);
-    const created = await desk.api("POST", "/v1/api-keys", { headers: owner.headers, body: { name: "ci", scopes: ["settings:read"] } });
+    const created = await desk.api("POST", "/v1/api-keys", {
+      headers: owner.headers,
+      body: { name: "ci", scopes: ["settings:read"] },
+    });
     expect(created.body.secret).toMatch(/^desk_live_[A-Za-z0-9_-]{43}$/);
     const res = await desk.api("GET", "/v1/workspace", { headers: { authorization: `Bearer ${created.body.secret}` } });
     expect(res.body.id).toBe(workspace.id);

@@ -21,9 +21,21 @@ describe("idempotency store and one-time secrets", () => {
   test("answers holding an API key's secret, a webhook's signing secret or an invitation link are stored sealed and replayed whole", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const creates = [
-      { path: "/v1/api-keys", body: { name: "ci", scopes: ["tickets:read"] }, secret: (b: { secret: string }) => b.secret },
-      { path: "/v1/webhooks", body: { url: "http://127.0.0.1:9/hook", events: ["*"] }, secret: (b: { secret: string }) => b.secret },
-      { path: "/v1/invitations", body: { email: "new@example.test", role: "agent" }, secret: (b: { url: string }) => new URL(b.url).searchParams.get("token") ?? b.url },
+      {
+        path: "/v1/api-keys",
+        body: { name: "ci", scopes: ["tickets:read"] },
+        secret: (b: { secret: string }) => b.secret,
+      },
+      {
+        path: "/v1/webhooks",
+        body: { url: "http://127.0.0.1:9/hook", events: ["*"] },
+        secret: (b: { secret: string }) => b.secret,
+      },
+      {
+        path: "/v1/invitations",
+        body: { email: "new@example.test", role: "agent" },
+        secret: (b: { url: string }) => new URL(b.url).searchParams.get("token") ?? b.url,
+      },
     ];
     for (const [i, create] of creates.entries()) {
       const key = `secret-${i}-${crypto.randomUUID()}`;
@@ -55,7 +67,9 @@ describe("recovery at start", () => {
     const body = JSON.stringify({ name: "after crash", scopes: ["tickets:read"] });
     const scope = `user:${owner.id}:${owner.workspaceId}`;
     const fingerprint = sha256Hex(`POST /v1/api-keys\n${sha256Hex(new TextEncoder().encode(body))}`);
-    const insert = first.deps.db.$client.query("INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    const insert = first.deps.db.$client.query(
+      "INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    );
     const now = new Date().toISOString();
     // What a process killed mid-request leaves: the claim, never an answer.
     insert.run(scope, "crashed", fingerprint, "running", null, null, null, now);

@@ -10,7 +10,15 @@ const SEALED_PREFIX = "v1.";
 const STORED_LIMIT = 1024 * 1024;
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
-type Row = { fingerprint: string; state: string; status: number | null; content_type: string | null; location: string | null; body: string | null; created_at: string };
+type Row = {
+  fingerprint: string;
+  state: string;
+  status: number | null;
+  content_type: string | null;
+  location: string | null;
+  body: string | null;
+  created_at: string;
+};
 
 /** Sign-in and token routes are not covered (SPEC.md), nor anything outside the API. */
 export const idempotencyApplies = (method: string, path: string): boolean =>
@@ -38,8 +46,15 @@ export function recoverIdempotencyKeys(sqlite: Database): number {
  * once (an API key's secret, a webhook's signing secret, an invitation link), and the replay must
  * return it while desk.db and its WAL must not hold it readable.
  */
-export function createIdempotency(sqlite: Database, secrets: SecretBox, callerScope: (request: Request) => Promise<string | null>, now: () => Date) {
-  const find = sqlite.query<Row, [string, string]>("SELECT fingerprint, state, status, content_type, location, body, created_at FROM idempotency_keys WHERE scope = ? AND key = ?");
+export function createIdempotency(
+  sqlite: Database,
+  secrets: SecretBox,
+  callerScope: (request: Request) => Promise<string | null>,
+  now: () => Date,
+) {
+  const find = sqlite.query<Row, [string, string]>(
+    "SELECT fingerprint, state, status, content_type, location, body, created_at FROM idempotency_keys WHERE scope = ? AND key = ?",
+  );
   const claim = sqlite.query<unknown, [string, string, string, string]>(
     "INSERT INTO idempotency_keys (scope, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'running', ?)",
   );
@@ -48,7 +63,11 @@ export function createIdempotency(sqlite: Database, secrets: SecretBox, callerSc
     "UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, location = ?, body = ? WHERE scope = ? AND key = ?",
   );
 
-  return async function withIdempotency(request: Request, path: string, inner: (request: Request) => Promise<Response>): Promise<Response> {
+  return async function withIdempotency(
+    request: Request,
+    path: string,
+    inner: (request: Request) => Promise<Response>,
+  ): Promise<Response> {
     const key = request.headers.get("idempotency-key");
     if (key === null) return inner(request);
     if (!KEY_RE.test(key)) {
@@ -64,18 +83,26 @@ export function createIdempotency(sqlite: Database, secrets: SecretBox, callerSc
     const url = new URL(request.url);
     const fingerprint = sha256Hex(`${request.method} ${url.pathname}${url.search}\n${sha256Hex(new Uint8Array(body))}`);
     const existing = find.get(scope, key);
-    if (existing && now().getTime() - new Date(existing.created_at).getTime() > IDEMPOTENCY_TTL_MS) release.run(scope, key);
+    if (existing && now().getTime() - new Date(existing.created_at).getTime() > IDEMPOTENCY_TTL_MS)
+      release.run(scope, key);
     else if (existing) {
       if (existing.fingerprint !== fingerprint) {
-        return errorResponse(new DeskError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request."));
+        return errorResponse(
+          new DeskError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request."),
+        );
       }
       if (existing.state === "running") {
-        return errorResponse(new DeskError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still running."));
+        return errorResponse(
+          new DeskError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still running."),
+        );
       }
       const headers: Record<string, string> = { "idempotent-replayed": "true" };
       if (existing.content_type) headers["content-type"] = existing.content_type;
       if (existing.location) headers.location = existing.location;
-      return new Response(existing.body === null ? null : secrets.open(existing.body), { status: existing.status ?? 200, headers });
+      return new Response(existing.body === null ? null : secrets.open(existing.body), {
+        status: existing.status ?? 200,
+        headers,
+      });
     }
     claim.run(scope, key, fingerprint, now().toISOString());
     const replay = new Request(request.url, { method: request.method, headers: request.headers, body });

@@ -33,10 +33,12 @@ export function checkJsonBounds(body: unknown): void {
   let values = 0;
 
   function walk(value: unknown, depth: number): Found | null {
-    if (++values > JSON_LIMITS.values) return { location: [...path], message: `the body holds more than ${JSON_LIMITS.values} values` };
+    if (++values > JSON_LIMITS.values)
+      return { location: [...path], message: `the body holds more than ${JSON_LIMITS.values} values` };
     if (typeof value === "string") return checkString(value, JSON_LIMITS.stringLength);
     if (typeof value !== "object" || value === null) return null;
-    if (depth >= JSON_LIMITS.depth) return { location: [...path], message: `nested more than ${JSON_LIMITS.depth} levels deep` };
+    if (depth >= JSON_LIMITS.depth)
+      return { location: [...path], message: `nested more than ${JSON_LIMITS.depth} levels deep` };
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         path.push(String(i));
@@ -48,7 +50,8 @@ export function checkJsonBounds(body: unknown): void {
     }
     for (const key in value) {
       path.push(key);
-      if (++keys > JSON_LIMITS.keys) return { location: [...path], message: `the body holds more than ${JSON_LIMITS.keys} keys` };
+      if (++keys > JSON_LIMITS.keys)
+        return { location: [...path], message: `the body holds more than ${JSON_LIMITS.keys} keys` };
       const badKey = checkString(key, JSON_LIMITS.keyLength, "key");
       if (badKey) return badKey;
       const found = walk((value as Record<string, unknown>)[key], depth + 1);

@@ -8,10 +8,21 @@ import { documentedPath } from "./openapi";
 const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
 const res = await desk.api("GET", "/v1/openapi.json");
 // biome-ignore lint: the document is plain JSON read by shape
-type Doc = { paths: Record<string, Record<string, Op>>; components: Record<string, Record<string, any>>; servers: { url: string }[] };
-type Op = { responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>; parameters?: { $ref?: string; name?: string; in?: string }[]; requestBody?: { content: Record<string, unknown> }; security?: unknown[] };
+type Doc = {
+  paths: Record<string, Record<string, Op>>;
+  components: Record<string, Record<string, any>>;
+  servers: { url: string }[];
+};
+type Op = {
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
+  parameters?: { $ref?: string; name?: string; in?: string }[];
+  requestBody?: { content: Record<string, unknown> };
+  security?: unknown[];
+};
 const doc = res.body as Doc;
-const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, op]) => ({ path, method, op })),
+);
 const errorCodes = (op: Op) => Object.keys(op.responses).filter((s) => Number(s) >= 400);
 
 describe("GET /v1/openapi.json", () => {
@@ -28,31 +39,53 @@ describe("GET /v1/openapi.json", () => {
     expect(Object.keys(doc.paths).filter((p) => p.endsWith("/"))).toEqual([]);
     expect(doc.paths["/v1/contacts"]?.get).toBeDefined();
     expect(doc.servers[0]!.url).toBe(desk.deps.config.baseUrl);
-    for (const name of ["Error", "Ticket", "TicketPage", "Message", "Contact", "ContactPage", "Member", "ApiKey", "Webhook", "Scope"]) {
+    for (const name of [
+      "Error",
+      "Ticket",
+      "TicketPage",
+      "Message",
+      "Contact",
+      "ContactPage",
+      "Member",
+      "ApiKey",
+      "Webhook",
+      "Scope",
+    ]) {
       expect(doc.components.schemas![name]).toBeDefined();
     }
     expect(doc.components.parameters!.Workspace.name).toBe("DESK-Workspace");
     // Operations point at components rather than repeating the shapes.
-    expect(doc.paths["/v1/tickets/{id}"]!.get!.responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/Ticket" });
-    expect(doc.paths["/v1/tickets"]!.get!.responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/TicketPage" });
+    expect(doc.paths["/v1/tickets/{id}"]!.get!.responses["200"]!.content!["application/json"]!.schema).toEqual({
+      $ref: "#/components/schemas/Ticket",
+    });
+    expect(doc.paths["/v1/tickets"]!.get!.responses["200"]!.content!["application/json"]!.schema).toEqual({
+      $ref: "#/components/schemas/TicketPage",
+    });
   });
 
   test("every operation documents its success answer and the errors its guard and validation produce", () => {
     for (const { path, method, op } of operations) {
       const where = `${method} ${path}`;
       expect([where, Object.keys(op.responses).some((s) => /^[23]/.test(s))]).toEqual([where, true]);
-      for (const code of errorCodes(op)) expect([where, op.responses[code]!.$ref]).toEqual([where, expect.stringMatching(/^#\/components\/responses\//)]);
+      for (const code of errorCodes(op))
+        expect([where, op.responses[code]!.$ref]).toEqual([
+          where,
+          expect.stringMatching(/^#\/components\/responses\//),
+        ]);
       const guarded = op.security === undefined || op.security.length > 0;
       if (guarded) expect([where, errorCodes(op)]).toEqual([where, expect.arrayContaining(["401"])]);
       if (op.parameters?.some((p) => p.$ref === "#/components/parameters/Workspace")) {
         expect([where, errorCodes(op)]).toEqual([where, expect.arrayContaining(["401", "403", "404", "422"])]);
       }
-      if (op.requestBody?.content["application/json"]) expect([where, errorCodes(op)]).toEqual([where, expect.arrayContaining(["400", "413", "415", "422"])]);
+      if (op.requestBody?.content["application/json"])
+        expect([where, errorCodes(op)]).toEqual([where, expect.arrayContaining(["400", "413", "415", "422"])]);
       if (path.includes("{")) expect([where, errorCodes(op)]).toEqual([where, expect.arrayContaining(["404"])]);
     }
     // Workspace routes name the DESK-Workspace header; person-only routes without a workspace do not.
     expect(doc.paths["/v1/tickets"]!.get!.parameters).toContainEqual({ $ref: "#/components/parameters/Workspace" });
-    expect(doc.paths["/v1/me/mfa/setup"]!.post!.parameters ?? []).not.toContainEqual({ $ref: "#/components/parameters/Workspace" });
+    expect(doc.paths["/v1/me/mfa/setup"]!.post!.parameters ?? []).not.toContainEqual({
+      $ref: "#/components/parameters/Workspace",
+    });
     expect(doc.paths["/v1/auth/login"]!.post!.security).toEqual([]);
   });
 
@@ -74,7 +107,9 @@ describe("GET /v1/openapi.json", () => {
   });
 
   test("every served route is documented, and every documented path is served", async () => {
-    const served = buildApp(desk.deps).routes.filter((r) => r.path.startsWith("/v1/") && !(r.hooks as { detail?: { hide?: boolean } }).detail?.hide);
+    const served = buildApp(desk.deps).routes.filter(
+      (r) => r.path.startsWith("/v1/") && !(r.hooks as { detail?: { hide?: boolean } }).detail?.hide,
+    );
     const documented = new Set(operations.map(({ path, method }) => `${method.toUpperCase()} ${path}`));
     const servedKeys = new Set(served.map((r) => `${r.method} ${documentedPath(r.path)}`));
     expect([...servedKeys].filter((k) => !documented.has(k))).toEqual([]);
@@ -83,8 +118,13 @@ describe("GET /v1/openapi.json", () => {
     const unrouted: string[] = [];
     for (const { path, method } of operations) {
       const concrete = path.replace(/\{[^}]+\}/g, "00000000-0000-7000-8000-000000000000");
-      const answer = await desk.api(method.toUpperCase(), concrete, method === "get" || method === "delete" ? {} : { body: {} });
-      if (answer.status === 404 && answer.body?.detail === "No route matches this path.") unrouted.push(`${method} ${path}`);
+      const answer = await desk.api(
+        method.toUpperCase(),
+        concrete,
+        method === "get" || method === "delete" ? {} : { body: {} },
+      );
+      if (answer.status === 404 && answer.body?.detail === "No route matches this path.")
+        unrouted.push(`${method} ${path}`);
     }
     expect(unrouted).toEqual([]);
   });

@@ -11,7 +11,14 @@ import { ErrorBody } from "./schemas";
  * idempotency add theirs the same way, so no route restates the errors every route shares.
  */
 
-export type RouteSchemas = { body?: unknown; query?: unknown; params?: unknown; response?: unknown; detail?: unknown; transform?: unknown };
+export type RouteSchemas = {
+  body?: unknown;
+  query?: unknown;
+  params?: unknown;
+  response?: unknown;
+  detail?: unknown;
+  transform?: unknown;
+};
 export type DocumentedRoute = { method: string; path: string; hooks: RouteSchemas };
 
 type Json = Record<string, unknown>;
@@ -22,12 +29,28 @@ const ERRORS = {
   400: { name: "MalformedBody", description: "The body is not well-formed JSON (`malformed_json`)." },
   401: { name: "Unauthorized", description: "Missing, invalid, expired or revoked credentials (`unauthorized`)." },
   403: { name: "Forbidden", description: "The role or the API key's scopes do not allow this (`forbidden`)." },
-  404: { name: "NotFound", description: "No such record in the caller's workspace, or the workspace is not the caller's (`not_found`)." },
-  409: { name: "Conflict", description: "The request conflicts with the current state, or a request with the same Idempotency-Key is still running or had another body." },
+  404: {
+    name: "NotFound",
+    description: "No such record in the caller's workspace, or the workspace is not the caller's (`not_found`).",
+  },
+  409: {
+    name: "Conflict",
+    description:
+      "The request conflicts with the current state, or a request with the same Idempotency-Key is still running or had another body.",
+  },
   413: { name: "TooLarge", description: "The body is over its size limit (`too_large`)." },
-  415: { name: "UnsupportedMediaType", description: "The body is not sent as the type this operation reads (`unsupported_media_type`)." },
-  422: { name: "ValidationFailed", description: "The input is invalid; `errors[]` locates each problem, like `body.name` (`validation_failed`)." },
-  429: { name: "RateLimited", description: "Too many requests; `Retry-After` says when to try again (`rate_limited`)." },
+  415: {
+    name: "UnsupportedMediaType",
+    description: "The body is not sent as the type this operation reads (`unsupported_media_type`).",
+  },
+  422: {
+    name: "ValidationFailed",
+    description: "The input is invalid; `errors[]` locates each problem, like `body.name` (`validation_failed`).",
+  },
+  429: {
+    name: "RateLimited",
+    description: "Too many requests; `Retry-After` says when to try again (`rate_limited`).",
+  },
 } as const satisfies Record<number, { name: string; description: string }>;
 type ErrorStatus = keyof typeof ERRORS;
 
@@ -91,13 +114,19 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     (paths[path] ??= {})[method] = operation;
   }
 
-  const bodyOf = (description: string): Json => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+  const bodyOf = (description: string): Json => ({
+    description,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  });
   const error = convert(ErrorBody, "output");
   // ErrorBody is a registered component once src/openapi-components.ts ran; name it anyway.
   if (!error.$ref) schemas.Error = error;
   const scopeRefs = scopeEnumsToRef();
   const documentedPaths = scopeRefs(paths) as typeof paths;
-  const components = { ...(scopeRefs(schemas) as Record<string, Json>), Scope: { type: "string", enum: SCOPES.filter((s) => usedScopes.has(s)), description: "An API key scope." } };
+  const components = {
+    ...(scopeRefs(schemas) as Record<string, Json>),
+    Scope: { type: "string", enum: SCOPES.filter((s) => usedScopes.has(s)), description: "An API key scope." },
+  };
   const document: Json = {
     openapi: "3.1.0",
     info: {
@@ -119,7 +148,8 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
           name: "DESK-Workspace",
           in: "header",
           required: false,
-          description: "The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace.",
+          description:
+            "The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace.",
           schema: { type: "string", maxLength: 100 },
         },
         IdempotencyKey: {
@@ -136,9 +166,18 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
           scheme: "bearer",
           description:
             "An API key (`desk_live_…`) or a signed-in access token. API key scopes: " +
-            [...usedScopes].sort().map((s) => `\`${s}\` (${SCOPE_TEXT[s]})`).join(", ") + ".",
+            [...usedScopes]
+              .sort()
+              .map((s) => `\`${s}\` (${SCOPE_TEXT[s]})`)
+              .join(", ") +
+            ".",
         },
-        inboundSecret: { type: "apiKey", in: "header", name: "DESK-Inbound-Secret", description: "The shared secret of the raw inbound mail door (DESK_INBOUND_SECRET)." },
+        inboundSecret: {
+          type: "apiKey",
+          in: "header",
+          name: "DESK-Inbound-Secret",
+          description: "The shared secret of the raw inbound mail door (DESK_INBOUND_SECRET).",
+        },
       },
     },
   };
@@ -168,7 +207,13 @@ function describeOperation(
     const required = new Set((query.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((query.properties as Record<string, Json> | undefined) ?? {})) {
       const { description, ...rest } = schema;
-      parameters.push({ name, in: "query", required: required.has(name), ...(description ? { description } : {}), schema: rest });
+      parameters.push({
+        name,
+        in: "query",
+        required: required.has(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
     }
     errors.add(422);
   }
@@ -182,7 +227,10 @@ function describeOperation(
   let requestBody: Json | undefined = detail.requestBody;
   if (!requestBody && isZod(hooks.body)) {
     // An empty body reads as `{}` (src/http/parse.ts), so a body whose fields are all optional may be left out.
-    requestBody = { required: !hooks.body.safeParse({}).success, content: { "application/json": { schema: convert(hooks.body, "input") } } };
+    requestBody = {
+      required: !hooks.body.safeParse({}).success,
+      content: { "application/json": { schema: convert(hooks.body, "input") } },
+    };
     errors.add(400).add(415).add(422);
   }
   if (requestBody) errors.add(413);
@@ -201,25 +249,36 @@ function describeOperation(
   }
 
   const responses: Record<string, Json> = {};
-  const declared = isZod(hooks.response) ? { 200: hooks.response } : ((hooks.response ?? {}) as Record<string, unknown>);
+  const declared = isZod(hooks.response)
+    ? { 200: hooks.response }
+    : ((hooks.response ?? {}) as Record<string, unknown>);
   for (const [status, schema] of Object.entries(declared)) {
     if (Number(status) >= 400) {
       if (Number(status) in ERRORS) errors.add(Number(status) as ErrorStatus);
-      else responses[status] = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+      else
+        responses[status] = {
+          description: "Error",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        };
       continue;
     }
     if (!isZod(schema) || schema instanceof z.ZodNull) {
       responses[status] = { description: STATUS_TEXT[status] ?? "Success" };
       continue;
     }
-    responses[status] = { description: STATUS_TEXT[status] ?? "Success", content: { "application/json": { schema: convert(schema, "output") } } };
+    responses[status] = {
+      description: STATUS_TEXT[status] ?? "Success",
+      content: { "application/json": { schema: convert(schema, "output") } },
+    };
   }
   for (const [status, response] of Object.entries(detail.responses ?? {})) {
     if (Number(status) >= 400 && Number(status) in ERRORS) errors.add(Number(status) as ErrorStatus);
     else responses[status] = response;
   }
-  if (method === "delete" && !Object.keys(responses).some((s) => s.startsWith("2"))) responses["204"] = { description: STATUS_TEXT[204]! };
-  for (const status of [...errors].sort()) responses[String(status)] = { $ref: `#/components/responses/${ERRORS[status].name}` };
+  if (method === "delete" && !Object.keys(responses).some((s) => s.startsWith("2")))
+    responses["204"] = { description: STATUS_TEXT[204]! };
+  for (const status of [...errors].sort())
+    responses[String(status)] = { $ref: `#/components/responses/${ERRORS[status].name}` };
 
   const operation: Operation = { responses };
   if (detail.tags?.length) operation.tags = detail.tags;
@@ -287,7 +346,8 @@ function scopeEnumsToRef(): (value: unknown) => unknown {
     if (Array.isArray(value)) return value.map(walk);
     if (!value || typeof value !== "object") return value;
     const enumValues = (value as Json).enum;
-    if (Array.isArray(enumValues) && [...enumValues].sort().join(" ") === all) return { $ref: "#/components/schemas/Scope" };
+    if (Array.isArray(enumValues) && [...enumValues].sort().join(" ") === all)
+      return { $ref: "#/components/schemas/Scope" };
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
   };
   return walk;
@@ -297,7 +357,10 @@ function scopeEnumsToRef(): (value: unknown) => unknown {
  * Lists answer `{ data, next_cursor }`: each such shape whose items are a component becomes a
  * component of its own (`TicketPage`; `TagList` for complete lists whose next_cursor is always null).
  */
-function pageComponents(components: Record<string, Json>, paths: Record<string, Record<string, Operation>>): Record<string, Json> {
+function pageComponents(
+  components: Record<string, Json>,
+  paths: Record<string, Record<string, Operation>>,
+): Record<string, Json> {
   const pageName = (value: Json): string | null => {
     const properties = value.properties as Record<string, Json> | undefined;
     if (value.type !== "object" || !properties || Object.keys(properties).join(",") !== "data,next_cursor") return null;
@@ -316,6 +379,7 @@ function pageComponents(components: Record<string, Json>, paths: Record<string, 
     }
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
   };
-  for (const item of Object.values(paths)) for (const [method, operation] of Object.entries(item)) item[method] = walk(operation) as Operation;
+  for (const item of Object.values(paths))
+    for (const [method, operation] of Object.entries(item)) item[method] = walk(operation) as Operation;
   return components;
 }

@@ -14,7 +14,9 @@ const unsupportedMediaType = () => new DeskError(415, "unsupported_media_type", 
  * malformed multipart or form body sent to a JSON route is refused for its type, as a valid one is).
  */
 export const parseFailure = (request: Request): DeskError =>
-  isJson(mediaType(request)) ? new DeskError(400, "malformed_json", "The request body could not be parsed as JSON.") : unsupportedMediaType();
+  isJson(mediaType(request))
+    ? new DeskError(400, "malformed_json", "The request body could not be parsed as JSON.")
+    : unsupportedMediaType();
 
 /**
  * Runs after Elysia's parser and before credentials and validation: the one place every request

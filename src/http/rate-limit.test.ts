@@ -38,12 +38,21 @@ test("enforceRateLimits throws 429 rate_limited with Retry-After of the longest 
   now = 1_000;
   let thrown: unknown;
   try {
-    enforceRateLimits([[a, "x"], [b, "y"], [b, null]]);
+    enforceRateLimits([
+      [a, "x"],
+      [b, "y"],
+      [b, null],
+    ]);
   } catch (error) {
     thrown = error;
   }
   expect(thrown).toBeInstanceOf(DeskError);
   expect((thrown as DeskError).toBody()).toMatchObject({ status: 429, code: "rate_limited" });
   expect((thrown as DeskError).headers).toEqual({ "Retry-After": "19" });
-  expect(() => enforceRateLimits([[a, "free"], [b, null]])).not.toThrow();
+  expect(() =>
+    enforceRateLimits([
+      [a, "free"],
+      [b, null],
+    ]),
+  ).not.toThrow();
 });

@@ -18,7 +18,12 @@ export type RateLimiter = {
 
 export type RateLimitOptions = { limit: number; windowMs: number; now?: () => number; maxKeys?: number };
 
-export function createRateLimiter({ limit, windowMs, now = Date.now, maxKeys = 100_000 }: RateLimitOptions): RateLimiter {
+export function createRateLimiter({
+  limit,
+  windowMs,
+  now = Date.now,
+  maxKeys = 100_000,
+}: RateLimitOptions): RateLimiter {
   const hits = new Map<string, number[]>();
 
   const recent = (key: string, at: number): number[] => {

@@ -11,7 +11,10 @@ const production = await startTestDesk({ env: { DESK_JOBS: "off", DESK_RESPONSE_
 /** A ticket whose stored status is outside the contract: what a presenter drifting from its schema would send. */
 async function driftedTicket(desk: typeof checked) {
   const { owner } = await createWorkspaceWithOwner(desk);
-  const created = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Drift", contact: { email: "drift@example.com" } } });
+  const created = await desk.api("POST", "/v1/tickets", {
+    headers: owner.headers,
+    body: { subject: "Drift", contact: { email: "drift@example.com" } },
+  });
   expect(created.status).toBe(201);
   desk.deps.db.$client.run("UPDATE tickets SET status = 'bogus' WHERE id = ?", [created.body.id]);
   return desk.api("GET", `/v1/tickets/${created.body.id}`, { headers: owner.headers });
@@ -36,7 +39,10 @@ describe("response schema checks", () => {
     const schemas = new Map([["GET /v1/things/:id", { 200: z.object({ id: z.string() }) }]]);
     const check = createResponseCheck(schemas, createLogger("silent"));
     const request = new Request("http://x/v1/things/1");
-    const at = (response: unknown, status = 200) => () => check({ request, route: "/v1/things/:id", response, set: { status } });
+    const at =
+      (response: unknown, status = 200) =>
+      () =>
+        check({ request, route: "/v1/things/:id", response, set: { status } });
     expect(at({ id: "1" })).not.toThrow();
     expect(at({ id: "1", secret_hash: "x" })).toThrow();
     expect(at({ id: 1 })).toThrow();

@@ -21,7 +21,12 @@ export function responseSchemasOf(response: unknown): Record<string, z.ZodType> 
  * way out in production. A mismatch answers 500 and logs where the answer and the schema differ.
  */
 export function createResponseCheck(schemas: ResponseSchemas, logger: Logger) {
-  return function checkResponse(context: { request: Request; route: string; response: unknown; set: { status?: number | string } }): void {
+  return function checkResponse(context: {
+    request: Request;
+    route: string;
+    response: unknown;
+    set: { status?: number | string };
+  }): void {
     const { response } = context;
     if (response instanceof Response || response === undefined) return;
     const byStatus = schemas.get(`${context.request.method} ${context.route}`);
@@ -36,7 +41,10 @@ export function createResponseCheck(schemas: ResponseSchemas, logger: Logger) {
         ? null
         : `fields the schema does not describe: ${extraFields(parsed.data, response).join(", ") || "(values changed by the schema)"}`;
     if (!problem) return;
-    logger.error({ route: `${context.request.method} ${context.route}`, status, problem }, "answer does not match its response schema");
+    logger.error(
+      { route: `${context.request.method} ${context.route}`, status, problem },
+      "answer does not match its response schema",
+    );
     throw new DeskError(500, "internal_error", "Something went wrong on our side.");
   };
 }

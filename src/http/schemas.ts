@@ -13,7 +13,8 @@ export const PageQuery = z.object({
   cursor: z.string().max(2000).optional(),
 });
 
-export const pageOfSchema = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+export const pageOfSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), next_cursor: z.string().nullable() });
 
 export const IdParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -31,4 +32,5 @@ export const errorResponses = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 
  * next page, so every list reads the same way.
  */
 export const completeList = <T>(data: T[]): { data: T[]; next_cursor: null } => ({ data, next_cursor: null });
-export const completeListSchema = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.null() });
+export const completeListSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), next_cursor: z.null() });

@@ -33,7 +33,9 @@ export type HttpHandler = (request: Request, server?: Server<unknown>) => Promis
  * the docs page, the web app's files and access logs. Bun.serve and tests both call this.
  */
 export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {}): HttpHandler {
-  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.credentials.callerScope, () => deps.clock.now());
+  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.credentials.callerScope, () =>
+    deps.clock.now(),
+  );
   const log = deps.logger.child({ subsystem: "http" });
   const handle = (request: Request) => app.handle(request);
   // The access log is debug-level: skip building its line when the level is above debug.
@@ -42,7 +44,13 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
   async function route(request: Request, path: string, server?: Server<unknown>): Promise<Response> {
     const method = request.method;
     const reading = method === "GET" || method === "HEAD";
-    if (reading && options.upgrade && server && path.startsWith("/v1/") && request.headers.get("upgrade")?.toLowerCase() === "websocket") {
+    if (
+      reading &&
+      options.upgrade &&
+      server &&
+      path.startsWith("/v1/") &&
+      request.headers.get("upgrade")?.toLowerCase() === "websocket"
+    ) {
       const upgraded = options.upgrade(request, server);
       if (upgraded === "upgraded") return new Response(null, { status: 101 });
       if (upgraded) return upgraded;
@@ -54,11 +62,13 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
         const length = Number(request.headers.get("content-length") ?? 0);
         const type = request.headers.get("content-type") ?? "";
         const limit = LARGE_BODY_TYPES.some((t) => type.startsWith(t)) ? MAX_BODY_BYTES : JSON_BODY_LIMIT;
-        if (length > limit) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
+        if (length > limit)
+          return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
         if (!request.headers.has("content-length") && request.body) {
           // A body of undeclared length (chunked): read it under the same limit.
           const bytes = await readCapped(request.body, limit);
-          if (!bytes) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
+          if (!bytes)
+            return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
           const meta = requestMeta(request);
           request = new Request(request.url, { method, headers: request.headers, body: bytes });
           setRequestMeta(request, meta);
@@ -69,10 +79,14 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     }
     if (path === "/metrics" && options.metrics && request.method === "GET") {
       const token = deps.config.metricsToken;
-      if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`)) return errorResponse(unauthorized("GET /metrics needs the DESK_METRICS_TOKEN bearer token."));
-      return new Response(options.metrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
+      if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`))
+        return errorResponse(unauthorized("GET /metrics needs the DESK_METRICS_TOKEN bearer token."));
+      return new Response(options.metrics(), {
+        headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+      });
     }
-    if (path === "/docs" || path === "/docs/") return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });
+    if (path === "/docs" || path === "/docs/")
+      return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });
     const asset = options.webAssets?.serve(path);
     if (asset) return asset;
     return handle(request);
@@ -99,7 +113,8 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       // The answer may reflect changes of this turn (this request's or others'): send it once they are
       // committed. A read's own incidental writes (a key's last use) are hints that need not wait.
       const reading = request.method === "GET" || request.method === "HEAD";
-      if (response.status !== 101 && (reading ? hasPendingChanges(deps.db) : hasPendingCommit(deps.db))) await untilCommitted(deps.db);
+      if (response.status !== 101 && (reading ? hasPendingChanges(deps.db) : hasPendingCommit(deps.db)))
+        await untilCommitted(deps.db);
     } catch (error) {
       if (error instanceof DeskError) response = errorResponse(error);
       else {
@@ -110,10 +125,17 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     if (response.status === 101) return response;
     response.headers.set("x-request-id", requestId);
     const ms = performance.now() - started;
-    if (response.status >= 500) log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
-    else if (debugEnabled) log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
+    if (response.status >= 500)
+      log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
+    else if (debugEnabled)
+      log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
     // Paths no route serves are the caller's free text: one label for all of them keeps metrics bounded.
-    options.observe?.({ method: request.method, route: meta.unmatched || path === null ? UNMATCHED_ROUTE : path, status: response.status, ms });
+    options.observe?.({
+      method: request.method,
+      route: meta.unmatched || path === null ? UNMATCHED_ROUTE : path,
+      status: response.status,
+      ms,
+    });
     return response;
   };
 }
@@ -147,7 +169,8 @@ export function pathOf(url: string): string | null {
   return URL.canParse(url) ? new URL(url).pathname : null;
 }
 
-const unreadableRequest = () => new DeskError(400, "malformed_request", "The request line or Host header could not be read.");
+const unreadableRequest = () =>
+  new DeskError(400, "malformed_request", "The request line or Host header could not be read.");
 
 /**
  * Bun.serve's last resort for anything thrown outside the handler's own catch. It must never show

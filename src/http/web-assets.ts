@@ -17,7 +17,9 @@ export function webAssetsFrom(files: Map<string, Blob>): WebAssets {
         return new Response(file, { headers });
       }
       if (!index || path.startsWith("/v1") || /\.[a-z0-9]+$/i.test(path)) return null;
-      return new Response(index, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } });
+      return new Response(index, {
+        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
+      });
     },
   };
 }

@@ -9,8 +9,12 @@ const ROOT = join(import.meta.dir, "..", "..");
 /** A fresh clone as far as `bun start` sees it: sources without web/dist, node_modules installed. */
 function freshClone(): string {
   const dir = mkdtempSync(join(tmpdir(), "desk-clone-"));
-  for (const path of ["src", "migrations", "package.json", "tsconfig.json"]) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
-  cpSync(join(ROOT, "web"), join(dir, "web"), { recursive: true, filter: (src) => !src.startsWith(join(ROOT, "web", "dist")) });
+  for (const path of ["src", "migrations", "package.json", "tsconfig.json"])
+    cpSync(join(ROOT, path), join(dir, path), { recursive: true });
+  cpSync(join(ROOT, "web"), join(dir, "web"), {
+    recursive: true,
+    filter: (src) => !src.startsWith(join(ROOT, "web", "dist")),
+  });
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   return dir;
 }
@@ -20,7 +24,15 @@ async function start(dir: string) {
   const dataDir = join(dir, "data");
   const child = Bun.spawn(["bun", "src/main.ts", "serve"], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, DESK_HOST: "127.0.0.1", DESK_PORT: "0", DESK_SMTP_PORT: "0", DESK_DATA_DIR: dataDir, DESK_LOG_LEVEL: "info" },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: dir,
+      DESK_HOST: "127.0.0.1",
+      DESK_PORT: "0",
+      DESK_SMTP_PORT: "0",
+      DESK_DATA_DIR: dataDir,
+      DESK_LOG_LEVEL: "info",
+    },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -32,7 +32,8 @@ export function webBuildState(webDir: string): WebBuildState {
 }
 
 /** A source tree holds web/src and the vite config; a compiled executable's virtual dir holds neither. */
-export const hasWebSources = (webDir: string): boolean => existsSync(join(webDir, "src")) && existsSync(join(webDir, "vite.config.ts"));
+export const hasWebSources = (webDir: string): boolean =>
+  existsSync(join(webDir, "src")) && existsSync(join(webDir, "vite.config.ts"));
 
 /**
  * Builds web/dist when it is missing or older than its sources, and says so in the log. A failed
@@ -42,12 +43,22 @@ export async function ensureWebBuild(webDir: string, logger: Logger): Promise<We
   if (!hasWebSources(webDir)) return "fresh";
   const state = webBuildState(webDir);
   if (state === "fresh") return state;
-  logger.info({ web_dir: webDir, reason: state }, state === "missing" ? "web app not built yet: building web/dist" : "web app sources changed: rebuilding web/dist");
+  logger.info(
+    { web_dir: webDir, reason: state },
+    state === "missing" ? "web app not built yet: building web/dist" : "web app sources changed: rebuilding web/dist",
+  );
   const started = performance.now();
-  const build = Bun.spawn(["bun", "x", "vite", "build", "--logLevel", "warn"], { cwd: webDir, stdout: "ignore", stderr: "pipe" });
+  const build = Bun.spawn(["bun", "x", "vite", "build", "--logLevel", "warn"], {
+    cwd: webDir,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const [code, stderr] = await Promise.all([build.exited, new Response(build.stderr).text()]);
   if (code !== 0) {
-    logger.error({ web_dir: webDir, exit_code: code, output: stderr.slice(-2000) }, "building the web app failed; run `bun run build:web` to see why");
+    logger.error(
+      { web_dir: webDir, exit_code: code, output: stderr.slice(-2000) },
+      "building the web app failed; run `bun run build:web` to see why",
+    );
     return "failed";
   }
   logger.info({ web_dir: webDir, ms: Math.round(performance.now() - started) }, "built the web app");

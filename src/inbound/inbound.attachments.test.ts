@@ -7,14 +7,22 @@ import { freePort } from "../../test/peers/dovecot";
 const smtpPort = await freePort();
 const desk = await startTestDesk({ env: { DESK_SMTP_PORT: String(smtpPort), DESK_INBOUND_DOMAIN: "desk.test" } });
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
-await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: { name: "Support", email: "help@files.test" } });
+await desk.api("POST", "/v1/mailboxes", {
+  headers: owner.headers,
+  body: { name: "Support", email: "help@files.test" },
+});
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 const client = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true });
 
 const ticketOfMessage = (emailMessageId: string) =>
   desk.deps.db.$client
-    .query<{ id: string; ticket_id: string; body_html: string }, [string, string]>("SELECT id, ticket_id, body_html FROM messages WHERE workspace_id = ? AND email_message_id = ?")
+    .query<{ id: string; ticket_id: string; body_html: string }, [string, string]>(
+      "SELECT id, ticket_id, body_html FROM messages WHERE workspace_id = ? AND email_message_id = ?",
+    )
     .get(workspace.id, emailMessageId)!;
 
 describe("inbound attachments and inline images over SMTP", () => {
@@ -37,7 +45,10 @@ describe("inbound attachments and inline images over SMTP", () => {
     expect(stored.body_html).not.toContain("token=");
     expect(stored.body_html).not.toContain("/v1/attachments/");
     const files = desk.deps.db.$client
-      .query<{ id: string; filename: string; inline: number; content_id: string | null; content_type: string }, [string]>("SELECT id, filename, inline, content_id, content_type FROM attachments WHERE message_id = ? ORDER BY filename")
+      .query<
+        { id: string; filename: string; inline: number; content_id: string | null; content_type: string },
+        [string]
+      >("SELECT id, filename, inline, content_id, content_type FROM attachments WHERE message_id = ? ORDER BY filename")
       .all(stored.id);
     expect(files.map((f) => [f.filename, f.inline, f.content_id, f.content_type])).toEqual([
       ["error.log", 0, null, "text/plain"],
@@ -52,7 +63,9 @@ describe("inbound attachments and inline images over SMTP", () => {
     expect(src).toContain(`/v1/attachments/${image.id}/content?token=`);
     const fetched = await desk.api("GET", src.slice(src.indexOf("/v1/")));
     expect(fetched.status).toBe(200);
-    expect(message.attachments.map((a: { filename: string; inline: boolean }) => [a.filename, a.inline]).sort()).toEqual([
+    expect(
+      message.attachments.map((a: { filename: string; inline: boolean }) => [a.filename, a.inline]).sort(),
+    ).toEqual([
       ["error.log", false],
       ["shot.png", true],
     ]);
@@ -65,20 +78,41 @@ describe("inbound attachments and inline images over SMTP", () => {
       subject: "Encoded cid",
       messageId: "<inline-2@customer.test>",
       html: '<img src="cid:image001.png%4001DA0000.ABCDEF00">',
-      attachments: [{ filename: "image001.png", content: PNG, cid: "image001.png@01DA0000.ABCDEF00", contentType: "image/png" }],
+      attachments: [
+        { filename: "image001.png", content: PNG, cid: "image001.png@01DA0000.ABCDEF00", contentType: "image/png" },
+      ],
     });
     expect(ticketOfMessage("inline-2@customer.test").body_html).toContain('src="cid:image001.png@01da0000.abcdef00"');
   });
 
   test("mail from a blocked contact is stored on a ticket marked spam", async () => {
-    const contact = await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { email: "spammer@junk.test", name: "Spammer", blocked: true } });
+    const contact = await desk.api("POST", "/v1/contacts", {
+      headers: owner.headers,
+      body: { email: "spammer@junk.test", name: "Spammer", blocked: true },
+    });
     expect(contact.status).toBe(201);
-    await client.sendMail({ from: "spammer@junk.test", to: "help@files.test", subject: "Cheap printers", messageId: "<spam-1@junk.test>", text: "Buy now" });
+    await client.sendMail({
+      from: "spammer@junk.test",
+      to: "help@files.test",
+      subject: "Cheap printers",
+      messageId: "<spam-1@junk.test>",
+      text: "Buy now",
+    });
     const stored = ticketOfMessage("spam-1@junk.test");
-    const ticket = desk.deps.db.$client.query<{ spam: number; contact_id: string }, [string]>("SELECT spam, contact_id FROM tickets WHERE id = ?").get(stored.ticket_id)!;
+    const ticket = desk.deps.db.$client
+      .query<{ spam: number; contact_id: string }, [string]>("SELECT spam, contact_id FROM tickets WHERE id = ?")
+      .get(stored.ticket_id)!;
     expect(ticket).toEqual({ spam: 1, contact_id: contact.body.id });
-    await client.sendMail({ from: "welcome@fine.test", to: "help@files.test", subject: "Normal mail", messageId: "<fine-1@fine.test>", text: "Hello" });
-    const fine = desk.deps.db.$client.query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = ?").get(ticketOfMessage("fine-1@fine.test").ticket_id)!;
+    await client.sendMail({
+      from: "welcome@fine.test",
+      to: "help@files.test",
+      subject: "Normal mail",
+      messageId: "<fine-1@fine.test>",
+      text: "Hello",
+    });
+    const fine = desk.deps.db.$client
+      .query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = ?")
+      .get(ticketOfMessage("fine-1@fine.test").ticket_id)!;
     expect(fine.spam).toBe(0);
   });
 });

@@ -10,7 +10,14 @@ export function isAutomated(email: ParsedEmail): boolean {
   const autoSubmitted = first(email, "auto-submitted").toLowerCase();
   if (autoSubmitted && autoSubmitted !== "no") return true;
   if (/^(bulk|list|junk|auto_reply)$/i.test(first(email, "precedence"))) return true;
-  for (const name of ["list-id", "list-unsubscribe", "x-autoreply", "x-autorespond", "x-auto-response-suppress", "feedback-id"]) {
+  for (const name of [
+    "list-id",
+    "list-unsubscribe",
+    "x-autoreply",
+    "x-autorespond",
+    "x-auto-response-suppress",
+    "feedback-id",
+  ]) {
     if (email.headers.has(name)) {
       // X-Auto-Response-Suppress on an ordinary Outlook message asks *us* not to auto-reply: honour it too.
       return true;
@@ -56,10 +63,20 @@ export function bounceReport(email: ParsedEmail): BounceReport | null {
   const statusText = statusPart ? new TextDecoder().decode(statusPart.content) : email.text;
   const action = /^Action:\s*(\S+)/im.exec(statusText)?.[1]?.toLowerCase() ?? "failed";
   const status = /^Status:\s*(\d)\.\d+\.\d+/im.exec(statusText)?.[1];
-  const diagnostic = (/^Diagnostic-Code:\s*(.+)$/im.exec(statusText)?.[1] ?? /^Status:\s*(.+)$/im.exec(statusText)?.[1] ?? "bounced").trim().slice(0, 300);
+  const diagnostic = (
+    /^Diagnostic-Code:\s*(.+)$/im.exec(statusText)?.[1] ??
+    /^Status:\s*(.+)$/im.exec(statusText)?.[1] ??
+    "bounced"
+  )
+    .trim()
+    .slice(0, 300);
   const ids = new Set<string>();
   for (const part of email.attachments) {
-    if (part.contentType === "message/rfc822" || part.contentType === "text/rfc822-headers" || part.contentType === "message/rfc822-headers") {
+    if (
+      part.contentType === "message/rfc822" ||
+      part.contentType === "text/rfc822-headers" ||
+      part.contentType === "message/rfc822-headers"
+    ) {
       const headerText = new TextDecoder().decode(part.content.subarray(0, 64 * 1024));
       const match = /^Message-ID:\s*(.+)$/im.exec(headerText);
       for (const id of messageIdsIn(match?.[1])) ids.add(id);

@@ -27,19 +27,42 @@ const corpus = JSON.parse(readFileSync(join(corpusDir, "expected.json"), "utf8")
 const smtpPort = await freePort();
 const desk = await startTestDesk({ env: { DESK_SMTP_PORT: String(smtpPort), DESK_INBOUND_DOMAIN: "desk.test" } });
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
-const mailbox = await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: { name: "Corpus", email: "support@corpus.test" } });
+const mailbox = await desk.api("POST", "/v1/mailboxes", {
+  headers: owner.headers,
+  body: { name: "Corpus", email: "support@corpus.test" },
+});
 
-const send = (raw: Uint8Array) => sendRawSmtp(smtpPort, raw, { from: "sender@customer.test", to: ["support@corpus.test"] });
+const send = (raw: Uint8Array) =>
+  sendRawSmtp(smtpPort, raw, { from: "sender@customer.test", to: ["support@corpus.test"] });
 const count = (table: "messages" | "tickets" | "attachments") =>
-  desk.deps.db.$client.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).get(workspace.id)!.n;
+  desk.deps.db.$client
+    .query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`)
+    .get(workspace.id)!.n;
 
-type StoredMessage = { id: string; ticket_id: string; subject: string; body_text: string; body_html: string; original_path: string | null };
+type StoredMessage = {
+  id: string;
+  ticket_id: string;
+  subject: string;
+  body_text: string;
+  body_html: string;
+  original_path: string | null;
+};
 function storedMessage(entry: Expectation): StoredMessage | undefined {
   const db = desk.deps.db.$client;
   if (entry.message_id) {
-    return db.query<StoredMessage, [string, string]>("SELECT * FROM messages WHERE workspace_id = ? AND email_message_id = ?").get(workspace.id, entry.message_id) ?? undefined;
+    return (
+      db
+        .query<StoredMessage, [string, string]>(
+          "SELECT * FROM messages WHERE workspace_id = ? AND email_message_id = ?",
+        )
+        .get(workspace.id, entry.message_id) ?? undefined
+    );
   }
-  return db.query<StoredMessage, [string, string]>("SELECT * FROM messages WHERE workspace_id = ? AND subject = ?").get(workspace.id, entry.subject!) ?? undefined;
+  return (
+    db
+      .query<StoredMessage, [string, string]>("SELECT * FROM messages WHERE workspace_id = ? AND subject = ?")
+      .get(workspace.id, entry.subject!) ?? undefined
+  );
 }
 
 const finalReply = (replies: Array<{ code: number; text: string }>) => replies.at(-2)!;
@@ -58,7 +81,9 @@ describe("the awkward-mail corpus over real SMTP", () => {
       if (entry.expect === "refused") {
         if (reply.code !== 550) problems.push(`${entry.file}: expected 550, got ${reply.code} ${reply.text}`);
         const receipt = desk.deps.db.$client
-          .query<{ outcome: string }, [string, string]>("SELECT outcome FROM inbound_receipts WHERE mailbox_id = ? AND dedupe_key = ?")
+          .query<{ outcome: string }, [string, string]>(
+            "SELECT outcome FROM inbound_receipts WHERE mailbox_id = ? AND dedupe_key = ?",
+          )
           .get(mailbox.body.id, `mid:${entry.message_id}`);
         if (receipt?.outcome !== `refused:${entry.reason}`) problems.push(`${entry.file}: receipt ${receipt?.outcome}`);
         continue;
@@ -73,15 +98,24 @@ describe("the awkward-mail corpus over real SMTP", () => {
         problems.push(`${entry.file}: no message stored`);
         continue;
       }
-      if (entry.subject !== undefined && message.subject !== entry.subject) problems.push(`${entry.file}: subject ${JSON.stringify(message.subject)}`);
-      if (entry.text !== undefined && !message.body_text.includes(entry.text)) problems.push(`${entry.file}: body ${JSON.stringify(message.body_text.slice(0, 200))}`);
+      if (entry.subject !== undefined && message.subject !== entry.subject)
+        problems.push(`${entry.file}: subject ${JSON.stringify(message.subject)}`);
+      if (entry.text !== undefined && !message.body_text.includes(entry.text))
+        problems.push(`${entry.file}: body ${JSON.stringify(message.body_text.slice(0, 200))}`);
       // Readable: the stored body is sanitized HTML and text without NUL bytes or scripts.
       if (/<script|onclick=|javascript:/i.test(message.body_html)) problems.push(`${entry.file}: unsanitized body`);
-      if (message.body_text.includes("\u0000") || message.subject.includes("\u0000")) problems.push(`${entry.file}: NUL stored`);
+      if (message.body_text.includes("\u0000") || message.subject.includes("\u0000"))
+        problems.push(`${entry.file}: NUL stored`);
       if (!message.original_path) problems.push(`${entry.file}: original not kept`);
       if (entry.attachments) {
-        const names = desk.deps.db.$client.query<{ filename: string }, [string]>("SELECT filename FROM attachments WHERE message_id = ? ORDER BY filename").all(message.id).map((r) => r.filename);
-        if (JSON.stringify(names) !== JSON.stringify([...entry.attachments].sort())) problems.push(`${entry.file}: attachments ${JSON.stringify(names)}`);
+        const names = desk.deps.db.$client
+          .query<{ filename: string }, [string]>(
+            "SELECT filename FROM attachments WHERE message_id = ? ORDER BY filename",
+          )
+          .all(message.id)
+          .map((r) => r.filename);
+        if (JSON.stringify(names) !== JSON.stringify([...entry.attachments].sort()))
+          problems.push(`${entry.file}: attachments ${JSON.stringify(names)}`);
       }
     }
     expect(problems).toEqual([]);
@@ -104,7 +138,9 @@ describe("the awkward-mail corpus over real SMTP", () => {
       const reply = finalReply(await send(new Uint8Array(readFileSync(join(corpusDir, entry.file)))));
       expect(reply.code).toBe(entry.expect === "refused" ? 550 : 250);
     }
-    expect({ messages: count("messages"), tickets: count("tickets"), attachments: count("attachments") }).toEqual(before);
+    expect({ messages: count("messages"), tickets: count("tickets"), attachments: count("attachments") }).toEqual(
+      before,
+    );
     expect((await fetch(`${desk.url}/healthz`)).status).toBe(200);
   }, 60_000);
 
@@ -136,7 +172,11 @@ describe("the awkward-mail corpus over real SMTP", () => {
     const reply = finalReply(await send(new TextEncoder().encode(raw)));
     expect(reply.code).toBe(250);
     const message = storedMessage({ file: "", expect: "stored", message_id: "huge@corpus.test" })!;
-    const file = desk.deps.db.$client.query<{ id: string; size_bytes: number; filename: string }, [string]>("SELECT id, size_bytes, filename FROM attachments WHERE message_id = ?").get(message.id)!;
+    const file = desk.deps.db.$client
+      .query<{ id: string; size_bytes: number; filename: string }, [string]>(
+        "SELECT id, size_bytes, filename FROM attachments WHERE message_id = ?",
+      )
+      .get(message.id)!;
     expect(file).toMatchObject({ filename: "disk.img", size_bytes: bytes.length });
     const stored = readFileSync(join(desk.dataDir, "attachments", file.id));
     expect(Buffer.compare(stored, Buffer.from(bytes))).toBe(0);

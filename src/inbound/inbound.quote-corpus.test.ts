@@ -13,14 +13,31 @@ import { htmlToText } from "../lib/sanitize";
 const corpus = loadQuoteCorpus();
 const desk = await startTestDesk();
 const { owner } = await createWorkspaceWithOwner(desk);
-await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: { name: "Support", email: "support@quotes.test" } });
+await desk.api("POST", "/v1/mailboxes", {
+  headers: owner.headers,
+  body: { name: "Support", email: "support@quotes.test" },
+});
 
 const post = (raw: Uint8Array) =>
-  desk.api("POST", "/v1/inbound/email?to=support%40quotes.test", { headers: { "content-type": "message/rfc822", "desk-inbound-secret": "test-inbound-secret" }, raw: Buffer.from(raw) });
+  desk.api("POST", "/v1/inbound/email?to=support%40quotes.test", {
+    headers: { "content-type": "message/rfc822", "desk-inbound-secret": "test-inbound-secret" },
+    raw: Buffer.from(raw),
+  });
 
-const first = await post(new TextEncoder().encode(
-  ["From: Carol <carol@customer.test>", "To: support@quotes.test", "Subject: Printer", "Message-ID: <first@customer.test>", "Date: Mon, 23 Nov 2026 09:00:00 +0000", "", "It burns.", ""].join("\r\n"),
-));
+const first = await post(
+  new TextEncoder().encode(
+    [
+      "From: Carol <carol@customer.test>",
+      "To: support@quotes.test",
+      "Subject: Printer",
+      "Message-ID: <first@customer.test>",
+      "Date: Mon, 23 Nov 2026 09:00:00 +0000",
+      "",
+      "It burns.",
+      "",
+    ].join("\r\n"),
+  ),
+);
 
 type Stored = { ticket_id: string; body_text: string; body_html: string; has_quoted: number };
 
@@ -43,7 +60,9 @@ describe("quote trimming on the reply corpus, through the inbound pipeline", () 
       const res = await post(raw);
       expect(res.body.status).toBe("appended");
       expect(res.body.ticket_id).toBe(first.body.ticket_id);
-      const stored = desk.deps.db.$client.query<Stored, [string]>("SELECT ticket_id, body_text, body_html, has_quoted FROM messages WHERE id = ?").get(res.body.message_id)!;
+      const stored = desk.deps.db.$client
+        .query<Stored, [string]>("SELECT ticket_id, body_text, body_html, has_quoted FROM messages WHERE id = ?")
+        .get(res.body.message_id)!;
       const asText = judge(stored.body_text, fixture);
       const asHtml = judge(htmlToText(stored.body_html), fixture);
       if (asText.right && asHtml.right) right++;
@@ -54,7 +73,9 @@ describe("quote trimming on the reply corpus, through the inbound pipeline", () 
     }
     const total = corpus.length;
     const pct = (k: number) => `${((100 * k) / total).toFixed(1)}%`;
-    console.log(`quote corpus: ${right}/${total} trimmed right (${pct(right)}), has_quoted right ${hasQuotedRight}/${total} (${pct(hasQuotedRight)}), customer lines lost: ${lost.length}`);
+    console.log(
+      `quote corpus: ${right}/${total} trimmed right (${pct(right)}), has_quoted right ${hasQuotedRight}/${total} (${pct(hasQuotedRight)}), customer lines lost: ${lost.length}`,
+    );
     console.log(`not right: ${wrong.join(", ")}`);
     if (lost.length) console.log(`lost:\n${lost.join("\n")}`);
     expect(lost).toEqual([]);

@@ -21,7 +21,14 @@ import type { MailboxRow } from "../mailboxes/mailboxes.present";
 import { addMessage, setDeliveryStatus } from "../messages/messages.service";
 import { messages } from "../messages/messages.table";
 import { createTicketWithMessage, updateTicket } from "../tickets/tickets.service";
-import { bounceReport, dmarcVerdict, isAutomated, plusAddressTicketNumber, stripPlus, subjectTicketNumber } from "./inbound.classify";
+import {
+  bounceReport,
+  dmarcVerdict,
+  isAutomated,
+  plusAddressTicketNumber,
+  stripPlus,
+  subjectTicketNumber,
+} from "./inbound.classify";
 import { mailMessageIds } from "./inbound.table";
 import { textToSanitizedHtml } from "./inbound.text";
 
@@ -54,8 +61,12 @@ const queriesOf = preparedFor((sqlite, db) => ({
   recipientStatus: sqlite.query<{ status: string }, [string, string, string, string]>(
     "SELECT status FROM mailboxes WHERE email IN (?, ?) OR forwarding_address IN (?, ?)",
   ),
-  receipt: sqlite.query<{ outcome: string }, [string, string]>("SELECT outcome FROM inbound_receipts WHERE mailbox_id = +? AND dedupe_key = +?"),
-  ownAddress: sqlite.query<{ id: string }, [string, string]>("SELECT id FROM mailboxes WHERE workspace_id = +? AND email = +?"),
+  receipt: sqlite.query<{ outcome: string }, [string, string]>(
+    "SELECT outcome FROM inbound_receipts WHERE mailbox_id = +? AND dedupe_key = +?",
+  ),
+  ownAddress: sqlite.query<{ id: string }, [string, string]>(
+    "SELECT id FROM mailboxes WHERE workspace_id = +? AND email = +?",
+  ),
   claimReceipt: sqlite.query<{ k: string }, [string, string, string, string, string]>(
     `INSERT INTO inbound_receipts (mailbox_id, dedupe_key, workspace_id, outcome, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT DO NOTHING RETURNING dedupe_key AS k`,
@@ -92,14 +103,19 @@ export const isKnownRecipient = (db: Db, address: string): boolean => {
   return Boolean(mailbox && mailbox.status !== "disabled");
 };
 
-const dedupeKeyOf = (email: ParsedEmail, raw: Uint8Array) => (email.messageId ? `mid:${email.messageId}` : `sha256:${sha256Hex(raw)}`);
+const dedupeKeyOf = (email: ParsedEmail, raw: Uint8Array) =>
+  email.messageId ? `mid:${email.messageId}` : `sha256:${sha256Hex(raw)}`;
 
 /** The outcome recorded for this mail before (`stored`, `bounce`, `refused:<reason>`), if any. */
-const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefined => queriesOf(db).receipt.get(mailboxId, key)?.outcome;
+const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefined =>
+  queriesOf(db).receipt.get(mailboxId, key)?.outcome;
 
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
 function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
-  return queriesOf(currentDb()).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, new Date().toISOString()).length > 0;
+  return (
+    queriesOf(currentDb()).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, new Date().toISOString())
+      .length > 0
+  );
 }
 
 /** Where a workspace's original messages (.eml) live, by month; its purge removes the folder. */
@@ -150,7 +166,13 @@ function threadByHeaders(db: Db, workspaceId: string, email: ParsedEmail): Threa
  * `[#123]` in the subject or `support+123@` in the recipient. The token is guessable, so it only
  * threads when the sender is the ticket's own contact; anyone else opens a new ticket.
  */
-function threadByToken(db: Db, workspaceId: string, email: ParsedEmail, recipient: string | null, senderEmail: string): Thread {
+function threadByToken(
+  db: Db,
+  workspaceId: string,
+  email: ParsedEmail,
+  recipient: string | null,
+  senderEmail: string,
+): Thread {
   const number = subjectTicketNumber(email.subject) ?? (recipient ? plusAddressTicketNumber(recipient) : null);
   if (number === null) return null;
   const row = queriesOf(db).ticketByNumber.get(workspaceId, number);
@@ -165,16 +187,19 @@ function threadByToken(db: Db, workspaceId: string, email: ParsedEmail, recipien
  */
 export function normalizeCidReferences(html: string, contentIds: Set<string>): string {
   if (contentIds.size === 0 || !/cid:/i.test(html)) return html;
-  return html.replace(/(\bsrc\s*=\s*)(["']?)cid:([^"'\s>]+)\2/gi, (whole, prefix: string, quote: string, reference: string) => {
-    let cid = reference;
-    try {
-      cid = decodeURIComponent(reference);
-    } catch {
-      // Not percent-encoded after all: keep it as written.
-    }
-    cid = cid.replace(/^<|>$/g, "").trim().toLowerCase();
-    return contentIds.has(cid) ? `${prefix}"cid:${cid}"` : whole;
-  });
+  return html.replace(
+    /(\bsrc\s*=\s*)(["']?)cid:([^"'\s>]+)\2/gi,
+    (whole, prefix: string, quote: string, reference: string) => {
+      let cid = reference;
+      try {
+        cid = decodeURIComponent(reference);
+      } catch {
+        // Not percent-encoded after all: keep it as written.
+      }
+      cid = cid.replace(/^<|>$/g, "").trim().toLowerCase();
+      return contentIds.has(cid) ? `${prefix}"cid:${cid}"` : whole;
+    },
+  );
 }
 
 /**
@@ -199,7 +224,10 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   try {
     email = await parseEmail(raw);
   } catch (error) {
-    log().warn({ err: error instanceof Error ? error.message : String(error), bytes: raw.byteLength }, "inbound: unparseable message refused");
+    log().warn(
+      { err: error instanceof Error ? error.message : String(error), bytes: raw.byteLength },
+      "inbound: unparseable message refused",
+    );
     return { outcome: "refused", reason: "unparseable" };
   }
   const key = dedupeKeyOf(email, raw);
@@ -223,7 +251,12 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   if (queriesOf(deps.db).ownAddress.get(mailbox.workspaceId, sender.email)) return refuse("sent_by_own_mailbox");
 
   const dmarc = dmarcVerdict(email, deps.config.trustedAuthServers);
-  const viaForm = Boolean(email.replyTo && dmarc === "pass" && isTrustedSender(mailbox.trustedFormSenders, sender.email) && email.replyTo.email !== sender.email);
+  const viaForm = Boolean(
+    email.replyTo &&
+      dmarc === "pass" &&
+      isTrustedSender(mailbox.trustedFormSenders, sender.email) &&
+      email.replyTo.email !== sender.email,
+  );
   const visitor = viaForm ? email.replyTo! : sender;
   const replyTo = !viaForm && email.replyTo && email.replyTo.email !== sender.email ? email.replyTo.email : "";
   const automated = isAutomated(email);
@@ -236,15 +269,33 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   for (const part of email.attachments) {
     if (part.content.byteLength === 0) continue;
     try {
-      const row = await storeAttachmentAsync(ctx, { filename: part.filename, content_type: part.contentType, bytes: part.content, inline: part.inline, content_id: part.contentId }, deps);
+      const row = await storeAttachmentAsync(
+        ctx,
+        {
+          filename: part.filename,
+          content_type: part.contentType,
+          bytes: part.content,
+          inline: part.inline,
+          content_id: part.contentId,
+        },
+        deps,
+      );
       attachmentIds.push(row.id);
       if (part.contentId) contentIds.add(part.contentId.replace(/^<|>$/g, "").trim().toLowerCase());
     } catch (error) {
-      log().warn({ err: error instanceof Error ? error.message : String(error), bytes: part.content.byteLength }, "inbound: attachment skipped");
+      log().warn(
+        { err: error instanceof Error ? error.message : String(error), bytes: part.content.byteLength },
+        "inbound: attachment skipped",
+      );
     }
   }
   // A plain-text body becomes HTML already in its sanitized form (the sanitizer would not change it).
-  const bodyHtml = body.html !== null ? normalizeCidReferences(body.html, contentIds) : body.text.trim() ? textToSanitizedHtml(body.text.trim()) : "";
+  const bodyHtml =
+    body.html !== null
+      ? normalizeCidReferences(body.html, contentIds)
+      : body.text.trim()
+        ? textToSanitizedHtml(body.text.trim())
+        : "";
   const bodyText = body.html !== null && !body.text.trim() ? htmlToText(body.html) : body.text.trim();
   const subject = (email.subject || "(no subject)").slice(0, 250);
   const originalPath = await originalStored;
@@ -253,7 +304,9 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   const outcome = withTx(deps.db, (tx): IngestOutcome => {
     if (!claimReceipt(tx, mailbox, key, "stored")) return { outcome: "duplicate" };
     const contact = findOrCreateContactByEmail(tx, ctx, { email: visitor.email, name: visitor.name || null });
-    const thread = threadByHeaders(deps.db, mailbox.workspaceId, email) ?? threadByToken(deps.db, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
+    const thread =
+      threadByHeaders(deps.db, mailbox.workspaceId, email) ??
+      threadByToken(deps.db, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
     const emailFields = {
       from_email: visitor.email,
       from_name: visitor.name,
@@ -288,7 +341,14 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
     } else {
       const { ticket, message } = createTicketWithMessage(
         ctx,
-        { subject, contact_id: contact.id, channel: "email", mailbox_id: mailbox.id, team_id: mailbox.teamId ?? undefined, ...messageInput },
+        {
+          subject,
+          contact_id: contact.id,
+          channel: "email",
+          mailbox_id: mailbox.id,
+          team_id: mailbox.teamId ?? undefined,
+          ...messageInput,
+        },
         deps,
         { contact: presentContactRef(contact) },
       );
@@ -302,31 +362,51 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
       if (ticket && !ticket.spam) updateTicket(ctx, ticketId, { spam: true }, deps);
     }
     statements.recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
-    if (email.messageId) statements.rememberMessageId.run(mailbox.workspaceId, email.messageId, ticketId, messageId, "inbound", new Date().toISOString());
+    if (email.messageId)
+      statements.rememberMessageId.run(
+        mailbox.workspaceId,
+        email.messageId,
+        ticketId,
+        messageId,
+        "inbound",
+        new Date().toISOString(),
+      );
     if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
-      enqueue(tx, AUTO_REPLY_JOB, { ticket_id: ticketId, mailbox_id: mailbox.id }, { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId });
+      enqueue(
+        tx,
+        AUTO_REPLY_JOB,
+        { ticket_id: ticketId, mailbox_id: mailbox.id },
+        { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId },
+      );
     }
     return { outcome: created ? "created" : "appended", ticketId, messageId };
   });
   if (outcome.outcome === "duplicate") return outcome;
   const stored = performance.now();
-  if (deps.logger.isLevelEnabled("info")) log().info(
-    {
-      outcome: outcome.outcome,
-      attachments: attachmentIds.length,
-      has_quoted: body.hasQuoted,
-      auth_failed: dmarc === "fail",
-      automated,
-      // Where the time goes: parsing and files before the transaction, then the transaction itself.
-      prepare_ms: Math.round((prepared - started) * 10) / 10,
-      store_ms: Math.round((stored - prepared) * 10) / 10,
-    },
-    "inbound: message stored",
-  );
+  if (deps.logger.isLevelEnabled("info"))
+    log().info(
+      {
+        outcome: outcome.outcome,
+        attachments: attachmentIds.length,
+        has_quoted: body.hasQuoted,
+        auth_failed: dmarc === "fail",
+        automated,
+        // Where the time goes: parsing and files before the transaction, then the transaction itself.
+        prepare_ms: Math.round((prepared - started) * 10) / 10,
+        store_ms: Math.round((stored - prepared) * 10) / 10,
+      },
+      "inbound: message stored",
+    );
   return outcome;
 }
 
-function recordBounce(deps: Deps, mailbox: MailboxRow, key: string, bounce: ReturnType<typeof bounceReport> & object, log: Deps["logger"]): IngestOutcome {
+function recordBounce(
+  deps: Deps,
+  mailbox: MailboxRow,
+  key: string,
+  bounce: ReturnType<typeof bounceReport> & object,
+  log: Deps["logger"],
+): IngestOutcome {
   const ctx = systemContext(mailbox.workspaceId);
   const marked = withTx(deps.db, (tx) => {
     if (!claimReceipt(tx, mailbox, key, "bounce")) return null;
@@ -335,7 +415,13 @@ function recordBounce(deps: Deps, mailbox: MailboxRow, key: string, bounce: Retu
       .select({ id: messages.id, status: messages.deliveryStatus })
       .from(mailMessageIds)
       .innerJoin(messages, eq(messages.id, mailMessageIds.deskMessageId))
-      .where(and(eq(mailMessageIds.workspaceId, mailbox.workspaceId), inArray(mailMessageIds.messageId, bounce.originalMessageIds), eq(mailMessageIds.direction, "outbound")))
+      .where(
+        and(
+          eq(mailMessageIds.workspaceId, mailbox.workspaceId),
+          inArray(mailMessageIds.messageId, bounce.originalMessageIds),
+          eq(mailMessageIds.direction, "outbound"),
+        ),
+      )
       .all();
     const ids: string[] = [];
     for (const row of rows) {
@@ -349,4 +435,3 @@ function recordBounce(deps: Deps, mailbox: MailboxRow, key: string, bounce: Retu
   log.info({ bounced: marked.length, permanent: bounce.permanent }, "inbound: delivery report processed");
   return { outcome: "bounce", messageIds: marked };
 }
-

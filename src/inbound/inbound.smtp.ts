@@ -31,7 +31,8 @@ export function startInboundSmtp(deps: Deps): Promise<SmtpReceiver> {
       const first = outcomes[0];
       const reason = first?.outcome === "refused" ? first.reason : "";
       const refusal = REFUSAL_TEXT[reason];
-      if (refusal && outcomes.every((o) => o.outcome === "refused" && o.reason === reason)) throw new MailRefused(refusal);
+      if (refusal && outcomes.every((o) => o.outcome === "refused" && o.reason === reason))
+        throw new MailRefused(refusal);
     },
   });
 }

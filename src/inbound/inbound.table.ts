@@ -16,7 +16,10 @@ export const mailMessageIds = sqliteTable(
     direction: text("direction", { enum: ["inbound", "outbound"] }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.messageId] }), index("mail_message_ids_desk_idx").on(t.deskMessageId)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.messageId] }),
+    index("mail_message_ids_desk_idx").on(t.deskMessageId),
+  ],
 );
 
 /** One row per mail ingested into a mailbox: the Message-ID, or a hash of the raw bytes without one. */

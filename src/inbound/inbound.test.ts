@@ -7,7 +7,13 @@ import { startSmtpSink } from "../../test/peers/smtp-sink";
 
 const sink = await startSmtpSink();
 const smtpPort = await freePort();
-const desk = await startTestDesk({ env: { DESK_SMTP_PORT: String(smtpPort), DESK_INBOUND_DOMAIN: "desk.test", DESK_TRUSTED_AUTH_SERVERS: "mx.desk.test" } });
+const desk = await startTestDesk({
+  env: {
+    DESK_SMTP_PORT: String(smtpPort),
+    DESK_INBOUND_DOMAIN: "desk.test",
+    DESK_TRUSTED_AUTH_SERVERS: "mx.desk.test",
+  },
+});
 afterAll(() => sink.stop());
 
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
@@ -28,7 +34,9 @@ const mailboxRes = await desk.api("POST", "/v1/mailboxes", {
 const mailbox = mailboxRes.body;
 
 let seq = 0;
-function eml(opts: { from?: string; subject?: string; body?: string; messageId?: string | null; headers?: string[] } = {}): string {
+function eml(
+  opts: { from?: string; subject?: string; body?: string; messageId?: string | null; headers?: string[] } = {},
+): string {
   const id = opts.messageId === undefined ? `<m${Date.now()}.${seq++}@customer.test>` : opts.messageId;
   return [
     `From: ${opts.from ?? "Carol <carol@customer.test>"}`,
@@ -69,18 +77,40 @@ async function smtpSession(commands: string[]): Promise<string[]> {
 }
 
 const sendSmtp = (raw: string, to = "support@acme.test") =>
-  smtpSession(["EHLO client.test\r\n", "MAIL FROM:<carol@customer.test>\r\n", `RCPT TO:<${to}>\r\n`, "DATA\r\n", `${raw.replace(/\r\n\./g, "\r\n..")}\r\n.\r\n`, "QUIT\r\n"]);
+  smtpSession([
+    "EHLO client.test\r\n",
+    "MAIL FROM:<carol@customer.test>\r\n",
+    `RCPT TO:<${to}>\r\n`,
+    "DATA\r\n",
+    `${raw.replace(/\r\n\./g, "\r\n..")}\r\n.\r\n`,
+    "QUIT\r\n",
+  ]);
 
 const postInbound = (raw: string, secret = "test-inbound-secret", to = "support@acme.test") =>
-  desk.api("POST", `/v1/inbound/email?to=${encodeURIComponent(to)}`, { headers: { "content-type": "message/rfc822", "desk-inbound-secret": secret }, raw });
+  desk.api("POST", `/v1/inbound/email?to=${encodeURIComponent(to)}`, {
+    headers: { "content-type": "message/rfc822", "desk-inbound-secret": secret },
+    raw,
+  });
 
-const ticketsOf = () => desk.deps.db.$client.query<{ id: string; number: number; status: string; spam: number; subject: string }, [string]>("SELECT id, number, status, spam, subject FROM tickets WHERE workspace_id = ? ORDER BY number").all(workspace.id);
+const ticketsOf = () =>
+  desk.deps.db.$client
+    .query<{ id: string; number: number; status: string; spam: number; subject: string }, [string]>(
+      "SELECT id, number, status, spam, subject FROM tickets WHERE workspace_id = ? ORDER BY number",
+    )
+    .all(workspace.id);
 const messagesOf = (ticketId: string) =>
-  desk.deps.db.$client.query<Record<string, unknown>, [string]>("SELECT * FROM messages WHERE ticket_id = ? ORDER BY created_at, id").all(ticketId);
+  desk.deps.db.$client
+    .query<Record<string, unknown>, [string]>("SELECT * FROM messages WHERE ticket_id = ? ORDER BY created_at, id")
+    .all(ticketId);
 
 describe("inbound over SMTP", () => {
   test("unknown recipients are refused at RCPT with 550", async () => {
-    const replies = await smtpSession(["EHLO c\r\n", "MAIL FROM:<a@b.test>\r\n", "RCPT TO:<nobody@acme.test>\r\n", "QUIT\r\n"]);
+    const replies = await smtpSession([
+      "EHLO c\r\n",
+      "MAIL FROM:<a@b.test>\r\n",
+      "RCPT TO:<nobody@acme.test>\r\n",
+      "QUIT\r\n",
+    ]);
     expect(replies[3]).toMatch(/^550 /);
   });
 
@@ -107,16 +137,27 @@ describe("inbound over SMTP", () => {
     expect(sent[0]).not.toContain("-- Acme");
     // Agents see what the customer was told: the auto-reply is on the ticket, by the system, sent.
     const autoReply = messagesOf(ticket!.id).find((m) => m.direction === "outbound")!;
-    expect(autoReply).toMatchObject({ kind: "reply", author_type: "system", delivery_status: "sent", subject: "We got it", to: '["carol@customer.test"]' });
+    expect(autoReply).toMatchObject({
+      kind: "reply",
+      author_type: "system",
+      delivery_status: "sent",
+      subject: "We got it",
+      to: '["carol@customer.test"]',
+    });
     expect(sent[0]).toContain(`Message-ID: <${autoReply.id}@desk.test>`);
-    const created = desk.deps.db.$client.query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.created'").all(workspace.id);
+    const created = desk.deps.db.$client
+      .query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.created'")
+      .all(workspace.id);
     expect(created.filter((e) => e.data.includes(String(autoReply.id)))).toHaveLength(1);
   });
 
   test("an agent reply is sent through the mailbox SMTP with threading headers; the customer's answer threads back", async () => {
     const [ticket] = ticketsOf();
     const before = sink.messages().length;
-    const reply = await desk.api("POST", `/v1/tickets/${ticket!.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: "<p>We are on it.</p>", cc: ["boss@customer.test"] } });
+    const reply = await desk.api("POST", `/v1/tickets/${ticket!.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "reply", body_html: "<p>We are on it.</p>", cc: ["boss@customer.test"] },
+    });
     expect(reply.status).toBe(201);
     expect(reply.body.delivery_status).toBe("pending");
     await desk.jobs.drain();
@@ -131,11 +172,17 @@ describe("inbound over SMTP", () => {
     expect(sent).toContain("-- Acme");
     const stored = messagesOf(ticket!.id).find((m) => m.id === reply.body.id)!;
     expect(stored.delivery_status).toBe("sent");
-    const updated = desk.deps.db.$client.query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.updated'").all(workspace.id);
+    const updated = desk.deps.db.$client
+      .query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.updated'")
+      .all(workspace.id);
     expect(updated.some((e) => e.data.includes('"delivery_status":"sent"'))).toBe(true);
 
     desk.deps.db.$client.run("UPDATE tickets SET status = 'solved' WHERE id = ?", [ticket!.id]);
-    const answer = eml({ subject: "Re: something else", headers: [`In-Reply-To: <${reply.body.id}@desk.test>`], body: "Thanks!\r\n\r\nOn Mon, 23 Nov 2026 Acme wrote:\r\n> We are on it." });
+    const answer = eml({
+      subject: "Re: something else",
+      headers: [`In-Reply-To: <${reply.body.id}@desk.test>`],
+      body: "Thanks!\r\n\r\nOn Mon, 23 Nov 2026 Acme wrote:\r\n> We are on it.",
+    });
     const res = await postInbound(answer);
     expect(res.status).toBe(202);
     expect(res.body.status).toBe("appended");
@@ -148,7 +195,10 @@ describe("inbound over SMTP", () => {
 
   test("a bounce report marks our original bounced", async () => {
     const [ticket] = ticketsOf();
-    const reply = await desk.api("POST", `/v1/tickets/${ticket!.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: "<p>Second</p>" } });
+    const reply = await desk.api("POST", `/v1/tickets/${ticket!.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "reply", body_html: "<p>Second</p>" },
+    });
     await desk.jobs.drain();
     const dsn = [
       "From: MAILER-DAEMON@mx.customer.test",
@@ -191,24 +241,50 @@ describe("inbound over SMTP", () => {
 describe("sender checks and the HTTP door", () => {
   test("wrong or missing secret answers 401 and stores nothing; unknown recipient 404", async () => {
     expect((await postInbound(eml(), "wrong-secret")).status).toBe(401);
-    expect((await desk.api("POST", "/v1/inbound/email?to=support@acme.test", { headers: { "content-type": "message/rfc822" }, raw: eml() })).status).toBe(401);
+    expect(
+      (
+        await desk.api("POST", "/v1/inbound/email?to=support@acme.test", {
+          headers: { "content-type": "message/rfc822" },
+          raw: eml(),
+        })
+      ).status,
+    ).toBe(401);
     expect((await postInbound(eml(), undefined, "ghost@acme.test")).status).toBe(404);
   });
 
   test("DMARC fail from a trusted authserv-id sets auth_failed; forged results from others are ignored", async () => {
-    const failed = await postInbound(eml({ from: "ceo@bank.test", subject: "Wire money", headers: ["Authentication-Results: mx.desk.test; dmarc=fail header.from=bank.test"] }));
+    const failed = await postInbound(
+      eml({
+        from: "ceo@bank.test",
+        subject: "Wire money",
+        headers: ["Authentication-Results: mx.desk.test; dmarc=fail header.from=bank.test"],
+      }),
+    );
     const msg = messagesOf(failed.body.ticket_id)[0]!;
     expect(msg.auth_failed).toBe(1);
-    const forged = await postInbound(eml({ from: "ceo2@bank.test", subject: "Wire more", headers: ["Authentication-Results: evil.test; dmarc=fail"] }));
+    const forged = await postInbound(
+      eml({ from: "ceo2@bank.test", subject: "Wire more", headers: ["Authentication-Results: evil.test; dmarc=fail"] }),
+    );
     expect(messagesOf(forged.body.ticket_id)[0]!.auth_failed).toBe(0);
   });
 
   test("a trusted form sender with DMARC pass is attributed to the visitor in Reply-To", async () => {
-    const res = await postInbound(eml({ from: "Website <forms@webflow.test>", subject: "Contact form", headers: ["Reply-To: Vera Visitor <vera@visitor.test>", "Authentication-Results: mx.desk.test; dmarc=pass header.from=webflow.test"] }));
+    const res = await postInbound(
+      eml({
+        from: "Website <forms@webflow.test>",
+        subject: "Contact form",
+        headers: [
+          "Reply-To: Vera Visitor <vera@visitor.test>",
+          "Authentication-Results: mx.desk.test; dmarc=pass header.from=webflow.test",
+        ],
+      }),
+    );
     const msg = messagesOf(res.body.ticket_id)[0]!;
     expect(msg.from_email).toBe("vera@visitor.test");
     expect(msg.form_sender).toBe("forms@webflow.test");
-    const notTrusted = await postInbound(eml({ from: "forms@webflow.test", subject: "Contact form 2", headers: ["Reply-To: vic@visitor.test"] }));
+    const notTrusted = await postInbound(
+      eml({ from: "forms@webflow.test", subject: "Contact form 2", headers: ["Reply-To: vic@visitor.test"] }),
+    );
     const plain = messagesOf(notTrusted.body.ticket_id)[0]!;
     expect(plain.from_email).toBe("forms@webflow.test");
     expect(plain.reply_to).toBe("vic@visitor.test");
@@ -217,11 +293,22 @@ describe("sender checks and the HTTP door", () => {
 
   test("automated mail never gets our auto-reply", async () => {
     const before = sink.messages().length;
-    await postInbound(eml({ from: "ooo@customer.test", subject: "Out of office", headers: ["Auto-Submitted: auto-replied"] }));
-    await postInbound(eml({ from: "news@list.test", subject: "Newsletter", headers: ["Precedence: bulk", "List-Id: <news.list.test>"] }));
+    await postInbound(
+      eml({ from: "ooo@customer.test", subject: "Out of office", headers: ["Auto-Submitted: auto-replied"] }),
+    );
+    await postInbound(
+      eml({
+        from: "news@list.test",
+        subject: "Newsletter",
+        headers: ["Precedence: bulk", "List-Id: <news.list.test>"],
+      }),
+    );
     await desk.jobs.drain();
     await Bun.sleep(100);
-    const autoReplies = sink.messages().slice(before).filter((m) => m.includes("Auto-Submitted: auto-replied") && /To: (ooo|news)@/.test(m));
+    const autoReplies = sink
+      .messages()
+      .slice(before)
+      .filter((m) => m.includes("Auto-Submitted: auto-replied") && /To: (ooo|news)@/.test(m));
     expect(autoReplies).toEqual([]);
   });
 
@@ -237,13 +324,24 @@ describe("sender checks and the HTTP door", () => {
 
 describe("inbound: the new ticket's events show what is stored", () => {
   test("ticket.created and message.created of an ingested mail equal fresh reads; the plain-text body is stored sanitized", async () => {
-    const seqBefore = desk.deps.db.$client.query<{ s: number }, [string]>("SELECT event_seq AS s FROM workspaces WHERE id = ?").get(workspace.id)!.s;
+    const seqBefore = desk.deps.db.$client
+      .query<{ s: number }, [string]>("SELECT event_seq AS s FROM workspaces WHERE id = ?")
+      .get(workspace.id)!.s;
     const text = `Tom & Jerry's "printer" <b>not bold</b> &amp; more\nsecond line\n\nnew paragraph ${Date.now()}`;
     // Marked automated so no auto-reply lands on the ticket before it is read back.
-    const result = await postInbound(eml({ from: `Dana <dana-${Date.now()}@customer.test>`, subject: "Events show the stored rows", body: text, headers: ["Auto-Submitted: auto-generated"] }));
+    const result = await postInbound(
+      eml({
+        from: `Dana <dana-${Date.now()}@customer.test>`,
+        subject: "Events show the stored rows",
+        body: text,
+        headers: ["Auto-Submitted: auto-generated"],
+      }),
+    );
     expect(result.body.status).toBe("created");
     const events = desk.deps.db.$client
-      .query<{ type: string; data: string }, [string, number]>("SELECT type, data FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq")
+      .query<{ type: string; data: string }, [string, number]>(
+        "SELECT type, data FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq",
+      )
       .all(workspace.id, seqBefore)
       .map((e) => ({ type: e.type, data: JSON.parse(e.data) as Record<string, unknown> }));
     // Earlier tests' background jobs may add their own events (message.updated): look at this mail's.

@@ -19,10 +19,39 @@ const tricky = [
 
 /** Random strings over the characters that matter to HTML, whitespace and non-ASCII. */
 function randomTexts(count: number): string[] {
-  const alphabet = ["a", "Z", " ", "\n", "\n\n", "\r", "\t", "&", "<", ">", '"', "'", ";", "#", "/", "!", "-", "=", "é", "😀", "\u0000", "\u00a0", "&amp;", "<p>", "</p>", "<b>"];
+  const alphabet = [
+    "a",
+    "Z",
+    " ",
+    "\n",
+    "\n\n",
+    "\r",
+    "\t",
+    "&",
+    "<",
+    ">",
+    '"',
+    "'",
+    ";",
+    "#",
+    "/",
+    "!",
+    "-",
+    "=",
+    "é",
+    "😀",
+    "\u0000",
+    "\u00a0",
+    "&amp;",
+    "<p>",
+    "</p>",
+    "<b>",
+  ];
   let seed = 42;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  return Array.from({ length: count }, () => Array.from({ length: Math.floor(next() * 60) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(""));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: Math.floor(next() * 60) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(""),
+  );
 }
 
 describe("textToSanitizedHtml", () => {

@@ -32,7 +32,13 @@ export function invitationMailJob(deps: Deps) {
         .innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
         .where(eq(invitations.id, payload.invitation_id))
         .get();
-      if (!row || row.invitation.revokedAt || row.invitation.acceptedAt || row.invitation.expiresAt <= deps.clock.now().toISOString()) return;
+      if (
+        !row ||
+        row.invitation.revokedAt ||
+        row.invitation.acceptedAt ||
+        row.invitation.expiresAt <= deps.clock.now().toISOString()
+      )
+        return;
       const { invitation, workspaceName } = row;
       const url = deps.secrets.open(payload.sealed_url);
       const inviter = userRef(deps.db, invitation.invitedBy);
@@ -51,7 +57,13 @@ export function invitationMailJob(deps: Deps) {
         cc: [],
         subject: `Join ${workspaceName} on Desk`,
         text: lines.join("\n"),
-        html: lines.map((line) => (line ? `<p>${escapeHtml(line).replace(escapeHtml(url), `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`)}</p>` : "")).join(""),
+        html: lines
+          .map((line) =>
+            line
+              ? `<p>${escapeHtml(line).replace(escapeHtml(url), `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`)}</p>`
+              : "",
+          )
+          .join(""),
         messageId: `<${newId()}@${host}>`,
       };
       const relay = deps.config.smtpRelayUrl;

@@ -57,7 +57,11 @@ export function invitationsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: { role: "admin", scopes: ["settings:read", "settings:write"] }, params: IdParams, detail: { summary: "Revoke a pending invitation" } },
+      {
+        access: { role: "admin", scopes: ["settings:read", "settings:write"] },
+        params: IdParams,
+        detail: { summary: "Revoke a pending invitation" },
+      },
     )
     .get("/lookup", ({ query }) => lookupInvitation(query.token, deps), {
       query: LookupQuery,
@@ -70,7 +74,8 @@ export function invitationsRoutes(deps: Deps) {
         const meta = requestMeta(request);
         if (request.headers.has("authorization")) {
           const credential = await deps.credentials.credential(request);
-          if (credential.kind !== "user") throw forbidden("Invitations are accepted by people; API keys cannot accept them.");
+          if (credential.kind !== "user")
+            throw forbidden("Invitations are accepted by people; API keys cannot accept them.");
           return acceptInvitationAsUser(body.token, credential.userId, meta, deps);
         }
         assertRoomForAccount(deps, request, null);
@@ -90,13 +95,19 @@ export function invitationsRoutes(deps: Deps) {
                 "application/json": {
                   schema: {
                     type: "object",
-                    properties: { workspace: { $ref: "#/components/schemas/Workspace" }, member: { $ref: "#/components/schemas/Member" } },
+                    properties: {
+                      workspace: { $ref: "#/components/schemas/Workspace" },
+                      member: { $ref: "#/components/schemas/Member" },
+                    },
                     required: ["workspace", "member"],
                   },
                 },
               },
             },
-            201: { description: "Account created and signed in", content: { "application/json": { schema: { $ref: "#/components/schemas/Session" } } } },
+            201: {
+              description: "Account created and signed in",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Session" } } },
+            },
             429: { description: "Too many accounts from this browser" },
           },
           description:

@@ -18,7 +18,12 @@ export const InvitationListQuery = PageQuery.strict();
 
 export const CreateInvitationBody = z
   .object({
-    email: z.string().trim().max(254).pipe(z.email()).transform((s) => s.toLowerCase()),
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .pipe(z.email())
+      .transform((s) => s.toLowerCase()),
     role: z.enum(["admin", "agent", "viewer"]),
   })
   .strict();

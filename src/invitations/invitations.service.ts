@@ -28,9 +28,11 @@ type InvitedRole = InvitationRow["role"];
 
 const inviteUrl = (config: Config, token: string) => `${config.baseUrl}/invite/${token}`;
 
-const pendingWhere = (now: string) => and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now));
+const pendingWhere = (now: string) =>
+  and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now));
 
-export const presentInvitationRow = (db: Queryable, row: InvitationRow) => presentInvitation(row, userRef(db, row.invitedBy));
+export const presentInvitationRow = (db: Queryable, row: InvitationRow) =>
+  presentInvitation(row, userRef(db, row.invitedBy));
 
 /**
  * Invites an email address: a previous pending invitation for it is replaced. The accept link's
@@ -53,7 +55,13 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
     if (already) throw conflict(`${input.email} is already a member of this workspace.`);
     tx.update(invitations)
       .set({ revokedAt: now.toISOString() })
-      .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.email, input.email), pendingWhere(now.toISOString())))
+      .where(
+        and(
+          eq(invitations.workspaceId, ctx.workspaceId),
+          eq(invitations.email, input.email),
+          pendingWhere(now.toISOString()),
+        ),
+      )
       .run();
     const row = tx
       .insert(invitations)
@@ -69,8 +77,16 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
       })
       .returning()
       .get();
-    recordAudit(tx, ctx, { action: "invitation.created", entityType: "invitation", entityId: row.id, data: { email: row.email, role: row.role } });
-    enqueue(tx, INVITATION_MAIL_JOB, { invitation_id: row.id, sealed_url: deps.secrets.seal(inviteUrl(deps.config, token)) });
+    recordAudit(tx, ctx, {
+      action: "invitation.created",
+      entityType: "invitation",
+      entityId: row.id,
+      data: { email: row.email, role: row.role },
+    });
+    enqueue(tx, INVITATION_MAIL_JOB, {
+      invitation_id: row.id,
+      sealed_url: deps.secrets.seal(inviteUrl(deps.config, token)),
+    });
     return row;
   });
   return { row, url: inviteUrl(deps.config, token) };
@@ -87,14 +103,22 @@ export function listInvitations(ctx: RequestContext, query: { limit: number; cur
         eq(invitations.workspaceId, ctx.workspaceId),
         pendingWhere(deps.clock.now().toISOString()),
         after
-          ? or(lt(invitations.createdAt, String(after[0])), and(eq(invitations.createdAt, String(after[0])), lt(invitations.id, String(after[1]))))
+          ? or(
+              lt(invitations.createdAt, String(after[0])),
+              and(eq(invitations.createdAt, String(after[0])), lt(invitations.id, String(after[1]))),
+            )
           : undefined,
       ),
     )
     .orderBy(desc(invitations.createdAt), desc(invitations.id))
     .limit(query.limit + 1)
     .all();
-  return pageOf(rows, query.limit, (r) => presentInvitationRow(deps.db, r), (r) => [r.createdAt, r.id]);
+  return pageOf(
+    rows,
+    query.limit,
+    (r) => presentInvitationRow(deps.db, r),
+    (r) => [r.createdAt, r.id],
+  );
 }
 
 export function revokeInvitation(ctx: RequestContext, id: string, deps: Deps): void {
@@ -107,7 +131,12 @@ export function revokeInvitation(ctx: RequestContext, id: string, deps: Deps): v
       .returning()
       .get();
     if (!row) throw notFound("Invitation");
-    recordAudit(tx, ctx, { action: "invitation.revoked", entityType: "invitation", entityId: id, data: { email: row.email } });
+    recordAudit(tx, ctx, {
+      action: "invitation.revoked",
+      entityType: "invitation",
+      entityId: id,
+      data: { email: row.email },
+    });
   });
 }
 
@@ -125,7 +154,12 @@ function pendingByToken(tx: Queryable, token: string, now: string) {
 export function lookupInvitation(token: string, deps: Pick<Deps, "db" | "clock">) {
   const found = pendingByToken(deps.db, token, deps.clock.now().toISOString());
   if (!found) throw notFound("Invitation");
-  return { workspace: { id: found.workspace.id, name: found.workspace.name }, email: found.invitation.email, role: found.invitation.role, expires_at: found.invitation.expiresAt };
+  return {
+    workspace: { id: found.workspace.id, name: found.workspace.name },
+    email: found.invitation.email,
+    role: found.invitation.role,
+    expires_at: found.invitation.expiresAt,
+  };
 }
 
 export type AcceptedInvitation = { workspace: { id: string; name: string; slug: string }; member: MemberJson };
@@ -134,7 +168,13 @@ export type AcceptedInvitation = { workspace: { id: string; name: string; slug: 
  * Joins a user through an invitation token in the caller's transaction; the token works once.
  * A user who is already a member keeps their role.
  */
-export function acceptInvitationFor(tx: Tx, token: string, userId: string, meta: { requestId: string; ip: string | null }, deps: Pick<Deps, "db" | "clock">): AcceptedInvitation {
+export function acceptInvitationFor(
+  tx: Tx,
+  token: string,
+  userId: string,
+  meta: { requestId: string; ip: string | null },
+  deps: Pick<Deps, "db" | "clock">,
+): AcceptedInvitation {
   const now = deps.clock.now().toISOString();
   const found = pendingByToken(tx, token, now);
   if (!found) throw notFound("Invitation");
@@ -150,11 +190,21 @@ export function acceptInvitationFor(tx: Tx, token: string, userId: string, meta:
     ip: meta.ip,
   };
   const { member } = addWorkspaceMember(tx, ctx, userId, invitation.role, deps);
-  recordAudit(tx, ctx, { action: "invitation.accepted", entityType: "invitation", entityId: invitation.id, data: { email: invitation.email, user_id: userId } });
+  recordAudit(tx, ctx, {
+    action: "invitation.accepted",
+    entityType: "invitation",
+    entityId: invitation.id,
+    data: { email: invitation.email, user_id: userId },
+  });
   return { workspace, member };
 }
 
-export function acceptInvitationAsUser(token: string, userId: string, meta: { requestId: string; ip: string | null }, deps: Pick<Deps, "db" | "clock">) {
+export function acceptInvitationAsUser(
+  token: string,
+  userId: string,
+  meta: { requestId: string; ip: string | null },
+  deps: Pick<Deps, "db" | "clock">,
+) {
   return withTx(deps.db, (tx) => acceptInvitationFor(tx, token, userId, meta, deps));
 }
 
@@ -172,14 +222,22 @@ export function acceptInvitationAsNewUser(
     const found = pendingByToken(tx, token, deps.clock.now().toISOString());
     if (!found) throw notFound("Invitation");
     if (!input.name) throw invalidAt("body.name", "Your name is needed to create your account.");
-    if (!input.passwordHash) throw invalidAt("body.password", "A password of at least 8 characters is needed to create your account.");
+    if (!input.passwordHash)
+      throw invalidAt("body.password", "A password of at least 8 characters is needed to create your account.");
     const email = found.invitation.email;
     const existing = tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
     if (existing) throw conflict(`An account for ${email} exists already: sign in, then accept the invitation.`);
     const now = deps.clock.now().toISOString();
     const user = tx
       .insert(users)
-      .values({ id: newId(), email, name: input.name, passwordHash: input.passwordHash, createdAt: now, updatedAt: now })
+      .values({
+        id: newId(),
+        email,
+        name: input.name,
+        passwordHash: input.passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get();
     const accepted = acceptInvitationFor(tx, token, user.id, meta, deps);

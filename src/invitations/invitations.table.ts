@@ -17,5 +17,8 @@ export const invitations = sqliteTable(
     revokedAt: timestamp("revoked_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("invitations_token_unique").on(t.tokenHash), index("invitations_workspace_idx").on(t.workspaceId, t.createdAt, t.id)],
+  (t) => [
+    uniqueIndex("invitations_token_unique").on(t.tokenHash),
+    index("invitations_workspace_idx").on(t.workspaceId, t.createdAt, t.id),
+  ],
 );

@@ -17,9 +17,15 @@ import { addMember, createKey, createUser, createWorkspaceWithOwner, type Member
 const clock = manualClock(new Date());
 const desk = await startTestDesk({ clock });
 
-const lastSeq = (d: TestDesk, wid: string) => d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
+const lastSeq = (d: TestDesk, wid: string) =>
+  d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
-  d.deps.db.select().from(events).where(and(eq(events.workspaceId, wid), gt(events.seq, seq))).orderBy(asc(events.seq)).all();
+  d.deps.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
+    .orderBy(asc(events.seq))
+    .all();
 const tokenOf = (url: string) => url.split("/invite/")[1]!;
 
 /** The outbox message to `address` once the mail job has written it, decoded to text. */
@@ -44,14 +50,43 @@ describe("POST /v1/invitations", () => {
   test("access and input rules", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    expect((await desk.api("POST", "/v1/invitations", { body: { email: "a@example.test", role: "agent" } })).status).toBe(401);
-    expect((await desk.api("POST", "/v1/invitations", { headers: agent.headers, body: { email: "a@example.test", role: "agent" } })).status).toBe(403);
-    expect((await desk.api("POST", "/v1/invitations", { headers: createKey(desk, owner, ["settings:read"]).headers, body: { email: "a@example.test", role: "agent" } })).status).toBe(403);
-    for (const body of [{ email: "not-an-email", role: "agent" }, { email: "a@example.test", role: "owner" }, { email: "a@example.test" }, { email: "a@example.test\r\nBcc: x@evil.test", role: "agent" }, { email: "a@example.test", role: "agent", workspace_id: "x" }]) {
+    expect(
+      (await desk.api("POST", "/v1/invitations", { body: { email: "a@example.test", role: "agent" } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await desk.api("POST", "/v1/invitations", {
+          headers: agent.headers,
+          body: { email: "a@example.test", role: "agent" },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await desk.api("POST", "/v1/invitations", {
+          headers: createKey(desk, owner, ["settings:read"]).headers,
+          body: { email: "a@example.test", role: "agent" },
+        })
+      ).status,
+    ).toBe(403);
+    for (const body of [
+      { email: "not-an-email", role: "agent" },
+      { email: "a@example.test", role: "owner" },
+      { email: "a@example.test" },
+      { email: "a@example.test\r\nBcc: x@evil.test", role: "agent" },
+      { email: "a@example.test", role: "agent", workspace_id: "x" },
+    ]) {
       const res = await desk.api("POST", "/v1/invitations", { headers: owner.headers, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
-    expect((await desk.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: agent.email, role: "admin" } })).status).toBe(409);
+    expect(
+      (
+        await desk.api("POST", "/v1/invitations", {
+          headers: owner.headers,
+          body: { email: agent.email, role: "admin" },
+        })
+      ).status,
+    ).toBe(409);
     expect(desk.deps.db.select().from(invitations).where(eq(invitations.workspaceId, workspace.id)).all()).toEqual([]);
   });
 
@@ -59,20 +94,32 @@ describe("POST /v1/invitations", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const before = lastSeq(desk, workspace.id);
     const created = await invite(owner, "New.Person@Example.test", "admin");
-    expect(created).toMatchObject({ email: "new.person@example.test", role: "admin", invited_by: { id: owner.id, name: owner.name } });
+    expect(created).toMatchObject({
+      email: "new.person@example.test",
+      role: "admin",
+      invited_by: { id: owner.id, name: owner.name },
+    });
     expect(created.url).toMatch(new RegExp(`^${desk.deps.config.baseUrl}/invite/inv_`));
     expect(new Date(created.expires_at).getTime() - clock.now().getTime()).toBe(7 * 24 * 3600 * 1000);
     const row = desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()!;
     expect(row.tokenHash).toBe(sha256Hex(tokenOf(created.url)));
     expect(JSON.stringify(row)).not.toContain(tokenOf(created.url));
     expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
-    expect(desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.created"))).all()).toHaveLength(1);
+    expect(
+      desk.deps.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.created")))
+        .all(),
+    ).toHaveLength(1);
     // Without DESK_SMTP_URL the mail job writes the message to the outbox.
     const mail = await outboxMailTo(desk, "new.person@example.test");
     expect(mail).toContain("Subject: Join ");
     expect(mail).toContain(created.url);
     // The job's payload holds the link sealed, never the token in clear.
-    const payloads = desk.deps.db.$client.query<{ payload: string }, []>("SELECT payload FROM jobs WHERE kind = 'invitation.mail'").all();
+    const payloads = desk.deps.db.$client
+      .query<{ payload: string }, []>("SELECT payload FROM jobs WHERE kind = 'invitation.mail'")
+      .all();
     expect(payloads.length).toBeGreaterThan(0);
     for (const { payload } of payloads) expect(payload).not.toContain(tokenOf(created.url));
     // listing shows it; inviting the same address again replaces it
@@ -88,7 +135,10 @@ describe("POST /v1/invitations", () => {
     const relayed = await startTestDesk({ env: { DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}?tls=none` } });
     try {
       const { owner } = await createWorkspaceWithOwner(relayed);
-      const res = await relayed.api("POST", "/v1/invitations", { headers: owner.headers, body: { email: "relayed@example.test", role: "agent" } });
+      const res = await relayed.api("POST", "/v1/invitations", {
+        headers: owner.headers,
+        body: { email: "relayed@example.test", role: "agent" },
+      });
       expect(res.status).toBe(201);
       const [raw] = await sink.waitFor(1, 10_000);
       const parsed = await simpleParser(raw!.slice(raw!.indexOf("\n", raw!.indexOf("X-Rcpt-Args")) + 1));
@@ -110,14 +160,18 @@ describe("GET /v1/invitations and DELETE /v1/invitations/{id}", () => {
     const created = await invite(owner, "revoke-me@example.test");
     expect((await desk.api("GET", "/v1/invitations")).status).toBe(401);
     expect((await desk.api("GET", "/v1/invitations", { headers: agent.headers })).status).toBe(403);
-    expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: other.owner.headers })).status).toBe(404);
+    expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: other.owner.headers })).status).toBe(
+      404,
+    );
     expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: agent.headers })).status).toBe(403);
     expect((await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(created.url)}`)).status).toBe(200);
     expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: owner.headers })).status).toBe(404);
     expect((await desk.api("GET", "/v1/invitations", { headers: owner.headers })).body.data).toEqual([]);
     expect((await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(created.url)}`)).status).toBe(404);
-    expect(desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()!.revokedAt).not.toBeNull();
+    expect(
+      desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()!.revokedAt,
+    ).not.toBeNull();
   });
 });
 
@@ -127,15 +181,29 @@ describe("invitation lookup and accept", () => {
     const created = await invite(owner, "look@example.test", "viewer");
     const res = await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(created.url)}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ workspace: { id: workspace.id, name: workspace.name }, email: "look@example.test", role: "viewer", expires_at: created.expires_at });
+    expect(res.body).toEqual({
+      workspace: { id: workspace.id, name: workspace.name },
+      email: "look@example.test",
+      role: "viewer",
+      expires_at: created.expires_at,
+    });
     expect((await desk.api("GET", "/v1/invitations/lookup?token=inv_nope")).status).toBe(404);
     expect((await desk.api("GET", "/v1/invitations/lookup")).status).toBe(422);
     const expiring = await startTestDesk({ clock: manualClock(new Date()) });
     const setup = await createWorkspaceWithOwner(expiring);
-    const late = await expiring.api("POST", "/v1/invitations", { headers: setup.owner.headers, body: { email: "late@example.test", role: "agent" } });
+    const late = await expiring.api("POST", "/v1/invitations", {
+      headers: setup.owner.headers,
+      body: { email: "late@example.test", role: "agent" },
+    });
     (expiring.deps.clock as ReturnType<typeof manualClock>).advance(7 * 24 * 3600 * 1000 + 1000);
     expect((await expiring.api("GET", `/v1/invitations/lookup?token=${tokenOf(late.body.url)}`)).status).toBe(404);
-    expect((await expiring.api("POST", "/v1/invitations/accept", { body: { token: tokenOf(late.body.url), name: "Late", password: "long-enough-pw" } })).status).toBe(404);
+    expect(
+      (
+        await expiring.api("POST", "/v1/invitations/accept", {
+          body: { token: tokenOf(late.body.url), name: "Late", password: "long-enough-pw" },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   test("a new person accepts with name and password: user created, member.added, session like login, link used up", async () => {
@@ -147,7 +215,9 @@ describe("invitation lookup and accept", () => {
     }
     expect(desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).get()).toBeUndefined();
     const before = lastSeq(desk, workspace.id);
-    const res = await desk.api("POST", "/v1/invitations/accept", { body: { token, name: "Newbie", password: "correct horse battery" } });
+    const res = await desk.api("POST", "/v1/invitations/accept", {
+      body: { token, name: "Newbie", password: "correct horse battery" },
+    });
     expect(res.status).toBe(201);
     const accessToken = res.body.access_token as string;
     expect(typeof accessToken).toBe("string");
@@ -156,13 +226,32 @@ describe("invitation lookup and accept", () => {
     expect(res.headers.get("set-cookie")).toContain(`desk_rt_${res.body.user.id}=`);
     const user = desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).get()!;
     expect(await Bun.password.verify("correct horse battery", user.passwordHash!)).toBe(true);
-    expect(desk.deps.db.select().from(members).where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id))).get()!.role).toBe("agent");
+    expect(
+      desk.deps.db
+        .select()
+        .from(members)
+        .where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id)))
+        .get()!.role,
+    ).toBe("agent");
     const emitted = eventsAfter(desk, workspace.id, before);
-    expect(emitted.map((e) => [e.type, e.topics])).toEqual([["member.added", [`workspace:${workspace.id}`, `user:${user.id}`]]]);
-    expect((emitted[0]!.data as { member: { role: string; user: { id: string } } }).member).toMatchObject({ role: "agent", user: { id: user.id } });
-    const me = await desk.api("GET", "/v1/members", { headers: { authorization: `Bearer ${accessToken}`, "desk-workspace": workspace.id } });
+    expect(emitted.map((e) => [e.type, e.topics])).toEqual([
+      ["member.added", [`workspace:${workspace.id}`, `user:${user.id}`]],
+    ]);
+    expect((emitted[0]!.data as { member: { role: string; user: { id: string } } }).member).toMatchObject({
+      role: "agent",
+      user: { id: user.id },
+    });
+    const me = await desk.api("GET", "/v1/members", {
+      headers: { authorization: `Bearer ${accessToken}`, "desk-workspace": workspace.id },
+    });
     expect(me.status, me.text).toBe(200);
-    expect((await desk.api("POST", "/v1/invitations/accept", { body: { token, name: "Again", password: "correct horse battery" } })).status).toBe(404);
+    expect(
+      (
+        await desk.api("POST", "/v1/invitations/accept", {
+          body: { token, name: "Again", password: "correct horse battery" },
+        })
+      ).status,
+    ).toBe(404);
     expect((await desk.api("GET", `/v1/invitations/lookup?token=${token}`)).status).toBe(404);
   });
 
@@ -171,17 +260,46 @@ describe("invitation lookup and accept", () => {
     const person = await createUser(desk);
     const created = await invite(owner, person.email, "viewer");
     const token = tokenOf(created.url);
-    const withoutSignIn = await desk.api("POST", "/v1/invitations/accept", { body: { token, name: "Imposter", password: "long-enough-pw" } });
+    const withoutSignIn = await desk.api("POST", "/v1/invitations/accept", {
+      body: { token, name: "Imposter", password: "long-enough-pw" },
+    });
     expect(withoutSignIn.status).toBe(409);
-    expect((await desk.api("POST", "/v1/invitations/accept", { headers: { authorization: "Bearer nonsense" }, body: { token } })).status).toBe(401);
-    expect((await desk.api("POST", "/v1/invitations/accept", { headers: createKey(desk, owner, ["settings:write"]).headers, body: { token } })).status).toBe(403);
+    expect(
+      (
+        await desk.api("POST", "/v1/invitations/accept", {
+          headers: { authorization: "Bearer nonsense" },
+          body: { token },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await desk.api("POST", "/v1/invitations/accept", {
+          headers: createKey(desk, owner, ["settings:write"]).headers,
+          body: { token },
+        })
+      ).status,
+    ).toBe(403);
     const before = lastSeq(desk, workspace.id);
-    const res = await desk.api("POST", "/v1/invitations/accept", { headers: { authorization: `Bearer ${person.token}` }, body: { token } });
+    const res = await desk.api("POST", "/v1/invitations/accept", {
+      headers: { authorization: `Bearer ${person.token}` },
+      body: { token },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ workspace: { id: workspace.id, name: workspace.name }, member: { role: "viewer", user: { id: person.id } } });
+    expect(res.body).toMatchObject({
+      workspace: { id: workspace.id, name: workspace.name },
+      member: { role: "viewer", user: { id: person.id } },
+    });
     expect(eventsAfter(desk, workspace.id, before).map((e) => e.type)).toEqual(["member.added"]);
-    const actions = desk.deps.db.select({ action: auditLogs.action }).from(auditLogs).where(eq(auditLogs.workspaceId, workspace.id)).all().map((r) => r.action);
+    const actions = desk.deps.db
+      .select({ action: auditLogs.action })
+      .from(auditLogs)
+      .where(eq(auditLogs.workspaceId, workspace.id))
+      .all()
+      .map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(["member.added", "invitation.accepted"]));
-    expect(desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()).toMatchObject({ acceptedBy: person.id });
+    expect(desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()).toMatchObject({
+      acceptedBy: person.id,
+    });
   });
 });

@@ -25,7 +25,10 @@ export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
 
 /** Thrown by a handler to retry at a chosen time instead of the backoff schedule. */
 export class RetryLater extends Error {
-  constructor(readonly delayMs: number, message = "retry later") {
+  constructor(
+    readonly delayMs: number,
+    message = "retry later",
+  ) {
     super(message);
   }
 }

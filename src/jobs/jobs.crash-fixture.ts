@@ -21,6 +21,11 @@ const hang = defineJob<{ label: string }>({
     return new Promise<void>(() => {});
   },
 });
-const runner = createJobRunner({ db, logger: createLogger("silent"), clock: systemClock, definitions: [hang as never] });
+const runner = createJobRunner({
+  db,
+  logger: createLogger("silent"),
+  clock: systemClock,
+  definitions: [hang as never],
+});
 withTx(db, (tx) => enqueue(tx, "test.crashy", { label: "survivor" }));
 runner.start();

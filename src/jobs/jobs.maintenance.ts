@@ -14,6 +14,9 @@ export const pruneJobsJob = (deps: { db: Db; clock: Clock }) =>
     concurrency: 1,
     handler() {
       const cutoff = new Date(deps.clock.now().getTime() - KEEP_FINISHED_MS).toISOString();
-      deps.db.delete(jobs).where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.updatedAt, cutoff))).run();
+      deps.db
+        .delete(jobs)
+        .where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.updatedAt, cutoff)))
+        .run();
     },
   });

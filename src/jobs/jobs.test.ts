@@ -26,11 +26,23 @@ function freshDb(): { db: Db; path: string } {
 }
 
 type JobState = { state: string; attempts: number; run_at: string; last_error: string | null; max_attempts: number };
-const jobRow = (db: Db, id: string) => db.$client.query<JobState, [string]>("SELECT state, attempts, run_at, last_error, max_attempts FROM jobs WHERE id = ?").get(id)!;
-const add = (db: Db, kind: string, payload: unknown = {}, options: Parameters<typeof enqueue>[3] = {}) => withTx(db, (tx) => enqueue(tx, kind, payload, options))!;
+const jobRow = (db: Db, id: string) =>
+  db.$client
+    .query<JobState, [string]>("SELECT state, attempts, run_at, last_error, max_attempts FROM jobs WHERE id = ?")
+    .get(id)!;
+const add = (db: Db, kind: string, payload: unknown = {}, options: Parameters<typeof enqueue>[3] = {}) =>
+  withTx(db, (tx) => enqueue(tx, kind, payload, options))!;
 
-function runnerFor<C extends Clock = ReturnType<typeof manualClock>>(db: Db, definitions: Array<Pick<JobDefinition<never>, "name">>, clock: C = manualClock() as unknown as C, extra: Partial<RunnerOptions> = {}) {
-  return { clock, runner: createJobRunner({ db, logger: createLogger("silent"), clock, definitions: definitions as never, ...extra }) };
+function runnerFor<C extends Clock = ReturnType<typeof manualClock>>(
+  db: Db,
+  definitions: Array<Pick<JobDefinition<never>, "name">>,
+  clock: C = manualClock() as unknown as C,
+  extra: Partial<RunnerOptions> = {},
+) {
+  return {
+    clock,
+    runner: createJobRunner({ db, logger: createLogger("silent"), clock, definitions: definitions as never, ...extra }),
+  };
 }
 
 const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -46,7 +58,9 @@ describe("job runner", () => {
   test("a job waits for its run_at", async () => {
     const { db } = freshDb();
     const ran: string[] = [];
-    const { runner, clock } = runnerFor(db, [defineJob<{ n: string }>({ name: "t.later", handler: (p) => void ran.push(p.n) })]);
+    const { runner, clock } = runnerFor(db, [
+      defineJob<{ n: string }>({ name: "t.later", handler: (p) => void ran.push(p.n) }),
+    ]);
     const id = add(db, "t.later", { n: "a" }, { runAt: new Date(clock.now().getTime() + 60_000) });
     expect(await runner.drain()).toBe(0);
     clock.advance(60_000);
@@ -58,7 +72,14 @@ describe("job runner", () => {
   test("failures retry with exponential backoff and jitter, then fail after max attempts", async () => {
     const { db } = freshDb();
     let calls = 0;
-    const flaky = defineJob({ name: "t.flaky", retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 }, handler() { calls++; throw new Error(`boom ${calls}`); } });
+    const flaky = defineJob({
+      name: "t.flaky",
+      retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 },
+      handler() {
+        calls++;
+        throw new Error(`boom ${calls}`);
+      },
+    });
     const { runner, clock } = runnerFor(db, [flaky]);
     const id = add(db, "t.flaky");
     await runner.drain();
@@ -91,8 +112,18 @@ describe("job runner", () => {
   test("RetryLater picks the time; PermanentFailure and an invalid payload stop at once", async () => {
     const { db } = freshDb();
     const { runner, clock } = runnerFor(db, [
-      defineJob({ name: "t.later-please", handler() { throw new RetryLater(42_000, "busy"); } }),
-      defineJob({ name: "t.hopeless", handler() { throw new PermanentFailure("no such mailbox"); } }),
+      defineJob({
+        name: "t.later-please",
+        handler() {
+          throw new RetryLater(42_000, "busy");
+        },
+      }),
+      defineJob({
+        name: "t.hopeless",
+        handler() {
+          throw new PermanentFailure("no such mailbox");
+        },
+      }),
       defineJob({ name: "t.typed", schema: z.object({ n: z.number() }), handler() {} }),
     ]);
     const a = add(db, "t.later-please");
@@ -108,7 +139,15 @@ describe("job runner", () => {
 
   test("a job's own maxAttempts overrides the kind's policy", async () => {
     const { db } = freshDb();
-    const { runner } = runnerFor(db, [defineJob({ name: "t.once", retry: { maxAttempts: 5 }, handler() { throw new Error("x"); } })]);
+    const { runner } = runnerFor(db, [
+      defineJob({
+        name: "t.once",
+        retry: { maxAttempts: 5 },
+        handler() {
+          throw new Error("x");
+        },
+      }),
+    ]);
     const id = add(db, "t.once", {}, { maxAttempts: 1 });
     await runner.drain();
     expect(jobRow(db, id)).toMatchObject({ state: "failed", attempts: 1 });
@@ -116,7 +155,10 @@ describe("job runner", () => {
 
   test("a job left running by a killed process runs again after start", async () => {
     const { db, path } = freshDb();
-    const child = Bun.spawn(["bun", join(import.meta.dir, "jobs.crash-fixture.ts"), path], { stdout: "pipe", stderr: "inherit" });
+    const child = Bun.spawn(["bun", join(import.meta.dir, "jobs.crash-fixture.ts"), path], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     const reader = child.stdout.getReader();
     let seen = "";
     while (!seen.includes("claimed")) {
@@ -126,11 +168,17 @@ describe("job runner", () => {
     }
     child.kill("SIGKILL");
     await child.exited;
-    const left = db.$client.query<{ id: string; state: string }, []>("SELECT id, state FROM jobs WHERE kind = 'test.crashy'").get()!;
+    const left = db.$client
+      .query<{ id: string; state: string }, []>("SELECT id, state FROM jobs WHERE kind = 'test.crashy'")
+      .get()!;
     expect(left.state).toBe("running");
 
     const ran: string[] = [];
-    const { runner } = runnerFor(db, [defineJob<{ label: string }>({ name: "test.crashy", handler: (p) => void ran.push(p.label) })], systemClock);
+    const { runner } = runnerFor(
+      db,
+      [defineJob<{ label: string }>({ name: "test.crashy", handler: (p) => void ran.push(p.label) })],
+      systemClock,
+    );
     runner.start();
     await until(() => ran.length === 1);
     await until(() => jobRow(db, left.id).state === "done");
@@ -153,10 +201,17 @@ describe("job runner", () => {
     const { db } = freshDb();
     let runs = 0;
     const clock = manualClock(new Date("2026-03-01T10:02:00Z"));
-    const { runner } = runnerFor(db, [defineJob({ name: "t.cron", schedule: "*/5 * * * *", handler: () => void runs++ })], clock);
+    const { runner } = runnerFor(
+      db,
+      [defineJob({ name: "t.cron", schedule: "*/5 * * * *", handler: () => void runs++ })],
+      clock,
+    );
     runner.start();
     runner.start();
-    const queued = () => db.$client.query<{ run_at: string }, []>("SELECT run_at FROM jobs WHERE kind = 't.cron' AND state = 'queued'").all();
+    const queued = () =>
+      db.$client
+        .query<{ run_at: string }, []>("SELECT run_at FROM jobs WHERE kind = 't.cron' AND state = 'queued'")
+        .all();
     expect(queued()).toEqual([{ run_at: "2026-03-01T10:05:00.000Z" }]);
     clock.advance(3 * 60_000);
     await runner.drain();
@@ -190,8 +245,19 @@ describe("job runner", () => {
     const { db } = freshDb();
     let release = () => {};
     const { runner } = runnerFor(db, [
-      defineJob({ name: "t.short", async handler() { await later(30); } }),
-      defineJob({ name: "t.long", handler: () => new Promise<void>((resolve) => { release = resolve; }) }),
+      defineJob({
+        name: "t.short",
+        async handler() {
+          await later(30);
+        },
+      }),
+      defineJob({
+        name: "t.long",
+        handler: () =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+          }),
+      }),
     ]);
     const short = add(db, "t.short");
     const long = add(db, "t.long");
@@ -213,7 +279,12 @@ describe("job runner", () => {
         name: "t.stuck",
         concurrency: 1,
         leaseMs: 50,
-        handler: (_p, run) => new Promise<void>(() => { run.signal.addEventListener("abort", () => { aborted = true; }); }),
+        handler: (_p, run) =>
+          new Promise<void>(() => {
+            run.signal.addEventListener("abort", () => {
+              aborted = true;
+            });
+          }),
       }),
     ]);
     const id = add(db, "t.stuck");
@@ -227,9 +298,17 @@ describe("job runner", () => {
   test("a burst of due jobs starts in bounded turns, yielding to the event loop between them", async () => {
     const { db } = freshDb();
     let done = 0;
-    const { runner } = runnerFor(db, [defineJob({ name: "t.burst", concurrency: 40, handler: () => void done++ })], manualClock(), { pollMs: 60_000 });
+    const { runner } = runnerFor(
+      db,
+      [defineJob({ name: "t.burst", concurrency: 40, handler: () => void done++ })],
+      manualClock(),
+      { pollMs: 60_000 },
+    );
     Array.from({ length: 40 }, () => add(db, "t.burst"));
-    const running = () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE kind = 't.burst' AND state != 'queued'").get()!.n;
+    const running = () =>
+      db.$client
+        .query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE kind = 't.burst' AND state != 'queued'")
+        .get()!.n;
     runner.start();
     expect(running()).toBe(16);
     await until(() => done === 40);
@@ -240,7 +319,12 @@ describe("job runner", () => {
   test("enqueue wakes a started runner at once", async () => {
     const { db } = freshDb();
     const ran: number[] = [];
-    const { runner } = runnerFor(db, [defineJob<{ n: number }>({ name: "t.now", handler: (p) => void ran.push(p.n) })], manualClock(), { pollMs: 60_000 });
+    const { runner } = runnerFor(
+      db,
+      [defineJob<{ n: number }>({ name: "t.now", handler: (p) => void ran.push(p.n) })],
+      manualClock(),
+      { pollMs: 60_000 },
+    );
     runner.start();
     add(db, "t.now", { n: 7 });
     await until(() => ran.length === 1);

@@ -3,7 +3,15 @@ import type { Db } from "../db/database";
 import { batchedWrite, commitPending, untilCommitted, withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
-import { backoffDelay, DEFAULT_RETRY, PermanentFailure, RetryLater, type JobDefinition, type JobRunContext, type RetryPolicy } from "./define";
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  PermanentFailure,
+  RetryLater,
+  type JobDefinition,
+  type JobRunContext,
+  type RetryPolicy,
+} from "./define";
 import { enqueue, registerRunnerLink } from "./enqueue";
 
 type JobRow = { id: string; kind: string; payload: string; attempts: number; max_attempts: number };
@@ -36,7 +44,13 @@ const DEFAULT_LEASE_MS = 300_000;
 const MAX_STARTS_PER_TURN = 16;
 
 /** One claimed run: its own abort signal, and whether its outcome may still be written. */
-type Run = { row: JobRow; definition: JobDefinition<unknown>; controller: AbortController; settled: boolean; promise: Promise<void> };
+type Run = {
+  row: JobRow;
+  definition: JobDefinition<unknown>;
+  controller: AbortController;
+  settled: boolean;
+  promise: Promise<void>;
+};
 
 /**
  * The in-process durable scheduler. Jobs live in SQLite; a claim sets a lease, so a run that a
@@ -80,12 +94,17 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
   const handBack = sqlite.query<unknown, [string, string]>(
     "UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'running'",
   );
-  const leftRunning = sqlite.query<JobRow, []>("SELECT id, kind, payload, attempts, max_attempts FROM jobs WHERE state = 'running'");
+  const leftRunning = sqlite.query<JobRow, []>(
+    "SELECT id, kind, payload, attempts, max_attempts FROM jobs WHERE state = 'running'",
+  );
   const requeue = sqlite.query<unknown, [string, string]>(
     "UPDATE jobs SET state = 'queued', lease_until = NULL, last_error = 'interrupted by a restart', updated_at = ? WHERE id = ?",
   );
 
-  const policyOf = (definition: JobDefinition<unknown> | undefined): RetryPolicy => ({ ...DEFAULT_RETRY, ...definition?.retry });
+  const policyOf = (definition: JobDefinition<unknown> | undefined): RetryPolicy => ({
+    ...DEFAULT_RETRY,
+    ...definition?.retry,
+  });
   const maxAttemptsOf = (row: JobRow, definition: JobDefinition<unknown> | undefined) =>
     row.max_attempts > 0 ? row.max_attempts : policyOf(definition).maxAttempts;
   const batchedWriteTo = (apply: () => void) => batchedWrite(db, apply);
@@ -99,20 +118,27 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     }
   };
   const isoNow = () => clock.now().toISOString();
-  const freeSlots = (definition: JobDefinition<unknown>) => (definition.concurrency ?? DEFAULT_CONCURRENCY) - (running.get(definition.name) ?? 0);
+  const freeSlots = (definition: JobDefinition<unknown>) =>
+    (definition.concurrency ?? DEFAULT_CONCURRENCY) - (running.get(definition.name) ?? 0);
 
   function scheduleRecurring(definition: JobDefinition<unknown>): void {
     if (!definition.schedule || stopping) return;
     const next = new Cron(definition.schedule, { timezone: "UTC" }).nextRun(clock.now());
     if (!next) return;
-    withTx(db, (tx) => enqueue(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }));
+    withTx(db, (tx) =>
+      enqueue(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }),
+    );
   }
 
   /**
    * Writes a run's outcome once; a run already handed back or timed out writes nothing. Outcomes
    * of runs finishing in the same turn commit together (batchedWrite).
    */
-  function settle(run: Run, outcome: { ok: true } | { ok: false; error: unknown }, write = batchedWriteTo): Promise<void> {
+  function settle(
+    run: Run,
+    outcome: { ok: true } | { ok: false; error: unknown },
+    write = batchedWriteTo,
+  ): Promise<void> {
     if (run.settled) return Promise.resolve();
     run.settled = true;
     const { row, definition } = run;
@@ -138,8 +164,8 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     const leaseTimer = setTimeout(() => {
       // The run overstayed its lease: count it as a failed attempt and free its slot.
       run.controller.abort(new Error("lease expired"));
-      settle(run, { ok: false, error: new Error(`run exceeded its ${leaseMs} ms lease`) }, writeNow).catch((writeError: unknown) =>
-        logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome"),
+      settle(run, { ok: false, error: new Error(`run exceeded its ${leaseMs} ms lease`) }, writeNow).catch(
+        (writeError: unknown) => logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome"),
       );
       release(run);
     }, leaseMs);
@@ -224,7 +250,13 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       if (rows.length === allowed && allowed < free) unfinished.push(definition.name);
       for (const row of rows) {
         running.set(row.kind, (running.get(row.kind) ?? 0) + 1);
-        const run: Run = { row, definition, controller: new AbortController(), settled: false, promise: Promise.resolve() };
+        const run: Run = {
+          row,
+          definition,
+          controller: new AbortController(),
+          settled: false,
+          promise: Promise.resolve(),
+        };
         runs.set(row.id, run);
         run.promise = execute(run);
         launched++;
@@ -292,7 +324,8 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
    */
   function recoverInterrupted(): void {
     for (const row of leftRunning.all()) {
-      if (row.attempts >= maxAttemptsOf(row, definitions.get(row.kind))) fail.run("interrupted on its last attempt", isoNow(), row.id);
+      if (row.attempts >= maxAttemptsOf(row, definitions.get(row.kind)))
+        fail.run("interrupted on its last attempt", isoNow(), row.id);
       else requeue.run(isoNow(), row.id);
     }
   }

@@ -9,5 +9,6 @@ export const DEFINITION_READ_SCOPES: Scope[] = ["settings:read", "tickets:read",
 
 export function requireAnyScope(ctx: RequestContext, scopes: readonly Scope[]): void {
   if (ctx.scopes === null) return;
-  if (!scopes.some((s) => ctx.scopes!.includes(s))) throw forbidden(`The API key needs one of the scopes ${scopes.join(", ")}.`);
+  if (!scopes.some((s) => ctx.scopes!.includes(s)))
+    throw forbidden(`The API key needs one of the scopes ${scopes.join(", ")}.`);
 }

@@ -6,8 +6,21 @@ import { appendEvent } from "../events/append";
 import { DeskError, validationFailed, type FieldError } from "../http/errors";
 import { newId } from "../lib/ids";
 import { NO_USAGE, presentTag, presentTagRef, type TagRef } from "./labels.present";
-import { colorForName, labelNameKey, labelNameProblem, MAX_LABELS_PER_RECORD, MAX_LABELS_PER_WORKSPACE, normalizeLabelName } from "./labels.rules";
-import { currentLabelFacts, inListOrder, labelFactsByKeys, labelStatements, type LabelFacts } from "./labels.statements";
+import {
+  colorForName,
+  labelNameKey,
+  labelNameProblem,
+  MAX_LABELS_PER_RECORD,
+  MAX_LABELS_PER_WORKSPACE,
+  normalizeLabelName,
+} from "./labels.rules";
+import {
+  currentLabelFacts,
+  inListOrder,
+  labelFactsByKeys,
+  labelStatements,
+  type LabelFacts,
+} from "./labels.statements";
 import { recordTags, tags } from "./labels.table";
 import { jsonList } from "../db/prepared";
 
@@ -31,17 +44,30 @@ export function mayCreateLabels(tx: Queryable, ctx: RequestContext): boolean {
 export function insertLabel(
   tx: Tx,
   workspaceId: string,
-  input: { name: string; color?: string; description?: string; groupId?: string | null; appliesTo?: LabelKind[]; position?: number },
+  input: {
+    name: string;
+    color?: string;
+    description?: string;
+    groupId?: string | null;
+    appliesTo?: LabelKind[];
+    position?: number;
+  },
 ) {
   const now = new Date().toISOString();
   const groupId = input.groupId ?? null;
   const position =
     input.position ??
-    (tx
+    tx
       .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
       .from(tags)
-      .where(and(eq(tags.workspaceId, workspaceId), groupId === null ? sql`${tags.groupId} IS NULL` : eq(tags.groupId, groupId)))
-      .get()?.next ?? 0);
+      .where(
+        and(
+          eq(tags.workspaceId, workspaceId),
+          groupId === null ? sql`${tags.groupId} IS NULL` : eq(tags.groupId, groupId),
+        ),
+      )
+      .get()?.next ??
+    0;
   const row = tx
     .insert(tags)
     .values({
@@ -64,7 +90,8 @@ export function insertLabel(
   return row;
 }
 
-export const labelCount = (db: Queryable, workspaceId: string): number => labelStatements(db).count.get(workspaceId)?.n ?? 0;
+export const labelCount = (db: Queryable, workspaceId: string): number =>
+  labelStatements(db).count.get(workspaceId)?.n ?? 0;
 
 function namesOf(list: unknown, member: string, errors: FieldError[]): NamedLabel[] {
   if (list === undefined) return [];
@@ -97,8 +124,15 @@ export type LabelWriteResult = { added: TagRef[]; removed: TagRef[]; tags: TagRe
  * last wins and an added label pushes the group's others off the record. The caller emits the
  * record's own event.
  */
-export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, recordId: string, write: LabelWrite): LabelWriteResult {
-  if (write.tags === undefined && write.add_tags === undefined && write.remove_tags === undefined) return { added: [], removed: [], tags: null };
+export function applyLabelWrite(
+  tx: Tx,
+  ctx: RequestContext,
+  kind: LabelKind,
+  recordId: string,
+  write: LabelWrite,
+): LabelWriteResult {
+  if (write.tags === undefined && write.add_tags === undefined && write.remove_tags === undefined)
+    return { added: [], removed: [], tags: null };
   const errors: FieldError[] = [];
   const named = [...namesOf(write.tags, "tags", errors), ...namesOf(write.add_tags, "add_tags", errors)];
   const removing = namesOf(write.remove_tags, "remove_tags", errors);
@@ -106,11 +140,13 @@ export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, re
 
   const wantedKeys = [...new Set(named.map((n) => n.key))];
   const known = new Map<string, LabelFacts>();
-  if (wantedKeys.length) for (const row of labelFactsByKeys(tx, ctx.workspaceId, jsonList(wantedKeys))) known.set(row.nameKey, row);
+  if (wantedKeys.length)
+    for (const row of labelFactsByKeys(tx, ctx.workspaceId, jsonList(wantedKeys))) known.set(row.nameKey, row);
   const missing = named.filter((n, i) => !known.has(n.key) && named.findIndex((m) => m.key === n.key) === i);
   for (const n of named) {
     const label = known.get(n.key);
-    if (label && !label.appliesTo.includes(kind)) errors.push({ location: n.location, message: `the label "${label.name}" does not apply to ${kind}` });
+    if (label && !label.appliesTo.includes(kind))
+      errors.push({ location: n.location, message: `the label "${label.name}" does not apply to ${kind}` });
   }
   if (errors.length) throw validationFailed(errors);
   if (missing.length) {
@@ -124,7 +160,9 @@ export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, re
       );
     }
     if (labelCount(tx, ctx.workspaceId) + missing.length > MAX_LABELS_PER_WORKSPACE) {
-      throw validationFailed([{ location: missing[0]!.location, message: `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels` }]);
+      throw validationFailed([
+        { location: missing[0]!.location, message: `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels` },
+      ]);
     }
     for (const n of missing) {
       const row = insertLabel(tx, ctx.workspaceId, { name: n.name });
@@ -155,7 +193,9 @@ export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, re
   next = next.filter((l) => !removeKeys.has(l.nameKey));
   if (next.length > MAX_LABELS_PER_RECORD) {
     const member = write.add_tags !== undefined ? "add_tags" : "tags";
-    throw validationFailed([{ location: `body.${member}`, message: `a record carries at most ${MAX_LABELS_PER_RECORD} labels` }]);
+    throw validationFailed([
+      { location: `body.${member}`, message: `a record carries at most ${MAX_LABELS_PER_RECORD} labels` },
+    ]);
   }
 
   const beforeIds = new Set(before.map((l) => l.id));
@@ -168,7 +208,11 @@ export function applyLabelWrite(tx: Tx, ctx: RequestContext, kind: LabelKind, re
     const now = new Date().toISOString();
     for (const label of added) statements.attach.run(ctx.workspaceId, kind, recordId, label.id, now);
   }
-  return { added: added.map(presentTagRef), removed: removed.map(presentTagRef), tags: inListOrder(next).map(presentTagRef) };
+  return {
+    added: added.map(presentTagRef),
+    removed: removed.map(presentTagRef),
+    tags: inListOrder(next).map(presentTagRef),
+  };
 }
 
 /** The labels of each record, ordered like the label list (group position, position, name). */
@@ -177,18 +221,28 @@ export function labelsOf(db: Queryable, kind: LabelKind, recordIds: string[]): M
   if (recordIds.length === 0) return out;
   for (const recordId of recordIds) out.set(recordId, []);
   const statements = labelStatements(db);
-  const rows = out.size === 1 ? statements.refsOfOne.all(kind, recordIds[0]!) : statements.refsOfMany.all(kind, jsonList([...out.keys()]));
+  const rows =
+    out.size === 1
+      ? statements.refsOfOne.all(kind, recordIds[0]!)
+      : statements.refsOfMany.all(kind, jsonList([...out.keys()]));
   for (const row of rows) out.get(row.recordId)!.push(presentTagRef(row));
   return out;
 }
 
 /** `EXISTS (…)`: the record in `recordIdColumn` carries the label named `labelName` (any case). */
-export function labelFilterSql(kind: LabelKind, workspaceId: string, labelName: string, recordIdColumn: SQLiteColumn): SQL {
+export function labelFilterSql(
+  kind: LabelKind,
+  workspaceId: string,
+  labelName: string,
+  recordIdColumn: SQLiteColumn,
+): SQL {
   const key = labelNameKey(labelName);
   return sql`EXISTS (SELECT 1 FROM ${recordTags} WHERE ${recordTags.kind} = ${kind} AND ${recordTags.recordId} = ${recordIdColumn} AND ${recordTags.tagId} = (SELECT ${tags.id} FROM ${tags} WHERE ${tags.workspaceId} = ${workspaceId} AND ${tags.nameKey} = ${key}))`;
 }
 
 /** Removes every label from a record (the record is being deleted). */
 export function clearLabels(tx: Tx, kind: LabelKind, recordId: string): void {
-  tx.delete(recordTags).where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId))).run();
+  tx.delete(recordTags)
+    .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId)))
+    .run();
 }

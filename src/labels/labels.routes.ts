@@ -14,8 +14,25 @@ import {
   UpdateTagBody,
   UpdateTagGroupBody,
 } from "./labels.schemas";
-import { createTag, deleteTag, findTag, listTags, mergeTag, presentTagWithUsage, reorderTags, updateTag } from "./labels.service";
-import { createTagGroup, deleteTagGroup, findTagGroup, listTagGroups, presentGroupWithCount, reorderTagGroups, updateTagGroup } from "./tag-groups.service";
+import {
+  createTag,
+  deleteTag,
+  findTag,
+  listTags,
+  mergeTag,
+  presentTagWithUsage,
+  reorderTags,
+  updateTag,
+} from "./labels.service";
+import {
+  createTagGroup,
+  deleteTagGroup,
+  findTagGroup,
+  listTagGroups,
+  presentGroupWithCount,
+  reorderTagGroups,
+  updateTagGroup,
+} from "./tag-groups.service";
 
 const read = { role: "viewer" } as const;
 
@@ -28,7 +45,12 @@ export function labelsRoutes(deps: Deps) {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
         return completeList(listTags(deps.db, ctx, query));
       },
-      { access: read, query: TagListQuery, response: { 200: completeListSchema(TagSchema), ...errorResponses }, detail: { summary: "All labels, ordered by group position, position, name" } },
+      {
+        access: read,
+        query: TagListQuery,
+        response: { 200: completeListSchema(TagSchema), ...errorResponses },
+        detail: { summary: "All labels, ordered by group position, position, name" },
+      },
     )
     .post(
       "/tags",
@@ -36,7 +58,12 @@ export function labelsRoutes(deps: Deps) {
         set.status = 201;
         return presentTagWithUsage(deps.db, createTag(ctx, body, deps));
       },
-      { access: settingsWrite, body: CreateTagBody, response: { 201: TagSchema }, detail: { summary: "Create a label; 409 conflict on a duplicate name" } },
+      {
+        access: settingsWrite,
+        body: CreateTagBody,
+        response: { 201: TagSchema },
+        detail: { summary: "Create a label; 409 conflict on a duplicate name" },
+      },
     )
     .post(
       "/tags/reorder",
@@ -45,7 +72,12 @@ export function labelsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, body: ReorderBody, response: { 204: NoContent }, detail: { summary: "Each listed label's position becomes its index" } },
+      {
+        access: settingsWrite,
+        body: ReorderBody,
+        response: { 204: NoContent },
+        detail: { summary: "Each listed label's position becomes its index" },
+      },
     )
     .get(
       "/tags/:id",
@@ -60,7 +92,13 @@ export function labelsRoutes(deps: Deps) {
     .patch(
       "/tags/:id",
       ({ ctx, params, body }) => presentTagWithUsage(deps.db, updateTag(ctx, params.id, body, deps)),
-      { access: settingsWrite, params: IdParams, body: UpdateTagBody, response: { 200: TagSchema }, detail: { summary: "Change a label; a rename rewrites views naming it" } },
+      {
+        access: settingsWrite,
+        params: IdParams,
+        body: UpdateTagBody,
+        response: { 200: TagSchema },
+        detail: { summary: "Change a label; a rename rewrites views naming it" },
+      },
     )
     .delete(
       "/tags/:id",
@@ -69,12 +107,22 @@ export function labelsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, params: IdParams, detail: { summary: "Delete a label and remove it from every record" } },
+      {
+        access: settingsWrite,
+        params: IdParams,
+        detail: { summary: "Delete a label and remove it from every record" },
+      },
     )
     .post(
       "/tags/:id/merge",
       ({ ctx, params, body }) => presentTagWithUsage(deps.db, mergeTag(ctx, params.id, body.into, deps)),
-      { access: settingsWrite, params: IdParams, body: MergeTagBody, response: { 200: TagSchema }, detail: { summary: "Move every record of this label to `into`, then delete it; answers the `into` label" } },
+      {
+        access: settingsWrite,
+        params: IdParams,
+        body: MergeTagBody,
+        response: { 200: TagSchema },
+        detail: { summary: "Move every record of this label to `into`, then delete it; answers the `into` label" },
+      },
     )
     .get(
       "/tag-groups",
@@ -82,7 +130,11 @@ export function labelsRoutes(deps: Deps) {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
         return completeList(listTagGroups(deps.db, ctx));
       },
-      { access: read, response: { 200: completeListSchema(TagGroupSchema) }, detail: { summary: "All label groups by position" } },
+      {
+        access: read,
+        response: { 200: completeListSchema(TagGroupSchema) },
+        detail: { summary: "All label groups by position" },
+      },
     )
     .post(
       "/tag-groups",
@@ -90,7 +142,12 @@ export function labelsRoutes(deps: Deps) {
         set.status = 201;
         return presentGroupWithCount(deps.db, createTagGroup(ctx, body, deps));
       },
-      { access: settingsWrite, body: CreateTagGroupBody, response: { 201: TagGroupSchema }, detail: { summary: "Create a label group" } },
+      {
+        access: settingsWrite,
+        body: CreateTagGroupBody,
+        response: { 201: TagGroupSchema },
+        detail: { summary: "Create a label group" },
+      },
     )
     .post(
       "/tag-groups/reorder",
@@ -99,7 +156,12 @@ export function labelsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, body: ReorderBody, response: { 204: NoContent }, detail: { summary: "Each listed group's position becomes its index" } },
+      {
+        access: settingsWrite,
+        body: ReorderBody,
+        response: { 204: NoContent },
+        detail: { summary: "Each listed group's position becomes its index" },
+      },
     )
     .get(
       "/tag-groups/:id",
@@ -114,7 +176,13 @@ export function labelsRoutes(deps: Deps) {
     .patch(
       "/tag-groups/:id",
       ({ ctx, params, body }) => presentGroupWithCount(deps.db, updateTagGroup(ctx, params.id, body, deps)),
-      { access: settingsWrite, params: IdParams, body: UpdateTagGroupBody, response: { 200: TagGroupSchema }, detail: { summary: "Change a label group" } },
+      {
+        access: settingsWrite,
+        params: IdParams,
+        body: UpdateTagGroupBody,
+        response: { 200: TagGroupSchema },
+        detail: { summary: "Change a label group" },
+      },
     )
     .delete(
       "/tag-groups/:id",
@@ -123,6 +191,10 @@ export function labelsRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsWrite, params: IdParams, detail: { summary: "Delete a label group; its labels stay, ungrouped" } },
+      {
+        access: settingsWrite,
+        params: IdParams,
+        detail: { summary: "Delete a label group; its labels stay, ungrouped" },
+      },
     );
 }

@@ -1,5 +1,21 @@
 /** Label naming and colour rules shared by the label routes and record writes. */
-export const LABEL_COLORS = ["gray", "red", "orange", "amber", "yellow", "lime", "green", "teal", "cyan", "blue", "indigo", "violet", "purple", "pink", "rose"] as const;
+export const LABEL_COLORS = [
+  "gray",
+  "red",
+  "orange",
+  "amber",
+  "yellow",
+  "lime",
+  "green",
+  "teal",
+  "cyan",
+  "blue",
+  "indigo",
+  "violet",
+  "purple",
+  "pink",
+  "rose",
+] as const;
 export type LabelColor = (typeof LABEL_COLORS)[number];
 
 export const MAX_LABELS_PER_WORKSPACE = 1000;

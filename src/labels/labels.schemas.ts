@@ -6,7 +6,12 @@ export const LabelColorSchema = z.enum(LABEL_COLORS);
 export const LabelKindSchema = z.enum(LABEL_KINDS);
 const Position = z.number().int().min(0).max(1_000_000);
 
-export const TagRefSchema = z.object({ id: z.string(), name: z.string(), color: LabelColorSchema, group_id: z.string().nullable() });
+export const TagRefSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  color: LabelColorSchema,
+  group_id: z.string().nullable(),
+});
 
 export const TagSchema = z.object({
   id: z.string(),
@@ -41,7 +46,14 @@ const tagFields = {
   applies_to: z.array(LabelKindSchema).min(1).max(3),
   position: Position,
 };
-export const CreateTagBody = z.strictObject({ ...tagFields, group_id: tagFields.group_id.optional(), color: tagFields.color.optional(), description: tagFields.description.optional(), applies_to: tagFields.applies_to.optional(), position: tagFields.position.optional() });
+export const CreateTagBody = z.strictObject({
+  ...tagFields,
+  group_id: tagFields.group_id.optional(),
+  color: tagFields.color.optional(),
+  description: tagFields.description.optional(),
+  applies_to: tagFields.applies_to.optional(),
+  position: tagFields.position.optional(),
+});
 export const UpdateTagBody = z.strictObject({ ...tagFields, archived: z.boolean() }).partial();
 export const MergeTagBody = z.strictObject({ into: z.string().min(1).max(100) });
 export const ReorderBody = z.strictObject({ ids: z.array(z.string().max(100)).max(1000) });
@@ -54,5 +66,10 @@ export const TagListQuery = z.strictObject({
 });
 
 const GroupName = z.string().trim().min(1).max(50);
-export const CreateTagGroupBody = z.strictObject({ name: GroupName, color: LabelColorSchema.nullable().optional(), exclusive: z.boolean().optional(), position: Position.optional() });
+export const CreateTagGroupBody = z.strictObject({
+  name: GroupName,
+  color: LabelColorSchema.nullable().optional(),
+  exclusive: z.boolean().optional(),
+  position: Position.optional(),
+});
 export const UpdateTagGroupBody = CreateTagGroupBody.partial();

@@ -21,7 +21,12 @@ export type TagInput = {
   position?: number;
   archived?: boolean;
 };
-export type TagListQuery = { q?: string; group_id?: string; archived?: "true" | "false" | "any"; applies_to?: LabelKind };
+export type TagListQuery = {
+  q?: string;
+  group_id?: string;
+  archived?: "true" | "false" | "any";
+  applies_to?: LabelKind;
+};
 
 export function usageOf(db: Queryable, tagIds: string[]): Map<string, LabelUsage> {
   const out = new Map<string, LabelUsage>();
@@ -41,7 +46,11 @@ export function usageOf(db: Queryable, tagIds: string[]): Map<string, LabelUsage
 export const presentTagWithUsage = (db: Queryable, row: TagRow) => presentTag(row, usageOf(db, [row.id]).get(row.id)!);
 
 export function findTag(db: Queryable, workspaceId: string, id: string): TagRow | undefined {
-  return db.select().from(tags).where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id))).get();
+  return db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id)))
+    .get();
 }
 
 /** All labels matching the filters, ordered by group position, position, name (ungrouped first). */
@@ -52,7 +61,8 @@ export function listTags(db: Queryable, ctx: RequestContext, query: TagListQuery
   else if (query.group_id) conditions.push(eq(tags.groupId, query.group_id));
   if (query.archived === "true") conditions.push(eq(tags.archived, true));
   if (query.archived === "false") conditions.push(eq(tags.archived, false));
-  if (query.applies_to) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${tags.appliesTo}) WHERE value = ${query.applies_to})`);
+  if (query.applies_to)
+    conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${tags.appliesTo}) WHERE value = ${query.applies_to})`);
   const rows = db
     .select({ tag: tags })
     .from(tags)
@@ -61,7 +71,10 @@ export function listTags(db: Queryable, ctx: RequestContext, query: TagListQuery
     .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey))
     .all()
     .map((r) => r.tag);
-  const usage = usageOf(db, rows.map((r) => r.id));
+  const usage = usageOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => presentTag(row, usage.get(row.id)!));
 }
 
@@ -73,13 +86,21 @@ function checkName(raw: string): string {
 }
 
 function assertNameFree(tx: Tx, workspaceId: string, name: string, exceptId: string | null) {
-  const taken = tx.select({ id: tags.id }).from(tags).where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name)))).get();
+  const taken = tx
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name))))
+    .get();
   if (taken && taken.id !== exceptId) throw conflict(`A label named "${name}" already exists.`);
 }
 
 function assertGroup(tx: Tx, workspaceId: string, groupId: string | null | undefined) {
   if (!groupId) return;
-  const group = tx.select({ id: tagGroups.id }).from(tagGroups).where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, groupId))).get();
+  const group = tx
+    .select({ id: tagGroups.id })
+    .from(tagGroups)
+    .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, groupId)))
+    .get();
   if (!group) throw invalidAt("body.group_id", "no label group of this workspace has this id");
 }
 
@@ -88,7 +109,8 @@ export function createTag(ctx: RequestContext, input: TagInput & { name: string 
   return withTx(deps.db, (tx) => {
     assertNameFree(tx, ctx.workspaceId, name, null);
     assertGroup(tx, ctx.workspaceId, input.group_id);
-    if (labelCount(tx, ctx.workspaceId) >= MAX_LABELS_PER_WORKSPACE) throw invalidAt("body.name", `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels`);
+    if (labelCount(tx, ctx.workspaceId) >= MAX_LABELS_PER_WORKSPACE)
+      throw invalidAt("body.name", `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels`);
     const row = insertLabel(tx, ctx.workspaceId, {
       name,
       color: input.color,
@@ -136,9 +158,15 @@ export function updateTag(ctx: RequestContext, id: string, input: TagInput, deps
       .where(eq(tags.id, id))
       .returning()
       .get();
-    if (patch.name !== undefined && patch.name !== before.name) renameTagInViews(tx, ctx.workspaceId, before.nameKey, row.name);
+    if (patch.name !== undefined && patch.name !== before.name)
+      renameTagInViews(tx, ctx.workspaceId, before.nameKey, row.name);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, row) } });
-    recordAudit(tx, ctx, { action: "tag.updated", entityType: "tag", entityId: id, data: { changes: Object.keys(input) } });
+    recordAudit(tx, ctx, {
+      action: "tag.updated",
+      entityType: "tag",
+      entityId: id,
+      data: { changes: Object.keys(input) },
+    });
     return row;
   });
 }
@@ -168,7 +196,9 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
     if (target.id === source.id) throw invalidAt("body.into", "a label cannot be merged into itself");
     const exclusive =
       target.groupId !== null &&
-      (tx.select({ exclusive: tagGroups.exclusive }).from(tagGroups).where(eq(tagGroups.id, target.groupId)).get()?.exclusive ?? false);
+      (tx.select({ exclusive: tagGroups.exclusive }).from(tagGroups).where(eq(tagGroups.id, target.groupId)).get()
+        ?.exclusive ??
+        false);
     if (exclusive) {
       tx.run(sql`DELETE FROM record_tags WHERE tag_id IN (SELECT id FROM tags WHERE group_id = ${target.groupId} AND id <> ${target.id} AND id <> ${source.id})
         AND (kind, record_id) IN (SELECT kind, record_id FROM record_tags WHERE tag_id = ${source.id})`);
@@ -179,7 +209,12 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
     tx.delete(tags).where(eq(tags.id, source.id)).run();
     renameTagInViews(tx, ctx.workspaceId, source.nameKey, target.name);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.merged", data: { tag_id: source.id, into: target.id } });
-    recordAudit(tx, ctx, { action: "tag.merged", entityType: "tag", entityId: source.id, data: { name: source.name, into: target.id, into_name: target.name } });
+    recordAudit(tx, ctx, {
+      action: "tag.merged",
+      entityType: "tag",
+      entityId: source.id,
+      data: { name: source.name, into: target.id, into_name: target.name },
+    });
     return target;
   });
 }
@@ -187,16 +222,29 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
 /** Each listed label's position becomes its index; labels not listed keep theirs. */
 export function reorderTags(ctx: RequestContext, ids: string[], deps: Deps): void {
   withTx(deps.db, (tx) => {
-    const rows = ids.length ? tx.select().from(tags).where(and(eq(tags.workspaceId, ctx.workspaceId), inArray(tags.id, ids))).all() : [];
+    const rows = ids.length
+      ? tx
+          .select()
+          .from(tags)
+          .where(and(eq(tags.workspaceId, ctx.workspaceId), inArray(tags.id, ids)))
+          .all()
+      : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
-    if (unknown.length) throw validationFailed(unknown.map(({ i }) => ({ location: `body.ids.${i}`, message: "no label of this workspace has this id" })));
+    if (unknown.length)
+      throw validationFailed(
+        unknown.map(({ i }) => ({ location: `body.ids.${i}`, message: "no label of this workspace has this id" })),
+      );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = new Date().toISOString();
     ids.forEach((id, position) => {
       if (byId.get(id)!.position === position) return;
       const row = tx.update(tags).set({ position, updatedAt: now }).where(eq(tags.id, id)).returning().get();
-      appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, row) } });
+      appendEvent(tx, {
+        workspaceId: ctx.workspaceId,
+        type: "tag.updated",
+        data: { tag: presentTagWithUsage(tx, row) },
+      });
     });
     recordAudit(tx, ctx, { action: "tag.reordered", entityType: "tag", data: { ids } });
   });

@@ -47,7 +47,9 @@ const statements = preparedFor((sqlite) => ({
   attach: sqlite.query<unknown, [string, string, string, string, string]>(
     "INSERT INTO record_tags (workspace_id, kind, record_id, tag_id, created_at) VALUES (?, ?, ?, ?, ?)",
   ),
-  detach: sqlite.query<unknown, [string, string, string]>("DELETE FROM record_tags WHERE kind = +? AND record_id = +? AND tag_id = +?"),
+  detach: sqlite.query<unknown, [string, string, string]>(
+    "DELETE FROM record_tags WHERE kind = +? AND record_id = +? AND tag_id = +?",
+  ),
 }));
 
 const facts = (raw: RawFacts): LabelFacts => ({
@@ -57,7 +59,8 @@ const facts = (raw: RawFacts): LabelFacts => ({
 });
 
 export const labelStatements = (db: Queryable) => statements(db);
-export const currentLabelFacts = (db: Queryable, kind: string, recordId: string): LabelFacts[] => statements(db).current.all(kind, recordId).map(facts);
+export const currentLabelFacts = (db: Queryable, kind: string, recordId: string): LabelFacts[] =>
+  statements(db).current.all(kind, recordId).map(facts);
 export const labelFactsByKeys = (db: Queryable, workspaceId: string, keysJson: string): LabelFacts[] =>
   statements(db).byKeys.all(workspaceId, keysJson).map(facts);
 

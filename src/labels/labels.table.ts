@@ -36,7 +36,10 @@ export const tags = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("tags_workspace_name_unique").on(t.workspaceId, t.nameKey), index("tags_group_idx").on(t.groupId)],
+  (t) => [
+    uniqueIndex("tags_workspace_name_unique").on(t.workspaceId, t.nameKey),
+    index("tags_group_idx").on(t.groupId),
+  ],
 );
 
 /** Which label is on which record; `kind` says which table `record_id` points into. */
@@ -49,8 +52,5 @@ export const recordTags = sqliteTable(
     tagId: text("tag_id").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.kind, t.recordId, t.tagId] }),
-    index("record_tags_tag_idx").on(t.tagId, t.kind),
-  ],
+  (t) => [primaryKey({ columns: [t.kind, t.recordId, t.tagId] }), index("record_tags_tag_idx").on(t.tagId, t.kind)],
 );

@@ -12,8 +12,22 @@ import { recordTags } from "./labels.table";
 const desk: TestDesk = await startTestDesk();
 
 const eventsSince = (workspaceId: string, afterSeq: number) =>
-  desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId)).all().filter((e) => e.seq > afterSeq);
-const lastSeq = (workspaceId: string) => Math.max(0, ...desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId)).all().map((e) => e.seq));
+  desk.deps.db
+    .select()
+    .from(events)
+    .where(eq(events.workspaceId, workspaceId))
+    .all()
+    .filter((e) => e.seq > afterSeq);
+const lastSeq = (workspaceId: string) =>
+  Math.max(
+    0,
+    ...desk.deps.db
+      .select()
+      .from(events)
+      .where(eq(events.workspaceId, workspaceId))
+      .all()
+      .map((e) => e.seq),
+  );
 
 async function newTag(owner: Member, body: Record<string, unknown>) {
   const res = await desk.api("POST", "/v1/tags", { headers: owner.headers, body });
@@ -31,10 +45,16 @@ describe("labels: access", () => {
     const readKey = createKey(desk, owner, ["tickets:read", "settings:read"]);
     expect((await desk.api("POST", "/v1/tags", { headers: readKey.headers, body: { name: "x" } })).status).toBe(403);
     expect((await desk.api("GET", "/v1/tags", { headers: viewer.headers })).status).toBe(200);
-    expect((await desk.api("GET", "/v1/tags", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status).toBe(200);
-    expect((await desk.api("GET", "/v1/tags", { headers: createKey(desk, owner, ["kb:read"]).headers })).status).toBe(403);
+    expect(
+      (await desk.api("GET", "/v1/tags", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status,
+    ).toBe(200);
+    expect((await desk.api("GET", "/v1/tags", { headers: createKey(desk, owner, ["kb:read"]).headers })).status).toBe(
+      403,
+    );
     const writeKey = createKey(desk, owner, ["settings:write"]);
-    expect((await desk.api("POST", "/v1/tags", { headers: writeKey.headers, body: { name: "from key" } })).status).toBe(201);
+    expect((await desk.api("POST", "/v1/tags", { headers: writeKey.headers, body: { name: "from key" } })).status).toBe(
+      201,
+    );
   });
 });
 
@@ -43,7 +63,14 @@ describe("labels: create, read, update", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const seq = lastSeq(workspace.id);
     const tag = await newTag(owner, { name: "  Billing  issue " });
-    expect(tag).toMatchObject({ name: "Billing issue", color: colorForName("billing issue"), description: "", group_id: null, position: 0, archived: false });
+    expect(tag).toMatchObject({
+      name: "Billing issue",
+      color: colorForName("billing issue"),
+      description: "",
+      group_id: null,
+      position: 0,
+      archived: false,
+    });
     expect(tag.applies_to).toEqual(["tickets", "contacts", "companies"]);
     expect(tag.usage).toEqual({ tickets: 0, contacts: 0, companies: 0 });
     const second = await newTag(owner, { name: "VIP" });
@@ -51,7 +78,11 @@ describe("labels: create, read, update", () => {
     const emitted = eventsSince(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["tag.created", "tag.created"]);
     expect((emitted[0]!.data as { tag: { id: string } }).tag.id).toBe(tag.id);
-    const audit = desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "tag.created"))).all();
+    const audit = desk.deps.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "tag.created")))
+      .all();
     expect(audit.length).toBe(2);
   });
 
@@ -92,7 +123,9 @@ describe("labels: create, read, update", () => {
       const res = await desk.api("POST", "/v1/tags", { headers: owner.headers, body });
       expect(res.status).toBe(422);
       expect(res.body.code).toBe("validation_failed");
-      expect(res.body.errors.map((e: { location: string }) => e.location).some((l: string) => l.startsWith(location))).toBe(true);
+      expect(
+        res.body.errors.map((e: { location: string }) => e.location).some((l: string) => l.startsWith(location)),
+      ).toBe(true);
     }
     const list = await desk.api("GET", "/v1/tags", { headers: owner.headers });
     expect(list.body.data).toEqual([]);
@@ -120,25 +153,37 @@ describe("labels: create, read, update", () => {
     ] as const) {
       expect((await desk.api(method, path, { headers: b.owner.headers, body })).status).toBe(404);
     }
-    const res = await desk.api("POST", "/v1/tags", { headers: b.owner.headers, body: { name: "Linked", group_id: group.id } });
+    const res = await desk.api("POST", "/v1/tags", {
+      headers: b.owner.headers,
+      body: { name: "Linked", group_id: group.id },
+    });
     expect(res.status).toBe(422);
     const own = await newTag(b.owner, { name: "Own" });
-    expect((await desk.api("POST", `/v1/tags/${own.id}/merge`, { headers: b.owner.headers, body: { into: tag.id } })).status).toBe(422);
-    expect((await desk.api("POST", "/v1/tags/reorder", { headers: b.owner.headers, body: { ids: [tag.id] } })).status).toBe(422);
+    expect(
+      (await desk.api("POST", `/v1/tags/${own.id}/merge`, { headers: b.owner.headers, body: { into: tag.id } })).status,
+    ).toBe(422);
+    expect(
+      (await desk.api("POST", "/v1/tags/reorder", { headers: b.owner.headers, body: { ids: [tag.id] } })).status,
+    ).toBe(422);
     expect((await desk.api("GET", `/v1/tags/${tag.id}`, { headers: a.owner.headers })).body.name).toBe("Secret");
   });
 
   test("list filters and order: group position, position, name", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const g2 = (await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Second" } })).body;
-    const g1 = (await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "First", position: 0 } })).body;
+    const g1 = (
+      await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "First", position: 0 } })
+    ).body;
     await desk.api("PATCH", `/v1/tag-groups/${g2.id}`, { headers: owner.headers, body: { position: 5 } });
     await newTag(owner, { name: "zeta", group_id: g2.id });
     await newTag(owner, { name: "beta", group_id: g1.id, position: 0 });
     await newTag(owner, { name: "alpha", group_id: g1.id, position: 0 });
     const loose = await newTag(owner, { name: "loose", applies_to: ["contacts"] });
     await desk.api("PATCH", `/v1/tags/${loose.id}`, { headers: owner.headers, body: { archived: true } });
-    const names = async (query = "") => (await desk.api("GET", `/v1/tags${query}`, { headers: owner.headers })).body.data.map((t: { name: string }) => t.name);
+    const names = async (query = "") =>
+      (await desk.api("GET", `/v1/tags${query}`, { headers: owner.headers })).body.data.map(
+        (t: { name: string }) => t.name,
+      );
     expect(await names()).toEqual(["loose", "alpha", "beta", "zeta"]);
     expect(await names("?group_id=none")).toEqual(["loose"]);
     expect(await names(`?group_id=${g1.id}`)).toEqual(["alpha", "beta"]);
@@ -155,18 +200,27 @@ describe("labels: create, read, update", () => {
     const b = await newTag(owner, { name: "b" });
     const c = await newTag(owner, { name: "c" });
     const seq = lastSeq(workspace.id);
-    const res = await desk.api("POST", "/v1/tags/reorder", { headers: owner.headers, body: { ids: [c.id, a.id, b.id] } });
+    const res = await desk.api("POST", "/v1/tags/reorder", {
+      headers: owner.headers,
+      body: { ids: [c.id, a.id, b.id] },
+    });
     expect(res.status).toBe(204);
     const list = (await desk.api("GET", "/v1/tags", { headers: owner.headers })).body.data;
     expect(list.map((t: { name: string }) => t.name)).toEqual(["c", "a", "b"]);
     expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["tag.updated", "tag.updated", "tag.updated"]);
-    expect((await desk.api("POST", "/v1/tags/reorder", { headers: owner.headers, body: { ids: [a.id, "missing"] } })).body.errors[0].location).toBe("body.ids.1");
+    expect(
+      (await desk.api("POST", "/v1/tags/reorder", { headers: owner.headers, body: { ids: [a.id, "missing"] } })).body
+        .errors[0].location,
+    ).toBe("body.ids.1");
   });
 });
 
 describe("labels on records", () => {
   async function contactWith(owner: Member, body: Record<string, unknown>) {
-    const res = await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { email: `c${Math.random()}@example.test`, ...body } });
+    const res = await desk.api("POST", "/v1/contacts", {
+      headers: owner.headers,
+      body: { email: `c${Math.random()}@example.test`, ...body },
+    });
     return res;
   }
 
@@ -176,9 +230,16 @@ describe("labels on records", () => {
     const created = await contactWith(owner, { tags: ["one", "Two"] });
     expect(created.status).toBe(201);
     expect(created.body.tags.map((t: { name: string }) => t.name)).toEqual(["one", "Two"]);
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["tag.created", "tag.created", "contact.created"]);
+    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual([
+      "tag.created",
+      "tag.created",
+      "contact.created",
+    ]);
     const id = created.body.id;
-    const patched = await desk.api("PATCH", `/v1/contacts/${id}`, { headers: owner.headers, body: { add_tags: ["three", "ONE"], remove_tags: ["two", "never-existed"] } });
+    const patched = await desk.api("PATCH", `/v1/contacts/${id}`, {
+      headers: owner.headers,
+      body: { add_tags: ["three", "ONE"], remove_tags: ["two", "never-existed"] },
+    });
     expect(patched.body.tags.map((t: { name: string }) => t.name).sort()).toEqual(["one", "three"]);
     const replaced = await desk.api("PATCH", `/v1/contacts/${id}`, { headers: owner.headers, body: { tags: ["two"] } });
     expect(replaced.body.tags.map((t: { name: string }) => t.name)).toEqual(["Two"]);
@@ -199,7 +260,9 @@ describe("labels on records", () => {
 
   test("unknown_label when label creation is restricted to admins", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    desk.deps.db.$client.query("UPDATE workspaces SET settings = json_set(settings, '$.label_creation', 'admins') WHERE id = ?").run(workspace.id);
+    desk.deps.db.$client
+      .query("UPDATE workspaces SET settings = json_set(settings, '$.label_creation', 'admins') WHERE id = ?")
+      .run(workspace.id);
     const agent = await addMember(desk, workspace.id, "agent");
     await newTag(owner, { name: "existing" });
     const res = await contactWith(agent, { tags: ["existing", "brand new"] });
@@ -209,7 +272,9 @@ describe("labels on records", () => {
     expect((await contactWith(agent, { tags: ["existing"] })).status).toBe(201);
     expect((await contactWith(owner, { tags: ["brand new"] })).status).toBe(201);
     const keyNoSettings = createKey(desk, owner, ["contacts:write"]);
-    expect((await contactWith(keyNoSettings as unknown as Member, { tags: ["another"] })).body.code).toBe("unknown_label");
+    expect((await contactWith(keyNoSettings as unknown as Member, { tags: ["another"] })).body.code).toBe(
+      "unknown_label",
+    );
     const keySettings = createKey(desk, owner, ["contacts:write", "settings:write"]);
     expect((await contactWith(keySettings as unknown as Member, { tags: ["another"] })).status).toBe(201);
   });
@@ -224,11 +289,16 @@ describe("labels on records", () => {
 
   test("exclusive group: the last named wins, and adding replaces the group's other label", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const group = (await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Tier", exclusive: true } })).body;
+    const group = (
+      await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Tier", exclusive: true } })
+    ).body;
     for (const name of ["gold", "silver", "bronze"]) await newTag(owner, { name, group_id: group.id });
     const created = await contactWith(owner, { tags: ["gold", "other", "silver"] });
     expect(created.body.tags.map((t: { name: string }) => t.name).sort()).toEqual(["other", "silver"]);
-    const added = await desk.api("PATCH", `/v1/contacts/${created.body.id}`, { headers: owner.headers, body: { add_tags: ["bronze"] } });
+    const added = await desk.api("PATCH", `/v1/contacts/${created.body.id}`, {
+      headers: owner.headers,
+      body: { add_tags: ["bronze"] },
+    });
     expect(added.body.tags.map((t: { name: string }) => t.name).sort()).toEqual(["bronze", "other"]);
   });
 
@@ -241,7 +311,10 @@ describe("labels on records", () => {
     await desk.api("PATCH", `/v1/tag-groups/${group.id}`, { headers: owner.headers, body: { exclusive: true } });
     const read = await desk.api("GET", `/v1/contacts/${created.body.id}`, { headers: owner.headers });
     expect(read.body.tags.length).toBe(2);
-    const changed = await desk.api("PATCH", `/v1/contacts/${created.body.id}`, { headers: owner.headers, body: { add_tags: ["small"] } });
+    const changed = await desk.api("PATCH", `/v1/contacts/${created.body.id}`, {
+      headers: owner.headers,
+      body: { add_tags: ["small"] },
+    });
     expect(changed.body.tags.map((t: { name: string }) => t.name)).toEqual(["small"]);
   });
 
@@ -258,12 +331,22 @@ describe("labels on records", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const contact = (await contactWith(owner, { tags: ["old name", "keep"] })).body;
     const tag = (await desk.api("GET", "/v1/tags?q=old", { headers: owner.headers })).body.data[0];
-    const view = (await desk.api("POST", "/v1/views", { headers: owner.headers, body: { name: "Old", filters: { tag: "OLD NAME" } } })).body;
+    const view = (
+      await desk.api("POST", "/v1/views", {
+        headers: owner.headers,
+        body: { name: "Old", filters: { tag: "OLD NAME" } },
+      })
+    ).body;
     const seq = lastSeq(workspace.id);
-    const renamed = await desk.api("PATCH", `/v1/tags/${tag.id}`, { headers: owner.headers, body: { name: "New name" } });
+    const renamed = await desk.api("PATCH", `/v1/tags/${tag.id}`, {
+      headers: owner.headers,
+      body: { name: "New name" },
+    });
     expect(renamed.status).toBe(200);
     expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["view.updated", "tag.updated"]);
-    expect((await desk.api("GET", `/v1/views/${view.id}`, { headers: owner.headers })).body.filters.tag).toBe("New name");
+    expect((await desk.api("GET", `/v1/views/${view.id}`, { headers: owner.headers })).body.filters.tag).toBe(
+      "New name",
+    );
     const seq2 = lastSeq(workspace.id);
     expect((await desk.api("DELETE", `/v1/tags/${tag.id}`, { headers: owner.headers })).status).toBe(204);
     expect(eventsSince(workspace.id, seq2).map((e) => e.type)).toEqual(["tag.deleted"]);
@@ -274,24 +357,40 @@ describe("labels on records", () => {
 
   test("merge moves records to the target, honours exclusive groups, rewrites views, deletes the source", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const group = (await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Plan", exclusive: true } })).body;
+    const group = (
+      await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Plan", exclusive: true } })
+    ).body;
     const target = await newTag(owner, { name: "pro", group_id: group.id });
     await newTag(owner, { name: "free", group_id: group.id });
     const source = await newTag(owner, { name: "professional" });
     const a = (await contactWith(owner, { tags: ["professional", "free"] })).body;
     const b = (await contactWith(owner, { tags: ["professional", "pro"] })).body;
     const c = (await contactWith(owner, { tags: ["free"] })).body;
-    const view = (await desk.api("POST", "/v1/views", { headers: owner.headers, body: { name: "Pros", filters: { tag: "professional" } } })).body;
-    expect((await desk.api("POST", `/v1/tags/${source.id}/merge`, { headers: owner.headers, body: { into: source.id } })).status).toBe(422);
+    const view = (
+      await desk.api("POST", "/v1/views", {
+        headers: owner.headers,
+        body: { name: "Pros", filters: { tag: "professional" } },
+      })
+    ).body;
+    expect(
+      (await desk.api("POST", `/v1/tags/${source.id}/merge`, { headers: owner.headers, body: { into: source.id } }))
+        .status,
+    ).toBe(422);
     const seq = lastSeq(workspace.id);
-    const merged = await desk.api("POST", `/v1/tags/${source.id}/merge`, { headers: owner.headers, body: { into: target.id } });
+    const merged = await desk.api("POST", `/v1/tags/${source.id}/merge`, {
+      headers: owner.headers,
+      body: { into: target.id },
+    });
     expect(merged.status).toBe(200);
     expect(merged.body.id).toBe(target.id);
     expect(merged.body.usage.contacts).toBe(2);
     const types = eventsSince(workspace.id, seq).map((e) => e.type);
     expect(types).toEqual(["view.updated", "tag.merged"]);
     expect(eventsSince(workspace.id, seq).at(-1)!.data).toEqual({ tag_id: source.id, into: target.id });
-    const tagsOf = async (id: string) => (await desk.api("GET", `/v1/contacts/${id}`, { headers: owner.headers })).body.tags.map((t: { name: string }) => t.name);
+    const tagsOf = async (id: string) =>
+      (await desk.api("GET", `/v1/contacts/${id}`, { headers: owner.headers })).body.tags.map(
+        (t: { name: string }) => t.name,
+      );
     expect(await tagsOf(a.id)).toEqual(["pro"]);
     expect(await tagsOf(b.id)).toEqual(["pro"]);
     expect(await tagsOf(c.id)).toEqual(["free"]);
@@ -320,28 +419,54 @@ describe("label groups", () => {
   test("CRUD with tag_count; deleting keeps labels ungrouped; events for each change", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const seq = lastSeq(workspace.id);
-    const created = await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Area", color: "blue", exclusive: true } });
+    const created = await desk.api("POST", "/v1/tag-groups", {
+      headers: owner.headers,
+      body: { name: "Area", color: "blue", exclusive: true },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "Area", color: "blue", exclusive: true, position: 0, tag_count: 0 });
     const tag = await newTag(owner, { name: "web", group_id: created.body.id });
-    expect((await desk.api("GET", `/v1/tag-groups/${created.body.id}`, { headers: owner.headers })).body.tag_count).toBe(1);
-    const patched = await desk.api("PATCH", `/v1/tag-groups/${created.body.id}`, { headers: owner.headers, body: { name: "Areas", exclusive: false } });
+    expect(
+      (await desk.api("GET", `/v1/tag-groups/${created.body.id}`, { headers: owner.headers })).body.tag_count,
+    ).toBe(1);
+    const patched = await desk.api("PATCH", `/v1/tag-groups/${created.body.id}`, {
+      headers: owner.headers,
+      body: { name: "Areas", exclusive: false },
+    });
     expect(patched.body).toMatchObject({ name: "Areas", exclusive: false, tag_count: 1 });
-    expect((await desk.api("DELETE", `/v1/tag-groups/${created.body.id}`, { headers: owner.headers })).status).toBe(204);
+    expect((await desk.api("DELETE", `/v1/tag-groups/${created.body.id}`, { headers: owner.headers })).status).toBe(
+      204,
+    );
     expect((await desk.api("GET", `/v1/tags/${tag.id}`, { headers: owner.headers })).body.group_id).toBeNull();
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["tag_group.created", "tag.created", "tag_group.updated", "tag.updated", "tag_group.deleted"]);
+    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual([
+      "tag_group.created",
+      "tag.created",
+      "tag_group.updated",
+      "tag.updated",
+      "tag_group.deleted",
+    ]);
   });
 
   test("422 on bad names and colours; at most 50 groups; reorder", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    for (const body of [{ name: "" }, { name: "x".repeat(51) }, { name: "ok", color: "black" }, { name: "ok", extra: true }, {}]) {
+    for (const body of [
+      { name: "" },
+      { name: "x".repeat(51) },
+      { name: "ok", color: "black" },
+      { name: "ok", extra: true },
+      {},
+    ]) {
       expect((await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body })).status).toBe(422);
     }
     const ids: string[] = [];
-    for (let i = 0; i < 50; i++) ids.push((await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: `g${i}` } })).body.id);
+    for (let i = 0; i < 50; i++)
+      ids.push((await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: `g${i}` } })).body.id);
     const over = await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "one too many" } });
     expect(over.status).toBe(422);
-    expect((await desk.api("POST", "/v1/tag-groups/reorder", { headers: owner.headers, body: { ids: [...ids].reverse() } })).status).toBe(204);
+    expect(
+      (await desk.api("POST", "/v1/tag-groups/reorder", { headers: owner.headers, body: { ids: [...ids].reverse() } }))
+        .status,
+    ).toBe(204);
     const list = (await desk.api("GET", "/v1/tag-groups", { headers: owner.headers })).body.data;
     expect(list[0].name).toBe("g49");
   });
@@ -350,14 +475,19 @@ describe("label groups", () => {
 describe("labels: the write result", () => {
   test("applyLabelWrite's tags list equals labelsOf after the write (group position, position, name)", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const later = (await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Later", position: 5 } })).body;
-    const first = (await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "First", position: 1 } })).body;
+    const later = (
+      await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "Later", position: 5 } })
+    ).body;
+    const first = (
+      await desk.api("POST", "/v1/tag-groups", { headers: owner.headers, body: { name: "First", position: 1 } })
+    ).body;
     await newTag(owner, { name: "zeta", group_id: first.id, position: 0 });
     await newTag(owner, { name: "Alpha", group_id: later.id, position: 2 });
     await newTag(owner, { name: "beta", group_id: later.id, position: 2 });
     await newTag(owner, { name: "plain", position: 9 });
     const contact = (await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { name: "Ann" } })).body;
-    const write = (w: LabelWrite) => withTx(desk.deps.db, (tx) => applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w));
+    const write = (w: LabelWrite) =>
+      withTx(desk.deps.db, (tx) => applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w));
     const stored = () => labelsOf(desk.deps.db, "contacts", [contact.id]).get(contact.id);
     const result = write({ tags: ["beta", "new one", "zeta", "Alpha", "plain"] });
     expect(result.tags!.map((t) => t.name)).toEqual(["plain", "new one", "zeta", "Alpha", "beta"]);

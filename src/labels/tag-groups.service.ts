@@ -25,22 +25,40 @@ function tagCounts(db: Queryable, groupIds: string[]): Map<string, number> {
   return new Map(rows.map((r) => [r.groupId!, r.n]));
 }
 
-export const presentGroupWithCount = (db: Queryable, row: TagGroupRow) => presentTagGroup(row, tagCounts(db, [row.id]).get(row.id) ?? 0);
+export const presentGroupWithCount = (db: Queryable, row: TagGroupRow) =>
+  presentTagGroup(row, tagCounts(db, [row.id]).get(row.id) ?? 0);
 
 export function findTagGroup(db: Queryable, workspaceId: string, id: string): TagGroupRow | undefined {
-  return db.select().from(tagGroups).where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, id))).get();
+  return db
+    .select()
+    .from(tagGroups)
+    .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, id)))
+    .get();
 }
 
 export function listTagGroups(db: Queryable, ctx: RequestContext) {
-  const rows = db.select().from(tagGroups).where(eq(tagGroups.workspaceId, ctx.workspaceId)).orderBy(asc(tagGroups.position), asc(tagGroups.id)).all();
-  const counts = tagCounts(db, rows.map((r) => r.id));
+  const rows = db
+    .select()
+    .from(tagGroups)
+    .where(eq(tagGroups.workspaceId, ctx.workspaceId))
+    .orderBy(asc(tagGroups.position), asc(tagGroups.id))
+    .all();
+  const counts = tagCounts(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => presentTagGroup(row, counts.get(row.id) ?? 0));
 }
 
 export function createTagGroup(ctx: RequestContext, input: TagGroupInput & { name: string }, deps: Deps): TagGroupRow {
   return withTx(deps.db, (tx) => {
-    const existing = tx.select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${tagGroups.position}) + 1, 0)` }).from(tagGroups).where(eq(tagGroups.workspaceId, ctx.workspaceId)).get()!;
-    if (existing.n >= MAX_GROUPS_PER_WORKSPACE) throw invalidAt("body.name", `a workspace has at most ${MAX_GROUPS_PER_WORKSPACE} label groups`);
+    const existing = tx
+      .select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${tagGroups.position}) + 1, 0)` })
+      .from(tagGroups)
+      .where(eq(tagGroups.workspaceId, ctx.workspaceId))
+      .get()!;
+    if (existing.n >= MAX_GROUPS_PER_WORKSPACE)
+      throw invalidAt("body.name", `a workspace has at most ${MAX_GROUPS_PER_WORKSPACE} label groups`);
     const now = new Date().toISOString();
     const row = tx
       .insert(tagGroups)
@@ -56,8 +74,17 @@ export function createTagGroup(ctx: RequestContext, input: TagGroupInput & { nam
       })
       .returning()
       .get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.created", data: { tag_group: presentTagGroup(row, 0) } });
-    recordAudit(tx, ctx, { action: "tag_group.created", entityType: "tag_group", entityId: row.id, data: { name: row.name } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "tag_group.created",
+      data: { tag_group: presentTagGroup(row, 0) },
+    });
+    recordAudit(tx, ctx, {
+      action: "tag_group.created",
+      entityType: "tag_group",
+      entityId: row.id,
+      data: { name: row.name },
+    });
     return row;
   });
 }
@@ -71,9 +98,23 @@ export function updateTagGroup(ctx: RequestContext, id: string, input: TagGroupI
     if (input.color !== undefined) patch.color = input.color;
     if (input.exclusive !== undefined) patch.exclusive = input.exclusive;
     if (input.position !== undefined) patch.position = input.position;
-    const row = tx.update(tagGroups).set({ ...patch, updatedAt: new Date().toISOString() }).where(eq(tagGroups.id, id)).returning().get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.updated", data: { tag_group: presentGroupWithCount(tx, row) } });
-    recordAudit(tx, ctx, { action: "tag_group.updated", entityType: "tag_group", entityId: id, data: { changes: Object.keys(input) } });
+    const row = tx
+      .update(tagGroups)
+      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .where(eq(tagGroups.id, id))
+      .returning()
+      .get();
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "tag_group.updated",
+      data: { tag_group: presentGroupWithCount(tx, row) },
+    });
+    recordAudit(tx, ctx, {
+      action: "tag_group.updated",
+      entityType: "tag_group",
+      entityId: id,
+      data: { changes: Object.keys(input) },
+    });
     return row;
   });
 }
@@ -84,26 +125,57 @@ export function deleteTagGroup(ctx: RequestContext, id: string, deps: Deps): voi
     const group = findTagGroup(tx, ctx.workspaceId, id);
     if (!group) throw notFound("Tag group");
     const now = new Date().toISOString();
-    const freed = tx.update(tags).set({ groupId: null, updatedAt: now }).where(and(eq(tags.workspaceId, ctx.workspaceId), eq(tags.groupId, id))).returning().all();
+    const freed = tx
+      .update(tags)
+      .set({ groupId: null, updatedAt: now })
+      .where(and(eq(tags.workspaceId, ctx.workspaceId), eq(tags.groupId, id)))
+      .returning()
+      .all();
     tx.delete(tagGroups).where(eq(tagGroups.id, id)).run();
-    for (const tag of freed) appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, tag) } });
+    for (const tag of freed)
+      appendEvent(tx, {
+        workspaceId: ctx.workspaceId,
+        type: "tag.updated",
+        data: { tag: presentTagWithUsage(tx, tag) },
+      });
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.deleted", data: { tag_group_id: id } });
-    recordAudit(tx, ctx, { action: "tag_group.deleted", entityType: "tag_group", entityId: id, data: { name: group.name } });
+    recordAudit(tx, ctx, {
+      action: "tag_group.deleted",
+      entityType: "tag_group",
+      entityId: id,
+      data: { name: group.name },
+    });
   });
 }
 
 export function reorderTagGroups(ctx: RequestContext, ids: string[], deps: Deps): void {
   withTx(deps.db, (tx) => {
-    const rows = ids.length ? tx.select().from(tagGroups).where(and(eq(tagGroups.workspaceId, ctx.workspaceId), inArray(tagGroups.id, ids))).all() : [];
+    const rows = ids.length
+      ? tx
+          .select()
+          .from(tagGroups)
+          .where(and(eq(tagGroups.workspaceId, ctx.workspaceId), inArray(tagGroups.id, ids)))
+          .all()
+      : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
-    if (unknown.length) throw validationFailed(unknown.map(({ i }) => ({ location: `body.ids.${i}`, message: "no label group of this workspace has this id" })));
+    if (unknown.length)
+      throw validationFailed(
+        unknown.map(({ i }) => ({
+          location: `body.ids.${i}`,
+          message: "no label group of this workspace has this id",
+        })),
+      );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = new Date().toISOString();
     ids.forEach((id, position) => {
       if (byId.get(id)!.position === position) return;
       const row = tx.update(tagGroups).set({ position, updatedAt: now }).where(eq(tagGroups.id, id)).returning().get();
-      appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.updated", data: { tag_group: presentGroupWithCount(tx, row) } });
+      appendEvent(tx, {
+        workspaceId: ctx.workspaceId,
+        type: "tag_group.updated",
+        data: { tag_group: presentGroupWithCount(tx, row) },
+      });
     });
     recordAudit(tx, ctx, { action: "tag_group.reordered", entityType: "tag_group", data: { ids } });
   });

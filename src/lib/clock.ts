@@ -6,7 +6,9 @@ export const systemClock: Clock = { now: () => new Date() };
 export const isoNow = (clock: Clock): string => clock.now().toISOString();
 
 /** A clock tests can set and advance. */
-export function manualClock(start = new Date("2026-01-01T00:00:00Z")): Clock & { set(d: Date): void; advance(ms: number): void } {
+export function manualClock(
+  start = new Date("2026-01-01T00:00:00Z"),
+): Clock & { set(d: Date): void; advance(ms: number): void } {
   let current = start.getTime();
   return {
     now: () => new Date(current),

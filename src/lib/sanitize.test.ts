@@ -17,15 +17,25 @@ describe("sanitizeHtmlBody: unclosed elements whose content is dropped", () => {
     expect(out).toBe("<p>before</p><p>after</p>");
   });
 
-  test.each(["svg", "math", "noscript", "iframe", "object", "template", "textarea", "title", "option", "head", "style", "script"])(
-    "an unclosed <%s> loses no text after it",
-    (tag) => {
-      const out = sanitizeHtmlBody(`<p>before</p><${tag}><p>after <b>bold</b></p><img src=x onerror=alert(1)>`);
-      expect(out).toContain("<p>before</p>");
-      expect(out).toContain("<p>after <b>bold</b></p>");
-      expectInert(out);
-    },
-  );
+  test.each([
+    "svg",
+    "math",
+    "noscript",
+    "iframe",
+    "object",
+    "template",
+    "textarea",
+    "title",
+    "option",
+    "head",
+    "style",
+    "script",
+  ])("an unclosed <%s> loses no text after it", (tag) => {
+    const out = sanitizeHtmlBody(`<p>before</p><${tag}><p>after <b>bold</b></p><img src=x onerror=alert(1)>`);
+    expect(out).toContain("<p>before</p>");
+    expect(out).toContain("<p>after <b>bold</b></p>");
+    expectInert(out);
+  });
 
   test("an unclosed element inside another is reopened too; a raw-text element's content is kept as text, escaped", () => {
     const out = sanitizeHtmlBody('<div><svg><math><p>deep</p></div><p>next</p><script>alert("x")<p>tail</p>');
@@ -37,7 +47,9 @@ describe("sanitizeHtmlBody: unclosed elements whose content is dropped", () => {
   });
 
   test("closed elements are still dropped with their content", () => {
-    expect(sanitizeHtmlBody("<p>a</p><svg><text>logo</text></svg><style>p{}</style><script>alert(1)</script><p>b</p>")).toBe("<p>a</p><p>b</p>");
+    expect(
+      sanitizeHtmlBody("<p>a</p><svg><text>logo</text></svg><style>p{}</style><script>alert(1)</script><p>b</p>"),
+    ).toBe("<p>a</p><p>b</p>");
     // Foreign-content tricks that rely on <style> parsing differently inside <svg> stay inert.
     expectInert(sanitizeHtmlBody("<svg><style><img src=x onerror=alert(1)></style></svg><p>x</p>"));
     expectInert(sanitizeHtmlBody("<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>"));
@@ -45,7 +57,9 @@ describe("sanitizeHtmlBody: unclosed elements whose content is dropped", () => {
   });
 
   test("a full HTML mail whose <head> is never closed keeps its body and drops its styles", () => {
-    const out = sanitizeHtmlBody("<html><head><title>T</title><style>p{color:red}</style><body><p>Hello there</p></body></html>");
+    const out = sanitizeHtmlBody(
+      "<html><head><title>T</title><style>p{color:red}</style><body><p>Hello there</p></body></html>",
+    );
     expect(out).toBe("<p>Hello there</p>");
   });
 

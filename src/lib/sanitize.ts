@@ -4,10 +4,25 @@ import type SanitizeHtml from "sanitize-html";
 // Loaded on first use (synchronously: callers sanitise inside transactions); an idle instance never holds them.
 let sanitizer: typeof SanitizeHtml | undefined;
 let htmlparser: typeof HtmlParser2 | undefined;
-const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string => (sanitizer ??= require("sanitize-html") as typeof SanitizeHtml)(html, options);
+const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string =>
+  (sanitizer ??= require("sanitize-html") as typeof SanitizeHtml)(html, options);
 
 /** Elements whose whole content the stored body leaves out (code, embedded documents, foreign markup). */
-const DROPPED_WITH_CONTENT = ["style", "script", "textarea", "option", "noscript", "title", "head", "template", "iframe", "object", "embed", "svg", "math"];
+const DROPPED_WITH_CONTENT = [
+  "style",
+  "script",
+  "textarea",
+  "option",
+  "noscript",
+  "title",
+  "head",
+  "template",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "math",
+];
 const TEXT_DROPPED_WITH_CONTENT = ["style", "script", "head", "title", "template"];
 // Passes of reopenUnclosed: each removes at least one start tag, so hostile input cannot loop long.
 const MAX_REOPEN_PASSES = 32;
@@ -31,7 +46,8 @@ function reopenUnclosed(html: string, dropped: readonly string[]): string | unde
     const cuts: Array<{ start: number; end: number }> = [];
     const parser: HtmlParser2.Parser = new Parser(
       {
-        onopentag: (name) => void open.push(names.has(name) ? { start: parser.startIndex, end: parser.endIndex } : null),
+        onopentag: (name) =>
+          void open.push(names.has(name) ? { start: parser.startIndex, end: parser.endIndex } : null),
         onclosetag: (_name, isImplied) => {
           const element = open.pop();
           if (element && isImplied) cuts.push(element);
@@ -56,10 +72,56 @@ function reopenUnclosed(html: string, dropped: readonly string[]): string | unde
  */
 const OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: [
-    "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del", "div", "dl", "dt", "em",
-    "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s",
-    "small", "span", "strike", "strong", "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul",
-    "font", "center",
+    "a",
+    "abbr",
+    "b",
+    "blockquote",
+    "br",
+    "caption",
+    "code",
+    "col",
+    "colgroup",
+    "dd",
+    "del",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "img",
+    "ins",
+    "kbd",
+    "li",
+    "mark",
+    "ol",
+    "p",
+    "pre",
+    "q",
+    "s",
+    "small",
+    "span",
+    "strike",
+    "strong",
+    "sub",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "u",
+    "ul",
+    "font",
+    "center",
   ],
   allowedAttributes: {
     a: ["href", "title", "target", "rel"],
@@ -81,7 +143,11 @@ const OPTIONS: SanitizeHtml.IOptions = {
   transformTags: {
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: "noopener noreferrer", target: "_blank" } }),
   },
-  exclusiveFilter: (frame) => frame.tag === "img" && typeof frame.attribs.src === "string" && /^data:/i.test(frame.attribs.src) && !/^data:image\/(png|jpe?g|gif|webp);base64,/i.test(frame.attribs.src),
+  exclusiveFilter: (frame) =>
+    frame.tag === "img" &&
+    typeof frame.attribs.src === "string" &&
+    /^data:/i.test(frame.attribs.src) &&
+    !/^data:image\/(png|jpe?g|gif|webp);base64,/i.test(frame.attribs.src),
 };
 
 export function sanitizeHtmlBody(html: string): string {
@@ -97,7 +163,11 @@ export function htmlToText(html: string): string {
     .replace(/<\/\s*(p|div|li|tr|h[1-6]|blockquote|pre|table)\s*>/gi, "\n")
     .replace(/<\s*li[^>]*>/gi, "- ");
   const reopened = reopenUnclosed(withBreaks, TEXT_DROPPED_WITH_CONTENT);
-  const text = sanitizeHtml(reopened ?? withBreaks, { allowedTags: [], allowedAttributes: {}, nonTextTags: reopened === undefined ? [] : TEXT_DROPPED_WITH_CONTENT });
+  const text = sanitizeHtml(reopened ?? withBreaks, {
+    allowedTags: [],
+    allowedAttributes: {},
+    nonTextTags: reopened === undefined ? [] : TEXT_DROPPED_WITH_CONTENT,
+  });
   return decodeEntities(text)
     .replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n")

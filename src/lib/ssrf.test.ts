@@ -5,21 +5,65 @@ const blocked = (host: string) => isNonPublicAddress(parseIp(host)!);
 
 describe("SSRF guard", () => {
   test.each([
-    "127.0.0.1", "127.1", "2130706433", "0x7f000001", "0x7f.0.0.1", "0177.0.0.1", "017700000001", "0.0.0.0", "0",
-    "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "224.0.0.1", "255.255.255.255",
-    "::1", "::", "[::1]", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "fe80::1", "fe80::1%eth0", "fc00::1", "fd12:3456::1",
-    "64:ff9b::a9fe:a9fe", "2002:7f00:1::", "ff02::1", "::127.0.0.1",
+    "127.0.0.1",
+    "127.1",
+    "2130706433",
+    "0x7f000001",
+    "0x7f.0.0.1",
+    "0177.0.0.1",
+    "017700000001",
+    "0.0.0.0",
+    "0",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "224.0.0.1",
+    "255.255.255.255",
+    "::1",
+    "::",
+    "[::1]",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:10.0.0.1",
+    "fe80::1",
+    "fe80::1%eth0",
+    "fc00::1",
+    "fd12:3456::1",
+    "64:ff9b::a9fe:a9fe",
+    "2002:7f00:1::",
+    "ff02::1",
+    "::127.0.0.1",
   ])("refuses %s", (host) => {
     expect(parseIp(host)).not.toBeNull();
     expect(blocked(host)).toBe(true);
   });
 
-  test.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "2002:0808:0808::"])("accepts public %s", (host) => {
+  test.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "172.32.0.1",
+    "100.128.0.1",
+    "2606:4700::1111",
+    "::ffff:8.8.8.8",
+    "2002:0808:0808::",
+  ])("accepts public %s", (host) => {
     expect(blocked(host)).toBe(false);
   });
 
   test("URL spellings that the URL parser or we normalize are refused", () => {
-    for (const url of ["https://2130706433/", "https://0x7f.1/", "https://[::ffff:127.0.0.1]/", "https://[fe80::1]/", "https://localhost/", "https://printer.local/", "https://intranet/", "https://169.254.169.254/latest/meta-data"]) {
+    for (const url of [
+      "https://2130706433/",
+      "https://0x7f.1/",
+      "https://[::ffff:127.0.0.1]/",
+      "https://[fe80::1]/",
+      "https://localhost/",
+      "https://printer.local/",
+      "https://intranet/",
+      "https://169.254.169.254/latest/meta-data",
+    ]) {
       expect(() => checkUrlSyntax(url, []), url).toThrow(UnsafeUrlError);
     }
   });
@@ -37,12 +81,20 @@ describe("SSRF guard", () => {
 
   test("a name resolving to a private address is refused after DNS; all addresses must pass", async () => {
     const dns = (map: Record<string, string[]>) => async (host: string) => map[host] ?? [];
-    await expect(assertPublicUrl("https://evil.example.com/", [], dns({ "evil.example.com": ["10.0.0.8"] }))).rejects.toThrow("private");
-    await expect(assertPublicUrl("https://mixed.example.com/", [], dns({ "mixed.example.com": ["93.184.216.34", "::1"] }))).rejects.toThrow("private");
+    await expect(
+      assertPublicUrl("https://evil.example.com/", [], dns({ "evil.example.com": ["10.0.0.8"] })),
+    ).rejects.toThrow("private");
+    await expect(
+      assertPublicUrl("https://mixed.example.com/", [], dns({ "mixed.example.com": ["93.184.216.34", "::1"] })),
+    ).rejects.toThrow("private");
     await expect(assertPublicUrl("https://gone.example.com/", [], dns({}))).rejects.toThrow("does not resolve");
     const ok = await assertPublicUrl("https://good.example.com/", [], dns({ "good.example.com": ["93.184.216.34"] }));
     expect(ok.addresses).toEqual(["93.184.216.34"]);
-    const allowed = await assertPublicUrl("https://hooks.lan.example/", ["192.168.0.0/16"], dns({ "hooks.lan.example": ["192.168.4.4"] }));
+    const allowed = await assertPublicUrl(
+      "https://hooks.lan.example/",
+      ["192.168.0.0/16"],
+      dns({ "hooks.lan.example": ["192.168.4.4"] }),
+    );
     expect(allowed.addresses).toEqual(["192.168.4.4"]);
   });
 

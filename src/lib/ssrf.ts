@@ -157,7 +157,8 @@ export function checkUrlSyntax(raw: string, allowList: readonly string[]): UrlCh
   const allowedByOperator = isAllowedPrivate(allowList, host, literal);
   if (url.protocol === "http:" && !allowedByOperator) throw new UnsafeUrlError("url must use https");
   if (!allowedByOperator) {
-    if (literal && isNonPublicAddress(literal)) throw new UnsafeUrlError("url must not point at a private, loopback or link-local address");
+    if (literal && isNonPublicAddress(literal))
+      throw new UnsafeUrlError("url must not point at a private, loopback or link-local address");
     if (!literal && (LOCAL_NAMES.test(host) || !host.includes("."))) {
       throw new UnsafeUrlError("url must not point at a private, loopback or link-local address");
     }
@@ -167,13 +168,18 @@ export function checkUrlSyntax(raw: string, allowList: readonly string[]): UrlCh
 
 export type Resolver = (host: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * The full check, at creation and again right before each connection: every address the name
  * resolves to must be public or operator-allowed. Returns the checked addresses.
  */
-export async function assertPublicUrl(raw: string, allowList: readonly string[], resolve: Resolver = systemResolver): Promise<{ url: URL; addresses: string[] }> {
+export async function assertPublicUrl(
+  raw: string,
+  allowList: readonly string[],
+  resolve: Resolver = systemResolver,
+): Promise<{ url: URL; addresses: string[] }> {
   const { url, host, allowedByOperator } = checkUrlSyntax(raw, allowList);
   const literal = parseIp(host);
   if (literal) return { url, addresses: [host] };

@@ -18,19 +18,24 @@ export type FlowedSource = { raw: Uint8Array; flowed: boolean; delSp: boolean };
  */
 export function hideFlowedParameter(raw: Uint8Array): FlowedSource {
   const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-  if (bytes.indexOf("flowed") < 0 && bytes.indexOf("FLOWED") < 0 && bytes.indexOf("Flowed") < 0) return { raw, flowed: false, delSp: false };
+  if (bytes.indexOf("flowed") < 0 && bytes.indexOf("FLOWED") < 0 && bytes.indexOf("Flowed") < 0)
+    return { raw, flowed: false, delSp: false };
   const text = bytes.toString("latin1");
   let flowed = false;
   let delSp = false;
   // A header block: the start of the message, or the lines after a boundary, up to a blank line.
-  const rewritten = text.replace(/(^|\n--[^\r\n]*\r?\n)([\s\S]*?)(\r?\n\r?\n)/g, (whole, lead: string, head: string, end: string) => {
-    const contentType = /^content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*/im.exec(head);
-    if (!contentType || !/text\/plain/i.test(contentType[0]) || !/format\s*=\s*"?flowed/i.test(contentType[0])) return whole;
-    flowed = true;
-    if (DELSP_YES.test(contentType[0])) delSp = true;
-    const header = contentType[0].replace(FLOWED_PARAM, "$1x-format=flowed");
-    return `${lead}${head.slice(0, contentType.index)}${header}${head.slice(contentType.index + contentType[0].length)}${end}`;
-  });
+  const rewritten = text.replace(
+    /(^|\n--[^\r\n]*\r?\n)([\s\S]*?)(\r?\n\r?\n)/g,
+    (whole, lead: string, head: string, end: string) => {
+      const contentType = /^content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*/im.exec(head);
+      if (!contentType || !/text\/plain/i.test(contentType[0]) || !/format\s*=\s*"?flowed/i.test(contentType[0]))
+        return whole;
+      flowed = true;
+      if (DELSP_YES.test(contentType[0])) delSp = true;
+      const header = contentType[0].replace(FLOWED_PARAM, "$1x-format=flowed");
+      return `${lead}${head.slice(0, contentType.index)}${header}${head.slice(contentType.index + contentType[0].length)}${end}`;
+    },
+  );
   if (!flowed) return { raw, flowed: false, delSp: false };
   return { raw: new Uint8Array(Buffer.from(rewritten, "latin1")), flowed, delSp };
 }

@@ -58,7 +58,8 @@ export function describeImapError(error: unknown): string {
   const e = error as { authenticationFailed?: boolean; responseText?: string; code?: string; message?: string };
   if (e.authenticationFailed) return `IMAP login failed${e.responseText ? `: ${e.responseText}` : ""}`;
   if (e.code === "ECONNREFUSED") return "IMAP connection refused";
-  if (e.code === "ETIMEDOUT" || e.code === "ETIMEOUT" || e.code === "CONNECT_TIMEOUT" || e.code === "GREETING_TIMEOUT") return "IMAP server did not answer in time";
+  if (e.code === "ETIMEDOUT" || e.code === "ETIMEOUT" || e.code === "CONNECT_TIMEOUT" || e.code === "GREETING_TIMEOUT")
+    return "IMAP server did not answer in time";
   if (e.code === "NoConnection" || e.code === "EConnectionClosed") return "IMAP connection closed";
   return `IMAP error: ${(e.responseText ?? e.message ?? String(error)).slice(0, 300)}`;
 }
@@ -85,7 +86,8 @@ export async function fetchNewMessages(
   let lastUid = position.uidValidity === uidValidity ? position.lastUid : 0;
   if (position.uidValidity !== uidValidity) advance({ uidValidity, lastUid });
   let fetched = 0;
-  if (opened.exists === 0 || (opened.uidNext !== undefined && opened.uidNext <= lastUid + 1)) return { position: { uidValidity, lastUid }, fetched };
+  if (opened.exists === 0 || (opened.uidNext !== undefined && opened.uidNext <= lastUid + 1))
+    return { position: { uidValidity, lastUid }, fetched };
   // Collect UIDs first: running other work inside a FETCH iteration would stall the connection.
   const uids: number[] = [];
   for await (const message of client.fetch({ uid: `${lastUid + 1}:*` }, { uid: true }, { uid: true })) {

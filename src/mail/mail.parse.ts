@@ -77,7 +77,9 @@ const stripControls = (value: string): string => value.replace(/[\u0000-\u0008\u
 function splitRaw(raw: Uint8Array): { head: string; body: string } {
   const text = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.byteLength, 256 * 1024)).toString("latin1");
   const match = /\r?\n\r?\n/.exec(text);
-  return match ? { head: text.slice(0, match.index), body: text.slice(match.index + match[0].length) } : { head: text, body: "" };
+  return match
+    ? { head: text.slice(0, match.index), body: text.slice(match.index + match[0].length) }
+    : { head: text, body: "" };
 }
 
 /**
@@ -135,8 +137,13 @@ export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
   const html = typeof parsed.html === "string" && parsed.html.trim() ? stripControls(parsed.html) : null;
   let text = stripControls(parsed.text ?? "");
   if (flowed.flowed) text = decodeFlowed(text, flowed.delSp);
-  const isMultipart = /^multipart\//i.test(parsed.headers.get("content-type") ? String((parsed.headers.get("content-type") as { value?: string }).value ?? "") : "");
-  if (isMultipart && html === null && !text.trim() && parsed.attachments.length === 0) text = stripControls(salvagedText(raw8bit().body));
+  const isMultipart = /^multipart\//i.test(
+    parsed.headers.get("content-type")
+      ? String((parsed.headers.get("content-type") as { value?: string }).value ?? "")
+      : "",
+  );
+  if (isMultipart && html === null && !text.trim() && parsed.attachments.length === 0)
+    text = stripControls(salvagedText(raw8bit().body));
   return {
     messageId,
     inReplyTo: messageIdsIn(first("in-reply-to")),
@@ -153,7 +160,7 @@ export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
       filename: (a.filename ?? "").trim() || defaultName(a.contentType),
       contentType: (a.contentType || "application/octet-stream").toLowerCase(),
       content: new Uint8Array(a.content),
-      contentId: a.contentId ? a.contentId.replace(/^<|>$/g, "") : a.cid ?? null,
+      contentId: a.contentId ? a.contentId.replace(/^<|>$/g, "") : (a.cid ?? null),
       inline: a.related === true || (a.contentDisposition === "inline" && Boolean(a.contentId)),
     })),
     headers,

@@ -10,11 +10,43 @@ import EmailReplyParser from "email-reply-parser";
 
 /** Verbs that end an attribution line, in the languages clients write them (with an optional colon). */
 const ATTRIBUTION_VERBS = [
-  "wrote", "writes", "schrieb", "écrit", "escribió", "scritto", "escreveu", "schreef", "geschreven", "skrev", "kirjoitti",
-  "napisał\\(a\\)", "napisał", "napisała", "pisze", "написал", "написала", "написав", "написала", "пише", "írta", "đã viết",
-  "写道", "寫道", "작성", "のメッセージ", "yazdı", "napsal", "napisal", "scrie", "έγραψε", "כתב",
+  "wrote",
+  "writes",
+  "schrieb",
+  "écrit",
+  "escribió",
+  "scritto",
+  "escreveu",
+  "schreef",
+  "geschreven",
+  "skrev",
+  "kirjoitti",
+  "napisał\\(a\\)",
+  "napisał",
+  "napisała",
+  "pisze",
+  "написал",
+  "написала",
+  "написав",
+  "написала",
+  "пише",
+  "írta",
+  "đã viết",
+  "写道",
+  "寫道",
+  "작성",
+  "のメッセージ",
+  "yazdı",
+  "napsal",
+  "napisal",
+  "scrie",
+  "έγραψε",
+  "כתב",
 ];
-const VERB_AT_END = new RegExp(`(?:${ATTRIBUTION_VERBS.join("|")})\\s*(?:[:：]|-{2,})?\\s*$|\\bschrieb am .{4,60}:\\s*$`, "iu");
+const VERB_AT_END = new RegExp(
+  `(?:${ATTRIBUTION_VERBS.join("|")})\\s*(?:[:：]|-{2,})?\\s*$|\\bschrieb am .{4,60}:\\s*$`,
+  "iu",
+);
 /** "---- John Smith wrote ----" (Android) and "------On … wrote-----". */
 const DASHED_ATTRIBUTION = /^\s*-{2,}\s*.{2,200}\b(?:wrote|schrieb|écrit)\s*-{2,}\s*$/iu;
 /** An attribution names a date, a time or an address; a sentence ending in "wrote:" rarely does. */
@@ -23,20 +55,36 @@ const SPECIFIC = /\d|@|<|\bvia\b/u;
 /** "-----Original Message-----" and its translations; a forwarded message is not among them. */
 const ORIGINAL_MESSAGE = new RegExp(
   `^\\s*-{2,}\\s*(?:${[
-    "original message", "ursprüngliche nachricht", "oprindelig meddelelse", "oprindelig besked", "mensaje original",
-    "message d'origine", "messaggio originale", "oorspronkelijk bericht", "originalmeddelande", "opprinnelig melding",
-    "alkuperäinen viesti", "исходное сообщение", "původní zpráva", "wiadomość oryginalna", "mensagem original", "eredeti üzenet",
+    "original message",
+    "ursprüngliche nachricht",
+    "oprindelig meddelelse",
+    "oprindelig besked",
+    "mensaje original",
+    "message d'origine",
+    "messaggio originale",
+    "oorspronkelijk bericht",
+    "originalmeddelande",
+    "opprinnelig melding",
+    "alkuperäinen viesti",
+    "исходное сообщение",
+    "původní zpráva",
+    "wiadomość oryginalna",
+    "mensagem original",
+    "eredeti üzenet",
   ].join("|")})\\s*-{2,}\\s*$`,
   "iu",
 );
 
 /** A forwarded message is content the customer chose to send: nothing after its marker is trimmed. */
-export const FORWARD_MARKER = /^\s*(?:-{2,}\s*(?:forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|vidarebefordrat meddelande|videresendt meddelelse|mensagem encaminhada|пересланное сообщение)\s*-{2,}|begin forwarded message:|anfang der weitergeleiteten nachricht:|début du message réexpédié\s*:)\s*$/iu;
+export const FORWARD_MARKER =
+  /^\s*(?:-{2,}\s*(?:forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|vidarebefordrat meddelande|videresendt meddelelse|mensagem encaminhada|пересланное сообщение)\s*-{2,}|begin forwarded message:|anfang der weitergeleiteten nachricht:|début du message réexpédié\s*:)\s*$/iu;
 
 /** The first field of a header block: who sent the quoted message, possibly bold (`*From:*`). */
-const FROM_FIELD = /^\s*\*?(?:from|von|de|van|da|från|fra|od|от|від|lähettäjä|feladó|kimden|từ|发件人|寄件者|差出人|보낸 사람|보낸사람)\s*\*?\s*[:：]\s*\*?\s*\S/iu;
+const FROM_FIELD =
+  /^\s*\*?(?:from|von|de|van|da|från|fra|od|от|від|lähettäjä|feladó|kimden|từ|发件人|寄件者|差出人|보낸 사람|보낸사람)\s*\*?\s*[:：]\s*\*?\s*\S/iu;
 /** The other fields of a header block. */
-const OTHER_FIELD = /^\s*\*?(?:sent|date|to|subject|cc|reply-to|gesendet|datum|an|betreff|envoyé(?: le)?|date|à|objet|verzonden|aan|onderwerp|skickat|till|ämne|sendt|til|emne|inviato|a|oggetto|enviado|enviada|para|asunto|fecha|assunto|data|wysłano|do|temat|отправлено|кому|тема|дата|lähetetty|vastaanottaja|aihe|elküldve|címzett|tárgy|gửi|tới|chủ đề|发送时间|发送日期|收件人|主题|日期|送信日時|宛先|件名|보낸 날짜|받는 사람|제목)\s*\*?\s*[:：]/iu;
+const OTHER_FIELD =
+  /^\s*\*?(?:sent|date|to|subject|cc|reply-to|gesendet|datum|an|betreff|envoyé(?: le)?|date|à|objet|verzonden|aan|onderwerp|skickat|till|ämne|sendt|til|emne|inviato|a|oggetto|enviado|enviada|para|asunto|fecha|assunto|data|wysłano|do|temat|отправлено|кому|тема|дата|lähetetty|vastaanottaja|aihe|elküldve|címzett|tárgy|gửi|tới|chủ đề|发送时间|发送日期|收件人|主题|日期|送信日時|宛先|件名|보낸 날짜|받는 사람|제목)\s*\*?\s*[:：]/iu;
 /** A rule Outlook draws above the header block. */
 const RULE = /^\s*(?:_{5,}|-{5,})\s*$/u;
 
@@ -50,7 +98,8 @@ function libraryKnowsHeader(candidate: string): boolean {
 }
 
 /** A date and an address with no verb ("2013/7/20 sam via Meta <info@…>"): an attribution only above a quote. */
-const DATE_AND_ADDRESS = /^\S*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b.*@.*[>:]\s*$|\b(?:19|20)\d\d\b.*<[^<>\s]+@[^<>\s]+>\s*[:：]\s*$/u;
+const DATE_AND_ADDRESS =
+  /^\S*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b.*@.*[>:]\s*$|\b(?:19|20)\d\d\b.*<[^<>\s]+@[^<>\s]+>\s*[:：]\s*$/u;
 
 export type Attribution = { span: number; needsQuote: boolean };
 const NONE: Attribution = { span: 0, needsQuote: false };
@@ -85,7 +134,8 @@ function attributionFrom(lines: readonly string[], i: number): Attribution {
     if (candidate.length > 400) return NONE;
     if (VERB_AT_END.test(candidate) && SPECIFIC.test(candidate)) return { span, needsQuote: false };
     // The library's patterns cover date-and-address lines with no verb (Russian, Gmail ISO dates).
-    if (/[:：]\s*$/.test(candidate) && SPECIFIC.test(candidate) && libraryKnowsHeader(candidate)) return { span, needsQuote: false };
+    if (/[:：]\s*$/.test(candidate) && SPECIFIC.test(candidate) && libraryKnowsHeader(candidate))
+      return { span, needsQuote: false };
     if (DATE_AND_ADDRESS.test(candidate)) return { span, needsQuote: true };
   }
   return NONE;

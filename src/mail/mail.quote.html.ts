@@ -22,7 +22,8 @@ export function cutQuotedHtml(html: string): TrimmedHtml | null {
   let best: { index: number; tag: string; length: number } | null = null;
   for (const marker of CONTAINERS) {
     const match = marker.exec(html);
-    if (match && (best === null || match.index < best.index)) best = { index: match.index, tag: match[1]!.toLowerCase(), length: match[0].length };
+    if (match && (best === null || match.index < best.index))
+      best = { index: match.index, tag: match[1]!.toLowerCase(), length: match[0].length };
   }
   if (best === null) return null;
   // Hotmail's rule has no container: everything below it is the quoted message.
@@ -73,7 +74,9 @@ function findText(html: string, words: string, before: number): number {
  * the customer's own words).
  */
 export function htmlToQuotedText(html: string): string {
-  const marked = html.replace(/<blockquote\b[^>]*>/gi, "\n[[desk-quote-open]]\n").replace(/<\/blockquote\s*>/gi, "\n[[desk-quote-close]]\n");
+  const marked = html
+    .replace(/<blockquote\b[^>]*>/gi, "\n[[desk-quote-open]]\n")
+    .replace(/<\/blockquote\s*>/gi, "\n[[desk-quote-close]]\n");
   let depth = 0;
   const out: string[] = [];
   for (const line of htmlToText(marked).split("\n")) {
@@ -82,5 +85,8 @@ export function htmlToQuotedText(html: string): string {
     else if (trimmed === "[[desk-quote-close]]") depth = Math.max(0, depth - 1);
     else out.push(depth > 0 ? `${">".repeat(depth)} ${line}` : line);
   }
-  return out.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }

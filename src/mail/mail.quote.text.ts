@@ -107,7 +107,10 @@ export function trimQuotedText(input: string): TrimmedText {
     kept.push(lines[n]!);
     removedSince = false;
   }
-  const text = kept.join("\n").replace(/\s+$/, "").replace(/^\s*\n/, "");
+  const text = kept
+    .join("\n")
+    .replace(/\s+$/, "")
+    .replace(/^\s*\n/, "");
   const customerLeft = kept.some((line) => line.trim() && !QUOTED.test(line));
   if (!customerLeft || !keep.includes(false)) return { text: input, trimmed: false };
   return { text, trimmed: true };

@@ -26,7 +26,11 @@ export function trimQuoted(html: string | null, text: string): TrimmedBody {
     const further = trimQuotedText(structural.text);
     if (!further.trimmed) {
       const plain = text.trim() ? trimQuotedText(text).text : "";
-      return { html: structural.html, text: plain && flat(plain) === flat(structural.text) ? plain : structural.text, hasQuoted: true };
+      return {
+        html: structural.html,
+        text: plain && flat(plain) === flat(structural.text) ? plain : structural.text,
+        hasQuoted: true,
+      };
     }
     return { html: null, text: further.text, hasQuoted: true };
   }

@@ -4,7 +4,13 @@ import type { Logger } from "../lib/logger";
 export const SMTP_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
 /** What the receiver asks of whoever consumes the mail (the inbound feature). */
-export type ReceivedMail = { raw: Uint8Array; recipients: string[]; mailFrom: string | null; remoteAddress: string | null; receivedAt: number };
+export type ReceivedMail = {
+  raw: Uint8Array;
+  recipients: string[];
+  mailFrom: string | null;
+  remoteAddress: string | null;
+  receivedAt: number;
+};
 
 /**
  * What one client may hold. Each phase of a session has its own deadline that client bytes do not
@@ -48,7 +54,10 @@ export type SmtpReceiverOptions = {
 export type SmtpReceiver = { port: number; close(): Promise<void> };
 
 class SmtpReply extends Error {
-  constructor(readonly responseCode: number, message: string) {
+  constructor(
+    readonly responseCode: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -74,9 +83,15 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
       deadlines.delete(sessionId);
       const connection = [...server.connections].find((c) => c.id === sessionId);
       if (!connection) return;
-      log.info({ phase, remote: connection.remoteAddress, limitMs: ms }, "smtp: closed a session over its phase time limit");
+      log.info(
+        { phase, remote: connection.remoteAddress, limitMs: ms },
+        "smtp: closed a session over its phase time limit",
+      );
       // 421 closes the connection; a message cut off in DATA is dropped (its stream errors), never stored.
-      connection.send(421, `${options.hostname ?? "Desk"} Timeout: ${phase === "data" ? "message" : "commands"} took too long, closing connection`);
+      connection.send(
+        421,
+        `${options.hostname ?? "Desk"} Timeout: ${phase === "data" ? "message" : "commands"} took too long, closing connection`,
+      );
     }, ms);
     timer.unref();
     deadlines.set(sessionId, timer);
@@ -162,7 +177,10 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
           () => answer(null, "2.0.0 Message accepted"),
           (error: unknown) => {
             if (error instanceof MailRefused) return answer(new SmtpReply(550, `5.6.0 ${error.message}`));
-            log.error({ err: error instanceof Error ? error.message : String(error) }, "smtp: storing a message failed");
+            log.error(
+              { err: error instanceof Error ? error.message : String(error) },
+              "smtp: storing a message failed",
+            );
             answer(new SmtpReply(451, "4.3.0 Temporary failure storing the message, try again later"));
           },
         );

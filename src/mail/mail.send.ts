@@ -39,7 +39,10 @@ export type OutgoingMail = {
 
 /** A failed send, classified: temporary failures (4xx, connection trouble) are worth retrying. */
 export class SendFailure extends Error {
-  constructor(message: string, readonly temporary: boolean) {
+  constructor(
+    message: string,
+    readonly temporary: boolean,
+  ) {
     super(message);
   }
 }
@@ -93,7 +96,8 @@ function classify(error: unknown): SendFailure {
   const e = error as { responseCode?: number; code?: string; message?: string; response?: string };
   const code = e.responseCode;
   const text = (e.response ?? e.message ?? String(error)).slice(0, 500);
-  if (typeof code === "number") return new SendFailure(`${code} ${text.replace(/^\d{3}\s*/, "")}`.trim(), code >= 400 && code < 500);
+  if (typeof code === "number")
+    return new SendFailure(`${code} ${text.replace(/^\d{3}\s*/, "")}`.trim(), code >= 400 && code < 500);
   if (e.code === "EAUTH") return new SendFailure(`Authentication failed: ${text}`, false);
   return new SendFailure(`Connection failed: ${text}`, true);
 }
@@ -113,7 +117,9 @@ export async function sendViaSmtp(settings: SmtpSettings, mail: OutgoingMail): P
 
 /** Logs in to an SMTP server without sending (the mailbox test). */
 export async function verifySmtp(settings: SmtpSettings): Promise<void> {
-  const transport = (await loadNodemailer()).createTransport(transportOptions({ ...settings, timeoutMs: settings.timeoutMs ?? 10_000 }));
+  const transport = (await loadNodemailer()).createTransport(
+    transportOptions({ ...settings, timeoutMs: settings.timeoutMs ?? 10_000 }),
+  );
   try {
     await transport.verify();
   } catch (error) {
@@ -125,7 +131,11 @@ export async function verifySmtp(settings: SmtpSettings): Promise<void> {
 
 /** Builds the RFC 822 bytes of a message (for the outbox and tests). */
 export async function buildRawMail(mail: OutgoingMail): Promise<Buffer> {
-  const transport = (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const transport = (await loadNodemailer()).createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: "windows",
+  });
   const info = await transport.sendMail(mailOptions(mail));
   return info.message as Buffer;
 }
@@ -147,7 +157,13 @@ export function smtpSettingsFromUrl(url: string): SmtpSettings {
   return {
     host: parsed.hostname.replace(/^\[|\]$/g, ""),
     port: Number(parsed.port) || (secure ? 465 : 587),
-    tls: secure ? "tls" : parsed.searchParams.get("tls") === "none" ? "none" : parsed.searchParams.get("tls") === "starttls" ? "starttls" : "opportunistic",
+    tls: secure
+      ? "tls"
+      : parsed.searchParams.get("tls") === "none"
+        ? "none"
+        : parsed.searchParams.get("tls") === "starttls"
+          ? "starttls"
+          : "opportunistic",
     auth: user ? { user, pass: decodeURIComponent(parsed.password) } : null,
   };
 }

@@ -26,7 +26,11 @@ export const OUTBOX_ONLY =
  * but that is configuration, not a fault of the mailbox, so it does not set the mailbox's status.
  * Otherwise the outcome updates status and last_error so the list shows what the test found.
  */
-export async function testMailboxConnection(ctx: RequestContext, id: string, deps: ConnectionDeps): Promise<{ inbound: CheckResult; outbound: CheckResult }> {
+export async function testMailboxConnection(
+  ctx: RequestContext,
+  id: string,
+  deps: ConnectionDeps,
+): Promise<{ inbound: CheckResult; outbound: CheckResult }> {
   const row = getMailbox(deps.db, ctx, id);
   const inbound = await check(async () => {
     const settings = await imapSettingsOf(deps, row);

@@ -25,11 +25,22 @@ export async function refreshOAuthTokens(provider: OAuthProviderConfig, refreshT
   const response = await fetch(provider.tokenUrl, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: provider.clientId, client_secret: provider.clientSecret }),
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+      client_id: provider.clientId,
+      client_secret: provider.clientSecret,
+    }),
     signal: AbortSignal.timeout(15_000),
   });
-  const body = (await response.json().catch(() => ({}))) as { access_token?: string; refresh_token?: string; expires_in?: number; error?: string };
-  if (!response.ok || !body.access_token) throw new Error(`token refresh failed: ${body.error ?? `HTTP ${response.status}`}`);
+  const body = (await response.json().catch(() => ({}))) as {
+    access_token?: string;
+    refresh_token?: string;
+    expires_in?: number;
+    error?: string;
+  };
+  if (!response.ok || !body.access_token)
+    throw new Error(`token refresh failed: ${body.error ?? `HTTP ${response.status}`}`);
   return {
     access_token: body.access_token,
     refresh_token: body.refresh_token ?? refreshToken,
@@ -38,7 +49,11 @@ export async function refreshOAuthTokens(provider: OAuthProviderConfig, refreshT
 }
 
 /** A valid access token for an OAuth mailbox, refreshed (and re-sealed) when it is about to expire. */
-export async function oauthAccessToken(deps: ConnectionDeps, row: MailboxRow, provider: OAuthProvider): Promise<string> {
+export async function oauthAccessToken(
+  deps: ConnectionDeps,
+  row: MailboxRow,
+  provider: OAuthProvider,
+): Promise<string> {
   if (!row.oauthSealed) throw new Error("mailbox is not connected to its provider");
   const tokens = JSON.parse(deps.secrets.open(row.oauthSealed)) as OAuthTokens;
   const expiresSoon = tokens.expires_at !== null && new Date(tokens.expires_at).getTime() - Date.now() < 60_000;
@@ -46,7 +61,11 @@ export async function oauthAccessToken(deps: ConnectionDeps, row: MailboxRow, pr
   const settings = providerConfig(deps.config, provider);
   if (!settings || !tokens.refresh_token) throw new Error("the provider access token expired; reconnect the mailbox");
   const fresh = await refreshOAuthTokens(settings, tokens.refresh_token);
-  deps.db.update(mailboxes).set({ oauthSealed: deps.secrets.seal(JSON.stringify(fresh)) }).where(eq(mailboxes.id, row.id)).run();
+  deps.db
+    .update(mailboxes)
+    .set({ oauthSealed: deps.secrets.seal(JSON.stringify(fresh)) })
+    .where(eq(mailboxes.id, row.id))
+    .run();
   return fresh.access_token;
 }
 
@@ -59,7 +78,10 @@ export async function imapSettingsOf(deps: ConnectionDeps, row: MailboxRow): Pro
       host: row.config.imap_host ?? "",
       port: row.config.imap_port ?? (tls === "tls" ? 993 : 143),
       tls,
-      auth: { user: row.config.imap_username ?? row.email, pass: row.passwordSealed ? deps.secrets.open(row.passwordSealed) : "" },
+      auth: {
+        user: row.config.imap_username ?? row.email,
+        pass: row.passwordSealed ? deps.secrets.open(row.passwordSealed) : "",
+      },
       ca,
     };
   }
@@ -68,7 +90,13 @@ export async function imapSettingsOf(deps: ConnectionDeps, row: MailboxRow): Pro
     if (!provider?.imapHost) throw new Error(`${row.inboundKind} has no IMAP host configured`);
     const { host, port } = hostPort(provider.imapHost, 993);
     const accessToken = await oauthAccessToken(deps, row, row.inboundKind);
-    return { host, port, tls: port === 143 ? "starttls" : "tls", auth: { user: row.config.oauth_email ?? row.email, accessToken }, ca };
+    return {
+      host,
+      port,
+      tls: port === 143 ? "starttls" : "tls",
+      auth: { user: row.config.oauth_email ?? row.email, accessToken },
+      ca,
+    };
   }
   return null;
 }
@@ -83,7 +111,9 @@ export async function smtpSettingsOf(deps: ConnectionDeps, row: MailboxRow): Pro
       host: row.config.smtp_host ?? "",
       port: row.config.smtp_port ?? (tls === "tls" ? 465 : 587),
       tls,
-      auth: row.config.smtp_username ? { user: row.config.smtp_username, pass: pass ? deps.secrets.open(pass) : "" } : null,
+      auth: row.config.smtp_username
+        ? { user: row.config.smtp_username, pass: pass ? deps.secrets.open(pass) : "" }
+        : null,
       ca,
     };
   }
@@ -92,7 +122,13 @@ export async function smtpSettingsOf(deps: ConnectionDeps, row: MailboxRow): Pro
     if (!provider?.smtpHost) throw new Error(`${row.outboundKind} has no SMTP host configured`);
     const { host, port } = hostPort(provider.smtpHost, 587);
     const accessToken = await oauthAccessToken(deps, row, row.outboundKind);
-    return { host, port, tls: port === 465 ? "tls" : "starttls", auth: { user: row.config.oauth_email ?? row.email, accessToken }, ca };
+    return {
+      host,
+      port,
+      tls: port === 465 ? "tls" : "starttls",
+      auth: { user: row.config.oauth_email ?? row.email, accessToken },
+      ca,
+    };
   }
   return deps.config.smtpRelayUrl ? smtpSettingsFromUrl(deps.config.smtpRelayUrl) : null;
 }

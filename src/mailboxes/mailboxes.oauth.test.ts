@@ -28,7 +28,13 @@ let issueExpiresIn = 3600;
 const issueTokens = (email: string) => {
   const access = `access-${++accessCounter}`;
   validAccessTokens.add(access);
-  return { access_token: access, refresh_token: `refresh-for-${email}`, expires_in: issueExpiresIn, token_type: "Bearer", email };
+  return {
+    access_token: access,
+    refresh_token: `refresh-for-${email}`,
+    expires_in: issueExpiresIn,
+    token_type: "Bearer",
+    email,
+  };
 };
 
 const authServer = Bun.serve({
@@ -39,11 +45,20 @@ const authServer = Bun.serve({
     if (url.pathname === "/authorize") {
       // The user "consents" at once: redirect back with a code bound to the PKCE challenge.
       const q = url.searchParams;
-      if (q.get("client_id") !== CLIENT_ID || q.get("code_challenge_method") !== "S256" || !q.get("code_challenge") || !q.get("state")) {
+      if (
+        q.get("client_id") !== CLIENT_ID ||
+        q.get("code_challenge_method") !== "S256" ||
+        !q.get("code_challenge") ||
+        !q.get("state")
+      ) {
         return new Response("bad authorization request", { status: 400 });
       }
       const code = randomBytes(12).toString("hex");
-      grants.set(code, { challenge: q.get("code_challenge")!, redirectUri: q.get("redirect_uri")!, email: q.get("login_hint") ?? "owner@provider-a.test" });
+      grants.set(code, {
+        challenge: q.get("code_challenge")!,
+        redirectUri: q.get("redirect_uri")!,
+        email: q.get("login_hint") ?? "owner@provider-a.test",
+      });
       const back = new URL(q.get("redirect_uri")!);
       back.searchParams.set("code", code);
       back.searchParams.set("state", q.get("state")!);
@@ -52,12 +67,18 @@ const authServer = Bun.serve({
     if (url.pathname === "/token" && request.method === "POST") {
       const form = Object.fromEntries(new URLSearchParams(await request.text()));
       tokenRequests.push(form);
-      if (form.client_id !== CLIENT_ID || form.client_secret !== CLIENT_SECRET) return Response.json({ error: "invalid_client" }, { status: 401 });
+      if (form.client_id !== CLIENT_ID || form.client_secret !== CLIENT_SECRET)
+        return Response.json({ error: "invalid_client" }, { status: 401 });
       if (form.grant_type === "authorization_code") {
         const grant = grants.get(form.code ?? "");
         grants.delete(form.code ?? "");
-        const verifierOk = grant && createHash("sha256").update(form.code_verifier ?? "").digest("base64url") === grant.challenge;
-        if (!grant || !verifierOk || form.redirect_uri !== grant.redirectUri) return Response.json({ error: "invalid_grant" }, { status: 400 });
+        const verifierOk =
+          grant &&
+          createHash("sha256")
+            .update(form.code_verifier ?? "")
+            .digest("base64url") === grant.challenge;
+        if (!grant || !verifierOk || form.redirect_uri !== grant.redirectUri)
+          return Response.json({ error: "invalid_grant" }, { status: 400 });
         return Response.json(issueTokens(grant.email));
       }
       if (form.grant_type === "refresh_token" && form.refresh_token?.startsWith("refresh-for-")) {
@@ -73,7 +94,24 @@ const authServer = Bun.serve({
 
 // The provider's SMTP: STARTTLS with a self-signed certificate, XOAUTH2 only.
 const dir = mkdtempSync(join(tmpdir(), "desk-oauth-"));
-Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]);
+Bun.spawnSync([
+  "openssl",
+  "req",
+  "-x509",
+  "-newkey",
+  "rsa:2048",
+  "-nodes",
+  "-days",
+  "1",
+  "-subj",
+  "/CN=localhost",
+  "-addext",
+  "subjectAltName=DNS:localhost,IP:127.0.0.1",
+  "-keyout",
+  join(dir, "key.pem"),
+  "-out",
+  join(dir, "cert.pem"),
+]);
 const smtpAuths: Array<{ user: string; token: string; ok: boolean }> = [];
 const delivered: string[] = [];
 const providerSmtp = new SMTPServer({
@@ -139,7 +177,10 @@ const sealedTokens = (id: string): OAuthTokens => {
 describe("OAuth mailbox connection (provider_a, PKCE + state)", () => {
   test("start → provider → callback creates a provider mailbox with sealed tokens", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const { start, callback, done } = await connect(owner.headers, { name: "Gmail-ish", email: "Owner@Provider-A.test" });
+    const { start, callback, done } = await connect(owner.headers, {
+      name: "Gmail-ish",
+      email: "Owner@Provider-A.test",
+    });
     const url = new URL(start);
     expect(`${url.origin}${url.pathname}`).toBe(`${authBase}/authorize`);
     expect(url.searchParams.get("redirect_uri")).toBe("http://desk.test/v1/mailboxes/oauth/provider_a/callback");
@@ -156,17 +197,29 @@ describe("OAuth mailbox connection (provider_a, PKCE + state)", () => {
     expect(location).toMatch(/^http:\/\/desk\.test\/settings\/mailboxes\?connected=/);
     const id = new URL(location).searchParams.get("connected")!;
     const mailbox = await desk.api("GET", `/v1/mailboxes/${id}`, { headers: owner.headers });
-    expect(mailbox.body).toMatchObject({ email: "owner@provider-a.test", inbound_kind: "provider_a", outbound_kind: "provider_a", status: "active", config: { oauth_email: "owner@provider-a.test" } });
+    expect(mailbox.body).toMatchObject({
+      email: "owner@provider-a.test",
+      inbound_kind: "provider_a",
+      outbound_kind: "provider_a",
+      status: "active",
+      config: { oauth_email: "owner@provider-a.test" },
+    });
     expect(JSON.stringify(mailbox.body)).not.toContain("access-");
     const row = desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).get()!;
     expect(row.workspaceId).toBe(workspace.id);
     expect(row.oauthSealed).not.toContain("access-");
-    expect(sealedTokens(id)).toMatchObject({ access_token: `access-${accessCounter}`, refresh_token: "refresh-for-Owner@Provider-A.test" });
+    expect(sealedTokens(id)).toMatchObject({
+      access_token: `access-${accessCounter}`,
+      refresh_token: "refresh-for-Owner@Provider-A.test",
+    });
   });
 
   test("a state is single-use, bound to its provider, and required", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const start = await desk.api("POST", "/v1/mailboxes/oauth/provider_a/start", { headers: owner.headers, body: { name: "Replay", email: "replay@provider-a.test" } });
+    const start = await desk.api("POST", "/v1/mailboxes/oauth/provider_a/start", {
+      headers: owner.headers,
+      body: { name: "Replay", email: "replay@provider-a.test" },
+    });
     const atProvider = await fetch(start.body.url, { redirect: "manual" });
     const callback = new URL(atProvider.headers.get("location")!);
     const wrongProvider = await desk.api("GET", `/v1/mailboxes/oauth/provider_b/callback${callback.search}`);
@@ -184,13 +237,22 @@ describe("OAuth mailbox connection (provider_a, PKCE + state)", () => {
 
   test("a code the provider refuses (wrong verifier or unknown code) stores nothing", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const start = await desk.api("POST", "/v1/mailboxes/oauth/provider_a/start", { headers: owner.headers, body: { name: "Bad code" } });
+    const start = await desk.api("POST", "/v1/mailboxes/oauth/provider_a/start", {
+      headers: owner.headers,
+      body: { name: "Bad code" },
+    });
     const state = new URL(start.body.url).searchParams.get("state")!;
     const res = await desk.api("GET", `/v1/mailboxes/oauth/provider_a/callback?state=${state}&code=not-issued`);
     expect(res.headers.get("location")).toContain("error=token_exchange_failed");
-    const denied = await desk.api("POST", "/v1/mailboxes/oauth/provider_a/start", { headers: owner.headers, body: { name: "Denied" } });
+    const denied = await desk.api("POST", "/v1/mailboxes/oauth/provider_a/start", {
+      headers: owner.headers,
+      body: { name: "Denied" },
+    });
     const deniedState = new URL(denied.body.url).searchParams.get("state")!;
-    const refused = await desk.api("GET", `/v1/mailboxes/oauth/provider_a/callback?state=${deniedState}&error=access_denied`);
+    const refused = await desk.api(
+      "GET",
+      `/v1/mailboxes/oauth/provider_a/callback?state=${deniedState}&error=access_denied`,
+    );
     expect(refused.headers.get("location")).toContain("error=access_denied");
     expect((await desk.api("GET", "/v1/mailboxes", { headers: owner.headers })).body.data).toEqual([]);
   });
@@ -198,19 +260,31 @@ describe("OAuth mailbox connection (provider_a, PKCE + state)", () => {
   test("start: 401 without credential, 403 for agents, 404 unconfigured provider or other workspace's mailbox, 422 bad body", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const other = await createWorkspaceWithOwner(desk);
-    const theirs = await desk.api("POST", "/v1/mailboxes", { headers: other.owner.headers, body: { name: "Theirs", email: `theirs-${Date.now()}@x.test` } });
+    const theirs = await desk.api("POST", "/v1/mailboxes", {
+      headers: other.owner.headers,
+      body: { name: "Theirs", email: `theirs-${Date.now()}@x.test` },
+    });
     const agent = await addMember(desk, workspace.id, "agent");
     const path = "/v1/mailboxes/oauth/provider_a/start";
     expect((await desk.api("POST", path, { body: { name: "x" } })).status).toBe(401);
     expect((await desk.api("POST", path, { headers: agent.headers, body: { name: "x" } })).status).toBe(403);
-    expect((await desk.api("POST", "/v1/mailboxes/oauth/provider_b/start", { headers: owner.headers, body: { name: "x" } })).status).toBe(404);
-    expect((await desk.api("POST", path, { headers: owner.headers, body: { name: "x", mailbox_id: theirs.body.id } })).status).toBe(404);
+    expect(
+      (await desk.api("POST", "/v1/mailboxes/oauth/provider_b/start", { headers: owner.headers, body: { name: "x" } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await desk.api("POST", path, { headers: owner.headers, body: { name: "x", mailbox_id: theirs.body.id } }))
+        .status,
+    ).toBe(404);
     for (const body of [{}, { name: 5 }, { name: "x", email: "nope" }, { name: "x", extra: true }]) {
       const res = await desk.api("POST", path, { headers: owner.headers, body });
       expect(res.status).toBe(422);
       expect(res.body.code).toBe("validation_failed");
     }
-    expect((await desk.api("POST", "/v1/mailboxes/oauth/provider_z/start", { headers: owner.headers, body: { name: "x" } })).status).toBe(422);
+    expect(
+      (await desk.api("POST", "/v1/mailboxes/oauth/provider_z/start", { headers: owner.headers, body: { name: "x" } }))
+        .status,
+    ).toBe(422);
   });
 });
 
@@ -225,20 +299,32 @@ describe("sending through the provider: token refresh and SMTP XOAUTH2", () => {
 
     const ticket = await desk.api("POST", "/v1/tickets", {
       headers: owner.headers,
-      body: { subject: "Your order", contact: { email: "buyer@customer.test", name: "Buyer" }, channel: "email", mailbox_id: id, kind: "reply", body_html: "<p>It shipped.</p>" },
+      body: {
+        subject: "Your order",
+        contact: { email: "buyer@customer.test", name: "Buyer" },
+        channel: "email",
+        mailbox_id: id,
+        kind: "reply",
+        body_html: "<p>It shipped.</p>",
+      },
     });
     expect(ticket.status).toBe(201);
     await desk.jobs.drain();
 
     const refreshed = sealedTokens(id);
-    expect(tokenRequests.at(-1)).toMatchObject({ grant_type: "refresh_token", refresh_token: "refresh-for-refresh@provider-a.test" });
+    expect(tokenRequests.at(-1)).toMatchObject({
+      grant_type: "refresh_token",
+      refresh_token: "refresh-for-refresh@provider-a.test",
+    });
     expect(refreshed.access_token).not.toBe(first.access_token);
     expect(refreshed.refresh_token).toBe(first.refresh_token);
     expect(smtpAuths.at(-1)).toEqual({ user: "refresh@provider-a.test", token: refreshed.access_token, ok: true });
     const sent = delivered.find((m) => m.includes("It shipped."))!;
     expect(sent).toContain("From: Refresh <refresh@provider-a.test>");
     expect(sent).toMatch(/^To: .*buyer@customer\.test/m);
-    const messages = desk.deps.db.$client.query<{ delivery_status: string }, [string]>("SELECT delivery_status FROM messages WHERE ticket_id = ?").all(ticket.body.id);
+    const messages = desk.deps.db.$client
+      .query<{ delivery_status: string }, [string]>("SELECT delivery_status FROM messages WHERE ticket_id = ?")
+      .all(ticket.body.id);
     expect(messages.map((m) => m.delivery_status)).toEqual(["sent"]);
   });
 
@@ -249,10 +335,21 @@ describe("sending through the provider: token refresh and SMTP XOAUTH2", () => {
     validAccessTokens.delete(sealedTokens(id).access_token);
     const ticket = await desk.api("POST", "/v1/tickets", {
       headers: owner.headers,
-      body: { subject: "Revoked", contact: { email: "buyer2@customer.test" }, channel: "email", mailbox_id: id, kind: "reply", body_html: "<p>Never arrives.</p>" },
+      body: {
+        subject: "Revoked",
+        contact: { email: "buyer2@customer.test" },
+        channel: "email",
+        mailbox_id: id,
+        kind: "reply",
+        body_html: "<p>Never arrives.</p>",
+      },
     });
     await desk.jobs.drain();
-    const [message] = desk.deps.db.$client.query<{ delivery_status: string; delivery_error: string }, [string]>("SELECT delivery_status, delivery_error FROM messages WHERE ticket_id = ?").all(ticket.body.id);
+    const [message] = desk.deps.db.$client
+      .query<{ delivery_status: string; delivery_error: string }, [string]>(
+        "SELECT delivery_status, delivery_error FROM messages WHERE ticket_id = ?",
+      )
+      .all(ticket.body.id);
     expect(message!.delivery_status).toBe("failed");
     expect(message!.delivery_error).toMatch(/Authentication failed|535|334/);
     expect(smtpAuths.at(-1)!.ok).toBe(false);

@@ -14,11 +14,17 @@ import { mailboxOAuthStates, mailboxes, type OAuthProvider } from "./mailboxes.t
 
 const STATE_TTL_MS = 10 * 60_000;
 
-const callbackUrl = (deps: ConnectionDeps, provider: OAuthProvider) => `${deps.config.baseUrl}/v1/mailboxes/oauth/${provider}/callback`;
+const callbackUrl = (deps: ConnectionDeps, provider: OAuthProvider) =>
+  `${deps.config.baseUrl}/v1/mailboxes/oauth/${provider}/callback`;
 const settingsUrl = (deps: ConnectionDeps, query: string) => `${deps.config.baseUrl}/settings/mailboxes?${query}`;
 
 /** Step one: a state token and a PKCE verifier kept server-side; the URL carries only the challenge. */
-export function startOAuth(ctx: RequestContext, provider: OAuthProvider, input: { name: string; email?: string; mailbox_id?: string }, deps: ConnectionDeps): { url: string } {
+export function startOAuth(
+  ctx: RequestContext,
+  provider: OAuthProvider,
+  input: { name: string; email?: string; mailbox_id?: string },
+  deps: ConnectionDeps,
+): { url: string } {
   const settings = providerConfig(deps.config, provider);
   if (!settings) throw notFound("Mail provider");
   if (input.mailbox_id && !findMailbox(deps.db, ctx.workspaceId, input.mailbox_id)) throw notFound("Mailbox");
@@ -52,18 +58,30 @@ export function startOAuth(ctx: RequestContext, provider: OAuthProvider, input: 
   return { url: url.toString() };
 }
 
-type TokenAnswer = { access_token?: string; refresh_token?: string; expires_in?: number; email?: string; error?: string };
+type TokenAnswer = {
+  access_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+  email?: string;
+  error?: string;
+};
 
 /**
  * Step two, the provider's redirect: the state is single-use and bound to the provider; the
  * code is exchanged with the verifier; tokens are sealed. Answers where to send the browser.
  */
-export async function completeOAuth(provider: OAuthProvider, query: { state?: string; code?: string; error?: string }, deps: ConnectionDeps): Promise<string> {
+export async function completeOAuth(
+  provider: OAuthProvider,
+  query: { state?: string; code?: string; error?: string },
+  deps: ConnectionDeps,
+): Promise<string> {
   const settings = providerConfig(deps.config, provider);
   if (!settings || !query.state) return settingsUrl(deps, "error=invalid_state");
   const pending = deps.db.delete(mailboxOAuthStates).where(eq(mailboxOAuthStates.state, query.state)).returning().get();
-  if (!pending || pending.provider !== provider || pending.expiresAt < new Date().toISOString()) return settingsUrl(deps, "error=invalid_state");
-  if (query.error || !query.code) return settingsUrl(deps, `error=${encodeURIComponent(query.error ?? "missing_code")}`);
+  if (!pending || pending.provider !== provider || pending.expiresAt < new Date().toISOString())
+    return settingsUrl(deps, "error=invalid_state");
+  if (query.error || !query.code)
+    return settingsUrl(deps, `error=${encodeURIComponent(query.error ?? "missing_code")}`);
   let answer: TokenAnswer;
   try {
     const response = await fetch(settings.tokenUrl, {
@@ -95,14 +113,24 @@ export async function completeOAuth(provider: OAuthProvider, query: { state?: st
     ? { ...systemContext(pending.workspaceId), actor: { type: "user", userId: pending.createdBy, sessionId: null } }
     : systemContext(pending.workspaceId);
   try {
-    const id = connectMailbox(ctx, provider, { name: pending.name, email, mailboxId: pending.mailboxId, sealed: deps.secrets.seal(JSON.stringify(tokens)) }, deps);
+    const id = connectMailbox(
+      ctx,
+      provider,
+      { name: pending.name, email, mailboxId: pending.mailboxId, sealed: deps.secrets.seal(JSON.stringify(tokens)) },
+      deps,
+    );
     return settingsUrl(deps, `connected=${id}`);
   } catch {
     return settingsUrl(deps, "error=mailbox_conflict");
   }
 }
 
-function connectMailbox(ctx: RequestContext, provider: OAuthProvider, input: { name: string; email: string; mailboxId: string | null; sealed: string }, deps: ConnectionDeps): string {
+function connectMailbox(
+  ctx: RequestContext,
+  provider: OAuthProvider,
+  input: { name: string; email: string; mailboxId: string | null; sealed: string },
+  deps: ConnectionDeps,
+): string {
   return withTx(deps.db, (tx) => {
     const now = new Date().toISOString();
     const existing = input.mailboxId ? findMailbox(tx, ctx.workspaceId, input.mailboxId) : undefined;
@@ -111,19 +139,55 @@ function connectMailbox(ctx: RequestContext, provider: OAuthProvider, input: { n
     const row = existing
       ? tx
           .update(mailboxes)
-          .set({ inboundKind: provider, outboundKind: provider, oauthSealed: input.sealed, config: { ...existing.config, oauth_email: input.email }, status: "active", lastError: "", syncFailures: 0, updatedAt: now })
+          .set({
+            inboundKind: provider,
+            outboundKind: provider,
+            oauthSealed: input.sealed,
+            config: { ...existing.config, oauth_email: input.email },
+            status: "active",
+            lastError: "",
+            syncFailures: 0,
+            updatedAt: now,
+          })
           .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, existing.id)))
           .returning()
           .get()
       : tx
           .insert(mailboxes)
-          .values({ id: newId(), workspaceId: ctx.workspaceId, name: input.name, email: input.email, displayName: input.name, inboundKind: provider, outboundKind: provider, config: { oauth_email: input.email }, oauthSealed: input.sealed, createdAt: now, updatedAt: now })
+          .values({
+            id: newId(),
+            workspaceId: ctx.workspaceId,
+            name: input.name,
+            email: input.email,
+            displayName: input.name,
+            inboundKind: provider,
+            outboundKind: provider,
+            config: { oauth_email: input.email },
+            oauthSealed: input.sealed,
+            createdAt: now,
+            updatedAt: now,
+          })
           .returning()
           .get();
     scheduleMailboxSync(tx, row);
     const type = existing ? "mailbox.updated" : "mailbox.created";
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type, data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) } });
-    recordAudit(tx, ctx, { action: type, entityType: "mailbox", entityId: row.id, data: { name: row.name, email: row.email, inbound_kind: provider, outbound_kind: provider, secrets_changed: ["oauth"] } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type,
+      data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
+    });
+    recordAudit(tx, ctx, {
+      action: type,
+      entityType: "mailbox",
+      entityId: row.id,
+      data: {
+        name: row.name,
+        email: row.email,
+        inbound_kind: provider,
+        outbound_kind: provider,
+        secrets_changed: ["oauth"],
+      },
+    });
     return row.id;
   });
 }

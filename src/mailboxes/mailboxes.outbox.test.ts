@@ -10,10 +10,20 @@ const sink = await startSmtpSink();
 afterAll(() => sink.stop());
 // Default settings (no DESK_SMTP_URL), and the same instance shape with a relay.
 const plain = await startTestDesk({ env: { DESK_INBOUND_DOMAIN: "desk.test" } });
-const relayed = await startTestDesk({ env: { DESK_INBOUND_DOMAIN: "desk.test", DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}?tls=none` } });
+const relayed = await startTestDesk({
+  env: { DESK_INBOUND_DOMAIN: "desk.test", DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}?tls=none` },
+});
 
 async function systemMailbox(desk: TestDesk, owner: Member) {
-  const res = await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: { name: "Help", email: `help-${crypto.randomUUID().slice(0, 8)}@acme.test`, inbound_kind: "forwarding", outbound_kind: "system" } });
+  const res = await desk.api("POST", "/v1/mailboxes", {
+    headers: owner.headers,
+    body: {
+      name: "Help",
+      email: `help-${crypto.randomUUID().slice(0, 8)}@acme.test`,
+      inbound_kind: "forwarding",
+      outbound_kind: "system",
+    },
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string; outbound_via: string; status: string };
 }
@@ -21,16 +31,31 @@ async function systemMailbox(desk: TestDesk, owner: Member) {
 async function replyOnEmailTicket(desk: TestDesk, owner: Member, mailboxId: string) {
   const ticket = await desk.api("POST", "/v1/tickets", {
     headers: owner.headers,
-    body: { subject: "Where is my order?", channel: "email", mailbox_id: mailboxId, contact: { email: "carol@customer.test", name: "Carol" }, kind: "note", body_html: "<p>first</p>" },
+    body: {
+      subject: "Where is my order?",
+      channel: "email",
+      mailbox_id: mailboxId,
+      contact: { email: "carol@customer.test", name: "Carol" },
+      kind: "note",
+      body_html: "<p>first</p>",
+    },
   });
   expect(ticket.status).toBe(201);
-  const reply = await desk.api("POST", `/v1/tickets/${ticket.body.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: "<p>It ships today.</p>" } });
+  const reply = await desk.api("POST", `/v1/tickets/${ticket.body.id}/messages`, {
+    headers: owner.headers,
+    body: { kind: "reply", body_html: "<p>It ships today.</p>" },
+  });
   expect(reply.status).toBe(201);
   expect(reply.body.delivery_status).toBe("pending");
   expect(reply.body.delivery_via).toBeNull();
   await desk.jobs.drain();
   const messages = await desk.api("GET", `/v1/tickets/${ticket.body.id}/messages`, { headers: owner.headers });
-  return messages.body.data.find((m: { id: string }) => m.id === reply.body.id) as { id: string; delivery_status: string; delivery_via: string | null; delivery_error: string };
+  return messages.body.data.find((m: { id: string }) => m.id === reply.body.id) as {
+    id: string;
+    delivery_status: string;
+    delivery_via: string | null;
+    delivery_error: string;
+  };
 }
 
 describe("a system mailbox without DESK_SMTP_URL says its mail only reaches the outbox", () => {
@@ -44,7 +69,15 @@ describe("a system mailbox without DESK_SMTP_URL says its mail only reaches the 
     const after = await plain.api("GET", `/v1/mailboxes/${mailbox.id}`, { headers: owner.headers });
     expect(after.body).toMatchObject({ status: "active", last_error: "", outbound_via: "outbox" });
     // A mailbox with its own SMTP server never goes to the outbox.
-    const own = await plain.api("POST", "/v1/mailboxes", { headers: owner.headers, body: { name: "Own", email: `own-${crypto.randomUUID().slice(0, 8)}@acme.test`, outbound_kind: "smtp", config: { smtp_host: "127.0.0.1", smtp_port: sink.port, smtp_tls: "none" } } });
+    const own = await plain.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: {
+        name: "Own",
+        email: `own-${crypto.randomUUID().slice(0, 8)}@acme.test`,
+        outbound_kind: "smtp",
+        config: { smtp_host: "127.0.0.1", smtp_port: sink.port, smtp_tls: "none" },
+      },
+    });
     expect(own.body.outbound_via).toBe("smtp");
   });
 
@@ -53,10 +86,14 @@ describe("a system mailbox without DESK_SMTP_URL says its mail only reaches the 
     const mailbox = await systemMailbox(plain, owner);
     const message = await replyOnEmailTicket(plain, owner, mailbox.id);
     expect(message).toMatchObject({ delivery_status: "sent", delivery_via: "outbox", delivery_error: "" });
-    const events = plain.deps.db.$client.query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.updated'").all(workspace.id);
+    const events = plain.deps.db.$client
+      .query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.updated'")
+      .all(workspace.id);
     expect(events.map((e) => JSON.parse(e.data).message.delivery_via)).toContain("outbox");
     const outbox = join(plain.dataDir, "outbox");
-    const files = readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), "utf8").includes(`<${message.id}@desk.test>`));
+    const files = readdirSync(outbox).filter((f) =>
+      readFileSync(join(outbox, f), "utf8").includes(`<${message.id}@desk.test>`),
+    );
     expect(files).toHaveLength(1);
   });
 });

@@ -41,19 +41,28 @@ export function mailboxesRoutes(deps: Deps) {
         detail: { summary: "Create a mailbox; password and smtp_password are write-only" },
       },
     )
-    .get("/:id", ({ ctx, params }) => presentMailbox(getMailbox(deps.db, ctx, params.id), deps.config.smtpRelayUrl !== null), {
-      access: settingsAccess,
-      params: IdParams,
-      response: { 200: MailboxSchema, ...errorResponses },
-      detail: { summary: "Get a mailbox" },
-    })
-    .patch("/:id", ({ ctx, params, body }) => presentMailbox(updateMailbox(ctx, params.id, body, deps), deps.config.smtpRelayUrl !== null), {
-      access: settingsAccess,
-      params: IdParams,
-      body: UpdateMailboxBody,
-      response: { 200: MailboxSchema, ...errorResponses },
-      detail: { summary: "Update a mailbox; trusted_form_senders replaces the stored list" },
-    })
+    .get(
+      "/:id",
+      ({ ctx, params }) => presentMailbox(getMailbox(deps.db, ctx, params.id), deps.config.smtpRelayUrl !== null),
+      {
+        access: settingsAccess,
+        params: IdParams,
+        response: { 200: MailboxSchema, ...errorResponses },
+        detail: { summary: "Get a mailbox" },
+      },
+    )
+    .patch(
+      "/:id",
+      ({ ctx, params, body }) =>
+        presentMailbox(updateMailbox(ctx, params.id, body, deps), deps.config.smtpRelayUrl !== null),
+      {
+        access: settingsAccess,
+        params: IdParams,
+        body: UpdateMailboxBody,
+        response: { 200: MailboxSchema, ...errorResponses },
+        detail: { summary: "Update a mailbox; trusted_form_senders replaces the stored list" },
+      },
+    )
     .delete(
       "/:id",
       ({ ctx, params, set }) => {
@@ -74,14 +83,23 @@ export function mailboxesRoutes(deps: Deps) {
       params: OAuthProviderParams,
       body: OAuthStartBody,
       response: { 200: OAuthStartResult, ...errorResponses },
-      detail: { summary: "Start connecting a provider mailbox: answers the URL to send the browser to (PKCE, state token)" },
+      detail: {
+        summary: "Start connecting a provider mailbox: answers the URL to send the browser to (PKCE, state token)",
+      },
     })
     .get(
       "/oauth/:provider/callback",
       async ({ params, query, redirect }) => redirect(await completeOAuth(params.provider, query, deps), 302),
-      { params: OAuthProviderParams, query: OAuthCallbackQuery, detail: {
+      {
+        params: OAuthProviderParams,
+        query: OAuthCallbackQuery,
+        detail: {
           summary: "The provider's redirect back; stores the tokens and redirects to the settings page",
-          responses: { 302: { description: "Redirect to the mailbox settings page" }, 404: { description: "Unknown provider" }, 422: { description: "Invalid state or code" } },
+          responses: {
+            302: { description: "Redirect to the mailbox settings page" },
+            404: { description: "Unknown provider" },
+            422: { description: "Invalid state or code" },
+          },
         },
       },
     );

@@ -2,7 +2,12 @@ import { z } from "zod";
 import { INBOUND_KINDS, OUTBOUND_KINDS } from "./mailboxes.table";
 
 const TlsMode = z.enum(["tls", "starttls", "none"]);
-const Host = z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.\-:[\]]+$/, "Enter a host name or IP address.");
+const Host = z
+  .string()
+  .trim()
+  .min(1)
+  .max(253)
+  .regex(/^[A-Za-z0-9.\-:[\]]+$/, "Enter a host name or IP address.");
 
 export const MailboxConfigSchema = z
   .object({
@@ -87,7 +92,9 @@ export const MailboxSchema = z.object({
   outbound_kind: z.enum(OUTBOUND_KINDS),
   outbound_via: z
     .enum(["smtp", "outbox"])
-    .describe("`outbox`: a system mailbox while the server has no DESK_SMTP_URL relay; its replies are only written as .eml files on the server and reach no one"),
+    .describe(
+      "`outbox`: a system mailbox while the server has no DESK_SMTP_URL relay; its replies are only written as .eml files on the server and reach no one",
+    ),
   forwarding_address: z.string(),
   config: z.record(z.string(), z.unknown()),
   team_id: z.string().nullable(),

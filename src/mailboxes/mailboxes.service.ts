@@ -25,11 +25,20 @@ export const MAILBOX_SYNC_JOB = "mailbox.sync";
 /** Mailboxes that fetch mail themselves get one durable sync job each (unique per mailbox). */
 export function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): void {
   if (row.status === "disabled" || row.inboundKind === "forwarding") return;
-  enqueue(tx, MAILBOX_SYNC_JOB, { mailbox_id: row.id }, { uniqueKey: `mailbox-sync:${row.id}`, workspaceId: row.workspaceId, maxAttempts: 2_000_000_000, runAt });
+  enqueue(
+    tx,
+    MAILBOX_SYNC_JOB,
+    { mailbox_id: row.id },
+    { uniqueKey: `mailbox-sync:${row.id}`, workspaceId: row.workspaceId, maxAttempts: 2_000_000_000, runAt },
+  );
 }
 
 export function findMailbox(db: Queryable, workspaceId: string, id: string): MailboxRow | undefined {
-  return db.select().from(mailboxes).where(and(eq(mailboxes.workspaceId, workspaceId), eq(mailboxes.id, id))).get();
+  return db
+    .select()
+    .from(mailboxes)
+    .where(and(eq(mailboxes.workspaceId, workspaceId), eq(mailboxes.id, id)))
+    .get();
 }
 
 export function getMailbox(db: Queryable, ctx: RequestContext, id: string): MailboxRow {
@@ -38,7 +47,12 @@ export function getMailbox(db: Queryable, ctx: RequestContext, id: string): Mail
   return row;
 }
 
-export function listMailboxes(db: Queryable, ctx: RequestContext, page: { limit: number; cursor?: string }, relayConfigured: boolean) {
+export function listMailboxes(
+  db: Queryable,
+  ctx: RequestContext,
+  page: { limit: number; cursor?: string },
+  relayConfigured: boolean,
+) {
   const after = decodeCursor(page.cursor, 2) as [string, string] | null;
   const rows = db
     .select()
@@ -46,43 +60,72 @@ export function listMailboxes(db: Queryable, ctx: RequestContext, page: { limit:
     .where(
       and(
         eq(mailboxes.workspaceId, ctx.workspaceId),
-        after ? or(gt(mailboxes.createdAt, after[0]), and(eq(mailboxes.createdAt, after[0]), gt(mailboxes.id, after[1]))) : undefined,
+        after
+          ? or(gt(mailboxes.createdAt, after[0]), and(eq(mailboxes.createdAt, after[0]), gt(mailboxes.id, after[1])))
+          : undefined,
       ),
     )
     .orderBy(asc(mailboxes.createdAt), asc(mailboxes.id))
     .limit(page.limit + 1)
     .all();
-  return pageOf(rows, page.limit, (row) => presentMailbox(row, relayConfigured), (row) => [row.createdAt, row.id]);
+  return pageOf(
+    rows,
+    page.limit,
+    (row) => presentMailbox(row, relayConfigured),
+    (row) => [row.createdAt, row.id],
+  );
 }
 
 function newForwardingAddress(db: Queryable, email: string, inboundDomain: string): string {
   const local = slugify(email.split("@")[0] ?? "support", "-", 24) || "support";
   for (;;) {
     const candidate = `${local}-${randomBytes(5).toString("hex")}@${inboundDomain}`.toLowerCase();
-    if (!db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.forwardingAddress, candidate)).get()) return candidate;
+    if (!db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.forwardingAddress, candidate)).get())
+      return candidate;
   }
 }
 
 function checkTeam(db: Queryable, ctx: RequestContext, teamId: string | null | undefined): void {
   if (!teamId) return;
-  const team = db.select({ id: teams.id }).from(teams).where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, teamId))).get();
+  const team = db
+    .select({ id: teams.id })
+    .from(teams)
+    .where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, teamId)))
+    .get();
   if (!team) throw invalidAt("body.team_id", "No such team.");
 }
 
 function checkEmailFree(db: Queryable, email: string, exceptId: string | null): void {
-  const taken = db.select({ id: mailboxes.id }).from(mailboxes).where(or(eq(mailboxes.email, email), eq(mailboxes.forwardingAddress, email))).get();
+  const taken = db
+    .select({ id: mailboxes.id })
+    .from(mailboxes)
+    .where(or(eq(mailboxes.email, email), eq(mailboxes.forwardingAddress, email)))
+    .get();
   if (taken && taken.id !== exceptId) throw conflict("A mailbox with this address already exists.");
 }
 
 /** Audit data never holds secrets: it names which ones changed. */
 function auditData(row: MailboxRow, secretsChanged: string[]) {
-  return { name: row.name, email: row.email, inbound_kind: row.inboundKind, outbound_kind: row.outboundKind, secrets_changed: secretsChanged };
+  return {
+    name: row.name,
+    email: row.email,
+    inbound_kind: row.inboundKind,
+    outbound_kind: row.outboundKind,
+    secrets_changed: secretsChanged,
+  };
 }
 
 export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, deps: MailboxDeps): MailboxRow {
   const email = input.email.toLowerCase();
   const config: MailboxConfig = { ...input.config };
-  checkKindSettings(input.inbound_kind, input.outbound_kind, config, Boolean(input.password), Boolean(input.smtp_password), false);
+  checkKindSettings(
+    input.inbound_kind,
+    input.outbound_kind,
+    config,
+    Boolean(input.password),
+    Boolean(input.smtp_password),
+    false,
+  );
   const trusted = normalizeTrustedSenders(input.trusted_form_senders ?? []);
   const now = new Date().toISOString();
   return withTx(deps.db, (tx) => {
@@ -98,7 +141,8 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
         displayName: input.display_name ?? input.name,
         inboundKind: input.inbound_kind,
         outboundKind: input.outbound_kind,
-        forwardingAddress: input.inbound_kind === "forwarding" ? newForwardingAddress(tx, email, deps.config.inboundDomain) : null,
+        forwardingAddress:
+          input.inbound_kind === "forwarding" ? newForwardingAddress(tx, email, deps.config.inboundDomain) : null,
         config,
         teamId: input.team_id ?? null,
         signatureHtml: sanitizeHtmlBody(input.signature_html ?? ""),
@@ -115,16 +159,32 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
       .returning()
       .get();
     scheduleMailboxSync(tx, row);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.created", data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) } });
-    recordAudit(tx, ctx, { action: "mailbox.created", entityType: "mailbox", entityId: row.id, data: auditData(row, secretNames(input)) });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "mailbox.created",
+      data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
+    });
+    recordAudit(tx, ctx, {
+      action: "mailbox.created",
+      entityType: "mailbox",
+      entityId: row.id,
+      data: auditData(row, secretNames(input)),
+    });
     return row;
   });
 }
 
 const secretNames = (input: { password?: string; smtp_password?: string }) =>
-  [input.password ? "password" : null, input.smtp_password ? "smtp_password" : null].filter((n): n is string => n !== null);
+  [input.password ? "password" : null, input.smtp_password ? "smtp_password" : null].filter(
+    (n): n is string => n !== null,
+  );
 
-export function updateMailbox(ctx: RequestContext, id: string, input: UpdateMailboxInput, deps: MailboxDeps): MailboxRow {
+export function updateMailbox(
+  ctx: RequestContext,
+  id: string,
+  input: UpdateMailboxInput,
+  deps: MailboxDeps,
+): MailboxRow {
   const trusted = input.trusted_form_senders ? normalizeTrustedSenders(input.trusted_form_senders) : undefined;
   return withTx(deps.db, (tx) => {
     const current = getMailbox(tx, ctx, id);
@@ -135,7 +195,14 @@ export function updateMailbox(ctx: RequestContext, id: string, input: UpdateMail
     const outboundKind = input.outbound_kind ?? current.outboundKind;
     const config: MailboxConfig = input.config ? { ...current.config, ...input.config } : current.config;
     const oauthConnected = Boolean(current.oauthSealed);
-    checkKindSettings(inboundKind, outboundKind, config, Boolean(input.password ?? current.passwordSealed), Boolean(input.smtp_password ?? current.smtpPasswordSealed), oauthConnected);
+    checkKindSettings(
+      inboundKind,
+      outboundKind,
+      config,
+      Boolean(input.password ?? current.passwordSealed),
+      Boolean(input.smtp_password ?? current.smtpPasswordSealed),
+      oauthConnected,
+    );
     const reactivated = input.status === "active" && current.status !== "active";
     const patch: Partial<typeof mailboxes.$inferInsert> = {
       name: input.name,
@@ -155,13 +222,33 @@ export function updateMailbox(ctx: RequestContext, id: string, input: UpdateMail
       syncFailures: reactivated ? 0 : undefined,
       passwordSealed: input.password ? deps.secrets.seal(input.password) : undefined,
       smtpPasswordSealed: input.smtp_password ? deps.secrets.seal(input.smtp_password) : undefined,
-      forwardingAddress: inboundKind === "forwarding" ? (current.forwardingAddress ?? newForwardingAddress(tx, email, deps.config.inboundDomain)) : current.forwardingAddress,
+      forwardingAddress:
+        inboundKind === "forwarding"
+          ? (current.forwardingAddress ?? newForwardingAddress(tx, email, deps.config.inboundDomain))
+          : current.forwardingAddress,
       updatedAt: new Date().toISOString(),
     };
-    const row = tx.update(mailboxes).set(patch).where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id))).returning().get();
+    const row = tx
+      .update(mailboxes)
+      .set(patch)
+      .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
+      .returning()
+      .get();
     scheduleMailboxSync(tx, row);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.updated", data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) } });
-    recordAudit(tx, ctx, { action: "mailbox.updated", entityType: "mailbox", entityId: row.id, data: { ...auditData(row, secretNames(input)), fields: Object.keys(input).filter((k) => k !== "password" && k !== "smtp_password") } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "mailbox.updated",
+      data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
+    });
+    recordAudit(tx, ctx, {
+      action: "mailbox.updated",
+      entityType: "mailbox",
+      entityId: row.id,
+      data: {
+        ...auditData(row, secretNames(input)),
+        fields: Object.keys(input).filter((k) => k !== "password" && k !== "smtp_password"),
+      },
+    });
     return row;
   });
 }
@@ -169,9 +256,16 @@ export function updateMailbox(ctx: RequestContext, id: string, input: UpdateMail
 export function deleteMailbox(ctx: RequestContext, id: string, deps: { db: Db }): void {
   withTx(deps.db, (tx) => {
     const current = getMailbox(tx, ctx, id);
-    tx.delete(mailboxes).where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id))).run();
+    tx.delete(mailboxes)
+      .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
+      .run();
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.deleted", data: { mailbox_id: id } });
-    recordAudit(tx, ctx, { action: "mailbox.deleted", entityType: "mailbox", entityId: id, data: auditData(current, []) });
+    recordAudit(tx, ctx, {
+      action: "mailbox.deleted",
+      entityType: "mailbox",
+      entityId: id,
+      data: auditData(current, []),
+    });
   });
 }
 
@@ -197,13 +291,18 @@ export function recordMailboxHealth(
         lastError,
         lastSyncedAt: outcome.ok && outcome.syncedAt ? outcome.syncedAt : current.lastSyncedAt,
         syncFailures: outcome.ok ? 0 : current.syncFailures + 1,
-        updatedAt: status !== current.status || lastError !== current.lastError ? new Date().toISOString() : current.updatedAt,
+        updatedAt:
+          status !== current.status || lastError !== current.lastError ? new Date().toISOString() : current.updatedAt,
       })
       .where(eq(mailboxes.id, mailboxId))
       .returning()
       .get();
     if (status !== current.status || lastError !== current.lastError) {
-      appendEvent(tx, { workspaceId: row.workspaceId, type: "mailbox.updated", data: { mailbox: presentMailbox(row, relayConfigured) } });
+      appendEvent(tx, {
+        workspaceId: row.workspaceId,
+        type: "mailbox.updated",
+        data: { mailbox: presentMailbox(row, relayConfigured) },
+      });
     }
     return row;
   });

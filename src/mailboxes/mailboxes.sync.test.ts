@@ -11,11 +11,17 @@ afterAll(() => dovecot.dispose());
 const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
 
-const raw = (n: number) => `From: Carol <carol${n}@customer.test>\r\nTo: alice@example.test\r\nSubject: Imap ${n}\r\nMessage-ID: <imap-${n}@customer.test>\r\n\r\nBody ${n}\r\n`;
+const raw = (n: number) =>
+  `From: Carol <carol${n}@customer.test>\r\nTo: alice@example.test\r\nSubject: Imap ${n}\r\nMessage-ID: <imap-${n}@customer.test>\r\n\r\nBody ${n}\r\n`;
 const subjects = () =>
-  desk.deps.db.$client.query<{ subject: string }, [string]>("SELECT subject FROM tickets WHERE workspace_id = ? ORDER BY number").all(workspace.id).map((r) => r.subject);
+  desk.deps.db.$client
+    .query<{ subject: string }, [string]>("SELECT subject FROM tickets WHERE workspace_id = ? ORDER BY number")
+    .all(workspace.id)
+    .map((r) => r.subject);
 const runSync = async () => {
-  desk.deps.db.$client.run("UPDATE jobs SET run_at = ? WHERE kind = 'mailbox.sync' AND state = 'queued'", [new Date(0).toISOString()]);
+  desk.deps.db.$client.run("UPDATE jobs SET run_at = ? WHERE kind = 'mailbox.sync' AND state = 'queued'", [
+    new Date(0).toISOString(),
+  ]);
   const job = desk.jobs as unknown as { drain(): Promise<number> };
   // The job idles when the server offers IDLE; close its session shortly so drain returns.
   const closer = setTimeout(() => void import("./mailboxes.sync").then((m) => m.closeImapSessions(desk.deps.db)), 2000);
@@ -25,7 +31,18 @@ const runSync = async () => {
 
 const created = await desk.api("POST", "/v1/mailboxes", {
   headers: owner.headers,
-  body: { name: "IMAP", email: "alice@example.test", inbound_kind: "imap", password: "alicepw", config: { imap_host: "127.0.0.1", imap_port: dovecot.imapPort, imap_username: "alice@example.test", imap_tls: "none" } },
+  body: {
+    name: "IMAP",
+    email: "alice@example.test",
+    inbound_kind: "imap",
+    password: "alicepw",
+    config: {
+      imap_host: "127.0.0.1",
+      imap_port: dovecot.imapPort,
+      imap_username: "alice@example.test",
+      imap_tls: "none",
+    },
+  },
 });
 const mailboxId: string = created.body.id;
 const row = () => desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).get()!;
@@ -51,7 +68,9 @@ test("Dovecot stopped: status error with a readable last_error; started again: r
   await runSync();
   expect(row().status).toBe("error");
   expect(row().lastError).toMatch(/IMAP/);
-  const events = desk.deps.db.$client.query<{ type: string }, [string]>("SELECT type FROM events WHERE workspace_id = ? AND type = 'mailbox.updated'").all(workspace.id);
+  const events = desk.deps.db.$client
+    .query<{ type: string }, [string]>("SELECT type FROM events WHERE workspace_id = ? AND type = 'mailbox.updated'")
+    .all(workspace.id);
   expect(events.length).toBeGreaterThan(0);
   await dovecot.start();
   dovecot.deliver("alice@example.test", raw(4));

@@ -63,9 +63,19 @@ export function mailboxSyncJob(deps: Deps, options: { idleWindowMs?: number; pol
             async (raw) => {
               await ingestEmail(deps, { raw, mailbox: current });
             },
-            (position) => deps.db.update(mailboxes).set({ imapUidValidity: position.uidValidity, imapLastUid: position.lastUid }).where(eq(mailboxes.id, row.id)).run(),
+            (position) =>
+              deps.db
+                .update(mailboxes)
+                .set({ imapUidValidity: position.uidValidity, imapLastUid: position.lastUid })
+                .where(eq(mailboxes.id, row.id))
+                .run(),
           );
-          recordMailboxHealth(deps.db, row.id, { ok: true, syncedAt: new Date().toISOString() }, deps.config.smtpRelayUrl !== null);
+          recordMailboxHealth(
+            deps.db,
+            row.id,
+            { ok: true, syncedAt: new Date().toISOString() },
+            deps.config.smtpRelayUrl !== null,
+          );
           if (fetched) log.info({ fetched }, "imap: fetched messages");
         };
         await sync();
@@ -95,7 +105,12 @@ export function mailboxSyncJob(deps: Deps, options: { idleWindowMs?: number; pol
         if (error instanceof RetryLater) throw error;
         if (client && closedOnPurpose.has(client)) throw new RetryLater(1_000, "session closed for shutdown");
         const message = describeImapError(error);
-        const updated = recordMailboxHealth(deps.db, row.id, { ok: false, error: message }, deps.config.smtpRelayUrl !== null);
+        const updated = recordMailboxHealth(
+          deps.db,
+          row.id,
+          { ok: false, error: message },
+          deps.config.smtpRelayUrl !== null,
+        );
         const delay = backoffFor(updated?.syncFailures ?? 1);
         log.warn({ err: message, retry_in_ms: delay }, "imap: sync failed");
         throw new RetryLater(delay, message);

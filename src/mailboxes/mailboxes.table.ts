@@ -37,7 +37,9 @@ export const mailboxes = sqliteTable(
     autoReplyEnabled: flag("auto_reply_enabled"),
     autoReplySubject: text("auto_reply_subject").notNull().default(""),
     autoReplyHtml: text("auto_reply_html").notNull().default(""),
-    status: text("status", { enum: ["active", "error", "disabled"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "error", "disabled"] })
+      .notNull()
+      .default("active"),
     lastError: text("last_error").notNull().default(""),
     lastSyncedAt: timestamp("last_synced_at"),
     trustedFormSenders: json<string[]>("trusted_form_senders").notNull().default([]),

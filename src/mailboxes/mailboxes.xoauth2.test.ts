@@ -21,10 +21,15 @@ const introspection = Bun.serve({
   async fetch(request) {
     const token = new URLSearchParams(await request.text()).get("token") ?? "";
     introspected.push(token);
-    return token === GOOD_TOKEN ? Response.json({ active: true, username: "alice@example.test" }) : new Response("{}", { status: 401 });
+    return token === GOOD_TOKEN
+      ? Response.json({ active: true, username: "alice@example.test" })
+      : new Response("{}", { status: 401 });
   },
 });
-const dovecot = await startDovecot({ "alice@example.test": "alicepw" }, { oauth2IntrospectionUrl: `http://127.0.0.1:${introspection.port}/introspect` });
+const dovecot = await startDovecot(
+  { "alice@example.test": "alicepw" },
+  { oauth2IntrospectionUrl: `http://127.0.0.1:${introspection.port}/introspect` },
+);
 const caFile = join(dovecot.dir, "cert.pem");
 writeFileSync(caFile, dovecot.ca);
 afterAll(async () => {
@@ -47,14 +52,21 @@ const { workspace, owner } = await createWorkspaceWithOwner(desk);
 
 /** A mailbox as the OAuth callback leaves it (that flow has its own tests): provider kind, sealed tokens, a sync job. */
 async function oauthMailbox(email: string, accessToken: string): Promise<string> {
-  const created = await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: { name: email, email, inbound_kind: "forwarding", outbound_kind: "system", config: {} } });
+  const created = await desk.api("POST", "/v1/mailboxes", {
+    headers: owner.headers,
+    body: { name: email, email, inbound_kind: "forwarding", outbound_kind: "system", config: {} },
+  });
   expect(created.status).toBe(201);
   const id: string = created.body.id;
   withTx(desk.deps.db, (tx) => {
     const tokens = { access_token: accessToken, refresh_token: null, expires_at: null };
     const row = tx
       .update(mailboxes)
-      .set({ inboundKind: "provider_a", oauthSealed: desk.deps.secrets.seal(JSON.stringify(tokens)), config: { oauth_email: "alice@example.test" } })
+      .set({
+        inboundKind: "provider_a",
+        oauthSealed: desk.deps.secrets.seal(JSON.stringify(tokens)),
+        config: { oauth_email: "alice@example.test" },
+      })
       .where(eq(mailboxes.id, id))
       .returning()
       .get()!;
@@ -64,7 +76,9 @@ async function oauthMailbox(email: string, accessToken: string): Promise<string>
 }
 
 const runSync = async () => {
-  desk.deps.db.$client.run("UPDATE jobs SET run_at = ? WHERE kind = 'mailbox.sync' AND state = 'queued'", [new Date(0).toISOString()]);
+  desk.deps.db.$client.run("UPDATE jobs SET run_at = ? WHERE kind = 'mailbox.sync' AND state = 'queued'", [
+    new Date(0).toISOString(),
+  ]);
   // The job idles when the server offers IDLE; close its session shortly so drain returns.
   const closer = setTimeout(() => void import("./mailboxes.sync").then((m) => m.closeImapSessions(desk.deps.db)), 2000);
   await desk.jobs.drain();
@@ -74,10 +88,17 @@ const row = (id: string) => desk.deps.db.select().from(mailboxes).where(eq(mailb
 
 test("an OAuth mailbox logs in with XOAUTH2, is polled, and its mail becomes a ticket", async () => {
   const id = await oauthMailbox("alice@example.test", GOOD_TOKEN);
-  dovecot.deliver("alice@example.test", "From: Carol <carol@customer.test>\r\nTo: alice@example.test\r\nSubject: Via XOAUTH2\r\nMessage-ID: <xoauth2-1@customer.test>\r\n\r\nHello over OAuth\r\n");
+  dovecot.deliver(
+    "alice@example.test",
+    "From: Carol <carol@customer.test>\r\nTo: alice@example.test\r\nSubject: Via XOAUTH2\r\nMessage-ID: <xoauth2-1@customer.test>\r\n\r\nHello over OAuth\r\n",
+  );
   await runSync();
   expect(introspected).toContain(GOOD_TOKEN);
-  const tickets = desk.deps.db.$client.query<{ subject: string; mailbox_id: string }, [string]>("SELECT subject, mailbox_id FROM tickets WHERE workspace_id = ?").all(workspace.id);
+  const tickets = desk.deps.db.$client
+    .query<{ subject: string; mailbox_id: string }, [string]>(
+      "SELECT subject, mailbox_id FROM tickets WHERE workspace_id = ?",
+    )
+    .all(workspace.id);
   expect(tickets).toEqual([{ subject: "Via XOAUTH2", mailbox_id: id }]);
   expect(row(id).status).toBe("active");
   expect(row(id).lastError).toBe("");

@@ -21,7 +21,8 @@ const signedInUser = (deps: MfaDeps, user: UserContext) => {
 /** Starts enrolment: a new secret, kept sealed and inactive until a code from it is confirmed. */
 export function setupMfa(deps: MfaDeps, user: UserContext): { secret: string; otpauth_url: string } {
   const row = signedInUser(deps, user);
-  if (row.mfaEnabled) throw conflict("Two-factor sign-in is already on; turn it off first to enrol a new authenticator.");
+  if (row.mfaEnabled)
+    throw conflict("Two-factor sign-in is already on; turn it off first to enrol a new authenticator.");
   const secret = newTotpSecret();
   deps.db
     .update(users)
@@ -41,30 +42,61 @@ export function enableMfa(deps: MfaDeps, user: UserContext, code: string): { ena
   if (!row.mfaSecretSealed) throw conflict("Start with POST /v1/me/mfa/setup.");
   const now = deps.clock.now();
   const step = acceptTotp(deps.secrets.open(row.mfaSecretSealed), code, now, row.mfaLastStep ?? null);
-  if (step === null) throw invalidAt("body.code", "The code does not match the authenticator; check the device's clock.", "invalid_code");
+  if (step === null)
+    throw invalidAt(
+      "body.code",
+      "The code does not match the authenticator; check the device's clock.",
+      "invalid_code",
+    );
   const { codes, hashes } = newRecoveryCodes();
   withTx(deps.db, (tx) => {
     tx.update(users)
-      .set({ mfaEnabled: true, mfaLastStep: step, mfaRecoveryHashes: JSON.stringify(hashes), updatedAt: now.toISOString() })
+      .set({
+        mfaEnabled: true,
+        mfaLastStep: step,
+        mfaRecoveryHashes: JSON.stringify(hashes),
+        updatedAt: now.toISOString(),
+      })
       .where(eq(users.id, row.id))
       .run();
-    if (user.sessionId) tx.update(sessions).set({ mfaVerified: true, updatedAt: now.toISOString() }).where(eq(sessions.id, user.sessionId)).run();
+    if (user.sessionId)
+      tx.update(sessions)
+        .set({ mfaVerified: true, updatedAt: now.toISOString() })
+        .where(eq(sessions.id, user.sessionId))
+        .run();
   });
   return { enabled: true, recovery_codes: codes };
 }
 
 /** Turns two-factor off after proof: a current code (or recovery code) or the password. */
-export async function disableMfa(deps: MfaDeps, user: UserContext, proof: { code?: string; password?: string }): Promise<{ enabled: false }> {
+export async function disableMfa(
+  deps: MfaDeps,
+  user: UserContext,
+  proof: { code?: string; password?: string },
+): Promise<{ enabled: false }> {
   const row = signedInUser(deps, user);
   if (!row.mfaEnabled) return { enabled: false };
-  const proven = proof.code !== undefined ? consumeSecondFactor(deps, row, proof.code) : await verifyPassword(proof.password ?? "", row.passwordHash);
+  const proven =
+    proof.code !== undefined
+      ? consumeSecondFactor(deps, row, proof.code)
+      : await verifyPassword(proof.password ?? "", row.passwordHash);
   if (!proven) {
     const where = proof.code !== undefined ? "body.code" : "body.password";
-    throw invalidAt(where, proof.code !== undefined ? "The code is wrong or was already used." : "The password is wrong.", "invalid_proof");
+    throw invalidAt(
+      where,
+      proof.code !== undefined ? "The code is wrong or was already used." : "The password is wrong.",
+      "invalid_proof",
+    );
   }
   deps.db
     .update(users)
-    .set({ mfaEnabled: false, mfaSecretSealed: null, mfaRecoveryHashes: null, mfaLastStep: null, updatedAt: deps.clock.now().toISOString() })
+    .set({
+      mfaEnabled: false,
+      mfaSecretSealed: null,
+      mfaRecoveryHashes: null,
+      mfaLastStep: null,
+      updatedAt: deps.clock.now().toISOString(),
+    })
     .where(eq(users.id, row.id))
     .run();
   return { enabled: false };

@@ -13,7 +13,13 @@ import {
   SignedOutSchema,
   UpdateMeBody,
 } from "./me.schemas";
-import { changePassword, createPasswordChangeLimiter, listMySessions, revokeMySession, revokeOtherSessions } from "./me.security.service";
+import {
+  changePassword,
+  createPasswordChangeLimiter,
+  listMySessions,
+  revokeMySession,
+  revokeOtherSessions,
+} from "./me.security.service";
 import { describeCaller, updateMe } from "./me.service";
 import { disableMfa, enableMfa, setupMfa } from "./me.mfa.service";
 
@@ -24,7 +30,9 @@ export function meRoutes(deps: Deps) {
     .get("/", ({ credential }) => describeCaller(deps, credential), {
       identified: true,
       response: { 200: MeSchema },
-      detail: { summary: "The caller: a signed-in person with their workspaces, or an API key with its workspace and creator" },
+      detail: {
+        summary: "The caller: a signed-in person with their workspaces, or an API key with its workspace and creator",
+      },
     })
     .patch(
       "/",
@@ -72,7 +80,11 @@ export function meRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { signedIn: true, params: SessionParams, detail: { summary: "Sign out one of your sessions (404 when it is not yours or already ended)" } },
+      {
+        signedIn: true,
+        params: SessionParams,
+        detail: { summary: "Sign out one of your sessions (404 when it is not yours or already ended)" },
+      },
     )
     .post("/sessions/sign-out-others", ({ user }) => revokeOtherSessions(deps, user), {
       signedIn: true,

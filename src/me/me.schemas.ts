@@ -5,7 +5,10 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth/passwords";
 export const MeSchema = z.object({
   user: UserSchema.nullable().describe("null for an API key without a known creator"),
   workspaces: z.array(WorkspaceMembershipSchema),
-  api_key: z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) }).optional().describe("present when the caller is an API key"),
+  api_key: z
+    .object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) })
+    .optional()
+    .describe("present when the caller is an API key"),
 });
 
 export const UpdateMeBody = z.object({ name: z.string().trim().min(1).max(100).optional() }).strict();
@@ -20,17 +23,25 @@ export const MfaEnabledSchema = z.object({ enabled: z.literal(true), recovery_co
 export const MfaDisableBody = z
   .object({ code: Code.optional(), password: z.string().min(1).max(MAX_PASSWORD_LENGTH).optional() })
   .strict()
-  .refine((b) => (b.code === undefined) !== (b.password === undefined), { message: "send either code or password", path: ["code"] });
+  .refine((b) => (b.code === undefined) !== (b.password === undefined), {
+    message: "send either code or password",
+    path: ["code"],
+  });
 export const MfaDisabledSchema = z.object({ enabled: z.literal(false) });
 
 export const ChangePasswordBody = z
   .object({
     current_password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
-    new_password: z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH),
+    new_password: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(MAX_PASSWORD_LENGTH),
   })
   .strict();
 
-export const SignedOutSchema = z.object({ signed_out_sessions: z.number().int().describe("how many other sessions were ended") });
+export const SignedOutSchema = z.object({
+  signed_out_sessions: z.number().int().describe("how many other sessions were ended"),
+});
 
 export const SessionInfoSchema = z.object({
   id: z.string(),

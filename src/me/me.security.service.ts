@@ -17,7 +17,11 @@ type SecurityDeps = Pick<Deps, "db" | "clock">;
 export const PASSWORD_CHANGE_LIMIT = { attempts: 5, windowMs: 15 * 60_000 } as const;
 
 export const createPasswordChangeLimiter = (deps: Pick<Deps, "clock">): RateLimiter =>
-  createRateLimiter({ limit: PASSWORD_CHANGE_LIMIT.attempts, windowMs: PASSWORD_CHANGE_LIMIT.windowMs, now: () => deps.clock.now().getTime() });
+  createRateLimiter({
+    limit: PASSWORD_CHANGE_LIMIT.attempts,
+    windowMs: PASSWORD_CHANGE_LIMIT.windowMs,
+    now: () => deps.clock.now().getTime(),
+  });
 
 /**
  * POST /v1/me/password: needs the current password; sets the new one, retires open reset links
@@ -61,7 +65,9 @@ export type SessionInfoJson = {
 
 /** GET /v1/me/sessions: the person's live sign-ins, most recently used first. */
 export function listMySessions(deps: SecurityDeps, user: UserContext): { data: SessionInfoJson[] } {
-  const rows = liveSessions(deps.db, user.userId, deps.clock.now()).sort((a, b) => (a.lastUsedAt < b.lastUsedAt ? 1 : a.lastUsedAt > b.lastUsedAt ? -1 : 0));
+  const rows = liveSessions(deps.db, user.userId, deps.clock.now()).sort((a, b) =>
+    a.lastUsedAt < b.lastUsedAt ? 1 : a.lastUsedAt > b.lastUsedAt ? -1 : 0,
+  );
   return {
     data: rows.map((s) => ({
       id: s.id,
@@ -83,7 +89,14 @@ export function revokeMySession(deps: SecurityDeps, user: UserContext, sessionId
     const row = tx
       .select({ id: sessions.id })
       .from(sessions)
-      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, user.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now.toISOString())))
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          eq(sessions.userId, user.userId),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, now.toISOString()),
+        ),
+      )
       .get();
     if (row) revokeSession(tx, row.id, "signed_out_elsewhere", now);
     return !!row;

@@ -14,7 +14,8 @@ onAccessEnded(desk.deps.db, (s) => signals.push(s));
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const sessionRow = (id: string) => desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).get()!;
-const login = (email: string, password: string) => desk.api("POST", "/v1/auth/login", { headers: { "user-agent": "Firefox test" }, body: { email, password } });
+const login = (email: string, password: string) =>
+  desk.api("POST", "/v1/auth/login", { headers: { "user-agent": "Firefox test" }, body: { email, password } });
 
 /** A person with a password and two more sign-ins (three sessions in all). */
 async function personWithSessions(password = "current-password") {
@@ -30,7 +31,10 @@ describe("POST /v1/me/password", () => {
     const { person, others } = await personWithSessions();
     const link = issueOperatorReset(desk.deps, person.email)!;
     signals.length = 0;
-    const res = await desk.api("POST", "/v1/me/password", { headers: auth(person.token), body: { current_password: "current-password", new_password: "next-password-2" } });
+    const res = await desk.api("POST", "/v1/me/password", {
+      headers: auth(person.token),
+      body: { current_password: "current-password", new_password: "next-password-2" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ signed_out_sessions: 2 });
     expect((await desk.api("GET", "/v1/me", { headers: auth(person.token) })).status).toBe(200);
@@ -40,18 +44,33 @@ describe("POST /v1/me/password", () => {
     expect((await login(person.email, "current-password")).status).toBe(401);
     expect((await login(person.email, "next-password-2")).status).toBe(200);
     const token = link.url.split("#")[1]!;
-    expect((await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "third-password" } })).status).toBe(422);
-    expect(desk.deps.db.select().from(passwordResets).where(eq(passwordResets.userId, person.id)).all().every((r) => r.usedAt)).toBe(true);
+    expect(
+      (await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "third-password" } })).status,
+    ).toBe(422);
+    expect(
+      desk.deps.db
+        .select()
+        .from(passwordResets)
+        .where(eq(passwordResets.userId, person.id))
+        .all()
+        .every((r) => r.usedAt),
+    ).toBe(true);
   }, 20_000);
 
   test("a wrong current password is 422 and changes nothing; after 5 wrong tries 429", async () => {
     const { person, others } = await personWithSessions();
     for (let i = 0; i < PASSWORD_CHANGE_LIMIT.attempts; i++) {
-      const res = await desk.api("POST", "/v1/me/password", { headers: auth(person.token), body: { current_password: "wrong-one", new_password: "next-password-2" } });
+      const res = await desk.api("POST", "/v1/me/password", {
+        headers: auth(person.token),
+        body: { current_password: "wrong-one", new_password: "next-password-2" },
+      });
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ code: "invalid_password", errors: [{ location: "body.current_password" }] });
     }
-    const limited = await desk.api("POST", "/v1/me/password", { headers: auth(person.token), body: { current_password: "current-password", new_password: "next-password-2" } });
+    const limited = await desk.api("POST", "/v1/me/password", {
+      headers: auth(person.token),
+      body: { current_password: "current-password", new_password: "next-password-2" },
+    });
     expect(limited.status).toBe(429);
     expect((await desk.api("GET", "/v1/me", { headers: auth(others[0]!) })).status).toBe(200);
     expect((await login(person.email, "current-password")).status).toBe(200);
@@ -71,7 +90,14 @@ describe("POST /v1/me/password", () => {
     expect((await desk.api("POST", "/v1/me/password", { body: {} })).status).toBe(401);
     const { owner } = await createWorkspaceWithOwner(desk);
     const key = createKey(desk, owner, ALL_SCOPES);
-    expect((await desk.api("POST", "/v1/me/password", { headers: key.headers, body: { current_password: "a", new_password: "bbbbbbbbb" } })).status).toBe(403);
+    expect(
+      (
+        await desk.api("POST", "/v1/me/password", {
+          headers: key.headers,
+          body: { current_password: "a", new_password: "bbbbbbbbb" },
+        })
+      ).status,
+    ).toBe(403);
     expect((await desk.api("GET", "/v1/me/sessions", { headers: key.headers })).status).toBe(403);
   });
 });
@@ -83,11 +109,19 @@ describe("/v1/me/sessions", () => {
     const list = await desk.api("GET", "/v1/me/sessions", { headers: auth(person.token) });
     expect(list.status).toBe(200);
     expect(list.body.data).toHaveLength(3);
-    expect(list.body.data.filter((s: { current: boolean }) => s.current).map((s: { id: string }) => s.id)).toEqual([person.sessionId]);
-    expect(list.body.data.find((s: { current: boolean }) => !s.current)).toMatchObject({ client: "web", user_agent: "Firefox test", mfa_verified: false });
+    expect(list.body.data.filter((s: { current: boolean }) => s.current).map((s: { id: string }) => s.id)).toEqual([
+      person.sessionId,
+    ]);
+    expect(list.body.data.find((s: { current: boolean }) => !s.current)).toMatchObject({
+      client: "web",
+      user_agent: "Firefox test",
+      mfa_verified: false,
+    });
     expect(JSON.stringify(list.body)).not.toContain("refresh");
 
-    expect((await desk.api("DELETE", `/v1/me/sessions/${stranger.sessionId}`, { headers: auth(person.token) })).status).toBe(404);
+    expect(
+      (await desk.api("DELETE", `/v1/me/sessions/${stranger.sessionId}`, { headers: auth(person.token) })).status,
+    ).toBe(404);
     expect(sessionRow(stranger.sessionId).revokedAt).toBeNull();
 
     const victim = list.body.data.find((s: { current: boolean }) => !s.current).id as string;

@@ -22,9 +22,19 @@ describe("GET /v1/me", () => {
     const { workspace: second } = await createWorkspaceWithOwner(desk);
     const { workspace: gone } = await createWorkspaceWithOwner(desk);
     const { members } = await import("../workspaces/workspaces.table");
-    desk.deps.db.insert(members).values({ workspaceId: second.id, userId: owner.id, role: "viewer", createdAt: new Date().toISOString() }).run();
-    desk.deps.db.insert(members).values({ workspaceId: gone.id, userId: owner.id, role: "agent", createdAt: new Date().toISOString() }).run();
-    desk.deps.db.update(workspaces).set({ deletedAt: new Date().toISOString() }).where(eq(workspaces.id, gone.id)).run();
+    desk.deps.db
+      .insert(members)
+      .values({ workspaceId: second.id, userId: owner.id, role: "viewer", createdAt: new Date().toISOString() })
+      .run();
+    desk.deps.db
+      .insert(members)
+      .values({ workspaceId: gone.id, userId: owner.id, role: "agent", createdAt: new Date().toISOString() })
+      .run();
+    desk.deps.db
+      .update(workspaces)
+      .set({ deletedAt: new Date().toISOString() })
+      .where(eq(workspaces.id, gone.id))
+      .run();
 
     const res = await desk.api("GET", "/v1/me", { headers: auth(owner.token) });
     expect(res.status).toBe(200);
@@ -51,7 +61,9 @@ describe("GET /v1/me", () => {
     const res = await desk.api("GET", "/v1/me", { headers: { ...key.headers, "desk-workspace": "ignored" } });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ id: owner.id, email: owner.email });
-    expect(res.body.workspaces).toEqual([{ id: workspace.id, name: workspace.name, slug: workspace.slug, role: "admin" }]);
+    expect(res.body.workspaces).toEqual([
+      { id: workspace.id, name: workspace.name, slug: workspace.slug, role: "admin" },
+    ]);
     expect(res.body.api_key).toEqual({ id: key.id, name: expect.any(String), scopes: ["tickets:read"] });
   });
 
@@ -96,7 +108,10 @@ describe("PATCH /v1/me", () => {
     const res = await desk.api("PATCH", "/v1/me", { headers: auth(person.token), body });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(location);
-    expect(desk.deps.db.select().from(users).where(eq(users.id, person.id)).get()!).toMatchObject({ name: "Unchanged", email: person.email });
+    expect(desk.deps.db.select().from(users).where(eq(users.id, person.id)).get()!).toMatchObject({
+      name: "Unchanged",
+      email: person.email,
+    });
   });
 
   test("API keys cannot change a person (403); no credential is 401 before validation", async () => {

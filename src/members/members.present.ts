@@ -9,7 +9,12 @@ export type MemberUserRow = Pick<typeof users.$inferSelect, "id" | "name" | "ema
  * SPEC.md's Member. `presence` is the member's own availability; auto-away (the assignment
  * feature's `auto_away_minutes`) may pass a computed presence instead.
  */
-export function presentMember(row: MemberRow, user: MemberUserRow, openTickets: number, presence: MemberRow["availability"] = row.availability) {
+export function presentMember(
+  row: MemberRow,
+  user: MemberUserRow,
+  openTickets: number,
+  presence: MemberRow["availability"] = row.availability,
+) {
   return {
     user: { ...presentUserRef(user), avatar_source: user.avatarSource ?? null },
     role: row.role,

@@ -33,7 +33,10 @@ export function membersRoutes(deps: Deps) {
       {
         access: { role: "admin", scopes: ["settings:write"] },
         params: MemberParams,
-        detail: { summary: "Remove a member; removing an owner needs an owner; the last owner stays. Their unsolved tickets become unassigned (ticket.updated each)" },
+        detail: {
+          summary:
+            "Remove a member; removing an owner needs an owner; the last owner stays. Their unsolved tickets become unassigned (ticket.updated each)",
+        },
       },
     );
 }

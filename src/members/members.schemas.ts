@@ -19,6 +19,8 @@ export const MemberSchema = z.object({
 });
 
 export const MemberPage = pageOfSchema(MemberSchema);
-export const MemberListQuery = PageQuery.extend({ role: z.enum(["owner", "admin", "agent", "viewer"]).optional() }).strict();
+export const MemberListQuery = PageQuery.extend({
+  role: z.enum(["owner", "admin", "agent", "viewer"]).optional(),
+}).strict();
 export const MemberParams = z.object({ user_id: z.string().min(1).max(100) });
 export const UpdateMemberBody = z.object({ role: z.enum(["owner", "admin", "agent", "viewer"]) }).strict();

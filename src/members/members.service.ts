@@ -19,7 +19,13 @@ type Deps = { db: Db };
 
 const memberColumns = {
   member: members,
-  user: { id: users.id, name: users.name, email: users.email, avatarUrl: users.avatarUrl, avatarSource: users.avatarSource },
+  user: {
+    id: users.id,
+    name: users.name,
+    email: users.email,
+    avatarUrl: users.avatarUrl,
+    avatarSource: users.avatarSource,
+  },
 };
 
 function memberRow(tx: Queryable, workspaceId: string, userId: string) {
@@ -38,7 +44,11 @@ export function findMember(db: Db, tx: Queryable, workspaceId: string, userId: s
   return presentMember(row.member, row.user, openTicketsOf(db, tx, workspaceId, [userId]).get(userId) ?? 0);
 }
 
-export function listMembers(ctx: RequestContext, query: { limit: number; cursor?: string; role?: Role }, deps: Deps): Page<MemberJson> {
+export function listMembers(
+  ctx: RequestContext,
+  query: { limit: number; cursor?: string; role?: Role },
+  deps: Deps,
+): Page<MemberJson> {
   const after = decodeCursor(query.cursor, 2);
   const rows = deps.db
     .select(memberColumns)
@@ -49,19 +59,36 @@ export function listMembers(ctx: RequestContext, query: { limit: number; cursor?
         eq(members.workspaceId, ctx.workspaceId),
         query.role ? eq(members.role, query.role) : undefined,
         after
-          ? or(gt(members.createdAt, String(after[0])), and(eq(members.createdAt, String(after[0])), gt(members.userId, String(after[1]))))
+          ? or(
+              gt(members.createdAt, String(after[0])),
+              and(eq(members.createdAt, String(after[0])), gt(members.userId, String(after[1]))),
+            )
           : undefined,
       ),
     )
     .orderBy(asc(members.createdAt), asc(members.userId))
     .limit(query.limit + 1)
     .all();
-  const open = openTicketsOf(deps.db, deps.db, ctx.workspaceId, rows.map((r) => r.user.id));
-  return pageOf(rows, query.limit, (r) => presentMember(r.member, r.user, open.get(r.user.id) ?? 0), (r) => [r.member.createdAt, r.member.userId]);
+  const open = openTicketsOf(
+    deps.db,
+    deps.db,
+    ctx.workspaceId,
+    rows.map((r) => r.user.id),
+  );
+  return pageOf(
+    rows,
+    query.limit,
+    (r) => presentMember(r.member, r.user, open.get(r.user.id) ?? 0),
+    (r) => [r.member.createdAt, r.member.userId],
+  );
 }
 
 const ownerCount = (tx: Tx, workspaceId: string): number =>
-  tx.select({ n: count() }).from(members).where(and(eq(members.workspaceId, workspaceId), eq(members.role, "owner"))).get()?.n ?? 0;
+  tx
+    .select({ n: count() })
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.role, "owner")))
+    .get()?.n ?? 0;
 
 /** Owners are made and unmade only by a signed-in owner (an API key acts as an admin). */
 function requireOwnerFor(ctx: RequestContext, what: string): void {
@@ -81,7 +108,12 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
   const current = memberRow(tx, ctx.workspaceId, userId);
   if (!current) throw notFound("Member");
   const from = current.member.role;
-  if (from === role) return presentMember(current.member, current.user, openTicketsOf(deps.db, tx, ctx.workspaceId, [userId]).get(userId) ?? 0);
+  if (from === role)
+    return presentMember(
+      current.member,
+      current.user,
+      openTicketsOf(deps.db, tx, ctx.workspaceId, [userId]).get(userId) ?? 0,
+    );
   if (role === "owner" || from === "owner") requireOwnerFor(ctx, "grant or change the owner role");
   // Demoting takes access away; promoting grants the new role's reach, which the caller must hold.
   if (!mayAlterRole(ctx, from)) throw forbidden(grantDeniedDetail(ctx, from));
@@ -89,8 +121,16 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
   if (from === "owner" && ownerCount(tx, ctx.workspaceId) <= 1) {
     throw invalidAt("body.role", "The workspace's last owner cannot be demoted; make someone else owner first.");
   }
-  tx.update(members).set({ role }).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId))).run();
-  recordAudit(tx, ctx, { action: "member.role_changed", entityType: "member", entityId: userId, data: { from, to: role } });
+  tx.update(members)
+    .set({ role })
+    .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)))
+    .run();
+  recordAudit(tx, ctx, {
+    action: "member.role_changed",
+    entityType: "member",
+    entityId: userId,
+    data: { from, to: role },
+  });
   // A role decides which private teams the member sees: their live sockets re-read it.
   afterCommit(() => signalAccessEnded(deps.db, { kind: "grants", workspaceId: ctx.workspaceId, userId }));
   return publishMemberUpdated(deps.db, tx, ctx.workspaceId, userId);
@@ -104,12 +144,23 @@ export function updateMemberRole(ctx: RequestContext, userId: string, role: Role
  * Adds a user to a workspace (invitation accepted) in the caller's transaction; emits
  * `member.added`. An existing member keeps their membership and role.
  */
-export function addWorkspaceMember(tx: Tx, ctx: RequestContext, userId: string, role: Role, deps: Deps): { member: MemberJson; added: boolean } {
+export function addWorkspaceMember(
+  tx: Tx,
+  ctx: RequestContext,
+  userId: string,
+  role: Role,
+  deps: Deps,
+): { member: MemberJson; added: boolean } {
   const existing = findMember(deps.db, tx, ctx.workspaceId, userId);
   if (existing) return { member: existing, added: false };
   tx.insert(members).values({ workspaceId: ctx.workspaceId, userId, role, createdAt: new Date().toISOString() }).run();
   const member = findMember(deps.db, tx, ctx.workspaceId, userId)!;
-  appendEvent(tx, { workspaceId: ctx.workspaceId, type: "member.added", data: { member }, extraTopics: [userTopic(userId)] });
+  appendEvent(tx, {
+    workspaceId: ctx.workspaceId,
+    type: "member.added",
+    data: { member },
+    extraTopics: [userTopic(userId)],
+  });
   recordAudit(tx, ctx, { action: "member.added", entityType: "member", entityId: userId, data: { role } });
   return { member, added: true };
 }
@@ -121,28 +172,50 @@ export function removeMember(ctx: RequestContext, userId: string, deps: Deps): v
     if (!current) throw notFound("Member");
     if (current.member.role === "owner") {
       requireOwnerFor(ctx, "remove an owner");
-      if (ownerCount(tx, ctx.workspaceId) <= 1) throw invalidAt("path.user_id", "The workspace's last owner cannot be removed.");
+      if (ownerCount(tx, ctx.workspaceId) <= 1)
+        throw invalidAt("path.user_id", "The workspace's last owner cannot be removed.");
     }
     if (!mayAlterRole(ctx, current.member.role)) throw forbidden(grantDeniedDetail(ctx, current.member.role));
-    tx.delete(members).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId))).run();
+    tx.delete(members)
+      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)))
+      .run();
     const workspaceTeams = tx.select({ id: teams.id }).from(teams).where(eq(teams.workspaceId, ctx.workspaceId));
-    tx.delete(teamMembers).where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams))).run();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "member.removed", data: { user_id: userId }, extraTopics: [userTopic(userId)] });
-    recordAudit(tx, ctx, { action: "member.removed", entityType: "member", entityId: userId, data: { role: current.member.role, email: current.user.email } });
+    tx.delete(teamMembers)
+      .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams)))
+      .run();
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "member.removed",
+      data: { user_id: userId },
+      extraTopics: [userTopic(userId)],
+    });
+    recordAudit(tx, ctx, {
+      action: "member.removed",
+      entityType: "member",
+      entityId: userId,
+      data: { role: current.member.role, email: current.user.email },
+    });
   });
   signalAccessEnded(deps.db, { kind: "membership", userId, workspaceId: ctx.workspaceId });
 }
 
 /** True when the user has at least `role` in the workspace. */
 export function memberHasRole(tx: Queryable, workspaceId: string, userId: string, role: Role): boolean {
-  const row = tx.select({ role: members.role }).from(members).where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).get();
+  const row = tx
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+    .get();
   return !!row && roleAtLeast(row.role, role);
 }
 
 /** Which of `userIds` are members of the workspace. */
 export function membersAmong(tx: Queryable, workspaceId: string, userIds: string[]): Set<string> {
   if (!userIds.length) return new Set();
-  const rows = tx.select({ id: members.userId }).from(members).where(and(eq(members.workspaceId, workspaceId), inArray(members.userId, userIds))).all();
+  const rows = tx
+    .select({ id: members.userId })
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), inArray(members.userId, userIds)))
+    .all();
   return new Set(rows.map((r) => r.id));
 }
-

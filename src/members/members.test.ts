@@ -12,11 +12,21 @@ import { newTicket } from "../tickets/tickets.testkit";
 
 const desk = await startTestDesk();
 
-const lastSeq = (d: TestDesk, wid: string) => d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
+const lastSeq = (d: TestDesk, wid: string) =>
+  d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
-  d.deps.db.select().from(events).where(and(eq(events.workspaceId, wid), gt(events.seq, seq))).orderBy(asc(events.seq)).all();
+  d.deps.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
+    .orderBy(asc(events.seq))
+    .all();
 const roleOf = (wid: string, uid: string) =>
-  desk.deps.db.select({ role: members.role }).from(members).where(and(eq(members.workspaceId, wid), eq(members.userId, uid))).get()?.role;
+  desk.deps.db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.workspaceId, wid), eq(members.userId, uid)))
+    .get()?.role;
 
 describe("GET /v1/members", () => {
   test("any member lists the workspace's members as SPEC.md's Member; keys need settings:read", async () => {
@@ -25,8 +35,13 @@ describe("GET /v1/members", () => {
     const other = await createWorkspaceWithOwner(desk);
     await addMember(desk, other.workspace.id, "agent");
     expect((await desk.api("GET", "/v1/members")).status).toBe(401);
-    expect((await desk.api("GET", "/v1/members", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status).toBe(403);
-    expect((await desk.api("GET", "/v1/members", { headers: { ...viewer.headers, "desk-workspace": other.workspace.id } })).status).toBe(404);
+    expect(
+      (await desk.api("GET", "/v1/members", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("GET", "/v1/members", { headers: { ...viewer.headers, "desk-workspace": other.workspace.id } }))
+        .status,
+    ).toBe(404);
     expect((await desk.api("GET", "/v1/members?limit=0", { headers: viewer.headers })).status).toBe(422);
     const res = await desk.api("GET", "/v1/members", { headers: viewer.headers });
     expect(res.status).toBe(200);
@@ -43,9 +58,13 @@ describe("GET /v1/members", () => {
       created_at: expect.any(String),
     });
     expect(res.body.data[1].user.id).toBe(viewer.id);
-    const page = await desk.api("GET", "/v1/members?limit=1", { headers: createKey(desk, owner, ["settings:read"]).headers });
+    const page = await desk.api("GET", "/v1/members?limit=1", {
+      headers: createKey(desk, owner, ["settings:read"]).headers,
+    });
     expect(page.body.data.map((m: { user: { id: string } }) => m.user.id)).toEqual([owner.id]);
-    const next = await desk.api("GET", `/v1/members?limit=1&cursor=${page.body.next_cursor}`, { headers: viewer.headers });
+    const next = await desk.api("GET", `/v1/members?limit=1&cursor=${page.body.next_cursor}`, {
+      headers: viewer.headers,
+    });
     expect(next.body.data.map((m: { user: { id: string } }) => m.user.id)).toEqual([viewer.id]);
     const filtered = await desk.api("GET", "/v1/members?role=viewer", { headers: viewer.headers });
     expect(filtered.body.data).toHaveLength(1);
@@ -64,7 +83,8 @@ describe("GET /v1/members", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const other = await createWorkspaceWithOwner(desk);
     await addMember(desk, other.workspace.id, "agent");
-    for (const status of ["open", "pending", "on_hold", "solved"]) await newTicket(desk, owner, { assignee_id: agent.id, status });
+    for (const status of ["open", "pending", "on_hold", "solved"])
+      await newTicket(desk, owner, { assignee_id: agent.id, status });
     await newTicket(desk, owner, { assignee_id: owner.id });
     const deleted = await newTicket(desk, owner, { assignee_id: agent.id });
     expect((await desk.api("DELETE", `/v1/tickets/${deleted.id}`, { headers: owner.headers })).status).toBe(204);
@@ -84,19 +104,49 @@ describe("PATCH /v1/members/{user_id}", () => {
     const admin = await addMember(desk, workspace.id, "admin");
     const outsider = await createWorkspaceWithOwner(desk);
     expect((await desk.api("PATCH", `/v1/members/${agent.id}`, { body: { role: "viewer" } })).status).toBe(401);
-    expect((await desk.api("PATCH", `/v1/members/${owner.id}`, { headers: agent.headers, body: { role: "viewer" } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: createKey(desk, owner, ["settings:read"]).headers, body: { role: "viewer" } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/members/${outsider.owner.id}`, { headers: owner.headers, body: { role: "viewer" } })).status).toBe(404);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${owner.id}`, { headers: agent.headers, body: { role: "viewer" } })).status,
+    ).toBe(403);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/members/${agent.id}`, {
+          headers: createKey(desk, owner, ["settings:read"]).headers,
+          body: { role: "viewer" },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/members/${outsider.owner.id}`, {
+          headers: owner.headers,
+          body: { role: "viewer" },
+        })
+      ).status,
+    ).toBe(404);
     for (const body of [{ role: "superuser" }, { role: 1 }, {}, { role: "agent", extra: true }]) {
       const res = await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: owner.headers, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
     // an admin may not grant the owner role nor change an owner
-    expect((await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: admin.headers, body: { role: "owner" } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/members/${owner.id}`, { headers: admin.headers, body: { role: "agent" } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: createKey(desk, owner, ["settings:read", "settings:write"]).headers, body: { role: "owner" } })).status).toBe(403);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: admin.headers, body: { role: "owner" } })).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${owner.id}`, { headers: admin.headers, body: { role: "agent" } })).status,
+    ).toBe(403);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/members/${agent.id}`, {
+          headers: createKey(desk, owner, ["settings:read", "settings:write"]).headers,
+          body: { role: "owner" },
+        })
+      ).status,
+    ).toBe(403);
     // the last owner cannot be demoted
-    const last = await desk.api("PATCH", `/v1/members/${owner.id}`, { headers: owner.headers, body: { role: "admin" } });
+    const last = await desk.api("PATCH", `/v1/members/${owner.id}`, {
+      headers: owner.headers,
+      body: { role: "admin" },
+    });
     expect(last.status).toBe(422);
     expect(roleOf(workspace.id, owner.id)).toBe("owner");
     expect(roleOf(workspace.id, agent.id)).toBe("agent");
@@ -107,7 +157,10 @@ describe("PATCH /v1/members/{user_id}", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const admin = await addMember(desk, workspace.id, "admin");
     const before = lastSeq(desk, workspace.id);
-    const res = await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: admin.headers, body: { role: "viewer" } });
+    const res = await desk.api("PATCH", `/v1/members/${agent.id}`, {
+      headers: admin.headers,
+      body: { role: "viewer" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ user: { id: agent.id }, role: "viewer" });
     expect(roleOf(workspace.id, agent.id)).toBe("viewer");
@@ -115,11 +168,21 @@ describe("PATCH /v1/members/{user_id}", () => {
     expect(emitted.map((e) => e.type)).toEqual(["member.updated"]);
     expect(emitted[0]!.topics).toEqual([`workspace:${workspace.id}`, `user:${agent.id}`]);
     expect(emitted[0]!.data).toEqual({ member: res.body });
-    const audit = desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "member.role_changed"))).all();
-    expect(audit).toEqual([expect.objectContaining({ actorUserId: admin.id, entityId: agent.id, data: { from: "agent", to: "viewer" } })]);
+    const audit = desk.deps.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "member.role_changed")))
+      .all();
+    expect(audit).toEqual([
+      expect.objectContaining({ actorUserId: admin.id, entityId: agent.id, data: { from: "agent", to: "viewer" } }),
+    ]);
     // an owner may make another owner, and then step down
-    expect((await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "owner" } })).status).toBe(200);
-    expect((await desk.api("PATCH", `/v1/members/${owner.id}`, { headers: owner.headers, body: { role: "agent" } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "owner" } })).status,
+    ).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${owner.id}`, { headers: owner.headers, body: { role: "agent" } })).status,
+    ).toBe(200);
     expect(roleOf(workspace.id, owner.id)).toBe("agent");
   });
 });
@@ -142,7 +205,10 @@ describe("DELETE /v1/members/{user_id}", () => {
   test("removes the member and their teams, emits member.removed, signals after commit, ends access", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Tier 2", member_ids: [agent.id, owner.id] } });
+    const team = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "Tier 2", member_ids: [agent.id, owner.id] },
+    });
     const signals: AccessEnded[] = [];
     const off = onAccessEnded(desk.deps.db, (s) => signals.push(s));
     const before = lastSeq(desk, workspace.id);
@@ -150,11 +216,26 @@ describe("DELETE /v1/members/{user_id}", () => {
     off();
     expect(res.status).toBe(204);
     expect(roleOf(workspace.id, agent.id)).toBeUndefined();
-    expect(desk.deps.db.select().from(teamMembers).where(eq(teamMembers.teamId, team.body.id)).all().map((r) => r.userId)).toEqual([owner.id]);
+    expect(
+      desk.deps.db
+        .select()
+        .from(teamMembers)
+        .where(eq(teamMembers.teamId, team.body.id))
+        .all()
+        .map((r) => r.userId),
+    ).toEqual([owner.id]);
     const emitted = eventsAfter(desk, workspace.id, before);
-    expect(emitted.map((e) => [e.type, e.data, e.topics])).toEqual([["member.removed", { user_id: agent.id }, [`workspace:${workspace.id}`, `user:${agent.id}`]]]);
+    expect(emitted.map((e) => [e.type, e.data, e.topics])).toEqual([
+      ["member.removed", { user_id: agent.id }, [`workspace:${workspace.id}`, `user:${agent.id}`]],
+    ]);
     expect(signals).toEqual([{ kind: "membership", userId: agent.id, workspaceId: workspace.id }]);
-    expect(desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "member.removed"))).all()).toHaveLength(1);
+    expect(
+      desk.deps.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "member.removed")))
+        .all(),
+    ).toHaveLength(1);
     expect((await desk.api("GET", "/v1/members", { headers: agent.headers })).status).toBe(404);
   });
 });

@@ -1,4 +1,9 @@
-import { attachmentsOfMessages, presentAttachment, type AttachmentJson, type AttachmentLinks } from "../attachments/attachments.service";
+import {
+  attachmentsOfMessages,
+  presentAttachment,
+  type AttachmentJson,
+  type AttachmentLinks,
+} from "../attachments/attachments.service";
 import type { AttachmentRow } from "../attachments/attachments.table";
 import { contactRefsOf } from "../contacts/contacts.service";
 import type { Queryable } from "../db/database";
@@ -49,15 +54,32 @@ function withInlineImages(html: string, files: AttachmentRow[], links: Attachmen
 export type KnownMessageParts = { attachments?: AttachmentRow[]; contact?: ContactRefJson | null };
 
 /** Presents messages with batched look-ups of authors and attachments. */
-export function presentMessages(db: Queryable, rows: MessageRow[], links: AttachmentLinks, known: KnownMessageParts = {}): MessageJson[] {
+export function presentMessages(
+  db: Queryable,
+  rows: MessageRow[],
+  links: AttachmentLinks,
+  known: KnownMessageParts = {},
+): MessageJson[] {
   if (rows.length === 0) return [];
   const single = rows.length === 1 ? rows[0]! : null;
-  const users = userRefsOf(db, rows.map((r) => r.authorUserId));
-  const knownContact = single?.authorContactId && known.contact !== undefined && known.contact?.id === single.authorContactId ? known.contact : undefined;
+  const users = userRefsOf(
+    db,
+    rows.map((r) => r.authorUserId),
+  );
+  const knownContact =
+    single?.authorContactId && known.contact !== undefined && known.contact?.id === single.authorContactId
+      ? known.contact
+      : undefined;
   const contacts = knownContact
     ? new Map([[knownContact.id, knownContact]])
     : contactRefsOf(db, [...new Set(rows.map((r) => r.authorContactId).filter((id): id is string => !!id))]);
-  const files = single && known.attachments ? new Map([[single.id, known.attachments]]) : attachmentsOfMessages(db, rows.map((r) => r.id));
+  const files =
+    single && known.attachments
+      ? new Map([[single.id, known.attachments]])
+      : attachmentsOfMessages(
+          db,
+          rows.map((r) => r.id),
+        );
   return rows.map((row) => ({
     id: row.id,
     ticket_id: row.ticketId,
@@ -91,7 +113,12 @@ export function presentMessages(db: Queryable, rows: MessageRow[], links: Attach
 /** Presented once per row snapshot: the message.created event and the response share the JSON. */
 const presented = new WeakMap<MessageRow, MessageJson>();
 
-export function presentMessage(db: Queryable, row: MessageRow, links: AttachmentLinks, known: KnownMessageParts = {}): MessageJson {
+export function presentMessage(
+  db: Queryable,
+  row: MessageRow,
+  links: AttachmentLinks,
+  known: KnownMessageParts = {},
+): MessageJson {
   const cached = presented.get(row);
   if (cached) return cached;
   const json = presentMessages(db, [row], links, known)[0]!;

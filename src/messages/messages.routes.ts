@@ -14,12 +14,16 @@ export function messagesRoutes(deps: Deps) {
   const links = attachmentLinks(deps);
   return new Elysia({ tags: ["messages"] })
     .use(deps.guard)
-    .get("/tickets/:id/messages", ({ ctx, params }) => completeList(presentMessages(deps.db, listMessages(deps.db, ctx, params.id), links)), {
-      access: read,
-      params: IdParams,
-      response: { 200: completeListSchema(MessageSchema) },
-      detail: { summary: "Every message of a ticket, ascending" },
-    })
+    .get(
+      "/tickets/:id/messages",
+      ({ ctx, params }) => completeList(presentMessages(deps.db, listMessages(deps.db, ctx, params.id), links)),
+      {
+        access: read,
+        params: IdParams,
+        response: { 200: completeListSchema(MessageSchema) },
+        detail: { summary: "Every message of a ticket, ascending" },
+      },
+    )
     .post(
       "/tickets/:id/messages",
       ({ ctx, params, body, set }) => {
@@ -32,7 +36,9 @@ export function messagesRoutes(deps: Deps) {
         params: IdParams,
         body: AddMessageBody,
         response: { 201: MessageSchema },
-        detail: { summary: "Reply or add a note; status (optional) is set in the same step; HTML is sanitized before storage" },
+        detail: {
+          summary: "Reply or add a note; status (optional) is set in the same step; HTML is sanitized before storage",
+        },
       },
     )
     .get(
@@ -57,8 +63,14 @@ export function messagesRoutes(deps: Deps) {
         params: IdParams,
         query: z.object({ view: z.enum(["source", "text"]).optional() }),
         detail: {
-          summary: "The full original of a message including quoted history, as text (view=text: the decoded body, untrimmed)",
-          responses: { 200: { description: "The original as sent, served as text", content: { "text/plain": { schema: { type: "string" } } } } },
+          summary:
+            "The full original of a message including quoted history, as text (view=text: the decoded body, untrimmed)",
+          responses: {
+            200: {
+              description: "The original as sent, served as text",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+          },
         },
       },
     );

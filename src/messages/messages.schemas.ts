@@ -16,7 +16,11 @@ export const MessageSchema = z.object({
   ticket_id: z.string(),
   kind: z.enum(["reply", "note"]),
   direction: z.enum(["inbound", "outbound"]),
-  author: z.object({ type: z.enum(["contact", "user", "system", "api"]), user: UserRefSchema.nullable(), contact: ContactRefSchema.nullable() }),
+  author: z.object({
+    type: z.enum(["contact", "user", "system", "api"]),
+    user: UserRefSchema.nullable(),
+    contact: ContactRefSchema.nullable(),
+  }),
   body_html: z.string(),
   body_text: z.string(),
   has_quoted: z.boolean(),
@@ -45,7 +49,12 @@ export const AddMessageBody = z
   .object({
     kind: z.enum(["reply", "note"]),
     body_html: z.string().min(1).max(1_000_000).optional().describe("the body as HTML, sanitized before storage"),
-    body_text: z.string().min(1).max(1_000_000).optional().describe("the body as plain text instead of body_html; blank lines make paragraphs"),
+    body_text: z
+      .string()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe("the body as plain text instead of body_html; blank lines make paragraphs"),
     cc: z.array(z.email().max(320)).max(50).optional(),
     attachment_ids: z.array(z.string().max(100)).max(50).optional(),
     status: z.enum(TICKET_STATUSES).optional(),

@@ -56,10 +56,18 @@ export type AddMessageInput = {
 
 const PREVIEW_CHARS = 200;
 
-function authorFor(ctx: RequestContext, input: AddMessageInput): { type: AuthorType; userId: string | null; contactId: string | null } {
-  if (input.author) return { type: input.author.type, userId: input.author.userId ?? null, contactId: input.author.contactId ?? null };
+function authorFor(
+  ctx: RequestContext,
+  input: AddMessageInput,
+): { type: AuthorType; userId: string | null; contactId: string | null } {
+  if (input.author)
+    return { type: input.author.type, userId: input.author.userId ?? null, contactId: input.author.contactId ?? null };
   const actor = actorOf(ctx);
-  return { type: actor.type === "user" ? "user" : actor.type === "system" ? "system" : "api", userId: actor.userId, contactId: null };
+  return {
+    type: actor.type === "user" ? "user" : actor.type === "system" ? "system" : "api",
+    userId: actor.userId,
+    contactId: null,
+  };
 }
 
 export type WrittenMessage = {
@@ -87,7 +95,11 @@ export function composeMessage(
 ): ComposedMessage {
   // A plain-text body becomes escaped paragraphs, which need no sanitizing; HTML from a request always does.
   const bodyHtml =
-    input.body_html === undefined ? textToHtml(input.body_text ?? "") : input.body_html_sanitized ? input.body_html : sanitizeHtmlBody(input.body_html);
+    input.body_html === undefined
+      ? textToHtml(input.body_text ?? "")
+      : input.body_html_sanitized
+        ? input.body_html
+        : sanitizeHtmlBody(input.body_html);
   const bodyText = input.body_text ?? htmlToText(bodyHtml);
   const direction = input.direction ?? "outbound";
   const author = authorFor(ctx, input);
@@ -142,9 +154,15 @@ export function composeMessage(
 }
 
 /** Stores a composed message and links its attachments; answers the linked attachments. */
-export function insertComposedMessage(tx: Tx, message: MessageRow, attachmentIds: string[] | undefined): AttachmentRow[] {
+export function insertComposedMessage(
+  tx: Tx,
+  message: MessageRow,
+  attachmentIds: string[] | undefined,
+): AttachmentRow[] {
   insertMessageRow(tx, message);
-  return attachmentIds?.length ? attachToMessage(tx, message.workspaceId, message.id, attachmentIds, "body.attachment_ids") : [];
+  return attachmentIds?.length
+    ? attachToMessage(tx, message.workspaceId, message.id, attachmentIds, "body.attachment_ids")
+    : [];
 }
 
 /**
@@ -161,8 +179,15 @@ export function writeMessage(
 ): WrittenMessage {
   const outboundReply = input.kind === "reply" && (input.direction ?? "outbound") === "outbound";
   const contactEmail =
-    options.contactEmail !== undefined ? options.contactEmail : outboundReply && ticket.contactId ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null) : null;
-  const { message, counters, changes } = composeMessage(ctx, ticket, input, now, { opensTicket: options.opensTicket, contactEmail });
+    options.contactEmail !== undefined
+      ? options.contactEmail
+      : outboundReply && ticket.contactId
+        ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null)
+        : null;
+  const { message, counters, changes } = composeMessage(ctx, ticket, input, now, {
+    opensTicket: options.opensTicket,
+    contactEmail,
+  });
   const linked = insertComposedMessage(tx, message, input.attachment_ids);
   let row: TicketRow = { ...ticket, ...counters };
   updateTicketCounters(tx, row);
@@ -174,16 +199,31 @@ export function writeMessage(
   if (customerReply && status === undefined) {
     if (email.auth_failed) {
       // A reply that failed sender checks leaves the status alone, and says so on the timeline.
-      recordActivity(tx, ctx, row, "status_changed", { from: row.status, to: row.status, reason: "sender_unverified", message_id: message.id }, now, {
-        type: message.authorType === "contact" ? "contact" : "system",
-        userId: null,
-      });
+      recordActivity(
+        tx,
+        ctx,
+        row,
+        "status_changed",
+        { from: row.status, to: row.status, reason: "sender_unverified", message_id: message.id },
+        now,
+        {
+          type: message.authorType === "contact" ? "contact" : "system",
+          userId: null,
+        },
+      );
     } else if (row.status !== "open") status = "open";
   }
   // A customer's reply wakes a snoozed ticket: it comes back to the working folders at once.
   const wake = customerReply && !email.auth_failed && row.snoozedUntil !== null;
   if (status !== undefined || wake) {
-    const outcome = applyTicketPatch(tx, ctx, row, { ...(status !== undefined ? { status } : {}), ...(wake ? { snoozed_until: null } : {}) }, now, { enforceRequired: !customerReply });
+    const outcome = applyTicketPatch(
+      tx,
+      ctx,
+      row,
+      { ...(status !== undefined ? { status } : {}), ...(wake ? { snoozed_until: null } : {}) },
+      now,
+      { enforceRequired: !customerReply },
+    );
     row = outcome.row;
     changes.push(...outcome.changes);
     assigneeChanged = outcome.assigneeChanged;
@@ -192,7 +232,13 @@ export function writeMessage(
 }
 
 /** message.created: notes and email replies reach agents; a chat reply is public and reaches the contact too. */
-export function emitMessageCreated(tx: Tx, ticket: TicketRow, message: MessageRow, deps: Pick<Deps, "config" | "clock">, known: KnownMessageParts = {}): void {
+export function emitMessageCreated(
+  tx: Tx,
+  ticket: TicketRow,
+  message: MessageRow,
+  deps: Pick<Deps, "config" | "clock">,
+  known: KnownMessageParts = {},
+): void {
   const isPublic = message.kind === "reply" && ticket.channel === "chat";
   appendEvent(tx, {
     workspaceId: ticket.workspaceId,
@@ -208,7 +254,12 @@ export function emitMessageCreated(tx: Tx, ticket: TicketRow, message: MessageRo
  * Adds a reply or note to a ticket (the API route, inbound mail, the widget). A ticket merged
  * away forwards to the ticket it was merged into.
  */
-export function addMessage(ctx: RequestContext, ticketIdOrNumber: string, input: AddMessageInput, deps: Deps): MessageRow {
+export function addMessage(
+  ctx: RequestContext,
+  ticketIdOrNumber: string,
+  input: AddMessageInput,
+  deps: Deps,
+): MessageRow {
   const now = deps.clock.now().toISOString();
   return withTx(deps.db, (tx) => {
     let ticket = findVisibleTicket(tx, ctx, ticketIdOrNumber);
@@ -222,12 +273,21 @@ export function addMessage(ctx: RequestContext, ticketIdOrNumber: string, input:
 
 export function listMessages(db: Queryable, ctx: RequestContext, ticketRef: string): MessageRow[] {
   const ticket = findVisibleTicket(db, ctx, ticketRef);
-  return db.select().from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(asc(messages.createdAt), asc(messages.id)).all();
+  return db
+    .select()
+    .from(messages)
+    .where(eq(messages.ticketId, ticket.id))
+    .orderBy(asc(messages.createdAt), asc(messages.id))
+    .all();
 }
 
 /** A message the caller may see: its ticket must be visible to them. */
 export function findVisibleMessage(db: Queryable, ctx: RequestContext, messageId: string): MessageRow {
-  const row = db.select().from(messages).where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId))).get();
+  const row = db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId)))
+    .get();
   if (!row) throw notFound("Message");
   try {
     findVisibleTicket(db, ctx, row.ticketId);
@@ -242,17 +302,24 @@ export function originalOf(deps: Pick<Deps, "config">, row: MessageRow): { conte
   if (row.originalPath) {
     const root = resolve(deps.config.dataDir);
     const path = isAbsolute(row.originalPath) ? resolve(row.originalPath) : resolve(join(root, row.originalPath));
-    if (path.startsWith(`${root}/`) && existsSync(path)) return { content_type: "message/rfc822", body: readFileSync(path, "utf8") };
+    if (path.startsWith(`${root}/`) && existsSync(path))
+      return { content_type: "message/rfc822", body: readFileSync(path, "utf8") };
   }
   return { content_type: "text/html; charset=utf-8", body: row.bodyHtml };
 }
 
 /** The untrimmed body of a received message as text, read again from its stored original. */
-export async function fullTextOf(deps: Pick<Deps, "config">, row: MessageRow): Promise<{ content_type: string; body: string }> {
+export async function fullTextOf(
+  deps: Pick<Deps, "config">,
+  row: MessageRow,
+): Promise<{ content_type: string; body: string }> {
   const original = originOfRow(deps, row);
   if (original === null) return { content_type: "text/plain; charset=utf-8", body: row.bodyText };
   const email = await parseEmail(new Uint8Array(readFileSync(original)));
-  return { content_type: "text/plain; charset=utf-8", body: email.text.trim() ? email.text : htmlToText(email.html ?? "") };
+  return {
+    content_type: "text/plain; charset=utf-8",
+    body: email.text.trim() ? email.text : htmlToText(email.html ?? ""),
+  };
 }
 
 function originOfRow(deps: Pick<Deps, "config">, row: MessageRow): string | null {

@@ -25,7 +25,9 @@ export const messages = sqliteTable(
     to: json<string[]>("to").notNull().default([]),
     cc: json<string[]>("cc").notNull().default([]),
     bcc: json<string[]>("bcc").notNull().default([]),
-    deliveryStatus: text("delivery_status", { enum: ["none", "pending", "sent", "failed", "bounced"] }).notNull().default("none"),
+    deliveryStatus: text("delivery_status", { enum: ["none", "pending", "sent", "failed", "bounced"] })
+      .notNull()
+      .default("none"),
     deliveryError: text("delivery_error").notNull().default(""),
     /** How a `sent` reply left: handed to an SMTP server, or only written to the outbox folder (no relay configured). */
     deliveryVia: text("delivery_via", { enum: ["smtp", "outbox"] }),

@@ -45,4 +45,24 @@ export const XSS_VECTORS: string[] = [
 ];
 
 /** What must never survive sanitizing: executable markup, handlers and unsafe URL schemes. */
-export const DANGEROUS = [/<script/i, /\son\w+\s*=/i, /javascript:/i, /vbscript:/i, /<iframe/i, /<object/i, /<embed/i, /<svg/i, /<style/i, /<link/i, /<meta/i, /<form/i, /<base/i, /expression\(/i, /data:text\/html/i, /data:image\/svg/i, /srcdoc/i, /<input/i, /<button/i];
+export const DANGEROUS = [
+  /<script/i,
+  /\son\w+\s*=/i,
+  /javascript:/i,
+  /vbscript:/i,
+  /<iframe/i,
+  /<object/i,
+  /<embed/i,
+  /<svg/i,
+  /<style/i,
+  /<link/i,
+  /<meta/i,
+  /<form/i,
+  /<base/i,
+  /expression\(/i,
+  /data:text\/html/i,
+  /data:image\/svg/i,
+  /srcdoc/i,
+  /<input/i,
+  /<button/i,
+];

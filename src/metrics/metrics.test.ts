@@ -1,7 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
-import { counterValue, countSmtpSession, observeHistogram, recordHttpRequest, renderMetrics, routeLabel } from "./metrics";
+import {
+  counterValue,
+  countSmtpSession,
+  observeHistogram,
+  recordHttpRequest,
+  renderMetrics,
+  routeLabel,
+} from "./metrics";
 
 const desk = await startTestDesk();
 
@@ -11,7 +18,9 @@ describe("GET /metrics", () => {
     await fetch(`${desk.url}/v1/webhooks`, { headers: owner.headers });
     await fetch(`${desk.url}/v1/webhooks/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b`, { headers: owner.headers });
     countSmtpSession();
-    const socket = new WebSocket(`${desk.url.replace("http", "ws")}/v1/realtime?token=${(await desk.api("POST", "/v1/realtime/token", { headers: owner.headers })).body.token}`);
+    const socket = new WebSocket(
+      `${desk.url.replace("http", "ws")}/v1/realtime?token=${(await desk.api("POST", "/v1/realtime/token", { headers: owner.headers })).body.token}`,
+    );
     await new Promise((resolve) => socket.addEventListener("open", resolve));
     const res = await fetch(`${desk.url}/metrics`);
     expect(res.status).toBe(200);
@@ -19,7 +28,9 @@ describe("GET /metrics", () => {
     const text = await res.text();
     expect(text).toContain('desk_http_requests_total{method="GET",route="/v1/webhooks",status="200"} 1');
     expect(text).toContain('desk_http_requests_total{method="GET",route="/v1/webhooks/:id",status="404"} 1');
-    expect(text).toMatch(/desk_http_request_duration_seconds_bucket\{method="GET",route="\/v1\/webhooks",le="\+Inf"\} 1/);
+    expect(text).toMatch(
+      /desk_http_request_duration_seconds_bucket\{method="GET",route="\/v1\/webhooks",le="\+Inf"\} 1/,
+    );
     expect(text).toMatch(/desk_smtp_sessions_total \d+/);
     expect(text).toMatch(/desk_realtime_sockets\{kind="agent"\} [1-9]/);
     expect(text).toMatch(/desk_jobs\{kind="[a-z.]+",state="queued"\} \d+/);
@@ -34,7 +45,10 @@ describe("GET /metrics", () => {
     const anonymous = await fetch(`${guarded.url}/metrics`);
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ status: 401, code: "unauthorized" });
-    expect((await fetch(`${guarded.url}/metrics`, { headers: { authorization: "Bearer wrong-token-0123456789abcdef" } })).status).toBe(401);
+    expect(
+      (await fetch(`${guarded.url}/metrics`, { headers: { authorization: "Bearer wrong-token-0123456789abcdef" } }))
+        .status,
+    ).toBe(401);
     const allowed = await fetch(`${guarded.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toContain("# TYPE desk_http_requests_total counter");
@@ -49,7 +63,13 @@ describe("GET /metrics", () => {
   test("repeated requests and different ids count into one series per method, route and status", () => {
     const labels = { method: "PATCH", route: "/v1/metrics-test/:id", status: "200" };
     const before = counterValue("desk_http_requests_total", labels);
-    for (let i = 0; i < 3; i++) recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b", status: 200, ms: 1 });
+    for (let i = 0; i < 3; i++)
+      recordHttpRequest({
+        method: "PATCH",
+        route: "/v1/metrics-test/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b",
+        status: 200,
+        ms: 1,
+      });
     recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/42", status: 200, ms: 1 });
     recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/42", status: 404, ms: 1 });
     expect(counterValue("desk_http_requests_total", labels)).toBe(before + 4);

@@ -70,14 +70,19 @@ function observe(h: Histogram, seconds: number): void {
 
 describe("desk_http_requests_total", "counter", "HTTP requests by method, route and status");
 describe("desk_http_request_duration_seconds", "histogram", "HTTP request latency by method and route");
-describe("desk_webhook_deliveries_total", "counter", "Webhook delivery attempts by outcome (succeeded, retried, failed)");
+describe(
+  "desk_webhook_deliveries_total",
+  "counter",
+  "Webhook delivery attempts by outcome (succeeded, retried, failed)",
+);
 describe("desk_smtp_sessions_total", "counter", "SMTP sessions accepted by the embedded receiver");
 describe("desk_realtime_sockets", "gauge", "WebSocket connections open on the gateway, by kind");
 
 /** Ids and numbers in paths become `:id`, so routes stay a small label set. */
 export function routeLabel(path: string): string {
   if (path === UNMATCHED_ROUTE) return path;
-  if (!path.startsWith("/v1")) return path === "/healthz" || path === "/metrics" || path === "/docs" || path === "/docs/" ? path : "(web)";
+  if (!path.startsWith("/v1"))
+    return path === "/healthz" || path === "/metrics" || path === "/docs" || path === "/docs/" ? path : "(web)";
   return path
     .split("/")
     .map((s) => (/^[0-9a-f-]{16,}$/i.test(s) || /^\d+$/.test(s) || s.length > 40 ? ":id" : s))
@@ -110,7 +115,11 @@ function httpSeriesOf(method: string, status: number, path: string): HttpSeries 
   const route = routeLabel(path);
   const methodLabel = KNOWN_METHODS.has(method) ? method : "OTHER";
   const series: HttpSeries = {
-    requests: cellOf(counters, "desk_http_requests_total", labelKey({ method: methodLabel, route, status: String(status) })),
+    requests: cellOf(
+      counters,
+      "desk_http_requests_total",
+      labelKey({ method: methodLabel, route, status: String(status) }),
+    ),
     duration: histogramOf("desk_http_request_duration_seconds", labelKey({ method: methodLabel, route })),
   };
   byPath.set(path, series);
@@ -124,7 +133,8 @@ export function recordHttpRequest(info: { method: string; route: string; status:
   observe(series.duration, info.ms / 1000);
 }
 
-export const recordWebhookDelivery = (outcome: "succeeded" | "retried" | "failed") => incrementCounter("desk_webhook_deliveries_total", { outcome });
+export const recordWebhookDelivery = (outcome: "succeeded" | "retried" | "failed") =>
+  incrementCounter("desk_webhook_deliveries_total", { outcome });
 
 /** The mail receiver calls this once per accepted SMTP connection. */
 export const countSmtpSession = () => incrementCounter("desk_smtp_sessions_total");
@@ -133,7 +143,8 @@ export const socketOpened = (kind: "agent" | "widget") => addToGauge("desk_realt
 export const socketClosed = (kind: "agent" | "widget") => addToGauge("desk_realtime_sockets", { kind }, -1);
 
 /** Reads a counter's current value (tests and benchmarks). */
-export const counterValue = (name: string, labels: Labels = {}) => counters.get(name)?.get(labelKey(labels))?.value ?? 0;
+export const counterValue = (name: string, labels: Labels = {}) =>
+  counters.get(name)?.get(labelKey(labels))?.value ?? 0;
 
 /** A source of series computed at scrape time (job counts, seq lag). */
 export type Sample = { name: string; type: "counter" | "gauge"; help: string; labels?: Labels; value: number };
@@ -141,7 +152,8 @@ export type MetricSource = () => Sample[];
 
 export function renderMetrics(sources: MetricSource[] = []): string {
   const lines: string[] = [];
-  const head = (name: string, type: string, text: string) => lines.push(`# HELP ${name} ${text}`, `# TYPE ${name} ${type}`);
+  const head = (name: string, type: string, text: string) =>
+    lines.push(`# HELP ${name} ${text}`, `# TYPE ${name} ${type}`);
   const series = (name: string, key: string, value: number) => lines.push(`${name}${key ? `{${key}}` : ""} ${value}`);
   for (const [name, values] of [...counters, ...gauges]) {
     const meta = help.get(name);
@@ -160,7 +172,8 @@ export function renderMetrics(sources: MetricSource[] = []): string {
     }
   }
   const grouped = new Map<string, Sample[]>();
-  for (const sample of sources.flatMap((source) => source())) grouped.set(sample.name, [...(grouped.get(sample.name) ?? []), sample]);
+  for (const sample of sources.flatMap((source) => source()))
+    grouped.set(sample.name, [...(grouped.get(sample.name) ?? []), sample]);
   for (const [name, samples] of grouped) {
     head(name, samples[0]!.type, samples[0]!.help);
     for (const s of samples) series(name, labelKey(s.labels ?? {}), s.value);

@@ -4,7 +4,15 @@ import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
 import type { Db } from "../db/database";
 import { hasPendingChanges, untilCommitted } from "../db/tx";
 import { onEventsCommitted } from "../events/bus";
-import { contactTopic, hiddenStandIn, teamTopic, userTopic, workspaceTopic, type Envelope, type StoredEvent } from "../events/envelope";
+import {
+  contactTopic,
+  hiddenStandIn,
+  teamTopic,
+  userTopic,
+  workspaceTopic,
+  type Envelope,
+  type StoredEvent,
+} from "../events/envelope";
 import { replayEvents } from "../events/events.routes";
 import { mayReadEvent, type ReadGrant } from "../events/visibility";
 import type { Logger } from "../lib/logger";
@@ -58,7 +66,10 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
   const keysByWorkspace = new Map<string, Set<Socket>>();
   const byOwnTopic = new Map<string, Set<Socket>>();
   const published = new Map<string, number>(
-    sqlite.query<{ id: string; event_seq: number }, []>("SELECT id, event_seq FROM workspaces").all().map((r) => [r.id, r.event_seq]),
+    sqlite
+      .query<{ id: string; event_seq: number }, []>("SELECT id, event_seq FROM workspaces")
+      .all()
+      .map((r) => [r.id, r.event_seq]),
   );
 
   const sessionLive = sqlite.query<{ ok: number }, [string, string, string]>(
@@ -95,17 +106,26 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     if (data.apiKeyId) {
       const row = keyScopes.get(data.apiKeyId, data.workspaceId, now);
       if (!row) return null;
-      const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+      const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
+        (SCOPES as readonly string[]).includes(s),
+      );
       return { allTeams: true, teams: [], scopes };
     }
     if (!data.userId || !data.sessionId || !sessionLive.get(data.sessionId, data.userId, now)) return null;
     const member = memberRole.get(data.workspaceId, data.userId);
     if (!member) return null;
     if (member.role === "admin" || member.role === "owner") return { allTeams: true, teams: [], scopes: null };
-    return { allTeams: false, teams: privateTeamsOf.all(data.workspaceId, data.userId).map((r) => r.team_id), scopes: null };
+    return {
+      allTeams: false,
+      teams: privateTeamsOf.all(data.workspaceId, data.userId).map((r) => r.team_id),
+      scopes: null,
+    };
   }
 
-  const grantOf = (data: SocketData): ReadGrant => ({ scopes: data.scopes, visibleTeams: data.allTeams ? "all" : data.teams });
+  const grantOf = (data: SocketData): ReadGrant => ({
+    scopes: data.scopes,
+    visibleTeams: data.allTeams ? "all" : data.teams,
+  });
 
   /**
    * Joins the Bun topics matching the grants, leaving the ones no longer granted. People join the
@@ -159,7 +179,12 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       const claims = await deps.tokens.verify<AgentClaims>(data.token, "ws");
       if (!claims?.wid || (!claims.key && !claims.sub)) return shut(ws, CLOSE.badToken);
       // The token names who connects; what they may see is read below, when they join.
-      Object.assign(data, { workspaceId: claims.wid, userId: claims.key ? null : claims.sub, sessionId: claims.sid ?? null, apiKeyId: claims.key ?? null });
+      Object.assign(data, {
+        workspaceId: claims.wid,
+        userId: claims.key ? null : claims.sub,
+        sessionId: claims.sid ?? null,
+        apiKeyId: claims.key ?? null,
+      });
       data.ownTopics = claims.key ? [] : [userTopic(claims.sub!)];
     }
     // The replay reads this connection's view, which includes the turn's changes not committed yet
@@ -212,7 +237,8 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       return;
     }
     if (type === "chat.typing") {
-      if (typeof ticketId !== "string" || ticketId.length === 0 || ticketId.length > 100) return shut(ws, CLOSE.badFrame);
+      if (typeof ticketId !== "string" || ticketId.length === 0 || ticketId.length > 100)
+        return shut(ws, CLOSE.badFrame);
       if (!ws.data.ready) return;
       // Relayed, never stored: no seq, never reaches webhooks.
       const relay = JSON.stringify({
@@ -237,7 +263,11 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       published.set(event.workspace_id, Math.max(published.get(event.workspace_id) ?? 0, event.seq));
       // Nobody of that workspace connected and nobody on its extra topics: nothing to serialise
       // (a message event carries its whole body; inbound mail would pay for it on every message).
-      if (!byWorkspace.get(event.workspace_id)?.size && !event.topics.some((topic, i) => i > 0 && byOwnTopic.get(topic)?.size)) continue;
+      if (
+        !byWorkspace.get(event.workspace_id)?.size &&
+        !event.topics.some((topic, i) => i > 0 && byOwnTopic.get(topic)?.size)
+      )
+        continue;
       const { private_team_id: teamId, ...envelope } = event;
       const full = JSON.stringify(envelope);
       const main = envelope.topics[0] ?? workspaceTopic(event.workspace_id);
@@ -255,8 +285,17 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       for (const topic of envelope.topics.slice(1)) {
         for (const ws of byOwnTopic.get(topic) ?? []) {
           if (!ws.data.ready || reached.has(ws) || ws.isSubscribed(main)) continue;
-          if (ws.data.kind === "widget" && (envelope.visibility !== "public" || ws.data.workspaceId !== event.workspace_id)) continue;
-          if (teamId && !(ws.data.allTeams && ws.data.workspaceId === event.workspace_id) && !ws.data.teams.includes(teamId)) continue;
+          if (
+            ws.data.kind === "widget" &&
+            (envelope.visibility !== "public" || ws.data.workspaceId !== event.workspace_id)
+          )
+            continue;
+          if (
+            teamId &&
+            !(ws.data.allTeams && ws.data.workspaceId === event.workspace_id) &&
+            !ws.data.teams.includes(teamId)
+          )
+            continue;
           reached.add(ws);
           send(ws, full);
         }
@@ -270,13 +309,17 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
 
   function onAccess(signal: AccessEnded): void {
     if (signal.kind === "grants") {
-      for (const ws of byWorkspace.get(signal.workspaceId) ?? []) if (signal.userId === null || ws.data.userId === signal.userId) rescope(ws);
+      for (const ws of byWorkspace.get(signal.workspaceId) ?? [])
+        if (signal.userId === null || ws.data.userId === signal.userId) rescope(ws);
       return;
     }
     if (signal.kind === "api_key") return closeWhere((d) => d.apiKeyId === signal.apiKeyId);
-    if (signal.kind === "membership") return closeWhere((d) => d.userId === signal.userId && d.workspaceId === signal.workspaceId);
+    if (signal.kind === "membership")
+      return closeWhere((d) => d.userId === signal.userId && d.workspaceId === signal.workspaceId);
     const ids = signal.sessionIds;
-    closeWhere((d) => d.userId === signal.userId && (ids === "all" || (d.sessionId !== null && ids.includes(d.sessionId))));
+    closeWhere(
+      (d) => d.userId === signal.userId && (ids === "all" || (d.sessionId !== null && ids.includes(d.sessionId))),
+    );
   }
 
   const unsubscribe = [onEventsCommitted(deps.db, publish), onAccessEnded(deps.db, onAccess)];
@@ -318,25 +361,59 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       const kind = url.pathname === AGENT_PATH ? "agent" : url.pathname === WIDGET_PATH ? "widget" : null;
       if (!kind) return undefined;
       const sinceText = url.searchParams.get("since");
-      const since = sinceText === null || sinceText === "" ? null : /^\d{1,15}$/.test(sinceText) ? Number(sinceText) : NaN;
+      const since =
+        sinceText === null || sinceText === "" ? null : /^\d{1,15}$/.test(sinceText) ? Number(sinceText) : NaN;
       if (Number.isNaN(since)) {
-        return Response.json({ status: 422, code: "validation_failed", detail: "since must be a sequence number", errors: [{ location: "query.since", message: "expected a non-negative integer" }] }, { status: 422 });
+        return Response.json(
+          {
+            status: 422,
+            code: "validation_failed",
+            detail: "since must be a sequence number",
+            errors: [{ location: "query.since", message: "expected a non-negative integer" }],
+          },
+          { status: 422 },
+        );
       }
       const data: SocketData = {
-        kind, token: url.searchParams.get("token") ?? "", since, ready: false, closed: false,
-        workspaceId: "", userId: null, sessionId: null, apiKeyId: null, allTeams: false, teams: [], scopes: null, ownTopics: [],
+        kind,
+        token: url.searchParams.get("token") ?? "",
+        since,
+        ready: false,
+        closed: false,
+        workspaceId: "",
+        userId: null,
+        sessionId: null,
+        apiKeyId: null,
+        allTeams: false,
+        teams: [],
+        scopes: null,
+        ownTopics: [],
       };
-      return target.upgrade(request, { data }) ? "upgraded" : Response.json({ status: 400, code: "bad_request", detail: "expected a WebSocket upgrade" }, { status: 400 });
+      return target.upgrade(request, { data })
+        ? "upgraded"
+        : Response.json({ status: 400, code: "bad_request", detail: "expected a WebSocket upgrade" }, { status: 400 });
     },
     connected: () => sockets.size,
     metrics: (): MetricSource => {
-      const stored = sqlite.query<{ id: string; event_seq: number }, []>("SELECT id, event_seq FROM workspaces WHERE deleted_at IS NULL");
+      const stored = sqlite.query<{ id: string; event_seq: number }, []>(
+        "SELECT id, event_seq FROM workspaces WHERE deleted_at IS NULL",
+      );
       return () => {
         let lag = 0;
         for (const row of stored.all()) lag = Math.max(lag, row.event_seq - (published.get(row.id) ?? 0));
         return [
-          { name: "desk_event_seq_lag", type: "gauge", help: "Largest gap between a workspace's stored seq and the last seq published to sockets", value: lag },
-          { name: "desk_realtime_present_sockets", type: "gauge", help: "Sockets announcing presence on a ticket (collision detection)", value: presence.size() },
+          {
+            name: "desk_event_seq_lag",
+            type: "gauge",
+            help: "Largest gap between a workspace's stored seq and the last seq published to sockets",
+            value: lag,
+          },
+          {
+            name: "desk_realtime_present_sockets",
+            type: "gauge",
+            help: "Sockets announcing presence on a ticket (collision detection)",
+            value: presence.size(),
+          },
         ];
       };
     },

@@ -23,14 +23,20 @@ async function socketFor(headers: Record<string, string>) {
   return socket;
 }
 
-const rosters = (socket: TestSocket, ticketId: string) => socket.frames.filter((f) => f.type === "presence" && f.ticket_id === ticketId) as unknown as Roster[];
-const latest = (socket: TestSocket, ticketId: string) => rosters(socket, ticketId).at(-1)?.viewers.map((v) => `${v.name}:${v.state}`).sort() ?? [];
+const rosters = (socket: TestSocket, ticketId: string) =>
+  socket.frames.filter((f) => f.type === "presence" && f.ticket_id === ticketId) as unknown as Roster[];
+const latest = (socket: TestSocket, ticketId: string) =>
+  rosters(socket, ticketId)
+    .at(-1)
+    ?.viewers.map((v) => `${v.name}:${v.state}`)
+    .sort() ?? [];
 
 /** Waits until the socket's newest roster for the ticket reads `expected`. */
 async function rosterIs(socket: TestSocket, ticketId: string, expected: string[]) {
   const end = Date.now() + 2000;
   while (JSON.stringify(latest(socket, ticketId)) !== JSON.stringify([...expected].sort())) {
-    if (Date.now() > end) throw new Error(`roster ${JSON.stringify(latest(socket, ticketId))}, expected ${JSON.stringify(expected)}`);
+    if (Date.now() > end)
+      throw new Error(`roster ${JSON.stringify(latest(socket, ticketId))}, expected ${JSON.stringify(expected)}`);
     await Bun.sleep(10);
   }
 }
@@ -116,7 +122,11 @@ describe("presence on the realtime gateway (collision detection)", () => {
 
   test("malformed presence frames close the socket with 4400", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    for (const frame of [{ type: "presence", ticket_id: 42 }, { type: "presence", ticket_id: "not-a-uuid" }, { type: "presence", ticket_id: crypto.randomUUID(), state: "dancing" }]) {
+    for (const frame of [
+      { type: "presence", ticket_id: 42 },
+      { type: "presence", ticket_id: "not-a-uuid" },
+      { type: "presence", ticket_id: crypto.randomUUID(), state: "dancing" },
+    ]) {
       const socket = await socketFor(owner.headers);
       socket.send(frame);
       expect((await socket.closed).code).toBe(4400);

@@ -14,7 +14,14 @@ export type PresenceState = (typeof PRESENCE_STATES)[number];
 
 /** What presence reads from a socket: the gateway's own data, kept current by whoever re-scopes it. */
 export type PresencePeer = {
-  data: { workspaceId: string; userId: string | null; allTeams: boolean; teams: string[]; ready: boolean; closed: boolean };
+  data: {
+    workspaceId: string;
+    userId: string | null;
+    allTeams: boolean;
+    teams: string[];
+    ready: boolean;
+    closed: boolean;
+  };
 };
 
 type Entry = { ticketId: string; userId: string; name: string; state: PresenceState };
@@ -22,7 +29,10 @@ export type PresenceViewer = { user_id: string; name: string; state: PresenceSta
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function createPresence<P extends PresencePeer>(deps: { sqlite: Database; send: (peer: P, frame: string) => void }) {
+export function createPresence<P extends PresencePeer>(deps: {
+  sqlite: Database;
+  send: (peer: P, frame: string) => void;
+}) {
   const bySocket = new Map<P, Entry>();
   const byTicket = new Map<string, Set<P>>();
   const ticketTeam = deps.sqlite.query<{ teamId: string | null; private: number }, [string, string]>(
@@ -40,7 +50,8 @@ export function createPresence<P extends PresencePeer>(deps: { sqlite: Database;
   }
 
   /** Read against the socket's current grants, so a re-scoped socket stops seeing a private team's roster. */
-  const maySee = (peer: P, team: string | null) => team === null || peer.data.allTeams || peer.data.teams.includes(team);
+  const maySee = (peer: P, team: string | null) =>
+    team === null || peer.data.allTeams || peer.data.teams.includes(team);
 
   function detach(peer: P): string | null {
     const entry = bySocket.get(peer);
@@ -57,14 +68,17 @@ export function createPresence<P extends PresencePeer>(deps: { sqlite: Database;
     const peers = byTicket.get(ticketId);
     if (!peers?.size) return;
     const team = privateTeamOf(workspaceId, ticketId);
-    const allowed = [...peers].filter((peer) => team !== undefined && !peer.data.closed && peer.data.workspaceId === workspaceId && maySee(peer, team));
+    const allowed = [...peers].filter(
+      (peer) => team !== undefined && !peer.data.closed && peer.data.workspaceId === workspaceId && maySee(peer, team),
+    );
     for (const peer of peers) if (!allowed.includes(peer)) detach(peer);
     // One line per person: several tabs of one agent show once, typing wins over viewing.
     const viewers = new Map<string, PresenceViewer>();
     for (const peer of allowed) {
       const entry = bySocket.get(peer)!;
       const seen = viewers.get(entry.userId);
-      if (!seen || (seen.state === "viewing" && entry.state === "typing")) viewers.set(entry.userId, { user_id: entry.userId, name: entry.name, state: entry.state });
+      if (!seen || (seen.state === "viewing" && entry.state === "typing"))
+        viewers.set(entry.userId, { user_id: entry.userId, name: entry.name, state: entry.state });
     }
     const frame = JSON.stringify({ type: "presence", ticket_id: ticketId, viewers: [...viewers.values()] });
     for (const peer of allowed) deps.send(peer, frame);

@@ -37,7 +37,8 @@ export function connect(url: string): TestSocket {
       for (;;) {
         const found = frames.find(match);
         if (found) return found;
-        if (Date.now() > end || ws.readyState === WebSocket.CLOSED) throw new Error(`frame not received; got ${JSON.stringify(frames.map((f) => f.type))}`);
+        if (Date.now() > end || ws.readyState === WebSocket.CLOSED)
+          throw new Error(`frame not received; got ${JSON.stringify(frames.map((f) => f.type))}`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 25);

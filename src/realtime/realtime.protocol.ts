@@ -29,11 +29,11 @@ export const PROTOCOL_TEXT =
   "receive the events missed after that seq. Events you may not read (a private team you are not in; for an API key, events " +
   "outside its scopes, as on GET /v1/events) come as `event.hidden` stand-ins, live and replayed; what you may read is checked " +
   "at connect and again whenever your role or a private team's members change. Server " +
-  "frames are event envelopes as JSON text. Client frames: `{\"type\":\"ping\"}` answers `{\"type\":\"pong\"}`; " +
-  "`{\"type\":\"chat.typing\",\"ticket_id\":\"…\"}` is relayed to the workspace (not stored, no seq). " +
-  "`{\"type\":\"presence\",\"ticket_id\":\"<uuid>\"|null,\"state\":\"viewing\"|\"typing\"}` says which ticket this person has " +
+  'frames are event envelopes as JSON text. Client frames: `{"type":"ping"}` answers `{"type":"pong"}`; ' +
+  '`{"type":"chat.typing","ticket_id":"…"}` is relayed to the workspace (not stored, no seq). ' +
+  '`{"type":"presence","ticket_id":"<uuid>"|null,"state":"viewing"|"typing"}` says which ticket this person has ' +
   "open (null: none); everyone else present on that ticket who may see it then receives " +
-  "`{\"type\":\"presence\",\"ticket_id\",\"viewers\":[{\"user_id\",\"name\",\"state\"}]}` (not stored, no seq; ends when the " +
+  '`{"type":"presence","ticket_id","viewers":[{"user_id","name","state"}]}` (not stored, no seq; ends when the ' +
   "socket closes; API keys' presence is ignored). Close codes: " +
   "4400 malformed frame or unknown type, 4401 token invalid or expired, 4403 access ended (logout, member removed, key " +
   "revoked), 4408 slow consumer (over 1 MiB unsent), 4410 too many missed events for `since` (replay with GET /v1/events), " +

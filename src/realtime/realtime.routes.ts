@@ -13,20 +13,18 @@ const TokenAnswer = z.object({
 });
 
 export function realtimeRoutes(deps: Deps) {
-  return new Elysia({ prefix: "/realtime", tags: ["realtime"] })
-    .use(deps.guard)
-    .post(
-      "/token",
-      async ({ ctx }) => {
-        const { token, expiresIn } = await issueRealtimeToken(ctx, deps);
-        // Read per request: without DESK_BASE_URL the base URL is completed once the listener is bound.
-        const base = deps.config.baseUrl.replace(/^http/, "ws");
-        return { token, url: `${base}${AGENT_PATH}?token=${encodeURIComponent(token)}`, expires_in: expiresIn };
-      },
-      {
-        access: { role: "viewer", scopes: ["realtime"] },
-        response: { 200: TokenAnswer, ...errorResponses },
-        detail: { summary: "A short-lived token for the realtime gateway", description: PROTOCOL_TEXT },
-      },
-    );
+  return new Elysia({ prefix: "/realtime", tags: ["realtime"] }).use(deps.guard).post(
+    "/token",
+    async ({ ctx }) => {
+      const { token, expiresIn } = await issueRealtimeToken(ctx, deps);
+      // Read per request: without DESK_BASE_URL the base URL is completed once the listener is bound.
+      const base = deps.config.baseUrl.replace(/^http/, "ws");
+      return { token, url: `${base}${AGENT_PATH}?token=${encodeURIComponent(token)}`, expires_in: expiresIn };
+    },
+    {
+      access: { role: "viewer", scopes: ["realtime"] },
+      response: { 200: TokenAnswer, ...errorResponses },
+      detail: { summary: "A short-lived token for the realtime gateway", description: PROTOCOL_TEXT },
+    },
+  );
 }

@@ -39,13 +39,19 @@ async function ready(socket: TestSocket) {
   await Bun.sleep(10);
 }
 
-const emit = (workspaceId: string, type: string, options: { privateTeamId?: string; extraTopics?: string[]; visibility?: "agents" | "public" } = {}) =>
-  withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId, type, data: { note: type }, ...options }));
+const emit = (
+  workspaceId: string,
+  type: string,
+  options: { privateTeamId?: string; extraTopics?: string[]; visibility?: "agents" | "public" } = {},
+) => withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId, type, data: { note: type }, ...options }));
 
 function privateTeam(workspaceId: string, members: Member[]) {
   const id = `team-${crypto.randomUUID()}`;
   const now = new Date().toISOString();
-  desk.deps.db.insert(teams).values({ id, workspaceId, name: "Legal", private: true, createdAt: now, updatedAt: now }).run();
+  desk.deps.db
+    .insert(teams)
+    .values({ id, workspaceId, name: "Legal", private: true, createdAt: now, updatedAt: now })
+    .run();
   for (const m of members) desk.deps.db.insert(teamMembers).values({ teamId: id, userId: m.id }).run();
   return id;
 }
@@ -61,8 +67,13 @@ describe("POST /v1/realtime/token", () => {
     expect(claims).toMatchObject({ sub: viewer.id, wid: workspace.id, sid: viewer.sessionId });
     expect(await desk.deps.tokens.verify(answer.token, "access")).toBeNull();
     expect((await desk.api("POST", "/v1/realtime/token")).status).toBe(401);
-    expect((await desk.api("POST", "/v1/realtime/token", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status).toBe(403);
-    expect((await desk.api("POST", "/v1/realtime/token", { headers: createKey(desk, owner, ["realtime"]).headers })).status).toBe(200);
+    expect(
+      (await desk.api("POST", "/v1/realtime/token", { headers: createKey(desk, owner, ["tickets:read"]).headers }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await desk.api("POST", "/v1/realtime/token", { headers: createKey(desk, owner, ["realtime"]).headers })).status,
+    ).toBe(200);
   });
 });
 
@@ -71,10 +82,23 @@ describe("gateway", () => {
     const a = await createWorkspaceWithOwner(desk);
     const b = await createWorkspaceWithOwner(desk);
     const key = createKey(desk, a.owner, ["realtime"]);
-    const [owner, viaKey, stranger] = [await socketFor(a.owner.headers), await socketFor(key.headers), await socketFor(b.owner.headers)];
+    const [owner, viaKey, stranger] = [
+      await socketFor(a.owner.headers),
+      await socketFor(key.headers),
+      await socketFor(b.owner.headers),
+    ];
     const event = emit(a.workspace.id, "ticket.created");
     const got = await owner.waitFor((f) => f.id === event.id);
-    expect(got).toEqual({ id: event.id, seq: event.seq, workspace_id: a.workspace.id, type: "ticket.created", visibility: "agents", topics: [`workspace:${a.workspace.id}`], data: { note: "ticket.created" }, occurred_at: event.occurred_at });
+    expect(got).toEqual({
+      id: event.id,
+      seq: event.seq,
+      workspace_id: a.workspace.id,
+      type: "ticket.created",
+      visibility: "agents",
+      topics: [`workspace:${a.workspace.id}`],
+      data: { note: "ticket.created" },
+      occurred_at: event.occurred_at,
+    });
     await viaKey.waitFor((f) => f.id === event.id);
     await ready(stranger);
     expect(stranger.frames.some((f) => f.id === event.id)).toBe(false);
@@ -83,7 +107,10 @@ describe("gateway", () => {
   test("an API write reaches sockets: creating a webhook publishes webhook.created", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const socket = await socketFor(owner.headers);
-    const res = await desk.api("POST", "/v1/webhooks", { headers: owner.headers, body: { url: "https://93.184.216.34/hook", events: ["*"] } });
+    const res = await desk.api("POST", "/v1/webhooks", {
+      headers: owner.headers,
+      body: { url: "https://93.184.216.34/hook", events: ["*"] },
+    });
     expect(res.status).toBe(201);
     const frame = await socket.waitFor((f) => f.type === "webhook.created");
     expect((frame.data as { webhook: { id: string } }).webhook.id).toBe(res.body.id);
@@ -94,14 +121,29 @@ describe("gateway", () => {
     const insider = await addMember(desk, workspace.id, "agent");
     const outsider = await addMember(desk, workspace.id, "agent");
     const team = privateTeam(workspace.id, [insider]);
-    const sockets = { owner: await socketFor(owner.headers), insider: await socketFor(insider.headers), outsider: await socketFor(outsider.headers) };
+    const sockets = {
+      owner: await socketFor(owner.headers),
+      insider: await socketFor(insider.headers),
+      outsider: await socketFor(outsider.headers),
+    };
     const event = emit(workspace.id, "ticket.updated", { privateTeamId: team });
     const marker = emit(workspace.id, "ticket.created");
     for (const s of Object.values(sockets)) await s.waitFor((f) => f.id === marker.id);
     const seen = (s: TestSocket) => s.frames.filter((f) => f.seq === event.seq);
     expect(seen(sockets.owner).map((f) => f.type)).toEqual(["ticket.updated"]);
     expect(seen(sockets.insider).map((f) => f.type)).toEqual(["ticket.updated"]);
-    expect(seen(sockets.outsider)).toEqual([{ id: event.id, seq: event.seq, workspace_id: workspace.id, type: "event.hidden", visibility: "agents", topics: [`workspace:${workspace.id}`], data: {}, occurred_at: event.occurred_at }]);
+    expect(seen(sockets.outsider)).toEqual([
+      {
+        id: event.id,
+        seq: event.seq,
+        workspace_id: workspace.id,
+        type: "event.hidden",
+        visibility: "agents",
+        topics: [`workspace:${workspace.id}`],
+        data: {},
+        occurred_at: event.occurred_at,
+      },
+    ]);
   });
 
   test("an event also addressed to user:<uid> reaches that user once", async () => {
@@ -124,7 +166,12 @@ describe("gateway", () => {
     const live = emit(workspace.id, "contact.created");
     await socket.waitFor((f) => f.id === live.id);
     const events = socket.frames.filter((f) => typeof f.seq === "number");
-    expect(events.map((f) => [f.seq, f.type])).toEqual([[first.seq, "ticket.created"], [hidden.seq, "event.hidden"], [last.seq, "ticket.deleted"], [live.seq, "contact.created"]]);
+    expect(events.map((f) => [f.seq, f.type])).toEqual([
+      [first.seq, "ticket.created"],
+      [hidden.seq, "event.hidden"],
+      [last.seq, "ticket.deleted"],
+      [live.seq, "contact.created"],
+    ]);
     void owner;
   });
 
@@ -156,11 +203,20 @@ describe("gateway", () => {
     const [typist, watcher] = [await socketFor(agent.headers), await socketFor(owner.headers)];
     typist.send({ type: "chat.typing", ticket_id: "T-1" });
     const relayed = await watcher.waitFor((f) => f.type === "chat.typing");
-    expect(relayed).toMatchObject({ type: "chat.typing", ticket_id: "T-1", user_id: agent.id, workspace_id: workspace.id });
+    expect(relayed).toMatchObject({
+      type: "chat.typing",
+      ticket_id: "T-1",
+      user_id: agent.id,
+      workspace_id: workspace.id,
+    });
     expect(relayed.seq).toBeUndefined();
     await ready(typist);
     expect(typist.frames.some((f) => f.type === "chat.typing")).toBe(false);
-    const stored = desk.deps.db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM events WHERE workspace_id = ? AND type = 'chat.typing'").get(workspace.id);
+    const stored = desk.deps.db.$client
+      .query<{ n: number }, [string]>(
+        "SELECT count(*) AS n FROM events WHERE workspace_id = ? AND type = 'chat.typing'",
+      )
+      .get(workspace.id);
     expect(stored!.n).toBe(0);
   });
 
@@ -187,7 +243,14 @@ describe("gateway", () => {
       const socket = connect(`${wsBase}/v1/realtime?token=${token}`);
       expect((await socket.closed).code).toBe(4401);
     }
-    const res = await fetch(`${desk.url}/v1/realtime?token=x&since=abc`, { headers: { upgrade: "websocket", connection: "upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } });
+    const res = await fetch(`${desk.url}/v1/realtime?token=x&since=abc`, {
+      headers: {
+        upgrade: "websocket",
+        connection: "upgrade",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+      },
+    });
     expect(res.status).toBe(422);
   });
 
@@ -195,7 +258,11 @@ describe("gateway", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
     const key = createKey(desk, owner, ["realtime"]);
-    const [ownerSocket, agentSocket, keySocket] = [await socketFor(owner.headers), await socketFor(agent.headers), await socketFor(key.headers)];
+    const [ownerSocket, agentSocket, keySocket] = [
+      await socketFor(owner.headers),
+      await socketFor(agent.headers),
+      await socketFor(key.headers),
+    ];
     signalAccessEnded(desk.deps.db, { kind: "sessions", userId: agent.id, sessionIds: [agent.sessionId] });
     expect(await agentSocket.closed).toEqual({ code: 4403, reason: "access ended" });
     signalAccessEnded(desk.deps.db, { kind: "api_key", apiKeyId: key.id });
@@ -214,9 +281,15 @@ describe("gateway", () => {
     await visitor.opened;
     await ready(visitor);
     const agentOnly = emit(workspace.id, "message.created", { extraTopics: [`contact:${workspace.id}:c-42`] });
-    const otherContact = emit(workspace.id, "message.created", { visibility: "public", extraTopics: [`contact:${workspace.id}:c-7`] });
+    const otherContact = emit(workspace.id, "message.created", {
+      visibility: "public",
+      extraTopics: [`contact:${workspace.id}:c-7`],
+    });
     const workspaceWide = emit(workspace.id, "ticket.created");
-    const reply = emit(workspace.id, "message.created", { visibility: "public", extraTopics: [`contact:${workspace.id}:c-42`] });
+    const reply = emit(workspace.id, "message.created", {
+      visibility: "public",
+      extraTopics: [`contact:${workspace.id}:c-42`],
+    });
     await visitor.waitFor((f) => f.id === reply.id);
     expect(visitor.frames.filter((f) => f.seq !== undefined).map((f) => f.id)).toEqual([reply.id]);
     void [agentOnly, otherContact, workspaceWide, owner];
@@ -232,9 +305,16 @@ describe("gateway", () => {
     const raw = await Bun.connect({
       hostname: "127.0.0.1",
       port: Number(port),
-      socket: { data(_s, chunk) { if (!handshake) handshake = chunk.toString().split("\r\n")[0]!; }, drain() {} },
+      socket: {
+        data(_s, chunk) {
+          if (!handshake) handshake = chunk.toString().split("\r\n")[0]!;
+        },
+        drain() {},
+      },
     });
-    raw.write(`GET /v1/realtime?token=${token} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    raw.write(
+      `GET /v1/realtime?token=${token} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
     const end = Date.now() + 2000;
     while (!handshake && Date.now() < end) await Bun.sleep(5);
     expect(handshake).toContain("101");
@@ -244,7 +324,9 @@ describe("gateway", () => {
     const before = desk.server.pendingWebSockets;
     // Paced so a reading client keeps up; the paused one cannot, whatever the kernel buffers.
     for (let i = 0; i < 300 && desk.server.pendingWebSockets >= before; i++) {
-      withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: { big } }));
+      withTx(desk.deps.db, (tx) =>
+        appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: { big } }),
+      );
       await Bun.sleep(2);
     }
     const until = Date.now() + 5000;
@@ -264,17 +346,30 @@ describe("gateway grants follow the database, not the token", () => {
   test("removal from a private team re-scopes open sockets at once; adding back restores it", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Legal", member_ids: [agent.id], private: true } });
+    const team = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "Legal", member_ids: [agent.id], private: true },
+    });
     const socket = await socketFor(agent.headers);
     const before = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
     expect(await seenAs(socket, before, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
 
-    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } }))
+        .status,
+    ).toBe(200);
     const after = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
     expect(await seenAs(socket, after, emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
     expect(JSON.stringify(socket.frames.filter((f) => f.seq === after.seq))).not.toContain("ticket.updated");
 
-    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [agent.id] } })).status).toBe(200);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/teams/${team.body.id}`, {
+          headers: owner.headers,
+          body: { member_ids: [agent.id] },
+        })
+      ).status,
+    ).toBe(200);
     const back = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
     expect(await seenAs(socket, back, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
   });
@@ -283,14 +378,25 @@ describe("gateway grants follow the database, not the token", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const insider = await addMember(desk, workspace.id, "agent");
     const outsider = await addMember(desk, workspace.id, "agent");
-    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Vault", member_ids: [insider.id], private: false } });
+    const team = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "Vault", member_ids: [insider.id], private: false },
+    });
     const [inside, outside] = [await socketFor(insider.headers), await socketFor(outsider.headers)];
-    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { private: true } })).status).toBe(200);
-    const ticket = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Merger plans", team_id: team.body.id } });
+    expect(
+      (await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { private: true } }))
+        .status,
+    ).toBe(200);
+    const ticket = await desk.api("POST", "/v1/tickets", {
+      headers: owner.headers,
+      body: { subject: "Merger plans", team_id: team.body.id },
+    });
     expect(ticket.status).toBe(201);
     const marker = emit(workspace.id, "tag.created");
     for (const socket of [inside, outside]) await socket.waitFor((f) => f.id === marker.id);
-    expect(inside.frames.some((f) => f.type === "ticket.created" && JSON.stringify(f).includes("Merger plans"))).toBe(true);
+    expect(inside.frames.some((f) => f.type === "ticket.created" && JSON.stringify(f).includes("Merger plans"))).toBe(
+      true,
+    );
     expect(JSON.stringify(outside.frames)).not.toContain("Merger plans");
     expect(outside.frames.some((f) => f.type === "event.hidden")).toBe(true);
   });
@@ -302,10 +408,14 @@ describe("gateway grants follow the database, not the token", () => {
     const socket = await socketFor(admin.headers);
     const before = emit(workspace.id, "ticket.updated", { privateTeamId: team });
     expect(await seenAs(socket, before, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
-    expect((await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "agent" } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "agent" } })).status,
+    ).toBe(200);
     const after = emit(workspace.id, "ticket.updated", { privateTeamId: team });
     expect(await seenAs(socket, after, emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
-    expect((await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "admin" } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "admin" } })).status,
+    ).toBe(200);
     const again = emit(workspace.id, "ticket.updated", { privateTeamId: team });
     expect(await seenAs(socket, again, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
   });
@@ -314,11 +424,19 @@ describe("gateway grants follow the database, not the token", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
     const admin = await addMember(desk, workspace.id, "admin");
-    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Legal", member_ids: [agent.id], private: true } });
+    const team = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "Legal", member_ids: [agent.id], private: true },
+    });
     const secret = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
     const [agentToken, adminToken] = [await tokenFor(agent.headers), await tokenFor(admin.headers)];
-    expect((await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } })).status).toBe(200);
-    expect((await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "viewer" } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "viewer" } })).status,
+    ).toBe(200);
     for (const { token } of [agentToken, adminToken]) {
       const socket = connect(`${wsBase}/v1/realtime?token=${token}&since=${secret.seq - 1}`);
       open.push(socket);
@@ -348,16 +466,44 @@ describe("gateway filters API keys' sockets by scope", () => {
     const tickets = await socketFor(createKey(desk, owner, ["realtime", "tickets:read"]).headers);
     const contacts = await socketFor(createKey(desk, owner, ["realtime", "contacts:read", "settings:read"]).headers);
     const team = privateTeam(workspace.id, []);
-    const sent = ["ticket.created", "message.created", "contact.created", "member.updated", "tag.created"].map((type) => emit(workspace.id, type));
+    const sent = ["ticket.created", "message.created", "contact.created", "member.updated", "tag.created"].map((type) =>
+      emit(workspace.id, type),
+    );
     const teamEvent = emit(workspace.id, "ticket.updated", { privateTeamId: team });
     const marker = emit(workspace.id, "tag.updated");
     const view = async (socket: TestSocket) => {
       await socket.waitFor((f) => f.id === marker.id);
-      return [...sent, teamEvent].map((e) => socket.frames.filter((f) => f.seq === e.seq).map((f) => f.type).join());
+      return [...sent, teamEvent].map((e) =>
+        socket.frames
+          .filter((f) => f.seq === e.seq)
+          .map((f) => f.type)
+          .join(),
+      );
     };
-    expect(await view(narrow)).toEqual(["event.hidden", "event.hidden", "event.hidden", "event.hidden", "tag.created", "event.hidden"]);
-    expect(await view(tickets)).toEqual(["ticket.created", "message.created", "event.hidden", "event.hidden", "tag.created", "ticket.updated"]);
-    expect(await view(contacts)).toEqual(["event.hidden", "event.hidden", "contact.created", "member.updated", "tag.created", "event.hidden"]);
+    expect(await view(narrow)).toEqual([
+      "event.hidden",
+      "event.hidden",
+      "event.hidden",
+      "event.hidden",
+      "tag.created",
+      "event.hidden",
+    ]);
+    expect(await view(tickets)).toEqual([
+      "ticket.created",
+      "message.created",
+      "event.hidden",
+      "event.hidden",
+      "tag.created",
+      "ticket.updated",
+    ]);
+    expect(await view(contacts)).toEqual([
+      "event.hidden",
+      "event.hidden",
+      "contact.created",
+      "member.updated",
+      "tag.created",
+      "event.hidden",
+    ]);
     expect(JSON.stringify(narrow.frames)).not.toContain('"note":"ticket.created"');
   });
 
@@ -367,6 +513,9 @@ describe("gateway filters API keys' sockets by scope", () => {
     const tag = emit(workspace.id, "tag.created");
     const socket = await socketFor(createKey(desk, owner, ["realtime"]).headers, `&since=${first.seq - 1}`);
     await socket.waitFor((f) => f.seq === tag.seq);
-    expect(socket.frames.filter((f) => typeof f.seq === "number").map((f) => f.type)).toEqual(["event.hidden", "tag.created"]);
+    expect(socket.frames.filter((f) => typeof f.seq === "number").map((f) => f.type)).toEqual([
+      "event.hidden",
+      "tag.created",
+    ]);
   });
 });

@@ -4,22 +4,20 @@ import { OverviewSchema, ReportQuery } from "./reports.schemas";
 import { overviewReport, reportRange, workspaceTimeZone } from "./reports.service";
 
 export function reportsRoutes(deps: Deps) {
-  return new Elysia({ tags: ["reports"] })
-    .use(deps.guard)
-    .get(
-      "/reports/overview",
-      ({ ctx, query }) => {
-        const timeZone = workspaceTimeZone(deps.db, ctx.workspaceId);
-        return overviewReport(deps.db, ctx, reportRange(deps.clock.now(), query.from, query.to, timeZone), timeZone);
-      },
-      {
+  return new Elysia({ tags: ["reports"] }).use(deps.guard).get(
+    "/reports/overview",
+    ({ ctx, query }) => {
+      const timeZone = workspaceTimeZone(deps.db, ctx.workspaceId);
+      return overviewReport(deps.db, ctx, reportRange(deps.clock.now(), query.from, query.to, timeZone), timeZone);
+    },
+    {
       access: { role: "viewer", scopes: ["tickets:read"] },
       query: ReportQuery,
       response: { 200: OverviewSchema },
-        detail: {
-          summary:
-            "Ticket figures over [from, to) of the tickets the caller may see (RFC 3339 or YYYY-MM-DD; dates and by_day are days in the workspace's time zone, UTC when unset; a date-only `to` includes that day; default the last 30 days)",
-        },
+      detail: {
+        summary:
+          "Ticket figures over [from, to) of the tickets the caller may see (RFC 3339 or YYYY-MM-DD; dates and by_day are days in the workspace's time zone, UTC when unset; a date-only `to` includes that day; default the last 30 days)",
       },
-    );
+    },
+  );
 }

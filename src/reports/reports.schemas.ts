@@ -18,5 +18,7 @@ export const OverviewSchema = z.object({
   by_day: z.array(z.object({ date: z.string(), created: z.number(), solved: z.number() })),
   by_channel: z.record(z.string(), z.number()),
   by_severity: z.record(z.string(), z.number()),
-  by_agent: z.array(z.object({ user: UserRefSchema, solved: z.number(), first_response_p50_minutes: z.number().nullable() })),
+  by_agent: z.array(
+    z.object({ user: UserRefSchema, solved: z.number(), first_response_p50_minutes: z.number().nullable() }),
+  ),
 });

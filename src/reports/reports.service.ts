@@ -29,18 +29,32 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The workspace's time zone setting, UTC when unset. */
 export function workspaceTimeZone(db: Queryable, workspaceId: string): string {
-  const row = db.all<{ tz: string | null }>(sql`SELECT json_extract(settings, '$.timezone') AS tz FROM workspaces WHERE id = ${workspaceId}`)[0];
+  const row = db.all<{ tz: string | null }>(
+    sql`SELECT json_extract(settings, '$.timezone') AS tz FROM workspaces WHERE id = ${workspaceId}`,
+  )[0];
   return row?.tz || "UTC";
 }
 
 /** Milliseconds `timeZone` is ahead of UTC at the instant `at`. */
 function zoneOffset(at: number, timeZone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    })
       .formatToParts(new Date(at))
       .map((p) => [p.type, p.value]),
   );
-  return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) - Math.floor(at / 1000) * 1000;
+  return (
+    Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) -
+    Math.floor(at / 1000) * 1000
+  );
 }
 
 /** The instant a local date (YYYY-MM-DD) begins in `timeZone` (its midnight, or the first moment after a DST gap). */
@@ -52,9 +66,11 @@ export function startOfLocalDay(date: string, timeZone: string): Date {
 }
 
 /** The local date (YYYY-MM-DD) of an instant in `timeZone`. */
-export const localDate = (at: Date, timeZone: string): string => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+export const localDate = (at: Date, timeZone: string): string =>
+  new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
 
-const nextDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+const nextDate = (date: string): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 /**
  * `from`/`to` as RFC 3339 or YYYY-MM-DD in the workspace's time zone (a date-only `to` includes
@@ -63,7 +79,8 @@ const nextDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00
 export function reportRange(now: Date, from?: string, to?: string, timeZone = "UTC"): { from: Date; to: Date } {
   const parse = (value: string, location: string, endOfDay: boolean): Date => {
     if (DATE_RE.test(value)) {
-      if (Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw invalidAt(location, "Use an RFC 3339 time or a YYYY-MM-DD date.");
+      if (Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+        throw invalidAt(location, "Use an RFC 3339 time or a YYYY-MM-DD date.");
       return startOfLocalDay(endOfDay ? nextDate(value) : value, timeZone);
     }
     const date = new Date(value);
@@ -73,9 +90,14 @@ export function reportRange(now: Date, from?: string, to?: string, timeZone = "U
   const today = localDate(now, timeZone);
   const end = to ? parse(to, "query.to", true) : startOfLocalDay(nextDate(today), timeZone);
   const thirtyDaysBack = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);
-  const start = from ? parse(from, "query.from", false) : to ? new Date(end.getTime() - 30 * DAY_MS) : startOfLocalDay(thirtyDaysBack, timeZone);
+  const start = from
+    ? parse(from, "query.from", false)
+    : to
+      ? new Date(end.getTime() - 30 * DAY_MS)
+      : startOfLocalDay(thirtyDaysBack, timeZone);
   if (start >= end) throw invalidAt("query.from", "from must be before to.");
-  if (end.getTime() - start.getTime() > 366 * DAY_MS + 2 * 3_600_000) throw invalidAt("query.to", "The range may span at most one year.");
+  if (end.getTime() - start.getTime() > 366 * DAY_MS + 2 * 3_600_000)
+    throw invalidAt("query.to", "The range may span at most one year.");
   return { from: start, to: end };
 }
 
@@ -86,7 +108,11 @@ function daysOf(range: { from: Date; to: Date }, timeZone: string): Array<{ date
     const start = startOfLocalDay(date, timeZone);
     if (start >= range.to) break;
     const end = startOfLocalDay(nextDate(date), timeZone);
-    days.push({ date, from: new Date(Math.max(start.getTime(), range.from.getTime())).toISOString(), to: new Date(Math.min(end.getTime(), range.to.getTime())).toISOString() });
+    days.push({
+      date,
+      from: new Date(Math.max(start.getTime(), range.from.getTime())).toISOString(),
+      to: new Date(Math.min(end.getTime(), range.to.getTime())).toISOString(),
+    });
   }
   return days;
 }
@@ -98,7 +124,12 @@ const median = (rows: ReturnType<typeof sql>) =>
 const minutes = (a: string, b: string) => sql.raw(`(julianday(${a}) - julianday(${b})) * 1440.0`);
 
 /** GET /v1/reports/overview: every figure is a SQL aggregate over the range [from, to). */
-export function overviewReport(db: Queryable, ctx: RequestContext, range: { from: Date; to: Date }, timeZone = "UTC"): Overview {
+export function overviewReport(
+  db: Queryable,
+  ctx: RequestContext,
+  range: { from: Date; to: Date },
+  timeZone = "UTC",
+): Overview {
   const from = range.from.toISOString();
   const to = range.to.toISOString();
   // The tickets the caller may see (private teams' only for their members), live and not spam.
@@ -129,7 +160,10 @@ export function overviewReport(db: Queryable, ctx: RequestContext, range: { from
 
   // Days are the workspace's local days: each is counted over the UTC instants it spans.
   const days = daysOf(range, timeZone);
-  const dayRows = sql.join(days.map((d) => sql`(${d.date}, ${d.from}, ${d.to})`), sql`, `);
+  const dayRows = sql.join(
+    days.map((d) => sql`(${d.date}, ${d.from}, ${d.to})`),
+    sql`, `,
+  );
   const byDay = db.all<{ date: string; created: number; solved: number }>(sql`
     WITH days(date, lo, hi) AS (VALUES ${dayRows})
     SELECT days.date AS date,
@@ -138,9 +172,15 @@ export function overviewReport(db: Queryable, ctx: RequestContext, range: { from
     FROM days ORDER BY days.date`);
 
   const byChannel = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Record<string, number>;
-  for (const row of db.all<{ k: string; n: number }>(sql`SELECT channel AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY channel`)) byChannel[row.k] = row.n;
+  for (const row of db.all<{ k: string; n: number }>(
+    sql`SELECT channel AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY channel`,
+  ))
+    byChannel[row.k] = row.n;
   const bySeverity = Object.fromEntries([...SEVERITIES, "none"].map((s) => [s, 0])) as Record<string, number>;
-  for (const row of db.all<{ k: string; n: number }>(sql`SELECT coalesce(severity, 'none') AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY 1`)) bySeverity[row.k] = row.n;
+  for (const row of db.all<{ k: string; n: number }>(
+    sql`SELECT coalesce(severity, 'none') AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY 1`,
+  ))
+    bySeverity[row.k] = row.n;
 
   const agents = db.all<{ user_id: string; solved: number; first_response: number | null }>(sql`
     WITH solved AS (SELECT assignee_id AS u, count(*) AS n FROM tickets WHERE ${solvedIn} AND assignee_id IS NOT NULL GROUP BY assignee_id),
@@ -155,7 +195,10 @@ export function overviewReport(db: Queryable, ctx: RequestContext, range: { from
     SELECT everyone.u AS user_id, coalesce(solved.n, 0) AS solved, fr_median.v AS first_response
     FROM everyone LEFT JOIN solved ON solved.u = everyone.u LEFT JOIN fr_median ON fr_median.u = everyone.u
     ORDER BY solved DESC, user_id`);
-  const refs = userRefsOf(db, agents.map((a) => a.user_id));
+  const refs = userRefsOf(
+    db,
+    agents.map((a) => a.user_id),
+  );
 
   const round = (v: number | null) => (v === null || v === undefined ? null : Math.round(v * 10) / 10);
   return {
@@ -172,6 +215,12 @@ export function overviewReport(db: Queryable, ctx: RequestContext, range: { from
     by_day: byDay,
     by_channel: byChannel,
     by_severity: bySeverity,
-    by_agent: agents.filter((a) => refs.has(a.user_id)).map((a) => ({ user: refs.get(a.user_id)!, solved: a.solved, first_response_p50_minutes: round(a.first_response) })),
+    by_agent: agents
+      .filter((a) => refs.has(a.user_id))
+      .map((a) => ({
+        user: refs.get(a.user_id)!,
+        solved: a.solved,
+        first_response_p50_minutes: round(a.first_response),
+      })),
   };
 }

@@ -6,7 +6,8 @@ import { tickets } from "../tickets/tickets.table";
 import { newTeam, newTicket } from "../tickets/tickets.testkit";
 
 const desk = await startTestDesk();
-const setTimes = (id: string, values: Partial<typeof tickets.$inferInsert>) => desk.deps.db.update(tickets).set(values).where(eq(tickets.id, id)).run();
+const setTimes = (id: string, values: Partial<typeof tickets.$inferInsert>) =>
+  desk.deps.db.update(tickets).set(values).where(eq(tickets.id, id)).run();
 
 describe("reports overview", () => {
   test("figures from SQL aggregates over [from, to)", async () => {
@@ -18,8 +19,21 @@ describe("reports overview", () => {
     const b = await newTicket(desk, owner, { assignee_id: agent.id, channel: "email" });
     const c = await newTicket(desk, owner, { assignee_id: owner.id });
     const old = await newTicket(desk, owner);
-    setTimes(a.id, { createdAt: "2026-03-01T10:00:00.000Z", firstRespondedAt: "2026-03-01T10:30:00.000Z", solvedAt: "2026-03-01T12:00:00.000Z", status: "solved", csat: { score: 5, comment: "" } });
-    setTimes(b.id, { createdAt: "2026-03-02T10:00:00.000Z", firstRespondedAt: "2026-03-02T11:00:00.000Z", solvedAt: "2026-03-03T10:00:00.000Z", status: "solved", csat: { score: 3, comment: "meh" }, sla: { policy_id: null, first_response_due_at: null, resolution_due_at: null, breached: true } });
+    setTimes(a.id, {
+      createdAt: "2026-03-01T10:00:00.000Z",
+      firstRespondedAt: "2026-03-01T10:30:00.000Z",
+      solvedAt: "2026-03-01T12:00:00.000Z",
+      status: "solved",
+      csat: { score: 5, comment: "" },
+    });
+    setTimes(b.id, {
+      createdAt: "2026-03-02T10:00:00.000Z",
+      firstRespondedAt: "2026-03-02T11:00:00.000Z",
+      solvedAt: "2026-03-03T10:00:00.000Z",
+      status: "solved",
+      csat: { score: 3, comment: "meh" },
+      sla: { policy_id: null, first_response_due_at: null, resolution_due_at: null, breached: true },
+    });
     setTimes(c.id, { createdAt: "2026-03-02T12:00:00.000Z", firstRespondedAt: "2026-03-02T12:10:00.000Z" });
     setTimes(old.id, { createdAt: "2026-01-01T00:00:00.000Z" });
     const res = await desk.api("GET", "/v1/reports/overview?from=2026-03-01&to=2026-03-03", { headers: owner.headers });
@@ -55,7 +69,10 @@ describe("reports overview", () => {
       expect((await desk.api("GET", `/v1/reports/overview?${q}`, { headers: owner.headers })).status, q).toBe(422);
     }
     expect((await desk.api("GET", "/v1/reports/overview")).status).toBe(401);
-    expect((await desk.api("GET", "/v1/reports/overview", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status).toBe(403);
+    expect(
+      (await desk.api("GET", "/v1/reports/overview", { headers: createKey(desk, owner, ["contacts:read"]).headers }))
+        .status,
+    ).toBe(403);
     const empty = await desk.api("GET", "/v1/reports/overview", { headers: owner.headers });
     expect(empty.body).toMatchObject({ created: 0, first_response_p50_minutes: null, csat_avg: null, by_agent: [] });
     expect(empty.body.by_day).toHaveLength(30);
@@ -63,7 +80,14 @@ describe("reports overview", () => {
 
   test("days are the workspace's local days, across a daylight-saving change", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    expect((await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { timezone: "America/New_York" } } })).status).toBe(200);
+    expect(
+      (
+        await desk.api("PATCH", "/v1/workspace", {
+          headers: owner.headers,
+          body: { settings: { timezone: "America/New_York" } },
+        })
+      ).status,
+    ).toBe(200);
     const late = await newTicket(desk, owner);
     const early = await newTicket(desk, owner);
     const dstDay = await newTicket(desk, owner);
@@ -72,7 +96,9 @@ describe("reports overview", () => {
     setTimes(early.id, { createdAt: "2026-03-02T06:00:00.000Z" }); // 01:00 on March 2
     setTimes(dstDay.id, { createdAt: "2026-03-09T03:30:00.000Z" }); // 23:30 on March 8 (EDT since 02:00 that day)
     setTimes(nextDay.id, { createdAt: "2026-03-09T04:30:00.000Z" }); // 00:30 on March 9
-    const march = await desk.api("GET", "/v1/reports/overview?from=2026-03-01&to=2026-03-02", { headers: owner.headers });
+    const march = await desk.api("GET", "/v1/reports/overview?from=2026-03-01&to=2026-03-02", {
+      headers: owner.headers,
+    });
     expect(march.body).toMatchObject({ from: "2026-03-01T05:00:00.000Z", to: "2026-03-03T05:00:00.000Z", created: 2 });
     expect(march.body.by_day).toEqual([
       { date: "2026-03-01", created: 1, solved: 0 },
@@ -80,10 +106,20 @@ describe("reports overview", () => {
     ]);
     // March 8 has 23 hours there: it ends at 04:00 UTC, not 05:00.
     const dst = await desk.api("GET", "/v1/reports/overview?from=2026-03-08&to=2026-03-08", { headers: owner.headers });
-    expect(dst.body).toMatchObject({ from: "2026-03-08T05:00:00.000Z", to: "2026-03-09T04:00:00.000Z", created: 1, by_day: [{ date: "2026-03-08", created: 1, solved: 0 }] });
+    expect(dst.body).toMatchObject({
+      from: "2026-03-08T05:00:00.000Z",
+      to: "2026-03-09T04:00:00.000Z",
+      created: 1,
+      by_day: [{ date: "2026-03-08", created: 1, solved: 0 }],
+    });
     // By default: the last 30 local days, today included.
     const recent = await desk.api("GET", "/v1/reports/overview", { headers: owner.headers });
-    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+    const today = new Intl.DateTimeFormat("en-CA", {
+      timeZone: "America/New_York",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    }).format(new Date());
     expect(recent.body.by_day).toHaveLength(30);
     expect(recent.body.by_day.at(-1).date).toBe(today);
   });
@@ -95,7 +131,8 @@ describe("reports overview", () => {
     const team = await newTeam(desk, owner, { name: "Legal", private: true, member_ids: [insider.id] });
     await newTicket(desk, owner, { subject: "Everyone's" });
     await newTicket(desk, owner, { subject: "Legal's", team_id: team.id, assignee_id: insider.id });
-    const figures = async (member: { headers: Record<string, string> }) => (await desk.api("GET", "/v1/reports/overview", { headers: member.headers })).body;
+    const figures = async (member: { headers: Record<string, string> }) =>
+      (await desk.api("GET", "/v1/reports/overview", { headers: member.headers })).body;
     expect((await figures(owner)).created).toBe(2);
     expect((await figures(insider)).created).toBe(2);
     const seenByOutsider = await figures(outsider);

@@ -3,14 +3,34 @@ import { z } from "zod";
 import type { Deps } from "../deps";
 import { notFound } from "../http/errors";
 import { IdParams, completeList, completeListSchema } from "../http/schemas";
-import { createSavedReply, deleteSavedReply, findSavedReply, listSavedReplies, presentSavedReply, updateSavedReply } from "./saved-replies.service";
+import {
+  createSavedReply,
+  deleteSavedReply,
+  findSavedReply,
+  listSavedReplies,
+  presentSavedReply,
+  updateSavedReply,
+} from "./saved-replies.service";
 
 const read = { role: "viewer", scopes: ["tickets:read"] } as const;
 const write = { role: "agent", scopes: ["tickets:write"] } as const;
 
-const SavedReplySchema = z.object({ id: z.string(), title: z.string(), shortcut: z.string().nullable(), body_html: z.string(), created_at: z.string(), updated_at: z.string() });
-const Shortcut = z.string().regex(/^[\p{L}\p{N}_\-./]{1,50}$/u, "a shortcut is 1 to 50 letters, digits, - _ . / without spaces");
-const CreateSavedReplyBody = z.strictObject({ title: z.string().trim().min(1).max(200), shortcut: Shortcut.nullable().optional(), body_html: z.string().min(1).max(100_000) });
+const SavedReplySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  shortcut: z.string().nullable(),
+  body_html: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const Shortcut = z
+  .string()
+  .regex(/^[\p{L}\p{N}_\-./]{1,50}$/u, "a shortcut is 1 to 50 letters, digits, - _ . / without spaces");
+const CreateSavedReplyBody = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  shortcut: Shortcut.nullable().optional(),
+  body_html: z.string().min(1).max(100_000),
+});
 
 export function savedRepliesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/saved-replies", tags: ["saved-replies"] })
@@ -26,7 +46,12 @@ export function savedRepliesRoutes(deps: Deps) {
         set.status = 201;
         return presentSavedReply(createSavedReply(ctx, body, deps));
       },
-      { access: write, body: CreateSavedReplyBody, response: { 201: SavedReplySchema }, detail: { summary: "Create a saved reply; body_html is sanitized; 409 conflict on a taken shortcut" } },
+      {
+        access: write,
+        body: CreateSavedReplyBody,
+        response: { 201: SavedReplySchema },
+        detail: { summary: "Create a saved reply; body_html is sanitized; 409 conflict on a taken shortcut" },
+      },
     )
     .get(
       "/:id",

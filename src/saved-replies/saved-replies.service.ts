@@ -22,18 +22,32 @@ export const presentSavedReply = (row: SavedReplyRow) => ({
 });
 
 export function findSavedReply(db: Queryable, workspaceId: string, id: string): SavedReplyRow | undefined {
-  return db.select().from(savedReplies).where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.id, id))).get();
+  return db
+    .select()
+    .from(savedReplies)
+    .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.id, id)))
+    .get();
 }
 
 export function listSavedReplies(db: Queryable, ctx: RequestContext) {
-  return db.select().from(savedReplies).where(eq(savedReplies.workspaceId, ctx.workspaceId)).orderBy(asc(savedReplies.title), asc(savedReplies.id)).all().map(presentSavedReply);
+  return db
+    .select()
+    .from(savedReplies)
+    .where(eq(savedReplies.workspaceId, ctx.workspaceId))
+    .orderBy(asc(savedReplies.title), asc(savedReplies.id))
+    .all()
+    .map(presentSavedReply);
 }
 
 const shortcutKey = (shortcut: string | null | undefined) => (shortcut ? shortcut.toLowerCase() : null);
 
 function assertShortcutFree(tx: Tx, workspaceId: string, key: string | null, exceptId: string | null) {
   if (!key) return;
-  const taken = tx.select({ id: savedReplies.id }).from(savedReplies).where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.shortcutKey, key))).get();
+  const taken = tx
+    .select({ id: savedReplies.id })
+    .from(savedReplies)
+    .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.shortcutKey, key)))
+    .get();
   if (taken && taken.id !== exceptId) throw conflict("A saved reply with this shortcut already exists.");
 }
 
@@ -43,7 +57,11 @@ function cleanBody(html: string): string {
   return body;
 }
 
-export function createSavedReply(ctx: RequestContext, input: Required<Pick<SavedReplyInput, "title" | "body_html">> & SavedReplyInput, deps: Deps): SavedReplyRow {
+export function createSavedReply(
+  ctx: RequestContext,
+  input: Required<Pick<SavedReplyInput, "title" | "body_html">> & SavedReplyInput,
+  deps: Deps,
+): SavedReplyRow {
   const bodyHtml = cleanBody(input.body_html);
   return withTx(deps.db, (tx) => {
     const key = shortcutKey(input.shortcut);
@@ -51,10 +69,24 @@ export function createSavedReply(ctx: RequestContext, input: Required<Pick<Saved
     const now = new Date().toISOString();
     const row = tx
       .insert(savedReplies)
-      .values({ id: newId(), workspaceId: ctx.workspaceId, title: input.title, shortcut: input.shortcut ?? null, shortcutKey: key, bodyHtml, createdBy: actorUserId(ctx), createdAt: now, updatedAt: now })
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        title: input.title,
+        shortcut: input.shortcut ?? null,
+        shortcutKey: key,
+        bodyHtml,
+        createdBy: actorUserId(ctx),
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "saved_reply.created", data: { saved_reply: presentSavedReply(row) } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "saved_reply.created",
+      data: { saved_reply: presentSavedReply(row) },
+    });
     return row;
   });
 }
@@ -71,8 +103,17 @@ export function updateSavedReply(ctx: RequestContext, id: string, input: SavedRe
       assertShortcutFree(tx, ctx.workspaceId, patch.shortcutKey, id);
     }
     if (bodyHtml !== undefined) patch.bodyHtml = bodyHtml;
-    const row = tx.update(savedReplies).set({ ...patch, updatedAt: new Date().toISOString() }).where(eq(savedReplies.id, id)).returning().get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "saved_reply.updated", data: { saved_reply: presentSavedReply(row) } });
+    const row = tx
+      .update(savedReplies)
+      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .where(eq(savedReplies.id, id))
+      .returning()
+      .get();
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "saved_reply.updated",
+      data: { saved_reply: presentSavedReply(row) },
+    });
     return row;
   });
 }

@@ -18,7 +18,12 @@ export const workspaceToken = (workspaceId: string): string => `w${workspaceId.r
 
 /** Words of a user query (letters, digits, underscore), lower-cased; FTS syntax can never leak in. */
 export function queryTerms(q: string): string[] {
-  return (q.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, MAX_TERMS);
+  return (
+    q
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}_]+/gu) ?? []
+  ).slice(0, MAX_TERMS);
 }
 
 /** `4` or `#4`: a ticket number as people quote it; null for anything else. */
@@ -48,7 +53,9 @@ export type SearchPlan = {
 
 /** Documents of the message index holding `term` exactly, counted up to `cap` (cost bounded by the cap). */
 function termDocs(db: Queryable, term: string, cap: number): number {
-  const [row] = db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM message_search WHERE message_search MATCH ${`{body} : "${term}"`} LIMIT ${cap})`);
+  const [row] = db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM message_search WHERE message_search MATCH ${`{body} : "${term}"`} LIMIT ${cap})`,
+  );
   return row?.n ?? 0;
 }
 
@@ -80,7 +87,9 @@ export function planSearch(db: Queryable, q: string, commonTermDocs = COMMON_TER
  */
 export function matchingTicketIdsSql(db: Queryable, q: string, workspaceId: string): SQL {
   const quoted = ticketNumberOf(q);
-  const byNumber = quoted ? sql`SELECT t.id FROM tickets t WHERE t.workspace_id = ${workspaceId} AND t.number = ${quoted.number}` : null;
+  const byNumber = quoted
+    ? sql`SELECT t.id FROM tickets t WHERE t.workspace_id = ${workspaceId} AND t.number = ${quoted.number}`
+    : null;
   const plan = quoted?.only ? null : planSearch(db, q);
   if (!plan) return byNumber ?? sql`SELECT NULL WHERE 0`;
   const subject = plan.expression(["subject"]);
@@ -103,7 +112,14 @@ export function matchingTicketIdsSql(db: Queryable, q: string, workspaceId: stri
  * would otherwise walk every contact of the workspace and probe the hits. A contact's rename or new email reaches these hits through contact_search's
  * triggers (migrations/custom/0101).
  */
-export function contactTicketsSql(plan: SearchPlan, workspaceId: string, contactCap: number, perContact: number, columns: SQL, scored = false): SQL {
+export function contactTicketsSql(
+  plan: SearchPlan,
+  workspaceId: string,
+  contactCap: number,
+  perContact: number,
+  columns: SQL,
+  scored = false,
+): SQL {
   const person = plan.expression(["name", "email"]);
   const score = scored ? sql.raw("bm25(contact_search, 0.0, 2.0, 1.0)") : sql.raw("0");
   return sql`SELECT ${columns} FROM (SELECT rowid AS rid, ${score} AS score FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${contactCap}) s

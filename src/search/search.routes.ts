@@ -12,7 +12,16 @@ export function searchRoutes(deps: Deps) {
     .get("/search", ({ ctx, query }) => searchEverything(deps.db, ctx, query.q), {
       access: { role: "viewer", scopes: ["tickets:read"] },
       query: SearchQuery,
-      response: { 200: z.object({ tickets: z.array(TicketSchema), contacts: z.array(z.record(z.string(), z.unknown())), articles: z.array(z.unknown()) }) },
-      detail: { summary: "Full-text search (prefix matching): up to five tickets, contacts and articles, by relevance then recency" },
+      response: {
+        200: z.object({
+          tickets: z.array(TicketSchema),
+          contacts: z.array(z.record(z.string(), z.unknown())),
+          articles: z.array(z.unknown()),
+        }),
+      },
+      detail: {
+        summary:
+          "Full-text search (prefix matching): up to five tickets, contacts and articles, by relevance then recency",
+      },
     });
 }

@@ -6,7 +6,14 @@ import type { Queryable } from "../db/database";
 import { presentTickets, type TicketJson } from "../tickets/tickets.present";
 import { ticketScope } from "../tickets/tickets.list";
 import { tickets } from "../tickets/tickets.table";
-import { COMMON_TERM_DOCS, contactTicketsSql, planSearch, RANK_CAP, ticketNumberOf, type SearchPlan } from "./search.query";
+import {
+  COMMON_TERM_DOCS,
+  contactTicketsSql,
+  planSearch,
+  RANK_CAP,
+  ticketNumberOf,
+  type SearchPlan,
+} from "./search.query";
 
 export const SEARCH_RESULTS = 5;
 
@@ -18,7 +25,13 @@ export const SEARCH_RESULTS = 5;
  * custom field, then message), then recency. A query that is a ticket number (`4`, `#4`) puts that
  * ticket first; `#4` looks for nothing else.
  */
-export function searchTickets(db: Queryable, ctx: RequestContext, q: string, limit = SEARCH_RESULTS, commonTermDocs = COMMON_TERM_DOCS): TicketJson[] {
+export function searchTickets(
+  db: Queryable,
+  ctx: RequestContext,
+  q: string,
+  limit = SEARCH_RESULTS,
+  commonTermDocs = COMMON_TERM_DOCS,
+): TicketJson[] {
   const quoted = ticketNumberOf(q);
   const byNumber = quoted
     ? sql`SELECT t.id, -1e9 FROM tickets t WHERE t.workspace_id = ${ctx.workspaceId} AND t.number = ${quoted.number}`
@@ -27,12 +40,28 @@ export function searchTickets(db: Queryable, ctx: RequestContext, q: string, lim
   if (!plan && !byNumber) return [];
   const ranked = rankedTicketIds(db, ctx, plan, limit, commonTermDocs, byNumber);
   if (ranked.length === 0) return [];
-  const rows = db.select().from(tickets).where(inArray(tickets.id, ranked.map((r) => r.id))).all();
+  const rows = db
+    .select()
+    .from(tickets)
+    .where(
+      inArray(
+        tickets.id,
+        ranked.map((r) => r.id),
+      ),
+    )
+    .all();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return presentTickets(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
 }
 
-function rankedTicketIds(db: Queryable, ctx: RequestContext, plan: SearchPlan | null, limit: number, commonTermDocs: number, byNumber: SQL | null): { id: string }[] {
+function rankedTicketIds(
+  db: Queryable,
+  ctx: RequestContext,
+  plan: SearchPlan | null,
+  limit: number,
+  commonTermDocs: number,
+  byNumber: SQL | null,
+): { id: string }[] {
   const parts: SQL[] = byNumber ? [byNumber] : [];
   if (plan) parts.push(wordHitsSql(ctx, plan, limit, commonTermDocs));
   return db.all<{ id: string }>(sql`
@@ -51,7 +80,8 @@ function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number, commo
   const body = plan.expression(["body"]);
   const value = plan.expression(["value"]);
   const cap = precise ? COMMON_TERM_DOCS : RANK_CAP;
-  const score = (table: string, tier: number) => (precise ? sql.raw(`bm25(${table}, 0.0, 1.0)`) : sql.raw(String(tier)));
+  const score = (table: string, tier: number) =>
+    precise ? sql.raw(`bm25(${table}, 0.0, 1.0)`) : sql.raw(String(tier));
   // Only the best `limit` tickets are wanted: a contact's newest `limit` tickets are enough among its hits.
   const contactScore = precise ? sql.raw("2.0 * s.score") : sql.raw("-3");
   return sql`
@@ -77,7 +107,19 @@ export function searchContacts(db: Queryable, ctx: RequestContext, q: string, li
     ORDER BY s.score ASC, c.updated_at DESC, c.id DESC
     LIMIT ${limit}`);
   if (ranked.length === 0) return [];
-  const rows = db.select().from(contacts).where(and(inArray(contacts.id, ranked.map((r) => r.id)), isNull(contacts.deletedAt))).all();
+  const rows = db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        inArray(
+          contacts.id,
+          ranked.map((r) => r.id),
+        ),
+        isNull(contacts.deletedAt),
+      ),
+    )
+    .all();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return presentContacts(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
 }

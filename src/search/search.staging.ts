@@ -8,7 +8,9 @@ import { beforeEachCommit } from "../db/tx";
  * and at start (rows staged by a writer that bypassed Desk, such as scripts/seed.ts).
  */
 const flushStatements = preparedFor((sqlite) => [
-  sqlite.prepare("INSERT INTO ticket_search (rowid, ws, subject) SELECT row_ref, ws, subject FROM search_staging_tickets"),
+  sqlite.prepare(
+    "INSERT INTO ticket_search (rowid, ws, subject) SELECT row_ref, ws, subject FROM search_staging_tickets",
+  ),
   sqlite.prepare("DELETE FROM search_staging_tickets"),
   sqlite.prepare("INSERT INTO message_search (rowid, ws, body) SELECT row_ref, ws, body FROM search_staging_messages"),
   sqlite.prepare("DELETE FROM search_staging_messages"),

@@ -15,7 +15,8 @@ const deleteTicketRows = (db: typeof desk.deps.db, id: string) => {
 };
 
 const desk = await startTestDesk();
-const search = async (headers: Record<string, string>, q: string) => (await desk.api("GET", `/v1/search?q=${encodeURIComponent(q)}`, { headers })).body;
+const search = async (headers: Record<string, string>, q: string) =>
+  (await desk.api("GET", `/v1/search?q=${encodeURIComponent(q)}`, { headers })).body;
 
 describe("search", () => {
   test("queries never leak FTS syntax; only a partial last word is a prefix", () => {
@@ -31,17 +32,29 @@ describe("search", () => {
   test("tickets by subject, message text and custom text; contacts by name and email; prefix; relevance", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     await newField(desk, owner, { name: "Order", key: "order_ref", type: "text" });
-    const bySubject = await newTicket(desk, owner, { subject: "Kangaroo invoice missing", contact: { email: "wallaby@zoo.test", name: "Wanda Wallaby" } });
-    const byMessage = await newTicket(desk, owner, { subject: "Question", body_html: "<p>the kangaroo escaped again</p>" });
+    const bySubject = await newTicket(desk, owner, {
+      subject: "Kangaroo invoice missing",
+      contact: { email: "wallaby@zoo.test", name: "Wanda Wallaby" },
+    });
+    const byMessage = await newTicket(desk, owner, {
+      subject: "Question",
+      body_html: "<p>the kangaroo escaped again</p>",
+    });
     const byField = await newTicket(desk, owner, { subject: "Other", fields: { order_ref: "ZX-kangaroo-991" } });
     await newTicket(desk, owner, { subject: "Unrelated" });
     const res = await search(owner.headers, "kangaroo");
-    expect(res.tickets.map((t: { id: string }) => t.id).sort()).toEqual([bySubject.id, byMessage.id, byField.id].sort());
+    expect(res.tickets.map((t: { id: string }) => t.id).sort()).toEqual(
+      [bySubject.id, byMessage.id, byField.id].sort(),
+    );
     expect(res.tickets[0].id).toBe(bySubject.id);
     expect(res.articles).toEqual([]);
     expect((await search(owner.headers, "kanga")).tickets).toHaveLength(3);
-    expect((await search(owner.headers, "kangaroo esc")).tickets.map((t: { id: string }) => t.id)).toEqual([byMessage.id]);
-    expect((await search(owner.headers, "wallab")).contacts.map((c: { email: string }) => c.email)).toEqual(["wallaby@zoo.test"]);
+    expect((await search(owner.headers, "kangaroo esc")).tickets.map((t: { id: string }) => t.id)).toEqual([
+      byMessage.id,
+    ]);
+    expect((await search(owner.headers, "wallab")).contacts.map((c: { email: string }) => c.email)).toEqual([
+      "wallaby@zoo.test",
+    ]);
     expect((await search(owner.headers, "zoo.test")).contacts).toHaveLength(1);
     expect((await search(owner.headers, "")).tickets).toEqual([]);
     expect((await search(owner.headers, `" OR * (`)).tickets).toEqual([]);
@@ -49,9 +62,15 @@ describe("search", () => {
     for (let i = 0; i < 7; i++) await newTicket(desk, owner, { subject: `platypus ${i}` });
     expect((await search(owner.headers, "platypus")).tickets).toHaveLength(5);
     // updates keep the index in step
-    await desk.api("PATCH", `/v1/tickets/${bySubject.id}`, { headers: owner.headers, body: { subject: "Renamed entirely" } });
+    await desk.api("PATCH", `/v1/tickets/${bySubject.id}`, {
+      headers: owner.headers,
+      body: { subject: "Renamed entirely" },
+    });
     expect((await search(owner.headers, "renamed")).tickets.map((t: { id: string }) => t.id)).toEqual([bySubject.id]);
-    await desk.api("PATCH", `/v1/tickets/${byField.id}`, { headers: owner.headers, body: { fields: { order_ref: null } } });
+    await desk.api("PATCH", `/v1/tickets/${byField.id}`, {
+      headers: owner.headers,
+      body: { fields: { order_ref: null } },
+    });
     expect((await search(owner.headers, "kangaroo")).tickets.map((t: { id: string }) => t.id)).toEqual([byMessage.id]);
   });
 
@@ -85,17 +104,30 @@ describe("search", () => {
     expect((await search(outsider.headers, "narwhal")).tickets).toEqual([]);
     expect((await desk.api("GET", "/v1/tickets?q=narwhal", { headers: outsider.headers })).body.data).toEqual([]);
     expect((await desk.api("GET", "/v1/search?q=x")).status).toBe(401);
-    expect((await desk.api("GET", "/v1/search?q=x", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status).toBe(403);
-    const ticketsOnly = await desk.api("GET", "/v1/search?q=narwhal", { headers: createKey(desk, owner, ["tickets:read"]).headers });
+    expect(
+      (await desk.api("GET", "/v1/search?q=x", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status,
+    ).toBe(403);
+    const ticketsOnly = await desk.api("GET", "/v1/search?q=narwhal", {
+      headers: createKey(desk, owner, ["tickets:read"]).headers,
+    });
     expect(ticketsOnly.body.contacts).toEqual([]);
   });
 
   test("documents written in a turn are found in that turn, in their latest wording, and nothing stays staged", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const db = desk.deps.db;
-    const staged = () => db.$client.query<{ n: number }, []>("SELECT (SELECT count(*) FROM search_staging_tickets) + (SELECT count(*) FROM search_staging_messages) AS n").get()!.n;
+    const staged = () =>
+      db.$client
+        .query<{ n: number }, []>(
+          "SELECT (SELECT count(*) FROM search_staging_tickets) + (SELECT count(*) FROM search_staging_messages) AS n",
+        )
+        .get()!.n;
     // All in one turn: nothing below yields to the event loop, so the batch has not committed yet.
-    const kept = createTicket(owner.ctx, { subject: "Echidna quills", body_html: "<p>the wombat burrow</p>" }, desk.deps);
+    const kept = createTicket(
+      owner.ctx,
+      { subject: "Echidna quills", body_html: "<p>the wombat burrow</p>" },
+      desk.deps,
+    );
     const renamed = createTicket(owner.ctx, { subject: "Numbat sighting" }, desk.deps);
     updateTicket(owner.ctx, renamed.id, { subject: "Quokka sighting" }, desk.deps);
     const gone = createTicket(owner.ctx, { subject: "Bilby burrow" }, desk.deps);
@@ -118,13 +150,20 @@ describe("search", () => {
     createTicket(owner.ctx, { subject: "Cassowary egg" }, desk.deps);
     await untilCommitted(desk.deps.db);
     // As if a writer bypassed the flush: the row is staged again and not in the index.
-    const rowid = desk.deps.db.$client.query<{ rowid: number }, []>("SELECT rowid FROM tickets WHERE subject = 'Cassowary egg'").get()!.rowid;
+    const rowid = desk.deps.db.$client
+      .query<{ rowid: number }, []>("SELECT rowid FROM tickets WHERE subject = 'Cassowary egg'")
+      .get()!.rowid;
     desk.deps.db.$client.run("DELETE FROM ticket_search WHERE rowid = ?", [rowid]);
-    desk.deps.db.$client.run("INSERT INTO search_staging_tickets (row_ref, ws, subject) VALUES (?, 'w', 'Cassowary egg')", [rowid]);
+    desk.deps.db.$client.run(
+      "INSERT INTO search_staging_tickets (row_ref, ws, subject) VALUES (?, 'w', 'Cassowary egg')",
+      [rowid],
+    );
     await untilCommitted(desk.deps.db);
     flushSearchStaging(desk.deps.db); // what registerSearchStaging does at start
     expect(desk.deps.db.$client.query("SELECT count(*) AS n FROM search_staging_tickets").get()).toEqual({ n: 0 });
-    expect(desk.deps.db.$client.query("SELECT rowid FROM ticket_search WHERE ticket_search MATCH 'cassowary'").all()).toEqual([{ rowid }]);
+    expect(
+      desk.deps.db.$client.query("SELECT rowid FROM ticket_search WHERE ticket_search MATCH 'cassowary'").all(),
+    ).toEqual([{ rowid }]);
   });
 });
 
@@ -134,10 +173,19 @@ describe("search by contact, ticket number and company words", () => {
   test("tickets by their contact's email, first or last name, in /v1/search and the list's q; a rename is found at once", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const other = await createWorkspaceWithOwner(desk);
-    const mine = await newTicket(desk, owner, { subject: "Printer jam", contact: { email: "carol.quimby@customer.test", name: "Carol Quimby" } });
+    const mine = await newTicket(desk, owner, {
+      subject: "Printer jam",
+      contact: { email: "carol.quimby@customer.test", name: "Carol Quimby" },
+    });
     const second = await newTicket(desk, owner, { subject: "Toner", contact: { email: "carol.quimby@customer.test" } });
-    await newTicket(desk, owner, { subject: "Something else", contact: { email: "dave@elsewhere.test", name: "Dave Other" } });
-    await newTicket(desk, other.owner, { subject: "Not yours", contact: { email: "carol.quimby@customer.test", name: "Carol Quimby" } });
+    await newTicket(desk, owner, {
+      subject: "Something else",
+      contact: { email: "dave@elsewhere.test", name: "Dave Other" },
+    });
+    await newTicket(desk, other.owner, {
+      subject: "Not yours",
+      contact: { email: "carol.quimby@customer.test", name: "Carol Quimby" },
+    });
     for (const q of ["carol.quimby@customer.test", "Quimby", "carol quim", "customer.test"]) {
       expect(ids((await search(owner.headers, q)).tickets)).toEqual(ids([mine, second]));
       const listed = await desk.api("GET", `/v1/tickets?q=${encodeURIComponent(q)}`, { headers: owner.headers });
@@ -145,12 +193,17 @@ describe("search by contact, ticket number and company words", () => {
     }
     // Renaming the contact re-indexes it: the old name no longer finds the tickets, the new one does.
     const contactId = (await desk.api("GET", `/v1/tickets/${mine.id}`, { headers: owner.headers })).body.contact.id;
-    const patched = await desk.api("PATCH", `/v1/contacts/${contactId}`, { headers: owner.headers, body: { name: "Carol Zebedee", email: "cz@newmail.test" } });
+    const patched = await desk.api("PATCH", `/v1/contacts/${contactId}`, {
+      headers: owner.headers,
+      body: { name: "Carol Zebedee", email: "cz@newmail.test" },
+    });
     expect(patched.status).toBe(200);
     expect((await search(owner.headers, "quimby")).tickets).toEqual([]);
     expect(ids((await search(owner.headers, "zebedee")).tickets)).toEqual(ids([mine, second]));
     expect(ids((await search(owner.headers, "cz@newmail.test")).tickets)).toEqual(ids([mine, second]));
-    expect(ids((await desk.api("GET", "/v1/tickets?q=zebedee", { headers: owner.headers })).body.data)).toEqual(ids([mine, second]));
+    expect(ids((await desk.api("GET", "/v1/tickets?q=zebedee", { headers: owner.headers })).body.data)).toEqual(
+      ids([mine, second]),
+    );
   });
 
   test("a ticket number, `4` or `#4`, finds that ticket first, in this workspace only", async () => {
@@ -167,8 +220,14 @@ describe("search by contact, ticket number and company words", () => {
     expect((await search(owner.headers, "#4")).tickets.map((t: { id: string }) => t.id)).toEqual([four.id]);
     expect((await search(owner.headers, " # 4 ")).tickets.map((t: { id: string }) => t.id)).toEqual([four.id]);
     expect((await search(owner.headers, "#999")).tickets).toEqual([]);
-    expect((await desk.api("GET", "/v1/tickets?q=%234", { headers: owner.headers })).body.data.map((t: { id: string }) => t.id)).toEqual([four.id]);
-    expect(ids((await desk.api("GET", "/v1/tickets?q=4", { headers: owner.headers })).body.data)).toEqual(ids([four, mentions]));
+    expect(
+      (await desk.api("GET", "/v1/tickets?q=%234", { headers: owner.headers })).body.data.map(
+        (t: { id: string }) => t.id,
+      ),
+    ).toEqual([four.id]);
+    expect(ids((await desk.api("GET", "/v1/tickets?q=4", { headers: owner.headers })).body.data)).toEqual(
+      ids([four, mentions]),
+    );
   });
 
   test("companies by any word of their name or domain, not only a prefix of the whole name", async () => {
@@ -182,14 +241,18 @@ describe("search by contact, ticket number and company words", () => {
     const acme = await create(owner.headers, "Acme Rocket Works Ltd", "acme-rockets.test");
     const globex = await create(owner.headers, "Globex Corporation");
     await create(other.owner.headers, "Rocket Elsewhere");
-    const list = async (q: string) => ids((await desk.api("GET", `/v1/companies?q=${encodeURIComponent(q)}`, { headers: owner.headers })).body.data);
+    const list = async (q: string) =>
+      ids((await desk.api("GET", `/v1/companies?q=${encodeURIComponent(q)}`, { headers: owner.headers })).body.data);
     expect(await list("rocket")).toEqual([acme.id]);
     expect(await list("works ltd")).toEqual([acme.id]);
     expect(await list("corp")).toEqual([globex.id]);
     expect(await list("Acm")).toEqual([acme.id]);
     expect(await list("acme-rockets.test")).toEqual([acme.id]);
     expect(await list("rockets")).toEqual([acme.id]);
-    await desk.api("PATCH", `/v1/companies/${globex.id}`, { headers: owner.headers, body: { name: "Initech Rocketry" } });
+    await desk.api("PATCH", `/v1/companies/${globex.id}`, {
+      headers: owner.headers,
+      body: { name: "Initech Rocketry" },
+    });
     expect(await list("rocketry")).toEqual([globex.id]);
     expect(await list("corporation")).toEqual([]);
   });

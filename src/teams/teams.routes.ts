@@ -13,16 +13,31 @@ const PRIVATE_GRANT =
 export function teamsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/teams", tags: ["teams"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listTeams(ctx, query, deps), { access: read, query: TeamListQuery, response: { 200: TeamPage }, detail: { summary: "List teams" } })
+    .get("/", ({ ctx, query }) => listTeams(ctx, query, deps), {
+      access: read,
+      query: TeamListQuery,
+      response: { 200: TeamPage },
+      detail: { summary: "List teams" },
+    })
     .post(
       "/",
       ({ ctx, body, set }) => {
         set.status = 201;
         return createTeam(ctx, body, deps);
       },
-      { access: write, body: CreateTeamBody, response: { 201: TeamSchema }, detail: { summary: "Create a team; member_ids must be workspace members", description: PRIVATE_GRANT } },
+      {
+        access: write,
+        body: CreateTeamBody,
+        response: { 201: TeamSchema },
+        detail: { summary: "Create a team; member_ids must be workspace members", description: PRIVATE_GRANT },
+      },
     )
-    .get("/:id", ({ ctx, params }) => getTeam(ctx, params.id, deps), { access: read, params: IdParams, response: { 200: TeamSchema }, detail: { summary: "One team" } })
+    .get("/:id", ({ ctx, params }) => getTeam(ctx, params.id, deps), {
+      access: read,
+      params: IdParams,
+      response: { 200: TeamSchema },
+      detail: { summary: "One team" },
+    })
     .patch("/:id", ({ ctx, params, body }) => updateTeam(ctx, params.id, body, deps), {
       access: write,
       params: IdParams,

@@ -12,8 +12,18 @@ export const TeamSchema = z.object({
 export const TeamPage = pageOfSchema(TeamSchema);
 export const TeamListQuery = PageQuery.strict();
 
-const TeamName = z.string().trim().min(1).max(100).refine((s) => !/[<>]/.test(s), "must not contain < or >");
+const TeamName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((s) => !/[<>]/.test(s), "must not contain < or >");
 const MemberIds = z.array(z.string().min(1).max(100)).max(1000);
 
-export const CreateTeamBody = z.object({ name: TeamName, member_ids: MemberIds.default([]), private: z.boolean().default(false) }).strict();
-export const UpdateTeamBody = z.object({ name: TeamName, member_ids: MemberIds, private: z.boolean() }).partial().strict();
+export const CreateTeamBody = z
+  .object({ name: TeamName, member_ids: MemberIds.default([]), private: z.boolean().default(false) })
+  .strict();
+export const UpdateTeamBody = z
+  .object({ name: TeamName, member_ids: MemberIds, private: z.boolean() })
+  .partial()
+  .strict();

@@ -20,7 +20,12 @@ type Deps = { db: Db };
 export function memberIdsOf(tx: Queryable, teamIds: string[]): Map<string, string[]> {
   const out = new Map<string, string[]>(teamIds.map((id) => [id, []]));
   if (!teamIds.length) return out;
-  const rows = tx.select().from(teamMembers).where(inArray(teamMembers.teamId, teamIds)).orderBy(asc(teamMembers.userId)).all();
+  const rows = tx
+    .select()
+    .from(teamMembers)
+    .where(inArray(teamMembers.teamId, teamIds))
+    .orderBy(asc(teamMembers.userId))
+    .all();
   for (const row of rows) out.get(row.teamId)?.push(row.userId);
   return out;
 }
@@ -34,14 +39,20 @@ const presentOne = (tx: Queryable, row: TeamRow): TeamJson =>
   );
 
 function findTeamRow(tx: Queryable, workspaceId: string, id: string) {
-  return tx.select().from(teams).where(and(eq(teams.workspaceId, workspaceId), eq(teams.id, id))).get();
+  return tx
+    .select()
+    .from(teams)
+    .where(and(eq(teams.workspaceId, workspaceId), eq(teams.id, id)))
+    .get();
 }
 
 /** Every id must belong to a member of this workspace; 422 names the first offender's index. */
 function checkMembers(tx: Tx, workspaceId: string, memberIds: string[]): string[] {
   const unique = [...new Set(memberIds)];
   const known = membersAmong(tx, workspaceId, unique);
-  const errors = memberIds.flatMap((id, i) => (known.has(id) ? [] : [{ location: `body.member_ids.${i}`, message: "not a member of this workspace" }]));
+  const errors = memberIds.flatMap((id, i) =>
+    known.has(id) ? [] : [{ location: `body.member_ids.${i}`, message: "not a member of this workspace" }],
+  );
   if (errors.length) throw validationFailed(errors);
   return unique;
 }
@@ -52,7 +63,9 @@ function checkMembers(tx: Tx, workspaceId: string, memberIds: string[]): string[
  */
 function assertMayGrantTeamAccess(ctx: RequestContext): void {
   if (scopesBeyond(ctx, ["tickets:read"] as const).length) {
-    throw forbidden("An API key without tickets:read cannot grant access to a private team's tickets (its members, or making it public).");
+    throw forbidden(
+      "An API key without tickets:read cannot grant access to a private team's tickets (its members, or making it public).",
+    );
   }
 }
 
@@ -79,14 +92,27 @@ export function listTeams(ctx: RequestContext, query: { limit: number; cursor?: 
     .where(
       and(
         eq(teams.workspaceId, ctx.workspaceId),
-        after ? or(gt(teams.createdAt, String(after[0])), and(eq(teams.createdAt, String(after[0])), gt(teams.id, String(after[1])))) : undefined,
+        after
+          ? or(
+              gt(teams.createdAt, String(after[0])),
+              and(eq(teams.createdAt, String(after[0])), gt(teams.id, String(after[1]))),
+            )
+          : undefined,
       ),
     )
     .orderBy(asc(teams.createdAt), asc(teams.id))
     .limit(query.limit + 1)
     .all();
-  const ids = memberIdsOf(deps.db, rows.map((r) => r.id));
-  return pageOf(rows, query.limit, (r) => presentTeam(r, ids.get(r.id) ?? []), (r) => [r.createdAt, r.id]);
+  const ids = memberIdsOf(
+    deps.db,
+    rows.map((r) => r.id),
+  );
+  return pageOf(
+    rows,
+    query.limit,
+    (r) => presentTeam(r, ids.get(r.id) ?? []),
+    (r) => [r.createdAt, r.id],
+  );
 }
 
 export function getTeam(ctx: RequestContext, id: string, deps: Deps): TeamJson {
@@ -95,24 +121,52 @@ export function getTeam(ctx: RequestContext, id: string, deps: Deps): TeamJson {
   return presentOne(deps.db, row);
 }
 
-export function createTeam(ctx: RequestContext, input: { name: string; member_ids: string[]; private: boolean }, deps: Deps): TeamJson {
+export function createTeam(
+  ctx: RequestContext,
+  input: { name: string; member_ids: string[]; private: boolean },
+  deps: Deps,
+): TeamJson {
   return withTx(deps.db, (tx) => {
     const memberIds = checkMembers(tx, ctx.workspaceId, input.member_ids);
     if (input.private && memberIds.length) assertMayGrantTeamAccess(ctx);
     const now = new Date().toISOString();
-    const row: TeamRow = { id: newId(), workspaceId: ctx.workspaceId, name: input.name, private: input.private, createdAt: now, updatedAt: now };
-    teamStatements(tx).insertTeam.run(row.id, row.workspaceId, row.name, row.private ? 1 : 0, row.createdAt, row.updatedAt);
+    const row: TeamRow = {
+      id: newId(),
+      workspaceId: ctx.workspaceId,
+      name: input.name,
+      private: input.private,
+      createdAt: now,
+      updatedAt: now,
+    };
+    teamStatements(tx).insertTeam.run(
+      row.id,
+      row.workspaceId,
+      row.name,
+      row.private ? 1 : 0,
+      row.createdAt,
+      row.updatedAt,
+    );
     addTeamMembers(tx, row.id, memberIds);
     if (row.private) privateTeamsChanged(deps.db, ctx.workspaceId);
     // Ordered as every other answer lists member_ids (ORDER BY user_id; ids are ASCII, so JS order is SQLite's).
     const team = presentTeam(row, [...memberIds].sort());
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.created", data: { team } });
-    recordAudit(tx, ctx, { action: "team.created", entityType: "team", entityId: row.id, data: { name: team.name, member_ids: team.member_ids, private: team.private } });
+    recordAudit(tx, ctx, {
+      action: "team.created",
+      entityType: "team",
+      entityId: row.id,
+      data: { name: team.name, member_ids: team.member_ids, private: team.private },
+    });
     return team;
   });
 }
 
-export function updateTeam(ctx: RequestContext, id: string, input: { name?: string; member_ids?: string[]; private?: boolean }, deps: Deps): TeamJson {
+export function updateTeam(
+  ctx: RequestContext,
+  id: string,
+  input: { name?: string; member_ids?: string[]; private?: boolean },
+  deps: Deps,
+): TeamJson {
   return withTx(deps.db, (tx) => {
     const current = findTeamRow(tx, ctx.workspaceId, id);
     if (!current) throw notFound("Team");
@@ -121,14 +175,19 @@ export function updateTeam(ctx: RequestContext, id: string, input: { name?: stri
     const changes: string[] = [];
     if (input.name !== undefined && input.name !== current.name) changes.push("name");
     if (input.private !== undefined && input.private !== current.private) changes.push("private");
-    if (memberIds && JSON.stringify([...memberIds].sort()) !== JSON.stringify(before.member_ids)) changes.push("member_ids");
+    if (memberIds && JSON.stringify([...memberIds].sort()) !== JSON.stringify(before.member_ids))
+      changes.push("member_ids");
     if (!changes.length) return before;
     const privateAfter = input.private ?? current.private;
     const membersChanged = changes.includes("member_ids");
     if ((privateAfter && membersChanged) || (current.private && !privateAfter)) assertMayGrantTeamAccess(ctx);
     const row = tx
       .update(teams)
-      .set({ name: input.name ?? current.name, private: input.private ?? current.private, updatedAt: new Date().toISOString() })
+      .set({
+        name: input.name ?? current.name,
+        private: input.private ?? current.private,
+        updatedAt: new Date().toISOString(),
+      })
       .where(eq(teams.id, id))
       .returning()
       .get();
@@ -140,7 +199,12 @@ export function updateTeam(ctx: RequestContext, id: string, input: { name?: stri
       action: "team.updated",
       entityType: "team",
       entityId: id,
-      data: { changes, ...Object.fromEntries(changes.map((c) => [c, { from: before[c as keyof TeamJson], to: team[c as keyof TeamJson] }])) },
+      data: {
+        changes,
+        ...Object.fromEntries(
+          changes.map((c) => [c, { from: before[c as keyof TeamJson], to: team[c as keyof TeamJson] }]),
+        ),
+      },
     });
     return team;
   });
@@ -148,7 +212,11 @@ export function updateTeam(ctx: RequestContext, id: string, input: { name?: stri
 
 export function deleteTeam(ctx: RequestContext, id: string, deps: Deps): void {
   withTx(deps.db, (tx) => {
-    const row = tx.delete(teams).where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, id))).returning().get();
+    const row = tx
+      .delete(teams)
+      .where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, id)))
+      .returning()
+      .get();
     if (!row) throw notFound("Team");
     if (row.private) privateTeamsChanged(deps.db, ctx.workspaceId);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.deleted", data: { team_id: id } });

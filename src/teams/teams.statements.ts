@@ -10,5 +10,7 @@ export const teamStatements = preparedFor((sqlite) => ({
   ),
   insertMember: sqlite.query<unknown, [string, string]>("INSERT INTO team_members (team_id, user_id) VALUES (?, ?)"),
   deleteMembers: sqlite.query<unknown, [string]>("DELETE FROM team_members WHERE team_id = ?"),
-  memberIds: sqlite.query<{ user_id: string }, [string]>("SELECT user_id FROM team_members WHERE team_id = +? ORDER BY user_id"),
+  memberIds: sqlite.query<{ user_id: string }, [string]>(
+    "SELECT user_id FROM team_members WHERE team_id = +? ORDER BY user_id",
+  ),
 }));

@@ -17,7 +17,9 @@ export const teams = sqliteTable(
 export const teamMembers = sqliteTable(
   "team_members",
   {
-    teamId: text("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     userId: text("user_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index("team_members_user_idx").on(t.userId)],

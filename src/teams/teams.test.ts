@@ -9,12 +9,30 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 
 const desk = await startTestDesk();
 
-const lastSeq = (d: TestDesk, wid: string) => d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
+const lastSeq = (d: TestDesk, wid: string) =>
+  d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
-  d.deps.db.select().from(events).where(and(eq(events.workspaceId, wid), gt(events.seq, seq))).orderBy(asc(events.seq)).all();
+  d.deps.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
+    .orderBy(asc(events.seq))
+    .all();
 const storedMembers = (teamId: string) =>
-  desk.deps.db.select().from(teamMembers).where(eq(teamMembers.teamId, teamId)).all().map((r) => r.userId).sort();
-const auditActions = (wid: string) => desk.deps.db.select({ a: auditLogs.action }).from(auditLogs).where(eq(auditLogs.workspaceId, wid)).all().map((r) => r.a);
+  desk.deps.db
+    .select()
+    .from(teamMembers)
+    .where(eq(teamMembers.teamId, teamId))
+    .all()
+    .map((r) => r.userId)
+    .sort();
+const auditActions = (wid: string) =>
+  desk.deps.db
+    .select({ a: auditLogs.action })
+    .from(auditLogs)
+    .where(eq(auditLogs.workspaceId, wid))
+    .all()
+    .map((r) => r.a);
 
 describe("teams", () => {
   test("access: none 401, agent writes 403, key scopes 403, other workspace 404", async () => {
@@ -24,13 +42,31 @@ describe("teams", () => {
     const created = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Billing" } });
     expect((await desk.api("GET", "/v1/teams")).status).toBe(401);
     expect((await desk.api("POST", "/v1/teams", { headers: agent.headers, body: { name: "X" } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/teams/${created.body.id}`, { headers: agent.headers, body: { name: "X" } })).status).toBe(403);
+    expect(
+      (await desk.api("PATCH", `/v1/teams/${created.body.id}`, { headers: agent.headers, body: { name: "X" } })).status,
+    ).toBe(403);
     expect((await desk.api("DELETE", `/v1/teams/${created.body.id}`, { headers: agent.headers })).status).toBe(403);
-    expect((await desk.api("POST", "/v1/teams", { headers: createKey(desk, owner, ["settings:read"]).headers, body: { name: "X" } })).status).toBe(403);
-    expect((await desk.api("GET", "/v1/teams", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status).toBe(403);
+    expect(
+      (
+        await desk.api("POST", "/v1/teams", {
+          headers: createKey(desk, owner, ["settings:read"]).headers,
+          body: { name: "X" },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("GET", "/v1/teams", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+    ).toBe(403);
     expect((await desk.api("GET", `/v1/teams/${created.body.id}`, { headers: agent.headers })).status).toBe(200);
-    for (const [method, body] of [["GET", undefined], ["PATCH", { name: "Stolen" }], ["DELETE", undefined]] as const) {
-      expect((await desk.api(method, `/v1/teams/${created.body.id}`, { headers: other.owner.headers, body })).status, method).toBe(404);
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PATCH", { name: "Stolen" }],
+      ["DELETE", undefined],
+    ] as const) {
+      expect(
+        (await desk.api(method, `/v1/teams/${created.body.id}`, { headers: other.owner.headers, body })).status,
+        method,
+      ).toBe(404);
     }
     expect(desk.deps.db.select().from(teams).where(eq(teams.id, created.body.id)).get()!.name).toBe("Billing");
   });
@@ -51,7 +87,10 @@ describe("teams", () => {
     for (const [body, location] of cases) {
       const res = await desk.api("POST", "/v1/teams", { headers: owner.headers, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body.errors.map((e: { location: string }) => e.location), JSON.stringify(body)).toContain(location);
+      expect(
+        res.body.errors.map((e: { location: string }) => e.location),
+        JSON.stringify(body),
+      ).toContain(location);
     }
     expect(desk.deps.db.select().from(teams).where(eq(teams.workspaceId, workspace.id)).all()).toEqual([]);
     expect(lastSeq(desk, workspace.id)).toBe(before);
@@ -62,11 +101,24 @@ describe("teams", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const viewer = await addMember(desk, workspace.id, "viewer");
     let seq = lastSeq(desk, workspace.id);
-    const created = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "  Escalations ", member_ids: [agent.id, agent.id], private: true } });
+    const created = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "  Escalations ", member_ids: [agent.id, agent.id], private: true },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), name: "Escalations", member_ids: [agent.id], private: true, created_at: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      name: "Escalations",
+      member_ids: [agent.id],
+      private: true,
+      created_at: expect.any(String),
+    });
     const id = created.body.id as string;
-    expect(desk.deps.db.select().from(teams).where(eq(teams.id, id)).get()).toMatchObject({ workspaceId: workspace.id, name: "Escalations", private: true });
+    expect(desk.deps.db.select().from(teams).where(eq(teams.id, id)).get()).toMatchObject({
+      workspaceId: workspace.id,
+      name: "Escalations",
+      private: true,
+    });
     expect(storedMembers(id)).toEqual([agent.id]);
     let emitted = eventsAfter(desk, workspace.id, seq);
     expect(emitted.map((e) => [e.type, e.data])).toEqual([["team.created", { team: created.body }]]);
@@ -77,7 +129,10 @@ describe("teams", () => {
     seq = lastSeq(desk, workspace.id);
     // changing a private team's members grants reading its tickets: the key needs tickets:read too
     const key = createKey(desk, owner, ["settings:read", "settings:write", "tickets:read"]);
-    const updated = await desk.api("PATCH", `/v1/teams/${id}`, { headers: key.headers, body: { member_ids: [viewer.id, owner.id], private: false } });
+    const updated = await desk.api("PATCH", `/v1/teams/${id}`, {
+      headers: key.headers,
+      body: { member_ids: [viewer.id, owner.id], private: false },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.member_ids).toEqual([viewer.id, owner.id].sort());
     expect(updated.body.private).toBe(false);
@@ -85,15 +140,21 @@ describe("teams", () => {
     emitted = eventsAfter(desk, workspace.id, seq);
     expect(emitted.map((e) => [e.type, e.data])).toEqual([["team.updated", { team: updated.body }]]);
     seq = lastSeq(desk, workspace.id);
-    expect((await desk.api("PATCH", `/v1/teams/${id}`, { headers: owner.headers, body: { name: "Escalations" } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/teams/${id}`, { headers: owner.headers, body: { name: "Escalations" } })).status,
+    ).toBe(200);
     expect(lastSeq(desk, workspace.id)).toBe(seq);
 
     const removed = await desk.api("DELETE", `/v1/teams/${id}`, { headers: owner.headers });
     expect(removed.status).toBe(204);
     expect(desk.deps.db.select().from(teams).where(eq(teams.id, id)).get()).toBeUndefined();
     expect(storedMembers(id)).toEqual([]);
-    expect(eventsAfter(desk, workspace.id, seq).map((e) => [e.type, e.data])).toEqual([["team.deleted", { team_id: id }]]);
+    expect(eventsAfter(desk, workspace.id, seq).map((e) => [e.type, e.data])).toEqual([
+      ["team.deleted", { team_id: id }],
+    ]);
     expect((await desk.api("GET", `/v1/teams/${id}`, { headers: owner.headers })).status).toBe(404);
-    expect(auditActions(workspace.id)).toEqual(expect.arrayContaining(["team.created", "team.updated", "team.deleted"]));
+    expect(auditActions(workspace.id)).toEqual(
+      expect.arrayContaining(["team.created", "team.updated", "team.deleted"]),
+    );
   });
 });

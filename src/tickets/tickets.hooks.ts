@@ -23,11 +23,21 @@ export function registerUnassignOnMemberRemoval(deps: Pick<Deps, "db">): () => v
     const assigned = tx
       .select()
       .from(tickets)
-      .where(and(eq(tickets.workspaceId, event.workspace_id), eq(tickets.assigneeId, userId), inArray(tickets.status, [...UNSOLVED]), isNull(tickets.deletedAt), isNull(tickets.mergedIntoId)))
+      .where(
+        and(
+          eq(tickets.workspaceId, event.workspace_id),
+          eq(tickets.assigneeId, userId),
+          inArray(tickets.status, [...UNSOLVED]),
+          isNull(tickets.deletedAt),
+          isNull(tickets.mergedIntoId),
+        ),
+      )
       .all();
     const ctx = systemContext(event.workspace_id, `member-removed:${userId}`);
     for (const ticket of assigned) {
-      const outcome = applyTicketPatch(tx, ctx, ticket, { assignee_id: null }, event.occurred_at, { enforceRequired: false });
+      const outcome = applyTicketPatch(tx, ctx, ticket, { assignee_id: null }, event.occurred_at, {
+        enforceRequired: false,
+      });
       if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     }
   });

@@ -22,7 +22,14 @@ export const wakeSnoozedJob = (deps: Deps) =>
         const current = tx
           .select()
           .from(tickets)
-          .where(and(eq(tickets.id, payload.ticket_id), isNull(tickets.deletedAt), isNull(tickets.mergedIntoId), lte(tickets.snoozedUntil, now)))
+          .where(
+            and(
+              eq(tickets.id, payload.ticket_id),
+              isNull(tickets.deletedAt),
+              isNull(tickets.mergedIntoId),
+              lte(tickets.snoozedUntil, now),
+            ),
+          )
           .get();
         if (!current) return;
         const reopen = current.status !== "open";
@@ -32,7 +39,15 @@ export const wakeSnoozedJob = (deps: Deps) =>
           .where(eq(tickets.id, current.id))
           .returning()
           .get()!;
-        if (reopen) recordActivity(tx, systemContext(row.workspaceId), row, "status_changed", { from: current.status, to: "open", reason: "snooze_ended" }, now);
+        if (reopen)
+          recordActivity(
+            tx,
+            systemContext(row.workspaceId),
+            row,
+            "status_changed",
+            { from: current.status, to: "open", reason: "snooze_ended" },
+            now,
+          );
         emitTicketUpdated(tx, row, reopen ? ["snoozed_until", "status"] : ["snoozed_until"]);
       });
     },

@@ -10,7 +10,9 @@ async function listAll(headers: Record<string, string>, query: string, limit: nu
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const res = await desk.api("GET", `/v1/tickets?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`, { headers });
+    const res = await desk.api("GET", `/v1/tickets?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`, {
+      headers,
+    });
     expect(res.status, res.text).toBe(200);
     const page = res.body as Listed;
     seen.push(...page.data.map((t) => t.subject));
@@ -25,11 +27,37 @@ describe("ticket list", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const team = await newTeam(desk, owner, { name: "Ops" });
     await newField(desk, owner, { name: "Seats", key: "seats", type: "number" });
-    const mailbox = await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: { name: "Support", email: "support@acme.test", inbound_kind: "forwarding", outbound_kind: "system" } });
-    const a = await newTicket(desk, owner, { subject: "alpha refund", priority: "high", severity: "sev1", assignee_id: owner.id, tags: ["billing"], fields: { seats: 10 }, contact: { email: "a@x.test" } });
-    const b = await newTicket(desk, owner, { subject: "beta crash", priority: "low", assignee_id: agent.id, team_id: team.id, fields: { seats: 3 }, status: "pending" });
-    const c = await newTicket(desk, owner, { subject: "gamma invoice", priority: "high", channel: "email", ...(mailbox.status === 201 ? { mailbox_id: mailbox.body.id } : {}) });
-    const subjects = async (query: string) => ((await desk.api("GET", `/v1/tickets?${query}`, { headers: owner.headers })).body as Listed).data.map((t) => t.subject).sort();
+    const mailbox = await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "Support", email: "support@acme.test", inbound_kind: "forwarding", outbound_kind: "system" },
+    });
+    const a = await newTicket(desk, owner, {
+      subject: "alpha refund",
+      priority: "high",
+      severity: "sev1",
+      assignee_id: owner.id,
+      tags: ["billing"],
+      fields: { seats: 10 },
+      contact: { email: "a@x.test" },
+    });
+    const b = await newTicket(desk, owner, {
+      subject: "beta crash",
+      priority: "low",
+      assignee_id: agent.id,
+      team_id: team.id,
+      fields: { seats: 3 },
+      status: "pending",
+    });
+    const c = await newTicket(desk, owner, {
+      subject: "gamma invoice",
+      priority: "high",
+      channel: "email",
+      ...(mailbox.status === 201 ? { mailbox_id: mailbox.body.id } : {}),
+    });
+    const subjects = async (query: string) =>
+      ((await desk.api("GET", `/v1/tickets?${query}`, { headers: owner.headers })).body as Listed).data
+        .map((t) => t.subject)
+        .sort();
     expect(await subjects("")).toEqual(["alpha refund", "beta crash", "gamma invoice"]);
     expect(await subjects("status=open")).toEqual(["alpha refund", "gamma invoice"]);
     expect(await subjects("status=open,pending&priority=high")).toEqual(["alpha refund", "gamma invoice"]);
@@ -54,7 +82,9 @@ describe("ticket list", () => {
     const view = createView(owner.ctx, { name: "High", shared: true, filters: { priority: ["high"] } }, desk.deps);
     expect(await subjects(`view_id=${view.id}`)).toEqual(["alpha refund", "gamma invoice"]);
     expect(await subjects(`view_id=${view.id}&severity=none`)).toEqual(["gamma invoice"]);
-    const contactTickets = await desk.api("GET", `/v1/contacts/${(a.contact as { id: string }).id}/tickets`, { headers: owner.headers });
+    const contactTickets = await desk.api("GET", `/v1/contacts/${(a.contact as { id: string }).id}/tickets`, {
+      headers: owner.headers,
+    });
     expect(contactTickets.body.data.map((t: { id: string }) => t.id)).toEqual([a.id]);
     void b;
     void c;
@@ -63,7 +93,20 @@ describe("ticket list", () => {
   test("bad filters answer 422", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const other = await createWorkspaceWithOwner(desk);
-    for (const query of ["status=done", "priority=x", "severity=sev9", "channel=fax", "sort=color", "order=up", "limit=0", "limit=101", "cursor=garbage", "spam=maybe", "field.nope=1", "field.Bad!=1"]) {
+    for (const query of [
+      "status=done",
+      "priority=x",
+      "severity=sev9",
+      "channel=fax",
+      "sort=color",
+      "order=up",
+      "limit=0",
+      "limit=101",
+      "cursor=garbage",
+      "spam=maybe",
+      "field.nope=1",
+      "field.Bad!=1",
+    ]) {
       const res = await desk.api("GET", `/v1/tickets?${query}`, { headers: owner.headers });
       expect(res.status, query).toBe(422);
       expect(res.body.code).toBe("validation_failed");
@@ -80,7 +123,10 @@ describe("ticket list", () => {
     await newTicket(desk, owner, { subject: "low", priority: "low", severity: "sev4", fields: { rank: 2 } });
     await newTicket(desk, owner, { subject: "urgent", priority: "urgent", fields: { rank: 1 } });
     await newTicket(desk, owner, { subject: "normal", priority: "normal", severity: "sev1" });
-    const order = async (query: string) => ((await desk.api("GET", `/v1/tickets?${query}`, { headers: owner.headers })).body as Listed).data.map((t) => t.subject);
+    const order = async (query: string) =>
+      ((await desk.api("GET", `/v1/tickets?${query}`, { headers: owner.headers })).body as Listed).data.map(
+        (t) => t.subject,
+      );
     expect(await order("sort=priority")).toEqual(["urgent", "normal", "low"]);
     expect(await order("sort=priority&order=asc")).toEqual(["low", "normal", "urgent"]);
     expect(await order("sort=severity")).toEqual(["normal", "low", "urgent"]);
@@ -97,26 +143,45 @@ describe("ticket list", () => {
   test("keyset pages never skip or repeat while tickets change underneath", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const created: Array<{ id: string }> = [];
-    for (let i = 0; i < 12; i++) created.push(await newTicket(desk, owner, { subject: `t${String(i).padStart(2, "0")}`, priority: i % 2 ? "high" : "low" }));
-    for (const [sort, limit] of [["last_message_at", 5], ["created_at", 4], ["priority", 5], ["severity", 3]] as const) {
+    for (let i = 0; i < 12; i++)
+      created.push(
+        await newTicket(desk, owner, { subject: `t${String(i).padStart(2, "0")}`, priority: i % 2 ? "high" : "low" }),
+      );
+    for (const [sort, limit] of [
+      ["last_message_at", 5],
+      ["created_at", 4],
+      ["priority", 5],
+      ["severity", 3],
+    ] as const) {
       const seen: string[] = [];
       let cursor: string | null = null;
       let round = 0;
       do {
-        const res = await desk.api("GET", `/v1/tickets?sort=${sort}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`, { headers: owner.headers });
+        const res = await desk.api(
+          "GET",
+          `/v1/tickets?sort=${sort}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`,
+          { headers: owner.headers },
+        );
         const page = res.body as Listed;
         seen.push(...page.data.map((t) => t.id));
         cursor = page.next_cursor;
         // Change tickets between pages: one already seen gets a reply (moves to the top), one not yet seen changes status.
         const seenOne = created.find((t) => seen.includes(t.id))!;
-        await desk.api("POST", `/v1/tickets/${seenOne.id}/messages`, { headers: owner.headers, body: { kind: "reply", body_html: `bump ${round++}` } });
+        await desk.api("POST", `/v1/tickets/${seenOne.id}/messages`, {
+          headers: owner.headers,
+          body: { kind: "reply", body_html: `bump ${round++}` },
+        });
         const unseen = created.find((t) => !seen.includes(t.id));
-        if (unseen) await desk.api("PATCH", `/v1/tickets/${unseen.id}`, { headers: owner.headers, body: { status: "pending" } });
+        if (unseen)
+          await desk.api("PATCH", `/v1/tickets/${unseen.id}`, { headers: owner.headers, body: { status: "pending" } });
       } while (cursor);
       expect(new Set(seen).size, sort).toBe(seen.length);
       expect(seen.sort(), sort).toEqual(created.map((t) => t.id).sort());
     }
     const page = await desk.api("GET", "/v1/tickets?limit=2", { headers: owner.headers });
-    expect((await desk.api("GET", `/v1/tickets?sort=priority&cursor=${page.body.next_cursor}`, { headers: owner.headers })).status).toBe(422);
+    expect(
+      (await desk.api("GET", `/v1/tickets?sort=priority&cursor=${page.body.next_cursor}`, { headers: owner.headers }))
+        .status,
+    ).toBe(422);
   });
 });

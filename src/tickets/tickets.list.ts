@@ -31,7 +31,12 @@ export type TicketFilter = {
 };
 
 const splitList = (value: string | undefined): string[] | undefined =>
-  value === undefined ? undefined : value.split(",").map((v) => v.trim()).filter(Boolean);
+  value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((v) => v.trim())
+        .filter(Boolean);
 
 function checkValues(list: string[] | undefined, allowed: readonly string[], location: string): void {
   const bad = list?.find((v) => !allowed.includes(v));
@@ -61,17 +66,22 @@ export function filterConditions(db: Queryable, ctx: RequestContext, filter: Tic
       out.push(me ? eq(tickets.assigneeId, me) : sql`0`);
     } else out.push(eq(tickets.assigneeId, filter.assignee));
   }
-  if (filter.team_id !== undefined) out.push(filter.team_id === "none" ? isNull(tickets.teamId) : eq(tickets.teamId, filter.team_id));
+  if (filter.team_id !== undefined)
+    out.push(filter.team_id === "none" ? isNull(tickets.teamId) : eq(tickets.teamId, filter.team_id));
   if (filter.mailbox_id !== undefined) out.push(eq(tickets.mailboxId, filter.mailbox_id));
   if (filter.contact_id !== undefined) out.push(eq(tickets.contactId, filter.contact_id));
   if (filter.channel !== undefined) out.push(eq(tickets.channel, filter.channel as TicketRow["channel"]));
-  if (filter.tag !== undefined && filter.tag !== "") out.push(labelFilterSql("tickets", ctx.workspaceId, filter.tag, tickets.id));
+  if (filter.tag !== undefined && filter.tag !== "")
+    out.push(labelFilterSql("tickets", ctx.workspaceId, filter.tag, tickets.id));
   if (filter.spam !== undefined) out.push(eq(tickets.spam, filter.spam));
-  if (filter.snoozed !== undefined) out.push(filter.snoozed ? isNotNull(tickets.snoozedUntil) : isNull(tickets.snoozedUntil));
-  if (filter.q !== undefined && filter.q.trim() !== "") out.push(sql`${tickets.id} IN (${matchingTicketIdsSql(db, filter.q, ctx.workspaceId)})`);
+  if (filter.snoozed !== undefined)
+    out.push(filter.snoozed ? isNotNull(tickets.snoozedUntil) : isNull(tickets.snoozedUntil));
+  if (filter.q !== undefined && filter.q.trim() !== "")
+    out.push(sql`${tickets.id} IN (${matchingTicketIdsSql(db, filter.q, ctx.workspaceId)})`);
   // Wrapped so SQLite keeps it a per-row probe (primary key lookup) while walking the sort index
   // newest first, instead of turning it into an IN list of every matching value and sorting them all.
-  for (const field of filter.fields ?? []) out.push(sql`likely(${fieldFilterSql(ctx, "ticket", field, tickets.id, db)})`);
+  for (const field of filter.fields ?? [])
+    out.push(sql`likely(${fieldFilterSql(ctx, "ticket", field, tickets.id, db)})`);
   return out;
 }
 
@@ -95,9 +105,19 @@ export function ticketScope(db: Queryable, ctx: RequestContext): SQL[] {
   return [eq(tickets.workspaceId, ctx.workspaceId), liveTicket, ...(visible ? [visible] : [])];
 }
 
-type SortPlan = { name: string; order: "asc" | "desc"; key: SQL; value: (row: TicketRow & { sort_value?: unknown }) => string | number | null };
+type SortPlan = {
+  name: string;
+  order: "asc" | "desc";
+  key: SQL;
+  value: (row: TicketRow & { sort_value?: unknown }) => string | number | null;
+};
 
-function sortPlan(ctx: RequestContext, db: Queryable, sort: string | undefined, order: "asc" | "desc" | undefined): SortPlan {
+function sortPlan(
+  ctx: RequestContext,
+  db: Queryable,
+  sort: string | undefined,
+  order: "asc" | "desc" | undefined,
+): SortPlan {
   const name = sort ?? "last_message_at";
   switch (name) {
     case "last_message_at":
@@ -178,10 +198,20 @@ export function buildTicketListQuery(db: Queryable, ctx: RequestContext, query: 
 }
 
 /** GET /v1/tickets: keyset pages that never repeat or skip a ticket whose sort key did not change. */
-export function listTickets(db: Queryable, ctx: RequestContext, query: TicketListInput, extra: SQL[] = []): Page<TicketJson> {
+export function listTickets(
+  db: Queryable,
+  ctx: RequestContext,
+  query: TicketListInput,
+  extra: SQL[] = [],
+): Page<TicketJson> {
   const { select, plan } = buildTicketListQuery(db, ctx, query, extra);
   const rows = select.all().map((r) => ({ ...r.ticket, sort_value: r.sortValue }));
-  const page = pageOf(rows, query.limit, (row) => row, (row) => [plan.name, plan.order, (row.sort_value as string | number | null) ?? null, row.id]);
+  const page = pageOf(
+    rows,
+    query.limit,
+    (row) => row,
+    (row) => [plan.name, plan.order, (row.sort_value as string | number | null) ?? null, row.id],
+  );
   return { data: presentTickets(db, page.data), next_cursor: page.next_cursor };
 }
 
@@ -190,8 +220,17 @@ export function viewCounts(db: Queryable, ctx: RequestContext): Record<string, n
   const out: Record<string, number> = {};
   for (const view of listVisibleViews(db, ctx)) {
     try {
-      const conditions = [...ticketScope(db, ctx), eq(tickets.spam, false), ...filterConditions(db, ctx, viewToFilter(view.filters), "view.filters")];
-      out[view.id] = db.select({ n: sql<number>`count(*)` }).from(tickets).where(and(...conditions)).get()?.n ?? 0;
+      const conditions = [
+        ...ticketScope(db, ctx),
+        eq(tickets.spam, false),
+        ...filterConditions(db, ctx, viewToFilter(view.filters), "view.filters"),
+      ];
+      out[view.id] =
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(tickets)
+          .where(and(...conditions))
+          .get()?.n ?? 0;
     } catch {
       // A view naming a field that was deleted since: it counts nothing rather than failing the inbox.
       out[view.id] = 0;

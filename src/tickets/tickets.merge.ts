@@ -29,7 +29,12 @@ export function mergeTicket(ctx: RequestContext, ref: string, intoRef: string, d
     }
     if (target.id === source.id) throw invalidAt("body.into_id", "A ticket cannot be merged into itself.");
 
-    const moved = tx.update(messages).set({ ticketId: target.id }).where(eq(messages.ticketId, source.id)).returning({ id: messages.id }).all().length;
+    const moved = tx
+      .update(messages)
+      .set({ ticketId: target.id })
+      .where(eq(messages.ticketId, source.id))
+      .returning({ id: messages.id })
+      .all().length;
     const latestReply = tx
       .select({ bodyText: messages.bodyText })
       .from(messages)
@@ -45,19 +50,29 @@ export function mergeTicket(ctx: RequestContext, ref: string, intoRef: string, d
         lastMessageAt: later(target.lastMessageAt, source.lastMessageAt)!,
         lastCustomerMessageAt: later(target.lastCustomerMessageAt, source.lastCustomerMessageAt),
         firstRespondedAt: earlier(target.firstRespondedAt, source.firstRespondedAt),
-        lastMessagePreview: latestReply ? latestReply.bodyText.replace(/\s+/g, " ").trim().slice(0, 200) : target.lastMessagePreview,
+        lastMessagePreview: latestReply
+          ? latestReply.bodyText.replace(/\s+/g, " ").trim().slice(0, 200)
+          : target.lastMessagePreview,
         updatedAt: now,
       })
       .where(eq(tickets.id, target.id))
       .run();
     const closed = tx
       .update(tickets)
-      .set({ status: "closed", mergedIntoId: target.id, messageCount: 0, solvedAt: source.solvedAt ?? now, snoozedUntil: null, updatedAt: now })
+      .set({
+        status: "closed",
+        mergedIntoId: target.id,
+        messageCount: 0,
+        solvedAt: source.solvedAt ?? now,
+        snoozedUntil: null,
+        updatedAt: now,
+      })
       .where(eq(tickets.id, source.id))
       .returning()
       .get()!;
     recordActivity(tx, ctx, closed, "merged", { into: target.id, into_number: target.number }, now);
-    if (source.status !== "closed") recordActivity(tx, ctx, closed, "status_changed", { from: source.status, to: "closed" }, now);
+    if (source.status !== "closed")
+      recordActivity(tx, ctx, closed, "status_changed", { from: source.status, to: "closed" }, now);
     emitTicketUpdated(tx, closed, ["status", "merged_into_id", "message_count"]);
     const updatedTarget = reloadTicket(tx, target.id);
     emitTicketUpdated(tx, updatedTarget, ["message_count", "last_message_at", ...(sourceTags.length ? ["tags"] : [])]);

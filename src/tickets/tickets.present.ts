@@ -57,8 +57,13 @@ export function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTic
   const ids = rows.map((r) => r.id);
   const single = rows.length === 1 ? rows[0]! : null;
   const knownContact = single?.contactId && known.contact?.id === single.contactId ? known.contact : undefined;
-  const contacts = knownContact ? new Map([[knownContact.id, knownContact]]) : contactRefsOf(db, [...new Set(rows.map((r) => r.contactId).filter((id): id is string => !!id))]);
-  const assignees = userRefsOf(db, rows.map((r) => r.assigneeId));
+  const contacts = knownContact
+    ? new Map([[knownContact.id, knownContact]])
+    : contactRefsOf(db, [...new Set(rows.map((r) => r.contactId).filter((id): id is string => !!id))]);
+  const assignees = userRefsOf(
+    db,
+    rows.map((r) => r.assigneeId),
+  );
   const tags = single && known.tags ? new Map([[single.id, known.tags]]) : labelsOf(db, "tickets", ids);
   const fields = single && known.fields ? new Map([[single.id, known.fields]]) : fieldValuesOf(db, "ticket", ids);
   return rows.map((row) => ({
@@ -117,7 +122,10 @@ export type ActivityJson = {
 };
 
 export function presentActivities(db: Queryable, rows: ActivityRow[]): ActivityJson[] {
-  const refs = userRefsOf(db, rows.map((r) => r.actorUserId));
+  const refs = userRefsOf(
+    db,
+    rows.map((r) => r.actorUserId),
+  );
   return rows.map((row) => ({
     id: row.id,
     ticket_id: row.ticketId,

@@ -24,14 +24,43 @@ describe("tickets: a created ticket is presented as stored", () => {
   test("response, ticket.created and message.created equal fresh reads, for every creation shape", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     await newField(desk, owner, { key: "seats", name: "Seats", type: "number" });
-    const existing = await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { email: "known@example.test", name: "Known" } });
+    const existing = await desk.api("POST", "/v1/contacts", {
+      headers: owner.headers,
+      body: { email: "known@example.test", name: "Known" },
+    });
     expect(existing.status).toBe(201);
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
     const shapes: Array<Record<string, unknown>> = [
-      { subject: "New contact, reply", contact: { email: `new-${Date.now()}@example.test`, name: "New" }, body_html: "<p>Hello <b>there</b><script>x()</script></p>" },
-      { subject: "Known contact, note", contact_id: existing.body.id, body_html: "<p>internal</p>", kind: "note", priority: "urgent", severity: "sev2" },
-      { subject: "Tags, fields, assignee", contact: { email: "known@example.test" }, body_html: "hi", tags: ["billing", "vip"], fields: { seats: 12 }, assignee_id: owner.id },
-      { subject: "With files", contact: { email: "known@example.test" }, body_html: "<p>see files</p>", attachment_ids: [await upload(owner.headers, "a.png", png), await upload(owner.headers, "b.txt", new TextEncoder().encode("text"))] },
+      {
+        subject: "New contact, reply",
+        contact: { email: `new-${Date.now()}@example.test`, name: "New" },
+        body_html: "<p>Hello <b>there</b><script>x()</script></p>",
+      },
+      {
+        subject: "Known contact, note",
+        contact_id: existing.body.id,
+        body_html: "<p>internal</p>",
+        kind: "note",
+        priority: "urgent",
+        severity: "sev2",
+      },
+      {
+        subject: "Tags, fields, assignee",
+        contact: { email: "known@example.test" },
+        body_html: "hi",
+        tags: ["billing", "vip"],
+        fields: { seats: 12 },
+        assignee_id: owner.id,
+      },
+      {
+        subject: "With files",
+        contact: { email: "known@example.test" },
+        body_html: "<p>see files</p>",
+        attachment_ids: [
+          await upload(owner.headers, "a.png", png),
+          await upload(owner.headers, "b.txt", new TextEncoder().encode("text")),
+        ],
+      },
       { subject: "Solved at once", body_html: "<p>done</p>", status: "solved" },
       { subject: "No message at all", priority: "low" },
     ];
@@ -50,7 +79,10 @@ describe("tickets: a created ticket is presented as stored", () => {
         expect(messageEvent).toBeUndefined();
       } else {
         expect(messages.body.data).toHaveLength(1);
-        expect(messageEvent!.data, String(body.subject)).toEqual({ ticket_id: created.body.id, message: messages.body.data[0] });
+        expect(messageEvent!.data, String(body.subject)).toEqual({
+          ticket_id: created.body.id,
+          message: messages.body.data[0],
+        });
       }
     }
   });
@@ -59,18 +91,34 @@ describe("tickets: a created ticket is presented as stored", () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const slas = [
       null,
-      { policy_id: null, first_response_due_at: "2030-01-02T00:00:00.000Z", resolution_due_at: "2030-01-01T00:00:00.000Z", breached: false },
+      {
+        policy_id: null,
+        first_response_due_at: "2030-01-02T00:00:00.000Z",
+        resolution_due_at: "2030-01-01T00:00:00.000Z",
+        breached: false,
+      },
       { policy_id: null, first_response_due_at: "2030-01-01T00:00:00.000Z", resolution_due_at: null, breached: false },
       { policy_id: null, first_response_due_at: null, resolution_due_at: "2030-03-01T00:00:00.000Z", breached: true },
     ];
     for (const priority of ["low", "normal", "high", "urgent"]) {
       for (const severity of [null, "sev1", "sev4"]) {
-        const res = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "x", priority, severity } });
+        const res = await desk.api("POST", "/v1/tickets", {
+          headers: owner.headers,
+          body: { subject: "x", priority, severity },
+        });
         for (const [index, sla] of slas.entries()) {
           const responded = index % 2 === 0 ? null : "2029-01-01T00:00:00.000Z";
-          desk.deps.db.update(tickets).set({ sla, firstRespondedAt: responded }).where(eq(tickets.id, res.body.id)).run();
+          desk.deps.db
+            .update(tickets)
+            .set({ sla, firstRespondedAt: responded })
+            .where(eq(tickets.id, res.body.id))
+            .run();
           const row = desk.deps.db.select().from(tickets).where(eq(tickets.id, res.body.id)).get()!;
-          expect(derivedTicketColumns(row), `${priority} ${severity} sla ${index}`).toEqual({ priorityRank: row.priorityRank, severityRank: row.severityRank, dueAt: row.dueAt });
+          expect(derivedTicketColumns(row), `${priority} ${severity} sla ${index}`).toEqual({
+            priorityRank: row.priorityRank,
+            severityRank: row.severityRank,
+            dueAt: row.dueAt,
+          });
         }
       }
     }

@@ -15,7 +15,12 @@ export function hiddenTeamIds(db: Queryable, ctx: RequestContext): string[] {
   if (ctx.visibleTeams === "all") return [];
   const conditions = [eq(teams.workspaceId, ctx.workspaceId), eq(teams.private, true)];
   if (ctx.visibleTeams.length > 0) conditions.push(notInArray(teams.id, ctx.visibleTeams));
-  return db.select({ id: teams.id }).from(teams).where(and(...conditions)).all().map((r) => r.id);
+  return db
+    .select({ id: teams.id })
+    .from(teams)
+    .where(and(...conditions))
+    .all()
+    .map((r) => r.id);
 }
 
 /** The private-team filter as a query condition: hidden tickets are simply not found. */
@@ -36,7 +41,12 @@ export function parseTicketRef(ref: string): { id: string } | { number: number }
 }
 
 /** Finds a ticket the caller may see (deleted ones excluded); 404 otherwise. Merged-away tickets stay readable. */
-export function findVisibleTicket(db: Queryable, ctx: RequestContext, ref: string, options: { includeMerged?: boolean } = {}): TicketRow {
+export function findVisibleTicket(
+  db: Queryable,
+  ctx: RequestContext,
+  ref: string,
+  options: { includeMerged?: boolean } = {},
+): TicketRow {
   const parsed = parseTicketRef(ref);
   if (!parsed) throw notFound("Ticket");
   const row = visibleTicketRow(db, ctx.workspaceId, parsed, hiddenTeamIds(db, ctx));
@@ -52,7 +62,11 @@ export function privateTeamOf(db: Queryable, workspaceId: string, teamId: string
 
 export function ticketsByIds(db: Queryable, workspaceId: string, ids: string[]): TicketRow[] {
   if (ids.length === 0) return [];
-  return db.select().from(tickets).where(and(eq(tickets.workspaceId, workspaceId), inArray(tickets.id, ids))).all();
+  return db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.workspaceId, workspaceId), inArray(tickets.id, ids)))
+    .all();
 }
 
 export function reloadTicket(db: Queryable, id: string): TicketRow {

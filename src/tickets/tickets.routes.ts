@@ -18,7 +18,15 @@ import {
   TicketPatchBody,
   TicketSchema,
 } from "./tickets.schemas";
-import { bulkUpdateTickets, createTicket, deleteTicket, getTicket, listActivities, ticketCounts, updateTicket } from "./tickets.service";
+import {
+  bulkUpdateTickets,
+  createTicket,
+  deleteTicket,
+  getTicket,
+  listActivities,
+  ticketCounts,
+  updateTicket,
+} from "./tickets.service";
 import { tickets } from "./tickets.table";
 
 const read = { role: "viewer", scopes: ["tickets:read"] } as const;
@@ -31,12 +39,18 @@ export function ticketsRoutes(deps: Deps) {
       access: read,
       query: TicketListQuery,
       response: { 200: pageOfSchema(TicketSchema) },
-      detail: { summary: "List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true; snoozed=false leaves out snoozed tickets, snoozed=true lists only them" },
+      detail: {
+        summary:
+          "List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true; snoozed=false leaves out snoozed tickets, snoozed=true lists only them",
+      },
     })
     .get("/tickets/counts", ({ ctx }) => ({ ...ticketCounts(deps.db, ctx), views: viewCounts(deps.db, ctx) }), {
       access: read,
       response: { 200: CountsSchema },
-      detail: { summary: "Inbox counts (live, non-spam tickets; unassigned and mine count open, pending and on_hold; snoozed tickets count only in snoozed until they wake)" },
+      detail: {
+        summary:
+          "Inbox counts (live, non-spam tickets; unassigned and mine count open, pending and on_hold; snoozed tickets count only in snoozed until they wake)",
+      },
     })
     .post(
       "/tickets",
@@ -46,7 +60,12 @@ export function ticketsRoutes(deps: Deps) {
         set.headers.location = `/v1/tickets/${row.id}`;
         return presentTicket(deps.db, row);
       },
-      { access: write, body: CreateTicketBody, response: { 201: TicketSchema }, detail: { summary: "Create a ticket, optionally with its first message" } },
+      {
+        access: write,
+        body: CreateTicketBody,
+        response: { 201: TicketSchema },
+        detail: { summary: "Create a ticket, optionally with its first message" },
+      },
     )
     .post("/tickets/bulk", ({ ctx, body }) => bulkUpdateTickets(ctx, body, deps), {
       access: write,
@@ -60,13 +79,17 @@ export function ticketsRoutes(deps: Deps) {
       response: { 200: TicketSchema },
       detail: { summary: "A ticket by UUID, number or #number" },
     })
-    .patch("/tickets/:id", ({ ctx, params, body }) => presentTicket(deps.db, updateTicket(ctx, params.id, body, deps)), {
-      access: write,
-      params: IdParams,
-      body: TicketPatchBody,
-      response: { 200: TicketSchema },
-      detail: { summary: "Update a ticket; solving with an empty required field answers 422 field_required" },
-    })
+    .patch(
+      "/tickets/:id",
+      ({ ctx, params, body }) => presentTicket(deps.db, updateTicket(ctx, params.id, body, deps)),
+      {
+        access: write,
+        params: IdParams,
+        body: TicketPatchBody,
+        response: { 200: TicketSchema },
+        detail: { summary: "Update a ticket; solving with an empty required field answers 422 field_required" },
+      },
+    )
     .delete(
       "/tickets/:id",
       ({ ctx, params, set }) => {
@@ -76,19 +99,27 @@ export function ticketsRoutes(deps: Deps) {
       },
       { access: write, params: IdParams, detail: { summary: "Soft-delete a ticket (emits ticket.deleted)" } },
     )
-    .post("/tickets/:id/merge", ({ ctx, params, body }) => presentTicket(deps.db, mergeTicket(ctx, params.id, String(body.into_id), deps)), {
-      access: write,
-      params: IdParams,
-      body: MergeBody,
-      response: { 200: TicketSchema },
-      detail: { summary: "Merge this ticket into another; answers the target ticket" },
-    })
-    .get("/tickets/:id/activities", ({ ctx, params }) => completeList(presentActivities(deps.db, listActivities(deps.db, ctx, params.id))), {
-      access: read,
-      params: IdParams,
-      response: { 200: completeListSchema(ActivitySchema) },
-      detail: { summary: "Every non-message timeline entry, ascending" },
-    })
+    .post(
+      "/tickets/:id/merge",
+      ({ ctx, params, body }) => presentTicket(deps.db, mergeTicket(ctx, params.id, String(body.into_id), deps)),
+      {
+        access: write,
+        params: IdParams,
+        body: MergeBody,
+        response: { 200: TicketSchema },
+        detail: { summary: "Merge this ticket into another; answers the target ticket" },
+      },
+    )
+    .get(
+      "/tickets/:id/activities",
+      ({ ctx, params }) => completeList(presentActivities(deps.db, listActivities(deps.db, ctx, params.id))),
+      {
+        access: read,
+        params: IdParams,
+        response: { 200: completeListSchema(ActivitySchema) },
+        detail: { summary: "Every non-message timeline entry, ascending" },
+      },
+    )
     .get(
       "/contacts/:id/tickets",
       ({ ctx, params, query }) => {
@@ -98,8 +129,16 @@ export function ticketsRoutes(deps: Deps) {
           .where(and(eq(contacts.id, params.id), eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)))
           .get();
         if (!contact) throw notFound("Contact");
-        return listTickets(deps.db, ctx, { ...query, spam: query.spam ?? undefined }, [eq(tickets.contactId, contact.id)]);
+        return listTickets(deps.db, ctx, { ...query, spam: query.spam ?? undefined }, [
+          eq(tickets.contactId, contact.id),
+        ]);
       },
-      { access: read, params: IdParams, query: TicketListQuery, response: { 200: pageOfSchema(TicketSchema) }, detail: { summary: "The contact's tickets (same filters as the ticket list)" } },
+      {
+        access: read,
+        params: IdParams,
+        query: TicketListQuery,
+        response: { 200: pageOfSchema(TicketSchema) },
+        detail: { summary: "The contact's tickets (same filters as the ticket list)" },
+      },
     );
 }

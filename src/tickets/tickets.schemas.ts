@@ -5,9 +5,24 @@ import { CHANNELS, PRIORITIES, SEVERITIES, TICKET_STATUSES } from "./tickets.tab
 const LabelNames = z.array(z.string().max(100)).max(100);
 const FieldsInput = z.record(z.string(), z.unknown());
 
-export const UserRefSchema = z.object({ id: z.string(), name: z.string(), email: z.string(), avatar_url: z.string().nullable() });
-export const ContactRefSchema = z.object({ id: z.string(), email: z.string().nullable(), name: z.string(), avatar_url: z.string().nullable() });
-export const TagRefSchema = z.object({ id: z.string(), name: z.string(), color: z.string(), group_id: z.string().nullable() });
+export const UserRefSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  avatar_url: z.string().nullable(),
+});
+export const ContactRefSchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  name: z.string(),
+  avatar_url: z.string().nullable(),
+});
+export const TagRefSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  color: z.string(),
+  group_id: z.string().nullable(),
+});
 
 export const TicketSchema = z.object({
   id: z.string(),
@@ -23,7 +38,12 @@ export const TicketSchema = z.object({
   team_id: z.string().nullable(),
   tags: z.array(TagRefSchema),
   sla: z
-    .object({ policy_id: z.string().nullable(), first_response_due_at: z.string().nullable(), resolution_due_at: z.string().nullable(), breached: z.boolean() })
+    .object({
+      policy_id: z.string().nullable(),
+      first_response_due_at: z.string().nullable(),
+      resolution_due_at: z.string().nullable(),
+      breached: z.boolean(),
+    })
     .nullable(),
   first_responded_at: z.string().nullable(),
   solved_at: z.string().nullable(),
@@ -62,7 +82,11 @@ export const TicketPatchBody = z
 export type TicketPatch = z.infer<typeof TicketPatchBody>;
 
 /** A body is given as HTML or as plain text (converted to paragraphs), exactly one of the two. */
-export const oneBodyForm = (body: { body_html?: string; body_text?: string }, ctx: z.RefinementCtx, required: boolean): void => {
+export const oneBodyForm = (
+  body: { body_html?: string; body_text?: string },
+  ctx: z.RefinementCtx,
+  required: boolean,
+): void => {
   if (body.body_html !== undefined && body.body_text !== undefined) {
     ctx.addIssue({ code: "custom", path: ["body_text"], message: "give body_html or body_text, not both" });
   } else if (required && body.body_html === undefined && body.body_text === undefined) {
@@ -74,11 +98,19 @@ export const CreateTicketBody = z
   .object({
     subject: z.string().trim().min(1).max(500),
     contact_id: z.string().max(100).optional(),
-    contact: z.object({ email: z.email().max(320), name: z.string().max(200).nullable().optional() }).strict().optional(),
+    contact: z
+      .object({ email: z.email().max(320), name: z.string().max(200).nullable().optional() })
+      .strict()
+      .optional(),
     channel: z.enum(["email", "api"]).optional(),
     mailbox_id: z.string().max(100).nullable().optional(),
     body_html: z.string().max(1_000_000).optional(),
-    body_text: z.string().min(1).max(1_000_000).optional().describe("the first message as plain text instead of body_html"),
+    body_text: z
+      .string()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe("the first message as plain text instead of body_html"),
     kind: z.enum(["reply", "note"]).optional(),
     priority: z.enum(PRIORITIES).optional(),
     severity: z.enum(SEVERITIES).nullable().optional(),
@@ -114,7 +146,9 @@ export const CountsSchema = z.object({
   pending: z.number(),
   on_hold: z.number(),
   solved: z.number(),
-  snoozed: z.number().describe("non-spam tickets snoozed now; they are not counted in unassigned, mine, open, pending or on_hold"),
+  snoozed: z
+    .number()
+    .describe("non-spam tickets snoozed now; they are not counted in unassigned, mine, open, pending or on_hold"),
   spam: z.number(),
   views: z.record(z.string(), z.number()),
 });
@@ -123,7 +157,9 @@ export const TICKET_SORTS = ["last_message_at", "created_at", "priority", "sever
 
 /** Elysia's query parser turns `a,b` into a list; filters take both forms and read them as text. */
 export const queryText = (max: number) =>
-  z.union([z.string().max(max), z.array(z.string().max(max)).max(50)]).transform((v) => (Array.isArray(v) ? v.join(",") : v));
+  z
+    .union([z.string().max(max), z.array(z.string().max(max)).max(50)])
+    .transform((v) => (Array.isArray(v) ? v.join(",") : v));
 
 /** Known list filters; `field.<key>` filters pass through (loose) and are parsed by the custom fields helper. */
 export const TicketListQuery = PageQuery.extend({
@@ -139,7 +175,10 @@ export const TicketListQuery = PageQuery.extend({
   channel: z.enum(CHANNELS).optional(),
   q: queryText(500).optional(),
   spam: z.enum(["true", "false"]).optional(),
-  snoozed: z.enum(["true", "false"]).optional().describe("true: only tickets snoozed now; false: only tickets not snoozed (the working folders); absent: both"),
+  snoozed: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("true: only tickets snoozed now; false: only tickets not snoozed (the working folders); absent: both"),
   sort: queryText(100).optional(),
   order: z.enum(["asc", "desc"]).optional(),
 }).loose();

@@ -18,7 +18,16 @@ import type { ContactRefJson, KnownTicketParts } from "./tickets.present";
 import { findVisibleTicket, hiddenTeamIds } from "./tickets.repo";
 import { derivedTicketColumns, insertTicketRow, liveContactRefRow, nextTicketNumberValue } from "./tickets.statements";
 import type { TicketPatch } from "./tickets.schemas";
-import { activities, tickets, type ActivityRow, type Channel, type Priority, type Severity, type TicketRow, type TicketStatus } from "./tickets.table";
+import {
+  activities,
+  tickets,
+  type ActivityRow,
+  type Channel,
+  type Priority,
+  type Severity,
+  type TicketRow,
+  type TicketStatus,
+} from "./tickets.table";
 import { emitTicketCreated, emitTicketDeleted, emitTicketUpdated } from "./tickets.timeline";
 import { applyTicketPatch, assertAssignable, assertMailbox, assertSolvable, assertTeam } from "./tickets.write";
 
@@ -92,14 +101,17 @@ export function createTicketWithMessage(
 ): CreatedTicket {
   const now = deps.clock.now().toISOString();
   return withTx(deps.db, (tx) => {
-    if (input.contact_id !== undefined && input.contact !== undefined) throw invalidAt("body.contact", "Send contact_id or contact, not both.");
+    if (input.contact_id !== undefined && input.contact !== undefined)
+      throw invalidAt("body.contact", "Send contact_id or contact, not both.");
     const contact: ContactRefJson | null =
       input.contact_id !== undefined
         ? given.contact?.id === input.contact_id
           ? given.contact
           : liveContactRef(tx, ctx.workspaceId, input.contact_id)
         : input.contact
-          ? presentContactRef(findOrCreateContactByEmail(tx, ctx, { email: input.contact.email, name: input.contact.name ?? null }))
+          ? presentContactRef(
+              findOrCreateContactByEmail(tx, ctx, { email: input.contact.email, name: input.contact.name ?? null }),
+            )
           : null;
     if (input.assignee_id) assertAssignable(tx, ctx.workspaceId, input.assignee_id, "body.assignee_id");
     if (input.team_id) assertTeam(tx, ctx, input.team_id, "body.team_id");
@@ -148,13 +160,18 @@ export function createTicketWithMessage(
             email: input.email,
           }
         : null;
-    const composed = messageInput && firstMessageFoldsIn(input, status) ? composeMessage(ctx, row, messageInput, now, { opensTicket: true, contactEmail: contact?.email ?? null }) : null;
+    const composed =
+      messageInput && firstMessageFoldsIn(input, status)
+        ? composeMessage(ctx, row, messageInput, now, { opensTicket: true, contactEmail: contact?.email ?? null })
+        : null;
     if (composed) row = { ...row, ...composed.counters };
     insertTicketRow(tx, row);
     // Labels and values given at creation are part of it: no activities of their own.
     const known: KnownTicketParts = { contact, tags: [], fields: {} };
-    if (input.tags?.length) known.tags = applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }).tags ?? undefined;
-    if (input.fields && Object.keys(input.fields).length) known.fields = applyFieldWriteWithValues(tx, ctx, "ticket", row.id, input.fields).values ?? undefined;
+    if (input.tags?.length)
+      known.tags = applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }).tags ?? undefined;
+    if (input.fields && Object.keys(input.fields).length)
+      known.fields = applyFieldWriteWithValues(tx, ctx, "ticket", row.id, input.fields).values ?? undefined;
     if ((status === "solved" || status === "closed") && !input.author) assertSolvable(tx, ctx.workspaceId, row.id);
     let message: MessageRow | null = null;
     let attachments: AttachmentRow[] = [];
@@ -162,7 +179,10 @@ export function createTicketWithMessage(
       message = composed.message;
       attachments = insertComposedMessage(tx, message, input.attachment_ids);
     } else if (messageInput) {
-      const written = writeMessage(tx, ctx, row, messageInput, now, { opensTicket: true, contactEmail: contact?.email ?? null });
+      const written = writeMessage(tx, ctx, row, messageInput, now, {
+        opensTicket: true,
+        contactEmail: contact?.email ?? null,
+      });
       message = written.message;
       attachments = written.attachments;
       row = written.ticket;
@@ -180,7 +200,8 @@ export function createTicketWithMessage(
   });
 }
 
-export const getTicket = (db: Queryable, ctx: RequestContext, ref: string): TicketRow => findVisibleTicket(db, ctx, ref);
+export const getTicket = (db: Queryable, ctx: RequestContext, ref: string): TicketRow =>
+  findVisibleTicket(db, ctx, ref);
 
 export function updateTicket(ctx: RequestContext, ref: string, patch: TicketPatch, deps: Deps): TicketRow {
   const now = deps.clock.now().toISOString();
@@ -206,7 +227,11 @@ export function deleteTicket(ctx: RequestContext, ref: string, deps: Deps): void
  * Applies one patch (or a delete) to many tickets atomically: any invalid id or refused change
  * answers 422 and changes nothing. Ids the caller cannot see count as invalid.
  */
-export function bulkUpdateTickets(ctx: RequestContext, input: { ids: string[]; patch?: TicketPatch; delete?: true }, deps: Deps): { updated: number; ids: string[] } {
+export function bulkUpdateTickets(
+  ctx: RequestContext,
+  input: { ids: string[]; patch?: TicketPatch; delete?: true },
+  deps: Deps,
+): { updated: number; ids: string[] } {
   const now = deps.clock.now().toISOString();
   return withTx(deps.db, (tx) => {
     const done: string[] = [];
@@ -237,10 +262,24 @@ export function bulkUpdateTickets(ctx: RequestContext, input: { ids: string[]; p
 
 export function listActivities(db: Queryable, ctx: RequestContext, ref: string): ActivityRow[] {
   const ticket = findVisibleTicket(db, ctx, ref);
-  return db.select().from(activities).where(eq(activities.ticketId, ticket.id)).orderBy(asc(activities.createdAt), asc(activities.id)).all();
+  return db
+    .select()
+    .from(activities)
+    .where(eq(activities.ticketId, ticket.id))
+    .orderBy(asc(activities.createdAt), asc(activities.id))
+    .all();
 }
 
-export type StatusCounts = { unassigned: number; mine: number; open: number; pending: number; on_hold: number; solved: number; snoozed: number; spam: number };
+export type StatusCounts = {
+  unassigned: number;
+  mine: number;
+  open: number;
+  pending: number;
+  on_hold: number;
+  solved: number;
+  snoozed: number;
+  spam: number;
+};
 
 /**
  * Inbox counts from the trigger-kept `ticket_counts` buckets (migrations/custom/0102, 0104): live
@@ -251,7 +290,12 @@ export type StatusCounts = { unassigned: number; mine: number; open: number; pen
 export function ticketCounts(db: Queryable, ctx: RequestContext): StatusCounts {
   const me = actorUserId(ctx) ?? "\u0000none";
   const hidden = hiddenTeamIds(db, ctx);
-  const visible = hidden.length ? sql`AND team_id NOT IN (${sql.join(hidden.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  const visible = hidden.length
+    ? sql`AND team_id NOT IN (${sql.join(
+        hidden.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
   const working = sql`spam = 0 AND snoozed = 0`;
   const active = sql`${working} AND status IN ('open', 'pending', 'on_hold')`;
   const [row] = db.all<Record<keyof StatusCounts, number | null>>(sql`SELECT
@@ -266,8 +310,13 @@ export function ticketCounts(db: Queryable, ctx: RequestContext): StatusCounts {
     FROM ticket_counts WHERE workspace_id = ${ctx.workspaceId} ${visible}`);
   const value = (key: keyof StatusCounts) => row?.[key] ?? 0;
   return {
-    unassigned: value("unassigned"), mine: value("mine"), open: value("open"), pending: value("pending"), on_hold: value("on_hold"),
-    solved: value("solved"), snoozed: value("snoozed"), spam: value("spam"),
+    unassigned: value("unassigned"),
+    mine: value("mine"),
+    open: value("open"),
+    pending: value("pending"),
+    on_hold: value("on_hold"),
+    solved: value("solved"),
+    snoozed: value("snoozed"),
+    spam: value("spam"),
   };
 }
-

@@ -8,7 +8,8 @@ import { newTeam, newTicket } from "./tickets.testkit";
 const desk = await startTestDesk();
 
 const later = () => new Date(Date.now() + 3_600_000).toISOString();
-const counts = async (member: Member) => (await desk.api("GET", "/v1/tickets/counts", { headers: member.headers })).body as Record<string, number>;
+const counts = async (member: Member) =>
+  (await desk.api("GET", "/v1/tickets/counts", { headers: member.headers })).body as Record<string, number>;
 const ids = async (member: Member, query: string) => {
   const res = await desk.api("GET", `/v1/tickets?${query}`, { headers: member.headers });
   expect(res.status, res.text).toBe(200);
@@ -27,14 +28,25 @@ describe("snoozed tickets leave the working folders until they wake", () => {
     expect(await counts(owner)).toMatchObject({ unassigned: 3, mine: 1, open: 3, pending: 1, snoozed: 0 });
 
     for (const t of [unassigned, mine, pending]) expect((await snooze(owner, t.id, later())).status).toBe(200);
-    expect(await counts(owner)).toMatchObject({ unassigned: 1, mine: 0, open: 1, pending: 0, on_hold: 0, solved: 0, snoozed: 3, spam: 0 });
+    expect(await counts(owner)).toMatchObject({
+      unassigned: 1,
+      mine: 0,
+      open: 1,
+      pending: 0,
+      on_hold: 0,
+      solved: 0,
+      snoozed: 3,
+      spam: 0,
+    });
     // The folders' lists agree with their counts.
     expect(await ids(owner, "assignee=none&status=open,pending,on_hold&snoozed=false")).toEqual([awake.id]);
     expect(await ids(owner, "assignee=me&status=open,pending,on_hold&snoozed=false")).toEqual([]);
     expect(await ids(owner, "snoozed=true")).toEqual([unassigned.id, mine.id, pending.id].sort());
     // Without the filter nothing changes for API clients: every ticket is listed.
     expect(await ids(owner, "")).toEqual([unassigned.id, mine.id, pending.id, awake.id].sort());
-    const listed = (await desk.api("GET", "/v1/tickets?snoozed=true", { headers: owner.headers })).body.data as Array<{ snoozed_until: string | null }>;
+    const listed = (await desk.api("GET", "/v1/tickets?snoozed=true", { headers: owner.headers })).body.data as Array<{
+      snoozed_until: string | null;
+    }>;
     expect(listed.every((t) => t.snoozed_until !== null)).toBe(true);
 
     // Clearing the snooze brings it back at once.
@@ -59,15 +71,28 @@ describe("snoozed tickets leave the working folders until they wake", () => {
     await desk.jobs.drain();
     expect(await counts(owner)).toMatchObject({ open: 1, pending: 0, snoozed: 2 });
 
-    addMessage(systemContext(workspace.id), byReply.id, { kind: "reply", body_html: "any news?", direction: "inbound", author: { type: "system" } }, desk.deps);
+    addMessage(
+      systemContext(workspace.id),
+      byReply.id,
+      { kind: "reply", body_html: "any news?", direction: "inbound", author: { type: "system" } },
+      desk.deps,
+    );
     const replied = await desk.api("GET", `/v1/tickets/${byReply.id}`, { headers: owner.headers });
     expect(replied.body).toMatchObject({ status: "open", snoozed_until: null });
     // An agent's note does not wake a ticket.
     await snooze(owner, byReply.id, later());
-    await desk.api("POST", `/v1/tickets/${byReply.id}/messages`, { headers: owner.headers, body: { kind: "note", body_html: "waiting on them" } });
-    expect((await desk.api("GET", `/v1/tickets/${byReply.id}`, { headers: owner.headers })).body.snoozed_until).not.toBeNull();
+    await desk.api("POST", `/v1/tickets/${byReply.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "note", body_html: "waiting on them" },
+    });
+    expect(
+      (await desk.api("GET", `/v1/tickets/${byReply.id}`, { headers: owner.headers })).body.snoozed_until,
+    ).not.toBeNull();
 
-    const solved = await desk.api("PATCH", `/v1/tickets/${bySolve.id}`, { headers: owner.headers, body: { status: "solved" } });
+    const solved = await desk.api("PATCH", `/v1/tickets/${bySolve.id}`, {
+      headers: owner.headers,
+      body: { status: "solved" },
+    });
     expect(solved.body).toMatchObject({ status: "solved", snoozed_until: null });
     expect(await counts(owner)).toMatchObject({ open: 1, solved: 1, snoozed: 1 });
   });

@@ -13,7 +13,12 @@ type ContactRefRow = { id: string; email: string | null; name: string; avatarUrl
 type UserRefRow = { id: string; name: string; email: string; avatarUrl: string | null };
 
 /** tickets as SQLite returns it: JSON as text, flags as 0/1. */
-type RawTicket = Omit<TicketRow, "csat" | "custom" | "sla" | "spam"> & { csat: string | null; custom: string; sla: string | null; spam: number };
+type RawTicket = Omit<TicketRow, "csat" | "custom" | "sla" | "spam"> & {
+  csat: string | null;
+  custom: string;
+  sla: string | null;
+  spam: number;
+};
 const TICKET = `id, workspace_id AS workspaceId, number, subject, status, priority, severity, channel, mailbox_id AS mailboxId,
   contact_id AS contactId, assignee_id AS assigneeId, team_id AS teamId, spam, snoozed_until AS snoozedUntil, solved_at AS solvedAt,
   first_responded_at AS firstRespondedAt, last_message_at AS lastMessageAt, last_customer_message_at AS lastCustomerMessageAt,
@@ -30,7 +35,9 @@ const ticketOf = (raw: RawTicket): TicketRow => ({
 });
 
 const statements = preparedFor((sqlite) => ({
-  nextNumber: sqlite.query<{ n: number }, [string]>("UPDATE workspaces SET ticket_number_seq = ticket_number_seq + 1 WHERE id = +? RETURNING ticket_number_seq AS n"),
+  nextNumber: sqlite.query<{ n: number }, [string]>(
+    "UPDATE workspaces SET ticket_number_seq = ticket_number_seq + 1 WHERE id = +? RETURNING ticket_number_seq AS n",
+  ),
   liveContactRef: sqlite.query<ContactRefRow, [string, string]>(
     "SELECT id, email, name, avatar_url AS avatarUrl FROM contacts WHERE id = +? AND workspace_id = +? AND deleted_at IS NULL",
   ),
@@ -54,18 +61,31 @@ const statements = preparedFor((sqlite) => ({
     `SELECT ${TICKET} FROM tickets WHERE workspace_id = +? AND number = +? AND deleted_at IS NULL
        AND (team_id IS NULL OR team_id NOT IN (SELECT value FROM json_each(+?)))`,
   ),
-  assignable: sqlite.query<{ userId: string }, [string, string]>("SELECT user_id AS userId FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'"),
-  team: sqlite.query<{ id: string; private: number }, [string, string]>("SELECT id, private FROM teams WHERE id = +? AND workspace_id = +?"),
-  mailbox: sqlite.query<{ id: string }, [string, string]>("SELECT id FROM mailboxes WHERE id = +? AND workspace_id = +?"),
+  assignable: sqlite.query<{ userId: string }, [string, string]>(
+    "SELECT user_id AS userId FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'",
+  ),
+  team: sqlite.query<{ id: string; private: number }, [string, string]>(
+    "SELECT id, private FROM teams WHERE id = +? AND workspace_id = +?",
+  ),
+  mailbox: sqlite.query<{ id: string }, [string, string]>(
+    "SELECT id FROM mailboxes WHERE id = +? AND workspace_id = +?",
+  ),
   insertActivity: sqlite.query<unknown, [string, string, string, string, string, string, string | null, string]>(
     "INSERT INTO activities (id, workspace_id, ticket_id, type, data, actor_type, actor_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   ),
-  privateTeam: sqlite.query<{ id: string }, [string, string]>("SELECT id FROM teams WHERE id = +? AND workspace_id = +? AND private = 1"),
-  userRefOne: sqlite.query<UserRefRow, [string]>("SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id = +?"),
-  userRefMany: sqlite.query<UserRefRow, [string]>("SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id IN (SELECT value FROM json_each(+?))"),
+  privateTeam: sqlite.query<{ id: string }, [string, string]>(
+    "SELECT id FROM teams WHERE id = +? AND workspace_id = +? AND private = 1",
+  ),
+  userRefOne: sqlite.query<UserRefRow, [string]>(
+    "SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id = +?",
+  ),
+  userRefMany: sqlite.query<UserRefRow, [string]>(
+    "SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id IN (SELECT value FROM json_each(+?))",
+  ),
 }));
 
-export const nextTicketNumberValue = (db: Queryable, workspaceId: string): number | undefined => statements(db).nextNumber.get(workspaceId)?.n;
+export const nextTicketNumberValue = (db: Queryable, workspaceId: string): number | undefined =>
+  statements(db).nextNumber.get(workspaceId)?.n;
 
 export const liveContactRefRow = (db: Queryable, workspaceId: string, contactId: string): ContactRefRow | undefined =>
   statements(db).liveContactRef.get(contactId, workspaceId) ?? undefined;
@@ -74,7 +94,9 @@ const PRIORITY_RANK: Record<TicketRow["priority"], number> = { urgent: 4, high: 
 const SEVERITY_RANK: Record<string, number> = { sev1: 1, sev2: 2, sev3: 3, sev4: 4 };
 
 /** The generated sort columns as SQLite computes them (tickets.table.ts), for a row built in JS. */
-export function derivedTicketColumns(row: Pick<TicketRow, "priority" | "severity" | "sla" | "firstRespondedAt">): Pick<TicketRow, "priorityRank" | "severityRank" | "dueAt"> {
+export function derivedTicketColumns(
+  row: Pick<TicketRow, "priority" | "severity" | "sla" | "firstRespondedAt">,
+): Pick<TicketRow, "priorityRank" | "severityRank" | "dueAt"> {
   const firstDue = row.firstRespondedAt ? null : (row.sla?.first_response_due_at ?? null);
   const resolutionDue = row.sla?.resolution_due_at ?? null;
   const candidates = [firstDue ?? resolutionDue, resolutionDue ?? firstDue].filter((v): v is string => v !== null);
@@ -120,29 +142,60 @@ export function insertTicketRow(db: Queryable, row: TicketRow): void {
 
 /** Writes the message counters of `next` (a copy of the stored row with new counter values). */
 export function updateTicketCounters(db: Queryable, next: TicketRow): void {
-  statements(db).counters.run(next.messageCount, next.updatedAt, next.lastMessageAt, next.lastMessagePreview, next.lastCustomerMessageAt, next.firstRespondedAt, next.id);
+  statements(db).counters.run(
+    next.messageCount,
+    next.updatedAt,
+    next.lastMessageAt,
+    next.lastMessagePreview,
+    next.lastCustomerMessageAt,
+    next.firstRespondedAt,
+    next.id,
+  );
 }
 
 /** A ticket of the workspace by id or number (not deleted, not in a hidden team), as the query builder would read it. */
-export function visibleTicketRow(db: Queryable, workspaceId: string, ref: { id: string } | { number: number }, hiddenTeamIds: string[]): TicketRow | undefined {
+export function visibleTicketRow(
+  db: Queryable,
+  workspaceId: string,
+  ref: { id: string } | { number: number },
+  hiddenTeamIds: string[],
+): TicketRow | undefined {
   const s = statements(db);
   const hidden = jsonList(hiddenTeamIds);
-  const raw = "id" in ref ? s.visibleById.get(workspaceId, ref.id, hidden) : s.visibleByNumber.get(workspaceId, ref.number, hidden);
+  const raw =
+    "id" in ref
+      ? s.visibleById.get(workspaceId, ref.id, hidden)
+      : s.visibleByNumber.get(workspaceId, ref.number, hidden);
   return raw ? ticketOf(raw) : undefined;
 }
 
-export const isAssignableMember = (db: Queryable, workspaceId: string, userId: string): boolean => statements(db).assignable.get(workspaceId, userId) !== null;
+export const isAssignableMember = (db: Queryable, workspaceId: string, userId: string): boolean =>
+  statements(db).assignable.get(workspaceId, userId) !== null;
 
-export function teamRow(db: Queryable, workspaceId: string, teamId: string): { id: string; private: boolean } | undefined {
+export function teamRow(
+  db: Queryable,
+  workspaceId: string,
+  teamId: string,
+): { id: string; private: boolean } | undefined {
   const row = statements(db).team.get(teamId, workspaceId);
   return row ? { id: row.id, private: row.private === 1 } : undefined;
 }
 
-export const mailboxExists = (db: Queryable, workspaceId: string, mailboxId: string): boolean => statements(db).mailbox.get(mailboxId, workspaceId) !== null;
+export const mailboxExists = (db: Queryable, workspaceId: string, mailboxId: string): boolean =>
+  statements(db).mailbox.get(mailboxId, workspaceId) !== null;
 
 /** Inserts a complete activity row (the row in hand is exactly what is stored). */
 export function insertActivityRow(db: Queryable, row: ActivityRow): void {
-  statements(db).insertActivity.run(row.id, row.workspaceId, row.ticketId, row.type, JSON.stringify(row.data), row.actorType, row.actorUserId, row.createdAt);
+  statements(db).insertActivity.run(
+    row.id,
+    row.workspaceId,
+    row.ticketId,
+    row.type,
+    JSON.stringify(row.data),
+    row.actorType,
+    row.actorUserId,
+    row.createdAt,
+  );
 }
 
 export const privateTeamRow = (db: Queryable, workspaceId: string, teamId: string): { id: string } | undefined =>

@@ -11,7 +11,12 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export type Priority = (typeof PRIORITIES)[number];
 export type Severity = (typeof SEVERITIES)[number];
 export type Channel = (typeof CHANNELS)[number];
-export type TicketSla = { policy_id: string | null; first_response_due_at: string | null; resolution_due_at: string | null; breached: boolean };
+export type TicketSla = {
+  policy_id: string | null;
+  first_response_due_at: string | null;
+  resolution_due_at: string | null;
+  breached: boolean;
+};
 export type TicketCsat = { score: number; comment: string };
 
 /** A ticket is live when neither deleted nor merged away: every list and count filters on this. */

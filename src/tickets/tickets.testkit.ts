@@ -9,16 +9,27 @@ export const lastSeq = (desk: TestDesk, workspaceId: string): number =>
   desk.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()!.seq;
 
 export const eventsAfter = (desk: TestDesk, workspaceId: string, seq: number) =>
-  desk.deps.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), gt(events.seq, seq))).orderBy(asc(events.seq)).all();
+  desk.deps.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), gt(events.seq, seq)))
+    .orderBy(asc(events.seq))
+    .all();
 
 export async function newTicket(desk: TestDesk, member: Pick<Member, "headers">, body: Record<string, unknown> = {}) {
-  const res = await desk.api("POST", "/v1/tickets", { headers: member.headers, body: { subject: "Help needed", ...body } });
+  const res = await desk.api("POST", "/v1/tickets", {
+    headers: member.headers,
+    body: { subject: "Help needed", ...body },
+  });
   if (res.status !== 201) throw new Error(`ticket not created: ${res.status} ${res.text}`);
   return res.body as { id: string; number: number; [key: string]: unknown };
 }
 
 export async function newField(desk: TestDesk, owner: Pick<Member, "headers">, body: Record<string, unknown>) {
-  const res = await desk.api("POST", "/v1/custom-fields", { headers: owner.headers, body: { entity: "ticket", ...body } });
+  const res = await desk.api("POST", "/v1/custom-fields", {
+    headers: owner.headers,
+    body: { entity: "ticket", ...body },
+  });
   if (res.status !== 201) throw new Error(`field not created: ${res.status} ${res.text}`);
   return res.body as { id: string; key: string };
 }

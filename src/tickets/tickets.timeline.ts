@@ -28,7 +28,16 @@ export function recordActivity(
   at: string,
   actor: { type: ActorType; userId: string | null } = actorOf(ctx),
 ): ActivityRow {
-  const row: ActivityRow = { id: newId(), workspaceId: ticket.workspaceId, ticketId: ticket.id, type, data, actorType: actor.type, actorUserId: actor.userId, createdAt: at };
+  const row: ActivityRow = {
+    id: newId(),
+    workspaceId: ticket.workspaceId,
+    ticketId: ticket.id,
+    type,
+    data,
+    actorType: actor.type,
+    actorUserId: actor.userId,
+    createdAt: at,
+  };
   insertActivityRow(tx, row);
   appendEvent(tx, {
     workspaceId: ticket.workspaceId,

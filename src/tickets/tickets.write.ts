@@ -15,7 +15,8 @@ const SOLVED_STATES: TicketStatus[] = ["solved", "closed"];
 
 /** An assignee must be a member of this workspace who is not a viewer. */
 export function assertAssignable(db: Queryable, workspaceId: string, userId: string, location: string): void {
-  if (!isAssignableMember(db, workspaceId, userId)) throw invalidAt(location, "The assignee must be a member of this workspace who is not a viewer.");
+  if (!isAssignableMember(db, workspaceId, userId))
+    throw invalidAt(location, "The assignee must be a member of this workspace who is not a viewer.");
 }
 
 export function assertTeam(db: Queryable, ctx: RequestContext, teamId: string, location: string): void {
@@ -29,19 +30,35 @@ export function assertMailbox(db: Queryable, workspaceId: string, mailboxId: str
 }
 
 /** 422 field_required when a required_on_solve field is still empty (values written earlier in this transaction count). */
-export function assertSolvable(db: Queryable, workspaceId: string, ticketId: string, locationPrefix = "body.fields"): void {
+export function assertSolvable(
+  db: Queryable,
+  workspaceId: string,
+  ticketId: string,
+  locationPrefix = "body.fields",
+): void {
   const missing = missingRequiredOnSolve(db, workspaceId, ticketId);
   if (missing.length === 0) return;
   throw new DeskError(
     422,
     "field_required",
     `Fill in ${missing.join(", ")} before solving.`,
-    missing.map((key) => ({ location: `${locationPrefix}.${key}`, message: "This field is required to solve the ticket." })),
+    missing.map((key) => ({
+      location: `${locationPrefix}.${key}`,
+      message: "This field is required to solve the ticket.",
+    })),
   );
 }
 
 /** Suggestion keys removed when a person sets the field they suggest. */
-const SUGGESTION_FOR: Partial<Record<keyof TicketPatch, string>> = { priority: "priority", severity: "severity", team_id: "team", spam: "spam", tags: "labels", add_tags: "labels", remove_tags: "labels" };
+const SUGGESTION_FOR: Partial<Record<keyof TicketPatch, string>> = {
+  priority: "priority",
+  severity: "severity",
+  team_id: "team",
+  spam: "spam",
+  tags: "labels",
+  add_tags: "labels",
+  remove_tags: "labels",
+};
 
 export type PatchOutcome = { row: TicketRow; changes: string[]; assigneeChanged: boolean };
 
@@ -50,7 +67,14 @@ export type PatchOutcome = { row: TicketRow; changes: string[]; assigneeChanged:
  * row, labels and custom fields, logs one activity per timeline change, schedules the snooze wake-up.
  * The caller emits `ticket.updated` (so a reply can fold its own changes into the same event).
  */
-export function applyTicketPatch(tx: Tx, ctx: RequestContext, current: TicketRow, patch: TicketPatch, now: string, options: { enforceRequired: boolean }): PatchOutcome {
+export function applyTicketPatch(
+  tx: Tx,
+  ctx: RequestContext,
+  current: TicketRow,
+  patch: TicketPatch,
+  now: string,
+  options: { enforceRequired: boolean },
+): PatchOutcome {
   const set: Partial<typeof tickets.$inferInsert> = {};
   const changes: string[] = [];
   const timeline: Array<[string, Record<string, unknown>]> = [];
@@ -91,7 +115,13 @@ export function applyTicketPatch(tx: Tx, ctx: RequestContext, current: TicketRow
     const until = patch.snoozed_until === null ? null : new Date(patch.snoozed_until).toISOString();
     set.snoozedUntil = until;
     changes.push("snoozed_until");
-    if (until) enqueue(tx, WAKE_SNOOZED_JOB, { ticket_id: current.id }, { runAt: new Date(until), workspaceId: current.workspaceId });
+    if (until)
+      enqueue(
+        tx,
+        WAKE_SNOOZED_JOB,
+        { ticket_id: current.id },
+        { runAt: new Date(until), workspaceId: current.workspaceId },
+      );
   }
   let custom = current.custom ?? {};
   if (patch.custom !== undefined) {
@@ -120,19 +150,25 @@ export function applyTicketPatch(tx: Tx, ctx: RequestContext, current: TicketRow
   }
 
   if (patch.tags !== undefined || patch.add_tags !== undefined || patch.remove_tags !== undefined) {
-    const { added, removed } = applyLabelWrite(tx, ctx, "tickets", current.id, { tags: patch.tags, add_tags: patch.add_tags, remove_tags: patch.remove_tags });
+    const { added, removed } = applyLabelWrite(tx, ctx, "tickets", current.id, {
+      tags: patch.tags,
+      add_tags: patch.add_tags,
+      remove_tags: patch.remove_tags,
+    });
     for (const tag of added) timeline.push(["tagged", { tag }]);
     for (const tag of removed) timeline.push(["untagged", { tag }]);
     if (added.length + removed.length > 0) changes.push("tags");
   }
   if (patch.fields !== undefined) {
     const fieldChanges = applyFieldWrite(tx, ctx, "ticket", current.id, patch.fields);
-    for (const change of fieldChanges) timeline.push(["field_changed", { key: change.key, from: change.from, to: change.to }]);
+    for (const change of fieldChanges)
+      timeline.push(["field_changed", { key: change.key, from: change.from, to: change.to }]);
     if (fieldChanges.length > 0) changes.push("fields");
   }
 
   if (patch.status !== undefined && patch.status !== current.status) {
-    if (options.enforceRequired && SOLVED_STATES.includes(patch.status)) assertSolvable(tx, ctx.workspaceId, current.id);
+    if (options.enforceRequired && SOLVED_STATES.includes(patch.status))
+      assertSolvable(tx, ctx.workspaceId, current.id);
     set.status = patch.status;
     // A solved or closed ticket has nothing left to wake for: its snooze ends, so the Snoozed folder
     // holds only tickets that will come back (unless this same patch snoozes it on purpose).

@@ -49,7 +49,15 @@ export function passwordResetMailJob(deps: Deps) {
         cc: [],
         subject: "Reset your Desk password",
         text: lines.join("\n"),
-        html: lines.map((line) => (line === url ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>` : line ? `<p>${escapeHtml(line)}</p>` : "")).join(""),
+        html: lines
+          .map((line) =>
+            line === url
+              ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
+              : line
+                ? `<p>${escapeHtml(line)}</p>`
+                : "",
+          )
+          .join(""),
         messageId: `<${newId()}@${host}>`,
         // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
         headers: { "Auto-Submitted": "auto-generated" },
@@ -57,7 +65,10 @@ export function passwordResetMailJob(deps: Deps) {
       const relay = deps.config.smtpRelayUrl;
       if (!relay) {
         const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
-        run.logger.warn({ reset_id: row.reset.id, path }, "password reset mail written to the outbox (no DESK_SMTP_URL relay): it was not delivered");
+        run.logger.warn(
+          { reset_id: row.reset.id, path },
+          "password reset mail written to the outbox (no DESK_SMTP_URL relay): it was not delivered",
+        );
         return;
       }
       try {

@@ -28,7 +28,11 @@ export function passwordResetsRoutes(deps: Deps) {
           summary:
             "Mail a one-hour, single-use reset link to the account with this email. Always 202 whether or not the email has an account; at most 3 mails per email and 10 requests per address an hour (429)",
           security: [],
-          responses: { 202: { description: "Accepted: a reset link is mailed if the email has an account (the answer never tells)" } },
+          responses: {
+            202: {
+              description: "Accepted: a reset link is mailed if the email has an account (the answer never tells)",
+            },
+          },
         },
       },
     )
@@ -43,7 +47,8 @@ export function passwordResetsRoutes(deps: Deps) {
         body: ResetPasswordBody,
         response: { 204: NoContent },
         detail: {
-          summary: "Set a new password with the token of a reset link (422 invalid_token when unknown, expired or used); ends every session of the account",
+          summary:
+            "Set a new password with the token of a reset link (422 invalid_token when unknown, expired or used); ends every session of the account",
           security: [],
         },
       },

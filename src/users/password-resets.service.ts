@@ -34,10 +34,17 @@ export function createResetLimits(deps: Pick<Deps, "clock">): ResetLimits {
 }
 
 /** `{base}/reset-password#<token>`: in the fragment, so the token never reaches a server log or a Referer. */
-export const resetUrl = (config: Pick<Deps["config"], "baseUrl">, token: string) => `${config.baseUrl.replace(/\/+$/, "")}/reset-password#${token}`;
+export const resetUrl = (config: Pick<Deps["config"], "baseUrl">, token: string) =>
+  `${config.baseUrl.replace(/\/+$/, "")}/reset-password#${token}`;
 
 /** Stores a new reset for a person and answers its link; the caller's transaction holds the row. */
-function issueReset(tx: Tx, deps: Pick<Deps, "clock" | "config">, userId: string, requestedBy: "email" | "operator", ip: string | null) {
+function issueReset(
+  tx: Tx,
+  deps: Pick<Deps, "clock" | "config">,
+  userId: string,
+  requestedBy: "email" | "operator",
+  ip: string | null,
+) {
   const token = randomToken(32);
   const now = deps.clock.now();
   const row = tx
@@ -60,7 +67,12 @@ function issueReset(tx: Tx, deps: Pick<Deps, "clock" | "config">, userId: string
  * POST /v1/auth/password/forgot. The same answer whatever the email: when it belongs to a person
  * (and the email's limit allows), a reset is stored and its link mailed by a durable job.
  */
-export function requestPasswordReset(deps: Pick<Deps, "db" | "clock" | "config" | "secrets">, limits: ResetLimits, email: string, ip: string | null): void {
+export function requestPasswordReset(
+  deps: Pick<Deps, "db" | "clock" | "config" | "secrets">,
+  limits: ResetLimits,
+  email: string,
+  ip: string | null,
+): void {
   const ipKey = ip ? `ip:${ip}` : null;
   enforceRateLimits([[limits.ip, ipKey]]);
   if (ipKey) limits.ip.hit(ipKey);
@@ -76,7 +88,10 @@ export function requestPasswordReset(deps: Pick<Deps, "db" | "clock" | "config" 
 }
 
 /** `desk user reset-password <email>`: a one-time link for the operator to pass on, or null for an unknown email. */
-export function issueOperatorReset(deps: Pick<Deps, "db" | "clock" | "config">, email: string): { url: string; expiresAt: string } | null {
+export function issueOperatorReset(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  email: string,
+): { url: string; expiresAt: string } | null {
   return withTx(deps.db, (tx) => {
     const user = tx.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).get();
     if (!user) return null;
@@ -85,7 +100,8 @@ export function issueOperatorReset(deps: Pick<Deps, "db" | "clock" | "config">, 
   });
 }
 
-const invalidToken = () => invalidAt("body.token", "This reset link is invalid, expired or already used; ask for a new one.", "invalid_token");
+const invalidToken = () =>
+  invalidAt("body.token", "This reset link is invalid, expired or already used; ask for a new one.", "invalid_token");
 
 /** Marks every open reset of a person used: a finished reset or a changed password retires the others. */
 export function retireResets(tx: Tx, userId: string, now: Date): void {
@@ -96,7 +112,13 @@ export function retireResets(tx: Tx, userId: string, now: Date): void {
 }
 
 /** Revokes a person's live sessions, except `keep`; answers the ids revoked (signal them after commit). */
-export function revokeSessionsOf(tx: Tx, userId: string, reason: string, now: Date, keep: string | null = null): string[] {
+export function revokeSessionsOf(
+  tx: Tx,
+  userId: string,
+  reason: string,
+  now: Date,
+  keep: string | null = null,
+): string[] {
   const live = liveSessions(tx, userId, now).filter((s) => s.id !== keep);
   for (const s of live) revokeSession(tx, s.id, reason, now);
   return live.map((s) => s.id);
@@ -114,7 +136,11 @@ export const liveSessions = (db: Queryable, userId: string, now: Date) =>
  * of the person and ends all their sessions (whoever knew the old password is signed out).
  * Two-factor stays on: the next sign-in still asks for the code.
  */
-export async function completePasswordReset(deps: Pick<Deps, "db" | "clock">, token: string, password: string): Promise<void> {
+export async function completePasswordReset(
+  deps: Pick<Deps, "db" | "clock">,
+  token: string,
+  password: string,
+): Promise<void> {
   const hash = sha256Hex(token);
   const now = deps.clock.now();
   const found = deps.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, hash)).get();
@@ -128,5 +154,6 @@ export async function completePasswordReset(deps: Pick<Deps, "db" | "clock">, to
     retireResets(tx, row.userId, now);
     return { userId: row.userId, ids: revokeSessionsOf(tx, row.userId, "password_reset", now) };
   });
-  if (revoked.ids.length) signalAccessEnded(deps.db, { kind: "sessions", userId: revoked.userId, sessionIds: revoked.ids });
+  if (revoked.ids.length)
+    signalAccessEnded(deps.db, { kind: "sessions", userId: revoked.userId, sessionIds: revoked.ids });
 }

@@ -10,7 +10,9 @@ export const passwordResets = sqliteTable(
   "password_resets",
   {
     id: id(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     /** "email" (the forgot-password form) or "operator" (`desk user reset-password`). */
     requestedBy: text("requested_by", { enum: ["email", "operator"] }).notNull(),

@@ -16,13 +16,17 @@ import { RESET_LIMITS } from "./password-resets.service";
 // System mail goes through the DESK_SMTP_URL relay: here a real SMTP server (Postfix's smtp-sink).
 const sink = await startSmtpSink();
 const clock = manualClock(new Date());
-const desk = await startTestDesk({ clock, env: { DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}?tls=none`, DESK_BASE_URL: "http://desk.test" } });
+const desk = await startTestDesk({
+  clock,
+  env: { DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}?tls=none`, DESK_BASE_URL: "http://desk.test" },
+});
 afterAll(() => sink.stop());
 const signals: AccessEnded[] = [];
 onAccessEnded(desk.deps.db, (s) => signals.push(s));
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-const resetsOf = (userId: string) => desk.deps.db.select().from(passwordResets).where(eq(passwordResets.userId, userId)).all();
+const resetsOf = (userId: string) =>
+  desk.deps.db.select().from(passwordResets).where(eq(passwordResets.userId, userId)).all();
 const sessionRow = (id: string) => desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).get()!;
 const forgot = (email: string, d: TestDesk = desk) => d.api("POST", "/v1/auth/password/forgot", { body: { email } });
 const login = (email: string, password: string) => desk.api("POST", "/v1/auth/login", { body: { email, password } });
@@ -60,7 +64,9 @@ describe("POST /v1/auth/password/forgot", () => {
     const [row] = resetsOf(person.id);
     expect(row).toMatchObject({ tokenHash: sha256Hex(mail.token), requestedBy: "email", usedAt: null });
     expect(new Date(row!.expiresAt).getTime() - new Date(row!.createdAt).getTime()).toBe(3600_000);
-    const payloads = desk.deps.db.$client.query<{ payload: string }, []>("SELECT payload FROM jobs WHERE kind = 'password_reset.mail'").all();
+    const payloads = desk.deps.db.$client
+      .query<{ payload: string }, []>("SELECT payload FROM jobs WHERE kind = 'password_reset.mail'")
+      .all();
     for (const { payload } of payloads) expect(payload).not.toContain(mail.token);
   });
 
@@ -68,7 +74,10 @@ describe("POST /v1/auth/password/forgot", () => {
     const res = await desk.api("POST", "/v1/auth/password/forgot", { body: { email: "" } });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].location).toBe("body.email");
-    const cross = await desk.api("POST", "/v1/auth/password/forgot", { headers: { origin: "http://evil.example" }, body: { email: "a@b.test" } });
+    const cross = await desk.api("POST", "/v1/auth/password/forgot", {
+      headers: { origin: "http://evil.example" },
+      body: { email: "a@b.test" },
+    });
     expect(cross.status).toBe(403);
   });
 
@@ -82,7 +91,11 @@ describe("POST /v1/auth/password/forgot", () => {
 
     // Over a real socket the client address counts.
     const over = async () =>
-      fetch(`${desk.url}/v1/auth/password/forgot`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "x@example.test" }) });
+      fetch(`${desk.url}/v1/auth/password/forgot`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "x@example.test" }),
+      });
     for (let i = 0; i < RESET_LIMITS.perIp; i++) expect((await over()).status).toBe(202);
     const limited = await over();
     expect(limited.status).toBe(429);
@@ -108,7 +121,9 @@ describe("POST /v1/auth/password/reset", () => {
     expect(sessionRow(person.sessionId)).toMatchObject({ revokedReason: "password_reset" });
     expect((await desk.api("GET", "/v1/me", { headers: auth(person.token) })).status).toBe(401);
     expect((await desk.api("GET", "/v1/me", { headers: auth(second.body.access_token) })).status).toBe(401);
-    expect(signals).toEqual([{ kind: "sessions", userId: person.id, sessionIds: expect.arrayContaining([person.sessionId]) }]);
+    expect(signals).toEqual([
+      { kind: "sessions", userId: person.id, sessionIds: expect.arrayContaining([person.sessionId]) },
+    ]);
     expect(signals[0]!.kind === "sessions" && signals[0]!.sessionIds.length).toBe(2);
     expect(resetsOf(person.id).every((r) => r.usedAt !== null)).toBe(true);
 
@@ -154,7 +169,11 @@ test("without DESK_SMTP_URL the reset mail is written to the outbox", async () =
   let raw = "";
   for (let i = 0; i < 200 && !raw; i++) {
     await local.jobs.drain();
-    raw = existsSync(outbox) ? readdirSync(outbox).map((f) => readFileSync(join(outbox, f), "utf8")).find((m) => m.includes(person.email)) ?? "" : "";
+    raw = existsSync(outbox)
+      ? (readdirSync(outbox)
+          .map((f) => readFileSync(join(outbox, f), "utf8"))
+          .find((m) => m.includes(person.email)) ?? "")
+      : "";
     if (!raw) await Bun.sleep(25);
   }
   expect(raw).toContain("Subject: Reset your Desk password");

@@ -32,8 +32,12 @@ test("desk user reset-password <email> prints a one-time link that sets a new pa
   const reset = await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "chosen-by-them" } });
   expect(reset.status).toBe(204);
   expect((await desk.api("GET", "/v1/me", { headers: { authorization: `Bearer ${person.token}` } })).status).toBe(401);
-  expect((await desk.api("POST", "/v1/auth/login", { body: { email: person.email, password: "chosen-by-them" } })).status).toBe(200);
-  expect((await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "chosen-again-1" } })).status).toBe(422);
+  expect(
+    (await desk.api("POST", "/v1/auth/login", { body: { email: person.email, password: "chosen-by-them" } })).status,
+  ).toBe(200);
+  expect(
+    (await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "chosen-again-1" } })).status,
+  ).toBe(422);
 });
 
 test("an unknown email exits 1; wrong usage exits 2", () => {

@@ -6,7 +6,8 @@ import { systemClock } from "../lib/clock";
 import { migrations } from "../../migrations/index";
 import { issueOperatorReset } from "./password-resets.service";
 
-export const USER_USAGE = "reset-password <email>   print a one-time password reset link (valid one hour) for that person";
+export const USER_USAGE =
+  "reset-password <email>   print a one-time password reset link (valid one hour) for that person";
 
 /**
  * `desk user reset-password <email>` for the operator: prints a one-time reset link rather than
@@ -14,7 +15,11 @@ export const USER_USAGE = "reset-password <email>   print a one-time password re
  * person picks their own. Works beside a running server (SQLite WAL; the busy timeout covers the
  * server's commits). Answers the exit code.
  */
-export async function runUserCommand(config: Config, args: string[], out: Pick<Console, "log" | "error"> = console): Promise<number> {
+export async function runUserCommand(
+  config: Config,
+  args: string[],
+  out: Pick<Console, "log" | "error"> = console,
+): Promise<number> {
   const [action, email, ...rest] = args;
   if (action !== "reset-password" || !email || rest.length) {
     out.error(`usage: desk user ${USER_USAGE}`);
@@ -30,7 +35,9 @@ export async function runUserCommand(config: Config, args: string[], out: Pick<C
       return 1;
     }
     out.log(issued.url);
-    out.error(`One-time link, valid until ${issued.expiresAt}. Opening it lets the person choose a new password; doing so signs them out everywhere.`);
+    out.error(
+      `One-time link, valid until ${issued.expiresAt}. Opening it lets the person choose a new password; doing so signs them out everywhere.`,
+    );
     return 0;
   } finally {
     db.$client.close();

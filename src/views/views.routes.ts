@@ -21,7 +21,12 @@ export function viewsRoutes(deps: Deps) {
         set.status = 201;
         return presentView(createView(ctx, body, deps));
       },
-      { access: write, body: CreateViewBody, response: { 201: ViewSchema }, detail: { summary: "Create a view; shared views need an admin (or a key)" } },
+      {
+        access: write,
+        body: CreateViewBody,
+        response: { 201: ViewSchema },
+        detail: { summary: "Create a view; shared views need an admin (or a key)" },
+      },
     )
     .get("/:id", ({ ctx, params }) => findVisibleView(deps.db, ctx, params.id), {
       access: read,

@@ -14,7 +14,13 @@ export const ViewFiltersSchema = z.strictObject({
   channel: z.enum(CHANNELS).optional(),
   q: z.string().max(500).optional(),
   fields: z
-    .array(z.strictObject({ key: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), op: z.string().max(20), value: z.string().max(1000) }))
+    .array(
+      z.strictObject({
+        key: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/),
+        op: z.string().max(20),
+        value: z.string().max(1000),
+      }),
+    )
     .max(20)
     .optional(),
 });
@@ -34,5 +40,10 @@ export const ViewSchema = z.object({
 
 const Name = z.string().trim().min(1).max(100);
 const Position = z.number().int().min(0).max(1_000_000);
-export const CreateViewBody = z.strictObject({ name: Name, shared: z.boolean().optional(), position: Position.optional(), filters: ViewFiltersSchema.optional() });
+export const CreateViewBody = z.strictObject({
+  name: Name,
+  shared: z.boolean().optional(),
+  position: Position.optional(),
+  filters: ViewFiltersSchema.optional(),
+});
 export const UpdateViewBody = CreateViewBody.partial();

@@ -16,7 +16,9 @@ export type { ViewFilters } from "./views.table";
 export type ViewRow = typeof views.$inferSelect;
 type Deps = { db: Db };
 
-export const presentView = (row: Pick<ViewRow, "id" | "name" | "shared" | "position" | "filters" | "createdAt" | "updatedAt">) => ({
+export const presentView = (
+  row: Pick<ViewRow, "id" | "name" | "shared" | "position" | "filters" | "createdAt" | "updatedAt">,
+) => ({
   id: row.id,
   name: row.name,
   shared: row.shared,
@@ -44,21 +46,32 @@ export function findVisibleView(db: Queryable, ctx: RequestContext, viewId: stri
 }
 
 /** Shared views, plus a person's own personal ones (an API key sees shared views only). */
-export const listVisibleViews = (db: Queryable, ctx: RequestContext): ViewJson[] => visibleViewRows(db, ctx.workspaceId, viewerOf(ctx)).map(presentView);
+export const listVisibleViews = (db: Queryable, ctx: RequestContext): ViewJson[] =>
+  visibleViewRows(db, ctx.workspaceId, viewerOf(ctx)).map(presentView);
 
 /** Checks that the ids a view names belong to this workspace and its field filters are valid. */
 function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): ViewFilters {
   const out: ViewFilters = { ...filters };
   if (filters.assignee !== undefined && filters.assignee !== "me" && filters.assignee !== "none") {
-    const member = tx.select({ userId: members.userId }).from(members).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, filters.assignee))).get();
+    const member = tx
+      .select({ userId: members.userId })
+      .from(members)
+      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, filters.assignee)))
+      .get();
     if (!member) throw invalidAt("body.filters.assignee", "assignee is me, none or a member's user id");
   }
   if (filters.team_id !== undefined) {
-    const team = tx.select({ id: teams.id }).from(teams).where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, filters.team_id))).get();
+    const team = tx
+      .select({ id: teams.id })
+      .from(teams)
+      .where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, filters.team_id)))
+      .get();
     if (!team) throw invalidAt("body.filters.team_id", "no team of this workspace has this id");
   }
   if (filters.mailbox_id !== undefined) {
-    const mailbox = tx.all<{ id: string }>(sql`SELECT id FROM mailboxes WHERE workspace_id = ${ctx.workspaceId} AND id = ${filters.mailbox_id}`)[0];
+    const mailbox = tx.all<{ id: string }>(
+      sql`SELECT id FROM mailboxes WHERE workspace_id = ${ctx.workspaceId} AND id = ${filters.mailbox_id}`,
+    )[0];
     if (!mailbox) throw invalidAt("body.filters.mailbox_id", "no mailbox of this workspace has this id");
   }
   if (filters.tag !== undefined) {
@@ -70,7 +83,8 @@ function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): ViewFi
     try {
       fieldFilterSql(ctx, "ticket", filter, views.id, tx);
     } catch (error) {
-      if (error instanceof DeskError && error.errors?.[0]) throw invalidAt(`body.filters.fields.${index}`, error.errors[0].message);
+      if (error instanceof DeskError && error.errors?.[0])
+        throw invalidAt(`body.filters.fields.${index}`, error.errors[0].message);
       throw error;
     }
   });
@@ -87,15 +101,32 @@ export type ViewInput = { name?: string; shared?: boolean; position?: number; fi
 export function createView(ctx: RequestContext, input: ViewInput & { name: string }, deps: Deps): ViewRow {
   const shared = input.shared ?? ctx.actor.type !== "user";
   if (shared && !roleAtLeast(ctx.role, "admin")) throw forbidden("Only admins create shared views.");
-  if (!shared && ctx.actor.type !== "user") throw invalidAt("body.shared", "an API key has no personal views; create a shared view");
+  if (!shared && ctx.actor.type !== "user")
+    throw invalidAt("body.shared", "an API key has no personal views; create a shared view");
   return withTx(deps.db, (tx) => {
     const filters = checkFilters(tx, ctx, input.filters ?? {});
     const position =
-      input.position ?? tx.select({ next: sql<number>`coalesce(max(${views.position}) + 1, 0)` }).from(views).where(eq(views.workspaceId, ctx.workspaceId)).get()?.next ?? 0;
+      input.position ??
+      tx
+        .select({ next: sql<number>`coalesce(max(${views.position}) + 1, 0)` })
+        .from(views)
+        .where(eq(views.workspaceId, ctx.workspaceId))
+        .get()?.next ??
+      0;
     const now = new Date().toISOString();
     const row = tx
       .insert(views)
-      .values({ id: newId(), workspaceId: ctx.workspaceId, userId: actorUserId(ctx), name: input.name, shared, position, filters, createdAt: now, updatedAt: now })
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        userId: actorUserId(ctx),
+        name: input.name,
+        shared,
+        position,
+        filters,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get();
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "view.created", data: { view: presentView(row) } });
@@ -104,7 +135,11 @@ export function createView(ctx: RequestContext, input: ViewInput & { name: strin
 }
 
 function findForChange(tx: Tx, ctx: RequestContext, id: string): ViewRow {
-  const row = tx.select().from(views).where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, id), visibleTo(ctx))).get();
+  const row = tx
+    .select()
+    .from(views)
+    .where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, id), visibleTo(ctx)))
+    .get();
   if (!row) throw notFound("View");
   if (!mayChange(ctx, row)) throw forbidden("Only admins change shared views.");
   return row;
@@ -113,8 +148,10 @@ function findForChange(tx: Tx, ctx: RequestContext, id: string): ViewRow {
 export function updateView(ctx: RequestContext, id: string, input: ViewInput, deps: Deps): ViewRow {
   return withTx(deps.db, (tx) => {
     const before = findForChange(tx, ctx, id);
-    if (input.shared === true && !before.shared && !roleAtLeast(ctx.role, "admin")) throw forbidden("Only admins share views.");
-    if (input.shared === false && before.shared && !before.userId) throw invalidAt("body.shared", "this view has no owner to keep it personal");
+    if (input.shared === true && !before.shared && !roleAtLeast(ctx.role, "admin"))
+      throw forbidden("Only admins share views.");
+    if (input.shared === false && before.shared && !before.userId)
+      throw invalidAt("body.shared", "this view has no owner to keep it personal");
     const patch: Partial<ViewRow> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.shared !== undefined) patch.shared = input.shared;
@@ -144,7 +181,11 @@ export function deleteView(ctx: RequestContext, id: string, deps: Deps): void {
  * change as a side effect of the label change, each with its own view.updated event.
  */
 export function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, toName: string): void {
-  const rows = tx.select().from(views).where(and(eq(views.workspaceId, workspaceId), sql`lower(json_extract(${views.filters}, '$.tag')) IS NOT NULL`)).all();
+  const rows = tx
+    .select()
+    .from(views)
+    .where(and(eq(views.workspaceId, workspaceId), sql`lower(json_extract(${views.filters}, '$.tag')) IS NOT NULL`))
+    .all();
   for (const row of rows) {
     const tag = row.filters.tag;
     if (tag === undefined || tag.toLocaleLowerCase("en-US") !== fromKey || tag === toName) continue;

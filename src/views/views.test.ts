@@ -6,8 +6,23 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 import { findVisibleView, listVisibleViews } from "./views.service";
 
 const desk: TestDesk = await startTestDesk();
-const lastSeq = (workspaceId: string) => Math.max(0, ...desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId)).all().map((e) => e.seq));
-const eventsSince = (workspaceId: string, seq: number) => desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId)).all().filter((e) => e.seq > seq);
+const lastSeq = (workspaceId: string) =>
+  Math.max(
+    0,
+    ...desk.deps.db
+      .select()
+      .from(events)
+      .where(eq(events.workspaceId, workspaceId))
+      .all()
+      .map((e) => e.seq),
+  );
+const eventsSince = (workspaceId: string, seq: number) =>
+  desk.deps.db
+    .select()
+    .from(events)
+    .where(eq(events.workspaceId, workspaceId))
+    .all()
+    .filter((e) => e.seq > seq);
 
 describe("views", () => {
   test("personal views are their owner's alone; shared views need an admin", async () => {
@@ -15,46 +30,82 @@ describe("views", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const other = await addMember(desk, workspace.id, "agent");
     expect((await desk.api("GET", "/v1/views")).status).toBe(401);
-    expect((await desk.api("POST", "/v1/views", { headers: agent.headers, body: { name: "Team", shared: true } })).status).toBe(403);
-    const mine = await desk.api("POST", "/v1/views", { headers: agent.headers, body: { name: "Mine", filters: { status: ["open"], assignee: "me" } } });
+    expect(
+      (await desk.api("POST", "/v1/views", { headers: agent.headers, body: { name: "Team", shared: true } })).status,
+    ).toBe(403);
+    const mine = await desk.api("POST", "/v1/views", {
+      headers: agent.headers,
+      body: { name: "Mine", filters: { status: ["open"], assignee: "me" } },
+    });
     expect(mine.status).toBe(201);
-    expect(mine.body).toMatchObject({ name: "Mine", shared: false, position: 0, filters: { status: ["open"], assignee: "me" } });
-    const shared = await desk.api("POST", "/v1/views", { headers: owner.headers, body: { name: "Urgent", shared: true, filters: { priority: ["urgent"] } } });
+    expect(mine.body).toMatchObject({
+      name: "Mine",
+      shared: false,
+      position: 0,
+      filters: { status: ["open"], assignee: "me" },
+    });
+    const shared = await desk.api("POST", "/v1/views", {
+      headers: owner.headers,
+      body: { name: "Urgent", shared: true, filters: { priority: ["urgent"] } },
+    });
     expect(shared.status).toBe(201);
     expect((await desk.api("GET", `/v1/views/${mine.body.id}`, { headers: other.headers })).status).toBe(404);
-    expect((await desk.api("PATCH", `/v1/views/${mine.body.id}`, { headers: other.headers, body: { name: "x" } })).status).toBe(404);
+    expect(
+      (await desk.api("PATCH", `/v1/views/${mine.body.id}`, { headers: other.headers, body: { name: "x" } })).status,
+    ).toBe(404);
     expect((await desk.api("DELETE", `/v1/views/${mine.body.id}`, { headers: owner.headers })).status).toBe(404);
-    expect((await desk.api("PATCH", `/v1/views/${shared.body.id}`, { headers: agent.headers, body: { name: "x" } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/views/${mine.body.id}`, { headers: agent.headers, body: { shared: true } })).status).toBe(403);
-    const list = (await desk.api("GET", "/v1/views", { headers: other.headers })).body.data.map((v: { name: string }) => v.name);
+    expect(
+      (await desk.api("PATCH", `/v1/views/${shared.body.id}`, { headers: agent.headers, body: { name: "x" } })).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("PATCH", `/v1/views/${mine.body.id}`, { headers: agent.headers, body: { shared: true } })).status,
+    ).toBe(403);
+    const list = (await desk.api("GET", "/v1/views", { headers: other.headers })).body.data.map(
+      (v: { name: string }) => v.name,
+    );
     expect(list).toEqual(["Urgent"]);
     expect(listVisibleViews(desk.deps.db, agent.ctx).map((v) => v.name)).toEqual(["Mine", "Urgent"]);
-    expect(findVisibleView(desk.deps.db, agent.ctx, mine.body.id).filters).toEqual({ status: ["open"], assignee: "me" });
+    expect(findVisibleView(desk.deps.db, agent.ctx, mine.body.id).filters).toEqual({
+      status: ["open"],
+      assignee: "me",
+    });
     expect(() => findVisibleView(desk.deps.db, other.ctx, mine.body.id)).toThrow();
     const key = createKey(desk, owner, ["tickets:read"]);
-    expect((await desk.api("GET", "/v1/views", { headers: key.headers })).body.data.map((v: { name: string }) => v.name)).toEqual(["Urgent"]);
+    expect(
+      (await desk.api("GET", "/v1/views", { headers: key.headers })).body.data.map((v: { name: string }) => v.name),
+    ).toEqual(["Urgent"]);
     expect((await desk.api("POST", "/v1/views", { headers: key.headers, body: { name: "x" } })).status).toBe(403);
   });
 
   test("another workspace's views are never visible; a key sees shared views only, even its creator's personal ones", async () => {
     const a = await createWorkspaceWithOwner(desk);
     const b = await createWorkspaceWithOwner(desk);
-    const shared = (await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "A shared", shared: true } })).body;
-    const personal = (await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "A personal" } })).body;
+    const shared = (
+      await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "A shared", shared: true } })
+    ).body;
+    const personal = (await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "A personal" } }))
+      .body;
     expect(() => findVisibleView(desk.deps.db, b.owner.ctx, shared.id)).toThrow("View");
     expect(listVisibleViews(desk.deps.db, b.owner.ctx)).toEqual([]);
     expect((await desk.api("GET", `/v1/views/${shared.id}`, { headers: b.owner.headers })).status).toBe(404);
     const keyCtx = { ...a.owner.ctx, actor: { type: "api_key" as const, apiKeyId: "k", createdBy: a.owner.id } };
     expect(listVisibleViews(desk.deps.db, keyCtx).map((v) => v.name)).toEqual(["A shared"]);
     expect(() => findVisibleView(desk.deps.db, keyCtx, personal.id)).toThrow("View");
-    expect(findVisibleView(desk.deps.db, a.owner.ctx, personal.id)).toMatchObject({ id: personal.id, shared: false, filters: {} });
+    expect(findVisibleView(desk.deps.db, a.owner.ctx, personal.id)).toMatchObject({
+      id: personal.id,
+      shared: false,
+      filters: {},
+    });
   });
 
   test("update and delete emit view events", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const seq = lastSeq(workspace.id);
     const view = (await desk.api("POST", "/v1/views", { headers: owner.headers, body: { name: "A" } })).body;
-    const patched = await desk.api("PATCH", `/v1/views/${view.id}`, { headers: owner.headers, body: { name: "B", filters: { channel: "email", q: "refund" } } });
+    const patched = await desk.api("PATCH", `/v1/views/${view.id}`, {
+      headers: owner.headers,
+      body: { name: "B", filters: { channel: "email", q: "refund" } },
+    });
     expect(patched.body).toMatchObject({ name: "B", filters: { channel: "email", q: "refund" } });
     expect((await desk.api("DELETE", `/v1/views/${view.id}`, { headers: owner.headers })).status).toBe(204);
     const emitted = eventsSince(workspace.id, seq);
@@ -65,8 +116,14 @@ describe("views", () => {
   test("filters are validated; members, teams and fields must be this workspace's", async () => {
     const a = await createWorkspaceWithOwner(desk);
     const b = await createWorkspaceWithOwner(desk);
-    await desk.api("POST", "/v1/custom-fields", { headers: a.owner.headers, body: { entity: "ticket", name: "Tier", type: "select", options: [{ label: "Gold" }] } });
-    const ok = await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "Gold", filters: { fields: [{ key: "tier", op: "any", value: "gold" }] } } });
+    await desk.api("POST", "/v1/custom-fields", {
+      headers: a.owner.headers,
+      body: { entity: "ticket", name: "Tier", type: "select", options: [{ label: "Gold" }] },
+    });
+    const ok = await desk.api("POST", "/v1/views", {
+      headers: a.owner.headers,
+      body: { name: "Gold", filters: { fields: [{ key: "tier", op: "any", value: "gold" }] } },
+    });
     expect(ok.status).toBe(201);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ status: ["opened"] }, "body.filters.status.0"],
@@ -87,6 +144,8 @@ describe("views", () => {
     }
     expect((await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "" } })).status).toBe(422);
     expect((await desk.api("GET", `/v1/views/${ok.body.id}`, { headers: b.owner.headers })).status).toBe(404);
-    expect((await desk.api("PATCH", `/v1/views/${ok.body.id}`, { headers: b.owner.headers, body: { name: "x" } })).status).toBe(404);
+    expect(
+      (await desk.api("PATCH", `/v1/views/${ok.body.id}`, { headers: b.owner.headers, body: { name: "x" } })).status,
+    ).toBe(404);
   });
 });

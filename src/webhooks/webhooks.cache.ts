@@ -24,10 +24,17 @@ export function webhooksOf(db: Db, workspaceId: string): CachedWebhook[] {
   const cache = cacheOf(db);
   const hit = cache.get(workspaceId);
   if (hit) return hit;
-  const rows = db.$client.query<Row, [string]>("SELECT id, events, team_ids, enabled FROM webhooks WHERE workspace_id = ?").all(workspaceId);
+  const rows = db.$client
+    .query<Row, [string]>("SELECT id, events, team_ids, enabled FROM webhooks WHERE workspace_id = ?")
+    .all(workspaceId);
   const list = rows.map((r) => {
     const events = JSON.parse(r.events) as string[];
-    return { id: r.id, events: events.includes("*") ? ("all" as const) : new Set(events), teamIds: new Set(JSON.parse(r.team_ids) as string[]), enabled: r.enabled === 1 };
+    return {
+      id: r.id,
+      events: events.includes("*") ? ("all" as const) : new Set(events),
+      teamIds: new Set(JSON.parse(r.team_ids) as string[]),
+      enabled: r.enabled === 1,
+    };
   });
   cache.set(workspaceId, list);
   return list;

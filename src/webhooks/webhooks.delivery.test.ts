@@ -16,18 +16,28 @@ afterAll(() => receiver.stop());
 const desk = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" }, clock });
 
 let counter = 0;
-async function endpoint(target: TestDesk, owner: { headers: Record<string, string> }, input: Record<string, unknown> = {}) {
+async function endpoint(
+  target: TestDesk,
+  owner: { headers: Record<string, string> },
+  input: Record<string, unknown> = {},
+) {
   const path = `hook${counter++}`;
-  const res = await target.api("POST", "/v1/webhooks", { headers: owner.headers, body: { url: receiver.url(path), events: ["ticket.created"], ...input } });
+  const res = await target.api("POST", "/v1/webhooks", {
+    headers: owner.headers,
+    body: { url: receiver.url(path), events: ["ticket.created"], ...input },
+  });
   expect(res.status).toBe(201);
   receiver.secrets.set(path, res.body.secret);
   return { id: res.body.id as string, path };
 }
 
 const emit = (target: TestDesk, workspaceId: string, type = "ticket.created", privateTeamId: string | null = null) =>
-  withTx(target.deps.db, (tx) => appendEvent(tx, { workspaceId, type, data: { ticket: { id: "t1", subject: "Printer on fire" } }, privateTeamId }));
+  withTx(target.deps.db, (tx) =>
+    appendEvent(tx, { workspaceId, type, data: { ticket: { id: "t1", subject: "Printer on fire" } }, privateTeamId }),
+  );
 
-const deliveriesOf = (target: TestDesk, webhookId: string) => target.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).all();
+const deliveriesOf = (target: TestDesk, webhookId: string) =>
+  target.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).all();
 const receivedBy = (path: string) => receiver.received.filter((d) => d.path === path);
 
 describe("webhook delivery", () => {
@@ -41,17 +51,42 @@ describe("webhook delivery", () => {
     expect(got!.eventId).toBe(event.id);
     expect(got!.eventType).toBe("ticket.created");
     expect(got!.headers.get("content-type")).toBe("application/json");
-    expect(JSON.parse(got!.body)).toEqual({ id: event.id, seq: event.seq, workspace_id: workspace.id, type: "ticket.created", visibility: "agents", data: event.data, occurred_at: event.occurred_at });
+    expect(JSON.parse(got!.body)).toEqual({
+      id: event.id,
+      seq: event.seq,
+      workspace_id: workspace.id,
+      type: "ticket.created",
+      visibility: "agents",
+      data: event.data,
+      occurred_at: event.occurred_at,
+    });
     const list = await desk.api("GET", `/v1/webhooks/${hook.id}/deliveries`, { headers: owner.headers });
     expect(list.body.data).toHaveLength(1);
-    expect(list.body.data[0]).toMatchObject({ event_id: event.id, event_type: "ticket.created", status: "succeeded", attempts: 1, response_code: 200, response_excerpt: "ok" });
+    expect(list.body.data[0]).toMatchObject({
+      event_id: event.id,
+      event_type: "ticket.created",
+      status: "succeeded",
+      attempts: 1,
+      response_code: 200,
+      response_excerpt: "ok",
+    });
     expect(typeof list.body.data[0].duration_ms).toBe("number");
   });
 
   test("routing: types listed or all; paused endpoints get nothing; private-team events only where granted", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const now = new Date().toISOString();
-    desk.deps.db.insert(teams).values({ id: `team-${workspace.id}`, workspaceId: workspace.id, name: "VIP", private: true, createdAt: now, updatedAt: now }).run();
+    desk.deps.db
+      .insert(teams)
+      .values({
+        id: `team-${workspace.id}`,
+        workspaceId: workspace.id,
+        name: "VIP",
+        private: true,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
     const typed = await endpoint(desk, owner);
     const all = await endpoint(desk, owner, { events: ["*"] });
     const paused = await endpoint(desk, owner, { events: ["*"], enabled: false });
@@ -116,7 +151,10 @@ describe("webhook delivery", () => {
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const deadPort = closed.port;
     closed.stop(true);
-    const dead = await desk.api("POST", "/v1/webhooks", { headers: owner.headers, body: { url: `http://127.0.0.1:${deadPort}/gone`, events: ["ticket.created"] } });
+    const dead = await desk.api("POST", "/v1/webhooks", {
+      headers: owner.headers,
+      body: { url: `http://127.0.0.1:${deadPort}/gone`, events: ["ticket.created"] },
+    });
     emit(desk, workspace.id);
     await desk.jobs.drain();
     expect(deliveriesOf(desk, hook.id)[0]).toMatchObject({ status: "pending", responseCode: 302 });
@@ -163,11 +201,21 @@ describe("webhook delivery", () => {
 describe("restart", () => {
   test("with jobs pending and endpoints failing, a new Desk on the same data dir completes every delivery exactly once", async () => {
     const restartClock = clock;
-    const first = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" }, clock: restartClock, keepAlive: true });
+    const first = await startTestDesk({
+      env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" },
+      clock: restartClock,
+      keepAlive: true,
+    });
     const { workspace, owner } = await createWorkspaceWithOwner(first);
-    const hooks = [await endpoint(first, owner, { events: ["*"] }), await endpoint(first, owner, { events: ["ticket.created"] })];
+    const hooks = [
+      await endpoint(first, owner, { events: ["*"] }),
+      await endpoint(first, owner, { events: ["ticket.created"] }),
+    ];
     let mode: "failing" | "slow" | "ok" = "failing";
-    for (const hook of hooks) receiver.answers.set(hook.path, () => (mode === "failing" ? { status: 503 } : mode === "slow" ? { status: 200, delayMs: 100 } : { status: 200 }));
+    for (const hook of hooks)
+      receiver.answers.set(hook.path, () =>
+        mode === "failing" ? { status: 503 } : mode === "slow" ? { status: 200, delayMs: 100 } : { status: 200 },
+      );
     const emitted = Array.from({ length: 20 }, () => emit(first, workspace.id));
     await first.jobs.drain();
     // Half of the rest are in flight (slow but successful) when the first Desk stops.
@@ -179,7 +227,11 @@ describe("restart", () => {
     mode = "ok";
     // Move time before the second start: its runner signs as soon as it starts.
     restartClock.advance(10 * 60_000);
-    const second = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" }, clock: restartClock, config: { dataDir: first.dataDir, databasePath: first.deps.config.databasePath } });
+    const second = await startTestDesk({
+      env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" },
+      clock: restartClock,
+      config: { dataDir: first.dataDir, databasePath: first.deps.config.databasePath },
+    });
     await second.jobs.drain();
     for (const hook of hooks) {
       const rows = deliveriesOf(second, hook.id);

@@ -62,7 +62,12 @@ export function registerWebhookFanOut(db: Db): () => void {
       if (!wantsEvent(webhook, event)) continue;
       const deliveryId = newId();
       insert.run(deliveryId, event.workspace_id, webhook.id, event.id, event.type, now, now);
-      enqueue(tx, DELIVER_JOB, { delivery_id: deliveryId }, { workspaceId: event.workspace_id, maxAttempts: MAX_DELIVERY_ATTEMPTS });
+      enqueue(
+        tx,
+        DELIVER_JOB,
+        { delivery_id: deliveryId },
+        { workspaceId: event.workspace_id, maxAttempts: MAX_DELIVERY_ATTEMPTS },
+      );
     }
   });
 }
@@ -80,7 +85,13 @@ type DeliveryContext = {
   occurred_at: string;
 };
 
-export type DeliveryDeps = { db: Db; clock: Clock; secrets: SecretBox; config: Pick<Config, "allowedPrivateHosts">; resolver?: Resolver };
+export type DeliveryDeps = {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  config: Pick<Config, "allowedPrivateHosts">;
+  resolver?: Resolver;
+};
 
 /** The envelope without topics, built from the stored JSON text of `data` (no re-serialising). */
 const bodyOf = (r: DeliveryContext): string =>
@@ -138,7 +149,11 @@ async function post(deps: DeliveryDeps, ctx: DeliveryContext, signal: AbortSigna
     return { ok, code: response.status, ms: elapsed(), excerpt, error: ok ? null : `HTTP ${response.status}` };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    const message = timedOut ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : error instanceof Error ? error.message : String(error);
+    const message = timedOut
+      ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
+      : error instanceof Error
+        ? error.message
+        : String(error);
     return { ok: false, code: null, ms: elapsed(), excerpt: null, error: message.slice(0, 500) };
   }
 }
@@ -149,7 +164,10 @@ export const deliverWebhookJob = (deps: DeliveryDeps) => {
     `SELECT d.status, w.url, w.secret_sealed, e.id AS event_id, e.seq, e.workspace_id, e.type, e.visibility, e.data, e.occurred_at
      FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
   );
-  const record = deps.db.$client.query<unknown, [string, number, number | null, number, string | null, string | null, string | null, string, string]>(
+  const record = deps.db.$client.query<
+    unknown,
+    [string, number, number | null, number, string | null, string | null, string | null, string, string]
+  >(
     `UPDATE webhook_deliveries SET status = ?, attempts = ?, response_code = ?, duration_ms = ?, response_excerpt = ?, last_error = ?,
      next_attempt_at = ?, updated_at = ? WHERE id = ?`,
   );
@@ -168,18 +186,48 @@ export const deliverWebhookJob = (deps: DeliveryDeps) => {
       // Results of deliveries finishing together commit in one transaction (see batchedWrite).
       const write = (...args: Parameters<typeof record.run>) => batchedWrite(deps.db, () => record.run(...args));
       if (attempt.ok) {
-        await write("succeeded", run.attempt, attempt.code, attempt.ms, attempt.excerpt, null, null, now.toISOString(), delivery_id);
+        await write(
+          "succeeded",
+          run.attempt,
+          attempt.code,
+          attempt.ms,
+          attempt.excerpt,
+          null,
+          null,
+          now.toISOString(),
+          delivery_id,
+        );
         recordWebhookDelivery("succeeded");
         return;
       }
       if (run.attempt >= MAX_DELIVERY_ATTEMPTS) {
-        await write("failed", run.attempt, attempt.code, attempt.ms, attempt.excerpt, attempt.error, null, now.toISOString(), delivery_id);
+        await write(
+          "failed",
+          run.attempt,
+          attempt.code,
+          attempt.ms,
+          attempt.excerpt,
+          attempt.error,
+          null,
+          now.toISOString(),
+          delivery_id,
+        );
         recordWebhookDelivery("failed");
         throw new PermanentFailure(attempt.error ?? "delivery failed");
       }
       const delay = retryDelayMs(run.attempt);
       const next = new Date(now.getTime() + delay).toISOString();
-      await write("pending", run.attempt, attempt.code, attempt.ms, attempt.excerpt, attempt.error, next, now.toISOString(), delivery_id);
+      await write(
+        "pending",
+        run.attempt,
+        attempt.code,
+        attempt.ms,
+        attempt.excerpt,
+        attempt.error,
+        next,
+        now.toISOString(),
+        delivery_id,
+      );
       recordWebhookDelivery("retried");
       throw new RetryLater(delay, attempt.error ?? "delivery failed");
     },

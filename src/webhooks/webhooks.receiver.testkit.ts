@@ -6,15 +6,31 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * compare in constant time, reject a t more than 5 minutes from its clock. Each path
  * (`/<name>`) has its own signing secret and answer. Used by tests and bench/webhooks.ts.
  */
-export type ReceivedDelivery = { path: string; eventId: string; eventType: string; verified: boolean; status: number; body: string; headers: Headers };
+export type ReceivedDelivery = {
+  path: string;
+  eventId: string;
+  eventType: string;
+  verified: boolean;
+  status: number;
+  body: string;
+  headers: Headers;
+};
 export type Answer = { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
 
-export function verifyDeskSignature(secret: string, header: string | null, rawBody: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifyDeskSignature(
+  secret: string,
+  header: string | null,
+  rawBody: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   if (!header) return false;
-  const fields = new Map(header.split(",").map((part) => {
-    const at = part.indexOf("=");
-    return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
-  }));
+  const fields = new Map(
+    header.split(",").map((part) => {
+      const at = part.indexOf("=");
+      return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
+    }),
+  );
   const t = Number(fields.get("t"));
   const v1 = fields.get("v1") ?? "";
   if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
@@ -35,7 +51,9 @@ export function startReceiver(options: { now?: () => Date; quiet?: boolean } = {
       const path = new URL(request.url).pathname.slice(1);
       const body = await request.text();
       const secret = secrets.get(path);
-      const verified = secret !== undefined && verifyDeskSignature(secret, request.headers.get("desk-signature"), body, Math.floor(now().getTime() / 1000));
+      const verified =
+        secret !== undefined &&
+        verifyDeskSignature(secret, request.headers.get("desk-signature"), body, Math.floor(now().getTime() / 1000));
       const delivery: ReceivedDelivery = {
         path,
         eventId: request.headers.get("desk-event-id") ?? "",
@@ -45,7 +63,9 @@ export function startReceiver(options: { now?: () => Date; quiet?: boolean } = {
         body: options.quiet ? "" : body,
         headers: request.headers,
       };
-      const answer = verified ? (answers.get(path)?.(delivery) ?? { status: 200, body: "ok" }) : { status: 401, body: "bad signature" };
+      const answer = verified
+        ? (answers.get(path)?.(delivery) ?? { status: 200, body: "ok" })
+        : { status: 401, body: "bad signature" };
       if (answer.delayMs) await Bun.sleep(answer.delayMs);
       delivery.status = answer.status;
       received.push(delivery);
@@ -61,7 +81,9 @@ export function startReceiver(options: { now?: () => Date; quiet?: boolean } = {
     /** Deliveries to `path` acknowledged with a 2xx, per event id. */
     acknowledgedCounts(path: string) {
       const counts = new Map<string, number>();
-      for (const d of received) if (d.path === path && d.status >= 200 && d.status < 300) counts.set(d.eventId, (counts.get(d.eventId) ?? 0) + 1);
+      for (const d of received)
+        if (d.path === path && d.status >= 200 && d.status < 300)
+          counts.set(d.eventId, (counts.get(d.eventId) ?? 0) + 1);
       return counts;
     },
     stop: () => server.stop(true),

@@ -3,8 +3,22 @@ import type { Deps } from "../deps";
 import { errorResponses, IdParams, PageQuery, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
 import { RETRY_SCHEDULE_TEXT } from "./webhooks.delivery";
 import { presentDelivery, presentWebhook } from "./webhooks.present";
-import { CreatedWebhookSchema, CreateWebhookBody, DeliverySchema, UpdateWebhookBody, WebhookSchema } from "./webhooks.schemas";
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, testWebhook, updateWebhook } from "./webhooks.service";
+import {
+  CreatedWebhookSchema,
+  CreateWebhookBody,
+  DeliverySchema,
+  UpdateWebhookBody,
+  WebhookSchema,
+} from "./webhooks.schemas";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  testWebhook,
+  updateWebhook,
+} from "./webhooks.service";
 
 const settingsAdmin = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
 
@@ -37,7 +51,10 @@ export function webhooksRoutes(deps: Deps) {
         access: settingsAdmin,
         body: CreateWebhookBody,
         response: { 201: CreatedWebhookSchema, ...errorResponses },
-        detail: { summary: "Create a webhook endpoint; the signing secret is shown only here", description: SIGNING_TEXT },
+        detail: {
+          summary: "Create a webhook endpoint; the signing secret is shown only here",
+          description: SIGNING_TEXT,
+        },
       },
     )
     .get("/:id", ({ ctx, params }) => presentWebhook(getWebhook(deps.db, ctx, params.id)), {
@@ -60,7 +77,11 @@ export function webhooksRoutes(deps: Deps) {
         set.status = 204;
         return null;
       },
-      { access: settingsAdmin, params: IdParams, detail: { summary: "Delete a webhook endpoint and its delivery history" } },
+      {
+        access: settingsAdmin,
+        params: IdParams,
+        detail: { summary: "Delete a webhook endpoint and its delivery history" },
+      },
     )
     .get("/:id/deliveries", ({ ctx, params, query }) => listDeliveries(deps.db, ctx, params.id, query), {
       access: settingsAdmin,

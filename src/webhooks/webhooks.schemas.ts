@@ -1,20 +1,59 @@
 import { z } from "zod";
 
 /** Every event type a webhook can subscribe to (SPEC.md's event table), plus "*" for all. */
-const RESOURCE_TYPES = ["saved_reply", "view", "automation", "sla_policy", "kb_article", "kb_collection", "team", "webhook"].flatMap((r) =>
-  ["created", "updated", "deleted"].map((a) => `${r}.${a}`),
-);
+const RESOURCE_TYPES = [
+  "saved_reply",
+  "view",
+  "automation",
+  "sla_policy",
+  "kb_article",
+  "kb_collection",
+  "team",
+  "webhook",
+].flatMap((r) => ["created", "updated", "deleted"].map((a) => `${r}.${a}`));
 export const WEBHOOK_EVENT_TYPES = [
-  "ticket.created", "ticket.updated", "ticket.deleted", "message.created", "message.updated", "activity.created",
-  "contact.created", "contact.updated", "contact.deleted", "company.created", "company.updated", "company.deleted",
-  "tag.created", "tag.updated", "tag.deleted", "tag.merged", "tag_group.created", "tag_group.updated", "tag_group.deleted",
-  "custom_field.created", "custom_field.updated", "custom_field.deleted", "mailbox.created", "mailbox.updated", "mailbox.deleted",
-  "member.added", "member.updated", "member.removed", "workspace.updated", "notification.created", "billing.updated",
+  "ticket.created",
+  "ticket.updated",
+  "ticket.deleted",
+  "message.created",
+  "message.updated",
+  "activity.created",
+  "contact.created",
+  "contact.updated",
+  "contact.deleted",
+  "company.created",
+  "company.updated",
+  "company.deleted",
+  "tag.created",
+  "tag.updated",
+  "tag.deleted",
+  "tag.merged",
+  "tag_group.created",
+  "tag_group.updated",
+  "tag_group.deleted",
+  "custom_field.created",
+  "custom_field.updated",
+  "custom_field.deleted",
+  "mailbox.created",
+  "mailbox.updated",
+  "mailbox.deleted",
+  "member.added",
+  "member.updated",
+  "member.removed",
+  "workspace.updated",
+  "notification.created",
+  "billing.updated",
   ...RESOURCE_TYPES,
 ] as const;
 
 const EventList = z
-  .array(z.string().refine((t) => t === "*" || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), { message: "unknown event type" }))
+  .array(
+    z
+      .string()
+      .refine((t) => t === "*" || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), {
+        message: "unknown event type",
+      }),
+  )
   .min(1)
   .max(100)
   .transform((list) => (list.includes("*") ? ["*"] : [...new Set(list)]));
@@ -53,7 +92,9 @@ export const WebhookSchema = z.object({
   updated_at: z.string(),
 });
 
-export const CreatedWebhookSchema = WebhookSchema.extend({ secret: z.string().describe("the signing secret, shown only in this answer") });
+export const CreatedWebhookSchema = WebhookSchema.extend({
+  secret: z.string().describe("the signing secret, shown only in this answer"),
+});
 
 export const DeliverySchema = z.object({
   id: z.string(),

@@ -20,7 +20,13 @@ import { webhookDeliveries, webhooks } from "./webhooks.table";
 type Deps = { db: Db; secrets: SecretBox; config: Pick<Config, "allowedPrivateHosts">; resolver?: Resolver };
 export type WebhookRow = typeof webhooks.$inferSelect;
 
-export type CreateWebhookInput = { url: string; description?: string; events: string[]; enabled?: boolean; team_ids?: string[] };
+export type CreateWebhookInput = {
+  url: string;
+  description?: string;
+  events: string[];
+  enabled?: boolean;
+  team_ids?: string[];
+};
 export type UpdateWebhookInput = Partial<CreateWebhookInput>;
 
 export const SIGNING_SECRET_PREFIX = "whsec_";
@@ -40,9 +46,16 @@ function checkTeams(tx: Tx, workspaceId: string, teamIds: string[]): string[] {
   const unique = [...new Set(teamIds)];
   if (!unique.length) return unique;
   const known = new Set(
-    tx.select({ id: teams.id }).from(teams).where(and(eq(teams.workspaceId, workspaceId), inArray(teams.id, unique))).all().map((r) => r.id),
+    tx
+      .select({ id: teams.id })
+      .from(teams)
+      .where(and(eq(teams.workspaceId, workspaceId), inArray(teams.id, unique)))
+      .all()
+      .map((r) => r.id),
   );
-  const errors = teamIds.flatMap((id, i) => (known.has(id) ? [] : [{ location: `body.team_ids.${i}`, message: "no such team in this workspace" }]));
+  const errors = teamIds.flatMap((id, i) =>
+    known.has(id) ? [] : [{ location: `body.team_ids.${i}`, message: "no such team in this workspace" }],
+  );
   if (errors.length) throw validationFailed(errors);
   return unique;
 }
@@ -64,7 +77,8 @@ function assertWithinReach(ctx: RequestContext, webhook: { events: string[]; tea
     }
   }
   const beyond = scopesBeyond(ctx, [...needed]);
-  if (beyond.length) throw forbidden(`An API key cannot ${what} a webhook reaching beyond its scopes: it lacks ${beyond.join(", ")}.`);
+  if (beyond.length)
+    throw forbidden(`An API key cannot ${what} a webhook reaching beyond its scopes: it lacks ${beyond.join(", ")}.`);
 }
 
 /** Every caller below passes a synchronous change; this only erases withTx's async guard for the generic. */
@@ -83,7 +97,11 @@ function changingWebhooks<T>(db: Db, workspaceId: string, change: (tx: Tx) => T)
 }
 
 const findRow = (db: Db | Tx, workspaceId: string, id: string) =>
-  db.select().from(webhooks).where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id))).get();
+  db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id)))
+    .get();
 
 export function getWebhook(db: Db, ctx: RequestContext, id: string): WebhookRow {
   const row = findRow(db, ctx.workspaceId, id);
@@ -92,11 +110,20 @@ export function getWebhook(db: Db, ctx: RequestContext, id: string): WebhookRow 
 }
 
 export function listWebhooks(db: Db, ctx: RequestContext): WebhookRow[] {
-  return db.select().from(webhooks).where(eq(webhooks.workspaceId, ctx.workspaceId)).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).all();
+  return db
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.workspaceId, ctx.workspaceId))
+    .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
+    .all();
 }
 
 /** Creates an endpoint; the signing secret exists in plain text only in this return value. */
-export async function createWebhook(ctx: RequestContext, input: CreateWebhookInput, deps: Deps): Promise<{ row: WebhookRow; secret: string }> {
+export async function createWebhook(
+  ctx: RequestContext,
+  input: CreateWebhookInput,
+  deps: Deps,
+): Promise<{ row: WebhookRow; secret: string }> {
   assertWithinReach(ctx, { events: input.events, teamIds: input.team_ids ?? [] }, "create");
   const url = await checkedUrl(input.url, deps);
   const secret = `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
@@ -118,17 +145,35 @@ export async function createWebhook(ctx: RequestContext, input: CreateWebhookInp
       })
       .returning()
       .get();
-    recordAudit(tx, ctx, { action: "webhook.created", entityType: "webhook", entityId: created.id, data: { url, events: created.events } });
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.created", data: { webhook: presentWebhook(created) } });
+    recordAudit(tx, ctx, {
+      action: "webhook.created",
+      entityType: "webhook",
+      entityId: created.id,
+      data: { url, events: created.events },
+    });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "webhook.created",
+      data: { webhook: presentWebhook(created) },
+    });
     return created;
   });
   return { row, secret };
 }
 
-export async function updateWebhook(ctx: RequestContext, id: string, input: UpdateWebhookInput, deps: Deps): Promise<WebhookRow> {
+export async function updateWebhook(
+  ctx: RequestContext,
+  id: string,
+  input: UpdateWebhookInput,
+  deps: Deps,
+): Promise<WebhookRow> {
   const existing = getWebhook(deps.db, ctx, id);
   assertWithinReach(ctx, existing, "change");
-  assertWithinReach(ctx, { events: input.events ?? existing.events, teamIds: input.team_ids ?? existing.teamIds }, "change");
+  assertWithinReach(
+    ctx,
+    { events: input.events ?? existing.events, teamIds: input.team_ids ?? existing.teamIds },
+    "change",
+  );
   const url = input.url === undefined ? undefined : await checkedUrl(input.url, deps);
   return changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
     const before = findRow(tx, ctx.workspaceId, id);
@@ -141,10 +186,21 @@ export async function updateWebhook(ctx: RequestContext, id: string, input: Upda
     if (input.events !== undefined) changes.events = input.events;
     if (input.enabled !== undefined) changes.enabled = input.enabled;
     if (input.team_ids !== undefined) changes.teamIds = checkTeams(tx, ctx.workspaceId, input.team_ids);
-    const after = tx.update(webhooks).set(changes).where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id))).returning().get()!;
-    const changed = (["url", "description", "events", "enabled", "teamIds"] as const).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+    const after = tx
+      .update(webhooks)
+      .set(changes)
+      .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
+      .returning()
+      .get()!;
+    const changed = (["url", "description", "events", "enabled", "teamIds"] as const).filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    );
     recordAudit(tx, ctx, { action: "webhook.updated", entityType: "webhook", entityId: id, data: { changed } });
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.updated", data: { webhook: presentWebhook(after) } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "webhook.updated",
+      data: { webhook: presentWebhook(after) },
+    });
     return after;
   });
 }
@@ -153,7 +209,11 @@ export function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): void
   changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
     const existing = findRow(tx, ctx.workspaceId, id);
     if (existing) assertWithinReach(ctx, existing, "delete");
-    const row = tx.delete(webhooks).where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id))).returning().get();
+    const row = tx
+      .delete(webhooks)
+      .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
+      .returning()
+      .get();
     if (!row) throw notFound("Webhook");
     recordAudit(tx, ctx, { action: "webhook.deleted", entityType: "webhook", entityId: id, data: { url: row.url } });
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.deleted", data: { webhook_id: id } });
@@ -168,8 +228,17 @@ export function testWebhook(ctx: RequestContext, id: string, deps: Deps) {
   return withTx(deps.db, (tx) => {
     const row = findRow(tx, ctx.workspaceId, id);
     if (!row) throw notFound("Webhook");
-    const event = appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.test", data: { webhook: presentWebhook(row) } });
-    recordAudit(tx, ctx, { action: "webhook.tested", entityType: "webhook", entityId: id, data: { event_id: event.id } });
+    const event = appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "webhook.test",
+      data: { webhook: presentWebhook(row) },
+    });
+    recordAudit(tx, ctx, {
+      action: "webhook.tested",
+      entityType: "webhook",
+      entityId: id,
+      data: { event_id: event.id },
+    });
     return tx
       .select()
       .from(webhookDeliveries)

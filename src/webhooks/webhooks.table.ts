@@ -26,7 +26,9 @@ export const webhookDeliveries = sqliteTable(
   {
     id: id(),
     workspaceId: workspaceId(),
-    webhookId: text("webhook_id").notNull().references(() => webhooks.id, { onDelete: "cascade" }),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
     status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
@@ -40,5 +42,8 @@ export const webhookDeliveries = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("webhook_deliveries_webhook_idx").on(t.webhookId, t.id), index("webhook_deliveries_event_idx").on(t.eventId)],
+  (t) => [
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.id),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+  ],
 );

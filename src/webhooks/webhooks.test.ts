@@ -8,14 +8,22 @@ import { webhooks } from "./webhooks.table";
 
 const desk = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" } });
 const eventTypes = (workspaceId: string) =>
-  desk.deps.db.select({ type: events.type }).from(events).where(eq(events.workspaceId, workspaceId)).all().map((e) => e.type);
+  desk.deps.db
+    .select({ type: events.type })
+    .from(events)
+    .where(eq(events.workspaceId, workspaceId))
+    .all()
+    .map((e) => e.type);
 
 async function setup() {
   const { workspace, owner } = await createWorkspaceWithOwner(desk);
   return { workspace, owner };
 }
 
-async function create(headers: Record<string, string>, input: Record<string, unknown> = { url: "http://127.0.0.1:9/hook", events: ["*"] }) {
+async function create(
+  headers: Record<string, string>,
+  input: Record<string, unknown> = { url: "http://127.0.0.1:9/hook", events: ["*"] },
+) {
   return desk.api("POST", "/v1/webhooks", { headers, body: input });
 }
 
@@ -30,17 +38,41 @@ describe("webhooks CRUD", () => {
     expect((await create(createKey(desk, owner, ["settings:write"]).headers)).status).toBe(403);
     // all events reach beyond settings: a settings key subscribes only to what it may read
     expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers)).status).toBe(403);
-    expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers, { url: "http://127.0.0.1:9/hook", events: ["member.added"] })).status).toBe(201);
-    expect((await create(createKey(desk, owner, ["settings:read", "settings:write", "tickets:read", "contacts:read", "kb:read"]).headers)).status).toBe(201);
+    expect(
+      (
+        await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers, {
+          url: "http://127.0.0.1:9/hook",
+          events: ["member.added"],
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await create(
+          createKey(desk, owner, ["settings:read", "settings:write", "tickets:read", "contacts:read", "kb:read"])
+            .headers,
+        )
+      ).status,
+    ).toBe(201);
     const admin = await addMember(desk, workspace.id, "admin");
     expect((await create(admin.headers)).status).toBe(201);
   });
 
   test("create answers the secret once, stores it sealed, audits and emits webhook.created", async () => {
     const { workspace, owner } = await setup();
-    const res = await create(owner.headers, { url: "http://127.0.0.1:9/hook", events: ["ticket.created", "ticket.created"], description: "CRM sync" });
+    const res = await create(owner.headers, {
+      url: "http://127.0.0.1:9/hook",
+      events: ["ticket.created", "ticket.created"],
+      description: "CRM sync",
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ url: "http://127.0.0.1:9/hook", description: "CRM sync", events: ["ticket.created"], enabled: true, team_ids: [] });
+    expect(res.body).toMatchObject({
+      url: "http://127.0.0.1:9/hook",
+      description: "CRM sync",
+      events: ["ticket.created"],
+      enabled: true,
+      team_ids: [],
+    });
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const row = desk.deps.db.select().from(webhooks).where(eq(webhooks.id, res.body.id)).get()!;
     expect(row.secretSealed).not.toContain(res.body.secret);
@@ -51,7 +83,11 @@ describe("webhooks CRUD", () => {
     expect(got.text).not.toContain(res.body.secret);
     const list = await desk.api("GET", "/v1/webhooks", { headers: owner.headers });
     expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([res.body.id]);
-    const audit = desk.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "webhook.created"))).all();
+    const audit = desk.deps.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "webhook.created")))
+      .all();
     expect(audit).toHaveLength(1);
     expect(eventTypes(workspace.id)).toEqual(["workspace.updated", "webhook.created"]);
   });
@@ -90,7 +126,11 @@ describe("webhooks CRUD", () => {
     ["unknown field", { url: "http://127.0.0.1:9/x", events: ["*"], secret: "mine" }, "body"],
     ["missing url", { events: ["*"] }, "body.url"],
     ["unknown team", { url: "http://127.0.0.1:9/x", events: ["*"], team_ids: ["nope"] }, "body.team_ids.0"],
-    ["huge description", { url: "http://127.0.0.1:9/x", events: ["*"], description: "x".repeat(501) }, "body.description"],
+    [
+      "huge description",
+      { url: "http://127.0.0.1:9/x", events: ["*"], description: "x".repeat(501) },
+      "body.description",
+    ],
   ])("refuses %s with 422", async (_name, input, location) => {
     const { owner } = await setup();
     const res = await create(owner.headers, input);
@@ -105,23 +145,41 @@ describe("webhooks CRUD", () => {
     expect(res.status).toBe(201);
     expect(res.body.description).toBe(description);
     // NUL characters are refused for every JSON body by the HTTP layer.
-    expect((await create(owner.headers, { url: "http://127.0.0.1:9/x", events: ["*"], description: "a\u0000b" })).status).toBe(422);
+    expect(
+      (await create(owner.headers, { url: "http://127.0.0.1:9/x", events: ["*"], description: "a\u0000b" })).status,
+    ).toBe(422);
   });
 
   test("PATCH changes fields, re-checks the url, audits and emits webhook.updated; DELETE answers 204", async () => {
     const { workspace, owner } = await setup();
     const { body: hook } = await create(owner.headers);
-    const patched = await desk.api("PATCH", `/v1/webhooks/${hook.id}`, { headers: owner.headers, body: { enabled: false, events: ["ticket.updated"] } });
+    const patched = await desk.api("PATCH", `/v1/webhooks/${hook.id}`, {
+      headers: owner.headers,
+      body: { enabled: false, events: ["ticket.updated"] },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ enabled: false, events: ["ticket.updated"], url: hook.url });
-    const bad = await desk.api("PATCH", `/v1/webhooks/${hook.id}`, { headers: owner.headers, body: { url: "https://10.0.0.1/x" } });
+    const bad = await desk.api("PATCH", `/v1/webhooks/${hook.id}`, {
+      headers: owner.headers,
+      body: { url: "https://10.0.0.1/x" },
+    });
     expect(bad.status).toBe(422);
     expect((await desk.api("GET", `/v1/webhooks/${hook.id}`, { headers: owner.headers })).body.url).toBe(hook.url);
     const deleted = await desk.api("DELETE", `/v1/webhooks/${hook.id}`, { headers: owner.headers });
     expect(deleted.status).toBe(204);
     expect((await desk.api("GET", `/v1/webhooks/${hook.id}`, { headers: owner.headers })).status).toBe(404);
-    expect(eventTypes(workspace.id)).toEqual(["workspace.updated", "webhook.created", "webhook.updated", "webhook.deleted"]);
-    const actions = desk.deps.db.select({ a: auditLogs.action }).from(auditLogs).where(eq(auditLogs.workspaceId, workspace.id)).all().map((r) => r.a);
+    expect(eventTypes(workspace.id)).toEqual([
+      "workspace.updated",
+      "webhook.created",
+      "webhook.updated",
+      "webhook.deleted",
+    ]);
+    const actions = desk.deps.db
+      .select({ a: auditLogs.action })
+      .from(auditLogs)
+      .where(eq(auditLogs.workspaceId, workspace.id))
+      .all()
+      .map((r) => r.a);
     expect(actions).toEqual(["webhook.created", "webhook.updated", "webhook.deleted"]);
   });
 

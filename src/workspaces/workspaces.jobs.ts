@@ -14,16 +14,27 @@ const BATCH = 2000;
 /** Every ordinary table with a `workspace_id` column, whichever feature owns it. */
 function tablesWithWorkspaceId(sqlite: Database): string[] {
   const tables = sqlite
-    .query<{ name: string; sql: string | null }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .query<{ name: string; sql: string | null }, []>(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
     .all()
     .filter((t) => !KEPT_TABLES.has(t.name) && !/^\s*CREATE\s+VIRTUAL/i.test(t.sql ?? ""));
   return tables
-    .filter((t) => sqlite.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${t.name.replaceAll("'", "''")}')`).all().some((c) => c.name === "workspace_id"))
+    .filter((t) =>
+      sqlite
+        .query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${t.name.replaceAll("'", "''")}')`)
+        .all()
+        .some((c) => c.name === "workspace_id"),
+    )
     .map((t) => t.name);
 }
 
 const withoutRowid = (sqlite: Database, table: string): boolean =>
-  /\bWITHOUT\s+ROWID\s*;?\s*$/i.test(sqlite.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)?.sql ?? "");
+  /\bWITHOUT\s+ROWID\s*;?\s*$/i.test(
+    sqlite
+      .query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get(table)?.sql ?? "",
+  );
 
 /**
  * Removes every row a deleted workspace owned, in small batches so the one writer is never held
@@ -40,10 +51,14 @@ export function purgeWorkspaceRows(sqlite: Database, workspaceId: string): numbe
       try {
         if (withoutRowid(sqlite, table)) {
           // Small keyed tables (per-workspace counters): no rowid to batch by, and no need to.
-          removed += sqlite.query<unknown, [string]>(`DELETE FROM ${quoted} WHERE workspace_id = ?`).run(workspaceId).changes;
+          removed += sqlite
+            .query<unknown, [string]>(`DELETE FROM ${quoted} WHERE workspace_id = ?`)
+            .run(workspaceId).changes;
           continue;
         }
-        const batch = sqlite.query<unknown, [string, number]>(`DELETE FROM ${quoted} WHERE rowid IN (SELECT rowid FROM ${quoted} WHERE workspace_id = ? LIMIT ?)`);
+        const batch = sqlite.query<unknown, [string, number]>(
+          `DELETE FROM ${quoted} WHERE rowid IN (SELECT rowid FROM ${quoted} WHERE workspace_id = ? LIMIT ?)`,
+        );
         for (;;) {
           const { changes } = batch.run(workspaceId, BATCH);
           removed += changes;

@@ -12,7 +12,14 @@ import {
   WidgetSecretSchema,
   WorkspaceSchema,
 } from "./workspaces.schemas";
-import { createWorkspace, deleteWorkspace, findWorkspace, rotateWidgetSecret, transferOwnership, updateWorkspace } from "./workspaces.service";
+import {
+  createWorkspace,
+  deleteWorkspace,
+  findWorkspace,
+  rotateWidgetSecret,
+  transferOwnership,
+  updateWorkspace,
+} from "./workspaces.service";
 
 const settingsWrite = { role: "admin", scopes: ["settings:write"] } as const;
 
@@ -25,7 +32,12 @@ export function workspacesRoutes(deps: Deps) {
         set.status = 201;
         return presentWorkspace(createWorkspace(user, body, deps));
       },
-      { signedIn: true, body: CreateWorkspaceBody, response: { 201: WorkspaceSchema }, detail: { summary: "Create a workspace; the caller becomes its owner" } },
+      {
+        signedIn: true,
+        body: CreateWorkspaceBody,
+        response: { 201: WorkspaceSchema },
+        detail: { summary: "Create a workspace; the caller becomes its owner" },
+      },
     )
     .get(
       "/workspace",
@@ -34,7 +46,11 @@ export function workspacesRoutes(deps: Deps) {
         if (!row) throw notFound("Workspace");
         return presentWorkspace(row);
       },
-      { access: { role: "viewer", scopes: ["settings:read"] }, response: { 200: WorkspaceSchema }, detail: { summary: "The current workspace" } },
+      {
+        access: { role: "viewer", scopes: ["settings:read"] },
+        response: { 200: WorkspaceSchema },
+        detail: { summary: "The current workspace" },
+      },
     )
     .patch("/workspace", ({ ctx, body }) => presentWorkspace(updateWorkspace(ctx, body, deps)), {
       access: settingsWrite,
@@ -54,7 +70,8 @@ export function workspacesRoutes(deps: Deps) {
         body: DeleteWorkspaceBody,
         detail: {
           summary: "Delete the workspace and all its data",
-          description: "Owner only, from a session signed in with two-factor (403 `two_factor_required`) within the last 15 minutes (403 `recent_sign_in_required`).",
+          description:
+            "Owner only, from a session signed in with two-factor (403 `two_factor_required`) within the last 15 minutes (403 `recent_sign_in_required`).",
         },
       },
     )

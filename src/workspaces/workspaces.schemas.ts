@@ -2,7 +2,10 @@ import { z } from "zod";
 
 export const CreateWorkspaceBody = z.object({
   name: z.string().trim().min(1).max(100),
-  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,47}$/, "lowercase letters, digits and dashes").optional(),
+  slug: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,47}$/, "lowercase letters, digits and dashes")
+    .optional(),
 });
 
 export const WorkspaceSchema = z.object({
@@ -37,7 +40,12 @@ export const AiSettingsPatch = z
     widget_answers: z.boolean().nullable(),
     assistant: z.boolean().nullable(),
     tone: z.string().trim().max(200).nullable(),
-    reply_language: z.string().trim().max(35).regex(/^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*|auto)?$/, "a BCP 47 language tag").nullable(),
+    reply_language: z
+      .string()
+      .trim()
+      .max(35)
+      .regex(/^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*|auto)?$/, "a BCP 47 language tag")
+      .nullable(),
     instructions: z.string().max(2000).nullable(),
   })
   .partial()
@@ -49,10 +57,18 @@ export const AiSettingsPatch = z
  */
 export const WorkspaceSettingsPatch = z
   .object({
-    brand_color: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "a hex colour such as #1f6feb").nullable(),
+    brand_color: z
+      .string()
+      .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "a hex colour such as #1f6feb")
+      .nullable(),
     timezone: z.string().refine(isIanaTimeZone, "an IANA time zone such as Europe/Berlin").nullable(),
     help_center_enabled: z.boolean().nullable(),
-    help_center_title: z.string().trim().max(100).refine((s) => !/[<>]/.test(s), "must not contain < or >").nullable(),
+    help_center_title: z
+      .string()
+      .trim()
+      .max(100)
+      .refine((s) => !/[<>]/.test(s), "must not contain < or >")
+      .nullable(),
     csat_enabled: z.boolean().nullable(),
     auto_assign: z.enum(["none", "round_robin", "load_balanced"]).nullable(),
     gravatar: z.boolean().nullable(),

@@ -29,7 +29,11 @@ function freeSlug(db: Db, wanted: string): string {
 }
 
 /** Creates a workspace with the caller as its owner. */
-export function createWorkspace(user: Pick<UserContext, "userId">, input: CreateWorkspaceInput, deps: { db: Db; secrets: SecretBox }) {
+export function createWorkspace(
+  user: Pick<UserContext, "userId">,
+  input: CreateWorkspaceInput,
+  deps: { db: Db; secrets: SecretBox },
+) {
   const now = new Date().toISOString();
   const id = newId();
   const slug = freeSlug(deps.db, input.slug ?? input.name);
@@ -56,11 +60,19 @@ export function createWorkspace(user: Pick<UserContext, "userId">, input: Create
 }
 
 export function findWorkspace(db: Db, workspaceId: string) {
-  return db.select().from(workspaces).where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).get();
+  return db
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
+    .get();
 }
 
 function requireWorkspace(db: Db | Tx, workspaceId: string) {
-  const row = db.select().from(workspaces).where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).get();
+  const row = db
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
+    .get();
   if (!row) throw notFound("Workspace");
   return row;
 }
@@ -111,9 +123,17 @@ export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput
       action: "workspace.updated",
       entityType: "workspace",
       entityId: ctx.workspaceId,
-      data: { changes, ...(changes.includes("name") ? { name: { from: current.name, to: name } } : {}), ...(input.settings ? { settings: input.settings } : {}) },
+      data: {
+        changes,
+        ...(changes.includes("name") ? { name: { from: current.name, to: name } } : {}),
+        ...(input.settings ? { settings: input.settings } : {}),
+      },
     });
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "workspace.updated", data: { workspace: presentWorkspace(row) } });
+    appendEvent(tx, {
+      workspaceId: ctx.workspaceId,
+      type: "workspace.updated",
+      data: { workspace: presentWorkspace(row) },
+    });
     return row;
   });
 }
@@ -126,7 +146,11 @@ function requireStrongSession(db: Db, ctx: RequestContext, clock: Clock, recent:
   const sessionId = ctx.actor.type === "user" ? ctx.actor.sessionId : null;
   const session = sessionId ? db.select().from(sessions).where(eq(sessions.id, sessionId)).get() : undefined;
   if (!session?.mfaVerified) {
-    throw new DeskError(403, "two_factor_required", "Turn on two-factor authentication and sign in with it to do this.");
+    throw new DeskError(
+      403,
+      "two_factor_required",
+      "Turn on two-factor authentication and sign in with it to do this.",
+    );
   }
   if (recent && clock.now().getTime() - new Date(session.authenticatedAt).getTime() > RECENT_SIGN_IN_MS) {
     throw new DeskError(403, "recent_sign_in_required", "Sign in again (within the last 15 minutes) to do this.");
@@ -143,28 +167,50 @@ export function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: 
   requireStrongSession(deps.db, ctx, deps.clock, true);
   const memberIds = withTx(deps.db, (tx) => {
     const current = requireWorkspace(tx, ctx.workspaceId);
-    if (confirmName !== current.name) throw invalidAt("body.confirm_name", "Type the workspace's name exactly to confirm.");
+    if (confirmName !== current.name)
+      throw invalidAt("body.confirm_name", "Type the workspace's name exactly to confirm.");
     const now = new Date().toISOString();
-    recordAudit(tx, ctx, { action: "workspace.deleted", entityType: "workspace", entityId: ctx.workspaceId, data: { name: current.name } });
+    recordAudit(tx, ctx, {
+      action: "workspace.deleted",
+      entityType: "workspace",
+      entityId: ctx.workspaceId,
+      data: { name: current.name },
+    });
     tx.update(workspaces).set({ deletedAt: now, updatedAt: now }).where(eq(workspaces.id, ctx.workspaceId)).run();
-    const ids = tx.select({ userId: members.userId }).from(members).where(eq(members.workspaceId, ctx.workspaceId)).all().map((r) => r.userId);
+    const ids = tx
+      .select({ userId: members.userId })
+      .from(members)
+      .where(eq(members.workspaceId, ctx.workspaceId))
+      .all()
+      .map((r) => r.userId);
     enqueue(tx, PURGE_WORKSPACE_JOB, { workspace_id: ctx.workspaceId }, { uniqueKey: `purge:${ctx.workspaceId}` });
     return ids;
   });
-  for (const userId of memberIds) signalAccessEnded(deps.db, { kind: "membership", userId, workspaceId: ctx.workspaceId });
+  for (const userId of memberIds)
+    signalAccessEnded(deps.db, { kind: "membership", userId, workspaceId: ctx.workspaceId });
 }
 
 /** The target member becomes owner and the calling owner becomes admin, in one step. */
 export function transferOwnership(ctx: RequestContext, targetUserId: string, deps: { db: Db; clock: Clock }) {
   requireStrongSession(deps.db, ctx, deps.clock, false);
   const callerId = ctx.actor.type === "user" ? ctx.actor.userId : "";
-  if (targetUserId === callerId) throw invalidAt("body.user_id", "You already own this workspace; name another member.");
+  if (targetUserId === callerId)
+    throw invalidAt("body.user_id", "You already own this workspace; name another member.");
   return withTx(deps.db, (tx) => {
-    const target = tx.select({ role: members.role }).from(members).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, targetUserId))).get();
+    const target = tx
+      .select({ role: members.role })
+      .from(members)
+      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, targetUserId)))
+      .get();
     if (!target) throw invalidAt("body.user_id", "Not a member of this workspace.");
     const promoted = setMemberRole(tx, ctx, targetUserId, "owner", deps);
     const demoted = setMemberRole(tx, ctx, callerId, "admin", deps);
-    recordAudit(tx, ctx, { action: "workspace.ownership_transferred", entityType: "workspace", entityId: ctx.workspaceId, data: { from: callerId, to: targetUserId } });
+    recordAudit(tx, ctx, {
+      action: "workspace.ownership_transferred",
+      entityType: "workspace",
+      entityId: ctx.workspaceId,
+      data: { from: callerId, to: targetUserId },
+    });
     return { owner: promoted, previous_owner: demoted };
   });
 }
@@ -174,14 +220,25 @@ export function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; secrets:
   const secret = `whs_${randomToken(32)}`;
   withTx(deps.db, (tx) => {
     requireWorkspace(tx, ctx.workspaceId);
-    tx.update(workspaces).set({ widgetSecretSealed: deps.secrets.seal(secret), updatedAt: new Date().toISOString() }).where(eq(workspaces.id, ctx.workspaceId)).run();
-    recordAudit(tx, ctx, { action: "workspace.widget_secret_rotated", entityType: "workspace", entityId: ctx.workspaceId });
+    tx.update(workspaces)
+      .set({ widgetSecretSealed: deps.secrets.seal(secret), updatedAt: new Date().toISOString() })
+      .where(eq(workspaces.id, ctx.workspaceId))
+      .run();
+    recordAudit(tx, ctx, {
+      action: "workspace.widget_secret_rotated",
+      entityType: "workspace",
+      entityId: ctx.workspaceId,
+    });
   });
   return secret;
 }
 
 /** The widget secret in clear, for the widget feature's user_hash check; null when never set. */
 export function widgetSecretOf(db: Db, secrets: SecretBox, workspaceId: string): string | null {
-  const row = db.select({ sealed: workspaces.widgetSecretSealed }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+  const row = db
+    .select({ sealed: workspaces.widgetSecretSealed })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .get();
   return row?.sealed ? secrets.open(row.sealed) : null;
 }

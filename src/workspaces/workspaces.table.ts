@@ -19,16 +19,23 @@ export const workspaces = sqliteTable(
     updatedAt: updatedAt(),
     deletedAt: timestamp("deleted_at"),
   },
-  (t) => [uniqueIndex("workspaces_slug_unique").on(t.slug), uniqueIndex("workspaces_widget_key_unique").on(t.widgetKey)],
+  (t) => [
+    uniqueIndex("workspaces_slug_unique").on(t.slug),
+    uniqueIndex("workspaces_widget_key_unique").on(t.widgetKey),
+  ],
 );
 
 export const members = sqliteTable(
   "members",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     userId: text("user_id").notNull(),
     role: text("role", { enum: ["owner", "admin", "agent", "viewer"] }).notNull(),
-    availability: text("availability", { enum: ["online", "away", "offline"] }).notNull().default("online"),
+    availability: text("availability", { enum: ["online", "away", "offline"] })
+      .notNull()
+      .default("online"),
     maxOpenTickets: integer("max_open_tickets"),
     lastSeenAt: timestamp("last_seen_at"),
     createdAt: createdAt(),

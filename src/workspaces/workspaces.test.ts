@@ -13,11 +13,21 @@ import { addMember, createKey, createUser, createWorkspaceWithOwner, type Member
 
 const desk = await startTestDesk();
 
-const lastSeq = (d: TestDesk, wid: string) => d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
+const lastSeq = (d: TestDesk, wid: string) =>
+  d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
-  d.deps.db.select().from(events).where(and(eq(events.workspaceId, wid), gt(events.seq, seq))).orderBy(asc(events.seq)).all();
+  d.deps.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
+    .orderBy(asc(events.seq))
+    .all();
 const auditOf = (d: TestDesk, wid: string, action: string) =>
-  d.deps.db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, wid), eq(auditLogs.action, action))).all();
+  d.deps.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.workspaceId, wid), eq(auditLogs.action, action)))
+    .all();
 
 /** A workspace whose owner signed in with two-factor just now. */
 async function strongOwner() {
@@ -28,7 +38,15 @@ async function strongOwner() {
     role: "owner",
     workspaceId: workspace.id,
     headers: { authorization: `Bearer ${user.token}`, "desk-workspace": workspace.id },
-    ctx: { workspaceId: workspace.id, actor: { type: "user", userId: user.id, sessionId: user.sessionId }, role: "owner", scopes: null, visibleTeams: "all", requestId: "t", ip: null },
+    ctx: {
+      workspaceId: workspace.id,
+      actor: { type: "user", userId: user.id, sessionId: user.sessionId },
+      role: "owner",
+      scopes: null,
+      visibleTeams: "all",
+      requestId: "t",
+      ip: null,
+    },
   };
   return { workspace, owner };
 }
@@ -37,16 +55,29 @@ describe("POST /v1/workspaces", () => {
   test("creates a workspace owned by the caller, with a workspace.updated event", async () => {
     const user = await createUser(desk);
     expect((await desk.api("POST", "/v1/workspaces", { body: { name: "X" } })).status).toBe(401);
-    const bad = await desk.api("POST", "/v1/workspaces", { headers: { authorization: `Bearer ${user.token}` }, body: { name: "", slug: "Bad Slug" } });
+    const bad = await desk.api("POST", "/v1/workspaces", {
+      headers: { authorization: `Bearer ${user.token}` },
+      body: { name: "", slug: "Bad Slug" },
+    });
     expect(bad.status).toBe(422);
-    const res = await desk.api("POST", "/v1/workspaces", { headers: { authorization: `Bearer ${user.token}` }, body: { name: "Globex Support" } });
+    const res = await desk.api("POST", "/v1/workspaces", {
+      headers: { authorization: `Bearer ${user.token}` },
+      body: { name: "Globex Support" },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: "Globex Support", slug: expect.stringMatching(/^globex-support/), settings: {}, avatar_url: null });
+    expect(res.body).toMatchObject({
+      name: "Globex Support",
+      slug: expect.stringMatching(/^globex-support/),
+      settings: {},
+      avatar_url: null,
+    });
     const member = desk.deps.db.select().from(members).where(eq(members.workspaceId, res.body.id)).all();
     expect(member).toEqual([expect.objectContaining({ userId: user.id, role: "owner" })]);
     expect(eventsAfter(desk, res.body.id, 0).map((e) => e.type)).toEqual(["workspace.updated"]);
     const key = createKey(desk, (await createWorkspaceWithOwner(desk)).owner, ["settings:write"]);
-    expect((await desk.api("POST", "/v1/workspaces", { headers: key.headers, body: { name: "Nope" } })).status).toBe(403);
+    expect((await desk.api("POST", "/v1/workspaces", { headers: key.headers, body: { name: "Nope" } })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -56,12 +87,21 @@ describe("PATCH /v1/workspace", () => {
     const other = await createWorkspaceWithOwner(desk);
     expect((await desk.api("PATCH", "/v1/workspace", { body: { name: "x" } })).status).toBe(401);
     const agent = await addMember(desk, workspace.id, "agent");
-    expect((await desk.api("PATCH", "/v1/workspace", { headers: agent.headers, body: { name: "x" } })).status).toBe(403);
+    expect((await desk.api("PATCH", "/v1/workspace", { headers: agent.headers, body: { name: "x" } })).status).toBe(
+      403,
+    );
     const reader = createKey(desk, owner, ["settings:read"]);
-    expect((await desk.api("PATCH", "/v1/workspace", { headers: reader.headers, body: { name: "x" } })).status).toBe(403);
-    const foreign = await desk.api("PATCH", "/v1/workspace", { headers: { ...owner.headers, "desk-workspace": other.workspace.id }, body: { name: "x" } });
+    expect((await desk.api("PATCH", "/v1/workspace", { headers: reader.headers, body: { name: "x" } })).status).toBe(
+      403,
+    );
+    const foreign = await desk.api("PATCH", "/v1/workspace", {
+      headers: { ...owner.headers, "desk-workspace": other.workspace.id },
+      body: { name: "x" },
+    });
     expect(foreign.status).toBe(404);
-    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, other.workspace.id)).get()!.name).toBe(other.workspace.name);
+    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, other.workspace.id)).get()!.name).toBe(
+      other.workspace.name,
+    );
   });
 
   test("bad settings answer 422 with locations and change nothing", async () => {
@@ -87,7 +127,10 @@ describe("PATCH /v1/workspace", () => {
       const res = await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.code).toBe("validation_failed");
-      expect(res.body.errors.map((e: { location: string }) => e.location), JSON.stringify(body)).toContain(location);
+      expect(
+        res.body.errors.map((e: { location: string }) => e.location),
+        JSON.stringify(body),
+      ).toContain(location);
     }
     expect(lastSeq(desk, workspace.id)).toBe(before);
     expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.settings).toEqual({});
@@ -97,19 +140,42 @@ describe("PATCH /v1/workspace", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const first = await desk.api("PATCH", "/v1/workspace", {
       headers: owner.headers,
-      body: { name: "Renamed", settings: { timezone: "Europe/Berlin", brand_color: "#1f6feb", csat_enabled: true, ai: { assistant: true, tone: "friendly" } } },
+      body: {
+        name: "Renamed",
+        settings: {
+          timezone: "Europe/Berlin",
+          brand_color: "#1f6feb",
+          csat_enabled: true,
+          ai: { assistant: true, tone: "friendly" },
+        },
+      },
     });
     expect(first.status).toBe(200);
     const before = lastSeq(desk, workspace.id);
     const res = await desk.api("PATCH", "/v1/workspace", {
       headers: owner.headers,
-      body: { settings: { brand_color: null, label_creation: "admins", auto_assign: "round_robin", ai: { tone: null, reply_language: "de" } } },
+      body: {
+        settings: {
+          brand_color: null,
+          label_creation: "admins",
+          auto_assign: "round_robin",
+          ai: { tone: null, reply_language: "de" },
+        },
+      },
     });
     expect(res.status).toBe(200);
-    const expected = { timezone: "Europe/Berlin", csat_enabled: true, label_creation: "admins", auto_assign: "round_robin", ai: { assistant: true, reply_language: "de" } };
+    const expected = {
+      timezone: "Europe/Berlin",
+      csat_enabled: true,
+      label_creation: "admins",
+      auto_assign: "round_robin",
+      ai: { assistant: true, reply_language: "de" },
+    };
     expect(res.body.name).toBe("Renamed");
     expect(res.body.settings).toEqual(expected);
-    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.settings).toEqual(expected);
+    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.settings).toEqual(
+      expected,
+    );
     const emitted = eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => e.type)).toEqual(["workspace.updated"]);
     expect((emitted[0]!.data as { workspace: { settings: unknown } }).workspace.settings).toEqual(expected);
@@ -117,7 +183,14 @@ describe("PATCH /v1/workspace", () => {
     // a key with settings:write may change settings too; a no-op changes nothing and emits nothing
     const key = createKey(desk, owner, ["settings:write"]);
     const seq = lastSeq(desk, workspace.id);
-    expect((await desk.api("PATCH", "/v1/workspace", { headers: key.headers, body: { settings: { timezone: "Europe/Berlin" } } })).status).toBe(200);
+    expect(
+      (
+        await desk.api("PATCH", "/v1/workspace", {
+          headers: key.headers,
+          body: { settings: { timezone: "Europe/Berlin" } },
+        })
+      ).status,
+    ).toBe(200);
     expect(lastSeq(desk, workspace.id)).toBe(seq);
   });
 });
@@ -127,62 +200,126 @@ describe("DELETE /v1/workspace", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     expect((await desk.api("DELETE", "/v1/workspace", { body: { confirm_name: workspace.name } })).status).toBe(401);
     const admin = await addMember(desk, workspace.id, "admin");
-    expect((await desk.api("DELETE", "/v1/workspace", { headers: admin.headers, body: { confirm_name: workspace.name } })).status).toBe(403);
+    expect(
+      (await desk.api("DELETE", "/v1/workspace", { headers: admin.headers, body: { confirm_name: workspace.name } }))
+        .status,
+    ).toBe(403);
     const key = createKey(desk, owner, ["settings:read", "settings:write"]);
-    expect((await desk.api("DELETE", "/v1/workspace", { headers: key.headers, body: { confirm_name: workspace.name } })).status).toBe(403);
-    const noMfa = await desk.api("DELETE", "/v1/workspace", { headers: owner.headers, body: { confirm_name: workspace.name } });
+    expect(
+      (await desk.api("DELETE", "/v1/workspace", { headers: key.headers, body: { confirm_name: workspace.name } }))
+        .status,
+    ).toBe(403);
+    const noMfa = await desk.api("DELETE", "/v1/workspace", {
+      headers: owner.headers,
+      body: { confirm_name: workspace.name },
+    });
     expect(noMfa.status).toBe(403);
     expect(noMfa.body.code).toBe("two_factor_required");
 
     const strong = await strongOwner();
-    desk.deps.db.update(sessions).set({ authenticatedAt: new Date(Date.now() - 20 * 60_000).toISOString() }).where(eq(sessions.id, strong.owner.sessionId)).run();
-    const stale = await desk.api("DELETE", "/v1/workspace", { headers: strong.owner.headers, body: { confirm_name: strong.workspace.name } });
+    desk.deps.db
+      .update(sessions)
+      .set({ authenticatedAt: new Date(Date.now() - 20 * 60_000).toISOString() })
+      .where(eq(sessions.id, strong.owner.sessionId))
+      .run();
+    const stale = await desk.api("DELETE", "/v1/workspace", {
+      headers: strong.owner.headers,
+      body: { confirm_name: strong.workspace.name },
+    });
     expect(stale.status).toBe(403);
     expect(stale.body.code).toBe("recent_sign_in_required");
-    desk.deps.db.update(sessions).set({ authenticatedAt: new Date().toISOString() }).where(eq(sessions.id, strong.owner.sessionId)).run();
-    const wrong = await desk.api("DELETE", "/v1/workspace", { headers: strong.owner.headers, body: { confirm_name: "something else" } });
+    desk.deps.db
+      .update(sessions)
+      .set({ authenticatedAt: new Date().toISOString() })
+      .where(eq(sessions.id, strong.owner.sessionId))
+      .run();
+    const wrong = await desk.api("DELETE", "/v1/workspace", {
+      headers: strong.owner.headers,
+      body: { confirm_name: "something else" },
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors[0].location).toBe("body.confirm_name");
-    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, strong.workspace.id)).get()!.deletedAt).toBeNull();
+    expect(
+      desk.deps.db.select().from(workspaces).where(eq(workspaces.id, strong.workspace.id)).get()!.deletedAt,
+    ).toBeNull();
   });
 
   test("soft-deletes, ends access at once, and the purge job removes its rows", async () => {
     const { workspace, owner } = await strongOwner();
     const agent = await addMember(desk, workspace.id, "agent");
     const key = createKey(desk, owner, ["settings:read"]);
-    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Ops", member_ids: [agent.id] } });
+    const team = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "Ops", member_ids: [agent.id] },
+    });
     expect(team.status).toBe(201);
     const form = new FormData();
     form.append("file", new File(["quarterly numbers"], "report.txt", { type: "text/plain" }));
     const upload = await desk.api("POST", "/v1/attachments", { headers: owner.headers, raw: form });
     expect(upload.status).toBe(201);
-    const attachmentFile = join(desk.dataDir, "attachments", desk.deps.db.$client.query<{ storage_key: string }, [string]>("SELECT storage_key FROM attachments WHERE id = ?").get(upload.body.id)!.storage_key);
+    const attachmentFile = join(
+      desk.dataDir,
+      "attachments",
+      desk.deps.db.$client
+        .query<{ storage_key: string }, [string]>("SELECT storage_key FROM attachments WHERE id = ?")
+        .get(upload.body.id)!.storage_key,
+    );
     const mailFolder = join(desk.dataDir, "mail", workspace.id, "2026-01");
     mkdirSync(mailFolder, { recursive: true });
     writeFileSync(join(mailFolder, "original.eml"), "Subject: kept until the purge\r\n\r\nbody");
     const otherWorkspace = await createWorkspaceWithOwner(desk);
     const otherForm = new FormData();
     otherForm.append("file", new File(["not theirs"], "other.txt", { type: "text/plain" }));
-    const otherUpload = await desk.api("POST", "/v1/attachments", { headers: otherWorkspace.owner.headers, raw: otherForm });
-    const otherFile = join(desk.dataDir, "attachments", desk.deps.db.$client.query<{ storage_key: string }, [string]>("SELECT storage_key FROM attachments WHERE id = ?").get(otherUpload.body.id)!.storage_key);
+    const otherUpload = await desk.api("POST", "/v1/attachments", {
+      headers: otherWorkspace.owner.headers,
+      raw: otherForm,
+    });
+    const otherFile = join(
+      desk.dataDir,
+      "attachments",
+      desk.deps.db.$client
+        .query<{ storage_key: string }, [string]>("SELECT storage_key FROM attachments WHERE id = ?")
+        .get(otherUpload.body.id)!.storage_key,
+    );
     expect(existsSync(attachmentFile) && existsSync(otherFile)).toBe(true);
     const signals: AccessEnded[] = [];
     const off = onAccessEnded(desk.deps.db, (s) => signals.push(s));
-    const res = await desk.api("DELETE", "/v1/workspace", { headers: owner.headers, body: { confirm_name: workspace.name } });
+    const res = await desk.api("DELETE", "/v1/workspace", {
+      headers: owner.headers,
+      body: { confirm_name: workspace.name },
+    });
     off();
     expect(res.status).toBe(204);
-    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.deletedAt).not.toBeNull();
+    expect(
+      desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.deletedAt,
+    ).not.toBeNull();
     expect((await desk.api("GET", "/v1/workspace", { headers: agent.headers })).status).toBe(404);
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(401);
-    expect(signals).toEqual(expect.arrayContaining([{ kind: "membership", userId: agent.id, workspaceId: workspace.id }, { kind: "membership", userId: owner.id, workspaceId: workspace.id }]));
+    expect(signals).toEqual(
+      expect.arrayContaining([
+        { kind: "membership", userId: agent.id, workspaceId: workspace.id },
+        { kind: "membership", userId: owner.id, workspaceId: workspace.id },
+      ]),
+    );
     await desk.jobs.drain();
     const sqlite = desk.deps.db.$client;
     for (const table of ["members", "teams", "api_keys", "events", "audit_logs"]) {
-      expect(sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).get(workspace.id), table).toEqual({ n: 0 });
+      expect(
+        sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).get(workspace.id),
+        table,
+      ).toEqual({ n: 0 });
     }
-    expect(sqlite.query("SELECT count(*) AS n FROM team_members WHERE team_id = ?").get(team.body.id)).toEqual({ n: 0 });
-    expect(sqlite.query("SELECT count(*) AS n FROM ticket_counts WHERE workspace_id = ?").get(workspace.id)).toEqual({ n: 0 });
-    expect(sqlite.query("SELECT state, last_error FROM jobs WHERE kind = 'workspaces.purge' AND payload LIKE ?").get(`%${workspace.id}%`)).toEqual({ state: "done", last_error: null });
+    expect(sqlite.query("SELECT count(*) AS n FROM team_members WHERE team_id = ?").get(team.body.id)).toEqual({
+      n: 0,
+    });
+    expect(sqlite.query("SELECT count(*) AS n FROM ticket_counts WHERE workspace_id = ?").get(workspace.id)).toEqual({
+      n: 0,
+    });
+    expect(
+      sqlite
+        .query("SELECT state, last_error FROM jobs WHERE kind = 'workspaces.purge' AND payload LIKE ?")
+        .get(`%${workspace.id}%`),
+    ).toEqual({ state: "done", last_error: null });
     // Its files go too (attachments, original mail); another workspace's stay.
     expect(existsSync(attachmentFile)).toBe(false);
     expect(existsSync(join(desk.dataDir, "mail", workspace.id))).toBe(false);
@@ -196,19 +333,40 @@ describe("POST /v1/workspace/transfer", () => {
     const admin = await addMember(desk, workspace.id, "admin");
     const weak = await createWorkspaceWithOwner(desk);
     const weakTarget = await addMember(desk, weak.workspace.id, "agent");
-    const refused = await desk.api("POST", "/v1/workspace/transfer", { headers: weak.owner.headers, body: { user_id: weakTarget.id } });
+    const refused = await desk.api("POST", "/v1/workspace/transfer", {
+      headers: weak.owner.headers,
+      body: { user_id: weakTarget.id },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("two_factor_required");
-    expect((await desk.api("POST", "/v1/workspace/transfer", { headers: admin.headers, body: { user_id: admin.id } })).status).toBe(403);
-    expect((await desk.api("POST", "/v1/workspace/transfer", { headers: owner.headers, body: { user_id: weakTarget.id } })).status).toBe(422);
-    expect((await desk.api("POST", "/v1/workspace/transfer", { headers: owner.headers, body: { user_id: 5 } })).status).toBe(422);
+    expect(
+      (await desk.api("POST", "/v1/workspace/transfer", { headers: admin.headers, body: { user_id: admin.id } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await desk.api("POST", "/v1/workspace/transfer", { headers: owner.headers, body: { user_id: weakTarget.id } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await desk.api("POST", "/v1/workspace/transfer", { headers: owner.headers, body: { user_id: 5 } })).status,
+    ).toBe(422);
     const before = lastSeq(desk, workspace.id);
-    const res = await desk.api("POST", "/v1/workspace/transfer", { headers: owner.headers, body: { user_id: admin.id } });
+    const res = await desk.api("POST", "/v1/workspace/transfer", {
+      headers: owner.headers,
+      body: { user_id: admin.id },
+    });
     expect(res.status).toBe(200);
     expect(res.body.owner.user.id).toBe(admin.id);
     expect(res.body.owner.role).toBe("owner");
     expect(res.body.previous_owner.role).toBe("admin");
-    const roles = Object.fromEntries(desk.deps.db.select().from(members).where(eq(members.workspaceId, workspace.id)).all().map((m) => [m.userId, m.role]));
+    const roles = Object.fromEntries(
+      desk.deps.db
+        .select()
+        .from(members)
+        .where(eq(members.workspaceId, workspace.id))
+        .all()
+        .map((m) => [m.userId, m.role]),
+    );
     expect(roles).toEqual({ [admin.id]: "owner", [owner.id]: "admin" });
     const emitted = eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => [e.type, e.topics[1]])).toEqual([
@@ -228,7 +386,8 @@ describe("POST /v1/workspace/widget-secret/rotate", () => {
     const res = await desk.api("POST", "/v1/workspace/widget-secret/rotate", { headers: owner.headers });
     expect(res.status).toBe(200);
     expect(res.body.secret).toMatch(/^whs_/);
-    const sealed = desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.widgetSecretSealed!;
+    const sealed = desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!
+      .widgetSecretSealed!;
     expect(sealed).not.toContain(res.body.secret);
     expect(desk.deps.secrets.open(sealed)).toBe(res.body.secret);
     expect((await desk.api("GET", "/v1/workspace", { headers: owner.headers })).text).not.toContain(res.body.secret);

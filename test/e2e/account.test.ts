@@ -38,7 +38,10 @@ async function resetMailText(): Promise<string> {
   const outbox = join(desk.dataDir, "outbox");
   for (let i = 0; i < 100; i++) {
     const files = existsSync(outbox) ? readdirSync(outbox).sort() : [];
-    const raw = files.map((f) => readFileSync(join(outbox, f), "utf8")).reverse().find((m) => m.includes("Reset your Desk password"));
+    const raw = files
+      .map((f) => readFileSync(join(outbox, f), "utf8"))
+      .reverse()
+      .find((m) => m.includes("Reset your Desk password"));
     if (raw) return (await simpleParser(raw)).text ?? "";
     await Bun.sleep(100);
   }
@@ -51,7 +54,13 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
     browser = await launchChromium();
     const registered = await call(desk.url, "POST", "/v1/auth/register", {}, person);
     expect(registered.status).toBe(201);
-    const created = await call(desk.url, "POST", "/v1/workspaces", { authorization: `Bearer ${registered.body.access_token}` }, { name: "Profile Co" });
+    const created = await call(
+      desk.url,
+      "POST",
+      "/v1/workspaces",
+      { authorization: `Bearer ${registered.body.access_token}` },
+      { name: "Profile Co" },
+    );
     expect(created.status).toBe(201);
   }, STEP);
 
@@ -66,7 +75,13 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
     page.setDefaultTimeout(8000);
     await signIn(page, person.password);
     // Another sign-in elsewhere (a script standing in for a second device).
-    const elsewhere = await call(desk.url, "POST", "/v1/auth/login", {}, { email: person.email, password: person.password });
+    const elsewhere = await call(
+      desk.url,
+      "POST",
+      "/v1/auth/login",
+      {},
+      { email: person.email, password: person.password },
+    );
     expect(elsewhere.status).toBe(200);
     const asElsewhere = { authorization: `Bearer ${elsewhere.body.access_token}` };
 
@@ -87,7 +102,12 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
     await shown(qr);
     expect(((await qr.locator("path").getAttribute("d")) ?? "").length).toBeGreaterThan(1000);
     const secret = (await page.getByTestId("mfa-secret").textContent())!.trim();
-    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" });
+    const totp = new OTPAuth.TOTP({
+      secret: OTPAuth.Secret.fromBase32(secret),
+      digits: 6,
+      period: 30,
+      algorithm: "SHA1",
+    });
     await page.getByLabel("Code from the app").fill("000000");
     await page.getByRole("button", { name: "Turn on" }).click();
     await shown(page.locator(".field-invalid .field-error"));
@@ -102,10 +122,24 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
     await shown(page.getByText("Two-factor sign-in is on"));
     expect(await page.getByRole("list", { name: "Recovery code list" }).count()).toBe(0);
     // Signing in now asks for the second factor, and a recovery code from the page works once.
-    const login = await call(desk.url, "POST", "/v1/auth/login", {}, { email: person.email, password: person.password });
+    const login = await call(
+      desk.url,
+      "POST",
+      "/v1/auth/login",
+      {},
+      { email: person.email, password: person.password },
+    );
     expect(login.body).toMatchObject({ mfa_required: true });
-    expect((await call(desk.url, "POST", "/v1/auth/mfa", {}, { mfa_token: login.body.mfa_token, code: recovery[0] })).status).toBe(200);
-    const viaRecovery = await call(desk.url, "POST", "/v1/auth/login", {}, { email: person.email, password: person.password });
+    expect(
+      (await call(desk.url, "POST", "/v1/auth/mfa", {}, { mfa_token: login.body.mfa_token, code: recovery[0] })).status,
+    ).toBe(200);
+    const viaRecovery = await call(
+      desk.url,
+      "POST",
+      "/v1/auth/login",
+      {},
+      { email: person.email, password: person.password },
+    );
 
     // Sessions: this one is marked; sign out every other.
     const sessions = page.getByRole("table", { name: "Active sessions" });
@@ -114,7 +148,9 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
     // Registration, this browser, the script, and the recovery-code sign-in.
     expect(await sessions.locator("tbody tr").count()).toBe(4);
     await page.getByRole("button", { name: "Sign out all other sessions" }).click();
-    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Active sessions"] tbody tr').length === 1);
+    await page.waitForFunction(
+      () => document.querySelectorAll('table[aria-label="Active sessions"] tbody tr').length === 1,
+    );
     expect((await call(desk.url, "GET", "/v1/me", asElsewhere)).status).toBe(401);
     expect(viaRecovery.body.mfa_required).toBe(true);
 
@@ -132,7 +168,13 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
     await page.getByLabel("Password or code").fill(person.password);
     await page.getByRole("button", { name: "Turn off two-factor sign-in" }).click();
     await shown(page.getByRole("button", { name: "Set up two-factor sign-in" }));
-    const plain = await call(desk.url, "POST", "/v1/auth/login", {}, { email: person.email, password: person.password });
+    const plain = await call(
+      desk.url,
+      "POST",
+      "/v1/auth/login",
+      {},
+      { email: person.email, password: person.password },
+    );
     expect(plain.status).toBe(200);
     expect(plain.body.access_token).toEqual(expect.any(String));
     await context.close();

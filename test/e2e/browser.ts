@@ -33,11 +33,14 @@ async function freePort(): Promise<number> {
 
 /** Builds dist/desk when missing (CI builds it before the tests; a fresh clone may not have). */
 export function ensureBinary(): { ok: true } | { ok: false; missing: "chromium" | "build"; reason: string } {
-  if (!existsSync(CHROMIUM)) return { ok: false, missing: "chromium", reason: `Chromium not found at ${CHROMIUM} (apt-get install chromium)` };
+  if (!existsSync(CHROMIUM))
+    return { ok: false, missing: "chromium", reason: `Chromium not found at ${CHROMIUM} (apt-get install chromium)` };
   if (existsSync(DESK_BINARY)) return { ok: true };
   console.warn("\n*** dist/desk is missing: running `bun run build` for the browser tests ***\n");
   const build = Bun.spawnSync(["bun", "run", "build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
-  return build.exitCode === 0 && existsSync(DESK_BINARY) ? { ok: true } : { ok: false, missing: "build", reason: "`bun run build` failed, so dist/desk is missing" };
+  return build.exitCode === 0 && existsSync(DESK_BINARY)
+    ? { ok: true }
+    : { ok: false, missing: "build", reason: "`bun run build` failed, so dist/desk is missing" };
 }
 
 /** Starts dist/desk serve on a fresh data dir; resolves once /healthz answers. */
@@ -88,7 +91,13 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** A JSON call to the running Desk (for the parts a test sets up through the API). */
-export async function call<T = any>(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: T }> {
+export async function call<T = any>(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: { ...headers, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
@@ -99,7 +108,10 @@ export async function call<T = any>(url: string, method: string, path: string, h
 }
 
 /** Waits until the locator is visible (playwright's own auto-wait; bun's expect has no such matcher). */
-export async function shown(locator: { waitFor(o: { state: "visible"; timeout?: number }): Promise<void> }, timeout?: number): Promise<void> {
+export async function shown(
+  locator: { waitFor(o: { state: "visible"; timeout?: number }): Promise<void> },
+  timeout?: number,
+): Promise<void> {
   await locator.waitFor({ state: "visible", timeout });
 }
 

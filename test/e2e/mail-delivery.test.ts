@@ -32,17 +32,36 @@ describe.skipIf(!ready.ok)("outbox-only delivery in the web app (Chromium agains
     page.setDefaultTimeout(8000);
     const session = await call(desk.url, "POST", "/v1/auth/register", {}, owner);
     expect(session.status).toBe(201);
-    const workspace = await call(desk.url, "POST", "/v1/workspaces", { authorization: `Bearer ${session.body.access_token}` }, { name: "Acme" });
+    const workspace = await call(
+      desk.url,
+      "POST",
+      "/v1/workspaces",
+      { authorization: `Bearer ${session.body.access_token}` },
+      { name: "Acme" },
+    );
     headers = { authorization: `Bearer ${session.body.access_token}`, "desk-workspace": workspace.body.id };
-    const mailbox = await call(desk.url, "POST", "/v1/mailboxes", headers, { name: "Help", email: "help@acme.test", inbound_kind: "forwarding", outbound_kind: "system" });
+    const mailbox = await call(desk.url, "POST", "/v1/mailboxes", headers, {
+      name: "Help",
+      email: "help@acme.test",
+      inbound_kind: "forwarding",
+      outbound_kind: "system",
+    });
     expect(mailbox.body.outbound_via).toBe("outbox");
     const ticket = await call(desk.url, "POST", "/v1/tickets", headers, {
-      subject: "Where is my order?", channel: "email", mailbox_id: mailbox.body.id, contact: { email: "carol@customer.test", name: "Carol" }, kind: "reply", body_html: "<p>It ships today.</p>",
+      subject: "Where is my order?",
+      channel: "email",
+      mailbox_id: mailbox.body.id,
+      contact: { email: "carol@customer.test", name: "Carol" },
+      kind: "reply",
+      body_html: "<p>It ships today.</p>",
     });
     expect(ticket.status).toBe(201);
     ticketNumber = ticket.body.number;
     // The send job runs in the binary: wait until it has recorded the outcome.
-    const via = async () => (await call(desk.url, "GET", `/v1/tickets/${ticket.body.id}/messages`, headers)).body.data.find((m: { kind: string }) => m.kind === "reply")?.delivery_via ?? null;
+    const via = async () =>
+      (await call(desk.url, "GET", `/v1/tickets/${ticket.body.id}/messages`, headers)).body.data.find(
+        (m: { kind: string }) => m.kind === "reply",
+      )?.delivery_via ?? null;
     expect(await eventually(via, "outbox")).toBe("outbox");
     await page.goto(`${desk.url}/signin`);
     await page.getByLabel("Email").fill(owner.email);
@@ -56,26 +75,34 @@ describe.skipIf(!ready.ok)("outbox-only delivery in the web app (Chromium agains
     await desk?.stop();
   }, STEP);
 
-  test("the ticket timeline marks the reply as not delivered, never as sent", async () => {
-    await page.goto(`${desk.url}/tickets/${ticketNumber}`);
-    const marker = page.locator(".delivery-outbox");
-    await shown(marker);
-    expect(await marker.textContent()).toBe("Not delivered: outbox only");
-    expect(await marker.getAttribute("title")).toContain("DESK_SMTP_URL");
-    expect(await page.locator(".delivery-sent").count()).toBe(0);
-  }, STEP);
+  test(
+    "the ticket timeline marks the reply as not delivered, never as sent",
+    async () => {
+      await page.goto(`${desk.url}/tickets/${ticketNumber}`);
+      const marker = page.locator(".delivery-outbox");
+      await shown(marker);
+      expect(await marker.textContent()).toBe("Not delivered: outbox only");
+      expect(await marker.getAttribute("title")).toContain("DESK_SMTP_URL");
+      expect(await page.locator(".delivery-sent").count()).toBe(0);
+    },
+    STEP,
+  );
 
-  test("mailbox settings warn that replies are not delivered, and the test button does not claim delivery", async () => {
-    await page.goto(`${desk.url}/settings/mailboxes`);
-    const note = page.getByRole("note");
-    await shown(note);
-    expect(await note.textContent()).toContain("Replies from this mailbox are not delivered");
-    await page.getByRole("button", { name: "Test connection" }).click();
-    const result = page.getByRole("status").filter({ hasText: "Out:" });
-    await shown(result);
-    const text = (await result.textContent()) ?? "";
-    expect(text).toContain("Out: not ok");
-    expect(text).toContain("outbox");
-    expect(text).not.toContain("Out: ok");
-  }, STEP);
+  test(
+    "mailbox settings warn that replies are not delivered, and the test button does not claim delivery",
+    async () => {
+      await page.goto(`${desk.url}/settings/mailboxes`);
+      const note = page.getByRole("note");
+      await shown(note);
+      expect(await note.textContent()).toContain("Replies from this mailbox are not delivered");
+      await page.getByRole("button", { name: "Test connection" }).click();
+      const result = page.getByRole("status").filter({ hasText: "Out:" });
+      await shown(result);
+      const text = (await result.textContent()) ?? "";
+      expect(text).toContain("Out: not ok");
+      expect(text).toContain("outbox");
+      expect(text).not.toContain("Out: ok");
+    },
+    STEP,
+  );
 });

@@ -17,14 +17,21 @@ const SETTINGS: Scope[] = ["settings:read", "settings:write"];
 const VIEWER_REACH: Scope[] = ["tickets:read", "contacts:read", "settings:read", "realtime"];
 const AGENT_REACH: Scope[] = [...VIEWER_REACH, "tickets:write", "contacts:write"];
 const roleOf = (wid: string, uid: string) =>
-  desk.deps.db.select({ role: members.role }).from(members).where(and(eq(members.workspaceId, wid), eq(members.userId, uid))).get()?.role;
+  desk.deps.db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.workspaceId, wid), eq(members.userId, uid)))
+    .get()?.role;
 const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);
 
 describe("the reported attack: a settings key making an admin", () => {
   test("a settings:read+settings:write key cannot invite an admin, accept it and mint an all-scope key, nor PATCH a member to admin", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const key = createKey(desk, owner, SETTINGS);
-    const invite = await desk.api("POST", "/v1/invitations", { headers: key.headers, body: { email: "mallory@evil.test", role: "admin" } });
+    const invite = await desk.api("POST", "/v1/invitations", {
+      headers: key.headers,
+      body: { email: "mallory@evil.test", role: "admin" },
+    });
     expect(invite.status).toBe(403);
     expect(invite.body.code).toBe("forbidden");
     expect(desk.deps.db.select().from(invitations).where(eq(invitations.workspaceId, workspace.id)).all()).toEqual([]);
@@ -32,7 +39,10 @@ describe("the reported attack: a settings key making an admin", () => {
     const patch = await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: key.headers, body: { role: "admin" } });
     expect(patch.status).toBe(403);
     expect(roleOf(workspace.id, agent.id)).toBe("agent");
-    const minted = await desk.api("POST", "/v1/api-keys", { headers: key.headers, body: { name: "all", scopes: ALL_SCOPES } });
+    const minted = await desk.api("POST", "/v1/api-keys", {
+      headers: key.headers,
+      body: { name: "all", scopes: ALL_SCOPES },
+    });
     expect(minted.status).toBe(403);
   });
 });
@@ -41,7 +51,10 @@ describe("invitations", () => {
   test("keys invite only roles whose reach their scopes cover, never admins; people up to their own role", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const invite = (headers: Record<string, string>, role: string) =>
-      desk.api("POST", "/v1/invitations", { headers, body: { email: `someone-${role}-${crypto.randomUUID()}@example.test`, role } });
+      desk.api("POST", "/v1/invitations", {
+        headers,
+        body: { email: `someone-${role}-${crypto.randomUUID()}@example.test`, role },
+      });
     expect((await invite(createKey(desk, owner, SETTINGS).headers, "viewer")).status).toBe(403);
     const viewerKey = createKey(desk, owner, [...VIEWER_REACH, "settings:write"]);
     expect((await invite(viewerKey.headers, "viewer")).status).toBe(201);
@@ -56,7 +69,9 @@ describe("invitations", () => {
     const byAdmin = await invite(admin.headers, "admin");
     expect(byAdmin.status).toBe(201);
     // the link of an invitation a person made still works
-    const accepted = await desk.api("POST", "/v1/invitations/accept", { body: { token: tokenOf(byAdmin.body.url), name: "New Admin", password: "long-enough-pw" } });
+    const accepted = await desk.api("POST", "/v1/invitations/accept", {
+      body: { token: tokenOf(byAdmin.body.url), name: "New Admin", password: "long-enough-pw" },
+    });
     expect(accepted.status).toBe(201);
   });
 });
@@ -66,7 +81,8 @@ describe("member role changes and removal", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
     const admin = await addMember(desk, workspace.id, "admin");
-    const patch = (headers: Record<string, string>, userId: string, role: string) => desk.api("PATCH", `/v1/members/${userId}`, { headers, body: { role } });
+    const patch = (headers: Record<string, string>, userId: string, role: string) =>
+      desk.api("PATCH", `/v1/members/${userId}`, { headers, body: { role } });
     const settingsKey = createKey(desk, owner, SETTINGS);
     expect((await patch(settingsKey.headers, viewer.id, "agent")).status).toBe(403);
     const agentKey = createKey(desk, owner, [...AGENT_REACH, "settings:write"]);
@@ -95,26 +111,42 @@ describe("API keys", () => {
     const soon = new Date(now + 3_600_000).toISOString();
     const later = new Date(now + 7_200_000).toISOString();
     const { createApiKey } = await import("../../src/api-keys/api-keys.service");
-    const { secret } = createApiKey(owner.ctx, { name: "temp", scopes: [...SETTINGS, "tickets:read"], expires_at: soon }, desk.deps);
+    const { secret } = createApiKey(
+      owner.ctx,
+      { name: "temp", scopes: [...SETTINGS, "tickets:read"], expires_at: soon },
+      desk.deps,
+    );
     const temp = { authorization: `Bearer ${secret}` };
-    const create = (body: Record<string, unknown>) => desk.api("POST", "/v1/api-keys", { headers: temp, body: { name: "child", ...body } });
+    const create = (body: Record<string, unknown>) =>
+      desk.api("POST", "/v1/api-keys", { headers: temp, body: { name: "child", ...body } });
     expect((await create({ scopes: ["tickets:write"], expires_at: soon })).status).toBe(403);
     expect((await create({ scopes: ["tickets:read"] })).status).toBe(403);
     expect((await create({ scopes: ["tickets:read"], expires_at: later })).status).toBe(403);
     const child = await create({ scopes: ["tickets:read"], expires_at: soon });
     expect(child.status).toBe(201);
-    expect((await desk.api("PATCH", `/v1/api-keys/${child.body.id}`, { headers: temp, body: { expires_at: null } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/api-keys/${child.body.id}`, { headers: temp, body: { name: "renamed" } })).status).toBe(200);
+    expect(
+      (await desk.api("PATCH", `/v1/api-keys/${child.body.id}`, { headers: temp, body: { expires_at: null } })).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("PATCH", `/v1/api-keys/${child.body.id}`, { headers: temp, body: { name: "renamed" } })).status,
+    ).toBe(200);
     // a wider key cannot be repointed, extended or revoked by a narrower one
     const wide = createKey(desk, owner, ALL_SCOPES);
-    for (const [method, body] of [["PATCH", { expires_at: later }], ["PATCH", { name: "x" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["PATCH", { expires_at: later }],
+      ["PATCH", { name: "x" }],
+      ["DELETE", undefined],
+    ] as const) {
       const res = await desk.api(method, `/v1/api-keys/${wide.id}`, { headers: temp, body });
       expect([method, res.status]).toEqual([method, 403]);
     }
     expect(desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, wide.id)).get()!.revokedAt).toBeNull();
     // an admin person is bounded by nothing here
     const admin = await addMember(desk, workspace.id, "admin");
-    expect((await desk.api("POST", "/v1/api-keys", { headers: admin.headers, body: { name: "all", scopes: ALL_SCOPES } })).status).toBe(201);
+    expect(
+      (await desk.api("POST", "/v1/api-keys", { headers: admin.headers, body: { name: "all", scopes: ALL_SCOPES } }))
+        .status,
+    ).toBe(201);
   });
 });
 
@@ -123,16 +155,37 @@ describe("private teams", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
     const key = createKey(desk, owner, SETTINGS);
-    const post = (headers: Record<string, string>, body: Record<string, unknown>) => desk.api("POST", "/v1/teams", { headers, body });
+    const post = (headers: Record<string, string>, body: Record<string, unknown>) =>
+      desk.api("POST", "/v1/teams", { headers, body });
     expect((await post(key.headers, { name: "Secret", member_ids: [agent.id], private: true })).status).toBe(403);
     expect((await post(key.headers, { name: "Open", member_ids: [agent.id], private: false })).status).toBe(201);
     const empty = await post(key.headers, { name: "Empty secret", member_ids: [], private: true });
     expect(empty.status).toBe(201);
-    expect((await desk.api("PATCH", `/v1/teams/${empty.body.id}`, { headers: key.headers, body: { member_ids: [agent.id] } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/teams/${empty.body.id}`, { headers: key.headers, body: { private: false } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/teams/${empty.body.id}`, { headers: key.headers, body: { name: "Renamed" } })).status).toBe(200);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/teams/${empty.body.id}`, {
+          headers: key.headers,
+          body: { member_ids: [agent.id] },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("PATCH", `/v1/teams/${empty.body.id}`, { headers: key.headers, body: { private: false } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await desk.api("PATCH", `/v1/teams/${empty.body.id}`, { headers: key.headers, body: { name: "Renamed" } }))
+        .status,
+    ).toBe(200);
     const reader = createKey(desk, owner, [...SETTINGS, "tickets:read"]);
-    expect((await desk.api("PATCH", `/v1/teams/${empty.body.id}`, { headers: reader.headers, body: { member_ids: [agent.id] } })).status).toBe(200);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/teams/${empty.body.id}`, {
+          headers: reader.headers,
+          body: { member_ids: [agent.id] },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -147,17 +200,50 @@ describe("webhooks", () => {
     expect((await create(key.headers, { events: ["contact.created"] })).status).toBe(403);
     const own = await create(key.headers, { events: ["member.added", "tag.created"] });
     expect(own.status).toBe(201);
-    expect((await desk.api("PATCH", `/v1/webhooks/${own.body.id}`, { headers: key.headers, body: { events: ["ticket.created"] } })).status).toBe(403);
-    expect((await desk.api("PATCH", `/v1/webhooks/${own.body.id}`, { headers: key.headers, body: { team_ids: [] } })).status).toBe(200);
-    const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Vault", member_ids: [], private: true } });
-    expect((await desk.api("PATCH", `/v1/webhooks/${own.body.id}`, { headers: key.headers, body: { team_ids: [team.body.id] } })).status).toBe(403);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/webhooks/${own.body.id}`, {
+          headers: key.headers,
+          body: { events: ["ticket.created"] },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("PATCH", `/v1/webhooks/${own.body.id}`, { headers: key.headers, body: { team_ids: [] } })).status,
+    ).toBe(200);
+    const team = await desk.api("POST", "/v1/teams", {
+      headers: owner.headers,
+      body: { name: "Vault", member_ids: [], private: true },
+    });
+    expect(
+      (
+        await desk.api("PATCH", `/v1/webhooks/${own.body.id}`, {
+          headers: key.headers,
+          body: { team_ids: [team.body.id] },
+        })
+      ).status,
+    ).toBe(403);
     const reader = createKey(desk, owner, [...SETTINGS, "tickets:read"]);
     expect((await create(reader.headers, { events: ["ticket.created"], team_ids: [team.body.id] })).status).toBe(201);
     const byOwner = await create(owner.headers, { events: ["*"] });
     expect(byOwner.status).toBe(201);
-    expect((await desk.api("PATCH", `/v1/webhooks/${byOwner.body.id}`, { headers: key.headers, body: { url: "http://127.0.0.1:10/mine" } })).status).toBe(403);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/webhooks/${byOwner.body.id}`, {
+          headers: key.headers,
+          body: { url: "http://127.0.0.1:10/mine" },
+        })
+      ).status,
+    ).toBe(403);
     expect((await desk.api("DELETE", `/v1/webhooks/${byOwner.body.id}`, { headers: key.headers })).status).toBe(403);
     const everything = createKey(desk, owner, ALL_SCOPES);
-    expect((await desk.api("PATCH", `/v1/webhooks/${byOwner.body.id}`, { headers: everything.headers, body: { description: "fine" } })).status).toBe(200);
+    expect(
+      (
+        await desk.api("PATCH", `/v1/webhooks/${byOwner.body.id}`, {
+          headers: everything.headers,
+          body: { description: "fine" },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

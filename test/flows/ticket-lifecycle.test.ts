@@ -10,7 +10,12 @@ const desk = await startTestDesk();
 
 type Json = Record<string, any>;
 
-async function call(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+async function call(
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${desk.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -51,14 +56,25 @@ describe("a ticket's whole life with an API key", () => {
     const byNumber = await call(key, "GET", `/v1/tickets/%23${ticket.number}`);
     expect(byNumber.body.id).toBe(ticket.id);
 
-    const labelled = await call(key, "PATCH", `/v1/tickets/${ticket.id}`, { add_tags: ["vip"], remove_tags: ["urgent-care"], fields: { plan: "enterprise" } });
+    const labelled = await call(key, "PATCH", `/v1/tickets/${ticket.id}`, {
+      add_tags: ["vip"],
+      remove_tags: ["urgent-care"],
+      fields: { plan: "enterprise" },
+    });
     expect(labelled.status).toBe(200);
     expect(labelled.body.tags.map((t: Json) => t.name).sort()).toEqual(["hardware", "vip"]);
     expect(labelled.body.fields).toEqual({ plan: "enterprise" });
 
-    const reply = await call(key, "POST", `/v1/tickets/${ticket.id}/messages`, { kind: "reply", body_html: "<p>We are on it.</p>", status: "pending" });
+    const reply = await call(key, "POST", `/v1/tickets/${ticket.id}/messages`, {
+      kind: "reply",
+      body_html: "<p>We are on it.</p>",
+      status: "pending",
+    });
     expect(reply.status).toBe(201);
-    const note = await call(key, "POST", `/v1/tickets/${ticket.id}/messages`, { kind: "note", body_html: "<p>Call the fire brigade</p>" });
+    const note = await call(key, "POST", `/v1/tickets/${ticket.id}/messages`, {
+      kind: "note",
+      body_html: "<p>Call the fire brigade</p>",
+    });
     expect(note.status).toBe(201);
     const messages = await call(key, "GET", `/v1/tickets/${ticket.id}/messages`);
     expect(messages.body.data.map((m: Json) => m.kind)).toEqual(["reply", "reply", "note"]);
@@ -79,7 +95,11 @@ describe("a ticket's whole life with an API key", () => {
     expect(solved.body.status).toBe("solved");
     expect(solved.body.solved_at).toBeTruthy();
 
-    const second = await call(key, "POST", "/v1/tickets", { subject: "Also: toner smells", contact: { email: "carol@customer.test" }, body_html: "<p>hmm</p>" });
+    const second = await call(key, "POST", "/v1/tickets", {
+      subject: "Also: toner smells",
+      contact: { email: "carol@customer.test" },
+      body_html: "<p>hmm</p>",
+    });
     expect(second.body.contact.id).toBe(ticket.contact.id);
     const blocked = await call(key, "PATCH", `/v1/tickets/${second.body.id}`, { status: "solved" });
     expect(blocked.status).toBe(422);
@@ -94,13 +114,24 @@ describe("a ticket's whole life with an API key", () => {
     const activities = await call(key, "GET", `/v1/tickets/${second.body.id}/activities`);
     expect(activities.body.data.some((a: Json) => a.type === "merged")).toBe(true);
 
-    const deleted = await fetch(`${desk.url}/v1/tickets/${ticket.id}`, { method: "DELETE", headers: { authorization: `Bearer ${key}` } });
+    const deleted = await fetch(`${desk.url}/v1/tickets/${ticket.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(deleted.status).toBe(204);
     expect((await call(key, "GET", `/v1/tickets/${ticket.id}`)).status).toBe(404);
 
     const replay = await call(key, "GET", "/v1/events?since=0&limit=1000");
     const types = replay.body.data.map((e: Json) => e.type);
-    for (const type of ["custom_field.created", "ticket.created", "message.created", "ticket.updated", "activity.created", "tag.created", "ticket.deleted"]) {
+    for (const type of [
+      "custom_field.created",
+      "ticket.created",
+      "message.created",
+      "ticket.updated",
+      "activity.created",
+      "tag.created",
+      "ticket.deleted",
+    ]) {
       expect(types).toContain(type);
     }
     const seqs = replay.body.data.map((e: Json) => e.seq);

@@ -31,7 +31,11 @@ export type Dovecot = {
 };
 
 function run(cmd: string[], input?: string | Uint8Array): void {
-  const result = Bun.spawnSync(cmd, { stdin: input === undefined ? "ignore" : Buffer.from(input), stdout: "pipe", stderr: "pipe" });
+  const result = Bun.spawnSync(cmd, {
+    stdin: input === undefined ? "ignore" : Buffer.from(input),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (result.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed: ${result.stderr.toString()}`);
 }
 
@@ -76,14 +80,20 @@ active_attribute = active
 active_value = true
 `,
   );
-  return { mechanisms: " xoauth2", passdb: `passdb {\n  driver = oauth2\n  mechanisms = xoauth2\n  args = ${dir}/oauth2.conf.ext\n}\n` };
+  return {
+    mechanisms: " xoauth2",
+    passdb: `passdb {\n  driver = oauth2\n  mechanisms = xoauth2\n  args = ${dir}/oauth2.conf.ext\n}\n`,
+  };
 }
 
 /**
  * Dovecot with its own config in a temp dir (PEERS.md §1): passwd-file users, Maildir,
  * STARTTLS and IMAPS with a self-signed cert, IDLE. Started and stopped by pid.
  */
-export async function startDovecot(users: Record<string, string> = { "alice@example.test": "alicepw" }, options: DovecotOptions = {}): Promise<Dovecot> {
+export async function startDovecot(
+  users: Record<string, string> = { "alice@example.test": "alicepw" },
+  options: DovecotOptions = {},
+): Promise<Dovecot> {
   ensureVmailUser();
   const dir = mkdtempSync(join(tmpdir(), "desk-dovecot-"));
   // Dovecot's auth process runs as its own user and must reach the users file.
@@ -92,14 +102,35 @@ export async function startDovecot(users: Record<string, string> = { "alice@exam
   mkdirSync(join(dir, "mail"), { recursive: true });
   run(["chown", "vmail:vmail", join(dir, "mail")]);
   run([
-    "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"),
+    "openssl",
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=localhost",
+    "-addext",
+    "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    "-keyout",
+    join(dir, "key.pem"),
+    "-out",
+    join(dir, "cert.pem"),
   ]);
-  writeFileSync(join(dir, "users"), Object.entries(users).map(([u, p]) => `${u}:{PLAIN}${p}\n`).join(""));
+  writeFileSync(
+    join(dir, "users"),
+    Object.entries(users)
+      .map(([u, p]) => `${u}:{PLAIN}${p}\n`)
+      .join(""),
+  );
   const imapPort = await freePort();
   const imapsPort = await freePort();
   const conf = join(dir, "dovecot.conf");
-  const oauth2 = options.oauth2IntrospectionUrl ? oauth2Config(dir, options.oauth2IntrospectionUrl) : { mechanisms: "", passdb: "" };
+  const oauth2 = options.oauth2IntrospectionUrl
+    ? oauth2Config(dir, options.oauth2IntrospectionUrl)
+    : { mechanisms: "", passdb: "" };
   writeFileSync(
     conf,
     `base_dir = ${dir}/run
@@ -148,7 +179,8 @@ service imap-login {
     async start() {
       // The daemon keeps inherited pipes open: give it none, or spawnSync would wait forever.
       const started = Bun.spawnSync(["dovecot", "-c", conf], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-      if (started.exitCode !== 0) throw new Error(`dovecot did not start (exit ${started.exitCode}); see ${dir}/dovecot.log`);
+      if (started.exitCode !== 0)
+        throw new Error(`dovecot did not start (exit ${started.exitCode}); see ${dir}/dovecot.log`);
       await waitForPort(imapPort);
     },
     async stop() {

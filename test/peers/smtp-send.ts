@@ -7,7 +7,12 @@ export type SmtpReplyLine = { code: number; text: string };
  * bare LF), only dot-stuffing them. Answers every final reply in order: greeting, EHLO, MAIL,
  * RCPT…, DATA, end of data, QUIT. Tests use it where nodemailer would rewrite the message.
  */
-export async function sendRawSmtp(port: number, raw: Uint8Array, envelope: { from: string; to: string[] }, host = "127.0.0.1"): Promise<SmtpReplyLine[]> {
+export async function sendRawSmtp(
+  port: number,
+  raw: Uint8Array,
+  envelope: { from: string; to: string[] },
+  host = "127.0.0.1",
+): Promise<SmtpReplyLine[]> {
   const socket: Socket = connect(port, host);
   const replies: SmtpReplyLine[] = [];
   let buffer = "";

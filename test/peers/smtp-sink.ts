@@ -21,10 +21,13 @@ export async function startSmtpSink(extraArgs: string[] = []): Promise<SmtpSink>
   mkdirSync(join(dir, "out"), { recursive: true });
   Bun.spawnSync(["chown", "nobody", join(dir, "out")]);
   const port = await freePort();
-  const child: Subprocess = Bun.spawn(["smtp-sink", "-u", "nobody", ...extraArgs, "-d", `${dir}/out/%Y%m%d%H%M%S.`, `127.0.0.1:${port}`, "64"], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  const child: Subprocess = Bun.spawn(
+    ["smtp-sink", "-u", "nobody", ...extraArgs, "-d", `${dir}/out/%Y%m%d%H%M%S.`, `127.0.0.1:${port}`, "64"],
+    {
+      stdout: "ignore",
+      stderr: "ignore",
+    },
+  );
   const deadline = Date.now() + 5_000;
   for (;;) {
     try {
