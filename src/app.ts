@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Deps } from "./deps";
-import { DeskError } from "./http/errors";
+import { DeskError } from "./lib/errors";
 import { asDeskError } from "./http/errors-map";
 import { buildOpenApiDocument, type DocumentedRoute, type RouteSchemas } from "./http/openapi";
 import { normalizeBody, parseFailure } from "./http/parse";

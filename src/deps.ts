@@ -3,7 +3,7 @@ import { createTokenService, type TokenService } from "./auth/tokens";
 import type { Config } from "./config/config";
 import { openDatabase, optimizeDatabase, type Db } from "./db/database";
 import { migrate } from "./db/migrate";
-import { guardPlugin, type GuardPlugin } from "./http/guard";
+import { guardPlugin, type GuardPlugin } from "./auth/guard";
 import { systemClock, type Clock } from "./lib/clock";
 import { createSecretBox, type SecretBox } from "./lib/crypto";
 import { createLogger, type Logger } from "./lib/logger";

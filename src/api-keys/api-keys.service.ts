@@ -6,7 +6,7 @@ import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.service";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable } from "../db/database";
-import { forbidden, notFound } from "../http/errors";
+import { forbidden, notFound } from "../lib/errors";
 import { userRef } from "../users/users.present";
 import { presentApiKey } from "./api-keys.present";
 import { afterCommit, withTx } from "../db/tx";

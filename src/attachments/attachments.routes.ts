@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { DeskError, invalidAt, notFound, unauthorized } from "../http/errors";
+import { DeskError, invalidAt, notFound, unauthorized } from "../lib/errors";
 import { IdParams } from "../http/schemas";
 import { findVisibleMessage } from "../messages/messages.service";
 import { AttachmentSchema } from "../messages/messages.schemas";

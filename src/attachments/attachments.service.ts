@@ -8,7 +8,7 @@ import { actorUserId } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { invalidAt, notFound, tooLarge } from "../http/errors";
+import { invalidAt, notFound, tooLarge } from "../lib/errors";
 import { deriveKey } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { attachments, type AttachmentRow } from "./attachments.table";

@@ -23,7 +23,7 @@ import {
   SessionSchema,
 } from "./auth.schemas";
 import { NoContent } from "../http/schemas";
-import { unauthorized } from "../http/errors";
+import { unauthorized } from "../lib/errors";
 import { isCrossSiteRequest } from "./cookies";
 import { listBrowserAccounts, logout, refreshSession } from "./refresh.service";
 import { assertRoomForAccount, beginSession, crossSiteRefused } from "./session-response";

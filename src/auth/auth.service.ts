@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { conflict, forbidden, unauthorized } from "../http/errors";
+import { conflict, forbidden, unauthorized } from "../lib/errors";
 import { enforceRateLimits, createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { newId } from "../lib/ids";

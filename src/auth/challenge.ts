@@ -1,7 +1,7 @@
 import { createChallenge, verifySolution, type Challenge } from "altcha-lib";
 import { deriveKey as deriveSha } from "altcha-lib/algorithms/sha";
 import type { Deps } from "../deps";
-import { DeskError } from "../http/errors";
+import { DeskError } from "../lib/errors";
 import { deriveKey } from "../lib/crypto";
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from "../db/database";
 import { afterCommit, inTransaction } from "../db/tx";
 import { onEventInTransaction } from "../events/bus";
-import { forbidden, notFound, unauthorized, validationFailed } from "../http/errors";
+import { forbidden, notFound, unauthorized, validationFailed } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 import type { Clock } from "../lib/clock";
 import { sha256Hex } from "../lib/crypto";

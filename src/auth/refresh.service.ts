@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { invalidAt, unauthorized } from "../http/errors";
+import { invalidAt, unauthorized } from "../lib/errors";
 import { safeEqual, sha256Hex } from "../lib/crypto";
 import { presentUser } from "./auth.present";
 import { sessions, users } from "./auth.table";

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { conflict, forbidden } from "../http/errors";
+import { conflict, forbidden } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 import type { UserRow, UserJson } from "./auth.present";
 import { presentUser } from "./auth.present";

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
-import { notFound } from "../http/errors";
+import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema } from "../http/schemas";
 import { presentContact } from "./contacts.present";
 import { ContactListQuery, ContactSchema, CreateContactBody, UpdateContactBody } from "./contacts.schemas";

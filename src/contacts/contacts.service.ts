@@ -4,7 +4,7 @@ import type { Db, Queryable, Tx } from "../db/database";
 import { decodeCursor, pageOf } from "../db/cursor";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { conflict, invalidAt, notFound } from "../http/errors";
+import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { companies } from "../companies/companies.table";
 import {

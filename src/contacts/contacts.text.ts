@@ -1,4 +1,4 @@
-import { invalidAt } from "../http/errors";
+import { invalidAt } from "../lib/errors";
 
 const EMAIL_RE = /^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+\.[^\s@<>()",;:\\]+$/;
 

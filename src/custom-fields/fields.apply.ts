@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
-import { validationFailed, type FieldError } from "../http/errors";
+import { validationFailed, type FieldError } from "../lib/errors";
 import { definitionsOf, storedValuesOf, writeStoredValue } from "./fields.statements";
 import { fieldValues, type FieldType } from "./fields.table";
 import { checkFieldValue, isEmptyFieldValue, readFieldValue, type FieldDef, type StoredValue } from "./fields.values";

@@ -3,7 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable } from "../db/database";
 import { currentDb, inTransaction } from "../db/tx";
-import { invalidAt } from "../http/errors";
+import { invalidAt } from "../lib/errors";
 import type { FieldEntity } from "./fields.apply";
 import { definitionByKey } from "./fields.statements";
 import type { FieldType } from "./fields.table";

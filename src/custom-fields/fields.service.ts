@@ -4,7 +4,7 @@ import { recordAudit } from "../audit/audit.service";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { conflict, invalidAt, notFound, validationFailed } from "../http/errors";
+import { conflict, invalidAt, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { slugify } from "../lib/slug";
 import type { FieldEntity } from "./fields.apply";

@@ -1,4 +1,4 @@
-import { validationFailed } from "../http/errors";
+import { validationFailed } from "../lib/errors";
 
 /** Keyset cursors are opaque to clients: the sort key values of the last row, base64url JSON. */
 export function encodeCursor(values: Array<string | number | null>): string {

@@ -1,4 +1,4 @@
-import { DeskError, internalError } from "./errors";
+import { DeskError, internalError } from "../lib/errors";
 
 type ValidationIssue = { path?: string; message?: string; summary?: string };
 

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { sha256Hex, type SecretBox } from "../lib/crypto";
-import { DeskError } from "./errors";
+import { DeskError } from "../lib/errors";
 import { errorResponse } from "./respond";
 import { requestMeta, setRequestMeta } from "./request-meta";
 

@@ -1,4 +1,4 @@
-import { DeskError } from "./errors";
+import { DeskError } from "../lib/errors";
 
 /**
  * Shape limits for every JSON body, checked before any route schema sees it. Validators and the

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SCOPES, type Scope } from "../auth/context";
-import { guardRuleOf, type GuardRule } from "./guard";
+import { guardRuleOf, type GuardRule } from "../auth/guard";
 import { idempotencyApplies } from "./idempotency";
 import { ErrorBody } from "./schemas";
 

@@ -1,4 +1,4 @@
-import { DeskError } from "./errors";
+import { DeskError } from "../lib/errors";
 import { checkJsonBounds } from "./json-bounds";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;

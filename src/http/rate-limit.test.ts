@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { DeskError } from "./errors";
+import { DeskError } from "../lib/errors";
 import { createRateLimiter, enforceRateLimits } from "./rate-limit";
 
 test("a sliding window: the limit holds within any window, and slots free one by one", () => {

@@ -1,4 +1,4 @@
-import { rateLimited } from "./errors";
+import { rateLimited } from "../lib/errors";
 
 /**
  * An in-memory sliding-window counter: at most `limit` hits per key within any `windowMs`.

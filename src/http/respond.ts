@@ -1,4 +1,4 @@
-import type { DeskError } from "./errors";
+import type { DeskError } from "../lib/errors";
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Logger } from "../lib/logger";
-import { DeskError } from "./errors";
+import { DeskError } from "../lib/errors";
 
 /** A route's declared answers by status, keyed `METHOD /v1/path/:param` like Elysia's route. */
 export type ResponseSchemas = Map<string, Record<string, z.ZodType>>;

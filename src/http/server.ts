@@ -3,7 +3,7 @@ import type { App } from "../app";
 import type { Deps } from "../deps";
 import { hasPendingChanges, hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
 import { safeEqual } from "../lib/crypto";
-import { DeskError, internalError, tooLarge, unauthorized } from "./errors";
+import { DeskError, internalError, tooLarge, unauthorized } from "../lib/errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";

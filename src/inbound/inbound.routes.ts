@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { DeskError, notFound, unauthorized } from "../http/errors";
+import { DeskError, notFound, unauthorized } from "../lib/errors";
 import { ErrorBody } from "../http/schemas";
 import { safeEqual } from "../lib/crypto";
 import { ingestEmail, mailboxForRecipient } from "./inbound.service";

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { assertRoomForAccount, beginSession } from "../auth/session-response";
 import type { Deps } from "../deps";
-import { forbidden } from "../http/errors";
+import { forbidden } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 import { IdParams } from "../http/schemas";
 import {

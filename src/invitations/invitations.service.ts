@@ -7,7 +7,7 @@ import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Config } from "../config/config";
-import { conflict, forbidden, invalidAt, notFound } from "../http/errors";
+import { conflict, forbidden, invalidAt, notFound } from "../lib/errors";
 import type { Clock } from "../lib/clock";
 import { sha256Hex, type SecretBox } from "../lib/crypto";
 import type { Logger } from "../lib/logger";

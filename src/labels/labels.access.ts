@@ -1,6 +1,6 @@
 import type { AccessRule } from "../auth/credentials";
 import type { RequestContext, Scope } from "../auth/context";
-import { forbidden } from "../http/errors";
+import { forbidden } from "../lib/errors";
 
 /** Changing label, group and field definitions: an admin, or a key with settings:write. */
 export const settingsWrite: AccessRule = { role: "admin", scopes: ["settings:write"] };

@@ -3,7 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { appendEvent } from "../events/append";
-import { DeskError, validationFailed, type FieldError } from "../http/errors";
+import { DeskError, validationFailed, type FieldError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { NO_USAGE, presentTag, presentTagRef, type TagRef } from "./labels.present";
 import {

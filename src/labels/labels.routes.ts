@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
-import { notFound } from "../http/errors";
+import { notFound } from "../lib/errors";
 import { errorResponses, IdParams, NoContent, completeList, completeListSchema } from "../http/schemas";
 import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "./labels.access";
 import {

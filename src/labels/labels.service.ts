@@ -4,7 +4,7 @@ import { recordAudit } from "../audit/audit.service";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { conflict, invalidAt, notFound, validationFailed } from "../http/errors";
+import { conflict, invalidAt, notFound, validationFailed } from "../lib/errors";
 import { renameTagInViews } from "../views/views.service";
 import { insertLabel, labelCount, type LabelKind } from "./labels.apply";
 import { NO_USAGE, presentTag, type LabelUsage, type TagRow } from "./labels.present";

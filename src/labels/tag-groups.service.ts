@@ -4,7 +4,7 @@ import { recordAudit } from "../audit/audit.service";
 import type { Db, Queryable } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { invalidAt, notFound, validationFailed } from "../http/errors";
+import { invalidAt, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { presentTagGroup, type TagGroupRow } from "./labels.present";
 import { MAX_GROUPS_PER_WORKSPACE } from "./labels.rules";

@@ -4,7 +4,7 @@ import { systemContext, actorUserId, type RequestContext } from "../auth/context
 import { recordAudit } from "../audit/audit.service";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { conflict, notFound } from "../http/errors";
+import { conflict, notFound } from "../lib/errors";
 import { newId, randomToken } from "../lib/ids";
 import type { ConnectionDeps, OAuthTokens } from "./mailboxes.connection";
 import { providerConfig } from "./mailboxes.connection";

@@ -1,4 +1,4 @@
-import { invalidAt, validationFailed, type FieldError } from "../http/errors";
+import { invalidAt, validationFailed, type FieldError } from "../lib/errors";
 import type { InboundKind, MailboxConfig, OutboundKind } from "./mailboxes.table";
 
 /** Domains anyone can get an address at: trusting "@gmail.com" would trust everyone. */

@@ -5,7 +5,7 @@ import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { conflict, invalidAt, notFound } from "../http/errors";
+import { conflict, invalidAt, notFound } from "../lib/errors";
 import { enqueue } from "../jobs/enqueue";
 import type { SecretBox } from "../lib/crypto";
 import { newId } from "../lib/ids";

@@ -7,7 +7,7 @@ import { acceptTotp, newRecoveryCodes, newTotpSecret, otpauthUrl } from "../auth
 import { verifyPassword } from "../auth/passwords";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { conflict, invalidAt, unauthorized } from "../http/errors";
+import { conflict, invalidAt, unauthorized } from "../lib/errors";
 import { findUserRow } from "./me.service";
 
 type MfaDeps = Pick<Deps, "db" | "clock" | "secrets">;

@@ -6,7 +6,7 @@ import { revokeSession } from "../auth/sessions";
 import { signalAccessEnded } from "../auth/session-signals";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { invalidAt, notFound, unauthorized } from "../http/errors";
+import { invalidAt, notFound, unauthorized } from "../lib/errors";
 import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
 import { liveSessions, retireResets, revokeSessionsOf } from "../users/password-resets.service";
 import { findUserRow } from "./me.service";

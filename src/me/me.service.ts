@@ -6,7 +6,7 @@ import type { Credential } from "../auth/credentials";
 import { membershipsOf, type Membership } from "../auth/memberships";
 import { preparedFor } from "../db/prepared";
 import type { Deps } from "../deps";
-import { unauthorized } from "../http/errors";
+import { unauthorized } from "../lib/errors";
 
 export type MeAnswer = {
   user: UserJson | null;

@@ -9,7 +9,7 @@ import type { Db, Queryable, Tx } from "../db/database";
 import { afterCommit, withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { userTopic } from "../events/envelope";
-import { forbidden, invalidAt, notFound } from "../http/errors";
+import { forbidden, invalidAt, notFound } from "../lib/errors";
 import { teamMembers, teams } from "../teams/teams.table";
 import { members } from "../workspaces/workspaces.table";
 import { openTicketsOf } from "./members.open-tickets";

@@ -9,7 +9,7 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { contactTopic } from "../events/envelope";
 import { appendEvent } from "../events/append";
-import { notFound } from "../http/errors";
+import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { htmlToText, sanitizeHtmlBody, textToHtml } from "../lib/sanitize";
 import { parseEmail } from "../mail/mail.parse";

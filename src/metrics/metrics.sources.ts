@@ -7,13 +7,11 @@ export function jobsSource(db: Db): MetricSource {
     "SELECT kind, state, count(*) AS n FROM jobs GROUP BY kind, state",
   );
   return () =>
-    counts
-      .all()
-      .map((r) => ({
-        name: "desk_jobs",
-        type: "gauge",
-        help: "Jobs by kind and state",
-        labels: { kind: r.kind, state: r.state },
-        value: r.n,
-      }));
+    counts.all().map((r) => ({
+      name: "desk_jobs",
+      type: "gauge",
+      help: "Jobs by kind and state",
+      labels: { kind: r.kind, state: r.state },
+      value: r.n,
+    }));
 }

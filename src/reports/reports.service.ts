@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import { invalidAt } from "../http/errors";
+import { invalidAt } from "../lib/errors";
 import { userRefsOf } from "../tickets/tickets.present";
 import { ticketScope } from "../tickets/tickets.list";
 import { CHANNELS, SEVERITIES, tickets } from "../tickets/tickets.table";

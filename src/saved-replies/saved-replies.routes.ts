@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { notFound } from "../http/errors";
+import { notFound } from "../lib/errors";
 import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import {
   createSavedReply,

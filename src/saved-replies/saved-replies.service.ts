@@ -3,7 +3,7 @@ import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { conflict, invalidAt, notFound } from "../http/errors";
+import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { sanitizeHtmlBody } from "../lib/sanitize";
 import { savedReplies } from "./saved-replies.table";

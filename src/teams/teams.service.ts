@@ -7,7 +7,7 @@ import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { afterCommit, withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { forbidden, notFound, validationFailed } from "../http/errors";
+import { forbidden, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { membersAmong } from "../members/members.service";
 import { presentTeam, type TeamJson, type TeamRow } from "./teams.present";

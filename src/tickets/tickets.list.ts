@@ -3,7 +3,7 @@ import { actorUserId, type RequestContext } from "../auth/context";
 import { fieldFilterSql, fieldSortSql, parseFieldFilters, type FieldFilter } from "../custom-fields/fields.apply";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Queryable } from "../db/database";
-import { invalidAt } from "../http/errors";
+import { invalidAt } from "../lib/errors";
 import { labelFilterSql } from "../labels/labels.apply";
 import { matchingTicketIdsSql } from "../search/search.query";
 import { findVisibleView, listVisibleViews, type ViewFilters } from "../views/views.service";

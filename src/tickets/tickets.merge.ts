@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { invalidAt } from "../http/errors";
+import { invalidAt } from "../lib/errors";
 import { applyLabelWrite, labelsOf } from "../labels/labels.apply";
 import { messages } from "../messages/messages.table";
 import { findVisibleTicket, reloadTicket } from "./tickets.repo";

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import { notFound } from "../http/errors";
+import { notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { teams } from "../teams/teams.table";
 import { privateTeamRow, visibleTicketRow } from "./tickets.statements";

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { and, eq, isNull } from "drizzle-orm";
 import { contacts } from "../contacts/contacts.table";
 import type { Deps } from "../deps";
-import { notFound } from "../http/errors";
+import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
 import { listTickets, viewCounts } from "./tickets.list";
 import { mergeTicket } from "./tickets.merge";

@@ -7,7 +7,7 @@ import { findOrCreateContactByEmail } from "../contacts/contacts.service";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { invalidAt, notFound } from "../http/errors";
+import { invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import type { AddMessageInput } from "../messages/messages.service";
 import { composeMessage, emitMessageCreated, insertComposedMessage, writeMessage } from "../messages/messages.service";

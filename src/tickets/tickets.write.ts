@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { applyFieldWrite, missingRequiredOnSolve } from "../custom-fields/fields.apply";
 import type { Queryable, Tx } from "../db/database";
-import { DeskError, invalidAt } from "../http/errors";
+import { DeskError, invalidAt } from "../lib/errors";
 import { enqueue } from "../jobs/enqueue";
 import { applyLabelWrite } from "../labels/labels.apply";
 import type { TicketPatch } from "./tickets.schemas";

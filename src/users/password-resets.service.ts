@@ -6,7 +6,7 @@ import { signalAccessEnded } from "../auth/session-signals";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { invalidAt } from "../http/errors";
+import { invalidAt } from "../lib/errors";
 import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";

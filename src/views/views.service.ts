@@ -3,7 +3,7 @@ import { actorUserId, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { DeskError, forbidden, invalidAt, notFound } from "../http/errors";
+import { DeskError, forbidden, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { fieldFilterSql } from "../custom-fields/fields.apply";
 import { labelNameProblem, normalizeLabelName } from "../labels/labels.rules";

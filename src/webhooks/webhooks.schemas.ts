@@ -48,11 +48,9 @@ export const WEBHOOK_EVENT_TYPES = [
 
 const EventList = z
   .array(
-    z
-      .string()
-      .refine((t) => t === "*" || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), {
-        message: "unknown event type",
-      }),
+    z.string().refine((t) => t === "*" || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), {
+      message: "unknown event type",
+    }),
   )
   .min(1)
   .max(100)

@@ -8,7 +8,7 @@ import type { Db, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { EVENT_READ_SCOPES, readScopeOf } from "../events/visibility";
-import { forbidden, invalidAt, notFound, validationFailed } from "../http/errors";
+import { forbidden, invalidAt, notFound, validationFailed } from "../lib/errors";
 import type { SecretBox } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { assertPublicUrl, UnsafeUrlError, type Resolver } from "../lib/ssrf";

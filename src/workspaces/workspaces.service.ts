@@ -6,7 +6,7 @@ import { recordAudit } from "../audit/audit.service";
 import type { Db, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { DeskError, invalidAt, notFound } from "../http/errors";
+import { DeskError, invalidAt, notFound } from "../lib/errors";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
 import { newId, randomToken } from "../lib/ids";

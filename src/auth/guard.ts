@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { AccessRule, Credential, CredentialResolver } from "../auth/credentials";
-import type { RequestContext, UserContext } from "../auth/context";
+import type { AccessRule, Credential, CredentialResolver } from "./credentials";
+import type { RequestContext, UserContext } from "./context";
 
 /**
  * The authorization layer. A route states its rule in its options and never checks by hand:
