@@ -43,6 +43,17 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   const active = (to: string) => (path === to || path.startsWith(`${to}/`) ? " active" : "");
   return (
     <div className="shell">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // Focus moves without touching the URL, which the router owns.
+          e.preventDefault();
+          document.getElementById("main")?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
       <nav className="sidebar" aria-label="Main">
         <WorkspaceSwitcher />
         <div className="nav-section">
@@ -78,7 +89,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <button className="btn-icon" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
         </div>
       </nav>
-      <main className="main">{children}</main>
+      <main className="main" id="main" tabIndex={-1}>{children}</main>
       {help && <ShortcutHelp onClose={() => setHelp(false)} />}
     </div>
   );
