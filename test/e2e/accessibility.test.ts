@@ -195,6 +195,10 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     await shown(page.getByRole("toolbar", { name: "Bulk actions" }));
     await page.getByRole("button", { name: /Status filter/ }).click();
     found.push(...(await audit("inbox with selection and status filter open")));
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: owner.name }).click();
+    await shown(page.getByRole("menu"));
+    found.push(...(await audit("account menu")));
     expect(found).toEqual([]);
   }, STEP);
 
@@ -342,7 +346,12 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     await page.keyboard.press("Enter");
     expect(await status.getAttribute("aria-expanded")).toBe("true");
     expect(page.url()).toEndWith("/inbox/all");
+    // Into the panel and out again with Escape: the focus comes back to the filter's button.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("type"))).toBe("checkbox");
     await page.keyboard.press("Escape");
+    expect(await status.getAttribute("aria-expanded")).toBe("false");
+    expect(await status.evaluate((el) => el === document.activeElement)).toBe(true);
 
     await page.getByRole("checkbox", { name: /Select ticket/ }).first().focus();
     await page.keyboard.press("Enter");

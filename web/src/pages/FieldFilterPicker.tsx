@@ -26,7 +26,10 @@ export function FieldFilterPicker({ fields, onAdd }: { fields: CustomField[]; on
   useEffect(() => {
     if (!open) return;
     const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !box.current?.contains(e.target as Node)) setOpen(false);
+      if (e instanceof KeyboardEvent ? e.key !== "Escape" : box.current?.contains(e.target as Node)) return;
+      // Escape from inside the panel puts the focus back on its button instead of losing it.
+      if (e instanceof KeyboardEvent && box.current?.contains(document.activeElement)) box.current.querySelector("button")?.focus();
+      setOpen(false);
     };
     document.addEventListener("mousedown", close);
     document.addEventListener("keydown", close);
