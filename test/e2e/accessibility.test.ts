@@ -31,13 +31,14 @@ const SIZES = [
 const THEMES = ["light", "dark"] as const;
 const SHOTS = process.env.DESK_A11Y_SHOTS;
 
+const INBOUND_SECRET = "accessibility-inbound-secret";
 const owner = { name: "Olivia Owner", email: "olivia@example.test", password: "correct horse battery" };
 let desk: RunningDesk;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let headers: Record<string, string> = {};
-const seeded = { contactId: "", companyId: "", inviteUrl: "", ticketNumber: 0, longNumber: 0 };
+const seeded = { contactId: "", companyId: "", inviteUrl: "", ticketNumber: 0, longNumber: 0, mailNumber: 0 };
 
 /** The few fields of API answers the seeding reads. */
 type Rec = { id: string; number: number; url: string; user: Rec; data: Rec[]; workspaces: Rec[]; access_token: string };
@@ -110,7 +111,7 @@ const focusInDialog = () => page.evaluate(() => !!document.activeElement?.closes
 
 describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium against dist/desk)", () => {
   beforeAll(async () => {
-    desk = await startDeskBinary();
+    desk = await startDeskBinary({ DESK_INBOUND_SECRET: INBOUND_SECRET });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -179,6 +180,16 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     seeded.ticketNumber = first.number;
     await api("POST", `/v1/tickets/${first.id}/messages`, { kind: "reply", body_html: "<p>We are on it, Dan.</p>" });
     await api("POST", `/v1/tickets/${first.id}/messages`, { kind: "note", body_html: "<p>Check the payment provider first.</p>" });
+    // Customer mail through the inbound route: an inbound message, then a reply with quoted history.
+    const mail = (id: string, body: string, inReplyTo?: string) =>
+      fetch(`${desk.url}/v1/inbound/email?to=support%40acme.test`, {
+        method: "POST",
+        headers: { "content-type": "message/rfc822", "desk-inbound-secret": INBOUND_SECRET },
+        body: [`From: Carla <carla@customer.test>`, "To: support@acme.test", `Subject: ${inReplyTo ? "Re: " : ""}Printer offline`, `Message-ID: <${id}@customer.test>`, ...(inReplyTo ? [`In-Reply-To: <${inReplyTo}@customer.test>`] : []), "Content-Type: text/plain; charset=utf-8", "", body, ""].join("\r\n"),
+      });
+    expect((await mail("a1", "The printer says offline.")).status).toBe(202);
+    expect((await mail("a2", "Still offline.\r\n\r\nOn Mon, Nov 23, 2026 at 9:00 AM, Acme <support@acme.test> wrote:\r\n> Please restart it.", "a1")).status).toBe(202);
+    seeded.mailNumber = (await api("GET", "/v1/tickets?q=Printer")).data[0].number;
     await api("POST", "/v1/saved-replies", { title: "Thanks", shortcut: "thx", body_html: "<p>Thanks for writing in!</p>" });
     await api("POST", "/v1/views", { name: "Urgent billing", shared: true, filters: { priority: ["urgent"] } });
     await api("POST", "/v1/api-keys", { name: "CRM sync", scopes: ["tickets:read"] });
@@ -213,6 +224,10 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     found.push(...(await audit("ticket with note composer")));
     await visit(`/tickets/${seeded.longNumber}`, ".msg");
     found.push(...(await audit("ticket with a long conversation")));
+    await visit(`/tickets/${seeded.mailNumber}`, ".msg");
+    await page.getByRole("button", { name: "Show quoted text" }).click();
+    await shown(page.locator(".quoted-full"));
+    found.push(...(await audit("ticket from email with quoted text shown")));
     expect(found).toEqual([]);
   }, STEP);
 
