@@ -49,6 +49,17 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   const active = (to: string) => (path === to || path.startsWith(`${to}/`) ? " active" : "");
   return (
     <div className={`shell${navOpen ? " nav-open" : ""}`}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // Focus moves without touching the URL, which the router owns.
+          e.preventDefault();
+          document.getElementById("main")?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
       {navOpen && <div className="nav-backdrop" onClick={() => setNavOpen(false)} />}
       <nav className="sidebar" id="main-nav" aria-label="Main">
         <WorkspaceSwitcher />
@@ -85,7 +96,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <button className="btn-icon" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
         </div>
       </nav>
-      <main className="main">
+      <main className="main" id="main" tabIndex={-1}>
         <div className="mobile-bar">
           <button className="btn-icon" aria-label="Menu" aria-controls="main-nav" aria-expanded={navOpen} onClick={() => setNavOpen((v) => !v)}>☰</button>
           <span className="brand">Desk</span>

@@ -156,9 +156,18 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         upload(e.dataTransfer.files);
       }}
     >
-      <div className="composer-tabs" role="tablist">
-        <button role="tab" aria-selected={kind === "reply"} className={kind === "reply" ? "active" : ""} onClick={() => switchKind("reply")}>Reply <kbd>r</kbd></button>
-        <button role="tab" aria-selected={kind === "note"} className={kind === "note" ? "active" : ""} onClick={() => switchKind("note")}>Note <kbd>n</kbd></button>
+      <div className="composer-tabs">
+        {/* Only the tabs are in the tab list (the saved-reply picker sits beside it); one tab stop, arrows switch. */}
+        <div className="composer-tablist" role="tablist" aria-label="Message kind" onKeyDown={(e) => {
+          if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+          e.preventDefault();
+          const next = kind === "reply" ? "note" : "reply";
+          switchKind(next);
+          e.currentTarget.querySelector<HTMLElement>(`[data-kind="${next}"]`)?.focus();
+        }}>
+          <button role="tab" data-kind="reply" aria-selected={kind === "reply"} tabIndex={kind === "reply" ? 0 : -1} className={kind === "reply" ? "active" : ""} onClick={() => switchKind("reply")}>Reply <kbd>r</kbd></button>
+          <button role="tab" data-kind="note" aria-selected={kind === "note"} tabIndex={kind === "note" ? 0 : -1} className={kind === "note" ? "active" : ""} onClick={() => switchKind("note")}>Note <kbd>n</kbd></button>
+        </div>
         <div className="grow" />
         {!!saved.data?.length && (
           <select

@@ -32,7 +32,11 @@ export function FieldFilterPicker({ fields, onAdd }: { fields: CustomField[]; on
     document.addEventListener("mousedown", close);
     return () => document.removeEventListener("mousedown", close);
   }, [open]);
-  useDismiss(() => setOpen(false), open);
+  useDismiss(() => {
+    // Escape from inside the panel puts the focus back on its button instead of losing it.
+    if (box.current?.contains(document.activeElement)) box.current.querySelector("button")?.focus();
+    setOpen(false);
+  }, open);
 
   if (!fields.length) return null;
   const reset = () => {

@@ -5,7 +5,7 @@ import { useViews } from "../api/queries";
 import { canWrite, useRole } from "../api/session";
 import type { Page, Ticket } from "../api/types";
 import { navigate } from "../app/router";
-import { typingInField } from "../ui/bits";
+import { focusOnControl, typingInField } from "../ui/bits";
 import { Empty, ErrorBox, Loading } from "../ui/states";
 import { BulkBar } from "./BulkBar";
 import { FilterBar, SortSelect } from "./FilterBar";
@@ -62,6 +62,8 @@ export function Inbox({ folder }: { folder: string }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (typingInField() || e.metaKey || e.ctrlKey || e.altKey) return;
+      // Enter on a focused button, link or checkbox is that control's own action.
+      if (e.key === "Enter" && focusOnControl()) return;
       if (e.key === "j") setCursor((c) => Math.min(tickets.length - 1, c + 1));
       else if (e.key === "k") setCursor((c) => Math.max(0, c - 1));
       else if ((e.key === "Enter" || e.key === "o") && tickets[cursor]) navigate(`/tickets/${tickets[cursor].number}`);

@@ -69,7 +69,8 @@ export function TicketPage({ number }: { number: string }) {
         </header>
         <PresenceBar ticketId={t.id} />
         {patch.isError && <div className="banner-error"><FormError error={patch.error} /></div>}
-        <div className="timeline-scroll">
+        {/* A scrolling region keyboard users can reach and scroll with the arrow keys (WCAG 2.1.1). */}
+        <div className="timeline-scroll" tabIndex={0} role="region" aria-label="Conversation">
           {timeline.isPending ? <Loading label="Loading conversation…" /> : timeline.isError ? <ErrorBox error={timeline.error} retry={() => timeline.refetch()} /> : timeline.data.length === 0 ? <div className="state state-empty">No messages yet. Write the first one below.</div> : <Timeline items={timeline.data} refresh={refreshLinks} />}
         </div>
         {!readOnly && <Composer key={t.id} ref={composer} ticket={t} />}

@@ -23,21 +23,27 @@ export function MultiPick<T extends string>(props: {
     document.addEventListener("mousedown", close);
     return () => document.removeEventListener("mousedown", close);
   }, [open]);
-  useDismiss(() => setOpen(false), open);
+  useDismiss(() => {
+    // Escape from inside the panel puts the focus back on its button instead of losing it.
+    if (box.current?.contains(document.activeElement)) box.current.querySelector("button")?.focus();
+    setOpen(false);
+  }, open);
 
   const names = props.options.filter((o) => props.value.includes(o.value)).map((o) => o.label);
   const summary = names.length === 0 ? props.anyLabel : names.length <= 2 ? names.join(", ") : `${names.length} picked`;
+  const shown = names.length ? `${props.label}: ${summary}` : summary;
+  // The accessible name starts with the visible text (WCAG 2.5.3: speech users say what they see).
   return (
     <div className="pop" ref={box}>
       <button
         type="button"
         className={`filter-btn${names.length ? " on" : ""}`}
-        aria-label={`${props.label} filter`}
+        aria-label={`${shown}, ${props.label} filter`}
         aria-haspopup="true"
         aria-expanded={open}
         onClick={() => setOpen((v) => !v)}
       >
-        {names.length ? `${props.label}: ${summary}` : summary}
+        {shown}
         <span className="caret" aria-hidden>▾</span>
       </button>
       {open && (

@@ -1,0 +1,615 @@
+/**
+ * Accessibility of the agent web app in Chromium against dist/desk: axe-core (WCAG 2.0/2.1/2.2
+ * A and AA rules) runs inside the page on every screen, at desktop (1280×800) and phone (390×844)
+ * size, in the light and the dark theme, and must find no critical or serious violation. Keyboard
+ * tests: the skip link, dialogs taking, keeping and returning focus, Enter acting only on the
+ * focused control in the inbox, and the composer's tabs.
+ * DESK_A11Y_SHOTS=<dir> also writes a screenshot of every screen, size and theme there.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AxeResults } from "axe-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { call, ensureBinary, launchChromium, ROOT, type RunningDesk, shown, startDeskBinary } from "./browser";
+
+const ready = ensureBinary();
+if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
+if (!ready.ok && ready.missing === "build") {
+  test("dist/desk builds for the browser tests", () => {
+    throw new Error(ready.reason);
+  });
+}
+
+const STEP = 60_000;
+const AXE_SOURCE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const SIZES = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+];
+const THEMES = ["light", "dark"] as const;
+const SHOTS = process.env.DESK_A11Y_SHOTS;
+
+const INBOUND_SECRET = "accessibility-inbound-secret";
+const owner = { name: "Olivia Owner", email: "olivia@example.test", password: "correct horse battery" };
+let desk: RunningDesk;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let headers: Record<string, string> = {};
+const seeded = { contactId: "", companyId: "", inviteUrl: "", ticketNumber: 0, longNumber: 0, mailNumber: 0 };
+
+/** The few fields of API answers the seeding reads. */
+type Rec = { id: string; number: number; url: string; user: Rec; data: Rec[]; workspaces: Rec[]; access_token: string };
+const api = async <T = Rec>(method: string, path: string, body?: unknown): Promise<T> => {
+  const res = await call<T>(desk.url, method, path, headers, body);
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+};
+
+/** Runs axe in the page as it is now; answers one line per critical or serious violation. */
+async function axeNow(label: string): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  const results = (await page.evaluate(
+    (tags) =>
+      (window as unknown as { axe: { run(c: Document, o: object): Promise<unknown> } }).axe.run(document, {
+        runOnly: { type: "tag", values: tags },
+        resultTypes: ["violations"],
+      }),
+    TAGS,
+  )) as AxeResults;
+  return results.violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .flatMap((v) =>
+      v.nodes.map((n) => {
+        const related = [...n.any, ...n.all, ...n.none].flatMap(
+          (c) => c.relatedNodes?.map((r) => r.target.join(" ")) ?? [],
+        );
+        return `${label}: [${v.impact}] ${v.id} (${v.help}) at ${n.target.join(" ")}\n      ${(n.failureSummary ?? "").replace(/\n/g, "\n      ")}${related.length ? `\n      related: ${related.join(", ")}` : ""}`;
+      }),
+    );
+}
+
+/** Audits the current screen at both sizes in both themes; `settle` re-checks the screen after each resize. */
+async function audit(screen: string, settle: () => Promise<void> = async () => {}): Promise<string[]> {
+  const found: string[] = [];
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    for (const theme of THEMES) {
+      await page.evaluate((t) => {
+        document.documentElement.dataset.theme = t;
+      }, theme);
+      await settle();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      if (SHOTS) {
+        mkdirSync(SHOTS, { recursive: true });
+        await page.screenshot({
+          path: join(SHOTS, `${screen.replace(/[^a-z0-9]+/gi, "-")}-${size.name}-${theme}.png`),
+        });
+      }
+      found.push(...(await axeNow(`${screen} @ ${size.name}/${theme}`)));
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  if (found.length) console.error(`\naxe violations on ${screen}:\n  ${found.join("\n  ")}\n`);
+  return found;
+}
+
+async function visit(path: string, until: string) {
+  await page.goto(`${desk.url}${path}`);
+  await shown(page.locator(until).first());
+}
+
+/** Runs `work` with `page` in a fresh browser context that has no session. */
+async function signedOut<T>(work: () => Promise<T>): Promise<T> {
+  const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const signedIn = page;
+  page = await other.newPage();
+  try {
+    return await work();
+  } finally {
+    await other.close();
+    page = signedIn;
+  }
+}
+
+/** Focus is inside the open dialog. */
+const focusInDialog = () => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'));
+
+describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium against dist/desk)", () => {
+  beforeAll(async () => {
+    desk = await startDeskBinary({ DESK_INBOUND_SECRET: INBOUND_SECRET });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+  }, STEP);
+
+  afterAll(async () => {
+    await browser?.close();
+    await desk?.stop();
+  }, STEP);
+
+  test(
+    "setup and sign-in screens",
+    async () => {
+      await page.goto(desk.url);
+      await page.waitForURL(/\/setup$/);
+      const found = await audit("setup");
+      await page.getByLabel("Your name").fill(owner.name);
+      await page.getByLabel("Email").fill(owner.email);
+      await page.getByLabel("Password").fill(owner.password);
+      await page.getByLabel("Workspace name").fill("Acme Support");
+      await page.getByRole("button", { name: "Create account and workspace" }).click();
+      await page.waitForURL(/\/inbox\//);
+
+      found.push(
+        ...(await signedOut(async () => {
+          await page.goto(`${desk.url}/signin`);
+          await shown(page.getByRole("heading", { name: "Sign in" }));
+          return audit("sign-in");
+        })),
+      );
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "seed a workspace through the API",
+    async () => {
+      const login = await call<Rec>(
+        desk.url,
+        "POST",
+        "/v1/auth/login",
+        {},
+        { email: owner.email, password: owner.password },
+      );
+      const workspaceId = (
+        await call<Rec>(desk.url, "GET", "/v1/me", { authorization: `Bearer ${login.body.access_token}` })
+      ).body.workspaces[0].id;
+      headers = { authorization: `Bearer ${login.body.access_token}`, "desk-workspace": workspaceId };
+      const me = (await api("GET", "/v1/me")).user;
+
+      await api("POST", "/v1/mailboxes", { name: "Support", email: "support@acme.test" });
+      const group = await api("POST", "/v1/tag-groups", { name: "Type", exclusive: true });
+      for (const [name, color] of [
+        ["billing", "amber"],
+        ["bug", "red"],
+        ["vip", "yellow"],
+        ["question", "cyan"],
+        ["partner", "lime"],
+      ]) {
+        await api("POST", "/v1/tags", {
+          name,
+          color,
+          ...(name === "bug" || name === "question" ? { group_id: group.id } : {}),
+        });
+      }
+      await api("POST", "/v1/custom-fields", {
+        entity: "ticket",
+        name: "Plan",
+        type: "select",
+        options: [{ label: "Free" }, { label: "Pro" }],
+      });
+      await api("POST", "/v1/custom-fields", {
+        entity: "ticket",
+        name: "Order number",
+        type: "text",
+        required_on_solve: true,
+      });
+      const team = await api("POST", "/v1/teams", { name: "Billing", member_ids: [me.id] });
+      const company = await api("POST", "/v1/companies", { name: "Globex Corporation", domain: "globex.test" });
+      seeded.companyId = company.id;
+      const contact = await api("POST", "/v1/contacts", {
+        name: "Dan Doe",
+        email: "dan@globex.test",
+        company_id: company.id,
+        phone: "+1 555 0100",
+        tags: ["vip"],
+      });
+      seeded.contactId = contact.id;
+      await api("POST", "/v1/contacts", { name: "Erin Example", email: "erin@customer.test" });
+
+      const seeds = [
+        {
+          subject: "Refund for order 1042",
+          contact: { email: "dan@globex.test" },
+          priority: "urgent",
+          severity: "sev1",
+          tags: ["billing", "vip"],
+          assignee_id: me.id,
+          team_id: team.id,
+        },
+        {
+          subject: "Export spins forever",
+          contact: { email: "erin@customer.test", name: "Erin Example" },
+          priority: "high",
+          severity: "sev2",
+          tags: ["bug"],
+          status: "pending",
+        },
+        {
+          subject: "How do I invite my team?",
+          contact: { email: "fay@customer.test", name: "Fay" },
+          priority: "low",
+          tags: ["question"],
+          status: "on_hold",
+        },
+        {
+          subject: "Invoice address change",
+          contact: { email: "gus@customer.test" },
+          tags: ["partner"],
+          status: "solved",
+          assignee_id: me.id,
+          fields: { order_number: "1042" },
+        },
+        { subject: "Password reset link expired", contact: { email: "hal@customer.test", name: "Hal" } },
+      ];
+      for (const seed of seeds)
+        await api("POST", "/v1/tickets", {
+          ...seed,
+          channel: "api",
+          body_html: `<p>${seed.subject}. Can you help? See <a href="https://example.test/help">our help page</a> for details.</p>`,
+          kind: "reply",
+        });
+      const first = (await api("GET", "/v1/tickets?q=Refund")).data[0];
+      // A conversation longer than the screen, with no link or button in its text: the timeline must take focus itself.
+      const long = await api("POST", "/v1/tickets", {
+        subject: "Nightly export is slow",
+        channel: "api",
+        contact: { email: "erin@customer.test" },
+        body_html: "<p>The nightly export takes hours.</p>",
+        kind: "reply",
+      });
+      seeded.longNumber = long.number;
+      for (let i = 1; i <= 8; i++)
+        await api("POST", `/v1/tickets/${long.id}/messages`, {
+          kind: "note",
+          body_html: `<p>${"Still looking into the export queue and its workers. ".repeat(8)} (${i})</p>`,
+        });
+      seeded.ticketNumber = first.number;
+      await api("POST", `/v1/tickets/${first.id}/messages`, { kind: "reply", body_html: "<p>We are on it, Dan.</p>" });
+      await api("POST", `/v1/tickets/${first.id}/messages`, {
+        kind: "note",
+        body_html: "<p>Check the payment provider first.</p>",
+      });
+      // Customer mail through the inbound route: an inbound message, then a reply with quoted history.
+      const mail = (id: string, body: string, inReplyTo?: string) =>
+        fetch(`${desk.url}/v1/inbound/email?to=support%40acme.test`, {
+          method: "POST",
+          headers: { "content-type": "message/rfc822", "desk-inbound-secret": INBOUND_SECRET },
+          body: [
+            `From: Carla <carla@customer.test>`,
+            "To: support@acme.test",
+            `Subject: ${inReplyTo ? "Re: " : ""}Printer offline`,
+            `Message-ID: <${id}@customer.test>`,
+            ...(inReplyTo ? [`In-Reply-To: <${inReplyTo}@customer.test>`] : []),
+            "Content-Type: text/plain; charset=utf-8",
+            "",
+            body,
+            "",
+          ].join("\r\n"),
+        });
+      expect((await mail("a1", "The printer says offline.")).status).toBe(202);
+      expect(
+        (
+          await mail(
+            "a2",
+            "Still offline.\r\n\r\nOn Mon, Nov 23, 2026 at 9:00 AM, Acme <support@acme.test> wrote:\r\n> Please restart it.",
+            "a1",
+          )
+        ).status,
+      ).toBe(202);
+      seeded.mailNumber = (await api("GET", "/v1/tickets?q=Printer")).data[0].number;
+      await api("POST", "/v1/saved-replies", {
+        title: "Thanks",
+        shortcut: "thx",
+        body_html: "<p>Thanks for writing in!</p>",
+      });
+      await api("POST", "/v1/views", { name: "Urgent billing", shared: true, filters: { priority: ["urgent"] } });
+      await api("POST", "/v1/api-keys", { name: "CRM sync", scopes: ["tickets:read"] });
+      // An address literal: the test machine has no DNS, and this event never fires here.
+      await api("POST", "/v1/webhooks", { url: "https://93.184.215.14/desk", events: ["ticket.deleted"] });
+      const invitation = await api("POST", "/v1/invitations", { email: "ivy@acme.test", role: "agent" });
+      seeded.inviteUrl = invitation.url;
+    },
+    STEP,
+  );
+
+  test(
+    "inbox, with a selection and an open filter",
+    async () => {
+      await visit("/inbox/all", ".ticket-row");
+      const found = await audit("inbox");
+      await page
+        .getByRole("checkbox", { name: /Select ticket/ })
+        .first()
+        .check();
+      await shown(page.getByRole("toolbar", { name: "Bulk actions" }));
+      await page.getByRole("button", { name: /Status filter/ }).click();
+      found.push(...(await audit("inbox with selection and status filter open")));
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: owner.name }).click();
+      await shown(page.getByRole("menu"));
+      found.push(...(await audit("account menu")));
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "ticket and composer",
+    async () => {
+      await visit(`/tickets/${seeded.ticketNumber}`, ".msg");
+      const found = await audit("ticket");
+      await page.getByRole("textbox", { name: "Reply" }).fill("Thanks, we refunded it.");
+      await page.getByRole("button", { name: "+ Label" }).click();
+      found.push(...(await audit("ticket with composer draft and label picker")));
+      await page.getByRole("button", { name: "+ Label" }).click();
+      await page.getByRole("tab", { name: /Note/ }).click();
+      found.push(...(await audit("ticket with note composer")));
+      await visit(`/tickets/${seeded.longNumber}`, ".msg");
+      found.push(...(await audit("ticket with a long conversation")));
+      await visit(`/tickets/${seeded.mailNumber}`, ".msg");
+      await page.getByRole("button", { name: "Show quoted text" }).click();
+      await shown(page.locator(".quoted-full"));
+      found.push(...(await audit("ticket from email with quoted text shown")));
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "dialogs",
+    async () => {
+      await visit("/inbox/all", ".ticket-row");
+      await page.getByRole("button", { name: "New ticket" }).click();
+      const found = await audit("new ticket dialog");
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: /Priority filter/ }).click();
+      await page.getByRole("checkbox", { name: "Urgent" }).check();
+      await page.getByRole("button", { name: "Save as view" }).click();
+      found.push(...(await audit("save view dialog")));
+      await page.keyboard.press("Escape");
+      await page.locator("body").press("?");
+      found.push(...(await audit("keyboard shortcuts dialog")));
+      await page.keyboard.press("Escape");
+      await visit(`/tickets/${seeded.ticketNumber}`, ".msg");
+      await page.getByRole("button", { name: "Merge…" }).click();
+      found.push(...(await audit("merge dialog")));
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await visit("/contacts", ".table");
+      await page.getByRole("button", { name: "New contact" }).click();
+      found.push(...(await audit("new contact dialog")));
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "contacts and companies",
+    async () => {
+      await visit("/contacts", ".table");
+      const found = await audit("contacts");
+      await visit(`/contacts/${seeded.contactId}`, ".detail-grid .mini-list");
+      found.push(...(await audit("contact")));
+      await visit("/companies", ".table");
+      found.push(...(await audit("companies")));
+      await visit(`/companies/${seeded.companyId}`, ".detail-grid");
+      found.push(...(await audit("company")));
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "settings pages",
+    async () => {
+      const found: string[] = [];
+      for (const [sub, until] of [
+        ["workspace", "h1"],
+        ["members", "table"],
+        ["teams", "h1"],
+        ["labels", ".sortable"],
+        ["fields", "h1"],
+        ["views", "h1"],
+        ["saved-replies", "h1"],
+        ["mailboxes", ".card-head"],
+        ["api-keys", "table"],
+        ["webhooks", ".card-head"],
+      ]) {
+        await visit(`/settings/${sub}`, `.settings-body ${until}`);
+        await page.waitForLoadState("networkidle");
+        found.push(...(await audit(`settings/${sub}`)));
+      }
+      expect(found).toEqual([]);
+    },
+    STEP * 2,
+  );
+
+  test(
+    "invitation page",
+    async () => {
+      const found = await signedOut(async () => {
+        await page.goto(`${desk.url}${new URL(seeded.inviteUrl).pathname}`);
+        await shown(page.locator(".auth-card"));
+        await page.waitForLoadState("networkidle");
+        return audit("invitation");
+      });
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "profile, snoozed folder and the phone navigation drawer",
+    async () => {
+      await visit("/profile", "#profile-sessions");
+      const found = await audit("profile");
+      await page
+        .getByRole("button", { name: /set up two-factor|turn on two-factor|enable/i })
+        .first()
+        .click()
+        .catch(() => {});
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      found.push(...(await audit("profile with two-factor setup")));
+      await visit("/inbox/snoozed", "main");
+      found.push(...(await audit("snoozed folder")));
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole("button", { name: "Menu" }).click();
+      await shown(page.locator(".shell.nav-open .sidebar"));
+      // Only the phone size: the drawer exists there alone.
+      for (const theme of ["light", "dark"]) {
+        await page.evaluate((t) => {
+          document.documentElement.dataset.theme = t;
+        }, theme);
+        found.push(...(await axeNow(`navigation drawer @ phone/${theme}`)));
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "forgot-password and reset pages",
+    async () => {
+      const found = await signedOut(async () => {
+        await page.goto(`${desk.url}/forgot-password`);
+        await shown(page.getByRole("heading", { name: "Reset your password" }));
+        const out = await audit("forgot password");
+        await page.goto(`${desk.url}/reset-password#not-a-real-token`);
+        await shown(page.getByRole("heading", { name: "Choose a new password" }));
+        out.push(...(await audit("reset password")));
+        return out;
+      });
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "the first Tab reaches a skip link that moves focus to the main content",
+    async () => {
+      await visit("/inbox/all", ".ticket-row");
+      await page.keyboard.press("Tab");
+      const skip = page.locator(":focus");
+      expect(await skip.textContent()).toBe("Skip to main content");
+      const box = await skip.boundingBox();
+      expect(box && box.width > 20 && box.height > 10 && box.y >= 0).toBe(true);
+      await page.keyboard.press("Enter");
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("MAIN");
+      // The next Tab goes into the page, past the navigation.
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
+      expect(page.url()).toEndWith("/inbox/all");
+    },
+    STEP,
+  );
+
+  test(
+    "a dialog takes focus, keeps it on Tab and Shift+Tab, and gives it back on close",
+    async () => {
+      await visit("/inbox/all", ".ticket-row");
+      const opener = page.getByRole("button", { name: "New ticket" });
+      await opener.focus();
+      await page.keyboard.press("Enter");
+      await shown(page.getByRole("dialog", { name: "New ticket" }));
+      expect(await focusInDialog()).toBe(true);
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press("Tab");
+        expect(await focusInDialog()).toBe(true);
+      }
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press("Shift+Tab");
+        expect(await focusInDialog()).toBe(true);
+      }
+      await page.keyboard.press("Escape");
+      expect(await page.getByRole("dialog").count()).toBe(0);
+      expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      // Opened by a shortcut: the close button is the first stop, and Escape returns focus where it was.
+      await page.locator("body").press("?");
+      await shown(page.getByRole("dialog", { name: "Keyboard shortcuts" }));
+      expect(await focusInDialog()).toBe(true);
+      await page.keyboard.press("Tab");
+      expect(await focusInDialog()).toBe(true);
+      await page.keyboard.press("Escape");
+      expect(await page.getByRole("dialog").count()).toBe(0);
+
+      // The merge dialog on a ticket, closed with its Cancel button reached by keyboard.
+      await visit(`/tickets/${seeded.ticketNumber}`, ".msg");
+      const merge = page.getByRole("button", { name: "Merge…" });
+      await merge.focus();
+      await page.keyboard.press("Enter");
+      await shown(page.getByRole("dialog"));
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("into");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel");
+      await page.keyboard.press("Enter");
+      expect(await page.getByRole("dialog").count()).toBe(0);
+      expect(await merge.evaluate((el) => el === document.activeElement)).toBe(true);
+    },
+    STEP,
+  );
+
+  test(
+    "Enter in the inbox acts on the focused control, and opens the cursor's ticket only when nothing is focused",
+    async () => {
+      await visit("/inbox/all", ".ticket-row");
+      const status = page.getByRole("button", { name: /Status filter/ });
+      await status.focus();
+      await page.keyboard.press("Enter");
+      expect(await status.getAttribute("aria-expanded")).toBe("true");
+      expect(page.url()).toEndWith("/inbox/all");
+      // Into the panel and out again with Escape: the focus comes back to the filter's button.
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("type"))).toBe("checkbox");
+      await page.keyboard.press("Escape");
+      expect(await status.getAttribute("aria-expanded")).toBe("false");
+      expect(await status.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      await page
+        .getByRole("checkbox", { name: /Select ticket/ })
+        .first()
+        .focus();
+      await page.keyboard.press("Enter");
+      expect(page.url()).toEndWith("/inbox/all");
+
+      // A focused ticket link opens its own ticket, not the one under the keyboard cursor (the first row).
+      const second = page.locator(".ticket-row").nth(1);
+      const number = await second.getAttribute("data-number");
+      await second.locator("a.ticket-main").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForURL(new RegExp(`/tickets/${number}$`));
+
+      await visit("/inbox/all", ".ticket-row");
+      const firstNumber = await page.locator(".ticket-row").first().getAttribute("data-number");
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press("Enter");
+      await page.waitForURL(new RegExp(`/tickets/${firstNumber}$`));
+    },
+    STEP,
+  );
+
+  test(
+    "the composer's tabs follow the tab pattern: one tab stop, arrows switch",
+    async () => {
+      await visit(`/tickets/${seeded.ticketNumber}`, ".msg");
+      const reply = page.getByRole("tab", { name: /Reply/ });
+      await reply.focus();
+      await page.keyboard.press("ArrowRight");
+      const note = page.getByRole("tab", { name: /Note/ });
+      expect(await note.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await note.getAttribute("aria-selected")).toBe("true");
+      expect(await reply.getAttribute("tabindex")).toBe("-1");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Insert saved reply");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Internal note");
+    },
+    STEP,
+  );
+});
