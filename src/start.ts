@@ -2,10 +2,11 @@ import type { Server } from "bun";
 import { join } from "node:path";
 import { buildApp } from "./app";
 import { listenerBaseUrl, type Config } from "./config/config";
-import { buildDeps, type Deps } from "./deps";
+import { buildDeps, httpDepsOf } from "./compose";
+import type { Deps } from "./deps";
 import { startCheckpointer } from "./db/checkpointer";
 import { commitPending } from "./db/tx";
-import { optimizeDatabaseJob } from "./db/db.jobs";
+import { optimizeDatabaseJob } from "./jobs/db.jobs";
 import { pruneEventsJob } from "./events/events.jobs";
 import { recoverIdempotencyKeys } from "./http/idempotency";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
@@ -72,7 +73,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       : (embeddedWebAssets() ?? webAssetsFromDisk(join(import.meta.dir, "..", "web", "dist")));
   const gateway = createRealtimeGateway(deps);
   const metricSources = [jobsSource(deps.db), gateway.metrics()];
-  const handler = createHttpHandler(app, deps, {
+  const handler = createHttpHandler((request) => app.handle(request), httpDepsOf(deps), {
     webAssets,
     upgrade: gateway.upgrade,
     observe: recordHttpRequest,

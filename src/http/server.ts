@@ -1,8 +1,8 @@
 import type { Server } from "bun";
-import type { App } from "../app";
-import type { Deps } from "../deps";
+import type { Db } from "../db/database";
 import { hasPendingChanges, hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
-import { safeEqual } from "../lib/crypto";
+import type { Clock } from "../lib/clock";
+import { safeEqual, type SecretBox } from "../lib/crypto";
 import { DeskError, internalError, tooLarge, unauthorized } from "../lib/errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
@@ -10,6 +10,7 @@ import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "
 import { errorResponse } from "./respond";
 import { docsPage } from "./docs-page";
 import type { WebAssets } from "./web-assets";
+import type { Logger } from "../lib/logger";
 
 /** Uploads and raw mail may be larger than a JSON body; nothing may exceed this. */
 export const MAX_BODY_BYTES = 40 * 1024 * 1024;
@@ -28,16 +29,28 @@ export type HttpOptions = {
 
 export type HttpHandler = (request: Request, server?: Server<unknown>) => Promise<Response>;
 
+/** The application behind the HTTP layer (the Elysia app's `handle`): /v1, /healthz and unmatched paths. */
+export type RequestHandler = (request: Request) => Promise<Response>;
+
+/** What the HTTP layer itself needs; the composition root passes it. */
+export type HttpDeps = {
+  db: Db;
+  secrets: SecretBox;
+  clock: Clock;
+  logger: Logger;
+  /** The bearer token GET /metrics needs, if any. */
+  metricsToken: string | null;
+  /** Who the caller is, for idempotency keys (null when the credential does not resolve). */
+  callerScope: (request: Request) => Promise<string | null>;
+};
+
 /**
  * The outer layer in front of Elysia: request ids, client address, body limits, idempotency,
  * the docs page, the web app's files and access logs. Bun.serve and tests both call this.
  */
-export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {}): HttpHandler {
-  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.credentials.callerScope, () =>
-    deps.clock.now(),
-  );
+export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, options: HttpOptions = {}): HttpHandler {
+  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.callerScope, () => deps.clock.now());
   const log = deps.logger.child({ subsystem: "http" });
-  const handle = (request: Request) => app.handle(request);
   // The access log is debug-level: skip building its line when the level is above debug.
   const debugEnabled = log.isLevelEnabled("debug");
 
@@ -78,7 +91,7 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       return handle(request);
     }
     if (path === "/metrics" && options.metrics && request.method === "GET") {
-      const token = deps.config.metricsToken;
+      const token = deps.metricsToken;
       if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`))
         return errorResponse(unauthorized("GET /metrics needs the DESK_METRICS_TOKEN bearer token."));
       return new Response(options.metrics(), {
@@ -176,7 +189,7 @@ const unreadableRequest = () =>
  * Bun.serve's last resort for anything thrown outside the handler's own catch. It must never show
  * Bun's development page (source lines and absolute paths), so it answers SPEC.md's bare 500.
  */
-export function edgeErrorHandler(log: Pick<Deps["logger"], "error">) {
+export function edgeErrorHandler(log: Pick<Logger, "error">) {
   return (error: Error): Response => {
     log.error({ err: error }, "unhandled error at the HTTP edge");
     return errorResponse(internalError());
