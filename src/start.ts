@@ -17,6 +17,7 @@ import type { JobDefinition } from "./jobs/define";
 import { pruneJobsJob } from "./jobs/jobs.maintenance";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
+import type { VisitorResolver } from "./auth/visitors";
 import { startInboundSmtp } from "./inbound/inbound.smtp";
 import { closeImapSessions } from "./mailboxes/mailboxes.sync";
 import { featureJobs, registerFeatureHooks } from "./registry";
@@ -38,7 +39,9 @@ export type Desk = {
 export type StartOptions = {
   clock?: Clock;
   webAssets?: WebAssets | null;
-  http?: Pick<HttpOptions, "upgrade" | "observe">;
+  http?: Pick<HttpOptions, "upgrade" | "observe" | "pages">;
+  /** Visitor sessions for `Authorization: Visitor <token>` routes (the widget feature's resolver). */
+  visitors?: VisitorResolver;
 };
 
 /** Every job kind: machinery's maintenance plus each feature's. */
@@ -57,7 +60,7 @@ export function allJobs(deps: Deps): JobDefinition<never>[] {
  * `main.ts` calls it for `serve`; tests call it with port 0.
  */
 export async function startDesk(config: Config, options: StartOptions = {}): Promise<Desk> {
-  const deps = buildDeps(config, { clock: options.clock });
+  const deps = buildDeps(config, { clock: options.clock, visitors: options.visitors });
   const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
   registerFeatureHooks(deps);
   const recovered = recoverIdempotencyKeys(deps.db.$client);

@@ -9,6 +9,7 @@ import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
 import { errorResponse } from "./respond";
 import { docsPage } from "./docs-page";
+import { createPageRouter, type Page } from "./pages";
 import type { WebAssets } from "./web-assets";
 import type { Logger } from "../lib/logger";
 
@@ -25,6 +26,8 @@ export type HttpOptions = {
   observe?: RequestObserver;
   /** Renders GET /metrics (Prometheus text), served outside /v1. */
   metrics?: () => string;
+  /** Feature pages outside /v1 (`/help/…`, `/csat/…`, `/widget.js`), each with its own security headers. */
+  pages?: readonly Page[];
 };
 
 export type HttpHandler = (request: Request, server?: Server<unknown>) => Promise<Response>;
@@ -51,6 +54,7 @@ export type HttpDeps = {
 export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, options: HttpOptions = {}): HttpHandler {
   const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.callerScope, () => deps.clock.now());
   const log = deps.logger.child({ subsystem: "http" });
+  const pages = options.pages?.length ? createPageRouter(options.pages) : null;
   // The access log is debug-level: skip building its line when the level is above debug.
   const debugEnabled = log.isLevelEnabled("debug");
 
@@ -100,6 +104,13 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
     }
     if (path === "/docs" || path === "/docs/")
       return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });
+    const page = pages?.match(path);
+    if (page) {
+      // A page may read (a help center article) or write (a rating): its turn is shared like the API's,
+      // and its answer waits for the commit like every other door's (below).
+      shareTurn(deps.db);
+      return pages!.serve(page, request, path);
+    }
     const asset = options.webAssets?.serve(path);
     if (asset) return asset;
     return handle(request);
