@@ -42,7 +42,10 @@ export function guardPlugin(resolver: CredentialResolver, options: GuardOptions 
     const { limit, windowMs } = rule === true ? PUBLIC_RATE_LIMIT : rule;
     const key = `${limit}/${windowMs}`;
     let limiter = limiters.get(key);
-    if (!limiter) limiters.set(key, (limiter = createRateLimiter({ limit, windowMs, now })));
+    if (!limiter) {
+      limiter = createRateLimiter({ limit, windowMs, now });
+      limiters.set(key, limiter);
+    }
     return limiter;
   };
   const take = <T>(request: Request) => resolved.get(request) as T;
