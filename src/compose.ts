@@ -47,8 +47,8 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
   const lookups = machineryLookups(db);
   const credentials = createCredentialResolver({ db, tokens, clock, lookups });
   // A member, team or workspace event may change someone's role or private teams.
-  onEventInTransaction(db, (_tx, event) => {
-    if (MEMBERSHIP_EVENTS.test(event.type)) credentials.membershipsChanged();
+  onEventInTransaction(db, (tx, event) => {
+    if (MEMBERSHIP_EVENTS.test(event.type)) credentials.membershipsChanged(tx);
   });
   return {
     config,

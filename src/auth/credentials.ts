@@ -1,5 +1,5 @@
-import type { Db } from "../db/database";
-import { afterCommit, inTransaction } from "../db/tx";
+import type { Db, Tx } from "../db/database";
+import { afterCommit } from "../db/tx";
 import { forbidden, notFound, unauthorized, validationFailed } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 import type { Clock } from "../lib/clock";
@@ -103,9 +103,9 @@ export function createCredentialResolver(deps: {
    * MEMBERSHIP_EVENTS: empties the membership cache now, for later reads of this turn, and again
    * after the commit.
    */
-  function membershipsChanged(): void {
+  function membershipsChanged(tx: Tx): void {
     memberCache.clear();
-    if (inTransaction()) afterCommit(() => memberCache.clear());
+    afterCommit(tx, () => memberCache.clear());
   }
 
   function membership(workspaceId: string, userId: string, nowMs: number) {

@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 import type { Db } from "../db/database";
-import { hasPendingChanges, hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
+import { shareTurn, untilDurable } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import { safeEqual, type SecretBox } from "../lib/crypto";
 import { DeskError, internalError, tooLarge, unauthorized } from "../lib/errors";
@@ -136,9 +136,10 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       response = await route(request, path, server);
       // The answer may reflect changes of this turn (this request's or others'): send it once they are
       // committed. A read's own incidental writes (a key's last use) are hints that need not wait.
-      const reading = request.method === "GET" || request.method === "HEAD";
-      if (response.status !== 101 && (reading ? hasPendingChanges(deps.db) : hasPendingCommit(deps.db)))
-        await untilCommitted(deps.db);
+      if (response.status !== 101) {
+        const durable = untilDurable(deps.db, request.method === "GET" || request.method === "HEAD");
+        if (durable) await durable;
+      }
     } catch (error) {
       if (error instanceof DeskError) response = errorResponse(error);
       else {

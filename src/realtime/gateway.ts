@@ -2,7 +2,7 @@ import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { SCOPES, type Role, type Scope } from "../auth/context";
 import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
 import type { Db } from "../db/database";
-import { hasPendingChanges, untilCommitted } from "../db/tx";
+import { untilDurable } from "../db/tx";
 import { onEventsCommitted } from "../events/bus";
 import {
   contactTopic,
@@ -190,7 +190,8 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     // The replay reads this connection's view, which includes the turn's changes not committed yet
     // (group commit); those are published live once committed. Wait until none are pending, so each
     // event reaches the socket once: by the replay if committed before, live if after.
-    while (hasPendingChanges(deps.db)) await untilCommitted(deps.db).catch(() => undefined);
+    for (let durable = untilDurable(deps.db, true); durable; durable = untilDurable(deps.db, true))
+      await durable.catch(() => undefined);
     if (data.closed) return;
     // Synchronous from here: no committed event or grant change can slip between reading the
     // grants, the replay and the subscription.
