@@ -11,7 +11,7 @@ import { users } from "../src/auth/auth.table";
 import { SCOPES, type RequestContext } from "../src/auth/context";
 import { loadConfig } from "../src/config/config";
 import { createField } from "../src/custom-fields/fields.service";
-import { buildDeps } from "../src/deps";
+import { buildDeps } from "../src/compose";
 import { members } from "../src/workspaces/workspaces.table";
 import { createWorkspace } from "../src/workspaces/workspaces.service";
 import { newId } from "../src/lib/ids";

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { SCOPE_TEXT } from "./auth/context";
 import type { Deps } from "./deps";
 import { DeskError } from "./lib/errors";
 import { asDeskError } from "./http/errors-map";
@@ -57,7 +58,9 @@ export function buildApp(deps: Deps) {
       "/v1/openapi.json",
       ({ set }) => {
         // Built on first request (the routes never change while running) and sent as text from then on.
-        openapi ??= JSON.stringify(buildOpenApiDocument(documented, { serverUrl: deps.config.baseUrl }));
+        openapi ??= JSON.stringify(
+          buildOpenApiDocument(documented, { serverUrl: deps.config.baseUrl, scopes: SCOPE_TEXT }),
+        );
         set.headers["content-type"] = "application/json; charset=utf-8";
         return openapi;
       },

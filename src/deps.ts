@@ -1,15 +1,17 @@
-import { createCredentialResolver, type CredentialResolver } from "./auth/credentials";
-import { createTokenService, type TokenService } from "./auth/tokens";
+import type { CredentialLookups, CredentialResolver } from "./auth/credentials";
+import type { GuardPlugin } from "./auth/guard";
+import type { TokenService } from "./auth/tokens";
 import type { Config } from "./config/config";
-import { openDatabase, optimizeDatabase, type Db } from "./db/database";
-import { migrate } from "./db/migrate";
-import { guardPlugin, type GuardPlugin } from "./auth/guard";
-import { systemClock, type Clock } from "./lib/clock";
-import { createSecretBox, type SecretBox } from "./lib/crypto";
-import { createLogger, type Logger } from "./lib/logger";
-import { migrations } from "../migrations/index";
+import type { Db } from "./db/database";
+import type { Clock } from "./lib/clock";
+import type { SecretBox } from "./lib/crypto";
+import type { Logger } from "./lib/logger";
+import type { GatewayLookups } from "./realtime/gateway";
 
-/** Everything built once at start and handed to routes and services. */
+/** What machinery asks the features that own the data (src/compose.ts wires their public lookups). */
+export type MachineryLookups = CredentialLookups & GatewayLookups;
+
+/** Everything built once at start (src/compose.ts) and handed to routes and services. */
 export type Deps = {
   config: Config;
   db: Db;
@@ -19,24 +21,5 @@ export type Deps = {
   tokens: TokenService;
   credentials: CredentialResolver;
   guard: GuardPlugin;
+  lookups: MachineryLookups;
 };
-
-export function buildDeps(config: Config, overrides: { db?: Db; logger?: Logger; clock?: Clock } = {}): Deps {
-  const db = overrides.db ?? openDatabase(config.databasePath);
-  migrate(db.$client, migrations);
-  optimizeDatabase(db, true);
-  const clock = overrides.clock ?? systemClock;
-  const logger = overrides.logger ?? createLogger(config.logLevel);
-  const tokens = createTokenService(config.secret, () => clock.now());
-  const credentials = createCredentialResolver({ db, tokens, clock });
-  return {
-    config,
-    db,
-    logger,
-    clock,
-    secrets: createSecretBox(config.secret),
-    tokens,
-    credentials,
-    guard: guardPlugin(credentials),
-  };
-}

@@ -2,10 +2,11 @@ import type { Server } from "bun";
 import { join } from "node:path";
 import { buildApp } from "./app";
 import { listenerBaseUrl, type Config } from "./config/config";
-import { buildDeps, type Deps } from "./deps";
+import { buildDeps, httpDepsOf } from "./compose";
+import type { Deps } from "./deps";
 import { startCheckpointer } from "./db/checkpointer";
 import { commitPending } from "./db/tx";
-import { optimizeDatabaseJob } from "./db/db.jobs";
+import { optimizeDatabaseJob } from "./jobs/db.jobs";
 import { pruneEventsJob } from "./events/events.jobs";
 import { recoverIdempotencyKeys } from "./http/idempotency";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
@@ -16,6 +17,7 @@ import type { JobDefinition } from "./jobs/define";
 import { pruneJobsJob } from "./jobs/jobs.maintenance";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
+import type { VisitorResolver } from "./auth/visitors";
 import { startInboundSmtp } from "./inbound/inbound.smtp";
 import { closeImapSessions } from "./mailboxes/mailboxes.sync";
 import { featureJobs, registerFeatureHooks } from "./registry";
@@ -37,7 +39,9 @@ export type Desk = {
 export type StartOptions = {
   clock?: Clock;
   webAssets?: WebAssets | null;
-  http?: Pick<HttpOptions, "upgrade" | "observe">;
+  http?: Pick<HttpOptions, "upgrade" | "observe" | "pages">;
+  /** Visitor sessions for `Authorization: Visitor <token>` routes (the widget feature's resolver). */
+  visitors?: VisitorResolver;
 };
 
 /** Every job kind: machinery's maintenance plus each feature's. */
@@ -56,7 +60,7 @@ export function allJobs(deps: Deps): JobDefinition<never>[] {
  * `main.ts` calls it for `serve`; tests call it with port 0.
  */
 export async function startDesk(config: Config, options: StartOptions = {}): Promise<Desk> {
-  const deps = buildDeps(config, { clock: options.clock });
+  const deps = buildDeps(config, { clock: options.clock, visitors: options.visitors });
   const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
   registerFeatureHooks(deps);
   const recovered = recoverIdempotencyKeys(deps.db.$client);
@@ -72,7 +76,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       : (embeddedWebAssets() ?? webAssetsFromDisk(join(import.meta.dir, "..", "web", "dist")));
   const gateway = createRealtimeGateway(deps);
   const metricSources = [jobsSource(deps.db), gateway.metrics()];
-  const handler = createHttpHandler(app, deps, {
+  const handler = createHttpHandler((request) => app.handle(request), httpDepsOf(deps), {
     webAssets,
     upgrade: gateway.upgrade,
     observe: recordHttpRequest,

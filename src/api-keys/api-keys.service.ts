@@ -144,7 +144,7 @@ export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKe
     recordAudit(tx, ctx, { action: "api_key.updated", entityType: "api_key", entityId: id, data: changes });
     // New scopes or expiry apply from the next request: cached credentials and open sockets go.
     if (changes.scopes || changes.expires_at)
-      afterCommit(() => signalAccessEnded(deps.db, { kind: "api_key", apiKeyId: id }));
+      afterCommit(tx, () => signalAccessEnded(deps.db, { kind: "api_key", apiKeyId: id }));
     return row;
   });
 }

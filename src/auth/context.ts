@@ -14,6 +14,19 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** What each scope allows, as the API document and the key settings say it. */
+export const SCOPE_TEXT: Record<Scope, string> = {
+  "tickets:read": "read tickets, messages, attachments, reports and search",
+  "tickets:write": "create and change tickets and messages",
+  "contacts:read": "read contacts and companies",
+  "contacts:write": "create, change and delete contacts and companies",
+  "kb:read": "read knowledge base collections and articles",
+  "kb:write": "create, change and delete knowledge base collections and articles",
+  "settings:read": "read workspace settings, members, teams, keys, webhooks, mailboxes and the audit log",
+  "settings:write": "change workspace settings",
+  realtime: "open the realtime gateway and replay events",
+};
+
 export const roleAtLeast = (role: Role, minimum: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(minimum);
 
 export type Actor =
@@ -68,3 +81,15 @@ export function systemContext(workspaceId: string, requestId = "system"): Reques
     ip: null,
   };
 }
+
+/** A chat widget visitor (`Authorization: Visitor <token>`): the workspace is their session's. */
+export type VisitorContext = {
+  workspaceId: string;
+  contactId: string;
+  visitorSessionId: string;
+  requestId: string;
+  ip: string | null;
+};
+
+/** A caller of a public route (no credential): only what the HTTP layer knows of the request. */
+export type PublicContext = { requestId: string; ip: string | null };

@@ -1,6 +1,5 @@
-import type { Db } from "../db/database";
-import { afterCommit, inTransaction } from "../db/tx";
-import { onEventInTransaction } from "../events/bus";
+import type { Db, Tx } from "../db/database";
+import { afterCommit } from "../db/tx";
 import { forbidden, notFound, unauthorized, validationFailed } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 import type { Clock } from "../lib/clock";
@@ -14,7 +13,7 @@ const KEY_CACHE_TTL_MS = 30_000;
 const KEY_CACHE_MAX = 10_000;
 const MEMBER_CACHE_MAX = 10_000;
 /** Events whose change can alter a person's role or private teams in a workspace. */
-const MEMBERSHIP_EVENTS = /^(member|team|workspace)\./;
+export const MEMBERSHIP_EVENTS = /^(member|team|workspace)\./;
 
 export type AccessRule = {
   /** Minimum member role; default viewer. */
@@ -37,6 +36,26 @@ type KeyRow = {
   revoked_at: string | null;
   created_by: string | null;
 };
+
+/**
+ * What the resolver asks the features that own API keys, members and teams (machinery reads no
+ * feature table): the composition root passes their public lookups in. Each runs a statement
+ * prepared once; they are on the path of every request.
+ */
+export type CredentialLookups = {
+  /** The key whose secret hashes to `hash` in a workspace not deleted (revoked or expired ones too), or null. */
+  keyByHash(hash: string): KeyRow | null;
+  /** Records a key's last use (a hint). */
+  touchKey(id: string, at: string): void;
+  /** A person's role in a workspace not deleted, or null. */
+  memberRole(workspaceId: string, userId: string): Role | null;
+  /** The private teams of the workspace the person is in. */
+  privateTeams(workspaceId: string, userId: string): string[];
+  /** The workspaces a person belongs to, oldest membership first (the session answer lists them). */
+  workspacesOf(userId: string): WorkspaceMembership[];
+};
+
+export type WorkspaceMembership = { id: string; name: string; slug: string; role: Role };
 type SessionRow = {
   user_id: string;
   revoked_at: string | null;
@@ -52,20 +71,16 @@ export type CredentialResolver = ReturnType<typeof createCredentialResolver>;
  * The one place that reads credential and membership tables for every request; statements are
  * prepared once.
  */
-export function createCredentialResolver(deps: { db: Db; tokens: TokenService; clock: Clock }) {
+export function createCredentialResolver(deps: {
+  db: Db;
+  tokens: TokenService;
+  clock: Clock;
+  lookups: CredentialLookups;
+}) {
   const sqlite = deps.db.$client;
-  const keyByHash = sqlite.query<KeyRow, [string]>(
-    "SELECT k.id, k.workspace_id, k.scopes, k.expires_at, k.revoked_at, k.created_by FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL WHERE k.key_hash = ?",
-  );
-  const touchKey = sqlite.query<unknown, [string, string]>("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
+  const { keyByHash, touchKey, memberRole, privateTeams } = deps.lookups;
   const sessionById = sqlite.query<SessionRow, [string]>(
     "SELECT user_id, revoked_at, expires_at, authenticated_at, mfa_verified FROM sessions WHERE id = ?",
-  );
-  const memberRole = sqlite.query<{ role: Role }, [string, string]>(
-    "SELECT m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL WHERE m.workspace_id = ? AND m.user_id = ?",
-  );
-  const privateTeams = sqlite.query<{ team_id: string }, [string, string]>(
-    "SELECT tm.team_id FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE t.workspace_id = ? AND tm.user_id = ? AND t.private = 1",
   );
   const lastTouched = new Map<string, number>();
   // API keys are looked up on every request; their rows change only through the api-keys service,
@@ -83,23 +98,25 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     keyCache.clear();
     memberCache.clear();
   });
-  onEventInTransaction(deps.db, (_tx, event) => {
-    if (!MEMBERSHIP_EVENTS.test(event.type)) return;
+  /**
+   * Called (by the composition root's event hook) in the transaction of every event of
+   * MEMBERSHIP_EVENTS: empties the membership cache now, for later reads of this turn, and again
+   * after the commit.
+   */
+  function membershipsChanged(tx: Tx): void {
     memberCache.clear();
-    if (inTransaction()) afterCommit(() => memberCache.clear());
-  });
+    afterCommit(tx, () => memberCache.clear());
+  }
 
   function membership(workspaceId: string, userId: string, nowMs: number) {
     const cacheKey = `${workspaceId}\n${userId}`;
     const cached = memberCache.get(cacheKey);
     if (cached && nowMs - cached.cachedAt <= KEY_CACHE_TTL_MS) return cached;
-    const member = memberRole.get(workspaceId, userId);
-    if (!member) return null;
+    const role = memberRole(workspaceId, userId);
+    if (!role) return null;
     const entry = {
-      role: member.role,
-      visibleTeams: roleAtLeast(member.role, "admin")
-        ? ("all" as const)
-        : privateTeams.all(workspaceId, userId).map((r) => r.team_id),
+      role,
+      visibleTeams: roleAtLeast(role, "admin") ? ("all" as const) : privateTeams(workspaceId, userId),
       cachedAt: nowMs,
     };
     if (memberCache.size >= MEMBER_CACHE_MAX) memberCache.clear();
@@ -117,7 +134,7 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
       const nowMs = now.getTime();
       let entry = keyCache.get(bearer);
       if (!entry || nowMs - entry.cachedAt > KEY_CACHE_TTL_MS) {
-        const row = keyByHash.get(sha256Hex(bearer));
+        const row = keyByHash(sha256Hex(bearer));
         if (!row) throw unauthorized();
         const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
           (SCOPES as readonly string[]).includes(s),
@@ -137,7 +154,7 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
       const previous = lastTouched.get(key.id) ?? 0;
       if (nowMs - previous > 60_000) {
         lastTouched.set(key.id, nowMs);
-        touchKey.run(now.toISOString(), key.id);
+        touchKey(key.id, now.toISOString());
       }
       return {
         kind: "api_key",
@@ -231,5 +248,12 @@ export function createCredentialResolver(deps: { db: Db; tokens: TokenService; c
     }
   }
 
-  return { credential, workspaceContext, userContext, callerScope };
+  return {
+    credential,
+    workspaceContext,
+    userContext,
+    callerScope,
+    membershipsChanged,
+    workspacesOf: deps.lookups.workspacesOf,
+  };
 }

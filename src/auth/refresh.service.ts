@@ -14,7 +14,6 @@ import {
   refreshCookieName,
   type PresentedCookie,
 } from "./cookies";
-import { membershipsOf } from "./memberships";
 import { answerSession, type SessionAnswer, type SessionSetter } from "./session-response";
 import { parseRefreshToken, revokeSession, rotateRefreshToken } from "./sessions";
 import { signalAccessEnded } from "./session-signals";
@@ -116,7 +115,7 @@ export async function refreshSession(
 }
 
 /** POST /v1/auth/accounts: the accounts this browser holds, most recently used first. Rotates nothing. */
-export function listBrowserAccounts(deps: Pick<Deps, "db" | "clock">, request: Request) {
+export function listBrowserAccounts(deps: Pick<Deps, "db" | "clock" | "credentials">, request: Request) {
   const accounts = browserAccounts(deps.db, request, deps.clock.now());
   if (!accounts.length) return { accounts: [] };
   const rows = new Map(
@@ -135,7 +134,7 @@ export function listBrowserAccounts(deps: Pick<Deps, "db" | "clock">, request: R
   return {
     accounts: accounts.flatMap((a) => {
       const user = rows.get(a.userId);
-      return user ? [{ user: presentUser(user), workspaces: membershipsOf(deps.db, user.id) }] : [];
+      return user ? [{ user: presentUser(user), workspaces: deps.credentials.workspacesOf(user.id) }] : [];
     }),
   };
 }

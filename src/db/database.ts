@@ -1,7 +1,9 @@
 import { Database, type Statement } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { createTxRuntime, type TxRuntime } from "./tx";
 
-export type Db = BunSQLiteDatabase<Record<string, never>> & { $client: Database };
+/** The drizzle client, its connection, and the transaction state built with it (src/db/tx.ts). */
+export type Db = BunSQLiteDatabase<Record<string, never>> & { $client: Database; $runtime: TxRuntime };
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** What a read can run on: the database or an open transaction. */
 export type Queryable = Db | Tx;
@@ -21,7 +23,7 @@ export function openDatabase(path: string): Db {
   sqlite.exec("PRAGMA cache_size = -65536");
   sqlite.exec("PRAGMA mmap_size = 268435456");
   cacheStatements(sqlite);
-  return drizzle({ client: sqlite }) as Db;
+  return Object.assign(drizzle({ client: sqlite }), { $runtime: createTxRuntime() }) as Db;
 }
 
 /**

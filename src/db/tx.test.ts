@@ -43,9 +43,9 @@ describe("group commit", () => {
     const { db, other } = freshDb();
     const seenByOtherAtCallback: number[][] = [];
     for (const id of [1, 2, 3]) {
-      withTx(db, () => {
+      withTx(db, (tx) => {
         insert(db, id)();
-        afterCommit(() => seenByOtherAtCallback.push(ids(other)));
+        afterCommit(tx, () => seenByOtherAtCallback.push(ids(other)));
       });
     }
     expect(ids(db.$client)).toEqual([1, 2, 3]); // the writing connection sees its own changes
@@ -63,20 +63,20 @@ describe("group commit", () => {
   test("a failing change rolls back alone, and its afterCommit callbacks never run", async () => {
     const { db, other } = freshDb();
     const callbacks: number[] = [];
-    withTx(db, () => {
+    withTx(db, (tx) => {
       insert(db, 1)();
-      afterCommit(() => callbacks.push(1));
+      afterCommit(tx, () => callbacks.push(1));
     });
     expect(() =>
-      withTx(db, () => {
+      withTx(db, (tx) => {
         insert(db, 2)();
-        afterCommit(() => callbacks.push(2));
+        afterCommit(tx, () => callbacks.push(2));
         insert(db, 1)(); // duplicate key
       }),
     ).toThrow();
-    withTx(db, () => {
+    withTx(db, (tx) => {
       insert(db, 3)();
-      afterCommit(() => callbacks.push(3));
+      afterCommit(tx, () => callbacks.push(3));
     });
     await untilCommitted(db);
     expect(ids(other)).toEqual([1, 3]);
@@ -86,9 +86,9 @@ describe("group commit", () => {
   test("a commit that fails fails every change of its batch: waiters see the error, nothing is stored or published", async () => {
     const { db, other } = freshDb();
     const callbacks: string[] = [];
-    withTx(db, () => {
+    withTx(db, (tx) => {
       insert(db, 1)();
-      afterCommit(() => callbacks.push("note"));
+      afterCommit(tx, () => callbacks.push("note"));
     });
     // A deferred foreign key is only checked at COMMIT: this change is accepted, then sinks the batch.
     withTx(db, () => void db.$client.run("INSERT INTO children (id, parent_id) VALUES (1, 99)"));

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "./database";
+import type { Db, Queryable, Tx } from "./database";
 import { preparedFor } from "./prepared";
 
 /**
@@ -14,8 +14,8 @@ import { preparedFor } from "./prepared";
  */
 const MAX_SAVEPOINTS = 256;
 
-type Frame = { db: Db; tx: Tx; afterCommit: Array<() => void> };
-type Batch = {
+export type Frame = { db: Db; tx: Tx; afterCommit: Array<() => void> };
+export type Batch = {
   savepoints: number;
   /** Requests that joined through `shareTurn`. */
   sharers: number;
@@ -27,8 +27,28 @@ type Batch = {
   reject: (error: unknown) => void;
 };
 
-const frames: Frame[] = [];
-const batches = new Map<Db, Batch>();
+/**
+ * The transaction state of one database, built with it at start (`openDatabase`) and reached from
+ * the database and from every transaction handle: no module-level map keyed by database.
+ */
+export type TxRuntime = {
+  /** The open batch (the turn's SQLite transaction), if any. */
+  batch: Batch | null;
+  /** The changes open now, innermost last (a nested withTx joins the outermost). */
+  frames: Frame[];
+  /** Work joining each batch that wrote something, just before its COMMIT. */
+  beforeCommit: Array<() => void>;
+};
+
+export const createTxRuntime = (): TxRuntime => ({ batch: null, frames: [], beforeCommit: [] });
+
+/** Each transaction handle knows its change, so code given a `tx` needs no ambient lookup. */
+const FRAME = Symbol("desk.frame");
+type FramedTx = Tx & { [FRAME]?: Frame };
+
+// Which database's change is open right now, for the two ambient questions that have no tx to ask
+// (`inTransaction`, `currentDb`): withTx is synchronous, so at most one chain of changes is open.
+let openFrames: Frame[] | null = null;
 
 /** The transaction-control statements, prepared once per connection. */
 const statementsOf = preparedFor((sqlite) => ({
@@ -50,14 +70,20 @@ type NotAsync<T> = [T] extends [never] ? [] : [T] extends [PromiseLike<unknown>]
  * the outer change. Callbacks registered with `afterCommit` run once the change is committed.
  */
 export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
+  const runtime = db.$runtime;
+  const frames = runtime.frames;
   const outer = frames.at(-1);
   if (outer) return guardSync(fn(outer.tx));
   const batch = openBatch(db);
   const statements = statementsOf(db);
   // Each change gets its own handle so per-change registries (events awaiting publication) can key on it.
-  const frame: Frame = { db, tx: Object.create(db) as Tx, afterCommit: [] };
+  const tx = Object.create(db) as FramedTx;
+  const frame: Frame = { db, tx, afterCommit: [] };
+  tx[FRAME] = frame;
   statements.savepoint.run();
   frames.push(frame);
+  const previous = openFrames;
+  openFrames = frames;
   let result: T;
   try {
     result = guardSync(fn(frame.tx));
@@ -67,6 +93,7 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
     throw error;
   } finally {
     frames.pop();
+    openFrames = previous;
   }
   batch.afterCommit.push(...frame.afterCommit);
   batch.savepoints++;
@@ -75,7 +102,8 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
 }
 
 function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
-  const open = batches.get(db);
+  const runtime = db.$runtime;
+  const open = runtime.batch;
   if (open) return open;
   const statements = statementsOf(db);
   (mode === "write" ? statements.begin : statements.beginRead).run();
@@ -96,9 +124,9 @@ function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
     resolve,
     reject,
   };
-  batches.set(db, batch);
+  runtime.batch = batch;
   setImmediate(() => {
-    if (batches.get(db) === batch) commitPending(db);
+    if (runtime.batch === batch) commitPending(db);
   });
   return batch;
 }
@@ -110,8 +138,9 @@ function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
  * the turn joins the same transaction (this process is the only writer).
  */
 export function shareTurn(db: Db): void {
-  if (frames.length > 0) return;
-  const open = batches.get(db);
+  const runtime = db.$runtime;
+  if (runtime.frames.length > 0) return;
+  const open = runtime.batch;
   // A caller that never yields to the event loop still commits every MAX_SAVEPOINTS requests.
   if (open && ++open.sharers < MAX_SAVEPOINTS) return;
   if (open) commitPending(db);
@@ -134,7 +163,7 @@ function undoChange(db: Db, batch: Batch, error: unknown): void {
 }
 
 function failBatch(db: Db, batch: Batch, error: unknown): void {
-  batches.delete(db);
+  if (db.$runtime.batch === batch) db.$runtime.batch = null;
   try {
     if (db.$client.inTransaction) db.$client.run("ROLLBACK");
   } catch {
@@ -143,15 +172,12 @@ function failBatch(db: Db, batch: Batch, error: unknown): void {
   batch.reject(error);
 }
 
-const beforeCommitHooks = new WeakMap<Db, Array<() => void>>();
-
 /**
  * Work that joins each batch that wrote something, just before its COMMIT and outside every
  * savepoint (bulk index maintenance). A hook that throws fails the batch like a failed COMMIT.
  */
 export function beforeEachCommit(db: Db, hook: () => void): () => void {
-  const hooks = beforeCommitHooks.get(db) ?? [];
-  beforeCommitHooks.set(db, hooks);
+  const hooks = db.$runtime.beforeCommit;
   hooks.push(hook);
   return () => {
     const at = hooks.indexOf(hook);
@@ -161,16 +187,17 @@ export function beforeEachCommit(db: Db, hook: () => void): () => void {
 
 /** Commits the open batch now (the end of a turn, shutdown, or before a raw transaction of one's own). */
 export function commitPending(db: Db): void {
-  const batch = batches.get(db);
-  if (!batch || frames.length > 0) return;
+  const runtime = db.$runtime;
+  const batch = runtime.batch;
+  if (!batch || runtime.frames.length > 0) return;
   try {
-    const hooks = beforeCommitHooks.get(db);
-    if (hooks?.length && hasPendingCommit(db)) for (const hook of hooks) hook();
+    const hooks = runtime.beforeCommit;
+    if (hooks.length && hasPendingCommit(db)) for (const hook of hooks) hook();
   } catch (error) {
     failBatch(db, batch, error);
     return;
   }
-  batches.delete(db);
+  runtime.batch = null;
   try {
     statementsOf(db).commit.run();
   } catch (error) {
@@ -192,7 +219,21 @@ export function commitPending(db: Db): void {
  * rejects if their commit failed. Answer a client only after this.
  */
 export function untilCommitted(db: Db): Promise<void> {
-  return batches.get(db)?.committed ?? Promise.resolve();
+  return db.$runtime.batch?.committed ?? Promise.resolve();
+}
+
+/**
+ * The one rule of every door to the outside world (HTTP answers, the SMTP receiver's reply, the IMAP
+ * poller's flag, a socket's replay, a job's start): nothing it says may get ahead of the commit of
+ * the changes it reports. Call after the work and before answering; await what it returns, if
+ * anything (undefined when nothing is pending, so the common path allocates no promise).
+ * `reads`: the answer reports only changes made through withTx (a GET): writes outside one (a key's
+ * last use, a hint) need not wait.
+ */
+export function untilDurable(db: Db, reads = false): Promise<void> | undefined {
+  const batch = db.$runtime.batch;
+  if (!batch) return undefined;
+  return (reads ? hasPendingChanges(db) : hasPendingCommit(db)) ? batch.committed : undefined;
 }
 
 /**
@@ -211,15 +252,13 @@ export function batchedWrite(db: Db, apply: () => void): Promise<void> {
 
 /** True while a change made through withTx waits for its commit. */
 export function hasPendingChanges(db: Db): boolean {
-  return (batches.get(db)?.savepoints ?? 0) > 0;
+  return (db.$runtime.batch?.savepoints ?? 0) > 0;
 }
 
 /** True while anything written on `db` (also outside withTx) waits for its commit; reads sharing a turn do not count. */
 export function hasPendingCommit(db: Db): boolean {
-  const batch = batches.get(db);
-  return (
-    batch !== undefined && (batch.savepoints > 0 || statementsOf(db).totalChanges.get()!.n !== batch.changesAtOpen)
-  );
+  const batch = db.$runtime.batch;
+  return batch !== null && (batch.savepoints > 0 || statementsOf(db).totalChanges.get()!.n !== batch.changesAtOpen);
 }
 
 function guardSync<T>(value: T): T {
@@ -229,18 +268,28 @@ function guardSync<T>(value: T): T {
   return value;
 }
 
-/** Registers work (publishing, waking a runner) to run after the current change commits. */
-export function afterCommit(callback: () => void): void {
-  const frame = frames.at(-1);
-  if (!frame) throw new Error("afterCommit called outside withTx");
+/** Registers work (publishing, waking a runner) to run after the change of `tx` commits. */
+export function afterCommit(tx: Tx, callback: () => void): void {
+  const frame = (tx as FramedTx)[FRAME];
+  if (!frame) throw new Error("afterCommit needs a transaction handle from withTx");
   frame.afterCommit.push(callback);
 }
 
-export const inTransaction = (): boolean => frames.length > 0;
+/** The database a transaction handle belongs to (a database is its own). */
+export function dbOf(tx: Queryable): Db {
+  const frame = (tx as FramedTx)[FRAME];
+  return frame ? frame.db : (tx as Db);
+}
 
-/** The database whose transaction is open: lets machinery find per-database registries. */
+/** True while a change is open (withTx is synchronous: code with no tx to ask may ask this). */
+export const inTransaction = (): boolean => (openFrames?.length ?? 0) > 0;
+
+/**
+ * The database whose change is open, for code that was given no tx (a lookup deep in a parser).
+ * Code given a tx uses `dbOf(tx)`.
+ */
 export function currentDb(): Db {
-  const frame = frames.at(-1);
+  const frame = openFrames?.at(-1);
   if (!frame) throw new Error("no transaction is open");
   return frame.db;
 }

@@ -1,6 +1,6 @@
 import type { Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
-import { afterCommit, currentDb } from "../db/tx";
+import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
 import { hooksOf } from "./bus";
 import { teamTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
@@ -34,7 +34,7 @@ const statementsOf = preparedFor((sqlite) => ({
  * IMMEDIATE transaction holds, so seqs are contiguous and never repeat. Published after commit.
  */
 export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
-  const statements = statementsOf(currentDb());
+  const statements = statementsOf(tx);
   const row = statements.nextSeq.get(input.workspaceId);
   if (!row) throw new Error(`appendEvent: workspace ${input.workspaceId} does not exist`);
   const privateTeamId = input.privateTeamId ?? null;
@@ -62,7 +62,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     event.occurred_at,
   );
 
-  const db = currentDb();
+  const db = dbOf(tx);
   const hooks = hooksOf(db);
   for (const hook of hooks.inTx) hook(tx, event);
 
@@ -71,7 +71,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     const fresh: StoredEvent[] = [];
     pending.set(tx, fresh);
     batch = fresh;
-    afterCommit(() => {
+    afterCommit(tx, () => {
       pending.delete(tx);
       for (const listener of hooks.committed) listener(fresh);
     });

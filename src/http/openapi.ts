@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { SCOPES, type Scope } from "../auth/context";
-import { guardRuleOf, type GuardRule } from "../auth/guard";
+import { guardRuleOf, type GuardRule } from "./guard-rules";
 import { idempotencyApplies } from "./idempotency";
 import { ErrorBody } from "./schemas";
 
@@ -62,18 +61,6 @@ const STATUS_TEXT: Record<string, string> = {
   302: "Found: the answer is a redirect",
 };
 
-export const SCOPE_TEXT: Record<Scope, string> = {
-  "tickets:read": "read tickets, messages, attachments, reports and search",
-  "tickets:write": "create and change tickets and messages",
-  "contacts:read": "read contacts and companies",
-  "contacts:write": "create, change and delete contacts and companies",
-  "kb:read": "read knowledge base collections and articles",
-  "kb:write": "create, change and delete knowledge base collections and articles",
-  "settings:read": "read workspace settings, members, teams, keys, webhooks, mailboxes and the audit log",
-  "settings:write": "change workspace settings",
-  realtime: "open the realtime gateway and replay events",
-};
-
 type Detail = {
   hide?: boolean;
   tags?: string[];
@@ -91,12 +78,20 @@ const isZod = (value: unknown): value is z.ZodType => value instanceof z.ZodType
 /** `/v1/contacts/` and `/v1/contacts/:id` → `/v1/contacts` and `/v1/contacts/{id}`. The router answers both spellings. */
 export const documentedPath = (path: string): string => (path.replace(/\/+$/, "") || "/").replace(/:(\w+)/g, "{$1}");
 
-export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options: { serverUrl: string }): Json {
+export type OpenApiOptions = {
+  serverUrl: string;
+  /** Every API key scope, in its canonical order, with what it allows (the guards' vocabulary, auth's). */
+  scopes: Readonly<Record<string, string>>;
+};
+
+export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options: OpenApiOptions): Json {
   const schemas: Record<string, Json> = {};
   const convert = (schema: z.ZodType, io: "input" | "output"): Json =>
     hoist(z.toJSONSchema(schema, { unrepresentable: "any", io, target: "draft-2020-12" }) as Json, schemas);
 
-  const usedScopes = new Set<Scope>();
+  const allScopes = Object.keys(options.scopes);
+  const usedScopes = new Set<string>();
+  let visitorRoutes = false;
   const paths: Record<string, Record<string, Operation>> = {};
   const operationIds = new Set<string>();
   for (const route of routes) {
@@ -106,6 +101,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     const path = documentedPath(route.path);
     const guard = guardRuleOf(route.hooks.transform);
     if (guard?.kind === "access") for (const scope of guard.rule.scopes ?? []) usedScopes.add(scope);
+    if (guard?.kind === "visitor") visitorRoutes = true;
     const operation = describeOperation(route, method, path, detail, guard, convert);
     let id = operationIdOf(method, path);
     while (operationIds.has(id)) id += "_";
@@ -121,11 +117,11 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
   const error = convert(ErrorBody, "output");
   // ErrorBody is a registered component once src/openapi-components.ts ran; name it anyway.
   if (!error.$ref) schemas.Error = error;
-  const scopeRefs = scopeEnumsToRef();
+  const scopeRefs = scopeEnumsToRef(allScopes);
   const documentedPaths = scopeRefs(paths) as typeof paths;
   const components = {
     ...(scopeRefs(schemas) as Record<string, Json>),
-    Scope: { type: "string", enum: SCOPES.filter((s) => usedScopes.has(s)), description: "An API key scope." },
+    Scope: { type: "string", enum: allScopes.filter((s) => usedScopes.has(s)), description: "An API key scope." },
   };
   const document: Json = {
     openapi: "3.1.0",
@@ -168,7 +164,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
             "An API key (`desk_live_…`) or a signed-in access token. API key scopes: " +
             [...usedScopes]
               .sort()
-              .map((s) => `\`${s}\` (${SCOPE_TEXT[s]})`)
+              .map((s) => `\`${s}\` (${options.scopes[s]})`)
               .join(", ") +
             ".",
         },
@@ -178,6 +174,17 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
           name: "DESK-Inbound-Secret",
           description: "The shared secret of the raw inbound mail door (DESK_INBOUND_SECRET).",
         },
+        ...(visitorRoutes
+          ? {
+              visitor: {
+                type: "apiKey",
+                in: "header",
+                name: "Authorization",
+                description:
+                  "`Visitor <token>`: a chat widget visitor's session token; the workspace is the session's.",
+              },
+            }
+          : {}),
       },
     },
   };
@@ -244,7 +251,11 @@ function describeOperation(
       errors.add(401).add(403);
       break;
     case "identified":
+    case "visitor":
       errors.add(401);
+      break;
+    case "public":
+      errors.add(429);
       break;
   }
 
@@ -289,7 +300,8 @@ function describeOperation(
   if (requestBody) operation.requestBody = requestBody;
   // Routes without a guard authenticate in their own way (or not at all): they state it, else they are public.
   if (detail.security) operation.security = detail.security;
-  else if (!guard) operation.security = [];
+  else if (!guard || guard.kind === "public") operation.security = [];
+  else if (guard.kind === "visitor") operation.security = [{ visitor: [] }];
   return operation;
 }
 
@@ -340,8 +352,8 @@ function hoist(converted: Json, components: Record<string, Json>): Json {
  * some served route asks for: scopes reserved for routes not served yet (the knowledge base) are
  * not advertised.
  */
-function scopeEnumsToRef(): (value: unknown) => unknown {
-  const all = [...SCOPES].sort().join(" ");
+function scopeEnumsToRef(scopes: readonly string[]): (value: unknown) => unknown {
+  const all = [...scopes].sort().join(" ");
   const walk = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(walk);
     if (!value || typeof value !== "object") return value;

@@ -1,15 +1,17 @@
 import type { Server } from "bun";
-import type { App } from "../app";
-import type { Deps } from "../deps";
-import { hasPendingChanges, hasPendingCommit, shareTurn, untilCommitted } from "../db/tx";
-import { safeEqual } from "../lib/crypto";
+import type { Db } from "../db/database";
+import { shareTurn, untilDurable } from "../db/tx";
+import type { Clock } from "../lib/clock";
+import { safeEqual, type SecretBox } from "../lib/crypto";
 import { DeskError, internalError, tooLarge, unauthorized } from "../lib/errors";
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
 import { errorResponse } from "./respond";
 import { docsPage } from "./docs-page";
+import { createPageRouter, type Page } from "./pages";
 import type { WebAssets } from "./web-assets";
+import type { Logger } from "../lib/logger";
 
 /** Uploads and raw mail may be larger than a JSON body; nothing may exceed this. */
 export const MAX_BODY_BYTES = 40 * 1024 * 1024;
@@ -24,20 +26,35 @@ export type HttpOptions = {
   observe?: RequestObserver;
   /** Renders GET /metrics (Prometheus text), served outside /v1. */
   metrics?: () => string;
+  /** Feature pages outside /v1 (`/help/…`, `/csat/…`, `/widget.js`), each with its own security headers. */
+  pages?: readonly Page[];
 };
 
 export type HttpHandler = (request: Request, server?: Server<unknown>) => Promise<Response>;
+
+/** The application behind the HTTP layer (the Elysia app's `handle`): /v1, /healthz and unmatched paths. */
+export type RequestHandler = (request: Request) => Promise<Response>;
+
+/** What the HTTP layer itself needs; the composition root passes it. */
+export type HttpDeps = {
+  db: Db;
+  secrets: SecretBox;
+  clock: Clock;
+  logger: Logger;
+  /** The bearer token GET /metrics needs, if any. */
+  metricsToken: string | null;
+  /** Who the caller is, for idempotency keys (null when the credential does not resolve). */
+  callerScope: (request: Request) => Promise<string | null>;
+};
 
 /**
  * The outer layer in front of Elysia: request ids, client address, body limits, idempotency,
  * the docs page, the web app's files and access logs. Bun.serve and tests both call this.
  */
-export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {}): HttpHandler {
-  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.credentials.callerScope, () =>
-    deps.clock.now(),
-  );
+export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, options: HttpOptions = {}): HttpHandler {
+  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.callerScope, () => deps.clock.now());
   const log = deps.logger.child({ subsystem: "http" });
-  const handle = (request: Request) => app.handle(request);
+  const pages = options.pages?.length ? createPageRouter(options.pages) : null;
   // The access log is debug-level: skip building its line when the level is above debug.
   const debugEnabled = log.isLevelEnabled("debug");
 
@@ -78,7 +95,7 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       return handle(request);
     }
     if (path === "/metrics" && options.metrics && request.method === "GET") {
-      const token = deps.config.metricsToken;
+      const token = deps.metricsToken;
       if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`))
         return errorResponse(unauthorized("GET /metrics needs the DESK_METRICS_TOKEN bearer token."));
       return new Response(options.metrics(), {
@@ -87,6 +104,13 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
     }
     if (path === "/docs" || path === "/docs/")
       return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });
+    const page = pages?.match(path);
+    if (page) {
+      // A page may read (a help center article) or write (a rating): its turn is shared like the API's,
+      // and its answer waits for the commit like every other door's (below).
+      shareTurn(deps.db);
+      return pages!.serve(page, request, path);
+    }
     const asset = options.webAssets?.serve(path);
     if (asset) return asset;
     return handle(request);
@@ -112,9 +136,10 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       response = await route(request, path, server);
       // The answer may reflect changes of this turn (this request's or others'): send it once they are
       // committed. A read's own incidental writes (a key's last use) are hints that need not wait.
-      const reading = request.method === "GET" || request.method === "HEAD";
-      if (response.status !== 101 && (reading ? hasPendingChanges(deps.db) : hasPendingCommit(deps.db)))
-        await untilCommitted(deps.db);
+      if (response.status !== 101) {
+        const durable = untilDurable(deps.db, request.method === "GET" || request.method === "HEAD");
+        if (durable) await durable;
+      }
     } catch (error) {
       if (error instanceof DeskError) response = errorResponse(error);
       else {
@@ -176,7 +201,7 @@ const unreadableRequest = () =>
  * Bun.serve's last resort for anything thrown outside the handler's own catch. It must never show
  * Bun's development page (source lines and absolute paths), so it answers SPEC.md's bare 500.
  */
-export function edgeErrorHandler(log: Pick<Deps["logger"], "error">) {
+export function edgeErrorHandler(log: Pick<Logger, "error">) {
   return (error: Error): Response => {
     log.error({ err: error }, "unhandled error at the HTTP edge");
     return errorResponse(internalError());

@@ -7,7 +7,7 @@ import { presentContactRef } from "../contacts/contacts.present";
 import { findOrCreateContactByEmail } from "../contacts/contacts.service";
 import type { Db, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
-import { currentDb, untilCommitted, withTx } from "../db/tx";
+import { untilDurable, withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { enqueue } from "../jobs/enqueue";
 import { sha256Hex } from "../lib/crypto";
@@ -113,8 +113,7 @@ const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefi
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
 function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
   return (
-    queriesOf(currentDb()).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, new Date().toISOString())
-      .length > 0
+    queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, new Date().toISOString()).length > 0
   );
 }
 
@@ -210,7 +209,7 @@ export function normalizeCidReferences(html: string, contentIds: Set<string>): s
  */
 export async function ingestEmail(deps: Deps, source: IngestSource): Promise<IngestOutcome> {
   const outcome = await ingestUncommitted(deps, source);
-  await untilCommitted(deps.db);
+  await untilDurable(deps.db);
   return outcome;
 }
 

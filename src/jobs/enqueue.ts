@@ -1,5 +1,5 @@
 import type { Db, Tx } from "../db/database";
-import { afterCommit, currentDb } from "../db/tx";
+import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
 import { jobs } from "./jobs.table";
 
@@ -30,7 +30,7 @@ export function registerRunnerLink(db: Db, link: RunnerLink): void {
  * "Now" is the runner's clock (tests move it), so a job enqueued without runAt is due at once.
  */
 export function enqueue(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
-  const db = currentDb();
+  const db = dbOf(tx);
   const link = links.get(db);
   const nowDate = link ? link.now() : new Date();
   const now = nowDate.toISOString();
@@ -54,6 +54,6 @@ export function enqueue(tx: Tx, kind: string, payload: unknown, options: Enqueue
     .returning({ id: jobs.id })
     .all();
   if (inserted.length === 0) return null;
-  afterCommit(() => links.get(db)?.wake());
+  afterCommit(tx, () => links.get(db)?.wake());
   return id;
 }

@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import type { Db } from "../db/database";
-import { batchedWrite, commitPending, untilCommitted, withTx } from "../db/tx";
+import { batchedWrite, commitPending, untilDurable, withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import {
@@ -172,7 +172,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     try {
       // The claim (its attempt count) must be stored before the handler acts: a run that kills the
       // process is then counted, and an uncommitted claim is never worked on.
-      await untilCommitted(db);
+      await untilDurable(db);
     } catch (error) {
       logger.error({ err: error, job_id: row.id }, "could not store a job's claim; it stays queued");
       clearTimeout(leaseTimer);

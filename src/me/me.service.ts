@@ -3,7 +3,7 @@ import type { UserJson, UserRow } from "../auth/auth.present";
 import { presentUser } from "../auth/auth.present";
 import { users } from "../auth/auth.table";
 import type { Credential } from "../auth/credentials";
-import { membershipsOf, type Membership } from "../auth/memberships";
+import { membershipsOf, type Membership } from "../members/members.public";
 import { preparedFor } from "../db/prepared";
 import type { Deps } from "../deps";
 import { unauthorized } from "../lib/errors";

@@ -132,7 +132,7 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
     data: { from, to: role },
   });
   // A role decides which private teams the member sees: their live sockets re-read it.
-  afterCommit(() => signalAccessEnded(deps.db, { kind: "grants", workspaceId: ctx.workspaceId, userId }));
+  afterCommit(tx, () => signalAccessEnded(deps.db, { kind: "grants", workspaceId: ctx.workspaceId, userId }));
   return publishMemberUpdated(deps.db, tx, ctx.workspaceId, userId);
 }
 

@@ -2,7 +2,7 @@ import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { SCOPES, type Role, type Scope } from "../auth/context";
 import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
 import type { Db } from "../db/database";
-import { hasPendingChanges, untilCommitted } from "../db/tx";
+import { untilDurable } from "../db/tx";
 import { onEventsCommitted } from "../events/bus";
 import {
   contactTopic,
@@ -56,7 +56,21 @@ export type RealtimeGateway = ReturnType<typeof createRealtimeGateway>;
  * events fan out once per socket: Bun's pub/sub for the main topic, our own index for extra topics
  * and for the `event.hidden` stand-ins of private-team events.
  */
-export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logger: Logger }) {
+/**
+ * What the gateway asks the features that own members, teams, API keys and the stored seq counters
+ * (machinery reads no feature table): the composition root passes their public lookups in.
+ */
+export type GatewayLookups = {
+  memberRole(workspaceId: string, userId: string): Role | null;
+  privateTeams(workspaceId: string, userId: string): string[];
+  /** The scopes (JSON text) of a key still usable at `now` in the workspace, or null. */
+  liveKeyScopes(apiKeyId: string, workspaceId: string, now: string): string | null;
+  /** Each workspace's last stored event seq (`live`: deleted workspaces left out). */
+  storedSeqs(live: boolean): Array<{ id: string; event_seq: number }>;
+};
+
+export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logger: Logger; lookups: GatewayLookups }) {
+  const { memberRole, privateTeams, liveKeyScopes, storedSeqs } = deps.lookups;
   const log = deps.logger.child({ subsystem: "realtime" });
   const sqlite = deps.db.$client;
   let server: Server<unknown> | null = null;
@@ -65,24 +79,10 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
   /** API keys' sockets, which join no Bun topic: each event is checked against their scopes. */
   const keysByWorkspace = new Map<string, Set<Socket>>();
   const byOwnTopic = new Map<string, Set<Socket>>();
-  const published = new Map<string, number>(
-    sqlite
-      .query<{ id: string; event_seq: number }, []>("SELECT id, event_seq FROM workspaces")
-      .all()
-      .map((r) => [r.id, r.event_seq]),
-  );
+  const published = new Map<string, number>(storedSeqs(false).map((r) => [r.id, r.event_seq]));
 
   const sessionLive = sqlite.query<{ ok: number }, [string, string, string]>(
     "SELECT 1 AS ok FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
-  );
-  const memberRole = sqlite.query<{ role: Role }, [string, string]>(
-    "SELECT m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL WHERE m.workspace_id = ? AND m.user_id = ?",
-  );
-  const privateTeamsOf = sqlite.query<{ team_id: string }, [string, string]>(
-    "SELECT tm.team_id FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE t.workspace_id = ? AND tm.user_id = ? AND t.private = 1",
-  );
-  const keyScopes = sqlite.query<{ scopes: string }, [string, string, string]>(
-    "SELECT k.scopes FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL WHERE k.id = ? AND k.workspace_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?)",
   );
 
   const addTo = (map: Map<string, Set<Socket>>, key: string, ws: Socket) => {
@@ -104,20 +104,20 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
   function currentGrants(data: SocketData): Pick<SocketData, "allTeams" | "teams" | "scopes"> | null {
     const now = new Date().toISOString();
     if (data.apiKeyId) {
-      const row = keyScopes.get(data.apiKeyId, data.workspaceId, now);
-      if (!row) return null;
-      const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
+      const stored = liveKeyScopes(data.apiKeyId, data.workspaceId, now);
+      if (stored === null) return null;
+      const scopes = (JSON.parse(stored) as string[]).filter((s): s is Scope =>
         (SCOPES as readonly string[]).includes(s),
       );
       return { allTeams: true, teams: [], scopes };
     }
     if (!data.userId || !data.sessionId || !sessionLive.get(data.sessionId, data.userId, now)) return null;
-    const member = memberRole.get(data.workspaceId, data.userId);
-    if (!member) return null;
-    if (member.role === "admin" || member.role === "owner") return { allTeams: true, teams: [], scopes: null };
+    const role = memberRole(data.workspaceId, data.userId);
+    if (!role) return null;
+    if (role === "admin" || role === "owner") return { allTeams: true, teams: [], scopes: null };
     return {
       allTeams: false,
-      teams: privateTeamsOf.all(data.workspaceId, data.userId).map((r) => r.team_id),
+      teams: privateTeams(data.workspaceId, data.userId),
       scopes: null,
     };
   }
@@ -190,7 +190,8 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     // The replay reads this connection's view, which includes the turn's changes not committed yet
     // (group commit); those are published live once committed. Wait until none are pending, so each
     // event reaches the socket once: by the replay if committed before, live if after.
-    while (hasPendingChanges(deps.db)) await untilCommitted(deps.db).catch(() => undefined);
+    for (let durable = untilDurable(deps.db, true); durable; durable = untilDurable(deps.db, true))
+      await durable.catch(() => undefined);
     if (data.closed) return;
     // Synchronous from here: no committed event or grant change can slip between reading the
     // grants, the replay and the subscription.
@@ -395,12 +396,9 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     },
     connected: () => sockets.size,
     metrics: (): MetricSource => {
-      const stored = sqlite.query<{ id: string; event_seq: number }, []>(
-        "SELECT id, event_seq FROM workspaces WHERE deleted_at IS NULL",
-      );
       return () => {
         let lag = 0;
-        for (const row of stored.all()) lag = Math.max(lag, row.event_seq - (published.get(row.id) ?? 0));
+        for (const row of storedSeqs(true)) lag = Math.max(lag, row.event_seq - (published.get(row.id) ?? 0));
         return [
           {
             name: "desk_event_seq_lag",

@@ -70,8 +70,8 @@ function assertMayGrantTeamAccess(ctx: RequestContext): void {
 }
 
 /** Who sees a private team changed: live sockets of the workspace re-read their teams after commit. */
-function privateTeamsChanged(db: Db, workspaceId: string): void {
-  afterCommit(() => signalAccessEnded(db, { kind: "grants", workspaceId, userId: null }));
+function privateTeamsChanged(tx: Tx, db: Db, workspaceId: string): void {
+  afterCommit(tx, () => signalAccessEnded(db, { kind: "grants", workspaceId, userId: null }));
 }
 
 function addTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
@@ -147,7 +147,7 @@ export function createTeam(
       row.updatedAt,
     );
     addTeamMembers(tx, row.id, memberIds);
-    if (row.private) privateTeamsChanged(deps.db, ctx.workspaceId);
+    if (row.private) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     // Ordered as every other answer lists member_ids (ORDER BY user_id; ids are ASCII, so JS order is SQLite's).
     const team = presentTeam(row, [...memberIds].sort());
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.created", data: { team } });
@@ -192,7 +192,7 @@ export function updateTeam(
       .returning()
       .get();
     if (memberIds && changes.includes("member_ids")) setTeamMembers(tx, id, memberIds);
-    if (current.private || privateAfter) privateTeamsChanged(deps.db, ctx.workspaceId);
+    if (current.private || privateAfter) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     const team = presentOne(tx, row);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.updated", data: { team } });
     recordAudit(tx, ctx, {
@@ -218,7 +218,7 @@ export function deleteTeam(ctx: RequestContext, id: string, deps: Deps): void {
       .returning()
       .get();
     if (!row) throw notFound("Team");
-    if (row.private) privateTeamsChanged(deps.db, ctx.workspaceId);
+    if (row.private) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.deleted", data: { team_id: id } });
     recordAudit(tx, ctx, { action: "team.deleted", entityType: "team", entityId: id, data: { name: row.name } });
   });

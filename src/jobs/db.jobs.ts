@@ -1,6 +1,6 @@
-import type { Db } from "./database";
-import { optimizeDatabase } from "./database";
-import { defineJob } from "../jobs/define";
+import type { Db } from "../db/database";
+import { optimizeDatabase } from "../db/database";
+import { defineJob } from "./define";
 
 /** Refreshes planner statistics hourly (see optimizeDatabase). */
 export const optimizeDatabaseJob = (deps: { db: Db }) =>

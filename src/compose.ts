@@ -1,0 +1,74 @@
+import { migrations } from "../migrations/index";
+import { apiKeyLookups } from "./api-keys/api-keys.public";
+import { createCredentialResolver, MEMBERSHIP_EVENTS } from "./auth/credentials";
+import { guardPlugin } from "./auth/guard";
+import { createTokenService } from "./auth/tokens";
+import type { VisitorResolver } from "./auth/visitors";
+import type { Config } from "./config/config";
+import { openDatabase, optimizeDatabase, type Db } from "./db/database";
+import { migrate } from "./db/migrate";
+import type { Deps, MachineryLookups } from "./deps";
+import type { HttpDeps } from "./http/server";
+import { onEventInTransaction } from "./events/bus";
+import { storedSeqsLookup } from "./events/events.seqs";
+import { systemClock, type Clock } from "./lib/clock";
+import { createSecretBox } from "./lib/crypto";
+import { createLogger, type Logger } from "./lib/logger";
+import { memberRoleLookup, membershipsOf } from "./members/members.public";
+import { privateTeamsLookup } from "./teams/teams.public";
+
+export type BuildOptions = { db?: Db; logger?: Logger; clock?: Clock; visitors?: VisitorResolver };
+
+/** The features' answers to what machinery asks (credentials, grants, seqs), each prepared once. */
+export function machineryLookups(db: Db): MachineryLookups {
+  const keys = apiKeyLookups(db);
+  return {
+    keyByHash: keys.keyByHash,
+    touchKey: keys.touchKey,
+    liveKeyScopes: keys.liveKeyScopes,
+    memberRole: memberRoleLookup(db),
+    privateTeams: privateTeamsLookup(db),
+    workspacesOf: (userId) => membershipsOf(db, userId),
+    storedSeqs: storedSeqsLookup(db),
+  };
+}
+
+/**
+ * Builds the dependencies once: opens and migrates the database, then wires machinery to the
+ * features' public lookups. `start.ts` (serve) and scripts call it; machinery never does.
+ */
+export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
+  const db = overrides.db ?? openDatabase(config.databasePath);
+  migrate(db.$client, migrations);
+  optimizeDatabase(db, true);
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const tokens = createTokenService(config.secret, () => clock.now());
+  const lookups = machineryLookups(db);
+  const credentials = createCredentialResolver({ db, tokens, clock, lookups });
+  // A member, team or workspace event may change someone's role or private teams.
+  onEventInTransaction(db, (tx, event) => {
+    if (MEMBERSHIP_EVENTS.test(event.type)) credentials.membershipsChanged(tx);
+  });
+  return {
+    config,
+    db,
+    logger,
+    clock,
+    secrets: createSecretBox(config.secret),
+    tokens,
+    credentials,
+    guard: guardPlugin(credentials, { visitors: overrides.visitors, clock }),
+    lookups,
+  };
+}
+
+/** What the HTTP layer needs of the dependencies. */
+export const httpDepsOf = (deps: Deps): HttpDeps => ({
+  db: deps.db,
+  secrets: deps.secrets,
+  clock: deps.clock,
+  logger: deps.logger,
+  metricsToken: deps.config.metricsToken,
+  callerScope: deps.credentials.callerScope,
+});
