@@ -16,7 +16,7 @@ import { mailboxesRoutes } from "./mailboxes/mailboxes.routes";
 import { mailboxSyncJob } from "./mailboxes/mailboxes.sync";
 import { inboundRoutes } from "./inbound/inbound.routes";
 import { autoReplyJob, registerOutboundMailHook, sendReplyJob } from "./inbound/inbound.outbound";
-import type { JobDefinition } from "./jobs/define";
+import type { AnyJob } from "./jobs/define";
 import { workspacesRoutes } from "./workspaces/workspaces.routes";
 import { ticketsRoutes } from "./tickets/tickets.routes";
 import { searchRoutes } from "./search/search.routes";
@@ -73,19 +73,17 @@ export function featureRoutes(deps: Deps): Elysia<any, any, any, any, any, any, 
   ];
 }
 
-export function featureJobs(deps: Deps): JobDefinition<never>[] {
-  return [
-    purgeWorkspaceJob(deps),
-    deliverWebhookJob(deps),
-    wakeSnoozedJob(deps),
-    removeOrphanAttachmentsJob(deps),
-    mailboxSyncJob(deps),
-    sendReplyJob(deps),
-    autoReplyJob(deps),
-    invitationMailJob(deps),
-    passwordResetMailJob(deps),
-  ] as unknown as JobDefinition<never>[];
-}
+export const featureJobs: AnyJob<Deps>[] = [
+  purgeWorkspaceJob,
+  deliverWebhookJob,
+  wakeSnoozedJob,
+  removeOrphanAttachmentsJob,
+  mailboxSyncJob,
+  sendReplyJob,
+  autoReplyJob,
+  invitationMailJob,
+  passwordResetMailJob,
+];
 
 /** Runs once at start: features subscribe to events (webhook deliveries, realtime, automations). */
 export function registerFeatureHooks(deps: Deps): void {

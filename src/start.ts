@@ -12,7 +12,7 @@ import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
 import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
 import { embeddedWebAssets } from "./http/embedded";
 import { webAssetsFromDisk, type WebAssets } from "./http/web-assets";
-import type { JobDefinition } from "./jobs/define";
+import type { AnyJob } from "./jobs/define";
 import { pruneJobsJob } from "./jobs/jobs.maintenance";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
@@ -41,15 +41,13 @@ export type StartOptions = {
 };
 
 /** Every job kind: machinery's maintenance plus each feature's. */
-export function allJobs(deps: Deps): JobDefinition<never>[] {
-  return [
-    pruneEventsJob(deps),
-    pruneIdempotencyKeysJob(deps),
-    pruneJobsJob(deps),
-    optimizeDatabaseJob(deps),
-    ...featureJobs(deps),
-  ] as JobDefinition<never>[];
-}
+export const allJobs: AnyJob<Deps>[] = [
+  pruneEventsJob,
+  pruneIdempotencyKeysJob,
+  pruneJobsJob,
+  optimizeDatabaseJob,
+  ...featureJobs,
+];
 
 /**
  * The composition root: migrations → HTTP (API, web app, gateway) → jobs; stop runs in reverse.
@@ -99,7 +97,8 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     db: deps.db,
     logger: deps.logger.child({ subsystem: "jobs" }),
     clock: deps.clock,
-    definitions: allJobs(deps),
+    deps,
+    definitions: allJobs,
   });
   if (config.jobsEnabled) jobs.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;

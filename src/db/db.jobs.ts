@@ -1,14 +1,15 @@
+import { z } from "zod";
 import type { Db } from "./database";
 import { optimizeDatabase } from "./database";
-import { defineJob } from "../jobs/define";
+import { defineJob, type JobContext } from "../jobs/define";
 
 /** Refreshes planner statistics hourly (see optimizeDatabase). */
-export const optimizeDatabaseJob = (deps: { db: Db }) =>
-  defineJob({
-    name: "db.optimize",
-    schedule: "41 * * * *",
-    concurrency: 1,
-    handler() {
-      optimizeDatabase(deps.db);
-    },
-  });
+export const optimizeDatabaseJob = defineJob({
+  name: "db.optimize",
+  schema: z.object({}),
+  schedule: "41 * * * *",
+  concurrency: 1,
+  handler(_payload, { deps }: JobContext<{ db: Db }>) {
+    optimizeDatabase(deps.db);
+  },
+});
