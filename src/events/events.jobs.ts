@@ -1,10 +1,14 @@
 import { z } from "zod";
-import { lt } from "drizzle-orm";
+import { and, lt, sql } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
 import { events } from "./events.table";
 
-/** Deletes events older than EVENT_RETENTION (replay serves only the retained window). */
+/**
+ * Deletes events older than EVENT_RETENTION (replay serves only the retained window). The newest
+ * event always stays: SQLite gives a new row max(rowid) + 1, and consumer cursors are rowids, so
+ * emptying the table would hand new events rowids that cursors have already passed.
+ */
 export const pruneEventsJob = defineJob({
   schema: z.object({}),
   name: "events.prune",
@@ -12,6 +16,9 @@ export const pruneEventsJob = defineJob({
   concurrency: 1,
   handler(_payload, { deps }: JobContext<Pick<Deps, "db" | "clock" | "config">>) {
     const cutoff = new Date(deps.clock.now().getTime() - deps.config.eventRetentionMs).toISOString();
-    deps.db.delete(events).where(lt(events.occurredAt, cutoff)).run();
+    deps.db
+      .delete(events)
+      .where(and(lt(events.occurredAt, cutoff), sql`rowid < (SELECT max(rowid) FROM events)`))
+      .run();
   },
 });
