@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import type { Deps } from "./deps";
 import { DeskError } from "./lib/errors";
 import { asDeskError } from "./http/errors-map";
@@ -8,18 +8,19 @@ import { errorResponse } from "./http/respond";
 import { requestMeta } from "./http/request-meta";
 import { createResponseCheck, responseSchemasOf, type ResponseSchemas } from "./http/response-check";
 import { registerApiComponents } from "./openapi-components";
-import { featureRoutes } from "./registry";
+import type { FeatureModule } from "./module";
+import { modules as registered } from "./registry";
 
 /**
- * The Elysia app with every feature's routes. It never listens: `src/http/server.ts` wraps it
- * for Bun.serve, and tests call it through that same wrapper.
+ * The Elysia app with every module's routes under /v1. It never listens: `src/http/server.ts` wraps
+ * it for Bun.serve, and tests call it through that same wrapper.
  */
-export function buildApp(deps: Deps) {
+export function buildApp(deps: Deps, modules: readonly FeatureModule[] = registered) {
   registerApiComponents();
   const documented: DocumentedRoute[] = [];
   const responses: ResponseSchemas = new Map();
   const v1 = new Elysia({ prefix: "/v1" });
-  for (const routes of featureRoutes(deps)) {
+  for (const routes of modules.flatMap((m) => m.routes?.(deps) ?? [])) {
     for (const route of routes.routes) {
       const hooks = route.hooks as RouteSchemas;
       const path = `/v1${route.path}`;
@@ -67,3 +68,15 @@ export function buildApp(deps: Deps) {
 }
 
 export type App = ReturnType<typeof buildApp>;
+
+/**
+ * The pages modules serve outside /v1 (help center, rating page, widget script), as one plugin
+ * for the HTTP layer to mount at the root with their own security headers; null when none has any.
+ */
+export function buildPages(deps: Deps, modules: readonly FeatureModule[] = registered): AnyElysia | null {
+  const plugins = modules.flatMap((m) => m.pages?.(deps) ?? []);
+  if (plugins.length === 0) return null;
+  const pages = new Elysia({ name: "desk-pages" });
+  for (const plugin of plugins) pages.use(plugin);
+  return pages;
+}

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll } from "bun:test";
 import { loadConfig, type Config } from "../src/config/config";
 import type { Clock } from "../src/lib/clock";
+import type { FeatureModule } from "../src/module";
 import { startDesk, type Desk } from "../src/start";
 
 export type TestDesk = Desk & {
@@ -23,7 +24,14 @@ export type ApiResult = { status: number; headers: Headers; body: any; text: str
  * `env` sets DESK_* variables (for example DESK_SMTP_PORT to run the receiver).
  */
 export async function startTestDesk(
-  options: { env?: Record<string, string>; clock?: Clock; config?: Partial<Config>; keepAlive?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    config?: Partial<Config>;
+    keepAlive?: boolean;
+    /** The modules to run instead of src/registry.ts's list. */
+    modules?: readonly FeatureModule[];
+  } = {},
 ): Promise<TestDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), "desk-test-"));
   const config = loadConfig(
@@ -42,7 +50,7 @@ export async function startTestDesk(
     },
     options.config,
   );
-  const desk = await startDesk(config, { clock: options.clock, webAssets: null });
+  const desk = await startDesk(config, { clock: options.clock, webAssets: null, modules: options.modules });
   const api: TestDesk["api"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     let body: BodyInit | undefined = opts.raw;
