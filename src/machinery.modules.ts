@@ -1,10 +1,9 @@
 import { authRoutes } from "./auth/auth.routes";
 import { instanceRoutes } from "./auth/instance.routes";
-import { optimizeDatabaseJob } from "./db/db.jobs";
 import { pruneEventsJob } from "./events/events.jobs";
 import { eventsRoutes } from "./events/events.routes";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
-import { pruneJobsJob } from "./jobs/jobs.maintenance";
+import { optimizeDatabaseJob, pruneJobsJob } from "./jobs/jobs.maintenance";
 import { defineModule } from "./module";
 import { realtimeRoutes } from "./realtime/realtime.routes";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { and, inArray, lt } from "drizzle-orm";
-import type { Db } from "../db/database";
+import { optimizeDatabase, type Db } from "../db/database";
 import type { Clock } from "../lib/clock";
 import { defineJob, type JobContext } from "./define";
 import { jobs } from "./jobs.table";
@@ -19,5 +19,19 @@ export const pruneJobsJob = defineJob({
       .delete(jobs)
       .where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.updatedAt, cutoff)))
       .run();
+  },
+});
+
+/**
+ * Refreshes planner statistics hourly (see optimizeDatabase). Declared here rather than in db/,
+ * so db never imports the job machinery (jobs already builds on db).
+ */
+export const optimizeDatabaseJob = defineJob({
+  name: "db.optimize",
+  schema: z.object({}),
+  schedule: "41 * * * *",
+  concurrency: 1,
+  handler(_payload, { deps }: JobContext<{ db: Db }>) {
+    optimizeDatabase(deps.db);
   },
 });
