@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { SCOPE_TEXT } from "./auth/context";
 import type { Deps } from "./deps";
 import { DeskError } from "./lib/errors";
@@ -9,18 +9,19 @@ import { errorResponse } from "./http/respond";
 import { requestMeta } from "./http/request-meta";
 import { createResponseCheck, responseSchemasOf, type ResponseSchemas } from "./http/response-check";
 import { registerApiComponents } from "./openapi-components";
-import { featureRoutes } from "./registry";
+import type { FeatureModule } from "./module";
+import { modules as registered } from "./registry";
 
 /**
- * The Elysia app with every feature's routes. It never listens: `src/http/server.ts` wraps it
- * for Bun.serve, and tests call it through that same wrapper.
+ * The Elysia app with every module's routes under /v1. It never listens: `src/http/server.ts` wraps
+ * it for Bun.serve, and tests call it through that same wrapper.
  */
-export function buildApp(deps: Deps) {
+export function buildApp(deps: Deps, modules: readonly FeatureModule[] = registered) {
   registerApiComponents();
   const documented: DocumentedRoute[] = [];
   const responses: ResponseSchemas = new Map();
   const v1 = new Elysia({ prefix: "/v1" });
-  for (const routes of featureRoutes(deps)) {
+  for (const routes of modules.flatMap((m) => m.routes?.(deps) ?? [])) {
     for (const route of routes.routes) {
       const hooks = route.hooks as RouteSchemas;
       const path = `/v1${route.path}`;

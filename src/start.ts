@@ -6,21 +6,16 @@ import { buildDeps, httpDepsOf } from "./compose";
 import type { Deps } from "./deps";
 import { startCheckpointer } from "./db/checkpointer";
 import { commitPending } from "./db/tx";
-import { optimizeDatabaseJob } from "./jobs/db.jobs";
-import { pruneEventsJob } from "./events/events.jobs";
 import { recoverIdempotencyKeys } from "./http/idempotency";
-import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
 import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
 import { embeddedWebAssets } from "./http/embedded";
 import { webAssetsFromDisk, type WebAssets } from "./http/web-assets";
-import type { JobDefinition } from "./jobs/define";
-import { pruneJobsJob } from "./jobs/jobs.maintenance";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
 import type { VisitorResolver } from "./auth/visitors";
-import { startInboundSmtp } from "./inbound/inbound.smtp";
-import { closeImapSessions } from "./mailboxes/mailboxes.sync";
-import { featureJobs, registerFeatureHooks } from "./registry";
+import type { FeatureModule, Subsystem } from "./module";
+import { modules as registered } from "./registry";
+import { createConsumerRunner, type ConsumerRunner } from "./events/consumers";
 import { createRealtimeGateway } from "./realtime/gateway";
 import { recordHttpRequest, renderMetrics } from "./metrics/metrics";
 import { jobsSource } from "./metrics/metrics.sources";
@@ -30,6 +25,10 @@ export type Desk = {
   server: Server<unknown>;
   url: string;
   jobs: JobRunner;
+  /** Durable event consumers of every module (`desk.consumers.drain()` handles what is stored). */
+  consumers: ConsumerRunner;
+  /** Subsystems modules started, in start order. */
+  subsystems: Subsystem[];
   /** The embedded SMTP receiver's port, or null when it is off (config.smtpPort 0). */
   smtpPort: number | null;
   fetch: (request: Request) => Promise<Response>;
@@ -42,18 +41,9 @@ export type StartOptions = {
   http?: Pick<HttpOptions, "upgrade" | "observe" | "pages">;
   /** Visitor sessions for `Authorization: Visitor <token>` routes (the widget feature's resolver). */
   visitors?: VisitorResolver;
+  /** The modules to run (default: src/registry.ts); tests add or leave out one. */
+  modules?: readonly FeatureModule[];
 };
-
-/** Every job kind: machinery's maintenance plus each feature's. */
-export function allJobs(deps: Deps): JobDefinition<never>[] {
-  return [
-    pruneEventsJob(deps),
-    pruneIdempotencyKeysJob(deps),
-    pruneJobsJob(deps),
-    optimizeDatabaseJob(deps),
-    ...featureJobs(deps),
-  ] as JobDefinition<never>[];
-}
 
 /**
  * The composition root: migrations → HTTP (API, web app, gateway) → jobs; stop runs in reverse.
@@ -62,14 +52,15 @@ export function allJobs(deps: Deps): JobDefinition<never>[] {
 export async function startDesk(config: Config, options: StartOptions = {}): Promise<Desk> {
   const deps = buildDeps(config, { clock: options.clock, visitors: options.visitors });
   const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
-  registerFeatureHooks(deps);
+  const modules = options.modules ?? registered;
+  for (const module of modules) module.inTransaction?.(deps);
   const recovered = recoverIdempotencyKeys(deps.db.$client);
   if (recovered > 0)
     deps.logger.warn(
       { keys: recovered },
       "dropped idempotency keys left running by an earlier process; their retries run again",
     );
-  const app = buildApp(deps);
+  const app = buildApp(deps, modules);
   const webAssets =
     options.webAssets !== undefined
       ? options.webAssets
@@ -82,6 +73,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     observe: recordHttpRequest,
     metrics: () => renderMetrics(metricSources),
     ...options.http,
+    pages: [...modules.flatMap((m) => m.pages?.(deps) ?? []), ...(options.http?.pages ?? [])],
   });
   const server = Bun.serve({
     hostname: config.host,
@@ -98,14 +90,28 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   // differ from 8080); nothing has been served yet, since this runs in the same turn as the bind.
   if (config.baseUrlFromListener) config.baseUrl = listenerBaseUrl(config.host, server.port ?? config.port);
   gateway.attach(server as Server<unknown>);
-  const smtp = config.smtpPort > 0 ? await startInboundSmtp(deps) : null;
+  const subsystems: Subsystem[] = [];
+  for (const module of modules) {
+    const subsystem = await module.start?.(deps);
+    if (subsystem) subsystems.push(subsystem);
+  }
   const jobs = createJobRunner({
     db: deps.db,
     logger: deps.logger.child({ subsystem: "jobs" }),
     clock: deps.clock,
-    definitions: allJobs(deps),
+    deps,
+    definitions: modules.flatMap((m) => m.jobs ?? []),
   });
   if (config.jobsEnabled) jobs.start();
+  const consumers = createConsumerRunner({
+    db: deps.db,
+    logger: deps.logger.child({ subsystem: "consumers" }),
+    clock: deps.clock,
+    deps,
+    consumers: modules.flatMap((m) => m.consumers ?? []),
+  });
+  // Consumers are background work like jobs: DESK_JOBS=off turns both off (the CLI, some tests).
+  if (config.jobsEnabled) consumers.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   deps.logger.info({ url, base_url: config.baseUrl, data_dir: config.dataDir }, "desk is serving");
   return {
@@ -113,13 +119,15 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     server,
     url,
     jobs,
-    smtpPort: smtp?.port ?? null,
+    consumers,
+    subsystems,
+    smtpPort: subsystems.find((s) => s.name === "smtp")?.port ?? null,
     fetch: (request) => handler(request, server),
     async stop() {
       gateway.stop();
-      await smtp?.close();
+      for (const subsystem of subsystems.toReversed()) await subsystem.stop();
       await server.stop();
-      closeImapSessions(deps.db);
+      await consumers.stop();
       await jobs.stop();
       commitPending(deps.db);
       checkpointer.stop();

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll } from "bun:test";
 import { loadConfig, type Config } from "../src/config/config";
 import type { Clock } from "../src/lib/clock";
+import type { FeatureModule } from "../src/module";
 import { startDesk, type Desk, type StartOptions } from "../src/start";
 
 export type TestDesk = Desk & {
@@ -30,6 +31,8 @@ export async function startTestDesk(
     keepAlive?: boolean;
     /** Passed to startDesk: pages outside /v1, a visitor resolver. */
     start?: Pick<StartOptions, "http" | "visitors">;
+    /** The modules to run instead of src/registry.ts's list. */
+    modules?: readonly FeatureModule[];
   } = {},
 ): Promise<TestDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), "desk-test-"));
@@ -49,7 +52,12 @@ export async function startTestDesk(
     },
     options.config,
   );
-  const desk = await startDesk(config, { ...options.start, clock: options.clock, webAssets: null });
+  const desk = await startDesk(config, {
+    ...options.start,
+    clock: options.clock,
+    webAssets: null,
+    modules: options.modules,
+  });
   const api: TestDesk["api"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     let body: BodyInit | undefined = opts.raw;

@@ -3,6 +3,7 @@ import { preparedFor } from "../db/prepared";
 import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
 import { hooksOf } from "./bus";
+import { currentEventCause } from "./cause";
 import { teamTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
 
 export type NewEvent = {
@@ -24,8 +25,11 @@ const statementsOf = preparedFor((sqlite) => ({
   nextSeq: sqlite.query<{ event_seq: number }, [string]>(
     "UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq",
   ),
-  insert: sqlite.query<unknown, [string, string, number, string, string, string | null, string, string, string]>(
-    "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  insert: sqlite.query<
+    unknown,
+    [string, string, number, string, string, string | null, string, string, string, string | null, number]
+  >(
+    "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   ),
 }));
 
@@ -50,6 +54,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     occurred_at: input.occurredAt ?? new Date().toISOString(),
     private_team_id: privateTeamId,
   };
+  const cause = currentEventCause();
   statements.insert.run(
     event.id,
     event.workspace_id,
@@ -60,6 +65,8 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     JSON.stringify(event.topics),
     JSON.stringify(event.data),
     event.occurred_at,
+    cause?.consumer ?? null,
+    cause?.depth ?? 0,
   );
 
   const db = dbOf(tx);

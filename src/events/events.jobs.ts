@@ -1,16 +1,24 @@
-import { lt } from "drizzle-orm";
+import { z } from "zod";
+import { and, lt, sql } from "drizzle-orm";
 import type { Deps } from "../deps";
-import { defineJob } from "../jobs/define";
+import { defineJob, type JobContext } from "../jobs/define";
 import { events } from "./events.table";
 
-/** Deletes events older than EVENT_RETENTION (replay serves only the retained window). */
-export const pruneEventsJob = (deps: Deps) =>
-  defineJob({
-    name: "events.prune",
-    schedule: "17 * * * *",
-    concurrency: 1,
-    handler() {
-      const cutoff = new Date(deps.clock.now().getTime() - deps.config.eventRetentionMs).toISOString();
-      deps.db.delete(events).where(lt(events.occurredAt, cutoff)).run();
-    },
-  });
+/**
+ * Deletes events older than EVENT_RETENTION (replay serves only the retained window). The newest
+ * event always stays: SQLite gives a new row max(rowid) + 1, and consumer cursors are rowids, so
+ * emptying the table would hand new events rowids that cursors have already passed.
+ */
+export const pruneEventsJob = defineJob({
+  schema: z.object({}),
+  name: "events.prune",
+  schedule: "17 * * * *",
+  concurrency: 1,
+  handler(_payload, { deps }: JobContext<Pick<Deps, "db" | "clock" | "config">>) {
+    const cutoff = new Date(deps.clock.now().getTime() - deps.config.eventRetentionMs).toISOString();
+    deps.db
+      .delete(events)
+      .where(and(lt(events.occurredAt, cutoff), sql`rowid < (SELECT max(rowid) FROM events)`))
+      .run();
+  },
+});

@@ -1,3 +1,4 @@
+import { autoReplyJob } from "./inbound.outbound";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
@@ -31,8 +32,6 @@ import {
 } from "./inbound.classify";
 import { mailMessageIds } from "./inbound.table";
 import { textToSanitizedHtml } from "./inbound.text";
-
-export const AUTO_REPLY_JOB = "inbound.auto_reply";
 
 export type IngestOutcome =
   | { outcome: "created" | "appended"; ticketId: string; messageId: string }
@@ -373,7 +372,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
     if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
       enqueue(
         tx,
-        AUTO_REPLY_JOB,
+        autoReplyJob,
         { ticket_id: ticketId, mailbox_id: mailbox.id },
         { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId },
       );

@@ -17,7 +17,7 @@ import type { MemberJson } from "../members/members.present";
 import { userRef } from "../users/users.present";
 import { members, workspaces } from "../workspaces/workspaces.table";
 import { enqueue } from "../jobs/enqueue";
-import { INVITATION_MAIL_JOB } from "./invitations.mail";
+import { invitationMailJob } from "./invitations.mail";
 import { presentInvitation, type InvitationRow } from "./invitations.present";
 import { invitations } from "./invitations.table";
 
@@ -83,7 +83,7 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
       entityId: row.id,
       data: { email: row.email, role: row.role },
     });
-    enqueue(tx, INVITATION_MAIL_JOB, {
+    enqueue(tx, invitationMailJob, {
       invitation_id: row.id,
       sealed_url: deps.secrets.seal(inviteUrl(deps.config, token)),
     });

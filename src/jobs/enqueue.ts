@@ -1,6 +1,7 @@
 import type { Db, Tx } from "../db/database";
 import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
+import type { Job } from "./define";
 import { jobs } from "./jobs.table";
 
 export type EnqueueOptions = {
@@ -26,10 +27,24 @@ export function registerRunnerLink(db: Db, link: RunnerLink): void {
 
 /**
  * Adds a job inside the caller's transaction, so the job exists exactly when the change does.
+ * The payload is checked against the job's schema at compile time (its input type).
  * Returns the job id, or null when a job with the same unique key is already waiting.
- * "Now" is the runner's clock (tests move it), so a job enqueued without runAt is due at once.
  */
-export function enqueue(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
+export function enqueue<In, D>(
+  tx: Tx,
+  job: Job<In, D>,
+  payload: NoInfer<In>,
+  options: EnqueueOptions = {},
+): string | null {
+  return enqueueByName(tx, job.name, payload, options);
+}
+
+/**
+ * The untyped form, for the scheduler's recurring runs and tests that store payloads a schema
+ * would refuse. "Now" is the runner's clock (tests move it), so a job enqueued without runAt is
+ * due at once.
+ */
+export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
   const db = dbOf(tx);
   const link = links.get(db);
   const nowDate = link ? link.now() : new Date();

@@ -2,6 +2,7 @@
  * Test fixture: a separate process that claims one job and hangs in it, so the test can kill it
  * with SIGKILL and show that the next start runs the job again. Argument: the database path.
  */
+import { z } from "zod";
 import { openDatabase } from "../db/database";
 import { migrate } from "../db/migrate";
 import { withTx } from "../db/tx";
@@ -14,7 +15,8 @@ import { createJobRunner } from "./runner";
 
 const db = openDatabase(process.argv[2]!);
 migrate(db.$client, migrations);
-const hang = defineJob<{ label: string }>({
+const hang = defineJob({
+  schema: z.object({ label: z.string() }),
   name: "test.crashy",
   handler() {
     console.log("claimed");
@@ -25,7 +27,8 @@ const runner = createJobRunner({
   db,
   logger: createLogger("silent"),
   clock: systemClock,
-  definitions: [hang as never],
+  deps: {},
+  definitions: [hang],
 });
-withTx(db, (tx) => enqueue(tx, "test.crashy", { label: "survivor" }));
+withTx(db, (tx) => enqueue(tx, hang, { label: "survivor" }));
 runner.start();

@@ -9,8 +9,8 @@ import { withTx } from "../db/tx";
 import { manualClock, systemClock, type Clock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
 import { migrations } from "../../migrations/index";
-import { backoffDelay, defineJob, PermanentFailure, RetryLater, type JobDefinition } from "./define";
-import { enqueue } from "./enqueue";
+import { backoffDelay, defineJob, PermanentFailure, RetryLater, type AnyJob } from "./define";
+import { enqueueByName } from "./enqueue";
 import { createJobRunner, type RunnerOptions } from "./runner";
 
 const dirs: string[] = [];
@@ -30,18 +30,18 @@ const jobRow = (db: Db, id: string) =>
   db.$client
     .query<JobState, [string]>("SELECT state, attempts, run_at, last_error, max_attempts FROM jobs WHERE id = ?")
     .get(id)!;
-const add = (db: Db, kind: string, payload: unknown = {}, options: Parameters<typeof enqueue>[3] = {}) =>
-  withTx(db, (tx) => enqueue(tx, kind, payload, options))!;
+const add = (db: Db, kind: string, payload: unknown = {}, options: Parameters<typeof enqueueByName>[3] = {}) =>
+  withTx(db, (tx) => enqueueByName(tx, kind, payload, options))!;
 
 function runnerFor<C extends Clock = ReturnType<typeof manualClock>>(
   db: Db,
-  definitions: Array<Pick<JobDefinition<never>, "name">>,
+  definitions: AnyJob<unknown>[],
   clock: C = manualClock() as unknown as C,
-  extra: Partial<RunnerOptions> = {},
+  extra: Partial<RunnerOptions<unknown>> = {},
 ) {
   return {
     clock,
-    runner: createJobRunner({ db, logger: createLogger("silent"), clock, definitions: definitions as never, ...extra }),
+    runner: createJobRunner({ db, logger: createLogger("silent"), clock, deps: {}, definitions, ...extra }),
   };
 }
 
@@ -59,7 +59,7 @@ describe("job runner", () => {
     const { db } = freshDb();
     const ran: string[] = [];
     const { runner, clock } = runnerFor(db, [
-      defineJob<{ n: string }>({ name: "t.later", handler: (p) => void ran.push(p.n) }),
+      defineJob({ schema: z.object({ n: z.string() }), name: "t.later", handler: (p) => void ran.push(p.n) }),
     ]);
     const id = add(db, "t.later", { n: "a" }, { runAt: new Date(clock.now().getTime() + 60_000) });
     expect(await runner.drain()).toBe(0);
@@ -73,6 +73,7 @@ describe("job runner", () => {
     const { db } = freshDb();
     let calls = 0;
     const flaky = defineJob({
+      schema: z.unknown(),
       name: "t.flaky",
       retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 },
       handler() {
@@ -113,12 +114,14 @@ describe("job runner", () => {
     const { db } = freshDb();
     const { runner, clock } = runnerFor(db, [
       defineJob({
+        schema: z.unknown(),
         name: "t.later-please",
         handler() {
           throw new RetryLater(42_000, "busy");
         },
       }),
       defineJob({
+        schema: z.unknown(),
         name: "t.hopeless",
         handler() {
           throw new PermanentFailure("no such mailbox");
@@ -141,6 +144,7 @@ describe("job runner", () => {
     const { db } = freshDb();
     const { runner } = runnerFor(db, [
       defineJob({
+        schema: z.unknown(),
         name: "t.once",
         retry: { maxAttempts: 5 },
         handler() {
@@ -176,7 +180,13 @@ describe("job runner", () => {
     const ran: string[] = [];
     const { runner } = runnerFor(
       db,
-      [defineJob<{ label: string }>({ name: "test.crashy", handler: (p) => void ran.push(p.label) })],
+      [
+        defineJob({
+          schema: z.object({ label: z.string() }),
+          name: "test.crashy",
+          handler: (p) => void ran.push(p.label),
+        }),
+      ],
       systemClock,
     );
     runner.start();
@@ -191,7 +201,7 @@ describe("job runner", () => {
     const { db } = freshDb();
     const id = add(db, "t.poison", {}, { maxAttempts: 1 });
     db.$client.run("UPDATE jobs SET state = 'running', attempts = 1 WHERE id = ?", [id]);
-    const { runner } = runnerFor(db, [defineJob({ name: "t.poison", handler() {} })]);
+    const { runner } = runnerFor(db, [defineJob({ schema: z.unknown(), name: "t.poison", handler() {} })]);
     runner.start();
     await runner.stop();
     expect(jobRow(db, id)).toMatchObject({ state: "failed", last_error: "interrupted on its last attempt" });
@@ -203,7 +213,7 @@ describe("job runner", () => {
     const clock = manualClock(new Date("2026-03-01T10:02:00Z"));
     const { runner } = runnerFor(
       db,
-      [defineJob({ name: "t.cron", schedule: "*/5 * * * *", handler: () => void runs++ })],
+      [defineJob({ schema: z.unknown(), name: "t.cron", schedule: "*/5 * * * *", handler: () => void runs++ })],
       clock,
     );
     runner.start();
@@ -225,6 +235,7 @@ describe("job runner", () => {
     let active = 0;
     let peak = 0;
     const slow = defineJob({
+      schema: z.unknown(),
       name: "t.slow",
       concurrency: 2,
       async handler() {
@@ -246,12 +257,14 @@ describe("job runner", () => {
     let release = () => {};
     const { runner } = runnerFor(db, [
       defineJob({
+        schema: z.unknown(),
         name: "t.short",
         async handler() {
           await later(30);
         },
       }),
       defineJob({
+        schema: z.unknown(),
         name: "t.long",
         handler: () =>
           new Promise<void>((resolve) => {
@@ -276,6 +289,7 @@ describe("job runner", () => {
     let aborted = false;
     const { runner } = runnerFor(db, [
       defineJob({
+        schema: z.unknown(),
         name: "t.stuck",
         concurrency: 1,
         leaseMs: 50,
@@ -300,7 +314,7 @@ describe("job runner", () => {
     let done = 0;
     const { runner } = runnerFor(
       db,
-      [defineJob({ name: "t.burst", concurrency: 40, handler: () => void done++ })],
+      [defineJob({ schema: z.unknown(), name: "t.burst", concurrency: 40, handler: () => void done++ })],
       manualClock(),
       { pollMs: 60_000 },
     );
@@ -321,7 +335,7 @@ describe("job runner", () => {
     const ran: number[] = [];
     const { runner } = runnerFor(
       db,
-      [defineJob<{ n: number }>({ name: "t.now", handler: (p) => void ran.push(p.n) })],
+      [defineJob({ schema: z.object({ n: z.number() }), name: "t.now", handler: (p) => void ran.push(p.n) })],
       manualClock(),
       { pollMs: 60_000 },
     );

@@ -8,11 +8,11 @@ import {
   DEFAULT_RETRY,
   PermanentFailure,
   RetryLater,
-  type JobDefinition,
-  type JobRunContext,
+  type AnyJob,
+  type JobContext,
   type RetryPolicy,
 } from "./define";
-import { enqueue, registerRunnerLink } from "./enqueue";
+import { enqueueByName, registerRunnerLink } from "./enqueue";
 
 type JobRow = { id: string; kind: string; payload: string; attempts: number; max_attempts: number };
 
@@ -26,11 +26,13 @@ export type JobRunner = {
   stats(): { running: Record<string, number> };
 };
 
-export type RunnerOptions = {
+export type RunnerOptions<D> = {
   db: Db;
   logger: Logger;
   clock: Clock;
-  definitions: JobDefinition<never>[];
+  /** Handed to every handler as `context.deps`. */
+  deps: D;
+  definitions: AnyJob<D>[];
   pollMs?: number;
 };
 
@@ -44,9 +46,9 @@ const DEFAULT_LEASE_MS = 300_000;
 const MAX_STARTS_PER_TURN = 16;
 
 /** One claimed run: its own abort signal, and whether its outcome may still be written. */
-type Run = {
+type Run<D> = {
   row: JobRow;
-  definition: JobDefinition<unknown>;
+  definition: AnyJob<D>;
   controller: AbortController;
   settled: boolean;
   promise: Promise<void>;
@@ -57,13 +59,13 @@ type Run = {
  * crash interrupted is picked up again after restart. Retries back off exponentially with jitter;
  * each kind runs at most `concurrency` jobs at once; a run past its lease is aborted and retried.
  */
-export function createJobRunner(options: RunnerOptions): JobRunner {
+export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
   const { db, logger, clock } = options;
   const pollMs = options.pollMs ?? 30_000;
   const sqlite = db.$client;
-  const definitions = new Map(options.definitions.map((d) => [d.name, d as unknown as JobDefinition<unknown>]));
+  const definitions = new Map(options.definitions.map((d) => [d.name, d]));
   const running = new Map<string, number>();
-  const runs = new Map<string, Run>();
+  const runs = new Map<string, Run<D>>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let started = false;
   let stopping = false;
@@ -101,11 +103,11 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     "UPDATE jobs SET state = 'queued', lease_until = NULL, last_error = 'interrupted by a restart', updated_at = ? WHERE id = ?",
   );
 
-  const policyOf = (definition: JobDefinition<unknown> | undefined): RetryPolicy => ({
+  const policyOf = (definition: AnyJob<D> | undefined): RetryPolicy => ({
     ...DEFAULT_RETRY,
     ...definition?.retry,
   });
-  const maxAttemptsOf = (row: JobRow, definition: JobDefinition<unknown> | undefined) =>
+  const maxAttemptsOf = (row: JobRow, definition: AnyJob<D> | undefined) =>
     row.max_attempts > 0 ? row.max_attempts : policyOf(definition).maxAttempts;
   const batchedWriteTo = (apply: () => void) => batchedWrite(db, apply);
   /** For outcomes that free their slot at once (lease expiry): written before the slot is reused. */
@@ -118,15 +120,15 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     }
   };
   const isoNow = () => clock.now().toISOString();
-  const freeSlots = (definition: JobDefinition<unknown>) =>
+  const freeSlots = (definition: AnyJob<D>) =>
     (definition.concurrency ?? DEFAULT_CONCURRENCY) - (running.get(definition.name) ?? 0);
 
-  function scheduleRecurring(definition: JobDefinition<unknown>): void {
+  function scheduleRecurring(definition: AnyJob<D>): void {
     if (!definition.schedule || stopping) return;
     const next = new Cron(definition.schedule, { timezone: "UTC" }).nextRun(clock.now());
     if (!next) return;
     withTx(db, (tx) =>
-      enqueue(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }),
+      enqueueByName(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }),
     );
   }
 
@@ -135,7 +137,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
    * of runs finishing in the same turn commit together (batchedWrite).
    */
   function settle(
-    run: Run,
+    run: Run<D>,
     outcome: { ok: true } | { ok: false; error: unknown },
     write = batchedWriteTo,
   ): Promise<void> {
@@ -158,7 +160,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     return write(() => reschedule.run(runAt, message, at, row.id));
   }
 
-  async function execute(run: Run): Promise<void> {
+  async function execute(run: Run<D>): Promise<void> {
     const { row, definition } = run;
     const leaseMs = definition.leaseMs ?? DEFAULT_LEASE_MS;
     const leaseTimer = setTimeout(() => {
@@ -183,23 +185,23 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     try {
       let payload: unknown;
       try {
-        const raw: unknown = JSON.parse(row.payload);
-        payload = definition.schema ? definition.schema.parse(raw) : raw;
+        payload = JSON.parse(row.payload);
       } catch (error) {
         // A payload that does not parse will not parse on a retry either.
         throw new PermanentFailure(`invalid payload: ${error instanceof Error ? error.message : String(error)}`);
       }
       // The child logger is built on first use: building one per run costs more than most runs log.
       let log: Logger | undefined;
-      const context: JobRunContext = {
+      const context: JobContext<D> = {
         jobId: row.id,
         attempt: row.attempts,
         get logger() {
           return (log ??= logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts }));
         },
         signal: run.controller.signal,
+        deps: options.deps,
       };
-      await definition.handler(payload, context);
+      await definition.perform(payload, context);
       outcome = { ok: true };
     } catch (error) {
       outcome = { ok: false, error };
@@ -214,7 +216,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
     }
   }
 
-  function release(run: Run): void {
+  function release(run: Run<D>): void {
     if (!runs.has(run.row.id)) return;
     runs.delete(run.row.id);
     running.set(run.row.kind, (running.get(run.row.kind) ?? 1) - 1);
@@ -250,7 +252,7 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
       if (rows.length === allowed && allowed < free) unfinished.push(definition.name);
       for (const row of rows) {
         running.set(row.kind, (running.get(row.kind) ?? 0) + 1);
-        const run: Run = {
+        const run: Run<D> = {
           row,
           definition,
           controller: new AbortController(),

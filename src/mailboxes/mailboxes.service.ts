@@ -1,3 +1,4 @@
+import { mailboxSyncJob } from "./mailboxes.sync";
 import { and, asc, eq, gt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.service";
@@ -20,14 +21,12 @@ import { mailboxes, type MailboxConfig } from "./mailboxes.table";
 
 type MailboxDeps = { db: Db; secrets: SecretBox; config: { inboundDomain: string; smtpRelayUrl: string | null } };
 
-export const MAILBOX_SYNC_JOB = "mailbox.sync";
-
 /** Mailboxes that fetch mail themselves get one durable sync job each (unique per mailbox). */
 export function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): void {
   if (row.status === "disabled" || row.inboundKind === "forwarding") return;
   enqueue(
     tx,
-    MAILBOX_SYNC_JOB,
+    mailboxSyncJob,
     { mailbox_id: row.id },
     { uniqueKey: `mailbox-sync:${row.id}`, workspaceId: row.workspaceId, maxAttempts: 2_000_000_000, runAt },
   );

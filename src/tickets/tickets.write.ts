@@ -1,3 +1,4 @@
+import { wakeSnoozedJob } from "./tickets.jobs";
 import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { applyFieldWrite, missingRequiredOnSolve } from "../custom-fields/fields.apply";
@@ -10,7 +11,6 @@ import { isAssignableMember, mailboxExists, teamRow } from "./tickets.statements
 import { recordActivity } from "./tickets.timeline";
 import { tickets, type TicketRow, type TicketStatus } from "./tickets.table";
 
-export const WAKE_SNOOZED_JOB = "tickets.wake_snoozed";
 const SOLVED_STATES: TicketStatus[] = ["solved", "closed"];
 
 /** An assignee must be a member of this workspace who is not a viewer. */
@@ -118,7 +118,7 @@ export function applyTicketPatch(
     if (until)
       enqueue(
         tx,
-        WAKE_SNOOZED_JOB,
+        wakeSnoozedJob,
         { ticket_id: current.id },
         { runAt: new Date(until), workspaceId: current.workspaceId },
       );

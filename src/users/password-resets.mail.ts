@@ -3,13 +3,11 @@ import { join } from "node:path";
 import { z } from "zod";
 import { users } from "../auth/auth.table";
 import type { Deps } from "../deps";
-import { defineJob, PermanentFailure } from "../jobs/define";
+import { defineJob, PermanentFailure, type JobContext } from "../jobs/define";
 import { newId } from "../lib/ids";
 import { escapeHtml } from "../lib/sanitize";
 import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
 import { passwordResets } from "./password-resets.table";
-
-export const PASSWORD_RESET_MAIL_JOB = "password_reset.mail";
 
 /** The link is the secret: the payload holds it sealed (DESK_SECRET), never in clear. */
 export const PasswordResetMailPayload = z.object({ reset_id: z.string(), sealed_url: z.string() });
@@ -19,65 +17,64 @@ export const PasswordResetMailPayload = z.object({ reset_id: z.string(), sealed_
  * file under `<data dir>/outbox` (DECISIONS.md), like invitations. A durable job, so a relay that
  * is down is retried; a reset used or expired meanwhile is not mailed.
  */
-export function passwordResetMailJob(deps: Deps) {
-  return defineJob({
-    name: PASSWORD_RESET_MAIL_JOB,
-    schema: PasswordResetMailPayload,
-    retry: { maxAttempts: 6, baseDelayMs: 15_000, maxDelayMs: 10 * 60_000 },
-    async handler(payload, run) {
-      const row = deps.db
-        .select({ reset: passwordResets, email: users.email, name: users.name })
-        .from(passwordResets)
-        .innerJoin(users, eq(users.id, passwordResets.userId))
-        .where(eq(passwordResets.id, payload.reset_id))
-        .get();
-      if (!row || row.reset.usedAt || row.reset.expiresAt <= deps.clock.now().toISOString()) return;
-      const url = deps.secrets.open(payload.sealed_url);
-      const lines = [
-        `Hello ${row.name},`,
-        "",
-        "Someone asked to reset the password of your Desk account. To choose a new password, open:",
-        url,
-        "",
-        `The link works once, until ${row.reset.expiresAt}. Resetting signs you out everywhere.`,
-        "If you did not ask for it, ignore this email: your password stays as it is.",
-      ];
-      const host = new URL(deps.config.baseUrl).hostname;
-      const mail: OutgoingMail = {
-        from: { name: "Desk", address: `no-reply@${host}` },
-        to: [row.email],
-        cc: [],
-        subject: "Reset your Desk password",
-        text: lines.join("\n"),
-        html: lines
-          .map((line) =>
-            line === url
-              ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
-              : line
-                ? `<p>${escapeHtml(line)}</p>`
-                : "",
-          )
-          .join(""),
-        messageId: `<${newId()}@${host}>`,
-        // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
-        headers: { "Auto-Submitted": "auto-generated" },
-      };
-      const relay = deps.config.smtpRelayUrl;
-      if (!relay) {
-        const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
-        run.logger.warn(
-          { reset_id: row.reset.id, path },
-          "password reset mail written to the outbox (no DESK_SMTP_URL relay): it was not delivered",
-        );
-        return;
-      }
-      try {
-        await sendViaSmtp(smtpSettingsFromUrl(relay), mail);
-      } catch (error) {
-        if (error instanceof SendFailure && !error.temporary) throw new PermanentFailure(error.message);
-        throw error;
-      }
-      run.logger.info({ reset_id: row.reset.id }, "password reset mail sent through the relay");
-    },
-  });
-}
+export const passwordResetMailJob = defineJob({
+  name: "password_reset.mail",
+  schema: PasswordResetMailPayload,
+  retry: { maxAttempts: 6, baseDelayMs: 15_000, maxDelayMs: 10 * 60_000 },
+  async handler(payload, run: JobContext<Deps>) {
+    const { deps } = run;
+    const row = deps.db
+      .select({ reset: passwordResets, email: users.email, name: users.name })
+      .from(passwordResets)
+      .innerJoin(users, eq(users.id, passwordResets.userId))
+      .where(eq(passwordResets.id, payload.reset_id))
+      .get();
+    if (!row || row.reset.usedAt || row.reset.expiresAt <= deps.clock.now().toISOString()) return;
+    const url = deps.secrets.open(payload.sealed_url);
+    const lines = [
+      `Hello ${row.name},`,
+      "",
+      "Someone asked to reset the password of your Desk account. To choose a new password, open:",
+      url,
+      "",
+      `The link works once, until ${row.reset.expiresAt}. Resetting signs you out everywhere.`,
+      "If you did not ask for it, ignore this email: your password stays as it is.",
+    ];
+    const host = new URL(deps.config.baseUrl).hostname;
+    const mail: OutgoingMail = {
+      from: { name: "Desk", address: `no-reply@${host}` },
+      to: [row.email],
+      cc: [],
+      subject: "Reset your Desk password",
+      text: lines.join("\n"),
+      html: lines
+        .map((line) =>
+          line === url
+            ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
+            : line
+              ? `<p>${escapeHtml(line)}</p>`
+              : "",
+        )
+        .join(""),
+      messageId: `<${newId()}@${host}>`,
+      // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
+      headers: { "Auto-Submitted": "auto-generated" },
+    };
+    const relay = deps.config.smtpRelayUrl;
+    if (!relay) {
+      const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+      run.logger.warn(
+        { reset_id: row.reset.id, path },
+        "password reset mail written to the outbox (no DESK_SMTP_URL relay): it was not delivered",
+      );
+      return;
+    }
+    try {
+      await sendViaSmtp(smtpSettingsFromUrl(relay), mail);
+    } catch (error) {
+      if (error instanceof SendFailure && !error.temporary) throw new PermanentFailure(error.message);
+      throw error;
+    }
+    run.logger.info({ reset_id: row.reset.id }, "password reset mail sent through the relay");
+  },
+});

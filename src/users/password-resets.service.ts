@@ -11,7 +11,7 @@ import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { enqueue } from "../jobs/enqueue";
-import { PASSWORD_RESET_MAIL_JOB } from "./password-resets.mail";
+import { passwordResetMailJob } from "./password-resets.mail";
 import { passwordResets } from "./password-resets.table";
 
 /** A reset link works for one hour, once. */
@@ -83,7 +83,7 @@ export function requestPasswordReset(
     const user = tx.select({ id: users.id }).from(users).where(eq(users.email, emailKey)).get();
     if (!user) return;
     const { row, url } = issueReset(tx, deps, user.id, "email", ip);
-    enqueue(tx, PASSWORD_RESET_MAIL_JOB, { reset_id: row.id, sealed_url: deps.secrets.seal(url) });
+    enqueue(tx, passwordResetMailJob, { reset_id: row.id, sealed_url: deps.secrets.seal(url) });
   });
 }
 

@@ -4,7 +4,8 @@ import type { Db, Tx } from "../db/database";
 import { batchedWrite } from "../db/tx";
 import { onEventInTransaction } from "../events/bus";
 import type { StoredEvent } from "../events/envelope";
-import { defineJob, PermanentFailure, RetryLater } from "../jobs/define";
+import { defineJob, PermanentFailure, RetryLater, type JobContext } from "../jobs/define";
+import { preparedFor } from "../db/prepared";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
 import { hmacSha256Hex, type SecretBox } from "../lib/crypto";
@@ -13,7 +14,6 @@ import { assertPublicUrl, type Resolver } from "../lib/ssrf";
 import { recordWebhookDelivery } from "../metrics/metrics";
 import { webhooksOf, type CachedWebhook } from "./webhooks.cache";
 
-export const DELIVER_JOB = "webhooks.deliver";
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const EXCERPT_BYTES = 1024;
 
@@ -64,7 +64,7 @@ export function registerWebhookFanOut(db: Db): () => void {
       insert.run(deliveryId, event.workspace_id, webhook.id, event.id, event.type, now, now);
       enqueue(
         tx,
-        DELIVER_JOB,
+        deliverWebhookJob,
         { delivery_id: deliveryId },
         { workspaceId: event.workspace_id, maxAttempts: MAX_DELIVERY_ATTEMPTS },
       );
@@ -159,77 +159,80 @@ async function post(deps: DeliveryDeps, ctx: DeliveryContext, signal: AbortSigna
 }
 
 /** Sends one delivery attempt; the job system provides durability, retries come from RetryLater. */
-export const deliverWebhookJob = (deps: DeliveryDeps) => {
-  const load = deps.db.$client.query<DeliveryContext, [string]>(
+const deliveryStatements = preparedFor((sqlite) => ({
+  load: sqlite.query<DeliveryContext, [string]>(
     `SELECT d.status, w.url, w.secret_sealed, e.id AS event_id, e.seq, e.workspace_id, e.type, e.visibility, e.data, e.occurred_at
      FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
-  );
-  const record = deps.db.$client.query<
+  ),
+  record: sqlite.query<
     unknown,
     [string, number, number | null, number, string | null, string | null, string | null, string, string]
   >(
     `UPDATE webhook_deliveries SET status = ?, attempts = ?, response_code = ?, duration_ms = ?, response_excerpt = ?, last_error = ?,
      next_attempt_at = ?, updated_at = ? WHERE id = ?`,
-  );
-  return defineJob({
-    name: DELIVER_JOB,
-    schema: z.object({ delivery_id: z.string() }),
-    concurrency: 32,
-    retry: { maxAttempts: MAX_DELIVERY_ATTEMPTS },
-    leaseMs: ATTEMPT_TIMEOUT_MS + 30_000,
-    async handler({ delivery_id }, run) {
-      const ctx = load.get(delivery_id);
-      // Gone (endpoint deleted, event pruned) or already settled: nothing to do, idempotently.
-      if (!ctx || ctx.status !== "pending") return;
-      const attempt = await post(deps, ctx, run.signal);
-      const now = deps.clock.now();
-      // Results of deliveries finishing together commit in one transaction (see batchedWrite).
-      const write = (...args: Parameters<typeof record.run>) => batchedWrite(deps.db, () => record.run(...args));
-      if (attempt.ok) {
-        await write(
-          "succeeded",
-          run.attempt,
-          attempt.code,
-          attempt.ms,
-          attempt.excerpt,
-          null,
-          null,
-          now.toISOString(),
-          delivery_id,
-        );
-        recordWebhookDelivery("succeeded");
-        return;
-      }
-      if (run.attempt >= MAX_DELIVERY_ATTEMPTS) {
-        await write(
-          "failed",
-          run.attempt,
-          attempt.code,
-          attempt.ms,
-          attempt.excerpt,
-          attempt.error,
-          null,
-          now.toISOString(),
-          delivery_id,
-        );
-        recordWebhookDelivery("failed");
-        throw new PermanentFailure(attempt.error ?? "delivery failed");
-      }
-      const delay = retryDelayMs(run.attempt);
-      const next = new Date(now.getTime() + delay).toISOString();
+  ),
+}));
+
+export const deliverWebhookJob = defineJob({
+  name: "webhooks.deliver",
+  schema: z.object({ delivery_id: z.string() }),
+  concurrency: 32,
+  retry: { maxAttempts: MAX_DELIVERY_ATTEMPTS },
+  leaseMs: ATTEMPT_TIMEOUT_MS + 30_000,
+  async handler({ delivery_id }, run: JobContext<DeliveryDeps>) {
+    const { deps } = run;
+    const { load, record } = deliveryStatements(deps.db);
+    const ctx = load.get(delivery_id);
+    // Gone (endpoint deleted, event pruned) or already settled: nothing to do, idempotently.
+    if (!ctx || ctx.status !== "pending") return;
+    const attempt = await post(deps, ctx, run.signal);
+    const now = deps.clock.now();
+    // Results of deliveries finishing together commit in one transaction (see batchedWrite).
+    const write = (...args: Parameters<typeof record.run>) => batchedWrite(deps.db, () => record.run(...args));
+    if (attempt.ok) {
       await write(
-        "pending",
+        "succeeded",
+        run.attempt,
+        attempt.code,
+        attempt.ms,
+        attempt.excerpt,
+        null,
+        null,
+        now.toISOString(),
+        delivery_id,
+      );
+      recordWebhookDelivery("succeeded");
+      return;
+    }
+    if (run.attempt >= MAX_DELIVERY_ATTEMPTS) {
+      await write(
+        "failed",
         run.attempt,
         attempt.code,
         attempt.ms,
         attempt.excerpt,
         attempt.error,
-        next,
+        null,
         now.toISOString(),
         delivery_id,
       );
-      recordWebhookDelivery("retried");
-      throw new RetryLater(delay, attempt.error ?? "delivery failed");
-    },
-  });
-};
+      recordWebhookDelivery("failed");
+      throw new PermanentFailure(attempt.error ?? "delivery failed");
+    }
+    const delay = retryDelayMs(run.attempt);
+    const next = new Date(now.getTime() + delay).toISOString();
+    await write(
+      "pending",
+      run.attempt,
+      attempt.code,
+      attempt.ms,
+      attempt.excerpt,
+      attempt.error,
+      next,
+      now.toISOString(),
+      delivery_id,
+    );
+    recordWebhookDelivery("retried");
+    throw new RetryLater(delay, attempt.error ?? "delivery failed");
+  },
+});

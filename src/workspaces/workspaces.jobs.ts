@@ -4,8 +4,7 @@ import type { Deps } from "../deps";
 import { rm } from "node:fs/promises";
 import { attachmentFilesOf } from "../attachments/attachments.service";
 import { workspaceMailFolder } from "../inbound/inbound.service";
-import { defineJob } from "../jobs/define";
-import { PURGE_WORKSPACE_JOB } from "./workspaces.service";
+import { defineJob, type JobContext } from "../jobs/define";
 
 /** Machinery tables that are not the workspace's data (the job queue holds this very job). */
 const KEPT_TABLES = new Set(["workspaces", "jobs", "__desk_migrations"]);
@@ -74,19 +73,19 @@ export function purgeWorkspaceRows(sqlite: Database, workspaceId: string): numbe
   return removed;
 }
 
-export const purgeWorkspaceJob = (deps: Deps) =>
-  defineJob({
-    name: PURGE_WORKSPACE_JOB,
-    schema: z.object({ workspace_id: z.string() }),
-    concurrency: 1,
-    async handler(payload, run) {
-      // Files first, rows after: the workspace is already deleted, so nobody reads a row whose file is
-      // gone, and a crash in between leaves the rows that list the files for the retry to remove
-      // again. The other order would orphan the files for good.
-      const files = attachmentFilesOf(deps, payload.workspace_id);
-      await Promise.all(files.map((file) => rm(file, { force: true })));
-      await rm(workspaceMailFolder(deps.config.dataDir, payload.workspace_id), { recursive: true, force: true });
-      const removed = purgeWorkspaceRows(deps.db.$client, payload.workspace_id);
-      run.logger.info({ workspace_id: payload.workspace_id, removed, files: files.length }, "workspace data removed");
-    },
-  });
+export const purgeWorkspaceJob = defineJob({
+  name: "workspaces.purge",
+  schema: z.object({ workspace_id: z.string() }),
+  concurrency: 1,
+  async handler(payload, run: JobContext<Deps>) {
+    const { deps } = run;
+    // Files first, rows after: the workspace is already deleted, so nobody reads a row whose file is
+    // gone, and a crash in between leaves the rows that list the files for the retry to remove
+    // again. The other order would orphan the files for good.
+    const files = attachmentFilesOf(deps, payload.workspace_id);
+    await Promise.all(files.map((file) => rm(file, { force: true })));
+    await rm(workspaceMailFolder(deps.config.dataDir, payload.workspace_id), { recursive: true, force: true });
+    const removed = purgeWorkspaceRows(deps.db.$client, payload.workspace_id);
+    run.logger.info({ workspace_id: payload.workspace_id, removed, files: files.length }, "workspace data removed");
+  },
+});

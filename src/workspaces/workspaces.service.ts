@@ -1,3 +1,4 @@
+import { purgeWorkspaceJob } from "./workspaces.jobs";
 import { and, eq, isNull } from "drizzle-orm";
 import { sessions } from "../auth/auth.table";
 import type { RequestContext, UserContext } from "../auth/context";
@@ -157,8 +158,6 @@ function requireStrongSession(db: Db, ctx: RequestContext, clock: Clock, recent:
   }
 }
 
-export const PURGE_WORKSPACE_JOB = "workspaces.purge";
-
 /**
  * Deletes the workspace: it disappears at once (credentials stop resolving), its members' live
  * connections end, and a durable job removes every row it owned.
@@ -183,7 +182,7 @@ export function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: 
       .where(eq(members.workspaceId, ctx.workspaceId))
       .all()
       .map((r) => r.userId);
-    enqueue(tx, PURGE_WORKSPACE_JOB, { workspace_id: ctx.workspaceId }, { uniqueKey: `purge:${ctx.workspaceId}` });
+    enqueue(tx, purgeWorkspaceJob, { workspace_id: ctx.workspaceId }, { uniqueKey: `purge:${ctx.workspaceId}` });
     return ids;
   });
   for (const userId of memberIds)

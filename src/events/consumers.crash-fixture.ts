@@ -1,0 +1,30 @@
+/**
+ * Test fixture: a separate process that runs a consumer over the stored events, two per turn (so
+ * each pair commits on its own), and dies by SIGKILL while handling the fifth. Argument: the
+ * database path.
+ */
+import { openDatabase } from "../db/database";
+import { migrate } from "../db/migrate";
+import { manualClock } from "../lib/clock";
+import { createLogger } from "../lib/logger";
+import { migrations } from "../../migrations/index";
+import { createConsumerRunner } from "./consumers";
+import { recordingConsumer } from "./consumers.testkit";
+
+const db = openDatabase(process.argv[2]!);
+migrate(db.$client, migrations);
+let seen = 0;
+const runner = createConsumerRunner({
+  db,
+  logger: createLogger("silent"),
+  clock: manualClock(),
+  deps: {},
+  batch: 2,
+  consumers: [
+    recordingConsumer((event) => {
+      if (++seen === 5) process.kill(process.pid, "SIGKILL");
+      return event;
+    }),
+  ],
+});
+await runner.drain();

@@ -1,0 +1,17 @@
+import { defineModule } from "../module";
+import { registerMemberOpenTickets, registerUnassignOnMemberRemoval } from "./tickets.hooks";
+import { wakeSnoozedJob } from "./tickets.jobs";
+import { ticketsRoutes } from "./tickets.routes";
+
+export const ticketsModule = defineModule({
+  name: "tickets",
+  routes: (deps) => [ticketsRoutes(deps)],
+  jobs: [wakeSnoozedJob],
+  inTransaction(deps) {
+    // Stays in the member's removal transaction (not a consumer): the DELETE answers only once the
+    // member's tickets are unassigned, which clients and tests rely on.
+    registerUnassignOnMemberRemoval(deps);
+    // Not a hook: hands members the count of open tickets, which only tickets may query.
+    registerMemberOpenTickets(deps);
+  },
+});
