@@ -17,7 +17,7 @@ import { pruneJobsJob } from "./jobs/jobs.maintenance";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
 import { startInboundSmtp } from "./inbound/inbound.smtp";
-import { closeImapSessions } from "./mailboxes/mailboxes.sync";
+import { closeImapSessions } from "./inbound/inbound.imap";
 import { featureJobs, registerFeatureHooks } from "./registry";
 import { createRealtimeGateway } from "./realtime/gateway";
 import { recordHttpRequest, renderMetrics } from "./metrics/metrics";

@@ -1,13 +1,16 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/database";
 import type { Deps } from "../deps";
 import { defineJob, RetryLater } from "../jobs/define";
 import { connectImap, fetchNewMessages, describeImapError } from "../mail/mail.imap";
-import { ingestEmail } from "../inbound/inbound.service";
-import { imapSettingsOf } from "./mailboxes.connection";
-import { MAILBOX_SYNC_JOB, recordMailboxHealth } from "./mailboxes.service";
-import { mailboxes } from "./mailboxes.table";
+import { ingestEmail } from "./inbound.service";
+import {
+  imapSettingsOf,
+  MAILBOX_SYNC_JOB,
+  mailboxById,
+  recordMailboxHealth,
+  setImapPosition,
+} from "../mailboxes/mailboxes.public";
 import type { ImapFlow } from "imapflow";
 
 /** How long one run may sit in IDLE before handing the slot back (the job's lease is longer). */
@@ -31,7 +34,8 @@ export function closeImapSessions(db: Db): void {
 const backoffFor = (failures: number) => Math.min(MAX_BACKOFF_MS, 5_000 * 2 ** Math.max(0, failures - 1));
 
 /**
- * One durable job per IMAP or provider mailbox (unique key `mailbox-sync:<id>`). Each run fetches
+ * The IMAP door of inbound mail, beside the SMTP receiver and POST /v1/inbound/email: every message
+ * goes through the same ingestEmail. One durable job per IMAP or provider mailbox (unique key `mailbox-sync:<id>`). Each run fetches
  * everything above the stored UID, then waits in IDLE (when offered) for new mail until the idle
  * window ends, or sleeps until the next poll; it then reschedules itself. Failures set status
  * error with a readable last_error and back off exponentially; success sets it active again.
@@ -43,7 +47,7 @@ export function mailboxSyncJob(deps: Deps, options: { idleWindowMs?: number; pol
     concurrency: 50,
     leaseMs: 10 * 60_000,
     async handler(payload, run) {
-      const row = deps.db.select().from(mailboxes).where(eq(mailboxes.id, payload.mailbox_id)).get();
+      const row = mailboxById(deps.db, payload.mailbox_id);
       if (!row || row.status === "disabled" || row.inboundKind === "forwarding") return;
       const log = run.logger.child({ mailbox_id: row.id });
       let client: ImapFlow | null = null;
@@ -55,7 +59,7 @@ export function mailboxSyncJob(deps: Deps, options: { idleWindowMs?: number; pol
         client = await connectImap(settings);
         sessions.add(client);
         const sync = async () => {
-          const current = deps.db.select().from(mailboxes).where(eq(mailboxes.id, row.id)).get();
+          const current = mailboxById(deps.db, row.id);
           if (!current || !client) return;
           const { fetched } = await fetchNewMessages(
             client,
@@ -63,12 +67,7 @@ export function mailboxSyncJob(deps: Deps, options: { idleWindowMs?: number; pol
             async (raw) => {
               await ingestEmail(deps, { raw, mailbox: current });
             },
-            (position) =>
-              deps.db
-                .update(mailboxes)
-                .set({ imapUidValidity: position.uidValidity, imapLastUid: position.lastUid })
-                .where(eq(mailboxes.id, row.id))
-                .run(),
+            (position) => setImapPosition(deps.db, row.id, position),
           );
           recordMailboxHealth(
             deps.db,
