@@ -34,7 +34,7 @@ export type FeatureModule = {
    */
   inTransaction?: (deps: Deps) => void;
   /** Starts a subsystem once Desk listens (its base URL is then known); null when configured off. */
-  start?: (deps: Deps) => Promise<Subsystem | null> | Subsystem | null;
+  start?: (deps: Deps) => Promise<Subsystem | Subsystem[] | null> | Subsystem | Subsystem[] | null;
 };
 
 export function defineModule(module: FeatureModule): FeatureModule {

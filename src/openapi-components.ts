@@ -10,7 +10,7 @@ import { TagGroupSchema, TagSchema } from "./labels/labels.schemas";
 import { MailboxSchema } from "./mailboxes/mailboxes.schemas";
 import { MeSchema } from "./me/me.schemas";
 import { MemberSchema } from "./members/members.schemas";
-import { AttachmentSchema, MessageSchema } from "./messages/messages.schemas";
+import { AttachmentSchema, MessageSchema } from "./tickets/messages.schemas";
 import { TeamSchema } from "./teams/teams.schemas";
 import { ActivitySchema, TicketSchema } from "./tickets/tickets.schemas";
 import { ViewSchema } from "./views/views.schemas";

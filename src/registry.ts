@@ -11,8 +11,8 @@ import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./m
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
 import { meModule } from "./me/me.module";
 import { membersModule } from "./members/members.module";
-import { messagesModule } from "./messages/messages.module";
 import type { FeatureModule } from "./module";
+import { outboundModule } from "./outbound/outbound.module";
 import { reportsModule } from "./reports/reports.module";
 import { savedRepliesModule } from "./saved-replies/saved-replies.module";
 import { searchModule } from "./search/search.module";
@@ -43,8 +43,8 @@ export const modules: FeatureModule[] = [
   realtimeModule,
   mailboxesModule,
   inboundModule,
+  outboundModule,
   ticketsModule,
-  messagesModule,
   attachmentsModule,
   searchModule,
   reportsModule,

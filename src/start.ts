@@ -92,8 +92,8 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   gateway.attach(server as Server<unknown>);
   const subsystems: Subsystem[] = [];
   for (const module of modules) {
-    const subsystem = await module.start?.(deps);
-    if (subsystem) subsystems.push(subsystem);
+    const started = await module.start?.(deps);
+    if (started) subsystems.push(...(Array.isArray(started) ? started : [started]));
   }
   const jobs = createJobRunner({
     db: deps.db,

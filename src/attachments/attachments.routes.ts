@@ -3,8 +3,7 @@ import { z } from "zod";
 import type { Deps } from "../deps";
 import { DeskError, invalidAt, notFound, unauthorized } from "../lib/errors";
 import { IdParams } from "../http/schemas";
-import { findVisibleMessage } from "../messages/messages.service";
-import { AttachmentSchema } from "../messages/messages.schemas";
+import { AttachmentSchema } from "./attachments.schemas";
 import {
   attachmentFilePath,
   attachmentLinks,
@@ -53,31 +52,6 @@ export function attachmentsRoutes(deps: Deps) {
             },
           },
           responses: { 422: { description: "No file in field `file`" } },
-        },
-      },
-    )
-    .get(
-      "/attachments/:id",
-      ({ ctx, params, set }) => {
-        const row = findAttachment(deps.db, ctx.workspaceId, params.id);
-        if (row.messageId) {
-          try {
-            findVisibleMessage(deps.db, ctx, row.messageId);
-          } catch {
-            throw notFound("Attachment");
-          }
-        }
-        set.status = 302;
-        set.headers.location = links.url(row);
-        set.headers["cache-control"] = "no-store";
-        return null;
-      },
-      {
-        access: { role: "viewer", scopes: ["tickets:read"] },
-        params: IdParams,
-        detail: {
-          summary: "Redirects to a short-lived signed URL of the file",
-          responses: { 302: { description: "Redirect to the signed URL (`Location`)" } },
         },
       },
     )

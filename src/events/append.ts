@@ -16,6 +16,11 @@ export type NewEvent = {
   /** `user:<uid>`, `contact:<wid>:<cid>` and similar extra fan-out topics. */
   extraTopics?: string[];
   occurredAt?: string;
+  /**
+   * What made the change (e.g. `auto_reply`), told to in-transaction hooks only: never stored or
+   * published. Lets a caller pass a fact to the outbox hook explicitly instead of through module state.
+   */
+  origin?: string;
 };
 
 const pending = new WeakMap<Tx, StoredEvent[]>();
@@ -71,7 +76,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
 
   const db = dbOf(tx);
   const hooks = hooksOf(db);
-  for (const hook of hooks.inTx) hook(tx, event);
+  for (const hook of hooks.inTx) hook(tx, event, input.origin);
 
   let batch = pending.get(tx);
   if (!batch) {

@@ -6,9 +6,12 @@ import type { StoredEvent } from "./envelope";
  * such as webhook delivery rows); `committed` listeners run after commit (realtime fan-out).
  */
 type Registry = {
-  inTx: Array<(tx: Tx, event: StoredEvent) => void>;
+  inTx: Array<InTransactionHook>;
   committed: Array<(events: StoredEvent[]) => void>;
 };
+
+/** `origin` is NewEvent.origin: what made the change, when the writer said. */
+export type InTransactionHook = (tx: Tx, event: StoredEvent, origin?: string) => void;
 
 const registries = new WeakMap<Db, Registry>();
 
@@ -21,7 +24,7 @@ function registryOf(db: Db): Registry {
   return registry;
 }
 
-export function onEventInTransaction(db: Db, hook: (tx: Tx, event: StoredEvent) => void): () => void {
+export function onEventInTransaction(db: Db, hook: InTransactionHook): () => void {
   const list = registryOf(db).inTx;
   list.push(hook);
   return () => list.splice(list.indexOf(hook), 1);

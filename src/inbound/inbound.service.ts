@@ -1,12 +1,9 @@
-import { autoReplyJob } from "./inbound.outbound";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { and, eq, inArray, or, sql } from "drizzle-orm";
-import { storeAttachmentAsync } from "../attachments/attachments.service";
+import { storeAttachmentAsync } from "../attachments/attachments.public";
 import { systemContext } from "../auth/context";
-import { presentContactRef } from "../contacts/contacts.present";
-import { findOrCreateContactByEmail } from "../contacts/contacts.service";
-import type { Db, Tx } from "../db/database";
+import { contactRefsOf, findOrCreateContactByEmail, presentContactRef } from "../contacts/contacts.public";
+import type { Db, Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { untilDurable, withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -16,12 +13,24 @@ import { newId } from "../lib/ids";
 import { htmlToText } from "../lib/sanitize";
 import { parseEmail, type ParsedEmail } from "../mail/mail.parse";
 import { trimQuoted } from "../mail/mail.quote";
-import { isTrustedSender } from "../mailboxes/mailboxes.rules";
-import { mailboxes } from "../mailboxes/mailboxes.table";
-import type { MailboxRow } from "../mailboxes/mailboxes.present";
-import { addMessage, setDeliveryStatus } from "../messages/messages.service";
-import { messages } from "../messages/messages.table";
-import { createTicketWithMessage, updateTicket } from "../tickets/tickets.service";
+import {
+  isOwnMailboxAddress,
+  isTrustedSender,
+  mailboxByAddress,
+  mailboxStatusByAddress,
+  type MailboxRow,
+} from "../mailboxes/mailboxes.public";
+import { autoReplyJob, rememberMessageId, sentDeskMessageIds, ticketsOfMessageIds } from "../outbound/outbound.public";
+import {
+  addMessage,
+  createTicketWithMessage,
+  isSpamTicket,
+  messageOfWorkspace,
+  setDeliveryStatus,
+  ticketByNumberRow,
+  undeletedTicketIds,
+  updateTicket,
+} from "../tickets/tickets.public";
 import {
   bounceReport,
   dmarcVerdict,
@@ -30,7 +39,7 @@ import {
   stripPlus,
   subjectTicketNumber,
 } from "./inbound.classify";
-import { mailMessageIds } from "./inbound.table";
+import { inboundReceipts } from "./inbound.table";
 import { textToSanitizedHtml } from "./inbound.text";
 
 export type IngestOutcome =
@@ -42,64 +51,43 @@ export type IngestOutcome =
 export type IngestSource = { raw: Uint8Array; mailbox: MailboxRow; recipient?: string | null; receivedAt?: number };
 
 /**
- * The lookups every received message makes, compiled once per database: building a Drizzle query
- * costs more than running it, and these run several times per message on the hot path.
+ * The receipts every received message reads and writes, compiled once per connection: building a
+ * drizzle query costs more than running it, and these run on the hot path. Raw SQL takes its column
+ * names from the table definition.
  */
-const queriesOf = preparedFor((sqlite, db) => ({
-  mailboxByAddress: db
-    .select()
-    .from(mailboxes)
-    .where(
-      or(
-        inArray(mailboxes.email, [sql.placeholder("address"), sql.placeholder("base")]),
-        inArray(mailboxes.forwardingAddress, [sql.placeholder("address"), sql.placeholder("base")]),
-      ),
-    )
-    .prepare(),
-  // The same rows as the Drizzle builder would give, read without its per-row mapping.
-  recipientStatus: sqlite.query<{ status: string }, [string, string, string, string]>(
-    "SELECT status FROM mailboxes WHERE email IN (?, ?) OR forwarding_address IN (?, ?)",
-  ),
+const r = {
+  mailboxId: inboundReceipts.mailboxId.name,
+  dedupeKey: inboundReceipts.dedupeKey.name,
+  workspaceId: inboundReceipts.workspaceId.name,
+  outcome: inboundReceipts.outcome.name,
+  ticketId: inboundReceipts.ticketId.name,
+  deskMessageId: inboundReceipts.deskMessageId.name,
+  createdAt: inboundReceipts.createdAt.name,
+};
+const queriesOf = preparedFor((sqlite) => ({
   receipt: sqlite.query<{ outcome: string }, [string, string]>(
-    "SELECT outcome FROM inbound_receipts WHERE mailbox_id = +? AND dedupe_key = +?",
-  ),
-  ownAddress: sqlite.query<{ id: string }, [string, string]>(
-    "SELECT id FROM mailboxes WHERE workspace_id = +? AND email = +?",
+    `SELECT ${r.outcome} AS outcome FROM inbound_receipts WHERE ${r.mailboxId} = +? AND ${r.dedupeKey} = +?`,
   ),
   claimReceipt: sqlite.query<{ k: string }, [string, string, string, string, string]>(
-    `INSERT INTO inbound_receipts (mailbox_id, dedupe_key, workspace_id, outcome, created_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT DO NOTHING RETURNING dedupe_key AS k`,
+    `INSERT INTO inbound_receipts (${r.mailboxId}, ${r.dedupeKey}, ${r.workspaceId}, ${r.outcome}, ${r.createdAt}) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING RETURNING ${r.dedupeKey} AS k`,
   ),
   recordReceiptTarget: sqlite.query<unknown, [string, string, string, string]>(
-    "UPDATE inbound_receipts SET ticket_id = ?, desk_message_id = ? WHERE mailbox_id = ? AND dedupe_key = ?",
+    `UPDATE inbound_receipts SET ${r.ticketId} = ?, ${r.deskMessageId} = ? WHERE ${r.mailboxId} = ? AND ${r.dedupeKey} = ?`,
   ),
-  rememberMessageId: sqlite.query<unknown, [string, string, string, string, string, string]>(
-    `INSERT INTO mail_message_ids (workspace_id, message_id, ticket_id, desk_message_id, direction, created_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
-  ),
-  threadByIds: sqlite.query<{ messageId: string; ticketId: string }, [string, string]>(
-    `SELECT m.message_id AS messageId, m.ticket_id AS ticketId FROM mail_message_ids m JOIN tickets t ON t.id = m.ticket_id
-     WHERE m.workspace_id = +? AND m.message_id IN (SELECT value FROM json_each(+?)) AND t.deleted_at IS NULL`,
-  ),
-  ticketByNumber: sqlite.query<{ id: string; contactEmail: string | null }, [string, number]>(
-    `SELECT t.id, c.email AS contactEmail FROM tickets t LEFT JOIN contacts c ON c.id = t.contact_id
-     WHERE t.workspace_id = +? AND t.number = +? AND t.deleted_at IS NULL`,
-  ),
-  ticketSpam: sqlite.query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = +?"),
 }));
 
 /** The mailbox an address reaches: its own address, its forwarding address, or a plus-address of either. */
 export function mailboxForRecipient(db: Db, address: string): MailboxRow | undefined {
   const wanted = address.trim().toLowerCase();
-  return queriesOf(db).mailboxByAddress.get({ address: wanted, base: stripPlus(wanted) });
+  return mailboxByAddress(db, wanted, stripPlus(wanted));
 }
 
 /** Asked at every RCPT TO: reads the status alone, the same first row mailboxForRecipient would find. */
 export const isKnownRecipient = (db: Db, address: string): boolean => {
   const wanted = address.trim().toLowerCase();
-  const base = stripPlus(wanted);
-  const mailbox = queriesOf(db).recipientStatus.get(wanted, base, wanted, base);
-  return Boolean(mailbox && mailbox.status !== "disabled");
+  const status = mailboxStatusByAddress(db, wanted, stripPlus(wanted));
+  return status !== undefined && status !== "disabled";
 };
 
 const dedupeKeyOf = (email: ParsedEmail, raw: Uint8Array) =>
@@ -149,12 +137,19 @@ async function storeOriginal(dataDir: string, workspaceId: string, raw: Uint8Arr
 type Thread = { ticketId: string } | null;
 
 /** In-Reply-To / References against the ids we sent or saw, newest reference first. */
-function threadByHeaders(db: Db, workspaceId: string, email: ParsedEmail): Thread {
+function threadByHeaders(db: Queryable, workspaceId: string, email: ParsedEmail): Thread {
   const ids = [...new Set([...email.inReplyTo, ...[...email.references].reverse()])].slice(0, 50);
   if (ids.length === 0) return null;
-  const rows = queriesOf(db).threadByIds.all(workspaceId, JSON.stringify(ids));
+  const rows = ticketsOfMessageIds(db, workspaceId, ids);
+  if (rows.length === 0) return null;
+  // Ids of deleted tickets do not thread.
+  const live = undeletedTicketIds(
+    db,
+    workspaceId,
+    rows.map((r) => r.ticketId),
+  );
   for (const id of ids) {
-    const hit = rows.find((r) => r.messageId === id);
+    const hit = rows.find((r) => r.messageId === id && live.has(r.ticketId));
     if (hit) return { ticketId: hit.ticketId };
   }
   return null;
@@ -165,7 +160,7 @@ function threadByHeaders(db: Db, workspaceId: string, email: ParsedEmail): Threa
  * threads when the sender is the ticket's own contact; anyone else opens a new ticket.
  */
 function threadByToken(
-  db: Db,
+  db: Queryable,
   workspaceId: string,
   email: ParsedEmail,
   recipient: string | null,
@@ -173,8 +168,10 @@ function threadByToken(
 ): Thread {
   const number = subjectTicketNumber(email.subject) ?? (recipient ? plusAddressTicketNumber(recipient) : null);
   if (number === null) return null;
-  const row = queriesOf(db).ticketByNumber.get(workspaceId, number);
-  return row && row.contactEmail?.toLowerCase() === senderEmail ? { ticketId: row.id } : null;
+  const row = ticketByNumberRow(db, workspaceId, number);
+  if (!row?.contactId) return null;
+  const contactEmail = contactRefsOf(db, [row.contactId]).get(row.contactId)?.email;
+  return contactEmail?.toLowerCase() === senderEmail ? { ticketId: row.id } : null;
 }
 
 /**
@@ -246,7 +243,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
 
   const sender = email.from;
   if (!sender) return refuse("no_from_address");
-  if (queriesOf(deps.db).ownAddress.get(mailbox.workspaceId, sender.email)) return refuse("sent_by_own_mailbox");
+  if (isOwnMailboxAddress(deps.db, mailbox.workspaceId, sender.email)) return refuse("sent_by_own_mailbox");
 
   const dmarc = dmarcVerdict(email, deps.config.trustedAuthServers);
   const viaForm = Boolean(
@@ -303,8 +300,8 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
     if (!claimReceipt(tx, mailbox, key, "stored")) return { outcome: "duplicate" };
     const contact = findOrCreateContactByEmail(tx, ctx, { email: visitor.email, name: visitor.name || null });
     const thread =
-      threadByHeaders(deps.db, mailbox.workspaceId, email) ??
-      threadByToken(deps.db, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
+      threadByHeaders(tx, mailbox.workspaceId, email) ??
+      threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
     const emailFields = {
       from_email: visitor.email,
       from_name: visitor.name,
@@ -354,21 +351,17 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
       messageId = message!.id;
       created = true;
     }
-    const statements = queriesOf(deps.db);
-    if (contact.blocked) {
-      const ticket = statements.ticketSpam.get(ticketId);
-      if (ticket && !ticket.spam) updateTicket(ctx, ticketId, { spam: true }, deps);
-    }
-    statements.recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
+    if (contact.blocked && !isSpamTicket(tx, ticketId)) updateTicket(ctx, ticketId, { spam: true }, deps);
+    queriesOf(tx).recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
     if (email.messageId)
-      statements.rememberMessageId.run(
-        mailbox.workspaceId,
-        email.messageId,
+      rememberMessageId(tx, {
+        workspaceId: mailbox.workspaceId,
+        messageId: email.messageId,
         ticketId,
-        messageId,
-        "inbound",
-        new Date().toISOString(),
-      );
+        deskMessageId: messageId,
+        direction: "inbound",
+        createdAt: new Date().toISOString(),
+      });
     if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
       enqueue(
         tx,
@@ -409,23 +402,12 @@ function recordBounce(
   const marked = withTx(deps.db, (tx) => {
     if (!claimReceipt(tx, mailbox, key, "bounce")) return null;
     if (!bounce.permanent || bounce.originalMessageIds.length === 0) return [];
-    const rows = tx
-      .select({ id: messages.id, status: messages.deliveryStatus })
-      .from(mailMessageIds)
-      .innerJoin(messages, eq(messages.id, mailMessageIds.deskMessageId))
-      .where(
-        and(
-          eq(mailMessageIds.workspaceId, mailbox.workspaceId),
-          inArray(mailMessageIds.messageId, bounce.originalMessageIds),
-          eq(mailMessageIds.direction, "outbound"),
-        ),
-      )
-      .all();
     const ids: string[] = [];
-    for (const row of rows) {
-      if (row.status !== "pending" && row.status !== "sent") continue;
-      setDeliveryStatus(ctx, row.id, "bounced", bounce.diagnostic, deps);
-      ids.push(row.id);
+    for (const id of sentDeskMessageIds(tx, mailbox.workspaceId, bounce.originalMessageIds)) {
+      const status = messageOfWorkspace(tx, mailbox.workspaceId, id)?.deliveryStatus;
+      if (status !== "pending" && status !== "sent") continue;
+      setDeliveryStatus(ctx, id, "bounced", bounce.diagnostic, deps);
+      ids.push(id);
     }
     return ids;
   });

@@ -9,7 +9,7 @@ import { newId, randomToken } from "../lib/ids";
 import type { ConnectionDeps, OAuthTokens } from "./mailboxes.connection";
 import { providerConfig } from "./mailboxes.connection";
 import { presentMailbox } from "./mailboxes.present";
-import { findMailbox, scheduleMailboxSync } from "./mailboxes.service";
+import { findMailbox } from "./mailboxes.service";
 import { mailboxOAuthStates, mailboxes, type OAuthProvider } from "./mailboxes.table";
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -169,7 +169,6 @@ function connectMailbox(
           })
           .returning()
           .get();
-    scheduleMailboxSync(tx, row);
     const type = existing ? "mailbox.updated" : "mailbox.created";
     appendEvent(tx, {
       workspaceId: ctx.workspaceId,

@@ -1,4 +1,3 @@
-import { mailboxSyncJob } from "./mailboxes.sync";
 import { and, asc, eq, gt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.service";
@@ -7,7 +6,6 @@ import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
-import { enqueue } from "../jobs/enqueue";
 import type { SecretBox } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { sanitizeHtmlBody } from "../lib/sanitize";
@@ -20,17 +18,6 @@ import type { CreateMailboxInput, UpdateMailboxInput } from "./mailboxes.schemas
 import { mailboxes, type MailboxConfig } from "./mailboxes.table";
 
 type MailboxDeps = { db: Db; secrets: SecretBox; config: { inboundDomain: string; smtpRelayUrl: string | null } };
-
-/** Mailboxes that fetch mail themselves get one durable sync job each (unique per mailbox). */
-export function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): void {
-  if (row.status === "disabled" || row.inboundKind === "forwarding") return;
-  enqueue(
-    tx,
-    mailboxSyncJob,
-    { mailbox_id: row.id },
-    { uniqueKey: `mailbox-sync:${row.id}`, workspaceId: row.workspaceId, maxAttempts: 2_000_000_000, runAt },
-  );
-}
 
 export function findMailbox(db: Queryable, workspaceId: string, id: string): MailboxRow | undefined {
   return db
@@ -157,7 +144,6 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
       })
       .returning()
       .get();
-    scheduleMailboxSync(tx, row);
     appendEvent(tx, {
       workspaceId: ctx.workspaceId,
       type: "mailbox.created",
@@ -233,7 +219,6 @@ export function updateMailbox(
       .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
       .returning()
       .get();
-    scheduleMailboxSync(tx, row);
     appendEvent(tx, {
       workspaceId: ctx.workspaceId,
       type: "mailbox.updated",

@@ -6,7 +6,7 @@ import { withTx } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startDovecot } from "../../test/peers/dovecot";
-import { scheduleMailboxSync } from "./mailboxes.service";
+import { scheduleMailboxSync } from "../inbound/inbound.imap";
 import { mailboxes } from "./mailboxes.table";
 
 /**
@@ -80,7 +80,10 @@ const runSync = async () => {
     new Date(0).toISOString(),
   ]);
   // The job idles when the server offers IDLE; close its session shortly so drain returns.
-  const closer = setTimeout(() => void import("./mailboxes.sync").then((m) => m.closeImapSessions(desk.deps.db)), 2000);
+  const closer = setTimeout(
+    () => void import("../inbound/inbound.imap").then((m) => m.closeImapSessions(desk.deps.db)),
+    2000,
+  );
   await desk.jobs.drain();
   clearTimeout(closer);
 };

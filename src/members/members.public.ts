@@ -31,3 +31,6 @@ export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) 
   );
   return (workspaceId, userId) => memberRole.get(workspaceId, userId)?.role ?? null;
 }
+
+/** What other features may use of members: tickets supply the open-ticket count members present. */
+export { registerOpenTicketCounter } from "./members.open-tickets";

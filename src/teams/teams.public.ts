@@ -10,3 +10,6 @@ export function privateTeamsLookup(db: Db): (workspaceId: string, userId: string
   );
   return (workspaceId, userId) => privateTeams.all(workspaceId, userId).map((r) => r.team_id);
 }
+
+/** What other features may use of teams: whether a team exists, is private, or is hidden from a caller. */
+export { privateTeamOfWorkspace, privateTeamsOutside, teamOfWorkspace } from "./teams.lookup";

@@ -3,7 +3,7 @@ import { systemContext } from "../auth/context";
 import type { Deps } from "../deps";
 import { preparedFor, jsonList } from "../db/prepared";
 import { onEventInTransaction } from "../events/bus";
-import { registerOpenTicketCounter } from "../members/members.open-tickets";
+import { registerOpenTicketCounter } from "../members/members.public";
 import { tickets } from "./tickets.table";
 import { emitTicketUpdated } from "./tickets.timeline";
 import { applyTicketPatch } from "./tickets.write";

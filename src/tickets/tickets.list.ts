@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
-import { fieldFilterSql, fieldSortSql, parseFieldFilters, type FieldFilter } from "../custom-fields/fields.apply";
+import { fieldFilterSql, fieldSortSql, parseFieldFilters, type FieldFilter } from "../custom-fields/fields.public";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Queryable } from "../db/database";
 import { invalidAt } from "../lib/errors";
-import { labelFilterSql } from "../labels/labels.apply";
-import { matchingTicketIdsSql } from "../search/search.query";
-import { findVisibleView, listVisibleViews, type ViewFilters } from "../views/views.service";
+import { labelFilterSql } from "../labels/labels.public";
+import { matchingTicketIdsSql } from "../search/search.public";
+import { findVisibleView, listVisibleViews, type ViewFilters } from "../views/views.public";
 import { presentTickets, type TicketJson } from "./tickets.present";
 import { liveTicket, visibleTicketsCondition } from "./tickets.repo";
 import type { TicketListInput } from "./tickets.schemas";

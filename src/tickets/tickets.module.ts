@@ -2,10 +2,11 @@ import { defineModule } from "../module";
 import { registerMemberOpenTickets, registerUnassignOnMemberRemoval } from "./tickets.hooks";
 import { wakeSnoozedJob } from "./tickets.jobs";
 import { ticketsRoutes } from "./tickets.routes";
+import { messagesRoutes } from "./messages.routes";
 
 export const ticketsModule = defineModule({
   name: "tickets",
-  routes: (deps) => [ticketsRoutes(deps)],
+  routes: (deps) => [ticketsRoutes(deps), messagesRoutes(deps)],
   jobs: [wakeSnoozedJob],
   inTransaction(deps) {
     // Stays in the member's removal transaction (not a consumer): the DELETE answers only once the

@@ -1,8 +1,8 @@
-import { contactRefsOf } from "../contacts/contacts.service";
-import { fieldValuesOf } from "../custom-fields/fields.apply";
+import { contactRefsOf } from "../contacts/contacts.public";
+import { fieldValuesOf } from "../custom-fields/fields.public";
 import type { Queryable } from "../db/database";
-import { labelsOf, type TagRef } from "../labels/labels.apply";
-import { presentUserRef, type UserRefJson } from "../users/users.present";
+import { labelsOf, type TagRef } from "../labels/labels.public";
+import { presentUserRef, type UserRefJson } from "../users/users.public";
 import { userRefRows } from "./tickets.statements";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 

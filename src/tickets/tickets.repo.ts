@@ -1,10 +1,10 @@
-import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
-import { teams } from "../teams/teams.table";
-import { privateTeamRow, visibleTicketRow } from "./tickets.statements";
+import { privateTeamOfWorkspace, privateTeamsOutside } from "../teams/teams.public";
+import { visibleTicketRow } from "./tickets.statements";
 import { tickets, type TicketRow } from "./tickets.table";
 
 /** Live tickets: neither deleted nor merged away (matches the partial indexes' WHERE). */
@@ -13,14 +13,7 @@ export const liveTicket = sql`${tickets.deletedAt} IS NULL AND ${tickets.mergedI
 /** Private teams of the workspace whose tickets this caller may not see. */
 export function hiddenTeamIds(db: Queryable, ctx: RequestContext): string[] {
   if (ctx.visibleTeams === "all") return [];
-  const conditions = [eq(teams.workspaceId, ctx.workspaceId), eq(teams.private, true)];
-  if (ctx.visibleTeams.length > 0) conditions.push(notInArray(teams.id, ctx.visibleTeams));
-  return db
-    .select({ id: teams.id })
-    .from(teams)
-    .where(and(...conditions))
-    .all()
-    .map((r) => r.id);
+  return privateTeamsOutside(db, ctx.workspaceId, ctx.visibleTeams);
 }
 
 /** The private-team filter as a query condition: hidden tickets are simply not found. */
@@ -57,7 +50,7 @@ export function findVisibleTicket(
 /** The private team a ticket belongs to, if its team is private (its events then go to the team topic). */
 export function privateTeamOf(db: Queryable, workspaceId: string, teamId: string | null): string | null {
   if (!teamId) return null;
-  return privateTeamRow(db, workspaceId, teamId)?.id ?? null;
+  return privateTeamOfWorkspace(db, workspaceId, teamId) ?? null;
 }
 
 export function ticketsByIds(db: Queryable, workspaceId: string, ids: string[]): TicketRow[] {
@@ -72,3 +65,22 @@ export function ticketsByIds(db: Queryable, workspaceId: string, ids: string[]):
 export function reloadTicket(db: Queryable, id: string): TicketRow {
   return db.select().from(tickets).where(eq(tickets.id, id)).get()!;
 }
+
+/** A live ticket (not deleted, not merged away) whose snooze has run out by `now`. */
+export function dueSnoozedTicket(db: Queryable, id: string, now: string): TicketRow | undefined {
+  return db
+    .select()
+    .from(tickets)
+    .where(
+      and(eq(tickets.id, id), isNull(tickets.deletedAt), isNull(tickets.mergedIntoId), lte(tickets.snoozedUntil, now)),
+    )
+    .get();
+}
+
+/** A ticket of the workspace by id, whatever its state (deleted and merged ones too). */
+export const ticketOfWorkspace = (db: Queryable, workspaceId: string, id: string): TicketRow | undefined =>
+  db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.workspaceId, workspaceId), eq(tickets.id, id)))
+    .get();

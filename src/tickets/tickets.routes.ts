@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { and, eq, isNull } from "drizzle-orm";
-import { contacts } from "../contacts/contacts.table";
+import { eq } from "drizzle-orm";
+import { findContact } from "../contacts/contacts.public";
 import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
@@ -123,11 +123,7 @@ export function ticketsRoutes(deps: Deps) {
     .get(
       "/contacts/:id/tickets",
       ({ ctx, params, query }) => {
-        const contact = deps.db
-          .select({ id: contacts.id })
-          .from(contacts)
-          .where(and(eq(contacts.id, params.id), eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)))
-          .get();
+        const contact = findContact(deps.db, ctx.workspaceId, params.id);
         if (!contact) throw notFound("Contact");
         return listTickets(deps.db, ctx, { ...query, spam: query.spam ?? undefined }, [
           eq(tickets.contactId, contact.id),

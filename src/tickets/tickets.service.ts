@@ -1,21 +1,26 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
-import type { AttachmentRow } from "../attachments/attachments.table";
-import { presentContactRef } from "../contacts/contacts.present";
-import { findOrCreateContactByEmail } from "../contacts/contacts.service";
+import type { AttachmentRow } from "../attachments/attachments.public";
+import { presentContactRef } from "../contacts/contacts.public";
+import { findOrCreateContactByEmail } from "../contacts/contacts.public";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import type { AddMessageInput } from "../messages/messages.service";
-import { composeMessage, emitMessageCreated, insertComposedMessage, writeMessage } from "../messages/messages.service";
-import type { MessageRow } from "../messages/messages.table";
-import { applyFieldWriteWithValues } from "../custom-fields/fields.apply";
-import { applyLabelWrite } from "../labels/labels.apply";
+import {
+  composeMessage,
+  emitMessageCreated,
+  insertComposedMessage,
+  type AddMessageInput,
+  type MessageOrigin,
+} from "./messages.service";
+import type { MessageRow } from "./messages.table";
+import { applyFieldWriteWithValues } from "../custom-fields/fields.public";
+import { applyLabelWrite } from "../labels/labels.public";
 import type { ContactRefJson, KnownTicketParts } from "./tickets.present";
-import { findVisibleTicket, hiddenTeamIds } from "./tickets.repo";
+import { findVisibleTicket, hiddenTeamIds, reloadTicket } from "./tickets.repo";
 import { derivedTicketColumns, insertTicketRow, liveContactRefRow, nextTicketNumberValue } from "./tickets.statements";
 import type { TicketPatch } from "./tickets.schemas";
 import {
@@ -29,7 +34,16 @@ import {
   type TicketStatus,
 } from "./tickets.table";
 import { emitTicketCreated, emitTicketDeleted, emitTicketUpdated } from "./tickets.timeline";
-import { applyTicketPatch, assertAssignable, assertMailbox, assertSolvable, assertTeam } from "./tickets.write";
+import {
+  applyTicketPatch,
+  assertAssignable,
+  assertMailbox,
+  assertSolvable,
+  assertTeam,
+  messageCounters,
+  wakeDueTicket,
+  writeMessage,
+} from "./tickets.write";
 
 export type CreateTicketInput = {
   subject: string;
@@ -160,11 +174,12 @@ export function createTicketWithMessage(
             email: input.email,
           }
         : null;
+    // The message row is built first so the ticket's insert carries the counters it moves.
     const composed =
       messageInput && firstMessageFoldsIn(input, status)
-        ? composeMessage(ctx, row, messageInput, now, { opensTicket: true, contactEmail: contact?.email ?? null })
+        ? composeMessage(ctx, row, messageInput, now, contact?.email ?? null)
         : null;
-    if (composed) row = { ...row, ...composed.counters };
+    if (composed) row = { ...row, ...messageCounters(row, composed, now, true).counters };
     insertTicketRow(tx, row);
     // Labels and values given at creation are part of it: no activities of their own.
     const known: KnownTicketParts = { contact, tags: [], fields: {} };
@@ -176,7 +191,7 @@ export function createTicketWithMessage(
     let message: MessageRow | null = null;
     let attachments: AttachmentRow[] = [];
     if (composed) {
-      message = composed.message;
+      message = composed;
       attachments = insertComposedMessage(tx, message, input.attachment_ids);
     } else if (messageInput) {
       const written = writeMessage(tx, ctx, row, messageInput, now, {
@@ -209,6 +224,39 @@ export function updateTicket(ctx: RequestContext, ref: string, patch: TicketPatc
     const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
     const outcome = applyTicketPatch(tx, ctx, current, patch, now, { enforceRequired: true });
     if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+    return outcome.row;
+  });
+}
+
+/**
+ * Adds a reply or note to a ticket (the API route, inbound mail, the widget, the auto-reply). A
+ * ticket merged away forwards to the ticket it was merged into.
+ */
+export function addMessage(
+  ctx: RequestContext,
+  ticketIdOrNumber: string,
+  input: AddMessageInput,
+  deps: Deps,
+  options: { origin?: MessageOrigin } = {},
+): MessageRow {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    let ticket = findVisibleTicket(tx, ctx, ticketIdOrNumber);
+    for (let hops = 0; ticket.mergedIntoId && hops < 10; hops++) ticket = reloadTicket(tx, ticket.mergedIntoId);
+    const written = writeMessage(tx, ctx, ticket, input, now);
+    emitMessageCreated(tx, written.ticket, written.message, deps, { attachments: written.attachments }, options.origin);
+    emitTicketUpdated(tx, written.ticket, written.changes, written.assigneeChanged);
+    return written.message;
+  });
+}
+
+/** Wakes a snoozed ticket whose time has come (the snooze job); nothing when it is not due. */
+export function wakeSnoozedTicket(ticketId: string, deps: Deps): TicketRow | undefined {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    const outcome = wakeDueTicket(tx, ticketId, now);
+    if (!outcome) return undefined;
+    emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     return outcome.row;
   });
 }

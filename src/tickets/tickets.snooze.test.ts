@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { systemContext } from "../auth/context";
-import { addMessage } from "../messages/messages.service";
+import { addMessage } from "./tickets.public";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { newTeam, newTicket } from "./tickets.testkit";

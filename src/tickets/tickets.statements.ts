@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { jsonList, preparedFor } from "../db/prepared";
-import type { UserRefJson } from "../users/users.present";
+import type { UserRefJson } from "../users/users.public";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 
 /**
@@ -64,18 +64,19 @@ const statements = preparedFor((sqlite) => ({
   assignable: sqlite.query<{ userId: string }, [string, string]>(
     "SELECT user_id AS userId FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'",
   ),
-  team: sqlite.query<{ id: string; private: number }, [string, string]>(
-    "SELECT id, private FROM teams WHERE id = +? AND workspace_id = +?",
-  ),
   mailbox: sqlite.query<{ id: string }, [string, string]>(
     "SELECT id FROM mailboxes WHERE id = +? AND workspace_id = +?",
   ),
   insertActivity: sqlite.query<unknown, [string, string, string, string, string, string, string | null, string]>(
     "INSERT INTO activities (id, workspace_id, ticket_id, type, data, actor_type, actor_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   ),
-  privateTeam: sqlite.query<{ id: string }, [string, string]>(
-    "SELECT id FROM teams WHERE id = +? AND workspace_id = +? AND private = 1",
+  undeletedAmong: sqlite.query<{ id: string }, [string, string]>(
+    "SELECT id FROM tickets WHERE workspace_id = +? AND id IN (SELECT value FROM json_each(+?)) AND deleted_at IS NULL",
   ),
+  byNumber: sqlite.query<{ id: string; contactId: string | null }, [string, number]>(
+    "SELECT id, contact_id AS contactId FROM tickets WHERE workspace_id = +? AND number = +? AND deleted_at IS NULL",
+  ),
+  spam: sqlite.query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = +?"),
   userRefOne: sqlite.query<UserRefRow, [string]>(
     "SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id = +?",
   ),
@@ -172,15 +173,6 @@ export function visibleTicketRow(
 export const isAssignableMember = (db: Queryable, workspaceId: string, userId: string): boolean =>
   statements(db).assignable.get(workspaceId, userId) !== null;
 
-export function teamRow(
-  db: Queryable,
-  workspaceId: string,
-  teamId: string,
-): { id: string; private: boolean } | undefined {
-  const row = statements(db).team.get(teamId, workspaceId);
-  return row ? { id: row.id, private: row.private === 1 } : undefined;
-}
-
 export const mailboxExists = (db: Queryable, workspaceId: string, mailboxId: string): boolean =>
   statements(db).mailbox.get(mailboxId, workspaceId) !== null;
 
@@ -198,9 +190,6 @@ export function insertActivityRow(db: Queryable, row: ActivityRow): void {
   );
 }
 
-export const privateTeamRow = (db: Queryable, workspaceId: string, teamId: string): { id: string } | undefined =>
-  statements(db).privateTeam.get(teamId, workspaceId) ?? undefined;
-
 export function userRefRows(db: Queryable, ids: string[]): UserRefRow[] {
   const s = statements(db);
   if (ids.length === 1) {
@@ -211,3 +200,23 @@ export function userRefRows(db: Queryable, ids: string[]): UserRefRow[] {
 }
 
 export type { UserRefJson };
+
+/** Which of these tickets of the workspace are not deleted (merged-away ones count: replies forward). */
+export const undeletedTicketIds = (db: Queryable, workspaceId: string, ids: string[]): Set<string> =>
+  new Set(
+    ids.length
+      ? statements(db)
+          .undeletedAmong.all(workspaceId, jsonList(ids))
+          .map((r) => r.id)
+      : [],
+  );
+
+/** A ticket that is not deleted, by its number, with its contact. */
+export const ticketByNumberRow = (
+  db: Queryable,
+  workspaceId: string,
+  number: number,
+): { id: string; contactId: string | null } | undefined =>
+  statements(db).byNumber.get(workspaceId, number) ?? undefined;
+
+export const isSpamTicket = (db: Queryable, id: string): boolean => statements(db).spam.get(id)?.spam === 1;

@@ -1,13 +1,19 @@
 import { wakeSnoozedJob } from "./tickets.jobs";
 import { eq } from "drizzle-orm";
-import type { RequestContext } from "../auth/context";
-import { applyFieldWrite, missingRequiredOnSolve } from "../custom-fields/fields.apply";
+import { systemContext, type RequestContext } from "../auth/context";
+import type { AttachmentRow } from "../attachments/attachments.public";
+import { contactRefsOf } from "../contacts/contacts.public";
+import { applyFieldWrite, missingRequiredOnSolve } from "../custom-fields/fields.public";
 import type { Queryable, Tx } from "../db/database";
 import { DeskError, invalidAt } from "../lib/errors";
 import { enqueue } from "../jobs/enqueue";
-import { applyLabelWrite } from "../labels/labels.apply";
+import { applyLabelWrite } from "../labels/labels.public";
 import type { TicketPatch } from "./tickets.schemas";
-import { isAssignableMember, mailboxExists, teamRow } from "./tickets.statements";
+import { composeMessage, insertComposedMessage, type AddMessageInput } from "./messages.service";
+import type { MessageRow } from "./messages.table";
+import { teamOfWorkspace } from "../teams/teams.public";
+import { isAssignableMember, mailboxExists, updateTicketCounters } from "./tickets.statements";
+import { dueSnoozedTicket } from "./tickets.repo";
 import { recordActivity } from "./tickets.timeline";
 import { tickets, type TicketRow, type TicketStatus } from "./tickets.table";
 
@@ -20,7 +26,7 @@ export function assertAssignable(db: Queryable, workspaceId: string, userId: str
 }
 
 export function assertTeam(db: Queryable, ctx: RequestContext, teamId: string, location: string): void {
-  const row = teamRow(db, ctx.workspaceId, teamId);
+  const row = teamOfWorkspace(db, ctx.workspaceId, teamId);
   const visible = row && (!row.private || ctx.visibleTeams === "all" || ctx.visibleTeams.includes(row.id));
   if (!visible) throw invalidAt(location, "No such team in this workspace.");
 }
@@ -73,7 +79,7 @@ export function applyTicketPatch(
   current: TicketRow,
   patch: TicketPatch,
   now: string,
-  options: { enforceRequired: boolean },
+  options: { enforceRequired: boolean; statusReason?: string },
 ): PatchOutcome {
   const set: Partial<typeof tickets.$inferInsert> = {};
   const changes: string[] = [];
@@ -179,7 +185,10 @@ export function applyTicketPatch(
     if (patch.status === "solved" || (patch.status === "closed" && !current.solvedAt)) set.solvedAt = now;
     if (!SOLVED_STATES.includes(patch.status)) set.solvedAt = null;
     changes.push("status");
-    timeline.push(["status_changed", { from: current.status, to: patch.status }]);
+    timeline.push([
+      "status_changed",
+      { from: current.status, to: patch.status, ...(options.statusReason ? { reason: options.statusReason } : {}) },
+    ]);
   }
 
   if (changes.length === 0) return { row: current, changes, assigneeChanged: false };
@@ -187,4 +196,130 @@ export function applyTicketPatch(
   const row = tx.update(tickets).set(set).where(eq(tickets.id, current.id)).returning().get()!;
   for (const [type, data] of timeline) recordActivity(tx, ctx, row, type, data, now);
   return { row, changes, assigneeChanged };
+}
+
+const PREVIEW_CHARS = 200;
+
+/** What a new message moves on its ticket's counters, from the row in hand (nothing is written). */
+export function messageCounters(
+  ticket: TicketRow,
+  message: MessageRow,
+  now: string,
+  opensTicket: boolean,
+): { counters: Partial<TicketRow>; changes: string[] } {
+  const counters: Partial<TicketRow> = { messageCount: ticket.messageCount + 1, updatedAt: now };
+  const changes = ["message_count"];
+  if (message.kind === "reply") {
+    counters.lastMessageAt = now;
+    counters.lastMessagePreview = message.bodyText.replace(/\s+/g, " ").trim().slice(0, PREVIEW_CHARS);
+    changes.push("last_message_at", "last_message_preview");
+    if (message.direction === "inbound") {
+      counters.lastCustomerMessageAt = now;
+      changes.push("last_customer_message_at");
+    } else if (
+      !opensTicket &&
+      !ticket.firstRespondedAt &&
+      (message.authorType === "user" || message.authorType === "api")
+    ) {
+      counters.firstRespondedAt = now;
+      changes.push("first_responded_at");
+    }
+  }
+  return { counters, changes };
+}
+
+export type WrittenMessage = {
+  message: MessageRow;
+  ticket: TicketRow;
+  changes: string[];
+  assigneeChanged: boolean;
+  /** The message's attachments as linked (presented without reading them back). */
+  attachments: AttachmentRow[];
+};
+
+/**
+ * Writes one message and everything it moves on its stored ticket (counters, timestamps, status,
+ * snooze) in the caller's transaction, with activities. Events are left to the caller, so a reply
+ * folds its own changes into one `ticket.updated`.
+ */
+export function writeMessage(
+  tx: Tx,
+  ctx: RequestContext,
+  ticket: TicketRow,
+  input: AddMessageInput,
+  now: string,
+  options: { opensTicket?: boolean; contactEmail?: string | null } = {},
+): WrittenMessage {
+  const outboundReply = input.kind === "reply" && (input.direction ?? "outbound") === "outbound";
+  const contactEmail =
+    options.contactEmail !== undefined
+      ? options.contactEmail
+      : outboundReply && ticket.contactId
+        ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null)
+        : null;
+  const message = composeMessage(ctx, ticket, input, now, contactEmail);
+  const { counters, changes } = messageCounters(ticket, message, now, options.opensTicket ?? false);
+  const linked = insertComposedMessage(tx, message, input.attachment_ids);
+  let row: TicketRow = { ...ticket, ...counters };
+  updateTicketCounters(tx, row);
+
+  let assigneeChanged = false;
+  let status = input.status;
+  const email = input.email ?? {};
+  const customerReply = message.kind === "reply" && message.direction === "inbound";
+  if (customerReply && status === undefined) {
+    if (email.auth_failed) {
+      // A reply that failed sender checks leaves the status alone, and says so on the timeline.
+      recordActivity(
+        tx,
+        ctx,
+        row,
+        "status_changed",
+        { from: row.status, to: row.status, reason: "sender_unverified", message_id: message.id },
+        now,
+        {
+          type: message.authorType === "contact" ? "contact" : "system",
+          userId: null,
+        },
+      );
+    } else if (row.status !== "open") status = "open";
+  }
+  // A customer's reply wakes a snoozed ticket: it comes back to the working folders at once.
+  const wake = customerReply && !email.auth_failed && row.snoozedUntil !== null;
+  if (status !== undefined || wake) {
+    const outcome = applyTicketPatch(
+      tx,
+      ctx,
+      row,
+      { ...(status !== undefined ? { status } : {}), ...(wake ? { snoozed_until: null } : {}) },
+      now,
+      { enforceRequired: !customerReply },
+    );
+    row = outcome.row;
+    changes.push(...outcome.changes);
+    assigneeChanged = outcome.assigneeChanged;
+  }
+  return { message, ticket: row, changes, assigneeChanged, attachments: linked };
+}
+
+/**
+ * A snoozed ticket whose time has come: the snooze ends and the ticket is open again (an activity
+ * `status_changed` with reason `snooze_ended` when it was not open). Through applyTicketPatch, so
+ * the status rules (solved_at) are the same as for any other change. Undefined when there is
+ * nothing to wake (snoozed again for later, woken already, deleted or merged away).
+ */
+export function wakeDueTicket(tx: Tx, ticketId: string, now: string): PatchOutcome | undefined {
+  const current = dueSnoozedTicket(tx, ticketId, now);
+  if (!current) return undefined;
+  return applyTicketPatch(
+    tx,
+    systemContext(current.workspaceId),
+    current,
+    { snoozed_until: null, status: "open" },
+    now,
+    {
+      enforceRequired: false,
+      statusReason: "snooze_ended",
+    },
+  );
 }

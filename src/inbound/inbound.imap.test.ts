@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startDovecot } from "../../test/peers/dovecot";
-import { mailboxes } from "./mailboxes.table";
+import { mailboxes } from "../mailboxes/mailboxes.table";
 
 const dovecot = await startDovecot({ "alice@example.test": "alicepw" });
 afterAll(() => dovecot.dispose());
@@ -24,7 +24,7 @@ const runSync = async () => {
   ]);
   const job = desk.jobs as unknown as { drain(): Promise<number> };
   // The job idles when the server offers IDLE; close its session shortly so drain returns.
-  const closer = setTimeout(() => void import("./mailboxes.sync").then((m) => m.closeImapSessions(desk.deps.db)), 2000);
+  const closer = setTimeout(() => void import("./inbound.imap").then((m) => m.closeImapSessions(desk.deps.db)), 2000);
   await job.drain();
   clearTimeout(closer);
 };

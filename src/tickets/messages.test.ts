@@ -5,10 +5,10 @@ import { eq } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
-import { tickets } from "../tickets/tickets.table";
-import { eventsAfter, lastSeq, newTicket } from "../tickets/tickets.testkit";
+import { tickets } from "./tickets.table";
+import { eventsAfter, lastSeq, newTicket } from "./tickets.testkit";
 import { messages } from "./messages.table";
-import { addMessage, setDeliveryStatus } from "./messages.service";
+import { addMessage, setDeliveryStatus } from "./tickets.public";
 import { DANGEROUS, XSS_VECTORS } from "./messages.xss-corpus";
 
 const desk = await startTestDesk();
@@ -130,7 +130,7 @@ describe("messages", () => {
   test("visibility: note agents; chat reply public + contact topic; email reply agents and pending delivery", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ctx = systemContext(workspace.id);
-    const { createTicket } = await import("../tickets/tickets.service");
+    const { createTicket } = await import("./tickets.service");
     const chat = createTicket(ctx, { subject: "chat", channel: "chat", contact: { email: "v@x.test" } }, desk.deps);
     const email = createTicket(ctx, { subject: "mail", channel: "email", contact: { email: "m@x.test" } }, desk.deps);
     const seq = lastSeq(desk, workspace.id);
@@ -162,7 +162,7 @@ describe("messages", () => {
   test("inbound mail: contact author, reopens, sender_unverified leaves status, original served", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ctx = systemContext(workspace.id);
-    const { createTicket } = await import("../tickets/tickets.service");
+    const { createTicket } = await import("./tickets.service");
     const { findOrCreateContactByEmail } = await import("../contacts/contacts.service");
     const { withTx } = await import("../db/tx");
     const contact = withTx(desk.deps.db, (tx) =>

@@ -1,13 +1,18 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../db/database";
+import type { Db, Tx } from "../db/database";
+import { onEventInTransaction } from "../events/bus";
+import { enqueue } from "../jobs/enqueue";
 import type { Deps } from "../deps";
-import { defineJob, RetryLater, type JobContext } from "../jobs/define";
+import { defineJob, type JobContext, RetryLater } from "../jobs/define";
 import { connectImap, fetchNewMessages, describeImapError } from "../mail/mail.imap";
-import { ingestEmail } from "../inbound/inbound.service";
-import { imapSettingsOf } from "./mailboxes.connection";
-import { recordMailboxHealth } from "./mailboxes.service";
-import { mailboxes } from "./mailboxes.table";
+import { ingestEmail } from "./inbound.service";
+import {
+  imapSettingsOf,
+  mailboxById,
+  recordMailboxHealth,
+  setImapPosition,
+  type MailboxRow,
+} from "../mailboxes/mailboxes.public";
 import type { ImapFlow } from "imapflow";
 
 /** How long one run may sit in IDLE before handing the slot back (the job's lease is longer). */
@@ -31,7 +36,8 @@ export function closeImapSessions(db: Db): void {
 const backoffFor = (failures: number) => Math.min(MAX_BACKOFF_MS, 5_000 * 2 ** Math.max(0, failures - 1));
 
 /**
- * One durable job per IMAP or provider mailbox (unique key `mailbox-sync:<id>`). Each run fetches
+ * The IMAP door of inbound mail, beside the SMTP receiver and POST /v1/inbound/email: every message
+ * goes through the same ingestEmail. One durable job per IMAP or provider mailbox (unique key `mailbox-sync:<id>`). Each run fetches
  * everything above the stored UID, then waits in IDLE (when offered) for new mail until the idle
  * window ends, or sleeps until the next poll; it then reschedules itself. Failures set status
  * error with a readable last_error and back off exponentially; success sets it active again.
@@ -43,7 +49,7 @@ export const mailboxSyncJob = defineJob({
   leaseMs: 10 * 60_000,
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const row = deps.db.select().from(mailboxes).where(eq(mailboxes.id, payload.mailbox_id)).get();
+    const row = mailboxById(deps.db, payload.mailbox_id);
     if (!row || row.status === "disabled" || row.inboundKind === "forwarding") return;
     const log = run.logger.child({ mailbox_id: row.id });
     let client: ImapFlow | null = null;
@@ -55,7 +61,7 @@ export const mailboxSyncJob = defineJob({
       client = await connectImap(settings);
       sessions.add(client);
       const sync = async () => {
-        const current = deps.db.select().from(mailboxes).where(eq(mailboxes.id, row.id)).get();
+        const current = mailboxById(deps.db, row.id);
         if (!current || !client) return;
         const { fetched } = await fetchNewMessages(
           client,
@@ -63,12 +69,7 @@ export const mailboxSyncJob = defineJob({
           async (raw) => {
             await ingestEmail(deps, { raw, mailbox: current });
           },
-          (position) =>
-            deps.db
-              .update(mailboxes)
-              .set({ imapUidValidity: position.uidValidity, imapLastUid: position.lastUid })
-              .where(eq(mailboxes.id, row.id))
-              .run(),
+          (position) => setImapPosition(deps.db, row.id, position),
         );
         recordMailboxHealth(
           deps.db,
@@ -122,3 +123,27 @@ export const mailboxSyncJob = defineJob({
     }
   },
 });
+
+/** A mailbox that fetches mail itself gets one durable sync job (unique per mailbox). */
+export function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): void {
+  if (row.status === "disabled" || row.inboundKind === "forwarding") return;
+  enqueue(
+    tx,
+    mailboxSyncJob,
+    { mailbox_id: row.id },
+    { uniqueKey: `mailbox-sync:${row.id}`, workspaceId: row.workspaceId, maxAttempts: 2_000_000_000, runAt },
+  );
+}
+
+/**
+ * The IMAP door's outbox row: a mailbox created, changed or reconnected gets its sync job in the
+ * same transaction as its event (a job already queued or running for it is kept: the key is unique).
+ */
+export function registerMailboxSyncScheduling(db: Db): void {
+  onEventInTransaction(db, (tx, event) => {
+    if (event.type !== "mailbox.created" && event.type !== "mailbox.updated") return;
+    const id = (event.data as { mailbox?: { id?: unknown } }).mailbox?.id;
+    const row = typeof id === "string" ? mailboxById(tx, id) : undefined;
+    if (row) scheduleMailboxSync(tx, row);
+  });
+}

@@ -1,12 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { attachmentFilePath } from "../attachments/attachments.service";
-import { attachments } from "../attachments/attachments.table";
+import { attachmentFilePath, attachmentsOfMessages } from "../attachments/attachments.public";
 import { systemContext } from "../auth/context";
-import { contacts } from "../contacts/contacts.table";
-import type { Db } from "../db/database";
+import { contactRefsOf } from "../contacts/contacts.public";
 import type { Deps } from "../deps";
 import { onEventInTransaction } from "../events/bus";
 import { defineJob, type JobContext } from "../jobs/define";
@@ -14,31 +11,24 @@ import { enqueue } from "../jobs/enqueue";
 import type { Logger } from "../lib/logger";
 import { htmlToText } from "../lib/sanitize";
 import { SendFailure, sendViaSmtp, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
-import { smtpSettingsOf } from "../mailboxes/mailboxes.connection";
-import { mailboxes } from "../mailboxes/mailboxes.table";
-import { addMessage, setDeliveryStatus } from "../messages/messages.service";
-import { withTx } from "../db/tx";
-import { messages } from "../messages/messages.table";
-import { tickets } from "../tickets/tickets.table";
-import { mailMessageIds } from "./inbound.table";
+import {
+  findMailbox,
+  firstMailboxOf,
+  mailboxById,
+  smtpSettingsOf,
+  type MailboxRow,
+} from "../mailboxes/mailboxes.public";
+import { addMessage, messageOfWorkspace, setDeliveryStatus, ticketOfWorkspace } from "../tickets/tickets.public";
+import { outboundMessageId, rememberMessageId, threadHeaders } from "./outbound.threads";
 
 const SEND_ATTEMPTS = 6;
-
-/** Our Message-IDs live at the instance domain, so replies to them thread back to us. */
-export const outboundMessageId = (deskMessageId: string, domain: string) => `${deskMessageId}@${domain}`.toLowerCase();
-
-/**
- * Set only while the auto-reply job writes its message (synchronously, inside one transaction), so
- * the hook below marks that send as an auto-reply. Nothing else can run in between.
- */
-let writingAutoReply = false;
 
 /**
  * Outbound replies on email tickets are stored `pending`; in the same transaction this hook
  * records our Message-ID for threading and enqueues the durable send job.
  */
 export function registerOutboundMailHook(deps: Pick<Deps, "db" | "config">): void {
-  onEventInTransaction(deps.db, (tx, event) => {
+  onEventInTransaction(deps.db, (tx, event, origin) => {
     if (event.type !== "message.created") return;
     const message = (
       event.data as {
@@ -53,21 +43,19 @@ export function registerOutboundMailHook(deps: Pick<Deps, "db" | "config">): voi
     )
       return;
     const ticketId = (event.data as { ticket_id?: string }).ticket_id ?? message.ticket_id ?? "";
-    tx.insert(mailMessageIds)
-      .values({
-        workspaceId: event.workspace_id,
-        messageId: outboundMessageId(message.id, deps.config.inboundDomain),
-        ticketId,
-        deskMessageId: message.id,
-        direction: "outbound",
-        createdAt: new Date().toISOString(),
-      })
-      .onConflictDoNothing()
-      .run();
+    rememberMessageId(tx, {
+      workspaceId: event.workspace_id,
+      messageId: outboundMessageId(message.id, deps.config.inboundDomain),
+      ticketId,
+      deskMessageId: message.id,
+      direction: "outbound",
+      createdAt: new Date().toISOString(),
+    });
+    // The auto-reply says so when it adds its message (the ticket API passes it on as the event's origin).
     const payload = {
       message_id: message.id,
       workspace_id: event.workspace_id,
-      ...(writingAutoReply ? { auto_reply: true } : {}),
+      ...(origin === "auto_reply" ? { auto_reply: true } : {}),
     };
     enqueue(tx, sendReplyJob, payload, {
       workspaceId: event.workspace_id,
@@ -77,37 +65,11 @@ export function registerOutboundMailHook(deps: Pick<Deps, "db" | "config">): voi
   });
 }
 
-type Thread = { inReplyTo: string | null; references: string[] };
-
-function threadHeaders(db: Db, workspaceId: string, ticketId: string, exceptId: string): Thread {
-  const ids = db
-    .select({
-      messageId: mailMessageIds.messageId,
-      deskMessageId: mailMessageIds.deskMessageId,
-      direction: mailMessageIds.direction,
-    })
-    .from(mailMessageIds)
-    .where(and(eq(mailMessageIds.workspaceId, workspaceId), eq(mailMessageIds.ticketId, ticketId)))
-    .orderBy(asc(mailMessageIds.createdAt))
-    .all()
-    .filter((r) => r.deskMessageId !== exceptId);
-  const lastInbound = [...ids].reverse().find((r) => r.direction === "inbound");
-  return {
-    inReplyTo: lastInbound ? `<${lastInbound.messageId}>` : ids.length ? `<${ids.at(-1)!.messageId}>` : null,
-    references: ids.slice(-20).map((r) => `<${r.messageId}>`),
-  };
-}
-
 /**
  * Sends through the mailbox's SMTP, its provider or the DESK_SMTP_URL relay; a system mailbox with
  * no relay can only write the mail to the outbox folder, and says so (`outbox`): it reached no one.
  */
-async function deliver(
-  deps: Deps,
-  mailbox: typeof mailboxes.$inferSelect,
-  mail: OutgoingMail,
-  log: Logger,
-): Promise<"smtp" | "outbox"> {
+async function deliver(deps: Deps, mailbox: MailboxRow, mail: OutgoingMail, log: Logger): Promise<"smtp" | "outbox"> {
   const settings = await smtpSettingsOf(deps, mailbox).catch((error: unknown) => {
     throw new SendFailure(error instanceof Error ? error.message : String(error), true);
   });
@@ -134,25 +96,12 @@ export const sendReplyJob = defineJob({
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
     const ctx = systemContext(payload.workspace_id);
-    const message = deps.db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.id, payload.message_id), eq(messages.workspaceId, payload.workspace_id)))
-      .get();
+    const message = messageOfWorkspace(deps.db, payload.workspace_id, payload.message_id);
     if (!message || message.deliveryStatus !== "pending") return;
-    const ticket = deps.db.select().from(tickets).where(eq(tickets.id, message.ticketId)).get();
+    const ticket = ticketOfWorkspace(deps.db, payload.workspace_id, message.ticketId);
     const mailbox = ticket?.mailboxId
-      ? deps.db
-          .select()
-          .from(mailboxes)
-          .where(and(eq(mailboxes.id, ticket.mailboxId), eq(mailboxes.workspaceId, payload.workspace_id)))
-          .get()
-      : deps.db
-          .select()
-          .from(mailboxes)
-          .where(eq(mailboxes.workspaceId, payload.workspace_id))
-          .orderBy(asc(mailboxes.createdAt))
-          .get();
+      ? findMailbox(deps.db, payload.workspace_id, ticket.mailboxId)
+      : firstMailboxOf(deps.db, payload.workspace_id);
     if (!ticket || !mailbox) {
       setDeliveryStatus(ctx, message.id, "failed", "The ticket has no mailbox to send from.", deps);
       return;
@@ -162,7 +111,7 @@ export const sendReplyJob = defineJob({
       setDeliveryStatus(ctx, message.id, "failed", "The ticket's contact has no email address.", deps);
       return;
     }
-    const files = deps.db.select().from(attachments).where(eq(attachments.messageId, message.id)).all();
+    const files = attachmentsOfMessages(deps.db, [message.id]).get(message.id) ?? [];
     const thread = threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id);
     const autoReply = payload.auto_reply === true;
     const html =
@@ -221,45 +170,27 @@ export const autoReplyJob = defineJob({
   schema: z.object({ ticket_id: z.string(), mailbox_id: z.string() }),
   retry: { maxAttempts: 5, baseDelayMs: 30_000 },
   handler(payload, { deps }: JobContext<Deps>) {
-    const ticket = deps.db.select().from(tickets).where(eq(tickets.id, payload.ticket_id)).get();
-    const mailbox = deps.db.select().from(mailboxes).where(eq(mailboxes.id, payload.mailbox_id)).get();
-    if (
-      !ticket ||
-      ticket.deletedAt ||
-      !mailbox ||
-      !mailbox.autoReplyEnabled ||
-      !ticket.contactId ||
-      ticket.workspaceId !== mailbox.workspaceId
-    )
-      return;
-    const contact = deps.db
-      .select({ email: contacts.email })
-      .from(contacts)
-      .where(eq(contacts.id, ticket.contactId))
-      .get();
+    const mailbox = mailboxById(deps.db, payload.mailbox_id);
+    const ticket = mailbox && ticketOfWorkspace(deps.db, mailbox.workspaceId, payload.ticket_id);
+    if (!ticket || ticket.deletedAt || !mailbox || !mailbox.autoReplyEnabled || !ticket.contactId) return;
+    const contact = contactRefsOf(deps.db, [ticket.contactId]).get(ticket.contactId);
     if (!contact?.email) return;
     const html = mailbox.autoReplyHtml || "<p>We received your message and will get back to you soon.</p>";
     const subject =
       mailbox.autoReplySubject || (/^re:/i.test(ticket.subject) ? ticket.subject : `Re: ${ticket.subject}`);
     const ctx = systemContext(ticket.workspaceId, `auto-reply:${ticket.id}`);
-    withTx(deps.db, () => {
-      writingAutoReply = true;
-      try {
-        addMessage(
-          ctx,
-          ticket.id,
-          {
-            kind: "reply",
-            body_html: html,
-            direction: "outbound",
-            author: { type: "system" },
-            email: { subject, from_email: mailbox.email, from_name: mailbox.displayName || mailbox.name },
-          },
-          deps,
-        );
-      } finally {
-        writingAutoReply = false;
-      }
-    });
+    addMessage(
+      ctx,
+      ticket.id,
+      {
+        kind: "reply",
+        body_html: html,
+        direction: "outbound",
+        author: { type: "system" },
+        email: { subject, from_email: mailbox.email, from_name: mailbox.displayName || mailbox.name },
+      },
+      deps,
+      { origin: "auto_reply" },
+    );
   },
 });

@@ -3,12 +3,12 @@ import {
   presentAttachment,
   type AttachmentJson,
   type AttachmentLinks,
-} from "../attachments/attachments.service";
-import type { AttachmentRow } from "../attachments/attachments.table";
-import { contactRefsOf } from "../contacts/contacts.service";
+} from "../attachments/attachments.public";
+import type { AttachmentRow } from "../attachments/attachments.public";
+import { contactRefsOf } from "../contacts/contacts.public";
 import type { Queryable } from "../db/database";
-import { userRefsOf, type ContactRefJson } from "../tickets/tickets.present";
-import type { UserRefJson } from "../users/users.present";
+import { userRefsOf, type ContactRefJson } from "./tickets.present";
+import type { UserRefJson } from "../users/users.public";
 import type { MessageRow } from "./messages.table";
 
 export type MessageJson = {

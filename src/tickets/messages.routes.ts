@@ -1,11 +1,13 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { attachmentLinks } from "../attachments/attachments.service";
+import { attachmentLinks, findAttachment } from "../attachments/attachments.public";
+import { notFound } from "../lib/errors";
 import type { Deps } from "../deps";
 import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import { presentMessage, presentMessages } from "./messages.present";
 import { AddMessageBody, MessageSchema } from "./messages.schemas";
-import { addMessage, findVisibleMessage, fullTextOf, listMessages, originalOf } from "./messages.service";
+import { findVisibleMessage, fullTextOf, listMessages, originalOf } from "./messages.service";
+import { addMessage } from "./tickets.service";
 
 const read = { role: "viewer", scopes: ["tickets:read"] } as const;
 const write = { role: "agent", scopes: ["tickets:write"] } as const;
@@ -38,6 +40,33 @@ export function messagesRoutes(deps: Deps) {
         response: { 201: MessageSchema },
         detail: {
           summary: "Reply or add a note; status (optional) is set in the same step; HTML is sanitized before storage",
+        },
+      },
+    )
+    .get(
+      "/attachments/:id",
+      ({ ctx, params, set }) => {
+        // A message's files are read as its ticket is: an attachment of a ticket the caller may not see is not found.
+        const row = findAttachment(deps.db, ctx.workspaceId, params.id);
+        if (row.messageId) {
+          try {
+            findVisibleMessage(deps.db, ctx, row.messageId);
+          } catch {
+            throw notFound("Attachment");
+          }
+        }
+        set.status = 302;
+        set.headers.location = links.url(row);
+        set.headers["cache-control"] = "no-store";
+        return null;
+      },
+      {
+        access: read,
+        params: IdParams,
+        detail: {
+          tags: ["attachments"],
+          summary: "Redirects to a short-lived signed URL of the file",
+          responses: { 302: { description: "Redirect to the signed URL (`Location`)" } },
         },
       },
     )

@@ -1,15 +1,9 @@
 import { z } from "zod";
-import { TICKET_STATUSES } from "../tickets/tickets.table";
-import { ContactRefSchema, oneBodyForm, UserRefSchema } from "../tickets/tickets.schemas";
+import { AttachmentSchema } from "../attachments/attachments.public";
+import { TICKET_STATUSES } from "./tickets.table";
+import { ContactRefSchema, oneBodyForm, UserRefSchema } from "./tickets.schemas";
 
-export const AttachmentSchema = z.object({
-  id: z.string(),
-  filename: z.string(),
-  content_type: z.string(),
-  size_bytes: z.number(),
-  inline: z.boolean(),
-  url: z.string(),
-});
+export { AttachmentSchema };
 
 export const MessageSchema = z.object({
   id: z.string(),

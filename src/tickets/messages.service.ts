@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
-import { attachmentLinks, attachToMessage } from "../attachments/attachments.service";
-import { contactRefsOf } from "../contacts/contacts.service";
+import { attachmentLinks, attachToMessage } from "../attachments/attachments.public";
+import { contactRefsOf } from "../contacts/contacts.public";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -13,12 +13,12 @@ import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { htmlToText, sanitizeHtmlBody, textToHtml } from "../lib/sanitize";
 import { parseEmail } from "../mail/mail.parse";
-import { findVisibleTicket, privateTeamOf, reloadTicket } from "../tickets/tickets.repo";
-import type { TicketRow, TicketStatus } from "../tickets/tickets.table";
-import { actorOf, emitTicketUpdated, recordActivity } from "../tickets/tickets.timeline";
-import { applyTicketPatch } from "../tickets/tickets.write";
-import type { AttachmentRow } from "../attachments/attachments.table";
-import { updateTicketCounters } from "../tickets/tickets.statements";
+import { findVisibleTicket, privateTeamOf, reloadTicket } from "./tickets.repo";
+import type { TicketRow, TicketStatus } from "./tickets.table";
+import { actorOf, emitTicketUpdated, recordActivity } from "./tickets.timeline";
+import { applyTicketPatch } from "./tickets.write";
+import type { AttachmentRow } from "../attachments/attachments.public";
+import { updateTicketCounters } from "./tickets.statements";
 import { presentMessage, type KnownMessageParts } from "./messages.present";
 import { insertMessageRow } from "./messages.statements";
 import { messages, type AuthorType, type DeliveryStatus, type MessageRow } from "./messages.table";
@@ -38,6 +38,9 @@ export type EmailFields = {
   original_path: string | null;
 };
 
+/** What wrote a message, when the outbox must know: the auto-reply is sent marked Auto-Submitted. */
+export type MessageOrigin = "auto_reply";
+
 export type AddMessageInput = {
   kind: "reply" | "note";
   /** The body as HTML (sanitized before storage); absent when the body is given as plain text only. */
@@ -54,8 +57,6 @@ export type AddMessageInput = {
   email?: Partial<EmailFields>;
 };
 
-const PREVIEW_CHARS = 200;
-
 function authorFor(
   ctx: RequestContext,
   input: AddMessageInput,
@@ -70,29 +71,18 @@ function authorFor(
   };
 }
 
-export type WrittenMessage = {
-  message: MessageRow;
-  ticket: TicketRow;
-  changes: string[];
-  assigneeChanged: boolean;
-  /** The message's attachments as linked (presented without reading them back). */
-  attachments: AttachmentRow[];
-};
-
-/** A message row and the counters it moves on its ticket, built in JS (nothing is written). */
-export type ComposedMessage = { message: MessageRow; counters: Partial<TicketRow>; changes: string[] };
-
 /**
- * Builds the message row and its ticket counters. `contactEmail` is the ticket contact's address
- * (an outbound reply is addressed to it); the caller passes it when it already has it.
+ * Builds the message row in JS (nothing is written). `contactEmail` is the ticket contact's
+ * address (an outbound reply is addressed to it). What the message moves on its ticket (counters,
+ * status) is the ticket's own rule: see `writeMessage` in tickets.write.ts.
  */
 export function composeMessage(
   ctx: RequestContext,
   ticket: TicketRow,
   input: AddMessageInput,
   now: string,
-  options: { opensTicket?: boolean; contactEmail: string | null },
-): ComposedMessage {
+  contactEmail: string | null,
+): MessageRow {
   // A plain-text body becomes escaped paragraphs, which need no sanitizing; HTML from a request always does.
   const bodyHtml =
     input.body_html === undefined
@@ -103,11 +93,10 @@ export function composeMessage(
   const bodyText = input.body_text ?? htmlToText(bodyHtml);
   const direction = input.direction ?? "outbound";
   const author = authorFor(ctx, input);
-  const isReply = input.kind === "reply";
   const email = input.email ?? {};
-  const outboundReply = isReply && direction === "outbound";
-  const contactEmail = outboundReply ? (options.contactEmail ?? null) : null;
-  const message: MessageRow = {
+  const outboundReply = input.kind === "reply" && direction === "outbound";
+  const to = outboundReply ? contactEmail : null;
+  return {
     id: newId(),
     workspaceId: ticket.workspaceId,
     ticketId: ticket.id,
@@ -122,7 +111,7 @@ export function composeMessage(
     subject: email.subject ?? ticket.subject,
     fromEmail: email.from_email ?? "",
     fromName: email.from_name ?? "",
-    to: email.to ?? (contactEmail ? [contactEmail] : []),
+    to: email.to ?? (to ? [to] : []),
     cc: email.cc ?? input.cc ?? [],
     bcc: email.bcc ?? [],
     deliveryStatus: outboundReply && ticket.channel === "email" ? "pending" : "none",
@@ -135,22 +124,6 @@ export function composeMessage(
     originalPath: email.original_path ?? null,
     createdAt: now,
   };
-
-  const counters: Partial<TicketRow> = { messageCount: ticket.messageCount + 1, updatedAt: now };
-  const changes = ["message_count"];
-  if (isReply) {
-    counters.lastMessageAt = now;
-    counters.lastMessagePreview = bodyText.replace(/\s+/g, " ").trim().slice(0, PREVIEW_CHARS);
-    changes.push("last_message_at", "last_message_preview");
-    if (direction === "inbound") {
-      counters.lastCustomerMessageAt = now;
-      changes.push("last_customer_message_at");
-    } else if (!options.opensTicket && !ticket.firstRespondedAt && (author.type === "user" || author.type === "api")) {
-      counters.firstRespondedAt = now;
-      changes.push("first_responded_at");
-    }
-  }
-  return { message, counters, changes };
 }
 
 /** Stores a composed message and links its attachments; answers the linked attachments. */
@@ -165,72 +138,6 @@ export function insertComposedMessage(
     : [];
 }
 
-/**
- * Writes one message and everything it moves on its ticket (counters, timestamps, status) in the
- * caller's transaction, with activities. Events for the message and ticket are left to the caller.
- */
-export function writeMessage(
-  tx: Tx,
-  ctx: RequestContext,
-  ticket: TicketRow,
-  input: AddMessageInput,
-  now: string,
-  options: { opensTicket?: boolean; contactEmail?: string | null } = {},
-): WrittenMessage {
-  const outboundReply = input.kind === "reply" && (input.direction ?? "outbound") === "outbound";
-  const contactEmail =
-    options.contactEmail !== undefined
-      ? options.contactEmail
-      : outboundReply && ticket.contactId
-        ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null)
-        : null;
-  const { message, counters, changes } = composeMessage(ctx, ticket, input, now, {
-    opensTicket: options.opensTicket,
-    contactEmail,
-  });
-  const linked = insertComposedMessage(tx, message, input.attachment_ids);
-  let row: TicketRow = { ...ticket, ...counters };
-  updateTicketCounters(tx, row);
-
-  let assigneeChanged = false;
-  let status = input.status;
-  const email = input.email ?? {};
-  const customerReply = message.kind === "reply" && message.direction === "inbound";
-  if (customerReply && status === undefined) {
-    if (email.auth_failed) {
-      // A reply that failed sender checks leaves the status alone, and says so on the timeline.
-      recordActivity(
-        tx,
-        ctx,
-        row,
-        "status_changed",
-        { from: row.status, to: row.status, reason: "sender_unverified", message_id: message.id },
-        now,
-        {
-          type: message.authorType === "contact" ? "contact" : "system",
-          userId: null,
-        },
-      );
-    } else if (row.status !== "open") status = "open";
-  }
-  // A customer's reply wakes a snoozed ticket: it comes back to the working folders at once.
-  const wake = customerReply && !email.auth_failed && row.snoozedUntil !== null;
-  if (status !== undefined || wake) {
-    const outcome = applyTicketPatch(
-      tx,
-      ctx,
-      row,
-      { ...(status !== undefined ? { status } : {}), ...(wake ? { snoozed_until: null } : {}) },
-      now,
-      { enforceRequired: !customerReply },
-    );
-    row = outcome.row;
-    changes.push(...outcome.changes);
-    assigneeChanged = outcome.assigneeChanged;
-  }
-  return { message, ticket: row, changes, assigneeChanged, attachments: linked };
-}
-
 /** message.created: notes and email replies reach agents; a chat reply is public and reaches the contact too. */
 export function emitMessageCreated(
   tx: Tx,
@@ -238,6 +145,8 @@ export function emitMessageCreated(
   message: MessageRow,
   deps: Pick<Deps, "config" | "clock">,
   known: KnownMessageParts = {},
+  /** What wrote the message (`auto_reply`), for the outbox hook: see NewEvent.origin. */
+  origin?: MessageOrigin,
 ): void {
   const isPublic = message.kind === "reply" && ticket.channel === "chat";
   appendEvent(tx, {
@@ -247,27 +156,7 @@ export function emitMessageCreated(
     visibility: isPublic ? "public" : "agents",
     privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
     extraTopics: isPublic && ticket.contactId ? [contactTopic(ticket.workspaceId, ticket.contactId)] : [],
-  });
-}
-
-/**
- * Adds a reply or note to a ticket (the API route, inbound mail, the widget). A ticket merged
- * away forwards to the ticket it was merged into.
- */
-export function addMessage(
-  ctx: RequestContext,
-  ticketIdOrNumber: string,
-  input: AddMessageInput,
-  deps: Deps,
-): MessageRow {
-  const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    let ticket = findVisibleTicket(tx, ctx, ticketIdOrNumber);
-    for (let hops = 0; ticket.mergedIntoId && hops < 10; hops++) ticket = reloadTicket(tx, ticket.mergedIntoId);
-    const written = writeMessage(tx, ctx, ticket, input, now);
-    emitMessageCreated(tx, written.ticket, written.message, deps, { attachments: written.attachments });
-    emitTicketUpdated(tx, written.ticket, written.changes, written.assigneeChanged);
-    return written.message;
+    ...(origin ? { origin } : {}),
   });
 }
 
@@ -356,3 +245,11 @@ export function setDeliveryStatus(
     return row;
   });
 }
+
+/** A message of the workspace by id (the send job reads the reply it delivers). */
+export const messageOfWorkspace = (db: Queryable, workspaceId: string, id: string): MessageRow | undefined =>
+  db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, id), eq(messages.workspaceId, workspaceId)))
+    .get();

@@ -1,0 +1,11 @@
+/** What other features may use of custom fields: writing and reading a record's values, and list filters. */
+export {
+  applyFieldWrite,
+  applyFieldWriteWithValues,
+  fieldFilterSql,
+  fieldSortSql,
+  fieldValuesOf,
+  missingRequiredOnSolve,
+  parseFieldFilters,
+  type FieldFilter,
+} from "./fields.apply";

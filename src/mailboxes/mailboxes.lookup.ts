@@ -1,0 +1,70 @@
+import { asc, eq, inArray, or, sql } from "drizzle-orm";
+import type { Queryable } from "../db/database";
+import { preparedFor } from "../db/prepared";
+import type { MailboxRow } from "./mailboxes.present";
+import { mailboxes } from "./mailboxes.table";
+
+/**
+ * The mailbox look-ups of mail doors (SMTP, HTTP, IMAP) and of sending, compiled once per
+ * connection: they run several times per received message, where building a drizzle query costs
+ * more than running it. Raw SQL takes its column names from the table definition.
+ */
+const c = {
+  id: mailboxes.id.name,
+  workspaceId: mailboxes.workspaceId.name,
+  email: mailboxes.email.name,
+  forwardingAddress: mailboxes.forwardingAddress.name,
+  status: mailboxes.status.name,
+};
+
+const queriesOf = preparedFor((sqlite, db) => ({
+  byAddress: db
+    .select()
+    .from(mailboxes)
+    .where(
+      or(
+        inArray(mailboxes.email, [sql.placeholder("address"), sql.placeholder("base")]),
+        inArray(mailboxes.forwardingAddress, [sql.placeholder("address"), sql.placeholder("base")]),
+      ),
+    )
+    .prepare(),
+  // The same rows as the builder would give, read without its per-row mapping.
+  statusByAddress: sqlite.query<{ status: string }, [string, string, string, string]>(
+    `SELECT ${c.status} AS status FROM mailboxes WHERE ${c.email} IN (?, ?) OR ${c.forwardingAddress} IN (?, ?)`,
+  ),
+  ownAddress: sqlite.query<{ id: string }, [string, string]>(
+    `SELECT ${c.id} AS id FROM mailboxes WHERE ${c.workspaceId} = +? AND ${c.email} = +?`,
+  ),
+}));
+
+/** The mailbox whose own or forwarding address is `address` or `base` (the address without its plus part). */
+export const mailboxByAddress = (db: Queryable, address: string, base: string): MailboxRow | undefined =>
+  queriesOf(db).byAddress.get({ address, base });
+
+/** The status of that same mailbox alone (asked at every RCPT TO). */
+export const mailboxStatusByAddress = (db: Queryable, address: string, base: string): string | undefined =>
+  queriesOf(db).statusByAddress.get(address, base, address, base)?.status;
+
+/** Whether `email` is one of this workspace's own mailbox addresses. */
+export const isOwnMailboxAddress = (db: Queryable, workspaceId: string, email: string): boolean =>
+  queriesOf(db).ownAddress.get(workspaceId, email) !== null;
+
+/** A mailbox by id, in whichever workspace (jobs carry the id; callers check the workspace). */
+export const mailboxById = (db: Queryable, id: string): MailboxRow | undefined =>
+  db.select().from(mailboxes).where(eq(mailboxes.id, id)).get();
+
+/** The workspace's first mailbox: replies on tickets without one are sent from it. */
+export const firstMailboxOf = (db: Queryable, workspaceId: string): MailboxRow | undefined =>
+  db.select().from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).orderBy(asc(mailboxes.createdAt)).get();
+
+/** Where the IMAP poller stands in a mailbox (UIDVALIDITY and the last UID fetched). */
+export const setImapPosition = (
+  db: Queryable,
+  id: string,
+  position: { uidValidity: MailboxRow["imapUidValidity"]; lastUid: number },
+): void => {
+  db.update(mailboxes)
+    .set({ imapUidValidity: position.uidValidity, imapLastUid: position.lastUid })
+    .where(eq(mailboxes.id, id))
+    .run();
+};

@@ -1,0 +1,13 @@
+/** What other features may use of mailboxes (mail doors, sending): look-ups, connection settings, health. */
+export { imapSettingsOf, smtpSettingsOf } from "./mailboxes.connection";
+export {
+  firstMailboxOf,
+  isOwnMailboxAddress,
+  mailboxById,
+  mailboxByAddress,
+  mailboxStatusByAddress,
+  setImapPosition,
+} from "./mailboxes.lookup";
+export type { MailboxRow } from "./mailboxes.present";
+export { isTrustedSender } from "./mailboxes.rules";
+export { findMailbox, recordMailboxHealth } from "./mailboxes.service";
