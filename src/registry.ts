@@ -2,7 +2,7 @@ import type { Elysia } from "elysia";
 import { labelsRoutes } from "./labels/labels.routes";
 import { fieldsRoutes } from "./custom-fields/fields.routes";
 import { contactsRoutes } from "./contacts/contacts.routes";
-import { companiesRoutes } from "./companies/companies.routes";
+import { companiesRoutes } from "./contacts/companies.routes";
 import { viewsRoutes } from "./views/views.routes";
 import { savedRepliesRoutes } from "./saved-replies/saved-replies.routes";
 import { apiKeysRoutes } from "./api-keys/api-keys.routes";

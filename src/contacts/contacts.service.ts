@@ -6,7 +6,7 @@ import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { companies } from "../companies/companies.table";
+import { companies } from "./companies.table";
 import {
   applyFieldWrite,
   clearFieldValues,

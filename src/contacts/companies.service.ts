@@ -6,8 +6,8 @@ import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { contacts } from "../contacts/contacts.table";
-import { likePrefix } from "../contacts/contacts.text";
+import { contacts } from "./contacts.table";
+import { likePrefix } from "./contacts.text";
 import { matchingCompanyRowidsSql } from "../search/search.query";
 import {
   applyFieldWrite,
