@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { members } from "../workspaces/workspaces.table";
+import { members } from "../members/members.table";
 import type { customFields, FieldType } from "./fields.table";
 
 export type FieldDef = typeof customFields.$inferSelect;

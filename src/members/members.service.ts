@@ -11,7 +11,7 @@ import { appendEvent } from "../events/append";
 import { userTopic } from "../events/envelope";
 import { forbidden, invalidAt, notFound } from "../lib/errors";
 import { teamMembers, teams } from "../teams/teams.table";
-import { members } from "../workspaces/workspaces.table";
+import { members } from "./members.table";
 import { openTicketsOf } from "./members.open-tickets";
 import { presentMember, type MemberJson } from "./members.present";
 

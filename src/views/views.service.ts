@@ -8,7 +8,7 @@ import { newId } from "../lib/ids";
 import { fieldFilterSql } from "../custom-fields/fields.apply";
 import { labelNameProblem, normalizeLabelName } from "../labels/labels.rules";
 import { teams } from "../teams/teams.table";
-import { members } from "../workspaces/workspaces.table";
+import { members } from "../members/members.table";
 import { visibleViewRow, visibleViewRows } from "./views.statements";
 import { views, type ViewFilters } from "./views.table";
 

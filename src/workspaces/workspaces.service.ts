@@ -13,7 +13,8 @@ import { newId, randomToken } from "../lib/ids";
 import { slugify } from "../lib/slug";
 import type { SecretBox } from "../lib/crypto";
 import { setMemberRole } from "../members/members.service";
-import { members, workspaces } from "./workspaces.table";
+import { members } from "../members/members.table";
+import { workspaces } from "./workspaces.table";
 import { presentWorkspace } from "./workspaces.present";
 import type { WorkspaceSettingsPatchInput } from "./workspaces.schemas";
 
