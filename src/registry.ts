@@ -19,7 +19,7 @@ import { autoReplyJob, registerOutboundMailHook, sendReplyJob } from "./inbound/
 import type { JobDefinition } from "./jobs/define";
 import { workspacesRoutes } from "./workspaces/workspaces.routes";
 import { ticketsRoutes } from "./tickets/tickets.routes";
-import { searchRoutes } from "./search/search.routes";
+import { searchRoutes } from "./global-search/global-search.routes";
 import { reportsRoutes } from "./reports/reports.routes";
 import { messagesRoutes } from "./messages/messages.routes";
 import { attachmentsRoutes } from "./attachments/attachments.routes";
@@ -29,7 +29,9 @@ import { auditRoutes } from "./audit/audit.routes";
 import { eventsRoutes } from "./events/events.routes";
 import { invitationsRoutes } from "./invitations/invitations.routes";
 import { invitationMailJob } from "./invitations/invitations.mail";
-import { registerSearchStaging } from "./search/search.staging";
+import { registerSearchStaging } from "./search/search.public";
+import { renameTagInViews } from "./views/views.public";
+import { leaveWorkspaceTeams } from "./teams/teams.public";
 import { registerMemberOpenTickets, registerUnassignOnMemberRemoval } from "./tickets/tickets.hooks";
 import { membersRoutes } from "./members/members.routes";
 import { teamsRoutes } from "./teams/teams.routes";
@@ -50,7 +52,7 @@ export function featureRoutes(deps: Deps): Elysia<any, any, any, any, any, any, 
     instanceRoutes(deps),
     meRoutes(deps),
     passwordResetsRoutes(deps),
-    membersRoutes(deps),
+    membersRoutes(deps, { memberLeft: leaveWorkspaceTeams }),
     invitationsRoutes(deps),
     teamsRoutes(deps),
     auditRoutes(deps),
@@ -64,7 +66,7 @@ export function featureRoutes(deps: Deps): Elysia<any, any, any, any, any, any, 
     attachmentsRoutes(deps),
     searchRoutes(deps),
     reportsRoutes(deps),
-    labelsRoutes(deps),
+    labelsRoutes(deps, { tagRenamed: renameTagInViews }),
     fieldsRoutes(deps),
     contactsRoutes(deps),
     companiesRoutes(deps),

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, NoContent, completeList, completeListSchema } from "../http/schemas";
-import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "../labels/labels.access";
+import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "../labels/labels.public";
 import { registerFieldsDatabase } from "./fields.apply";
 import {
   CreateFieldBody,

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { join } from "node:path";
 import { z } from "zod";
-import { workspaces } from "../workspaces/workspaces.table";
+import { workspaceRefOf } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { escapeHtml } from "../lib/sanitize";
 import { defineJob, PermanentFailure } from "../jobs/define";
 import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
-import { userRef } from "../users/users.present";
+import { userRef } from "../users/users.public";
 import { invitations } from "./invitations.table";
 
 export const INVITATION_MAIL_JOB = "invitation.mail";
@@ -26,20 +26,16 @@ export function invitationMailJob(deps: Deps) {
     schema: InvitationMailPayload,
     retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
     async handler(payload, run) {
-      const row = deps.db
-        .select({ invitation: invitations, workspaceName: workspaces.name })
-        .from(invitations)
-        .innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
-        .where(eq(invitations.id, payload.invitation_id))
-        .get();
+      const invitation = deps.db.select().from(invitations).where(eq(invitations.id, payload.invitation_id)).get();
+      const workspaceName = invitation && workspaceRefOf(deps.db, invitation.workspaceId)?.name;
       if (
-        !row ||
-        row.invitation.revokedAt ||
-        row.invitation.acceptedAt ||
-        row.invitation.expiresAt <= deps.clock.now().toISOString()
+        !invitation ||
+        workspaceName === undefined ||
+        invitation.revokedAt ||
+        invitation.acceptedAt ||
+        invitation.expiresAt <= deps.clock.now().toISOString()
       )
         return;
-      const { invitation, workspaceName } = row;
       const url = deps.secrets.open(payload.sealed_url);
       const inviter = userRef(deps.db, invitation.invitedBy);
       const role = invitation.role === "admin" ? "an admin" : `a ${invitation.role}`;

@@ -1,5 +1,5 @@
 import type { users } from "../auth/auth.table";
-import { presentUserRef } from "../users/users.present";
+import { presentUserRef } from "../users/users.public";
 import type { members } from "./members.table";
 
 export type MemberRow = typeof members.$inferSelect;

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../deps";
 import { rm } from "node:fs/promises";
-import { attachmentFilesOf } from "../attachments/attachments.service";
-import { workspaceMailFolder } from "../inbound/inbound.service";
+import { attachmentFilesOf } from "../attachments/attachments.public";
+import { workspaceMailFolder } from "../inbound/inbound.public";
 import { defineJob } from "../jobs/define";
 import { PURGE_WORKSPACE_JOB } from "./workspaces.service";
 

@@ -1,0 +1,2 @@
+/** What other features may use of attachments. */
+export { attachmentFilesOf } from "./attachments.service";

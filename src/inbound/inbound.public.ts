@@ -1,0 +1,2 @@
+/** What other features may use of inbound mail. */
+export { workspaceMailFolder } from "./inbound.service";
