@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+
 import type { Queryable } from "../db/database";
 import { isMember } from "../members/members.public";
 import type { customFields, FieldType } from "./fields.table";

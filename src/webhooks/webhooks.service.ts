@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import type { RequestContext, Scope } from "../auth/context";
 import { scopesBeyond } from "../auth/grants";
 import { recordAudit } from "../audit/audit.public";
