@@ -6,7 +6,7 @@ import { invalidAt } from "../lib/errors";
 import type { FieldEntity } from "./fields.apply";
 import { definitionByKey } from "./fields.statements";
 import type { FieldType } from "./fields.table";
-import { isCalendarDate, } from "./fields.values";
+import { isCalendarDate } from "./fields.values";
 
 export type FieldFilter = { key: string; op: string | null; value: string };
 

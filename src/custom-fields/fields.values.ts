@@ -1,4 +1,3 @@
-
 import type { Queryable } from "../db/database";
 import { isMember } from "../members/members.public";
 import type { customFields, FieldType } from "./fields.table";
