@@ -12,7 +12,7 @@ import { SCOPES, type RequestContext } from "../src/auth/context";
 import { loadConfig } from "../src/config/config";
 import { createField } from "../src/custom-fields/fields.service";
 import { buildDeps } from "../src/compose";
-import { members } from "../src/workspaces/workspaces.table";
+import { members } from "../src/members/members.table";
 import { createWorkspace } from "../src/workspaces/workspaces.service";
 import { newId } from "../src/lib/ids";
 import { commitPending } from "../src/db/tx";

@@ -1,7 +1,7 @@
 import { apiKeysModule } from "./api-keys/api-keys.module";
 import { attachmentsModule } from "./attachments/attachments.module";
 import { auditModule } from "./audit/audit.module";
-import { companiesModule } from "./companies/companies.module";
+import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
 import { fieldsModule } from "./custom-fields/fields.module";
 import { inboundModule } from "./inbound/inbound.module";
@@ -16,6 +16,9 @@ import { outboundModule } from "./outbound/outbound.module";
 import { reportsModule } from "./reports/reports.module";
 import { savedRepliesModule } from "./saved-replies/saved-replies.module";
 import { searchModule } from "./search/search.module";
+import { globalSearchModule } from "./global-search/global-search.module";
+import { leaveWorkspaceTeams } from "./teams/teams.public";
+import { renameTagInViews } from "./views/views.public";
 import { teamsModule } from "./teams/teams.module";
 import { ticketsModule } from "./tickets/tickets.module";
 import { usersModule } from "./users/users.module";
@@ -34,7 +37,7 @@ export const modules: FeatureModule[] = [
   authModule,
   meModule,
   usersModule,
-  membersModule,
+  membersModule({ memberLeft: leaveWorkspaceTeams }),
   invitationsModule,
   teamsModule,
   auditModule,
@@ -47,8 +50,9 @@ export const modules: FeatureModule[] = [
   ticketsModule,
   attachmentsModule,
   searchModule,
+  globalSearchModule,
   reportsModule,
-  labelsModule,
+  labelsModule({ tagRenamed: renameTagInViews }),
   fieldsModule,
   contactsModule,
   companiesModule,

@@ -3,7 +3,7 @@ import type { RequestContext, Role, Scope } from "../src/auth/context";
 import { createSession, issueAccessToken } from "../src/auth/sessions";
 import { createApiKey } from "../src/api-keys/api-keys.service";
 import { newId } from "../src/lib/ids";
-import { members } from "../src/workspaces/workspaces.table";
+import { members } from "../src/members/members.table";
 import { createWorkspace } from "../src/workspaces/workspaces.service";
 import type { TestDesk } from "./harness";
 

@@ -1,12 +1,8 @@
-/**
- * What other features may use of attachments: storing files, linking uploads to a message, reading
- * and presenting a message's files, and the files a workspace purge removes. The table and its
- * queries stay inside this folder.
- */
+/** What other features may use of attachments. */
 export {
+  attachmentFilesOf,
   attachToMessage,
   attachmentFilePath,
-  attachmentFilesOf,
   attachmentLinks,
   attachmentsOfMessages,
   findAttachment,
@@ -15,5 +11,5 @@ export {
   type AttachmentJson,
   type AttachmentLinks,
 } from "./attachments.service";
-export type { AttachmentRow } from "./attachments.table";
+export { type AttachmentRow } from "./attachments.table";
 export { AttachmentSchema } from "./attachments.schemas";

@@ -3,7 +3,7 @@ import { users } from "../auth/auth.table";
 import type { RequestContext } from "../auth/context";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db } from "../db/database";
-import { presentUserRef, type UserRefJson } from "../users/users.present";
+import { presentUserRef, type UserRefJson } from "../users/users.public";
 import { presentAuditLog } from "./audit.present";
 import type { AuditLogQueryInput } from "./audit.schemas";
 import { auditLogs } from "./audit.table";

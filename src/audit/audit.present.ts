@@ -1,4 +1,4 @@
-import type { UserRefJson } from "../users/users.present";
+import type { UserRefJson } from "../users/users.public";
 import type { auditLogs } from "./audit.table";
 
 export type AuditLogRow = typeof auditLogs.$inferSelect;

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
-import { fieldValuesOf } from "../custom-fields/fields.apply";
-import { labelsOf, type TagRef } from "../labels/labels.apply";
+import { fieldValuesOf } from "../custom-fields/custom-fields.public";
+import { labelsOf, type TagRef } from "../labels/labels.public";
 import { liveCompanyRows, ticketCountRows } from "./contacts.statements";
 import type { contacts } from "./contacts.table";
 

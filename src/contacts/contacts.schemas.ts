@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PageQuery } from "../http/schemas";
-import { TagRefSchema } from "../labels/labels.schemas";
+import { TagRefSchema } from "../labels/labels.public";
 
 /** Members every record write (ticket, contact, company) shares: labels and custom fields. */
 export const RecordExtras = {

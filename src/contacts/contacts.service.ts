@@ -6,15 +6,15 @@ import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { companies } from "../companies/companies.table";
+import { companies } from "./companies.table";
 import {
   applyFieldWrite,
   clearFieldValues,
   fieldFilterSql,
   parseFieldFilters,
   type FieldChange,
-} from "../custom-fields/fields.apply";
-import { applyLabelWrite, clearLabels, labelFilterSql, type LabelWrite } from "../labels/labels.apply";
+} from "../custom-fields/custom-fields.public";
+import { applyLabelWrite, clearLabels, labelFilterSql, type LabelWrite } from "../labels/labels.public";
 import {
   presentContact,
   presentContactRef,
@@ -22,7 +22,7 @@ import {
   type ContactRef,
   type ContactRow,
 } from "./contacts.present";
-import { matchingContactIdsSql } from "../search/search.query";
+import { matchingContactIdsSql } from "../search/search.public";
 import { contactRefRows, insertContactRow, liveContactByEmail, renameContactRow } from "./contacts.statements";
 import { contacts } from "./contacts.table";
 import { likePrefix, normalizeEmail } from "./contacts.text";
@@ -289,3 +289,16 @@ export function contactRefsOf(db: Queryable, ids: string[]): Map<string, Contact
   for (const row of contactRefRows(db, [...new Set(ids)])) out.set(row.id, presentContactRef(row));
   return out;
 }
+
+/** True when the workspace has this contact and it is not deleted. */
+export function liveContactExists(db: Queryable, workspaceId: string, id: string): boolean {
+  return !!db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt)))
+    .get();
+}
+
+/** A contact's email (null when it has none or is unknown): where replies to its tickets go. */
+export const contactEmailOf = (db: Queryable, id: string): string | null =>
+  db.select({ email: contacts.email }).from(contacts).where(eq(contacts.id, id)).get()?.email ?? null;

@@ -10,7 +10,6 @@ export {
   fieldFilterSql,
   fieldSortSql,
   parseFieldFilters,
-  registerFieldsDatabase,
   type FieldFilter,
 } from "./fields.filter";
 export type FieldEntity = "ticket" | "contact" | "company";

@@ -1,13 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { actorUserId, type RequestContext } from "../auth/context";
-import type { Db, Queryable } from "../db/database";
-import { currentDb, inTransaction } from "../db/tx";
+import type { Queryable } from "../db/database";
 import { invalidAt } from "../lib/errors";
 import type { FieldEntity } from "./fields.apply";
 import { definitionByKey } from "./fields.statements";
 import type { FieldType } from "./fields.table";
-import { isCalendarDate, type FieldDef } from "./fields.values";
+import { isCalendarDate } from "./fields.values";
 
 export type FieldFilter = { key: string; op: string | null; value: string };
 
@@ -27,40 +26,8 @@ export const OPERATORS: Record<FieldType, readonly string[]> = {
 const SORTABLE: FieldType[] = ["text", "number", "date", "checkbox", "select"];
 const FILTER_RE = /^field\.([a-z][a-z0-9_]{0,39})(?:\[([a-z_]+)\])?$/;
 
-/**
- * The databases field definitions may live in. The contract functions take no database (the list
- * queries that call them build SQL first), so definitions are looked up here: in the open
- * transaction's database, else in each database a Desk registered at start (one in production).
- */
-const databases = new Set<Db>();
-export function registerFieldsDatabase(db: Db): void {
-  databases.add(db);
-}
-
-function lookupDefinition(
-  workspaceId: string,
-  entity: FieldEntity,
-  key: string,
-): { def: FieldDef; db: Queryable } | undefined {
-  const candidates: Queryable[] = inTransaction() ? [currentDb(), ...databases] : [...databases];
-  for (const db of candidates) {
-    let def: FieldDef | undefined;
-    try {
-      def = definitionByKey(db, workspaceId, entity, key);
-    } catch (error) {
-      // A Desk that stopped (tests start several per process) leaves a closed database behind.
-      if (!/closed/i.test(String(error))) throw error;
-      databases.delete(db as Db);
-      continue;
-    }
-    if (def) return { def, db };
-  }
-  return undefined;
-}
-
-/** The field of `key` and the database it lives in (the caller's, else a registered one). */
-function findDefinition(workspaceId: string, entity: FieldEntity, key: string, db: Queryable | undefined) {
-  if (!db) return lookupDefinition(workspaceId, entity, key);
+/** The field of `key` in the database the caller's list query runs on. */
+function findDefinition(db: Queryable, workspaceId: string, entity: FieldEntity, key: string) {
   const def = definitionByKey(db, workspaceId, entity, key);
   return def ? { def, db } : undefined;
 }
@@ -129,10 +96,10 @@ export function fieldFilterSql(
   entity: FieldEntity,
   filter: FieldFilter,
   recordIdColumn: SQLiteColumn,
-  db?: Queryable,
+  db: Queryable,
 ): SQL {
   const location = `query.field.${filter.key}`;
-  const found = findDefinition(ctx.workspaceId, entity, filter.key, db);
+  const found = findDefinition(db, ctx.workspaceId, entity, filter.key);
   if (!found) throw invalidAt(location, `no ${entity} field has the key ${filter.key}`);
   const { def } = found;
   const type = def.type as FieldType;
@@ -235,10 +202,10 @@ export function fieldSortSql(
   entity: FieldEntity,
   key: string,
   recordIdColumn: SQLiteColumn,
-  db?: Queryable,
+  db: Queryable,
 ): SQL {
   const location = "query.sort";
-  const def = findDefinition(ctx.workspaceId, entity, key, db)?.def;
+  const def = findDefinition(db, ctx.workspaceId, entity, key)?.def;
   if (!def) throw invalidAt(location, `no ${entity} field has the key ${key}`);
   const type = def.type as FieldType;
   if (!SORTABLE.includes(type)) throw invalidAt(location, `lists sort by ${SORTABLE.join(", ")} fields, not ${type}`);

@@ -2,8 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, NoContent, completeList, completeListSchema } from "../http/schemas";
-import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "../labels/labels.access";
-import { registerFieldsDatabase } from "./fields.apply";
+import { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "../labels/labels.public";
 import {
   CreateFieldBody,
   CustomFieldSchema,
@@ -22,7 +21,6 @@ import {
 } from "./fields.service";
 
 export function fieldsRoutes(deps: Deps) {
-  registerFieldsDatabase(deps.db);
   return new Elysia({ prefix: "/custom-fields", tags: ["custom-fields"] })
     .use(deps.guard)
     .get(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LabelColorSchema } from "../labels/labels.schemas";
+import { LabelColorSchema } from "../labels/labels.public";
 import { FIELD_ENTITIES, FIELD_TYPES } from "./fields.table";
 
 const Name = z

@@ -499,12 +499,12 @@ describe("custom field values", () => {
       .select({ name: contacts.name })
       .from(contacts)
       .where(eq(contacts.workspaceId, owner.workspaceId))
-      .orderBy(asc(fieldSortSql(owner.ctx, "contact", "num", contacts.id)))
+      .orderBy(asc(fieldSortSql(owner.ctx, "contact", "num", contacts.id, desk.deps.db)))
       .all()
       .map((r) => r.name);
     expect(order).toEqual(["y", "z", "x"]);
-    expect(() => fieldSortSql(owner.ctx, "contact", "multi", contacts.id)).toThrow();
-    expect(() => fieldSortSql(owner.ctx, "contact", "missing", contacts.id)).toThrow();
+    expect(() => fieldSortSql(owner.ctx, "contact", "multi", contacts.id, desk.deps.db)).toThrow();
+    expect(() => fieldSortSql(owner.ctx, "contact", "missing", contacts.id, desk.deps.db)).toThrow();
   });
 
   test("parseFieldFilters reads field.<key> and field.<key>[op]", () => {

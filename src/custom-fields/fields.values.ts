@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { members } from "../workspaces/workspaces.table";
+import { isMember } from "../members/members.public";
 import type { customFields, FieldType } from "./fields.table";
 
 export type FieldDef = typeof customFields.$inferSelect;
@@ -75,12 +74,7 @@ export function checkFieldValue(db: Queryable, workspaceId: string, def: FieldDe
     }
     case "user": {
       if (typeof value !== "string") return fail("a user value is a member's user id");
-      const member = db
-        .select({ userId: members.userId })
-        .from(members)
-        .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, value)))
-        .get();
-      if (!member) return fail("not a member of this workspace");
+      if (!isMember(db, workspaceId, value)) return fail("not a member of this workspace");
       return text(value);
     }
   }

@@ -1,2 +1,2 @@
-/** What other features may use of inbound mail: where a workspace's stored originals live (its purge removes them). */
+/** What other features may use of inbound mail. */
 export { workspaceMailFolder } from "./inbound.service";

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { join } from "node:path";
 import { z } from "zod";
-import { workspaces } from "../workspaces/workspaces.table";
+import { workspaceRefOf } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { escapeHtml } from "../lib/sanitize";
-import { defineJob, PermanentFailure, type JobContext } from "../jobs/define";
+import { defineJob, type JobContext, PermanentFailure } from "../jobs/define";
 import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
-import { userRef } from "../users/users.present";
+import { userRef } from "../users/users.public";
 import { invitations } from "./invitations.table";
 
 /** The accept link carries the token, so the payload holds it sealed (DESK_SECRET), never in clear. */
@@ -24,20 +24,16 @@ export const invitationMailJob = defineJob({
   retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const row = deps.db
-      .select({ invitation: invitations, workspaceName: workspaces.name })
-      .from(invitations)
-      .innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
-      .where(eq(invitations.id, payload.invitation_id))
-      .get();
+    const invitation = deps.db.select().from(invitations).where(eq(invitations.id, payload.invitation_id)).get();
+    const workspaceName = invitation && workspaceRefOf(deps.db, invitation.workspaceId)?.name;
     if (
-      !row ||
-      row.invitation.revokedAt ||
-      row.invitation.acceptedAt ||
-      row.invitation.expiresAt <= deps.clock.now().toISOString()
+      !invitation ||
+      workspaceName === undefined ||
+      invitation.revokedAt ||
+      invitation.acceptedAt ||
+      invitation.expiresAt <= deps.clock.now().toISOString()
     )
       return;
-    const { invitation, workspaceName } = row;
     const url = deps.secrets.open(payload.sealed_url);
     const inviter = userRef(deps.db, invitation.invitedBy);
     const role = invitation.role === "admin" ? "an admin" : `a ${invitation.role}`;

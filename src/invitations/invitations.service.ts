@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { users } from "../auth/auth.table";
 import { actorUserId, type RequestContext } from "../auth/context";
 import { grantDeniedDetail, mayGrantRole } from "../auth/grants";
-import { recordAudit } from "../audit/audit.service";
+import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
@@ -12,10 +12,10 @@ import type { Clock } from "../lib/clock";
 import { sha256Hex, type SecretBox } from "../lib/crypto";
 import type { Logger } from "../lib/logger";
 import { newId, randomToken } from "../lib/ids";
-import { addWorkspaceMember } from "../members/members.service";
-import type { MemberJson } from "../members/members.present";
-import { userRef } from "../users/users.present";
-import { members, workspaces } from "../workspaces/workspaces.table";
+import { addWorkspaceMember, isMemberEmail } from "../members/members.public";
+import type { MemberJson } from "../members/members.public";
+import { userRef } from "../users/users.public";
+import { workspaceRefOf } from "../workspaces/workspaces.public";
 import { enqueue } from "../jobs/enqueue";
 import { invitationMailJob } from "./invitations.mail";
 import { presentInvitation, type InvitationRow } from "./invitations.present";
@@ -44,15 +44,9 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
   const token = `inv_${randomToken(32)}`;
   const now = deps.clock.now();
   const row = withTx(deps.db, (tx) => {
-    const workspace = tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, ctx.workspaceId)).get();
-    if (!workspace) throw notFound("Workspace");
-    const already = tx
-      .select({ id: members.userId })
-      .from(members)
-      .innerJoin(users, eq(users.id, members.userId))
-      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(users.email, input.email)))
-      .get();
-    if (already) throw conflict(`${input.email} is already a member of this workspace.`);
+    if (!workspaceRefOf(tx, ctx.workspaceId)) throw notFound("Workspace");
+    if (isMemberEmail(tx, ctx.workspaceId, input.email))
+      throw conflict(`${input.email} is already a member of this workspace.`);
     tx.update(invitations)
       .set({ revokedAt: now.toISOString() })
       .where(
@@ -142,12 +136,14 @@ export function revokeInvitation(ctx: RequestContext, id: string, deps: Deps): v
 
 /** The pending invitation behind a token, with its live workspace; null when unusable. */
 function pendingByToken(tx: Queryable, token: string, now: string) {
-  return tx
-    .select({ invitation: invitations, workspace: { id: workspaces.id, name: workspaces.name, slug: workspaces.slug } })
+  const invitation = tx
+    .select()
     .from(invitations)
-    .innerJoin(workspaces, and(eq(workspaces.id, invitations.workspaceId), isNull(workspaces.deletedAt)))
     .where(and(eq(invitations.tokenHash, sha256Hex(token)), pendingWhere(now)))
     .get();
+  const ref = invitation && workspaceRefOf(tx, invitation.workspaceId);
+  if (!invitation || !ref || ref.deletedAt !== null) return undefined;
+  return { invitation, workspace: { id: ref.id, name: ref.name, slug: ref.slug } };
 }
 
 /** Public: what an invitation link offers; 404 when expired, revoked, used or unknown. */

@@ -1,4 +1,7 @@
 import { defineModule } from "../module";
+import type { TagRenamed } from "./labels.service";
 import { labelsRoutes } from "./labels.routes";
 
-export const labelsModule = defineModule({ name: "labels", routes: (deps) => [labelsRoutes(deps)] });
+/** `tagRenamed` rewrites what other features keep by label name (view filters); the registry wires it. */
+export const labelsModule = (cascade: { tagRenamed: TagRenamed }) =>
+  defineModule({ name: "labels", routes: (deps) => [labelsRoutes(deps, cascade)] });

@@ -1,2 +1,16 @@
-/** What other features may use of labels: writing and reading a record's labels, and list filters. */
-export { applyLabelWrite, labelFilterSql, labelsOf, type TagRef } from "./labels.apply";
+/** What other features may use of labels: writing and reading a record's labels, name rules, definition access. */
+export {
+  applyLabelWrite,
+  clearLabels,
+  labelFilterSql,
+  labelsOf,
+  type LabelColor,
+  type LabelKind,
+  type LabelWrite,
+  type LabelWriteResult,
+  type TagRef,
+} from "./labels.apply";
+export { labelNameProblem, normalizeLabelName } from "./labels.rules";
+export { LabelColorSchema, TagRefSchema } from "./labels.schemas";
+export { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "./labels.access";
+export { type TagRenamed } from "./labels.service";

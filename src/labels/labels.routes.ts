@@ -22,6 +22,7 @@ import {
   mergeTag,
   presentTagWithUsage,
   reorderTags,
+  type TagRenamed,
   updateTag,
 } from "./labels.service";
 import {
@@ -36,7 +37,8 @@ import {
 
 const read = { role: "viewer" } as const;
 
-export function labelsRoutes(deps: Deps) {
+/** `tagRenamed`: what depends on label names (views' filters), wired in by the composition root. */
+export function labelsRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
   return new Elysia({ tags: ["labels"] })
     .use(deps.guard)
     .get(
@@ -91,7 +93,8 @@ export function labelsRoutes(deps: Deps) {
     )
     .patch(
       "/tags/:id",
-      ({ ctx, params, body }) => presentTagWithUsage(deps.db, updateTag(ctx, params.id, body, deps)),
+      ({ ctx, params, body }) =>
+        presentTagWithUsage(deps.db, updateTag(ctx, params.id, body, deps, cascade.tagRenamed)),
       {
         access: settingsWrite,
         params: IdParams,
@@ -115,7 +118,8 @@ export function labelsRoutes(deps: Deps) {
     )
     .post(
       "/tags/:id/merge",
-      ({ ctx, params, body }) => presentTagWithUsage(deps.db, mergeTag(ctx, params.id, body.into, deps)),
+      ({ ctx, params, body }) =>
+        presentTagWithUsage(deps.db, mergeTag(ctx, params.id, body.into, deps, cascade.tagRenamed)),
       {
         access: settingsWrite,
         params: IdParams,

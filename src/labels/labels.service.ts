@@ -1,17 +1,23 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
-import { recordAudit } from "../audit/audit.service";
+import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound, validationFailed } from "../lib/errors";
-import { renameTagInViews } from "../views/views.service";
 import { insertLabel, labelCount, type LabelKind } from "./labels.apply";
 import { NO_USAGE, presentTag, type LabelUsage, type TagRow } from "./labels.present";
 import { labelNameKey, labelNameProblem, MAX_LABELS_PER_WORKSPACE, normalizeLabelName } from "./labels.rules";
 import { recordTags, tagGroups, tags } from "./labels.table";
 
 type Deps = { db: Db };
+
+/**
+ * What other features do, in the same transaction, when a label's name changes (a rename, or a
+ * merge into another label): views rewrite their `tag` filter. Passed in by the composition root
+ * so labels, which views build on, never import them. `fromKey` is the old name's key.
+ */
+export type TagRenamed = (tx: Tx, workspaceId: string, fromKey: string, toName: string) => void;
 export type TagInput = {
   name?: string;
   color?: string;
@@ -131,7 +137,13 @@ const nextPosition = (tx: Tx, workspaceId: string, groupId: string | null): numb
     .where(and(eq(tags.workspaceId, workspaceId), groupId === null ? isNull(tags.groupId) : eq(tags.groupId, groupId)))
     .get()?.next ?? 0;
 
-export function updateTag(ctx: RequestContext, id: string, input: TagInput, deps: Deps): TagRow {
+export function updateTag(
+  ctx: RequestContext,
+  id: string,
+  input: TagInput,
+  deps: Deps,
+  tagRenamed: TagRenamed,
+): TagRow {
   return withTx(deps.db, (tx) => {
     const before = findTag(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Tag");
@@ -159,7 +171,7 @@ export function updateTag(ctx: RequestContext, id: string, input: TagInput, deps
       .returning()
       .get();
     if (patch.name !== undefined && patch.name !== before.name)
-      renameTagInViews(tx, ctx.workspaceId, before.nameKey, row.name);
+      tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, row) } });
     recordAudit(tx, ctx, {
       action: "tag.updated",
@@ -187,7 +199,7 @@ export function deleteTag(ctx: RequestContext, id: string, deps: Deps): void {
  * Moves every record carrying `id` to `into` (an exclusive target group pushes the group's other
  * labels off those records), rewrites views naming the source, and deletes the source.
  */
-export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: Deps): TagRow {
+export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: Deps, tagRenamed: TagRenamed): TagRow {
   return withTx(deps.db, (tx) => {
     const source = findTag(tx, ctx.workspaceId, id);
     if (!source) throw notFound("Tag");
@@ -207,7 +219,7 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
       SELECT workspace_id, kind, record_id, ${target.id}, created_at FROM record_tags WHERE tag_id = ${source.id}`);
     tx.delete(recordTags).where(eq(recordTags.tagId, source.id)).run();
     tx.delete(tags).where(eq(tags.id, source.id)).run();
-    renameTagInViews(tx, ctx.workspaceId, source.nameKey, target.name);
+    tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name);
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.merged", data: { tag_id: source.id, into: target.id } });
     recordAudit(tx, ctx, {
       action: "tag.merged",

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
-import { recordAudit } from "../audit/audit.service";
+import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { systemContext, actorUserId, type RequestContext } from "../auth/context";
-import { recordAudit } from "../audit/audit.service";
+import { recordAudit } from "../audit/audit.public";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { conflict, notFound } from "../lib/errors";

@@ -1,4 +1,4 @@
-/** What other features may use of mailboxes (mail doors, sending): look-ups, connection settings, health. */
+/** What other features may use of mailboxes: the look-ups, settings and health the inbound and outbound doors need. */
 export { imapSettingsOf, smtpSettingsOf } from "./mailboxes.connection";
 export {
   firstMailboxOf,

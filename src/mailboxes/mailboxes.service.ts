@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
-import { recordAudit } from "../audit/audit.service";
+import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
@@ -10,7 +10,7 @@ import type { SecretBox } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { sanitizeHtmlBody } from "../lib/sanitize";
 import { slugify } from "../lib/slug";
-import { teams } from "../teams/teams.table";
+import { teamsAmong } from "../teams/teams.public";
 import { randomBytes } from "node:crypto";
 import { presentMailbox, type MailboxRow } from "./mailboxes.present";
 import { checkKindSettings, normalizeTrustedSenders } from "./mailboxes.rules";
@@ -73,12 +73,7 @@ function newForwardingAddress(db: Queryable, email: string, inboundDomain: strin
 
 function checkTeam(db: Queryable, ctx: RequestContext, teamId: string | null | undefined): void {
   if (!teamId) return;
-  const team = db
-    .select({ id: teams.id })
-    .from(teams)
-    .where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, teamId)))
-    .get();
-  if (!team) throw invalidAt("body.team_id", "No such team.");
+  if (!teamsAmong(db, ctx.workspaceId, [teamId]).has(teamId)) throw invalidAt("body.team_id", "No such team.");
 }
 
 function checkEmailFree(db: Queryable, email: string, exceptId: string | null): void {

@@ -8,7 +8,7 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound, unauthorized } from "../lib/errors";
 import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
-import { liveSessions, retireResets, revokeSessionsOf } from "../users/password-resets.service";
+import { liveSessions, retireResets, revokeSessionsOf } from "../users/users.public";
 import { findUserRow } from "./me.service";
 
 type SecurityDeps = Pick<Deps, "db" | "clock">;

@@ -21,7 +21,7 @@ describe("GET /v1/me", () => {
     const { workspace: first, owner } = await createWorkspaceWithOwner(desk);
     const { workspace: second } = await createWorkspaceWithOwner(desk);
     const { workspace: gone } = await createWorkspaceWithOwner(desk);
-    const { members } = await import("../workspaces/workspaces.table");
+    const { members } = await import("../members/members.table");
     desk.deps.db
       .insert(members)
       .values({ workspaceId: second.id, userId: owner.id, role: "viewer", createdAt: new Date().toISOString() })

@@ -1,4 +1,7 @@
 import { defineModule } from "../module";
+import type { MemberLeft } from "./members.service";
 import { membersRoutes } from "./members.routes";
 
-export const membersModule = defineModule({ name: "members", routes: (deps) => [membersRoutes(deps)] });
+/** `memberLeft` clears what other features keep per member (team seats); the registry wires it. */
+export const membersModule = (cascade: { memberLeft: MemberLeft }) =>
+  defineModule({ name: "members", routes: (deps) => [membersRoutes(deps, cascade)] });

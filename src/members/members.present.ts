@@ -1,6 +1,6 @@
 import type { users } from "../auth/auth.table";
-import { presentUserRef } from "../users/users.present";
-import type { members } from "../workspaces/workspaces.table";
+import { presentUserRef } from "../users/users.public";
+import type { members } from "./members.table";
 
 export type MemberRow = typeof members.$inferSelect;
 export type MemberUserRow = Pick<typeof users.$inferSelect, "id" | "name" | "email" | "avatarUrl" | "avatarSource">;

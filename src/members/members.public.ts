@@ -32,5 +32,20 @@ export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) 
   return (workspaceId, userId) => memberRole.get(workspaceId, userId)?.role ?? null;
 }
 
-/** What other features may use of members: tickets supply the open-ticket count members present. */
-export { registerOpenTicketCounter } from "./members.open-tickets";
+/** What other features may use of members: membership reads and the writes workspaces and invitations make. */
+export {
+  addWorkspaceMember,
+  findMember,
+  insertOwnerMembership,
+  isMember,
+  isMemberEmail,
+  memberHasRole,
+  memberIdsOfWorkspace,
+  memberRoleOf,
+  membersAmong,
+  setMemberRole,
+  type MemberLeft,
+} from "./members.service";
+export { type MemberJson } from "./members.present";
+export { MemberSchema } from "./members.schemas";
+export { registerOpenTicketCounter, type OpenTicketCounter } from "./members.open-tickets";

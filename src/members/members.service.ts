@@ -3,19 +3,25 @@ import { users } from "../auth/auth.table";
 import { roleAtLeast, type RequestContext, type Role } from "../auth/context";
 import { grantDeniedDetail, mayAlterRole, mayGrantRole } from "../auth/grants";
 import { signalAccessEnded } from "../auth/session-signals";
-import { recordAudit } from "../audit/audit.service";
+import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { afterCommit, withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { userTopic } from "../events/envelope";
 import { forbidden, invalidAt, notFound } from "../lib/errors";
-import { teamMembers, teams } from "../teams/teams.table";
-import { members } from "../workspaces/workspaces.table";
+import { members } from "./members.table";
 import { openTicketsOf } from "./members.open-tickets";
 import { presentMember, type MemberJson } from "./members.present";
 
 type Deps = { db: Db };
+
+/**
+ * What other features undo, in the same transaction, when someone leaves a workspace (teams drop
+ * them from the workspace's teams). Passed in by the composition root: teams build on members
+ * (a team holds members only), so members never import them.
+ */
+export type MemberLeft = (tx: Tx, workspaceId: string, userId: string) => void;
 
 const memberColumns = {
   member: members,
@@ -166,7 +172,7 @@ export function addWorkspaceMember(
 }
 
 /** Removes a member and their team memberships; their live connections end after commit. */
-export function removeMember(ctx: RequestContext, userId: string, deps: Deps): void {
+export function removeMember(ctx: RequestContext, userId: string, deps: Deps, memberLeft: MemberLeft): void {
   withTx(deps.db, (tx) => {
     const current = memberRow(tx, ctx.workspaceId, userId);
     if (!current) throw notFound("Member");
@@ -179,10 +185,7 @@ export function removeMember(ctx: RequestContext, userId: string, deps: Deps): v
     tx.delete(members)
       .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)))
       .run();
-    const workspaceTeams = tx.select({ id: teams.id }).from(teams).where(eq(teams.workspaceId, ctx.workspaceId));
-    tx.delete(teamMembers)
-      .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams)))
-      .run();
+    memberLeft(tx, ctx.workspaceId, userId);
     appendEvent(tx, {
       workspaceId: ctx.workspaceId,
       type: "member.removed",
@@ -218,4 +221,49 @@ export function membersAmong(tx: Queryable, workspaceId: string, userIds: string
     .where(and(eq(members.workspaceId, workspaceId), inArray(members.userId, userIds)))
     .all();
   return new Set(rows.map((r) => r.id));
+}
+
+/** True when the user is a member of the workspace. */
+export function isMember(tx: Queryable, workspaceId: string, userId: string): boolean {
+  return !!tx
+    .select({ userId: members.userId })
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+    .get();
+}
+
+/** The member's role, or null when the user is not in the workspace. */
+export function memberRoleOf(tx: Queryable, workspaceId: string, userId: string): Role | null {
+  return (
+    tx
+      .select({ role: members.role })
+      .from(members)
+      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+      .get()?.role ?? null
+  );
+}
+
+/** True when someone with this (account) email is a member of the workspace. */
+export function isMemberEmail(tx: Queryable, workspaceId: string, email: string): boolean {
+  return !!tx
+    .select({ id: members.userId })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(and(eq(members.workspaceId, workspaceId), eq(users.email, email)))
+    .get();
+}
+
+/** User ids of every member of the workspace. */
+export function memberIdsOfWorkspace(tx: Queryable, workspaceId: string): string[] {
+  return tx
+    .select({ userId: members.userId })
+    .from(members)
+    .where(eq(members.workspaceId, workspaceId))
+    .all()
+    .map((r) => r.userId);
+}
+
+/** The first membership of a new workspace: its creator as owner (no event: the workspace's own covers it). */
+export function insertOwnerMembership(tx: Tx, workspaceId: string, userId: string, now: string): void {
+  tx.insert(members).values({ workspaceId, userId, role: "owner", createdAt: now }).run();
 }

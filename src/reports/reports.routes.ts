@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { OverviewSchema, ReportQuery } from "./reports.schemas";
-import { overviewReport, reportRange, workspaceTimeZone } from "./reports.service";
+import { workspaceTimeZone } from "../workspaces/workspaces.public";
+import { overviewReport, reportRange } from "./reports.service";
 
 export function reportsRoutes(deps: Deps) {
   return new Elysia({ tags: ["reports"] }).use(deps.guard).get(

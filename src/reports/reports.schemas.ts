@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { UserRefSchema } from "../tickets/tickets.schemas";
+import { UserRefSchema } from "../tickets/tickets.public";
 
 export const ReportQuery = z.object({ from: z.string().max(40).optional(), to: z.string().max(40).optional() });
 

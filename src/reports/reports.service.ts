@@ -1,11 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { invalidAt } from "../lib/errors";
-import { userRefsOf } from "../tickets/tickets.present";
-import { ticketScope } from "../tickets/tickets.list";
-import { CHANNELS, SEVERITIES, tickets } from "../tickets/tickets.table";
-import type { UserRefJson } from "../users/users.present";
+import { CHANNELS, reportableTicketsSql, SEVERITIES, userRefsOf } from "../tickets/tickets.public";
+import type { UserRefJson } from "../users/users.public";
 
 export type Overview = {
   from: string;
@@ -26,14 +24,6 @@ export type Overview = {
 
 const DAY_MS = 86_400_000;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The workspace's time zone setting, UTC when unset. */
-export function workspaceTimeZone(db: Queryable, workspaceId: string): string {
-  const row = db.all<{ tz: string | null }>(
-    sql`SELECT json_extract(settings, '$.timezone') AS tz FROM workspaces WHERE id = ${workspaceId}`,
-  )[0];
-  return row?.tz || "UTC";
-}
 
 /** Milliseconds `timeZone` is ahead of UTC at the instant `at`. */
 function zoneOffset(at: number, timeZone: string): number {
@@ -133,7 +123,7 @@ export function overviewReport(
   const from = range.from.toISOString();
   const to = range.to.toISOString();
   // The tickets the caller may see (private teams' only for their members), live and not spam.
-  const visible = and(...ticketScope(db, ctx), eq(tickets.spam, false))!;
+  const visible = reportableTicketsSql(db, ctx);
   const createdIn = sql`${visible} AND created_at >= ${from} AND created_at < ${to}`;
   const solvedIn = sql`${visible} AND solved_at >= ${from} AND solved_at < ${to}`;
   const firstResponses = sql`SELECT ${minutes("first_responded_at", "created_at")} AS v FROM tickets WHERE ${createdIn} AND first_responded_at IS NOT NULL`;

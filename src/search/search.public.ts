@@ -1,2 +1,14 @@
-/** What other features may use of search: the full-text match of tickets a ticket list filters by. */
-export { matchingTicketIdsSql } from "./search.query";
+/** What other features may use of the full-text index: the matching queries of each list, and the staging flush. */
+export {
+  COMMON_TERM_DOCS,
+  contactTicketsSql,
+  matchingCompanyRowidsSql,
+  matchingContactIdsSql,
+  matchingTicketIdsSql,
+  planSearch,
+  queryTerms,
+  RANK_CAP,
+  ticketNumberOf,
+  type SearchPlan,
+} from "./search.query";
+export { flushSearchStaging, registerSearchStaging } from "./search.staging";

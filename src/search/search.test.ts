@@ -5,7 +5,7 @@ import { newField, newTeam, newTicket } from "../tickets/tickets.testkit";
 import { untilCommitted } from "../db/tx";
 import { createTicket, updateTicket } from "../tickets/tickets.service";
 import { planSearch, queryTerms } from "./search.query";
-import { searchTickets } from "./search.service";
+import { searchTickets } from "../tickets/tickets.public";
 import { flushSearchStaging } from "./search.staging";
 
 /** A hard delete (as the workspace purge does), in the caller's turn. */
@@ -77,7 +77,7 @@ describe("search", () => {
   test("common words take the guarded path: newest hits only, subject before custom field before message, then recency", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     await newField(desk, owner, { name: "Ref", key: "ref", type: "text" });
-    const { searchTickets } = await import("./search.service");
+    const { searchTickets } = await import("../tickets/tickets.public");
     const inMessage = await newTicket(desk, owner, { subject: "One", body_html: "<p>common wombat words</p>" });
     const inField = await newTicket(desk, owner, { subject: "Two", fields: { ref: "wombat-7" } });
     const olderSubject = await newTicket(desk, owner, { subject: "wombat older" });

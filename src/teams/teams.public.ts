@@ -11,5 +11,7 @@ export function privateTeamsLookup(db: Db): (workspaceId: string, userId: string
   return (workspaceId, userId) => privateTeams.all(workspaceId, userId).map((r) => r.team_id);
 }
 
-/** What other features may use of teams: whether a team exists, is private, or is hidden from a caller. */
+/** What other features may use of teams: which teams exist, who is hidden from whom, and leaving them. */
+export { leaveWorkspaceTeams, memberIdsOf, teamsAmong } from "./teams.service";
+export type { TeamJson } from "./teams.present";
 export { privateTeamOfWorkspace, privateTeamsOutside, teamOfWorkspace } from "./teams.lookup";

@@ -1,20 +1,28 @@
-import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, notInArray, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { scopesBeyond } from "../auth/grants";
 import { signalAccessEnded } from "../auth/session-signals";
-import { recordAudit } from "../audit/audit.service";
+import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { afterCommit, withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { forbidden, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { membersAmong } from "../members/members.service";
+import { membersAmong } from "../members/members.public";
 import { presentTeam, type TeamJson, type TeamRow } from "./teams.present";
 import { teamStatements } from "./teams.statements";
 import { teamMembers, teams } from "./teams.table";
 
 type Deps = { db: Db };
+
+/** Drops a person who left the workspace from its teams (members.removeMember calls it in its transaction). */
+export function leaveWorkspaceTeams(tx: Tx, workspaceId: string, userId: string): void {
+  const workspaceTeams = tx.select({ id: teams.id }).from(teams).where(eq(teams.workspaceId, workspaceId));
+  tx.delete(teamMembers)
+    .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams)))
+    .run();
+}
 
 /** Member ids of each team, in a stable order. */
 export function memberIdsOf(tx: Queryable, teamIds: string[]): Map<string, string[]> {
@@ -222,4 +230,15 @@ export function deleteTeam(ctx: RequestContext, id: string, deps: Deps): void {
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.deleted", data: { team_id: id } });
     recordAudit(tx, ctx, { action: "team.deleted", entityType: "team", entityId: id, data: { name: row.name } });
   });
+}
+
+/** Which of `teamIds` are teams of the workspace. */
+export function teamsAmong(tx: Queryable, workspaceId: string, teamIds: string[]): Set<string> {
+  if (!teamIds.length) return new Set();
+  const rows = tx
+    .select({ id: teams.id })
+    .from(teams)
+    .where(and(eq(teams.workspaceId, workspaceId), inArray(teams.id, teamIds)))
+    .all();
+  return new Set(rows.map((r) => r.id));
 }

@@ -1,9 +1,24 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import type { Queryable } from "../db/database";
+import { ticketScope } from "./tickets.list";
+import { tickets } from "./tickets.table";
+
 /**
  * The ticket aggregate as other features see it: the one write API (create, patch, add a message,
  * merge, delete, wake, delivery outcomes) and the reads they need. Every change to a ticket, its
  * messages and its timeline goes through these functions, which own the status rules, the
  * counters, the activities and the events; nothing outside src/tickets writes these tables.
  */
+
+/** The tickets a caller may count in reports: visible to them (private teams' only for members), live, not spam. */
+export const reportableTicketsSql = (db: Queryable, ctx: RequestContext): SQL =>
+  and(...ticketScope(db, ctx), eq(tickets.spam, false))!;
+export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";
+export { ticketScope } from "./tickets.list";
+export { queryText, TicketSchema, UserRefSchema } from "./tickets.schemas";
+export { SEARCH_RESULTS, searchTickets } from "./tickets.search";
+export { CHANNELS, SEVERITIES, type TicketRow, type TicketStatus } from "./tickets.table";
 export {
   addMessage,
   bulkUpdateTickets,
@@ -25,10 +40,6 @@ export {
   type EmailFields,
   type MessageOrigin,
 } from "./messages.service";
-export type { MessageRow } from "./messages.table";
+export { type MessageRow } from "./messages.table";
 export { ticketOfWorkspace } from "./tickets.repo";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";
-export { ticketScope } from "./tickets.list";
-export { presentTickets, userRefsOf, type ContactRefJson, type TicketJson } from "./tickets.present";
-export { queryText, TicketSchema, UserRefSchema } from "./tickets.schemas";
-export { CHANNELS, SEVERITIES, type TicketRow, type TicketStatus } from "./tickets.table";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs } from "../jobs/jobs.table";
-import { members } from "../workspaces/workspaces.table";
+import { members } from "../members/members.table";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { activities, tickets } from "./tickets.table";

@@ -1,2 +1,2 @@
-/** What other features may use of views: the saved filters a ticket list applies. */
-export { findVisibleView, listVisibleViews, type ViewFilters } from "./views.service";
+/** What other features may use of views: the views a caller sees, and the rewrite of a renamed label. */
+export { findVisibleView, listVisibleViews, renameTagInViews, type ViewFilters, type ViewJson } from "./views.service";

@@ -5,10 +5,10 @@ import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { DeskError, forbidden, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { fieldFilterSql } from "../custom-fields/fields.apply";
-import { labelNameProblem, normalizeLabelName } from "../labels/labels.rules";
-import { teams } from "../teams/teams.table";
-import { members } from "../workspaces/workspaces.table";
+import { fieldFilterSql } from "../custom-fields/custom-fields.public";
+import { labelNameProblem, normalizeLabelName } from "../labels/labels.public";
+import { teamsAmong } from "../teams/teams.public";
+import { isMember } from "../members/members.public";
 import { visibleViewRow, visibleViewRows } from "./views.statements";
 import { views, type ViewFilters } from "./views.table";
 
@@ -53,20 +53,12 @@ export const listVisibleViews = (db: Queryable, ctx: RequestContext): ViewJson[]
 function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): ViewFilters {
   const out: ViewFilters = { ...filters };
   if (filters.assignee !== undefined && filters.assignee !== "me" && filters.assignee !== "none") {
-    const member = tx
-      .select({ userId: members.userId })
-      .from(members)
-      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, filters.assignee)))
-      .get();
-    if (!member) throw invalidAt("body.filters.assignee", "assignee is me, none or a member's user id");
+    if (!isMember(tx, ctx.workspaceId, filters.assignee))
+      throw invalidAt("body.filters.assignee", "assignee is me, none or a member's user id");
   }
   if (filters.team_id !== undefined) {
-    const team = tx
-      .select({ id: teams.id })
-      .from(teams)
-      .where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, filters.team_id)))
-      .get();
-    if (!team) throw invalidAt("body.filters.team_id", "no team of this workspace has this id");
+    if (!teamsAmong(tx, ctx.workspaceId, [filters.team_id]).has(filters.team_id))
+      throw invalidAt("body.filters.team_id", "no team of this workspace has this id");
   }
   if (filters.mailbox_id !== undefined) {
     const mailbox = tx.all<{ id: string }>(

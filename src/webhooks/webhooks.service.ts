@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import type { RequestContext, Scope } from "../auth/context";
 import { scopesBeyond } from "../auth/grants";
-import { recordAudit } from "../audit/audit.service";
+import { recordAudit } from "../audit/audit.public";
 import type { Config } from "../config/config";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Tx } from "../db/database";
@@ -12,7 +12,7 @@ import { forbidden, invalidAt, notFound, validationFailed } from "../lib/errors"
 import type { SecretBox } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { assertPublicUrl, UnsafeUrlError, type Resolver } from "../lib/ssrf";
-import { teams } from "../teams/teams.table";
+import { teamsAmong } from "../teams/teams.public";
 import { invalidateWebhooks } from "./webhooks.cache";
 import { presentDelivery, presentWebhook } from "./webhooks.present";
 import { webhookDeliveries, webhooks } from "./webhooks.table";
@@ -45,14 +45,7 @@ async function checkedUrl(url: string, deps: Deps): Promise<string> {
 function checkTeams(tx: Tx, workspaceId: string, teamIds: string[]): string[] {
   const unique = [...new Set(teamIds)];
   if (!unique.length) return unique;
-  const known = new Set(
-    tx
-      .select({ id: teams.id })
-      .from(teams)
-      .where(and(eq(teams.workspaceId, workspaceId), inArray(teams.id, unique)))
-      .all()
-      .map((r) => r.id),
-  );
+  const known = teamsAmong(tx, workspaceId, unique);
   const errors = teamIds.flatMap((id, i) =>
     known.has(id) ? [] : [{ location: `body.team_ids.${i}`, message: "no such team in this workspace" }],
   );

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
-import { MemberSchema } from "../members/members.schemas";
+import { MemberSchema } from "../members/members.public";
 import { presentWorkspace } from "./workspaces.present";
 import {
   CreateWorkspaceBody,

@@ -1,10 +1,10 @@
 import { purgeWorkspaceJob } from "./workspaces.jobs";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { sessions } from "../auth/auth.table";
 import type { RequestContext, UserContext } from "../auth/context";
 import { signalAccessEnded } from "../auth/session-signals";
-import { recordAudit } from "../audit/audit.service";
-import type { Db, Tx } from "../db/database";
+import { recordAudit } from "../audit/audit.public";
+import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { DeskError, invalidAt, notFound } from "../lib/errors";
@@ -13,8 +13,9 @@ import type { Clock } from "../lib/clock";
 import { newId, randomToken } from "../lib/ids";
 import { slugify } from "../lib/slug";
 import type { SecretBox } from "../lib/crypto";
-import { setMemberRole } from "../members/members.service";
-import { members, workspaces } from "./workspaces.table";
+import { setMemberRole } from "../members/members.public";
+import { insertOwnerMembership, memberIdsOfWorkspace, memberRoleOf } from "../members/members.public";
+import { workspaces } from "./workspaces.table";
 import { presentWorkspace } from "./workspaces.present";
 import type { WorkspaceSettingsPatchInput } from "./workspaces.schemas";
 
@@ -54,10 +55,27 @@ export function createWorkspace(
       })
       .returning()
       .get();
-    tx.insert(members).values({ workspaceId: id, userId: user.userId, role: "owner", createdAt: now }).run();
+    insertOwnerMembership(tx, id, user.userId, now);
     appendEvent(tx, { workspaceId: id, type: "workspace.updated", data: { workspace: presentWorkspace(row) } });
     return row;
   });
+}
+
+/** The workspace's time zone setting, UTC when unset (reports count local days). */
+export function workspaceTimeZone(db: Queryable, workspaceId: string): string {
+  const row = db.all<{ tz: string | null }>(
+    sql`SELECT json_extract(${workspaces.settings}, '$.timezone') AS tz FROM ${workspaces} WHERE ${workspaces.id} = ${workspaceId}`,
+  )[0];
+  return row?.tz || "UTC";
+}
+
+/** A workspace's name and slug, deleted or not (`deletedAt` says): for invitations and their mail. */
+export function workspaceRefOf(db: Queryable, workspaceId: string) {
+  return db
+    .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, deletedAt: workspaces.deletedAt })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .get();
 }
 
 export function findWorkspace(db: Db, workspaceId: string) {
@@ -176,12 +194,7 @@ export function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: 
       data: { name: current.name },
     });
     tx.update(workspaces).set({ deletedAt: now, updatedAt: now }).where(eq(workspaces.id, ctx.workspaceId)).run();
-    const ids = tx
-      .select({ userId: members.userId })
-      .from(members)
-      .where(eq(members.workspaceId, ctx.workspaceId))
-      .all()
-      .map((r) => r.userId);
+    const ids = memberIdsOfWorkspace(tx, ctx.workspaceId);
     enqueue(tx, purgeWorkspaceJob, { workspace_id: ctx.workspaceId }, { uniqueKey: `purge:${ctx.workspaceId}` });
     return ids;
   });
@@ -196,12 +209,8 @@ export function transferOwnership(ctx: RequestContext, targetUserId: string, dep
   if (targetUserId === callerId)
     throw invalidAt("body.user_id", "You already own this workspace; name another member.");
   return withTx(deps.db, (tx) => {
-    const target = tx
-      .select({ role: members.role })
-      .from(members)
-      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, targetUserId)))
-      .get();
-    if (!target) throw invalidAt("body.user_id", "Not a member of this workspace.");
+    if (memberRoleOf(tx, ctx.workspaceId, targetUserId) === null)
+      throw invalidAt("body.user_id", "Not a member of this workspace.");
     const promoted = setMemberRole(tx, ctx, targetUserId, "owner", deps);
     const demoted = setMemberRole(tx, ctx, callerId, "admin", deps);
     recordAudit(tx, ctx, {

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, id, json, timestamp, updatedAt } from "../db/columns";
 
 export const workspaces = sqliteTable(
@@ -23,22 +23,4 @@ export const workspaces = sqliteTable(
     uniqueIndex("workspaces_slug_unique").on(t.slug),
     uniqueIndex("workspaces_widget_key_unique").on(t.widgetKey),
   ],
-);
-
-export const members = sqliteTable(
-  "members",
-  {
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull(),
-    role: text("role", { enum: ["owner", "admin", "agent", "viewer"] }).notNull(),
-    availability: text("availability", { enum: ["online", "away", "offline"] })
-      .notNull()
-      .default("online"),
-    maxOpenTickets: integer("max_open_tickets"),
-    lastSeenAt: timestamp("last_seen_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("members_user_idx").on(t.userId)],
 );

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { apiKeys } from "../../src/api-keys/api-keys.table";
 import type { Scope } from "../../src/auth/context";
 import { invitations } from "../../src/invitations/invitations.table";
-import { members } from "../../src/workspaces/workspaces.table";
+import { members } from "../../src/members/members.table";
 import { addMember, ALL_SCOPES, createKey, createWorkspaceWithOwner } from "../factories";
 import { startTestDesk } from "../harness";
 

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema } from "../http/schemas";
-import { CompanyListQuery, CompanySchema, CreateCompanyBody, UpdateCompanyBody } from "../contacts/contacts.schemas";
+import { CompanyListQuery, CompanySchema, CreateCompanyBody, UpdateCompanyBody } from "./contacts.schemas";
 import {
   createCompany,
   deleteCompany,

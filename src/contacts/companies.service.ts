@@ -6,17 +6,17 @@ import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { contacts } from "../contacts/contacts.table";
-import { likePrefix } from "../contacts/contacts.text";
-import { matchingCompanyRowidsSql } from "../search/search.query";
+import { contacts } from "./contacts.table";
+import { likePrefix } from "./contacts.text";
+import { matchingCompanyRowidsSql } from "../search/search.public";
 import {
   applyFieldWrite,
   clearFieldValues,
   fieldFilterSql,
   fieldValuesOf,
   parseFieldFilters,
-} from "../custom-fields/fields.apply";
-import { applyLabelWrite, clearLabels, labelFilterSql, labelsOf, type LabelWrite } from "../labels/labels.apply";
+} from "../custom-fields/custom-fields.public";
+import { applyLabelWrite, clearLabels, labelFilterSql, labelsOf, type LabelWrite } from "../labels/labels.public";
 import { companies } from "./companies.table";
 
 type Deps = { db: Db };

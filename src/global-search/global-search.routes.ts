@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { queryText, TicketSchema } from "../tickets/tickets.schemas";
-import { searchEverything } from "./search.service";
+import { queryText, TicketSchema } from "../tickets/tickets.public";
+import { searchEverything } from "./global-search.service";
 
 export const SearchQuery = z.object({ q: queryText(500).default("") });
 

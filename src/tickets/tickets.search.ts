@@ -1,11 +1,6 @@
-import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
-import { presentContacts, type ContactJson } from "../contacts/contacts.present";
-import { contacts } from "../contacts/contacts.table";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import { presentTickets, type TicketJson } from "../tickets/tickets.present";
-import { ticketScope } from "../tickets/tickets.list";
-import { tickets } from "../tickets/tickets.table";
 import {
   COMMON_TERM_DOCS,
   contactTicketsSql,
@@ -13,7 +8,10 @@ import {
   RANK_CAP,
   ticketNumberOf,
   type SearchPlan,
-} from "./search.query";
+} from "../search/search.public";
+import { presentTickets, type TicketJson } from "./tickets.present";
+import { ticketScope } from "./tickets.list";
+import { tickets } from "./tickets.table";
 
 export const SEARCH_RESULTS = 5;
 
@@ -92,44 +90,4 @@ function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number, commo
       SELECT fv.record_id, s.score FROM (SELECT rowid AS rid, ${score("field_value_search", -2)} AS score FROM field_value_search WHERE field_value_search MATCH ${value} ORDER BY rowid DESC LIMIT ${cap}) s JOIN field_values fv ON fv.rowid = s.rid AND fv.entity = 'ticket'
       UNION ALL
       ${contactTicketsSql(plan, ctx.workspaceId, cap, limit, sql`t.id, ${contactScore}`, precise)}`;
-}
-
-export function searchContacts(db: Queryable, ctx: RequestContext, q: string, limit = SEARCH_RESULTS): ContactJson[] {
-  const plan = planSearch(db, q);
-  if (!plan) return [];
-  const precise = plan.precise;
-  const person = plan.expression(["name", "email"]);
-  const score = precise ? sql.raw("bm25(contact_search, 0.0, 2.0, 1.0)") : sql.raw("0");
-  const ranked = db.all<{ id: string }>(sql`
-    SELECT c.id AS id FROM (SELECT rowid AS rid, ${score} AS score FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${precise ? COMMON_TERM_DOCS : RANK_CAP}) s
-    JOIN contacts c ON c.rowid = s.rid
-    WHERE c.workspace_id = ${ctx.workspaceId} AND c.deleted_at IS NULL
-    ORDER BY s.score ASC, c.updated_at DESC, c.id DESC
-    LIMIT ${limit}`);
-  if (ranked.length === 0) return [];
-  const rows = db
-    .select()
-    .from(contacts)
-    .where(
-      and(
-        inArray(
-          contacts.id,
-          ranked.map((r) => r.id),
-        ),
-        isNull(contacts.deletedAt),
-      ),
-    )
-    .all();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return presentContacts(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
-}
-
-/** GET /v1/search: five tickets, five contacts (when the caller may read contacts), articles (the knowledge base's, none here). */
-export function searchEverything(db: Queryable, ctx: RequestContext, q: string) {
-  const mayReadContacts = ctx.scopes === null ? roleAtLeast(ctx.role, "viewer") : hasScope(ctx, "contacts:read");
-  return {
-    tickets: searchTickets(db, ctx, q),
-    contacts: mayReadContacts ? searchContacts(db, ctx, q) : [],
-    articles: [] as unknown[],
-  };
 }

@@ -1,0 +1,2 @@
+/** What other features may use of audit: recording an entry in their own transaction. */
+export { recordAudit, type AuditEntry } from "./audit.service";

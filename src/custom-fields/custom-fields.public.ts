@@ -1,0 +1,15 @@
+/** What other features may use of custom fields: writing, reading, filtering and sorting a record's values. */
+export {
+  applyFieldWrite,
+  applyFieldWriteWithValues,
+  clearFieldValues,
+  fieldDefinitions,
+  fieldFilterSql,
+  fieldSortSql,
+  fieldValuesOf,
+  missingRequiredOnSolve,
+  parseFieldFilters,
+  type FieldChange,
+  type FieldEntity,
+  type FieldFilter,
+} from "./fields.apply";
