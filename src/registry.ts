@@ -1,4 +1,4 @@
-import type { Elysia } from "elysia";
+import type { AnyElysia } from "elysia";
 import { labelsRoutes } from "./labels/labels.routes";
 import { fieldsRoutes } from "./custom-fields/fields.routes";
 import { contactsRoutes } from "./contacts/contacts.routes";
@@ -42,7 +42,7 @@ import { deliverWebhookJob, registerWebhookFanOut } from "./webhooks/webhooks.de
  * Where features plug in: their route plugins (mounted under /v1), their job kinds and their
  * event hooks. Add one line per feature; nothing else needs to know about it.
  */
-export function featureRoutes(deps: Deps): Elysia<any, any, any, any, any, any, any>[] {
+export function featureRoutes(deps: Deps): AnyElysia[] {
   return [
     workspacesRoutes(deps),
     apiKeysRoutes(deps),

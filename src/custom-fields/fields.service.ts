@@ -84,7 +84,7 @@ export function listFields(
 function normalizeOptions(type: FieldType, options: OptionInput[] | undefined): FieldOption[] {
   const choice = type === "select" || type === "multi_select";
   if (!choice) {
-    if (options && options.length) throw invalidAt("body.options", `a ${type} field has no options`);
+    if (options?.length) throw invalidAt("body.options", `a ${type} field has no options`);
     return [];
   }
   const list = options ?? [];

@@ -143,7 +143,7 @@ describe("metrics labels", () => {
       `/zz${Date.now()}e`,
     ];
     for (const path of probes) expect((await fetch(desk.url + path)).status).toBe(404);
-    await fetch(desk.url + "/v1/healthz-nope", { method: "BREW" });
+    await fetch(`${desk.url}/v1/healthz-nope`, { method: "BREW" });
     const text = await (await fetch(`${desk.url}/metrics`)).text();
     for (const path of probes) expect(text).not.toContain(path.slice(3));
     expect(text).toMatch(/desk_http_requests_total\{method="GET",route="\(unmatched\)",status="404"\} [3-9]/);

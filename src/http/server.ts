@@ -100,7 +100,8 @@ export function createHttpHandler(app: App, deps: Deps, options: HttpOptions = {
       requestId,
       startedAt: started,
       get ip() {
-        return (ip ??= server?.requestIP(request)?.address ?? null);
+        if (ip === undefined) ip = server?.requestIP(request)?.address ?? null;
+        return ip;
       },
     };
     setRequestMeta(request, meta);

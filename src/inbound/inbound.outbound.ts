@@ -141,7 +141,7 @@ export function sendReplyJob(deps: Deps) {
         .from(messages)
         .where(and(eq(messages.id, payload.message_id), eq(messages.workspaceId, payload.workspace_id)))
         .get();
-      if (!message || message.deliveryStatus !== "pending") return;
+      if (message?.deliveryStatus !== "pending") return;
       const ticket = deps.db.select().from(tickets).where(eq(tickets.id, message.ticketId)).get();
       const mailbox = ticket?.mailboxId
         ? deps.db

@@ -111,7 +111,7 @@ const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefi
   queriesOf(db).receipt.get(mailboxId, key)?.outcome;
 
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
-function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
+function claimReceipt(_tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
   return (
     queriesOf(currentDb()).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, new Date().toISOString())
       .length > 0
@@ -189,7 +189,7 @@ export function normalizeCidReferences(html: string, contentIds: Set<string>): s
   if (contentIds.size === 0 || !/cid:/i.test(html)) return html;
   return html.replace(
     /(\bsrc\s*=\s*)(["']?)cid:([^"'\s>]+)\2/gi,
-    (whole, prefix: string, quote: string, reference: string) => {
+    (whole, prefix: string, _quote: string, reference: string) => {
       let cid = reference;
       try {
         cid = decodeURIComponent(reference);

@@ -195,7 +195,8 @@ export function createJobRunner(options: RunnerOptions): JobRunner {
         jobId: row.id,
         attempt: row.attempts,
         get logger() {
-          return (log ??= logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts }));
+          log ??= logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
+          return log;
         },
         signal: run.controller.signal,
       };

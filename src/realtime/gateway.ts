@@ -87,7 +87,10 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
 
   const addTo = (map: Map<string, Set<Socket>>, key: string, ws: Socket) => {
     let set = map.get(key);
-    if (!set) map.set(key, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      map.set(key, set);
+    }
     set.add(ws);
   };
   const removeFrom = (map: Map<string, Set<Socket>>, key: string, ws: Socket) => {

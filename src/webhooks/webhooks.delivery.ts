@@ -180,7 +180,7 @@ export const deliverWebhookJob = (deps: DeliveryDeps) => {
     async handler({ delivery_id }, run) {
       const ctx = load.get(delivery_id);
       // Gone (endpoint deleted, event pruned) or already settled: nothing to do, idempotently.
-      if (!ctx || ctx.status !== "pending") return;
+      if (ctx?.status !== "pending") return;
       const attempt = await post(deps, ctx, run.signal);
       const now = deps.clock.now();
       // Results of deliveries finishing together commit in one transaction (see batchedWrite).
