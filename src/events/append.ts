@@ -4,6 +4,7 @@ import { afterCommit, currentDb } from "../db/tx";
 import { newId } from "../lib/ids";
 import { hooksOf } from "./bus";
 import { teamTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
+import { systemClock } from "../lib/clock";
 
 export type NewEvent = {
   workspaceId: string;
@@ -47,7 +48,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     visibility: input.visibility ?? "agents",
     topics: [mainTopic, ...(input.extraTopics ?? [])],
     data: input.data,
-    occurred_at: input.occurredAt ?? new Date().toISOString(),
+    occurred_at: input.occurredAt ?? systemClock.now().toISOString(),
     private_team_id: privateTeamId,
   };
   statements.insert.run(

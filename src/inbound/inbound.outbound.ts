@@ -39,7 +39,7 @@ let writingAutoReply = false;
  * Outbound replies on email tickets are stored `pending`; in the same transaction this hook
  * records our Message-ID for threading and enqueues the durable send job.
  */
-export function registerOutboundMailHook(deps: Pick<Deps, "db" | "config">): void {
+export function registerOutboundMailHook(deps: Pick<Deps, "db" | "clock" | "config">): void {
   onEventInTransaction(deps.db, (tx, event) => {
     if (event.type !== "message.created") return;
     const message = (
@@ -62,7 +62,7 @@ export function registerOutboundMailHook(deps: Pick<Deps, "db" | "config">): voi
         ticketId,
         deskMessageId: message.id,
         direction: "outbound",
-        createdAt: new Date().toISOString(),
+        createdAt: deps.clock.now().toISOString(),
       })
       .onConflictDoNothing()
       .run();
@@ -117,7 +117,7 @@ async function deliver(
     await sendViaSmtp(settings, mail);
     return "smtp";
   }
-  const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+  const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, deps.clock.now());
   log.warn(
     { mailbox_id: mailbox.id, path },
     "mail: no relay configured (DESK_SMTP_URL), reply written to the outbox and NOT delivered",

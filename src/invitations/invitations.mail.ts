@@ -68,7 +68,7 @@ export function invitationMailJob(deps: Deps) {
       };
       const relay = deps.config.smtpRelayUrl;
       if (!relay) {
-        const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+        const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, deps.clock.now());
         run.logger.info({ invitation_id: invitation.id, path }, "invitation mail written to the outbox");
         return;
       }

@@ -2,6 +2,7 @@ import type { Db, Tx } from "../db/database";
 import { afterCommit, currentDb } from "../db/tx";
 import { newId } from "../lib/ids";
 import { jobs } from "./jobs.table";
+import { systemClock } from "../lib/clock";
 
 export type EnqueueOptions = {
   runAt?: Date;
@@ -32,7 +33,7 @@ export function registerRunnerLink(db: Db, link: RunnerLink): void {
 export function enqueue(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
   const db = currentDb();
   const link = links.get(db);
-  const nowDate = link ? link.now() : new Date();
+  const nowDate = link ? link.now() : systemClock.now();
   const now = nowDate.toISOString();
   const id = newId();
   const inserted = tx

@@ -20,6 +20,7 @@ import type { TokenService } from "../auth/tokens";
 import { socketClosed, socketOpened, type MetricSource } from "../metrics/metrics";
 import { createPresence } from "./presence";
 import { CLOSE, type AgentClaims, type WidgetClaims } from "./realtime.protocol";
+import type { Clock } from "../lib/clock";
 
 type SocketData = {
   kind: "agent" | "widget";
@@ -48,15 +49,13 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 const MAX_FRAME_BYTES = 4096;
 const MAX_REPLAY = 5000;
 
-export type RealtimeGateway = ReturnType<typeof createRealtimeGateway>;
-
 /**
  * The WebSocket gateway. Agents join workspace:<wid>, user:<uid> and the private-team topics they
  * may see; widget visitors join only contact:<wid>:<cid> and get only public events. Committed
  * events fan out once per socket: Bun's pub/sub for the main topic, our own index for extra topics
  * and for the `event.hidden` stand-ins of private-team events.
  */
-export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logger: Logger }) {
+export function createRealtimeGateway(deps: { db: Db; clock: Clock; tokens: TokenService; logger: Logger }) {
   const log = deps.logger.child({ subsystem: "realtime" });
   const sqlite = deps.db.$client;
   let server: Server<unknown> | null = null;
@@ -105,7 +104,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
    * but only events their scopes cover (src/events/visibility.ts).
    */
   function currentGrants(data: SocketData): Pick<SocketData, "allTeams" | "teams" | "scopes"> | null {
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     if (data.apiKeyId) {
       const row = keyScopes.get(data.apiKeyId, data.workspaceId, now);
       if (!row) return null;
@@ -250,7 +249,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
         ticket_id: ticketId,
         user_id: ws.data.userId,
         contact_id: ws.data.kind === "widget" ? ws.data.ownTopics[0]!.split(":")[2] : null,
-        occurred_at: new Date().toISOString(),
+        occurred_at: deps.clock.now().toISOString(),
       });
       const topic = workspaceTopic(ws.data.workspaceId);
       if (ws.data.kind === "agent") ws.publish(topic, relay);

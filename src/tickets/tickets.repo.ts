@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { notFound } from "../lib/errors";
@@ -58,15 +58,6 @@ export function findVisibleTicket(
 export function privateTeamOf(db: Queryable, workspaceId: string, teamId: string | null): string | null {
   if (!teamId) return null;
   return privateTeamRow(db, workspaceId, teamId)?.id ?? null;
-}
-
-export function ticketsByIds(db: Queryable, workspaceId: string, ids: string[]): TicketRow[] {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(tickets)
-    .where(and(eq(tickets.workspaceId, workspaceId), inArray(tickets.id, ids)))
-    .all();
 }
 
 export function reloadTicket(db: Queryable, id: string): TicketRow {

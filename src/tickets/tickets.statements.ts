@@ -1,6 +1,5 @@
 import type { Queryable } from "../db/database";
 import { jsonList, preparedFor } from "../db/prepared";
-import type { UserRefJson } from "../users/users.present";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 
 /**
@@ -209,5 +208,3 @@ export function userRefRows(db: Queryable, ids: string[]): UserRefRow[] {
   }
   return s.userRefMany.all(jsonList(ids));
 }
-
-export type { UserRefJson };

@@ -6,7 +6,7 @@ import { onEventInTransaction } from "../events/bus";
 import type { StoredEvent } from "../events/envelope";
 import { defineJob, PermanentFailure, RetryLater } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
-import type { Clock } from "../lib/clock";
+import { type Clock, systemClock } from "../lib/clock";
 import { hmacSha256Hex, type SecretBox } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { assertPublicUrl, type Resolver } from "../lib/ssrf";
@@ -57,7 +57,7 @@ export function registerWebhookFanOut(db: Db): () => void {
   return onEventInTransaction(db, (tx: Tx, event: StoredEvent) => {
     const endpoints = webhooksOf(db, event.workspace_id);
     if (endpoints.length === 0) return;
-    const now = new Date().toISOString();
+    const now = systemClock.now().toISOString();
     for (const webhook of endpoints) {
       if (!wantsEvent(webhook, event)) continue;
       const deliveryId = newId();
