@@ -41,7 +41,7 @@ async function wrk(
   for (const [k, v] of Object.entries(options.headers ?? {}))
     lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`);
   // Non-2xx answers count as errors (wrk reports them as "Non-2xx or 3xx responses").
-  writeFileSync(lua, lines.join("\n") + "\n");
+  writeFileSync(lua, `${lines.join("\n")}\n`);
   const proc = Bun.spawn(["wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", lua, url], {
     stdout: "pipe",
     stderr: "pipe",

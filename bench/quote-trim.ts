@@ -15,13 +15,13 @@ for (let level = 1; quoted.length < 19_000; level++) {
   quoted += "\n\n";
 }
 const text = `${reply}\n\nBest regards,\nCarol\n\n${quoted}`;
-const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const htmlReply = reply
   .split("\n\n")
-  .map((p) => `<div>${escape(p)}</div>`)
+  .map((p) => `<div>${escapeHtml(p)}</div>`)
   .join("");
-const gmail = `<div dir="ltr">${htmlReply}<div>Best regards,<br>Carol</div></div><br><div class="gmail_quote"><div class="gmail_attr">On Mon, Nov 1, 2026 at 10:00 AM, Support &lt;support@acme.test&gt; wrote:<br></div><blockquote class="gmail_quote">${escape(quoted).replace(/\n/g, "<br>")}</blockquote></div>`;
-const unmarked = `<div>${htmlReply}<div>Best regards,<br>Carol</div><hr><p><b>From:</b> Support &lt;support@acme.test&gt;<br><b>Sent:</b> Monday, November 1, 2026 10:00 AM<br><b>To:</b> Carol<br><b>Subject:</b> Printer</p>${escape(quoted).replace(/\n/g, "<br>")}</div>`;
+const gmail = `<div dir="ltr">${htmlReply}<div>Best regards,<br>Carol</div></div><br><div class="gmail_quote"><div class="gmail_attr">On Mon, Nov 1, 2026 at 10:00 AM, Support &lt;support@acme.test&gt; wrote:<br></div><blockquote class="gmail_quote">${escapeHtml(quoted).replace(/\n/g, "<br>")}</blockquote></div>`;
+const unmarked = `<div>${htmlReply}<div>Best regards,<br>Carol</div><hr><p><b>From:</b> Support &lt;support@acme.test&gt;<br><b>Sent:</b> Monday, November 1, 2026 10:00 AM<br><b>To:</b> Carol<br><b>Subject:</b> Printer</p>${escapeHtml(quoted).replace(/\n/g, "<br>")}</div>`;
 
 function measure(name: string, html: string | null, plain: string) {
   for (let i = 0; i < 50; i++) trimQuoted(html, plain);

@@ -90,8 +90,7 @@ async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: stri
     const { done, value } = await reader.read();
     if (done) return;
     buffered += decoder.decode(value);
-    let newline: number;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
+    for (let newline = buffered.indexOf("\n"); newline >= 0; newline = buffered.indexOf("\n")) {
       onLine(buffered.slice(0, newline));
       buffered = buffered.slice(newline + 1);
     }

@@ -31,7 +31,7 @@ const walk = (dir: string) => {
 };
 if (existsSync(webDist)) walk(webDist);
 const imports = files.map((f, i) => `import f${i} from ${JSON.stringify(f)} with { type: "file" };`);
-const entries = files.map((f, i) => `  [${JSON.stringify("/" + relative(webDist, f).split("\\").join("/"))}, f${i}],`);
+const entries = files.map((f, i) => `  [${JSON.stringify(`/${relative(webDist, f).split("\\").join("/")}`)}, f${i}],`);
 writeFileSync(
   join(buildDir, "entry.ts"),
   `${imports.join("\n")}

@@ -67,7 +67,10 @@ const words = (min: number, max: number) => {
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
 const weighted = <T>(pairs: Array<[T, number]>): T => {
   let r = random();
-  for (const [value, weight] of pairs) if ((r -= weight) < 0) return value;
+  for (const [value, weight] of pairs) {
+    r -= weight;
+    if (r < 0) return value;
+  }
   return pairs.at(-1)![0];
 };
 

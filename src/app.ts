@@ -69,5 +69,3 @@ export function buildApp(deps: Deps, modules: readonly FeatureModule[] = registe
     )
     .use(v1);
 }
-
-export type App = ReturnType<typeof buildApp>;

@@ -84,7 +84,7 @@ export function replyMailFor(
 
 /** Whitespace-normalised: zero-width and non-breaking spaces count as spaces, runs collapse. */
 export const normalizeSpace = (text: string): string =>
-  text.replace(/[\s\u00a0\u200b\u200c\u200d\u202f\ufeff]+/g, " ").trim();
+  text.replace(/(?:[\s\u00a0\u200b\u200c\u202f\ufeff]|\u200d)+/g, " ").trim();
 
 const linesOf = (text: string): string[] => text.split(/\r?\n/).map(normalizeSpace).filter(Boolean);
 

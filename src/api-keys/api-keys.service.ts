@@ -13,6 +13,7 @@ import { afterCommit, withTx } from "../db/tx";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { apiKeys } from "./api-keys.table";
+import type { Clock } from "../lib/clock";
 
 export type CreateApiKeyInput = { name: string; scopes: Scope[]; expires_at?: string | null };
 
@@ -44,7 +45,7 @@ function assertManageable(ctx: RequestContext, target: ApiKeyRow): void {
 }
 
 /** Creates a key; the secret exists only in this return value, the store keeps its hash. */
-export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps: { db: Db }) {
+export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps: { db: Db; clock: Clock }) {
   assertGrantable(deps.db, ctx, input.scopes, input.expires_at ?? null);
   const secret = `${API_KEY_PREFIX}${randomToken(32)}`;
   const id = newId();
@@ -60,7 +61,7 @@ export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps
         scopes: [...new Set(input.scopes)],
         expiresAt: input.expires_at ?? null,
         createdBy: actorUserId(ctx),
-        createdAt: new Date().toISOString(),
+        createdAt: deps.clock.now().toISOString(),
       })
       .returning()
       .get();
@@ -150,13 +151,13 @@ export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKe
 }
 
 /** Revokes a key at once: the credential check reads revoked_at on every request. */
-export function revokeApiKey(ctx: RequestContext, id: string, deps: { db: Db }): void {
+export function revokeApiKey(ctx: RequestContext, id: string, deps: { db: Db; clock: Clock }): void {
   withTx(deps.db, (tx) => {
     const target = findApiKey(tx, ctx.workspaceId, id);
     if (target) assertManageable(ctx, target);
     const row = tx
       .update(apiKeys)
-      .set({ revokedAt: new Date().toISOString() })
+      .set({ revokedAt: deps.clock.now().toISOString() })
       .where(and(eq(apiKeys.workspaceId, ctx.workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
       .returning()
       .get();

@@ -11,5 +11,5 @@ export {
   type AttachmentJson,
   type AttachmentLinks,
 } from "./attachments.service";
-export { type AttachmentRow } from "./attachments.table";
+export type { AttachmentRow } from "./attachments.table";
 export { AttachmentSchema } from "./attachments.schemas";

@@ -2,6 +2,7 @@ import type { RequestContext } from "../auth/context";
 import type { Tx } from "../db/database";
 import { newId } from "../lib/ids";
 import { preparedFor } from "../db/prepared";
+import { systemClock } from "../lib/clock";
 
 export type AuditEntry = {
   action: string;
@@ -37,6 +38,6 @@ export function recordAudit(tx: Tx, ctx: RequestContext, entry: AuditEntry): voi
     entry.entityId ?? null,
     JSON.stringify(entry.data ?? {}),
     ctx.ip,
-    new Date().toISOString(),
+    systemClock.now().toISOString(),
   );
 }

@@ -120,7 +120,7 @@ export const issueMfaToken = (deps: Pick<Deps, "tokens">, user: UserRow) => deps
 export async function userOfMfaToken(deps: Pick<Deps, "db" | "tokens">, token: string): Promise<UserRow> {
   const claims = await deps.tokens.verify<{ sub: string }>(token, "mfa");
   const user = claims?.sub ? findUser(deps, claims.sub) : undefined;
-  if (!user || !user.mfaEnabled) throw unauthorized("The two-factor sign-in has expired or is invalid; sign in again.");
+  if (!user?.mfaEnabled) throw unauthorized("The two-factor sign-in has expired or is invalid; sign in again.");
   return user;
 }
 

@@ -1,6 +1,7 @@
 import { createChallenge, verifySolution, type Challenge } from "altcha-lib";
 import { deriveKey as deriveSha } from "altcha-lib/algorithms/sha";
 import type { Deps } from "../deps";
+import { systemClock } from "../lib/clock";
 import { DeskError } from "../lib/errors";
 import { deriveKey } from "../lib/crypto";
 
@@ -40,6 +41,8 @@ export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChalle
   const secret = deriveKey(deps.config.secret, "sign-in-challenge").toString("hex");
   // Signatures of accepted challenges until they expire: each is good for one sign-in.
   const spent = new Map<string, number>();
+  // altcha checks a challenge's expiry against the system time, so challenges are stamped with it too.
+  const clock = systemClock;
   const forgetExpired = (now: number) => {
     for (const [signature, expiresAt] of spent) if (expiresAt <= now) spent.delete(signature);
   };
@@ -48,7 +51,7 @@ export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChalle
       createChallenge({
         ...DIFFICULTY,
         deriveKey: deriveSha,
-        expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
+        expiresAt: new Date(clock.now().getTime() + CHALLENGE_TTL_MS),
         hmacSignatureSecret: secret,
       }),
     async accept(answer) {
@@ -63,8 +66,9 @@ export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChalle
       if (!result?.verified || result.expired) return false;
       // Checked again: another request may have spent it while this one verified.
       if (spent.has(signature)) return false;
-      forgetExpired(Date.now());
-      spent.set(signature, Date.now() + CHALLENGE_TTL_MS);
+      const now = clock.now().getTime();
+      forgetExpired(now);
+      spent.set(signature, now + CHALLENGE_TTL_MS);
       return true;
     },
   };

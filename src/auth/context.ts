@@ -63,9 +63,6 @@ export type UserContext = {
 export const actorUserId = (ctx: RequestContext): string | null =>
   ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.createdBy;
 
-export const canSeeTeam = (ctx: RequestContext, teamId: string): boolean =>
-  ctx.visibleTeams === "all" || ctx.visibleTeams.includes(teamId);
-
 export const hasScope = (ctx: RequestContext, scope: Scope): boolean =>
   ctx.scopes === null || ctx.scopes.includes(scope);
 

@@ -21,8 +21,6 @@ const ROLE_REACH: Record<Role, Scope[] | null> = {
   owner: null,
 };
 
-export const isKey = (ctx: RequestContext): boolean => ctx.scopes !== null;
-
 /** Scopes of `wanted` the caller does not hold (none for people, whose role already passed the route's guard). */
 export function scopesBeyond<S extends string>(ctx: RequestContext, wanted: readonly S[]): S[] {
   const held: readonly string[] | null = ctx.scopes;

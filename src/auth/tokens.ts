@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify, type JWTPayload } from "jose";
 import { deriveKey } from "../lib/crypto";
+import { systemClock } from "../lib/clock";
 
 /** Every JWT names its purpose; each consumer accepts exactly one. */
 export type TokenPurpose =
@@ -28,7 +29,7 @@ export type TokenService = {
   verify<T extends Record<string, unknown>>(token: string, purpose: TokenPurpose): Promise<(T & JWTPayload) | null>;
 };
 
-export function createTokenService(secret: string, now: () => Date = () => new Date()): TokenService {
+export function createTokenService(secret: string, now: () => Date = systemClock.now): TokenService {
   const key = new Uint8Array(deriveKey(secret, "jwt-hs256"));
   return {
     async sign(purpose, claims, ttlSeconds = TOKEN_TTL_SECONDS[purpose]) {

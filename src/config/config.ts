@@ -222,7 +222,7 @@ function keptSecret(dataDir: string, name: string): string {
   const path = join(dataDir, name);
   if (existsSync(path)) return readFileSync(path, "utf8").trim();
   const value = randomBytes(32).toString("base64url");
-  writeFileSync(path, value + "\n", { mode: 0o600 });
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return value;
 }

@@ -18,8 +18,9 @@ import {
 } from "../custom-fields/custom-fields.public";
 import { applyLabelWrite, clearLabels, labelFilterSql, labelsOf, type LabelWrite } from "../labels/labels.public";
 import { companies } from "./companies.table";
+import type { Clock } from "../lib/clock";
 
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 export type CompanyRow = typeof companies.$inferSelect;
 export type CompanyInput = LabelWrite & {
   name?: string;
@@ -104,7 +105,7 @@ export function createCompany(ctx: RequestContext, input: CompanyInput & { name:
   const domain = input.domain ? normalizeDomain(input.domain) : null;
   return withTx(deps.db, (tx) => {
     assertDomainFree(tx, ctx.workspaceId, domain, null);
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const row = tx
       .insert(companies)
       .values({
@@ -147,7 +148,7 @@ export function updateCompany(ctx: RequestContext, id: string, input: CompanyInp
     if (!columnsChanged && !extrasChanged) return before;
     const row = tx
       .update(companies)
-      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(companies.id, id))
       .returning()
       .get();
@@ -164,7 +165,7 @@ export function updateCompany(ctx: RequestContext, id: string, input: CompanyInp
 export function deleteCompany(ctx: RequestContext, id: string, deps: Deps): void {
   withTx(deps.db, (tx) => {
     if (!findCompany(tx, ctx.workspaceId, id)) throw notFound("Company");
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     tx.update(companies).set({ deletedAt: now }).where(eq(companies.id, id)).run();
     tx.update(contacts)
       .set({ companyId: null, updatedAt: now })

@@ -3,7 +3,7 @@ import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema } from "../http/schemas";
 import { presentContact } from "./contacts.present";
-import { ContactListQuery, ContactSchema, CreateContactBody, UpdateContactBody } from "./contacts.schemas";
+import { ContactListQuery, ContactSchema, CreateContactBody } from "./contacts.schemas";
 import { createContact, deleteContact, findContact, listContacts, updateContact } from "./contacts.service";
 
 const read = { role: "viewer", scopes: ["contacts:read"] } as const;
@@ -43,7 +43,7 @@ export function contactsRoutes(deps: Deps) {
     .patch("/:id", ({ ctx, params, body }) => presentContact(deps.db, updateContact(ctx, params.id, body, deps)), {
       access: write,
       params: IdParams,
-      body: UpdateContactBody,
+      body: CreateContactBody,
       response: { 200: ContactSchema },
       detail: { summary: "Change a contact; tags replaces the labels, add_tags/remove_tags adjust them, fields merge" },
     })

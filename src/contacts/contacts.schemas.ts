@@ -26,7 +26,6 @@ export const CreateContactBody = z.strictObject({
   blocked: z.boolean().optional(),
   ...RecordExtras,
 });
-export const UpdateContactBody = CreateContactBody;
 
 export const ContactSchema = z.object({
   id: z.string(),

@@ -26,9 +26,10 @@ import { matchingContactIdsSql } from "../search/search.public";
 import { contactRefRows, insertContactRow, liveContactByEmail, renameContactRow } from "./contacts.statements";
 import { contacts } from "./contacts.table";
 import { likePrefix, normalizeEmail } from "./contacts.text";
+import { type Clock, systemClock } from "../lib/clock";
 
 export type { ContactRow } from "./contacts.present";
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 
 export type ContactInput = LabelWrite & {
   email?: string | null;
@@ -92,7 +93,7 @@ export function createContact(ctx: RequestContext, input: ContactInput, deps: De
   return withTx(deps.db, (tx) => {
     assertUnique(tx, ctx.workspaceId, null, email, input.external_id);
     assertCompany(tx, ctx.workspaceId, input.company_id);
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const row = tx
       .insert(contacts)
       .values({
@@ -144,7 +145,7 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
     if (!columnsChanged && !extrasChanged) return before;
     const row = tx
       .update(contacts)
-      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
       .returning()
       .get();
@@ -163,7 +164,7 @@ export function deleteContact(ctx: RequestContext, id: string, deps: Deps): void
     const row = findContact(tx, ctx.workspaceId, id);
     if (!row) throw notFound("Contact");
     tx.update(contacts)
-      .set({ deletedAt: new Date().toISOString() })
+      .set({ deletedAt: deps.clock.now().toISOString() })
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
       .run();
     clearLabels(tx, "contacts", id);
@@ -246,7 +247,7 @@ export function findOrCreateContactByEmail(
   const existing = liveContactByEmail(tx, ctx.workspaceId, email);
   if (existing) {
     if (existing.name !== "" || name === "") return existing;
-    const named: ContactRow = { ...existing, name, updatedAt: new Date().toISOString() };
+    const named: ContactRow = { ...existing, name, updatedAt: systemClock.now().toISOString() };
     renameContactRow(tx, existing.id, named.name, named.updatedAt);
     appendEvent(tx, {
       workspaceId: ctx.workspaceId,
@@ -255,7 +256,7 @@ export function findOrCreateContactByEmail(
     });
     return named;
   }
-  const now = new Date().toISOString();
+  const now = systemClock.now().toISOString();
   const row: ContactRow = {
     id: newId(),
     workspaceId: ctx.workspaceId,

@@ -10,8 +10,9 @@ import { slugify } from "../lib/slug";
 import type { FieldEntity } from "./fields.apply";
 import { customFields, fieldValues, type FieldOption, type FieldType } from "./fields.table";
 import type { FieldDef } from "./fields.values";
+import type { Clock } from "../lib/clock";
 
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 export const MAX_FIELDS_PER_ENTITY = 100;
 export const MAX_OPTIONS = 200;
 const KEY_RE = /^[a-z][a-z0-9_]{0,39}$/;
@@ -84,7 +85,7 @@ export function listFields(
 function normalizeOptions(type: FieldType, options: OptionInput[] | undefined): FieldOption[] {
   const choice = type === "select" || type === "multi_select";
   if (!choice) {
-    if (options && options.length) throw invalidAt("body.options", `a ${type} field has no options`);
+    if (options?.length) throw invalidAt("body.options", `a ${type} field has no options`);
     return [];
   }
   const list = options ?? [];
@@ -141,7 +142,7 @@ export function createField(ctx: RequestContext, input: FieldInput, deps: Deps):
     const counted = countFields(tx, ctx.workspaceId, input.entity);
     if (counted.n >= MAX_FIELDS_PER_ENTITY)
       throw invalidAt("body.entity", `at most ${MAX_FIELDS_PER_ENTITY} fields per entity`);
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const row = tx
       .insert(customFields)
       .values({
@@ -197,7 +198,7 @@ export function updateField(ctx: RequestContext, id: string, input: FieldPatch, 
     }
     const row = tx
       .update(customFields)
-      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(customFields.id, id))
       .returning()
       .get();
@@ -277,7 +278,7 @@ export function reorderFields(ctx: RequestContext, entity: FieldEntity, ids: str
         })),
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     ids.forEach((id, position) => {
       if (byId.get(id)!.position === position) return;
       const row = tx

@@ -55,7 +55,7 @@ const definitionOf = (raw: RawDef): FieldDef => ({
   requiredOnSolve: raw.requiredOnSolve === 1,
   archived: raw.archived === 1,
 });
-const valueOf = (raw: RawValue): ValueRow => ({
+const valueRowOf = (raw: RawValue): ValueRow => ({
   ...raw,
   valueJson: raw.valueJson === null ? null : (JSON.parse(raw.valueJson) as string[]),
 });
@@ -74,7 +74,7 @@ export function storedValuesOf(db: Queryable, entity: string, recordIds: string[
   const s = statements(db);
   const raw =
     recordIds.length === 1 ? s.valuesOfOne.all(entity, recordIds[0]!) : s.valuesOfMany.all(entity, jsonList(recordIds));
-  return raw.map(valueOf);
+  return raw.map(valueRowOf);
 }
 
 export function writeStoredValue(

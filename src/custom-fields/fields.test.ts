@@ -276,7 +276,7 @@ describe("custom field values", () => {
       ["site", "ftp://example.test"],
       ["site", `https://e.test/${"x".repeat(2000)}`],
       ["mail", "not-an-email"],
-      ["owner", owner.id + "x"],
+      ["owner", `${owner.id}x`],
       ["nope", "x"],
     ];
     for (const [key, value] of bad) {

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { systemClock } from "../lib/clock";
 
 export type Migration = { tag: string; sql: string };
 
@@ -25,7 +26,7 @@ export function migrate(sqlite: Database, migrations: Migration[]): string[] {
       for (const statement of statements) sqlite.exec(statement);
       sqlite
         .query("INSERT INTO __desk_migrations (tag, applied_at) VALUES (?, ?)")
-        .run(migration.tag, new Date().toISOString());
+        .run(migration.tag, systemClock.now().toISOString());
     })();
     done.push(migration.tag);
   }

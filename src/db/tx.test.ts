@@ -16,7 +16,9 @@ import {
 } from "./tx";
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** A database with a notes table, and a second connection that sees only what is committed. */
 function freshDb(): { db: Db; other: Database } {

@@ -280,16 +280,3 @@ export function dbOf(tx: Queryable): Db {
   const frame = (tx as FramedTx)[FRAME];
   return frame ? frame.db : (tx as Db);
 }
-
-/** True while a change is open (withTx is synchronous: code with no tx to ask may ask this). */
-export const inTransaction = (): boolean => (openFrames?.length ?? 0) > 0;
-
-/**
- * The database whose change is open, for code that was given no tx (a lookup deep in a parser).
- * Code given a tx uses `dbOf(tx)`.
- */
-export function currentDb(): Db {
-  const frame = openFrames?.at(-1);
-  if (!frame) throw new Error("no transaction is open");
-  return frame.db;
-}

@@ -5,6 +5,7 @@ import { newId } from "../lib/ids";
 import { hooksOf } from "./bus";
 import { currentEventCause } from "./cause";
 import { teamTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
+import { systemClock } from "../lib/clock";
 
 export type NewEvent = {
   workspaceId: string;
@@ -56,7 +57,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     visibility: input.visibility ?? "agents",
     topics: [mainTopic, ...(input.extraTopics ?? [])],
     data: input.data,
-    occurred_at: input.occurredAt ?? new Date().toISOString(),
+    occurred_at: input.occurredAt ?? systemClock.now().toISOString(),
     private_team_id: privateTeamId,
   };
   const cause = currentEventCause();

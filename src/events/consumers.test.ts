@@ -15,7 +15,9 @@ import { createConsumerRunner, defineConsumer, MAX_CAUSE_DEPTH, type Consumer } 
 import { createEffectsTable, recordingConsumer, storeEvents } from "./consumers.testkit";
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function freshDb(): { db: Db; path: string } {
   const dir = mkdtempSync(join(tmpdir(), "desk-consumers-"));

@@ -17,7 +17,8 @@ export function storeEvents(db: Db, workspaceId: string, types: string[]): void 
   const last = db.$client
     .query<{ n: number | null }, [string]>("SELECT max(seq) AS n FROM events WHERE workspace_id = ?")
     .get(workspaceId)?.n;
-  types.forEach((type, i) => insert.run(newId(), workspaceId, (last ?? 0) + i + 1, type, "2026-01-01T00:00:00.000Z"));
+  for (const [i, type] of types.entries())
+    insert.run(newId(), workspaceId, (last ?? 0) + i + 1, type, "2026-01-01T00:00:00.000Z");
 }
 
 /** Records each `test.item` it handles as an effect row, in the same transaction as its cursor. */

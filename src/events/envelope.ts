@@ -33,9 +33,3 @@ export function hiddenStandIn(event: Envelope): Envelope {
     occurred_at: event.occurred_at,
   };
 }
-
-/** The envelope as webhooks receive it: without `topics`. */
-export function withoutTopics(event: Envelope): Omit<Envelope, "topics"> {
-  const { topics: _topics, ...rest } = event;
-  return rest;
-}

@@ -147,7 +147,7 @@ describe("metrics labels", () => {
       `/zz${Date.now()}e`,
     ];
     for (const path of probes) expect((await fetch(desk.url + path)).status).toBe(404);
-    await fetch(desk.url + "/v1/healthz-nope", { method: "BREW" });
+    await fetch(`${desk.url}/v1/healthz-nope`, { method: "BREW" });
     const text = await (await fetch(`${desk.url}/metrics`)).text();
     for (const path of probes) expect(text).not.toContain(path.slice(3));
     expect(unmatched(text) - before).toBeGreaterThanOrEqual(3);

@@ -65,7 +65,7 @@ export function createIdempotency(
 
   return async function withIdempotency(
     request: Request,
-    path: string,
+    _path: string,
     inner: (request: Request) => Promise<Response>,
   ): Promise<Response> {
     const key = request.headers.get("idempotency-key");

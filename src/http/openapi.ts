@@ -107,7 +107,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     while (operationIds.has(id)) id += "_";
     operationIds.add(id);
     operation.operationId = id;
-    (paths[path] ??= {})[method] = operation;
+    paths[path] = { ...paths[path], [method]: operation };
   }
 
   const bodyOf = (description: string): Json => ({

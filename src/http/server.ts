@@ -124,7 +124,8 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       requestId,
       startedAt: started,
       get ip() {
-        return (ip ??= server?.requestIP(request)?.address ?? null);
+        if (ip === undefined) ip = server?.requestIP(request)?.address ?? null;
+        return ip;
       },
     };
     setRequestMeta(request, meta);

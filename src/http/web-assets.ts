@@ -32,7 +32,7 @@ export function webAssetsFromDisk(dir: string): WebAssets | null {
     for (const name of readdirSync(folder)) {
       const full = join(folder, name);
       if (statSync(full).isDirectory()) walk(full);
-      else files.set("/" + relative(dir, full).split("\\").join("/"), Bun.file(full));
+      else files.set(`/${relative(dir, full).split("\\").join("/")}`, Bun.file(full));
     }
   };
   walk(dir);

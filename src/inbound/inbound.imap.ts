@@ -74,23 +74,24 @@ export const mailboxSyncJob = defineJob({
         recordMailboxHealth(
           deps.db,
           row.id,
-          { ok: true, syncedAt: new Date().toISOString() },
+          { ok: true, syncedAt: deps.clock.now().toISOString() },
           deps.config.smtpRelayUrl !== null,
+          deps.clock,
         );
         if (fetched) log.info({ fetched }, "imap: fetched messages");
       };
       await sync();
       const idleWindow = IDLE_WINDOW_MS;
       if (client.capabilities.has("IDLE") && idleWindow > 0) {
-        const until = Date.now() + idleWindow;
+        const until = performance.now() + idleWindow;
         let pending = false;
         client.on("exists", () => {
           pending = true;
           // Any command ends IDLE; the loop then fetches what arrived.
           void client?.noop().catch(() => {});
         });
-        while (Date.now() < until && client.usable && !run.signal.aborted) {
-          const timer = setTimeout(() => void client?.noop().catch(() => {}), Math.max(0, until - Date.now()));
+        while (performance.now() < until && client.usable && !run.signal.aborted) {
+          const timer = setTimeout(() => void client?.noop().catch(() => {}), Math.max(0, until - performance.now()));
           await client.idle();
           clearTimeout(timer);
           if (pending) {
@@ -98,7 +99,8 @@ export const mailboxSyncJob = defineJob({
             await sync();
           }
         }
-        if (!client.usable && !run.signal.aborted && Date.now() < until) throw new Error("IMAP connection closed");
+        if (!client.usable && !run.signal.aborted && performance.now() < until)
+          throw new Error("IMAP connection closed");
         throw new RetryLater(0, "idle window over");
       }
       throw new RetryLater(POLL_INTERVAL_MS, "next poll");
@@ -111,6 +113,7 @@ export const mailboxSyncJob = defineJob({
         row.id,
         { ok: false, error: message },
         deps.config.smtpRelayUrl !== null,
+        deps.clock,
       );
       const delay = backoffFor(updated?.syncFailures ?? 1);
       log.warn({ err: message, retry_in_ms: delay }, "imap: sync failed");

@@ -41,6 +41,7 @@ import {
 } from "./inbound.classify";
 import { inboundReceipts } from "./inbound.table";
 import { textToSanitizedHtml } from "./inbound.text";
+import { systemClock } from "../lib/clock";
 
 export type IngestOutcome =
   | { outcome: "created" | "appended"; ticketId: string; messageId: string }
@@ -100,7 +101,8 @@ const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefi
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
 function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
   return (
-    queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, new Date().toISOString()).length > 0
+    queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, systemClock.now().toISOString())
+      .length > 0
   );
 }
 
@@ -115,8 +117,8 @@ const madeFolders = new Set<string>();
  * runs on the fs thread pool (node:fs/promises): Bun.write writes on the event loop's own thread,
  * where it measured ~18% of ingest CPU under load, stalling behind SQLite's checkpoint fsyncs.
  */
-async function storeOriginal(dataDir: string, workspaceId: string, raw: Uint8Array): Promise<string> {
-  const relativeFolder = join("mail", workspaceId, new Date().toISOString().slice(0, 7));
+async function storeOriginal(dataDir: string, workspaceId: string, raw: Uint8Array, now: Date): Promise<string> {
+  const relativeFolder = join("mail", workspaceId, now.toISOString().slice(0, 7));
   const folder = join(dataDir, relativeFolder);
   const relative = join(relativeFolder, `${newId()}.eml`);
   if (!madeFolders.has(folder)) {
@@ -184,7 +186,7 @@ export function normalizeCidReferences(html: string, contentIds: Set<string>): s
   if (contentIds.size === 0 || !/cid:/i.test(html)) return html;
   return html.replace(
     /(\bsrc\s*=\s*)(["']?)cid:([^"'\s>]+)\2/gi,
-    (whole, prefix: string, quote: string, reference: string) => {
+    (whole, prefix: string, _quote: string, reference: string) => {
       let cid = reference;
       try {
         cid = decodeURIComponent(reference);
@@ -257,7 +259,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   const automated = isAutomated(email);
 
   const body = trimQuoted(email.html, email.text);
-  const originalStored = storeOriginal(deps.config.dataDir, mailbox.workspaceId, raw);
+  const originalStored = storeOriginal(deps.config.dataDir, mailbox.workspaceId, raw, deps.clock.now());
   const contentIds = new Set<string>();
   const attachmentIds: string[] = [];
   // One after another (rows keep the parts' order), each file written off the event loop.
@@ -360,7 +362,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
         ticketId,
         deskMessageId: messageId,
         direction: "inbound",
-        createdAt: new Date().toISOString(),
+        createdAt: deps.clock.now().toISOString(),
       });
     if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
       enqueue(

@@ -17,7 +17,7 @@ const desk = await startTestDesk({
 afterAll(() => sink.stop());
 
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
-const mailboxRes = await desk.api("POST", "/v1/mailboxes", {
+await desk.api("POST", "/v1/mailboxes", {
   headers: owner.headers,
   body: {
     name: "Support",
@@ -31,7 +31,6 @@ const mailboxRes = await desk.api("POST", "/v1/mailboxes", {
     trusted_form_senders: ["forms@webflow.test"],
   },
 });
-const mailbox = mailboxRes.body;
 
 let seq = 0;
 function eml(

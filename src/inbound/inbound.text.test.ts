@@ -48,7 +48,10 @@ function randomTexts(count: number): string[] {
     "<b>",
   ];
   let seed = 42;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
   return Array.from({ length: count }, () =>
     Array.from({ length: Math.floor(next() * 60) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(""),
   );

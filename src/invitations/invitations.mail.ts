@@ -62,7 +62,7 @@ export const invitationMailJob = defineJob({
     };
     const relay = deps.config.smtpRelayUrl;
     if (!relay) {
-      const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+      const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, deps.clock.now());
       run.logger.info({ invitation_id: invitation.id, path }, "invitation mail written to the outbox");
       return;
     }

@@ -35,7 +35,7 @@ async function outboxMailTo(d: TestDesk, address: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
     const files = existsSync(outbox) ? readdirSync(outbox) : [];
     const raw = files.map((f) => readFileSync(join(outbox, f), "utf8")).find((m) => m.includes(address));
-    if (raw) return (await simpleParser(raw)).text + "\n" + raw;
+    if (raw) return `${(await simpleParser(raw)).text}\n${raw}`;
     await Bun.sleep(30);
   }
   throw new Error(`no outbox mail to ${address}`);

@@ -3,6 +3,7 @@ import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
 import type { Job } from "./define";
 import { jobs } from "./jobs.table";
+import { systemClock } from "../lib/clock";
 
 export type EnqueueOptions = {
   runAt?: Date;
@@ -47,7 +48,7 @@ export function enqueue<In, D>(
 export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
   const db = dbOf(tx);
   const link = links.get(db);
-  const nowDate = link ? link.now() : new Date();
+  const nowDate = link ? link.now() : systemClock.now();
   const now = nowDate.toISOString();
   const id = newId();
   const inserted = tx

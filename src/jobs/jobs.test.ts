@@ -14,7 +14,9 @@ import { enqueueByName } from "./enqueue";
 import { createJobRunner, type RunnerOptions } from "./runner";
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function freshDb(): { db: Db; path: string } {
   const dir = mkdtempSync(join(tmpdir(), "desk-jobs-"));

@@ -196,7 +196,8 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
         jobId: row.id,
         attempt: row.attempts,
         get logger() {
-          return (log ??= logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts }));
+          log ??= logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
+          return log;
         },
         signal: run.controller.signal,
         deps: options.deps,

@@ -23,9 +23,9 @@ import {
 } from "./labels.statements";
 import { recordTags, tags } from "./labels.table";
 import { jsonList } from "../db/prepared";
+import { systemClock } from "../lib/clock";
 
 export type { TagRef } from "./labels.present";
-export type { LabelColor } from "./labels.rules";
 export type LabelKind = "tickets" | "contacts" | "companies";
 export type LabelWrite = { tags?: string[]; add_tags?: string[]; remove_tags?: string[] };
 
@@ -53,7 +53,7 @@ export function insertLabel(
     position?: number;
   },
 ) {
-  const now = new Date().toISOString();
+  const now = systemClock.now().toISOString();
   const groupId = input.groupId ?? null;
   const position =
     input.position ??
@@ -205,7 +205,7 @@ export function applyLabelWrite(
   const statements = labelStatements(tx);
   for (const label of removed) statements.detach.run(kind, recordId, label.id);
   if (added.length) {
-    const now = new Date().toISOString();
+    const now = systemClock.now().toISOString();
     for (const label of added) statements.attach.run(ctx.workspaceId, kind, recordId, label.id, now);
   }
   return {

@@ -4,7 +4,6 @@ export {
   clearLabels,
   labelFilterSql,
   labelsOf,
-  type LabelColor,
   type LabelKind,
   type LabelWrite,
   type LabelWriteResult,
@@ -13,4 +12,4 @@ export {
 export { labelNameProblem, normalizeLabelName } from "./labels.rules";
 export { LabelColorSchema, TagRefSchema } from "./labels.schemas";
 export { DEFINITION_READ_SCOPES, requireAnyScope, settingsWrite } from "./labels.access";
-export { type TagRenamed } from "./labels.service";
+export type { TagRenamed } from "./labels.service";

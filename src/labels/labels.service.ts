@@ -9,15 +9,16 @@ import { insertLabel, labelCount, type LabelKind } from "./labels.apply";
 import { NO_USAGE, presentTag, type LabelUsage, type TagRow } from "./labels.present";
 import { labelNameKey, labelNameProblem, MAX_LABELS_PER_WORKSPACE, normalizeLabelName } from "./labels.rules";
 import { recordTags, tagGroups, tags } from "./labels.table";
+import type { Clock } from "../lib/clock";
 
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 
 /**
  * What other features do, in the same transaction, when a label's name changes (a rename, or a
  * merge into another label): views rewrite their `tag` filter. Passed in by the composition root
  * so labels, which views build on, never import them. `fromKey` is the old name's key.
  */
-export type TagRenamed = (tx: Tx, workspaceId: string, fromKey: string, toName: string) => void;
+export type TagRenamed = (tx: Tx, workspaceId: string, fromKey: string, toName: string, now: Date) => void;
 export type TagInput = {
   name?: string;
   color?: string;
@@ -166,12 +167,12 @@ export function updateTag(
     if (input.archived !== undefined) patch.archived = input.archived;
     const row = tx
       .update(tags)
-      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(tags.id, id))
       .returning()
       .get();
     if (patch.name !== undefined && patch.name !== before.name)
-      tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name);
+      tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name, deps.clock.now());
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, row) } });
     recordAudit(tx, ctx, {
       action: "tag.updated",
@@ -219,7 +220,7 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
       SELECT workspace_id, kind, record_id, ${target.id}, created_at FROM record_tags WHERE tag_id = ${source.id}`);
     tx.delete(recordTags).where(eq(recordTags.tagId, source.id)).run();
     tx.delete(tags).where(eq(tags.id, source.id)).run();
-    tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name);
+    tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name, deps.clock.now());
     appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.merged", data: { tag_id: source.id, into: target.id } });
     recordAudit(tx, ctx, {
       action: "tag.merged",
@@ -248,7 +249,7 @@ export function reorderTags(ctx: RequestContext, ids: string[], deps: Deps): voi
         unknown.map(({ i }) => ({ location: `body.ids.${i}`, message: "no label of this workspace has this id" })),
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     ids.forEach((id, position) => {
       if (byId.get(id)!.position === position) return;
       const row = tx.update(tags).set({ position, updatedAt: now }).where(eq(tags.id, id)).returning().get();

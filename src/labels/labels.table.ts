@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, flag, id, json, updatedAt, workspaceId } from "../db/columns";
 

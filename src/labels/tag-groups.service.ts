@@ -10,8 +10,9 @@ import { presentTagGroup, type TagGroupRow } from "./labels.present";
 import { MAX_GROUPS_PER_WORKSPACE } from "./labels.rules";
 import { presentTagWithUsage } from "./labels.service";
 import { tagGroups, tags } from "./labels.table";
+import type { Clock } from "../lib/clock";
 
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 export type TagGroupInput = { name?: string; color?: string | null; exclusive?: boolean; position?: number };
 
 function tagCounts(db: Queryable, groupIds: string[]): Map<string, number> {
@@ -59,7 +60,7 @@ export function createTagGroup(ctx: RequestContext, input: TagGroupInput & { nam
       .get()!;
     if (existing.n >= MAX_GROUPS_PER_WORKSPACE)
       throw invalidAt("body.name", `a workspace has at most ${MAX_GROUPS_PER_WORKSPACE} label groups`);
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const row = tx
       .insert(tagGroups)
       .values({
@@ -100,7 +101,7 @@ export function updateTagGroup(ctx: RequestContext, id: string, input: TagGroupI
     if (input.position !== undefined) patch.position = input.position;
     const row = tx
       .update(tagGroups)
-      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(tagGroups.id, id))
       .returning()
       .get();
@@ -124,7 +125,7 @@ export function deleteTagGroup(ctx: RequestContext, id: string, deps: Deps): voi
   withTx(deps.db, (tx) => {
     const group = findTagGroup(tx, ctx.workspaceId, id);
     if (!group) throw notFound("Tag group");
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const freed = tx
       .update(tags)
       .set({ groupId: null, updatedAt: now })
@@ -167,7 +168,7 @@ export function reorderTagGroups(ctx: RequestContext, ids: string[], deps: Deps)
         })),
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     ids.forEach((id, position) => {
       if (byId.get(id)!.position === position) return;
       const row = tx.update(tagGroups).set({ position, updatedAt: now }).where(eq(tagGroups.id, id)).returning().get();

@@ -3,8 +3,6 @@ export type Clock = { now(): Date };
 
 export const systemClock: Clock = { now: () => new Date() };
 
-export const isoNow = (clock: Clock): string => clock.now().toISOString();
-
 /** A clock tests can set and advance. */
 export function manualClock(
   start = new Date("2026-01-01T00:00:00Z"),

@@ -4,8 +4,10 @@ import type SanitizeHtml from "sanitize-html";
 // Loaded on first use (synchronously: callers sanitise inside transactions); an idle instance never holds them.
 let sanitizer: typeof SanitizeHtml | undefined;
 let htmlparser: typeof HtmlParser2 | undefined;
-const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string =>
-  (sanitizer ??= require("sanitize-html") as typeof SanitizeHtml)(html, options);
+const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string => {
+  sanitizer ??= require("sanitize-html") as typeof SanitizeHtml;
+  return sanitizer(html, options);
+};
 
 /** Elements whose whole content the stored body leaves out (code, embedded documents, foreign markup). */
 const DROPPED_WITH_CONTENT = [
@@ -39,7 +41,8 @@ function reopenUnclosed(html: string, dropped: readonly string[]): string | unde
   const quick = new RegExp(`<\\s*(${dropped.join("|")})\\b`, "i");
   if (!quick.test(html)) return html;
   const names = new Set(dropped);
-  const { Parser } = (htmlparser ??= require("htmlparser2") as typeof HtmlParser2);
+  htmlparser ??= require("htmlparser2") as typeof HtmlParser2;
+  const { Parser } = htmlparser;
   let current = html;
   for (let pass = 0; pass < MAX_REOPEN_PASSES; pass++) {
     const open: Array<{ start: number; end: number } | null> = [];

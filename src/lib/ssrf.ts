@@ -43,7 +43,7 @@ function parseIPv6(text: string): number[] | null {
     const v4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(body.slice(lastColon + 1)) ? parseIPv4(body.slice(lastColon + 1)) : null;
     if (!v4) return null;
     tailV4 = v4;
-    body = body.slice(0, lastColon + 1) + "0:0";
+    body = `${body.slice(0, lastColon + 1)}0:0`;
   }
   const halves = body.split("::");
   if (halves.length > 2) return null;

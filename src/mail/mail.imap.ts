@@ -96,7 +96,7 @@ export async function fetchNewMessages(
   uids.sort((a, b) => a - b);
   for (const uid of uids) {
     const message = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
-    if (message && message.source) await ingest(new Uint8Array(message.source), uid);
+    if (message && message.source !== undefined) await ingest(new Uint8Array(message.source), uid);
     lastUid = uid;
     fetched++;
     advance({ uidValidity, lastUid });

@@ -144,8 +144,7 @@ function rawClient(port: number, localAddress = "127.0.0.1") {
   socket.on("error", () => {});
   socket.on("data", (chunk: Buffer) => {
     buffer += chunk.toString("latin1");
-    let end: number;
-    while ((end = buffer.indexOf("\r\n")) >= 0) {
+    for (let end = buffer.indexOf("\r\n"); end >= 0; end = buffer.indexOf("\r\n")) {
       lines.push(buffer.slice(0, end));
       buffer = buffer.slice(end + 2);
     }

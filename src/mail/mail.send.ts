@@ -141,9 +141,9 @@ export async function buildRawMail(mail: OutgoingMail): Promise<Buffer> {
 }
 
 /** With no relay configured, system mail is written as an .eml file: the outbox is the delivery. */
-export async function writeToOutbox(dir: string, mail: OutgoingMail): Promise<string> {
+export async function writeToOutbox(dir: string, mail: OutgoingMail, now: Date): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.messageId.replace(/[^a-zA-Z0-9@.-]/g, "")}.eml`;
+  const name = `${now.toISOString().replace(/[:.]/g, "-")}-${mail.messageId.replace(/[^a-zA-Z0-9@.-]/g, "")}.eml`;
   const path = join(dir, name);
   writeFileSync(path, await buildRawMail(mail));
   return path;

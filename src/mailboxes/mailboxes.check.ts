@@ -45,6 +45,12 @@ export async function testMailboxConnection(
         if (settings) await verifySmtp({ ...settings, timeoutMs: 10_000 });
       });
   const failure = !inbound.ok ? inbound.error : !outbound.ok && !outboxOnly ? `SMTP: ${outbound.error}` : null;
-  recordMailboxHealth(deps.db, row.id, failure ? { ok: false, error: failure } : { ok: true }, relayConfigured);
+  recordMailboxHealth(
+    deps.db,
+    row.id,
+    failure ? { ok: false, error: failure } : { ok: true },
+    relayConfigured,
+    deps.clock,
+  );
   return { inbound, outbound };
 }

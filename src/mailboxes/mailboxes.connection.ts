@@ -6,8 +6,9 @@ import type { ImapSettings } from "../mail/mail.imap";
 import { smtpSettingsFromUrl, type SmtpSettings } from "../mail/mail.send";
 import type { MailboxRow } from "./mailboxes.present";
 import { mailboxes, type OAuthProvider } from "./mailboxes.table";
+import type { Clock } from "../lib/clock";
 
-export type ConnectionDeps = { db: Db; secrets: SecretBox; config: Config };
+export type ConnectionDeps = { db: Db; clock: Clock; secrets: SecretBox; config: Config };
 
 export type OAuthTokens = { access_token: string; refresh_token: string | null; expires_at: string | null };
 
@@ -21,7 +22,11 @@ export function providerConfig(config: Config, provider: OAuthProvider): OAuthPr
 }
 
 /** Exchanges a refresh token at the provider (RFC 6749 §6). */
-export async function refreshOAuthTokens(provider: OAuthProviderConfig, refreshToken: string): Promise<OAuthTokens> {
+export async function refreshOAuthTokens(
+  provider: OAuthProviderConfig,
+  refreshToken: string,
+  now: Date,
+): Promise<OAuthTokens> {
   const response = await fetch(provider.tokenUrl, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
@@ -44,7 +49,7 @@ export async function refreshOAuthTokens(provider: OAuthProviderConfig, refreshT
   return {
     access_token: body.access_token,
     refresh_token: body.refresh_token ?? refreshToken,
-    expires_at: body.expires_in ? new Date(Date.now() + body.expires_in * 1000).toISOString() : null,
+    expires_at: body.expires_in ? new Date(now.getTime() + body.expires_in * 1000).toISOString() : null,
   };
 }
 
@@ -56,11 +61,12 @@ export async function oauthAccessToken(
 ): Promise<string> {
   if (!row.oauthSealed) throw new Error("mailbox is not connected to its provider");
   const tokens = JSON.parse(deps.secrets.open(row.oauthSealed)) as OAuthTokens;
-  const expiresSoon = tokens.expires_at !== null && new Date(tokens.expires_at).getTime() - Date.now() < 60_000;
+  const expiresSoon =
+    tokens.expires_at !== null && new Date(tokens.expires_at).getTime() - deps.clock.now().getTime() < 60_000;
   if (!expiresSoon) return tokens.access_token;
   const settings = providerConfig(deps.config, provider);
   if (!settings || !tokens.refresh_token) throw new Error("the provider access token expired; reconnect the mailbox");
-  const fresh = await refreshOAuthTokens(settings, tokens.refresh_token);
+  const fresh = await refreshOAuthTokens(settings, tokens.refresh_token, deps.clock.now());
   deps.db
     .update(mailboxes)
     .set({ oauthSealed: deps.secrets.seal(JSON.stringify(fresh)) })

@@ -42,7 +42,7 @@ export function startOAuth(
       email: input.email?.toLowerCase() ?? null,
       mailboxId: input.mailbox_id ?? null,
       createdBy: actorUserId(ctx),
-      expiresAt: new Date(Date.now() + STATE_TTL_MS).toISOString(),
+      expiresAt: new Date(deps.clock.now().getTime() + STATE_TTL_MS).toISOString(),
     })
     .run();
   const url = new URL(settings.authUrl);
@@ -78,7 +78,7 @@ export async function completeOAuth(
   const settings = providerConfig(deps.config, provider);
   if (!settings || !query.state) return settingsUrl(deps, "error=invalid_state");
   const pending = deps.db.delete(mailboxOAuthStates).where(eq(mailboxOAuthStates.state, query.state)).returning().get();
-  if (!pending || pending.provider !== provider || pending.expiresAt < new Date().toISOString())
+  if (!pending || pending.provider !== provider || pending.expiresAt < deps.clock.now().toISOString())
     return settingsUrl(deps, "error=invalid_state");
   if (query.error || !query.code)
     return settingsUrl(deps, `error=${encodeURIComponent(query.error ?? "missing_code")}`);
@@ -107,7 +107,9 @@ export async function completeOAuth(
   const tokens: OAuthTokens = {
     access_token: answer.access_token,
     refresh_token: answer.refresh_token ?? null,
-    expires_at: answer.expires_in ? new Date(Date.now() + answer.expires_in * 1000).toISOString() : null,
+    expires_at: answer.expires_in
+      ? new Date(deps.clock.now().getTime() + answer.expires_in * 1000).toISOString()
+      : null,
   };
   const ctx: RequestContext = pending.createdBy
     ? { ...systemContext(pending.workspaceId), actor: { type: "user", userId: pending.createdBy, sessionId: null } }
@@ -132,7 +134,7 @@ function connectMailbox(
   deps: ConnectionDeps,
 ): string {
   return withTx(deps.db, (tx) => {
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const existing = input.mailboxId ? findMailbox(tx, ctx.workspaceId, input.mailboxId) : undefined;
     const clash = tx.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.email, input.email)).get();
     if (clash && clash.id !== existing?.id) throw conflict("A mailbox with this address already exists.");

@@ -16,8 +16,14 @@ import { presentMailbox, type MailboxRow } from "./mailboxes.present";
 import { checkKindSettings, normalizeTrustedSenders } from "./mailboxes.rules";
 import type { CreateMailboxInput, UpdateMailboxInput } from "./mailboxes.schemas";
 import { mailboxes, type MailboxConfig } from "./mailboxes.table";
+import type { Clock } from "../lib/clock";
 
-type MailboxDeps = { db: Db; secrets: SecretBox; config: { inboundDomain: string; smtpRelayUrl: string | null } };
+type MailboxDeps = {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  config: { inboundDomain: string; smtpRelayUrl: string | null };
+};
 
 export function findMailbox(db: Queryable, workspaceId: string, id: string): MailboxRow | undefined {
   return db
@@ -108,7 +114,7 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
     false,
   );
   const trusted = normalizeTrustedSenders(input.trusted_form_senders ?? []);
-  const now = new Date().toISOString();
+  const now = deps.clock.now().toISOString();
   return withTx(deps.db, (tx) => {
     checkEmailFree(tx, email, null);
     checkTeam(tx, ctx, input.team_id);
@@ -206,7 +212,7 @@ export function updateMailbox(
         inboundKind === "forwarding"
           ? (current.forwardingAddress ?? newForwardingAddress(tx, email, deps.config.inboundDomain))
           : current.forwardingAddress,
-      updatedAt: new Date().toISOString(),
+      updatedAt: deps.clock.now().toISOString(),
     };
     const row = tx
       .update(mailboxes)
@@ -257,6 +263,7 @@ export function recordMailboxHealth(
   mailboxId: string,
   outcome: { ok: true; syncedAt?: string } | { ok: false; error: string },
   relayConfigured: boolean,
+  clock: Clock,
 ): MailboxRow | undefined {
   return withTx(db, (tx) => {
     const current = tx.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).get();
@@ -271,7 +278,7 @@ export function recordMailboxHealth(
         lastSyncedAt: outcome.ok && outcome.syncedAt ? outcome.syncedAt : current.lastSyncedAt,
         syncFailures: outcome.ok ? 0 : current.syncFailures + 1,
         updatedAt:
-          status !== current.status || lastError !== current.lastError ? new Date().toISOString() : current.updatedAt,
+          status !== current.status || lastError !== current.lastError ? clock.now().toISOString() : current.updatedAt,
       })
       .where(eq(mailboxes.id, mailboxId))
       .returning()

@@ -39,13 +39,12 @@ export {
   insertOwnerMembership,
   isMember,
   isMemberEmail,
-  memberHasRole,
   memberIdsOfWorkspace,
   memberRoleOf,
   membersAmong,
   setMemberRole,
   type MemberLeft,
 } from "./members.service";
-export { type MemberJson } from "./members.present";
+export type { MemberJson } from "./members.present";
 export { MemberSchema } from "./members.schemas";
 export { registerOpenTicketCounter, type OpenTicketCounter } from "./members.open-tickets";

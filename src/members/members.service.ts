@@ -13,8 +13,9 @@ import { forbidden, invalidAt, notFound } from "../lib/errors";
 import { members } from "./members.table";
 import { openTicketsOf } from "./members.open-tickets";
 import { presentMember, type MemberJson } from "./members.present";
+import type { Clock } from "../lib/clock";
 
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 
 /**
  * What other features undo, in the same transaction, when someone leaves a workspace (teams drop
@@ -159,7 +160,9 @@ export function addWorkspaceMember(
 ): { member: MemberJson; added: boolean } {
   const existing = findMember(deps.db, tx, ctx.workspaceId, userId);
   if (existing) return { member: existing, added: false };
-  tx.insert(members).values({ workspaceId: ctx.workspaceId, userId, role, createdAt: new Date().toISOString() }).run();
+  tx.insert(members)
+    .values({ workspaceId: ctx.workspaceId, userId, role, createdAt: deps.clock.now().toISOString() })
+    .run();
   const member = findMember(deps.db, tx, ctx.workspaceId, userId)!;
   appendEvent(tx, {
     workspaceId: ctx.workspaceId,
@@ -200,16 +203,6 @@ export function removeMember(ctx: RequestContext, userId: string, deps: Deps, me
     });
   });
   signalAccessEnded(deps.db, { kind: "membership", userId, workspaceId: ctx.workspaceId });
-}
-
-/** True when the user has at least `role` in the workspace. */
-export function memberHasRole(tx: Queryable, workspaceId: string, userId: string, role: Role): boolean {
-  const row = tx
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-    .get();
-  return !!row && roleAtLeast(row.role, role);
 }
 
 /** Which of `userIds` are members of the workspace. */

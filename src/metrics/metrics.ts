@@ -29,9 +29,15 @@ function describe(name: string, type: "counter" | "gauge" | "histogram", text: s
 
 function cellOf(family: Map<string, Map<string, Cell>>, name: string, key: string): Cell {
   let series = family.get(name);
-  if (!series) family.set(name, (series = new Map()));
+  if (!series) {
+    series = new Map();
+    family.set(name, series);
+  }
   let cell = series.get(key);
-  if (!cell) series.set(key, (cell = { value: 0 }));
+  if (!cell) {
+    cell = { value: 0 };
+    series.set(key, cell);
+  }
   return cell;
 }
 
@@ -54,9 +60,15 @@ export function observeHistogram(name: string, labels: Labels, seconds: number):
 
 function histogramOf(name: string, key: string): Histogram {
   let series = histograms.get(name);
-  if (!series) histograms.set(name, (series = new Map()));
+  if (!series) {
+    series = new Map();
+    histograms.set(name, series);
+  }
   let h = series.get(key);
-  if (!h) series.set(key, (h = { counts: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+  if (!h) {
+    h = { counts: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
+    series.set(key, h);
+  }
   return h;
 }
 
@@ -109,9 +121,15 @@ function httpSeriesOf(method: string, status: number, path: string): HttpSeries 
     httpSeriesCount = 0;
   }
   let byStatus = httpSeries.get(method);
-  if (!byStatus) httpSeries.set(method, (byStatus = new Map()));
+  if (!byStatus) {
+    byStatus = new Map();
+    httpSeries.set(method, byStatus);
+  }
   let byPath = byStatus.get(status);
-  if (!byPath) byStatus.set(status, (byPath = new Map()));
+  if (!byPath) {
+    byPath = new Map();
+    byStatus.set(status, byPath);
+  }
   const route = routeLabel(path);
   const methodLabel = KNOWN_METHODS.has(method) ? method : "OTHER";
   const series: HttpSeries = {
@@ -165,7 +183,10 @@ export function renderMetrics(sources: MetricSource[] = []): string {
     for (const [key, h] of values) {
       const prefix = key ? `${key},` : "";
       let cumulative = 0;
-      BUCKETS.forEach((b, i) => lines.push(`${name}_bucket{${prefix}le="${b}"} ${(cumulative += h.counts[i]!)}`));
+      for (const [i, b] of BUCKETS.entries()) {
+        cumulative += h.counts[i]!;
+        lines.push(`${name}_bucket{${prefix}le="${b}"} ${cumulative}`);
+      }
       lines.push(`${name}_bucket{${prefix}le="+Inf"} ${h.count}`);
       series(`${name}_sum`, key, Number(h.sum.toFixed(6)));
       series(`${name}_count`, key, h.count);
@@ -178,5 +199,5 @@ export function renderMetrics(sources: MetricSource[] = []): string {
     head(name, samples[0]!.type, samples[0]!.help);
     for (const s of samples) series(name, labelKey(s.labels ?? {}), s.value);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

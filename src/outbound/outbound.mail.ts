@@ -27,7 +27,7 @@ const SEND_ATTEMPTS = 6;
  * Outbound replies on email tickets are stored `pending`; in the same transaction this hook
  * records our Message-ID for threading and enqueues the durable send job.
  */
-export function registerOutboundMailHook(deps: Pick<Deps, "db" | "config">): void {
+export function registerOutboundMailHook(deps: Pick<Deps, "db" | "clock" | "config">): void {
   onEventInTransaction(deps.db, (tx, event, origin) => {
     if (event.type !== "message.created") return;
     const message = (
@@ -49,7 +49,7 @@ export function registerOutboundMailHook(deps: Pick<Deps, "db" | "config">): voi
       ticketId,
       deskMessageId: message.id,
       direction: "outbound",
-      createdAt: new Date().toISOString(),
+      createdAt: deps.clock.now().toISOString(),
     });
     // The auto-reply says so when it adds its message (the ticket API passes it on as the event's origin).
     const payload = {
@@ -77,7 +77,7 @@ async function deliver(deps: Deps, mailbox: MailboxRow, mail: OutgoingMail, log:
     await sendViaSmtp(settings, mail);
     return "smtp";
   }
-  const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+  const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, deps.clock.now());
   log.warn(
     { mailbox_id: mailbox.id, path },
     "mail: no relay configured (DESK_SMTP_URL), reply written to the outbox and NOT delivered",
@@ -97,7 +97,7 @@ export const sendReplyJob = defineJob({
     const { deps } = run;
     const ctx = systemContext(payload.workspace_id);
     const message = messageOfWorkspace(deps.db, payload.workspace_id, payload.message_id);
-    if (!message || message.deliveryStatus !== "pending") return;
+    if (message?.deliveryStatus !== "pending") return;
     const ticket = ticketOfWorkspace(deps.db, payload.workspace_id, message.ticketId);
     const mailbox = ticket?.mailboxId
       ? findMailbox(deps.db, payload.workspace_id, ticket.mailboxId)

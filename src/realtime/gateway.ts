@@ -20,6 +20,7 @@ import type { TokenService } from "../auth/tokens";
 import { socketClosed, socketOpened, type MetricSource } from "../metrics/metrics";
 import { createPresence } from "./presence";
 import { CLOSE, type AgentClaims, type WidgetClaims } from "./realtime.protocol";
+import type { Clock } from "../lib/clock";
 
 type SocketData = {
   kind: "agent" | "widget";
@@ -48,8 +49,6 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 const MAX_FRAME_BYTES = 4096;
 const MAX_REPLAY = 5000;
 
-export type RealtimeGateway = ReturnType<typeof createRealtimeGateway>;
-
 /**
  * The WebSocket gateway. Agents join workspace:<wid>, user:<uid> and the private-team topics they
  * may see; widget visitors join only contact:<wid>:<cid> and get only public events. Committed
@@ -69,7 +68,13 @@ export type GatewayLookups = {
   storedSeqs(live: boolean): Array<{ id: string; event_seq: number }>;
 };
 
-export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logger: Logger; lookups: GatewayLookups }) {
+export function createRealtimeGateway(deps: {
+  db: Db;
+  clock: Clock;
+  tokens: TokenService;
+  logger: Logger;
+  lookups: GatewayLookups;
+}) {
   const { memberRole, privateTeams, liveKeyScopes, storedSeqs } = deps.lookups;
   const log = deps.logger.child({ subsystem: "realtime" });
   const sqlite = deps.db.$client;
@@ -87,7 +92,10 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
 
   const addTo = (map: Map<string, Set<Socket>>, key: string, ws: Socket) => {
     let set = map.get(key);
-    if (!set) map.set(key, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      map.set(key, set);
+    }
     set.add(ws);
   };
   const removeFrom = (map: Map<string, Set<Socket>>, key: string, ws: Socket) => {
@@ -102,7 +110,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
    * but only events their scopes cover (src/events/visibility.ts).
    */
   function currentGrants(data: SocketData): Pick<SocketData, "allTeams" | "teams" | "scopes"> | null {
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     if (data.apiKeyId) {
       const stored = liveKeyScopes(data.apiKeyId, data.workspaceId, now);
       if (stored === null) return null;
@@ -248,7 +256,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
         ticket_id: ticketId,
         user_id: ws.data.userId,
         contact_id: ws.data.kind === "widget" ? ws.data.ownTopics[0]!.split(":")[2] : null,
-        occurred_at: new Date().toISOString(),
+        occurred_at: deps.clock.now().toISOString(),
       });
       const topic = workspaceTopic(ws.data.workspaceId);
       if (ws.data.kind === "agent") ws.publish(topic, relay);

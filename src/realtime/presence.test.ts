@@ -7,7 +7,9 @@ import { connect, type TestSocket } from "./realtime.client.testkit";
 const desk = await startTestDesk();
 const wsBase = desk.url.replace(/^http/, "ws");
 const open: TestSocket[] = [];
-afterEach(() => open.splice(0).forEach((s) => s.ws.close()));
+afterEach(() => {
+  for (const s of open.splice(0)) s.ws.close();
+});
 
 type Roster = { type: "presence"; ticket_id: string; viewers: Array<{ user_id: string; name: string; state: string }> };
 

@@ -119,7 +119,10 @@ export function createPresence<P extends PresencePeer>(deps: {
       const name = previous?.name ?? userName.get(userId)?.name ?? "";
       bySocket.set(peer, { ticketId: id, userId, name, state: state as PresenceState });
       let set = byTicket.get(id);
-      if (!set) byTicket.set(id, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        byTicket.set(id, set);
+      }
       set.add(peer);
       broadcast(workspaceId, id);
       return true;

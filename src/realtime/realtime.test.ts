@@ -10,7 +10,9 @@ import { connect, type TestSocket } from "./realtime.client.testkit";
 const desk = await startTestDesk();
 const wsBase = desk.url.replace(/^http/, "ws");
 const open: TestSocket[] = [];
-afterEach(() => open.splice(0).forEach((s) => s.ws.close()));
+afterEach(() => {
+  for (const s of open.splice(0)) s.ws.close();
+});
 
 async function tokenFor(headers: Record<string, string>) {
   const res = await desk.api("POST", "/v1/realtime/token", { headers });

@@ -7,8 +7,9 @@ import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { sanitizeHtmlBody } from "../lib/sanitize";
 import { savedReplies } from "./saved-replies.table";
+import type { Clock } from "../lib/clock";
 
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 export type SavedReplyRow = typeof savedReplies.$inferSelect;
 export type SavedReplyInput = { title?: string; shortcut?: string | null; body_html?: string };
 
@@ -66,7 +67,7 @@ export function createSavedReply(
   return withTx(deps.db, (tx) => {
     const key = shortcutKey(input.shortcut);
     assertShortcutFree(tx, ctx.workspaceId, key, null);
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const row = tx
       .insert(savedReplies)
       .values({
@@ -105,7 +106,7 @@ export function updateSavedReply(ctx: RequestContext, id: string, input: SavedRe
     if (bodyHtml !== undefined) patch.bodyHtml = bodyHtml;
     const row = tx
       .update(savedReplies)
-      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(savedReplies.id, id))
       .returning()
       .get();

@@ -13,9 +13,6 @@ export const RANK_CAP = 300;
 export const COMMON_TERM_DOCS = 2000;
 const MAX_TERMS = 8;
 
-/** The per-workspace token the triggers store in each index's `ws` column (kept for rebuilds; queries filter by join). */
-export const workspaceToken = (workspaceId: string): string => `w${workspaceId.replace(/-/g, "").toLowerCase()}`;
-
 /** Words of a user query (letters, digits, underscore), lower-cased; FTS syntax can never leak in. */
 export function queryTerms(q: string): string[] {
   return (

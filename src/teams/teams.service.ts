@@ -13,8 +13,9 @@ import { membersAmong } from "../members/members.public";
 import { presentTeam, type TeamJson, type TeamRow } from "./teams.present";
 import { teamStatements } from "./teams.statements";
 import { teamMembers, teams } from "./teams.table";
+import type { Clock } from "../lib/clock";
 
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 
 /** Drops a person who left the workspace from its teams (members.removeMember calls it in its transaction). */
 export function leaveWorkspaceTeams(tx: Tx, workspaceId: string, userId: string): void {
@@ -137,7 +138,7 @@ export function createTeam(
   return withTx(deps.db, (tx) => {
     const memberIds = checkMembers(tx, ctx.workspaceId, input.member_ids);
     if (input.private && memberIds.length) assertMayGrantTeamAccess(ctx);
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const row: TeamRow = {
       id: newId(),
       workspaceId: ctx.workspaceId,
@@ -194,7 +195,7 @@ export function updateTeam(
       .set({
         name: input.name ?? current.name,
         private: input.private ?? current.private,
-        updatedAt: new Date().toISOString(),
+        updatedAt: deps.clock.now().toISOString(),
       })
       .where(eq(teams.id, id))
       .returning()

@@ -40,6 +40,6 @@ export {
   type EmailFields,
   type MessageOrigin,
 } from "./messages.service";
-export { type MessageRow } from "./messages.table";
+export type { MessageRow } from "./messages.table";
 export { ticketOfWorkspace } from "./tickets.repo";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";

@@ -53,15 +53,6 @@ export function privateTeamOf(db: Queryable, workspaceId: string, teamId: string
   return privateTeamOfWorkspace(db, workspaceId, teamId) ?? null;
 }
 
-export function ticketsByIds(db: Queryable, workspaceId: string, ids: string[]): TicketRow[] {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(tickets)
-    .where(and(eq(tickets.workspaceId, workspaceId), inArray(tickets.id, ids)))
-    .all();
-}
-
 export function reloadTicket(db: Queryable, id: string): TicketRow {
   return db.select().from(tickets).where(eq(tickets.id, id)).get()!;
 }

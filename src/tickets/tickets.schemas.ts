@@ -153,8 +153,6 @@ export const CountsSchema = z.object({
   views: z.record(z.string(), z.number()),
 });
 
-export const TICKET_SORTS = ["last_message_at", "created_at", "priority", "severity", "due"] as const;
-
 /** Elysia's query parser turns `a,b` into a list; filters take both forms and read them as text. */
 export const queryText = (max: number) =>
   z

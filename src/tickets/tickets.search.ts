@@ -72,7 +72,7 @@ function rankedTicketIds(
 }
 
 /** (ticket id, score) of every word hit: subject, message, custom field, contact. */
-function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number, commonTermDocs: number): SQL {
+function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number, _commonTermDocs: number): SQL {
   const precise = plan.precise;
   const subject = plan.expression(["subject"]);
   const body = plan.expression(["body"]);

@@ -199,8 +199,6 @@ export function userRefRows(db: Queryable, ids: string[]): UserRefRow[] {
   return s.userRefMany.all(jsonList(ids));
 }
 
-export type { UserRefJson };
-
 /** Which of these tickets of the workspace are not deleted (merged-away ones count: replies forward). */
 export const undeletedTicketIds = (db: Queryable, workspaceId: string, ids: string[]): Set<string> =>
   new Set(

@@ -62,7 +62,7 @@ export const passwordResetMailJob = defineJob({
     };
     const relay = deps.config.smtpRelayUrl;
     if (!relay) {
-      const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail);
+      const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, deps.clock.now());
       run.logger.warn(
         { reset_id: row.reset.id, path },
         "password reset mail written to the outbox (no DESK_SMTP_URL relay): it was not delivered",

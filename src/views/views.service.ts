@@ -11,10 +11,11 @@ import { teamsAmong } from "../teams/teams.public";
 import { isMember } from "../members/members.public";
 import { visibleViewRow, visibleViewRows } from "./views.statements";
 import { views, type ViewFilters } from "./views.table";
+import type { Clock } from "../lib/clock";
 
 export type { ViewFilters } from "./views.table";
 export type ViewRow = typeof views.$inferSelect;
-type Deps = { db: Db };
+type Deps = { db: Db; clock: Clock };
 
 export const presentView = (
   row: Pick<ViewRow, "id" | "name" | "shared" | "position" | "filters" | "createdAt" | "updatedAt">,
@@ -105,7 +106,7 @@ export function createView(ctx: RequestContext, input: ViewInput & { name: strin
         .where(eq(views.workspaceId, ctx.workspaceId))
         .get()?.next ??
       0;
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     const row = tx
       .insert(views)
       .values({
@@ -151,7 +152,7 @@ export function updateView(ctx: RequestContext, id: string, input: ViewInput, de
     if (input.filters !== undefined) patch.filters = checkFilters(tx, ctx, input.filters);
     const row = tx
       .update(views)
-      .set({ ...patch, updatedAt: new Date().toISOString() })
+      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(views.id, id))
       .returning()
       .get();
@@ -172,7 +173,7 @@ export function deleteView(ctx: RequestContext, id: string, deps: Deps): void {
  * Rewrites the `tag` filter of every view naming a label (rename or merge of a label). Views
  * change as a side effect of the label change, each with its own view.updated event.
  */
-export function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, toName: string): void {
+export function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, toName: string, now: Date): void {
   const rows = tx
     .select()
     .from(views)
@@ -183,7 +184,7 @@ export function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, t
     if (tag === undefined || tag.toLocaleLowerCase("en-US") !== fromKey || tag === toName) continue;
     const updated = tx
       .update(views)
-      .set({ filters: { ...row.filters, tag: toName }, updatedAt: new Date().toISOString() })
+      .set({ filters: { ...row.filters, tag: toName }, updatedAt: now.toISOString() })
       .where(eq(views.id, row.id))
       .returning()
       .get();

@@ -7,7 +7,7 @@ import type { StoredEvent } from "../events/envelope";
 import { defineJob, PermanentFailure, RetryLater, type JobContext } from "../jobs/define";
 import { preparedFor } from "../db/prepared";
 import { enqueue } from "../jobs/enqueue";
-import type { Clock } from "../lib/clock";
+import { type Clock, systemClock } from "../lib/clock";
 import { hmacSha256Hex, type SecretBox } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { assertPublicUrl, type Resolver } from "../lib/ssrf";
@@ -57,7 +57,7 @@ export function registerWebhookFanOut(db: Db): () => void {
   return onEventInTransaction(db, (tx: Tx, event: StoredEvent) => {
     const endpoints = webhooksOf(db, event.workspace_id);
     if (endpoints.length === 0) return;
-    const now = new Date().toISOString();
+    const now = systemClock.now().toISOString();
     for (const webhook of endpoints) {
       if (!wantsEvent(webhook, event)) continue;
       const deliveryId = newId();
@@ -184,7 +184,7 @@ export const deliverWebhookJob = defineJob({
     const { load, record } = deliveryStatements(deps.db);
     const ctx = load.get(delivery_id);
     // Gone (endpoint deleted, event pruned) or already settled: nothing to do, idempotently.
-    if (!ctx || ctx.status !== "pending") return;
+    if (ctx?.status !== "pending") return;
     const attempt = await post(deps, ctx, run.signal);
     const now = deps.clock.now();
     // Results of deliveries finishing together commit in one transaction (see batchedWrite).

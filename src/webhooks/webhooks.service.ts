@@ -16,8 +16,15 @@ import { teamsAmong } from "../teams/teams.public";
 import { invalidateWebhooks } from "./webhooks.cache";
 import { presentDelivery, presentWebhook } from "./webhooks.present";
 import { webhookDeliveries, webhooks } from "./webhooks.table";
+import type { Clock } from "../lib/clock";
 
-type Deps = { db: Db; secrets: SecretBox; config: Pick<Config, "allowedPrivateHosts">; resolver?: Resolver };
+type Deps = {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  config: Pick<Config, "allowedPrivateHosts">;
+  resolver?: Resolver;
+};
 export type WebhookRow = typeof webhooks.$inferSelect;
 
 export type CreateWebhookInput = {
@@ -120,7 +127,7 @@ export async function createWebhook(
   assertWithinReach(ctx, { events: input.events, teamIds: input.team_ids ?? [] }, "create");
   const url = await checkedUrl(input.url, deps);
   const secret = `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
-  const now = new Date().toISOString();
+  const now = deps.clock.now().toISOString();
   const row = changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
     const created = tx
       .insert(webhooks)
@@ -173,7 +180,7 @@ export async function updateWebhook(
     if (!before) throw notFound("Webhook");
     // Read again inside the change: another request may have widened it after the check above.
     assertWithinReach(ctx, before, "change");
-    const changes: Partial<WebhookRow> = { updatedAt: new Date().toISOString() };
+    const changes: Partial<WebhookRow> = { updatedAt: deps.clock.now().toISOString() };
     if (url !== undefined) changes.url = url;
     if (input.description !== undefined) changes.description = input.description;
     if (input.events !== undefined) changes.events = input.events;

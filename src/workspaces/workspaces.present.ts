@@ -18,5 +18,3 @@ export function presentWorkspace(row: WorkspaceRow) {
     created_at: row.createdAt,
   };
 }
-
-export type WorkspaceJson = ReturnType<typeof presentWorkspace>;

@@ -1,2 +1,2 @@
-/** What other features may use of workspaces: reading one (name, settings, widget secret). */
-export { findWorkspace, widgetSecretOf, workspaceRefOf, workspaceTimeZone } from "./workspaces.service";
+/** What other features may use of workspaces: reading one (name, settings, time zone). */
+export { findWorkspace, workspaceRefOf, workspaceTimeZone } from "./workspaces.service";

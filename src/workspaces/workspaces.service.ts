@@ -34,9 +34,9 @@ function freeSlug(db: Db, wanted: string): string {
 export function createWorkspace(
   user: Pick<UserContext, "userId">,
   input: CreateWorkspaceInput,
-  deps: { db: Db; secrets: SecretBox },
+  deps: { db: Db; clock: Clock; secrets: SecretBox },
 ) {
-  const now = new Date().toISOString();
+  const now = deps.clock.now().toISOString();
   const id = newId();
   const slug = freeSlug(deps.db, input.slug ?? input.name);
   return withTx(deps.db, (tx) => {
@@ -123,7 +123,7 @@ export function mergeSettings(stored: Settings, patch: WorkspaceSettingsPatchInp
 export type UpdateWorkspaceInput = { name?: string; settings?: WorkspaceSettingsPatchInput };
 
 /** Renames and/or merges settings; audit-logged; emits `workspace.updated` only when something changed. */
-export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput, deps: { db: Db }) {
+export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput, deps: { db: Db; clock: Clock }) {
   return withTx(deps.db, (tx) => {
     const current = requireWorkspace(tx, ctx.workspaceId);
     const name = input.name ?? current.name;
@@ -134,7 +134,7 @@ export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput
     if (!changes.length) return current;
     const row = tx
       .update(workspaces)
-      .set({ name, settings, updatedAt: new Date().toISOString() })
+      .set({ name, settings, updatedAt: deps.clock.now().toISOString() })
       .where(eq(workspaces.id, ctx.workspaceId))
       .returning()
       .get();
@@ -186,7 +186,7 @@ export function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: 
     const current = requireWorkspace(tx, ctx.workspaceId);
     if (confirmName !== current.name)
       throw invalidAt("body.confirm_name", "Type the workspace's name exactly to confirm.");
-    const now = new Date().toISOString();
+    const now = deps.clock.now().toISOString();
     recordAudit(tx, ctx, {
       action: "workspace.deleted",
       entityType: "workspace",
@@ -224,12 +224,12 @@ export function transferOwnership(ctx: RequestContext, targetUserId: string, dep
 }
 
 /** A new widget secret (HMAC key of verified widget sessions): sealed at rest, shown once. */
-export function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; secrets: SecretBox }): string {
+export function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; clock: Clock; secrets: SecretBox }): string {
   const secret = `whs_${randomToken(32)}`;
   withTx(deps.db, (tx) => {
     requireWorkspace(tx, ctx.workspaceId);
     tx.update(workspaces)
-      .set({ widgetSecretSealed: deps.secrets.seal(secret), updatedAt: new Date().toISOString() })
+      .set({ widgetSecretSealed: deps.secrets.seal(secret), updatedAt: deps.clock.now().toISOString() })
       .where(eq(workspaces.id, ctx.workspaceId))
       .run();
     recordAudit(tx, ctx, {
@@ -239,14 +239,4 @@ export function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; secrets:
     });
   });
   return secret;
-}
-
-/** The widget secret in clear, for the widget feature's user_hash check; null when never set. */
-export function widgetSecretOf(db: Db, secrets: SecretBox, workspaceId: string): string | null {
-  const row = db
-    .select({ sealed: workspaces.widgetSecretSealed })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .get();
-  return row?.sealed ? secrets.open(row.sealed) : null;
 }

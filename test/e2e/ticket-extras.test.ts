@@ -232,7 +232,10 @@ describe.skipIf(!ready.ok)("ticket extras (Chromium against dist/desk)", () => {
       const tracker = Bun.serve({
         hostname: "127.0.0.1",
         port: 0,
-        fetch: () => (hits++, new Response(PNG, { headers: { "content-type": "image/png" } })),
+        fetch: () => {
+          hits++;
+          return new Response(PNG, { headers: { "content-type": "image/png" } });
+        },
       });
       try {
         const mailbox = await call(desk.url, "POST", "/v1/mailboxes", as(owner), {
