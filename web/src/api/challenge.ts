@@ -24,7 +24,8 @@ export async function withChallenge<T>(path: string, body: Record<string, unknow
   try {
     return await api<T>(path, { body, workspace: false });
   } catch (error) {
-    if (!(error instanceof ApiError) || (error.code !== "challenge_required" && error.code !== "challenge_failed")) throw error;
+    if (!(error instanceof ApiError) || (error.code !== "challenge_required" && error.code !== "challenge_failed"))
+      throw error;
     const { challenge } = await api<{ challenge: Challenge }>("/auth/challenge", { method: "POST", workspace: false });
     const solution = await solveChallenge({ challenge, deriveKey });
     if (!solution) throw error;

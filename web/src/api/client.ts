@@ -12,7 +12,9 @@ export class ApiError extends Error {
   }
   /** The message for one field: `at("name")` matches location `body.name` (and `query.name`). */
   at(field: string): string | undefined {
-    return this.errors.find((e) => e.location === `body.${field}` || e.location === `query.${field}` || e.location === field)?.message;
+    return this.errors.find(
+      (e) => e.location === `body.${field}` || e.location === `query.${field}` || e.location === field,
+    )?.message;
   }
 }
 
@@ -87,7 +89,7 @@ export function refreshSession(userId?: string): Promise<boolean> {
     const response = await raw("/v1/auth/refresh", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(userId ? { user_id: userId } : (auth.user ? { user_id: auth.user.id } : {})),
+      body: JSON.stringify(userId ? { user_id: userId } : auth.user ? { user_id: auth.user.id } : {}),
     });
     if (!response.ok) return false;
     const session = (await parse(response)) as Session;
@@ -104,7 +106,14 @@ export function refreshSession(userId?: string): Promise<boolean> {
   return attempt;
 }
 
-export type RequestOptions = { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string>; signal?: AbortSignal; workspace?: boolean };
+export type RequestOptions = {
+  method?: string;
+  body?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  workspace?: boolean;
+};
 
 /** Calls the /v1 API with the access token and workspace; refreshes once on 401 and retries. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
@@ -118,7 +127,12 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       headers["content-type"] = "application/json";
       body = JSON.stringify(options.body);
     }
-    return raw(`/v1${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body, signal: options.signal });
+    return raw(`/v1${path}`, {
+      method: options.method ?? (body ? "POST" : "GET"),
+      headers,
+      body,
+      signal: options.signal,
+    });
   };
   let response = await send();
   if (response.status === 401 && auth.accessToken && !path.startsWith("/auth/")) {
@@ -130,12 +144,14 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   return body as T;
 }
 
-export const isMfa = (value: Session | MfaChallenge): value is MfaChallenge => "mfa_required" in value && value.mfa_required === true;
+export const isMfa = (value: Session | MfaChallenge): value is MfaChallenge =>
+  "mfa_required" in value && value.mfa_required === true;
 
 /** Query string from an object, skipping empty values. */
 export function qs(params: Record<string, string | number | boolean | null | undefined>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== "") search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== "") search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : "";
 }

@@ -16,7 +16,9 @@ const notify = () => listeners.forEach((l) => l());
 
 function sendIntent() {
   if (socket?.readyState !== WebSocket.OPEN) return;
-  socket.send(JSON.stringify({ type: "presence", ticket_id: intent?.ticketId ?? null, state: intent?.state ?? "viewing" }));
+  socket.send(
+    JSON.stringify({ type: "presence", ticket_id: intent?.ticketId ?? null, state: intent?.state ?? "viewing" }),
+  );
 }
 
 /** The realtime hook hands over each new open socket (null when it closes): presence is said again after a reconnect. */

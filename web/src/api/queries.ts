@@ -1,12 +1,27 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "./client";
-import type { CustomField, FieldEntity, Member, Page, SavedReply, Tag, TagGroup, Team, Ticket, TicketCounts, View, Workspace } from "./types";
+import type {
+  CustomField,
+  FieldEntity,
+  Member,
+  Page,
+  SavedReply,
+  Tag,
+  TagGroup,
+  Team,
+  Ticket,
+  TicketCounts,
+  View,
+  Workspace,
+} from "./types";
 
 /** Lists that answer either a bare array or a page: the web app takes both. */
-export const listOf = <T,>(body: T[] | Page<T>): T[] => (Array.isArray(body) ? body : body.data);
+export const listOf = <T>(body: T[] | Page<T>): T[] => (Array.isArray(body) ? body : body.data);
 
-const settingsQuery = <T,>(key: string, path: string) => () =>
-  useQuery({ queryKey: [key], queryFn: async () => listOf(await api<T[] | Page<T>>(path)), staleTime: 30_000 });
+const settingsQuery =
+  <T>(key: string, path: string) =>
+  () =>
+    useQuery({ queryKey: [key], queryFn: async () => listOf(await api<T[] | Page<T>>(path)), staleTime: 30_000 });
 
 export const useMembers = settingsQuery<Member>("members", "/members");
 export const useTeams = settingsQuery<Team>("teams", "/teams");
@@ -27,7 +42,10 @@ export function useCustomFields(entity: FieldEntity) {
  * ones and the contact page crashed on the sidebar's).
  */
 export function useContactTickets(contactId: string) {
-  return useQuery({ queryKey: ["contact-tickets", contactId], queryFn: async () => listOf(await api<Ticket[] | Page<Ticket>>(`/contacts/${contactId}/tickets`)) });
+  return useQuery({
+    queryKey: ["contact-tickets", contactId],
+    queryFn: async () => listOf(await api<Ticket[] | Page<Ticket>>(`/contacts/${contactId}/tickets`)),
+  });
 }
 
 export function useCounts() {
@@ -38,7 +56,12 @@ export type InstanceStatus = { signup_open: boolean; has_users: boolean };
 
 /** GET /v1/auth/status: a fresh instance (no user yet) opens on setup, any other on sign-in. */
 export function useInstanceStatus(enabled = true) {
-  return useQuery({ queryKey: ["instance-status"], queryFn: () => api<InstanceStatus>("/auth/status", { workspace: false }), enabled, staleTime: 60_000 });
+  return useQuery({
+    queryKey: ["instance-status"],
+    queryFn: () => api<InstanceStatus>("/auth/status", { workspace: false }),
+    enabled,
+    staleTime: 60_000,
+  });
 }
 
 export function useWorkspace() {

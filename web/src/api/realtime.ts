@@ -52,7 +52,14 @@ export function applyEvent(client: QueryClient, event: Envelope) {
     case "mailbox":
     case "webhook":
     case "workspace": {
-      const key = { team: "teams", view: "views", saved_reply: "saved-replies", mailbox: "mailboxes", webhook: "webhooks", workspace: "workspace" }[resource];
+      const key = {
+        team: "teams",
+        view: "views",
+        saved_reply: "saved-replies",
+        mailbox: "mailboxes",
+        webhook: "webhooks",
+        workspace: "workspace",
+      }[resource];
       client.invalidateQueries({ queryKey: [key] });
       if (resource === "view") client.invalidateQueries({ queryKey: ["counts"] });
       break;
@@ -100,10 +107,16 @@ export function useRealtime(): LiveState {
           attempts = 0;
           setState("live");
           presenceSocket(socket);
-          ping = setInterval(() => socket?.readyState === WebSocket.OPEN && socket.send(JSON.stringify({ type: "ping" })), 25_000);
+          ping = setInterval(
+            () => socket?.readyState === WebSocket.OPEN && socket.send(JSON.stringify({ type: "ping" })),
+            25_000,
+          );
         };
         socket.onmessage = (message) => {
-          const event = JSON.parse(String(message.data)) as Envelope | { type: "pong" } | { type: "presence"; ticket_id?: unknown; viewers?: unknown };
+          const event = JSON.parse(String(message.data)) as
+            | Envelope
+            | { type: "pong" }
+            | { type: "presence"; ticket_id?: unknown; viewers?: unknown };
           if (event.type === "presence") return receivePresence(event as { ticket_id?: unknown; viewers?: unknown });
           if (!("seq" in event)) return;
           if (typeof event.seq === "number") lastSeq = Math.max(lastSeq ?? 0, event.seq);

@@ -11,7 +11,12 @@ export function useAuth() {
 
 export function useMe() {
   const auth = useAuth();
-  return useQuery({ queryKey: ["me", auth.user?.id], queryFn: () => api<Me>("/me", { workspace: false }), enabled: !!auth.accessToken, staleTime: 60_000 });
+  return useQuery({
+    queryKey: ["me", auth.user?.id],
+    queryFn: () => api<Me>("/me", { workspace: false }),
+    enabled: !!auth.accessToken,
+    staleTime: 60_000,
+  });
 }
 
 /** The caller's role in the selected workspace. */
@@ -34,7 +39,11 @@ export function useAccounts() {
     enabled: !!auth.user,
     queryFn: async () => {
       const body = await api<unknown>("/auth/accounts", { method: "POST", body: {}, workspace: false });
-      const list = Array.isArray(body) ? body : ((body as { data?: unknown[]; accounts?: unknown[] }).data ?? (body as { accounts?: unknown[] }).accounts ?? []);
+      const list = Array.isArray(body)
+        ? body
+        : ((body as { data?: unknown[]; accounts?: unknown[] }).data ??
+          (body as { accounts?: unknown[] }).accounts ??
+          []);
       return (list as Array<Account | (UserRef & { workspaces?: WorkspaceRef[] })>).map((item) =>
         "user" in item ? item : { user: item, workspaces: item.workspaces ?? [] },
       );

@@ -45,7 +45,13 @@ export function App() {
 /** Nobody signed in: a fresh instance opens on setup, any other on sign-in (then back to `next`). */
 function SignedOut({ path }: { path: string }) {
   const status = useInstanceStatus();
-  const target = !status.data ? null : !status.data.has_users ? "/setup" : path === "/setup" && status.data.signup_open ? "/setup" : "/signin";
+  const target = !status.data
+    ? null
+    : !status.data.has_users
+      ? "/setup"
+      : path === "/setup" && status.data.signup_open
+        ? "/setup"
+        : "/signin";
   useEffect(() => {
     if (!target || path === target) return;
     const keep = target === "/signin" && path !== "/" && path !== "/setup" && path !== "/signin";

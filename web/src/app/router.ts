@@ -17,7 +17,9 @@ const snapshot = () => location.pathname + location.search;
  */
 const depth = (): number => {
   const state: unknown = history.state;
-  return typeof state === "object" && state !== null && "deskDepth" in state && typeof state.deskDepth === "number" ? state.deskDepth : 0;
+  return typeof state === "object" && state !== null && "deskDepth" in state && typeof state.deskDepth === "number"
+    ? state.deskDepth
+    : 0;
 };
 
 export function navigate(to: string, options: { replace?: boolean } = {}) {

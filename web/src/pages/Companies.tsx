@@ -26,23 +26,52 @@ export function Companies() {
         onCreate={canWrite(role) ? () => setCreating(true) : null}
         filters={{ q, setQ, tag, setTag }}
       />
-      {list.isPending ? <Loading /> : list.isError ? <ErrorBox error={list.error} retry={() => list.refetch()} /> : rows.length === 0 ? <Empty title={q || tag ? "No companies match" : "No companies yet"} /> : (
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorBox error={list.error} retry={() => list.refetch()} />
+      ) : rows.length === 0 ? (
+        <Empty title={q || tag ? "No companies match" : "No companies yet"} />
+      ) : (
         <div className="table-scroll">
           <table className="table">
-            <thead><tr><th>Name</th><th>Domain</th><th>Labels</th><th className="num">Contacts</th><th>Updated</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Domain</th>
+                <th>Labels</th>
+                <th className="num">Contacts</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
             <tbody>
               {rows.map((c) => (
                 <tr key={c.id} className="clickable" onClick={() => navigate(`/companies/${c.id}`)}>
-                  <td><span className="cell-name"><Avatar name={c.name} url={c.avatar_url} size={22} /><Link to={`/companies/${c.id}`}>{c.name}</Link></span></td>
+                  <td>
+                    <span className="cell-name">
+                      <Avatar name={c.name} url={c.avatar_url} size={22} />
+                      <Link to={`/companies/${c.id}`}>{c.name}</Link>
+                    </span>
+                  </td>
                   <td>{c.domain}</td>
-                  <td>{c.tags.map((t) => <TagChip key={t.id} tag={t} />)}</td>
+                  <td>
+                    {c.tags.map((t) => (
+                      <TagChip key={t.id} tag={t} />
+                    ))}
+                  </td>
                   <td className="num">{c.contact_count}</td>
                   <td className="muted">{timeAgo(c.updated_at)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {list.hasNextPage && <div className="center"><button className="btn btn-small" onClick={() => list.fetchNextPage()}>Load more</button></div>}
+          {list.hasNextPage && (
+            <div className="center">
+              <button className="btn btn-small" onClick={() => list.fetchNextPage()}>
+                Load more
+              </button>
+            </div>
+          )}
         </div>
       )}
       {creating && <NewCompany onClose={() => setCreating(false)} />}
@@ -54,7 +83,11 @@ function NewCompany({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
   const create = useMutation({
     mutationFn: (body: Record<string, string>) => api<Company>("/companies", { body }),
-    onSuccess: (c) => { client.invalidateQueries({ queryKey: ["companies"] }); onClose(); navigate(`/companies/${c.id}`); },
+    onSuccess: (c) => {
+      client.invalidateQueries({ queryKey: ["companies"] });
+      onClose();
+      navigate(`/companies/${c.id}`);
+    },
   });
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -63,10 +96,21 @@ function NewCompany({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="New company" onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <Field label="Name" name="name" error={create.error}><input name="name" autoFocus /></Field>
-        <Field label="Domain" name="domain" error={create.error}><input name="domain" placeholder="example.com" /></Field>
+        <Field label="Name" name="name" error={create.error}>
+          <input name="name" autoFocus />
+        </Field>
+        <Field label="Domain" name="domain" error={create.error}>
+          <input name="domain" placeholder="example.com" />
+        </Field>
         <FormError error={create.error} fields={["name", "domain"]} />
-        <div className="actions"><button type="button" className="btn btn-ghost" onClick={onClose}>Cancel</button><button className="btn btn-primary" disabled={create.isPending}>Create</button></div>
+        <div className="actions">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={create.isPending}>
+            Create
+          </button>
+        </div>
       </form>
     </Modal>
   );
@@ -77,10 +121,16 @@ export function CompanyDetail({ id }: { id: string }) {
   const role = useRole();
   const fields = useCustomFields("company");
   const company = useQuery({ queryKey: ["company", id], queryFn: () => api<Company>(`/companies/${id}`) });
-  const contacts = useQuery({ queryKey: ["contacts", "company", id], queryFn: () => api<Page<Contact>>(`/contacts${qs({ company_id: id, limit: 100 })}`) });
+  const contacts = useQuery({
+    queryKey: ["contacts", "company", id],
+    queryFn: () => api<Page<Contact>>(`/contacts${qs({ company_id: id, limit: 100 })}`),
+  });
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<Company>(`/companies/${id}`, { method: "PATCH", body }),
-    onSuccess: (c) => { client.setQueryData(["company", id], c); client.invalidateQueries({ queryKey: ["companies"] }); },
+    onSuccess: (c) => {
+      client.setQueryData(["company", id], c);
+      client.invalidateQueries({ queryKey: ["companies"] });
+    },
   });
   if (company.isPending) return <Loading />;
   if (company.isError) return <ErrorBox error={company.error} retry={() => company.refetch()} />;
@@ -88,19 +138,46 @@ export function CompanyDetail({ id }: { id: string }) {
   return (
     <section className="detail-page">
       <header className="page-head">
-        <Link to="/companies" className="muted">Companies</Link><span className="muted">/</span>
+        <Link to="/companies" className="muted">
+          Companies
+        </Link>
+        <span className="muted">/</span>
         <Avatar name={c.name} url={c.avatar_url} size={28} />
         <h1>{c.name}</h1>
       </header>
       <div className="detail-grid">
         <RecordEditor
-          base={[{ name: "name", label: "Name", value: c.name }, { name: "domain", label: "Domain", value: c.domain ?? "" }, { name: "notes", label: "Notes", value: c.notes ?? "", multiline: true }]}
-          tags={c.tags} kind="companies" fields={fields.data ?? []} values={c.fields ?? {}} save={(b) => save.mutate(b)} error={save.error} saving={save.isPending} readOnly={!canWrite(role)}
+          base={[
+            { name: "name", label: "Name", value: c.name },
+            { name: "domain", label: "Domain", value: c.domain ?? "" },
+            { name: "notes", label: "Notes", value: c.notes ?? "", multiline: true },
+          ]}
+          tags={c.tags}
+          kind="companies"
+          fields={fields.data ?? []}
+          values={c.fields ?? {}}
+          save={(b) => save.mutate(b)}
+          error={save.error}
+          saving={save.isPending}
+          readOnly={!canWrite(role)}
         />
         <div>
           <h3>People ({c.contact_count})</h3>
-          {contacts.isPending ? <Loading /> : contacts.isError ? <ErrorBox error={contacts.error} /> : contacts.data.data.length === 0 ? <Empty title="No contacts" /> : (
-            <ul className="mini-list">{contacts.data.data.map((p) => <li key={p.id}><Link to={`/contacts/${p.id}`}>{p.name || p.email}</Link> <span className="muted small">{p.email}</span></li>)}</ul>
+          {contacts.isPending ? (
+            <Loading />
+          ) : contacts.isError ? (
+            <ErrorBox error={contacts.error} />
+          ) : contacts.data.data.length === 0 ? (
+            <Empty title="No contacts" />
+          ) : (
+            <ul className="mini-list">
+              {contacts.data.data.map((p) => (
+                <li key={p.id}>
+                  <Link to={`/contacts/${p.id}`}>{p.name || p.email}</Link>{" "}
+                  <span className="muted small">{p.email}</span>
+                </li>
+              ))}
+            </ul>
           )}
         </div>
       </div>

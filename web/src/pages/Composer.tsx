@@ -25,7 +25,10 @@ const SHORTCUT_TOKEN = /(^|\s)\/([\p{L}\p{N}_\-./]*)$/u;
  * Reply or note. The draft lives in sessionStorage until the API accepts it, so a failed send,
  * a reload or a switch to another ticket loses nothing.
  */
-export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: boolean }>(function Composer({ ticket, disabled }, ref) {
+export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: boolean }>(function Composer(
+  { ticket, disabled },
+  ref,
+) {
   const client = useQueryClient();
   const saved = useSavedReplies();
   const [kind, setKind] = useState<"reply" | "note">("reply");
@@ -52,7 +55,11 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   // Saved replies whose shortcut starts with the "/word" before the caret.
   const shortcut = SHORTCUT_TOKEN.exec(text.slice(0, caret));
   const suggestions =
-    shortcut && !suggestDismissed ? (saved.data ?? []).filter((s) => s.shortcut && s.shortcut.toLowerCase().startsWith(shortcut[2].toLowerCase())).slice(0, 6) : [];
+    shortcut && !suggestDismissed
+      ? (saved.data ?? [])
+          .filter((s) => s.shortcut && s.shortcut.toLowerCase().startsWith(shortcut[2].toLowerCase()))
+          .slice(0, 6)
+      : [];
   useDismiss(() => setSuggestDismissed(true), suggestions.length > 0);
 
   /** Inserts a saved reply with its placeholders filled in, replacing a typed "/shortcut" if any. */
@@ -158,15 +165,38 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
     >
       <div className="composer-tabs">
         {/* Only the tabs are in the tab list (the saved-reply picker sits beside it); one tab stop, arrows switch. */}
-        <div className="composer-tablist" role="tablist" aria-label="Message kind" onKeyDown={(e) => {
-          if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
-          e.preventDefault();
-          const next = kind === "reply" ? "note" : "reply";
-          switchKind(next);
-          e.currentTarget.querySelector<HTMLElement>(`[data-kind="${next}"]`)?.focus();
-        }}>
-          <button role="tab" data-kind="reply" aria-selected={kind === "reply"} tabIndex={kind === "reply" ? 0 : -1} className={kind === "reply" ? "active" : ""} onClick={() => switchKind("reply")}>Reply <kbd>r</kbd></button>
-          <button role="tab" data-kind="note" aria-selected={kind === "note"} tabIndex={kind === "note" ? 0 : -1} className={kind === "note" ? "active" : ""} onClick={() => switchKind("note")}>Note <kbd>n</kbd></button>
+        <div
+          className="composer-tablist"
+          role="tablist"
+          aria-label="Message kind"
+          onKeyDown={(e) => {
+            if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+            e.preventDefault();
+            const next = kind === "reply" ? "note" : "reply";
+            switchKind(next);
+            e.currentTarget.querySelector<HTMLElement>(`[data-kind="${next}"]`)?.focus();
+          }}
+        >
+          <button
+            role="tab"
+            data-kind="reply"
+            aria-selected={kind === "reply"}
+            tabIndex={kind === "reply" ? 0 : -1}
+            className={kind === "reply" ? "active" : ""}
+            onClick={() => switchKind("reply")}
+          >
+            Reply <kbd>r</kbd>
+          </button>
+          <button
+            role="tab"
+            data-kind="note"
+            aria-selected={kind === "note"}
+            tabIndex={kind === "note" ? 0 : -1}
+            className={kind === "note" ? "active" : ""}
+            onClick={() => switchKind("note")}
+          >
+            Note <kbd>n</kbd>
+          </button>
         </div>
         <div className="grow" />
         {!!saved.data?.length && (
@@ -179,14 +209,23 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             }}
           >
             <option value="">Saved replies…</option>
-            {saved.data.map((s) => <option key={s.id} value={s.id}>{s.title}{s.shortcut ? ` (${s.shortcut})` : ""}</option>)}
+            {saved.data.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title}
+                {s.shortcut ? ` (${s.shortcut})` : ""}
+              </option>
+            ))}
           </select>
         )}
       </div>
       <textarea
         ref={area}
         aria-label={kind === "reply" ? "Reply" : "Internal note"}
-        placeholder={kind === "reply" ? `Reply to ${ticket.contact?.name || ticket.contact?.email || "the customer"}…` : "Internal note, only your team sees it…"}
+        placeholder={
+          kind === "reply"
+            ? `Reply to ${ticket.contact?.name || ticket.contact?.email || "the customer"}…`
+            : "Internal note, only your team sees it…"
+        }
         value={text}
         disabled={disabled}
         rows={4}
@@ -252,13 +291,24 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         <div className="placeholder-warning" role="alert">
           {leftovers.map((l) => (
             <div key={l.token}>
-              <code>{l.token}</code> {l.reason === "unknown" ? "is not a known placeholder" : l.reason === "empty" ? "has no value for this ticket" : "is not filled in yet"}
+              <code>{l.token}</code>{" "}
+              {l.reason === "unknown"
+                ? "is not a known placeholder"
+                : l.reason === "empty"
+                  ? "has no value for this ticket"
+                  : "is not filled in yet"}
             </div>
           ))}
           <div className="muted small">
             Edit or remove {leftovers.length === 1 ? "it" : "them"} before sending.
             {leftovers.some((l) => l.reason === "not_filled") && (
-              <button type="button" className="btn btn-small" onClick={() => setText((t) => renderPlaceholders(t, placeholderContext))}>Fill in placeholders</button>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => setText((t) => renderPlaceholders(t, placeholderContext))}
+              >
+                Fill in placeholders
+              </button>
             )}
           </div>
         </div>
@@ -268,14 +318,23 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           {uploads.map((u) => (
             <span key={u.key} className={`upload${u.error ? " upload-error" : ""}`} title={u.error}>
               📎 {u.name} {u.error ? `— ${u.error}` : u.attachment ? "" : "(uploading…)"}
-              <button className="chip-x" aria-label={`Remove ${u.name}`} onClick={() => setUploads((list) => list.filter((x) => x.key !== u.key))}>×</button>
+              <button
+                className="chip-x"
+                aria-label={`Remove ${u.name}`}
+                onClick={() => setUploads((list) => list.filter((x) => x.key !== u.key))}
+              >
+                ×
+              </button>
             </span>
           ))}
         </div>
       )}
       {clash && (
         <div className="collision" role="alert" data-testid="reply-collision">
-          <span>A newer reply arrived {timeAgo(clash.at) === "now" ? "just now" : `${timeAgo(clash.at)} ago`}, after you started writing.</span>
+          <span>
+            A newer reply arrived {timeAgo(clash.at) === "now" ? "just now" : `${timeAgo(clash.at)} ago`}, after you
+            started writing.
+          </span>
           <div className="grow" />
           <button
             className="btn btn-small"
@@ -287,21 +346,36 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           >
             Review it first
           </button>
-          <button className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>Send anyway</button>
+          <button className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>
+            Send anyway
+          </button>
         </div>
       )}
       {send.isError && <FormError error={send.error} />}
       <div className="composer-actions">
-        <button className="btn btn-ghost btn-small" onClick={() => fileInput.current?.click()} disabled={disabled}>Attach</button>
+        <button className="btn btn-ghost btn-small" onClick={() => fileInput.current?.click()} disabled={disabled}>
+          Attach
+        </button>
         <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && upload(e.target.files)} />
         <span className="muted small">Drop or paste files</span>
         <div className="grow" />
-        <select aria-label="Send and set status" value={after} disabled={disabled} onChange={(e) => setAfter(e.target.value as TicketStatus | "")}>
+        <select
+          aria-label="Send and set status"
+          value={after}
+          disabled={disabled}
+          onChange={(e) => setAfter(e.target.value as TicketStatus | "")}
+        >
           <option value="">Keep status</option>
-          {STATUSES.filter((s) => s !== "closed").map((s) => <option key={s} value={s}>Send and set {statusLabel(s).toLowerCase()}</option>)}
+          {STATUSES.filter((s) => s !== "closed").map((s) => (
+            <option key={s} value={s}>
+              Send and set {statusLabel(s).toLowerCase()}
+            </option>
+          ))}
         </select>
         <button className="btn btn-primary" disabled={!canSend} onClick={() => submit()} title="Ctrl+Enter">
-          {send.isPending ? "Sending…" : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}
+          {send.isPending
+            ? "Sending…"
+            : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}
         </button>
       </div>
     </div>

@@ -11,7 +11,13 @@ const BETWEEN = "between";
  * "+ Field filter": pick a custom field, an operator valid for its type (SPEC.md's table) and a
  * value in the control that suits the type; answers one or two conditions.
  */
-export function FieldFilterPicker({ fields, onAdd }: { fields: CustomField[]; onAdd: (conditions: FieldCondition[]) => void }) {
+export function FieldFilterPicker({
+  fields,
+  onAdd,
+}: {
+  fields: CustomField[];
+  onAdd: (conditions: FieldCondition[]) => void;
+}) {
   const members = useMembers();
   const [open, setOpen] = useState(false);
   const [key, setKey] = useState("");
@@ -45,7 +51,9 @@ export function FieldFilterPicker({ fields, onAdd }: { fields: CustomField[]; on
   };
   const listed = value.split(",").filter(Boolean);
   const choices: Array<{ id: string; label: string }> =
-    field.type === "user" ? [{ id: "me", label: "Me" }, ...(members.data ?? []).map((m) => ({ id: m.user.id, label: m.user.name }))] : field.options.map((o) => ({ id: o.id, label: o.label }));
+    field.type === "user"
+      ? [{ id: "me", label: "Me" }, ...(members.data ?? []).map((m) => ({ id: m.user.id, label: m.user.name }))]
+      : field.options.map((o) => ({ id: o.id, label: o.label }));
   const inputType = field.type === "number" ? "number" : field.type === "date" ? "date" : "text";
   const ready = takesNoValue(currentOp) || (currentOp === BETWEEN ? value !== "" || upper !== "" : value.trim() !== "");
 
@@ -77,7 +85,13 @@ export function FieldFilterPicker({ fields, onAdd }: { fields: CustomField[]; on
         <div className="pop-list" role="group" aria-label="Values">
           {choices.map((c) => (
             <label key={c.id} className="check pop-row">
-              <input type="checkbox" checked={listed.includes(c.id)} onChange={(e) => setValue((e.target.checked ? [...listed, c.id] : listed.filter((x) => x !== c.id)).join(","))} />
+              <input
+                type="checkbox"
+                checked={listed.includes(c.id)}
+                onChange={(e) =>
+                  setValue((e.target.checked ? [...listed, c.id] : listed.filter((x) => x !== c.id)).join(","))
+                }
+              />
               {c.label}
             </label>
           ))}
@@ -87,7 +101,11 @@ export function FieldFilterPicker({ fields, onAdd }: { fields: CustomField[]; on
       control = (
         <select aria-label="Value" value={value} onChange={(e) => setValue(e.target.value)}>
           <option value="">—</option>
-          {choices.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
+          {choices.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.label}
+            </option>
+          ))}
         </select>
       );
     }
@@ -100,24 +118,64 @@ export function FieldFilterPicker({ fields, onAdd }: { fields: CustomField[]; on
       </div>
     );
   } else {
-    control = <input aria-label="Value" type={inputType} step={field.type === "number" ? "any" : undefined} value={value} onChange={(e) => setValue(e.target.value)} onKeyDown={(e) => e.key === "Enter" && add()} />;
+    control = (
+      <input
+        aria-label="Value"
+        type={inputType}
+        step={field.type === "number" ? "any" : undefined}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => e.key === "Enter" && add()}
+      />
+    );
   }
 
   return (
     <div className="pop" ref={box}>
-      <button type="button" className="filter-btn" aria-haspopup="true" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+      <button
+        type="button"
+        className="filter-btn"
+        aria-haspopup="true"
+        aria-expanded={open}
+        onClick={() => setOpen((v) => !v)}
+      >
         + Field filter
       </button>
       {open && (
         <div className="pop-panel pop-form" role="group" aria-label="Field filter">
-          <select aria-label="Field" value={field.key} onChange={(e) => { setKey(e.target.value); setOp(""); reset(); }}>
-            {fields.map((f) => <option key={f.id} value={f.key}>{f.name}</option>)}
+          <select
+            aria-label="Field"
+            value={field.key}
+            onChange={(e) => {
+              setKey(e.target.value);
+              setOp("");
+              reset();
+            }}
+          >
+            {fields.map((f) => (
+              <option key={f.id} value={f.key}>
+                {f.name}
+              </option>
+            ))}
           </select>
-          <select aria-label="Operator" value={currentOp} onChange={(e) => { setOp(e.target.value); if (takesList(e.target.value) !== takesList(currentOp)) reset(); }}>
-            {ops.map((o) => <option key={o} value={o}>{o === BETWEEN ? "is between" : OP_LABELS[o]}</option>)}
+          <select
+            aria-label="Operator"
+            value={currentOp}
+            onChange={(e) => {
+              setOp(e.target.value);
+              if (takesList(e.target.value) !== takesList(currentOp)) reset();
+            }}
+          >
+            {ops.map((o) => (
+              <option key={o} value={o}>
+                {o === BETWEEN ? "is between" : OP_LABELS[o]}
+              </option>
+            ))}
           </select>
           {control}
-          <button type="button" className="btn btn-small btn-primary" disabled={!ready} onClick={add}>Add filter</button>
+          <button type="button" className="btn btn-small btn-primary" disabled={!ready} onClick={add}>
+            Add filter
+          </button>
         </div>
       )}
     </div>

@@ -9,7 +9,14 @@ import { focusOnControl, typingInField } from "../ui/bits";
 import { Empty, ErrorBox, Loading } from "../ui/states";
 import { BulkBar } from "./BulkBar";
 import { FilterBar, SortSelect } from "./FilterBar";
-import { activeFilterCount, EMPTY_FILTERS, folderTitle, ticketQuery, type TicketFilters, viewFiltersFor } from "./inbox-filters";
+import {
+  activeFilterCount,
+  EMPTY_FILTERS,
+  folderTitle,
+  ticketQuery,
+  type TicketFilters,
+  viewFiltersFor,
+} from "./inbox-filters";
 import { NewTicket } from "./NewTicket";
 import { SaveView } from "./SaveView";
 import { rememberList } from "./ticket-data";
@@ -29,7 +36,8 @@ export function Inbox({ folder }: { folder: string }) {
   const list = useInfiniteQuery({
     queryKey: ["tickets", params],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => api<Page<Ticket>>(`/tickets${qs({ ...params, limit: 50, cursor: pageParam })}`, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      api<Page<Ticket>>(`/tickets${qs({ ...params, limit: 50, cursor: pageParam })}`, { signal }),
     getNextPageParam: (last) => last.next_cursor,
     staleTime: 5_000,
   });
@@ -83,12 +91,18 @@ export function Inbox({ folder }: { folder: string }) {
     if (list.hasNextPage && !list.isFetchingNextPage) list.fetchNextPage();
   }, [list]);
 
-  const title = folder.startsWith("view:") ? (views.data?.find((v) => `view:${v.id}` === folder)?.name ?? "View") : folderTitle(folder);
+  const title = folder.startsWith("view:")
+    ? (views.data?.find((v) => `view:${v.id}` === folder)?.name ?? "View")
+    : folderTitle(folder);
   return (
     <section className="inbox">
       <header className="page-head">
         <h1>{title}</h1>
-        <span className="muted small">{list.isSuccess ? `${tickets.length}${list.hasNextPage ? "+" : ""} ${tickets.length === 1 && !list.hasNextPage ? "ticket" : "tickets"}` : ""}</span>
+        <span className="muted small">
+          {list.isSuccess
+            ? `${tickets.length}${list.hasNextPage ? "+" : ""} ${tickets.length === 1 && !list.hasNextPage ? "ticket" : "tickets"}`
+            : ""}
+        </span>
         <div className="grow" />
         <SortSelect filters={filters} onChange={setFilters} />
         {canWrite(role) && (
@@ -98,13 +112,23 @@ export function Inbox({ folder }: { folder: string }) {
         )}
       </header>
       <FilterBar filters={filters} onChange={setFilters} onSaveView={() => setSaving(true)} />
-      {selected.size > 0 && <BulkBar ids={[...selected]} onDone={() => setSelected(new Set())} onSelectAll={() => setSelected(new Set(tickets.map((t) => t.id)))} />}
+      {selected.size > 0 && (
+        <BulkBar
+          ids={[...selected]}
+          onDone={() => setSelected(new Set())}
+          onSelectAll={() => setSelected(new Set(tickets.map((t) => t.id)))}
+        />
+      )}
       {list.isPending ? (
         <Loading label="Loading tickets…" />
       ) : list.isError ? (
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : tickets.length === 0 ? (
-        <Empty title={activeFilterCount(filters) === 0 && !filters.q.trim() ? "Nothing here" : "No tickets match these filters"}>
+        <Empty
+          title={
+            activeFilterCount(filters) === 0 && !filters.q.trim() ? "Nothing here" : "No tickets match these filters"
+          }
+        >
           {folder === "unassigned" ? "Every ticket has an owner. Nice." : "New tickets appear here as they arrive."}
         </Empty>
       ) : (
@@ -123,7 +147,12 @@ export function Inbox({ folder }: { folder: string }) {
       {saving && (
         <SaveView
           filters={viewFiltersFor(folder, filters, views.data?.find((v) => `view:${v.id}` === folder)?.filters)}
-          dropped={[...(filters.severity.length ? ["severity"] : []), ...(folder === "spam" ? ["the spam folder"] : []), ...(folder === "snoozed" ? ["the snoozed folder"] : []), ...(filters.sort !== EMPTY_FILTERS.sort || filters.order !== EMPTY_FILTERS.order ? ["sort order"] : [])]}
+          dropped={[
+            ...(filters.severity.length ? ["severity"] : []),
+            ...(folder === "spam" ? ["the spam folder"] : []),
+            ...(folder === "snoozed" ? ["the snoozed folder"] : []),
+            ...(filters.sort !== EMPTY_FILTERS.sort || filters.order !== EMPTY_FILTERS.order ? ["sort order"] : []),
+          ]}
           onClose={() => setSaving(false)}
         />
       )}
@@ -135,7 +164,8 @@ export function Inbox({ folder }: { folder: string }) {
 export function useBulk(onDone: () => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { ids: string[]; patch?: Record<string, unknown>; delete?: true }) => api<{ updated: number }>("/tickets/bulk", { body }),
+    mutationFn: (body: { ids: string[]; patch?: Record<string, unknown>; delete?: true }) =>
+      api<{ updated: number }>("/tickets/bulk", { body }),
     onSuccess: () => {
       client.invalidateQueries({ queryKey: ["tickets"] });
       client.invalidateQueries({ queryKey: ["counts"] });

@@ -7,13 +7,23 @@ import { navigate } from "../app/router";
 import { Field, FormError, formValues } from "../ui/form";
 import { ErrorBox, Loading } from "../ui/states";
 
-type Lookup = { email?: string; role?: string; workspace?: { id: string; name: string }; workspace_name?: string; expires_at?: string };
+type Lookup = {
+  email?: string;
+  role?: string;
+  workspace?: { id: string; name: string };
+  workspace_name?: string;
+  expires_at?: string;
+};
 
 /** /invite/<token>: join as the signed-in person, or create an account from name and password. */
 export function InviteAccept({ token }: { token: string }) {
   const auth = useAuth();
   const client = useQueryClient();
-  const lookup = useQuery({ queryKey: ["invite", token], queryFn: () => api<Lookup>(`/invitations/lookup${qs({ token })}`, { workspace: false }), retry: false });
+  const lookup = useQuery({
+    queryKey: ["invite", token],
+    queryFn: () => api<Lookup>(`/invitations/lookup${qs({ token })}`, { workspace: false }),
+    retry: false,
+  });
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -24,7 +34,10 @@ export function InviteAccept({ token }: { token: string }) {
     setError(null);
     try {
       const body = auth.accessToken ? { token } : { token, name: values.name, password: values.password };
-      const result = await api<Partial<Session> & { workspace_id?: string; workspace?: { id: string } }>("/invitations/accept", { body, workspace: false });
+      const result = await api<Partial<Session> & { workspace_id?: string; workspace?: { id: string } }>(
+        "/invitations/accept",
+        { body, workspace: false },
+      );
       if (result.access_token && result.user) setSession(result as Session);
       const workspaceId = result.workspace_id ?? result.workspace?.id ?? lookup.data?.workspace?.id;
       if (workspaceId) setWorkspace(workspaceId);

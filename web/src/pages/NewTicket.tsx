@@ -31,7 +31,12 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
       ...(v.body.trim() ? { body_html: textToHtml(v.body), kind: v.kind } : {}),
     });
   };
-  const bind = (key: keyof typeof draft) => ({ name: key, value: draft[key], onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => setDraft({ ...draft, [key]: e.target.value }) });
+  const bind = (key: keyof typeof draft) => ({
+    name: key,
+    value: draft[key],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      setDraft({ ...draft, [key]: e.target.value }),
+  });
   return (
     <Modal title="New ticket" onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
@@ -57,8 +62,12 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
         </Field>
         <FormError error={create.error} fields={["subject", "contact.email", "contact.name", "body_html", "kind"]} />
         <div className="actions">
-          <button type="button" className="btn btn-ghost" onClick={onClose}>Cancel</button>
-          <button className="btn btn-primary" disabled={create.isPending}>{create.isPending ? "Creating…" : "Create ticket"}</button>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create ticket"}
+          </button>
         </div>
       </form>
     </Modal>

@@ -31,7 +31,8 @@ export function ForgotPassword() {
         <h1>Reset your password</h1>
         {sentTo ? (
           <p role="status">
-            If <strong>{sentTo}</strong> has a Desk account, a link to choose a new password is on its way. It works once, for one hour.
+            If <strong>{sentTo}</strong> has a Desk account, a link to choose a new password is on its way. It works
+            once, for one hour.
           </p>
         ) : (
           <>
@@ -89,7 +90,9 @@ export function ResetPassword() {
         <div className="brand">Desk</div>
         <h1>Choose a new password</h1>
         {done ? (
-          <p role="status">Your password is changed and every session of your account was signed out. Sign in with the new password.</p>
+          <p role="status">
+            Your password is changed and every session of your account was signed out. Sign in with the new password.
+          </p>
         ) : !token ? (
           <p role="alert">This reset link is incomplete. Open the link from the email again, or ask for a new one.</p>
         ) : (

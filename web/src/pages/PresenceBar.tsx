@@ -22,7 +22,9 @@ export function PresenceBar({ ticketId }: { ticketId: string }) {
         </span>
       ))}
       <span className="small">
-        {typing.length ? `${names(typing)} ${typing.length === 1 ? "is" : "are"} typing a reply…` : `${names(others)} ${others.length === 1 ? "is" : "are"} also viewing`}
+        {typing.length
+          ? `${names(typing)} ${typing.length === 1 ? "is" : "are"} typing a reply…`
+          : `${names(others)} ${others.length === 1 ? "is" : "are"} also viewing`}
       </span>
     </div>
   );

@@ -7,7 +7,15 @@ import { Field, FormError, formValues } from "../ui/form";
 import { ErrorBox, Loading } from "../ui/states";
 
 type ProfileUser = { id: string; name: string; email: string; mfa_enabled?: boolean };
-type SessionInfo = { id: string; client: "web" | "native"; user_agent: string | null; ip: string | null; created_at: string; last_used_at: string; current: boolean };
+type SessionInfo = {
+  id: string;
+  client: "web" | "native";
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  last_used_at: string;
+  current: boolean;
+};
 
 /** /profile: the signed-in person's own name, password, two-factor sign-in and sessions. */
 export function Profile() {
@@ -48,7 +56,9 @@ function NameSection({ user }: { user: ProfileUser }) {
         </Field>
         <FormError error={save.error} fields={["name"]} />
         <div className="actions">
-          <button className="btn btn-primary" disabled={save.isPending}>{save.isSuccess && !save.isPending ? "Saved" : "Save name"}</button>
+          <button className="btn btn-primary" disabled={save.isPending}>
+            {save.isSuccess && !save.isPending ? "Saved" : "Save name"}
+          </button>
         </div>
       </form>
     </section>
@@ -66,7 +76,10 @@ function PasswordSection() {
     e.preventDefault();
     const form = e.currentTarget;
     const v = formValues(form);
-    change.mutate({ current_password: v.current_password, new_password: v.new_password }, { onSuccess: () => form.reset() });
+    change.mutate(
+      { current_password: v.current_password, new_password: v.new_password },
+      { onSuccess: () => form.reset() },
+    );
   };
   return (
     <section aria-labelledby="profile-password">
@@ -75,18 +88,27 @@ function PasswordSection() {
         <Field label="Current password" name="current_password" error={change.error}>
           <input name="current_password" type="password" autoComplete="current-password" />
         </Field>
-        <Field label="New password" name="new_password" error={change.error} hint="At least 8 characters. Your other sessions are signed out.">
+        <Field
+          label="New password"
+          name="new_password"
+          error={change.error}
+          hint="At least 8 characters. Your other sessions are signed out."
+        >
           <input name="new_password" type="password" autoComplete="new-password" />
         </Field>
         <FormError error={change.error} fields={["current_password", "new_password"]} />
         {change.isSuccess && (
           <div role="status" className="muted">
             Password changed.{" "}
-            {change.data.signed_out_sessions ? `${change.data.signed_out_sessions} other session${change.data.signed_out_sessions > 1 ? "s were" : " was"} signed out.` : ""}
+            {change.data.signed_out_sessions
+              ? `${change.data.signed_out_sessions} other session${change.data.signed_out_sessions > 1 ? "s were" : " was"} signed out.`
+              : ""}
           </div>
         )}
         <div className="actions">
-          <button className="btn btn-primary" disabled={change.isPending}>Change password</button>
+          <button className="btn btn-primary" disabled={change.isPending}>
+            Change password
+          </button>
         </div>
       </form>
     </section>
@@ -101,11 +123,20 @@ function QrCode({ text, label }: { text: string; label: string }) {
     qr.make();
     const n = qr.getModuleCount();
     let d = "";
-    for (let row = 0; row < n; row++) for (let col = 0; col < n; col++) if (qr.isDark(row, col)) d += `M${col + 4},${row + 4}h1v1h-1z`;
+    for (let row = 0; row < n; row++)
+      for (let col = 0; col < n; col++) if (qr.isDark(row, col)) d += `M${col + 4},${row + 4}h1v1h-1z`;
     return { d, size: n + 8 };
   }, [text]);
   return (
-    <svg role="img" aria-label={label} viewBox={`0 0 ${path.size} ${path.size}`} width={200} height={200} shapeRendering="crispEdges" style={{ background: "#fff", borderRadius: 4 }}>
+    <svg
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${path.size} ${path.size}`}
+      width={200}
+      height={200}
+      shapeRendering="crispEdges"
+      style={{ background: "#fff", borderRadius: 4 }}
+    >
       <path d={path.d} fill="#000" />
     </svg>
   );
@@ -115,9 +146,14 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
   const client = useQueryClient();
   const [setup, setSetup] = useState<{ secret: string; otpauth_url: string } | null>(null);
   const [recovery, setRecovery] = useState<string[] | null>(null);
-  const start = useMutation({ mutationFn: () => api<{ secret: string; otpauth_url: string }>("/me/mfa/setup", { method: "POST", workspace: false }), onSuccess: setSetup });
+  const start = useMutation({
+    mutationFn: () =>
+      api<{ secret: string; otpauth_url: string }>("/me/mfa/setup", { method: "POST", workspace: false }),
+    onSuccess: setSetup,
+  });
   const enable = useMutation({
-    mutationFn: (code: string) => api<{ enabled: true; recovery_codes: string[] }>("/me/mfa/enable", { body: { code }, workspace: false }),
+    mutationFn: (code: string) =>
+      api<{ enabled: true; recovery_codes: string[] }>("/me/mfa/enable", { body: { code }, workspace: false }),
     onSuccess: (answer) => {
       setSetup(null);
       setRecovery(answer.recovery_codes);
@@ -152,13 +188,19 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
             ))}
           </ul>
           <div className="actions">
-            <button className="btn" onClick={() => navigator.clipboard?.writeText(recovery.join("\n")).catch(() => {})}>Copy codes</button>
-            <button className="btn btn-primary" onClick={() => setRecovery(null)}>I have saved them</button>
+            <button className="btn" onClick={() => navigator.clipboard?.writeText(recovery.join("\n")).catch(() => {})}>
+              Copy codes
+            </button>
+            <button className="btn btn-primary" onClick={() => setRecovery(null)}>
+              I have saved them
+            </button>
           </div>
         </div>
       ) : enabled ? (
         <form className="stack narrow" onSubmit={turnOff} noValidate>
-          <p>Two-factor sign-in is <strong>on</strong>: signing in asks for a code from your authenticator app.</p>
+          <p>
+            Two-factor sign-in is <strong>on</strong>: signing in asks for a code from your authenticator app.
+          </p>
           <Field label="Prove it is you with">
             <select name="proof_kind" defaultValue="password">
               <option value="password">Your password</option>
@@ -170,12 +212,17 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
           </Field>
           <FormError error={disable.error} fields={["password", "code"]} />
           <div className="actions">
-            <button className="btn btn-danger" disabled={disable.isPending}>Turn off two-factor sign-in</button>
+            <button className="btn btn-danger" disabled={disable.isPending}>
+              Turn off two-factor sign-in
+            </button>
           </div>
         </form>
       ) : setup ? (
         <form className="stack narrow" onSubmit={confirm} noValidate>
-          <p>Scan this code with an authenticator app (1Password, Google Authenticator, Aegis…), then enter the 6-digit code it shows.</p>
+          <p>
+            Scan this code with an authenticator app (1Password, Google Authenticator, Aegis…), then enter the 6-digit
+            code it shows.
+          </p>
           <QrCode text={setup.otpauth_url} label="QR code for your authenticator app" />
           <p className="muted small">
             Cannot scan? Enter this key: <code data-testid="mfa-secret">{setup.secret}</code>
@@ -185,16 +232,25 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
           </Field>
           <FormError error={enable.error} fields={["code"]} />
           <div className="actions">
-            <button className="btn btn-primary" disabled={enable.isPending}>Turn on</button>
-            <button type="button" className="btn btn-ghost" onClick={() => setSetup(null)}>Cancel</button>
+            <button className="btn btn-primary" disabled={enable.isPending}>
+              Turn on
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setSetup(null)}>
+              Cancel
+            </button>
           </div>
         </form>
       ) : (
         <div className="stack narrow">
-          <p>Two-factor sign-in is <strong>off</strong>. With it on, signing in also needs a code from an app on your phone.</p>
+          <p>
+            Two-factor sign-in is <strong>off</strong>. With it on, signing in also needs a code from an app on your
+            phone.
+          </p>
           <ErrorBox error={start.error} />
           <div className="actions">
-            <button className="btn btn-primary" onClick={() => start.mutate()} disabled={start.isPending}>Set up two-factor sign-in</button>
+            <button className="btn btn-primary" onClick={() => start.mutate()} disabled={start.isPending}>
+              Set up two-factor sign-in
+            </button>
           </div>
         </div>
       )}
@@ -206,17 +262,44 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
 function deviceName(s: SessionInfo): string {
   if (s.client === "native") return "Desk app";
   const ua = s.user_agent ?? "";
-  const browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrom(e|ium)\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "Browser";
-  const os = /Windows/.test(ua) ? "Windows" : /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : "";
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Firefox\//.test(ua)
+      ? "Firefox"
+      : /Chrom(e|ium)\//.test(ua)
+        ? "Chrome"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : "Browser";
+  const os = /Windows/.test(ua)
+    ? "Windows"
+    : /Android/.test(ua)
+      ? "Android"
+      : /iPhone|iPad/.test(ua)
+        ? "iOS"
+        : /Mac OS X/.test(ua)
+          ? "macOS"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : "";
   return os ? `${browser} on ${os}` : browser;
 }
 
 function SessionsSection() {
   const client = useQueryClient();
-  const sessions = useQuery({ queryKey: ["my-sessions"], queryFn: () => api<{ data: SessionInfo[] }>("/me/sessions", { workspace: false }) });
+  const sessions = useQuery({
+    queryKey: ["my-sessions"],
+    queryFn: () => api<{ data: SessionInfo[] }>("/me/sessions", { workspace: false }),
+  });
   const refresh = () => client.invalidateQueries({ queryKey: ["my-sessions"] });
-  const endOne = useMutation({ mutationFn: (id: string) => api(`/me/sessions/${id}`, { method: "DELETE", workspace: false }), onSuccess: refresh });
-  const endOthers = useMutation({ mutationFn: () => api("/me/sessions/sign-out-others", { method: "POST", workspace: false }), onSuccess: refresh });
+  const endOne = useMutation({
+    mutationFn: (id: string) => api(`/me/sessions/${id}`, { method: "DELETE", workspace: false }),
+    onSuccess: refresh,
+  });
+  const endOthers = useMutation({
+    mutationFn: () => api("/me/sessions/sign-out-others", { method: "POST", workspace: false }),
+    onSuccess: refresh,
+  });
   return (
     <section aria-labelledby="profile-sessions">
       <h2 id="profile-sessions">Active sessions</h2>
@@ -245,7 +328,12 @@ function SessionsSection() {
                   <td>{new Date(s.last_used_at).toLocaleString()}</td>
                   <td>
                     {!s.current && (
-                      <button className="btn btn-small" onClick={() => endOne.mutate(s.id)} disabled={endOne.isPending} aria-label={`Sign out ${deviceName(s)}, last active ${new Date(s.last_used_at).toLocaleString()}`}>
+                      <button
+                        className="btn btn-small"
+                        onClick={() => endOne.mutate(s.id)}
+                        disabled={endOne.isPending}
+                        aria-label={`Sign out ${deviceName(s)}, last active ${new Date(s.last_used_at).toLocaleString()}`}
+                      >
                         Sign out
                       </button>
                     )}
@@ -257,7 +345,9 @@ function SessionsSection() {
           <ErrorBox error={endOne.error ?? endOthers.error} />
           {sessions.data.data.length > 1 && (
             <div className="actions">
-              <button className="btn" onClick={() => endOthers.mutate()} disabled={endOthers.isPending}>Sign out all other sessions</button>
+              <button className="btn" onClick={() => endOthers.mutate()} disabled={endOthers.isPending}>
+                Sign out all other sessions
+              </button>
             </div>
           )}
         </>

@@ -8,7 +8,15 @@ import { Field, FormError, formValues } from "../ui/form";
 import { describeViewFilters } from "./view-filters-text";
 
 /** Names the inbox's current filters and saves them as a View (POST /v1/views), then opens it. */
-export function SaveView({ filters, dropped, onClose }: { filters: ViewFilters; dropped: string[]; onClose: () => void }) {
+export function SaveView({
+  filters,
+  dropped,
+  onClose,
+}: {
+  filters: ViewFilters;
+  dropped: string[];
+  onClose: () => void;
+}) {
   const client = useQueryClient();
   const create = useMutation({
     mutationFn: (body: { name: string; shared: boolean; filters: ViewFilters }) => api<View>("/views", { body }),
@@ -27,14 +35,24 @@ export function SaveView({ filters, dropped, onClose }: { filters: ViewFilters; 
   return (
     <Modal title="Save as view" onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <Field label="View name" name="name" error={create.error}><input name="name" placeholder="Urgent billing" autoFocus /></Field>
-        <label className="check"><input type="checkbox" name="shared" /> Shared with the workspace</label>
-        <div className="muted small" data-testid="view-summary">{describeViewFilters(filters) || "All tickets"}</div>
+        <Field label="View name" name="name" error={create.error}>
+          <input name="name" placeholder="Urgent billing" autoFocus />
+        </Field>
+        <label className="check">
+          <input type="checkbox" name="shared" /> Shared with the workspace
+        </label>
+        <div className="muted small" data-testid="view-summary">
+          {describeViewFilters(filters) || "All tickets"}
+        </div>
         {dropped.length > 0 && <div className="field-hint">Not saved in views: {dropped.join(", ")}.</div>}
         <FormError error={create.error} fields={["name"]} />
         <div className="actions">
-          <button type="button" className="btn btn-ghost" onClick={onClose}>Cancel</button>
-          <button className="btn btn-primary" disabled={create.isPending}>Save view</button>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={create.isPending}>
+            Save view
+          </button>
         </div>
       </form>
     </Modal>

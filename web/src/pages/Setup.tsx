@@ -26,7 +26,11 @@ export function Setup() {
     setError(null);
     try {
       if (needsAccount) {
-        const session = await withChallenge<Session>("/auth/register", { name: values.name, email: values.email, password: values.password });
+        const session = await withChallenge<Session>("/auth/register", {
+          name: values.name,
+          email: values.email,
+          password: values.password,
+        });
         setSession(session);
         // The instance has a person now: a later sign-out must land on sign-in, not setup.
         client.removeQueries({ queryKey: ["instance-status"] });
@@ -47,7 +51,11 @@ export function Setup() {
       <form className="auth-card" onSubmit={submit} noValidate>
         <div className="brand">Desk</div>
         <h1>{needsAccount ? "Set up your help desk" : "Create a workspace"}</h1>
-        <p className="muted">{needsAccount ? "Create the owner account and your first workspace." : "A workspace holds your team's tickets, contacts and settings."}</p>
+        <p className="muted">
+          {needsAccount
+            ? "Create the owner account and your first workspace."
+            : "A workspace holds your team's tickets, contacts and settings."}
+        </p>
         {needsAccount && (
           <>
             <Field label="Your name" name="name" error={error}>

@@ -27,9 +27,18 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      if (mfaToken) finish(await api<Session>("/auth/mfa", { body: { mfa_token: mfaToken, code: values.code.trim() }, workspace: false }));
+      if (mfaToken)
+        finish(
+          await api<Session>("/auth/mfa", {
+            body: { mfa_token: mfaToken, code: values.code.trim() },
+            workspace: false,
+          }),
+        );
       else {
-        const result = await withChallenge<Session | MfaChallenge>("/auth/login", { email: values.email, password: values.password });
+        const result = await withChallenge<Session | MfaChallenge>("/auth/login", {
+          email: values.email,
+          password: values.password,
+        });
         if (isMfa(result)) setMfaToken(result.mfa_token);
         else finish(result);
       }

@@ -93,9 +93,17 @@ export function TicketList(props: {
               <SnoozedMark until={t.snoozed_until} />
               <StatusPill status={t.status} />
               <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
-                {t.assignee ? <Avatar name={t.assignee.name} url={t.assignee.avatar_url} size={20} /> : <span className="avatar avatar-empty" />}
+                {t.assignee ? (
+                  <Avatar name={t.assignee.name} url={t.assignee.avatar_url} size={20} />
+                ) : (
+                  <span className="avatar avatar-empty" />
+                )}
               </span>
-              <time className="ticket-time muted" dateTime={t.last_message_at} title={new Date(t.last_message_at).toLocaleString()}>
+              <time
+                className="ticket-time muted"
+                dateTime={t.last_message_at}
+                title={new Date(t.last_message_at).toLocaleString()}
+              >
                 {timeAgo(t.last_message_at)}
               </time>
             </div>

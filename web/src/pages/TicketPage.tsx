@@ -29,7 +29,8 @@ export function TicketPage({ number }: { number: string }) {
     const onKey = (e: KeyboardEvent) => {
       if (typingInField() || e.metaKey || e.ctrlKey || e.altKey || !ticket.data) return;
       const index = lastListNumbers.indexOf(ticket.data.number);
-      if (e.key === "j" && index >= 0 && index + 1 < lastListNumbers.length) navigate(`/tickets/${lastListNumbers[index + 1]}`);
+      if (e.key === "j" && index >= 0 && index + 1 < lastListNumbers.length)
+        navigate(`/tickets/${lastListNumbers[index + 1]}`);
       else if (e.key === "k" && index > 0) navigate(`/tickets/${lastListNumbers[index - 1]}`);
       else if (e.key === "r" && !readOnly) composer.current?.focus("reply");
       else if (e.key === "n" && !readOnly) composer.current?.focus("note");
@@ -50,7 +51,14 @@ export function TicketPage({ number }: { number: string }) {
     <section className="ticket-page">
       <div className="ticket-center">
         <header className="page-head ticket-head">
-          <button className="btn-icon" onClick={() => goBack("/inbox/unassigned")} aria-label="Back (Esc)" title="Back (Esc)">←</button>
+          <button
+            className="btn-icon"
+            onClick={() => goBack("/inbox/unassigned")}
+            aria-label="Back (Esc)"
+            title="Back (Esc)"
+          >
+            ←
+          </button>
           <h1 className="ticket-title">
             <span className="muted">#{t.number}</span> {t.subject}
           </h1>
@@ -60,18 +68,37 @@ export function TicketPage({ number }: { number: string }) {
           <div className="grow" />
           {!readOnly && (
             <>
-              <button className="btn btn-small" onClick={() => setMerging(true)}>Merge…</button>
-              <button className="btn btn-small" disabled={t.status === "solved" || patch.isPending} onClick={() => patch.mutate({ status: "solved" })} title="Solve (e)">
+              <button className="btn btn-small" onClick={() => setMerging(true)}>
+                Merge…
+              </button>
+              <button
+                className="btn btn-small"
+                disabled={t.status === "solved" || patch.isPending}
+                onClick={() => patch.mutate({ status: "solved" })}
+                title="Solve (e)"
+              >
                 Solve <kbd>e</kbd>
               </button>
             </>
           )}
         </header>
         <PresenceBar ticketId={t.id} />
-        {patch.isError && <div className="banner-error"><FormError error={patch.error} /></div>}
+        {patch.isError && (
+          <div className="banner-error">
+            <FormError error={patch.error} />
+          </div>
+        )}
         {/* A scrolling region keyboard users can reach and scroll with the arrow keys (WCAG 2.1.1). */}
         <div className="timeline-scroll" tabIndex={0} role="region" aria-label="Conversation">
-          {timeline.isPending ? <Loading label="Loading conversation…" /> : timeline.isError ? <ErrorBox error={timeline.error} retry={() => timeline.refetch()} /> : timeline.data.length === 0 ? <div className="state state-empty">No messages yet. Write the first one below.</div> : <Timeline items={timeline.data} refresh={refreshLinks} />}
+          {timeline.isPending ? (
+            <Loading label="Loading conversation…" />
+          ) : timeline.isError ? (
+            <ErrorBox error={timeline.error} retry={() => timeline.refetch()} />
+          ) : timeline.data.length === 0 ? (
+            <div className="state state-empty">No messages yet. Write the first one below.</div>
+          ) : (
+            <Timeline items={timeline.data} refresh={refreshLinks} />
+          )}
         </div>
         {!readOnly && <Composer key={t.id} ref={composer} ticket={t} />}
       </div>
@@ -84,7 +111,8 @@ export function TicketPage({ number }: { number: string }) {
 function MergeDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const client = useQueryClient();
   const merge = useMutation({
-    mutationFn: (into: string) => api<Ticket>(`/tickets/${ticket.id}/merge`, { body: { into_id: into.replace(/^#/, "") } }),
+    mutationFn: (into: string) =>
+      api<Ticket>(`/tickets/${ticket.id}/merge`, { body: { into_id: into.replace(/^#/, "") } }),
     onSuccess: (into) => {
       client.invalidateQueries({ queryKey: ["tickets"] });
       client.invalidateQueries({ queryKey: ["counts"] });
@@ -105,8 +133,12 @@ function MergeDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void 
         </Field>
         <FormError error={merge.error} fields={["into_id"]} />
         <div className="actions">
-          <button type="button" className="btn btn-ghost" onClick={onClose}>Cancel</button>
-          <button className="btn btn-primary" disabled={merge.isPending}>Merge</button>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={merge.isPending}>
+            Merge
+          </button>
         </div>
       </form>
     </Modal>

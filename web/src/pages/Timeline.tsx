@@ -23,7 +23,9 @@ function describe(a: Activity, names: Names): string {
   const d = a.data ?? {};
   switch (a.type) {
     case "status_changed":
-      return d.reason === "sender_unverified" ? "kept the status: the sender could not be verified" : `changed status from ${fmt(d.from)} to ${fmt(d.to)}`;
+      return d.reason === "sender_unverified"
+        ? "kept the status: the sender could not be verified"
+        : `changed status from ${fmt(d.from)} to ${fmt(d.to)}`;
     case "priority_changed":
       return `changed priority from ${fmt(d.from)} to ${fmt(d.to)}`;
     case "severity_changed":
@@ -56,9 +58,17 @@ const OUTBOX_EXPLAINED =
 function DeliveryStatus({ m }: { m: Message }) {
   if (m.delivery_status === "none") return null;
   if (m.delivery_status === "sent" && m.delivery_via === "outbox") {
-    return <span className="delivery delivery-outbox" title={OUTBOX_EXPLAINED}>Not delivered: outbox only</span>;
+    return (
+      <span className="delivery delivery-outbox" title={OUTBOX_EXPLAINED}>
+        Not delivered: outbox only
+      </span>
+    );
   }
-  return <span className={`delivery delivery-${m.delivery_status}`} title={m.delivery_error}>{m.delivery_status}</span>;
+  return (
+    <span className={`delivery delivery-${m.delivery_status}`} title={m.delivery_error}>
+      {m.delivery_status}
+    </span>
+  );
 }
 
 function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
@@ -66,7 +76,10 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
   const sender = (m.from_email || m.author.contact?.email || "").toLowerCase();
   const [loadRemote, setLoadRemote] = useState(() => senderAllowed(sender));
   const body = useMemo(
-    () => (loadRemote ? { html: m.body_html, blocked: 0 } : withoutRemoteImages(m.body_html, trustedOrigins(m.attachments?.map((a) => a.url) ?? []))),
+    () =>
+      loadRemote
+        ? { html: m.body_html, blocked: 0 }
+        : withoutRemoteImages(m.body_html, trustedOrigins(m.attachments?.map((a) => a.url) ?? [])),
     [m.body_html, m.attachments, loadRemote],
   );
   return (
@@ -75,17 +88,34 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
         <Avatar name={who || "?"} url={m.author.user?.avatar_url ?? m.author.contact?.avatar_url} size={26} />
         <strong>{who}</strong>
         {m.kind === "note" && <span className="tag-note">Internal note</span>}
-        {m.auth_failed && <span className="tag-warn" title="The sender failed DMARC at the receiving server">Unverified sender</span>}
+        {m.auth_failed && (
+          <span className="tag-warn" title="The sender failed DMARC at the receiving server">
+            Unverified sender
+          </span>
+        )}
         <div className="grow" />
         <DeliveryStatus m={m} />
-        <time className="muted small" dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>{timeAgo(m.created_at)}</time>
+        <time className="muted small" dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>
+          {timeAgo(m.created_at)}
+        </time>
       </header>
       {body.blocked > 0 && (
         <div className="remote-images" data-testid="remote-images">
-          <span className="small">{body.blocked === 1 ? "1 remote image is" : `${body.blocked} remote images are`} blocked: loading them can tell the sender you read this.</span>
-          <button className="btn btn-small" onClick={() => setLoadRemote(true)}>Load images</button>
+          <span className="small">
+            {body.blocked === 1 ? "1 remote image is" : `${body.blocked} remote images are`} blocked: loading them can
+            tell the sender you read this.
+          </span>
+          <button className="btn btn-small" onClick={() => setLoadRemote(true)}>
+            Load images
+          </button>
           {sender && (
-            <button className="btn btn-small btn-ghost" onClick={() => { allowSender(sender); setLoadRemote(true); }}>
+            <button
+              className="btn btn-small btn-ghost"
+              onClick={() => {
+                allowSender(sender);
+                setLoadRemote(true);
+              }}
+            >
               Always load from {sender}
             </button>
           )}
@@ -122,7 +152,9 @@ function QuotedToggle({ messageId }: { messageId: string }) {
   };
   return (
     <div className="quoted">
-      <button type="button" className="link small" aria-expanded={open} onClick={toggle}>{open ? "Hide quoted text" : "Show quoted text"}</button>
+      <button type="button" className="link small" aria-expanded={open} onClick={toggle}>
+        {open ? "Hide quoted text" : "Show quoted text"}
+      </button>
       {open && failed && <p className="muted small">The full message could not be loaded.</p>}
       {/* Shown as text, never as HTML: the history may hold anything the sender wrote. */}
       {open && full !== null && <pre className="quoted-full">{typeof full === "string" ? full : String(full)}</pre>}
@@ -147,9 +179,19 @@ function AttachmentLink({ a, refresh }: { a: Attachment; refresh: RefreshLinks }
     >
       {preview ? (
         // A failed load is most often an expired link: fresh links are fetched, then it retries once.
-        <img src={a.url} alt={a.filename} loading="lazy" onError={() => { setFailed(a.url); void refresh(a.id); }} />
+        <img
+          src={a.url}
+          alt={a.filename}
+          loading="lazy"
+          onError={() => {
+            setFailed(a.url);
+            void refresh(a.id);
+          }}
+        />
       ) : (
-        <>{a.content_type === "application/pdf" ? "📄" : "📎"} {a.filename} <span className="muted">{size}</span></>
+        <>
+          {a.content_type === "application/pdf" ? "📄" : "📎"} {a.filename} <span className="muted">{size}</span>
+        </>
       )}
     </a>
   );
@@ -160,7 +202,12 @@ export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: R
   const teams = useTeams();
   const names: Names = {
     // A user object (older activities) carries its name; an id is looked up among the members.
-    person: (v) => (typeof v === "string" ? (members.data ? (members.data.find((m) => m.user.id === v)?.user.name ?? "a former member") : "…") : fmt(v)),
+    person: (v) =>
+      typeof v === "string"
+        ? members.data
+          ? (members.data.find((m) => m.user.id === v)?.user.name ?? "a former member")
+          : "…"
+        : fmt(v),
     team: (v) => (typeof v === "string" ? (teams.data?.find((t) => t.id === v)?.name ?? "a team") : fmt(v)),
   };
   return (
@@ -170,7 +217,8 @@ export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: R
           <MessageItem key={item.message.id} m={item.message} refresh={refresh} />
         ) : (
           <div key={item.activity.id} className="activity muted small">
-            <span>{item.activity.actor?.user?.name ?? (item.activity.actor_type === "ai" ? "AI" : "Desk")}</span> {describe(item.activity, names)} · {timeAgo(item.at)}
+            <span>{item.activity.actor?.user?.name ?? (item.activity.actor_type === "ai" ? "AI" : "Desk")}</span>{" "}
+            {describe(item.activity, names)} · {timeAgo(item.at)}
           </div>
         ),
       )}

@@ -29,7 +29,11 @@ const MARGIN_MS = 20_000;
  * with nosniff and a sandboxing CSP). A link about to expire is refreshed first: the tab opens at
  * once (so no pop-up blocker stops it) and goes to the fresh link when it arrives.
  */
-export function openAttachment(event: { preventDefault(): void }, attachment: Attachment, refresh: () => Promise<Attachment | undefined>) {
+export function openAttachment(
+  event: { preventDefault(): void },
+  attachment: Attachment,
+  refresh: () => Promise<Attachment | undefined>,
+) {
   if (linkExpiry(attachment.url) - Date.now() > MARGIN_MS) return;
   event.preventDefault();
   const tab = window.open("about:blank", "_blank");

@@ -18,8 +18,19 @@ export const FIELD_OPERATORS: Record<FieldType, readonly string[]> = {
 };
 
 export const OP_LABELS: Record<string, string> = {
-  eq: "is", ne: "is not", contains: "contains", not_contains: "does not contain", gt: ">", gte: "≥", lt: "<", lte: "≤",
-  any: "is any of", all: "has all of", none: "is none of", set: "is set", not_set: "is not set",
+  eq: "is",
+  ne: "is not",
+  contains: "contains",
+  not_contains: "does not contain",
+  gt: ">",
+  gte: "≥",
+  lt: "<",
+  lte: "≤",
+  any: "is any of",
+  all: "has all of",
+  none: "is none of",
+  set: "is set",
+  not_set: "is not set",
 };
 
 /** Operators that take no value (the API ignores one). */
@@ -36,13 +47,20 @@ export function fieldParams(conditions: FieldCondition[]): Record<string, string
 }
 
 /** "Plan is any of Pro, Enterprise": how a condition reads in the filter bar. */
-export function describeCondition(c: FieldCondition, field: CustomField | undefined, members: Member[] | undefined, myId: string | undefined): string {
+export function describeCondition(
+  c: FieldCondition,
+  field: CustomField | undefined,
+  members: Member[] | undefined,
+  myId: string | undefined,
+): string {
   const name = field?.name ?? c.key;
   if (takesNoValue(c.op)) return `${name} ${OP_LABELS[c.op]}`;
   const one = (v: string) => {
     if (!field) return v;
-    if (field.type === "select" || field.type === "multi_select") return field.options.find((o) => o.id === v)?.label ?? v;
-    if (field.type === "user") return v === "me" || v === myId ? "me" : (members?.find((m) => m.user.id === v)?.user.name ?? v);
+    if (field.type === "select" || field.type === "multi_select")
+      return field.options.find((o) => o.id === v)?.label ?? v;
+    if (field.type === "user")
+      return v === "me" || v === myId ? "me" : (members?.find((m) => m.user.id === v)?.user.name ?? v);
     if (field.type === "checkbox") return v === "true" ? "yes" : "no";
     return v;
   };

@@ -16,7 +16,19 @@ export type TicketFilters = {
   fields: FieldCondition[];
 };
 
-export const EMPTY_FILTERS: TicketFilters = { status: [], priority: [], severity: [], assignee: "", team_id: "", tag: "", channel: "", q: "", sort: "last_message_at", order: "desc", fields: [] };
+export const EMPTY_FILTERS: TicketFilters = {
+  status: [],
+  priority: [],
+  severity: [],
+  assignee: "",
+  team_id: "",
+  tag: "",
+  channel: "",
+  q: "",
+  sort: "last_message_at",
+  order: "desc",
+  fields: [],
+};
 
 const ACTIVE = "open,pending,on_hold";
 /** Folders people work from: a snoozed ticket leaves them until it wakes (it is in Snoozed meanwhile). */
@@ -48,14 +60,34 @@ export function ticketQuery(folder: string, f: TicketFilters): Record<string, st
 }
 
 export const folderTitle = (folder: string) =>
-  ({ unassigned: "Unassigned", mine: "Mine", open: "Open", pending: "Pending", on_hold: "On hold", solved: "Solved", closed: "Closed", snoozed: "Snoozed", all: "All tickets", spam: "Spam" })[folder] ?? "View";
+  ({
+    unassigned: "Unassigned",
+    mine: "Mine",
+    open: "Open",
+    pending: "Pending",
+    on_hold: "On hold",
+    solved: "Solved",
+    closed: "Closed",
+    snoozed: "Snoozed",
+    all: "All tickets",
+    spam: "Spam",
+  })[folder] ?? "View";
 
 /** How many filters the person has picked (for "Clear n"). */
 export const activeFilterCount = (f: TicketFilters) =>
-  f.status.length + f.priority.length + f.severity.length + [f.assignee, f.team_id, f.tag, f.channel].filter(Boolean).length + f.fields.length;
+  f.status.length +
+  f.priority.length +
+  f.severity.length +
+  [f.assignee, f.team_id, f.tag, f.channel].filter(Boolean).length +
+  f.fields.length;
 
 /** The picked filters with search and sort kept: what "Clear" leaves. */
-export const clearedFilters = (f: TicketFilters): TicketFilters => ({ ...EMPTY_FILTERS, q: f.q, sort: f.sort, order: f.order });
+export const clearedFilters = (f: TicketFilters): TicketFilters => ({
+  ...EMPTY_FILTERS,
+  q: f.q,
+  sort: f.sort,
+  order: f.order,
+});
 
 const ACTIVE_STATUSES: TicketStatus[] = ["open", "pending", "on_hold"];
 
@@ -77,6 +109,10 @@ export function viewFiltersFor(folder: string, f: TicketFilters, base: ViewFilte
   if (f.tag) out.tag = f.tag;
   if (f.channel) out.channel = f.channel;
   if (f.q.trim()) out.q = f.q.trim();
-  if (f.fields.length) out.fields = [...(out.fields ?? []).filter((c) => !f.fields.some((n) => n.key === c.key && n.op === c.op)), ...f.fields];
+  if (f.fields.length)
+    out.fields = [
+      ...(out.fields ?? []).filter((c) => !f.fields.some((n) => n.key === c.key && n.op === c.op)),
+      ...f.fields,
+    ];
   return out;
 }

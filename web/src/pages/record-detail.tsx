@@ -30,17 +30,40 @@ export function RecordEditor(props: {
       <form className="stack" onSubmit={submit} onChange={() => setDirty(true)} noValidate>
         {props.base.map((f) => (
           <Field key={f.name} label={f.label} name={f.name} error={props.error}>
-            {f.multiline ? <textarea name={f.name} defaultValue={f.value} rows={3} disabled={props.readOnly} /> : <input name={f.name} type={f.type ?? "text"} defaultValue={f.value} disabled={props.readOnly} />}
+            {f.multiline ? (
+              <textarea name={f.name} defaultValue={f.value} rows={3} disabled={props.readOnly} />
+            ) : (
+              <input name={f.name} type={f.type ?? "text"} defaultValue={f.value} disabled={props.readOnly} />
+            )}
           </Field>
         ))}
         <FormError error={props.error} fields={props.base.map((b) => b.name)} />
-        {!props.readOnly && <div className="actions"><button className="btn btn-primary" disabled={!dirty || props.saving}>{props.saving ? "Saving…" : "Save"}</button></div>}
+        {!props.readOnly && (
+          <div className="actions">
+            <button className="btn btn-primary" disabled={!dirty || props.saving}>
+              {props.saving ? "Saving…" : "Save"}
+            </button>
+          </div>
+        )}
       </form>
       <h3>Labels</h3>
-      <LabelPicker tags={props.tags} kind={props.kind} disabled={props.readOnly} onAdd={(n) => props.save({ add_tags: [n] })} onRemove={(n) => props.save({ remove_tags: [n] })} />
+      <LabelPicker
+        tags={props.tags}
+        kind={props.kind}
+        disabled={props.readOnly}
+        onAdd={(n) => props.save({ add_tags: [n] })}
+        onRemove={(n) => props.save({ remove_tags: [n] })}
+      />
       {props.fields.length > 0 && <h3>Fields</h3>}
       {props.fields.map((f) => (
-        <FieldInput key={f.id} field={f} value={props.values[f.key]} disabled={props.readOnly} error={fieldError(f.key)} onSave={(v) => props.save({ fields: { [f.key]: v } })} />
+        <FieldInput
+          key={f.id}
+          field={f}
+          value={props.values[f.key]}
+          disabled={props.readOnly}
+          error={fieldError(f.key)}
+          onSave={(v) => props.save({ fields: { [f.key]: v } })}
+        />
       ))}
       {props.children}
     </div>

@@ -37,13 +37,30 @@ export function RecordListHead({ kind, title, newLabel, searchPlaceholder, onCre
       <header className="page-head">
         <h1>{title}</h1>
         <div className="grow" />
-        {onCreate && <button className="btn btn-primary" onClick={onCreate}>{newLabel}</button>}
+        {onCreate && (
+          <button className="btn btn-primary" onClick={onCreate}>
+            {newLabel}
+          </button>
+        )}
       </header>
       <div className="filter-bar">
-        <input className="search" type="search" placeholder={searchPlaceholder} aria-label={`Search ${kind}`} value={filters.q} onChange={(e) => filters.setQ(e.target.value)} />
+        <input
+          className="search"
+          type="search"
+          placeholder={searchPlaceholder}
+          aria-label={`Search ${kind}`}
+          value={filters.q}
+          onChange={(e) => filters.setQ(e.target.value)}
+        />
         <select aria-label="Label filter" value={filters.tag} onChange={(e) => filters.setTag(e.target.value)}>
           <option value="">Any label</option>
-          {tags.data?.filter((t) => t.applies_to.includes(kind)).map((t) => <option key={t.id} value={t.name}>{t.name}</option>)}
+          {tags.data
+            ?.filter((t) => t.applies_to.includes(kind))
+            .map((t) => (
+              <option key={t.id} value={t.name}>
+                {t.name}
+              </option>
+            ))}
         </select>
       </div>
     </>

@@ -30,9 +30,11 @@ export function useTicket(number: string) {
   });
 }
 
-export type TimelineItem = { kind: "message"; at: string; message: Message } | { kind: "activity"; at: string; activity: Activity };
+export type TimelineItem =
+  | { kind: "message"; at: string; message: Message }
+  | { kind: "activity"; at: string; activity: Activity };
 
-const listOf = <T,>(body: T[] | Page<T>) => (Array.isArray(body) ? body : body.data);
+const listOf = <T>(body: T[] | Page<T>) => (Array.isArray(body) ? body : body.data);
 
 /** Messages and activities, merged in time order. */
 export function useTimeline(ticketId: string | undefined) {
@@ -75,7 +77,8 @@ export function attachmentRefresher(refetch: () => Promise<{ data?: TimelineItem
 export function usePatchTicket(ticket: Ticket | undefined) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (patch: Record<string, unknown>) => api<Ticket>(`/tickets/${ticket!.id}`, { method: "PATCH", body: patch }),
+    mutationFn: (patch: Record<string, unknown>) =>
+      api<Ticket>(`/tickets/${ticket!.id}`, { method: "PATCH", body: patch }),
     onSuccess: (updated) => {
       client.setQueryData(["ticket", String(updated.number)], updated);
       client.invalidateQueries({ queryKey: ["tickets"] });

@@ -6,7 +6,19 @@ import type { CustomField } from "../api/types";
  * One custom field's editor for every type. Text-like inputs save on blur or Enter; pickers save
  * on change. `onSave(null)` clears the value.
  */
-export function FieldInput({ field, value, onSave, disabled, error }: { field: CustomField; value: unknown; onSave: (value: unknown) => void; disabled?: boolean; error?: string }) {
+export function FieldInput({
+  field,
+  value,
+  onSave,
+  disabled,
+  error,
+}: {
+  field: CustomField;
+  value: unknown;
+  onSave: (value: unknown) => void;
+  disabled?: boolean;
+  error?: string;
+}) {
   const members = useMembers();
   const [text, setText] = useState(value == null ? "" : String(value));
   useEffect(() => setText(value == null ? "" : String(value)), [value]);
@@ -36,7 +48,9 @@ export function FieldInput({ field, value, onSave, disabled, error }: { field: C
       control = <input type="number" step="any" {...textProps} />;
       break;
     case "date":
-      control = <input type="date" id={id} disabled={disabled} value={text} onChange={(e) => onSave(e.target.value || null)} />;
+      control = (
+        <input type="date" id={id} disabled={disabled} value={text} onChange={(e) => onSave(e.target.value || null)} />
+      );
       break;
     case "url":
     case "email":
@@ -44,13 +58,30 @@ export function FieldInput({ field, value, onSave, disabled, error }: { field: C
       control = <input type={field.type === "text" ? "text" : field.type} {...textProps} />;
       break;
     case "checkbox":
-      control = <input type="checkbox" id={id} disabled={disabled} checked={value === true} onChange={(e) => onSave(e.target.checked)} />;
+      control = (
+        <input
+          type="checkbox"
+          id={id}
+          disabled={disabled}
+          checked={value === true}
+          onChange={(e) => onSave(e.target.checked)}
+        />
+      );
       break;
     case "select":
       control = (
-        <select id={id} disabled={disabled} value={String(value ?? "")} onChange={(e) => onSave(e.target.value || null)}>
+        <select
+          id={id}
+          disabled={disabled}
+          value={String(value ?? "")}
+          onChange={(e) => onSave(e.target.value || null)}
+        >
           <option value="">—</option>
-          {field.options.map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
+          {field.options.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.label}
+            </option>
+          ))}
         </select>
       );
       break;
@@ -60,7 +91,12 @@ export function FieldInput({ field, value, onSave, disabled, error }: { field: C
         <div className="multi" id={id}>
           {field.options.map((o) => (
             <label key={o.id} className="check">
-              <input type="checkbox" disabled={disabled} checked={chosen.includes(o.id)} onChange={(e) => onSave(e.target.checked ? [...chosen, o.id] : chosen.filter((c) => c !== o.id))} />
+              <input
+                type="checkbox"
+                disabled={disabled}
+                checked={chosen.includes(o.id)}
+                onChange={(e) => onSave(e.target.checked ? [...chosen, o.id] : chosen.filter((c) => c !== o.id))}
+              />
               {o.label}
             </label>
           ))}
@@ -70,9 +106,18 @@ export function FieldInput({ field, value, onSave, disabled, error }: { field: C
     }
     case "user":
       control = (
-        <select id={id} disabled={disabled} value={String(value ?? "")} onChange={(e) => onSave(e.target.value || null)}>
+        <select
+          id={id}
+          disabled={disabled}
+          value={String(value ?? "")}
+          onChange={(e) => onSave(e.target.value || null)}
+        >
           <option value="">—</option>
-          {members.data?.map((m) => <option key={m.user.id} value={m.user.id}>{m.user.name}</option>)}
+          {members.data?.map((m) => (
+            <option key={m.user.id} value={m.user.id}>
+              {m.user.name}
+            </option>
+          ))}
         </select>
       );
       break;
@@ -81,10 +126,18 @@ export function FieldInput({ field, value, onSave, disabled, error }: { field: C
     <div className={`side-field${error ? " field-invalid" : ""}`}>
       <label htmlFor={id} className="side-label">
         {field.name}
-        {field.required_on_solve && <span className="req" title="Required to solve">*</span>}
+        {field.required_on_solve && (
+          <span className="req" title="Required to solve">
+            *
+          </span>
+        )}
       </label>
       {control}
-      {error && <span className="field-error" role="alert">{error}</span>}
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
     </div>
   );
 }

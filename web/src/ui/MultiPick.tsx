@@ -44,7 +44,9 @@ export function MultiPick<T extends string>(props: {
         onClick={() => setOpen((v) => !v)}
       >
         {shown}
-        <span className="caret" aria-hidden>▾</span>
+        <span className="caret" aria-hidden>
+          ▾
+        </span>
       </button>
       {open && (
         <div className="pop-panel" role="group" aria-label={props.label}>
@@ -53,7 +55,11 @@ export function MultiPick<T extends string>(props: {
               <input
                 type="checkbox"
                 checked={props.value.includes(o.value)}
-                onChange={(e) => props.onChange(e.target.checked ? [...props.value, o.value] : props.value.filter((v) => v !== o.value))}
+                onChange={(e) =>
+                  props.onChange(
+                    e.target.checked ? [...props.value, o.value] : props.value.filter((v) => v !== o.value),
+                  )
+                }
               />
               {o.label}
             </label>

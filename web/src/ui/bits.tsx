@@ -32,18 +32,35 @@ export function TagChip({ tag, onRemove }: { tag: Pick<TagRef, "name" | "color">
 }
 
 export function Avatar({ name, url, size = 24 }: { name: string; url?: string | null; size?: number }) {
-  const initials = name.split(/\s+/).filter(Boolean).slice(0, 2).map((p) => p[0]?.toUpperCase()).join("") || "?";
+  const initials =
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((p) => p[0]?.toUpperCase())
+      .join("") || "?";
   // Dark enough for white initials at 4.5:1 whatever the hue (WCAG 1.4.3).
   const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 360, 7);
   if (url) return <img className="avatar" src={url} alt="" width={size} height={size} />;
   return (
-    <span className="avatar" style={{ width: size, height: size, fontSize: size * 0.42, background: `hsl(${hue} 45% 32%)` }} aria-hidden>
+    <span
+      className="avatar"
+      style={{ width: size, height: size, fontSize: size * 0.42, background: `hsl(${hue} 45% 32%)` }}
+      aria-hidden
+    >
       {initials}
     </span>
   );
 }
 
-const units: Array<[number, string]> = [[60, "s"], [60, "m"], [24, "h"], [7, "d"], [4.35, "w"], [12, "mo"]];
+const units: Array<[number, string]> = [
+  [60, "s"],
+  [60, "m"],
+  [24, "h"],
+  [7, "d"],
+  [4.35, "w"],
+  [12, "mo"],
+];
 export function timeAgo(iso: string | null | undefined): string {
   if (!iso) return "";
   let value = (Date.now() - new Date(iso).getTime()) / 1000;
@@ -55,15 +72,29 @@ export function timeAgo(iso: string | null | undefined): string {
   return `${Math.floor(value)}y`;
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-const focusables = (root: HTMLElement) => [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const focusables = (root: HTMLElement) =>
+  [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => el.offsetParent !== null || el === document.activeElement,
+  );
 
 /**
  * A modal dialog that behaves like one for keyboard users: focus moves in when it opens (unless a
  * field took it with autoFocus), Tab and Shift+Tab cycle inside it, and closing gives focus back to
  * the control that opened it.
  */
-export function Modal({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  wide,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const box = useRef<HTMLDivElement>(null);
   // Read during the first render, before an autoFocus field inside takes the focus.
   const [opener] = useState(() => document.activeElement as HTMLElement | null);
@@ -100,7 +131,15 @@ export function Modal({ title, onClose, children, wide }: { title: string; onClo
   };
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={box} className={`modal${wide ? " modal-wide" : ""}`} role="dialog" aria-modal aria-label={title} tabIndex={-1} onKeyDown={trap}>
+      <div
+        ref={box}
+        className={`modal${wide ? " modal-wide" : ""}`}
+        role="dialog"
+        aria-modal
+        aria-label={title}
+        tabIndex={-1}
+        onKeyDown={trap}
+      >
         <div className="modal-head">
           <h2>{title}</h2>
           <button className="btn-icon" onClick={onClose} aria-label="Close">
@@ -119,11 +158,19 @@ export function Modal({ title, onClose, children, wide }: { title: string; onClo
  */
 export const focusOnControl = () => {
   const el = document.activeElement as HTMLElement | null;
-  return !!el && el !== document.body && !!el.closest('a[href], button, input, select, textarea, summary, [role="button"], [role="tab"], [role="menuitem"], [role="checkbox"], [contenteditable="true"], [tabindex]:not([tabindex="-1"])');
+  return (
+    !!el &&
+    el !== document.body &&
+    !!el.closest(
+      'a[href], button, input, select, textarea, summary, [role="button"], [role="tab"], [role="menuitem"], [role="checkbox"], [contenteditable="true"], [tabindex]:not([tabindex="-1"])',
+    )
+  );
 };
 
 /** Is the keyboard focus in a text control (so single-key shortcuts stay out of the way)? */
 export const typingInField = () => {
   const el = document.activeElement as HTMLElement | null;
-  return !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
+  return (
+    !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)
+  );
 };

@@ -2,7 +2,19 @@ import type { ReactNode } from "react";
 import { ApiError } from "../api/client";
 
 /** A labelled control with its API field error (errors[].location `body.<name>`) shown beneath. */
-export function Field({ label, name, error, hint, children }: { label: string; name?: string; error?: unknown; hint?: ReactNode; children: ReactNode }) {
+export function Field({
+  label,
+  name,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  name?: string;
+  error?: unknown;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   const message = name && error instanceof ApiError ? error.at(name) : undefined;
   return (
     <label className={`field${message ? " field-invalid" : ""}`}>

@@ -33,7 +33,15 @@ export default function LabelsSettings() {
     e.preventDefault();
     const form = e.currentTarget;
     const v = formValues(form);
-    tags.create.mutate({ name: v.name, color: v.color || undefined, group_id: v.group_id || null, description: v.description || undefined }, { onSuccess: () => form.reset() });
+    tags.create.mutate(
+      {
+        name: v.name,
+        color: v.color || undefined,
+        group_id: v.group_id || null,
+        description: v.description || undefined,
+      },
+      { onSuccess: () => form.reset() },
+    );
   };
   const addGroup = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -55,7 +63,10 @@ export default function LabelsSettings() {
     if (dragged.group_id !== tag.group_id) tags.update.mutate({ id: dragged.id, group_id: tag.group_id });
     const ids = all.filter((t) => t.group_id === tag.group_id).map((t) => t.id);
     const order = moved(ids.includes(dragging) ? ids : [...ids, dragging], dragging, tag.id);
-    client.setQueryData<Tag[]>(["tags"], (list) => list && [...list].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id)));
+    client.setQueryData<Tag[]>(
+      ["tags"],
+      (list) => list && [...list].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id)),
+    );
     reorder.mutate({ path: "/tags", ids: order });
   };
 
@@ -63,17 +74,37 @@ export default function LabelsSettings() {
     <div className="settings-page">
       <h1>Labels</h1>
       <form className="inline-form" onSubmit={addTag} noValidate>
-        <Field label="New label" name="name" error={tags.create.error}><input name="name" placeholder="billing" /></Field>
+        <Field label="New label" name="name" error={tags.create.error}>
+          <input name="name" placeholder="billing" />
+        </Field>
         <Field label="Color" name="color" error={tags.create.error}>
-          <select name="color" defaultValue=""><option value="">Auto</option>{LABEL_COLORS.map((c) => <option key={c} value={c}>{c}</option>)}</select>
+          <select name="color" defaultValue="">
+            <option value="">Auto</option>
+            {LABEL_COLORS.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
         </Field>
         <Field label="Group" name="group_id" error={tags.create.error}>
-          <select name="group_id" defaultValue=""><option value="">No group</option>{groups.list.data?.map((g) => <option key={g.id} value={g.id}>{g.name}</option>)}</select>
+          <select name="group_id" defaultValue="">
+            <option value="">No group</option>
+            {groups.list.data?.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name}
+              </option>
+            ))}
+          </select>
         </Field>
-        <button className="btn btn-primary" disabled={tags.create.isPending}>Add label</button>
+        <button className="btn btn-primary" disabled={tags.create.isPending}>
+          Add label
+        </button>
       </form>
       <FormError error={tags.create.error} fields={["name", "color", "group_id"]} />
-      <p className="muted small">Drag labels to reorder them or move them between groups. Exclusive groups allow one label per record.</p>
+      <p className="muted small">
+        Drag labels to reorder them or move them between groups. Exclusive groups allow one label per record.
+      </p>
       {sections.map((group) => {
         const list = all.filter((t) => t.group_id === (group?.id ?? null));
         return (
@@ -82,13 +113,30 @@ export default function LabelsSettings() {
               <strong>{group ? group.name : "Ungrouped"}</strong>
               {group && (
                 <>
-                  <label className="check small"><input type="checkbox" checked={group.exclusive} onChange={(e) => groups.update.mutate({ id: group.id, exclusive: e.target.checked })} /> Exclusive</label>
+                  <label className="check small">
+                    <input
+                      type="checkbox"
+                      checked={group.exclusive}
+                      onChange={(e) => groups.update.mutate({ id: group.id, exclusive: e.target.checked })}
+                    />{" "}
+                    Exclusive
+                  </label>
                   <div className="grow" />
-                  <button className="btn btn-small btn-ghost" onClick={() => confirm(`Delete group ${group.name}? Its labels stay, ungrouped.`) && groups.remove.mutate(group.id)}>Delete group</button>
+                  <button
+                    className="btn btn-small btn-ghost"
+                    onClick={() =>
+                      confirm(`Delete group ${group.name}? Its labels stay, ungrouped.`) &&
+                      groups.remove.mutate(group.id)
+                    }
+                  >
+                    Delete group
+                  </button>
                 </>
               )}
             </div>
-            {list.length === 0 ? <div className="muted small">No labels</div> : (
+            {list.length === 0 ? (
+              <div className="muted small">No labels</div>
+            ) : (
               <ul className="sortable">
                 {list.map((t) => (
                   <li
@@ -100,16 +148,40 @@ export default function LabelsSettings() {
                     onDrop={() => dropOn(t)}
                     className={dragging === t.id ? "dragging" : ""}
                   >
-                    <span className="grip" aria-hidden>⋮⋮</span>
+                    <span className="grip" aria-hidden>
+                      ⋮⋮
+                    </span>
                     <TagChip tag={t} />
                     {t.archived && <span className="pill">Archived</span>}
-                    <span className="muted small">{counted(t.usage?.tickets ?? 0, "ticket")} · {counted(t.usage?.contacts ?? 0, "contact")}</span>
+                    <span className="muted small">
+                      {counted(t.usage?.tickets ?? 0, "ticket")} · {counted(t.usage?.contacts ?? 0, "contact")}
+                    </span>
                     <div className="grow" />
-                    <select aria-label={`Color of ${t.name}`} value={t.color} onChange={(e) => tags.update.mutate({ id: t.id, color: e.target.value })}>
-                      {LABEL_COLORS.map((c) => <option key={c} value={c}>{c}</option>)}
+                    <select
+                      aria-label={`Color of ${t.name}`}
+                      value={t.color}
+                      onChange={(e) => tags.update.mutate({ id: t.id, color: e.target.value })}
+                    >
+                      {LABEL_COLORS.map((c) => (
+                        <option key={c} value={c}>
+                          {c}
+                        </option>
+                      ))}
                     </select>
-                    <button className="btn btn-small btn-ghost" onClick={() => tags.update.mutate({ id: t.id, archived: !t.archived })}>{t.archived ? "Restore" : "Archive"}</button>
-                    <button className="btn btn-small btn-ghost" onClick={() => confirm(`Delete ${t.name}? It is removed from every record.`) && tags.remove.mutate(t.id)}>Delete</button>
+                    <button
+                      className="btn btn-small btn-ghost"
+                      onClick={() => tags.update.mutate({ id: t.id, archived: !t.archived })}
+                    >
+                      {t.archived ? "Restore" : "Archive"}
+                    </button>
+                    <button
+                      className="btn btn-small btn-ghost"
+                      onClick={() =>
+                        confirm(`Delete ${t.name}? It is removed from every record.`) && tags.remove.mutate(t.id)
+                      }
+                    >
+                      Delete
+                    </button>
                   </li>
                 ))}
               </ul>
@@ -117,12 +189,20 @@ export default function LabelsSettings() {
           </div>
         );
       })}
-      {(tags.update.isError || tags.remove.isError || reorder.isError) && <div className="form-error">{errorText(tags.update.error ?? tags.remove.error ?? reorder.error)}</div>}
+      {(tags.update.isError || tags.remove.isError || reorder.isError) && (
+        <div className="form-error">{errorText(tags.update.error ?? tags.remove.error ?? reorder.error)}</div>
+      )}
       <h2>Label groups</h2>
       <form className="inline-form" onSubmit={addGroup} noValidate>
-        <Field label="New group" name="name" error={groups.create.error}><input name="name" placeholder="Type" /></Field>
-        <label className="check"><input type="checkbox" name="exclusive" /> Exclusive</label>
-        <button className="btn" disabled={groups.create.isPending}>Add group</button>
+        <Field label="New group" name="name" error={groups.create.error}>
+          <input name="name" placeholder="Type" />
+        </Field>
+        <label className="check">
+          <input type="checkbox" name="exclusive" /> Exclusive
+        </label>
+        <button className="btn" disabled={groups.create.isPending}>
+          Add group
+        </button>
       </form>
       <FormError error={groups.create.error} fields={["name"]} />
       {!all.length && <Empty title="No labels yet">Labels are created here or by typing a new name on a ticket.</Empty>}

@@ -11,28 +11,62 @@ export default function SavedRepliesSettings() {
     e.preventDefault();
     const form = e.currentTarget;
     const v = formValues(form);
-    replies.create.mutate({ title: v.title, shortcut: v.shortcut || undefined, body_html: v.body ? textToHtml(v.body) : "" }, { onSuccess: () => form.reset() });
+    replies.create.mutate(
+      { title: v.title, shortcut: v.shortcut || undefined, body_html: v.body ? textToHtml(v.body) : "" },
+      { onSuccess: () => form.reset() },
+    );
   };
   return (
     <div className="settings-page">
       <h1>Saved replies</h1>
       <form className="stack narrow card" onSubmit={add} noValidate>
         <div className="row2">
-          <Field label="Title" name="title" error={replies.create.error}><input name="title" placeholder="Refund policy" /></Field>
-          <Field label="Shortcut" name="shortcut" error={replies.create.error}><input name="shortcut" placeholder="refund" /></Field>
+          <Field label="Title" name="title" error={replies.create.error}>
+            <input name="title" placeholder="Refund policy" />
+          </Field>
+          <Field label="Shortcut" name="shortcut" error={replies.create.error}>
+            <input name="shortcut" placeholder="refund" />
+          </Field>
         </div>
-        <Field label="Text" name="body_html" error={replies.create.error}><textarea name="body" rows={4} /></Field>
+        <Field label="Text" name="body_html" error={replies.create.error}>
+          <textarea name="body" rows={4} />
+        </Field>
         <FormError error={replies.create.error} fields={["title", "shortcut", "body_html"]} />
-        <div className="actions"><button className="btn btn-primary" disabled={replies.create.isPending}>Add saved reply</button></div>
+        <div className="actions">
+          <button className="btn btn-primary" disabled={replies.create.isPending}>
+            Add saved reply
+          </button>
+        </div>
       </form>
-      {replies.list.isPending ? <Loading /> : replies.list.isError ? <ErrorBox error={replies.list.error} retry={() => replies.list.refetch()} /> : replies.list.data.length === 0 ? <Empty title="No saved replies yet" /> : (
+      {replies.list.isPending ? (
+        <Loading />
+      ) : replies.list.isError ? (
+        <ErrorBox error={replies.list.error} retry={() => replies.list.refetch()} />
+      ) : replies.list.data.length === 0 ? (
+        <Empty title="No saved replies yet" />
+      ) : (
         <table className="table">
-          <thead><tr><th>Title</th><th>Shortcut</th><th>Text</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>Title</th>
+              <th>Shortcut</th>
+              <th>Text</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {replies.list.data.map((r) => (
               <tr key={r.id}>
-                <td>{r.title}</td><td><code>{r.shortcut}</code></td><td className="small muted clip">{htmlToText(r.body_html)}</td>
-                <td className="right"><button className="btn btn-small btn-ghost" onClick={() => replies.remove.mutate(r.id)}>Delete</button></td>
+                <td>{r.title}</td>
+                <td>
+                  <code>{r.shortcut}</code>
+                </td>
+                <td className="small muted clip">{htmlToText(r.body_html)}</td>
+                <td className="right">
+                  <button className="btn btn-small btn-ghost" onClick={() => replies.remove.mutate(r.id)}>
+                    Delete
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -3,7 +3,12 @@ import { canAdmin, useRole } from "../../api/session";
 import { Link } from "../../app/Link";
 import { Empty, Loading } from "../../ui/states";
 
-const pages: Array<{ id: string; label: string; admin: boolean; load: () => Promise<{ default: React.ComponentType }> }> = [
+const pages: Array<{
+  id: string;
+  label: string;
+  admin: boolean;
+  load: () => Promise<{ default: React.ComponentType }>;
+}> = [
   { id: "workspace", label: "Workspace", admin: false, load: () => import("./WorkspaceSettings") },
   { id: "members", label: "Members", admin: true, load: () => import("./MembersSettings") },
   { id: "teams", label: "Teams", admin: true, load: () => import("./TeamsSettings") },
@@ -28,7 +33,9 @@ export function Settings({ page }: { page: string }) {
       <nav className="settings-nav" aria-label="Settings">
         <h2>Settings</h2>
         {visible.map((p) => (
-          <Link key={p.id} to={`/settings/${p.id}`} className={`nav-item${p.id === current?.id ? " active" : ""}`}>{p.label}</Link>
+          <Link key={p.id} to={`/settings/${p.id}`} className={`nav-item${p.id === current?.id ? " active" : ""}`}>
+            {p.label}
+          </Link>
         ))}
       </nav>
       <div className="settings-body">
