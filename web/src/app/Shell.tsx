@@ -1,13 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
-import { api, refreshSession, setSession, setWorkspace } from "../api/client";
-import { useCounts, useViews } from "../api/queries";
-import { useRealtime } from "../api/realtime";
-import { canAdmin, useAccounts, useAuth, useMe, useRole } from "../api/session";
-import { Avatar, Modal, typingInField } from "../ui/bits";
-import { useDismiss } from "../ui/layers";
-import { Link } from "./Link";
-import { navigate } from "./router";
+import { api, refreshSession, setSession, setWorkspace } from "../lib/api/client";
+import { useCounts, useViews } from "../lib/api/queries";
+import { useRealtime } from "../lib/realtime/realtime";
+import { canAdmin, useAccounts, useAuth, useMe, useRole } from "../lib/api/session";
+import { Avatar, Modal, typingInField } from "../lib/ui/bits";
+import { useDismiss } from "../lib/ui/layers";
+import { Link } from "../lib/router/Link";
+import { navigate } from "../lib/router/router";
 
 const FOLDERS: Array<{
   id: string;
