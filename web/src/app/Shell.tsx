@@ -1,8 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { api, refreshSession, setSession, setWorkspace } from "../lib/api/client";
-import { useCounts, useViews } from "../lib/api/queries";
+import { useCounts } from "../tickets/tickets.queries";
+import { useViews } from "../lib/resources/views";
 import { useRealtime } from "../lib/realtime/realtime";
+import { resources } from "./resources";
 import { canAdmin, useAccounts, useAuth, useMe, useRole } from "../lib/api/session";
 import { Avatar, Modal, typingInField } from "../lib/ui/bits";
 import { useDismiss } from "../lib/ui/layers";
@@ -26,7 +28,7 @@ const FOLDERS: Array<{
 ];
 
 export function Shell({ path, children, onIdle }: { path: string; children: ReactNode; onIdle?: () => void }) {
-  const live = useRealtime();
+  const live = useRealtime(resources);
   const counts = useCounts();
   const views = useViews();
   const role = useRole();

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, qs } from "../lib/api/client";
-import { useCustomFields } from "../lib/api/queries";
+import { useCustomFields } from "../lib/resources/custom-fields";
 import { canWrite, useRole } from "../lib/api/session";
 import type { Company, Contact, Page } from "../lib/api/types";
 import { Link } from "../lib/router/Link";

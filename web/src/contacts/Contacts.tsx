@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../lib/api/client";
-import { useContactTickets, useCustomFields } from "../lib/api/queries";
+import { useContactTickets } from "../tickets/tickets.queries";
+import { useCustomFields } from "../lib/resources/custom-fields";
 import { canWrite, useRole } from "../lib/api/session";
 import type { Contact } from "../lib/api/types";
 import { Link } from "../lib/router/Link";

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, qs } from "../lib/api/client";
-import { useTags } from "../lib/api/queries";
+import { useTags } from "../lib/resources/labels";
 import type { Page } from "../lib/api/types";
 
 type RecordKind = "contacts" | "companies";

@@ -1,4 +1,5 @@
-import { useMembers, useTags } from "../lib/api/queries";
+import { useMembers } from "../lib/resources/members";
+import { useTags } from "../lib/resources/labels";
 import { PRIORITIES, STATUSES } from "../lib/api/types";
 import { statusLabel } from "../lib/ui/bits";
 import { errorText } from "../lib/ui/states";

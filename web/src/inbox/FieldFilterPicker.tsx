@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useMembers } from "../lib/api/queries";
+import { useMembers } from "../lib/resources/members";
 import type { CustomField } from "../lib/api/types";
 import { useDismiss } from "../lib/ui/layers";
 import { FIELD_OPERATORS, type FieldCondition, OP_LABELS, takesList, takesNoValue } from "./field-filters";

@@ -1,5 +1,8 @@
 import { useEffect, useState } from "react";
-import { useCustomFields, useMembers, useTags, useTeams } from "../lib/api/queries";
+import { useCustomFields } from "../lib/resources/custom-fields";
+import { useMembers } from "../lib/resources/members";
+import { useTags } from "../lib/resources/labels";
+import { useTeams } from "../lib/resources/teams";
 import { useAuth } from "../lib/api/session";
 import {
   CHANNELS,

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api, qs } from "../lib/api/client";
-import { useViews } from "../lib/api/queries";
+import { useViews } from "../lib/resources/views";
 import { canWrite, useRole } from "../lib/api/session";
 import type { Page, Ticket } from "../lib/api/types";
 import { navigate } from "../lib/router/router";

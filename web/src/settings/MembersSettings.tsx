@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../lib/api/client";
-import { useMembers } from "../lib/api/queries";
+import { useMembers } from "../lib/resources/members";
 import { useAuth } from "../lib/api/session";
 import type { Invitation, Role } from "../lib/api/types";
 import { Avatar, timeAgo } from "../lib/ui/bits";

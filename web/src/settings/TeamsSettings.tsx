@@ -1,5 +1,5 @@
 import { type FormEvent } from "react";
-import { useMembers } from "../lib/api/queries";
+import { useMembers } from "../lib/resources/members";
 import type { Team } from "../lib/api/types";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";

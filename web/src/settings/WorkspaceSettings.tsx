@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent } from "react";
 import { api } from "../lib/api/client";
-import { useWorkspace } from "../lib/api/queries";
+import { useWorkspace } from "../lib/resources/workspace";
 import { canAdmin, useRole } from "../lib/api/session";
 import type { Workspace } from "../lib/api/types";
 import { Field, FormError, formValues } from "../lib/ui/form";

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { api } from "../lib/api/client";
 import { typingOn } from "../lib/realtime/presence";
-import { useSavedReplies } from "../lib/api/queries";
+import { useSavedReplies } from "../lib/resources/saved-replies";
 import { useAuth, useMe } from "../lib/api/session";
 import {
   type Attachment,

@@ -1,5 +1,8 @@
 import { ApiError } from "../lib/api/client";
-import { useContactTickets, useCustomFields, useMembers, useTeams } from "../lib/api/queries";
+import { useContactTickets } from "./tickets.queries";
+import { useCustomFields } from "../lib/resources/custom-fields";
+import { useMembers } from "../lib/resources/members";
+import { useTeams } from "../lib/resources/teams";
 import { PRIORITIES, SEVERITIES, STATUSES, type Ticket } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { Avatar, StatusPill, statusLabel } from "../lib/ui/bits";

@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import { api } from "../lib/api/client";
-import { useMembers, useTeams } from "../lib/api/queries";
+import { useMembers } from "../lib/resources/members";
+import { useTeams } from "../lib/resources/teams";
 import type { Activity, Attachment, Message } from "../lib/api/types";
 import { Avatar, statusLabel, timeAgo } from "../lib/ui/bits";
 import { openAttachment, PREVIEW_IMAGE_TYPES } from "./attachment-links";

@@ -1,56 +1,15 @@
-import { useQuery } from "@tanstack/react-query";
+import { type QueryKey, useQuery } from "@tanstack/react-query";
 import { api } from "./client";
-import type {
-  CustomField,
-  FieldEntity,
-  Member,
-  Page,
-  SavedReply,
-  Tag,
-  TagGroup,
-  Team,
-  Ticket,
-  TicketCounts,
-  View,
-  Workspace,
-} from "./types";
+import type { Page } from "./types";
 
 /** Lists that answer either a bare array or a page: the web app takes both. */
 export const listOf = <T>(body: T[] | Page<T>): T[] => (Array.isArray(body) ? body : body.data);
 
-const settingsQuery =
-  <T>(key: string, path: string) =>
+/** A hook reading a whole settings-like list (labels, members, teams, …), fresh for 30 s. */
+export const listQuery =
+  <T>(queryKey: QueryKey, path: string) =>
   () =>
-    useQuery({ queryKey: [key], queryFn: async () => listOf(await api<T[] | Page<T>>(path)), staleTime: 30_000 });
-
-export const useMembers = settingsQuery<Member>("members", "/members");
-export const useTeams = settingsQuery<Team>("teams", "/teams");
-export const useTags = settingsQuery<Tag>("tags", "/tags");
-export const useTagGroups = settingsQuery<TagGroup>("tag-groups", "/tag-groups");
-export const useViews = settingsQuery<View>("views", "/views");
-export const useSavedReplies = settingsQuery<SavedReply>("saved-replies", "/saved-replies");
-const useAllFields = settingsQuery<CustomField>("custom-fields", "/custom-fields");
-
-export function useCustomFields(entity: FieldEntity) {
-  const query = useAllFields();
-  return { ...query, data: query.data?.filter((f) => f.entity === entity && !f.archived) };
-}
-
-/**
- * A contact's tickets as an array. The ticket sidebar and the contact page share this cache entry,
- * so both must store the same shape under ["contact-tickets", id] (they once stored different
- * ones and the contact page crashed on the sidebar's).
- */
-export function useContactTickets(contactId: string) {
-  return useQuery({
-    queryKey: ["contact-tickets", contactId],
-    queryFn: async () => listOf(await api<Ticket[] | Page<Ticket>>(`/contacts/${contactId}/tickets`)),
-  });
-}
-
-export function useCounts() {
-  return useQuery({ queryKey: ["counts"], queryFn: () => api<TicketCounts>("/tickets/counts"), staleTime: 10_000 });
-}
+    useQuery({ queryKey, queryFn: async () => listOf(await api<T[] | Page<T>>(path)), staleTime: 30_000 });
 
 export type InstanceStatus = { signup_open: boolean; has_users: boolean };
 
@@ -62,8 +21,4 @@ export function useInstanceStatus(enabled = true) {
     enabled,
     staleTime: 60_000,
   });
-}
-
-export function useWorkspace() {
-  return useQuery({ queryKey: ["workspace"], queryFn: () => api<Workspace>("/workspace"), staleTime: 60_000 });
 }

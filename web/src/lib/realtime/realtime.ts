@@ -1,85 +1,24 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "../api/client";
 import { presenceSocket, receivePresence } from "./presence";
 import { useAuth } from "../api/session";
-import type { Envelope, Ticket } from "../api/types";
+import type { Envelope } from "../api/types";
+import { applyEvent, type Resource } from "./invalidation";
 
 export type LiveState = "connecting" | "live" | "offline";
 
-/** Which cached queries an event makes stale: the cache is the single place the UI reads from. */
-export function applyEvent(client: QueryClient, event: Envelope) {
-  const [resource] = event.type.split(".");
-  const data = event.data;
-  switch (resource) {
-    case "ticket": {
-      const ticket = data.ticket as Ticket | undefined;
-      if (ticket) {
-        client.setQueryData(["ticket", String(ticket.number)], ticket);
-        client.setQueryData(["ticket", ticket.id], ticket);
-      }
-      client.invalidateQueries({ queryKey: ["tickets"] });
-      client.invalidateQueries({ queryKey: ["counts"] });
-      client.invalidateQueries({ queryKey: ["contact-tickets"] });
-      break;
-    }
-    case "message":
-    case "activity":
-      client.invalidateQueries({ queryKey: ["timeline", data.ticket_id as string] });
-      client.invalidateQueries({ queryKey: ["tickets"] });
-      break;
-    case "contact":
-    case "company":
-      client.invalidateQueries({ queryKey: [`${resource === "contact" ? "contacts" : "companies"}`] });
-      client.invalidateQueries({ queryKey: [resource] });
-      break;
-    case "tag":
-      client.invalidateQueries({ queryKey: ["tags"] });
-      break;
-    case "tag_group":
-      client.invalidateQueries({ queryKey: ["tag-groups"] });
-      break;
-    case "custom_field":
-      client.invalidateQueries({ queryKey: ["custom-fields"] });
-      break;
-    case "member":
-      client.invalidateQueries({ queryKey: ["members"] });
-      client.invalidateQueries({ queryKey: ["me"] });
-      break;
-    case "team":
-    case "view":
-    case "saved_reply":
-    case "mailbox":
-    case "webhook":
-    case "workspace": {
-      const key = {
-        team: "teams",
-        view: "views",
-        saved_reply: "saved-replies",
-        mailbox: "mailboxes",
-        webhook: "webhooks",
-        workspace: "workspace",
-      }[resource];
-      client.invalidateQueries({ queryKey: [key] });
-      if (resource === "view") client.invalidateQueries({ queryKey: ["counts"] });
-      break;
-    }
-    case "event":
-      // A private team's event we may not see in full: refresh the lists that could hold it.
-      client.invalidateQueries({ queryKey: ["tickets"] });
-      client.invalidateQueries({ queryKey: ["counts"] });
-      break;
-  }
-}
-
 /**
  * Keeps one WebSocket to the gateway for the selected workspace; reconnects with backoff and
- * replays what was missed with `since=<seq>`.
+ * replays what was missed with `since=<seq>`. Each event goes through the union of the resources'
+ * rules (`resources` is the app's fixed list, so it is read through a ref and never reconnects).
  */
-export function useRealtime(): LiveState {
+export function useRealtime(resources: readonly Resource[]): LiveState {
   const auth = useAuth();
   const client = useQueryClient();
   const [state, setState] = useState<LiveState>("connecting");
+  const rules = useRef(resources);
+  rules.current = resources;
   const workspaceId = auth.workspaceId;
   const signedIn = !!auth.accessToken;
 
@@ -120,7 +59,7 @@ export function useRealtime(): LiveState {
           if (event.type === "presence") return receivePresence(event as { ticket_id?: unknown; viewers?: unknown });
           if (!("seq" in event)) return;
           if (typeof event.seq === "number") lastSeq = Math.max(lastSeq ?? 0, event.seq);
-          applyEvent(client, event);
+          applyEvent(client, rules.current, event);
         };
         socket.onclose = () => {
           clearInterval(ping);

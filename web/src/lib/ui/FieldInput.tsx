@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useMembers } from "../api/queries";
+import { useMembers } from "../resources/members";
 import type { CustomField } from "../api/types";
 
 /**

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTagGroups, useTags } from "../api/queries";
+import { useTagGroups, useTags } from "../resources/labels";
 import type { TagRef } from "../api/types";
 import { TagChip } from "./bits";
 import { useDismiss } from "./layers";
