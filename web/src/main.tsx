@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { ApiError } from "./api/client";
+import { ApiError } from "./lib/api/client";
 import { App } from "./app/App";
 import "./styles.css";
 

@@ -1,28 +1,28 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { refreshSession, setWorkspace } from "../api/client";
-import { useInstanceStatus } from "../api/queries";
-import { useAuth, useMe } from "../api/session";
-import { Inbox } from "../pages/Inbox";
-import { InviteAccept } from "../pages/InviteAccept";
-import { ForgotPassword, ResetPassword } from "../pages/PasswordReset";
-import { Setup } from "../pages/Setup";
-import { SignIn } from "../pages/SignIn";
-import { PageErrorBoundary } from "../ui/ErrorBoundary";
-import { ErrorBox, Loading } from "../ui/states";
-import { match, navigate, useLocation } from "./router";
+import { refreshSession, setWorkspace } from "../lib/api/client";
+import { useInstanceStatus } from "../lib/api/queries";
+import { useAuth, useMe } from "../lib/api/session";
+import { Inbox } from "../inbox/Inbox";
+import { InviteAccept } from "../account/InviteAccept";
+import { ForgotPassword, ResetPassword } from "../account/PasswordReset";
+import { Setup } from "../account/Setup";
+import { SignIn } from "../account/SignIn";
+import { PageErrorBoundary } from "../lib/ui/ErrorBoundary";
+import { ErrorBox, Loading } from "../lib/ui/states";
+import { match, navigate, useLocation } from "../lib/router/router";
 import { Shell } from "./Shell";
 
 // Less-visited pages load on demand so the inbox's first paint stays small.
-const TicketPage = lazy(() => import("../pages/TicketPage").then((m) => ({ default: m.TicketPage })));
-const Contacts = lazy(() => import("../pages/Contacts").then((m) => ({ default: m.Contacts })));
-const ContactDetail = lazy(() => import("../pages/Contacts").then((m) => ({ default: m.ContactDetail })));
-const Companies = lazy(() => import("../pages/Companies").then((m) => ({ default: m.Companies })));
-const CompanyDetail = lazy(() => import("../pages/Companies").then((m) => ({ default: m.CompanyDetail })));
-const Profile = lazy(() => import("../pages/Profile").then((m) => ({ default: m.Profile })));
-const Settings = lazy(() => import("../pages/settings/Settings").then((m) => ({ default: m.Settings })));
+const TicketPage = lazy(() => import("../tickets/TicketPage").then((m) => ({ default: m.TicketPage })));
+const Contacts = lazy(() => import("../contacts/Contacts").then((m) => ({ default: m.Contacts })));
+const ContactDetail = lazy(() => import("../contacts/Contacts").then((m) => ({ default: m.ContactDetail })));
+const Companies = lazy(() => import("../contacts/Companies").then((m) => ({ default: m.Companies })));
+const CompanyDetail = lazy(() => import("../contacts/Companies").then((m) => ({ default: m.CompanyDetail })));
+const Profile = lazy(() => import("../account/Profile").then((m) => ({ default: m.Profile })));
+const Settings = lazy(() => import("../settings/Settings").then((m) => ({ default: m.Settings })));
 
 // Fetch the ticket page's code while the person looks at the inbox, so the first open is instant.
-const preloadTicketPage = () => import("../pages/TicketPage");
+const preloadTicketPage = () => import("../tickets/TicketPage");
 
 export function App() {
   const auth = useAuth();
@@ -45,7 +45,13 @@ export function App() {
 /** Nobody signed in: a fresh instance opens on setup, any other on sign-in (then back to `next`). */
 function SignedOut({ path }: { path: string }) {
   const status = useInstanceStatus();
-  const target = !status.data ? null : !status.data.has_users ? "/setup" : path === "/setup" && status.data.signup_open ? "/setup" : "/signin";
+  const target = !status.data
+    ? null
+    : !status.data.has_users
+      ? "/setup"
+      : path === "/setup" && status.data.signup_open
+        ? "/setup"
+        : "/signin";
   useEffect(() => {
     if (!target || path === target) return;
     const keep = target === "/signin" && path !== "/" && path !== "/setup" && path !== "/signin";

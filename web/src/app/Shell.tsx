@@ -1,15 +1,21 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
-import { api, refreshSession, setSession, setWorkspace } from "../api/client";
-import { useCounts, useViews } from "../api/queries";
-import { useRealtime } from "../api/realtime";
-import { canAdmin, useAccounts, useAuth, useMe, useRole } from "../api/session";
-import { Avatar, Modal, typingInField } from "../ui/bits";
-import { useDismiss } from "../ui/layers";
-import { Link } from "./Link";
-import { navigate } from "./router";
+import { api, refreshSession, setSession, setWorkspace } from "../lib/api/client";
+import { useCounts } from "../tickets/tickets.queries";
+import { useViews } from "../lib/resources/views";
+import { useRealtime } from "../lib/realtime/realtime";
+import { resources } from "./resources";
+import { canAdmin, useAccounts, useAuth, useMe, useRole } from "../lib/api/session";
+import { Avatar, Modal, typingInField } from "../lib/ui/bits";
+import { useDismiss } from "../lib/ui/layers";
+import { Link } from "../lib/router/Link";
+import { navigate } from "../lib/router/router";
 
-const FOLDERS: Array<{ id: string; label: string; count: "unassigned" | "mine" | "open" | "pending" | "on_hold" | "solved" | "snoozed" | "spam" | null }> = [
+const FOLDERS: Array<{
+  id: string;
+  label: string;
+  count: "unassigned" | "mine" | "open" | "pending" | "on_hold" | "solved" | "snoozed" | "spam" | null;
+}> = [
   { id: "unassigned", label: "Unassigned", count: "unassigned" },
   { id: "mine", label: "Mine", count: "mine" },
   { id: "open", label: "Open", count: "open" },
@@ -22,7 +28,7 @@ const FOLDERS: Array<{ id: string; label: string; count: "unassigned" | "mine" |
 ];
 
 export function Shell({ path, children, onIdle }: { path: string; children: ReactNode; onIdle?: () => void }) {
-  const live = useRealtime();
+  const live = useRealtime(resources);
   const counts = useCounts();
   const views = useViews();
   const role = useRole();
@@ -67,7 +73,11 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           {FOLDERS.map((f) => (
             <Link key={f.id} to={`/inbox/${f.id}`} className={`nav-item${active(`/inbox/${f.id}`)}`}>
               <span>{f.label}</span>
-              {f.count && counts.data ? <span className="nav-count" data-testid={`count-${f.id}`}>{counts.data[f.count]}</span> : null}
+              {f.count && counts.data ? (
+                <span className="nav-count" data-testid={`count-${f.id}`}>
+                  {counts.data[f.count]}
+                </span>
+              ) : null}
             </Link>
           ))}
         </div>
@@ -77,7 +87,9 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
             views.data.map((v) => (
               <Link key={v.id} to={`/views/${v.id}`} className={`nav-item${active(`/views/${v.id}`)}`}>
                 <span>{v.name}</span>
-                {counts.data?.views?.[v.id] !== undefined && <span className="nav-count">{counts.data.views[v.id]}</span>}
+                {counts.data?.views?.[v.id] !== undefined && (
+                  <span className="nav-count">{counts.data.views[v.id]}</span>
+                )}
               </Link>
             ))
           ) : (
@@ -85,20 +97,41 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           )}
         </div>
         <div className="nav-section">
-          <Link to="/contacts" className={`nav-item${active("/contacts")}`}>Contacts</Link>
-          <Link to="/companies" className={`nav-item${active("/companies")}`}>Companies</Link>
-          <Link to="/settings" className={`nav-item${active("/settings")}`}>{canAdmin(role) ? "Settings" : "Preferences"}</Link>
+          <Link to="/contacts" className={`nav-item${active("/contacts")}`}>
+            Contacts
+          </Link>
+          <Link to="/companies" className={`nav-item${active("/companies")}`}>
+            Companies
+          </Link>
+          <Link to="/settings" className={`nav-item${active("/settings")}`}>
+            {canAdmin(role) ? "Settings" : "Preferences"}
+          </Link>
         </div>
         <div className="sidebar-foot">
           <AccountMenu />
           <span className={`live live-${live}`} title={`Realtime: ${live}`} data-testid="live" data-state={live} />
           <ThemeToggle />
-          <button className="btn-icon" onClick={() => setHelp(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
+          <button
+            className="btn-icon"
+            onClick={() => setHelp(true)}
+            title="Keyboard shortcuts (?)"
+            aria-label="Keyboard shortcuts"
+          >
+            ?
+          </button>
         </div>
       </nav>
       <main className="main" id="main" tabIndex={-1}>
         <div className="mobile-bar">
-          <button className="btn-icon" aria-label="Menu" aria-controls="main-nav" aria-expanded={navOpen} onClick={() => setNavOpen((v) => !v)}>☰</button>
+          <button
+            className="btn-icon"
+            aria-label="Menu"
+            aria-controls="main-nav"
+            aria-expanded={navOpen}
+            onClick={() => setNavOpen((v) => !v)}
+          >
+            ☰
+          </button>
           <span className="brand">Desk</span>
         </div>
         <div className="main-body">{children}</div>
@@ -126,7 +159,9 @@ function WorkspaceSwitcher() {
         }}
       >
         {workspaces.map((w) => (
-          <option key={w.id} value={w.id}>{w.name}</option>
+          <option key={w.id} value={w.id}>
+            {w.name}
+          </option>
         ))}
         <option value="__new">+ New workspace…</option>
       </select>
@@ -158,7 +193,13 @@ function AccountMenu() {
 
   return (
     <div className="account">
-      <button className="account-btn" onClick={() => setOpen((v) => !v)} aria-haspopup="menu" aria-expanded={open} title={user.email}>
+      <button
+        className="account-btn"
+        onClick={() => setOpen((v) => !v)}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        title={user.email}
+      >
         <Avatar name={user.name} url={user.avatar_url} size={22} />
         <span className="account-name">{user.name}</span>
       </button>
@@ -173,13 +214,34 @@ function AccountMenu() {
                 <Avatar name={a.user.name} url={a.user.avatar_url} size={18} /> Switch to {a.user.email}
               </button>
             ))}
-          <button role="menuitem" className="menu-item" onClick={() => { setOpen(false); navigate("/profile"); }}>Your profile</button>
-          <button role="menuitem" className="menu-item" onClick={() => { setOpen(false); setSession(null); navigate("/signin?add=1"); }}>
+          <button
+            role="menuitem"
+            className="menu-item"
+            onClick={() => {
+              setOpen(false);
+              navigate("/profile");
+            }}
+          >
+            Your profile
+          </button>
+          <button
+            role="menuitem"
+            className="menu-item"
+            onClick={() => {
+              setOpen(false);
+              setSession(null);
+              navigate("/signin?add=1");
+            }}
+          >
             Add another account
           </button>
-          <button role="menuitem" className="menu-item" onClick={() => signOut(false)}>Sign out</button>
+          <button role="menuitem" className="menu-item" onClick={() => signOut(false)}>
+            Sign out
+          </button>
           {(accounts.data?.length ?? 0) > 1 && (
-            <button role="menuitem" className="menu-item" onClick={() => signOut(true)}>Sign out of all accounts</button>
+            <button role="menuitem" className="menu-item" onClick={() => signOut(true)}>
+              Sign out of all accounts
+            </button>
           )}
         </div>
       )}
@@ -233,7 +295,9 @@ function ShortcutHelp({ onClose }: { onClose: () => void }) {
       <dl className="shortcuts">
         {SHORTCUTS.map(([key, what]) => (
           <div key={key}>
-            <dt><kbd>{key}</kbd></dt>
+            <dt>
+              <kbd>{key}</kbd>
+            </dt>
             <dd>{what}</dd>
           </div>
         ))}

@@ -1,0 +1,357 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import qrcode from "qrcode-generator";
+import { type FormEvent, useMemo, useState } from "react";
+import { api } from "../lib/api/client";
+import { useMe } from "../lib/api/session";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { ErrorBox, Loading } from "../lib/ui/states";
+
+type ProfileUser = { id: string; name: string; email: string; mfa_enabled?: boolean };
+type SessionInfo = {
+  id: string;
+  client: "web" | "native";
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  last_used_at: string;
+  current: boolean;
+};
+
+/** /profile: the signed-in person's own name, password, two-factor sign-in and sessions. */
+export function Profile() {
+  const me = useMe();
+  if (me.isPending) return <Loading />;
+  if (me.isError) return <ErrorBox error={me.error} retry={() => me.refetch()} />;
+  const user = me.data.user as ProfileUser;
+  return (
+    <div className="settings-body">
+      <div className="settings-page">
+        <h1>Your profile</h1>
+        <p className="muted">Signed in as {user.email}</p>
+        <NameSection user={user} />
+        <PasswordSection />
+        <TwoFactorSection enabled={!!user.mfa_enabled} />
+        <SessionsSection />
+      </div>
+    </div>
+  );
+}
+
+function NameSection({ user }: { user: ProfileUser }) {
+  const client = useQueryClient();
+  const save = useMutation({
+    mutationFn: (name: string) => api("/me", { method: "PATCH", body: { name }, workspace: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    save.mutate(formValues(e.currentTarget).name);
+  };
+  return (
+    <section aria-labelledby="profile-name">
+      <h2 id="profile-name">Name</h2>
+      <form className="stack narrow" onSubmit={submit} noValidate>
+        <Field label="Your name" name="name" error={save.error}>
+          <input name="name" defaultValue={user.name} autoComplete="name" />
+        </Field>
+        <FormError error={save.error} fields={["name"]} />
+        <div className="actions">
+          <button className="btn btn-primary" disabled={save.isPending}>
+            {save.isSuccess && !save.isPending ? "Saved" : "Save name"}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function PasswordSection() {
+  const client = useQueryClient();
+  const change = useMutation({
+    mutationFn: (body: { current_password: string; new_password: string }) =>
+      api<{ signed_out_sessions: number }>("/me/password", { body, workspace: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["my-sessions"] }),
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const v = formValues(form);
+    change.mutate(
+      { current_password: v.current_password, new_password: v.new_password },
+      { onSuccess: () => form.reset() },
+    );
+  };
+  return (
+    <section aria-labelledby="profile-password">
+      <h2 id="profile-password">Password</h2>
+      <form className="stack narrow" onSubmit={submit} noValidate>
+        <Field label="Current password" name="current_password" error={change.error}>
+          <input name="current_password" type="password" autoComplete="current-password" />
+        </Field>
+        <Field
+          label="New password"
+          name="new_password"
+          error={change.error}
+          hint="At least 8 characters. Your other sessions are signed out."
+        >
+          <input name="new_password" type="password" autoComplete="new-password" />
+        </Field>
+        <FormError error={change.error} fields={["current_password", "new_password"]} />
+        {change.isSuccess && (
+          <div role="status" className="muted">
+            Password changed.{" "}
+            {change.data.signed_out_sessions
+              ? `${change.data.signed_out_sessions} other session${change.data.signed_out_sessions > 1 ? "s were" : " was"} signed out.`
+              : ""}
+          </div>
+        )}
+        <div className="actions">
+          <button className="btn btn-primary" disabled={change.isPending}>
+            Change password
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** The otpauth:// URL as an SVG QR code, drawn from the matrix (no HTML injection, no network). */
+function QrCode({ text, label }: { text: string; label: string }) {
+  const path = useMemo(() => {
+    const qr = qrcode(0, "M");
+    qr.addData(text);
+    qr.make();
+    const n = qr.getModuleCount();
+    let d = "";
+    for (let row = 0; row < n; row++)
+      for (let col = 0; col < n; col++) if (qr.isDark(row, col)) d += `M${col + 4},${row + 4}h1v1h-1z`;
+    return { d, size: n + 8 };
+  }, [text]);
+  return (
+    <svg
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${path.size} ${path.size}`}
+      width={200}
+      height={200}
+      shapeRendering="crispEdges"
+      style={{ background: "#fff", borderRadius: 4 }}
+    >
+      <path d={path.d} fill="#000" />
+    </svg>
+  );
+}
+
+function TwoFactorSection({ enabled }: { enabled: boolean }) {
+  const client = useQueryClient();
+  const [setup, setSetup] = useState<{ secret: string; otpauth_url: string } | null>(null);
+  const [recovery, setRecovery] = useState<string[] | null>(null);
+  const start = useMutation({
+    mutationFn: () =>
+      api<{ secret: string; otpauth_url: string }>("/me/mfa/setup", { method: "POST", workspace: false }),
+    onSuccess: setSetup,
+  });
+  const enable = useMutation({
+    mutationFn: (code: string) =>
+      api<{ enabled: true; recovery_codes: string[] }>("/me/mfa/enable", { body: { code }, workspace: false }),
+    onSuccess: (answer) => {
+      setSetup(null);
+      setRecovery(answer.recovery_codes);
+      client.invalidateQueries({ queryKey: ["me"] });
+    },
+  });
+  const disable = useMutation({
+    mutationFn: (body: { password?: string; code?: string }) => api("/me/mfa/disable", { body, workspace: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
+  });
+
+  const confirm = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    enable.mutate(formValues(e.currentTarget).code.trim());
+  };
+  const turnOff = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const v = formValues(e.currentTarget);
+    disable.mutate(v.proof_kind === "code" ? { code: v.proof.trim() } : { password: v.proof });
+  };
+
+  return (
+    <section aria-labelledby="profile-2fa">
+      <h2 id="profile-2fa">Two-factor sign-in</h2>
+      {recovery ? (
+        <div className="card" role="region" aria-label="Recovery codes">
+          <strong>Two-factor sign-in is on. Save these recovery codes now: they are shown only once.</strong>
+          <p className="muted small">Each code signs you in once if you lose your authenticator.</p>
+          <ul aria-label="Recovery code list" style={{ fontFamily: "var(--mono, monospace)", columns: 2, margin: 0 }}>
+            {recovery.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <div className="actions">
+            <button className="btn" onClick={() => navigator.clipboard?.writeText(recovery.join("\n")).catch(() => {})}>
+              Copy codes
+            </button>
+            <button className="btn btn-primary" onClick={() => setRecovery(null)}>
+              I have saved them
+            </button>
+          </div>
+        </div>
+      ) : enabled ? (
+        <form className="stack narrow" onSubmit={turnOff} noValidate>
+          <p>
+            Two-factor sign-in is <strong>on</strong>: signing in asks for a code from your authenticator app.
+          </p>
+          <Field label="Prove it is you with">
+            <select name="proof_kind" defaultValue="password">
+              <option value="password">Your password</option>
+              <option value="code">An authenticator or recovery code</option>
+            </select>
+          </Field>
+          <Field label="Password or code">
+            <input name="proof" type="password" autoComplete="off" />
+          </Field>
+          <FormError error={disable.error} fields={["password", "code"]} />
+          <div className="actions">
+            <button className="btn btn-danger" disabled={disable.isPending}>
+              Turn off two-factor sign-in
+            </button>
+          </div>
+        </form>
+      ) : setup ? (
+        <form className="stack narrow" onSubmit={confirm} noValidate>
+          <p>
+            Scan this code with an authenticator app (1Password, Google Authenticator, Aegis…), then enter the 6-digit
+            code it shows.
+          </p>
+          <QrCode text={setup.otpauth_url} label="QR code for your authenticator app" />
+          <p className="muted small">
+            Cannot scan? Enter this key: <code data-testid="mfa-secret">{setup.secret}</code>
+          </p>
+          <Field label="Code from the app" name="code" error={enable.error}>
+            <input name="code" inputMode="numeric" autoComplete="one-time-code" />
+          </Field>
+          <FormError error={enable.error} fields={["code"]} />
+          <div className="actions">
+            <button className="btn btn-primary" disabled={enable.isPending}>
+              Turn on
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setSetup(null)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="stack narrow">
+          <p>
+            Two-factor sign-in is <strong>off</strong>. With it on, signing in also needs a code from an app on your
+            phone.
+          </p>
+          <ErrorBox error={start.error} />
+          <div className="actions">
+            <button className="btn btn-primary" onClick={() => start.mutate()} disabled={start.isPending}>
+              Set up two-factor sign-in
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** "Firefox on Linux"-style label from a user agent, good enough to recognise one's devices. */
+function deviceName(s: SessionInfo): string {
+  if (s.client === "native") return "Desk app";
+  const ua = s.user_agent ?? "";
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Firefox\//.test(ua)
+      ? "Firefox"
+      : /Chrom(e|ium)\//.test(ua)
+        ? "Chrome"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : "Browser";
+  const os = /Windows/.test(ua)
+    ? "Windows"
+    : /Android/.test(ua)
+      ? "Android"
+      : /iPhone|iPad/.test(ua)
+        ? "iOS"
+        : /Mac OS X/.test(ua)
+          ? "macOS"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : "";
+  return os ? `${browser} on ${os}` : browser;
+}
+
+function SessionsSection() {
+  const client = useQueryClient();
+  const sessions = useQuery({
+    queryKey: ["my-sessions"],
+    queryFn: () => api<{ data: SessionInfo[] }>("/me/sessions", { workspace: false }),
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: ["my-sessions"] });
+  const endOne = useMutation({
+    mutationFn: (id: string) => api(`/me/sessions/${id}`, { method: "DELETE", workspace: false }),
+    onSuccess: refresh,
+  });
+  const endOthers = useMutation({
+    mutationFn: () => api("/me/sessions/sign-out-others", { method: "POST", workspace: false }),
+    onSuccess: refresh,
+  });
+  return (
+    <section aria-labelledby="profile-sessions">
+      <h2 id="profile-sessions">Active sessions</h2>
+      {sessions.isPending ? (
+        <Loading />
+      ) : sessions.isError ? (
+        <ErrorBox error={sessions.error} retry={() => sessions.refetch()} />
+      ) : (
+        <>
+          <table className="table" aria-label="Active sessions">
+            <thead>
+              <tr>
+                <th scope="col">Device</th>
+                <th scope="col">Address</th>
+                <th scope="col">Last active</th>
+                <th scope="col" aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.data.data.map((s) => (
+                <tr key={s.id}>
+                  <td>
+                    {deviceName(s)} {s.current && <strong>(this session)</strong>}
+                  </td>
+                  <td>{s.ip ?? "—"}</td>
+                  <td>{new Date(s.last_used_at).toLocaleString()}</td>
+                  <td>
+                    {!s.current && (
+                      <button
+                        className="btn btn-small"
+                        onClick={() => endOne.mutate(s.id)}
+                        disabled={endOne.isPending}
+                        aria-label={`Sign out ${deviceName(s)}, last active ${new Date(s.last_used_at).toLocaleString()}`}
+                      >
+                        Sign out
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ErrorBox error={endOne.error ?? endOthers.error} />
+          {sessions.data.data.length > 1 && (
+            <div className="actions">
+              <button className="btn" onClick={() => endOthers.mutate()} disabled={endOthers.isPending}>
+                Sign out all other sessions
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

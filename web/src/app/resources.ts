@@ -1,0 +1,30 @@
+import { companiesResource, contactsResource } from "../contacts/contacts.queries";
+import { customFieldsResource } from "../lib/resources/custom-fields";
+import { labelsResource } from "../lib/resources/labels";
+import { membersResource } from "../lib/resources/members";
+import { savedRepliesResource } from "../lib/resources/saved-replies";
+import { teamsResource } from "../lib/resources/teams";
+import { viewsResource } from "../lib/resources/views";
+import { workspaceResource } from "../lib/resources/workspace";
+import type { Resource } from "../lib/realtime/invalidation";
+import { mailboxesResource, webhooksResource } from "../settings/settings.queries";
+import { ticketsResource } from "../tickets/tickets.queries";
+
+/**
+ * Every resource the agent app caches, with the realtime events that make its queries stale: the
+ * socket applies their union. A new resource adds its `*.queries.ts` module here.
+ */
+export const resources: readonly Resource[] = [
+  ticketsResource,
+  contactsResource,
+  companiesResource,
+  labelsResource,
+  customFieldsResource,
+  membersResource,
+  teamsResource,
+  viewsResource,
+  savedRepliesResource,
+  mailboxesResource,
+  webhooksResource,
+  workspaceResource,
+];

@@ -1,0 +1,186 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api, qs } from "../lib/api/client";
+import { useCustomFields } from "../lib/resources/custom-fields";
+import { canWrite, useRole } from "../lib/api/session";
+import type { Company, Contact, Page } from "../lib/api/types";
+import { Link } from "../lib/router/Link";
+import { navigate } from "../lib/router/router";
+import { Avatar, Modal, TagChip, timeAgo } from "../lib/ui/bits";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { Empty, ErrorBox, Loading } from "../lib/ui/states";
+import { RecordEditor } from "./record-detail";
+import { RecordListHead, useRecordList } from "./record-list";
+
+export function Companies() {
+  const [creating, setCreating] = useState(false);
+  const role = useRole();
+  const { q, setQ, tag, setTag, list, rows } = useRecordList<Company>("companies");
+  return (
+    <section className="list-page">
+      <RecordListHead
+        kind="companies"
+        title="Companies"
+        newLabel="New company"
+        searchPlaceholder="Search by name or domain"
+        onCreate={canWrite(role) ? () => setCreating(true) : null}
+        filters={{ q, setQ, tag, setTag }}
+      />
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorBox error={list.error} retry={() => list.refetch()} />
+      ) : rows.length === 0 ? (
+        <Empty title={q || tag ? "No companies match" : "No companies yet"} />
+      ) : (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Domain</th>
+                <th>Labels</th>
+                <th className="num">Contacts</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => (
+                <tr key={c.id} className="clickable" onClick={() => navigate(`/companies/${c.id}`)}>
+                  <td>
+                    <span className="cell-name">
+                      <Avatar name={c.name} url={c.avatar_url} size={22} />
+                      <Link to={`/companies/${c.id}`}>{c.name}</Link>
+                    </span>
+                  </td>
+                  <td>{c.domain}</td>
+                  <td>
+                    {c.tags.map((t) => (
+                      <TagChip key={t.id} tag={t} />
+                    ))}
+                  </td>
+                  <td className="num">{c.contact_count}</td>
+                  <td className="muted">{timeAgo(c.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.hasNextPage && (
+            <div className="center">
+              <button className="btn btn-small" onClick={() => list.fetchNextPage()}>
+                Load more
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+      {creating && <NewCompany onClose={() => setCreating(false)} />}
+    </section>
+  );
+}
+
+function NewCompany({ onClose }: { onClose: () => void }) {
+  const client = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: Record<string, string>) => api<Company>("/companies", { body }),
+    onSuccess: (c) => {
+      client.invalidateQueries({ queryKey: ["companies"] });
+      onClose();
+      navigate(`/companies/${c.id}`);
+    },
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    create.mutate(Object.fromEntries(Object.entries(formValues(e.currentTarget)).filter(([, x]) => x !== "")));
+  };
+  return (
+    <Modal title="New company" onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        <Field label="Name" name="name" error={create.error}>
+          <input name="name" autoFocus />
+        </Field>
+        <Field label="Domain" name="domain" error={create.error}>
+          <input name="domain" placeholder="example.com" />
+        </Field>
+        <FormError error={create.error} fields={["name", "domain"]} />
+        <div className="actions">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={create.isPending}>
+            Create
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export function CompanyDetail({ id }: { id: string }) {
+  const client = useQueryClient();
+  const role = useRole();
+  const fields = useCustomFields("company");
+  const company = useQuery({ queryKey: ["company", id], queryFn: () => api<Company>(`/companies/${id}`) });
+  const contacts = useQuery({
+    queryKey: ["contacts", "company", id],
+    queryFn: () => api<Page<Contact>>(`/contacts${qs({ company_id: id, limit: 100 })}`),
+  });
+  const save = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<Company>(`/companies/${id}`, { method: "PATCH", body }),
+    onSuccess: (c) => {
+      client.setQueryData(["company", id], c);
+      client.invalidateQueries({ queryKey: ["companies"] });
+    },
+  });
+  if (company.isPending) return <Loading />;
+  if (company.isError) return <ErrorBox error={company.error} retry={() => company.refetch()} />;
+  const c = company.data;
+  return (
+    <section className="detail-page">
+      <header className="page-head">
+        <Link to="/companies" className="muted">
+          Companies
+        </Link>
+        <span className="muted">/</span>
+        <Avatar name={c.name} url={c.avatar_url} size={28} />
+        <h1>{c.name}</h1>
+      </header>
+      <div className="detail-grid">
+        <RecordEditor
+          base={[
+            { name: "name", label: "Name", value: c.name },
+            { name: "domain", label: "Domain", value: c.domain ?? "" },
+            { name: "notes", label: "Notes", value: c.notes ?? "", multiline: true },
+          ]}
+          tags={c.tags}
+          kind="companies"
+          fields={fields.data ?? []}
+          values={c.fields ?? {}}
+          save={(b) => save.mutate(b)}
+          error={save.error}
+          saving={save.isPending}
+          readOnly={!canWrite(role)}
+        />
+        <div>
+          <h3>People ({c.contact_count})</h3>
+          {contacts.isPending ? (
+            <Loading />
+          ) : contacts.isError ? (
+            <ErrorBox error={contacts.error} />
+          ) : contacts.data.data.length === 0 ? (
+            <Empty title="No contacts" />
+          ) : (
+            <ul className="mini-list">
+              {contacts.data.data.map((p) => (
+                <li key={p.id}>
+                  <Link to={`/contacts/${p.id}`}>{p.name || p.email}</Link>{" "}
+                  <span className="muted small">{p.email}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,208 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api } from "../lib/api/client";
+import { useContactTickets } from "../tickets/tickets.queries";
+import { useCustomFields } from "../lib/resources/custom-fields";
+import { canWrite, useRole } from "../lib/api/session";
+import type { Contact } from "../lib/api/types";
+import { Link } from "../lib/router/Link";
+import { navigate } from "../lib/router/router";
+import { Avatar, Modal, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { Empty, ErrorBox, Loading } from "../lib/ui/states";
+import { RecordEditor } from "./record-detail";
+import { RecordListHead, useRecordList } from "./record-list";
+
+export function Contacts() {
+  const [creating, setCreating] = useState(false);
+  const role = useRole();
+  const { q, setQ, tag, setTag, list, rows } = useRecordList<Contact>("contacts");
+  return (
+    <section className="list-page">
+      <RecordListHead
+        kind="contacts"
+        title="Contacts"
+        newLabel="New contact"
+        searchPlaceholder="Search by name or email"
+        onCreate={canWrite(role) ? () => setCreating(true) : null}
+        filters={{ q, setQ, tag, setTag }}
+      />
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorBox error={list.error} retry={() => list.refetch()} />
+      ) : rows.length === 0 ? (
+        <Empty title={q || tag ? "No contacts match" : "No contacts yet"}>
+          Contacts are created when customers write in.
+        </Empty>
+      ) : (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Email</th>
+                <th>Company</th>
+                <th>Labels</th>
+                <th className="num">Tickets</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => (
+                <tr key={c.id} onClick={() => navigate(`/contacts/${c.id}`)} className="clickable">
+                  <td>
+                    <span className="cell-name">
+                      <Avatar name={c.name || c.email || "?"} url={c.avatar_url} size={22} />
+                      <Link to={`/contacts/${c.id}`}>{c.name || "—"}</Link>
+                      {c.blocked && <span className="pill pill-spam">Blocked</span>}
+                    </span>
+                  </td>
+                  <td>{c.email}</td>
+                  <td>{c.company?.name}</td>
+                  <td>
+                    {c.tags.map((t) => (
+                      <TagChip key={t.id} tag={t} />
+                    ))}
+                  </td>
+                  <td className="num">{c.ticket_count}</td>
+                  <td className="muted">{timeAgo(c.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.hasNextPage && (
+            <div className="center">
+              <button className="btn btn-small" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+                Load more
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+      {creating && <NewContact onClose={() => setCreating(false)} />}
+    </section>
+  );
+}
+
+function NewContact({ onClose }: { onClose: () => void }) {
+  const client = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: Record<string, string>) => api<Contact>("/contacts", { body }),
+    onSuccess: (c) => {
+      client.invalidateQueries({ queryKey: ["contacts"] });
+      onClose();
+      navigate(`/contacts/${c.id}`);
+    },
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const v = formValues(e.currentTarget);
+    create.mutate(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== "")));
+  };
+  return (
+    <Modal title="New contact" onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        <Field label="Name" name="name" error={create.error}>
+          <input name="name" autoFocus />
+        </Field>
+        <Field label="Email" name="email" error={create.error}>
+          <input name="email" type="email" />
+        </Field>
+        <Field label="Phone" name="phone" error={create.error}>
+          <input name="phone" />
+        </Field>
+        <FormError error={create.error} fields={["name", "email", "phone"]} />
+        <div className="actions">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={create.isPending}>
+            Create
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export function ContactDetail({ id }: { id: string }) {
+  const client = useQueryClient();
+  const role = useRole();
+  const fields = useCustomFields("contact");
+  const contact = useQuery({ queryKey: ["contact", id], queryFn: () => api<Contact>(`/contacts/${id}`) });
+  const tickets = useContactTickets(id);
+  const save = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<Contact>(`/contacts/${id}`, { method: "PATCH", body }),
+    onSuccess: (c) => {
+      client.setQueryData(["contact", id], c);
+      client.invalidateQueries({ queryKey: ["contacts"] });
+    },
+  });
+  if (contact.isPending) return <Loading />;
+  if (contact.isError) return <ErrorBox error={contact.error} retry={() => contact.refetch()} />;
+  const c = contact.data;
+  return (
+    <section className="detail-page">
+      <header className="page-head">
+        <Link to="/contacts" className="muted">
+          Contacts
+        </Link>
+        <span className="muted">/</span>
+        <Avatar name={c.name || c.email || "?"} url={c.avatar_url} size={28} />
+        <h1>{c.name || c.email}</h1>
+        {c.company && (
+          <Link to={`/companies/${c.company.id}`} className="muted">
+            {c.company.name}
+          </Link>
+        )}
+      </header>
+      <div className="detail-grid">
+        <RecordEditor
+          base={[
+            { name: "name", label: "Name", value: c.name },
+            { name: "email", label: "Email", value: c.email ?? "", type: "email" },
+            { name: "phone", label: "Phone", value: c.phone ?? "" },
+            { name: "notes", label: "Notes", value: c.notes ?? "", multiline: true },
+          ]}
+          tags={c.tags}
+          kind="contacts"
+          fields={fields.data ?? []}
+          values={c.fields ?? {}}
+          save={(b) => save.mutate(b)}
+          error={save.error}
+          saving={save.isPending}
+          readOnly={!canWrite(role)}
+        >
+          {canWrite(role) && (
+            <label className="check">
+              <input type="checkbox" checked={c.blocked} onChange={(e) => save.mutate({ blocked: e.target.checked })} />{" "}
+              Blocked (new mail from this contact is ignored)
+            </label>
+          )}
+        </RecordEditor>
+        <div>
+          <h3>Tickets ({c.ticket_count})</h3>
+          {tickets.isPending ? (
+            <Loading />
+          ) : tickets.isError ? (
+            <ErrorBox error={tickets.error} />
+          ) : tickets.data.length === 0 ? (
+            <Empty title="No tickets" />
+          ) : (
+            <ul className="mini-list">
+              {tickets.data.map((t) => (
+                <li key={t.id}>
+                  <Link to={`/tickets/${t.number}`}>
+                    #{t.number} {t.subject}
+                  </Link>{" "}
+                  <StatusPill status={t.status} /> <span className="muted small">{timeAgo(t.last_message_at)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

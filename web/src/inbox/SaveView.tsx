@@ -1,0 +1,60 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent } from "react";
+import { api } from "../lib/api/client";
+import type { View, ViewFilters } from "../lib/api/types";
+import { navigate } from "../lib/router/router";
+import { Modal } from "../lib/ui/bits";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { describeViewFilters } from "./view-filters-text";
+
+/** Names the inbox's current filters and saves them as a View (POST /v1/views), then opens it. */
+export function SaveView({
+  filters,
+  dropped,
+  onClose,
+}: {
+  filters: ViewFilters;
+  dropped: string[];
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: { name: string; shared: boolean; filters: ViewFilters }) => api<View>("/views", { body }),
+    onSuccess: (view) => {
+      client.invalidateQueries({ queryKey: ["views"] });
+      client.invalidateQueries({ queryKey: ["counts"] });
+      onClose();
+      navigate(`/views/${view.id}`);
+    },
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const v = formValues(e.currentTarget);
+    create.mutate({ name: v.name ?? "", shared: v.shared === "on", filters });
+  };
+  return (
+    <Modal title="Save as view" onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        <Field label="View name" name="name" error={create.error}>
+          <input name="name" placeholder="Urgent billing" autoFocus />
+        </Field>
+        <label className="check">
+          <input type="checkbox" name="shared" /> Shared with the workspace
+        </label>
+        <div className="muted small" data-testid="view-summary">
+          {describeViewFilters(filters) || "All tickets"}
+        </div>
+        {dropped.length > 0 && <div className="field-hint">Not saved in views: {dropped.join(", ")}.</div>}
+        <FormError error={create.error} fields={["name"]} />
+        <div className="actions">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={create.isPending}>
+            Save view
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

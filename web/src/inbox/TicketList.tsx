@@ -1,0 +1,122 @@
+import { useEffect, useRef, useState } from "react";
+import type { Ticket } from "../lib/api/types";
+import { linkHandler } from "../lib/router/router";
+import { Avatar, PriorityMark, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
+import { SnoozedMark } from "../tickets/SnoozedMark";
+
+const ROW = 52;
+const OVERSCAN = 12;
+
+/**
+ * The ticket rows, windowed: only the rows in view (plus a margin) are in the DOM, so ten
+ * thousand loaded tickets scroll like fifty. Asks for the next page when the end comes near.
+ */
+export function TicketList(props: {
+  tickets: Ticket[];
+  cursor: number;
+  selected: Set<string>;
+  onToggle: (id: string, range: boolean) => void;
+  onCursor: (index: number) => void;
+  onNearEnd: () => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+}) {
+  const { tickets, cursor, selected } = props;
+  const box = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 800 });
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const update = () => setView({ top: el.scrollTop, height: el.clientHeight });
+    update();
+    el.addEventListener("scroll", update, { passive: true });
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    return () => {
+      el.removeEventListener("scroll", update);
+      observer.disconnect();
+    };
+  }, []);
+
+  // Keep the keyboard cursor visible.
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const top = cursor * ROW;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW - el.clientHeight;
+  }, [cursor]);
+
+  const first = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
+  const last = Math.min(tickets.length, Math.ceil((view.top + view.height) / ROW) + OVERSCAN);
+  const { onNearEnd, hasMore, loadingMore } = props;
+  useEffect(() => {
+    if (hasMore && !loadingMore && last >= tickets.length - OVERSCAN) onNearEnd();
+  }, [last, tickets.length, hasMore, loadingMore, onNearEnd]);
+
+  return (
+    <div className="ticket-scroll" ref={box} role="list" aria-label="Tickets">
+      <div style={{ height: tickets.length * ROW + (hasMore ? 48 : 0), position: "relative" }}>
+        {tickets.slice(first, last).map((t, i) => {
+          const index = first + i;
+          return (
+            <div
+              key={t.id}
+              role="listitem"
+              className={`ticket-row${index === cursor ? " cursor" : ""}${selected.has(t.id) ? " selected" : ""}`}
+              style={{ top: index * ROW, height: ROW }}
+              data-number={t.number}
+              onMouseMove={() => index !== cursor && props.onCursor(index)}
+            >
+              <input
+                type="checkbox"
+                aria-label={`Select ticket ${t.number}`}
+                checked={selected.has(t.id)}
+                onChange={() => {}}
+                onClick={(e) => props.onToggle(t.id, e.shiftKey)}
+              />
+              <PriorityMark priority={t.priority} />
+              <a className="ticket-main" href={`/tickets/${t.number}`} onClick={linkHandler(`/tickets/${t.number}`)}>
+                <span className="ticket-line1">
+                  <span className="ticket-contact">{t.contact?.name || t.contact?.email || "No contact"}</span>
+                  <span className="ticket-subject">{t.subject}</span>
+                  {t.tags.slice(0, 3).map((tag) => (
+                    <TagChip key={tag.id} tag={tag} />
+                  ))}
+                </span>
+                <span className="ticket-preview">
+                  <span className="muted">#{t.number}</span> {t.last_message_preview}
+                </span>
+              </a>
+              {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
+              <SnoozedMark until={t.snoozed_until} />
+              <StatusPill status={t.status} />
+              <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
+                {t.assignee ? (
+                  <Avatar name={t.assignee.name} url={t.assignee.avatar_url} size={20} />
+                ) : (
+                  <span className="avatar avatar-empty" />
+                )}
+              </span>
+              <time
+                className="ticket-time muted"
+                dateTime={t.last_message_at}
+                title={new Date(t.last_message_at).toLocaleString()}
+              >
+                {timeAgo(t.last_message_at)}
+              </time>
+            </div>
+          );
+        })}
+        {hasMore && (
+          <div className="load-more" style={{ top: tickets.length * ROW }}>
+            <button className="btn btn-small" onClick={onNearEnd} disabled={loadingMore}>
+              {loadingMore ? "Loading…" : "Load more"}
+            </button>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+import type { MfaChallenge, Session, UserRef } from "./types";
+
+/** SPEC.md's error body, thrown by every failed call. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors: Array<{ location: string; message: string }> = [],
+  ) {
+    super(detail);
+  }
+  /** The message for one field: `at("name")` matches location `body.name` (and `query.name`). */
+  at(field: string): string | undefined {
+    return this.errors.find(
+      (e) => e.location === `body.${field}` || e.location === `query.${field}` || e.location === field,
+    )?.message;
+  }
+}
+
+type Auth = { accessToken: string | null; user: UserRef | null; workspaceId: string | null };
+const auth: Auth = { accessToken: null, user: null, workspaceId: null };
+const listeners = new Set<() => void>();
+let version = 0;
+
+export const authState = () => auth;
+export const authVersion = () => version;
+export function onAuthChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+function changed() {
+  version++;
+  for (const listener of listeners) listener();
+}
+
+const WORKSPACE_KEY = (userId: string) => `desk.workspace.${userId}`;
+
+export function setSession(session: Session | null) {
+  auth.accessToken = session?.access_token ?? null;
+  auth.user = session?.user ?? null;
+  auth.workspaceId = session ? localStorage.getItem(WORKSPACE_KEY(session.user.id)) : null;
+  changed();
+}
+
+export function setWorkspace(workspaceId: string | null) {
+  auth.workspaceId = workspaceId;
+  if (auth.user) {
+    if (workspaceId) localStorage.setItem(WORKSPACE_KEY(auth.user.id), workspaceId);
+    else localStorage.removeItem(WORKSPACE_KEY(auth.user.id));
+  }
+  changed();
+}
+
+async function parse(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function toError(status: number, body: unknown): ApiError {
+  if (body && typeof body === "object" && "detail" in body) {
+    const b = body as { code?: string; detail: string; errors?: ApiError["errors"] };
+    return new ApiError(status, b.code ?? "error", b.detail, b.errors ?? []);
+  }
+  if (status === 0) return new ApiError(0, "network", "Desk cannot be reached. Check your connection and try again.");
+  return new ApiError(status, "error", `The server answered ${status}.`);
+}
+
+async function raw(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, { credentials: "same-origin", ...init });
+  } catch {
+    throw toError(0, null);
+  }
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/** Exchanges the refresh cookie for a new access token (one at a time); false when signed out. */
+export function refreshSession(userId?: string): Promise<boolean> {
+  if (refreshing && !userId) return refreshing;
+  const attempt = (async () => {
+    const response = await raw("/v1/auth/refresh", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(userId ? { user_id: userId } : auth.user ? { user_id: auth.user.id } : {}),
+    });
+    if (!response.ok) return false;
+    const session = (await parse(response)) as Session;
+    const sameUser = auth.user?.id === session.user.id;
+    if (sameUser) {
+      auth.accessToken = session.access_token;
+      auth.user = session.user;
+    } else setSession(session);
+    return true;
+  })().finally(() => {
+    if (refreshing === attempt) refreshing = null;
+  });
+  if (!userId) refreshing = attempt;
+  return attempt;
+}
+
+export type RequestOptions = {
+  method?: string;
+  body?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  workspace?: boolean;
+};
+
+/** Calls the /v1 API with the access token and workspace; refreshes once on 401 and retries. */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const send = () => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (auth.accessToken) headers.authorization = `Bearer ${auth.accessToken}`;
+    if (auth.workspaceId && options.workspace !== false) headers["desk-workspace"] = auth.workspaceId;
+    let body: BodyInit | undefined;
+    if (options.form) body = options.form;
+    else if (options.body !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(options.body);
+    }
+    return raw(`/v1${path}`, {
+      method: options.method ?? (body ? "POST" : "GET"),
+      headers,
+      body,
+      signal: options.signal,
+    });
+  };
+  let response = await send();
+  if (response.status === 401 && auth.accessToken && !path.startsWith("/auth/")) {
+    if (await refreshSession()) response = await send();
+    else setSession(null);
+  }
+  const body = await parse(response);
+  if (!response.ok) throw toError(response.status, body);
+  return body as T;
+}
+
+export const isMfa = (value: Session | MfaChallenge): value is MfaChallenge =>
+  "mfa_required" in value && value.mfa_required === true;
+
+/** Query string from an object, skipping empty values. */
+export function qs(params: Record<string, string | number | boolean | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== "") search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}

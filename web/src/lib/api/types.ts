@@ -1,0 +1,115 @@
+/**
+ * The wire shapes the web app reads. Resources are aliases of the components generated from
+ * /v1/openapi.json (`bun run gen:web-types` writes ./api-schema.ts), so a change to a route's zod
+ * schema reaches the web app's typecheck. Only what the document does not name (the realtime
+ * envelope, lists that answer a bare array) and UI-only constants are written by hand.
+ */
+import type { components, operations } from "../api-schema";
+
+type Schemas = components["schemas"];
+/** The JSON body of an operation's success answer. */
+type Answer<Op extends keyof operations, Status extends number = 200> =
+  operations[Op]["responses"] extends Record<Status, { content: { "application/json": infer Body } }> ? Body : never;
+
+/** The ticket schema declares a tag's colour a plain string; it is always one of the label colours. */
+export type Ticket = Omit<Schemas["Ticket"], "tags"> & { tags: TagRef[] };
+export type Message = Schemas["Message"];
+export type Attachment = Schemas["Attachment"];
+export type Activity = Schemas["Activity"];
+export type Contact = Schemas["Contact"];
+export type Company = Schemas["Company"];
+export type Tag = Schemas["Tag"];
+export type TagGroup = Schemas["TagGroup"];
+export type CustomField = Schemas["CustomField"];
+export type Workspace = Schemas["Workspace"];
+export type Member = Schemas["Member"];
+export type Team = Schemas["Team"];
+export type View = Schemas["View"];
+export type Mailbox = Schemas["Mailbox"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
+export type Session = Schemas["Session"];
+export type Me = Schemas["Me"];
+/** The secret is in the creation answer only. */
+export type ApiKey = Schemas["ApiKey"] & { secret?: string };
+export type Webhook = Schemas["Webhook"] & { secret?: string };
+/** The accept link is in the creation answer only. */
+export type Invitation = Schemas["Invitation"] & { url?: string };
+export type SavedReply = Answer<"getSavedRepliesById">;
+export type TicketCounts = Answer<"getTicketsCounts">;
+export type MfaChallenge = Exclude<Answer<"postAuthLogin">, Session>;
+
+export type Role = Member["role"];
+export type TicketStatus = Ticket["status"];
+export type Priority = Ticket["priority"];
+export type Severity = NonNullable<Ticket["severity"]>;
+export type Channel = Ticket["channel"];
+export type LabelColor = Tag["color"];
+export type FieldType = CustomField["type"];
+export type FieldEntity = CustomField["entity"];
+export type ViewFilters = View["filters"];
+export type WorkspaceRef = Me["workspaces"][number];
+export type UserRef = NonNullable<Ticket["assignee"]>;
+export type ContactRef = NonNullable<Ticket["contact"]>;
+export type TagRef = Contact["tags"][number];
+
+export type Page<T> = { data: T[]; next_cursor: string | null };
+/** One event as the realtime socket sends it (the socket is not in the OpenAPI document). */
+export type Envelope = {
+  id: string;
+  seq: number;
+  workspace_id: string;
+  type: string;
+  data: Record<string, unknown>;
+  occurred_at: string;
+};
+
+export const STATUSES: TicketStatus[] = ["open", "pending", "on_hold", "solved", "closed"];
+
+export const PRIORITIES: Priority[] = ["low", "normal", "high", "urgent"];
+
+export const SEVERITIES: Severity[] = ["sev1", "sev2", "sev3", "sev4"];
+
+export const CHANNELS: Channel[] = ["email", "chat", "api", "portal"];
+
+export const LABEL_COLORS: LabelColor[] = [
+  "gray",
+  "red",
+  "orange",
+  "amber",
+  "yellow",
+  "lime",
+  "green",
+  "teal",
+  "cyan",
+  "blue",
+  "indigo",
+  "violet",
+  "purple",
+  "pink",
+  "rose",
+];
+
+export const FIELD_TYPES: FieldType[] = [
+  "text",
+  "long_text",
+  "number",
+  "select",
+  "multi_select",
+  "date",
+  "checkbox",
+  "url",
+  "email",
+  "user",
+];
+
+export const SCOPES = [
+  "tickets:read",
+  "tickets:write",
+  "contacts:read",
+  "contacts:write",
+  "kb:read",
+  "kb:write",
+  "settings:read",
+  "settings:write",
+  "realtime",
+];

@@ -1,0 +1,75 @@
+import { useSyncExternalStore } from "react";
+
+/**
+ * Collision detection over the realtime socket: this tab says which ticket it has open (and
+ * whether the agent is typing); the gateway answers the roster of everyone on that ticket. Kept
+ * outside React Query because it is ephemeral: never stored, gone with the socket.
+ */
+export type Viewer = { user_id: string; name: string; state: "viewing" | "typing" };
+type Intent = { ticketId: string; state: Viewer["state"] } | null;
+
+let socket: WebSocket | null = null;
+let intent: Intent = null;
+let rosters = new Map<string, Viewer[]>();
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((l) => l());
+
+function sendIntent() {
+  if (socket?.readyState !== WebSocket.OPEN) return;
+  socket.send(
+    JSON.stringify({ type: "presence", ticket_id: intent?.ticketId ?? null, state: intent?.state ?? "viewing" }),
+  );
+}
+
+/** The realtime hook hands over each new open socket (null when it closes): presence is said again after a reconnect. */
+export function presenceSocket(ws: WebSocket | null) {
+  socket = ws;
+  if (ws) sendIntent();
+  else if (rosters.size) {
+    rosters = new Map();
+    notify();
+  }
+}
+
+/** A roster frame from the gateway. */
+export function receivePresence(frame: { ticket_id?: unknown; viewers?: unknown }) {
+  if (typeof frame.ticket_id !== "string" || !Array.isArray(frame.viewers)) return;
+  rosters = new Map(rosters).set(frame.ticket_id, frame.viewers as Viewer[]);
+  notify();
+}
+
+/** Says which ticket this tab shows (null: none) and whether the agent is typing there. */
+export function announce(ticketId: string | null, state: Viewer["state"] = "viewing") {
+  if (ticketId === null) {
+    if (intent === null) return;
+    const left = intent.ticketId;
+    intent = null;
+    rosters = new Map(rosters);
+    rosters.delete(left);
+    notify();
+  } else {
+    if (intent?.ticketId === ticketId && intent.state === state) return;
+    intent = { ticketId, state };
+  }
+  sendIntent();
+}
+
+let idle: ReturnType<typeof setTimeout> | undefined;
+/** Typing on a ticket: "typing" now, back to "viewing" after a few quiet seconds. */
+export function typingOn(ticketId: string) {
+  announce(ticketId, "typing");
+  clearTimeout(idle);
+  idle = setTimeout(() => intent?.ticketId === ticketId && announce(ticketId, "viewing"), 4000);
+}
+
+/** The other people on a ticket right now (this user's own tabs left out). */
+export function useViewers(ticketId: string | undefined, selfId: string | undefined): Viewer[] {
+  const all = useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => (ticketId ? rosters.get(ticketId) : undefined),
+  );
+  return (all ?? []).filter((v) => v.user_id !== selfId);
+}

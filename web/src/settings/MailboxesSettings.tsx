@@ -1,0 +1,224 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api } from "../lib/api/client";
+import type { Mailbox } from "../lib/api/types";
+import { timeAgo } from "../lib/ui/bits";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
+import { useCrud } from "./crud";
+
+type TestResult = { inbound: { ok: boolean; error: string }; outbound: { ok: boolean; error: string } };
+
+export default function MailboxesSettings() {
+  const boxes = useCrud<Mailbox>("mailboxes", "/mailboxes");
+  const [inbound, setInbound] = useState<"forwarding" | "imap">("forwarding");
+  const [outbound, setOutbound] = useState<"system" | "smtp">("system");
+  const add = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const v = formValues(form);
+    const config: Record<string, unknown> = {};
+    if (inbound === "imap")
+      Object.assign(config, {
+        imap_host: v.imap_host,
+        imap_port: Number(v.imap_port) || undefined,
+        imap_username: v.imap_username,
+        imap_tls: v.imap_tls,
+      });
+    if (outbound === "smtp")
+      Object.assign(config, {
+        smtp_host: v.smtp_host,
+        smtp_port: Number(v.smtp_port) || undefined,
+        smtp_username: v.smtp_username,
+        smtp_tls: v.smtp_tls,
+      });
+    boxes.create.mutate(
+      {
+        name: v.name,
+        email: v.email,
+        display_name: v.display_name || undefined,
+        inbound_kind: inbound,
+        outbound_kind: outbound,
+        config,
+        ...(inbound === "imap" && v.password ? { password: v.password } : {}),
+        ...(outbound === "smtp" && v.smtp_password ? { smtp_password: v.smtp_password } : {}),
+      },
+      { onSuccess: () => form.reset() },
+    );
+  };
+  const err = boxes.create.error;
+  return (
+    <div className="settings-page">
+      <h1>Mailboxes</h1>
+      <form className="stack narrow card" onSubmit={add} noValidate>
+        <div className="row2">
+          <Field label="Name" name="name" error={err}>
+            <input name="name" placeholder="Support" />
+          </Field>
+          <Field label="Address" name="email" error={err}>
+            <input name="email" type="email" placeholder="support@example.com" />
+          </Field>
+        </div>
+        <Field label="Sender name" name="display_name" error={err}>
+          <input name="display_name" placeholder="Acme Support" />
+        </Field>
+        <div className="row2">
+          <Field label="Receive mail by" name="inbound_kind" error={err}>
+            <select value={inbound} onChange={(e) => setInbound(e.target.value as "forwarding" | "imap")}>
+              <option value="forwarding">Forwarding to Desk</option>
+              <option value="imap">IMAP</option>
+            </select>
+          </Field>
+          <Field label="Send mail with" name="outbound_kind" error={err}>
+            <select value={outbound} onChange={(e) => setOutbound(e.target.value as "system" | "smtp")}>
+              <option value="system">Desk's system mail</option>
+              <option value="smtp">SMTP server</option>
+            </select>
+          </Field>
+        </div>
+        {inbound === "imap" && (
+          <ServerFieldset
+            protocol="imap"
+            passwordName="password"
+            port="993"
+            tls={["tls", "starttls", "none"]}
+            error={err}
+          />
+        )}
+        {outbound === "smtp" && (
+          <ServerFieldset
+            protocol="smtp"
+            passwordName="smtp_password"
+            port="587"
+            tls={["starttls", "tls", "none"]}
+            error={err}
+          />
+        )}
+        <FormError
+          error={err}
+          fields={[
+            "name",
+            "email",
+            "display_name",
+            "password",
+            "smtp_password",
+            "config.imap_host",
+            "config.imap_port",
+            "config.imap_username",
+            "config.smtp_host",
+            "config.smtp_port",
+            "config.smtp_username",
+          ]}
+        />
+        <div className="actions">
+          <button className="btn btn-primary" disabled={boxes.create.isPending}>
+            Add mailbox
+          </button>
+        </div>
+      </form>
+      {boxes.list.isPending ? (
+        <Loading />
+      ) : boxes.list.isError ? (
+        <ErrorBox error={boxes.list.error} retry={() => boxes.list.refetch()} />
+      ) : boxes.list.data.length === 0 ? (
+        <Empty title="No mailboxes yet">Connect an address so customers' email becomes tickets.</Empty>
+      ) : (
+        boxes.list.data.map((m) => (
+          <div className="card" key={m.id}>
+            <div className="card-head">
+              <strong>{m.name}</strong> <span className="muted">{m.email}</span>
+              <span className={`pill pill-${m.status}`}>{m.status}</span>
+              <div className="grow" />
+              <MailboxTest id={m.id} />
+              <button
+                className="btn btn-small btn-danger"
+                onClick={() => confirm(`Delete mailbox ${m.name}?`) && boxes.remove.mutate(m.id)}
+              >
+                Delete
+              </button>
+            </div>
+            {m.inbound_kind === "forwarding" && (
+              <div className="small">
+                Forward mail to <code>{m.forwarding_address}</code>
+              </div>
+            )}
+            {m.last_error && <div className="field-error">{m.last_error}</div>}
+            {m.outbound_via === "outbox" && (
+              <div className="notice-warn" role="note">
+                Replies from this mailbox are not delivered: the server has no outgoing mail relay (
+                <code>DESK_SMTP_URL</code>), so they are only written to its outbox folder. Set{" "}
+                <code>DESK_SMTP_URL</code> on the server or send with your own SMTP server.
+              </div>
+            )}
+            <div className="muted small">
+              Receives by {m.inbound_kind}, sends by {m.outbound_kind}
+              {m.last_synced_at ? ` · synced ${timeAgo(m.last_synced_at)} ago` : ""}
+            </div>
+          </div>
+        ))
+      )}
+      {boxes.remove.isError && <div className="form-error">{errorText(boxes.remove.error)}</div>}
+    </div>
+  );
+}
+
+function MailboxTest({ id }: { id: string }) {
+  const test = useMutation({ mutationFn: () => api<TestResult>(`/mailboxes/${id}/test`, { body: {} }) });
+  return (
+    <>
+      <button className="btn btn-small" onClick={() => test.mutate()} disabled={test.isPending}>
+        {test.isPending ? "Testing…" : "Test connection"}
+      </button>
+      {test.data && (
+        <span className="small" role="status">
+          In: {test.data.inbound.ok ? "ok" : test.data.inbound.error} · Out:{" "}
+          {test.data.outbound.ok ? "ok" : `not ok: ${test.data.outbound.error}`}
+        </span>
+      )}
+      {test.isError && <span className="field-error">{errorText(test.error)}</span>}
+    </>
+  );
+}
+
+const TLS_LABELS: Record<string, string> = { tls: "TLS", starttls: "STARTTLS", none: "None" };
+
+/** Host, port, credentials and security of a mailbox's IMAP or SMTP server; the first tls choice is the default. */
+function ServerFieldset(props: {
+  protocol: "imap" | "smtp";
+  passwordName: string;
+  port: string;
+  tls: string[];
+  error: Parameters<typeof Field>[0]["error"];
+}) {
+  const { protocol: p, passwordName, error: err } = props;
+  return (
+    <fieldset>
+      <legend>{p.toUpperCase()}</legend>
+      <div className="row2">
+        <Field label="Host" name={`config.${p}_host`} error={err}>
+          <input name={`${p}_host`} />
+        </Field>
+        <Field label="Port" name={`config.${p}_port`} error={err}>
+          <input name={`${p}_port`} type="number" placeholder={props.port} />
+        </Field>
+      </div>
+      <div className="row2">
+        <Field label="Username" name={`config.${p}_username`} error={err}>
+          <input name={`${p}_username`} autoComplete="off" />
+        </Field>
+        <Field label="Password" name={passwordName} error={err}>
+          <input name={passwordName} type="password" autoComplete="new-password" />
+        </Field>
+      </div>
+      <Field label="Security" name={`config.${p}_tls`} error={err}>
+        <select name={`${p}_tls`} defaultValue={props.tls[0]}>
+          {props.tls.map((t) => (
+            <option key={t} value={t}>
+              {TLS_LABELS[t]}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </fieldset>
+  );
+}

@@ -1,0 +1,171 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api } from "../lib/api/client";
+import { useMembers } from "../lib/resources/members";
+import { useAuth } from "../lib/api/session";
+import type { Invitation, Role } from "../lib/api/types";
+import { Avatar, timeAgo } from "../lib/ui/bits";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
+import { useCrud } from "./crud";
+
+const ROLES: Role[] = ["admin", "agent", "viewer"];
+
+export default function MembersSettings() {
+  const members = useMembers();
+  const auth = useAuth();
+  const client = useQueryClient();
+  const invitations = useCrud<Invitation>("invitations", "/invitations");
+  const [link, setLink] = useState<string | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: ["members"] });
+  const change = useMutation({
+    mutationFn: ({ id, role }: { id: string; role: Role }) =>
+      api(`/members/${id}`, { method: "PATCH", body: { role } }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api(`/members/${id}`, { method: "DELETE" }),
+    onSuccess: refresh,
+  });
+
+  const invite = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    invitations.create.mutate(formValues(form), {
+      onSuccess: (inv) => {
+        setLink(inv.url ?? null);
+        form.reset();
+      },
+    });
+  };
+
+  return (
+    <div className="settings-page">
+      <h1>Members</h1>
+      {members.isPending ? (
+        <Loading />
+      ) : members.isError ? (
+        <ErrorBox error={members.error} retry={() => members.refetch()} />
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Email</th>
+              <th>Role</th>
+              <th>Open tickets</th>
+              <th>Last seen</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {members.data!.map((m) => (
+              <tr key={m.user.id} data-member={m.user.email}>
+                <td>
+                  <span className="cell-name">
+                    <Avatar name={m.user.name} url={m.user.avatar_url} size={22} />
+                    {m.user.name}
+                    {m.user.id === auth.user?.id && <span className="muted small">(you)</span>}
+                  </span>
+                </td>
+                <td>{m.user.email}</td>
+                <td>
+                  {m.role === "owner" ? (
+                    "Owner"
+                  ) : (
+                    <select
+                      aria-label={`Role of ${m.user.email}`}
+                      value={m.role}
+                      onChange={(e) => change.mutate({ id: m.user.id, role: e.target.value as Role })}
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </td>
+                <td className="num">{m.open_tickets}</td>
+                <td className="muted">{m.last_seen_at ? timeAgo(m.last_seen_at) : "—"}</td>
+                <td>
+                  {m.role !== "owner" && m.user.id !== auth.user?.id && (
+                    <button
+                      className="btn btn-small btn-danger"
+                      onClick={() => confirm(`Remove ${m.user.name}?`) && remove.mutate(m.user.id)}
+                    >
+                      Remove
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {(change.isError || remove.isError) && (
+        <div className="form-error">{errorText(change.error ?? remove.error)}</div>
+      )}
+
+      <h2>Invite people</h2>
+      <form className="inline-form" onSubmit={invite} noValidate>
+        <Field label="Email" name="email" error={invitations.create.error}>
+          <input name="email" type="email" placeholder="teammate@example.com" />
+        </Field>
+        <Field label="Role" name="role" error={invitations.create.error}>
+          <select name="role" defaultValue="agent">
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button className="btn btn-primary" disabled={invitations.create.isPending}>
+          Send invitation
+        </button>
+      </form>
+      <FormError error={invitations.create.error} fields={["email", "role"]} />
+      {link && (
+        <div className="secret">
+          Invitation link (also emailed): <code>{link}</code>
+        </div>
+      )}
+      <h2>Pending invitations</h2>
+      {invitations.list.isPending ? (
+        <Loading />
+      ) : invitations.list.isError ? (
+        <ErrorBox error={invitations.list.error} />
+      ) : invitations.list.data.length === 0 ? (
+        <Empty title="No pending invitations" />
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Email</th>
+              <th>Role</th>
+              <th>Invited by</th>
+              <th>Expires</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.list.data.map((i) => (
+              <tr key={i.id}>
+                <td>{i.email}</td>
+                <td>{i.role}</td>
+                <td>{i.invited_by?.name ?? "—"}</td>
+                <td className="muted">{new Date(i.expires_at).toLocaleDateString()}</td>
+                <td>
+                  <button className="btn btn-small" onClick={() => invitations.remove.mutate(i.id)}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { type FormEvent } from "react";
+import type { SavedReply } from "../lib/api/types";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
+import { htmlToText, textToHtml } from "../lib/text";
+import { useCrud } from "./crud";
+
+export default function SavedRepliesSettings() {
+  const replies = useCrud<SavedReply>("saved-replies", "/saved-replies");
+  const add = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const v = formValues(form);
+    replies.create.mutate(
+      { title: v.title, shortcut: v.shortcut || undefined, body_html: v.body ? textToHtml(v.body) : "" },
+      { onSuccess: () => form.reset() },
+    );
+  };
+  return (
+    <div className="settings-page">
+      <h1>Saved replies</h1>
+      <form className="stack narrow card" onSubmit={add} noValidate>
+        <div className="row2">
+          <Field label="Title" name="title" error={replies.create.error}>
+            <input name="title" placeholder="Refund policy" />
+          </Field>
+          <Field label="Shortcut" name="shortcut" error={replies.create.error}>
+            <input name="shortcut" placeholder="refund" />
+          </Field>
+        </div>
+        <Field label="Text" name="body_html" error={replies.create.error}>
+          <textarea name="body" rows={4} />
+        </Field>
+        <FormError error={replies.create.error} fields={["title", "shortcut", "body_html"]} />
+        <div className="actions">
+          <button className="btn btn-primary" disabled={replies.create.isPending}>
+            Add saved reply
+          </button>
+        </div>
+      </form>
+      {replies.list.isPending ? (
+        <Loading />
+      ) : replies.list.isError ? (
+        <ErrorBox error={replies.list.error} retry={() => replies.list.refetch()} />
+      ) : replies.list.data.length === 0 ? (
+        <Empty title="No saved replies yet" />
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Title</th>
+              <th>Shortcut</th>
+              <th>Text</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {replies.list.data.map((r) => (
+              <tr key={r.id}>
+                <td>{r.title}</td>
+                <td>
+                  <code>{r.shortcut}</code>
+                </td>
+                <td className="small muted clip">{htmlToText(r.body_html)}</td>
+                <td className="right">
+                  <button className="btn btn-small btn-ghost" onClick={() => replies.remove.mutate(r.id)}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {replies.remove.isError && <div className="form-error">{errorText(replies.remove.error)}</div>}
+    </div>
+  );
+}

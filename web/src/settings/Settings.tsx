@@ -1,0 +1,52 @@
+import { lazy, Suspense } from "react";
+import { canAdmin, useRole } from "../lib/api/session";
+import { Link } from "../lib/router/Link";
+import { Empty, Loading } from "../lib/ui/states";
+
+const pages: Array<{
+  id: string;
+  label: string;
+  admin: boolean;
+  load: () => Promise<{ default: React.ComponentType }>;
+}> = [
+  { id: "workspace", label: "Workspace", admin: false, load: () => import("./WorkspaceSettings") },
+  { id: "members", label: "Members", admin: true, load: () => import("./MembersSettings") },
+  { id: "teams", label: "Teams", admin: true, load: () => import("./TeamsSettings") },
+  { id: "labels", label: "Labels", admin: true, load: () => import("./LabelsSettings") },
+  { id: "fields", label: "Custom fields", admin: true, load: () => import("./FieldsSettings") },
+  { id: "views", label: "Views", admin: false, load: () => import("./ViewsSettings") },
+  { id: "saved-replies", label: "Saved replies", admin: false, load: () => import("./SavedRepliesSettings") },
+  { id: "mailboxes", label: "Mailboxes", admin: true, load: () => import("./MailboxesSettings") },
+  { id: "api-keys", label: "API keys", admin: true, load: () => import("./ApiKeysSettings") },
+  { id: "webhooks", label: "Webhooks", admin: true, load: () => import("./WebhooksSettings") },
+];
+const components = new Map(pages.map((p) => [p.id, lazy(p.load)]));
+
+/** Settings: each page is listed only for the roles that may use it. */
+export function Settings({ page }: { page: string }) {
+  const role = useRole();
+  const visible = pages.filter((p) => !p.admin || canAdmin(role));
+  const current = visible.find((p) => p.id === page);
+  const Component = current && components.get(current.id);
+  return (
+    <section className="settings">
+      <nav className="settings-nav" aria-label="Settings">
+        <h2>Settings</h2>
+        {visible.map((p) => (
+          <Link key={p.id} to={`/settings/${p.id}`} className={`nav-item${p.id === current?.id ? " active" : ""}`}>
+            {p.label}
+          </Link>
+        ))}
+      </nav>
+      <div className="settings-body">
+        {Component ? (
+          <Suspense fallback={<Loading />}>
+            <Component />
+          </Suspense>
+        ) : (
+          <Empty title="Not available">This page needs an admin role in this workspace.</Empty>
+        )}
+      </div>
+    </section>
+  );
+}

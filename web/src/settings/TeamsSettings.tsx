@@ -1,0 +1,79 @@
+import { type FormEvent } from "react";
+import { useMembers } from "../lib/resources/members";
+import type { Team } from "../lib/api/types";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
+import { useCrud } from "./crud";
+
+export default function TeamsSettings() {
+  const teams = useCrud<Team>("teams", "/teams");
+  const members = useMembers();
+  const add = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const v = formValues(form);
+    teams.create.mutate({ name: v.name, private: v.private === "on" }, { onSuccess: () => form.reset() });
+  };
+  const toggle = (team: Team, userId: string) =>
+    teams.update.mutate({
+      id: team.id,
+      member_ids: team.member_ids.includes(userId)
+        ? team.member_ids.filter((x) => x !== userId)
+        : [...team.member_ids, userId],
+    });
+  return (
+    <div className="settings-page">
+      <h1>Teams</h1>
+      <form className="inline-form" onSubmit={add} noValidate>
+        <Field label="New team" name="name" error={teams.create.error}>
+          <input name="name" placeholder="Billing" />
+        </Field>
+        <label className="check">
+          <input type="checkbox" name="private" /> Private (only members and admins see its tickets)
+        </label>
+        <button className="btn btn-primary" disabled={teams.create.isPending}>
+          Add team
+        </button>
+      </form>
+      <FormError error={teams.create.error} fields={["name"]} />
+      {teams.list.isPending ? (
+        <Loading />
+      ) : teams.list.isError ? (
+        <ErrorBox error={teams.list.error} retry={() => teams.list.refetch()} />
+      ) : teams.list.data.length === 0 ? (
+        <Empty title="No teams yet">Teams group agents and route tickets.</Empty>
+      ) : (
+        teams.list.data.map((t) => (
+          <div className="card" key={t.id}>
+            <div className="card-head">
+              <strong>{t.name}</strong>
+              {t.private && <span className="pill">Private</span>}
+              <div className="grow" />
+              <button
+                className="btn btn-small btn-danger"
+                onClick={() => confirm(`Delete team ${t.name}?`) && teams.remove.mutate(t.id)}
+              >
+                Delete
+              </button>
+            </div>
+            <div className="chips">
+              {members.data?.map((m) => (
+                <label key={m.user.id} className="check">
+                  <input
+                    type="checkbox"
+                    checked={t.member_ids.includes(m.user.id)}
+                    onChange={() => toggle(t, m.user.id)}
+                  />
+                  {m.user.name}
+                </label>
+              ))}
+            </div>
+          </div>
+        ))
+      )}
+      {(teams.update.isError || teams.remove.isError) && (
+        <div className="form-error">{errorText(teams.update.error ?? teams.remove.error)}</div>
+      )}
+    </div>
+  );
+}

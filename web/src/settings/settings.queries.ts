@@ -1,0 +1,17 @@
+import { defineResource } from "../lib/realtime/invalidation";
+
+/** Resources only the settings screens read (their lists come from `useCrud(key, path)`). */
+export const mailboxesKeys = { list: ["mailboxes"] as const };
+export const webhooksKeys = { list: ["webhooks"] as const };
+
+export const mailboxesResource = defineResource({
+  name: "mailboxes",
+  keys: mailboxesKeys,
+  events: [{ on: ["mailbox.*"], invalidate: () => [mailboxesKeys.list] }],
+});
+
+export const webhooksResource = defineResource({
+  name: "webhooks",
+  keys: webhooksKeys,
+  events: [{ on: ["webhook.*"], invalidate: () => [webhooksKeys.list] }],
+});

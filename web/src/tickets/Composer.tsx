@@ -1,0 +1,390 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
+import { api } from "../lib/api/client";
+import { typingOn } from "../lib/realtime/presence";
+import { useSavedReplies } from "../lib/resources/saved-replies";
+import { useAuth, useMe } from "../lib/api/session";
+import {
+  type Attachment,
+  type Message,
+  type SavedReply,
+  STATUSES,
+  type Ticket,
+  type TicketStatus,
+} from "../lib/api/types";
+import { statusLabel, timeAgo } from "../lib/ui/bits";
+import { FormError } from "../lib/ui/form";
+import { useDismiss } from "../lib/ui/layers";
+import { errorText } from "../lib/ui/states";
+import { leftoverPlaceholders, type PlaceholderContext, renderPlaceholders } from "./placeholders";
+import { replyCollision } from "./reply-collision";
+import { htmlToText, textToHtml } from "../lib/text";
+
+export type ComposerHandle = { focus(kind: "reply" | "note"): void };
+type Upload = { key: string; name: string; attachment?: Attachment; error?: string };
+
+const draftKey = (ticketId: string, kind: string) => `desk.draft.${ticketId}.${kind}`;
+
+/** "/refund" typed at the start of a line or after a space, right before the caret: a saved reply's shortcut. */
+const SHORTCUT_TOKEN = /(^|\s)\/([\p{L}\p{N}_\-./]*)$/u;
+
+/**
+ * Reply or note. The draft lives in sessionStorage until the API accepts it, so a failed send,
+ * a reload or a switch to another ticket loses nothing.
+ */
+export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: boolean }>(function Composer(
+  { ticket, disabled },
+  ref,
+) {
+  const client = useQueryClient();
+  const saved = useSavedReplies();
+  const [kind, setKind] = useState<"reply" | "note">("reply");
+  const [text, setText] = useState(() => sessionStorage.getItem(draftKey(ticket.id, "reply")) ?? "");
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [dragging, setDragging] = useState(false);
+  // The status "Send and set…" applies; choosing it only selects the action, the button sends.
+  const [after, setAfter] = useState<TicketStatus | "">("");
+  const [caret, setCaret] = useState(0);
+  const [suggestIndex, setSuggestIndex] = useState(0);
+  const [suggestDismissed, setSuggestDismissed] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const auth = useAuth();
+  const me = useMe();
+  const placeholderContext: PlaceholderContext = {
+    ticket,
+    contact: ticket.contact,
+    agent: auth.user ?? null,
+    workspace: me.data?.workspaces.find((w) => w.id === auth.workspaceId) ?? null,
+  };
+  const leftovers = leftoverPlaceholders(text, placeholderContext);
+
+  // Saved replies whose shortcut starts with the "/word" before the caret.
+  const shortcut = SHORTCUT_TOKEN.exec(text.slice(0, caret));
+  const suggestions =
+    shortcut && !suggestDismissed
+      ? (saved.data ?? [])
+          .filter((s) => s.shortcut && s.shortcut.toLowerCase().startsWith(shortcut[2].toLowerCase()))
+          .slice(0, 6)
+      : [];
+  useDismiss(() => setSuggestDismissed(true), suggestions.length > 0);
+
+  /** Inserts a saved reply with its placeholders filled in, replacing a typed "/shortcut" if any. */
+  const insertSaved = (reply: SavedReply, replaceToken: boolean) => {
+    const body = renderPlaceholders(htmlToText(reply.body_html), placeholderContext);
+    if (replaceToken && shortcut) {
+      const start = caret - shortcut[0].length + shortcut[1].length;
+      const next = text.slice(0, start) + body + text.slice(caret);
+      setText(next);
+      setCaret(start + body.length);
+      setTimeout(() => area.current?.setSelectionRange(start + body.length, start + body.length), 0);
+    } else setText((t) => (t ? `${t}\n\n` : "") + body);
+    setSuggestDismissed(false);
+    setTimeout(() => area.current?.focus(), 0);
+  };
+  const collision = replyCollision(ticket);
+  const [clash, setClash] = useState<{ at: string; status: TicketStatus | null } | null>(null);
+
+  useImperativeHandle(ref, () => ({
+    focus(next) {
+      switchKind(next);
+      setTimeout(() => area.current?.focus(), 0);
+    },
+  }));
+
+  useEffect(() => {
+    if (text) sessionStorage.setItem(draftKey(ticket.id, kind), text);
+    else sessionStorage.removeItem(draftKey(ticket.id, kind));
+  }, [text, kind, ticket.id]);
+
+  const switchKind = (next: "reply" | "note") => {
+    setKind(next);
+    setText(sessionStorage.getItem(draftKey(ticket.id, next)) ?? "");
+  };
+
+  const send = useMutation({
+    mutationFn: (status: TicketStatus | null) =>
+      api<Message>(`/tickets/${ticket.id}/messages`, {
+        body: {
+          kind,
+          body_html: textToHtml(text),
+          attachment_ids: uploads.flatMap((u) => (u.attachment ? [u.attachment.id] : [])),
+          ...(status ? { status } : {}),
+        },
+      }),
+    onSuccess: () => {
+      if (kind === "reply") collision.sent();
+      sessionStorage.removeItem(draftKey(ticket.id, kind));
+      setText("");
+      setUploads([]);
+      setAfter("");
+      client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
+      client.invalidateQueries({ queryKey: ["ticket", String(ticket.number)] });
+      client.invalidateQueries({ queryKey: ["tickets"] });
+      client.invalidateQueries({ queryKey: ["counts"] });
+    },
+  });
+
+  const upload = async (files: Iterable<File>) => {
+    for (const file of files) {
+      const key = `${file.name}-${Math.random()}`;
+      setUploads((u) => [...u, { key, name: file.name }]);
+      const form = new FormData();
+      form.append("file", file, file.name);
+      try {
+        const attachment = await api<Attachment>("/attachments", { form });
+        setUploads((u) => u.map((x) => (x.key === key ? { ...x, attachment } : x)));
+      } catch (e) {
+        setUploads((u) => u.map((x) => (x.key === key ? { ...x, error: errorText(e) } : x)));
+      }
+    }
+  };
+
+  const pending = uploads.some((u) => !u.attachment && !u.error);
+  // Text still holding a placeholder is never sent: the agent fills it in or removes it first.
+  const canSend = !disabled && text.trim().length > 0 && !pending && !send.isPending && leftovers.length === 0;
+  const submit = async (status: TicketStatus | null = after || null, anyway = false) => {
+    if (!canSend) return;
+    // Someone answered while this reply was being written: say so before it goes out.
+    if (kind === "reply" && !anyway) {
+      const at = await collision.newerReply().catch(() => null);
+      if (at) return setClash({ at, status });
+    }
+    setClash(null);
+    send.mutate(status);
+  };
+
+  return (
+    <div
+      className={`composer composer-${kind}${dragging ? " dragging" : ""}`}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes("Files")) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        upload(e.dataTransfer.files);
+      }}
+    >
+      <div className="composer-tabs">
+        {/* Only the tabs are in the tab list (the saved-reply picker sits beside it); one tab stop, arrows switch. */}
+        <div
+          className="composer-tablist"
+          role="tablist"
+          aria-label="Message kind"
+          onKeyDown={(e) => {
+            if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+            e.preventDefault();
+            const next = kind === "reply" ? "note" : "reply";
+            switchKind(next);
+            e.currentTarget.querySelector<HTMLElement>(`[data-kind="${next}"]`)?.focus();
+          }}
+        >
+          <button
+            role="tab"
+            data-kind="reply"
+            aria-selected={kind === "reply"}
+            tabIndex={kind === "reply" ? 0 : -1}
+            className={kind === "reply" ? "active" : ""}
+            onClick={() => switchKind("reply")}
+          >
+            Reply <kbd>r</kbd>
+          </button>
+          <button
+            role="tab"
+            data-kind="note"
+            aria-selected={kind === "note"}
+            tabIndex={kind === "note" ? 0 : -1}
+            className={kind === "note" ? "active" : ""}
+            onClick={() => switchKind("note")}
+          >
+            Note <kbd>n</kbd>
+          </button>
+        </div>
+        <div className="grow" />
+        {!!saved.data?.length && (
+          <select
+            aria-label="Insert saved reply"
+            value=""
+            onChange={(e) => {
+              const reply = saved.data.find((s) => s.id === e.target.value);
+              if (reply) insertSaved(reply, false);
+            }}
+          >
+            <option value="">Saved replies…</option>
+            {saved.data.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title}
+                {s.shortcut ? ` (${s.shortcut})` : ""}
+              </option>
+            ))}
+          </select>
+        )}
+      </div>
+      <textarea
+        ref={area}
+        aria-label={kind === "reply" ? "Reply" : "Internal note"}
+        placeholder={
+          kind === "reply"
+            ? `Reply to ${ticket.contact?.name || ticket.contact?.email || "the customer"}…`
+            : "Internal note, only your team sees it…"
+        }
+        value={text}
+        disabled={disabled}
+        rows={4}
+        onChange={(e) => {
+          setText(e.target.value);
+          setCaret(e.target.selectionStart);
+          setSuggestDismissed(false);
+          setSuggestIndex(0);
+          if (kind === "reply") {
+            collision.drafting(e.target.value);
+            typingOn(ticket.id);
+          }
+        }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+        onPaste={(e) => {
+          if (e.clipboardData.files.length) {
+            e.preventDefault();
+            upload(e.clipboardData.files);
+          }
+        }}
+        onKeyDown={(e) => {
+          if (suggestions.length > 0 && !e.metaKey && !e.ctrlKey) {
+            if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+              e.preventDefault();
+              setSuggestIndex((i) => (i + (e.key === "ArrowDown" ? 1 : suggestions.length - 1)) % suggestions.length);
+              return;
+            }
+            if (e.key === "Enter" || e.key === "Tab") {
+              e.preventDefault();
+              insertSaved(suggestions[Math.min(suggestIndex, suggestions.length - 1)], true);
+              return;
+            }
+          }
+          if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
+            e.preventDefault();
+            submit();
+          }
+          // An Esc that closed the suggestions was handled already (ui/layers); otherwise leave the field.
+          if (e.key === "Escape" && !e.nativeEvent.defaultPrevented) (e.target as HTMLElement).blur();
+        }}
+        aria-autocomplete="list"
+        aria-controls={suggestions.length > 0 ? `saved-suggest-${ticket.id}` : undefined}
+      />
+      {suggestions.length > 0 && (
+        <ul className="suggest" id={`saved-suggest-${ticket.id}`} role="listbox" aria-label="Saved replies">
+          {suggestions.map((s, i) => (
+            <li
+              key={s.id}
+              role="option"
+              aria-selected={i === Math.min(suggestIndex, suggestions.length - 1)}
+              className={i === Math.min(suggestIndex, suggestions.length - 1) ? "active" : ""}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                insertSaved(s, true);
+              }}
+            >
+              <code>/{s.shortcut}</code> {s.title}
+            </li>
+          ))}
+        </ul>
+      )}
+      {leftovers.length > 0 && (
+        <div className="placeholder-warning" role="alert">
+          {leftovers.map((l) => (
+            <div key={l.token}>
+              <code>{l.token}</code>{" "}
+              {l.reason === "unknown"
+                ? "is not a known placeholder"
+                : l.reason === "empty"
+                  ? "has no value for this ticket"
+                  : "is not filled in yet"}
+            </div>
+          ))}
+          <div className="muted small">
+            Edit or remove {leftovers.length === 1 ? "it" : "them"} before sending.
+            {leftovers.some((l) => l.reason === "not_filled") && (
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => setText((t) => renderPlaceholders(t, placeholderContext))}
+              >
+                Fill in placeholders
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+      {uploads.length > 0 && (
+        <div className="uploads">
+          {uploads.map((u) => (
+            <span key={u.key} className={`upload${u.error ? " upload-error" : ""}`} title={u.error}>
+              📎 {u.name} {u.error ? `— ${u.error}` : u.attachment ? "" : "(uploading…)"}
+              <button
+                className="chip-x"
+                aria-label={`Remove ${u.name}`}
+                onClick={() => setUploads((list) => list.filter((x) => x.key !== u.key))}
+              >
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
+      {clash && (
+        <div className="collision" role="alert" data-testid="reply-collision">
+          <span>
+            A newer reply arrived {timeAgo(clash.at) === "now" ? "just now" : `${timeAgo(clash.at)} ago`}, after you
+            started writing.
+          </span>
+          <div className="grow" />
+          <button
+            className="btn btn-small"
+            onClick={() => {
+              collision.seen(clash.at);
+              setClash(null);
+              client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
+            }}
+          >
+            Review it first
+          </button>
+          <button className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>
+            Send anyway
+          </button>
+        </div>
+      )}
+      {send.isError && <FormError error={send.error} />}
+      <div className="composer-actions">
+        <button className="btn btn-ghost btn-small" onClick={() => fileInput.current?.click()} disabled={disabled}>
+          Attach
+        </button>
+        <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && upload(e.target.files)} />
+        <span className="muted small">Drop or paste files</span>
+        <div className="grow" />
+        <select
+          aria-label="Send and set status"
+          value={after}
+          disabled={disabled}
+          onChange={(e) => setAfter(e.target.value as TicketStatus | "")}
+        >
+          <option value="">Keep status</option>
+          {STATUSES.filter((s) => s !== "closed").map((s) => (
+            <option key={s} value={s}>
+              Send and set {statusLabel(s).toLowerCase()}
+            </option>
+          ))}
+        </select>
+        <button className="btn btn-primary" disabled={!canSend} onClick={() => submit()} title="Ctrl+Enter">
+          {send.isPending
+            ? "Sending…"
+            : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}
+        </button>
+      </div>
+    </div>
+  );
+});

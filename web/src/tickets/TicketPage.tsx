@@ -1,0 +1,146 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { api } from "../lib/api/client";
+import { canWrite, useRole } from "../lib/api/session";
+import type { Ticket } from "../lib/api/types";
+import { goBack, navigate } from "../lib/router/router";
+import { Modal, StatusPill, typingInField } from "../lib/ui/bits";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { ErrorBox, Loading } from "../lib/ui/states";
+import { Composer, type ComposerHandle } from "./Composer";
+import { PresenceBar } from "./PresenceBar";
+import { SnoozedMark } from "./SnoozedMark";
+import { attachmentRefresher, lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
+import { TicketSidebar } from "./TicketSidebar";
+import { Timeline } from "./Timeline";
+
+export function TicketPage({ number }: { number: string }) {
+  const ticket = useTicket(number);
+  const timeline = useTimeline(ticket.data?.id);
+  const role = useRole();
+  const readOnly = !canWrite(role);
+  const patch = usePatchTicket(ticket.data);
+  const composer = useRef<ComposerHandle>(null);
+  const [merging, setMerging] = useState(false);
+  const refetchTimeline = timeline.refetch;
+  const refreshLinks = useMemo(() => attachmentRefresher(() => refetchTimeline()), [refetchTimeline]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (typingInField() || e.metaKey || e.ctrlKey || e.altKey || !ticket.data) return;
+      const index = lastListNumbers.indexOf(ticket.data.number);
+      if (e.key === "j" && index >= 0 && index + 1 < lastListNumbers.length)
+        navigate(`/tickets/${lastListNumbers[index + 1]}`);
+      else if (e.key === "k" && index > 0) navigate(`/tickets/${lastListNumbers[index - 1]}`);
+      else if (e.key === "r" && !readOnly) composer.current?.focus("reply");
+      else if (e.key === "n" && !readOnly) composer.current?.focus("note");
+      else if (e.key === "e" && !readOnly) patch.mutate({ status: "solved" });
+      else if (e.key === "#" && !readOnly) patch.mutate({ spam: !ticket.data.spam });
+      else if (e.key === "Escape" && !e.defaultPrevented) goBack("/inbox/unassigned");
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [ticket.data, readOnly, patch]);
+
+  if (ticket.isPending) return <Loading label="Loading ticket…" />;
+  if (ticket.isError) return <ErrorBox error={ticket.error} retry={() => ticket.refetch()} />;
+  const t = ticket.data;
+  return (
+    <section className="ticket-page">
+      <div className="ticket-center">
+        <header className="page-head ticket-head">
+          <button
+            className="btn-icon"
+            onClick={() => goBack("/inbox/unassigned")}
+            aria-label="Back (Esc)"
+            title="Back (Esc)"
+          >
+            ←
+          </button>
+          <h1 className="ticket-title">
+            <span className="muted">#{t.number}</span> {t.subject}
+          </h1>
+          <StatusPill status={t.status} />
+          <SnoozedMark until={t.snoozed_until} />
+          {t.spam && <span className="pill pill-spam">Spam</span>}
+          <div className="grow" />
+          {!readOnly && (
+            <>
+              <button className="btn btn-small" onClick={() => setMerging(true)}>
+                Merge…
+              </button>
+              <button
+                className="btn btn-small"
+                disabled={t.status === "solved" || patch.isPending}
+                onClick={() => patch.mutate({ status: "solved" })}
+                title="Solve (e)"
+              >
+                Solve <kbd>e</kbd>
+              </button>
+            </>
+          )}
+        </header>
+        <PresenceBar ticketId={t.id} />
+        {patch.isError && (
+          <div className="banner-error">
+            <FormError error={patch.error} />
+          </div>
+        )}
+        {/* A scrolling region keyboard users can reach and scroll with the arrow keys (WCAG 2.1.1). */}
+        <div className="timeline-scroll" tabIndex={0} role="region" aria-label="Conversation">
+          {timeline.isPending ? (
+            <Loading label="Loading conversation…" />
+          ) : timeline.isError ? (
+            <ErrorBox error={timeline.error} retry={() => timeline.refetch()} />
+          ) : timeline.data.length === 0 ? (
+            <div className="state state-empty">No messages yet. Write the first one below.</div>
+          ) : (
+            <Timeline items={timeline.data} refresh={refreshLinks} />
+          )}
+        </div>
+        {!readOnly && <Composer key={t.id} ref={composer} ticket={t} />}
+      </div>
+      <TicketSidebar ticket={t} readOnly={readOnly} />
+      {merging && <MergeDialog ticket={t} onClose={() => setMerging(false)} />}
+    </section>
+  );
+}
+
+function MergeDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
+  const client = useQueryClient();
+  const merge = useMutation({
+    mutationFn: (into: string) =>
+      api<Ticket>(`/tickets/${ticket.id}/merge`, { body: { into_id: into.replace(/^#/, "") } }),
+    onSuccess: (into) => {
+      client.invalidateQueries({ queryKey: ["tickets"] });
+      client.invalidateQueries({ queryKey: ["counts"] });
+      onClose();
+      navigate(`/tickets/${into.number}`);
+    },
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    merge.mutate(formValues(e.currentTarget).into);
+  };
+  return (
+    <Modal title={`Merge #${ticket.number} into another ticket`} onClose={onClose}>
+      <form className="stack" onSubmit={submit}>
+        <p className="muted">The conversation moves into the target ticket; this one is closed with a link to it.</p>
+        <Field label="Target ticket number" name="into_id" error={merge.error}>
+          <input name="into" placeholder="#123" autoFocus required />
+        </Field>
+        <FormError error={merge.error} fields={["into_id"]} />
+        <div className="actions">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={merge.isPending}>
+            Merge
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

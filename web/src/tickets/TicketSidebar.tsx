@@ -1,0 +1,210 @@
+import { ApiError } from "../lib/api/client";
+import { useContactTickets } from "./tickets.queries";
+import { useCustomFields } from "../lib/resources/custom-fields";
+import { useMembers } from "../lib/resources/members";
+import { useTeams } from "../lib/resources/teams";
+import { PRIORITIES, SEVERITIES, STATUSES, type Ticket } from "../lib/api/types";
+import { Link } from "../lib/router/Link";
+import { Avatar, StatusPill, statusLabel } from "../lib/ui/bits";
+import { FieldInput } from "../lib/ui/FieldInput";
+import { LabelPicker } from "../lib/ui/LabelPicker";
+import { errorText } from "../lib/ui/states";
+import { usePatchTicket } from "./ticket-data";
+
+const toLocalInput = (iso: string | null) =>
+  iso ? new Date(new Date(iso).getTime() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16) : "";
+
+export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: boolean }) {
+  const patch = usePatchTicket(ticket);
+  const members = useMembers();
+  const teams = useTeams();
+  const fields = useCustomFields("ticket");
+  const save = (body: Record<string, unknown>) => patch.mutate(body);
+  const fieldError = (key: string) => (patch.error instanceof ApiError ? patch.error.at(`fields.${key}`) : undefined);
+  const generalError =
+    patch.error &&
+    !(
+      patch.error instanceof ApiError &&
+      patch.error.errors.some((e) => e.location.startsWith("body.fields.")) &&
+      patch.error.code !== "field_required"
+    );
+
+  return (
+    <aside className="ticket-side" aria-label="Ticket details">
+      {patch.isError && generalError && (
+        <div className="form-error" role="alert">
+          {errorText(patch.error)}
+        </div>
+      )}
+      {patch.error instanceof ApiError && patch.error.code === "field_required" && (
+        <div className="form-error" role="alert">
+          {patch.error.detail}
+        </div>
+      )}
+      <div className="side-grid">
+        <label className="side-label" htmlFor="t-status">
+          Status
+        </label>
+        <select
+          id="t-status"
+          disabled={readOnly}
+          value={ticket.status}
+          onChange={(e) => save({ status: e.target.value })}
+        >
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {statusLabel(s)}
+            </option>
+          ))}
+        </select>
+        <label className="side-label" htmlFor="t-priority">
+          Priority
+        </label>
+        <select
+          id="t-priority"
+          disabled={readOnly}
+          value={ticket.priority}
+          onChange={(e) => save({ priority: e.target.value })}
+        >
+          {PRIORITIES.map((p) => (
+            <option key={p} value={p}>
+              {statusLabel(p)}
+            </option>
+          ))}
+        </select>
+        <label className="side-label" htmlFor="t-severity">
+          Severity
+        </label>
+        <select
+          id="t-severity"
+          disabled={readOnly}
+          value={ticket.severity ?? ""}
+          onChange={(e) => save({ severity: e.target.value || null })}
+        >
+          <option value="">None</option>
+          {SEVERITIES.map((s) => (
+            <option key={s} value={s}>
+              {s.toUpperCase()}
+            </option>
+          ))}
+        </select>
+        <label className="side-label" htmlFor="t-assignee">
+          Assignee
+        </label>
+        <select
+          id="t-assignee"
+          disabled={readOnly}
+          value={ticket.assignee?.id ?? ""}
+          onChange={(e) => save({ assignee_id: e.target.value || null })}
+        >
+          <option value="">Unassigned</option>
+          {members.data
+            ?.filter((m) => m.role !== "viewer" || m.user.id === ticket.assignee?.id)
+            .map((m) => (
+              <option key={m.user.id} value={m.user.id}>
+                {m.user.name}
+              </option>
+            ))}
+        </select>
+        <label className="side-label" htmlFor="t-team">
+          Team
+        </label>
+        <select
+          id="t-team"
+          disabled={readOnly}
+          value={ticket.team_id ?? ""}
+          onChange={(e) => save({ team_id: e.target.value || null })}
+        >
+          <option value="">No team</option>
+          {teams.data?.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+        <label className="side-label" htmlFor="t-snooze">
+          Snooze until
+        </label>
+        <input
+          id="t-snooze"
+          type="datetime-local"
+          disabled={readOnly}
+          value={toLocalInput(ticket.snoozed_until)}
+          onChange={(e) => save({ snoozed_until: e.target.value ? new Date(e.target.value).toISOString() : null })}
+        />
+      </div>
+
+      <h3>Labels</h3>
+      <LabelPicker
+        tags={ticket.tags}
+        kind="tickets"
+        disabled={readOnly}
+        onAdd={(name) => save({ add_tags: [name] })}
+        onRemove={(name) => save({ remove_tags: [name] })}
+      />
+
+      {!!fields.data?.length && <h3>Fields</h3>}
+      {fields.data?.map((f) => (
+        <FieldInput
+          key={f.id}
+          field={f}
+          value={ticket.fields?.[f.key]}
+          disabled={readOnly}
+          error={fieldError(f.key)}
+          onSave={(value) => save({ fields: { [f.key]: value } })}
+        />
+      ))}
+
+      <label className="check spam-toggle">
+        <input
+          type="checkbox"
+          disabled={readOnly}
+          checked={ticket.spam}
+          onChange={(e) => save({ spam: e.target.checked })}
+        />{" "}
+        Spam <kbd>#</kbd>
+      </label>
+
+      {ticket.contact && <ContactCard ticket={ticket} />}
+    </aside>
+  );
+}
+
+function ContactCard({ ticket }: { ticket: Ticket }) {
+  const contact = ticket.contact!;
+  const tickets = useContactTickets(contact.id);
+  const others = tickets.data?.filter((t) => t.id !== ticket.id) ?? [];
+  return (
+    <section className="contact-card">
+      <h3>Customer</h3>
+      <div className="contact-head">
+        <Avatar name={contact.name || contact.email || "?"} url={contact.avatar_url} size={32} />
+        <div>
+          <Link to={`/contacts/${contact.id}`}>
+            <strong>{contact.name || contact.email}</strong>
+          </Link>
+          {contact.email && <div className="muted small">{contact.email}</div>}
+        </div>
+      </div>
+      <div className="side-label">Other tickets</div>
+      {tickets.isPending ? (
+        <div className="muted small">Loading…</div>
+      ) : tickets.isError ? (
+        <div className="muted small">{errorText(tickets.error)}</div>
+      ) : others.length === 0 ? (
+        <div className="muted small">None</div>
+      ) : (
+        <ul className="mini-list">
+          {others.slice(0, 8).map((t) => (
+            <li key={t.id}>
+              <Link to={`/tickets/${t.number}`}>
+                #{t.number} {t.subject}
+              </Link>{" "}
+              <StatusPill status={t.status} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
