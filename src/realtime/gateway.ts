@@ -13,6 +13,7 @@ import {
   type Envelope,
   type StoredEvent,
 } from "../events/envelope";
+import type { EventCatalogue } from "../events/catalogue";
 import { replayEvents } from "../events/events.routes";
 import { mayReadEvent, type ReadGrant } from "../events/visibility";
 import type { Logger } from "../lib/logger";
@@ -69,7 +70,13 @@ export type GatewayLookups = {
   storedSeqs(live: boolean): Array<{ id: string; event_seq: number }>;
 };
 
-export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logger: Logger; lookups: GatewayLookups }) {
+export function createRealtimeGateway(deps: {
+  db: Db;
+  tokens: TokenService;
+  logger: Logger;
+  lookups: GatewayLookups;
+  events: Pick<EventCatalogue, "readScopeOf">;
+}) {
   const { memberRole, privateTeams, liveKeyScopes, storedSeqs } = deps.lookups;
   const log = deps.logger.child({ subsystem: "realtime" });
   const sqlite = deps.db.$client;
@@ -212,7 +219,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
     let cursor = since;
     let sent = 0;
     for (;;) {
-      const page = replayEvents(deps.db, ctx, cursor, 1000);
+      const page = replayEvents(deps.db, ctx, cursor, 1000, deps.events.readScopeOf);
       for (const envelope of page.data) send(ws, JSON.stringify(envelope));
       sent += page.data.length;
       if (!page.next_cursor) return;
@@ -281,7 +288,7 @@ export function createRealtimeGateway(deps: { db: Db; tokens: TokenService; logg
       for (const ws of (teamId ? byWorkspace : keysByWorkspace).get(event.workspace_id) ?? []) {
         if (!ws.data.ready || ws.isSubscribed(main)) continue;
         reached.add(ws);
-        send(ws, mayReadEvent(grantOf(ws.data), event) ? full : hidden());
+        send(ws, mayReadEvent(grantOf(ws.data), event, deps.events.readScopeOf) ? full : hidden());
       }
       for (const topic of envelope.topics.slice(1)) {
         for (const ws of byOwnTopic.get(topic) ?? []) {
