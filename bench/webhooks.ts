@@ -3,6 +3,7 @@
  * real HTTP) with and without that delivery load. Run: bun bench/webhooks.ts [events=3000]
  */
 import { withTx } from "../src/db/tx";
+import { anyEvent } from "../src/events/events.testkit";
 import { appendEvent } from "../src/events/append";
 import { startReceiver } from "../src/webhooks/webhooks.receiver.testkit";
 import { startTestDesk } from "../test/harness";
@@ -43,9 +44,8 @@ const writeStart = performance.now();
 for (let i = 0; i < EVENTS; i += 100) {
   withTx(desk.deps.db, (tx) => {
     for (let j = i; j < Math.min(EVENTS, i + 100); j++)
-      appendEvent(tx, {
+      appendEvent(tx, anyEvent("ticket.created"), {
         workspaceId: workspace.id,
-        type: "ticket.created",
         data: { ticket: { id: `t${j}`, subject: "Bench" } },
       });
   });

@@ -9,6 +9,7 @@ import { errorResponse } from "./http/respond";
 import { requestMeta } from "./http/request-meta";
 import { createResponseCheck, responseSchemasOf, type ResponseSchemas } from "./http/response-check";
 import { registerApiComponents } from "./openapi-components";
+import { eventHidden } from "./events/reserved.events";
 import type { FeatureModule } from "./module";
 import { modules as registered } from "./registry";
 
@@ -60,7 +61,12 @@ export function buildApp(deps: Deps, modules: readonly FeatureModule[] = registe
       ({ set }) => {
         // Built on first request (the routes never change while running) and sent as text from then on.
         openapi ??= JSON.stringify(
-          buildOpenApiDocument(documented, { serverUrl: deps.config.baseUrl, scopes: SCOPE_TEXT }),
+          buildOpenApiDocument(documented, {
+            serverUrl: deps.config.baseUrl,
+            scopes: SCOPE_TEXT,
+            // Every event type receivers may be sent: the stand-in only ever reaches sockets and replay.
+            events: deps.events.definitions.filter((event) => event.type !== eventHidden.type),
+          }),
         );
         set.headers["content-type"] = "application/json; charset=utf-8";
         return openapi;

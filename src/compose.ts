@@ -9,15 +9,28 @@ import { openDatabase, optimizeDatabase, type Db } from "./db/database";
 import { migrate } from "./db/migrate";
 import type { Deps, MachineryLookups } from "./deps";
 import type { HttpDeps } from "./http/server";
-import { onEventInTransaction } from "./events/bus";
+import { checkEventData, onEventInTransaction } from "./events/bus";
+import { createEventCatalogue } from "./events/catalogue";
+import type { AnyEventDefinition } from "./events/define";
 import { storedSeqsLookup } from "./events/events.seqs";
 import { systemClock, type Clock } from "./lib/clock";
 import { createSecretBox } from "./lib/crypto";
 import { createLogger, type Logger } from "./lib/logger";
 import { memberRoleLookup, membershipsOf } from "./members/members.public";
 import { privateTeamsLookup } from "./teams/teams.public";
+import { modules } from "./registry";
 
-export type BuildOptions = { db?: Db; logger?: Logger; clock?: Clock; visitors?: VisitorResolver };
+export type BuildOptions = {
+  db?: Db;
+  logger?: Logger;
+  clock?: Clock;
+  visitors?: VisitorResolver;
+  /** The event types of the modules Desk runs (default: those of src/registry.ts). */
+  events?: readonly AnyEventDefinition[];
+};
+
+/** Every event type the registered modules define. */
+export const registeredEvents = (): AnyEventDefinition[] => modules.flatMap((m) => m.events ?? []);
 
 /** The features' answers to what machinery asks (credentials, grants, seqs), each prepared once. */
 export function machineryLookups(db: Db): MachineryLookups {
@@ -45,6 +58,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const tokens = createTokenService(config.secret, () => clock.now());
   const lookups = machineryLookups(db);
+  checkEventData(db, config.responseChecks);
   const credentials = createCredentialResolver({ db, tokens, clock, lookups });
   // A member, team or workspace event may change someone's role or private teams.
   onEventInTransaction(db, (tx, event) => {
@@ -60,6 +74,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
     credentials,
     guard: guardPlugin(credentials, { visitors: overrides.visitors, clock }),
     lookups,
+    events: createEventCatalogue(overrides.events ?? registeredEvents()),
   };
 }
 

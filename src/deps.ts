@@ -3,6 +3,7 @@ import type { GuardPlugin } from "./auth/guard";
 import type { TokenService } from "./auth/tokens";
 import type { Config } from "./config/config";
 import type { Db } from "./db/database";
+import type { EventCatalogue } from "./events/catalogue";
 import type { Clock } from "./lib/clock";
 import type { SecretBox } from "./lib/crypto";
 import type { Logger } from "./lib/logger";
@@ -22,4 +23,6 @@ export type Deps = {
   credentials: CredentialResolver;
   guard: GuardPlugin;
   lookups: MachineryLookups;
+  /** Every event type of the modules Desk runs, with its schema and read scope. */
+  events: EventCatalogue;
 };

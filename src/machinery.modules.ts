@@ -1,4 +1,5 @@
 import { authRoutes } from "./auth/auth.routes";
+import { eventHidden, reservedEvents } from "./events/reserved.events";
 import { instanceRoutes } from "./auth/instance.routes";
 import { pruneEventsJob } from "./events/events.jobs";
 import { eventsRoutes } from "./events/events.routes";
@@ -16,7 +17,12 @@ export const authModule = defineModule({
   routes: (deps) => [authRoutes(deps), instanceRoutes(deps)],
 });
 
-export const eventsModule = defineModule({ name: "events", routes: (deps) => [eventsRoutes(deps)] });
+/** The replay route, and the event types of no feature: the `event.hidden` stand-in and those SPEC.md reserves. */
+export const eventsModule = defineModule({
+  name: "events",
+  routes: (deps) => [eventsRoutes(deps)],
+  events: [eventHidden, ...reservedEvents],
+});
 
 export const realtimeModule = defineModule({ name: "realtime", routes: (deps) => [realtimeRoutes(deps)] });
 

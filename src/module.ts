@@ -1,6 +1,7 @@
 import type { AnyElysia } from "elysia";
 import type { Deps } from "./deps";
 import type { Consumer } from "./events/consumers";
+import type { AnyEventDefinition } from "./events/define";
 import type { Page } from "./http/pages";
 import type { AnyJob } from "./jobs/define";
 
@@ -23,6 +24,12 @@ export type FeatureModule = {
   routes?: (deps: Deps) => AnyElysia[];
   /** Pages served outside /v1 (help center, rating page, widget script). */
   pages?: (deps: Deps) => Page[];
+  /**
+   * The event types this feature emits, each defined once (`<feature>.events.ts`). The catalogue
+   * of registered modules gives webhooks their subscribable types, the OpenAPI document its
+   * `webhooks` section, visibility its read scopes and the web app its event type list.
+   */
+  events?: readonly AnyEventDefinition[];
   /** Job kinds the runner may claim. */
   jobs?: AnyJob<Deps>[];
   /** Durable event consumers: reactions that run after commit, each with its own cursor. */

@@ -50,9 +50,13 @@ export type StartOptions = {
  * `main.ts` calls it for `serve`; tests call it with port 0.
  */
 export async function startDesk(config: Config, options: StartOptions = {}): Promise<Desk> {
-  const deps = buildDeps(config, { clock: options.clock, visitors: options.visitors });
-  const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
   const modules = options.modules ?? registered;
+  const deps = buildDeps(config, {
+    clock: options.clock,
+    visitors: options.visitors,
+    events: modules.flatMap((m) => m.events ?? []),
+  });
+  const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
   for (const module of modules) module.inTransaction?.(deps);
   const recovered = recoverIdempotencyKeys(deps.db.$client);
   if (recovered > 0)

@@ -3,6 +3,7 @@ import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { decodeCursor, pageOf } from "../db/cursor";
 import { withTx } from "../db/tx";
+import { companyCreated, companyDeleted, companyUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -121,9 +122,8 @@ export function createCompany(ctx: RequestContext, input: CompanyInput & { name:
       .returning()
       .get();
     applyExtras(tx, ctx, row.id, input);
-    appendEvent(tx, {
+    appendEvent(tx, companyCreated, {
       workspaceId: ctx.workspaceId,
-      type: "company.created",
       data: { company: presentCompany(tx, row) },
     });
     return row;
@@ -152,9 +152,8 @@ export function updateCompany(ctx: RequestContext, id: string, input: CompanyInp
       .where(eq(companies.id, id))
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, companyUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "company.updated",
       data: { company: presentCompany(tx, row) },
     });
     return row;
@@ -173,7 +172,7 @@ export function deleteCompany(ctx: RequestContext, id: string, deps: Deps): void
       .run();
     clearLabels(tx, "companies", id);
     clearFieldValues(tx, "company", id);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "company.deleted", data: { company_id: id } });
+    appendEvent(tx, companyDeleted, { workspaceId: ctx.workspaceId, data: { company_id: id } });
   });
 }
 

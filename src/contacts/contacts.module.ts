@@ -1,4 +1,9 @@
 import { defineModule } from "../module";
+import { contactEvents } from "./contacts.events";
 import { contactsRoutes } from "./contacts.routes";
 
-export const contactsModule = defineModule({ name: "contacts", routes: (deps) => [contactsRoutes(deps)] });
+export const contactsModule = defineModule({
+  name: "contacts",
+  events: contactEvents,
+  routes: (deps) => [contactsRoutes(deps)],
+});

@@ -3,6 +3,7 @@ import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { decodeCursor, pageOf } from "../db/cursor";
 import { withTx } from "../db/tx";
+import { contactCreated, contactDeleted, contactUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -113,9 +114,8 @@ export function createContact(ctx: RequestContext, input: ContactInput, deps: De
       .returning()
       .get();
     applyExtras(tx, ctx, row.id, input);
-    appendEvent(tx, {
+    appendEvent(tx, contactCreated, {
       workspaceId: ctx.workspaceId,
-      type: "contact.created",
       data: { contact: presentContact(tx, row) },
     });
     return row;
@@ -149,9 +149,8 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, contactUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "contact.updated",
       data: { contact: presentContact(tx, row) },
     });
     return row;
@@ -169,7 +168,7 @@ export function deleteContact(ctx: RequestContext, id: string, deps: Deps): void
       .run();
     clearLabels(tx, "contacts", id);
     clearFieldValues(tx, "contact", id);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "contact.deleted", data: { contact_id: id } });
+    appendEvent(tx, contactDeleted, { workspaceId: ctx.workspaceId, data: { contact_id: id } });
   });
 }
 
@@ -249,9 +248,8 @@ export function findOrCreateContactByEmail(
     if (existing.name !== "" || name === "") return existing;
     const named: ContactRow = { ...existing, name, updatedAt: systemClock.now().toISOString() };
     renameContactRow(tx, existing.id, named.name, named.updatedAt);
-    appendEvent(tx, {
+    appendEvent(tx, contactUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "contact.updated",
       data: { contact: presentContact(tx, named) },
     });
     return named;
@@ -275,9 +273,8 @@ export function findOrCreateContactByEmail(
     deletedAt: null,
   };
   insertContactRow(tx, row);
-  appendEvent(tx, {
+  appendEvent(tx, contactCreated, {
     workspaceId: ctx.workspaceId,
-    type: "contact.created",
     data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {} }) },
   });
   return row;

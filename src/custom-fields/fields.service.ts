@@ -3,6 +3,7 @@ import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
+import { customFieldCreated, customFieldDeleted, customFieldUpdated } from "./fields.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -162,9 +163,8 @@ export function createField(ctx: RequestContext, input: FieldInput, deps: Deps):
       })
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, customFieldCreated, {
       workspaceId: ctx.workspaceId,
-      type: "custom_field.created",
       data: { custom_field: presentField(row) },
     });
     recordAudit(tx, ctx, {
@@ -202,9 +202,8 @@ export function updateField(ctx: RequestContext, id: string, input: FieldPatch, 
       .where(eq(customFields.id, id))
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, customFieldUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "custom_field.updated",
       data: { custom_field: presentField(row) },
     });
     recordAudit(tx, ctx, {
@@ -239,9 +238,8 @@ export function deleteField(ctx: RequestContext, id: string, deps: Deps): void {
     if (!row) throw notFound("Custom field");
     tx.delete(fieldValues).where(eq(fieldValues.fieldId, id)).run();
     tx.delete(customFields).where(eq(customFields.id, id)).run();
-    appendEvent(tx, {
+    appendEvent(tx, customFieldDeleted, {
       workspaceId: ctx.workspaceId,
-      type: "custom_field.deleted",
       data: { custom_field_id: id, entity: row.entity, key: row.key },
     });
     recordAudit(tx, ctx, {
@@ -287,9 +285,8 @@ export function reorderFields(ctx: RequestContext, entity: FieldEntity, ids: str
         .where(eq(customFields.id, id))
         .returning()
         .get();
-      appendEvent(tx, {
+      appendEvent(tx, customFieldUpdated, {
         workspaceId: ctx.workspaceId,
-        type: "custom_field.updated",
         data: { custom_field: presentField(row) },
       });
     });

@@ -2,15 +2,17 @@ import type { Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
+import { schemaDrift } from "../http/response-check";
 import { hooksOf } from "./bus";
 import { currentEventCause } from "./cause";
+import type { AnyEventDefinition, EventData } from "./define";
 import { teamTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
 import { systemClock } from "../lib/clock";
 
-export type NewEvent = {
+/** What a writer says about one event besides its type; `data` is checked against the type's schema at compile time. */
+export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
   workspaceId: string;
-  type: string;
-  data: Record<string, unknown>;
+  data: EventData<E>;
   visibility?: Visibility;
   /** The private team the event concerns: its full form then goes to that team's topic only. */
   privateTeamId?: string | null;
@@ -40,10 +42,23 @@ const statementsOf = preparedFor((sqlite) => ({
 }));
 
 /**
- * Stores an event in the caller's transaction: the seq comes from the workspace row, which the
- * IMMEDIATE transaction holds, so seqs are contiguous and never repeat. Published after commit.
+ * Stores an event of the `event` definition in the caller's transaction: the seq comes from the
+ * workspace row, which the IMMEDIATE transaction holds, so seqs are contiguous and never repeat.
+ * Published after commit. The data is not parsed here (this runs on every write); with response
+ * checks on (tests, `bun run dev`) it is checked against the definition's schema, extra fields
+ * included, so an emitter drifting from its documented shape fails its tests.
  */
-export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
+export function appendEvent<E extends AnyEventDefinition>(tx: Tx, event: E, input: NewEvent<E>): StoredEvent {
+  const db = dbOf(tx);
+  const hooks = hooksOf(db);
+  if (hooks.checkData) {
+    const drift = schemaDrift(event.schema, input.data);
+    if (drift) throw new Error(`${event.type} event data does not match its definition: ${drift}`);
+  }
+  return storeEvent(tx, event.type, input);
+}
+
+function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
   const statements = statementsOf(tx);
   const row = statements.nextSeq.get(input.workspaceId);
   if (!row) throw new Error(`appendEvent: workspace ${input.workspaceId} does not exist`);
@@ -53,7 +68,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     id: newId(),
     seq: row.event_seq,
     workspace_id: input.workspaceId,
-    type: input.type,
+    type,
     visibility: input.visibility ?? "agents",
     topics: [mainTopic, ...(input.extraTopics ?? [])],
     data: input.data,
@@ -75,8 +90,7 @@ export function appendEvent(tx: Tx, input: NewEvent): StoredEvent {
     cause?.depth ?? 0,
   );
 
-  const db = dbOf(tx);
-  const hooks = hooksOf(db);
+  const hooks = hooksOf(dbOf(tx));
   for (const hook of hooks.inTx) hook(tx, event, input.origin);
 
   let batch = pending.get(tx);

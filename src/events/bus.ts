@@ -8,6 +8,8 @@ import type { StoredEvent } from "./envelope";
 type Registry = {
   inTx: Array<InTransactionHook>;
   committed: Array<(events: StoredEvent[]) => void>;
+  /** Whether appendEvent checks data against its definition (config.responseChecks: tests and development). */
+  checkData: boolean;
 };
 
 /** `origin` is NewEvent.origin: what made the change, when the writer said. */
@@ -18,7 +20,7 @@ const registries = new WeakMap<Db, Registry>();
 function registryOf(db: Db): Registry {
   let registry = registries.get(db);
   if (!registry) {
-    registry = { inTx: [], committed: [] };
+    registry = { inTx: [], committed: [], checkData: false };
     registries.set(db, registry);
   }
   return registry;
@@ -34,6 +36,11 @@ export function onEventsCommitted(db: Db, listener: (events: StoredEvent[]) => v
   const list = registryOf(db).committed;
   list.push(listener);
   return () => list.splice(list.indexOf(listener), 1);
+}
+
+/** Turns the check of event data against its definition on or off for this database. */
+export function checkEventData(db: Db, on: boolean): void {
+  registryOf(db).checkData = on;
 }
 
 export const hooksOf = (db: Db) => registryOf(db);

@@ -10,6 +10,7 @@ import { withTx } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
 import { migrations } from "../../migrations/index";
+import { anyEvent } from "./events.testkit";
 import { appendEvent } from "./append";
 import { createConsumerRunner, defineConsumer, MAX_CAUSE_DEPTH, type Consumer } from "./consumers";
 import { createEffectsTable, recordingConsumer, storeEvents } from "./consumers.testkit";
@@ -127,7 +128,7 @@ describe("consumers in a running desk", () => {
       name: "test.echo",
       types: ["test.ping"],
       // Reacts to its own effect: without the bound this would never end.
-      handle: (tx, event) => void appendEvent(tx, { workspaceId: event.workspace_id, type: "test.ping", data: {} }),
+      handle: (tx, event) => void appendEvent(tx, anyEvent("test.ping"), { workspaceId: event.workspace_id, data: {} }),
     });
     const runner = createConsumerRunner({
       db: desk.deps.db,
@@ -138,7 +139,7 @@ describe("consumers in a running desk", () => {
     });
     runner.start();
     try {
-      withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "test.ping", data: {} }));
+      withTx(desk.deps.db, (tx) => appendEvent(tx, anyEvent("test.ping"), { workspaceId: workspace.id, data: {} }));
       const chain = () =>
         desk.deps.db.$client
           .query<{ cause_consumer: string | null; cause_depth: number }, [string]>(

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { withTx } from "../db/tx";
 import { teamMembers, teams } from "../teams/teams.table";
+import { anyEvent } from "./events.testkit";
 import { appendEvent } from "./append";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
@@ -29,7 +30,7 @@ describe("GET /v1/events (replay)", () => {
   test("ascending from since, paged by limit, envelopes as stored", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     withTx(desk.deps.db, (tx) => {
-      for (let i = 0; i < 5; i++) appendEvent(tx, { workspaceId: workspace.id, type: "test.thing", data: { i } });
+      for (let i = 0; i < 5; i++) appendEvent(tx, anyEvent("test.thing"), { workspaceId: workspace.id, data: { i } });
     });
     const res = await desk.api("GET", "/v1/events?since=1&limit=3", { headers: owner.headers });
     expect(res.status).toBe(200);
@@ -64,10 +65,9 @@ describe("GET /v1/events (replay)", () => {
       .run();
     desk.deps.db.insert(teamMembers).values({ teamId, userId: insider.id }).run();
     const secret = withTx(desk.deps.db, (tx) => {
-      appendEvent(tx, { workspaceId: workspace.id, type: "test.open", data: { visible: true } });
-      return appendEvent(tx, {
+      appendEvent(tx, anyEvent("test.open"), { workspaceId: workspace.id, data: { visible: true } });
+      return appendEvent(tx, anyEvent("ticket.updated"), {
         workspaceId: workspace.id,
-        type: "ticket.updated",
         data: { ticket: { subject: "secret" } },
         privateTeamId: teamId,
       });
@@ -164,9 +164,8 @@ describe("GET /v1/events filters API keys by scope", () => {
       body: { name: "Vault", member_ids: [], private: true },
     });
     const seq = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, {
+      appendEvent(tx, anyEvent("ticket.updated"), {
         workspaceId: workspace.id,
-        type: "ticket.updated",
         data: { ticket: { subject: "vault" } },
         privateTeamId: team.body.id,
       }),

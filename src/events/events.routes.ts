@@ -4,6 +4,7 @@ import type { RequestContext } from "../auth/context";
 import type { Db } from "../db/database";
 import type { Deps } from "../deps";
 import type { Envelope } from "./envelope";
+import type { ReadScopeOf } from "./catalogue";
 import { eventAsSeenBy, type ReadGrant } from "./visibility";
 
 export const ReplayQuery = z
@@ -45,6 +46,7 @@ export function replayEvents(
   ctx: Pick<RequestContext, "workspaceId"> & ReadGrant,
   since: number,
   limit: number,
+  readScopeOf: ReadScopeOf,
 ): { data: Envelope[]; next_cursor: string | null } {
   const rows = db.$client
     .query<EventRow, [string, number, number]>(
@@ -54,17 +56,21 @@ export function replayEvents(
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   const data = kept.map((row) =>
-    eventAsSeenBy(ctx, {
-      id: row.id,
-      seq: row.seq,
-      workspace_id: row.workspace_id,
-      type: row.type,
-      visibility: row.visibility,
-      topics: JSON.parse(row.topics) as string[],
-      data: JSON.parse(row.data) as Record<string, unknown>,
-      occurred_at: row.occurred_at,
-      private_team_id: row.private_team_id,
-    }),
+    eventAsSeenBy(
+      ctx,
+      {
+        id: row.id,
+        seq: row.seq,
+        workspace_id: row.workspace_id,
+        type: row.type,
+        visibility: row.visibility,
+        topics: JSON.parse(row.topics) as string[],
+        data: JSON.parse(row.data) as Record<string, unknown>,
+        occurred_at: row.occurred_at,
+        private_team_id: row.private_team_id,
+      },
+      readScopeOf,
+    ),
   );
   return { data, next_cursor: more ? String(kept.at(-1)!.seq) : null };
 }
@@ -72,7 +78,7 @@ export function replayEvents(
 export function eventsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/events", tags: ["events"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => replayEvents(deps.db, ctx, query.since, query.limit), {
+    .get("/", ({ ctx, query }) => replayEvents(deps.db, ctx, query.since, query.limit, deps.events.readScopeOf), {
       access: { role: "viewer" },
       query: ReplayQuery,
       response: { 200: z.object({ data: z.array(EnvelopeSchema), next_cursor: z.string().nullable() }) },

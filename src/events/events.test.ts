@@ -3,6 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import { untilCommitted, withTx } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
+import { anyEvent } from "./events.testkit";
 import { appendEvent } from "./append";
 import { onEventsCommitted } from "./bus";
 import { events } from "./events.table";
@@ -15,7 +16,9 @@ describe("event log", () => {
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
         Promise.resolve().then(() =>
-          withTx(desk.deps.db, (tx) => appendEvent(tx, { workspaceId: workspace.id, type: "test.write", data: { i } })),
+          withTx(desk.deps.db, (tx) =>
+            appendEvent(tx, anyEvent("test.write"), { workspaceId: workspace.id, data: { i } }),
+          ),
         ),
       ),
     );
@@ -40,12 +43,12 @@ describe("event log", () => {
     );
     expect(() =>
       withTx(desk.deps.db, (tx) => {
-        appendEvent(tx, { workspaceId: workspace.id, type: "test.doomed", data: {} });
+        appendEvent(tx, anyEvent("test.doomed"), { workspaceId: workspace.id, data: {} });
         throw new Error("boom");
       }),
     ).toThrow("boom");
     const next = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, { workspaceId: workspace.id, type: "test.kept", data: {} }),
+      appendEvent(tx, anyEvent("test.kept"), { workspaceId: workspace.id, data: {} }),
     );
     expect(published).toEqual([]); // published only once committed
     await untilCommitted(desk.deps.db);
@@ -57,7 +60,7 @@ describe("event log", () => {
   test("a private-team event goes to the team topic only", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     const event = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, { workspaceId: workspace.id, type: "ticket.updated", data: {}, privateTeamId: "t1" }),
+      appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: {}, privateTeamId: "t1" }),
     );
     expect(event.topics).toEqual([`team:${workspace.id}:t1`]);
   });
@@ -65,7 +68,7 @@ describe("event log", () => {
   test("an async transaction callback is refused and rolled back", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     const asyncChange = async (tx: Parameters<Parameters<typeof withTx>[1]>[0]) =>
-      appendEvent(tx, { workspaceId: workspace.id, type: "x", data: {} });
+      appendEvent(tx, anyEvent("x"), { workspaceId: workspace.id, data: {} });
     // @ts-expect-error a Promise-returning callback is a type error
     expect(() => withTx(desk.deps.db, asyncChange)).toThrow();
     const count = desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id)).all().length;

@@ -78,8 +78,13 @@ const isZod = (value: unknown): value is z.ZodType => value instanceof z.ZodType
 /** `/v1/contacts/` and `/v1/contacts/:id` → `/v1/contacts` and `/v1/contacts/{id}`. The router answers both spellings. */
 export const documentedPath = (path: string): string => (path.replace(/\/+$/, "") || "/").replace(/:(\w+)/g, "{$1}");
 
+/** An event type as the document shows it: what a webhook receiver is sent for it. */
+export type DocumentedEvent = { type: string; schema: z.ZodType; description: string; subscribable: boolean };
+
 export type OpenApiOptions = {
   serverUrl: string;
+  /** The event catalogue's types webhooks are sent, documented under `webhooks` (OpenAPI 3.1). */
+  events?: readonly DocumentedEvent[];
   /** Every API key scope, in its canonical order, with what it allows (the guards' vocabulary, auth's). */
   scopes: Readonly<Record<string, string>>;
 };
@@ -110,6 +115,10 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     paths[path] = { ...paths[path], [method]: operation };
   }
 
+  const webhooks = Object.fromEntries(
+    (options.events ?? []).map((event) => [event.type, describeEvent(event, convert)]),
+  );
+
   const bodyOf = (description: string): Json => ({
     description,
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -136,6 +145,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     servers: [{ url: options.serverUrl, description: "This Desk" }],
     security: [{ bearer: [] }],
     paths: documentedPaths,
+    ...(Object.keys(webhooks).length ? { webhooks: scopeRefs(webhooks) } : {}),
     components: {
       schemas: pageComponents(components, documentedPaths),
       responses: Object.fromEntries(Object.values(ERRORS).map((e) => [e.name, bodyOf(e.description)])),
@@ -189,6 +199,34 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     },
   };
   return document;
+}
+
+/**
+ * One event type as a webhook receiver sees it: a POST of the envelope without `topics`, whose
+ * `type` is the event's and whose `data` has the definition's schema (the same components the
+ * REST answers use).
+ */
+function describeEvent(event: DocumentedEvent, convert: (schema: z.ZodType, io: "input" | "output") => Json): Json {
+  const envelope = z.object({
+    id: z.string(),
+    seq: z.number().describe("contiguous per workspace"),
+    workspace_id: z.string(),
+    type: z.literal(event.type),
+    visibility: z.enum(["agents", "public"]),
+    data: event.schema,
+    occurred_at: z.string(),
+  });
+  return {
+    post: {
+      summary: event.type,
+      description:
+        event.description +
+        (event.subscribable ? "" : " Not subscribable by name.") +
+        " Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.",
+      requestBody: { required: true, content: { "application/json": { schema: convert(envelope, "output") } } },
+      responses: { "2XX": { description: "Any 2xx status acknowledges the delivery; anything else is retried." } },
+    },
+  };
 }
 
 function describeOperation(

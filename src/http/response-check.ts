@@ -34,12 +34,7 @@ export function createResponseCheck(schemas: ResponseSchemas, logger: Logger) {
     const status = typeof context.set.status === "number" ? context.set.status : 200;
     const schema = byStatus[String(status)];
     if (!schema) return;
-    const parsed = schema.safeParse(response);
-    const problem = !parsed.success
-      ? parsed.error.issues.map((i) => `${i.path.join(".") || "(answer)"}: ${i.message}`).join("; ")
-      : Bun.deepEquals(parsed.data, response)
-        ? null
-        : `fields the schema does not describe: ${extraFields(parsed.data, response).join(", ") || "(values changed by the schema)"}`;
+    const problem = schemaDrift(schema, response);
     if (!problem) return;
     logger.error(
       { route: `${context.request.method} ${context.route}`, status, problem },
@@ -47,6 +42,18 @@ export function createResponseCheck(schemas: ResponseSchemas, logger: Logger) {
     );
     throw new DeskError(500, "internal_error", "Something went wrong on our side.");
   };
+}
+
+/**
+ * Where `value` differs from `schema`: its issues, or the fields the schema does not describe
+ * (what it would strip); null when it matches. Shared by the response check and event data checks.
+ */
+export function schemaDrift(schema: z.ZodType, value: unknown): string | null {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    return parsed.error.issues.map((i) => `${i.path.join(".") || "(value)"}: ${i.message}`).join("; ");
+  if (Bun.deepEquals(parsed.data, value)) return null;
+  return `fields the schema does not describe: ${extraFields(parsed.data, value).join(", ") || "(values changed by the schema)"}`;
 }
 
 /** Paths present in `sent` but not in `checked` (what the schema would have stripped). */

@@ -2,6 +2,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
+import { tagCreated } from "./labels.events";
 import { appendEvent } from "../events/append";
 import { DeskError, validationFailed, type FieldError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -86,7 +87,7 @@ export function insertLabel(
     })
     .returning()
     .get();
-  appendEvent(tx, { workspaceId, type: "tag.created", data: { tag: presentTag(row, NO_USAGE) } });
+  appendEvent(tx, tagCreated, { workspaceId, data: { tag: presentTag(row, NO_USAGE) } });
   return row;
 }
 

@@ -3,6 +3,7 @@ import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
+import { tagDeleted, tagMerged, tagUpdated } from "./labels.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound, validationFailed } from "../lib/errors";
 import { insertLabel, labelCount, type LabelKind } from "./labels.apply";
@@ -173,7 +174,7 @@ export function updateTag(
       .get();
     if (patch.name !== undefined && patch.name !== before.name)
       tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name, deps.clock.now());
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.updated", data: { tag: presentTagWithUsage(tx, row) } });
+    appendEvent(tx, tagUpdated, { workspaceId: ctx.workspaceId, data: { tag: presentTagWithUsage(tx, row) } });
     recordAudit(tx, ctx, {
       action: "tag.updated",
       entityType: "tag",
@@ -191,7 +192,7 @@ export function deleteTag(ctx: RequestContext, id: string, deps: Deps): void {
     if (!row) throw notFound("Tag");
     tx.delete(recordTags).where(eq(recordTags.tagId, id)).run();
     tx.delete(tags).where(eq(tags.id, id)).run();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.deleted", data: { tag_id: id } });
+    appendEvent(tx, tagDeleted, { workspaceId: ctx.workspaceId, data: { tag_id: id } });
     recordAudit(tx, ctx, { action: "tag.deleted", entityType: "tag", entityId: id, data: { name: row.name } });
   });
 }
@@ -221,7 +222,7 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
     tx.delete(recordTags).where(eq(recordTags.tagId, source.id)).run();
     tx.delete(tags).where(eq(tags.id, source.id)).run();
     tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name, deps.clock.now());
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag.merged", data: { tag_id: source.id, into: target.id } });
+    appendEvent(tx, tagMerged, { workspaceId: ctx.workspaceId, data: { tag_id: source.id, into: target.id } });
     recordAudit(tx, ctx, {
       action: "tag.merged",
       entityType: "tag",
@@ -253,9 +254,8 @@ export function reorderTags(ctx: RequestContext, ids: string[], deps: Deps): voi
     ids.forEach((id, position) => {
       if (byId.get(id)!.position === position) return;
       const row = tx.update(tags).set({ position, updatedAt: now }).where(eq(tags.id, id)).returning().get();
-      appendEvent(tx, {
+      appendEvent(tx, tagUpdated, {
         workspaceId: ctx.workspaceId,
-        type: "tag.updated",
         data: { tag: presentTagWithUsage(tx, row) },
       });
     });

@@ -3,6 +3,7 @@ import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable } from "../db/database";
 import { withTx } from "../db/tx";
+import { tagGroupCreated, tagGroupDeleted, tagGroupUpdated, tagUpdated } from "./labels.events";
 import { appendEvent } from "../events/append";
 import { invalidAt, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -75,9 +76,8 @@ export function createTagGroup(ctx: RequestContext, input: TagGroupInput & { nam
       })
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, tagGroupCreated, {
       workspaceId: ctx.workspaceId,
-      type: "tag_group.created",
       data: { tag_group: presentTagGroup(row, 0) },
     });
     recordAudit(tx, ctx, {
@@ -105,9 +105,8 @@ export function updateTagGroup(ctx: RequestContext, id: string, input: TagGroupI
       .where(eq(tagGroups.id, id))
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, tagGroupUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "tag_group.updated",
       data: { tag_group: presentGroupWithCount(tx, row) },
     });
     recordAudit(tx, ctx, {
@@ -134,12 +133,11 @@ export function deleteTagGroup(ctx: RequestContext, id: string, deps: Deps): voi
       .all();
     tx.delete(tagGroups).where(eq(tagGroups.id, id)).run();
     for (const tag of freed)
-      appendEvent(tx, {
+      appendEvent(tx, tagUpdated, {
         workspaceId: ctx.workspaceId,
-        type: "tag.updated",
         data: { tag: presentTagWithUsage(tx, tag) },
       });
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "tag_group.deleted", data: { tag_group_id: id } });
+    appendEvent(tx, tagGroupDeleted, { workspaceId: ctx.workspaceId, data: { tag_group_id: id } });
     recordAudit(tx, ctx, {
       action: "tag_group.deleted",
       entityType: "tag_group",
@@ -172,9 +170,8 @@ export function reorderTagGroups(ctx: RequestContext, ids: string[], deps: Deps)
     ids.forEach((id, position) => {
       if (byId.get(id)!.position === position) return;
       const row = tx.update(tagGroups).set({ position, updatedAt: now }).where(eq(tagGroups.id, id)).returning().get();
-      appendEvent(tx, {
+      appendEvent(tx, tagGroupUpdated, {
         workspaceId: ctx.workspaceId,
-        type: "tag_group.updated",
         data: { tag_group: presentGroupWithCount(tx, row) },
       });
     });

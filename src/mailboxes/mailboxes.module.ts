@@ -1,4 +1,9 @@
 import { defineModule } from "../module";
+import { mailboxEvents } from "./mailboxes.events";
 import { mailboxesRoutes } from "./mailboxes.routes";
 
-export const mailboxesModule = defineModule({ name: "mailboxes", routes: (deps) => [mailboxesRoutes(deps)] });
+export const mailboxesModule = defineModule({
+  name: "mailboxes",
+  events: mailboxEvents,
+  routes: (deps) => [mailboxesRoutes(deps)],
+});

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { systemContext, actorUserId, type RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import { withTx } from "../db/tx";
+import { mailboxCreated, mailboxUpdated } from "./mailboxes.events";
 import { appendEvent } from "../events/append";
 import { conflict, notFound } from "../lib/errors";
 import { newId, randomToken } from "../lib/ids";
@@ -171,10 +172,10 @@ function connectMailbox(
           })
           .returning()
           .get();
-    const type = existing ? "mailbox.updated" : "mailbox.created";
-    appendEvent(tx, {
+    const event = existing ? mailboxUpdated : mailboxCreated;
+    const type = event.type;
+    appendEvent(tx, event, {
       workspaceId: ctx.workspaceId,
-      type,
       data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
     });
     recordAudit(tx, ctx, {

@@ -4,6 +4,7 @@ import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
+import { mailboxCreated, mailboxDeleted, mailboxUpdated } from "./mailboxes.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import type { SecretBox } from "../lib/crypto";
@@ -145,9 +146,8 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
       })
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, mailboxCreated, {
       workspaceId: ctx.workspaceId,
-      type: "mailbox.created",
       data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
     });
     recordAudit(tx, ctx, {
@@ -220,9 +220,8 @@ export function updateMailbox(
       .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, mailboxUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "mailbox.updated",
       data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
     });
     recordAudit(tx, ctx, {
@@ -244,7 +243,7 @@ export function deleteMailbox(ctx: RequestContext, id: string, deps: { db: Db })
     tx.delete(mailboxes)
       .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
       .run();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "mailbox.deleted", data: { mailbox_id: id } });
+    appendEvent(tx, mailboxDeleted, { workspaceId: ctx.workspaceId, data: { mailbox_id: id } });
     recordAudit(tx, ctx, {
       action: "mailbox.deleted",
       entityType: "mailbox",
@@ -284,9 +283,8 @@ export function recordMailboxHealth(
       .returning()
       .get();
     if (status !== current.status || lastError !== current.lastError) {
-      appendEvent(tx, {
+      appendEvent(tx, mailboxUpdated, {
         workspaceId: row.workspaceId,
-        type: "mailbox.updated",
         data: { mailbox: presentMailbox(row, relayConfigured) },
       });
     }

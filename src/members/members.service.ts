@@ -7,6 +7,7 @@ import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { afterCommit, withTx } from "../db/tx";
+import { memberAdded, memberRemoved, memberUpdated } from "./members.events";
 import { appendEvent } from "../events/append";
 import { userTopic } from "../events/envelope";
 import { forbidden, invalidAt, notFound } from "../lib/errors";
@@ -106,7 +107,7 @@ function requireOwnerFor(ctx: RequestContext, what: string): void {
 export function publishMemberUpdated(db: Db, tx: Tx, workspaceId: string, userId: string): MemberJson {
   const member = findMember(db, tx, workspaceId, userId);
   if (!member) throw notFound("Member");
-  appendEvent(tx, { workspaceId, type: "member.updated", data: { member }, extraTopics: [userTopic(userId)] });
+  appendEvent(tx, memberUpdated, { workspaceId, data: { member }, extraTopics: [userTopic(userId)] });
   return member;
 }
 
@@ -164,9 +165,8 @@ export function addWorkspaceMember(
     .values({ workspaceId: ctx.workspaceId, userId, role, createdAt: deps.clock.now().toISOString() })
     .run();
   const member = findMember(deps.db, tx, ctx.workspaceId, userId)!;
-  appendEvent(tx, {
+  appendEvent(tx, memberAdded, {
     workspaceId: ctx.workspaceId,
-    type: "member.added",
     data: { member },
     extraTopics: [userTopic(userId)],
   });
@@ -189,9 +189,8 @@ export function removeMember(ctx: RequestContext, userId: string, deps: Deps, me
       .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)))
       .run();
     memberLeft(tx, ctx.workspaceId, userId);
-    appendEvent(tx, {
+    appendEvent(tx, memberRemoved, {
       workspaceId: ctx.workspaceId,
-      type: "member.removed",
       data: { user_id: userId },
       extraTopics: [userTopic(userId)],
     });

@@ -13,6 +13,7 @@ import {
   type Envelope,
   type StoredEvent,
 } from "../events/envelope";
+import type { EventCatalogue } from "../events/catalogue";
 import { replayEvents } from "../events/events.routes";
 import { mayReadEvent, type ReadGrant } from "../events/visibility";
 import type { Logger } from "../lib/logger";
@@ -74,6 +75,7 @@ export function createRealtimeGateway(deps: {
   tokens: TokenService;
   logger: Logger;
   lookups: GatewayLookups;
+  events: Pick<EventCatalogue, "readScopeOf">;
 }) {
   const { memberRole, privateTeams, liveKeyScopes, storedSeqs } = deps.lookups;
   const log = deps.logger.child({ subsystem: "realtime" });
@@ -220,7 +222,7 @@ export function createRealtimeGateway(deps: {
     let cursor = since;
     let sent = 0;
     for (;;) {
-      const page = replayEvents(deps.db, ctx, cursor, 1000);
+      const page = replayEvents(deps.db, ctx, cursor, 1000, deps.events.readScopeOf);
       for (const envelope of page.data) send(ws, JSON.stringify(envelope));
       sent += page.data.length;
       if (!page.next_cursor) return;
@@ -289,7 +291,7 @@ export function createRealtimeGateway(deps: {
       for (const ws of (teamId ? byWorkspace : keysByWorkspace).get(event.workspace_id) ?? []) {
         if (!ws.data.ready || ws.isSubscribed(main)) continue;
         reached.add(ws);
-        send(ws, mayReadEvent(grantOf(ws.data), event) ? full : hidden());
+        send(ws, mayReadEvent(grantOf(ws.data), event, deps.events.readScopeOf) ? full : hidden());
       }
       for (const topic of envelope.topics.slice(1)) {
         for (const ws of byOwnTopic.get(topic) ?? []) {

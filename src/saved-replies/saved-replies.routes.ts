@@ -11,18 +11,11 @@ import {
   presentSavedReply,
   updateSavedReply,
 } from "./saved-replies.service";
+import { SavedReplySchema } from "./saved-replies.schemas";
 
 const read = { role: "viewer", scopes: ["tickets:read"] } as const;
 const write = { role: "agent", scopes: ["tickets:write"] } as const;
 
-const SavedReplySchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  shortcut: z.string().nullable(),
-  body_html: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
 const Shortcut = z
   .string()
   .regex(/^[\p{L}\p{N}_\-./]{1,50}$/u, "a shortcut is 1 to 50 letters, digits, - _ . / without spaces");

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
+import { savedReplyCreated, savedReplyDeleted, savedReplyUpdated } from "./saved-replies.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -83,9 +84,8 @@ export function createSavedReply(
       })
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, savedReplyCreated, {
       workspaceId: ctx.workspaceId,
-      type: "saved_reply.created",
       data: { saved_reply: presentSavedReply(row) },
     });
     return row;
@@ -110,9 +110,8 @@ export function updateSavedReply(ctx: RequestContext, id: string, input: SavedRe
       .where(eq(savedReplies.id, id))
       .returning()
       .get();
-    appendEvent(tx, {
+    appendEvent(tx, savedReplyUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "saved_reply.updated",
       data: { saved_reply: presentSavedReply(row) },
     });
     return row;
@@ -123,6 +122,6 @@ export function deleteSavedReply(ctx: RequestContext, id: string, deps: Deps): v
   withTx(deps.db, (tx) => {
     if (!findSavedReply(tx, ctx.workspaceId, id)) throw notFound("Saved reply");
     tx.delete(savedReplies).where(eq(savedReplies.id, id)).run();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "saved_reply.deleted", data: { saved_reply_id: id } });
+    appendEvent(tx, savedReplyDeleted, { workspaceId: ctx.workspaceId, data: { saved_reply_id: id } });
   });
 }

@@ -6,6 +6,7 @@ import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
 import { afterCommit, withTx } from "../db/tx";
+import { teamCreated, teamDeleted, teamUpdated } from "./teams.events";
 import { appendEvent } from "../events/append";
 import { forbidden, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -159,7 +160,7 @@ export function createTeam(
     if (row.private) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     // Ordered as every other answer lists member_ids (ORDER BY user_id; ids are ASCII, so JS order is SQLite's).
     const team = presentTeam(row, [...memberIds].sort());
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.created", data: { team } });
+    appendEvent(tx, teamCreated, { workspaceId: ctx.workspaceId, data: { team } });
     recordAudit(tx, ctx, {
       action: "team.created",
       entityType: "team",
@@ -203,7 +204,7 @@ export function updateTeam(
     if (memberIds && changes.includes("member_ids")) setTeamMembers(tx, id, memberIds);
     if (current.private || privateAfter) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     const team = presentOne(tx, row);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.updated", data: { team } });
+    appendEvent(tx, teamUpdated, { workspaceId: ctx.workspaceId, data: { team } });
     recordAudit(tx, ctx, {
       action: "team.updated",
       entityType: "team",
@@ -228,7 +229,7 @@ export function deleteTeam(ctx: RequestContext, id: string, deps: Deps): void {
       .get();
     if (!row) throw notFound("Team");
     if (row.private) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "team.deleted", data: { team_id: id } });
+    appendEvent(tx, teamDeleted, { workspaceId: ctx.workspaceId, data: { team_id: id } });
     recordAudit(tx, ctx, { action: "team.deleted", entityType: "team", entityId: id, data: { name: row.name } });
   });
 }

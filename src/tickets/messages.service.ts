@@ -8,6 +8,7 @@ import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { contactTopic } from "../events/envelope";
+import { messageCreated, messageUpdated } from "./tickets.events";
 import { appendEvent } from "../events/append";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -149,9 +150,8 @@ export function emitMessageCreated(
   origin?: MessageOrigin,
 ): void {
   const isPublic = message.kind === "reply" && ticket.channel === "chat";
-  appendEvent(tx, {
+  appendEvent(tx, messageCreated, {
     workspaceId: ticket.workspaceId,
-    type: "message.created",
     data: { ticket_id: ticket.id, message: presentMessage(tx, message, attachmentLinks(deps), known) },
     visibility: isPublic ? "public" : "agents",
     privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
@@ -236,9 +236,8 @@ export function setDeliveryStatus(
       .get();
     if (!row) throw notFound("Message");
     const ticket = reloadTicket(tx, row.ticketId);
-    appendEvent(tx, {
+    appendEvent(tx, messageUpdated, {
       workspaceId: row.workspaceId,
-      type: "message.updated",
       data: { ticket_id: row.ticketId, message: presentMessage(tx, row, attachmentLinks(deps)) },
       privateTeamId: privateTeamOf(tx, row.workspaceId, ticket.teamId),
     });

@@ -1,4 +1,5 @@
 import { defineModule } from "../module";
+import { ticketEvents } from "./tickets.events";
 import { registerMemberOpenTickets, registerUnassignOnMemberRemoval } from "./tickets.hooks";
 import { wakeSnoozedJob } from "./tickets.jobs";
 import { ticketsRoutes } from "./tickets.routes";
@@ -6,6 +7,7 @@ import { messagesRoutes } from "./messages.routes";
 
 export const ticketsModule = defineModule({
   name: "tickets",
+  events: ticketEvents,
   routes: (deps) => [ticketsRoutes(deps), messagesRoutes(deps)],
   jobs: [wakeSnoozedJob],
   inTransaction(deps) {

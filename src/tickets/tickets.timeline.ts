@@ -2,6 +2,7 @@ import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
 import type { Tx } from "../db/database";
 import { userTopic } from "../events/envelope";
+import { activityCreated, ticketCreated, ticketDeleted, ticketUpdated } from "./tickets.events";
 import { appendEvent } from "../events/append";
 import { newId } from "../lib/ids";
 import { presentActivities, presentTicket, type KnownTicketParts } from "./tickets.present";
@@ -39,9 +40,8 @@ export function recordActivity(
     createdAt: at,
   };
   insertActivityRow(tx, row);
-  appendEvent(tx, {
+  appendEvent(tx, activityCreated, {
     workspaceId: ticket.workspaceId,
-    type: "activity.created",
     data: { ticket_id: ticket.id, activity: presentActivities(tx, [row])[0]! },
     privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
   });
@@ -50,9 +50,8 @@ export function recordActivity(
 
 /** `ticket.updated { ticket, changes }`; the new assignee's user topic is told when the assignee changes. */
 export function emitTicketUpdated(tx: Tx, ticket: TicketRow, changes: string[], assigneeChanged = false): void {
-  appendEvent(tx, {
+  appendEvent(tx, ticketUpdated, {
     workspaceId: ticket.workspaceId,
-    type: "ticket.updated",
     data: { ticket: presentTicket(tx, ticket), changes },
     privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
     extraTopics: assigneeChanged && ticket.assigneeId ? [userTopic(ticket.assigneeId)] : [],
@@ -60,18 +59,16 @@ export function emitTicketUpdated(tx: Tx, ticket: TicketRow, changes: string[], 
 }
 
 export function emitTicketCreated(tx: Tx, ticket: TicketRow, known: KnownTicketParts = {}): void {
-  appendEvent(tx, {
+  appendEvent(tx, ticketCreated, {
     workspaceId: ticket.workspaceId,
-    type: "ticket.created",
     data: { ticket: presentTicket(tx, ticket, known) },
     privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
   });
 }
 
 export function emitTicketDeleted(tx: Tx, ticket: TicketRow): void {
-  appendEvent(tx, {
+  appendEvent(tx, ticketDeleted, {
     workspaceId: ticket.workspaceId,
-    type: "ticket.deleted",
     data: { ticket_id: ticket.id },
     privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
   });

@@ -2,6 +2,7 @@ import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
+import { viewCreated, viewDeleted, viewUpdated } from "./views.events";
 import { appendEvent } from "../events/append";
 import { DeskError, forbidden, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -122,7 +123,7 @@ export function createView(ctx: RequestContext, input: ViewInput & { name: strin
       })
       .returning()
       .get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "view.created", data: { view: presentView(row) } });
+    appendEvent(tx, viewCreated, { workspaceId: ctx.workspaceId, data: { view: presentView(row) } });
     return row;
   });
 }
@@ -156,7 +157,7 @@ export function updateView(ctx: RequestContext, id: string, input: ViewInput, de
       .where(eq(views.id, id))
       .returning()
       .get();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "view.updated", data: { view: presentView(row) } });
+    appendEvent(tx, viewUpdated, { workspaceId: ctx.workspaceId, data: { view: presentView(row) } });
     return row;
   });
 }
@@ -165,7 +166,7 @@ export function deleteView(ctx: RequestContext, id: string, deps: Deps): void {
   withTx(deps.db, (tx) => {
     findForChange(tx, ctx, id);
     tx.delete(views).where(eq(views.id, id)).run();
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "view.deleted", data: { view_id: id } });
+    appendEvent(tx, viewDeleted, { workspaceId: ctx.workspaceId, data: { view_id: id } });
   });
 }
 
@@ -188,6 +189,6 @@ export function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, t
       .where(eq(views.id, row.id))
       .returning()
       .get();
-    appendEvent(tx, { workspaceId, type: "view.updated", data: { view: presentView(updated) } });
+    appendEvent(tx, viewUpdated, { workspaceId, data: { view: presentView(updated) } });
   }
 }

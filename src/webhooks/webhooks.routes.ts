@@ -3,13 +3,7 @@ import type { Deps } from "../deps";
 import { errorResponses, IdParams, PageQuery, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
 import { RETRY_SCHEDULE_TEXT } from "./webhooks.delivery";
 import { presentDelivery, presentWebhook } from "./webhooks.present";
-import {
-  CreatedWebhookSchema,
-  CreateWebhookBody,
-  DeliverySchema,
-  UpdateWebhookBody,
-  WebhookSchema,
-} from "./webhooks.schemas";
+import { CreatedWebhookSchema, DeliverySchema, webhookBodies, WebhookSchema } from "./webhooks.schemas";
 import {
   createWebhook,
   deleteWebhook,
@@ -33,6 +27,7 @@ const SIGNING_TEXT =
   "delete an endpoint that reaches further than it does (403).";
 
 export function webhooksRoutes(deps: Deps) {
+  const bodies = webhookBodies(deps.events.subscribable);
   return new Elysia({ prefix: "/webhooks", tags: ["webhooks"] })
     .use(deps.guard)
     .get("/", ({ ctx }) => completeList(listWebhooks(deps.db, ctx).map(presentWebhook)), {
@@ -49,7 +44,7 @@ export function webhooksRoutes(deps: Deps) {
       },
       {
         access: settingsAdmin,
-        body: CreateWebhookBody,
+        body: bodies.create,
         response: { 201: CreatedWebhookSchema, ...errorResponses },
         detail: {
           summary: "Create a webhook endpoint; the signing secret is shown only here",
@@ -66,7 +61,7 @@ export function webhooksRoutes(deps: Deps) {
     .patch("/:id", async ({ ctx, params, body }) => presentWebhook(await updateWebhook(ctx, params.id, body, deps)), {
       access: settingsAdmin,
       params: IdParams,
-      body: UpdateWebhookBody,
+      body: bodies.update,
       response: { 200: WebhookSchema, ...errorResponses },
       detail: { summary: "Change a webhook endpoint; `enabled: false` pauses it (no deliveries are created)" },
     })

@@ -1,83 +1,49 @@
 import { z } from "zod";
 
-/** Every event type a webhook can subscribe to (SPEC.md's event table), plus "*" for all. */
-const RESOURCE_TYPES = [
-  "saved_reply",
-  "view",
-  "automation",
-  "sla_policy",
-  "kb_article",
-  "kb_collection",
-  "team",
-  "webhook",
-].flatMap((r) => ["created", "updated", "deleted"].map((a) => `${r}.${a}`));
-export const WEBHOOK_EVENT_TYPES = [
-  "ticket.created",
-  "ticket.updated",
-  "ticket.deleted",
-  "message.created",
-  "message.updated",
-  "activity.created",
-  "contact.created",
-  "contact.updated",
-  "contact.deleted",
-  "company.created",
-  "company.updated",
-  "company.deleted",
-  "tag.created",
-  "tag.updated",
-  "tag.deleted",
-  "tag.merged",
-  "tag_group.created",
-  "tag_group.updated",
-  "tag_group.deleted",
-  "custom_field.created",
-  "custom_field.updated",
-  "custom_field.deleted",
-  "mailbox.created",
-  "mailbox.updated",
-  "mailbox.deleted",
-  "member.added",
-  "member.updated",
-  "member.removed",
-  "workspace.updated",
-  "notification.created",
-  "billing.updated",
-  ...RESOURCE_TYPES,
-] as const;
-
-const EventList = z
-  .array(
-    z.string().refine((t) => t === "*" || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), {
-      message: "unknown event type",
-    }),
-  )
-  .min(1)
-  .max(100)
-  .transform((list) => (list.includes("*") ? ["*"] : [...new Set(list)]));
+/**
+ * The event types a webhook may list, or `*` for all: the subscribable types of the event
+ * catalogue, which Desk builds at start from the registered modules (`deps.events.subscribable`),
+ * so this feature names none of them. The OpenAPI document shows them as the enum.
+ */
+const eventList = (types: readonly string[]) =>
+  z
+    .array(
+      z
+        .string()
+        .refine((t) => t === "*" || types.includes(t), { message: "unknown event type" })
+        .meta({ enum: ["*", ...types] }),
+    )
+    .min(1)
+    .max(100)
+    .transform((list) => (list.includes("*") ? ["*"] : [...new Set(list)]));
 
 const Url = z.string().trim().min(1).max(2000);
 const TeamIds = z.array(z.string().min(1).max(100)).max(100);
 
-export const CreateWebhookBody = z
-  .object({
-    url: Url,
-    description: z.string().max(500).optional(),
-    events: EventList,
-    enabled: z.boolean().optional(),
-    team_ids: TeamIds.optional(),
-  })
-  .strict();
-
-export const UpdateWebhookBody = z
-  .object({
-    url: Url.optional(),
-    description: z.string().max(500).optional(),
-    events: EventList.optional(),
-    enabled: z.boolean().optional(),
-    team_ids: TeamIds.optional(),
-  })
-  .strict();
+/** The request bodies, for the subscribable event types of the catalogue. */
+export function webhookBodies(eventTypes: readonly string[]) {
+  const events = eventList(eventTypes);
+  return {
+    create: z
+      .object({
+        url: Url,
+        description: z.string().max(500).optional(),
+        events,
+        enabled: z.boolean().optional(),
+        team_ids: TeamIds.optional(),
+      })
+      .strict(),
+    update: z
+      .object({
+        url: Url.optional(),
+        description: z.string().max(500).optional(),
+        events: events.optional(),
+        enabled: z.boolean().optional(),
+        team_ids: TeamIds.optional(),
+      })
+      .strict(),
+  };
+}
 
 export const WebhookSchema = z.object({
   id: z.string(),

@@ -6,8 +6,9 @@ import type { Config } from "../config/config";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Tx } from "../db/database";
 import { withTx } from "../db/tx";
+import { webhookCreated, webhookDeleted, webhookTest, webhookUpdated } from "./webhooks.events";
 import { appendEvent } from "../events/append";
-import { EVENT_READ_SCOPES, readScopeOf } from "../events/visibility";
+import type { EventCatalogue } from "../events/catalogue";
 import { forbidden, invalidAt, notFound, validationFailed } from "../lib/errors";
 import type { SecretBox } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
@@ -24,6 +25,8 @@ type Deps = {
   secrets: SecretBox;
   config: Pick<Config, "allowedPrivateHosts">;
   resolver?: Resolver;
+  /** The registered event types: their read scopes bound what an API key may subscribe to. */
+  events: Pick<EventCatalogue, "readScopeOf" | "readScopes">;
 };
 export type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -66,13 +69,18 @@ function checkTeams(tx: Tx, workspaceId: string, teamIds: string[]): string[] {
  * read scope of every event type listed (`*`: all of them) and tickets:read for private-team
  * grants. It also cannot repoint, change or delete an endpoint that reaches further than it does.
  */
-function assertWithinReach(ctx: RequestContext, webhook: { events: string[]; teamIds: string[] }, what: string): void {
+function assertWithinReach(
+  ctx: RequestContext,
+  webhook: { events: string[]; teamIds: string[] },
+  what: string,
+  catalogue: Deps["events"],
+): void {
   if (ctx.scopes === null) return;
   const needed = new Set<Scope>(webhook.teamIds.length ? ["tickets:read"] : []);
   for (const type of webhook.events) {
-    if (type === "*") for (const scope of EVENT_READ_SCOPES) needed.add(scope);
+    if (type === "*") for (const scope of catalogue.readScopes) needed.add(scope);
     else {
-      const scope = readScopeOf(type);
+      const scope = catalogue.readScopeOf(type);
       if (scope) needed.add(scope);
     }
   }
@@ -124,7 +132,7 @@ export async function createWebhook(
   input: CreateWebhookInput,
   deps: Deps,
 ): Promise<{ row: WebhookRow; secret: string }> {
-  assertWithinReach(ctx, { events: input.events, teamIds: input.team_ids ?? [] }, "create");
+  assertWithinReach(ctx, { events: input.events, teamIds: input.team_ids ?? [] }, "create", deps.events);
   const url = await checkedUrl(input.url, deps);
   const secret = `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
   const now = deps.clock.now().toISOString();
@@ -151,9 +159,8 @@ export async function createWebhook(
       entityId: created.id,
       data: { url, events: created.events },
     });
-    appendEvent(tx, {
+    appendEvent(tx, webhookCreated, {
       workspaceId: ctx.workspaceId,
-      type: "webhook.created",
       data: { webhook: presentWebhook(created) },
     });
     return created;
@@ -168,18 +175,19 @@ export async function updateWebhook(
   deps: Deps,
 ): Promise<WebhookRow> {
   const existing = getWebhook(deps.db, ctx, id);
-  assertWithinReach(ctx, existing, "change");
+  assertWithinReach(ctx, existing, "change", deps.events);
   assertWithinReach(
     ctx,
     { events: input.events ?? existing.events, teamIds: input.team_ids ?? existing.teamIds },
     "change",
+    deps.events,
   );
   const url = input.url === undefined ? undefined : await checkedUrl(input.url, deps);
   return changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
     const before = findRow(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Webhook");
     // Read again inside the change: another request may have widened it after the check above.
-    assertWithinReach(ctx, before, "change");
+    assertWithinReach(ctx, before, "change", deps.events);
     const changes: Partial<WebhookRow> = { updatedAt: deps.clock.now().toISOString() };
     if (url !== undefined) changes.url = url;
     if (input.description !== undefined) changes.description = input.description;
@@ -196,9 +204,8 @@ export async function updateWebhook(
       (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
     );
     recordAudit(tx, ctx, { action: "webhook.updated", entityType: "webhook", entityId: id, data: { changed } });
-    appendEvent(tx, {
+    appendEvent(tx, webhookUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "webhook.updated",
       data: { webhook: presentWebhook(after) },
     });
     return after;
@@ -208,7 +215,7 @@ export async function updateWebhook(
 export function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): void {
   changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
     const existing = findRow(tx, ctx.workspaceId, id);
-    if (existing) assertWithinReach(ctx, existing, "delete");
+    if (existing) assertWithinReach(ctx, existing, "delete", deps.events);
     const row = tx
       .delete(webhooks)
       .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
@@ -216,7 +223,7 @@ export function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): void
       .get();
     if (!row) throw notFound("Webhook");
     recordAudit(tx, ctx, { action: "webhook.deleted", entityType: "webhook", entityId: id, data: { url: row.url } });
-    appendEvent(tx, { workspaceId: ctx.workspaceId, type: "webhook.deleted", data: { webhook_id: id } });
+    appendEvent(tx, webhookDeleted, { workspaceId: ctx.workspaceId, data: { webhook_id: id } });
   });
 }
 
@@ -228,9 +235,8 @@ export function testWebhook(ctx: RequestContext, id: string, deps: Deps) {
   return withTx(deps.db, (tx) => {
     const row = findRow(tx, ctx.workspaceId, id);
     if (!row) throw notFound("Webhook");
-    const event = appendEvent(tx, {
+    const event = appendEvent(tx, webhookTest, {
       workspaceId: ctx.workspaceId,
-      type: "webhook.test",
       data: { webhook: presentWebhook(row) },
     });
     recordAudit(tx, ctx, {

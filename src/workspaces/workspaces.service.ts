@@ -6,6 +6,7 @@ import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
+import { workspaceUpdated } from "./workspaces.events";
 import { appendEvent } from "../events/append";
 import { DeskError, invalidAt, notFound } from "../lib/errors";
 import { enqueue } from "../jobs/enqueue";
@@ -56,7 +57,7 @@ export function createWorkspace(
       .returning()
       .get();
     insertOwnerMembership(tx, id, user.userId, now);
-    appendEvent(tx, { workspaceId: id, type: "workspace.updated", data: { workspace: presentWorkspace(row) } });
+    appendEvent(tx, workspaceUpdated, { workspaceId: id, data: { workspace: presentWorkspace(row) } });
     return row;
   });
 }
@@ -148,9 +149,8 @@ export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput
         ...(input.settings ? { settings: input.settings } : {}),
       },
     });
-    appendEvent(tx, {
+    appendEvent(tx, workspaceUpdated, {
       workspaceId: ctx.workspaceId,
-      type: "workspace.updated",
       data: { workspace: presentWorkspace(row) },
     });
     return row;

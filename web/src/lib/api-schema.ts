@@ -1389,7 +1389,3073 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "workspace.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * workspace.updated
+         * @description The workspace's name, settings, logo or a brand image changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "workspace.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            workspace: components["schemas"]["Workspace"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.added
+         * @description A person joined the workspace; also sent to their user topic. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "member.added";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            member: components["schemas"]["Member"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.updated
+         * @description A member's role, picture, availability or assignment cap changed; also sent to their user topic. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "member.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            member: components["schemas"]["Member"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.removed
+         * @description A person left or was removed from the workspace; also sent to their user topic. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "member.removed";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            user_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * team.created
+         * @description A team was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "team.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            team: components["schemas"]["Team"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * team.updated
+         * @description A team changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "team.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            team: components["schemas"]["Team"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * team.deleted
+         * @description A team was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "team.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            team_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * notification.created
+         * @description Reserved by SPEC.md for a feature not built yet: a notification was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "notification.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            notification: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "automation.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * automation.created
+         * @description Reserved by SPEC.md for a feature not built yet: a automation was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "automation.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            automation: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "automation.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * automation.updated
+         * @description Reserved by SPEC.md for a feature not built yet: a automation was updated. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "automation.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            automation: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "automation.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * automation.deleted
+         * @description Reserved by SPEC.md for a feature not built yet: a automation was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "automation.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            automation_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sla_policy.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sla_policy.created
+         * @description Reserved by SPEC.md for a feature not built yet: a sla_policy was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "sla_policy.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            sla_policy: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sla_policy.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sla_policy.updated
+         * @description Reserved by SPEC.md for a feature not built yet: a sla_policy was updated. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "sla_policy.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            sla_policy: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sla_policy.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sla_policy.deleted
+         * @description Reserved by SPEC.md for a feature not built yet: a sla_policy was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "sla_policy.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            sla_policy_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_article.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_article.created
+         * @description Reserved by SPEC.md for a feature not built yet: a kb_article was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_article.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_article: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_article.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_article.updated
+         * @description Reserved by SPEC.md for a feature not built yet: a kb_article was updated. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_article.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_article: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_article.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_article.deleted
+         * @description Reserved by SPEC.md for a feature not built yet: a kb_article was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_article.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_article_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_collection.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_collection.created
+         * @description Reserved by SPEC.md for a feature not built yet: a kb_collection was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_collection.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_collection: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_collection.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_collection.updated
+         * @description Reserved by SPEC.md for a feature not built yet: a kb_collection was updated. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_collection.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_collection: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_collection.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_collection.deleted
+         * @description Reserved by SPEC.md for a feature not built yet: a kb_collection was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_collection.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_collection_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * billing.updated
+         * @description Reserved by SPEC.md (hosted offering only): the Billing object changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "billing.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.created
+         * @description A webhook endpoint was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "webhook.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            webhook: components["schemas"]["Webhook"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.updated
+         * @description A webhook endpoint changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "webhook.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            webhook: components["schemas"]["Webhook"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.deleted
+         * @description A webhook endpoint was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "webhook.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            webhook_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description A test delivery, sent only to the endpoint being tested. Not subscribable by name. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "webhook.test";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            webhook: components["schemas"]["Webhook"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mailbox.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mailbox.created
+         * @description A mailbox was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "mailbox.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            mailbox: components["schemas"]["Mailbox"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mailbox.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mailbox.updated
+         * @description A mailbox changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "mailbox.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            mailbox: components["schemas"]["Mailbox"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mailbox.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mailbox.deleted
+         * @description A mailbox was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "mailbox.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            mailbox_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.created
+         * @description A ticket was created (by an agent, an API key, inbound mail or a merge). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "ticket.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            ticket: components["schemas"]["Ticket"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.updated
+         * @description A ticket changed; also sent to the new assignee's user topic when the assignee changes. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "ticket.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            ticket: components["schemas"]["Ticket"];
+                            /** @description the names of the changed fields */
+                            changes: string[];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.deleted
+         * @description A ticket was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "ticket.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            ticket_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.created
+         * @description A message was added to a ticket. A reply on a chat ticket is `public` and also goes to the contact's topic; notes and email replies are `agents`. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "message.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            ticket_id: string;
+                            message: components["schemas"]["Message"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.updated
+         * @description A message's delivery status changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "message.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            ticket_id: string;
+                            message: components["schemas"]["Message"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "activity.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * activity.created
+         * @description An entry was added to a ticket's timeline. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "activity.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            ticket_id: string;
+                            activity: components["schemas"]["Activity"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag.created
+         * @description A label was created (also when a ticket or contact names a new one). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "tag.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            tag: components["schemas"]["Tag"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag.updated
+         * @description A label changed (name, colour, group, position). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "tag.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            tag: components["schemas"]["Tag"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag.deleted
+         * @description A label was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "tag.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            tag_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag.merged
+         * @description A label was merged into another; records that carried it change without their own events. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "tag.merged";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            tag_id: string;
+                            into: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag_group.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag_group.created
+         * @description A label group was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "tag_group.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            tag_group: components["schemas"]["TagGroup"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag_group.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag_group.updated
+         * @description A label group changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "tag_group.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            tag_group: components["schemas"]["TagGroup"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag_group.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag_group.deleted
+         * @description A label group was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "tag_group.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            tag_group_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_field.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_field.created
+         * @description A custom field was defined. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "custom_field.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            custom_field: components["schemas"]["CustomField"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_field.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_field.updated
+         * @description A custom field's definition or position changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "custom_field.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            custom_field: components["schemas"]["CustomField"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_field.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * custom_field.deleted
+         * @description A custom field and its values were deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "custom_field.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            custom_field_id: string;
+                            /** @enum {string} */
+                            entity: "ticket" | "contact" | "company";
+                            key: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.created
+         * @description A contact was created (also by inbound mail from a new address). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "contact.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            contact: components["schemas"]["Contact"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.updated
+         * @description A contact changed, its picture included. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "contact.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            contact: components["schemas"]["Contact"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.deleted
+         * @description A contact was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "contact.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            contact_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * company.created
+         * @description A company was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "company.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            company: components["schemas"]["Company"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * company.updated
+         * @description A company changed, its picture included. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "company.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            company: components["schemas"]["Company"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * company.deleted
+         * @description A company was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "company.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            company_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "view.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * view.created
+         * @description A view was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "view.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            view: components["schemas"]["View"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "view.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * view.updated
+         * @description A view changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "view.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            view: components["schemas"]["View"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "view.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * view.deleted
+         * @description A view was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "view.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            view_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "saved_reply.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * saved_reply.created
+         * @description A saved reply was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "saved_reply.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            saved_reply: {
+                                id: string;
+                                title: string;
+                                shortcut: string | null;
+                                body_html: string;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "saved_reply.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * saved_reply.updated
+         * @description A saved reply changed. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "saved_reply.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            saved_reply: {
+                                id: string;
+                                title: string;
+                                shortcut: string | null;
+                                body_html: string;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "saved_reply.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * saved_reply.deleted
+         * @description A saved reply was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "saved_reply.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            saved_reply_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Workspace: {
@@ -3652,7 +6718,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     description?: string;
-                    events: string[];
+                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "notification.created" | "automation.created" | "automation.updated" | "automation.deleted" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -3763,7 +6829,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    events?: string[];
+                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "notification.created" | "automation.created" | "automation.updated" | "automation.deleted" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };

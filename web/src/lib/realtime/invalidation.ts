@@ -1,5 +1,6 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import type { Envelope } from "../api/types";
+import type { EventResource, EventType } from "../event-types";
 
 /**
  * What a realtime event does to the query cache, declared by the resource that owns the queries
@@ -8,8 +9,11 @@ import type { Envelope } from "../api/types";
  * `useRealtime`. The cache stays the single place the UI reads from.
  */
 export type EventRule = {
-  /** Event types (`ticket.updated`) or every type of a resource (`ticket.*`). */
-  on: readonly string[];
+  /**
+   * Event types (`ticket.updated`) or every type of a resource (`ticket.*`), checked against the
+   * server's event catalogue (`lib/event-types.ts`, generated): a misspelt or removed type fails to compile.
+   */
+  on: readonly (EventType | `${EventResource}.*`)[];
   /** Query keys the event makes stale; each also stales the keys it is a prefix of. */
   invalidate: (event: Envelope) => readonly QueryKey[];
   /** Writes the event's data straight into the cache, before the invalidations. */
