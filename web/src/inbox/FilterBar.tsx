@@ -157,6 +157,7 @@ export function FilterBar({
       <div className="grow" />
       {active > 0 && (
         <button
+          type="button"
           className="btn btn-small btn-ghost"
           onClick={() => onChange(clearedFilters(filters))}
           title={`Clear ${active} filter values`}
@@ -165,7 +166,7 @@ export function FilterBar({
         </button>
       )}
       {onSaveView && (active > 0 || filters.q.trim() !== "") && (
-        <button className="btn btn-small" onClick={onSaveView}>
+        <button type="button" className="btn btn-small" onClick={onSaveView}>
           Save as view
         </button>
       )}

@@ -106,7 +106,7 @@ export function Inbox({ folder }: { folder: string }) {
         <div className="grow" />
         <SortSelect filters={filters} onChange={setFilters} />
         {canWrite(role) && (
-          <button className="btn btn-primary" onClick={() => setCreating(true)} title="New ticket (c)">
+          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)} title="New ticket (c)">
             New ticket
           </button>
         )}

@@ -111,7 +111,7 @@ export function TicketList(props: {
         })}
         {hasMore && (
           <div className="load-more" style={{ top: tickets.length * ROW }}>
-            <button className="btn btn-small" onClick={onNearEnd} disabled={loadingMore}>
+            <button type="button" className="btn btn-small" onClick={onNearEnd} disabled={loadingMore}>
               {loadingMore ? "Loading…" : "Load more"}
             </button>
           </div>

@@ -73,7 +73,7 @@ export default function WorkspaceSettings() {
         />
         {admin && (
           <div className="actions">
-            <button className="btn btn-primary" disabled={save.isPending}>
+            <button type="submit" className="btn btn-primary" disabled={save.isPending}>
               {save.isSuccess && !save.isPending ? "Saved" : "Save"}
             </button>
           </div>

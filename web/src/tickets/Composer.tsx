@@ -185,6 +185,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           }}
         >
           <button
+            type="button"
             role="tab"
             data-kind="reply"
             aria-selected={kind === "reply"}
@@ -195,6 +196,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             Reply <kbd>r</kbd>
           </button>
           <button
+            type="button"
             role="tab"
             data-kind="note"
             aria-selected={kind === "note"}
@@ -326,6 +328,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             <span key={u.key} className={`upload${u.error ? " upload-error" : ""}`} title={u.error}>
               📎 {u.name} {u.error ? `— ${u.error}` : u.attachment ? "" : "(uploading…)"}
               <button
+                type="button"
                 className="chip-x"
                 aria-label={`Remove ${u.name}`}
                 onClick={() => setUploads((list) => list.filter((x) => x.key !== u.key))}
@@ -344,6 +347,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           </span>
           <div className="grow" />
           <button
+            type="button"
             className="btn btn-small"
             onClick={() => {
               collision.seen(clash.at);
@@ -353,14 +357,19 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           >
             Review it first
           </button>
-          <button className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>
+          <button type="button" className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>
             Send anyway
           </button>
         </div>
       )}
       {send.isError && <FormError error={send.error} />}
       <div className="composer-actions">
-        <button className="btn btn-ghost btn-small" onClick={() => fileInput.current?.click()} disabled={disabled}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-small"
+          onClick={() => fileInput.current?.click()}
+          disabled={disabled}
+        >
           Attach
         </button>
         <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && upload(e.target.files)} />
@@ -379,7 +388,13 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             </option>
           ))}
         </select>
-        <button className="btn btn-primary" disabled={!canSend} onClick={() => submit()} title="Ctrl+Enter">
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!canSend}
+          onClick={() => submit()}
+          title="Ctrl+Enter"
+        >
           {send.isPending
             ? "Sending…"
             : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}

@@ -23,7 +23,7 @@ export function TagChip({ tag, onRemove }: { tag: Pick<TagRef, "name" | "color">
       <span className="chip-dot" />
       {tag.name}
       {onRemove && (
-        <button className="chip-x" onClick={onRemove} aria-label={`Remove ${tag.name}`}>
+        <button type="button" className="chip-x" onClick={onRemove} aria-label={`Remove ${tag.name}`}>
           ×
         </button>
       )}
@@ -142,7 +142,7 @@ export function Modal({
       >
         <div className="modal-head">
           <h2>{title}</h2>
-          <button className="btn-icon" onClick={onClose} aria-label="Close">
+          <button type="button" className="btn-icon" onClick={onClose} aria-label="Close">
             ×
           </button>
         </div>
