@@ -179,7 +179,7 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
     <section aria-labelledby="profile-2fa">
       <h2 id="profile-2fa">Two-factor sign-in</h2>
       {recovery ? (
-        <div className="card" role="region" aria-label="Recovery codes">
+        <section className="card" aria-label="Recovery codes">
           <strong>Two-factor sign-in is on. Save these recovery codes now: they are shown only once.</strong>
           <p className="muted small">Each code signs you in once if you lose your authenticator.</p>
           <ul aria-label="Recovery code list" style={{ fontFamily: "var(--mono, monospace)", columns: 2, margin: 0 }}>
@@ -199,7 +199,7 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
               I have saved them
             </button>
           </div>
-        </div>
+        </section>
       ) : enabled ? (
         <form className="stack narrow" onSubmit={turnOff} noValidate>
           <p>

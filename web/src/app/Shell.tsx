@@ -33,9 +33,14 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   const views = useViews();
   const role = useRole();
   const [help, setHelp] = useState(false);
-  // On a phone the navigation is a drawer behind the menu button; any navigation closes it.
+  // On a phone the navigation is a drawer behind the menu button; any navigation closes it, from the
+  // new page's first render (React's "adjust state when a prop changes").
   const [navOpen, setNavOpen] = useState(false);
-  useEffect(() => setNavOpen(false), [path]);
+  const [navPath, setNavPath] = useState(path);
+  if (navPath !== path) {
+    setNavPath(path);
+    setNavOpen(false);
+  }
   useDismiss(() => setNavOpen(false), navOpen);
 
   useEffect(() => {
@@ -66,7 +71,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
       >
         Skip to main content
       </a>
-      {navOpen && <div className="nav-backdrop" onClick={() => setNavOpen(false)} />}
+      {navOpen && <div className="nav-backdrop" role="presentation" onClick={() => setNavOpen(false)} />}
       <nav className="sidebar" id="main-nav" aria-label="Main">
         <WorkspaceSwitcher />
         <div className="nav-section">

@@ -129,7 +129,8 @@ export function FilterBar({
         ))}
       </select>
       {filters.fields.map((c, i) => (
-        <span key={`${c.key}:${c.op}:${i}`} className="filter-chip" data-testid="field-condition">
+        // Field and operator name a condition: adding one replaces the condition it repeats.
+        <span key={`${c.key}:${c.op}`} className="filter-chip" data-testid="field-condition">
           {describeCondition(
             c,
             fieldList.find((f) => f.key === c.key),

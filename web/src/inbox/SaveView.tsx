@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { api } from "../lib/api/client";
 import type { View, ViewFilters } from "../lib/api/types";
 import { navigate } from "../lib/router/router";

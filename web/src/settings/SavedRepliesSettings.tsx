@@ -1,4 +1,4 @@
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import type { SavedReply } from "../lib/api/types";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";

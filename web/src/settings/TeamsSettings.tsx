@@ -1,4 +1,4 @@
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useMembers } from "../lib/resources/members";
 import type { Team } from "../lib/api/types";
 import { Field, FormError, formValues } from "../lib/ui/form";

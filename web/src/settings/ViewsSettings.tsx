@@ -1,4 +1,4 @@
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { STATUSES, type View } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { statusLabel } from "../lib/ui/bits";

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { api } from "../lib/api/client";
 import { useWorkspace } from "../lib/resources/workspace";
 import { canAdmin, useRole } from "../lib/api/session";

@@ -63,9 +63,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const shortcut = SHORTCUT_TOKEN.exec(text.slice(0, caret));
   const suggestions =
     shortcut && !suggestDismissed
-      ? (saved.data ?? [])
-          .filter((s) => s.shortcut && s.shortcut.toLowerCase().startsWith(shortcut[2].toLowerCase()))
-          .slice(0, 6)
+      ? (saved.data ?? []).filter((s) => s.shortcut?.toLowerCase().startsWith(shortcut[2].toLowerCase())).slice(0, 6)
       : [];
   useDismiss(() => setSuggestDismissed(true), suggestions.length > 0);
 
@@ -279,9 +277,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         aria-controls={suggestions.length > 0 ? `saved-suggest-${ticket.id}` : undefined}
       />
       {suggestions.length > 0 && (
-        <ul className="suggest" id={`saved-suggest-${ticket.id}`} role="listbox" aria-label="Saved replies">
+        <div className="suggest" id={`saved-suggest-${ticket.id}`} role="listbox" aria-label="Saved replies">
           {suggestions.map((s, i) => (
-            <li
+            <div
               key={s.id}
               role="option"
               aria-selected={i === Math.min(suggestIndex, suggestions.length - 1)}
@@ -292,9 +290,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
               }}
             >
               <code>/{s.shortcut}</code> {s.title}
-            </li>
+            </div>
           ))}
-        </ul>
+        </div>
       )}
       {leftovers.length > 0 && (
         <div className="placeholder-warning" role="alert">

@@ -91,7 +91,7 @@ export function TicketPage({ number }: { number: string }) {
           </div>
         )}
         {/* A scrolling region keyboard users can reach and scroll with the arrow keys (WCAG 2.1.1). */}
-        <div className="timeline-scroll" tabIndex={0} role="region" aria-label="Conversation">
+        <section className="timeline-scroll" tabIndex={0} aria-label="Conversation">
           {timeline.isPending ? (
             <Loading label="Loading conversation…" />
           ) : timeline.isError ? (
@@ -101,7 +101,7 @@ export function TicketPage({ number }: { number: string }) {
           ) : (
             <Timeline items={timeline.data} refresh={refreshLinks} />
           )}
-        </div>
+        </section>
         {!readOnly && <Composer key={t.id} ref={composer} ticket={t} />}
       </div>
       <TicketSidebar ticket={t} readOnly={readOnly} />

@@ -11,7 +11,12 @@ export function StatusPill({ status }: { status: TicketStatus }) {
 const PRIORITY_MARK: Record<Priority, string> = { low: "▁", normal: "▃", high: "▅", urgent: "▇" };
 export function PriorityMark({ priority }: { priority: Priority }) {
   return (
-    <span className={`prio prio-${priority}`} title={`Priority: ${priority}`} aria-label={`Priority ${priority}`}>
+    <span
+      className={`prio prio-${priority}`}
+      role="img"
+      title={`Priority: ${priority}`}
+      aria-label={`Priority ${priority}`}
+    >
       {PRIORITY_MARK[priority]}
     </span>
   );
