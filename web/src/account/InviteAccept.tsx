@@ -77,7 +77,7 @@ export function InviteAccept({ token }: { token: string }) {
               </>
             )}
             <FormError error={error} fields={["name", "password"]} />
-            <button className="btn btn-primary btn-block" disabled={busy}>
+            <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
               {busy ? "Joining…" : "Accept invitation"}
             </button>
           </>

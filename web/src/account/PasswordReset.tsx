@@ -41,7 +41,7 @@ export function ForgotPassword() {
               <input name="email" type="email" autoComplete="username" autoFocus required />
             </Field>
             <FormError error={error} fields={["email"]} />
-            <button className="btn btn-primary btn-block" disabled={busy}>
+            <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
               {busy ? "Sending…" : "Send reset link"}
             </button>
           </>
@@ -101,7 +101,7 @@ export function ResetPassword() {
               <input name="password" type="password" autoComplete="new-password" autoFocus required />
             </Field>
             <FormError error={error} fields={["password", "token"]} />
-            <button className="btn btn-primary btn-block" disabled={busy}>
+            <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
               {busy ? "Saving…" : "Set new password"}
             </button>
           </>

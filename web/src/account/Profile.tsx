@@ -56,7 +56,7 @@ function NameSection({ user }: { user: ProfileUser }) {
         </Field>
         <FormError error={save.error} fields={["name"]} />
         <div className="actions">
-          <button className="btn btn-primary" disabled={save.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
             {save.isSuccess && !save.isPending ? "Saved" : "Save name"}
           </button>
         </div>
@@ -106,7 +106,7 @@ function PasswordSection() {
           </div>
         )}
         <div className="actions">
-          <button className="btn btn-primary" disabled={change.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={change.isPending}>
             Change password
           </button>
         </div>
@@ -179,7 +179,7 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
     <section aria-labelledby="profile-2fa">
       <h2 id="profile-2fa">Two-factor sign-in</h2>
       {recovery ? (
-        <div className="card" role="region" aria-label="Recovery codes">
+        <section className="card" aria-label="Recovery codes">
           <strong>Two-factor sign-in is on. Save these recovery codes now: they are shown only once.</strong>
           <p className="muted small">Each code signs you in once if you lose your authenticator.</p>
           <ul aria-label="Recovery code list" style={{ fontFamily: "var(--mono, monospace)", columns: 2, margin: 0 }}>
@@ -188,14 +188,18 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
             ))}
           </ul>
           <div className="actions">
-            <button className="btn" onClick={() => navigator.clipboard?.writeText(recovery.join("\n")).catch(() => {})}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => navigator.clipboard?.writeText(recovery.join("\n")).catch(() => {})}
+            >
               Copy codes
             </button>
-            <button className="btn btn-primary" onClick={() => setRecovery(null)}>
+            <button type="button" className="btn btn-primary" onClick={() => setRecovery(null)}>
               I have saved them
             </button>
           </div>
-        </div>
+        </section>
       ) : enabled ? (
         <form className="stack narrow" onSubmit={turnOff} noValidate>
           <p>
@@ -212,7 +216,7 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
           </Field>
           <FormError error={disable.error} fields={["password", "code"]} />
           <div className="actions">
-            <button className="btn btn-danger" disabled={disable.isPending}>
+            <button type="submit" className="btn btn-danger" disabled={disable.isPending}>
               Turn off two-factor sign-in
             </button>
           </div>
@@ -232,7 +236,7 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
           </Field>
           <FormError error={enable.error} fields={["code"]} />
           <div className="actions">
-            <button className="btn btn-primary" disabled={enable.isPending}>
+            <button type="submit" className="btn btn-primary" disabled={enable.isPending}>
               Turn on
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => setSetup(null)}>
@@ -248,7 +252,7 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
           </p>
           <ErrorBox error={start.error} />
           <div className="actions">
-            <button className="btn btn-primary" onClick={() => start.mutate()} disabled={start.isPending}>
+            <button type="button" className="btn btn-primary" onClick={() => start.mutate()} disabled={start.isPending}>
               Set up two-factor sign-in
             </button>
           </div>
@@ -329,6 +333,7 @@ function SessionsSection() {
                   <td>
                     {!s.current && (
                       <button
+                        type="button"
                         className="btn btn-small"
                         onClick={() => endOne.mutate(s.id)}
                         disabled={endOne.isPending}
@@ -345,7 +350,7 @@ function SessionsSection() {
           <ErrorBox error={endOne.error ?? endOthers.error} />
           {sessions.data.data.length > 1 && (
             <div className="actions">
-              <button className="btn" onClick={() => endOthers.mutate()} disabled={endOthers.isPending}>
+              <button type="button" className="btn" onClick={() => endOthers.mutate()} disabled={endOthers.isPending}>
                 Sign out all other sessions
               </button>
             </div>

@@ -73,7 +73,7 @@ export function Setup() {
           <input name="workspace" placeholder="Acme Support" autoFocus={!needsAccount} required />
         </Field>
         <FormError error={error} fields={["name", "email", "password"]} />
-        <button className="btn btn-primary btn-block" disabled={busy}>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {busy ? "Setting up…" : needsAccount ? "Create account and workspace" : "Create workspace"}
         </button>
         {needsAccount && (

@@ -69,7 +69,7 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
           </>
         )}
         <FormError error={error} fields={["email", "password", "code"]} />
-        <button className="btn btn-primary btn-block" disabled={busy}>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {busy ? "Signing in…" : mfaToken ? "Verify" : "Sign in"}
         </button>
         {!mfaToken && (

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { refreshSession, setWorkspace } from "../lib/api/client";
 import { useInstanceStatus } from "../lib/api/queries";
 import { useAuth, useMe } from "../lib/api/session";
@@ -96,17 +96,25 @@ function SignedIn({ path }: { path: string }) {
   );
 }
 
+/** The app's pages in order, first match wins; a path none matches opens the unassigned inbox. */
+const PAGES: Array<[pattern: string, render: (params: Record<string, string>) => ReactNode]> = [
+  ["/inbox/:folder", (p) => <Inbox folder={p.folder} />],
+  ["/views/:id", (p) => <Inbox folder={`view:${p.id}`} />],
+  ["/tickets/:number", (p) => <TicketPage number={p.number} />],
+  ["/contacts", () => <Contacts />],
+  ["/contacts/:id", (p) => <ContactDetail id={p.id} />],
+  ["/companies", () => <Companies />],
+  ["/companies/:id", (p) => <CompanyDetail id={p.id} />],
+  ["/profile", () => <Profile />],
+  ["/settings", () => <Settings page="workspace" />],
+  ["/settings/:page", (p) => <Settings page={p.page} />],
+];
+
 function Page({ path }: { path: string }) {
-  let params: Record<string, string> | null;
-  if ((params = match("/inbox/:folder", path))) return <Inbox folder={params.folder} />;
-  if ((params = match("/views/:id", path))) return <Inbox folder={`view:${params.id}`} />;
-  if ((params = match("/tickets/:number", path))) return <TicketPage number={params.number} />;
-  if (path === "/contacts") return <Contacts />;
-  if ((params = match("/contacts/:id", path))) return <ContactDetail id={params.id} />;
-  if (path === "/companies") return <Companies />;
-  if ((params = match("/companies/:id", path))) return <CompanyDetail id={params.id} />;
-  if (path === "/profile") return <Profile />;
-  if (path === "/settings") return <Settings page="workspace" />;
-  if ((params = match("/settings/:page", path))) return <Settings page={params.page} />;
+  for (const [pattern, render] of PAGES) {
+    // A pattern without parameters is one exact path: "/contacts/" is unknown, like any other.
+    const params = pattern.includes(":") ? match(pattern, path) : pattern === path ? {} : null;
+    if (params) return render(params);
+  }
   return <Inbox folder="unassigned" />;
 }

@@ -33,9 +33,14 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   const views = useViews();
   const role = useRole();
   const [help, setHelp] = useState(false);
-  // On a phone the navigation is a drawer behind the menu button; any navigation closes it.
+  // On a phone the navigation is a drawer behind the menu button; any navigation closes it, from the
+  // new page's first render (React's "adjust state when a prop changes").
   const [navOpen, setNavOpen] = useState(false);
-  useEffect(() => setNavOpen(false), [path]);
+  const [navPath, setNavPath] = useState(path);
+  if (navPath !== path) {
+    setNavPath(path);
+    setNavOpen(false);
+  }
   useDismiss(() => setNavOpen(false), navOpen);
 
   useEffect(() => {
@@ -66,7 +71,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
       >
         Skip to main content
       </a>
-      {navOpen && <div className="nav-backdrop" onClick={() => setNavOpen(false)} />}
+      {navOpen && <div className="nav-backdrop" role="presentation" onClick={() => setNavOpen(false)} />}
       <nav className="sidebar" id="main-nav" aria-label="Main">
         <WorkspaceSwitcher />
         <div className="nav-section">
@@ -112,6 +117,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <span className={`live live-${live}`} title={`Realtime: ${live}`} data-testid="live" data-state={live} />
           <ThemeToggle />
           <button
+            type="button"
             className="btn-icon"
             onClick={() => setHelp(true)}
             title="Keyboard shortcuts (?)"
@@ -124,6 +130,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
       <main className="main" id="main" tabIndex={-1}>
         <div className="mobile-bar">
           <button
+            type="button"
             className="btn-icon"
             aria-label="Menu"
             aria-controls="main-nav"
@@ -194,6 +201,7 @@ function AccountMenu() {
   return (
     <div className="account">
       <button
+        type="button"
         className="account-btn"
         onClick={() => setOpen((v) => !v)}
         aria-haspopup="menu"
@@ -210,11 +218,18 @@ function AccountMenu() {
           {(accounts.data ?? [])
             .filter((a) => a.user.id !== user.id)
             .map((a) => (
-              <button key={a.user.id} role="menuitem" className="menu-item" onClick={() => switchTo(a.user.id)}>
+              <button
+                type="button"
+                key={a.user.id}
+                role="menuitem"
+                className="menu-item"
+                onClick={() => switchTo(a.user.id)}
+              >
                 <Avatar name={a.user.name} url={a.user.avatar_url} size={18} /> Switch to {a.user.email}
               </button>
             ))}
           <button
+            type="button"
             role="menuitem"
             className="menu-item"
             onClick={() => {
@@ -225,6 +240,7 @@ function AccountMenu() {
             Your profile
           </button>
           <button
+            type="button"
             role="menuitem"
             className="menu-item"
             onClick={() => {
@@ -235,11 +251,11 @@ function AccountMenu() {
           >
             Add another account
           </button>
-          <button role="menuitem" className="menu-item" onClick={() => signOut(false)}>
+          <button type="button" role="menuitem" className="menu-item" onClick={() => signOut(false)}>
             Sign out
           </button>
           {(accounts.data?.length ?? 0) > 1 && (
-            <button role="menuitem" className="menu-item" onClick={() => signOut(true)}>
+            <button type="button" role="menuitem" className="menu-item" onClick={() => signOut(true)}>
               Sign out of all accounts
             </button>
           )}
@@ -260,6 +276,7 @@ function ThemeToggle() {
   const next = theme === "dark" ? "light" : "dark";
   return (
     <button
+      type="button"
       className="btn-icon"
       title={`Switch to ${next} theme`}
       aria-label={`Switch to ${next} theme`}

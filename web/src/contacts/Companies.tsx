@@ -67,7 +67,7 @@ export function Companies() {
           </table>
           {list.hasNextPage && (
             <div className="center">
-              <button className="btn btn-small" onClick={() => list.fetchNextPage()}>
+              <button type="button" className="btn btn-small" onClick={() => list.fetchNextPage()}>
                 Load more
               </button>
             </div>
@@ -107,7 +107,7 @@ function NewCompany({ onClose }: { onClose: () => void }) {
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn btn-primary" disabled={create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
             Create
           </button>
         </div>

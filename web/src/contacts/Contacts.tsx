@@ -73,7 +73,12 @@ export function Contacts() {
           </table>
           {list.hasNextPage && (
             <div className="center">
-              <button className="btn btn-small" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => list.fetchNextPage()}
+                disabled={list.isFetchingNextPage}
+              >
                 Load more
               </button>
             </div>
@@ -117,7 +122,7 @@ function NewContact({ onClose }: { onClose: () => void }) {
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn btn-primary" disabled={create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
             Create
           </button>
         </div>

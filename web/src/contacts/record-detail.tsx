@@ -40,7 +40,7 @@ export function RecordEditor(props: {
         <FormError error={props.error} fields={props.base.map((b) => b.name)} />
         {!props.readOnly && (
           <div className="actions">
-            <button className="btn btn-primary" disabled={!dirty || props.saving}>
+            <button type="submit" className="btn btn-primary" disabled={!dirty || props.saving}>
               {props.saving ? "Saving…" : "Save"}
             </button>
           </div>

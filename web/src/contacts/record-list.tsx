@@ -38,7 +38,7 @@ export function RecordListHead({ kind, title, newLabel, searchPlaceholder, onCre
         <h1>{title}</h1>
         <div className="grow" />
         {onCreate && (
-          <button className="btn btn-primary" onClick={onCreate}>
+          <button type="button" className="btn btn-primary" onClick={onCreate}>
             {newLabel}
           </button>
         )}

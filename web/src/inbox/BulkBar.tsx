@@ -18,7 +18,7 @@ export function BulkBar({ ids, onDone, onSelectAll }: { ids: string[]; onDone: (
   return (
     <div className="bulk-bar" role="toolbar" aria-label="Bulk actions">
       <strong>{ids.length} selected</strong>
-      <button className="btn btn-small btn-ghost" onClick={onSelectAll}>
+      <button type="button" className="btn btn-small btn-ghost" onClick={onSelectAll}>
         Select all loaded
       </button>
       <select aria-label="Set status" onChange={pick((v) => patch({ status: v }))} defaultValue="">
@@ -62,16 +62,17 @@ export function BulkBar({ ids, onDone, onSelectAll }: { ids: string[]; onDone: (
             </option>
           ))}
       </select>
-      <button className="btn btn-small" onClick={() => patch({ spam: true })}>
+      <button type="button" className="btn btn-small" onClick={() => patch({ spam: true })}>
         Spam
       </button>
       <button
+        type="button"
         className="btn btn-small btn-danger"
         onClick={() => confirm(`Delete ${ids.length} tickets?`) && bulk.mutate({ ids, delete: true })}
       >
         Delete
       </button>
-      <button className="btn btn-small btn-ghost" onClick={onDone}>
+      <button type="button" className="btn btn-small btn-ghost" onClick={onDone}>
         Clear
       </button>
       {bulk.isError && <span className="field-error">{errorText(bulk.error)}</span>}

@@ -82,7 +82,7 @@ export function FieldFilterPicker({
   } else if (field.type === "select" || field.type === "user" || field.type === "multi_select") {
     if (takesList(currentOp) || field.type === "multi_select") {
       control = (
-        <div className="pop-list" role="group" aria-label="Values">
+        <fieldset className="pop-list" aria-label="Values">
           {choices.map((c) => (
             <label key={c.id} className="check pop-row">
               <input
@@ -95,7 +95,7 @@ export function FieldFilterPicker({
               {c.label}
             </label>
           ))}
-        </div>
+        </fieldset>
       );
     } else {
       control = (
@@ -142,7 +142,7 @@ export function FieldFilterPicker({
         + Field filter
       </button>
       {open && (
-        <div className="pop-panel pop-form" role="group" aria-label="Field filter">
+        <fieldset className="pop-panel pop-form" aria-label="Field filter">
           <select
             aria-label="Field"
             value={field.key}
@@ -176,7 +176,7 @@ export function FieldFilterPicker({
           <button type="button" className="btn btn-small btn-primary" disabled={!ready} onClick={add}>
             Add filter
           </button>
-        </div>
+        </fieldset>
       )}
     </div>
   );

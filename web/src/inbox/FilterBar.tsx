@@ -129,7 +129,8 @@ export function FilterBar({
         ))}
       </select>
       {filters.fields.map((c, i) => (
-        <span key={`${c.key}:${c.op}:${i}`} className="filter-chip" data-testid="field-condition">
+        // Field and operator name a condition: adding one replaces the condition it repeats.
+        <span key={`${c.key}:${c.op}`} className="filter-chip" data-testid="field-condition">
           {describeCondition(
             c,
             fieldList.find((f) => f.key === c.key),
@@ -157,6 +158,7 @@ export function FilterBar({
       <div className="grow" />
       {active > 0 && (
         <button
+          type="button"
           className="btn btn-small btn-ghost"
           onClick={() => onChange(clearedFilters(filters))}
           title={`Clear ${active} filter values`}
@@ -165,7 +167,7 @@ export function FilterBar({
         </button>
       )}
       {onSaveView && (active > 0 || filters.q.trim() !== "") && (
-        <button className="btn btn-small" onClick={onSaveView}>
+        <button type="button" className="btn btn-small" onClick={onSaveView}>
           Save as view
         </button>
       )}

@@ -45,10 +45,14 @@ export function Inbox({ folder }: { folder: string }) {
 
   useEffect(() => rememberList(tickets.map((t) => t.number)), [tickets]);
 
-  useEffect(() => {
+  // Another folder or filter is another list: it starts with nothing selected and the cursor on
+  // top, from its first render (React's "adjust state when a prop changes").
+  const [listFor, setListFor] = useState(params);
+  if (listFor !== params) {
+    setListFor(params);
     setSelected(new Set());
     setCursor(0);
-  }, [folder, params]);
+  }
 
   const toggle = useCallback(
     (id: string, range: boolean) => {
@@ -106,7 +110,7 @@ export function Inbox({ folder }: { folder: string }) {
         <div className="grow" />
         <SortSelect filters={filters} onChange={setFilters} />
         {canWrite(role) && (
-          <button className="btn btn-primary" onClick={() => setCreating(true)} title="New ticket (c)">
+          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)} title="New ticket (c)">
             New ticket
           </button>
         )}

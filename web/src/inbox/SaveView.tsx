@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { api } from "../lib/api/client";
 import type { View, ViewFilters } from "../lib/api/types";
 import { navigate } from "../lib/router/router";
@@ -50,7 +50,7 @@ export function SaveView({
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn btn-primary" disabled={create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
             Save view
           </button>
         </div>

@@ -56,62 +56,64 @@ export function TicketList(props: {
   }, [last, tickets.length, hasMore, loadingMore, onNearEnd]);
 
   return (
-    <div className="ticket-scroll" ref={box} role="list" aria-label="Tickets">
+    <div className="ticket-scroll" ref={box}>
       <div style={{ height: tickets.length * ROW + (hasMore ? 48 : 0), position: "relative" }}>
-        {tickets.slice(first, last).map((t, i) => {
-          const index = first + i;
-          return (
-            <div
-              key={t.id}
-              role="listitem"
-              className={`ticket-row${index === cursor ? " cursor" : ""}${selected.has(t.id) ? " selected" : ""}`}
-              style={{ top: index * ROW, height: ROW }}
-              data-number={t.number}
-              onMouseMove={() => index !== cursor && props.onCursor(index)}
-            >
-              <input
-                type="checkbox"
-                aria-label={`Select ticket ${t.number}`}
-                checked={selected.has(t.id)}
-                onChange={() => {}}
-                onClick={(e) => props.onToggle(t.id, e.shiftKey)}
-              />
-              <PriorityMark priority={t.priority} />
-              <a className="ticket-main" href={`/tickets/${t.number}`} onClick={linkHandler(`/tickets/${t.number}`)}>
-                <span className="ticket-line1">
-                  <span className="ticket-contact">{t.contact?.name || t.contact?.email || "No contact"}</span>
-                  <span className="ticket-subject">{t.subject}</span>
-                  {t.tags.slice(0, 3).map((tag) => (
-                    <TagChip key={tag.id} tag={tag} />
-                  ))}
-                </span>
-                <span className="ticket-preview">
-                  <span className="muted">#{t.number}</span> {t.last_message_preview}
-                </span>
-              </a>
-              {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
-              <SnoozedMark until={t.snoozed_until} />
-              <StatusPill status={t.status} />
-              <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
-                {t.assignee ? (
-                  <Avatar name={t.assignee.name} url={t.assignee.avatar_url} size={20} />
-                ) : (
-                  <span className="avatar avatar-empty" />
-                )}
-              </span>
-              <time
-                className="ticket-time muted"
-                dateTime={t.last_message_at}
-                title={new Date(t.last_message_at).toLocaleString()}
+        {/* The rows are placed absolutely in the sized box above; the list holds only them. */}
+        <ul className="ticket-list" aria-label="Tickets">
+          {tickets.slice(first, last).map((t, i) => {
+            const index = first + i;
+            return (
+              <li
+                key={t.id}
+                className={`ticket-row${index === cursor ? " cursor" : ""}${selected.has(t.id) ? " selected" : ""}`}
+                style={{ top: index * ROW, height: ROW }}
+                data-number={t.number}
+                onMouseMove={() => index !== cursor && props.onCursor(index)}
               >
-                {timeAgo(t.last_message_at)}
-              </time>
-            </div>
-          );
-        })}
+                <input
+                  type="checkbox"
+                  aria-label={`Select ticket ${t.number}`}
+                  checked={selected.has(t.id)}
+                  onChange={() => {}}
+                  onClick={(e) => props.onToggle(t.id, e.shiftKey)}
+                />
+                <PriorityMark priority={t.priority} />
+                <a className="ticket-main" href={`/tickets/${t.number}`} onClick={linkHandler(`/tickets/${t.number}`)}>
+                  <span className="ticket-line1">
+                    <span className="ticket-contact">{t.contact?.name || t.contact?.email || "No contact"}</span>
+                    <span className="ticket-subject">{t.subject}</span>
+                    {t.tags.slice(0, 3).map((tag) => (
+                      <TagChip key={tag.id} tag={tag} />
+                    ))}
+                  </span>
+                  <span className="ticket-preview">
+                    <span className="muted">#{t.number}</span> {t.last_message_preview}
+                  </span>
+                </a>
+                {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
+                <SnoozedMark until={t.snoozed_until} />
+                <StatusPill status={t.status} />
+                <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
+                  {t.assignee ? (
+                    <Avatar name={t.assignee.name} url={t.assignee.avatar_url} size={20} />
+                  ) : (
+                    <span className="avatar avatar-empty" />
+                  )}
+                </span>
+                <time
+                  className="ticket-time muted"
+                  dateTime={t.last_message_at}
+                  title={new Date(t.last_message_at).toLocaleString()}
+                >
+                  {timeAgo(t.last_message_at)}
+                </time>
+              </li>
+            );
+          })}
+        </ul>
         {hasMore && (
           <div className="load-more" style={{ top: tickets.length * ROW }}>
-            <button className="btn btn-small" onClick={onNearEnd} disabled={loadingMore}>
+            <button type="button" className="btn btn-small" onClick={onNearEnd} disabled={loadingMore}>
               {loadingMore ? "Loading…" : "Load more"}
             </button>
           </div>

@@ -1,4 +1,4 @@
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** Plain text typed in a composer → the HTML body the API stores (paragraphs and line breaks). */
@@ -6,7 +6,7 @@ export function textToHtml(text: string): string {
   return text
     .trim()
     .split(/\n{2,}/)
-    .map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
     .join("");
 }
 

@@ -34,10 +34,10 @@ export default function ApiKeysSettings() {
         <div className="secret" role="status">
           <strong>Copy this key now. It is not shown again.</strong>
           <code data-testid="api-key-secret">{secret}</code>
-          <button className="btn btn-small" onClick={() => navigator.clipboard?.writeText(secret)}>
+          <button type="button" className="btn btn-small" onClick={() => navigator.clipboard?.writeText(secret)}>
             Copy
           </button>
-          <button className="btn btn-small btn-ghost" onClick={() => setSecret(null)}>
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => setSecret(null)}>
             Done
           </button>
         </div>
@@ -63,7 +63,7 @@ export default function ApiKeysSettings() {
         </Field>
         <FormError error={keys.create.error} fields={["name", "expires_at", "scopes"]} />
         <div className="actions">
-          <button className="btn btn-primary" disabled={keys.create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={keys.create.isPending}>
             Create key
           </button>
         </div>
@@ -100,6 +100,7 @@ export default function ApiKeysSettings() {
                 <td className="muted">{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : "never"}</td>
                 <td className="right">
                   <button
+                    type="button"
                     className="btn btn-small btn-danger"
                     onClick={() =>
                       confirm(`Revoke ${k.name}? Apps using it stop working at once.`) && keys.remove.mutate(k.id)

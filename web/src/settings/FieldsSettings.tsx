@@ -40,7 +40,7 @@ export default function FieldsSettings() {
       <h1>Custom fields</h1>
       <div className="tabs">
         {ENTITIES.map((e) => (
-          <button key={e} className={e === entity ? "active" : ""} onClick={() => setEntity(e)}>
+          <button type="button" key={e} className={e === entity ? "active" : ""} onClick={() => setEntity(e)}>
             {ENTITY_LABELS[e]}
           </button>
         ))}
@@ -80,7 +80,7 @@ export default function FieldsSettings() {
         )}
         <FormError error={fields.create.error} fields={["name", "type", "key", "description", "options"]} />
         <div className="actions">
-          <button className="btn btn-primary" disabled={fields.create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={fields.create.isPending}>
             Add field
           </button>
         </div>
@@ -120,12 +120,14 @@ export default function FieldsSettings() {
                 <td className="small">{f.options?.map((o) => o.label).join(", ")}</td>
                 <td className="right">
                   <button
+                    type="button"
                     className="btn btn-small btn-ghost"
                     onClick={() => fields.update.mutate({ id: f.id, archived: !f.archived })}
                   >
                     {f.archived ? "Restore" : "Archive"}
                   </button>
                   <button
+                    type="button"
                     className="btn btn-small btn-ghost"
                     onClick={() => confirm(`Delete ${f.name} and every stored value?`) && fields.remove.mutate(f.id)}
                   >

@@ -97,7 +97,7 @@ export default function LabelsSettings() {
             ))}
           </select>
         </Field>
-        <button className="btn btn-primary" disabled={tags.create.isPending}>
+        <button type="submit" className="btn btn-primary" disabled={tags.create.isPending}>
           Add label
         </button>
       </form>
@@ -123,6 +123,7 @@ export default function LabelsSettings() {
                   </label>
                   <div className="grow" />
                   <button
+                    type="button"
                     className="btn btn-small btn-ghost"
                     onClick={() =>
                       confirm(`Delete group ${group.name}? Its labels stay, ungrouped.`) &&
@@ -169,12 +170,14 @@ export default function LabelsSettings() {
                       ))}
                     </select>
                     <button
+                      type="button"
                       className="btn btn-small btn-ghost"
                       onClick={() => tags.update.mutate({ id: t.id, archived: !t.archived })}
                     >
                       {t.archived ? "Restore" : "Archive"}
                     </button>
                     <button
+                      type="button"
                       className="btn btn-small btn-ghost"
                       onClick={() =>
                         confirm(`Delete ${t.name}? It is removed from every record.`) && tags.remove.mutate(t.id)
@@ -200,7 +203,7 @@ export default function LabelsSettings() {
         <label className="check">
           <input type="checkbox" name="exclusive" /> Exclusive
         </label>
-        <button className="btn" disabled={groups.create.isPending}>
+        <button type="submit" className="btn" disabled={groups.create.isPending}>
           Add group
         </button>
       </form>

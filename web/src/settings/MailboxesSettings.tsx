@@ -111,7 +111,7 @@ export default function MailboxesSettings() {
           ]}
         />
         <div className="actions">
-          <button className="btn btn-primary" disabled={boxes.create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={boxes.create.isPending}>
             Add mailbox
           </button>
         </div>
@@ -131,6 +131,7 @@ export default function MailboxesSettings() {
               <div className="grow" />
               <MailboxTest id={m.id} />
               <button
+                type="button"
                 className="btn btn-small btn-danger"
                 onClick={() => confirm(`Delete mailbox ${m.name}?`) && boxes.remove.mutate(m.id)}
               >
@@ -166,7 +167,7 @@ function MailboxTest({ id }: { id: string }) {
   const test = useMutation({ mutationFn: () => api<TestResult>(`/mailboxes/${id}/test`, { body: {} }) });
   return (
     <>
-      <button className="btn btn-small" onClick={() => test.mutate()} disabled={test.isPending}>
+      <button type="button" className="btn btn-small" onClick={() => test.mutate()} disabled={test.isPending}>
         {test.isPending ? "Testing…" : "Test connection"}
       </button>
       {test.data && (

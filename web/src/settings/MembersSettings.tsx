@@ -91,6 +91,7 @@ export default function MembersSettings() {
                 <td>
                   {m.role !== "owner" && m.user.id !== auth.user?.id && (
                     <button
+                      type="button"
                       className="btn btn-small btn-danger"
                       onClick={() => confirm(`Remove ${m.user.name}?`) && remove.mutate(m.user.id)}
                     >
@@ -121,7 +122,7 @@ export default function MembersSettings() {
             ))}
           </select>
         </Field>
-        <button className="btn btn-primary" disabled={invitations.create.isPending}>
+        <button type="submit" className="btn btn-primary" disabled={invitations.create.isPending}>
           Send invitation
         </button>
       </form>
@@ -157,7 +158,7 @@ export default function MembersSettings() {
                 <td>{i.invited_by?.name ?? "—"}</td>
                 <td className="muted">{new Date(i.expires_at).toLocaleDateString()}</td>
                 <td>
-                  <button className="btn btn-small" onClick={() => invitations.remove.mutate(i.id)}>
+                  <button type="button" className="btn btn-small" onClick={() => invitations.remove.mutate(i.id)}>
                     Revoke
                   </button>
                 </td>

@@ -1,4 +1,4 @@
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import type { SavedReply } from "../lib/api/types";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
@@ -33,7 +33,7 @@ export default function SavedRepliesSettings() {
         </Field>
         <FormError error={replies.create.error} fields={["title", "shortcut", "body_html"]} />
         <div className="actions">
-          <button className="btn btn-primary" disabled={replies.create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={replies.create.isPending}>
             Add saved reply
           </button>
         </div>
@@ -63,7 +63,7 @@ export default function SavedRepliesSettings() {
                 </td>
                 <td className="small muted clip">{htmlToText(r.body_html)}</td>
                 <td className="right">
-                  <button className="btn btn-small btn-ghost" onClick={() => replies.remove.mutate(r.id)}>
+                  <button type="button" className="btn btn-small btn-ghost" onClick={() => replies.remove.mutate(r.id)}>
                     Delete
                   </button>
                 </td>

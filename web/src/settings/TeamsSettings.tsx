@@ -1,4 +1,4 @@
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useMembers } from "../lib/resources/members";
 import type { Team } from "../lib/api/types";
 import { Field, FormError, formValues } from "../lib/ui/form";
@@ -31,7 +31,7 @@ export default function TeamsSettings() {
         <label className="check">
           <input type="checkbox" name="private" /> Private (only members and admins see its tickets)
         </label>
-        <button className="btn btn-primary" disabled={teams.create.isPending}>
+        <button type="submit" className="btn btn-primary" disabled={teams.create.isPending}>
           Add team
         </button>
       </form>
@@ -50,6 +50,7 @@ export default function TeamsSettings() {
               {t.private && <span className="pill">Private</span>}
               <div className="grow" />
               <button
+                type="button"
                 className="btn btn-small btn-danger"
                 onClick={() => confirm(`Delete team ${t.name}?`) && teams.remove.mutate(t.id)}
               >

@@ -1,4 +1,4 @@
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { STATUSES, type View } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { statusLabel } from "../lib/ui/bits";
@@ -65,7 +65,7 @@ export default function ViewsSettings() {
           fields={["name", "filters.status", "filters.assignee", "filters.tag", "filters.q"]}
         />
         <div className="actions">
-          <button className="btn btn-primary" disabled={views.create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={views.create.isPending}>
             Add view
           </button>
         </div>
@@ -102,7 +102,7 @@ export default function ViewsSettings() {
                   />
                 </td>
                 <td className="right">
-                  <button className="btn btn-small btn-ghost" onClick={() => views.remove.mutate(v.id)}>
+                  <button type="button" className="btn btn-small btn-ghost" onClick={() => views.remove.mutate(v.id)}>
                     Delete
                   </button>
                 </td>

@@ -36,7 +36,7 @@ export default function WebhooksSettings() {
       {secret && (
         <div className="secret" role="status">
           <strong>Signing secret, shown once:</strong> <code>{secret}</code>
-          <button className="btn btn-small btn-ghost" onClick={() => setSecret(null)}>
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => setSecret(null)}>
             Done
           </button>
         </div>
@@ -55,7 +55,7 @@ export default function WebhooksSettings() {
         </div>
         <FormError error={hooks.create.error} fields={["url", "events", "description"]} />
         <div className="actions">
-          <button className="btn btn-primary" disabled={hooks.create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={hooks.create.isPending}>
             Add webhook
           </button>
         </div>
@@ -82,10 +82,11 @@ export default function WebhooksSettings() {
                 Enabled
               </label>
               <TestButton id={w.id} />
-              <button className="btn btn-small" onClick={() => setOpen(open === w.id ? null : w.id)}>
+              <button type="button" className="btn btn-small" onClick={() => setOpen(open === w.id ? null : w.id)}>
                 {open === w.id ? "Hide log" : "Delivery log"}
               </button>
               <button
+                type="button"
                 className="btn btn-small btn-danger"
                 onClick={() => confirm("Delete this webhook?") && hooks.remove.mutate(w.id)}
               >
@@ -107,6 +108,7 @@ function TestButton({ id }: { id: string }) {
   const test = useMutation({ mutationFn: () => api(`/webhooks/${id}/test`, { body: {} }) });
   return (
     <button
+      type="button"
       className="btn btn-small"
       onClick={() => test.mutate()}
       disabled={test.isPending}

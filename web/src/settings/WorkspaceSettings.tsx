@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { api } from "../lib/api/client";
 import { useWorkspace } from "../lib/resources/workspace";
 import { canAdmin, useRole } from "../lib/api/session";
@@ -73,7 +73,7 @@ export default function WorkspaceSettings() {
         />
         {admin && (
           <div className="actions">
-            <button className="btn btn-primary" disabled={save.isPending}>
+            <button type="submit" className="btn btn-primary" disabled={save.isPending}>
               {save.isSuccess && !save.isPending ? "Saved" : "Save"}
             </button>
           </div>

@@ -63,9 +63,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const shortcut = SHORTCUT_TOKEN.exec(text.slice(0, caret));
   const suggestions =
     shortcut && !suggestDismissed
-      ? (saved.data ?? [])
-          .filter((s) => s.shortcut && s.shortcut.toLowerCase().startsWith(shortcut[2].toLowerCase()))
-          .slice(0, 6)
+      ? (saved.data ?? []).filter((s) => s.shortcut?.toLowerCase().startsWith(shortcut[2].toLowerCase())).slice(0, 6)
       : [];
   useDismiss(() => setSuggestDismissed(true), suggestions.length > 0);
 
@@ -185,6 +183,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           }}
         >
           <button
+            type="button"
             role="tab"
             data-kind="reply"
             aria-selected={kind === "reply"}
@@ -195,6 +194,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             Reply <kbd>r</kbd>
           </button>
           <button
+            type="button"
             role="tab"
             data-kind="note"
             aria-selected={kind === "note"}
@@ -277,9 +277,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         aria-controls={suggestions.length > 0 ? `saved-suggest-${ticket.id}` : undefined}
       />
       {suggestions.length > 0 && (
-        <ul className="suggest" id={`saved-suggest-${ticket.id}`} role="listbox" aria-label="Saved replies">
+        <div className="suggest" id={`saved-suggest-${ticket.id}`} role="listbox" aria-label="Saved replies">
           {suggestions.map((s, i) => (
-            <li
+            <div
               key={s.id}
               role="option"
               aria-selected={i === Math.min(suggestIndex, suggestions.length - 1)}
@@ -290,9 +290,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
               }}
             >
               <code>/{s.shortcut}</code> {s.title}
-            </li>
+            </div>
           ))}
-        </ul>
+        </div>
       )}
       {leftovers.length > 0 && (
         <div className="placeholder-warning" role="alert">
@@ -326,6 +326,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             <span key={u.key} className={`upload${u.error ? " upload-error" : ""}`} title={u.error}>
               📎 {u.name} {u.error ? `— ${u.error}` : u.attachment ? "" : "(uploading…)"}
               <button
+                type="button"
                 className="chip-x"
                 aria-label={`Remove ${u.name}`}
                 onClick={() => setUploads((list) => list.filter((x) => x.key !== u.key))}
@@ -344,6 +345,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           </span>
           <div className="grow" />
           <button
+            type="button"
             className="btn btn-small"
             onClick={() => {
               collision.seen(clash.at);
@@ -353,14 +355,19 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           >
             Review it first
           </button>
-          <button className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>
+          <button type="button" className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>
             Send anyway
           </button>
         </div>
       )}
       {send.isError && <FormError error={send.error} />}
       <div className="composer-actions">
-        <button className="btn btn-ghost btn-small" onClick={() => fileInput.current?.click()} disabled={disabled}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-small"
+          onClick={() => fileInput.current?.click()}
+          disabled={disabled}
+        >
           Attach
         </button>
         <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && upload(e.target.files)} />
@@ -379,7 +386,13 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             </option>
           ))}
         </select>
-        <button className="btn btn-primary" disabled={!canSend} onClick={() => submit()} title="Ctrl+Enter">
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!canSend}
+          onClick={() => submit()}
+          title="Ctrl+Enter"
+        >
           {send.isPending
             ? "Sending…"
             : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}

@@ -65,7 +65,7 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn btn-primary" disabled={create.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create ticket"}
           </button>
         </div>

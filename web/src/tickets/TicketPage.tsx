@@ -52,6 +52,7 @@ export function TicketPage({ number }: { number: string }) {
       <div className="ticket-center">
         <header className="page-head ticket-head">
           <button
+            type="button"
             className="btn-icon"
             onClick={() => goBack("/inbox/unassigned")}
             aria-label="Back (Esc)"
@@ -68,10 +69,11 @@ export function TicketPage({ number }: { number: string }) {
           <div className="grow" />
           {!readOnly && (
             <>
-              <button className="btn btn-small" onClick={() => setMerging(true)}>
+              <button type="button" className="btn btn-small" onClick={() => setMerging(true)}>
                 Merge…
               </button>
               <button
+                type="button"
                 className="btn btn-small"
                 disabled={t.status === "solved" || patch.isPending}
                 onClick={() => patch.mutate({ status: "solved" })}
@@ -89,7 +91,7 @@ export function TicketPage({ number }: { number: string }) {
           </div>
         )}
         {/* A scrolling region keyboard users can reach and scroll with the arrow keys (WCAG 2.1.1). */}
-        <div className="timeline-scroll" tabIndex={0} role="region" aria-label="Conversation">
+        <section className="timeline-scroll" tabIndex={0} aria-label="Conversation">
           {timeline.isPending ? (
             <Loading label="Loading conversation…" />
           ) : timeline.isError ? (
@@ -99,7 +101,7 @@ export function TicketPage({ number }: { number: string }) {
           ) : (
             <Timeline items={timeline.data} refresh={refreshLinks} />
           )}
-        </div>
+        </section>
         {!readOnly && <Composer key={t.id} ref={composer} ticket={t} />}
       </div>
       <TicketSidebar ticket={t} readOnly={readOnly} />
@@ -136,7 +138,7 @@ function MergeDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void 
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn btn-primary" disabled={merge.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={merge.isPending}>
             Merge
           </button>
         </div>

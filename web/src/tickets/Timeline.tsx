@@ -106,11 +106,12 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
             {body.blocked === 1 ? "1 remote image is" : `${body.blocked} remote images are`} blocked: loading them can
             tell the sender you read this.
           </span>
-          <button className="btn btn-small" onClick={() => setLoadRemote(true)}>
+          <button type="button" className="btn btn-small" onClick={() => setLoadRemote(true)}>
             Load images
           </button>
           {sender && (
             <button
+              type="button"
               className="btn btn-small btn-ghost"
               onClick={() => {
                 allowSender(sender);

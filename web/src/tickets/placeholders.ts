@@ -30,7 +30,7 @@ const TOKEN = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 const words = (name: string | null | undefined) => (name ?? "").trim().split(/\s+/).filter(Boolean);
 
-function valueOf(key: string, c: PlaceholderContext): string {
+function placeholderValue(key: string, c: PlaceholderContext): string {
   switch (key) {
     case "contact.name":
       return c.contact?.name.trim() ?? "";
@@ -60,7 +60,7 @@ function valueOf(key: string, c: PlaceholderContext): string {
 
 /** Replaces every known placeholder that has a value; leaves the rest exactly as written. */
 export function renderPlaceholders(text: string, context: PlaceholderContext): string {
-  return text.replace(TOKEN, (whole, key: string) => valueOf(key.toLowerCase(), context) || whole);
+  return text.replace(TOKEN, (whole, key: string) => placeholderValue(key.toLowerCase(), context) || whole);
 }
 
 /** The placeholders still in `text`, each with why it was not filled in. */
@@ -72,7 +72,7 @@ export function leftoverPlaceholders(
   for (const [token, raw] of text.matchAll(TOKEN)) {
     const key = raw.toLowerCase();
     const known = (PLACEHOLDERS as readonly string[]).includes(key);
-    found.set(token, !known ? "unknown" : valueOf(key, context) ? "not_filled" : "empty");
+    found.set(token, !known ? "unknown" : placeholderValue(key, context) ? "not_filled" : "empty");
   }
   return [...found].map(([token, reason]) => ({ token, reason }));
 }

@@ -12,7 +12,9 @@ let socket: WebSocket | null = null;
 let intent: Intent = null;
 let rosters = new Map<string, Viewer[]>();
 const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
+const notify = () => {
+  for (const l of listeners) l();
+};
 
 function sendIntent() {
   if (socket?.readyState !== WebSocket.OPEN) return;

@@ -2,7 +2,9 @@ import { useSyncExternalStore } from "react";
 
 /** A small pushState router: the app has a handful of routes and needs no library for them. */
 const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
+const notify = () => {
+  for (const l of listeners) l();
+};
 window.addEventListener("popstate", notify);
 
 const subscribe = (listener: () => void) => {

@@ -25,7 +25,7 @@ export class PageErrorBoundary extends Component<{ children: ReactNode }, { erro
         <div className="state-title">This page could not be shown.</div>
         <div className="muted small">{errorText(this.state.error)}</div>
         <div className="actions">
-          <button className="btn btn-small" onClick={() => this.setState({ error: null })}>
+          <button type="button" className="btn btn-small" onClick={() => this.setState({ error: null })}>
             Try again
           </button>
           <Link to="/inbox/unassigned" className="btn btn-small">

@@ -48,7 +48,12 @@ export function LabelPicker({
           <TagChip key={t.id} tag={t} onRemove={disabled ? undefined : () => onRemove(t.name)} />
         ))}
         {!disabled && (
-          <button className="btn btn-small btn-ghost" onClick={() => setOpen((v) => !v)} aria-expanded={open}>
+          <button
+            type="button"
+            className="btn btn-small btn-ghost"
+            onClick={() => setOpen((v) => !v)}
+            aria-expanded={open}
+          >
             + Label
           </button>
         )}
@@ -80,14 +85,14 @@ export function LabelPicker({
                   </div>
                 )}
                 {list.map((t) => (
-                  <button key={t.id} className="picker-item" onClick={() => add(t.name)}>
+                  <button type="button" key={t.id} className="picker-item" onClick={() => add(t.name)}>
                     <TagChip tag={t} />
                   </button>
                 ))}
               </div>
             ))}
             {q.trim() && !exact && (
-              <button className="picker-item" onClick={() => add(q.trim())}>
+              <button type="button" className="picker-item" onClick={() => add(q.trim())}>
                 Create “{q.trim()}”
               </button>
             )}

@@ -49,7 +49,7 @@ export function MultiPick<T extends string>(props: {
         </span>
       </button>
       {open && (
-        <div className="pop-panel" role="group" aria-label={props.label}>
+        <fieldset className="pop-panel" aria-label={props.label}>
           {props.options.map((o) => (
             <label key={o.value} className="check pop-row">
               <input
@@ -69,7 +69,7 @@ export function MultiPick<T extends string>(props: {
               Any {props.label.toLowerCase()}
             </button>
           )}
-        </div>
+        </fieldset>
       )}
     </div>
   );

@@ -11,7 +11,12 @@ export function StatusPill({ status }: { status: TicketStatus }) {
 const PRIORITY_MARK: Record<Priority, string> = { low: "▁", normal: "▃", high: "▅", urgent: "▇" };
 export function PriorityMark({ priority }: { priority: Priority }) {
   return (
-    <span className={`prio prio-${priority}`} title={`Priority: ${priority}`} aria-label={`Priority ${priority}`}>
+    <span
+      className={`prio prio-${priority}`}
+      role="img"
+      title={`Priority: ${priority}`}
+      aria-label={`Priority ${priority}`}
+    >
       {PRIORITY_MARK[priority]}
     </span>
   );
@@ -23,7 +28,7 @@ export function TagChip({ tag, onRemove }: { tag: Pick<TagRef, "name" | "color">
       <span className="chip-dot" />
       {tag.name}
       {onRemove && (
-        <button className="chip-x" onClick={onRemove} aria-label={`Remove ${tag.name}`}>
+        <button type="button" className="chip-x" onClick={onRemove} aria-label={`Remove ${tag.name}`}>
           ×
         </button>
       )}
@@ -142,7 +147,7 @@ export function Modal({
       >
         <div className="modal-head">
           <h2>{title}</h2>
-          <button className="btn-icon" onClick={onClose} aria-label="Close">
+          <button type="button" className="btn-icon" onClick={onClose} aria-label="Close">
             ×
           </button>
         </div>

@@ -37,7 +37,7 @@ export function ErrorBox({ error, retry }: { error: unknown; retry?: () => void 
         </div>
       ))}
       {retry && (
-        <button className="btn btn-small" onClick={retry}>
+        <button type="button" className="btn btn-small" onClick={retry}>
           Try again
         </button>
       )}
