@@ -1,4 +1,4 @@
-import { type AnyElysia, Elysia } from "elysia";
+import { Elysia } from "elysia";
 import { SCOPE_TEXT } from "./auth/context";
 import type { Deps } from "./deps";
 import { DeskError } from "./lib/errors";

@@ -1,7 +1,6 @@
 import { unauthorized } from "../lib/errors";
 
 /** `desk_vis_` plus 32 random bytes in base64url (SPEC.md, credential formats). */
-const VISITOR_TOKEN_PREFIX = "desk_vis_";
 const VISITOR_HEADER = /^Visitor\s+(desk_vis_[A-Za-z0-9_-]{43})\s*$/i;
 
 /** A chat widget visitor's session, as the feature that owns visitor sessions answers it. */

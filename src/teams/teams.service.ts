@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, notInArray, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { scopesBeyond } from "../auth/grants";
 import { signalAccessEnded } from "../auth/session-signals";

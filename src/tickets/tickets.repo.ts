@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { notFound } from "../lib/errors";

@@ -1,6 +1,5 @@
 import type { Queryable } from "../db/database";
 import { jsonList, preparedFor } from "../db/prepared";
-import type { UserRefJson } from "../users/users.public";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 
 /**
