@@ -2,7 +2,7 @@ import { and, asc, eq, gt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
-import type { Db, Queryable, } from "../db/database";
+import type { Db, Queryable } from "../db/database";
 import { withTx } from "../db/tx";
 import { mailboxCreated, mailboxDeleted, mailboxUpdated } from "./mailboxes.events";
 import { appendEvent } from "../events/append";

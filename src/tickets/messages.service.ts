@@ -15,7 +15,7 @@ import { htmlToText, sanitizeHtmlBody, textToHtml } from "../lib/sanitize";
 import { parseEmail } from "../mail/mail.parse";
 import { findVisibleTicket, privateTeamOf, reloadTicket } from "./tickets.repo";
 import type { TicketRow, TicketStatus } from "./tickets.table";
-import { actorOf, } from "./tickets.timeline";
+import { actorOf } from "./tickets.timeline";
 import type { AttachmentRow } from "../attachments/attachments.public";
 import { presentMessage, type KnownMessageParts } from "./messages.present";
 import { insertMessageRow } from "./messages.statements";
