@@ -6,6 +6,7 @@ import { createTokenService } from "./auth/tokens";
 import type { VisitorResolver } from "./auth/visitors";
 import type { Config } from "./config/config";
 import { openDatabase, optimizeDatabase, type Db } from "./db/database";
+import { createRuntime } from "./runtime";
 import { migrate } from "./db/migrate";
 import type { Deps, MachineryLookups } from "./deps";
 import type { HttpDeps } from "./http/server";
@@ -51,7 +52,7 @@ export function machineryLookups(db: Db): MachineryLookups {
  * features' public lookups. `start.ts` (serve) and scripts call it; machinery never does.
  */
 export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
-  const db = overrides.db ?? openDatabase(config.databasePath);
+  const db = overrides.db ?? openDatabase(config.databasePath, createRuntime());
   migrate(db.$client, migrations);
   optimizeDatabase(db, true);
   const clock = overrides.clock ?? systemClock;

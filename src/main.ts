@@ -2,6 +2,7 @@
 import { loadConfig } from "./config/config";
 import { join } from "node:path";
 import { openDatabase } from "./db/database";
+import { createRuntime } from "./runtime";
 import { embeddedWebAssets } from "./http/embedded";
 import { ensureWebBuild } from "./http/web-build";
 import { createLogger } from "./lib/logger";
@@ -33,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (command === "migrate") {
-    const db = openDatabase(config.databasePath);
+    const db = openDatabase(config.databasePath, createRuntime());
     const applied = migrate(db.$client, migrations);
     console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
     db.$client.close();

@@ -12,16 +12,16 @@ export type AccessEnded =
   | { kind: "api_key"; apiKeyId: string }
   | { kind: "grants"; workspaceId: string; userId: string | null };
 
-const listeners = new WeakMap<Db, Array<(signal: AccessEnded) => void>>();
+/** The listeners of one desk, part of its runtime (`db.$runtime.access`, built at start). */
+export type AccessListeners = Array<(signal: AccessEnded) => void>;
 
 export function onAccessEnded(db: Db, listener: (signal: AccessEnded) => void): () => void {
-  const list = listeners.get(db) ?? [];
+  const list = db.$runtime.access;
   list.push(listener);
-  listeners.set(db, list);
   return () => list.splice(list.indexOf(listener), 1);
 }
 
 /** Call after the revoking transaction commits. */
 export function signalAccessEnded(db: Db, signal: AccessEnded): void {
-  for (const listener of listeners.get(db) ?? []) listener(signal);
+  for (const listener of db.$runtime.access) listener(signal);
 }

@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { createLogger } from "../lib/logger";
 import { startCheckpointer } from "./checkpointer";
 import { openDatabase } from "./database";
+import { createRuntime } from "../runtime";
 
 describe("WAL checkpointer", () => {
   test("commits stop checkpointing; once the WAL grows the worker starts and copies it back into the database", async () => {
     const dir = mkdtempSync(join(tmpdir(), "desk-cp-"));
     const path = join(dir, "t.db");
-    const db = openDatabase(path);
+    const db = openDatabase(path, createRuntime());
     db.$client.exec("CREATE TABLE t (x TEXT)");
     const checkpointer = startCheckpointer(db, path, createLogger("silent"), {
       intervalMs: 50,
@@ -45,7 +46,7 @@ describe("WAL checkpointer", () => {
   });
 
   test("an in-memory database needs none", async () => {
-    const db = openDatabase(":memory:");
+    const db = openDatabase(":memory:", createRuntime());
     const checkpointer = startCheckpointer(db, ":memory:", createLogger("silent"));
     expect(checkpointer.running()).toBe(false);
     checkpointer.stop();

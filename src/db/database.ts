@@ -1,9 +1,9 @@
 import { Database, type Statement } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { createTxRuntime, type TxRuntime } from "./tx";
+import type { Runtime } from "../deps";
 
-/** The drizzle client, its connection, and the transaction state built with it (src/db/tx.ts). */
-export type Db = BunSQLiteDatabase<Record<string, never>> & { $client: Database; $runtime: TxRuntime };
+/** The drizzle client, its connection, and the desk's runtime given to it at start (src/deps.ts `Runtime`). */
+export type Db = BunSQLiteDatabase<Record<string, never>> & { $client: Database; $runtime: Runtime };
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** What a read can run on: the database or an open transaction. */
 export type Queryable = Db | Tx;
@@ -12,8 +12,9 @@ export type Queryable = Db | Tx;
  * Opens the one SQLite file. A single connection in a single thread is the one writer:
  * synchronous transactions cannot interleave, so requests never meet SQLITE_BUSY from each other;
  * the busy timeout covers a second process (a CLI migrate, a backup) touching the file.
+ * `runtime` (`createRuntime()`, src/runtime.ts) holds the desk's transaction state and registries.
  */
-export function openDatabase(path: string): Db {
+export function openDatabase(path: string, runtime: Runtime): Db {
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
@@ -23,7 +24,7 @@ export function openDatabase(path: string): Db {
   sqlite.exec("PRAGMA cache_size = -65536");
   sqlite.exec("PRAGMA mmap_size = 268435456");
   cacheStatements(sqlite);
-  return Object.assign(drizzle({ client: sqlite }), { $runtime: createTxRuntime() }) as Db;
+  return Object.assign(drizzle({ client: sqlite }), { $runtime: runtime }) as Db;
 }
 
 /**

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type Db } from "./database";
+import { createRuntime } from "../runtime";
 import {
   afterCommit,
   batchedWrite,
@@ -24,7 +25,7 @@ afterAll(() => {
 function freshDb(): { db: Db; other: Database } {
   const dir = mkdtempSync(join(tmpdir(), "desk-tx-"));
   dirs.push(dir);
-  const db = openDatabase(join(dir, "desk.db"));
+  const db = openDatabase(join(dir, "desk.db"), createRuntime());
   db.$client.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
   db.$client.exec("CREATE TABLE parents (id INTEGER PRIMARY KEY)");
   db.$client.exec(

@@ -28,8 +28,8 @@ export type Batch = {
 };
 
 /**
- * The transaction state of one database, built with it at start (`openDatabase`) and reached from
- * the database and from every transaction handle: no module-level map keyed by database.
+ * The transaction state of one database: the part of the desk's runtime (`db.$runtime`, built at
+ * start by `createRuntime`) this file owns, reached from the database and every transaction handle.
  */
 export type TxRuntime = {
   /** The open batch (the turn's SQLite transaction), if any. */

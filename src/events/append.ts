@@ -3,7 +3,6 @@ import { preparedFor } from "../db/prepared";
 import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
 import { schemaDrift } from "../http/response-check";
-import { hooksOf } from "./bus";
 import { currentEventCause } from "./cause";
 import type { AnyEventDefinition, EventData } from "./define";
 import { teamTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
@@ -49,9 +48,7 @@ const statementsOf = preparedFor((sqlite) => ({
  * included, so an emitter drifting from its documented shape fails its tests.
  */
 export function appendEvent<E extends AnyEventDefinition>(tx: Tx, event: E, input: NewEvent<E>): StoredEvent {
-  const db = dbOf(tx);
-  const hooks = hooksOf(db);
-  if (hooks.checkData) {
+  if (dbOf(tx).$runtime.events.checkData) {
     const drift = schemaDrift(event.schema, input.data);
     if (drift) throw new Error(`${event.type} event data does not match its definition: ${drift}`);
   }
@@ -90,7 +87,7 @@ function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
     cause?.depth ?? 0,
   );
 
-  const hooks = hooksOf(dbOf(tx));
+  const hooks = dbOf(tx).$runtime.events;
   for (const hook of hooks.inTx) hook(tx, event, input.origin);
 
   let batch = pending.get(tx);

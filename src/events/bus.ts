@@ -2,10 +2,11 @@ import type { Db, Tx } from "../db/database";
 import type { StoredEvent } from "./envelope";
 
 /**
- * Per-database registries. `inTx` hooks run inside the event's own transaction (durable follow-ups
- * such as webhook delivery rows); `committed` listeners run after commit (realtime fan-out).
+ * The event hooks of one desk, part of its runtime (`db.$runtime.events`, built at start by
+ * `createRuntime`). `inTx` hooks run inside the event's own transaction (durable follow-ups such as
+ * webhook delivery rows); `committed` listeners run after commit (realtime fan-out).
  */
-type Registry = {
+export type EventBus = {
   inTx: Array<InTransactionHook>;
   committed: Array<(events: StoredEvent[]) => void>;
   /** Whether appendEvent checks data against its definition (config.responseChecks: tests and development). */
@@ -15,32 +16,21 @@ type Registry = {
 /** `origin` is NewEvent.origin: what made the change, when the writer said. */
 export type InTransactionHook = (tx: Tx, event: StoredEvent, origin?: string) => void;
 
-const registries = new WeakMap<Db, Registry>();
-
-function registryOf(db: Db): Registry {
-  let registry = registries.get(db);
-  if (!registry) {
-    registry = { inTx: [], committed: [], checkData: false };
-    registries.set(db, registry);
-  }
-  return registry;
-}
+export const createEventBus = (): EventBus => ({ inTx: [], committed: [], checkData: false });
 
 export function onEventInTransaction(db: Db, hook: InTransactionHook): () => void {
-  const list = registryOf(db).inTx;
+  const list = db.$runtime.events.inTx;
   list.push(hook);
   return () => list.splice(list.indexOf(hook), 1);
 }
 
 export function onEventsCommitted(db: Db, listener: (events: StoredEvent[]) => void): () => void {
-  const list = registryOf(db).committed;
+  const list = db.$runtime.events.committed;
   list.push(listener);
   return () => list.splice(list.indexOf(listener), 1);
 }
 
-/** Turns the check of event data against its definition on or off for this database. */
+/** Turns the check of event data against its definition on or off for this desk. */
 export function checkEventData(db: Db, on: boolean): void {
-  registryOf(db).checkData = on;
+  db.$runtime.events.checkData = on;
 }
-
-export const hooksOf = (db: Db) => registryOf(db);

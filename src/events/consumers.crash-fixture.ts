@@ -4,6 +4,7 @@
  * database path.
  */
 import { openDatabase } from "../db/database";
+import { createRuntime } from "../runtime";
 import { migrate } from "../db/migrate";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
@@ -11,7 +12,7 @@ import { migrations } from "../../migrations/index";
 import { createConsumerRunner } from "./consumers";
 import { recordingConsumer } from "./consumers.testkit";
 
-const db = openDatabase(process.argv[2]!);
+const db = openDatabase(process.argv[2]!, createRuntime());
 migrate(db.$client, migrations);
 let seen = 0;
 const runner = createConsumerRunner({

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { openDatabase, type Db } from "../db/database";
+import { createRuntime } from "../runtime";
 import { migrate } from "../db/migrate";
 import { withTx } from "../db/tx";
 import { manualClock } from "../lib/clock";
@@ -24,7 +25,7 @@ function freshDb(): { db: Db; path: string } {
   const dir = mkdtempSync(join(tmpdir(), "desk-consumers-"));
   dirs.push(dir);
   const path = join(dir, "desk.db");
-  const db = openDatabase(path);
+  const db = openDatabase(path, createRuntime());
   migrate(db.$client, migrations);
   createEffectsTable(db);
   return { db, path };

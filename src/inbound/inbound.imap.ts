@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db, Tx } from "../db/database";
+import { deskState } from "../db/desk-state";
 import { onEventInTransaction } from "../events/bus";
 import { enqueue } from "../jobs/enqueue";
 import type { Deps } from "../deps";
@@ -20,14 +21,14 @@ export const IDLE_WINDOW_MS = 60_000;
 export const POLL_INTERVAL_MS = 60_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
 
-/** Open IMAP sessions per database, so stopping Desk ends IDLE at once instead of waiting. */
-const openSessions = new WeakMap<Db, Set<ImapFlow>>();
+/** Each desk's open IMAP sessions, on its runtime, so stopping it ends IDLE at once instead of waiting. */
+const openSessionsOf = deskState("inbound.imap-sessions", () => new Set<ImapFlow>());
 
 /** Sessions closed on purpose (shutdown): their end is not a mailbox failure. */
 const closedOnPurpose = new WeakSet<ImapFlow>();
 
 export function closeImapSessions(db: Db): void {
-  for (const client of openSessions.get(db) ?? []) {
+  for (const client of openSessionsOf(db)) {
     closedOnPurpose.add(client);
     client.close();
   }
@@ -53,8 +54,7 @@ export const mailboxSyncJob = defineJob({
     if (!row || row.status === "disabled" || row.inboundKind === "forwarding") return;
     const log = run.logger.child({ mailbox_id: row.id });
     let client: ImapFlow | null = null;
-    const sessions = openSessions.get(deps.db) ?? new Set<ImapFlow>();
-    openSessions.set(deps.db, sessions);
+    const sessions = openSessionsOf(deps.db);
     try {
       const settings = await imapSettingsOf(deps, row);
       if (!settings) return;

@@ -17,13 +17,15 @@ export type EnqueueOptions = {
 /** max_attempts 0 in a row: the runner applies the kind's `retry.maxAttempts`. */
 export const KIND_POLICY = 0;
 
-/** What the runner of a database tells enqueue: how to wake it, and whose clock "now" is. */
-type RunnerLink = { wake: () => void; now: () => Date };
-const links = new WeakMap<Db, RunnerLink>();
+/**
+ * What the job runner of a desk tells enqueue: how to wake it, and whose clock "now" is. Kept on
+ * the desk's runtime (`db.$runtime.runner`, null until a runner is built).
+ */
+export type RunnerLink = { wake: () => void; now: () => Date };
 
 /** The runner registers itself; enqueue wakes it after commit so new work starts at once. */
 export function registerRunnerLink(db: Db, link: RunnerLink): void {
-  links.set(db, link);
+  db.$runtime.runner = link;
 }
 
 /**
@@ -46,8 +48,8 @@ export function enqueue<In, D>(
  * due at once.
  */
 export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
-  const db = dbOf(tx);
-  const link = links.get(db);
+  const runtime = dbOf(tx).$runtime;
+  const link = runtime.runner;
   const nowDate = link ? link.now() : systemClock.now();
   const now = nowDate.toISOString();
   const id = newId();
@@ -70,6 +72,6 @@ export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: E
     .returning({ id: jobs.id })
     .all();
   if (inserted.length === 0) return null;
-  afterCommit(tx, () => links.get(db)?.wake());
+  afterCommit(tx, () => runtime.runner?.wake());
   return id;
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { openDatabase } from "../db/database";
+import { createRuntime } from "../runtime";
 import { migrate } from "../db/migrate";
 import { withTx } from "../db/tx";
 import { createLogger } from "../lib/logger";
@@ -13,7 +14,7 @@ import { defineJob } from "./define";
 import { enqueue } from "./enqueue";
 import { createJobRunner } from "./runner";
 
-const db = openDatabase(process.argv[2]!);
+const db = openDatabase(process.argv[2]!, createRuntime());
 migrate(db.$client, migrations);
 const hang = defineJob({
   schema: z.object({ label: z.string() }),

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { openDatabase, type Db } from "../db/database";
+import { createRuntime } from "../runtime";
 import { migrate } from "../db/migrate";
 import { withTx } from "../db/tx";
 import { manualClock, systemClock, type Clock } from "../lib/clock";
@@ -22,7 +23,7 @@ function freshDb(): { db: Db; path: string } {
   const dir = mkdtempSync(join(tmpdir(), "desk-jobs-"));
   dirs.push(dir);
   const path = join(dir, "desk.db");
-  const db = openDatabase(path);
+  const db = openDatabase(path, createRuntime());
   migrate(db.$client, migrations);
   return { db, path };
 }

@@ -1,5 +1,6 @@
 import type { Config } from "../config/config";
 import { openDatabase } from "../db/database";
+import { createRuntime } from "../runtime";
 import { migrate } from "../db/migrate";
 import { untilCommitted } from "../db/tx";
 import { systemClock } from "../lib/clock";
@@ -25,7 +26,7 @@ export async function runUserCommand(
     out.error(`usage: desk user ${USER_USAGE}`);
     return 2;
   }
-  const db = openDatabase(config.databasePath);
+  const db = openDatabase(config.databasePath, createRuntime());
   try {
     migrate(db.$client, migrations);
     const issued = issueOperatorReset({ db, clock: systemClock, config }, email);

@@ -1,27 +1,21 @@
 import type { Db } from "../db/database";
+import { deskState } from "../db/desk-state";
 
 /** What fan-out needs to know about an endpoint, cached per workspace so event writes stay fast. */
 export type CachedWebhook = { id: string; events: Set<string> | "all"; teamIds: Set<string>; enabled: boolean };
 
 type Row = { id: string; events: string; team_ids: string; enabled: number };
 
-const caches = new WeakMap<Db, Map<string, CachedWebhook[]>>();
-
-function cacheOf(db: Db): Map<string, CachedWebhook[]> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  return cache;
-}
+/** Each desk's endpoints by workspace id, on its runtime. */
+export type WebhookCache = Map<string, CachedWebhook[]>;
+export const webhookCacheOf = deskState<WebhookCache>("webhooks.cache", () => new Map());
 
 /**
- * The workspace's endpoints. A miss reads on the one connection, so inside a transaction it sees
- * that transaction's own uncommitted changes.
+ * The workspace's endpoints, from the desk's cache (`webhookCacheOf(db)`, taken once by the caller).
+ * A miss reads on the one connection, so inside a transaction it sees that transaction's own
+ * uncommitted changes.
  */
-export function webhooksOf(db: Db, workspaceId: string): CachedWebhook[] {
-  const cache = cacheOf(db);
+export function webhooksOf(db: Db, cache: WebhookCache, workspaceId: string): CachedWebhook[] {
   const hit = cache.get(workspaceId);
   if (hit) return hit;
   const rows = db.$client
@@ -45,5 +39,5 @@ export function webhooksOf(db: Db, workspaceId: string): CachedWebhook[] {
  * transaction see it) and again once it has committed or rolled back (so no half-state stays).
  */
 export function invalidateWebhooks(db: Db, workspaceId: string): void {
-  cacheOf(db).delete(workspaceId);
+  webhookCacheOf(db).delete(workspaceId);
 }

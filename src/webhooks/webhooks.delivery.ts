@@ -12,7 +12,7 @@ import { hmacSha256Hex, type SecretBox } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { assertPublicUrl, type Resolver } from "../lib/ssrf";
 import { recordWebhookDelivery } from "../metrics/metrics";
-import { webhooksOf, type CachedWebhook } from "./webhooks.cache";
+import { webhookCacheOf, webhooksOf, type CachedWebhook } from "./webhooks.cache";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const EXCERPT_BYTES = 1024;
@@ -54,8 +54,9 @@ export function registerWebhookFanOut(db: Db): () => void {
     `INSERT INTO webhook_deliveries (id, workspace_id, webhook_id, event_id, event_type, status, attempts, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
   );
+  const cache = webhookCacheOf(db);
   return onEventInTransaction(db, (tx: Tx, event: StoredEvent) => {
-    const endpoints = webhooksOf(db, event.workspace_id);
+    const endpoints = webhooksOf(db, cache, event.workspace_id);
     if (endpoints.length === 0) return;
     const now = systemClock.now().toISOString();
     for (const webhook of endpoints) {
