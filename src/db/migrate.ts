@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { systemClock } from "../lib/clock";
+import { systemClock, type Clock } from "../lib/clock";
 
 export type Migration = { tag: string; sql: string };
 
@@ -43,14 +43,19 @@ export function unknownMigrationTags(applied: readonly string[], migrations: rea
  * older code over a newer schema could lose data. With `snapshotDir`, a database that already held
  * migrations and has some to apply is first copied (`VACUUM INTO`) so an upgrade can be undone.
  */
-export function migrate(sqlite: Database, migrations: Migration[], options: { snapshotDir?: string } = {}): string[] {
+export function migrate(
+  sqlite: Database,
+  migrations: Migration[],
+  options: { snapshotDir?: string; clock?: Clock } = {},
+): string[] {
+  const clock = options.clock ?? systemClock;
   const appliedTags = appliedMigrationTags(sqlite);
   const unknown = unknownMigrationTags(appliedTags, migrations);
   if (unknown.length > 0) throw new NewerDatabaseError(unknown);
   const applied = new Set(appliedTags);
   const pending = migrations.filter((m) => !applied.has(m.tag));
   if (pending.length > 0 && applied.size > 0 && options.snapshotDir)
-    snapshotBeforeMigrating(sqlite, options.snapshotDir);
+    snapshotBeforeMigrating(sqlite, options.snapshotDir, clock);
   sqlite.exec("CREATE TABLE IF NOT EXISTS __desk_migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
   const done: string[] = [];
   for (const migration of pending) {
@@ -62,7 +67,7 @@ export function migrate(sqlite: Database, migrations: Migration[], options: { sn
       for (const statement of statements) sqlite.exec(statement);
       sqlite
         .query("INSERT INTO __desk_migrations (tag, applied_at) VALUES (?, ?)")
-        .run(migration.tag, systemClock.now().toISOString());
+        .run(migration.tag, clock.now().toISOString());
     })();
     done.push(migration.tag);
   }
@@ -70,9 +75,9 @@ export function migrate(sqlite: Database, migrations: Migration[], options: { sn
 }
 
 /** `pre-migrate-<ISO time>.db`; the time's colons and dots become dashes so the name sorts and is portable. */
-function snapshotBeforeMigrating(sqlite: Database, dir: string): void {
+function snapshotBeforeMigrating(sqlite: Database, dir: string, clock: Clock): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stamp = systemClock.now().toISOString().replace(/[:.]/g, "-");
+  const stamp = clock.now().toISOString().replace(/[:.]/g, "-");
   sqlite.query("VACUUM INTO ?").run(join(dir, `pre-migrate-${stamp}.db`));
   const snapshots = readdirSync(dir)
     .filter((name) => /^pre-migrate-.*\.db$/.test(name))
