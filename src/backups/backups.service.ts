@@ -28,10 +28,11 @@ export class BackupError extends Error {
 
 /**
  * Data-dir entries that are not copied as files: the live database (copied through SQLite instead,
- * which is consistent while Desk writes) with its WAL and shared memory, and the pre-migration
- * snapshots (copies of older states, not the current one).
+ * which is consistent while Desk writes) with its WAL and shared memory, the pre-migration
+ * snapshots (copies of older states, not the current one) and `backups/`, where archives may be
+ * kept: each archive holding the ones before it would double the size every time.
  */
-const SKIPPED = new Set([DATABASE, `${DATABASE}-wal`, `${DATABASE}-shm`, "snapshots"]);
+const SKIPPED = new Set([DATABASE, `${DATABASE}-wal`, `${DATABASE}-shm`, "snapshots", "backups"]);
 
 const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 

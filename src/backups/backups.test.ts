@@ -196,6 +196,17 @@ test("desk restore refuses an archive from a newer Desk whose migrations this bi
   expect(() => statSync(target)).toThrow();
 });
 
+test("archives kept in the data dir's backups/ folder are not copied into the next one", async () => {
+  const first = join(desk.dataDir, "backups", "first.tar.gz");
+  const second = join(desk.dataDir, "backups", "second.tar.gz");
+  expect((await deskCli(["backup", first])).code).toBe(0);
+  expect((await deskCli(["backup", second])).code).toBe(0);
+  const manifest = JSON.parse(await (await new Bun.Archive(readFileSync(second)).files()).get("manifest.json")!.text());
+  expect(manifest.files.map((f: { path: string }) => f.path).filter((p: string) => p.startsWith("backups"))).toEqual(
+    [],
+  );
+});
+
 test("wrong usage exits 2", async () => {
   expect((await deskCli(["backup"])).code).toBe(2);
   expect((await deskCli(["restore"])).code).toBe(2);
