@@ -1,4 +1,5 @@
 import { migrations } from "../migrations/index";
+import { join } from "node:path";
 import { apiKeyLookups } from "./api-keys/api-keys.public";
 import { createCredentialResolver, MEMBERSHIP_EVENTS } from "./auth/credentials";
 import { guardPlugin } from "./auth/guard";
@@ -53,7 +54,7 @@ export function machineryLookups(db: Db): MachineryLookups {
  */
 export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
   const db = overrides.db ?? openDatabase(config.databasePath, createRuntime());
-  migrate(db.$client, migrations);
+  migrate(db.$client, migrations, { snapshotDir: join(config.dataDir, "snapshots"), clock: overrides.clock });
   optimizeDatabase(db, true);
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel);

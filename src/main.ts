@@ -10,6 +10,8 @@ import { migrate } from "./db/migrate";
 import { startDesk } from "./start";
 import { migrations } from "../migrations/index";
 import { runUserCommand, USER_USAGE } from "./users/users.cli";
+import { BACKUP_USAGE, RESTORE_USAGE, runBackupCommand, runRestoreCommand } from "./backups/backups.cli";
+import { NewerDatabaseError } from "./db/migrate";
 
 const USAGE = `Usage: desk <command>
 
@@ -17,6 +19,10 @@ Commands:
   serve     run the help desk (HTTP API, web app, gateway, SMTP receiver, jobs)
   migrate   apply database migrations and exit
   user      ${USER_USAGE}
+  ${BACKUP_USAGE}
+            write a consistent archive while Desk serves, or check one
+  ${RESTORE_USAGE}
+            restore an archive into an empty data dir
   help      show this text
 
 Configuration comes from DESK_* environment variables; see README.md.`;
@@ -32,10 +38,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (command === "restore") return runRestoreCommand(argv.slice(1));
+  if (command === "backup") return runBackupCommand(loadConfig, argv.slice(1));
   const config = loadConfig();
   if (command === "migrate") {
     const db = openDatabase(config.databasePath, createRuntime());
-    const applied = migrate(db.$client, migrations);
+    const applied = migrate(db.$client, migrations, { snapshotDir: join(config.dataDir, "snapshots") });
     console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
     db.$client.close();
     return 0;
@@ -65,5 +73,10 @@ async function main(argv: string[]): Promise<number> {
   return -1;
 }
 
-const code = await main(process.argv.slice(2));
+// A database newer than this binary is the operator's to resolve: say so plainly, not as a crash.
+const code = await main(process.argv.slice(2)).catch((error: unknown) => {
+  if (!(error instanceof NewerDatabaseError)) throw error;
+  console.error(`desk: refusing to start: ${error.message}`);
+  return 1;
+});
 if (code >= 0) process.exit(code);
