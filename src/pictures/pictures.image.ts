@@ -1,4 +1,5 @@
 import { DeskError, invalidAt, tooLarge } from "../lib/errors";
+import { loadSharp } from "./pictures.native";
 
 export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 const MAX_SIDE = 4096;
@@ -63,27 +64,15 @@ export function sniffPicture(b: Uint8Array): Format | null {
   return null;
 }
 
-type SharpModule = typeof import("sharp");
-let sharpModule: Promise<SharpModule> | null = null;
-/** Loaded on first use: libvips costs tens of MB of resident memory a desk that never sees a picture need not pay. */
-function loadSharp(): Promise<SharpModule> {
-  sharpModule ??= import("sharp").then((m) => {
-    m.default.cache(false);
-    m.default.concurrency(1);
-    return m;
-  });
-  return sharpModule;
-}
-
 /**
  * Checks the picture's type and size from its header, then decodes it (EXIF orientation applied,
  * first frame only), crops to a square (`cover`) or fits it in one (`contain`, for logos) and
  * re-encodes 256 and 64 px PNGs; sharp writes no metadata unless asked, so EXIF and GPS are gone.
  */
-export async function processPicture(bytes: Uint8Array, fit: PictureFit): Promise<ProcessedPicture> {
+export async function processPicture(bytes: Uint8Array, fit: PictureFit, dataDir: string): Promise<ProcessedPicture> {
   const format = sniffPicture(bytes);
   if (!format) throw unsupported();
-  const sharp = (await loadSharp()).default;
+  const sharp = await loadSharp(dataDir);
   const options = { limitInputPixels: MAX_PIXELS, failOn: "error", animated: false } as const;
   let width: number;
   let height: number;

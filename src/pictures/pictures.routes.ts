@@ -46,7 +46,7 @@ const uploadDoc = (summary: string) => ({
 /** Reads, checks and processes the upload, then stores both sizes; all before any transaction. */
 async function uploadedPicture(request: Request, fit: PictureFit, deps: Deps): Promise<string> {
   const bytes = await readPictureUpload(request);
-  return storePicture(deps, await processPicture(bytes, fit));
+  return storePicture(deps, await processPicture(bytes, fit, deps.config.dataDir));
 }
 
 export function picturesRoutes(deps: Deps) {
