@@ -31,6 +31,10 @@ const walk = (dir: string) => {
 };
 if (existsSync(webDist)) walk(webDist);
 const imports = files.map((f, i) => `import f${i} from ${JSON.stringify(f)} with { type: "file" };`);
+// libvips for sharp: the executable writes it under the data dir on the first picture (src/pictures/pictures.native.ts).
+const libvipsDir = join(root, "node_modules", "@img", `sharp-libvips-${process.platform}-${process.arch}`, "lib");
+const libvips = existsSync(libvipsDir) ? readdirSync(libvipsDir).find((n) => n.startsWith("libvips-cpp.")) : undefined;
+if (libvips) imports.push(`import libvips from ${JSON.stringify(join(libvipsDir, libvips))} with { type: "file" };`);
 const entries = files.map((f, i) => `  [${JSON.stringify(`/${relative(webDist, f).split("\\").join("/")}`)}, f${i}],`);
 writeFileSync(
   join(buildDir, "entry.ts"),
@@ -39,6 +43,7 @@ import { setEmbeddedWebFiles } from ${JSON.stringify(join(root, "src/http/embedd
 setEmbeddedWebFiles(new Map<string, string>([
 ${entries.join("\n")}
 ]));
+${libvips ? `import { setEmbeddedLibvips } from ${JSON.stringify(join(root, "src/pictures/pictures.native.ts"))};\nsetEmbeddedLibvips(libvips);` : ""}
 await import(${JSON.stringify(join(root, "src/main.ts"))});
 `,
 );

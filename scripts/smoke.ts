@@ -6,6 +6,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import sharp from "sharp";
 
 const source = process.argv[2] ?? join(import.meta.dir, "..", "dist", "desk");
 if (!existsSync(source)) {
@@ -91,6 +92,18 @@ try {
     viaKey.status === 200 && viaKey.body.id === ws.body.id,
     `GET /v1/workspace with the key answered ${viaKey.status} ${viaKey.text}`,
   );
+  // A picture upload proves sharp (and libvips) load inside the executable.
+  const form = new FormData();
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#3366cc" } })
+    .png()
+    .toBuffer();
+  form.append("file", new File([new Uint8Array(png)], "me.png"));
+  const avatar = await fetch(`${base}/v1/me/avatar`, { method: "PUT", headers: person, body: form });
+  const avatarText = await avatar.text();
+  check(avatar.status === 200, `PUT /v1/me/avatar answered ${avatar.status} ${avatarText}`);
+  const image = await fetch(JSON.parse(avatarText).user.avatar_url.replace("?s=256", "?s=64"));
+  check(image.status === 200 && image.headers.get("content-type") === "image/png", `image answered ${image.status}`);
+  check((await sharp(new Uint8Array(await image.arrayBuffer())).metadata()).width === 64, "image is not 64 px");
   const spec = await call("GET", "/v1/openapi.json", {});
   check(spec.status === 200 && spec.body.openapi, "openapi.json missing");
   console.log("smoke: ok");

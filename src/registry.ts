@@ -10,6 +10,7 @@ import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
 import { meModule } from "./me/me.module";
+import { picturesModule } from "./pictures/pictures.module";
 import { membersModule } from "./members/members.module";
 import type { FeatureModule } from "./module";
 import { outboundModule } from "./outbound/outbound.module";
@@ -36,6 +37,7 @@ export const modules: FeatureModule[] = [
   apiKeysModule,
   authModule,
   meModule,
+  picturesModule,
   usersModule,
   membersModule({ memberLeft: leaveWorkspaceTeams }),
   invitationsModule,

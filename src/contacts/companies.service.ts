@@ -213,3 +213,22 @@ export function listCompanies(db: Queryable, ctx: RequestContext, query: Company
   );
   return { data: presentCompanies(db, page.data), next_cursor: page.next_cursor };
 }
+
+/** Sets or clears a company's uploaded logo and appends `company.updated`; another workspace's company is 404. */
+export function setCompanyPicture(
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  url: string | null,
+  now: string,
+): CompanyRow {
+  const row = tx
+    .update(companies)
+    .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
+    .where(and(eq(companies.workspaceId, ctx.workspaceId), eq(companies.id, id), isNull(companies.deletedAt)))
+    .returning()
+    .get();
+  if (!row) throw notFound("Company");
+  appendEvent(tx, companyUpdated, { workspaceId: ctx.workspaceId, data: { company: presentCompany(tx, row) } });
+  return row;
+}

@@ -5,8 +5,12 @@ export {
   findOrCreateContactByEmail,
   liveContactExists,
   findContact,
+  setContactPicture,
 } from "./contacts.service";
+export { presentCompany, setCompanyPicture } from "./companies.service";
+export { CompanySchema, ContactSchema } from "./contacts.schemas";
 export {
+  presentContact,
   presentContactRef,
   presentContacts,
   type ContactJson,

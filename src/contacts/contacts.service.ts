@@ -300,3 +300,22 @@ export function liveContactExists(db: Queryable, workspaceId: string, id: string
 /** A contact's email (null when it has none or is unknown): where replies to its tickets go. */
 export const contactEmailOf = (db: Queryable, id: string): string | null =>
   db.select({ email: contacts.email }).from(contacts).where(eq(contacts.id, id)).get()?.email ?? null;
+
+/** Sets or clears a contact's uploaded picture and appends `contact.updated`; another workspace's contact is 404. */
+export function setContactPicture(
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  url: string | null,
+  now: string,
+): ContactRow {
+  const row = tx
+    .update(contacts)
+    .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
+    .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
+    .returning()
+    .get();
+  if (!row) throw notFound("Contact");
+  appendEvent(tx, contactUpdated, { workspaceId: ctx.workspaceId, data: { contact: presentContact(tx, row) } });
+  return row;
+}

@@ -43,6 +43,7 @@ export {
   memberRoleOf,
   membersAmong,
   setMemberRole,
+  setUserPicture,
   type MemberLeft,
 } from "./members.service";
 export type { MemberJson } from "./members.present";

@@ -259,3 +259,22 @@ export function memberIdsOfWorkspace(tx: Queryable, workspaceId: string): string
 export function insertOwnerMembership(tx: Tx, workspaceId: string, userId: string, now: string): void {
   tx.insert(members).values({ workspaceId, userId, role: "owner", createdAt: now }).run();
 }
+
+/**
+ * Sets or clears a person's own picture and appends `member.updated` in each workspace they belong
+ * to (the picture shows wherever they are a member). Answers those workspaces' ids.
+ */
+export function setUserPicture(db: Db, tx: Tx, userId: string, url: string | null, now: string): string[] {
+  tx.update(users)
+    .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
+    .where(eq(users.id, userId))
+    .run();
+  const workspaceIds = tx
+    .select({ id: members.workspaceId })
+    .from(members)
+    .where(eq(members.userId, userId))
+    .all()
+    .map((r) => r.id);
+  for (const workspaceId of workspaceIds) publishMemberUpdated(db, tx, workspaceId, userId);
+  return workspaceIds;
+}

@@ -1,2 +1,9 @@
-/** What other features may use of workspaces: reading one (name, settings, time zone). */
-export { findWorkspace, workspaceRefOf, workspaceTimeZone } from "./workspaces.service";
+/** What other features may use of workspaces: reading one (name, settings, time zone) and setting its pictures. */
+export {
+  findWorkspace,
+  setWorkspaceImage,
+  workspaceRefOf,
+  workspaceTimeZone,
+  type WorkspaceImageSlot,
+} from "./workspaces.service";
+export { WorkspaceSchema } from "./workspaces.schemas";

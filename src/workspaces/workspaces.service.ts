@@ -17,7 +17,7 @@ import type { SecretBox } from "../lib/crypto";
 import { setMemberRole } from "../members/members.public";
 import { insertOwnerMembership, memberIdsOfWorkspace, memberRoleOf } from "../members/members.public";
 import { workspaces } from "./workspaces.table";
-import { presentWorkspace } from "./workspaces.present";
+import { type IMAGE_SLOTS, presentWorkspace } from "./workspaces.present";
 import type { WorkspaceSettingsPatchInput } from "./workspaces.schemas";
 
 export type CreateWorkspaceInput = { name: string; slug?: string };
@@ -239,4 +239,27 @@ export function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; clock: C
     });
   });
   return secret;
+}
+
+export type WorkspaceImageSlot = "logo" | (typeof IMAGE_SLOTS)[number];
+
+/** Sets or clears one of the workspace's pictures (`logo` is its avatar) and appends `workspace.updated`. */
+export function setWorkspaceImage(
+  tx: Tx,
+  ctx: RequestContext,
+  slot: WorkspaceImageSlot,
+  url: string | null,
+  now: string,
+) {
+  const current = requireWorkspace(tx, ctx.workspaceId);
+  const patch = slot === "logo" ? { avatarUrl: url } : { images: { ...(current.images ?? {}), [slot]: url } };
+  const row = tx
+    .update(workspaces)
+    .set({ ...patch, updatedAt: now })
+    .where(eq(workspaces.id, ctx.workspaceId))
+    .returning()
+    .get();
+  const workspace = presentWorkspace(row);
+  appendEvent(tx, workspaceUpdated, { workspaceId: ctx.workspaceId, data: { workspace } });
+  return workspace;
 }

@@ -6,7 +6,7 @@ import { useMe } from "../lib/api/session";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
 
-type ProfileUser = { id: string; name: string; email: string; mfa_enabled?: boolean };
+type ProfileUser = { id: string; name: string; email: string; avatar_url?: string | null; mfa_enabled?: boolean };
 type SessionInfo = {
   id: string;
   client: "web" | "native";
@@ -28,12 +28,65 @@ export function Profile() {
       <div className="settings-page">
         <h1>Your profile</h1>
         <p className="muted">Signed in as {user.email}</p>
+        <PictureSection user={user} />
         <NameSection user={user} />
         <PasswordSection />
         <TwoFactorSection enabled={!!user.mfa_enabled} />
         <SessionsSection />
       </div>
     </div>
+  );
+}
+
+/** Your picture: chosen file sent as is; the server checks, crops and resizes it. */
+function PictureSection({ user }: { user: ProfileUser }) {
+  const client = useQueryClient();
+  const change = useMutation({
+    mutationFn: (file: File | null) => {
+      if (!file) return api("/me/avatar", { method: "DELETE", workspace: false });
+      const form = new FormData();
+      form.append("file", file);
+      return api("/me/avatar", { method: "PUT", form, workspace: false });
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
+  });
+  return (
+    <section aria-labelledby="profile-picture">
+      <h2 id="profile-picture">Picture</h2>
+      <div className="stack narrow">
+        {user.avatar_url ? (
+          <img src={user.avatar_url} alt={user.name} width={96} height={96} style={{ borderRadius: "50%" }} />
+        ) : (
+          <p className="muted">No picture yet: your initials are shown.</p>
+        )}
+        <Field
+          label="Upload a picture"
+          name="picture"
+          hint="PNG, JPEG, GIF or WebP, at most 5 MB."
+          error={change.error}
+        >
+          <input
+            name="picture"
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            disabled={change.isPending}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              if (file) change.mutate(file);
+              e.currentTarget.value = "";
+            }}
+          />
+        </Field>
+        <FormError error={change.error} fields={["file"]} />
+        {user.avatar_url && (
+          <div className="actions">
+            <button type="button" className="btn" disabled={change.isPending} onClick={() => change.mutate(null)}>
+              Remove picture
+            </button>
+          </div>
+        )}
+      </div>
+    </section>
   );
 }
 

@@ -390,6 +390,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload your own picture */
+        put: operations["putMeAvatar"];
+        post?: never;
+        /** Remove your own picture */
+        delete: operations["deleteMeAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload a contact's picture */
+        put: operations["putContactsByIdAvatar"];
+        post?: never;
+        /** Remove a contact's uploaded picture */
+        delete: operations["deleteContactsByIdAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{id}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload a company's logo (fitted, not cropped) */
+        put: operations["putCompaniesByIdAvatar"];
+        post?: never;
+        /** Remove a company's uploaded logo */
+        delete: operations["deleteCompaniesByIdAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/images/{slot}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload one of the workspace's pictures (logos are fitted, not cropped) */
+        put: operations["putWorkspaceImagesBySlot"];
+        post?: never;
+        /** Remove one of the workspace's pictures */
+        delete: operations["deleteWorkspaceImagesBySlot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A processed picture (public, immutable); every avatar_url points here */
+        get: operations["getImagesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/password/forgot": {
         parameters: {
             query?: never;
@@ -4540,6 +4629,62 @@ export interface components {
                 scopes: string[];
             };
         };
+        Contact: {
+            id: string;
+            email: string | null;
+            name: string;
+            phone: string;
+            notes: string;
+            avatar_url: string | null;
+            avatar_source: string | null;
+            company: {
+                id: string;
+                name: string;
+                domain: string | null;
+            } | null;
+            external_id: string | null;
+            custom: {
+                [key: string]: unknown;
+            };
+            tags: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                color: "gray" | "red" | "orange" | "amber" | "yellow" | "lime" | "green" | "teal" | "cyan" | "blue" | "indigo" | "violet" | "purple" | "pink" | "rose";
+                group_id: string | null;
+            }[];
+            fields: {
+                [key: string]: unknown;
+            };
+            blocked: boolean;
+            ticket_count: number;
+            created_at: string;
+            updated_at: string;
+        };
+        Company: {
+            id: string;
+            name: string;
+            domain: string | null;
+            notes: string;
+            custom: {
+                [key: string]: unknown;
+            };
+            tags: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                color: "gray" | "red" | "orange" | "amber" | "yellow" | "lime" | "green" | "teal" | "cyan" | "blue" | "indigo" | "violet" | "purple" | "pink" | "rose";
+                group_id: string | null;
+            }[];
+            fields: {
+                [key: string]: unknown;
+            };
+            contact_count: number;
+            avatar_url: string | null;
+            avatar_source: string | null;
+            created_at: string;
+            updated_at: string;
+        };
         Invitation: {
             id: string;
             email: string;
@@ -4816,62 +4961,6 @@ export interface components {
             description: string;
             position: number;
             archived: boolean;
-            created_at: string;
-            updated_at: string;
-        };
-        Contact: {
-            id: string;
-            email: string | null;
-            name: string;
-            phone: string;
-            notes: string;
-            avatar_url: string | null;
-            avatar_source: string | null;
-            company: {
-                id: string;
-                name: string;
-                domain: string | null;
-            } | null;
-            external_id: string | null;
-            custom: {
-                [key: string]: unknown;
-            };
-            tags: {
-                id: string;
-                name: string;
-                /** @enum {string} */
-                color: "gray" | "red" | "orange" | "amber" | "yellow" | "lime" | "green" | "teal" | "cyan" | "blue" | "indigo" | "violet" | "purple" | "pink" | "rose";
-                group_id: string | null;
-            }[];
-            fields: {
-                [key: string]: unknown;
-            };
-            blocked: boolean;
-            ticket_count: number;
-            created_at: string;
-            updated_at: string;
-        };
-        Company: {
-            id: string;
-            name: string;
-            domain: string | null;
-            notes: string;
-            custom: {
-                [key: string]: unknown;
-            };
-            tags: {
-                id: string;
-                name: string;
-                /** @enum {string} */
-                color: "gray" | "red" | "orange" | "amber" | "yellow" | "lime" | "green" | "teal" | "cyan" | "blue" | "indigo" | "violet" | "purple" | "pink" | "rose";
-                group_id: string | null;
-            }[];
-            fields: {
-                [key: string]: unknown;
-            };
-            contact_count: number;
-            avatar_url: string | null;
-            avatar_source: string | null;
             created_at: string;
             updated_at: string;
         };
@@ -6074,6 +6163,284 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    putMeAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteMeAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    putContactsByIdAvatar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteContactsByIdAvatar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    putCompaniesByIdAvatar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Company"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteCompaniesByIdAvatar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Company"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    putWorkspaceImagesBySlot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                slot: "logo" | "help_center_logo" | "help_center_favicon" | "widget_avatar" | "widget_launcher";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteWorkspaceImagesBySlot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                slot: "logo" | "help_center_logo" | "help_center_favicon" | "widget_avatar" | "widget_launcher";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getImagesById: {
+        parameters: {
+            query?: {
+                s?: "64" | "256";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
         };
     };
     postAuthPasswordForgot: {
