@@ -214,6 +214,8 @@ test(
     }
 
     console.log(`crash test: load done, ${acked.tickets.length} tickets, ${unanswered.length} unanswered`);
+    const ackedTickets = acked.tickets.length;
+    const ackedReplies = acked.replies.length;
     // No idempotency key left stuck: an unanswered request retried answers (original or new), never 409.
     for (const lost of unanswered) {
       const response = await api(lost.path, {
@@ -314,9 +316,10 @@ test(
       db.close();
     }
 
-    const writes = acked.tickets.length + acked.replies.length + acked.uploads.length + acked.mails.length;
+    const writes = ackedTickets + ackedReplies + acked.uploads.length + acked.mails.length;
     console.log(
-      `crash test: ${writes} writes acknowledged (${acked.tickets.length} tickets, ${acked.replies.length} replies, ` +
+      `crash test (${existsSync(BINARY) ? "dist/desk" : "bun src/main.ts"}): ${writes} writes acknowledged ` +
+        `(${ackedTickets} tickets, ${ackedReplies} replies, ` +
         `${acked.mails.length} mails, ${acked.uploads.length} uploads), ${unanswered.length} unanswered retried, ` +
         `${KILLS} kills, ${seqs.length} events, ${hookDeliveries.length} webhook deliveries, ${duplicates} duplicates`,
     );
