@@ -8,7 +8,8 @@ import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
 import { errorResponse } from "./respond";
-import { docsPage } from "./docs-page";
+import { docsHeaders, docsPage } from "./docs-page";
+import { securityHeaders, servedOverHttps, WEB_APP_CSP, withHeaders } from "./security-headers";
 import { createPageRouter, type Page } from "./pages";
 import type { WebAssets } from "./web-assets";
 import type { Logger } from "../lib/logger";
@@ -43,6 +44,8 @@ export type HttpDeps = {
   logger: Logger;
   /** The bearer token GET /metrics needs, if any. */
   metricsToken: string | null;
+  /** Desk's public address (DESK_BASE_URL): HSTS is sent when it is https. */
+  baseUrl: string;
   /** Who the caller is, for idempotency keys (null when the credential does not resolve). */
   callerScope: (request: Request) => Promise<string | null>;
 };
@@ -57,6 +60,9 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
   const pages = options.pages?.length ? createPageRouter(options.pages) : null;
   // The access log is debug-level: skip building its line when the level is above debug.
   const debugEnabled = log.isLevelEnabled("debug");
+  const https = servedOverHttps(deps.baseUrl);
+  const webAppHeaders = securityHeaders(WEB_APP_CSP, https);
+  const docs = docsHeaders(https);
 
   async function route(request: Request, path: string, server?: Server<unknown>): Promise<Response> {
     const method = request.method;
@@ -102,8 +108,7 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
         headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
       });
     }
-    if (path === "/docs" || path === "/docs/")
-      return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });
+    if (path === "/docs" || path === "/docs/") return new Response(docsPage(), { headers: docs });
     const page = pages?.match(path);
     if (page) {
       // A page may read (a help center article) or write (a rating): its turn is shared like the API's,
@@ -112,7 +117,7 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       return pages!.serve(page, request, path);
     }
     const asset = options.webAssets?.serve(path);
-    if (asset) return asset;
+    if (asset) return withHeaders(asset, webAppHeaders);
     return handle(request);
   }
 
