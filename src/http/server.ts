@@ -7,6 +7,7 @@ import { DeskError, internalError, tooLarge, unauthorized } from "../lib/errors"
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
+import { rateLimitHeaders } from "./rate-limit";
 import { errorResponse } from "./respond";
 import { docsHeaders, docsPage } from "./docs-page";
 import { securityHeaders, servedOverHttps, WEB_APP_CSP, withHeaders } from "./security-headers";
@@ -155,6 +156,9 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
     }
     if (response.status === 101) return response;
     response.headers.set("x-request-id", requestId);
+    // A limit applied to this request: its budget as it stands now, after the handler's own hits.
+    if (meta.rateLimit && !response.headers.has("ratelimit-limit"))
+      for (const [name, value] of Object.entries(rateLimitHeaders(meta.rateLimit()))) response.headers.set(name, value);
     const ms = performance.now() - started;
     if (response.status >= 500)
       log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
