@@ -12,6 +12,7 @@ import { errorResponse } from "./respond";
 import { docsHeaders, docsPage } from "./docs-page";
 import { securityHeaders, servedOverHttps, WEB_APP_CSP, withHeaders } from "./security-headers";
 import { createPageRouter, type Page } from "./pages";
+import type { Readiness } from "./readiness";
 import type { WebAssets } from "./web-assets";
 import type { Logger } from "../lib/logger";
 
@@ -26,6 +27,8 @@ export type HttpOptions = {
   upgrade?: (request: Request, server: Server<unknown>) => Response | undefined | "upgraded";
   webAssets?: WebAssets | null;
   observe?: RequestObserver;
+  /** Answers GET /readyz (src/http/readiness.ts): 200 when ready, 503 with the failing checks. */
+  readiness?: () => Promise<Readiness>;
   /** Renders GET /metrics (Prometheus text), served outside /v1. */
   metrics?: () => string;
   /** Feature pages outside /v1 (`/help/…`, `/csat/…`, `/widget.js`), each with its own security headers. */
@@ -100,6 +103,13 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       }
       if (idempotencyApplies(method, path)) return withIdempotency(request, path, handle);
       return handle(request);
+    }
+    if (path === "/readyz" && options.readiness && reading) {
+      const readiness = await options.readiness();
+      return new Response(JSON.stringify(readiness), {
+        status: readiness.ok ? 200 : 503,
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+      });
     }
     if (path === "/metrics" && options.metrics && request.method === "GET") {
       const token = deps.metricsToken;
