@@ -87,5 +87,6 @@ export const httpDepsOf = (deps: Deps): HttpDeps => ({
   clock: deps.clock,
   logger: deps.logger,
   metricsToken: deps.config.metricsToken,
+  baseUrl: deps.config.baseUrl,
   callerScope: deps.credentials.callerScope,
 });

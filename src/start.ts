@@ -9,6 +9,7 @@ import { commitPending } from "./db/tx";
 import { recoverIdempotencyKeys } from "./http/idempotency";
 import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
 import { embeddedWebAssets } from "./http/embedded";
+import { createReadiness } from "./http/readiness";
 import { webAssetsFromDisk, type WebAssets } from "./http/web-assets";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
@@ -76,6 +77,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     upgrade: gateway.upgrade,
     observe: recordHttpRequest,
     metrics: () => renderMetrics(metricSources),
+    readiness: createReadiness(deps.db, deps.clock),
     ...options.http,
     pages: [...modules.flatMap((m) => m.pages?.(deps) ?? []), ...(options.http?.pages ?? [])],
   });

@@ -84,11 +84,18 @@ describe("public routes", () => {
       const res = await get("/v1/help/ping");
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ ip: "127.0.0.1" });
+      // The standard RateLimit-* headers state the budget after this request.
+      expect(res.headers.get("ratelimit-limit")).toBe("3");
+      expect(res.headers.get("ratelimit-remaining")).toBe(String(2 - i));
+      expect(res.headers.get("ratelimit-reset")).toBe("60");
     }
     const limited = await get("/v1/help/ping");
     expect(limited.status).toBe(429);
     expect((await limited.json()).code).toBe("rate_limited");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.headers.get("ratelimit-limit")).toBe("3");
+    expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+    expect(limited.headers.get("ratelimit-reset")).toBe(limited.headers.get("retry-after"));
     // Another budget is not spent by this one.
     expect((await get("/v1/help/other")).status).toBe(200);
     clock.advance(61_000);
@@ -96,7 +103,11 @@ describe("public routes", () => {
   });
 
   test("an in-process call with no client address is not limited", async () => {
-    for (let i = 0; i < 5; i++) expect((await handler(new Request("http://localhost/v1/help/ping"))).status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      const res = await handler(new Request("http://localhost/v1/help/ping"));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("ratelimit-limit")).toBeNull();
+    }
   });
 });
 

@@ -48,12 +48,16 @@ export async function limitedAttempt<T>(
   /** Login and register: the caller's solved challenge, or undefined; null where no challenge applies (a second factor). */
   challenge: ChallengeAnswer | undefined | null,
 ): Promise<T> {
-  const ip = requestMeta(request).ip;
+  const meta = requestMeta(request);
+  const ip = meta.ip;
   const ipKey = ip ? `ip:${ip}` : null;
-  enforceRateLimits([
-    [limits.account, accountKey],
-    [limits.ip, ipKey],
-  ]);
+  enforceRateLimits(
+    [
+      [limits.account, accountKey],
+      [limits.ip, ipKey],
+    ],
+    meta,
+  );
   const suspicious =
     limits.account.count(accountKey) >= CHALLENGE_AFTER.perAccount ||
     (ipKey !== null && limits.ip.count(ipKey) >= CHALLENGE_AFTER.perIp);

@@ -27,7 +27,7 @@ export type GuardOptions = {
  *   `{ visitor: true }` → `visitor: VisitorContext` (`Authorization: Visitor <token>`; the workspace
  *     is the visitor session's)
  *   `{ public: true }` or `{ public: { limit, windowMs } }` → `visit: PublicContext` (no credential;
- *     429 with Retry-After past the budget per client address)
+ *     RateLimit-* headers on every answer, 429 with Retry-After past the budget per client address)
  * Credentials are checked in `transform`, before body validation, so a caller without a valid
  * credential learns nothing about the route's input rules: 401/403 come before 422.
  */
@@ -101,7 +101,7 @@ export function guardPlugin(resolver: CredentialResolver, options: GuardOptions 
           // A request with no known address (in-process calls) has no budget to spend.
           const ip = meta.ip;
           if (ip !== null) {
-            enforceRateLimits([[limiter, ip]]);
+            enforceRateLimits([[limiter, ip]], meta);
             limiter.hit(ip);
           }
           const visit: PublicContext = { requestId: meta.requestId, ip };

@@ -48,7 +48,8 @@ const ERRORS = {
   },
   429: {
     name: "RateLimited",
-    description: "Too many requests; `Retry-After` says when to try again (`rate_limited`).",
+    description:
+      "Too many requests; `Retry-After` says when to try again (`rate_limited`). Limited routes also send `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` on every answer.",
   },
 } as const satisfies Record<number, { name: string; description: string }>;
 type ErrorStatus = keyof typeof ERRORS;

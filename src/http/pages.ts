@@ -18,7 +18,7 @@ export type Page = {
 };
 
 /** Paths the HTTP layer keeps for itself: no page may take them. */
-const RESERVED = ["/v1", "/healthz", "/metrics", "/docs", "/assets/"];
+const RESERVED = ["/v1", "/healthz", "/readyz", "/metrics", "/docs", "/assets/"];
 
 /** Headers every page answer carries unless the page declares its own value. */
 const BASELINE_HEADERS: Readonly<Record<string, string>> = {

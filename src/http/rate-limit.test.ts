@@ -48,7 +48,13 @@ test("enforceRateLimits throws 429 rate_limited with Retry-After of the longest 
   }
   expect(thrown).toBeInstanceOf(DeskError);
   expect((thrown as DeskError).toBody()).toMatchObject({ status: 429, code: "rate_limited" });
-  expect((thrown as DeskError).headers).toEqual({ "Retry-After": "19" });
+  // The tightest budget's RateLimit-* headers go with it; its reset is the same wait as Retry-After.
+  expect((thrown as DeskError).headers).toEqual({
+    "Retry-After": "19",
+    "RateLimit-Limit": "1",
+    "RateLimit-Remaining": "0",
+    "RateLimit-Reset": "19",
+  });
   expect(() =>
     enforceRateLimits([
       [a, "free"],

@@ -1,4 +1,5 @@
 import { rateLimited } from "../lib/errors";
+import type { RateLimitState, RequestMeta } from "./request-meta";
 
 /**
  * An in-memory sliding-window counter: at most `limit` hits per key within any `windowMs`.
@@ -14,6 +15,8 @@ export type RateLimiter = {
   reset(key: string): void;
   /** Hits of `key` within the window. */
   count(key: string): number;
+  /** The budget of `key` as the RateLimit-* headers state it. */
+  state(key: string): RateLimitState;
 };
 
 export type RateLimitOptions = { limit: number; windowMs: number; now?: () => number; maxKeys?: number };
@@ -66,12 +69,49 @@ export function createRateLimiter({
       hits.delete(key);
     },
     count: (key) => recent(key, now()).length,
+    state(key) {
+      const at = now();
+      const list = recent(key, at);
+      const remaining = Math.max(0, limit - list.length);
+      // At the limit the next slot is the one Retry-After names; below it, the oldest hit's expiry.
+      const frees = list.length === 0 ? at : list[Math.max(0, list.length - limit)]! + windowMs;
+      return { limit, remaining, reset: Math.max(0, Math.ceil((frees - at) / 1000)) };
+    },
   };
 }
 
-/** Throws 429 `rate_limited` with Retry-After when any of the keys is over its limit. */
-export function enforceRateLimits(checks: Array<[RateLimiter, string | null]>): void {
+/** The tightest of several budgets: the least remaining, then the longest wait. */
+function tightest(checks: ReadonlyArray<readonly [RateLimiter, string]>): RateLimitState {
+  let best: RateLimitState | null = null;
+  for (const [limiter, key] of checks) {
+    const state = limiter.state(key);
+    if (!best || state.remaining < best.remaining || (state.remaining === best.remaining && state.reset > best.reset))
+      best = state;
+  }
+  return best!;
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    "RateLimit-Limit": String(state.limit),
+    "RateLimit-Remaining": String(state.remaining),
+    "RateLimit-Reset": String(state.reset),
+  };
+}
+
+/**
+ * Throws 429 `rate_limited` with Retry-After and the RateLimit-* headers when any of the keys is
+ * over its limit. Given the request's meta, the answer carries the RateLimit-* headers of the
+ * tightest budget whatever its status: they are read when the answer is sent (src/http/server.ts),
+ * so hits the handler records after this check (a failed sign-in) count.
+ */
+export function enforceRateLimits(checks: Array<[RateLimiter, string | null]>, meta?: RequestMeta): void {
+  const applied = checks.filter((check): check is [RateLimiter, string] => check[1] !== null);
+  if (applied.length === 0) return;
+  if (meta) meta.rateLimit = () => tightest(applied);
   let wait = 0;
-  for (const [limiter, key] of checks) if (key !== null) wait = Math.max(wait, limiter.retryAfter(key));
-  if (wait > 0) throw rateLimited(wait);
+  for (const [limiter, key] of applied) wait = Math.max(wait, limiter.retryAfter(key));
+  if (wait > 0) {
+    throw rateLimited(wait, rateLimitHeaders(tightest(applied)));
+  }
 }

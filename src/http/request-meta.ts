@@ -8,7 +8,16 @@ export type RequestMeta = {
   startedAt: number;
   /** Set when no route matched the path: metrics then count it under one label, not the path. */
   unmatched?: boolean;
+  /** The budget a rate limit applied to this request; read when the answer is sent (RateLimit-* headers). */
+  rateLimit?: () => RateLimitState;
 };
+
+/**
+ * What the standard `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers say
+ * (IETF draft-ietf-httpapi-ratelimit-headers): the budget, what is left of it, and the seconds
+ * until the next slot frees (the oldest counted hit leaves the window; 0 when none is counted).
+ */
+export type RateLimitState = { limit: number; remaining: number; reset: number };
 
 /** The route the access observer (metrics) is given for a request no route matched. */
 export const UNMATCHED_ROUTE = "(unmatched)";

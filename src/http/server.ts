@@ -7,9 +7,12 @@ import { DeskError, internalError, tooLarge, unauthorized } from "../lib/errors"
 import { createIdempotency, idempotencyApplies } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
+import { rateLimitHeaders } from "./rate-limit";
 import { errorResponse } from "./respond";
-import { docsPage } from "./docs-page";
+import { docsHeaders, docsPage } from "./docs-page";
+import { securityHeaders, servedOverHttps, WEB_APP_CSP, withHeaders } from "./security-headers";
 import { createPageRouter, type Page } from "./pages";
+import type { Readiness } from "./readiness";
 import type { WebAssets } from "./web-assets";
 import type { Logger } from "../lib/logger";
 
@@ -24,6 +27,8 @@ export type HttpOptions = {
   upgrade?: (request: Request, server: Server<unknown>) => Response | undefined | "upgraded";
   webAssets?: WebAssets | null;
   observe?: RequestObserver;
+  /** Answers GET /readyz (src/http/readiness.ts): 200 when ready, 503 with the failing checks. */
+  readiness?: () => Promise<Readiness>;
   /** Renders GET /metrics (Prometheus text), served outside /v1. */
   metrics?: () => string;
   /** Feature pages outside /v1 (`/help/…`, `/csat/…`, `/widget.js`), each with its own security headers. */
@@ -43,6 +48,8 @@ export type HttpDeps = {
   logger: Logger;
   /** The bearer token GET /metrics needs, if any. */
   metricsToken: string | null;
+  /** Desk's public address (DESK_BASE_URL): HSTS is sent when it is https. */
+  baseUrl: string;
   /** Who the caller is, for idempotency keys (null when the credential does not resolve). */
   callerScope: (request: Request) => Promise<string | null>;
 };
@@ -57,6 +64,9 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
   const pages = options.pages?.length ? createPageRouter(options.pages) : null;
   // The access log is debug-level: skip building its line when the level is above debug.
   const debugEnabled = log.isLevelEnabled("debug");
+  const https = servedOverHttps(deps.baseUrl);
+  const webAppHeaders = securityHeaders(WEB_APP_CSP, https);
+  const docs = docsHeaders(https);
 
   async function route(request: Request, path: string, server?: Server<unknown>): Promise<Response> {
     const method = request.method;
@@ -94,6 +104,13 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       if (idempotencyApplies(method, path)) return withIdempotency(request, path, handle);
       return handle(request);
     }
+    if (path === "/readyz" && options.readiness && reading) {
+      const readiness = await options.readiness();
+      return new Response(JSON.stringify(readiness), {
+        status: readiness.ok ? 200 : 503,
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+      });
+    }
     if (path === "/metrics" && options.metrics && request.method === "GET") {
       const token = deps.metricsToken;
       if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`))
@@ -102,8 +119,7 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
         headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
       });
     }
-    if (path === "/docs" || path === "/docs/")
-      return new Response(docsPage(), { headers: { "content-type": "text/html; charset=utf-8" } });
+    if (path === "/docs" || path === "/docs/") return new Response(docsPage(), { headers: docs });
     const page = pages?.match(path);
     if (page) {
       // A page may read (a help center article) or write (a rating): its turn is shared like the API's,
@@ -112,7 +128,7 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       return pages!.serve(page, request, path);
     }
     const asset = options.webAssets?.serve(path);
-    if (asset) return asset;
+    if (asset) return withHeaders(asset, webAppHeaders);
     return handle(request);
   }
 
@@ -150,6 +166,9 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
     }
     if (response.status === 101) return response;
     response.headers.set("x-request-id", requestId);
+    // A limit applied to this request: its budget as it stands now, after the handler's own hits.
+    if (meta.rateLimit && !response.headers.has("ratelimit-limit"))
+      for (const [name, value] of Object.entries(rateLimitHeaders(meta.rateLimit()))) response.headers.set(name, value);
     const ms = performance.now() - started;
     if (response.status >= 500)
       log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");

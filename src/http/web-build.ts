@@ -10,7 +10,7 @@ import type { Logger } from "../lib/logger";
  */
 export type WebBuildState = "missing" | "stale" | "fresh";
 
-/** The web sources whose change calls for a new build: web/src and the files beside it. */
+/** The web sources whose change calls for a new build: web/src, web/public and the files beside it. */
 function newestSourceMtime(webDir: string): number {
   let newest = 0;
   const visit = (path: string) => {
@@ -20,6 +20,7 @@ function newestSourceMtime(webDir: string): number {
     else newest = Math.max(newest, info.mtimeMs);
   };
   visit(join(webDir, "src"));
+  visit(join(webDir, "public"));
   for (const name of ["index.html", "vite.config.ts", "tsconfig.json"]) visit(join(webDir, name));
   return newest;
 }

@@ -30,8 +30,9 @@ export const validationFailed = (errors: FieldError[], detail = "The request is 
 export const invalidAt = (location: string, message: string, code = "validation_failed") =>
   new DeskError(422, code, message, [{ location, message }]);
 export const tooLarge = (detail = "The request body is too large.") => new DeskError(413, "too_large", detail);
-export const rateLimited = (retryAfterSeconds: number) =>
+export const rateLimited = (retryAfterSeconds: number, headers: Record<string, string> = {}) =>
   new DeskError(429, "rate_limited", "Too many requests; try again later.", undefined, {
+    ...headers,
     "Retry-After": String(retryAfterSeconds),
   });
 export const internalError = () => new DeskError(500, "internal_error", "Something went wrong on our side.");

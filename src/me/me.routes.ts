@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { requestMeta } from "../http/request-meta";
 import type { Deps } from "../deps";
 import {
   ChangePasswordBody,
@@ -59,15 +60,19 @@ export function meRoutes(deps: Deps) {
       response: { 200: MfaDisabledSchema },
       detail: { summary: "Turn two-factor off with a current code (or recovery code) or the password" },
     })
-    .post("/password", ({ user, body }) => changePassword(deps, passwordAttempts, user, body), {
-      signedIn: true,
-      body: ChangePasswordBody,
-      response: { 200: SignedOutSchema },
-      detail: {
-        summary:
-          "Change your password: needs the current one (422 invalid_password; 5 wrong tries in 15 minutes answer 429). Signs out every other session and retires open reset links",
+    .post(
+      "/password",
+      ({ user, body, request }) => changePassword(deps, passwordAttempts, user, body, requestMeta(request)),
+      {
+        signedIn: true,
+        body: ChangePasswordBody,
+        response: { 200: SignedOutSchema },
+        detail: {
+          summary:
+            "Change your password: needs the current one (422 invalid_password; 5 wrong tries in 15 minutes answer 429). Signs out every other session and retires open reset links",
+        },
       },
-    })
+    )
     .get("/sessions", ({ user }) => listMySessions(deps, user), {
       signedIn: true,
       response: { 200: SessionListSchema },

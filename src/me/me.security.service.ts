@@ -8,6 +8,7 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound, unauthorized } from "../lib/errors";
 import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import type { RequestMeta } from "../http/request-meta";
 import { liveSessions, retireResets, revokeSessionsOf } from "../users/users.public";
 import { findUserRow } from "./me.service";
 
@@ -32,8 +33,10 @@ export async function changePassword(
   limiter: RateLimiter,
   user: UserContext,
   input: { current_password: string; new_password: string },
+  /** The request's meta, so the answer carries the budget's RateLimit-* headers. */
+  meta?: RequestMeta,
 ): Promise<{ signed_out_sessions: number }> {
-  enforceRateLimits([[limiter, user.userId]]);
+  enforceRateLimits([[limiter, user.userId]], meta);
   const row = findUserRow(deps, user.userId);
   if (!row) throw unauthorized();
   if (!(await verifyPassword(input.current_password, row.passwordHash))) {

@@ -94,7 +94,9 @@ describe("desk_realtime_sockets", "gauge", "WebSocket connections open on the ga
 export function routeLabel(path: string): string {
   if (path === UNMATCHED_ROUTE) return path;
   if (!path.startsWith("/v1"))
-    return path === "/healthz" || path === "/metrics" || path === "/docs" || path === "/docs/" ? path : "(web)";
+    return path === "/healthz" || path === "/readyz" || path === "/metrics" || path === "/docs" || path === "/docs/"
+      ? path
+      : "(web)";
   return path
     .split("/")
     .map((s) => (/^[0-9a-f-]{16,}$/i.test(s) || /^\d+$/.test(s) || s.length > 40 ? ":id" : s))

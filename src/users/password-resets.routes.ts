@@ -18,7 +18,8 @@ export function passwordResetsRoutes(deps: Deps) {
     .post(
       "/forgot",
       ({ request, body, set }) => {
-        requestPasswordReset(deps, limits, body.email, requestMeta(request).ip);
+        const meta = requestMeta(request);
+        requestPasswordReset(deps, limits, body.email, meta.ip, meta);
         set.status = 202;
         return null;
       },

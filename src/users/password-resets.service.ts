@@ -8,6 +8,7 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
 import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import type { RequestMeta } from "../http/request-meta";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { enqueue } from "../jobs/enqueue";
@@ -72,9 +73,12 @@ export function requestPasswordReset(
   limits: ResetLimits,
   email: string,
   ip: string | null,
+  /** The request's meta, so the answer carries the address budget's RateLimit-* headers. */
+  meta?: RequestMeta,
 ): void {
   const ipKey = ip ? `ip:${ip}` : null;
-  enforceRateLimits([[limits.ip, ipKey]]);
+  // Only the address budget is shown: the per-email one stays quiet so it says nothing about an account.
+  enforceRateLimits([[limits.ip, ipKey]], meta);
   if (ipKey) limits.ip.hit(ipKey);
   const emailKey = email.toLowerCase();
   if (limits.email.retryAfter(emailKey) > 0) return;

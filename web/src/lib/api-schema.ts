@@ -5144,7 +5144,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests; `Retry-After` says when to try again (`rate_limited`). */
+        /** @description Too many requests; `Retry-After` says when to try again (`rate_limited`). Limited routes also send `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` on every answer. */
         RateLimited: {
             headers: {
                 [name: string]: unknown;

@@ -1,0 +1,70 @@
+import { describe, expect, test } from "bun:test";
+import { startTestDesk } from "../../test/harness";
+import { manualClock } from "../lib/clock";
+import { READINESS_LIMITS } from "./readiness";
+
+// GET /readyz reports a stuck job queue or a database that refuses writes with 503; /healthz stays
+// the cheap liveness answer whatever the state.
+const clock = manualClock(new Date("2026-11-20T10:00:00Z"));
+const desk = await startTestDesk({ clock });
+const sqlite = desk.deps.db.$client;
+
+/** A job of a kind no runner claims, so it stays where the test puts it. */
+function insertJob(id: string, state: "queued" | "running", runAt: Date, leaseUntil: Date | null) {
+  const at = clock.now().toISOString();
+  sqlite.run(
+    `INSERT INTO jobs (id, kind, workspace_id, payload, state, run_at, attempts, max_attempts, lease_until, created_at, updated_at)
+     VALUES (?, 'test.unclaimed', NULL, '{}', ?, ?, 0, 3, ?, ?, ?)`,
+    [id, state, runAt.toISOString(), leaseUntil?.toISOString() ?? null, at, at],
+  );
+}
+
+describe("GET /readyz", () => {
+  test("ready: 200 with every check", async () => {
+    const res = await desk.api("GET", "/readyz");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ok: true,
+      checks: { database: { ok: true }, jobs: { ok: true, oldest_due_seconds: 0, overdue_running: 0 } },
+    });
+  });
+
+  test("a due job waiting past the limit makes it 503; /healthz still answers 200", async () => {
+    insertJob("job-stuck-queued", "queued", clock.now(), null);
+    expect((await desk.api("GET", "/readyz")).status).toBe(200);
+    clock.advance(READINESS_LIMITS.queuedMs + 1_000);
+    const res = await desk.api("GET", "/readyz");
+    expect(res.status).toBe(503);
+    expect(res.body.ok).toBe(false);
+    expect(res.body.checks.jobs).toMatchObject({ ok: false, oldest_due_seconds: READINESS_LIMITS.queuedMs / 1000 + 1 });
+    expect(res.body.checks.jobs.detail).toContain("due job has waited");
+    expect(res.body.checks.database).toEqual({ ok: true });
+    expect((await desk.api("GET", "/healthz")).status).toBe(200);
+    sqlite.run("DELETE FROM jobs WHERE id = 'job-stuck-queued'");
+    expect((await desk.api("GET", "/readyz")).status).toBe(200);
+  });
+
+  test("a running job past its lease (beyond the grace) makes it 503", async () => {
+    insertJob("job-stuck-running", "running", clock.now(), new Date(clock.now().getTime() + 5 * 60_000));
+    clock.advance(5 * 60_000 + READINESS_LIMITS.leaseGraceMs - 1_000);
+    expect((await desk.api("GET", "/readyz")).status).toBe(200);
+    clock.advance(2_000);
+    const res = await desk.api("GET", "/readyz");
+    expect(res.status).toBe(503);
+    expect(res.body.checks.jobs).toMatchObject({ ok: false, overdue_running: 1 });
+    sqlite.run("DELETE FROM jobs WHERE id = 'job-stuck-running'");
+  });
+
+  test("a database that refuses writes makes it 503", async () => {
+    sqlite.run("PRAGMA query_only = ON");
+    try {
+      const res = await desk.api("GET", "/readyz");
+      expect(res.status).toBe(503);
+      expect(res.body.checks.database.ok).toBe(false);
+      expect(res.body.checks.database.detail).toContain("refused a write");
+    } finally {
+      sqlite.run("PRAGMA query_only = OFF");
+    }
+    expect((await desk.api("GET", "/readyz")).status).toBe(200);
+  });
+});

@@ -1,0 +1,67 @@
+import type { Db } from "../db/database";
+import { batchedWrite } from "../db/tx";
+import type { Clock } from "../lib/clock";
+
+/**
+ * GET /readyz: whether this Desk can do its work, for a load balancer or monitor (GET /healthz only
+ * says the process answers). Not ready when the database refuses a write (disk full, read-only
+ * file system, lost permissions) or the job queue is stuck: a due job waiting past `queuedMs`
+ * (mail, webhooks and automations are late), or a running job past its lease by `leaseGraceMs`
+ * (the runner aborts such runs, so one left over means the runner itself is stuck).
+ */
+export const READINESS_LIMITS = { queuedMs: 10 * 60_000, leaseGraceMs: 60_000 } as const;
+
+export type ReadinessCheck = { ok: boolean; detail?: string };
+export type Readiness = {
+  ok: boolean;
+  checks: {
+    database: ReadinessCheck;
+    jobs: ReadinessCheck & { oldest_due_seconds: number; overdue_running: number };
+  };
+};
+
+export function createReadiness(db: Db, clock: Clock, limits = READINESS_LIMITS): () => Promise<Readiness> {
+  // Raw SQL on the jobs table, like the metrics source: the HTTP layer imports no feature's internals.
+  const oldestDue = db.$client.query<{ run_at: string | null }, [string]>(
+    "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND run_at <= ?",
+  );
+  const overdue = db.$client.query<{ n: number }, [string]>(
+    "SELECT count(*) AS n FROM jobs WHERE state = 'running' AND lease_until < ?",
+  );
+  const userVersion = db.$client.query<{ user_version: number }, []>("PRAGMA user_version");
+
+  async function database(): Promise<ReadinessCheck> {
+    try {
+      // Rewriting the header's user_version with its own value dirties page 1, so the commit really
+      // writes to the WAL: a full disk or a read-only file fails here, as any other write would.
+      const version = userVersion.get()?.user_version ?? 0;
+      await batchedWrite(db, () => db.$client.run(`PRAGMA user_version = ${Math.trunc(version)}`));
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, detail: `the database refused a write: ${(error as Error).message}` };
+    }
+  }
+
+  function jobs(): Readiness["checks"]["jobs"] {
+    const now = clock.now().getTime();
+    const nowIso = new Date(now).toISOString();
+    const runAt = oldestDue.get(nowIso)?.run_at;
+    const oldestDueMs = runAt ? Math.max(0, now - Date.parse(runAt)) : 0;
+    const overdueRunning = overdue.get(new Date(now - limits.leaseGraceMs).toISOString())?.n ?? 0;
+    const problems: string[] = [];
+    if (oldestDueMs > limits.queuedMs)
+      problems.push(`a due job has waited ${Math.round(oldestDueMs / 1000)} s (limit ${limits.queuedMs / 1000} s)`);
+    if (overdueRunning > 0) problems.push(`${overdueRunning} running job(s) past their lease`);
+    return {
+      ok: problems.length === 0,
+      ...(problems.length ? { detail: problems.join("; ") } : {}),
+      oldest_due_seconds: Math.round(oldestDueMs / 1000),
+      overdue_running: overdueRunning,
+    };
+  }
+
+  return async () => {
+    const checks = { database: await database(), jobs: jobs() };
+    return { ok: checks.database.ok && checks.jobs.ok, checks };
+  };
+}
