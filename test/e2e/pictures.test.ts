@@ -126,6 +126,23 @@ describe.skipIf(!ready.ok)("pictures (Chromium against dist/desk)", () => {
   );
 
   test(
+    "a company's picture: uploaded on its page and shown in its header",
+    async () => {
+      const company = await call(desk.url, "POST", "/v1/companies", headers, { name: "Globex" });
+      expect(company.status).toBe(201);
+      const page = await signedIn();
+      await page.goto(`${desk.url}/companies/${company.body.id}`);
+      await page
+        .getByLabel("Upload a picture")
+        .setInputFiles({ name: "globex.png", mimeType: "image/png", buffer: await png("#2a9d8f") });
+      await shown(page.getByRole("img", { name: "Globex" }));
+      await page.waitForFunction(() => !!document.querySelector('.page-head img.avatar[src*="/v1/images/"]'));
+      await page.close();
+    },
+    STEP,
+  );
+
+  test(
     "workspace pictures in Settings: the logo is uploaded and shown, other slots stay empty, removing clears it",
     async () => {
       const page = await signedIn();
