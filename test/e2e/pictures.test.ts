@@ -1,6 +1,7 @@
 /**
- * Your picture on the profile page, in a real browser against the real executable: a chosen file is
- * uploaded, processed by sharp inside dist/desk and shown; an SVG is refused with the server's message.
+ * Pictures in a real browser against the real executable: your own on the profile page, a contact's on
+ * its page and the workspace logo in Settings. A chosen file is uploaded, processed by sharp inside
+ * dist/desk and shown; an SVG is refused with the server's message.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
@@ -19,8 +20,25 @@ const STEP = 30_000;
 const person = { name: "Pia Picture", email: "pia@example.test", password: "picture password 1" };
 let desk: RunningDesk;
 let browser: Browser;
+let headers: Record<string, string>;
 
-describe.skipIf(!ready.ok)("profile picture (Chromium against dist/desk)", () => {
+async function signedIn() {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(8000);
+  await page.goto(`${desk.url}/signin`);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/inbox\//);
+  return page;
+}
+
+const png = (background: string) =>
+  sharp({ create: { width: 120, height: 80, channels: 3, background } })
+    .png()
+    .toBuffer();
+
+describe.skipIf(!ready.ok)("pictures (Chromium against dist/desk)", () => {
   beforeAll(async () => {
     desk = await startDeskBinary();
     browser = await launchChromium();
@@ -34,6 +52,7 @@ describe.skipIf(!ready.ok)("profile picture (Chromium against dist/desk)", () =>
       { name: "Picture Co" },
     );
     expect(created.status).toBe(201);
+    headers = { authorization: `Bearer ${registered.body.access_token}`, "desk-workspace": created.body.id };
   }, STEP);
 
   afterAll(async () => {
@@ -44,13 +63,7 @@ describe.skipIf(!ready.ok)("profile picture (Chromium against dist/desk)", () =>
   test(
     "upload a picture: shown at 256 px; an SVG is refused; removing it brings the initials back",
     async () => {
-      const page = await browser.newPage();
-      page.setDefaultTimeout(8000);
-      await page.goto(`${desk.url}/signin`);
-      await page.getByLabel("Email").fill(person.email);
-      await page.getByLabel("Password").fill(person.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.waitForURL(/\/inbox\//);
+      const page = await signedIn();
       await page.goto(`${desk.url}/profile`);
       await shown(page.getByText("No picture yet"));
 
@@ -74,6 +87,88 @@ describe.skipIf(!ready.ok)("profile picture (Chromium against dist/desk)", () =>
 
       await page.getByRole("button", { name: "Remove picture" }).click();
       await shown(page.getByText("No picture yet"));
+      await page.close();
+    },
+    STEP,
+  );
+
+  test(
+    "a contact's picture: uploaded on its page, shown there and in the contact list; an SVG is refused",
+    async () => {
+      const contact = await call(desk.url, "POST", "/v1/contacts", headers, { name: "Carla Contact" });
+      expect(contact.status).toBe(201);
+      const page = await signedIn();
+      await page.goto(`${desk.url}/contacts/${contact.body.id}`);
+      await shown(page.getByText("No picture: initials are shown."));
+
+      await page
+        .getByLabel("Upload a picture")
+        .setInputFiles({ name: "carla.png", mimeType: "image/png", buffer: await png("#e76f51") });
+      const picture = page.getByRole("img", { name: "Carla Contact" });
+      await shown(picture);
+      expect(await picture.getAttribute("src")).toContain("/v1/images/");
+      // The page header's avatar shows the picture instead of the initials.
+      await page.waitForFunction(() => !!document.querySelector('.page-head img.avatar[src*="/v1/images/"]'));
+
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"/>');
+      await page.getByLabel("Upload a picture").setInputFiles({ name: "evil.png", mimeType: "image/png", buffer: svg });
+      await shown(page.getByText("Send a PNG, JPEG, GIF or WebP picture").first());
+
+      await page.goto(`${desk.url}/contacts`);
+      await page.waitForFunction(() => !!document.querySelector('.cell-name img.avatar[src*="/v1/images/"]'));
+
+      await page.goto(`${desk.url}/contacts/${contact.body.id}`);
+      await page.getByRole("button", { name: "Remove picture" }).click();
+      await shown(page.getByText("No picture: initials are shown."));
+      await page.close();
+    },
+    STEP,
+  );
+
+  test(
+    "a company's picture: uploaded on its page and shown in its header",
+    async () => {
+      const company = await call(desk.url, "POST", "/v1/companies", headers, { name: "Globex" });
+      expect(company.status).toBe(201);
+      const page = await signedIn();
+      await page.goto(`${desk.url}/companies/${company.body.id}`);
+      await page
+        .getByLabel("Upload a picture")
+        .setInputFiles({ name: "globex.png", mimeType: "image/png", buffer: await png("#2a9d8f") });
+      await shown(page.getByRole("img", { name: "Globex" }));
+      await page.waitForFunction(() => !!document.querySelector('.page-head img.avatar[src*="/v1/images/"]'));
+      await page.close();
+    },
+    STEP,
+  );
+
+  test(
+    "workspace pictures in Settings: the logo is uploaded and shown, other slots stay empty, removing clears it",
+    async () => {
+      const page = await signedIn();
+      await page.goto(`${desk.url}/settings/workspace`);
+      await page
+        .getByLabel("Upload the logo")
+        .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: await png("#264653") });
+      const logo = page.getByRole("img", { name: "Logo", exact: true });
+      await shown(logo);
+      expect(await logo.getAttribute("src")).toContain("/v1/images/");
+      await page.waitForFunction(() => {
+        const img = document.querySelector<HTMLImageElement>('section[aria-labelledby="workspace-image-logo"] img');
+        return !!img && img.complete && img.naturalWidth > 0;
+      });
+      expect(await page.getByRole("img", { name: "Help center logo" }).count()).toBe(0);
+      const stored = await call(desk.url, "GET", "/v1/workspace", headers);
+      expect(stored.body.avatar_url).toBe(await logo.getAttribute("src"));
+
+      await page
+        .getByLabel("Upload the widget avatar")
+        .setInputFiles({ name: "team.png", mimeType: "image/png", buffer: await png("#f4a261") });
+      await shown(page.getByRole("img", { name: "Widget avatar" }));
+
+      await page.getByRole("button", { name: "Remove the logo" }).click();
+      await shown(page.getByRole("button", { name: "Remove the widget avatar" }));
+      await page.waitForFunction(() => !document.querySelector('section[aria-labelledby="workspace-image-logo"] img'));
       await page.close();
     },
     STEP,

@@ -4,6 +4,7 @@ import { type FormEvent, useMemo, useState } from "react";
 import { api } from "../lib/api/client";
 import { useMe } from "../lib/api/session";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { PictureUpload } from "../lib/ui/PictureUpload";
 import { ErrorBox, Loading } from "../lib/ui/states";
 
 type ProfileUser = { id: string; name: string; email: string; avatar_url?: string | null; mfa_enabled?: boolean };
@@ -41,51 +42,19 @@ export function Profile() {
 /** Your picture: chosen file sent as is; the server checks, crops and resizes it. */
 function PictureSection({ user }: { user: ProfileUser }) {
   const client = useQueryClient();
-  const change = useMutation({
-    mutationFn: (file: File | null) => {
-      if (!file) return api("/me/avatar", { method: "DELETE", workspace: false });
-      const form = new FormData();
-      form.append("file", file);
-      return api("/me/avatar", { method: "PUT", form, workspace: false });
-    },
-    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
-  });
   return (
     <section aria-labelledby="profile-picture">
       <h2 id="profile-picture">Picture</h2>
-      <div className="stack narrow">
-        {user.avatar_url ? (
-          <img src={user.avatar_url} alt={user.name} width={96} height={96} style={{ borderRadius: "50%" }} />
-        ) : (
-          <p className="muted">No picture yet: your initials are shown.</p>
-        )}
-        <Field
-          label="Upload a picture"
-          name="picture"
-          hint="PNG, JPEG, GIF or WebP, at most 5 MB."
-          error={change.error}
-        >
-          <input
-            name="picture"
-            type="file"
-            accept="image/png,image/jpeg,image/gif,image/webp"
-            disabled={change.isPending}
-            onChange={(e) => {
-              const file = e.currentTarget.files?.[0];
-              if (file) change.mutate(file);
-              e.currentTarget.value = "";
-            }}
-          />
-        </Field>
-        <FormError error={change.error} fields={["file"]} />
-        {user.avatar_url && (
-          <div className="actions">
-            <button type="button" className="btn" disabled={change.isPending} onClick={() => change.mutate(null)}>
-              Remove picture
-            </button>
-          </div>
-        )}
-      </div>
+      <PictureUpload
+        path="/me/avatar"
+        workspace={false}
+        url={user.avatar_url}
+        alt={user.name}
+        label="Upload a picture"
+        removeLabel="Remove picture"
+        empty="No picture yet: your initials are shown."
+        onSaved={() => client.invalidateQueries({ queryKey: ["me"] })}
+      />
     </section>
   );
 }

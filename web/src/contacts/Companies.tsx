@@ -8,6 +8,7 @@ import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
 import { Avatar, Modal, TagChip, timeAgo } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { PictureUpload } from "../lib/ui/PictureUpload";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
 import { RecordEditor } from "./record-detail";
 import { RecordListHead, useRecordList } from "./record-list";
@@ -162,6 +163,22 @@ export function CompanyDetail({ id }: { id: string }) {
           readOnly={!canWrite(role)}
         />
         <div>
+          <section aria-labelledby="record-picture">
+            <h3 id="record-picture">Picture</h3>
+            <PictureUpload<Company>
+              path={`/companies/${id}/avatar`}
+              url={c.avatar_url}
+              alt={c.name}
+              label="Upload a picture"
+              removeLabel="Remove picture"
+              empty="No picture: initials are shown."
+              disabled={!canWrite(role)}
+              onSaved={(saved) => {
+                client.setQueryData(["company", id], saved);
+                client.invalidateQueries({ queryKey: ["companies"] });
+              }}
+            />
+          </section>
           <h3>People ({c.contact_count})</h3>
           {contacts.isPending ? (
             <Loading />

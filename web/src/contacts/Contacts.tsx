@@ -9,6 +9,7 @@ import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
 import { Avatar, Modal, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { PictureUpload } from "../lib/ui/PictureUpload";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
 import { RecordEditor } from "./record-detail";
 import { RecordListHead, useRecordList } from "./record-list";
@@ -187,6 +188,22 @@ export function ContactDetail({ id }: { id: string }) {
           )}
         </RecordEditor>
         <div>
+          <section aria-labelledby="record-picture">
+            <h3 id="record-picture">Picture</h3>
+            <PictureUpload<Contact>
+              path={`/contacts/${id}/avatar`}
+              url={c.avatar_url}
+              alt={c.name || c.email || "Contact"}
+              label="Upload a picture"
+              removeLabel="Remove picture"
+              empty="No picture: initials are shown."
+              disabled={!canWrite(role)}
+              onSaved={(saved) => {
+                client.setQueryData(["contact", id], saved);
+                client.invalidateQueries({ queryKey: ["contacts"] });
+              }}
+            />
+          </section>
           <h3>Tickets ({c.ticket_count})</h3>
           {tickets.isPending ? (
             <Loading />

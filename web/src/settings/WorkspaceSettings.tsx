@@ -5,6 +5,7 @@ import { useWorkspace } from "../lib/resources/workspace";
 import { canAdmin, useRole } from "../lib/api/session";
 import type { Workspace } from "../lib/api/types";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { PictureUpload } from "../lib/ui/PictureUpload";
 import { ErrorBox, Loading } from "../lib/ui/states";
 
 export default function WorkspaceSettings() {
@@ -79,6 +80,51 @@ export default function WorkspaceSettings() {
           </div>
         )}
       </form>
+      {admin && <WorkspaceImages workspace={w} />}
     </div>
+  );
+}
+
+/** The workspace's picture slots (PUT/DELETE /workspace/images/{slot}); `logo` is the workspace's avatar_url. */
+const IMAGE_SLOTS = [
+  { slot: "logo", title: "Logo", round: false, hint: "Shown beside the workspace name." },
+  { slot: "help_center_logo", title: "Help center logo", round: false, hint: "Heads the public help center." },
+  { slot: "help_center_favicon", title: "Help center icon", round: false, hint: "The help center's browser tab icon." },
+  { slot: "widget_avatar", title: "Widget avatar", round: true, hint: "Stands for your team in the chat widget." },
+  { slot: "widget_launcher", title: "Widget button icon", round: true, hint: "On the button that opens the widget." },
+] as const;
+
+function WorkspaceImages({ workspace }: { workspace: Workspace }) {
+  const client = useQueryClient();
+  const saved = (w: Workspace) => {
+    client.setQueryData(["workspace"], w);
+    client.invalidateQueries({ queryKey: ["me"] });
+  };
+  return (
+    <section aria-labelledby="workspace-images">
+      <h2 id="workspace-images">Pictures</h2>
+      <div className="picture-grid">
+        {IMAGE_SLOTS.map((s) => {
+          const url = s.slot === "logo" ? workspace.avatar_url : workspace.images[s.slot];
+          return (
+            <section key={s.slot} aria-labelledby={`workspace-image-${s.slot}`}>
+              <h3 id={`workspace-image-${s.slot}`}>{s.title}</h3>
+              <p className="muted small">{s.hint}</p>
+              <PictureUpload<Workspace>
+                path={`/workspace/images/${s.slot}`}
+                url={url}
+                alt={s.title}
+                label={`Upload the ${s.title.toLowerCase()}`}
+                removeLabel={`Remove the ${s.title.toLowerCase()}`}
+                empty="None yet."
+                size={64}
+                round={s.round}
+                onSaved={saved}
+              />
+            </section>
+          );
+        })}
+      </div>
+    </section>
   );
 }
