@@ -46,10 +46,6 @@ export const createTxRuntime = (): TxRuntime => ({ batch: null, frames: [], befo
 const FRAME = Symbol("desk.frame");
 type FramedTx = Tx & { [FRAME]?: Frame };
 
-// Which database's change is open right now, for the two ambient questions that have no tx to ask
-// (`inTransaction`, `currentDb`): withTx is synchronous, so at most one chain of changes is open.
-let openFrames: Frame[] | null = null;
-
 /** The transaction-control statements, prepared once per connection. */
 const statementsOf = preparedFor((sqlite) => ({
   begin: sqlite.prepare("BEGIN IMMEDIATE"),
@@ -82,8 +78,6 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
   tx[FRAME] = frame;
   statements.savepoint.run();
   frames.push(frame);
-  const previous = openFrames;
-  openFrames = frames;
   let result: T;
   try {
     result = guardSync(fn(frame.tx));
@@ -93,7 +87,6 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
     throw error;
   } finally {
     frames.pop();
-    openFrames = previous;
   }
   batch.afterCommit.push(...frame.afterCommit);
   batch.savepoints++;
