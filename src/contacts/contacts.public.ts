@@ -1,9 +1,7 @@
 /** What other features may use of contacts (and companies): finding, referencing, presenting and searching contacts. */
 export {
-  contactEmailOf,
   contactRefsOf,
   findOrCreateContactByEmail,
-  liveContactExists,
   findContact,
   setContactPicture,
 } from "./contacts.service";

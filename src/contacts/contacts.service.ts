@@ -288,19 +288,6 @@ export function contactRefsOf(db: Queryable, ids: string[]): Map<string, Contact
   return out;
 }
 
-/** True when the workspace has this contact and it is not deleted. */
-export function liveContactExists(db: Queryable, workspaceId: string, id: string): boolean {
-  return !!db
-    .select({ id: contacts.id })
-    .from(contacts)
-    .where(and(eq(contacts.id, id), eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt)))
-    .get();
-}
-
-/** A contact's email (null when it has none or is unknown): where replies to its tickets go. */
-export const contactEmailOf = (db: Queryable, id: string): string | null =>
-  db.select({ email: contacts.email }).from(contacts).where(eq(contacts.id, id)).get()?.email ?? null;
-
 /** Sets or clears a contact's uploaded picture and appends `contact.updated`; another workspace's contact is 404. */
 export function setContactPicture(
   tx: Tx,

@@ -1,12 +1,9 @@
 import { eq } from "drizzle-orm";
-import { join } from "node:path";
 import { z } from "zod";
 import { workspaceRefOf } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
-import { newId } from "../lib/ids";
-import { escapeHtml } from "../lib/sanitize";
-import { defineJob, type JobContext, PermanentFailure } from "../jobs/define";
-import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
+import { defineJob, type JobContext } from "../jobs/define";
+import { sendSystemMail } from "../mail/mail.system";
 import { userRef } from "../users/users.public";
 import { invitations } from "./invitations.table";
 
@@ -44,33 +41,15 @@ export const invitationMailJob = defineJob({
       "",
       `The link works until ${invitation.expiresAt}. If you did not expect it, ignore this email.`,
     ];
-    const host = new URL(deps.config.baseUrl).hostname;
-    const mail: OutgoingMail = {
-      from: { name: "Desk", address: `no-reply@${host}` },
-      to: [invitation.email],
-      cc: [],
+    const path = await sendSystemMail(deps.config, deps.clock.now(), {
+      to: invitation.email,
       subject: `Join ${workspaceName} on Desk`,
-      text: lines.join("\n"),
-      html: lines
-        .map((line) =>
-          line
-            ? `<p>${escapeHtml(line).replace(escapeHtml(url), `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`)}</p>`
-            : "",
-        )
-        .join(""),
-      messageId: `<${newId()}@${host}>`,
-    };
-    const relay = deps.config.smtpRelayUrl;
-    if (!relay) {
-      const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, deps.clock.now());
+      lines,
+      link: url,
+    });
+    if (path) {
       run.logger.info({ invitation_id: invitation.id, path }, "invitation mail written to the outbox");
       return;
-    }
-    try {
-      await sendViaSmtp(smtpSettingsFromUrl(relay), mail);
-    } catch (error) {
-      if (error instanceof SendFailure && !error.temporary) throw new PermanentFailure(error.message);
-      throw error;
     }
     run.logger.info({ invitation_id: invitation.id }, "invitation mail sent through the relay");
   },

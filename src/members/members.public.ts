@@ -1,13 +1,12 @@
+import type { Role } from "../auth/context";
 import type { Db } from "../db/database";
 import { preparedFor } from "../db/prepared";
 
-export type MemberRole = "viewer" | "agent" | "admin" | "owner";
-export type Membership = { id: string; name: string; slug: string; role: MemberRole };
+export type Membership = { id: string; name: string; slug: string; role: Role };
 
-type MembershipRow = Membership & { user_id: string };
 const membershipsStatement = preparedFor((sqlite) =>
-  sqlite.query<MembershipRow, [string]>(
-    "SELECT w.id, w.name, w.slug, m.role, m.user_id FROM members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL WHERE m.user_id = ? ORDER BY m.created_at, w.id",
+  sqlite.query<Membership, [string]>(
+    "SELECT w.id, w.name, w.slug, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL WHERE m.user_id = ? ORDER BY m.created_at, w.id",
   ),
 );
 
@@ -16,17 +15,15 @@ const membershipsStatement = preparedFor((sqlite) =>
  * GET /v1/me runs it on every page load.
  */
 export function membershipsOf(db: Db, userId: string): Membership[] {
-  return membershipsStatement(db)
-    .all(userId)
-    .map(({ id, name, slug, role }) => ({ id, name, slug, role }));
+  return membershipsStatement(db).all(userId);
 }
 
 /**
  * A person's role in a workspace not deleted, or null when they are no member: asked by the
  * credential resolver and the realtime gateway on every request or grant change.
  */
-export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) => MemberRole | null {
-  const memberRole = db.$client.query<{ role: MemberRole }, [string, string]>(
+export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) => Role | null {
+  const memberRole = db.$client.query<{ role: Role }, [string, string]>(
     "SELECT m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL WHERE m.workspace_id = ? AND m.user_id = ?",
   );
   return (workspaceId, userId) => memberRole.get(workspaceId, userId)?.role ?? null;

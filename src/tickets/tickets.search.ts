@@ -36,7 +36,7 @@ export function searchTickets(
     : null;
   const plan = quoted?.only ? null : planSearch(db, q, commonTermDocs);
   if (!plan && !byNumber) return [];
-  const ranked = rankedTicketIds(db, ctx, plan, limit, commonTermDocs, byNumber);
+  const ranked = rankedTicketIds(db, ctx, plan, limit, byNumber);
   if (ranked.length === 0) return [];
   const rows = db
     .select()
@@ -57,11 +57,10 @@ function rankedTicketIds(
   ctx: RequestContext,
   plan: SearchPlan | null,
   limit: number,
-  commonTermDocs: number,
   byNumber: SQL | null,
 ): { id: string }[] {
   const parts: SQL[] = byNumber ? [byNumber] : [];
-  if (plan) parts.push(wordHitsSql(ctx, plan, limit, commonTermDocs));
+  if (plan) parts.push(wordHitsSql(ctx, plan, limit));
   return db.all<{ id: string }>(sql`
     WITH hits(ticket_id, score) AS (${sql.join(parts, sql` UNION ALL `)})
     SELECT tickets.id AS id FROM hits JOIN tickets ON tickets.id = hits.ticket_id
@@ -72,7 +71,7 @@ function rankedTicketIds(
 }
 
 /** (ticket id, score) of every word hit: subject, message, custom field, contact. */
-function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number, _commonTermDocs: number): SQL {
+function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number): SQL {
   const precise = plan.precise;
   const subject = plan.expression(["subject"]);
   const body = plan.expression(["body"]);

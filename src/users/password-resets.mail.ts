@@ -1,12 +1,9 @@
 import { eq } from "drizzle-orm";
-import { join } from "node:path";
 import { z } from "zod";
 import { users } from "../auth/auth.table";
 import type { Deps } from "../deps";
-import { defineJob, PermanentFailure, type JobContext } from "../jobs/define";
-import { newId } from "../lib/ids";
-import { escapeHtml } from "../lib/sanitize";
-import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
+import { defineJob, type JobContext } from "../jobs/define";
+import { sendSystemMail } from "../mail/mail.system";
 import { passwordResets } from "./password-resets.table";
 
 /** The link is the secret: the payload holds it sealed (DESK_SECRET), never in clear. */
@@ -40,40 +37,20 @@ export const passwordResetMailJob = defineJob({
       `The link works once, until ${row.reset.expiresAt}. Resetting signs you out everywhere.`,
       "If you did not ask for it, ignore this email: your password stays as it is.",
     ];
-    const host = new URL(deps.config.baseUrl).hostname;
-    const mail: OutgoingMail = {
-      from: { name: "Desk", address: `no-reply@${host}` },
-      to: [row.email],
-      cc: [],
+    const path = await sendSystemMail(deps.config, deps.clock.now(), {
+      to: row.email,
       subject: "Reset your Desk password",
-      text: lines.join("\n"),
-      html: lines
-        .map((line) =>
-          line === url
-            ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`
-            : line
-              ? `<p>${escapeHtml(line)}</p>`
-              : "",
-        )
-        .join(""),
-      messageId: `<${newId()}@${host}>`,
+      lines,
+      link: url,
       // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
       headers: { "Auto-Submitted": "auto-generated" },
-    };
-    const relay = deps.config.smtpRelayUrl;
-    if (!relay) {
-      const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, deps.clock.now());
+    });
+    if (path) {
       run.logger.warn(
         { reset_id: row.reset.id, path },
         "password reset mail written to the outbox (no DESK_SMTP_URL relay): it was not delivered",
       );
       return;
-    }
-    try {
-      await sendViaSmtp(smtpSettingsFromUrl(relay), mail);
-    } catch (error) {
-      if (error instanceof SendFailure && !error.temporary) throw new PermanentFailure(error.message);
-      throw error;
     }
     run.logger.info({ reset_id: row.reset.id }, "password reset mail sent through the relay");
   },

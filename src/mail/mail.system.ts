@@ -1,0 +1,46 @@
+import { join } from "node:path";
+import { PermanentFailure } from "../jobs/define";
+import { newId } from "../lib/ids";
+import { escapeHtml } from "../lib/sanitize";
+import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "./mail.send";
+
+/** Desk's own mail (invitations, password resets): plain lines, the one link made an anchor in the HTML part. */
+export type SystemMail = {
+  to: string;
+  subject: string;
+  lines: string[];
+  link: string;
+  headers?: Record<string, string>;
+};
+
+type SystemMailConfig = { baseUrl: string; dataDir: string; smtpRelayUrl: string | null };
+
+/**
+ * Sends system mail from `no-reply@<base URL host>`: through the DESK_SMTP_URL relay when set, else
+ * as an .eml file under `<data dir>/outbox` (DECISIONS.md). Returns the outbox path when the mail was
+ * only written there, null when the relay took it. A refusal the relay will repeat is a
+ * PermanentFailure, so the calling job stops retrying.
+ */
+export async function sendSystemMail(config: SystemMailConfig, now: Date, system: SystemMail): Promise<string | null> {
+  const host = new URL(config.baseUrl).hostname;
+  const link = escapeHtml(system.link);
+  const anchor = `<a href="${link}">${link}</a>`;
+  const mail: OutgoingMail = {
+    from: { name: "Desk", address: `no-reply@${host}` },
+    to: [system.to],
+    cc: [],
+    subject: system.subject,
+    text: system.lines.join("\n"),
+    html: system.lines.map((line) => (line ? `<p>${escapeHtml(line).replace(link, () => anchor)}</p>` : "")).join(""),
+    messageId: `<${newId()}@${host}>`,
+    ...(system.headers ? { headers: system.headers } : {}),
+  };
+  if (!config.smtpRelayUrl) return writeToOutbox(join(config.dataDir, "outbox"), mail, now);
+  try {
+    await sendViaSmtp(smtpSettingsFromUrl(config.smtpRelayUrl), mail);
+  } catch (error) {
+    if (error instanceof SendFailure && !error.temporary) throw new PermanentFailure(error.message);
+    throw error;
+  }
+  return null;
+}
