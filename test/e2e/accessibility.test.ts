@@ -449,12 +449,8 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     async () => {
       await visit("/profile", "#profile-sessions");
       const found = await audit("profile");
-      await page
-        .getByRole("button", { name: /set up two-factor|turn on two-factor|enable/i })
-        .first()
-        .click()
-        .catch(() => {});
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+      await shown(page.getByRole("img", { name: "QR code for your authenticator app" }));
       found.push(...(await audit("profile with two-factor setup")));
       await visit("/inbox/snoozed", "main");
       found.push(...(await audit("snoozed folder")));

@@ -9,8 +9,17 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
 import * as OTPAuth from "otpauth";
-import type { Browser, Page } from "playwright-core";
-import { call, ensureBinary, launchChromium, type RunningDesk, shown, startDeskBinary } from "./browser";
+import type { Browser } from "playwright-core";
+import {
+  call,
+  ensureBinary,
+  launchChromium,
+  ownerWithWorkspace,
+  type RunningDesk,
+  shown,
+  signIn,
+  startDeskBinary,
+} from "./browser";
 
 const ready = ensureBinary();
 if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
@@ -24,14 +33,6 @@ const STEP = 30_000;
 const person = { name: "Pat Profile", email: "pat@example.test", password: "first password 1" };
 let desk: RunningDesk;
 let browser: Browser;
-
-async function signIn(page: Page, password: string) {
-  await page.goto(`${desk.url}/signin`);
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/inbox\//);
-}
 
 /** The newest outbox mail to the person, as text (quoted-printable decoded). */
 async function resetMailText(): Promise<string> {
@@ -52,16 +53,7 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
   beforeAll(async () => {
     desk = await startDeskBinary();
     browser = await launchChromium();
-    const registered = await call(desk.url, "POST", "/v1/auth/register", {}, person);
-    expect(registered.status).toBe(201);
-    const created = await call(
-      desk.url,
-      "POST",
-      "/v1/workspaces",
-      { authorization: `Bearer ${registered.body.access_token}` },
-      { name: "Profile Co" },
-    );
-    expect(created.status).toBe(201);
+    await ownerWithWorkspace(desk.url, person, "Profile Co");
   }, STEP);
 
   afterAll(async () => {
@@ -73,7 +65,7 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(8000);
-    await signIn(page, person.password);
+    await signIn(page, desk.url, person);
     // Another sign-in elsewhere (a script standing in for a second device).
     const elsewhere = await call(
       desk.url,
@@ -183,7 +175,7 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
   test("forgot password: the sign-in page's link, the mailed reset link, and signing in with the new password", async () => {
     const signedIn = await browser.newContext();
     const old = await signedIn.newPage();
-    await signIn(old, person.password);
+    await signIn(old, desk.url, person);
 
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -215,7 +207,7 @@ describe.skipIf(!ready.ok)("account pages (Chromium against dist/desk)", () => {
 
     await page.getByRole("link", { name: "Sign in" }).click();
     person.password = "third password 3";
-    await signIn(page, person.password);
+    await signIn(page, desk.url, person);
     await shown(page.getByRole("heading", { name: "Unassigned" }));
 
     // The link was single use.

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 export const DESK_BINARY = join(ROOT, "dist", "desk");
@@ -105,6 +105,43 @@ export async function call<T = any>(
   });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** Registers `who` through the API and creates their workspace; answers the headers that act as them in it. */
+export async function ownerWithWorkspace(
+  url: string,
+  who: { name: string; email: string; password: string },
+  workspace: string,
+): Promise<{ userId: string; token: string; headers: Record<string, string> }> {
+  const registered = await call(
+    url,
+    "POST",
+    "/v1/auth/register",
+    {},
+    {
+      name: who.name,
+      email: who.email,
+      password: who.password,
+    },
+  );
+  if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
+  const token: string = registered.body.access_token;
+  const created = await call(url, "POST", "/v1/workspaces", { authorization: `Bearer ${token}` }, { name: workspace });
+  if (created.status !== 201) throw new Error(`creating the workspace answered ${created.status}`);
+  return {
+    userId: registered.body.user.id,
+    token,
+    headers: { authorization: `Bearer ${token}`, "desk-workspace": created.body.id },
+  };
+}
+
+/** Signs `who` in through the sign-in form, like a person, and waits for the inbox. */
+export async function signIn(page: Page, url: string, who: { email: string; password: string }): Promise<void> {
+  await page.goto(`${url}/signin`);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/inbox\//);
 }
 
 /** Waits until the locator is visible (playwright's own auto-wait; bun's expect has no such matcher). */

@@ -5,7 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { call, ensureBinary, eventually, launchChromium, type RunningDesk, shown, startDeskBinary } from "./browser";
+import {
+  call,
+  ensureBinary,
+  eventually,
+  launchChromium,
+  ownerWithWorkspace,
+  type RunningDesk,
+  shown,
+  signIn,
+  startDeskBinary,
+} from "./browser";
 
 const ready = ensureBinary();
 if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
@@ -43,27 +53,12 @@ const messagesOf = async (ticketId: string): Promise<Array<{ kind: string; body_
 describe.skipIf(!ready.ok)("a new team's first day (Chromium against dist/desk)", () => {
   beforeAll(async () => {
     desk = await startDeskBinary();
-    const register = await call(desk.url, "POST", "/v1/auth/register", {}, owner);
-    expect(register.status).toBe(201);
-    ownerId = register.body.user.id;
-    const token = `Bearer ${register.body.access_token}`;
-    const workspace = await call(
-      desk.url,
-      "POST",
-      "/v1/workspaces",
-      { authorization: token },
-      { name: "Acme Support" },
-    );
-    asOwner = { authorization: token, "desk-workspace": workspace.body.id };
+    ({ userId: ownerId, headers: asOwner } = await ownerWithWorkspace(desk.url, owner, "Acme Support"));
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1360, height: 820 } });
     page = await context.newPage();
     page.setDefaultTimeout(8000);
-    await page.goto(`${desk.url}/signin`);
-    await page.getByLabel("Email").fill(owner.email);
-    await page.getByLabel("Password").fill(owner.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(/\/inbox\//);
+    await signIn(page, desk.url, owner);
   }, STEP);
 
   afterAll(async () => {

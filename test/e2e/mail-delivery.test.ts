@@ -5,7 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { call, ensureBinary, eventually, launchChromium, type RunningDesk, shown, startDeskBinary } from "./browser";
+import {
+  call,
+  ensureBinary,
+  eventually,
+  launchChromium,
+  ownerWithWorkspace,
+  type RunningDesk,
+  shown,
+  signIn,
+  startDeskBinary,
+} from "./browser";
 
 const ready = ensureBinary();
 if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
@@ -30,16 +40,7 @@ describe.skipIf(!ready.ok)("outbox-only delivery in the web app (Chromium agains
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1360, height: 820 } })).newPage();
     page.setDefaultTimeout(8000);
-    const session = await call(desk.url, "POST", "/v1/auth/register", {}, owner);
-    expect(session.status).toBe(201);
-    const workspace = await call(
-      desk.url,
-      "POST",
-      "/v1/workspaces",
-      { authorization: `Bearer ${session.body.access_token}` },
-      { name: "Acme" },
-    );
-    headers = { authorization: `Bearer ${session.body.access_token}`, "desk-workspace": workspace.body.id };
+    ({ headers } = await ownerWithWorkspace(desk.url, owner, "Acme"));
     const mailbox = await call(desk.url, "POST", "/v1/mailboxes", headers, {
       name: "Help",
       email: "help@acme.test",
@@ -63,11 +64,7 @@ describe.skipIf(!ready.ok)("outbox-only delivery in the web app (Chromium agains
         (m: { kind: string }) => m.kind === "reply",
       )?.delivery_via ?? null;
     expect(await eventually(via, "outbox")).toBe("outbox");
-    await page.goto(`${desk.url}/signin`);
-    await page.getByLabel("Email").fill(owner.email);
-    await page.getByLabel("Password").fill(owner.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(/\/inbox\//);
+    await signIn(page, desk.url, owner);
   }, STEP);
 
   afterAll(async () => {

@@ -6,7 +6,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import sharp from "sharp";
-import { call, ensureBinary, launchChromium, type RunningDesk, shown, startDeskBinary } from "./browser";
+import {
+  call,
+  ensureBinary,
+  launchChromium,
+  ownerWithWorkspace,
+  type RunningDesk,
+  shown,
+  signIn,
+  startDeskBinary,
+} from "./browser";
 
 const ready = ensureBinary();
 if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
@@ -25,11 +34,7 @@ let headers: Record<string, string>;
 async function signedIn() {
   const page = await browser.newPage();
   page.setDefaultTimeout(8000);
-  await page.goto(`${desk.url}/signin`);
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill(person.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/inbox\//);
+  await signIn(page, desk.url, person);
   return page;
 }
 
@@ -42,17 +47,7 @@ describe.skipIf(!ready.ok)("pictures (Chromium against dist/desk)", () => {
   beforeAll(async () => {
     desk = await startDeskBinary();
     browser = await launchChromium();
-    const registered = await call(desk.url, "POST", "/v1/auth/register", {}, person);
-    expect(registered.status).toBe(201);
-    const created = await call(
-      desk.url,
-      "POST",
-      "/v1/workspaces",
-      { authorization: `Bearer ${registered.body.access_token}` },
-      { name: "Picture Co" },
-    );
-    expect(created.status).toBe(201);
-    headers = { authorization: `Bearer ${registered.body.access_token}`, "desk-workspace": created.body.id };
+    ({ headers } = await ownerWithWorkspace(desk.url, person, "Picture Co"));
   }, STEP);
 
   afterAll(async () => {

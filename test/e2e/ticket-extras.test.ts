@@ -6,7 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { call, ensureBinary, eventually, launchChromium, type RunningDesk, shown, startDeskBinary } from "./browser";
+import {
+  call,
+  ensureBinary,
+  eventually,
+  launchChromium,
+  ownerWithWorkspace,
+  type RunningDesk,
+  shown,
+  signIn,
+  startDeskBinary,
+} from "./browser";
 
 const ready = ensureBinary();
 if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
@@ -32,11 +42,7 @@ async function signedIn(who: { email: string; password: string }): Promise<Page>
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(8000);
-  await page.goto(`${desk.url}/signin`);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/inbox\//);
+  await signIn(page, desk.url, who);
   await shown(page.locator("[data-testid=live][data-state=live]"), 10_000);
   return page;
 }
@@ -77,23 +83,9 @@ describe.skipIf(!ready.ok)("ticket extras (Chromium against dist/desk)", () => {
   beforeAll(async () => {
     desk = await startDeskBinary({ DESK_INBOUND_SECRET: INBOUND_SECRET });
     browser = await launchChromium();
-    const registered = await call(
-      desk.url,
-      "POST",
-      "/v1/auth/register",
-      {},
-      { email: owner.email, password: owner.password, name: owner.name },
-    );
-    expect(registered.status).toBe(201);
-    owner.token = registered.body.access_token;
-    const workspace = await call(
-      desk.url,
-      "POST",
-      "/v1/workspaces",
-      { authorization: `Bearer ${owner.token}` },
-      { name: "Extras" },
-    );
-    workspaceId = workspace.body.id;
+    const registered = await ownerWithWorkspace(desk.url, owner, "Extras");
+    owner.token = registered.token;
+    workspaceId = registered.headers["desk-workspace"]!;
     const invitation = await call(desk.url, "POST", "/v1/invitations", as(owner), {
       email: agent.email,
       role: "agent",
