@@ -23,6 +23,9 @@ import { createPresence } from "./presence";
 import { CLOSE, type AgentClaims, type WidgetClaims } from "./realtime.protocol";
 import type { Clock } from "../lib/clock";
 
+/** Frames a socket may send before its admission completes; more is misbehaviour. */
+const MAX_EARLY_FRAMES = 16;
+
 type SocketData = {
   kind: "agent" | "widget";
   token: string;
@@ -38,6 +41,8 @@ type SocketData = {
   teams: string[];
   /** An API key's scopes (its events are filtered one by one); null for people. */
   scopes: Scope[] | null;
+  /** Frames that arrived while admission was still reading the grants: handled once it is done. */
+  early: Array<string | Buffer>;
   /** Topics served from our own index (user:, contact:), not Bun's pub/sub. */
   ownTopics: string[];
 };
@@ -215,6 +220,7 @@ export function createRealtimeGateway(deps: {
     for (const topic of data.ownTopics) addTo(byOwnTopic, topic, ws);
     data.ready = true;
     if (data.since !== null && data.kind === "agent") replay(ws, data.since);
+    for (const frame of data.early.splice(0)) if (!data.closed) onFrame(ws, frame);
   }
 
   function replay(ws: Socket, since: number): void {
@@ -232,6 +238,13 @@ export function createRealtimeGateway(deps: {
   }
 
   function onFrame(ws: Socket, message: string | Buffer): void {
+    // A client may speak as soon as the socket opens; until its grants are read, what it says
+    // (presence on a private team's ticket) cannot be judged, so it waits rather than being lost.
+    if (!ws.data.ready) {
+      if (ws.data.early.length >= MAX_EARLY_FRAMES) return shut(ws, CLOSE.badFrame);
+      ws.data.early.push(message);
+      return;
+    }
     const text = typeof message === "string" ? message : null;
     if (text === null || text.length > MAX_FRAME_BYTES) return shut(ws, CLOSE.badFrame);
     let frame: unknown;
@@ -250,7 +263,6 @@ export function createRealtimeGateway(deps: {
     if (type === "chat.typing") {
       if (typeof ticketId !== "string" || ticketId.length === 0 || ticketId.length > 100)
         return shut(ws, CLOSE.badFrame);
-      if (!ws.data.ready) return;
       // Relayed, never stored: no seq, never reaches webhooks.
       const relay = JSON.stringify({
         type: "chat.typing",
@@ -399,6 +411,7 @@ export function createRealtimeGateway(deps: {
         teams: [],
         scopes: null,
         ownTopics: [],
+        early: [],
       };
       return target.upgrade(request, { data })
         ? "upgraded"

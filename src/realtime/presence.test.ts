@@ -13,7 +13,7 @@ afterEach(() => {
 
 type Roster = { type: "presence"; ticket_id: string; viewers: Array<{ user_id: string; name: string; state: string }> };
 
-/** A real socket, admitted (a pong proves the gateway has joined it). */
+/** A real socket, admitted (frames wait for admission, so the pong comes after it). */
 async function socketFor(headers: Record<string, string>) {
   const res = await desk.api("POST", "/v1/realtime/token", { headers });
   expect(res.status).toBe(200);
@@ -120,6 +120,23 @@ describe("presence on the realtime gateway (collision detection)", () => {
     const adm = await socketFor(owner.headers);
     adm.send({ type: "presence", ticket_id: secret.id });
     await rosterIs(ins, secret.id, ["Ines Insider:viewing", `${owner.name}:viewing`]);
+  });
+
+  test("a frame sent the moment the socket opens waits for admission instead of being judged without grants", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const insider = await addMember(desk, workspace.id, "agent", { name: "Ida Early" });
+    const team = await newTeam(desk, owner, { name: "Vault", private: true, member_ids: [insider.id] });
+    const secret = await newTicket(desk, owner, { team_id: team.id });
+    for (let round = 0; round < 5; round++) {
+      const res = await desk.api("POST", "/v1/realtime/token", { headers: insider.headers });
+      const socket = connect(`${wsBase}/v1/realtime?token=${res.body.token}`);
+      open.push(socket);
+      await socket.opened;
+      // No ping first: the presence frame races the gateway's reading of the private-team grant.
+      socket.send({ type: "presence", ticket_id: secret.id });
+      await rosterIs(socket, secret.id, ["Ida Early:viewing"]);
+      socket.ws.close();
+    }
   });
 
   test("malformed presence frames close the socket with 4400", async () => {
