@@ -59,6 +59,21 @@ describe("durable event consumers", () => {
     expect(effects(db)).toHaveLength(5);
   });
 
+  test("the cursor moves past events of other types, so the next scan does not read them again", async () => {
+    const { db } = freshDb();
+    storeEvents(db, "w1", ["test.item", ...Array.from({ length: 50 }, () => "test.other")]);
+    const runner = runnerOf(db, [recordingConsumer()], {});
+    expect(await runner.drain()).toBe(1);
+    const cursor = () =>
+      db.$client.query<{ last_rowid: number }, []>("SELECT last_rowid FROM event_consumers").get()?.last_rowid;
+    const newest = () => db.$client.query<{ r: number }, []>("SELECT max(rowid) AS r FROM events").get()?.r;
+    expect(cursor()).toBe(newest());
+    storeEvents(db, "w1", ["test.other", "test.item"]);
+    expect(await runner.drain()).toBe(1);
+    expect(cursor()).toBe(newest());
+    expect(effects(db)).toHaveLength(2);
+  });
+
   test("a process killed mid-way resumes after its last committed event: nothing lost, nothing repeated", async () => {
     const { db, path } = freshDb();
     storeEvents(

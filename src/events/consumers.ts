@@ -89,9 +89,9 @@ const statementsOf = preparedFor((sqlite) => ({
   advance: sqlite.query<unknown, [number, string, string]>(
     "UPDATE event_consumers SET last_rowid = ?, updated_at = ? WHERE name = ?",
   ),
-  after: sqlite.query<EventRow, [number, string, number]>(
+  after: sqlite.query<EventRow, [number, number, string, number]>(
     `SELECT rowid, id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth
-     FROM events WHERE rowid > ? AND type IN (SELECT value FROM json_each(?)) ORDER BY rowid LIMIT ?`,
+     FROM events WHERE rowid > ? AND rowid <= ? AND type IN (SELECT value FROM json_each(?)) ORDER BY rowid LIMIT ?`,
   ),
 }));
 
@@ -143,7 +143,11 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
     const failure = failures.get(consumer.name);
     if (failure && failure.retryAt > clock.now().getTime()) return { handled: 0, more: false };
     const from = statements.cursor.get(consumer.name)?.last_rowid ?? 0;
-    const rows = statements.after.all(from, typesOf.get(consumer.name) ?? "[]", batch);
+    // Everything up to the newest stored event is committed (transactions are synchronous in this
+    // process), so a scan that finds fewer than `batch` matches may move the cursor to it: the next
+    // scan starts there instead of re-reading every unrelated event since the last match.
+    const upTo = statements.newest.get()?.rowid ?? 0;
+    const rows = statements.after.all(from, upTo, typesOf.get(consumer.name) ?? "[]", batch);
     let handled = 0;
     for (const row of rows) {
       const at = clock.now().toISOString();
@@ -184,6 +188,8 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
         return { handled, more: false };
       }
     }
+    if (rows.length < batch && upTo > (rows.at(-1)?.rowid ?? from))
+      withTx(db, () => statements.advance.run(upTo, clock.now().toISOString(), consumer.name));
     return { handled, more: rows.length === batch };
   }
 
