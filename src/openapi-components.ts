@@ -10,6 +10,7 @@ import { TagGroupSchema, TagSchema } from "./labels/labels.schemas";
 import { MailboxSchema } from "./mailboxes/mailboxes.schemas";
 import { MeSchema } from "./me/me.schemas";
 import { MemberSchema } from "./members/members.schemas";
+import { NotificationSchema } from "./notifications/notifications.schemas";
 import { AttachmentSchema, MessageSchema } from "./tickets/messages.schemas";
 import { TeamSchema } from "./teams/teams.schemas";
 import { ActivitySchema, TicketSchema } from "./tickets/tickets.schemas";
@@ -28,6 +29,7 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [ActivitySchema, "Activity"],
   [MessageSchema, "Message"],
   [AttachmentSchema, "Attachment"],
+  [NotificationSchema, "Notification"],
   [ContactSchema, "Contact"],
   [CompanySchema, "Company"],
   [TagSchema, "Tag"],

@@ -12,6 +12,7 @@ import { mailboxesModule } from "./mailboxes/mailboxes.module";
 import { meModule } from "./me/me.module";
 import { picturesModule } from "./pictures/pictures.module";
 import { membersModule } from "./members/members.module";
+import { notificationsModule } from "./notifications/notifications.module";
 import type { FeatureModule } from "./module";
 import { outboundModule } from "./outbound/outbound.module";
 import { reportsModule } from "./reports/reports.module";
@@ -60,4 +61,5 @@ export const modules: FeatureModule[] = [
   companiesModule,
   viewsModule,
   savedRepliesModule,
+  notificationsModule,
 ];

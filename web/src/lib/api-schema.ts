@@ -1857,62 +1857,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "notification.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * notification.created
-         * @description Reserved by SPEC.md for a feature not built yet: a notification was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "notification.created";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            notification: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "automation.created": {
         parameters: {
             query?: never;
@@ -4544,6 +4488,60 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "notification.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * notification.created
+         * @description Someone was notified (published on `user:<uid>`). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "notification.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            notification: components["schemas"]["Notification"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -4987,6 +4985,21 @@ export interface components {
             };
             created_at: string;
             updated_at: string;
+        };
+        Notification: {
+            id: string;
+            /** @enum {string} */
+            type: "assigned" | "mentioned" | "customer_replied" | "sla_breached" | "ai_handoff" | "ai_cap_reached" | "ai_balance_low" | "ai_balance_out" | "auto_recharge_failed" | "ai_key_failed";
+            ticket: {
+                id: string;
+                number: number;
+                subject: string;
+            } | null;
+            data: {
+                [key: string]: unknown;
+            };
+            read_at: string | null;
+            created_at: string;
         };
         Error: {
             status: number;
@@ -7085,7 +7098,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     description?: string;
-                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "notification.created" | "automation.created" | "automation.updated" | "automation.deleted" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted")[];
+                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "notification.created")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -7196,7 +7209,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "notification.created" | "automation.created" | "automation.updated" | "automation.deleted" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted")[];
+                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "notification.created")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };

@@ -11,7 +11,6 @@ export const EVENT_TYPES = [
   "team.updated",
   "team.deleted",
   "event.hidden",
-  "notification.created",
   "automation.created",
   "automation.updated",
   "automation.deleted",
@@ -60,6 +59,7 @@ export const EVENT_TYPES = [
   "saved_reply.created",
   "saved_reply.updated",
   "saved_reply.deleted",
+  "notification.created",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -69,7 +69,6 @@ export const EVENT_RESOURCES = [
   "member",
   "team",
   "event",
-  "notification",
   "automation",
   "sla_policy",
   "kb_article",
@@ -87,5 +86,6 @@ export const EVENT_RESOURCES = [
   "company",
   "view",
   "saved_reply",
+  "notification",
 ] as const;
 export type EventResource = (typeof EVENT_RESOURCES)[number];
