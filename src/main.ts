@@ -12,6 +12,7 @@ import { migrations } from "../migrations/index";
 import { runUserCommand, USER_USAGE } from "./users/users.cli";
 import { BACKUP_USAGE, RESTORE_USAGE, runBackupCommand, runRestoreCommand } from "./backups/backups.cli";
 import { NewerDatabaseError } from "./db/migrate";
+import { diagnose, formatFindings } from "./doctor/doctor";
 
 const USAGE = `Usage: desk <command>
 
@@ -23,6 +24,7 @@ Commands:
             write a consistent archive while Desk serves, or check one
   ${RESTORE_USAGE}
             restore an archive into an empty data dir
+  doctor    check configuration, data dir permissions, the database, DNS (MX) and the mail relay
   help      show this text
 
 Configuration comes from DESK_* environment variables; see README.md.`;
@@ -40,6 +42,11 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "restore") return runRestoreCommand(argv.slice(1));
   if (command === "backup") return runBackupCommand(loadConfig, argv.slice(1));
+  if (command === "doctor") {
+    const findings = await diagnose(process.env);
+    console.log(formatFindings(findings));
+    return findings.some((f) => f.verdict === "fail") ? 1 : 0;
+  }
   const config = loadConfig();
   if (command === "migrate") {
     const db = openDatabase(config.databasePath, createRuntime());

@@ -1,0 +1,132 @@
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../test/peers/dovecot";
+import { startSmtpSink } from "../../test/peers/smtp-sink";
+import { startTestDesk } from "../../test/harness";
+import { type DoctorProbes, diagnose, formatFindings, realProbes } from "./doctor";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "desk-doctor-"));
+  dirs.push(dir);
+  return dir;
+};
+const sink = await startSmtpSink();
+afterAll(() => sink.stop());
+
+/** The real probes, but DNS answers from a table: this machine has no resolver for public names. */
+const probes = (mx: Record<string, string[]>): DoctorProbes => ({
+  ...realProbes,
+  mx: async (domain) => {
+    const hosts = mx[domain];
+    if (!hosts) throw new Error(`queryMx ENOTFOUND ${domain}`);
+    return hosts;
+  },
+});
+
+const env = (dataDir: string, extra: Record<string, string> = {}) => ({
+  DESK_DATA_DIR: dataDir,
+  DESK_HOST: "127.0.0.1",
+  DESK_SECRET: "doctor-test-secret-long-enough-0123456789",
+  ...extra,
+});
+const find = (findings: Awaited<ReturnType<typeof diagnose>>, check: string) =>
+  findings.filter((f) => f.check === check);
+
+describe("desk doctor", () => {
+  test("a data dir others can read fails with the chmod that fixes it, before loading the config tightens it", async () => {
+    const dir = join(freshDir(), "data");
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, "secret.key"), "x\n", { mode: 0o644 });
+    chmodSync(join(dir, "secret.key"), 0o644);
+    const findings = await diagnose(env(dir, { DESK_PORT: String(await freePort()) }), probes({}));
+    const perms = find(findings, "data dir permissions");
+    expect(perms.map((f) => f.verdict)).toEqual(["fail", "fail"]);
+    expect(perms[0]!.fix).toBe(`chmod 700 ${dir}`);
+    expect(perms[1]!.detail).toContain("secret.key (0644)");
+    expect(formatFindings(findings)).toContain("2 problem(s) to fix");
+  });
+
+  test("a reachable relay, an MX record and a free port pass; a dead relay and a missing MX fail with what to do", async () => {
+    const dir = join(freshDir(), "data");
+    const port = await freePort();
+    const good = await diagnose(
+      env(dir, {
+        DESK_PORT: String(port),
+        DESK_INBOUND_DOMAIN: "support.example.com",
+        DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      }),
+      probes({ "support.example.com": ["mx1.example.com"] }),
+    );
+    expect(good.filter((f) => f.verdict === "fail")).toEqual([]);
+    expect(find(good, "system mail relay")[0]!.verdict).toBe("ok");
+    expect(find(good, "inbound mail (MX)")[0]!.detail).toContain("mx1.example.com");
+    expect(find(good, "HTTP")[0]!.detail).toContain("is free");
+
+    const dead = await freePort();
+    const bad = await diagnose(
+      env(dir, {
+        DESK_PORT: String(port),
+        DESK_INBOUND_DOMAIN: "nomx.example.com",
+        DESK_SMTP_URL: `smtp://user:hunter2@127.0.0.1:${dead}`,
+      }),
+      probes({}),
+    );
+    const relay = find(bad, "system mail relay")[0]!;
+    expect(relay.verdict).toBe("fail");
+    expect(relay.detail).not.toContain("hunter2");
+    expect(relay.fix).toContain("DESK_SMTP_URL");
+    const mx = find(bad, "inbound mail (MX)")[0]!;
+    expect(mx.verdict).toBe("fail");
+    expect(mx.fix).toContain("add an MX record: nomx.example.com");
+  });
+
+  test("a running Desk passes the HTTP check; another server on its port fails", async () => {
+    const desk = await startTestDesk();
+    const running = await diagnose(env(desk.dataDir, { DESK_PORT: new URL(desk.url).port }), probes({}));
+    expect(find(running, "HTTP")[0]).toMatchObject({ verdict: "ok", detail: expect.stringContaining("Desk answers") });
+    expect(find(running, "database integrity")[0]!.verdict).toBe("ok");
+    expect(find(running, "database version")[0]).toMatchObject({ verdict: "ok", detail: "up to date" });
+
+    const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("nope", { status: 404 }) });
+    try {
+      const taken = await diagnose(env(join(freshDir(), "data"), { DESK_PORT: String(other.port) }), probes({}));
+      expect(find(taken, "HTTP")[0]!.verdict).toBe("fail");
+    } finally {
+      other.stop(true);
+    }
+  });
+
+  test("a database written by a newer release fails, naming the migrations this binary lacks", async () => {
+    const desk = await startTestDesk();
+    await desk.stop();
+    const sqlite = new Database(join(desk.dataDir, "desk.db"));
+    sqlite.run("INSERT INTO __desk_migrations (tag, applied_at) VALUES ('9999_from_the_future', '2030-01-01')");
+    sqlite.close();
+    const findings = await diagnose(env(desk.dataDir, { DESK_PORT: String(await freePort()) }), probes({}));
+    expect(find(findings, "database version")[0]).toMatchObject({
+      verdict: "fail",
+      detail: expect.stringContaining("9999_from_the_future"),
+    });
+  });
+
+  test("the command exits 1 and prints the fixes when a check fails", async () => {
+    const dir = join(freshDir(), "data");
+    mkdirSync(dir);
+    chmodSync(dir, 0o777);
+    const run = Bun.spawnSync(["bun", join(import.meta.dir, "..", "main.ts"), "doctor"], {
+      env: { ...process.env, ...env(dir, { DESK_PORT: String(await freePort()), DESK_INBOUND_DOMAIN: "localhost" }) },
+    });
+    const out = run.stdout.toString();
+    expect(run.exitCode).toBe(1);
+    expect(out).toContain(`→ chmod 700 ${dir}`);
+    expect(out).toContain("problem(s) to fix");
+  });
+});
