@@ -1,6 +1,21 @@
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import {
+  chmodSync,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { PassThrough, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, createGzip } from "node:zlib";
+import { extract as tarExtract, pack as tarPack, type Pack } from "tar-stream";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { appliedMigrationTags, unknownMigrationTags, type Migration } from "../db/migrate";
@@ -34,8 +49,6 @@ export class BackupError extends Error {
  */
 const SKIPPED = new Set([DATABASE, `${DATABASE}-wal`, `${DATABASE}-shm`, "snapshots", "backups"]);
 
-const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
-
 function walk(root: string, dir: string, skip: (path: string) => boolean, out: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -47,10 +60,12 @@ function walk(root: string, dir: string, skip: (path: string) => boolean, out: s
 
 /**
  * Writes one gzip tar holding a consistent copy of the database, every other file of the data dir
- * (attachments, raw mail, pictures, generated secrets) and a manifest with their checksums.
+ * (attachments, raw mail, pictures, generated secrets) and, last, a manifest with their checksums.
  * The database is copied first with `VACUUM INTO` on its own connection: SQLite gives it one read
  * snapshot while the serving connection keeps writing. Files are read afterwards, so every file a
- * copied row refers to (written before its row was committed) is present.
+ * copied row refers to (written before its row was committed) is present. Everything streams
+ * through the archive: memory stays flat whatever the size of the data dir. The archive is
+ * written beside the target and renamed into place, so a failed backup never leaves a torn file.
  */
 export async function createBackup(options: {
   dataDir: string;
@@ -60,6 +75,7 @@ export async function createBackup(options: {
   clock: Clock;
 }): Promise<Manifest> {
   const target = resolve(options.file);
+  const partial = `${target}.partial`;
   const work = mkdtempSync(join(tmpdir(), "desk-backup-"));
   try {
     const copyPath = join(work, DATABASE);
@@ -73,90 +89,152 @@ export async function createBackup(options: {
     const copy = new Database(copyPath, { readonly: true });
     const migrations = appliedMigrationTags(copy);
     copy.close();
-    const contents: Record<string, Uint8Array> = { [DATABASE]: readFileSync(copyPath) };
     const dataDir = resolve(options.dataDir);
     const paths: string[] = [];
     walk(
       dataDir,
       dataDir,
-      (path) => path === target || (dirname(path) === dataDir && SKIPPED.has(relative(dataDir, path))),
+      (path) =>
+        path === target || path === partial || (dirname(path) === dataDir && SKIPPED.has(relative(dataDir, path))),
       paths,
     );
-    for (const path of paths.sort()) contents[path] = readFileSync(join(dataDir, path));
+    mkdirSync(dirname(target), { recursive: true });
+    const pack = tarPack();
+    const written = pipeline(pack, createGzip({ level: 6 }), createWriteStream(partial, { mode: 0o600 }));
+    const files: ManifestFile[] = [await packFile(pack, DATABASE, copyPath)];
+    for (const path of paths.sort()) files.push(await packFile(pack, path, join(dataDir, path)));
     const manifest: Manifest = {
       format: BACKUP_FORMAT,
       desk_version: options.deskVersion,
       created_at: options.clock.now().toISOString(),
       migrations,
-      files: Object.entries(contents).map(([path, bytes]) => ({ path, size: bytes.byteLength, sha256: sha256(bytes) })),
+      files,
     };
-    const archive = new Bun.Archive(
-      { [MANIFEST]: JSON.stringify(manifest, null, 2), ...contents },
-      { compress: "gzip" },
+    pack.entry({ name: MANIFEST, mode: 0o600 }, JSON.stringify(manifest, null, 2));
+    pack.finalize();
+    await written;
+    renameSync(partial, target);
+    return manifest;
+  } finally {
+    rmSync(partial, { force: true });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Streams one file into the archive, hashing it on the way; its size is read first for the tar header. */
+async function packFile(pack: Pack, name: string, path: string): Promise<ManifestFile> {
+  const size = statSync(path).size;
+  const hash = createHash("sha256");
+  const entry = pack.entry({ name, size, mode: 0o600 });
+  const finished = new Promise<void>((done, fail) => {
+    entry.once("finish", done);
+    entry.once("error", fail);
+  });
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    if (!entry.write(chunk)) await once(entry, "drain");
+  }
+  entry.end();
+  await finished;
+  return { path: name, size, sha256: hash.digest("hex") };
+}
+
+type Seen = { size: number; sha256: string };
+
+/**
+ * Reads an archive entry by entry (any order), giving each file's content to `sink` as a stream
+ * while hashing it, and checks the whole against the manifest: every file's size and checksum,
+ * nothing missing or unlisted. `sink` answers where the content went (a path) or null to drop it.
+ */
+async function readArchive(
+  file: string,
+  sink: (path: string, content: Readable) => Promise<void>,
+  onManifest: (manifest: Manifest) => void = () => {},
+): Promise<Manifest> {
+  try {
+    statSync(file);
+  } catch {
+    throw new BackupError(`cannot read ${file}`);
+  }
+  const seen = new Map<string, Seen>();
+  let manifest: Manifest | null = null;
+  const extract = tarExtract();
+  const read = pipeline(createReadStream(file), createGunzip(), extract);
+  try {
+    for await (const entry of extract) {
+      const name = entry.header.name;
+      if (entry.header.type !== "file") throw new BackupError(`${file}: refusing ${entry.header.type} entry ${name}`);
+      if (name === MANIFEST) {
+        manifest = parseManifest(file, Buffer.concat(await Array.fromAsync(entry)));
+        onManifest(manifest);
+        continue;
+      }
+      const hash = createHash("sha256");
+      let size = 0;
+      const counted = new PassThrough();
+      entry.on("data", (chunk: Buffer) => {
+        hash.update(chunk);
+        size += chunk.byteLength;
+      });
+      await sink(name, entry.pipe(counted));
+      seen.set(name, { size, sha256: hash.digest("hex") });
+    }
+    await read;
+  } catch (error) {
+    read.catch(() => {});
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(`${file} is not a readable backup archive (${(error as Error).message})`);
+  }
+  if (!manifest) throw new BackupError(`${file} has no ${MANIFEST}: not a Desk backup, or damaged`);
+  const problems: string[] = [];
+  const listed = new Set<string>();
+  for (const expected of manifest.files) {
+    listed.add(expected.path);
+    const actual = seen.get(expected.path);
+    if (!actual) problems.push(`${expected.path}: missing`);
+    else if (actual.size !== expected.size || actual.sha256 !== expected.sha256)
+      problems.push(`${expected.path}: checksum mismatch`);
+  }
+  for (const path of seen.keys()) if (!listed.has(path)) problems.push(`${path}: not in the manifest`);
+  if (!seen.has(DATABASE)) problems.push(`${DATABASE}: missing`);
+  if (problems.length > 0) throw new BackupError(`${file} is damaged:\n  ${problems.join("\n  ")}`);
+  return manifest;
+}
+
+function parseManifest(file: string, bytes: Buffer): Manifest {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(bytes.toString("utf8")) as Manifest;
+  } catch {
+    throw new BackupError(`${file}: ${MANIFEST} is not valid JSON`);
+  }
+  if (manifest.format !== BACKUP_FORMAT)
+    throw new BackupError(`${file} has backup format ${manifest.format}; this Desk reads format ${BACKUP_FORMAT}`);
+  return manifest;
+}
+
+const drain = async (content: Readable): Promise<void> => {
+  for await (const _ of content);
+};
+
+/** Reads and checks an archive: every file's size and checksum, nothing missing or unlisted, the database whole. */
+export async function verifyBackup(file: string): Promise<Manifest> {
+  const work = mkdtempSync(join(tmpdir(), "desk-verify-"));
+  try {
+    const manifest = await readArchive(file, (path, content) =>
+      path === DATABASE ? pipeline(content, createWriteStream(join(work, DATABASE), { mode: 0o600 })) : drain(content),
     );
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, await archive.bytes(), { mode: 0o600 });
+    const integrity = databaseIntegrity(join(work, DATABASE));
+    if (integrity !== "ok")
+      throw new BackupError(`${file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
     return manifest;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-type Opened = { manifest: Manifest; files: Map<string, Uint8Array> };
-
-/** Reads and checks an archive: every file's size and checksum, nothing missing or unlisted, the database whole. */
-export async function verifyBackup(file: string): Promise<Manifest> {
-  return (await openVerified(file)).manifest;
-}
-
-async function openVerified(file: string): Promise<Opened> {
-  let bytes: Uint8Array;
+function databaseIntegrity(path: string): string {
   try {
-    bytes = readFileSync(file);
-  } catch {
-    throw new BackupError(`cannot read ${file}`);
-  }
-  const files = new Map<string, Uint8Array>();
-  try {
-    for (const [path, blob] of await new Bun.Archive(bytes).files()) files.set(path, await blob.bytes());
-  } catch (error) {
-    throw new BackupError(`${file} is not a readable backup archive (${(error as Error).message})`);
-  }
-  const manifestBytes = files.get(MANIFEST);
-  if (!manifestBytes) throw new BackupError(`${file} has no ${MANIFEST}: not a Desk backup, or damaged`);
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(new TextDecoder().decode(manifestBytes)) as Manifest;
-  } catch {
-    throw new BackupError(`${file}: ${MANIFEST} is not valid JSON`);
-  }
-  if (manifest.format !== BACKUP_FORMAT)
-    throw new BackupError(`${file} has backup format ${manifest.format}; this Desk reads format ${BACKUP_FORMAT}`);
-  const problems: string[] = [];
-  const listed = new Set<string>();
-  for (const entry of manifest.files) {
-    listed.add(entry.path);
-    const content = files.get(entry.path);
-    if (!content) problems.push(`${entry.path}: missing`);
-    else if (content.byteLength !== entry.size || sha256(content) !== entry.sha256)
-      problems.push(`${entry.path}: checksum mismatch`);
-  }
-  for (const path of files.keys())
-    if (path !== MANIFEST && !listed.has(path)) problems.push(`${path}: not in the manifest`);
-  if (!files.has(DATABASE)) problems.push(`${DATABASE}: missing`);
-  if (problems.length === 0) {
-    const integrity = databaseIntegrity(files.get(DATABASE)!);
-    if (integrity !== "ok") problems.push(`${DATABASE}: integrity check failed (${integrity})`);
-  }
-  if (problems.length > 0) throw new BackupError(`${file} is damaged:\n  ${problems.join("\n  ")}`);
-  return { manifest, files };
-}
-
-function databaseIntegrity(bytes: Uint8Array): string {
-  const work = mkdtempSync(join(tmpdir(), "desk-verify-"));
-  try {
-    const path = join(work, DATABASE);
-    writeFileSync(path, bytes);
     const db = new Database(path, { readonly: true });
     try {
       const rows = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
@@ -166,8 +244,6 @@ function databaseIntegrity(bytes: Uint8Array): string {
     }
   } catch (error) {
     return (error as Error).message;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -182,34 +258,49 @@ export async function restoreBackup(options: {
   migrations: Migration[];
 }): Promise<Manifest> {
   const dataDir = resolve(options.dataDir);
-  let existing: string[] = [];
+  let existing: string[] | null = null;
   try {
     existing = readdirSync(dataDir);
   } catch {
     // Absent: created below.
   }
-  if (existing.length > 0)
+  if (existing && existing.length > 0)
     throw new BackupError(
       `${dataDir} is not empty: restore only into an empty data dir (move the current one aside first)`,
     );
-  const { manifest, files } = await openVerified(options.file);
-  const unknown = unknownMigrationTags(manifest.migrations, options.migrations);
-  if (unknown.length > 0)
-    throw new BackupError(
-      `${options.file} was taken by a newer Desk (${manifest.desk_version}; migrations ${unknown.join(", ")} are unknown here): restore it with that release or a newer one`,
-    );
-  // A manifest path climbing out of the data dir ("../") would write elsewhere on the machine.
-  for (const entry of manifest.files)
-    if (!resolve(dataDir, entry.path).startsWith(dataDir + sep))
-      throw new BackupError(`${options.file}: refusing path ${entry.path} outside the data dir`);
+  const refuseNewer = (manifest: Manifest) => {
+    const unknown = unknownMigrationTags(manifest.migrations, options.migrations);
+    if (unknown.length > 0)
+      throw new BackupError(
+        `${options.file} was taken by a newer Desk (${manifest.desk_version}; migrations ${unknown.join(", ")} are unknown here): restore it with that release or a newer one`,
+      );
+  };
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
-  for (const entry of manifest.files) {
-    const path = resolve(dataDir, entry.path);
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileSync(path, files.get(entry.path)!, { mode: 0o600 });
+  try {
+    const manifest = await readArchive(
+      options.file,
+      async (path, content) => {
+        // A path climbing out of the data dir ("../") would write elsewhere on the machine.
+        const target = resolve(dataDir, path);
+        if (!target.startsWith(dataDir + sep))
+          throw new BackupError(`${options.file}: refusing path ${path} outside the data dir`);
+        mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+        await pipeline(content, createWriteStream(target, { mode: 0o600 }));
+      },
+      refuseNewer,
+    );
+    refuseNewer(manifest);
+    const integrity = databaseIntegrity(join(dataDir, DATABASE));
+    if (integrity !== "ok")
+      throw new BackupError(`${options.file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
+    return manifest;
+  } catch (error) {
+    // Nothing half-restored is left for Desk to start on: the dir was empty or absent, and is again.
+    if (existing === null) rmSync(dataDir, { recursive: true, force: true });
+    else for (const entry of readdirSync(dataDir)) rmSync(join(dataDir, entry), { recursive: true, force: true });
+    throw error;
   }
-  return manifest;
 }
 
 /** Sizes for the CLI's summary line. */
