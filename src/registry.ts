@@ -1,6 +1,7 @@
 import { apiKeysModule } from "./api-keys/api-keys.module";
 import { attachmentsModule } from "./attachments/attachments.module";
 import { auditModule } from "./audit/audit.module";
+import { backupsModule } from "./backups/backups.module";
 import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
 import { fieldsModule } from "./custom-fields/fields.module";
@@ -21,6 +22,7 @@ import { searchModule } from "./search/search.module";
 import { globalSearchModule } from "./global-search/global-search.module";
 import { leaveWorkspaceTeams } from "./teams/teams.public";
 import { renameTagInViews } from "./views/views.public";
+import { systemModule } from "./system/system.module";
 import { teamsModule } from "./teams/teams.module";
 import { ticketsModule } from "./tickets/tickets.module";
 import { usersModule } from "./users/users.module";
@@ -62,4 +64,6 @@ export const modules: FeatureModule[] = [
   viewsModule,
   savedRepliesModule,
   notificationsModule,
+  backupsModule,
+  systemModule,
 ];

@@ -10,6 +10,7 @@ import { recoverIdempotencyKeys } from "./http/idempotency";
 import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
 import { embeddedWebAssets } from "./http/embedded";
 import { createReadiness } from "./http/readiness";
+import { mailboxHealthOf } from "./mailboxes/mailboxes.public";
 import { webAssetsFromDisk, type WebAssets } from "./http/web-assets";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
@@ -77,7 +78,9 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     upgrade: gateway.upgrade,
     observe: recordHttpRequest,
     metrics: () => renderMetrics(metricSources),
-    readiness: createReadiness(deps.db, deps.clock),
+    readiness: createReadiness(deps.db, deps.clock, () =>
+      mailboxHealthOf(deps.db, null).filter((m) => m.status === "error"),
+    ),
     ...options.http,
     pages: [...modules.flatMap((m) => m.pages?.(deps) ?? []), ...(options.http?.pages ?? [])],
   });

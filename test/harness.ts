@@ -46,6 +46,8 @@ export async function startTestDesk(
       DESK_INBOUND_SECRET: "test-inbound-secret",
       DESK_LOG_LEVEL: process.env.DESK_LOG_LEVEL ?? "silent",
       DESK_JOBS: "on",
+      // Scheduled backups spawn a process; tests of them turn it on.
+      DESK_BACKUP_INTERVAL: "off",
       // Every answer is checked against its response schema, so contract drift fails the test.
       DESK_RESPONSE_CHECKS: "on",
       ...options.env,

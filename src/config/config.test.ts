@@ -89,3 +89,28 @@ describe("the default base URL comes from the listener", () => {
     expect(invitation.body.url).toStartWith("https://help.example.com/invite/");
   });
 });
+
+describe("scheduled backups from the environment", () => {
+  test("daily into <data dir>/backups keeping 7 by default; off, other intervals and folders when set", () => {
+    expect(loadConfig({ DESK_DATA_DIR: dataDir }).backup).toEqual({
+      intervalMs: 86_400_000,
+      keep: 7,
+      dir: join(dataDir, "backups"),
+    });
+    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_BACKUP_INTERVAL: "off" }).backup.intervalMs).toBeNull();
+    expect(
+      loadConfig({
+        DESK_DATA_DIR: dataDir,
+        DESK_BACKUP_INTERVAL: "12h",
+        DESK_BACKUP_KEEP: "30",
+        DESK_BACKUP_DIR: "/srv/b",
+      }).backup,
+    ).toEqual({ intervalMs: 43_200_000, keep: 30, dir: "/srv/b" });
+  });
+
+  test("an interval under an hour or a keep of 0 is refused at start, naming the variable", () => {
+    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_BACKUP_INTERVAL: "30m" })).toThrow(/DESK_BACKUP_INTERVAL/);
+    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_BACKUP_INTERVAL: "soon" })).toThrow(/DESK_BACKUP_INTERVAL/);
+    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_BACKUP_KEEP: "0" })).toThrow(/DESK_BACKUP_KEEP/);
+  });
+});

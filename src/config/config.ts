@@ -151,6 +151,17 @@ export const envSchema = z.object({
   ...oauthProviderEnv("A"),
   ...oauthProviderEnv("B"),
   EVENT_RETENTION: z.string().default("7d").describe("event log retention"),
+  DESK_BACKUP_INTERVAL: z
+    .string()
+    .default("1d")
+    .refine(
+      (text) =>
+        text.trim() === "off" || (/^\d+\s*(ms|s|m|h|d)?$/.test(text.trim()) && parseDuration(text) >= 3_600_000),
+      "off, or a duration of at least 1h like 12h or 1d",
+    )
+    .describe("scheduled backups: how often (off: never)"),
+  DESK_BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7).describe("scheduled backups kept"),
+  DESK_BACKUP_DIR: z.string().optional().describe("where scheduled backups are written (default <data dir>/backups)"),
   DESK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DESK_JOBS: z.enum(["on", "off"]).default("on").describe("run the in-process job scheduler"),
   DESK_RESPONSE_CHECKS: z
@@ -195,6 +206,8 @@ export type Config = {
   mailCa: string[] | null;
   oauthProviders: { provider_a: OAuthProviderConfig | null; provider_b: OAuthProviderConfig | null };
   eventRetentionMs: number;
+  /** Scheduled backups: every `intervalMs` (null: off), the newest `keep` archives kept in `dir`. */
+  backup: { intervalMs: number | null; keep: number; dir: string };
   logLevel: Env["DESK_LOG_LEVEL"];
   jobsEnabled: boolean;
   /** Check answers against their response schemas: contract drift fails tests and development, production pays nothing. */
@@ -286,6 +299,11 @@ export function loadConfig(
     mailCa: e.DESK_MAIL_CA_FILE ? [readFileSync(e.DESK_MAIL_CA_FILE, "utf8")] : null,
     oauthProviders: { provider_a: oauthProviderConfig(env, "A"), provider_b: oauthProviderConfig(env, "B") },
     eventRetentionMs: parseDuration(e.EVENT_RETENTION),
+    backup: {
+      intervalMs: e.DESK_BACKUP_INTERVAL.trim() === "off" ? null : parseDuration(e.DESK_BACKUP_INTERVAL),
+      keep: e.DESK_BACKUP_KEEP,
+      dir: resolve(e.DESK_BACKUP_DIR ?? join(dataDir, "backups")),
+    },
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",
     responseChecks: e.DESK_RESPONSE_CHECKS

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { startTestDesk } from "../../test/harness";
 import { manualClock } from "../lib/clock";
+import { createWorkspaceWithOwner } from "../../test/factories";
+import { recordMailboxHealth } from "../mailboxes/mailboxes.public";
 import { READINESS_LIMITS } from "./readiness";
 
 // GET /readyz reports a stuck job queue or a database that refuses writes with 503; /healthz stays
@@ -20,12 +22,41 @@ function insertJob(id: string, state: "queued" | "running", runAt: Date, leaseUn
 }
 
 describe("GET /readyz", () => {
+  test("a mailbox whose connection fails makes it 503, naming the mailbox and its error", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const created = await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "Support", email: "ready@acme.test" },
+    });
+    expect(created.status).toBe(201);
+    expect((await desk.api("GET", "/readyz")).status).toBe(200);
+    recordMailboxHealth(
+      desk.deps.db,
+      created.body.id,
+      { ok: false, error: "IMAP: authentication failed" },
+      false,
+      clock,
+    );
+    const res = await desk.api("GET", "/readyz");
+    expect(res.status).toBe(503);
+    expect(res.body.checks.mailboxes).toEqual({
+      ok: false,
+      failing: 1,
+      detail: "1 mailbox(es) failing: ready@acme.test: IMAP: authentication failed",
+    });
+    sqlite.run("DELETE FROM mailboxes WHERE id = ?", [created.body.id]);
+  });
+
   test("ready: 200 with every check", async () => {
     const res = await desk.api("GET", "/readyz");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       ok: true,
-      checks: { database: { ok: true }, jobs: { ok: true, oldest_due_seconds: 0, overdue_running: 0 } },
+      checks: {
+        database: { ok: true },
+        jobs: { ok: true, oldest_due_seconds: 0, overdue_running: 0 },
+        mailboxes: { ok: true, failing: 0 },
+      },
     });
   });
 

@@ -17,10 +17,23 @@ export type Readiness = {
   checks: {
     database: ReadinessCheck;
     jobs: ReadinessCheck & { oldest_due_seconds: number; overdue_running: number };
+    mailboxes: ReadinessCheck & { failing: number };
   };
 };
 
-export function createReadiness(db: Db, clock: Clock, limits = READINESS_LIMITS): () => Promise<Readiness> {
+/** Mailboxes whose last connection failed (wired from the mailboxes' public file: machinery reads no feature table). */
+export type FailingMailboxes = () => Array<{ email: string; lastError: string }>;
+
+/**
+ * A mailbox that cannot connect makes Desk not ready too: mail stops flowing in or out, which a
+ * monitor should report. (Desk runs on one box: nothing takes it out of rotation for it.)
+ */
+export function createReadiness(
+  db: Db,
+  clock: Clock,
+  failingMailboxes: FailingMailboxes = () => [],
+  limits = READINESS_LIMITS,
+): () => Promise<Readiness> {
   // Raw SQL on the jobs table, like the metrics source: the HTTP layer imports no feature's internals.
   const oldestDue = db.$client.query<{ run_at: string | null }, [string]>(
     "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND run_at <= ?",
@@ -60,8 +73,19 @@ export function createReadiness(db: Db, clock: Clock, limits = READINESS_LIMITS)
     };
   }
 
+  function mailboxes(): Readiness["checks"]["mailboxes"] {
+    const failing = failingMailboxes();
+    if (failing.length === 0) return { ok: true, failing: 0 };
+    const named = failing.slice(0, 3).map((m) => `${m.email}: ${m.lastError || "connection failed"}`);
+    return {
+      ok: false,
+      detail: `${failing.length} mailbox(es) failing: ${named.join("; ")}${failing.length > 3 ? "; …" : ""}`,
+      failing: failing.length,
+    };
+  }
+
   return async () => {
-    const checks = { database: await database(), jobs: jobs() };
-    return { ok: checks.database.ok && checks.jobs.ok, checks };
+    const checks = { database: await database(), jobs: jobs(), mailboxes: mailboxes() };
+    return { ok: checks.database.ok && checks.jobs.ok && checks.mailboxes.ok, checks };
   };
 }

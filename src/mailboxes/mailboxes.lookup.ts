@@ -68,3 +68,31 @@ export const setImapPosition = (
     .where(eq(mailboxes.id, id))
     .run();
 };
+
+export type MailboxHealth = {
+  id: string;
+  workspaceId: string;
+  name: string;
+  email: string;
+  status: "active" | "error" | "disabled";
+  lastError: string;
+  lastSyncedAt: string | null;
+};
+
+/** Every mailbox's state, of one workspace or (null) of the instance: the System page and readiness. */
+export function mailboxHealthOf(db: Queryable, workspaceId: string | null): MailboxHealth[] {
+  return db
+    .select({
+      id: mailboxes.id,
+      workspaceId: mailboxes.workspaceId,
+      name: mailboxes.name,
+      email: mailboxes.email,
+      status: mailboxes.status,
+      lastError: mailboxes.lastError,
+      lastSyncedAt: mailboxes.lastSyncedAt,
+    })
+    .from(mailboxes)
+    .where(workspaceId === null ? undefined : eq(mailboxes.workspaceId, workspaceId))
+    .orderBy(asc(mailboxes.createdAt))
+    .all();
+}

@@ -5,8 +5,10 @@ export {
   isOwnMailboxAddress,
   mailboxById,
   mailboxByAddress,
+  mailboxHealthOf,
   mailboxStatusByAddress,
   setImapPosition,
+  type MailboxHealth,
 } from "./mailboxes.lookup";
 export type { MailboxRow } from "./mailboxes.present";
 export { isTrustedSender } from "./mailboxes.rules";

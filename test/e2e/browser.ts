@@ -59,6 +59,8 @@ export async function startDeskBinary(env: Record<string, string> = {}): Promise
       DESK_DATA_DIR: dataDir,
       DESK_BASE_URL: url,
       DESK_LOG_LEVEL: process.env.DESK_E2E_LOG ?? "warn",
+      // A scheduled backup landing mid-test would only cost CPU; test/e2e/system.test.ts turns it on.
+      DESK_BACKUP_INTERVAL: "off",
       ...env,
     },
     stdout: "inherit",

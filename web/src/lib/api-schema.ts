@@ -1477,6 +1477,46 @@ export interface paths {
         patch: operations["patchSavedRepliesById"];
         trace?: never;
     };
+    "/v1/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How this Desk is doing: version, mailboxes, recent errors; for the operator also disk, jobs and backups
+         * @description Admins see their workspace's mailboxes and its jobs that failed for good. The operator (the first person to register on this instance) also sees the instance: uptime, database and WAL size, free disk, the job queue and the backups (schedule from DESK_BACKUP_INTERVAL, retention from DESK_BACKUP_KEEP, and the latest runs).
+         */
+        get: operations["getSystem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/system/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a backup now (operator only)
+         * @description Runs `desk backup` into DESK_BACKUP_DIR in its own process; the run appears in GET /v1/system.
+         */
+        post: operations["postSystemBackups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "workspace.updated": {
@@ -9912,6 +9952,123 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getSystem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: string;
+                        /** @description whether the caller sees the instance section (the person who set up this Desk) */
+                        operator: boolean;
+                        /** @description instance-wide state; null unless the caller is the operator */
+                        instance: {
+                            started_at: string;
+                            uptime_seconds: number;
+                            data_dir: string;
+                            database_bytes: number;
+                            wal_bytes: number;
+                            free_disk_bytes: number;
+                            jobs: {
+                                queued: number;
+                                due: number;
+                                running: number;
+                                failed_24h: number;
+                                oldest_due_seconds: number;
+                            };
+                            backups: {
+                                /** @description DESK_BACKUP_INTERVAL; null when off */
+                                interval_seconds: number | null;
+                                keep: number;
+                                dir: string;
+                                runs: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    trigger: "schedule" | "manual";
+                                    /** @enum {string} */
+                                    status: "running" | "succeeded" | "failed";
+                                    file: string;
+                                    size_bytes: number | null;
+                                    file_count: number | null;
+                                    error: string | null;
+                                    started_at: string;
+                                    finished_at: string | null;
+                                    /** @description when retention deleted the archive */
+                                    pruned_at: string | null;
+                                }[];
+                            };
+                        } | null;
+                        mailboxes: {
+                            id: string;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            status: "active" | "error" | "disabled";
+                            last_error: string;
+                            last_synced_at: string | null;
+                        }[];
+                        recent_errors: {
+                            /** @enum {string} */
+                            source: "job" | "mailbox";
+                            kind: string;
+                            error: string;
+                            at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postSystemBackups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        queued: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
         };
     };

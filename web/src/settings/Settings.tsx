@@ -19,6 +19,7 @@ const pages: Array<{
   { id: "mailboxes", label: "Mailboxes", admin: true, load: () => import("./MailboxesSettings") },
   { id: "api-keys", label: "API keys", admin: true, load: () => import("./ApiKeysSettings") },
   { id: "webhooks", label: "Webhooks", admin: true, load: () => import("./WebhooksSettings") },
+  { id: "system", label: "System", admin: true, load: () => import("./SystemSettings") },
 ];
 const components = new Map(pages.map((p) => [p.id, lazy(p.load)]));
 

@@ -37,6 +37,7 @@ export type Invitation = Schemas["Invitation"] & { url?: string };
 export type SavedReply = Answer<"getSavedRepliesById">;
 export type TicketCounts = Answer<"getTicketsCounts">;
 export type MfaChallenge = Exclude<Answer<"postAuthLogin">, Session>;
+export type SystemState = Answer<"getSystem">;
 
 export type Role = Member["role"];
 export type TicketStatus = Ticket["status"];

@@ -1,0 +1,50 @@
+import type { Db } from "../db/database";
+import type { Clock } from "../lib/clock";
+
+export type JobQueueStats = {
+  queued: number;
+  due: number;
+  running: number;
+  failed_24h: number;
+  oldest_due_seconds: number;
+};
+
+export type FailedJob = { kind: string; workspace_id: string | null; error: string; at: string };
+
+/** The queue at a glance, for the System page: counts by state and how long the oldest due job waited. */
+export function jobQueueStats(db: Db, clock: Clock): JobQueueStats {
+  const now = clock.now();
+  const nowIso = now.toISOString();
+  const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
+  const row = db.$client
+    .query<
+      { queued: number; due: number; running: number; failed: number; oldest: string | null },
+      [string, string, string]
+    >(
+      `SELECT
+         (SELECT count(*) FROM jobs WHERE state = 'queued') AS queued,
+         (SELECT count(*) FROM jobs WHERE state = 'queued' AND run_at <= ?) AS due,
+         (SELECT count(*) FROM jobs WHERE state = 'running') AS running,
+         (SELECT count(*) FROM jobs WHERE state = 'failed' AND updated_at >= ?) AS failed,
+         (SELECT min(run_at) FROM jobs WHERE state = 'queued' AND run_at <= ?) AS oldest`,
+    )
+    .get(nowIso, dayAgo, nowIso);
+  const oldest = row?.oldest ? Math.max(0, now.getTime() - Date.parse(row.oldest)) : 0;
+  return {
+    queued: row?.queued ?? 0,
+    due: row?.due ?? 0,
+    running: row?.running ?? 0,
+    failed_24h: row?.failed ?? 0,
+    oldest_due_seconds: Math.round(oldest / 1000),
+  };
+}
+
+/** The newest jobs that failed for good, of one workspace or (null) of the instance. */
+export function recentFailedJobs(db: Db, workspaceId: string | null, limit = 10): FailedJob[] {
+  return db.$client
+    .query<FailedJob, [string | null, string | null, number]>(
+      `SELECT kind, workspace_id, coalesce(last_error, '') AS error, updated_at AS at FROM jobs
+       WHERE state = 'failed' AND (? IS NULL OR workspace_id = ?) ORDER BY updated_at DESC LIMIT ?`,
+    )
+    .all(workspaceId, workspaceId, limit);
+}

@@ -1,0 +1,81 @@
+import { existsSync, statfsSync, statSync } from "node:fs";
+import pkg from "../../package.json" with { type: "json" };
+import type { RequestContext } from "../auth/context";
+import { recentBackupRuns } from "../backups/backups.public";
+import type { Deps } from "../deps";
+import { jobQueueStats, recentFailedJobs } from "../jobs/jobs.stats";
+import { mailboxHealthOf } from "../mailboxes/mailboxes.public";
+import { firstUserId } from "../users/users.public";
+import type { SystemWire } from "./system.schemas";
+
+const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+
+/**
+ * The instance belongs to whoever set it up: the first person to register. Workspace admins see
+ * their workspace's mailboxes and errors; only that person also sees the machine (database, disk,
+ * job queue, backups), which other workspaces on a shared instance share.
+ */
+export function isOperator(ctx: RequestContext, deps: Pick<Deps, "db">): boolean {
+  return ctx.actor.type === "user" && ctx.actor.userId === firstUserId(deps.db);
+}
+
+export function systemState(ctx: RequestContext, deps: Deps, startedAt: Date): SystemWire {
+  const operator = isOperator(ctx, deps);
+  const mailboxes = mailboxHealthOf(deps.db, ctx.workspaceId);
+  const errors: SystemWire["recent_errors"] = [
+    ...mailboxes
+      .filter((m) => m.status === "error")
+      .map((m) => ({ source: "mailbox" as const, kind: m.email, error: m.lastError, at: m.lastSyncedAt ?? "" })),
+    ...recentFailedJobs(deps.db, ctx.workspaceId).map((j) => ({
+      source: "job" as const,
+      kind: j.kind,
+      error: j.error,
+      at: j.at,
+    })),
+  ];
+  return {
+    version: pkg.version,
+    operator,
+    instance: operator ? instanceState(deps, startedAt) : null,
+    mailboxes: mailboxes.map((m) => ({
+      id: m.id,
+      name: m.name,
+      email: m.email,
+      status: m.status,
+      last_error: m.lastError,
+      last_synced_at: m.lastSyncedAt,
+    })),
+    recent_errors: errors,
+  };
+}
+
+function instanceState(deps: Deps, startedAt: Date): NonNullable<SystemWire["instance"]> {
+  const { config, clock, db } = deps;
+  const disk = statfsSync(config.dataDir);
+  return {
+    started_at: startedAt.toISOString(),
+    uptime_seconds: Math.max(0, Math.round((clock.now().getTime() - startedAt.getTime()) / 1000)),
+    data_dir: config.dataDir,
+    database_bytes: sizeOf(config.databasePath),
+    wal_bytes: sizeOf(`${config.databasePath}-wal`),
+    free_disk_bytes: disk.bavail * disk.bsize,
+    jobs: jobQueueStats(db, clock),
+    backups: {
+      interval_seconds: config.backup.intervalMs === null ? null : Math.round(config.backup.intervalMs / 1000),
+      keep: config.backup.keep,
+      dir: config.backup.dir,
+      runs: recentBackupRuns(db).map((r) => ({
+        id: r.id,
+        trigger: r.trigger,
+        status: r.status,
+        file: r.file,
+        size_bytes: r.sizeBytes,
+        file_count: r.fileCount,
+        error: r.error,
+        started_at: r.startedAt,
+        finished_at: r.finishedAt,
+        pruned_at: r.prunedAt,
+      })),
+    },
+  };
+}
