@@ -72,7 +72,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     { what: "message-id repeated", apply: (t) => t.replace(/^Message-ID:.*$/im, "Message-ID: <same@fuzz.test>") },
     {
       what: "multipart nested 60 deep",
-      apply: (t) => {
+      apply: (_t) => {
         let body = "leaf";
         for (let i = 0; i < 60; i++)
           body = `--b${i}\r\nContent-Type: multipart/mixed; boundary="b${i + 1}"\r\n\r\n${body}\r\n--b${i}--`;

@@ -141,7 +141,7 @@ describe("custom-field values", () => {
             expect(res.status).toBe(200);
             expect(res.body.fields[key]).toBe(value);
           } else if (value === null || (typeof value === "string" && value.trim() === "")) {
-          // SPEC.md: null or an empty string clears the key.
+            // SPEC.md: null or an empty string clears the key.
             expect(res.status).toBe(200);
             expect(res.body.fields[key] ?? null).toBeNull();
           } else {
