@@ -19,8 +19,8 @@ import type { FeatureModule, Subsystem } from "./module";
 import { modules as registered } from "./registry";
 import { createConsumerRunner, type ConsumerRunner } from "./events/consumers";
 import { createRealtimeGateway } from "./realtime/gateway";
-import { recordHttpRequest, renderMetrics } from "./metrics/metrics";
-import { jobsSource } from "./metrics/metrics.sources";
+import { recordCheckpoint, recordHttpRequest, renderMetrics } from "./metrics/metrics";
+import { databaseSource, jobsSource } from "./metrics/metrics.sources";
 
 export type Desk = {
   deps: Deps;
@@ -58,7 +58,9 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     visitors: options.visitors,
     events: modules.flatMap((m) => m.events ?? []),
   });
-  const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }));
+  const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }), {
+    onCheckpoint: recordCheckpoint,
+  });
   for (const module of modules) module.inTransaction?.(deps);
   const recovered = recoverIdempotencyKeys(deps.db.$client);
   if (recovered > 0)
@@ -72,7 +74,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       ? options.webAssets
       : (embeddedWebAssets() ?? webAssetsFromDisk(join(import.meta.dir, "..", "web", "dist")));
   const gateway = createRealtimeGateway(deps);
-  const metricSources = [jobsSource(deps.db), gateway.metrics()];
+  const metricSources = [jobsSource(deps.db, deps.clock), databaseSource(config.databasePath), gateway.metrics()];
   const handler = createHttpHandler((request) => app.handle(request), httpDepsOf(deps), {
     webAssets,
     upgrade: gateway.upgrade,

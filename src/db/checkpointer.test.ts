@@ -13,9 +13,11 @@ describe("WAL checkpointer", () => {
     const path = join(dir, "t.db");
     const db = openDatabase(path, createRuntime());
     db.$client.exec("CREATE TABLE t (x TEXT)");
+    const timed: number[] = [];
     const checkpointer = startCheckpointer(db, path, createLogger("silent"), {
       intervalMs: 50,
       startAtWalBytes: 256 * 1024,
+      onCheckpoint: (seconds) => timed.push(seconds),
     });
     expect(
       db.$client.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint,
@@ -36,6 +38,9 @@ describe("WAL checkpointer", () => {
     }
     expect(after).toBeGreaterThan(before); // pages moved from the WAL into the main file
     expect(checkpointer.running()).toBe(true);
+    for (let i = 0; i < 40 && timed.length === 0; i++) await Bun.sleep(50);
+    expect(timed.length).toBeGreaterThan(0); // each checkpoint that copied pages is timed, for the metrics
+    expect(timed.every((s) => s >= 0 && s < 10)).toBe(true);
     expect(db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n).toBe(4001);
     checkpointer.stop();
     expect(

@@ -6,6 +6,7 @@ import { enqueue } from "../jobs/enqueue";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext, RetryLater } from "../jobs/define";
 import { connectImap, fetchNewMessages, describeImapError } from "../mail/mail.imap";
+import { recordImapSync } from "../metrics/metrics";
 import { ingestEmail } from "./inbound.service";
 import {
   imapSettingsOf,
@@ -71,6 +72,7 @@ export const mailboxSyncJob = defineJob({
           },
           (position) => setImapPosition(deps.db, row.id, position),
         );
+        recordImapSync("ok");
         recordMailboxHealth(
           deps.db,
           row.id,
@@ -108,6 +110,7 @@ export const mailboxSyncJob = defineJob({
       if (error instanceof RetryLater) throw error;
       if (client && closedOnPurpose.has(client)) throw new RetryLater(1_000, "session closed for shutdown");
       const message = describeImapError(error);
+      recordImapSync("failed");
       const updated = recordMailboxHealth(
         deps.db,
         row.id,

@@ -1,4 +1,5 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import { countSmtpSession, recordSmtpMessage } from "../metrics/metrics";
 import type { Logger } from "../lib/logger";
 
 export const SMTP_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
@@ -123,6 +124,7 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
       }
       perAddress.set(address, open + 1);
       counted.set(session.id, address);
+      countSmtpSession();
       startPhase(session.id, "command");
       callback();
     },
@@ -174,9 +176,16 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
           receivedAt: performance.now(),
         };
         options.onMail(mail).then(
-          () => answer(null, "2.0.0 Message accepted"),
+          () => {
+            recordSmtpMessage("accepted");
+            answer(null, "2.0.0 Message accepted");
+          },
           (error: unknown) => {
-            if (error instanceof MailRefused) return answer(new SmtpReply(550, `5.6.0 ${error.message}`));
+            if (error instanceof MailRefused) {
+              recordSmtpMessage("refused");
+              return answer(new SmtpReply(550, `5.6.0 ${error.message}`));
+            }
+            recordSmtpMessage("deferred");
             log.error(
               { err: error instanceof Error ? error.message : String(error) },
               "smtp: storing a message failed",

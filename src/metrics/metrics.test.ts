@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
+import { freePort } from "../../test/peers/dovecot";
+import { sendRawSmtp } from "../../test/peers/smtp-send";
 import {
   counterValue,
   countSmtpSession,
@@ -37,6 +39,29 @@ describe("GET /metrics", () => {
     expect(text).toContain("desk_event_seq_lag 0");
     expect(text).toContain("# TYPE desk_http_request_duration_seconds histogram");
     socket.close();
+  });
+
+  test("SMTP sessions and messages, the database's size and WAL, and the oldest due job are measured where they happen", async () => {
+    const smtpPort = await freePort();
+    const mailDesk = await startTestDesk({ env: { DESK_SMTP_PORT: String(smtpPort) } });
+    const { owner } = await createWorkspaceWithOwner(mailDesk);
+    await mailDesk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "Support", email: "support@metrics.test" },
+    });
+    const sessions = counterValue("desk_smtp_sessions_total");
+    const accepted = counterValue("desk_smtp_messages_total", { outcome: "accepted" });
+    const raw = new TextEncoder().encode(
+      "From: Carol <carol@customer.test>\r\nTo: support@metrics.test\r\nSubject: Hi\r\nMessage-ID: <m1@customer.test>\r\n\r\nHello\r\n",
+    );
+    await sendRawSmtp(smtpPort, raw, { from: "carol@customer.test", to: ["support@metrics.test"] });
+    expect(counterValue("desk_smtp_sessions_total")).toBe(sessions + 1);
+    expect(counterValue("desk_smtp_messages_total", { outcome: "accepted" })).toBe(accepted + 1);
+    const text = await (await fetch(`${mailDesk.url}/metrics`)).text();
+    expect(text).toMatch(/desk_db_size_bytes [1-9]\d*/);
+    expect(text).toMatch(/desk_db_wal_bytes \d+/);
+    expect(text).toMatch(/desk_jobs_oldest_due_seconds \d/);
+    expect(text).toContain("# TYPE desk_smtp_messages_total counter");
   });
 
   test("with DESK_METRICS_TOKEN set, only its bearer reads the metrics", async () => {
