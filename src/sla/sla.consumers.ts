@@ -12,6 +12,14 @@ const ticketIdOf = (data: Record<string, unknown>): string | null => {
   return ticket && typeof ticket === "object" && "id" in ticket && typeof ticket.id === "string" ? ticket.id : null;
 };
 
+/** When the change happened on the desk's clock: the presented ticket's updated_at. */
+const changedAt = (data: Record<string, unknown>): string | null => {
+  const ticket = data.ticket;
+  return ticket && typeof ticket === "object" && "updated_at" in ticket && typeof ticket.updated_at === "string"
+    ? ticket.updated_at
+    : null;
+};
+
 /**
  * Keeps each ticket's SLA clock: on creation, and on a change of priority, status (solve, reopen)
  * or the first agent reply. Reads the ticket as stored now (a later change is handled by its own
@@ -20,7 +28,7 @@ const ticketIdOf = (data: Record<string, unknown>): string | null => {
 export const slaTracker = defineConsumer<Deps>({
   name: "sla.tracker",
   types: ["ticket.created", "ticket.updated", "ticket.deleted"],
-  handle(tx, event) {
+  handle(tx, event, { deps }) {
     const ticketId = ticketIdOf(event.data);
     if (!ticketId) return;
     if (event.type === "ticket.updated") {
@@ -29,6 +37,6 @@ export const slaTracker = defineConsumer<Deps>({
     }
     const ticket = event.type === "ticket.deleted" ? undefined : liveSlaTicket(tx, event.workspace_id, ticketId);
     if (!ticket) forgetTicket(tx, ticketId);
-    else trackTicket(tx, ticket, event.occurred_at);
+    else trackTicket(tx, ticket, changedAt(event.data) ?? deps.clock.now().toISOString());
   },
 });

@@ -40,6 +40,33 @@ export function findSlaPolicy(db: Queryable, workspaceId: string, id: string): S
     .get();
 }
 
+/**
+ * Puts a policy at `position` among the workspace's policies and numbers them all 0, 1, 2… in
+ * order, each moved one with its `sla_policy.updated` (the moved policy's own event is the caller's).
+ */
+function placeAt(tx: Tx, ctx: RequestContext, row: SlaPolicyRow, position: number, now: string): SlaPolicyRow {
+  const others = policiesOf(tx, ctx.workspaceId).filter((p) => p.id !== row.id);
+  const at = Math.min(position, others.length);
+  const order = [...others.slice(0, at), row, ...others.slice(at)];
+  let placed = row;
+  order.forEach((policy, index) => {
+    if (policy.position === index) return;
+    const moved = tx
+      .update(slaPolicies)
+      .set({ position: index, updatedAt: now })
+      .where(eq(slaPolicies.id, policy.id))
+      .returning()
+      .get()!;
+    if (policy.id === row.id) placed = moved;
+    else
+      appendEvent(tx, slaPolicyUpdated, {
+        workspaceId: ctx.workspaceId,
+        data: { sla_policy: presentSlaPolicy(moved) },
+      });
+  });
+  return placed;
+}
+
 /** The unsolved tickets' clocks follow the new policies (a job, in batches). */
 const recompute = (tx: Tx, workspaceId: string) =>
   enqueue(tx, recomputeSlaJob, { workspace_id: workspaceId, after_id: "" }, { workspaceId });
@@ -47,15 +74,13 @@ const recompute = (tx: Tx, workspaceId: string) =>
 export function createSlaPolicy(ctx: RequestContext, input: CreateSlaPolicy, deps: Deps): SlaPolicyRow {
   return withTx(deps.db, (tx) => {
     const position =
-      input.position ??
       tx
         .select({ next: sql<number>`coalesce(max(${slaPolicies.position}) + 1, 0)` })
         .from(slaPolicies)
         .where(eq(slaPolicies.workspaceId, ctx.workspaceId))
-        .get()?.next ??
-      0;
+        .get()?.next ?? 0;
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const inserted = tx
       .insert(slaPolicies)
       .values({
         id: newId(),
@@ -72,6 +97,7 @@ export function createSlaPolicy(ctx: RequestContext, input: CreateSlaPolicy, dep
       })
       .returning()
       .get();
+    const row = input.position === undefined ? inserted : placeAt(tx, ctx, inserted, input.position, now);
     const sla_policy = presentSlaPolicy(row);
     appendEvent(tx, slaPolicyCreated, { workspaceId: ctx.workspaceId, data: { sla_policy } });
     recordAudit(tx, ctx, {
@@ -96,13 +122,17 @@ export function updateSlaPolicy(ctx: RequestContext, id: string, input: UpdateSl
     if (input.resolution_minutes !== undefined) patch.resolutionMinutes = input.resolution_minutes;
     if (input.business_hours !== undefined) patch.businessHours = input.business_hours;
     if (input.enabled !== undefined) patch.enabled = input.enabled;
-    if (input.position !== undefined) patch.position = input.position;
-    const row = tx
+    const now = deps.clock.now().toISOString();
+    const updated = tx
       .update(slaPolicies)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+      .set({ ...patch, updatedAt: now })
       .where(eq(slaPolicies.id, id))
       .returning()
       .get()!;
+    const row =
+      input.position === undefined || input.position === before.position
+        ? updated
+        : placeAt(tx, ctx, updated, input.position, now);
     const sla_policy = presentSlaPolicy(row);
     appendEvent(tx, slaPolicyUpdated, { workspaceId: ctx.workspaceId, data: { sla_policy } });
     recordAudit(tx, ctx, {
