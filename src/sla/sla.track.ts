@@ -1,4 +1,5 @@
-import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import { preparedFor } from "../db/prepared";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
@@ -58,12 +59,76 @@ function pendingDue(
   ]);
 }
 
-const clockOf = (db: Queryable, ticketId: string): SlaClockRow | undefined =>
-  db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticketId)).get();
+type RawClock = Omit<SlaClockRow, "solved" | "firstBreached" | "resolutionBreached" | "breached"> & {
+  solved: number;
+  firstBreached: number;
+  resolutionBreached: number;
+  breached: number;
+};
+type ClockParams = [
+  string,
+  string,
+  string | null,
+  string,
+  number,
+  string | null,
+  string | null,
+  number,
+  number,
+  number,
+  string | null,
+  string,
+];
+
+/** The breach job's statements, prepared once per connection (drizzle builds SQL text on every call). */
+const statements = preparedFor((sqlite) => ({
+  clock: sqlite.query<RawClock, [string]>(
+    `SELECT ticket_id AS ticketId, workspace_id AS workspaceId, policy_id AS policyId, started_at AS startedAt, solved,
+       first_due_at AS firstDueAt, resolution_due_at AS resolutionDueAt, first_breached AS firstBreached,
+       resolution_breached AS resolutionBreached, breached, next_due_at AS nextDueAt, updated_at AS updatedAt
+     FROM sla_clocks WHERE ticket_id = +?`,
+  ),
+  save: sqlite.query<unknown, ClockParams>(
+    `INSERT INTO sla_clocks (ticket_id, workspace_id, policy_id, started_at, solved, first_due_at, resolution_due_at,
+       first_breached, resolution_breached, breached, next_due_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (ticket_id) DO UPDATE SET workspace_id = excluded.workspace_id, policy_id = excluded.policy_id,
+       started_at = excluded.started_at, solved = excluded.solved, first_due_at = excluded.first_due_at,
+       resolution_due_at = excluded.resolution_due_at, first_breached = excluded.first_breached,
+       resolution_breached = excluded.resolution_breached, breached = excluded.breached, next_due_at = excluded.next_due_at,
+       updated_at = excluded.updated_at`,
+  ),
+  due: sqlite.query<{ ticketId: string }, [string, number]>(
+    "SELECT ticket_id AS ticketId FROM sla_clocks WHERE next_due_at IS NOT NULL AND next_due_at <= ? ORDER BY next_due_at LIMIT ?",
+  ),
+}));
+
+function clockOf(db: Queryable, ticketId: string): SlaClockRow | undefined {
+  const raw = statements(db).clock.get(ticketId);
+  if (!raw) return undefined;
+  return {
+    ...raw,
+    solved: raw.solved === 1,
+    firstBreached: raw.firstBreached === 1,
+    resolutionBreached: raw.resolutionBreached === 1,
+    breached: raw.breached === 1,
+  };
+}
 
 function saveClock(tx: Tx, row: SlaClockRow): void {
-  const { ticketId, ...rest } = row;
-  tx.insert(slaClocks).values(row).onConflictDoUpdate({ target: slaClocks.ticketId, set: rest }).run();
+  statements(tx).save.run(
+    row.ticketId,
+    row.workspaceId,
+    row.policyId,
+    row.startedAt,
+    row.solved ? 1 : 0,
+    row.firstDueAt,
+    row.resolutionDueAt,
+    row.firstBreached ? 1 : 0,
+    row.resolutionBreached ? 1 : 0,
+    row.breached ? 1 : 0,
+    row.nextDueAt,
+    row.updatedAt,
+  );
 }
 
 const slaOf = (clock: SlaClockRow): TicketSla | null =>
@@ -132,7 +197,13 @@ export function forgetTicket(tx: Tx, ticketId: string): void {
  * before: each once, as an `sla_breached { kind }` activity with `ticket.updated`, and a
  * notification to the assignee (or to every owner and admin when nobody is assigned).
  */
-function breachTicket(tx: Tx, ticketId: string, now: string, clock: Clock): BreachKind[] {
+function breachTicket(
+  tx: Tx,
+  ticketId: string,
+  now: string,
+  clock: Clock,
+  admins: Map<string, string[]> = new Map(),
+): BreachKind[] {
   const row = clockOf(tx, ticketId);
   if (!row || row.nextDueAt === null || row.nextDueAt > now) return [];
   const ticket = liveSlaTicket(tx, row.workspaceId, ticketId);
@@ -159,7 +230,11 @@ function breachTicket(tx: Tx, ticketId: string, now: string, clock: Clock): Brea
     const stored = setTicketSla(tx, { workspaceId: row.workspaceId, ticketId, sla, breach: { kind } }, now);
     if (!stored) continue;
     const due = kind === "first_response" ? next.firstDueAt : next.resolutionDueAt;
-    const recipients = stored.assigneeId ? [stored.assigneeId] : adminIdsOfWorkspace(tx, row.workspaceId);
+    let recipients = stored.assigneeId ? [stored.assigneeId] : admins.get(row.workspaceId);
+    if (!recipients) {
+      recipients = adminIdsOfWorkspace(tx, row.workspaceId);
+      admins.set(row.workspaceId, recipients);
+    }
     for (const userId of recipients)
       notify(
         tx,
@@ -177,23 +252,18 @@ function breachTicket(tx: Tx, ticketId: string, now: string, clock: Clock): Brea
 }
 
 /** Clocks whose next deadline has passed, oldest first, through the partial index on next_due_at. */
-export const dueClocks = (db: Queryable, now: string, limit: number): Array<{ ticketId: string }> =>
-  db
-    .select({ ticketId: slaClocks.ticketId })
-    .from(slaClocks)
-    .where(and(isNotNull(slaClocks.nextDueAt), lte(slaClocks.nextDueAt, now)))
-    .orderBy(asc(slaClocks.nextDueAt))
-    .limit(limit)
-    .all();
+const dueClocks = (db: Queryable, now: string, limit: number): Array<{ ticketId: string }> =>
+  statements(db).due.all(now, limit);
 
 /** One pass of the breach job: every deadline passed by now, in batches of `batch`. Returns the breaches recorded. */
 export function breachPass(deps: { db: Db; clock: Clock }, batch = 200): number {
   const now = deps.clock.now().toISOString();
   let recorded = 0;
+  const admins = new Map<string, string[]>();
   for (let round = 0; round < 50; round++) {
     const due = dueClocks(deps.db, now, batch);
     for (const { ticketId } of due)
-      recorded += withTx(deps.db, (tx) => breachTicket(tx, ticketId, now, deps.clock)).length;
+      recorded += withTx(deps.db, (tx) => breachTicket(tx, ticketId, now, deps.clock, admins)).length;
     if (due.length < batch) break;
   }
   return recorded;

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, notInArray } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
+import { derivedTicketColumns, liveTicketRow, writeTicketSla } from "./tickets.statements";
 import { recordActivity, emitTicketUpdated } from "./tickets.timeline";
 import { tickets, type TicketRow, type TicketSla } from "./tickets.table";
 
@@ -48,20 +49,8 @@ export function unsolvedTicketsAfter(
 }
 
 /** A live ticket (neither deleted nor merged away) of the workspace, as the SLA feature reads it. */
-export function liveSlaTicket(db: Queryable, workspaceId: string, id: string): SlaTicketInput | undefined {
-  return db
-    .select(slaColumns)
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.workspaceId, workspaceId),
-        eq(tickets.id, id),
-        isNull(tickets.deletedAt),
-        isNull(tickets.mergedIntoId),
-      ),
-    )
-    .get();
-}
+export const liveSlaTicket = (db: Queryable, workspaceId: string, id: string): SlaTicketInput | undefined =>
+  liveTicketRow(db, workspaceId, id);
 
 const sameSla = (a: TicketSla | null, b: TicketSla | null): boolean =>
   a === b ||
@@ -83,26 +72,16 @@ export function setTicketSla(
   input: { workspaceId: string; ticketId: string; sla: TicketSla | null; breach?: { kind: string } },
   now: string,
 ): TicketRow | undefined {
-  const current = tx
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.workspaceId, input.workspaceId),
-        eq(tickets.id, input.ticketId),
-        isNull(tickets.deletedAt),
-        isNull(tickets.mergedIntoId),
-      ),
-    )
-    .get();
+  const current = liveTicketRow(tx, input.workspaceId, input.ticketId);
   if (!current) return undefined;
   if (sameSla(current.sla, input.sla) && !input.breach) return current;
-  const row = tx
-    .update(tickets)
-    .set({ sla: input.sla, updatedAt: now })
-    .where(eq(tickets.id, current.id))
-    .returning()
-    .get()!;
+  writeTicketSla(tx, current.id, input.sla, now);
+  const row: TicketRow = {
+    ...current,
+    sla: input.sla,
+    updatedAt: now,
+    ...derivedTicketColumns({ ...current, sla: input.sla }),
+  };
   if (input.breach)
     recordActivity(tx, systemContext(row.workspaceId), row, "sla_breached", { kind: input.breach.kind }, now, {
       type: "system",
