@@ -1,7 +1,7 @@
 /**
  * The SLA breach job at scale: `bun bench/sla.ts` (BENCH_TICKETS=1000000 BENCH_DUE=100 BENCH_ROUNDS=20).
  * Seeds a fresh data dir with raw SQL (one workspace, BENCH_TICKETS tickets under an SLA policy, each
- * with its clock; deadlines spread over the next 30 days), then times one pass of the breach job
+ * with its clock; deadlines spread over 30 days from an hour ahead), then times one pass of the breach job
  * (`breachPass`, commit included): with nothing due (the usual minute), and with BENCH_DUE deadlines
  * just passed (each recorded: clock, ticket, activity, events, a notification). Prints the query plan
  * of the due-clock read: it must search the partial index on next_due_at, never scan.
@@ -58,7 +58,7 @@ sqlite.transaction(() => {
     INSERT INTO tickets (id, workspace_id, number, subject, status, priority, channel, spam, last_message_at,
       last_message_preview, message_count, custom, sla, created_at, updated_at)
     SELECT printf('t-%08d', i), '${ws}', i, 'Ticket ' || i, 'open', 'normal', 'api', 0, '${iso}', '', 0, '{}',
-      json_object('policy_id', '${policyId}', 'first_response_due_at', strftime('%Y-%m-%dT%H:%M:%fZ', ${nowMs} / 1000.0 + 60 + (i * ${SPREAD_MS / 1000} / ${TICKETS}), 'unixepoch'),
+      json_object('policy_id', '${policyId}', 'first_response_due_at', strftime('%Y-%m-%dT%H:%M:%fZ', ${nowMs} / 1000.0 + 3600 + (i * ${SPREAD_MS / 1000} / ${TICKETS}), 'unixepoch'),
         'resolution_due_at', NULL, 'breached', json('false')),
       '${iso}', '${iso}' FROM n`);
   sqlite.exec(`INSERT INTO sla_clocks (ticket_id, workspace_id, policy_id, started_at, solved, first_due_at, resolution_due_at,
@@ -99,7 +99,7 @@ const past = new Date(nowMs - 1000).toISOString();
 let recordedTotal = 0;
 for (let round = 0; round < ROUNDS; round++) {
   const first = 1 + Math.floor((round * TICKETS) / ROUNDS);
-  sqlite.exec(`UPDATE sla_clocks SET first_due_at = '${past}', next_due_at = '${past}'
+  sqlite.exec(`UPDATE sla_clocks SET first_due_at = '${past}', next_due_at = '${past}', first_breached = 0
     WHERE ticket_id >= printf('t-%08d', ${first}) AND ticket_id < printf('t-%08d', ${first + DUE})`);
   const { ms, recorded } = time(() => breachPass(deps));
   recordedTotal += recorded;
