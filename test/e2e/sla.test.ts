@@ -70,8 +70,9 @@ describe.skipIf(!ready.ok)("SLA policies, business hours and the SLA clock (Chro
       await page.getByLabel("Monday range 2 opens").selectOption("16:00");
       await page.getByLabel("Monday range 2 closes").selectOption("24:00");
       await page.getByRole("button", { name: "Add holiday" }).click();
-      await page.getByLabel("Date").fill("2026-12-25");
-      await page.getByLabel("Name").fill("Christmas");
+      const holiday = page.locator(".bh-holiday").first();
+      await holiday.getByLabel("Date").fill("2026-12-25");
+      await holiday.getByLabel("Name").fill("Christmas");
       await page.getByRole("button", { name: "Save business hours" }).click();
       await shown(page.locator(".bh-range .field-error", { hasText: "ranges of a day may not overlap" }));
       expect((await api("GET", "/v1/business-hours")).enabled).toBe(false);
@@ -108,20 +109,20 @@ describe.skipIf(!ready.ok)("SLA policies, business hours and the SLA clock (Chro
       await form.getByLabel("Name").fill("Everything");
       await form.getByLabel("First response within (minutes)").fill("0");
       await form.getByLabel("Resolution within (minutes)").fill("1440");
+      await shown(form.getByText("1 d", { exact: true }));
       await form.getByRole("button", { name: "Add policy" }).click();
       await shown(form.locator(".field-invalid", { hasText: "First response" }));
 
       await form.getByLabel("First response within (minutes)").fill("240");
-      await shown(form.getByText("4 h"));
       await form.getByRole("button", { name: "Add policy" }).click();
       const table = page.getByRole("table", { name: "SLA policies" });
-      await shown(table.getByRole("cell", { name: "Everything" }));
+      await shown(table.getByRole("cell", { name: "Everything", exact: true }));
       await form.getByLabel("Name").fill("Urgent");
       await form.getByLabel("Priority").selectOption("urgent");
       await form.getByLabel("First response within (minutes)").fill("30");
       await form.getByLabel("Resolution within (minutes)").fill("240");
       await form.getByRole("button", { name: "Add policy" }).click();
-      await shown(table.getByRole("cell", { name: "Urgent", exact: true }));
+      await shown(table.locator("tbody tr").nth(1));
 
       // Urgent goes first, so it wins over the catch-all.
       await page.getByRole("button", { name: "Move Urgent up" }).click();
@@ -132,9 +133,10 @@ describe.skipIf(!ready.ok)("SLA policies, business hours and the SLA clock (Chro
         ["Urgent", 0],
         ["Everything", 1],
       ]);
-      await page.getByLabel("Enable Everything").uncheck();
+      await page.getByLabel("Enable Everything").click();
       expect(await eventually(async () => (await api("GET", "/v1/sla-policies")).data[1].enabled, false)).toBe(false);
-      await page.getByLabel("Enable Everything").check();
+      expect(await eventually(() => page.getByLabel("Enable Everything").isChecked(), false)).toBe(false);
+      await page.getByLabel("Enable Everything").click();
       expect(await eventually(async () => (await api("GET", "/v1/sla-policies")).data[1].enabled, true)).toBe(true);
     },
     STEP,
