@@ -63,10 +63,10 @@ describe.skipIf(!ready.ok)("SLA policies, business hours and the SLA clock (Chro
       await page.getByLabel("Use business hours for SLA policies that count them").check();
       await page.getByLabel("Time zone").selectOption("Europe/Paris");
       // Saturday morning, and a second range on Monday that overlaps the first.
-      await page.getByRole("button", { name: "Add Saturday range" }).click();
+      await page.getByRole("button", { name: "Add hours on Saturday" }).click();
       await page.getByLabel("Saturday range 1 opens").selectOption("10:00");
       await page.getByLabel("Saturday range 1 closes").selectOption("12:30");
-      await page.getByRole("button", { name: "Add Monday range" }).click();
+      await page.getByRole("button", { name: "Add hours on Monday" }).click();
       await page.getByLabel("Monday range 2 opens").selectOption("16:00");
       await page.getByLabel("Monday range 2 closes").selectOption("24:00");
       await page.getByRole("button", { name: "Add holiday" }).click();

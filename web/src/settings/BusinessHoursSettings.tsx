@@ -168,7 +168,7 @@ export default function BusinessHoursSettings() {
                 <button
                   type="button"
                   className="btn btn-small"
-                  aria-label={`Add ${label} range`}
+                  aria-label={`Add hours on ${label}`}
                   disabled={ranges.length >= MAX_RANGES}
                   onClick={() => {
                     const last = ranges.at(-1);
