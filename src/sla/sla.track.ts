@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { preparedFor } from "../db/prepared";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
@@ -8,7 +8,7 @@ import { notify } from "../notifications/notifications.public";
 import { liveSlaTicket, setTicketSla, type SlaTicketInput, type TicketSla } from "../tickets/tickets.public";
 import { addWorkingMinutes } from "./business-hours.calc";
 import { businessHoursOf, type BusinessHoursJson } from "./business-hours.service";
-import { slaClocks, slaPolicies, type SlaClockRow, type SlaPolicyRow } from "./sla.table";
+import { slaClocks, type SlaClockRow, type SlaPolicyRow } from "./sla.table";
 
 /**
  * The SLA clock of a ticket. The policy is the first enabled one by position whose priority is the
@@ -24,13 +24,13 @@ const MINUTE = 60_000;
 export const BREACH_KINDS = ["first_response", "resolution"] as const;
 export type BreachKind = (typeof BREACH_KINDS)[number];
 
+type RawPolicy = Omit<SlaPolicyRow, "businessHours" | "enabled"> & { businessHours: number; enabled: number };
+
+/** The workspace's policies by position (read on every ticket change the tracker sees: prepared once). */
 export function policiesOf(db: Queryable, workspaceId: string): SlaPolicyRow[] {
-  return db
-    .select()
-    .from(slaPolicies)
-    .where(eq(slaPolicies.workspaceId, workspaceId))
-    .orderBy(asc(slaPolicies.position), asc(slaPolicies.createdAt), asc(slaPolicies.id))
-    .all();
+  return policyStatements(db)
+    .policies.all(workspaceId)
+    .map((raw) => ({ ...raw, businessHours: raw.businessHours === 1, enabled: raw.enabled === 1 }));
 }
 
 export const policyFor = (policies: SlaPolicyRow[], priority: string): SlaPolicyRow | undefined =>
@@ -79,6 +79,15 @@ type ClockParams = [
   string | null,
   string,
 ];
+
+const policyStatements = preparedFor((sqlite) => ({
+  policies: sqlite.query<RawPolicy, [string]>(
+    `SELECT id, workspace_id AS workspaceId, name, priority, first_response_minutes AS firstResponseMinutes,
+       resolution_minutes AS resolutionMinutes, business_hours AS businessHours, enabled, position,
+       created_at AS createdAt, updated_at AS updatedAt
+     FROM sla_policies WHERE workspace_id = +? ORDER BY position, created_at, id`,
+  ),
+}));
 
 /** The breach job's statements, prepared once per connection (drizzle builds SQL text on every call). */
 const statements = preparedFor((sqlite) => ({
