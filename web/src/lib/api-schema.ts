@@ -8545,6 +8545,7 @@ export interface operations {
                         resolution_p50_minutes: number | null;
                         csat_avg: number | null;
                         csat_count: number;
+                        /** @description tickets created in the range that missed an SLA deadline (first response or resolution), as recorded by the breach job */
                         sla_breached: number;
                         by_day: {
                             date: string;
