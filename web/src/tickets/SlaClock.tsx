@@ -50,7 +50,7 @@ export function SlaClock({ ticket }: { ticket: Ticket }) {
   if (!sla) return null;
   const solved = SOLVED.has(ticket.status);
   const targets: Target[] = [
-    { label: "First response", due: sla.first_response_due_at, met: !!ticket.first_responded_at },
+    { label: "First response", due: sla.first_response_due_at, met: !!ticket.first_responded_at || solved },
     { label: "Resolution", due: sla.resolution_due_at, met: solved },
   ];
   return (
