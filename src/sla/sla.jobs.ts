@@ -16,7 +16,7 @@ const RECOMPUTE_BATCH = 500;
  */
 export const slaBreachJob = defineJob({
   name: "sla.breaches",
-  schema: z.object({}).passthrough(),
+  schema: z.object({}),
   schedule: "* * * * *",
   concurrency: 1,
   handler(_payload, { deps }: JobContext<Deps>) {
