@@ -12,6 +12,8 @@ import { MeSchema } from "./me/me.schemas";
 import { MemberSchema } from "./members/members.schemas";
 import { NotificationSchema } from "./notifications/notifications.schemas";
 import { AttachmentSchema, MessageSchema } from "./tickets/messages.schemas";
+import { BusinessHoursSchema } from "./sla/business-hours.schemas";
+import { SlaPolicySchema } from "./sla/sla.schemas";
 import { TeamSchema } from "./teams/teams.schemas";
 import { ActivitySchema, TicketSchema } from "./tickets/tickets.schemas";
 import { ViewSchema } from "./views/views.schemas";
@@ -36,6 +38,8 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [TagGroupSchema, "TagGroup"],
   [CustomFieldSchema, "CustomField"],
   [ViewSchema, "View"],
+  [SlaPolicySchema, "SlaPolicy"],
+  [BusinessHoursSchema, "BusinessHours"],
   [TeamSchema, "Team"],
   [MemberSchema, "Member"],
   [InvitationSchema, "Invitation"],

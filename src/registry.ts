@@ -19,6 +19,7 @@ import { outboundModule } from "./outbound/outbound.module";
 import { reportsModule } from "./reports/reports.module";
 import { savedRepliesModule } from "./saved-replies/saved-replies.module";
 import { searchModule } from "./search/search.module";
+import { slaModule } from "./sla/sla.module";
 import { globalSearchModule } from "./global-search/global-search.module";
 import { leaveWorkspaceTeams } from "./teams/teams.public";
 import { renameTagInViews } from "./views/views.public";
@@ -66,4 +67,5 @@ export const modules: FeatureModule[] = [
   notificationsModule,
   backupsModule,
   systemModule,
+  slaModule,
 ];

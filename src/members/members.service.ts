@@ -255,6 +255,16 @@ export function memberIdsOfWorkspace(tx: Queryable, workspaceId: string): string
     .map((r) => r.userId);
 }
 
+/** User ids of the workspace's owners and admins (who hear of workspace matters nobody else holds). */
+export function adminIdsOfWorkspace(tx: Queryable, workspaceId: string): string[] {
+  return tx
+    .select({ userId: members.userId })
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), inArray(members.role, ["owner", "admin"])))
+    .all()
+    .map((r) => r.userId);
+}
+
 /** The first membership of a new workspace: its creator as owner (no event: the workspace's own covers it). */
 export function insertOwnerMembership(tx: Tx, workspaceId: string, userId: string, now: string): void {
   tx.insert(members).values({ workspaceId, userId, role: "owner", createdAt: now }).run();

@@ -14,7 +14,11 @@ export const OverviewSchema = z.object({
   resolution_p50_minutes: z.number().nullable(),
   csat_avg: z.number().nullable(),
   csat_count: z.number(),
-  sla_breached: z.number(),
+  sla_breached: z
+    .number()
+    .describe(
+      "tickets created in the range that missed an SLA deadline (first response or resolution), as recorded by the breach job",
+    ),
   by_day: z.array(z.object({ date: z.string(), created: z.number(), solved: z.number() })),
   by_channel: z.record(z.string(), z.number()),
   by_severity: z.record(z.string(), z.number()),

@@ -18,7 +18,7 @@ export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from
 export { ticketScope } from "./tickets.list";
 export { queryText, TicketSchema, UserRefSchema } from "./tickets.schemas";
 export { SEARCH_RESULTS, searchTickets } from "./tickets.search";
-export { CHANNELS, SEVERITIES, type TicketRow, type TicketStatus } from "./tickets.table";
+export { CHANNELS, PRIORITIES, SEVERITIES, type TicketRow, type TicketSla, type TicketStatus } from "./tickets.table";
 export {
   addMessage,
   bulkUpdateTickets,
@@ -42,4 +42,5 @@ export {
 } from "./messages.service";
 export type { MessageRow } from "./messages.table";
 export { ticketOfWorkspace } from "./tickets.repo";
+export { liveSlaTicket, setTicketSla, unsolvedTicketsAfter, type SlaTicketInput } from "./tickets.sla";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";

@@ -76,6 +76,13 @@ const statements = preparedFor((sqlite) => ({
     "SELECT id, contact_id AS contactId FROM tickets WHERE workspace_id = +? AND number = +? AND deleted_at IS NULL",
   ),
   spam: sqlite.query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = +?"),
+  /** A live ticket (neither deleted nor merged away) of a workspace by id. */
+  liveById: sqlite.query<RawTicket, [string, string]>(
+    `SELECT ${TICKET} FROM tickets WHERE workspace_id = +? AND id = +? AND deleted_at IS NULL AND merged_into_id IS NULL`,
+  ),
+  setSla: sqlite.query<unknown, [string | null, string, string]>(
+    "UPDATE tickets SET sla = ?, updated_at = ? WHERE id = +?",
+  ),
   userRefOne: sqlite.query<UserRefRow, [string]>(
     "SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id = +?",
   ),
@@ -138,6 +145,17 @@ export function insertTicketRow(db: Queryable, row: TicketRow): void {
     row.createdAt,
     row.updatedAt,
   );
+}
+
+/** A live ticket (neither deleted nor merged away) of a workspace by id, read through a prepared statement. */
+export function liveTicketRow(db: Queryable, workspaceId: string, id: string): TicketRow | undefined {
+  const raw = statements(db).liveById.get(workspaceId, id);
+  return raw ? ticketOf(raw) : undefined;
+}
+
+/** Writes a ticket's SLA state (JSON) and updated_at. */
+export function writeTicketSla(db: Queryable, id: string, sla: TicketRow["sla"], updatedAt: string): void {
+  statements(db).setSla.run(sla === null ? null : JSON.stringify(sla), updatedAt, id);
 }
 
 /** Writes the message counters of `next` (a copy of the stored row with new counter values). */

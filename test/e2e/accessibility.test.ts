@@ -200,6 +200,12 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         type: "text",
         required_on_solve: true,
       });
+      // Tickets created below get an SLA clock, shown on the ticket page and in the list.
+      await api("POST", "/v1/sla-policies", {
+        name: "Everything",
+        first_response_minutes: 60,
+        resolution_minutes: 1440,
+      });
       const team = await api("POST", "/v1/teams", { name: "Billing", member_ids: [me.id] });
       const company = await api("POST", "/v1/companies", { name: "Globex Corporation", domain: "globex.test" });
       seeded.companyId = company.id;
@@ -417,6 +423,8 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["fields", "h1"],
         ["views", "h1"],
         ["saved-replies", "h1"],
+        ["sla", "table"],
+        ["business-hours", ".bh-week"],
         ["mailboxes", ".card-head"],
         ["api-keys", "table"],
         ["webhooks", ".card-head"],

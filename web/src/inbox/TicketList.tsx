@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { Ticket } from "../lib/api/types";
 import { linkHandler } from "../lib/router/router";
 import { Avatar, PriorityMark, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
+import { SlaMark } from "../tickets/SlaClock";
 import { SnoozedMark } from "../tickets/SnoozedMark";
 
 const ROW = 52;
@@ -92,6 +93,7 @@ export function TicketList(props: {
                 </a>
                 {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
                 <SnoozedMark until={t.snoozed_until} />
+                <SlaMark ticket={t} />
                 <StatusPill status={t.status} />
                 <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
                   {t.assignee ? (

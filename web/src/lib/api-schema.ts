@@ -1517,6 +1517,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sla-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All SLA policies of the workspace, by position
+         * @description A ticket follows the first enabled policy by position whose priority is the ticket's (a policy with priority null matches any). The first-response deadline counts from the ticket's creation and is met by the first agent reply; the resolution deadline counts from creation (or the latest reopening) and is met by solving. Both run in every unsolved status. With business_hours true, only the open minutes of the workspace's business hours count (calendar minutes while business hours are disabled). A change to a policy recomputes the clocks of unsolved tickets within moments; a missed deadline is recorded once per ticket and kind.
+         */
+        get: operations["getSlaPolicies"];
+        put?: never;
+        /**
+         * Create an SLA policy (audit-logged); without position it goes last
+         * @description Targets are whole minutes, 1 to 525600. A ticket follows the first enabled policy by position whose priority is the ticket's (a policy with priority null matches any). The first-response deadline counts from the ticket's creation and is met by the first agent reply; the resolution deadline counts from creation (or the latest reopening) and is met by solving. Both run in every unsolved status. With business_hours true, only the open minutes of the workspace's business hours count (calendar minutes while business hours are disabled). A change to a policy recomputes the clocks of unsolved tickets within moments; a missed deadline is recorded once per ticket and kind.
+         */
+        post: operations["postSlaPolicies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sla-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An SLA policy */
+        get: operations["getSlaPoliciesById"];
+        put?: never;
+        post?: never;
+        /** Delete an SLA policy (audit-logged); its tickets follow the next matching policy */
+        delete: operations["deleteSlaPoliciesById"];
+        options?: never;
+        head?: never;
+        /** Change an SLA policy (audit-logged); reorder by setting position */
+        patch: operations["patchSlaPoliciesById"];
+        trace?: never;
+    };
+    "/v1/business-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's business hours
+         * @description A workspace that never set them reads as disabled, UTC, Monday to Friday 09:00–17:00, no holidays.
+         */
+        get: operations["getBusinessHours"];
+        /**
+         * Replace the business hours (audit-logged as business_hours.updated)
+         * @description Up to 3 ranges a day on the quarter hour (HH:MM; 24:00 ends a day; ranges of a day may not overlap), up to 100 holidays (local dates, each once), an IANA time zone (stored under its canonical name). Times are read on the zone's wall clock, so a range spanning a DST change lasts what the clock says. SLA clocks counting business minutes are recomputed for unsolved tickets.
+         */
+        put: operations["putBusinessHours"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "workspace.updated": {
@@ -2042,172 +2109,6 @@ export interface webhooks {
                         visibility: "agents" | "public";
                         data: {
                             automation_id: string;
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "sla_policy.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * sla_policy.created
-         * @description Reserved by SPEC.md for a feature not built yet: a sla_policy was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "sla_policy.created";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            sla_policy: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "sla_policy.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * sla_policy.updated
-         * @description Reserved by SPEC.md for a feature not built yet: a sla_policy was updated. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "sla_policy.updated";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            sla_policy: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "sla_policy.deleted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * sla_policy.deleted
-         * @description Reserved by SPEC.md for a feature not built yet: a sla_policy was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "sla_policy.deleted";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            sla_policy_id: string;
                         };
                         occurred_at: string;
                     };
@@ -4582,6 +4483,168 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "sla_policy.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sla_policy.created
+         * @description An SLA policy was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "sla_policy.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            sla_policy: components["schemas"]["SlaPolicy"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sla_policy.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sla_policy.updated
+         * @description An SLA policy changed (its position included). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "sla_policy.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            sla_policy: components["schemas"]["SlaPolicy"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sla_policy.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sla_policy.deleted
+         * @description An SLA policy was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "sla_policy.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            sla_policy_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -5026,6 +5089,59 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        SlaPolicy: {
+            id: string;
+            name: string;
+            /** @description null matches every priority */
+            priority: ("low" | "normal" | "high" | "urgent") | null;
+            first_response_minutes: number;
+            resolution_minutes: number;
+            /** @description count only the open minutes of the workspace's business hours */
+            business_hours: boolean;
+            enabled: boolean;
+            position: number;
+            created_at: string;
+            updated_at: string;
+        };
+        BusinessHours: {
+            enabled: boolean;
+            /** @description IANA time zone, e.g. Europe/Paris */
+            timezone: string;
+            schedule: {
+                mon: {
+                    start: string;
+                    end: string;
+                }[];
+                tue: {
+                    start: string;
+                    end: string;
+                }[];
+                wed: {
+                    start: string;
+                    end: string;
+                }[];
+                thu: {
+                    start: string;
+                    end: string;
+                }[];
+                fri: {
+                    start: string;
+                    end: string;
+                }[];
+                sat: {
+                    start: string;
+                    end: string;
+                }[];
+                sun: {
+                    start: string;
+                    end: string;
+                }[];
+            };
+            holidays: {
+                date: string;
+                name: string;
+            }[];
+        };
         Notification: {
             id: string;
             /** @enum {string} */
@@ -5121,6 +5237,10 @@ export interface components {
         };
         ViewList: {
             data: components["schemas"]["View"][];
+            next_cursor: null;
+        };
+        SlaPolicyList: {
+            data: components["schemas"]["SlaPolicy"][];
             next_cursor: null;
         };
     };
@@ -7138,7 +7258,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     description?: string;
-                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "notification.created")[];
+                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -7249,7 +7369,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "notification.created")[];
+                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -8465,6 +8585,7 @@ export interface operations {
                         resolution_p50_minutes: number | null;
                         csat_avg: number | null;
                         csat_count: number;
+                        /** @description tickets created in the range that missed an SLA deadline (first response or resolution), as recorded by the breach job */
                         sla_breached: number;
                         by_day: {
                             date: string;
@@ -10069,6 +10190,279 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getSlaPolicies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postSlaPolicies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default null */
+                    priority?: ("low" | "normal" | "high" | "urgent") | null;
+                    first_response_minutes: number;
+                    resolution_minutes: number;
+                    /** @default false */
+                    business_hours?: boolean;
+                    /** @default true */
+                    enabled?: boolean;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getSlaPoliciesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteSlaPoliciesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchSlaPoliciesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    priority?: ("low" | "normal" | "high" | "urgent") | null;
+                    first_response_minutes?: number;
+                    resolution_minutes?: number;
+                    business_hours?: boolean;
+                    enabled?: boolean;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessHours"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    putBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                    timezone: string;
+                    schedule: {
+                        mon: {
+                            start: string;
+                            end: string;
+                        }[];
+                        tue: {
+                            start: string;
+                            end: string;
+                        }[];
+                        wed: {
+                            start: string;
+                            end: string;
+                        }[];
+                        thu: {
+                            start: string;
+                            end: string;
+                        }[];
+                        fri: {
+                            start: string;
+                            end: string;
+                        }[];
+                        sat: {
+                            start: string;
+                            end: string;
+                        }[];
+                        sun: {
+                            start: string;
+                            end: string;
+                        }[];
+                    };
+                    holidays: {
+                        date: string;
+                        name: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessHours"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
     };

@@ -14,9 +14,6 @@ export const EVENT_TYPES = [
   "automation.created",
   "automation.updated",
   "automation.deleted",
-  "sla_policy.created",
-  "sla_policy.updated",
-  "sla_policy.deleted",
   "kb_article.created",
   "kb_article.updated",
   "kb_article.deleted",
@@ -60,6 +57,9 @@ export const EVENT_TYPES = [
   "saved_reply.updated",
   "saved_reply.deleted",
   "notification.created",
+  "sla_policy.created",
+  "sla_policy.updated",
+  "sla_policy.deleted",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -70,7 +70,6 @@ export const EVENT_RESOURCES = [
   "team",
   "event",
   "automation",
-  "sla_policy",
   "kb_article",
   "kb_collection",
   "billing",
@@ -87,5 +86,6 @@ export const EVENT_RESOURCES = [
   "view",
   "saved_reply",
   "notification",
+  "sla_policy",
 ] as const;
 export type EventResource = (typeof EVENT_RESOURCES)[number];

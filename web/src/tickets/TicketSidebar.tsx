@@ -9,6 +9,7 @@ import { Avatar, StatusPill, statusLabel } from "../lib/ui/bits";
 import { FieldInput } from "../lib/ui/FieldInput";
 import { LabelPicker } from "../lib/ui/LabelPicker";
 import { errorText } from "../lib/ui/states";
+import { SlaClock } from "./SlaClock";
 import { usePatchTicket } from "./ticket-data";
 
 const toLocalInput = (iso: string | null) =>
@@ -133,6 +134,8 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
           onChange={(e) => save({ snoozed_until: e.target.value ? new Date(e.target.value).toISOString() : null })}
         />
       </div>
+
+      <SlaClock ticket={ticket} />
 
       <h3>Labels</h3>
       <LabelPicker

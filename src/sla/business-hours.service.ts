@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.public";
+import type { Db, Queryable } from "../db/database";
+import { withTx } from "../db/tx";
+import { enqueue } from "../jobs/enqueue";
+import type { Clock } from "../lib/clock";
+import { canonicalTimeZone, type Schedule, type WorkingHours } from "./business-hours.calc";
+import type { PutBusinessHours } from "./business-hours.schemas";
+import { recomputeSlaJob } from "./sla.jobs";
+import { businessHours } from "./sla.table";
+
+export type BusinessHoursJson = WorkingHours & { enabled: boolean };
+
+const weekday = [{ start: "09:00", end: "17:00" }];
+/** A workspace that never set its hours: off, UTC, Monday to Friday 09:00–17:00. */
+export const DEFAULT_BUSINESS_HOURS: BusinessHoursJson = {
+  enabled: false,
+  timezone: "UTC",
+  schedule: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday, sat: [], sun: [] },
+  holidays: [],
+};
+
+export function businessHoursOf(db: Queryable, workspaceId: string): BusinessHoursJson {
+  const row = db.select().from(businessHours).where(eq(businessHours.workspaceId, workspaceId)).get();
+  if (!row) return DEFAULT_BUSINESS_HOURS;
+  return { enabled: row.enabled, timezone: row.timezone, schedule: row.schedule, holidays: row.holidays };
+}
+
+const sortedSchedule = (schedule: Schedule): Schedule =>
+  Object.fromEntries(
+    Object.entries(schedule).map(([day, ranges]) => [day, [...ranges].sort((a, b) => a.start.localeCompare(b.start))]),
+  ) as Schedule;
+
+/** Replaces the workspace's business hours (audit-logged); SLA clocks counting open time are recomputed. */
+export function putBusinessHours(
+  ctx: RequestContext,
+  input: PutBusinessHours,
+  deps: { db: Db; clock: Clock },
+): BusinessHoursJson {
+  const value: BusinessHoursJson = {
+    enabled: input.enabled,
+    timezone: canonicalTimeZone(input.timezone) ?? input.timezone,
+    schedule: sortedSchedule(input.schedule),
+    holidays: [...input.holidays].sort((a, b) => a.date.localeCompare(b.date)),
+  };
+  return withTx(deps.db, (tx) => {
+    const before = businessHoursOf(tx, ctx.workspaceId);
+    const row = { workspaceId: ctx.workspaceId, ...value, updatedAt: deps.clock.now().toISOString() };
+    tx.insert(businessHours)
+      .values(row)
+      .onConflictDoUpdate({ target: businessHours.workspaceId, set: { ...value, updatedAt: row.updatedAt } })
+      .run();
+    recordAudit(tx, ctx, {
+      action: "business_hours.updated",
+      entityType: "business_hours",
+      entityId: null,
+      data: { before, after: value },
+    });
+    enqueue(tx, recomputeSlaJob, { workspace_id: ctx.workspaceId, after_id: "" }, { workspaceId: ctx.workspaceId });
+    return value;
+  });
+}
