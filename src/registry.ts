@@ -27,6 +27,7 @@ import { usersModule } from "./users/users.module";
 import { viewsModule } from "./views/views.module";
 import { webhooksModule } from "./webhooks/webhooks.module";
 import { workspacesModule } from "./workspaces/workspaces.module";
+import { widgetModule } from "./widget/widget.module";
 
 /**
  * Every module of Desk, one per line. Routes mount under /v1 in this order; subsystems start in
@@ -62,4 +63,5 @@ export const modules: FeatureModule[] = [
   viewsModule,
   savedRepliesModule,
   notificationsModule,
+  widgetModule,
 ];

@@ -43,3 +43,11 @@ export {
 export type { MessageRow } from "./messages.table";
 export { ticketOfWorkspace } from "./tickets.repo";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";
+export {
+  chatContactOfTicket,
+  chatTicketOfContact,
+  chatTicketsOfContact,
+  presentChatMessage,
+  publicMessagesOf,
+} from "./tickets.chat";
+export type { MessageJson } from "./messages.present";
