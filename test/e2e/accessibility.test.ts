@@ -420,6 +420,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["mailboxes", ".card-head"],
         ["api-keys", "table"],
         ["webhooks", ".card-head"],
+        ["widget", "[data-testid=widget-snippet]"],
       ]) {
         await visit(`/settings/${sub}`, `.settings-body ${until}`);
         await page.waitForLoadState("networkidle");

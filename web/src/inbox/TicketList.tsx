@@ -92,6 +92,11 @@ export function TicketList(props: {
                 </a>
                 {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
                 <SnoozedMark until={t.snoozed_until} />
+                {t.channel === "chat" && (
+                  <span className="pill pill-chat" data-testid="chat-badge">
+                    Chat
+                  </span>
+                )}
                 <StatusPill status={t.status} />
                 <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
                   {t.assignee ? (

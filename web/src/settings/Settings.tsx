@@ -17,6 +17,7 @@ const pages: Array<{
   { id: "views", label: "Views", admin: false, load: () => import("./ViewsSettings") },
   { id: "saved-replies", label: "Saved replies", admin: false, load: () => import("./SavedRepliesSettings") },
   { id: "mailboxes", label: "Mailboxes", admin: true, load: () => import("./MailboxesSettings") },
+  { id: "widget", label: "Chat widget", admin: true, load: () => import("./WidgetSettings") },
   { id: "api-keys", label: "API keys", admin: true, load: () => import("./ApiKeysSettings") },
   { id: "webhooks", label: "Webhooks", admin: true, load: () => import("./WebhooksSettings") },
 ];

@@ -1,0 +1,195 @@
+/**
+ * The chat widget on a third-party page, in Chromium against dist/desk: a tiny site on another
+ * origin embeds the one tag; the visitor opens the chat and writes; the message appears live in the
+ * agent's inbox (with its chat badge); the agent's reply appears live in the widget while an
+ * internal note never does; allowed_origins keeps other sites out; axe finds nothing serious in the
+ * open widget; host-page CSS does not reach inside it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AxeResults } from "axe-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import {
+  call,
+  ensureBinary,
+  launchChromium,
+  ownerWithWorkspace,
+  ROOT,
+  type RunningDesk,
+  shown,
+  signIn,
+  startDeskBinary,
+} from "./browser";
+
+const ready = ensureBinary();
+if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
+if (!ready.ok && ready.missing === "build") {
+  test("dist/desk builds for the browser tests", () => {
+    throw new Error(ready.reason);
+  });
+}
+
+const STEP = 60_000;
+const AXE_SOURCE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+let desk: RunningDesk;
+let browser: Browser;
+let site: ReturnType<typeof Bun.serve>;
+let otherSite: ReturnType<typeof Bun.serve>;
+const contexts: BrowserContext[] = [];
+const owner = { name: "Olga Owner", email: "olga@widget.test", password: "correct horse battery" };
+let headers: Record<string, string> = {};
+let widgetKey = "";
+
+/** A customer's website on its own origin, whose CSS tries hard to restyle everything. */
+function customerSite(): ReturnType<typeof Bun.serve> {
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () =>
+      new Response(
+        `<!doctype html><html lang="en"><head><title>Shop</title>
+<style>* { font-family: monospace !important; color: #7a0000 !important; } button { display: none !important; }</style>
+</head><body><main><h1>Our shop</h1><p>Welcome.</p></main>
+<script src="${desk.url}/widget.js" data-key="${widgetKey}" async></script></body></html>`,
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      ),
+  });
+}
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+
+describe.skipIf(!ready.ok)("chat widget in a browser", () => {
+  beforeAll(async () => {
+    desk = await startDeskBinary();
+    browser = await launchChromium();
+    const made = await ownerWithWorkspace(desk.url, owner, "Widget Co");
+    headers = made.headers;
+    const workspace = await call(desk.url, "GET", "/v1/workspace", headers);
+    widgetKey = workspace.body.widget_key;
+    await call(desk.url, "PATCH", "/v1/workspace", headers, { settings: { brand_color: "#0b6e4f" } });
+    site = customerSite();
+    otherSite = customerSite();
+  }, STEP);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    site?.stop(true);
+    otherSite?.stop(true);
+    await desk?.stop();
+  });
+
+  test(
+    "a visitor on another origin chats; the agent sees it live; the reply arrives live; a note never does",
+    async () => {
+      // The agent, signed in, on the inbox.
+      const agent = await newPage();
+      await signIn(agent, desk.url, owner);
+      await shown(agent.locator("[data-testid=live][data-state=live]"), 15_000);
+
+      // The visitor on the customer's site (another origin than Desk's).
+      const visitor = await newPage();
+      await visitor.goto(`http://127.0.0.1:${site.port}/`);
+      expect(new URL(visitor.url()).origin).not.toBe(new URL(desk.url).origin);
+      const launcher = visitor.getByRole("button", { name: "Open chat" });
+      await shown(launcher);
+      // The host page's CSS hides every button and paints text red: not inside the widget's shadow root.
+      expect(await launcher.isVisible()).toBe(true);
+      expect(await launcher.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe("rgb(11, 110, 79)");
+      expect(await launcher.evaluate((b) => getComputedStyle(b).color)).toBe("rgb(255, 255, 255)");
+      await launcher.click();
+      const box = visitor.getByRole("textbox", { name: "Message" });
+      await shown(box);
+      await box.fill("Hello, where is my order #123?");
+      await box.press("Enter");
+      const mine = visitor.locator(".msg.in", { hasText: "where is my order" });
+      await shown(mine);
+      expect(await mine.evaluate((m) => getComputedStyle(m).color)).toBe("rgb(31, 35, 40)");
+      expect(await mine.evaluate((m) => getComputedStyle(m).fontFamily)).not.toContain("monospace");
+
+      // Live in the agent's inbox, marked as a chat.
+      const row = agent.locator(".ticket-row", { hasText: "Hello, where is my order #123?" });
+      await shown(row, 10_000);
+      await shown(row.getByTestId("chat-badge"));
+
+      // The agent answers through the API: a note first, then a reply.
+      const tickets = await call(desk.url, "GET", "/v1/tickets", headers);
+      const ticket = tickets.body.data.find((t: { subject: string }) => t.subject.includes("where is my order"));
+      expect(ticket.channel).toBe("chat");
+      const note = await call(desk.url, "POST", `/v1/tickets/${ticket.id}/messages`, headers, {
+        kind: "note",
+        body_html: "<p>Internal: customer seems upset</p>",
+      });
+      expect(note.status).toBe(201);
+      const reply = await call(desk.url, "POST", `/v1/tickets/${ticket.id}/messages`, headers, {
+        kind: "reply",
+        body_html: "<p>It ships tomorrow!</p>",
+      });
+      expect(reply.status).toBe(201);
+      await shown(visitor.locator(".msg.out", { hasText: "It ships tomorrow!" }), 10_000);
+      expect(
+        await visitor.locator("[data-desk-widget]").evaluate((h) => h.shadowRoot?.textContent ?? ""),
+      ).not.toContain("Internal");
+
+      // The agent's ticket page shows the visitor typing, live.
+      await row.click();
+      await shown(agent.locator(".msg", { hasText: "where is my order" }));
+      await box.fill("One more question");
+      await shown(agent.getByTestId("visitor-typing").filter({ hasText: "is typing" }), 10_000);
+
+      // The open widget passes axe (WCAG A/AA, no critical or serious violations).
+      await visitor.evaluate(AXE_SOURCE);
+      const results = (await visitor.evaluate(() =>
+        (window as unknown as { axe: { run(c: Document, o: object): Promise<unknown> } }).axe.run(document, {
+          runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+          resultTypes: ["violations"],
+        }),
+      )) as AxeResults;
+      const serious = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+      expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+
+      // Closing with Escape returns focus to the launcher; a reply while closed raises the unread badge.
+      await box.press("Escape");
+      expect(
+        await visitor.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute("aria-label")),
+      ).toBe("Open chat");
+      await call(desk.url, "POST", `/v1/tickets/${ticket.id}/messages`, headers, {
+        kind: "reply",
+        body_html: "<p>Anything else?</p>",
+      });
+      await shown(visitor.getByRole("button", { name: "Open chat, 1 unread" }), 10_000);
+    },
+    STEP * 2,
+  );
+
+  test(
+    "allowed_origins keeps the widget off a site not listed",
+    async () => {
+      const saved = await call(desk.url, "PATCH", "/v1/widget/settings", headers, {
+        allowed_origins: [`http://127.0.0.1:${site.port}`],
+      });
+      expect(saved.status).toBe(200);
+      const page = await newPage();
+      const refused: number[] = [];
+      page.on("response", (r) => {
+        if (r.url().endsWith("/v1/widget/session")) refused.push(r.status());
+      });
+      await page.goto(`http://127.0.0.1:${otherSite.port}/`);
+      const launcher = page.getByRole("button", { name: "Open chat" });
+      // The config answer is kept from the page by CORS: no launcher appears at all.
+      await page.waitForTimeout(1500);
+      expect(await launcher.count()).toBe(0);
+      const listed = await newPage();
+      await listed.goto(`http://127.0.0.1:${site.port}/`);
+      await shown(listed.getByRole("button", { name: "Open chat" }));
+    },
+    STEP,
+  );
+});
