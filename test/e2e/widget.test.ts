@@ -4,9 +4,10 @@
  * agent's inbox (with its chat badge); the agent's reply appears live in the widget while an
  * internal note never does; allowed_origins keeps other sites out; axe finds nothing serious in the
  * open widget; host-page CSS does not reach inside it.
+ * DESK_SCREENSHOTS=1 also writes docs/screenshots/widget.png and widget-settings.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AxeResults } from "axe-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -31,6 +32,13 @@ if (!ready.ok && ready.missing === "build") {
 }
 
 const STEP = 60_000;
+const shots = process.env.DESK_SCREENSHOTS === "1";
+async function screenshot(page: Page, name: string) {
+  if (!shots) return;
+  const dir = join(ROOT, "docs", "screenshots");
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
 const AXE_SOURCE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
 let desk: RunningDesk;
 let browser: Browser;
@@ -56,6 +64,12 @@ function customerSite(): ReturnType<typeof Bun.serve> {
       ),
   });
 }
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -138,12 +152,40 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
         await visitor.locator("[data-desk-widget]").evaluate((h) => h.shadowRoot?.textContent ?? ""),
       ).not.toContain("Internal");
 
+      // A picture sent from the widget: uploaded, attached to the next message, shown in the thread.
+      await visitor.locator("[data-desk-widget] input[type=file]").setInputFiles({
+        name: "receipt.png",
+        mimeType: "image/png",
+        buffer: PNG,
+      });
+      await shown(visitor.getByText("Attached: receipt.png"));
+      await box.fill("Here is my receipt");
+      await box.press("Enter");
+      await shown(
+        visitor.locator(".msg.in", { hasText: "Here is my receipt" }).getByRole("link", { name: "receipt.png" }),
+      );
+      await screenshot(visitor, "widget");
       // The agent's ticket page shows the visitor typing, live.
       await row.click();
       await shown(agent.locator(".msg", { hasText: "where is my order" }));
       await box.fill("One more question");
       await shown(agent.getByTestId("visitor-typing").filter({ hasText: "is typing" }), 10_000);
+      // The agent answers from the composer: the visitor sees them typing, then the chat reply, live (no email).
+      const reply2 = agent.getByRole("textbox", { name: "Reply" });
+      await reply2.click();
+      await reply2.pressSequentially("Let me check");
+      await shown(visitor.getByText("Widget Co is typing…"), 10_000);
+      await agent
+        .getByRole("button", { name: /^Send reply/ })
+        .first()
+        .click();
+      await shown(visitor.locator(".msg.out", { hasText: "Let me check" }), 10_000);
 
+      if (shots) {
+        await agent.goto(`${desk.url}/settings/widget`);
+        await shown(agent.getByTestId("widget-snippet"));
+        await screenshot(agent, "widget-settings");
+      }
       // The open widget passes axe (WCAG A/AA, no critical or serious violations).
       await visitor.evaluate(AXE_SOURCE);
       const results = (await visitor.evaluate(() =>
@@ -167,6 +209,62 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
       await shown(visitor.getByRole("button", { name: "Open chat, 1 unread" }), 10_000);
     },
     STEP * 2,
+  );
+
+  test(
+    "/widget.js redirects to a versioned file cached for a year, open to every origin",
+    async () => {
+      const first = await fetch(`${desk.url}/widget.js`, { redirect: "manual" });
+      expect(first.status).toBe(302);
+      expect(first.headers.get("cache-control")).toBe("public, max-age=300");
+      const location = first.headers.get("location")!;
+      expect(location).toMatch(/^\/widget\/[0-9a-f]{16}\.js$/);
+      const file = await fetch(`${desk.url}${location}`, { headers: { origin: "https://anyone.example" } });
+      expect(file.status).toBe(200);
+      expect(file.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(file.headers.get("access-control-allow-origin")).toBe("*");
+      expect(file.headers.get("content-type")).toStartWith("text/javascript");
+      const gzipped = Bun.gzipSync(new Uint8Array(await file.arrayBuffer())).byteLength;
+      console.log(`widget.js served: ${gzipped} bytes gzipped`);
+      expect(gzipped).toBeLessThan(40 * 1024);
+      expect((await fetch(`${desk.url}/widget/0000000000000000.js`)).status).toBe(404);
+    },
+    STEP,
+  );
+
+  test(
+    "require_email: a new visitor gives an email before the first message; it reaches the contact",
+    async () => {
+      expect((await call(desk.url, "PATCH", "/v1/widget/settings", headers, { require_email: true })).status).toBe(200);
+      const page = await newPage();
+      await page.goto(`http://127.0.0.1:${site.port}/`);
+      await page.getByRole("button", { name: "Open chat" }).click();
+      const email = page.getByRole("textbox", { name: "Email" });
+      await shown(email);
+      expect(await page.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+      await email.fill("nina@buyer.test");
+      await page.getByRole("textbox", { name: "Name (optional)" }).fill("Nina");
+      await page.getByRole("button", { name: "Start chat" }).click();
+      const box = page.getByRole("textbox", { name: "Message" });
+      await shown(box);
+      await box.fill("Do you ship to Norway?");
+      await page.getByRole("button", { name: "Send" }).click();
+      await shown(page.locator(".msg.in", { hasText: "Norway" }));
+      const contacts = await call(desk.url, "GET", "/v1/contacts?q=nina%40buyer.test", headers);
+      expect(contacts.body.data.map((c: { email: string; name: string }) => [c.email, c.name])).toEqual([
+        ["nina@buyer.test", "Nina"],
+      ]);
+      // Reloading resumes the same visitor without asking again.
+      await page.reload();
+      await page.getByRole("button", { name: "Open chat" }).click();
+      const listed = page.getByRole("list", { name: "Your conversations" }).getByRole("button", { name: /Norway/ });
+      await shown(listed);
+      await listed.click();
+      await shown(page.locator(".msg.in", { hasText: "Norway" }));
+      expect(await page.getByRole("textbox", { name: "Email" }).count()).toBe(0);
+      await call(desk.url, "PATCH", "/v1/widget/settings", headers, { require_email: false });
+    },
+    STEP,
   );
 
   test(

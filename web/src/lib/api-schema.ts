@@ -5158,6 +5158,31 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        WidgetConversation: {
+            id: string;
+            number: number;
+            subject: string;
+            status: string;
+            last_message_at: string;
+            last_message_preview: string;
+            created_at: string;
+        };
+        WidgetMessage: {
+            id: string;
+            conversation_id: string;
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            author: {
+                /** @enum {string} */
+                type: "contact" | "user" | "system" | "api";
+                name: string;
+                avatar_url: string | null;
+            };
+            body_html: string;
+            body_text: string;
+            attachments: components["schemas"]["Attachment"][];
+            created_at: string;
+        };
         Notification: {
             id: string;
             /** @enum {string} */
@@ -5253,6 +5278,14 @@ export interface components {
         };
         ViewList: {
             data: components["schemas"]["View"][];
+            next_cursor: null;
+        };
+        WidgetConversationPage: {
+            data: components["schemas"]["WidgetConversation"][];
+            next_cursor: string | null;
+        };
+        WidgetMessageList: {
+            data: components["schemas"]["WidgetMessage"][];
             next_cursor: null;
         };
     };
@@ -10218,18 +10251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            number: number;
-                            subject: string;
-                            status: string;
-                            last_message_at: string;
-                            last_message_preview: string;
-                            created_at: string;
-                        }[];
-                        next_cursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WidgetConversationPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10263,31 +10285,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        conversation: {
-                            id: string;
-                            number: number;
-                            subject: string;
-                            status: string;
-                            last_message_at: string;
-                            last_message_preview: string;
-                            created_at: string;
-                        };
-                        message: {
-                            id: string;
-                            conversation_id: string;
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            author: {
-                                /** @enum {string} */
-                                type: "contact" | "user" | "system" | "api";
-                                name: string;
-                                avatar_url: string | null;
-                            };
-                            body_html: string;
-                            body_text: string;
-                            attachments: components["schemas"]["Attachment"][];
-                            created_at: string;
-                        };
+                        conversation: components["schemas"]["WidgetConversation"];
+                        message: components["schemas"]["WidgetMessage"];
                     };
                 };
             };
@@ -10316,25 +10315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            conversation_id: string;
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            author: {
-                                /** @enum {string} */
-                                type: "contact" | "user" | "system" | "api";
-                                name: string;
-                                avatar_url: string | null;
-                            };
-                            body_html: string;
-                            body_text: string;
-                            attachments: components["schemas"]["Attachment"][];
-                            created_at: string;
-                        }[];
-                        next_cursor: null;
-                    };
+                    "application/json": components["schemas"]["WidgetMessageList"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10370,22 +10351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        conversation_id: string;
-                        /** @enum {string} */
-                        direction: "inbound" | "outbound";
-                        author: {
-                            /** @enum {string} */
-                            type: "contact" | "user" | "system" | "api";
-                            name: string;
-                            avatar_url: string | null;
-                        };
-                        body_html: string;
-                        body_text: string;
-                        attachments: components["schemas"]["Attachment"][];
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["WidgetMessage"];
                 };
             };
             400: components["responses"]["MalformedBody"];

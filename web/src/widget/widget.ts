@@ -165,17 +165,27 @@ async function start(): Promise<void> {
     }
   });
 
-  async function ensureSession(extra: Identity = {}): Promise<Session> {
-    if (session) return session;
+  let starting: Promise<Session> | null = null;
+  /** Starts or resumes the visitor's session once (concurrent callers share it) and opens the gateway. */
+  function ensureSession(extra: Identity = {}): Promise<Session> {
+    if (session) return Promise.resolve(session);
+    if (starting) return starting;
     const body: Record<string, string> = { key };
     const resume = stored();
     if (resume) body.visitor_token = resume;
     for (const [name, value] of Object.entries({ ...identity, ...extra })) if (value) body[name] = value;
-    session = await api<Session>("POST", "/session", body);
-    token = session.visitor_token;
-    remember(token);
-    connect(session.gateway_url);
-    return session;
+    starting = api<Session>("POST", "/session", body)
+      .then((started) => {
+        session = started;
+        token = started.visitor_token;
+        remember(token);
+        if (!socket) connect(started.gateway_url);
+        return started;
+      })
+      .finally(() => {
+        starting = null;
+      });
+    return starting;
   }
 
   function connect(url: string): void {
@@ -253,13 +263,15 @@ async function start(): Promise<void> {
   async function show(): Promise<void> {
     footer.replaceChildren();
     body.replaceChildren();
-    const needsEmail = config.require_email && !(session?.contact.email || identity.email);
-    if (needsEmail) return captureEmail();
-    try {
-      await ensureSession();
-    } catch (error) {
-      return fail(error);
+    // A returning visitor resumes; a new one is asked for an email first when the workspace wants one.
+    if (!session && (stored() || !config.require_email || identity.email)) {
+      try {
+        await ensureSession();
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 422)) return fail(error);
+      }
     }
+    if (!session) return captureEmail();
     if (current) return showThread(current);
     return showList();
   }
@@ -333,17 +345,9 @@ async function start(): Promise<void> {
     bar.append(back);
     const msgs = el("div", { class: "msgs", role: "log", "aria-label": "Messages" });
     body.append(bar, msgs);
+    threadBar = bar;
     if (id) {
-      const handoff = el("button", { type: "button", class: "secondary" }, "Talk to a person");
-      handoff.addEventListener("click", () => {
-        api("POST", `/conversations/${id}/handoff`)
-          .then(() => {
-            live.textContent = "We have asked a person to join.";
-            handoff.disabled = true;
-          })
-          .catch(fail);
-      });
-      bar.append(handoff);
+      bar.append(handoffButton(id));
       try {
         const thread = await api<{ data: Message[] }>("GET", `/conversations/${id}/messages`);
         for (const message of thread.data) addMessage(message);
@@ -354,13 +358,31 @@ async function start(): Promise<void> {
     footer.append(composer());
   }
 
+  let threadBar: HTMLElement | null = null;
+  /** Asks for a person on the conversation (the assignee, or the team's admins, are notified). */
+  function handoffButton(id: string): HTMLElement {
+    const handoff = el("button", { type: "button", class: "secondary" }, "Talk to a person");
+    handoff.addEventListener("click", () => {
+      api("POST", `/conversations/${id}/handoff`)
+        .then(() => {
+          live.textContent = "We have asked a person to join.";
+          handoff.textContent = "A person will join";
+          handoff.disabled = true;
+        })
+        .catch(fail);
+    });
+    return handoff;
+  }
+
   function composer(): HTMLElement {
     const wrap = el("div");
     const files = el("div", { class: "files", "aria-live": "polite" });
     const row = el("div", { class: "composer" });
     const box = el("textarea", { rows: "1", "aria-label": "Message", placeholder: "Write a message…" });
     const fileInput = el("input", { type: "file", class: "sr", tabindex: "-1", "aria-hidden": "true" });
-    const attach = el("button", { type: "button", class: "icon-btn", "aria-label": "Attach a file" }, "📎");
+    const attach = el("button", { type: "button", class: "icon-btn attach", "aria-label": "Attach a file" });
+    attach.innerHTML =
+      '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5H9v9a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v11.5a6 6 0 0 0 12 0v-10z"/></svg>';
     const send = el("button", { type: "button", class: "primary" }, "Send");
     pendingFiles = [];
     attach.addEventListener("click", () => fileInput.click());
@@ -389,6 +411,7 @@ async function start(): Promise<void> {
         ? api<Message>("POST", `/conversations/${current}/messages`, payload).then(addMessage)
         : api<{ conversation: Conversation; message: Message }>("POST", "/conversations", payload).then((created) => {
             current = created.conversation.id;
+            threadBar?.append(handoffButton(current));
             addMessage(created.message);
           });
       sent
@@ -422,7 +445,7 @@ async function start(): Promise<void> {
   }
 
   // A returning visitor reconnects at once, so replies sent while away raise the unread badge.
-  if (stored() && !config.require_email) ensureSession().catch(() => undefined);
+  if (stored()) ensureSession().catch(() => undefined);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => void start());
