@@ -98,6 +98,7 @@ async function start(): Promise<void> {
   let socket: WebSocket | null = null;
   let lastSeq: number | null = null;
   let retry = 0;
+  let connects = 0;
   let current: string | null = null;
   let open = false;
   let unread = 0;
@@ -191,8 +192,13 @@ async function start(): Promise<void> {
   function connect(url: string): void {
     const ws = new WebSocket(lastSeq === null ? url : `${url}&since=${lastSeq}`);
     socket = ws;
+    connects++;
+    const reconnecting = connects > 1;
     ws.addEventListener("open", () => {
       retry = 0;
+      // Catch up: since= replays what the gateway still has; the open thread is also read again
+      // (deduplicated by id), which covers a socket that dropped before its first event.
+      if (reconnecting && open && current) void refreshThread(current);
     });
     ws.addEventListener("message", (event) => onFrame(JSON.parse(String(event.data)) as Frame));
     ws.addEventListener("close", () => {
@@ -252,6 +258,11 @@ async function start(): Promise<void> {
     const list = body.querySelector(".msgs");
     list?.append(messageNode(message));
     body.scrollTop = body.scrollHeight;
+  }
+
+  async function refreshThread(id: string): Promise<void> {
+    const thread = await api<{ data: Message[] }>("GET", `/conversations/${id}/messages`).catch(() => null);
+    if (thread && current === id) for (const message of thread.data) addMessage(message);
   }
 
   function fail(error: unknown): void {
