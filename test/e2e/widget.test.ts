@@ -3,7 +3,7 @@
  * origin embeds the one tag; the visitor opens the chat and writes; the message appears live in the
  * agent's inbox (with its chat badge); the agent's reply appears live in the widget while an
  * internal note never does; allowed_origins keeps other sites out; axe finds nothing serious in the
- * open widget; host-page CSS does not reach inside it.
+ * open widget; host-page CSS does not reach inside it, and a host page's strict CSP does not break it.
  * DESK_SCREENSHOTS=1 also writes docs/screenshots/widget.png and widget-settings.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -49,19 +49,30 @@ const owner = { name: "Olga Owner", email: "olga@widget.test", password: "correc
 let headers: Record<string, string> = {};
 let widgetKey = "";
 
-/** A customer's website on its own origin, whose CSS tries hard to restyle everything. */
+/**
+ * A customer's website on its own origin, whose CSS tries hard to restyle everything, under a
+ * strict CSP of its own (no inline styles or scripts; Desk allowed for the script and its calls).
+ */
 function customerSite(): ReturnType<typeof Bun.serve> {
+  const desksWs = desk.url.replace(/^http/, "ws");
+  const csp = `default-src 'self'; script-src ${desk.url}; connect-src ${desk.url} ${desksWs}; img-src ${desk.url} data:; style-src 'self'`;
   return Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: () =>
-      new Response(
-        `<!doctype html><html lang="en"><head><title>Shop</title>
-<style>* { font-family: monospace !important; color: #7a0000 !important; } button { display: none !important; }</style>
-</head><body><main><h1>Our shop</h1><p>Welcome.</p></main>
+    fetch: (request) =>
+      new URL(request.url).pathname === "/site.css"
+        ? new Response(
+            "* { font-family: monospace !important; color: #7a0000 !important; } button { display: none !important; }",
+            {
+              headers: { "content-type": "text/css" },
+            },
+          )
+        : new Response(
+            `<!doctype html><html lang="en"><head><title>Shop</title><link rel="stylesheet" href="/site.css"></head>
+<body><main><h1>Our shop</h1><p>Welcome.</p></main>
 <script src="${desk.url}/widget.js" data-key="${widgetKey}" async></script></body></html>`,
-        { headers: { "content-type": "text/html; charset=utf-8" } },
-      ),
+            { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": csp } },
+          ),
   });
 }
 
@@ -110,6 +121,10 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
 
       // The visitor on the customer's site (another origin than Desk's).
       const visitor = await newPage();
+      const violations: string[] = [];
+      visitor.on("console", (m) => {
+        if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+      });
       await visitor.goto(`http://127.0.0.1:${site.port}/`);
       expect(new URL(visitor.url()).origin).not.toBe(new URL(desk.url).origin);
       const launcher = visitor.getByRole("button", { name: "Open chat" });
@@ -165,6 +180,7 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
         visitor.locator(".msg.in", { hasText: "Here is my receipt" }).getByRole("link", { name: "receipt.png" }),
       );
       await screenshot(visitor, "widget");
+      expect(violations).toEqual([]);
       // The agent's ticket page shows the visitor typing, live.
       await row.click();
       await shown(agent.locator(".msg", { hasText: "where is my order" }));

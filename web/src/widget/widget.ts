@@ -86,9 +86,16 @@ async function start(): Promise<void> {
   }
   const host = el("div", { "data-desk-widget": "" });
   const root = host.attachShadow({ mode: "open" });
-  const style = document.createElement("style");
-  style.textContent = css;
-  root.append(style);
+  // A constructed stylesheet is not an inline <style>, so a host page's strict CSP (no 'unsafe-inline') allows it.
+  if ("adoptedStyleSheets" in root && typeof CSSStyleSheet.prototype.replaceSync === "function") {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    root.adoptedStyleSheets = [sheet];
+  } else {
+    const style = document.createElement("style");
+    style.textContent = css;
+    root.append(style);
+  }
   document.body.append(host);
   host.style.setProperty("--brand", config.brand_color);
   host.style.setProperty("--on-brand", brandText(config.brand_color));
