@@ -159,10 +159,15 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
       expect(note.status).toBe(201);
       const reply = await call(desk.url, "POST", `/v1/tickets/${ticket.id}/messages`, headers, {
         kind: "reply",
-        body_html: "<p>It ships tomorrow!</p>",
+        body_html:
+          '<p>It ships tomorrow! Track it at <a href="https://track.example/123">https://track.example/123</a>.</p>',
       });
       expect(reply.status).toBe(201);
-      await shown(visitor.locator(".msg.out", { hasText: "It ships tomorrow!" }), 10_000);
+      const answer = visitor.locator(".msg.out", { hasText: "It ships tomorrow!" });
+      await shown(answer, 10_000);
+      expect(await answer.getByRole("link", { name: "https://track.example/123" }).getAttribute("href")).toBe(
+        "https://track.example/123",
+      );
       expect(
         await visitor.locator("[data-desk-widget]").evaluate((h) => h.shadowRoot?.textContent ?? ""),
       ).not.toContain("Internal");
@@ -225,6 +230,52 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
       await shown(visitor.getByRole("button", { name: "Open chat, 1 unread" }), 10_000);
     },
     STEP * 2,
+  );
+
+  test(
+    "after the socket drops, the widget reconnects and catches up on the reply it missed",
+    async () => {
+      const page = await newPage();
+      // Keep a handle on the widget's sockets so the test can cut one (an init script is not subject to the page's CSP).
+      await page.addInitScript(() => {
+        const sockets: WebSocket[] = [];
+        (window as unknown as { __sockets: WebSocket[] }).__sockets = sockets;
+        const Native = window.WebSocket;
+        window.WebSocket = class extends Native {
+          constructor(url: string | URL, protocols?: string | string[]) {
+            super(url, protocols);
+            sockets.push(this);
+          }
+        };
+      });
+      await page.goto(`http://127.0.0.1:${site.port}/`);
+      await page.getByRole("button", { name: "Open chat" }).click();
+      const box = page.getByRole("textbox", { name: "Message" });
+      await box.fill("Is anyone there?");
+      await box.press("Enter");
+      await shown(page.locator(".msg.in", { hasText: "Is anyone there?" }));
+      const tickets = await call(desk.url, "GET", "/v1/tickets", headers);
+      const ticket = tickets.body.data.find((t: { subject: string }) => t.subject === "Is anyone there?");
+      await call(desk.url, "POST", `/v1/tickets/${ticket.id}/messages`, headers, {
+        kind: "reply",
+        body_html: "<p>Yes!</p>",
+      });
+      await shown(page.locator(".msg.out", { hasText: "Yes!" }), 10_000);
+      // Cut the socket, answer while it is down, and the answer still arrives.
+      await page.evaluate(() => (window as unknown as { __sockets: WebSocket[] }).__sockets.at(-1)?.close());
+      await call(desk.url, "POST", `/v1/tickets/${ticket.id}/messages`, headers, {
+        kind: "reply",
+        body_html: "<p>Sent while you were away</p>",
+      });
+      await shown(page.locator(".msg.out", { hasText: "Sent while you were away" }), 15_000);
+      const urls = await page.evaluate(() =>
+        (window as unknown as { __sockets: WebSocket[] }).__sockets.map((w) => w.url),
+      );
+      expect(urls.length).toBeGreaterThanOrEqual(2);
+      expect(urls.at(-1)).toContain("since=");
+      expect(await page.locator(".msg.out", { hasText: "Sent while you were away" }).count()).toBe(1);
+    },
+    STEP,
   );
 
   test(

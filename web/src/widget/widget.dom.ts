@@ -26,3 +26,17 @@ export function formatTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
+
+/** Text with its http(s) links made clickable; everything else stays text (never parsed as HTML). */
+export function linkified(text: string): DocumentFragment {
+  const out = document.createDocumentFragment();
+  let last = 0;
+  for (const match of text.matchAll(/https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/g)) {
+    const at = match.index ?? 0;
+    if (at > last) out.append(text.slice(last, at));
+    out.append(el("a", { href: match[0], target: "_blank", rel: "noopener noreferrer nofollow" }, match[0]));
+    last = at + match[0].length;
+  }
+  if (last < text.length) out.append(text.slice(last));
+  return out;
+}

@@ -5,7 +5,7 @@
  * Verified visitors: set `window.deskWidget = { user_id, user_hash, email?, name? }` before the tag.
  */
 import css from "./widget.css?inline";
-import { brandText, el, formatTime } from "./widget.dom";
+import { brandText, el, formatTime, linkified } from "./widget.dom";
 
 type Config = {
   workspace_name: string;
@@ -249,7 +249,7 @@ async function start(): Promise<void> {
     const node = el("div", { class: `msg ${mine ? "in" : "out"}`, "data-id": message.id });
     const who = mine ? "You" : message.author.name || config.workspace_name;
     node.append(el("span", { class: "who" }, `${who} · ${formatTime(message.created_at)}`));
-    if (message.body_text) node.append(document.createTextNode(message.body_text));
+    if (message.body_text) node.append(linkified(message.body_text));
     for (const file of message.attachments) {
       const link = el("a", { href: file.url, target: "_blank", rel: "noopener noreferrer" }, file.filename);
       node.append(el("br"), link);
