@@ -148,6 +148,11 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
       await shown(row, 10_000);
       await shown(row.getByTestId("chat-badge"));
 
+      // The visitor typing shows on the inbox row too.
+      await box.fill("still here");
+      await shown(row.getByTestId("chat-badge").filter({ hasText: "typing" }), 10_000);
+      await box.fill("");
+
       // The agent answers through the API: a note first, then a reply.
       const tickets = await call(desk.url, "GET", "/v1/tickets", headers);
       const ticket = tickets.body.data.find((t: { subject: string }) => t.subject.includes("where is my order"));

@@ -3,6 +3,7 @@ import type { Ticket } from "../lib/api/types";
 import { linkHandler } from "../lib/router/router";
 import { Avatar, PriorityMark, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
 import { SnoozedMark } from "../tickets/SnoozedMark";
+import { ChatBadge } from "../tickets/ChatTyping";
 
 const ROW = 52;
 const OVERSCAN = 12;
@@ -92,11 +93,7 @@ export function TicketList(props: {
                 </a>
                 {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
                 <SnoozedMark until={t.snoozed_until} />
-                {t.channel === "chat" && (
-                  <span className="pill pill-chat" data-testid="chat-badge">
-                    Chat
-                  </span>
-                )}
+                {t.channel === "chat" && <ChatBadge ticketId={t.id} />}
                 <StatusPill status={t.status} />
                 <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
                   {t.assignee ? (

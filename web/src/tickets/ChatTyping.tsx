@@ -9,3 +9,13 @@ export function ChatTyping({ ticketId, name }: { ticketId: string; name: string 
     </div>
   );
 }
+
+/** The chat badge of an inbox row: says when the visitor is typing there right now. */
+export function ChatBadge({ ticketId }: { ticketId: string }) {
+  const typing = useVisitorTyping(ticketId);
+  return (
+    <span className="pill pill-chat" data-testid="chat-badge">
+      {typing ? "Chat · typing…" : "Chat"}
+    </span>
+  );
+}
