@@ -21,6 +21,8 @@ import { createLogger, type Logger } from "./lib/logger";
 import { memberRoleLookup, membershipsOf } from "./members/members.public";
 import { privateTeamsLookup } from "./teams/teams.public";
 import { modules } from "./registry";
+import { chatContactOfTicket } from "./tickets/tickets.public";
+import { visitorResolver, visitorView } from "./widget/widget.public";
 
 export type BuildOptions = {
   db?: Db;
@@ -45,6 +47,8 @@ export function machineryLookups(db: Db): MachineryLookups {
     privateTeams: privateTeamsLookup(db),
     workspacesOf: (userId) => membershipsOf(db, userId),
     storedSeqs: storedSeqsLookup(db),
+    chatContactOf: (workspaceId, ticketId) => chatContactOfTicket(db, workspaceId, ticketId),
+    visitorView,
   };
 }
 
@@ -74,7 +78,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
     secrets: createSecretBox(config.secret),
     tokens,
     credentials,
-    guard: guardPlugin(credentials, { visitors: overrides.visitors, clock }),
+    guard: guardPlugin(credentials, { visitors: overrides.visitors ?? visitorResolver(db, clock), clock }),
     lookups,
     events: createEventCatalogue(overrides.events ?? registeredEvents()),
   };

@@ -19,6 +19,7 @@ import { ActivitySchema, TicketSchema } from "./tickets/tickets.schemas";
 import { ViewSchema } from "./views/views.schemas";
 import { DeliverySchema, WebhookSchema } from "./webhooks/webhooks.schemas";
 import { WorkspaceSchema } from "./workspaces/workspaces.schemas";
+import { WidgetConversationSchema, WidgetMessageSchema } from "./widget/widget.schemas";
 
 /**
  * The shapes /v1/openapi.json names as components (`#/components/schemas/Ticket`) instead of
@@ -52,6 +53,8 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [MeSchema, "Me"],
   [SessionSchema, "Session"],
   [AuditLogSchema, "AuditLogEntry"],
+  [WidgetConversationSchema, "WidgetConversation"],
+  [WidgetMessageSchema, "WidgetMessage"],
 ];
 
 let registered = false;

@@ -30,6 +30,7 @@ import { usersModule } from "./users/users.module";
 import { viewsModule } from "./views/views.module";
 import { webhooksModule } from "./webhooks/webhooks.module";
 import { workspacesModule } from "./workspaces/workspaces.module";
+import { widgetModule } from "./widget/widget.module";
 
 /**
  * Every module of Desk, one per line. Routes mount under /v1 in this order; subsystems start in
@@ -68,4 +69,5 @@ export const modules: FeatureModule[] = [
   backupsModule,
   systemModule,
   slaModule,
+  widgetModule,
 ];

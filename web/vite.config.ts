@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { build, defineConfig, type Plugin } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -20,10 +20,23 @@ const entries = {
   main: fileURLToPath(new URL("index.html", import.meta.url)),
 };
 
+/**
+ * The chat widget's library build (vite.widget.config.ts) runs once the app's build has written
+ * web/dist (which it empties first), so every caller of `vite build` gets both: `bun run build:web`,
+ * `bun run build` and the rebuild `bun start` does from source.
+ */
+const widgetBuild = (): Plugin => ({
+  name: "desk-widget-build",
+  apply: "build",
+  async closeBundle() {
+    await build({ configFile: fileURLToPath(new URL("vite.widget.config.ts", import.meta.url)) });
+  },
+});
+
 export default defineConfig({
   root,
   base: "/",
-  plugins: [react()],
+  plugins: [react(), widgetBuild()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -16,3 +16,4 @@ export {
   type ContactRow,
 } from "./contacts.present";
 export { searchContacts } from "./contacts.search";
+export { createVisitorContact, emailTaken, fillVisitorContact, liveContactByExternalId } from "./contacts.visitors";

@@ -5,8 +5,9 @@ import { createPageRouter, type Page } from "./pages";
 
 // Pages a feature serves outside /v1 (help center, rating page, widget script): the HTTP layer
 // routes them and sets each page's own security headers on every answer, errors included.
+// (The example script sits at /embed.js: the widget module serves the real /widget.js.)
 const widgetScript: Page = {
-  path: "/widget.js",
+  path: "/embed.js",
   securityHeaders: { "cross-origin-resource-policy": "cross-origin", "cache-control": "public, max-age=300" },
   handle: () => new Response("console.log('widget')", { headers: { "content-type": "text/javascript" } }),
 };
@@ -26,7 +27,7 @@ const desk = await startTestDesk({ start: { http: { pages: [widgetScript, helpCe
 
 describe("pages outside /v1", () => {
   test("an exact page answers with its own security headers and the baseline ones", async () => {
-    const res = await desk.api("GET", "/widget.js");
+    const res = await desk.api("GET", "/embed.js");
     expect(res.status).toBe(200);
     expect(res.text).toBe("console.log('widget')");
     expect(res.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
@@ -54,7 +55,7 @@ describe("pages outside /v1", () => {
   test("the API is untouched and paths no page declares are not served by pages", async () => {
     expect((await desk.api("GET", "/healthz")).body).toEqual({ ok: true });
     expect((await desk.api("GET", "/helpdesk")).status).toBe(404);
-    expect((await desk.api("GET", "/widget.js.map")).status).toBe(404);
+    expect((await desk.api("GET", "/embed.js.map")).status).toBe(404);
   });
 
   test("a page may not take a path the HTTP layer keeps, nor one declared twice", () => {

@@ -47,6 +47,7 @@ type SocketData = {
   ownTopics: string[];
 };
 type Socket = ServerWebSocket<SocketData>;
+type PublicEventRow = Omit<Envelope, "topics" | "data"> & { topics: string; data: string };
 
 export const AGENT_PATH = "/v1/realtime";
 export const WIDGET_PATH = "/v1/widget/realtime";
@@ -72,6 +73,10 @@ export type GatewayLookups = {
   liveKeyScopes(apiKeyId: string, workspaceId: string, now: string): string | null;
   /** Each workspace's last stored event seq (`live`: deleted workspaces left out). */
   storedSeqs(live: boolean): Array<{ id: string; event_seq: number }>;
+  /** The contact of a live chat ticket of the workspace (who hears an agent typing there), or null. */
+  chatContactOf(workspaceId: string, ticketId: string): string | null;
+  /** What a widget visitor receives of a public event (agent-only fields left out), or null for nothing. */
+  visitorView(envelope: Envelope): Envelope | null;
 };
 
 export function createRealtimeGateway(deps: {
@@ -82,7 +87,7 @@ export function createRealtimeGateway(deps: {
   lookups: GatewayLookups;
   events: Pick<EventCatalogue, "readScopeOf">;
 }) {
-  const { memberRole, privateTeams, liveKeyScopes, storedSeqs } = deps.lookups;
+  const { memberRole, privateTeams, liveKeyScopes, storedSeqs, chatContactOf, visitorView } = deps.lookups;
   const log = deps.logger.child({ subsystem: "realtime" });
   const sqlite = deps.db.$client;
   let server: Server<unknown> | null = null;
@@ -93,6 +98,10 @@ export function createRealtimeGateway(deps: {
   const byOwnTopic = new Map<string, Set<Socket>>();
   const published = new Map<string, number>(storedSeqs(false).map((r) => [r.id, r.event_seq]));
 
+  /** A visitor's missed public events: those of the workspace after `since` that went to their contact topic. */
+  const publicSince = sqlite.query<PublicEventRow, [string, number, string, number]>(
+    "SELECT id, seq, workspace_id, type, visibility, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? AND visibility = 'public' AND instr(topics, ?) > 0 ORDER BY seq LIMIT ?",
+  );
   const sessionLive = sqlite.query<{ ok: number }, [string, string, string]>(
     "SELECT 1 AS ok FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
   );
@@ -219,7 +228,10 @@ export function createRealtimeGateway(deps: {
     }
     for (const topic of data.ownTopics) addTo(byOwnTopic, topic, ws);
     data.ready = true;
-    if (data.since !== null && data.kind === "agent") replay(ws, data.since);
+    if (data.since !== null) {
+      if (data.kind === "agent") replay(ws, data.since);
+      else replayPublic(ws, data.since);
+    }
     for (const frame of data.early.splice(0)) if (!data.closed) onFrame(ws, frame);
   }
 
@@ -234,6 +246,28 @@ export function createRealtimeGateway(deps: {
       if (!page.next_cursor) return;
       if (sent >= MAX_REPLAY) return shut(ws, CLOSE.replayTooLarge);
       cursor = Number(page.next_cursor);
+    }
+  }
+
+  /** A widget socket's replay: public events of its own contact topic only, seen as visitors see them. */
+  function replayPublic(ws: Socket, since: number): void {
+    const topic = ws.data.ownTopics[0]!;
+    const rows = publicSince.all(ws.data.workspaceId, since, JSON.stringify(topic), MAX_REPLAY + 1);
+    if (rows.length > MAX_REPLAY) return shut(ws, CLOSE.replayTooLarge);
+    for (const row of rows) {
+      const topics = JSON.parse(row.topics) as string[];
+      if (!topics.includes(topic)) continue;
+      const view = visitorView({
+        id: row.id,
+        seq: row.seq,
+        workspace_id: row.workspace_id,
+        type: row.type,
+        visibility: row.visibility,
+        topics,
+        data: JSON.parse(row.data) as Record<string, unknown>,
+        occurred_at: row.occurred_at,
+      });
+      if (view) send(ws, JSON.stringify(view));
     }
   }
 
@@ -263,18 +297,33 @@ export function createRealtimeGateway(deps: {
     if (type === "chat.typing") {
       if (typeof ticketId !== "string" || ticketId.length === 0 || ticketId.length > 100)
         return shut(ws, CLOSE.badFrame);
-      // Relayed, never stored: no seq, never reaches webhooks.
+      // Relayed, never stored: no seq, never reaches webhooks. A visitor speaks only about their own
+      // chats; an agent typing on a chat ticket is also told to that ticket's contact (and nothing more).
+      const contactId = chatContactOf(ws.data.workspaceId, ticketId);
+      const visitorId = ws.data.kind === "widget" ? ws.data.ownTopics[0]!.split(":")[2]! : null;
+      if (visitorId !== null && contactId !== visitorId) return;
+      const occurredAt = deps.clock.now().toISOString();
       const relay = JSON.stringify({
         type: "chat.typing",
         workspace_id: ws.data.workspaceId,
         ticket_id: ticketId,
         user_id: ws.data.userId,
-        contact_id: ws.data.kind === "widget" ? ws.data.ownTopics[0]!.split(":")[2] : null,
-        occurred_at: deps.clock.now().toISOString(),
+        contact_id: visitorId,
+        occurred_at: occurredAt,
       });
       const topic = workspaceTopic(ws.data.workspaceId);
       if (ws.data.kind === "agent") ws.publish(topic, relay);
       else server?.publish(topic, relay);
+      if (ws.data.kind === "agent" && contactId !== null && ws.data.scopes === null) {
+        const toVisitor = JSON.stringify({
+          type: "chat.typing",
+          ticket_id: ticketId,
+          from: "agent",
+          occurred_at: occurredAt,
+        });
+        for (const visitor of byOwnTopic.get(contactTopic(ws.data.workspaceId, contactId)) ?? [])
+          if (visitor.data.kind === "widget" && visitor.data.ready) send(visitor, toVisitor);
+      }
       return;
     }
     shut(ws, CLOSE.unknownType);
@@ -298,6 +347,7 @@ export function createRealtimeGateway(deps: {
       const reached = new Set<Socket>();
       let standIn: string | null = null;
       const hidden = () => (standIn ??= JSON.stringify(hiddenStandIn(envelope as Envelope)));
+      let visitorFrame: string | null | undefined;
       // Sockets the Bun topic did not reach: every socket of the workspace for a private team's
       // event, else only API keys'. Each gets the event in full or as a stand-in, per its grants.
       for (const ws of (teamId ? byWorkspace : keysByWorkspace).get(event.workspace_id) ?? []) {
@@ -308,11 +358,16 @@ export function createRealtimeGateway(deps: {
       for (const topic of envelope.topics.slice(1)) {
         for (const ws of byOwnTopic.get(topic) ?? []) {
           if (!ws.data.ready || reached.has(ws) || ws.isSubscribed(main)) continue;
-          if (
-            ws.data.kind === "widget" &&
-            (envelope.visibility !== "public" || ws.data.workspaceId !== event.workspace_id)
-          )
+          if (ws.data.kind === "widget") {
+            if (envelope.visibility !== "public" || ws.data.workspaceId !== event.workspace_id) continue;
+            if (visitorFrame === undefined) {
+              const view = visitorView(envelope as Envelope);
+              visitorFrame = view ? JSON.stringify(view) : null;
+            }
+            reached.add(ws);
+            if (visitorFrame) send(ws, visitorFrame);
             continue;
+          }
           if (
             teamId &&
             !(ws.data.allTeams && ws.data.workspaceId === event.workspace_id) &&

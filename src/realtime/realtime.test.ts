@@ -289,12 +289,36 @@ describe("gateway", () => {
       extraTopics: [`contact:${workspace.id}:c-7`],
     });
     const workspaceWide = emit(workspace.id, "ticket.created");
-    const reply = emit(workspace.id, "message.created", {
-      visibility: "public",
-      extraTopics: [`contact:${workspace.id}:c-42`],
-    });
-    await visitor.waitFor((f) => f.id === reply.id);
+    // What the visitor receives of a public message is the widget's view of it (src/widget/widget.gateway.ts).
+    const message = {
+      id: "m-1",
+      ticket_id: "t-1",
+      kind: "reply",
+      direction: "outbound",
+      author: {
+        type: "user",
+        user: { id: "u", name: "Agent", email: "agent@example.test", avatar_url: null },
+        contact: null,
+      },
+      body_html: "<p>hi</p>",
+      body_text: "hi",
+      attachments: [],
+      reply_to: "",
+      created_at: "2026-01-01T00:00:00.000Z",
+    };
+    const reply = withTx(desk.deps.db, (tx) =>
+      appendEvent(tx, anyEvent("message.created"), {
+        workspaceId: workspace.id,
+        data: { ticket_id: "t-1", message },
+        visibility: "public",
+        extraTopics: [`contact:${workspace.id}:c-42`],
+      }),
+    );
+    const got = await visitor.waitFor((f) => f.id === reply.id);
     expect(visitor.frames.filter((f) => f.seq !== undefined).map((f) => f.id)).toEqual([reply.id]);
+    expect(got.topics).toEqual([`contact:${workspace.id}:c-42`]);
+    expect(JSON.stringify(got)).not.toContain("agent@example.test");
+    expect(JSON.stringify(got)).not.toContain("reply_to");
     void [agentOnly, otherContact, workspaceWide, owner];
     const agentTokenOnWidget = connect(`${wsBase}/v1/widget/realtime?token=${(await tokenFor(owner.headers)).token}`);
     expect((await agentTokenOnWidget.closed).code).toBe(4401);

@@ -44,3 +44,11 @@ export type { MessageRow } from "./messages.table";
 export { ticketOfWorkspace } from "./tickets.repo";
 export { liveSlaTicket, setTicketSla, unsolvedTicketsAfter, type SlaTicketInput } from "./tickets.sla";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";
+export {
+  chatContactOfTicket,
+  chatTicketOfContact,
+  chatTicketsOfContact,
+  presentChatMessage,
+  publicMessagesOf,
+} from "./tickets.chat";
+export type { MessageJson } from "./messages.present";

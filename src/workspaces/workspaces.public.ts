@@ -7,3 +7,4 @@ export {
   type WorkspaceImageSlot,
 } from "./workspaces.service";
 export { WorkspaceSchema } from "./workspaces.schemas";
+export { widgetWorkspaceOf, workspaceOfWidgetKey, type WidgetWorkspace } from "./workspaces.widget";

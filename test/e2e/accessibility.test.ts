@@ -429,6 +429,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["api-keys", "table"],
         ["webhooks", ".card-head"],
         ["system", "h2"],
+        ["widget", "[data-testid=widget-snippet]"],
       ]) {
         await visit(`/settings/${sub}`, `.settings-body ${until}`);
         await page.waitForLoadState("networkidle");

@@ -4,6 +4,7 @@ import { linkHandler } from "../lib/router/router";
 import { Avatar, PriorityMark, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
 import { SlaMark } from "../tickets/SlaClock";
 import { SnoozedMark } from "../tickets/SnoozedMark";
+import { ChatBadge } from "../tickets/ChatTyping";
 
 const ROW = 52;
 const OVERSCAN = 12;
@@ -94,6 +95,7 @@ export function TicketList(props: {
                 {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
                 <SnoozedMark until={t.snoozed_until} />
                 <SlaMark ticket={t} />
+                {t.channel === "chat" && <ChatBadge ticketId={t.id} />}
                 <StatusPill status={t.status} />
                 <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
                   {t.assignee ? (

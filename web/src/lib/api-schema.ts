@@ -1584,6 +1584,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/widget/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The widget's look and rules for a public widget key (404 for an unknown key or a disabled widget)
+         * @description No credentials. CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page.
+         */
+        get: operations["getWidgetConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start or resume a visitor session
+         * @description No credentials. A `visitor_token` of a live session of this workspace resumes it (same token, same contact; email and name fill what the contact lacks); an unknown or expired one starts a new session. Verified visitors send `user_id` and `user_hash` (hex HMAC-SHA256 of user_id keyed with the widget secret): they become the contact with that external_id, created if needed; a wrong hash answers 401 `identity_unverified` and stores nothing. Unverified visitors always get a contact of their own: an email another contact holds is kept on the session only, so nobody reaches another person's conversations by typing their address. `require_email` answers 422 at body.email until an email is given. A page whose origin is not in allowed_origins gets 403. Visitor sessions last 30 days after their last use. Sessions per client address: 30 a minute. CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page.
+         */
+        post: operations["postWidgetSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/gateway-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh 5-minute gateway token for the visitor (reconnecting after the first one expired)
+         * @description Reconnect with `&since=<seq>` to first receive the public events of your chats missed after that seq. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         */
+        post: operations["postWidgetGatewayToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The visitor's chat conversations, latest activity first
+         * @description Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         */
+        get: operations["getWidgetConversations"];
+        put?: never;
+        /**
+         * Start a chat: a `chat` ticket with the visitor's first message
+         * @description `body` is plain text (up to 5000 characters; markup is shown as typed); `attachment_ids` are the visitor's own uploads from POST /v1/widget/attachments. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         */
+        post: operations["postWidgetConversations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public messages of the visitor's conversation, oldest first (never notes)
+         * @description Another visitor's conversation answers 404. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         */
+        get: operations["getWidgetConversationsByIdMessages"];
+        put?: never;
+        /**
+         * Send a message in the visitor's conversation (reopens it when solved)
+         * @description Body as for a new conversation. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         */
+        post: operations["postWidgetConversationsByIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/conversations/{id}/handoff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a person
+         * @description Sends an `ai_handoff` notification to the conversation's assignee, or to every owner and admin when nobody is assigned; `notified` counts them. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         */
+        post: operations["postWidgetConversationsByIdHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file for the visitor's next message (multipart field `file`)
+         * @description At most 10 MB (413 `too_large`). The type is read from the content: PNG, JPEG, GIF, WebP, PDF or plain text; anything else, or a name whose extension says another type, answers 422 `unsupported_file` and nothing is stored. Only the visitor who uploaded a file may attach it. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         */
+        post: operations["postWidgetAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chat widget's settings and embed snippet
+         * @description The widget secret for identity verification is rotated with POST /v1/workspace/widget-secret/rotate.
+         */
+        get: operations["getWidgetSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the chat widget's settings
+         * @description `allowed_origins`: sites whose pages may run the widget (`https://shop.example`, `https://*.example.com`); empty allows any. Enforced on POST /v1/widget/session (403) and by CORS on every widget route. `enabled: false` makes GET /v1/widget/config answer 404 and ends visitor sessions' access (401).
+         */
+        patch: operations["patchWidgetSettings"];
+        trace?: never;
+    };
 }
 export interface webhooks {
     "workspace.updated": {
@@ -5142,6 +5314,31 @@ export interface components {
                 name: string;
             }[];
         };
+        WidgetConversation: {
+            id: string;
+            number: number;
+            subject: string;
+            status: string;
+            last_message_at: string;
+            last_message_preview: string;
+            created_at: string;
+        };
+        WidgetMessage: {
+            id: string;
+            conversation_id: string;
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            author: {
+                /** @enum {string} */
+                type: "contact" | "user" | "system" | "api";
+                name: string;
+                avatar_url: string | null;
+            };
+            body_html: string;
+            body_text: string;
+            attachments: components["schemas"]["Attachment"][];
+            created_at: string;
+        };
         Notification: {
             id: string;
             /** @enum {string} */
@@ -5241,6 +5438,14 @@ export interface components {
         };
         SlaPolicyList: {
             data: components["schemas"]["SlaPolicy"][];
+            next_cursor: null;
+        };
+        WidgetConversationPage: {
+            data: components["schemas"]["WidgetConversation"][];
+            next_cursor: string | null;
+        };
+        WidgetMessageList: {
+            data: components["schemas"]["WidgetMessage"][];
             next_cursor: null;
         };
     };
@@ -10455,6 +10660,398 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BusinessHours"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getWidgetConfig: {
+        parameters: {
+            query: {
+                key: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspace_name: string;
+                        brand_color: string;
+                        greeting: string;
+                        help_center_url: string | null;
+                        require_email: boolean;
+                        /** @description the workspace's widget avatar (or its logo), if any */
+                        avatar_url: string | null;
+                        /** @description the workspace's launcher picture, if any */
+                        launcher_url: string | null;
+                    };
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postWidgetSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    visitor_token?: string;
+                    email?: string;
+                    name?: string;
+                    user_id?: string;
+                    user_hash?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        visitor_token: string;
+                        contact: {
+                            id: string;
+                            email: string | null;
+                            name: string;
+                            avatar_url: string | null;
+                        };
+                        ws_token: string;
+                        gateway_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postWidgetGatewayToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ws_token: string;
+                        gateway_url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getWidgetConversations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetConversationPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postWidgetConversations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    body?: string;
+                    attachment_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversation: components["schemas"]["WidgetConversation"];
+                        message: components["schemas"]["WidgetMessage"];
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getWidgetConversationsByIdMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetMessageList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postWidgetConversationsByIdMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    body?: string;
+                    attachment_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetMessage"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postWidgetConversationsByIdHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        requested: true;
+                        notified: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postWidgetAttachments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getWidgetSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        greeting: string;
+                        require_email: boolean;
+                        allowed_origins: string[];
+                        widget_key: string;
+                        /** @description the one tag to paste before </body> */
+                        snippet: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchWidgetSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    greeting?: string;
+                    require_email?: boolean;
+                    allowed_origins?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        greeting: string;
+                        require_email: boolean;
+                        allowed_origins: string[];
+                        widget_key: string;
+                        /** @description the one tag to paste before </body> */
+                        snippet: string;
+                    };
                 };
             };
             400: components["responses"]["MalformedBody"];

@@ -19,6 +19,7 @@ const pages: Array<{
   { id: "sla", label: "SLA policies", admin: true, load: () => import("./SlaSettings") },
   { id: "business-hours", label: "Business hours", admin: true, load: () => import("./BusinessHoursSettings") },
   { id: "mailboxes", label: "Mailboxes", admin: true, load: () => import("./MailboxesSettings") },
+  { id: "widget", label: "Chat widget", admin: true, load: () => import("./WidgetSettings") },
   { id: "api-keys", label: "API keys", admin: true, load: () => import("./ApiKeysSettings") },
   { id: "webhooks", label: "Webhooks", admin: true, load: () => import("./WebhooksSettings") },
   { id: "system", label: "System", admin: true, load: () => import("./SystemSettings") },

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { api } from "../lib/api/client";
-import { typingOn } from "../lib/realtime/presence";
+import { chatTypingOn, typingOn } from "../lib/realtime/presence";
 import { useSavedReplies } from "../lib/resources/saved-replies";
 import { useAuth, useMe } from "../lib/api/session";
 import {
@@ -230,7 +230,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         aria-label={kind === "reply" ? "Reply" : "Internal note"}
         placeholder={
           kind === "reply"
-            ? `Reply to ${ticket.contact?.name || ticket.contact?.email || "the customer"}…`
+            ? ticket.channel === "chat"
+              ? `Chat with ${ticket.contact?.name || ticket.contact?.email || "the visitor"} (sent live to the chat, no email)…`
+              : `Reply to ${ticket.contact?.name || ticket.contact?.email || "the customer"}…`
             : "Internal note, only your team sees it…"
         }
         value={text}
@@ -244,6 +246,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           if (kind === "reply") {
             collision.drafting(e.target.value);
             typingOn(ticket.id);
+            if (ticket.channel === "chat") chatTypingOn(ticket.id);
           }
         }}
         onSelect={(e) => setCaret(e.currentTarget.selectionStart)}

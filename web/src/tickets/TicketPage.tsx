@@ -9,6 +9,7 @@ import { Field, FormError, formValues } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
 import { Composer, type ComposerHandle } from "./Composer";
 import { PresenceBar } from "./PresenceBar";
+import { ChatTyping } from "./ChatTyping";
 import { SnoozedMark } from "./SnoozedMark";
 import { attachmentRefresher, lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
 import { TicketSidebar } from "./TicketSidebar";
@@ -85,6 +86,7 @@ export function TicketPage({ number }: { number: string }) {
           )}
         </header>
         <PresenceBar ticketId={t.id} />
+        {t.channel === "chat" && <ChatTyping ticketId={t.id} name={t.contact?.name || t.contact?.email || ""} />}
         {patch.isError && (
           <div className="banner-error">
             <FormError error={patch.error} />

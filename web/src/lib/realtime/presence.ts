@@ -75,3 +75,48 @@ export function useViewers(ticketId: string | undefined, selfId: string | undefi
   );
   return (all ?? []).filter((v) => v.user_id !== selfId);
 }
+
+/**
+ * Chat typing (the widget's visitor on a chat ticket, and this agent there): relayed by the gateway,
+ * never stored. A visitor's `chat.typing` shows for a few seconds after the last one.
+ */
+const visitorTyping = new Map<string, ReturnType<typeof setTimeout>>();
+const typingListeners = new Set<() => void>();
+const typingChanged = () => {
+  for (const l of typingListeners) l();
+};
+
+/** A `chat.typing` frame from the gateway: only a visitor's (contact_id set) is shown to agents. */
+export function receiveChatTyping(frame: { ticket_id?: unknown; contact_id?: unknown }) {
+  if (typeof frame.ticket_id !== "string" || typeof frame.contact_id !== "string") return;
+  const ticketId = frame.ticket_id;
+  clearTimeout(visitorTyping.get(ticketId));
+  visitorTyping.set(
+    ticketId,
+    setTimeout(() => {
+      visitorTyping.delete(ticketId);
+      typingChanged();
+    }, 5000),
+  );
+  typingChanged();
+}
+
+/** Whether the visitor of this chat ticket is typing now. */
+export function useVisitorTyping(ticketId: string): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      typingListeners.add(listener);
+      return () => typingListeners.delete(listener);
+    },
+    () => visitorTyping.has(ticketId),
+  );
+}
+
+let lastChatTyping = 0;
+/** Tells the chat's visitor this agent is typing (at most every 2.5 seconds). */
+export function chatTypingOn(ticketId: string) {
+  const now = Date.now();
+  if (socket?.readyState !== WebSocket.OPEN || now - lastChatTyping < 2500) return;
+  lastChatTyping = now;
+  socket.send(JSON.stringify({ type: "chat.typing", ticket_id: ticketId }));
+}

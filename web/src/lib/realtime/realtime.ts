@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api } from "../api/client";
-import { presenceSocket, receivePresence } from "./presence";
+import { presenceSocket, receiveChatTyping, receivePresence } from "./presence";
 import { useAuth } from "../api/session";
 import type { Envelope } from "../api/types";
 import { applyEvent, type Resource } from "./invalidation";
@@ -55,8 +55,11 @@ export function useRealtime(resources: readonly Resource[]): LiveState {
           const event = JSON.parse(String(message.data)) as
             | Envelope
             | { type: "pong" }
-            | { type: "presence"; ticket_id?: unknown; viewers?: unknown };
+            | { type: "presence"; ticket_id?: unknown; viewers?: unknown }
+            | { type: "chat.typing"; ticket_id?: unknown; contact_id?: unknown };
           if (event.type === "presence") return receivePresence(event as { ticket_id?: unknown; viewers?: unknown });
+          if (event.type === "chat.typing")
+            return receiveChatTyping(event as { ticket_id?: unknown; contact_id?: unknown });
           if (!("seq" in event)) return;
           if (typeof event.seq === "number") lastSeq = Math.max(lastSeq ?? 0, event.seq);
           applyEvent(client, rules.current, event);

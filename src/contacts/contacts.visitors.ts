@@ -1,0 +1,94 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import type { Queryable, Tx } from "../db/database";
+import { appendEvent } from "../events/append";
+import { newId } from "../lib/ids";
+import { contactCreated, contactUpdated } from "./contacts.events";
+import { presentContact, type ContactRow } from "./contacts.present";
+import { insertContactRow, liveContactByEmail } from "./contacts.statements";
+import { contacts } from "./contacts.table";
+import { normalizeEmail } from "./contacts.text";
+
+/**
+ * Contacts as the chat widget makes them. A verified visitor is the contact with their
+ * `external_id` (created on first visit); an unverified visitor gets a contact of their own and
+ * never an existing contact (whose history they could otherwise read), so an email another
+ * contact already holds is not stored on theirs.
+ */
+
+export function liveContactByExternalId(
+  db: Queryable,
+  workspaceId: string,
+  externalId: string,
+): ContactRow | undefined {
+  return db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.externalId, externalId), isNull(contacts.deletedAt)))
+    .get();
+}
+
+/** True when a live contact of the workspace other than `exceptId` holds this email. */
+export function emailTaken(db: Queryable, workspaceId: string, email: string, exceptId: string | null): boolean {
+  const row = liveContactByEmail(db, workspaceId, normalizeEmail(email, "body.email"));
+  return row !== undefined && row.id !== exceptId;
+}
+
+/** Creates a visitor's contact; `email` must be free (see emailTaken). Appends `contact.created`. */
+export function createVisitorContact(
+  tx: Tx,
+  ctx: RequestContext,
+  input: { email: string | null; name: string; externalId: string | null },
+  now: string,
+): ContactRow {
+  const row: ContactRow = {
+    id: newId(),
+    workspaceId: ctx.workspaceId,
+    email: input.email === null ? null : normalizeEmail(input.email, "body.email"),
+    name: input.name.trim().slice(0, 200),
+    phone: "",
+    notes: "",
+    companyId: null,
+    externalId: input.externalId,
+    custom: {},
+    blocked: false,
+    avatarUrl: null,
+    avatarSource: null,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+  };
+  insertContactRow(tx, row);
+  appendEvent(tx, contactCreated, {
+    workspaceId: ctx.workspaceId,
+    data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {} }) },
+  });
+  return row;
+}
+
+/**
+ * Fills a visitor contact's empty email and name (never overwrites what is there); an email another
+ * contact holds is left out. Appends `contact.updated` when something changed.
+ */
+export function fillVisitorContact(
+  tx: Tx,
+  ctx: RequestContext,
+  current: ContactRow,
+  input: { email: string | null; name: string },
+  now: string,
+): ContactRow {
+  const email =
+    current.email === null && input.email && !emailTaken(tx, ctx.workspaceId, input.email, current.id)
+      ? normalizeEmail(input.email, "body.email")
+      : current.email;
+  const name = current.name === "" && input.name.trim() ? input.name.trim().slice(0, 200) : current.name;
+  if (email === current.email && name === current.name) return current;
+  const row = tx
+    .update(contacts)
+    .set({ email, name, updatedAt: now })
+    .where(eq(contacts.id, current.id))
+    .returning()
+    .get()!;
+  appendEvent(tx, contactUpdated, { workspaceId: ctx.workspaceId, data: { contact: presentContact(tx, row) } });
+  return row;
+}

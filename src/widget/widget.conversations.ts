@@ -1,0 +1,169 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { systemContext, type VisitorContext } from "../auth/context";
+import { attachmentLinks } from "../attachments/attachments.public";
+import { findContact } from "../contacts/contacts.public";
+import { decodeCursor, encodeCursor } from "../db/cursor";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { invalidAt, notFound } from "../lib/errors";
+import { memberIdsOfWorkspace, memberRoleOf } from "../members/members.public";
+import { notify } from "../notifications/notifications.public";
+import {
+  addMessage,
+  chatTicketOfContact,
+  chatTicketsOfContact,
+  createTicketWithMessage,
+  presentChatMessage,
+  publicMessagesOf,
+  type TicketRow,
+} from "../tickets/tickets.public";
+import { presentConversation, presentWidgetMessage } from "./widget.present";
+import { widgetUploads } from "./widget.table";
+
+type MessageInput = { body: string; attachment_ids?: string[] };
+
+/** The visitor's chat ticket, or 404 exactly as for a missing one (another visitor's, another workspace's). */
+function ownConversation(deps: Pick<Deps, "db">, visitor: VisitorContext, id: string): TicketRow {
+  const row = chatTicketOfContact(deps.db, visitor.workspaceId, visitor.contactId, id);
+  if (!row) throw notFound("Conversation");
+  return row;
+}
+
+/** Only the visitor's own unattached uploads may go with their message (422 at the id otherwise). */
+function assertOwnUploads(deps: Pick<Deps, "db">, visitor: VisitorContext, ids: string[]): void {
+  if (ids.length === 0) return;
+  const own = new Set(
+    deps.db
+      .select({ id: widgetUploads.attachmentId })
+      .from(widgetUploads)
+      .where(
+        and(
+          eq(widgetUploads.workspaceId, visitor.workspaceId),
+          eq(widgetUploads.contactId, visitor.contactId),
+          inArray(widgetUploads.attachmentId, ids),
+        ),
+      )
+      .all()
+      .map((r) => r.id),
+  );
+  const bad = ids.findIndex((id) => !own.has(id));
+  if (bad >= 0) throw invalidAt(`body.attachment_ids.${bad}`, "Not a file you uploaded.");
+}
+
+function assertContent(input: MessageInput): void {
+  if (input.body === "" && !input.attachment_ids?.length)
+    throw invalidAt("body.body", "Write a message or attach a file.");
+}
+
+/** The first line of the first message, as agents see the chat in their inbox. */
+function subjectOf(body: string, fileCount: number): string {
+  const line =
+    body
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "";
+  if (line === "") return fileCount > 0 ? "Chat: file shared" : "Chat";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+export function listConversations(deps: Deps, visitor: VisitorContext, query: { limit: number; cursor?: string }) {
+  const after = decodeCursor(query.cursor, 2);
+  if (query.cursor !== undefined && !after) throw invalidAt("query.cursor", "Not a cursor of this list.");
+  const rows = chatTicketsOfContact(
+    deps.db,
+    visitor.workspaceId,
+    visitor.contactId,
+    query.limit + 1,
+    after ? { lastMessageAt: String(after[0]), id: String(after[1]) } : null,
+  );
+  const more = rows.length > query.limit;
+  const kept = more ? rows.slice(0, query.limit) : rows;
+  const last = kept.at(-1);
+  return {
+    data: kept.map(presentConversation),
+    next_cursor: more && last ? encodeCursor([last.lastMessageAt, last.id]) : null,
+  };
+}
+
+/** A new chat ticket with the visitor's first message (ticket.created and a public message.created). */
+export function startConversation(deps: Deps, visitor: VisitorContext, input: MessageInput) {
+  assertContent(input);
+  const ids = input.attachment_ids ?? [];
+  assertOwnUploads(deps, visitor, ids);
+  const contact = findContact(deps.db, visitor.workspaceId, visitor.contactId);
+  if (!contact) throw notFound("Contact");
+  const created = createTicketWithMessage(
+    systemContext(visitor.workspaceId, visitor.requestId),
+    {
+      subject: subjectOf(input.body, ids.length),
+      channel: "chat",
+      contact_id: contact.id,
+      body_text: input.body,
+      attachment_ids: ids,
+      direction: "inbound",
+      author: { type: "contact", contactId: contact.id },
+      email: { from_email: contact.email ?? "", from_name: contact.name },
+    },
+    deps,
+  );
+  const links = attachmentLinks(deps);
+  return {
+    conversation: presentConversation(created.ticket),
+    message: presentWidgetMessage(presentChatMessage(deps.db, created.message!, links)),
+  };
+}
+
+export function conversationMessages(deps: Deps, visitor: VisitorContext, id: string) {
+  const ticket = ownConversation(deps, visitor, id);
+  return publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps)).map(presentWidgetMessage);
+}
+
+/** The visitor's reply: reopens a solved chat like any customer reply (tickets' own rule). */
+export function sendMessage(deps: Deps, visitor: VisitorContext, id: string, input: MessageInput) {
+  assertContent(input);
+  const ticket = ownConversation(deps, visitor, id);
+  const ids = input.attachment_ids ?? [];
+  assertOwnUploads(deps, visitor, ids);
+  const row = addMessage(
+    systemContext(visitor.workspaceId, visitor.requestId),
+    ticket.id,
+    {
+      kind: "reply",
+      direction: "inbound",
+      body_text: input.body,
+      attachment_ids: ids,
+      author: { type: "contact", contactId: visitor.contactId },
+    },
+    deps,
+  );
+  return presentWidgetMessage(presentChatMessage(deps.db, row, attachmentLinks(deps)));
+}
+
+/**
+ * The visitor asks for a person: the assignee is told (`ai_handoff`), or every owner and admin when
+ * nobody is assigned. Nothing about the ticket changes.
+ */
+export function requestHandoff(deps: Deps, visitor: VisitorContext, id: string) {
+  const ticket = ownConversation(deps, visitor, id);
+  return withTx(deps.db, (tx) => {
+    const people = ticket.assigneeId
+      ? [ticket.assigneeId]
+      : memberIdsOfWorkspace(tx, visitor.workspaceId).filter((userId) => {
+          const role = memberRoleOf(tx, visitor.workspaceId, userId);
+          return role === "owner" || role === "admin";
+        });
+    for (const userId of people)
+      notify(
+        tx,
+        {
+          workspaceId: visitor.workspaceId,
+          userId,
+          type: "ai_handoff",
+          ticket: { id: ticket.id, number: ticket.number, subject: ticket.subject },
+          data: { contact_id: visitor.contactId, via: "widget" },
+        },
+        deps.clock,
+      );
+    return { requested: true as const, notified: people.length };
+  });
+}

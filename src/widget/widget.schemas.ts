@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { AttachmentSchema } from "../attachments/attachments.public";
+
+export const WidgetConfigSchema = z.object({
+  workspace_name: z.string(),
+  brand_color: z.string(),
+  greeting: z.string(),
+  help_center_url: z.string().nullable(),
+  require_email: z.boolean(),
+  avatar_url: z.string().nullable().describe("the workspace's widget avatar (or its logo), if any"),
+  launcher_url: z.string().nullable().describe("the workspace's launcher picture, if any"),
+});
+
+export const WidgetContactSchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  name: z.string(),
+  avatar_url: z.string().nullable(),
+});
+
+export const WidgetSessionSchema = z.object({
+  visitor_token: z.string(),
+  contact: WidgetContactSchema,
+  ws_token: z.string(),
+  gateway_url: z.string(),
+});
+
+const Text = (max: number) => z.string().trim().max(max);
+
+export const SessionBody = z.strictObject({
+  key: z.string().min(1).max(100),
+  visitor_token: z.string().max(200).optional(),
+  email: z.string().trim().max(254).optional(),
+  name: Text(200).optional(),
+  user_id: z.string().min(1).max(200).optional(),
+  user_hash: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "the hex HMAC-SHA256 of user_id")
+    .optional(),
+});
+
+export const ConfigQuery = z.object({ key: z.string().min(1).max(100) });
+
+/** A message as the visitor sees it: no notes, no addresses, no delivery or sender-check fields. */
+export const WidgetMessageSchema = z.object({
+  id: z.string(),
+  conversation_id: z.string(),
+  direction: z.enum(["inbound", "outbound"]),
+  author: z.object({
+    type: z.enum(["contact", "user", "system", "api"]),
+    name: z.string(),
+    avatar_url: z.string().nullable(),
+  }),
+  body_html: z.string(),
+  body_text: z.string(),
+  attachments: z.array(AttachmentSchema),
+  created_at: z.string(),
+});
+
+export const WidgetConversationSchema = z.object({
+  id: z.string(),
+  number: z.number(),
+  subject: z.string(),
+  status: z.string(),
+  last_message_at: z.string(),
+  last_message_preview: z.string(),
+  created_at: z.string(),
+});
+
+export const MessageBody = z.strictObject({
+  body: z.string().trim().max(5000).default(""),
+  attachment_ids: z.array(z.string().min(1).max(100)).max(10).optional(),
+});
+
+export const ConversationCreated = z.object({
+  conversation: WidgetConversationSchema,
+  message: WidgetMessageSchema,
+});
+
+export const HandoffAnswer = z.object({ requested: z.literal(true), notified: z.number() });
+
+export const WidgetSettingsSchema = z.object({
+  enabled: z.boolean(),
+  greeting: z.string(),
+  require_email: z.boolean(),
+  allowed_origins: z.array(z.string()),
+  widget_key: z.string(),
+  snippet: z.string().describe("the one tag to paste before </body>"),
+});
+
+/** `https://shop.example`, `http://localhost:3000` or `https://*.example.com`; no path. */
+const ORIGIN_RE = /^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/;
+const Origin = z
+  .string()
+  .trim()
+  .max(200)
+  .transform((value) => value.toLowerCase().replace(/\/$/, ""))
+  .refine((value) => ORIGIN_RE.test(value), "an origin such as https://shop.example or https://*.example.com");
+
+export const SettingsPatch = z.strictObject({
+  enabled: z.boolean().optional(),
+  greeting: Text(500).optional(),
+  require_email: z.boolean().optional(),
+  allowed_origins: z.array(Origin).max(50).optional(),
+});
+export type SettingsPatchInput = z.infer<typeof SettingsPatch>;

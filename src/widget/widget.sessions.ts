@@ -1,0 +1,221 @@
+import { and, eq, lt } from "drizzle-orm";
+import { systemContext } from "../auth/context";
+import type { VisitorResolver, VisitorSession } from "../auth/visitors";
+import { visitorTokenOf } from "../auth/visitors";
+import {
+  createVisitorContact,
+  emailTaken,
+  fillVisitorContact,
+  findContact,
+  liveContactByExternalId,
+  type ContactRow,
+} from "../contacts/contacts.public";
+import type { Db } from "../db/database";
+import { preparedFor } from "../db/prepared";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { hmacSha256Hex, safeEqual, sha256Hex } from "../lib/crypto";
+import type { Clock } from "../lib/clock";
+import { DeskError, forbidden, invalidAt, notFound } from "../lib/errors";
+import { newId, randomToken } from "../lib/ids";
+import { WIDGET_PATH } from "../realtime/gateway";
+import { widgetWorkspaceOf, workspaceOfWidgetKey, type WidgetWorkspace } from "../workspaces/workspaces.public";
+import { DEFAULT_BRAND_COLOR, originAllowed, widgetSettingsOf, type WidgetSettings } from "./widget.settings";
+import { visitorSessions } from "./widget.table";
+
+/** A visitor session lives this long after its last use (each resume and request moves it). */
+export const VISITOR_SESSION_DAYS = 30;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The workspace and settings behind a public widget key; 404 for an unknown key or a disabled widget. */
+export function widgetOfKey(
+  deps: Pick<Deps, "db">,
+  key: string,
+): { workspace: WidgetWorkspace; settings: WidgetSettings } {
+  const workspace = workspaceOfWidgetKey(deps.db, key);
+  const settings = workspace ? widgetSettingsOf(deps.db, workspace.id) : null;
+  if (!workspace || !settings?.enabled) throw notFound("Widget");
+  return { workspace, settings };
+}
+
+export function presentWidgetConfig(workspace: WidgetWorkspace, settings: WidgetSettings, deps: Pick<Deps, "config">) {
+  const brand = workspace.settings.brand_color;
+  return {
+    workspace_name: workspace.name,
+    brand_color: typeof brand === "string" && brand ? brand : DEFAULT_BRAND_COLOR,
+    greeting: settings.greeting,
+    help_center_url:
+      workspace.settings.help_center_enabled === true ? `${deps.config.baseUrl}/help/${workspace.slug}` : null,
+    require_email: settings.requireEmail,
+    avatar_url: workspace.images.widget_avatar ?? workspace.avatar_url ?? null,
+    launcher_url: workspace.images.widget_launcher ?? null,
+  };
+}
+
+/** 403 when a page of a site the workspace does not list asks (SPEC: allowed_origins on the session route). */
+export function assertOrigin(settings: WidgetSettings, origin: string | null): void {
+  if (!originAllowed(settings, origin))
+    throw forbidden("This site may not run the workspace's chat widget (allowed_origins).");
+}
+
+/** `user_hash` must be the hex HMAC-SHA256 of `user_id` keyed with the widget secret, compared in constant time. */
+export function verifiedUserId(
+  workspace: WidgetWorkspace,
+  input: { user_id?: string; user_hash?: string },
+  deps: Pick<Deps, "secrets">,
+): string | null {
+  if (input.user_id === undefined && input.user_hash === undefined) return null;
+  if (input.user_id === undefined) throw invalidAt("body.user_id", "user_hash needs the user_id it signs.");
+  if (input.user_hash === undefined) throw invalidAt("body.user_hash", "user_id needs its user_hash.");
+  const secret = workspace.widgetSecretSealed ? deps.secrets.open(workspace.widgetSecretSealed) : null;
+  const expected = secret ? hmacSha256Hex(secret, input.user_id) : "";
+  if (!secret || !safeEqual(expected, input.user_hash.toLowerCase()))
+    throw new DeskError(
+      401,
+      "identity_unverified",
+      "user_hash does not match user_id for this workspace's widget secret.",
+    );
+  return input.user_id;
+}
+
+type SessionInput = {
+  key: string;
+  visitor_token?: string;
+  email?: string;
+  name?: string;
+  user_id?: string;
+  user_hash?: string;
+};
+
+const liveSessionByHash = preparedFor((sqlite) =>
+  sqlite.query<
+    { id: string; workspace_id: string; contact_id: string; verified: number; claimed_email: string | null },
+    [string, string]
+  >(
+    "SELECT id, workspace_id, contact_id, verified, claimed_email FROM visitor_sessions WHERE token_hash = ? AND expires_at > ?",
+  ),
+);
+
+/**
+ * Starts or resumes a visitor session (POST /v1/widget/session). A visitor token of a live session
+ * of this workspace resumes it (same token, same contact), unless a verified identity names another
+ * contact; anything else starts a new session. Verified: the contact with that external_id, created
+ * if needed. Unverified: a contact of the visitor's own, never an existing one.
+ */
+export async function startVisitorSession(
+  input: SessionInput,
+  origin: string | null,
+  deps: Deps,
+): Promise<{ token: string; contact: ContactRow; claimedEmail: string | null; workspaceId: string }> {
+  const { workspace, settings } = widgetOfKey(deps, input.key);
+  assertOrigin(settings, origin);
+  const externalId = verifiedUserId(workspace, input, deps);
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const expiresAt = new Date(now.getTime() + VISITOR_SESSION_DAYS * DAY_MS).toISOString();
+  const email = input.email ? input.email : null;
+  if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw invalidAt("body.email", "not an email address");
+  const name = input.name ?? "";
+  const ctx = systemContext(workspace.id);
+  const presented = input.visitor_token ? visitorTokenOf(`Visitor ${input.visitor_token}`) : null;
+  return withTx(deps.db, (tx) => {
+    const resumed = presented ? liveSessionByHash(deps.db).get(sha256Hex(presented), nowIso) : null;
+    const current = resumed && resumed.workspace_id === workspace.id ? resumed : null;
+    const currentContact = current ? findContact(tx, workspace.id, current.contact_id) : undefined;
+    if (current && currentContact && (externalId === null || currentContact.externalId === externalId)) {
+      const contact = fillVisitorContact(tx, ctx, currentContact, { email, name }, nowIso);
+      const claimedEmail = contact.email ? null : (email ?? current.claimed_email);
+      if (settings.requireEmail && !contact.email && !claimedEmail)
+        throw invalidAt("body.email", "This widget asks for an email address before a chat starts.");
+      tx.update(visitorSessions)
+        .set({ lastSeenAt: nowIso, expiresAt, claimedEmail, ...(externalId ? { verified: true } : {}) })
+        .where(eq(visitorSessions.id, current.id))
+        .run();
+      return { token: presented!, contact, claimedEmail, workspaceId: workspace.id };
+    }
+    let contact: ContactRow;
+    let claimedEmail: string | null = null;
+    const known = externalId ? liveContactByExternalId(tx, workspace.id, externalId) : undefined;
+    if (known) contact = fillVisitorContact(tx, ctx, known, { email, name }, nowIso);
+    else {
+      const free = email !== null && !emailTaken(tx, workspace.id, email, null);
+      contact = createVisitorContact(tx, ctx, { email: free ? email : null, name, externalId }, nowIso);
+    }
+    if (!contact.email && email) claimedEmail = email.toLowerCase();
+    if (settings.requireEmail && !contact.email && !claimedEmail)
+      throw invalidAt("body.email", "This widget asks for an email address before a chat starts.");
+    const token = `desk_vis_${randomToken(32)}`;
+    tx.insert(visitorSessions)
+      .values({
+        id: newId(),
+        workspaceId: workspace.id,
+        contactId: contact.id,
+        tokenHash: sha256Hex(token),
+        verified: externalId !== null,
+        claimedEmail,
+        createdAt: nowIso,
+        lastSeenAt: nowIso,
+        expiresAt,
+      })
+      .run();
+    return { token, contact, claimedEmail, workspaceId: workspace.id };
+  });
+}
+
+export async function sessionAnswer(
+  started: Awaited<ReturnType<typeof startVisitorSession>>,
+  deps: Pick<Deps, "tokens" | "config">,
+) {
+  const wsToken = await deps.tokens.sign("widget_ws", { wid: started.workspaceId, cid: started.contact.id });
+  const base = deps.config.baseUrl.replace(/^http/, "ws");
+  return {
+    visitor_token: started.token,
+    contact: {
+      id: started.contact.id,
+      email: started.contact.email ?? started.claimedEmail,
+      name: started.contact.name,
+      avatar_url: started.contact.avatarUrl ?? null,
+    },
+    ws_token: wsToken,
+    gateway_url: `${base}${WIDGET_PATH}?token=${encodeURIComponent(wsToken)}`,
+  };
+}
+
+/** A fresh gateway token for a visitor already holding a session (the widget reconnecting after 5 minutes). */
+export async function gatewayAnswer(workspaceId: string, contactId: string, deps: Pick<Deps, "tokens" | "config">) {
+  const wsToken = await deps.tokens.sign("widget_ws", { wid: workspaceId, cid: contactId });
+  const base = deps.config.baseUrl.replace(/^http/, "ws");
+  return { ws_token: wsToken, gateway_url: `${base}${WIDGET_PATH}?token=${encodeURIComponent(wsToken)}` };
+}
+
+/**
+ * The guard's visitor lookup: a live session (not expired, contact not deleted, workspace live and
+ * widget enabled) by the token's hash. One prepared statement per request.
+ */
+export function visitorResolver(db: Db, clock: Clock): VisitorResolver {
+  return {
+    session(token: string): VisitorSession | null {
+      const row = liveSessionByHash(db).get(sha256Hex(token), clock.now().toISOString());
+      if (!row || !findContact(db, row.workspace_id, row.contact_id)) return null;
+      if (!widgetWorkspaceOf(db, row.workspace_id) || !widgetSettingsOf(db, row.workspace_id).enabled) return null;
+      return { sessionId: row.id, workspaceId: row.workspace_id, contactId: row.contact_id };
+    },
+  };
+}
+
+/** Moves a session's expiry on use, at most once an hour so that reads stay reads. */
+export function touchVisitorSession(deps: Pick<Deps, "db" | "clock">, sessionId: string): void {
+  const now = deps.clock.now();
+  const hourAgo = new Date(now.getTime() - 3600 * 1000).toISOString();
+  withTx(deps.db, (tx) =>
+    tx
+      .update(visitorSessions)
+      .set({
+        lastSeenAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + VISITOR_SESSION_DAYS * DAY_MS).toISOString(),
+      })
+      .where(and(eq(visitorSessions.id, sessionId), lt(visitorSessions.lastSeenAt, hourAgo)))
+      .run(),
+  );
+}

@@ -1,0 +1,104 @@
+import { eq } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.public";
+import type { Queryable } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { notFound } from "../lib/errors";
+import { widgetWorkspaceOf } from "../workspaces/workspaces.public";
+import type { SettingsPatchInput } from "./widget.schemas";
+import { widgetSettings } from "./widget.table";
+
+export const DEFAULT_GREETING = "Hi! How can we help?";
+export const DEFAULT_BRAND_COLOR = "#2563eb";
+
+export type WidgetSettings = {
+  enabled: boolean;
+  greeting: string;
+  requireEmail: boolean;
+  allowedOrigins: string[];
+};
+
+const DEFAULTS: WidgetSettings = { enabled: true, greeting: DEFAULT_GREETING, requireEmail: false, allowedOrigins: [] };
+
+/** The workspace's widget settings (the defaults until an admin saves some). */
+export function widgetSettingsOf(db: Queryable, workspaceId: string): WidgetSettings {
+  const row = db.select().from(widgetSettings).where(eq(widgetSettings.workspaceId, workspaceId)).get();
+  return row
+    ? {
+        enabled: row.enabled,
+        greeting: row.greeting,
+        requireEmail: row.requireEmail,
+        allowedOrigins: row.allowedOrigins,
+      }
+    : DEFAULTS;
+}
+
+/**
+ * True when a page of `origin` may run the widget: no list means any site; an entry is an exact
+ * origin or `scheme://*.domain` for its subdomains. A request without an Origin (a server, curl) is
+ * not a page and is not judged here.
+ */
+export function originAllowed(settings: Pick<WidgetSettings, "allowedOrigins">, origin: string | null): boolean {
+  if (origin === null || settings.allowedOrigins.length === 0) return true;
+  const wanted = origin.toLowerCase();
+  return settings.allowedOrigins.some((entry) => {
+    if (!entry.includes("*.")) return entry === wanted;
+    const [scheme, rest] = entry.split("://*.");
+    if (!wanted.startsWith(`${scheme}://`)) return false;
+    return wanted.slice(`${scheme}://`.length).endsWith(`.${rest}`);
+  });
+}
+
+export function embedSnippet(baseUrl: string, widgetKey: string): string {
+  return `<script src="${baseUrl}/widget.js" data-key="${widgetKey}" async></script>`;
+}
+
+export function presentWidgetSettings(settings: WidgetSettings, deps: Pick<Deps, "config">, widgetKey: string) {
+  return {
+    enabled: settings.enabled,
+    greeting: settings.greeting,
+    require_email: settings.requireEmail,
+    allowed_origins: settings.allowedOrigins,
+    widget_key: widgetKey,
+    snippet: embedSnippet(deps.config.baseUrl, widgetKey),
+  };
+}
+
+function widgetKeyOf(deps: Pick<Deps, "db">, workspaceId: string): string {
+  const workspace = widgetWorkspaceOf(deps.db, workspaceId);
+  if (!workspace) throw notFound("Workspace");
+  return workspace.widget_key;
+}
+
+export function getWidgetSettings(ctx: RequestContext, deps: Deps) {
+  return presentWidgetSettings(widgetSettingsOf(deps.db, ctx.workspaceId), deps, widgetKeyOf(deps, ctx.workspaceId));
+}
+
+/** Saves the members given (the rest keep their value); audit-logged when something changed. */
+export function updateWidgetSettings(ctx: RequestContext, patch: SettingsPatchInput, deps: Deps) {
+  const widgetKey = widgetKeyOf(deps, ctx.workspaceId);
+  const saved = withTx(deps.db, (tx) => {
+    const current = widgetSettingsOf(tx, ctx.workspaceId);
+    const next: WidgetSettings = {
+      enabled: patch.enabled ?? current.enabled,
+      greeting: patch.greeting ?? current.greeting,
+      requireEmail: patch.require_email ?? current.requireEmail,
+      allowedOrigins: patch.allowed_origins ? [...new Set(patch.allowed_origins)] : current.allowedOrigins,
+    };
+    if (JSON.stringify(next) === JSON.stringify(current)) return current;
+    const values = { ...next, updatedAt: deps.clock.now().toISOString() };
+    tx.insert(widgetSettings)
+      .values({ workspaceId: ctx.workspaceId, ...values })
+      .onConflictDoUpdate({ target: widgetSettings.workspaceId, set: values })
+      .run();
+    recordAudit(tx, ctx, {
+      action: "widget.settings_updated",
+      entityType: "workspace",
+      entityId: ctx.workspaceId,
+      data: { changes: patch },
+    });
+    return next;
+  });
+  return presentWidgetSettings(saved, deps, widgetKey);
+}

@@ -1,0 +1,49 @@
+import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, flag, id, json, timestamp, updatedAt, workspaceId } from "../db/columns";
+
+/** A workspace's chat widget settings; a workspace without a row has the defaults (enabled, no origin limit). */
+export const widgetSettings = sqliteTable("widget_settings", {
+  workspaceId: text("workspace_id").primaryKey(),
+  enabled: flag("enabled"),
+  greeting: text("greeting").notNull(),
+  requireEmail: flag("require_email"),
+  /** Origins (`https://shop.example`, `https://*.example.com`) whose pages may run the widget; empty: any. */
+  allowedOrigins: json<string[]>("allowed_origins").notNull().default([]),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A visitor's widget session: the visitor token is stored only as its SHA-256. Sliding expiry:
+ * each resume or request moves `expires_at`. A verified session came with a valid `user_hash`.
+ */
+export const visitorSessions = sqliteTable(
+  "visitor_sessions",
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    contactId: text("contact_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    verified: flag("verified"),
+    /** The email the visitor gave when another contact already holds it (never linked to that contact). */
+    claimedEmail: text("claimed_email"),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at").notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("visitor_sessions_token_unique").on(t.tokenHash),
+    index("visitor_sessions_contact_idx").on(t.workspaceId, t.contactId),
+  ],
+);
+
+/** Files a visitor uploaded: only their own uploads may be attached to their messages. */
+export const widgetUploads = sqliteTable(
+  "widget_uploads",
+  {
+    attachmentId: text("attachment_id").primaryKey(),
+    workspaceId: workspaceId(),
+    contactId: text("contact_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("widget_uploads_contact_idx").on(t.workspaceId, t.contactId)],
+);

@@ -1,0 +1,104 @@
+import { systemContext, type VisitorContext } from "../auth/context";
+import { attachmentLinks, presentAttachment, storeAttachmentAsync } from "../attachments/attachments.public";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { DeskError, invalidAt, tooLarge } from "../lib/errors";
+import { widgetUploads } from "./widget.table";
+
+/** A visitor's file: at most 10 MB (agents may send 25). */
+export const MAX_WIDGET_UPLOAD_BYTES = 10 * 1024 * 1024;
+const ENVELOPE_BYTES = 64 * 1024;
+
+/** What a visitor may send, by the type its content shows, and the names such files may carry. */
+const ALLOWED: Record<string, readonly string[]> = {
+  "image/png": ["png"],
+  "image/jpeg": ["jpg", "jpeg"],
+  "image/gif": ["gif"],
+  "image/webp": ["webp"],
+  "application/pdf": ["pdf"],
+  "text/plain": ["txt", "log", "csv", "md"],
+};
+
+const unsupported = (detail: string) =>
+  new DeskError(422, "unsupported_file", detail, [{ location: "body.file", message: detail }]);
+
+/** Reads multipart field `file` while it streams, stopping at the limit (a huge body costs at most the limit). */
+async function readUpload(request: Request): Promise<File> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.startsWith("multipart/form-data"))
+    throw invalidAt("body", "Send multipart/form-data with the file in field `file`.");
+  const cap = MAX_WIDGET_UPLOAD_BYTES + ENVELOPE_BYTES;
+  if (Number(request.headers.get("content-length") ?? 0) > cap) throw tooLarge("Files may be at most 10 MB.");
+  if (!request.body) throw invalidAt("body.file", "Field `file` must hold a file.");
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel();
+      throw tooLarge("Files may be at most 10 MB.");
+    }
+    chunks.push(value);
+  }
+  let form: FormData;
+  try {
+    form = await new Response(Buffer.concat(chunks), { headers: { "content-type": type } }).formData();
+  } catch {
+    throw invalidAt("body", "Send multipart/form-data with the file in field `file`.");
+  }
+  const file = form.get("file");
+  if (!(file instanceof File)) throw invalidAt("body.file", "Field `file` must hold a file.");
+  if (file.size > MAX_WIDGET_UPLOAD_BYTES) throw tooLarge("Files may be at most 10 MB.");
+  if (file.size === 0) throw invalidAt("body.file", "The file is empty.");
+  return file;
+}
+
+/** The type from the first bytes (the same sniffing attachments use); null for anything not allowed. */
+function sniff(head: Uint8Array): string | null {
+  const at = (offset: number, bytes: number[]) => bytes.every((v, i) => head[offset + i] === v);
+  if (at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (at(0, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (at(0, [0x47, 0x49, 0x46, 0x38])) return "image/gif";
+  if (at(0, [0x52, 0x49, 0x46, 0x46]) && at(8, [0x57, 0x45, 0x42, 0x50])) return "image/webp";
+  if (at(0, [0x25, 0x50, 0x44, 0x46, 0x2d])) return "application/pdf";
+  if (head.includes(0)) return null;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
+    // Markup is not plain text: an HTML or SVG file renamed .txt is refused, not stored.
+    return /^\s*<(!doctype|html|svg|\?xml|script)/i.test(text) ? null : "text/plain";
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * POST /v1/widget/attachments: the content decides the type; a name whose extension says another
+ * type (a program named .png, a page named .pdf) is refused as disguised. Stored unattached and
+ * remembered as this visitor's, so only they can attach it.
+ */
+export async function uploadVisitorFile(deps: Deps, visitor: VisitorContext, request: Request) {
+  const file = await readUpload(request);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const type = sniff(bytes.subarray(0, 4096));
+  if (!type) throw unsupported("Send a picture (PNG, JPEG, GIF, WebP), a PDF or a plain text file.");
+  const extension = /\.([a-z0-9]{1,8})$/i.exec(file.name)?.[1]?.toLowerCase();
+  if (extension && !ALLOWED[type]!.includes(extension))
+    throw unsupported(`The file's content is ${type}, which its name (.${extension}) does not match.`);
+  const ctx = systemContext(visitor.workspaceId, visitor.requestId);
+  const row = await storeAttachmentAsync(ctx, { filename: file.name || "file", bytes }, deps);
+  withTx(deps.db, (tx) =>
+    tx
+      .insert(widgetUploads)
+      .values({
+        attachmentId: row.id,
+        workspaceId: visitor.workspaceId,
+        contactId: visitor.contactId,
+        createdAt: deps.clock.now().toISOString(),
+      })
+      .run(),
+  );
+  return presentAttachment(row, attachmentLinks(deps));
+}
