@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiKeySchema } from "./api-keys/api-keys.schemas";
 import { AuditLogSchema } from "./audit/audit.schemas";
+import { AutomationSchema } from "./automations/automations.schemas";
 import { SessionSchema, UserSchema } from "./auth/auth.schemas";
 import { CompanySchema, ContactSchema } from "./contacts/contacts.schemas";
 import { CustomFieldSchema } from "./custom-fields/fields.schemas";
@@ -36,6 +37,7 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [TagGroupSchema, "TagGroup"],
   [CustomFieldSchema, "CustomField"],
   [ViewSchema, "View"],
+  [AutomationSchema, "Automation"],
   [TeamSchema, "Team"],
   [MemberSchema, "Member"],
   [InvitationSchema, "Invitation"],

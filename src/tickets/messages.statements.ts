@@ -42,3 +42,16 @@ export function insertMessageRow(db: Queryable, row: MessageRow): void {
     row.createdAt,
   );
 }
+
+const firstStatements = preparedFor((sqlite) => ({
+  first: sqlite.query<{ id: string; bodyText: string; fromEmail: string }, [string]>(
+    "SELECT id, body_text AS bodyText, from_email AS fromEmail FROM messages WHERE ticket_id = +? ORDER BY created_at, id LIMIT 1",
+  ),
+}));
+
+/** A ticket's first message (what it was opened with), or undefined when it has none. */
+export const firstMessageOf = (
+  db: Queryable,
+  ticketId: string,
+): { id: string; bodyText: string; fromEmail: string } | undefined =>
+  firstStatements(db).first.get(ticketId) ?? undefined;

@@ -11,9 +11,6 @@ export const EVENT_TYPES = [
   "team.updated",
   "team.deleted",
   "event.hidden",
-  "automation.created",
-  "automation.updated",
-  "automation.deleted",
   "sla_policy.created",
   "sla_policy.updated",
   "sla_policy.deleted",
@@ -59,6 +56,9 @@ export const EVENT_TYPES = [
   "saved_reply.created",
   "saved_reply.updated",
   "saved_reply.deleted",
+  "automation.created",
+  "automation.updated",
+  "automation.deleted",
   "notification.created",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -69,7 +69,6 @@ export const EVENT_RESOURCES = [
   "member",
   "team",
   "event",
-  "automation",
   "sla_policy",
   "kb_article",
   "kb_collection",
@@ -86,6 +85,7 @@ export const EVENT_RESOURCES = [
   "company",
   "view",
   "saved_reply",
+  "automation",
   "notification",
 ] as const;
 export type EventResource = (typeof EVENT_RESOURCES)[number];
