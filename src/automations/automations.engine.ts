@@ -130,7 +130,7 @@ function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): Ticke
 function factsOf(db: Queryable, row: TicketRow, message: Triggered["message"]): Facts {
   const ticket = presentTickets(db, [row])[0]!;
   const first = message ? null : firstMessageOf(db, row.id);
-  const inbound = message ? message.direction === "inbound" : true;
+  const inbound = (message ?? first)?.direction === "inbound";
   const sender = message ? message.from_email : (first?.fromEmail ?? "");
   return {
     ticket,
