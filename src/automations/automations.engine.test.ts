@@ -133,7 +133,7 @@ describe("conditions", () => {
       tags: ["VIP"],
       fields: { plan: "gold", seats: 5 },
     });
-    const holding = cases.flatMap(([condition, holds], index) => (holds ? [`c${index}`] : []));
+    const holding = cases.flatMap(([, holds], index) => (holds ? [`c${index}`] : []));
     expect(tagNames(ticket)).toEqual([...holding, "VIP"].sort());
     // A ticket with nothing set: negative operators hold, a contact field of no contact does not.
     const bare = await created(owner, { subject: "Other" });
