@@ -7,7 +7,7 @@ import { teamsResource } from "../lib/resources/teams";
 import { viewsResource } from "../lib/resources/views";
 import { workspaceResource } from "../lib/resources/workspace";
 import type { Resource } from "../lib/realtime/invalidation";
-import { mailboxesResource, webhooksResource } from "../settings/settings.queries";
+import { automationsResource, mailboxesResource, webhooksResource } from "../settings/settings.queries";
 import { ticketsResource } from "../tickets/tickets.queries";
 
 /**
@@ -26,5 +26,6 @@ export const resources: readonly Resource[] = [
   savedRepliesResource,
   mailboxesResource,
   webhooksResource,
+  automationsResource,
   workspaceResource,
 ];

@@ -3,6 +3,7 @@ import { defineResource } from "../lib/realtime/invalidation";
 /** Resources only the settings screens read (their lists come from `useCrud(key, path)`). */
 export const mailboxesKeys = { list: ["mailboxes"] as const };
 export const webhooksKeys = { list: ["webhooks"] as const };
+export const automationsKeys = { list: ["automations"] as const };
 
 export const mailboxesResource = defineResource({
   name: "mailboxes",
@@ -14,4 +15,10 @@ export const webhooksResource = defineResource({
   name: "webhooks",
   keys: webhooksKeys,
   events: [{ on: ["webhook.*"], invalidate: () => [webhooksKeys.list] }],
+});
+
+export const automationsResource = defineResource({
+  name: "automations",
+  keys: automationsKeys,
+  events: [{ on: ["automation.*"], invalidate: () => [automationsKeys.list] }],
 });
