@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { Automation } from "../lib/api/types";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
 import { AutomationBuilder, type Draft, draftOf, emptyDraft } from "./AutomationBuilder";
-import { triggerLabel } from "./automation-rules";
+import { actionLabel, triggerLabel } from "./automation-rules";
 import { useCrud } from "./crud";
 
 /** Automations: the list in run order (reorder, enable, run count) and the builder. */
@@ -84,8 +84,8 @@ export default function AutomationsSettings() {
                 </td>
                 <td>{a.name}</td>
                 <td className="small muted">
-                  {triggerLabel(a.trigger)} · {a.conditions.length} condition{a.conditions.length === 1 ? "" : "s"},{" "}
-                  {a.actions.length} action{a.actions.length === 1 ? "" : "s"}
+                  {triggerLabel(a.trigger)} · {a.conditions.length} condition{a.conditions.length === 1 ? "" : "s"} →{" "}
+                  {a.actions.map((x) => actionLabel(x.type)).join(", ")}
                 </td>
                 <td>
                   <input
