@@ -33,8 +33,9 @@ async function call(member: Member, method: string, path: string, body?: unknown
 }
 
 const plain = (await createWorkspaceWithOwner(desk)).owner;
+const quiet = (await createWorkspaceWithOwner(desk)).owner;
 const busy = (await createWorkspaceWithOwner(desk)).owner;
-for (const owner of [plain, busy])
+for (const owner of [plain, quiet, busy])
   await call(owner, "POST", "/v1/custom-fields", {
     entity: "ticket",
     name: "Plan",
@@ -42,44 +43,59 @@ for (const owner of [plain, busy])
     type: "select",
     options: [{ label: "Gold" }, { label: "Silver" }],
   });
-const rule = (name: string, trigger: string, conditions: unknown[], actions: unknown[]) =>
-  call(busy, "POST", "/v1/automations", { name, trigger, conditions, actions });
-// A typical set: most rules look for something else; a ticket matches two (a label, a priority).
-for (let i = 0; i < 16; i++)
+const rule = (owner: Member, name: string, trigger: string, conditions: unknown[], actions: unknown[]) =>
+  call(owner, "POST", "/v1/automations", { name, trigger, conditions, actions });
+/**
+ * `busy`, a typical set: most rules look for something else; each ticket matches two (a label, a
+ * priority), whose ticket.updated wakes the ticket_updated rules. `quiet`: the same 20 rules, but
+ * the two that match look for something else too (the engine's own cost, no action runs).
+ */
+for (const owner of [quiet, busy]) {
+  const hits = owner === busy;
+  for (let i = 0; i < 16; i++)
+    await rule(
+      owner,
+      `miss ${i}`,
+      i % 4 === 3 ? "ticket_updated" : "ticket_created",
+      [
+        { field: "subject", op: "contains", value: `never-${i}` },
+        i % 2
+          ? { field: "field.plan", op: "equals", value: "gold" }
+          : { field: "tag", op: "equals", value: `nope-${i}` },
+      ],
+      [{ type: "add_tag", value: `miss-${i}` }],
+    );
   await rule(
-    `miss ${i}`,
-    i % 4 === 3 ? "ticket_updated" : "ticket_created",
-    [
-      { field: "subject", op: "contains", value: `never-${i}` },
-      i % 2 ? { field: "field.plan", op: "equals", value: "gold" } : { field: "tag", op: "equals", value: `nope-${i}` },
-    ],
-    [{ type: "add_tag", value: `miss-${i}` }],
-  );
-await rule(
-  "label orders",
-  "ticket_created",
-  [{ field: "body", op: "contains", value: "order" }],
-  [{ type: "add_tag", value: "orders" }],
-);
-await rule(
-  "raise parcels",
-  "ticket_created",
-  [{ field: "subject", op: "contains", value: "parcel" }],
-  [{ type: "set_priority", value: "high" }],
-);
-for (let i = 0; i < 2; i++)
-  await rule(
-    `vip ${i}`,
+    owner,
+    "label orders",
     "ticket_created",
-    [{ field: "from_email", op: "contains", value: `@vip-${i}.test` }],
-    [{ type: "assign_team", value: "" }],
+    [{ field: "body", op: "contains", value: hits ? "order" : "refund" }],
+    [{ type: "add_tag", value: "orders" }],
   );
+  await rule(
+    owner,
+    "raise parcels",
+    "ticket_created",
+    [{ field: "subject", op: "contains", value: hits ? "parcel" : "invoice" }],
+    [{ type: "set_priority", value: "high" }],
+  );
+  for (let i = 0; i < 2; i++)
+    await rule(
+      owner,
+      `vip ${i}`,
+      "ticket_created",
+      [{ field: "from_email", op: "contains", value: `@vip-${i}.test` }],
+      [{ type: "assign_team", value: "" }],
+    );
+}
 const enabled = (await call(busy, "GET", "/v1/automations")).data.length;
 await desk.consumers.drain();
 
 let seq = 0;
-async function round(owner: Member): Promise<{ perSecond: number; drainMs: number }> {
+/** One round: N creates then the consumer drain; per second by the wall clock and by CPU time (the box is shared). */
+async function round(owner: Member): Promise<{ perSecond: number; perCpuSecond: number; drainMs: number }> {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < creates; i++) {
     seq++;
     await call(owner, "POST", "/v1/tickets", {
@@ -91,20 +107,30 @@ async function round(owner: Member): Promise<{ perSecond: number; drainMs: numbe
   const drainStart = performance.now();
   await desk.consumers.drain();
   const end = performance.now();
-  return { perSecond: (creates / (end - start)) * 1000, drainMs: end - drainStart };
+  const used = process.cpuUsage(cpu);
+  return {
+    perSecond: (creates / (end - start)) * 1000,
+    perCpuSecond: (creates / (used.user + used.system)) * 1e6,
+    drainMs: end - drainStart,
+  };
 }
 
 await round(plain); // warm-up
+await round(quiet);
 await round(busy);
-const none: number[] = [];
-const twenty: number[] = [];
+type Round = Awaited<ReturnType<typeof round>>;
+const results: Record<"none" | "missing" | "matching", Round[]> = { none: [], missing: [], matching: [] };
+const show = (r: Round, base: Round) =>
+  `${r.perSecond.toFixed(0)}/s, ${r.perCpuSecond.toFixed(0)}/CPU-s (drain ${r.drainMs.toFixed(0)} ms; ratio ${(r.perSecond / base.perSecond).toFixed(2)} wall, ${(r.perCpuSecond / base.perCpuSecond).toFixed(2)} CPU)`;
 for (let r = 0; r < rounds; r++) {
   const a = await round(plain);
+  const q = await round(quiet);
   const b = await round(busy);
-  none.push(a.perSecond);
-  twenty.push(b.perSecond);
+  results.none.push(a);
+  results.missing.push(q);
+  results.matching.push(b);
   console.log(
-    `round ${r + 1}: none ${a.perSecond.toFixed(0)}/s (drain ${a.drainMs.toFixed(0)} ms), ${enabled} automations ${b.perSecond.toFixed(0)}/s (drain ${b.drainMs.toFixed(0)} ms), ratio ${(b.perSecond / a.perSecond).toFixed(2)}`,
+    `round ${r + 1}: none ${a.perSecond.toFixed(0)}/s, ${a.perCpuSecond.toFixed(0)}/CPU-s | ${enabled} matching none ${show(q, a)} | ${enabled}, two acting ${show(b, a)}`,
   );
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
@@ -112,8 +138,17 @@ const sample = (await call(busy, "GET", "/v1/tickets?limit=1")).data[0];
 console.log(
   `sample ticket: priority ${sample.priority}, tags ${sample.tags.map((t: { name: string }) => t.name).join(", ")}`,
 );
+const figure = (key: "missing" | "matching") => {
+  const wall = median(results[key].map((r) => r.perSecond));
+  const cpu = median(results[key].map((r) => r.perCpuSecond));
+  const baseWall = median(results.none.map((r) => r.perSecond));
+  const baseCpu = median(results.none.map((r) => r.perCpuSecond));
+  return `${wall.toFixed(0)}/s (ratio ${(wall / baseWall).toFixed(2)}), ${cpu.toFixed(0)}/CPU-s (ratio ${(cpu / baseCpu).toFixed(2)})`;
+};
 console.log(
-  `tickets created per second incl. consumer drain (${creates} per round, median of ${rounds}): none ${median(none).toFixed(0)}, with ${enabled} enabled automations ${median(twenty).toFixed(0)}; ratio ${(median(twenty) / median(none)).toFixed(2)}`,
+  `medians of ${rounds} rounds of ${creates} creates incl. consumer drain: none ${median(results.none.map((r) => r.perSecond)).toFixed(0)}/s, ${median(results.none.map((r) => r.perCpuSecond)).toFixed(0)}/CPU-s`,
 );
+console.log(`  ${enabled} enabled, matching none: ${figure("missing")}`);
+console.log(`  ${enabled} enabled, two acting on every ticket: ${figure("matching")}`);
 await desk.stop();
 process.exit(0);

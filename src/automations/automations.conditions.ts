@@ -1,17 +1,22 @@
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import type { TicketJson } from "../tickets/tickets.public";
+import type { TicketRow } from "../tickets/tickets.public";
 import type { AiJudgement } from "./automations.ai";
 import { fieldConditionHolds, fieldConditionSql } from "./automations.fields";
 import type { AutomationCondition } from "./automations.schemas";
 
-/** What conditions read of a ticket at the moment its automation is considered. */
+/**
+ * What conditions read of a ticket at the moment its automation is considered; the parts that
+ * need a query are read on first use (most conditions fail on the ticket row alone).
+ */
 export type Facts = {
-  ticket: TicketJson;
+  ticket: TicketRow;
   /** The reply for customer_replied / agent_replied; the ticket's first message otherwise. */
-  body: string;
+  body(): string;
   /** The sender of that message when it came in, else the contact's address. */
-  fromEmail: string;
+  fromEmail(): string;
+  /** The ticket's label names, lower-cased. */
+  tagNames(): string[];
 };
 
 export const isAiCondition = (c: AutomationCondition): boolean => c.field === "sentiment" || c.field === "ai_decide";
@@ -36,13 +41,13 @@ export function conditionHolds(db: Queryable, ctx: RequestContext, c: Automation
     case "subject":
       return compareText(t.subject, c.op, value);
     case "body":
-      return compareText(facts.body, c.op, value);
+      return compareText(facts.body(), c.op, value);
     case "from_email":
-      return compareText(facts.fromEmail, c.op, value);
+      return compareText(facts.fromEmail(), c.op, value);
     case "channel":
       return equality(t.channel, c.op, value);
     case "mailbox_id":
-      return equality(t.mailbox_id, c.op, value);
+      return equality(t.mailboxId, c.op, value);
     case "priority":
       return equality(t.priority, c.op, value);
     case "status":
@@ -50,7 +55,7 @@ export function conditionHolds(db: Queryable, ctx: RequestContext, c: Automation
     case "severity":
       return equality(t.severity ?? "none", c.op, value);
     case "tag": {
-      const names = t.tags.map((tag) => tag.name.toLocaleLowerCase("en-US"));
+      const names = facts.tagNames();
       const needle = value.toLocaleLowerCase("en-US");
       if (c.op === "equals") return names.includes(needle);
       if (c.op === "not_equals") return !names.includes(needle);
@@ -65,7 +70,7 @@ export function conditionHolds(db: Queryable, ctx: RequestContext, c: Automation
   const key = c.field.slice(contact ? "contact.field.".length : "field.".length);
   try {
     const condition = fieldConditionSql(db, ctx, contact ? "contact" : "ticket", key, c.op, value);
-    return fieldConditionHolds(db, contact ? (t.contact?.id ?? null) : t.id, condition);
+    return fieldConditionHolds(db, contact ? t.contactId : t.id, condition);
   } catch {
     // The field was deleted (or its options changed) since the automation was saved: it does not hold.
     return false;

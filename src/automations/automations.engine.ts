@@ -11,7 +11,9 @@ import { defineJob } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
-import { firstMessageOf, getTicket, presentTickets, type TicketRow } from "../tickets/tickets.public";
+import { contactRefsOf } from "../contacts/contacts.public";
+import { labelsOf } from "../labels/labels.public";
+import { firstMessageOf, getTicket, type TicketRow } from "../tickets/tickets.public";
 import { runActions } from "./automations.actions";
 import type { AutomationsOptions } from "./automations.ai";
 import { aiConditionsHold, conditionHolds, isAiCondition, type Facts } from "./automations.conditions";
@@ -128,14 +130,28 @@ function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): Ticke
 }
 
 function factsOf(db: Queryable, row: TicketRow, message: Triggered["message"]): Facts {
-  const ticket = presentTickets(db, [row])[0]!;
-  const first = message ? null : firstMessageOf(db, row.id);
-  const inbound = (message ?? first)?.direction === "inbound";
-  const sender = message ? message.from_email : (first?.fromEmail ?? "");
+  const once = <T>(read: () => T): (() => T) => {
+    let value: { v: T } | null = null;
+    return () => {
+      value ??= { v: read() };
+      return value.v;
+    };
+  };
+  const first = once(() => (message ? null : (firstMessageOf(db, row.id) ?? null)));
+  const contactEmail = once(() =>
+    row.contactId ? (contactRefsOf(db, [row.contactId]).get(row.contactId)?.email ?? "") : "",
+  );
   return {
-    ticket,
-    body: message ? message.body_text : (first?.bodyText ?? ""),
-    fromEmail: inbound && sender ? sender : (ticket.contact?.email ?? ""),
+    ticket: row,
+    body: () => (message ? message.body_text : (first()?.bodyText ?? "")),
+    fromEmail: () => {
+      const source = message ?? first();
+      const sender = message ? message.from_email : (first()?.fromEmail ?? "");
+      return source?.direction === "inbound" && sender ? sender : contactEmail();
+    },
+    tagNames: once(() =>
+      (labelsOf(db, "tickets", [row.id]).get(row.id) ?? []).map((tag) => tag.name.toLocaleLowerCase("en-US")),
+    ),
   };
 }
 
@@ -219,7 +235,7 @@ export function automationsEngine(options: AutomationsOptions) {
                 workspaceId: payload.workspace_id,
                 ticketId: payload.ticket_id,
                 automationId: automation.id,
-                text: facts.body,
+                text: facts.body(),
                 sentiment: automation.conditions.some((c) => c.field === "sentiment"),
                 questions,
               },
