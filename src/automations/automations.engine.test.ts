@@ -5,6 +5,7 @@ import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMessage, createTicket } from "../tickets/tickets.public";
 import { newField, newTeam } from "../tickets/tickets.testkit";
 import { AI_TRIAGE_UNAVAILABLE } from "./automations.actions";
+import { pruneAutomationRunsJob, RUN_RETENTION_DAYS } from "./automations.jobs";
 
 const desk: TestDesk = await startTestDesk();
 
@@ -381,5 +382,31 @@ describe("loop protection and durability", () => {
     expect((await runsOf(owner, rule.id)).length).toBe(1);
     const notes = (await desk.api("GET", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers })).body.data;
     expect(notes.length).toBe(1);
+  });
+});
+
+describe("run records", () => {
+  test("are pruned after RUN_RETENTION_DAYS by the daily job", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const rule = await automation(owner, { actions: [{ type: "add_tag", value: "kept" }] });
+    await created(owner, {});
+    expect((await runsOf(owner, rule.id)).length).toBe(1);
+    const at = (days: number) => ({ now: () => new Date(Date.now() + days * 86_400_000) });
+    const run = (days: number) =>
+      pruneAutomationRunsJob.perform(
+        {},
+        {
+          deps: { db: desk.deps.db, clock: at(days) },
+          jobId: "test",
+          attempt: 1,
+          logger: desk.deps.logger,
+          signal: new AbortController().signal,
+        },
+      );
+    await run(RUN_RETENTION_DAYS - 1);
+    expect((await runsOf(owner, rule.id)).length).toBe(1);
+    await run(RUN_RETENTION_DAYS + 1);
+    expect((await runsOf(owner, rule.id)).length).toBe(0);
+    expect((await desk.api("GET", `/v1/automations/${rule.id}`, { headers: owner.headers })).body.run_count).toBe(1);
   });
 });

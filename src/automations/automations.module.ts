@@ -2,6 +2,7 @@ import { defineModule } from "../module";
 import type { AutomationsOptions } from "./automations.ai";
 import { automationsEngine } from "./automations.engine";
 import { automationEvents } from "./automations.events";
+import { pruneAutomationRunsJob } from "./automations.jobs";
 import { automationsRoutes } from "./automations.routes";
 
 /**
@@ -17,6 +18,6 @@ export function automationsModule(options: AutomationsOptions = {}) {
     events: automationEvents,
     routes: (deps) => [automationsRoutes(deps)],
     consumers: [engine.consumer],
-    jobs: engine.jobs,
+    jobs: [...engine.jobs, pruneAutomationRunsJob],
   });
 }

@@ -43,6 +43,7 @@ export const automationRuns = sqliteTable(
   (t) => [
     uniqueIndex("automation_runs_once_idx").on(t.automationId, t.eventId),
     index("automation_runs_automation_idx").on(t.automationId, t.createdAt),
+    index("automation_runs_created_idx").on(t.createdAt),
   ],
 );
 

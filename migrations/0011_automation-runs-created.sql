@@ -1,0 +1,1 @@
+CREATE INDEX `automation_runs_created_idx` ON `automation_runs` (`created_at`);
