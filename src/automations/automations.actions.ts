@@ -2,6 +2,7 @@ import { systemContext, type RequestContext } from "../auth/context";
 import { checkFieldValue, fieldDefinitions } from "../custom-fields/custom-fields.public";
 import type { Tx } from "../db/database";
 import type { Deps } from "../deps";
+import { DeskError } from "../lib/errors";
 import { memberRoleOf } from "../members/members.public";
 import { teamOfWorkspace } from "../teams/teams.public";
 import { addMessage, updateTicket, type TicketStatus } from "../tickets/tickets.public";
@@ -21,6 +22,36 @@ export const automationContext = (workspaceId: string, automation: { id: string;
 });
 
 export const AI_TRIAGE_UNAVAILABLE = "AI triage is not available on this instance yet";
+
+/**
+ * Applies the folded ticket changes. A label the workspace refuses on tickets (its applies_to, the
+ * label limits) answers 422 before anything is written: the label actions are then noted as
+ * skipped with the reason and the other changes still apply, so one misfit label never stalls the
+ * engine on an event it would retry.
+ */
+function applyPatch(
+  ctx: RequestContext,
+  deps: Deps,
+  ticketId: string,
+  patch: TicketPatch,
+  patched: AutomationRunNote[],
+) {
+  try {
+    updateTicket(ctx, ticketId, patch, deps, { enforceRequired: false });
+  } catch (error) {
+    const labels = patch.add_tags !== undefined || patch.remove_tags !== undefined;
+    const aboutLabels =
+      error instanceof DeskError &&
+      error.status === 422 &&
+      (error.errors ?? []).some((e) => /^body\.(add_tags|remove_tags)/.test(e.location));
+    if (!labels || !aboutLabels) throw error;
+    const reason = error.errors?.[0]?.message ?? error.detail;
+    for (const note of patched)
+      if (note.type === "add_tag" || note.type === "remove_tag") Object.assign(note, { result: "skipped", reason });
+    const { add_tags: _added, remove_tags: _removed, ...rest } = patch;
+    if (Object.keys(rest).length > 0) updateTicket(ctx, ticketId, rest, deps, { enforceRequired: false });
+  }
+}
 
 /**
  * Runs an automation's actions on one ticket in the caller's transaction, through the tickets' one
@@ -110,7 +141,7 @@ export function runActions(
   }
   if (patch.add_tags?.length === 0) delete patch.add_tags;
   if (patch.remove_tags?.length === 0) delete patch.remove_tags;
-  if (Object.keys(patch).length > 0) updateTicket(ctx, ticket.id, patch, deps, { enforceRequired: false });
+  if (Object.keys(patch).length > 0) applyPatch(ctx, deps, ticket.id, patch, patched);
   notes.push(...patched);
   for (const action of automation.actions) {
     if (action.type === "send_reply" || action.type === "add_note") {

@@ -253,6 +253,31 @@ describe("actions", () => {
   });
 });
 
+describe("labels the workspace refuses on tickets", () => {
+  test("the label actions are skipped with the reason; the other changes still apply", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const label = await desk.api("POST", "/v1/tags", {
+      headers: owner.headers,
+      body: { name: "Key account", applies_to: ["contacts"] },
+    });
+    expect(label.status).toBe(201);
+    const rule = await automation(owner, {
+      actions: [
+        { type: "add_tag", value: "Key account" },
+        { type: "set_priority", value: "high" },
+      ],
+    });
+    const ticket = await created(owner, {});
+    expect(ticket.priority).toBe("high");
+    expect(tagNames(ticket)).toEqual([]);
+    const [run] = await runsOf(owner, rule.id);
+    expect(run!.notes).toEqual([
+      { type: "add_tag", result: "skipped", reason: 'the label "Key account" does not apply to tickets' },
+      { type: "set_priority", result: "applied" },
+    ]);
+  });
+});
+
 describe("triggers", () => {
   test("customer_replied, agent_replied and ticket_updated fire on their events only", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
