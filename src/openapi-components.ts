@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiKeySchema } from "./api-keys/api-keys.schemas";
 import { AuditLogSchema } from "./audit/audit.schemas";
+import { AutomationSchema } from "./automations/automations.schemas";
 import { SessionSchema, UserSchema } from "./auth/auth.schemas";
 import { CompanySchema, ContactSchema } from "./contacts/contacts.schemas";
 import { CustomFieldSchema } from "./custom-fields/fields.schemas";
@@ -41,6 +42,7 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [ViewSchema, "View"],
   [SlaPolicySchema, "SlaPolicy"],
   [BusinessHoursSchema, "BusinessHours"],
+  [AutomationSchema, "Automation"],
   [TeamSchema, "Team"],
   [MemberSchema, "Member"],
   [InvitationSchema, "Invitation"],

@@ -24,6 +24,8 @@ import { globalSearchModule } from "./global-search/global-search.module";
 import { leaveWorkspaceTeams } from "./teams/teams.public";
 import { renameTagInViews } from "./views/views.public";
 import { systemModule } from "./system/system.module";
+import { renameTagInAutomations } from "./automations/automations.public";
+import { automationsModule } from "./automations/automations.module";
 import { teamsModule } from "./teams/teams.module";
 import { ticketsModule } from "./tickets/tickets.module";
 import { usersModule } from "./users/users.module";
@@ -59,12 +61,13 @@ export const modules: FeatureModule[] = [
   searchModule,
   globalSearchModule,
   reportsModule,
-  labelsModule({ tagRenamed: renameTagInViews }),
+  labelsModule({ tagRenamed: [renameTagInViews, renameTagInAutomations] }),
   fieldsModule,
   contactsModule,
   companiesModule,
   viewsModule,
   savedRepliesModule,
+  automationsModule(),
   notificationsModule,
   backupsModule,
   systemModule,

@@ -48,6 +48,8 @@ export type RequestContext = {
   visibleTeams: "all" | string[];
   requestId: string;
   ip: string | null;
+  /** Set when an automation acts (on a system context): activities name it as their actor. */
+  automation?: { id: string; name: string };
 };
 
 /** A signed-in person, without a workspace (for /v1/me, /v1/workspaces, MFA enrolment). */

@@ -13,3 +13,4 @@ export {
   type FieldEntity,
   type FieldFilter,
 } from "./fields.apply";
+export { checkFieldValue, type FieldDef } from "./fields.values";

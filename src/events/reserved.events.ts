@@ -32,7 +32,6 @@ const reserved = (resource: string, readScope: Scope, actions: string[]): AnyEve
 const CRUD = ["created", "updated", "deleted"];
 
 export const reservedEvents: AnyEventDefinition[] = [
-  ...reserved("automation", "tickets:read", CRUD),
   ...reserved("kb_article", "kb:read", CRUD),
   ...reserved("kb_collection", "kb:read", CRUD),
   defineEvent("billing.updated", z.record(z.string(), z.unknown()), {

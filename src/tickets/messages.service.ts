@@ -63,7 +63,7 @@ function authorFor(
     return { type: input.author.type, userId: input.author.userId ?? null, contactId: input.author.contactId ?? null };
   const actor = actorOf(ctx);
   return {
-    type: actor.type === "user" ? "user" : actor.type === "system" ? "system" : "api",
+    type: actor.type === "user" ? "user" : actor.type === "system" || actor.type === "automation" ? "system" : "api",
     userId: actor.userId,
     contactId: null,
   };

@@ -42,3 +42,15 @@ export function insertMessageRow(db: Queryable, row: MessageRow): void {
     row.createdAt,
   );
 }
+
+type FirstMessage = { id: string; direction: "inbound" | "outbound"; bodyText: string; fromEmail: string };
+
+const firstStatements = preparedFor((sqlite) => ({
+  first: sqlite.query<FirstMessage, [string]>(
+    "SELECT id, direction, body_text AS bodyText, from_email AS fromEmail FROM messages WHERE ticket_id = +? ORDER BY created_at, id LIMIT 1",
+  ),
+}));
+
+/** A ticket's first message (what it was opened with), or undefined when it has none. */
+export const firstMessageOf = (db: Queryable, ticketId: string): FirstMessage | undefined =>
+  firstStatements(db).first.get(ticketId) ?? undefined;

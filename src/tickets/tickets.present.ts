@@ -117,7 +117,7 @@ export type ActivityJson = {
   type: string;
   data: Record<string, unknown>;
   actor_type: ActivityRow["actorType"];
-  actor: { type: ActivityRow["actorType"]; user: UserRefJson | null };
+  actor: { type: ActivityRow["actorType"]; user: UserRefJson | null; automation?: { id: string; name: string } };
   created_at: string;
 };
 
@@ -132,7 +132,11 @@ export function presentActivities(db: Queryable, rows: ActivityRow[]): ActivityJ
     type: row.type,
     data: row.data ?? {},
     actor_type: row.actorType,
-    actor: { type: row.actorType, user: row.actorUserId ? (refs.get(row.actorUserId) ?? null) : null },
+    actor: {
+      type: row.actorType,
+      user: row.actorUserId ? (refs.get(row.actorUserId) ?? null) : null,
+      ...(row.actorAutomation ? { automation: row.actorAutomation } : {}),
+    },
     created_at: row.createdAt,
   }));
 }

@@ -18,7 +18,15 @@ export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from
 export { ticketScope } from "./tickets.list";
 export { queryText, TicketSchema, UserRefSchema } from "./tickets.schemas";
 export { SEARCH_RESULTS, searchTickets } from "./tickets.search";
-export { CHANNELS, PRIORITIES, SEVERITIES, type TicketRow, type TicketSla, type TicketStatus } from "./tickets.table";
+export {
+  CHANNELS,
+  PRIORITIES,
+  SEVERITIES,
+  TICKET_STATUSES,
+  type TicketRow,
+  type TicketSla,
+  type TicketStatus,
+} from "./tickets.table";
 export {
   addMessage,
   bulkUpdateTickets,
@@ -41,6 +49,7 @@ export {
   type MessageOrigin,
 } from "./messages.service";
 export type { MessageRow } from "./messages.table";
+export { firstMessageOf } from "./messages.statements";
 export { ticketOfWorkspace } from "./tickets.repo";
 export { liveSlaTicket, setTicketSla, unsolvedTicketsAfter, type SlaTicketInput } from "./tickets.sla";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";

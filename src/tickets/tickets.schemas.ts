@@ -188,6 +188,11 @@ export const ActivitySchema = z.object({
   type: z.string(),
   data: z.record(z.string(), z.unknown()),
   actor_type: z.string(),
-  actor: z.object({ type: z.string(), user: UserRefSchema.nullable() }),
+  actor: z.object({
+    type: z.string(),
+    user: UserRefSchema.nullable(),
+    /** Present when an automation made the change (type `automation`): the automation as named when it ran. */
+    automation: z.object({ id: z.string(), name: z.string() }).optional(),
+  }),
   created_at: z.string(),
 });

@@ -218,11 +218,23 @@ export function createTicketWithMessage(
 export const getTicket = (db: Queryable, ctx: RequestContext, ref: string): TicketRow =>
   findVisibleTicket(db, ctx, ref);
 
-export function updateTicket(ctx: RequestContext, ref: string, patch: TicketPatch, deps: Deps): TicketRow {
+/**
+ * Changes one ticket. `enforceRequired: false` is for automations (SPEC.md Ticket status: required
+ * fields do not block them); every person's and key's change keeps the rule.
+ */
+export function updateTicket(
+  ctx: RequestContext,
+  ref: string,
+  patch: TicketPatch,
+  deps: Deps,
+  options: { enforceRequired?: boolean } = {},
+): TicketRow {
   const now = deps.clock.now().toISOString();
   return withTx(deps.db, (tx) => {
     const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
-    const outcome = applyTicketPatch(tx, ctx, current, patch, now, { enforceRequired: true });
+    const outcome = applyTicketPatch(tx, ctx, current, patch, now, {
+      enforceRequired: options.enforceRequired ?? true,
+    });
     if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     return outcome.row;
   });

@@ -66,8 +66,11 @@ const statements = preparedFor((sqlite) => ({
   mailbox: sqlite.query<{ id: string }, [string, string]>(
     "SELECT id FROM mailboxes WHERE id = +? AND workspace_id = +?",
   ),
-  insertActivity: sqlite.query<unknown, [string, string, string, string, string, string, string | null, string]>(
-    "INSERT INTO activities (id, workspace_id, ticket_id, type, data, actor_type, actor_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  insertActivity: sqlite.query<
+    unknown,
+    [string, string, string, string, string, string, string | null, string | null, string]
+  >(
+    "INSERT INTO activities (id, workspace_id, ticket_id, type, data, actor_type, actor_user_id, actor_automation, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   ),
   undeletedAmong: sqlite.query<{ id: string }, [string, string]>(
     "SELECT id FROM tickets WHERE workspace_id = +? AND id IN (SELECT value FROM json_each(+?)) AND deleted_at IS NULL",
@@ -203,6 +206,7 @@ export function insertActivityRow(db: Queryable, row: ActivityRow): void {
     JSON.stringify(row.data),
     row.actorType,
     row.actorUserId,
+    row.actorAutomation ? JSON.stringify(row.actorAutomation) : null,
     row.createdAt,
   );
 }

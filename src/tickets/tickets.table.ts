@@ -97,8 +97,10 @@ export const activities = sqliteTable(
     ticketId: text("ticket_id").notNull(),
     type: text("type").notNull(),
     data: json<Record<string, unknown>>("data").notNull().default({}),
-    actorType: text("actor_type", { enum: ["user", "api", "system", "contact", "ai"] }).notNull(),
+    actorType: text("actor_type", { enum: ["user", "api", "system", "contact", "ai", "automation"] }).notNull(),
     actorUserId: text("actor_user_id"),
+    /** The automation that made the change (actor type `automation`), as named when it ran. */
+    actorAutomation: json<{ id: string; name: string }>("actor_automation"),
     createdAt: createdAt(),
   },
   (t) => [index("activities_ticket_idx").on(t.ticketId, t.createdAt, t.id)],

@@ -11,9 +11,11 @@ import { insertActivityRow } from "./tickets.statements";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 
 export type ActorType = ActivityRow["actorType"];
+type ActivityActor = { type: ActorType; userId: string | null; automation?: { id: string; name: string } };
 
 /** Who an activity is attributed to, from the request context. */
-export function actorOf(ctx: RequestContext): { type: ActorType; userId: string | null } {
+export function actorOf(ctx: RequestContext): ActivityActor {
+  if (ctx.automation) return { type: "automation", userId: null, automation: ctx.automation };
   if (ctx.actor.type === "user") return { type: "user", userId: ctx.actor.userId };
   if (ctx.actor.apiKeyId === "system") return { type: "system", userId: null };
   return { type: "api", userId: actorUserId(ctx) };
@@ -27,7 +29,7 @@ export function recordActivity(
   type: string,
   data: Record<string, unknown>,
   at: string,
-  actor: { type: ActorType; userId: string | null } = actorOf(ctx),
+  actor: ActivityActor = actorOf(ctx),
 ): ActivityRow {
   const row: ActivityRow = {
     id: newId(),
@@ -37,6 +39,7 @@ export function recordActivity(
     data,
     actorType: actor.type,
     actorUserId: actor.userId,
+    actorAutomation: actor.automation ?? null,
     createdAt: at,
   };
   insertActivityRow(tx, row);

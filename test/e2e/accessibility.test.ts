@@ -430,11 +430,22 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["webhooks", ".card-head"],
         ["system", "h2"],
         ["widget", "[data-testid=widget-snippet]"],
+        ["automations", "h1"],
       ]) {
         await visit(`/settings/${sub}`, `.settings-body ${until}`);
         await page.waitForLoadState("networkidle");
         found.push(...(await audit(`settings/${sub}`)));
       }
+      // The automation builder with a condition and an action of each picker kind open.
+      await page.getByRole("button", { name: "New automation" }).click();
+      await page.getByRole("button", { name: "Add condition" }).click();
+      await page.getByRole("button", { name: "Add condition" }).click();
+      await page.getByRole("group", { name: "Condition 2" }).getByLabel("Field").selectOption("ai_decide");
+      await page.getByRole("button", { name: "Add action" }).click();
+      await page.getByRole("group", { name: "Action 2" }).getByLabel("Action").selectOption("send_reply");
+      await page.getByRole("button", { name: "Create automation" }).click();
+      await shown(page.locator(".automation-builder .field-error").first());
+      found.push(...(await audit("settings/automations builder with errors")));
       expect(found).toEqual([]);
     },
     STEP * 2,

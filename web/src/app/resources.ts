@@ -7,7 +7,12 @@ import { teamsResource } from "../lib/resources/teams";
 import { viewsResource } from "../lib/resources/views";
 import { workspaceResource } from "../lib/resources/workspace";
 import type { Resource } from "../lib/realtime/invalidation";
-import { mailboxesResource, slaPoliciesResource, webhooksResource } from "../settings/settings.queries";
+import {
+  automationsResource,
+  mailboxesResource,
+  slaPoliciesResource,
+  webhooksResource,
+} from "../settings/settings.queries";
 import { ticketsResource } from "../tickets/tickets.queries";
 
 /**
@@ -27,5 +32,6 @@ export const resources: readonly Resource[] = [
   mailboxesResource,
   webhooksResource,
   slaPoliciesResource,
+  automationsResource,
   workspaceResource,
 ];

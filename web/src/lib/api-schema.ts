@@ -1477,6 +1477,99 @@ export interface paths {
         patch: operations["patchSavedRepliesById"];
         trace?: never;
     };
+    "/v1/automations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every automation of the workspace, by position
+         * @description Conditions all hold for the automation to run (AND), in position order among the enabled automations of the trigger.
+         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations).
+         *     Condition fields: subject, body (the reply for the replied triggers, the first message otherwise), from_email (that message's sender when it came in, else the contact's address) with contains, not_contains, equals, not_equals (ignoring case);
+         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text);
+         *     sentiment (equals/not_equals a sentiment such as negative) and ai_decide (gt/lt a probability 0.01 to 0.99 with a question of 3 to 300 plain-text characters, at most 3) hold only when the AI engine answers;
+         *     field.<key> and contact.field.<key> with the list filters' operators of the field's type (equals means eq, not_equals ne).
+         *     Actions (value is text): set_status, set_priority, set_severity (empty clears), assign_user (a non-viewer member's id; empty unassigns), assign_team (empty clears), add_tag (exclusive groups apply), remove_tag, send_reply and add_note (HTML, sanitized at save; replies are sent through the ticket's mailbox with its signature), mark_spam, ai_triage, set_field (field: the ticket field key; value a number, true/false, a date, comma-separated option ids, or empty to clear).
+         *     Changes are attributed to the automation (activity actor type automation); required fields do not block its solve. Targets gone since saving (a member, team, archived or deleted field) are skipped at run time and noted on the run.
+         *     An automation never re-triggers itself, and a chain of automations stops (recorded as a stopped run) at depth 2. run_count counts applied runs; runs do not emit automation.updated.
+         *     422 errors are located at the index: body.conditions.<i>.<member>, body.actions.<i>.<member>.
+         */
+        get: operations["getAutomations"];
+        put?: never;
+        /**
+         * Create an automation (enabled unless told; placed last unless given a position)
+         * @description Conditions all hold for the automation to run (AND), in position order among the enabled automations of the trigger.
+         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations).
+         *     Condition fields: subject, body (the reply for the replied triggers, the first message otherwise), from_email (that message's sender when it came in, else the contact's address) with contains, not_contains, equals, not_equals (ignoring case);
+         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text);
+         *     sentiment (equals/not_equals a sentiment such as negative) and ai_decide (gt/lt a probability 0.01 to 0.99 with a question of 3 to 300 plain-text characters, at most 3) hold only when the AI engine answers;
+         *     field.<key> and contact.field.<key> with the list filters' operators of the field's type (equals means eq, not_equals ne).
+         *     Actions (value is text): set_status, set_priority, set_severity (empty clears), assign_user (a non-viewer member's id; empty unassigns), assign_team (empty clears), add_tag (exclusive groups apply), remove_tag, send_reply and add_note (HTML, sanitized at save; replies are sent through the ticket's mailbox with its signature), mark_spam, ai_triage, set_field (field: the ticket field key; value a number, true/false, a date, comma-separated option ids, or empty to clear).
+         *     Changes are attributed to the automation (activity actor type automation); required fields do not block its solve. Targets gone since saving (a member, team, archived or deleted field) are skipped at run time and noted on the run.
+         *     An automation never re-triggers itself, and a chain of automations stops (recorded as a stopped run) at depth 2. run_count counts applied runs; runs do not emit automation.updated.
+         *     422 errors are located at the index: body.conditions.<i>.<member>, body.actions.<i>.<member>.
+         */
+        post: operations["postAutomations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An automation */
+        get: operations["getAutomationsById"];
+        put?: never;
+        post?: never;
+        /** Delete an automation */
+        delete: operations["deleteAutomationsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an automation (conditions and actions replace the whole list)
+         * @description Conditions all hold for the automation to run (AND), in position order among the enabled automations of the trigger.
+         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations).
+         *     Condition fields: subject, body (the reply for the replied triggers, the first message otherwise), from_email (that message's sender when it came in, else the contact's address) with contains, not_contains, equals, not_equals (ignoring case);
+         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text);
+         *     sentiment (equals/not_equals a sentiment such as negative) and ai_decide (gt/lt a probability 0.01 to 0.99 with a question of 3 to 300 plain-text characters, at most 3) hold only when the AI engine answers;
+         *     field.<key> and contact.field.<key> with the list filters' operators of the field's type (equals means eq, not_equals ne).
+         *     Actions (value is text): set_status, set_priority, set_severity (empty clears), assign_user (a non-viewer member's id; empty unassigns), assign_team (empty clears), add_tag (exclusive groups apply), remove_tag, send_reply and add_note (HTML, sanitized at save; replies are sent through the ticket's mailbox with its signature), mark_spam, ai_triage, set_field (field: the ticket field key; value a number, true/false, a date, comma-separated option ids, or empty to clear).
+         *     Changes are attributed to the automation (activity actor type automation); required fields do not block its solve. Targets gone since saving (a member, team, archived or deleted field) are skipped at run time and noted on the run.
+         *     An automation never re-triggers itself, and a chain of automations stops (recorded as a stopped run) at depth 2. run_count counts applied runs; runs do not emit automation.updated.
+         *     422 errors are located at the index: body.conditions.<i>.<member>, body.actions.<i>.<member>.
+         */
+        patch: operations["patchAutomationsById"];
+        trace?: never;
+    };
+    "/v1/automations/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An automation's 50 most recent runs, newest first
+         * @description Each run names the event and ticket and what each action did: applied, skipped (with why: a target gone since saving) or noop (ai_triage before the AI is available). A run stopped because the chain of automations was too deep has outcome stopped.
+         */
+        get: operations["getAutomationsByIdRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/system": {
         parameters: {
             query?: never;
@@ -2115,172 +2208,6 @@ export interface webhooks {
                         visibility: "agents" | "public";
                         data: {
                             team_id: string;
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "automation.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * automation.created
-         * @description Reserved by SPEC.md for a feature not built yet: a automation was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "automation.created";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            automation: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "automation.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * automation.updated
-         * @description Reserved by SPEC.md for a feature not built yet: a automation was updated. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "automation.updated";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            automation: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "automation.deleted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * automation.deleted
-         * @description Reserved by SPEC.md for a feature not built yet: a automation was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "automation.deleted";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            automation_id: string;
                         };
                         occurred_at: string;
                     };
@@ -4601,6 +4528,168 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "automation.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * automation.created
+         * @description An automation was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "automation.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            automation: components["schemas"]["Automation"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "automation.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * automation.updated
+         * @description An automation changed (also when a label rename or merge rewrote it; not when it runs). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "automation.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            automation: components["schemas"]["Automation"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "automation.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * automation.deleted
+         * @description An automation was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "automation.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            automation_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "notification.created": {
         parameters: {
             query?: never;
@@ -5135,6 +5224,10 @@ export interface components {
                     email: string;
                     avatar_url: string | null;
                 } | null;
+                automation?: {
+                    id: string;
+                    name: string;
+                };
             };
             created_at: string;
         };
@@ -5258,6 +5351,30 @@ export interface components {
                     value: string;
                 }[];
             };
+            created_at: string;
+            updated_at: string;
+        };
+        Automation: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            trigger: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated";
+            conditions: {
+                field: string;
+                op: string;
+                value: string | number;
+                question?: string;
+            }[];
+            actions: {
+                /** @enum {string} */
+                type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                value: string;
+                field?: string;
+            }[];
+            enabled: boolean;
+            position: number;
+            run_count: number;
+            last_run_at: string | null;
             created_at: string;
             updated_at: string;
         };
@@ -5434,6 +5551,10 @@ export interface components {
         };
         ViewList: {
             data: components["schemas"]["View"][];
+            next_cursor: null;
+        };
+        AutomationList: {
+            data: components["schemas"]["Automation"][];
             next_cursor: null;
         };
         SlaPolicyList: {
@@ -7463,7 +7584,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     description?: string;
-                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
+                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -7574,7 +7695,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
+                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -10278,6 +10399,248 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAutomations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAutomations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    trigger: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated";
+                    /** @default [] */
+                    conditions?: {
+                        field: string;
+                        op: string;
+                        value: string | number;
+                        question?: string;
+                    }[];
+                    actions: {
+                        /** @enum {string} */
+                        type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                        /** @default  */
+                        value?: string;
+                        field?: string;
+                    }[];
+                    enabled?: boolean;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAutomationsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteAutomationsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchAutomationsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    trigger?: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated";
+                    conditions?: {
+                        field: string;
+                        op: string;
+                        value: string | number;
+                        question?: string;
+                    }[];
+                    actions?: {
+                        /** @enum {string} */
+                        type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                        /** @default  */
+                        value?: string;
+                        field?: string;
+                    }[];
+                    enabled?: boolean;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAutomationsByIdRuns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            automation_id: string;
+                            event_id: string;
+                            ticket_id: string;
+                            /** @enum {string} */
+                            outcome: "applied" | "stopped";
+                            depth: number;
+                            notes: {
+                                type: string;
+                                /** @enum {string} */
+                                result: "applied" | "skipped" | "noop";
+                                reason?: string;
+                            }[];
+                            created_at: string;
+                        }[];
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
         };
     };

@@ -18,6 +18,7 @@ const pages: Array<{
   { id: "saved-replies", label: "Saved replies", admin: false, load: () => import("./SavedRepliesSettings") },
   { id: "sla", label: "SLA policies", admin: true, load: () => import("./SlaSettings") },
   { id: "business-hours", label: "Business hours", admin: true, load: () => import("./BusinessHoursSettings") },
+  { id: "automations", label: "Automations", admin: true, load: () => import("./AutomationsSettings") },
   { id: "mailboxes", label: "Mailboxes", admin: true, load: () => import("./MailboxesSettings") },
   { id: "widget", label: "Chat widget", admin: true, load: () => import("./WidgetSettings") },
   { id: "api-keys", label: "API keys", admin: true, load: () => import("./ApiKeysSettings") },

@@ -4,6 +4,7 @@ import { defineResource } from "../lib/realtime/invalidation";
 export const mailboxesKeys = { list: ["mailboxes"] as const };
 export const webhooksKeys = { list: ["webhooks"] as const };
 export const slaPoliciesKeys = { list: ["sla-policies"] as const };
+export const automationsKeys = { list: ["automations"] as const };
 
 export const mailboxesResource = defineResource({
   name: "mailboxes",
@@ -21,4 +22,9 @@ export const slaPoliciesResource = defineResource({
   name: "sla-policies",
   keys: slaPoliciesKeys,
   events: [{ on: ["sla_policy.*"], invalidate: () => [slaPoliciesKeys.list] }],
+});
+export const automationsResource = defineResource({
+  name: "automations",
+  keys: automationsKeys,
+  events: [{ on: ["automation.*"], invalidate: () => [automationsKeys.list] }],
 });

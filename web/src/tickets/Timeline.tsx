@@ -219,7 +219,14 @@ export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: R
           <MessageItem key={item.message.id} m={item.message} refresh={refresh} />
         ) : (
           <div key={item.activity.id} className="activity muted small">
-            <span>{item.activity.actor?.user?.name ?? (item.activity.actor_type === "ai" ? "AI" : "Desk")}</span>{" "}
+            <span>
+              {item.activity.actor?.user?.name ??
+                (item.activity.actor?.automation
+                  ? `Automation “${item.activity.actor.automation.name}”`
+                  : item.activity.actor_type === "ai"
+                    ? "AI"
+                    : "Desk")}
+            </span>{" "}
             {describe(item.activity, names)} · {timeAgo(item.at)}
           </div>
         ),

@@ -25,6 +25,7 @@ export type Workspace = Schemas["Workspace"];
 export type Member = Schemas["Member"];
 export type Team = Schemas["Team"];
 export type View = Schemas["View"];
+export type Automation = Schemas["Automation"];
 export type Mailbox = Schemas["Mailbox"];
 export type SlaPolicy = Schemas["SlaPolicy"];
 export type BusinessHours = Schemas["BusinessHours"];

@@ -1,0 +1,170 @@
+import { systemContext, type RequestContext } from "../auth/context";
+import { checkFieldValue, fieldDefinitions } from "../custom-fields/custom-fields.public";
+import type { Tx } from "../db/database";
+import type { Deps } from "../deps";
+import { DeskError } from "../lib/errors";
+import { memberRoleOf } from "../members/members.public";
+import { teamOfWorkspace } from "../teams/teams.public";
+import { addMessage, updateTicket, type TicketStatus } from "../tickets/tickets.public";
+import type { AiTriage } from "./automations.ai";
+import { typedFieldValue } from "./automations.fields";
+import type { AutomationAction } from "./automations.schemas";
+import type { AutomationRunNote } from "./automations.table";
+
+type TicketPatch = Parameters<typeof updateTicket>[2];
+type Severity = NonNullable<TicketPatch["severity"]>;
+type Priority = NonNullable<TicketPatch["priority"]>;
+
+/** The context an automation acts with: the system's reach, with the automation named as the actor. */
+export const automationContext = (workspaceId: string, automation: { id: string; name: string }): RequestContext => ({
+  ...systemContext(workspaceId, `automation:${automation.id}`),
+  automation: { id: automation.id, name: automation.name },
+});
+
+export const AI_TRIAGE_UNAVAILABLE = "AI triage is not available on this instance yet";
+
+/**
+ * Applies the folded ticket changes. A label the workspace refuses on tickets (its applies_to, the
+ * label limits) answers 422 before anything is written: the label actions are then noted as
+ * skipped with the reason and the other changes still apply, so one misfit label never stalls the
+ * engine on an event it would retry.
+ */
+function applyPatch(
+  ctx: RequestContext,
+  deps: Deps,
+  ticketId: string,
+  patch: TicketPatch,
+  patched: AutomationRunNote[],
+) {
+  try {
+    updateTicket(ctx, ticketId, patch, deps, { enforceRequired: false });
+  } catch (error) {
+    const labels = patch.add_tags !== undefined || patch.remove_tags !== undefined;
+    const aboutLabels =
+      error instanceof DeskError &&
+      error.status === 422 &&
+      (error.errors ?? []).some((e) => /^body\.(add_tags|remove_tags)/.test(e.location));
+    if (!labels || !aboutLabels) throw error;
+    const reason = error.errors?.[0]?.message ?? error.detail;
+    for (const note of patched)
+      if (note.type === "add_tag" || note.type === "remove_tag") Object.assign(note, { result: "skipped", reason });
+    const { add_tags: _added, remove_tags: _removed, ...rest } = patch;
+    if (Object.keys(rest).length > 0) updateTicket(ctx, ticketId, rest, deps, { enforceRequired: false });
+  }
+}
+
+/**
+ * Runs an automation's actions on one ticket in the caller's transaction, through the tickets' one
+ * write API. The ticket changes are folded into one update (one ticket.updated, one activity per
+ * change, attributed to the automation; required fields do not block a solve); then notes and
+ * replies (replies go out through the mailbox like any reply, with its signature). Actions whose
+ * target vanished since the automation was saved (a member, team or field) are skipped and noted.
+ */
+export function runActions(
+  tx: Tx,
+  deps: Deps,
+  automation: { id: string; name: string; actions: AutomationAction[] },
+  ticket: { id: string; workspaceId: string },
+  aiTriage: AiTriage | undefined,
+): AutomationRunNote[] {
+  const ctx = automationContext(ticket.workspaceId, automation);
+  const notes: AutomationRunNote[] = [];
+  const patch: TicketPatch = {};
+  const patched: AutomationRunNote[] = [];
+  const applied = (type: string) => patched.push({ type, result: "applied" });
+  const skip = (type: string, reason: string) => notes.push({ type, result: "skipped", reason });
+  for (const action of automation.actions) {
+    const { type, value } = action;
+    switch (type) {
+      case "set_status":
+        patch.status = value as TicketStatus;
+        applied(type);
+        break;
+      case "set_priority":
+        patch.priority = value as Priority;
+        applied(type);
+        break;
+      case "set_severity":
+        patch.severity = value === "" ? null : (value as Severity);
+        applied(type);
+        break;
+      case "assign_user": {
+        const role = value === "" ? null : memberRoleOf(tx, ticket.workspaceId, value);
+        if (value !== "" && (!role || role === "viewer")) skip(type, "the user is no longer an assignable member");
+        else {
+          patch.assignee_id = value === "" ? null : value;
+          applied(type);
+        }
+        break;
+      }
+      case "assign_team":
+        if (value !== "" && !teamOfWorkspace(tx, ticket.workspaceId, value)) skip(type, "the team no longer exists");
+        else {
+          patch.team_id = value === "" ? null : value;
+          applied(type);
+        }
+        break;
+      case "add_tag":
+        patch.add_tags = [...(patch.add_tags ?? []), value];
+        patch.remove_tags = patch.remove_tags?.filter((name) => name.toLowerCase() !== value.toLowerCase());
+        applied(type);
+        break;
+      case "remove_tag":
+        patch.remove_tags = [...(patch.remove_tags ?? []), value];
+        patch.add_tags = patch.add_tags?.filter((name) => name.toLowerCase() !== value.toLowerCase());
+        applied(type);
+        break;
+      case "mark_spam":
+        patch.spam = true;
+        applied(type);
+        break;
+      case "set_field": {
+        const def = fieldDefinitions(tx, ticket.workspaceId, "ticket").find((d) => d.key === action.field);
+        if (!def) skip(type, "the field was deleted");
+        else if (def.archived) skip(type, "the field is archived");
+        else {
+          const typed = typedFieldValue(def, value);
+          const checked = typed === null ? null : checkFieldValue(tx, ticket.workspaceId, def, typed);
+          if (checked && !checked.ok) skip(type, checked.message);
+          else {
+            patch.fields = { ...patch.fields, [def.key]: typed };
+            applied(type);
+          }
+        }
+        break;
+      }
+      case "send_reply":
+      case "add_note":
+      case "ai_triage":
+        break;
+    }
+  }
+  if (patch.add_tags?.length === 0) delete patch.add_tags;
+  if (patch.remove_tags?.length === 0) delete patch.remove_tags;
+  if (Object.keys(patch).length > 0) applyPatch(ctx, deps, ticket.id, patch, patched);
+  notes.push(...patched);
+  for (const action of automation.actions) {
+    if (action.type === "send_reply" || action.type === "add_note") {
+      addMessage(
+        ctx,
+        ticket.id,
+        {
+          kind: action.type === "send_reply" ? "reply" : "note",
+          body_html: action.value,
+          body_html_sanitized: true,
+          author: { type: "system" },
+        },
+        deps,
+      );
+      notes.push({ type: action.type, result: "applied" });
+    } else if (action.type === "ai_triage") {
+      const reason = aiTriage
+        ? aiTriage(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, automationId: automation.id })
+        : AI_TRIAGE_UNAVAILABLE;
+      notes.push(
+        reason === null ? { type: "ai_triage", result: "applied" } : { type: "ai_triage", result: "noop", reason },
+      );
+    }
+  }
+  return notes;
+}

@@ -1,0 +1,316 @@
+import { z } from "zod";
+import { systemContext, type RequestContext } from "../auth/context";
+import type { Queryable, Tx } from "../db/database";
+import { preparedFor } from "../db/prepared";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { withEventCause } from "../events/cause";
+import { defineConsumer, MAX_CAUSE_DEPTH } from "../events/consumers";
+import type { StoredEvent } from "../events/envelope";
+import { defineJob } from "../jobs/define";
+import { enqueue } from "../jobs/enqueue";
+import { newId } from "../lib/ids";
+import type { Logger } from "../lib/logger";
+import { contactRefsOf } from "../contacts/contacts.public";
+import { labelsOf } from "../labels/labels.public";
+import { firstMessageOf, getTicket, type TicketRow } from "../tickets/tickets.public";
+import { runActions } from "./automations.actions";
+import type { AutomationsOptions } from "./automations.ai";
+import { aiConditionsHold, conditionHolds, isAiCondition, type Facts } from "./automations.conditions";
+import type { AutomationAction, AutomationCondition, AutomationTrigger } from "./automations.schemas";
+import type { AutomationRunNote } from "./automations.table";
+
+/** The consumer's name: it names its cursor, and (with the chain of automations) the cause of what runs append. */
+export const AUTOMATIONS_CONSUMER = "automations.run";
+
+/**
+ * Automations act on an event only when what they append is still handled by every consumer
+ * (SLA, notifications, other automations): an event at depth MAX_CAUSE_DEPTH - 1 would make their
+ * changes land at the depth nobody handles, so the chain is stopped there instead, and recorded.
+ */
+export const AUTOMATION_MAX_DEPTH = MAX_CAUSE_DEPTH - 1;
+
+/** ticket.updated changes that are a message's bookkeeping, not an update of the ticket (the replied triggers cover those). */
+const MESSAGE_BOOKKEEPING = new Set([
+  "message_count",
+  "last_message_at",
+  "last_message_preview",
+  "last_customer_message_at",
+  "first_responded_at",
+  "sla",
+]);
+
+type Loaded = { id: string; name: string; conditions: AutomationCondition[]; actions: AutomationAction[] };
+type RawLoaded = { id: string; name: string; conditions: string; actions: string };
+
+const statements = preparedFor((sqlite) => ({
+  enabled: sqlite.query<RawLoaded, [string, string]>(
+    "SELECT id, name, conditions, actions FROM automations WHERE workspace_id = +? AND trigger = +? AND enabled = 1 ORDER BY position, created_at, id",
+  ),
+  one: sqlite.query<RawLoaded & { trigger: string; enabled: number }, [string, string]>(
+    "SELECT id, name, conditions, actions, trigger, enabled FROM automations WHERE workspace_id = +? AND id = +?",
+  ),
+  ran: sqlite.query<{ id: string }, [string, string]>(
+    "SELECT id FROM automation_runs WHERE automation_id = +? AND event_id = +?",
+  ),
+  record: sqlite.query<unknown, [string, string, string, string, string, string, number, string, string]>(
+    "INSERT INTO automation_runs (id, workspace_id, automation_id, event_id, ticket_id, outcome, depth, notes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  ),
+  counted: sqlite.query<unknown, [string, string]>(
+    "UPDATE automations SET run_count = run_count + 1, last_run_at = ? WHERE id = +?",
+  ),
+}));
+
+const loadedOf = (raw: RawLoaded): Loaded => ({
+  id: raw.id,
+  name: raw.name,
+  conditions: JSON.parse(raw.conditions) as AutomationCondition[],
+  actions: JSON.parse(raw.actions) as AutomationAction[],
+});
+
+/** What one stored event means for automations: its trigger, ticket and the message it is about. */
+type Triggered = {
+  trigger: AutomationTrigger;
+  ticketId: string;
+  message: { id: string; body_text: string; from_email: string; direction: string } | null;
+};
+
+type EventMessage = {
+  id: string;
+  kind: string;
+  direction: string;
+  body_text: string;
+  from_email: string;
+  author: { type: string };
+};
+
+export function triggerOf(db: Queryable, event: StoredEvent): Triggered | null {
+  const data = event.data as {
+    ticket?: { id: string };
+    ticket_id?: string;
+    changes?: string[];
+    message?: EventMessage;
+  };
+  if (event.type === "ticket.created" && data.ticket)
+    return { trigger: "ticket_created", ticketId: data.ticket.id, message: null };
+  if (event.type === "ticket.updated" && data.ticket) {
+    const meaningful = (data.changes ?? []).some((change) => !MESSAGE_BOOKKEEPING.has(change));
+    return meaningful ? { trigger: "ticket_updated", ticketId: data.ticket.id, message: null } : null;
+  }
+  if (event.type === "message.created" && data.message && data.ticket_id) {
+    const m = data.message;
+    if (m.kind !== "reply") return null;
+    const trigger =
+      m.direction === "inbound"
+        ? "customer_replied"
+        : m.author.type === "user" || m.author.type === "api"
+          ? "agent_replied"
+          : null;
+    // The message a ticket was opened with is part of ticket_created, not a reply.
+    if (!trigger || firstMessageOf(db, data.ticket_id)?.id === m.id) return null;
+    return { trigger, ticketId: data.ticket_id, message: m };
+  }
+  return null;
+}
+
+/** The automations already in this chain of reactions (an automation never re-triggers itself). */
+export function chainOf(causedBy: string | null): string[] {
+  const prefix = `${AUTOMATIONS_CONSUMER}/`;
+  return causedBy?.startsWith(prefix) ? causedBy.slice(prefix.length).split("/") : [];
+}
+const causeOf = (chain: string[]): string => [AUTOMATIONS_CONSUMER, ...chain].join("/");
+
+function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): TicketRow | null {
+  try {
+    const row = getTicket(db, ctx, ticketId);
+    return row.mergedIntoId || row.deletedAt ? null : row;
+  } catch {
+    return null;
+  }
+}
+
+function factsOf(db: Queryable, row: TicketRow, message: Triggered["message"]): Facts {
+  const once = <T>(read: () => T): (() => T) => {
+    let value: { v: T } | null = null;
+    return () => {
+      value ??= { v: read() };
+      return value.v;
+    };
+  };
+  const first = once(() => (message ? null : (firstMessageOf(db, row.id) ?? null)));
+  const contactEmail = once(() =>
+    row.contactId ? (contactRefsOf(db, [row.contactId]).get(row.contactId)?.email ?? "") : "",
+  );
+  return {
+    ticket: row,
+    body: () => (message ? message.body_text : (first()?.bodyText ?? "")),
+    fromEmail: () => {
+      const source = message ?? first();
+      const sender = message ? message.from_email : (first()?.fromEmail ?? "");
+      return source?.direction === "inbound" && sender ? sender : contactEmail();
+    },
+    tagNames: once(() =>
+      (labelsOf(db, "tickets", [row.id]).get(row.id) ?? []).map((tag) => tag.name.toLocaleLowerCase("en-US")),
+    ),
+  };
+}
+
+const RunAiPayload = z.object({
+  workspace_id: z.string(),
+  automation_id: z.string(),
+  event_id: z.string(),
+  ticket_id: z.string(),
+  depth: z.number().int(),
+  chain: z.array(z.string()),
+  message: z
+    .object({ id: z.string(), body_text: z.string(), from_email: z.string(), direction: z.string() })
+    .nullable(),
+});
+
+/** Stores the run, counts it and (for an applied run) performs the actions, all in the caller's transaction. */
+function perform(
+  tx: Tx,
+  deps: Deps,
+  options: AutomationsOptions,
+  run: { automation: Loaded; ticket: TicketRow; eventId: string; depth: number; chain: string[] },
+  outcome: "applied" | "stopped",
+  logger: Logger,
+): void {
+  const { automation, ticket } = run;
+  let notes: AutomationRunNote[] = [];
+  if (outcome === "applied") {
+    notes = withEventCause({ consumer: causeOf([...run.chain, automation.id]), depth: run.depth + 1 }, () =>
+      runActions(tx, deps, automation, ticket, options.aiTriage),
+    );
+  } else {
+    logger.warn(
+      { automation_id: automation.id, ticket_id: ticket.id, event_id: run.eventId, depth: run.depth },
+      "automation not run: the chain of automations is too deep",
+    );
+    notes = [
+      { type: "chain", result: "skipped", reason: `stopped at depth ${run.depth}: too deep a chain of automations` },
+    ];
+  }
+  const now = deps.clock.now().toISOString();
+  const s = statements(tx);
+  s.record.run(
+    newId(),
+    ticket.workspaceId,
+    automation.id,
+    run.eventId,
+    ticket.id,
+    outcome,
+    run.depth,
+    JSON.stringify(notes),
+    now,
+  );
+  if (outcome === "applied") s.counted.run(now, automation.id);
+}
+
+/**
+ * The automations engine for one desk's module: a durable consumer of ticket and message events
+ * (its cursor advances with the runs' changes, so a crash neither loses nor repeats a run), and a
+ * job for automations whose conditions need the AI (the call happens outside any transaction; the
+ * run row makes a retried job run once).
+ */
+export function automationsEngine(options: AutomationsOptions) {
+  const runAiJob = defineJob<typeof RunAiPayload, Deps>({
+    name: "automations.run-ai",
+    schema: RunAiPayload,
+    retry: { maxAttempts: 3 },
+    handler: async (payload, { deps, logger, signal }) => {
+      const db = deps.db;
+      const raw = statements(db).one.get(payload.workspace_id, payload.automation_id);
+      if (raw?.enabled !== 1 || statements(db).ran.get(payload.automation_id, payload.event_id)) return;
+      const automation = loadedOf(raw);
+      const ctx = systemContext(payload.workspace_id);
+      const before = liveTicket(db, ctx, payload.ticket_id);
+      if (!before) return;
+      const facts = factsOf(db, before, payload.message);
+      const questions = automation.conditions.filter((c) => c.field === "ai_decide").map((c) => c.question ?? "");
+      const judgement = options.aiJudge
+        ? await options
+            .aiJudge(
+              {
+                workspaceId: payload.workspace_id,
+                ticketId: payload.ticket_id,
+                automationId: automation.id,
+                text: facts.body(),
+                sentiment: automation.conditions.some((c) => c.field === "sentiment"),
+                questions,
+              },
+              { deps, signal },
+            )
+            .catch((error: unknown) => {
+              logger.warn({ err: error, automation_id: automation.id }, "the AI did not answer an automation");
+              return null;
+            })
+        : null;
+      if (!aiConditionsHold(automation.conditions, judgement)) return;
+      withTx(db, (tx) => {
+        if (statements(tx).ran.get(automation.id, payload.event_id)) return;
+        const ticket = liveTicket(tx, ctx, payload.ticket_id);
+        if (!ticket) return;
+        // The ticket may have changed while the AI thought: the other conditions must still hold.
+        const now = factsOf(tx, ticket, payload.message);
+        if (!automation.conditions.every((c) => isAiCondition(c) || conditionHolds(tx, ctx, c, now))) return;
+        const run = { automation, ticket, eventId: payload.event_id, depth: payload.depth, chain: payload.chain };
+        perform(tx, deps, options, run, "applied", logger);
+      });
+    },
+  });
+
+  const consumer = defineConsumer<Deps>({
+    name: AUTOMATIONS_CONSUMER,
+    types: ["ticket.created", "ticket.updated", "message.created"],
+    handle: (tx, event, { deps, causedBy, depth }) => {
+      const triggered = triggerOf(tx, event);
+      if (!triggered) return;
+      const candidates = statements(tx).enabled.all(event.workspace_id, triggered.trigger);
+      if (candidates.length === 0) return;
+      const chain = chainOf(causedBy);
+      const ctx = systemContext(event.workspace_id);
+      let ticket = liveTicket(tx, ctx, triggered.ticketId);
+      let facts: Facts | null = null;
+      for (const raw of candidates) {
+        if (!ticket) return;
+        if (chain.includes(raw.id)) continue;
+        const automation = loadedOf(raw);
+        const needsAi = automation.conditions.some(isAiCondition);
+        // No engine to ask: its AI conditions cannot hold.
+        if (needsAi && !options.aiJudge) continue;
+        facts ??= factsOf(tx, ticket, triggered.message);
+        const current = facts;
+        if (!automation.conditions.every((c) => isAiCondition(c) || conditionHolds(tx, ctx, c, current))) continue;
+        const tooDeep = depth >= AUTOMATION_MAX_DEPTH;
+        if (needsAi && !tooDeep) {
+          enqueue(
+            tx,
+            runAiJob,
+            {
+              workspace_id: event.workspace_id,
+              automation_id: automation.id,
+              event_id: event.id,
+              ticket_id: ticket.id,
+              depth,
+              chain,
+              message: triggered.message,
+            },
+            { workspaceId: event.workspace_id, uniqueKey: `automation:${automation.id}:${event.id}` },
+          );
+          continue;
+        }
+        // A cursor moved back (a restore, a replay) finds the run already stored: it never runs twice.
+        if (statements(tx).ran.get(automation.id, event.id)) continue;
+        const run = { automation, ticket, eventId: event.id, depth, chain };
+        perform(tx, deps, options, run, tooDeep ? "stopped" : "applied", deps.logger);
+        if (tooDeep) continue;
+        // Later automations see what this one changed.
+        ticket = liveTicket(tx, ctx, ticket.id);
+        facts = null;
+      }
+    },
+  });
+
+  return { consumer, jobs: [runAiJob] };
+}

@@ -1,0 +1,89 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../deps";
+import { IdParams, completeList, completeListSchema } from "../http/schemas";
+import {
+  AutomationRunSchema,
+  AutomationSchema,
+  CreateAutomationBody,
+  UpdateAutomationBody,
+} from "./automations.schemas";
+import {
+  createAutomation,
+  deleteAutomation,
+  getAutomation,
+  listAutomationRuns,
+  listAutomations,
+  presentAutomation,
+  updateAutomation,
+} from "./automations.service";
+
+const settingsAccess = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
+
+const RULES = `Conditions all hold for the automation to run (AND), in position order among the enabled automations of the trigger.
+Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations).
+Condition fields: subject, body (the reply for the replied triggers, the first message otherwise), from_email (that message's sender when it came in, else the contact's address) with contains, not_contains, equals, not_equals (ignoring case);
+channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text);
+sentiment (equals/not_equals a sentiment such as negative) and ai_decide (gt/lt a probability 0.01 to 0.99 with a question of 3 to 300 plain-text characters, at most 3) hold only when the AI engine answers;
+field.<key> and contact.field.<key> with the list filters' operators of the field's type (equals means eq, not_equals ne).
+Actions (value is text): set_status, set_priority, set_severity (empty clears), assign_user (a non-viewer member's id; empty unassigns), assign_team (empty clears), add_tag (exclusive groups apply), remove_tag, send_reply and add_note (HTML, sanitized at save; replies are sent through the ticket's mailbox with its signature), mark_spam, ai_triage, set_field (field: the ticket field key; value a number, true/false, a date, comma-separated option ids, or empty to clear).
+Changes are attributed to the automation (activity actor type automation); required fields do not block its solve. Targets gone since saving (a member, team, archived or deleted field) are skipped at run time and noted on the run.
+An automation never re-triggers itself, and a chain of automations stops (recorded as a stopped run) at depth 2. run_count counts applied runs; runs do not emit automation.updated.
+422 errors are located at the index: body.conditions.<i>.<member>, body.actions.<i>.<member>.`;
+
+export function automationsRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/automations", tags: ["automations"] })
+    .use(deps.guard)
+    .get("/", ({ ctx }) => completeList(listAutomations(deps.db, ctx.workspaceId)), {
+      access: settingsAccess,
+      response: { 200: completeListSchema(AutomationSchema) },
+      detail: { summary: "Every automation of the workspace, by position", description: RULES },
+    })
+    .post(
+      "/",
+      ({ ctx, body, set }) => {
+        set.status = 201;
+        return presentAutomation(createAutomation(ctx, body, deps));
+      },
+      {
+        access: settingsAccess,
+        body: CreateAutomationBody,
+        response: { 201: AutomationSchema },
+        detail: {
+          summary: "Create an automation (enabled unless told; placed last unless given a position)",
+          description: RULES,
+        },
+      },
+    )
+    .get("/:id", ({ ctx, params }) => getAutomation(deps.db, ctx, params.id), {
+      access: settingsAccess,
+      params: IdParams,
+      response: { 200: AutomationSchema },
+      detail: { summary: "An automation" },
+    })
+    .get("/:id/runs", ({ ctx, params }) => completeList(listAutomationRuns(deps.db, ctx, params.id)), {
+      access: settingsAccess,
+      params: IdParams,
+      response: { 200: completeListSchema(AutomationRunSchema) },
+      detail: {
+        summary: "An automation's 50 most recent runs, newest first",
+        description:
+          "Each run names the event and ticket and what each action did: applied, skipped (with why: a target gone since saving) or noop (ai_triage before the AI is available). A run stopped because the chain of automations was too deep has outcome stopped.",
+      },
+    })
+    .patch("/:id", ({ ctx, params, body }) => presentAutomation(updateAutomation(ctx, params.id, body, deps)), {
+      access: settingsAccess,
+      params: IdParams,
+      body: UpdateAutomationBody,
+      response: { 200: AutomationSchema },
+      detail: { summary: "Change an automation (conditions and actions replace the whole list)", description: RULES },
+    })
+    .delete(
+      "/:id",
+      ({ ctx, params, set }) => {
+        deleteAutomation(ctx, params.id, deps);
+        set.status = 204;
+        return null;
+      },
+      { access: settingsAccess, params: IdParams, detail: { summary: "Delete an automation" } },
+    );
+}

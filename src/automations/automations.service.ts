@@ -1,0 +1,208 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.public";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import type { Clock } from "../lib/clock";
+import { notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { automationCreated, automationDeleted, automationUpdated } from "./automations.events";
+import { checkAutomation } from "./automations.rules";
+import type { CreateAutomationInput, UpdateAutomationInput } from "./automations.schemas";
+import { automationRuns, automations } from "./automations.table";
+
+type Deps = { db: Db; clock: Clock };
+export type AutomationRow = typeof automations.$inferSelect;
+
+export const presentAutomation = (row: AutomationRow) => ({
+  id: row.id,
+  name: row.name,
+  trigger: row.trigger,
+  conditions: row.conditions,
+  actions: row.actions,
+  enabled: row.enabled,
+  position: row.position,
+  run_count: row.runCount,
+  last_run_at: row.lastRunAt,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});
+export type AutomationJson = ReturnType<typeof presentAutomation>;
+
+export function listAutomations(db: Queryable, workspaceId: string): AutomationJson[] {
+  return db
+    .select()
+    .from(automations)
+    .where(eq(automations.workspaceId, workspaceId))
+    .orderBy(asc(automations.position), asc(automations.createdAt), asc(automations.id))
+    .all()
+    .map(presentAutomation);
+}
+
+function findAutomation(db: Queryable, workspaceId: string, id: string): AutomationRow {
+  const row = db
+    .select()
+    .from(automations)
+    .where(and(eq(automations.workspaceId, workspaceId), eq(automations.id, id)))
+    .get();
+  if (!row) throw notFound("Automation");
+  return row;
+}
+
+export const getAutomation = (db: Queryable, ctx: RequestContext, id: string): AutomationJson =>
+  presentAutomation(findAutomation(db, ctx.workspaceId, id));
+
+/** An automation's recent runs, newest first (what each action did, or why the chain stopped). */
+export function listAutomationRuns(db: Queryable, ctx: RequestContext, id: string, limit = 50) {
+  findAutomation(db, ctx.workspaceId, id);
+  return db
+    .select()
+    .from(automationRuns)
+    .where(eq(automationRuns.automationId, id))
+    .orderBy(desc(automationRuns.createdAt), desc(automationRuns.id))
+    .limit(limit)
+    .all()
+    .map((row) => ({
+      id: row.id,
+      automation_id: row.automationId,
+      event_id: row.eventId,
+      ticket_id: row.ticketId,
+      outcome: row.outcome,
+      depth: row.depth,
+      notes: row.notes,
+      created_at: row.createdAt,
+    }));
+}
+
+const auditData = (row: AutomationRow) => ({ name: row.name, trigger: row.trigger, enabled: row.enabled });
+
+export function createAutomation(ctx: RequestContext, input: CreateAutomationInput, deps: Deps): AutomationRow {
+  return withTx(deps.db, (tx) => {
+    const checked = checkAutomation(tx, ctx, input);
+    const position =
+      input.position ??
+      tx
+        .select({ next: sql<number>`coalesce(max(${automations.position}) + 1, 0)` })
+        .from(automations)
+        .where(eq(automations.workspaceId, ctx.workspaceId))
+        .get()?.next ??
+      0;
+    const now = deps.clock.now().toISOString();
+    const row = tx
+      .insert(automations)
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        name: input.name,
+        trigger: input.trigger,
+        conditions: checked.conditions ?? [],
+        actions: checked.actions ?? [],
+        enabled: input.enabled ?? true,
+        position,
+        runCount: 0,
+        lastRunAt: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    appendEvent(tx, automationCreated, { workspaceId: ctx.workspaceId, data: { automation: presentAutomation(row) } });
+    recordAudit(tx, ctx, {
+      action: "automation.created",
+      entityType: "automation",
+      entityId: row.id,
+      data: auditData(row),
+    });
+    return row;
+  });
+}
+
+export function updateAutomation(
+  ctx: RequestContext,
+  id: string,
+  input: UpdateAutomationInput,
+  deps: Deps,
+): AutomationRow {
+  return withTx(deps.db, (tx) => {
+    findAutomation(tx, ctx.workspaceId, id);
+    const checked = checkAutomation(tx, ctx, input);
+    const patch: Partial<AutomationRow> = {};
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.trigger !== undefined) patch.trigger = input.trigger;
+    if (checked.conditions !== undefined) patch.conditions = checked.conditions;
+    if (checked.actions !== undefined) patch.actions = checked.actions;
+    if (input.enabled !== undefined) patch.enabled = input.enabled;
+    if (input.position !== undefined) patch.position = input.position;
+    const row = tx
+      .update(automations)
+      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+      .where(eq(automations.id, id))
+      .returning()
+      .get();
+    appendEvent(tx, automationUpdated, { workspaceId: ctx.workspaceId, data: { automation: presentAutomation(row) } });
+    recordAudit(tx, ctx, {
+      action: "automation.updated",
+      entityType: "automation",
+      entityId: id,
+      data: { ...auditData(row), changed: Object.keys(input) },
+    });
+    return row;
+  });
+}
+
+export function deleteAutomation(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const row = findAutomation(tx, ctx.workspaceId, id);
+    tx.delete(automations).where(eq(automations.id, id)).run();
+    tx.delete(automationRuns).where(eq(automationRuns.automationId, id)).run();
+    appendEvent(tx, automationDeleted, { workspaceId: ctx.workspaceId, data: { automation_id: id } });
+    recordAudit(tx, ctx, {
+      action: "automation.deleted",
+      entityType: "automation",
+      entityId: id,
+      data: auditData(row),
+    });
+  });
+}
+
+/**
+ * Labels rules 1–2: a label renamed (or merged into another) is renamed in every automation naming
+ * it, in `tag` conditions compared for equality and in add_tag/remove_tag actions. Each rewritten
+ * automation gets its own automation.updated event, in the label change's transaction.
+ */
+export function renameTagInAutomations(tx: Tx, workspaceId: string, fromKey: string, toName: string, now: Date): void {
+  const rows = tx
+    .select()
+    .from(automations)
+    .where(
+      and(
+        eq(automations.workspaceId, workspaceId),
+        sql`(instr(lower(${automations.conditions}), '"tag"') > 0 OR instr(${automations.actions}, '_tag"') > 0)`,
+      ),
+    )
+    .all();
+  const named = (value: unknown) => typeof value === "string" && value.toLocaleLowerCase("en-US") === fromKey;
+  for (const row of rows) {
+    let changed = false;
+    const conditions = row.conditions.map((c) => {
+      if (c.field !== "tag" || (c.op !== "equals" && c.op !== "not_equals") || !named(c.value) || c.value === toName)
+        return c;
+      changed = true;
+      return { ...c, value: toName };
+    });
+    const actions = row.actions.map((a) => {
+      if ((a.type !== "add_tag" && a.type !== "remove_tag") || !named(a.value) || a.value === toName) return a;
+      changed = true;
+      return { ...a, value: toName };
+    });
+    if (!changed) continue;
+    const updated = tx
+      .update(automations)
+      .set({ conditions, actions, updatedAt: now.toISOString() })
+      .where(eq(automations.id, row.id))
+      .returning()
+      .get();
+    appendEvent(tx, automationUpdated, { workspaceId, data: { automation: presentAutomation(updated) } });
+  }
+}

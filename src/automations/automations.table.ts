@@ -1,0 +1,50 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, flag, id, json, updatedAt, workspaceId } from "../db/columns";
+import type { AutomationAction, AutomationCondition, AutomationTrigger } from "./automations.schemas";
+
+export const automations = sqliteTable(
+  "automations",
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    name: text("name").notNull(),
+    trigger: text("trigger").$type<AutomationTrigger>().notNull(),
+    conditions: json<AutomationCondition[]>("conditions").notNull().default([]),
+    actions: json<AutomationAction[]>("actions").notNull().default([]),
+    enabled: flag("enabled"),
+    position: integer("position").notNull().default(0),
+    runCount: integer("run_count").notNull().default(0),
+    lastRunAt: text("last_run_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("automations_workspace_trigger_idx").on(t.workspaceId, t.trigger, t.position)],
+);
+
+/**
+ * One row per automation that acted on (or was stopped at) one stored event: the record that a run
+ * happened, read back so a re-drained event never runs twice, and what each action did.
+ */
+export const automationRuns = sqliteTable(
+  "automation_runs",
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    automationId: text("automation_id").notNull(),
+    eventId: text("event_id").notNull(),
+    ticketId: text("ticket_id").notNull(),
+    /** `applied` (its actions ran) or `stopped` (the chain of automations was too deep). */
+    outcome: text("outcome", { enum: ["applied", "stopped"] }).notNull(),
+    depth: integer("depth").notNull(),
+    /** Per action: `{ type, result: applied | skipped | noop, reason? }`. */
+    notes: json<AutomationRunNote[]>("notes").notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("automation_runs_once_idx").on(t.automationId, t.eventId),
+    index("automation_runs_automation_idx").on(t.automationId, t.createdAt),
+    index("automation_runs_created_idx").on(t.createdAt),
+  ],
+);
+
+export type AutomationRunNote = { type: string; result: "applied" | "skipped" | "noop"; reason?: string };
