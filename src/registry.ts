@@ -5,6 +5,7 @@ import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
 import { fieldsModule } from "./custom-fields/fields.module";
 import { inboundModule } from "./inbound/inbound.module";
+import { kbModule } from "./kb/kb.module";
 import { invitationsModule } from "./invitations/invitations.module";
 import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
@@ -61,5 +62,6 @@ export const modules: FeatureModule[] = [
   companiesModule,
   viewsModule,
   savedRepliesModule,
+  kbModule,
   notificationsModule,
 ];

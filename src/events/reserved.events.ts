@@ -34,8 +34,6 @@ const CRUD = ["created", "updated", "deleted"];
 export const reservedEvents: AnyEventDefinition[] = [
   ...reserved("automation", "tickets:read", CRUD),
   ...reserved("sla_policy", "tickets:read", CRUD),
-  ...reserved("kb_article", "kb:read", CRUD),
-  ...reserved("kb_collection", "kb:read", CRUD),
   defineEvent("billing.updated", z.record(z.string(), z.unknown()), {
     readScope: "settings:read",
     description: "Reserved by SPEC.md (hosted offering only): the Billing object changed.",

@@ -17,12 +17,6 @@ export const EVENT_TYPES = [
   "sla_policy.created",
   "sla_policy.updated",
   "sla_policy.deleted",
-  "kb_article.created",
-  "kb_article.updated",
-  "kb_article.deleted",
-  "kb_collection.created",
-  "kb_collection.updated",
-  "kb_collection.deleted",
   "billing.updated",
   "webhook.created",
   "webhook.updated",
@@ -59,6 +53,12 @@ export const EVENT_TYPES = [
   "saved_reply.created",
   "saved_reply.updated",
   "saved_reply.deleted",
+  "kb_collection.created",
+  "kb_collection.updated",
+  "kb_collection.deleted",
+  "kb_article.created",
+  "kb_article.updated",
+  "kb_article.deleted",
   "notification.created",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -71,8 +71,6 @@ export const EVENT_RESOURCES = [
   "event",
   "automation",
   "sla_policy",
-  "kb_article",
-  "kb_collection",
   "billing",
   "webhook",
   "mailbox",
@@ -86,6 +84,8 @@ export const EVENT_RESOURCES = [
   "company",
   "view",
   "saved_reply",
+  "kb_collection",
+  "kb_article",
   "notification",
 ] as const;
 export type EventResource = (typeof EVENT_RESOURCES)[number];
