@@ -4,6 +4,7 @@ import { auditModule } from "./audit/audit.module";
 import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
 import { fieldsModule } from "./custom-fields/fields.module";
+import { helpCenterModule } from "./help-center/help-center.module";
 import { inboundModule } from "./inbound/inbound.module";
 import { kbModule } from "./kb/kb.module";
 import { invitationsModule } from "./invitations/invitations.module";
@@ -63,5 +64,6 @@ export const modules: FeatureModule[] = [
   viewsModule,
   savedRepliesModule,
   kbModule,
+  helpCenterModule,
   notificationsModule,
 ];

@@ -12,7 +12,7 @@ import { requireCollection } from "./kb.collections.service";
 import { kbArticleCreated, kbArticleDeleted, kbArticleUpdated } from "./kb.events";
 import { type KbArticleRow, presentArticle } from "./kb.present";
 import { searchArticleRows } from "./kb.search";
-import { freeSlug, slugify, slugTaken } from "./kb.slugs";
+import { freeSlug, slugFrom, slugTaken } from "./kb.slugs";
 import { kbArticles } from "./kb.table";
 
 type Deps = { db: Db; clock: Clock };
@@ -120,7 +120,7 @@ export function createArticle(
     if (input.slug) {
       assertSlugFree(tx, ctx.workspaceId, input.slug, null);
       slug = input.slug;
-    } else slug = freeSlug(tx, kbArticles, ctx.workspaceId, slugify(input.title, "article"));
+    } else slug = freeSlug(tx, kbArticles, ctx.workspaceId, slugFrom(input.title, "article"));
     const now = deps.clock.now().toISOString();
     const status = input.status ?? "draft";
     const row = tx

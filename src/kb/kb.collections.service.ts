@@ -8,7 +8,7 @@ import { conflict, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { kbCollectionCreated, kbCollectionDeleted, kbCollectionUpdated } from "./kb.events";
 import { type KbCollectionRow, presentCollection } from "./kb.present";
-import { freeSlug, slugify, slugTaken } from "./kb.slugs";
+import { freeSlug, slugFrom, slugTaken } from "./kb.slugs";
 import { kbArticles, kbCollections } from "./kb.table";
 
 type Deps = { db: Db; clock: Clock };
@@ -60,7 +60,7 @@ export function createCollection(
     if (input.slug) {
       assertSlugFree(tx, ctx.workspaceId, input.slug, null);
       slug = input.slug;
-    } else slug = freeSlug(tx, kbCollections, ctx.workspaceId, slugify(input.name, "collection"));
+    } else slug = freeSlug(tx, kbCollections, ctx.workspaceId, slugFrom(input.name, "collection"));
     const now = deps.clock.now().toISOString();
     const row = tx
       .insert(kbCollections)

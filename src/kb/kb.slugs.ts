@@ -1,21 +1,12 @@
 import { and, eq, like, or } from "drizzle-orm";
 import type { Queryable } from "../db/database";
+import { slugify } from "../lib/slug";
 import type { kbArticles, kbCollections } from "./kb.table";
 
 const MAX_DERIVED = 80;
 
-/** A slug from a name or title: accents dropped, lower-case letters and digits joined by hyphens. */
-export function slugify(text: string, fallback: string): string {
-  const slug = text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, MAX_DERIVED)
-    .replace(/-+$/g, "");
-  return slug || fallback;
-}
+/** A slug from a name or title (src/lib/slug.ts), or `fallback` when nothing of it is a letter or digit. */
+export const slugFrom = (text: string, fallback: string): string => slugify(text, "-", MAX_DERIVED) || fallback;
 
 type SlugTable = typeof kbCollections | typeof kbArticles;
 

@@ -1566,6 +1566,86 @@ export interface paths {
         patch: operations["patchKbArticlesById"];
         trace?: never;
     };
+    "/v1/public/help/{workspace_slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The help center's home: its title, collections and featured articles
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too. `title` is help_center_title, or the workspace name followed by "Help Center". Collections come by position with their count of published articles (empty ones left out); `featured` holds the six most read published articles.
+         */
+        get: operations["getPublicHelpByWorkspaceSlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/help/{workspace_slug}/collections/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A collection and its published articles, by position
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too.
+         */
+        get: operations["getPublicHelpByWorkspaceSlugCollectionsBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/help/{workspace_slug}/articles/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published article; counts a view
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too. Each answer adds one to the article's `views` (read by agents through /v1/kb/articles; the help center's HTML page counts too).
+         */
+        get: operations["getPublicHelpByWorkspaceSlugArticlesBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/help/{workspace_slug}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published articles matching q, most relevant first (up to 20)
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too. Every word must match the title or the text (the last one as a prefix); a title match weighs ten times a body match. An empty q matches nothing.
+         */
+        get: operations["getPublicHelpByWorkspaceSlugSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "workspace.updated": {
@@ -10369,6 +10449,180 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getPublicHelpByWorkspaceSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        title: string;
+                        url: string;
+                        brand_color: string | null;
+                        logo_url: string | null;
+                        favicon_url: string | null;
+                        collections: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            description: string;
+                            article_count: number;
+                            url: string;
+                        }[];
+                        featured: {
+                            id: string;
+                            collection_id: string;
+                            title: string;
+                            slug: string;
+                            excerpt: string;
+                            published_at: string | null;
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPublicHelpByWorkspaceSlugCollectionsBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collection: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            description: string;
+                            article_count: number;
+                            url: string;
+                        };
+                        articles: {
+                            id: string;
+                            collection_id: string;
+                            title: string;
+                            slug: string;
+                            excerpt: string;
+                            published_at: string | null;
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPublicHelpByWorkspaceSlugArticlesBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        collection_id: string;
+                        collection: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            url: string;
+                        } | null;
+                        title: string;
+                        slug: string;
+                        body_html: string;
+                        body_text: string;
+                        published_at: string | null;
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPublicHelpByWorkspaceSlugSearch: {
+        parameters: {
+            query?: {
+                q?: string;
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            collection_id: string;
+                            title: string;
+                            slug: string;
+                            excerpt: string;
+                            published_at: string | null;
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
         };
     };
 }
