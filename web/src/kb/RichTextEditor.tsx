@@ -6,16 +6,17 @@ import { useEffect, useRef } from "react";
  * links. The server sanitizes whatever it receives; this only makes writing comfortable.
  * Keyboard: Ctrl/Cmd+B and +I from the browser, Tab leaves the editor (it inserts no tab).
  */
-const TOOLS: Array<{ label: string; command: string; value?: string; text: string }> = [
-  { label: "Heading", command: "formatBlock", value: "h2", text: "H2" },
-  { label: "Subheading", command: "formatBlock", value: "h3", text: "H3" },
-  { label: "Paragraph", command: "formatBlock", value: "p", text: "¶" },
-  { label: "Bold", command: "bold", text: "B" },
-  { label: "Italic", command: "italic", text: "I" },
-  { label: "Bulleted list", command: "insertUnorderedList", text: "• List" },
-  { label: "Numbered list", command: "insertOrderedList", text: "1. List" },
-  { label: "Quote", command: "formatBlock", value: "blockquote", text: "❝" },
-  { label: "Code block", command: "formatBlock", value: "pre", text: "</>" },
+// Each button's visible text is its whole accessible name (WCAG 2.5.3).
+const TOOLS: Array<{ label: string; command: string; value?: string }> = [
+  { label: "Heading", command: "formatBlock", value: "h2" },
+  { label: "Subheading", command: "formatBlock", value: "h3" },
+  { label: "Paragraph", command: "formatBlock", value: "p" },
+  { label: "Bold", command: "bold" },
+  { label: "Italic", command: "italic" },
+  { label: "Bulleted list", command: "insertUnorderedList" },
+  { label: "Numbered list", command: "insertOrderedList" },
+  { label: "Quote", command: "formatBlock", value: "blockquote" },
+  { label: "Code block", command: "formatBlock", value: "pre" },
 ];
 
 export function RichTextEditor({
@@ -51,20 +52,16 @@ export function RichTextEditor({
             key={t.label}
             type="button"
             className="btn btn-small btn-ghost"
-            aria-label={t.label}
-            title={t.label}
             disabled={disabled}
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => run(t.command, t.value)}
           >
-            {t.text}
+            {t.label}
           </button>
         ))}
         <button
           type="button"
           className="btn btn-small btn-ghost"
-          aria-label="Link"
-          title="Link"
           disabled={disabled}
           onMouseDown={(e) => e.preventDefault()}
           onClick={link}
