@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { kbArticles } from "../kb/kb.table";
+import { helpCenterUrlOf } from "./help-center.public";
 import { contrast, themeOf } from "./help-center.theme";
 
 const desk: TestDesk = await startTestDesk();
@@ -282,4 +283,13 @@ describe("public help center pages", () => {
     expect((await page("/help/-/style.css")).status).toBe(200);
     expect((await desk.api("POST", `/help/${slug}`)).status).toBe(405);
   });
+});
+
+test("helpCenterUrlOf: the address when the help center is on, else null (the widget config's help_center_url)", async () => {
+  const on = await seed({ help_center_enabled: true });
+  const url = helpCenterUrlOf(base(), { slug: on.workspace.slug, settings: { help_center_enabled: true } });
+  expect(url).toBe(`${base()}/help/${on.workspace.slug}`);
+  expect((await page(new URL(url!).pathname)).status).toBe(200);
+  expect(helpCenterUrlOf(base(), { slug: "x", settings: {} })).toBeNull();
+  expect(helpCenterUrlOf(base(), { slug: "x", settings: null })).toBeNull();
 });
