@@ -3,14 +3,18 @@
  * on in Settings; an agent (joined through an invitation) adds a collection, writes an article in the
  * rich-text editor and publishes it; the article then reads on the public help center and is found
  * by its search, in a browser with JavaScript switched off (the pages need none). A draft never shows.
+ * DESK_SCREENSHOTS=1 also writes docs/screenshots/kb-editor-light.png and help-center-article.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import {
   call,
   ensureBinary,
   launchChromium,
   ownerWithWorkspace,
+  ROOT,
   type RunningDesk,
   shown,
   signIn,
@@ -32,6 +36,15 @@ let desk: RunningDesk;
 let browser: Browser;
 let headers: Record<string, string>;
 let slug = "";
+
+const shots = process.env.DESK_SCREENSHOTS === "1";
+async function screenshot(page: Page, name: string) {
+  if (!shots) return;
+  const dir = join(ROOT, "docs", "screenshots");
+  mkdirSync(dir, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
 
 async function signedIn(who: { email: string; password: string }): Promise<Page> {
   const page = await browser.newPage();
@@ -121,6 +134,7 @@ describe.skipIf(!ready.ok)("knowledge base and help center (Chromium against dis
       );
       const view = page.getByRole("link", { name: "View on the help center" });
       await shown(view);
+      await screenshot(page, "kb-editor-light");
       const href = (await view.getAttribute("href")) ?? "";
       expect(href).toBe(`${desk.url}/help/${slug}/articles/change-your-password`);
 
@@ -144,6 +158,7 @@ describe.skipIf(!ready.ok)("knowledge base and help center (Chromium against dis
       expect(reader.url()).toBe(href);
       await shown(reader.getByText("Open your profile and choose a new passphrase."));
       await shown(reader.getByRole("listitem").filter({ hasText: "Use at least twelve characters" }));
+      await screenshot(reader, "help-center-article");
 
       await reader.getByRole("searchbox", { name: "Search articles" }).fill("passphr");
       await reader.getByRole("button", { name: "Search" }).click();

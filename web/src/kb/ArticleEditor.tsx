@@ -99,7 +99,7 @@ function ArticleForm({ article }: { article: KbArticle }) {
         </div>
         <FormError error={save.error} fields={["title", "collection_id"]} />
         <p className="muted small">
-          {published ? `Published ${timeAgo(article.published_at)}` : "Draft: not on the help center."} Updated{" "}
+          {published ? `Published ${timeAgo(article.published_at)}` : "Draft: not on the help center."} · Updated{" "}
           {timeAgo(article.updated_at)} · {article.views} views
           {published && !enabled && " · the help center is off, so nobody sees it yet."}
         </p>
