@@ -1,5 +1,7 @@
 import type { Deps } from "../deps";
 import type { Page } from "../http/pages";
+import { createRateLimiter, enforceRateLimits } from "../http/rate-limit";
+import { requestMeta } from "../http/request-meta";
 import { securityHeaders, servedOverHttps } from "../http/security-headers";
 import { publishedArticleSlugs } from "../kb/kb.public";
 import { articlePage, collectionPage, homePage, notFoundPage, searchPage, sitemap } from "./help-center.render";
@@ -36,10 +38,14 @@ const HTML = "text/html; charset=utf-8";
 const PAGE_CACHE = "public, no-cache";
 const CSS_CACHE = "public, max-age=31536000, immutable";
 
+/** Searches a minute per client address (the other pages are cheap reads; a search ranks matches). */
+export const SEARCH_PAGE_LIMIT = { limit: 60, windowMs: 60_000 } as const;
+
 type Answer = { status: number; body: string; type: string; lastModified?: string | null };
 
 export function helpCenterPages(deps: Deps): Page[] {
   const headers = securityHeaders(HELP_CENTER_CSP, servedOverHttps(deps.config.baseUrl));
+  const searches = createRateLimiter({ ...SEARCH_PAGE_LIMIT, now: () => deps.clock.now().getTime() });
   // The stylesheet of each brand colour, built once.
   const cssCache = new Map<string, { css: string; version: string }>();
   const cssOf = (brand: string | null) => {
@@ -95,6 +101,11 @@ export function helpCenterPages(deps: Deps): Page[] {
     if (section === "style.css" && item === undefined)
       return { status: 200, type: "text/css; charset=utf-8", body: cssOf(center.brandColor).css };
     if (section === "search" && item === undefined) {
+      const meta = requestMeta(request);
+      if (meta.ip !== null) {
+        enforceRateLimits([[searches, meta.ip]], meta);
+        searches.hit(meta.ip);
+      }
       const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
       return { status: 200, type: HTML, body: searchPage(center, css, q, q ? searchOf(deps.db, center, q) : []) };
     }

@@ -293,3 +293,14 @@ test("helpCenterUrlOf: the address when the help center is on, else null (the wi
   expect(helpCenterUrlOf(base(), { slug: "x", settings: {} })).toBeNull();
   expect(helpCenterUrlOf(base(), { slug: "x", settings: null })).toBeNull();
 });
+
+test("the search page allows 60 searches a minute per address, then 429 with Retry-After", async () => {
+  const kb = await seed();
+  const url = `${desk.url}/help/${kb.workspace.slug}/search?q=refund`;
+  for (let i = 0; i < 60; i++) expect((await fetch(url)).status).toBe(200);
+  const refused = await fetch(url);
+  expect(refused.status).toBe(429);
+  expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  // Reading articles is not limited by it.
+  expect((await fetch(`${desk.url}/help/${kb.workspace.slug}/articles/get-a-refund`)).status).toBe(200);
+});
