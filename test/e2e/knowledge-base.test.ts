@@ -12,6 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import {
   call,
   ensureBinary,
+  eventually,
   launchChromium,
   ownerWithWorkspace,
   ROOT,
@@ -179,6 +180,17 @@ describe.skipIf(!ready.ok)("knowledge base and help center (Chromium against dis
         () => document.querySelector('[data-testid="article-status"]')?.textContent === "Draft",
       );
       expect((await fetch(href)).status).toBe(404);
+
+      // Ordering within the collection: the list moves an article up.
+      await page.locator(".page-head").getByRole("link", { name: "Knowledge base" }).click();
+      await page.getByRole("button", { name: "Move Change your password up" }).click();
+      const order = async () =>
+        (await call(desk.url, "GET", "/v1/kb/articles", headers)).body.data
+          .map((a: { title: string }) => a.title)
+          .join();
+      expect(await eventually(order, "Change your password,Unreleased plans")).toBe(
+        "Change your password,Unreleased plans",
+      );
       await page.close();
     },
     STEP * 2,

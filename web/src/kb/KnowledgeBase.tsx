@@ -123,6 +123,12 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
     );
   };
   const rows = articles.data ?? [];
+  const move = (index: number, by: -1 | 1) => {
+    const ids = rows.map((a) => a.id);
+    const [moved] = ids.splice(index, 1);
+    ids.splice(index + by, 0, moved);
+    writes.reorderArticles.mutate(ids);
+  };
   return (
     <section className="kb-articles" aria-labelledby="kb-collection-title">
       <h2 id="kb-collection-title">{collection.name}</h2>
@@ -162,10 +168,11 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
                 <th>Status</th>
                 <th className="num">Views</th>
                 <th>Updated</th>
+                {writer && <th>Order</th>}
               </tr>
             </thead>
             <tbody>
-              {rows.map((a) => (
+              {rows.map((a, index) => (
                 <tr key={a.id}>
                   <td>
                     <Link to={`/kb/articles/${a.id}`}>{a.title}</Link>
@@ -177,6 +184,28 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
                   </td>
                   <td className="num">{a.views}</td>
                   <td className="muted">{timeAgo(a.updated_at)}</td>
+                  {writer && (
+                    <td>
+                      <button
+                        type="button"
+                        className="btn btn-small btn-ghost"
+                        aria-label={`Move ${a.title} up`}
+                        disabled={index === 0 || writes.reorderArticles.isPending}
+                        onClick={() => move(index, -1)}
+                      >
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-small btn-ghost"
+                        aria-label={`Move ${a.title} down`}
+                        disabled={index === rows.length - 1 || writes.reorderArticles.isPending}
+                        onClick={() => move(index, 1)}
+                      >
+                        ↓
+                      </button>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -184,6 +213,7 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
         </div>
       )}
       {writes.deleteCollection.isError && <div className="form-error">{errorText(writes.deleteCollection.error)}</div>}
+      {writes.reorderArticles.isError && <div className="form-error">{errorText(writes.reorderArticles.error)}</div>}
     </section>
   );
 }

@@ -74,6 +74,14 @@ export function useKbWrites() {
         refresh();
       },
     }),
+    /** Puts the articles of a collection in the given order (positions 0, 1, 2, …). */
+    reorderArticles: useMutation({
+      mutationFn: async (ids: string[]) => {
+        for (const [position, id] of ids.entries())
+          await api<KbArticle>(`/kb/articles/${id}`, { method: "PATCH", body: { position } });
+      },
+      onSettled: refresh,
+    }),
     deleteArticle: useMutation({
       mutationFn: (id: string) => api<null>(`/kb/articles/${id}`, { method: "DELETE" }),
       onSuccess: refresh,
