@@ -62,6 +62,7 @@ export function layout(center: HelpCenter | null, cssUrl: string, head: Head, ma
     `<meta name="twitter:card" content="summary">`,
     center?.faviconUrl ? `<link rel="icon" href="${esc(center.faviconUrl)}">` : "",
     `<link rel="stylesheet" href="${esc(cssUrl)}">`,
+    center ? `<link rel="sitemap" type="application/xml" href="${esc(center.url)}/sitemap.xml">` : "",
   ]
     .filter(Boolean)
     .join("\n");

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { kbArticles } from "../kb/kb.table";
@@ -303,4 +304,39 @@ test("the search page allows 60 searches a minute per address, then 429 with Ret
   expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   // Reading articles is not limited by it.
   expect((await fetch(`${desk.url}/help/${kb.workspace.slug}/articles/get-a-refund`)).status).toBe(200);
+});
+
+test("every brand colour keeps AA contrast: header text on the brand, links on white", () => {
+  const steps = ["00", "33", "66", "80", "99", "cc", "ff"];
+  for (const r of steps)
+    for (const g of steps)
+      for (const b of steps) {
+        const theme = themeOf(`#${r}${g}${b}`);
+        expect(contrast(theme.brand, theme.onBrand)).toBeGreaterThanOrEqual(4.5);
+        expect(contrast(theme.link, "#ffffff")).toBeGreaterThanOrEqual(4.5);
+      }
+  expect(themeOf("not a colour").brand).toBe("#1f6feb");
+  expect(themeOf("#ABC").brand).toBe("#aabbcc");
+});
+
+test("the help center logo and icon head every page, with Open Graph's image", async () => {
+  const kb = await seed({ help_center_enabled: true });
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#336699" } })
+    .png()
+    .toBuffer();
+  for (const slot of ["help_center_logo", "help_center_favicon"]) {
+    const form = new FormData();
+    form.append("file", new File([png], "logo.png", { type: "image/png" }));
+    expect(
+      (await desk.api("PUT", `/v1/workspace/images/${slot}`, { headers: kb.owner.headers, raw: form })).status,
+    ).toBe(200);
+  }
+  const images = (await desk.api("GET", "/v1/workspace", { headers: kb.owner.headers })).body.images;
+  expect(images.help_center_logo).toMatch(/^https?:\/\/.*\/v1\/images\//);
+  const html = (await page(`/help/${kb.workspace.slug}/articles/get-a-refund`)).text;
+  expect(html).toContain(`<img class="logo" src="${images.help_center_logo}" alt="">`);
+  expect(html).toContain(`<link rel="icon" href="${images.help_center_favicon}">`);
+  expect(html).toContain(`<meta property="og:image" content="${images.help_center_logo}">`);
+  const home = await page(`/v1/public/help/${kb.workspace.slug}`);
+  expect(home.body.logo_url).toBe(`${images.help_center_logo}`);
 });

@@ -1,6 +1,6 @@
 /**
  * The help center's colours from the workspace's `brand_color`, chosen so text keeps WCAG AA
- * contrast whatever the brand is: the header shows the brand with white or near-black text
+ * contrast whatever the brand is: the header shows the brand with white or dark text
  * (whichever reads better), and links take the brand darkened until it reads at 4.5:1 on white.
  */
 
@@ -38,7 +38,10 @@ export type Theme = { brand: string; onBrand: string; link: string };
 export function themeOf(brandColor: unknown): Theme {
   const rgb = (typeof brandColor === "string" && parseHex(brandColor)) || parseHex(DEFAULT_BRAND)!;
   const brand = toHex(rgb);
-  const onBrand = contrast(brand, WHITE) >= contrast(brand, INK) ? WHITE : INK;
+  // White or the page's ink, whichever reads better; pure black when neither reaches 4.5:1 (a
+  // mid-tone brand: black always does, as the larger of its and white's contrast is at least 4.58).
+  const better = contrast(brand, WHITE) >= contrast(brand, INK) ? WHITE : INK;
+  const onBrand = contrast(brand, better) >= 4.5 ? better : "#000000";
   let link: Rgb = rgb;
   for (let i = 0; i < 40 && contrast(toHex(link), WHITE) < 4.6; i++) link = link.map((c) => c * 0.9) as Rgb;
   return { brand, onBrand, link: toHex(link) };
