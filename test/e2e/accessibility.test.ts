@@ -452,7 +452,8 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       });
       await api("POST", "/v1/kb/articles", { collection_id: collection.id, title: "Draft about refunds" });
       await visit("/kb", ".kb-articles table");
-      const found = await audit("knowledge base");
+      await page.getByText("Edit collection").click();
+      const found = await audit("knowledge base with the collection form open");
       await visit(`/kb/articles/${article.id}`, ".rte-area");
       found.push(...(await audit("article editor")));
       for (const [path, screen] of [

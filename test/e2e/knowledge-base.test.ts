@@ -110,6 +110,10 @@ describe.skipIf(!ready.ok)("knowledge base and help center (Chromium against dis
       await page.getByLabel("New collection").fill("Account help");
       await page.getByRole("button", { name: "Add collection" }).click();
       await shown(page.getByRole("heading", { name: "Account help" }));
+      await page.getByText("Edit collection").click();
+      await page.getByLabel("Collection description").fill("Sign-in, passwords and profiles");
+      await page.getByRole("button", { name: "Save collection" }).click();
+      await shown(page.locator(".kb-articles p.muted", { hasText: "Sign-in, passwords and profiles" }));
 
       // A draft that must never reach the public pages.
       await page.getByLabel("New article title").fill("Unreleased plans");

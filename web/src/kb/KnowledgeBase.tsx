@@ -134,6 +134,34 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
       <h2 id="kb-collection-title">{collection.name}</h2>
       {collection.description && <p className="muted">{collection.description}</p>}
       {writer && (
+        <details className="kb-edit">
+          <summary>Edit collection</summary>
+          <form
+            key={`${collection.id}-${collection.updated_at}`}
+            className="stack narrow"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const v = formValues(e.currentTarget);
+              writes.updateCollection.mutate({ id: collection.id, name: v.name, description: v.description });
+            }}
+            noValidate
+          >
+            <Field label="Collection name" name="name" error={writes.updateCollection.error}>
+              <input name="name" defaultValue={collection.name} />
+            </Field>
+            <Field label="Collection description" name="description" error={writes.updateCollection.error}>
+              <input name="description" defaultValue={collection.description} />
+            </Field>
+            <FormError error={writes.updateCollection.error} fields={["name", "description"]} />
+            <div className="actions">
+              <button type="submit" className="btn btn-small" disabled={writes.updateCollection.isPending}>
+                Save collection
+              </button>
+            </div>
+          </form>
+        </details>
+      )}
+      {writer && (
         <form className="inline-form" onSubmit={add} noValidate>
           <Field label="New article title" name="title" error={writes.createArticle.error}>
             <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} />

@@ -58,6 +58,11 @@ export function useKbWrites() {
       mutationFn: (body: { name: string; description?: string }) => api<KbCollection>("/kb/collections", { body }),
       onSuccess: refresh,
     }),
+    updateCollection: useMutation({
+      mutationFn: ({ id, ...body }: { id: string; name?: string; description?: string }) =>
+        api<KbCollection>(`/kb/collections/${id}`, { method: "PATCH", body }),
+      onSuccess: refresh,
+    }),
     deleteCollection: useMutation({
       mutationFn: (id: string) => api<null>(`/kb/collections/${id}`, { method: "DELETE" }),
       onSuccess: refresh,
