@@ -33,7 +33,7 @@ export function helpCenterRoutes(deps: Deps) {
         response: { 200: HelpCenterHomeSchema },
         detail: {
           summary: "The help center's home: its title, collections and featured articles",
-          description: `${OFF} \`title\` is help_center_title, or the workspace name followed by "Help Center". Collections come by position with their count of published articles (empty ones left out); \`featured\` holds the six most read published articles.`,
+          description: `${OFF} \`title\` is help_center_title, or the workspace name followed by "Help Center". Collections come by position with their count of published articles (empty ones left out); \`featured\` holds the six most read published articles. The same content is served as HTML pages (no JavaScript) at \`/help/{workspace_slug}\`, \`…/collections/{slug}\`, \`…/articles/{slug}\`, \`…/search?q=\` and \`…/sitemap.xml\`.`,
         },
       },
     )

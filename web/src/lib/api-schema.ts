@@ -1575,7 +1575,7 @@ export interface paths {
         };
         /**
          * The help center's home: its title, collections and featured articles
-         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too. `title` is help_center_title, or the workspace name followed by "Help Center". Collections come by position with their count of published articles (empty ones left out); `featured` holds the six most read published articles.
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too. `title` is help_center_title, or the workspace name followed by "Help Center". Collections come by position with their count of published articles (empty ones left out); `featured` holds the six most read published articles. The same content is served as HTML pages (no JavaScript) at `/help/{workspace_slug}`, `…/collections/{slug}`, `…/articles/{slug}`, `…/search?q=` and `…/sitemap.xml`.
          */
         get: operations["getPublicHelpByWorkspaceSlug"];
         put?: never;
