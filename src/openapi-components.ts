@@ -7,6 +7,7 @@ import { CompanySchema, ContactSchema } from "./contacts/contacts.schemas";
 import { CustomFieldSchema } from "./custom-fields/fields.schemas";
 import { ErrorBody } from "./http/schemas";
 import { InvitationSchema } from "./invitations/invitations.schemas";
+import { KbArticleSchema, KbCollectionSchema } from "./kb/kb.schemas";
 import { TagGroupSchema, TagSchema } from "./labels/labels.schemas";
 import { MailboxSchema } from "./mailboxes/mailboxes.schemas";
 import { MeSchema } from "./me/me.schemas";
@@ -43,6 +44,8 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [SlaPolicySchema, "SlaPolicy"],
   [BusinessHoursSchema, "BusinessHours"],
   [AutomationSchema, "Automation"],
+  [KbCollectionSchema, "KbCollection"],
+  [KbArticleSchema, "KbArticle"],
   [TeamSchema, "Team"],
   [MemberSchema, "Member"],
   [InvitationSchema, "Invitation"],

@@ -5,7 +5,9 @@ import { backupsModule } from "./backups/backups.module";
 import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
 import { fieldsModule } from "./custom-fields/fields.module";
+import { helpCenterModule } from "./help-center/help-center.module";
 import { inboundModule } from "./inbound/inbound.module";
+import { kbModule } from "./kb/kb.module";
 import { invitationsModule } from "./invitations/invitations.module";
 import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
@@ -68,6 +70,8 @@ export const modules: FeatureModule[] = [
   viewsModule,
   savedRepliesModule,
   automationsModule(),
+  kbModule,
+  helpCenterModule,
   notificationsModule,
   backupsModule,
   systemModule,

@@ -33,6 +33,10 @@ const CACHED: QueryKey[] = [
   ["workspace"],
   ["my-sessions"],
   ["instance-status"],
+  ["kb-collections"],
+  ["kb-articles", "c1"],
+  ["kb-article", "a1"],
+  ["kb-article", "a2"],
 ];
 
 function staleAfter(type: string, data: Record<string, unknown> = {}): string[] {
@@ -66,6 +70,9 @@ describe("realtime events stale the queries their resources declare", () => {
     ["sla_policy.updated", {}, keys(["sla-policies"])],
     ["automation.updated", {}, keys(["automations"])],
     ["workspace.updated", {}, keys(["workspace"])],
+    ["kb_collection.updated", {}, keys(["kb-collections"])],
+    ["kb_article.updated", { kb_article: { id: "a1" } }, keys(["kb-articles", "c1"], ["kb-article", "a1"])],
+    ["kb_article.deleted", { kb_article_id: "a2" }, keys(["kb-articles", "c1"], ["kb-article", "a2"])],
     ["event.hidden", {}, keys(["tickets", { view: "all" }], ["counts"])],
     ["unknown.thing", {}, []],
   ];

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Scope } from "../auth/context";
 import { defineEvent, type AnyEventDefinition } from "./define";
 
 /**
@@ -13,27 +12,10 @@ export const eventHidden = defineEvent("event.hidden", z.object({}).strict(), {
 });
 
 /**
- * Event types SPEC.md names for features not built yet. Webhooks have accepted subscriptions to
- * them from the start, so they stay in the catalogue, with the read scope their resource will
- * have, until their feature defines them (a type defined twice stops Desk at start: remove the
- * line here then). Their data is the resource (`{ <resource> }`, or `{ <resource>_id }` on delete).
+ * Event types SPEC.md names for parts Desk does not build: webhooks have accepted subscriptions to
+ * them from the start, so they stay in the catalogue (a type defined twice stops Desk at start).
  */
-const reserved = (resource: string, readScope: Scope, actions: string[]): AnyEventDefinition[] =>
-  actions.map((action) =>
-    defineEvent(
-      `${resource}.${action}`,
-      action === "deleted"
-        ? z.object({ [`${resource}_id`]: z.string() })
-        : z.object({ [resource]: z.record(z.string(), z.unknown()) }),
-      { readScope, description: `Reserved by SPEC.md for a feature not built yet: a ${resource} was ${action}.` },
-    ),
-  );
-
-const CRUD = ["created", "updated", "deleted"];
-
 export const reservedEvents: AnyEventDefinition[] = [
-  ...reserved("kb_article", "kb:read", CRUD),
-  ...reserved("kb_collection", "kb:read", CRUD),
   defineEvent("billing.updated", z.record(z.string(), z.unknown()), {
     readScope: "settings:read",
     description: "Reserved by SPEC.md (hosted offering only): the Billing object changed.",

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
+import { KbArticleSchema } from "../kb/kb.public";
 import { queryText, TicketSchema } from "../tickets/tickets.public";
 import { searchEverything } from "./global-search.service";
 
@@ -16,7 +17,7 @@ export function searchRoutes(deps: Deps) {
         200: z.object({
           tickets: z.array(TicketSchema),
           contacts: z.array(z.record(z.string(), z.unknown())),
-          articles: z.array(z.unknown()),
+          articles: z.array(KbArticleSchema),
         }),
       },
       detail: {

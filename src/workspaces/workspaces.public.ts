@@ -1,6 +1,7 @@
 /** What other features may use of workspaces: reading one (name, settings, time zone) and setting its pictures. */
 export {
   findWorkspace,
+  findWorkspaceBySlug,
   setWorkspaceImage,
   workspaceRefOf,
   workspaceTimeZone,

@@ -87,6 +87,15 @@ export function findWorkspace(db: Db, workspaceId: string) {
     .get();
 }
 
+/** A workspace by its slug, unless deleted: the public help center's address. */
+export function findWorkspaceBySlug(db: Queryable, slug: string) {
+  return db
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.slug, slug), isNull(workspaces.deletedAt)))
+    .get();
+}
+
 function requireWorkspace(db: Db | Tx, workspaceId: string) {
   const row = db
     .select()

@@ -431,6 +431,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["system", "h2"],
         ["widget", "[data-testid=widget-snippet]"],
         ["automations", "h1"],
+        ["help-center", "h1"],
       ]) {
         await visit(`/settings/${sub}`, `.settings-body ${until}`);
         await page.waitForLoadState("networkidle");
@@ -446,6 +447,46 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       await page.getByRole("button", { name: "Create automation" }).click();
       await shown(page.locator(".automation-builder .field-error").first());
       found.push(...(await audit("settings/automations builder with errors")));
+      expect(found).toEqual([]);
+    },
+    STEP * 2,
+  );
+
+  test(
+    "knowledge base, the article editor and the public help center",
+    async () => {
+      // A light brand colour: the help center must still keep its text readable.
+      await api("PATCH", "/v1/workspace", {
+        settings: { help_center_enabled: true, help_center_title: "Acme Answers", brand_color: "#f5c518" },
+      });
+      const slug = (await api<{ slug: string }>("GET", "/v1/workspace")).slug;
+      const collection = await api("POST", "/v1/kb/collections", {
+        name: "Billing",
+        description: "Invoices and cards",
+      });
+      const article = await api("POST", "/v1/kb/articles", {
+        collection_id: collection.id,
+        title: "Download an invoice",
+        status: "published",
+        body_html:
+          '<h2>Steps</h2><p>Open <a href="https://example.com/billing">Billing</a> and choose an invoice.</p><ul><li>PDF</li><li>CSV</li></ul><blockquote>Invoices stay for 7 years.</blockquote>',
+      });
+      await api("POST", "/v1/kb/articles", { collection_id: collection.id, title: "Draft about refunds" });
+      await visit("/kb", ".kb-articles table");
+      await page.getByText("Edit collection").click();
+      const found = await audit("knowledge base with the collection form open");
+      await visit(`/kb/articles/${article.id}`, ".rte-area");
+      found.push(...(await audit("article editor")));
+      for (const [path, screen] of [
+        [`/help/${slug}`, "help center home"],
+        [`/help/${slug}/collections/billing`, "help center collection"],
+        [`/help/${slug}/articles/download-an-invoice`, "help center article"],
+        [`/help/${slug}/search?q=invoice`, "help center search"],
+        [`/help/${slug}/articles/no-such-article`, "help center 404"],
+      ]) {
+        await visit(path, "main h1");
+        found.push(...(await audit(screen)));
+      }
       expect(found).toEqual([]);
     },
     STEP * 2,

@@ -105,4 +105,48 @@ describe.skipIf(!ready.ok)("the web app under its CSP (Chromium against dist/des
     },
     STEP,
   );
+
+  test(
+    "the knowledge base editor and the public help center pages run without a CSP violation, styled from their file",
+    async () => {
+      const signIn = await call<{ access_token: string }>(
+        desk.url,
+        "POST",
+        "/v1/auth/login",
+        {},
+        { email: owner.email, password: owner.password },
+      );
+      const token = signIn.body.access_token;
+      const me = await call<{ workspaces: Array<{ id: string; slug: string }> }>(desk.url, "GET", "/v1/me", {
+        authorization: `Bearer ${token}`,
+      });
+      const headers = { authorization: `Bearer ${token}`, "desk-workspace": me.body.workspaces[0]!.id };
+      const slug = me.body.workspaces[0]!.slug;
+      await call(desk.url, "PATCH", "/v1/workspace", headers, {
+        settings: { help_center_enabled: true, brand_color: "#0b7285" },
+      });
+      const collection = await call<{ id: string }>(desk.url, "POST", "/v1/kb/collections", headers, {
+        name: "Guides",
+      });
+      const article = await call<{ id: string }>(desk.url, "POST", "/v1/kb/articles", headers, {
+        collection_id: collection.body.id,
+        title: "Styled guide",
+        status: "published",
+        body_html: '<p style="color:red" onmouseover="alert(1)"><b>Bold</b> text</p><script>alert(1)</script>',
+      });
+      await page.goto(`${desk.url}/kb/articles/${article.body.id}`);
+      await shown(page.getByRole("textbox", { name: "Article body" }));
+      for (const path of [`/help/${slug}`, `/help/${slug}/articles/styled-guide`, `/help/${slug}/search?q=guide`]) {
+        const response = await page.goto(`${desk.url}${path}`);
+        expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+        await shown(page.locator("main h1"));
+        // The header's colour comes from the stylesheet file: it loaded under the policy.
+        expect(
+          await page.evaluate(() => getComputedStyle(document.querySelector("header.site")!).backgroundColor),
+        ).toBe("rgb(11, 114, 133)");
+      }
+      expect(violations).toEqual([]);
+    },
+    STEP,
+  );
 });

@@ -19,6 +19,8 @@ const ContactDetail = lazy(() => import("../contacts/Contacts").then((m) => ({ d
 const Companies = lazy(() => import("../contacts/Companies").then((m) => ({ default: m.Companies })));
 const CompanyDetail = lazy(() => import("../contacts/Companies").then((m) => ({ default: m.CompanyDetail })));
 const Profile = lazy(() => import("../account/Profile").then((m) => ({ default: m.Profile })));
+const KnowledgeBase = lazy(() => import("../kb/KnowledgeBase").then((m) => ({ default: m.KnowledgeBase })));
+const ArticleEditor = lazy(() => import("../kb/ArticleEditor").then((m) => ({ default: m.ArticleEditor })));
 const Settings = lazy(() => import("../settings/Settings").then((m) => ({ default: m.Settings })));
 
 // Fetch the ticket page's code while the person looks at the inbox, so the first open is instant.
@@ -105,6 +107,8 @@ const PAGES: Array<[pattern: string, render: (params: Record<string, string>) =>
   ["/contacts/:id", (p) => <ContactDetail id={p.id} />],
   ["/companies", () => <Companies />],
   ["/companies/:id", (p) => <CompanyDetail id={p.id} />],
+  ["/kb", () => <KnowledgeBase />],
+  ["/kb/articles/:id", (p) => <ArticleEditor id={p.id} />],
   ["/profile", () => <Profile />],
   ["/settings", () => <Settings page="workspace" />],
   ["/settings/:page", (p) => <Settings page={p.page} />],

@@ -108,6 +108,9 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <Link to="/companies" className={`nav-item${active("/companies")}`}>
             Companies
           </Link>
+          <Link to="/kb" className={`nav-item${active("/kb")}`}>
+            Knowledge base
+          </Link>
           <Link to="/settings" className={`nav-item${active("/settings")}`}>
             {canAdmin(role) ? "Settings" : "Preferences"}
           </Link>

@@ -1,4 +1,5 @@
 import { companiesResource, contactsResource } from "../contacts/contacts.queries";
+import { kbResource } from "../kb/kb.queries";
 import { customFieldsResource } from "../lib/resources/custom-fields";
 import { labelsResource } from "../lib/resources/labels";
 import { membersResource } from "../lib/resources/members";
@@ -34,4 +35,5 @@ export const resources: readonly Resource[] = [
   slaPoliciesResource,
   automationsResource,
   workspaceResource,
+  kbResource,
 ];

@@ -1570,6 +1570,175 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/kb/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All knowledge base collections of the workspace, by position then name */
+        get: operations["getKbCollections"];
+        put?: never;
+        /**
+         * Create a collection
+         * @description The slug is derived from the name when not given (made unique with -2, -3, …) and never changes with a rename; a slug given that another collection has answers 409 conflict. Without a position the collection goes last.
+         */
+        post: operations["postKbCollections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kb/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A collection */
+        get: operations["getKbCollectionsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an empty collection
+         * @description A collection that still holds articles answers 409 conflict: move or delete them first.
+         */
+        delete: operations["deleteKbCollectionsById"];
+        options?: never;
+        head?: never;
+        /** Change a collection (name, slug, description, position) */
+        patch: operations["patchKbCollectionsById"];
+        trace?: never;
+    };
+    "/v1/kb/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Articles of the workspace, drafts included
+         * @description By position then id, filtered by `collection_id` and `status`. With `q` (full-text, the last word a prefix) the matches come ranked by relevance on a single page of up to `limit`.
+         */
+        get: operations["getKbArticles"];
+        put?: never;
+        /**
+         * Create an article (a draft unless status is published)
+         * @description body_html is stored sanitized (scripts, event handlers, forms, iframes and unsafe URLs removed) and body_text is derived from it. The slug is derived from the title when not given and stays when the title changes; a taken slug given answers 409 conflict. `published_at` is set when the article is published.
+         */
+        post: operations["postKbArticles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kb/articles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An article, draft or published */
+        get: operations["getKbArticlesById"];
+        put?: never;
+        post?: never;
+        /** Delete an article */
+        delete: operations["deleteKbArticlesById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an article; status published publishes it, draft takes it off the help center
+         * @description `published_at` is kept while the article stays published and cleared when it goes back to draft. Moving it to another collection without a position puts it last there.
+         */
+        patch: operations["patchKbArticlesById"];
+        trace?: never;
+    };
+    "/v1/public/help/{workspace_slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The help center's home: its title, collections and featured articles
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too. `title` is help_center_title, or the workspace name followed by "Help Center". Collections come by position with their count of published articles (empty ones left out); `featured` holds the six most read published articles. The same content is served as HTML pages (no JavaScript) at `/help/{workspace_slug}`, `…/collections/{slug}`, `…/articles/{slug}`, `…/search?q=` and `…/sitemap.xml`.
+         */
+        get: operations["getPublicHelpByWorkspaceSlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/help/{workspace_slug}/collections/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A collection and its published articles, by position
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too.
+         */
+        get: operations["getPublicHelpByWorkspaceSlugCollectionsBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/help/{workspace_slug}/articles/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published article; counts a view
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too. Each answer adds one to the article's `views` (read by agents through /v1/kb/articles; the help center's HTML page counts too).
+         */
+        get: operations["getPublicHelpByWorkspaceSlugArticlesBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/help/{workspace_slug}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published articles matching q, most relevant first (up to 20)
+         * @description Published articles only. Every route answers 404 when the workspace is unknown or its help_center_enabled setting is not true; unknown, draft or unpublished articles and collections without a published article answer 404 too. Every word must match the title or the text (the last one as a prefix); a title match weighs ten times a body match. An empty q matches nothing.
+         */
+        get: operations["getPublicHelpByWorkspaceSlugSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/system": {
         parameters: {
             query?: never;
@@ -2208,338 +2377,6 @@ export interface webhooks {
                         visibility: "agents" | "public";
                         data: {
                             team_id: string;
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "kb_article.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * kb_article.created
-         * @description Reserved by SPEC.md for a feature not built yet: a kb_article was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "kb_article.created";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            kb_article: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "kb_article.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * kb_article.updated
-         * @description Reserved by SPEC.md for a feature not built yet: a kb_article was updated. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "kb_article.updated";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            kb_article: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "kb_article.deleted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * kb_article.deleted
-         * @description Reserved by SPEC.md for a feature not built yet: a kb_article was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "kb_article.deleted";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            kb_article_id: string;
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "kb_collection.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * kb_collection.created
-         * @description Reserved by SPEC.md for a feature not built yet: a kb_collection was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "kb_collection.created";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            kb_collection: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "kb_collection.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * kb_collection.updated
-         * @description Reserved by SPEC.md for a feature not built yet: a kb_collection was updated. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "kb_collection.updated";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            kb_collection: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        occurred_at: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "kb_collection.deleted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * kb_collection.deleted
-         * @description Reserved by SPEC.md for a feature not built yet: a kb_collection was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description contiguous per workspace */
-                        seq: number;
-                        workspace_id: string;
-                        /** @constant */
-                        type: "kb_collection.deleted";
-                        /** @enum {string} */
-                        visibility: "agents" | "public";
-                        data: {
-                            kb_collection_id: string;
                         };
                         occurred_at: string;
                     };
@@ -4690,6 +4527,330 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "kb_collection.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_collection.created
+         * @description A knowledge base collection was created. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_collection.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_collection: components["schemas"]["KbCollection"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_collection.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_collection.updated
+         * @description A knowledge base collection changed (name, slug, description or position). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_collection.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_collection: components["schemas"]["KbCollection"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_collection.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_collection.deleted
+         * @description A knowledge base collection was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_collection.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_collection_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_article.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_article.created
+         * @description A knowledge base article was created (as a draft or published). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_article.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_article: components["schemas"]["KbArticle"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_article.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_article.updated
+         * @description A knowledge base article changed: its text, slug, collection, position or status (published or back to draft). Views do not emit it. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_article.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_article: components["schemas"]["KbArticle"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kb_article.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * kb_article.deleted
+         * @description A knowledge base article was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "kb_article.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            kb_article_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "notification.created": {
         parameters: {
             query?: never;
@@ -5282,6 +5443,20 @@ export interface components {
             inline: boolean;
             url: string;
         };
+        KbArticle: {
+            id: string;
+            collection_id: string;
+            title: string;
+            slug: string;
+            body_html: string;
+            body_text: string;
+            /** @enum {string} */
+            status: "draft" | "published";
+            views: number;
+            published_at: string | null;
+            created_at: string;
+            updated_at: string;
+        };
         Tag: {
             id: string;
             name: string;
@@ -5375,6 +5550,15 @@ export interface components {
             position: number;
             run_count: number;
             last_run_at: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        KbCollection: {
+            id: string;
+            name: string;
+            slug: string;
+            description: string;
+            position: number;
             created_at: string;
             updated_at: string;
         };
@@ -5484,7 +5668,7 @@ export interface components {
          * @description An API key scope.
          * @enum {string}
          */
-        Scope: "tickets:read" | "tickets:write" | "contacts:read" | "contacts:write" | "settings:read" | "settings:write" | "realtime";
+        Scope: "tickets:read" | "tickets:write" | "contacts:read" | "contacts:write" | "kb:read" | "kb:write" | "settings:read" | "settings:write" | "realtime";
         ApiKeyPage: {
             data: components["schemas"]["ApiKey"][];
             next_cursor: string | null;
@@ -5556,6 +5740,14 @@ export interface components {
         AutomationList: {
             data: components["schemas"]["Automation"][];
             next_cursor: null;
+        };
+        KbCollectionList: {
+            data: components["schemas"]["KbCollection"][];
+            next_cursor: null;
+        };
+        KbArticlePage: {
+            data: components["schemas"]["KbArticle"][];
+            next_cursor: string | null;
         };
         SlaPolicyList: {
             data: components["schemas"]["SlaPolicy"][];
@@ -7584,7 +7776,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     description?: string;
-                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
+                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -7695,7 +7887,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
+                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -8870,7 +9062,7 @@ export interface operations {
                         contacts: {
                             [key: string]: unknown;
                         }[];
-                        articles: unknown[];
+                        articles: components["schemas"]["KbArticle"][];
                     };
                 };
             };
@@ -10642,6 +10834,524 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKbCollections: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbCollectionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postKbCollections: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    slug?: string;
+                    description?: string;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbCollection"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKbCollectionsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbCollection"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteKbCollectionsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchKbCollectionsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    slug?: string;
+                    description?: string;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbCollection"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKbArticles: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                collection_id?: string;
+                status?: "draft" | "published";
+                q?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbArticlePage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postKbArticles: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    collection_id: string;
+                    title: string;
+                    slug?: string;
+                    body_html?: string;
+                    /** @enum {string} */
+                    status?: "draft" | "published";
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbArticle"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKbArticlesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbArticle"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteKbArticlesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchKbArticlesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    collection_id?: string;
+                    title?: string;
+                    slug?: string;
+                    body_html?: string;
+                    /** @enum {string} */
+                    status?: "draft" | "published";
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbArticle"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getPublicHelpByWorkspaceSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        title: string;
+                        url: string;
+                        brand_color: string | null;
+                        logo_url: string | null;
+                        favicon_url: string | null;
+                        collections: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            description: string;
+                            article_count: number;
+                            url: string;
+                        }[];
+                        featured: {
+                            id: string;
+                            collection_id: string;
+                            title: string;
+                            slug: string;
+                            excerpt: string;
+                            published_at: string | null;
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPublicHelpByWorkspaceSlugCollectionsBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collection: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            description: string;
+                            article_count: number;
+                            url: string;
+                        };
+                        articles: {
+                            id: string;
+                            collection_id: string;
+                            title: string;
+                            slug: string;
+                            excerpt: string;
+                            published_at: string | null;
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPublicHelpByWorkspaceSlugArticlesBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        collection_id: string;
+                        collection: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            url: string;
+                        } | null;
+                        title: string;
+                        slug: string;
+                        body_html: string;
+                        body_text: string;
+                        published_at: string | null;
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPublicHelpByWorkspaceSlugSearch: {
+        parameters: {
+            query?: {
+                q?: string;
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            collection_id: string;
+                            title: string;
+                            slug: string;
+                            excerpt: string;
+                            published_at: string | null;
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getSystem: {

@@ -1,0 +1,98 @@
+import type { Db, Queryable } from "../db/database";
+import {
+  countArticleView,
+  featuredArticles,
+  type PublishedArticle,
+  type PublishedArticleSummary,
+  publishedArticleBySlug,
+  publishedArticlesOf,
+  publishedCollectionById,
+  publishedCollectionBySlug,
+  publishedCollections,
+  searchPublishedArticles,
+} from "../kb/kb.public";
+import { notFound } from "../lib/errors";
+import { findWorkspaceBySlug } from "../workspaces/workspaces.public";
+
+/** Most read articles on the home page. */
+export const FEATURED = 6;
+/** Matches a help center search shows. */
+export const SEARCH_LIMIT = 20;
+
+/** A workspace whose help center is on, with what its pages show of it. */
+export type HelpCenter = {
+  workspaceId: string;
+  slug: string;
+  name: string;
+  title: string;
+  brandColor: string | null;
+  logoUrl: string | null;
+  faviconUrl: string | null;
+  updatedAt: string;
+  /** `{base_url}/help/{workspace_slug}`, no trailing slash. */
+  url: string;
+};
+
+/** The help center at `slug`, or null when the workspace is unknown, deleted or its help center is not enabled. */
+export function helpCenterAt(db: Queryable, baseUrl: string, slug: string): HelpCenter | null {
+  const workspace = findWorkspaceBySlug(db, slug);
+  if (!workspace) return null;
+  const settings = workspace.settings ?? {};
+  if (settings.help_center_enabled !== true) return null;
+  const images = workspace.images ?? {};
+  const title = typeof settings.help_center_title === "string" && settings.help_center_title.trim();
+  return {
+    workspaceId: workspace.id,
+    slug: workspace.slug,
+    name: workspace.name,
+    title: title || `${workspace.name} Help Center`,
+    brandColor: typeof settings.brand_color === "string" ? settings.brand_color : null,
+    logoUrl: absolute(baseUrl, images.help_center_logo ?? null),
+    faviconUrl: absolute(baseUrl, images.help_center_favicon ?? null),
+    updatedAt: workspace.updatedAt,
+    url: `${baseUrl}/help/${encodeURIComponent(workspace.slug)}`,
+  };
+}
+
+const absolute = (baseUrl: string, url: string | null) => (url?.startsWith("/") ? `${baseUrl}${url}` : url);
+
+export function requireHelpCenter(db: Queryable, baseUrl: string, slug: string): HelpCenter {
+  const center = helpCenterAt(db, baseUrl, slug);
+  if (!center) throw notFound("Help center");
+  return center;
+}
+
+export const articleUrl = (center: HelpCenter, slug: string) => `${center.url}/articles/${encodeURIComponent(slug)}`;
+export const collectionUrl = (center: HelpCenter, slug: string) =>
+  `${center.url}/collections/${encodeURIComponent(slug)}`;
+
+export function homeOf(db: Queryable, center: HelpCenter) {
+  return {
+    collections: publishedCollections(db, center.workspaceId),
+    featured: featuredArticles(db, center.workspaceId, FEATURED),
+  };
+}
+
+export function collectionPageOf(db: Queryable, center: HelpCenter, slug: string) {
+  const collection = publishedCollectionBySlug(db, center.workspaceId, slug);
+  if (!collection) return null;
+  return { collection, articles: publishedArticlesOf(db, center.workspaceId, collection.id) };
+}
+
+export type ArticlePage = {
+  article: PublishedArticle;
+  collection: { id: string; name: string; slug: string; updatedAt: string } | null;
+};
+
+/** A published article and its collection; counts a view when `countView` (GET, not HEAD). */
+export function articlePageOf(db: Db, center: HelpCenter, slug: string, countView: boolean): ArticlePage | null {
+  const article = publishedArticleBySlug(db, center.workspaceId, slug);
+  if (!article) return null;
+  if (countView) countArticleView(db, center.workspaceId, article.id);
+  const collection = publishedCollectionById(db, center.workspaceId, article.collectionId) ?? null;
+  return { article, collection };
+}
+
+export function searchOf(db: Queryable, center: HelpCenter, q: string): PublishedArticleSummary[] {
+  return searchPublishedArticles(db, center.workspaceId, q, SEARCH_LIMIT);
+}

@@ -1,0 +1,192 @@
+import { and, asc, eq, gt, or, sql, type SQL } from "drizzle-orm";
+import { actorUserId, type RequestContext } from "../auth/context";
+import type { Db, Queryable, Tx } from "../db/database";
+import { decodeCursor, type Page, pageOf } from "../db/cursor";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
+import type { Clock } from "../lib/clock";
+import { conflict, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { htmlToText, sanitizeHtmlBody } from "../lib/sanitize";
+import { requireCollection } from "./kb.collections.service";
+import { kbArticleCreated, kbArticleDeleted, kbArticleUpdated } from "./kb.events";
+import { type KbArticleRow, presentArticle } from "./kb.present";
+import { searchArticleRows } from "./kb.search";
+import { freeSlug, slugFrom, slugTaken } from "./kb.slugs";
+import { kbArticles } from "./kb.table";
+
+type Deps = { db: Db; clock: Clock };
+type Status = KbArticleRow["status"];
+export type ArticleInput = {
+  collection_id?: string;
+  title?: string;
+  slug?: string;
+  body_html?: string;
+  status?: Status;
+  position?: number;
+};
+export type ArticleListFilters = {
+  limit: number;
+  cursor?: string;
+  collection_id?: string;
+  status?: Status;
+  q?: string;
+};
+
+export function findArticle(db: Queryable, workspaceId: string, id: string): KbArticleRow | undefined {
+  return db
+    .select()
+    .from(kbArticles)
+    .where(and(eq(kbArticles.workspaceId, workspaceId), eq(kbArticles.id, id)))
+    .get();
+}
+
+export function requireArticle(db: Queryable, workspaceId: string, id: string): KbArticleRow {
+  const row = findArticle(db, workspaceId, id);
+  if (!row) throw notFound("Article");
+  return row;
+}
+
+/**
+ * A page of the workspace's articles, drafts included, by position (then id). With `q` the
+ * matching articles come ranked by relevance instead, up to `limit`, on one page.
+ */
+export function listArticles(
+  db: Queryable,
+  ctx: RequestContext,
+  filters: ArticleListFilters,
+): Page<ReturnType<typeof presentArticle>> {
+  const a = kbArticles;
+  const where: SQL[] = [eq(a.workspaceId, ctx.workspaceId)];
+  if (filters.collection_id) where.push(eq(a.collectionId, filters.collection_id));
+  if (filters.status) where.push(eq(a.status, filters.status));
+  if (filters.q) {
+    const rows = searchArticleRows(db, ctx.workspaceId, filters.q, { publishedOnly: false, limit: 1000 }).filter(
+      (row) =>
+        (!filters.collection_id || row.collectionId === filters.collection_id) &&
+        (!filters.status || row.status === filters.status),
+    );
+    return { data: rows.slice(0, filters.limit).map(presentArticle), next_cursor: null };
+  }
+  const after = decodeCursor(filters.cursor, 2);
+  if (after) {
+    const [position, id] = after as [number, string];
+    const next = or(gt(a.position, position), and(eq(a.position, position), gt(a.id, id)));
+    if (next) where.push(next);
+  }
+  const rows = db
+    .select()
+    .from(a)
+    .where(and(...where))
+    .orderBy(asc(a.position), asc(a.id))
+    .limit(filters.limit + 1)
+    .all();
+  return pageOf(rows, filters.limit, presentArticle, (row) => [row.position, row.id]);
+}
+
+function nextPosition(tx: Tx, workspaceId: string, collectionId: string): number {
+  const [row] = tx.all<{ n: number | null }>(
+    sql`SELECT max(${kbArticles.position}) AS n FROM ${kbArticles} WHERE ${kbArticles.workspaceId} = ${workspaceId} AND ${kbArticles.collectionId} = ${collectionId}`,
+  );
+  return row?.n === null || row?.n === undefined ? 0 : row.n + 1;
+}
+
+function assertSlugFree(tx: Tx, workspaceId: string, slug: string, exceptId: string | null) {
+  if (slugTaken(tx, kbArticles, workspaceId, slug, exceptId))
+    throw conflict("Another article of this workspace has this slug.");
+}
+
+/** The stored body: sanitized HTML (src/lib/sanitize.ts, the allowlist of every rich text) and its text. */
+function cleanBody(html: string): { bodyHtml: string; bodyText: string } {
+  const bodyHtml = sanitizeHtmlBody(html);
+  return { bodyHtml, bodyText: htmlToText(bodyHtml) };
+}
+
+/** `published_at` after a status change: set when an article is published, kept while it stays so, cleared on unpublishing. */
+function publishedAtAfter(current: KbArticleRow | null, status: Status, now: string): string | null {
+  if (status === "draft") return null;
+  return current?.status === "published" ? current.publishedAt : now;
+}
+
+export function createArticle(
+  ctx: RequestContext,
+  input: ArticleInput & { collection_id: string; title: string },
+  deps: Deps,
+): KbArticleRow {
+  const body = cleanBody(input.body_html ?? "");
+  return withTx(deps.db, (tx) => {
+    requireCollection(tx, ctx.workspaceId, input.collection_id);
+    let slug: string;
+    if (input.slug) {
+      assertSlugFree(tx, ctx.workspaceId, input.slug, null);
+      slug = input.slug;
+    } else slug = freeSlug(tx, kbArticles, ctx.workspaceId, slugFrom(input.title, "article"));
+    const now = deps.clock.now().toISOString();
+    const status = input.status ?? "draft";
+    const row = tx
+      .insert(kbArticles)
+      .values({
+        id: newId(),
+        workspaceId: ctx.workspaceId,
+        collectionId: input.collection_id,
+        title: input.title,
+        slug,
+        ...body,
+        status,
+        views: 0,
+        position: input.position ?? nextPosition(tx, ctx.workspaceId, input.collection_id),
+        publishedAt: publishedAtAfter(null, status, now),
+        createdBy: actorUserId(ctx),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    appendEvent(tx, kbArticleCreated, { workspaceId: ctx.workspaceId, data: { kb_article: presentArticle(row) } });
+    return row;
+  });
+}
+
+export function updateArticle(ctx: RequestContext, id: string, input: ArticleInput, deps: Deps): KbArticleRow {
+  const body = input.body_html !== undefined ? cleanBody(input.body_html) : null;
+  return withTx(deps.db, (tx) => {
+    const current = requireArticle(tx, ctx.workspaceId, id);
+    const now = deps.clock.now().toISOString();
+    const patch: Partial<KbArticleRow> = {};
+    if (input.collection_id !== undefined && input.collection_id !== current.collectionId) {
+      requireCollection(tx, ctx.workspaceId, input.collection_id);
+      patch.collectionId = input.collection_id;
+      // Moved without a position: it goes last in its new collection.
+      if (input.position === undefined) patch.position = nextPosition(tx, ctx.workspaceId, input.collection_id);
+    }
+    if (input.title !== undefined) patch.title = input.title;
+    if (input.slug !== undefined) {
+      assertSlugFree(tx, ctx.workspaceId, input.slug, id);
+      patch.slug = input.slug;
+    }
+    if (body) Object.assign(patch, body);
+    if (input.position !== undefined) patch.position = input.position;
+    if (input.status !== undefined) {
+      patch.status = input.status;
+      patch.publishedAt = publishedAtAfter(current, input.status, now);
+    }
+    const row = tx
+      .update(kbArticles)
+      .set({ ...patch, updatedAt: now })
+      .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)))
+      .returning()
+      .get();
+    appendEvent(tx, kbArticleUpdated, { workspaceId: ctx.workspaceId, data: { kb_article: presentArticle(row) } });
+    return row;
+  });
+}
+
+export function deleteArticle(ctx: RequestContext, id: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    requireArticle(tx, ctx.workspaceId, id);
+    tx.delete(kbArticles)
+      .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)))
+      .run();
+    appendEvent(tx, kbArticleDeleted, { workspaceId: ctx.workspaceId, data: { kb_article_id: id } });
+  });
+}

@@ -1,0 +1,16 @@
+/** What other features may use of the knowledge base: the help center's published reads, and article search. */
+export {
+  countArticleView,
+  featuredArticles,
+  publishedArticleBySlug,
+  publishedArticleSlugs,
+  publishedArticlesOf,
+  publishedCollectionById,
+  publishedCollectionBySlug,
+  publishedCollections,
+  searchPublishedArticles,
+  type PublishedArticle,
+  type PublishedArticleSummary,
+} from "./kb.published";
+export { searchArticles } from "./kb.global-search";
+export { KbArticleSchema, KbCollectionSchema } from "./kb.schemas";

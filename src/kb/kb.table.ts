@@ -1,0 +1,51 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, id, timestamp, updatedAt, workspaceId } from "../db/columns";
+
+/** Knowledge base collections: the sections of the help center, ordered by `position`. */
+export const kbCollections = sqliteTable(
+  "kb_collections",
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    name: text("name").notNull(),
+    /** Unique among the workspace's collections; kept when the name changes (links stay valid). */
+    slug: text("slug").notNull(),
+    description: text("description").notNull().default(""),
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("kb_collections_slug_unique").on(t.workspaceId, t.slug),
+    index("kb_collections_position_idx").on(t.workspaceId, t.position),
+  ],
+);
+
+/** Knowledge base articles: stored sanitized (`body_html`) with `body_text` derived; in the FTS index (migrations/custom/0120). */
+export const kbArticles = sqliteTable(
+  "kb_articles",
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    collectionId: text("collection_id").notNull(),
+    title: text("title").notNull(),
+    /** Unique among the workspace's articles; kept when the title changes (links stay valid). */
+    slug: text("slug").notNull(),
+    bodyHtml: text("body_html").notNull().default(""),
+    bodyText: text("body_text").notNull().default(""),
+    status: text("status", { enum: ["draft", "published"] })
+      .notNull()
+      .default("draft"),
+    views: integer("views").notNull().default(0),
+    position: integer("position").notNull().default(0),
+    publishedAt: timestamp("published_at"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("kb_articles_slug_unique").on(t.workspaceId, t.slug),
+    index("kb_articles_collection_idx").on(t.workspaceId, t.collectionId, t.position),
+    index("kb_articles_position_idx").on(t.workspaceId, t.position),
+  ],
+);

@@ -1,0 +1,143 @@
+import { useState } from "react";
+import { canWrite, useRole } from "../lib/api/session";
+import type { KbArticle } from "../lib/api/types";
+import { useWorkspace } from "../lib/resources/workspace";
+import { Link } from "../lib/router/Link";
+import { navigate } from "../lib/router/router";
+import { timeAgo } from "../lib/ui/bits";
+import { Field, FormError } from "../lib/ui/form";
+import { ErrorBox, Loading } from "../lib/ui/states";
+import { useArticle, useCollections, useKbWrites } from "./kb.queries";
+import { helpCenterUrl } from "./KnowledgeBase";
+import { RichTextEditor } from "./RichTextEditor";
+
+export function ArticleEditor({ id }: { id: string }) {
+  const article = useArticle(id);
+  if (article.isPending) return <Loading />;
+  if (article.isError) return <ErrorBox error={article.error} retry={() => article.refetch()} />;
+  // One form per article: its fields start from the stored version and stay the editor's until saved.
+  return <ArticleForm key={article.data.id} article={article.data} />;
+}
+
+function ArticleForm({ article }: { article: KbArticle }) {
+  const role = useRole();
+  const writer = canWrite(role);
+  const collections = useCollections();
+  const workspace = useWorkspace();
+  const writes = useKbWrites();
+  const [title, setTitle] = useState(article.title);
+  const [html, setHtml] = useState(article.body_html);
+  const [collectionId, setCollectionId] = useState(article.collection_id);
+  const [dirty, setDirty] = useState(false);
+  const save = writes.updateArticle;
+  const published = article.status === "published";
+  const enabled = workspace.data?.settings?.help_center_enabled === true;
+  const publicUrl = workspace.data ? `${helpCenterUrl(workspace.data.slug)}/articles/${article.slug}` : null;
+
+  const submit = (status?: "draft" | "published") =>
+    save.mutate(
+      { id: article.id, title, body_html: html, collection_id: collectionId, ...(status ? { status } : {}) },
+      {
+        onSuccess: (saved) => {
+          setDirty(false);
+          setHtml(saved.body_html);
+        },
+      },
+    );
+  const edit =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setDirty(true);
+    };
+
+  return (
+    <section className="detail-page">
+      <header className="page-head">
+        <Link to={`/kb?collection=${article.collection_id}`} className="muted">
+          Knowledge base
+        </Link>
+        <span className="muted">/</span>
+        <h1>{article.title}</h1>
+        <span className={`pill ${published ? "pill-active" : "pill-pending"}`} data-testid="article-status">
+          {published ? "Published" : "Draft"}
+        </span>
+        <span className="grow" />
+        {published && enabled && publicUrl && (
+          <a href={publicUrl} target="_blank" rel="noreferrer">
+            View on the help center
+          </a>
+        )}
+      </header>
+      <form
+        className="stack kb-editor"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+        noValidate
+      >
+        <div className="row2">
+          <Field label="Title" name="title" error={save.error}>
+            <input value={title} onChange={(e) => edit(setTitle)(e.target.value)} disabled={!writer} />
+          </Field>
+          <Field label="Collection" name="collection_id" error={save.error}>
+            <select value={collectionId} onChange={(e) => edit(setCollectionId)(e.target.value)} disabled={!writer}>
+              {(collections.data ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <div className="field">
+          <span className="field-label" id="article-body-label">
+            Body
+          </span>
+          <RichTextEditor html={html} onChange={edit(setHtml)} label="Article body" disabled={!writer} />
+        </div>
+        <FormError error={save.error} fields={["title", "collection_id"]} />
+        <p className="muted small">
+          {published ? `Published ${timeAgo(article.published_at)}` : "Draft: not on the help center."} · Updated{" "}
+          {timeAgo(article.updated_at)} · {article.views} views
+          {published && !enabled && " · the help center is off, so nobody sees it yet."}
+        </p>
+        {writer && (
+          <div className="actions">
+            <button type="submit" className="btn" disabled={save.isPending}>
+              {dirty ? (published ? "Save and update" : "Save draft") : "Saved"}
+            </button>
+            {published ? (
+              <button type="button" className="btn" disabled={save.isPending} onClick={() => submit("draft")}>
+                Unpublish
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={save.isPending}
+                onClick={() => submit("published")}
+              >
+                Publish
+              </button>
+            )}
+            <span className="grow" />
+            <button
+              type="button"
+              className="btn btn-danger"
+              onClick={() => {
+                if (window.confirm(`Delete “${article.title}”?`))
+                  writes.deleteArticle.mutate(article.id, {
+                    onSuccess: () => navigate(`/kb?collection=${article.collection_id}`),
+                  });
+              }}
+            >
+              Delete
+            </button>
+          </div>
+        )}
+      </form>
+    </section>
+  );
+}
