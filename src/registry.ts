@@ -1,4 +1,5 @@
 import { apiKeysModule } from "./api-keys/api-keys.module";
+import { assignmentModule } from "./assignment/assignment.module";
 import { attachmentsModule } from "./attachments/attachments.module";
 import { auditModule } from "./audit/audit.module";
 import { companiesModule } from "./contacts/companies.module";
@@ -62,4 +63,5 @@ export const modules: FeatureModule[] = [
   viewsModule,
   savedRepliesModule,
   notificationsModule,
+  assignmentModule,
 ];

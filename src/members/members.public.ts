@@ -32,6 +32,7 @@ export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) 
 /** What other features may use of members: membership reads and the writes workspaces and invitations make. */
 export {
   addWorkspaceMember,
+  assignableMembers,
   findMember,
   insertOwnerMembership,
   isMember,
@@ -39,10 +40,14 @@ export {
   memberIdsOfWorkspace,
   memberRoleOf,
   membersAmong,
+  setMemberAvailability,
   setMemberRole,
   setUserPicture,
+  touchMemberSeen,
+  type AssignableMember,
   type MemberLeft,
 } from "./members.service";
 export type { MemberJson } from "./members.present";
 export { MemberSchema } from "./members.schemas";
-export { registerOpenTicketCounter, type OpenTicketCounter } from "./members.open-tickets";
+export { openTicketsOf, registerOpenTicketCounter, type OpenTicketCounter } from "./members.open-tickets";
+export { presenceOf, registerAwayCutoff, type AwayCutoff } from "./members.presence";
