@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiKeySchema } from "./api-keys/api-keys.schemas";
+import { AssignmentSchema } from "./assignment/assignment.schemas";
 import { AuditLogSchema } from "./audit/audit.schemas";
 import { SessionSchema, UserSchema } from "./auth/auth.schemas";
 import { CompanySchema, ContactSchema } from "./contacts/contacts.schemas";
@@ -30,6 +31,7 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [MessageSchema, "Message"],
   [AttachmentSchema, "Attachment"],
   [NotificationSchema, "Notification"],
+  [AssignmentSchema, "Assignment"],
   [ContactSchema, "Contact"],
   [CompanySchema, "Company"],
   [TagSchema, "Tag"],

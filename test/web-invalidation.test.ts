@@ -31,6 +31,10 @@ const CACHED: QueryKey[] = [
   ["workspace"],
   ["my-sessions"],
   ["instance-status"],
+  ["notifications", "badge"],
+  ["notifications", "list", false],
+  ["notification-preferences"],
+  ["assignment"],
 ];
 
 function staleAfter(type: string, data: Record<string, unknown> = {}): string[] {
@@ -63,6 +67,7 @@ describe("realtime events stale the queries their resources declare", () => {
     ["webhook.created", {}, keys(["webhooks"])],
     ["workspace.updated", {}, keys(["workspace"])],
     ["event.hidden", {}, keys(["tickets", { view: "all" }], ["counts"])],
+    ["notification.created", {}, keys(["notifications", "badge"], ["notifications", "list", false])],
     ["unknown.thing", {}, []],
   ];
   for (const [type, data, expected] of cases) {

@@ -9,6 +9,7 @@ import { workspaceResource } from "../lib/resources/workspace";
 import type { Resource } from "../lib/realtime/invalidation";
 import { mailboxesResource, webhooksResource } from "../settings/settings.queries";
 import { ticketsResource } from "../tickets/tickets.queries";
+import { notificationsResource } from "../notifications/notifications.queries";
 
 /**
  * Every resource the agent app caches, with the realtime events that make its queries stale: the
@@ -27,4 +28,5 @@ export const resources: readonly Resource[] = [
   mailboxesResource,
   webhooksResource,
   workspaceResource,
+  notificationsResource,
 ];
