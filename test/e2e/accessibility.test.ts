@@ -413,6 +413,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["workspace", "h1"],
         ["members", "table"],
         ["teams", "h1"],
+        ["assignment", "h1"],
         ["labels", ".sortable"],
         ["fields", "h1"],
         ["views", "h1"],
@@ -454,6 +455,9 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       found.push(...(await audit("profile with two-factor setup")));
       await visit("/inbox/snoozed", "main");
       found.push(...(await audit("snoozed folder")));
+      await visit("/notifications", "#notifications-title");
+      await page.waitForLoadState("networkidle");
+      found.push(...(await audit("notifications")));
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole("button", { name: "Menu" }).click();
       await shown(page.locator(".shell.nav-open .sidebar"));

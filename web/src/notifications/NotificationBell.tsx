@@ -1,4 +1,4 @@
-import { Link } from "../lib/router/Link";
+import { linkHandler } from "../lib/router/router";
 import { useUnreadCount } from "./notifications.queries";
 
 /** The header's bell: unread count, live (notification.created refreshes it), opens the notifications page. */
@@ -6,12 +6,14 @@ export function NotificationBell({ active }: { active: boolean }) {
   const unread = useUnreadCount().data ?? 0;
   const label = unread ? `Notifications, ${unread} unread` : "Notifications";
   return (
-    <Link
-      to="/notifications"
+    <a
+      href="/notifications"
+      onClick={linkHandler("/notifications")}
       className={`btn-icon bell${active ? " active" : ""}`}
       aria-label={label}
       title={label}
       data-testid="bell"
+      aria-current={active ? "page" : undefined}
     >
       <span aria-hidden="true">🔔</span>
       {unread > 0 && (
@@ -19,6 +21,6 @@ export function NotificationBell({ active }: { active: boolean }) {
           {unread > 99 ? "99+" : unread}
         </span>
       )}
-    </Link>
+    </a>
   );
 }
