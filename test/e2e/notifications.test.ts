@@ -31,8 +31,20 @@ let desk: RunningDesk;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 let workspaceId = "";
-const owner = { name: "Olivia Owner", email: "olivia@notify.test", password: "correct horse battery", token: "", id: "" };
-const agent = { name: "Arthur Agent", email: "arthur@notify.test", password: "battery staple horse", token: "", id: "" };
+const owner = {
+  name: "Olivia Owner",
+  email: "olivia@notify.test",
+  password: "correct horse battery",
+  token: "",
+  id: "",
+};
+const agent = {
+  name: "Arthur Agent",
+  email: "arthur@notify.test",
+  password: "battery staple horse",
+  token: "",
+  id: "",
+};
 const as = (who: { token: string }) => ({ authorization: `Bearer ${who.token}`, "desk-workspace": workspaceId });
 
 async function signedIn(who: { email: string; password: string }): Promise<Page> {
@@ -57,7 +69,10 @@ describe.skipIf(!ready.ok)("notifications and availability (Chromium against dis
     owner.token = registered.token;
     owner.id = registered.userId;
     workspaceId = registered.headers["desk-workspace"]!;
-    const invitation = await call(desk.url, "POST", "/v1/invitations", as(owner), { email: agent.email, role: "agent" });
+    const invitation = await call(desk.url, "POST", "/v1/invitations", as(owner), {
+      email: agent.email,
+      role: "agent",
+    });
     const token = String(invitation.body.url).split("/").pop();
     const accepted = await call(
       desk.url,
