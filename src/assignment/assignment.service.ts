@@ -71,11 +71,14 @@ export function updateAssignment(
     if (patch.mode !== undefined && patch.mode !== before.mode)
       updateWorkspace(ctx, { settings: { auto_assign: patch.mode } }, deps);
     if (patch.rules !== undefined || patch.auto_away_minutes !== undefined) {
+      const autoAwayMinutes = patch.auto_away_minutes ?? before.auto_away_minutes;
       const row = {
         workspaceId: ctx.workspaceId,
         rules: patch.rules ?? before.rules,
-        autoAwayMinutes: patch.auto_away_minutes ?? before.auto_away_minutes,
+        autoAwayMinutes,
         updatedAt: deps.clock.now().toISOString(),
+        // A new auto-away length starts the presence job's announcements afresh.
+        ...(autoAwayMinutes !== before.auto_away_minutes ? { awayAnnouncedUntil: null } : {}),
       };
       tx.insert(assignmentSettings)
         .values(row)

@@ -13,6 +13,8 @@ export const assignmentSettings = sqliteTable("assignment_settings", {
   workspaceId: workspaceId().primaryKey(),
   rules: json<AssignmentRule[]>("rules").notNull(),
   autoAwayMinutes: integer("auto_away_minutes").notNull().default(0),
+  /** The auto-away cutoff the presence job has announced up to (member.updated for those it passed). */
+  awayAnnouncedUntil: text("away_announced_until"),
   updatedAt: text("updated_at").notNull(),
 });
 

@@ -8,6 +8,8 @@ import { manualClock } from "../lib/clock";
 import { members } from "../members/members.table";
 import { notificationsOf } from "../notifications/notifications.public";
 import { eventsAfter, lastSeq, newTeam, newTicket } from "../tickets/tickets.testkit";
+import { enqueue } from "../jobs/enqueue";
+import { autoAwayJob } from "./assignment.jobs";
 import { autoAssignTicket } from "./assignment.public";
 
 const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
@@ -457,5 +459,50 @@ describe("POST /v1/me/heartbeat and auto-away", () => {
     await desk.api("PATCH", "/v1/assignment", { headers: admin.headers, body: { auto_away_minutes: 0 } });
     clock.advance(24 * 60 * 60_000);
     expect(await presence()).toMatchObject({ presence: "online" });
+  });
+});
+
+describe("the auto-away job", () => {
+  test("announces (member.updated, presence away) each member the cutoff passed, once", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const offline = await addMember(desk, workspace.id, "agent");
+    await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { auto_away_minutes: 10 } });
+    await desk.api("PATCH", "/v1/members/me/availability", {
+      headers: offline.headers,
+      body: { availability: "offline" },
+    });
+    const runJob = async () => {
+      withTx(desk.deps.db, (tx) => enqueue(tx, autoAwayJob, {}));
+      await desk.jobs.drain();
+    };
+    await runJob();
+    clock.advance(60_000);
+    await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
+    await desk.api("POST", "/v1/me/heartbeat", { headers: offline.headers });
+    await runJob();
+    clock.advance(5 * 60_000);
+    await desk.api("POST", "/v1/me/heartbeat", { headers: owner.headers });
+    let before = lastSeq(desk, workspace.id);
+    clock.advance(5 * 60_000 + 1);
+    await runJob();
+    // the agent's heartbeat is now over 10 minutes old; the owner's is not; the offline member stays offline
+    const emitted = eventsAfter(desk, workspace.id, before);
+    expect(emitted.map((e) => e.type)).toEqual(["member.updated"]);
+    expect(emitted[0]!.data).toMatchObject({
+      member: { user: { id: agent.id }, availability: "online", presence: "away" },
+    });
+    before = lastSeq(desk, workspace.id);
+    await runJob();
+    clock.advance(60_000);
+    await runJob();
+    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+    clock.advance(5 * 60_000);
+    await runJob();
+    expect(
+      eventsAfter(desk, workspace.id, before).map(
+        (e) => (e.data as { member: { user: { id: string } } }).member.user.id,
+      ),
+    ).toEqual([owner.id]);
   });
 });

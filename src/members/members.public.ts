@@ -40,6 +40,8 @@ export {
   memberIdsOfWorkspace,
   memberRoleOf,
   membersAmong,
+  membersLastSeenBetween,
+  publishMemberUpdated,
   setMemberAvailability,
   setMemberRole,
   setUserPicture,

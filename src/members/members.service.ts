@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, ne, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, inArray, lt, ne, or } from "drizzle-orm";
 import { users } from "../auth/auth.table";
 import { roleAtLeast, type RequestContext, type Role } from "../auth/context";
 import { grantDeniedDetail, mayAlterRole, mayGrantRole } from "../auth/grants";
@@ -353,4 +353,24 @@ export function touchMemberSeen(db: Db, tx: Tx, workspaceId: string, userId: str
   if (presenceOf({ ...row.member, lastSeenAt: now }, cutoff) !== was)
     return publishMemberUpdated(db, tx, workspaceId, userId);
   return null;
+}
+
+/**
+ * Online members whose last heartbeat falls in [from, to): those whom auto-away turned away as its
+ * cutoff moved from `from` to `to` (the assignment feature's job tells everyone with member.updated).
+ */
+export function membersLastSeenBetween(tx: Queryable, workspaceId: string, from: string, to: string): string[] {
+  return tx
+    .select({ userId: members.userId })
+    .from(members)
+    .where(
+      and(
+        eq(members.workspaceId, workspaceId),
+        eq(members.availability, "online"),
+        gte(members.lastSeenAt, from),
+        lt(members.lastSeenAt, to),
+      ),
+    )
+    .all()
+    .map((r) => r.userId);
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `assignment_settings` ADD `away_announced_until` text;
