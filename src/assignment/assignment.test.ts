@@ -268,6 +268,26 @@ describe("auto-assignment on creation", () => {
     const ids = await created(desk, owner, 4, { team_id: t.id });
     const order = [a.id, b.id].sort();
     expect(assigneesOf(desk, ids)).toEqual([...order, ...order]);
+    // a mailbox rule: that mailbox's tickets go round robin among everyone eligible; a team rule wins over it
+    const mailbox = await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "Billing", email: `billing-${t.id.slice(-6)}@rules.test` },
+    });
+    expect(mailbox.status).toBe(201);
+    await desk.api("PATCH", "/v1/assignment", {
+      headers: owner.headers,
+      body: {
+        rules: [
+          { target_type: "mailbox", target_id: mailbox.body.id, mode: "load_balanced" },
+          { target_type: "team", target_id: t.id, mode: "none" },
+        ],
+      },
+    });
+    const [viaMailbox] = await created(desk, owner, 1, { mailbox_id: mailbox.body.id });
+    // the owner has no open tickets, a and b two each: load balanced picks the owner
+    expect(assigneesOf(desk, [viaMailbox!])).toEqual([owner.id]);
+    const [teamWins] = await created(desk, owner, 1, { mailbox_id: mailbox.body.id, team_id: t.id });
+    expect(assigneesOf(desk, [teamWins!])).toEqual([null]);
   });
 
   test("autoAssignTicket (triage's door) assigns an unassigned ticket and leaves an assigned one", async () => {
