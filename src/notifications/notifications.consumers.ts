@@ -4,7 +4,8 @@ import { defineConsumer } from "../events/consumers";
 import type { StoredEvent } from "../events/envelope";
 import { memberRoleOf } from "../members/members.public";
 import { memberIdsOf, privateTeamOfWorkspace } from "../teams/teams.public";
-import { ticketOfWorkspace } from "../tickets/tickets.public";
+import { firstMessageAuthorOf, ticketOfWorkspace } from "../tickets/tickets.public";
+import { userRef } from "../users/users.public";
 import { mentionedUserIds } from "./notifications.mentions";
 import { type NewNotification, notify } from "./notifications.service";
 
@@ -78,14 +79,39 @@ function tell(
   );
 }
 
+type CreatedData = { ticket: { id: string; assignee: { id: string } | null; spam: boolean; created_at: string } };
+
+/**
+ * A ticket created already assigned: its creator is the author of its first message (written in
+ * the same instant); the assignee is told unless they created it. Without a first message the
+ * creator is unknown and nobody is told.
+ */
+function assignedAtCreation(tx: Tx, deps: Deps, event: StoredEvent): void {
+  const { ticket } = event.data as CreatedData;
+  if (!ticket.assignee || ticket.spam) return;
+  const author = firstMessageAuthorOf(tx, event.workspace_id, ticket.id);
+  if (!author || author.createdAt !== ticket.created_at || author.authorType === "contact") return;
+  if (author.authorUserId === ticket.assignee.id) return;
+  const found = ticketOf(tx, event, ticket.id);
+  if (!found) return;
+  tell(tx, deps, event, found, ticket.assignee.id, "assigned", {
+    from: null,
+    by: author.authorUserId,
+    by_name: userRef(tx, author.authorUserId)?.name ?? author.authorType,
+    via: author.authorType,
+  });
+}
+
 /**
  * `assigned`: the new assignee of any assignee change someone else made (a person, an API key,
- * an automation or auto-assignment), read from the `assigned` activity, which names the actor.
+ * an automation or auto-assignment), read from the `assigned` activity, which names the actor;
+ * and the assignee of a ticket someone else created already assigned.
  */
 export const notifyAssigned = defineConsumer<Deps>({
   name: "notifications.assigned",
-  types: ["activity.created"],
+  types: ["activity.created", "ticket.created"],
   handle(tx, event, { deps }) {
+    if (event.type === "ticket.created") return assignedAtCreation(tx, deps, event);
     const { ticket_id, activity } = event.data as ActivityData;
     if (activity.type !== "assigned" || typeof activity.data.to !== "string") return;
     const to = activity.data.to;

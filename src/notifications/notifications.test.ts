@@ -231,6 +231,22 @@ describe("produced notifications", () => {
     expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, owner.id))).toEqual([]);
   });
 
+  test("assigned: a ticket someone else created already assigned (its first message names the creator)", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const mine = await newTicket(desk, owner, { assignee_id: agent.id, body_html: "<p>For you</p>", kind: "note" });
+    await newTicket(desk, agent, { assignee_id: agent.id, body_html: "<p>For me</p>", kind: "note" });
+    await newTicket(desk, owner, { assignee_id: agent.id });
+    await drain();
+    expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id))).toEqual([
+      expect.objectContaining({
+        type: "assigned",
+        ticket: expect.objectContaining({ id: mine.id }),
+        data: { from: null, by: owner.id, by_name: owner.name, via: "user" },
+      }),
+    ]);
+  });
+
   test("mentioned: members named in a note's mention markup who may see the ticket; never the author", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
