@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiKeySchema } from "./api-keys/api-keys.schemas";
+import { AssignmentSchema } from "./assignment/assignment.schemas";
 import { AuditLogSchema } from "./audit/audit.schemas";
 import { AutomationSchema } from "./automations/automations.schemas";
 import { SessionSchema, UserSchema } from "./auth/auth.schemas";
@@ -35,6 +36,7 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [MessageSchema, "Message"],
   [AttachmentSchema, "Attachment"],
   [NotificationSchema, "Notification"],
+  [AssignmentSchema, "Assignment"],
   [ContactSchema, "Contact"],
   [CompanySchema, "Company"],
   [TagSchema, "Tag"],

@@ -1,4 +1,5 @@
 import { apiKeysModule } from "./api-keys/api-keys.module";
+import { assignmentModule } from "./assignment/assignment.module";
 import { attachmentsModule } from "./attachments/attachments.module";
 import { auditModule } from "./audit/audit.module";
 import { backupsModule } from "./backups/backups.module";
@@ -77,4 +78,5 @@ export const modules: FeatureModule[] = [
   systemModule,
   slaModule,
   widgetModule,
+  assignmentModule,
 ];

@@ -37,6 +37,10 @@ const CACHED: QueryKey[] = [
   ["kb-articles", "c1"],
   ["kb-article", "a1"],
   ["kb-article", "a2"],
+  ["notifications", "badge"],
+  ["notifications", "list", false],
+  ["notification-preferences"],
+  ["assignment"],
 ];
 
 function staleAfter(type: string, data: Record<string, unknown> = {}): string[] {
@@ -74,6 +78,7 @@ describe("realtime events stale the queries their resources declare", () => {
     ["kb_article.updated", { kb_article: { id: "a1" } }, keys(["kb-articles", "c1"], ["kb-article", "a1"])],
     ["kb_article.deleted", { kb_article_id: "a2" }, keys(["kb-articles", "c1"], ["kb-article", "a2"])],
     ["event.hidden", {}, keys(["tickets", { view: "all" }], ["counts"])],
+    ["notification.created", {}, keys(["notifications", "badge"], ["notifications", "list", false])],
     ["unknown.thing", {}, []],
   ];
   for (const [type, data, expected] of cases) {

@@ -25,10 +25,15 @@ const mailbox = await desk.api("POST", "/v1/mailboxes", {
 });
 expect(mailbox.status).toBe(201);
 
-let failNextCommit = false;
+/**
+ * Fails the next commit that holds the door's change (`holdsChange` reads the uncommitted state on
+ * the same connection). Background commits of other work (consumers, recurring jobs) pass, so the
+ * commit that fails is the door's own whatever runs meanwhile.
+ */
+let failCommitWhen: (() => boolean) | null = null;
 beforeEachCommit(desk.deps.db, () => {
-  if (!failNextCommit) return;
-  failNextCommit = false;
+  if (!failCommitWhen?.()) return;
+  failCommitWhen = null;
   throw new Error("disk full (on purpose)");
 });
 
@@ -58,7 +63,7 @@ function smtpSession(commands: string[]): Promise<string[]> {
 
 describe("doors answer after the commit", () => {
   test("HTTP: a write whose commit fails answers 500, not 201, and nothing is stored", async () => {
-    failNextCommit = true;
+    failCommitWhen = () => count("SELECT count(*) AS n FROM contacts WHERE email = ?", "never@doors.test") > 0;
     const res = await desk.api("POST", "/v1/contacts", {
       headers: owner.headers,
       body: { name: "Never stored", email: "never@doors.test" },
@@ -93,7 +98,7 @@ describe("doors answer after the commit", () => {
         `${raw}\r\n.\r\n`,
         "QUIT\r\n",
       ]);
-    failNextCommit = true;
+    failCommitWhen = () => count("SELECT count(*) AS n FROM tickets WHERE workspace_id = ?", workspace.id) > 0;
     const refused = await session();
     expect(refused.at(-2)).toMatch(/^4\d\d /);
     expect(count("SELECT count(*) AS n FROM tickets WHERE workspace_id = ?", workspace.id)).toBe(0);

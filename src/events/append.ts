@@ -5,7 +5,7 @@ import { newId } from "../lib/ids";
 import { schemaDrift } from "../http/response-check";
 import { currentEventCause } from "./cause";
 import type { AnyEventDefinition, EventData } from "./define";
-import { teamTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
+import { teamTopic, userTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
 import { systemClock } from "../lib/clock";
 
 /** What a writer says about one event besides its type; `data` is checked against the type's schema at compile time. */
@@ -15,6 +15,11 @@ export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
   visibility?: Visibility;
   /** The private team the event concerns: its full form then goes to that team's topic only. */
   privateTeamId?: string | null;
+  /**
+   * A personal event (a notification): its main topic is this person's `user:<uid>` instead of the
+   * workspace's, and only they see it in full (live and in replay); others get stand-ins.
+   */
+  personalTo?: string;
   /** `user:<uid>`, `contact:<wid>:<cid>` and similar extra fan-out topics. */
   extraTopics?: string[];
   occurredAt?: string;
@@ -60,7 +65,11 @@ function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
   const row = statements.nextSeq.get(input.workspaceId);
   if (!row) throw new Error(`appendEvent: workspace ${input.workspaceId} does not exist`);
   const privateTeamId = input.privateTeamId ?? null;
-  const mainTopic = privateTeamId ? teamTopic(input.workspaceId, privateTeamId) : workspaceTopic(input.workspaceId);
+  const mainTopic = input.personalTo
+    ? userTopic(input.personalTo)
+    : privateTeamId
+      ? teamTopic(input.workspaceId, privateTeamId)
+      : workspaceTopic(input.workspaceId);
   const event: StoredEvent = {
     id: newId(),
     seq: row.event_seq,

@@ -20,6 +20,16 @@ export const teamTopic = (workspaceId: string, teamId: string) => `team:${worksp
 export const userTopic = (userId: string) => `user:${userId}`;
 export const contactTopic = (workspaceId: string, contactId: string) => `contact:${workspaceId}:${contactId}`;
 
+/**
+ * The person a personal event belongs to (its main topic is their `user:<uid>`, as for
+ * `notification.created`), or null. Only that person's sockets and replays get it in full; everyone
+ * else in the workspace gets the `event.hidden` stand-in, so seqs stay contiguous for all.
+ */
+export function personOf(event: Pick<Envelope, "topics">): string | null {
+  const main = event.topics[0];
+  return main?.startsWith("user:") ? main.slice(5) : null;
+}
+
 /** What the workspace topic (and replay) shows in place of an event about a private team. */
 export function hiddenStandIn(event: Envelope): Envelope {
   return {

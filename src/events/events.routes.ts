@@ -78,19 +78,32 @@ export function replayEvents(
 export function eventsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/events", tags: ["events"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => replayEvents(deps.db, ctx, query.since, query.limit, deps.events.readScopeOf), {
-      access: { role: "viewer" },
-      query: ReplayQuery,
-      response: { 200: z.object({ data: z.array(EnvelopeSchema), next_cursor: z.string().nullable() }) },
-      detail: {
-        summary: "Replay events after a sequence number",
-        description:
-          "Ascending by `seq`; `limit` 1 to 1000 (default 100). `next_cursor` is the last returned seq while more follow: pass it as `since`. " +
-          "Events the caller may not read come back as `event.hidden` stand-ins with the same seq and no data: events about a private team it " +
-          "cannot see, and for an API key events outside its scopes (tickets:read for ticket, message, activity, view, saved reply, " +
-          "automation, SLA policy and notification events; contacts:read for contacts and companies; " +
-          "settings:read for members, teams, mailboxes, webhooks, the workspace and billing; labels and custom fields need none). " +
-          "Events are kept 7 days (EVENT_RETENTION).",
+    .get(
+      "/",
+      ({ ctx, query }) =>
+        replayEvents(
+          deps.db,
+          { ...ctx, person: ctx.actor.type === "user" ? ctx.actor.userId : null },
+          query.since,
+          query.limit,
+          deps.events.readScopeOf,
+        ),
+      {
+        access: { role: "viewer" },
+        query: ReplayQuery,
+        response: { 200: z.object({ data: z.array(EnvelopeSchema), next_cursor: z.string().nullable() }) },
+        detail: {
+          summary: "Replay events after a sequence number",
+          description:
+            "Ascending by `seq`; `limit` 1 to 1000 (default 100). `next_cursor` is the last returned seq while more follow: pass it as `since`. " +
+            "Events the caller may not read come back as `event.hidden` stand-ins with the same seq and no data: events about a private team it " +
+            "cannot see, and for an API key events outside its scopes (tickets:read for ticket, message, activity, view, saved reply, " +
+            "automation, SLA policy and notification events; contacts:read for contacts and companies; " +
+            "settings:read for members, teams, mailboxes, webhooks, the workspace and billing; labels and custom fields need none). " +
+            "Personal events (`notification.created`, whose first topic is `user:<uid>`) are shown in full only to that person; " +
+            "everyone else, API keys included, gets the stand-in. " +
+            "Events are kept 7 days (EVENT_RETENTION).",
+        },
       },
-    });
+    );
 }

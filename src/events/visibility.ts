@@ -1,13 +1,18 @@
 import type { Scope } from "../auth/context";
 import type { ReadScopeOf } from "./catalogue";
-import { hiddenStandIn, type Envelope } from "./envelope";
+import { hiddenStandIn, personOf, type Envelope } from "./envelope";
 
 /**
  * What a credential may read, for deciding which events it sees in full: an API key's scopes
  * (null for people, whom their role and the topics they join limit) and the private teams whose
  * tickets it sees.
  */
-export type ReadGrant = { scopes: readonly Scope[] | null; visibleTeams: "all" | readonly string[] };
+export type ReadGrant = {
+  scopes: readonly Scope[] | null;
+  visibleTeams: "all" | readonly string[];
+  /** The person asking (null for API keys): personal events (notifications) are theirs alone. */
+  person: string | null;
+};
 
 /**
  * Whether a credential with `grant` may read events of `type` (private teams aside). The read
@@ -23,10 +28,12 @@ export function mayReadEventType(grant: Pick<ReadGrant, "scopes">, type: string,
 /** Whether a credential with `grant` may read this event in full. */
 export function mayReadEvent(
   grant: ReadGrant,
-  event: { type: string; private_team_id: string | null },
+  event: { type: string; private_team_id: string | null; topics: string[] },
   readScopeOf: ReadScopeOf,
 ): boolean {
   if (event.type === "event.hidden") return true;
+  const person = personOf(event);
+  if (person !== null && grant.person !== person) return false;
   if (
     event.private_team_id !== null &&
     grant.visibleTeams !== "all" &&

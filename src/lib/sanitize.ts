@@ -135,6 +135,8 @@ const OPTIONS: SanitizeHtml.IOptions = {
     col: ["span", "width"],
     ol: ["start", "type"],
     font: ["color", "size"],
+    // An @mention of a member in a note (src/notifications/notifications.mentions.ts).
+    span: ["data-mention"],
     "*": ["dir", "lang"],
   },
   allowedSchemes: ["http", "https", "mailto", "tel"],
@@ -145,6 +147,13 @@ const OPTIONS: SanitizeHtml.IOptions = {
   nonTextTags: DROPPED_WITH_CONTENT,
   transformTags: {
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: "noopener noreferrer", target: "_blank" } }),
+    span: (tagName, attribs) => {
+      const { "data-mention": mention, ...rest } = attribs;
+      return {
+        tagName,
+        attribs: mention && /^[0-9A-Za-z-]{1,64}$/.test(mention) ? { ...rest, "data-mention": mention } : rest,
+      };
+    },
   },
   exclusiveFilter: (frame) =>
     frame.tag === "img" &&

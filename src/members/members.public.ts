@@ -33,6 +33,7 @@ export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) 
 export {
   addWorkspaceMember,
   adminIdsOfWorkspace,
+  assignableMembers,
   findMember,
   insertOwnerMembership,
   isMember,
@@ -40,10 +41,16 @@ export {
   memberIdsOfWorkspace,
   memberRoleOf,
   membersAmong,
+  membersLastSeenBetween,
+  publishMemberUpdated,
+  setMemberAvailability,
   setMemberRole,
   setUserPicture,
+  touchMemberSeen,
+  type AssignableMember,
   type MemberLeft,
 } from "./members.service";
 export type { MemberJson } from "./members.present";
 export { MemberSchema } from "./members.schemas";
-export { registerOpenTicketCounter, type OpenTicketCounter } from "./members.open-tickets";
+export { openTicketsOf, registerOpenTicketCounter, type OpenTicketCounter } from "./members.open-tickets";
+export { presenceOf, registerAwayCutoff, type AwayCutoff } from "./members.presence";

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, inArray, lt, ne, or } from "drizzle-orm";
 import { users } from "../auth/auth.table";
 import { roleAtLeast, type RequestContext, type Role } from "../auth/context";
 import { grantDeniedDetail, mayAlterRole, mayGrantRole } from "../auth/grants";
@@ -13,7 +13,8 @@ import { userTopic } from "../events/envelope";
 import { forbidden, invalidAt, notFound } from "../lib/errors";
 import { members } from "./members.table";
 import { openTicketsOf } from "./members.open-tickets";
-import { presentMember, type MemberJson } from "./members.present";
+import { awayCutoff, presenceOf } from "./members.presence";
+import { presentMember, type MemberJson, type MemberRow } from "./members.present";
 import type { Clock } from "../lib/clock";
 
 type Deps = { db: Db; clock: Clock };
@@ -49,7 +50,12 @@ function memberRow(tx: Queryable, workspaceId: string, userId: string) {
 export function findMember(db: Db, tx: Queryable, workspaceId: string, userId: string): MemberJson | null {
   const row = memberRow(tx, workspaceId, userId);
   if (!row) return null;
-  return presentMember(row.member, row.user, openTicketsOf(db, tx, workspaceId, [userId]).get(userId) ?? 0);
+  return presentMember(
+    row.member,
+    row.user,
+    openTicketsOf(db, tx, workspaceId, [userId]).get(userId) ?? 0,
+    presenceOf(row.member, awayCutoff(db, tx, workspaceId)),
+  );
 }
 
 export function listMembers(
@@ -83,10 +89,11 @@ export function listMembers(
     ctx.workspaceId,
     rows.map((r) => r.user.id),
   );
+  const cutoff = awayCutoff(deps.db, deps.db, ctx.workspaceId);
   return pageOf(
     rows,
     query.limit,
-    (r) => presentMember(r.member, r.user, open.get(r.user.id) ?? 0),
+    (r) => presentMember(r.member, r.user, open.get(r.user.id) ?? 0, presenceOf(r.member, cutoff)),
     (r) => [r.member.createdAt, r.member.userId],
   );
 }
@@ -116,12 +123,7 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
   const current = memberRow(tx, ctx.workspaceId, userId);
   if (!current) throw notFound("Member");
   const from = current.member.role;
-  if (from === role)
-    return presentMember(
-      current.member,
-      current.user,
-      openTicketsOf(deps.db, tx, ctx.workspaceId, [userId]).get(userId) ?? 0,
-    );
+  if (from === role) return findMember(deps.db, tx, ctx.workspaceId, userId)!;
   if (role === "owner" || from === "owner") requireOwnerFor(ctx, "grant or change the owner role");
   // Demoting takes access away; promoting grants the new role's reach, which the caller must hold.
   if (!mayAlterRole(ctx, from)) throw forbidden(grantDeniedDetail(ctx, from));
@@ -287,4 +289,98 @@ export function setUserPicture(db: Db, tx: Tx, userId: string, url: string | nul
     .map((r) => r.id);
   for (const workspaceId of workspaceIds) publishMemberUpdated(db, tx, workspaceId, userId);
   return workspaceIds;
+}
+
+/** What assignment weighs of a member: role, availability, cap, last heartbeat, and when they joined. */
+export type AssignableMember = {
+  userId: string;
+  role: Role;
+  availability: MemberRow["availability"];
+  maxOpenTickets: number | null;
+  lastSeenAt: string | null;
+  createdAt: string;
+};
+
+/** Every member of the workspace but viewers (who are never assigned), by user id. */
+export function assignableMembers(tx: Queryable, workspaceId: string): AssignableMember[] {
+  return tx
+    .select({
+      userId: members.userId,
+      role: members.role,
+      availability: members.availability,
+      maxOpenTickets: members.maxOpenTickets,
+      lastSeenAt: members.lastSeenAt,
+      createdAt: members.createdAt,
+    })
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), ne(members.role, "viewer")))
+    .orderBy(asc(members.userId))
+    .all();
+}
+
+/**
+ * Sets a member's availability and/or assignment cap (null clears it) in the caller's transaction
+ * and appends `member.updated` when something changed. The caller checks who may do it; a cap
+ * for a viewer is refused here. Answers the member before and after, or null when not a member.
+ */
+export function setMemberAvailability(
+  db: Db,
+  tx: Tx,
+  workspaceId: string,
+  userId: string,
+  patch: { availability?: MemberRow["availability"]; maxOpenTickets?: number | null },
+): { before: MemberJson; after: MemberJson } | null {
+  const before = findMember(db, tx, workspaceId, userId);
+  if (!before) return null;
+  if (patch.maxOpenTickets != null && before.role === "viewer")
+    throw invalidAt("body.max_open_tickets", "Viewers are never assigned tickets, so they take no cap.");
+  const set: Partial<MemberRow> = {};
+  if (patch.availability !== undefined && patch.availability !== before.availability)
+    set.availability = patch.availability;
+  if (patch.maxOpenTickets !== undefined && patch.maxOpenTickets !== before.max_open_tickets)
+    set.maxOpenTickets = patch.maxOpenTickets;
+  if (!Object.keys(set).length) return { before, after: before };
+  tx.update(members)
+    .set(set)
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+    .run();
+  return { before, after: publishMemberUpdated(db, tx, workspaceId, userId) };
+}
+
+/**
+ * Records a heartbeat (`last_seen_at`). When it changes the member's presence (back from
+ * auto-away), `member.updated` follows so others see them online again; otherwise no event.
+ */
+export function touchMemberSeen(db: Db, tx: Tx, workspaceId: string, userId: string, now: string): MemberJson | null {
+  const row = memberRow(tx, workspaceId, userId);
+  if (!row) return null;
+  const cutoff = awayCutoff(db, tx, workspaceId);
+  const was = presenceOf(row.member, cutoff);
+  tx.update(members)
+    .set({ lastSeenAt: now })
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+    .run();
+  if (presenceOf({ ...row.member, lastSeenAt: now }, cutoff) !== was)
+    return publishMemberUpdated(db, tx, workspaceId, userId);
+  return null;
+}
+
+/**
+ * Online members whose last heartbeat falls in [from, to): those whom auto-away turned away as its
+ * cutoff moved from `from` to `to` (the assignment feature's job tells everyone with member.updated).
+ */
+export function membersLastSeenBetween(tx: Queryable, workspaceId: string, from: string, to: string): string[] {
+  return tx
+    .select({ userId: members.userId })
+    .from(members)
+    .where(
+      and(
+        eq(members.workspaceId, workspaceId),
+        eq(members.availability, "online"),
+        gte(members.lastSeenAt, from),
+        lt(members.lastSeenAt, to),
+      ),
+    )
+    .all()
+    .map((r) => r.userId);
 }

@@ -1,12 +1,24 @@
-import { and, eq, inArray } from "drizzle-orm";
-import type { Tx } from "../db/database";
+import { and, count, desc, eq, inArray, isNull, lt } from "drizzle-orm";
+import type { RequestContext } from "../auth/context";
+import { decodeCursor, pageOf } from "../db/cursor";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
-import { userTopic } from "../events/envelope";
+import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
+import { forbidden, invalidAt } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { notificationCreated } from "./notifications.events";
+import { notificationEmailJob } from "./notifications.jobs";
 import type { NotificationType, NotificationWire } from "./notifications.schemas";
-import { type NotificationTicketRef, notifications } from "./notifications.table";
+import {
+  type EmailPreference,
+  type NotificationTicketRef,
+  notificationPreferences,
+  notifications,
+} from "./notifications.table";
+
+type Deps = { db: Db; clock: Clock };
 
 export type NewNotification = {
   workspaceId: string;
@@ -14,9 +26,16 @@ export type NewNotification = {
   type: NotificationType;
   ticket: NotificationTicketRef | null;
   data?: Record<string, unknown>;
+  /**
+   * The private team of the ticket it is about, if any: a webhook then receives the event only when
+   * granted that team (people see a notification only when it is theirs anyway).
+   */
+  privateTeamId?: string | null;
 };
 
-export function presentNotification(row: typeof notifications.$inferSelect): NotificationWire {
+export type NotificationRow = typeof notifications.$inferSelect;
+
+export function presentNotification(row: NotificationRow): NotificationWire {
   return {
     id: row.id,
     type: row.type as NotificationType,
@@ -27,9 +46,24 @@ export function presentNotification(row: typeof notifications.$inferSelect): Not
   };
 }
 
-/** Stores a notification for one person and tells their `user:<uid>` topic, in the caller's transaction. */
+/** A member's email preference in a workspace (default: immediately). */
+export function emailPreferenceOf(db: Queryable, workspaceId: string, userId: string): EmailPreference {
+  return (
+    db
+      .select({ email: notificationPreferences.email })
+      .from(notificationPreferences)
+      .where(and(eq(notificationPreferences.workspaceId, workspaceId), eq(notificationPreferences.userId, userId)))
+      .get()?.email ?? "immediately"
+  );
+}
+
+/**
+ * Stores a notification for one person and publishes `notification.created` as a personal event
+ * (main topic `user:<uid>`: only that person sees it in full), in the caller's transaction. When
+ * the person wants email at once, the mail job is enqueued in the same transaction.
+ */
 export function notify(tx: Tx, input: NewNotification, clock: Clock): NotificationWire {
-  const row = {
+  const row: NotificationRow = {
     id: newId(),
     workspaceId: input.workspaceId,
     userId: input.userId,
@@ -37,6 +71,7 @@ export function notify(tx: Tx, input: NewNotification, clock: Clock): Notificati
     ticket: input.ticket,
     data: input.data ?? {},
     readAt: null,
+    emailedAt: null,
     createdAt: clock.now().toISOString(),
   };
   tx.insert(notifications).values(row).run();
@@ -44,13 +79,16 @@ export function notify(tx: Tx, input: NewNotification, clock: Clock): Notificati
   appendEvent(tx, notificationCreated, {
     workspaceId: input.workspaceId,
     data: { notification },
-    extraTopics: [userTopic(input.userId)],
+    personalTo: input.userId,
+    privateTeamId: input.privateTeamId ?? null,
   });
+  if (emailPreferenceOf(tx, input.workspaceId, input.userId) === "immediately")
+    enqueue(tx, notificationEmailJob, { notification_id: row.id }, { workspaceId: input.workspaceId });
   return notification;
 }
 
-/** A person's notifications, newest first (tests and the notifications routes). */
-export function notificationsOf(tx: Tx, workspaceId: string, userId: string, types?: NotificationType[]) {
+/** A person's notifications, newest first (tests and other features' checks). */
+export function notificationsOf(tx: Queryable, workspaceId: string, userId: string, types?: NotificationType[]) {
   return tx
     .select()
     .from(notifications)
@@ -61,8 +99,95 @@ export function notificationsOf(tx: Tx, workspaceId: string, userId: string, typ
         types ? inArray(notifications.type, types) : undefined,
       ),
     )
-    .orderBy(notifications.id)
+    .orderBy(desc(notifications.id))
     .all()
-    .reverse()
     .map(presentNotification);
+}
+
+/** Notifications are a person's own: an API key has none to list or mark. */
+function personOf(ctx: RequestContext): string {
+  if (ctx.actor.type !== "user") throw forbidden("Notifications belong to people; an API key has none.");
+  return ctx.actor.userId;
+}
+
+const mine = (ctx: RequestContext, userId: string) =>
+  and(eq(notifications.workspaceId, ctx.workspaceId), eq(notifications.userId, userId));
+
+function unreadCount(db: Queryable, ctx: RequestContext, userId: string): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(notifications)
+      .where(and(mine(ctx, userId), isNull(notifications.readAt)))
+      .get()?.n ?? 0
+  );
+}
+
+/** Newest first, keyset-paged on the (time-ordered) id; `unread` keeps only those not read. */
+export function listNotifications(
+  db: Db,
+  ctx: RequestContext,
+  query: { limit: number; cursor?: string; unread?: boolean },
+) {
+  const userId = personOf(ctx);
+  const after = decodeCursor(query.cursor, 1);
+  const rows = db
+    .select()
+    .from(notifications)
+    .where(
+      and(
+        mine(ctx, userId),
+        query.unread ? isNull(notifications.readAt) : undefined,
+        after ? lt(notifications.id, String(after[0])) : undefined,
+      ),
+    )
+    .orderBy(desc(notifications.id))
+    .limit(query.limit + 1)
+    .all();
+  return {
+    ...pageOf(rows, query.limit, presentNotification, (r) => [r.id]),
+    unread_count: unreadCount(db, ctx, userId),
+  };
+}
+
+/** Marks the given notifications (only the caller's; unknown ids are ignored) or all of them read. */
+export function markRead(ctx: RequestContext, body: { ids?: string[]; all?: boolean }, deps: Deps) {
+  const userId = personOf(ctx);
+  if ((body.ids === undefined) === (body.all === undefined))
+    throw invalidAt("body.ids", "Send ids (the notifications to mark read) or all: true, not both.");
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    const updated = tx
+      .update(notifications)
+      .set({ readAt: now })
+      .where(
+        and(
+          mine(ctx, userId),
+          isNull(notifications.readAt),
+          body.all ? undefined : inArray(notifications.id, body.ids ?? []),
+        ),
+      )
+      .returning({ id: notifications.id })
+      .all().length;
+    return { updated, unread_count: unreadCount(tx, ctx, userId) };
+  });
+}
+
+export function getPreferences(db: Db, ctx: RequestContext) {
+  return { email: emailPreferenceOf(db, ctx.workspaceId, personOf(ctx)) };
+}
+
+export function setPreferences(ctx: RequestContext, body: { email: EmailPreference }, deps: Deps) {
+  const userId = personOf(ctx);
+  const now = deps.clock.now().toISOString();
+  withTx(deps.db, (tx) => {
+    tx.insert(notificationPreferences)
+      .values({ workspaceId: ctx.workspaceId, userId, email: body.email, digestSentAt: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [notificationPreferences.workspaceId, notificationPreferences.userId],
+        set: { email: body.email, updatedAt: now },
+      })
+      .run();
+  });
+  return { email: body.email };
 }

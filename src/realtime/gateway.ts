@@ -7,6 +7,7 @@ import { onEventsCommitted } from "../events/bus";
 import {
   contactTopic,
   hiddenStandIn,
+  personOf,
   teamTopic,
   userTopic,
   workspaceTopic,
@@ -149,6 +150,7 @@ export function createRealtimeGateway(deps: {
   const grantOf = (data: SocketData): ReadGrant => ({
     scopes: data.scopes,
     visibleTeams: data.allTeams ? "all" : data.teams,
+    person: data.userId,
   });
 
   /**
@@ -343,14 +345,16 @@ export function createRealtimeGateway(deps: {
       const { private_team_id: teamId, ...envelope } = event;
       const full = JSON.stringify(envelope);
       const main = envelope.topics[0] ?? workspaceTopic(event.workspace_id);
-      server.publish(main, full);
+      // A personal event (a notification) goes in full to its person's sockets of this workspace only.
+      const person = personOf(envelope);
+      if (!person) server.publish(main, full);
       const reached = new Set<Socket>();
       let standIn: string | null = null;
       const hidden = () => (standIn ??= JSON.stringify(hiddenStandIn(envelope as Envelope)));
       let visitorFrame: string | null | undefined;
-      // Sockets the Bun topic did not reach: every socket of the workspace for a private team's
-      // event, else only API keys'. Each gets the event in full or as a stand-in, per its grants.
-      for (const ws of (teamId ? byWorkspace : keysByWorkspace).get(event.workspace_id) ?? []) {
+      // Sockets the Bun topic did not reach: every socket of the workspace for a private team's or
+      // a personal event, else only API keys'. Each gets the event in full or as a stand-in, per its grants.
+      for (const ws of (teamId || person ? byWorkspace : keysByWorkspace).get(event.workspace_id) ?? []) {
         if (!ws.data.ready || ws.isSubscribed(main)) continue;
         reached.add(ws);
         send(ws, mayReadEvent(grantOf(ws.data), event, deps.events.readScopeOf) ? full : hidden());

@@ -249,3 +249,17 @@ export const messageOfWorkspace = (db: Queryable, workspaceId: string, id: strin
     .from(messages)
     .where(and(eq(messages.id, id), eq(messages.workspaceId, workspaceId)))
     .get();
+
+/** Who wrote a ticket's first message (its creator, for a ticket created with one), or undefined. */
+export const firstMessageAuthorOf = (
+  db: Queryable,
+  workspaceId: string,
+  ticketId: string,
+): Pick<MessageRow, "authorType" | "authorUserId" | "createdAt"> | undefined =>
+  db
+    .select({ authorType: messages.authorType, authorUserId: messages.authorUserId, createdAt: messages.createdAt })
+    .from(messages)
+    .where(and(eq(messages.ticketId, ticketId), eq(messages.workspaceId, workspaceId)))
+    .orderBy(asc(messages.createdAt), asc(messages.id))
+    .limit(1)
+    .get();

@@ -42,6 +42,7 @@ export {
 export { mergeTicket } from "./tickets.merge";
 export {
   findVisibleMessage,
+  firstMessageAuthorOf,
   messageOfWorkspace,
   setDeliveryStatus,
   type AddMessageInput,

@@ -3,6 +3,7 @@ export {
   findWorkspace,
   findWorkspaceBySlug,
   setWorkspaceImage,
+  updateWorkspace,
   workspaceRefOf,
   workspaceTimeZone,
   type WorkspaceImageSlot,

@@ -321,6 +321,23 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       await api("POST", "/v1/webhooks", { url: "https://93.184.215.14/desk", events: ["ticket.deleted"] });
       const invitation = await api("POST", "/v1/invitations", { email: "ivy@acme.test", role: "agent" });
       seeded.inviteUrl = invitation.url;
+      // A teammate (for @mention suggestions) who assigns the owner a ticket (a notification to list).
+      const teammate = await api("POST", "/v1/invitations", { email: "nia@acme.test", role: "agent" });
+      const accepted = await call<Rec>(
+        desk.url,
+        "POST",
+        "/v1/invitations/accept",
+        {},
+        { token: teammate.url.split("/").pop(), name: "Nia Agent", password: "correct horse battery" },
+      );
+      const unassigned = (await api("GET", "/v1/tickets?q=Export")).data[0]!;
+      await call(
+        desk.url,
+        "PATCH",
+        `/v1/tickets/${unassigned.id}`,
+        { authorization: `Bearer ${accepted.body.access_token}`, "desk-workspace": workspaceId },
+        { assignee_id: me.id },
+      );
     },
     STEP,
   );
@@ -357,6 +374,10 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       await page.getByRole("button", { name: "+ Label" }).click();
       await page.getByRole("tab", { name: /Note/ }).click();
       found.push(...(await audit("ticket with note composer")));
+      await page.getByRole("textbox", { name: "Internal note" }).fill("Please look @Ni");
+      await shown(page.getByRole("listbox", { name: "Mention a teammate" }));
+      found.push(...(await audit("note composer with mention suggestions")));
+      await page.getByRole("textbox", { name: "Internal note" }).fill("");
       await visit(`/tickets/${seeded.longNumber}`, ".msg");
       found.push(...(await audit("ticket with a long conversation")));
       await visit(`/tickets/${seeded.mailNumber}`, ".msg");
@@ -419,6 +440,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["workspace", "h1"],
         ["members", "table"],
         ["teams", "h1"],
+        ["assignment", "h1"],
         ["labels", ".sortable"],
         ["fields", "h1"],
         ["views", "h1"],
@@ -516,6 +538,9 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       found.push(...(await audit("profile with two-factor setup")));
       await visit("/inbox/snoozed", "main");
       found.push(...(await audit("snoozed folder")));
+      await visit("/notifications", ".notification-list");
+      await page.waitForLoadState("networkidle");
+      found.push(...(await audit("notifications")));
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole("button", { name: "Menu" }).click();
       await shown(page.locator(".shell.nav-open .sidebar"));

@@ -6,6 +6,7 @@ import { useMe } from "../lib/api/session";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { PictureUpload } from "../lib/ui/PictureUpload";
 import { ErrorBox, Loading } from "../lib/ui/states";
+import { NotificationEmailSection } from "../notifications/NotificationEmailSection";
 
 type ProfileUser = { id: string; name: string; email: string; avatar_url?: string | null; mfa_enabled?: boolean };
 type SessionInfo = {
@@ -31,6 +32,7 @@ export function Profile() {
         <p className="muted">Signed in as {user.email}</p>
         <PictureSection user={user} />
         <NameSection user={user} />
+        <NotificationEmailSection />
         <PasswordSection />
         <TwoFactorSection enabled={!!user.mfa_enabled} />
         <SessionsSection />

@@ -21,6 +21,9 @@ const CompanyDetail = lazy(() => import("../contacts/Companies").then((m) => ({ 
 const Profile = lazy(() => import("../account/Profile").then((m) => ({ default: m.Profile })));
 const KnowledgeBase = lazy(() => import("../kb/KnowledgeBase").then((m) => ({ default: m.KnowledgeBase })));
 const ArticleEditor = lazy(() => import("../kb/ArticleEditor").then((m) => ({ default: m.ArticleEditor })));
+const NotificationsPage = lazy(() =>
+  import("../notifications/NotificationsPage").then((m) => ({ default: m.NotificationsPage })),
+);
 const Settings = lazy(() => import("../settings/Settings").then((m) => ({ default: m.Settings })));
 
 // Fetch the ticket page's code while the person looks at the inbox, so the first open is instant.
@@ -110,6 +113,7 @@ const PAGES: Array<[pattern: string, render: (params: Record<string, string>) =>
   ["/kb", () => <KnowledgeBase />],
   ["/kb/articles/:id", (p) => <ArticleEditor id={p.id} />],
   ["/profile", () => <Profile />],
+  ["/notifications", () => <NotificationsPage />],
   ["/settings", () => <Settings page="workspace" />],
   ["/settings/:page", (p) => <Settings page={p.page} />],
 ];

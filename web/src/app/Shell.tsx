@@ -10,6 +10,8 @@ import { Avatar, Modal, typingInField } from "../lib/ui/bits";
 import { useDismiss } from "../lib/ui/layers";
 import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
+import { AvailabilitySwitch, useHeartbeat } from "../availability/AvailabilitySwitch";
+import { NotificationBell } from "../notifications/NotificationBell";
 
 const FOLDERS: Array<{
   id: string;
@@ -29,6 +31,7 @@ const FOLDERS: Array<{
 
 export function Shell({ path, children, onIdle }: { path: string; children: ReactNode; onIdle?: () => void }) {
   const live = useRealtime(resources);
+  useHeartbeat();
   const counts = useCounts();
   const views = useViews();
   const role = useRole();
@@ -114,6 +117,10 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <Link to="/settings" className={`nav-item${active("/settings")}`}>
             {canAdmin(role) ? "Settings" : "Preferences"}
           </Link>
+        </div>
+        <div className="sidebar-status">
+          <AvailabilitySwitch />
+          <NotificationBell active={path === "/notifications"} />
         </div>
         <div className="sidebar-foot">
           <AccountMenu />

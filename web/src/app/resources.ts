@@ -15,6 +15,7 @@ import {
   webhooksResource,
 } from "../settings/settings.queries";
 import { ticketsResource } from "../tickets/tickets.queries";
+import { notificationsResource } from "../notifications/notifications.queries";
 
 /**
  * Every resource the agent app caches, with the realtime events that make its queries stale: the
@@ -36,4 +37,5 @@ export const resources: readonly Resource[] = [
   automationsResource,
   workspaceResource,
   kbResource,
+  notificationsResource,
 ];

@@ -695,7 +695,7 @@ export interface paths {
         };
         /**
          * Replay events after a sequence number
-         * @description Ascending by `seq`; `limit` 1 to 1000 (default 100). `next_cursor` is the last returned seq while more follow: pass it as `since`. Events the caller may not read come back as `event.hidden` stand-ins with the same seq and no data: events about a private team it cannot see, and for an API key events outside its scopes (tickets:read for ticket, message, activity, view, saved reply, automation, SLA policy and notification events; contacts:read for contacts and companies; settings:read for members, teams, mailboxes, webhooks, the workspace and billing; labels and custom fields need none). Events are kept 7 days (EVENT_RETENTION).
+         * @description Ascending by `seq`; `limit` 1 to 1000 (default 100). `next_cursor` is the last returned seq while more follow: pass it as `since`. Events the caller may not read come back as `event.hidden` stand-ins with the same seq and no data: events about a private team it cannot see, and for an API key events outside its scopes (tickets:read for ticket, message, activity, view, saved reply, automation, SLA policy and notification events; contacts:read for contacts and companies; settings:read for members, teams, mailboxes, webhooks, the workspace and billing; labels and custom fields need none). Personal events (`notification.created`, whose first topic is `user:<uid>`) are shown in full only to that person; everyone else, API keys included, gets the stand-in. Events are kept 7 days (EVENT_RETENTION).
          */
         get: operations["getEvents"];
         put?: never;
@@ -1739,6 +1739,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notifications in this workspace, newest first
+         * @description Keyset paged (`limit`, `cursor`); `unread=true` keeps those not read. `unread_count` is the caller's unread total (the bell's badge). Produced: `assigned` (an assignee change someone else made, automations and auto-assignment included, or a ticket someone else created already assigned to you), `mentioned` (an @mention in a note: `<span data-mention="<user id>">@Name</span>`), `customer_replied` (to the assignee), and the types other features send (`sla_breached`, AI and billing notices). Each also arrives live as `notification.created`, a personal event: only its person's sockets and replays see it in full, everyone else gets the `event.hidden` stand-in. API keys answer 403.
+         */
+        get: operations["getNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read: `{ ids }` or `{ all: true }`
+         * @description Ids that are not the caller's (another person's, another workspace's, unknown) are ignored; `updated` counts those that changed from unread to read. Answers the unread count left.
+         */
+        post: operations["postNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notification email preference in this workspace (default `immediately`) */
+        get: operations["getNotificationsPreferences"];
+        /**
+         * Set the notification email preference: immediately, digest (daily, 08:00 UTC) or off
+         * @description Emails go through system mail (DESK_SMTP_URL, else the outbox folder) to the person's account email.
+         */
+        put: operations["putNotificationsPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/system": {
         parameters: {
             query?: never;
@@ -2016,6 +2077,70 @@ export interface paths {
          * @description `allowed_origins`: sites whose pages may run the widget (`https://shop.example`, `https://*.example.com`); empty allows any. Enforced on POST /v1/widget/session (403) and by CORS on every widget route. `enabled: false` makes GET /v1/widget/config answer 404 and ends visitor sessions' access (401).
          */
         patch: operations["patchWidgetSettings"];
+        trace?: never;
+    };
+    "/v1/assignment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How new tickets are assigned
+         * @description `mode` is the workspace's (the same value as `settings.auto_assign`; unset reads `none`). A rule for a ticket's team applies first, then one for its mailbox, else `mode`. New unassigned tickets are assigned on creation to a member who is not a viewer, whose presence is online (auto-away counts) and who is under their `max_open_tickets`; a ticket of a team goes to that team's members. round_robin takes turns in a stored order (fair across restarts); load_balanced takes the fewest open tickets (open, pending, on hold), ties in turn order. Nobody eligible: the ticket stays unassigned. `auto_away_minutes` (0 = off, else 10 to 1440): an online member without a heartbeat for that long shows presence `away`.
+         */
+        get: operations["getAssignment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change assignment: mode, rules (the whole list is replaced) and auto-away
+         * @description Each rule's target must be a mailbox or team of this workspace, at most one rule per target (422 at `body.rules.<i>`). Changing `mode` changes `settings.auto_assign` (`workspace.updated`). Audit-logged as `assignment.updated`.
+         */
+        patch: operations["patchAssignment"];
+        trace?: never;
+    };
+    "/v1/members/{user_id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a member's availability (`me` for oneself) and, for admins, their assignment cap
+         * @description Members set their own `availability` (online, away, offline); admins set anyone's and `max_open_tickets` (1 to 1000, null clears). A cap for a viewer is 422 (viewers are never assigned). `member.updated` follows a change; changes are audit-logged (`member.availability_changed`, `member.assignment_cap_changed`).
+         */
+        patch: operations["patchMembersByUserIdAvailability"];
+        trace?: never;
+    };
+    "/v1/me/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the caller seen now (last_seen_at; feeds auto-away)
+         * @description The web app sends one a minute while open. `member.updated` follows only when it brings the member back from auto-away.
+         */
+        post: operations["postMeHeartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -5562,6 +5687,21 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        Notification: {
+            id: string;
+            /** @enum {string} */
+            type: "assigned" | "mentioned" | "customer_replied" | "sla_breached" | "ai_handoff" | "ai_cap_reached" | "ai_balance_low" | "ai_balance_out" | "auto_recharge_failed" | "ai_key_failed";
+            ticket: {
+                id: string;
+                number: number;
+                subject: string;
+            } | null;
+            data: {
+                [key: string]: unknown;
+            };
+            read_at: string | null;
+            created_at: string;
+        };
         SlaPolicy: {
             id: string;
             name: string;
@@ -5640,20 +5780,17 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             created_at: string;
         };
-        Notification: {
-            id: string;
+        Assignment: {
             /** @enum {string} */
-            type: "assigned" | "mentioned" | "customer_replied" | "sla_breached" | "ai_handoff" | "ai_cap_reached" | "ai_balance_low" | "ai_balance_out" | "auto_recharge_failed" | "ai_key_failed";
-            ticket: {
-                id: string;
-                number: number;
-                subject: string;
-            } | null;
-            data: {
-                [key: string]: unknown;
-            };
-            read_at: string | null;
-            created_at: string;
+            mode: "none" | "round_robin" | "load_balanced";
+            rules: {
+                /** @enum {string} */
+                target_type: "mailbox" | "team";
+                target_id: string;
+                /** @enum {string} */
+                mode: "none" | "round_robin" | "load_balanced";
+            }[];
+            auto_away_minutes: number;
         };
         Error: {
             status: number;
@@ -11354,6 +11491,165 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getNotifications: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                unread?: "true" | "false";
+            };
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Notification"][];
+                        next_cursor: string | null;
+                        /** @description the caller's unread notifications in this workspace */
+                        unread_count: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    ids?: string[];
+                    /** @constant */
+                    all?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number;
+                        unread_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getNotificationsPreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description immediately: one email per notification; digest: one email a day (08:00 UTC); off: none
+                         * @enum {string}
+                         */
+                        email: "immediately" | "digest" | "off";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    putNotificationsPreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description immediately: one email per notification; digest: one email a day (08:00 UTC); off: none
+                     * @enum {string}
+                     */
+                    email: "immediately" | "digest" | "off";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description immediately: one email per notification; digest: one email a day (08:00 UTC); off: none
+                         * @enum {string}
+                         */
+                        email: "immediately" | "digest" | "off";
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getSystem: {
         parameters: {
             query?: never;
@@ -12133,6 +12429,146 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAssignment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchAssignment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    mode?: "none" | "round_robin" | "load_balanced";
+                    rules?: {
+                        /** @enum {string} */
+                        target_type: "mailbox" | "team";
+                        target_id: string;
+                        /** @enum {string} */
+                        mode: "none" | "round_robin" | "load_balanced";
+                    }[];
+                    auto_away_minutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchMembersByUserIdAvailability: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    availability?: "online" | "away" | "offline";
+                    max_open_tickets?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postMeHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
         };
     };

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../lib/api/client";
 import { useMembers } from "../lib/resources/members";
 import { useAuth } from "../lib/api/session";
-import type { Invitation, Role } from "../lib/api/types";
+import type { Availability, Invitation, Role } from "../lib/api/types";
 import { Avatar, timeAgo } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
@@ -21,6 +21,16 @@ export default function MembersSettings() {
   const change = useMutation({
     mutationFn: ({ id, role }: { id: string; role: Role }) =>
       api(`/members/${id}`, { method: "PATCH", body: { role } }),
+    onSuccess: refresh,
+  });
+  const availability = useMutation({
+    mutationFn: ({
+      id,
+      body,
+    }: {
+      id: string;
+      body: { availability?: Availability; max_open_tickets?: number | null };
+    }) => api(`/members/${id}/availability`, { method: "PATCH", body }),
     onSuccess: refresh,
   });
   const remove = useMutation({
@@ -53,7 +63,9 @@ export default function MembersSettings() {
               <th>Name</th>
               <th>Email</th>
               <th>Role</th>
+              <th>Availability</th>
               <th>Open tickets</th>
+              <th>Cap</th>
               <th>Last seen</th>
               <th />
             </tr>
@@ -86,7 +98,42 @@ export default function MembersSettings() {
                     </select>
                   )}
                 </td>
+                <td>
+                  <select
+                    aria-label={`Availability of ${m.user.email}`}
+                    value={m.availability}
+                    title={m.presence !== m.availability ? `Shown as ${m.presence} (no activity)` : undefined}
+                    onChange={(e) =>
+                      availability.mutate({ id: m.user.id, body: { availability: e.target.value as Availability } })
+                    }
+                  >
+                    <option value="online">Online</option>
+                    <option value="away">Away</option>
+                    <option value="offline">Offline</option>
+                  </select>
+                </td>
                 <td className="num">{m.open_tickets}</td>
+                <td>
+                  {m.role === "viewer" ? (
+                    <span className="muted">—</span>
+                  ) : (
+                    <input
+                      key={`${m.user.id}-${m.max_open_tickets ?? ""}`}
+                      className="cap-input"
+                      type="number"
+                      min={1}
+                      max={1000}
+                      placeholder="None"
+                      aria-label={`Open ticket cap of ${m.user.email}`}
+                      defaultValue={m.max_open_tickets ?? ""}
+                      onBlur={(e) => {
+                        const value = e.target.value.trim() === "" ? null : Number(e.target.value);
+                        if (value !== m.max_open_tickets)
+                          availability.mutate({ id: m.user.id, body: { max_open_tickets: value } });
+                      }}
+                    />
+                  )}
+                </td>
                 <td className="muted">{m.last_seen_at ? timeAgo(m.last_seen_at) : "—"}</td>
                 <td>
                   {m.role !== "owner" && m.user.id !== auth.user?.id && (
@@ -104,8 +151,8 @@ export default function MembersSettings() {
           </tbody>
         </table>
       )}
-      {(change.isError || remove.isError) && (
-        <div className="form-error">{errorText(change.error ?? remove.error)}</div>
+      {(change.isError || remove.isError || availability.isError) && (
+        <div className="form-error">{errorText(change.error ?? remove.error ?? availability.error)}</div>
       )}
 
       <h2>Invite people</h2>

@@ -12,6 +12,7 @@ const pages: Array<{
   { id: "workspace", label: "Workspace", admin: false, load: () => import("./WorkspaceSettings") },
   { id: "members", label: "Members", admin: true, load: () => import("./MembersSettings") },
   { id: "teams", label: "Teams", admin: true, load: () => import("./TeamsSettings") },
+  { id: "assignment", label: "Assignment", admin: true, load: () => import("./AssignmentSettings") },
   { id: "labels", label: "Labels", admin: true, load: () => import("./LabelsSettings") },
   { id: "fields", label: "Custom fields", admin: true, load: () => import("./FieldsSettings") },
   { id: "views", label: "Views", admin: false, load: () => import("./ViewsSettings") },

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
+import { forwardRef, type ReactNode, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { api } from "../lib/api/client";
 import { chatTypingOn, typingOn } from "../lib/realtime/presence";
 import { useSavedReplies } from "../lib/resources/saved-replies";
@@ -19,6 +19,9 @@ import { errorText } from "../lib/ui/states";
 import { leftoverPlaceholders, type PlaceholderContext, renderPlaceholders } from "./placeholders";
 import { replyCollision } from "./reply-collision";
 import { htmlToText, textToHtml } from "../lib/text";
+import { useMembers } from "../lib/resources/members";
+import type { Member } from "../lib/api/types";
+import { MENTION_TOKEN, withMentions } from "./mentions";
 
 export type ComposerHandle = { focus(kind: "reply" | "note"): void };
 type Upload = { key: string; name: string; attachment?: Attachment; error?: string };
@@ -38,6 +41,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
 ) {
   const client = useQueryClient();
   const saved = useSavedReplies();
+  const members = useMembers();
+  // Names picked from the @mention suggestions (name → user id), turned into mention markup when sent.
+  const [picked, setPicked] = useState<Record<string, string>>({});
   const [kind, setKind] = useState<"reply" | "note">("reply");
   const [text, setText] = useState(() => sessionStorage.getItem(draftKey(ticket.id, "reply")) ?? "");
   const [uploads, setUploads] = useState<Upload[]>([]);
@@ -65,7 +71,6 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
     shortcut && !suggestDismissed
       ? (saved.data ?? []).filter((s) => s.shortcut?.toLowerCase().startsWith(shortcut[2].toLowerCase())).slice(0, 6)
       : [];
-  useDismiss(() => setSuggestDismissed(true), suggestions.length > 0);
 
   /** Inserts a saved reply with its placeholders filled in, replacing a typed "/shortcut" if any. */
   const insertSaved = (reply: SavedReply, replaceToken: boolean) => {
@@ -80,6 +85,55 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
     setSuggestDismissed(false);
     setTimeout(() => area.current?.focus(), 0);
   };
+  // In a note, "@name" before the caret offers teammates to mention (they are notified).
+  const mention = kind === "note" ? MENTION_TOKEN.exec(text.slice(0, caret)) : null;
+  const mentionQuery = mention?.[2].toLowerCase() ?? "";
+  const mentionMatches: Member[] =
+    mention && !suggestDismissed
+      ? (members.data ?? [])
+          .filter(
+            (m) =>
+              m.user.id !== auth.user?.id &&
+              (m.user.email.toLowerCase().startsWith(mentionQuery) ||
+                m.user.name
+                  .toLowerCase()
+                  .split(/\s+/)
+                  .some((w) => w.startsWith(mentionQuery))),
+          )
+          .slice(0, 6)
+      : [];
+  const insertMention = (member: Member) => {
+    if (!mention) return;
+    const start = caret - mention[0].length + mention[1].length;
+    const inserted = `@${member.user.name} `;
+    setText(text.slice(0, start) + inserted + text.slice(caret));
+    setPicked((p) => ({ ...p, [member.user.name]: member.user.id }));
+    setCaret(start + inserted.length);
+    setTimeout(() => {
+      area.current?.focus();
+      area.current?.setSelectionRange(start + inserted.length, start + inserted.length);
+    }, 0);
+  };
+  const items: Array<{ key: string; label: ReactNode; pick: () => void }> = mentionMatches.length
+    ? mentionMatches.map((m) => ({
+        key: m.user.id,
+        label: (
+          <>
+            <span className="mention-name">@{m.user.name}</span> <span className="muted small">{m.user.email}</span>
+          </>
+        ),
+        pick: () => insertMention(m),
+      }))
+    : suggestions.map((s) => ({
+        key: s.id,
+        label: (
+          <>
+            <code>/{s.shortcut}</code> {s.title}
+          </>
+        ),
+        pick: () => insertSaved(s, true),
+      }));
+  useDismiss(() => setSuggestDismissed(true), items.length > 0);
   const collision = replyCollision(ticket);
   const [clash, setClash] = useState<{ at: string; status: TicketStatus | null } | null>(null);
 
@@ -105,7 +159,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       api<Message>(`/tickets/${ticket.id}/messages`, {
         body: {
           kind,
-          body_html: textToHtml(text),
+          body_html: kind === "note" ? withMentions(textToHtml(text), picked) : textToHtml(text),
           attachment_ids: uploads.flatMap((u) => (u.attachment ? [u.attachment.id] : [])),
           ...(status ? { status } : {}),
         },
@@ -114,6 +168,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       if (kind === "reply") collision.sent();
       sessionStorage.removeItem(draftKey(ticket.id, kind));
       setText("");
+      setPicked({});
       setUploads([]);
       setAfter("");
       client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
@@ -257,15 +312,15 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           }
         }}
         onKeyDown={(e) => {
-          if (suggestions.length > 0 && !e.metaKey && !e.ctrlKey) {
+          if (items.length > 0 && !e.metaKey && !e.ctrlKey) {
             if (e.key === "ArrowDown" || e.key === "ArrowUp") {
               e.preventDefault();
-              setSuggestIndex((i) => (i + (e.key === "ArrowDown" ? 1 : suggestions.length - 1)) % suggestions.length);
+              setSuggestIndex((i) => (i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length);
               return;
             }
             if (e.key === "Enter" || e.key === "Tab") {
               e.preventDefault();
-              insertSaved(suggestions[Math.min(suggestIndex, suggestions.length - 1)], true);
+              items[Math.min(suggestIndex, items.length - 1)]!.pick();
               return;
             }
           }
@@ -277,22 +332,27 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           if (e.key === "Escape" && !e.nativeEvent.defaultPrevented) (e.target as HTMLElement).blur();
         }}
         aria-autocomplete="list"
-        aria-controls={suggestions.length > 0 ? `saved-suggest-${ticket.id}` : undefined}
+        aria-controls={items.length > 0 ? `saved-suggest-${ticket.id}` : undefined}
       />
-      {suggestions.length > 0 && (
-        <div className="suggest" id={`saved-suggest-${ticket.id}`} role="listbox" aria-label="Saved replies">
-          {suggestions.map((s, i) => (
+      {items.length > 0 && (
+        <div
+          className="suggest"
+          id={`saved-suggest-${ticket.id}`}
+          role="listbox"
+          aria-label={mentionMatches.length ? "Mention a teammate" : "Saved replies"}
+        >
+          {items.map((item, i) => (
             <div
-              key={s.id}
+              key={item.key}
               role="option"
-              aria-selected={i === Math.min(suggestIndex, suggestions.length - 1)}
-              className={i === Math.min(suggestIndex, suggestions.length - 1) ? "active" : ""}
+              aria-selected={i === Math.min(suggestIndex, items.length - 1)}
+              className={i === Math.min(suggestIndex, items.length - 1) ? "active" : ""}
               onMouseDown={(e) => {
                 e.preventDefault();
-                insertSaved(s, true);
+                item.pick();
               }}
             >
-              <code>/{s.shortcut}</code> {s.title}
+              {item.label}
             </div>
           ))}
         </div>

@@ -40,6 +40,10 @@ export type Webhook = Schemas["Webhook"] & { secret?: string };
 /** The accept link is in the creation answer only. */
 export type Invitation = Schemas["Invitation"] & { url?: string };
 export type SavedReply = Answer<"getSavedRepliesById">;
+export type Notification = Schemas["Notification"];
+export type NotificationPage = Answer<"getNotifications">;
+export type Assignment = Schemas["Assignment"];
+export type Availability = Member["availability"];
 export type TicketCounts = Answer<"getTicketsCounts">;
 export type MfaChallenge = Exclude<Answer<"postAuthLogin">, Session>;
 export type SystemState = Answer<"getSystem">;

@@ -1,0 +1,37 @@
+import { eq, gt } from "drizzle-orm";
+import { z } from "zod";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { defineJob, type JobContext } from "../jobs/define";
+import { membersLastSeenBetween, publishMemberUpdated } from "../members/members.public";
+import { assignmentSettings } from "./assignment.table";
+
+/**
+ * Presence is computed when read; this job tells everyone when auto-away turns someone away: each
+ * minute, per workspace with auto-away on, `member.updated` for the online members whose last
+ * heartbeat the cutoff passed since the previous run (the cutoff reached is stored, so a late or
+ * repeated run neither skips nor repeats anyone).
+ */
+export const autoAwayJob = defineJob({
+  name: "assignment.auto-away",
+  schema: z.object({}).passthrough(),
+  schedule: "* * * * *",
+  handler(_payload, run: JobContext<Deps>) {
+    const { deps } = run;
+    const now = deps.clock.now().getTime();
+    const rows = deps.db.select().from(assignmentSettings).where(gt(assignmentSettings.autoAwayMinutes, 0)).all();
+    withTx(deps.db, (tx) => {
+      for (const row of rows) {
+        const cutoff = new Date(now - row.autoAwayMinutes * 60_000).toISOString();
+        const from = row.awayAnnouncedUntil ?? new Date(now - (row.autoAwayMinutes + 1) * 60_000).toISOString();
+        if (from >= cutoff) continue;
+        for (const userId of membersLastSeenBetween(tx, row.workspaceId, from, cutoff))
+          publishMemberUpdated(deps.db, tx, row.workspaceId, userId);
+        tx.update(assignmentSettings)
+          .set({ awayAnnouncedUntil: cutoff })
+          .where(eq(assignmentSettings.workspaceId, row.workspaceId))
+          .run();
+      }
+    });
+  },
+});

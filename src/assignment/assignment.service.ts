@@ -1,0 +1,184 @@
+import { and, eq } from "drizzle-orm";
+import { systemContext, type RequestContext } from "../auth/context";
+import { recordAudit } from "../audit/audit.public";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { invalidAt } from "../lib/errors";
+import { findMailbox } from "../mailboxes/mailboxes.public";
+import { assignableMembers, openTicketsOf, presenceOf } from "../members/members.public";
+import { memberIdsOf, teamOfWorkspace } from "../teams/teams.public";
+import { ticketOfWorkspace, updateTicket } from "../tickets/tickets.public";
+import { findWorkspace, updateWorkspace } from "../workspaces/workspaces.public";
+import {
+  type AssignMode,
+  type AssignmentRule,
+  ASSIGN_MODES,
+  assignmentPointers,
+  assignmentSettings,
+} from "./assignment.table";
+
+export type Assignment = { mode: AssignMode; rules: AssignmentRule[]; auto_away_minutes: number };
+
+const modeOf = (value: unknown): AssignMode =>
+  (ASSIGN_MODES as readonly unknown[]).includes(value) ? (value as AssignMode) : "none";
+
+function storedSettings(db: Queryable, workspaceId: string) {
+  return db.select().from(assignmentSettings).where(eq(assignmentSettings.workspaceId, workspaceId)).get();
+}
+
+export function getAssignment(db: Db, workspaceId: string): Assignment {
+  const stored = storedSettings(db, workspaceId);
+  return {
+    mode: modeOf(findWorkspace(db, workspaceId)?.settings?.auto_assign),
+    rules: stored?.rules ?? [],
+    auto_away_minutes: stored?.autoAwayMinutes ?? 0,
+  };
+}
+
+/** The workspace's auto-away cutoff at `now` (null when auto-away is off): what members' presence reads. */
+export function awayCutoffAt(db: Queryable, workspaceId: string, now: Date): string | null {
+  const minutes = storedSettings(db, workspaceId)?.autoAwayMinutes ?? 0;
+  return minutes > 0 ? new Date(now.getTime() - minutes * 60_000).toISOString() : null;
+}
+
+function checkRules(tx: Queryable, workspaceId: string, rules: AssignmentRule[]): void {
+  const seen = new Set<string>();
+  rules.forEach((rule, i) => {
+    const key = `${rule.target_type}:${rule.target_id}`;
+    if (seen.has(key)) throw invalidAt(`body.rules.${i}`, `A second rule for the same ${rule.target_type}.`);
+    seen.add(key);
+    const exists =
+      rule.target_type === "team"
+        ? teamOfWorkspace(tx, workspaceId, rule.target_id)
+        : findMailbox(tx, workspaceId, rule.target_id);
+    if (!exists) throw invalidAt(`body.rules.${i}.target_id`, `No such ${rule.target_type} in this workspace.`);
+  });
+}
+
+/**
+ * Changes the workspace mode (stored as `settings.auto_assign`, so `workspace.updated` follows),
+ * replaces the whole rule list and/or sets auto-away; audit-logged as `assignment.updated`.
+ */
+export function updateAssignment(
+  ctx: RequestContext,
+  patch: { mode?: AssignMode; rules?: AssignmentRule[]; auto_away_minutes?: number },
+  deps: Pick<Deps, "db" | "clock">,
+): Assignment {
+  return withTx(deps.db, (tx) => {
+    if (patch.rules) checkRules(tx, ctx.workspaceId, patch.rules);
+    const before = getAssignment(deps.db, ctx.workspaceId);
+    if (patch.mode !== undefined && patch.mode !== before.mode)
+      updateWorkspace(ctx, { settings: { auto_assign: patch.mode } }, deps);
+    if (patch.rules !== undefined || patch.auto_away_minutes !== undefined) {
+      const autoAwayMinutes = patch.auto_away_minutes ?? before.auto_away_minutes;
+      const row = {
+        workspaceId: ctx.workspaceId,
+        rules: patch.rules ?? before.rules,
+        autoAwayMinutes,
+        updatedAt: deps.clock.now().toISOString(),
+        // A new auto-away length starts the presence job's announcements afresh.
+        ...(autoAwayMinutes !== before.auto_away_minutes ? { awayAnnouncedUntil: null } : {}),
+      };
+      tx.insert(assignmentSettings)
+        .values(row)
+        .onConflictDoUpdate({ target: assignmentSettings.workspaceId, set: row })
+        .run();
+    }
+    const after = getAssignment(deps.db, ctx.workspaceId);
+    if (JSON.stringify(after) !== JSON.stringify(before))
+      recordAudit(tx, ctx, {
+        action: "assignment.updated",
+        entityType: "assignment",
+        entityId: ctx.workspaceId,
+        data: { from: before, to: after },
+      });
+    return after;
+  });
+}
+
+type TicketTarget = { workspaceId: string; teamId: string | null; mailboxId: string | null };
+
+/** Which mode applies to a ticket, and whose turn order: its team's rule, else its mailbox's, else the workspace's. */
+function modeFor(db: Db, ticket: TicketTarget): { mode: AssignMode; scope: string } {
+  const settings = getAssignment(db, ticket.workspaceId);
+  const rule = (type: "team" | "mailbox", id: string | null) =>
+    id ? settings.rules.find((r) => r.target_type === type && r.target_id === id) : undefined;
+  const team = rule("team", ticket.teamId);
+  if (team) return { mode: team.mode, scope: `team:${team.target_id}` };
+  const mailbox = rule("mailbox", ticket.mailboxId);
+  if (mailbox) return { mode: mailbox.mode, scope: `mailbox:${mailbox.target_id}` };
+  return { mode: settings.mode, scope: "workspace" };
+}
+
+/**
+ * Who gets a ticket now, or null: among members who are not viewers, online (presence, so
+ * auto-away counts) and under their `max_open_tickets`; a ticket of a team goes to that team's
+ * members. Round robin takes the next member after the last one assigned in this scope (by user
+ * id, wrapping); load balanced takes the fewest open tickets, ties broken in the same turn order.
+ * The pointer is stored in the caller's transaction.
+ */
+export function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock">, ticket: TicketTarget): string | null {
+  const { mode, scope } = modeFor(deps.db, ticket);
+  if (mode === "none") return null;
+  const cutoff = awayCutoffAt(tx, ticket.workspaceId, deps.clock.now());
+  let pool = assignableMembers(tx, ticket.workspaceId).filter((m) => presenceOf(m, cutoff) === "online");
+  if (ticket.teamId) {
+    const team = new Set(memberIdsOf(tx, [ticket.teamId]).get(ticket.teamId) ?? []);
+    pool = pool.filter((m) => team.has(m.userId));
+  }
+  const open = openTicketsOf(
+    deps.db,
+    tx,
+    ticket.workspaceId,
+    pool.map((m) => m.userId),
+  );
+  pool = pool.filter((m) => m.maxOpenTickets === null || (open.get(m.userId) ?? 0) < m.maxOpenTickets);
+  if (!pool.length) return null;
+  const pointer = tx
+    .select({ last: assignmentPointers.lastUserId })
+    .from(assignmentPointers)
+    .where(and(eq(assignmentPointers.workspaceId, ticket.workspaceId), eq(assignmentPointers.scope, scope)))
+    .get()?.last;
+  // Turn order: the members after the pointer first, then from the start (pool is sorted by user id).
+  const next = pointer ? pool.findIndex((m) => m.userId > pointer) : 0;
+  const turn = next <= 0 ? pool : [...pool.slice(next), ...pool.slice(0, next)];
+  let chosen = turn[0]!;
+  if (mode === "load_balanced")
+    for (const m of turn) if ((open.get(m.userId) ?? 0) < (open.get(chosen.userId) ?? 0)) chosen = m;
+  const now = deps.clock.now().toISOString();
+  tx.insert(assignmentPointers)
+    .values({ workspaceId: ticket.workspaceId, scope, lastUserId: chosen.userId, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [assignmentPointers.workspaceId, assignmentPointers.scope],
+      set: { lastUserId: chosen.userId, updatedAt: now },
+    })
+    .run();
+  return chosen.userId;
+}
+
+/**
+ * Assigns an unassigned, live, unsolved, non-spam ticket by the workspace's rules (the consumer of
+ * `ticket.created` calls it; so does triage when `assign_after_triage` is on). The change goes
+ * through the ticket write API as the system (an `assigned` activity, `ticket.updated`, and the
+ * assignee's `assigned` notification). Answers the assignee, or null when nobody was chosen.
+ */
+export function autoAssignTicket(deps: Deps, workspaceId: string, ticketId: string): string | null {
+  return withTx(deps.db, (tx) => {
+    const ticket = ticketOfWorkspace(tx, workspaceId, ticketId);
+    if (
+      !ticket ||
+      ticket.assigneeId ||
+      ticket.deletedAt ||
+      ticket.mergedIntoId ||
+      ticket.spam ||
+      ticket.status === "solved" ||
+      ticket.status === "closed"
+    )
+      return null;
+    const userId = pickAssignee(tx, deps, ticket);
+    if (!userId) return null;
+    updateTicket(systemContext(workspaceId, "auto-assign"), ticket.id, { assignee_id: userId }, deps);
+    return userId;
+  });
+}

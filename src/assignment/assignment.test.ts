@@ -1,0 +1,528 @@
+import { describe, expect, test } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
+import { startTestDesk, type TestDesk } from "../../test/harness";
+import { auditLogs } from "../audit/audit.table";
+import { withTx } from "../db/tx";
+import { manualClock } from "../lib/clock";
+import { members } from "../members/members.table";
+import { notificationsOf } from "../notifications/notifications.public";
+import { eventsAfter, lastSeq, newTeam, newTicket } from "../tickets/tickets.testkit";
+import { enqueue } from "../jobs/enqueue";
+import { autoAwayJob } from "./assignment.jobs";
+import { autoAssignTicket } from "./assignment.public";
+
+const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
+const desk = await startTestDesk({ clock });
+
+const auditOf = (d: TestDesk, workspaceId: string, action: string) =>
+  d.deps.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.action, action)))
+    .all();
+
+const memberRow = (workspaceId: string, userId: string) =>
+  desk.deps.db
+    .select()
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+    .get()!;
+
+/** Tickets created through the API, then the consumers (auto-assignment, notifications) run. */
+async function created(d: TestDesk, member: Pick<Member, "headers">, n: number, body: Record<string, unknown> = {}) {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await newTicket(d, member, body)).id);
+  await d.consumers.drain();
+  await d.consumers.drain();
+  return ids;
+}
+
+const assigneesOf = (d: TestDesk, ids: string[]) =>
+  ids.map(
+    (id) =>
+      d.deps.db.$client
+        .query<{ a: string | null }, [string]>("SELECT assignee_id AS a FROM tickets WHERE id = ?")
+        .get(id)!.a,
+  );
+
+/** A workspace with an owner, two agents and a viewer, in round robin (members sorted by user id). */
+async function team(mode = "round_robin") {
+  const { workspace, owner } = await createWorkspaceWithOwner(desk);
+  const a = await addMember(desk, workspace.id, "agent");
+  const b = await addMember(desk, workspace.id, "agent");
+  const viewer = await addMember(desk, workspace.id, "viewer");
+  const res = await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode } });
+  expect(res.status).toBe(200);
+  const order = [owner.id, a.id, b.id].sort();
+  return { workspace, owner, a, b, viewer, order };
+}
+
+describe("GET /v1/assignment", () => {
+  test("any member reads it; keys need settings:read; another workspace 404; defaults", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const viewer = await addMember(desk, workspace.id, "viewer");
+    const other = await createWorkspaceWithOwner(desk);
+    expect((await desk.api("GET", "/v1/assignment")).status).toBe(401);
+    expect(
+      (await desk.api("GET", "/v1/assignment", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+    ).toBe(403);
+    expect(
+      (
+        await desk.api("GET", "/v1/assignment", {
+          headers: { ...viewer.headers, "desk-workspace": other.workspace.id },
+        })
+      ).status,
+    ).toBe(404);
+    const res = await desk.api("GET", "/v1/assignment", { headers: viewer.headers });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ mode: "none", rules: [], auto_away_minutes: 0 });
+    expect(
+      (await desk.api("GET", "/v1/assignment", { headers: createKey(desk, owner, ["settings:read"]).headers })).status,
+    ).toBe(200);
+  });
+});
+
+describe("PATCH /v1/assignment", () => {
+  test("access: none 401, agent 403, key without settings:write 403, another workspace 404", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const other = await createWorkspaceWithOwner(desk);
+    const body = { mode: "round_robin" };
+    expect((await desk.api("PATCH", "/v1/assignment", { body })).status).toBe(401);
+    expect((await desk.api("PATCH", "/v1/assignment", { headers: agent.headers, body })).status).toBe(403);
+    expect(
+      (
+        await desk.api("PATCH", "/v1/assignment", {
+          headers: createKey(desk, owner, ["settings:read"]).headers,
+          body,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await desk.api("PATCH", "/v1/assignment", {
+          headers: { ...owner.headers, "desk-workspace": other.workspace.id },
+          body,
+        })
+      ).status,
+    ).toBe(404);
+    expect((await desk.api("GET", "/v1/assignment", { headers: owner.headers })).body.mode).toBe("none");
+  });
+
+  test("bad input is 422 at the field and nothing is stored", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    const foreignTeam = await newTeam(desk, other.owner, { name: "Theirs" });
+    const mine = await newTeam(desk, owner, { name: "Ours" });
+    const rule = { target_type: "team", target_id: mine.id, mode: "round_robin" };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ mode: "random" }, "body.mode"],
+      [{ auto_away_minutes: 5 }, "body.auto_away_minutes"],
+      [{ auto_away_minutes: 1441 }, "body.auto_away_minutes"],
+      [{ auto_away_minutes: 12.5 }, "body.auto_away_minutes"],
+      [{ auto_away_minutes: -1 }, "body.auto_away_minutes"],
+      [{ rules: [{ ...rule, target_type: "group" }] }, "body.rules.0.target_type"],
+      [{ rules: [{ ...rule, mode: "x" }] }, "body.rules.0.mode"],
+      [{ rules: [rule, { ...rule, extra: 1 }] }, "body.rules.1"],
+      [{ mode: "round_robin", rules: [rule, { ...rule, target_id: foreignTeam.id }] }, "body.rules.1.target_id"],
+      [{ rules: [{ target_type: "mailbox", target_id: "nope", mode: "none" }] }, "body.rules.0.target_id"],
+      [{ mode: "round_robin", rules: [rule, rule] }, "body.rules.1"],
+      [{ extra: true }, "body"],
+    ];
+    for (const [body, location] of cases) {
+      const res = await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.code).toBe("validation_failed");
+      expect(
+        res.body.errors[0].location.startsWith(location),
+        `${JSON.stringify(body)} ${res.body.errors[0].location}`,
+      ).toBe(true);
+    }
+    expect((await desk.api("GET", "/v1/assignment", { headers: owner.headers })).body).toEqual({
+      mode: "none",
+      rules: [],
+      auto_away_minutes: 0,
+    });
+    expect(auditOf(desk, workspace.id, "assignment.updated")).toEqual([]);
+  });
+
+  test("stores mode (as settings.auto_assign), replaces the rule list, sets auto-away; audit and workspace.updated", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const t1 = await newTeam(desk, owner, { name: "One" });
+    const t2 = await newTeam(desk, owner, { name: "Two" });
+    const before = lastSeq(desk, workspace.id);
+    const res = await desk.api("PATCH", "/v1/assignment", {
+      headers: owner.headers,
+      body: {
+        mode: "load_balanced",
+        rules: [
+          { target_type: "team", target_id: t1.id, mode: "round_robin" },
+          { target_type: "team", target_id: t2.id, mode: "none" },
+        ],
+        auto_away_minutes: 30,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      mode: "load_balanced",
+      rules: [
+        { target_type: "team", target_id: t1.id, mode: "round_robin" },
+        { target_type: "team", target_id: t2.id, mode: "none" },
+      ],
+      auto_away_minutes: 30,
+    });
+    expect(eventsAfter(desk, workspace.id, before).map((e) => e.type)).toEqual(["workspace.updated"]);
+    const ws = await desk.api("GET", "/v1/workspace", { headers: owner.headers });
+    expect(ws.body.settings.auto_assign).toBe("load_balanced");
+    // rules replace the whole list
+    const replaced = await desk.api("PATCH", "/v1/assignment", {
+      headers: owner.headers,
+      body: { rules: [{ target_type: "team", target_id: t2.id, mode: "round_robin" }] },
+    });
+    expect(replaced.body.rules).toEqual([{ target_type: "team", target_id: t2.id, mode: "round_robin" }]);
+    expect(replaced.body.auto_away_minutes).toBe(30);
+    // PATCH /v1/workspace's auto_assign is the same value
+    await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { auto_assign: "none" } } });
+    expect((await desk.api("GET", "/v1/assignment", { headers: owner.headers })).body.mode).toBe("none");
+    const audits = auditOf(desk, workspace.id, "assignment.updated");
+    expect(audits).toHaveLength(2);
+    expect(audits[0]!.data).toMatchObject({
+      from: { mode: "none" },
+      to: { mode: "load_balanced", auto_away_minutes: 30 },
+    });
+    // an unchanged PATCH records nothing
+    await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { auto_away_minutes: 30 } });
+    expect(auditOf(desk, workspace.id, "assignment.updated")).toHaveLength(2);
+  });
+});
+
+describe("auto-assignment on creation", () => {
+  test("round robin takes turns among online agents and admins; viewers never; the assignee is notified", async () => {
+    const { workspace, viewer, order, owner } = await team();
+    const ids = await created(desk, owner, 6);
+    expect(assigneesOf(desk, ids)).toEqual([...order, ...order]);
+    expect(assigneesOf(desk, ids)).not.toContain(viewer.id);
+    const [first] = order;
+    const told = withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, first!, ["assigned"]));
+    // the owner created the tickets but auto-assignment assigned them: the owner is told too
+    expect(told).toHaveLength(2);
+    expect(told[0]!.data).toMatchObject({ by: null, by_name: "auto-assignment", via: "system" });
+    // a ticket created already assigned, or spam, is left alone
+    const [kept] = await created(desk, owner, 1, { assignee_id: viewer.id === first ? order[1] : first });
+    expect(assigneesOf(desk, [kept!])).toEqual([viewer.id === first ? order[1] : first]);
+  });
+
+  test("only online members under their cap; offline, away and capped members are skipped; nobody eligible leaves it unassigned", async () => {
+    const { owner, a, b } = await team();
+    await desk.api("PATCH", "/v1/members/me/availability", {
+      headers: owner.headers,
+      body: { availability: "offline" },
+    });
+    await desk.api("PATCH", `/v1/members/${a.id}/availability`, {
+      headers: owner.headers,
+      body: { max_open_tickets: 1 },
+    });
+    const ids = await created(desk, owner, 3);
+    // a takes one (then is at the cap), b takes the rest
+    expect(assigneesOf(desk, ids).sort()).toEqual([a.id, b.id, b.id].sort());
+    await desk.api("PATCH", "/v1/members/me/availability", { headers: b.headers, body: { availability: "away" } });
+    const [none] = await created(desk, owner, 1);
+    expect(assigneesOf(desk, [none!])).toEqual([null]);
+    // solving a's ticket frees a slot under the cap
+    const aTicket = ids[assigneesOf(desk, ids).indexOf(a.id)]!;
+    await desk.api("PATCH", `/v1/tickets/${aTicket}`, { headers: owner.headers, body: { status: "solved" } });
+    const [next] = await created(desk, owner, 1);
+    expect(assigneesOf(desk, [next!])).toEqual([a.id]);
+  });
+
+  test("load balanced gives the member with the fewest open tickets; ties in turn order", async () => {
+    const { owner, a, b, order } = await team("load_balanced");
+    await created(desk, owner, 2, { assignee_id: a.id });
+    await created(desk, owner, 1, { assignee_id: owner.id });
+    const ids = await created(desk, owner, 4);
+    // b has 0, owner 1, a 2: b, then b/owner tie...
+    const got = assigneesOf(desk, ids);
+    expect(got[0]).toBe(b.id);
+    const counts = new Map<string, number>([
+      [a.id, 2],
+      [owner.id, 1],
+      [b.id, 0],
+    ]);
+    for (const id of got) counts.set(id!, (counts.get(id!) ?? 0) + 1);
+    // after 4 more, everyone is within one of each other
+    const values = [...counts.values()];
+    expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(1);
+    expect(order).toHaveLength(3);
+  });
+
+  test("team and mailbox rules: a team's tickets go to its members by the team's mode; none turns it off", async () => {
+    const { owner, a, b } = await team("none");
+    const t = await newTeam(desk, owner, { name: "Tier 2", member_ids: [a.id, b.id] });
+    await desk.api("PATCH", "/v1/assignment", {
+      headers: owner.headers,
+      body: { rules: [{ target_type: "team", target_id: t.id, mode: "round_robin" }] },
+    });
+    const [plain] = await created(desk, owner, 1);
+    expect(assigneesOf(desk, [plain!])).toEqual([null]);
+    const ids = await created(desk, owner, 4, { team_id: t.id });
+    const order = [a.id, b.id].sort();
+    expect(assigneesOf(desk, ids)).toEqual([...order, ...order]);
+    // a mailbox rule: that mailbox's tickets go round robin among everyone eligible; a team rule wins over it
+    const mailbox = await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "Billing", email: `billing-${t.id.slice(-6)}@rules.test` },
+    });
+    expect(mailbox.status).toBe(201);
+    await desk.api("PATCH", "/v1/assignment", {
+      headers: owner.headers,
+      body: {
+        rules: [
+          { target_type: "mailbox", target_id: mailbox.body.id, mode: "load_balanced" },
+          { target_type: "team", target_id: t.id, mode: "none" },
+        ],
+      },
+    });
+    const [viaMailbox] = await created(desk, owner, 1, { mailbox_id: mailbox.body.id });
+    // the owner has no open tickets, a and b two each: load balanced picks the owner
+    expect(assigneesOf(desk, [viaMailbox!])).toEqual([owner.id]);
+    const [teamWins] = await created(desk, owner, 1, { mailbox_id: mailbox.body.id, team_id: t.id });
+    expect(assigneesOf(desk, [teamWins!])).toEqual([null]);
+  });
+
+  test("autoAssignTicket (triage's door) assigns an unassigned ticket and leaves an assigned one", async () => {
+    const { workspace, owner, order } = await team();
+    await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode: "none" } });
+    const [id] = await created(desk, owner, 1);
+    expect(assigneesOf(desk, [id!])).toEqual([null]);
+    await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode: "round_robin" } });
+    expect(autoAssignTicket(desk.deps, workspace.id, id!)).toBe(order[0]!);
+    expect(autoAssignTicket(desk.deps, workspace.id, id!)).toBeNull();
+    expect(assigneesOf(desk, [id!])).toEqual([order[0]!]);
+  });
+
+  test("round robin stays fair across a restart (the turn is stored)", async () => {
+    const first = await startTestDesk({ clock, keepAlive: true });
+    const { workspace, owner } = await createWorkspaceWithOwner(first);
+    const a = await addMember(first, workspace.id, "agent");
+    const b = await addMember(first, workspace.id, "agent");
+    await first.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode: "round_robin" } });
+    const order = [owner.id, a.id, b.id].sort();
+    const before = await created(first, owner, 4);
+    expect(assigneesOf(first, before)).toEqual([...order, order[0]!]);
+    await first.stop();
+    const second = await startTestDesk({
+      clock,
+      config: { dataDir: first.dataDir, databasePath: first.deps.config.databasePath },
+    });
+    const after = await created(second, owner, 2);
+    expect(assigneesOf(second, after)).toEqual([order[1]!, order[2]!]);
+  });
+});
+
+describe("PATCH /v1/members/{user_id}/availability", () => {
+  test("access: none 401, an agent on someone else 403, an agent's cap 403, key scopes, another workspace 404, 422s", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const viewer = await addMember(desk, workspace.id, "viewer");
+    const other = await createWorkspaceWithOwner(desk);
+    const path = (id: string) => `/v1/members/${id}/availability`;
+    expect((await desk.api("PATCH", path("me"), { body: { availability: "away" } })).status).toBe(401);
+    expect(
+      (await desk.api("PATCH", path(owner.id), { headers: agent.headers, body: { availability: "away" } })).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("PATCH", path("me"), { headers: agent.headers, body: { max_open_tickets: 5 } })).status,
+    ).toBe(403);
+    const readKey = createKey(desk, owner, ["settings:read"]);
+    expect(
+      (await desk.api("PATCH", path(agent.id), { headers: readKey.headers, body: { availability: "away" } })).status,
+    ).toBe(403);
+    expect(
+      (await desk.api("PATCH", path(other.owner.id), { headers: owner.headers, body: { availability: "away" } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await desk.api("PATCH", path(agent.id), {
+          headers: { ...owner.headers, "desk-workspace": other.workspace.id },
+          body: { availability: "away" },
+        })
+      ).status,
+    ).toBe(404);
+    const writeKey = createKey(desk, owner, ["settings:write"]);
+    const keyMe = await desk.api("PATCH", path("me"), { headers: writeKey.headers, body: { availability: "away" } });
+    expect(keyMe.status).toBe(422);
+    expect(keyMe.body.errors[0].location).toBe("path.user_id");
+    for (const [body, location] of [
+      [{ availability: "busy" }, "body.availability"],
+      [{ max_open_tickets: 0 }, "body.max_open_tickets"],
+      [{ max_open_tickets: 1001 }, "body.max_open_tickets"],
+      [{ max_open_tickets: 2.5 }, "body.max_open_tickets"],
+      [{ extra: 1 }, "body"],
+    ] as const) {
+      const res = await desk.api("PATCH", path(agent.id), { headers: owner.headers, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.errors[0].location.startsWith(location)).toBe(true);
+    }
+    // a cap for a viewer is refused
+    const capped = await desk.api("PATCH", path(viewer.id), { headers: owner.headers, body: { max_open_tickets: 3 } });
+    expect(capped.status).toBe(422);
+    expect(capped.body.errors[0].location).toBe("body.max_open_tickets");
+    expect(memberRow(workspace.id, viewer.id).maxOpenTickets).toBeNull();
+    expect(memberRow(workspace.id, agent.id)).toMatchObject({ availability: "online", maxOpenTickets: null });
+  });
+
+  test("own availability; an admin sets others' and caps; stored, member.updated to the user's topic, audit-logged", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    let before = lastSeq(desk, workspace.id);
+    const own = await desk.api("PATCH", "/v1/members/me/availability", {
+      headers: agent.headers,
+      body: { availability: "away" },
+    });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ user: { id: agent.id }, availability: "away", presence: "away" });
+    expect(memberRow(workspace.id, agent.id).availability).toBe("away");
+    let emitted = eventsAfter(desk, workspace.id, before);
+    expect(emitted.map((e) => [e.type, e.topics])).toEqual([
+      ["member.updated", [`workspace:${workspace.id}`, `user:${agent.id}`]],
+    ]);
+    expect(emitted[0]!.data).toEqual({ member: own.body });
+    before = lastSeq(desk, workspace.id);
+    const capped = await desk.api("PATCH", `/v1/members/${agent.id}/availability`, {
+      headers: owner.headers,
+      body: { availability: "online", max_open_tickets: 10 },
+    });
+    expect(capped.body).toMatchObject({ availability: "online", max_open_tickets: 10, open_tickets: 0 });
+    expect(memberRow(workspace.id, agent.id)).toMatchObject({ availability: "online", maxOpenTickets: 10 });
+    emitted = eventsAfter(desk, workspace.id, before);
+    expect(emitted.map((e) => e.type)).toEqual(["member.updated"]);
+    expect(auditOf(desk, workspace.id, "member.assignment_cap_changed")).toEqual([
+      expect.objectContaining({ actorUserId: owner.id, entityId: agent.id, data: { from: null, to: 10 } }),
+    ]);
+    expect(auditOf(desk, workspace.id, "member.availability_changed").map((r) => r.data)).toEqual([
+      { from: "online", to: "away" },
+      { from: "away", to: "online" },
+    ]);
+    // null clears the cap; a PATCH changing nothing emits nothing
+    const cleared = await desk.api("PATCH", `/v1/members/${agent.id}/availability`, {
+      headers: owner.headers,
+      body: { max_open_tickets: null },
+    });
+    expect(cleared.body.max_open_tickets).toBeNull();
+    before = lastSeq(desk, workspace.id);
+    await desk.api("PATCH", `/v1/members/${agent.id}/availability`, {
+      headers: owner.headers,
+      body: { availability: "online" },
+    });
+    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+  });
+});
+
+describe("POST /v1/me/heartbeat and auto-away", () => {
+  test("access: none 401, a key 403, another workspace 404", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    expect((await desk.api("POST", "/v1/me/heartbeat")).status).toBe(401);
+    expect(
+      (await desk.api("POST", "/v1/me/heartbeat", { headers: createKey(desk, owner, ["settings:write"]).headers }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await desk.api("POST", "/v1/me/heartbeat", {
+          headers: { ...owner.headers, "desk-workspace": other.workspace.id },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  test("records last_seen_at; presence turns away after auto_away_minutes without one (manual clock), and back", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    // access tokens live 15 minutes of the moved clock: the reads use a key
+    const reader = createKey(desk, owner, ["settings:read"]);
+    const presence = async () => {
+      const res = await desk.api("GET", "/v1/members", { headers: reader.headers });
+      return res.body.data.find((m: { user: { id: string } }) => m.user.id === agent.id) as {
+        presence: string;
+        availability: string;
+        last_seen_at: string | null;
+      };
+    };
+    expect(await presence()).toMatchObject({ presence: "online", last_seen_at: null });
+    const beat = await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
+    expect(beat.status).toBe(204);
+    expect(memberRow(workspace.id, agent.id).lastSeenAt).toBe(clock.now().toISOString());
+    await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { auto_away_minutes: 10 } });
+    clock.advance(9 * 60_000);
+    expect(await presence()).toMatchObject({ presence: "online", availability: "online" });
+    clock.advance(2 * 60_000);
+    expect(await presence()).toMatchObject({ presence: "away", availability: "online" });
+    // an away member is not auto-assigned
+    await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode: "round_robin" } });
+    await desk.api("POST", "/v1/me/heartbeat", { headers: owner.headers });
+    const ids = await created(desk, owner, 2);
+    expect(assigneesOf(desk, ids)).toEqual([owner.id, owner.id]);
+    // the heartbeat brings them back, with member.updated
+    const before = lastSeq(desk, workspace.id);
+    await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
+    expect(await presence()).toMatchObject({ presence: "online" });
+    expect(eventsAfter(desk, workspace.id, before).map((e) => e.type)).toEqual(["member.updated"]);
+    // a heartbeat that changes nothing emits nothing
+    const again = lastSeq(desk, workspace.id);
+    await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
+    expect(eventsAfter(desk, workspace.id, again)).toEqual([]);
+    // auto-away off: presence is the availability whatever the heartbeat
+    const admin = createKey(desk, owner, ["settings:write"]);
+    await desk.api("PATCH", "/v1/assignment", { headers: admin.headers, body: { auto_away_minutes: 0 } });
+    clock.advance(24 * 60 * 60_000);
+    expect(await presence()).toMatchObject({ presence: "online" });
+  });
+});
+
+describe("the auto-away job", () => {
+  test("announces (member.updated, presence away) each member the cutoff passed, once", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const offline = await addMember(desk, workspace.id, "agent");
+    await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { auto_away_minutes: 10 } });
+    await desk.api("PATCH", "/v1/members/me/availability", {
+      headers: offline.headers,
+      body: { availability: "offline" },
+    });
+    const runJob = async () => {
+      withTx(desk.deps.db, (tx) => enqueue(tx, autoAwayJob, {}));
+      await desk.jobs.drain();
+    };
+    await runJob();
+    clock.advance(60_000);
+    await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
+    await desk.api("POST", "/v1/me/heartbeat", { headers: offline.headers });
+    await runJob();
+    clock.advance(5 * 60_000);
+    await desk.api("POST", "/v1/me/heartbeat", { headers: owner.headers });
+    let before = lastSeq(desk, workspace.id);
+    clock.advance(5 * 60_000 + 1);
+    await runJob();
+    // the agent's heartbeat is now over 10 minutes old; the owner's is not; the offline member stays offline
+    const emitted = eventsAfter(desk, workspace.id, before);
+    expect(emitted.map((e) => e.type)).toEqual(["member.updated"]);
+    expect(emitted[0]!.data).toMatchObject({
+      member: { user: { id: agent.id }, availability: "online", presence: "away" },
+    });
+    before = lastSeq(desk, workspace.id);
+    await runJob();
+    clock.advance(60_000);
+    await runJob();
+    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+    clock.advance(5 * 60_000);
+    await runJob();
+    expect(
+      eventsAfter(desk, workspace.id, before).map(
+        (e) => (e.data as { member: { user: { id: string } } }).member.user.id,
+      ),
+    ).toEqual([owner.id]);
+  });
+});

@@ -1,0 +1,166 @@
+import type { Tx } from "../db/database";
+import type { Deps } from "../deps";
+import { defineConsumer } from "../events/consumers";
+import type { StoredEvent } from "../events/envelope";
+import { memberRoleOf } from "../members/members.public";
+import { memberIdsOf, privateTeamOfWorkspace } from "../teams/teams.public";
+import { firstMessageAuthorOf, ticketOfWorkspace } from "../tickets/tickets.public";
+import { userRef } from "../users/users.public";
+import { mentionedUserIds } from "./notifications.mentions";
+import { type NewNotification, notify } from "./notifications.service";
+
+type UserRef = { id: string; name: string } | null;
+type ActivityData = {
+  ticket_id: string;
+  activity: { type: string; data: { from?: unknown; to?: unknown }; actor: { type: string; user: UserRef } };
+};
+type MessageData = {
+  ticket_id: string;
+  message: {
+    id: string;
+    kind: "reply" | "note";
+    direction: "inbound" | "outbound";
+    body_html: string;
+    body_text: string;
+    author: { type: string; user: UserRef; contact: { name: string | null; email: string | null } | null };
+  };
+};
+
+const EXCERPT = 200;
+const excerptOf = (text: string) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > EXCERPT ? `${flat.slice(0, EXCERPT - 1)}…` : flat;
+};
+
+type Ticket = NonNullable<ReturnType<typeof ticketOfWorkspace>>;
+
+/** A live ticket of the event's workspace, with the private team (if any) its events are scoped to. */
+function ticketOf(
+  tx: Tx,
+  event: StoredEvent,
+  ticketId: string,
+): { ticket: Ticket; privateTeamId: string | null } | null {
+  const ticket = ticketOfWorkspace(tx, event.workspace_id, ticketId);
+  if (!ticket || ticket.deletedAt || ticket.mergedIntoId) return null;
+  const privateTeamId = ticket.teamId ? (privateTeamOfWorkspace(tx, event.workspace_id, ticket.teamId) ?? null) : null;
+  return { ticket, privateTeamId };
+}
+
+/** Whether a member may see a ticket: any member, unless it belongs to a private team (its members and admins). */
+function maySee(tx: Tx, workspaceId: string, userId: string, privateTeamId: string | null): boolean {
+  const role = memberRoleOf(tx, workspaceId, userId);
+  if (!role) return false;
+  if (!privateTeamId || role === "admin" || role === "owner") return true;
+  return memberIdsOf(tx, [privateTeamId]).get(privateTeamId)?.includes(userId) ?? false;
+}
+
+function tell(
+  tx: Tx,
+  deps: Deps,
+  event: StoredEvent,
+  found: { ticket: Ticket; privateTeamId: string | null },
+  userId: string,
+  type: NewNotification["type"],
+  data: Record<string, unknown>,
+): void {
+  if (!maySee(tx, event.workspace_id, userId, found.privateTeamId)) return;
+  const { ticket } = found;
+  notify(
+    tx,
+    {
+      workspaceId: event.workspace_id,
+      userId,
+      type,
+      ticket: { id: ticket.id, number: ticket.number, subject: ticket.subject },
+      data,
+      privateTeamId: found.privateTeamId,
+    },
+    deps.clock,
+  );
+}
+
+type CreatedData = { ticket: { id: string; assignee: { id: string } | null; spam: boolean; created_at: string } };
+
+/**
+ * A ticket created already assigned: its creator is the author of its first message (written in
+ * the same instant); the assignee is told unless they created it. Without a first message the
+ * creator is unknown and nobody is told.
+ */
+function assignedAtCreation(tx: Tx, deps: Deps, event: StoredEvent): void {
+  const { ticket } = event.data as CreatedData;
+  if (!ticket.assignee || ticket.spam) return;
+  const author = firstMessageAuthorOf(tx, event.workspace_id, ticket.id);
+  if (!author || author.createdAt !== ticket.created_at || author.authorType === "contact") return;
+  if (author.authorUserId === ticket.assignee.id) return;
+  const found = ticketOf(tx, event, ticket.id);
+  if (!found) return;
+  tell(tx, deps, event, found, ticket.assignee.id, "assigned", {
+    from: null,
+    by: author.authorUserId,
+    by_name: userRef(tx, author.authorUserId)?.name ?? author.authorType,
+    via: author.authorType,
+  });
+}
+
+/**
+ * `assigned`: the new assignee of any assignee change someone else made (a person, an API key,
+ * an automation or auto-assignment), read from the `assigned` activity, which names the actor;
+ * and the assignee of a ticket someone else created already assigned.
+ */
+export const notifyAssigned = defineConsumer<Deps>({
+  name: "notifications.assigned",
+  types: ["activity.created", "ticket.created"],
+  handle(tx, event, { deps }) {
+    if (event.type === "ticket.created") return assignedAtCreation(tx, deps, event);
+    const { ticket_id, activity } = event.data as ActivityData;
+    if (activity.type !== "assigned" || typeof activity.data.to !== "string") return;
+    const to = activity.data.to;
+    if (activity.actor.user?.id === to) return;
+    const found = ticketOf(tx, event, ticket_id);
+    if (!found || found.ticket.assigneeId !== to) return;
+    tell(tx, deps, event, found, to, "assigned", {
+      from: typeof activity.data.from === "string" ? activity.data.from : null,
+      by: activity.actor.user?.id ?? null,
+      by_name:
+        activity.actor.user?.name ?? (activity.actor.type === "system" ? "auto-assignment" : activity.actor.type),
+      via: activity.actor.type,
+    });
+  },
+});
+
+/**
+ * `mentioned`: each member mentioned in a note (`<span data-mention="<user id>">@Name</span>`, the
+ * markup the composer inserts) other than its author, when they may see the ticket.
+ * `customer_replied`: the assignee, when a customer's message arrives on their ticket.
+ */
+export const notifyOnMessage = defineConsumer<Deps>({
+  name: "notifications.messages",
+  types: ["message.created"],
+  handle(tx, event, { deps }) {
+    const { ticket_id, message } = event.data as MessageData;
+    if (message.kind === "note") {
+      const author = message.author.user?.id ?? null;
+      const mentioned = mentionedUserIds(message.body_html).filter((id) => id !== author);
+      if (!mentioned.length) return;
+      const found = ticketOf(tx, event, ticket_id);
+      if (!found) return;
+      for (const userId of mentioned)
+        tell(tx, deps, event, found, userId, "mentioned", {
+          message_id: message.id,
+          by: author,
+          by_name: message.author.user?.name ?? null,
+          excerpt: excerptOf(message.body_text),
+        });
+      return;
+    }
+    if (message.direction !== "inbound" || message.author.type !== "contact") return;
+    const found = ticketOf(tx, event, ticket_id);
+    const assignee = found?.ticket.assigneeId;
+    if (!found || !assignee || found.ticket.spam) return;
+    tell(tx, deps, event, found, assignee, "customer_replied", {
+      message_id: message.id,
+      by_name: message.author.contact?.name || message.author.contact?.email || null,
+      excerpt: excerptOf(message.body_text),
+    });
+  },
+});
