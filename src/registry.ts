@@ -1,4 +1,6 @@
+import { aiModule } from "./ai/ai.module";
 import { apiKeysModule } from "./api-keys/api-keys.module";
+import { billingModule } from "./billing/billing.module";
 import { attachmentsModule } from "./attachments/attachments.module";
 import { auditModule } from "./audit/audit.module";
 import { companiesModule } from "./contacts/companies.module";
@@ -62,4 +64,6 @@ export const modules: FeatureModule[] = [
   viewsModule,
   savedRepliesModule,
   notificationsModule,
+  aiModule(),
+  billingModule,
 ];

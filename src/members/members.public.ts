@@ -32,10 +32,12 @@ export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) 
 /** What other features may use of members: membership reads and the writes workspaces and invitations make. */
 export {
   addWorkspaceMember,
+  adminIdsOfWorkspace,
   findMember,
   insertOwnerMembership,
   isMember,
   isMemberEmail,
+  memberCountsOf,
   memberIdsOfWorkspace,
   memberRoleOf,
   membersAmong,

@@ -16,7 +16,7 @@ export const reportableTicketsSql = (db: Queryable, ctx: RequestContext): SQL =>
   and(...ticketScope(db, ctx), eq(tickets.spam, false))!;
 export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";
 export { ticketScope } from "./tickets.list";
-export { queryText, TicketSchema, UserRefSchema } from "./tickets.schemas";
+export { queryText, TicketSchema, UserRefSchema, type TicketPatch } from "./tickets.schemas";
 export { SEARCH_RESULTS, searchTickets } from "./tickets.search";
 export { CHANNELS, SEVERITIES, type TicketRow, type TicketStatus } from "./tickets.table";
 export {
@@ -27,6 +27,7 @@ export {
   deleteTicket,
   getTicket,
   updateTicket,
+  updateTicketByAi,
   wakeSnoozedTicket,
   type CreateTicketInput,
   type CreatedTicket,
@@ -34,6 +35,7 @@ export {
 export { mergeTicket } from "./tickets.merge";
 export {
   findVisibleMessage,
+  listMessages,
   messageOfWorkspace,
   setDeliveryStatus,
   type AddMessageInput,
@@ -41,5 +43,5 @@ export {
   type MessageOrigin,
 } from "./messages.service";
 export type { MessageRow } from "./messages.table";
-export { ticketOfWorkspace } from "./tickets.repo";
+export { recentTicketsOfContact, ticketOfWorkspace } from "./tickets.repo";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";

@@ -2,6 +2,7 @@
 export {
   findWorkspace,
   setWorkspaceImage,
+  updateWorkspace,
   workspaceRefOf,
   workspaceTimeZone,
   type WorkspaceImageSlot,
