@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { AiConfigSchema, AiModelSchema, TriageSchema } from "./ai/ai.schemas";
 import { ApiKeySchema } from "./api-keys/api-keys.schemas";
+import { BillingSchema, UsageReportSchema } from "./billing/billing.schemas";
 import { AuditLogSchema } from "./audit/audit.schemas";
 import { SessionSchema, UserSchema } from "./auth/auth.schemas";
 import { CompanySchema, ContactSchema } from "./contacts/contacts.schemas";
@@ -48,6 +50,11 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [MeSchema, "Me"],
   [SessionSchema, "Session"],
   [AuditLogSchema, "AuditLogEntry"],
+  [AiConfigSchema, "AiConfig"],
+  [AiModelSchema, "AiModel"],
+  [TriageSchema, "AiTriage"],
+  [BillingSchema, "Billing"],
+  [UsageReportSchema, "UsageReport"],
 ];
 
 let registered = false;

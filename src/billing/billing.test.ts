@@ -12,7 +12,7 @@ const desk = await startTestDesk({ env: fakeAiEnv(fake), clock });
 
 describe("billing (self-hosted)", () => {
   test("GET /v1/billing answers the self-hosted entitlements to any member", async () => {
-    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const { workspace } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
     await addMember(desk, workspace.id, "agent");
     expect((await desk.api("GET", "/v1/billing")).status).toBe(401);
