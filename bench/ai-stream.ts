@@ -13,7 +13,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 60);
 const PROVIDER_DELAY_MS = 50;
 
 const fake = await startFakeAi();
-fake.answer = () => ({ text: "Thanks for your patience. Your order left our warehouse this morning and arrives tomorrow." });
+fake.answer = () => ({
+  text: "Thanks for your patience. Your order left our warehouse this morning and arrives tomorrow.",
+});
 fake.delayMs = PROVIDER_DELAY_MS;
 const desk = await startTestDesk({ env: fakeAiEnv(fake), keepAlive: true });
 const { owner } = await createWorkspaceWithOwner(desk);
@@ -66,7 +68,8 @@ for (let i = 0; i < ROUNDS; i++) {
   desks.push(await viaDesk());
   directs.push(await direct());
 }
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const line = (name: string, xs: number[]) =>
   `${name.padEnd(24)} p50 ${pct(xs, 0.5).toFixed(1)} ms  p95 ${pct(xs, 0.95).toFixed(1)} ms`;
 console.log(`first streamed token, ${ROUNDS} rounds, provider delay ${PROVIDER_DELAY_MS} ms`);

@@ -1,3 +1,4 @@
+import { aiResource } from "../ai/ai.queries";
 import { companiesResource, contactsResource } from "../contacts/contacts.queries";
 import { customFieldsResource } from "../lib/resources/custom-fields";
 import { labelsResource } from "../lib/resources/labels";
@@ -27,4 +28,5 @@ export const resources: readonly Resource[] = [
   mailboxesResource,
   webhooksResource,
   workspaceResource,
+  aiResource,
 ];

@@ -19,6 +19,8 @@ import { errorText } from "../lib/ui/states";
 import { leftoverPlaceholders, type PlaceholderContext, renderPlaceholders } from "./placeholders";
 import { replyCollision } from "./reply-collision";
 import { htmlToText, textToHtml } from "../lib/text";
+import { ComposerAi } from "../ai/ComposerAi";
+import { useAiOn } from "../ai/ai.queries";
 
 export type ComposerHandle = { focus(kind: "reply" | "note"): void };
 type Upload = { key: string; name: string; attachment?: Attachment; error?: string };
@@ -51,6 +53,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const fileInput = useRef<HTMLInputElement>(null);
   const auth = useAuth();
   const me = useMe();
+  const aiOn = useAiOn();
   const placeholderContext: PlaceholderContext = {
     ticket,
     contact: ticket.contact,
@@ -225,6 +228,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           </select>
         )}
       </div>
+      {aiOn && kind === "reply" && (
+        <ComposerAi ticketId={ticket.id} text={text} setText={setText} area={area} disabled={disabled} />
+      )}
       <textarea
         ref={area}
         aria-label={kind === "reply" ? "Reply" : "Internal note"}
