@@ -1,14 +1,18 @@
 import { Elysia } from "elysia";
+import { z } from "zod";
 import type { Deps } from "../deps";
 import { BillingSchema, UsageQuery, UsageReportSchema } from "./billing.schemas";
 import { billingDisabled, selfHostedBilling, usageReport } from "./billing.service";
 
 const manage = { role: "admin", scopes: ["settings:write"] } as const;
-const DISABLED = "Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted).";
+const DISABLED =
+  "Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.";
+const UrlAnswer = z.object({ url: z.string() });
 
 /** Billing as the self-hosted offering answers it (DECISIONS.md "Hosted-only parts"). */
 export function billingRoutes(deps: Deps) {
-  const disabled = () => {
+  /** Every hosted-only route: the caller is authorised first, then told billing is off here. */
+  const disabled = (): never => {
     throw billingDisabled();
   };
   return new Elysia({ prefix: "/billing", tags: ["billing"] })
@@ -32,24 +36,29 @@ export function billingRoutes(deps: Deps) {
           "From the recorded AI calls (failed ones count as calls costing 0). `from`/`to` are RFC 3339 or YYYY-MM-DD; default this UTC month; a date-only `to` includes that day; at most one year (366 days); `to` in the report is exclusive. Days are UTC dates; `by_member` user null = automations, jobs and the AI agent. Every breakdown adds up to the totals exactly.",
       },
     })
-    .post("/checkout", disabled, {
+    .post("/checkout", () => disabled(), {
       access: manage,
+      response: { 200: UrlAnswer },
       detail: { summary: "Start a plan checkout", description: DISABLED },
     })
-    .post("/portal", disabled, {
+    .post("/portal", () => disabled(), {
       access: manage,
+      response: { 200: UrlAnswer },
       detail: { summary: "Open the customer portal", description: DISABLED },
     })
-    .post("/top-up/checkout", disabled, {
+    .post("/top-up/checkout", () => disabled(), {
       access: manage,
+      response: { 200: UrlAnswer },
       detail: { summary: "Buy AI top-ups", description: DISABLED },
     })
-    .patch("/auto-recharge", disabled, {
+    .patch("/auto-recharge", () => disabled(), {
       access: manage,
+      response: { 200: BillingSchema },
       detail: { summary: "Change auto-recharge", description: DISABLED },
     })
-    .post("/payment-method", disabled, {
+    .post("/payment-method", () => disabled(), {
       access: manage,
+      response: { 200: UrlAnswer },
       detail: { summary: "Save a card", description: DISABLED },
     });
 }

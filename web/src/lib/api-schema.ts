@@ -1748,7 +1748,7 @@ export interface paths {
         put?: never;
         /**
          * Start a plan checkout
-         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted).
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
          */
         post: operations["postBillingCheckout"];
         delete?: never;
@@ -1768,7 +1768,7 @@ export interface paths {
         put?: never;
         /**
          * Open the customer portal
-         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted).
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
          */
         post: operations["postBillingPortal"];
         delete?: never;
@@ -1788,7 +1788,7 @@ export interface paths {
         put?: never;
         /**
          * Buy AI top-ups
-         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted).
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
          */
         post: operations["postBillingTopUpCheckout"];
         delete?: never;
@@ -1812,7 +1812,7 @@ export interface paths {
         head?: never;
         /**
          * Change auto-recharge
-         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted).
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
          */
         patch: operations["patchBillingAutoRecharge"];
         trace?: never;
@@ -1828,7 +1828,7 @@ export interface paths {
         put?: never;
         /**
          * Save a card
-         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted).
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
          */
         post: operations["postBillingPaymentMethod"];
         delete?: never;
@@ -11096,6 +11096,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11117,6 +11128,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11138,6 +11160,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11157,6 +11190,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Billing"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11177,6 +11219,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
