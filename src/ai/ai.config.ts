@@ -1,6 +1,7 @@
 import type { Deps } from "../deps";
 import { type CostKey, COST_KEYS, FEATURE_PROFILE, FIXED_TYPICAL_USD, knownModels, modelInfo } from "./ai.prices";
 import { aiWorkspaceOf, DEFAULT_FEATURES } from "./ai.settings";
+import type { DecisionEngine } from "./ai.triage";
 
 /** Decision-engine features keep SPEC.md's fixed typical cost. */
 const ENGINE_FEATURES: CostKey[] = ["triage", "decide", "answer_check"];
@@ -14,7 +15,7 @@ function callUsd(model: string, input: number, output: number): number | null {
 }
 
 /** GET /v1/ai/config. */
-export function aiConfig(deps: Deps, workspaceId: string) {
+export function aiConfig(deps: Deps, workspaceId: string, engine: DecisionEngine | null = null) {
   const ai = deps.config.ai;
   const ws = aiWorkspaceOf(deps, workspaceId);
   const ownKey = ws.ownKeySealed !== null;
@@ -35,11 +36,13 @@ export function aiConfig(deps: Deps, workspaceId: string) {
     costs,
     metered: true,
     assistant_name: "Assistant",
-    decisions: {
-      provider: ai ? ("llm" as const) : ("none" as const),
-      model: ai ? ws.models.default : "",
-      connected: ai !== null,
-    },
+    decisions: engine
+      ? { provider: "engine_vendor" as const, model: engine.model, connected: true }
+      : {
+          provider: ai ? ("llm" as const) : ("none" as const),
+          model: ai ? ws.models.default : "",
+          connected: ai !== null,
+        },
     widget_model: ai ? ws.models.widget : "",
     widget_monthly_cap_usd: ws.capMicros / 1_000_000,
     own_key: ownKey,

@@ -9,7 +9,7 @@ import { ticketOfWorkspace } from "../tickets/tickets.public";
 import { summarizeTicket } from "./ai.agent";
 import { aiTriage } from "./ai.judge";
 import { aiWorkspaceOf } from "./ai.settings";
-import { type AssignAfterTriage, type TriageSettingsReader, triageSettingsOf } from "./ai.triage";
+import { type AssignAfterTriage, type TriageSeams, triageSettingsOf } from "./ai.triage";
 
 /** A thread this long (messages) is kept summarized when `auto_summarize` is on. */
 export const AUTO_SUMMARY_MIN_MESSAGES = 4;
@@ -23,7 +23,7 @@ function gone(error: unknown): boolean {
   return error instanceof DeskError && (error.status === 404 || error.status === 422);
 }
 
-export type AiBackground = { triageSettings: TriageSettingsReader | null; assignAfterTriage: AssignAfterTriage | null };
+export type AiBackground = { triage: TriageSeams; assignAfterTriage: AssignAfterTriage | null };
 
 /** The AI jobs and the consumers that enqueue them (made per module: they read the seams). */
 export function aiBackground(seams: AiBackground) {
@@ -34,7 +34,7 @@ export function aiBackground(seams: AiBackground) {
     concurrency: 2,
     async handler(payload, { deps }: JobContext<Deps>) {
       try {
-        await aiTriage(seams.triageSettings)(deps, {
+        await aiTriage(seams.triage)(deps, {
           workspaceId: payload.workspace_id,
           ticketId: payload.ticket_id,
           via: "auto_triage",
@@ -43,7 +43,7 @@ export function aiBackground(seams: AiBackground) {
         if (gone(error)) return;
         throw error;
       }
-      const settings = triageSettingsOf(deps, seams.triageSettings, payload.workspace_id);
+      const settings = triageSettingsOf(deps, seams.triage.readSettings, payload.workspace_id);
       if (settings.assign_after_triage) seams.assignAfterTriage?.(deps, payload.workspace_id, payload.ticket_id);
     },
   });
@@ -68,11 +68,12 @@ export function aiBackground(seams: AiBackground) {
     name: "ai.auto-triage",
     types: ["ticket.created"],
     handle(tx, event, { deps }) {
-      if (!deps.config.ai) return;
+      if (!deps.config.ai && !seams.triage.engine) return;
       const ticketId = (event.data as { ticket?: { id?: string } }).ticket?.id;
       if (!ticketId) return;
       const ws = aiWorkspaceOf(deps, event.workspace_id);
-      if (!ws.features.enabled || !triageSettingsOf(deps, seams.triageSettings, event.workspace_id).auto_triage) return;
+      if (!ws.features.enabled || !triageSettingsOf(deps, seams.triage.readSettings, event.workspace_id).auto_triage)
+        return;
       enqueue(
         tx,
         triageJob,

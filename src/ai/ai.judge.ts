@@ -7,7 +7,7 @@ import { threadText } from "./ai.context";
 import { dataBlock, system, user } from "./ai.prompts";
 import { chatJson } from "./ai.provider";
 import { aiWorkspaceOf } from "./ai.settings";
-import { type SuggestionField, type TriageJson, type TriageSettingsReader, triageTicket } from "./ai.triage";
+import { type SuggestionField, type TriageJson, type TriageSeams, triageTicket } from "./ai.triage";
 
 /**
  * What automations ask the model, answered in one call charged once: the customer's sentiment
@@ -90,13 +90,13 @@ export const aiJudge: AiJudge = async (deps, input) => {
  * activities say `via` and the call is charged to no member.
  */
 export function aiTriage(
-  readSettings: TriageSettingsReader | null,
+  seams: TriageSeams,
 ): (
   deps: Deps,
   input: { workspaceId: string; ticketId: string; via: "auto_triage" | "automation" },
 ) => Promise<TriageJson> {
   return (deps, input) =>
-    triageTicket(deps, systemContext(input.workspaceId), input.ticketId, { via: input.via }, readSettings);
+    triageTicket(deps, systemContext(input.workspaceId), input.ticketId, { via: input.via }, seams);
 }
 
 /** DELETE …/ai/suggestions/{field}: the suggestion goes (`ticket.updated` with `custom` when there was one). */

@@ -20,6 +20,8 @@ export type UsageInput = {
   ok: boolean;
   /** Free work (search indexing): tokens recorded, nothing charged. */
   free?: boolean;
+  /** A fixed price for the call (decision-engine runs), charged whatever the key. */
+  fixedMicros?: number;
 };
 
 /**
@@ -29,9 +31,13 @@ export type UsageInput = {
  */
 export function recordUsage(deps: Pick<Deps, "db" | "clock">, input: UsageInput): number {
   const micros =
-    input.ok && !input.free && input.source === "instance"
-      ? costMicros(input.model, input.inputTokens, input.outputTokens)
-      : 0;
+    !input.ok || input.free
+      ? 0
+      : input.fixedMicros !== undefined
+        ? input.fixedMicros
+        : input.source === "instance"
+          ? costMicros(input.model, input.inputTokens, input.outputTokens)
+          : 0;
   withTx(deps.db, (tx) => {
     tx.insert(aiUsage)
       .values({

@@ -3,7 +3,7 @@ import { defineModule } from "../module";
 import { type GroundingSources, noGrounding } from "./ai.context";
 import { aiBackground } from "./ai.jobs";
 import { aiRoutes } from "./ai.routes";
-import type { AssignAfterTriage, TriageSettingsReader } from "./ai.triage";
+import type { AssignAfterTriage, DecisionEngine, TriageSettingsReader } from "./ai.triage";
 
 export type AiModuleSeams = {
   /** Published knowledge-base articles for drafts and answers (the knowledge base's search). */
@@ -12,20 +12,20 @@ export type AiModuleSeams = {
   triageSettings?: TriageSettingsReader;
   /** Assignment after an automatic triage when `assign_after_triage` is on. */
   assignAfterTriage?: AssignAfterTriage;
+  /** A third-party decision engine for triage (`engine_vendor`); default: the configured model. */
+  decisionEngine?: DecisionEngine;
 };
 
 /** AI features (src/ai): provider, agent features, triage, metering; seams for the features that plug in. */
 export function aiModule(seams: AiModuleSeams = {}) {
-  const background = aiBackground({
-    triageSettings: seams.triageSettings ?? null,
-    assignAfterTriage: seams.assignAfterTriage ?? null,
-  });
+  const triage = { readSettings: seams.triageSettings ?? null, engine: seams.decisionEngine ?? null };
+  const background = aiBackground({ triage, assignAfterTriage: seams.assignAfterTriage ?? null });
   return defineModule({
     name: "ai",
     routes: (deps: Deps) => [
       aiRoutes(deps, {
         grounding: seams.groundingSources ?? noGrounding,
-        triageSettings: seams.triageSettings ?? null,
+        triage,
       }),
     ],
     jobs: background.jobs,

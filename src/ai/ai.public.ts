@@ -9,5 +9,11 @@ export { costMicros, microsToUsd, modelInfo, COST_KEYS, type CostKey } from "./a
 export { aiWorkspaceOf, requireAi, type AiFeatures, type AiWorkspace } from "./ai.settings";
 export { aiJudge, aiTriage, MAX_DECIDE_QUESTIONS, type AiJudge, type AiJudgement } from "./ai.judge";
 export type { GroundingSource, GroundingSources } from "./ai.context";
-export type { AssignAfterTriage, TriageSettingsReader, TriageSettingsView } from "./ai.triage";
+export type {
+  AssignAfterTriage,
+  DecisionEngine,
+  RawDecisions,
+  TriageSettingsReader,
+  TriageSettingsView,
+} from "./ai.triage";
 export type { AiUsageRow } from "./ai.table";

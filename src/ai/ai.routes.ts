@@ -26,7 +26,7 @@ import {
 } from "./ai.schemas";
 import { aiDisabled, requireAi, updateAiSettings } from "./ai.settings";
 import { runOrStream } from "./ai.stream";
-import { type TriageSettingsReader, triageTicket } from "./ai.triage";
+import { type TriageSeams, triageTicket } from "./ai.triage";
 
 const viewer = { role: "viewer", scopes: ["tickets:read"] } as const;
 const agent = { role: "agent", scopes: ["tickets:write"] } as const;
@@ -36,13 +36,13 @@ const STREAMING =
 const FAILURES =
   " 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.";
 
-export type AiSeams = { grounding: GroundingSources; triageSettings: TriageSettingsReader | null };
+export type AiSeams = { grounding: GroundingSources; triage: TriageSeams };
 
 /** Settings, the agent's features on a ticket, rewrite and translate (SPEC.md "AI routes"). */
 export function aiRoutes(deps: Deps, seams: AiSeams) {
   return new Elysia({ tags: ["ai"] })
     .use(deps.guard)
-    .get("/ai/config", ({ ctx }) => aiConfig(deps, ctx.workspaceId), {
+    .get("/ai/config", ({ ctx }) => aiConfig(deps, ctx.workspaceId, seams.triage.engine), {
       access: { role: "viewer", scopes: ["settings:read"] },
       response: { 200: AiConfigSchema },
       detail: {
@@ -73,7 +73,7 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
         // Not requireAi: an admin must be able to turn AI back on for the workspace.
         if (!deps.config.ai) throw aiDisabled();
         updateAiSettings(ctx, body, deps, (id) => isOfferedModel(deps, id));
-        return aiConfig(deps, ctx.workspaceId);
+        return aiConfig(deps, ctx.workspaceId, seams.triage.engine);
       },
       {
         access: { role: "admin", scopes: ["settings:write"] },
@@ -129,7 +129,7 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
     .post(
       "/tickets/:id/ai/triage",
       ({ ctx, params, body, request }) =>
-        triageTicket(deps, ctx, params.id, { apply: body.apply, via: "triage" }, seams.triageSettings, request.signal),
+        triageTicket(deps, ctx, params.id, { apply: body.apply, via: "triage" }, seams.triage, request.signal),
       {
         access: agent,
         params: IdParams,

@@ -15,6 +15,7 @@ import {
 import { SENTIMENTS, type Sentiment } from "./ai.agent";
 import { threadText } from "./ai.context";
 import { dataBlock, system, user } from "./ai.prompts";
+import { recordUsage } from "./ai.metering";
 import { chatJson } from "./ai.provider";
 import { aiDisabled, aiWorkspaceOf } from "./ai.settings";
 
@@ -140,57 +141,106 @@ const unit = (value: unknown): number | null =>
 
 export type TriageInput = { apply?: boolean; via: "triage" | "auto_triage" | "automation" };
 
+/** One decision as its engine gives it, before the values are checked against the choices. */
+export type RawDecision = { value: unknown; probability?: number | null; confidence?: number | null };
+export type RawDecisions = Partial<Record<DecisionKey, RawDecision>>;
+
 /**
- * Triage with the configured model: one structured-output call deciding every key of SPEC.md's
- * table, then the application rules. Decisions from the model carry `confidence: null` and apply
- * as if above threshold when their field is allowed; fields not allowed become suggestions, spam
- * is only ever suggested (probability at least 0.8), priority and severity are only raised, the
- * team is set only when empty, labels only from the workspace's own. `apply: true` applies every
- * decision regardless of confidence and of the allowed fields (spam stays a suggestion). Values the
- * model makes up outside the offered choices are dropped: its answer can never do anything else.
+ * A third-party decision engine (`engine_vendor`): decides the keys with a confidence each, which
+ * the workspace's threshold gates. Plugged in with `aiModule({ decisionEngine })`; with one, triage
+ * runs even when no AI model is configured. Each run is charged a fixed 0.01 USD, own key or not.
+ */
+export type DecisionEngine = {
+  /** The engine's model as decisions and the usage report name it. */
+  model: string;
+  decide(
+    deps: Deps,
+    input: {
+      workspaceId: string;
+      subject: string;
+      text: string;
+      choices: { typeLabels: string[]; labels: string[]; teams: string[] };
+      signal?: AbortSignal;
+    },
+  ): Promise<RawDecisions>;
+};
+
+const ENGINE_CALL_MICROS = 10_000;
+
+export type TriageSeams = { readSettings: TriageSettingsReader | null; engine: DecisionEngine | null };
+
+/**
+ * Triage: one call deciding every key of SPEC.md's table (structured output on the configured
+ * model, or the decision engine), then the application rules. A decision applies when its field is
+ * allowed (triage `fields`) and its confidence is at or above the threshold; the model's decisions
+ * carry `confidence: null` and apply as if above it. Otherwise it is stored as a suggestion. Spam is
+ * only ever suggested (probability at least 0.8), priority and severity only rise, the team is set
+ * only when empty, labels come only from the workspace's own. `apply: true` applies every decision
+ * regardless of confidence and of the allowed fields (spam stays a suggestion). Values outside the
+ * offered choices are dropped: an answer can never do anything else.
  */
 export async function triageTicket(
   deps: Deps,
   ctx: RequestContext,
   ref: string,
   input: TriageInput,
-  readSettings: TriageSettingsReader | null,
+  seams: TriageSeams,
   signal?: AbortSignal,
 ): Promise<TriageJson> {
-  // Triage also runs on a third-party decision engine alone; none is integrated yet (engine_vendor).
-  if (!deps.config.ai) throw aiDisabled();
+  if (!deps.config.ai && !seams.engine) throw aiDisabled();
   const ws = aiWorkspaceOf(deps, ctx.workspaceId);
   if (!ws.features.enabled) throw aiDisabled("AI is turned off in this workspace's settings.");
   const ticket = getTicket(deps.db, ctx, ref);
   if (ticket.mergedIntoId) throw new DeskError(404, "not_found", "Ticket not found.");
-  const settings = triageSettingsOf(deps, readSettings, ctx.workspaceId);
+  const settings = triageSettingsOf(deps, seams.readSettings, ctx.workspaceId);
   const labels = ticketLabelChoices(deps.db, ctx.workspaceId);
   const teams = teamsOfWorkspace(deps.db, ctx.workspaceId).filter(
     (t) => !t.private || ctx.visibleTeams === "all" || ctx.visibleTeams.includes(t.id),
   );
-  const messages = listMessages(deps.db, ctx, ticket.id);
-  const result = await chatJson<RawTriage>(deps, {
-    workspaceId: ctx.workspaceId,
-    userId: input.via === "triage" ? actorUserId(ctx) : null,
-    feature: "triage",
-    slot: "default",
-    maxTokens: 500,
-    signal,
-    json: {
-      name: "triage",
-      schema: triageSchema({ typeLabels: labels.type, labels: labels.other, teams: teams.map((t) => t.name) }),
-    },
-    messages: [
-      system(
-        "You triage a support ticket: judge its priority, severity, category, type, label, sentiment, language,",
-        "how likely it is spam, whether a person must handle it, which team should and its risk of missing its deadline.",
-        "Choose only among the values the schema offers; use an empty string when no label or team fits. Answer with JSON only.",
-      ),
-      user(dataBlock("ticket", `Subject: ${ticket.subject}\n\n${threadText(messages, { notes: false })}`)),
-    ],
-  });
-  return applyTriage(deps, ctx, ticket, result.value, {
-    model: result.model,
+  const choices = { typeLabels: labels.type, labels: labels.other, teams: teams.map((t) => t.name) };
+  const text = threadText(listMessages(deps.db, ctx, ticket.id), { notes: false });
+  const userId = input.via === "triage" ? actorUserId(ctx) : null;
+  let raw: RawDecisions;
+  let summary = "";
+  let engine: AiDecisions["engine"] = "llm";
+  let model: string;
+  if (seams.engine) {
+    engine = "engine_vendor";
+    model = seams.engine.model;
+    raw = await decideWithEngine(deps, seams.engine, {
+      workspaceId: ctx.workspaceId,
+      userId,
+      subject: ticket.subject,
+      text,
+      choices,
+      signal,
+    });
+  } else {
+    const result = await chatJson<RawTriage>(deps, {
+      workspaceId: ctx.workspaceId,
+      userId,
+      feature: "triage",
+      slot: "default",
+      maxTokens: 500,
+      signal,
+      json: { name: "triage", schema: triageSchema(choices) },
+      messages: [
+        system(
+          "You triage a support ticket: judge its priority, severity, category, type, label, sentiment, language,",
+          "how likely it is spam, whether a person must handle it, which team should and its risk of missing its deadline.",
+          "Choose only among the values the schema offers; use an empty string when no label or team fits. Answer with JSON only.",
+        ),
+        user(dataBlock("ticket", `Subject: ${ticket.subject}\n\n${text}`)),
+      ],
+    });
+    model = result.model;
+    raw = llmDecisions(result.value);
+    summary = typeof result.value.summary === "string" ? result.value.summary.slice(0, 1000) : "";
+  }
+  return applyTriage(deps, ctx, ticket, raw, {
+    engine,
+    model,
+    summary,
     apply: input.apply === true,
     via: input.via,
     settings,
@@ -200,13 +250,59 @@ export async function triageTicket(
   });
 }
 
+async function decideWithEngine(
+  deps: Deps,
+  engine: DecisionEngine,
+  input: Parameters<DecisionEngine["decide"]>[1] & { userId: string | null },
+): Promise<RawDecisions> {
+  const usage = {
+    workspaceId: input.workspaceId,
+    userId: input.userId,
+    feature: "triage" as const,
+    model: engine.model,
+  };
+  const meter = { inputTokens: 0, outputTokens: 0, source: "instance" as const };
+  try {
+    const decided = await engine.decide(deps, input);
+    recordUsage(deps, { ...usage, ...meter, ok: true, fixedMicros: ENGINE_CALL_MICROS });
+    return decided;
+  } catch (error) {
+    recordUsage(deps, { ...usage, ...meter, ok: false });
+    if (error instanceof DeskError) throw error;
+    deps.logger.warn({ subsystem: "ai", err: error }, "decision engine failed");
+    throw new DeskError(502, "decision_engine_failed", "The decision engine failed. Try again later.");
+  }
+}
+
+/** The model's JSON as raw decisions (its decisions carry no confidence). */
+function llmDecisions(raw: RawTriage): RawDecisions {
+  const spam = unit(raw.spam_probability);
+  const risk = unit(raw.sla_risk);
+  const plain = (key: string): RawDecision => ({ value: raw[key] });
+  return {
+    priority: plain("priority"),
+    severity: plain("severity"),
+    category: plain("category"),
+    type_label: plain("type_label"),
+    label: plain("label"),
+    sentiment: plain("sentiment"),
+    language: plain("language"),
+    spam: { value: spam === null ? null : spam >= 0.5, probability: spam },
+    needs_human: plain("needs_human"),
+    team: plain("team"),
+    sla_risk: { value: risk, probability: risk },
+  };
+}
+
 function applyTriage(
   deps: Deps,
   ctx: RequestContext,
   ticket: TicketRow,
-  raw: RawTriage,
+  raw: RawDecisions,
   options: {
+    engine: AiDecisions["engine"];
     model: string;
+    summary: string;
     apply: boolean;
     via: TriageInput["via"];
     settings: Omit<TriageSettingsView, "auto_triage">;
@@ -216,17 +312,25 @@ function applyTriage(
   },
 ): TriageJson {
   const now = deps.clock.now().toISOString();
-  const allowed = (field: TriageFieldName) => options.apply || options.settings.fields.includes(field);
-  const decision = (value: Decision["value"], probability: number | null = null): Decision => ({
+  const { threshold } = options.settings;
+  const confidenceOf = (key: DecisionKey) => unit(raw[key]?.confidence);
+  const confident = (key: DecisionKey) => {
+    const confidence = confidenceOf(key);
+    return confidence === null || confidence >= threshold;
+  };
+  /** Applies when `apply: true`, or when the field is allowed and the decision confident enough. */
+  const applies = (key: DecisionKey, field: TriageFieldName | null) =>
+    options.apply || ((field === null || options.settings.fields.includes(field)) && confident(key));
+  const decision = (key: DecisionKey, value: Decision["value"]): Decision => ({
     value,
-    probability,
-    confidence: null,
+    probability: unit(raw[key]?.probability),
+    confidence: confidenceOf(key),
     applied: false,
   });
-  const suggestion = (value: Suggestion["value"], probability: number | null = null): Suggestion => ({
+  const suggestion = (key: DecisionKey, value: Suggestion["value"]): Suggestion => ({
     value,
-    confidence: null,
-    probability,
+    confidence: confidenceOf(key),
+    probability: unit(raw[key]?.probability),
     model: options.model,
     decided_at: now,
   });
@@ -234,99 +338,110 @@ function applyTriage(
   const suggestions: AiSuggestions = {};
   const current = presentTickets(deps.db, [ticket])[0]!;
   const currentTags = new Set(current.tags.map((t) => t.name.toLowerCase()));
+  const value = (key: DecisionKey) => raw[key]?.value;
 
-  const priority = pick(raw.priority, ["low", "normal", "high", "urgent"] as const);
-  const severityRaw = pick(raw.severity, ["none", "sev4", "sev3", "sev2", "sev1"] as const);
+  const priority = pick(value("priority"), ["low", "normal", "high", "urgent"] as const);
+  const severityRaw = pick(value("severity"), ["none", "sev4", "sev3", "sev2", "sev1"] as const);
   const severity = severityRaw === "none" ? null : severityRaw;
-  const category = pick(raw.category, CATEGORIES);
-  const sentiment = pick<Sentiment>(raw.sentiment, SENTIMENTS);
+  const category = pick(value("category"), CATEGORIES);
+  const sentiment = pick<Sentiment>(value("sentiment"), SENTIMENTS);
+  const languageRaw = value("language");
   const language =
-    typeof raw.language === "string" && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(raw.language) ? raw.language : null;
-  const typeLabel = pick(raw.type_label, options.typeLabels);
-  const label = pick(raw.label, options.labels);
-  const team = options.teams.find((t) => t.name === raw.team) ?? null;
-  const spamProbability = unit(raw.spam_probability);
-  const slaRisk = unit(raw.sla_risk);
+    typeof languageRaw === "string" && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(languageRaw) ? languageRaw : null;
+  const typeLabel = pick(value("type_label"), options.typeLabels);
+  const label = pick(value("label"), options.labels);
+  const team = options.teams.find((t) => t.name === value("team") || t.id === value("team")) ?? null;
+  const spamProbability = unit(raw.spam?.probability);
+  const spamValue = value("spam");
+  const slaRisk = unit(value("sla_risk"));
+  const needsHuman = value("needs_human");
 
   const fields: Record<DecisionKey, Decision> = {
-    priority: decision(priority),
-    severity: decision(severity),
-    category: decision(category),
-    type_label: decision(typeLabel),
-    label: decision(label),
-    sentiment: decision(sentiment),
-    language: decision(language),
-    spam: decision(spamProbability === null ? null : spamProbability >= 0.5, spamProbability),
-    needs_human: decision(typeof raw.needs_human === "boolean" ? raw.needs_human : null),
-    team: decision(team?.id ?? null),
-    sla_risk: decision(slaRisk, slaRisk),
+    priority: decision("priority", priority),
+    severity: decision("severity", severity),
+    category: decision("category", category),
+    type_label: decision("type_label", typeLabel),
+    label: decision("label", label),
+    sentiment: decision("sentiment", sentiment),
+    language: decision("language", language),
+    spam: decision("spam", typeof spamValue === "boolean" ? spamValue : null),
+    needs_human: decision("needs_human", typeof needsHuman === "boolean" ? needsHuman : null),
+    team: decision("team", team?.id ?? null),
+    sla_risk: decision("sla_risk", slaRisk),
   };
 
   if (priority && PRIORITY_RANK[priority]! > PRIORITY_RANK[ticket.priority]!) {
-    if (allowed("priority")) {
+    if (applies("priority", "priority")) {
       patch.priority = priority;
       fields.priority.applied = true;
-    } else suggestions.priority = suggestion(priority);
+    } else suggestions.priority = suggestion("priority", priority);
   }
   if (severity && (ticket.severity === null || SEVERITY_RANK[severity]! > SEVERITY_RANK[ticket.severity]!)) {
-    if (allowed("severity")) {
+    if (applies("severity", "severity")) {
       patch.severity = severity;
       fields.severity.applied = true;
-    } else suggestions.severity = suggestion(severity);
+    } else suggestions.severity = suggestion("severity", severity);
   }
-  const newLabels = [typeLabel, label].filter((n): n is string => !!n && !currentTags.has(n.toLowerCase()));
-  if (newLabels.length) {
-    if (allowed("labels")) {
-      patch.add_tags = newLabels;
-      if (typeLabel && newLabels.includes(typeLabel)) fields.type_label.applied = true;
-      if (label && newLabels.includes(label)) fields.label.applied = true;
-    } else suggestions.labels = suggestion(newLabels);
+  const applied: string[] = [];
+  const suggested: string[] = [];
+  for (const [key, name] of [
+    ["type_label", typeLabel],
+    ["label", label],
+  ] as const) {
+    if (!name || currentTags.has(name.toLowerCase())) continue;
+    if (applies(key, "labels")) {
+      applied.push(name);
+      fields[key].applied = true;
+    } else suggested.push(name);
   }
+  if (applied.length) patch.add_tags = applied;
+  if (suggested.length) suggestions.labels = suggestion(fields.type_label.applied ? "label" : "type_label", suggested);
   if (team && ticket.teamId === null) {
-    if (allowed("team")) {
+    if (applies("team", "team")) {
       patch.team_id = team.id;
       fields.team.applied = true;
-    } else suggestions.team = suggestion(team.id);
+    } else suggestions.team = suggestion("team", team.id);
   }
   if (spamProbability !== null && spamProbability >= SPAM_SUGGESTION && !ticket.spam)
-    suggestions.spam = suggestion(true, spamProbability);
+    suggestions.spam = suggestion("spam", true);
 
   const custom: Record<string, unknown> = {};
-  if (category) {
-    custom.ai_category = category;
-    fields.category.applied = true;
+  for (const [key, member, decided] of [
+    ["category", "ai_category", category],
+    ["sentiment", "ai_sentiment", sentiment],
+    ["language", "language", language],
+  ] as const) {
+    if (decided && applies(key, null)) {
+      custom[member] = decided;
+      fields[key].applied = true;
+    }
   }
-  if (sentiment) {
-    custom.ai_sentiment = sentiment;
-    fields.sentiment.applied = true;
-  }
-  if (language) {
-    custom.language = language;
-    fields.language.applied = true;
-  }
-  const decisions: AiDecisions = {
-    engine: "llm",
-    model: options.model,
-    threshold: options.settings.threshold,
-    decided_at: now,
-    fields,
-  };
+  const decisions: AiDecisions = { engine: options.engine, model: options.model, threshold, decided_at: now, fields };
   custom.ai_decisions = decisions;
   // A new run replaces what the last one suggested (null removes the member).
   custom.ai_suggestions = Object.keys(suggestions).length ? suggestions : null;
   patch.custom = custom;
 
-  updateTicketByAi(ctx, ticket.id, patch, { via: options.via, model: options.model, confidence: null }, deps);
+  const confidences = DECISION_KEYS.filter((k) => fields[k].applied)
+    .map((k) => fields[k].confidence)
+    .filter((c): c is number => c !== null);
+  updateTicketByAi(
+    ctx,
+    ticket.id,
+    patch,
+    { via: options.via, model: options.model, confidence: confidences.length ? Math.min(...confidences) : null },
+    deps,
+  );
   return {
-    tags: newLabels.length && allowed("labels") ? newLabels : [],
-    suggested_tags: (suggestions.labels?.value as string[] | undefined) ?? [],
+    tags: applied,
+    suggested_tags: suggested,
     priority,
     severity,
     team_id: team?.id ?? null,
     sentiment,
     language,
     category,
-    summary: typeof raw.summary === "string" ? raw.summary.slice(0, 1000) : "",
+    summary: options.summary,
     applied: DECISION_KEYS.filter((key) => fields[key].applied),
     decisions,
     suggestions,
