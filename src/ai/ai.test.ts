@@ -2,7 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { fakeAiEnv, startFakeAi } from "../../test/peers/fake-ai";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
+import { modules } from "../registry";
 import { getTicket } from "../tickets/tickets.public";
+import { aiModule } from "./ai.module";
 import { customerReply, customerTicket, eventsSince, lastSeq, parseSse, usageRows } from "./ai.testkit";
 
 const fake = await startFakeAi();
@@ -410,5 +412,51 @@ describe("rewrite, translate, article draft", () => {
       (await desk.api("POST", "/v1/kb/articles/ai/draft", { headers: key.headers, body: { prompt: "x" } })).status,
     ).toBe(403);
     expect((await desk.api("POST", "/v1/kb/articles/ai/draft", { headers: owner.headers, body: {} })).status).toBe(422);
+  });
+});
+
+describe("grounding in published articles (the knowledge base's seam)", () => {
+  test("draft and ask give the articles to the model and name them in sources", async () => {
+    reset();
+    const queries: string[] = [];
+    const grounded = await startTestDesk({
+      env: fakeAiEnv(fake),
+      modules: modules.map((m) =>
+        m.name === "ai"
+          ? aiModule({
+              groundingSources: (_deps, input) => {
+                queries.push(input.query);
+                return [
+                  {
+                    article_id: "art-1",
+                    title: "Tracking your order",
+                    url: "http://localhost/help/acme/articles/tracking",
+                    text: "Open the tracking page with your order number.",
+                  },
+                ];
+              },
+            })
+          : m,
+      ),
+    });
+    const { owner } = await createWorkspaceWithOwner(grounded);
+    const ticket = customerTicket(grounded, owner, { body: "Where is my parcel?" });
+    fake.answer = () => ({ text: "Use the tracking page." });
+    const source = {
+      article_id: "art-1",
+      title: "Tracking your order",
+      url: "http://localhost/help/acme/articles/tracking",
+    };
+    const draft = await grounded.api("POST", `/v1/tickets/${ticket.id}/ai/draft`, { headers: owner.headers, body: {} });
+    expect(draft.body.sources).toEqual([source]);
+    expect(queries[0]).toContain("Where is my parcel?");
+    expect(fake.chats().at(-1)!.body.messages[1]!.content).toContain("Open the tracking page with your order number.");
+    const ask = await grounded.api("POST", `/v1/tickets/${ticket.id}/ai/ask`, {
+      headers: owner.headers,
+      body: { question: "Which article helps?" },
+    });
+    expect(ask.body.sources).toEqual([source]);
+    expect(queries[1]).toBe("Which article helps?");
+    await grounded.stop();
   });
 });
