@@ -4,7 +4,7 @@ import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { freePort } from "../../test/peers/dovecot";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
-import { beforeEachCommit } from "./tx";
+import { beforeEachCommit, untilCommitted } from "./tx";
 
 // Every door tells the outside world "stored" only once the change is durable (src/db/tx.ts,
 // untilDurable). Here the next COMMIT fails on purpose: a door that answered before it would
@@ -32,6 +32,12 @@ beforeEachCommit(desk.deps.db, () => {
   throw new Error("disk full (on purpose)");
 });
 
+/** Consumers advance their cursors in commits of their own: settle them, so the next commit is the door's. */
+async function settleConsumers() {
+  await desk.consumers.drain();
+  await untilCommitted(desk.deps.db);
+}
+
 const count = (sql: string, ...args: string[]) =>
   desk.deps.db.$client.query<{ n: number }, string[]>(sql).get(...args)!.n;
 
@@ -58,6 +64,7 @@ function smtpSession(commands: string[]): Promise<string[]> {
 
 describe("doors answer after the commit", () => {
   test("HTTP: a write whose commit fails answers 500, not 201, and nothing is stored", async () => {
+    await settleConsumers();
     failNextCommit = true;
     const res = await desk.api("POST", "/v1/contacts", {
       headers: owner.headers,
@@ -93,6 +100,7 @@ describe("doors answer after the commit", () => {
         `${raw}\r\n.\r\n`,
         "QUIT\r\n",
       ]);
+    await settleConsumers();
     failNextCommit = true;
     const refused = await session();
     expect(refused.at(-2)).toMatch(/^4\d\d /);
