@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { AiConfigSchema, AiModelSchema, TriageSchema } from "./ai/ai.schemas";
 import { ApiKeySchema } from "./api-keys/api-keys.schemas";
 import { AssignmentSchema } from "./assignment/assignment.schemas";
+import { BillingSchema, UsageReportSchema } from "./billing/billing.schemas";
 import { AuditLogSchema } from "./audit/audit.schemas";
 import { AutomationSchema } from "./automations/automations.schemas";
 import { SessionSchema, UserSchema } from "./auth/auth.schemas";
@@ -62,6 +64,11 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [AuditLogSchema, "AuditLogEntry"],
   [WidgetConversationSchema, "WidgetConversation"],
   [WidgetMessageSchema, "WidgetMessage"],
+  [AiConfigSchema, "AiConfig"],
+  [AiModelSchema, "AiModel"],
+  [TriageSchema, "AiTriage"],
+  [BillingSchema, "Billing"],
+  [UsageReportSchema, "UsageReport"],
 ];
 
 let registered = false;

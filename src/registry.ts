@@ -1,5 +1,7 @@
+import { aiModule } from "./ai/ai.module";
 import { apiKeysModule } from "./api-keys/api-keys.module";
 import { assignmentModule } from "./assignment/assignment.module";
+import { billingModule } from "./billing/billing.module";
 import { attachmentsModule } from "./attachments/attachments.module";
 import { auditModule } from "./audit/audit.module";
 import { backupsModule } from "./backups/backups.module";
@@ -79,4 +81,6 @@ export const modules: FeatureModule[] = [
   slaModule,
   widgetModule,
   assignmentModule,
+  aiModule(),
+  billingModule,
 ];

@@ -137,11 +137,17 @@ export const envSchema = z.object({
     .min(16)
     .optional()
     .describe("when set, GET /metrics needs `Authorization: Bearer <token>`"),
-  DESK_AI_BASE_URL: z.string().optional(),
-  DESK_AI_API_KEY: z.string().optional(),
-  DESK_AI_MODEL: z.string().optional(),
-  DESK_AI_FAST_MODEL: z.string().optional(),
-  DESK_AI_EMBEDDING_MODEL: z.string().optional(),
+  DESK_AI_BASE_URL: z.string().optional().describe("OpenAI-compatible provider URL (unset = AI off)"),
+  DESK_AI_API_KEY: z.string().optional().describe("the provider's API key"),
+  DESK_AI_MODEL: z.string().optional().describe("default model (drafts, answers, triage)"),
+  DESK_AI_FAST_MODEL: z
+    .string()
+    .optional()
+    .describe("fast model (rewrite, translate, summaries; default: DESK_AI_MODEL)"),
+  DESK_AI_WIDGET_MODEL: z.string().optional().describe("model of the chat widget's answers (default: the fast model)"),
+  DESK_AI_EMBEDDING_MODEL: z.string().optional().describe("embedding model (unset: no semantic search)"),
+  DESK_AI_TIMEOUT: duration("60s").describe("time a provider call may take before it fails"),
+  DESK_AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2).describe("retries on 429, 5xx and timeouts"),
   DESK_ALLOWED_PRIVATE_HOSTS: z.string().default("").describe("hosts or CIDRs webhooks may reach although private"),
   DESK_TRUSTED_AUTH_SERVERS: z.string().default("").describe("authserv-ids whose Authentication-Results are trusted"),
   DESK_MAIL_CA_FILE: z
@@ -198,7 +204,16 @@ export type Config = {
   inboundSecret: string;
   openSignup: boolean;
   smtpRelayUrl: string | null;
-  ai: { baseUrl: string; apiKey: string; model: string; fastModel: string; embeddingModel: string | null } | null;
+  ai: {
+    baseUrl: string;
+    apiKey: string;
+    model: string;
+    fastModel: string;
+    widgetModel: string;
+    embeddingModel: string | null;
+    timeoutMs: number;
+    maxRetries: number;
+  } | null;
   allowedPrivateHosts: string[];
   trustedAuthServers: string[];
   /** OAuth-connected mail providers; null when not configured. */
@@ -261,7 +276,10 @@ export function loadConfig(
           apiKey: e.DESK_AI_API_KEY ?? "none",
           model: e.DESK_AI_MODEL,
           fastModel: e.DESK_AI_FAST_MODEL ?? e.DESK_AI_MODEL,
+          widgetModel: e.DESK_AI_WIDGET_MODEL ?? e.DESK_AI_FAST_MODEL ?? e.DESK_AI_MODEL,
           embeddingModel: e.DESK_AI_EMBEDDING_MODEL ?? null,
+          timeoutMs: e.DESK_AI_TIMEOUT,
+          maxRetries: e.DESK_AI_MAX_RETRIES,
         }
       : null;
   return {

@@ -22,7 +22,7 @@ import {
   labelStatements,
   type LabelFacts,
 } from "./labels.statements";
-import { recordTags, tags } from "./labels.table";
+import { recordTags, tagGroups, tags } from "./labels.table";
 import { jsonList } from "../db/prepared";
 import { systemClock } from "../lib/clock";
 
@@ -246,4 +246,21 @@ export function clearLabels(tx: Tx, kind: LabelKind, recordId: string): void {
   tx.delete(recordTags)
     .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId)))
     .run();
+}
+
+/**
+ * The ticket labels triage may choose from: those of the exclusive group named "Type" (ignoring
+ * case) and all others, live ones only, by name.
+ */
+export function ticketLabelChoices(db: Queryable, workspaceId: string): { type: string[]; other: string[] } {
+  const rows = db
+    .select({ name: tags.name, appliesTo: tags.appliesTo, groupName: tagGroups.name, exclusive: tagGroups.exclusive })
+    .from(tags)
+    .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
+    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.archived, false)))
+    .orderBy(tags.position, tags.name)
+    .all()
+    .filter((r) => r.appliesTo.includes("tickets"));
+  const isType = (r: (typeof rows)[number]) => r.exclusive === true && r.groupName?.trim().toLowerCase() === "type";
+  return { type: rows.filter(isType).map((r) => r.name), other: rows.filter((r) => !isType(r)).map((r) => r.name) };
 }

@@ -4,6 +4,7 @@ export {
   clearLabels,
   labelFilterSql,
   labelsOf,
+  ticketLabelChoices,
   type LabelKind,
   type LabelWrite,
   type LabelWriteResult,

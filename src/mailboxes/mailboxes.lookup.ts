@@ -1,4 +1,4 @@
-import { asc, eq, inArray, or, sql } from "drizzle-orm";
+import { asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import type { MailboxRow } from "./mailboxes.present";
@@ -96,3 +96,7 @@ export function mailboxHealthOf(db: Queryable, workspaceId: string | null): Mail
     .orderBy(asc(mailboxes.createdAt))
     .all();
 }
+
+/** How many mailboxes a workspace has (billing's usage counts). */
+export const mailboxCountOf = (db: Queryable, workspaceId: string): number =>
+  db.select({ n: count() }).from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).get()?.n ?? 0;

@@ -4,6 +4,7 @@ export {
   firstMailboxOf,
   isOwnMailboxAddress,
   mailboxById,
+  mailboxCountOf,
   mailboxByAddress,
   mailboxHealthOf,
   mailboxStatusByAddress,

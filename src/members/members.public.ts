@@ -38,6 +38,7 @@ export {
   insertOwnerMembership,
   isMember,
   isMemberEmail,
+  memberCountsOf,
   memberIdsOfWorkspace,
   memberRoleOf,
   membersAmong,

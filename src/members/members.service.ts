@@ -247,22 +247,28 @@ export function isMemberEmail(tx: Queryable, workspaceId: string, email: string)
     .get();
 }
 
+/** The owners and admins of a workspace: who receives workspace notices (AI key failures, caps). */
+export function adminIdsOfWorkspace(tx: Queryable, workspaceId: string): string[] {
+  return tx
+    .select({ userId: members.userId })
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), inArray(members.role, ["owner", "admin"])))
+    .all()
+    .map((r) => r.userId);
+}
+
+/** Members of a workspace, and seats among them (owners, admins and agents; viewers are free). */
+export function memberCountsOf(tx: Queryable, workspaceId: string): { members: number; seats: number } {
+  const rows = tx.select({ role: members.role }).from(members).where(eq(members.workspaceId, workspaceId)).all();
+  return { members: rows.length, seats: rows.filter((r) => r.role !== "viewer").length };
+}
+
 /** User ids of every member of the workspace. */
 export function memberIdsOfWorkspace(tx: Queryable, workspaceId: string): string[] {
   return tx
     .select({ userId: members.userId })
     .from(members)
     .where(eq(members.workspaceId, workspaceId))
-    .all()
-    .map((r) => r.userId);
-}
-
-/** User ids of the workspace's owners and admins (who hear of workspace matters nobody else holds). */
-export function adminIdsOfWorkspace(tx: Queryable, workspaceId: string): string[] {
-  return tx
-    .select({ userId: members.userId })
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), inArray(members.role, ["owner", "admin"])))
     .all()
     .map((r) => r.userId);
 }

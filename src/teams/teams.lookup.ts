@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { jsonList, preparedFor } from "../db/prepared";
 import { teams } from "./teams.table";
@@ -40,3 +41,15 @@ export const privateTeamsOutside = (db: Queryable, workspaceId: string, visible:
   statements(db)
     .hidden.all(workspaceId, jsonList(visible))
     .map((r) => r.id);
+
+/** Every team of the workspace by name (triage chooses among them). */
+export const teamsOfWorkspace = (
+  db: Queryable,
+  workspaceId: string,
+): Array<{ id: string; name: string; private: boolean }> =>
+  db
+    .select({ id: teams.id, name: teams.name, private: teams.private })
+    .from(teams)
+    .where(eq(teams.workspaceId, workspaceId))
+    .orderBy(teams.name)
+    .all();

@@ -14,4 +14,4 @@ export function privateTeamsLookup(db: Db): (workspaceId: string, userId: string
 /** What other features may use of teams: which teams exist, who is hidden from whom, and leaving them. */
 export { leaveWorkspaceTeams, memberIdsOf, teamsAmong } from "./teams.service";
 export type { TeamJson } from "./teams.present";
-export { privateTeamOfWorkspace, privateTeamsOutside, teamOfWorkspace } from "./teams.lookup";
+export { privateTeamOfWorkspace, privateTeamsOutside, teamOfWorkspace, teamsOfWorkspace } from "./teams.lookup";

@@ -16,7 +16,7 @@ export const reportableTicketsSql = (db: Queryable, ctx: RequestContext): SQL =>
   and(...ticketScope(db, ctx), eq(tickets.spam, false))!;
 export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";
 export { ticketScope } from "./tickets.list";
-export { queryText, TicketSchema, UserRefSchema } from "./tickets.schemas";
+export { queryText, TicketSchema, UserRefSchema, type TicketPatch } from "./tickets.schemas";
 export { SEARCH_RESULTS, searchTickets } from "./tickets.search";
 export {
   CHANNELS,
@@ -35,6 +35,7 @@ export {
   deleteTicket,
   getTicket,
   updateTicket,
+  updateTicketByAi,
   wakeSnoozedTicket,
   type CreateTicketInput,
   type CreatedTicket,
@@ -43,6 +44,7 @@ export { mergeTicket } from "./tickets.merge";
 export {
   findVisibleMessage,
   firstMessageAuthorOf,
+  listMessages,
   messageOfWorkspace,
   setDeliveryStatus,
   type AddMessageInput,
@@ -51,8 +53,8 @@ export {
 } from "./messages.service";
 export type { MessageRow } from "./messages.table";
 export { firstMessageOf } from "./messages.statements";
-export { ticketOfWorkspace } from "./tickets.repo";
 export { liveSlaTicket, setTicketSla, unsolvedTicketsAfter, type SlaTicketInput } from "./tickets.sla";
+export { recentTicketsOfContact, ticketOfWorkspace } from "./tickets.repo";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";
 export {
   chatContactOfTicket,

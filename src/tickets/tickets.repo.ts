@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { notFound } from "../lib/errors";
@@ -75,3 +75,28 @@ export const ticketOfWorkspace = (db: Queryable, workspaceId: string, id: string
     .from(tickets)
     .where(and(eq(tickets.workspaceId, workspaceId), eq(tickets.id, id)))
     .get();
+
+/** A contact's other live tickets the caller may see, newest first (AI drafts read them for context). */
+export function recentTicketsOfContact(
+  db: Queryable,
+  ctx: RequestContext,
+  contactId: string,
+  exceptTicketId: string,
+  limit = 5,
+): TicketRow[] {
+  return db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.workspaceId, ctx.workspaceId),
+        eq(tickets.contactId, contactId),
+        ne(tickets.id, exceptTicketId),
+        liveTicket,
+        visibleTicketsCondition(db, ctx),
+      ),
+    )
+    .orderBy(desc(tickets.lastMessageAt))
+    .limit(limit)
+    .all();
+}

@@ -241,6 +241,32 @@ export function updateTicket(
 }
 
 /**
+ * A change decided by AI (triage, an automation's ai_triage): applied like a PATCH, its activities
+ * attributed to actor `ai` with `{ via, model, confidence }` in their data, and `ticket.updated`
+ * with the changes. Pending suggestions are left as the patch's `custom` sets them.
+ */
+export function updateTicketByAi(
+  ctx: RequestContext,
+  ref: string,
+  patch: TicketPatch,
+  decision: { via: string; model: string; confidence: number | null },
+  deps: Deps,
+): TicketRow {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+    const outcome = applyTicketPatch(tx, ctx, current, patch, now, {
+      enforceRequired: false,
+      actor: { type: "ai", userId: null },
+      activityData: decision,
+      keepSuggestions: true,
+    });
+    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+    return outcome.row;
+  });
+}
+
+/**
  * Adds a reply or note to a ticket (the API route, inbound mail, the widget, the auto-reply). A
  * ticket merged away forwards to the ticket it was merged into.
  */

@@ -14,7 +14,7 @@ import type { MessageRow } from "./messages.table";
 import { teamOfWorkspace } from "../teams/teams.public";
 import { isAssignableMember, mailboxExists, updateTicketCounters } from "./tickets.statements";
 import { dueSnoozedTicket } from "./tickets.repo";
-import { recordActivity } from "./tickets.timeline";
+import { type ActorType, recordActivity } from "./tickets.timeline";
 import { tickets, type TicketRow, type TicketStatus } from "./tickets.table";
 
 const SOLVED_STATES: TicketStatus[] = ["solved", "closed"];
@@ -79,7 +79,16 @@ export function applyTicketPatch(
   current: TicketRow,
   patch: TicketPatch,
   now: string,
-  options: { enforceRequired: boolean; statusReason?: string },
+  options: {
+    enforceRequired: boolean;
+    statusReason?: string;
+    /** Who the activities are attributed to (default: the caller); AI decisions pass actor `ai`. */
+    actor?: { type: ActorType; userId: string | null };
+    /** Added to every activity's data (AI decisions: `{ via, model, confidence }`). */
+    activityData?: Record<string, unknown>;
+    /** Leave `custom.ai_suggestions` alone (a triage run writes its own in the same patch). */
+    keepSuggestions?: boolean;
+  },
 ): PatchOutcome {
   const set: Partial<typeof tickets.$inferInsert> = {};
   const changes: string[] = [];
@@ -140,7 +149,7 @@ export function applyTicketPatch(
     changes.push("custom");
   }
   const suggestions = custom.ai_suggestions;
-  if (suggestions && typeof suggestions === "object") {
+  if (suggestions && typeof suggestions === "object" && !options.keepSuggestions) {
     const remaining = { ...(suggestions as Record<string, unknown>) };
     let removed = false;
     for (const [member, suggestionKey] of Object.entries(SUGGESTION_FOR)) {
@@ -194,7 +203,8 @@ export function applyTicketPatch(
   if (changes.length === 0) return { row: current, changes, assigneeChanged: false };
   set.updatedAt = now;
   const row = tx.update(tickets).set(set).where(eq(tickets.id, current.id)).returning().get()!;
-  for (const [type, data] of timeline) recordActivity(tx, ctx, row, type, data, now);
+  for (const [type, data] of timeline)
+    recordActivity(tx, ctx, row, type, { ...data, ...options.activityData }, now, options.actor);
   return { row, changes, assigneeChanged };
 }
 

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AxeResults } from "axe-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { type FakeAi, fakeAiEnv, startFakeAi } from "../peers/fake-ai";
 import { call, ensureBinary, launchChromium, ROOT, type RunningDesk, shown, startDeskBinary } from "./browser";
 
 const ready = ensureBinary();
@@ -34,6 +35,8 @@ const SHOTS = process.env.DESK_A11Y_SHOTS;
 const INBOUND_SECRET = "accessibility-inbound-secret";
 const owner = { name: "Olivia Owner", email: "olivia@example.test", password: "correct horse battery" };
 let desk: RunningDesk;
+// AI on (a local fake provider), so the composer's AI tools, the ticket's AI panel and the AI settings are audited too.
+let fake: FakeAi;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -120,7 +123,8 @@ const focusInDialog = () => page.evaluate(() => !!document.activeElement?.closes
 
 describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium against dist/desk)", () => {
   beforeAll(async () => {
-    desk = await startDeskBinary({ DESK_INBOUND_SECRET: INBOUND_SECRET });
+    fake = await startFakeAi();
+    desk = await startDeskBinary({ DESK_INBOUND_SECRET: INBOUND_SECRET, ...fakeAiEnv(fake) });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -130,6 +134,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
   afterAll(async () => {
     await browser?.close();
     await desk?.stop();
+    await fake?.stop();
   }, STEP);
 
   test(
@@ -368,6 +373,35 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     async () => {
       await visit(`/tickets/${seeded.ticketNumber}`, ".msg");
       const found = await audit("ticket");
+      fake.answer = (request) => {
+        const name = request.response_format?.json_schema?.name;
+        if (name === "ticket_summary")
+          return { json: { summary: "A refund was asked for.", key_points: ["order 12"], sentiment: "neutral" } };
+        if (name === "triage")
+          return {
+            json: {
+              priority: "high",
+              severity: "none",
+              category: "billing",
+              sentiment: "neutral",
+              language: "en",
+              spam_probability: 0.9,
+              needs_human: false,
+              sla_risk: 0.2,
+              summary: "Refund.",
+            },
+          };
+        return { text: "The customer asks for a refund." };
+      };
+      const panel = page.getByRole("region", { name: "AI" });
+      await panel.getByRole("button", { name: "Summarize" }).click();
+      await shown(panel.getByText("A refund was asked for."));
+      await panel.getByLabel("Ask AI about this ticket").fill("What happened?");
+      await panel.getByRole("button", { name: "Ask" }).click();
+      await shown(panel.getByText("The customer asks for a refund."));
+      await panel.getByRole("button", { name: "Triage with AI" }).click();
+      await shown(panel.getByRole("list", { name: "AI suggestions" }));
+      found.push(...(await audit("ticket with AI summary, answer and suggestions")));
       await page.getByRole("textbox", { name: "Reply" }).fill("Thanks, we refunded it.");
       await page.getByRole("button", { name: "+ Label" }).click();
       found.push(...(await audit("ticket with composer draft and label picker")));
@@ -454,6 +488,8 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["widget", "[data-testid=widget-snippet]"],
         ["automations", "h1"],
         ["help-center", "h1"],
+        ["ai", "form"],
+        ["ai-usage", "h1"],
       ]) {
         await visit(`/settings/${sub}`, `.settings-body ${until}`);
         await page.waitForLoadState("networkidle");

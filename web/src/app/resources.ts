@@ -1,3 +1,4 @@
+import { aiResource } from "../ai/ai.queries";
 import { companiesResource, contactsResource } from "../contacts/contacts.queries";
 import { kbResource } from "../kb/kb.queries";
 import { customFieldsResource } from "../lib/resources/custom-fields";
@@ -38,4 +39,5 @@ export const resources: readonly Resource[] = [
   workspaceResource,
   kbResource,
   notificationsResource,
+  aiResource,
 ];

@@ -2143,6 +2143,366 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ai/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's AI configuration
+         * @description Answers `enabled: false` when no provider is configured (every other AI route then answers 404 `ai_disabled`). `costs` are typical call costs on the workspace's models (0 on its own key). Besides SPEC.md's members: `widget_model`, `widget_monthly_cap_usd`, `own_key` and `own_key_failed`.
+         */
+        get: operations["getAiConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Models to choose from, with prices
+         * @description The models of the price table kept in Desk plus the instance's configured ones. Prices are per million tokens at list price (self-hosted: no markup); `typical_reply_usd` is a draft of 4000 input and 500 output tokens. Both are null when the price is unknown or the workspace uses its own key.
+         */
+        get: operations["getAiModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the workspace's AI settings
+         * @description Any subset of the features object plus `model`, `fast_model`, `widget_model` (empty string = instance default), `widget_monthly_cap_usd` (0 to 10000, rounded to cents, 0 = no cap) and `api_key`, the workspace's own provider key (stored sealed, never shown; empty or null removes it). Answers the Config.
+         */
+        patch: operations["patchAiSettings"];
+        trace?: never;
+    };
+    "/v1/tickets/{id}/ai/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draft a reply
+         * @description Grounded in the thread (notes included, never quoted), the contact's recent tickets and published articles (named in `sources`), in the workspace's tone, language and instructions. Nothing is saved. With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         */
+        post: operations["postTicketsByIdAiDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/ai/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Summarize a ticket
+         * @description Stored on the ticket as `custom.ai_summary` and published as `ticket.updated` with `custom`. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         */
+        post: operations["postTicketsByIdAiSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/ai/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask about a ticket
+         * @description Nothing is saved. With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         */
+        post: operations["postTicketsByIdAiAsk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/ai/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Triage a ticket
+         * @description Decides every key of SPEC.md's decision table in one structured-output call and applies them: allowed fields (triage settings) apply, others become `custom.ai_suggestions`; priority and severity are only raised, the team is set only when empty, labels only from the workspace's own (the Type label from the exclusive group named Type); spam is only suggested (probability at least 0.8). `apply: true` applies every decision whatever the allowed fields. Decisions are stored as `custom.ai_decisions`; applied changes are activities of actor `ai` with `{ via, model, confidence }`. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         */
+        post: operations["postTicketsByIdAiTriage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/ai/suggestions/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Dismiss a suggestion
+         * @description Removes the pending suggestion for `priority`, `severity`, `labels`, `team` or `spam` (`ticket.updated` with `custom`); 204 also when there was none.
+         */
+        delete: operations["deleteTicketsByIdAiSuggestionsByField"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/rewrite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rewrite a reply
+         * @description Modes `friendlier`, `more_formal`, `shorter`, `longer`, `fix_grammar`, `simplify`. HTML in and out, sanitized (also its text). With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         */
+        post: operations["postAiRewrite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate
+         * @description Give `html` (answered as sanitized `html`) or `text`; `target` and `source_language` are BCP 47 tags (`und` when unknown). 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         */
+        post: operations["postAiTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kb/articles/ai/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draft a knowledge-base article
+         * @description From a ticket (`ticket_id`: how it was solved, private details left out), a `prompt`, or both. Nothing is saved. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         */
+        post: operations["postKbArticlesAiDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's plan and entitlements
+         * @description Self-hosted: plan `self_hosted`, `billing_enabled: false`, no limits (0 = unlimited), unlimited AI (`monthly_usd`, `purchased_usd` and `remaining_usd` are 0; `used_usd` is this UTC month's recorded AI spend at list price), no prices, `auto_recharge: null`.
+         */
+        get: operations["getBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI usage report
+         * @description From the recorded AI calls (failed ones count as calls costing 0). `from`/`to` are RFC 3339 or YYYY-MM-DD; default this UTC month; a date-only `to` includes that day; at most one year (366 days); `to` in the report is exclusive. Days are UTC dates; `by_member` user null = automations, jobs and the AI agent. Every breakdown adds up to the totals exactly.
+         */
+        get: operations["getBillingUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a plan checkout
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
+         */
+        post: operations["postBillingCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the customer portal
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
+         */
+        post: operations["postBillingPortal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/top-up/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy AI top-ups
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
+         */
+        post: operations["postBillingTopUpCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/auto-recharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change auto-recharge
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
+         */
+        patch: operations["patchBillingAutoRecharge"];
+        trace?: never;
+    };
+    "/v1/billing/payment-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a card
+         * @description Answers 404 `billing_disabled`: this instance has no payment processor (self-hosted). The success answer documented is the hosted offering's.
+         */
+        post: operations["postBillingPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "workspace.updated": {
@@ -5791,6 +6151,308 @@ export interface components {
                 mode: "none" | "round_robin" | "load_balanced";
             }[];
             auto_away_minutes: number;
+        };
+        AiConfig: {
+            enabled: boolean;
+            /** @description the provider's host, or empty when AI is off */
+            provider: string;
+            models: {
+                default: string;
+                fast: string;
+            };
+            embeddings: boolean;
+            features: {
+                enabled: boolean;
+                auto_triage: boolean;
+                auto_summarize: boolean;
+                widget_answers: boolean;
+                assistant: boolean;
+                tone: string;
+                reply_language: string;
+                instructions: string;
+            };
+            costs: {
+                /** @description US dollars, up to 6 decimals */
+                summarize: number;
+                /** @description US dollars, up to 6 decimals */
+                rewrite: number;
+                /** @description US dollars, up to 6 decimals */
+                translate: number;
+                /** @description US dollars, up to 6 decimals */
+                triage: number;
+                /** @description US dollars, up to 6 decimals */
+                decide: number;
+                /** @description US dollars, up to 6 decimals */
+                answer_check: number;
+                /** @description US dollars, up to 6 decimals */
+                copilot: number;
+                /** @description US dollars, up to 6 decimals */
+                draft_reply: number;
+                /** @description US dollars, up to 6 decimals */
+                answer: number;
+                /** @description US dollars, up to 6 decimals */
+                answer_email: number;
+                /** @description US dollars, up to 6 decimals */
+                playground: number;
+                /** @description US dollars, up to 6 decimals */
+                kb_draft: number;
+                /** @description US dollars, up to 6 decimals */
+                assistant: number;
+            };
+            metered: boolean;
+            assistant_name: string;
+            decisions: {
+                /** @enum {string} */
+                provider: "engine_vendor" | "llm" | "none";
+                model: string;
+                connected: boolean;
+            };
+            widget_model: string;
+            /** @description US dollars, up to 6 decimals */
+            widget_monthly_cap_usd: number;
+            /** @description the workspace calls the provider with its own key (calls cost 0) */
+            own_key: boolean;
+            /** @description the provider refused the workspace's own key on a call */
+            own_key_failed: boolean;
+        };
+        AiModel: {
+            id: string;
+            name: string;
+            vendor: string;
+            context_length: number | null;
+            usd_per_mtok: {
+                input: number | null;
+                output: number | null;
+            };
+            typical_reply_usd: number | null;
+        };
+        AiTriage: {
+            /** @description label names applied by this run */
+            tags: string[];
+            /** @description label names suggested, not applied */
+            suggested_tags: string[];
+            priority: string | null;
+            severity: string | null;
+            team_id: string | null;
+            sentiment: ("positive" | "neutral" | "negative" | "frustrated") | null;
+            language: string | null;
+            category: ("question" | "problem" | "bug" | "feature_request" | "billing" | "account" | "shipping" | "feedback" | "other") | null;
+            summary: string;
+            applied: ("priority" | "severity" | "category" | "type_label" | "label" | "sentiment" | "language" | "spam" | "needs_human" | "team" | "sla_risk")[];
+            decisions: {
+                /** @enum {string} */
+                engine: "engine_vendor" | "llm";
+                model: string;
+                threshold: number;
+                decided_at: string;
+                fields: {
+                    priority: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    severity: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    category: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    type_label: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    label: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    sentiment: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    language: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    spam: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    needs_human: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    team: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                    sla_risk: {
+                        value: string | boolean | number | null;
+                        probability: number | null;
+                        confidence: number | null;
+                        applied: boolean;
+                    };
+                };
+            };
+            suggestions: {
+                priority?: {
+                    value: string | string[] | boolean;
+                    confidence: number | null;
+                    probability: number | null;
+                    model: string;
+                    decided_at: string;
+                };
+                severity?: {
+                    value: string | string[] | boolean;
+                    confidence: number | null;
+                    probability: number | null;
+                    model: string;
+                    decided_at: string;
+                };
+                labels?: {
+                    value: string | string[] | boolean;
+                    confidence: number | null;
+                    probability: number | null;
+                    model: string;
+                    decided_at: string;
+                };
+                team?: {
+                    value: string | string[] | boolean;
+                    confidence: number | null;
+                    probability: number | null;
+                    model: string;
+                    decided_at: string;
+                };
+                spam?: {
+                    value: string | string[] | boolean;
+                    confidence: number | null;
+                    probability: number | null;
+                    model: string;
+                    decided_at: string;
+                };
+            };
+        };
+        Billing: {
+            /** @enum {string} */
+            plan: "free" | "pro" | "self_hosted";
+            billing_enabled: boolean;
+            /** @enum {string} */
+            status: "none" | "trialing" | "active" | "past_due" | "unpaid" | "canceled" | "incomplete" | "incomplete_expired" | "paused";
+            /** @enum {string} */
+            interval: "month" | "year";
+            seats: number;
+            billed_seats: number;
+            current_period_end: string | null;
+            cancel_at_period_end: boolean;
+            limits: {
+                max_mailboxes: number;
+                max_members: number;
+            };
+            usage: {
+                mailboxes: number;
+                members: number;
+            };
+            ai: {
+                unlimited: boolean;
+                /** @description US dollars, up to 6 decimals */
+                monthly_usd: number;
+                /** @description US dollars, up to 6 decimals */
+                used_usd: number;
+                /** @description US dollars, up to 6 decimals */
+                purchased_usd: number;
+                /** @description US dollars, up to 6 decimals */
+                remaining_usd: number;
+                period_end: string;
+            };
+            prices: {
+                pro_month: {
+                    id: string;
+                    unit_amount: number;
+                    currency: string;
+                    interval: ("month" | "year") | null;
+                    usd?: number;
+                } | null;
+                pro_year: {
+                    id: string;
+                    unit_amount: number;
+                    currency: string;
+                    interval: ("month" | "year") | null;
+                    usd?: number;
+                } | null;
+                ai_top_up: {
+                    id: string;
+                    unit_amount: number;
+                    currency: string;
+                    interval: ("month" | "year") | null;
+                    usd?: number;
+                } | null;
+            };
+            auto_recharge: null;
+        };
+        UsageReport: {
+            from: string;
+            /** @description exclusive */
+            to: string;
+            /** @description US dollars, up to 6 decimals */
+            total_usd: number;
+            total_calls: number;
+            by_feature: {
+                feature: string;
+                /** @description US dollars, up to 6 decimals */
+                usd: number;
+                calls: number;
+            }[];
+            by_day: {
+                date: string;
+                /** @description US dollars, up to 6 decimals */
+                usd: number;
+                calls: number;
+                by_feature: {
+                    [key: string]: number;
+                };
+            }[];
+            by_member: {
+                user: {
+                    id: string;
+                    name: string;
+                    email: string;
+                    avatar_url: string | null;
+                } | null;
+                /** @description US dollars, up to 6 decimals */
+                usd: number;
+                calls: number;
+            }[];
+            by_model: {
+                model: string;
+                /** @description US dollars, up to 6 decimals */
+                usd: number;
+                calls: number;
+                input_tokens: number;
+                output_tokens: number;
+                /** @enum {string} */
+                source: "instance" | "own_key";
+            }[];
+            own_key_calls: number;
         };
         Error: {
             status: number;
@@ -12564,6 +13226,666 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAiConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConfig"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAiModels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AiModel"][];
+                        default: string;
+                        fast: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchAiSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    auto_triage?: boolean;
+                    auto_summarize?: boolean;
+                    widget_answers?: boolean;
+                    assistant?: boolean;
+                    tone?: string;
+                    reply_language?: string;
+                    instructions?: string;
+                    /** @description empty string = the instance default, or an id from /v1/ai/models */
+                    model?: string;
+                    /** @description empty string = the instance default, or an id from /v1/ai/models */
+                    fast_model?: string;
+                    /** @description empty string = the instance default, or an id from /v1/ai/models */
+                    widget_model?: string;
+                    widget_monthly_cap_usd?: number;
+                    /** @description the workspace's own provider key (write-only; empty or null removes it) */
+                    api_key?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConfig"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postTicketsByIdAiDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    instructions?: string;
+                    tone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body_html: string;
+                        body_text: string;
+                        sources: {
+                            article_id: string;
+                            title: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postTicketsByIdAiSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        summary: string;
+                        key_points: string[];
+                        /** @enum {string} */
+                        sentiment: "positive" | "neutral" | "negative" | "frustrated";
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postTicketsByIdAiAsk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        answer_html: string;
+                        sources: {
+                            article_id: string;
+                            title: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postTicketsByIdAiTriage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    apply?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiTriage"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteTicketsByIdAiSuggestionsByField: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+                field: "priority" | "severity" | "labels" | "team" | "spam";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAiRewrite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    html: string;
+                    /** @enum {string} */
+                    mode: "friendlier" | "more_formal" | "shorter" | "longer" | "fix_grammar" | "simplify";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        html: string;
+                        text: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAiTranslate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    html?: string;
+                    text?: string;
+                    target: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        html?: string;
+                        text?: string;
+                        source_language: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postKbArticlesAiDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ticket_id?: string;
+                    prompt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        title: string;
+                        body_html: string;
+                        body_text: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getBilling: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Billing"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getBillingUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postBillingCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postBillingPortal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postBillingTopUpCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchBillingAutoRecharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Billing"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postBillingPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

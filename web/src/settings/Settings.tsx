@@ -26,6 +26,8 @@ const pages: Array<{
   { id: "api-keys", label: "API keys", admin: true, load: () => import("./ApiKeysSettings") },
   { id: "webhooks", label: "Webhooks", admin: true, load: () => import("./WebhooksSettings") },
   { id: "system", label: "System", admin: true, load: () => import("./SystemSettings") },
+  { id: "ai", label: "AI", admin: true, load: () => import("../ai/AiSettings") },
+  { id: "ai-usage", label: "AI usage", admin: true, load: () => import("../ai/AiUsage") },
 ];
 const components = new Map(pages.map((p) => [p.id, lazy(p.load)]));
 

@@ -22,6 +22,8 @@ import { htmlToText, textToHtml } from "../lib/text";
 import { useMembers } from "../lib/resources/members";
 import type { Member } from "../lib/api/types";
 import { MENTION_TOKEN, withMentions } from "./mentions";
+import { ComposerAi } from "../ai/ComposerAi";
+import { useAiOn } from "../ai/ai.queries";
 
 export type ComposerHandle = { focus(kind: "reply" | "note"): void };
 type Upload = { key: string; name: string; attachment?: Attachment; error?: string };
@@ -57,6 +59,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const fileInput = useRef<HTMLInputElement>(null);
   const auth = useAuth();
   const me = useMe();
+  const aiOn = useAiOn();
   const placeholderContext: PlaceholderContext = {
     ticket,
     contact: ticket.contact,
@@ -280,6 +283,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           </select>
         )}
       </div>
+      {aiOn && kind === "reply" && (
+        <ComposerAi ticketId={ticket.id} text={text} setText={setText} area={area} disabled={disabled} />
+      )}
       <textarea
         ref={area}
         aria-label={kind === "reply" ? "Reply" : "Internal note"}

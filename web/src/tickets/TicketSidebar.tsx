@@ -11,6 +11,8 @@ import { LabelPicker } from "../lib/ui/LabelPicker";
 import { errorText } from "../lib/ui/states";
 import { SlaClock } from "./SlaClock";
 import { usePatchTicket } from "./ticket-data";
+import { TicketAi } from "../ai/TicketAi";
+import { useAiOn } from "../ai/ai.queries";
 
 const toLocalInput = (iso: string | null) =>
   iso ? new Date(new Date(iso).getTime() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16) : "";
@@ -20,6 +22,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
   const members = useMembers();
   const teams = useTeams();
   const fields = useCustomFields("ticket");
+  const aiOn = useAiOn();
   const save = (body: Record<string, unknown>) => patch.mutate(body);
   const fieldError = (key: string) => (patch.error instanceof ApiError ? patch.error.at(`fields.${key}`) : undefined);
   const generalError =
@@ -167,6 +170,8 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
         />{" "}
         Spam <kbd>#</kbd>
       </label>
+
+      {aiOn && <TicketAi ticket={ticket} readOnly={readOnly} />}
 
       {ticket.contact && <ContactCard ticket={ticket} />}
     </aside>

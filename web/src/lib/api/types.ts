@@ -47,6 +47,15 @@ export type Availability = Member["availability"];
 export type TicketCounts = Answer<"getTicketsCounts">;
 export type MfaChallenge = Exclude<Answer<"postAuthLogin">, Session>;
 export type SystemState = Answer<"getSystem">;
+export type AiConfig = Schemas["AiConfig"];
+export type AiModel = Schemas["AiModel"];
+export type AiTriage = Schemas["AiTriage"];
+export type UsageReport = Schemas["UsageReport"];
+export type AiDraft = Answer<"postTicketsByIdAiDraft">;
+export type AiSummary = Answer<"postTicketsByIdAiSummary">;
+export type AiAnswer = Answer<"postTicketsByIdAiAsk">;
+export type AiRewrite = Answer<"postAiRewrite">;
+export type AiTranslation = Answer<"postAiTranslate">;
 
 export type Role = Member["role"];
 export type TicketStatus = Ticket["status"];

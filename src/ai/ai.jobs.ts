@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { systemContext } from "../auth/context";
+import type { Deps } from "../deps";
+import { defineConsumer } from "../events/consumers";
+import { enqueue } from "../jobs/enqueue";
+import { defineJob, type JobContext } from "../jobs/define";
+import { DeskError } from "../lib/errors";
+import { ticketOfWorkspace } from "../tickets/tickets.public";
+import { summarizeTicket } from "./ai.agent";
+import { aiTriage } from "./ai.judge";
+import { aiWorkspaceOf } from "./ai.settings";
+import { type AssignAfterTriage, type TriageSeams, triageSettingsOf } from "./ai.triage";
+
+/** A thread this long (messages) is kept summarized when `auto_summarize` is on. */
+export const AUTO_SUMMARY_MIN_MESSAGES = 4;
+/** Messages arriving together are summarized once, this long after the first. */
+const SUMMARY_DEBOUNCE_MS = 60_000;
+
+const TicketJob = z.object({ workspace_id: z.string(), ticket_id: z.string() });
+
+/** Provider failures are retried by the runner; a ticket gone or AI turned off ends the job. */
+function gone(error: unknown): boolean {
+  return error instanceof DeskError && (error.status === 404 || error.status === 422);
+}
+
+export type AiBackground = { triage: TriageSeams; assignAfterTriage: AssignAfterTriage | null };
+
+/** The AI jobs and the consumers that enqueue them (made per module: they read the seams). */
+export function aiBackground(seams: AiBackground) {
+  const triageJob = defineJob({
+    name: "ai.auto_triage",
+    schema: TicketJob,
+    retry: { maxAttempts: 4, baseDelayMs: 30_000 },
+    concurrency: 2,
+    async handler(payload, { deps }: JobContext<Deps>) {
+      try {
+        await aiTriage(seams.triage)(deps, {
+          workspaceId: payload.workspace_id,
+          ticketId: payload.ticket_id,
+          via: "auto_triage",
+        });
+      } catch (error) {
+        if (gone(error)) return;
+        throw error;
+      }
+      const settings = triageSettingsOf(deps, seams.triage.readSettings, payload.workspace_id);
+      if (settings.assign_after_triage) seams.assignAfterTriage?.(deps, payload.workspace_id, payload.ticket_id);
+    },
+  });
+
+  const summarizeJob = defineJob({
+    name: "ai.auto_summarize",
+    schema: TicketJob,
+    retry: { maxAttempts: 4, baseDelayMs: 30_000 },
+    concurrency: 2,
+    async handler(payload, { deps, signal }: JobContext<Deps>) {
+      try {
+        await summarizeTicket(deps, systemContext(payload.workspace_id), payload.ticket_id, signal);
+      } catch (error) {
+        if (gone(error)) return;
+        throw error;
+      }
+    },
+  });
+
+  /** New tickets are triaged when the workspace turned auto-triage on. */
+  const autoTriage = defineConsumer<Deps>({
+    name: "ai.auto-triage",
+    types: ["ticket.created"],
+    handle(tx, event, { deps }) {
+      if (!deps.config.ai && !seams.triage.engine) return;
+      const ticketId = (event.data as { ticket?: { id?: string } }).ticket?.id;
+      if (!ticketId) return;
+      const ws = aiWorkspaceOf(deps, event.workspace_id);
+      if (!ws.features.enabled || !triageSettingsOf(deps, seams.triage.readSettings, event.workspace_id).auto_triage)
+        return;
+      enqueue(
+        tx,
+        triageJob,
+        { workspace_id: event.workspace_id, ticket_id: ticketId },
+        { workspaceId: event.workspace_id, uniqueKey: `ai.auto_triage:${ticketId}` },
+      );
+    },
+  });
+
+  /** Long threads stay summarized: a summary job shortly after new messages, once per burst. */
+  const autoSummarize = defineConsumer<Deps>({
+    name: "ai.auto-summarize",
+    types: ["message.created"],
+    handle(tx, event, { deps }) {
+      if (!deps.config.ai) return;
+      const ticketId = (event.data as { ticket_id?: string }).ticket_id;
+      if (!ticketId) return;
+      const ws = aiWorkspaceOf(deps, event.workspace_id);
+      if (!ws.features.enabled || !ws.features.auto_summarize) return;
+      const ticket = ticketOfWorkspace(tx, event.workspace_id, ticketId);
+      if (!ticket || ticket.deletedAt || ticket.messageCount < AUTO_SUMMARY_MIN_MESSAGES) return;
+      enqueue(
+        tx,
+        summarizeJob,
+        { workspace_id: event.workspace_id, ticket_id: ticketId },
+        {
+          workspaceId: event.workspace_id,
+          uniqueKey: `ai.auto_summarize:${ticketId}`,
+          runAt: new Date(deps.clock.now().getTime() + SUMMARY_DEBOUNCE_MS),
+        },
+      );
+    },
+  });
+
+  return { jobs: [triageJob, summarizeJob], consumers: [autoTriage, autoSummarize] };
+}

@@ -1,0 +1,85 @@
+import { and, eq, gte, lt, sql } from "drizzle-orm";
+import type { Queryable } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { newId } from "../lib/ids";
+import { type CostKey, costMicros } from "./ai.prices";
+import { type AiSource, type AiUsageRow, aiUsage } from "./ai.table";
+
+/** What a call was for: SPEC.md's cost keys, plus free search indexing. */
+export type UsageFeature = CostKey | "search_index";
+
+export type UsageInput = {
+  workspaceId: string;
+  userId: string | null;
+  feature: UsageFeature;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  source: AiSource;
+  ok: boolean;
+  /** Free work (search indexing): tokens recorded, nothing charged. */
+  free?: boolean;
+  /** A fixed price for the call (decision-engine runs), charged whatever the key. */
+  fixedMicros?: number;
+};
+
+/**
+ * Records one provider call (the meter every AI feature goes through, widget answers and search
+ * included) and answers its cost in micro-USD at list price: 0 when it failed, was free, ran on
+ * the workspace's own key, or the model's price is unknown.
+ */
+export function recordUsage(deps: Pick<Deps, "db" | "clock">, input: UsageInput): number {
+  const micros =
+    !input.ok || input.free
+      ? 0
+      : input.fixedMicros !== undefined
+        ? input.fixedMicros
+        : input.source === "instance"
+          ? costMicros(input.model, input.inputTokens, input.outputTokens)
+          : 0;
+  withTx(deps.db, (tx) => {
+    tx.insert(aiUsage)
+      .values({
+        id: newId(),
+        workspaceId: input.workspaceId,
+        feature: input.feature,
+        model: input.model,
+        inputTokens: input.inputTokens,
+        outputTokens: input.outputTokens,
+        usdMicros: micros,
+        userId: input.userId,
+        source: input.source,
+        ok: input.ok,
+        createdAt: deps.clock.now().toISOString(),
+      })
+      .run();
+  });
+  return micros;
+}
+
+/** Recorded calls of a workspace in [from, to), oldest first (the usage report's source). */
+export function usageBetween(db: Queryable, workspaceId: string, from: string, to: string): AiUsageRow[] {
+  return db
+    .select()
+    .from(aiUsage)
+    .where(and(eq(aiUsage.workspaceId, workspaceId), gte(aiUsage.createdAt, from), lt(aiUsage.createdAt, to)))
+    .orderBy(aiUsage.createdAt, aiUsage.id)
+    .all();
+}
+
+/** Micro-USD spent since `from` (optionally on one feature): caps and the billing summary. */
+export function spentSince(db: Queryable, workspaceId: string, from: string, features?: UsageFeature[]): number {
+  const row = db
+    .select({ micros: sql<number>`coalesce(sum(${aiUsage.usdMicros}), 0)` })
+    .from(aiUsage)
+    .where(
+      and(
+        eq(aiUsage.workspaceId, workspaceId),
+        gte(aiUsage.createdAt, from),
+        features?.length ? sql`${aiUsage.feature} IN ${features}` : undefined,
+      ),
+    )
+    .get();
+  return Number(row?.micros ?? 0);
+}

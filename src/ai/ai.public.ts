@@ -1,0 +1,19 @@
+/**
+ * What other features may use of AI: the metered provider (chat, structured output, embeddings),
+ * the meter's records, the automation hooks (sentiment and ai_decide in one call, ai_triage) and
+ * the seams' types. Every provider call goes through `chat`/`chatJson`/`embed`, which meter it.
+ */
+export { chat, chatJson, embed, type ChatCall, type ChatMessage, type ChatResult } from "./ai.provider";
+export { recordUsage, spentSince, usageBetween, type UsageFeature, type UsageInput } from "./ai.metering";
+export { costMicros, microsToUsd, modelInfo, COST_KEYS, type CostKey } from "./ai.prices";
+export { aiWorkspaceOf, requireAi, type AiFeatures, type AiWorkspace } from "./ai.settings";
+export { aiJudge, aiTriage, MAX_DECIDE_QUESTIONS, type AiJudge, type AiJudgement } from "./ai.judge";
+export type { GroundingSource, GroundingSources } from "./ai.context";
+export type {
+  AssignAfterTriage,
+  DecisionEngine,
+  RawDecisions,
+  TriageSettingsReader,
+  TriageSettingsView,
+} from "./ai.triage";
+export type { AiUsageRow } from "./ai.table";

@@ -1,0 +1,261 @@
+import { actorUserId, type RequestContext } from "../auth/context";
+import type { Db } from "../db/database";
+import type { Deps } from "../deps";
+import { DeskError } from "../lib/errors";
+import { ticketLabelChoices } from "../labels/labels.public";
+import { teamsOfWorkspace } from "../teams/teams.public";
+import { getTicket, listMessages } from "../tickets/tickets.public";
+import { SENTIMENTS, type Sentiment } from "./ai.agent";
+import { threadText } from "./ai.context";
+import { dataBlock, system, user } from "./ai.prompts";
+import { recordUsage } from "./ai.metering";
+import { applyTriage, llmDecisions } from "./ai.triage.apply";
+import { chatJson } from "./ai.provider";
+import { aiDisabled, aiWorkspaceOf } from "./ai.settings";
+
+/** TriageSettings as triage reads them (owned by the triage settings feature; see `TriageSettingsReader`). */
+export type TriageFieldName = "priority" | "severity" | "labels" | "team";
+export type TriageSettingsView = {
+  auto_triage: boolean;
+  fields: TriageFieldName[];
+  threshold: number;
+  assign_after_triage: boolean;
+};
+
+/** Reads a workspace's triage settings; null = none stored (the defaults of SPEC.md apply). */
+export type TriageSettingsReader = (db: Db, workspaceId: string) => TriageSettingsView | null;
+
+/** Runs after an automatic triage when `assign_after_triage` is on (the assignment feature plugs in). */
+export type AssignAfterTriage = (deps: Deps, workspaceId: string, ticketId: string) => void;
+
+export const DEFAULT_TRIAGE: Omit<TriageSettingsView, "auto_triage"> = {
+  fields: ["priority", "severity", "labels"],
+  threshold: 0.7,
+  assign_after_triage: false,
+};
+
+export function triageSettingsOf(deps: Deps, read: TriageSettingsReader | null, workspaceId: string) {
+  const stored = read?.(deps.db, workspaceId);
+  return stored ?? { ...DEFAULT_TRIAGE, auto_triage: aiWorkspaceOf(deps, workspaceId).features.auto_triage };
+}
+
+export type Decision = {
+  value: string | boolean | number | null;
+  probability: number | null;
+  confidence: number | null;
+  applied: boolean;
+};
+export const DECISION_KEYS = [
+  "priority",
+  "severity",
+  "category",
+  "type_label",
+  "label",
+  "sentiment",
+  "language",
+  "spam",
+  "needs_human",
+  "team",
+  "sla_risk",
+] as const;
+export type DecisionKey = (typeof DECISION_KEYS)[number];
+export type AiDecisions = {
+  engine: "engine_vendor" | "llm";
+  model: string;
+  threshold: number;
+  decided_at: string;
+  fields: Record<DecisionKey, Decision>;
+};
+export type Suggestion = {
+  value: string | string[] | boolean;
+  confidence: number | null;
+  probability: number | null;
+  model: string;
+  decided_at: string;
+};
+export const SUGGESTION_FIELDS = ["priority", "severity", "labels", "team", "spam"] as const;
+export type SuggestionField = (typeof SUGGESTION_FIELDS)[number];
+export type AiSuggestions = Partial<Record<SuggestionField, Suggestion>>;
+
+export type TriageJson = {
+  tags: string[];
+  suggested_tags: string[];
+  priority: string | null;
+  severity: string | null;
+  team_id: string | null;
+  sentiment: Sentiment | null;
+  language: string | null;
+  category: (typeof CATEGORIES)[number] | null;
+  summary: string;
+  applied: DecisionKey[];
+  decisions: AiDecisions;
+  suggestions: AiSuggestions;
+};
+
+export const CATEGORIES = [
+  "question",
+  "problem",
+  "bug",
+  "feature_request",
+  "billing",
+  "account",
+  "shipping",
+  "feedback",
+  "other",
+] as const;
+
+/** The JSON schema of one triage answer: every choice is an enum of what the workspace has. */
+function triageSchema(choices: { typeLabels: string[]; labels: string[]; teams: string[] }) {
+  const properties: Record<string, unknown> = {
+    priority: { type: "string", enum: ["low", "normal", "high", "urgent"] },
+    severity: { type: "string", enum: ["none", "sev4", "sev3", "sev2", "sev1"], description: "sev1 is an outage" },
+    category: { type: "string", enum: [...CATEGORIES] },
+    sentiment: { type: "string", enum: [...SENTIMENTS] },
+    language: { type: "string", description: "BCP 47 tag of the customer's language" },
+    spam_probability: { type: "number", description: "0 to 1" },
+    needs_human: { type: "boolean" },
+    sla_risk: { type: "number", description: "0 to 1: how likely this ticket misses its deadline" },
+    summary: { type: "string", description: "one sentence" },
+  };
+  if (choices.typeLabels.length) properties.type_label = { type: "string", enum: ["", ...choices.typeLabels] };
+  if (choices.labels.length) properties.label = { type: "string", enum: ["", ...choices.labels] };
+  if (choices.teams.length) properties.team = { type: "string", enum: ["", ...choices.teams] };
+  return { type: "object", additionalProperties: false, required: Object.keys(properties), properties };
+}
+
+export type RawTriage = Partial<Record<string, unknown>>;
+
+export type TriageInput = { apply?: boolean; via: "triage" | "auto_triage" | "automation" };
+
+/** One decision as its engine gives it, before the values are checked against the choices. */
+export type RawDecision = { value: unknown; probability?: number | null; confidence?: number | null };
+export type RawDecisions = Partial<Record<DecisionKey, RawDecision>>;
+
+/**
+ * A third-party decision engine (`engine_vendor`): decides the keys with a confidence each, which
+ * the workspace's threshold gates. Plugged in with `aiModule({ decisionEngine })`; with one, triage
+ * runs even when no AI model is configured. Each run is charged a fixed 0.01 USD, own key or not.
+ */
+export type DecisionEngine = {
+  /** The engine's model as decisions and the usage report name it. */
+  model: string;
+  decide(
+    deps: Deps,
+    input: {
+      workspaceId: string;
+      subject: string;
+      text: string;
+      choices: { typeLabels: string[]; labels: string[]; teams: string[] };
+      signal?: AbortSignal;
+    },
+  ): Promise<RawDecisions>;
+};
+
+const ENGINE_CALL_MICROS = 10_000;
+
+export type TriageSeams = { readSettings: TriageSettingsReader | null; engine: DecisionEngine | null };
+
+/**
+ * Triage: one call deciding every key of SPEC.md's table (structured output on the configured
+ * model, or the decision engine), then the application rules. A decision applies when its field is
+ * allowed (triage `fields`) and its confidence is at or above the threshold; the model's decisions
+ * carry `confidence: null` and apply as if above it. Otherwise it is stored as a suggestion. Spam is
+ * only ever suggested (probability at least 0.8), priority and severity only rise, the team is set
+ * only when empty, labels come only from the workspace's own. `apply: true` applies every decision
+ * regardless of confidence and of the allowed fields (spam stays a suggestion). Values outside the
+ * offered choices are dropped: an answer can never do anything else.
+ */
+export async function triageTicket(
+  deps: Deps,
+  ctx: RequestContext,
+  ref: string,
+  input: TriageInput,
+  seams: TriageSeams,
+  signal?: AbortSignal,
+): Promise<TriageJson> {
+  if (!deps.config.ai && !seams.engine) throw aiDisabled();
+  const ws = aiWorkspaceOf(deps, ctx.workspaceId);
+  if (!ws.features.enabled) throw aiDisabled("AI is turned off in this workspace's settings.");
+  const ticket = getTicket(deps.db, ctx, ref);
+  if (ticket.mergedIntoId) throw new DeskError(404, "not_found", "Ticket not found.");
+  const settings = triageSettingsOf(deps, seams.readSettings, ctx.workspaceId);
+  const labels = ticketLabelChoices(deps.db, ctx.workspaceId);
+  const teams = teamsOfWorkspace(deps.db, ctx.workspaceId).filter(
+    (t) => !t.private || ctx.visibleTeams === "all" || ctx.visibleTeams.includes(t.id),
+  );
+  const choices = { typeLabels: labels.type, labels: labels.other, teams: teams.map((t) => t.name) };
+  const text = threadText(listMessages(deps.db, ctx, ticket.id), { notes: false });
+  const userId = input.via === "triage" ? actorUserId(ctx) : null;
+  let raw: RawDecisions;
+  let summary = "";
+  let engine: AiDecisions["engine"] = "llm";
+  let model: string;
+  if (seams.engine) {
+    engine = "engine_vendor";
+    model = seams.engine.model;
+    raw = await decideWithEngine(deps, seams.engine, {
+      workspaceId: ctx.workspaceId,
+      userId,
+      subject: ticket.subject,
+      text,
+      choices,
+      signal,
+    });
+  } else {
+    const result = await chatJson<RawTriage>(deps, {
+      workspaceId: ctx.workspaceId,
+      userId,
+      feature: "triage",
+      slot: "default",
+      maxTokens: 500,
+      signal,
+      json: { name: "triage", schema: triageSchema(choices) },
+      messages: [
+        system(
+          "You triage a support ticket: judge its priority, severity, category, type, label, sentiment, language,",
+          "how likely it is spam, whether a person must handle it, which team should and its risk of missing its deadline.",
+          "Choose only among the values the schema offers; use an empty string when no label or team fits. Answer with JSON only.",
+        ),
+        user(dataBlock("ticket", `Subject: ${ticket.subject}\n\n${text}`)),
+      ],
+    });
+    model = result.model;
+    raw = llmDecisions(result.value);
+    summary = typeof result.value.summary === "string" ? result.value.summary.slice(0, 1000) : "";
+  }
+  return applyTriage(deps, ctx, ticket, raw, {
+    engine,
+    model,
+    summary,
+    apply: input.apply === true,
+    via: input.via,
+    settings,
+    typeLabels: labels.type,
+    labels: labels.other,
+    teams,
+  });
+}
+
+async function decideWithEngine(
+  deps: Deps,
+  engine: DecisionEngine,
+  input: Parameters<DecisionEngine["decide"]>[1] & { userId: string | null },
+): Promise<RawDecisions> {
+  const usage = {
+    workspaceId: input.workspaceId,
+    userId: input.userId,
+    feature: "triage" as const,
+    model: engine.model,
+  };
+  const meter = { inputTokens: 0, outputTokens: 0, source: "instance" as const };
+  try {
+    const decided = await engine.decide(deps, input);
+    recordUsage(deps, { ...usage, ...meter, ok: true, fixedMicros: ENGINE_CALL_MICROS });
+    return decided;
+  } catch (error) {
+    recordUsage(deps, { ...usage, ...meter, ok: false });
+    if (error instanceof DeskError) throw error;
+    deps.logger.warn({ subsystem: "ai", err: error }, "decision engine failed");
+    throw new DeskError(502, "decision_engine_failed", "The decision engine failed. Try again later.");
+  }
+}
