@@ -3,6 +3,7 @@ import { attachmentsModule } from "./attachments/attachments.module";
 import { auditModule } from "./audit/audit.module";
 import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
+import { csatModule } from "./csat/csat.module";
 import { fieldsModule } from "./custom-fields/fields.module";
 import { inboundModule } from "./inbound/inbound.module";
 import { invitationsModule } from "./invitations/invitations.module";
@@ -62,4 +63,5 @@ export const modules: FeatureModule[] = [
   viewsModule,
   savedRepliesModule,
   notificationsModule,
+  csatModule,
 ];

@@ -4,6 +4,9 @@ export {
   setWorkspaceImage,
   workspaceRefOf,
   workspaceTimeZone,
+  workspaceSettingsOf,
+  autoCloseDaysOfWorkspaces,
+  DEFAULT_AUTO_CLOSE_DAYS,
   type WorkspaceImageSlot,
 } from "./workspaces.service";
 export { WorkspaceSchema } from "./workspaces.schemas";
