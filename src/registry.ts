@@ -7,6 +7,7 @@ import { csatModule } from "./csat/csat.module";
 import { fieldsModule } from "./custom-fields/fields.module";
 import { inboundModule } from "./inbound/inbound.module";
 import { invitationsModule } from "./invitations/invitations.module";
+import { lifecycleModule } from "./lifecycle/lifecycle.module";
 import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
@@ -64,4 +65,5 @@ export const modules: FeatureModule[] = [
   savedRepliesModule,
   notificationsModule,
   csatModule,
+  lifecycleModule,
 ];
