@@ -23,6 +23,8 @@ import { searchModule } from "./search/search.module";
 import { globalSearchModule } from "./global-search/global-search.module";
 import { leaveWorkspaceTeams } from "./teams/teams.public";
 import { renameTagInViews } from "./views/views.public";
+import { triageModule } from "./triage/triage.module";
+import { onboardingModule } from "./onboarding/onboarding.module";
 import { teamsModule } from "./teams/teams.module";
 import { ticketsModule } from "./tickets/tickets.module";
 import { usersModule } from "./users/users.module";
@@ -66,4 +68,6 @@ export const modules: FeatureModule[] = [
   notificationsModule,
   csatModule,
   lifecycleModule,
+  triageModule,
+  onboardingModule(),
 ];
