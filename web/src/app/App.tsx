@@ -19,6 +19,8 @@ const ContactDetail = lazy(() => import("../contacts/Contacts").then((m) => ({ d
 const Companies = lazy(() => import("../contacts/Companies").then((m) => ({ default: m.Companies })));
 const CompanyDetail = lazy(() => import("../contacts/Companies").then((m) => ({ default: m.CompanyDetail })));
 const Profile = lazy(() => import("../account/Profile").then((m) => ({ default: m.Profile })));
+const Reports = lazy(() => import("../reports/Reports"));
+const AuditLog = lazy(() => import("../audit/AuditLog"));
 const Settings = lazy(() => import("../settings/Settings").then((m) => ({ default: m.Settings })));
 
 // Fetch the ticket page's code while the person looks at the inbox, so the first open is instant.
@@ -106,6 +108,8 @@ const PAGES: Array<[pattern: string, render: (params: Record<string, string>) =>
   ["/companies", () => <Companies />],
   ["/companies/:id", (p) => <CompanyDetail id={p.id} />],
   ["/profile", () => <Profile />],
+  ["/reports", () => <Reports />],
+  ["/audit-log", () => <AuditLog />],
   ["/settings", () => <Settings page="workspace" />],
   ["/settings/:page", (p) => <Settings page={p.page} />],
 ];

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { api, refreshSession, setSession, setWorkspace } from "../lib/api/client";
 import { useCounts } from "../tickets/tickets.queries";
 import { useViews } from "../lib/resources/views";
@@ -10,6 +10,8 @@ import { Avatar, Modal, typingInField } from "../lib/ui/bits";
 import { useDismiss } from "../lib/ui/layers";
 import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
+import { OnboardingChecklist } from "../onboarding/Checklist";
+import { GlobalSearch, useGlobalSearchShortcut } from "./GlobalSearch";
 
 const FOLDERS: Array<{
   id: string;
@@ -33,6 +35,9 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   const views = useViews();
   const role = useRole();
   const [help, setHelp] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const openSearch = useCallback(() => setSearching(true), []);
+  useGlobalSearchShortcut(openSearch);
   // On a phone the navigation is a drawer behind the menu button; any navigation closes it, from the
   // new page's first render (React's "adjust state when a prop changes").
   const [navOpen, setNavOpen] = useState(false);
@@ -74,6 +79,10 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
       {navOpen && <div className="nav-backdrop" role="presentation" onClick={() => setNavOpen(false)} />}
       <nav className="sidebar" id="main-nav" aria-label="Main">
         <WorkspaceSwitcher />
+        <button type="button" className="nav-search" onClick={openSearch} aria-keyshortcuts="Control+K Meta+K">
+          <span>Search</span>
+          <kbd>Ctrl K</kbd>
+        </button>
         <div className="nav-section">
           {FOLDERS.map((f) => (
             <Link key={f.id} to={`/inbox/${f.id}`} className={`nav-item${active(`/inbox/${f.id}`)}`}>
@@ -108,6 +117,14 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <Link to="/companies" className={`nav-item${active("/companies")}`}>
             Companies
           </Link>
+          <Link to="/reports" className={`nav-item${active("/reports")}`}>
+            Reports
+          </Link>
+          {canAdmin(role) && (
+            <Link to="/audit-log" className={`nav-item${active("/audit-log")}`}>
+              Audit log
+            </Link>
+          )}
           <Link to="/settings" className={`nav-item${active("/settings")}`}>
             {canAdmin(role) ? "Settings" : "Preferences"}
           </Link>
@@ -141,9 +158,13 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           </button>
           <span className="brand">Desk</span>
         </div>
-        <div className="main-body">{children}</div>
+        <div className="main-body">
+          {path.startsWith("/inbox/") && <OnboardingChecklist />}
+          {children}
+        </div>
       </main>
       {help && <ShortcutHelp onClose={() => setHelp(false)} />}
+      {searching && <GlobalSearch onClose={() => setSearching(false)} />}
     </div>
   );
 }
@@ -299,7 +320,8 @@ const SHORTCUTS: Array<[string, string]> = [
   ["n", "Internal note"],
   ["e", "Solve (done)"],
   ["#", "Mark as spam"],
-  ["/", "Search"],
+  ["/", "Search this list"],
+  ["⌘/Ctrl + K", "Search everything"],
   ["Esc", "Back to the list"],
   ["⌘/Ctrl + Enter", "Send"],
   ["/shortcut", "Insert a saved reply (in the composer)"],

@@ -36,6 +36,10 @@ export type Webhook = Schemas["Webhook"] & { secret?: string };
 export type Invitation = Schemas["Invitation"] & { url?: string };
 export type SavedReply = Answer<"getSavedRepliesById">;
 export type TicketCounts = Answer<"getTicketsCounts">;
+export type Overview = Answer<"getReportsOverview">;
+export type AuditLog = Answer<"getAuditLogs">["data"][number];
+export type SearchResults = Answer<"getSearch">;
+export type Onboarding = Answer<"getOnboarding">;
 export type MfaChallenge = Exclude<Answer<"postAuthLogin">, Session>;
 
 export type Role = Member["role"];
