@@ -71,49 +71,42 @@ export default function AuditLog() {
         <h1>Audit log</h1>
       </header>
       <form className="filter-row" onSubmit={(e) => e.preventDefault()} aria-label="Filter the audit log">
-        <label>
-          Actor{" "}
-          <select value={filters.actor} onChange={set("actor")}>
-            <option value="">Anyone</option>
-            {members.data?.map((m) => (
-              <option key={m.user.id} value={m.user.id}>
-                {m.user.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Action{" "}
-          <input
-            type="search"
-            value={filters.action}
-            onChange={set("action")}
-            placeholder="e.g. member.role_changed"
-            list="audit-actions"
-          />
-        </label>
+        <label htmlFor="audit-actor">Actor</label>
+        <select id="audit-actor" value={filters.actor} onChange={set("actor")}>
+          <option value="">Anyone</option>
+          {members.data?.map((m) => (
+            <option key={m.user.id} value={m.user.id}>
+              {m.user.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="audit-action">Action</label>
+        <input
+          id="audit-action"
+          type="search"
+          value={filters.action}
+          onChange={set("action")}
+          placeholder="e.g. member.role_changed"
+          list="audit-actions"
+        />
         <datalist id="audit-actions">
           {[...new Set(rows.map((r) => r.action))].map((a) => (
             <option key={a} value={a} />
           ))}
         </datalist>
-        <label>
-          Entity{" "}
-          <select value={filters.entity} onChange={set("entity")}>
-            <option value="">Any</option>
-            {ENTITY_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t.replace(/_/g, " ")}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From <input type="date" value={filters.from} onChange={set("from")} />
-        </label>
-        <label>
-          To <input type="date" value={filters.to} onChange={set("to")} />
-        </label>
+        <label htmlFor="audit-entity">Entity</label>
+        <select id="audit-entity" value={filters.entity} onChange={set("entity")}>
+          <option value="">Any</option>
+          {ENTITY_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t.replace(/_/g, " ")}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="audit-from">From</label>
+        <input id="audit-from" type="date" value={filters.from} onChange={set("from")} />
+        <label htmlFor="audit-to">To</label>
+        <input id="audit-to" type="date" value={filters.to} onChange={set("to")} />
       </form>
       {badRange ? (
         <p className="form-error" role="alert">

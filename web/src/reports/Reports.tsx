@@ -117,24 +117,22 @@ export default function Reports() {
       <div className="page-head">
         <h1>Reports</h1>
         <form className="report-range" onSubmit={(e) => e.preventDefault()} aria-label="Date range">
-          <label>
-            From{" "}
-            <input
-              type="date"
-              value={range.from}
-              max={range.to}
-              onChange={(e) => setRange((r) => ({ ...r, from: e.target.value }))}
-            />
-          </label>
-          <label>
-            To{" "}
-            <input
-              type="date"
-              value={range.to}
-              min={range.from}
-              onChange={(e) => setRange((r) => ({ ...r, to: e.target.value }))}
-            />
-          </label>
+          <label htmlFor="report-from">From</label>
+          <input
+            id="report-from"
+            type="date"
+            value={range.from}
+            max={range.to}
+            onChange={(e) => setRange((r) => ({ ...r, from: e.target.value }))}
+          />
+          <label htmlFor="report-to">To</label>
+          <input
+            id="report-to"
+            type="date"
+            value={range.to}
+            min={range.from}
+            onChange={(e) => setRange((r) => ({ ...r, to: e.target.value }))}
+          />
           {PRESETS.map((days) => (
             <button key={days} type="button" className="btn btn-ghost" onClick={() => preset(days)}>
               Last {days} days
