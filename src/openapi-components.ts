@@ -3,6 +3,7 @@ import { ApiKeySchema } from "./api-keys/api-keys.schemas";
 import { AuditLogSchema } from "./audit/audit.schemas";
 import { SessionSchema, UserSchema } from "./auth/auth.schemas";
 import { CompanySchema, ContactSchema } from "./contacts/contacts.schemas";
+import { CsatRequestSchema } from "./csat/csat.schemas";
 import { CustomFieldSchema } from "./custom-fields/fields.schemas";
 import { ErrorBody } from "./http/schemas";
 import { InvitationSchema } from "./invitations/invitations.schemas";
@@ -10,9 +11,11 @@ import { TagGroupSchema, TagSchema } from "./labels/labels.schemas";
 import { MailboxSchema } from "./mailboxes/mailboxes.schemas";
 import { MeSchema } from "./me/me.schemas";
 import { MemberSchema } from "./members/members.schemas";
+import { OnboardingSchema } from "./onboarding/onboarding.schemas";
 import { NotificationSchema } from "./notifications/notifications.schemas";
 import { AttachmentSchema, MessageSchema } from "./tickets/messages.schemas";
 import { TeamSchema } from "./teams/teams.schemas";
+import { TriageSettingsSchema } from "./triage/triage.schemas";
 import { ActivitySchema, TicketSchema } from "./tickets/tickets.schemas";
 import { ViewSchema } from "./views/views.schemas";
 import { DeliverySchema, WebhookSchema } from "./webhooks/webhooks.schemas";
@@ -48,6 +51,9 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [MeSchema, "Me"],
   [SessionSchema, "Session"],
   [AuditLogSchema, "AuditLogEntry"],
+  [CsatRequestSchema, "CsatRequest"],
+  [TriageSettingsSchema, "TriageSettings"],
+  [OnboardingSchema, "Onboarding"],
 ];
 
 let registered = false;

@@ -119,7 +119,8 @@ export default function AuditLog() {
       ) : rows.length === 0 ? (
         <Empty title="No entries">Nothing recorded matches these filters.</Empty>
       ) : (
-        <div className="table-scroll">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region keyboard users must reach to scroll
+        <section className="table-scroll" tabIndex={0} aria-label="Audit log entries">
           <table className="table">
             <thead>
               <tr>
@@ -163,7 +164,7 @@ export default function AuditLog() {
               </button>
             </div>
           )}
-        </div>
+        </section>
       )}
     </section>
   );

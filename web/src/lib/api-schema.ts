@@ -5071,6 +5071,59 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        CsatRequest: {
+            workspace: {
+                name: string;
+                brand_color: string | null;
+            };
+            ticket: {
+                number: number;
+                subject: string;
+            };
+            /** @description the rating given through this link, null before one */
+            score: number | null;
+            /** @description the comment given with it, empty when none */
+            comment: string;
+            rated_at: string | null;
+            /** @description the link answers 404 after this time (30 days after the solve) */
+            expires_at: string;
+        };
+        TriageSettings: {
+            auto_triage: boolean;
+            /** @description the fields triage may set by itself */
+            fields: ("priority" | "severity" | "labels" | "team")[];
+            assign_after_triage: boolean;
+            /** @description decisions at or above this confidence apply; others are stored as suggestions */
+            threshold: number;
+            engine: {
+                /** @enum {string} */
+                provider: "engine_vendor" | "llm" | "none";
+                model: string;
+                connected: boolean;
+            };
+            /** @description true when triage can run: an AI model or decision engine is configured and AI is on */
+            available: boolean;
+        };
+        Onboarding: {
+            steps: {
+                /** @enum {string} */
+                id: "connect_mailbox" | "invite_teammate" | "upload_photo" | "install_widget" | "publish_article" | "setup_triage" | "create_label" | "try_assistant";
+                title: string;
+                description: string;
+                done: boolean;
+                /** @description where in the web app the step is done */
+                href: string;
+                /**
+                 * @description the least role that can do the step
+                 * @enum {string}
+                 */
+                requires: "admin" | "agent";
+            }[];
+            done_count: number;
+            total: number;
+            /** @description the caller hid the checklist (per person) */
+            dismissed: boolean;
+        };
         Notification: {
             id: string;
             /** @enum {string} */
@@ -10024,23 +10077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        workspace: {
-                            name: string;
-                            brand_color: string | null;
-                        };
-                        ticket: {
-                            number: number;
-                            subject: string;
-                        };
-                        /** @description the rating given through this link, null before one */
-                        score: number | null;
-                        /** @description the comment given with it, empty when none */
-                        comment: string;
-                        rated_at: string | null;
-                        /** @description the link answers 404 after this time (30 days after the solve) */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["CsatRequest"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -10075,23 +10112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        workspace: {
-                            name: string;
-                            brand_color: string | null;
-                        };
-                        ticket: {
-                            number: number;
-                            subject: string;
-                        };
-                        /** @description the rating given through this link, null before one */
-                        score: number | null;
-                        /** @description the comment given with it, empty when none */
-                        comment: string;
-                        rated_at: string | null;
-                        /** @description the link answers 404 after this time (30 days after the solve) */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["CsatRequest"];
                 };
             };
             400: components["responses"]["MalformedBody"];
@@ -10121,22 +10142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        auto_triage: boolean;
-                        /** @description the fields triage may set by itself */
-                        fields: ("priority" | "severity" | "labels" | "team")[];
-                        assign_after_triage: boolean;
-                        /** @description decisions at or above this confidence apply; others are stored as suggestions */
-                        threshold: number;
-                        engine: {
-                            /** @enum {string} */
-                            provider: "engine_vendor" | "llm" | "none";
-                            model: string;
-                            connected: boolean;
-                        };
-                        /** @description true when triage can run: an AI model or decision engine is configured and AI is on */
-                        available: boolean;
-                    };
+                    "application/json": components["schemas"]["TriageSettings"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -10172,22 +10178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        auto_triage: boolean;
-                        /** @description the fields triage may set by itself */
-                        fields: ("priority" | "severity" | "labels" | "team")[];
-                        assign_after_triage: boolean;
-                        /** @description decisions at or above this confidence apply; others are stored as suggestions */
-                        threshold: number;
-                        engine: {
-                            /** @enum {string} */
-                            provider: "engine_vendor" | "llm" | "none";
-                            model: string;
-                            connected: boolean;
-                        };
-                        /** @description true when triage can run: an AI model or decision engine is configured and AI is on */
-                        available: boolean;
-                    };
+                    "application/json": components["schemas"]["TriageSettings"];
                 };
             };
             400: components["responses"]["MalformedBody"];
@@ -10217,26 +10208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        steps: {
-                            /** @enum {string} */
-                            id: "connect_mailbox" | "invite_teammate" | "upload_photo" | "install_widget" | "publish_article" | "setup_triage" | "create_label" | "try_assistant";
-                            title: string;
-                            description: string;
-                            done: boolean;
-                            /** @description where in the web app the step is done */
-                            href: string;
-                            /**
-                             * @description the least role that can do the step
-                             * @enum {string}
-                             */
-                            requires: "admin" | "agent";
-                        }[];
-                        done_count: number;
-                        total: number;
-                        /** @description the caller hid the checklist (per person) */
-                        dismissed: boolean;
-                    };
+                    "application/json": components["schemas"]["Onboarding"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -225,7 +225,8 @@ export default function Reports() {
               {o.by_agent.length === 0 ? (
                 <p className="muted small">No agent solved or answered a ticket in this range.</p>
               ) : (
-                <div className="table-scroll">
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region keyboard users must reach to scroll
+                <section className="table-scroll" tabIndex={0} aria-label="Agents">
                   <table className="table">
                     <thead>
                       <tr>
@@ -244,7 +245,7 @@ export default function Reports() {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </section>
               )}
             </section>
           </>

@@ -16,6 +16,7 @@ const pages: Array<{
   { id: "fields", label: "Custom fields", admin: true, load: () => import("./FieldsSettings") },
   { id: "views", label: "Views", admin: false, load: () => import("./ViewsSettings") },
   { id: "saved-replies", label: "Saved replies", admin: false, load: () => import("./SavedRepliesSettings") },
+  { id: "triage", label: "Triage", admin: true, load: () => import("./TriageSettings") },
   { id: "mailboxes", label: "Mailboxes", admin: true, load: () => import("./MailboxesSettings") },
   { id: "api-keys", label: "API keys", admin: true, load: () => import("./ApiKeysSettings") },
   { id: "webhooks", label: "Webhooks", admin: true, load: () => import("./WebhooksSettings") },

@@ -40,6 +40,7 @@ export type Overview = Answer<"getReportsOverview">;
 export type AuditLog = Answer<"getAuditLogs">["data"][number];
 export type SearchResults = Answer<"getSearch">;
 export type Onboarding = Answer<"getOnboarding">;
+export type TriageSettings = Answer<"getTriage">;
 export type MfaChallenge = Exclude<Answer<"postAuthLogin">, Session>;
 
 export type Role = Member["role"];
