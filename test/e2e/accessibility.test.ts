@@ -486,7 +486,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       found.push(...(await audit("setup checklist")));
       await page.keyboard.press("Control+k");
       await page.getByRole("combobox", { name: "Search tickets, contacts and companies" }).fill("refund");
-      await shown(page.getByRole("option").first());
+      await shown(page.getByRole("dialog", { name: "Search" }).getByRole("option").first());
       found.push(...(await audit("global search")));
       await page.keyboard.press("Escape");
 
