@@ -45,7 +45,9 @@ const recent = new Date(clock.now().getTime() - 3600_000).toISOString();
 for (let i = 0; i < SOLVED; i++) insert.run(newId(), workspace.id, number++, "solved", recent, recent, recent, recent);
 sqlite.exec("COMMIT");
 sqlite.exec("ANALYZE");
-console.log(`seeded ${CLOSED} closed + ${SOLVED} solved tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `seeded ${CLOSED} closed + ${SOLVED} solved tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 
 const plan = sqlite
   .query<{ detail: string }, [string, string]>(

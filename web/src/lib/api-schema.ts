@@ -5435,6 +5435,7 @@ export interface operations {
                         help_center_enabled?: boolean | null;
                         help_center_title?: string | null;
                         csat_enabled?: boolean | null;
+                        /** @description days a solved ticket stays solved before it closes by itself (default 4; 0 = never) */
                         auto_close_days?: number | null;
                         auto_assign?: ("none" | "round_robin" | "load_balanced") | null;
                         gravatar?: boolean | null;
