@@ -8,10 +8,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config/config";
+import { unaryPlusParameters } from "../src/db/database";
 import { autoCloseDueTickets } from "../src/lifecycle/lifecycle.jobs";
 import { manualClock } from "../src/lib/clock";
 import { newId } from "../src/lib/ids";
 import { startDesk } from "../src/start";
+import { solvedTicketsBeforeQuery } from "../src/tickets/tickets.lifecycle";
 import { createWorkspace } from "../src/workspaces/workspaces.service";
 
 const CLOSED = Number(process.env.BENCH_CLOSED ?? 300_000);
@@ -49,11 +51,11 @@ console.log(
   `seeded ${CLOSED} closed + ${SOLVED} solved tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
 
+// The seek as the database layer runs it (bare comparison parameters become `+?`).
+const seek = solvedTicketsBeforeQuery(desk.deps.db, workspace.id, clock.now().toISOString(), 200).toSQL();
 const plan = sqlite
-  .query<{ detail: string }, [string, string]>(
-    "EXPLAIN QUERY PLAN SELECT id FROM tickets WHERE workspace_id = ? AND status = 'solved' AND deleted_at IS NULL AND merged_into_id IS NULL AND solved_at < ? ORDER BY solved_at LIMIT 200",
-  )
-  .all(workspace.id, clock.now().toISOString());
+  .query<{ detail: string }, (string | number)[]>(`EXPLAIN QUERY PLAN ${unaryPlusParameters(seek.sql)}`)
+  .all(...(seek.params as (string | number)[]));
 console.log(`plan: ${plan.map((p) => p.detail).join(" | ")}`);
 
 const idle: number[] = [];

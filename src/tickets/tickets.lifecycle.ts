@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { withTx } from "../db/tx";
@@ -40,22 +40,28 @@ export function setTicketCsat(workspaceId: string, ticketId: string, csat: Ticke
  * index `tickets_ws_autoclose_idx` holds exactly these rows, so the scan never reads closed ones).
  */
 export function solvedTicketsBefore(db: Queryable, workspaceId: string, cutoff: string, limit: number): string[] {
+  return solvedTicketsBeforeQuery(db, workspaceId, cutoff, limit)
+    .all()
+    .map((r) => r.id);
+}
+
+/** The seek of solvedTicketsBefore, unexecuted (its test reads the query plan). */
+export function solvedTicketsBeforeQuery(db: Queryable, workspaceId: string, cutoff: string, limit: number) {
   return db
     .select({ id: tickets.id })
     .from(tickets)
     .where(
       and(
         eq(tickets.workspaceId, workspaceId),
-        eq(tickets.status, "solved"),
+        // A literal, not a parameter: the planner must see it matches the partial index's WHERE.
+        sql`${tickets.status} = 'solved'`,
         isNull(tickets.deletedAt),
         isNull(tickets.mergedIntoId),
         lt(tickets.solvedAt, cutoff),
       ),
     )
     .orderBy(asc(tickets.solvedAt))
-    .limit(limit)
-    .all()
-    .map((r) => r.id);
+    .limit(limit);
 }
 
 /**
