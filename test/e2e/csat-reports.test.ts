@@ -169,6 +169,7 @@ describe.skipIf(!ready.ok)("CSAT, reports, audit log, search and the setup check
       await shown(card);
       expect(await card.textContent()).toContain("5/5");
       expect(await card.textContent()).toContain("Fixed within the hour, thanks!");
+      await shown(agent.page.getByText("The customer rated the support 5 out of 5"));
 
       // An unknown link is a plain 404 page.
       await page.goto(`${desk.url}/csat/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`);

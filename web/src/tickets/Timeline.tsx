@@ -26,7 +26,9 @@ function describe(a: Activity, names: Names): string {
     case "status_changed":
       return d.reason === "sender_unverified"
         ? "kept the status: the sender could not be verified"
-        : `changed status from ${fmt(d.from)} to ${fmt(d.to)}`;
+        : d.reason === "auto_close"
+          ? `closed the ticket (solved for the workspace's auto-close period)`
+          : `changed status from ${fmt(d.from)} to ${fmt(d.to)}`;
     case "priority_changed":
       return `changed priority from ${fmt(d.from)} to ${fmt(d.to)}`;
     case "severity_changed":
@@ -46,7 +48,7 @@ function describe(a: Activity, names: Names): string {
     case "sla_breached":
       return `SLA breached (${fmt(d.kind)})`;
     case "csat_received":
-      return `customer rated ${fmt(d.score)}`;
+      return `rated the support ${fmt(d.score)} out of 5`;
     default:
       return a.type.replace(/_/g, " ");
   }
@@ -219,7 +221,14 @@ export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: R
           <MessageItem key={item.message.id} m={item.message} refresh={refresh} />
         ) : (
           <div key={item.activity.id} className="activity muted small">
-            <span>{item.activity.actor?.user?.name ?? (item.activity.actor_type === "ai" ? "AI" : "Desk")}</span>{" "}
+            <span>
+              {item.activity.actor?.user?.name ??
+                (item.activity.actor_type === "ai"
+                  ? "AI"
+                  : item.activity.actor_type === "contact"
+                    ? "The customer"
+                    : "Desk")}
+            </span>{" "}
             {describe(item.activity, names)} · {timeAgo(item.at)}
           </div>
         ),
