@@ -56,25 +56,11 @@ function hitsOf(results: SearchResults | undefined, companies: Company[] | undef
   return hits;
 }
 
-/** Opens with Ctrl+K / ⌘K from anywhere in the app, or with the sidebar's search button. */
-export function useGlobalSearchShortcut(open: () => void) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
-        e.preventDefault();
-        open();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [open]);
-}
-
 /**
  * Search across tickets, contacts, companies (and articles once the knowledge base answers them in
  * GET /v1/search): a combobox whose options are links; arrows move, Enter opens, Esc closes.
  */
-export function GlobalSearch({ onClose }: { onClose: () => void }) {
+export default function GlobalSearch({ onClose }: { onClose: () => void }) {
   const [text, setText] = useState("");
   const [q, setQ] = useState("");
   const [active, setActive] = useState(0);

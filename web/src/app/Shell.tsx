@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import { api, refreshSession, setSession, setWorkspace } from "../lib/api/client";
 import { useCounts } from "../tickets/tickets.queries";
 import { useViews } from "../lib/resources/views";
@@ -11,7 +11,23 @@ import { useDismiss } from "../lib/ui/layers";
 import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
 import { OnboardingChecklist } from "../onboarding/Checklist";
-import { GlobalSearch, useGlobalSearchShortcut } from "./GlobalSearch";
+
+// Loaded on first use, so the inbox's first paint does not carry it.
+const GlobalSearch = lazy(() => import("./GlobalSearch"));
+
+/** Opens with Ctrl+K / ⌘K from anywhere in the app, or with the sidebar's search button. */
+function useGlobalSearchShortcut(open: () => void) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        open();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+}
 
 const FOLDERS: Array<{
   id: string;
@@ -164,7 +180,11 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
         </div>
       </main>
       {help && <ShortcutHelp onClose={() => setHelp(false)} />}
-      {searching && <GlobalSearch onClose={() => setSearching(false)} />}
+      {searching && (
+        <Suspense fallback={null}>
+          <GlobalSearch onClose={() => setSearching(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }
