@@ -7,6 +7,7 @@ import { AuditLogSchema } from "./audit/audit.schemas";
 import { AutomationSchema } from "./automations/automations.schemas";
 import { SessionSchema, UserSchema } from "./auth/auth.schemas";
 import { CompanySchema, ContactSchema } from "./contacts/contacts.schemas";
+import { CsatRequestSchema } from "./csat/csat.schemas";
 import { CustomFieldSchema } from "./custom-fields/fields.schemas";
 import { ErrorBody } from "./http/schemas";
 import { InvitationSchema } from "./invitations/invitations.schemas";
@@ -15,11 +16,13 @@ import { TagGroupSchema, TagSchema } from "./labels/labels.schemas";
 import { MailboxSchema } from "./mailboxes/mailboxes.schemas";
 import { MeSchema } from "./me/me.schemas";
 import { MemberSchema } from "./members/members.schemas";
+import { OnboardingSchema } from "./onboarding/onboarding.schemas";
 import { NotificationSchema } from "./notifications/notifications.schemas";
 import { AttachmentSchema, MessageSchema } from "./tickets/messages.schemas";
 import { BusinessHoursSchema } from "./sla/business-hours.schemas";
 import { SlaPolicySchema } from "./sla/sla.schemas";
 import { TeamSchema } from "./teams/teams.schemas";
+import { TriageSettingsSchema } from "./triage/triage.schemas";
 import { ActivitySchema, TicketSchema } from "./tickets/tickets.schemas";
 import { ViewSchema } from "./views/views.schemas";
 import { DeliverySchema, WebhookSchema } from "./webhooks/webhooks.schemas";
@@ -69,6 +72,9 @@ const COMPONENTS: Array<[z.ZodType, string]> = [
   [TriageSchema, "AiTriage"],
   [BillingSchema, "Billing"],
   [UsageReportSchema, "UsageReport"],
+  [CsatRequestSchema, "CsatRequest"],
+  [TriageSettingsSchema, "TriageSettings"],
+  [OnboardingSchema, "Onboarding"],
 ];
 
 let registered = false;

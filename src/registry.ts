@@ -7,11 +7,13 @@ import { auditModule } from "./audit/audit.module";
 import { backupsModule } from "./backups/backups.module";
 import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
+import { csatModule } from "./csat/csat.module";
 import { fieldsModule } from "./custom-fields/fields.module";
 import { helpCenterModule } from "./help-center/help-center.module";
 import { inboundModule } from "./inbound/inbound.module";
 import { kbModule } from "./kb/kb.module";
 import { invitationsModule } from "./invitations/invitations.module";
+import { lifecycleModule } from "./lifecycle/lifecycle.module";
 import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
@@ -20,6 +22,7 @@ import { picturesModule } from "./pictures/pictures.module";
 import { membersModule } from "./members/members.module";
 import { notificationsModule } from "./notifications/notifications.module";
 import type { FeatureModule } from "./module";
+import { assignAfterTriage, automationAi, kbGrounding, onboardingProbes, triageSettings } from "./registry.seams";
 import { outboundModule } from "./outbound/outbound.module";
 import { reportsModule } from "./reports/reports.module";
 import { savedRepliesModule } from "./saved-replies/saved-replies.module";
@@ -31,6 +34,8 @@ import { renameTagInViews } from "./views/views.public";
 import { systemModule } from "./system/system.module";
 import { renameTagInAutomations } from "./automations/automations.public";
 import { automationsModule } from "./automations/automations.module";
+import { triageModule } from "./triage/triage.module";
+import { onboardingModule } from "./onboarding/onboarding.module";
 import { teamsModule } from "./teams/teams.module";
 import { ticketsModule } from "./tickets/tickets.module";
 import { usersModule } from "./users/users.module";
@@ -72,7 +77,7 @@ export const modules: FeatureModule[] = [
   companiesModule,
   viewsModule,
   savedRepliesModule,
-  automationsModule(),
+  automationsModule(automationAi),
   kbModule,
   helpCenterModule,
   notificationsModule,
@@ -81,6 +86,10 @@ export const modules: FeatureModule[] = [
   slaModule,
   widgetModule,
   assignmentModule,
-  aiModule(),
+  aiModule({ groundingSources: kbGrounding, triageSettings, assignAfterTriage }),
   billingModule,
+  csatModule,
+  lifecycleModule,
+  triageModule,
+  onboardingModule(onboardingProbes),
 ];

@@ -18,6 +18,9 @@ const SUMMARY_DEBOUNCE_MS = 60_000;
 
 const TicketJob = z.object({ workspace_id: z.string(), ticket_id: z.string() });
 
+/** The job an automation's ai_triage action queues by name (`{ workspace_id, ticket_id }`). */
+export const AUTOMATION_TRIAGE_JOB = "ai.automation_triage";
+
 /** Provider failures are retried by the runner; a ticket gone or AI turned off ends the job. */
 function gone(error: unknown): boolean {
   return error instanceof DeskError && (error.status === 404 || error.status === 422);
@@ -45,6 +48,26 @@ export function aiBackground(seams: AiBackground) {
       }
       const settings = triageSettingsOf(deps, seams.triage.readSettings, payload.workspace_id);
       if (settings.assign_after_triage) seams.assignAfterTriage?.(deps, payload.workspace_id, payload.ticket_id);
+    },
+  });
+
+  /** An automation's ai_triage action (queued by the automation, in its transaction). */
+  const automationTriageJob = defineJob({
+    name: AUTOMATION_TRIAGE_JOB,
+    schema: TicketJob,
+    retry: { maxAttempts: 4, baseDelayMs: 30_000 },
+    concurrency: 2,
+    async handler(payload, { deps }: JobContext<Deps>) {
+      try {
+        await aiTriage(seams.triage)(deps, {
+          workspaceId: payload.workspace_id,
+          ticketId: payload.ticket_id,
+          via: "automation",
+        });
+      } catch (error) {
+        if (gone(error)) return;
+        throw error;
+      }
     },
   });
 
@@ -108,5 +131,5 @@ export function aiBackground(seams: AiBackground) {
     },
   });
 
-  return { jobs: [triageJob, summarizeJob], consumers: [autoTriage, autoSummarize] };
+  return { jobs: [triageJob, automationTriageJob, summarizeJob], consumers: [autoTriage, autoSummarize] };
 }

@@ -1,5 +1,6 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
+import { recordAiCall } from "../metrics/metrics";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
@@ -38,6 +39,7 @@ export function recordUsage(deps: Pick<Deps, "db" | "clock">, input: UsageInput)
         : input.source === "instance"
           ? costMicros(input.model, input.inputTokens, input.outputTokens)
           : 0;
+  recordAiCall(input.feature, input.ok ? "ok" : "failed");
   withTx(deps.db, (tx) => {
     tx.insert(aiUsage)
       .values({

@@ -17,3 +17,4 @@ export type {
   TriageSettingsView,
 } from "./ai.triage";
 export type { AiUsageRow } from "./ai.table";
+export { AUTOMATION_TRIAGE_JOB } from "./ai.jobs";

@@ -34,9 +34,14 @@ export const DEFAULT_TRIAGE: Omit<TriageSettingsView, "auto_triage"> = {
   assign_after_triage: false,
 };
 
+/**
+ * The triage settings a run obeys. SPEC.md names auto-triage twice (AI `features.auto_triage` and
+ * TriageSettings `auto_triage`): either one being on turns it on, so neither screen's switch is ignored.
+ */
 export function triageSettingsOf(deps: Deps, read: TriageSettingsReader | null, workspaceId: string) {
+  const fromAi = aiWorkspaceOf(deps, workspaceId).features.auto_triage;
   const stored = read?.(deps.db, workspaceId);
-  return stored ?? { ...DEFAULT_TRIAGE, auto_triage: aiWorkspaceOf(deps, workspaceId).features.auto_triage };
+  return stored ? { ...stored, auto_triage: stored.auto_triage || fromAi } : { ...DEFAULT_TRIAGE, auto_triage: fromAi };
 }
 
 export type Decision = {

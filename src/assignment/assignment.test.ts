@@ -465,7 +465,9 @@ describe("POST /v1/me/heartbeat and auto-away", () => {
     await desk.api("POST", "/v1/me/heartbeat", { headers: owner.headers });
     const ids = await created(desk, owner, 2);
     expect(assigneesOf(desk, ids)).toEqual([owner.id, owner.id]);
-    // the heartbeat brings them back, with member.updated
+    // the heartbeat brings them back, with member.updated (the away announcements of the jump settled first)
+    await desk.jobs.drain();
+    await desk.consumers.drain();
     const before = lastSeq(desk, workspace.id);
     await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
     expect(await presence()).toMatchObject({ presence: "online" });

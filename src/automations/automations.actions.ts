@@ -159,7 +159,7 @@ export function runActions(
       notes.push({ type: action.type, result: "applied" });
     } else if (action.type === "ai_triage") {
       const reason = aiTriage
-        ? aiTriage(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, automationId: automation.id })
+        ? aiTriage(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, automationId: automation.id }, deps)
         : AI_TRIAGE_UNAVAILABLE;
       notes.push(
         reason === null ? { type: "ai_triage", result: "applied" } : { type: "ai_triage", result: "noop", reason },

@@ -31,6 +31,7 @@ export type AiJudge = (
 export type AiTriage = (
   tx: Tx,
   request: { workspaceId: string; ticketId: string; automationId: string },
+  deps: Deps,
 ) => string | null;
 
 export type AutomationsOptions = { aiJudge?: AiJudge; aiTriage?: AiTriage };

@@ -4,7 +4,6 @@ import { addMember, createWorkspaceWithOwner, type Member } from "../../test/fac
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMessage, createTicket } from "../tickets/tickets.public";
 import { newField, newTeam } from "../tickets/tickets.testkit";
-import { AI_TRIAGE_UNAVAILABLE } from "./automations.actions";
 import { pruneAutomationRunsJob, RUN_RETENTION_DAYS } from "./automations.jobs";
 
 const desk: TestDesk = await startTestDesk();
@@ -215,7 +214,12 @@ describe("actions", () => {
     ).toEqual([["note", "<p>Handled by a rule</p>", "system"]]);
     const [run] = await runsOf(owner, rule.id);
     expect(run).toMatchObject({ outcome: "applied", depth: 0, ticket_id: ticket.id });
-    expect(run!.notes).toContainEqual({ type: "ai_triage", result: "noop", reason: AI_TRIAGE_UNAVAILABLE });
+    // This desk has no AI provider: the action is a recorded no-op saying why.
+    expect(run!.notes).toContainEqual({
+      type: "ai_triage",
+      result: "noop",
+      reason: "AI is not configured on this instance (DESK_AI_BASE_URL)",
+    });
     const stored = (await desk.api("GET", `/v1/automations/${rule.id}`, { headers: owner.headers })).body;
     expect(stored.run_count).toBe(1);
     expect(stored.last_run_at).not.toBeNull();

@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
-import { decodeCursor, pageOf } from "../db/cursor";
+import { pageOf } from "../db/cursor";
 import { withTx } from "../db/tx";
 import { companyCreated, companyDeleted, companyUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
@@ -19,6 +19,7 @@ import {
 } from "../custom-fields/custom-fields.public";
 import { applyLabelWrite, clearLabels, labelFilterSql, labelsOf, type LabelWrite } from "../labels/labels.public";
 import { companies } from "./companies.table";
+import { recordSortPlan } from "./records.sort";
 import type { Clock } from "../lib/clock";
 
 type Deps = { db: Db; clock: Clock };
@@ -176,12 +177,19 @@ export function deleteCompany(ctx: RequestContext, id: string, deps: Deps): void
   });
 }
 
-export type CompanyListQuery = { limit: number; cursor?: string; q?: string; tag?: string } & Record<string, unknown>;
+export type CompanyListQuery = {
+  limit: number;
+  cursor?: string;
+  q?: string;
+  tag?: string;
+  sort?: string;
+  order?: "asc" | "desc";
+} & Record<string, unknown>;
 
 export function listCompanies(db: Queryable, ctx: RequestContext, query: CompanyListQuery) {
   const conditions: SQL[] = [eq(companies.workspaceId, ctx.workspaceId), isNull(companies.deletedAt)];
-  const cursor = decodeCursor(query.cursor, 1);
-  if (cursor) conditions.push(lt(companies.id, String(cursor[0])));
+  const plan = recordSortPlan(db, ctx, "company", companies.id, query);
+  conditions.push(...plan.after);
   if (query.q !== undefined && query.q.trim() !== "") {
     const prefix = likePrefix(query.q.trim());
     const words = matchingCompanyRowidsSql(query.q);
@@ -199,17 +207,17 @@ export function listCompanies(db: Queryable, ctx: RequestContext, query: Company
   for (const filter of parseFieldFilters(query))
     conditions.push(fieldFilterSql(ctx, "company", filter, companies.id, db));
   const rows = db
-    .select()
+    .select({ row: companies, sortValue: sql<string | number | null>`${plan.key}` })
     .from(companies)
     .where(and(...conditions))
-    .orderBy(desc(companies.id))
+    .orderBy(...plan.orderBy)
     .limit(query.limit + 1)
     .all();
   const page = pageOf(
     rows,
     query.limit,
-    (r) => r,
-    (r) => [r.id],
+    (r) => r.row,
+    (r) => plan.cursorOf(r.row.id, r.sortValue),
   );
   return { data: presentCompanies(db, page.data), next_cursor: page.next_cursor };
 }

@@ -46,12 +46,17 @@ export const ContactSchema = z.object({
   updated_at: z.string(),
 });
 
+/** `created_at` (newest first, the default) or `field.<key>` (a text, number, date, checkbox or select field; ascending unless `order=desc`; records without a value sort lowest). */
+const RecordSort = z.string().max(100).describe("created_at (default, newest first) or field.<key>").optional();
+
 /** field.<key> filters pass through to parseFieldFilters; everything else is checked here. */
 export const ContactListQuery = z.looseObject({
   ...PageQuery.shape,
   q: z.string().max(200).optional(),
   company_id: z.string().max(100).optional(),
   tag: z.string().max(200).optional(),
+  sort: RecordSort,
+  order: z.enum(["asc", "desc"]).optional(),
 });
 
 export const CreateCompanyBody = z.strictObject({
@@ -82,4 +87,6 @@ export const CompanyListQuery = z.looseObject({
   ...PageQuery.shape,
   q: z.string().max(200).optional(),
   tag: z.string().max(200).optional(),
+  sort: RecordSort,
+  order: z.enum(["asc", "desc"]).optional(),
 });

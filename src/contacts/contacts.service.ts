@@ -1,7 +1,7 @@
-import { and, desc, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
-import { decodeCursor, pageOf } from "../db/cursor";
+import { pageOf } from "../db/cursor";
 import { withTx } from "../db/tx";
 import { contactCreated, contactDeleted, contactUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
@@ -26,6 +26,7 @@ import {
 import { matchingContactIdsSql } from "../search/search.public";
 import { contactRefRows, insertContactRow, liveContactByEmail, renameContactRow } from "./contacts.statements";
 import { contacts } from "./contacts.table";
+import { recordSortPlan } from "./records.sort";
 import { likePrefix, normalizeEmail } from "./contacts.text";
 import { type Clock, systemClock } from "../lib/clock";
 
@@ -178,6 +179,8 @@ export type ContactListQuery = {
   q?: string;
   company_id?: string;
   tag?: string;
+  sort?: string;
+  order?: "asc" | "desc";
 } & Record<string, unknown>;
 
 /** The old `q`: name, email or a custom text value starting with the text (LIKE, no index on words). */
@@ -198,35 +201,34 @@ function prefixMatchSql(workspaceId: string, q: string): SQL {
  */
 export function listContacts(db: Queryable, ctx: RequestContext, query: ContactListQuery) {
   const conditions: SQL[] = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
-  const cursor = decodeCursor(query.cursor, 1);
+  const plan = recordSortPlan(db, ctx, "contact", contacts.id, query);
   if (query.company_id !== undefined) conditions.push(eq(contacts.companyId, query.company_id));
   if (query.tag !== undefined) conditions.push(labelFilterSql("contacts", ctx.workspaceId, query.tag, contacts.id));
   for (const filter of parseFieldFilters(query))
     conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, db));
-  const afterCursor = cursor ? [lt(contacts.id, String(cursor[0]))] : [];
   const select = (extra: SQL[], limit: number) =>
     db
-      .select()
+      .select({ row: contacts, sortValue: sql<string | number | null>`${plan.key}` })
       .from(contacts)
       .where(and(...conditions, ...extra))
-      .orderBy(desc(contacts.id))
+      .orderBy(...plan.orderBy)
       .limit(limit)
       .all();
   const q = query.q?.trim() ?? "";
-  let rows: ContactRow[];
-  if (q === "") rows = select(afterCursor, query.limit + 1);
+  let rows: { row: ContactRow; sortValue: string | number | null }[];
+  if (q === "") rows = select(plan.after, query.limit + 1);
   else {
     const words = sql`${contacts.id} IN (${matchingContactIdsSql(db, q)})`;
-    rows = select([words, ...afterCursor], query.limit + 1);
+    rows = select([words, ...plan.after], query.limit + 1);
     // An empty page after a cursor may just be the end of the word matches: fall back only when the words match nothing.
-    if (rows.length === 0 && (!cursor || select([words], 1).length === 0))
-      rows = select([prefixMatchSql(ctx.workspaceId, q), ...afterCursor], query.limit + 1);
+    if (rows.length === 0 && (plan.after.length === 0 || select([words], 1).length === 0))
+      rows = select([prefixMatchSql(ctx.workspaceId, q), ...plan.after], query.limit + 1);
   }
   const page = pageOf(
     rows,
     query.limit,
-    (r) => r,
-    (r) => [r.id],
+    (r) => r.row,
+    (r) => plan.cursorOf(r.row.id, r.sortValue),
   );
   return { data: presentContacts(db, page.data), next_cursor: page.next_cursor };
 }

@@ -240,3 +240,8 @@ export function acceptInvitationAsNewUser(
     return { user, accepted };
   });
 }
+
+/** True once anyone was ever invited to the workspace (the onboarding checklist's "invite a teammate"). */
+export const anyInvitationIn = (db: Queryable, workspaceId: string): boolean =>
+  db.select({ id: invitations.id }).from(invitations).where(eq(invitations.workspaceId, workspaceId)).limit(1).get() !==
+  undefined;

@@ -2,6 +2,7 @@
 export {
   applyLabelWrite,
   clearLabels,
+  labelCount,
   labelFilterSql,
   labelsOf,
   ticketLabelChoices,

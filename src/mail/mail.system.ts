@@ -11,6 +11,10 @@ export type SystemMail = {
   lines: string[];
   link: string;
   headers?: Record<string, string>;
+  /** The HTML part when the lines' own rendering will not do (several links, such as a rating's scores). */
+  html?: string;
+  /** The sender's display name (default "Desk"): a customer-facing mail names the workspace. */
+  fromName?: string;
 };
 
 type SystemMailConfig = { baseUrl: string; dataDir: string; smtpRelayUrl: string | null };
@@ -26,12 +30,14 @@ export async function sendSystemMail(config: SystemMailConfig, now: Date, system
   const link = escapeHtml(system.link);
   const anchor = `<a href="${link}">${link}</a>`;
   const mail: OutgoingMail = {
-    from: { name: "Desk", address: `no-reply@${host}` },
+    from: { name: system.fromName ?? "Desk", address: `no-reply@${host}` },
     to: [system.to],
     cc: [],
     subject: system.subject,
     text: system.lines.join("\n"),
-    html: system.lines.map((line) => (line ? `<p>${escapeHtml(line).replace(link, () => anchor)}</p>` : "")).join(""),
+    html:
+      system.html ??
+      system.lines.map((line) => (line ? `<p>${escapeHtml(line).replace(link, () => anchor)}</p>` : "")).join(""),
     messageId: `<${newId()}@${host}>`,
     ...(system.headers ? { headers: system.headers } : {}),
   };

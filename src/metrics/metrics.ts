@@ -92,6 +92,7 @@ describe("desk_realtime_sockets", "gauge", "WebSocket connections open on the ga
 describe("desk_smtp_messages_total", "counter", "Messages offered to the SMTP receiver, by outcome");
 describe("desk_imap_syncs_total", "counter", "IMAP mailbox syncs, by outcome");
 describe("desk_db_checkpoint_seconds", "histogram", "WAL checkpoints that copied pages, by duration");
+describe("desk_ai_calls_total", "counter", "Calls to the AI provider, by feature and outcome");
 
 /** Ids and numbers in paths become `:id`, so routes stay a small label set. */
 export function routeLabel(path: string): string {
@@ -168,6 +169,10 @@ export const recordImapSync = (outcome: "ok" | "failed") => incrementCounter("de
 /** A message offered over SMTP: `accepted` (stored), `refused` (5xx) or `deferred` (4xx, the sender retries). */
 export const recordSmtpMessage = (outcome: "accepted" | "refused" | "deferred") =>
   incrementCounter("desk_smtp_messages_total", { outcome });
+
+/** One call to the AI provider: the feature (cost key), and `ok` or `failed`. */
+export const recordAiCall = (feature: string, outcome: "ok" | "failed") =>
+  incrementCounter("desk_ai_calls_total", { feature, outcome });
 
 /** The mail receiver calls this once per accepted SMTP connection. */
 export const countSmtpSession = () => incrementCounter("desk_smtp_sessions_total");

@@ -41,6 +41,8 @@ export {
   type CreatedTicket,
 } from "./tickets.service";
 export { mergeTicket } from "./tickets.merge";
+export { autoCloseTicket, setTicketCsat, solvedTicketsBefore } from "./tickets.lifecycle";
+export type { TicketCsat } from "./tickets.table";
 export {
   findVisibleMessage,
   firstMessageAuthorOf,

@@ -82,6 +82,10 @@ export const tickets = sqliteTable(
     index("tickets_ws_severity_idx").on(t.workspaceId, t.severityRank, t.id).where(LIVE),
     index("tickets_ws_due_idx").on(t.workspaceId, t.dueAt, t.id).where(LIVE),
     index("tickets_ws_solved_idx").on(t.workspaceId, t.solvedAt).where(sql`solved_at IS NOT NULL`),
+    // Auto-close reads only tickets still solved; closed ones (the many) never enter this index.
+    index("tickets_ws_autoclose_idx")
+      .on(t.workspaceId, t.solvedAt)
+      .where(sql`status = 'solved' AND deleted_at IS NULL AND merged_into_id IS NULL`),
     index("tickets_snoozed_idx").on(t.snoozedUntil).where(sql`snoozed_until IS NOT NULL`),
   ],
 );

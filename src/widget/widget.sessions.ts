@@ -10,7 +10,7 @@ import {
   liveContactByExternalId,
   type ContactRow,
 } from "../contacts/contacts.public";
-import type { Db } from "../db/database";
+import type { Db, Queryable } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -217,5 +217,17 @@ export function touchVisitorSession(deps: Pick<Deps, "db" | "clock">, sessionId:
       })
       .where(and(eq(visitorSessions.id, sessionId), lt(visitorSessions.lastSeenAt, hourAgo)))
       .run(),
+  );
+}
+
+/** Whether the widget has had a visitor on some site (the onboarding step "install the widget"). */
+export function widgetHasVisitors(db: Queryable, workspaceId: string): boolean {
+  return (
+    db
+      .select({ id: visitorSessions.id })
+      .from(visitorSessions)
+      .where(eq(visitorSessions.workspaceId, workspaceId))
+      .limit(1)
+      .get() !== undefined
   );
 }

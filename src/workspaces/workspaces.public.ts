@@ -6,6 +6,9 @@ export {
   updateWorkspace,
   workspaceRefOf,
   workspaceTimeZone,
+  workspaceSettingsOf,
+  autoCloseDaysOfWorkspaces,
+  DEFAULT_AUTO_CLOSE_DAYS,
   type WorkspaceImageSlot,
 } from "./workspaces.service";
 export { WorkspaceSchema } from "./workspaces.schemas";

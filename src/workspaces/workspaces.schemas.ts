@@ -70,6 +70,14 @@ export const WorkspaceSettingsPatch = z
       .refine((s) => !/[<>]/.test(s), "must not contain < or >")
       .nullable(),
     csat_enabled: z.boolean().nullable(),
+    /** Days a solved ticket stays solved before it closes by itself (default 4; 0 = never). */
+    auto_close_days: z
+      .number()
+      .int()
+      .min(0)
+      .max(365)
+      .nullable()
+      .describe("days a solved ticket stays solved before it closes by itself (default 4; 0 = never)"),
     auto_assign: z.enum(["none", "round_robin", "load_balanced"]).nullable(),
     gravatar: z.boolean().nullable(),
     domain_logos: z.boolean().nullable(),

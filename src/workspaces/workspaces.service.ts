@@ -70,6 +70,31 @@ export function workspaceTimeZone(db: Queryable, workspaceId: string): string {
   return row?.tz || "UTC";
 }
 
+/** A live workspace's name, slug and settings (for features that read a setting inside their own transaction). */
+export function workspaceSettingsOf(
+  db: Queryable,
+  workspaceId: string,
+): { id: string; name: string; slug: string; settings: Record<string, unknown> } | undefined {
+  return db
+    .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, settings: workspaces.settings })
+    .from(workspaces)
+    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
+    .get();
+}
+
+/** Days after which solved tickets close (WorkspaceSettings `auto_close_days`, default 4; 0 = never). */
+export const DEFAULT_AUTO_CLOSE_DAYS = 4;
+
+/** Every live workspace with its auto-close delay in days (the scheduled auto-close job walks these). */
+export function autoCloseDaysOfWorkspaces(db: Queryable): { id: string; days: number }[] {
+  return db
+    .all<{ id: string; days: number | null }>(
+      sql`SELECT ${workspaces.id} AS id, json_extract(${workspaces.settings}, '$.auto_close_days') AS days
+        FROM ${workspaces} WHERE ${workspaces.deletedAt} IS NULL`,
+    )
+    .map((r) => ({ id: r.id, days: typeof r.days === "number" ? r.days : DEFAULT_AUTO_CLOSE_DAYS }));
+}
+
 /** A workspace's name and slug, deleted or not (`deletedAt` says): for invitations and their mail. */
 export function workspaceRefOf(db: Queryable, workspaceId: string) {
   return db

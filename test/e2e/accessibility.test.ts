@@ -7,9 +7,10 @@
  * DESK_A11Y_SHOTS=<dir> also writes a screenshot of every screen, size and theme there.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AxeResults } from "axe-core";
+import { simpleParser } from "mailparser";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type FakeAi, fakeAiEnv, startFakeAi } from "../peers/fake-ai";
 import { call, ensureBinary, launchChromium, ROOT, type RunningDesk, shown, startDeskBinary } from "./browser";
@@ -481,6 +482,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["saved-replies", "h1"],
         ["sla", "table"],
         ["business-hours", ".bh-week"],
+        ["triage", "h1"],
         ["mailboxes", ".card-head"],
         ["api-keys", "table"],
         ["webhooks", ".card-head"],
@@ -591,6 +593,61 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       expect(found).toEqual([]);
     },
     STEP,
+  );
+
+  test(
+    "reports, audit log, global search, the setup checklist and the CSAT rating page",
+    async () => {
+      await visit("/reports", ".kpis");
+      await shown(page.locator("[data-testid=day-chart] canvas"));
+      const found = await audit("reports");
+      await visit("/audit-log", ".audit-log h1");
+      await page.waitForLoadState("networkidle");
+      found.push(...(await audit("audit log")));
+      await visit("/inbox/all", ".ticket-row");
+      await shown(page.getByRole("region", { name: "Get started with Desk" }));
+      found.push(...(await audit("setup checklist")));
+      await page.keyboard.press("Control+k");
+      await page.getByRole("combobox", { name: "Search tickets, contacts and companies" }).fill("refund");
+      await shown(page.getByRole("dialog", { name: "Search" }).getByRole("option").first());
+      found.push(...(await audit("global search")));
+      await page.keyboard.press("Escape");
+
+      // A light brand colour: the rating page must keep its contrast whatever colour a workspace picks.
+      await api("PATCH", "/v1/workspace", { settings: { csat_enabled: true, brand_color: "#f5d90a" } });
+      const rated = await api("POST", "/v1/tickets", {
+        subject: "Rate me",
+        contact: { email: "rater@customer.test" },
+        body_html: "<p>Hello</p>",
+      });
+      await api("PATCH", `/v1/tickets/${rated.id}`, { status: "solved", fields: { order_number: "7" } });
+      let link = "";
+      const outbox = join(desk.dataDir, "outbox");
+      for (let i = 0; i < 100 && !link; i++) {
+        for (const file of existsSync(outbox) ? readdirSync(outbox) : []) {
+          const raw = readFileSync(join(outbox, file), "utf8");
+          if (raw.includes("rater@customer.test"))
+            link = /(http:\/\/\S+\/csat\/[A-Za-z0-9_-]+)(?=\s)/.exec((await simpleParser(raw)).text ?? "")?.[1] ?? "";
+        }
+        if (!link) await Bun.sleep(100);
+      }
+      expect(link).not.toBe("");
+      found.push(
+        ...(await signedOut(async () => {
+          await page.goto(`${link}?score=3`);
+          await shown(page.getByRole("heading", { name: "How did we do?" }));
+          const out = await audit("rating page");
+          await page.emulateMedia({ colorScheme: "dark" });
+          out.push(...(await axeNow("rating page @ desktop/prefers-dark")));
+          await page.getByRole("button", { name: "Send rating" }).click();
+          await shown(page.getByRole("status"));
+          out.push(...(await audit("rating page, rated")));
+          return out;
+        })),
+      );
+      expect(found).toEqual([]);
+    },
+    STEP * 2,
   );
 
   test(

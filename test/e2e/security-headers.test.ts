@@ -49,7 +49,7 @@ describe.skipIf(!ready.ok)("the web app under its CSP (Chromium against dist/des
   });
 
   test(
-    "setup, inbox, a ticket, settings, profile and /docs run without a CSP violation",
+    "setup, inbox, a ticket, settings, reports, the audit log, profile and /docs run without a CSP violation",
     async () => {
       const home = await fetch(desk.url);
       expect(home.headers.get("content-security-policy")).toContain("script-src 'self'");
@@ -97,6 +97,12 @@ describe.skipIf(!ready.ok)("the web app under its CSP (Chromium against dist/des
       await page.evaluate(() => localStorage.setItem("desk.theme", "dark"));
       await page.reload();
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+
+      // The reports page draws its chart with uPlot (styles set through the CSSOM, no inline <style>).
+      await page.goto(`${desk.url}/reports`);
+      await shown(page.locator("[data-testid=day-chart] canvas"));
+      await page.goto(`${desk.url}/audit-log`);
+      await shown(page.getByRole("heading", { name: "Audit log" }));
 
       await page.goto(`${desk.url}/docs`);
       await shown(page.locator(".op").first());

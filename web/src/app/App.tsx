@@ -24,6 +24,8 @@ const ArticleEditor = lazy(() => import("../kb/ArticleEditor").then((m) => ({ de
 const NotificationsPage = lazy(() =>
   import("../notifications/NotificationsPage").then((m) => ({ default: m.NotificationsPage })),
 );
+const Reports = lazy(() => import("../reports/Reports"));
+const AuditLog = lazy(() => import("../audit/AuditLog"));
 const Settings = lazy(() => import("../settings/Settings").then((m) => ({ default: m.Settings })));
 
 // Fetch the ticket page's code while the person looks at the inbox, so the first open is instant.
@@ -114,6 +116,8 @@ const PAGES: Array<[pattern: string, render: (params: Record<string, string>) =>
   ["/kb/articles/:id", (p) => <ArticleEditor id={p.id} />],
   ["/profile", () => <Profile />],
   ["/notifications", () => <NotificationsPage />],
+  ["/reports", () => <Reports />],
+  ["/audit-log", () => <AuditLog />],
   ["/settings", () => <Settings page="workspace" />],
   ["/settings/:page", (p) => <Settings page={p.page} />],
 ];

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import { api, refreshSession, setSession, setWorkspace } from "../lib/api/client";
 import { useCounts } from "../tickets/tickets.queries";
 import { useViews } from "../lib/resources/views";
@@ -12,6 +12,24 @@ import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
 import { AvailabilitySwitch, useHeartbeat } from "../availability/AvailabilitySwitch";
 import { NotificationBell } from "../notifications/NotificationBell";
+import { OnboardingChecklist } from "../onboarding/Checklist";
+
+// Loaded on first use, so the inbox's first paint does not carry it.
+const GlobalSearch = lazy(() => import("./GlobalSearch"));
+
+/** Opens with Ctrl+K / ⌘K from anywhere in the app, or with the sidebar's search button. */
+function useGlobalSearchShortcut(open: () => void) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        open();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+}
 
 const FOLDERS: Array<{
   id: string;
@@ -36,6 +54,9 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   const views = useViews();
   const role = useRole();
   const [help, setHelp] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const openSearch = useCallback(() => setSearching(true), []);
+  useGlobalSearchShortcut(openSearch);
   // On a phone the navigation is a drawer behind the menu button; any navigation closes it, from the
   // new page's first render (React's "adjust state when a prop changes").
   const [navOpen, setNavOpen] = useState(false);
@@ -77,6 +98,10 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
       {navOpen && <div className="nav-backdrop" role="presentation" onClick={() => setNavOpen(false)} />}
       <nav className="sidebar" id="main-nav" aria-label="Main">
         <WorkspaceSwitcher />
+        <button type="button" className="nav-search" onClick={openSearch} aria-keyshortcuts="Control+K Meta+K">
+          <span>Search</span>
+          <kbd>Ctrl K</kbd>
+        </button>
         <div className="nav-section">
           {FOLDERS.map((f) => (
             <Link key={f.id} to={`/inbox/${f.id}`} className={`nav-item${active(`/inbox/${f.id}`)}`}>
@@ -114,6 +139,14 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <Link to="/kb" className={`nav-item${active("/kb")}`}>
             Knowledge base
           </Link>
+          <Link to="/reports" className={`nav-item${active("/reports")}`}>
+            Reports
+          </Link>
+          {canAdmin(role) && (
+            <Link to="/audit-log" className={`nav-item${active("/audit-log")}`}>
+              Audit log
+            </Link>
+          )}
           <Link to="/settings" className={`nav-item${active("/settings")}`}>
             {canAdmin(role) ? "Settings" : "Preferences"}
           </Link>
@@ -151,9 +184,17 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           </button>
           <span className="brand">Desk</span>
         </div>
-        <div className="main-body">{children}</div>
+        <div className="main-body">
+          {path.startsWith("/inbox/") && <OnboardingChecklist />}
+          {children}
+        </div>
       </main>
       {help && <ShortcutHelp onClose={() => setHelp(false)} />}
+      {searching && (
+        <Suspense fallback={null}>
+          <GlobalSearch onClose={() => setSearching(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -309,7 +350,8 @@ const SHORTCUTS: Array<[string, string]> = [
   ["n", "Internal note"],
   ["e", "Solve (done)"],
   ["#", "Mark as spam"],
-  ["/", "Search"],
+  ["/", "Search this list"],
+  ["⌘/Ctrl + K", "Search everything"],
   ["Esc", "Back to the list"],
   ["⌘/Ctrl + Enter", "Send"],
   ["/shortcut", "Insert a saved reply (in the composer)"],

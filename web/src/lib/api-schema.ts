@@ -2503,6 +2503,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/public/csat/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rating request a CSAT link names
+         * @description Shows the question only (link scanners fetch it): reading never records a rating. 404 for an unknown token, one older than 30 days, or a ticket since deleted or merged.
+         */
+        get: operations["getPublicCsatByToken"];
+        put?: never;
+        /**
+         * Rate the support a ticket received
+         * @description `score` 1 (very poor) to 5 (excellent), `comment` up to 2,000 characters. Sets the ticket's `csat`, logs a `csat_received` activity and emits `ticket.updated`. A second rating through the same link replaces the first.
+         */
+        post: operations["postPublicCsatByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's triage settings
+         * @description Defaults until saved: auto_triage false, fields priority, severity and labels, assign_after_triage false, threshold 0.7. `engine` is the configured AI model (`llm`) or `none`.
+         */
+        get: operations["getTriage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the triage settings (admins)
+         * @description Writable: auto_triage, fields (a subset of priority, severity, labels, team, each once), threshold (0.5 to 0.99), assign_after_triage. Members not sent are kept. Audit-logged as `triage.updated`.
+         */
+        patch: operations["patchTriage"];
+        trace?: never;
+    };
+    "/v1/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The setup checklist, computed from the workspace as it is
+         * @description Each step is done when the workspace shows it (a mailbox exists, a second member or an invitation, the caller's own photo, auto-triage on, a label exists; the widget, article and assistant steps once those features are used). `requires` is the least role that can do a step; `dismissed` is per person.
+         */
+        get: operations["getOnboarding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboarding/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hide the setup checklist for the caller (204; idempotent) */
+        post: operations["postOnboardingDismiss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "workspace.updated": {
@@ -6454,6 +6539,59 @@ export interface components {
             }[];
             own_key_calls: number;
         };
+        CsatRequest: {
+            workspace: {
+                name: string;
+                brand_color: string | null;
+            };
+            ticket: {
+                number: number;
+                subject: string;
+            };
+            /** @description the rating given through this link, null before one */
+            score: number | null;
+            /** @description the comment given with it, empty when none */
+            comment: string;
+            rated_at: string | null;
+            /** @description the link answers 404 after this time (30 days after the solve) */
+            expires_at: string;
+        };
+        TriageSettings: {
+            auto_triage: boolean;
+            /** @description the fields triage may set by itself */
+            fields: ("priority" | "severity" | "labels" | "team")[];
+            assign_after_triage: boolean;
+            /** @description decisions at or above this confidence apply; others are stored as suggestions */
+            threshold: number;
+            engine: {
+                /** @enum {string} */
+                provider: "engine_vendor" | "llm" | "none";
+                model: string;
+                connected: boolean;
+            };
+            /** @description true when triage can run: an AI model or decision engine is configured and AI is on */
+            available: boolean;
+        };
+        Onboarding: {
+            steps: {
+                /** @enum {string} */
+                id: "connect_mailbox" | "invite_teammate" | "upload_photo" | "install_widget" | "publish_article" | "setup_triage" | "create_label" | "try_assistant";
+                title: string;
+                description: string;
+                done: boolean;
+                /** @description where in the web app the step is done */
+                href: string;
+                /**
+                 * @description the least role that can do the step
+                 * @enum {string}
+                 */
+                requires: "admin" | "agent";
+            }[];
+            done_count: number;
+            total: number;
+            /** @description the caller hid the checklist (per person) */
+            dismissed: boolean;
+        };
         Error: {
             status: number;
             code: string;
@@ -6774,6 +6912,8 @@ export interface operations {
                         help_center_enabled?: boolean | null;
                         help_center_title?: string | null;
                         csat_enabled?: boolean | null;
+                        /** @description days a solved ticket stays solved before it closes by itself (default 4; 0 = never) */
+                        auto_close_days?: number | null;
                         auto_assign?: ("none" | "round_robin" | "load_balanced") | null;
                         gravatar?: boolean | null;
                         domain_logos?: boolean | null;
@@ -10627,6 +10767,9 @@ export interface operations {
                 q?: string;
                 company_id?: string;
                 tag?: string;
+                /** @description created_at (default, newest first) or field.<key> */
+                sort?: string;
+                order?: "asc" | "desc";
             };
             header?: {
                 /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
@@ -10822,6 +10965,9 @@ export interface operations {
                 cursor?: string;
                 q?: string;
                 tag?: string;
+                /** @description created_at (default, newest first) or field.<key> */
+                sort?: string;
+                order?: "asc" | "desc";
             };
             header?: {
                 /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
@@ -13886,6 +14032,191 @@ export interface operations {
                         url: string;
                     };
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getPublicCsatByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CsatRequest"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postPublicCsatByToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    score: number;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CsatRequest"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getTriage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriageSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchTriage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    auto_triage?: boolean;
+                    fields?: ("priority" | "severity" | "labels" | "team")[];
+                    assign_after_triage?: boolean;
+                    threshold?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriageSettings"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getOnboarding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Onboarding"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postOnboardingDismiss: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -21,6 +21,7 @@ const pages: Array<{
   { id: "business-hours", label: "Business hours", admin: true, load: () => import("./BusinessHoursSettings") },
   { id: "automations", label: "Automations", admin: true, load: () => import("./AutomationsSettings") },
   { id: "help-center", label: "Help center", admin: true, load: () => import("./HelpCenterSettings") },
+  { id: "triage", label: "Triage", admin: true, load: () => import("./TriageSettings") },
   { id: "mailboxes", label: "Mailboxes", admin: true, load: () => import("./MailboxesSettings") },
   { id: "widget", label: "Chat widget", admin: true, load: () => import("./WidgetSettings") },
   { id: "api-keys", label: "API keys", admin: true, load: () => import("./ApiKeysSettings") },

@@ -33,6 +33,8 @@ export default function WorkspaceSettings() {
         timezone: v.timezone || undefined,
         brand_color: v.brand_color || undefined,
         label_creation: v.label_creation || undefined,
+        csat_enabled: v.csat_enabled === "on",
+        auto_close_days: v.auto_close_days === "" ? null : Number(v.auto_close_days),
       },
     });
   };
@@ -68,9 +70,44 @@ export default function WorkspaceSettings() {
             <option value="admins">Admins only</option>
           </select>
         </Field>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="csat_enabled"
+            defaultChecked={settings.csat_enabled === true}
+            disabled={!admin}
+            aria-describedby="csat-hint"
+          />{" "}
+          Ask customers to rate their support (CSAT)
+        </label>
+        <p id="csat-hint" className="muted small">
+          When a ticket is solved, its customer gets one email with a rating link (1 to 5 and a comment).
+        </p>
+        <Field
+          label="Close solved tickets after (days)"
+          name="settings.auto_close_days"
+          error={save.error}
+          hint="Solved tickets become closed after this many days; 0 never closes them."
+        >
+          <input
+            name="auto_close_days"
+            type="number"
+            min={0}
+            max={365}
+            defaultValue={typeof settings.auto_close_days === "number" ? settings.auto_close_days : 4}
+            disabled={!admin}
+          />
+        </Field>
         <FormError
           error={save.error}
-          fields={["name", "settings.timezone", "settings.brand_color", "settings.label_creation"]}
+          fields={[
+            "name",
+            "settings.timezone",
+            "settings.brand_color",
+            "settings.label_creation",
+            "settings.csat_enabled",
+            "settings.auto_close_days",
+          ]}
         />
         {admin && (
           <div className="actions">

@@ -172,9 +172,27 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
       </label>
 
       {aiOn && <TicketAi ticket={ticket} readOnly={readOnly} />}
+      {ticket.csat && <CsatCard csat={ticket.csat} />}
 
       {ticket.contact && <ContactCard ticket={ticket} />}
     </aside>
+  );
+}
+
+const CSAT_WORDS = ["", "Very poor", "Poor", "OK", "Good", "Excellent"];
+
+/** The customer's rating from the CSAT email (the latest one when they rated twice). */
+function CsatCard({ csat }: { csat: NonNullable<Ticket["csat"]> }) {
+  const good = csat.score >= 4;
+  return (
+    <section className="csat-card" aria-labelledby="csat-heading">
+      <h3 id="csat-heading">Satisfaction</h3>
+      <p>
+        <span className={`csat-score ${good ? "good" : csat.score <= 2 ? "bad" : "neutral"}`}>{csat.score}/5</span>{" "}
+        {CSAT_WORDS[csat.score] ?? ""}
+      </p>
+      {csat.comment && <blockquote className="csat-comment">{csat.comment}</blockquote>}
+    </section>
   );
 }
 

@@ -26,7 +26,9 @@ function describe(a: Activity, names: Names): string {
     case "status_changed":
       return d.reason === "sender_unverified"
         ? "kept the status: the sender could not be verified"
-        : `changed status from ${fmt(d.from)} to ${fmt(d.to)}`;
+        : d.reason === "auto_close"
+          ? `closed the ticket (solved for the workspace's auto-close period)`
+          : `changed status from ${fmt(d.from)} to ${fmt(d.to)}`;
     case "priority_changed":
       return `changed priority from ${fmt(d.from)} to ${fmt(d.to)}`;
     case "severity_changed":
@@ -46,7 +48,7 @@ function describe(a: Activity, names: Names): string {
     case "sla_breached":
       return `SLA breached (${fmt(d.kind)})`;
     case "csat_received":
-      return `customer rated ${fmt(d.score)}`;
+      return `rated the support ${fmt(d.score)} out of 5`;
     default:
       return a.type.replace(/_/g, " ");
   }
@@ -225,7 +227,9 @@ export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: R
                   ? `Automation “${item.activity.actor.automation.name}”`
                   : item.activity.actor_type === "ai"
                     ? "AI"
-                    : "Desk")}
+                    : item.activity.actor_type === "contact"
+                      ? "The customer"
+                      : "Desk")}
             </span>{" "}
             {describe(item.activity, names)} · {timeAgo(item.at)}
           </div>

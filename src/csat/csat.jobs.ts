@@ -1,0 +1,76 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { defineJob, type JobContext } from "../jobs/define";
+import { escapeHtml } from "../lib/sanitize";
+import { sendSystemMail } from "../mail/mail.system";
+import { ticketOfWorkspace } from "../tickets/tickets.public";
+import { workspaceSettingsOf } from "../workspaces/workspaces.public";
+import { csatRequests } from "./csat.table";
+
+/** The link a rating request's mail carries; `?score=` preselects a score (the page never records on GET). */
+export const csatLink = (baseUrl: string, token: string): string => `${baseUrl}/csat/${encodeURIComponent(token)}`;
+
+const SCORE_WORDS: Record<number, string> = { 5: "Excellent", 4: "Good", 3: "OK", 2: "Poor", 1: "Very poor" };
+
+/** The token sits in the payload sealed (DESK_SECRET), never in clear, like an invitation's link. */
+const CsatMailPayload = z.object({ request_id: z.string(), sealed_token: z.string() });
+
+/**
+ * Mails one rating request through system mail (DESK_SMTP_URL, else the outbox folder), from the
+ * workspace's name. Skipped when the request was sent or answered already, has expired, or its
+ * ticket was reopened, deleted, merged or marked spam before the mail went out.
+ */
+export const csatMailJob = defineJob({
+  name: "csat.mail",
+  schema: CsatMailPayload,
+  retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
+  async handler(payload, run: JobContext<Deps>) {
+    const { deps } = run;
+    const now = deps.clock.now();
+    const request = deps.db.select().from(csatRequests).where(eq(csatRequests.id, payload.request_id)).get();
+    if (!request || request.sentAt || request.ratedAt || request.expiresAt <= now.toISOString()) return;
+    const ticket = ticketOfWorkspace(deps.db, request.workspaceId, request.ticketId);
+    const workspace = workspaceSettingsOf(deps.db, request.workspaceId);
+    if (!ticket || !workspace || ticket.deletedAt || ticket.mergedIntoId || ticket.spam) return;
+    if (ticket.status !== "solved" && ticket.status !== "closed") return;
+    const link = csatLink(deps.config.baseUrl, deps.secrets.open(payload.sealed_token));
+    const scores = [5, 4, 3, 2, 1].map((score) => ({
+      score,
+      word: SCORE_WORDS[score]!,
+      url: `${link}?score=${score}`,
+    }));
+    const intro = `Your request #${ticket.number} "${ticket.subject}" was solved. How would you rate the support you received?`;
+    const lines = [
+      intro,
+      "",
+      ...scores.map((s) => `${s.score} - ${s.word}: ${s.url}`),
+      "",
+      `Or open ${link} to rate and leave a comment. The link works for 30 days.`,
+    ];
+    const color = typeof workspace.settings.brand_color === "string" ? workspace.settings.brand_color : "#1f6feb";
+    const html = [
+      `<p>${escapeHtml(intro)}</p>`,
+      "<p>",
+      ...scores.map(
+        (s) =>
+          `<a href="${escapeHtml(s.url)}" style="display:inline-block;margin:0 6px 6px 0;padding:8px 12px;border:1px solid ${color};border-radius:6px;color:${color};text-decoration:none">${s.score} · ${s.word}</a>`,
+      ),
+      "</p>",
+      `<p><a href="${escapeHtml(link)}">Rate and leave a comment</a>. The link works for 30 days.</p>`,
+    ].join("");
+    const path = await sendSystemMail(deps.config, now, {
+      to: request.email,
+      subject: `How did we do? [#${ticket.number}] ${ticket.subject}`,
+      lines,
+      link,
+      html,
+      fromName: workspace.name,
+    });
+    withTx(deps.db, (tx) =>
+      tx.update(csatRequests).set({ sentAt: now.toISOString() }).where(eq(csatRequests.id, request.id)).run(),
+    );
+    run.logger.info({ request_id: request.id, ...(path ? { path } : {}) }, "rating request mailed");
+  },
+});

@@ -1,0 +1,131 @@
+import { and, eq, gt } from "drizzle-orm";
+import { z } from "zod";
+import { contactRefsOf } from "../contacts/contacts.public";
+import type { Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import type { StoredEvent } from "../events/envelope";
+import { enqueue } from "../jobs/enqueue";
+import { sha256Hex } from "../lib/crypto";
+import { notFound } from "../lib/errors";
+import { newId, randomToken } from "../lib/ids";
+import { setTicketCsat, ticketOfWorkspace, type TicketRow } from "../tickets/tickets.public";
+import { workspaceSettingsOf } from "../workspaces/workspaces.public";
+import { csatMailJob } from "./csat.jobs";
+import type { CsatRequestSchema } from "./csat.schemas";
+import { csatRequests, type CsatRequestRow } from "./csat.table";
+
+/** A rating link works for 30 days after the solve (DECISIONS.md), then answers 404. */
+export const CSAT_TTL_MS = 30 * 24 * 3600 * 1000;
+
+const SolvedTicketEvent = z.object({
+  ticket: z.object({
+    id: z.string(),
+    status: z.string(),
+    spam: z.boolean(),
+    merged_into_id: z.string().nullable(),
+    contact: z.object({ id: z.string() }).nullable(),
+  }),
+  changes: z.array(z.string()),
+});
+
+/** True when the workspace asks its customers for a rating (WorkspaceSettings `csat_enabled`). */
+export function csatEnabled(db: Queryable, workspaceId: string): boolean {
+  return workspaceSettingsOf(db, workspaceId)?.settings.csat_enabled === true;
+}
+
+/**
+ * The reaction to a `ticket.updated` that solved a ticket: when the workspace has CSAT on and the
+ * ticket's contact has an email, stores one rating request (keyed by the event, so one solve gives
+ * one request) and enqueues its mail. Not for spam, not for a ticket merged away (a merge closes,
+ * it never solves), not for a ticket already solved before this change.
+ */
+export function requestRatingOnSolve(tx: Tx, event: StoredEvent, deps: Deps): void {
+  const parsed = SolvedTicketEvent.safeParse(event.data);
+  if (!parsed.success) return;
+  const { ticket, changes } = parsed.data;
+  if (!changes.includes("status") || ticket.status !== "solved" || ticket.spam || ticket.merged_into_id) return;
+  if (!ticket.contact || !csatEnabled(tx, event.workspace_id)) return;
+  const email = contactRefsOf(tx, [ticket.contact.id]).get(ticket.contact.id)?.email;
+  if (!email) return;
+  const token = randomToken(32);
+  const now = deps.clock.now();
+  const inserted = tx
+    .insert(csatRequests)
+    .values({
+      id: newId(),
+      workspaceId: event.workspace_id,
+      ticketId: ticket.id,
+      eventId: event.id,
+      tokenHash: sha256Hex(token),
+      email,
+      expiresAt: new Date(now.getTime() + CSAT_TTL_MS).toISOString(),
+      createdAt: now.toISOString(),
+    })
+    .onConflictDoNothing()
+    .returning({ id: csatRequests.id })
+    .get();
+  if (!inserted) return;
+  enqueue(
+    tx,
+    csatMailJob,
+    { request_id: inserted.id, sealed_token: deps.secrets.seal(token) },
+    { workspaceId: event.workspace_id },
+  );
+}
+
+type OpenRequest = {
+  request: CsatRequestRow;
+  ticket: TicketRow;
+  workspace: { name: string; brandColor: string | null };
+};
+
+/** The live request a token names: unknown, expired, or about a deleted or merged ticket all answer 404. */
+export function openRequestOf(db: Queryable, token: string, now: string): OpenRequest {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound("Rating request");
+  const request = db
+    .select()
+    .from(csatRequests)
+    .where(and(eq(csatRequests.tokenHash, sha256Hex(token)), gt(csatRequests.expiresAt, now)))
+    .get();
+  const ticket = request && ticketOfWorkspace(db, request.workspaceId, request.ticketId);
+  const workspace = request && workspaceSettingsOf(db, request.workspaceId);
+  if (!request || !ticket || ticket.deletedAt || ticket.mergedIntoId || !workspace) throw notFound("Rating request");
+  const color = workspace.settings.brand_color;
+  return {
+    request,
+    ticket,
+    workspace: { name: workspace.name, brandColor: typeof color === "string" ? color : null },
+  };
+}
+
+export function presentRequest(open: OpenRequest): z.infer<typeof CsatRequestSchema> {
+  return {
+    workspace: { name: open.workspace.name, brand_color: open.workspace.brandColor },
+    ticket: { number: open.ticket.number, subject: open.ticket.subject },
+    score: open.request.score,
+    comment: open.request.comment ?? "",
+    rated_at: open.request.ratedAt,
+    expires_at: open.request.expiresAt,
+  };
+}
+
+/**
+ * Records a rating: on the request and on the ticket (`Ticket.csat`, a `csat_received` activity,
+ * `ticket.updated`), in one transaction. A second rating through the same link replaces the first.
+ */
+export function rateTicket(token: string, input: { score: number; comment?: string }, deps: Deps): OpenRequest {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    const open = openRequestOf(tx, token, now);
+    const comment = (input.comment ?? "").trim();
+    const request = tx
+      .update(csatRequests)
+      .set({ score: input.score, comment, ratedAt: now })
+      .where(eq(csatRequests.id, open.request.id))
+      .returning()
+      .get()!;
+    const ticket = setTicketCsat(open.request.workspaceId, open.ticket.id, { score: input.score, comment }, deps);
+    return { ...open, request, ticket };
+  });
+}

@@ -1,0 +1,2 @@
+/** What other features read of invitations. */
+export { anyInvitationIn } from "./invitations.service";

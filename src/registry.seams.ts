@@ -1,0 +1,78 @@
+import type { AssignAfterTriage, GroundingSources, TriageSettingsReader } from "./ai/ai.public";
+import { AUTOMATION_TRIAGE_JOB, aiJudge, aiWorkspaceOf } from "./ai/ai.public";
+import type { AutomationsOptions } from "./automations/automations.public";
+import { enqueueByName } from "./jobs/enqueue";
+import { autoAssignTicket } from "./assignment/assignment.public";
+import { featuredArticles, publishedArticleBySlug, searchPublishedArticles } from "./kb/kb.public";
+import type { OnboardingProbes } from "./onboarding/onboarding.public";
+import { triageSettingsOf } from "./triage/triage.public";
+import { widgetHasVisitors } from "./widget/widget.public";
+import { workspaceRefOf } from "./workspaces/workspaces.public";
+
+/**
+ * The functions one feature lends another through the registry, where neither may import the
+ * other (src/registry.ts passes them as module parameters). Each adapts an owner's public file to
+ * the seam type its user declared.
+ */
+
+/** Drafts and answers ground on the workspace's published articles, linked on its help center. */
+export const kbGrounding: GroundingSources = (deps, { workspaceId, query, limit }) => {
+  const workspace = workspaceRefOf(deps.db, workspaceId);
+  if (!workspace) return [];
+  return searchPublishedArticles(deps.db, workspaceId, query, limit).flatMap((found) => {
+    const article = publishedArticleBySlug(deps.db, workspaceId, found.slug);
+    if (!article) return [];
+    return [
+      {
+        article_id: article.id,
+        title: article.title,
+        url: `${deps.config.baseUrl}/help/${encodeURIComponent(workspace.slug)}/articles/${encodeURIComponent(article.slug)}`,
+        text: article.bodyText,
+      },
+    ];
+  });
+};
+
+/** Triage runs obey the workspace's triage settings (GET/PATCH /v1/triage). */
+export const triageSettings: TriageSettingsReader = (db, workspaceId) => {
+  const settings = triageSettingsOf(db, workspaceId);
+  return {
+    auto_triage: settings.autoTriage,
+    fields: settings.fields,
+    threshold: settings.threshold,
+    assign_after_triage: settings.assignAfterTriage,
+  };
+};
+
+/** After an automatic triage, the assignment rules pick the assignee when `assign_after_triage` is on. */
+export const assignAfterTriage: AssignAfterTriage = (deps, workspaceId, ticketId) => {
+  autoAssignTicket(deps, workspaceId, ticketId);
+};
+
+/** Automations' sentiment and ai_decide conditions (one call per automation), and their ai_triage action (a job). */
+export const automationAi: AutomationsOptions = {
+  aiJudge: (request, { deps }) =>
+    aiJudge(deps, {
+      workspaceId: request.workspaceId,
+      ticketId: request.ticketId,
+      sentiment: request.sentiment,
+      questions: request.questions,
+    }),
+  aiTriage: (tx, request, deps) => {
+    if (!deps.config.ai) return "AI is not configured on this instance (DESK_AI_BASE_URL)";
+    if (!aiWorkspaceOf(deps, request.workspaceId).features.enabled) return "AI is off for this workspace";
+    const queued = enqueueByName(
+      tx,
+      AUTOMATION_TRIAGE_JOB,
+      { workspace_id: request.workspaceId, ticket_id: request.ticketId },
+      { workspaceId: request.workspaceId, uniqueKey: `${AUTOMATION_TRIAGE_JOB}:${request.ticketId}` },
+    );
+    return queued === null ? "a triage of this ticket is already queued" : null;
+  },
+};
+
+/** The checklist's steps whose feature sits above onboarding. */
+export const onboardingProbes: OnboardingProbes = {
+  install_widget: (db, ctx) => widgetHasVisitors(db, ctx.workspaceId),
+  publish_article: (db, ctx) => featuredArticles(db, ctx.workspaceId, 1).length > 0,
+};

@@ -1,0 +1,92 @@
+import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
+import { systemContext } from "../auth/context";
+import type { Queryable } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { notFound } from "../lib/errors";
+import { ticketOfWorkspace } from "./tickets.repo";
+import { tickets, type TicketCsat, type TicketRow } from "./tickets.table";
+import { emitTicketUpdated, recordActivity } from "./tickets.timeline";
+import { applyTicketPatch } from "./tickets.write";
+
+/**
+ * Changes to a ticket that come from outside an agent's request: the customer's satisfaction
+ * rating (the public CSAT page) and auto-close of solved tickets (a scheduled job). Both go
+ * through the same activity and event path as every other change.
+ */
+
+/**
+ * Stores the customer's rating on a live ticket: `Ticket.csat`, a `csat_received` activity `{ score }`
+ * attributed to the contact, and `ticket.updated` with `csat` in `changes`. A second rating replaces
+ * the first (and is logged again). 404 when the ticket is gone (deleted or merged away).
+ */
+export function setTicketCsat(workspaceId: string, ticketId: string, csat: TicketCsat, deps: Deps): TicketRow {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    const current = ticketOfWorkspace(tx, workspaceId, ticketId);
+    if (!current || current.deletedAt || current.mergedIntoId) throw notFound("Ticket");
+    const row = tx.update(tickets).set({ csat, updatedAt: now }).where(eq(tickets.id, current.id)).returning().get()!;
+    recordActivity(tx, systemContext(workspaceId), row, "csat_received", { score: csat.score }, now, {
+      type: "contact",
+      userId: null,
+    });
+    emitTicketUpdated(tx, row, ["csat"]);
+    return row;
+  });
+}
+
+/**
+ * Ids of the workspace's live solved tickets solved before `cutoff`, oldest first (the partial
+ * index `tickets_ws_autoclose_idx` holds exactly these rows, so the scan never reads closed ones).
+ */
+export function solvedTicketsBefore(db: Queryable, workspaceId: string, cutoff: string, limit: number): string[] {
+  return solvedTicketsBeforeQuery(db, workspaceId, cutoff, limit)
+    .all()
+    .map((r) => r.id);
+}
+
+/** The seek of solvedTicketsBefore, unexecuted (its test reads the query plan). */
+export function solvedTicketsBeforeQuery(db: Queryable, workspaceId: string, cutoff: string, limit: number) {
+  return db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.workspaceId, workspaceId),
+        // A literal, not a parameter: the planner must see it matches the partial index's WHERE.
+        sql`${tickets.status} = 'solved'`,
+        isNull(tickets.deletedAt),
+        isNull(tickets.mergedIntoId),
+        lt(tickets.solvedAt, cutoff),
+      ),
+    )
+    .orderBy(asc(tickets.solvedAt))
+    .limit(limit);
+}
+
+/**
+ * Closes one solved ticket whose time has come (auto-close): `status_changed` with reason
+ * `auto_close`, attributed to the system, and `ticket.updated`. Required fields do not block it
+ * (SPEC.md, Ticket status). Nothing when it is no longer solved or solved after `cutoff`.
+ */
+export function autoCloseTicket(workspaceId: string, ticketId: string, cutoff: string, deps: Deps): boolean {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    const current = ticketOfWorkspace(tx, workspaceId, ticketId);
+    if (
+      !current ||
+      current.deletedAt ||
+      current.mergedIntoId ||
+      current.status !== "solved" ||
+      !current.solvedAt ||
+      current.solvedAt >= cutoff
+    )
+      return false;
+    const outcome = applyTicketPatch(tx, systemContext(workspaceId), current, { status: "closed" }, now, {
+      enforceRequired: false,
+      statusReason: "auto_close",
+    });
+    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+    return true;
+  });
+}

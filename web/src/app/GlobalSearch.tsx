@@ -1,0 +1,174 @@
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useMemo, useState } from "react";
+import { api } from "../lib/api/client";
+import type { Company, Page, SearchResults } from "../lib/api/types";
+import { navigate } from "../lib/router/router";
+import { Modal, StatusPill } from "../lib/ui/bits";
+
+type Hit = { key: string; group: string; href: string; title: string; detail: string; status?: string };
+
+const asText = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** Search results flattened in display order: tickets, contacts, companies, then articles when the API has them. */
+function hitsOf(results: SearchResults | undefined, companies: Company[] | undefined): Hit[] {
+  const hits: Hit[] = [];
+  for (const t of results?.tickets ?? [])
+    hits.push({
+      key: `t-${t.id}`,
+      group: "Tickets",
+      href: `/tickets/${t.number}`,
+      title: `#${t.number} ${t.subject}`,
+      detail: t.contact?.email ?? t.contact?.name ?? "",
+      status: t.status,
+    });
+  for (const c of results?.contacts ?? []) {
+    const id = asText(c.id);
+    if (!id) continue;
+    hits.push({
+      key: `c-${id}`,
+      group: "Contacts",
+      href: `/contacts/${id}`,
+      title: asText(c.name) || asText(c.email),
+      detail: asText(c.email),
+    });
+  }
+  for (const c of companies ?? [])
+    hits.push({
+      key: `co-${c.id}`,
+      group: "Companies",
+      href: `/companies/${c.id}`,
+      title: c.name,
+      detail: c.domain ?? "",
+    });
+  for (const a of results?.articles ?? []) {
+    if (!a || typeof a !== "object") continue;
+    const article = a as Record<string, unknown>;
+    const id = asText(article.id);
+    if (!id) continue;
+    hits.push({
+      key: `a-${id}`,
+      group: "Articles",
+      href: `/kb/articles/${id}`,
+      title: asText(article.title),
+      detail: asText(article.status),
+    });
+  }
+  return hits;
+}
+
+/**
+ * Search across tickets, contacts, companies (and articles once the knowledge base answers them in
+ * GET /v1/search): a combobox whose options are links; arrows move, Enter opens, Esc closes.
+ */
+export default function GlobalSearch({ onClose }: { onClose: () => void }) {
+  const [text, setText] = useState("");
+  const [q, setQ] = useState("");
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  useEffect(() => {
+    const timer = setTimeout(() => setQ(text.trim()), 150);
+    return () => clearTimeout(timer);
+  }, [text]);
+  const search = useQuery({
+    queryKey: ["global-search", q],
+    queryFn: () => api<SearchResults>(`/search?q=${encodeURIComponent(q)}`),
+    enabled: q.length > 0,
+    staleTime: 10_000,
+  });
+  const companies = useQuery({
+    queryKey: ["global-search-companies", q],
+    queryFn: () => api<Page<Company>>(`/companies?limit=5&q=${encodeURIComponent(q)}`),
+    enabled: q.length > 0,
+    staleTime: 10_000,
+    // A viewer key without contacts:read still searches tickets.
+    retry: false,
+  });
+  const hits = useMemo(() => (q ? hitsOf(search.data, companies.data?.data) : []), [q, search.data, companies.data]);
+  const current = Math.min(active, Math.max(0, hits.length - 1));
+  const open = (hit: Hit | undefined) => {
+    if (!hit) return;
+    onClose();
+    navigate(hit.href);
+  };
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === "ArrowDown") {
+      e.preventDefault();
+      setActive((current + 1) % Math.max(1, hits.length));
+    } else if (e.key === "ArrowUp") {
+      e.preventDefault();
+      setActive((current - 1 + hits.length) % Math.max(1, hits.length));
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      open(hits[current]);
+    }
+  };
+  const groups = [...new Set(hits.map((h) => h.group))];
+  const pending = q.length > 0 && (search.isPending || companies.isPending);
+  return (
+    <Modal title="Search" onClose={onClose} wide>
+      <div className="global-search">
+        <input
+          // biome-ignore lint/a11y/noAutofocus: the dialog opens to type a search
+          autoFocus
+          type="search"
+          role="combobox"
+          aria-label="Search tickets, contacts and companies"
+          aria-expanded={hits.length > 0}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={hits.length ? `${listId}-${hits[current]!.key}` : undefined}
+          placeholder="Search tickets, contacts, companies…"
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <div className="muted small" aria-live="polite">
+          {q === ""
+            ? "Type to search. ↑ ↓ to move, Enter to open."
+            : pending
+              ? "Searching…"
+              : search.isError
+                ? "Search failed."
+                : hits.length === 0
+                  ? "Nothing found."
+                  : `${hits.length} result${hits.length === 1 ? "" : "s"}`}
+        </div>
+        <div id={listId} role="listbox" aria-label="Results" className="global-search-results">
+          {groups.map((group) => (
+            // biome-ignore lint/a11y/useSemanticElements: an ARIA group of options inside a listbox, not a form fieldset
+            <div key={group} role="group" aria-labelledby={`${listId}-g-${group}`}>
+              <div id={`${listId}-g-${group}`} className="global-search-group" role="presentation">
+                {group}
+              </div>
+              {hits
+                .filter((h) => h.group === group)
+                .map((hit) => {
+                  const index = hits.indexOf(hit);
+                  return (
+                    <div
+                      key={hit.key}
+                      id={`${listId}-${hit.key}`}
+                      role="option"
+                      aria-selected={index === current}
+                      tabIndex={-1}
+                      className={`global-search-hit${index === current ? " active" : ""}`}
+                      onMouseMove={() => setActive(index)}
+                      onClick={() => open(hit)}
+                      onKeyDown={(e) => e.key === "Enter" && open(hit)}
+                    >
+                      <span className="global-search-title">{hit.title}</span>
+                      {hit.status && <StatusPill status={hit.status as Parameters<typeof StatusPill>[0]["status"]} />}
+                      {hit.detail && <span className="muted small">{hit.detail}</span>}
+                    </div>
+                  );
+                })}
+            </div>
+          ))}
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,67 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "../lib/api/client";
+import { canAdmin, canWrite, useRole } from "../lib/api/session";
+import type { Onboarding } from "../lib/api/types";
+import { Link } from "../lib/router/Link";
+
+const KEY = ["onboarding"] as const;
+
+/**
+ * The setup checklist of a new workspace (GET /v1/onboarding), above the inbox until the person
+ * dismisses it or every step is done. Steps the person's role cannot do say who can.
+ */
+export function OnboardingChecklist() {
+  const role = useRole();
+  const client = useQueryClient();
+  const onboarding = useQuery({ queryKey: KEY, queryFn: () => api<Onboarding>("/onboarding"), staleTime: 60_000 });
+  const dismiss = useMutation({
+    mutationFn: () => api("/onboarding/dismiss", { method: "POST" }),
+    onSuccess: () => client.setQueryData<Onboarding>(KEY, (o) => (o ? { ...o, dismissed: true } : o)),
+  });
+  const data = onboarding.data;
+  if (!data || data.dismissed || data.done_count === data.total || role === "viewer") return null;
+  const may = (requires: "admin" | "agent") => (requires === "admin" ? canAdmin(role) : canWrite(role));
+  return (
+    <section className="onboarding" aria-labelledby="onboarding-title">
+      <div className="onboarding-head">
+        <h2 id="onboarding-title">Get started with Desk</h2>
+        <span className="muted small" aria-live="polite">
+          {data.done_count} of {data.total} done
+        </span>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={() => dismiss.mutate()}
+          disabled={dismiss.isPending}
+          aria-label="Dismiss the setup checklist"
+        >
+          Dismiss
+        </button>
+      </div>
+      <progress max={data.total} value={data.done_count} aria-label="Setup progress" />
+      <ol className="onboarding-steps">
+        {data.steps.map((step) => (
+          <li key={step.id} className={step.done ? "done" : ""}>
+            <span className="onboarding-mark" aria-hidden="true">
+              {step.done ? "✓" : "○"}
+            </span>
+            <div>
+              {step.done || !may(step.requires) ? (
+                <strong>{step.title}</strong>
+              ) : (
+                <Link to={step.href}>
+                  <strong>{step.title}</strong>
+                </Link>
+              )}
+              <span className="visually-hidden">{step.done ? " (done)" : " (to do)"}</span>
+              <div className="muted small">
+                {step.description}
+                {!step.done && !may(step.requires) && " An admin can do this."}
+              </div>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
