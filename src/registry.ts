@@ -10,6 +10,7 @@ import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
 import { meModule } from "./me/me.module";
+import { passkeysModule } from "./passkeys/passkeys.module";
 import { picturesModule } from "./pictures/pictures.module";
 import { membersModule } from "./members/members.module";
 import { notificationsModule } from "./notifications/notifications.module";
@@ -38,6 +39,7 @@ export const modules: FeatureModule[] = [
   apiKeysModule,
   authModule,
   meModule,
+  passkeysModule,
   picturesModule,
   usersModule,
   membersModule({ memberLeft: leaveWorkspaceTeams }),
