@@ -17,8 +17,16 @@ type PasskeyRow = typeof passkeys.$inferSelect;
 export const MAX_PASSKEYS = 20;
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000;
 
-/** @simplewebauthn/server is loaded on first use: most instances never see a passkey, and idle memory is budgeted. */
-const webauthn = () => import("@simplewebauthn/server");
+/**
+ * @simplewebauthn/server is loaded on first use: most instances never see a passkey, and idle
+ * memory is budgeted. Its certificate helpers need the `Reflect.getMetadata` polyfill, which the
+ * library imports itself, but Bun's bundler runs that CommonJS side effect too late inside
+ * dist/desk ("tsyringe requires a reflect polyfill"): it is loaded first here.
+ */
+const webauthn = async () => {
+  await import("reflect-metadata");
+  return import("@simplewebauthn/server");
+};
 
 /** The relying party is the public address of this Desk: its host name, and its origin for clientData. */
 export const relyingParty = (config: Pick<Deps["config"], "baseUrl">) => {

@@ -5,6 +5,7 @@ import { api } from "../lib/api/client";
 import { useMe } from "../lib/api/session";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { PictureUpload } from "../lib/ui/PictureUpload";
+import { PasskeysSection } from "./Passkeys";
 import { ErrorBox, Loading } from "../lib/ui/states";
 
 type ProfileUser = { id: string; name: string; email: string; avatar_url?: string | null; mfa_enabled?: boolean };
@@ -18,7 +19,7 @@ type SessionInfo = {
   current: boolean;
 };
 
-/** /profile: the signed-in person's own name, password, two-factor sign-in and sessions. */
+/** /profile: the signed-in person's own name, password, two-factor sign-in, passkeys and sessions. */
 export function Profile() {
   const me = useMe();
   if (me.isPending) return <Loading />;
@@ -33,6 +34,7 @@ export function Profile() {
         <NameSection user={user} />
         <PasswordSection />
         <TwoFactorSection enabled={!!user.mfa_enabled} />
+        <PasskeysSection />
         <SessionsSection />
       </div>
     </div>

@@ -6,6 +6,7 @@ import type { MfaChallenge, Session } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { navigate, useLocation } from "../lib/router/router";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { cancelledPrompt, passkeysSupported } from "./Passkeys";
 
 /** Email and password, then the two-factor code when the account has it on. */
 export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
@@ -19,6 +20,25 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
     client.clear();
     setSession(session);
     navigate(search.get("next") ?? "/", { replace: true });
+  };
+
+  /** Discoverable passkey: the browser offers the passkeys it holds for this site; no email needed. */
+  const withPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { options } = await api<{ options: Record<string, unknown> }>("/auth/passkey/options", {
+        method: "POST",
+        workspace: false,
+      });
+      const { startAuthentication } = await import("@simplewebauthn/browser");
+      const credential = await startAuthentication({ optionsJSON: options as never });
+      finish(await api<Session>("/auth/passkey/login", { body: { credential }, workspace: false }));
+    } catch (e) {
+      if (!cancelledPrompt(e)) setError(e);
+    } finally {
+      setBusy(false);
+    }
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -72,6 +92,11 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {busy ? "Signing in…" : mfaToken ? "Verify" : "Sign in"}
         </button>
+        {!mfaToken && passkeysSupported() && (
+          <button type="button" className="btn btn-block" onClick={withPasskey} disabled={busy}>
+            Sign in with a passkey
+          </button>
+        )}
         {!mfaToken && (
           <div className="auth-foot muted small">
             <Link to="/forgot-password">Forgot password?</Link>
