@@ -11,6 +11,7 @@ import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./m
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
 import { meModule } from "./me/me.module";
 import { passkeysModule } from "./passkeys/passkeys.module";
+import { ssoModule } from "./sso/sso.module";
 import { picturesModule } from "./pictures/pictures.module";
 import { membersModule } from "./members/members.module";
 import { notificationsModule } from "./notifications/notifications.module";
@@ -40,6 +41,7 @@ export const modules: FeatureModule[] = [
   authModule,
   meModule,
   passkeysModule,
+  ssoModule,
   picturesModule,
   usersModule,
   membersModule({ memberLeft: leaveWorkspaceTeams }),
