@@ -198,6 +198,12 @@ export const envSchema = z.object({
     .string()
     .optional()
     .describe("comma-separated ids of OpenID Connect sign-in providers, each configured by DESK_SSO_<ID>_*"),
+  APP_ATTEST_APP_IDS: z
+    .string()
+    .default("")
+    .describe(
+      "comma-separated App Attest app ids (<team id>.<bundle id>) whose attested keys may stand in for the sign-in challenge",
+    ),
   DESK_APP_SCHEME: z
     .string()
     .regex(/^[a-z][a-z0-9+.-]*$/)
@@ -249,6 +255,10 @@ export type Config = {
   oauthProviders: { provider_a: OAuthProviderConfig | null; provider_b: OAuthProviderConfig | null };
   /** OpenID Connect sign-in providers (DESK_SSO_*); empty: no single sign-on. */
   ssoProviders: SsoProviderConfig[];
+  /** App ids (team id + "." + bundle id) accepted by App Attest; empty: app attestation off. */
+  appAttestAppIds: string[];
+  /** PEM roots App Attest chains must reach; null: Apple's App Attestation Root CA (tests set their own). */
+  appAttestRoots: string[] | null;
   /** The native app's URL scheme: OAuth sign-in returns to `<scheme>://auth/callback` (DESK_APP_SCHEME). */
   appScheme: string;
   eventRetentionMs: number;
@@ -344,6 +354,10 @@ export function loadConfig(
     oauthProviders: { provider_a: oauthProviderConfig(env, "A"), provider_b: oauthProviderConfig(env, "B") },
     ssoProviders: ssoProvidersFromEnv(env),
     appScheme: e.DESK_APP_SCHEME,
+    appAttestAppIds: e.APP_ATTEST_APP_IDS.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    appAttestRoots: null,
     eventRetentionMs: parseDuration(e.EVENT_RETENTION),
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",
