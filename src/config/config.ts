@@ -198,6 +198,17 @@ export const envSchema = z.object({
     .string()
     .optional()
     .describe("comma-separated ids of OpenID Connect sign-in providers, each configured by DESK_SSO_<ID>_*"),
+  DESK_GRAVATAR_URL: z
+    .string()
+    .url()
+    .default("https://gravatar.com/avatar")
+    .describe(
+      "where contact pictures are looked up when the workspace's gravatar setting is on (<url>/<sha256 of email>)",
+    ),
+  DESK_DOMAIN_ICONS_URL: z
+    .string()
+    .default("https://{domain}")
+    .describe("where a company's icons are looked for ({domain} is replaced); tests point it at a local server"),
   APP_ATTEST_APP_IDS: z
     .string()
     .default("")
@@ -255,6 +266,8 @@ export type Config = {
   oauthProviders: { provider_a: OAuthProviderConfig | null; provider_b: OAuthProviderConfig | null };
   /** OpenID Connect sign-in providers (DESK_SSO_*); empty: no single sign-on. */
   ssoProviders: SsoProviderConfig[];
+  /** Automatic picture sources: Gravatar's base URL and the site of a company domain (`{domain}` replaced). */
+  pictureSources: { gravatar: string; domainIcons: string };
   /** App ids (team id + "." + bundle id) accepted by App Attest; empty: app attestation off. */
   appAttestAppIds: string[];
   /** PEM roots App Attest chains must reach; null: Apple's App Attestation Root CA (tests set their own). */
@@ -358,6 +371,7 @@ export function loadConfig(
       .map((s) => s.trim())
       .filter(Boolean),
     appAttestRoots: null,
+    pictureSources: { gravatar: e.DESK_GRAVATAR_URL.replace(/\/$/, ""), domainIcons: e.DESK_DOMAIN_ICONS_URL },
     eventRetentionMs: parseDuration(e.EVENT_RETENTION),
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",
