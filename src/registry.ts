@@ -13,6 +13,7 @@ import { meModule } from "./me/me.module";
 import { passkeysModule } from "./passkeys/passkeys.module";
 import { ssoModule } from "./sso/sso.module";
 import { picturesModule } from "./pictures/pictures.module";
+import { copyPictureFromUrl } from "./pictures/pictures.public";
 import { membersModule } from "./members/members.module";
 import { notificationsModule } from "./notifications/notifications.module";
 import type { FeatureModule } from "./module";
@@ -39,7 +40,7 @@ export const modules: FeatureModule[] = [
   workspacesModule,
   apiKeysModule,
   authModule,
-  meModule,
+  meModule({ pictureFromUrl: copyPictureFromUrl }),
   passkeysModule,
   ssoModule,
   picturesModule,

@@ -218,3 +218,33 @@ describe("refresh routes", () => {
     }
   });
 });
+
+describe("PATCH /v1/me { avatar_url }", () => {
+  test("copies the picture server-side; member.updated follows in the person's workspace", async () => {
+    const { owner, workspace: ws } = await workspace();
+    const url = `http://127.0.0.1:${remote.port}/sites/acme.test/touch.png`;
+    const res = await desk.api("PATCH", "/v1/me", { headers: owner.headers, body: { avatar_url: url } });
+    expect(res.status).toBe(200);
+    expect(res.body.user.avatar_url).toBeNull(); // not yet: the copy is a job
+    await settle();
+    const me = await desk.api("GET", "/v1/me", { headers: owner.headers });
+    expect(me.body.user.avatar_url).toContain("/v1/images/img_");
+    expect(me.body.user.avatar_source).toBe("upload");
+    expect(typesOf(ws.id)).toContain("member.updated");
+  });
+
+  test("a URL that can never be fetched is 422 at body.avatar_url; a dead one leaves the picture as it was", async () => {
+    const { owner } = await workspace();
+    for (const url of ["https://10.1.2.3/a.png", "http://example.com/a.png", "not a url", "ftp://example.com/a.png"]) {
+      const res = await desk.api("PATCH", "/v1/me", { headers: owner.headers, body: { avatar_url: url } });
+      expect({ url, status: res.status }).toEqual({ url, status: 422 });
+      expect(res.body.errors[0].location).toBe("body.avatar_url");
+    }
+    const dead = `http://127.0.0.1:${remote.port}/sites/dead.test/me.png`;
+    expect((await desk.api("PATCH", "/v1/me", { headers: owner.headers, body: { avatar_url: dead } })).status).toBe(
+      200,
+    );
+    await settle();
+    expect((await desk.api("GET", "/v1/me", { headers: owner.headers })).body.user.avatar_url).toBeNull();
+  });
+});

@@ -7,6 +7,9 @@ import type { Deps } from "../deps";
 import { defineConsumer } from "../events/consumers";
 import { enqueue } from "../jobs/enqueue";
 import { defineJob } from "../jobs/define";
+import { setUserPicture } from "../members/members.public";
+import { invalidAt } from "../lib/errors";
+import { checkUrlSyntax, UnsafeUrlError } from "../lib/ssrf";
 import { findWorkspace } from "../workspaces/workspaces.public";
 import { FetchFailed, guardedGet, iconLinks } from "./pictures.fetch";
 import { type PictureFit, processPicture } from "./pictures.image";
@@ -176,3 +179,33 @@ export const lookUpCompanyPictures = defineConsumer<Deps>({
     );
   },
 });
+
+/** Copies a picture from a URL the person gave (PATCH /v1/me { avatar_url }); it counts as their upload. */
+export const userPictureJob = defineJob({
+  name: "pictures.user-url",
+  schema: z.object({ user_id: z.string(), url: z.string() }),
+  async handler({ user_id, url }, { deps, logger }: { deps: Deps; logger: Deps["logger"] }) {
+    let stored: string;
+    try {
+      const { body } = await guardedGet(deps, url);
+      stored = await storePicture(deps, await processPicture(body, "cover", deps.config.dataDir));
+    } catch (error) {
+      // A bad URL or a non-picture will not improve with retries: logged, and the old picture stays.
+      logger.warn({ err: error, user_id }, "copying a picture from a URL failed");
+      return;
+    }
+    withTx(deps.db, (tx) => setUserPicture(deps.db, tx, user_id, stored, deps.clock.now().toISOString()));
+  },
+});
+
+export function copyPictureFromUrl(deps: Deps, userId: string, url: string): void {
+  try {
+    checkUrlSyntax(url, deps.config.allowedPrivateHosts);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw invalidAt("body.avatar_url", error.message);
+    throw error;
+  }
+  withTx(deps.db, (tx) =>
+    enqueue(tx, userPictureJob, { user_id: userId, url }, { uniqueKey: `user-picture:${userId}:${url}` }),
+  );
+}
