@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, verify as verifySignature, X509Certificate } from "node:crypto";
-import { isoCBOR } from "@simplewebauthn/server/helpers";
+import { decodePartialCBOR } from "@levischuck/tiny-cbor";
 
 /**
  * Apple App Attest (DeviceCheck), checked as Apple documents it ("Validating apps that connect to
@@ -65,7 +65,7 @@ function parseAuthData(data: Buffer, attested: boolean): AuthData {
 function decodeMap(bytes: Buffer, what: string): Map<string, unknown> {
   let decoded: unknown;
   try {
-    decoded = isoCBOR.decodeFirst(new Uint8Array(bytes));
+    [decoded] = decodePartialCBOR(new Uint8Array(bytes), 0);
   } catch {
     return fail(`${what} is not CBOR`);
   }
