@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import {
+  assertPasswordSignInAllowed,
   authenticatePassword,
   consumeSecondFactor,
   createSignInLimits,
@@ -125,6 +126,7 @@ export function authRoutes(deps: Deps) {
           body.challenge,
           body.app_attest,
         );
+        assertPasswordSignInAllowed(deps, user);
         assertRoomForAccount(deps, request, user.id);
         if (user.mfaEnabled) return { mfa_required: true as const, mfa_token: await issueMfaToken(deps, user) };
         return beginSession(deps, request, set, user, { mfaVerified: false });
@@ -134,6 +136,8 @@ export function authRoutes(deps: Deps) {
         response: { 200: LoginAnswerSchema },
         detail: {
           summary: "Sign in with email and password; with two-factor on, answers mfa_required and mfa_token",
+          description:
+            "A member (not the owner) of a workspace whose settings have `sso_only: true` gets 403 `sso_required` after a correct password: they sign in through GET /v1/auth/oauth/{provider}/start. Sessions started before the setting was turned on keep working until they end.",
           security: [],
         },
       },

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { conflict, forbidden, unauthorized } from "../lib/errors";
+import { conflict, DeskError, forbidden, unauthorized } from "../lib/errors";
 import { enforceRateLimits, createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { newId } from "../lib/ids";
@@ -129,6 +129,20 @@ export async function authenticatePassword(deps: Pick<Deps, "db">, email: string
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) throw wrongCredentials();
   return user;
+}
+
+/**
+ * Password and passkey sign-ins of a person whose workspace requires single sign-on are refused
+ * (403 sso_required) once the credential itself was checked, so the answer tells a stranger nothing.
+ */
+export function assertPasswordSignInAllowed(deps: Pick<Deps, "lookups">, user: UserRow): void {
+  const names = deps.lookups.ssoOnlyWorkspaces(user.id);
+  if (names.length)
+    throw new DeskError(
+      403,
+      "sso_required",
+      `${names.join(", ")} requires single sign-on: use the sign-in provider's button instead of a password or passkey.`,
+    );
 }
 
 export const issueMfaToken = (deps: Pick<Deps, "tokens">, user: UserRow) => deps.tokens.sign("mfa", { sub: user.id });

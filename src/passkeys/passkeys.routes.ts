@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { createSignInLimits, limitedAttempt } from "../auth/auth.service";
+import { assertPasswordSignInAllowed, createSignInLimits, limitedAttempt } from "../auth/auth.service";
 import { isCrossSiteRequest } from "../auth/cookies";
 import { assertRoomForAccount, beginSession, crossSiteRefused } from "../auth/session-response";
 import { SessionSchema } from "../auth/auth.schemas";
@@ -116,6 +116,7 @@ export function passkeySignInRoutes(deps: Deps) {
           () => authenticatePasskey(deps, body),
           null,
         );
+        assertPasswordSignInAllowed(deps, user);
         assertRoomForAccount(deps, request, user.id);
         return beginSession(deps, request, set, user, { mfaVerified: true });
       },

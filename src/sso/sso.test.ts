@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { startTestDesk } from "../../test/harness";
-import { createUser } from "../../test/factories";
+import { addMember, createUser, createWorkspaceWithOwner } from "../../test/factories";
+import { SoftAuthenticator } from "../passkeys/passkeys.testkit";
 import { sessions, users } from "../auth/auth.table";
 import { NATIVE, TestBrowser } from "../auth/browser.testkit";
 import { ssoProvidersFromEnv } from "../config/config";
@@ -300,5 +301,60 @@ describe("people created by single sign-on", () => {
       ["google", "Google", "https://accounts.google.com"],
       ["my-idp", "Our IdP", "https://idp.example/realms/x"],
     ]);
+  });
+});
+
+describe("SSO only (workspace setting sso_only)", () => {
+  test("members other than the owner must use single sign-on: password and passkey sign-in answer 403 sso_required", async () => {
+    const { owner, workspace } = await createWorkspaceWithOwner(desk);
+    const member = await addMember(desk, workspace.id, "agent", { email: `only-${n}@example.test` });
+    const hash = await Bun.password.hash("member password");
+    desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, member.id)).run();
+    desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, owner.id)).run();
+    const password = (email: string) =>
+      desk.api("POST", "/v1/auth/login", { headers: { origin }, body: { email, password: "member password" } });
+    expect((await password(member.email)).status).toBe(200);
+
+    const on = await desk.api("PATCH", "/v1/workspace", {
+      headers: owner.headers,
+      body: { settings: { sso_only: true } },
+    });
+    expect(on.status).toBe(200);
+    expect(on.body.settings.sso_only).toBe(true);
+
+    const refused = await password(member.email);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("sso_required");
+    expect(refused.body.detail).toContain(workspace.name);
+    // A wrong password still answers 401: the setting is told only to someone who knows the password.
+    const wrong = await desk.api("POST", "/v1/auth/login", {
+      headers: { origin },
+      body: { email: member.email, password: "not it" },
+    });
+    expect(wrong.status).toBe(401);
+    // The owner keeps password sign-in as the way back in.
+    expect((await password(owner.email)).status).toBe(200);
+
+    // A passkey is refused too.
+    const start = await desk.api("POST", "/v1/me/passkeys/options", { headers: { ...member.headers, origin } });
+    const authenticator = new SoftAuthenticator(origin);
+    await desk.api("POST", "/v1/me/passkeys", {
+      headers: { ...member.headers, origin },
+      body: { credential: authenticator.create(start.body.options) },
+    });
+    const options = (await desk.api("POST", "/v1/auth/passkey/options", { headers: { origin } })).body.options;
+    const viaPasskey = await desk.api("POST", "/v1/auth/passkey/login", {
+      headers: { origin },
+      body: { credential: authenticator.get(options) },
+    });
+    expect(viaPasskey.status).toBe(403);
+    expect(viaPasskey.body.code).toBe("sso_required");
+
+    // Single sign-on works.
+    const browser = new TestBrowser(desk, { origin });
+    const { landing } = await webFlow(browser, account({ email: member.email, email_verified: true }));
+    const res = await browser.post("/v1/auth/oauth/exchange", { code: codeOf(landing) });
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(member.id);
   });
 });

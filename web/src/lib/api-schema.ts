@@ -200,7 +200,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password; with two-factor on, answers mfa_required and mfa_token */
+        /**
+         * Sign in with email and password; with two-factor on, answers mfa_required and mfa_token
+         * @description A member (not the owner) of a workspace whose settings have `sso_only: true` gets 403 `sso_required` after a correct password: they sign in through GET /v1/auth/oauth/{provider}/start. Sessions started before the setting was turned on keep working until they end.
+         */
         post: operations["postAuthLogin"];
         delete?: never;
         options?: never;
@@ -5562,6 +5565,8 @@ export interface operations {
                         auto_assign?: ("none" | "round_robin" | "load_balanced") | null;
                         gravatar?: boolean | null;
                         domain_logos?: boolean | null;
+                        /** @description true: members other than the owner sign in only with single sign-on (password and passkey sign-in answer 403 sso_required); default false */
+                        sso_only?: boolean | null;
                         label_creation?: ("everyone" | "admins") | null;
                         ai?: {
                             enabled?: boolean | null;
