@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { findCompany, findContact, setCompanyAutoPicture, setContactAutoPicture } from "../contacts/contacts.public";
+import { users } from "../auth/auth.table";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineConsumer } from "../events/consumers";
@@ -183,8 +184,10 @@ export const lookUpCompanyPictures = defineConsumer<Deps>({
 /** Copies a picture from a URL the person gave (PATCH /v1/me { avatar_url }); it counts as their upload. */
 export const userPictureJob = defineJob({
   name: "pictures.user-url",
-  schema: z.object({ user_id: z.string(), url: z.string() }),
-  async handler({ user_id, url }, { deps, logger }: { deps: Deps; logger: Deps["logger"] }) {
+  schema: z.object({ user_id: z.string(), url: z.string(), source: z.enum(["upload", "oauth"]).default("upload") }),
+  async handler({ user_id, url, source }, { deps, logger }: { deps: Deps; logger: Deps["logger"] }) {
+    // A provider's picture never replaces one the person has.
+    if (source === "oauth" && deps.db.select().from(users).where(eq(users.id, user_id)).get()?.avatarUrl) return;
     let stored: string;
     try {
       const { body } = await guardedGet(deps, url);
@@ -194,7 +197,10 @@ export const userPictureJob = defineJob({
       logger.warn({ err: error, user_id }, "copying a picture from a URL failed");
       return;
     }
-    withTx(deps.db, (tx) => setUserPicture(deps.db, tx, user_id, stored, deps.clock.now().toISOString()));
+    withTx(deps.db, (tx) => {
+      if (source === "oauth" && tx.select().from(users).where(eq(users.id, user_id)).get()?.avatarUrl) return;
+      setUserPicture(deps.db, tx, user_id, stored, deps.clock.now().toISOString(), source);
+    });
   },
 });
 
@@ -206,6 +212,31 @@ export function copyPictureFromUrl(deps: Deps, userId: string, url: string): voi
     throw error;
   }
   withTx(deps.db, (tx) =>
-    enqueue(tx, userPictureJob, { user_id: userId, url }, { uniqueKey: `user-picture:${userId}:${url}` }),
+    enqueue(
+      tx,
+      userPictureJob,
+      { user_id: userId, url, source: "upload" },
+      { uniqueKey: `user-picture:${userId}:${url}` },
+    ),
+  );
+}
+
+/**
+ * The picture a sign-in provider gives (the OpenID Connect `picture` claim), for a person without
+ * one: copied like any other (source `oauth`); a URL the guard would refuse is ignored.
+ */
+export function copyProviderPicture(deps: Pick<Deps, "db" | "config">, userId: string, url: string): void {
+  try {
+    checkUrlSyntax(url, deps.config.allowedPrivateHosts);
+  } catch {
+    return;
+  }
+  withTx(deps.db, (tx) =>
+    enqueue(
+      tx,
+      userPictureJob,
+      { user_id: userId, url, source: "oauth" },
+      { uniqueKey: `user-picture:${userId}:oauth` },
+    ),
   );
 }

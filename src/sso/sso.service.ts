@@ -10,6 +10,7 @@ import type { Deps } from "../deps";
 import { DeskError, invalidAt, notFound, unauthorized } from "../lib/errors";
 import { sha256Hex, safeEqual } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
+import { copyProviderPicture } from "../pictures/pictures.public";
 import { ssoFlows, ssoIdentities } from "./sso.table";
 
 type SsoDeps = Pick<Deps, "db" | "clock" | "config" | "secrets" | "logger">;
@@ -246,7 +247,9 @@ async function personFromProvider(
   const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : null;
   const verified = claims.email_verified === true || claims.email_verified === "true";
   const name = typeof claims.name === "string" && claims.name.trim() ? claims.name.trim().slice(0, 100) : null;
-  return linkPerson(deps, provider.id, claims.sub, verified ? email : null, name);
+  const person = linkPerson(deps, provider.id, claims.sub, verified ? email : null, name);
+  if (!person.avatarUrl && typeof claims.picture === "string") copyProviderPicture(deps, person.id, claims.picture);
+  return person;
 }
 
 /** The person this provider account is, linking or creating them by verified email only. */

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
+import sharp from "sharp";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createUser, createWorkspaceWithOwner } from "../../test/factories";
 import { SoftAuthenticator } from "../passkeys/passkeys.testkit";
@@ -21,6 +22,7 @@ const desk = await startTestDesk({
     DESK_SSO_KEYCLOAK_CLIENT_SECRET: "desk-client-secret",
     DESK_SSO_KEYCLOAK_NAME: "Company SSO",
     DESK_APP_SCHEME: "deskapp",
+    DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
   },
 });
 const base = desk.deps.config.baseUrl;
@@ -35,7 +37,7 @@ afterAll(() => idp.stop());
 const origin = new URL(base).origin;
 let n = 0;
 /** A provider account with a fresh subject. */
-function account(claims: { email?: string; email_verified?: boolean; name?: string }) {
+function account(claims: { email?: string; email_verified?: boolean; name?: string; picture?: string }) {
   const sub = `sub-${++n}-${Math.random().toString(36).slice(2)}`;
   idp.accounts.set(sub, claims);
   return sub;
@@ -356,5 +358,39 @@ describe("SSO only (workspace setting sso_only)", () => {
     const res = await browser.post("/v1/auth/oauth/exchange", { code: codeOf(landing) });
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(member.id);
+  });
+});
+
+describe("the provider's picture", () => {
+  test("a person without a picture gets the provider's (source oauth); one with a picture keeps it", async () => {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+      .png()
+      .toBuffer();
+    const pictures = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(png) });
+    try {
+      const picture = `http://127.0.0.1:${pictures.port}/me.png`;
+      const bare = await createUser(desk, { email: `pic-${n}@example.test` });
+      const browser = new TestBrowser(desk, { origin });
+      const { landing } = await webFlow(browser, account({ email: bare.email, email_verified: true, picture }));
+      expect((await browser.post("/v1/auth/oauth/exchange", { code: codeOf(landing) })).status).toBe(200);
+      await desk.jobs.drain();
+      const row = desk.deps.db.select().from(users).where(eq(users.id, bare.id)).get()!;
+      expect(row.avatarSource).toBe("oauth");
+      expect(row.avatarUrl).toContain("/v1/images/img_");
+
+      const chosen = await createUser(desk, { email: `kept-${n}@example.test` });
+      desk.deps.db
+        .update(users)
+        .set({ avatarUrl: "http://x/v1/images/img_mine", avatarSource: "upload" })
+        .where(eq(users.id, chosen.id))
+        .run();
+      const other = new TestBrowser(desk, { origin });
+      const flow = await webFlow(other, account({ email: chosen.email, email_verified: true, picture }));
+      expect((await other.post("/v1/auth/oauth/exchange", { code: codeOf(flow.landing) })).status).toBe(200);
+      await desk.jobs.drain();
+      expect(desk.deps.db.select().from(users).where(eq(users.id, chosen.id)).get()!.avatarSource).toBe("upload");
+    } finally {
+      pictures.stop(true);
+    }
   });
 });

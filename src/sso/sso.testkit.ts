@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import Provider from "oidc-provider";
 
-export type OidcAccount = { email?: string; email_verified?: boolean; name?: string };
+export type OidcAccount = { email?: string; email_verified?: boolean; name?: string; picture?: string };
 
 export type TestOidcProvider = {
   issuer: string;
@@ -54,7 +54,7 @@ export async function startOidcProvider(input: {
       if (!claims) return undefined;
       return { accountId: id, claims: async () => ({ sub: id, ...claims }) };
     },
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: true } },
   });
