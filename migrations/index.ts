@@ -18,13 +18,14 @@ import m14 from "./0014_knowledge-base.sql" with { type: "text" };
 import m15 from "./0015_notifications-assignment.sql" with { type: "text" };
 import m16 from "./0016_ai.sql" with { type: "text" };
 import m17 from "./0017_csat-triage-onboarding.sql" with { type: "text" };
-import m18 from "./custom/0100_search_tickets.sql" with { type: "text" };
-import m19 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
-import m20 from "./custom/0102_ticket_counts.sql" with { type: "text" };
-import m21 from "./custom/0103_search_staging.sql" with { type: "text" };
-import m22 from "./custom/0104_ticket_counts_snoozed.sql" with { type: "text" };
-import m23 from "./custom/0105_search_companies.sql" with { type: "text" };
-import m24 from "./custom/0120_search_kb_articles.sql" with { type: "text" };
+import m18 from "./0018_passkeys-sso-attest-pictures.sql" with { type: "text" };
+import m19 from "./custom/0100_search_tickets.sql" with { type: "text" };
+import m20 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
+import m21 from "./custom/0102_ticket_counts.sql" with { type: "text" };
+import m22 from "./custom/0103_search_staging.sql" with { type: "text" };
+import m23 from "./custom/0104_ticket_counts_snoozed.sql" with { type: "text" };
+import m24 from "./custom/0105_search_companies.sql" with { type: "text" };
+import m25 from "./custom/0120_search_kb_articles.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -45,11 +46,12 @@ export const migrations: Migration[] = [
   { tag: "0015_notifications-assignment", sql: m15 },
   { tag: "0016_ai", sql: m16 },
   { tag: "0017_csat-triage-onboarding", sql: m17 },
-  { tag: "custom/0100_search_tickets", sql: m18 },
-  { tag: "custom/0101_search_contacts_fields", sql: m19 },
-  { tag: "custom/0102_ticket_counts", sql: m20 },
-  { tag: "custom/0103_search_staging", sql: m21 },
-  { tag: "custom/0104_ticket_counts_snoozed", sql: m22 },
-  { tag: "custom/0105_search_companies", sql: m23 },
-  { tag: "custom/0120_search_kb_articles", sql: m24 },
+  { tag: "0018_passkeys-sso-attest-pictures", sql: m18 },
+  { tag: "custom/0100_search_tickets", sql: m19 },
+  { tag: "custom/0101_search_contacts_fields", sql: m20 },
+  { tag: "custom/0102_ticket_counts", sql: m21 },
+  { tag: "custom/0103_search_staging", sql: m22 },
+  { tag: "custom/0104_ticket_counts_snoozed", sql: m23 },
+  { tag: "custom/0105_search_companies", sql: m24 },
+  { tag: "custom/0120_search_kb_articles", sql: m25 },
 ];

@@ -18,7 +18,7 @@ import { storedSeqsLookup } from "./events/events.seqs";
 import { systemClock, type Clock } from "./lib/clock";
 import { createSecretBox } from "./lib/crypto";
 import { createLogger, type Logger } from "./lib/logger";
-import { memberRoleLookup, membershipsOf } from "./members/members.public";
+import { memberRoleLookup, membershipsOf, ssoOnlyWorkspacesLookup } from "./members/members.public";
 import { privateTeamsLookup } from "./teams/teams.public";
 import { modules } from "./registry";
 import { chatContactOfTicket } from "./tickets/tickets.public";
@@ -46,6 +46,7 @@ export function machineryLookups(db: Db): MachineryLookups {
     memberRole: memberRoleLookup(db),
     privateTeams: privateTeamsLookup(db),
     workspacesOf: (userId) => membershipsOf(db, userId),
+    ssoOnlyWorkspaces: ssoOnlyWorkspacesLookup(db),
     storedSeqs: storedSeqsLookup(db),
     chatContactOf: (workspaceId, ticketId) => chatContactOfTicket(db, workspaceId, ticketId),
     visitorView,

@@ -18,7 +18,10 @@ import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
 import { meModule } from "./me/me.module";
+import { passkeysModule } from "./passkeys/passkeys.module";
+import { ssoModule } from "./sso/sso.module";
 import { picturesModule } from "./pictures/pictures.module";
+import { copyPictureFromUrl } from "./pictures/pictures.public";
 import { membersModule } from "./members/members.module";
 import { notificationsModule } from "./notifications/notifications.module";
 import type { FeatureModule } from "./module";
@@ -53,7 +56,9 @@ export const modules: FeatureModule[] = [
   workspacesModule,
   apiKeysModule,
   authModule,
-  meModule,
+  meModule({ pictureFromUrl: copyPictureFromUrl }),
+  passkeysModule,
+  ssoModule,
   picturesModule,
   usersModule,
   membersModule({ memberLeft: leaveWorkspaceTeams }),

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import {
+  assertPasswordSignInAllowed,
   authenticatePassword,
   consumeSecondFactor,
   createSignInLimits,
@@ -10,15 +11,19 @@ import {
   userOfMfaToken,
 } from "./auth.service";
 import { CHALLENGE_TTL_MS } from "./challenge";
+import { issueAttestChallenge, registerAttestedKey } from "./app-attest.service";
 import {
   AccountsBody,
   AccountsSchema,
+  AttestChallengeSchema,
+  AttestedKeySchema,
   ChallengeSchema,
   LoginAnswerSchema,
   LoginBody,
   LogoutBody,
   MfaBody,
   RefreshBody,
+  RegisterAttestedKeyBody,
   RegisterBody,
   SessionSchema,
 } from "./auth.schemas";
@@ -43,7 +48,7 @@ export function authRoutes(deps: Deps) {
     .post(
       "/register",
       async ({ request, body, set }) => {
-        const { challenge, ...input } = body;
+        const { challenge, app_attest, ...input } = body;
         const user = await limitedAttempt(
           limits,
           request,
@@ -53,6 +58,7 @@ export function authRoutes(deps: Deps) {
             return registerUser(deps, input);
           },
           challenge,
+          app_attest,
         );
         const answer = await beginSession(deps, request, set, user, { mfaVerified: false });
         set.status = 201;
@@ -82,6 +88,33 @@ export function authRoutes(deps: Deps) {
         },
       },
     )
+    .post("/app-attest/challenge", () => issueAttestChallenge(deps), {
+      response: { 200: AttestChallengeSchema },
+      detail: {
+        summary: "A single-use App Attest challenge (five minutes), for registering a key or signing an assertion",
+        description:
+          'Native apps only, for the app ids in APP_ATTEST_APP_IDS (404 when none is configured). Register a key with attestKey over SHA256(challenge); later, where the web sends a solved `challenge`, send `app_attest: { key_id, assertion, client_data }` with client_data the JSON `{"challenge": "<a fresh one>"}` whose SHA-256 generateAssertion signed.',
+        security: [],
+      },
+    })
+    .post(
+      "/app-attest/keys",
+      async ({ body, set }) => {
+        const key = await registerAttestedKey(deps, body);
+        set.status = 201;
+        return key;
+      },
+      {
+        body: RegisterAttestedKeyBody,
+        response: { 201: AttestedKeySchema },
+        detail: {
+          summary: "Register an App Attest key: its attestation is checked as Apple documents",
+          description:
+            "Checks: the certificate chain reaches Apple's App Attestation Root CA; nonce = SHA256(authData ‖ SHA256(challenge)) is in the credential certificate; the key id is the SHA-256 of the certified key; the RP ID hash is one of APP_ATTEST_APP_IDS; counter 0; App Attest AAGUID (production or development); credential id = key id. A failed check answers 422 invalid_attestation at body.attestation; an unknown, expired or reused challenge 422 invalid_challenge at body.challenge; a key already registered 409.",
+          security: [],
+        },
+      },
+    )
     .post(
       "/login",
       async ({ request, body, set }) => {
@@ -91,7 +124,9 @@ export function authRoutes(deps: Deps) {
           `login:${body.email}`,
           () => authenticatePassword(deps, body.email, body.password),
           body.challenge,
+          body.app_attest,
         );
+        assertPasswordSignInAllowed(deps, user);
         assertRoomForAccount(deps, request, user.id);
         if (user.mfaEnabled) return { mfa_required: true as const, mfa_token: await issueMfaToken(deps, user) };
         return beginSession(deps, request, set, user, { mfaVerified: false });
@@ -101,6 +136,8 @@ export function authRoutes(deps: Deps) {
         response: { 200: LoginAnswerSchema },
         detail: {
           summary: "Sign in with email and password; with two-factor on, answers mfa_required and mfa_token",
+          description:
+            "A member (not the owner) of a workspace whose settings have `sso_only: true` gets 403 `sso_required` after a correct password: they sign in through GET /v1/auth/oauth/{provider}/start. Sessions started before the setting was turned on keep working until they end.",
           security: [],
         },
       },

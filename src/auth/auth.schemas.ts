@@ -27,6 +27,40 @@ export const ChallengeAnswerBody = z
   })
   .describe("Required once an account or address has failed to sign in a few times (403 challenge_required)");
 
+const B64 = z
+  .string()
+  .min(1)
+  .max(16_384)
+  .regex(/^[A-Za-z0-9+/_-]+=*$/, "base64");
+
+/** A native app's App Attest assertion, accepted where the web sends a solved challenge (APP_ATTEST_APP_IDS). */
+export const AppAttestProofBody = z
+  .object({
+    key_id: B64.describe("the key registered at POST /v1/auth/app-attest/keys"),
+    assertion: B64.describe("generateAssertion's CBOR object, base64"),
+    client_data: B64.describe(
+      'base64 of the bytes whose SHA-256 the app signed: JSON with a fresh `"challenge"` from POST /v1/auth/app-attest/challenge',
+    ),
+  })
+  .strict();
+
+export const AttestChallengeSchema = z.object({ challenge: z.string(), expires_in: z.number() });
+
+export const RegisterAttestedKeyBody = z
+  .object({
+    key_id: B64.describe("generateKey's key id (base64 SHA-256 of the public key)"),
+    attestation: B64.describe("attestKey's attestation object, base64; made over SHA256(challenge)"),
+    challenge: z.string().min(1).max(200).describe("a challenge from POST /v1/auth/app-attest/challenge"),
+  })
+  .strict();
+
+export const AttestedKeySchema = z.object({
+  key_id: z.string(),
+  app_id: z.string(),
+  environment: z.enum(["production", "development"]),
+  created_at: z.string(),
+});
+
 export const ChallengeSchema = z.object({
   challenge: z.object({ parameters: z.record(z.string(), z.unknown()), signature: z.string() }),
   expires_in: z.number(),
@@ -41,6 +75,7 @@ export const RegisterBody = z
       .max(MAX_PASSWORD_LENGTH),
     name: z.string().trim().min(1).max(100),
     challenge: ChallengeAnswerBody.optional(),
+    app_attest: AppAttestProofBody.optional(),
   })
   .strict();
 
@@ -49,6 +84,7 @@ export const LoginBody = z
     email: z.string().trim().toLowerCase().min(1).max(320),
     password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
     challenge: ChallengeAnswerBody.optional(),
+    app_attest: AppAttestProofBody.optional(),
   })
   .strict();
 

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { conflict, forbidden, unauthorized } from "../lib/errors";
+import { conflict, DeskError, forbidden, unauthorized } from "../lib/errors";
 import { enforceRateLimits, createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { newId } from "../lib/ids";
@@ -15,6 +15,7 @@ import {
   type ChallengeAnswer,
   type SignInChallenges,
 } from "./challenge";
+import { acceptAppAttestProof, type AppAttestProof } from "./app-attest.service";
 import { acceptTotp, useRecoveryCode } from "./mfa";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -24,14 +25,21 @@ export const wrongCredentials = () => unauthorized("The email or password is wro
 /** Failed sign-in attempts allowed per account and per client address. */
 export const SIGN_IN_LIMITS = { perAccount: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
 
-export type SignInLimits = { account: RateLimiter; ip: RateLimiter; challenges: SignInChallenges };
+export type SignInLimits = {
+  account: RateLimiter;
+  ip: RateLimiter;
+  challenges: SignInChallenges;
+  /** Native apps: an App Attest assertion over one of our challenges stands in for a solved challenge. */
+  appAttest: (proof: AppAttestProof) => boolean;
+};
 
-export function createSignInLimits(deps: Pick<Deps, "clock" | "config">): SignInLimits {
+export function createSignInLimits(deps: Pick<Deps, "clock" | "config" | "db" | "logger">): SignInLimits {
   const now = () => deps.clock.now().getTime();
   return {
     account: createRateLimiter({ limit: SIGN_IN_LIMITS.perAccount, windowMs: SIGN_IN_LIMITS.windowMs, now }),
     ip: createRateLimiter({ limit: SIGN_IN_LIMITS.perIp, windowMs: SIGN_IN_LIMITS.windowMs, now }),
     challenges: createSignInChallenges(deps),
+    appAttest: (proof) => acceptAppAttestProof(deps, proof),
   };
 }
 
@@ -47,6 +55,8 @@ export async function limitedAttempt<T>(
   attempt: () => Promise<T>,
   /** Login and register: the caller's solved challenge, or undefined; null where no challenge applies (a second factor). */
   challenge: ChallengeAnswer | undefined | null,
+  /** A native app's App Attest proof, accepted in place of `challenge`. */
+  appAttest?: AppAttestProof,
 ): Promise<T> {
   const meta = requestMeta(request);
   const ip = meta.ip;
@@ -62,8 +72,10 @@ export async function limitedAttempt<T>(
     limits.account.count(accountKey) >= CHALLENGE_AFTER.perAccount ||
     (ipKey !== null && limits.ip.count(ipKey) >= CHALLENGE_AFTER.perIp);
   if (challenge !== null && suspicious) {
-    if (!challenge) throw challengeRequired();
-    if (!(await limits.challenges.accept(challenge))) throw challengeFailed();
+    if (appAttest) {
+      if (!limits.appAttest(appAttest)) throw challengeFailed();
+    } else if (!challenge) throw challengeRequired();
+    else if (!(await limits.challenges.accept(challenge))) throw challengeFailed();
   }
   try {
     const result = await attempt();
@@ -117,6 +129,20 @@ export async function authenticatePassword(deps: Pick<Deps, "db">, email: string
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) throw wrongCredentials();
   return user;
+}
+
+/**
+ * Password and passkey sign-ins of a person whose workspace requires single sign-on are refused
+ * (403 sso_required) once the credential itself was checked, so the answer tells a stranger nothing.
+ */
+export function assertPasswordSignInAllowed(deps: Pick<Deps, "lookups">, user: UserRow): void {
+  const names = deps.lookups.ssoOnlyWorkspaces(user.id);
+  if (names.length)
+    throw new DeskError(
+      403,
+      "sso_required",
+      `${names.join(", ")} requires single sign-on: use the sign-in provider's button instead of a password or passkey.`,
+    );
 }
 
 export const issueMfaToken = (deps: Pick<Deps, "tokens">, user: UserRow) => deps.tokens.sign("mfa", { sub: user.id });

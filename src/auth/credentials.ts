@@ -53,6 +53,8 @@ export type CredentialLookups = {
   privateTeams(workspaceId: string, userId: string): string[];
   /** The workspaces a person belongs to, oldest membership first (the session answer lists them). */
   workspacesOf(userId: string): WorkspaceMembership[];
+  /** Names of the workspaces that require this person to sign in with single sign-on (`sso_only`, not their owner). */
+  ssoOnlyWorkspaces(userId: string): string[];
 };
 
 export type WorkspaceMembership = { id: string; name: string; slug: string; role: Role };

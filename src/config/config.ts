@@ -74,6 +74,50 @@ function oauthProviderConfig(env: Record<string, string | undefined>, letter: "A
   };
 }
 
+/** One OpenID Connect provider people may sign in with (DESK_SSO_<ID>_*). */
+export type SsoProviderConfig = {
+  /** Lower-case id from DESK_SSO_PROVIDERS: the URL segment of its start and callback routes. */
+  id: string;
+  /** The button label ("Sign in with <name>"). */
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+};
+
+/**
+ * DESK_SSO_PROVIDERS=keycloak,google names the providers; each reads DESK_SSO_<ID>_ISSUER,
+ * _CLIENT_ID, _CLIENT_SECRET and optionally _NAME and _SCOPES (ID upper-cased, `-` as `_`).
+ * A provider missing its issuer or client id stops Desk at start rather than showing a dead button.
+ */
+export function ssoProvidersFromEnv(env: Record<string, string | undefined>): SsoProviderConfig[] {
+  const ids = (env.DESK_SSO_PROVIDERS ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  return ids.map((id) => {
+    if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(id))
+      throw new Error(`invalid configuration:\nDESK_SSO_PROVIDERS: bad id "${id}"`);
+    const prefix = `DESK_SSO_${id.toUpperCase().replace(/-/g, "_")}_`;
+    const get = (name: string) => env[`${prefix}${name}`]?.trim() || undefined;
+    const issuer = get("ISSUER");
+    const clientId = get("CLIENT_ID");
+    if (!issuer || !clientId)
+      throw new Error(
+        `invalid configuration:\n${prefix}ISSUER and ${prefix}CLIENT_ID are required for provider "${id}"`,
+      );
+    return {
+      id,
+      name: get("NAME") ?? id.charAt(0).toUpperCase() + id.slice(1),
+      issuer: issuer.replace(/\/$/, ""),
+      clientId,
+      clientSecret: get("CLIENT_SECRET") ?? "",
+      scopes: get("SCOPES") ?? "openid email profile",
+    };
+  });
+}
+
 /**
  * The URL of the HTTP listener itself, the default public URL. A loopback or wildcard address is
  * reached as `localhost` (0.0.0.0 cannot be opened in a browser); any other host as it is.
@@ -156,6 +200,32 @@ export const envSchema = z.object({
     .describe("PEM file of extra CAs trusted for mailbox IMAP/SMTP servers (internal CAs)"),
   ...oauthProviderEnv("A"),
   ...oauthProviderEnv("B"),
+  DESK_SSO_PROVIDERS: z
+    .string()
+    .optional()
+    .describe("comma-separated ids of OpenID Connect sign-in providers, each configured by DESK_SSO_<ID>_*"),
+  DESK_GRAVATAR_URL: z
+    .string()
+    .url()
+    .default("https://gravatar.com/avatar")
+    .describe(
+      "where contact pictures are looked up when the workspace's gravatar setting is on (<url>/<sha256 of email>)",
+    ),
+  DESK_DOMAIN_ICONS_URL: z
+    .string()
+    .default("https://{domain}")
+    .describe("where a company's icons are looked for ({domain} is replaced); tests point it at a local server"),
+  APP_ATTEST_APP_IDS: z
+    .string()
+    .default("")
+    .describe(
+      "comma-separated App Attest app ids (<team id>.<bundle id>) whose attested keys may stand in for the sign-in challenge",
+    ),
+  DESK_APP_SCHEME: z
+    .string()
+    .regex(/^[a-z][a-z0-9+.-]*$/)
+    .default("desk")
+    .describe("URL scheme of the native app: OAuth sign-in returns to <scheme>://auth/callback"),
   EVENT_RETENTION: z.string().default("7d").describe("event log retention"),
   DESK_BACKUP_INTERVAL: z
     .string()
@@ -220,6 +290,16 @@ export type Config = {
   /** Extra CAs trusted for mailbox IMAP/SMTP connections (PEM), or null for the system store only. */
   mailCa: string[] | null;
   oauthProviders: { provider_a: OAuthProviderConfig | null; provider_b: OAuthProviderConfig | null };
+  /** OpenID Connect sign-in providers (DESK_SSO_*); empty: no single sign-on. */
+  ssoProviders: SsoProviderConfig[];
+  /** Automatic picture sources: Gravatar's base URL and the site of a company domain (`{domain}` replaced). */
+  pictureSources: { gravatar: string; domainIcons: string };
+  /** App ids (team id + "." + bundle id) accepted by App Attest; empty: app attestation off. */
+  appAttestAppIds: string[];
+  /** PEM roots App Attest chains must reach; null: Apple's App Attestation Root CA (tests set their own). */
+  appAttestRoots: string[] | null;
+  /** The native app's URL scheme: OAuth sign-in returns to `<scheme>://auth/callback` (DESK_APP_SCHEME). */
+  appScheme: string;
   eventRetentionMs: number;
   /** Scheduled backups: every `intervalMs` (null: off), the newest `keep` archives kept in `dir`. */
   backup: { intervalMs: number | null; keep: number; dir: string };
@@ -316,6 +396,13 @@ export function loadConfig(
       .filter(Boolean),
     mailCa: e.DESK_MAIL_CA_FILE ? [readFileSync(e.DESK_MAIL_CA_FILE, "utf8")] : null,
     oauthProviders: { provider_a: oauthProviderConfig(env, "A"), provider_b: oauthProviderConfig(env, "B") },
+    ssoProviders: ssoProvidersFromEnv(env),
+    appScheme: e.DESK_APP_SCHEME,
+    appAttestAppIds: e.APP_ATTEST_APP_IDS.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    appAttestRoots: null,
+    pictureSources: { gravatar: e.DESK_GRAVATAR_URL.replace(/\/$/, ""), domainIcons: e.DESK_DOMAIN_ICONS_URL },
     eventRetentionMs: parseDuration(e.EVENT_RETENTION),
     backup: {
       intervalMs: e.DESK_BACKUP_INTERVAL.trim() === "off" ? null : parseDuration(e.DESK_BACKUP_INTERVAL),

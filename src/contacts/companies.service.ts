@@ -240,3 +240,25 @@ export function setCompanyPicture(
   appendEvent(tx, companyUpdated, { workspaceId: ctx.workspaceId, data: { company: presentCompany(tx, row) } });
   return row;
 }
+
+/** Sets a logo found from the company's domain: never over an uploaded one; `company.updated` when it changes. */
+export function setCompanyAutoPicture(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  url: string | null,
+  now: string,
+): boolean {
+  const current = findCompany(tx, workspaceId, id);
+  if (!current || current.avatarSource === "upload") return false;
+  if (current.avatarUrl === url) return false;
+  if (url === null && current.avatarSource !== "domain") return false;
+  const row = tx
+    .update(companies)
+    .set({ avatarUrl: url, avatarSource: url ? "domain" : null, updatedAt: now })
+    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id)))
+    .returning()
+    .get();
+  appendEvent(tx, companyUpdated, { workspaceId, data: { company: presentCompany(tx, row) } });
+  return true;
+}

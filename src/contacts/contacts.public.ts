@@ -3,9 +3,10 @@ export {
   contactRefsOf,
   findOrCreateContactByEmail,
   findContact,
+  setContactAutoPicture,
   setContactPicture,
 } from "./contacts.service";
-export { presentCompany, setCompanyPicture } from "./companies.service";
+export { findCompany, presentCompany, setCompanyAutoPicture, setCompanyPicture } from "./companies.service";
 export { CompanySchema, ContactSchema } from "./contacts.schemas";
 export {
   presentContact,

@@ -308,3 +308,29 @@ export function setContactPicture(
   appendEvent(tx, contactUpdated, { workspaceId: ctx.workspaceId, data: { contact: presentContact(tx, row) } });
   return row;
 }
+
+/**
+ * Sets a picture found automatically (`gravatar`, `widget`): never over an uploaded one, and only
+ * when it changes something. Answers whether it did; `contact.updated` follows when it does.
+ */
+export function setContactAutoPicture(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  url: string | null,
+  source: "gravatar" | "widget",
+  now: string,
+): boolean {
+  const current = findContact(tx, workspaceId, id);
+  if (!current || current.avatarSource === "upload") return false;
+  if (current.avatarUrl === url && (url === null || current.avatarSource === source)) return false;
+  if (url === null && current.avatarSource !== source) return false;
+  const row = tx
+    .update(contacts)
+    .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)))
+    .returning()
+    .get();
+  appendEvent(tx, contactUpdated, { workspaceId, data: { contact: presentContact(tx, row) } });
+  return true;
+}

@@ -24,7 +24,10 @@ import {
 import { describeCaller, updateMe } from "./me.service";
 import { disableMfa, enableMfa, setupMfa } from "./me.mfa.service";
 
-export function meRoutes(deps: Deps) {
+/** Starts copying the picture at `url` for the person (a job); throws a 422 for a URL it will never fetch. */
+export type PictureFromUrl = (deps: Deps, userId: string, url: string) => void;
+
+export function meRoutes(deps: Deps, seams: { pictureFromUrl: PictureFromUrl }) {
   const passwordAttempts = createPasswordChangeLimiter(deps);
   return new Elysia({ prefix: "/me", tags: ["me"] })
     .use(deps.guard)
@@ -38,10 +41,21 @@ export function meRoutes(deps: Deps) {
     .patch(
       "/",
       ({ user, body }) => {
-        updateMe(deps, user.userId, body);
+        const { avatar_url, ...changes } = body;
+        if (avatar_url !== undefined) seams.pictureFromUrl(deps, user.userId, avatar_url);
+        updateMe(deps, user.userId, changes);
         return describeCaller(deps, { kind: "user", ...user });
       },
-      { signedIn: true, body: UpdateMeBody, response: { 200: MeSchema }, detail: { summary: "Change your own name" } },
+      {
+        signedIn: true,
+        body: UpdateMeBody,
+        response: { 200: MeSchema },
+        detail: {
+          summary: "Change your own name, or copy your picture from a URL",
+          description:
+            "`avatar_url` is fetched server-side by a job behind the same guard as webhooks (public addresses only, unless DESK_ALLOWED_PRIVATE_HOSTS; https; redirects re-checked; 10 seconds; 5 MB), then checked and processed like an upload. The answer is immediate and still shows the old picture; `member.updated` follows in each workspace once the copy is stored. A URL that can never be fetched (not https, private address) answers 422 at body.avatar_url.",
+        },
+      },
     )
     .post("/mfa/setup", ({ user }) => setupMfa(deps, user), {
       signedIn: true,

@@ -11,7 +11,19 @@ export const MeSchema = z.object({
     .describe("present when the caller is an API key"),
 });
 
-export const UpdateMeBody = z.object({ name: z.string().trim().min(1).max(100).optional() }).strict();
+export const UpdateMeBody = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    avatar_url: z
+      .string()
+      .trim()
+      .max(2000)
+      .optional()
+      .describe(
+        "an https URL of a picture to copy (fetched server-side, checked and processed like an upload); the picture changes, and member.updated follows, once it is fetched",
+      ),
+  })
+  .strict();
 
 export const MfaSetupSchema = z.object({ secret: z.string(), otpauth_url: z.string() });
 

@@ -29,6 +29,17 @@ export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) 
   return (workspaceId, userId) => memberRole.get(workspaceId, userId)?.role ?? null;
 }
 
+/**
+ * The workspaces (names) that require single sign-on of this person: `settings.sso_only` on, and
+ * the person is not their owner (owners keep their password and passkeys as the way back in).
+ */
+export function ssoOnlyWorkspacesLookup(db: Db): (userId: string) => string[] {
+  const statement = db.$client.query<{ name: string }, [string]>(
+    "SELECT w.name FROM members m JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL WHERE m.user_id = ? AND m.role != 'owner' AND json_extract(w.settings, '$.sso_only') = 1 ORDER BY w.name",
+  );
+  return (userId) => statement.all(userId).map((r) => r.name);
+}
+
 /** What other features may use of members: membership reads and the writes workspaces and invitations make. */
 export {
   addWorkspaceMember,

@@ -282,9 +282,17 @@ export function insertOwnerMembership(tx: Tx, workspaceId: string, userId: strin
  * Sets or clears a person's own picture and appends `member.updated` in each workspace they belong
  * to (the picture shows wherever they are a member). Answers those workspaces' ids.
  */
-export function setUserPicture(db: Db, tx: Tx, userId: string, url: string | null, now: string): string[] {
+export function setUserPicture(
+  db: Db,
+  tx: Tx,
+  userId: string,
+  url: string | null,
+  now: string,
+  /** `oauth`: the picture a sign-in provider gave (never replaces one the person chose). */
+  source: "upload" | "oauth" = "upload",
+): string[] {
   tx.update(users)
-    .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
+    .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
     .where(eq(users.id, userId))
     .run();
   const workspaceIds = tx

@@ -1,4 +1,17 @@
 import { defineModule } from "../module";
+import {
+  companyPictureJob,
+  contactPictureJob,
+  lookUpCompanyPictures,
+  lookUpContactPictures,
+  userPictureJob,
+} from "./pictures.auto";
+import { pictureRefreshRoutes } from "./pictures.auto.routes";
 import { picturesRoutes } from "./pictures.routes";
 
-export const picturesModule = defineModule({ name: "pictures", routes: (deps) => [picturesRoutes(deps)] });
+export const picturesModule = defineModule({
+  name: "pictures",
+  routes: (deps) => [picturesRoutes(deps), pictureRefreshRoutes(deps)],
+  jobs: [contactPictureJob, companyPictureJob, userPictureJob],
+  consumers: [lookUpContactPictures, lookUpCompanyPictures],
+});

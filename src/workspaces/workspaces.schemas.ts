@@ -81,6 +81,12 @@ export const WorkspaceSettingsPatch = z
     auto_assign: z.enum(["none", "round_robin", "load_balanced"]).nullable(),
     gravatar: z.boolean().nullable(),
     domain_logos: z.boolean().nullable(),
+    sso_only: z
+      .boolean()
+      .nullable()
+      .describe(
+        "true: members other than the owner sign in only with single sign-on (password and passkey sign-in answer 403 sso_required); default false",
+      ),
     label_creation: z.enum(["everyone", "admins"]).nullable(),
     ai: AiSettingsPatch.nullable(),
   })

@@ -125,7 +125,15 @@ const focusInDialog = () => page.evaluate(() => !!document.activeElement?.closes
 describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium against dist/desk)", () => {
   beforeAll(async () => {
     fake = await startFakeAi();
-    desk = await startDeskBinary({ DESK_INBOUND_SECRET: INBOUND_SECRET, ...fakeAiEnv(fake) });
+    desk = await startDeskBinary({
+      DESK_INBOUND_SECRET: INBOUND_SECRET,
+      ...fakeAiEnv(fake),
+      // A single sign-on provider, so the sign-in page shows its button (never contacted here).
+      DESK_SSO_PROVIDERS: "corp",
+      DESK_SSO_CORP_ISSUER: "https://id.example.test",
+      DESK_SSO_CORP_CLIENT_ID: "desk",
+      DESK_SSO_CORP_NAME: "Corp ID",
+    });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -155,7 +163,11 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ...(await signedOut(async () => {
           await page.goto(`${desk.url}/signin`);
           await shown(page.getByRole("heading", { name: "Sign in" }));
-          return audit("sign-in");
+          await shown(page.getByRole("link", { name: "Sign in with Corp ID" }));
+          const signIn = await audit("sign-in");
+          await page.goto(`${desk.url}/signin?sso_error=no_account`);
+          await shown(page.getByRole("alert").filter({ hasText: "no Desk account" }));
+          return [...signIn, ...(await audit("sign-in with a single sign-on error"))];
         })),
       );
       expect(found).toEqual([]);
@@ -574,6 +586,9 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
       await shown(page.getByRole("img", { name: "QR code for your authenticator app" }));
       found.push(...(await audit("profile with two-factor setup")));
+      await page.getByRole("button", { name: "Add a passkey" }).click();
+      await shown(page.getByLabel("Passkey name"));
+      found.push(...(await audit("profile adding a passkey")));
       await visit("/inbox/snoozed", "main");
       found.push(...(await audit("snoozed folder")));
       await visit("/notifications", ".notification-list");

@@ -253,7 +253,7 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
       await shown(page.getByRole("heading", { name: "Add another account" }));
       await page.getByLabel("Email").fill("ada@acme.test");
       await page.getByLabel("Password").fill("another good password");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.waitForURL(/\/inbox\//);
       expect(await page.locator(".account-name").textContent()).toBe("Ada Agent");
       await page.locator(".account-btn").click();
@@ -268,7 +268,7 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
       await page.waitForURL(/\/signin/);
       await page.getByLabel("Email").fill(owner.email);
       await page.getByLabel("Password").fill(owner.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.waitForURL(/\/inbox\//);
     },
     STEP,
@@ -308,7 +308,7 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
       await tab.waitForURL(/\/signin/);
       await tab.getByLabel("Email").fill("mo@acme.test");
       await tab.getByLabel("Password").fill("mo's long password");
-      await tab.getByRole("button", { name: "Sign in" }).click();
+      await tab.getByRole("button", { name: "Sign in", exact: true }).click();
       await shown(tab.getByRole("heading", { name: "Two-factor code" }));
       // A wrong code is refused where the person can see it, and they stay on the code step.
       await tab.getByLabel("Code from your authenticator app").fill("000000");
@@ -335,7 +335,7 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
       await tab.getByLabel("Email").fill("ada@acme.test");
       for (let i = 0; i < 3; i++) {
         await tab.getByLabel("Password").fill(`wrong guess ${i}`);
-        await tab.getByRole("button", { name: "Sign in" }).click();
+        await tab.getByRole("button", { name: "Sign in", exact: true }).click();
         await shown(tab.locator(".form-error"));
         await tab.locator(".form-error").filter({ hasText: /wrong/i }).waitFor();
       }
@@ -352,7 +352,7 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
         ).body.code,
       ).toBe("challenge_required");
       await tab.getByLabel("Password").fill("another good password");
-      await tab.getByRole("button", { name: "Sign in" }).click();
+      await tab.getByRole("button", { name: "Sign in", exact: true }).click();
       await tab.waitForURL(/\/inbox\//);
       expect(await tab.locator(".account-name").textContent()).toBe("Ada Agent");
       await other.close();

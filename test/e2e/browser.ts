@@ -43,11 +43,17 @@ export function ensureBinary(): { ok: true } | { ok: false; missing: "chromium" 
     : { ok: false, missing: "build", reason: "`bun run build` failed, so dist/desk is missing" };
 }
 
-/** Starts dist/desk serve on a fresh data dir; resolves once /healthz answers. */
-export async function startDeskBinary(env: Record<string, string> = {}): Promise<RunningDesk> {
+/**
+ * Starts dist/desk serve on a fresh data dir; resolves once /healthz answers. `hostname: "localhost"`
+ * makes the public URL a name rather than an address (WebAuthn refuses IP addresses as relying party).
+ */
+export async function startDeskBinary(
+  env: Record<string, string> = {},
+  options: { hostname?: string } = {},
+): Promise<RunningDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), "desk-e2e-"));
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.hostname ?? "127.0.0.1"}:${port}`;
   const proc = Bun.spawn([DESK_BINARY, "serve"], {
     cwd: dataDir,
     env: {
@@ -142,7 +148,7 @@ export async function signIn(page: Page, url: string, who: { email: string; pass
   await page.goto(`${url}/signin`);
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL(/\/inbox\//);
 }
 

@@ -30,6 +30,7 @@ const person = { name: "Pia Picture", email: "pia@example.test", password: "pict
 let desk: RunningDesk;
 let browser: Browser;
 let headers: Record<string, string>;
+let sites: ReturnType<typeof Bun.serve> | undefined;
 
 async function signedIn() {
   const page = await browser.newPage();
@@ -45,7 +46,20 @@ const png = (background: string) =>
 
 describe.skipIf(!ready.ok)("pictures (Chromium against dist/desk)", () => {
   beforeAll(async () => {
-    desk = await startDeskBinary();
+    const icon = await png("#e76f51");
+    // Company websites for automatic logos: /<domain>/apple-touch-icon.png.
+    sites = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (request) =>
+        new URL(request.url).pathname === "/initech.test/apple-touch-icon.png"
+          ? new Response(icon, { headers: { "content-type": "image/png" } })
+          : new Response("no", { status: 404 }),
+    });
+    desk = await startDeskBinary({
+      DESK_DOMAIN_ICONS_URL: `http://127.0.0.1:${sites.port}/{domain}`,
+      DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
+    });
     browser = await launchChromium();
     ({ headers } = await ownerWithWorkspace(desk.url, person, "Picture Co"));
   }, STEP);
@@ -53,6 +67,7 @@ describe.skipIf(!ready.ok)("pictures (Chromium against dist/desk)", () => {
   afterAll(async () => {
     await browser?.close();
     await desk?.stop();
+    sites?.stop(true);
   }, STEP);
 
   test(
@@ -115,6 +130,28 @@ describe.skipIf(!ready.ok)("pictures (Chromium against dist/desk)", () => {
       await page.goto(`${desk.url}/contacts/${contact.body.id}`);
       await page.getByRole("button", { name: "Remove picture" }).click();
       await shown(page.getByText("No picture: initials are shown."));
+      await page.close();
+    },
+    STEP,
+  );
+
+  test(
+    "a company's logo found on its website by itself, and looked up again from its page",
+    async () => {
+      const company = await call(desk.url, "POST", "/v1/companies", headers, {
+        name: "Initech",
+        domain: "initech.test",
+      });
+      expect(company.status).toBe(201);
+      const page = await signedIn();
+      await page.goto(`${desk.url}/companies/${company.body.id}`);
+      await page.waitForFunction(() => !!document.querySelector('.page-head img.avatar[src*="/v1/images/"]'), null, {
+        timeout: 15_000,
+      });
+      await page.getByRole("button", { name: "Look up picture again" }).click();
+      await shown(page.getByRole("status").filter({ hasText: "Looking it up" }));
+      const stored = await call(desk.url, "GET", `/v1/companies/${company.body.id}`, headers);
+      expect(stored.body.avatar_source).toBe("domain");
       await page.close();
     },
     STEP,

@@ -5,6 +5,7 @@ import { api } from "../lib/api/client";
 import { useMe } from "../lib/api/session";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { PictureUpload } from "../lib/ui/PictureUpload";
+import { PasskeysSection } from "./Passkeys";
 import { ErrorBox, Loading } from "../lib/ui/states";
 import { NotificationEmailSection } from "../notifications/NotificationEmailSection";
 
@@ -19,7 +20,7 @@ type SessionInfo = {
   current: boolean;
 };
 
-/** /profile: the signed-in person's own name, password, two-factor sign-in and sessions. */
+/** /profile: the signed-in person's own name, password, two-factor sign-in, passkeys and sessions. */
 export function Profile() {
   const me = useMe();
   if (me.isPending) return <Loading />;
@@ -35,6 +36,7 @@ export function Profile() {
         <NotificationEmailSection />
         <PasswordSection />
         <TwoFactorSection enabled={!!user.mfa_enabled} />
+        <PasskeysSection />
         <SessionsSection />
       </div>
     </div>

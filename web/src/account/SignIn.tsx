@@ -1,11 +1,12 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
 import { withChallenge } from "../lib/api/challenge";
 import { api, isMfa, setSession } from "../lib/api/client";
 import type { MfaChallenge, Session } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { navigate, useLocation } from "../lib/router/router";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { cancelledPrompt, passkeysSupported } from "./Passkeys";
 
 /** Email and password, then the two-factor code when the account has it on. */
 export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
@@ -19,6 +20,38 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
     client.clear();
     setSession(session);
     navigate(search.get("next") ?? "/", { replace: true });
+  };
+
+  // Back from a single sign-on provider: the one-time code is in the fragment (never sent to a server).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on arrival
+  useEffect(() => {
+    const code = takeSsoCode();
+    if (!code) return;
+    setBusy(true);
+    api<Session | MfaChallenge>("/auth/oauth/exchange", { body: { code }, workspace: false })
+      .then((result) => (isMfa(result) ? setMfaToken(result.mfa_token) : finish(result)))
+      .catch(setError)
+      .finally(() => setBusy(false));
+  }, []);
+  const ssoError = search.get("sso_error");
+
+  /** Discoverable passkey: the browser offers the passkeys it holds for this site; no email needed. */
+  const withPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { options } = await api<{ options: Record<string, unknown> }>("/auth/passkey/options", {
+        method: "POST",
+        workspace: false,
+      });
+      const { startAuthentication } = await import("@simplewebauthn/browser");
+      const credential = await startAuthentication({ optionsJSON: options as never });
+      finish(await api<Session>("/auth/passkey/login", { body: { credential }, workspace: false }));
+    } catch (e) {
+      if (!cancelledPrompt(e)) setError(e);
+    } finally {
+      setBusy(false);
+    }
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -69,9 +102,20 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
           </>
         )}
         <FormError error={error} fields={["email", "password", "code"]} />
+        {ssoError && !error && (
+          <div className="form-error" role="alert">
+            {SSO_ERRORS[ssoError] ?? SSO_ERRORS.provider_error}
+          </div>
+        )}
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {busy ? "Signing in…" : mfaToken ? "Verify" : "Sign in"}
         </button>
+        {!mfaToken && passkeysSupported() && (
+          <button type="button" className="btn btn-block" onClick={withPasskey} disabled={busy}>
+            Sign in with a passkey
+          </button>
+        )}
+        {!mfaToken && <SsoButtons next={search.get("next")} />}
         {!mfaToken && (
           <div className="auth-foot muted small">
             <Link to="/forgot-password">Forgot password?</Link>
@@ -83,6 +127,50 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
           </div>
         )}
       </form>
+    </div>
+  );
+}
+
+/** What each `sso_error` the callback sends back means to the person. */
+const SSO_ERRORS: Record<string, string> = {
+  invalid_state: "That sign-in link expired or was already used. Try again.",
+  denied: "The sign-in was cancelled at the provider.",
+  provider_error: "The sign-in provider did not complete the sign-in. Try again.",
+  provider_unavailable: "The sign-in provider cannot be reached right now. Try again later.",
+  email_not_verified: "The provider did not confirm your email address, so it cannot be matched to a Desk account.",
+  no_account: "There is no Desk account for that email. Ask an administrator for an invitation.",
+};
+
+/** Reads and forgets `#sso_code=…`, so a reload or the history never replays it. */
+function takeSsoCode(): string | null {
+  const code = new URLSearchParams(window.location.hash.slice(1)).get("sso_code");
+  if (code) history.replaceState(history.state, "", window.location.pathname + window.location.search);
+  return code;
+}
+
+/** "Sign in with <provider>" for each configured single sign-on provider: plain links, the server redirects. */
+function SsoButtons({ next }: { next: string | null }) {
+  const providers = useQuery({
+    queryKey: ["sso-providers"],
+    queryFn: () =>
+      api<{ providers: Array<{ id: string; name: string; start_url: string }> }>("/auth/oauth/providers", {
+        workspace: false,
+      }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const list = providers.data?.providers ?? [];
+  if (!list.length) return null;
+  return (
+    <div className="stack">
+      {list.map((p) => (
+        <a
+          key={p.id}
+          className="btn btn-block"
+          href={`${p.start_url}${next ? `?next=${encodeURIComponent(next)}` : ""}`}
+        >
+          Sign in with {p.name}
+        </a>
+      ))}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { navigate } from "../lib/router/router";
 import { Avatar, Modal, TagChip, timeAgo } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { PictureUpload } from "../lib/ui/PictureUpload";
+import { LookUpAgain } from "./LookUpAgain";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
 import { RecordEditor } from "./record-detail";
 import { RecordListHead, useRecordList } from "./record-list";
@@ -178,6 +179,13 @@ export function CompanyDetail({ id }: { id: string }) {
                 client.invalidateQueries({ queryKey: ["companies"] });
               }}
             />
+            {canWrite(role) && (
+              <LookUpAgain
+                path={`/companies/${id}/avatar/refresh`}
+                source={c.avatar_source ?? null}
+                hint="The logo comes from the company's website when it has one."
+              />
+            )}
           </section>
           <h3>People ({c.contact_count})</h3>
           {contacts.isPending ? (

@@ -10,6 +10,7 @@ import { navigate } from "../lib/router/router";
 import { Avatar, Modal, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { PictureUpload } from "../lib/ui/PictureUpload";
+import { LookUpAgain } from "./LookUpAgain";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
 import { RecordEditor } from "./record-detail";
 import { RecordListHead, useRecordList } from "./record-list";
@@ -203,6 +204,13 @@ export function ContactDetail({ id }: { id: string }) {
                 client.invalidateQueries({ queryKey: ["contacts"] });
               }}
             />
+            {canWrite(role) && c.email && (
+              <LookUpAgain
+                path={`/contacts/${id}/avatar/refresh`}
+                source={c.avatar_source ?? null}
+                hint="Gravatar pictures are shown when the workspace turns them on."
+              />
+            )}
           </section>
           <h3>Tickets ({c.ticket_count})</h3>
           {tickets.isPending ? (

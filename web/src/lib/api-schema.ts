@@ -151,6 +151,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/app-attest/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use App Attest challenge (five minutes), for registering a key or signing an assertion
+         * @description Native apps only, for the app ids in APP_ATTEST_APP_IDS (404 when none is configured). Register a key with attestKey over SHA256(challenge); later, where the web sends a solved `challenge`, send `app_attest: { key_id, assertion, client_data }` with client_data the JSON `{"challenge": "<a fresh one>"}` whose SHA-256 generateAssertion signed.
+         */
+        post: operations["postAuthAppAttestChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/app-attest/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an App Attest key: its attestation is checked as Apple documents
+         * @description Checks: the certificate chain reaches Apple's App Attestation Root CA; nonce = SHA256(authData ‖ SHA256(challenge)) is in the credential certificate; the key id is the SHA-256 of the certified key; the RP ID hash is one of APP_ATTEST_APP_IDS; counter 0; App Attest AAGUID (production or development); credential id = key id. A failed check answers 422 invalid_attestation at body.attestation; an unknown, expired or reused challenge 422 invalid_challenge at body.challenge; a key already registered 409.
+         */
+        post: operations["postAuthAppAttestKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -160,7 +200,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password; with two-factor on, answers mfa_required and mfa_token */
+        /**
+         * Sign in with email and password; with two-factor on, answers mfa_required and mfa_token
+         * @description A member (not the owner) of a workspace whose settings have `sso_only: true` gets 403 `sso_required` after a correct password: they sign in through GET /v1/auth/oauth/{provider}/start. Sessions started before the setting was turned on keep working until they end.
+         */
         post: operations["postAuthLogin"];
         delete?: never;
         options?: never;
@@ -267,7 +310,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change your own name */
+        /**
+         * Change your own name, or copy your picture from a URL
+         * @description `avatar_url` is fetched server-side by a job behind the same guard as webhooks (public addresses only, unless DESK_ALLOWED_PRIVATE_HOSTS; https; redirects re-checked; 10 seconds; 5 MB), then checked and processed like an upload. The answer is immediate and still shows the old picture; `member.updated` follows in each workspace once the copy is stored. A URL that can never be fetched (not https, private address) answers 422 at body.avatar_url.
+         */
         patch: operations["patchMe"];
         trace?: never;
     };
@@ -390,6 +436,185 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your passkeys, oldest first */
+        get: operations["getMePasskeys"];
+        put?: never;
+        /**
+         * Finish adding a passkey: the credential navigator.credentials.create() returned, and a name
+         * @description `credential` is the RegistrationResponseJSON (as @simplewebauthn/browser's startRegistration returns it). A credential that does not answer our challenge, this origin and relying party, or lacks user verification answers 422 invalid_passkey at body.credential; one already registered answers 409. A person with two-factor on does this only from a session that passed it (password and code, or a passkey); otherwise 403.
+         */
+        post: operations["postMePasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey: WebAuthn creation options for navigator.credentials.create()
+         * @description Asks for a discoverable credential (resident key) with user verification, excludes your passkeys already registered, and does not ask for attestation. The challenge is single-use and expires in five minutes. At most 20 passkeys a person (409 passkey_limit). A person with two-factor on does this only from a session that passed it (password and code, or a passkey); otherwise 403.
+         */
+        post: operations["postMePasskeysOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of your passkeys (404 when it is not yours); sessions it started stay until they end
+         * @description A person with two-factor on does this only from a session that passed it (password and code, or a passkey); otherwise 403.
+         */
+        delete: operations["deleteMePasskeysById"];
+        options?: never;
+        head?: never;
+        /** Rename one of your passkeys (404 when it is not yours) */
+        patch: operations["patchMePasskeysById"];
+        trace?: never;
+    };
+    "/v1/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a passkey sign-in: WebAuthn request options for navigator.credentials.get()
+         * @description No account is named: the options list no credentials, so the browser offers the discoverable passkeys it holds for this site, and user verification is required. The challenge is single-use and expires in five minutes.
+         */
+        post: operations["postAuthPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/passkey/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey: answers a session like login (cookie, or refresh_token for native apps)
+         * @description `credential` is the AuthenticationResponseJSON (as @simplewebauthn/browser's startAuthentication returns it) for a challenge from POST /v1/auth/passkey/options. A passkey proves possession and user verification, so it satisfies two-factor: no mfa_token step follows even when the person has an authenticator app. An unknown credential, a spent or expired challenge, a bad signature, no user verification, or a signature counter that did not rise answer 401.
+         */
+        post: operations["postAuthPasskeyLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oauth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The single sign-on providers this instance offers (empty when none is configured) */
+        get: operations["getAuthOauthProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oauth/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with a provider: redirects to it (authorization code with PKCE S256, state and nonce)
+         * @description Web: open in the browser; a short-lived `desk_sso` cookie binds the flow to this browser, and the callback returns to `/signin#sso_code=<code>`, which the sign-in page exchanges. Native apps open `…/start?client=native&code_challenge=<S256 challenge>` in the system browser and come back to `{app_scheme}://auth/callback?code=<code>` (DESK_APP_SCHEME, default `desk`), then call the exchange with `code_verifier`. Failures come back as `sso_error=<reason>` (web) or `error=<reason>` (native): invalid_state, denied, provider_error, email_not_verified, no_account, provider_unavailable.
+         */
+        get: operations["getAuthOauthByProviderStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oauth/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's redirect back: checks it and redirects to the sign-in page (or the app) with a one-time code
+         * @description The person is found by their link to this provider account; otherwise by the provider's email only when the provider says it is verified (`email_verified: true`), which links the accounts; otherwise a new person is created when sign-up is open (no user yet, or DESK_OPEN_SIGNUP=true), else `no_account` (ask for an invitation, then sign in with the provider to link). An unverified or missing email never links or creates anyone.
+         */
+        get: operations["getAuthOauthByProviderCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oauth/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade the callback's one-time code for a session (cookie on the web, refresh_token for native apps)
+         * @description The code is good once, for ten minutes from the start, and only for the client that started the flow: the browser holding the flow's cookie, or the native app sending the `code_verifier` of its `code_challenge`. Otherwise 401. A person with Desk's own two-factor on answers `mfa_required` and `mfa_token`, finished at POST /v1/auth/mfa like a password sign-in.
+         */
+        post: operations["postAuthOauthExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/avatar": {
         parameters: {
             query?: never;
@@ -473,6 +698,46 @@ export interface paths {
         get: operations["getImagesById"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/avatar/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up the contact's automatic picture again (Gravatar, when the workspace's `gravatar` setting is on)
+         * @description The lookup runs as a job; `contact.updated` / `company.updated` follows when it finds a picture. An uploaded picture always wins: nothing automatic replaces it. Results are shared and cached (a find for a week; a miss for a week; a failure from one hour, doubling); a refresh looks again past that memory, but never twice within a minute.
+         */
+        post: operations["postContactsByIdAvatarRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{id}/avatar/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up the company's logo again from its domain's icons (when the workspace's `domain_logos` setting is on, the default)
+         * @description The lookup runs as a job; `contact.updated` / `company.updated` follows when it finds a picture. An uploaded picture always wins: nothing automatic replaces it. Results are shared and cached (a find for a week; a miss for a week; a failure from one hour, doubling); a refresh looks again past that memory, but never twice within a minute.
+         */
+        post: operations["postCompaniesByIdAvatarRefresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6917,6 +7182,8 @@ export interface operations {
                         auto_assign?: ("none" | "round_robin" | "load_balanced") | null;
                         gravatar?: boolean | null;
                         domain_logos?: boolean | null;
+                        /** @description true: members other than the owner sign in only with single sign-on (password and passkey sign-in answer 403 sso_required); default false */
+                        sso_only?: boolean | null;
                         label_creation?: ("everyone" | "admins") | null;
                         ai?: {
                             enabled?: boolean | null;
@@ -7241,6 +7508,14 @@ export interface operations {
                             time?: number;
                         };
                     };
+                    app_attest?: {
+                        /** @description the key registered at POST /v1/auth/app-attest/keys */
+                        key_id: string;
+                        /** @description generateAssertion's CBOR object, base64 */
+                        assertion: string;
+                        /** @description base64 of the bytes whose SHA-256 the app signed: JSON with a fresh `"challenge"` from POST /v1/auth/app-attest/challenge */
+                        client_data: string;
+                    };
                 };
             };
         };
@@ -7288,6 +7563,70 @@ export interface operations {
             };
         };
     };
+    postAuthAppAttestChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        expires_in: number;
+                    };
+                };
+            };
+        };
+    };
+    postAuthAppAttestKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description generateKey's key id (base64 SHA-256 of the public key) */
+                    key_id: string;
+                    /** @description attestKey's attestation object, base64; made over SHA256(challenge) */
+                    attestation: string;
+                    /** @description a challenge from POST /v1/auth/app-attest/challenge */
+                    challenge: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key_id: string;
+                        app_id: string;
+                        /** @enum {string} */
+                        environment: "production" | "development";
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     postAuthLogin: {
         parameters: {
             query?: never;
@@ -7320,6 +7659,14 @@ export interface operations {
                             derivedKey: string;
                             time?: number;
                         };
+                    };
+                    app_attest?: {
+                        /** @description the key registered at POST /v1/auth/app-attest/keys */
+                        key_id: string;
+                        /** @description generateAssertion's CBOR object, base64 */
+                        assertion: string;
+                        /** @description base64 of the bytes whose SHA-256 the app signed: JSON with a fresh `"challenge"` from POST /v1/auth/app-attest/challenge */
+                        client_data: string;
                     };
                 };
             };
@@ -7535,6 +7882,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description an https URL of a picture to copy (fetched server-side, checked and processed like an upload); the picture changes, and member.updated follows, once it is fetched */
+                    avatar_url?: string;
                 };
             };
         };
@@ -7792,6 +8141,409 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getMePasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description multiDevice: a synced passkey
+                             * @enum {string}
+                             */
+                            device_type: "singleDevice" | "multiDevice";
+                            backed_up: boolean;
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    postMePasskeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default Passkey */
+                    name?: string;
+                    credential: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            transports?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /**
+                         * @description multiDevice: a synced passkey
+                         * @enum {string}
+                         */
+                        device_type: "singleDevice" | "multiDevice";
+                        backed_up: boolean;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postMePasskeysOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description PublicKeyCredential options JSON (WebAuthn Level 3) */
+                        options: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteMePasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchMePasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /**
+                         * @description multiDevice: a synced passkey
+                         * @enum {string}
+                         */
+                        device_type: "singleDevice" | "multiDevice";
+                        backed_up: boolean;
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAuthPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description PublicKeyCredential options JSON (WebAuthn Level 3) */
+                        options: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAuthPasskeyLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAuthOauthProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: {
+                            id: string;
+                            name: string;
+                            /** @description open in the browser (web) or the system browser (native, with client=native) */
+                            start_url: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getAuthOauthByProviderStart: {
+        parameters: {
+            query?: {
+                /** @description native: the app's system-browser flow */
+                client?: "web" | "native";
+                /** @description native only: BASE64URL(SHA256(code_verifier)); the exchange then needs code_verifier */
+                code_challenge?: string;
+                /** @description web only: a path on this site to open after signing in */
+                next?: string;
+            };
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the provider's authorization endpoint */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAuthOauthByProviderCallback: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                error?: string;
+                error_description?: string;
+                iss?: string;
+                session_state?: string;
+            };
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to /signin (web) or {app_scheme}://auth/callback (native) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAuthOauthExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /** @description native: the PKCE verifier whose challenge started the flow */
+                    code_verifier?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"] | {
+                        /** @constant */
+                        mfa_required: true;
+                        mfa_token: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
     };
@@ -8071,6 +8823,76 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    postContactsByIdAvatarRefresh: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        queued: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postCompaniesByIdAvatarRefresh: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        queued: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     postAuthPasswordForgot: {

@@ -35,6 +35,9 @@ export default function WorkspaceSettings() {
         label_creation: v.label_creation || undefined,
         csat_enabled: v.csat_enabled === "on",
         auto_close_days: v.auto_close_days === "" ? null : Number(v.auto_close_days),
+        gravatar: v.gravatar === "on",
+        domain_logos: v.domain_logos === "on",
+        sso_only: v.sso_only === "on",
       },
     });
   };
@@ -98,6 +101,26 @@ export default function WorkspaceSettings() {
             disabled={!admin}
           />
         </Field>
+        <fieldset className="stack">
+          <legend>Pictures and sign-in</legend>
+          <label className="check">
+            <input type="checkbox" name="gravatar" defaultChecked={settings.gravatar === true} disabled={!admin} /> Show
+            contacts' Gravatar pictures (their email's hash is sent to Gravatar)
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              name="domain_logos"
+              defaultChecked={settings.domain_logos !== false}
+              disabled={!admin}
+            />{" "}
+            Show company logos from their websites
+          </label>
+          <label className="check">
+            <input type="checkbox" name="sso_only" defaultChecked={settings.sso_only === true} disabled={!admin} />{" "}
+            Members sign in only with single sign-on (the owner keeps password sign-in)
+          </label>
+        </fieldset>
         <FormError
           error={save.error}
           fields={[

@@ -1,0 +1,79 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import { findCompany, findContact } from "../contacts/contacts.public";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { IdParams } from "../http/schemas";
+import { enqueue } from "../jobs/enqueue";
+import { notFound } from "../lib/errors";
+import { companyPictureJob, contactPictureJob } from "./pictures.auto";
+
+const Queued = z.object({ queued: z.literal(true) });
+const agent = { role: "agent", scopes: ["contacts:write"] } as const;
+
+const NOTE =
+  "The lookup runs as a job; `contact.updated` / `company.updated` follows when it finds a picture. An uploaded picture always wins: nothing automatic replaces it. Results are shared and cached (a find for a week; a miss for a week; a failure from one hour, doubling); a refresh looks again past that memory, but never twice within a minute.";
+
+/** POST /v1/contacts/{id}/avatar/refresh and /v1/companies/{id}/avatar/refresh: look up automatic pictures again. */
+export function pictureRefreshRoutes(deps: Deps) {
+  return new Elysia({ tags: ["pictures"] })
+    .use(deps.guard)
+    .post(
+      "/contacts/:id/avatar/refresh",
+      ({ ctx, params, set }) => {
+        withTx(deps.db, (tx) => {
+          if (!findContact(tx, ctx.workspaceId, params.id)) throw notFound("Contact");
+          enqueue(
+            tx,
+            contactPictureJob,
+            { workspace_id: ctx.workspaceId, id: params.id, force: true },
+            {
+              workspaceId: ctx.workspaceId,
+              uniqueKey: `contact-picture:${params.id}`,
+            },
+          );
+        });
+        set.status = 202;
+        return { queued: true as const };
+      },
+      {
+        access: agent,
+        params: IdParams,
+        response: { 202: Queued },
+        detail: {
+          summary:
+            "Look up the contact's automatic picture again (Gravatar, when the workspace's `gravatar` setting is on)",
+          description: NOTE,
+        },
+      },
+    )
+    .post(
+      "/companies/:id/avatar/refresh",
+      ({ ctx, params, set }) => {
+        withTx(deps.db, (tx) => {
+          if (!findCompany(tx, ctx.workspaceId, params.id)) throw notFound("Company");
+          enqueue(
+            tx,
+            companyPictureJob,
+            { workspace_id: ctx.workspaceId, id: params.id, force: true },
+            {
+              workspaceId: ctx.workspaceId,
+              uniqueKey: `company-picture:${params.id}`,
+            },
+          );
+        });
+        set.status = 202;
+        return { queued: true as const };
+      },
+      {
+        access: agent,
+        params: IdParams,
+        response: { 202: Queued },
+        detail: {
+          summary:
+            "Look up the company's logo again from its domain's icons (when the workspace's `domain_logos` setting is on, the default)",
+          description: NOTE,
+        },
+      },
+    );
+}

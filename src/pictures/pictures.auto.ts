@@ -1,0 +1,242 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { findCompany, findContact, setCompanyAutoPicture, setContactAutoPicture } from "../contacts/contacts.public";
+import { users } from "../auth/auth.table";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { defineConsumer } from "../events/consumers";
+import { enqueue } from "../jobs/enqueue";
+import { defineJob } from "../jobs/define";
+import { setUserPicture } from "../members/members.public";
+import { invalidAt } from "../lib/errors";
+import { checkUrlSyntax, UnsafeUrlError } from "../lib/ssrf";
+import { findWorkspace } from "../workspaces/workspaces.public";
+import { FetchFailed, guardedGet, iconLinks } from "./pictures.fetch";
+import { type PictureFit, processPicture } from "./pictures.image";
+import { storePicture } from "./pictures.store";
+import { pictureLookups } from "./pictures.table";
+
+const DAY_MS = 86_400_000;
+/** A found picture is reused this long before it is looked up again. */
+export const FOUND_TTL_MS = 7 * DAY_MS;
+/** "Nothing there" (404, not a picture) is believed this long. */
+export const MISSING_TTL_MS = 7 * DAY_MS;
+/** A failure (timeout, refused, 5xx) waits 1 h, doubling per failure, at most 7 days. */
+const FAILURE_BACKOFF_MS = 60 * 60_000;
+/** Even an explicit refresh does not ask again within a minute of the last look. */
+export const REFRESH_FLOOR_MS = 60_000;
+
+const gravatarKey = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
+
+type Candidates = () => Promise<string[]>;
+
+/**
+ * Looks a picture up through the shared cache: a recent find is reused, a remembered miss or
+ * failure is not asked again until its time, otherwise the candidates are tried in order and the
+ * first real picture (checked and processed like an upload) is stored. Answers its URL or null.
+ */
+export async function lookUp(
+  deps: Pick<Deps, "db" | "clock" | "config" | "logger">,
+  key: string,
+  candidates: Candidates,
+  fit: PictureFit,
+  force = false,
+): Promise<string | null> {
+  const now = deps.clock.now();
+  const row = deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, key)).get();
+  if (row) {
+    const age = now.getTime() - new Date(row.checkedAt).getTime();
+    const fresh = row.status === "found" ? age < FOUND_TTL_MS : new Date(row.retryAfter) > now;
+    if ((!force && fresh) || age < REFRESH_FLOOR_MS) return row.status === "found" ? row.imageUrl : null;
+  }
+  let missing = true;
+  let found: string | null = null;
+  for (const url of await candidates().catch(() => [])) {
+    try {
+      const { body } = await guardedGet(deps, url);
+      found = await storePicture(deps, await processPicture(body, fit, deps.config.dataDir));
+      break;
+    } catch (error) {
+      // Not a picture we take (SVG, ICO, too large) counts as missing; anything else as a failure.
+      if (error instanceof FetchFailed && !error.missing) missing = false;
+      deps.logger.debug({ key, url, err: error }, "picture lookup candidate failed");
+    }
+  }
+  const failures = found ? 0 : (row?.failures ?? 0) + 1;
+  const wait = found
+    ? FOUND_TTL_MS
+    : missing
+      ? MISSING_TTL_MS
+      : Math.min(FAILURE_BACKOFF_MS * 2 ** (failures - 1), MISSING_TTL_MS);
+  const values = {
+    status: found ? ("found" as const) : missing ? ("missing" as const) : ("failed" as const),
+    imageUrl: found,
+    failures,
+    checkedAt: now.toISOString(),
+    retryAfter: new Date(now.getTime() + wait).toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  deps.db
+    .insert(pictureLookups)
+    .values({ key, ...values })
+    .onConflictDoUpdate({ target: pictureLookups.key, set: values })
+    .run();
+  return found;
+}
+
+/** Where a company's icons may be: the icons its home page names, then the usual file names. */
+function domainCandidates(deps: Pick<Deps, "config">, domain: string): Candidates {
+  const origin = deps.config.pictureSources.domainIcons.replace("{domain}", domain).replace(/\/$/, "");
+  return async () => {
+    const named = await guardedGet(deps, `${origin}/`, { maxBytes: 512 * 1024, accept: "text/html" })
+      .then((page) => iconLinks(new TextDecoder().decode(page.body), page.url))
+      .catch(() => []);
+    return [...new Set([...named.slice(0, 3), `${origin}/apple-touch-icon.png`, `${origin}/favicon.ico`])];
+  };
+}
+
+const settingsOf = (deps: Pick<Deps, "db">, workspaceId: string) =>
+  (findWorkspace(deps.db, workspaceId)?.settings ?? {}) as { gravatar?: unknown; domain_logos?: unknown };
+
+const Target = z.object({ workspace_id: z.string(), id: z.string(), force: z.boolean().default(false) });
+
+/** A contact's Gravatar, when the workspace's `gravatar` setting is on and no picture was uploaded. */
+export const contactPictureJob = defineJob({
+  name: "pictures.contact-lookup",
+  schema: Target,
+  async handler({ workspace_id, id, force }, { deps }: { deps: Deps }) {
+    const contact = findContact(deps.db, workspace_id, id);
+    if (!contact?.email || contact.avatarSource === "upload") return;
+    if (settingsOf(deps, workspace_id).gravatar !== true) return;
+    const hash = gravatarKey(contact.email);
+    const url = await lookUp(
+      deps,
+      `gravatar:${hash}`,
+      async () => [`${deps.config.pictureSources.gravatar}/${hash}?s=256&d=404`],
+      "cover",
+      force,
+    );
+    if (url)
+      withTx(deps.db, (tx) =>
+        setContactAutoPicture(tx, workspace_id, id, url, "gravatar", deps.clock.now().toISOString()),
+      );
+  },
+});
+
+/** A company's logo from its domain's icons, when `domain_logos` is on (the default) and none was uploaded. */
+export const companyPictureJob = defineJob({
+  name: "pictures.company-lookup",
+  schema: Target,
+  async handler({ workspace_id, id, force }, { deps }: { deps: Deps }) {
+    const company = findCompany(deps.db, workspace_id, id);
+    if (!company?.domain || company.avatarSource === "upload") return;
+    if (settingsOf(deps, workspace_id).domain_logos === false) return;
+    const domain = company.domain.toLowerCase();
+    const url = await lookUp(deps, `domain:${domain}`, domainCandidates(deps, domain), "contain", force);
+    if (url) withTx(deps.db, (tx) => setCompanyAutoPicture(tx, workspace_id, id, url, deps.clock.now().toISOString()));
+  },
+});
+
+type Pictured = { id?: unknown; email?: unknown; domain?: unknown; avatar_url?: unknown };
+const recordOf = (data: unknown, name: "contact" | "company"): Pictured | null => {
+  const value = (data as Record<string, unknown> | null)?.[name];
+  return value && typeof value === "object" ? (value as Pictured) : null;
+};
+
+/** A new or changed contact with an email and no picture gets a lookup (the job checks the setting). */
+export const lookUpContactPictures = defineConsumer<Deps>({
+  name: "pictures.contact-lookups",
+  types: ["contact.created", "contact.updated"],
+  handle(tx, event) {
+    const contact = recordOf(event.data, "contact");
+    if (!contact || typeof contact.id !== "string" || !contact.email || contact.avatar_url) return;
+    enqueue(
+      tx,
+      contactPictureJob,
+      { workspace_id: event.workspace_id, id: contact.id, force: false },
+      {
+        workspaceId: event.workspace_id,
+        uniqueKey: `contact-picture:${contact.id}`,
+      },
+    );
+  },
+});
+
+export const lookUpCompanyPictures = defineConsumer<Deps>({
+  name: "pictures.company-lookups",
+  types: ["company.created", "company.updated"],
+  handle(tx, event) {
+    const company = recordOf(event.data, "company");
+    if (!company || typeof company.id !== "string" || !company.domain || company.avatar_url) return;
+    enqueue(
+      tx,
+      companyPictureJob,
+      { workspace_id: event.workspace_id, id: company.id, force: false },
+      {
+        workspaceId: event.workspace_id,
+        uniqueKey: `company-picture:${company.id}`,
+      },
+    );
+  },
+});
+
+/** Copies a picture from a URL the person gave (PATCH /v1/me { avatar_url }); it counts as their upload. */
+export const userPictureJob = defineJob({
+  name: "pictures.user-url",
+  schema: z.object({ user_id: z.string(), url: z.string(), source: z.enum(["upload", "oauth"]).default("upload") }),
+  async handler({ user_id, url, source }, { deps, logger }: { deps: Deps; logger: Deps["logger"] }) {
+    // A provider's picture never replaces one the person has.
+    if (source === "oauth" && deps.db.select().from(users).where(eq(users.id, user_id)).get()?.avatarUrl) return;
+    let stored: string;
+    try {
+      const { body } = await guardedGet(deps, url);
+      stored = await storePicture(deps, await processPicture(body, "cover", deps.config.dataDir));
+    } catch (error) {
+      // A bad URL or a non-picture will not improve with retries: logged, and the old picture stays.
+      logger.warn({ err: error, user_id }, "copying a picture from a URL failed");
+      return;
+    }
+    withTx(deps.db, (tx) => {
+      if (source === "oauth" && tx.select().from(users).where(eq(users.id, user_id)).get()?.avatarUrl) return;
+      setUserPicture(deps.db, tx, user_id, stored, deps.clock.now().toISOString(), source);
+    });
+  },
+});
+
+export function copyPictureFromUrl(deps: Deps, userId: string, url: string): void {
+  try {
+    checkUrlSyntax(url, deps.config.allowedPrivateHosts);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw invalidAt("body.avatar_url", error.message);
+    throw error;
+  }
+  withTx(deps.db, (tx) =>
+    enqueue(
+      tx,
+      userPictureJob,
+      { user_id: userId, url, source: "upload" },
+      { uniqueKey: `user-picture:${userId}:${url}` },
+    ),
+  );
+}
+
+/**
+ * The picture a sign-in provider gives (the OpenID Connect `picture` claim), for a person without
+ * one: copied like any other (source `oauth`); a URL the guard would refuse is ignored.
+ */
+export function copyProviderPicture(deps: Pick<Deps, "db" | "config">, userId: string, url: string): void {
+  try {
+    checkUrlSyntax(url, deps.config.allowedPrivateHosts);
+  } catch {
+    return;
+  }
+  withTx(deps.db, (tx) =>
+    enqueue(
+      tx,
+      userPictureJob,
+      { user_id: userId, url, source: "oauth" },
+      { uniqueKey: `user-picture:${userId}:oauth` },
+    ),
+  );
+}

@@ -1,0 +1,74 @@
+import { Elysia } from "elysia";
+import { isCrossSiteRequest } from "../auth/cookies";
+import { LoginAnswerSchema } from "../auth/auth.schemas";
+import { crossSiteRefused } from "../auth/session-response";
+import type { Deps } from "../deps";
+import { CallbackQuery, ExchangeBody, ProviderParams, ProvidersSchema, StartQuery } from "./sso.schemas";
+import { completeSignIn, exchangeCode, listProviders, startSignIn } from "./sso.service";
+
+/**
+ * Single sign-on with OpenID Connect providers configured by DESK_SSO_* (README "Single sign-on").
+ * start and callback are browser navigations (the callback comes from the provider's site, so it is
+ * not refused as cross-site: the state, our PKCE verifier and the nonce protect it); the exchange
+ * is a same-site call like login.
+ */
+export function ssoRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/auth/oauth", tags: ["auth"] })
+    .get("/providers", () => listProviders(deps), {
+      response: { 200: ProvidersSchema },
+      detail: {
+        summary: "The single sign-on providers this instance offers (empty when none is configured)",
+        security: [],
+      },
+    })
+    .get(
+      "/:provider/start",
+      async ({ params, query, set, redirect }) => redirect(await startSignIn(deps, params.provider, query, set), 302),
+      {
+        params: ProviderParams,
+        query: StartQuery,
+        detail: {
+          summary:
+            "Start signing in with a provider: redirects to it (authorization code with PKCE S256, state and nonce)",
+          description:
+            "Web: open in the browser; a short-lived `desk_sso` cookie binds the flow to this browser, and the callback returns to `/signin#sso_code=<code>`, which the sign-in page exchanges. Native apps open `…/start?client=native&code_challenge=<S256 challenge>` in the system browser and come back to `{app_scheme}://auth/callback?code=<code>` (DESK_APP_SCHEME, default `desk`), then call the exchange with `code_verifier`. Failures come back as `sso_error=<reason>` (web) or `error=<reason>` (native): invalid_state, denied, provider_error, email_not_verified, no_account, provider_unavailable.",
+          security: [],
+          responses: { 302: { description: "Redirect to the provider's authorization endpoint" } },
+        },
+      },
+    )
+    .get(
+      "/:provider/callback",
+      async ({ params, query, redirect }) => redirect(await completeSignIn(deps, params.provider, query), 302),
+      {
+        params: ProviderParams,
+        query: CallbackQuery,
+        detail: {
+          summary:
+            "The provider's redirect back: checks it and redirects to the sign-in page (or the app) with a one-time code",
+          description:
+            "The person is found by their link to this provider account; otherwise by the provider's email only when the provider says it is verified (`email_verified: true`), which links the accounts; otherwise a new person is created when sign-up is open (no user yet, or DESK_OPEN_SIGNUP=true), else `no_account` (ask for an invitation, then sign in with the provider to link). An unverified or missing email never links or creates anyone.",
+          security: [],
+          responses: { 302: { description: "Redirect to /signin (web) or {app_scheme}://auth/callback (native)" } },
+        },
+      },
+    )
+    .post(
+      "/exchange",
+      ({ request, body, set }) => {
+        if (isCrossSiteRequest(deps.config, request)) throw crossSiteRefused();
+        return exchangeCode(deps, request, set, body);
+      },
+      {
+        body: ExchangeBody,
+        response: { 200: LoginAnswerSchema },
+        detail: {
+          summary:
+            "Trade the callback's one-time code for a session (cookie on the web, refresh_token for native apps)",
+          description:
+            "The code is good once, for ten minutes from the start, and only for the client that started the flow: the browser holding the flow's cookie, or the native app sending the `code_verifier` of its `code_challenge`. Otherwise 401. A person with Desk's own two-factor on answers `mfa_required` and `mfa_token`, finished at POST /v1/auth/mfa like a password sign-in.",
+          security: [],
+        },
+      },
+    );
+}

@@ -1,0 +1,133 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api } from "../lib/api/client";
+import { Field, FormError, formValues } from "../lib/ui/form";
+import { ErrorBox, Loading } from "../lib/ui/states";
+
+type Passkey = {
+  id: string;
+  name: string;
+  device_type: "singleDevice" | "multiDevice";
+  backed_up: boolean;
+  created_at: string;
+  last_used_at: string | null;
+};
+
+/** @simplewebauthn/browser is loaded only when someone adds or uses a passkey. */
+const webauthn = () => import("@simplewebauthn/browser");
+
+/** Whether this browser can create and use passkeys at all. */
+export const passkeysSupported = () => typeof window !== "undefined" && !!window.PublicKeyCredential;
+
+/** A cancelled or timed-out browser prompt is not an error worth showing. */
+export const cancelledPrompt = (error: unknown) =>
+  error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError");
+
+/** Profile section: your passkeys, add one under a name, rename or remove one. */
+export function PasskeysSection() {
+  const client = useQueryClient();
+  const [adding, setAdding] = useState(false);
+  const list = useQuery({
+    queryKey: ["my-passkeys"],
+    queryFn: () => api<{ data: Passkey[] }>("/me/passkeys", { workspace: false }),
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: ["my-passkeys"] });
+  const add = useMutation({
+    mutationFn: async (name: string) => {
+      const { options } = await api<{ options: Record<string, unknown> }>("/me/passkeys/options", {
+        method: "POST",
+        workspace: false,
+      });
+      const { startRegistration } = await webauthn();
+      const credential = await startRegistration({ optionsJSON: options as never });
+      return api<Passkey>("/me/passkeys", { body: { name, credential }, workspace: false });
+    },
+    onSuccess: () => {
+      setAdding(false);
+      refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api(`/me/passkeys/${id}`, { method: "DELETE", workspace: false }),
+    onSuccess: refresh,
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    add.mutate(formValues(e.currentTarget).name.trim() || "Passkey");
+  };
+  const addError = add.error && !cancelledPrompt(add.error) ? add.error : null;
+  return (
+    <section aria-labelledby="profile-passkeys">
+      <h2 id="profile-passkeys">Passkeys</h2>
+      <p className="muted">
+        Sign in with your fingerprint, face or device PIN instead of a password and code. A passkey sign-in counts as
+        two-factor.
+      </p>
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorBox error={list.error} retry={() => list.refetch()} />
+      ) : list.data.data.length ? (
+        <table className="table" aria-label="Your passkeys">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Added</th>
+              <th scope="col">Last used</th>
+              <th scope="col" aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((p) => (
+              <tr key={p.id}>
+                <td>
+                  {p.name} {p.device_type === "multiDevice" && <span className="muted small">(synced)</span>}
+                </td>
+                <td>{new Date(p.created_at).toLocaleDateString()}</td>
+                <td>{p.last_used_at ? new Date(p.last_used_at).toLocaleString() : "Never"}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() => remove.mutate(p.id)}
+                    disabled={remove.isPending}
+                    aria-label={`Remove passkey ${p.name}`}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>No passkeys yet.</p>
+      )}
+      <ErrorBox error={remove.error} />
+      {!passkeysSupported() ? (
+        <p className="muted small">This browser cannot create passkeys.</p>
+      ) : adding ? (
+        <form className="stack narrow" onSubmit={submit} noValidate>
+          <Field label="Passkey name" name="name" error={addError} hint="For example “Work laptop” or “Phone”.">
+            <input name="name" maxLength={60} defaultValue="" autoComplete="off" />
+          </Field>
+          <FormError error={addError} fields={["name", "credential"]} />
+          <div className="actions">
+            <button type="submit" className="btn btn-primary" disabled={add.isPending}>
+              {add.isPending ? "Waiting for your device…" : "Create passkey"}
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setAdding(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="actions">
+          <button type="button" className="btn" onClick={() => setAdding(true)}>
+            Add a passkey
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
