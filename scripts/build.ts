@@ -48,6 +48,8 @@ await import(${JSON.stringify(join(root, "src/main.ts"))});
 `,
 );
 const executable = join(root, "dist", "desk");
+/** How much later than normal functions tier up to the JIT while the executable starts. */
+const STARTUP_JIT_POLICY = 1000;
 const compile = (extra: string[] = []) =>
   run([
     "bun",
@@ -57,6 +59,9 @@ const compile = (extra: string[] = []) =>
     "--sourcemap",
     "--bytecode",
     "--format=esm",
+    // Start-up code runs once: JIT-compiling it only costs memory (measured: idle RSS 88 → 80 MB).
+    // src/main.ts puts the normal tier-up back once the server is up, so request paths JIT as usual.
+    `--compile-jit-policy=${STARTUP_JIT_POLICY}`,
     ...extra,
     join(buildDir, "entry.ts"),
     "--outfile",

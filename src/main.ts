@@ -66,7 +66,12 @@ async function main(argv: string[]): Promise<number> {
     await ensureWebBuild(join(import.meta.dir, "..", "web"), createLogger(config.logLevel).child({ subsystem: "web" }));
   const desk = await startDesk(config);
   // Starting up leaves garbage (module initialisation, migrations); an idle server should not carry it.
-  setTimeout(() => Bun.gc(true), 1000).unref();
+  // The executable starts with the JIT held back (scripts/build.ts): start-up code runs once and
+  // compiling it only costs memory. From here on, hot request paths tier up as usual.
+  setTimeout(() => {
+    Bun.gc(true);
+    Bun.unsafe.setJITPolicy?.(1);
+  }, 1000).unref();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -500,10 +500,11 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["webhooks", ".card-head"],
         ["system", "h2"],
         ["widget", "[data-testid=widget-snippet]"],
-        ["automations", "h1"],
         ["help-center", "h1"],
         ["ai", "form"],
         ["ai-usage", "h1"],
+        // Last: the automation builder below opens on this page.
+        ["automations", "h1"],
       ]) {
         await visit(`/settings/${sub}`, `.settings-body ${until}`);
         await page.waitForLoadState("networkidle");
