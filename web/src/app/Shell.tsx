@@ -1,3 +1,4 @@
+import { AssistantPanel } from "../assistant/AssistantPanel";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { api, refreshSession, setSession, setWorkspace } from "../lib/api/client";
@@ -144,6 +145,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
         <div className="main-body">{children}</div>
       </main>
       {help && <ShortcutHelp onClose={() => setHelp(false)} />}
+      <AssistantPanel />
     </div>
   );
 }
@@ -303,6 +305,7 @@ const SHORTCUTS: Array<[string, string]> = [
   ["Esc", "Back to the list"],
   ["⌘/Ctrl + Enter", "Send"],
   ["/shortcut", "Insert a saved reply (in the composer)"],
+  ["Ctrl/⌘ + J", "Open or close the assistant"],
   ["?", "This help"],
 ];
 
