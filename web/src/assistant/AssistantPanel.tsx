@@ -95,13 +95,13 @@ export function AssistantPanel() {
           else if (event === "text") update((t) => ({ ...t, text: t.text + (data as { text: string }).text }));
           else if (event === "tool") {
             const step = data as Step;
-            setTurns((all) =>
-              all.map((turn) => {
-                if (turn.steps.some((s) => s.id === step.id))
-                  return { ...turn, steps: turn.steps.map((s) => (s.id === step.id ? step : s)) };
+            setTurns((all) => {
+              const known = all.some((turn) => turn.steps.some((s) => s.id === step.id));
+              return all.map((turn) => {
+                if (known) return { ...turn, steps: turn.steps.map((s) => (s.id === step.id ? step : s)) };
                 return turn.id === answer.id ? { ...turn, steps: [...turn.steps, step] } : turn;
-              }),
-            );
+              });
+            });
           } else if (event === "approval") setApproval(data as Approval);
         });
       } catch (e) {
