@@ -29,7 +29,7 @@ export type Emit = (event: "session" | "text" | "tool" | "approval" | "done" | "
  * then every change is only a preview until a person approves it.
  */
 const CHANGE_INTENT =
-  /\b(close|closes|solve|resolve|reopen|assign|unassign|reassign|set|change|update|mark|tag|label|untag|move|escalate|prioriti[sz]e|priority|severity|status|reply|respond|answer|send|write|draft|note|create|save|add|remove|snooze|spam|bulk|all of them|do it|go ahead|yes|approve)\b/i;
+  /\b(close|closes|solve|resolve|reopen|assign|unassign|reassign|give|hand|transfer|route|set|change|update|make|raise|lower|bump|mark|flag|tag|label|untag|move|escalate|prioriti[sz]e|priority|severity|status|urgent|reply|respond|answer|send|write|draft|note|create|save|add|remove|snooze|spam|bulk|clean|tidy|apply|all of them|do it|go ahead|yes|approve)\b/i;
 export const asksForChange = (text: string) => CHANGE_INTENT.test(text);
 
 const SYSTEM = (name: string, now: string, context: string) =>

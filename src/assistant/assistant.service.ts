@@ -1,7 +1,8 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import { aiWorkspaceOf } from "../ai/ai.public";
+import type { Queryable } from "../db/database";
 import { deskState } from "../db/desk-state";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -289,4 +290,16 @@ export function auditAction(deps: Deps, ctx: RequestContext, row: AssistantActio
       data: { tool: row.tool, args: row.args, outcome, session_id: row.sessionId },
     }),
   );
+}
+
+/** Onboarding's `try_assistant`: someone in the workspace has sent the assistant a message. */
+export function assistantTried(db: Queryable, workspaceId: string): boolean {
+  return !!db
+    .select({ id: assistantSessions.id })
+    .from(assistantSessions)
+    .where(
+      and(eq(assistantSessions.workspaceId, workspaceId), sql`json_array_length(${assistantSessions.transcript}) > 0`),
+    )
+    .limit(1)
+    .get();
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { type RequestContext, roleAtLeast } from "../auth/context";
-import { searchContacts } from "../contacts/contacts.public";
+import { listCompanies, searchContacts } from "../contacts/contacts.public";
+import { overviewReport, reportRange } from "../reports/reports.public";
+import { workspaceTimeZone } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
 import { forbidden } from "../lib/errors";
@@ -194,6 +196,53 @@ export const coreTools: AssistantTool[] = [
         output: { contacts: found.map((c) => ({ id: c.id, name: c.name, email: c.email })) },
         summary: `${found.length} contact(s) found`,
         refs: found.map((c) => ({ kind: "contact", id: c.id, label: c.name || c.email || c.id })),
+      };
+    },
+  },
+  {
+    kind: "read",
+    name: "search_companies",
+    description: "Find companies by name or domain.",
+    parameters: z.strictObject({ q: z.string().min(1).max(200) }),
+    label: (args: { q: string }) => `Looking up companies "${args.q}"`,
+    run(deps, ctx, args: { q: string }) {
+      const page = listCompanies(deps.db, ctx, { q: args.q, limit: 10 });
+      return {
+        output: { companies: page.data.map((c) => ({ id: c.id, name: c.name, domain: c.domain })) },
+        summary: `${page.data.length} compan${page.data.length === 1 ? "y" : "ies"} found`,
+        refs: page.data.map((c) => ({ kind: "company", id: c.id, label: c.name })),
+      };
+    },
+  },
+  {
+    kind: "read",
+    name: "ticket_report",
+    description:
+      "Ticket figures over a date range (YYYY-MM-DD, default the last 30 days): created, solved, open now, response and resolution medians, CSAT, by day, channel and agent.",
+    parameters: z.strictObject({
+      from: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .optional(),
+      to: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .optional(),
+    }),
+    label: () => "Reading the ticket report",
+    run(deps, ctx, args: { from?: string; to?: string }) {
+      const timeZone = workspaceTimeZone(deps.db, ctx.workspaceId);
+      const report = overviewReport(
+        deps.db,
+        ctx,
+        reportRange(deps.clock.now(), args.from, args.to, timeZone),
+        timeZone,
+      );
+      const { by_day, ...rest } = report;
+      return {
+        output: { ...rest, by_day: by_day.slice(-31) },
+        summary: `${report.created} created, ${report.solved} solved (${report.from.slice(0, 10)} to ${report.to.slice(0, 10)})`,
+        refs: [],
       };
     },
   },

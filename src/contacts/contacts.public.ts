@@ -5,7 +5,7 @@ export {
   findContact,
   setContactPicture,
 } from "./contacts.service";
-export { presentCompany, setCompanyPicture } from "./companies.service";
+export { listCompanies, presentCompany, setCompanyPicture } from "./companies.service";
 export { CompanySchema, ContactSchema } from "./contacts.schemas";
 export {
   presentContact,
