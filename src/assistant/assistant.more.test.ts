@@ -186,7 +186,7 @@ describe("tools", () => {
 });
 
 describe("tips with the SLA seam", () => {
-  test("sla_breached, sla_due_soon and sla_at_risk from the clocks;", async () => {
+  test("sla_breached, sla_due_soon and sla_at_risk from the clocks", async () => {
     const { workspace, owner } = await enabled();
     const now = desk.deps.clock.now().getTime();
     const at = (ms: number) => new Date(now + ms).toISOString();
