@@ -8,6 +8,8 @@ import { modules } from "../registry";
 import { getTicket, listMessages } from "../tickets/tickets.public";
 import { tickets } from "../tickets/tickets.table";
 import { assistantModule } from "./assistant.module";
+import { HISTORY_CHARS, recentMessages } from "./assistant.run";
+import type { ModelMessage } from "./assistant.table";
 import { assistantTried } from "./assistant.public";
 import { assistantActions } from "./assistant.table";
 import { bounded, MAX_TOOL_OUTPUT } from "./assistant.tools";
@@ -129,6 +131,28 @@ describe("approvals", () => {
 });
 
 describe("tools", () => {
+  test("a long conversation is sent from its latest part, starting at a person's message", () => {
+    const messages: ModelMessage[] = [];
+    for (let i = 0; i < 60; i++) {
+      messages.push({ role: "user", content: `question ${i} ${"q".repeat(500)}` });
+      messages.push({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: `c${i}`, type: "function", function: { name: "search_tickets", arguments: "{}" } }],
+      });
+      messages.push({ role: "tool", tool_call_id: `c${i}`, content: "r".repeat(1000) });
+      messages.push({ role: "assistant", content: `answer ${i}` });
+    }
+    const sent = recentMessages(messages);
+    expect(sent[0]!.role).toBe("user");
+    expect(sent.at(-1)).toBe(messages.at(-1)!);
+    expect(sent.length).toBeLessThan(messages.length);
+    expect(
+      sent.reduce((n, m) => n + (m.content?.length ?? 0) + JSON.stringify(m.tool_calls ?? []).length, 0),
+    ).toBeLessThanOrEqual(HISTORY_CHARS);
+    expect(recentMessages([{ role: "user", content: "x".repeat(HISTORY_CHARS * 2) }])).toHaveLength(1);
+  });
+
   test("tool outputs are bounded with a note; a long customer message is cut", async () => {
     const out = bounded({ text: "x".repeat(20_000) });
     expect(out.length).toBeLessThan(MAX_TOOL_OUTPUT + 200);

@@ -7,11 +7,41 @@ import { DeskError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { modelTurn } from "./assistant.model";
 import { presentSession, newAction, presentAction, type SessionJson } from "./assistant.service";
-import { type AssistantSessionRow, assistantSessions, type StepJson, type TurnJson } from "./assistant.table";
+import {
+  type AssistantSessionRow,
+  assistantSessions,
+  type ModelMessage,
+  type StepJson,
+  type TurnJson,
+} from "./assistant.table";
 import { type AssistantTool, bounded, checkRole } from "./assistant.tools";
 
 /** Model turns per run at most (each may call several tools). */
 export const MAX_TURNS = 8;
+/** Characters of the conversation sent to the model at most: older turns drop out first. */
+export const HISTORY_CHARS = 48_000;
+
+/**
+ * The latest part of the conversation that fits HISTORY_CHARS, starting at a person's message (so
+ * no tool result is sent without the call that asked for it).
+ */
+export function recentMessages(messages: ModelMessage[]): ModelMessage[] {
+  let size = 0;
+  let start = messages.length;
+  while (start > 0) {
+    const m = messages[start - 1]!;
+    size += (m.content?.length ?? 0) + JSON.stringify(m.tool_calls ?? []).length;
+    if (size > HISTORY_CHARS) break;
+    start--;
+  }
+  while (start < messages.length && messages[start]!.role !== "user") start++;
+  // The current question alone is always sent, however long the turn that follows it.
+  if (start === messages.length) {
+    const lastUser = messages.findLastIndex((m) => m.role === "user");
+    return lastUser >= 0 ? messages.slice(lastUser) : messages;
+  }
+  return messages.slice(start);
+}
 
 export type ApprovalJson = ReturnType<typeof presentAction> & { token: string };
 export type RunResult = {
@@ -80,7 +110,7 @@ export async function runAssistant(input: RunInput): Promise<RunResult> {
         workspaceId: ctx.workspaceId,
         userId,
         system: SYSTEM("Assistant", deps.clock.now().toISOString().slice(0, 10), input.context),
-        messages: session.messages,
+        messages: recentMessages(session.messages),
         tools: offered.map((t) => ({
           name: t.name,
           description: t.description,
