@@ -5,7 +5,7 @@ import { overviewReport, reportRange } from "../reports/reports.public";
 import { workspaceTimeZone } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { forbidden } from "../lib/errors";
+import { forbidden, invalidAt } from "../lib/errors";
 import { createSavedReply } from "../saved-replies/saved-replies.public";
 import {
   addMessage,
@@ -298,6 +298,9 @@ export const coreTools: AssistantTool[] = [
     parameters: z.strictObject({ filter: Filter, changes: Changes }),
     label: () => "Proposing a bulk change",
     propose(deps, ctx, args: { filter: FilterInput; changes: ChangesInput }) {
+      // "Every ticket" is never one approval away: a bulk change names what it applies to.
+      if (!Object.values(args.filter).some((v) => v !== undefined && v !== ""))
+        throw invalidAt("filter", "A bulk change needs at least one filter.");
       const ids = matching(deps, ctx, args.filter);
       const first = ids.slice(0, 10).map((id) => getTicket(deps.db, ctx, id));
       return {
