@@ -36,8 +36,12 @@ let headers: Record<string, string> = {};
 let ticketId = "";
 
 /** The scripted model: propose the change the person asked for, then say it is done. */
+const HOSTILE =
+  'Here: **bold**, `code`, #1 and <img src=x onerror="window.pwned=1"> [click](javascript:window.pwned=1) <script>window.pwned=1</script>';
+
 function answer(request: ChatRequest) {
   const last = request.messages.at(-1);
+  if (last?.role === "user" && last.content?.includes("format")) return { text: HOSTILE };
   if (last?.role === "tool")
     return { text: last.content?.includes("approved") ? "Done: **#1** is urgent now." : "OK." };
   return { tools: [{ name: "update_ticket", arguments: { ticket: ticketId, changes: { priority: "urgent" } } }] };
@@ -93,6 +97,25 @@ describe.skipIf(!ready.ok)("assistant (Chromium against dist/desk and a fake pro
       expect(await eventually(() => page.getByLabel("Priority").inputValue(), "urgent")).toBe("urgent");
       // The conversation is listed, titled by the first message.
       await shown(panel.getByText(/Conversations \(1\)/));
+    },
+    STEP,
+  );
+  test(
+    "answers are markdown rendered without HTML: tags stay text, script links are not links",
+    async () => {
+      await page.goto(`${desk.url}/inbox/all`);
+      const panel = page.getByRole("complementary", { name: "Assistant" });
+      if (!(await panel.isVisible())) await page.getByRole("button", { name: "Assistant", exact: true }).click();
+      await panel.getByRole("button", { name: "New" }).click();
+      await panel.getByLabel("Message the assistant").fill("Show me the format");
+      await page.keyboard.press("Enter");
+      await shown(panel.locator("strong", { hasText: "bold" }));
+      await shown(panel.locator("code", { hasText: "code" }));
+      await shown(panel.getByRole("link", { name: "#1", exact: true }));
+      expect(await panel.locator("img, script").count()).toBe(0);
+      expect(await panel.locator('a[href^="javascript"]').count()).toBe(0);
+      await shown(panel.getByText("<img src=x", { exact: false }));
+      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     },
     STEP,
   );
