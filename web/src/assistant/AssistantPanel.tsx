@@ -343,6 +343,12 @@ export function AssistantPanel() {
             </div>
           </section>
         )}
+        {approval && !approval.token && (
+          <p className="muted small">
+            A change ({approval.preview.title}) waits for approval from where it was proposed; send a message to ask
+            again here.
+          </p>
+        )}
         {error && (
           <div className="form-error small" role="alert">
             {error}
