@@ -2,6 +2,7 @@ import type { AssignAfterTriage, GroundingSources, TriageSettingsReader } from "
 import { AUTOMATION_TRIAGE_JOB, aiJudge, aiWorkspaceOf } from "./ai/ai.public";
 import type { AutomationsOptions } from "./automations/automations.public";
 import { enqueueByName } from "./jobs/enqueue";
+import { assistantTried } from "./assistant/assistant.public";
 import { autoAssignTicket } from "./assignment/assignment.public";
 import { featuredArticles, publishedArticleBySlug, searchPublishedArticles } from "./kb/kb.public";
 import type { OnboardingProbes } from "./onboarding/onboarding.public";
@@ -75,4 +76,5 @@ export const automationAi: AutomationsOptions = {
 export const onboardingProbes: OnboardingProbes = {
   install_widget: (db, ctx) => widgetHasVisitors(db, ctx.workspaceId),
   publish_article: (db, ctx) => featuredArticles(db, ctx.workspaceId, 1).length > 0,
+  try_assistant: (db, ctx) => assistantTried(db, ctx.workspaceId),
 };

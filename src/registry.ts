@@ -1,4 +1,6 @@
 import { aiModule } from "./ai/ai.module";
+import { assistantModule } from "./assistant/assistant.module";
+import { openSlaClocksOf } from "./sla/sla.public";
 import { apiKeysModule } from "./api-keys/api-keys.module";
 import { assignmentModule } from "./assignment/assignment.module";
 import { billingModule } from "./billing/billing.module";
@@ -92,6 +94,7 @@ export const modules: FeatureModule[] = [
   widgetModule,
   assignmentModule,
   aiModule({ groundingSources: kbGrounding, triageSettings, assignAfterTriage }),
+  assistantModule({ slaClocks: openSlaClocksOf }),
   billingModule,
   csatModule,
   lifecycleModule,

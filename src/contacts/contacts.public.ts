@@ -6,7 +6,13 @@ export {
   setContactAutoPicture,
   setContactPicture,
 } from "./contacts.service";
-export { findCompany, presentCompany, setCompanyAutoPicture, setCompanyPicture } from "./companies.service";
+export {
+  findCompany,
+  listCompanies,
+  presentCompany,
+  setCompanyAutoPicture,
+  setCompanyPicture,
+} from "./companies.service";
 export { CompanySchema, ContactSchema } from "./contacts.schemas";
 export {
   presentContact,

@@ -1,8 +1,8 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { ticketScope } from "./tickets.list";
-import { tickets } from "./tickets.table";
+import { tickets, type TicketRow } from "./tickets.table";
 
 /**
  * The ticket aggregate as other features see it: the one write API (create, patch, add a message,
@@ -14,9 +14,54 @@ import { tickets } from "./tickets.table";
 /** The tickets a caller may count in reports: visible to them (private teams' only for members), live, not spam. */
 export const reportableTicketsSql = (db: Queryable, ctx: RequestContext): SQL =>
   and(...ticketScope(db, ctx), eq(tickets.spam, false))!;
+/**
+ * Counts the caller's visible, live, non-spam tickets in `statuses` (the assistant's tips): only
+ * unassigned, only the caller's, created before a time, among given ids, waiting on an agent (the
+ * customer wrote last), or with triage's stored `sla_risk` at least a value.
+ */
+export function countTickets(
+  db: Queryable,
+  ctx: RequestContext,
+  input: {
+    statuses: string[];
+    assignee?: string | null;
+    createdBefore?: string;
+    ids?: string[];
+    customerWaiting?: boolean;
+    minSlaRisk?: number;
+  },
+): number {
+  const where: SQL[] = [
+    reportableTicketsSql(db, ctx),
+    inArray(tickets.status, input.statuses as TicketRow["status"][]),
+  ];
+  if (input.assignee === null) where.push(isNull(tickets.assigneeId));
+  else if (input.assignee) where.push(eq(tickets.assigneeId, input.assignee));
+  if (input.createdBefore) where.push(lt(tickets.createdAt, input.createdBefore));
+  if (input.ids) where.push(inArray(tickets.id, input.ids.length ? input.ids : [""]));
+  if (input.customerWaiting) where.push(sql`${tickets.lastCustomerMessageAt} >= ${tickets.lastMessageAt}`);
+  if (input.minSlaRisk !== undefined)
+    where.push(
+      sql`CAST(json_extract(${tickets.custom}, '$.ai_decisions.sla_risk.value') AS REAL) >= ${input.minSlaRisk}`,
+    );
+  return (
+    db
+      .select({ n: count() })
+      .from(tickets)
+      .where(and(...where))
+      .get()?.n ?? 0
+  );
+}
 export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";
-export { ticketScope } from "./tickets.list";
-export { queryText, TicketSchema, UserRefSchema, type TicketPatch } from "./tickets.schemas";
+export { listTickets, ticketScope } from "./tickets.list";
+export {
+  queryText,
+  TicketListQuery,
+  TicketSchema,
+  UserRefSchema,
+  type TicketListInput,
+  type TicketPatch,
+} from "./tickets.schemas";
 export { SEARCH_RESULTS, searchTickets } from "./tickets.search";
 export {
   CHANNELS,
@@ -36,6 +81,7 @@ export {
   getTicket,
   updateTicket,
   updateTicketByAi,
+  updateTicketByAssistant,
   wakeSnoozedTicket,
   type CreateTicketInput,
   type CreatedTicket,

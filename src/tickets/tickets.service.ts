@@ -267,6 +267,31 @@ export function updateTicketByAi(
 }
 
 /**
+ * A change the assistant proposed and a person approved: applied exactly like their PATCH (their
+ * visibility, the required-on-solve rule), its activities attributed to actor `ai` with the
+ * approving user (`actor.user`) and `{ via: "assistant", action_id }` in their data.
+ */
+export function updateTicketByAssistant(
+  ctx: RequestContext,
+  ref: string,
+  patch: TicketPatch,
+  approval: { userId: string; actionId: string },
+  deps: Deps,
+): TicketRow {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+    const outcome = applyTicketPatch(tx, ctx, current, patch, now, {
+      enforceRequired: true,
+      actor: { type: "ai", userId: approval.userId },
+      activityData: { via: "assistant", action_id: approval.actionId },
+    });
+    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+    return outcome.row;
+  });
+}
+
+/**
  * Adds a reply or note to a ticket (the API route, inbound mail, the widget, the auto-reply). A
  * ticket merged away forwards to the ticket it was merged into.
  */

@@ -805,4 +805,35 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     },
     STEP,
   );
+  test(
+    "the assistant panel with steps and an approval card",
+    async () => {
+      await api("PATCH", "/v1/ai/settings", { assistant: true });
+      const ticket = await api("GET", `/v1/tickets/${seeded.ticketNumber}`);
+      const previous = fake.answer;
+      fake.answer = (request) =>
+        request.messages.at(-1)?.role === "tool"
+          ? { text: "Done." }
+          : { tools: [{ name: "update_ticket", arguments: { ticket: ticket.id, changes: { priority: "high" } } }] };
+      try {
+        await visit("/inbox/all", ".ticket-row");
+        await page.keyboard.press("Control+j");
+        const panel = page.getByRole("complementary", { name: "Assistant" });
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe("assistant-text");
+        await panel.getByLabel("Message the assistant").fill("Raise the priority of this ticket");
+        await page.keyboard.press("Enter");
+        await shown(panel.getByRole("region", { name: "Approval" }));
+        const found = await audit("assistant panel with an approval card");
+        await panel.getByRole("button", { name: "Deny" }).click();
+        await shown(panel.getByText("Denied", { exact: false }));
+        await page.keyboard.press("Escape");
+        await shown(page.getByRole("button", { name: "Assistant" }));
+        expect(found).toEqual([]);
+      } finally {
+        fake.answer = previous;
+        await api("PATCH", "/v1/ai/settings", { assistant: false });
+      }
+    },
+    STEP,
+  );
 });

@@ -5,7 +5,12 @@
  * client, exactly as it would to OpenAI, vLLM, Ollama or llama-server.
  */
 
-export type ChatMessage = { role: string; content: string | null };
+export type ChatMessage = {
+  role: string;
+  content: string | null;
+  tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+};
 export type ChatRequest = {
   model: string;
   messages: ChatMessage[];
@@ -21,6 +26,8 @@ export type FakeAnswer =
   | { text: string }
   | { json: unknown }
   | { tool: { name: string; arguments: unknown } }
+  /** Several tool calls in one answer (ids `call_<n>` unless given), optionally after some text. */
+  | { tools: Array<{ id?: string; name: string; arguments: unknown }>; text?: string }
   | { status: number; message?: string; headers?: Record<string, string> };
 
 export type RecordedRequest = { path: string; authorization: string | null; body: ChatRequest & { input?: unknown } };
@@ -115,8 +122,77 @@ export async function startFakeAi(): Promise<FakeAi> {
       if (!path.endsWith("/chat/completions")) return error(404, "not found");
       const answer = fake.answer(body);
       if ("status" in answer) return error(answer.status, answer.message ?? "fake error", answer.headers);
-      const promptTokens = tokensOf(body.messages.map((m) => m.content ?? "").join("\n"));
+      const promptTokens = tokensOf(
+        body.messages.map((m) => (m.content ?? "") + (m.tool_calls ? JSON.stringify(m.tool_calls) : "")).join("\n") +
+          (body.tools ? JSON.stringify(body.tools) : ""),
+      );
       const created = Math.floor(performance.timeOrigin / 1000);
+      if ("tools" in answer || ("tool" in answer && body.stream)) {
+        const calls = ("tools" in answer ? answer.tools : [answer.tool]).map((t, i) => ({
+          id: ("id" in t && t.id) || `call_${fake.requests.length}_${i + 1}`,
+          type: "function",
+          function: { name: t.name, arguments: JSON.stringify(t.arguments) },
+        }));
+        const lead = "tools" in answer ? (answer.text ?? "") : "";
+        const usage = {
+          prompt_tokens: promptTokens,
+          completion_tokens: tokensOf(lead + calls.map((c) => c.function.arguments).join("")),
+          total_tokens: 0,
+        };
+        if (!body.stream)
+          return Response.json({
+            id: "chatcmpl-fake",
+            object: "chat.completion",
+            created,
+            model: body.model,
+            choices: [
+              {
+                index: 0,
+                finish_reason: "tool_calls",
+                message: { role: "assistant", content: lead || null, tool_calls: calls },
+              },
+            ],
+            usage,
+          });
+        const enc = new TextEncoder();
+        const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created, model: body.model };
+        const frames: unknown[] = [];
+        if (lead) frames.push({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: lead } }] });
+        calls.forEach((c, index) => {
+          const half = Math.ceil(c.function.arguments.length / 2);
+          frames.push({
+            ...base,
+            choices: [
+              {
+                index: 0,
+                delta: {
+                  tool_calls: [
+                    {
+                      index,
+                      id: c.id,
+                      type: "function",
+                      function: { name: c.function.name, arguments: c.function.arguments.slice(0, half) },
+                    },
+                  ],
+                },
+              },
+            ],
+          });
+          frames.push({
+            ...base,
+            choices: [
+              {
+                index: 0,
+                delta: { tool_calls: [{ index, function: { arguments: c.function.arguments.slice(half) } }] },
+              },
+            ],
+          });
+        });
+        frames.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
+        frames.push({ ...base, choices: [], usage });
+        const text = `${frames.map((f) => `data: ${JSON.stringify(f)}\n\n`).join("")}data: [DONE]\n\n`;
+        return new Response(enc.encode(text), { headers: { "content-type": "text/event-stream" } });
+      }
       if ("tool" in answer) {
         const args = JSON.stringify(answer.tool.arguments);
         return Response.json({

@@ -45,6 +45,7 @@ function AiSettingsForm({ config }: { config: AiConfig }) {
       auto_triage: checked("auto_triage"),
       auto_summarize: checked("auto_summarize"),
       widget_answers: checked("widget_answers"),
+      assistant: checked("assistant"),
       tone: String(form.get("tone") ?? "").trim() || "friendly",
       reply_language: String(form.get("reply_language") ?? "auto"),
       instructions: String(form.get("instructions") ?? ""),
@@ -94,6 +95,10 @@ function AiSettingsForm({ config }: { config: AiConfig }) {
         <label className="check">
           <input type="checkbox" name="widget_answers" defaultChecked={f.widget_answers} /> Answer chat visitors from
           published articles
+        </label>
+        <label className="check">
+          <input type="checkbox" name="assistant" defaultChecked={f.assistant} /> Assistant for agents (it proposes
+          changes; a person approves each one)
         </label>
         <Field label="Tone" name="tone" error={save.error} hint="friendly, professional, concise, or your own words">
           <input name="tone" defaultValue={f.tone} maxLength={200} />

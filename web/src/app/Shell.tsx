@@ -1,3 +1,4 @@
+import { AssistantPanel } from "../assistant/AssistantPanel";
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import { api, refreshSession, setSession, setWorkspace } from "../lib/api/client";
@@ -195,6 +196,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <GlobalSearch onClose={() => setSearching(false)} />
         </Suspense>
       )}
+      <AssistantPanel />
     </div>
   );
 }
@@ -355,6 +357,7 @@ const SHORTCUTS: Array<[string, string]> = [
   ["Esc", "Back to the list"],
   ["⌘/Ctrl + Enter", "Send"],
   ["/shortcut", "Insert a saved reply (in the composer)"],
+  ["Ctrl/⌘ + J", "Open or close the assistant"],
   ["?", "This help"],
 ];
 

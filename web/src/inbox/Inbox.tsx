@@ -1,3 +1,4 @@
+import { AssistantTips } from "../assistant/AssistantTips";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api, qs } from "../lib/api/client";
@@ -115,6 +116,7 @@ export function Inbox({ folder }: { folder: string }) {
           </button>
         )}
       </header>
+      <AssistantTips />
       <FilterBar filters={filters} onChange={setFilters} onSaveView={() => setSaving(true)} />
       {selected.size > 0 && (
         <BulkBar

@@ -2628,6 +2628,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assistant/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your assistant conversations, newest first (at most 100)
+         * @description Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         */
+        get: operations["getAssistantSessions"];
+        put?: never;
+        /**
+         * Start a conversation
+         * @description Body `{ title? }`; without a title the first message names it. Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         */
+        post: operations["postAssistantSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation: its turns with their steps and any pending approval
+         * @description Another user's conversation answers 404. The pending approval's token is not shown again (it was in the run's `approval`). Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         */
+        get: operations["getAssistantSessionsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a conversation and its approvals
+         * @description 409 `assistant_busy` while it runs. Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         */
+        delete: operations["deleteAssistantSessionsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a conversation
+         * @description Body `{ title }` (1 to 200 characters). Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         */
+        patch: operations["patchAssistantSessionsById"];
+        trace?: never;
+    };
+    "/v1/assistant/sessions/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message: the assistant looks things up and may propose a change
+         * @description 30 messages a minute per person (429). A new message expires a pending approval (its step becomes `expired`). With `Accept: text/event-stream` the run streams `session`, `text` ({ text }), `tool` (a step, at its start and end), `approval` ({ action_id, call_id, tool, preview, token, expires_at }), `done` ({ status }) and `error` (a problem body; the stream ends); without it one object `{ session, text, steps, approval, status }`. Errors found before the first piece of output (404, 409 `assistant_busy`, 429, 501 `ai_unsupported`, provider failures) answer as plain HTTP errors. Tool results are bounded (pages of at most 20 tickets, 15 messages of at most 1500 characters, at most 6000 characters a result, truncated with a note). Change tools are offered only when the person's message asks for a change; every change is a preview awaiting approval. Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         */
+        post: operations["postAssistantSessionsByIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/actions/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or deny a proposed change; the run continues
+         * @description The token is bound to the action, the person, their sign-in session and the workspace, and lasts 15 minutes: a wrong token (or another sign-in session) answers 403 `approval_invalid`, an expired one too (and the approval becomes `expired`); a second decision 409 `approval_not_pending`. Approve performs the change through the regular service functions with the person's permissions (a change they could not make fails as it would for them, and the approval is spent); activities carry actor `ai` with the approving user; audit `assistant.action` records approvals, denials and failures. With `Accept: text/event-stream` the run streams `session`, `text` ({ text }), `tool` (a step, at its start and end), `approval` ({ action_id, call_id, tool, preview, token, expires_at }), `done` ({ status }) and `error` (a problem body; the stream ends); without it one object `{ session, text, steps, approval, status }`. Errors found before the first piece of output (404, 409 `assistant_busy`, 429, 501 `ai_unsupported`, provider failures) answer as plain HTTP errors. Tool results are bounded (pages of at most 20 tickets, 15 messages of at most 1500 characters, at most 6000 characters a result, truncated with a note). Change tools are offered only when the person's message asks for a change; every change is a preview awaiting approval. Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         */
+        post: operations["postAssistantActionsByIdDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/tips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tips from counts (no model call, free)
+         * @description Tips with a count of zero are left out. `sla_breached`: open tickets that missed a deadline; `sla_due_soon`: due within an hour; `sla_at_risk`: due within 4 hours with triage's stored sla_risk at least 0.6; `unassigned_old`: open and unassigned for over 24 hours; `mine_waiting`: open, assigned to you, the customer wrote last. Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         */
+        get: operations["getAssistantTips"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/billing": {
         parameters: {
             query?: never;
@@ -14647,6 +14759,469 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAssistantSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            title: string;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAssistantSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAssistantSessionsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        created_at: string;
+                        updated_at: string;
+                        turns: {
+                            id: string;
+                            /** @enum {string} */
+                            role: "user" | "assistant";
+                            text: string;
+                            steps: {
+                                id: string;
+                                tool: string;
+                                label: string;
+                                /** @enum {string} */
+                                status: "running" | "done" | "error" | "awaiting_approval" | "approved" | "denied" | "expired";
+                                summary?: string;
+                                refs?: {
+                                    kind: string;
+                                    id: string;
+                                    label: string;
+                                    number?: number;
+                                }[];
+                                action_id?: string;
+                            }[];
+                            created_at: string;
+                        }[];
+                        approval: {
+                            action_id: string;
+                            call_id: string;
+                            tool: string;
+                            status: string;
+                            preview: {
+                                title: string;
+                                summary: string;
+                                changes: {
+                                    field: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                targets: {
+                                    kind: string;
+                                    id: string;
+                                    label: string;
+                                    number?: number;
+                                }[];
+                                external: boolean;
+                                body?: string;
+                                total?: number;
+                            };
+                            expires_at: string;
+                            token?: string;
+                        } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteAssistantSessionsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchAssistantSessionsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAssistantSessionsByIdMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                    context?: {
+                        path?: string;
+                        page?: string;
+                        folder?: string;
+                        view_id?: string;
+                        ticket_id?: string;
+                        filters?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: {
+                            id: string;
+                            title: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        text: string;
+                        steps: {
+                            id: string;
+                            tool: string;
+                            label: string;
+                            /** @enum {string} */
+                            status: "running" | "done" | "error" | "awaiting_approval" | "approved" | "denied" | "expired";
+                            summary?: string;
+                            refs?: {
+                                kind: string;
+                                id: string;
+                                label: string;
+                                number?: number;
+                            }[];
+                            action_id?: string;
+                        }[];
+                        approval: {
+                            action_id: string;
+                            call_id: string;
+                            tool: string;
+                            status: string;
+                            preview: {
+                                title: string;
+                                summary: string;
+                                changes: {
+                                    field: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                targets: {
+                                    kind: string;
+                                    id: string;
+                                    label: string;
+                                    number?: number;
+                                }[];
+                                external: boolean;
+                                body?: string;
+                                total?: number;
+                            };
+                            expires_at: string;
+                            token?: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "complete" | "awaiting_approval";
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAssistantActionsByIdDecision: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "approve" | "deny";
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: {
+                            id: string;
+                            title: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        text: string;
+                        steps: {
+                            id: string;
+                            tool: string;
+                            label: string;
+                            /** @enum {string} */
+                            status: "running" | "done" | "error" | "awaiting_approval" | "approved" | "denied" | "expired";
+                            summary?: string;
+                            refs?: {
+                                kind: string;
+                                id: string;
+                                label: string;
+                                number?: number;
+                            }[];
+                            action_id?: string;
+                        }[];
+                        approval: {
+                            action_id: string;
+                            call_id: string;
+                            tool: string;
+                            status: string;
+                            preview: {
+                                title: string;
+                                summary: string;
+                                changes: {
+                                    field: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                targets: {
+                                    kind: string;
+                                    id: string;
+                                    label: string;
+                                    number?: number;
+                                }[];
+                                external: boolean;
+                                body?: string;
+                                total?: number;
+                            };
+                            expires_at: string;
+                            token?: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "complete" | "awaiting_approval";
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAssistantTips: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tips: {
+                            /** @enum {string} */
+                            key: "sla_breached" | "sla_due_soon" | "sla_at_risk" | "unassigned_old" | "mine_waiting";
+                            text: string;
+                            prompt: string;
+                            /** @enum {string} */
+                            severity: "critical" | "warning" | "info";
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
         };
     };

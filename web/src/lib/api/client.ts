@@ -204,3 +204,49 @@ export async function apiStream<T>(
   }
   throw toError(502, { code: "stream_ended", detail: "The answer stopped before it was complete." });
 }
+
+/**
+ * POSTs and reads a Server-Sent Events answer, handing every event (name and parsed data) to
+ * `onEvent` until the stream ends; an `error` event or a failed status rejects with the problem.
+ */
+export async function apiEvents(
+  path: string,
+  body: unknown,
+  onEvent: (event: string, data: unknown) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const send = () => {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    if (auth.accessToken) headers.authorization = `Bearer ${auth.accessToken}`;
+    if (auth.workspaceId) headers["desk-workspace"] = auth.workspaceId;
+    return raw(`/v1${path}`, { method: "POST", headers, body: JSON.stringify(body), signal });
+  };
+  let response = await send();
+  if (response.status === 401 && auth.accessToken) {
+    if (await refreshSession()) response = await send();
+    else setSession(null);
+  }
+  if (!response.ok || !response.body) throw toError(response.status, await parse(response));
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end = buffer.indexOf("\n\n");
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf("\n\n");
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+      const data = block
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
+      const parsed: unknown = data ? JSON.parse(data) : null;
+      if (event === "error") throw toError((parsed as { status?: number })?.status ?? 502, parsed);
+      onEvent(event, parsed);
+    }
+  }
+}

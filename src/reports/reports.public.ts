@@ -1,0 +1,2 @@
+/** What other features may use of reports: the overview figures over a range (the assistant's reports tool). */
+export { overviewReport, reportRange } from "./reports.service";
