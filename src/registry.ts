@@ -1,4 +1,5 @@
 import { aiModule } from "./ai/ai.module";
+import { semanticSearchModule } from "./semantic-search/semantic-search.module";
 import { apiKeysModule } from "./api-keys/api-keys.module";
 import { billingModule } from "./billing/billing.module";
 import { attachmentsModule } from "./attachments/attachments.module";
@@ -65,5 +66,6 @@ export const modules: FeatureModule[] = [
   savedRepliesModule,
   notificationsModule,
   aiModule(),
+  semanticSearchModule(),
   billingModule,
 ];

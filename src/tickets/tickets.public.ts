@@ -17,7 +17,13 @@ export const reportableTicketsSql = (db: Queryable, ctx: RequestContext): SQL =>
 export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";
 export { ticketScope } from "./tickets.list";
 export { queryText, TicketSchema, UserRefSchema, type TicketPatch } from "./tickets.schemas";
-export { SEARCH_RESULTS, searchTickets } from "./tickets.search";
+export {
+  liveTicketIdsAfter,
+  SEARCH_RESULTS,
+  searchTickets,
+  ticketTextsForEmbedding,
+  visibleTicketsAmong,
+} from "./tickets.search";
 export { CHANNELS, SEVERITIES, type TicketRow, type TicketStatus } from "./tickets.table";
 export {
   addMessage,

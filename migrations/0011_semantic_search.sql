@@ -1,0 +1,31 @@
+CREATE TABLE `semantic_dirty` (
+	`workspace_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`doc_id` text NOT NULL,
+	`source_text` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`marked_at` text NOT NULL,
+	PRIMARY KEY(`kind`, `doc_id`)
+);
+--> statement-breakpoint
+CREATE INDEX `semantic_dirty_ws_idx` ON `semantic_dirty` (`workspace_id`,`marked_at`);--> statement-breakpoint
+CREATE TABLE `semantic_state` (
+	`workspace_id` text PRIMARY KEY NOT NULL,
+	`model` text NOT NULL,
+	`backfill_after` text DEFAULT '' NOT NULL,
+	`backfilled_at` text
+);
+--> statement-breakpoint
+CREATE TABLE `semantic_vectors` (
+	`workspace_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`doc_id` text NOT NULL,
+	`model` text NOT NULL,
+	`vector` blob,
+	`source_text` text,
+	`seq` integer NOT NULL,
+	`embedded_at` text NOT NULL,
+	PRIMARY KEY(`kind`, `doc_id`)
+);
+--> statement-breakpoint
+CREATE INDEX `semantic_vectors_ws_seq_idx` ON `semantic_vectors` (`workspace_id`,`seq`);
