@@ -104,7 +104,7 @@ export const backfillJob = defineJob({
         if (ids.length) after = ids.at(-1)!;
         const finished = ids.length < BACKFILL_PAGE;
         saveState(tx, workspaceId, { model, backfillAfter: after, backfilledAt: finished ? now : null });
-        if (finished) kickEmbedding(tx, workspaceId);
+        if (finished) kickEmbedding(tx, workspaceId, deps.clock.now());
         return finished;
       });
       if (done) return;
@@ -121,13 +121,26 @@ export const sweepJob = defineJob({
   handler(_payload, { deps }: JobContext<Deps>) {
     if (!deps.config.ai?.embeddingModel) return;
     withTx(deps.db, (tx) => {
-      for (const workspaceId of workspacesWithDirty(tx)) kickEmbedding(tx, workspaceId);
+      for (const workspaceId of workspacesWithDirty(tx)) kickEmbedding(tx, workspaceId, deps.clock.now());
     });
   },
 });
 
-export const kickEmbedding = (tx: Tx, workspaceId: string) =>
-  enqueue(tx, embedJob, { workspace_id: workspaceId }, { workspaceId, uniqueKey: `semantic.embed:${workspaceId}` });
+/** Changes arriving together are embedded together: the job starts this long after the first mark. */
+export const EMBED_DEBOUNCE_MS = 10_000;
+
+/** Starts the workspace's embedding job shortly, unless one is already waiting (it will take the new marks). */
+export const kickEmbedding = (tx: Tx, workspaceId: string, now: Date) =>
+  enqueue(
+    tx,
+    embedJob,
+    { workspace_id: workspaceId },
+    {
+      workspaceId,
+      uniqueKey: `semantic.embed:${workspaceId}`,
+      runAt: new Date(now.getTime() + EMBED_DEBOUNCE_MS),
+    },
+  );
 
 /** Starts a workspace's backfill unless it is done on the current model (idempotent). */
 export function ensureBackfill(tx: Tx, workspaceId: string, model: string): void {
@@ -219,7 +232,7 @@ export const markChanged = defineConsumer<Deps>({
       }
     }
     ensureBackfill(tx, workspaceId, model);
-    kickEmbedding(tx, workspaceId);
+    kickEmbedding(tx, workspaceId, deps.clock.now());
   },
 });
 

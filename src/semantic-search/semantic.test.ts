@@ -11,7 +11,9 @@ import { modules } from "../registry";
 import { deleteTicket, updateTicket } from "../tickets/tickets.public";
 import { semanticSearchModule } from "./semantic-search.module";
 import { EMBED_BATCH } from "./semantic.jobs";
+import { EXACT_SCAN, nearest, packVector } from "./semantic.index";
 import { fuse } from "./semantic.service";
+import { forgetDocument, storeVector } from "./semantic.store";
 import { semanticDirty, semanticVectors } from "./semantic.table";
 
 /**
@@ -41,11 +43,16 @@ const vectorsOf = (d: TestDesk, workspaceId: string) =>
 const dirtyOf = (d: TestDesk, workspaceId: string) =>
   d.deps.db.select().from(semanticDirty).where(eq(semanticDirty.workspaceId, workspaceId)).all();
 
-/** Consumers, then the embedding jobs (a retried job's backoff is moved to now). */
+/** Consumers, then the embedding jobs (their debounce and a retried job's backoff moved to now). */
 async function settle(d: TestDesk) {
   await d.consumers.drain();
-  d.deps.db.$client.run("UPDATE jobs SET run_at = '2000-01-01T00:00:00.000Z' WHERE kind LIKE 'semantic.%'");
-  await d.jobs.drain();
+  // Twice: the backfill's run enqueues the (debounced) embedding job.
+  for (let round = 0; round < 2; round++) {
+    d.deps.db.$client.run(
+      "UPDATE jobs SET run_at = '2000-01-01T00:00:00.000Z' WHERE kind LIKE 'semantic.%' AND state = 'queued'",
+    );
+    await d.jobs.drain();
+  }
 }
 
 const search = (d: TestDesk, member: { headers: Record<string, string> }, q: string) =>
@@ -210,8 +217,10 @@ describe("searching", () => {
 
   test("full text alone when the provider fails on the query, with the same answer as /v1/search", async () => {
     const { owner, parcel } = await refundWorkspace();
-    fake.failNext(500);
-    const res = await search(desk, owner, "parcel");
+    fake.embedding = () => null;
+    const res = await search(desk, owner, "parcel").finally(() => {
+      fake.embedding = topicVector;
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("desk-search-mode")).toBe("full_text");
     const words = await desk.api("GET", "/v1/search?q=parcel", { headers: owner.headers });
@@ -283,5 +292,66 @@ describe("articles (the knowledge base's events)", () => {
     expect(articles()).toHaveLength(0);
     expect((await search(kb, owner, "money back")).body.articles).toEqual([]);
     await kb.stop();
+  });
+});
+
+describe("the vector index past EXACT_SCAN documents (binary prefilter, exact rescoring)", () => {
+  test("finds the same nearest documents as an exact scan, and catches up with later writes", async () => {
+    const { workspace } = await createWorkspaceWithOwner(desk);
+    const dims = 128;
+    let seed = 1;
+    const next = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647 - 0.5;
+    };
+    const topics = Array.from({ length: 50 }, () => Array.from({ length: dims }, next));
+    const docs = Array.from({ length: EXACT_SCAN + 5000 }, (_, i) => topics[i % 50]!.map((x) => x + next() * 0.8));
+    const insert = desk.deps.db.$client.prepare(
+      "INSERT INTO semantic_vectors (workspace_id, kind, doc_id, model, vector, source_text, seq, embedded_at) VALUES (?, 'ticket', ?, 'm', ?, NULL, ?, '')",
+    );
+    desk.deps.db.$client.transaction(() => {
+      docs.forEach((v, i) => {
+        insert.run(workspace.id, `doc-${i}`, packVector(v), i + 1);
+      });
+    })();
+    const exact = (q: number[]) => {
+      const unit = new Float32Array(new Uint8Array(packVector(q)).buffer);
+      return docs
+        .map((v, i) => {
+          const d = new Float32Array(new Uint8Array(packVector(v)).buffer);
+          let dot = 0;
+          for (let k = 0; k < dims; k++) dot += d[k]! * unit[k]!;
+          return { id: `doc-${i}`, dot };
+        })
+        .sort((a, b) => b.dot - a.dot)
+        .slice(0, 10)
+        .map((h) => h.id);
+    };
+    let found = 0;
+    for (let t = 0; t < 5; t++) {
+      const q = topics[t * 7]!.map((x) => x + next() * 0.8);
+      const hits = nearest(desk.deps.db, workspace.id, "m", q, { limit: 10, minScore: -1 });
+      const want = new Set(exact(q));
+      found += hits.filter((h) => want.has(h.id)).length;
+      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    }
+    expect(found).toBeGreaterThanOrEqual(48);
+    // A later write (a new document exactly on the query) is seen by the next query.
+    const q = topics[3]!;
+    withTx(desk.deps.db, (tx) =>
+      storeVector(tx, {
+        workspaceId: workspace.id,
+        kind: "ticket",
+        docId: "fresh",
+        model: "m",
+        vector: packVector(q),
+        now: "",
+      }),
+    );
+    expect(nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0 })[0]).toMatchObject({ id: "fresh" });
+    withTx(desk.deps.db, (tx) =>
+      forgetDocument(tx, { workspaceId: workspace.id, kind: "ticket", docId: "fresh", now: "" }),
+    );
+    expect(nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0 })[0]!.id).not.toBe("fresh");
   });
 });
