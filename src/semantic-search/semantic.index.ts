@@ -9,7 +9,7 @@ import { type SemanticKind, semanticVectors } from "./semantic.table";
  * distance of the sign bits picks about RESCORE candidates (XOR and a 16-bit popcount table: 12
  * words per document at 384 dims) and only those are scored exactly. bench/semantic-search.ts
  * measures both at 100,000 documents; sqlite-vec's vec0 (a brute-force scan in C over its shadow
- * tables) measured slower here than this scan, see docs/ai.md.
+ * tables) measured slower here than this scan, see docs/semantic-search.md.
  * The index is loaded on the first query and catches up by `seq` before each one, so writes from a
  * job runner in another process are seen too. Memory: documents × dims × 4.1 bytes (100,000 × 384
  * ≈ 159 MB), only for workspaces someone searched.
