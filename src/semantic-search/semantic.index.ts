@@ -31,12 +31,15 @@ export const EXACT_SCAN = 20_000;
 /** Candidates the binary prefilter keeps for exact scoring (at least; ties at the cut are kept too). */
 const RESCORE = 1000;
 
-/** Set bits of every 16-bit number. */
-const POPCOUNT16 = (() => {
+/** Set bits of every 16-bit number (built on the first prefiltered query: nothing at idle). */
+let popcount16: Uint8Array | null = null;
+function popcountTable(): Uint8Array {
+  if (popcount16) return popcount16;
   const table = new Uint8Array(65536);
   for (let i = 1; i < 65536; i++) table[i] = (i & 1) + table[i >> 1]!;
+  popcount16 = table;
   return table;
-})();
+}
 
 function signBits(vector: Float32Array, words: number, out: Uint32Array, at: number): void {
   out.fill(0, at, at + words);
@@ -173,6 +176,7 @@ function prefiltered(index: WorkspaceIndex, q: Float32Array): number[] {
   const distance = new Uint16Array(index.count);
   const histogram = new Uint32Array(index.dims + 1);
   const bits = index.bits;
+  const POPCOUNT16 = popcountTable();
   for (let slot = 0, base = 0; slot < index.count; slot++, base += words) {
     let h = 0;
     for (let w = 0; w < words; w++) {
