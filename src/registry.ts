@@ -1,5 +1,6 @@
 import { aiModule } from "./ai/ai.module";
 import { semanticSearchModule } from "./semantic-search/semantic-search.module";
+import { widgetAnswersModule } from "./widget-answers/widget-answers.module";
 import { apiKeysModule } from "./api-keys/api-keys.module";
 import { billingModule } from "./billing/billing.module";
 import { attachmentsModule } from "./attachments/attachments.module";
@@ -67,5 +68,6 @@ export const modules: FeatureModule[] = [
   notificationsModule,
   aiModule(),
   semanticSearchModule(),
+  widgetAnswersModule(),
   billingModule,
 ];

@@ -9,3 +9,4 @@ export {
   type VisitorArticle,
   type VisitorQuestion,
 } from "./widget-answers.service";
+export type { ArticlesForQuestion } from "./widget-answers.jobs";

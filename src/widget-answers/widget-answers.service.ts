@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import type { Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -16,7 +17,7 @@ import { DeskError } from "../lib/errors";
 import { adminIdsOfWorkspace } from "../members/members.public";
 import { notify } from "../notifications/notifications.public";
 import { ticketOfWorkspace } from "../tickets/tickets.public";
-import { widgetCapNotices } from "./widget-answers.table";
+import { widgetCapNotices, widgetHandoffs } from "./widget-answers.table";
 
 /** A published article the visitor may be answered from (the widget passes the help center's). */
 export type VisitorArticle = { title: string; url: string; text: string };
@@ -39,7 +40,8 @@ export type AnswerOutcome =
   | "no_articles"
   | "cap_reached"
   | "disabled"
-  | "provider_error";
+  | "provider_error"
+  | "handed_off";
 
 export type VisitorAnswer = {
   /** Text to post to the visitor as the AI agent, or null when people answer (off, cap, provider down). */
@@ -101,6 +103,7 @@ function monthOf(now: Date): { month: string; start: string } {
  * owners and admins) when the visitor asks for one, the model does not know or is unsure, or the
  * provider fails. Past `widget_monthly_cap_usd` (this UTC month's spend on the AI agent's cost
  * keys) it stays quiet and people answer; owners and admins hear `ai_cap_reached` once per month.
+ * Once a conversation was handed off, the AI stays quiet in it (`handed_off`).
  * Each model call is metered under the `answer` cost key. Changes nothing else: posting the answer
  * and routing the conversation are the caller's.
  */
@@ -109,6 +112,7 @@ export async function answerVisitor(deps: Deps, input: VisitorQuestion): Promise
   if (!deps.config.ai) return quiet("disabled");
   const ws = aiWorkspaceOf(deps, input.workspaceId);
   if (!ws.features.enabled || !ws.features.widget_answers) return quiet("disabled");
+  if (handedOff(deps, input.workspaceId, input.conversationTicketId)) return quiet("handed_off");
   if (capReached(deps, input.workspaceId, ws.capMicros)) return quiet("cap_reached");
 
   if (ASKS_FOR_PERSON.test(input.question)) return handOff(deps, input, "requested", HANDOFF_TEXT, []);
@@ -170,6 +174,15 @@ function handOff(
   sources: VisitorAnswer["sources"],
 ): VisitorAnswer {
   withTx(deps.db, (tx) => {
+    tx.insert(widgetHandoffs)
+      .values({
+        workspaceId: input.workspaceId,
+        ticketId: input.conversationTicketId,
+        reason: outcome,
+        createdAt: deps.clock.now().toISOString(),
+      })
+      .onConflictDoNothing()
+      .run();
     const ticket = ticketOfWorkspace(tx, input.workspaceId, input.conversationTicketId);
     const recipients = ticket?.assigneeId ? [ticket.assigneeId] : adminIdsOfWorkspace(tx, input.workspaceId);
     for (const userId of recipients)
@@ -187,6 +200,14 @@ function handOff(
   });
   return { answer: text, handoff: true, sources, outcome };
 }
+
+/** A conversation already handed to people: the AI agent does not answer in it again. */
+const handedOff = (deps: Deps, workspaceId: string, ticketId: string): boolean =>
+  deps.db
+    .select({ ticketId: widgetHandoffs.ticketId })
+    .from(widgetHandoffs)
+    .where(and(eq(widgetHandoffs.workspaceId, workspaceId), eq(widgetHandoffs.ticketId, ticketId)))
+    .get() !== undefined;
 
 /** True when this month's AI agent spend reached the cap (0 = no cap); announces it once per month. */
 function capReached(deps: Deps, workspaceId: string, capMicros: number): boolean {

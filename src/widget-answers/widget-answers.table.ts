@@ -12,3 +12,16 @@ export const widgetCapNotices = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.month] })],
 );
+
+/** Conversations handed to people: the AI agent stays quiet in them from then on. */
+export const widgetHandoffs = sqliteTable(
+  "widget_handoffs",
+  {
+    workspaceId: workspaceId(),
+    ticketId: text("ticket_id").notNull(),
+    /** Why: requested, not_known, low_confidence, no_articles, provider_error. */
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.ticketId] })],
+);

@@ -8,6 +8,10 @@ import { withTx } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { notificationsOf } from "../notifications/notifications.public";
 import { getTicket, updateTicket } from "../tickets/tickets.public";
+import { systemContext } from "../auth/context";
+import { modules } from "../registry";
+import { createTicket } from "../tickets/tickets.public";
+import { widgetAnswersModule } from "./widget-answers.module";
 import { answerVisitor, type VisitorArticle } from "./widget-answers.public";
 import { HANDOFF_TEXT, NOT_KNOWN_TEXT } from "./widget-answers.service";
 
@@ -116,7 +120,7 @@ describe("answerVisitor", () => {
     expect(notices(owner.id)).toHaveLength(0);
   });
 
-  test("hands off on request without calling the model; also when the model hears the request", async () => {
+  test("hands off on request without calling the model, then stays quiet in that conversation", async () => {
     const { owner, ask, notices } = await widgetWorkspace();
     const before = chatsNow();
     expect(await ask("Can I talk to a human please?")).toMatchObject({
@@ -124,13 +128,25 @@ describe("answerVisitor", () => {
       handoff: true,
       outcome: "requested",
     });
+    expect(await ask("Where is my order?")).toEqual({
+      answer: null,
+      handoff: true,
+      sources: [],
+      outcome: "handed_off",
+    });
     expect(chatsNow()).toBe(before);
+    expect(notices(owner.id).map((n) => n.data)).toMatchObject([{ reason: "requested" }]);
+  });
+
+  test("hands off when the model hears a request for a person", async () => {
+    const { owner, ask, notices } = await widgetWorkspace();
     modelSays({ answer: "Sure", handoff_requested: true });
     expect(await ask("Könnte mir bitte jemand persönlich helfen?")).toMatchObject({
+      answer: HANDOFF_TEXT,
       handoff: true,
       outcome: "requested",
     });
-    expect(notices(owner.id).map((n) => n.data)).toMatchObject([{ reason: "requested" }, { reason: "requested" }]);
+    expect(notices(owner.id).map((n) => n.data)).toMatchObject([{ reason: "requested" }]);
   });
 
   test("no published article: says it does not know without asking the model", async () => {
@@ -198,5 +214,59 @@ describe("answerVisitor", () => {
     } finally {
       clock.set(new Date("2026-03-10T12:00:00Z"));
     }
+  });
+});
+
+describe("the widget's consumer (wired with an article source)", () => {
+  test("a visitor's chat message gets the AI agent's public reply; email tickets and agents' messages do not", async () => {
+    const asked: string[] = [];
+    const wired = await startTestDesk({
+      env: fakeAiEnv(fake, { DESK_AI_MAX_RETRIES: "0" }),
+      clock,
+      modules: modules.map((m) =>
+        m.name === "widget-answers"
+          ? widgetAnswersModule({
+              articlesFor: (_deps, _workspaceId, question) => {
+                asked.push(question);
+                return ARTICLES;
+              },
+            })
+          : m,
+      ),
+    });
+    const { owner } = await createWorkspaceWithOwner(wired);
+    await wired.api("PATCH", "/v1/ai/settings", { headers: owner.headers, body: { widget_answers: true } });
+    modelSays({ answer: "Open the tracking page.", sources: [1] });
+    const open = (channel: "chat" | "email") =>
+      createTicket(
+        systemContext(owner.workspaceId),
+        {
+          subject: "Visitor",
+          contact: { email: `v-${channel}@example.com` },
+          channel,
+          body_text: "Where is my order?",
+          direction: "inbound",
+          author: { type: "contact" },
+        },
+        wired.deps,
+      );
+    const chat = open("chat");
+    const email = open("email");
+    await wired.consumers.drain();
+    await wired.jobs.drain();
+    const messagesOf = async (id: string) =>
+      (await wired.api("GET", `/v1/tickets/${id}/messages`, { headers: owner.headers })).body.data as Array<{
+        direction: string;
+        author: { type: string };
+        body_text: string;
+      }>;
+    const chatMessages = await messagesOf(chat.id);
+    expect(chatMessages.map((m) => [m.direction, m.author.type, m.body_text])).toEqual([
+      ["inbound", "contact", "Where is my order?"],
+      ["outbound", "system", "Open the tracking page.\n\nTracking your order: http://localhost/help/acme/tracking"],
+    ]);
+    expect(await messagesOf(email.id)).toHaveLength(1);
+    expect(asked).toEqual(["Where is my order?"]);
+    await wired.stop();
   });
 });
