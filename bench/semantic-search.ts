@@ -111,9 +111,15 @@ const stats = (times: number[]) => {
 };
 const queryText = (i: number) => `${words[i % words.length]} ${words[(i * 3) % words.length]} problem ${i}`;
 
+// The first query finds the index cold: it answers at once (full text) and loads in the background.
 started = performance.now();
-nearest(desk.deps.db, workspace.id, "text-embedding-3-small", vectorOf("warm up"), { limit: 50, minScore: 0.2 });
-console.log(`first query loads the index: ${(performance.now() - started).toFixed(0)} ms`);
+const firstRoute = await desk.api("GET", "/v1/ai/search?q=refund", { headers: owner.headers });
+console.log(
+  `first query (index cold): ${(performance.now() - started).toFixed(1)} ms, mode ${firstRoute.headers.get("desk-search-mode")}`,
+);
+while (!nearest(desk.deps.db, workspace.id, "text-embedding-3-small", vectorOf("warm up"), { limit: 1, minScore: 0 }))
+  await Bun.sleep(5);
+console.log(`index loaded in the background after ${(performance.now() - started).toFixed(0)} ms`);
 
 const scan: number[] = [];
 for (let i = 0; i < QUERIES; i++) {

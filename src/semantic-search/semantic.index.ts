@@ -24,6 +24,8 @@ type WorkspaceIndex = {
   bits: Uint32Array;
   keys: string[];
   slotOf: Map<string, number>;
+  /** Pages of a long backlog are being read in the background. */
+  loading: boolean;
 };
 
 /** Below this many documents every query scans exactly. */
@@ -100,8 +102,16 @@ function put(index: WorkspaceIndex, key: string, vector: Float32Array | null): v
   signBits(vector, index.words, index.bits, at * index.words);
 }
 
-/** Brings the workspace's index up to date with the stored vectors of `model` and answers it. */
-function current(db: Db, workspaceId: string, model: string): WorkspaceIndex {
+/** Rows read per step of loading an index (about 70 ms of the one JS thread at 384 numbers). */
+const LOAD_PAGE = 4000;
+
+/**
+ * Brings the workspace's index up to date with the stored vectors of `model` and answers it; null
+ * while it is still loading. Up to LOAD_PAGE new rows are read at once; a longer backlog (the first
+ * query of a large workspace, ~1.8 s at 100,000 documents) is read page by page in the background,
+ * yielding between pages, so no request waits for it: semantic search answers full text meanwhile.
+ */
+function current(db: Db, workspaceId: string, model: string): WorkspaceIndex | null {
   const indexes = indexesOf(db);
   let index = indexes.get(workspaceId);
   if (!index || index.model !== model) {
@@ -115,30 +125,51 @@ function current(db: Db, workspaceId: string, model: string): WorkspaceIndex {
       bits: new Uint32Array(0),
       keys: [],
       slotOf: new Map(),
+      loading: false,
     };
     indexes.set(workspaceId, index);
   }
-  // Raw statement, values as arrays: a first load of 100,000 rows through the query builder's
-  // object mapping costs seconds. Column names come from the table definition.
+  if (index.loading) return null;
+  if (readPage(db, workspaceId, index)) return index;
+  index.loading = true;
+  void loadRest(db, workspaceId, index);
+  return null;
+}
+
+async function loadRest(db: Db, workspaceId: string, index: WorkspaceIndex): Promise<void> {
+  try {
+    do await Bun.sleep(0);
+    while (!readPage(db, workspaceId, index));
+  } catch {
+    // The desk stopped (database closed): the index is dropped with it.
+  } finally {
+    index.loading = false;
+  }
+}
+
+/** Applies the next LOAD_PAGE stored rows newer than the index; true when nothing newer is left. */
+function readPage(db: Db, workspaceId: string, index: WorkspaceIndex): boolean {
+  // Raw statement, values as arrays: the query builder's object mapping costs seconds at 100,000
+  // rows. Column names come from the table definition.
   const v = semanticVectors;
-  const newer = db.$client
-    .query<Record<string, unknown>, [string, number]>(
+  const rows = db.$client
+    .query<Record<string, unknown>, [string, number, number]>(
       `SELECT ${v.kind.name}, ${v.docId.name}, ${v.model.name}, ${v.vector.name}, ${v.seq.name} FROM semantic_vectors
-       WHERE ${v.workspaceId.name} = ? AND ${v.seq.name} > ? ORDER BY ${v.seq.name}`,
+       WHERE ${v.workspaceId.name} = ? AND ${v.seq.name} > ? ORDER BY ${v.seq.name} LIMIT ?`,
     )
-    .values(workspaceId, index.seq) as Array<[SemanticKind, string, string, Uint8Array | null, number]>;
-  for (const [kind, docId, rowModel, vector, seq] of newer) {
-    put(index, `${kind}:${docId}`, vector && rowModel === model ? floatsOf(vector) : null);
+    .values(workspaceId, index.seq, LOAD_PAGE) as Array<[SemanticKind, string, string, Uint8Array | null, number]>;
+  for (const [kind, docId, rowModel, vector, seq] of rows) {
+    put(index, `${kind}:${docId}`, vector && rowModel === index.model ? floatsOf(vector) : null);
     index.seq = seq;
   }
-  return index;
+  return rows.length < LOAD_PAGE;
 }
 
 export type VectorHit = { kind: SemanticKind; id: string; score: number };
 
 /**
  * The `limit` documents nearest to `query` (cosine similarity, vectors being unit length) at or
- * above `minScore`, best first, optionally of one kind.
+ * above `minScore`, best first, optionally of one kind; null while the index is loading.
  */
 export function nearest(
   db: Db,
@@ -146,8 +177,9 @@ export function nearest(
   model: string,
   query: number[],
   options: { limit: number; minScore: number; kind?: SemanticKind },
-): VectorHit[] {
+): VectorHit[] | null {
   const index = current(db, workspaceId, model);
+  if (!index) return null;
   if (index.count === 0 || query.length !== index.dims) return [];
   const q = floatsOf(packVector(query));
   const prefix = options.kind ? `${options.kind}:` : null;
@@ -215,6 +247,6 @@ class TopK {
   }
 }
 
-/** How many documents of the workspace have a vector of `model` (the search answers hybrid when any). */
-export const indexedCount = (db: Db, workspaceId: string, model: string): number =>
-  current(db, workspaceId, model).count;
+/** How many documents of the workspace have a vector of `model` (hybrid when any); null while loading. */
+export const indexedCount = (db: Db, workspaceId: string, model: string): number | null =>
+  current(db, workspaceId, model)?.count ?? null;

@@ -69,7 +69,8 @@ async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?:
   const model = deps.config.ai?.embeddingModel;
   if (!model || !q.trim()) return null;
   withTx(deps.db, (tx) => ensureBackfill(tx, workspaceId, model));
-  if (indexedCount(deps.db, workspaceId, model) === 0) return null;
+  // Nothing embedded yet, or the index still loading (a large workspace's first query): full text.
+  if (!indexedCount(deps.db, workspaceId, model)) return null;
   let vector: number[] | undefined;
   try {
     vector = (await embed(deps, { workspaceId, texts: [q], signal }))?.[0];
