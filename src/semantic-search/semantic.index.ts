@@ -15,6 +15,7 @@ import { type SemanticKind, semanticVectors } from "./semantic.table";
  * ≈ 159 MB), only for workspaces someone searched.
  */
 type WorkspaceIndex = {
+  kind: SemanticKind;
   model: string;
   dims: number;
   words: number;
@@ -111,11 +112,13 @@ const LOAD_PAGE = 4000;
  * query of a large workspace, ~1.8 s at 100,000 documents) is read page by page in the background,
  * yielding between pages, so no request waits for it: semantic search answers full text meanwhile.
  */
-function current(db: Db, workspaceId: string, model: string): WorkspaceIndex | null {
+function current(db: Db, workspaceId: string, kind: SemanticKind, model: string): WorkspaceIndex | null {
   const indexes = indexesOf(db);
-  let index = indexes.get(workspaceId);
+  const name = `${workspaceId}:${kind}`;
+  let index = indexes.get(name);
   if (!index || index.model !== model) {
     index = {
+      kind,
       model,
       dims: 0,
       words: 0,
@@ -127,7 +130,7 @@ function current(db: Db, workspaceId: string, model: string): WorkspaceIndex | n
       slotOf: new Map(),
       loading: false,
     };
-    indexes.set(workspaceId, index);
+    indexes.set(name, index);
   }
   if (index.loading) return null;
   if (readPage(db, workspaceId, index)) return index;
@@ -153,11 +156,13 @@ function readPage(db: Db, workspaceId: string, index: WorkspaceIndex): boolean {
   // rows. Column names come from the table definition.
   const v = semanticVectors;
   const rows = db.$client
-    .query<Record<string, unknown>, [string, number, number]>(
+    .query<Record<string, unknown>, [string, string, number, number]>(
       `SELECT ${v.kind.name}, ${v.docId.name}, ${v.model.name}, ${v.vector.name}, ${v.seq.name} FROM semantic_vectors
-       WHERE ${v.workspaceId.name} = ? AND ${v.seq.name} > ? ORDER BY ${v.seq.name} LIMIT ?`,
+       WHERE ${v.workspaceId.name} = ? AND ${v.kind.name} = ? AND ${v.seq.name} > ? ORDER BY ${v.seq.name} LIMIT ?`,
     )
-    .values(workspaceId, index.seq, LOAD_PAGE) as Array<[SemanticKind, string, string, Uint8Array | null, number]>;
+    .values(workspaceId, index.kind, index.seq, LOAD_PAGE) as Array<
+    [SemanticKind, string, string, Uint8Array | null, number]
+  >;
   for (const [kind, docId, rowModel, vector, seq] of rows) {
     put(index, `${kind}:${docId}`, vector && rowModel === index.model ? floatsOf(vector) : null);
     index.seq = seq;
@@ -169,23 +174,23 @@ export type VectorHit = { kind: SemanticKind; id: string; score: number };
 
 /**
  * The `limit` documents nearest to `query` (cosine similarity, vectors being unit length) at or
- * above `minScore`, best first, optionally of one kind; null while the index is loading.
+ * above `minScore`, best first, among the workspace's documents of one kind (tickets and articles
+ * are separate indexes, so a few articles are never crowded out by many tickets); null while the
+ * index is loading.
  */
 export function nearest(
   db: Db,
   workspaceId: string,
   model: string,
   query: number[],
-  options: { limit: number; minScore: number; kind?: SemanticKind },
+  options: { limit: number; minScore: number; kind: SemanticKind },
 ): VectorHit[] | null {
-  const index = current(db, workspaceId, model);
+  const index = current(db, workspaceId, options.kind, model);
   if (!index) return null;
   if (index.count === 0 || query.length !== index.dims) return [];
   const q = floatsOf(packVector(query));
-  const prefix = options.kind ? `${options.kind}:` : null;
   const top = new TopK(options.limit, options.minScore);
   const score = (slot: number) => {
-    if (prefix && !index.keys[slot]!.startsWith(prefix)) return;
     const base = slot * index.dims;
     let dot = 0;
     for (let d = 0; d < index.dims; d++) dot += index.matrix[base + d]! * q[d]!;
@@ -248,5 +253,5 @@ class TopK {
 }
 
 /** How many documents of the workspace have a vector of `model` (hybrid when any); null while loading. */
-export const indexedCount = (db: Db, workspaceId: string, model: string): number | null =>
-  current(db, workspaceId, model)?.count ?? null;
+export const indexedCount = (db: Db, workspaceId: string, kind: SemanticKind, model: string): number | null =>
+  current(db, workspaceId, kind, model)?.count ?? null;

@@ -5,7 +5,7 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { embed, requireAi } from "../ai/ai.public";
 import { SEARCH_RESULTS, searchTickets, visibleTicketsAmong, type TicketJson } from "../tickets/tickets.public";
-import { indexedCount, nearest } from "./semantic.index";
+import { indexedCount, nearest, type VectorHit } from "./semantic.index";
 import { ensureBackfill } from "./semantic.jobs";
 
 /** Candidates each ranking contributes to the fusion. */
@@ -52,8 +52,8 @@ export async function semanticSearch(
   const hits = await semanticHits(deps, ctx.workspaceId, q, signal);
   if (!hits)
     return { result: { tickets: fullText.slice(0, SEARCH_RESULTS), contacts, articles: [] }, mode: "full_text" };
-  const ticketIds = fuse([fullText.map((t) => t.id), hits.filter((h) => h.kind === "ticket").map((h) => h.id)]);
-  const articleIds = hits.filter((h) => h.kind === "article").map((h) => h.id);
+  const ticketIds = fuse([fullText.map((t) => t.id), hits.ticket.map((h) => h.id)]);
+  const articleIds = hits.article.map((h) => h.id);
   return {
     result: {
       tickets: visibleTicketsAmong(db, ctx, ticketIds, SEARCH_RESULTS),
@@ -64,13 +64,14 @@ export async function semanticSearch(
   };
 }
 
-/** The semantic ranking, or null when embeddings are unavailable for this workspace right now. */
+/** The semantic rankings (tickets, articles), or null when embeddings are unavailable for this workspace now. */
 async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?: AbortSignal) {
   const model = deps.config.ai?.embeddingModel;
   if (!model || !q.trim()) return null;
   withTx(deps.db, (tx) => ensureBackfill(tx, workspaceId, model));
-  // Nothing embedded yet, or the index still loading (a large workspace's first query): full text.
-  if (!indexedCount(deps.db, workspaceId, model)) return null;
+  // Nothing embedded yet, or the indexes still loading (a large workspace's first query): full text.
+  const kinds = (["ticket", "article"] as const).filter((kind) => indexedCount(deps.db, workspaceId, kind, model));
+  if (kinds.length === 0) return null;
   let vector: number[] | undefined;
   try {
     vector = (await embed(deps, { workspaceId, texts: [q], signal }))?.[0];
@@ -79,5 +80,9 @@ async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?:
     return null;
   }
   if (!vector) return null;
-  return nearest(deps.db, workspaceId, model, vector, { limit: CANDIDATES, minScore: MIN_SIMILARITY });
+  const hits = { ticket: [] as VectorHit[], article: [] as VectorHit[] };
+  for (const kind of kinds)
+    hits[kind] =
+      nearest(deps.db, workspaceId, model, vector, { limit: CANDIDATES, minScore: MIN_SIMILARITY, kind }) ?? [];
+  return hits;
 }

@@ -328,17 +328,19 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
         .map((h) => h.id);
     };
     // A backlog longer than a page loads in the background: meanwhile the index answers null (full text).
-    expect(nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 10, minScore: -1 })).toBeNull();
+    expect(
+      nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 10, minScore: -1, kind: "ticket" }),
+    ).toBeNull();
     const deadline = performance.now() + 10_000;
     while (
-      !nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 1, minScore: -1 }) &&
+      !nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 1, minScore: -1, kind: "ticket" }) &&
       performance.now() < deadline
     )
       await Bun.sleep(10);
     let found = 0;
     for (let t = 0; t < 5; t++) {
       const q = topics[t * 7]!.map((x) => x + next() * 0.8);
-      const hits = nearest(desk.deps.db, workspace.id, "m", q, { limit: 10, minScore: -1 })!;
+      const hits = nearest(desk.deps.db, workspace.id, "m", q, { limit: 10, minScore: -1, kind: "ticket" })!;
       const want = new Set(exact(q));
       found += hits.filter((h) => want.has(h.id)).length;
       expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
@@ -356,10 +358,14 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
         now: "",
       }),
     );
-    expect(nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0 })![0]).toMatchObject({ id: "fresh" });
+    expect(nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket" })![0]).toMatchObject({
+      id: "fresh",
+    });
     withTx(desk.deps.db, (tx) =>
       forgetDocument(tx, { workspaceId: workspace.id, kind: "ticket", docId: "fresh", now: "" }),
     );
-    expect(nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0 })![0]!.id).not.toBe("fresh");
+    expect(nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket" })![0]!.id).not.toBe(
+      "fresh",
+    );
   });
 });
