@@ -14,12 +14,13 @@ import m10 from "./0010_ai.sql" with { type: "text" };
 import m11 from "./0011_semantic_search.sql" with { type: "text" };
 import m12 from "./0012_widget_answers.sql" with { type: "text" };
 import m13 from "./0013_widget_answers.sql" with { type: "text" };
-import m14 from "./custom/0100_search_tickets.sql" with { type: "text" };
-import m15 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
-import m16 from "./custom/0102_ticket_counts.sql" with { type: "text" };
-import m17 from "./custom/0103_search_staging.sql" with { type: "text" };
-import m18 from "./custom/0104_ticket_counts_snoozed.sql" with { type: "text" };
-import m19 from "./custom/0105_search_companies.sql" with { type: "text" };
+import m14 from "./0014_semantic_index_by_kind.sql" with { type: "text" };
+import m15 from "./custom/0100_search_tickets.sql" with { type: "text" };
+import m16 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
+import m17 from "./custom/0102_ticket_counts.sql" with { type: "text" };
+import m18 from "./custom/0103_search_staging.sql" with { type: "text" };
+import m19 from "./custom/0104_ticket_counts_snoozed.sql" with { type: "text" };
+import m20 from "./custom/0105_search_companies.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -36,10 +37,11 @@ export const migrations: Migration[] = [
   { tag: "0011_semantic_search", sql: m11 },
   { tag: "0012_widget_answers", sql: m12 },
   { tag: "0013_widget_answers", sql: m13 },
-  { tag: "custom/0100_search_tickets", sql: m14 },
-  { tag: "custom/0101_search_contacts_fields", sql: m15 },
-  { tag: "custom/0102_ticket_counts", sql: m16 },
-  { tag: "custom/0103_search_staging", sql: m17 },
-  { tag: "custom/0104_ticket_counts_snoozed", sql: m18 },
-  { tag: "custom/0105_search_companies", sql: m19 },
+  { tag: "0014_semantic_index_by_kind", sql: m14 },
+  { tag: "custom/0100_search_tickets", sql: m15 },
+  { tag: "custom/0101_search_contacts_fields", sql: m16 },
+  { tag: "custom/0102_ticket_counts", sql: m17 },
+  { tag: "custom/0103_search_staging", sql: m18 },
+  { tag: "custom/0104_ticket_counts_snoozed", sql: m19 },
+  { tag: "custom/0105_search_companies", sql: m20 },
 ];

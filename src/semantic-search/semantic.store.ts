@@ -22,12 +22,13 @@ export function markDirty(
     .run();
 }
 
-const nextSeq = (db: Queryable, workspaceId: string): number =>
+/** The next `seq` of a workspace's documents of one kind (each kind is an index of its own). */
+const nextSeq = (db: Queryable, workspaceId: string, kind: SemanticKind): number =>
   Number(
     db
       .select({ seq: sql<number>`coalesce(max(${semanticVectors.seq}), 0) + 1` })
       .from(semanticVectors)
-      .where(eq(semanticVectors.workspaceId, workspaceId))
+      .where(and(eq(semanticVectors.workspaceId, workspaceId), eq(semanticVectors.kind, kind)))
       .get()?.seq ?? 1,
   );
 
@@ -44,7 +45,7 @@ export function storeVector(
     now: string;
   },
 ): void {
-  const seq = nextSeq(db, input.workspaceId);
+  const seq = nextSeq(db, input.workspaceId, input.kind);
   const values = {
     workspaceId: input.workspaceId,
     kind: input.kind,

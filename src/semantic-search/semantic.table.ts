@@ -6,8 +6,9 @@ export type SemanticKind = (typeof SEMANTIC_KINDS)[number];
 
 /**
  * One embedding per document (a ticket's subject and customer text, or a published article), unit
- * length, little-endian float32. `seq` grows with every write of the workspace (a deletion keeps the
- * row with a null vector), so every process's in-memory index catches up by reading what is newer.
+ * length, little-endian float32. `seq` grows with every write of the workspace's documents of that
+ * kind (a deletion keeps the row with a null vector), so every process's in-memory index catches up
+ * by reading what is newer.
  */
 export const semanticVectors = sqliteTable(
   "semantic_vectors",
@@ -22,7 +23,10 @@ export const semanticVectors = sqliteTable(
     seq: integer("seq").notNull(),
     embeddedAt: text("embedded_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.kind, t.docId] }), index("semantic_vectors_ws_seq_idx").on(t.workspaceId, t.seq)],
+  (t) => [
+    primaryKey({ columns: [t.kind, t.docId] }),
+    index("semantic_vectors_ws_kind_seq_idx").on(t.workspaceId, t.kind, t.seq),
+  ],
 );
 
 /** Documents waiting to be (re-)embedded: the embedding job's queue, kept until their vector is stored. */
