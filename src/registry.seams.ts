@@ -8,6 +8,8 @@ import { featuredArticles, publishedArticleBySlug, searchPublishedArticles } fro
 import type { OnboardingProbes } from "./onboarding/onboarding.public";
 import { triageSettingsOf } from "./triage/triage.public";
 import { widgetHasVisitors } from "./widget/widget.public";
+import type { ArticlesForQuestion } from "./widget-answers/widget-answers.public";
+import type { Deps } from "./deps";
 import { workspaceRefOf } from "./workspaces/workspaces.public";
 
 /**
@@ -16,8 +18,13 @@ import { workspaceRefOf } from "./workspaces/workspaces.public";
  * the seam type its user declared.
  */
 
-/** Drafts and answers ground on the workspace's published articles, linked on its help center. */
-export const kbGrounding: GroundingSources = (deps, { workspaceId, query, limit }) => {
+/** The workspace's published articles a query finds, linked on its help center. */
+function publishedArticlesFor(
+  deps: Pick<Deps, "db" | "config">,
+  workspaceId: string,
+  query: string,
+  limit: number,
+): Array<{ article_id: string; title: string; url: string; text: string }> {
   const workspace = workspaceRefOf(deps.db, workspaceId);
   if (!workspace) return [];
   return searchPublishedArticles(deps.db, workspaceId, query, limit).flatMap((found) => {
@@ -32,7 +39,15 @@ export const kbGrounding: GroundingSources = (deps, { workspaceId, query, limit 
       },
     ];
   });
-};
+}
+
+/** Drafts and answers ground on the workspace's published articles, linked on its help center. */
+export const kbGrounding: GroundingSources = (deps, { workspaceId, query, limit }) =>
+  publishedArticlesFor(deps, workspaceId, query, limit);
+
+/** The chat widget's AI answers from the published articles the visitor's question finds. */
+export const widgetArticles: ArticlesForQuestion = (deps, workspaceId, question) =>
+  publishedArticlesFor(deps, workspaceId, question, 5).map(({ title, url, text }) => ({ title, url, text }));
 
 /** Triage runs obey the workspace's triage settings (GET/PATCH /v1/triage). */
 export const triageSettings: TriageSettingsReader = (db, workspaceId) => {

@@ -1,6 +1,8 @@
 import { aiModule } from "./ai/ai.module";
 import { assistantModule } from "./assistant/assistant.module";
 import { openSlaClocksOf } from "./sla/sla.public";
+import { semanticSearchModule } from "./semantic-search/semantic-search.module";
+import { widgetAnswersModule } from "./widget-answers/widget-answers.module";
 import { apiKeysModule } from "./api-keys/api-keys.module";
 import { assignmentModule } from "./assignment/assignment.module";
 import { billingModule } from "./billing/billing.module";
@@ -27,7 +29,15 @@ import { copyPictureFromUrl } from "./pictures/pictures.public";
 import { membersModule } from "./members/members.module";
 import { notificationsModule } from "./notifications/notifications.module";
 import type { FeatureModule } from "./module";
-import { assignAfterTriage, automationAi, kbGrounding, onboardingProbes, triageSettings } from "./registry.seams";
+import {
+  assignAfterTriage,
+  automationAi,
+  kbGrounding,
+  onboardingProbes,
+  triageSettings,
+  widgetArticles,
+} from "./registry.seams";
+import { articlesByIds } from "./kb/kb.public";
 import { outboundModule } from "./outbound/outbound.module";
 import { reportsModule } from "./reports/reports.module";
 import { savedRepliesModule } from "./saved-replies/saved-replies.module";
@@ -95,6 +105,8 @@ export const modules: FeatureModule[] = [
   assignmentModule,
   aiModule({ groundingSources: kbGrounding, triageSettings, assignAfterTriage }),
   assistantModule({ slaClocks: openSlaClocksOf }),
+  semanticSearchModule({ articlesById: articlesByIds }),
+  widgetAnswersModule({ articlesFor: widgetArticles }),
   billingModule,
   csatModule,
   lifecycleModule,

@@ -8,6 +8,7 @@ export { recordUsage, spentSince, usageBetween, type UsageFeature, type UsageInp
 export { costMicros, microsToUsd, modelInfo, COST_KEYS, type CostKey } from "./ai.prices";
 export { aiWorkspaceOf, requireAi, type AiFeatures, type AiWorkspace } from "./ai.settings";
 export { aiJudge, aiTriage, MAX_DECIDE_QUESTIONS, type AiJudge, type AiJudgement } from "./ai.judge";
+export { dataBlock, system, toneLine, user, workspaceInstructions } from "./ai.prompts";
 export type { GroundingSource, GroundingSources } from "./ai.context";
 export type {
   AssignAfterTriage,

@@ -12,5 +12,5 @@ export {
   type PublishedArticle,
   type PublishedArticleSummary,
 } from "./kb.published";
-export { searchArticles } from "./kb.global-search";
+export { articlesByIds, searchArticles } from "./kb.global-search";
 export { KbArticleSchema, KbCollectionSchema } from "./kb.schemas";

@@ -62,7 +62,13 @@ export {
   type TicketListInput,
   type TicketPatch,
 } from "./tickets.schemas";
-export { SEARCH_RESULTS, searchTickets } from "./tickets.search";
+export {
+  liveTicketIdsAfter,
+  SEARCH_RESULTS,
+  searchTickets,
+  ticketTextsForEmbedding,
+  visibleTicketsAmong,
+} from "./tickets.search";
 export {
   CHANNELS,
   PRIORITIES,

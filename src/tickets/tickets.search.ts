@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import {
@@ -10,7 +10,9 @@ import {
   type SearchPlan,
 } from "../search/search.public";
 import { presentTickets, type TicketJson } from "./tickets.present";
+import { messages } from "./messages.table";
 import { ticketScope } from "./tickets.list";
+import { liveTicket } from "./tickets.repo";
 import { tickets } from "./tickets.table";
 
 export const SEARCH_RESULTS = 5;
@@ -90,3 +92,71 @@ function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number): SQL 
       UNION ALL
       ${contactTicketsSql(plan, ctx.workspaceId, cap, limit, sql`t.id, ${contactScore}`, precise)}`;
 }
+
+/**
+ * The tickets among `ids` the caller may see (the list's scope, spam left out), presented in the
+ * order given: semantic search ranks ids outside SQL and keeps only what the tickets list would show.
+ */
+export function visibleTicketsAmong(db: Queryable, ctx: RequestContext, ids: string[], limit: number): TicketJson[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .select()
+    .from(tickets)
+    .where(and(inArray(tickets.id, ids), ...ticketScope(db, ctx), eq(tickets.spam, false)))
+    .all();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.flatMap((id) => byId.get(id) ?? []).slice(0, limit);
+  return presentTickets(db, ordered);
+}
+
+/**
+ * What semantic search embeds of each live ticket among `ids`: the subject and the customer's own
+ * words (inbound replies, oldest first), cut at `maxChars`. Deleted, merged or unknown ids are absent.
+ */
+export function ticketTextsForEmbedding(
+  db: Queryable,
+  workspaceId: string,
+  ids: string[],
+  maxChars = 4000,
+): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (ids.length === 0) return texts;
+  const rows = db
+    .select({ id: tickets.id, subject: tickets.subject })
+    .from(tickets)
+    .where(and(eq(tickets.workspaceId, workspaceId), inArray(tickets.id, ids), liveTicket))
+    .all();
+  for (const row of rows) texts.set(row.id, row.subject);
+  if (rows.length === 0) return texts;
+  const said = db
+    .select({ ticketId: messages.ticketId, body: messages.bodyText })
+    .from(messages)
+    .where(
+      and(
+        inArray(
+          messages.ticketId,
+          rows.map((r) => r.id),
+        ),
+        eq(messages.direction, "inbound"),
+        eq(messages.kind, "reply"),
+      ),
+    )
+    .orderBy(asc(messages.createdAt))
+    .all();
+  for (const m of said) {
+    const text = texts.get(m.ticketId)!;
+    if (text.length < maxChars) texts.set(m.ticketId, `${text}\n\n${m.body}`.slice(0, maxChars));
+  }
+  return texts;
+}
+
+/** Live ticket ids of a workspace after `afterId` in id (creation) order: semantic search's backfill pages. */
+export const liveTicketIdsAfter = (db: Queryable, workspaceId: string, afterId: string, limit: number): string[] =>
+  db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.workspaceId, workspaceId), gt(tickets.id, afterId), liveTicket))
+    .orderBy(asc(tickets.id))
+    .limit(limit)
+    .all()
+    .map((r) => r.id);

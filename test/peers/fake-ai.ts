@@ -41,6 +41,8 @@ export type FakeAi = {
   chats(): RecordedRequest[];
   /** How each chat call answers (default: a short text echoing the model and the last message). */
   answer: (request: ChatRequest) => FakeAnswer;
+  /** The vector each embeddings input gets (default `fakeEmbedding`, 8 numbers); null fails the request (500). */
+  embedding: (text: string) => number[] | null;
   /** The next `times` calls (chat or embeddings) answer `status` before anything else. */
   failNext(status: number, times?: number, headers?: Record<string, string>): void;
   /** Wait this long before answering (headers) — and between streamed pieces, `pieceDelayMs`. */
@@ -74,6 +76,7 @@ export async function startFakeAi(): Promise<FakeAi> {
       const last = request.messages.at(-1)?.content ?? "";
       return { text: `Answer from ${request.model}: ${String(last).slice(0, 40)}` };
     },
+    embedding: (text) => fakeEmbedding(text),
     failNext(status, times = 1, headers = {}) {
       for (let i = 0; i < times; i++) failures.push({ status, headers });
     },
@@ -112,10 +115,12 @@ export async function startFakeAi(): Promise<FakeAi> {
       }
       if (path.endsWith("/embeddings")) {
         const inputs = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+        const vectors = inputs.map((text) => fake.embedding(text));
+        if (vectors.some((v) => v === null)) return error(500, "fake embedding failure");
         return Response.json({
           object: "list",
           model: body.model,
-          data: inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })),
+          data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
           usage: { prompt_tokens: inputs.reduce((n, t) => n + tokensOf(t), 0), total_tokens: 0 },
         });
       }

@@ -1,0 +1,242 @@
+import { z } from "zod";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { defineConsumer } from "../events/consumers";
+import { enqueue } from "../jobs/enqueue";
+import { defineJob, type JobContext } from "../jobs/define";
+import { embed } from "../ai/ai.public";
+import { liveTicketIdsAfter, ticketTextsForEmbedding } from "../tickets/tickets.public";
+import { packVector } from "./semantic.index";
+import {
+  articlesOnOtherModel,
+  clearDirty,
+  dirtyBatch,
+  embeddedAmong,
+  forgetDocument,
+  markDirty,
+  saveState,
+  stateOf,
+  storeVector,
+  workspacesWithDirty,
+} from "./semantic.store";
+import type { Tx } from "../db/database";
+
+/** Texts per embeddings request: one provider call each, committed batch by batch (resumable). */
+export const EMBED_BATCH = 64;
+/** Tickets the backfill marks per transaction. */
+const BACKFILL_PAGE = 1000;
+
+const WorkspaceJob = z.object({ workspace_id: z.string() });
+
+/**
+ * Embeds a workspace's marked documents, batch after batch until none is left: each batch is one
+ * free, metered provider call (`search_index`) and one transaction storing its vectors and
+ * clearing its marks, so a crash or a provider failure resumes where it stopped (the runner
+ * retries with backoff). A ticket gone (deleted, merged) leaves a tombstone instead.
+ */
+export const embedJob = defineJob({
+  name: "semantic.embed",
+  schema: WorkspaceJob,
+  retry: { maxAttempts: 6, baseDelayMs: 30_000 },
+  concurrency: 1,
+  async handler({ workspace_id: workspaceId }, { deps, signal }: JobContext<Deps>) {
+    const model = deps.config.ai?.embeddingModel;
+    if (!model) return;
+    for (;;) {
+      if (signal.aborted) return;
+      const batch = dirtyBatch(deps.db, workspaceId, EMBED_BATCH);
+      if (batch.length === 0) return;
+      const ticketTexts = ticketTextsForEmbedding(
+        deps.db,
+        workspaceId,
+        batch.filter((r) => r.kind === "ticket").map((r) => r.docId),
+      );
+      const textOf = (row: (typeof batch)[number]) =>
+        row.kind === "ticket" ? ticketTexts.get(row.docId) : (row.sourceText ?? undefined);
+      const live = batch.filter((row) => textOf(row)?.trim());
+      const vectors = live.length ? await embed(deps, { workspaceId, texts: live.map((r) => textOf(r)!), signal }) : [];
+      if (vectors === null) return;
+      const now = deps.clock.now().toISOString();
+      withTx(deps.db, (tx) => {
+        for (const [i, row] of live.entries())
+          storeVector(tx, {
+            workspaceId,
+            kind: row.kind,
+            docId: row.docId,
+            model,
+            vector: packVector(vectors[i]!),
+            text: row.kind === "article" ? row.sourceText : null,
+            now,
+          });
+        for (const row of batch)
+          if (!live.includes(row)) forgetDocument(tx, { workspaceId, kind: row.kind, docId: row.docId, now });
+        clearDirty(tx, batch);
+      });
+    }
+  },
+});
+
+/**
+ * Marks every live ticket of a workspace without a vector of the current model (and re-marks its
+ * articles embedded on another model), page by page from a stored cursor, then starts the embedding.
+ */
+export const backfillJob = defineJob({
+  name: "semantic.backfill",
+  schema: WorkspaceJob,
+  retry: { maxAttempts: 4, baseDelayMs: 30_000 },
+  concurrency: 1,
+  handler({ workspace_id: workspaceId }, { deps }: JobContext<Deps>) {
+    const model = deps.config.ai?.embeddingModel;
+    if (!model) return;
+    const now = deps.clock.now().toISOString();
+    const state = stateOf(deps.db, workspaceId);
+    let after = state?.model === model ? state.backfillAfter : "";
+    if (state?.model === model && state.backfilledAt) return;
+    withTx(deps.db, (tx) => {
+      for (const article of articlesOnOtherModel(tx, workspaceId, model))
+        markDirty(tx, { workspaceId, kind: "article", docId: article.docId, text: article.text, now });
+    });
+    for (;;) {
+      const done = withTx(deps.db, (tx) => {
+        const ids = liveTicketIdsAfter(tx, workspaceId, after, BACKFILL_PAGE);
+        const embedded = embeddedAmong(tx, model, "ticket", ids);
+        for (const id of ids) if (!embedded.has(id)) markDirty(tx, { workspaceId, kind: "ticket", docId: id, now });
+        if (ids.length) after = ids.at(-1)!;
+        const finished = ids.length < BACKFILL_PAGE;
+        saveState(tx, workspaceId, { model, backfillAfter: after, backfilledAt: finished ? now : null });
+        if (finished) kickEmbedding(tx, workspaceId, deps.clock.now());
+        return finished;
+      });
+      if (done) return;
+    }
+  },
+});
+
+/** Every five minutes: workspaces whose marks wait without a job (a mark made as a run ended) get one. */
+export const sweepJob = defineJob({
+  name: "semantic.sweep",
+  schema: z.object({}),
+  schedule: "*/5 * * * *",
+  retry: { maxAttempts: 1 },
+  handler(_payload, { deps }: JobContext<Deps>) {
+    if (!deps.config.ai?.embeddingModel) return;
+    withTx(deps.db, (tx) => {
+      for (const workspaceId of workspacesWithDirty(tx)) kickEmbedding(tx, workspaceId, deps.clock.now());
+    });
+  },
+});
+
+/** Changes arriving together are embedded together: the job starts this long after the first mark. */
+export const EMBED_DEBOUNCE_MS = 10_000;
+
+/** Starts the workspace's embedding job shortly, unless one is already waiting (it will take the new marks). */
+export const kickEmbedding = (tx: Tx, workspaceId: string, now: Date) =>
+  enqueue(
+    tx,
+    embedJob,
+    { workspace_id: workspaceId },
+    {
+      workspaceId,
+      uniqueKey: `semantic.embed:${workspaceId}`,
+      runAt: new Date(now.getTime() + EMBED_DEBOUNCE_MS),
+    },
+  );
+
+/** Starts a workspace's backfill unless it is done on the current model (idempotent). */
+export function ensureBackfill(tx: Tx, workspaceId: string, model: string): void {
+  const state = stateOf(tx, workspaceId);
+  if (state?.model === model && state.backfilledAt) return;
+  enqueue(
+    tx,
+    backfillJob,
+    { workspace_id: workspaceId },
+    { workspaceId, uniqueKey: `semantic.backfill:${workspaceId}` },
+  );
+}
+
+type EventData = {
+  ticket?: { id?: string; merged_into_id?: string | null };
+  changes?: string[];
+  ticket_id?: string;
+  message?: { direction?: string; kind?: string };
+  kb_article?: ArticleData;
+  article?: ArticleData;
+  kb_article_id?: string;
+  article_id?: string;
+};
+type ArticleData = { id?: string; title?: string; body_text?: string; status?: string };
+
+/** The text an article is embedded from: its title and plain body. */
+export const articleText = (title: string, body: string) => `${title}\n\n${body}`.slice(0, 8000);
+
+/**
+ * Re-embeds what changed: a new ticket, a new subject, a customer's reply; a deleted ticket loses
+ * its vector. Published articles (the knowledge base's `kb_article.*` events) are embedded from
+ * their title and body; a draft or deleted one leaves the index. Does nothing without an
+ * embedding model (DESK_AI_EMBEDDING_MODEL); the backfill catches up when one is set.
+ */
+export const markChanged = defineConsumer<Deps>({
+  name: "semantic.mark-changed",
+  types: [
+    "ticket.created",
+    "ticket.updated",
+    "ticket.deleted",
+    "message.created",
+    "kb_article.created",
+    "kb_article.updated",
+    "kb_article.deleted",
+  ],
+  handle(tx, event, { deps }) {
+    const model = deps.config.ai?.embeddingModel;
+    if (!model) return;
+    const workspaceId = event.workspace_id;
+    const data = event.data as EventData;
+    const now = deps.clock.now().toISOString();
+    const ticket = (docId: string) => markDirty(tx, { workspaceId, kind: "ticket", docId, now });
+    switch (event.type) {
+      case "ticket.created":
+        if (data.ticket?.id) ticket(data.ticket.id);
+        break;
+      case "ticket.updated":
+        // A new subject changes what is embedded; a merge drops the ticket merged away (the job
+        // finds it gone) and re-embeds its target, which now holds its messages.
+        if (data.ticket?.id && data.changes?.some((c) => c === "subject" || c === "merged_into_id")) {
+          ticket(data.ticket.id);
+          if (data.ticket.merged_into_id) ticket(data.ticket.merged_into_id);
+        }
+        break;
+      case "ticket.deleted":
+        if (data.ticket_id) forgetDocument(tx, { workspaceId, kind: "ticket", docId: data.ticket_id, now });
+        break;
+      case "message.created":
+        if (data.ticket_id && data.message?.direction === "inbound" && data.message.kind === "reply")
+          ticket(data.ticket_id);
+        break;
+      case "kb_article.created":
+      case "kb_article.updated": {
+        const article = data.kb_article ?? data.article;
+        if (!article?.id) return;
+        if (article.status === "published")
+          indexArticle(
+            tx,
+            { workspaceId, id: article.id, text: articleText(article.title ?? "", article.body_text ?? "") },
+            now,
+          );
+        else forgetDocument(tx, { workspaceId, kind: "article", docId: article.id, now });
+        break;
+      }
+      case "kb_article.deleted": {
+        const id = data.kb_article_id ?? data.article_id;
+        if (id) forgetDocument(tx, { workspaceId, kind: "article", docId: id, now });
+        break;
+      }
+    }
+    ensureBackfill(tx, workspaceId, model);
+    kickEmbedding(tx, workspaceId, deps.clock.now());
+  },
+});
+
+/** Feeds one published article (re-embedded when its text changes); the knowledge base's seam. */
+export function indexArticle(tx: Tx, input: { workspaceId: string; id: string; text: string }, now: string) {
+  markDirty(tx, { workspaceId: input.workspaceId, kind: "article", docId: input.id, text: input.text, now });
+}

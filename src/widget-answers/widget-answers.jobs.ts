@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { systemContext } from "../auth/context";
+import type { Deps } from "../deps";
+import { defineConsumer } from "../events/consumers";
+import { enqueue } from "../jobs/enqueue";
+import { defineJob, type JobContext } from "../jobs/define";
+import { aiWorkspaceOf } from "../ai/ai.public";
+import { addMessage, ticketOfWorkspace } from "../tickets/tickets.public";
+import { answerVisitor, type VisitorArticle } from "./widget-answers.service";
+
+/** The published articles to answer a visitor's question from (the knowledge base's search, wired at merge). */
+export type ArticlesForQuestion = (deps: Deps, workspaceId: string, question: string) => VisitorArticle[];
+
+/**
+ * The AI agent in the chat widget: a visitor's message on a chat ticket (an inbound reply by the
+ * contact) enqueues an answer job when `widget_answers` is on; the job asks `answerVisitor` and posts
+ * its text as a public reply by the system (author type `system`), which reaches the visitor like
+ * an agent's reply. Handoffs notify people (answerVisitor) and post the handoff text when there is one.
+ */
+export function widgetAnswersBackground(articlesFor: ArticlesForQuestion) {
+  const answerJob = defineJob({
+    name: "widget-answers.answer",
+    schema: z.object({ workspace_id: z.string(), ticket_id: z.string(), question: z.string() }),
+    retry: { maxAttempts: 1 },
+    concurrency: 2,
+    async handler(payload, { deps, signal }: JobContext<Deps>) {
+      const articles = articlesFor(deps, payload.workspace_id, payload.question);
+      const result = await answerVisitor(deps, {
+        workspaceId: payload.workspace_id,
+        conversationTicketId: payload.ticket_id,
+        question: payload.question,
+        articles,
+        signal,
+      });
+      if (!result.answer) return;
+      addMessage(
+        systemContext(payload.workspace_id),
+        payload.ticket_id,
+        { kind: "reply", direction: "outbound", body_text: result.answer, author: { type: "system" } },
+        deps,
+      );
+    },
+  });
+
+  const onVisitorMessage = defineConsumer<Deps>({
+    name: "widget-answers.on-visitor-message",
+    types: ["message.created"],
+    handle(tx, event, { deps }) {
+      if (!deps.config.ai) return;
+      const data = event.data as {
+        ticket_id?: string;
+        message?: { direction?: string; kind?: string; body_text?: string; author?: { type?: string } };
+      };
+      const message = data.message;
+      if (!data.ticket_id || message?.direction !== "inbound" || message.kind !== "reply") return;
+      if (message.author?.type !== "contact" || !message.body_text?.trim()) return;
+      const features = aiWorkspaceOf(deps, event.workspace_id).features;
+      if (!features.enabled || !features.widget_answers) return;
+      if (ticketOfWorkspace(tx, event.workspace_id, data.ticket_id)?.channel !== "chat") return;
+      enqueue(
+        tx,
+        answerJob,
+        { workspace_id: event.workspace_id, ticket_id: data.ticket_id, question: message.body_text.slice(0, 4000) },
+        { workspaceId: event.workspace_id },
+      );
+    },
+  });
+
+  return { jobs: [answerJob], consumers: [onVisitorMessage] };
+}

@@ -1,0 +1,12 @@
+/**
+ * What the chat widget uses of widget answers: `answerVisitor` answers a visitor's message from
+ * published articles as the AI agent, or hands the conversation to people.
+ */
+export {
+  answerVisitor,
+  type AnswerOutcome,
+  type VisitorAnswer,
+  type VisitorArticle,
+  type VisitorQuestion,
+} from "./widget-answers.service";
+export type { ArticlesForQuestion } from "./widget-answers.jobs";

@@ -1,0 +1,235 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import {
+  aiWorkspaceOf,
+  chatJson,
+  dataBlock,
+  microsToUsd,
+  spentSince,
+  system,
+  toneLine,
+  user,
+  workspaceInstructions,
+} from "../ai/ai.public";
+import { DeskError } from "../lib/errors";
+import { adminIdsOfWorkspace } from "../members/members.public";
+import { notify } from "../notifications/notifications.public";
+import { ticketOfWorkspace } from "../tickets/tickets.public";
+import { widgetCapNotices, widgetHandoffs } from "./widget-answers.table";
+
+/** A published article the visitor may be answered from (the widget passes the help center's). */
+export type VisitorArticle = { title: string; url: string; text: string };
+
+export type VisitorQuestion = {
+  workspaceId: string;
+  /** The chat ticket the visitor writes in. */
+  conversationTicketId: string;
+  question: string;
+  articles: VisitorArticle[];
+  signal?: AbortSignal;
+};
+
+/** Why the answer is what it is; `answered` is the only one without a handoff. */
+export type AnswerOutcome =
+  | "answered"
+  | "not_known"
+  | "low_confidence"
+  | "requested"
+  | "no_articles"
+  | "cap_reached"
+  | "disabled"
+  | "provider_error"
+  | "handed_off";
+
+export type VisitorAnswer = {
+  /** Text to post to the visitor as the AI agent, or null when people answer (off, cap, provider down). */
+  answer: string | null;
+  /** True when a person should take the conversation over (agents were told unless AI is off or capped). */
+  handoff: boolean;
+  /** The articles the answer rests on (links also appear in the answer's text). */
+  sources: Array<{ title: string; url: string }>;
+  outcome: AnswerOutcome;
+};
+
+/** Below this confidence the AI does not answer: a person does. */
+export const MIN_CONFIDENCE = 0.6;
+/** Articles (and characters of each) put in front of the model. */
+const MAX_ARTICLES = 6;
+const MAX_ARTICLE_CHARS = 6000;
+/** Spend that counts against `widget_monthly_cap_usd`: the AI agent's own cost keys. */
+const AGENT_FEATURES = ["answer", "answer_email"] as const;
+
+/** A visitor asking for a person, in the languages most help desks meet first. */
+const ASKS_FOR_PERSON =
+  /\b(human|real person|a person|someone real|(live |an? )?agent|representative|operator|support staff|talk to (someone|somebody)|speak to (someone|somebody))\b|\b(mensch|mitarbeiter)\b|\b(humain|conseiller|une personne)\b|\b(humano|una persona)\b/i;
+
+export const NOT_KNOWN_TEXT =
+  "I couldn't find the answer in our help articles, so I'm passing your question to a person on our team. They will reply here.";
+export const HANDOFF_TEXT = "Of course: I'm passing you to a person on our team. They will reply here.";
+
+const ANSWER_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["answer", "known", "confidence", "handoff_requested", "sources"],
+  properties: {
+    answer: { type: "string", description: "The reply to the visitor, from the articles only." },
+    known: { type: "boolean", description: "False when the articles do not contain the answer." },
+    confidence: { type: "number", minimum: 0, maximum: 1 },
+    handoff_requested: { type: "boolean", description: "True when the visitor asks for a person." },
+    sources: { type: "array", items: { type: "integer" }, description: "Numbers of the articles used." },
+  },
+} as const;
+
+type ModelAnswer = {
+  answer: string;
+  known: boolean;
+  confidence: number;
+  handoff_requested: boolean;
+  sources: number[];
+};
+
+/** `YYYY-MM` and the first instant of the clock's UTC month. */
+function monthOf(now: Date): { month: string; start: string } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  return { month: start.toISOString().slice(0, 7), start: start.toISOString() };
+}
+
+/**
+ * Answers a chat visitor as the AI agent when the workspace turned `widget_answers` on: from the
+ * given published articles only (links to the ones used), saying so when they do not hold the
+ * answer. Hands off to a person (an `ai_handoff` notification to the ticket's assignee, else the
+ * owners and admins) when the visitor asks for one, the model does not know or is unsure, or the
+ * provider fails. Past `widget_monthly_cap_usd` (this UTC month's spend on the AI agent's cost
+ * keys) it stays quiet and people answer; owners and admins hear `ai_cap_reached` once per month.
+ * Once a conversation was handed off, the AI stays quiet in it (`handed_off`).
+ * Each model call is metered under the `answer` cost key. Changes nothing else: posting the answer
+ * and routing the conversation are the caller's.
+ */
+export async function answerVisitor(deps: Deps, input: VisitorQuestion): Promise<VisitorAnswer> {
+  const quiet = (outcome: AnswerOutcome): VisitorAnswer => ({ answer: null, handoff: true, sources: [], outcome });
+  if (!deps.config.ai) return quiet("disabled");
+  const ws = aiWorkspaceOf(deps, input.workspaceId);
+  if (!ws.features.enabled || !ws.features.widget_answers) return quiet("disabled");
+  if (handedOff(deps, input.workspaceId, input.conversationTicketId)) return quiet("handed_off");
+  if (capReached(deps, input.workspaceId, ws.capMicros)) return quiet("cap_reached");
+
+  if (ASKS_FOR_PERSON.test(input.question)) return handOff(deps, input, "requested", HANDOFF_TEXT, []);
+  const articles = input.articles.filter((a) => a.text.trim()).slice(0, MAX_ARTICLES);
+  if (articles.length === 0) return handOff(deps, input, "no_articles", NOT_KNOWN_TEXT, []);
+
+  let reply: ModelAnswer;
+  try {
+    const result = await chatJson<ModelAnswer>(deps, {
+      workspaceId: input.workspaceId,
+      userId: null,
+      feature: "answer",
+      slot: "widget",
+      maxTokens: 500,
+      json: { name: "visitor_answer", schema: ANSWER_SCHEMA as unknown as Record<string, unknown> },
+      signal: input.signal,
+      messages: [
+        system(
+          "You are the help desk's assistant answering a visitor in the website chat.",
+          "Answer ONLY from the numbered help articles given as data. If they do not contain the answer, set known to false and do not guess.",
+          "Never invent facts, prices, policies or links. Keep the answer short (at most a few sentences).",
+          "Set handoff_requested when the visitor asks for a person. Give the numbers of the articles you used in sources, and your confidence from 0 to 1.",
+          toneLine(ws.features),
+          workspaceInstructions(ws.features),
+        ),
+        user(
+          ...articles.map((a, i) => dataBlock(`ARTICLE ${i + 1}: ${a.title}`, a.text.slice(0, MAX_ARTICLE_CHARS))),
+          dataBlock("VISITOR QUESTION", input.question),
+        ),
+      ],
+    });
+    reply = result.value;
+  } catch (error) {
+    if (error instanceof DeskError && error.code === "client_closed") throw error;
+    deps.logger.warn({ subsystem: "widget-answers", error: String(error) }, "AI answer failed: a person answers");
+    return handOff(deps, input, "provider_error", null, []);
+  } finally {
+    // The spend of this call may have reached the cap: owners and admins hear it now, not at the next visitor.
+    capReached(deps, input.workspaceId, ws.capMicros);
+  }
+
+  const used = [...new Set(Array.isArray(reply.sources) ? reply.sources : [])]
+    .map((n) => articles[n - 1])
+    .filter((a): a is VisitorArticle => a !== undefined)
+    .map((a) => ({ title: a.title, url: a.url }));
+  if (reply.handoff_requested) return handOff(deps, input, "requested", HANDOFF_TEXT, []);
+  if (!reply.known || !reply.answer?.trim()) return handOff(deps, input, "not_known", NOT_KNOWN_TEXT, []);
+  if (!(reply.confidence >= MIN_CONFIDENCE)) return handOff(deps, input, "low_confidence", NOT_KNOWN_TEXT, []);
+  const links = used.length ? `\n\n${used.map((s) => `${s.title}: ${s.url}`).join("\n")}` : "";
+  return { answer: `${reply.answer.trim()}${links}`, handoff: false, sources: used, outcome: "answered" };
+}
+
+/** Tells people to take over (`ai_handoff`) and answers the visitor with `text`. */
+function handOff(
+  deps: Deps,
+  input: VisitorQuestion,
+  outcome: AnswerOutcome,
+  text: string | null,
+  sources: VisitorAnswer["sources"],
+): VisitorAnswer {
+  withTx(deps.db, (tx) => {
+    tx.insert(widgetHandoffs)
+      .values({
+        workspaceId: input.workspaceId,
+        ticketId: input.conversationTicketId,
+        reason: outcome,
+        createdAt: deps.clock.now().toISOString(),
+      })
+      .onConflictDoNothing()
+      .run();
+    const ticket = ticketOfWorkspace(tx, input.workspaceId, input.conversationTicketId);
+    const recipients = ticket?.assigneeId ? [ticket.assigneeId] : adminIdsOfWorkspace(tx, input.workspaceId);
+    for (const userId of recipients)
+      notify(
+        tx,
+        {
+          workspaceId: input.workspaceId,
+          userId,
+          type: "ai_handoff",
+          ticket: ticket ? { id: ticket.id, number: ticket.number, subject: ticket.subject } : null,
+          data: { reason: outcome, question: input.question.slice(0, 500) },
+        },
+        deps.clock,
+      );
+  });
+  return { answer: text, handoff: true, sources, outcome };
+}
+
+/** A conversation already handed to people: the AI agent does not answer in it again. */
+const handedOff = (deps: Deps, workspaceId: string, ticketId: string): boolean =>
+  deps.db
+    .select({ ticketId: widgetHandoffs.ticketId })
+    .from(widgetHandoffs)
+    .where(and(eq(widgetHandoffs.workspaceId, workspaceId), eq(widgetHandoffs.ticketId, ticketId)))
+    .get() !== undefined;
+
+/** True when this month's AI agent spend reached the cap (0 = no cap); announces it once per month. */
+function capReached(deps: Deps, workspaceId: string, capMicros: number): boolean {
+  if (capMicros <= 0) return false;
+  const { month, start } = monthOf(deps.clock.now());
+  if (spentSince(deps.db, workspaceId, start, [...AGENT_FEATURES]) < capMicros) return false;
+  withTx(deps.db, (tx) => announceCap(tx, deps, workspaceId, month, capMicros));
+  return true;
+}
+
+function announceCap(tx: Tx, deps: Deps, workspaceId: string, month: string, capMicros: number): void {
+  const inserted = tx
+    .insert(widgetCapNotices)
+    .values({ workspaceId, month, createdAt: deps.clock.now().toISOString() })
+    .onConflictDoNothing()
+    .returning({ month: widgetCapNotices.month })
+    .all();
+  if (inserted.length === 0) return;
+  for (const userId of adminIdsOfWorkspace(tx, workspaceId))
+    notify(
+      tx,
+      { workspaceId, userId, type: "ai_cap_reached", ticket: null, data: { cap_usd: microsToUsd(capMicros) } },
+      deps.clock,
+    );
+}

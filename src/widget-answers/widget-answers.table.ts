@@ -1,0 +1,27 @@
+import { primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, workspaceId } from "../db/columns";
+
+/** The months whose widget cap was reached and announced (`ai_cap_reached` goes out once per month). */
+export const widgetCapNotices = sqliteTable(
+  "widget_cap_notices",
+  {
+    workspaceId: workspaceId(),
+    /** UTC calendar month, `YYYY-MM`. */
+    month: text("month").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.month] })],
+);
+
+/** Conversations handed to people: the AI agent stays quiet in them from then on. */
+export const widgetHandoffs = sqliteTable(
+  "widget_handoffs",
+  {
+    workspaceId: workspaceId(),
+    ticketId: text("ticket_id").notNull(),
+    /** Why: requested, not_known, low_confidence, no_articles, provider_error. */
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.ticketId] })],
+);
