@@ -13,15 +13,9 @@ import type { AxeResults } from "axe-core";
 import { simpleParser } from "mailparser";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type FakeAi, fakeAiEnv, startFakeAi } from "../peers/fake-ai";
-import { call, ensureBinary, launchChromium, ROOT, type RunningDesk, shown, startDeskBinary } from "./browser";
+import { call, browserTestsReady, launchChromium, ROOT, type RunningDesk, shown, startDeskBinary } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 const STEP = 60_000;
 const AXE_SOURCE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");

@@ -12,7 +12,7 @@ import * as OTPAuth from "otpauth";
 import type { Browser } from "playwright-core";
 import {
   call,
-  ensureBinary,
+  browserTestsReady,
   launchChromium,
   ownerWithWorkspace,
   type RunningDesk,
@@ -21,13 +21,7 @@ import {
   startDeskBinary,
 } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 const STEP = 30_000;
 const person = { name: "Pat Profile", email: "pat@example.test", password: "first password 1" };

@@ -12,7 +12,7 @@ import * as OTPAuth from "otpauth";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import {
   call,
-  ensureBinary,
+  browserTestsReady,
   eventually,
   launchChromium,
   ROOT,
@@ -21,14 +21,8 @@ import {
   startDeskBinary,
 } from "./browser";
 
-const ready = ensureBinary();
 // Only a machine without Chromium skips (loudly); a broken build is a failure, never a skip.
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 let desk: RunningDesk;
 let browser: Browser;

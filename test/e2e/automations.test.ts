@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import {
   call,
-  ensureBinary,
+  browserTestsReady,
   eventually,
   launchChromium,
   ownerWithWorkspace,
@@ -18,13 +18,7 @@ import {
   startDeskBinary,
 } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 const STEP = 60_000;
 let desk: RunningDesk;

@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { test } from "bun:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 export const ROOT = join(import.meta.dir, "..", "..");
@@ -47,6 +48,22 @@ export function ensureBinary(): { ok: true } | { ok: false; missing: "chromium" 
  * Starts dist/desk serve on a fresh data dir; resolves once /healthz answers. `hostname: "localhost"`
  * makes the public URL a name rather than an address (WebAuthn refuses IP addresses as relying party).
  */
+/**
+ * Whether this file's browser tests can run: when Chromium is missing they are skipped with a
+ * warning; when dist/desk is missing a failing test says to build it (never a silent pass).
+ */
+export function browserTestsReady(): ReturnType<typeof ensureBinary> {
+  const ready = ensureBinary();
+  if (!ready.ok && ready.missing === "chromium")
+    console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
+  if (!ready.ok && ready.missing === "build") {
+    test("dist/desk builds for the browser tests", () => {
+      throw new Error(ready.reason);
+    });
+  }
+  return ready;
+}
+
 export async function startDeskBinary(
   env: Record<string, string> = {},
   options: { hostname?: string } = {},

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import {
   call,
-  ensureBinary,
+  browserTestsReady,
   eventually,
   launchChromium,
   ownerWithWorkspace,
@@ -22,13 +22,7 @@ import {
   startDeskBinary,
 } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 const STEP = 30_000;
 const owner = { name: "Olga Owner", email: "olga@kb.test", password: "owner password 1" };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import {
   call,
-  ensureBinary,
+  browserTestsReady,
   launchChromium,
   ownerWithWorkspace,
   type RunningDesk,
@@ -16,13 +16,7 @@ import {
   startDeskBinary,
 } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 const STEP = 30_000;
 const person = { name: "Kim Passkey", email: "kim@example.test", password: "kim password 1" };

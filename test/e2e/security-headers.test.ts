@@ -7,15 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { call, ensureBinary, launchChromium, ROOT, type RunningDesk, shown, startDeskBinary } from "./browser";
+import { call, browserTestsReady, launchChromium, ROOT, type RunningDesk, shown, startDeskBinary } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 const STEP = 30_000;
 const owner = { name: "Cora Policy", email: "cora@example.test", password: "correct horse battery" };

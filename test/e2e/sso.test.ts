@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core";
 import { reserveIssuer, startOidcProvider, type TestOidcProvider } from "../../src/sso/sso.testkit";
 import {
   call,
-  ensureBinary,
+  browserTestsReady,
   launchChromium,
   ownerWithWorkspace,
   type RunningDesk,
@@ -16,13 +16,7 @@ import {
   startDeskBinary,
 } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 const STEP = 30_000;
 const person = { name: "Sam Single", email: "sam@example.test", password: "sam password 1" };

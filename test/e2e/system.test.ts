@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import {
   call,
-  ensureBinary,
+  browserTestsReady,
   launchChromium,
   ownerWithWorkspace,
   type RunningDesk,
@@ -17,13 +17,7 @@ import {
   startDeskBinary,
 } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 let desk: RunningDesk;
 let browser: Browser;

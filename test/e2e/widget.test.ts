@@ -13,7 +13,7 @@ import type { AxeResults } from "axe-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import {
   call,
-  ensureBinary,
+  browserTestsReady,
   launchChromium,
   ownerWithWorkspace,
   ROOT,
@@ -23,13 +23,7 @@ import {
   startDeskBinary,
 } from "./browser";
 
-const ready = ensureBinary();
-if (!ready.ok && ready.missing === "chromium") console.warn(`\n*** SKIPPING the browser tests: ${ready.reason} ***\n`);
-if (!ready.ok && ready.missing === "build") {
-  test("dist/desk builds for the browser tests", () => {
-    throw new Error(ready.reason);
-  });
-}
+const ready = browserTestsReady();
 
 const STEP = 60_000;
 const shots = process.env.DESK_SCREENSHOTS === "1";
