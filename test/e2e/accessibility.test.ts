@@ -821,7 +821,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         await panel.getByRole("button", { name: "Deny" }).click();
         await shown(panel.getByText("Denied", { exact: false }));
         await page.keyboard.press("Escape");
-        await shown(page.getByRole("button", { name: "Assistant" }));
+        await shown(page.getByRole("button", { name: "Assistant", exact: true }));
         expect(found).toEqual([]);
       } finally {
         fake.answer = previous;

@@ -1,3 +1,4 @@
+import { useDismiss } from "../lib/ui/layers";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { api, apiEvents } from "../lib/api/client";
@@ -52,11 +53,15 @@ export function AssistantPanel() {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "j") {
         e.preventDefault();
         setOpen((v) => !v);
-      } else if (e.key === "Escape" && open && !busy) setOpen(false);
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [open, busy]);
+  }, []);
+  // Esc closes the panel as the topmost layer (lib/ui/layers), unless a run is going.
+  useDismiss(() => {
+    if (!busy) setOpen(false);
+  }, open);
 
   useEffect(() => {
     if (open) input.current?.focus();

@@ -167,42 +167,18 @@ export async function apiStream<T>(
   onDelta: (text: string) => void,
   signal?: AbortSignal,
 ): Promise<T> {
-  const send = () => {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-    if (auth.accessToken) headers.authorization = `Bearer ${auth.accessToken}`;
-    if (auth.workspaceId) headers["desk-workspace"] = auth.workspaceId;
-    return raw(`/v1${path}`, { method: "POST", headers, body: JSON.stringify(body), signal });
-  };
-  let response = await send();
-  if (response.status === 401 && auth.accessToken) {
-    if (await refreshSession()) response = await send();
-    else setSession(null);
-  }
-  if (!response.ok || !response.body) throw toError(response.status, await parse(response));
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end = buffer.indexOf("\n\n");
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf("\n\n");
-      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
-      const data = block
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => line.slice(6))
-        .join("\n");
-      const parsed: unknown = data ? JSON.parse(data) : null;
-      if (event === "delta") onDelta((parsed as { text: string }).text);
-      else if (event === "done") return parsed as T;
-      else if (event === "error") throw toError((parsed as { status?: number })?.status ?? 502, parsed);
-    }
-  }
-  throw toError(502, { code: "stream_ended", detail: "The answer stopped before it was complete." });
+  let result: { value: T } | null = null;
+  await apiEvents(
+    path,
+    body,
+    (event, data) => {
+      if (event === "delta") onDelta((data as { text: string }).text);
+      else if (event === "done") result = { value: data as T };
+    },
+    signal,
+  );
+  if (!result) throw toError(502, { code: "stream_ended", detail: "The answer stopped before it was complete." });
+  return (result as { value: T }).value;
 }
 
 /**
