@@ -18,7 +18,7 @@ export function systemRoutes(deps: Deps) {
           "How this Desk is doing: version, mailboxes, recent errors; for the operator also disk, jobs and backups",
         description:
           "Admins see their workspace's mailboxes and its jobs that failed for good. The operator (the first person to register on " +
-          "this instance) also sees the instance: uptime, database and WAL size, free disk, the job queue and the backups " +
+          "this instance, and the admins of the workspaces that person owns) also sees the instance: uptime, database and WAL size, free disk, the job queue and the backups " +
           "(schedule from DESK_BACKUP_INTERVAL, retention from DESK_BACKUP_KEEP, and the latest runs).",
       },
     })
@@ -34,7 +34,7 @@ export function systemRoutes(deps: Deps) {
         access: { role: "admin", keys: false },
         response: { 202: z.object({ queued: z.literal(true) }) },
         detail: {
-          summary: "Take a backup now (operator only)",
+          summary: "Take a backup now (the operator only)",
           description: "Runs `desk backup` into DESK_BACKUP_DIR in its own process; the run appears in GET /v1/system.",
         },
       },

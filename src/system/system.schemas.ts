@@ -15,7 +15,11 @@ export const BackupRunSchema = z.object({
 
 export const SystemSchema = z.object({
   version: z.string(),
-  operator: z.boolean().describe("whether the caller sees the instance section (the person who set up this Desk)"),
+  operator: z
+    .boolean()
+    .describe(
+      "whether the caller sees the instance section (who set up this Desk, and the admins of their workspaces)",
+    ),
   instance: z
     .object({
       started_at: z.string(),

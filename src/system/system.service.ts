@@ -5,18 +5,22 @@ import { recentBackupRuns } from "../backups/backups.public";
 import type { Deps } from "../deps";
 import { jobQueueStats, recentFailedJobs } from "../jobs/jobs.stats";
 import { mailboxHealthOf } from "../mailboxes/mailboxes.public";
+import { memberRoleOf } from "../members/members.public";
 import { firstUserId } from "../users/users.public";
 import type { SystemWire } from "./system.schemas";
 
 const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 
 /**
- * The instance belongs to whoever set it up: the first person to register. Workspace admins see
- * their workspace's mailboxes and errors; only that person also sees the machine (database, disk,
- * job queue, backups), which other workspaces on a shared instance share.
+ * The instance belongs to whoever set it up (the first person to register) and the owners and
+ * admins of the workspaces that person owns: they see the machine (database, disk, job queue,
+ * backups). Admins of other workspaces on a shared instance see only their own mailboxes and errors.
  */
 export function isOperator(ctx: RequestContext, deps: Pick<Deps, "db">): boolean {
-  return ctx.actor.type === "user" && ctx.actor.userId === firstUserId(deps.db);
+  if (ctx.actor.type !== "user") return false;
+  const founder = firstUserId(deps.db);
+  if (!founder) return false;
+  return ctx.actor.userId === founder || memberRoleOf(deps.db, ctx.workspaceId, founder) === "owner";
 }
 
 export function systemState(ctx: RequestContext, deps: Deps, startedAt: Date): SystemWire {

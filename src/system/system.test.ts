@@ -66,6 +66,11 @@ describe("GET /v1/system", () => {
     expect(instance.free_disk_bytes).toBeGreaterThan(0);
     expect(instance.jobs).toMatchObject({ running: 0, failed_24h: 0 });
     expect(instance.backups).toMatchObject({ interval_seconds: 86_400, keep: 2, dir: backupDir });
+    // Another admin of the operator's workspace sees the machine too.
+    const colleague = await addMember(desk, operatorSide.workspace.id, "admin");
+    const theirs = await desk.api("GET", "/v1/system", { headers: colleague.headers });
+    expect(theirs.body.operator).toBe(true);
+    expect(theirs.body.instance).not.toBeNull();
   });
 });
 

@@ -2074,7 +2074,7 @@ export interface paths {
         };
         /**
          * How this Desk is doing: version, mailboxes, recent errors; for the operator also disk, jobs and backups
-         * @description Admins see their workspace's mailboxes and its jobs that failed for good. The operator (the first person to register on this instance) also sees the instance: uptime, database and WAL size, free disk, the job queue and the backups (schedule from DESK_BACKUP_INTERVAL, retention from DESK_BACKUP_KEEP, and the latest runs).
+         * @description Admins see their workspace's mailboxes and its jobs that failed for good. The operator (the first person to register on this instance, and the admins of the workspaces that person owns) also sees the instance: uptime, database and WAL size, free disk, the job queue and the backups (schedule from DESK_BACKUP_INTERVAL, retention from DESK_BACKUP_KEEP, and the latest runs).
          */
         get: operations["getSystem"];
         put?: never;
@@ -2095,7 +2095,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Take a backup now (operator only)
+         * Take a backup now (the operator only)
          * @description Runs `desk backup` into DESK_BACKUP_DIR in its own process; the run appears in GET /v1/system.
          */
         post: operations["postSystemBackups"];
@@ -13432,7 +13432,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         version: string;
-                        /** @description whether the caller sees the instance section (the person who set up this Desk) */
+                        /** @description whether the caller sees the instance section (who set up this Desk, and the admins of their workspaces) */
                         operator: boolean;
                         /** @description instance-wide state; null unless the caller is the operator */
                         instance: {
