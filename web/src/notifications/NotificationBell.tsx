@@ -15,7 +15,19 @@ export function NotificationBell({ active }: { active: boolean }) {
       data-testid="bell"
       aria-current={active ? "page" : undefined}
     >
-      <span aria-hidden="true">🔔</span>
+      {/* An inline SVG: an emoji bell needs a colour-emoji font many Linux desktops lack. */}
+      <svg
+        aria-hidden="true"
+        width="16"
+        height="16"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
+        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      </svg>
       {unread > 0 && (
         <span className="bell-count" data-testid="bell-count" aria-hidden="true">
           {unread > 99 ? "99+" : unread}
