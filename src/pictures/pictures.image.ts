@@ -1,4 +1,5 @@
-import { DeskError, invalidAt, tooLarge } from "../lib/errors";
+import { readUploadedFile } from "../http/multipart";
+import { DeskError } from "../lib/errors";
 import { loadSharp } from "./pictures.native";
 
 export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
@@ -6,7 +7,6 @@ const MAX_SIDE = 4096;
 const MAX_PIXELS = 16_000_000;
 const MIN_SIDE = 16;
 /** Room for the multipart envelope (boundaries, part headers) around a file at the limit. */
-const ENVELOPE_BYTES = 64 * 1024;
 
 export type PictureFit = "cover" | "contain";
 export type ProcessedPicture = { large: Uint8Array; small: Uint8Array };
@@ -15,40 +15,13 @@ const unsupported = () =>
   new DeskError(422, "unsupported_image", "Send a PNG, JPEG, GIF or WebP picture (SVG and other types are refused).");
 const outOfBounds = (detail: string) => new DeskError(422, "image_too_large", detail);
 
-/**
- * Reads the upload's body while it streams and stops at the limit, so a huge body costs at most
- * the limit in memory; then returns the bytes of multipart field `file`.
- */
+/** The bytes of the picture in multipart field `file`, read capped while the body streams. */
 export async function readPictureUpload(request: Request): Promise<Uint8Array> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!type.startsWith("multipart/form-data"))
-    throw invalidAt("body", "Send multipart/form-data with the picture in field `file`.");
-  const cap = MAX_PICTURE_BYTES + ENVELOPE_BYTES;
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > cap) throw tooLarge("The picture is over 5 MB.");
-  if (!request.body) throw invalidAt("body.file", "Field `file` must hold a picture.");
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel();
-      throw tooLarge("The picture is over 5 MB.");
-    }
-    chunks.push(value);
-  }
-  let form: FormData;
-  try {
-    form = await new Response(Buffer.concat(chunks), { headers: { "content-type": type } }).formData();
-  } catch {
-    throw invalidAt("body", "Send multipart/form-data with the picture in field `file`.");
-  }
-  const file = form.get("file");
-  if (!(file instanceof Blob)) throw invalidAt("body.file", "Field `file` must hold a picture.");
-  if (file.size > MAX_PICTURE_BYTES) throw tooLarge("The picture is over 5 MB.");
+  const file = await readUploadedFile(request, {
+    maxBytes: MAX_PICTURE_BYTES,
+    tooLarge: "The picture is over 5 MB.",
+    noun: "picture",
+  });
   return new Uint8Array(await file.arrayBuffer());
 }
 

@@ -2,12 +2,12 @@ import { systemContext, type VisitorContext } from "../auth/context";
 import { attachmentLinks, presentAttachment, storeAttachmentAsync } from "../attachments/attachments.public";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { DeskError, invalidAt, tooLarge } from "../lib/errors";
+import { readUploadedFile } from "../http/multipart";
+import { DeskError, invalidAt } from "../lib/errors";
 import { widgetUploads } from "./widget.table";
 
 /** A visitor's file: at most 10 MB (agents may send 25). */
 export const MAX_WIDGET_UPLOAD_BYTES = 10 * 1024 * 1024;
-const ENVELOPE_BYTES = 64 * 1024;
 
 /** What a visitor may send, by the type its content shows, and the names such files may carry. */
 const ALLOWED: Record<string, readonly string[]> = {
@@ -22,36 +22,13 @@ const ALLOWED: Record<string, readonly string[]> = {
 const unsupported = (detail: string) =>
   new DeskError(422, "unsupported_file", detail, [{ location: "body.file", message: detail }]);
 
-/** Reads multipart field `file` while it streams, stopping at the limit (a huge body costs at most the limit). */
+/** The visitor's file from multipart field `file`, read capped while the body streams. */
 async function readUpload(request: Request): Promise<File> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!type.startsWith("multipart/form-data"))
-    throw invalidAt("body", "Send multipart/form-data with the file in field `file`.");
-  const cap = MAX_WIDGET_UPLOAD_BYTES + ENVELOPE_BYTES;
-  if (Number(request.headers.get("content-length") ?? 0) > cap) throw tooLarge("Files may be at most 10 MB.");
-  if (!request.body) throw invalidAt("body.file", "Field `file` must hold a file.");
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel();
-      throw tooLarge("Files may be at most 10 MB.");
-    }
-    chunks.push(value);
-  }
-  let form: FormData;
-  try {
-    form = await new Response(Buffer.concat(chunks), { headers: { "content-type": type } }).formData();
-  } catch {
-    throw invalidAt("body", "Send multipart/form-data with the file in field `file`.");
-  }
-  const file = form.get("file");
-  if (!(file instanceof File)) throw invalidAt("body.file", "Field `file` must hold a file.");
-  if (file.size > MAX_WIDGET_UPLOAD_BYTES) throw tooLarge("Files may be at most 10 MB.");
+  const file = await readUploadedFile(request, {
+    maxBytes: MAX_WIDGET_UPLOAD_BYTES,
+    tooLarge: "Files may be at most 10 MB.",
+    noun: "file",
+  });
   if (file.size === 0) throw invalidAt("body.file", "The file is empty.");
   return file;
 }
