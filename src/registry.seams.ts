@@ -4,13 +4,14 @@ import type { AutomationsOptions } from "./automations/automations.public";
 import { enqueueByName } from "./jobs/enqueue";
 import { assistantTried } from "./assistant/assistant.public";
 import { autoAssignTicket } from "./assignment/assignment.public";
-import { featuredArticles, publishedArticleBySlug, searchPublishedArticles } from "./kb/kb.public";
+import { featuredArticles, searchPublishedArticleTexts } from "./kb/kb.public";
 import type { OnboardingProbes } from "./onboarding/onboarding.public";
 import { triageSettingsOf } from "./triage/triage.public";
 import { widgetHasVisitors } from "./widget/widget.public";
 import type { ArticlesForQuestion } from "./widget-answers/widget-answers.public";
 import type { Deps } from "./deps";
-import { workspaceRefOf } from "./workspaces/workspaces.public";
+import { helpCenterUrlOf } from "./help-center/help-center.public";
+import { findWorkspace } from "./workspaces/workspaces.public";
 
 /**
  * The functions one feature lends another through the registry, where neither may import the
@@ -18,27 +19,23 @@ import { workspaceRefOf } from "./workspaces/workspaces.public";
  * the seam type its user declared.
  */
 
-/** The workspace's published articles a query finds, linked on its help center. */
+/** The workspace's published articles a query finds, with their text, linked on its help center when it is on. */
 function publishedArticlesFor(
   deps: Pick<Deps, "db" | "config">,
   workspaceId: string,
   query: string,
   limit: number,
 ): Array<{ article_id: string; title: string; url: string; text: string }> {
-  const workspace = workspaceRefOf(deps.db, workspaceId);
+  const workspace = findWorkspace(deps.db, workspaceId);
   if (!workspace) return [];
-  return searchPublishedArticles(deps.db, workspaceId, query, limit).flatMap((found) => {
-    const article = publishedArticleBySlug(deps.db, workspaceId, found.slug);
-    if (!article) return [];
-    return [
-      {
-        article_id: article.id,
-        title: article.title,
-        url: `${deps.config.baseUrl}/help/${encodeURIComponent(workspace.slug)}/articles/${encodeURIComponent(article.slug)}`,
-        text: article.bodyText,
-      },
-    ];
-  });
+  // No link while the help center is off: it would answer 404.
+  const center = helpCenterUrlOf(deps.config.baseUrl, workspace);
+  return searchPublishedArticleTexts(deps.db, workspaceId, query, limit).map((article) => ({
+    article_id: article.id,
+    title: article.title,
+    url: center ? `${center}/articles/${encodeURIComponent(article.slug)}` : "",
+    text: article.text,
+  }));
 }
 
 /** Drafts and answers ground on the workspace's published articles, linked on its help center. */

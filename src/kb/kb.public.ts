@@ -9,6 +9,7 @@ export {
   publishedCollectionBySlug,
   publishedCollections,
   searchPublishedArticles,
+  searchPublishedArticleTexts,
   type PublishedArticle,
   type PublishedArticleSummary,
 } from "./kb.published";

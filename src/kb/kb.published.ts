@@ -160,6 +160,21 @@ export function searchPublishedArticles(
   }));
 }
 
+/** Published articles matching `q`, best first, with their whole text (what AI answers ground on). */
+export function searchPublishedArticleTexts(
+  db: Queryable,
+  workspaceId: string,
+  q: string,
+  limit: number,
+): Array<{ id: string; title: string; slug: string; text: string }> {
+  return searchArticleRows(db, workspaceId, q, { publishedOnly: true, limit }).map((row) => ({
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    text: row.bodyText,
+  }));
+}
+
 /**
  * Counts one read of an article. It changes neither `updated_at` nor emits an event (a view is not
  * an edit; webhooks would otherwise fire on every read). The GET answering it does not wait for it

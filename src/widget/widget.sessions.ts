@@ -12,6 +12,7 @@ import {
 } from "../contacts/contacts.public";
 import type { Db, Queryable } from "../db/database";
 import { preparedFor } from "../db/prepared";
+import { helpCenterUrlOf } from "../help-center/help-center.public";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { hmacSha256Hex, safeEqual, sha256Hex } from "../lib/crypto";
@@ -44,8 +45,7 @@ export function presentWidgetConfig(workspace: WidgetWorkspace, settings: Widget
     workspace_name: workspace.name,
     brand_color: typeof brand === "string" && brand ? brand : DEFAULT_BRAND_COLOR,
     greeting: settings.greeting,
-    help_center_url:
-      workspace.settings.help_center_enabled === true ? `${deps.config.baseUrl}/help/${workspace.slug}` : null,
+    help_center_url: helpCenterUrlOf(deps.config.baseUrl, workspace),
     require_email: settings.requireEmail,
     avatar_url: workspace.images.widget_avatar ?? workspace.avatar_url ?? null,
     launcher_url: workspace.images.widget_launcher ?? null,

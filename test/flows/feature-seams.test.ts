@@ -98,6 +98,11 @@ describe("AI ↔ knowledge base, triage settings, assignment; onboarding ↔ kno
       body.steps.find((s) => s.id === "publish_article")?.done;
     expect(step(before.body)).toBe(false);
 
+    const helpCenter = await desk.api("PATCH", "/v1/workspace", {
+      headers: owner.headers,
+      body: { settings: { help_center_enabled: true } },
+    });
+    expect(helpCenter.status).toBe(200);
     const collection = await desk.api("POST", "/v1/kb/collections", {
       headers: owner.headers,
       body: { name: "Billing" },
@@ -120,7 +125,10 @@ describe("AI ↔ knowledge base, triage settings, assignment; onboarding ↔ kno
     const draft = await desk.api("POST", `/v1/tickets/${ticket.id}/ai/draft`, { headers: owner.headers, body: {} });
     expect(draft.status).toBe(200);
     expect(draft.body.sources).toEqual([
-      expect.objectContaining({ title: "Refunds for double charges", url: expect.stringContaining("/articles/") }),
+      expect.objectContaining({
+        title: "Refunds for double charges",
+        url: expect.stringMatching(/\/help\/[^/]+\/articles\/refunds-for-double-charges$/),
+      }),
     ]);
     expect(JSON.stringify(fake.chats().at(-1)!.body.messages)).toContain("refunded within five days");
 
