@@ -1,5 +1,5 @@
 import type { AssignAfterTriage, GroundingSources, TriageSettingsReader } from "./ai/ai.public";
-import { AUTOMATION_TRIAGE_JOB, aiJudge, aiWorkspaceOf } from "./ai/ai.public";
+import { AUTOMATION_TRIAGE_JOB, aiJudge, aiWorkspaceOf, assignsAfterTriage } from "./ai/ai.public";
 import type { AutomationsOptions } from "./automations/automations.public";
 import { enqueueByName } from "./jobs/enqueue";
 import { assistantTried } from "./assistant/assistant.public";
@@ -61,6 +61,9 @@ export const triageSettings: TriageSettingsReader = (db, workspaceId) => {
 export const assignAfterTriage: AssignAfterTriage = (deps, workspaceId, ticketId) => {
   autoAssignTicket(deps, workspaceId, ticketId);
 };
+
+/** Assignment on creation waits when an automatic triage will assign after itself. */
+export const assignmentWaitsForTriage = assignsAfterTriage({ readSettings: triageSettings, engine: null });
 
 /** Automations' sentiment and ai_decide conditions (one call per automation), and their ai_triage action (a job). */
 export const automationAi: AutomationsOptions = {

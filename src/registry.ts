@@ -31,6 +31,7 @@ import { notificationsModule } from "./notifications/notifications.module";
 import type { FeatureModule } from "./module";
 import {
   assignAfterTriage,
+  assignmentWaitsForTriage,
   automationAi,
   kbGrounding,
   onboardingProbes,
@@ -102,7 +103,7 @@ export const modules: FeatureModule[] = [
   systemModule,
   slaModule,
   widgetModule,
-  assignmentModule,
+  assignmentModule(assignmentWaitsForTriage),
   aiModule({ groundingSources: kbGrounding, triageSettings, assignAfterTriage }),
   assistantModule({ slaClocks: openSlaClocksOf }),
   semanticSearchModule({ articlesById: articlesByIds }),

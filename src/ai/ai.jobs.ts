@@ -28,6 +28,20 @@ function gone(error: unknown): boolean {
 
 export type AiBackground = { triage: TriageSeams; assignAfterTriage: AssignAfterTriage | null };
 
+/** Whether new tickets of the workspace are triaged automatically (an engine answers, AI is on for it, auto-triage on). */
+export function autoTriageRuns(deps: Deps, triage: TriageSeams, workspaceId: string): boolean {
+  if (!deps.config.ai && !triage.engine) return false;
+  if (!aiWorkspaceOf(deps, workspaceId).features.enabled) return false;
+  return triageSettingsOf(deps, triage.readSettings, workspaceId).auto_triage;
+}
+
+/** Whether an automatic triage runs and then assigns (`assign_after_triage`): assignment on creation waits for it. */
+export const assignsAfterTriage =
+  (triage: TriageSeams) =>
+  (deps: Deps, workspaceId: string): boolean =>
+    autoTriageRuns(deps, triage, workspaceId) &&
+    triageSettingsOf(deps, triage.readSettings, workspaceId).assign_after_triage;
+
 /** The AI jobs and the consumers that enqueue them (made per module: they read the seams). */
 export function aiBackground(seams: AiBackground) {
   const triageJob = defineJob({
@@ -91,12 +105,8 @@ export function aiBackground(seams: AiBackground) {
     name: "ai.auto-triage",
     types: ["ticket.created"],
     handle(tx, event, { deps }) {
-      if (!deps.config.ai && !seams.triage.engine) return;
       const ticketId = (event.data as { ticket?: { id?: string } }).ticket?.id;
-      if (!ticketId) return;
-      const ws = aiWorkspaceOf(deps, event.workspace_id);
-      if (!ws.features.enabled || !triageSettingsOf(deps, seams.triage.readSettings, event.workspace_id).auto_triage)
-        return;
+      if (!ticketId || !autoTriageRuns(deps, seams.triage, event.workspace_id)) return;
       enqueue(
         tx,
         triageJob,

@@ -18,4 +18,4 @@ export type {
   TriageSettingsView,
 } from "./ai.triage";
 export type { AiUsageRow } from "./ai.table";
-export { AUTOMATION_TRIAGE_JOB } from "./ai.jobs";
+export { AUTOMATION_TRIAGE_JOB, assignsAfterTriage } from "./ai.jobs";
