@@ -1,5 +1,6 @@
 import type { Db } from "../db/database";
 import { batchedWrite } from "../db/tx";
+import { oldestDueMs } from "../jobs/jobs.stats";
 import type { Clock } from "../lib/clock";
 
 /**
@@ -35,9 +36,6 @@ export function createReadiness(
   limits = READINESS_LIMITS,
 ): () => Promise<Readiness> {
   // Raw SQL on the jobs table, like the metrics source: the HTTP layer imports no feature's internals.
-  const oldestDue = db.$client.query<{ run_at: string | null }, [string]>(
-    "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND run_at <= ?",
-  );
   const overdue = db.$client.query<{ n: number }, [string]>(
     "SELECT count(*) AS n FROM jobs WHERE state = 'running' AND lease_until < ?",
   );
@@ -57,18 +55,16 @@ export function createReadiness(
 
   function jobs(): Readiness["checks"]["jobs"] {
     const now = clock.now().getTime();
-    const nowIso = new Date(now).toISOString();
-    const runAt = oldestDue.get(nowIso)?.run_at;
-    const oldestDueMs = runAt ? Math.max(0, now - Date.parse(runAt)) : 0;
+    const oldestDue = oldestDueMs(db, clock.now());
     const overdueRunning = overdue.get(new Date(now - limits.leaseGraceMs).toISOString())?.n ?? 0;
     const problems: string[] = [];
-    if (oldestDueMs > limits.queuedMs)
-      problems.push(`a due job has waited ${Math.round(oldestDueMs / 1000)} s (limit ${limits.queuedMs / 1000} s)`);
+    if (oldestDue > limits.queuedMs)
+      problems.push(`a due job has waited ${Math.round(oldestDue / 1000)} s (limit ${limits.queuedMs / 1000} s)`);
     if (overdueRunning > 0) problems.push(`${overdueRunning} running job(s) past their lease`);
     return {
       ok: problems.length === 0,
       ...(problems.length ? { detail: problems.join("; ") } : {}),
-      oldest_due_seconds: Math.round(oldestDueMs / 1000),
+      oldest_due_seconds: Math.round(oldestDue / 1000),
       overdue_running: overdueRunning,
     };
   }

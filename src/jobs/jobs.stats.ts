@@ -1,4 +1,5 @@
 import type { Db } from "../db/database";
+import { preparedFor } from "../db/prepared";
 import type { Clock } from "../lib/clock";
 
 export type JobQueueStats = {
@@ -11,25 +12,33 @@ export type JobQueueStats = {
 
 export type FailedJob = { kind: string; workspace_id: string | null; error: string; at: string };
 
+const oldestDueOf = preparedFor((sqlite) =>
+  sqlite.query<{ run_at: string | null }, [string]>(
+    "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND run_at <= ?",
+  ),
+);
+
+/** How long the oldest due job has waited to run (0 when none waits): readiness, metrics, the System page. */
+export function oldestDueMs(db: Db, now: Date): number {
+  const runAt = oldestDueOf(db).get(now.toISOString())?.run_at;
+  return runAt ? Math.max(0, now.getTime() - Date.parse(runAt)) : 0;
+}
+
 /** The queue at a glance, for the System page: counts by state and how long the oldest due job waited. */
 export function jobQueueStats(db: Db, clock: Clock): JobQueueStats {
   const now = clock.now();
   const nowIso = now.toISOString();
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
   const row = db.$client
-    .query<
-      { queued: number; due: number; running: number; failed: number; oldest: string | null },
-      [string, string, string]
-    >(
+    .query<{ queued: number; due: number; running: number; failed: number }, [string, string]>(
       `SELECT
          (SELECT count(*) FROM jobs WHERE state = 'queued') AS queued,
          (SELECT count(*) FROM jobs WHERE state = 'queued' AND run_at <= ?) AS due,
          (SELECT count(*) FROM jobs WHERE state = 'running') AS running,
-         (SELECT count(*) FROM jobs WHERE state = 'failed' AND updated_at >= ?) AS failed,
-         (SELECT min(run_at) FROM jobs WHERE state = 'queued' AND run_at <= ?) AS oldest`,
+         (SELECT count(*) FROM jobs WHERE state = 'failed' AND updated_at >= ?) AS failed`,
     )
-    .get(nowIso, dayAgo, nowIso);
-  const oldest = row?.oldest ? Math.max(0, now.getTime() - Date.parse(row.oldest)) : 0;
+    .get(nowIso, dayAgo);
+  const oldest = oldestDueMs(db, now);
   return {
     queued: row?.queued ?? 0,
     due: row?.due ?? 0,

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import type { Db } from "../db/database";
+import { oldestDueMs } from "../jobs/jobs.stats";
 import type { Clock } from "../lib/clock";
 import type { MetricSource } from "./metrics";
 
@@ -8,12 +9,8 @@ export function jobsSource(db: Db, clock: Clock): MetricSource {
   const counts = db.$client.query<{ kind: string; state: string; n: number }, []>(
     "SELECT kind, state, count(*) AS n FROM jobs GROUP BY kind, state",
   );
-  const oldestDue = db.$client.query<{ run_at: string | null }, [string]>(
-    "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND run_at <= ?",
-  );
   return () => {
     const now = clock.now();
-    const runAt = oldestDue.get(now.toISOString())?.run_at;
     return [
       ...counts.all().map((r) => ({
         name: "desk_jobs",
@@ -26,7 +23,7 @@ export function jobsSource(db: Db, clock: Clock): MetricSource {
         name: "desk_jobs_oldest_due_seconds",
         type: "gauge",
         help: "How long the oldest due job has waited to run (0 when none waits)",
-        value: runAt ? Math.max(0, (now.getTime() - Date.parse(runAt)) / 1000) : 0,
+        value: oldestDueMs(db, now) / 1000,
       },
     ];
   };
