@@ -55,7 +55,6 @@ export function buildApp(deps: Deps, modules: readonly FeatureModule[] = registe
   if (deps.config.responseChecks)
     app.onAfterHandle({ as: "global" }, createResponseCheck(responses, deps.logger.child({ subsystem: "http" })));
   return app
-    .get("/healthz", () => ({ ok: true }), { detail: { hide: true } })
     .get(
       "/v1/openapi.json",
       ({ set }) => {

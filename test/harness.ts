@@ -30,7 +30,7 @@ export async function startTestDesk(
     config?: Partial<Config>;
     keepAlive?: boolean;
     /** Passed to startDesk: pages outside /v1, a visitor resolver. */
-    start?: Pick<StartOptions, "http" | "visitors">;
+    start?: Pick<StartOptions, "http" | "visitors" | "onFirstRequest">;
     /** The modules to run instead of src/registry.ts's list. */
     modules?: readonly FeatureModule[];
   } = {},

@@ -113,4 +113,20 @@ describe("HTTP core", () => {
     const docs = await desk.fetch(new Request("http://localhost/docs"));
     expect(await docs.text()).toContain("/v1/openapi.json");
   });
+
+  test("probes never count as the first request; the first other request is told once", async () => {
+    let told = 0;
+    const fresh = await startTestDesk({ start: { onFirstRequest: () => told++ } });
+    try {
+      for (const path of ["/healthz", "/readyz", "/metrics", "/healthz"]) {
+        expect((await fetch(`${fresh.url}${path}`)).status).toBe(200);
+      }
+      expect(told).toBe(0);
+      expect((await fetch(`${fresh.url}/v1/me`)).status).toBe(401);
+      expect((await fetch(`${fresh.url}/v1/me`)).status).toBe(401);
+      expect(told).toBe(1);
+    } finally {
+      await fresh.stop();
+    }
+  });
 });

@@ -82,6 +82,12 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       if (upgraded === "upgraded") return new Response(null, { status: 101 });
       if (upgraded) return upgraded;
     }
+    // Liveness is answered here, without the API: a monitor polling an idle server never makes it
+    // put its routes together (src/start.ts builds them on the first request that needs them).
+    if (path === "/healthz" && reading)
+      return new Response('{"ok":true}', {
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+      });
     if (path.startsWith("/v1/") || path === "/v1" || path === "/healthz") {
       shareTurn(deps.db);
       // GET and HEAD bodies are never read (Elysia parses none), so only other methods are measured.
