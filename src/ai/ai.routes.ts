@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { IdParams } from "../http/schemas";
 import { askTask, draftArticle, draftTask, rewriteTask, summarizeTicket, translate } from "./ai.agent";
+import { AI_REQUESTS_PER_MINUTE, spendAiRequest } from "./ai.budget";
 import { aiConfig, aiModels, isOfferedModel } from "./ai.config";
 import type { GroundingSources } from "./ai.context";
 import { dismissSuggestion } from "./ai.judge";
@@ -34,7 +35,8 @@ const agent = { role: "agent", scopes: ["tickets:write"] } as const;
 const STREAMING =
   " With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects.";
 const FAILURES =
-  " 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.";
+  " 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`; past " +
+  `${AI_REQUESTS_PER_MINUTE} AI requests a minute by one person or API key, 429 \`rate_limited\` with Retry-After.`;
 
 export type AiSeams = { grounding: GroundingSources; triage: TriageSeams };
 
@@ -88,8 +90,10 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
     )
     .post(
       "/tickets/:id/ai/draft",
-      async ({ ctx, params, body, request }) =>
-        runOrStream(deps, request, await draftTask(deps, ctx, params.id, body, seams.grounding)),
+      async ({ ctx, params, body, request }) => {
+        spendAiRequest(deps, ctx);
+        return runOrStream(deps, request, await draftTask(deps, ctx, params.id, body, seams.grounding));
+      },
       {
         access: agent,
         params: IdParams,
@@ -103,7 +107,10 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
     )
     .post(
       "/tickets/:id/ai/summary",
-      ({ ctx, params, request }) => summarizeTicket(deps, ctx, params.id, request.signal),
+      ({ ctx, params, request }) => {
+        spendAiRequest(deps, ctx);
+        return summarizeTicket(deps, ctx, params.id, request.signal);
+      },
       {
         access: viewer,
         params: IdParams,
@@ -116,8 +123,10 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
     )
     .post(
       "/tickets/:id/ai/ask",
-      async ({ ctx, params, body, request }) =>
-        runOrStream(deps, request, await askTask(deps, ctx, params.id, body.question, seams.grounding)),
+      async ({ ctx, params, body, request }) => {
+        spendAiRequest(deps, ctx);
+        return runOrStream(deps, request, await askTask(deps, ctx, params.id, body.question, seams.grounding));
+      },
       {
         access: viewer,
         params: IdParams,
@@ -128,8 +137,10 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
     )
     .post(
       "/tickets/:id/ai/triage",
-      ({ ctx, params, body, request }) =>
-        triageTicket(deps, ctx, params.id, { apply: body.apply, via: "triage" }, seams.triage, request.signal),
+      ({ ctx, params, body, request }) => {
+        spendAiRequest(deps, ctx);
+        return triageTicket(deps, ctx, params.id, { apply: body.apply, via: "triage" }, seams.triage, request.signal);
+      },
       {
         access: agent,
         params: IdParams,
@@ -160,31 +171,52 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
         },
       },
     )
-    .post("/ai/rewrite", ({ ctx, body, request }) => runOrStream(deps, request, rewriteTask(deps, ctx, body)), {
-      access: agent,
-      body: RewriteBody,
-      response: { 200: RewriteSchema },
-      detail: {
-        summary: "Rewrite a reply",
-        description: `Modes \`friendlier\`, \`more_formal\`, \`shorter\`, \`longer\`, \`fix_grammar\`, \`simplify\`. HTML in and out, sanitized (also its text).${STREAMING}${FAILURES}`,
+    .post(
+      "/ai/rewrite",
+      ({ ctx, body, request }) => {
+        spendAiRequest(deps, ctx);
+        return runOrStream(deps, request, rewriteTask(deps, ctx, body));
       },
-    })
-    .post("/ai/translate", ({ ctx, body, request }) => translate(deps, ctx, body, request.signal), {
-      access: agent,
-      body: TranslateBody,
-      response: { 200: TranslateSchema },
-      detail: {
-        summary: "Translate",
-        description: `Give \`html\` (answered as sanitized \`html\`) or \`text\`; \`target\` and \`source_language\` are BCP 47 tags (\`und\` when unknown).${FAILURES}`,
+      {
+        access: agent,
+        body: RewriteBody,
+        response: { 200: RewriteSchema },
+        detail: {
+          summary: "Rewrite a reply",
+          description: `Modes \`friendlier\`, \`more_formal\`, \`shorter\`, \`longer\`, \`fix_grammar\`, \`simplify\`. HTML in and out, sanitized (also its text).${STREAMING}${FAILURES}`,
+        },
       },
-    })
-    .post("/kb/articles/ai/draft", ({ ctx, body, request }) => draftArticle(deps, ctx, body, request.signal), {
-      access: { role: "agent", scopes: ["kb:write"] },
-      body: ArticleDraftBody,
-      response: { 200: ArticleDraftSchema },
-      detail: {
-        summary: "Draft a knowledge-base article",
-        description: `From a ticket (\`ticket_id\`: how it was solved, private details left out), a \`prompt\`, or both. Nothing is saved.${FAILURES}`,
+    )
+    .post(
+      "/ai/translate",
+      ({ ctx, body, request }) => {
+        spendAiRequest(deps, ctx);
+        return translate(deps, ctx, body, request.signal);
       },
-    });
+      {
+        access: agent,
+        body: TranslateBody,
+        response: { 200: TranslateSchema },
+        detail: {
+          summary: "Translate",
+          description: `Give \`html\` (answered as sanitized \`html\`) or \`text\`; \`target\` and \`source_language\` are BCP 47 tags (\`und\` when unknown).${FAILURES}`,
+        },
+      },
+    )
+    .post(
+      "/kb/articles/ai/draft",
+      ({ ctx, body, request }) => {
+        spendAiRequest(deps, ctx);
+        return draftArticle(deps, ctx, body, request.signal);
+      },
+      {
+        access: { role: "agent", scopes: ["kb:write"] },
+        body: ArticleDraftBody,
+        response: { 200: ArticleDraftSchema },
+        detail: {
+          summary: "Draft a knowledge-base article",
+          description: `From a ticket (\`ticket_id\`: how it was solved, private details left out), a \`prompt\`, or both. Nothing is saved.${FAILURES}`,
+        },
+      },
+    );
 }

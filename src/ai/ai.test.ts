@@ -4,6 +4,8 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 import { startTestDesk } from "../../test/harness";
 import { modules } from "../registry";
 import { getTicket } from "../tickets/tickets.public";
+import { manualClock } from "../lib/clock";
+import { AI_REQUESTS_PER_MINUTE } from "./ai.budget";
 import { aiModule } from "./ai.module";
 import { customerReply, customerTicket, eventsSince, lastSeq, parseSse, usageRows } from "./ai.testkit";
 
@@ -458,5 +460,48 @@ describe("grounding in published articles (the knowledge base's seam)", () => {
     expect(ask.body.sources).toEqual([source]);
     expect(queries[1]).toBe("Which article helps?");
     await grounded.stop();
+  });
+});
+
+describe("AI request budget", () => {
+  test("60 AI requests a minute per person or key; the next answers 429 with Retry-After until the minute passes", async () => {
+    reset();
+    const clock = manualClock(new Date());
+    const budgeted = await startTestDesk({ clock, env: fakeAiEnv(fake) });
+    try {
+      const { workspace, owner } = await createWorkspaceWithOwner(budgeted);
+      const agent = await addMember(budgeted, workspace.id, "agent");
+      const key = createKey(budgeted, owner, ["tickets:read", "tickets:write"]);
+      const other = await createWorkspaceWithOwner(budgeted);
+      const rewrite = (headers: Record<string, string>) =>
+        budgeted.api("POST", "/v1/ai/rewrite", { headers, body: { html: "<p>hi</p>", mode: "shorter" } });
+      const ticket = customerTicket(budgeted, owner);
+      const spentBefore = fake.chats().length;
+      for (let i = 0; i < AI_REQUESTS_PER_MINUTE; i++) {
+        expect((await rewrite(agent.headers)).status).toBe(200);
+      }
+      for (const refused of [
+        await rewrite(agent.headers),
+        await budgeted.api("POST", `/v1/tickets/${ticket.id}/ai/ask`, {
+          headers: agent.headers,
+          body: { question: "why?" },
+        }),
+        await budgeted.api("GET", "/v1/ai/search?q=printer", { headers: agent.headers }),
+      ]) {
+        expect(refused.status).toBe(429);
+        expect(refused.body.code).toBe("rate_limited");
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      }
+      // Refused requests never reached the provider.
+      expect(fake.chats().length - spentBefore).toBe(AI_REQUESTS_PER_MINUTE);
+      // Someone else in the workspace, an API key and another workspace each have their own minute.
+      expect((await rewrite(owner.headers)).status).toBe(200);
+      expect((await rewrite(key.headers)).status).toBe(200);
+      expect((await rewrite(other.owner.headers)).status).toBe(200);
+      clock.advance(61_000);
+      expect((await rewrite(agent.headers)).status).toBe(200);
+    } finally {
+      await budgeted.stop();
+    }
   });
 });

@@ -6,9 +6,9 @@ import type { Queryable } from "../db/database";
 import { deskState } from "../db/desk-state";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import { minuteBudget } from "../http/rate-limit";
 import { sha256Hex, safeEqual } from "../lib/crypto";
-import { conflict, DeskError, forbidden, notFound, rateLimited } from "../lib/errors";
+import { conflict, DeskError, forbidden, notFound } from "../lib/errors";
 import { newId, randomToken } from "../lib/ids";
 import {
   type AssistantActionRow,
@@ -132,20 +132,11 @@ export function deleteSession(deps: Deps, ctx: RequestContext, userId: string, i
 
 /** Conversations running now (one run at a time each): a single process owns them. */
 export const runningOf = deskState("assistant.running", () => new Set<string>());
-const limiterOf = deskState("assistant.limiter", () => ({ limiter: null as RateLimiter | null }));
+const takeMessage = minuteBudget("assistant.messages", MESSAGES_PER_MINUTE);
 
 /** 30 messages and decisions a minute per user, then 429 with Retry-After. */
 export function takeMessageBudget(deps: Deps, ctx: RequestContext, userId: string): void {
-  const holder = limiterOf(deps.db);
-  holder.limiter ??= createRateLimiter({
-    limit: MESSAGES_PER_MINUTE,
-    windowMs: 60_000,
-    now: () => deps.clock.now().getTime(),
-  });
-  const key = `${ctx.workspaceId}:${userId}`;
-  const wait = holder.limiter.retryAfter(key);
-  if (wait > 0) throw rateLimited(wait);
-  holder.limiter.hit(key);
+  takeMessage(deps, `${ctx.workspaceId}:${userId}`);
 }
 
 /** Takes the conversation for a run; 409 assistant_busy when one is already running. */

@@ -1,3 +1,6 @@
+import type { Db } from "../db/database";
+import { deskState } from "../db/desk-state";
+import type { Clock } from "../lib/clock";
 import { rateLimited } from "../lib/errors";
 import type { RateLimitState, RequestMeta } from "./request-meta";
 
@@ -114,4 +117,20 @@ export function enforceRateLimits(checks: Array<[RateLimiter, string | null]>, m
   if (wait > 0) {
     throw rateLimited(wait, rateLimitHeaders(tightest(applied)));
   }
+}
+
+/**
+ * A per-minute budget each key (a person or an API key in a workspace) spends one hit of per call,
+ * kept with the desk; past it the call answers 429 `rate_limited` with Retry-After. Declared at
+ * module scope like `deskState`: `const take = minuteBudget("ai.requests", 60); take(deps, key)`.
+ */
+export function minuteBudget(name: string, limit: number) {
+  const limiterOf = deskState(name, () => ({ limiter: null as RateLimiter | null }));
+  return (deps: { db: Db; clock: Clock }, key: string): void => {
+    const holder = limiterOf(deps.db);
+    holder.limiter ??= createRateLimiter({ limit, windowMs: 60_000, now: () => deps.clock.now().getTime() });
+    const wait = holder.limiter.retryAfter(key);
+    if (wait > 0) throw rateLimited(wait);
+    holder.limiter.hit(key);
+  };
 }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
+import { spendAiRequest } from "../ai/ai.public";
 import type { Deps } from "../deps";
 import { queryText, TicketSchema } from "../tickets/tickets.public";
 import { type ArticlesById, semanticSearch } from "./semantic.service";
@@ -10,6 +11,7 @@ export function semanticSearchRoutes(deps: Deps, articlesById: ArticlesById | nu
   return new Elysia({ prefix: "/ai", tags: ["ai"] }).use(deps.guard).get(
     "/search",
     async ({ ctx, query, set, request }) => {
+      spendAiRequest(deps, ctx);
       const answer = await semanticSearch(deps, ctx, query.q, articlesById, request.signal);
       set.headers["desk-search-mode"] = answer.mode;
       return answer.result;
@@ -27,7 +29,7 @@ export function semanticSearchRoutes(deps: Deps, articlesById: ArticlesById | nu
       detail: {
         summary: "Semantic search: up to five tickets, contacts and articles, by meaning and words",
         description:
-          "The shape of GET /v1/search. Tickets are ranked by reciprocal rank fusion (k = 60) of the full-text ranking and the nearest embeddings (cosine similarity of the subject and the customer's own words, at least 0.2), among the tickets the caller's ticket list shows (private teams' only for their members, spam left out); published knowledge-base articles by their embeddings; contacts by full text. Without an embedding model (DESK_AI_EMBEDDING_MODEL), before anything is embedded, or when the provider fails, the answer is full text alone; the `Desk-Search-Mode` header says which (`hybrid` or `full_text`). Embedding the query is free (recorded as `search_index`, cost 0). 404 `ai_disabled` when AI is off.",
+          "The shape of GET /v1/search. Tickets are ranked by reciprocal rank fusion (k = 60) of the full-text ranking and the nearest embeddings (cosine similarity of the subject and the customer's own words, at least 0.2), among the tickets the caller's ticket list shows (private teams' only for their members, spam left out); published knowledge-base articles by their embeddings; contacts by full text. Without an embedding model (DESK_AI_EMBEDDING_MODEL), before anything is embedded, or when the provider fails, the answer is full text alone; the `Desk-Search-Mode` header says which (`hybrid` or `full_text`). Embedding the query is free (recorded as `search_index`, cost 0). 404 `ai_disabled` when AI is off; counts toward the caller's 60 AI requests a minute (429 `rate_limited` past them).",
       },
     },
   );

@@ -2479,7 +2479,7 @@ export interface paths {
         put?: never;
         /**
          * Draft a reply
-         * @description Grounded in the thread (notes included, never quoted), the contact's recent tickets and published articles (named in `sources`), in the workspace's tone, language and instructions. Nothing is saved. With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         * @description Grounded in the thread (notes included, never quoted), the contact's recent tickets and published articles (named in `sources`), in the workspace's tone, language and instructions. Nothing is saved. With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`; past 60 AI requests a minute by one person or API key, 429 `rate_limited` with Retry-After.
          */
         post: operations["postTicketsByIdAiDraft"];
         delete?: never;
@@ -2499,7 +2499,7 @@ export interface paths {
         put?: never;
         /**
          * Summarize a ticket
-         * @description Stored on the ticket as `custom.ai_summary` and published as `ticket.updated` with `custom`. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         * @description Stored on the ticket as `custom.ai_summary` and published as `ticket.updated` with `custom`. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`; past 60 AI requests a minute by one person or API key, 429 `rate_limited` with Retry-After.
          */
         post: operations["postTicketsByIdAiSummary"];
         delete?: never;
@@ -2519,7 +2519,7 @@ export interface paths {
         put?: never;
         /**
          * Ask about a ticket
-         * @description Nothing is saved. With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         * @description Nothing is saved. With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`; past 60 AI requests a minute by one person or API key, 429 `rate_limited` with Retry-After.
          */
         post: operations["postTicketsByIdAiAsk"];
         delete?: never;
@@ -2539,7 +2539,7 @@ export interface paths {
         put?: never;
         /**
          * Triage a ticket
-         * @description Decides every key of SPEC.md's decision table in one structured-output call and applies them: allowed fields (triage settings) apply, others become `custom.ai_suggestions`; priority and severity are only raised, the team is set only when empty, labels only from the workspace's own (the Type label from the exclusive group named Type); spam is only suggested (probability at least 0.8). `apply: true` applies every decision whatever the allowed fields. Decisions are stored as `custom.ai_decisions`; applied changes are activities of actor `ai` with `{ via, model, confidence }`. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         * @description Decides every key of SPEC.md's decision table in one structured-output call and applies them: allowed fields (triage settings) apply, others become `custom.ai_suggestions`; priority and severity are only raised, the team is set only when empty, labels only from the workspace's own (the Type label from the exclusive group named Type); spam is only suggested (probability at least 0.8). `apply: true` applies every decision whatever the allowed fields. Decisions are stored as `custom.ai_decisions`; applied changes are activities of actor `ai` with `{ via, model, confidence }`. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`; past 60 AI requests a minute by one person or API key, 429 `rate_limited` with Retry-After.
          */
         post: operations["postTicketsByIdAiTriage"];
         delete?: never;
@@ -2579,7 +2579,7 @@ export interface paths {
         put?: never;
         /**
          * Rewrite a reply
-         * @description Modes `friendlier`, `more_formal`, `shorter`, `longer`, `fix_grammar`, `simplify`. HTML in and out, sanitized (also its text). With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         * @description Modes `friendlier`, `more_formal`, `shorter`, `longer`, `fix_grammar`, `simplify`. HTML in and out, sanitized (also its text). With `Accept: text/event-stream` the answer streams: `delta` events `{ text }`, then one `done` event carrying this JSON (an `error` event carries a problem body). Charged once, when it ends; the provider call is cancelled when the client disconnects. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`; past 60 AI requests a minute by one person or API key, 429 `rate_limited` with Retry-After.
          */
         post: operations["postAiRewrite"];
         delete?: never;
@@ -2599,7 +2599,7 @@ export interface paths {
         put?: never;
         /**
          * Translate
-         * @description Give `html` (answered as sanitized `html`) or `text`; `target` and `source_language` are BCP 47 tags (`und` when unknown). 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         * @description Give `html` (answered as sanitized `html`) or `text`; `target` and `source_language` are BCP 47 tags (`und` when unknown). 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`; past 60 AI requests a minute by one person or API key, 429 `rate_limited` with Retry-After.
          */
         post: operations["postAiTranslate"];
         delete?: never;
@@ -2619,7 +2619,7 @@ export interface paths {
         put?: never;
         /**
          * Draft a knowledge-base article
-         * @description From a ticket (`ticket_id`: how it was solved, private details left out), a `prompt`, or both. Nothing is saved. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`.
+         * @description From a ticket (`ticket_id`: how it was solved, private details left out), a `prompt`, or both. Nothing is saved. 404 `ai_disabled` when no provider is configured or the workspace turned AI off; a provider failure answers 502 (`ai_provider_error`, `ai_unavailable`, `ai_bad_output`, `ai_key_failed`), 503 `ai_rate_limited` or 504 `ai_timeout`; past 60 AI requests a minute by one person or API key, 429 `rate_limited` with Retry-After.
          */
         post: operations["postKbArticlesAiDraft"];
         delete?: never;
@@ -2749,7 +2749,7 @@ export interface paths {
         };
         /**
          * Semantic search: up to five tickets, contacts and articles, by meaning and words
-         * @description The shape of GET /v1/search. Tickets are ranked by reciprocal rank fusion (k = 60) of the full-text ranking and the nearest embeddings (cosine similarity of the subject and the customer's own words, at least 0.2), among the tickets the caller's ticket list shows (private teams' only for their members, spam left out); published knowledge-base articles by their embeddings; contacts by full text. Without an embedding model (DESK_AI_EMBEDDING_MODEL), before anything is embedded, or when the provider fails, the answer is full text alone; the `Desk-Search-Mode` header says which (`hybrid` or `full_text`). Embedding the query is free (recorded as `search_index`, cost 0). 404 `ai_disabled` when AI is off.
+         * @description The shape of GET /v1/search. Tickets are ranked by reciprocal rank fusion (k = 60) of the full-text ranking and the nearest embeddings (cosine similarity of the subject and the customer's own words, at least 0.2), among the tickets the caller's ticket list shows (private teams' only for their members, spam left out); published knowledge-base articles by their embeddings; contacts by full text. Without an embedding model (DESK_AI_EMBEDDING_MODEL), before anything is embedded, or when the provider fails, the answer is full text alone; the `Desk-Search-Mode` header says which (`hybrid` or `full_text`). Embedding the query is free (recorded as `search_index`, cost 0). 404 `ai_disabled` when AI is off; counts toward the caller's 60 AI requests a minute (429 `rate_limited` past them).
          */
         get: operations["getAiSearch"];
         put?: never;
