@@ -12,7 +12,8 @@ import { type SemanticKind, semanticVectors } from "./semantic.table";
  * tables) measured slower here than this scan, see docs/semantic-search.md.
  * The index is loaded on the first query and catches up by `seq` before each one, so writes from a
  * job runner in another process are seen too. Memory: documents × dims × 4.1 bytes (100,000 × 384
- * ≈ 159 MB), only for workspaces someone searched.
+ * ≈ 159 MB), only for workspaces someone searched in the last IDLE_EVICT_MS (the sweep job drops the
+ * others, a deleted workspace's with them; the next query loads one again).
  */
 type WorkspaceIndex = {
   kind: SemanticKind;
@@ -27,7 +28,12 @@ type WorkspaceIndex = {
   slotOf: Map<string, number>;
   /** Pages of a long backlog are being read in the background. */
   loading: boolean;
+  /** The clock's time (ms) of the last query. */
+  usedAt: number;
 };
+
+/** An index nobody has searched for this long is dropped from memory. */
+export const IDLE_EVICT_MS = 30 * 60_000;
 
 /** Below this many documents every query scans exactly. */
 export const EXACT_SCAN = 20_000;
@@ -112,7 +118,7 @@ const LOAD_PAGE = 4000;
  * query of a large workspace, ~1.8 s at 100,000 documents) is read page by page in the background,
  * yielding between pages, so no request waits for it: semantic search answers full text meanwhile.
  */
-function current(db: Db, workspaceId: string, kind: SemanticKind, model: string): WorkspaceIndex | null {
+function current(db: Db, workspaceId: string, kind: SemanticKind, model: string, at: number): WorkspaceIndex | null {
   const indexes = indexesOf(db);
   const name = `${workspaceId}:${kind}`;
   let index = indexes.get(name);
@@ -129,9 +135,11 @@ function current(db: Db, workspaceId: string, kind: SemanticKind, model: string)
       keys: [],
       slotOf: new Map(),
       loading: false,
+      usedAt: at,
     };
     indexes.set(name, index);
   }
+  index.usedAt = Math.max(index.usedAt, at);
   if (index.loading) return null;
   if (readPage(db, workspaceId, index)) return index;
   index.loading = true;
@@ -170,6 +178,18 @@ function readPage(db: Db, workspaceId: string, index: WorkspaceIndex): boolean {
   return rows.length < LOAD_PAGE;
 }
 
+/** Drops the indexes nobody has searched since `now - IDLE_EVICT_MS`; answers how many went. */
+export function evictIdleIndexes(db: Db, now: number): number {
+  const indexes = indexesOf(db);
+  let evicted = 0;
+  for (const [name, index] of indexes) {
+    if (index.loading || now - index.usedAt < IDLE_EVICT_MS) continue;
+    indexes.delete(name);
+    evicted++;
+  }
+  return evicted;
+}
+
 export type VectorHit = { kind: SemanticKind; id: string; score: number };
 
 /**
@@ -183,9 +203,9 @@ export function nearest(
   workspaceId: string,
   model: string,
   query: number[],
-  options: { limit: number; minScore: number; kind: SemanticKind },
+  options: { limit: number; minScore: number; kind: SemanticKind; at: number },
 ): VectorHit[] | null {
-  const index = current(db, workspaceId, options.kind, model);
+  const index = current(db, workspaceId, options.kind, model, options.at);
   if (!index) return null;
   if (index.count === 0 || query.length !== index.dims) return [];
   const q = floatsOf(packVector(query));
@@ -253,5 +273,10 @@ class TopK {
 }
 
 /** How many documents of the workspace have a vector of `model` (hybrid when any); null while loading. */
-export const indexedCount = (db: Db, workspaceId: string, kind: SemanticKind, model: string): number | null =>
-  current(db, workspaceId, kind, model)?.count ?? null;
+export const indexedCount = (
+  db: Db,
+  workspaceId: string,
+  kind: SemanticKind,
+  model: string,
+  at: number,
+): number | null => current(db, workspaceId, kind, model, at)?.count ?? null;

@@ -6,7 +6,7 @@ import { enqueue } from "../jobs/enqueue";
 import { defineJob, type JobContext } from "../jobs/define";
 import { embed } from "../ai/ai.public";
 import { liveTicketIdsAfter, ticketTextsForEmbedding } from "../tickets/tickets.public";
-import { packVector } from "./semantic.index";
+import { evictIdleIndexes, packVector } from "./semantic.index";
 import {
   articlesOnOtherModel,
   clearDirty,
@@ -119,6 +119,7 @@ export const sweepJob = defineJob({
   schedule: "*/5 * * * *",
   retry: { maxAttempts: 1 },
   handler(_payload, { deps }: JobContext<Deps>) {
+    evictIdleIndexes(deps.db, deps.clock.now().getTime());
     if (!deps.config.ai?.embeddingModel) return;
     withTx(deps.db, (tx) => {
       for (const workspaceId of workspacesWithDirty(tx)) kickEmbedding(tx, workspaceId, deps.clock.now());

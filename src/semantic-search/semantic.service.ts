@@ -70,7 +70,8 @@ async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?:
   if (!model || !q.trim()) return null;
   withTx(deps.db, (tx) => ensureBackfill(tx, workspaceId, model));
   // Nothing embedded yet, or the indexes still loading (a large workspace's first query): full text.
-  const kinds = (["ticket", "article"] as const).filter((kind) => indexedCount(deps.db, workspaceId, kind, model));
+  const at = deps.clock.now().getTime();
+  const kinds = (["ticket", "article"] as const).filter((kind) => indexedCount(deps.db, workspaceId, kind, model, at));
   if (kinds.length === 0) return null;
   let vector: number[] | undefined;
   try {
@@ -83,6 +84,6 @@ async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?:
   const hits = { ticket: [] as VectorHit[], article: [] as VectorHit[] };
   for (const kind of kinds)
     hits[kind] =
-      nearest(deps.db, workspaceId, model, vector, { limit: CANDIDATES, minScore: MIN_SIMILARITY, kind }) ?? [];
+      nearest(deps.db, workspaceId, model, vector, { limit: CANDIDATES, minScore: MIN_SIMILARITY, kind, at }) ?? [];
   return hits;
 }

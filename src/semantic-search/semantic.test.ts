@@ -11,7 +11,7 @@ import { modules } from "../registry";
 import { deleteTicket, updateTicket } from "../tickets/tickets.public";
 import { semanticSearchModule } from "./semantic-search.module";
 import { EMBED_BATCH } from "./semantic.jobs";
-import { EXACT_SCAN, nearest, packVector } from "./semantic.index";
+import { EXACT_SCAN, evictIdleIndexes, IDLE_EVICT_MS, nearest, packVector } from "./semantic.index";
 import { fuse } from "./semantic.service";
 import { forgetDocument, storeVector } from "./semantic.store";
 import { semanticDirty, semanticVectors } from "./semantic.table";
@@ -329,18 +329,28 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
     };
     // A backlog longer than a page loads in the background: meanwhile the index answers null (full text).
     expect(
-      nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 10, minScore: -1, kind: "ticket" }),
+      nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 10, minScore: -1, kind: "ticket", at: Date.now() }),
     ).toBeNull();
     const deadline = performance.now() + 10_000;
     while (
-      !nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 1, minScore: -1, kind: "ticket" }) &&
+      !nearest(desk.deps.db, workspace.id, "m", topics[0]!, {
+        limit: 1,
+        minScore: -1,
+        kind: "ticket",
+        at: Date.now(),
+      }) &&
       performance.now() < deadline
     )
       await Bun.sleep(10);
     let found = 0;
     for (let t = 0; t < 5; t++) {
       const q = topics[t * 7]!.map((x) => x + next() * 0.8);
-      const hits = nearest(desk.deps.db, workspace.id, "m", q, { limit: 10, minScore: -1, kind: "ticket" })!;
+      const hits = nearest(desk.deps.db, workspace.id, "m", q, {
+        limit: 10,
+        minScore: -1,
+        kind: "ticket",
+        at: Date.now(),
+      })!;
       const want = new Set(exact(q));
       found += hits.filter((h) => want.has(h.id)).length;
       expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
@@ -358,14 +368,25 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
         now: "",
       }),
     );
-    expect(nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket" })![0]).toMatchObject({
+    expect(
+      nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: Date.now() })![0],
+    ).toMatchObject({
       id: "fresh",
     });
     withTx(desk.deps.db, (tx) =>
       forgetDocument(tx, { workspaceId: workspace.id, kind: "ticket", docId: "fresh", now: "" }),
     );
-    expect(nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket" })![0]!.id).not.toBe(
-      "fresh",
-    );
+    expect(
+      nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: Date.now() })![0]!.id,
+    ).not.toBe("fresh");
+    // Nobody searching for IDLE_EVICT_MS drops the index from memory; the next query loads it again.
+    const lastQuery = Date.now();
+    nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: lastQuery });
+    const probe = () =>
+      nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: lastQuery });
+    evictIdleIndexes(desk.deps.db, lastQuery + IDLE_EVICT_MS - 1000);
+    expect(probe()).not.toBeNull();
+    expect(evictIdleIndexes(desk.deps.db, lastQuery + IDLE_EVICT_MS)).toBeGreaterThanOrEqual(1);
+    expect(probe()).toBeNull();
   });
 });
