@@ -7,7 +7,7 @@ export const SMTP_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 /**
  * A receiver without a certificate never upgrades a socket (STARTTLS is disabled), yet smtp-server
  * builds a TLS context from its built-in self-signed key in the constructor regardless: that costs
- * an idle server about 3 MB of resident memory for a context nothing can use.
+ * an idle server about 1 MB of resident memory for a context nothing can use.
  */
 class PlainSmtpServer extends SMTPServer {
   override updateSecureContext(): void {
