@@ -15,7 +15,7 @@ import {
   homeOf,
   searchOf,
 } from "./help-center.service";
-import { helpCenterCss, themeOf } from "./help-center.theme";
+import { brandHex, stylesheetOf } from "./help-center.theme";
 
 /**
  * The public help center's HTML (DECISIONS.md "Customer-facing pages"): `/help/{workspace_slug}`,
@@ -46,23 +46,10 @@ type Answer = { status: number; body: string; type: string; lastModified?: strin
 export function helpCenterPages(deps: Deps): Page[] {
   const headers = securityHeaders(HELP_CENTER_CSP, servedOverHttps(deps.config.baseUrl));
   const searches = createRateLimiter({ ...SEARCH_PAGE_LIMIT, now: () => deps.clock.now().getTime() });
-  // The stylesheet of each brand colour, built once.
-  const cssCache = new Map<string, { css: string; version: string }>();
-  const cssOf = (brand: string | null) => {
-    const key = brand ?? "";
-    let entry = cssCache.get(key);
-    if (!entry) {
-      const css = helpCenterCss(themeOf(brand));
-      entry = { css, version: Bun.hash(css).toString(36) };
-      if (cssCache.size > 1000) cssCache.clear();
-      cssCache.set(key, entry);
-    }
-    return entry;
-  };
   const cssUrl = (center: HelpCenter | null) =>
     center
-      ? `${center.url}/style.css?v=${cssOf(center.brandColor).version}`
-      : `${deps.config.baseUrl}/help/-/style.css?v=${cssOf(null).version}`;
+      ? `${center.url}/style.css?v=${stylesheetOf(center.brandColor).version}`
+      : `${deps.config.baseUrl}/help/-/style.css?v=${stylesheetOf(null).version}`;
 
   function answer(request: Request, a: Answer): Response {
     const etag = `W/"${Bun.hash(a.body).toString(36)}"`;
@@ -92,14 +79,19 @@ export function helpCenterPages(deps: Deps): Page[] {
     }
     if (parts.at(-1) === "") parts.pop();
     const [slug, section, item, ...extra] = parts;
+    // `?brand=` themes it (the preview of a workspace whose help center is still off).
     if (slug === "-" && section === "style.css" && item === undefined)
-      return { status: 200, type: "text/css; charset=utf-8", body: cssOf(null).css };
+      return {
+        status: 200,
+        type: "text/css; charset=utf-8",
+        body: stylesheetOf(brandHex(new URL(request.url).searchParams.get("brand"))).css,
+      };
     const center = slug ? helpCenterAt(deps.db, baseUrl, slug) : null;
     if (!center || extra.length > 0) return notFound(null, path);
     const css = cssUrl(center);
     if (section === undefined) return { status: 200, type: HTML, body: homePage(center, css, homeOf(deps.db, center)) };
     if (section === "style.css" && item === undefined)
-      return { status: 200, type: "text/css; charset=utf-8", body: cssOf(center.brandColor).css };
+      return { status: 200, type: "text/css; charset=utf-8", body: stylesheetOf(center.brandColor).css };
     if (section === "search" && item === undefined) {
       const meta = requestMeta(request);
       if (meta.ip !== null) {

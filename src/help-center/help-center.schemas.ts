@@ -54,3 +54,10 @@ const WorkspaceSlug = z.string().min(1).max(100);
 export const HelpParams = z.object({ workspace_slug: WorkspaceSlug });
 export const HelpSlugParams = z.object({ workspace_slug: WorkspaceSlug, slug: z.string().min(1).max(200) });
 export const HelpSearchQuery = z.object({ q: z.string().trim().max(500).default("") });
+
+export const ArticlePreviewBody = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  body_html: z.string().max(500_000),
+  collection_id: z.string().min(1).max(100).nullish(),
+});
+export const ArticlePreviewSchema = z.object({ html: z.string() });

@@ -36,9 +36,16 @@ export type HelpCenter = {
 /** The help center at `slug`, or null when the workspace is unknown, deleted or its help center is not enabled. */
 export function helpCenterAt(db: Queryable, baseUrl: string, slug: string): HelpCenter | null {
   const workspace = findWorkspaceBySlug(db, slug);
-  if (!workspace) return null;
+  if (workspace?.settings?.help_center_enabled !== true) return null;
+  return helpCenterOf(baseUrl, workspace);
+}
+
+/** What the help center of `workspace` shows of it, whether or not it is on (a preview reads it while off). */
+export function helpCenterOf(
+  baseUrl: string,
+  workspace: NonNullable<ReturnType<typeof findWorkspaceBySlug>>,
+): HelpCenter {
   const settings = workspace.settings ?? {};
-  if (settings.help_center_enabled !== true) return null;
   const images = workspace.images ?? {};
   const title = typeof settings.help_center_title === "string" && settings.help_center_title.trim();
   return {

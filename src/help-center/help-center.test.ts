@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { createWorkspaceWithOwner, type Member } from "../../test/factories";
+import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { kbArticles } from "../kb/kb.table";
 import { helpCenterUrlOf } from "./help-center.public";
@@ -339,4 +339,62 @@ test("the help center logo and icon head every page, with Open Graph's image", a
   expect(html).toContain(`<meta property="og:image" content="${images.help_center_logo}">`);
   const home = await page(`/v1/public/help/${kb.workspace.slug}`);
   expect(home.body.logo_url).toBe(`${images.help_center_logo}`);
+});
+
+describe("POST /v1/help-center/preview", () => {
+  test("the article page as the help center would show it, sanitized and themed, while the help center is off; nothing stored", async () => {
+    const kb = await seed({ help_center_title: "Acme Answers", brand_color: "#aa3300" });
+    const articlesBefore = desk.deps.db.select().from(kbArticles).all().length;
+    const res = await desk.api("POST", "/v1/help-center/preview", {
+      headers: kb.owner.headers,
+      body: {
+        title: "How refunds work <b>now</b>",
+        body_html: '<p>Unsaved words</p><script>alert(1)</script><img src="x" onerror="alert(2)">',
+        collection_id: kb.billing.id,
+      },
+    });
+    expect(res.status).toBe(200);
+    const html: string = res.body.html;
+    expect(html).toStartWith("<!doctype html>");
+    expect(html).toContain("How refunds work &lt;b&gt;now&lt;/b&gt;");
+    expect(html).toContain("<p>Unsaved words</p>");
+    expect(html).toContain("Acme Answers");
+    expect(html).toContain("Billing");
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain("onerror");
+    expect(desk.deps.db.select().from(kbArticles).all().length).toBe(articlesBefore);
+    // Its one stylesheet is the shared one themed with the brand colour, served though the help center is off.
+    const css = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+    expect(css).toContain("/help/-/style.css?v=");
+    expect(css).toContain("brand=%23aa3300");
+    const sheet = await fetch(css!.replace(base(), desk.url));
+    expect(sheet.status).toBe(200);
+    expect(sheet.headers.get("content-type")).toStartWith("text/css");
+    expect(await sheet.text()).toContain("--brand:#aa3300");
+    // A brand that is no colour themes nothing.
+    const odd = await fetch(`${desk.url}/help/-/style.css?brand=red;}body{display:none`);
+    expect(await odd.text()).toContain(`--brand:${themeOf(null).brand}`);
+  });
+
+  test("writers only; another workspace's collection is 404 and bad input 422, nothing stored", async () => {
+    const kb = await seed();
+    const other = await seed();
+    const body = { title: "Draft", body_html: "<p>x</p>" };
+    expect((await desk.api("POST", "/v1/help-center/preview", { body })).status).toBe(401);
+    const viewer = await addMember(desk, kb.workspace.id, "viewer");
+    expect((await desk.api("POST", "/v1/help-center/preview", { headers: viewer.headers, body })).status).toBe(403);
+    const reader = createKey(desk, kb.owner, ["kb:read"]);
+    expect((await desk.api("POST", "/v1/help-center/preview", { headers: reader.headers, body })).status).toBe(403);
+    const writer = createKey(desk, kb.owner, ["kb:write"]);
+    expect((await desk.api("POST", "/v1/help-center/preview", { headers: writer.headers, body })).status).toBe(200);
+    const foreign = await desk.api("POST", "/v1/help-center/preview", {
+      headers: kb.owner.headers,
+      body: { ...body, collection_id: other.billing.id },
+    });
+    expect([foreign.status, foreign.body.code]).toEqual([404, "not_found"]);
+    for (const bad of [{ body_html: "<p>x</p>" }, { ...body, title: "" }, { ...body, extra: 1 }]) {
+      const res = await desk.api("POST", "/v1/help-center/preview", { headers: kb.owner.headers, body: bad });
+      expect([res.status, res.body.code]).toEqual([422, "validation_failed"]);
+    }
+  });
 });

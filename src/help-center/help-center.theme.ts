@@ -47,6 +47,24 @@ export function themeOf(brandColor: unknown): Theme {
   return { brand, onBrand, link: toHex(link) };
 }
 
+/** `value` when it is a `#rrggbb` colour, else null (the default theme). */
+export const brandHex = (value: unknown): string | null =>
+  typeof value === "string" && /^#[0-9a-f]{6}$/i.test(value) ? value : null;
+
+/** The stylesheet of each brand colour (themeOf's hex, or null for the default) and its version, built once. */
+const stylesheets = new Map<string, { css: string; version: string }>();
+export function stylesheetOf(brand: string | null): { css: string; version: string } {
+  const key = brand ?? "";
+  let entry = stylesheets.get(key);
+  if (!entry) {
+    const css = helpCenterCss(themeOf(brand));
+    entry = { css, version: Bun.hash(css).toString(36) };
+    if (stylesheets.size > 1000) stylesheets.clear();
+    stylesheets.set(key, entry);
+  }
+  return entry;
+}
+
 /** The page styles: one file per workspace (the theme's custom properties, then the fixed rules). */
 export function helpCenterCss(theme: Theme): string {
   return `:root{--brand:${theme.brand};--on-brand:${theme.onBrand};--link:${theme.link}}\n${BASE_CSS}`;

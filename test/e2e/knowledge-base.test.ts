@@ -193,4 +193,36 @@ describe.skipIf(!ready.ok)("knowledge base and help center (Chromium against dis
     },
     STEP * 2,
   );
+
+  test(
+    "the editor previews a draft with unsaved changes as the help center page, themed; nothing is saved",
+    async () => {
+      const draft = (await call(desk.url, "GET", "/v1/kb/articles?q=unreleased", headers)).body.data[0];
+      const page = await signedIn(agent);
+      await page.goto(`${desk.url}/kb/articles/${draft.id}`);
+      await shown(page.getByTestId("article-status"));
+      const body = page.getByRole("textbox", { name: "Article body" });
+      await body.click();
+      await page.keyboard.type("Coming next spring: dark mode.");
+      await page.getByRole("button", { name: "Preview" }).click();
+      const dialog = page.getByRole("dialog", { name: "Preview on the help center" });
+      await shown(dialog);
+      await shown(dialog.getByText("Unsaved changes included."));
+      const frame = page.frameLocator('iframe[title="Article preview"]');
+      await shown(frame.getByRole("heading", { level: 1, name: "Unreleased plans" }));
+      await shown(frame.getByText("Coming next spring: dark mode."));
+      await shown(frame.getByRole("banner").getByRole("link", { name: "Globex Answers" }));
+      // The help center's stylesheet applies inside the web app's frame: the header wears the brand.
+      const header = frame.locator("header.site");
+      expect(await header.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(31, 111, 235)");
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      const stored = (await call(desk.url, "GET", `/v1/kb/articles/${draft.id}`, headers)).body;
+      expect(stored).toMatchObject({ status: "draft" });
+      expect(stored.body_html).not.toContain("dark mode");
+      expect((await fetch(`${desk.url}/help/${slug}/articles/unreleased-plans`)).status).toBe(404);
+      await page.close();
+    },
+    STEP,
+  );
 });

@@ -4,10 +4,10 @@ import type { KbArticle } from "../lib/api/types";
 import { useWorkspace } from "../lib/resources/workspace";
 import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
-import { timeAgo } from "../lib/ui/bits";
+import { Modal, timeAgo } from "../lib/ui/bits";
 import { Field, FormError } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
-import { useArticle, useCollections, useKbWrites } from "./kb.queries";
+import { useArticle, useArticlePreview, useCollections, useKbWrites } from "./kb.queries";
 import { helpCenterUrl } from "./KnowledgeBase";
 import { RichTextEditor } from "./RichTextEditor";
 
@@ -29,6 +29,8 @@ function ArticleForm({ article }: { article: KbArticle }) {
   const [html, setHtml] = useState(article.body_html);
   const [collectionId, setCollectionId] = useState(article.collection_id);
   const [dirty, setDirty] = useState(false);
+  const preview = useArticlePreview();
+  const [previewHtml, setPreviewHtml] = useState<string | null>(null);
   const save = writes.updateArticle;
   const published = article.status === "published";
   const enabled = workspace.data?.settings?.help_center_enabled === true;
@@ -98,6 +100,7 @@ function ArticleForm({ article }: { article: KbArticle }) {
           <RichTextEditor html={html} onChange={edit(setHtml)} label="Article body" disabled={!writer} />
         </div>
         <FormError error={save.error} fields={["title", "collection_id"]} />
+        <FormError error={preview.error} />
         <p className="muted small">
           {published ? `Published ${timeAgo(article.published_at)}` : "Draft: not on the help center."} · Updated{" "}
           {timeAgo(article.updated_at)} · {article.views} views
@@ -122,6 +125,19 @@ function ArticleForm({ article }: { article: KbArticle }) {
                 Publish
               </button>
             )}
+            <button
+              type="button"
+              className="btn"
+              disabled={preview.isPending}
+              onClick={() =>
+                preview.mutate(
+                  { title: title.trim() || article.title, body_html: html, collection_id: collectionId },
+                  { onSuccess: (answer) => setPreviewHtml(answer.html) },
+                )
+              }
+            >
+              Preview
+            </button>
             <span className="grow" />
             <button
               type="button"
@@ -138,6 +154,16 @@ function ArticleForm({ article }: { article: KbArticle }) {
           </div>
         )}
       </form>
+      {previewHtml !== null && (
+        <Modal title="Preview on the help center" onClose={() => setPreviewHtml(null)} wide>
+          <p className="muted small">
+            {dirty ? "Unsaved changes included. " : ""}
+            {enabled ? "" : "The help center is off: nobody sees this page until it is turned on."}
+          </p>
+          {/* The page the help center would serve, unscripted: sanitized by the server, no script allowed in the frame. */}
+          <iframe className="kb-preview" title="Article preview" sandbox="allow-same-origin" srcDoc={previewHtml} />
+        </Modal>
+      )}
     </section>
   );
 }

@@ -47,6 +47,13 @@ export const useArticles = (collectionId: string | null) =>
 export const useArticle = (id: string) =>
   useQuery({ queryKey: kbKeys.article(id), queryFn: () => api<KbArticle>(`/kb/articles/${id}`) });
 
+/** The article as the help center page would show it, from the editor's current (maybe unsaved) content. */
+export const useArticlePreview = () =>
+  useMutation({
+    mutationFn: (body: { title: string; body_html: string; collection_id: string }) =>
+      api<{ html: string }>("/help-center/preview", { body }),
+  });
+
 export function useKbWrites() {
   const client = useQueryClient();
   const refresh = () => {

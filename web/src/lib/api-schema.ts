@@ -2004,6 +2004,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/help-center/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an article as its help center page
+         * @description The whole HTML page the help center would serve for an article with this title and body (sanitized as saving would) in the collection named (404 for a collection of another workspace), themed with the workspace's help-center title, logo and brand colour, whether or not the help center is on. Nothing is stored and no view is counted. The page's only stylesheet is `/help/-/style.css?brand=…`, so it renders in a same-origin frame of the web app.
+         */
+        post: operations["postHelpCenterPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notifications": {
         parameters: {
             query?: never;
@@ -13251,6 +13271,49 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    postHelpCenterPreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    body_html: string;
+                    collection_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        html: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getNotifications: {
