@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
@@ -20,6 +20,7 @@ const remote = Bun.serve({
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const png = () => new Response(PNG, { headers: { "content-type": "image/png" } });
     if (path === `/avatar/${sha("face@example.test")}`) return png();
+    if (path.startsWith("/faces/")) return png();
     if (path === "/sites/acme.test/")
       return new Response(
         '<html><head><link rel="icon" href="/sites/acme.test/small.ico"><link rel="apple-touch-icon" sizes="180x180" href="touch.png"></head></html>',
@@ -246,5 +247,60 @@ describe("PATCH /v1/me { avatar_url }", () => {
     );
     await settle();
     expect((await desk.api("GET", "/v1/me", { headers: owner.headers })).body.user.avatar_url).toBeNull();
+  });
+});
+
+describe("chat visitors' pictures", () => {
+  test("a verified visitor's avatar_url becomes the contact's widget picture, fetched once, over Gravatar; an upload stays; unverified 422", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { gravatar: true } } });
+    const rotated = await desk.api("POST", "/v1/workspace/widget-secret/rotate", { headers: owner.headers });
+    const hash = createHmac("sha256", rotated.body.secret).update("u-1").digest("hex");
+    const face = `http://127.0.0.1:${remote.port}/faces/u-1.png`;
+    const start = (body: Record<string, unknown>) =>
+      desk.api("POST", "/v1/widget/session", { body: { key: workspace.widgetKey, ...body } });
+    // Gravatar knows this email too: the site's own picture of its user wins.
+    const verified = { user_id: "u-1", user_hash: hash, email: "face@example.test", avatar_url: face };
+    const first = await start(verified);
+    expect(first.status).toBe(200);
+    const contactId = first.body.contact.id as string;
+    await settle();
+    const contact = async () =>
+      (await desk.api("GET", `/v1/contacts/${contactId}`, { headers: owner.headers })).body as {
+        avatar_url: string | null;
+        avatar_source: string | null;
+      };
+    expect(await contact()).toMatchObject({
+      avatar_source: "widget",
+      avatar_url: expect.stringContaining("/v1/images/"),
+    });
+    const picture = await fetch(`${desk.url}${new URL((await contact()).avatar_url!).pathname}?s=64`);
+    expect(picture.headers.get("content-type")).toBe("image/png");
+    expect((await sharp(Buffer.from(await picture.arrayBuffer())).metadata()).width).toBe(64);
+    // The visitor back the next day: the picture comes from the cache, not from the site again.
+    expect((await start(verified)).status).toBe(200);
+    await settle();
+    expect(hits.get("/faces/u-1.png")).toBe(1);
+
+    // Only a verified identity gives a picture; a URL the guard refuses is 422; nothing is stored.
+    const contactsBefore = (await desk.api("GET", "/v1/contacts", { headers: owner.headers })).body.data.length;
+    const unverified = await start({ email: "anon@example.test", avatar_url: face });
+    expect([unverified.status, unverified.body.errors?.[0]?.location]).toEqual([422, "body.avatar_url"]);
+    const local = await start({ ...verified, avatar_url: "file:///etc/passwd" });
+    expect([local.status, local.body.errors?.[0]?.location]).toEqual([422, "body.avatar_url"]);
+    expect((await desk.api("GET", "/v1/contacts", { headers: owner.headers })).body.data.length).toBe(contactsBefore);
+
+    // An agent's upload is never replaced by the site's picture.
+    const form = new FormData();
+    form.append("file", new File([PNG], "face.png", { type: "image/png" }));
+    expect(
+      (await desk.api("PUT", `/v1/contacts/${contactId}/avatar`, { headers: owner.headers, raw: form })).status,
+    ).toBe(200);
+    const uploaded = (await contact()).avatar_url;
+    expect((await start({ ...verified, avatar_url: `http://127.0.0.1:${remote.port}/faces/other.png` })).status).toBe(
+      200,
+    );
+    await settle();
+    expect(await contact()).toMatchObject({ avatar_source: "upload", avatar_url: uploaded });
   });
 });

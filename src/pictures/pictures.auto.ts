@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { findCompany, findContact, setCompanyAutoPicture, setContactAutoPicture } from "../contacts/contacts.public";
 import { users } from "../auth/auth.table";
+import type { Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineConsumer } from "../events/consumers";
@@ -107,7 +108,8 @@ export const contactPictureJob = defineJob({
   schema: Target,
   async handler({ workspace_id, id, force }, { deps }: { deps: Deps }) {
     const contact = findContact(deps.db, workspace_id, id);
-    if (!contact?.email || contact.avatarSource === "upload") return;
+    // An uploaded picture, or the one the customer's own site gave its chat visitor, comes first.
+    if (!contact?.email || contact.avatarSource === "upload" || contact.avatarSource === "widget") return;
     if (settingsOf(deps, workspace_id).gravatar !== true) return;
     const hash = gravatarKey(contact.email);
     const url = await lookUp(
@@ -180,6 +182,48 @@ export const lookUpCompanyPictures = defineConsumer<Deps>({
     );
   },
 });
+
+/**
+ * The picture a verified chat visitor's site gives (`avatar_url` of POST /v1/widget/session), copied
+ * through the shared lookup cache (a visitor seen again does not fetch it again) as source `widget`;
+ * an uploaded picture stays.
+ */
+export const contactUrlPictureJob = defineJob({
+  name: "pictures.contact-url",
+  schema: z.object({ workspace_id: z.string(), id: z.string(), url: z.string() }),
+  async handler({ workspace_id, id, url }, { deps }: { deps: Deps }) {
+    if (findContact(deps.db, workspace_id, id)?.avatarSource === "upload") return;
+    const key = `url:${createHash("sha256").update(url).digest("hex")}`;
+    const stored = await lookUp(deps, key, async () => [url], "cover");
+    if (stored)
+      withTx(deps.db, (tx) =>
+        setContactAutoPicture(tx, workspace_id, id, stored, "widget", deps.clock.now().toISOString()),
+      );
+  },
+});
+
+/**
+ * Asks for a contact's picture from a URL, in the caller's transaction; a URL the SSRF guard would
+ * refuse answers 422 at `field`.
+ */
+export function copyContactPictureFromUrl(
+  tx: Tx,
+  deps: Pick<Deps, "config">,
+  target: { workspaceId: string; contactId: string; url: string; field: string },
+): void {
+  try {
+    checkUrlSyntax(target.url, deps.config.allowedPrivateHosts);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw invalidAt(target.field, error.message);
+    throw error;
+  }
+  enqueue(
+    tx,
+    contactUrlPictureJob,
+    { workspace_id: target.workspaceId, id: target.contactId, url: target.url },
+    { workspaceId: target.workspaceId, uniqueKey: `contact-picture-url:${target.contactId}` },
+  );
+}
 
 /** Copies a picture from a URL the person gave (PATCH /v1/me { avatar_url }); it counts as their upload. */
 export const userPictureJob = defineJob({

@@ -2,6 +2,7 @@ import { defineModule } from "../module";
 import {
   companyPictureJob,
   contactPictureJob,
+  contactUrlPictureJob,
   lookUpCompanyPictures,
   lookUpContactPictures,
   userPictureJob,
@@ -12,6 +13,6 @@ import { picturesRoutes } from "./pictures.routes";
 export const picturesModule = defineModule({
   name: "pictures",
   routes: (deps) => [picturesRoutes(deps), pictureRefreshRoutes(deps)],
-  jobs: [contactPictureJob, companyPictureJob, userPictureJob],
+  jobs: [contactPictureJob, companyPictureJob, userPictureJob, contactUrlPictureJob],
   consumers: [lookUpContactPictures, lookUpCompanyPictures],
 });

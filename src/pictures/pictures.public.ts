@@ -1,2 +1,2 @@
-/** What other features may use of pictures: copying a person's picture from a URL (PATCH /v1/me). */
-export { copyPictureFromUrl, copyProviderPicture } from "./pictures.auto";
+/** What other features may use of pictures: copying a person's or a contact's picture from a URL. */
+export { copyContactPictureFromUrl, copyPictureFromUrl, copyProviderPicture } from "./pictures.auto";

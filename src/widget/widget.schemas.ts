@@ -37,6 +37,8 @@ export const SessionBody = z.strictObject({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "the hex HMAC-SHA256 of user_id")
     .optional(),
+  /** The verified visitor's picture on the customer's own site: copied as the contact's `widget` picture. */
+  avatar_url: z.string().url().max(2000).optional(),
 });
 
 export const ConfigQuery = z.object({ key: z.string().min(1).max(100) });

@@ -10,7 +10,7 @@ import {
   liveContactByExternalId,
   type ContactRow,
 } from "../contacts/contacts.public";
-import type { Db, Queryable } from "../db/database";
+import type { Db, Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { helpCenterUrlOf } from "../help-center/help-center.public";
 import { withTx } from "../db/tx";
@@ -19,6 +19,7 @@ import { hmacSha256Hex, safeEqual, sha256Hex } from "../lib/crypto";
 import type { Clock } from "../lib/clock";
 import { DeskError, forbidden, invalidAt, notFound } from "../lib/errors";
 import { newId, randomToken } from "../lib/ids";
+import { copyContactPictureFromUrl } from "../pictures/pictures.public";
 import { WIDGET_PATH } from "../realtime/gateway";
 import { widgetWorkspaceOf, workspaceOfWidgetKey, type WidgetWorkspace } from "../workspaces/workspaces.public";
 import { DEFAULT_BRAND_COLOR, originAllowed, widgetSettingsOf, type WidgetSettings } from "./widget.settings";
@@ -85,6 +86,7 @@ type SessionInput = {
   name?: string;
   user_id?: string;
   user_hash?: string;
+  avatar_url?: string;
 };
 
 const liveSessionByHash = preparedFor((sqlite) =>
@@ -110,6 +112,18 @@ export async function startVisitorSession(
   const { workspace, settings } = widgetOfKey(deps, input.key);
   assertOrigin(settings, origin);
   const externalId = verifiedUserId(workspace, input, deps);
+  // A picture is the customer site's word about its user: only a verified identity may give one.
+  if (input.avatar_url !== undefined && externalId === null)
+    throw invalidAt("body.avatar_url", "avatar_url is taken only with a verified identity (user_id and user_hash).");
+  const askForPicture = (tx: Tx, contactId: string) => {
+    if (input.avatar_url === undefined) return;
+    copyContactPictureFromUrl(tx, deps, {
+      workspaceId: workspace.id,
+      contactId,
+      url: input.avatar_url,
+      field: "body.avatar_url",
+    });
+  };
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const expiresAt = new Date(now.getTime() + VISITOR_SESSION_DAYS * DAY_MS).toISOString();
@@ -132,6 +146,7 @@ export async function startVisitorSession(
         .set({ lastSeenAt: nowIso, expiresAt, claimedEmail, ...(externalId ? { verified: true } : {}) })
         .where(eq(visitorSessions.id, current.id))
         .run();
+      askForPicture(tx, contact.id);
       return { token: presented!, contact, claimedEmail, workspaceId: workspace.id };
     }
     let contact: ContactRow;
@@ -159,6 +174,7 @@ export async function startVisitorSession(
         expiresAt,
       })
       .run();
+    askForPicture(tx, contact.id);
     return { token, contact, claimedEmail, workspaceId: workspace.id };
   });
 }

@@ -2223,7 +2223,7 @@ export interface paths {
         put?: never;
         /**
          * Start or resume a visitor session
-         * @description No credentials. A `visitor_token` of a live session of this workspace resumes it (same token, same contact; email and name fill what the contact lacks); an unknown or expired one starts a new session. Verified visitors send `user_id` and `user_hash` (hex HMAC-SHA256 of user_id keyed with the widget secret): they become the contact with that external_id, created if needed; a wrong hash answers 401 `identity_unverified` and stores nothing. Unverified visitors always get a contact of their own: an email another contact holds is kept on the session only, so nobody reaches another person's conversations by typing their address. `require_email` answers 422 at body.email until an email is given. A page whose origin is not in allowed_origins gets 403. Visitor sessions last 30 days after their last use. Sessions per client address: 30 a minute. CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page.
+         * @description No credentials. A `visitor_token` of a live session of this workspace resumes it (same token, same contact; email and name fill what the contact lacks); an unknown or expired one starts a new session. Verified visitors send `user_id` and `user_hash` (hex HMAC-SHA256 of user_id keyed with the widget secret): they become the contact with that external_id, created if needed, and may send `avatar_url` (their picture on the site, copied server-side as the contact's `widget` picture unless an agent uploaded one; 422 at body.avatar_url without a verified identity or for an address the server will not fetch); a wrong hash answers 401 `identity_unverified` and stores nothing. Unverified visitors always get a contact of their own: an email another contact holds is kept on the session only, so nobody reaches another person's conversations by typing their address. `require_email` answers 422 at body.email until an email is given. A page whose origin is not in allowed_origins gets 403. Visitor sessions last 30 days after their last use. Sessions per client address: 30 a minute. CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page.
          */
         post: operations["postWidgetSession"];
         delete?: never;
@@ -13918,6 +13918,8 @@ export interface operations {
                     name?: string;
                     user_id?: string;
                     user_hash?: string;
+                    /** Format: uri */
+                    avatar_url?: string;
                 };
             };
         };

@@ -2,7 +2,7 @@
  * Desk's embeddable chat widget: `<script src="{base}/widget.js" data-key="{widget_key}" async></script>`.
  * Plain DOM in a shadow root (host-page CSS cannot reach in, ours cannot leak out), talking to
  * /v1/widget with the visitor credential and to the widget gateway for live replies and typing.
- * Verified visitors: set `window.deskWidget = { user_id, user_hash, email?, name? }` before the tag.
+ * Verified visitors: set `window.deskWidget = { user_id, user_hash, email?, name?, avatar_url? }` before the tag.
  */
 import css from "./widget.css?inline";
 import { brandText, el, formatTime, linkified } from "./widget.dom";
@@ -29,7 +29,7 @@ type Message = {
 type Conversation = { id: string; subject: string; last_message_at: string; last_message_preview: string };
 type Session = { visitor_token: string; contact: { email: string | null }; gateway_url: string };
 type Frame = { type: string; seq?: number; ticket_id?: string; data?: { ticket_id: string; message: Message } };
-type Identity = { user_id?: string; user_hash?: string; email?: string; name?: string };
+type Identity = { user_id?: string; user_hash?: string; email?: string; name?: string; avatar_url?: string };
 
 const script = document.currentScript as HTMLScriptElement | null;
 const key = script?.dataset.key ?? "";
