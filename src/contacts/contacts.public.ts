@@ -14,6 +14,7 @@ export {
   setCompanyPicture,
 } from "./companies.service";
 export { CompanySchema, ContactSchema } from "./contacts.schemas";
+export { isContactEmail } from "./contacts.text";
 export {
   presentContact,
   presentContactRef,

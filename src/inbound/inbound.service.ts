@@ -2,7 +2,12 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { storeAttachmentAsync } from "../attachments/attachments.public";
 import { systemContext } from "../auth/context";
-import { contactRefsOf, findOrCreateContactByEmail, presentContactRef } from "../contacts/contacts.public";
+import {
+  contactRefsOf,
+  findOrCreateContactByEmail,
+  isContactEmail,
+  presentContactRef,
+} from "../contacts/contacts.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { untilDurable, withTx } from "../db/tx";
@@ -255,6 +260,8 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
       email.replyTo.email !== sender.email,
   );
   const visitor = viaForm ? email.replyTo! : sender;
+  // An address no contact can have is refused here, before any file is stored for it.
+  if (!isContactEmail(visitor.email)) return refuse("no_from_address");
   const replyTo = !viaForm && email.replyTo && email.replyTo.email !== sender.email ? email.replyTo.email : "";
   const automated = isAutomated(email);
 

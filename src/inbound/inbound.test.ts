@@ -319,6 +319,34 @@ describe("sender checks and the HTTP door", () => {
     expect((await postInbound(raw)).body.status).toBe("created");
     expect((await postInbound(raw)).body.status).toBe("duplicate");
   });
+
+  test("a From address no contact can have is refused before any of its files is stored (found by the MIME fuzzer)", async () => {
+    const files = () => desk.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM attachments").get()!.n;
+    const before = files();
+    const raw = [
+      "From: Carol <carol@customer\u0001test>",
+      "To: support@corpus.test",
+      "Subject: Bad sender with a file",
+      `Message-ID: <bad-sender-${Date.now()}@corpus.test>`,
+      'Content-Type: multipart/mixed; boundary="b"',
+      "",
+      "--b",
+      "Content-Type: text/plain",
+      "",
+      "See the file",
+      "--b",
+      'Content-Type: application/octet-stream; name="x.bin"',
+      "Content-Disposition: attachment",
+      "Content-Transfer-Encoding: base64",
+      "",
+      "AAECAwQFBgc=",
+      "--b--",
+      "",
+    ].join("\r\n");
+    const res = await postInbound(raw);
+    expect([res.status, res.body.status]).toEqual([202, "refused"]);
+    expect(files()).toBe(before);
+  });
 });
 
 describe("inbound: the new ticket's events show what is stored", () => {

@@ -217,6 +217,9 @@ describe("produced notifications", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const ticket = await newTicket(desk, owner);
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { assignee_id: agent.id } });
+    // Handled while the ticket is still theirs: a consumer that reads it only after the next change
+    // sees it reassigned and, by design, tells nobody (a slow CI run did exactly that).
+    await drain();
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { assignee_id: owner.id } });
     await drain();
     const told = withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id));

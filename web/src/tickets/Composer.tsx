@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { forwardRef, type ReactNode, useEffect, useImperativeHandle, useRef, useState } from "react";
+import { forwardRef, type ReactNode, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
 import { api } from "../lib/api/client";
 import { chatTypingOn, typingOn } from "../lib/realtime/presence";
 import { useSavedReplies } from "../lib/resources/saved-replies";
@@ -56,6 +56,17 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const [suggestIndex, setSuggestIndex] = useState(0);
   const [suggestDismissed, setSuggestDismissed] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
+  // Where the caret goes once an insertion (a mention, a saved reply) is in the field. Set in the
+  // same commit as the new text, before the browser hands over the next keystroke: a timer after
+  // it let fast typing land first and then moved the caret back ("please" became "easepl").
+  const caretAfterRender = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const at = caretAfterRender.current;
+    if (at === null || !area.current) return;
+    caretAfterRender.current = null;
+    area.current.focus();
+    area.current.setSelectionRange(at, at);
+  });
   const fileInput = useRef<HTMLInputElement>(null);
   const auth = useAuth();
   const me = useMe();
@@ -83,7 +94,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       const next = text.slice(0, start) + body + text.slice(caret);
       setText(next);
       setCaret(start + body.length);
-      setTimeout(() => area.current?.setSelectionRange(start + body.length, start + body.length), 0);
+      caretAfterRender.current = start + body.length;
     } else setText((t) => (t ? `${t}\n\n` : "") + body);
     setSuggestDismissed(false);
     setTimeout(() => area.current?.focus(), 0);
@@ -112,10 +123,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
     setText(text.slice(0, start) + inserted + text.slice(caret));
     setPicked((p) => ({ ...p, [member.user.name]: member.user.id }));
     setCaret(start + inserted.length);
-    setTimeout(() => {
-      area.current?.focus();
-      area.current?.setSelectionRange(start + inserted.length, start + inserted.length);
-    }, 0);
+    caretAfterRender.current = start + inserted.length;
   };
   const items: Array<{ key: string; label: ReactNode; pick: () => void }> = mentionMatches.length
     ? mentionMatches.map((m) => ({
