@@ -199,4 +199,48 @@ describe.skipIf(!ready.ok)("pictures (Chromium against dist/desk)", () => {
     },
     STEP,
   );
+
+  test(
+    "faces on a ticket: the assignee's picture beside the assignee picker, teammates' in the @mention suggestions",
+    async () => {
+      const form = new FormData();
+      form.append("file", new File([await png("#e9c46a")], "me.png", { type: "image/png" }));
+      const uploaded = await fetch(`${desk.url}/v1/me/avatar`, { method: "PUT", headers, body: form });
+      expect(uploaded.status).toBe(200);
+      const teammate = { name: "Tomas Teammate", email: "tomas@example.test", password: "teammate password 1" };
+      const invitation = await call(desk.url, "POST", "/v1/invitations", headers, {
+        email: teammate.email,
+        role: "agent",
+      });
+      const token = new URL(invitation.body.url).pathname.split("/").pop();
+      const accepted = await call(
+        desk.url,
+        "POST",
+        "/v1/invitations/accept",
+        { origin: desk.url },
+        { token, name: teammate.name, password: teammate.password },
+      );
+      expect(accepted.status).toBeLessThan(300);
+      const me = await call(desk.url, "GET", "/v1/me", headers);
+      const ticket = await call(desk.url, "POST", "/v1/tickets", headers, {
+        subject: "Who has this one?",
+        assignee_id: me.body.user?.id ?? me.body.id,
+      });
+      expect(ticket.status).toBe(201);
+
+      const page = await signedIn();
+      await page.goto(`${desk.url}/tickets/${ticket.body.number}`);
+      await page.waitForFunction(() => !!document.querySelector('.assignee-pick img.avatar[src*="/v1/images/"]'));
+      expect(await page.getByLabel("Assignee").inputValue()).toBe(ticket.body.assignee.id);
+
+      await page.getByRole("tab", { name: /Note/ }).click();
+      await page.getByLabel("Internal note").fill("Over to you @Tom");
+      const option = page.getByRole("listbox", { name: "Mention a teammate" }).getByRole("option").first();
+      await shown(option);
+      expect(await option.textContent()).toContain("@Tomas Teammate");
+      expect(await option.locator(".avatar").count()).toBe(1);
+      await page.close();
+    },
+    STEP,
+  );
 });

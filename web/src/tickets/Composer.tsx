@@ -12,7 +12,7 @@ import {
   type Ticket,
   type TicketStatus,
 } from "../lib/api/types";
-import { statusLabel, timeAgo } from "../lib/ui/bits";
+import { Avatar, statusLabel, timeAgo } from "../lib/ui/bits";
 import { FormError } from "../lib/ui/form";
 import { useDismiss } from "../lib/ui/layers";
 import { errorText } from "../lib/ui/states";
@@ -130,6 +130,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         key: m.user.id,
         label: (
           <>
+            <Avatar name={m.user.name} url={m.user.avatar_url} size={20} />
             <span className="mention-name">@{m.user.name}</span> <span className="muted small">{m.user.email}</span>
           </>
         ),

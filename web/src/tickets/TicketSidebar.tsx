@@ -95,21 +95,24 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
         <label className="side-label" htmlFor="t-assignee">
           Assignee
         </label>
-        <select
-          id="t-assignee"
-          disabled={readOnly}
-          value={ticket.assignee?.id ?? ""}
-          onChange={(e) => save({ assignee_id: e.target.value || null })}
-        >
-          <option value="">Unassigned</option>
-          {members.data
-            ?.filter((m) => m.role !== "viewer" || m.user.id === ticket.assignee?.id)
-            .map((m) => (
-              <option key={m.user.id} value={m.user.id}>
-                {m.user.name}
-              </option>
-            ))}
-        </select>
+        <span className="assignee-pick">
+          {ticket.assignee && <Avatar name={ticket.assignee.name} url={ticket.assignee.avatar_url} size={22} />}
+          <select
+            id="t-assignee"
+            disabled={readOnly}
+            value={ticket.assignee?.id ?? ""}
+            onChange={(e) => save({ assignee_id: e.target.value || null })}
+          >
+            <option value="">Unassigned</option>
+            {members.data
+              ?.filter((m) => m.role !== "viewer" || m.user.id === ticket.assignee?.id)
+              .map((m) => (
+                <option key={m.user.id} value={m.user.id}>
+                  {m.user.name}
+                </option>
+              ))}
+          </select>
+        </span>
         <label className="side-label" htmlFor="t-team">
           Team
         </label>
