@@ -221,7 +221,11 @@ export function copyContactPictureFromUrl(
     tx,
     contactUrlPictureJob,
     { workspace_id: target.workspaceId, id: target.contactId, url: target.url },
-    { workspaceId: target.workspaceId, uniqueKey: `contact-picture-url:${target.contactId}` },
+    {
+      workspaceId: target.workspaceId,
+      // Per address: a visitor whose site changed their picture while the old one waits gets both asked.
+      uniqueKey: `contact-picture-url:${target.contactId}:${createHash("sha256").update(target.url).digest("hex").slice(0, 16)}`,
+    },
   );
 }
 
