@@ -4,7 +4,8 @@
  * first `delta` event through Desk (real socket, SSE) and the first chunk straight from the fake,
  * alternating, and print both and the difference. Run: bun bench/ai-stream.ts. Aim: < 20 ms.
  */
-import { createWorkspaceWithOwner } from "../test/factories";
+import { addMember, createWorkspaceWithOwner } from "../test/factories";
+import { AI_REQUESTS_PER_MINUTE } from "../src/ai/ai.budget";
 import { startTestDesk } from "../test/harness";
 import { fakeAiEnv, startFakeAi } from "../test/peers/fake-ai";
 import { customerTicket } from "../src/ai/ai.testkit";
@@ -18,8 +19,15 @@ fake.answer = () => ({
 });
 fake.delayMs = PROVIDER_DELAY_MS;
 const desk = await startTestDesk({ env: fakeAiEnv(fake), keepAlive: true });
-const { owner } = await createWorkspaceWithOwner(desk);
+const { workspace, owner } = await createWorkspaceWithOwner(desk);
 const ticket = customerTicket(desk, owner);
+// Each person may ask for AI_REQUESTS_PER_MINUTE answers a minute: the rounds take turns among enough agents.
+const agents = await Promise.all(
+  Array.from({ length: Math.ceil((ROUNDS + 5) / (AI_REQUESTS_PER_MINUTE - 5)) }, () =>
+    addMember(desk, workspace.id, "agent"),
+  ),
+);
+let turn = 0;
 
 async function firstChunk(url: string, init: RequestInit, marker: string): Promise<number> {
   const started = performance.now();
@@ -42,7 +50,11 @@ const viaDesk = () =>
     `${desk.url}/v1/tickets/${ticket.id}/ai/draft`,
     {
       method: "POST",
-      headers: { ...owner.headers, accept: "text/event-stream", "content-type": "application/json" },
+      headers: {
+        ...agents[turn++ % agents.length]!.headers,
+        accept: "text/event-stream",
+        "content-type": "application/json",
+      },
       body: "{}",
     },
     "event: delta",

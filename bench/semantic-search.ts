@@ -7,7 +7,8 @@
  * Run: bun bench/semantic-search.ts  (DOCS=100000 TICKETS=3000 QUERIES=200 DIMS=384)
  * Aim: p95 < 50 ms, no query over 200 ms.
  */
-import { createWorkspaceWithOwner } from "../test/factories";
+import { addMember, createWorkspaceWithOwner } from "../test/factories";
+import { AI_REQUESTS_PER_MINUTE } from "../src/ai/ai.budget";
 import { startTestDesk } from "../test/harness";
 import { fakeAiEnv, startFakeAi } from "../test/peers/fake-ai";
 import { customerTicket } from "../src/ai/ai.testkit";
@@ -142,11 +143,19 @@ for (let i = 0; i < QUERIES; i++) {
 }
 console.log(`vector scan (nearest, ${DOCS} docs): ${stats(scan)}`);
 
+// Each person may ask for AI_REQUESTS_PER_MINUTE answers a minute: the queries take turns among enough viewers.
+const readers = await Promise.all(
+  Array.from({ length: Math.ceil(QUERIES / (AI_REQUESTS_PER_MINUTE - 5)) }, () =>
+    addMember(desk, workspace.id, "viewer"),
+  ),
+);
 const route: number[] = [];
 let hybrid = 0;
 for (let i = 0; i < QUERIES; i++) {
   const t = performance.now();
-  const res = await desk.api("GET", `/v1/ai/search?q=${encodeURIComponent(queryText(i))}`, { headers: owner.headers });
+  const res = await desk.api("GET", `/v1/ai/search?q=${encodeURIComponent(queryText(i))}`, {
+    headers: readers[i % readers.length]!.headers,
+  });
   route.push(performance.now() - t);
   if (res.status !== 200) throw new Error(`search answered ${res.status}`);
   if (res.headers.get("desk-search-mode") === "hybrid") hybrid++;
