@@ -3,7 +3,8 @@
  * on in Settings; an agent (joined through an invitation) adds a collection, writes an article in the
  * rich-text editor and publishes it; the article then reads on the public help center and is found
  * by its search, in a browser with JavaScript switched off (the pages need none). A draft never shows.
- * DESK_SCREENSHOTS=1 also writes docs/screenshots/kb-editor-light.png and help-center-article.png.
+ * DESK_SCREENSHOTS=1 also writes docs/screenshots/kb-editor-light.png, kb-preview-light.png and
+ * help-center-article.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -215,6 +216,7 @@ describe.skipIf(!ready.ok)("knowledge base and help center (Chromium against dis
       // The help center's stylesheet applies inside the web app's frame: the header wears the brand.
       const header = frame.locator("header.site");
       expect(await header.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(31, 111, 235)");
+      await screenshot(page, "kb-preview-light");
       await page.keyboard.press("Escape");
       await page.getByRole("dialog").waitFor({ state: "detached" });
       const stored = (await call(desk.url, "GET", `/v1/kb/articles/${draft.id}`, headers)).body;
