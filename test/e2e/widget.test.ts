@@ -334,6 +334,48 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
   );
 
   test(
+    "a reply that arrives while the visitor is elsewhere marks its conversation until opened, across reloads",
+    async () => {
+      const page = await newPage();
+      await page.goto(`http://127.0.0.1:${site.port}/`);
+      await page.getByRole("button", { name: "Open chat" }).click();
+      const box = page.getByRole("textbox", { name: "Message" });
+      await shown(box);
+      await box.fill("Where is my parcel 77?");
+      await page.getByRole("button", { name: "Send" }).click();
+      await shown(page.locator(".msg.in", { hasText: "parcel 77" }));
+      await page.getByRole("button", { name: "All conversations" }).click();
+      const row = page.getByRole("list", { name: "Your conversations" }).getByRole("button", { name: /parcel 77/ });
+      await shown(row);
+      expect(await row.textContent()).not.toContain("New reply");
+
+      const tickets = await call(desk.url, "GET", "/v1/tickets", headers);
+      const ticket = tickets.body.data.find((t: { subject: string }) => t.subject.includes("parcel 77"));
+      const reply = await call(desk.url, "POST", `/v1/tickets/${ticket.id}/messages`, headers, {
+        kind: "reply",
+        body_html: "<p>It left the depot this morning.</p>",
+      });
+      expect(reply.status).toBe(201);
+      // Live: the list shows the conversation as new, and so does a later visit.
+      await shown(row.getByText("New reply"));
+      await page.reload();
+      await page.getByRole("button", { name: /Open chat/ }).click();
+      await shown(row.getByText("New reply"));
+      // Read once, it is not new any more, here or after a reload.
+      await row.click();
+      await shown(page.locator(".msg.out", { hasText: "left the depot" }));
+      await page.getByRole("button", { name: "All conversations" }).click();
+      await shown(row);
+      expect(await row.textContent()).not.toContain("New reply");
+      await page.reload();
+      await page.getByRole("button", { name: /Open chat/ }).click();
+      await shown(row);
+      expect(await row.textContent()).not.toContain("New reply");
+    },
+    STEP,
+  );
+
+  test(
     "allowed_origins keeps the widget off a site not listed",
     async () => {
       const saved = await call(desk.url, "PATCH", "/v1/widget/settings", headers, {

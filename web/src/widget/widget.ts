@@ -51,6 +51,26 @@ function remember(token: string): void {
   }
 }
 
+/** When the visitor last saw each conversation (its newest message then), kept across page loads. */
+const seenKey = `desk_widget_seen:${key}`;
+function seenTimes(): Record<string, string> {
+  try {
+    return JSON.parse(localStorage.getItem(seenKey) ?? "{}") as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+function markSeen(id: string, at: string): void {
+  try {
+    const seen = seenTimes();
+    if ((seen[id] ?? "") >= at) return;
+    seen[id] = at;
+    localStorage.setItem(seenKey, JSON.stringify(seen));
+  } catch {
+    // private mode: replies are marked new for this page only
+  }
+}
+
 class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -262,6 +282,7 @@ async function start(): Promise<void> {
   function addMessage(message: Message): void {
     if (shown.some((m) => m.id === message.id)) return;
     shown.push(message);
+    if (current) markSeen(current, message.created_at);
     const list = body.querySelector(".msgs");
     list?.append(messageNode(message));
     body.scrollTop = body.scrollHeight;
@@ -333,12 +354,14 @@ async function start(): Promise<void> {
     if (config.help_center_url)
       bar.append(el("a", { href: config.help_center_url, target: "_blank", rel: "noopener" }, "Help center"));
     const ul = el("ul", { class: "list", "aria-label": "Your conversations" });
+    const seen = seenTimes();
     for (const conversation of list.data) {
       const item = el("button", { type: "button" });
-      item.append(
-        el("strong", {}, conversation.subject),
-        el("span", { class: "preview" }, conversation.last_message_preview),
-      );
+      item.append(el("strong", {}, conversation.subject));
+      // A message newer than the visitor last saw here: only the team writes while the visitor is away.
+      if ((seen[conversation.id] ?? "") < conversation.last_message_at)
+        item.append(el("span", { class: "new" }, "New reply"));
+      item.append(el("span", { class: "preview" }, conversation.last_message_preview));
       item.addEventListener("click", () => void showThread(conversation.id));
       const li = el("li");
       li.append(item);
