@@ -1,12 +1,8 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { findCompany, findContact } from "../contacts/contacts.public";
-import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { IdParams } from "../http/schemas";
-import { enqueue } from "../jobs/enqueue";
-import { notFound } from "../lib/errors";
-import { companyPictureJob, contactPictureJob } from "./pictures.auto";
+import { refreshPicture } from "./pictures.auto";
 
 const Queued = z.object({ queued: z.literal(true) });
 const agent = { role: "agent", scopes: ["contacts:write"] } as const;
@@ -21,18 +17,7 @@ export function pictureRefreshRoutes(deps: Deps) {
     .post(
       "/contacts/:id/avatar/refresh",
       ({ ctx, params, set }) => {
-        withTx(deps.db, (tx) => {
-          if (!findContact(tx, ctx.workspaceId, params.id)) throw notFound("Contact");
-          enqueue(
-            tx,
-            contactPictureJob,
-            { workspace_id: ctx.workspaceId, id: params.id, force: true },
-            {
-              workspaceId: ctx.workspaceId,
-              uniqueKey: `contact-picture:${params.id}`,
-            },
-          );
-        });
+        refreshPicture(deps, ctx, "contact", params.id);
         set.status = 202;
         return { queued: true as const };
       },
@@ -50,18 +35,7 @@ export function pictureRefreshRoutes(deps: Deps) {
     .post(
       "/companies/:id/avatar/refresh",
       ({ ctx, params, set }) => {
-        withTx(deps.db, (tx) => {
-          if (!findCompany(tx, ctx.workspaceId, params.id)) throw notFound("Company");
-          enqueue(
-            tx,
-            companyPictureJob,
-            { workspace_id: ctx.workspaceId, id: params.id, force: true },
-            {
-              workspaceId: ctx.workspaceId,
-              uniqueKey: `company-picture:${params.id}`,
-            },
-          );
-        });
+        refreshPicture(deps, ctx, "company", params.id);
         set.status = 202;
         return { queued: true as const };
       },

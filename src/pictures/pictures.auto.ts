@@ -10,7 +10,8 @@ import { defineConsumer } from "../events/consumers";
 import { enqueue } from "../jobs/enqueue";
 import { defineJob } from "../jobs/define";
 import { setUserPicture } from "../members/members.public";
-import { invalidAt } from "../lib/errors";
+import { invalidAt, notFound } from "../lib/errors";
+import type { RequestContext } from "../auth/context";
 import { checkUrlSyntax, UnsafeUrlError } from "../lib/ssrf";
 import { findWorkspace } from "../workspaces/workspaces.public";
 import { FetchFailed, guardedGet, iconLinks } from "./pictures.fetch";
@@ -146,6 +147,24 @@ const recordOf = (data: unknown, name: "contact" | "company"): Pictured | null =
   return value && typeof value === "object" ? (value as Pictured) : null;
 };
 
+/**
+ * Queues the automatic picture lookup of a contact (Gravatar) or a company (its domain's icons);
+ * `force` looks again past the remembered result. One waiting lookup per record.
+ */
+function askForLookup(tx: Tx, kind: "contact" | "company", workspaceId: string, id: string, force: boolean): void {
+  const job = kind === "contact" ? contactPictureJob : companyPictureJob;
+  enqueue(tx, job, { workspace_id: workspaceId, id, force }, { workspaceId, uniqueKey: `${kind}-picture:${id}` });
+}
+
+/** POST …/avatar/refresh: the record must be the caller's workspace's (404 otherwise, as a missing one). */
+export function refreshPicture(deps: Pick<Deps, "db">, ctx: RequestContext, kind: "contact" | "company", id: string) {
+  withTx(deps.db, (tx) => {
+    const found = kind === "contact" ? findContact(tx, ctx.workspaceId, id) : findCompany(tx, ctx.workspaceId, id);
+    if (!found) throw notFound(kind === "contact" ? "Contact" : "Company");
+    askForLookup(tx, kind, ctx.workspaceId, id, true);
+  });
+}
+
 /** A new or changed contact with an email and no picture gets a lookup (the job checks the setting). */
 export const lookUpContactPictures = defineConsumer<Deps>({
   name: "pictures.contact-lookups",
@@ -153,15 +172,7 @@ export const lookUpContactPictures = defineConsumer<Deps>({
   handle(tx, event) {
     const contact = recordOf(event.data, "contact");
     if (!contact || typeof contact.id !== "string" || !contact.email || contact.avatar_url) return;
-    enqueue(
-      tx,
-      contactPictureJob,
-      { workspace_id: event.workspace_id, id: contact.id, force: false },
-      {
-        workspaceId: event.workspace_id,
-        uniqueKey: `contact-picture:${contact.id}`,
-      },
-    );
+    askForLookup(tx, "contact", event.workspace_id, contact.id, false);
   },
 });
 
@@ -171,15 +182,7 @@ export const lookUpCompanyPictures = defineConsumer<Deps>({
   handle(tx, event) {
     const company = recordOf(event.data, "company");
     if (!company || typeof company.id !== "string" || !company.domain || company.avatar_url) return;
-    enqueue(
-      tx,
-      companyPictureJob,
-      { workspace_id: event.workspace_id, id: company.id, force: false },
-      {
-        workspaceId: event.workspace_id,
-        uniqueKey: `company-picture:${company.id}`,
-      },
-    );
+    askForLookup(tx, "company", event.workspace_id, company.id, false);
   },
 });
 
