@@ -15,6 +15,7 @@ import {
   browserTestsReady,
   eventually,
   launchChromium,
+  memberByInvitation,
   ROOT,
   type RunningDesk,
   shown,
@@ -272,18 +273,12 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
     "two-factor sign-in: password, then a code from the authenticator",
     async () => {
       // A member joins through an invitation and turns two-factor on through the API.
-      const invite = await call(desk.url, "POST", "/v1/invitations", auth(), { email: "mo@acme.test", role: "agent" });
-      expect(invite.status).toBe(201);
-      const token = new URL(invite.body.url).pathname.split("/").pop();
-      const joined = await call(
-        desk.url,
-        "POST",
-        "/v1/invitations/accept",
-        {},
-        { token, name: "Mo Factor", password: "mo's long password" },
-      );
-      expect(joined.status).toBeLessThan(300);
-      const asMo = { authorization: `Bearer ${joined.body.access_token}` };
+      const joined = await memberByInvitation(desk.url, auth(), {
+        name: "Mo Factor",
+        email: "mo@acme.test",
+        password: "mo's long password",
+      });
+      const asMo = { authorization: `Bearer ${joined.token}` };
       const setup = await call(desk.url, "POST", "/v1/me/mfa/setup", asMo, {});
       expect(setup.status).toBe(200);
       const totp = new OTPAuth.TOTP({

@@ -160,6 +160,27 @@ export async function ownerWithWorkspace(
   };
 }
 
+/** Invites `who` with `ownerHeaders` (a person's or a key's) and accepts as them, as the invitation link does. */
+export async function memberByInvitation(
+  url: string,
+  ownerHeaders: Record<string, string>,
+  who: { name: string; email: string; password: string },
+  role: "admin" | "agent" | "viewer" = "agent",
+): Promise<{ userId: string; token: string }> {
+  const invitation = await call(url, "POST", "/v1/invitations", ownerHeaders, { email: who.email, role });
+  if (invitation.status !== 201) throw new Error(`inviting answered ${invitation.status}`);
+  const token = new URL(invitation.body.url).pathname.split("/").pop();
+  const accepted = await call(
+    url,
+    "POST",
+    "/v1/invitations/accept",
+    { origin: url },
+    { token, name: who.name, password: who.password },
+  );
+  if (accepted.status !== 201) throw new Error(`accepting answered ${accepted.status}`);
+  return { userId: accepted.body.user.id, token: accepted.body.access_token };
+}
+
 /** Signs `who` in through the sign-in form, like a person, and waits for the inbox. */
 export async function signIn(page: Page, url: string, who: { email: string; password: string }): Promise<void> {
   await page.goto(`${url}/signin`);

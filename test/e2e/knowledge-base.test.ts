@@ -15,6 +15,7 @@ import {
   browserTestsReady,
   eventually,
   launchChromium,
+  memberByInvitation,
   ownerWithWorkspace,
   ROOT,
   type RunningDesk,
@@ -55,21 +56,7 @@ describe.skipIf(!ready.ok)("knowledge base and help center (Chromium against dis
     browser = await launchChromium();
     ({ headers } = await ownerWithWorkspace(desk.url, owner, "Globex"));
     slug = (await call(desk.url, "GET", "/v1/workspace", headers)).body.slug;
-    const invitation = await call(desk.url, "POST", "/v1/invitations", headers, { email: agent.email, role: "agent" });
-    expect(invitation.status).toBe(201);
-    const token = new URL(invitation.body.url).pathname.split("/").pop();
-    const accepted = await call(
-      desk.url,
-      "POST",
-      "/v1/invitations/accept",
-      { origin: desk.url },
-      {
-        token,
-        name: agent.name,
-        password: agent.password,
-      },
-    );
-    expect(accepted.status).toBeLessThan(300);
+    await memberByInvitation(desk.url, headers, agent);
   }, STEP);
 
   afterAll(async () => {

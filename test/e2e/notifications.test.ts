@@ -11,6 +11,7 @@ import {
   browserTestsReady,
   eventually,
   launchChromium,
+  memberByInvitation,
   ownerWithWorkspace,
   type RunningDesk,
   shown,
@@ -63,21 +64,9 @@ describe.skipIf(!ready.ok)("notifications and availability (Chromium against dis
     owner.token = registered.token;
     owner.id = registered.userId;
     workspaceId = registered.headers["desk-workspace"]!;
-    const invitation = await call(desk.url, "POST", "/v1/invitations", as(owner), {
-      email: agent.email,
-      role: "agent",
-    });
-    const token = String(invitation.body.url).split("/").pop();
-    const accepted = await call(
-      desk.url,
-      "POST",
-      "/v1/invitations/accept",
-      {},
-      { token, name: agent.name, password: agent.password },
-    );
-    expect(accepted.status).toBe(201);
-    agent.token = accepted.body.access_token;
-    agent.id = accepted.body.user.id;
+    const joined = await memberByInvitation(desk.url, as(owner), agent);
+    agent.token = joined.token;
+    agent.id = joined.userId;
   }, STEP);
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import {
   call,
   browserTestsReady,
   launchChromium,
+  memberByInvitation,
   ownerWithWorkspace,
   type RunningDesk,
   shown,
@@ -208,19 +209,7 @@ describe.skipIf(!ready.ok)("pictures (Chromium against dist/desk)", () => {
       const uploaded = await fetch(`${desk.url}/v1/me/avatar`, { method: "PUT", headers, body: form });
       expect(uploaded.status).toBe(200);
       const teammate = { name: "Tomas Teammate", email: "tomas@example.test", password: "teammate password 1" };
-      const invitation = await call(desk.url, "POST", "/v1/invitations", headers, {
-        email: teammate.email,
-        role: "agent",
-      });
-      const token = new URL(invitation.body.url).pathname.split("/").pop();
-      const accepted = await call(
-        desk.url,
-        "POST",
-        "/v1/invitations/accept",
-        { origin: desk.url },
-        { token, name: teammate.name, password: teammate.password },
-      );
-      expect(accepted.status).toBeLessThan(300);
+      await memberByInvitation(desk.url, headers, teammate);
       const me = await call(desk.url, "GET", "/v1/me", headers);
       const ticket = await call(desk.url, "POST", "/v1/tickets", headers, {
         subject: "Who has this one?",

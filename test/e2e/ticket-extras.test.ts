@@ -11,6 +11,7 @@ import {
   browserTestsReady,
   eventually,
   launchChromium,
+  memberByInvitation,
   ownerWithWorkspace,
   type RunningDesk,
   shown,
@@ -80,20 +81,7 @@ describe.skipIf(!ready.ok)("ticket extras (Chromium against dist/desk)", () => {
     const registered = await ownerWithWorkspace(desk.url, owner, "Extras");
     owner.token = registered.token;
     workspaceId = registered.headers["desk-workspace"]!;
-    const invitation = await call(desk.url, "POST", "/v1/invitations", as(owner), {
-      email: agent.email,
-      role: "agent",
-    });
-    const token = String(invitation.body.url).split("/").pop();
-    const accepted = await call(
-      desk.url,
-      "POST",
-      "/v1/invitations/accept",
-      {},
-      { token, name: agent.name, password: agent.password },
-    );
-    expect(accepted.status).toBe(201);
-    agent.token = accepted.body.access_token;
+    agent.token = (await memberByInvitation(desk.url, as(owner), agent)).token;
   }, STEP);
 
   afterAll(async () => {
