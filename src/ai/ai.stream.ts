@@ -1,14 +1,8 @@
 import type { Deps } from "../deps";
+import { closeQuietly, eventStreamResponse, problemBody, sseFrame as frame, wantsEventStream } from "../http/sse";
 import { DeskError } from "../lib/errors";
 import { type AiTask, runTask } from "./ai.agent";
 import { chat } from "./ai.provider";
-
-/** True when the caller asked for Server-Sent Events. */
-export const wantsStream = (request: Request): boolean =>
-  (request.headers.get("accept") ?? "").includes("text/event-stream");
-
-const encoder = new TextEncoder();
-const frame = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
 /**
  * Runs a task as SPEC.md's stream: `delta` events `{ text }` as the provider's pieces arrive, then
@@ -33,32 +27,18 @@ export function streamTask<T>(deps: Deps, request: Request, task: AiTask<T>): Re
         });
         send(frame("done", task.finish(result)));
       } catch (error) {
-        const problem =
-          error instanceof DeskError
-            ? error.toBody()
-            : { status: 500, code: "internal_error", detail: "Something went wrong on our side." };
         if (!(error instanceof DeskError)) deps.logger.error({ err: error, subsystem: "ai" }, "AI stream failed");
-        send(frame("error", problem));
+        send(frame("error", problemBody(error)));
       } finally {
         request.signal.removeEventListener("abort", onClientGone);
-        try {
-          controller.close();
-        } catch {
-          // Already cancelled by the client.
-        }
+        closeQuietly(controller);
       }
     },
     cancel() {
       abort.abort();
     },
   });
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
-      "x-accel-buffering": "no",
-    },
-  });
+  return eventStreamResponse(stream);
 }
 
 /**
@@ -67,6 +47,6 @@ export function streamTask<T>(deps: Deps, request: Request, task: AiTask<T>): Re
  * `done` event's data.
  */
 export function runOrStream<T>(deps: Deps, request: Request, task: AiTask<T>): Promise<T> {
-  if (wantsStream(request)) return Promise.resolve(streamTask(deps, request, task) as unknown as T);
+  if (wantsEventStream(request)) return Promise.resolve(streamTask(deps, request, task) as unknown as T);
   return runTask(deps, task, request.signal);
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { IdParams } from "../http/schemas";
+import { closeQuietly, eventStreamResponse, problemBody, sseFrame as frame, wantsEventStream } from "../http/sse";
 import { DeskError } from "../lib/errors";
 import { type StartedRun, startDecision, startMessage } from "./assistant.flow";
 import type { Emit, RunResult } from "./assistant.run";
@@ -33,20 +34,12 @@ const COMMON =
   " Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.";
 const RUN = ` With \`Accept: text/event-stream\` the run streams \`session\`, \`text\` ({ text }), \`tool\` (a step, at its start and end), \`approval\` ({ action_id, call_id, tool, preview, token, expires_at }), \`done\` ({ status }) and \`error\` (a problem body; the stream ends); without it one object \`{ session, text, steps, approval, status }\`. Errors found before the first piece of output (404, 409 \`assistant_busy\`, 429, 501 \`ai_unsupported\`, provider failures) answer as plain HTTP errors. Tool results are bounded (pages of at most 20 tickets, 15 messages of at most 1500 characters, at most 6000 characters a result, truncated with a note). Change tools are offered only when the person's message asks for a change; every change is a preview awaiting approval.${COMMON}`;
 
-const encoder = new TextEncoder();
-const frame = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-const problemOf = (error: unknown) =>
-  error instanceof DeskError
-    ? error.toBody()
-    : { status: 500, code: "internal_error", detail: "Something went wrong on our side." };
-
 /**
  * Streams a run when asked (answering a plain HTTP error if it fails before any output), else runs
  * it and answers the JSON. The provider call is cancelled when the client goes away.
  */
 async function respond(deps: Deps, request: Request, started: StartedRun): Promise<RunResult> {
-  const wants = (request.headers.get("accept") ?? "").includes("text/event-stream");
-  if (!wants) {
+  if (!wantsEventStream(request)) {
     try {
       return await started.run(() => {}, request.signal);
     } finally {
@@ -89,28 +82,16 @@ async function respond(deps: Deps, request: Request, started: StartedRun): Promi
         .catch((error) => {
           if (!(error instanceof DeskError))
             deps.logger.error({ err: error, subsystem: "assistant" }, "assistant run failed");
-          if (!abort.signal.aborted) c.enqueue(frame("error", problemOf(error)));
+          if (!abort.signal.aborted) c.enqueue(frame("error", problemBody(error)));
         })
-        .finally(() => {
-          try {
-            c.close();
-          } catch {
-            // Already cancelled by the client.
-          }
-        });
+        .finally(() => closeQuietly(c));
     },
     cancel() {
       abort.abort();
     },
   });
   // Elysia sends a Response as it is; the route's schema documents the JSON form.
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
-      "x-accel-buffering": "no",
-    },
-  }) as unknown as RunResult;
+  return eventStreamResponse(stream) as unknown as RunResult;
 }
 
 export function assistantRoutes(deps: Deps, tools: AssistantTool[], sla: SlaClockReader | null) {
