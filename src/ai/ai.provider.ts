@@ -125,6 +125,45 @@ function failureError(failure: ProviderFailure, source: AiSource): DeskError {
   return new DeskError(502, "ai_provider_error", `The AI provider failed (status ${failure.status}).`);
 }
 
+/**
+ * The provider client for a workspace: its own key when it has one (calls cost it nothing), else the
+ * instance's. For provider calls `chat` does not cover (the assistant's tool use).
+ */
+export async function providerFor(
+  deps: Pick<Deps, "db" | "config" | "secrets">,
+  workspaceId: string,
+): Promise<{ client: OpenAI; source: AiSource }> {
+  const key = keyFor(deps, workspaceId);
+  return { client: await clientFor(deps, key), source: key.source };
+}
+
+/**
+ * What a failed provider call leaves: a failed usage record (cost 0), the `ai_key_failed` notice when
+ * the workspace's own key was refused, a log line; answers the problem to throw.
+ */
+export function providerFailed(
+  deps: Deps,
+  call: { workspaceId: string; userId: string | null; feature: UsageFeature; model: string; source: AiSource },
+  error: unknown,
+): DeskError {
+  const failure = classify(error);
+  recordUsage(deps, {
+    workspaceId: call.workspaceId,
+    userId: call.userId,
+    feature: call.feature,
+    model: call.model,
+    inputTokens: 0,
+    outputTokens: 0,
+    source: call.source,
+    ok: false,
+  });
+  if (call.source === "own_key" && (failure.status === 401 || failure.status === 403))
+    ownKeyRefused(deps, call.workspaceId);
+  else if (failure.kind !== "aborted")
+    deps.logger.warn({ subsystem: "ai", feature: call.feature, model: call.model, failure }, "AI provider call failed");
+  return failureError(failure, call.source);
+}
+
 /** Runs one chat completion (streamed when `onDelta` is given), metered once it ends, success or not. */
 export async function chat(deps: Deps, call: ChatCall): Promise<ChatResult> {
   const key = keyFor(deps, call.workspaceId);
@@ -173,22 +212,7 @@ export async function chat(deps: Deps, call: ChatCall): Promise<ChatResult> {
       usage = answer.usage ?? null;
     }
   } catch (error) {
-    const failure = classify(error);
-    recordUsage(deps, {
-      workspaceId: call.workspaceId,
-      userId: call.userId,
-      feature: call.feature,
-      model,
-      inputTokens: 0,
-      outputTokens: 0,
-      source: key.source,
-      ok: false,
-    });
-    if (key.source === "own_key" && (failure.status === 401 || failure.status === 403))
-      ownKeyRefused(deps, call.workspaceId);
-    else if (failure.kind !== "aborted")
-      deps.logger.warn({ subsystem: "ai", feature: call.feature, model, failure }, "AI provider call failed");
-    throw failureError(failure, key.source);
+    throw providerFailed(deps, { ...call, model, source: key.source }, error);
   }
   const inputTokens = usage?.prompt_tokens ?? estimateTokens(call.messages.map((m) => m.content).join("\n"));
   const outputTokens = usage?.completion_tokens ?? estimateTokens(text);

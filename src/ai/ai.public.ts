@@ -3,7 +3,16 @@
  * the meter's records, the automation hooks (sentiment and ai_decide in one call, ai_triage) and
  * the seams' types. Every provider call goes through `chat`/`chatJson`/`embed`, which meter it.
  */
-export { chat, chatJson, embed, type ChatCall, type ChatMessage, type ChatResult } from "./ai.provider";
+export {
+  chat,
+  chatJson,
+  embed,
+  providerFailed,
+  providerFor,
+  type ChatCall,
+  type ChatMessage,
+  type ChatResult,
+} from "./ai.provider";
 export { recordUsage, spentSince, usageBetween, type UsageFeature, type UsageInput } from "./ai.metering";
 export { costMicros, microsToUsd, modelInfo, COST_KEYS, type CostKey } from "./ai.prices";
 export { aiWorkspaceOf, requireAi, type AiFeatures, type AiWorkspace } from "./ai.settings";

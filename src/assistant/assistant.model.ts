@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { aiWorkspaceOf, recordUsage } from "../ai/ai.public";
+import { aiWorkspaceOf, providerFailed, providerFor, recordUsage } from "../ai/ai.public";
 import type { Deps } from "../deps";
 import { DeskError } from "../lib/errors";
 import type { ModelMessage } from "./assistant.table";
@@ -7,57 +7,21 @@ import type { ModelMessage } from "./assistant.table";
 /**
  * One model turn with tools, streamed: text pieces reach `onText` as they arrive; tool calls are
  * assembled from their pieces. Metered under feature `assistant` like every provider call.
- * (src/ai's `chat` has no tool use; this file talks to the same provider with the same key rules.)
+ * (src/ai's `chat` has no tool use: this turn uses its client, key rules and failure handling.)
  */
 
 export type ToolSpec = { name: string; description: string; parameters: Record<string, unknown> };
 export type ToolCall = { id: string; name: string; arguments: string };
 export type TurnResult = { text: string; calls: ToolCall[]; inputTokens: number; outputTokens: number };
 
-let openAiModule: Promise<typeof import("openai")> | null = null;
-const clients = new Map<string, OpenAI>();
-
-async function clientFor(baseUrl: string, apiKey: string, timeoutMs: number, maxRetries: number) {
-  const key = `${baseUrl}\n${apiKey}`;
-  const cached = clients.get(key);
-  if (cached) return cached;
-  openAiModule ??= import("openai");
-  const { default: Client } = await openAiModule;
-  const client = new Client({ baseURL: baseUrl, apiKey, timeout: timeoutMs, maxRetries });
-  if (clients.size > 200) clients.clear();
-  clients.set(key, client);
-  return client;
-}
-
 const unsupported = () =>
   new DeskError(501, "ai_unsupported", "The configured AI provider or model does not support tool use.");
 
-function failure(error: unknown): DeskError {
-  const name = (error as { constructor?: { name?: string } })?.constructor?.name ?? "";
+/** Providers without tool use refuse the `tools` member (OpenAI-compatible servers answer 400/404/422/501). */
+function refusesTools(error: unknown): boolean {
   const status = (error as { status?: unknown })?.status;
   const message = String((error as { message?: unknown })?.message ?? "");
-  if (name === "APIUserAbortError" || (error as { name?: string })?.name === "AbortError")
-    return new DeskError(499, "client_closed", "The caller went away.");
-  if (name === "APIConnectionTimeoutError")
-    return new DeskError(504, "ai_timeout", "The AI provider did not answer in time. Try again.");
-  if (name === "APIConnectionError")
-    return new DeskError(502, "ai_unavailable", "The AI provider could not be reached. Try again later.");
-  // Providers without tool use refuse the `tools` member (OpenAI-compatible servers answer 400/404/422/501).
-  if ((status === 400 || status === 404 || status === 422 || status === 501) && /tool|function/i.test(message))
-    return unsupported();
-  if (status === 429)
-    return new DeskError(
-      503,
-      "ai_rate_limited",
-      "The AI provider is busy (rate limited). Try again shortly.",
-      undefined,
-      {
-        "Retry-After": "10",
-      },
-    );
-  if (typeof status === "number")
-    return new DeskError(502, "ai_provider_error", `The AI provider failed (status ${status}).`);
-  return new DeskError(502, "ai_bad_output", "The AI provider's answer could not be read.");
+  return (status === 400 || status === 404 || status === 422 || status === 501) && /tool|function/i.test(message);
 }
 
 export async function modelTurn(
@@ -72,13 +36,9 @@ export async function modelTurn(
     onText: (piece: string) => void;
   },
 ): Promise<TurnResult> {
-  const ai = deps.config.ai;
-  if (!ai) throw new DeskError(403, "assistant_off", "The assistant is off: no AI provider is configured.");
-  const ws = aiWorkspaceOf(deps, input.workspaceId);
-  const own = ws.ownKeySealed;
-  const source = own ? ("own_key" as const) : ("instance" as const);
-  const client = await clientFor(ai.baseUrl, own ? deps.secrets.open(own) : ai.apiKey, ai.timeoutMs, ai.maxRetries);
-  const model = ws.models.default;
+  if (!deps.config.ai) throw new DeskError(403, "assistant_off", "The assistant is off: no AI provider is configured.");
+  const { client, source } = await providerFor(deps, input.workspaceId);
+  const model = aiWorkspaceOf(deps, input.workspaceId).models.default;
   let text = "";
   const calls: Array<{ id: string; name: string; arguments: string }> = [];
   let usage: { prompt_tokens: number; completion_tokens: number } | null = null;
@@ -121,18 +81,9 @@ export async function modelTurn(
     }
     if (input.signal?.aborted) throw Object.assign(new Error("aborted"), { name: "AbortError" });
   } catch (error) {
-    recordUsage(deps, {
-      workspaceId: input.workspaceId,
-      userId: input.userId,
-      feature: "assistant",
-      model,
-      inputTokens: 0,
-      outputTokens: 0,
-      source,
-      ok: false,
-    });
     if (error instanceof DeskError) throw error;
-    throw failure(error);
+    const failed = providerFailed(deps, { ...input, feature: "assistant", model, source }, error);
+    throw refusesTools(error) ? unsupported() : failed;
   }
   const estimate = (s: string) => Math.ceil(s.length / 4);
   const inputTokens =

@@ -25,6 +25,7 @@ const lastToolResult = (r: ChatRequest) => [...r.messages].reverse().find((m) =>
 beforeEach(() => {
   fake.delayMs = 0;
   fake.pieceDelayMs = 0;
+  fake.validKeys = null;
 });
 
 async function enabled() {
@@ -288,6 +289,36 @@ describe("runs", () => {
     let limited = 0;
     for (let i = 0; i < 30; i++) if ((await send(owner, s.id, "hi")).status === 429) limited++;
     expect(limited).toBeGreaterThan(0);
+  });
+});
+
+describe("the workspace's own provider key", () => {
+  test("the assistant calls with it; a refused key answers 502 ai_key_failed and tells the admins, like every AI call", async () => {
+    const { workspace, owner } = await enabled();
+    await desk.api("PATCH", "/v1/ai/settings", { headers: owner.headers, body: { api_key: "sk-assistant-own" } });
+    const s = await newSession(owner);
+    script(() => ({ text: "Hello." }));
+    fake.validKeys = ["sk-instance", "sk-assistant-own"];
+    expect((await send(owner, s.id, "hi")).status).toBe(200);
+    expect(fake.chats().at(-1)!.authorization).toBe("Bearer sk-assistant-own");
+    fake.validKeys = ["sk-instance"];
+    const refused = await send(owner, s.id, "hi again");
+    expect([refused.status, refused.body.code]).toEqual([502, "ai_key_failed"]);
+    const notices = desk.deps.db.$client
+      .query<{ n: number }, [string, string]>(
+        "SELECT count(*) AS n FROM notifications WHERE workspace_id = ? AND user_id = ? AND type = 'ai_key_failed'",
+      )
+      .get(workspace.id, owner.id)!.n;
+    expect(notices).toBe(1);
+    const usage = desk.deps.db.$client
+      .query<{ source: string; ok: number }, [string]>(
+        "SELECT source, ok FROM ai_usage WHERE workspace_id = ? AND feature = 'assistant' ORDER BY rowid",
+      )
+      .all(workspace.id);
+    expect(usage).toEqual([
+      { source: "own_key", ok: 1 },
+      { source: "own_key", ok: 0 },
+    ]);
   });
 });
 
