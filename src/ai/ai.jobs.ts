@@ -44,22 +44,28 @@ export const assignsAfterTriage =
 
 /** The AI jobs and the consumers that enqueue them (made per module: they read the seams). */
 export function aiBackground(seams: AiBackground) {
+  /** Triages a ticket for a job; false when the ticket is gone (nothing to do, nothing to retry). */
+  const triageFor = async (
+    deps: Deps,
+    payload: { workspace_id: string; ticket_id: string },
+    via: "auto_triage" | "automation",
+  ) => {
+    try {
+      await aiTriage(seams.triage)(deps, { workspaceId: payload.workspace_id, ticketId: payload.ticket_id, via });
+      return true;
+    } catch (error) {
+      if (gone(error)) return false;
+      throw error;
+    }
+  };
+
   const triageJob = defineJob({
     name: "ai.auto_triage",
     schema: TicketJob,
     retry: { maxAttempts: 4, baseDelayMs: 30_000 },
     concurrency: 2,
     async handler(payload, { deps }: JobContext<Deps>) {
-      try {
-        await aiTriage(seams.triage)(deps, {
-          workspaceId: payload.workspace_id,
-          ticketId: payload.ticket_id,
-          via: "auto_triage",
-        });
-      } catch (error) {
-        if (gone(error)) return;
-        throw error;
-      }
+      if (!(await triageFor(deps, payload, "auto_triage"))) return;
       const settings = triageSettingsOf(deps, seams.triage.readSettings, payload.workspace_id);
       if (settings.assign_after_triage) seams.assignAfterTriage?.(deps, payload.workspace_id, payload.ticket_id);
     },
@@ -72,16 +78,7 @@ export function aiBackground(seams: AiBackground) {
     retry: { maxAttempts: 4, baseDelayMs: 30_000 },
     concurrency: 2,
     async handler(payload, { deps }: JobContext<Deps>) {
-      try {
-        await aiTriage(seams.triage)(deps, {
-          workspaceId: payload.workspace_id,
-          ticketId: payload.ticket_id,
-          via: "automation",
-        });
-      } catch (error) {
-        if (gone(error)) return;
-        throw error;
-      }
+      await triageFor(deps, payload, "automation");
     },
   });
 
