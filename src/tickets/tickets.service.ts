@@ -222,6 +222,23 @@ export const getTicket = (db: Queryable, ctx: RequestContext, ref: string): Tick
  * Changes one ticket. `enforceRequired: false` is for automations (SPEC.md Ticket status: required
  * fields do not block them); every person's and key's change keeps the rule.
  */
+/** Applies a patch to a visible ticket in one transaction and publishes `ticket.updated` when it changed. */
+function patchTicket(
+  ctx: RequestContext,
+  ref: string,
+  patch: TicketPatch,
+  deps: Deps,
+  options: Parameters<typeof applyTicketPatch>[5],
+): TicketRow {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db, (tx) => {
+    const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+    const outcome = applyTicketPatch(tx, ctx, current, patch, now, options);
+    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+    return outcome.row;
+  });
+}
+
 export function updateTicket(
   ctx: RequestContext,
   ref: string,
@@ -229,15 +246,7 @@ export function updateTicket(
   deps: Deps,
   options: { enforceRequired?: boolean } = {},
 ): TicketRow {
-  const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
-    const outcome = applyTicketPatch(tx, ctx, current, patch, now, {
-      enforceRequired: options.enforceRequired ?? true,
-    });
-    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
-    return outcome.row;
-  });
+  return patchTicket(ctx, ref, patch, deps, { enforceRequired: options.enforceRequired ?? true });
 }
 
 /**
@@ -252,17 +261,11 @@ export function updateTicketByAi(
   decision: { via: string; model: string; confidence: number | null },
   deps: Deps,
 ): TicketRow {
-  const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
-    const outcome = applyTicketPatch(tx, ctx, current, patch, now, {
-      enforceRequired: false,
-      actor: { type: "ai", userId: null },
-      activityData: decision,
-      keepSuggestions: true,
-    });
-    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
-    return outcome.row;
+  return patchTicket(ctx, ref, patch, deps, {
+    enforceRequired: false,
+    actor: { type: "ai", userId: null },
+    activityData: decision,
+    keepSuggestions: true,
   });
 }
 
@@ -278,16 +281,10 @@ export function updateTicketByAssistant(
   approval: { userId: string; actionId: string },
   deps: Deps,
 ): TicketRow {
-  const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
-    const outcome = applyTicketPatch(tx, ctx, current, patch, now, {
-      enforceRequired: true,
-      actor: { type: "ai", userId: approval.userId },
-      activityData: { via: "assistant", action_id: approval.actionId },
-    });
-    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
-    return outcome.row;
+  return patchTicket(ctx, ref, patch, deps, {
+    enforceRequired: true,
+    actor: { type: "ai", userId: approval.userId },
+    activityData: { via: "assistant", action_id: approval.actionId },
   });
 }
 
