@@ -5,6 +5,7 @@ export {
   attachmentFilePath,
   attachmentLinks,
   attachmentsOfMessages,
+  discardAttachments,
   findAttachment,
   presentAttachment,
   storeAttachmentAsync,

@@ -255,6 +255,19 @@ export function presentAttachment(row: AttachmentRow, links: AttachmentLinks): A
   };
 }
 
+/** Removes uploads stored for something that then did not happen (a mail refused or a duplicate after all). */
+export function discardAttachments(deps: AttachmentDeps, ids: string[]): void {
+  if (ids.length === 0) return;
+  const removed = withTx(deps.db, (tx) =>
+    tx
+      .delete(attachments)
+      .where(and(inArray(attachments.id, ids), isNull(attachments.messageId)))
+      .returning({ storageKey: attachments.storageKey })
+      .all(),
+  );
+  for (const row of removed) rmSync(attachmentFilePath(deps, row), { force: true });
+}
+
 /** Removes uploads nobody attached within a day: rows first, then their files. */
 export function removeOrphanAttachments(deps: AttachmentDeps): number {
   const cutoff = new Date(deps.clock.now().getTime() - 24 * 3600 * 1000).toISOString();

@@ -6,7 +6,12 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 import { startTestDesk } from "../../test/harness";
 import { newTicket } from "../tickets/tickets.testkit";
 import { attachments } from "./attachments.table";
-import { attachmentFilePath, removeOrphanAttachments, storeAttachment } from "./attachments.service";
+import {
+  attachmentFilePath,
+  discardAttachments,
+  removeOrphanAttachments,
+  storeAttachment,
+} from "./attachments.service";
 import { sniffContentType } from "./attachments.sniff";
 
 const clock = manualClock(new Date());
@@ -169,5 +174,29 @@ describe("inline images", () => {
     expect(message.attachments[0]).toMatchObject({ id: image.id, inline: true });
     expect(message.body_html).toContain(`/v1/attachments/${image.id}/content?token=`);
     expect(message.body_html).not.toContain("cid:");
+  });
+});
+
+describe("discardAttachments", () => {
+  test("removes the rows and files of uploads nothing used; an attached one stays", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const { systemContext } = await import("../auth/context");
+    const { addMessage } = await import("../tickets/tickets.public");
+    const ctx = systemContext(workspace.id);
+    const ticket = await newTicket(desk, owner);
+    const unused = storeAttachment(ctx, { filename: "a.png", bytes: PNG }, desk.deps);
+    const used = storeAttachment(ctx, { filename: "b.png", bytes: PNG }, desk.deps);
+    addMessage(
+      ctx,
+      ticket.id,
+      { kind: "note", body_html: "<p>x</p>", attachment_ids: [used.id], author: { type: "system" } },
+      desk.deps,
+    );
+    discardAttachments(desk.deps, [unused.id, used.id]);
+    const rowOf = (id: string) => desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).get();
+    expect(rowOf(unused.id)).toBeUndefined();
+    expect(existsSync(attachmentFilePath(desk.deps, unused))).toBe(false);
+    expect(rowOf(used.id)).toBeDefined();
+    expect(existsSync(attachmentFilePath(desk.deps, used))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { storeAttachmentAsync } from "../attachments/attachments.public";
+import { discardAttachments, storeAttachmentAsync } from "../attachments/attachments.public";
 import { systemContext } from "../auth/context";
 import {
   contactRefsOf,
@@ -305,83 +305,95 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   const originalPath = await originalStored;
   const prepared = performance.now();
 
-  const outcome = withTx(deps.db, (tx): IngestOutcome => {
-    if (!claimReceipt(tx, mailbox, key, "stored")) return { outcome: "duplicate" };
-    const contact = findOrCreateContactByEmail(tx, ctx, { email: visitor.email, name: visitor.name || null });
-    const thread =
-      threadByHeaders(tx, mailbox.workspaceId, email) ??
-      threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
-    const emailFields = {
-      from_email: visitor.email,
-      from_name: visitor.name,
-      to: email.to.map((a) => a.email),
-      cc: email.cc.map((a) => a.email),
-      bcc: [],
-      subject,
-      reply_to: replyTo,
-      auth_failed: dmarc === "fail",
-      form_sender: viaForm ? sender.email : "",
-      has_quoted: body.hasQuoted,
-      email_message_id: email.messageId,
-      original_path: originalPath,
-    };
-    const messageInput = {
-      kind: "reply" as const,
-      body_html: bodyHtml,
-      body_html_sanitized: body.html === null,
-      body_text: bodyText,
-      attachment_ids: attachmentIds,
-      direction: "inbound" as const,
-      author: { type: "contact" as const, contactId: contact.id },
-      email: emailFields,
-    };
-    let ticketId: string;
-    let messageId: string;
-    let created = false;
-    if (thread) {
-      const message = addMessage(ctx, thread.ticketId, messageInput, deps);
-      ticketId = message.ticketId;
-      messageId = message.id;
-    } else {
-      const { ticket, message } = createTicketWithMessage(
-        ctx,
-        {
-          subject,
-          contact_id: contact.id,
-          channel: "email",
-          mailbox_id: mailbox.id,
-          team_id: mailbox.teamId ?? undefined,
-          ...messageInput,
-        },
-        deps,
-        { contact: presentContactRef(contact) },
-      );
-      ticketId = ticket.id;
-      messageId = message!.id;
-      created = true;
-    }
-    if (contact.blocked && !isSpamTicket(tx, ticketId)) updateTicket(ctx, ticketId, { spam: true }, deps);
-    queriesOf(tx).recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
-    if (email.messageId)
-      rememberMessageId(tx, {
-        workspaceId: mailbox.workspaceId,
-        messageId: email.messageId,
-        ticketId,
-        deskMessageId: messageId,
-        direction: "inbound",
-        createdAt: deps.clock.now().toISOString(),
-      });
-    if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
-      enqueue(
-        tx,
-        autoReplyJob,
-        { ticket_id: ticketId, mailbox_id: mailbox.id },
-        { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId },
-      );
-    }
-    return { outcome: created ? "created" : "appended", ticketId, messageId };
-  });
-  if (outcome.outcome === "duplicate") return outcome;
+  const storeIngested = () =>
+    withTx(deps.db, (tx): IngestOutcome => {
+      if (!claimReceipt(tx, mailbox, key, "stored")) return { outcome: "duplicate" };
+      const contact = findOrCreateContactByEmail(tx, ctx, { email: visitor.email, name: visitor.name || null });
+      const thread =
+        threadByHeaders(tx, mailbox.workspaceId, email) ??
+        threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
+      const emailFields = {
+        from_email: visitor.email,
+        from_name: visitor.name,
+        to: email.to.map((a) => a.email),
+        cc: email.cc.map((a) => a.email),
+        bcc: [],
+        subject,
+        reply_to: replyTo,
+        auth_failed: dmarc === "fail",
+        form_sender: viaForm ? sender.email : "",
+        has_quoted: body.hasQuoted,
+        email_message_id: email.messageId,
+        original_path: originalPath,
+      };
+      const messageInput = {
+        kind: "reply" as const,
+        body_html: bodyHtml,
+        body_html_sanitized: body.html === null,
+        body_text: bodyText,
+        attachment_ids: attachmentIds,
+        direction: "inbound" as const,
+        author: { type: "contact" as const, contactId: contact.id },
+        email: emailFields,
+      };
+      let ticketId: string;
+      let messageId: string;
+      let created = false;
+      if (thread) {
+        const message = addMessage(ctx, thread.ticketId, messageInput, deps);
+        ticketId = message.ticketId;
+        messageId = message.id;
+      } else {
+        const { ticket, message } = createTicketWithMessage(
+          ctx,
+          {
+            subject,
+            contact_id: contact.id,
+            channel: "email",
+            mailbox_id: mailbox.id,
+            team_id: mailbox.teamId ?? undefined,
+            ...messageInput,
+          },
+          deps,
+          { contact: presentContactRef(contact) },
+        );
+        ticketId = ticket.id;
+        messageId = message!.id;
+        created = true;
+      }
+      if (contact.blocked && !isSpamTicket(tx, ticketId)) updateTicket(ctx, ticketId, { spam: true }, deps);
+      queriesOf(tx).recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
+      if (email.messageId)
+        rememberMessageId(tx, {
+          workspaceId: mailbox.workspaceId,
+          messageId: email.messageId,
+          ticketId,
+          deskMessageId: messageId,
+          direction: "inbound",
+          createdAt: deps.clock.now().toISOString(),
+        });
+      if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
+        enqueue(
+          tx,
+          autoReplyJob,
+          { ticket_id: ticketId, mailbox_id: mailbox.id },
+          { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId },
+        );
+      }
+      return { outcome: created ? "created" : "appended", ticketId, messageId };
+    });
+  let outcome: IngestOutcome;
+  try {
+    outcome = storeIngested();
+  } catch (error) {
+    // Nothing of a message that was not stored may stay behind: its files go with it.
+    discardAttachments(deps, attachmentIds);
+    throw error;
+  }
+  if (outcome.outcome === "duplicate") {
+    discardAttachments(deps, attachmentIds);
+    return outcome;
+  }
   const stored = performance.now();
   if (deps.logger.isLevelEnabled("info"))
     log().info(
