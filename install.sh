@@ -163,7 +163,15 @@ else
 DESK_HOST=127.0.0.1
 DESK_PORT=8080
 DESK_DATA_DIR=$DATA_DIR
-DESK_BASE_URL=http://localhost:8080"
+DESK_BASE_URL=http://localhost:8080
+# Inbound mail. To take mail straight from the internet, listen on every address on port 25:
+#   DESK_SMTP_HOST=0.0.0.0
+#   DESK_SMTP_PORT=25
+# (the unit grants CAP_NET_BIND_SERVICE for ports below 1024), open port 25 in the firewall and
+# point the MX record at this host; 'desk doctor' checks both. Or keep 2525 and redirect:
+#   iptables -t nat -A PREROUTING -p tcp --dport 25 -j REDIRECT --to-port 2525
+DESK_SMTP_HOST=127.0.0.1
+DESK_SMTP_PORT=2525"
 fi
 changed=0
 for name in DESK_SECRET DESK_INBOUND_SECRET; do
@@ -199,6 +207,9 @@ Restart=on-failure
 RestartSec=2
 UMask=0027
 LimitNOFILE=65536
+# Only to listen on port 25 for inbound mail (DESK_SMTP_PORT=25); Desk runs unprivileged otherwise.
+AmbientCapabilities=CAP_NET_BIND_SERVICE
+CapabilityBoundingSet=CAP_NET_BIND_SERVICE
 # Hardening. MemoryDenyWriteExecute stays off: the JavaScript engine's JIT needs W+X pages.
 NoNewPrivileges=true
 ProtectSystem=strict
@@ -223,6 +234,9 @@ run "$SYSTEMCTL" enable desk.service
 run "$SYSTEMCTL" restart desk.service
 if [ "$DRY_RUN" = 1 ]; then
   say "+ wait up to ${HEALTH_TIMEOUT} s for GET /healthz; on failure put $BIN_PATH.previous back and restart"
+  if [ "$UPGRADE" = 1 ]; then what="upgrade Desk at $BIN_PATH"; else what="install Desk as $BIN_PATH"; fi
+  say "Dry run complete: nothing was changed. A real run (as root) would $what, with data in $DATA_DIR and settings in $ENV_FILE."
+  exit 0
 elif ! healthy; then
   if [ "$UPGRADE" = 1 ]; then
     echo "install.sh: the new binary did not answer /healthz in ${HEALTH_TIMEOUT} s; putting the previous one back" >&2

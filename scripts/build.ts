@@ -4,6 +4,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import pkg from "../package.json" with { type: "json" };
+import { type BuildInfo, versionFromDescribe } from "../src/lib/version";
 
 const root = join(import.meta.dir, "..");
 const webDir = join(root, "web");
@@ -40,6 +42,8 @@ writeFileSync(
   join(buildDir, "entry.ts"),
   `${imports.join("\n")}
 import { setEmbeddedWebFiles } from ${JSON.stringify(join(root, "src/http/embedded.ts"))};
+import { setBuildInfo } from ${JSON.stringify(join(root, "src/lib/version.ts"))};
+setBuildInfo(${JSON.stringify(stampedBuildInfo())});
 setEmbeddedWebFiles(new Map<string, string>([
 ${entries.join("\n")}
 ]));
@@ -48,6 +52,17 @@ await import(${JSON.stringify(join(root, "src/main.ts"))});
 `,
 );
 const executable = join(root, "dist", "desk");
+
+/** The executable cannot ask git at run time: its version and commit are written into the entry. */
+function stampedBuildInfo(): BuildInfo {
+  const git = (args: string[]) => {
+    const result = Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "ignore" });
+    return result.exitCode === 0 ? result.stdout.toString().trim() : null;
+  };
+  const commit = git(["rev-parse", "HEAD"]);
+  const describe = git(["describe", "--tags", "--always", "--dirty"]);
+  return { version: describe ? versionFromDescribe(describe, pkg.version) : pkg.version, commit };
+}
 /** How much later than normal functions tier up to the JIT while the executable starts. */
 const STARTUP_JIT_POLICY = 1000;
 const compile = (extra: string[] = []) =>

@@ -62,6 +62,15 @@ describe("install.sh --dry-run", () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // no generated secret is ever printed
     expect(out).not.toMatch(/DESK_SECRET=[A-Za-z0-9_-]{20,}/);
+    // the receiver's address and port are in the settings, with the way to port 25 beside them
+    expect(out).toContain("DESK_SMTP_HOST=127.0.0.1");
+    expect(out).toContain("DESK_SMTP_PORT=2525");
+    expect(out).toContain("AmbientCapabilities=CAP_NET_BIND_SERVICE");
+    // a dry run says what it would have done, never that it did it
+    expect(out).not.toContain("Desk installed");
+    expect(out.trimEnd().split("\n").at(-1)).toMatch(
+      /^Dry run complete: nothing was changed\. A real run \(as root\) would install Desk as \/usr\/local\/bin\/desk/,
+    );
   });
 
   test("finds dist/desk next to the script and refuses a missing binary or unknown option", () => {

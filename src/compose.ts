@@ -59,10 +59,15 @@ export function machineryLookups(db: Db): MachineryLookups {
  */
 export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
   const db = overrides.db ?? openDatabase(config.databasePath, createRuntime());
-  migrate(db.$client, migrations, { snapshotDir: join(config.dataDir, "snapshots"), clock: overrides.clock });
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const applied = migrate(db.$client, migrations, {
+    snapshotDir: join(config.dataDir, "snapshots"),
+    clock: overrides.clock,
+  });
+  // An operator upgrading wants to see which schema changes this start made, one line each.
+  for (const tag of applied) logger.info({ subsystem: "db", migration: tag }, "applied migration");
   optimizeDatabase(db, true);
   const clock = overrides.clock ?? systemClock;
-  const logger = overrides.logger ?? createLogger(config.logLevel);
   const tokens = createTokenService(config.secret, () => clock.now());
   const lookups = machineryLookups(db);
   checkEventData(db, config.responseChecks);

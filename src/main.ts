@@ -13,6 +13,8 @@ import { runUserCommand, USER_USAGE } from "./users/users.cli";
 import { BACKUP_USAGE, RESTORE_USAGE, runBackupCommand, runRestoreCommand } from "./backups/backups.cli";
 import { NewerDatabaseError } from "./db/migrate";
 import { diagnose, formatFindings } from "./doctor/doctor";
+import { buildInfo } from "./lib/version";
+import { PortTakenError } from "./lib/port-taken";
 
 const USAGE = `Usage: desk <command>
 
@@ -25,6 +27,7 @@ Commands:
   ${RESTORE_USAGE}
             restore an archive into an empty data dir
   doctor    check configuration, data dir permissions, the database, DNS (MX) and the mail relay
+  version   print the version and the commit this build was made from (also --version)
   help      show this text
 
 Configuration comes from DESK_* environment variables; see README.md.`;
@@ -38,6 +41,11 @@ async function main(argv: string[]): Promise<number> {
   const command = argv[0] ?? "serve";
   if (command === "help" || command === "--help" || command === "-h") {
     console.log(USAGE);
+    return 0;
+  }
+  if (command === "version" || command === "--version" || command === "-v") {
+    const { version, commit } = buildInfo();
+    console.log(`desk ${version}${commit ? ` (commit ${commit})` : ""}`);
     return 0;
   }
   if (command === "restore") return runRestoreCommand(argv.slice(1));
@@ -88,9 +96,10 @@ async function main(argv: string[]): Promise<number> {
   return -1;
 }
 
-// A database newer than this binary is the operator's to resolve: say so plainly, not as a crash.
+// A database newer than this binary, or a port another process holds, is the operator's to resolve:
+// say so in one line, not as a crash with a stack trace.
 const code = await main(process.argv.slice(2)).catch((error: unknown) => {
-  if (!(error instanceof NewerDatabaseError)) throw error;
+  if (!(error instanceof NewerDatabaseError || error instanceof PortTakenError)) throw error;
   console.error(`desk: refusing to start: ${error.message}`);
   return 1;
 });

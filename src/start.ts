@@ -14,6 +14,7 @@ import { mailboxHealthOf } from "./mailboxes/mailboxes.public";
 import { webAssetsFromDisk, type WebAssets } from "./http/web-assets";
 import { createJobRunner, type JobRunner } from "./jobs/runner";
 import type { Clock } from "./lib/clock";
+import { isAddressInUse, PortTakenError } from "./lib/port-taken";
 import type { VisitorResolver } from "./auth/visitors";
 import type { FeatureModule, Subsystem } from "./module";
 import { modules as registered } from "./registry";
@@ -50,6 +51,15 @@ export type StartOptions = {
 };
 
 const PROBE_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+function listenOrRefuse<T>(config: Config, listen: () => T): T {
+  try {
+    return listen();
+  } catch (error) {
+    if (isAddressInUse(error)) throw new PortTakenError("HTTP", config.host, config.port);
+    throw error;
+  }
+}
 
 /**
  * The composition root: migrations → HTTP (API, web app, gateway) → jobs; stop runs in reverse.
@@ -98,23 +108,28 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     pages: [...modules.flatMap((m) => m.pages?.(deps) ?? []), ...(options.http?.pages ?? [])],
   });
   let firstRequest = options.onFirstRequest;
-  const server = Bun.serve({
-    hostname: config.host,
-    port: config.port,
-    maxRequestBodySize: MAX_BODY_BYTES,
-    idleTimeout: 60,
-    // Never Bun's development error page, whatever NODE_ENV says: it shows source and paths.
-    development: false,
-    error: edgeErrorHandler(deps.logger.child({ subsystem: "http" })),
-    fetch: (request, srv) => {
-      if (firstRequest && !PROBE_PATHS.has(new URL(request.url).pathname)) {
-        firstRequest();
-        firstRequest = undefined;
-      }
-      return handler(request, srv as Server<unknown>);
-    },
-    websocket: gateway.websocket,
-  });
+  const server = listenOrRefuse(config, () =>
+    Bun.serve({
+      hostname: config.host,
+      port: config.port,
+      // Bun turns SO_REUSEPORT on outside development mode, so a second Desk on a taken port would
+      // bind beside the first and take half its requests: refuse instead (PortTakenError).
+      reusePort: false,
+      maxRequestBodySize: MAX_BODY_BYTES,
+      idleTimeout: 60,
+      // Never Bun's development error page, whatever NODE_ENV says: it shows source and paths.
+      development: false,
+      error: edgeErrorHandler(deps.logger.child({ subsystem: "http" })),
+      fetch: (request, srv) => {
+        if (firstRequest && !PROBE_PATHS.has(new URL(request.url).pathname)) {
+          firstRequest();
+          firstRequest = undefined;
+        }
+        return handler(request, srv as Server<unknown>);
+      },
+      websocket: gateway.websocket,
+    }),
+  );
   // Links, invitations and the realtime URL name the port actually bound (DESK_PORT may be 0 or
   // differ from 8080); nothing has been served yet, since this runs in the same turn as the bind.
   if (config.baseUrlFromListener) config.baseUrl = listenerBaseUrl(config.host, server.port ?? config.port);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { migrations } from "../../migrations/index";
-import pkg from "../../package.json" with { type: "json" };
+import { buildInfo } from "../lib/version";
 import type { Config } from "../config/config";
 import { systemClock } from "../lib/clock";
 import { archiveSize, BackupError, createBackup, restoreBackup, verifyBackup } from "./backups.service";
@@ -38,7 +38,13 @@ export function runBackupCommand(config: () => Config, args: string[]): Promise<
       return 0;
     }
     const { dataDir, databasePath } = config();
-    const manifest = await createBackup({ dataDir, databasePath, file, deskVersion: pkg.version, clock: systemClock });
+    const manifest = await createBackup({
+      dataDir,
+      databasePath,
+      file,
+      deskVersion: buildInfo().version,
+      clock: systemClock,
+    });
     console.log(`wrote ${file}: ${manifest.files.length} files, ${megabytes(archiveSize(file))}`);
     return 0;
   });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
+import { freePort } from "../../test/peers/dovecot";
 import { listenerBaseUrl, loadConfig } from "./config";
 
 const dataDir = mkdtempSync(join(tmpdir(), "desk-config-"));
@@ -42,6 +43,36 @@ describe("SMTP receiver limits from the environment", () => {
     expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_SMTP_MAX_CONNECTIONS: "0" })).toThrow(
       /DESK_SMTP_MAX_CONNECTIONS/,
     );
+  });
+});
+
+describe("the SMTP receiver's address", () => {
+  test("follows DESK_HOST unless DESK_SMTP_HOST names its own, so port 25 can face the internet alone", async () => {
+    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_HOST: "127.0.0.1" }).smtpHost).toBe("127.0.0.1");
+    const config = loadConfig({ DESK_DATA_DIR: dataDir, DESK_HOST: "127.0.0.1", DESK_SMTP_HOST: "127.0.0.2" });
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.smtpHost).toBe("127.0.0.2");
+    // The receiver really listens there, and only there.
+    const port = await freePort();
+    const desk = await startTestDesk({ env: { DESK_SMTP_HOST: "127.0.0.2", DESK_SMTP_PORT: String(port) } });
+    const banner = (hostname: string) =>
+      new Promise<string>((resolve) => {
+        Bun.connect({
+          hostname,
+          port,
+          socket: {
+            data: (socket, data) => {
+              resolve(data.toString());
+              socket.end();
+            },
+            connectError: () => resolve("refused"),
+            error: () => resolve("refused"),
+          },
+        }).catch(() => resolve("refused"));
+      });
+    expect(await banner("127.0.0.2")).toStartWith("220 ");
+    expect(await banner("127.0.0.1")).toBe("refused");
+    await desk.stop();
   });
 });
 

@@ -147,6 +147,10 @@ export const envSchema = z.object({
     .max(65535)
     .default(2525)
     .describe("embedded SMTP receiver port (0 = off)"),
+  DESK_SMTP_HOST: z
+    .string()
+    .optional()
+    .describe("embedded SMTP receiver address (default: DESK_HOST); 0.0.0.0 to take mail from other hosts"),
   DESK_SMTP_TLS_CERT: z.string().optional().describe("PEM certificate file enabling STARTTLS on the receiver"),
   DESK_SMTP_TLS_KEY: z.string().optional().describe("PEM key file for the receiver certificate"),
   DESK_SMTP_MAX_CONNECTIONS: z.coerce
@@ -298,6 +302,8 @@ export type Config = {
   appAttestAppIds: string[];
   /** PEM roots App Attest chains must reach; null: Apple's App Attestation Root CA (tests set their own). */
   appAttestRoots: string[] | null;
+  /** The SMTP receiver's listener address (DESK_SMTP_HOST, else DESK_HOST). */
+  smtpHost: string;
   /** The native app's URL scheme: OAuth sign-in returns to `<scheme>://auth/callback` (DESK_APP_SCHEME). */
   appScheme: string;
   eventRetentionMs: number;
@@ -418,3 +424,4 @@ export function loadConfig(
     ...overrides,
   };
 }
+    smtpHost: e.DESK_SMTP_HOST ?? e.DESK_HOST,

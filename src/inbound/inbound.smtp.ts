@@ -11,7 +11,7 @@ const REFUSAL_TEXT: Record<string, string> = {
 /** The embedded SMTP receiver, handing every accepted recipient's copy to the ingest pipeline. */
 export function startInboundSmtp(deps: Deps): Promise<SmtpReceiver> {
   return startSmtpReceiver({
-    host: deps.config.host,
+    host: deps.config.smtpHost,
     port: deps.config.smtpPort,
     tls: deps.config.smtpTls,
     limits: deps.config.smtpLimits,

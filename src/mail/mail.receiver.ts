@@ -1,6 +1,7 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import { countSmtpSession, recordSmtpMessage } from "../metrics/metrics";
 import type { Logger } from "../lib/logger";
+import { isAddressInUse, PortTakenError } from "../lib/port-taken";
 
 export const SMTP_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
@@ -209,9 +210,11 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
   });
   server.on("error", (error) => log.warn({ err: error.message }, "smtp: connection error"));
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const refuse = (error: unknown) =>
+      reject(isAddressInUse(error) ? new PortTakenError("SMTP", options.host, options.port) : error);
+    server.once("error", refuse);
     server.listen(options.port, options.host, () => {
-      server.off("error", reject);
+      server.off("error", refuse);
       resolve();
     });
   });
