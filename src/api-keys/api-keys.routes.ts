@@ -32,6 +32,8 @@ export function apiKeysRoutes(deps: Deps) {
         detail: {
           summary: "Create an API key; the secret is shown only here",
           description:
+            "A key acts as an admin bounded by its scopes, so it sees every private team's tickets, messages and events " +
+            "(within `tickets:read`), whoever created it and whichever teams they are in; give one only to a system trusted with all of them. " +
             "A key creating keys grants only scopes it holds and no expiry later than its own; it changes or revokes only keys whose scopes it holds (403).",
         },
       },
@@ -40,7 +42,10 @@ export function apiKeysRoutes(deps: Deps) {
       access: settingsWrite,
       query: ApiKeyListQuery,
       response: { 200: ApiKeyPage },
-      detail: { summary: "List API keys (prefix, scopes, creator, expiry, last use), newest first" },
+      detail: {
+        summary: "List API keys (prefix, scopes, creator, expiry, last use), newest first",
+        description: "Every key listed reaches every private team within its scopes, as an admin does.",
+      },
     })
     .get("/:id", ({ ctx, params }) => presentApiKeyRow(deps.db, getApiKey(ctx, params.id, deps)), {
       access: settingsWrite,

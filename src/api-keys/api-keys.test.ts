@@ -150,3 +150,13 @@ describe("API keys", () => {
     expect((await desk.api("GET", "/v1/api-keys", { headers: owner.headers })).body.data).toEqual([]);
   });
 });
+
+test("the API reference and README say that a key sees every private team", async () => {
+  const doc = (await desk.api("GET", "/v1/openapi.json")).body as {
+    paths: Record<string, Record<string, { description?: string }>>;
+  };
+  expect(doc.paths["/v1/api-keys"]?.post?.description).toContain("sees every private team");
+  expect(doc.paths["/v1/api-keys"]?.get?.description).toContain("every private team");
+  const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
+  expect(readme.replace(/\s+/g, " ")).toContain("a key with `tickets:read` sees **every private team's** tickets");
+});

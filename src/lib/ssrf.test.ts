@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { assertPublicUrl, checkUrlSyntax, isNonPublicAddress, parseIp, UnsafeUrlError } from "./ssrf";
+import { assertPublicHost, assertPublicUrl, checkUrlSyntax, isNonPublicAddress, parseIp, UnsafeUrlError } from "./ssrf";
 
 const blocked = (host: string) => isNonPublicAddress(parseIp(host)!);
 
@@ -100,5 +100,37 @@ describe("SSRF guard", () => {
 
   test("the system resolver is used by default (localhost resolves to loopback)", async () => {
     await expect(assertPublicUrl("https://localhost./", [])).rejects.toThrow(UnsafeUrlError);
+  });
+
+  test("bare hosts (mail servers): literals in every spelling, local names, DNS answers; operator-allowed pass", async () => {
+    const dns = (map: Record<string, string[]>) => async (host: string) => map[host] ?? [];
+    for (const host of [
+      "127.0.0.1",
+      "127.1",
+      "0x7f000001",
+      "[::1]",
+      "::ffff:10.0.0.1",
+      "169.254.169.254",
+      "localhost",
+      "db",
+      "imap.internal",
+    ]) {
+      await expect(assertPublicHost(host, [], dns({}))).rejects.toThrow(UnsafeUrlError);
+    }
+    for (const host of ["", "imap.example.com/x", "user@imap.example.com", "a b.example.com"]) {
+      await expect(assertPublicHost(host, [], dns({}))).rejects.toThrow(UnsafeUrlError);
+    }
+    await expect(assertPublicHost("imap.example.com", [], dns({ "imap.example.com": ["10.1.2.3"] }))).rejects.toThrow(
+      UnsafeUrlError,
+    );
+    await expect(assertPublicHost("gone.example.com", [], dns({}))).rejects.toThrow("does not resolve");
+    expect(await assertPublicHost("imap.example.com.", [], dns({ "imap.example.com": ["93.184.216.34"] }))).toEqual({
+      host: "imap.example.com",
+      addresses: ["93.184.216.34"],
+    });
+    expect((await assertPublicHost("127.0.0.1", ["127.0.0.1"], dns({}))).addresses).toEqual(["127.0.0.1"]);
+    expect((await assertPublicHost("mail.lan", ["10.0.0.0/8"], dns({ "mail.lan": ["10.9.9.9"] }))).addresses).toEqual([
+      "10.9.9.9",
+    ]);
   });
 });

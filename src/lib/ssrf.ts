@@ -1,7 +1,8 @@
 import { lookup } from "node:dns/promises";
 
 /**
- * The guard in front of every server-side request to a user-given URL (webhooks, picture fetches).
+ * The guard in front of every server-side request to a user-given URL or host (webhooks, picture
+ * fetches, mailboxes' IMAP and SMTP servers).
  * Private, loopback, link-local and other non-public addresses are refused, in every spelling
  * (decimal, octal, hex, short IPv4, IPv6, IPv4-mapped IPv6) and after DNS resolution, unless the
  * operator lists the host or a CIDR holding it in DESK_ALLOWED_PRIVATE_HOSTS.
@@ -181,8 +182,43 @@ export async function assertPublicUrl(
   resolve: Resolver = systemResolver,
 ): Promise<{ url: URL; addresses: string[] }> {
   const { url, host, allowedByOperator } = checkUrlSyntax(raw, allowList);
+  return { url, addresses: await resolvedPublic(host, allowedByOperator, allowList, resolve) };
+}
+
+/**
+ * The same guard for a bare host name or address (mail servers: IMAP, SMTP), at save and again
+ * right before each connection. Returns the checked addresses: connecting to one of them (not the
+ * name again) leaves DNS no second answer to change.
+ */
+export async function assertPublicHost(
+  rawHost: string,
+  allowList: readonly string[],
+  resolve: Resolver = systemResolver,
+): Promise<{ host: string; addresses: string[] }> {
+  const host = rawHost
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
+  if (!host || /[\s/@?#]/.test(host)) throw new UnsafeUrlError("the host is not a valid host name or address");
   const literal = parseIp(host);
-  if (literal) return { url, addresses: [host] };
+  const allowedByOperator = isAllowedPrivate(allowList, host, literal);
+  if (!allowedByOperator) {
+    if (literal && isNonPublicAddress(literal))
+      throw new UnsafeUrlError("the host must not be a private, loopback or link-local address");
+    if (!literal && (LOCAL_NAMES.test(host) || !host.includes(".")))
+      throw new UnsafeUrlError("the host must not be a private, loopback or link-local address");
+  }
+  return { host, addresses: await resolvedPublic(host, allowedByOperator, allowList, resolve) };
+}
+
+async function resolvedPublic(
+  host: string,
+  allowedByOperator: boolean,
+  allowList: readonly string[],
+  resolve: Resolver,
+): Promise<string[]> {
+  const literal = parseIp(host);
+  if (literal) return [host];
   let addresses: string[];
   try {
     addresses = await withTimeout(resolve(host), 5_000);
@@ -197,7 +233,7 @@ export async function assertPublicUrl(
       throw new UnsafeUrlError("url must not point at a private, loopback or link-local address");
     }
   }
-  return { url, addresses };
+  return addresses;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

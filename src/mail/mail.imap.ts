@@ -9,6 +9,8 @@ export type ImapSettings = {
   /** Extra trust for self-signed peers (tests); production leaves it unset. */
   ca?: string[];
   timeoutMs?: number;
+  /** The name the certificate must carry when `host` is an address already resolved and checked. */
+  servername?: string;
 };
 
 /** Where a mailbox's sync stands: the folder's UIDVALIDITY and the last UID ingested. */
@@ -21,13 +23,14 @@ function servernameOf(host: string): string {
 
 export function imapOptions(settings: ImapSettings): ImapFlowOptions & { doSTARTTLS?: boolean } {
   const timeout = settings.timeoutMs ?? 15_000;
+  const servername = settings.servername ?? servernameOf(settings.host);
   return {
     host: settings.host,
     port: settings.port,
     secure: settings.tls === "tls",
     doSTARTTLS: settings.tls === "starttls" ? true : settings.tls === "none" ? false : undefined,
-    servername: servernameOf(settings.host),
-    tls: { servername: servernameOf(settings.host), ...(settings.ca ? { ca: settings.ca } : {}) },
+    servername,
+    tls: { servername, ...(settings.ca ? { ca: settings.ca } : {}) },
     auth: settings.auth,
     logger: false,
     disableAutoIdle: true,
@@ -48,7 +51,7 @@ export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
     await client.connect();
   } catch (error) {
     client.close();
-    throw new Error(describeImapError(error));
+    throw new Error(describeImapError(error), { cause: error });
   }
   return client;
 }

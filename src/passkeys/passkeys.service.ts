@@ -265,16 +265,25 @@ export async function authenticatePasskey(
   }).catch(() => null);
   if (!result?.verified) throw passkeyRefused();
   const now = deps.clock.now().toISOString();
-  deps.db
+  const newCounter = result.authenticationInfo.newCounter;
+  // The counter was checked against a copy read before the await above: two assertions carrying the
+  // same counter (a clone, or a replay raced against the original) both pass that check, so the store
+  // decides. Only the first to move the stored counter past its value wins; an authenticator that
+  // keeps no counter (0 before and after) has nothing to race on.
+  const kept = deps.db
     .update(passkeys)
     .set({
-      counter: result.authenticationInfo.newCounter,
+      counter: newCounter,
       backedUp: result.authenticationInfo.credentialBackedUp,
       lastUsedAt: now,
       updatedAt: now,
     })
-    .where(eq(passkeys.id, stored.id))
-    .run();
+    .where(
+      and(eq(passkeys.id, stored.id), newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter)),
+    )
+    .returning({ id: passkeys.id })
+    .get();
+  if (!kept) throw passkeyRefused();
   const person = deps.db.select().from(users).where(eq(users.id, stored.userId)).get();
   if (!person) throw passkeyRefused();
   return person;

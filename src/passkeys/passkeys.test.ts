@@ -254,6 +254,23 @@ describe("signing in with a passkey", () => {
     expect((await login(authenticator.get(await signInOptions()))).status).toBe(401);
   });
 
+  test("two assertions with the same counter sent together: exactly one signs in", async () => {
+    const person = await createUser(desk);
+    const { authenticator, passkey } = await enrol(person);
+    for (let round = 1; round <= 3; round++) {
+      const [first, second] = [await signInOptions(), await signInOptions()];
+      const counter = round * 5;
+      const assertions = [authenticator.get(first, { counter }), authenticator.get(second, { counter })];
+      const answers = await Promise.all(
+        assertions.map((credential) =>
+          desk.api("POST", "/v1/auth/passkey/login", { headers: anon(), body: { credential } }),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+      expect(desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).get()!.counter).toBe(counter);
+    }
+  });
+
   test("refused cross-site (403) before anything is read", async () => {
     const res = await desk.api("POST", "/v1/auth/passkey/options", { headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(403);

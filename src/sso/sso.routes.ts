@@ -3,8 +3,26 @@ import { isCrossSiteRequest } from "../auth/cookies";
 import { LoginAnswerSchema } from "../auth/auth.schemas";
 import { crossSiteRefused } from "../auth/session-response";
 import type { Deps } from "../deps";
-import { CallbackQuery, ExchangeBody, ProviderParams, ProvidersSchema, StartQuery } from "./sso.schemas";
-import { completeSignIn, exchangeCode, listProviders, startSignIn } from "./sso.service";
+import {
+  CallbackQuery,
+  ConfirmLinkBody,
+  ConfirmLinkSchema,
+  ExchangeBody,
+  IdentitiesSchema,
+  LinkStartSchema,
+  ProviderParams,
+  ProvidersSchema,
+  StartQuery,
+} from "./sso.schemas";
+import {
+  completeSignIn,
+  confirmLink,
+  exchangeCode,
+  listIdentities,
+  listProviders,
+  startLink,
+  startSignIn,
+} from "./sso.service";
 
 /**
  * Single sign-on with OpenID Connect providers configured by DESK_SSO_* (README "Single sign-on").
@@ -14,6 +32,7 @@ import { completeSignIn, exchangeCode, listProviders, startSignIn } from "./sso.
  */
 export function ssoRoutes(deps: Deps) {
   return new Elysia({ prefix: "/auth/oauth", tags: ["auth"] })
+    .use(deps.guard)
     .get("/providers", () => listProviders(deps), {
       response: { 200: ProvidersSchema },
       detail: {
@@ -39,7 +58,8 @@ export function ssoRoutes(deps: Deps) {
     )
     .get(
       "/:provider/callback",
-      async ({ params, query, redirect }) => redirect(await completeSignIn(deps, params.provider, query), 302),
+      async ({ params, query, request, redirect }) =>
+        redirect(await completeSignIn(deps, params.provider, query, request), 302),
       {
         params: ProviderParams,
         query: CallbackQuery,
@@ -47,12 +67,43 @@ export function ssoRoutes(deps: Deps) {
           summary:
             "The provider's redirect back: checks it and redirects to the sign-in page (or the app) with a one-time code",
           description:
-            "The person is found by their link to this provider account; otherwise by the provider's email only when the provider says it is verified (`email_verified: true`), which links the accounts; otherwise a new person is created when sign-up is open (no user yet, or DESK_OPEN_SIGNUP=true), else `no_account` (ask for an invitation, then sign in with the provider to link). An unverified or missing email never links or creates anyone.",
+            "The person is found by their link to this provider account. A provider account linked to nobody is never linked silently to an existing person: " +
+            'when its email is verified (`email_verified` the JSON boolean `true`; the string "true" does not count) and belongs to a person, that person is mailed a link to confirm the connection and the sign-in answers `confirm_link_by_mail` ' +
+            "(at most one mail per person in 10 minutes; the link works for an hour), or `already_linked` when they are linked to another account of this provider (one per provider per person). " +
+            "A signed-in person links directly with POST /v1/auth/oauth/{provider}/link; this callback then returns to `/profile?sso_linked=<provider>` (or `sso_error=`: `linked_elsewhere`, `already_linked`, `invalid_state`, `denied`, `provider_error`). " +
+            "A verified email nobody has yet becomes a new person when sign-up is open (no user yet, or DESK_OPEN_SIGNUP=true), else `no_account`. An unverified or missing email never links or creates anyone.",
           security: [],
           responses: { 302: { description: "Redirect to /signin (web) or {app_scheme}://auth/callback (native)" } },
         },
       },
     )
+    .get("/identities", ({ user }) => listIdentities(deps, user), {
+      signedIn: true,
+      response: { 200: IdentitiesSchema },
+      detail: { summary: "The single sign-on accounts linked to you" },
+    })
+    .post("/:provider/link", ({ user, params, set }) => startLink(deps, user, params.provider, set), {
+      signedIn: true,
+      params: ProviderParams,
+      response: { 200: LinkStartSchema },
+      detail: {
+        summary:
+          "Start linking a provider account to yours (signed in): answers the provider URL to send the browser to",
+        description:
+          "Sets the short-lived `desk_sso` cookie: the callback links only in the browser that started, then returns to `/profile?sso_linked=<provider>`. Whichever account signs in at the provider is linked, whatever its email: being signed in here is the proof. One account per provider per person: 409 `already_linked` when you have one; a provider account linked to someone else comes back as `sso_error=linked_elsewhere`.",
+      },
+    })
+    .post("/confirm-link", ({ body }) => confirmLink(deps, body.token), {
+      public: true,
+      body: ConfirmLinkBody,
+      response: { 200: ConfirmLinkSchema },
+      detail: {
+        summary: "Confirm, from the mailed link, that a provider account is yours: links it",
+        description:
+          "The token is the fragment of the link mailed when a provider account with your verified email signed in (`confirm_link_by_mail`). It works for an hour, only while your email is the address it was sent to; then sign in with the provider. 400 `invalid_link` when invalid or expired; 409 `already_linked` or `linked_elsewhere`.",
+        security: [],
+      },
+    })
     .post(
       "/exchange",
       ({ request, body, set }) => {

@@ -43,3 +43,28 @@ export const ProvidersSchema = z.object({
     }),
   ),
 });
+
+export const LinkStartSchema = z.object({
+  url: z.string().describe("the provider's authorization URL: send the browser there (a full-page navigation)"),
+});
+
+export const ConfirmLinkBody = z
+  .object({ token: z.string().min(1).max(4000).describe("the fragment of the link in the confirmation mail") })
+  .strict();
+
+export const ConfirmLinkSchema = z.object({
+  provider: z.object({ id: z.string(), name: z.string() }),
+  email: z.string(),
+});
+
+export const IdentitiesSchema = z.object({
+  identities: z.array(
+    z.object({
+      provider: z.string(),
+      provider_name: z.string(),
+      email: z.string().nullable().describe("the verified email the provider gave when linked, if any"),
+      linked_at: z.string(),
+      last_used_at: z.string().nullable(),
+    }),
+  ),
+});

@@ -1,5 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { simpleParser } from "mailparser";
 import { eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import sharp from "sharp";
@@ -11,7 +14,7 @@ import { NATIVE, TestBrowser } from "../auth/browser.testkit";
 import { ssoProvidersFromEnv } from "../config/config";
 import { linkPerson } from "./sso.service";
 import { ssoFlows, ssoIdentities } from "./sso.table";
-import { reserveIssuer, startOidcProvider } from "./sso.testkit";
+import { type OidcAccount, reserveIssuer, startOidcProvider } from "./sso.testkit";
 
 const issuer = await reserveIssuer();
 const desk = await startTestDesk({
@@ -37,7 +40,7 @@ afterAll(() => idp.stop());
 const origin = new URL(base).origin;
 let n = 0;
 /** A provider account with a fresh subject. */
-function account(claims: { email?: string; email_verified?: boolean; name?: string; picture?: string }) {
+function account(claims: OidcAccount) {
   const sub = `sub-${++n}-${Math.random().toString(36).slice(2)}`;
   idp.accounts.set(sub, claims);
   return sub;
@@ -60,6 +63,46 @@ async function webFlow(browser: TestBrowser, sub: string, options: { deny?: bool
   return { start, back, landing: new URL(callback.headers.get("location")!) };
 }
 const codeOf = (landing: URL) => new URLSearchParams(landing.hash.slice(1)).get("sso_code");
+
+/**
+ * Links provider account `sub` to `person` the way the profile page does: signed in, POST …/link,
+ * the provider, then the callback in the same browser. Answers where Desk sent the browser back.
+ */
+async function linkWhileSignedIn(person: { token: string }, sub: string, browser = new TestBrowser(desk, { origin })) {
+  const start = await desk.api("POST", "/v1/auth/oauth/keycloak/link", {
+    headers: { authorization: `Bearer ${person.token}`, origin },
+  });
+  browser.absorb(start);
+  expect(start.status).toBe(200);
+  const back = await idp.authorize(start.body.url, sub);
+  const callback = await desk.api("GET", pathOf(back), {
+    headers: { cookie: browser.cookieHeader(), "sec-fetch-site": "cross-site" },
+  });
+  expect(callback.status).toBe(302);
+  return new URL(callback.headers.get("location")!);
+}
+
+/** A provider account already linked to `person` (through the signed-in link). */
+async function linkedAccount(person: { token: string; email: string }, claims: Parameters<typeof account>[0] = {}) {
+  const sub = account({ email: person.email, email_verified: true, ...claims });
+  const landing = await linkWhileSignedIn(person, sub);
+  expect(landing.searchParams.get("sso_linked")).toBe("keycloak");
+  return sub;
+}
+
+/** The system mails in the outbox to `address`, decoded, oldest first. */
+async function outboxTo(address: string): Promise<string[]> {
+  await desk.jobs.drain();
+  const dir = join(desk.dataDir, "outbox");
+  const raws = existsSync(dir)
+    ? readdirSync(dir)
+        .sort()
+        .map((f) => readFileSync(join(dir, f), "utf8"))
+    : [];
+  const mails = await Promise.all(raws.map((raw) => simpleParser(raw)));
+  return mails.filter((m) => m.to && JSON.stringify(m.to).includes(address)).map((m) => m.text ?? "");
+}
+const confirmTokenIn = (text: string) => /\/sso\/confirm#(\S+)/.exec(text)?.[1] ?? null;
 
 describe("single sign-on with a real OpenID Connect provider", () => {
   test("the provider list names each configured provider", async () => {
@@ -101,9 +144,9 @@ describe("single sign-on with a real OpenID Connect provider", () => {
     expect(native.body.errors[0].location).toBe("query.code_challenge");
   });
 
-  test("web: a verified email links the existing person; the exchange sets the refresh cookie once", async () => {
+  test("web: a linked provider account signs its person in; the exchange sets the refresh cookie once", async () => {
     const person = await createUser(desk, { email: `linked-${n}@example.test` });
-    const sub = account({ email: person.email.toUpperCase(), email_verified: true, name: "Linked" });
+    const sub = await linkedAccount(person, { email: person.email.toUpperCase(), name: "Linked" });
     const browser = new TestBrowser(desk, { origin });
     const { landing } = await webFlow(browser, sub, { next: "/inbox/mine" });
     expect(landing.origin + landing.pathname).toBe(`${base}/signin`);
@@ -132,9 +175,7 @@ describe("single sign-on with a real OpenID Connect provider", () => {
 
   test("the link, not the email, identifies the person next time (the provider may change the email)", async () => {
     const person = await createUser(desk, { email: `moving-${n}@example.test` });
-    const sub = account({ email: person.email, email_verified: true });
-    const browser = new TestBrowser(desk, { origin });
-    await browser.post("/v1/auth/oauth/exchange", { code: codeOf((await webFlow(browser, sub)).landing) });
+    const sub = await linkedAccount(person);
     idp.accounts.set(sub, { email: "someone-else@example.test", email_verified: false });
     const again = new TestBrowser(desk, { origin });
     const res = await again.post("/v1/auth/oauth/exchange", { code: codeOf((await webFlow(again, sub)).landing) });
@@ -186,7 +227,7 @@ describe("single sign-on with a real OpenID Connect provider", () => {
   test("the code works only in the browser that started the flow (another browser: 401, and the code is spent)", async () => {
     const person = await createUser(desk, { email: `bound-${n}@example.test` });
     const victim = new TestBrowser(desk, { origin });
-    const { landing } = await webFlow(victim, account({ email: person.email, email_verified: true }));
+    const { landing } = await webFlow(victim, await linkedAccount(person));
     const attacker = new TestBrowser(desk, { origin });
     expect((await attacker.post("/v1/auth/oauth/exchange", { code: codeOf(landing) })).status).toBe(401);
     expect(attacker.refreshCookies()).toEqual([]);
@@ -211,9 +252,10 @@ describe("single sign-on with a real OpenID Connect provider", () => {
 
   test("a person with Desk's two-factor on gets mfa_required from the exchange", async () => {
     const person = await createUser(desk, { email: `mfa-${n}@example.test` });
+    const sub = await linkedAccount(person);
     desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, person.id)).run();
     const browser = new TestBrowser(desk, { origin });
-    const { landing } = await webFlow(browser, account({ email: person.email, email_verified: true }));
+    const { landing } = await webFlow(browser, sub);
     const res = await browser.post("/v1/auth/oauth/exchange", { code: codeOf(landing) });
     expect(res.status).toBe(200);
     expect(res.body.mfa_required).toBe(true);
@@ -223,15 +265,13 @@ describe("single sign-on with a real OpenID Connect provider", () => {
 
   test("native: system-browser flow back to {app_scheme}://auth/callback; the exchange needs the code_verifier and answers refresh_token", async () => {
     const person = await createUser(desk, { email: `native-${n}@example.test` });
+    const sub = await linkedAccount(person);
     const verifier = "v".repeat(20) + Math.random().toString(36).slice(2).padEnd(30, "x");
     const challenge = createHash("sha256").update(verifier).digest("base64url");
     const start = await desk.api("GET", `/v1/auth/oauth/keycloak/start?client=native&code_challenge=${challenge}`);
     expect(start.status).toBe(302);
     expect(start.headers.getSetCookie()).toEqual([]);
-    const back = await idp.authorize(
-      start.headers.get("location")!,
-      account({ email: person.email, email_verified: true }),
-    );
+    const back = await idp.authorize(start.headers.get("location")!, sub);
     const callback = await desk.api("GET", pathOf(back));
     const landing = new URL(callback.headers.get("location")!);
     expect(landing.protocol).toBe("deskapp:");
@@ -250,8 +290,7 @@ describe("single sign-on with a real OpenID Connect provider", () => {
     ).toBe(401);
 
     const start2 = await desk.api("GET", `/v1/auth/oauth/keycloak/start?client=native&code_challenge=${challenge}`);
-    const sub2 = [...idp.accounts].find(([, c]) => c.email === person.email)![0];
-    const back2 = await idp.authorize(start2.headers.get("location")!, sub2);
+    const back2 = await idp.authorize(start2.headers.get("location")!, sub);
     const code2 = new URL((await desk.api("GET", pathOf(back2))).headers.get("location")!).searchParams.get("code")!;
     const ok = await desk.api("POST", "/v1/auth/oauth/exchange", {
       headers: NATIVE,
@@ -352,9 +391,10 @@ describe("SSO only (workspace setting sso_only)", () => {
     expect(viaPasskey.status).toBe(403);
     expect(viaPasskey.body.code).toBe("sso_required");
 
-    // Single sign-on works.
+    // Single sign-on works (linked while signed in: a session opened before sso_only keeps working).
+    const sub = await linkedAccount(member);
     const browser = new TestBrowser(desk, { origin });
-    const { landing } = await webFlow(browser, account({ email: member.email, email_verified: true }));
+    const { landing } = await webFlow(browser, sub);
     const res = await browser.post("/v1/auth/oauth/exchange", { code: codeOf(landing) });
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(member.id);
@@ -371,7 +411,7 @@ describe("the provider's picture", () => {
       const picture = `http://127.0.0.1:${pictures.port}/me.png`;
       const bare = await createUser(desk, { email: `pic-${n}@example.test` });
       const browser = new TestBrowser(desk, { origin });
-      const { landing } = await webFlow(browser, account({ email: bare.email, email_verified: true, picture }));
+      const { landing } = await webFlow(browser, await linkedAccount(bare, { picture }));
       expect((await browser.post("/v1/auth/oauth/exchange", { code: codeOf(landing) })).status).toBe(200);
       await desk.jobs.drain();
       const row = desk.deps.db.select().from(users).where(eq(users.id, bare.id)).get()!;
@@ -385,12 +425,135 @@ describe("the provider's picture", () => {
         .where(eq(users.id, chosen.id))
         .run();
       const other = new TestBrowser(desk, { origin });
-      const flow = await webFlow(other, account({ email: chosen.email, email_verified: true, picture }));
+      const flow = await webFlow(other, await linkedAccount(chosen, { picture }));
       expect((await other.post("/v1/auth/oauth/exchange", { code: codeOf(flow.landing) })).status).toBe(200);
       await desk.jobs.drain();
       expect(desk.deps.db.select().from(users).where(eq(users.id, chosen.id)).get()!.avatarSource).toBe("upload");
     } finally {
       pictures.stop(true);
     }
+  });
+});
+
+describe("linking a provider account to an existing person needs that person's proof", () => {
+  test("a verified email of an existing password account never signs in or links: a confirmation mail goes to that address, and its link links", async () => {
+    const person = await createUser(desk, { email: `owner-of-${n}@example.test` });
+    const hash = await Bun.password.hash("their own password");
+    desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, person.id)).run();
+    const sub = account({ email: person.email, email_verified: true });
+    const { landing } = await webFlow(new TestBrowser(desk, { origin }), sub);
+    expect(landing.searchParams.get("sso_error")).toBe("confirm_link_by_mail");
+    expect(codeOf(landing)).toBeNull();
+    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toBeUndefined();
+
+    // A second attempt within ten minutes sends no second mail.
+    await webFlow(new TestBrowser(desk, { origin }), sub);
+    const mails = await outboxTo(person.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain("Company SSO");
+    const token = confirmTokenIn(mails[0]!)!;
+    expect(token).toBeString();
+
+    // Tampered or made-up tokens link nothing.
+    for (const bad of [`${token.slice(0, -4)}AAAA`, "v1.a.b.c", "nonsense"]) {
+      const res = await desk.api("POST", "/v1/auth/oauth/confirm-link", { headers: { origin }, body: { token: bad } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("invalid_link");
+    }
+    const confirmed = await desk.api("POST", "/v1/auth/oauth/confirm-link", { headers: { origin }, body: { token } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ provider: { id: "keycloak", name: "Company SSO" }, email: person.email });
+    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toMatchObject({
+      userId: person.id,
+    });
+    // Now the provider signs them in.
+    const browser = new TestBrowser(desk, { origin });
+    const res = await browser.post("/v1/auth/oauth/exchange", { code: codeOf((await webFlow(browser, sub)).landing) });
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(person.id);
+  });
+
+  test("a confirmation link stops working after an hour, or once the person's email changed", async () => {
+    const person = await createUser(desk, { email: `later-${n}@example.test` });
+    const sub = account({ email: person.email, email_verified: true });
+    await webFlow(new TestBrowser(desk, { origin }), sub);
+    const token = confirmTokenIn((await outboxTo(person.email))[0]!)!;
+    desk.deps.db
+      .update(users)
+      .set({ email: `moved-${n}@example.test` })
+      .where(eq(users.id, person.id))
+      .run();
+    const moved = await desk.api("POST", "/v1/auth/oauth/confirm-link", { headers: { origin }, body: { token } });
+    expect(moved.status).toBe(400);
+    desk.deps.db.update(users).set({ email: person.email }).where(eq(users.id, person.id)).run();
+    const sealed = desk.deps.secrets.open(token);
+    const expired = desk.deps.secrets.seal(
+      JSON.stringify({ ...JSON.parse(sealed), expires_at: new Date(Date.now() - 1000).toISOString() }),
+    );
+    const late = await desk.api("POST", "/v1/auth/oauth/confirm-link", {
+      headers: { origin },
+      body: { token: expired },
+    });
+    expect(late.status).toBe(400);
+    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toBeUndefined();
+  });
+
+  test('only the boolean true is verified: email_verified "true" (a string) links and creates nobody', async () => {
+    const person = await createUser(desk, { email: `stringly-${n}@example.test` });
+    const sub = account({ email: person.email, email_verified: "true" });
+    const { landing } = await webFlow(new TestBrowser(desk, { origin }), sub);
+    expect(landing.searchParams.get("sso_error")).toBe("email_not_verified");
+    expect(await outboxTo(person.email)).toEqual([]);
+    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toBeUndefined();
+  });
+
+  test("a person already linked to another account of the provider gains no second one: already_linked, no mail", async () => {
+    const person = await createUser(desk, { email: `taken-${n}@example.test` });
+    await linkedAccount(person);
+    const intruder = account({ email: person.email, email_verified: true });
+    const { landing } = await webFlow(new TestBrowser(desk, { origin }), intruder);
+    expect(landing.searchParams.get("sso_error")).toBe("already_linked");
+    expect(codeOf(landing)).toBeNull();
+    expect(await outboxTo(person.email)).toEqual([]);
+    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, person.id)).all()).toHaveLength(1);
+  });
+
+  test("signed in: link from the profile (any email), listed; one per provider; someone else's account is linked_elsewhere; another browser is invalid_state", async () => {
+    const person = await createUser(desk, { email: `profile-${n}@example.test` });
+    const headers = { authorization: `Bearer ${person.token}`, origin };
+    expect((await desk.api("GET", "/v1/auth/oauth/identities", { headers })).body).toEqual({ identities: [] });
+    expect((await desk.api("GET", "/v1/auth/oauth/identities")).status).toBe(401);
+    expect((await desk.api("POST", "/v1/auth/oauth/keycloak/link", { headers: { origin } })).status).toBe(401);
+    expect((await desk.api("POST", "/v1/auth/oauth/nope/link", { headers })).status).toBe(404);
+
+    // Another browser cannot finish a link started in this one.
+    const start = await desk.api("POST", "/v1/auth/oauth/keycloak/link", { headers });
+    const elsewhere = await idp.authorize(start.body.url, account({ email: "x@example.test", email_verified: true }));
+    const hijack = await desk.api("GET", pathOf(elsewhere), { headers: { "sec-fetch-site": "cross-site" } });
+    expect(new URL(hijack.headers.get("location")!).searchParams.get("sso_error")).toBe("invalid_state");
+
+    // Someone else's provider account stays theirs.
+    const other = await createUser(desk, { email: `other-${n}@example.test` });
+    const theirs = await linkedAccount(other);
+    const stolen = await linkWhileSignedIn(person, theirs);
+    expect(stolen.pathname).toBe("/profile");
+    expect(stolen.searchParams.get("sso_error")).toBe("linked_elsewhere");
+
+    // An account with an unrelated, unverified email links: being signed in is the proof.
+    const sub = account({ email: "personal@elsewhere.test", email_verified: false });
+    const landing = await linkWhileSignedIn(person, sub);
+    expect(landing.searchParams.get("sso_linked")).toBe("keycloak");
+    const listed = await desk.api("GET", "/v1/auth/oauth/identities", { headers });
+    expect(listed.body.identities).toEqual([
+      expect.objectContaining({ provider: "keycloak", provider_name: "Company SSO", email: null }),
+    ]);
+    const again = await desk.api("POST", "/v1/auth/oauth/keycloak/link", { headers });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("already_linked");
+    const browser = new TestBrowser(desk, { origin });
+    const signedIn = await browser.post("/v1/auth/oauth/exchange", {
+      code: codeOf((await webFlow(browser, sub)).landing),
+    });
+    expect(signedIn.body.user.id).toBe(person.id);
   });
 });

@@ -1,7 +1,8 @@
 import type { Server } from "node:http";
 import Provider from "oidc-provider";
 
-export type OidcAccount = { email?: string; email_verified?: boolean; name?: string; picture?: string };
+/** `email_verified` may be a string to play a provider (or a claim mapper) that sends "true" as text. */
+export type OidcAccount = { email?: string; email_verified?: boolean | string; name?: string; picture?: string };
 
 export type TestOidcProvider = {
   issuer: string;

@@ -6,6 +6,7 @@ import { useMe } from "../lib/api/session";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { PictureUpload } from "../lib/ui/PictureUpload";
 import { PasskeysSection } from "./Passkeys";
+import { SsoLinksSection } from "./SsoLinks";
 import { ErrorBox, Loading } from "../lib/ui/states";
 import { NotificationEmailSection } from "../notifications/NotificationEmailSection";
 
@@ -37,6 +38,7 @@ export function Profile() {
         <PasswordSection />
         <TwoFactorSection enabled={!!user.mfa_enabled} />
         <PasskeysSection />
+        <SsoLinksSection />
         <SessionsSection />
       </div>
     </div>

@@ -139,6 +139,11 @@ const SSO_ERRORS: Record<string, string> = {
   provider_unavailable: "The sign-in provider cannot be reached right now. Try again later.",
   email_not_verified: "The provider did not confirm your email address, so it cannot be matched to a Desk account.",
   no_account: "There is no Desk account for that email. Ask an administrator for an invitation.",
+  confirm_link_by_mail:
+    "That email already has a Desk account, so the sign-in account is not linked to it yet. We sent a mail to that address: open its link to link it, or sign in here and link it from your profile.",
+  already_linked:
+    "That email's Desk account is linked to another account of this provider. Sign in with that one, or with your password.",
+  linked_elsewhere: "That sign-in account is linked to another Desk account.",
 };
 
 /** Reads and forgets `#sso_code=…`, so a reload or the history never replays it. */
