@@ -17,7 +17,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import { extract as tarExtract, pack as tarPack, type Pack } from "tar-stream";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { appliedMigrationTags, unknownMigrationTags, type Migration } from "../db/migrate";
 import type { Clock } from "../lib/clock";
 
@@ -250,7 +250,10 @@ function databaseIntegrity(path: string): string {
 /**
  * Restores a verified archive into an empty (or absent) data dir: files 0600, folders 0700, as Desk
  * itself creates them. Refuses a non-empty dir (restore never merges into or overwrites live data)
- * and an archive whose database holds migrations this binary does not know.
+ * and an archive whose database holds migrations this binary does not know. Everything is written to
+ * a staging dir first and moved into place only once the manifest, the checksums and the database's
+ * integrity have passed: a restore that fails or is killed halfway never leaves a data dir Desk
+ * would start on.
  */
 export async function restoreBackup(options: {
   file: string;
@@ -262,7 +265,7 @@ export async function restoreBackup(options: {
   try {
     existing = readdirSync(dataDir);
   } catch {
-    // Absent: created below.
+    // Absent: created when the restore is moved into place.
   }
   if (existing && existing.length > 0)
     throw new BackupError(
@@ -275,15 +278,14 @@ export async function restoreBackup(options: {
         `${options.file} was taken by a newer Desk (${manifest.desk_version}; migrations ${unknown.join(", ")} are unknown here): restore it with that release or a newer one`,
       );
   };
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  chmodSync(dataDir, 0o700);
+  const staging = stagingDirFor(dataDir);
   try {
     const manifest = await readArchive(
       options.file,
       async (path, content) => {
-        // A path climbing out of the data dir ("../") would write elsewhere on the machine.
-        const target = resolve(dataDir, path);
-        if (!target.startsWith(dataDir + sep))
+        // A path climbing out of the staging dir ("../") would write elsewhere on the machine.
+        const target = resolve(staging, path);
+        if (!target.startsWith(staging + sep))
           throw new BackupError(`${options.file}: refusing path ${path} outside the data dir`);
         mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
         await pipeline(content, createWriteStream(target, { mode: 0o600 }));
@@ -291,16 +293,47 @@ export async function restoreBackup(options: {
       refuseNewer,
     );
     refuseNewer(manifest);
-    const integrity = databaseIntegrity(join(dataDir, DATABASE));
+    const integrity = databaseIntegrity(join(staging, DATABASE));
     if (integrity !== "ok")
       throw new BackupError(`${options.file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
+    moveIntoPlace(staging, dataDir);
     return manifest;
-  } catch (error) {
-    // Nothing half-restored is left for Desk to start on: the dir was empty or absent, and is again.
-    if (existing === null) rmSync(dataDir, { recursive: true, force: true });
-    else for (const entry of readdirSync(dataDir)) rmSync(join(dataDir, entry), { recursive: true, force: true });
-    throw error;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * A fresh staging dir beside the data dir, so the final move is a rename on the same filesystem. When
+ * the parent is not writable (a data dir prepared by root for the desk user), a hidden dir inside the
+ * data dir serves instead, and its entries are renamed up one level.
+ */
+function stagingDirFor(dataDir: string): string {
+  let staging: string;
+  try {
+    mkdirSync(dirname(dataDir), { recursive: true });
+    staging = mkdtempSync(join(dirname(dataDir), `.${basename(dataDir)}.restore-`));
+  } catch {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    staging = mkdtempSync(join(dataDir, ".restore-"));
+  }
+  chmodSync(staging, 0o700);
+  return staging;
+}
+
+function moveIntoPlace(staging: string, dataDir: string): void {
+  let present = true;
+  try {
+    statSync(dataDir);
+  } catch {
+    present = false;
+  }
+  if (!present) {
+    renameSync(staging, dataDir);
+    return;
+  }
+  chmodSync(dataDir, 0o700);
+  for (const entry of readdirSync(staging)) renameSync(join(staging, entry), join(dataDir, entry));
 }
 
 /** Sizes for the CLI's summary line. */

@@ -1,6 +1,17 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestDesk } from "../../test/harness";
@@ -163,6 +174,35 @@ test("desk restore refuses a damaged archive", async () => {
   const run = await deskCli(["restore", damaged, "--data-dir", target]);
   expect(run.code).toBe(1);
   expect(run.err).toMatch(/not a readable backup archive|is damaged/);
+});
+
+test("desk restore checks the whole archive in a staging dir first: killed halfway, it leaves no data dir behind", async () => {
+  const work = scratch();
+  const fifo = join(work, "archive.fifo");
+  expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+  const target = join(work, "restored");
+  const run = Bun.spawn(["bun", MAIN, "restore", fifo, "--data-dir", target], {
+    env: cliEnv(target),
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  try {
+    // Half the archive: the database entry (the first) is partly written, the manifest (the last) not yet read.
+    const bytes = readFileSync(archive);
+    const fd = openSync(fifo, "w");
+    writeSync(fd, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const written = () =>
+      readdirSync(work).some((name) => name === "restored" || name.startsWith(".restored.restore-"));
+    for (let i = 0; i < 100 && !written(); i++) await Bun.sleep(50);
+    expect(readdirSync(work).some((name) => name.startsWith(".restored.restore-"))).toBe(true);
+    expect(existsSync(target)).toBe(false);
+    run.kill("SIGKILL");
+    await run.exited;
+    closeSync(fd);
+    expect(existsSync(target)).toBe(false);
+  } finally {
+    run.kill("SIGKILL");
+  }
 });
 
 test("desk restore refuses an archive from a newer Desk whose migrations this binary does not know", async () => {

@@ -1,5 +1,6 @@
 import type { Db, Queryable, Tx } from "./database";
 import { preparedFor } from "./prepared";
+import { noteStorageFailure, noteStorageWrite } from "./storage";
 
 /**
  * Group commit. A COMMIT writes every page the transaction touched to the WAL, one system call per
@@ -84,6 +85,7 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
     statements.release.run();
   } catch (error) {
     undoChange(db, batch, error);
+    noteStorageFailure(db, error);
     throw error;
   } finally {
     frames.pop();
@@ -187,6 +189,7 @@ export function commitPending(db: Db): void {
     const hooks = runtime.beforeCommit;
     if (hooks.length && hasPendingCommit(db)) for (const hook of hooks) hook();
   } catch (error) {
+    noteStorageFailure(db, error);
     failBatch(db, batch, error);
     return;
   }
@@ -194,9 +197,11 @@ export function commitPending(db: Db): void {
   try {
     statementsOf(db).commit.run();
   } catch (error) {
+    noteStorageFailure(db, error);
     failBatch(db, batch, error);
     return;
   }
+  if (batch.savepoints > 0) noteStorageWrite(db);
   batch.resolve();
   for (const callback of batch.afterCommit) {
     try {

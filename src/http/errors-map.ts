@@ -1,3 +1,4 @@
+import { isStorageFull, storageFull } from "../db/storage";
 import { DeskError, internalError } from "../lib/errors";
 
 type ValidationIssue = { path?: string; message?: string; summary?: string };
@@ -36,7 +37,8 @@ export function toDeskError(code: string | number, error: unknown): DeskError | 
     case "INVALID_COOKIE_SIGNATURE":
       return new DeskError(400, "malformed_body", "A cookie could not be read.");
     default:
-      return null;
+      // A full disk is the operator's to fix and the client's to retry: 507, not a bare 500.
+      return isStorageFull(error) ? storageFull() : null;
   }
 }
 

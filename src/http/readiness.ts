@@ -1,4 +1,6 @@
+import { dirname } from "node:path";
 import type { Db } from "../db/database";
+import { storageProblem } from "../db/storage";
 import { batchedWrite } from "../db/tx";
 import { oldestDueMs } from "../jobs/jobs.stats";
 import type { Clock } from "../lib/clock";
@@ -6,8 +8,9 @@ import type { Clock } from "../lib/clock";
 /**
  * GET /readyz: whether this Desk can do its work, for a load balancer or monitor (GET /healthz only
  * says the process answers). Not ready when the database refuses a write (disk full, read-only
- * file system, lost permissions) or the job queue is stuck: a due job waiting past `queuedMs`
- * (mail, webhooks and automations are late), or a running job past its lease by `leaseGraceMs`
+ * file system, lost permissions), when the last write failed for lack of space and none has
+ * succeeded since, or when the data dir's file system has less than MIN_FREE_BYTES free; or when
+ * the job queue is stuck: a due job waiting past `queuedMs` (mail, webhooks and automations are late), or a running job past its lease by `leaseGraceMs`
  * (the runner aborts such runs, so one left over means the runner itself is stuck).
  */
 export const READINESS_LIMITS = { queuedMs: 10 * 60_000, leaseGraceMs: 60_000 } as const;
@@ -41,7 +44,15 @@ export function createReadiness(
   );
   const userVersion = db.$client.query<{ user_version: number }, []>("PRAGMA user_version");
 
+  // The file system holding the database (and, beside it, the data dir's files); ":memory:" has none.
+  const filename = db.$client.filename;
+  const dataDir = filename && filename !== ":memory:" ? dirname(filename) : null;
+
   async function database(): Promise<ReadinessCheck> {
+    // A full disk can let this small probe through (it fits in WAL frames already allocated) while
+    // every write needing new space fails, so the free space and the last real write count too.
+    const full = dataDir ? storageProblem(db, dataDir) : null;
+    if (full) return { ok: false, detail: full };
     try {
       // Rewriting the header's user_version with its own value dirties page 1, so the commit really
       // writes to the WAL: a full disk or a read-only file fails here, as any other write would.

@@ -70,6 +70,17 @@ export class RetryLater extends Error {
   }
 }
 
+/**
+ * Thrown by a handler whose work must wait its turn (a fair share taken, an endpoint paused): the
+ * job runs again after `delayMs` without spending an attempt, and nothing is logged. Not for
+ * failures: those are RetryLater or a plain error.
+ */
+export class Requeue extends Error {
+  constructor(readonly delayMs: number) {
+    super("requeued");
+  }
+}
+
 /** Thrown by a handler when retrying cannot help. */
 export class PermanentFailure extends Error {}
 

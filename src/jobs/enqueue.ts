@@ -10,6 +10,11 @@ export type EnqueueOptions = {
   workspaceId?: string | null;
   /** While a queued or running job has this key, another enqueue with it is skipped. */
   uniqueKey?: string;
+  /**
+   * With `uniqueKey`: when the job holding the key is queued for later than this one would run,
+   * it is moved up to this one's time instead (new work for a worker waiting on a retry).
+   */
+  sooner?: boolean;
   /** Overrides the kind's retry policy for this job; unset (stored as 0) means the kind's policy. */
   maxAttempts?: number;
 };
@@ -71,7 +76,20 @@ export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: E
     .onConflictDoNothing()
     .returning({ id: jobs.id })
     .all();
-  if (inserted.length === 0) return null;
+  if (inserted.length === 0) {
+    // `state IN (...)` lets SQLite use the partial unique index; `state = 'queued'` leaves a running job be.
+    if (options.sooner && options.uniqueKey) {
+      const at = (options.runAt ?? nowDate).toISOString();
+      const moved = dbOf(tx)
+        .$client.query<unknown, [string, string, string, string]>(
+          `UPDATE jobs SET run_at = ?, updated_at = ? WHERE unique_key = ? AND state IN ('queued', 'running')
+           AND state = 'queued' AND run_at > ?`,
+        )
+        .run(at, now, options.uniqueKey, at);
+      if (moved.changes > 0) afterCommit(tx, () => runtime.runner?.wake());
+    }
+    return null;
+  }
   afterCommit(tx, () => runtime.runner?.wake());
   return id;
 }

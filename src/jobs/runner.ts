@@ -7,6 +7,7 @@ import {
   backoffDelay,
   DEFAULT_RETRY,
   PermanentFailure,
+  Requeue,
   RetryLater,
   type AnyJob,
   type JobContext,
@@ -90,6 +91,9 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
   const reschedule = sqlite.query<unknown, [string, string, string, string]>(
     "UPDATE jobs SET state = 'queued', run_at = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ? AND state = 'running'",
   );
+  const putBack = sqlite.query<unknown, [string, string, string]>(
+    "UPDATE jobs SET state = 'queued', run_at = ?, attempts = max(attempts - 1, 0), lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'running'",
+  );
   const fail = sqlite.query<unknown, [string, string, string]>(
     "UPDATE jobs SET state = 'failed', lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ? AND state = 'running'",
   );
@@ -146,8 +150,12 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
     const { row, definition } = run;
     const at = isoNow();
     if (outcome.ok) return write(() => finish.run(at, row.id));
-    const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
     const error = outcome.error;
+    if (error instanceof Requeue) {
+      const runAt = new Date(clock.now().getTime() + Math.max(0, error.delayMs)).toISOString();
+      return write(() => putBack.run(runAt, at, row.id));
+    }
+    const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
     const message = error instanceof Error ? error.message : String(error);
     const exhausted = row.attempts >= maxAttemptsOf(row, definition);
     if (error instanceof PermanentFailure || exhausted) {

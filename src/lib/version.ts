@@ -8,7 +8,7 @@ export type BuildInfo = { version: string; commit: string | null };
 
 let stamped: BuildInfo | null = null;
 
-/** Called by the executable's entry before main runs. */
+/** @public Called by the executable's generated entry (scripts/build.ts) before main runs. */
 export function setBuildInfo(info: BuildInfo): void {
   stamped = info;
 }

@@ -1,15 +1,17 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { withTx } from "../db/tx";
+import { enqueueByName } from "../jobs/enqueue";
 import { anyEvent } from "../events/events.testkit";
 import { appendEvent } from "../events/append";
 import { manualClock } from "../lib/clock";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { teams } from "../teams/teams.table";
-import { retryDelayMs, MAX_DELIVERY_ATTEMPTS } from "./webhooks.delivery";
+import { retryDelayMs, MAX_DELIVERY_ATTEMPTS } from "./webhooks.post";
+import { CIRCUIT_BASE_PAUSE_MS, CIRCUIT_THRESHOLD, circuitPauseMs, ENDPOINT_SLOTS } from "./webhooks.worker";
 import { startReceiver } from "./webhooks.receiver.testkit";
-import { webhookDeliveries } from "./webhooks.table";
+import { webhookDeliveries, webhooks } from "./webhooks.table";
 
 const clock = manualClock(new Date());
 const receiver = startReceiver({ now: () => clock.now() });
@@ -186,6 +188,84 @@ describe("webhook delivery", () => {
     expect(total / 3_600_000).toBeGreaterThan(20);
     expect(total / 3_600_000).toBeLessThan(28);
     expect(clock.now().getTime()).toBeGreaterThan(started);
+  });
+
+  test("an endpoint failing in a row is paused (circuit open): its deliveries wait unspent, then resume", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const hook = await endpoint(desk, owner);
+    let failing = true;
+    receiver.answers.set(hook.path, () => (failing ? { status: 500 } : { status: 200 }));
+    for (let i = 0; i < 12; i++) emit(desk, workspace.id);
+    await desk.jobs.drain();
+    // Five failures in a row open the circuit (a send already in flight on the other slot may add one):
+    // the rest are not attempted and keep all their attempts.
+    const sent = receivedBy(hook.path).length;
+    expect(sent).toBeGreaterThanOrEqual(CIRCUIT_THRESHOLD);
+    expect(sent).toBeLessThan(CIRCUIT_THRESHOLD + ENDPOINT_SLOTS);
+    let rows = deliveriesOf(desk, hook.id);
+    expect(rows.filter((r) => r.attempts === 0)).toHaveLength(12 - sent);
+    const shown = await desk.api("GET", `/v1/webhooks/${hook.id}`, { headers: owner.headers });
+    expect(shown.body.consecutive_failures).toBe(sent);
+    const pausedUntil = new Date(shown.body.paused_until).getTime();
+    expect(pausedUntil - clock.now().getTime()).toBe(circuitPauseMs(sent));
+    expect(circuitPauseMs(CIRCUIT_THRESHOLD)).toBe(CIRCUIT_BASE_PAUSE_MS);
+
+    // Still paused: nothing is sent, and no worker is left running.
+    clock.advance(CIRCUIT_BASE_PAUSE_MS / 2);
+    await desk.jobs.drain();
+    expect(receivedBy(hook.path)).toHaveLength(sent);
+    expect(desk.jobs.stats().running["webhooks.endpoint"] ?? 0).toBe(0);
+
+    // The pause ends: a probe fails, and the next pause is longer.
+    clock.advance(pausedUntil - clock.now().getTime() + 1);
+    await desk.jobs.drain();
+    const probes = receivedBy(hook.path).length - sent;
+    expect(probes).toBeGreaterThanOrEqual(1);
+    expect(probes).toBeLessThanOrEqual(ENDPOINT_SLOTS);
+    const again = await desk.api("GET", `/v1/webhooks/${hook.id}`, { headers: owner.headers });
+    expect(new Date(again.body.paused_until).getTime() - clock.now().getTime()).toBe(
+      circuitPauseMs(again.body.consecutive_failures),
+    );
+    expect(circuitPauseMs(CIRCUIT_THRESHOLD + 1)).toBe(2 * CIRCUIT_BASE_PAUSE_MS);
+
+    // The endpoint recovers: one success closes the circuit and every delivery arrives.
+    failing = false;
+    for (let i = 0; i < 3; i++) {
+      clock.advance(30 * 60_000);
+      await desk.jobs.drain();
+    }
+    rows = deliveriesOf(desk, hook.id);
+    expect(rows.filter((r) => r.status !== "succeeded")).toEqual([]);
+    // (read from the row: the owner's access token has expired by now)
+    const healed = desk.deps.db.select().from(webhooks).where(eq(webhooks.id, hook.id)).get()!;
+    expect(healed).toMatchObject({ failureStreak: 0, pausedUntil: null });
+  });
+
+  test("a delivery queued by an earlier release (one job per delivery, no due time) is still delivered", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const hook = await endpoint(desk, owner);
+    const event = withTx(desk.deps.db, (tx) =>
+      appendEvent(tx, anyEvent("webhook.deleted"), { workspaceId: workspace.id, data: { webhook_id: "old" } }),
+    );
+    const deliveryId = crypto.randomUUID();
+    withTx(desk.deps.db, (tx) => {
+      tx.insert(webhookDeliveries)
+        .values({
+          id: deliveryId,
+          workspaceId: workspace.id,
+          webhookId: hook.id,
+          eventId: event.id,
+          eventType: event.type,
+          status: "pending",
+          createdAt: clock.now().toISOString(),
+          updatedAt: clock.now().toISOString(),
+        })
+        .run();
+      enqueueByName(tx, "webhooks.deliver", { delivery_id: deliveryId }, { workspaceId: workspace.id });
+    });
+    await desk.jobs.drain();
+    expect(receivedBy(hook.path).map((d) => d.eventId)).toEqual([event.id]);
+    expect(deliveriesOf(desk, hook.id)[0]).toMatchObject({ id: deliveryId, status: "succeeded", attempts: 1 });
   });
 
   test("the address is checked again at connect time", async () => {

@@ -12,6 +12,8 @@ export function presentWebhook(row: WebhookRow) {
     events: row.events,
     team_ids: row.teamIds,
     enabled: row.enabled,
+    consecutive_failures: row.failureStreak,
+    paused_until: row.pausedUntil ?? null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { errorResponses, IdParams, PageQuery, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
-import { RETRY_SCHEDULE_TEXT } from "./webhooks.delivery";
+import { RETRY_SCHEDULE_TEXT } from "./webhooks.post";
 import { presentDelivery, presentWebhook } from "./webhooks.present";
 import { CreatedWebhookSchema, DeliverySchema, webhookBodies, WebhookSchema } from "./webhooks.schemas";
 import {

@@ -52,6 +52,15 @@ export const WebhookSchema = z.object({
   events: z.array(z.string()),
   team_ids: z.array(z.string()).describe("private teams whose events this endpoint receives in full"),
   enabled: z.boolean(),
+  consecutive_failures: z
+    .number()
+    .describe("failed delivery attempts in a row; at 5 the endpoint is paused (circuit open), a success resets it"),
+  paused_until: z
+    .string()
+    .nullable()
+    .describe(
+      "while in the future, deliveries wait instead of being sent (no attempt is spent); the pause doubles with each further failure, 1 minute to 1 hour",
+    ),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -15,6 +15,7 @@ import { newId, randomToken } from "../lib/ids";
 import { assertPublicUrl, UnsafeUrlError, type Resolver } from "../lib/ssrf";
 import { teamsAmong } from "../teams/teams.public";
 import { invalidateWebhooks } from "./webhooks.cache";
+import { flightOf, wakeEndpoint } from "./webhooks.worker";
 import { presentDelivery, presentWebhook } from "./webhooks.present";
 import { webhookDeliveries, webhooks } from "./webhooks.table";
 import type { Clock } from "../lib/clock";
@@ -189,7 +190,14 @@ export async function updateWebhook(
     // Read again inside the change: another request may have widened it after the check above.
     assertWithinReach(ctx, before, "change", deps.events);
     const changes: Partial<WebhookRow> = { updatedAt: deps.clock.now().toISOString() };
-    if (url !== undefined) changes.url = url;
+    if (url !== undefined && url !== before.url) {
+      // A new address is a new endpoint: its circuit closes, and waiting deliveries go to it now.
+      changes.url = url;
+      changes.failureStreak = 0;
+      changes.pausedUntil = null;
+      flightOf(deps.db).pausedUntil.delete(id);
+      wakeEndpoint(tx, id, ctx.workspaceId);
+    }
     if (input.description !== undefined) changes.description = input.description;
     if (input.events !== undefined) changes.events = input.events;
     if (input.enabled !== undefined) changes.enabled = input.enabled;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, flag, id, json, timestamp, updatedAt, workspaceId } from "../db/columns";
 
@@ -15,6 +16,10 @@ export const webhooks = sqliteTable(
     enabled: flag("enabled"),
     /** The signing secret, sealed with the instance key (shown once at creation). */
     secretSealed: text("secret_sealed").notNull(),
+    /** Failed attempts in a row (any delivery); a success resets it. Drives the circuit breaker. */
+    failureStreak: integer("failure_streak").notNull().default(0),
+    /** While set and in the future, the endpoint's deliveries wait (circuit open) instead of being sent. */
+    pausedUntil: timestamp("paused_until"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -45,5 +50,7 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.id),
     index("webhook_deliveries_event_idx").on(t.eventId),
+    // An endpoint's worker takes its next due delivery from here (pending rows only: the index stays small).
+    index("webhook_deliveries_due_idx").on(t.webhookId, t.nextAttemptAt).where(sql`status = 'pending'`),
   ],
 );

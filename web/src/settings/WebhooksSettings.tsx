@@ -93,6 +93,7 @@ export default function WebhooksSettings() {
                 Delete
               </button>
             </div>
+            <Circuit webhook={w} />
             {open === w.id && <Deliveries id={w.id} />}
           </div>
         ))
@@ -116,6 +117,21 @@ function TestButton({ id }: { id: string }) {
     >
       {test.isSuccess ? "Test sent" : test.isError ? "Test failed" : "Send test"}
     </button>
+  );
+}
+
+/** The endpoint's circuit breaker: failures in a row, and the pause during which its deliveries wait. */
+function Circuit({ webhook }: { webhook: Webhook }) {
+  const paused = webhook.paused_until !== null && new Date(webhook.paused_until).getTime() > Date.now();
+  if (!paused && webhook.consecutive_failures === 0) return null;
+  return (
+    <div className="notice-warn" role="note">
+      {paused
+        ? `Paused after ${webhook.consecutive_failures} failed attempts in a row: deliveries wait until ${new Date(
+            webhook.paused_until ?? "",
+          ).toLocaleString()}, then are tried again.`
+        : `${webhook.consecutive_failures} failed attempt${webhook.consecutive_failures === 1 ? "" : "s"} in a row. After 5, deliveries pause.`}
+    </div>
   );
 }
 

@@ -1,0 +1,47 @@
+import { deskState } from "../db/desk-state";
+import type { Deps } from "../deps";
+import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import type { RequestMeta } from "../http/request-meta";
+import { sha256Hex } from "../lib/crypto";
+
+/**
+ * Budgets for recording a rating (the page's form and the public API share them). Per address: a
+ * client trying many links is throttled whichever tokens it names. Per token: one leaked or
+ * forwarded link cannot be used to churn a ticket's rating and its `ticket.updated` events.
+ */
+export const RATING_LIMITS = {
+  perAddress: { limit: 10, windowMs: 60_000 },
+  perToken: { limit: 10, windowMs: 3_600_000 },
+} as const;
+
+const limitersOf = deskState("csat.rating-limits", () => ({
+  address: null as RateLimiter | null,
+  token: null as RateLimiter | null,
+}));
+
+/**
+ * Spends one hit of each budget or throws 429 `rate_limited` (Retry-After). Counted before the token
+ * is looked up, so unknown tokens cost the same as real ones. An in-process call has no address and
+ * spends only the token's budget. The token is keyed by its hash: no link stays in memory in clear.
+ */
+export function spendRatingBudget(
+  deps: Pick<Deps, "db" | "clock">,
+  ip: string | null,
+  token: string,
+  meta?: RequestMeta,
+) {
+  const limiters = limitersOf(deps.db);
+  const now = () => deps.clock.now().getTime();
+  limiters.address ??= createRateLimiter({ ...RATING_LIMITS.perAddress, now });
+  limiters.token ??= createRateLimiter({ ...RATING_LIMITS.perToken, now });
+  const tokenKey = sha256Hex(token);
+  enforceRateLimits(
+    [
+      [limiters.address, ip],
+      [limiters.token, tokenKey],
+    ],
+    meta,
+  );
+  if (ip !== null) limiters.address.hit(ip);
+  limiters.token.hit(tokenKey);
+}
