@@ -377,6 +377,7 @@ export function loadConfig(
     baseUrlFromListener: explicitBaseUrl === undefined,
     secureCookies: baseUrl.startsWith("https://"),
     smtpPort: e.DESK_SMTP_PORT,
+    smtpHost: e.DESK_SMTP_HOST ?? e.DESK_HOST,
     smtpTls:
       e.DESK_SMTP_TLS_CERT && e.DESK_SMTP_TLS_KEY
         ? { cert: readFileSync(e.DESK_SMTP_TLS_CERT, "utf8"), key: readFileSync(e.DESK_SMTP_TLS_KEY, "utf8") }
@@ -424,4 +425,3 @@ export function loadConfig(
     ...overrides,
   };
 }
-    smtpHost: e.DESK_SMTP_HOST ?? e.DESK_HOST,
