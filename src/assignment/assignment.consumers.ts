@@ -1,6 +1,6 @@
 import type { Deps } from "../deps";
 import { defineConsumer } from "../events/consumers";
-import { autoAssignTicket } from "./assignment.service";
+import { assignOnReplyOf, autoAssignTicket, takeTicketOnReply } from "./assignment.service";
 
 type TicketData = { ticket: { id: string; assignee: unknown; spam: boolean } };
 
@@ -25,3 +25,35 @@ export const assignOnCreate = (afterTriage: AssignsAfterTriage) =>
       autoAssignTicket(deps, event.workspace_id, ticket.id);
     },
   });
+
+type MessageData = {
+  ticket_id: string;
+  message: {
+    id: string;
+    kind: string;
+    direction: string;
+    created_at: string;
+    author: { type: string; user: { id: string } | null };
+  };
+};
+
+/**
+ * An agent's reply (not a note) on an unassigned ticket assigns it to them, so a second agent sees
+ * it taken (`settings.assign_on_reply`, default on). Replies by API keys, automations, the system
+ * and customers never take a ticket, nor does the first message of a ticket someone creates (they chose
+ * its assignee then); the ticket is read as it is now, so whoever replied first keeps it.
+ */
+export const assignOnReply = defineConsumer<Deps>({
+  name: "assignment.on-agent-reply",
+  types: ["message.created"],
+  handle(_tx, event, { deps }) {
+    const { ticket_id, message } = event.data as MessageData;
+    if (message.kind !== "reply" || message.direction !== "outbound") return;
+    if (message.author.type !== "user" || !message.author.user) return;
+    if (!assignOnReplyOf(deps.db, event.workspace_id)) return;
+    takeTicketOnReply(deps, event.workspace_id, ticket_id, message.author.user.id, {
+      id: message.id,
+      createdAt: message.created_at,
+    });
+  },
+});

@@ -1,6 +1,6 @@
 import { registerAwayCutoff } from "../members/members.public";
 import { defineModule } from "../module";
-import { assignOnCreate, type AssignsAfterTriage } from "./assignment.consumers";
+import { assignOnCreate, assignOnReply, type AssignsAfterTriage } from "./assignment.consumers";
 import { autoAwayJob } from "./assignment.jobs";
 import { assignmentRoutes } from "./assignment.routes";
 import { awayCutoffAt } from "./assignment.service";
@@ -10,7 +10,7 @@ export const assignmentModule = (afterTriage: AssignsAfterTriage = () => false) 
   defineModule({
     name: "assignment",
     routes: (deps) => [assignmentRoutes(deps)],
-    consumers: [assignOnCreate(afterTriage)],
+    consumers: [assignOnCreate(afterTriage), assignOnReply],
     jobs: [autoAwayJob],
     inTransaction(deps) {
       // Not a hook: hands members the auto-away rule, which only assignment stores.

@@ -6,9 +6,9 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
 import { findMailbox } from "../mailboxes/mailboxes.public";
-import { assignableMembers, openTicketsOf, presenceOf } from "../members/members.public";
+import { assignableMembers, memberRoleOf, openTicketsOf, presenceOf } from "../members/members.public";
 import { memberIdsOf, teamOfWorkspace } from "../teams/teams.public";
-import { ticketOfWorkspace, updateTicket } from "../tickets/tickets.public";
+import { firstMessageOf, ticketOfWorkspace, updateTicket } from "../tickets/tickets.public";
 import { findWorkspace, updateWorkspace } from "../workspaces/workspaces.public";
 import {
   type AssignMode,
@@ -180,5 +180,43 @@ export function autoAssignTicket(deps: Deps, workspaceId: string, ticketId: stri
     if (!userId) return null;
     updateTicket(systemContext(workspaceId, "auto-assign"), ticket.id, { assignee_id: userId }, deps);
     return userId;
+  });
+}
+
+/** `settings.assign_on_reply`: on unless set to false. */
+export const assignOnReplyOf = (db: Db, workspaceId: string): boolean =>
+  findWorkspace(db, workspaceId)?.settings?.assign_on_reply !== false;
+
+/**
+ * Assigns a live, unassigned, non-spam ticket to the member who replied, when they may be assigned
+ * (a member who is not a viewer). The change is theirs: the `assigned` activity names them, so
+ * nobody is notified of a ticket they took themselves.
+ */
+export function takeTicketOnReply(
+  deps: Deps,
+  workspaceId: string,
+  ticketId: string,
+  userId: string,
+  reply: { id: string; createdAt: string },
+): boolean {
+  return withTx(deps.db, (tx) => {
+    const ticket = ticketOfWorkspace(tx, workspaceId, ticketId);
+    if (!ticket || ticket.assigneeId || ticket.deletedAt || ticket.mergedIntoId || ticket.spam) return false;
+    // Written with the ticket: whoever created it set (or left) its assignee on purpose.
+    if (ticket.createdAt === reply.createdAt && firstMessageOf(tx, ticket.id)?.id === reply.id) return false;
+    const role = memberRoleOf(tx, workspaceId, userId);
+    if (!role || role === "viewer") return false;
+    const ctx: RequestContext = {
+      workspaceId,
+      actor: { type: "user", userId, sessionId: null },
+      role,
+      scopes: null,
+      // The reply itself showed they see the ticket; a private team's membership is not re-checked here.
+      visibleTeams: "all",
+      requestId: `assign-on-reply:${ticketId}`,
+      ip: null,
+    };
+    updateTicket(ctx, ticket.id, { assignee_id: userId }, deps, { enforceRequired: false });
+    return true;
   });
 }

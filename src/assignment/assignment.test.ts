@@ -528,3 +528,83 @@ describe("the auto-away job", () => {
     ).toEqual([owner.id]);
   });
 });
+
+describe("assignment on reply", () => {
+  const reply = (d: TestDesk, headers: Record<string, string>, ticketId: string, kind = "reply") =>
+    d.api("POST", `/v1/tickets/${ticketId}/messages`, { headers, body: { kind, body_html: "<p>On it.</p>" } });
+
+  test("an agent's reply takes an unassigned ticket; a second agent's reply then leaves it theirs", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const a = await addMember(desk, workspace.id, "agent");
+    const b = await addMember(desk, workspace.id, "agent");
+    const [ticket] = await created(desk, owner, 1, { body_html: "<p>Hello</p>", kind: "note" });
+    expect(assigneesOf(desk, [ticket!])).toEqual([null]);
+    expect((await reply(desk, a.headers, ticket!, "note")).status).toBe(201);
+    await desk.consumers.drain();
+    expect(assigneesOf(desk, [ticket!])).toEqual([null]);
+    expect((await reply(desk, a.headers, ticket!)).status).toBe(201);
+    expect((await reply(desk, b.headers, ticket!)).status).toBe(201);
+    await desk.consumers.drain();
+    await desk.consumers.drain();
+    expect(assigneesOf(desk, [ticket!])).toEqual([a.id]);
+    const activities = await desk.api("GET", `/v1/tickets/${ticket}/activities`, { headers: owner.headers });
+    const assigned = (activities.body.data as Array<{ type: string; actor: { user: { id: string } | null } }>).filter(
+      (x) => x.type === "assigned",
+    );
+    expect(assigned.map((x) => x.actor.user?.id)).toEqual([a.id]);
+    // Taking a ticket oneself tells nobody.
+    expect(notificationsOf(desk.deps.db, workspace.id, a.id).filter((n) => n.type === "assigned")).toEqual([]);
+  });
+
+  test("API keys, automations and the setting turned off never take a ticket", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const a = await addMember(desk, workspace.id, "agent");
+    const key = createKey(desk, owner, ["tickets:read", "tickets:write"]);
+    const [byKey, afterOff] = await created(desk, owner, 2, { body_html: "<p>Hello</p>", kind: "note" });
+    expect((await reply(desk, key.headers, byKey!)).status).toBe(201);
+    await desk.consumers.drain();
+    expect(assigneesOf(desk, [byKey!])).toEqual([null]);
+
+    const off = await desk.api("PATCH", "/v1/workspace", {
+      headers: owner.headers,
+      body: { settings: { assign_on_reply: false } },
+    });
+    expect(off.status).toBe(200);
+    expect(off.body.settings.assign_on_reply).toBe(false);
+    expect((await reply(desk, a.headers, afterOff!)).status).toBe(201);
+    await desk.consumers.drain();
+    expect(assigneesOf(desk, [afterOff!])).toEqual([null]);
+    const bad = await desk.api("PATCH", "/v1/workspace", {
+      headers: owner.headers,
+      body: { settings: { assign_on_reply: "yes" } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].location).toBe("body.settings.assign_on_reply");
+  });
+
+  test("an automation's reply does not take the ticket", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const rule = await desk.api("POST", "/v1/automations", {
+      headers: owner.headers,
+      body: {
+        name: "Acknowledge",
+        trigger: "ticket_created",
+        conditions: [],
+        actions: [{ type: "send_reply", value: "<p>Thanks, we are on it.</p>" }],
+      },
+    });
+    expect(rule.status).toBe(201);
+    const [ticket] = await created(desk, owner, 1, { body_html: "<p>Hello</p>", kind: "note" });
+    await desk.consumers.drain();
+    const messages = await desk.api("GET", `/v1/tickets/${ticket}/messages`, { headers: owner.headers });
+    expect(messages.body.data.filter((m: { kind: string }) => m.kind === "reply").length).toBe(1);
+    expect(assigneesOf(desk, [ticket!])).toEqual([null]);
+  });
+});
+
+test("the first message of a ticket an agent creates does not take it: the creator chose its assignee", async () => {
+  const { workspace } = await createWorkspaceWithOwner(desk);
+  const a = await addMember(desk, workspace.id, "agent");
+  const [ticket] = await created(desk, a, 1, { body_html: "<p>We noticed a problem with your order.</p>" });
+  expect(assigneesOf(desk, [ticket!])).toEqual([null]);
+});

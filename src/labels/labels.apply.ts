@@ -230,6 +230,18 @@ export function labelsOf(db: Queryable, kind: LabelKind, recordIds: string[]): M
   return out;
 }
 
+/** The workspace's label of this name (any case): automations keep the id of a label a rule names. */
+export const labelNamed = (
+  db: Queryable,
+  workspaceId: string,
+  name: string,
+): { id: string; name: string } | undefined =>
+  db
+    .select({ id: tags.id, name: tags.name })
+    .from(tags)
+    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name))))
+    .get();
+
 /** `EXISTS (…)`: the record in `recordIdColumn` carries the label named `labelName` (any case). */
 export function labelFilterSql(
   kind: LabelKind,

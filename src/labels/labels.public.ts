@@ -4,6 +4,7 @@ export {
   clearLabels,
   labelCount,
   labelFilterSql,
+  labelNamed,
   labelsOf,
   ticketLabelChoices,
   type LabelKind,

@@ -19,7 +19,18 @@ type Deps = { db: Db; clock: Clock };
  * merge into another label): views rewrite their `tag` filter. Passed in by the composition root
  * so labels, which views build on, never import them. `fromKey` is the old name's key.
  */
-export type TagRenamed = (tx: Tx, workspaceId: string, fromKey: string, toName: string, now: Date) => void;
+/**
+ * `ids`: the label's id before and after (the same on a rename; the merge target's on a merge), for
+ * what keeps labels by id (automations); views keep names only.
+ */
+export type TagRenamed = (
+  tx: Tx,
+  workspaceId: string,
+  fromKey: string,
+  toName: string,
+  now: Date,
+  ids?: { fromId: string; toId: string },
+) => void;
 export type TagInput = {
   name?: string;
   color?: string;
@@ -173,7 +184,7 @@ export function updateTag(
       .returning()
       .get();
     if (patch.name !== undefined && patch.name !== before.name)
-      tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name, deps.clock.now());
+      tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name, deps.clock.now(), { fromId: id, toId: id });
     appendEvent(tx, tagUpdated, { workspaceId: ctx.workspaceId, data: { tag: presentTagWithUsage(tx, row) } });
     recordAudit(tx, ctx, {
       action: "tag.updated",
@@ -221,7 +232,10 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
       SELECT workspace_id, kind, record_id, ${target.id}, created_at FROM record_tags WHERE tag_id = ${source.id}`);
     tx.delete(recordTags).where(eq(recordTags.tagId, source.id)).run();
     tx.delete(tags).where(eq(tags.id, source.id)).run();
-    tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name, deps.clock.now());
+    tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name, deps.clock.now(), {
+      fromId: source.id,
+      toId: target.id,
+    });
     appendEvent(tx, tagMerged, { workspaceId: ctx.workspaceId, data: { tag_id: source.id, into: target.id } });
     recordAudit(tx, ctx, {
       action: "tag.merged",

@@ -56,7 +56,11 @@ export function workspacesRoutes(deps: Deps) {
       access: settingsWrite,
       body: UpdateWorkspaceBody,
       response: { 200: WorkspaceSchema },
-      detail: { summary: "Rename the workspace or change settings (merged; null removes a setting)" },
+      detail: {
+        summary: "Rename the workspace or change settings (merged; null removes a setting)",
+        description:
+          "`settings.assign_on_reply` (default true): an agent's reply, not a note, on an unassigned ticket assigns the ticket to that agent (a member who is not a viewer); replies by API keys, automations and the system never do.",
+      },
     })
     .delete(
       "/workspace",

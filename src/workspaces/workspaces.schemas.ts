@@ -79,6 +79,12 @@ export const WorkspaceSettingsPatch = z
       .nullable()
       .describe("days a solved ticket stays solved before it closes by itself (default 4; 0 = never)"),
     auto_assign: z.enum(["none", "round_robin", "load_balanced"]).nullable(),
+    assign_on_reply: z
+      .boolean()
+      .nullable()
+      .describe(
+        "an agent's reply (not a note) on an unassigned ticket assigns it to them; API keys and automations never take a ticket (default true)",
+      ),
     gravatar: z.boolean().nullable(),
     domain_logos: z.boolean().nullable(),
     sso_only: z

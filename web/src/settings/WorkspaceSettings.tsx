@@ -38,6 +38,7 @@ export default function WorkspaceSettings() {
         gravatar: v.gravatar === "on",
         domain_logos: v.domain_logos === "on",
         sso_only: v.sso_only === "on",
+        assign_on_reply: v.assign_on_reply === "on",
       },
     });
   };
@@ -101,6 +102,19 @@ export default function WorkspaceSettings() {
             disabled={!admin}
           />
         </Field>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="assign_on_reply"
+            defaultChecked={settings.assign_on_reply !== false}
+            disabled={!admin}
+            aria-describedby="assign-on-reply-hint"
+          />{" "}
+          Assign a ticket to the agent who replies to it while unassigned
+        </label>
+        <p id="assign-on-reply-hint" className="muted small">
+          So two agents do not answer the same conversation. Notes, API keys and automations never take a ticket.
+        </p>
         <fieldset className="stack">
           <legend>Pictures and sign-in</legend>
           <label className="check">

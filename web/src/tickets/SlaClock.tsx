@@ -25,39 +25,62 @@ const localTime = (iso: string) =>
     minute: "2-digit",
   });
 
-type Target = { label: string; due: string | null; met: boolean };
+/**
+ * One deadline of the ticket: `done` is when it was met (the first agent reply, or solving), null
+ * while it is still running. `due` null with a policy means the clock is not running: the policy
+ * counts business hours and none are ahead.
+ */
+type Target = { label: string; due: string | null; done: string | null };
 
-/** One deadline: met, due in …, or overdue by … */
+type DeadlineState = "met" | "late" | "overdue" | "soon" | "due" | "paused";
+
+/** Met or late (by how much) once done, overdue or due in … while running, paused without a deadline. */
+function deadlineState(target: Target, now: number): { state: DeadlineState; text: string } {
+  if (!target.due) return { state: "paused", text: "Paused" };
+  const due = new Date(target.due).getTime();
+  if (target.done) {
+    const late = new Date(target.done).getTime() - due;
+    return late > 0 ? { state: "late", text: `Late by ${span(late)}` } : { state: "met", text: "Met" };
+  }
+  const left = due - now;
+  if (left < 0) return { state: "overdue", text: `Overdue by ${span(left)}` };
+  return { state: left < SOON_MS ? "soon" : "due", text: `Due in ${span(left)}` };
+}
+
 function Deadline({ target, now }: { target: Target; now: number }) {
-  if (!target.due) return null;
-  const left = new Date(target.due).getTime() - now;
-  const state = target.met ? "met" : left < 0 ? "overdue" : left < SOON_MS ? "soon" : "due";
-  const text = state === "met" ? "Met" : state === "overdue" ? `Overdue by ${span(left)}` : `Due in ${span(left)}`;
+  const { state, text } = deadlineState(target, now);
   return (
     <li className={`sla-target sla-${state}`}>
       <span className="sla-target-label">{target.label}</span> <span className="sla-target-state">{text}</span>{" "}
-      <time className="muted small" dateTime={target.due}>
-        ({localTime(target.due)})
-      </time>
+      {target.due ? (
+        <time className="muted small" dateTime={target.due}>
+          (due {localTime(target.due)})
+        </time>
+      ) : (
+        <span className="muted small">(no business hours ahead)</span>
+      )}
     </li>
   );
 }
 
-/** The ticket's SLA clock in its sidebar: each deadline and whether one was missed. */
+/** The ticket's SLA clock in its sidebar: each deadline from the ticket's real times, and whether one was missed. */
 export function SlaClock({ ticket }: { ticket: Ticket }) {
   const now = useNow();
   const sla = ticket.sla;
   if (!sla) return null;
-  const solved = SOLVED.has(ticket.status);
+  const solvedAt = SOLVED.has(ticket.status) ? (ticket.solved_at ?? ticket.updated_at) : null;
   const targets: Target[] = [
-    { label: "First response", due: sla.first_response_due_at, met: !!ticket.first_responded_at || solved },
-    { label: "Resolution", due: sla.resolution_due_at, met: solved },
+    // Solving without a reply also ends the first-response clock (the server stops it then).
+    { label: "First response", due: sla.first_response_due_at, done: ticket.first_responded_at ?? solvedAt },
+    { label: "Resolution", due: sla.resolution_due_at, done: solvedAt },
   ];
+  // Without a policy (it was deleted) a missing deadline means nothing is measured, not a pause.
+  const shown = targets.filter((t) => t.due !== null || sla.policy_id !== null);
   return (
     <section className="sla-clock" aria-label="SLA">
       <h3>SLA {sla.breached && <span className="pill pill-failed">Breached</span>}</h3>
       <ul className="sla-targets">
-        {targets.map((t) => (
+        {shown.map((t) => (
           <Deadline key={t.label} target={t} now={now} />
         ))}
       </ul>
