@@ -16,7 +16,11 @@ import { connect } from "../src/realtime/realtime.client.testkit";
 const WRITES = Number(process.argv[2] ?? 200);
 const OTHERS = Number(process.argv[3] ?? 100);
 
-const desk = await startTestDesk({ env: { DESK_LOG_LEVEL: "silent" }, keepAlive: true });
+// The OTHERS sockets share one sign-in session: lift the per-session cap past them.
+const desk = await startTestDesk({
+  env: { DESK_LOG_LEVEL: "silent", DESK_REALTIME_SOCKETS_PER_SESSION: String(OTHERS + 1) },
+  keepAlive: true,
+});
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
 const assignee = await addMember(desk, workspace.id, "agent");
 const other = await addMember(desk, workspace.id, "agent");

@@ -19,7 +19,11 @@ if (process.env.BENCH_ROLE === "clients") await runClients(Number(process.env.BE
 else await runServer();
 
 async function runServer() {
-  const desk = await startTestDesk({ env: { DESK_LOG_LEVEL: "silent" }, keepAlive: true });
+  // Every client socket is the owner's one session: lift the per-session cap past them.
+  const desk = await startTestDesk({
+    env: { DESK_LOG_LEVEL: "silent", DESK_REALTIME_SOCKETS_PER_SESSION: String(SOCKETS) },
+    keepAlive: true,
+  });
   const { owner } = await createWorkspaceWithOwner(desk);
   const rss = () => {
     Bun.gc(true);

@@ -20,6 +20,12 @@ type Row = {
   created_at: string;
 };
 
+/**
+ * Who calls, as idempotency sees it: the scope keys are kept under, or that and headers every answer
+ * of this layer must carry for the caller (a widget visitor's CORS, which the route would have set).
+ */
+export type IdempotencyCaller = string | { scope: string; headers: Record<string, string> };
+
 /** Sign-in and token routes are not covered (SPEC.md), nor anything outside the API. */
 export const idempotencyApplies = (method: string, path: string): boolean =>
   method === "POST" && path.startsWith("/v1/") && !path.startsWith("/v1/auth/") && path !== "/v1/realtime/token";
@@ -49,7 +55,7 @@ export function recoverIdempotencyKeys(sqlite: Database): number {
 export function createIdempotency(
   sqlite: Database,
   secrets: SecretBox,
-  callerScope: (request: Request) => Promise<string | null>,
+  callerScope: (request: Request) => Promise<IdempotencyCaller | null>,
   now: () => Date,
 ) {
   const find = sqlite.query<Row, [string, string]>(
@@ -77,8 +83,15 @@ export function createIdempotency(
         ]),
       );
     }
-    const scope = await callerScope(request);
-    if (!scope) return inner(request);
+    const caller = await callerScope(request);
+    if (!caller) return inner(request);
+    const scope = typeof caller === "string" ? caller : caller.scope;
+    const callerHeaders = typeof caller === "string" ? null : caller.headers;
+    const refuse = (error: DeskError) => {
+      const response = errorResponse(error);
+      if (callerHeaders) for (const [name, value] of Object.entries(callerHeaders)) response.headers.set(name, value);
+      return response;
+    };
     const body = await request.arrayBuffer();
     const url = new URL(request.url);
     const fingerprint = sha256Hex(`${request.method} ${url.pathname}${url.search}\n${sha256Hex(new Uint8Array(body))}`);
@@ -87,16 +100,16 @@ export function createIdempotency(
       release.run(scope, key);
     else if (existing) {
       if (existing.fingerprint !== fingerprint) {
-        return errorResponse(
+        return refuse(
           new DeskError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request."),
         );
       }
       if (existing.state === "running") {
-        return errorResponse(
+        return refuse(
           new DeskError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still running."),
         );
       }
-      const headers: Record<string, string> = { "idempotent-replayed": "true" };
+      const headers: Record<string, string> = { ...callerHeaders, "idempotent-replayed": "true" };
       if (existing.content_type) headers["content-type"] = existing.content_type;
       if (existing.location) headers.location = existing.location;
       return new Response(existing.body === null ? null : secrets.open(existing.body), {

@@ -8,6 +8,11 @@ export type RequestMeta = {
   startedAt: number;
   /** Set when no route matched the path: metrics then count it under one label, not the path. */
   unmatched?: boolean;
+  /**
+   * The template of what served the request (`/v1/tickets/:id`, a page's path, `/healthz`): the only
+   * route label metrics take, since a path carries whatever the caller typed.
+   */
+  route?: string;
   /** The budget a rate limit applied to this request; read when the answer is sent (RateLimit-* headers). */
   rateLimit?: () => RateLimitState;
 };

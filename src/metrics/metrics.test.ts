@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { freePort } from "../../test/peers/dovecot";
@@ -6,10 +8,12 @@ import { sendRawSmtp } from "../../test/peers/smtp-send";
 import {
   counterValue,
   countSmtpSession,
+  HTTP_SERIES_MAX,
+  incrementCounter,
+  MAX_SERIES_PER_METRIC,
   observeHistogram,
   recordHttpRequest,
   renderMetrics,
-  routeLabel,
 } from "./metrics";
 
 const desk = await startTestDesk();
@@ -79,26 +83,67 @@ describe("GET /metrics", () => {
     expect(await allowed.text()).toContain("# TYPE desk_http_requests_total counter");
   });
 
-  test("route labels collapse ids", () => {
-    expect(routeLabel("/v1/tickets/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b/messages")).toBe("/v1/tickets/:id/messages");
-    expect(routeLabel("/v1/tickets/1234")).toBe("/v1/tickets/:id");
-    expect(routeLabel("/assets/app.js")).toBe("(web)");
+  test("on a listener other machines reach, /metrics needs a token by default: the one generated into the data dir", async () => {
+    const exposed = await startTestDesk({ env: { DESK_HOST: "0.0.0.0" } });
+    const url = `http://127.0.0.1:${new URL(exposed.url).port}/metrics`;
+    const anonymous = await fetch(url);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ status: 401, code: "unauthorized" });
+    const token = readFileSync(join(exposed.deps.config.dataDir, "metrics-token.key"), "utf8").trim();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    expect((await fetch(url, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // The loopback default stays open, as the other tests here show.
+    expect((await fetch(`${desk.url}/metrics`)).status).toBe(200);
   });
 
-  test("repeated requests and different ids count into one series per method, route and status", () => {
+  test("free path parameters never become labels: unauthenticated requests to any id, slug or token add no series", async () => {
+    const free = (i: number) => `zq${i}x${Math.random().toString(36).slice(2, 8)}`;
+    const paths = (i: number) => [
+      `/v1/tickets/${free(i)}`,
+      `/v1/attachments/${free(i)}`,
+      `/v1/public/help/${free(i)}`,
+      `/v1/public/csat/${free(i)}`,
+      `/nowhere/${free(i)}`,
+    ];
+    const seriesCount = async () =>
+      (await (await fetch(`${desk.url}/metrics`)).text()).split("\n").filter((l) => l.startsWith("desk_http_")).length;
+    for (const path of paths(0)) await fetch(`${desk.url}${path}`);
+    await seriesCount(); // the scrape's own series
+    const before = await seriesCount();
+    // Fewer than the public routes' budget per address: a 429 would be a new (legitimate) series.
+    for (let i = 1; i <= 15; i++) await Promise.all(paths(i).map((path) => fetch(`${desk.url}${path}`)));
+    const text = await (await fetch(`${desk.url}/metrics`)).text();
+    expect(text).not.toMatch(/route="[^"]*zq\d+x/);
+    expect(text).toMatch(/desk_http_requests_total\{method="GET",route="\/v1\/tickets\/:id",status="401"\} \d+/);
+    expect(text).toMatch(/desk_http_requests_total\{method="GET",route="\/v1\/public\/csat\/:token",status="\d+"\}/);
+    expect(text).toMatch(/desk_http_requests_total\{method="GET",route="\(unmatched\)",status="404"\}/);
+    expect(await seriesCount()).toBe(before);
+  });
+
+  test("repeated requests count into one series per method, route template and status", () => {
     const labels = { method: "PATCH", route: "/v1/metrics-test/:id", status: "200" };
     const before = counterValue("desk_http_requests_total", labels);
-    for (let i = 0; i < 3; i++)
-      recordHttpRequest({
-        method: "PATCH",
-        route: "/v1/metrics-test/01a2b3c4-d5e6-7f80-9a0b-1c2d3e4f5a6b",
-        status: 200,
-        ms: 1,
-      });
-    recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/42", status: 200, ms: 1 });
-    recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/42", status: 404, ms: 1 });
+    for (let i = 0; i < 4; i++)
+      recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/:id", status: 200, ms: 1 });
+    recordHttpRequest({ method: "PATCH", route: "/v1/metrics-test/:id", status: 404, ms: 1 });
     expect(counterValue("desk_http_requests_total", labels)).toBe(before + 4);
     expect(counterValue("desk_http_requests_total", { ...labels, status: "404" })).toBe(1);
+  });
+
+  test("the series are bounded in total: past the cap new label sets count into one overflow series", () => {
+    const lines = () => renderMetrics().split("\n").length;
+    for (let i = 0; i < HTTP_SERIES_MAX; i++)
+      recordHttpRequest({ method: "GET", route: `/v1/bound-test-${i}`, status: 200, ms: 1 });
+    const full = lines();
+    const overflow = { method: "GET", route: "(overflow)", status: "2xx" };
+    const overflowBefore = counterValue("desk_http_requests_total", overflow);
+    for (let i = 0; i < 3000; i++) {
+      recordHttpRequest({ method: "GET", route: `/v1/bound-more-${i}`, status: 200 + (i % 3), ms: 1 });
+      incrementCounter("desk_bound_test_total", { id: String(i) });
+    }
+    expect(lines()).toBeLessThan(full + MAX_SERIES_PER_METRIC + 60);
+    expect(counterValue("desk_http_requests_total", overflow)).toBe(overflowBefore + 3000);
+    expect(counterValue("desk_metrics_series_dropped_total")).toBeGreaterThan(0);
   });
 
   test("histogram buckets are cumulative, with +Inf, sum and count", () => {

@@ -3,8 +3,6 @@
  * deliveries, the SMTP receiver, the gateway), rendered as text by GET /metrics.
  */
 
-import { UNMATCHED_ROUTE } from "../http/request-meta";
-
 type Labels = Record<string, string>;
 
 /** Methods outside these share one label: a request line may carry any token as its method. */
@@ -27,6 +25,16 @@ function describe(name: string, type: "counter" | "gauge" | "histogram", text: s
   help.set(name, { type, text });
 }
 
+/**
+ * Series one metric may hold. Labels come from fixed sets (routes, outcomes, kinds), so a metric that
+ * reaches this is fed text it should not be; past it new label sets are dropped (and counted), so no
+ * caller can grow the scrape page or the process without bound.
+ */
+export const MAX_SERIES_PER_METRIC = 2000;
+const DROPPED = "desk_metrics_series_dropped_total";
+/** Where a dropped series counts: nowhere rendered. */
+const detached = (): Cell => ({ value: 0 });
+
 function cellOf(family: Map<string, Map<string, Cell>>, name: string, key: string): Cell {
   let series = family.get(name);
   if (!series) {
@@ -35,6 +43,10 @@ function cellOf(family: Map<string, Map<string, Cell>>, name: string, key: strin
   }
   let cell = series.get(key);
   if (!cell) {
+    if (series.size >= MAX_SERIES_PER_METRIC && name !== DROPPED) {
+      cellOf(counters, DROPPED, "").value++;
+      return detached();
+    }
     cell = { value: 0 };
     series.set(key, cell);
   }
@@ -67,6 +79,10 @@ function histogramOf(name: string, key: string): Histogram {
   let h = series.get(key);
   if (!h) {
     h = { counts: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
+    if (series.size >= MAX_SERIES_PER_METRIC) {
+      cellOf(counters, DROPPED, "").value++;
+      return h;
+    }
     series.set(key, h);
   }
   return h;
@@ -89,68 +105,73 @@ describe(
 );
 describe("desk_smtp_sessions_total", "counter", "SMTP sessions accepted by the embedded receiver");
 describe("desk_realtime_sockets", "gauge", "WebSocket connections open on the gateway, by kind");
+describe("desk_realtime_refused_total", "counter", "WebSocket upgrades refused, by reason (token, cap)");
 describe("desk_smtp_messages_total", "counter", "Messages offered to the SMTP receiver, by outcome");
 describe("desk_imap_syncs_total", "counter", "IMAP mailbox syncs, by outcome");
 describe("desk_db_checkpoint_seconds", "histogram", "WAL checkpoints that copied pages, by duration");
 describe("desk_ai_calls_total", "counter", "Calls to the AI provider, by feature and outcome");
+describe(DROPPED, "counter", "Label sets refused because their metric already held its maximum of series");
 
-/** Ids and numbers in paths become `:id`, so routes stay a small label set. */
-export function routeLabel(path: string): string {
-  if (path === UNMATCHED_ROUTE) return path;
-  if (!path.startsWith("/v1"))
-    return path === "/healthz" || path === "/readyz" || path === "/metrics" || path === "/docs" || path === "/docs/"
-      ? path
-      : "(web)";
-  return path
-    .split("/")
-    .map((s) => (/^[0-9a-f-]{16,}$/i.test(s) || /^\d+$/.test(s) || s.length > 40 ? ":id" : s))
-    .join("/")
-    .slice(0, 120);
-}
+/** The route label of requests counted past HTTP_SERIES_MAX. */
+const OVERFLOW_ROUTE = "(overflow)";
 
 /**
- * The series one (method, status, path) counts into, resolved once: building label keys, or even
+ * The series one (method, status, route) counts into, resolved once: building label keys, or even
  * one lookup string, on every request cost more than the counting (measured under load). Looked up
- * by nested maps so a request allocates nothing here. Bounded, since paths carry ids: when full it
- * starts over (the series themselves stay).
+ * by nested maps so a request allocates nothing here. Routes are templates (`/v1/tickets/:id`), never
+ * paths, so the set is small; it is bounded anyway: past HTTP_SERIES_MAX label sets, new ones count
+ * into one overflow series per method and status class.
  */
 type HttpSeries = { requests: Cell; duration: Histogram };
 const httpSeries = new Map<string, Map<number, Map<string, HttpSeries>>>();
 let httpSeriesCount = 0;
-const HTTP_SERIES_MAX = 5000;
+export const HTTP_SERIES_MAX = 1500;
 
-function httpSeriesOf(method: string, status: number, path: string): HttpSeries {
-  const known = httpSeries.get(method)?.get(status)?.get(path);
+function httpSeriesOf(method: string, status: number, route: string): HttpSeries {
+  const known = httpSeries.get(method)?.get(status)?.get(route);
   if (known) return known;
+  const methodLabel = KNOWN_METHODS.has(method) ? method : "OTHER";
   if (httpSeriesCount >= HTTP_SERIES_MAX) {
-    httpSeries.clear();
-    httpSeriesCount = 0;
+    // Not remembered: the lookup maps stay as bounded as the series.
+    const statusClass = `${Math.min(9, Math.max(0, Math.floor(status / 100)))}xx`;
+    return {
+      requests: cellOf(
+        counters,
+        "desk_http_requests_total",
+        labelKey({ method: methodLabel, route: OVERFLOW_ROUTE, status: statusClass }),
+      ),
+      duration: histogramOf(
+        "desk_http_request_duration_seconds",
+        labelKey({ method: methodLabel, route: OVERFLOW_ROUTE }),
+      ),
+    };
   }
   let byStatus = httpSeries.get(method);
   if (!byStatus) {
     byStatus = new Map();
     httpSeries.set(method, byStatus);
   }
-  let byPath = byStatus.get(status);
-  if (!byPath) {
-    byPath = new Map();
-    byStatus.set(status, byPath);
+  let byRoute = byStatus.get(status);
+  if (!byRoute) {
+    byRoute = new Map();
+    byStatus.set(status, byRoute);
   }
-  const route = routeLabel(path);
-  const methodLabel = KNOWN_METHODS.has(method) ? method : "OTHER";
+  // A route declared as "/" under a prefix is its prefix (`/v1/webhooks/` is `/v1/webhooks`).
+  const label = route.length > 1 && route.endsWith("/") ? route.slice(0, -1) : route;
   const series: HttpSeries = {
     requests: cellOf(
       counters,
       "desk_http_requests_total",
-      labelKey({ method: methodLabel, route, status: String(status) }),
+      labelKey({ method: methodLabel, route: label, status: String(status) }),
     ),
-    duration: histogramOf("desk_http_request_duration_seconds", labelKey({ method: methodLabel, route })),
+    duration: histogramOf("desk_http_request_duration_seconds", labelKey({ method: methodLabel, route: label })),
   };
-  byPath.set(path, series);
+  byRoute.set(route, series);
   httpSeriesCount++;
   return series;
 }
 
+/** `route` is the template that served the request (src/http/server.ts), never the requested path. */
 export function recordHttpRequest(info: { method: string; route: string; status: number; ms: number }): void {
   const series = httpSeriesOf(info.method, info.status, info.route);
   series.requests.value++;

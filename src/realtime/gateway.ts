@@ -19,18 +19,23 @@ import { replayEvents } from "../events/events.routes";
 import { mayReadEvent, type ReadGrant } from "../events/visibility";
 import type { Logger } from "../lib/logger";
 import type { TokenService } from "../auth/tokens";
-import { socketClosed, socketOpened, type MetricSource } from "../metrics/metrics";
+import { incrementCounter, socketClosed, socketOpened, type MetricSource } from "../metrics/metrics";
 import { createPresence } from "./presence";
 import { CLOSE, type AgentClaims, type WidgetClaims } from "./realtime.protocol";
 import type { Clock } from "../lib/clock";
+import type { Config } from "../config/config";
+import { DeskError, unauthorized } from "../lib/errors";
+import { errorResponse } from "../http/respond";
+import { createSocketCounter, globalSocketCap, openFileLimit, type SocketCap } from "./socket-limits";
 
 /** Frames a socket may send before its admission completes; more is misbehaviour. */
 const MAX_EARLY_FRAMES = 16;
 
 type SocketData = {
   kind: "agent" | "widget";
-  token: string;
   since: number | null;
+  /** The caps this socket counts under, released once when it closes (null: released or never counted). */
+  caps: SocketCap[] | null;
   ready: boolean;
   closed: boolean;
   workspaceId: string;
@@ -52,6 +57,7 @@ type PublicEventRow = Omit<Envelope, "topics" | "data"> & { topics: string; data
 
 export const AGENT_PATH = "/v1/realtime";
 export const WIDGET_PATH = "/v1/widget/realtime";
+const BAD_TOKEN = "The gateway token is invalid or expired: ask for a fresh one.";
 /** A socket whose unsent data passes this is a slow consumer and is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 const MAX_FRAME_BYTES = 4096;
@@ -87,7 +93,12 @@ export function createRealtimeGateway(deps: {
   logger: Logger;
   lookups: GatewayLookups;
   events: Pick<EventCatalogue, "readScopeOf">;
+  config: Pick<Config, "realtimeLimits">;
+  /** The process's open-file limit (tests pass one; default: read from the system). */
+  fdLimit?: number;
 }) {
+  const limits = deps.config.realtimeLimits;
+  const counter = createSocketCounter(globalSocketCap(limits, deps.fdLimit ?? openFileLimit()));
   const { memberRole, privateTeams, liveKeyScopes, storedSeqs, chatContactOf, visitorView } = deps.lookups;
   const log = deps.logger.child({ subsystem: "realtime" });
   const sqlite = deps.db.$client;
@@ -196,26 +207,10 @@ export function createRealtimeGateway(deps: {
 
   async function admit(ws: Socket): Promise<void> {
     const data = ws.data;
-    if (data.kind === "widget") {
-      const claims = await deps.tokens.verify<WidgetClaims>(data.token, "widget_ws");
-      if (!claims?.wid || !claims.cid) return shut(ws, CLOSE.badToken);
-      data.workspaceId = claims.wid;
-      data.ownTopics = [contactTopic(claims.wid, claims.cid)];
-    } else {
-      const claims = await deps.tokens.verify<AgentClaims>(data.token, "ws");
-      if (!claims?.wid || (!claims.key && !claims.sub)) return shut(ws, CLOSE.badToken);
-      // The token names who connects; what they may see is read below, when they join.
-      Object.assign(data, {
-        workspaceId: claims.wid,
-        userId: claims.key ? null : claims.sub,
-        sessionId: claims.sid ?? null,
-        apiKeyId: claims.key ?? null,
-      });
-      data.ownTopics = claims.key ? [] : [userTopic(claims.sub!)];
-    }
-    // The replay reads this connection's view, which includes the turn's changes not committed yet
-    // (group commit); those are published live once committed. Wait until none are pending, so each
-    // event reaches the socket once: by the replay if committed before, live if after.
+    // The token was verified before the upgrade. The replay reads this connection's view, which includes
+    // the turn's changes not committed yet (group commit); those are published live once committed. Wait
+    // until none are pending, so each event reaches the socket once: by the replay if committed before,
+    // live if after.
     for (let durable = untilDurable(deps.db, true); durable; durable = untilDurable(deps.db, true))
       await durable.catch(() => undefined);
     if (data.closed) return;
@@ -404,6 +399,17 @@ export function createRealtimeGateway(deps: {
     );
   }
 
+  function releaseCaps(data: SocketData): void {
+    if (!data.caps) return;
+    counter.release(data.caps);
+    data.caps = null;
+  }
+
+  function refuse(error: DeskError, why: "token" | "cap"): Response {
+    incrementCounter("desk_realtime_refused_total", { reason: why });
+    return errorResponse(error);
+  }
+
   const unsubscribe = [onEventsCommitted(deps.db, publish), onAccessEnded(deps.db, onAccess)];
 
   const websocket: WebSocketHandler<SocketData> = {
@@ -423,6 +429,7 @@ export function createRealtimeGateway(deps: {
     message: onFrame,
     close(ws) {
       ws.data.closed = true;
+      releaseCaps(ws.data);
       if (!sockets.delete(ws)) return;
       socketClosed(ws.data.kind);
       removeFrom(byWorkspace, ws.data.workspaceId, ws);
@@ -437,8 +444,12 @@ export function createRealtimeGateway(deps: {
     attach(target: Server<unknown>) {
       server = target;
     },
-    /** HttpOptions.upgrade: takes the two gateway paths, leaves every other request alone. */
-    upgrade(request: Request, target: Server<unknown>): Response | undefined | "upgraded" {
+    /**
+     * HttpOptions.upgrade: takes the two gateway paths, leaves every other request alone. The token is
+     * checked and the socket counted against its caps before upgrading: a refused caller never holds
+     * a descriptor beyond its HTTP request (401 for a bad token, 429 over a cap).
+     */
+    async upgrade(request: Request, target: Server<unknown>): Promise<Response | undefined | "upgraded"> {
       const url = new URL(request.url);
       const kind = url.pathname === AGENT_PATH ? "agent" : url.pathname === WIDGET_PATH ? "widget" : null;
       if (!kind) return undefined;
@@ -458,8 +469,8 @@ export function createRealtimeGateway(deps: {
       }
       const data: SocketData = {
         kind,
-        token: url.searchParams.get("token") ?? "",
         since,
+        caps: null,
         ready: false,
         closed: false,
         workspaceId: "",
@@ -472,9 +483,52 @@ export function createRealtimeGateway(deps: {
         ownTopics: [],
         early: [],
       };
-      return target.upgrade(request, { data })
-        ? "upgraded"
-        : Response.json({ status: 400, code: "bad_request", detail: "expected a WebSocket upgrade" }, { status: 400 });
+      const token = url.searchParams.get("token") ?? "";
+      const caps: SocketCap[] = [];
+      if (kind === "widget") {
+        const claims = await deps.tokens.verify<WidgetClaims>(token, "widget_ws");
+        if (!claims?.wid || !claims.cid) return refuse(unauthorized(BAD_TOKEN), "token");
+        data.workspaceId = claims.wid;
+        data.ownTopics = [contactTopic(claims.wid, claims.cid)];
+        caps.push(
+          { key: `t:${token}`, max: limits.widgetPerToken, what: "per gateway token" },
+          { key: `v:${claims.wid}:${claims.cid}`, max: limits.widgetPerVisitor, what: "per visitor" },
+        );
+        const ip = target.requestIP(request)?.address;
+        if (ip) caps.push({ key: `a:${ip}`, max: limits.widgetPerAddress, what: "per client address" });
+      } else {
+        const claims = await deps.tokens.verify<AgentClaims>(token, "ws");
+        if (!claims?.wid || (!claims.key && !claims.sub)) return refuse(unauthorized(BAD_TOKEN), "token");
+        // The token names who connects; what they may see is read when they join (admit).
+        Object.assign(data, {
+          workspaceId: claims.wid,
+          userId: claims.key ? null : claims.sub,
+          sessionId: claims.sid ?? null,
+          apiKeyId: claims.key ?? null,
+        });
+        data.ownTopics = claims.key ? [] : [userTopic(claims.sub!)];
+        // A signed-out session or a revoked key gets no socket at all, rather than one closed at once.
+        if (!currentGrants(data)) return refuse(unauthorized("Access ended: sign in again."), "token");
+        const holder = claims.key ? `k:${claims.key}` : claims.sid ? `s:${claims.sid}` : `u:${claims.sub}`;
+        caps.push({
+          key: holder,
+          max: limits.perSession,
+          what: claims.key ? "per API key" : "per sign-in session",
+        });
+      }
+      try {
+        counter.take(caps);
+      } catch (error) {
+        if (error instanceof DeskError) return refuse(error, "cap");
+        throw error;
+      }
+      data.caps = caps;
+      if (target.upgrade(request, { data })) return "upgraded";
+      releaseCaps(data);
+      return Response.json(
+        { status: 400, code: "bad_request", detail: "expected a WebSocket upgrade" },
+        { status: 400 },
+      );
     },
     connected: () => sockets.size,
     metrics: (): MetricSource => {

@@ -18,7 +18,6 @@ export const CLOSE = {
   internal: { code: 1011, reason: "internal error" },
   badFrame: { code: 4400, reason: "malformed frame: expected a JSON object with a known type" },
   unknownType: { code: 4400, reason: "unknown message type" },
-  badToken: { code: 4401, reason: "token invalid or expired" },
   accessEnded: { code: 4403, reason: "access ended" },
   slowConsumer: { code: 4408, reason: "slow consumer: too much unsent data" },
   replayTooLarge: { code: 4410, reason: "too many missed events: replay through GET /v1/events, then reconnect" },
@@ -34,7 +33,10 @@ export const PROTOCOL_TEXT =
   '`{"type":"presence","ticket_id":"<uuid>"|null,"state":"viewing"|"typing"}` says which ticket this person has ' +
   "open (null: none); everyone else present on that ticket who may see it then receives " +
   '`{"type":"presence","ticket_id","viewers":[{"user_id","name","state"}]}` (not stored, no seq; ends when the ' +
-  "socket closes; API keys' presence is ignored). Close codes: " +
-  "4400 malformed frame or unknown type, 4401 token invalid or expired, 4403 access ended (logout, member removed, key " +
+  "socket closes; API keys' presence is ignored). An invalid or expired token, or a signed-out session, answers 401 and " +
+  "the connection is not upgraded; past a connection cap it answers 429 `too_many_sockets`: by default 20 sockets per sign-in " +
+  "session or API key (DESK_REALTIME_SOCKETS_PER_SESSION), and in total the open-file limit less 512 descriptors kept " +
+  "for HTTP and mail (DESK_REALTIME_MAX_SOCKETS, DESK_REALTIME_FD_RESERVE). Close codes: " +
+  "4400 malformed frame or unknown type, 4403 access ended (logout, member removed, key " +
   "revoked), 4408 slow consumer (over 1 MiB unsent), 4410 too many missed events for `since` (replay with GET /v1/events), " +
   "1001 server shutting down.";

@@ -239,12 +239,14 @@ describe("gateway", () => {
     await good.waitFor((f) => f.id === event.id);
   });
 
-  test("an expired, forged or wrong-purpose token closes with 4401; a bad since answers 422", async () => {
+  test("an expired, forged or wrong-purpose token is refused without an upgrade; a bad since answers 422", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const expired = await desk.deps.tokens.sign("ws", { sub: owner.id, sid: owner.sessionId, wid: workspace.id }, -10);
     for (const token of [expired, owner.token, "garbage", ""]) {
       const socket = connect(`${wsBase}/v1/realtime?token=${token}`);
-      expect((await socket.closed).code).toBe(4401);
+      expect(socket.opened).rejects.toThrow("socket error");
+      await socket.closed;
+      expect(socket.frames).toEqual([]);
     }
     const res = await fetch(`${desk.url}/v1/realtime?token=x&since=abc`, {
       headers: {
@@ -321,7 +323,8 @@ describe("gateway", () => {
     expect(JSON.stringify(got)).not.toContain("reply_to");
     void [agentOnly, otherContact, workspaceWide, owner];
     const agentTokenOnWidget = connect(`${wsBase}/v1/widget/realtime?token=${(await tokenFor(owner.headers)).token}`);
-    expect((await agentTokenOnWidget.closed).code).toBe(4401);
+    expect(agentTokenOnWidget.opened).rejects.toThrow("socket error");
+    await agentTokenOnWidget.closed;
   });
 
   test("a consumer that stops reading is dropped instead of buffering without bound", async () => {
@@ -482,7 +485,10 @@ describe("gateway grants follow the database, not the token", () => {
     expect((await desk.api("DELETE", `/v1/members/${agent.id}`, { headers: owner.headers })).status).toBe(204);
     const socket = connect(`${wsBase}/v1/realtime?token=${token}`);
     open.push(socket);
-    expect((await socket.closed).code).toBe(4403);
+    // Refused before the upgrade: no socket is ever opened for them.
+    expect(socket.opened).rejects.toThrow("socket error");
+    await socket.closed;
+    expect(socket.frames).toEqual([]);
   });
 });
 
