@@ -53,6 +53,10 @@ export const isOwnMailboxAddress = (db: Queryable, workspaceId: string, email: s
 export const mailboxById = (db: Queryable, id: string): MailboxRow | undefined =>
   db.select().from(mailboxes).where(eq(mailboxes.id, id)).get();
 
+/** The workspace's mailboxes, oldest first (the first is the default "From" of a new email ticket). */
+export const mailboxesOf = (db: Queryable, workspaceId: string): MailboxRow[] =>
+  db.select().from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).orderBy(asc(mailboxes.createdAt)).all();
+
 /** The workspace's first mailbox: replies on tickets without one are sent from it. */
 export const firstMailboxOf = (db: Queryable, workspaceId: string): MailboxRow | undefined =>
   db.select().from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).orderBy(asc(mailboxes.createdAt)).get();

@@ -4,6 +4,7 @@ export {
   firstMailboxOf,
   isOwnMailboxAddress,
   mailboxById,
+  mailboxesOf,
   mailboxCountOf,
   mailboxByAddress,
   mailboxHealthOf,

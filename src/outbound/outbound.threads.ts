@@ -65,8 +65,18 @@ export const sentDeskMessageIds = (db: Queryable, workspaceId: string, ids: stri
 
 export type Thread = { inReplyTo: string | null; references: string[] };
 
-/** In-Reply-To and References for a reply on a ticket: the last message received, else the last one sent. */
-export function threadHeaders(db: Queryable, workspaceId: string, ticketId: string, exceptId: string): Thread {
+/**
+ * In-Reply-To and References for a reply on a ticket: the last message received, else the last one
+ * sent. `inThread` leaves out Desk messages of another conversation on the ticket (a forward and its
+ * recipient's answers), so the customer's thread never names them.
+ */
+export function threadHeaders(
+  db: Queryable,
+  workspaceId: string,
+  ticketId: string,
+  exceptId: string,
+  inThread: (deskMessageId: string) => boolean = () => true,
+): Thread {
   const ids = db
     .select({
       messageId: mailMessageIds.messageId,
@@ -77,7 +87,7 @@ export function threadHeaders(db: Queryable, workspaceId: string, ticketId: stri
     .where(and(eq(mailMessageIds.workspaceId, workspaceId), eq(mailMessageIds.ticketId, ticketId)))
     .orderBy(asc(mailMessageIds.createdAt))
     .all()
-    .filter((r) => r.deskMessageId !== exceptId);
+    .filter((r) => r.deskMessageId !== exceptId && (r.deskMessageId === null || inThread(r.deskMessageId)));
   const lastInbound = [...ids].reverse().find((r) => r.direction === "inbound");
   return {
     inReplyTo: lastInbound ? `<${lastInbound.messageId}>` : ids.length ? `<${ids.at(-1)!.messageId}>` : null,

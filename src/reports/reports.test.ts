@@ -16,6 +16,11 @@ describe("reports overview", () => {
     const other = await createWorkspaceWithOwner(desk);
     await newTicket(desk, other.owner, { subject: "not ours" });
     const a = await newTicket(desk, owner, { severity: "sev1", assignee_id: agent.id });
+    // An email ticket is mailed from a mailbox (the API refuses one without).
+    await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "Help", email: `help-${workspace.id}@acme.test` },
+    });
     const b = await newTicket(desk, owner, { assignee_id: agent.id, channel: "email" });
     const c = await newTicket(desk, owner, { assignee_id: owner.id });
     const old = await newTicket(desk, owner);

@@ -33,6 +33,7 @@ export type MessageJson = {
   reply_to: string;
   auth_failed: boolean;
   form_sender: string;
+  forward: boolean;
   created_at: string;
 };
 
@@ -106,6 +107,7 @@ export function presentMessages(
     reply_to: row.replyTo,
     auth_failed: row.authFailed,
     form_sender: row.formSender,
+    forward: row.forward,
     created_at: row.createdAt,
   }));
 }

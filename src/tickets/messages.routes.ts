@@ -5,7 +5,8 @@ import { notFound } from "../lib/errors";
 import type { Deps } from "../deps";
 import { IdParams, completeList, completeListSchema } from "../http/schemas";
 import { presentMessage, presentMessages } from "./messages.present";
-import { AddMessageBody, MessageSchema } from "./messages.schemas";
+import { forwardConversation } from "./messages.forward";
+import { AddMessageBody, ForwardBody, MAX_EXTRA_RECIPIENTS, MAX_FORWARD_TO, MessageSchema } from "./messages.schemas";
 import { findVisibleMessage, fullTextOf, listMessages, originalOf } from "./messages.service";
 import { addMessage } from "./tickets.service";
 
@@ -40,6 +41,25 @@ export function messagesRoutes(deps: Deps) {
         response: { 201: MessageSchema },
         detail: {
           summary: "Reply or add a note; status (optional) is set in the same step; HTML is sanitized before storage",
+          description: `A reply on an email ticket is mailed to the contact from the ticket's mailbox, threaded (In-Reply-To/References) and with the customer's previous message quoted under it (an "On <date>, <name> <<email>> wrote:" line, then a blockquote in HTML and \`>\` lines in text). \`cc\` adds Cc recipients (a header); \`bcc\` adds blind copies that are only in the SMTP envelope, never in a header, and only on replies (422 on a note). At most ${MAX_EXTRA_RECIPIENTS} Cc and Bcc addresses together; each must be a valid address (no display names, no line breaks); an address repeated across To, Cc and Bcc is sent once.`,
+        },
+      },
+    )
+    .post(
+      "/tickets/:id/forward",
+      ({ ctx, params, body, set }) => {
+        const row = forwardConversation(ctx, params.id, body, deps);
+        set.status = 201;
+        return presentMessage(deps.db, row, links);
+      },
+      {
+        access: write,
+        params: IdParams,
+        body: ForwardBody,
+        response: { 201: MessageSchema },
+        detail: {
+          summary: "Forward the conversation to a third party, with an optional note",
+          description: `Mails the ticket's replies (never its notes), oldest first, quoted under the optional note (\`body_html\` or \`body_text\`) from the ticket's mailbox (else the workspace's first) with the subject "Fwd: <subject> [#<number>]". \`to\`: 1 to ${MAX_FORWARD_TO} addresses; \`cc\` and \`bcc\` as on replies (at most ${MAX_EXTRA_RECIPIENTS} together; Bcc only in the SMTP envelope). The contact receives nothing. It is recorded on the ticket's timeline as a message of kind \`note\` with \`forward: true\` and its delivery status; answers to it thread back into the ticket. 422 at \`body.to\` when the workspace has no mailbox to send from.`,
         },
       },
     )

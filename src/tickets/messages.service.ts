@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { attachmentLinks, attachToMessage } from "../attachments/attachments.public";
 import type { Queryable, Tx } from "../db/database";
@@ -48,6 +48,10 @@ export type AddMessageInput = {
   /** Plain text: the body itself when body_html is absent, else the text form stored beside the HTML. */
   body_text?: string;
   cc?: string[];
+  /** Blind copies of an outbound reply or forward: the SMTP envelope only, never a header. */
+  bcc?: string[];
+  /** A forward: a note mailed to these addresses with the conversation quoted (never to the contact). */
+  forward_to?: string[];
   attachment_ids?: string[];
   status?: TicketStatus;
   direction?: "inbound" | "outbound";
@@ -93,7 +97,15 @@ export function composeMessage(
   const author = authorFor(ctx, input);
   const email = input.email ?? {};
   const outboundReply = input.kind === "reply" && direction === "outbound";
+  const forward = input.forward_to !== undefined && input.kind === "note" && direction === "outbound";
   const to = outboundReply ? contactEmail : null;
+  const lists = {
+    to: email.to ?? (forward ? (input.forward_to ?? []) : to ? [to] : []),
+    cc: email.cc ?? input.cc ?? [],
+    bcc: email.bcc ?? input.bcc ?? [],
+  };
+  // Received mail is stored as its headers said; only what we send is tidied.
+  const recipients = direction === "outbound" ? distinctRecipients(lists.to, lists.cc, lists.bcc) : lists;
   return {
     id: newId(),
     workspaceId: ticket.workspaceId,
@@ -103,16 +115,15 @@ export function composeMessage(
     authorType: author.type,
     authorUserId: author.userId,
     authorContactId: author.contactId,
-    bodyHtml,
+    // A forward without a note of its own is only the quoted conversation, built when it is sent.
+    bodyHtml: forward && input.body_html === undefined && input.body_text === undefined ? "" : bodyHtml,
     bodyText,
     hasQuoted: email.has_quoted ?? false,
-    subject: email.subject ?? ticket.subject,
+    subject: email.subject ?? (forward ? `Fwd: ${ticket.subject}` : ticket.subject),
     fromEmail: email.from_email ?? "",
     fromName: email.from_name ?? "",
-    to: email.to ?? (to ? [to] : []),
-    cc: email.cc ?? input.cc ?? [],
-    bcc: email.bcc ?? [],
-    deliveryStatus: outboundReply && ticket.channel === "email" ? "pending" : "none",
+    ...recipients,
+    deliveryStatus: forward || (outboundReply && ticket.channel === "email") ? "pending" : "none",
     deliveryError: "",
     deliveryVia: null,
     replyTo: email.reply_to ?? "",
@@ -121,7 +132,24 @@ export function composeMessage(
     emailMessageId: email.email_message_id ?? null,
     originalPath: email.original_path ?? null,
     createdAt: now,
+    forward,
   };
+}
+
+/**
+ * Each address once (compared without case), in the first list that names it (To, then Cc, then
+ * Bcc): a Bcc already in To or Cc would otherwise be told apart from the others by a second copy.
+ */
+function distinctRecipients(to: string[], cc: string[], bcc: string[]): { to: string[]; cc: string[]; bcc: string[] } {
+  const seen = new Set<string>();
+  const keep = (list: string[]) =>
+    list.filter((address) => {
+      const key = address.trim().toLowerCase();
+      if (!key || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  return { to: keep(to), cc: keep(cc), bcc: keep(bcc) };
 }
 
 /** Stores a composed message and links its attachments; answers the linked attachments. */
@@ -249,6 +277,35 @@ export const messageOfWorkspace = (db: Queryable, workspaceId: string, id: strin
     .from(messages)
     .where(and(eq(messages.id, id), eq(messages.workspaceId, workspaceId)))
     .get();
+
+/**
+ * The replies (never notes) of a ticket written before a message, oldest first: at most `limit`
+ * of the newest. A mailed reply quotes the customer's last one; a forward quotes them all.
+ */
+export const repliesBefore = (
+  db: Queryable,
+  workspaceId: string,
+  message: Pick<MessageRow, "id" | "ticketId" | "createdAt">,
+  limit: number,
+): MessageRow[] =>
+  db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.ticketId, message.ticketId),
+        eq(messages.workspaceId, workspaceId),
+        eq(messages.kind, "reply"),
+        or(
+          lt(messages.createdAt, message.createdAt),
+          and(eq(messages.createdAt, message.createdAt), lt(messages.id, message.id)),
+        ),
+      ),
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit)
+    .all()
+    .reverse();
 
 /** Who wrote a ticket's first message (its creator, for a ticket created with one), or undefined. */
 export const firstMessageAuthorOf = (

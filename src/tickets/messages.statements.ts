@@ -7,8 +7,8 @@ const statements = preparedFor((sqlite) => ({
   insert: sqlite.query<unknown, Array<string | number | null>>(
     `INSERT INTO messages (id, workspace_id, ticket_id, kind, direction, author_type, author_user_id, author_contact_id, body_html, body_text,
        has_quoted, subject, from_email, from_name, "to", cc, bcc, delivery_status, delivery_error, reply_to, auth_failed, form_sender,
-       email_message_id, original_path, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       email_message_id, original_path, created_at, forward)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
 }));
 
@@ -40,6 +40,7 @@ export function insertMessageRow(db: Queryable, row: MessageRow): void {
     row.emailMessageId,
     row.originalPath,
     row.createdAt,
+    row.forward ? 1 : 0,
   );
 }
 

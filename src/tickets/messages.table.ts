@@ -34,6 +34,8 @@ export const messages = sqliteTable(
     replyTo: text("reply_to").notNull().default(""),
     authFailed: flag("auth_failed"),
     formSender: text("form_sender").notNull().default(""),
+    /** A note mailed to a third party with the conversation quoted (POST /tickets/{id}/forward), not to the contact. */
+    forward: flag("forward"),
     /** RFC 5322 Message-ID, for threading replies onto their ticket. */
     emailMessageId: text("email_message_id"),
     /** The raw original (with quoted history) under the data dir, relative to it. */

@@ -12,7 +12,7 @@ import {
   type Ticket,
   type TicketStatus,
 } from "../lib/api/types";
-import { Avatar, statusLabel, timeAgo } from "../lib/ui/bits";
+import { Avatar, statusLabel } from "../lib/ui/bits";
 import { FormError } from "../lib/ui/form";
 import { useDismiss } from "../lib/ui/layers";
 import { errorText } from "../lib/ui/states";
@@ -24,6 +24,24 @@ import type { Member } from "../lib/api/types";
 import { MENTION_TOKEN, withMentions } from "./mentions";
 import { ComposerAi } from "../ai/ComposerAi";
 import { useAiOn } from "../ai/ai.queries";
+import { RecipientsField } from "./RecipientsField";
+import { useSenders } from "./tickets.queries";
+import { relativeTime } from "../lib/words";
+import { PaperclipIcon } from "../lib/ui/icons";
+
+type Kind = "reply" | "note" | "forward";
+const KINDS: Kind[] = ["reply", "note", "forward"];
+
+/** Why replies on this ticket cannot reach the customer by email, or null when they can (or it is a chat). */
+function mailProblem(ticket: Ticket, hasSender: boolean | undefined): string | null {
+  if (ticket.channel === "chat") return null;
+  if (ticket.channel !== "email")
+    return "Replies on this ticket are not emailed: it was not opened as an email conversation, so the customer only sees them where your integration shows them.";
+  if (!ticket.mailbox_id && hasSender === false)
+    return "No mailbox to send from: replies will not be emailed until an admin adds one under Settings → Mailboxes.";
+  if (!ticket.contact?.email) return "The customer has no email address: replies cannot be emailed.";
+  return null;
+}
 
 export type ComposerHandle = { focus(kind: "reply" | "note"): void };
 type Upload = { key: string; name: string; attachment?: Attachment; error?: string };
@@ -46,7 +64,15 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const members = useMembers();
   // Names picked from the @mention suggestions (name → user id), turned into mention markup when sent.
   const [picked, setPicked] = useState<Record<string, string>>({});
-  const [kind, setKind] = useState<"reply" | "note">("reply");
+  const [kind, setKind] = useState<Kind>("reply");
+  const senders = useSenders();
+  const hasSender = senders.data ? senders.data.some((s) => s.status !== "disabled") : undefined;
+  const problem = mailProblem(ticket, hasSender);
+  const mailsReplies = ticket.channel === "email" && problem === null;
+  const [copies, setCopies] = useState(false);
+  const [cc, setCc] = useState<string[]>([]);
+  const [bcc, setBcc] = useState<string[]>([]);
+  const [forwardTo, setForwardTo] = useState<string[]>([]);
   const [text, setText] = useState(() => sessionStorage.getItem(draftKey(ticket.id, "reply")) ?? "");
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
@@ -161,22 +187,39 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
     else sessionStorage.removeItem(draftKey(ticket.id, kind));
   }, [text, kind, ticket.id]);
 
-  const switchKind = (next: "reply" | "note") => {
+  const switchKind = (next: Kind) => {
     setKind(next);
     setText(sessionStorage.getItem(draftKey(ticket.id, next)) ?? "");
   };
 
+  const attachmentIds = () => uploads.flatMap((u) => (u.attachment ? [u.attachment.id] : []));
+  // Cc/Bcc go with an emailed reply or a forward; hidden fields send nothing.
+  const copiesOf = () => (copies ? { ...(cc.length ? { cc } : {}), ...(bcc.length ? { bcc } : {}) } : {});
   const send = useMutation({
     mutationFn: (status: TicketStatus | null) =>
-      api<Message>(`/tickets/${ticket.id}/messages`, {
-        body: {
-          kind,
-          body_html: kind === "note" ? withMentions(textToHtml(text), picked) : textToHtml(text),
-          attachment_ids: uploads.flatMap((u) => (u.attachment ? [u.attachment.id] : [])),
-          ...(status ? { status } : {}),
-        },
-      }),
+      kind === "forward"
+        ? api<Message>(`/tickets/${ticket.id}/forward`, {
+            body: {
+              to: forwardTo,
+              ...copiesOf(),
+              ...(text.trim() ? { body_html: textToHtml(text) } : {}),
+              attachment_ids: attachmentIds(),
+            },
+          })
+        : api<Message>(`/tickets/${ticket.id}/messages`, {
+            body: {
+              kind,
+              body_html: kind === "note" ? withMentions(textToHtml(text), picked) : textToHtml(text),
+              attachment_ids: attachmentIds(),
+              ...(kind === "reply" && mailsReplies ? copiesOf() : {}),
+              ...(status ? { status } : {}),
+            },
+          }),
     onSuccess: () => {
+      setCc([]);
+      setBcc([]);
+      setCopies(false);
+      setForwardTo([]);
       if (kind === "reply") collision.sent();
       sessionStorage.removeItem(draftKey(ticket.id, kind));
       setText("");
@@ -207,7 +250,12 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
 
   const pending = uploads.some((u) => !u.attachment && !u.error);
   // Text still holding a placeholder is never sent: the agent fills it in or removes it first.
-  const canSend = !disabled && text.trim().length > 0 && !pending && !send.isPending && leftovers.length === 0;
+  const canSend =
+    !disabled &&
+    (kind === "forward" ? forwardTo.length > 0 : text.trim().length > 0) &&
+    !pending &&
+    !send.isPending &&
+    leftovers.length === 0;
   const submit = async (status: TicketStatus | null = after || null, anyway = false) => {
     if (!canSend) return;
     // Someone answered while this reply was being written: say so before it goes out.
@@ -244,7 +292,8 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           onKeyDown={(e) => {
             if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
             e.preventDefault();
-            const next = kind === "reply" ? "note" : "reply";
+            const at = KINDS.indexOf(kind) + (e.key === "ArrowRight" ? 1 : KINDS.length - 1);
+            const next = KINDS[at % KINDS.length]!;
             switchKind(next);
             e.currentTarget.querySelector<HTMLElement>(`[data-kind="${next}"]`)?.focus();
           }}
@@ -271,7 +320,28 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           >
             Note <kbd>n</kbd>
           </button>
+          <button
+            type="button"
+            role="tab"
+            data-kind="forward"
+            aria-selected={kind === "forward"}
+            tabIndex={kind === "forward" ? 0 : -1}
+            className={kind === "forward" ? "active" : ""}
+            onClick={() => switchKind("forward")}
+          >
+            Forward
+          </button>
         </div>
+        {(kind === "forward" || (kind === "reply" && mailsReplies)) && (
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            aria-expanded={copies}
+            onClick={() => setCopies((v) => !v)}
+          >
+            Cc/Bcc
+          </button>
+        )}
         <div className="grow" />
         {!!saved.data?.length && (
           <select
@@ -292,18 +362,65 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           </select>
         )}
       </div>
+      {kind === "reply" && problem && (
+        <p className="notice-warn" role="note" data-testid="composer-mail-notice">
+          {problem}
+        </p>
+      )}
+      {kind === "forward" && hasSender === false && (
+        <p className="notice-warn" role="note">
+          No mailbox to send from: a forward cannot be emailed until an admin adds one under Settings → Mailboxes.
+        </p>
+      )}
+      {kind === "forward" && (
+        <RecipientsField
+          label="To"
+          value={forwardTo}
+          onChange={setForwardTo}
+          exclude={[...cc, ...bcc]}
+          disabled={disabled}
+        />
+      )}
+      {copies && (kind === "forward" || (kind === "reply" && mailsReplies)) && (
+        <div className="recipients-copies">
+          <RecipientsField
+            label="Cc"
+            value={cc}
+            onChange={setCc}
+            exclude={[
+              ...(kind === "reply" && ticket.contact?.email ? [ticket.contact.email] : []),
+              ...forwardTo,
+              ...bcc,
+            ]}
+            disabled={disabled}
+          />
+          <RecipientsField
+            label="Bcc"
+            value={bcc}
+            onChange={setBcc}
+            exclude={[
+              ...(kind === "reply" && ticket.contact?.email ? [ticket.contact.email] : []),
+              ...forwardTo,
+              ...cc,
+            ]}
+            disabled={disabled}
+          />
+        </div>
+      )}
       {aiOn && kind === "reply" && (
         <ComposerAi ticketId={ticket.id} text={text} setText={setText} area={area} disabled={disabled} />
       )}
       <textarea
         ref={area}
-        aria-label={kind === "reply" ? "Reply" : "Internal note"}
+        aria-label={kind === "reply" ? "Reply" : kind === "forward" ? "Forward note (optional)" : "Internal note"}
         placeholder={
           kind === "reply"
             ? ticket.channel === "chat"
               ? `Chat with ${ticket.contact?.name || ticket.contact?.email || "the visitor"} (sent live to the chat, no email)…`
               : `Reply to ${ticket.contact?.name || ticket.contact?.email || "the customer"}…`
-            : "Internal note, only your team sees it…"
+            : kind === "forward"
+              ? "Add a note above the forwarded conversation (optional)…"
+              : "Internal note, only your team sees it…"
         }
         value={text}
         disabled={disabled}
@@ -402,7 +519,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         <div className="uploads">
           {uploads.map((u) => (
             <span key={u.key} className={`upload${u.error ? " upload-error" : ""}`} title={u.error}>
-              📎 {u.name} {u.error ? `— ${u.error}` : u.attachment ? "" : "(uploading…)"}
+              <PaperclipIcon /> {u.name} {u.error ? `— ${u.error}` : u.attachment ? "" : "(uploading…)"}
               <button
                 type="button"
                 className="chip-x"
@@ -418,7 +535,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       {clash && (
         <div className="collision" role="alert" data-testid="reply-collision">
           <span>
-            A newer reply arrived {timeAgo(clash.at) === "now" ? "just now" : `${timeAgo(clash.at)} ago`}, after you
+            A newer reply arrived {relativeTime(clash.at) === "now" ? "just now" : relativeTime(clash.at)}, after you
             started writing.
           </span>
           <div className="grow" />
@@ -452,6 +569,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         <span className="muted small">Drop or paste files</span>
         <div className="grow" />
         <select
+          hidden={kind === "forward"}
           aria-label="Send and set status"
           value={after}
           disabled={disabled}
@@ -473,7 +591,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         >
           {send.isPending
             ? "Sending…"
-            : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}
+            : kind === "forward"
+              ? "Forward"
+              : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}
         </button>
       </div>
     </div>

@@ -6,12 +6,24 @@ import { navigate } from "../lib/router/router";
 import { Modal } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { textToHtml } from "../lib/text";
+import { useSenders } from "./tickets.queries";
 
-/** Creates a ticket for a contact by email (found or created), with a first message. */
+/** The "From" value of a ticket that is not mailed: created as channel `api`, its replies stay on Desk. */
+const NO_MAIL = "";
+
+/**
+ * Creates a ticket for a contact by email (found or created), with a first message. With a mailbox
+ * as "From" it is an email ticket: a first reply is mailed to the customer, and so is every later one.
+ */
 export function NewTicket({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
-  // Kept across failed sends: nothing typed is lost.
-  const [draft, setDraft] = useState({ email: "", name: "", subject: "", body: "", kind: "note" });
+  const senders = useSenders();
+  // Kept across failed sends: nothing typed is lost. `from` is null until the agent picks (the default mailbox).
+  const [draft, setDraft] = useState({ email: "", name: "", subject: "", body: "", kind: "reply" });
+  const [picked, setPicked] = useState<string | null>(null);
+  const usable = (senders.data ?? []).filter((s) => s.status !== "disabled");
+  const from = picked ?? (usable.find((s) => s.default) ?? usable[0])?.id ?? NO_MAIL;
+  const mailed = from !== NO_MAIL;
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<Ticket>("/tickets", { body }),
     onSuccess: (ticket) => {
@@ -26,7 +38,7 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
     const v = formValues(e.currentTarget);
     create.mutate({
       subject: v.subject,
-      channel: "api",
+      ...(mailed ? { channel: "email", mailbox_id: from } : { channel: "api" }),
       ...(v.email ? { contact: { email: v.email, name: v.name || undefined } } : {}),
       ...(v.body.trim() ? { body_html: textToHtml(v.body), kind: v.kind } : {}),
     });
@@ -41,7 +53,12 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
     <Modal title="New ticket" onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
         <div className="row2">
-          <Field label="Customer email" name="contact.email" error={create.error}>
+          <Field
+            label="Customer email"
+            name="contact.email"
+            error={create.error}
+            hint={mailed && !draft.email.trim() ? "Needed to email the customer." : undefined}
+          >
             <input type="email" {...bind("email")} autoFocus />
           </Field>
           <Field label="Customer name" name="contact.name" error={create.error}>
@@ -51,16 +68,48 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
         <Field label="Subject" name="subject" error={create.error}>
           <input {...bind("subject")} required />
         </Field>
+        <Field
+          label="From"
+          name="mailbox_id"
+          error={create.error}
+          hint={mailed ? "Replies are emailed to the customer from this mailbox." : undefined}
+        >
+          <select
+            value={from}
+            onChange={(e) => setPicked(e.target.value)}
+            disabled={senders.isPending}
+            data-testid="new-ticket-from"
+          >
+            {usable.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.display_name || s.name} &lt;{s.email}&gt;
+              </option>
+            ))}
+            <option value={NO_MAIL}>No email (keep it in Desk)</option>
+          </select>
+        </Field>
+        {!mailed && !senders.isPending && (
+          <p className="notice-warn" role="note">
+            {usable.length === 0
+              ? "No mailbox to send from: this ticket will not be emailed. An admin can add one under Settings → Mailboxes."
+              : "This ticket will not be emailed: replies stay in Desk."}
+          </p>
+        )}
         <Field label="First message" name="body_html" error={create.error}>
           <textarea rows={5} {...bind("body")} />
         </Field>
         <Field label="Message kind" name="kind" error={create.error}>
           <select {...bind("kind")}>
+            <option value="reply">
+              {mailed ? "Reply (emailed to the customer)" : "Reply (shared with the customer)"}
+            </option>
             <option value="note">Internal note</option>
-            <option value="reply">Reply (shared with the customer)</option>
           </select>
         </Field>
-        <FormError error={create.error} fields={["subject", "contact.email", "contact.name", "body_html", "kind"]} />
+        <FormError
+          error={create.error}
+          fields={["subject", "contact.email", "contact.name", "mailbox_id", "body_html", "kind"]}
+        />
         <div className="actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel

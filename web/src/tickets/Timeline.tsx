@@ -4,9 +4,11 @@ import { useMembers } from "../lib/resources/members";
 import { useTeams } from "../lib/resources/teams";
 import type { Activity, Attachment, Message } from "../lib/api/types";
 import { Avatar, statusLabel, timeAgo } from "../lib/ui/bits";
+import { personName } from "../lib/people";
 import { openAttachment, PREVIEW_IMAGE_TYPES } from "./attachment-links";
 import { allowSender, senderAllowed, trustedOrigins, withoutRemoteImages } from "./remote-images";
 import type { TimelineItem } from "./ticket-data";
+import { DocumentIcon, PaperclipIcon } from "../lib/ui/icons";
 
 /** Fresh signed links for the open ticket: answers the attachment again with a new URL. */
 export type RefreshLinks = (attachmentId: string) => Promise<Attachment | undefined>;
@@ -75,7 +77,11 @@ function DeliveryStatus({ m }: { m: Message }) {
 }
 
 function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
-  const who = m.author.user?.name ?? m.author.contact?.name ?? m.from_name ?? m.from_email ?? m.author.type;
+  const who =
+    m.author.user?.name ??
+    (m.author.contact || m.from_email
+      ? personName(m.author.contact?.name || m.from_name, m.author.contact?.email ?? m.from_email)
+      : m.author.type);
   const sender = (m.from_email || m.author.contact?.email || "").toLowerCase();
   const [loadRemote, setLoadRemote] = useState(() => senderAllowed(sender));
   const body = useMemo(
@@ -85,12 +91,24 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
         : withoutRemoteImages(m.body_html, trustedOrigins(m.attachments?.map((a) => a.url) ?? [])),
     [m.body_html, m.attachments, loadRemote],
   );
+  // An image the body already shows (a `cid:` image the server pointed at its file) is not listed again.
+  const listed = useMemo(
+    () => (m.attachments ?? []).filter((a) => !body.html.includes(`src="${a.url.replace(/&/g, "&amp;")}"`)),
+    [m.attachments, body.html],
+  );
   return (
-    <article className={`msg msg-${m.kind} msg-${m.direction}`} data-message-id={m.id}>
+    <article
+      className={`msg msg-${m.kind} msg-${m.direction}${m.forward ? " msg-forward" : ""}`}
+      data-message-id={m.id}
+    >
       <header>
-        <Avatar name={who || "?"} url={m.author.user?.avatar_url ?? m.author.contact?.avatar_url} size={26} />
+        <Avatar name={who} url={m.author.user?.avatar_url ?? m.author.contact?.avatar_url} size={26} />
         <strong>{who}</strong>
-        {m.kind === "note" && <span className="tag-note">Internal note</span>}
+        {m.forward ? (
+          <span className="tag-forward">Forwarded to {m.to.join(", ")}</span>
+        ) : (
+          m.kind === "note" && <span className="tag-note">Internal note</span>
+        )}
         {m.auth_failed && (
           <span className="tag-warn" title="The sender failed DMARC at the receiving server">
             Unverified sender
@@ -102,6 +120,13 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
           {timeAgo(m.created_at)}
         </time>
       </header>
+      {m.direction === "outbound" && (m.cc.length > 0 || m.bcc.length > 0) && (
+        <div className="msg-recipients muted small">
+          {m.cc.length > 0 && <span>Cc: {m.cc.join(", ")}</span>}
+          {m.bcc.length > 0 && <span>Bcc: {m.bcc.join(", ")}</span>}
+        </div>
+      )}
+      {m.forward && !m.body_html && <p className="muted small">Forwarded the conversation without a note.</p>}
       {body.blocked > 0 && (
         <div className="remote-images" data-testid="remote-images">
           <span className="small">
@@ -128,9 +153,9 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
       {/* body_html is sanitized by the server before storage; remote images are held back above. */}
       <div className="msg-body" dangerouslySetInnerHTML={{ __html: body.html }} />
       {m.has_quoted && <QuotedToggle messageId={m.id} />}
-      {m.attachments?.length > 0 && (
+      {listed.length > 0 && (
         <div className="uploads">
-          {m.attachments.map((a) => (
+          {listed.map((a) => (
             <AttachmentLink key={a.id} a={a} refresh={refresh} />
           ))}
         </div>
@@ -194,7 +219,7 @@ function AttachmentLink({ a, refresh }: { a: Attachment; refresh: RefreshLinks }
         />
       ) : (
         <>
-          {a.content_type === "application/pdf" ? "📄" : "📎"} {a.filename} <span className="muted">{size}</span>
+          {a.content_type === "application/pdf" ? <DocumentIcon /> : <PaperclipIcon />} {a.filename} <span className="muted">{size}</span>
         </>
       )}
     </a>

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../lib/api/client";
-import { listOf } from "../lib/api/queries";
-import type { Page, Ticket, TicketCounts } from "../lib/api/types";
+import { listOf, listQuery } from "../lib/api/queries";
+import type { Page, Sender, Ticket, TicketCounts } from "../lib/api/types";
 import { defineResource } from "../lib/realtime/invalidation";
 
 /** Every query over tickets starts with one of these keys. */
@@ -64,3 +64,9 @@ export function useCounts() {
     staleTime: 10_000,
   });
 }
+
+/**
+ * The mailboxes a ticket can be mailed from, the default first. Under the mailboxes' key, so a
+ * `mailbox.*` event (the settings' own invalidation rule) refreshes it too.
+ */
+export const useSenders = listQuery<Sender>(["mailboxes", "senders"], "/senders");
