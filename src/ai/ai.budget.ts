@@ -1,6 +1,12 @@
+import { and, eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
+import type { Queryable, Tx } from "../db/database";
 import type { Deps } from "../deps";
 import { minuteBudget } from "../http/rate-limit";
+import { ticketOfWorkspace } from "../tickets/tickets.public";
+import { unattendedSpendSince } from "./ai.metering";
+import { aiWorkspaceOf } from "./ai.settings";
+import { aiQuietTickets } from "./ai.table";
 
 /**
  * Each person or API key may ask for this many AI answers a minute in a workspace (drafts,
@@ -17,4 +23,42 @@ const takeAiRequest = minuteBudget("ai.requests", AI_REQUESTS_PER_MINUTE);
 export function spendAiRequest(deps: Deps, ctx: RequestContext): void {
   const caller = ctx.actor.type === "user" ? `user:${ctx.actor.userId}` : `key:${ctx.actor.apiKeyId}`;
   takeAiRequest(deps, `${ctx.workspaceId}:${caller}`);
+}
+
+/** `YYYY-MM` and the first instant of the clock's UTC month. */
+export function monthOf(now: Date): { month: string; start: string } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  return { month: start.toISOString().slice(0, 7), start: start.toISOString() };
+}
+
+/** True when this month's unattended spend reached the workspace's cap (`widget_monthly_cap_usd`; 0 = none). */
+export function unattendedCapReached(deps: Pick<Deps, "db" | "config" | "clock">, workspaceId: string): boolean {
+  const cap = aiWorkspaceOf(deps, workspaceId).capMicros;
+  return cap > 0 && unattendedSpendSince(deps.db, workspaceId, monthOf(deps.clock.now()).start) >= cap;
+}
+
+/** Marks a ticket the system's AI leaves alone from now on (see `aiQuietTickets`). */
+export function quietTicketForAi(tx: Tx, workspaceId: string, ticketId: string, reason: string, now: Date): void {
+  tx.insert(aiQuietTickets)
+    .values({ ticketId, workspaceId, reason, createdAt: now.toISOString() })
+    .onConflictDoNothing()
+    .run();
+}
+
+export const aiQuietOn = (db: Queryable, workspaceId: string, ticketId: string): boolean =>
+  db
+    .select({ id: aiQuietTickets.ticketId })
+    .from(aiQuietTickets)
+    .where(and(eq(aiQuietTickets.workspaceId, workspaceId), eq(aiQuietTickets.ticketId, ticketId)))
+    .get() !== undefined;
+
+/**
+ * Whether the system may spend AI on a ticket on its own (auto-triage, summaries, AI conditions):
+ * not on a ticket marked quiet, nor on a chat ticket once the month's unattended cap is reached.
+ * What a person asks for is theirs to spend and is not judged here.
+ */
+export function systemAiMayRun(deps: Pick<Deps, "db" | "config" | "clock">, workspaceId: string, ticketId: string) {
+  if (aiQuietOn(deps.db, workspaceId, ticketId)) return false;
+  const channel = ticketOfWorkspace(deps.db, workspaceId, ticketId)?.channel;
+  return channel !== "chat" || !unattendedCapReached(deps, workspaceId);
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { systemContext } from "../auth/context";
 import type { Deps } from "../deps";
 import { defineConsumer } from "../events/consumers";
+import { systemAiMayRun } from "./ai.budget";
 import { enqueue } from "../jobs/enqueue";
 import { defineJob, type JobContext } from "../jobs/define";
 import { DeskError } from "../lib/errors";
@@ -50,6 +51,8 @@ export function aiBackground(seams: AiBackground) {
     payload: { workspace_id: string; ticket_id: string },
     via: "auto_triage" | "automation",
   ) => {
+    // Spent budget: nothing to triage, but a waiting assignment still goes ahead (answers true).
+    if (!systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return true;
     try {
       await aiTriage(seams.triage)(deps, { workspaceId: payload.workspace_id, ticketId: payload.ticket_id, via });
       return true;
@@ -88,6 +91,7 @@ export function aiBackground(seams: AiBackground) {
     retry: { maxAttempts: 4, baseDelayMs: 30_000 },
     concurrency: 2,
     async handler(payload, { deps, signal }: JobContext<Deps>) {
+      if (!systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return;
       try {
         await summarizeTicket(deps, systemContext(payload.workspace_id), payload.ticket_id, signal);
       } catch (error) {

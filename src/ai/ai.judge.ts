@@ -7,6 +7,7 @@ import { threadText } from "./ai.context";
 import { dataBlock, system, user } from "./ai.prompts";
 import { chatJson } from "./ai.provider";
 import { aiWorkspaceOf } from "./ai.settings";
+import { systemAiMayRun } from "./ai.budget";
 import { type SuggestionField, type TriageJson, type TriageSeams, triageTicket } from "./ai.triage";
 
 /**
@@ -25,6 +26,7 @@ export const MAX_DECIDE_QUESTIONS = 3;
 
 export const aiJudge: AiJudge = async (deps, input) => {
   if (!deps.config.ai || !aiWorkspaceOf(deps, input.workspaceId).features.enabled) return null;
+  if (!systemAiMayRun(deps, input.workspaceId, input.ticketId)) return null;
   const questions = input.questions.slice(0, MAX_DECIDE_QUESTIONS);
   if (!input.sentiment && questions.length === 0) return { sentiment: null, probabilities: [] };
   const ctx = systemContext(input.workspaceId);

@@ -85,3 +85,23 @@ export function spentSince(db: Queryable, workspaceId: string, from: string, fea
     .get();
   return Number(row?.micros ?? 0);
 }
+
+/**
+ * This UTC month's spend that counts against `widget_monthly_cap_usd`, from `from`: the AI agent's
+ * answers, and the triage and AI-condition calls Desk made on its own (no person asked for them),
+ * which anonymous chats set off as surely as the answers.
+ */
+export function unattendedSpendSince(db: Queryable, workspaceId: string, from: string): number {
+  const row = db
+    .select({ micros: sql<number>`coalesce(sum(${aiUsage.usdMicros}), 0)` })
+    .from(aiUsage)
+    .where(
+      and(
+        eq(aiUsage.workspaceId, workspaceId),
+        gte(aiUsage.createdAt, from),
+        sql`(${aiUsage.feature} IN ('answer', 'answer_email') OR (${aiUsage.feature} IN ('triage', 'decide') AND ${aiUsage.userId} IS NULL))`,
+      ),
+    )
+    .get();
+  return Number(row?.micros ?? 0);
+}

@@ -13,10 +13,25 @@ export {
   type ChatMessage,
   type ChatResult,
 } from "./ai.provider";
-export { recordUsage, spentSince, usageBetween, type UsageFeature, type UsageInput } from "./ai.metering";
+export {
+  recordUsage,
+  spentSince,
+  unattendedSpendSince,
+  usageBetween,
+  type UsageFeature,
+  type UsageInput,
+} from "./ai.metering";
 export { costMicros, microsToUsd, modelInfo, COST_KEYS, type CostKey } from "./ai.prices";
 export { aiWorkspaceOf, requireAi, type AiFeatures, type AiWorkspace } from "./ai.settings";
-export { AI_REQUESTS_PER_MINUTE, spendAiRequest } from "./ai.budget";
+export {
+  AI_REQUESTS_PER_MINUTE,
+  aiQuietOn,
+  monthOf,
+  quietTicketForAi,
+  spendAiRequest,
+  systemAiMayRun,
+  unattendedCapReached,
+} from "./ai.budget";
 export { aiJudge, aiTriage, MAX_DECIDE_QUESTIONS, type AiJudge, type AiJudgement } from "./ai.judge";
 export { dataBlock, system, toneLine, user, workspaceInstructions } from "./ai.prompts";
 export type { GroundingSource, GroundingSources } from "./ai.context";

@@ -84,7 +84,7 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
         detail: {
           summary: "Change the workspace's AI settings",
           description:
-            "Any subset of the features object plus `model`, `fast_model`, `widget_model` (empty string = instance default), `widget_monthly_cap_usd` (0 to 10000, rounded to cents, 0 = no cap) and `api_key`, the workspace's own provider key (stored sealed, never shown; empty or null removes it). Answers the Config.",
+            "Any subset of the features object plus `model`, `fast_model`, `widget_model` (empty string = instance default), `widget_monthly_cap_usd` (0 to 10000, rounded to cents, 0 = no cap, 25 until an admin sets it; it counts the AI agent's answers and the triage and AI-condition calls Desk makes on its own, and once reached the AI agent, auto-triage, summaries and AI conditions stop on chat tickets this UTC month) and `api_key`, the workspace's own provider key (stored sealed, never shown; empty or null removes it). Answers the Config.",
         },
       },
     )

@@ -58,6 +58,9 @@ export function featuresOf(db: Db, workspaceId: string): AiFeatures {
 export const aiSettingsRowOf = (db: Queryable, workspaceId: string): AiSettingsRow | undefined =>
   db.select().from(aiSettings).where(eq(aiSettings.workspaceId, workspaceId)).get();
 
+/** The monthly cap of a workspace that chose none (README "AI and the assistant"): 25 USD. */
+export const DEFAULT_WIDGET_CAP_MICROS = 25_000_000;
+
 export function aiWorkspaceOf(deps: Pick<Deps, "db" | "config">, workspaceId: string): AiWorkspace {
   const row = aiSettingsRowOf(deps.db, workspaceId);
   const ai = deps.config.ai;
@@ -70,7 +73,7 @@ export function aiWorkspaceOf(deps: Pick<Deps, "db" | "config">, workspaceId: st
       widget: chosen.widget_model || ai?.widgetModel || "",
     },
     chosen,
-    capMicros: row?.widgetCapMicros ?? 0,
+    capMicros: row?.widgetCapMicros ?? DEFAULT_WIDGET_CAP_MICROS,
     ownKeySealed: row?.ownKeySealed ?? null,
     ownKeyFailedAt: row?.ownKeyFailedAt ?? null,
   };

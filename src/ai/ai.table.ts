@@ -10,8 +10,11 @@ export const aiSettings = sqliteTable("ai_settings", {
   model: text("model").notNull().default(""),
   fastModel: text("fast_model").notNull().default(""),
   widgetModel: text("widget_model").notNull().default(""),
-  /** The AI agent's spend per UTC calendar month in micro-USD; 0 = no cap. */
-  widgetCapMicros: integer("widget_cap_micros").notNull().default(0),
+  /**
+   * What Desk may spend on its own for anonymous traffic per UTC calendar month in micro-USD (the AI
+   * agent's answers, and auto-triage and AI conditions on chat tickets; see ai.budget.ts); 0 = no cap.
+   */
+  widgetCapMicros: integer("widget_cap_micros").notNull().default(25_000_000),
   /** The workspace's own provider key, sealed (deps.secrets); null = the instance's key. */
   ownKeySealed: text("own_key_sealed"),
   /** When a call last found the own key refused (cleared when a new key is set). */
@@ -46,3 +49,15 @@ export const aiUsage = sqliteTable(
 );
 
 export type AiUsageRow = typeof aiUsage.$inferSelect;
+
+/**
+ * Tickets the system's own AI leaves alone: their sender spent their AI budget (a chat visitor or
+ * their address over the widget's hourly allowance). No AI answer, auto-triage, summary or AI
+ * condition runs on them; people still see and answer them.
+ */
+export const aiQuietTickets = sqliteTable("ai_quiet_tickets", {
+  ticketId: text("ticket_id").primaryKey(),
+  workspaceId: workspaceId(),
+  reason: text("reason").notNull(),
+  createdAt: createdAt(),
+});

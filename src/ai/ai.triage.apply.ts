@@ -70,9 +70,11 @@ export function applyTriage(
   const now = deps.clock.now().toISOString();
   const { threshold } = options.settings;
   const confidenceOf = (key: DecisionKey) => unit(raw[key]?.confidence);
+  // The configured model gives no confidence (SPEC.md: no gate; the allowed fields bound it); an
+  // engine decision that lacks one is unsure, never above the threshold.
   const confident = (key: DecisionKey) => {
     const confidence = confidenceOf(key);
-    return confidence === null || confidence >= threshold;
+    return confidence === null ? options.engine === "llm" : confidence >= threshold;
   };
   /** Applies when `apply: true`, or when the field is allowed and the decision confident enough. */
   const applies = (key: DecisionKey, field: TriageFieldName | null) =>

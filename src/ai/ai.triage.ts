@@ -163,8 +163,10 @@ export type TriageSeams = { readSettings: TriageSettingsReader | null; engine: D
 /**
  * Triage: one call deciding every key of SPEC.md's table (structured output on the configured
  * model, or the decision engine), then the application rules. A decision applies when its field is
- * allowed (triage `fields`) and its confidence is at or above the threshold; the model's decisions
- * carry `confidence: null` and apply as if above it. Otherwise it is stored as a suggestion. Spam is
+ * allowed (triage `fields`) and its confidence is at or above the threshold. The model's decisions
+ * carry `confidence: null`: they apply only to the allowed fields (and the informational members:
+ * category, sentiment, language); an engine decision without a confidence never counts as above the
+ * threshold. Otherwise it is stored as a suggestion. Private teams are never offered. Spam is
  * only ever suggested (probability at least 0.8), priority and severity only rise, the team is set
  * only when empty, labels come only from the workspace's own. `apply: true` applies every decision
  * regardless of confidence and of the allowed fields (spam stays a suggestion). Values outside the
@@ -185,9 +187,9 @@ export async function triageTicket(
   if (ticket.mergedIntoId) throw new DeskError(404, "not_found", "Ticket not found.");
   const settings = triageSettingsOf(deps, seams.readSettings, ctx.workspaceId);
   const labels = ticketLabelChoices(deps.db, ctx.workspaceId);
-  const teams = teamsOfWorkspace(deps.db, ctx.workspaceId).filter(
-    (t) => !t.private || ctx.visibleTeams === "all" || ctx.visibleTeams.includes(t.id),
-  );
+  // Private teams are never offered (nor accepted: applyTriage matches only these): a customer's words
+  // must not move their ticket out of ordinary agents' sight, whoever runs the triage.
+  const teams = teamsOfWorkspace(deps.db, ctx.workspaceId).filter((t) => !t.private);
   const choices = { typeLabels: labels.type, labels: labels.other, teams: teams.map((t) => t.name) };
   const text = threadText(listMessages(deps.db, ctx, ticket.id), { notes: false });
   const userId = input.via === "triage" ? actorUserId(ctx) : null;

@@ -26,7 +26,7 @@ import {
   sessionOf,
 } from "./assistant.service";
 import { type SlaClockReader, tipsFor } from "./assistant.tips";
-import type { AssistantTool } from "./assistant.tools";
+import { type AssistantTool, BULK_CAP } from "./assistant.tools";
 import { z } from "zod";
 
 const viewer = { role: "viewer", scopes: ["tickets:read"] } as const;
@@ -190,7 +190,7 @@ export function assistantRoutes(deps: Deps, tools: AssistantTool[], sla: SlaCloc
         response: { 200: RunSchema },
         detail: {
           summary: "Approve or deny a proposed change; the run continues",
-          description: `The token is bound to the action, the person, their sign-in session and the workspace, and lasts 15 minutes: a wrong token (or another sign-in session) answers 403 \`approval_invalid\`, an expired one too (and the approval becomes \`expired\`); a second decision 409 \`approval_not_pending\`. Approve performs the change through the regular service functions with the person's permissions (a change they could not make fails as it would for them, and the approval is spent); activities carry actor \`ai\` with the approving user; audit \`assistant.action\` records approvals, denials and failures.${RUN}`,
+          description: `The token is bound to the action, the person, their sign-in session and the workspace, and lasts 15 minutes: a wrong token (or another sign-in session) answers 403 \`approval_invalid\`, an expired one too (and the approval becomes \`expired\`); a second decision 409 \`approval_not_pending\`. Approve performs the change through the regular service functions with the person's permissions (a change they could not make fails as it would for them, and the approval is spent); A bulk change is bound to the tickets its preview counted (at most ${BULK_CAP}; a filter listing every status is no filter): when the filter matches other tickets at approval, it answers 409 \`approval_stale\` and changes nothing. A change is offered only after a dry run shows it would succeed; one that would fail is explained in the step instead. Preview changes carry \`label\`, \`from_text\` and \`to_text\`: the field and values in words (people and teams by name). Activities carry actor \`ai\` with the approving user; audit \`assistant.action\` records approvals, denials and failures.${RUN}`,
         },
       },
     )

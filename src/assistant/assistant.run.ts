@@ -219,7 +219,7 @@ function runCall(
       return null;
     }
     checkRole(ctx, tool.minRole);
-    const preview = tool.propose(deps, ctx, args as never);
+    const { bind, ...preview } = tool.propose(deps, ctx, args as never);
     const { row, token } = newAction(deps, {
       ctx,
       userId: input.userId,
@@ -227,7 +227,7 @@ function runCall(
       callId: call.id,
       stepId: step.id,
       tool: tool.name,
-      args: args as Record<string, unknown>,
+      args: { ...(args as Record<string, unknown>), ...bind },
       preview,
     });
     finish({ status: "awaiting_approval", summary: preview.summary, refs: preview.targets, action_id: row.id });

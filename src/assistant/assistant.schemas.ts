@@ -13,7 +13,17 @@ export const StepSchema = z.object({
 export const PreviewSchema = z.object({
   title: z.string(),
   summary: z.string(),
-  changes: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() })),
+  changes: z.array(
+    z.object({
+      field: z.string(),
+      from: z.unknown(),
+      to: z.unknown(),
+      /** The field and its values in words (people and teams by name), as the approval card shows them. */
+      label: z.string().optional(),
+      from_text: z.string().optional(),
+      to_text: z.string().optional(),
+    }),
+  ),
   targets: z.array(Ref),
   external: z.boolean(),
   body: z.string().optional(),

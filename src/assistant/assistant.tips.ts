@@ -73,7 +73,7 @@ export function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: Sl
     key: "mine_waiting",
     count: mine,
     severity: "info",
-    text: `${mine} of your ticket${mine === 1 ? " is" : "s are"} waiting on your reply.`,
+    text: `${mine} of your tickets ${mine === 1 ? "is" : "are"} waiting on your reply.`,
     prompt: "Which of my tickets are waiting on my reply, oldest first?",
   });
   return tips;

@@ -5,7 +5,10 @@ import { overviewReport, reportRange } from "../reports/reports.public";
 import { workspaceTimeZone } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
-import { forbidden, invalidAt } from "../lib/errors";
+import { conflict, DeskError, forbidden, invalidAt } from "../lib/errors";
+import { fieldDefinitions } from "../custom-fields/custom-fields.public";
+import { memberNamesOf } from "../members/members.public";
+import { teamsOfWorkspace } from "../teams/teams.public";
 import { createSavedReply } from "../saved-replies/saved-replies.public";
 import {
   addMessage,
@@ -30,11 +33,14 @@ import type { RefJson } from "./assistant.table";
 export type Preview = {
   title: string;
   summary: string;
-  changes: Array<{ field: string; from: unknown; to: unknown }>;
+  /** `field`, `from`, `to` as the API names them; `label`, `from_text`, `to_text` in words for the person. */
+  changes: Array<{ field: string; from: unknown; to: unknown; label?: string; from_text?: string; to_text?: string }>;
   targets: RefJson[];
   external: boolean;
   body?: string;
   total?: number;
+  /** Stored with the arguments (never shown): what the approval is bound to, such as a bulk change's ticket ids. */
+  bind?: Record<string, unknown>;
 };
 
 type Base = { name: string; description: string; parameters: z.ZodType; label: (args: never) => string };
@@ -63,6 +69,10 @@ export function bounded(value: unknown): string {
   if (text.length <= MAX_TOOL_OUTPUT) return text;
   return `${text.slice(0, MAX_TOOL_OUTPUT)}… [truncated: ${text.length - MAX_TOOL_OUTPUT} more characters; narrow the search or ask for a page]`;
 }
+
+/** Customer text inside a data block it cannot close: any run of three markers in it is defused. */
+const customerData = (text: string) =>
+  `<<<customer_data\n${text.replace(/<{3,}|>{3,}/g, (m) => m.replace(/</g, "‹").replace(/>/g, "›"))}\n>>>`;
 
 const ticketRef = (t: { id: string; number: number; subject: string }): RefJson => ({
   kind: "ticket",
@@ -114,31 +124,139 @@ const Changes = z.strictObject({
 });
 type ChangesInput = z.infer<typeof Changes>;
 
-function diff(t: TicketJson, changes: ChangesInput): Preview["changes"] {
-  const out: Preview["changes"] = [];
-  const current: Record<string, unknown> = {
-    status: t.status,
-    priority: t.priority,
-    severity: t.severity,
-    assignee_id: t.assignee?.id ?? null,
-    team_id: t.team_id,
+const FIELD_LABELS: Record<string, string> = {
+  status: "Status",
+  priority: "Priority",
+  severity: "Severity",
+  assignee_id: "Assignee",
+  team_id: "Team",
+};
+const STATUS_WORDS: Record<string, string> = {
+  open: "Open",
+  pending: "Pending",
+  on_hold: "On hold",
+  solved: "Solved",
+  closed: "Closed",
+};
+
+/**
+ * The preview's changes, each with the API's field and values and the same in words: people and
+ * teams by name, statuses and severities as the app shows them, custom fields by their name. The
+ * person approving reads names, never ids. `from` is the first ticket's value; in words, "Mixed"
+ * when the tickets of a bulk change differ.
+ */
+function diff(deps: Deps, ctx: RequestContext, tickets: TicketJson[], changes: ChangesInput): Preview["changes"] {
+  const people = new Map(memberNamesOf(deps.db, ctx.workspaceId).map((m) => [m.id, m.name || m.email]));
+  const teams = new Map(teamsOfWorkspace(deps.db, ctx.workspaceId).map((x) => [x.id, x.name]));
+  const words = (field: string, value: unknown): string => {
+    if (value === null || value === undefined || value === "")
+      return field === "assignee_id" ? "Nobody" : field === "team_id" ? "No team" : "None";
+    const text = String(value);
+    if (field === "status") return STATUS_WORDS[text] ?? text;
+    if (field === "priority") return text.charAt(0).toUpperCase() + text.slice(1);
+    if (field === "severity") return text.replace(/^sev(\d)$/, "Sev $1");
+    if (field === "assignee_id") return people.get(text) ?? "Someone who is not a member";
+    if (field === "team_id") return teams.get(text) ?? "A team that does not exist";
+    return typeof value === "object" ? JSON.stringify(value) : text;
   };
+  const currentOf = (t: TicketJson, field: string): unknown => {
+    if (field.startsWith("fields.")) return t.fields[field.slice(7)] ?? null;
+    const current: Record<string, unknown> = {
+      status: t.status,
+      priority: t.priority,
+      severity: t.severity,
+      assignee_id: t.assignee?.id ?? null,
+      team_id: t.team_id,
+    };
+    return current[field] ?? null;
+  };
+  const change = (field: string, label: string, to: unknown, toText: string, kind = field) => {
+    const values = tickets.map((t) => JSON.stringify(currentOf(t, field)));
+    const from = tickets[0] ? currentOf(tickets[0], field) : null;
+    const fromText = new Set(values).size > 1 ? "Mixed" : words(kind, from);
+    return { field, from, to, label, from_text: fromText, to_text: toText };
+  };
+  const out: Preview["changes"] = [];
   for (const [field, to] of Object.entries(changes)) {
     if (field === "add_tags" || field === "remove_tags" || field === "fields") continue;
-    out.push({ field, from: current[field] ?? null, to });
+    out.push(change(field, FIELD_LABELS[field] ?? field, to, words(field, to)));
   }
-  if (changes.add_tags?.length) out.push({ field: "tags", from: null, to: `+ ${changes.add_tags.join(", ")}` });
-  if (changes.remove_tags?.length) out.push({ field: "tags", from: `- ${changes.remove_tags.join(", ")}`, to: null });
+  if (changes.add_tags?.length)
+    out.push({
+      field: "tags",
+      from: null,
+      to: `+ ${changes.add_tags.join(", ")}`,
+      label: "Labels",
+      from_text: "—",
+      to_text: `Add ${changes.add_tags.join(", ")}`,
+    });
+  if (changes.remove_tags?.length)
+    out.push({
+      field: "tags",
+      from: `- ${changes.remove_tags.join(", ")}`,
+      to: null,
+      label: "Labels",
+      from_text: "—",
+      to_text: `Remove ${changes.remove_tags.join(", ")}`,
+    });
+  const defs = new Map(fieldDefinitions(deps.db, ctx.workspaceId, "ticket").map((d) => [d.key, d.name]));
   for (const [key, to] of Object.entries(changes.fields ?? {}))
-    out.push({ field: `fields.${key}`, from: t.fields[key] ?? null, to });
+    out.push(change(`fields.${key}`, defs.get(key) ?? key, to, words("", to), ""));
   return out;
+}
+
+const DRY_RUN = Symbol("assistant dry run");
+
+/**
+ * A change is offered only when it would succeed now: it runs through the same service calls as
+ * the approval will, inside a change that is then rolled back (nothing stored, no event, no mail).
+ * A refusal is explained to the model and the person instead of becoming an approval that fails
+ * after Approve.
+ */
+function mustSucceed(deps: Deps, run: () => void): void {
+  // Inside an outer change a rollback would undo the caller's work too: then the apply checks alone decide.
+  if (deps.db.$runtime.frames.length > 0) return;
+  try {
+    withTx(deps.db, () => {
+      run();
+      throw DRY_RUN;
+    });
+  } catch (error) {
+    if (error === DRY_RUN) return;
+    if (!(error instanceof DeskError)) throw error;
+    const reasons = (error.errors ?? []).map((e) => e.message).filter((m) => m && m !== error.detail);
+    throw new DeskError(
+      422,
+      "proposal_invalid",
+      `This change cannot be made, so it is not offered: ${[error.detail, ...reasons].join(" ")}`,
+    );
+  }
+}
+
+/** Statuses, priorities and severities: a filter member naming every value narrows nothing. */
+const EVERY: Partial<Record<keyof FilterInput, readonly string[]>> = {
+  status: ["open", "pending", "on_hold", "solved", "closed"],
+  priority: ["low", "normal", "high", "urgent"],
+  severity: ["sev1", "sev2", "sev3", "sev4", "none"],
+};
+
+/** True when the filter narrows the tickets at all (a member listing every value does not). */
+function narrows(filter: FilterInput): boolean {
+  return Object.entries(filter).some(([key, value]) => {
+    if (value === undefined || value.trim() === "") return false;
+    const all = EVERY[key as keyof FilterInput];
+    if (!all) return true;
+    const listed = new Set(value.split(",").map((v) => v.trim().toLowerCase()));
+    return !all.every((v) => listed.has(v));
+  });
 }
 
 const requireRole = (ctx: RequestContext, role: "agent" | "admin") => {
   if (!roleAtLeast(ctx.role, role)) throw forbidden(`This change needs the ${role} role.`);
 };
 
-const BULK_CAP = 500;
+/** The most tickets one approval changes (README "AI and the assistant"); a larger set asks for a narrower filter. */
+export const BULK_CAP = 100;
 
 export const coreTools: AssistantTool[] = [
   {
@@ -175,7 +293,7 @@ export const coreTools: AssistantTool[] = [
           kind: m.kind,
           author: m.authorType,
           at: m.createdAt,
-          data: `<<<customer_data\n${m.bodyText.slice(0, 1500)}\n>>>`,
+          data: customerData(m.bodyText.slice(0, 1500)),
         }));
       return {
         output: { ticket: brief(ticket!), messages },
@@ -271,10 +389,14 @@ export const coreTools: AssistantTool[] = [
     propose(deps, ctx, args: { ticket: string; changes: ChangesInput }) {
       const row = getTicket(deps.db, ctx, args.ticket.replace(/^#/, ""));
       const [t] = presentTickets(deps.db, [row]);
+      mustSucceed(deps, () =>
+        updateTicketByAssistant(ctx, row.id, args.changes as TicketPatch, { userId: "", actionId: "" }, deps),
+      );
+      const changes = diff(deps, ctx, [t!], args.changes);
       return {
         title: `Update #${row.number}`,
-        summary: `Change ${Object.keys(args.changes).join(", ")} on #${row.number}`,
-        changes: diff(t!, args.changes),
+        summary: `Change ${changes.map((c) => c.label).join(", ")} on #${row.number} ${row.subject}`.slice(0, 300),
+        changes,
         targets: [ticketRef(row)],
         external: false,
       };
@@ -298,24 +420,53 @@ export const coreTools: AssistantTool[] = [
     parameters: z.strictObject({ filter: Filter, changes: Changes }),
     label: () => "Proposing a bulk change",
     propose(deps, ctx, args: { filter: FilterInput; changes: ChangesInput }) {
-      // "Every ticket" is never one approval away: a bulk change names what it applies to.
-      if (!Object.values(args.filter).some((v) => v !== undefined && v !== ""))
-        throw invalidAt("filter", "A bulk change needs at least one filter.");
+      // "Every ticket" is never one approval away: a bulk change names what it applies to, and a
+      // filter listing every status (or priority) names nothing.
+      if (!narrows(args.filter))
+        throw invalidAt("filter", "A bulk change needs a filter that narrows the tickets (every status is no filter).");
       const ids = matching(deps, ctx, args.filter);
+      if (ids.length === 0) throw invalidAt("filter", "No ticket matches this filter: there is nothing to change.");
+      if (ids.length > BULK_CAP)
+        throw invalidAt(
+          "filter",
+          `More than ${BULK_CAP} tickets match: one approval changes at most ${BULK_CAP}. Narrow the filter.`,
+        );
+      mustSucceed(deps, () => {
+        for (const id of ids)
+          updateTicketByAssistant(ctx, id, args.changes as TicketPatch, { userId: "", actionId: "" }, deps);
+      });
       const first = ids.slice(0, 10).map((id) => getTicket(deps.db, ctx, id));
+      const changes = diff(
+        deps,
+        ctx,
+        presentTickets(
+          deps.db,
+          ids.map((id) => getTicket(deps.db, ctx, id)),
+        ),
+        args.changes,
+      );
       return {
-        title: `Update ${ids.length} ticket(s)`,
-        summary: `Change ${Object.keys(args.changes).join(", ")} on ${ids.length} matching ticket(s)`,
-        changes: first[0] ? diff(presentTickets(deps.db, [first[0]])[0]!, args.changes) : [],
+        title: `Update ${ids.length} ticket${ids.length === 1 ? "" : "s"}`,
+        summary: `Change ${changes.map((c) => c.label).join(", ")} on these ${ids.length} ticket${ids.length === 1 ? "" : "s"}`,
+        changes,
         targets: first.map(ticketRef),
         external: false,
         total: ids.length,
+        bind: { ticket_ids: ids },
       };
     },
-    apply(deps, ctx, args: { filter: FilterInput; changes: ChangesInput }, approval) {
-      const ids = matching(deps, ctx, args.filter);
+    apply(deps, ctx, args: { filter: FilterInput; changes: ChangesInput; ticket_ids?: string[] }, approval) {
+      // The approval is for the tickets the person saw: if the filter now matches others, nothing runs.
+      const previewed = args.ticket_ids ?? [];
+      const now = matching(deps, ctx, args.filter);
+      const same = now.length === previewed.length && previewed.every((id) => now.includes(id));
+      if (!same)
+        throw conflict(
+          `The tickets matching this filter changed since the preview (${previewed.length} then, ${now.length}${now.length > BULK_CAP ? "+" : ""} now): nothing was changed. Ask again for a new preview.`,
+          "approval_stale",
+        );
       const rows = withTx(deps.db, () =>
-        ids.map((id) => updateTicketByAssistant(ctx, id, args.changes as TicketPatch, approval, deps)),
+        previewed.map((id) => updateTicketByAssistant(ctx, id, args.changes as TicketPatch, approval, deps)),
       );
       return { summary: `${rows.length} ticket(s) updated`, refs: rows.slice(0, 10).map(ticketRef) };
     },
@@ -423,8 +574,9 @@ function matching(deps: Deps, ctx: RequestContext, filter: FilterInput): string[
     const page = search(deps, ctx, filter, 100, cursor);
     ids.push(...page.data.map((t) => t.id));
     cursor = page.next_cursor ?? undefined;
-  } while (cursor && ids.length < BULK_CAP);
-  return ids.slice(0, BULK_CAP);
+  } while (cursor && ids.length <= BULK_CAP);
+  // One more than the cap tells "too many" apart from "exactly the cap".
+  return ids.slice(0, BULK_CAP + 1);
 }
 
 export const checkRole = requireRole;

@@ -8,7 +8,8 @@ import { teamOfWorkspace } from "../teams/teams.public";
 import { addMessage, updateTicket, type TicketStatus } from "../tickets/tickets.public";
 import type { AiTriage } from "./automations.ai";
 import { typedFieldValue } from "./automations.fields";
-import type { AutomationAction } from "./automations.schemas";
+import { aiRepliesToCustomer } from "./automations.rules";
+import type { AutomationAction, AutomationCondition } from "./automations.schemas";
 import type { AutomationRunNote } from "./automations.table";
 
 type TicketPatch = Parameters<typeof updateTicket>[2];
@@ -20,6 +21,13 @@ export const automationContext = (workspaceId: string, automation: { id: string;
   ...systemContext(workspaceId, `automation:${automation.id}`),
   automation: { id: automation.id, name: automation.name },
 });
+
+/**
+ * A person running saved actions themselves (a macro): their context, so their permissions and
+ * visibility apply, the activities and messages are theirs and required fields block a solve; and
+ * how a stored message body becomes the one sent (placeholders filled; the result is sanitized again).
+ */
+export type PersonApplying = { ctx: RequestContext; messageBody: (html: string) => string };
 
 export const AI_TRIAGE_UNAVAILABLE = "AI triage is not available on this instance yet";
 
@@ -35,9 +43,10 @@ function applyPatch(
   ticketId: string,
   patch: TicketPatch,
   patched: AutomationRunNote[],
+  enforceRequired = false,
 ) {
   try {
-    updateTicket(ctx, ticketId, patch, deps, { enforceRequired: false });
+    updateTicket(ctx, ticketId, patch, deps, { enforceRequired });
   } catch (error) {
     const labels = patch.add_tags !== undefined || patch.remove_tags !== undefined;
     const aboutLabels =
@@ -49,7 +58,7 @@ function applyPatch(
     for (const note of patched)
       if (note.type === "add_tag" || note.type === "remove_tag") Object.assign(note, { result: "skipped", reason });
     const { add_tags: _added, remove_tags: _removed, ...rest } = patch;
-    if (Object.keys(rest).length > 0) updateTicket(ctx, ticketId, rest, deps, { enforceRequired: false });
+    if (Object.keys(rest).length > 0) updateTicket(ctx, ticketId, rest, deps, { enforceRequired });
   }
 }
 
@@ -63,11 +72,18 @@ function applyPatch(
 export function runActions(
   tx: Tx,
   deps: Deps,
-  automation: { id: string; name: string; actions: AutomationAction[] },
+  automation: {
+    id: string;
+    name: string;
+    conditions: AutomationCondition[];
+    actions: AutomationAction[];
+    allowCustomerReplyOnAiDecision: boolean;
+  },
   ticket: { id: string; workspaceId: string },
   aiTriage: AiTriage | undefined,
+  person?: PersonApplying,
 ): AutomationRunNote[] {
-  const ctx = automationContext(ticket.workspaceId, automation);
+  const ctx = person?.ctx ?? automationContext(ticket.workspaceId, automation);
   const notes: AutomationRunNote[] = [];
   const patch: TicketPatch = {};
   const patched: AutomationRunNote[] = [];
@@ -141,19 +157,29 @@ export function runActions(
   }
   if (patch.add_tags?.length === 0) delete patch.add_tags;
   if (patch.remove_tags?.length === 0) delete patch.remove_tags;
-  if (Object.keys(patch).length > 0) applyPatch(ctx, deps, ticket.id, patch, patched);
+  if (Object.keys(patch).length > 0) applyPatch(ctx, deps, ticket.id, patch, patched, person !== undefined);
   notes.push(...patched);
+  // A rule saved before the flag existed may still pair them: the customer gets no mail on the model's word.
+  const replyRefused = !automation.allowCustomerReplyOnAiDecision && aiRepliesToCustomer(automation);
   for (const action of automation.actions) {
-    if (action.type === "send_reply" || action.type === "add_note") {
+    if (action.type === "send_reply" && replyRefused)
+      notes.push({
+        type: action.type,
+        result: "skipped",
+        reason: "ai_decide rules need allow_customer_reply_on_ai_decision",
+      });
+    else if (action.type === "send_reply" || action.type === "add_note") {
       addMessage(
         ctx,
         ticket.id,
-        {
-          kind: action.type === "send_reply" ? "reply" : "note",
-          body_html: action.value,
-          body_html_sanitized: true,
-          author: { type: "system" },
-        },
+        person
+          ? { kind: action.type === "send_reply" ? "reply" : "note", body_html: person.messageBody(action.value) }
+          : {
+              kind: action.type === "send_reply" ? "reply" : "note",
+              body_html: action.value,
+              body_html_sanitized: true,
+              author: { type: "system" },
+            },
         deps,
       );
       notes.push({ type: action.type, result: "applied" });

@@ -17,6 +17,8 @@ export type Facts = {
   fromEmail(): string;
   /** The ticket's label names, lower-cased. */
   tagNames(): string[];
+  /** The ticket's label ids. */
+  tagIds(): string[];
 };
 
 export const isAiCondition = (c: AutomationCondition): boolean => c.field === "sentiment" || c.field === "ai_decide";
@@ -55,6 +57,9 @@ export function conditionHolds(db: Queryable, ctx: RequestContext, c: Automation
     case "severity":
       return equality(t.severity ?? "none", c.op, value);
     case "tag": {
+      // A label kept by id is matched by id: a later label of the old name is another label.
+      if (c.tag_id && c.op === "equals") return facts.tagIds().includes(c.tag_id);
+      if (c.tag_id && c.op === "not_equals") return !facts.tagIds().includes(c.tag_id);
       const names = facts.tagNames();
       const needle = value.toLocaleLowerCase("en-US");
       if (c.op === "equals") return names.includes(needle);

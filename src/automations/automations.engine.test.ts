@@ -16,7 +16,7 @@ type Ticket = {
   spam: boolean;
   team_id: string | null;
   assignee: { id: string } | null;
-  tags: Array<{ name: string }>;
+  tags: Array<{ id: string; name: string }>;
   fields: Record<string, unknown>;
   contact: { id: string } | null;
 };
@@ -437,5 +437,80 @@ describe("run records", () => {
     await run(RUN_RETENTION_DAYS + 1);
     expect((await runsOf(owner, rule.id)).length).toBe(0);
     expect((await desk.api("GET", `/v1/automations/${rule.id}`, { headers: owner.headers })).body.run_count).toBe(1);
+  });
+});
+
+describe("rules follow their labels", () => {
+  const labelNamed = async (owner: Member, name: string) =>
+    (
+      (await desk.api("GET", "/v1/tags", { headers: owner.headers })).body.data as Array<{ id: string; name: string }>
+    ).filter((t) => t.name === name);
+
+  test("after a rename and a merge, a rule still matches and acts on the right label", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const tag = async (name: string) =>
+      (await desk.api("POST", "/v1/tags", { headers: owner.headers, body: { name } })).body as { id: string };
+    const vip = await tag("VIP");
+    const flag = await tag("Flag");
+    const legacy = await tag("legacy");
+    const gold = await tag("Gold");
+    // The builder's default operator for a label is "contains", with the label picked from the list.
+    const flagging = await automation(owner, {
+      conditions: [{ field: "tag", op: "contains", value: "VIP" }],
+      actions: [{ type: "add_tag", value: "Flag" }],
+    });
+    const raising = await automation(owner, {
+      conditions: [{ field: "tag", op: "equals", value: "legacy" }],
+      actions: [{ type: "set_priority", value: "high" }],
+    });
+    const rename = (id: string, name: string) =>
+      desk.api("PATCH", `/v1/tags/${id}`, { headers: owner.headers, body: { name } });
+    expect((await rename(vip.id, "Very important")).status).toBe(200);
+    expect((await rename(flag.id, "Flagged")).status).toBe(200);
+    const merged = await desk.api("POST", `/v1/tags/${legacy.id}/merge`, {
+      headers: owner.headers,
+      body: { into: gold.id },
+    });
+    expect(merged.status).toBe(200);
+
+    const important = await created(owner, { tags: ["Very important"] });
+    expect(tagNames(important)).toEqual(["Flagged", "Very important"]);
+    expect(important.tags.find((t) => t.name === "Flagged")).toMatchObject({ id: flag.id });
+    expect(await labelNamed(owner, "Flag")).toEqual([]);
+    const golden = await created(owner, { tags: ["Gold"] });
+    expect(golden.priority).toBe("high");
+    // A new label of the old name is another label: the rule kept the merged one.
+    await tag("legacy");
+    expect((await created(owner, { tags: ["legacy"] })).priority).not.toBe("high");
+
+    // The rules show the labels' names now; ids stay inside.
+    const shown = (await desk.api("GET", `/v1/automations/${flagging.id}`, { headers: owner.headers })).body;
+    expect(shown.conditions).toEqual([{ field: "tag", op: "contains", value: "Very important" }]);
+    expect(shown.actions).toEqual([{ type: "add_tag", value: "Flagged" }]);
+    expect(
+      (await desk.api("GET", `/v1/automations/${raising.id}`, { headers: owner.headers })).body.conditions,
+    ).toEqual([{ field: "tag", op: "equals", value: "Gold" }]);
+  });
+
+  test("a rule stored with names only is resolved by name and gains the label's id on the next rename", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const vip = (await desk.api("POST", "/v1/tags", { headers: owner.headers, body: { name: "VIP" } })).body;
+    const rule = await automation(owner, {
+      conditions: [{ field: "tag", op: "equals", value: "VIP" }],
+      actions: [{ type: "set_priority", value: "urgent" }],
+    });
+    desk.deps.db.$client.run("UPDATE automations SET conditions = ? WHERE id = ?", [
+      JSON.stringify([{ field: "tag", op: "equals", value: "vip" }]),
+      rule.id,
+    ]);
+    expect((await created(owner, { tags: ["VIP"] })).priority).toBe("urgent");
+    await desk.api("PATCH", `/v1/tags/${vip.id}`, { headers: owner.headers, body: { name: "Key account" } });
+    const stored = desk.deps.db.$client
+      .query<{ conditions: string }, [string]>("SELECT conditions FROM automations WHERE id = ?")
+      .get(rule.id)!;
+    expect(JSON.parse(stored.conditions)).toEqual([
+      { field: "tag", op: "equals", value: "Key account", tag_id: vip.id },
+    ]);
+    expect((await created(owner, { tags: ["Key account"] })).priority).toBe("urgent");
   });
 });

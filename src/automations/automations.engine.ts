@@ -40,15 +40,21 @@ const MESSAGE_BOOKKEEPING = new Set([
   "sla",
 ]);
 
-type Loaded = { id: string; name: string; conditions: AutomationCondition[]; actions: AutomationAction[] };
-type RawLoaded = { id: string; name: string; conditions: string; actions: string };
+type Loaded = {
+  id: string;
+  name: string;
+  conditions: AutomationCondition[];
+  actions: AutomationAction[];
+  allowCustomerReplyOnAiDecision: boolean;
+};
+type RawLoaded = { id: string; name: string; conditions: string; actions: string; allow_ai_reply: number };
 
 const statements = preparedFor((sqlite) => ({
   enabled: sqlite.query<RawLoaded, [string, string]>(
-    "SELECT id, name, conditions, actions FROM automations WHERE workspace_id = +? AND trigger = +? AND enabled = 1 ORDER BY position, created_at, id",
+    "SELECT id, name, conditions, actions, allow_customer_reply_on_ai_decision AS allow_ai_reply FROM automations WHERE workspace_id = +? AND trigger = +? AND enabled = 1 ORDER BY position, created_at, id",
   ),
   one: sqlite.query<RawLoaded & { trigger: string; enabled: number }, [string, string]>(
-    "SELECT id, name, conditions, actions, trigger, enabled FROM automations WHERE workspace_id = +? AND id = +?",
+    "SELECT id, name, conditions, actions, allow_customer_reply_on_ai_decision AS allow_ai_reply, trigger, enabled FROM automations WHERE workspace_id = +? AND id = +?",
   ),
   ran: sqlite.query<{ id: string }, [string, string]>(
     "SELECT id FROM automation_runs WHERE automation_id = +? AND event_id = +?",
@@ -66,6 +72,7 @@ const loadedOf = (raw: RawLoaded): Loaded => ({
   name: raw.name,
   conditions: JSON.parse(raw.conditions) as AutomationCondition[],
   actions: JSON.parse(raw.actions) as AutomationAction[],
+  allowCustomerReplyOnAiDecision: raw.allow_ai_reply === 1,
 });
 
 /** What one stored event means for automations: its trigger, ticket and the message it is about. */
@@ -141,6 +148,7 @@ function factsOf(db: Queryable, row: TicketRow, message: Triggered["message"]): 
   const contactEmail = once(() =>
     row.contactId ? (contactRefsOf(db, [row.contactId]).get(row.contactId)?.email ?? "") : "",
   );
+  const ticketLabels = once(() => labelsOf(db, "tickets", [row.id]).get(row.id) ?? []);
   return {
     ticket: row,
     body: () => (message ? message.body_text : (first()?.bodyText ?? "")),
@@ -149,9 +157,8 @@ function factsOf(db: Queryable, row: TicketRow, message: Triggered["message"]): 
       const sender = message ? message.from_email : (first()?.fromEmail ?? "");
       return source?.direction === "inbound" && sender ? sender : contactEmail();
     },
-    tagNames: once(() =>
-      (labelsOf(db, "tickets", [row.id]).get(row.id) ?? []).map((tag) => tag.name.toLocaleLowerCase("en-US")),
-    ),
+    tagNames: once(() => ticketLabels().map((tag) => tag.name.toLocaleLowerCase("en-US"))),
+    tagIds: once(() => ticketLabels().map((tag) => tag.id)),
   };
 }
 

@@ -1,8 +1,8 @@
 import type { RequestContext } from "../auth/context";
 import { checkFieldValue, fieldDefinitions } from "../custom-fields/custom-fields.public";
 import type { Queryable } from "../db/database";
-import { labelNameProblem, normalizeLabelName } from "../labels/labels.public";
-import { DeskError, validationFailed, type FieldError } from "../lib/errors";
+import { labelNamed, labelNameProblem, normalizeLabelName } from "../labels/labels.public";
+import { DeskError, invalidAt, validationFailed, type FieldError } from "../lib/errors";
 import { sanitizeHtmlBody } from "../lib/sanitize";
 import { mailboxById } from "../mailboxes/mailboxes.public";
 import { memberRoleOf } from "../members/members.public";
@@ -48,6 +48,37 @@ export function checkAutomation(
   const actions = input.actions?.map((a, i) => checkAction(db, ctx, a, `body.actions.${i}`, errors));
   if (errors.length) throw validationFailed(errors);
   return { conditions, actions };
+}
+
+/** Why an ai_decide rule may not mail the customer without its flag (the route's description says it too). */
+export const AI_REPLY_CONSENT =
+  "An ai_decide condition is the model's judgement of the customer's own text, which the customer can steer; " +
+  "a send_reply it triggers mails the customer at once. Set allow_customer_reply_on_ai_decision to true to confirm.";
+
+/**
+ * An automation whose ai_decide condition triggers send_reply needs its explicit per-rule flag: checked
+ * at save on the automation as it will be stored (a PATCH of one part is judged with the others).
+ */
+export function checkAiReplyConsent(rule: {
+  conditions: AutomationCondition[];
+  actions: AutomationAction[];
+  allowCustomerReplyOnAiDecision: boolean;
+}): void {
+  if (rule.allowCustomerReplyOnAiDecision || !aiRepliesToCustomer(rule)) return;
+  throw invalidAt("body.allow_customer_reply_on_ai_decision", AI_REPLY_CONSENT);
+}
+
+export const aiRepliesToCustomer = (rule: { conditions: AutomationCondition[]; actions: AutomationAction[] }) =>
+  rule.conditions.some((c) => c.field === "ai_decide") && rule.actions.some((a) => a.type === "send_reply");
+
+/** Keeps the id of the label a tag condition or action names, when it exists (it may be created at run time). */
+function withLabelId<T extends { value: string | number; tag_id?: string }>(
+  db: Queryable,
+  ctx: RequestContext,
+  item: T,
+): T {
+  const label = labelNamed(db, ctx.workspaceId, String(item.value));
+  return label ? { ...item, tag_id: label.id } : item;
 }
 
 function checkCondition(
@@ -108,8 +139,10 @@ function checkCondition(
     const name = normalizeLabelName(value);
     const problem = labelNameProblem(name);
     if (problem) return fail("value", problem);
-    return { field, op, value: name };
+    return withLabelId(db, ctx, { field, op, value: name });
   }
+  // "contains" compares text, but a value naming a whole label (what the builder's list offers) follows it too.
+  if (field === "tag") return withLabelId(db, ctx, { field, op, value });
   if (field === "sentiment" && value.length > 50) return fail("value", "a sentiment has at most 50 characters");
   return { field, op, value: field === "sentiment" ? value.toLowerCase() : value };
 }
@@ -156,7 +189,7 @@ function checkAction(
     case "remove_tag": {
       const name = normalizeLabelName(value);
       const problem = labelNameProblem(name);
-      return problem ? fail("value", problem) : { type, value: name };
+      return problem ? fail("value", problem) : withLabelId(db, ctx, { type, value: name });
     }
     case "send_reply":
     case "add_note": {

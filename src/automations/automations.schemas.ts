@@ -47,7 +47,11 @@ export const ConditionSchema = z.strictObject({
   /** ai_decide only: the yes/no question put to the decision engine (3 to 300 plain-text characters). */
   question: z.string().max(1000).optional(),
 });
-export type AutomationCondition = z.infer<typeof ConditionSchema>;
+/**
+ * `tag_id` is stored, never on the wire: a `tag` condition naming an existing label keeps its id, so
+ * renames and merges follow the label (the name shown is kept in step by the label cascade).
+ */
+export type AutomationCondition = z.infer<typeof ConditionSchema> & { tag_id?: string };
 
 export const ActionSchema = z.strictObject({
   type: z.enum(ACTION_TYPES),
@@ -56,7 +60,8 @@ export const ActionSchema = z.strictObject({
   /** set_field only: the ticket custom field's key. */
   field: z.string().max(40).optional(),
 });
-export type AutomationAction = { type: ActionType; value: string; field?: string };
+/** `tag_id` (stored only): the label an add_tag/remove_tag action names, as for conditions. */
+export type AutomationAction = { type: ActionType; value: string; field?: string; tag_id?: string };
 
 export const AutomationSchema = z.object({
   id: z.string(),
@@ -65,6 +70,7 @@ export const AutomationSchema = z.object({
   conditions: z.array(ConditionSchema),
   actions: z.array(z.object({ type: z.enum(ACTION_TYPES), value: z.string(), field: z.string().optional() })),
   enabled: z.boolean(),
+  allow_customer_reply_on_ai_decision: z.boolean(),
   position: z.number(),
   run_count: z.number(),
   last_run_at: z.string().nullable(),
@@ -80,6 +86,7 @@ export const CreateAutomationBody = z.strictObject({
   conditions: z.array(ConditionSchema).max(20).default([]),
   actions: z.array(ActionSchema).min(1).max(20),
   enabled: z.boolean().optional(),
+  allow_customer_reply_on_ai_decision: z.boolean().optional(),
   position: Position.optional(),
 });
 export const UpdateAutomationBody = z.strictObject({
@@ -88,6 +95,7 @@ export const UpdateAutomationBody = z.strictObject({
   conditions: z.array(ConditionSchema).max(20).optional(),
   actions: z.array(ActionSchema).min(1).max(20).optional(),
   enabled: z.boolean().optional(),
+  allow_customer_reply_on_ai_decision: z.boolean().optional(),
   position: Position.optional(),
 });
 export type CreateAutomationInput = z.infer<typeof CreateAutomationBody>;

@@ -7,8 +7,9 @@ import { appendEvent } from "../events/append";
 import type { Clock } from "../lib/clock";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { normalizeLabelName } from "../labels/labels.public";
 import { automationCreated, automationDeleted, automationUpdated } from "./automations.events";
-import { checkAutomation } from "./automations.rules";
+import { checkAiReplyConsent, checkAutomation } from "./automations.rules";
 import type { CreateAutomationInput, UpdateAutomationInput } from "./automations.schemas";
 import { automationRuns, automations } from "./automations.table";
 
@@ -19,9 +20,10 @@ export const presentAutomation = (row: AutomationRow) => ({
   id: row.id,
   name: row.name,
   trigger: row.trigger,
-  conditions: row.conditions,
-  actions: row.actions,
+  conditions: row.conditions.map(({ tag_id: _id, ...c }) => c),
+  actions: row.actions.map(({ tag_id: _id, ...a }) => a),
   enabled: row.enabled,
+  allow_customer_reply_on_ai_decision: row.allowCustomerReplyOnAiDecision,
   position: row.position,
   run_count: row.runCount,
   last_run_at: row.lastRunAt,
@@ -80,6 +82,12 @@ const auditData = (row: AutomationRow) => ({ name: row.name, trigger: row.trigge
 export function createAutomation(ctx: RequestContext, input: CreateAutomationInput, deps: Deps): AutomationRow {
   return withTx(deps.db, (tx) => {
     const checked = checkAutomation(tx, ctx, input);
+    const allowCustomerReplyOnAiDecision = input.allow_customer_reply_on_ai_decision ?? false;
+    checkAiReplyConsent({
+      conditions: checked.conditions ?? [],
+      actions: checked.actions ?? [],
+      allowCustomerReplyOnAiDecision,
+    });
     const position =
       input.position ??
       tx
@@ -99,6 +107,7 @@ export function createAutomation(ctx: RequestContext, input: CreateAutomationInp
         conditions: checked.conditions ?? [],
         actions: checked.actions ?? [],
         enabled: input.enabled ?? true,
+        allowCustomerReplyOnAiDecision,
         position,
         runCount: 0,
         lastRunAt: null,
@@ -125,14 +134,22 @@ export function updateAutomation(
   deps: Deps,
 ): AutomationRow {
   return withTx(deps.db, (tx) => {
-    findAutomation(tx, ctx.workspaceId, id);
+    const existing = findAutomation(tx, ctx.workspaceId, id);
     const checked = checkAutomation(tx, ctx, input);
+    checkAiReplyConsent({
+      conditions: checked.conditions ?? existing.conditions,
+      actions: checked.actions ?? existing.actions,
+      allowCustomerReplyOnAiDecision:
+        input.allow_customer_reply_on_ai_decision ?? existing.allowCustomerReplyOnAiDecision,
+    });
     const patch: Partial<AutomationRow> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.trigger !== undefined) patch.trigger = input.trigger;
     if (checked.conditions !== undefined) patch.conditions = checked.conditions;
     if (checked.actions !== undefined) patch.actions = checked.actions;
     if (input.enabled !== undefined) patch.enabled = input.enabled;
+    if (input.allow_customer_reply_on_ai_decision !== undefined)
+      patch.allowCustomerReplyOnAiDecision = input.allow_customer_reply_on_ai_decision;
     if (input.position !== undefined) patch.position = input.position;
     const row = tx
       .update(automations)
@@ -168,10 +185,19 @@ export function deleteAutomation(ctx: RequestContext, id: string, deps: Deps): v
 
 /**
  * Labels rules 1–2: a label renamed (or merged into another) is renamed in every automation naming
- * it, in `tag` conditions compared for equality and in add_tag/remove_tag actions. Each rewritten
- * automation gets its own automation.updated event, in the label change's transaction.
+ * it: `tag` conditions and add_tag/remove_tag actions holding its id (`ids`), and those saved before
+ * ids were kept that name it (compared for equality, or a `contains` whose whole value is its name),
+ * which then gain the id. Each rewritten automation gets its own automation.updated event, in the
+ * label change's transaction.
  */
-export function renameTagInAutomations(tx: Tx, workspaceId: string, fromKey: string, toName: string, now: Date): void {
+export function renameTagInAutomations(
+  tx: Tx,
+  workspaceId: string,
+  fromKey: string,
+  toName: string,
+  now: Date,
+  ids?: { fromId: string; toId: string },
+): void {
   const rows = tx
     .select()
     .from(automations)
@@ -182,20 +208,22 @@ export function renameTagInAutomations(tx: Tx, workspaceId: string, fromKey: str
       ),
     )
     .all();
-  const named = (value: unknown) => typeof value === "string" && value.toLocaleLowerCase("en-US") === fromKey;
+  const named = (value: unknown) =>
+    typeof value === "string" && normalizeLabelName(value).toLocaleLowerCase("en-US") === fromKey;
+  const follows = (item: { value: unknown; tag_id?: string }) =>
+    item.tag_id !== undefined ? item.tag_id === ids?.fromId : named(item.value);
+  let changed = false;
+  const moved = <T extends { value: unknown; tag_id?: string }>(item: T): T => {
+    const next = { ...item, value: toName, ...(ids ? { tag_id: ids.toId } : {}) };
+    if (next.value !== item.value || next.tag_id !== item.tag_id) changed = true;
+    return next;
+  };
   for (const row of rows) {
-    let changed = false;
-    const conditions = row.conditions.map((c) => {
-      if (c.field !== "tag" || (c.op !== "equals" && c.op !== "not_equals") || !named(c.value) || c.value === toName)
-        return c;
-      changed = true;
-      return { ...c, value: toName };
-    });
-    const actions = row.actions.map((a) => {
-      if ((a.type !== "add_tag" && a.type !== "remove_tag") || !named(a.value) || a.value === toName) return a;
-      changed = true;
-      return { ...a, value: toName };
-    });
+    changed = false;
+    const conditions = row.conditions.map((c) => (c.field === "tag" && follows(c) ? moved(c) : c));
+    const actions = row.actions.map((a) =>
+      (a.type === "add_tag" || a.type === "remove_tag") && follows(a) ? moved(a) : a,
+    );
     if (!changed) continue;
     const updated = tx
       .update(automations)

@@ -12,6 +12,8 @@ export const automations = sqliteTable(
     conditions: json<AutomationCondition[]>("conditions").notNull().default([]),
     actions: json<AutomationAction[]>("actions").notNull().default([]),
     enabled: flag("enabled"),
+    /** The admin's explicit consent that an ai_decide condition may trigger send_reply (mail to the customer). */
+    allowCustomerReplyOnAiDecision: flag("allow_customer_reply_on_ai_decision"),
     position: integer("position").notNull().default(0),
     runCount: integer("run_count").notNull().default(0),
     lastRunAt: text("last_run_at"),

@@ -325,9 +325,10 @@ describe("automations CRUD", () => {
       ).status,
     ).toBe(200);
     const after = await desk.api("GET", `/v1/automations/${naming.body.id}`, { headers: owner.headers });
+    // "contains" naming the whole label (what the builder offers) follows it too; the subject is text.
     expect(after.body.conditions).toEqual([
       { field: "tag", op: "equals", value: "Very Important" },
-      { field: "tag", op: "contains", value: "vip" },
+      { field: "tag", op: "contains", value: "Very Important" },
       { field: "subject", op: "equals", value: "vip" },
     ]);
     expect(after.body.actions).toEqual([

@@ -4,6 +4,8 @@
  */
 export {
   answerVisitor,
+  handoffMailDue,
+  HANDOFF_MAIL_EVERY_MS,
   type AnswerOutcome,
   type VisitorAnswer,
   type VisitorArticle,

@@ -3,11 +3,13 @@ import type { Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import {
+  aiQuietOn,
   aiWorkspaceOf,
   chatJson,
   dataBlock,
   microsToUsd,
-  spentSince,
+  monthOf,
+  unattendedSpendSince,
   system,
   toneLine,
   user,
@@ -17,7 +19,7 @@ import { DeskError } from "../lib/errors";
 import { adminIdsOfWorkspace } from "../members/members.public";
 import { notify } from "../notifications/notifications.public";
 import { ticketOfWorkspace } from "../tickets/tickets.public";
-import { widgetCapNotices, widgetHandoffs } from "./widget-answers.table";
+import { widgetCapNotices, widgetHandoffMails, widgetHandoffs } from "./widget-answers.table";
 
 /** A published article the visitor may be answered from (the widget passes the help center's). */
 export type VisitorArticle = { title: string; url: string; text: string };
@@ -41,7 +43,8 @@ export type AnswerOutcome =
   | "cap_reached"
   | "disabled"
   | "provider_error"
-  | "handed_off";
+  | "handed_off"
+  | "over_budget";
 
 export type VisitorAnswer = {
   /** Text to post to the visitor as the AI agent, or null when people answer (off, cap, provider down). */
@@ -58,8 +61,6 @@ export const MIN_CONFIDENCE = 0.6;
 /** Articles (and characters of each) put in front of the model. */
 const MAX_ARTICLES = 6;
 const MAX_ARTICLE_CHARS = 6000;
-/** Spend that counts against `widget_monthly_cap_usd`: the AI agent's own cost keys. */
-const AGENT_FEATURES = ["answer", "answer_email"] as const;
 
 /** A visitor asking for a person, in the languages most help desks meet first. */
 const ASKS_FOR_PERSON =
@@ -90,12 +91,6 @@ type ModelAnswer = {
   sources: number[];
 };
 
-/** `YYYY-MM` and the first instant of the clock's UTC month. */
-function monthOf(now: Date): { month: string; start: string } {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  return { month: start.toISOString().slice(0, 7), start: start.toISOString() };
-}
-
 /**
  * Answers a chat visitor as the AI agent when the workspace turned `widget_answers` on: from the
  * given published articles only (links to the ones used), saying so when they do not hold the
@@ -113,6 +108,8 @@ export async function answerVisitor(deps: Deps, input: VisitorQuestion): Promise
   const ws = aiWorkspaceOf(deps, input.workspaceId);
   if (!ws.features.enabled || !ws.features.widget_answers) return quiet("disabled");
   if (handedOff(deps, input.workspaceId, input.conversationTicketId)) return quiet("handed_off");
+  // The visitor or their address spent their hourly AI allowance: people answer, nobody is paged.
+  if (aiQuietOn(deps.db, input.workspaceId, input.conversationTicketId)) return quiet("over_budget");
   if (capReached(deps, input.workspaceId, ws.capMicros)) return quiet("cap_reached");
 
   if (ASKS_FOR_PERSON.test(input.question)) return handOff(deps, input, "requested", HANDOFF_TEXT, []);
@@ -162,7 +159,45 @@ export async function answerVisitor(deps: Deps, input: VisitorQuestion): Promise
   if (!reply.known || !reply.answer?.trim()) return handOff(deps, input, "not_known", NOT_KNOWN_TEXT, []);
   if (!(reply.confidence >= MIN_CONFIDENCE)) return handOff(deps, input, "low_confidence", NOT_KNOWN_TEXT, []);
   const links = used.length ? `\n\n${used.map((s) => `${s.title}: ${s.url}`).join("\n")}` : "";
-  return { answer: `${reply.answer.trim()}${links}`, handoff: false, sources: used, outcome: "answered" };
+  const text = onlyKnownLinks(reply.answer.trim(), articles, deps.config.baseUrl);
+  return { answer: `${text}${links}`, handoff: false, sources: used, outcome: "answered" };
+}
+
+/** What replaces a link the answer may not carry: the visitor sees that something was left out. */
+export const LINK_REMOVED = "[link removed]";
+const LINK = /\[([^\]\n]{0,200})\]\(([^)\s]{1,2000})\)|\b(?:https?:\/\/|www\.)[^\s<>"'`)\]]+/gi;
+
+/**
+ * The answer's links, kept only when they lead to one of the given published articles or stay on
+ * the help center's own host (the desk's, or the articles'); any other is replaced. The model may
+ * have read a link in the visitor's question (or been told to write one): a chat answer in the
+ * workspace's name must not send visitors to a page nobody in the workspace published.
+ */
+export function onlyKnownLinks(text: string, articles: Array<{ url: string }>, baseUrl: string): string {
+  const hosts = new Set<string>();
+  for (const url of [baseUrl, ...articles.map((a) => a.url)]) {
+    const host = hostOf(url);
+    if (host) hosts.add(host);
+  }
+  const allowed = (url: string) => {
+    const host = hostOf(url.startsWith("www.") ? `https://${url}` : url);
+    return host !== null && hosts.has(host);
+  };
+  return text.replace(LINK, (match, label: string | undefined, target: string | undefined) => {
+    if (target !== undefined) return allowed(target) ? match : `${label ?? ""} ${LINK_REMOVED}`.trim();
+    // A sentence's last full stop or comma is not part of the address.
+    const url = match.replace(/[.,;:!?]+$/, "");
+    return allowed(url) ? match : `${LINK_REMOVED}${match.slice(url.length)}`;
+  });
+}
+
+function hostOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.host.toLowerCase() : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Tells people to take over (`ai_handoff`) and answers the visitor with `text`. */
@@ -194,6 +229,7 @@ function handOff(
           type: "ai_handoff",
           ticket: ticket ? { id: ticket.id, number: ticket.number, subject: ticket.subject } : null,
           data: { reason: outcome, question: input.question.slice(0, 500) },
+          email: handoffMailDue(tx, input.workspaceId, userId, deps.clock.now()),
         },
         deps.clock,
       );
@@ -209,11 +245,14 @@ const handedOff = (deps: Deps, workspaceId: string, ticketId: string): boolean =
     .where(and(eq(widgetHandoffs.workspaceId, workspaceId), eq(widgetHandoffs.ticketId, ticketId)))
     .get() !== undefined;
 
-/** True when this month's AI agent spend reached the cap (0 = no cap); announces it once per month. */
+/**
+ * True when this month's unattended spend (the AI agent's answers, and the system's own triage and
+ * AI conditions: unattendedSpendSince) reached the cap (0 = no cap); announces it once per month.
+ */
 function capReached(deps: Deps, workspaceId: string, capMicros: number): boolean {
   if (capMicros <= 0) return false;
   const { month, start } = monthOf(deps.clock.now());
-  if (spentSince(deps.db, workspaceId, start, [...AGENT_FEATURES]) < capMicros) return false;
+  if (unattendedSpendSince(deps.db, workspaceId, start) < capMicros) return false;
   withTx(deps.db, (tx) => announceCap(tx, deps, workspaceId, month, capMicros));
   return true;
 }
@@ -232,4 +271,27 @@ function announceCap(tx: Tx, deps: Deps, workspaceId: string, month: string, cap
       { workspaceId, userId, type: "ai_cap_reached", ticket: null, data: { cap_usd: microsToUsd(capMicros) } },
       deps.clock,
     );
+}
+
+/** At most one handoff mail per person in this long (README "Chat widget"); later handoffs are notifications only. */
+export const HANDOFF_MAIL_EVERY_MS = 15 * 60 * 1000;
+
+/**
+ * True when `userId` may be mailed about a handoff now, and then counts that mail: anonymous
+ * visitors can ask for a person as often as they like, and each ask must not become a mail to
+ * every owner and admin. The notification itself is always stored and shown.
+ */
+export function handoffMailDue(tx: Tx, workspaceId: string, userId: string, now: Date): boolean {
+  const last = tx
+    .select({ mailedAt: widgetHandoffMails.mailedAt })
+    .from(widgetHandoffMails)
+    .where(and(eq(widgetHandoffMails.workspaceId, workspaceId), eq(widgetHandoffMails.userId, userId)))
+    .get();
+  if (last && Date.parse(last.mailedAt) > now.getTime() - HANDOFF_MAIL_EVERY_MS) return false;
+  const mailedAt = now.toISOString();
+  tx.insert(widgetHandoffMails)
+    .values({ workspaceId, userId, mailedAt })
+    .onConflictDoUpdate({ target: [widgetHandoffMails.workspaceId, widgetHandoffMails.userId], set: { mailedAt } })
+    .run();
+  return true;
 }

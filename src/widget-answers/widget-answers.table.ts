@@ -25,3 +25,14 @@ export const widgetHandoffs = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.ticketId] })],
 );
+
+/** Per person: the last handoff mailed to them (at most one mail per HANDOFF_MAIL_EVERY_MS; the rest stay in the app). */
+export const widgetHandoffMails = sqliteTable(
+  "widget_handoff_mails",
+  {
+    workspaceId: workspaceId(),
+    userId: text("user_id").notNull(),
+    mailedAt: text("mailed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
+);

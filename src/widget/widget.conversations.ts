@@ -8,6 +8,8 @@ import type { Deps } from "../deps";
 import { invalidAt, notFound } from "../lib/errors";
 import { memberIdsOfWorkspace, memberRoleOf } from "../members/members.public";
 import { notify } from "../notifications/notifications.public";
+import { handoffMailDue } from "../widget-answers/widget-answers.public";
+import { quietTicketForAi } from "../ai/ai.public";
 import {
   addMessage,
   chatTicketOfContact,
@@ -18,6 +20,7 @@ import {
   type TicketRow,
 } from "../tickets/tickets.public";
 import { presentConversation, presentWidgetMessage } from "./widget.present";
+import { spendVisitorAi } from "./widget.limits";
 import { widgetUploads } from "./widget.table";
 
 type MessageInput = { body: string; attachment_ids?: string[] };
@@ -106,6 +109,7 @@ export function startConversation(deps: Deps, visitor: VisitorContext, input: Me
     },
     deps,
   );
+  leaveToPeopleWhenSpent(deps, visitor, created.ticket.id);
   const links = attachmentLinks(deps);
   return {
     conversation: presentConversation(created.ticket),
@@ -136,7 +140,19 @@ export function sendMessage(deps: Deps, visitor: VisitorContext, id: string, inp
     },
     deps,
   );
+  leaveToPeopleWhenSpent(deps, visitor, ticket.id);
   return presentWidgetMessage(presentChatMessage(deps.db, row, attachmentLinks(deps)));
+}
+
+/**
+ * Past the visitor's (or their address's) hourly AI allowance the conversation is left to people:
+ * marked in the same turn as the message, so no AI answer, triage or AI condition starts on it.
+ */
+function leaveToPeopleWhenSpent(deps: Deps, visitor: VisitorContext, ticketId: string): void {
+  if (spendVisitorAi(deps, visitor)) return;
+  withTx(deps.db, (tx) =>
+    quietTicketForAi(tx, visitor.workspaceId, ticketId, "visitor_ai_allowance", deps.clock.now()),
+  );
 }
 
 /**
@@ -161,6 +177,7 @@ export function requestHandoff(deps: Deps, visitor: VisitorContext, id: string) 
           type: "ai_handoff",
           ticket: { id: ticket.id, number: ticket.number, subject: ticket.subject },
           data: { contact_id: visitor.contactId, via: "widget" },
+          email: handoffMailDue(tx, visitor.workspaceId, userId, deps.clock.now()),
         },
         deps.clock,
       );

@@ -2,6 +2,7 @@ import type { VisitorContext } from "../auth/context";
 import { deskState } from "../db/desk-state";
 import type { Deps } from "../deps";
 import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import { rateLimited } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 
 /** Budgets per minute: a person chatting never meets them; a script hammering one session or address does. */
@@ -18,7 +19,34 @@ export const WIDGET_LIMITS = {
   sessionsPerAddress: 30,
 } as const;
 
-type Limiters = Record<keyof typeof WIDGET_LIMITS, RateLimiter>;
+/**
+ * Upload volume per hour, in whole megabytes (a started megabyte counts): a visitor sending a few
+ * screenshots never meets it; a script filling the disk through one session or address does.
+ */
+export const WIDGET_UPLOAD_VOLUME = {
+  /** Megabytes per visitor session per hour. */
+  mbPerVisitor: 25,
+  /** Megabytes per client address per hour, across all its sessions. */
+  mbPerAddress: 60,
+} as const;
+const MB = 1024 * 1024;
+
+/**
+ * Visitor messages per hour that may set the AI going (an answer, and on a new chat the auto-triage
+ * and AI conditions): past them the message is stored and people answer, but the conversation is
+ * left to people (quietTicketForAi). A person chatting never meets them; a script does.
+ */
+export const WIDGET_AI_ALLOWANCE = {
+  /** Per visitor session per hour. */
+  aiPerVisitor: 20,
+  /** Per client address per hour, across all its sessions. */
+  aiPerAddress: 60,
+} as const;
+
+type Limiters = Record<
+  keyof typeof WIDGET_LIMITS | keyof typeof WIDGET_UPLOAD_VOLUME | keyof typeof WIDGET_AI_ALLOWANCE,
+  RateLimiter
+>;
 
 const limitersOf = deskState("widget.rate-limits", () => new Map<Deps["clock"], Limiters>());
 
@@ -27,9 +55,16 @@ function limiters(deps: Pick<Deps, "db" | "clock">): Limiters {
   let found = byClock.get(deps.clock);
   if (!found) {
     const now = () => deps.clock.now().getTime();
-    found = Object.fromEntries(
-      Object.entries(WIDGET_LIMITS).map(([name, limit]) => [name, createRateLimiter({ limit, windowMs: 60_000, now })]),
-    ) as Limiters;
+    found = Object.fromEntries([
+      ...Object.entries(WIDGET_LIMITS).map(([name, limit]) => [
+        name,
+        createRateLimiter({ limit, windowMs: 60_000, now }),
+      ]),
+      ...Object.entries({ ...WIDGET_UPLOAD_VOLUME, ...WIDGET_AI_ALLOWANCE }).map(([name, limit]) => [
+        name,
+        createRateLimiter({ limit, windowMs: 3_600_000, now }),
+      ]),
+    ]) as Limiters;
     byClock.set(deps.clock, found);
   }
   return found;
@@ -68,4 +103,40 @@ export function spendSessionBudget(deps: Pick<Deps, "db" | "clock">, request: Re
   const limiter = limiters(deps).sessionsPerAddress;
   enforceRateLimits([[limiter, ip]], requestMeta(request));
   if (ip !== null) limiter.hit(ip);
+}
+
+const volumeChecks = (all: Limiters, visitor: VisitorContext): Array<[RateLimiter, string | null]> => [
+  [all.mbPerVisitor, visitor.visitorSessionId],
+  [all.mbPerAddress, visitor.ip],
+];
+
+/** 429 before the body is read when the visitor or their address already sent their hour's volume. */
+export function checkUploadVolume(deps: Pick<Deps, "db" | "clock">, request: Request, visitor: VisitorContext): void {
+  enforceRateLimits(volumeChecks(limiters(deps), visitor), requestMeta(request));
+}
+
+/**
+ * Spends a read file's megabytes; a file that would take the visitor or their address past the
+ * hour's volume is refused (429 with Retry-After, nothing stored) and spends nothing.
+ */
+export function spendUploadVolume(deps: Pick<Deps, "db" | "clock">, visitor: VisitorContext, bytes: number): void {
+  const units = Math.max(1, Math.ceil(bytes / MB));
+  const checks = volumeChecks(limiters(deps), visitor).filter((c): c is [RateLimiter, string] => c[1] !== null);
+  const short = checks.map(([limiter, key]) => limiter.state(key)).filter((state) => state.remaining < units);
+  if (short.length > 0) throw rateLimited(Math.max(1, ...short.map((state) => state.reset)));
+  for (const [limiter, key] of checks) for (let i = 0; i < units; i++) limiter.hit(key);
+}
+
+/** True (and counted) while the visitor and their address have AI allowance left this hour. */
+export function spendVisitorAi(deps: Pick<Deps, "db" | "clock">, visitor: VisitorContext): boolean {
+  const all = limiters(deps);
+  const checks = (
+    [
+      [all.aiPerVisitor, visitor.visitorSessionId],
+      [all.aiPerAddress, visitor.ip],
+    ] as Array<[RateLimiter, string | null]>
+  ).filter((c): c is [RateLimiter, string] => c[1] !== null);
+  if (checks.some(([limiter, key]) => limiter.retryAfter(key) > 0)) return false;
+  for (const [limiter, key] of checks) limiter.hit(key);
+  return true;
 }

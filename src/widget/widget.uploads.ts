@@ -1,9 +1,18 @@
 import { systemContext, type VisitorContext } from "../auth/context";
-import { attachmentLinks, presentAttachment, storeAttachmentAsync } from "../attachments/attachments.public";
+import {
+  attachmentLinks,
+  discardAttachments,
+  presentAttachment,
+  storeAttachmentAsync,
+} from "../attachments/attachments.public";
+import { inArray, lt } from "drizzle-orm";
+import { z } from "zod";
+import { defineJob, type JobContext } from "../jobs/define";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { readUploadedFile } from "../http/multipart";
 import { DeskError, invalidAt } from "../lib/errors";
+import { checkUploadVolume, spendUploadVolume } from "./widget.limits";
 import { widgetUploads } from "./widget.table";
 
 /** A visitor's file: at most 10 MB (agents may send 25). */
@@ -57,7 +66,9 @@ function sniff(head: Uint8Array): string | null {
  * remembered as this visitor's, so only they can attach it.
  */
 export async function uploadVisitorFile(deps: Deps, visitor: VisitorContext, request: Request) {
+  checkUploadVolume(deps, request, visitor);
   const file = await readUpload(request);
+  spendUploadVolume(deps, visitor, file.size);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniff(bytes.subarray(0, 4096));
   if (!type) throw unsupported("Send a picture (PNG, JPEG, GIF, WebP), a PDF or a plain text file.");
@@ -79,3 +90,38 @@ export async function uploadVisitorFile(deps: Deps, visitor: VisitorContext, req
   );
   return presentAttachment(row, attachmentLinks(deps));
 }
+
+/** Visitor uploads no message took within this long are removed (README "Chat widget"). */
+export const WIDGET_UPLOAD_TTL_MS = 60 * 60 * 1000;
+const SWEEP_BATCH = 500;
+
+/**
+ * Removes visitors' uploads that no message took within WIDGET_UPLOAD_TTL_MS (rows and files; the
+ * attachments' own day-long sweep is too slow for anonymous senders), a bounded batch per run; a
+ * file that was attached stays, only its widget record goes. Answers how many records went.
+ */
+export function sweepVisitorUploads(deps: Deps): number {
+  const cutoff = new Date(deps.clock.now().getTime() - WIDGET_UPLOAD_TTL_MS).toISOString();
+  const ids = deps.db
+    .select({ id: widgetUploads.attachmentId })
+    .from(widgetUploads)
+    .where(lt(widgetUploads.createdAt, cutoff))
+    .limit(SWEEP_BATCH)
+    .all()
+    .map((r) => r.id);
+  if (ids.length === 0) return 0;
+  discardAttachments(deps, ids);
+  withTx(deps.db, (tx) => tx.delete(widgetUploads).where(inArray(widgetUploads.attachmentId, ids)).run());
+  return ids.length;
+}
+
+export const sweepVisitorUploadsJob = defineJob({
+  name: "widget.sweep_uploads",
+  schema: z.object({}),
+  schedule: "*/10 * * * *",
+  concurrency: 1,
+  handler(_payload, { deps }: JobContext<Deps>) {
+    // Bounded batches until done: a flood's leftovers go in one run, never in an unbounded statement.
+    for (let i = 0; i < 20 && sweepVisitorUploads(deps) === SWEEP_BATCH; i++);
+  },
+});

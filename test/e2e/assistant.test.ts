@@ -28,6 +28,8 @@ let page: Page;
 const owner = { name: "Ada Assistant", email: "ada@assistant.test", password: "correct horse battery", token: "" };
 let headers: Record<string, string> = {};
 let ticketId = "";
+let ownerId = "";
+let teamId = "";
 
 /** The scripted model: propose the change the person asked for, then say it is done. */
 const HOSTILE =
@@ -38,6 +40,21 @@ function answer(request: ChatRequest) {
   if (last?.role === "user" && last.content?.includes("format")) return { text: HOSTILE };
   if (last?.role === "tool")
     return { text: last.content?.includes("approved") ? "Done: **#1** is urgent now." : "OK." };
+  if (last?.content?.includes("Billing"))
+    return {
+      tool: {
+        name: "update_ticket",
+        arguments: { ticket: ticketId, changes: { assignee_id: ownerId, team_id: teamId } },
+      },
+    };
+  if (last?.content?.includes("stranger"))
+    return {
+      tool: { name: "update_ticket", arguments: { ticket: ticketId, changes: { assignee_id: crypto.randomUUID() } } },
+    };
+  if (last?.content?.includes("refund"))
+    return {
+      tool: { name: "bulk_update_tickets", arguments: { filter: { q: "refund" }, changes: { status: "solved" } } },
+    };
   return { tools: [{ name: "update_ticket", arguments: { ticket: ticketId, changes: { priority: "urgent" } } }] };
 }
 
@@ -50,6 +67,8 @@ describe.skipIf(!ready.ok)("assistant (Chromium against dist/desk and a fake pro
     browser = await launchChromium();
     const registered = await ownerWithWorkspace(desk.url, owner, "Assist Co");
     headers = registered.headers;
+    ownerId = registered.userId;
+    teamId = (await call<{ id: string }>(desk.url, "POST", "/v1/teams", headers, { name: "Billing" })).body.id;
     await call(desk.url, "PATCH", "/v1/ai/settings", headers, { assistant: true });
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     page = await context.newPage();
@@ -110,6 +129,42 @@ describe.skipIf(!ready.ok)("assistant (Chromium against dist/desk and a fake pro
       expect(await panel.locator('a[href^="javascript"]').count()).toBe(0);
       await shown(panel.getByText("<img src=x", { exact: false }));
       expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    },
+    STEP,
+  );
+  test(
+    "the approval card names people and teams, counts a bulk change's tickets, and explains a change it cannot offer",
+    async () => {
+      await page.goto(`${desk.url}/inbox/all`);
+      const panel = page.getByRole("complementary", { name: "Assistant" });
+      if (!(await panel.isVisible())) await page.getByRole("button", { name: "Assistant", exact: true }).click();
+      await panel.getByRole("button", { name: "New" }).click();
+      await panel.getByLabel("Message the assistant").fill("Assign it to me in Billing");
+      await page.keyboard.press("Enter");
+      const card = panel.getByRole("region", { name: "Approval" });
+      await shown(card.getByRole("cell", { name: "Assignee" }));
+      await shown(card.getByRole("cell", { name: owner.name }));
+      await shown(card.getByRole("cell", { name: "Billing", exact: true }));
+      await shown(card.getByRole("cell", { name: "Nobody" }));
+      expect(await card.textContent()).not.toContain(ownerId);
+      expect(await card.textContent()).not.toContain("assignee_id");
+      await card.getByRole("button", { name: "Deny" }).click();
+
+      for (const subject of ["refund for order 1", "refund for order 2", "refund for order 3"])
+        await call(desk.url, "POST", "/v1/tickets", headers, { subject, body_html: "<p>refund</p>" });
+      await panel.getByRole("button", { name: "New" }).click();
+      await panel.getByLabel("Message the assistant").fill("Solve the refund tickets");
+      await page.keyboard.press("Enter");
+      await shown(card.getByText("Applies to 3 tickets"));
+      await shown(card.getByRole("list", { name: "Tickets" }).getByRole("link", { name: /refund for order 2/ }));
+      await shown(card.getByRole("cell", { name: "Solved" }));
+      await card.getByRole("button", { name: "Deny" }).click();
+
+      await panel.getByRole("button", { name: "New" }).click();
+      await panel.getByLabel("Message the assistant").fill("Assign it to the stranger");
+      await page.keyboard.press("Enter");
+      await shown(panel.getByRole("list", { name: "Steps" }).getByText("cannot be made", { exact: false }));
+      expect(await panel.getByRole("region", { name: "Approval" }).count()).toBe(0);
     },
     STEP,
   );

@@ -161,4 +161,36 @@ describe.skipIf(!ready.ok)("automation builder (Chromium against dist/desk)", ()
     },
     STEP,
   );
+  test(
+    "a rule replying to the customer on an AI decision shows the risk and needs the admin's confirmation",
+    async () => {
+      await page.goto(`${desk.url}/settings/automations`);
+      await page.getByRole("button", { name: "New automation" }).click();
+      const form = page.getByRole("form", { name: "New automation" });
+      await form.getByLabel("Name").fill("Refund replies");
+      await form.getByRole("button", { name: "Add condition" }).click();
+      const condition = form.getByRole("group", { name: "Condition 1" });
+      await condition.getByLabel("Field").selectOption("ai_decide");
+      await condition.getByLabel("Operator").selectOption("gt");
+      await condition.getByLabel("Probability").fill("0.8");
+      await condition.getByRole("textbox", { name: /^Question/ }).fill("Was the refund approved?");
+      const action = form.getByRole("group", { name: "Action 1" });
+      await action.getByLabel("Action").selectOption("send_reply");
+      await action.getByLabel("Message").fill("Your refund has been approved.");
+      const warning = form.getByRole("note");
+      await shown(warning.getByText("replies to the customer on an AI decision"));
+      await form.getByRole("button", { name: "Create automation" }).click();
+      await shown(warning.getByRole("alert"));
+      expect(await warning.getByRole("alert").textContent()).toContain("customer");
+      expect((await automations()).find((a) => a.name === "Refund replies")).toBeUndefined();
+      await warning.getByRole("checkbox", { name: /Reply on an AI decision/ }).check();
+      await form.getByRole("button", { name: "Create automation" }).click();
+      await shown(page.getByRole("cell", { name: "Refund replies", exact: true }));
+      const saved = (await automations()).find((a) => a.name === "Refund replies") as Automation & {
+        allow_customer_reply_on_ai_decision: boolean;
+      };
+      expect(saved.allow_customer_reply_on_ai_decision).toBe(true);
+    },
+    STEP,
+  );
 });

@@ -272,6 +272,29 @@ export async function startFakeAi(): Promise<FakeAi> {
   return fake;
 }
 
+/**
+ * A model that obeys instructions found anywhere in its prompt, as an injected one would: the last
+ * `OBEY JSON: {…}` line in any message is its structured answer, `OBEY SAY: …` its text answer and
+ * `OBEY TOOL name {…}` a tool call. Answers null when the prompt holds no such instruction, so a test
+ * can fall back to its own answer: `fake.answer = (r) => obey(r) ?? { text: "…" }`.
+ */
+export function obey(request: ChatRequest): FakeAnswer | null {
+  const text = request.messages.map((m) => m.content ?? "").join("\n");
+  const json = [...text.matchAll(/^.*OBEY JSON: (\{.*\})\s*$/gm)].at(-1)?.[1];
+  if (json && request.response_format) {
+    try {
+      return { json: JSON.parse(json) };
+    } catch {
+      // Not JSON after all: the model ignores it.
+    }
+  }
+  const tool = [...text.matchAll(/^.*OBEY TOOL ([a-z_]+) (\{.*\})\s*$/gm)].at(-1);
+  if (tool && request.tools?.some((t) => t.function.name === tool[1]))
+    return { tool: { name: tool[1]!, arguments: JSON.parse(tool[2]!) } };
+  const say = [...text.matchAll(/^.*OBEY SAY: (.*)$/gm)].at(-1)?.[1];
+  return say ? { text: say } : null;
+}
+
 /** The DESK_AI_* variables pointing a test desk at a fake provider. */
 export const fakeAiEnv = (fake: FakeAi, extra: Record<string, string> = {}): Record<string, string> => ({
   DESK_AI_BASE_URL: fake.url,

@@ -302,7 +302,14 @@ export function AssistantPanel() {
             <h3>{approval.preview.title}</h3>
             <p>{approval.preview.summary}</p>
             {approval.preview.total !== undefined && (
-              <p className="small">{approval.preview.total} matching ticket(s)</p>
+              <p className="small">
+                <strong>
+                  Applies to {approval.preview.total} ticket{approval.preview.total === 1 ? "" : "s"}
+                </strong>
+                {approval.preview.total > approval.preview.targets.length &&
+                  ` (the first ${approval.preview.targets.length} are listed below)`}
+                . If other tickets match when you approve, nothing is changed.
+              </p>
             )}
             {approval.preview.changes.length > 0 && (
               <table className="approval-changes">
@@ -317,16 +324,16 @@ export function AssistantPanel() {
                 <tbody>
                   {approval.preview.changes.map((c) => (
                     <tr key={`${c.field}:${String(c.from)}:${String(c.to)}`}>
-                      <td>{c.field}</td>
-                      <td>{show(c.from)}</td>
-                      <td>{show(c.to)}</td>
+                      <td>{c.label ?? c.field}</td>
+                      <td>{c.from_text ?? show(c.from)}</td>
+                      <td>{c.to_text ?? show(c.to)}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             )}
             {approval.preview.targets.length > 0 && (
-              <ul className="small approval-targets" aria-label="Targets">
+              <ul className="small approval-targets" aria-label="Tickets">
                 {approval.preview.targets.map((t) => (
                   <li key={t.id}>{t.number ? <Link to={`/tickets/${t.number}`}>{t.label}</Link> : t.label}</li>
                 ))}

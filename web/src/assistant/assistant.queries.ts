@@ -15,7 +15,8 @@ export type Step = {
 export type Preview = {
   title: string;
   summary: string;
-  changes: Array<{ field: string; from: unknown; to: unknown }>;
+  /** `label`, `from_text` and `to_text` are the change in words (names, not ids) for the card. */
+  changes: Array<{ field: string; from: unknown; to: unknown; label?: string; from_text?: string; to_text?: string }>;
   targets: Ref[];
   external: boolean;
   body?: string;

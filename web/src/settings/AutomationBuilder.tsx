@@ -29,6 +29,7 @@ export type Draft = {
   conditions: DraftCondition[];
   actions: DraftAction[];
   enabled: boolean;
+  allowAiReply: boolean;
 };
 
 export const emptyDraft = (): Draft => ({
@@ -37,6 +38,7 @@ export const emptyDraft = (): Draft => ({
   conditions: [],
   actions: [{ type: "add_tag", value: "" }],
   enabled: true,
+  allowAiReply: false,
 });
 
 export const draftOf = (a: Automation): Draft => ({
@@ -46,6 +48,7 @@ export const draftOf = (a: Automation): Draft => ({
   conditions: a.conditions.map((c) => ({ ...c, value: String(c.value) })),
   actions: a.actions.map((x) => ({ ...x })),
   enabled: a.enabled,
+  allowAiReply: a.allow_customer_reply_on_ai_decision,
 });
 
 const NO_VALUE_OPS = ["set", "not_set"];
@@ -391,6 +394,7 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
       name: state.name,
       trigger: state.trigger,
       enabled: state.enabled,
+      allow_customer_reply_on_ai_decision: state.allowAiReply,
       conditions: state.conditions.map((c) => ({
         field: c.field,
         op: c.op,
@@ -415,6 +419,9 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
       return { ...s, [key]: list };
     });
   const error = mutation.error;
+  // The AI's yes/no reads the customer's own words: mailing them on it takes the admin's explicit consent.
+  const aiReplies =
+    state.conditions.some((c) => c.field === "ai_decide") && state.actions.some((a) => a.type === "send_reply");
   return (
     <form
       className="stack card automation-builder"
@@ -490,6 +497,25 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
           Add action
         </button>
       </div>
+      {(aiReplies || state.allowAiReply) && (
+        <div className="notice-warn" role="note">
+          <p>
+            <strong>This rule replies to the customer on an AI decision.</strong> The AI judges the customer's own
+            message, and a customer can word it to get the answer they want (for example “your refund has been
+            approved”). The reply is sent at once, with nobody checking it.
+          </p>
+          <Field label="Reply on an AI decision" name="allow_customer_reply_on_ai_decision" error={error}>
+            <span className="check">
+              <input
+                type="checkbox"
+                checked={state.allowAiReply}
+                onChange={(e) => setState({ ...state, allowAiReply: e.target.checked })}
+              />{" "}
+              I understand: send this reply when the AI decides so
+            </span>
+          </Field>
+        </div>
+      )}
       <label className="check">
         <input
           type="checkbox"
@@ -503,6 +529,7 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
         fields={[
           "name",
           "trigger",
+          "allow_customer_reply_on_ai_decision",
           ...state.conditions.flatMap((_, i) =>
             ["field", "op", "value", "question"].map((m) => `conditions.${i}.${m}`),
           ),
