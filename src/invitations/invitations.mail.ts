@@ -7,6 +7,9 @@ import { sendSystemMail } from "../mail/mail.system";
 import { userRef } from "../users/users.public";
 import { invitations } from "./invitations.table";
 
+/** The link's end as people read it: the recipient's zone is unknown, so UTC, said so. */
+const LINK_EXPIRY = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+
 /** The accept link carries the token, so the payload holds it sealed (DESK_SECRET), never in clear. */
 export const InvitationMailPayload = z.object({ invitation_id: z.string(), sealed_url: z.string() });
 
@@ -33,13 +36,13 @@ export const invitationMailJob = defineJob({
       return;
     const url = deps.secrets.open(payload.sealed_url);
     const inviter = userRef(deps.db, invitation.invitedBy);
-    const role = invitation.role === "admin" ? "an admin" : `a ${invitation.role}`;
+    const role = `${/^[aeiou]/.test(invitation.role) ? "an" : "a"} ${invitation.role}`;
     const lines = [
       `${inviter ? inviter.name : "Someone"} invited you to join ${workspaceName} on Desk as ${role}.`,
       "",
       `Accept the invitation: ${url}`,
       "",
-      `The link works until ${invitation.expiresAt}. If you did not expect it, ignore this email.`,
+      `The link works until ${LINK_EXPIRY.format(new Date(invitation.expiresAt))} (UTC). If you did not expect it, ignore this email.`,
     ];
     const path = await sendSystemMail(deps.config, deps.clock.now(), {
       to: invitation.email,

@@ -17,6 +17,8 @@ import {
   acceptInvitationAsNewUser,
   acceptInvitationAsUser,
   createInvitation,
+  invitationLink,
+  invitationMailVia,
   listInvitations,
   lookupInvitation,
   presentInvitationRow,
@@ -37,7 +39,7 @@ export function invitationsRoutes(deps: Deps) {
       ({ ctx, body, set }) => {
         const { row, url } = createInvitation(ctx, body, deps);
         set.status = 201;
-        return { ...presentInvitationRow(deps.db, row), url };
+        return { ...presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
       },
       {
         access: { role: "admin", scopes: ["settings:read", "settings:write"] },
@@ -47,6 +49,42 @@ export function invitationsRoutes(deps: Deps) {
           summary: "Invite someone by email; `url` is the accept link (also mailed), valid 7 days",
           description:
             "The link grants its role, so the caller must hold that role's reach: people invite up to their own role; an API key invites a viewer only with tickets:read, contacts:read, settings:read and realtime, an agent only with tickets:write and contacts:write as well, and never an admin (403).",
+        },
+      },
+    )
+    .post(
+      "/:id/resend",
+      ({ ctx, params }) => {
+        const { row, url } = invitationLink(ctx, params.id, { mail: true }, deps);
+        return { ...presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
+      },
+      {
+        access: { role: "admin", scopes: ["settings:read", "settings:write"] },
+        params: IdParams,
+        response: { 200: CreatedInvitationSchema },
+        detail: {
+          summary: "Mail a pending invitation's link again, valid 7 more days from now",
+          description:
+            "The same link as before (an invitation made before links were kept gets a new one, and its old link stops working). " +
+            "`mail_via: outbox` means this server has no relay (DESK_SMTP_URL): the mail is only written to its outbox folder, so share `url` yourself. " +
+            "The same reach as to create it: 403 for a role the caller may not grant; 404 for an accepted, revoked, expired or another workspace's invitation.",
+        },
+      },
+    )
+    .post(
+      "/:id/link",
+      ({ ctx, params }) => {
+        const { row, url } = invitationLink(ctx, params.id, { mail: false }, deps);
+        return { ...presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
+      },
+      {
+        access: { role: "admin", scopes: ["settings:read", "settings:write"] },
+        params: IdParams,
+        response: { 200: CreatedInvitationSchema },
+        detail: {
+          summary: "A pending invitation's accept link, to copy and share (nothing is mailed, the expiry stays)",
+          description:
+            "The link grants its role, so this needs the same reach as creating the invitation (403 otherwise); 404 for an accepted, revoked, expired or another workspace's invitation.",
         },
       },
     )
@@ -66,7 +104,12 @@ export function invitationsRoutes(deps: Deps) {
     .get("/lookup", ({ query }) => lookupInvitation(query.token, deps), {
       query: LookupQuery,
       response: { 200: LookupSchema },
-      detail: { summary: "Public: what an invitation link offers; 404 when expired, revoked or used", security: [] },
+      detail: {
+        summary: "Public: what an invitation link offers; 404 when expired, revoked or used",
+        description:
+          "409 `invitation_inviter_lacks_role` when the person who sent it can no longer grant its role (demoted since, or gone from the workspace).",
+        security: [],
+      },
     })
     .post(
       "/accept",
@@ -112,7 +155,8 @@ export function invitationsRoutes(deps: Deps) {
           },
           description:
             "Signed in (bearer access token, no DESK-Workspace needed): joins that account and answers `{ workspace, member }`. " +
-            "Not signed in: creates the account from `name` and `password` (email from the invitation) and answers 201 with a session, as login does.",
+            "Not signed in: creates the account from `name` and `password` (email from the invitation) and answers 201 with a session, as login does. " +
+            "An invitation grants its role on behalf of its sender: when that person can no longer grant it (demoted below it since, or gone from the workspace), it is refused with 409 `invitation_inviter_lacks_role`, never downgraded; an admin sends a new one.",
         },
       },
     );

@@ -12,7 +12,14 @@ export const InvitationSchema = z.object({
   invited_by: UserRef.nullable(),
 });
 
-export const CreatedInvitationSchema = InvitationSchema.extend({ url: z.string() });
+export const CreatedInvitationSchema = InvitationSchema.extend({
+  url: z.string(),
+  mail_via: z
+    .enum(["relay", "outbox"])
+    .describe(
+      "where this server sends the invitation mail: `relay` (DESK_SMTP_URL) or `outbox` (only written to <data dir>/outbox: nobody receives it, so share the link)",
+    ),
+});
 export const InvitationPage = pageOfSchema(InvitationSchema);
 export const InvitationListQuery = PageQuery.strict();
 

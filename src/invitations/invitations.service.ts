@@ -12,7 +12,7 @@ import type { Clock } from "../lib/clock";
 import { sha256Hex, type SecretBox } from "../lib/crypto";
 import type { Logger } from "../lib/logger";
 import { newId, randomToken } from "../lib/ids";
-import { addWorkspaceMember, isMemberEmail } from "../members/members.public";
+import { addWorkspaceMember, isMemberEmail, memberRoleOf } from "../members/members.public";
 import type { MemberJson } from "../members/members.public";
 import { userRef } from "../users/users.public";
 import { workspaceRefOf } from "../workspaces/workspaces.public";
@@ -42,6 +42,7 @@ export const presentInvitationRow = (db: Queryable, row: InvitationRow) =>
 export function createInvitation(ctx: RequestContext, input: { email: string; role: InvitedRole }, deps: Deps) {
   if (!mayGrantRole(ctx, input.role)) throw forbidden(grantDeniedDetail(ctx, input.role));
   const token = `inv_${randomToken(32)}`;
+  const sealedUrl = deps.secrets.seal(inviteUrl(deps.config, token));
   const now = deps.clock.now();
   const row = withTx(deps.db, (tx) => {
     if (!workspaceRefOf(tx, ctx.workspaceId)) throw notFound("Workspace");
@@ -65,6 +66,7 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
         email: input.email,
         role: input.role,
         tokenHash: sha256Hex(token),
+        linkSealed: sealedUrl,
         invitedBy: actorUserId(ctx),
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
         createdAt: now.toISOString(),
@@ -77,13 +79,52 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
       entityId: row.id,
       data: { email: row.email, role: row.role },
     });
-    enqueue(tx, invitationMailJob, {
-      invitation_id: row.id,
-      sealed_url: deps.secrets.seal(inviteUrl(deps.config, token)),
-    });
+    enqueue(tx, invitationMailJob, { invitation_id: row.id, sealed_url: sealedUrl });
     return row;
   });
   return { row, url: inviteUrl(deps.config, token) };
+}
+
+/** Where this server's invitation mail goes: a relay delivers it; the outbox folder reaches nobody. */
+export const invitationMailVia = (config: Config): "relay" | "outbox" => (config.smtpRelayUrl ? "relay" : "outbox");
+
+/**
+ * A pending invitation's accept link again, for an admin to copy (`mail: false`) or to mail again
+ * with seven more days (`mail: true`). The link grants its role, so the caller needs the same reach
+ * as to create it. An invitation from before links were kept gets a new link (the old one stops working).
+ */
+export function invitationLink(ctx: RequestContext, id: string, input: { mail: boolean }, deps: Deps) {
+  const now = deps.clock.now();
+  return withTx(deps.db, (tx) => {
+    const found = tx
+      .select()
+      .from(invitations)
+      .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now.toISOString())))
+      .get();
+    if (!found) throw notFound("Invitation");
+    if (!mayGrantRole(ctx, found.role)) throw forbidden(grantDeniedDetail(ctx, found.role));
+    let sealedUrl = found.linkSealed;
+    const changes: Partial<InvitationRow> = {};
+    if (!sealedUrl) {
+      const token = `inv_${randomToken(32)}`;
+      sealedUrl = deps.secrets.seal(inviteUrl(deps.config, token));
+      Object.assign(changes, { tokenHash: sha256Hex(token), linkSealed: sealedUrl });
+    }
+    if (input.mail) changes.expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
+    const row = Object.keys(changes).length
+      ? tx.update(invitations).set(changes).where(eq(invitations.id, found.id)).returning().get()!
+      : found;
+    if (input.mail) {
+      recordAudit(tx, ctx, {
+        action: "invitation.resent",
+        entityType: "invitation",
+        entityId: row.id,
+        data: { email: row.email, role: row.role },
+      });
+      enqueue(tx, invitationMailJob, { invitation_id: row.id, sealed_url: sealedUrl });
+    }
+    return { row, url: deps.secrets.open(sealedUrl) };
+  });
 }
 
 /** Pending invitations (not accepted, revoked or expired), newest first. */
@@ -146,10 +187,35 @@ function pendingByToken(tx: Queryable, token: string, now: string) {
   return { invitation, workspace: { id: ref.id, name: ref.name, slug: ref.slug } };
 }
 
+/**
+ * An invitation grants its role on behalf of whoever sent it, so that person must still be able to
+ * grant it when it is used: an inviter since demoted below the role, or gone from the workspace
+ * (or an invitation with no inviter on record), grants nothing. Refused rather than downgraded, so
+ * nobody joins with a role other than the one the link promised.
+ */
+function assertInviterStillGrants(tx: Queryable, invitation: InvitationRow): void {
+  const inviterRole = invitation.invitedBy ? memberRoleOf(tx, invitation.workspaceId, invitation.invitedBy) : null;
+  const inviter: RequestContext | null = inviterRole && {
+    workspaceId: invitation.workspaceId,
+    actor: { type: "user", userId: invitation.invitedBy ?? "", sessionId: null },
+    role: inviterRole,
+    scopes: null,
+    visibleTeams: [],
+    requestId: "invitation",
+    ip: null,
+  };
+  if (!inviter || !mayGrantRole(inviter, invitation.role))
+    throw conflict(
+      `This invitation can no longer be used: the person who sent it can no longer grant the ${invitation.role} role. Ask an admin of the workspace for a new invitation.`,
+      "invitation_inviter_lacks_role",
+    );
+}
+
 /** Public: what an invitation link offers; 404 when expired, revoked, used or unknown. */
 export function lookupInvitation(token: string, deps: Pick<Deps, "db" | "clock">) {
   const found = pendingByToken(deps.db, token, deps.clock.now().toISOString());
   if (!found) throw notFound("Invitation");
+  assertInviterStillGrants(deps.db, found.invitation);
   return {
     workspace: { id: found.workspace.id, name: found.workspace.name },
     email: found.invitation.email,
@@ -175,6 +241,7 @@ export function acceptInvitationFor(
   const found = pendingByToken(tx, token, now);
   if (!found) throw notFound("Invitation");
   const { invitation, workspace } = found;
+  assertInviterStillGrants(tx, invitation);
   tx.update(invitations).set({ acceptedAt: now, acceptedBy: userId }).where(eq(invitations.id, invitation.id)).run();
   const ctx: RequestContext = {
     workspaceId: workspace.id,
@@ -217,6 +284,7 @@ export function acceptInvitationAsNewUser(
   return withTx(deps.db, (tx) => {
     const found = pendingByToken(tx, token, deps.clock.now().toISOString());
     if (!found) throw notFound("Invitation");
+    assertInviterStillGrants(tx, found.invitation);
     if (!input.name) throw invalidAt("body.name", "Your name is needed to create your account.");
     if (!input.passwordHash)
       throw invalidAt("body.password", "A password of at least 8 characters is needed to create your account.");

@@ -1,7 +1,10 @@
 import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, id, timestamp, workspaceId } from "../db/columns";
 
-/** A pending (or finished) invitation; the accept link's token is stored only as its hash. */
+/**
+ * A pending (or finished) invitation; the accept link's token is looked up only by its hash, and kept
+ * sealed (DESK_SECRET) in the link so an admin can copy or resend it.
+ */
 export const invitations = sqliteTable(
   "invitations",
   {
@@ -10,6 +13,8 @@ export const invitations = sqliteTable(
     email: text("email").notNull(),
     role: text("role", { enum: ["admin", "agent", "viewer"] }).notNull(),
     tokenHash: text("token_hash").notNull(),
+    /** The accept link sealed with DESK_SECRET; null for invitations made before it was kept (a new link is minted). */
+    linkSealed: text("link_sealed"),
     invitedBy: text("invited_by"),
     expiresAt: text("expires_at").notNull(),
     acceptedAt: timestamp("accepted_at"),

@@ -141,6 +141,7 @@ describe("POST /v1/invitations", () => {
         body: { email: "relayed@example.test", role: "agent" },
       });
       expect(res.status).toBe(201);
+      expect(res.body.mail_via).toBe("relay");
       const [raw] = await sink.waitFor(1, 10_000);
       const parsed = await simpleParser(raw!.slice(raw!.indexOf("\n", raw!.indexOf("X-Rcpt-Args")) + 1));
       expect(parsed.to && "text" in parsed.to ? parsed.to.text : "").toContain("relayed@example.test");
@@ -150,6 +151,96 @@ describe("POST /v1/invitations", () => {
       await relayed.stop();
       await sink.stop();
     }
+  });
+});
+
+describe("what an invitation tells its sender and its recipient", () => {
+  const outboxMailsTo = (d: TestDesk, address: string) => {
+    const outbox = join(d.dataDir, "outbox");
+    return existsSync(outbox)
+      ? readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), "utf8").includes(address)).length
+      : 0;
+  };
+
+  test("without a relay the answer says outbox; the mail says 'as an agent' and a readable expiry", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const created = (await invite(owner, "grammar@example.test", "agent")) as { mail_via?: string };
+    expect(created.mail_via).toBe("outbox");
+    const mail = await outboxMailTo(desk, "grammar@example.test");
+    expect(mail).toContain("as an agent.");
+    expect(mail).not.toContain("as a agent");
+    expect(mail).toMatch(/works until [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M \(UTC\)/);
+    expect(mail).not.toMatch(/works until \d{4}-\d{2}-\d{2}T/);
+  });
+
+  test("copy the link and resend: same link, resend mails again with 7 more days; same reach as creating; 404 elsewhere", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const other = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    const created = await invite(owner, "resend-me@example.test", "agent");
+    await outboxMailTo(desk, "resend-me@example.test");
+    const link = await desk.api("POST", `/v1/invitations/${created.id}/link`, { headers: owner.headers });
+    expect(link.status).toBe(200);
+    expect(link.body).toMatchObject({
+      id: created.id,
+      url: created.url,
+      expires_at: created.expires_at,
+      mail_via: "outbox",
+    });
+    await desk.jobs.drain();
+    expect(outboxMailsTo(desk, "resend-me@example.test")).toBe(1);
+
+    clock.advance(5 * 60 * 1000);
+    const resent = await desk.api("POST", `/v1/invitations/${created.id}/resend`, { headers: owner.headers });
+    expect(resent.status).toBe(200);
+    expect(resent.body.url).toBe(created.url);
+    expect(resent.body.expires_at > created.expires_at).toBe(true);
+    expect(new Date(resent.body.expires_at).getTime() - clock.now().getTime()).toBe(7 * 24 * 3600 * 1000);
+    await desk.jobs.drain();
+    for (let i = 0; i < 100 && outboxMailsTo(desk, "resend-me@example.test") < 2; i++) await Bun.sleep(30);
+    expect(outboxMailsTo(desk, "resend-me@example.test")).toBe(2);
+    expect(
+      desk.deps.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.resent")))
+        .all(),
+    ).toHaveLength(1);
+
+    for (const action of ["link", "resend"]) {
+      const path = `/v1/invitations/${created.id}/${action}`;
+      expect((await desk.api("POST", path)).status).toBe(401);
+      expect((await desk.api("POST", path, { headers: agent.headers })).status).toBe(403);
+      // A key that may invite viewers only may not hand out an agent's link.
+      const viewerOnly = createKey(desk, owner, [
+        "settings:read",
+        "settings:write",
+        "tickets:read",
+        "contacts:read",
+        "realtime",
+      ]);
+      expect((await desk.api("POST", path, { headers: viewerOnly.headers })).status).toBe(403);
+      expect((await desk.api("POST", path, { headers: other.owner.headers })).status).toBe(404);
+      expect((await desk.api("POST", "/v1/invitations/nope/link", { headers: owner.headers })).status).toBe(404);
+    }
+    // Revoked: nothing to copy or resend.
+    await desk.api("DELETE", `/v1/invitations/${created.id}`, { headers: owner.headers });
+    expect((await desk.api("POST", `/v1/invitations/${created.id}/resend`, { headers: owner.headers })).status).toBe(
+      404,
+    );
+  });
+
+  test("an invitation from before links were kept gets a new link; the old one stops working", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const created = await invite(owner, "legacy@example.test", "viewer");
+    desk.deps.db.update(invitations).set({ linkSealed: null }).where(eq(invitations.id, created.id)).run();
+    const link = await desk.api("POST", `/v1/invitations/${created.id}/link`, { headers: owner.headers });
+    expect(link.status).toBe(200);
+    expect(link.body.url).not.toBe(created.url);
+    expect((await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(created.url)}`)).status).toBe(404);
+    expect((await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(link.body.url)}`)).status).toBe(200);
+    const again = await desk.api("POST", `/v1/invitations/${created.id}/link`, { headers: owner.headers });
+    expect(again.body.url).toBe(link.body.url);
   });
 });
 
@@ -302,5 +393,63 @@ describe("invitation lookup and accept", () => {
     expect(desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()).toMatchObject({
       acceptedBy: person.id,
     });
+  });
+});
+
+describe("an invitation grants only what its inviter still may grant", () => {
+  test("inviter demoted below the role, or gone: lookup and both accepts answer 409 and nobody joins", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const admin = await addMember(desk, workspace.id, "admin");
+    const leaving = await addMember(desk, workspace.id, "admin");
+    const asAdmin = await desk.api("POST", "/v1/invitations", {
+      headers: admin.headers,
+      body: { email: `demoted-${admin.id}@example.test`, role: "admin" },
+    });
+    const fromLeaving = await desk.api("POST", "/v1/invitations", {
+      headers: leaving.headers,
+      body: { email: `gone-${leaving.id}@example.test`, role: "agent" },
+    });
+    const stillFine = await desk.api("POST", "/v1/invitations", {
+      headers: admin.headers,
+      body: { email: `fine-${admin.id}@example.test`, role: "agent" },
+    });
+    expect([asAdmin.status, fromLeaving.status, stillFine.status]).toEqual([201, 201, 201]);
+    const demote = await desk.api("PATCH", `/v1/members/${admin.id}`, {
+      headers: owner.headers,
+      body: { role: "agent" },
+    });
+    expect(demote.status).toBe(200);
+    const remove = await desk.api("DELETE", `/v1/members/${leaving.id}`, { headers: owner.headers });
+    expect(remove.status).toBe(204);
+
+    const before = lastSeq(desk, workspace.id);
+    for (const created of [asAdmin.body as { url: string }, fromLeaving.body as { url: string }]) {
+      const token = tokenOf(created.url);
+      const lookup = await desk.api("GET", `/v1/invitations/lookup?token=${token}`);
+      expect(lookup.status).toBe(409);
+      expect(lookup.body).toMatchObject({ code: "invitation_inviter_lacks_role" });
+      const asNew = await desk.api("POST", "/v1/invitations/accept", {
+        body: { token, name: "Newcomer", password: "long-enough-pw" },
+      });
+      expect(asNew.status).toBe(409);
+      expect((asNew.body as { detail: string }).detail).toContain("can no longer grant");
+      const person = await createUser(desk);
+      const asUser = await desk.api("POST", "/v1/invitations/accept", {
+        headers: { authorization: `Bearer ${person.token}` },
+        body: { token },
+      });
+      expect(asUser.status).toBe(409);
+      expect(desk.deps.db.select().from(members).where(eq(members.userId, person.id)).all()).toEqual([]);
+    }
+    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+
+    // The demoted admin still holds the agent role, so an agent invitation they sent still works.
+    const person = await createUser(desk);
+    const accepted = await desk.api("POST", "/v1/invitations/accept", {
+      headers: { authorization: `Bearer ${person.token}` },
+      body: { token: tokenOf((stillFine.body as { url: string }).url) },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ member: { role: "agent" } });
   });
 });

@@ -9,7 +9,8 @@ import { test } from "bun:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 export const ROOT = join(import.meta.dir, "..", "..");
-export const DESK_BINARY = join(ROOT, "dist", "desk");
+/** DESK_E2E_BINARY runs the browser tests against another build (e.g. one taken before a change, to see a test fail). */
+export const DESK_BINARY = process.env.DESK_E2E_BINARY ?? join(ROOT, "dist", "desk");
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export const CHROMIUM_ARGS = [
@@ -84,6 +85,8 @@ export async function startDeskBinary(
       DESK_LOG_LEVEL: process.env.DESK_E2E_LOG ?? "warn",
       // A scheduled backup landing mid-test would only cost CPU; test/e2e/system.test.ts turns it on.
       DESK_BACKUP_INTERVAL: "off",
+      // Browser tests cannot move the binary's clock: the rating request goes out at once here.
+      DESK_CSAT_DELAY: "1ms",
       ...env,
     },
     stdout: "inherit",

@@ -6,6 +6,7 @@ import type { Session } from "../lib/api/types";
 import { navigate } from "../lib/router/router";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
+import { withArticle } from "../lib/words";
 
 type Lookup = {
   email?: string;
@@ -64,7 +65,7 @@ export function InviteAccept({ token }: { token: string }) {
             <h1>Join {workspaceName}</h1>
             <p className="muted">
               Invitation for <strong>{lookup.data.email}</strong>
-              {lookup.data.role ? ` as ${lookup.data.role}` : ""}.
+              {lookup.data.role ? ` as ${withArticle(lookup.data.role)}` : ""}.
             </p>
             {!auth.accessToken && (
               <>

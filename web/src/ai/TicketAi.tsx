@@ -3,8 +3,9 @@ import { type FormEvent, useState } from "react";
 import { api, apiStream } from "../lib/api/client";
 import type { AiAnswer, AiSummary, AiTriage, Ticket } from "../lib/api/types";
 import { useTeams } from "../lib/resources/teams";
-import { statusLabel, timeAgo } from "../lib/ui/bits";
+import { statusLabel } from "../lib/ui/bits";
 import { errorText } from "../lib/ui/states";
+import { relativeTime } from "../lib/words";
 
 type Suggestion = { value: string | string[] | boolean; probability: number | null };
 type Decision = { value: string | boolean | number | null; applied: boolean };
@@ -105,7 +106,7 @@ export function TicketAi({ ticket, readOnly }: { ticket: Ticket; readOnly: boole
             </ul>
           )}
           <div className="muted small">
-            Sentiment: {summary.sentiment} · updated {timeAgo(summary.updated_at)} ago
+            Sentiment: {summary.sentiment} · updated {relativeTime(summary.updated_at)}
           </div>
         </div>
       ) : (

@@ -52,6 +52,13 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   const live = useRealtime(resources);
   useHeartbeat();
   const counts = useCounts();
+  // The tab shows the work waiting for this person (unassigned tickets and their own open ones), so
+  // a background tab says when something arrives.
+  const waiting = counts.data ? counts.data.unassigned + counts.data.mine : 0;
+  const section = path.startsWith("/inbox/") ? "Inbox" : path.startsWith("/tickets/") ? "Ticket" : null;
+  useEffect(() => {
+    document.title = `${waiting > 0 ? `(${waiting}) ` : ""}${section ? `${section} · ` : ""}Desk`;
+  }, [waiting, section]);
   const views = useViews();
   const role = useRole();
   const [help, setHelp] = useState(false);
@@ -162,7 +169,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <ThemeToggle />
           <button
             type="button"
-            className="btn-icon"
+            className="btn-icon kbd-only"
             onClick={() => setHelp(true)}
             title="Keyboard shortcuts (?)"
             aria-label="Keyboard shortcuts"

@@ -5,6 +5,8 @@ import { Avatar, PriorityMark, StatusPill, TagChip, timeAgo } from "../lib/ui/bi
 import { SlaMark } from "../tickets/SlaClock";
 import { SnoozedMark } from "../tickets/SnoozedMark";
 import { ChatBadge } from "../tickets/ChatTyping";
+import { personName } from "../lib/people";
+import { isUnread, useTicketReads } from "./reads";
 
 const ROW = 52;
 const OVERSCAN = 12;
@@ -52,6 +54,7 @@ export function TicketList(props: {
 
   const first = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
   const last = Math.min(tickets.length, Math.ceil((view.top + view.height) / ROW) + OVERSCAN);
+  const reads = useTicketReads(tickets.slice(first, last).map((t) => t.id));
   const { onNearEnd, hasMore, loadingMore } = props;
   useEffect(() => {
     if (hasMore && !loadingMore && last >= tickets.length - OVERSCAN) onNearEnd();
@@ -64,10 +67,12 @@ export function TicketList(props: {
         <ul className="ticket-list" aria-label="Tickets">
           {tickets.slice(first, last).map((t, i) => {
             const index = first + i;
+            const unread = isUnread(reads, t);
             return (
               <li
                 key={t.id}
-                className={`ticket-row${index === cursor ? " cursor" : ""}${selected.has(t.id) ? " selected" : ""}`}
+                className={`ticket-row${index === cursor ? " cursor" : ""}${selected.has(t.id) ? " selected" : ""}${unread ? " unread" : ""}`}
+                data-unread={unread ? "" : undefined}
                 style={{ top: index * ROW, height: ROW }}
                 data-number={t.number}
                 onMouseMove={() => index !== cursor && props.onCursor(index)}
@@ -82,7 +87,10 @@ export function TicketList(props: {
                 <PriorityMark priority={t.priority} />
                 <a className="ticket-main" href={`/tickets/${t.number}`} onClick={linkHandler(`/tickets/${t.number}`)}>
                   <span className="ticket-line1">
-                    <span className="ticket-contact">{t.contact?.name || t.contact?.email || "No contact"}</span>
+                    {unread && <span className="visually-hidden">Unread: </span>}
+                    <span className="ticket-contact">
+                      {t.contact ? personName(t.contact.name, t.contact.email) : "No contact"}
+                    </span>
                     <span className="ticket-subject">{t.subject}</span>
                     {t.tags.slice(0, 3).map((tag) => (
                       <TagChip key={tag.id} tag={tag} />

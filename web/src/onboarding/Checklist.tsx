@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { api } from "../lib/api/client";
 import { canAdmin, canWrite, useRole } from "../lib/api/session";
 import type { Onboarding } from "../lib/api/types";
@@ -6,13 +7,18 @@ import { Link } from "../lib/router/Link";
 
 const KEY = ["onboarding"] as const;
 
+/** Where the app turns into its phone layout (styles.css): the steps would take half the inbox there. */
+const PHONE = "(max-width: 900px)";
+
 /**
  * The setup checklist of a new workspace (GET /v1/onboarding), above the inbox until the person
- * dismisses it or every step is done. Steps the person's role cannot do say who can.
+ * dismisses it or every step is done. Steps the person's role cannot do say who can. On a phone
+ * only its heading and progress show until the person opens the steps.
  */
 export function OnboardingChecklist() {
   const role = useRole();
   const client = useQueryClient();
+  const [expanded, setExpanded] = useState(() => !window.matchMedia?.(PHONE).matches);
   const onboarding = useQuery({ queryKey: KEY, queryFn: () => api<Onboarding>("/onboarding"), staleTime: 60_000 });
   const dismiss = useMutation({
     mutationFn: () => api("/onboarding/dismiss", { method: "POST" }),
@@ -31,6 +37,15 @@ export function OnboardingChecklist() {
         <button
           type="button"
           className="btn btn-ghost"
+          aria-expanded={expanded}
+          aria-controls="onboarding-steps"
+          onClick={() => setExpanded((v) => !v)}
+        >
+          {expanded ? "Hide steps" : "Show steps"}
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost"
           onClick={() => dismiss.mutate()}
           disabled={dismiss.isPending}
           aria-label="Dismiss the setup checklist"
@@ -39,7 +54,7 @@ export function OnboardingChecklist() {
         </button>
       </div>
       <progress max={data.total} value={data.done_count} aria-label="Setup progress" />
-      <ol className="onboarding-steps">
+      <ol className="onboarding-steps" id="onboarding-steps" hidden={!expanded}>
         {data.steps.map((step) => (
           <li key={step.id} className={step.done ? "done" : ""}>
             <span className="onboarding-mark" aria-hidden="true">

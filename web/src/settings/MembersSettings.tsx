@@ -8,6 +8,34 @@ import { Avatar, timeAgo } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
 import { useCrud } from "./crud";
+import { dateTime, relativeTime, withArticle } from "../lib/words";
+
+/** What happened to an invitation's mail, said plainly: an outbox-only server mails nobody. */
+type Shared = {
+  email: string;
+  role: string;
+  url: string;
+  via: "relay" | "outbox";
+  action: "created" | "resent" | "copied";
+};
+
+function sharedText(shared: Shared): string {
+  const who = `${shared.email} (${withArticle(shared.role)})`;
+  if (shared.action === "copied") return `Invitation link for ${who}:`;
+  if (shared.via === "outbox")
+    return `Not emailed to ${who}: no mail relay is configured (DESK_SMTP_URL), so copy the link and send it yourself:`;
+  return `${shared.action === "resent" ? "Emailed again" : "Emailed"} to ${who}. The link:`;
+}
+
+/** Copies text, falling back to a selected field on browsers without the async clipboard. */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const ROLES: Role[] = ["admin", "agent", "viewer"];
 
@@ -16,7 +44,23 @@ export default function MembersSettings() {
   const auth = useAuth();
   const client = useQueryClient();
   const invitations = useCrud<Invitation>("invitations", "/invitations");
-  const [link, setLink] = useState<string | null>(null);
+  const [shared, setShared] = useState<Shared | null>(null);
+  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  const share = (inv: Invitation, action: Shared["action"]) => {
+    setCopied(null);
+    setShared(
+      inv.url ? { email: inv.email, role: inv.role, url: inv.url, via: inv.mail_via ?? "outbox", action } : null,
+    );
+  };
+  const again = useMutation({
+    mutationFn: ({ id, action }: { id: string; action: "resend" | "link" }) =>
+      api<Invitation>(`/invitations/${id}/${action}`, { method: "POST" }),
+    onSuccess: async (inv, { action }) => {
+      share(inv, action === "resend" ? "resent" : "copied");
+      if (action === "link" && inv.url) setCopied((await copyText(inv.url)) ? "yes" : "no");
+      client.invalidateQueries({ queryKey: ["invitations"] });
+    },
+  });
   const refresh = () => client.invalidateQueries({ queryKey: ["members"] });
   const change = useMutation({
     mutationFn: ({ id, role }: { id: string; role: Role }) =>
@@ -43,7 +87,7 @@ export default function MembersSettings() {
     const form = e.currentTarget;
     invitations.create.mutate(formValues(form), {
       onSuccess: (inv) => {
-        setLink(inv.url ?? null);
+        share(inv, "created");
         form.reset();
       },
     });
@@ -174,11 +218,22 @@ export default function MembersSettings() {
         </button>
       </form>
       <FormError error={invitations.create.error} fields={["email", "role"]} />
-      {link && (
-        <div className="secret">
-          Invitation link (also emailed): <code>{link}</code>
+      {shared && (
+        <div className="secret" role="status">
+          <p>{sharedText(shared)}</p>
+          <code>{shared.url}</code>{" "}
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={async () => setCopied((await copyText(shared.url)) ? "yes" : "no")}
+          >
+            Copy link
+          </button>{" "}
+          {copied === "yes" && <span className="muted">Copied.</span>}
+          {copied === "no" && <span className="muted">Select the link and copy it.</span>}
         </div>
       )}
+      {again.isError && <div className="form-error">{errorText(again.error)}</div>}
       <h2>Pending invitations</h2>
       {invitations.list.isPending ? (
         <Loading />
@@ -203,8 +258,30 @@ export default function MembersSettings() {
                 <td>{i.email}</td>
                 <td>{i.role}</td>
                 <td>{i.invited_by?.name ?? "—"}</td>
-                <td className="muted">{new Date(i.expires_at).toLocaleDateString()}</td>
-                <td>
+                <td className="muted">
+                  <time dateTime={i.expires_at} title={dateTime(i.expires_at)}>
+                    {relativeTime(i.expires_at)}
+                  </time>
+                </td>
+                <td className="row-actions">
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Copy link for ${i.email}`}
+                    onClick={() => again.mutate({ id: i.id, action: "link" })}
+                    disabled={again.isPending}
+                  >
+                    Copy link
+                  </button>{" "}
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Resend to ${i.email}`}
+                    onClick={() => again.mutate({ id: i.id, action: "resend" })}
+                    disabled={again.isPending}
+                  >
+                    Resend
+                  </button>{" "}
                   <button type="button" className="btn btn-small" onClick={() => invitations.remove.mutate(i.id)}>
                     Revoke
                   </button>

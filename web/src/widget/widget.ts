@@ -27,6 +27,7 @@ type Message = {
   created_at: string;
 };
 type Conversation = { id: string; subject: string; last_message_at: string; last_message_preview: string };
+type Article = { title: string; excerpt: string; url: string };
 type Session = { visitor_token: string; contact: { email: string | null }; gateway_url: string };
 type Frame = { type: string; seq?: number; ticket_id?: string; data?: { ticket_id: string; message: Message } };
 type Identity = { user_id?: string; user_hash?: string; email?: string; name?: string; avatar_url?: string };
@@ -68,6 +69,42 @@ function markSeen(id: string, at: string): void {
     localStorage.setItem(seenKey, JSON.stringify(seen));
   } catch {
     // private mode: replies are marked new for this page only
+  }
+}
+
+/**
+ * The page and time zone for the agents' customer card: the address without its query or fragment
+ * (they may carry the site's own tokens), capped as the server caps it.
+ */
+function visitContext(): Record<string, string> {
+  const context: Record<string, string> = {};
+  if (location.protocol === "http:" || location.protocol === "https:")
+    context.page_url = `${location.origin}${location.pathname}`.slice(0, 2000);
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && /^[A-Za-z0-9_+\-/]{1,64}$/.test(zone)) context.time_zone = zone;
+  } catch {
+    // no Intl time zone: the card shows none
+  }
+  return context;
+}
+
+/** The launcher's unread count, kept across page loads (a reload used to lose it). */
+const unreadKey = `desk_widget_unread:${key}`;
+function storedUnread(): number {
+  try {
+    const n = Number.parseInt(localStorage.getItem(unreadKey) ?? "0", 10);
+    return Number.isFinite(n) && n > 0 ? Math.min(n, 99) : 0;
+  } catch {
+    return 0;
+  }
+}
+function storeUnread(n: number): void {
+  try {
+    if (n > 0) localStorage.setItem(unreadKey, String(n));
+    else localStorage.removeItem(unreadKey);
+  } catch {
+    // private mode: the count lasts as long as the page
   }
 }
 
@@ -169,7 +206,9 @@ async function start(): Promise<void> {
   root.append(launcher, panel, live);
 
   const setUnread = (n: number) => {
-    unread = n;
+    unread = Math.min(n, 99);
+    storeUnread(unread);
+    n = unread;
     badge.textContent = String(n);
     badge.hidden = n === 0;
     launcher.setAttribute("aria-label", n > 0 ? `Open chat, ${n} unread` : "Open chat");
@@ -202,6 +241,7 @@ async function start(): Promise<void> {
     const resume = stored();
     if (resume) body.visitor_token = resume;
     for (const [name, value] of Object.entries({ ...identity, ...extra })) if (value) body[name] = value;
+    Object.assign(body, visitContext());
     starting = api<Session>("POST", "/session", body)
       .then((started) => {
         session = started;
@@ -279,10 +319,33 @@ async function start(): Promise<void> {
     return node;
   }
 
+  let seenTimer = 0;
+  let reportedSeen = "";
+  /**
+   * Tells Desk the newest agent reply on screen, so it is not mailed to the visitor later. Only
+   * while the thread is open and the page visible: a reply in a background tab was not seen.
+   */
+  function reportSeen(): void {
+    if (!open || !current || document.visibilityState !== "visible") return;
+    const last = shown.findLast((m) => m.direction === "outbound");
+    const mark = last ? `${current}:${last.id}` : "";
+    if (!last || mark === reportedSeen) return;
+    reportedSeen = mark;
+    api("POST", `/conversations/${current}/seen`, { message_id: last.id }).catch(() => {
+      reportedSeen = "";
+    });
+  }
+  document.addEventListener("visibilitychange", reportSeen);
+
   function addMessage(message: Message): void {
     if (shown.some((m) => m.id === message.id)) return;
     shown.push(message);
     if (current) markSeen(current, message.created_at);
+    if (message.direction === "outbound") {
+      // A thread loads message by message: report once, after the last.
+      window.clearTimeout(seenTimer);
+      seenTimer = window.setTimeout(reportSeen, 200);
+    }
     const list = body.querySelector(".msgs");
     list?.append(messageNode(message));
     body.scrollTop = body.scrollHeight;
@@ -336,8 +399,49 @@ async function start(): Promise<void> {
         .then(() => show())
         .catch(fail);
     });
-    body.append(form);
+    body.append(helpBar(), form);
     emailInput.focus();
+  }
+
+  /**
+   * Self-service for every visitor, new or returning: search the help center's articles and a link
+   * to it (nothing while the workspace's help center is off).
+   */
+  function helpBar(): HTMLElement {
+    const wrap = el("div", { class: "help" });
+    if (!config.help_center_url) return wrap;
+    const form = el("form", { class: "help-search", role: "search" });
+    const input = el("input", {
+      type: "search",
+      name: "q",
+      maxlength: "200",
+      "aria-label": "Search help articles",
+      placeholder: "Search help articles",
+    });
+    const go = el("button", { type: "submit", class: "secondary" }, "Search");
+    const results = el("ul", { class: "articles", "aria-label": "Articles", "aria-live": "polite" });
+    form.append(input, go);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const q = input.value.trim();
+      if (!q) return;
+      api<{ data: Article[] }>("GET", `/articles?key=${encodeURIComponent(key)}&q=${encodeURIComponent(q)}`)
+        .then((found) => {
+          results.replaceChildren();
+          if (found.data.length === 0) results.append(el("li", {}, "No articles found."));
+          for (const article of found.data) {
+            const li = el("li");
+            li.append(el("a", { href: article.url, target: "_blank", rel: "noopener" }, article.title));
+            results.append(li);
+          }
+        })
+        .catch(() => {
+          results.replaceChildren(el("li", {}, "Search is not available right now."));
+        });
+    });
+    const link = el("a", { href: config.help_center_url, target: "_blank", rel: "noopener" }, "Help center");
+    wrap.append(form, results, link);
+    return wrap;
   }
 
   async function showList(): Promise<void> {
@@ -351,8 +455,6 @@ async function start(): Promise<void> {
     const fresh = el("button", { type: "button", class: "primary" }, "New conversation");
     fresh.addEventListener("click", () => void showThread(null));
     bar.append(fresh);
-    if (config.help_center_url)
-      bar.append(el("a", { href: config.help_center_url, target: "_blank", rel: "noopener" }, "Help center"));
     const ul = el("ul", { class: "list", "aria-label": "Your conversations" });
     const seen = seenTimes();
     for (const conversation of list.data) {
@@ -367,7 +469,7 @@ async function start(): Promise<void> {
       li.append(item);
       ul.append(li);
     }
-    body.append(bar, ul);
+    body.append(bar, helpBar(), ul);
     fresh.focus();
   }
 
@@ -395,7 +497,10 @@ async function start(): Promise<void> {
       } catch (error) {
         fail(error);
       }
-    } else msgs.append(el("p", {}, config.greeting));
+    } else {
+      msgs.append(el("p", {}, config.greeting));
+      body.insertBefore(helpBar(), msgs);
+    }
     footer.append(composer());
   }
 
@@ -485,8 +590,34 @@ async function start(): Promise<void> {
     return wrap;
   }
 
-  // A returning visitor reconnects at once, so replies sent while away raise the unread badge.
-  if (stored()) ensureSession().catch(() => undefined);
+  // A page's own "contact us" opens the chat: any element with data-desk-chat, or the #chat fragment.
+  const openFromPage = () => {
+    if (!open) toggle(true);
+  };
+  document.addEventListener("click", (event) => {
+    const trigger = event.target instanceof Element ? event.target.closest("[data-desk-chat]") : null;
+    if (!trigger) return;
+    event.preventDefault();
+    openFromPage();
+  });
+  window.addEventListener("hashchange", () => {
+    if (location.hash === "#chat") openFromPage();
+  });
+  if (location.hash === "#chat") openFromPage();
+
+  // A returning visitor reconnects at once, so replies sent while away raise the unread badge; the
+  // count from before a reload comes back, or the conversations with replies the visitor has not seen.
+  if (stored()) {
+    setUnread(storedUnread());
+    ensureSession()
+      .then(() => api<{ data: Conversation[] }>("GET", "/conversations"))
+      .then((list) => {
+        const seen = seenTimes();
+        const unseen = list.data.filter((c) => (seen[c.id] ?? "") < c.last_message_at).length;
+        if (!open && unseen > unread) setUnread(unseen);
+      })
+      .catch(() => undefined);
+  }
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => void start());

@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { LabelColor, Priority, TagRef, TicketStatus } from "../api/types";
 import { useDismiss } from "./layers";
+import { PriorityBars } from "./icons";
 
 export const statusLabel = (s: string) => s.replace("_", " ").replace(/^./, (c) => c.toUpperCase());
 
@@ -8,7 +9,6 @@ export function StatusPill({ status }: { status: TicketStatus }) {
   return <span className={`pill pill-${status}`}>{statusLabel(status)}</span>;
 }
 
-const PRIORITY_MARK: Record<Priority, string> = { low: "▁", normal: "▃", high: "▅", urgent: "▇" };
 export function PriorityMark({ priority }: { priority: Priority }) {
   return (
     <span
@@ -17,7 +17,7 @@ export function PriorityMark({ priority }: { priority: Priority }) {
       title={`Priority: ${priority}`}
       aria-label={`Priority ${priority}`}
     >
-      {PRIORITY_MARK[priority]}
+      <PriorityBars priority={priority} />
     </span>
   );
 }

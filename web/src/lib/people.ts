@@ -1,0 +1,10 @@
+/**
+ * What to call a contact or a sender: their name, else the local part of their address, else a
+ * neutral word. Never blank and never "?": a list of "No contact" rows tells an agent nothing.
+ */
+export function personName(name: string | null | undefined, email: string | null | undefined, fallback = "Visitor") {
+  const trimmed = name?.trim();
+  if (trimmed) return trimmed;
+  const local = email?.split("@")[0]?.trim();
+  return local || fallback;
+}
