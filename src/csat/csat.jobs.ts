@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gt, or } from "drizzle-orm";
 import { z } from "zod";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
 import { escapeHtml } from "../lib/sanitize";
 import { sendSystemMail } from "../mail/mail.system";
+import { sendCustomerMail } from "../outbound/outbound.public";
 import { ticketOfWorkspace } from "../tickets/tickets.public";
 import { workspaceSettingsOf } from "../workspaces/workspaces.public";
 import { csatRequests } from "./csat.table";
@@ -18,9 +19,10 @@ const SCORE_WORDS: Record<number, string> = { 5: "Excellent", 4: "Good", 3: "OK"
 const CsatMailPayload = z.object({ request_id: z.string(), sealed_token: z.string() });
 
 /**
- * Mails one rating request through system mail (DESK_SMTP_URL, else the outbox folder), from the
- * workspace's name. Skipped when the request was sent or answered already, has expired, or its
- * ticket was reopened, deleted, merged or marked spam before the mail went out.
+ * Mails one rating request, DESK_CSAT_DELAY after the solve, from the ticket's mailbox (else the
+ * workspace's first; system mail only without any). Skipped when the request was sent or answered
+ * already, has expired, a later solve made a newer one, or its ticket was reopened, deleted, merged
+ * or marked spam before the mail went out.
  */
 export const csatMailJob = defineJob({
   name: "csat.mail",
@@ -35,6 +37,22 @@ export const csatMailJob = defineJob({
     const workspace = workspaceSettingsOf(deps.db, request.workspaceId);
     if (!ticket || !workspace || ticket.deletedAt || ticket.mergedIntoId || ticket.spam) return;
     if (ticket.status !== "solved" && ticket.status !== "closed") return;
+    // Reopened and solved again while this one waited: the later solve's request is the one to send.
+    const newer = deps.db
+      .select({ id: csatRequests.id })
+      .from(csatRequests)
+      .where(
+        and(
+          eq(csatRequests.workspaceId, request.workspaceId),
+          eq(csatRequests.ticketId, request.ticketId),
+          or(
+            gt(csatRequests.createdAt, request.createdAt),
+            and(eq(csatRequests.createdAt, request.createdAt), gt(csatRequests.id, request.id)),
+          ),
+        ),
+      )
+      .get();
+    if (newer) return;
     const link = csatLink(deps.config.baseUrl, deps.secrets.open(payload.sealed_token));
     const scores = [5, 4, 3, 2, 1].map((score) => ({
       score,
@@ -60,17 +78,33 @@ export const csatMailJob = defineJob({
       "</p>",
       `<p><a href="${escapeHtml(link)}">Rate and leave a comment</a>. The link works for 30 days.</p>`,
     ].join("");
-    const path = await sendSystemMail(deps.config, now, {
+    const subject = `How did we do? [#${ticket.number}] ${ticket.subject}`;
+    // From the ticket's mailbox and threaded on its conversation, so a customer who answers the
+    // rating mail reaches the ticket; system mail (no-reply@) only for a workspace without a mailbox.
+    const sent = await sendCustomerMail(deps, {
+      ticket,
       to: request.email,
-      subject: `How did we do? [#${ticket.number}] ${ticket.subject}`,
-      lines,
-      link,
+      subject,
       html,
-      fromName: workspace.name,
+      text: lines.join("\n"),
+      key: `csat-${request.id}`,
     });
+    const path = sent
+      ? null
+      : await sendSystemMail(deps.config, now, {
+          to: request.email,
+          subject,
+          lines,
+          link,
+          html,
+          fromName: workspace.name,
+        });
     withTx(deps.db, (tx) =>
       tx.update(csatRequests).set({ sentAt: now.toISOString() }).where(eq(csatRequests.id, request.id)).run(),
     );
-    run.logger.info({ request_id: request.id, ...(path ? { path } : {}) }, "rating request mailed");
+    run.logger.info(
+      { request_id: request.id, ...(sent ? { from: sent.from, via: sent.via } : {}), ...(path ? { path } : {}) },
+      "rating request mailed",
+    );
   },
 });

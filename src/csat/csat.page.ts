@@ -2,6 +2,8 @@ import type { Deps } from "../deps";
 import type { Page } from "../http/pages";
 import { DeskError } from "../lib/errors";
 import { escapeHtml } from "../lib/sanitize";
+import { requestMeta } from "../http/request-meta";
+import { spendRatingBudget } from "./csat.limits";
 import { CSAT_COMMENT_MAX } from "./csat.schemas";
 import { openRequestOf, rateTicket } from "./csat.service";
 
@@ -122,7 +124,27 @@ ${radios}
   return html(layout(`Rate your support - ${open.workspace.name}`, brand, main), state?.error ? 422 : 200);
 }
 
+function tooManyPage(error: DeskError): Response {
+  const response = html(
+    layout(
+      "Too many attempts",
+      DEFAULT_BRAND,
+      `<h1>Too many attempts</h1>
+<p>Please wait a little and try again. Your earlier rating, if any, is kept.</p>`,
+    ),
+    429,
+  );
+  for (const [name, value] of Object.entries(error.headers ?? {})) response.headers.set(name, value);
+  return response;
+}
+
 async function recordFromForm(token: string, request: Request, deps: Deps): Promise<Response> {
+  try {
+    spendRatingBudget(deps, requestMeta(request).ip, token);
+  } catch (error) {
+    if (error instanceof DeskError && error.status === 429) return tooManyPage(error);
+    throw error;
+  }
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > 32_768)
     return ratingPage(token, deps, { score: null, comment: "", error: "The form is too large." }, null);

@@ -1,4 +1,4 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { contactRefsOf } from "../contacts/contacts.public";
 import type { Queryable, Tx } from "../db/database";
@@ -70,7 +70,9 @@ export function requestRatingOnSolve(tx: Tx, event: StoredEvent, deps: Deps): vo
     tx,
     csatMailJob,
     { request_id: inserted.id, sealed_token: deps.secrets.seal(token) },
-    { workspaceId: event.workspace_id },
+    // DESK_CSAT_DELAY (default 10 minutes): not in the same second as the solving reply, and a
+    // reopen in between (the customer answered, the agent was too quick) cancels it.
+    { workspaceId: event.workspace_id, runAt: new Date(now.getTime() + deps.config.csatDelayMs) },
   );
 }
 
@@ -80,7 +82,11 @@ type OpenRequest = {
   workspace: { name: string; brandColor: string | null };
 };
 
-/** The live request a token names: unknown, expired, or about a deleted or merged ticket all answer 404. */
+/**
+ * The live request a token names: unknown, expired, about a deleted or merged ticket, about a ticket
+ * reopened since its solve, or replaced by the request of a later solve: all answer 404. A reopened
+ * ticket is no longer the support being rated, and a link from an earlier solve must not rate the next.
+ */
 export function openRequestOf(db: Queryable, token: string, now: string): OpenRequest {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound("Rating request");
   const request = db
@@ -91,6 +97,15 @@ export function openRequestOf(db: Queryable, token: string, now: string): OpenRe
   const ticket = request && ticketOfWorkspace(db, request.workspaceId, request.ticketId);
   const workspace = request && workspaceSettingsOf(db, request.workspaceId);
   if (!request || !ticket || ticket.deletedAt || ticket.mergedIntoId || !workspace) throw notFound("Rating request");
+  if (ticket.status !== "solved" && ticket.status !== "closed") throw notFound("Rating request");
+  const newest = db
+    .select({ id: csatRequests.id })
+    .from(csatRequests)
+    .where(and(eq(csatRequests.workspaceId, request.workspaceId), eq(csatRequests.ticketId, request.ticketId)))
+    .orderBy(desc(csatRequests.createdAt), desc(csatRequests.id))
+    .limit(1)
+    .get();
+  if (newest?.id !== request.id) throw notFound("Rating request");
   const color = workspace.settings.brand_color;
   return {
     request,

@@ -13,6 +13,7 @@ import { csatRequests } from "./csat.table";
 
 const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
 const desk: TestDesk = await startTestDesk({ clock });
+const CSAT_MAIL_DELAY_MS = desk.deps.config.csatDelayMs;
 
 const lastSeq = (wid: string) =>
   desk.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
@@ -45,9 +46,18 @@ async function mailsTo(address: string): Promise<{ text: string; html: string; s
 
 const tokenIn = (text: string) => /\/csat\/([A-Za-z0-9_-]{20,})/.exec(text)![1]!;
 
+/**
+ * Handles the solve, then sends the rating mail as if its delay had passed; the clock goes back
+ * after, so the file's sessions (which expire with it) keep working.
+ */
 async function settle() {
   await desk.consumers.drain();
-  await desk.jobs.drain();
+  clock.advance(CSAT_MAIL_DELAY_MS);
+  try {
+    await desk.jobs.drain();
+  } finally {
+    clock.advance(-CSAT_MAIL_DELAY_MS);
+  }
 }
 
 async function workspaceWithCsat(enabled = true) {
@@ -232,6 +242,77 @@ describe("GET/POST /v1/public/csat/{token}", () => {
     expect((await desk.api("DELETE", `/v1/tickets/${ticket.id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("GET", `/v1/public/csat/${token}`)).status).toBe(404);
     expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toBeNull();
+  });
+
+  test("a reopened ticket's link answers 404 until the next solve sends a new one; the old link stays dead", async () => {
+    const { owner, ticket, token } = await ratedLink();
+    expect((await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 4 } })).status).toBe(200);
+    expect((await setStatus(owner, ticket.id, "open")).status).toBe(200);
+    await settle();
+    expect((await desk.api("GET", `/v1/public/csat/${token}`)).status).toBe(404);
+    expect((await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 1 } })).status).toBe(404);
+    expect((await desk.fetch(new Request(`http://localhost/csat/${token}`))).status).toBe(404);
+    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toEqual({
+      score: 4,
+      comment: "",
+    });
+
+    expect((await setStatus(owner, ticket.id, "solved")).status).toBe(200);
+    await settle();
+    const mails = await mailsTo(ticket.email!);
+    expect(mails).toHaveLength(2);
+    const next = tokenIn(mails[1]!.text);
+    expect(next).not.toBe(token);
+    expect((await desk.api("GET", `/v1/public/csat/${next}`)).status).toBe(200);
+    expect((await desk.api("GET", `/v1/public/csat/${token}`)).status).toBe(404);
+    expect((await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 1 } })).status).toBe(404);
+    expect((await desk.api("POST", `/v1/public/csat/${next}`, { body: { score: 5 } })).status).toBe(200);
+  });
+
+  test("rating writes are limited per link (API and form together) and per client address", async () => {
+    const { token } = await ratedLink();
+    const form = (score: string) =>
+      new Request(`http://localhost/csat/${token}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ score }),
+      });
+    for (let i = 0; i < 5; i++)
+      expect((await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 3 } })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await desk.fetch(form("4"))).status).toBe(303);
+    const refused = await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 1 } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const page = await desk.fetch(form("1"));
+    expect(page.status).toBe(429);
+    expect(page.headers.get("retry-after")).not.toBeNull();
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await page.text()).toContain("Too many attempts");
+    // Reading is not a write: the page and the question still answer.
+    expect((await desk.api("GET", `/v1/public/csat/${token}`)).body.score).toBe(4);
+
+    // Per address, over real sockets: guessing links is throttled whichever tokens are named.
+    const guess = () => `guess${crypto.randomUUID().replaceAll("-", "")}`;
+    const post = (path: string) =>
+      fetch(`${desk.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ score: "5" }),
+        redirect: "manual",
+      });
+    for (let i = 0; i < 10; i++) expect((await post(`/csat/${guess()}`)).status).toBe(404);
+    expect((await post(`/csat/${guess()}`)).status).toBe(429);
+    const api = await fetch(`${desk.url}/v1/public/csat/${guess()}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ score: 5 }),
+    });
+    expect(api.status).toBe(429);
+
+    clock.advance(3_600_000);
+    expect((await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 2 } })).status).toBe(200);
+    expect((await post(`/csat/${guess()}`)).status).toBe(404);
   });
 
   test("reports count ratings: csat_avg and csat_count", async () => {

@@ -28,6 +28,8 @@ export type ParsedEmail = {
   attachments: MailAttachment[];
   /** Lower-cased header name → every raw value (unfolded), in order. */
   headers: Map<string, string[]>;
+  /** Outlook's `Thread-Topic` (the conversation's subject without prefixes), decoded; null when absent. */
+  threadTopic: string | null;
 };
 
 const MESSAGE_ID_RE = /<([^<>\s]+)>/g;
@@ -68,6 +70,35 @@ function rawHeaders(parsed: ParsedMail): Map<string, string[]> {
     else headers.set(key.toLowerCase(), [value]);
   }
   return headers;
+}
+
+const ENCODED_WORD = /=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g;
+
+/**
+ * RFC 2047 encoded words in a header mailparser leaves raw (it decodes only the headers it knows):
+ * adjacent words join without the space between them; an unknown charset reads as UTF-8.
+ */
+export function decodeEncodedWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(ENCODED_WORD, (_whole, charset: string, kind: string, text: string) => {
+      const bytes =
+        kind.toUpperCase() === "B"
+          ? Buffer.from(text, "base64")
+          : Buffer.from(
+              text
+                .replace(/_/g, " ")
+                .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+              "latin1",
+            );
+      let decoder: TextDecoder;
+      try {
+        decoder = new TextDecoder(charset.split("*")[0]!.toLowerCase());
+      } catch {
+        decoder = new TextDecoder("utf-8");
+      }
+      return decoder.decode(bytes);
+    });
 }
 
 /** NUL and other C0 controls (except tab and line breaks) never reach storage. */
@@ -164,6 +195,11 @@ export async function parseEmail(raw: Uint8Array): Promise<ParsedEmail> {
       inline: a.related === true || (a.contentDisposition === "inline" && Boolean(a.contentId)),
     })),
     headers,
+    threadTopic: first("thread-topic")
+      ? stripControls(decodeEncodedWords(first("thread-topic")!.slice(0, 4000)).replace(/[\r\n]+/g, " "))
+          .trim()
+          .slice(0, 1000)
+      : null,
   };
 }
 

@@ -17,10 +17,11 @@ export type SystemMail = {
   fromName?: string;
 };
 
-type SystemMailConfig = { baseUrl: string; dataDir: string; smtpRelayUrl: string | null };
+type SystemMailConfig = { baseUrl: string; dataDir: string; smtpRelayUrl: string | null; mailFrom?: string | null };
 
 /**
- * Sends system mail from `no-reply@<base URL host>`: through the DESK_SMTP_URL relay when set, else
+ * Sends system mail from DESK_MAIL_FROM, else `no-reply@<base URL host>` (a relay may refuse a
+ * sender domain it does not serve): through the DESK_SMTP_URL relay when set, else
  * as an .eml file under `<data dir>/outbox` (DECISIONS.md). Returns the outbox path when the mail was
  * only written there, null when the relay took it. A refusal the relay will repeat is a
  * PermanentFailure, so the calling job stops retrying.
@@ -30,7 +31,7 @@ export async function sendSystemMail(config: SystemMailConfig, now: Date, system
   const link = escapeHtml(system.link);
   const anchor = `<a href="${link}">${link}</a>`;
   const mail: OutgoingMail = {
-    from: { name: system.fromName ?? "Desk", address: `no-reply@${host}` },
+    from: { name: system.fromName ?? "Desk", address: config.mailFrom || `no-reply@${host}` },
     to: [system.to],
     cc: [],
     subject: system.subject,

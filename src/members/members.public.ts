@@ -1,5 +1,5 @@
 import type { Role } from "../auth/context";
-import type { Db } from "../db/database";
+import type { Db, Queryable } from "../db/database";
 import { preparedFor } from "../db/prepared";
 
 export type Membership = { id: string; name: string; slug: string; role: Role };
@@ -29,6 +29,17 @@ export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) 
   return (workspaceId, userId) => memberRole.get(workspaceId, userId)?.role ?? null;
 }
 
+const assignableByEmailStatement = preparedFor((sqlite) =>
+  sqlite.query<{ user_id: string }, [string, string]>(
+    "SELECT m.user_id FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.email = ? AND m.role != 'viewer'",
+  ),
+);
+
+/** The member (not a viewer) with this email, as imports match another desk's agents to people here. */
+export function assignableMemberByEmail(db: Queryable, workspaceId: string, email: string): string | null {
+  return assignableByEmailStatement(db).get(workspaceId, email.trim().toLowerCase())?.user_id ?? null;
+}
+
 /**
  * The workspaces (names) that require single sign-on of this person: `settings.sso_only` on, and
  * the person is not their owner (owners keep their password and passkeys as the way back in).
@@ -51,6 +62,7 @@ export {
   isMemberEmail,
   memberCountsOf,
   memberIdsOfWorkspace,
+  memberNamesOf,
   memberRoleOf,
   membersAmong,
   membersLastSeenBetween,

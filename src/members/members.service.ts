@@ -263,6 +263,16 @@ export function memberCountsOf(tx: Queryable, workspaceId: string): { members: n
   return { members: rows.length, seats: rows.filter((r) => r.role !== "viewer").length };
 }
 
+/** Every member's id, name and email: what a plain-text `@Name` or `@email` in a note is read against. */
+export function memberNamesOf(tx: Queryable, workspaceId: string): Array<{ id: string; name: string; email: string }> {
+  return tx
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(eq(members.workspaceId, workspaceId))
+    .all();
+}
+
 /** User ids of every member of the workspace. */
 export function memberIdsOfWorkspace(tx: Queryable, workspaceId: string): string[] {
   return tx

@@ -2,11 +2,11 @@ import type { Tx } from "../db/database";
 import type { Deps } from "../deps";
 import { defineConsumer } from "../events/consumers";
 import type { StoredEvent } from "../events/envelope";
-import { memberRoleOf } from "../members/members.public";
+import { memberNamesOf, memberRoleOf } from "../members/members.public";
 import { memberIdsOf, privateTeamOfWorkspace } from "../teams/teams.public";
-import { firstMessageAuthorOf, ticketOfWorkspace } from "../tickets/tickets.public";
+import { firstMessageAuthorOf, followerIdsOf, ticketOfWorkspace } from "../tickets/tickets.public";
 import { userRef } from "../users/users.public";
-import { mentionedUserIds } from "./notifications.mentions";
+import { mentionsOfNote } from "./notifications.mentions";
 import { type NewNotification, notify } from "./notifications.service";
 
 type UserRef = { id: string; name: string } | null;
@@ -130,7 +130,8 @@ export const notifyAssigned = defineConsumer<Deps>({
 
 /**
  * `mentioned`: each member mentioned in a note (`<span data-mention="<user id>">@Name</span>`, the
- * markup the composer inserts) other than its author, when they may see the ticket.
+ * markup the composer inserts, or `@Full Name` / `@email` written as plain text through the API)
+ * other than its author, when they may see the ticket.
  * `customer_replied`: the assignee, when a customer's message arrives on their ticket.
  */
 export const notifyOnMessage = defineConsumer<Deps>({
@@ -140,7 +141,9 @@ export const notifyOnMessage = defineConsumer<Deps>({
     const { ticket_id, message } = event.data as MessageData;
     if (message.kind === "note") {
       const author = message.author.user?.id ?? null;
-      const mentioned = mentionedUserIds(message.body_html).filter((id) => id !== author);
+      const mentioned = mentionsOfNote(message.body_html, message.body_text, () =>
+        memberNamesOf(tx, event.workspace_id),
+      ).filter((id) => id !== author);
       if (!mentioned.length) return;
       const found = ticketOf(tx, event, ticket_id);
       if (!found) return;
@@ -155,12 +158,42 @@ export const notifyOnMessage = defineConsumer<Deps>({
     }
     if (message.direction !== "inbound" || message.author.type !== "contact") return;
     const found = ticketOf(tx, event, ticket_id);
-    const assignee = found?.ticket.assigneeId;
-    if (!found || !assignee || found.ticket.spam) return;
-    tell(tx, deps, event, found, assignee, "customer_replied", {
-      message_id: message.id,
-      by_name: message.author.contact?.name || message.author.contact?.email || null,
-      excerpt: excerptOf(message.body_text),
-    });
+    if (!found || found.ticket.spam) return;
+    for (const userId of assigneeAndFollowers(tx, found.ticket))
+      tell(tx, deps, event, found, userId, "customer_replied", {
+        message_id: message.id,
+        by_name: message.author.contact?.name || message.author.contact?.email || null,
+        excerpt: excerptOf(message.body_text),
+      });
+  },
+});
+
+/** The assignee first, then each follower once (a follower who is also the assignee is told once). */
+function assigneeAndFollowers(tx: Tx, ticket: Ticket): string[] {
+  const followers = followerIdsOf(tx, [ticket.id]).get(ticket.id) ?? [];
+  return [...new Set([...(ticket.assigneeId ? [ticket.assigneeId] : []), ...followers])];
+}
+
+type BreachData = { ticket_id: string; activity: { type: string; data: { kind?: unknown } } };
+
+/**
+ * `sla_breached` for followers: the SLA tracker tells the assignee (or the admins) itself; each
+ * follower other than the assignee learns of the same breach from its `sla_breached` activity.
+ */
+export const notifyFollowersOfBreach = defineConsumer<Deps>({
+  name: "notifications.followers-sla",
+  types: ["activity.created"],
+  handle(tx, event, { deps }) {
+    const { ticket_id, activity } = event.data as BreachData;
+    if (activity.type !== "sla_breached") return;
+    const found = ticketOf(tx, event, ticket_id);
+    if (!found) return;
+    const followers = (followerIdsOf(tx, [ticket_id]).get(ticket_id) ?? []).filter(
+      (id) => id !== found.ticket.assigneeId,
+    );
+    const kind = activity.data.kind === "resolution" ? "resolution" : "first_response";
+    const sla = found.ticket.sla;
+    const due = kind === "resolution" ? (sla?.resolution_due_at ?? null) : (sla?.first_response_due_at ?? null);
+    for (const userId of followers) tell(tx, deps, event, found, userId, "sla_breached", { kind, due_at: due });
   },
 });

@@ -25,7 +25,8 @@ export function notificationsRoutes(deps: Deps) {
           "Keyset paged (`limit`, `cursor`); `unread=true` keeps those not read. `unread_count` is the caller's unread total " +
           "(the bell's badge). Produced: `assigned` (an assignee change someone else made, automations and auto-assignment " +
           "included, or a ticket someone else created already assigned to you), " +
-          '`mentioned` (an @mention in a note: `<span data-mention="<user id>">@Name</span>`), ' +
+          '`mentioned` (an @mention in a note: `<span data-mention="<user id>">@Name</span>`, or a member\'s `@Full Name` ' +
+          "or `@email` written as plain text, case-insensitive, the longest name winning, at most 20 people per note), " +
           "`customer_replied` (to the assignee), and the types other features send (`sla_breached`, AI and billing notices). " +
           "Each also arrives live as `notification.created`, a personal event: only its person's sockets and replays see it " +
           "in full, everyone else gets the `event.hidden` stand-in. API keys answer 403.",

@@ -11,7 +11,7 @@ import { connect, type TestSocket } from "../realtime/realtime.client.testkit";
 import { addMessage } from "../tickets/tickets.public";
 import { eventsAfter, lastSeq, newTeam, newTicket } from "../tickets/tickets.testkit";
 import { notificationDigestJob } from "./notifications.jobs";
-import { mentionedUserIds } from "./notifications.mentions";
+import { mentionedUserIds, plainTextMentions } from "./notifications.mentions";
 import { notificationsOf, notify } from "./notifications.public";
 import { notifications } from "./notifications.table";
 
@@ -304,6 +304,48 @@ describe("produced notifications", () => {
     ]);
     await drain();
     expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id))).toEqual([]);
+  });
+
+  test("mentioned as plain text: @Full Name and @email of members, longest match, any case, at word boundaries", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const ann = await addMember(desk, workspace.id, "agent", { name: "Ann" });
+    const annLee = await addMember(desk, workspace.id, "agent", { name: "Ann Lee" });
+    const bob = await addMember(desk, workspace.id, "agent", {
+      name: "Bob Stone",
+      email: `bob.${Date.now()}@example.com`,
+    });
+    const carl = await addMember(desk, workspace.id, "agent", { name: "Carl" });
+    const stranger = await createWorkspaceWithOwner(desk);
+    const ticket = await newTicket(desk, owner);
+    const res = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
+      headers: owner.headers,
+      body: {
+        kind: "note",
+        body_html: `<p>@ann lee and @${bob.email.toUpperCase()}. please look; not @Carlos, not mail@carl, not @${stranger.owner.name}</p>`,
+      },
+    });
+    expect(res.status).toBe(201);
+    await drain();
+    const mentionedOf = (id: string) =>
+      withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, id)).filter((n) => n.type === "mentioned");
+    expect(mentionedOf(annLee.id)).toHaveLength(1);
+    expect(mentionedOf(bob.id)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ by: owner.id, message_id: res.body.id }) }),
+    ]);
+    // the shorter name inside the longer one, a longer word, an address, another workspace's person
+    for (const id of [ann.id, carl.id, owner.id]) expect(mentionedOf(id)).toEqual([]);
+    expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, stranger.workspace.id, stranger.owner.id))).toEqual([]);
+    // a bare "@Ann" still names Ann; the markup and the text naming one person tell them once
+    await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "note", body_html: `<p><span data-mention="${ann.id}">@Ann</span> and @Ann, thanks</p>` },
+    });
+    await drain();
+    expect(mentionedOf(ann.id)).toHaveLength(1);
+    expect(
+      plainTextMentions("x@ann, @ann@example.com, @Ann!", [{ id: "a", name: "Ann", email: "ann@example.com" }]),
+    ).toEqual(["a"]);
+    expect(plainTextMentions("mail x@ann", [{ id: "a", name: "Ann", email: "ann@example.com" }])).toEqual([]);
   });
 
   test("customer_replied: the assignee, when a customer's message arrives", async () => {

@@ -10,6 +10,11 @@ export type SmtpSink = {
   messages(): string[];
   /** Waits until at least `count` messages arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<string[]>;
+  /**
+   * Waits for a message the predicate accepts and answers it once its file stops growing (smtp-sink
+   * lists a file while it still writes it, so a message found early may be cut short).
+   */
+  waitForMatch(predicate: (message: string) => boolean, timeoutMs?: number): Promise<string>;
   stop(): Promise<void>;
 };
 
@@ -61,6 +66,17 @@ export async function startSmtpSink(extraArgs: string[] = []): Promise<SmtpSink>
         if (found.length >= count) return found;
         if (Date.now() > until) throw new Error(`smtp-sink: ${found.length} of ${count} messages arrived`);
         await Bun.sleep(25);
+      }
+    },
+    async waitForMatch(predicate, timeoutMs = 5_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages().find(predicate);
+        if (found !== undefined) {
+          await Bun.sleep(100);
+          if (messages().find(predicate) === found) return found;
+        } else await Bun.sleep(25);
+        if (Date.now() > until) throw new Error("smtp-sink: no complete message matched");
       }
     },
     async stop() {

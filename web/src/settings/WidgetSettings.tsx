@@ -2,12 +2,16 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { operations } from "../lib/api-schema";
 import { api } from "../lib/api/client";
+import { listQuery } from "../lib/api/queries";
+import type { Mailbox } from "../lib/api/types";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
+import { mailboxesKeys } from "./settings.queries";
 
 type WidgetSettingsJson = operations["getWidgetSettings"]["responses"][200]["content"]["application/json"];
 
 const settingsKey = ["widget-settings"] as const;
+const useMailboxes = listQuery<Mailbox>(mailboxesKeys.list, "/mailboxes");
 
 /** The chat widget: the tag to paste, its greeting and rules, and identity verification. */
 export default function WidgetSettings() {
@@ -22,7 +26,8 @@ export default function WidgetSettings() {
     mutationFn: () => api<{ secret: string }>("/workspace/widget-secret/rotate", { method: "POST", body: {} }),
   });
   const [copied, setCopied] = useState(false);
-  if (settings.isPending) return <Loading />;
+  const mailboxes = useMailboxes();
+  if (settings.isPending || mailboxes.isPending) return <Loading />;
   if (settings.isError) return <ErrorBox error={settings.error} retry={() => settings.refetch()} />;
   const s = settings.data;
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -33,6 +38,7 @@ export default function WidgetSettings() {
       greeting: v.greeting ?? "",
       enabled: form.get("enabled") === "on",
       require_email: form.get("require_email") === "on",
+      reply_mailbox_id: v.reply_mailbox_id || null,
       allowed_origins: (v.allowed_origins ?? "")
         .split(/[\s,]+/)
         .map((o) => o.trim())
@@ -85,8 +91,23 @@ export default function WidgetSettings() {
         >
           <textarea name="allowed_origins" rows={3} defaultValue={s.allowed_origins.join("\n")} />
         </Field>
+        <Field
+          label="Email replies from"
+          name="reply_mailbox_id"
+          error={save.error}
+          hint="A visitor who left an email and has not seen a reply in the chat within a few minutes gets it by email from this mailbox; their answer comes back into the chat."
+        >
+          <select name="reply_mailbox_id" defaultValue={s.reply_mailbox_id ?? ""}>
+            <option value="">The first mailbox{mailboxes.data?.[0] ? ` (${mailboxes.data[0].email})` : ""}</option>
+            {(mailboxes.data ?? []).map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name ? `${m.name} (${m.email})` : m.email}
+              </option>
+            ))}
+          </select>
+        </Field>
         <p className="muted small">The widget uses the brand colour and pictures of the Workspace settings.</p>
-        <FormError error={save.error} fields={["greeting", "allowed_origins"]} />
+        <FormError error={save.error} fields={["greeting", "allowed_origins", "reply_mailbox_id"]} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
             {save.isSuccess && !save.isPending ? "Saved" : "Save"}
