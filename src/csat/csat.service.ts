@@ -1,6 +1,7 @@
 import { and, desc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { contactRefsOf } from "../contacts/contacts.public";
+import { chatEmailConfirmed } from "../widget/widget.public";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -22,6 +23,7 @@ const SolvedTicketEvent = z.object({
   ticket: z.object({
     id: z.string(),
     status: z.string(),
+    channel: z.string(),
     spam: z.boolean(),
     merged_into_id: z.string().nullable(),
     contact: z.object({ id: z.string() }).nullable(),
@@ -48,6 +50,8 @@ export function requestRatingOnSolve(tx: Tx, event: StoredEvent, deps: Deps): vo
   if (!ticket.contact || !csatEnabled(tx, event.workspace_id)) return;
   const email = contactRefsOf(tx, [ticket.contact.id]).get(ticket.contact.id)?.email;
   if (!email) return;
+  // A chat visitor's typed address is theirs to confirm before it gets anything it did not ask for.
+  if (ticket.channel === "chat" && !chatEmailConfirmed(tx, event.workspace_id, ticket.contact.id, email)) return;
   const token = randomToken(32);
   const now = deps.clock.now();
   const inserted = tx

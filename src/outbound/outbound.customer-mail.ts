@@ -24,6 +24,12 @@ export type CustomerMail = {
   text: string;
   /** Unique per mail and stable across retries: the Message-ID's local part. */
   key: string;
+  /**
+   * A mail about the ticket that is not part of its conversation (a confirmation of the customer's
+   * address): no threading headers, nothing of the ticket (not even its subject) in them, and an
+   * answer to it does not land on the ticket.
+   */
+  standalone?: boolean;
   headers?: Record<string, string>;
 };
 
@@ -57,6 +63,7 @@ export async function sendCustomerMail(
   const messageId = `${input.key}@${deps.config.inboundDomain}`.toLowerCase();
   const now = deps.clock.now();
   const { thread, outlook } = withTx(deps.db, (tx) => {
+    if (input.standalone) return { thread: { inReplyTo: null, references: [] as string[] }, outlook: {} };
     const thread = threadHeaders(tx, input.ticket.workspaceId, input.ticket.id, "");
     rememberMessageId(tx, {
       workspaceId: input.ticket.workspaceId,

@@ -67,6 +67,22 @@ async function pass(ms: number) {
 }
 
 const mailsTo = (address: string) => sink.messages().filter((m) => m.includes(`To: ${address}`));
+const repliesTo = (address: string) => mailsTo(address).filter((m) => !m.includes("Confirm your email"));
+
+/** The confirmation link in the one mail an unconfirmed address gets. */
+async function confirmationLinkFor(email: string): Promise<string> {
+  const mail = await sink.waitForMatch((m) => m.includes(`To: ${email}`) && m.includes("Confirm your email"));
+  const unfolded = mail.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  return /https?:\/\/[^\s"<>]+\/chat-email\/[A-Za-z0-9_-]+/.exec(unfolded)![0]!;
+}
+
+/** The address's owner confirms from the mail: the page's button POSTs to the link. */
+async function confirmEmail(email: string): Promise<void> {
+  const link = new URL(await confirmationLinkFor(email));
+  const res = await desk.fetch(new Request(`http://localhost${link.pathname}`, { method: "POST" }));
+  expect(res.status).toBe(200);
+  await desk.jobs.drain();
+}
 
 describe("unseen chat replies by email", () => {
   test("unseen after the delay: one mail with every unseen reply, from the mailbox, threaded; the answer returns to the chat", async () => {
@@ -81,8 +97,10 @@ describe("unseen chat replies by email", () => {
     await pass(60_000);
     expect(mailsTo(email)).toHaveLength(0);
     await pass(40_000);
+    // The typed address is asked first; the replies wait for its owner.
+    await confirmEmail(email);
     const mail = await sink.waitForMatch((m) => m.includes(`To: ${email}`) && m.includes("It ships"));
-    expect(mailsTo(email)).toHaveLength(1);
+    expect(repliesTo(email)).toHaveLength(1);
     expect(mail).toContain(`From: Acme Chat <${s.address}>`);
     expect(mail).toContain(`Reply-To: ${s.address}`);
     expect(mail).toContain(`[#${number}]`);
@@ -91,7 +109,7 @@ describe("unseen chat replies by email", () => {
     expect(mail).not.toContain("carrier delayed");
     // The later reply's own job finds it mailed already: still one mail.
     await pass(5 * 60_000);
-    expect(mailsTo(email)).toHaveLength(1);
+    expect(repliesTo(email)).toHaveLength(1);
 
     const messageId = /^Message-ID: (<[^>]+>)/m.exec(mail)![1]!;
     const answer = [
@@ -127,8 +145,9 @@ describe("unseen chat replies by email", () => {
     expect(mailsTo(email)).toHaveLength(0);
     await agentReply(s, ticketId, "<p>But not this one</p>");
     await pass(CHAT_MAIL_DELAY_MS + 1000);
+    await confirmEmail(email);
     const mail = await sink.waitForMatch((m) => m.includes(`To: ${email}`) && m.includes("But not this one"));
-    expect(mailsTo(email)).toHaveLength(1);
+    expect(repliesTo(email)).toHaveLength(1);
     expect(mail).not.toContain("Seen this one");
   });
 
@@ -168,6 +187,7 @@ describe("unseen chat replies by email", () => {
     const { visitor, ticketId } = await visitorChat(s, email);
     const reply = await agentReply(s, ticketId, "<p>From sales</p>");
     await pass(CHAT_MAIL_DELAY_MS + 1000);
+    await confirmEmail(email);
     const mail = await sink.waitForMatch((m) => m.includes(`To: ${email}`) && m.includes("From sales"));
     expect(mail).toContain(`From: Sales <${sales}>`);
 
@@ -181,5 +201,93 @@ describe("unseen chat replies by email", () => {
     expect(wrong.body.errors[0].location).toBe("body.message_id");
     expect((await seen(visitor, ticketId, {})).status).toBe(422);
     expect((await seen({}, ticketId, { message_id: reply.id })).status).toBe(401);
+  });
+});
+
+describe("a typed email is its owner's to confirm", () => {
+  test("until confirmed it gets one fixed confirmation mail a day, nothing of the chat; reading the link changes nothing", async () => {
+    const s = await setup();
+    const email = "victim@visitor.test";
+    const first = await visitorChat(s, email, "Send this stranger our replies");
+    await agentReply(s, first.ticketId, "<p>Secret-ish answer one</p>");
+    await pass(CHAT_MAIL_DELAY_MS + 1000);
+    const link = await confirmationLinkFor(email);
+    const confirmation = mailsTo(email)[0]!;
+    // Fixed text: nothing the visitor typed (their message) or an agent wrote reaches the address.
+    expect(confirmation).not.toContain("Secret-ish");
+    expect(confirmation).not.toContain("Send this stranger");
+    expect(confirmation).toContain(`From: Acme Chat <${s.address}>`);
+
+    // Another chat with the same address, and more replies: no second mail within the day.
+    const second = await visitorChat(s, email, "Again");
+    await agentReply(s, second.ticketId, "<p>Secret-ish answer two</p>");
+    await agentReply(s, first.ticketId, "<p>Secret-ish answer three</p>");
+    await pass(CHAT_MAIL_DELAY_MS + 1000);
+    await pass(60 * 60_000);
+    expect(mailsTo(email)).toHaveLength(1);
+
+    // A link scanner's GET shows the question and confirms nothing.
+    const path = new URL(link).pathname;
+    const read = await desk.fetch(new Request(`http://localhost${path}`));
+    expect(read.status).toBe(200);
+    expect(read.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(await read.text()).toContain('<form method="post"');
+    await pass(60 * 60_000);
+    expect(repliesTo(email)).toHaveLength(0);
+    const unknown = await desk.fetch(new Request("http://localhost/chat-email/not-a-real-token-at-all-0123456789"));
+    expect(unknown.status).toBe(404);
+
+    // Confirmed: the first chat's unseen replies go out, in one mail.
+    await confirmEmail(email);
+    const mail = await sink.waitForMatch((m) => m.includes(`To: ${email}`) && m.includes("Secret-ish answer three"));
+    expect(mail).toContain("Secret-ish answer one");
+    expect(repliesTo(email)).toHaveLength(1);
+  });
+
+  test("a visitor the customer's site vouched for (user_hash) gets the replies without being asked", async () => {
+    const s = await setup();
+    const rotated = await desk.api("POST", "/v1/workspace/widget-secret/rotate", { headers: s.owner.headers });
+    expect(rotated.status).toBe(200);
+    const secret = rotated.body.secret as string;
+    const userId = "customer-42";
+    const userHash = new Bun.CryptoHasher("sha256", secret).update(userId).digest("hex");
+    const email = "vouched@visitor.test";
+    const session = await desk.api("POST", "/v1/widget/session", {
+      body: { key: s.workspace.widgetKey, email, name: "Vouched", user_id: userId, user_hash: userHash },
+    });
+    expect(session.status).toBe(200);
+    const started = await desk.api("POST", "/v1/widget/conversations", {
+      headers: { authorization: `Visitor ${session.body.visitor_token}` },
+      body: { body: "Hi" },
+    });
+    expect(started.status).toBe(201);
+    await agentReply(s, started.body.conversation.id, "<p>Straight to you</p>");
+    await pass(CHAT_MAIL_DELAY_MS + 1000);
+    await sink.waitForMatch((m) => m.includes(`To: ${email}`) && m.includes("Straight to you"));
+    expect(mailsTo(email).some((m) => m.includes("Confirm your email"))).toBe(false);
+  });
+
+  test("a chat's unconfirmed address gets no rating request on solve; once confirmed it does", async () => {
+    const s = await setup();
+    const csat = await desk.api("PATCH", "/v1/workspace", {
+      headers: s.owner.headers,
+      body: { settings: { csat_enabled: true } },
+    });
+    expect(csat.status).toBe(200);
+    const email = "rater@visitor.test";
+    const { ticketId } = await visitorChat(s, email);
+    await agentReply(s, ticketId, "<p>All done</p>");
+    const solve = (status: string) =>
+      desk.api("PATCH", `/v1/tickets/${ticketId}`, { headers: s.headers, body: { status } });
+    expect((await solve("solved")).status).toBe(200);
+    await pass(desk.deps.config.csatDelayMs + CHAT_MAIL_DELAY_MS + 1000);
+    await confirmationLinkFor(email);
+    expect(mailsTo(email).some((m) => m.includes("How did we do?"))).toBe(false);
+
+    await confirmEmail(email);
+    expect((await solve("open")).status).toBe(200);
+    expect((await solve("solved")).status).toBe(200);
+    await pass(desk.deps.config.csatDelayMs + 1000);
+    await sink.waitForMatch((m) => m.includes(`To: ${email}`) && m.includes("How did we do?"));
   });
 });

@@ -26,6 +26,7 @@ import {
   type MessageJson,
 } from "../tickets/tickets.public";
 import { widgetWorkspaceOf } from "../workspaces/workspaces.public";
+import { askToConfirmChatEmail, chatEmailConfirmed } from "./widget.email-confirm";
 import { widgetSettingsOf } from "./widget.settings";
 import { chatReplyMarks, visitorSessions } from "./widget.table";
 
@@ -142,6 +143,7 @@ export const chatReplyMailJob = defineJob({
     if (!ticket.contactId) return;
     const to = visitorEmailOf(deps.db, ticket.workspaceId, ticket.contactId);
     if (!to) return;
+    const fallbackMailboxId = widgetSettingsOf(deps.db, ticket.workspaceId).replyMailboxId;
     const marks = marksOf(deps.db, ticket.id);
     // ISO times compare as strings: the later of the two marks.
     const since = [marks?.seenThrough ?? "", marks?.mailedThrough ?? ""].sort().at(-1)!;
@@ -149,12 +151,24 @@ export const chatReplyMailJob = defineJob({
       (m) => isAgentReply(m) && m.created_at > since,
     );
     if (!unseen.some((m) => m.id === payload.message_id)) return;
+    if (!chatEmailConfirmed(deps.db, ticket.workspaceId, ticket.contactId, to)) {
+      // The visitor may have typed anyone's address: its owner is asked first, and the replies wait
+      // (unseen ones go out when the address is confirmed: widget.email-confirm.page.ts).
+      const asked = await askToConfirmChatEmail(deps, {
+        ticket,
+        contactId: ticket.contactId,
+        email: to,
+        fallbackMailboxId,
+      });
+      run.logger.info({ ticket_id: ticket.id, asked }, "chat replies wait for the visitor to confirm their email");
+      return;
+    }
     const replies = unseen.slice(-MAX_REPLIES_PER_MAIL);
     const newest = replies.at(-1)!;
     const { html, text } = renderMail(replies, widgetWorkspaceOf(deps.db, ticket.workspaceId)?.name ?? "Support");
     const sent = await sendCustomerMail(deps, {
       ticket,
-      fallbackMailboxId: widgetSettingsOf(deps.db, ticket.workspaceId).replyMailboxId,
+      fallbackMailboxId,
       to,
       subject: `Re: ${ticket.subject.replace(/[\r\n]+/g, " ")} [#${ticket.number}]`,
       html,
@@ -208,3 +222,22 @@ export const chatReplyMailOnMessage = defineConsumer<Deps>({
     );
   },
 });
+
+/**
+ * After the visitor confirmed their email: queue the mail of the ticket's unseen replies now (the job
+ * takes every unseen reply; keyed on the newest, so a second confirmation queues nothing new).
+ */
+export function mailUnseenChatRepliesNow(deps: Deps, workspaceId: string, ticketId: string): void {
+  const newest = publicMessagesOf(deps.db, ticketId, attachmentLinks(deps))
+    .filter((m) => isAgentReply(m))
+    .at(-1);
+  if (!newest) return;
+  withTx(deps.db, (tx) =>
+    enqueue(
+      tx,
+      chatReplyMailJob,
+      { workspace_id: workspaceId, ticket_id: ticketId, message_id: newest.id },
+      { workspaceId, uniqueKey: `chat-mail-confirmed:${newest.id}` },
+    ),
+  );
+}

@@ -47,3 +47,39 @@ export const widgetUploads = sqliteTable(
   },
   (t) => [index("widget_uploads_contact_idx").on(t.workspaceId, t.contactId)],
 );
+
+/**
+ * Per chat ticket: the newest agent reply its visitor saw in the widget, and the newest one mailed
+ * to them. A reply newer than both, unseen after a short delay, is mailed (widget.chat-mail.ts).
+ */
+export const chatReplyMarks = sqliteTable("chat_reply_marks", {
+  ticketId: text("ticket_id").primaryKey(),
+  workspaceId: workspaceId(),
+  seenThrough: timestamp("seen_through"),
+  mailedThrough: timestamp("mailed_through"),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A chat visitor's typed email, asked to confirm before any chat reply is mailed there: the visitor
+ * may have typed anyone's address. Only the token's SHA-256 is kept; `confirmed_at` is set when the
+ * address's owner confirms from the mail.
+ */
+export const chatEmailConfirmations = sqliteTable(
+  "chat_email_confirmations",
+  {
+    id: id(),
+    workspaceId: workspaceId(),
+    contactId: text("contact_id").notNull(),
+    ticketId: text("ticket_id").notNull(),
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    sentAt: timestamp("sent_at").notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+    confirmedAt: timestamp("confirmed_at"),
+  },
+  (t) => [
+    uniqueIndex("chat_email_confirmations_token_unique").on(t.tokenHash),
+    index("chat_email_confirmations_email_idx").on(t.workspaceId, t.email),
+  ],
+);

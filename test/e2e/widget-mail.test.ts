@@ -136,14 +136,29 @@ describe.skipIf(!ready.ok)("unseen chat replies by email, in a browser", () => {
       await Bun.sleep(DELAY_MS + 3_000);
       expect(mailsTo("lena@buyer.test")).toHaveLength(0);
 
-      // The visitor leaves; the next reply reaches them by mail, from the chosen mailbox.
+      // The visitor leaves; the next reply waits for the typed address's owner to confirm it: one
+      // mail with a link, whose page confirms only on its button (a link scanner's GET changes nothing).
       await page.close();
       await agentReply(ticket.id, "It shipped this morning, tracking AB123.");
+      const ask = await sink.waitForMatch(
+        (m) => m.includes("To: lena@buyer.test") && m.includes("Confirm your email"),
+        DELAY_MS + 15_000,
+      );
+      expect(ask).not.toContain("tracking AB123");
+      const link = /https?:\/\/[^\s"<>]+\/chat-email\/[A-Za-z0-9_-]+/.exec(
+        ask.replace(/=\r?\n/g, "").replace(/=3D/g, "="),
+      )![0]!;
+      const confirm = await visitorContext.newPage();
+      confirm.setDefaultTimeout(10_000);
+      await confirm.goto(link);
+      await confirm.getByRole("button", { name: "Confirm my email" }).click();
+      await shown(confirm.getByRole("status").filter({ hasText: "lena@buyer.test" }));
+      await confirm.close();
       const mail = await sink.waitForMatch(
         (m) => m.includes("To: lena@buyer.test") && m.includes("tracking AB123"),
         DELAY_MS + 15_000,
       );
-      expect(mailsTo("lena@buyer.test")).toHaveLength(1);
+      expect(mailsTo("lena@buyer.test").filter((m) => !m.includes("Confirm your email"))).toHaveLength(1);
       expect(mail).toContain("From: Chat <chat@chatmail.test>");
       expect(mail).toContain("tracking AB123");
       expect(mail).not.toContain("Checking with the warehouse");
