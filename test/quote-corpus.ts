@@ -20,16 +20,22 @@ export type QuoteFixture = {
 const repoRoot = resolve(import.meta.dir, "..");
 export const quoteCorpusDir = resolve(repoRoot, "../shared/mail-trimming");
 
+/**
+ * Desk's own corpus (test/quote-corpus-own): replies constructed per client family from how each
+ * client writes its quotes, kept apart from the shared one so that the two measure different things.
+ */
+export const ownQuoteCorpusDir = resolve(repoRoot, "test/quote-corpus-own");
+
 /** Throws when the corpus is missing: a quiet skip would let the bars pass without being measured. */
-export function loadQuoteCorpus(): Array<QuoteFixture & { body: Buffer; expectedText: string }> {
-  const index = join(quoteCorpusDir, "fixtures.json");
+export function loadQuoteCorpus(dir = quoteCorpusDir): Array<QuoteFixture & { body: Buffer; expectedText: string }> {
+  const index = join(dir, "fixtures.json");
   if (!existsSync(index))
     throw new Error(`quote-trimming corpus missing: ${index} (clone shared/ beside the repository)`);
   const { fixtures } = JSON.parse(readFileSync(index, "utf8")) as { fixtures: QuoteFixture[] };
   return fixtures.map((f) => ({
     ...f,
-    body: readFileSync(join(quoteCorpusDir, f.file)),
-    expectedText: readFileSync(join(quoteCorpusDir, f.expected), "utf8"),
+    body: readFileSync(join(dir, f.file)),
+    expectedText: readFileSync(join(dir, f.expected), "utf8"),
   }));
 }
 

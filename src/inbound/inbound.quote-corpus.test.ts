@@ -8,7 +8,8 @@ import { htmlToText } from "../lib/sanitize";
  * The quote-trimming corpus (../shared/mail-trimming) through the real inbound pipeline: each
  * reply is posted to POST /v1/inbound/email threaded to an existing ticket, and the stored
  * body_text and body_html (as text) are judged against the reply its source project expects.
- * Bars (issue 19): at least 90% right, no line of the customer's lost, has_quoted right on 95%.
+ * Bars: at least 95% right, no line of the customer's lost, has_quoted right on 95%. Desk's own
+ * constructed corpus (test/quote-corpus-own.test.ts) measures replies the trimmer was not tuned on.
  */
 const corpus = loadQuoteCorpus();
 const desk = await startTestDesk();
@@ -79,7 +80,7 @@ describe("quote trimming on the reply corpus, through the inbound pipeline", () 
     console.log(`not right: ${wrong.join(", ")}`);
     if (lost.length) console.log(`lost:\n${lost.join("\n")}`);
     expect(lost).toEqual([]);
-    expect(right / total).toBeGreaterThanOrEqual(0.9);
+    expect(right / total).toBeGreaterThanOrEqual(0.95);
     expect(hasQuotedRight / total).toBeGreaterThanOrEqual(0.95);
   }, 120_000);
 });

@@ -1,4 +1,12 @@
-import { FORWARD_MARKER, attributionAt, headerBlockAt, isOriginalMessageSeparator, isRule } from "./mail.quote.headers";
+import {
+  FORWARD_MARKER,
+  attributionAt,
+  headerBlockAt,
+  isClientFooter,
+  isOriginalMessageSeparator,
+  isRule,
+  splitGlued,
+} from "./mail.quote.headers";
 
 /**
  * Trims quoted history from a plain-text reply, keeping every line the customer wrote.
@@ -22,10 +30,15 @@ const PIPE_QUOTED = /^\s*\|/;
 /** Where a signature or a mailing-list footer starts after the quote. */
 const SIGNATURE_START = /^(?:--\s*|__+\s*|-{3,}\s*)$/;
 
+/** RFC 3676's signature separator, with the space some clients and list servers strip. */
+const SIG_DASH = /^-- ?$/;
+/** Netiquette's four-line signature (RFC 1855 3.1.1): anything longer is left to the reader. */
+const SIGNATURE_LINES = 4;
+
 type Block = { start: number; quoteStart: number; end: number };
 
 export function trimQuotedText(input: string): TrimmedText {
-  const lines = input.split(/\r?\n/);
+  const lines = input.split(/\r?\n/).flatMap((line) => splitGlued(line) ?? [line]);
   const blank = (i: number) => !lines[i]!.trim();
   let historyAt = lines.length;
   const blocks: Block[] = [];
@@ -76,12 +89,19 @@ export function trimQuotedText(input: string): TrimmedText {
   const keep = lines.map((_, n) => n < historyAt);
   const inHistory = (n: number) => n >= historyAt;
   // A block is trailing when after it, up to the history, come only blank lines or a signature.
+  // An attribution or header starts the history: a quoted block right above one is a passage the
+  // customer quoted in their reply (Apple Mail and Thunderbird mark both alike), so it stays.
+  const attributed = (b: Block): boolean => b.start !== b.quoteStart;
+  const blockAt = new Map(blocks.map((b) => [b.start, b]));
   const trailing = (block: Block): boolean => {
     for (let n = block.end; n < historyAt && !inHistory(n); n++) {
       if (blank(n)) continue;
-      return SIGNATURE_START.test(lines[n]!.trimEnd()) || blocks.some((b): boolean => b.start === n && trailing(b));
+      return (
+        SIGNATURE_START.test(lines[n]!.trimEnd()) ||
+        (blockAt.has(n) && !attributed(blockAt.get(n)!) && trailing(blockAt.get(n)!))
+      );
     }
-    return true;
+    return historyAt === lines.length || attributed(block);
   };
   const last = blocks.at(-1);
   const hasTrailing = last !== undefined && trailing(last);
@@ -92,8 +112,11 @@ export function trimQuotedText(input: string): TrimmedText {
       break;
     }
     // Written below one quote: the quote goes. Answered between quotes: they stay as context.
-    if (!hasTrailing) for (let n = block.start; n < block.end; n++) keep[n] = false;
+    // With history below, the reply is not written below this quote: it is the customer's passage.
+    if (!hasTrailing && historyAt === lines.length) for (let n = block.start; n < block.end; n++) keep[n] = false;
   }
+
+  dropClientChrome(lines, keep);
 
   // Where a block was taken out, the blank lines around it collapse into one.
   const kept: string[] = [];
@@ -114,6 +137,34 @@ export function trimQuotedText(input: string): TrimmedText {
   const customerLeft = kept.some((line) => line.trim() && !QUOTED.test(line));
   if (!customerLeft || !keep.includes(false)) return { text: input, trimmed: false };
   return { text, trimmed: true };
+}
+
+/**
+ * What a client writes between the reply and trailing history goes with the history: the app's
+ * advert line (see isClientFooter), and a signature under the sig-dash "-- " (RFC 3676 4.3) that
+ * the client inserts above the quote (Thunderbird, Apple Mail, K-9 with "reply above quote"), just
+ * as one below a quote already goes. Only a short signature (at most four lines of at most 80
+ * characters) right above the cut, never quoted lines.
+ */
+function dropClientChrome(lines: readonly string[], keep: boolean[]): void {
+  let cut = keep.length;
+  while (cut > 0 && (!keep[cut - 1] || !lines[cut - 1]!.trim())) cut--;
+  if (cut === keep.length || !keep.slice(cut).includes(false)) return;
+  let n = cut - 1;
+  for (; n >= 0 && keep[n]; n--) {
+    if (!lines[n]!.trim()) continue;
+    if (!isClientFooter(lines[n]!)) break;
+    keep[n] = false;
+  }
+  let signed = 0;
+  for (let m = n; m >= 0 && keep[m] && !QUOTED.test(lines[m]!); m--) {
+    if (SIG_DASH.test(lines[m]!)) {
+      if (signed > 0) for (let k = m; k <= n; k++) keep[k] = false;
+      return;
+    }
+    if (!lines[m]!.trim()) continue;
+    if (++signed > SIGNATURE_LINES || lines[m]!.length > 80) return;
+  }
 }
 
 function nextFilled(lines: readonly string[], from: number): number {
@@ -143,5 +194,16 @@ function quoteEnd(lines: readonly string[], from: number, marker: RegExp): numbe
 function isWrappedTail(previous: string, line: string, marker: RegExp): boolean {
   if (!marker.test(previous)) return false;
   const quoted = previous.replace(/^[\s>|]+/, "");
-  return quoted.length >= 40 && !/[.!?:]\s*$/.test(quoted) && /^\p{Ll}/u.test(line);
+  if (quoted.length >= 40 && !/[.!?:]\s*$/.test(quoted) && /^\p{Ll}/u.test(line)) return true;
+  return isWrappedLink(quoted, line.trim());
+}
+
+/**
+ * Clients that wrap at 72-78 columns (Outlook, Gmail's plain part, talon's own fixtures) break a
+ * long address where they can and leave its rest unmarked: a quoted line ending in an open
+ * address, then one word of address characters with a path, query or file ending.
+ */
+function isWrappedLink(quoted: string, line: string): boolean {
+  if (!/(?:^|\s|<)(?:https?:\/\/|www\.)[^\s<>()]*$/i.test(quoted)) return false;
+  return /^[^\s<>"]{4,}>?$/.test(line) && /[/?=&%#_]|\.[a-z]{2,5}>?$/i.test(line);
 }

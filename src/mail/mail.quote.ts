@@ -14,6 +14,14 @@ import { trimQuotedText } from "./mail.quote.text";
 export type TrimmedBody = { html: string | null; text: string; hasQuoted: boolean };
 
 const flat = (text: string): string => text.replace(/[\s\u00a0\u200b\u202f\ufeff]+/g, " ").trim();
+/**
+ * A plain part writes a link as its text and address ("Sent with Sparrow (http://…)", Outlook's
+ * "text<http://…>"), the HTML as its text alone: addresses aside, the two say the same.
+ */
+const withoutAddresses = (text: string): string =>
+  flat(text.replace(/\s*(?:\(https?:[^\s()]*\)|<(?:https?|mailto):[^\s<>]*>)/g, ""));
+const sameReply = (plain: string, fromHtml: string): boolean =>
+  flat(plain) === flat(fromHtml) || withoutAddresses(plain) === withoutAddresses(fromHtml);
 
 export function trimQuoted(html: string | null, text: string): TrimmedBody {
   if (html === null) {
@@ -28,7 +36,7 @@ export function trimQuoted(html: string | null, text: string): TrimmedBody {
       const plain = text.trim() ? trimQuotedText(text).text : "";
       return {
         html: structural.html,
-        text: plain && flat(plain) === flat(structural.text) ? plain : structural.text,
+        text: plain && sameReply(plain, structural.text) ? plain : structural.text,
         hasQuoted: true,
       };
     }
