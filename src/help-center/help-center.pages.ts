@@ -16,22 +16,32 @@ import {
   searchOf,
 } from "./help-center.service";
 import { brandHex, stylesheetOf } from "./help-center.theme";
+import { type ContactChannelsOf, type ContactForm, contactLinkOf } from "./help-center.contact";
 
 /**
  * The public help center's HTML (DECISIONS.md "Customer-facing pages"): `/help/{workspace_slug}`,
  * `…/collections/{slug}`, `…/articles/{slug}`, `…/search?q=`, `…/sitemap.xml`, and its stylesheet
  * `…/style.css?v=` (the theme of the workspace; `/help/-/style.css` for pages of no help center:
- * no workspace slug starts with a dash). No script at all; styles only from that file.
+ * no workspace slug starts with a dash). No script of their own (the chat widget only where "Contact us"
+ * opens it); styles only from that file.
  */
-export const HELP_CENTER_CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  // Article bodies may show images from anywhere (the sanitizer keeps http(s) and inline images).
-  "img-src 'self' data: https: http:",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const helpCenterCsp = (baseUrl: string) => {
+  const origin = new URL(baseUrl).origin;
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    // The workspace's chat widget, where "Contact us" opens it: its script (/widget.js redirects to
+    // /widget/<version>.js) and its calls and socket to this origin. Pages work without it. The
+    // contact form's proof-of-work solver.
+    `script-src ${origin}/widget.js ${origin}/widget/ ${origin}/portal/-/contact.js`,
+    "connect-src 'self'",
+    // Article bodies may show images from anywhere (the sanitizer keeps http(s) and inline images).
+    "img-src 'self' data: https: http:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+};
 
 const HTML = "text/html; charset=utf-8";
 /** Pages revalidate on every visit (cheap: 304 on a matching ETag), so an unpublished article is gone at once. */
@@ -43,8 +53,15 @@ export const SEARCH_PAGE_LIMIT = { limit: 60, windowMs: 60_000 } as const;
 
 type Answer = { status: number; body: string; type: string; lastModified?: string | null };
 
-export function helpCenterPages(deps: Deps): Page[] {
-  const headers = securityHeaders(HELP_CENTER_CSP, servedOverHttps(deps.config.baseUrl));
+export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, contactForm?: ContactForm): Page[] {
+  // The policy names this server's own origin, which a desk listening on port 0 knows only once it listens.
+  let headers = { baseUrl: "", values: {} as Readonly<Record<string, string>> };
+  const headersNow = () => {
+    const baseUrl = deps.config.baseUrl;
+    if (headers.baseUrl !== baseUrl)
+      headers = { baseUrl, values: securityHeaders(helpCenterCsp(baseUrl), servedOverHttps(baseUrl)) };
+    return headers.values;
+  };
   const searches = createRateLimiter({ ...SEARCH_PAGE_LIMIT, now: () => deps.clock.now().getTime() });
   const cssUrl = (center: HelpCenter | null) =>
     center
@@ -86,8 +103,12 @@ export function helpCenterPages(deps: Deps): Page[] {
         type: "text/css; charset=utf-8",
         body: stylesheetOf(brandHex(new URL(request.url).searchParams.get("brand"))).css,
       };
-    const center = slug ? helpCenterAt(deps.db, baseUrl, slug) : null;
-    if (!center || extra.length > 0) return notFound(null, path);
+    const found = slug ? helpCenterAt(deps.db, baseUrl, slug) : null;
+    if (!found || extra.length > 0) return notFound(null, path);
+    const center: HelpCenter = {
+      ...found,
+      contact: channelsOf ? contactLinkOf(found, channelsOf(deps.db, found.workspaceId, baseUrl)) : null,
+    };
     const css = cssUrl(center);
     if (section === undefined) return { status: 200, type: HTML, body: homePage(center, css, homeOf(deps.db, center)) };
     if (section === "style.css" && item === undefined)
@@ -127,11 +148,27 @@ export function helpCenterPages(deps: Deps): Page[] {
     return notFound(center, path);
   }
 
+  const helpCenterAtPath = (slug: string) => {
+    try {
+      return helpCenterAt(deps.db, deps.config.baseUrl, decodeURIComponent(slug));
+    } catch {
+      return null;
+    }
+  };
+
   return [
     {
       path: "/help/",
-      securityHeaders: headers,
+      methods: ["GET", "HEAD", "POST"],
+      get securityHeaders() {
+        return headersNow();
+      },
       handle(request, path) {
+        // `/help/{slug}/contact`: the contact form (the one page that takes a POST).
+        const [slug, section, ...rest] = path.slice("/help/".length).split("/");
+        const center = section === "contact" && rest.length === 0 && slug ? helpCenterAtPath(slug) : null;
+        if (center && contactForm) return contactForm(request, center);
+        if (request.method === "POST") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } });
         const a = route(request, path);
         const response = answer(request, a);
         if (a.type.startsWith("text/css") && a.status === 200) response.headers.set("cache-control", CSS_CACHE);

@@ -69,10 +69,31 @@ export function layout(center: HelpCenter | null, cssUrl: string, head: Head, ma
   const header = center
     ? `<header class="site"><div class="bar"><a class="home" href="${esc(center.url)}">${
         center.logoUrl ? `<img class="logo" src="${esc(center.logoUrl)}" alt="">` : ""
-      }<span>${esc(center.title)}</span></a><form role="search" action="${esc(center.url)}/search" method="get"><label class="visually-hidden" for="q">Search articles</label><input type="search" id="q" name="q" value="${esc(query)}" placeholder="Search articles" required maxlength="500"><button type="submit">Search</button></form></div></header>`
+      }<span>${esc(center.title)}</span></a><form role="search" action="${esc(center.url)}/search" method="get"><label class="visually-hidden" for="q">Search articles</label><input type="search" id="q" name="q" value="${esc(query)}" placeholder="Search articles" required maxlength="500"><button type="submit">Search</button></form>${contactLink(center)}${requestsLink(center)}</div></header>`
     : `<header class="site"><div class="bar"><span class="home">Help Center</span></div></header>`;
   const footer = `<footer class="site"><p>${esc(center ? center.name : "Help Center")}</p></footer>`;
-  return `<!doctype html>\n<html lang="en">\n<head>\n${meta}\n</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n${header}\n<main id="main">\n${main}\n</main>\n${footer}\n</body>\n</html>\n`;
+  return `<!doctype html>\n<html lang="en">\n<head>\n${meta}\n</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n${header}\n<main id="main">\n${main}\n</main>\n${footer}${widgetScript(center)}\n</body>\n</html>\n`;
+}
+
+/** "Contact us" on every page of a help center that has a way to reach a person (help-center.contact.ts). */
+function contactLink(center: HelpCenter): string {
+  if (!center.contact) return "";
+  const chat = center.contact.widgetKey ? " data-desk-chat" : "";
+  return `<a class="contact" href="${esc(center.contact.href)}"${chat}>Contact us</a>`;
+}
+
+/** The customer portal (`/portal/{workspace_slug}`), where a customer follows their requests. */
+function requestsLink(center: HelpCenter): string {
+  const portal = center.url.replace(/\/help\/([^/]+)$/, "/portal/$1");
+  return `<a class="contact" href="${esc(portal)}">Your requests</a>`;
+}
+
+/** The workspace's chat widget, on pages whose "Contact us" opens it. */
+function widgetScript(center: HelpCenter | null): string {
+  const key = center?.contact?.widgetKey;
+  if (!key) return "";
+  const base = center.url.slice(0, center.url.indexOf("/help/"));
+  return `\n<script src="${esc(base)}/widget.js" data-key="${esc(key)}" async></script>`;
 }
 
 function articleList(center: HelpCenter, articles: PublishedArticleSummary[], withExcerpt: boolean): string {

@@ -398,3 +398,86 @@ describe("POST /v1/help-center/preview", () => {
     }
   });
 });
+
+describe("a way from self-service to a person", () => {
+  const contactOf = (html: string) => /<a class="contact" href="([^"]*)"( data-desk-chat)?>Contact us<\/a>/.exec(html);
+
+  test("every page has Contact us: the widget once installed, else the contact form once a mailbox answers, else none", async () => {
+    const kb = await seed();
+    const slug = kb.workspace.slug;
+    const pages = [
+      `/help/${slug}`,
+      `/help/${slug}/collections/billing`,
+      `/help/${slug}/articles/get-a-refund`,
+      `/help/${slug}/search?q=refund`,
+      `/help/${slug}/articles/no-such-article`,
+    ];
+    // Neither a mailbox nor an installed widget: nothing to offer, and still no script.
+    for (const path of pages) {
+      const html = (await page(path)).text;
+      expect({ path, contact: contactOf(html) }).toEqual({ path, contact: null });
+      expect(html).not.toContain("<script");
+    }
+    const first = await desk.api("POST", "/v1/mailboxes", {
+      headers: kb.owner.headers,
+      body: { name: "Support", email: `support-${slug}@help.test` },
+    });
+    expect(first.status).toBe(201);
+    await desk.api("POST", "/v1/mailboxes", {
+      headers: kb.owner.headers,
+      body: { name: "Sales", email: `sales-${slug}@help.test` },
+    });
+    for (const path of pages) {
+      const link = contactOf((await page(path)).text);
+      expect({ path, href: link?.[1], chat: link?.[2] }).toEqual({
+        path,
+        href: `${base()}/help/${slug}/contact`,
+        chat: undefined,
+      });
+    }
+    // The widget, once a visitor has used it, is where "Contact us" leads; the page loads it.
+    const visitor = await desk.api("POST", "/v1/widget/session", { body: { key: kb.workspace.widgetKey } });
+    expect(visitor.status).toBe(200);
+    for (const path of pages) {
+      const res = await page(path);
+      const link = contactOf(res.text);
+      expect({ path, href: link?.[1], chat: link?.[2] }).toEqual({
+        path,
+        href: `${base()}/help/${slug}#chat`,
+        chat: " data-desk-chat",
+      });
+      expect(res.text).toContain(
+        `<script src="${base()}/widget.js" data-key="${kb.workspace.widgetKey}" async></script>`,
+      );
+      expect(res.headers.get("content-security-policy")).toContain(
+        `script-src ${new URL(base()).origin}/widget.js ${new URL(base()).origin}/widget/`,
+      );
+    }
+    // A widget kept to other sites cannot run here: back to the form.
+    const kept = await desk.api("PATCH", "/v1/widget/settings", {
+      headers: kb.owner.headers,
+      body: { allowed_origins: ["https://shop.example"] },
+    });
+    expect(kept.status).toBe(200);
+    expect(contactOf((await page(`/help/${slug}`)).text)?.[1]).toBe(`${base()}/help/${slug}/contact`);
+  });
+
+  test("the widget searches published articles for any visitor; empty while the help center is off; 404 for a bad key", async () => {
+    const kb = await seed();
+    const found = await page(`/v1/widget/articles?key=${kb.workspace.widgetKey}&q=refund`);
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((a: { title: string }) => a.title).sort()).toEqual([
+      "Download an invoice",
+      "Get a refund",
+    ]);
+    expect(found.body.data.find((a: { title: string }) => a.title === "Get a refund").url).toBe(
+      `${base()}/help/${kb.workspace.slug}/articles/get-a-refund`,
+    );
+    const off = await seed({ help_center_enabled: false });
+    expect((await page(`/v1/widget/articles?key=${off.workspace.widgetKey}&q=refund`)).body).toEqual({ data: [] });
+    expect((await page("/v1/widget/articles?key=nope&q=refund")).status).toBe(404);
+    const long = await page(`/v1/widget/articles?key=${kb.workspace.widgetKey}&q=${"a".repeat(201)}`);
+    expect(long.status).toBe(422);
+    expect(long.body.errors[0].location).toBe("query.q");
+  });
+});

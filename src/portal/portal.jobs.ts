@@ -1,0 +1,95 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { findContact } from "../contacts/contacts.public";
+import type { Deps } from "../deps";
+import { defineJob, type JobContext } from "../jobs/define";
+import { escapeHtml } from "../lib/sanitize";
+import { sendSystemMail } from "../mail/mail.system";
+import { sendCustomerMail } from "../outbound/outbound.public";
+import { ticketOfWorkspace } from "../tickets/tickets.public";
+import { findWorkspace } from "../workspaces/workspaces.public";
+import { portalLinks } from "./portal.table";
+
+/**
+ * The sign-in link's mail, from Desk's own address in the workspace's name (the address may be no
+ * contact yet, so no mailbox thread fits). The link is sealed in the payload, never stored in clear;
+ * a link used or expired meanwhile is not mailed.
+ */
+export const portalLinkMailJob = defineJob({
+  name: "portal.link-mail",
+  schema: z.object({ link_id: z.string(), sealed_url: z.string() }),
+  retry: { maxAttempts: 6, baseDelayMs: 10_000, maxDelayMs: 5 * 60_000 },
+  async handler(payload, run: JobContext<Deps>) {
+    const { deps } = run;
+    const link = deps.db.select().from(portalLinks).where(eq(portalLinks.id, payload.link_id)).get();
+    if (!link || link.usedAt || link.expiresAt <= deps.clock.now().toISOString()) return;
+    const workspace = findWorkspace(deps.db, link.workspaceId);
+    if (!workspace) return;
+    const url = deps.secrets.open(payload.sealed_url);
+    await sendSystemMail(deps.config, deps.clock.now(), {
+      to: link.email,
+      subject: `Sign in to your ${workspace.name} requests`,
+      fromName: workspace.name,
+      lines: [
+        `Use this link to see and answer your requests to ${workspace.name}:`,
+        "",
+        url,
+        "",
+        "It works once, for 15 minutes. If you did not ask for it, ignore this email.",
+      ],
+      link: url,
+      headers: { "Auto-Submitted": "auto-generated" },
+    });
+  },
+});
+
+/**
+ * The contact form's confirmation: from the workspace's mailbox on the ticket's thread (so an answer
+ * by mail lands on the ticket), else from Desk's own address; it links to the request in the portal.
+ */
+export const portalConfirmationJob = defineJob({
+  name: "portal.confirmation",
+  schema: z.object({ ticket_id: z.string(), workspace_id: z.string() }),
+  retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
+  async handler(payload, run: JobContext<Deps>) {
+    const { deps } = run;
+    const ticket = ticketOfWorkspace(deps.db, payload.workspace_id, payload.ticket_id);
+    const workspace = findWorkspace(deps.db, payload.workspace_id);
+    const contact = ticket?.contactId ? findContact(deps.db, payload.workspace_id, ticket.contactId) : undefined;
+    const to = contact?.email || null;
+    if (!ticket || !workspace || !to) return;
+    const url = `${deps.config.baseUrl}/portal/${encodeURIComponent(workspace.slug)}/tickets/${ticket.number}`;
+    const subject = `We received your request: ${ticket.subject} [#${ticket.number}]`;
+    const lines = [
+      `Thank you for contacting ${workspace.name}. We received your request #${ticket.number} and will answer by email.`,
+      "",
+      `View your request: ${url}`,
+    ];
+    const html = `<p>${escapeHtml(lines[0]!)}</p><p><a href="${escapeHtml(url)}">View your request</a></p>`;
+    const sent = await sendCustomerMail(deps, {
+      ticket: {
+        id: ticket.id,
+        workspaceId: ticket.workspaceId,
+        subject: ticket.subject,
+        createdAt: ticket.createdAt,
+        mailboxId: ticket.mailboxId,
+      },
+      to,
+      subject,
+      html,
+      text: lines.join("\n"),
+      key: `portal-confirmation-${ticket.id}`,
+      headers: { "Auto-Submitted": "auto-replied" },
+    });
+    if (sent) return;
+    await sendSystemMail(deps.config, deps.clock.now(), {
+      to,
+      subject,
+      lines,
+      link: url,
+      html,
+      fromName: workspace.name,
+      headers: { "Auto-Submitted": "auto-replied" },
+    });
+  },
+});

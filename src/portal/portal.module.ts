@@ -1,0 +1,10 @@
+import { defineModule } from "../module";
+import { portalConfirmationJob, portalLinkMailJob } from "./portal.jobs";
+import { portalPages } from "./portal.pages";
+
+/** The customer portal (`/portal/{slug}`) and the mails of its sign-in links and of the contact form. */
+export const portalModule = defineModule({
+  name: "portal",
+  pages: (deps) => portalPages(deps),
+  jobs: [portalLinkMailJob, portalConfirmationJob],
+});

@@ -1,0 +1,369 @@
+import type { Deps } from "../deps";
+import type { Page } from "../http/pages";
+import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import { requestMeta } from "../http/request-meta";
+import { securityHeaders, servedOverHttps } from "../http/security-headers";
+import { DeskError, rateLimited } from "../lib/errors";
+import { acceptContactChallenge, issueContactChallenge, SOLVER_JS } from "./portal.pow";
+import { assertSameOrigin, LIMITS, oneLine, readPortalForm, storeCustomerFile } from "./portal.forms";
+import {
+  contactFormPage,
+  contactSentPage,
+  deadLinkPage,
+  linkSentPage,
+  messagePage,
+  newRequestPage,
+  page,
+  PORTAL_CSS,
+  redeemPage,
+  type RequestDraft,
+  type Shell,
+  signInPage,
+  ticketPage,
+  ticketsPage,
+} from "./portal.render";
+import {
+  contactMayUsePortal,
+  linkIsLive,
+  openRequest,
+  type PortalSession,
+  type PortalSite,
+  portalSiteAt,
+  portalSiteOfWorkspace,
+  portalTicketUrl,
+  publicThreadOf,
+  redeemSignInLink,
+  replyAsContact,
+  requestSignInLink,
+  SESSION_TTL_MS,
+  submitContactForm,
+  ticketOfSession,
+  ticketsOfSession,
+} from "./portal.service";
+
+/**
+ * The customer portal (DECISIONS.md "Daily work"): `/portal/{slug}` signs a customer in with a
+ * one-time link by email, then lists their tickets, shows one (public messages only), takes replies
+ * and new requests. `/portal/-/portal.css` and `/portal/-/contact.js` are its files (no workspace
+ * slug starts with a dash); `/portal/-/requests/{workspace_id}/{number}` (the "View your request"
+ * link of customer mail) redirects to the ticket's page. Every POST is checked same-origin (CSRF); the session is a sealed,
+ * HttpOnly, SameSite=Lax cookie scoped to `/portal/{slug}` (Secure when the base URL is https).
+ */
+const PORTAL_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Sign-in links asked for, per address (in a workspace) and per client address. */
+export const LINK_LIMITS = {
+  perAddress: { limit: 3, windowMs: 15 * 60_000 },
+  perIp: { limit: 10, windowMs: 15 * 60_000 },
+} as const;
+/** Replies and new requests per session, and contact form submissions per client address. */
+export const WRITE_LIMITS = {
+  perSession: { limit: 30, windowMs: 60 * 60_000 },
+  contactPerIp: { limit: 10, windowMs: 60 * 60_000 },
+} as const;
+
+const COOKIE = "desk_portal";
+const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+
+type Limiters = { address: RateLimiter; ip: RateLimiter; session: RateLimiter; contact: RateLimiter };
+
+function html(shell: Shell, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(page(shell), {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+const seeOther = (location: string, headers: Record<string, string> = {}) =>
+  new Response(null, { status: 303, headers: { location, "cache-control": "no-store", ...headers } });
+
+function cookieOf(request: Request): string | null {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === COOKIE) return rest.join("=");
+  }
+  return null;
+}
+
+function sessionCookie(deps: Deps, site: PortalSite, value: string, maxAgeSeconds: number): string {
+  const path = new URL(site.url).pathname;
+  const secure = servedOverHttps(deps.config.baseUrl) ? "; Secure" : "";
+  return `${COOKIE}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** The session the cookie carries, when it is this site's, unexpired and its contact still there. */
+function sessionOf(deps: Deps, site: PortalSite, request: Request): PortalSession | null {
+  const sealed = cookieOf(request);
+  if (!sealed) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(deps.secrets.open(decodeURIComponent(sealed)));
+  } catch {
+    return null;
+  }
+  if (typeof data !== "object" || data === null) return null;
+  const { w, c, e, x } = data as Record<string, unknown>;
+  if (w !== site.workspaceId || typeof c !== "string" || typeof e !== "string" || typeof x !== "number") return null;
+  if (x <= deps.clock.now().getTime() || !contactMayUsePortal(deps, w, c)) return null;
+  return { workspaceId: w, contactId: c, email: e };
+}
+
+function spend(limiter: RateLimiter, key: string): void {
+  const wait = limiter.retryAfter(key);
+  if (wait > 0) throw rateLimited(wait);
+  limiter.hit(key);
+}
+
+const tryAgain = (error: DeskError) =>
+  error.status === 429 ? "Too many attempts: please wait a little and try again." : error.detail;
+
+/** Form errors as messages; a DeskError's own detail otherwise. */
+const problemsOf = (error: DeskError) => (error.errors?.length ? error.errors.map((e) => e.message) : [error.detail]);
+
+function validateRequest(draft: RequestDraft, withContact: boolean): string[] {
+  const errors: string[] = [];
+  if (withContact) {
+    if (!draft.name) errors.push("Enter your name.");
+    else if (draft.name.length > LIMITS.name) errors.push(`Your name may be at most ${LIMITS.name} characters.`);
+    if (!draft.email || draft.email.length > LIMITS.email || !EMAIL.test(draft.email))
+      errors.push("Enter a valid email address.");
+  }
+  if (!draft.subject) errors.push("Enter a subject.");
+  else if (draft.subject.length > LIMITS.subject)
+    errors.push(`The subject may be at most ${LIMITS.subject} characters.`);
+  if (!draft.message?.trim()) errors.push("Write your message.");
+  else if (draft.message.length > LIMITS.message)
+    errors.push(`The message may be at most ${LIMITS.message} characters.`);
+  return errors;
+}
+
+export function portalPages(deps: Deps): Page[] {
+  const now = () => deps.clock.now().getTime();
+  const limiters: Limiters = {
+    address: createRateLimiter({ ...LINK_LIMITS.perAddress, now }),
+    ip: createRateLimiter({ ...LINK_LIMITS.perIp, now }),
+    session: createRateLimiter({ ...WRITE_LIMITS.perSession, now }),
+    contact: createRateLimiter({ ...WRITE_LIMITS.contactPerIp, now }),
+  };
+  let headers = { baseUrl: "", values: {} as Readonly<Record<string, string>> };
+  const headersNow = () => {
+    const baseUrl = deps.config.baseUrl;
+    if (headers.baseUrl !== baseUrl)
+      headers = {
+        baseUrl,
+        values: {
+          ...securityHeaders(PORTAL_CSP, servedOverHttps(baseUrl)),
+          // Sign-in links carry their token in the path: never send it to another site. (Not
+          // no-referrer: that makes browsers send `Origin: null` on the pages' own forms.)
+          "referrer-policy": "same-origin",
+          "x-robots-tag": "noindex, nofollow",
+        },
+      };
+    return headers.values;
+  };
+
+  async function route(request: Request, path: string): Promise<Response> {
+    let parts: string[];
+    try {
+      parts = path.slice("/portal/".length).split("/").map(decodeURIComponent);
+    } catch {
+      return notFoundPage(null);
+    }
+    if (parts.at(-1) === "") parts.pop();
+    const [slug, section, item, ...extra] = parts;
+    const post = request.method === "POST";
+    if (slug === "-" && !post && item === undefined) {
+      if (section === "portal.css") return asset(PORTAL_CSS, "text/css; charset=utf-8");
+      if (section === "contact.js") return asset(SOLVER_JS, "text/javascript; charset=utf-8");
+    }
+    // `/portal/-/requests/{workspace_id}/{number}`: the link in customer mail, which knows no slug.
+    if (slug === "-" && section === "requests" && item !== undefined && extra.length === 1 && !post) {
+      const target = portalSiteOfWorkspace(deps, item);
+      if (!target || !/^[1-9][0-9]{0,9}$/.test(extra[0]!)) return notFoundPage(null);
+      return seeOther(portalTicketUrl(target, Number(extra[0])));
+    }
+    const site = slug ? portalSiteAt(deps, slug) : null;
+    if (!site || extra.length > 0) return notFoundPage(site);
+    if (post) assertSameOrigin(request, deps.config.baseUrl);
+    const session = sessionOf(deps, site, request);
+    try {
+      if (section === undefined && !post)
+        return session
+          ? html(ticketsPage(site, session.email, ticketsOfSession(deps, session)))
+          : html(signInPage(site));
+      if (section === "sign-in" && item === undefined && post) return await askForLink(request, site);
+      if (section === "sign-in" && item !== undefined) {
+        if (!post) return linkIsLive(deps, site, item) ? html(redeemPage(site, item)) : html(deadLinkPage(site), 404);
+        const opened = redeemSignInLink(deps, site, item);
+        if (!opened) return html(deadLinkPage(site), 404);
+        const value = encodeURIComponent(
+          deps.secrets.seal(
+            JSON.stringify({ w: opened.workspaceId, c: opened.contactId, e: opened.email, x: now() + SESSION_TTL_MS }),
+          ),
+        );
+        return seeOther(site.url, { "set-cookie": sessionCookie(deps, site, value, SESSION_TTL_MS / 1000) });
+      }
+      if (section === "sign-out" && item === undefined && post)
+        return seeOther(site.url, { "set-cookie": sessionCookie(deps, site, "", 0) });
+      // Everything below is the signed-in customer's: without a session, the sign-in page.
+      if (!session) return post ? seeOther(site.url) : html(signInPage(site), 200);
+      if (section === "tickets" && item !== undefined) return await ticketRoute(request, site, session, item);
+      if (section === "new" && item === undefined) return await newRequestRoute(request, site, session);
+    } catch (error) {
+      if (error instanceof DeskError && error.status === 404) return notFoundPage(site, session?.email);
+      throw error;
+    }
+    return notFoundPage(site, session?.email);
+  }
+
+  function notFoundPage(site: PortalSite | null, email?: string | null): Response {
+    if (!site)
+      return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return html(messagePage(site, "Not found", "There is no such page or request here.", email), 404);
+  }
+
+  async function askForLink(request: Request, site: PortalSite): Promise<Response> {
+    const form = await readPortalForm(request);
+    const email = oneLine(form.text("email")).toLowerCase();
+    if (!email || email.length > LIMITS.email || !EMAIL.test(email))
+      return html(signInPage(site, { email, errors: ["Enter a valid email address."] }), 422);
+    const ip = requestMeta(request).ip;
+    const addressKey = `${site.workspaceId}:${email}`;
+    // Both budgets are checked before either is spent, so a refusal costs the other nothing.
+    const wait = Math.max(limiters.address.retryAfter(addressKey), ip === null ? 0 : limiters.ip.retryAfter(ip));
+    if (wait > 0) throw rateLimited(wait);
+    limiters.address.hit(addressKey);
+    if (ip !== null) limiters.ip.hit(ip);
+    requestSignInLink(deps, site, email);
+    return html(linkSentPage(site));
+  }
+
+  async function ticketRoute(request: Request, site: PortalSite, session: PortalSession, number: string) {
+    const ticket = ticketOfSession(deps, session, number);
+    if (request.method !== "POST") return html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket)));
+    spend(limiters.session, session.contactId);
+    const form = await readPortalForm(request);
+    const body = form.text("message").trim();
+    const formErrors = body.length > LIMITS.message ? [`The reply may be at most ${LIMITS.message} characters.`] : [];
+    if (!body && !form.file) formErrors.push("Write a reply or attach a file.");
+    const show = (errors: string[]) =>
+      html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket), errors, body), 422);
+    if (formErrors.length) return show(formErrors);
+    let attachmentIds: string[];
+    try {
+      attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file);
+    } catch (error) {
+      if (error instanceof DeskError && error.status === 422) return show(problemsOf(error));
+      throw error;
+    }
+    replyAsContact(deps, session, ticket, { body, attachmentIds });
+    return seeOther(portalTicketUrl(site, ticket.number));
+  }
+
+  async function newRequestRoute(request: Request, site: PortalSite, session: PortalSession) {
+    if (request.method !== "POST") return html(newRequestPage(site, session.email));
+    spend(limiters.session, session.contactId);
+    const form = await readPortalForm(request);
+    const draft = { subject: oneLine(form.text("subject")), message: form.text("message").trim() };
+    const errors = validateRequest(draft, false);
+    if (errors.length) return html(newRequestPage(site, session.email, draft, errors), 422);
+    let attachmentIds: string[];
+    try {
+      attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file);
+    } catch (error) {
+      if (error instanceof DeskError && error.status === 422)
+        return html(newRequestPage(site, session.email, draft, problemsOf(error)), 422);
+      throw error;
+    }
+    const ticket = openRequest(deps, session, { subject: draft.subject, body: draft.message, attachmentIds });
+    return seeOther(portalTicketUrl(site, ticket.number));
+  }
+
+  const asset = (body: string, type: string) =>
+    new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=3600" } });
+
+  return [
+    {
+      path: "/portal/",
+      methods: ["GET", "HEAD", "POST"],
+      get securityHeaders() {
+        return headersNow();
+      },
+      async handle(request, path) {
+        try {
+          return await route(request, path);
+        } catch (error) {
+          if (!(error instanceof DeskError) || error.status === 404) throw error;
+          const site = portalSiteAt(deps, path.split("/")[2] ?? "");
+          if (!site) throw error;
+          return html(
+            messagePage(site, error.status === 429 ? "Too many attempts" : "Not sent", tryAgain(error)),
+            error.status,
+            error.headers ?? {},
+          );
+        }
+      },
+    },
+  ];
+}
+
+/**
+ * The contact form at `/help/{slug}/contact` (DECISIONS.md "Daily work"): name, email, subject,
+ * message and a file; the ALTCHA proof-of-work the page solves; a `portal` ticket and a confirmation
+ * mail with the portal link. The help center serves it (its path, headers and theme) and hands the
+ * request here; `center` is its workspace. Submissions are limited per client address.
+ */
+export function contactFormHandler(deps: Deps) {
+  const limiter = createRateLimiter({ ...WRITE_LIMITS.contactPerIp, now: () => deps.clock.now().getTime() });
+  return async (request: Request, center: { slug: string; url: string }): Promise<Response> => {
+    const site = portalSiteAt(deps, center.slug);
+    if (!site) return new Response("Not found", { status: 404 });
+    const action = `${center.url}/contact`;
+    const form = async (draft: RequestDraft = {}, errors: string[] = [], status = 200) =>
+      html(contactFormPage(site, action, await issueContactChallenge(deps), draft, errors), status);
+    if (request.method !== "POST") {
+      if (new URL(request.url).searchParams.has("sent")) return html(contactSentPage(site));
+      return form();
+    }
+    try {
+      assertSameOrigin(request, deps.config.baseUrl);
+      const ip = requestMeta(request).ip;
+      if (ip !== null) spend(limiter, ip);
+      const fields = await readPortalForm(request);
+      const draft = {
+        name: oneLine(fields.text("name")),
+        email: oneLine(fields.text("email")).toLowerCase(),
+        subject: oneLine(fields.text("subject")),
+        message: fields.text("message").trim(),
+      };
+      const errors = validateRequest(draft, true);
+      if (errors.length) return form(draft, errors, 422);
+      // Spam without the page's proof-of-work is refused before anything is stored.
+      if (!(await acceptContactChallenge(deps, fields.text("altcha"))))
+        return form(draft, ["The form's browser check did not complete: please send it again."], 422);
+      let attachmentIds: string[];
+      try {
+        attachmentIds = await storeCustomerFile(deps, site.workspaceId, fields.file);
+      } catch (error) {
+        if (error instanceof DeskError && error.status === 422) return form(draft, problemsOf(error), 422);
+        throw error;
+      }
+      submitContactForm(deps, site, { ...draft, body: draft.message, attachmentIds });
+      return seeOther(`${action}?sent=1`);
+    } catch (error) {
+      if (!(error instanceof DeskError)) throw error;
+      return html(
+        messagePage(site, error.status === 429 ? "Too many attempts" : "Not sent", tryAgain(error)),
+        error.status,
+        error.headers ?? {},
+      );
+    }
+  };
+}
