@@ -16,7 +16,12 @@ export const contactDeleted = defineEvent("contact.deleted", z.object({ contact_
   ...contacts,
   description: "A contact was deleted.",
 });
-export const contactEvents = [contactCreated, contactUpdated, contactDeleted] as const;
+export const contactMerged = defineEvent("contact.merged", z.object({ contact_id: z.string(), into: ContactSchema }), {
+  ...contacts,
+  description:
+    "A contact was merged into another (`into`, as it is now) and deleted; its tickets moved without events of their own.",
+});
+export const contactEvents = [contactCreated, contactUpdated, contactDeleted, contactMerged] as const;
 
 export const companyCreated = defineEvent("company.created", z.object({ company: CompanySchema }), {
   ...contacts,

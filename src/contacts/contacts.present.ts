@@ -1,6 +1,7 @@
 import type { Queryable } from "../db/database";
 import { fieldValuesOf } from "../custom-fields/custom-fields.public";
 import { labelsOf, type TagRef } from "../labels/labels.public";
+import { secondaryEmailsOf } from "./contacts.emails";
 import { liveCompanyRows, ticketCountRows } from "./contacts.statements";
 import type { contacts } from "./contacts.table";
 
@@ -29,7 +30,12 @@ function ticketCounts(db: Queryable, rows: ContactRow[]): Map<string, number> {
 }
 
 /** What a caller that just wrote a contact already knows: each given member skips its query. */
-export type KnownContactParts = { ticketCount?: number; tags?: TagRef[]; fields?: Record<string, unknown> };
+export type KnownContactParts = {
+  ticketCount?: number;
+  tags?: TagRef[];
+  fields?: Record<string, unknown>;
+  secondaryEmails?: string[];
+};
 
 /**
  * Contacts as the API shows them, with labels, fields, company and ticket counts fetched in
@@ -44,6 +50,8 @@ export function presentContacts(db: Queryable, rows: ContactRow[], known: KnownC
   const fieldsById = single && known.fields ? new Map([[ids[0]!, known.fields]]) : fieldValuesOf(db, "contact", ids);
   const counts =
     single && known.ticketCount !== undefined ? new Map([[ids[0]!, known.ticketCount]]) : ticketCounts(db, rows);
+  const secondaryById =
+    single && known.secondaryEmails ? new Map([[ids[0]!, known.secondaryEmails]]) : secondaryEmailsOf(db, ids);
   const companyIds = [...new Set(rows.map((r) => r.companyId).filter((id): id is string => id !== null))];
   const companyById = new Map(companyIds.length ? liveCompanyRows(db, companyIds).map((c) => [c.id, c]) : []);
   return rows.map((row) => {
@@ -51,6 +59,7 @@ export function presentContacts(db: Queryable, rows: ContactRow[], known: KnownC
     return {
       id: row.id,
       email: row.email,
+      emails: row.email ? [row.email, ...(secondaryById.get(row.id) ?? [])] : [...(secondaryById.get(row.id) ?? [])],
       name: row.name,
       phone: row.phone,
       notes: row.notes,

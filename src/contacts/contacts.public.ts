@@ -1,17 +1,21 @@
 /** What other features may use of contacts (and companies): finding, referencing, presenting and searching contacts. */
 export {
   contactRefsOf,
+  createContact,
   findOrCreateContactByEmail,
   findContact,
   setContactAutoPicture,
   setContactPicture,
+  updateContact,
 } from "./contacts.service";
 export {
+  createCompany,
   findCompany,
   listCompanies,
   presentCompany,
   setCompanyAutoPicture,
   setCompanyPicture,
+  updateCompany,
 } from "./companies.service";
 export { CompanySchema, ContactSchema } from "./contacts.schemas";
 export { isContactEmail } from "./contacts.text";

@@ -3,20 +3,30 @@ import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema } from "../http/schemas";
 import { presentContact } from "./contacts.present";
-import { ContactListQuery, ContactSchema, CreateContactBody } from "./contacts.schemas";
+import { type ContactMerged, contactDuplicates, mergeContact } from "./contacts.merge";
+import {
+  ContactDuplicatesSchema,
+  ContactListQuery,
+  ContactSchema,
+  CreateContactBody,
+  MergeContactBody,
+} from "./contacts.schemas";
 import { createContact, deleteContact, findContact, listContacts, updateContact } from "./contacts.service";
 
 const read = { role: "viewer", scopes: ["contacts:read"] } as const;
 const write = { role: "agent", scopes: ["contacts:write"] } as const;
 
-export function contactsRoutes(deps: Deps) {
+export function contactsRoutes(deps: Deps, cascade: { contactMerged: ContactMerged }) {
   return new Elysia({ prefix: "/contacts", tags: ["contacts"] })
     .use(deps.guard)
     .get("/", ({ ctx, query }) => listContacts(deps.db, ctx, query), {
       access: read,
       query: ContactListQuery,
       response: { 200: pageOfSchema(ContactSchema) },
-      detail: { summary: "Contacts, newest first; filters q (name or email prefix), company_id, tag, field.<key>" },
+      detail: {
+        summary:
+          "Contacts, newest first; filters q (name, or the start of any of its emails), company_id, tag, field.<key>",
+      },
     })
     .post(
       "/",
@@ -28,7 +38,10 @@ export function contactsRoutes(deps: Deps) {
         access: write,
         body: CreateContactBody,
         response: { 201: ContactSchema },
-        detail: { summary: "Create a contact; 409 conflict on a taken email or external_id" },
+        detail: {
+          summary:
+            "Create a contact; emails lists every address (the first is email, at most 20); 409 conflict (with the location) on an email another contact has, or a taken external_id",
+        },
       },
     )
     .get(
@@ -45,7 +58,34 @@ export function contactsRoutes(deps: Deps) {
       params: IdParams,
       body: CreateContactBody,
       response: { 200: ContactSchema },
-      detail: { summary: "Change a contact; tags replaces the labels, add_tags/remove_tags adjust them, fields merge" },
+      detail: {
+        summary:
+          "Change a contact; emails replaces its addresses (the first is email, at most 20; 409 with the location when another contact has one); tags replaces the labels, add_tags/remove_tags adjust them, fields merge",
+      },
+    })
+    .post(
+      "/:id/merge",
+      ({ ctx, params, body }) =>
+        presentContact(deps.db, mergeContact(ctx, params.id, body.into_id, deps, cascade.contactMerged)),
+      {
+        access: write,
+        params: IdParams,
+        body: MergeContactBody,
+        response: { 200: ContactSchema },
+        detail: {
+          summary:
+            "Merge this contact into into_id: tickets, emails (at most 20 together), labels, missing field values and notes move; this contact is deleted (contact.deleted, contact.merged) and the merge is audited; answers the remaining contact",
+        },
+      },
+    )
+    .get("/:id/duplicates", ({ ctx, params }) => contactDuplicates(deps.db, ctx, params.id), {
+      access: read,
+      params: IdParams,
+      response: { 200: ContactDuplicatesSchema },
+      detail: {
+        summary:
+          "Likely duplicates of a contact: other contacts with the same name and an email at the same domain (10 at most)",
+      },
     })
     .delete(
       "/:id",

@@ -17,6 +17,11 @@ const Custom = z
 
 export const CreateContactBody = z.strictObject({
   email: z.string().max(254).nullable().optional(),
+  emails: z
+    .array(z.string().max(254))
+    .max(20)
+    .optional()
+    .describe("Every address of the contact, the first becoming `email`; replaces the list (at most 20)"),
   name: Text(200).optional(),
   phone: Text(50).optional(),
   company_id: z.string().max(100).nullable().optional(),
@@ -30,6 +35,7 @@ export const CreateContactBody = z.strictObject({
 export const ContactSchema = z.object({
   id: z.string(),
   email: z.string().nullable(),
+  emails: z.array(z.string()).describe("Every address of the contact, `email` first; any finds it on inbound mail"),
   name: z.string(),
   phone: z.string(),
   notes: z.string(),
@@ -89,4 +95,12 @@ export const CompanyListQuery = z.looseObject({
   tag: z.string().max(200).optional(),
   sort: RecordSort,
   order: z.enum(["asc", "desc"]).optional(),
+});
+
+export const MergeContactBody = z.strictObject({
+  into_id: z.string().min(1).max(100).describe("The contact that remains; the merged one is deleted"),
+});
+
+export const ContactDuplicatesSchema = z.object({
+  data: z.array(ContactSchema).describe("Other live contacts with the same name and an email at the same domain"),
 });

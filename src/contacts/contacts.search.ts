@@ -4,11 +4,41 @@ import type { Queryable } from "../db/database";
 import { COMMON_TERM_DOCS, planSearch, RANK_CAP } from "../search/search.public";
 import { presentContacts, type ContactJson } from "./contacts.present";
 import { contacts } from "./contacts.table";
+import { likePrefix } from "./contacts.text";
 
 /** Contacts by relevance (bm25 over name and email when every term is rare), then recency: GET /v1/search. */
 export function searchContacts(db: Queryable, ctx: RequestContext, q: string, limit: number): ContactJson[] {
   const plan = planSearch(db, q);
   if (!plan) return [];
+  const ids = rankedContactIds(db, ctx, plan, limit);
+  // Later addresses are outside the word index: an address (or its start) finds its contact after the ranked ones.
+  const term = q.trim().toLowerCase();
+  if (ids.length < limit && term.length >= 3 && !/\s/.test(term))
+    for (const row of db.all<{ id: string }>(sql`
+      SELECT ce.contact_id AS id FROM contact_emails ce
+      WHERE ce.workspace_id = ${ctx.workspaceId} AND ce.email LIKE ${likePrefix(term)} ESCAPE '\\'
+      LIMIT ${limit}`))
+      if (!ids.includes(row.id) && ids.length < limit) ids.push(row.id);
+  if (ids.length === 0) return [];
+  const rows = db
+    .select()
+    .from(contacts)
+    .where(and(inArray(contacts.id, ids), isNull(contacts.deletedAt)))
+    .all();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return presentContacts(
+    db,
+    ids.flatMap((id) => byId.get(id) ?? []),
+  );
+}
+
+/** Contacts by relevance (bm25 over name and email when every term is rare), then recency. */
+function rankedContactIds(
+  db: Queryable,
+  ctx: RequestContext,
+  plan: NonNullable<ReturnType<typeof planSearch>>,
+  limit: number,
+): string[] {
   const precise = plan.precise;
   const person = plan.expression(["name", "email"]);
   const score = precise ? sql.raw("bm25(contact_search, 0.0, 2.0, 1.0)") : sql.raw("0");
@@ -18,20 +48,5 @@ export function searchContacts(db: Queryable, ctx: RequestContext, q: string, li
     WHERE c.workspace_id = ${ctx.workspaceId} AND c.deleted_at IS NULL
     ORDER BY s.score ASC, c.updated_at DESC, c.id DESC
     LIMIT ${limit}`);
-  if (ranked.length === 0) return [];
-  const rows = db
-    .select()
-    .from(contacts)
-    .where(
-      and(
-        inArray(
-          contacts.id,
-          ranked.map((r) => r.id),
-        ),
-        isNull(contacts.deletedAt),
-      ),
-    )
-    .all();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return presentContacts(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
+  return ranked.map((r) => r.id);
 }

@@ -6,6 +6,15 @@ import { withTx } from "../db/tx";
 import { contactCreated, contactDeleted, contactUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
+import {
+  checkEmailList,
+  clearSecondaryEmails,
+  contactIdBySecondaryEmail,
+  emailTakenAt,
+  holderOfEmail,
+  replaceSecondaryEmails,
+  secondaryEmailsOf,
+} from "./contacts.emails";
 import { newId } from "../lib/ids";
 import { companies } from "./companies.table";
 import {
@@ -35,6 +44,8 @@ type Deps = { db: Db; clock: Clock };
 
 export type ContactInput = LabelWrite & {
   email?: string | null;
+  /** Every address, the first becoming `email`; replaces the list. */
+  emails?: string[];
   name?: string;
   phone?: string;
   company_id?: string | null;
@@ -68,7 +79,7 @@ function assertUnique(
       .get();
     return row && row.id !== exceptId;
   };
-  if (email && live(eq(contacts.email, email))) throw conflict("A contact with this email already exists.");
+  if (email && holderOfEmail(tx, workspaceId, email, exceptId)) throw emailTakenAt("body.email");
   if (externalId && live(eq(contacts.externalId, externalId)))
     throw conflict("A contact with this external_id already exists.");
 }
@@ -90,9 +101,37 @@ function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: ContactInpu
   return labels.added.length + labels.removed.length + fields.length > 0;
 }
 
+/**
+ * The addresses a write gives: `emails` when present (its first is the primary; `email`, if also
+ * given, must be that first), else only `email`. Undefined `list` leaves the secondaries alone.
+ */
+function emailsOfInput(
+  tx: Tx,
+  workspaceId: string,
+  contactId: string | null,
+  input: ContactInput,
+): { email: string | null | undefined; list: string[] | undefined } {
+  if (input.emails === undefined) {
+    const email = input.email
+      ? normalizeEmail(input.email, "body.email")
+      : input.email === undefined
+        ? undefined
+        : null;
+    return { email, list: undefined };
+  }
+  const list = checkEmailList(tx, workspaceId, contactId, input.emails, "body.emails");
+  if (
+    input.email !== undefined &&
+    (input.email ? normalizeEmail(input.email, "body.email") : null) !== (list[0] ?? null)
+  )
+    throw invalidAt("body.email", "email must be the first of emails when both are given");
+  return { email: list[0] ?? null, list };
+}
+
 export function createContact(ctx: RequestContext, input: ContactInput, deps: Deps): ContactRow {
-  const email = input.email ? normalizeEmail(input.email, "body.email") : null;
   return withTx(deps.db, (tx) => {
+    const given = emailsOfInput(tx, ctx.workspaceId, null, input);
+    const email = given.email ?? null;
     assertUnique(tx, ctx.workspaceId, null, email, input.external_id);
     assertCompany(tx, ctx.workspaceId, input.company_id);
     const now = deps.clock.now().toISOString();
@@ -114,6 +153,8 @@ export function createContact(ctx: RequestContext, input: ContactInput, deps: De
       })
       .returning()
       .get();
+    if (given.list && given.list.length > 1)
+      replaceSecondaryEmails(tx, ctx.workspaceId, row.id, given.list.slice(1), now);
     applyExtras(tx, ctx, row.id, input);
     appendEvent(tx, contactCreated, {
       workspaceId: ctx.workspaceId,
@@ -124,11 +165,23 @@ export function createContact(ctx: RequestContext, input: ContactInput, deps: De
 }
 
 export function updateContact(ctx: RequestContext, id: string, input: ContactInput, deps: Deps): ContactRow {
-  const email = input.email ? normalizeEmail(input.email, "body.email") : input.email === undefined ? undefined : null;
   return withTx(deps.db, (tx) => {
     const before = findContact(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Contact");
+    const given = emailsOfInput(tx, ctx.workspaceId, id, input);
+    let email = given.email;
     assertUnique(tx, ctx.workspaceId, id, email, input.external_id);
+    const secondaries = secondaryEmailsOf(tx, [id]).get(id) ?? [];
+    let nextSecondaries = given.list?.slice(1);
+    if (!given.list && email !== undefined) {
+      // A new primary that was a secondary moves up; clearing the primary promotes the next address.
+      if (email === null && secondaries.length > 0) email = secondaries[0]!;
+      const rest = secondaries.filter((e) => e !== email);
+      if (rest.length !== secondaries.length) nextSecondaries = rest;
+    }
+    const emailsChanged = nextSecondaries !== undefined && nextSecondaries.join("\n") !== secondaries.join("\n");
+    if (emailsChanged)
+      replaceSecondaryEmails(tx, ctx.workspaceId, id, nextSecondaries!, deps.clock.now().toISOString());
     assertCompany(tx, ctx.workspaceId, input.company_id);
     const patch: Partial<ContactRow> = {};
     if (email !== undefined) patch.email = email;
@@ -143,7 +196,7 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
       ([k, v]) => JSON.stringify(before[k as keyof ContactRow]) !== JSON.stringify(v),
     );
     const extrasChanged = applyExtras(tx, ctx, id, input);
-    if (!columnsChanged && !extrasChanged) return before;
+    if (!columnsChanged && !extrasChanged && !emailsChanged) return before;
     const row = tx
       .update(contacts)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
@@ -169,6 +222,7 @@ export function deleteContact(ctx: RequestContext, id: string, deps: Deps): void
       .run();
     clearLabels(tx, "contacts", id);
     clearFieldValues(tx, "contact", id);
+    clearSecondaryEmails(tx, id);
     appendEvent(tx, contactDeleted, { workspaceId: ctx.workspaceId, data: { contact_id: id } });
   });
 }
@@ -189,8 +243,15 @@ function prefixMatchSql(workspaceId: string, q: string): SQL {
   return or(
     sql`${contacts.name} LIKE ${prefix} ESCAPE '\\'`,
     sql`${contacts.email} LIKE ${prefix} ESCAPE '\\'`,
+    secondaryEmailMatchSql(workspaceId, q),
     sql`${contacts.id} IN (SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${workspaceId} AND fv.entity = 'contact' AND fv.value_text LIKE ${prefix} ESCAPE '\\')`,
   )!;
+}
+
+/** Contacts with a secondary address starting with `q` or with `q` after its `@` or a dot of it. */
+function secondaryEmailMatchSql(workspaceId: string, q: string): SQL {
+  const prefix = likePrefix(q.toLowerCase());
+  return sql`${contacts.id} IN (SELECT ce.contact_id FROM contact_emails ce WHERE ce.workspace_id = ${workspaceId} AND (ce.email LIKE ${prefix} ESCAPE '\\' OR ce.email LIKE ${`%@${prefix}`} ESCAPE '\\' OR ce.email LIKE ${`%.${prefix}`} ESCAPE '\\'))`;
 }
 
 /**
@@ -218,7 +279,11 @@ export function listContacts(db: Queryable, ctx: RequestContext, query: ContactL
   let rows: { row: ContactRow; sortValue: string | number | null }[];
   if (q === "") rows = select(plan.after, query.limit + 1);
   else {
-    const words = sql`${contacts.id} IN (${matchingContactIdsSql(db, q)})`;
+    // Secondary addresses are outside the word index: they match by prefix alongside the words.
+    const words = or(
+      sql`${contacts.id} IN (${matchingContactIdsSql(db, q)})`,
+      secondaryEmailMatchSql(ctx.workspaceId, q),
+    )!;
     rows = select([words, ...plan.after], query.limit + 1);
     // An empty page after a cursor may just be the end of the word matches: fall back only when the words match nothing.
     if (rows.length === 0 && (plan.after.length === 0 || select([words], 1).length === 0))
@@ -245,7 +310,8 @@ export function findOrCreateContactByEmail(
 ): ContactRow {
   const email = normalizeEmail(input.email, "body.email");
   const name = input.name?.trim().slice(0, 200) ?? "";
-  const existing = liveContactByEmail(tx, ctx.workspaceId, email);
+  const existing =
+    liveContactByEmail(tx, ctx.workspaceId, email) ?? contactBySecondaryEmail(tx, ctx.workspaceId, email);
   if (existing) {
     if (existing.name !== "" || name === "") return existing;
     const named: ContactRow = { ...existing, name, updatedAt: systemClock.now().toISOString() };
@@ -277,9 +343,15 @@ export function findOrCreateContactByEmail(
   insertContactRow(tx, row);
   appendEvent(tx, contactCreated, {
     workspaceId: ctx.workspaceId,
-    data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {} }) },
+    data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {}, secondaryEmails: [] }) },
   });
   return row;
+}
+
+/** The live contact holding `email` (normalised) as one of its later addresses. */
+function contactBySecondaryEmail(tx: Queryable, workspaceId: string, email: string): ContactRow | undefined {
+  const id = contactIdBySecondaryEmail(tx, workspaceId, email);
+  return id ? findContact(tx, workspaceId, id) : undefined;
 }
 
 /** ContactRefs by id, deleted contacts included (tickets still show who wrote them). */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, flag, id, json, timestamp, updatedAt, workspaceId } from "../db/columns";
 
 export const contacts = sqliteTable(
@@ -32,5 +32,26 @@ export const contacts = sqliteTable(
     index("contacts_workspace_idx").on(t.workspaceId, t.id),
     index("contacts_company_idx").on(t.companyId),
     index("contacts_name_idx").on(t.workspaceId, t.name),
+  ],
+);
+
+/**
+ * A contact's addresses after its first (`contacts.email`), in the order the agent gave them.
+ * One address belongs to one live contact of a workspace: the primary key covers these rows, and
+ * the service checks `contacts.email` too (a deleted contact's rows are removed with it).
+ */
+export const contactEmails = sqliteTable(
+  "contact_emails",
+  {
+    workspaceId: workspaceId(),
+    /** Stored lowercase, like contacts.email. */
+    email: text("email").notNull(),
+    contactId: text("contact_id").notNull(),
+    position: integer("position").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.email] }),
+    index("contact_emails_contact_idx").on(t.contactId, t.position),
   ],
 );

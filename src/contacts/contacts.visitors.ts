@@ -5,7 +5,8 @@ import { appendEvent } from "../events/append";
 import { newId } from "../lib/ids";
 import { contactCreated, contactUpdated } from "./contacts.events";
 import { presentContact, type ContactRow } from "./contacts.present";
-import { insertContactRow, liveContactByEmail } from "./contacts.statements";
+import { holderOfEmail } from "./contacts.emails";
+import { insertContactRow } from "./contacts.statements";
 import { contacts } from "./contacts.table";
 import { normalizeEmail } from "./contacts.text";
 
@@ -30,8 +31,7 @@ export function liveContactByExternalId(
 
 /** True when a live contact of the workspace other than `exceptId` holds this email. */
 export function emailTaken(db: Queryable, workspaceId: string, email: string, exceptId: string | null): boolean {
-  const row = liveContactByEmail(db, workspaceId, normalizeEmail(email, "body.email"));
-  return row !== undefined && row.id !== exceptId;
+  return holderOfEmail(db, workspaceId, normalizeEmail(email, "body.email"), exceptId) !== undefined;
 }
 
 /** Creates a visitor's contact; `email` must be free (see emailTaken). Appends `contact.created`. */
@@ -61,7 +61,7 @@ export function createVisitorContact(
   insertContactRow(tx, row);
   appendEvent(tx, contactCreated, {
     workspaceId: ctx.workspaceId,
-    data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {} }) },
+    data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {}, secondaryEmails: [] }) },
   });
   return row;
 }

@@ -4,16 +4,20 @@ import { api } from "../lib/api/client";
 import { useContactTickets } from "../tickets/tickets.queries";
 import { useCustomFields } from "../lib/resources/custom-fields";
 import { canWrite, useRole } from "../lib/api/session";
-import type { Contact } from "../lib/api/types";
+import type { Company, Contact, Page } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
 import { Avatar, Modal, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { PictureUpload } from "../lib/ui/PictureUpload";
 import { LookUpAgain } from "./LookUpAgain";
-import { Empty, ErrorBox, Loading } from "../lib/ui/states";
+import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
 import { RecordEditor } from "./record-detail";
+import { ContactEmails } from "./ContactEmails";
+import { ContactDuplicates, MergeSearch } from "./ContactMerge";
 import { RecordListHead, useRecordList } from "./record-list";
+import { personName } from "../lib/people";
+import { listOf } from "../lib/api/queries";
 
 export function Contacts() {
   const [creating, setCreating] = useState(false);
@@ -55,8 +59,8 @@ export function Contacts() {
                 <tr key={c.id} onClick={() => navigate(`/contacts/${c.id}`)} className="clickable">
                   <td>
                     <span className="cell-name">
-                      <Avatar name={c.name || c.email || "?"} url={c.avatar_url} size={22} />
-                      <Link to={`/contacts/${c.id}`}>{c.name || "—"}</Link>
+                      <Avatar name={personName(c.name, c.email)} url={c.avatar_url} size={22} />
+                      <Link to={`/contacts/${c.id}`}>{personName(c.name, c.email)}</Link>
                       {c.blocked && <span className="pill pill-spam">Blocked</span>}
                     </span>
                   </td>
@@ -156,8 +160,8 @@ export function ContactDetail({ id }: { id: string }) {
           Contacts
         </Link>
         <span className="muted">/</span>
-        <Avatar name={c.name || c.email || "?"} url={c.avatar_url} size={28} />
-        <h1>{c.name || c.email}</h1>
+        <Avatar name={personName(c.name, c.email)} url={c.avatar_url} size={28} />
+        <h1>{personName(c.name, c.email)}</h1>
         {c.company && (
           <Link to={`/companies/${c.company.id}`} className="muted">
             {c.company.name}
@@ -168,7 +172,6 @@ export function ContactDetail({ id }: { id: string }) {
         <RecordEditor
           base={[
             { name: "name", label: "Name", value: c.name },
-            { name: "email", label: "Email", value: c.email ?? "", type: "email" },
             { name: "phone", label: "Phone", value: c.phone ?? "" },
             { name: "notes", label: "Notes", value: c.notes ?? "", multiline: true },
           ]}
@@ -181,6 +184,12 @@ export function ContactDetail({ id }: { id: string }) {
           saving={save.isPending}
           readOnly={!canWrite(role)}
         >
+          <ContactEmails contact={c} readOnly={!canWrite(role)} />
+          <CompanyPicker
+            current={c.company ?? null}
+            disabled={!canWrite(role) || save.isPending}
+            onPick={(companyId) => save.mutate({ company_id: companyId })}
+          />
           {canWrite(role) && (
             <label className="check">
               <input type="checkbox" checked={c.blocked} onChange={(e) => save.mutate({ blocked: e.target.checked })} />{" "}
@@ -189,6 +198,8 @@ export function ContactDetail({ id }: { id: string }) {
           )}
         </RecordEditor>
         <div>
+          <ContactDuplicates contact={c} canMerge={canWrite(role)} />
+          {canWrite(role) && <MergeSearch contact={c} />}
           <section aria-labelledby="record-picture">
             <h3 id="record-picture">Picture</h3>
             <PictureUpload<Contact>
@@ -234,5 +245,47 @@ export function ContactDetail({ id }: { id: string }) {
         </div>
       </div>
     </section>
+  );
+}
+
+/**
+ * The contact's company, picked from the workspace's companies by name (the 100 newest; typing in
+ * the list jumps to a name). Changing it saves at once; "No company" clears it.
+ */
+function CompanyPicker({
+  current,
+  disabled,
+  onPick,
+}: {
+  current: { id: string; name: string } | null;
+  disabled: boolean;
+  onPick: (companyId: string | null) => void;
+}) {
+  const companies = useQuery({
+    queryKey: ["companies", "picker"],
+    queryFn: async () => listOf(await api<Company[] | Page<Company>>("/companies?limit=100")),
+    staleTime: 30_000,
+  });
+  const options = [...(companies.data ?? [])];
+  if (current && !options.some((o) => o.id === current.id)) options.push({ ...current } as Company);
+  options.sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <div className="field">
+      <label htmlFor="contact-company">Company</label>
+      <select
+        id="contact-company"
+        value={current?.id ?? ""}
+        disabled={disabled}
+        onChange={(e) => onPick(e.target.value || null)}
+      >
+        <option value="">No company</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+      {companies.isError && <div className="muted small">{errorText(companies.error)}</div>}
+    </div>
   );
 }

@@ -2,6 +2,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, qs } from "../lib/api/client";
 import { useTags } from "../lib/resources/labels";
+import { ExportButton } from "../lib/ui/ExportButton";
 import type { Page } from "../lib/api/types";
 
 type RecordKind = "contacts" | "companies";
@@ -29,7 +30,7 @@ type HeadProps = {
   filters: Pick<ReturnType<typeof useRecordList>, "q" | "setQ" | "tag" | "setTag">;
 };
 
-/** The page title, the "New" button and the search and label filters above a record list. */
+/** The page title, "Export CSV" (of what the filters show), the "New" button and the search and label filters above a record list. */
 export function RecordListHead({ kind, title, newLabel, searchPlaceholder, onCreate, filters }: HeadProps) {
   const tags = useTags();
   return (
@@ -37,6 +38,7 @@ export function RecordListHead({ kind, title, newLabel, searchPlaceholder, onCre
       <header className="page-head">
         <h1>{title}</h1>
         <div className="grow" />
+        <ExportButton path={`/${kind}/export.csv${qs({ q: filters.q, tag: filters.tag })}`} filename={`${kind}.csv`} />
         {onCreate && (
           <button type="button" className="btn btn-primary" onClick={onCreate}>
             {newLabel}

@@ -8,6 +8,7 @@ import type { Page, Ticket } from "../lib/api/types";
 import { navigate } from "../lib/router/router";
 import { focusOnControl, typingInField } from "../lib/ui/bits";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
+import { ExportButton } from "../lib/ui/ExportButton";
 import { BulkBar } from "./BulkBar";
 import { FilterBar, SortSelect } from "./FilterBar";
 import {
@@ -110,6 +111,7 @@ export function Inbox({ folder }: { folder: string }) {
         </span>
         <div className="grow" />
         <SortSelect filters={filters} onChange={setFilters} />
+        <ExportButton path={`/tickets/export.csv${qs(params)}`} filename="tickets.csv" />
         {canWrite(role) && (
           <button type="button" className="btn btn-primary" onClick={() => setCreating(true)} title="New ticket (c)">
             New ticket
@@ -135,7 +137,11 @@ export function Inbox({ folder }: { folder: string }) {
             activeFilterCount(filters) === 0 && !filters.q.trim() ? "Nothing here" : "No tickets match these filters"
           }
         >
-          {folder === "unassigned" ? "Every ticket has an owner. Nice." : "New tickets appear here as they arrive."}
+          {folder === "unassigned"
+            ? "Every ticket has an owner. Nice."
+            : folder === "following"
+              ? "Follow a ticket from its page to see it here."
+              : "New tickets appear here as they arrive."}
         </Empty>
       ) : (
         <TicketList
@@ -157,6 +163,7 @@ export function Inbox({ folder }: { folder: string }) {
             ...(filters.severity.length ? ["severity"] : []),
             ...(folder === "spam" ? ["the spam folder"] : []),
             ...(folder === "snoozed" ? ["the snoozed folder"] : []),
+            ...(folder === "following" ? ["the following folder"] : []),
             ...(filters.sort !== EMPTY_FILTERS.sort || filters.order !== EMPTY_FILTERS.order ? ["sort order"] : []),
           ]}
           onClose={() => setSaving(false)}
