@@ -69,6 +69,12 @@ export function conditionHolds(db: Queryable, ctx: RequestContext, c: Automation
     }
     case "sentiment":
     case "ai_decide":
+    // Time conditions are checked by the time pass (automations.time.ts), never on an event.
+    case "hours_since_created":
+    case "hours_since_status_changed":
+    case "hours_since_customer_message":
+    case "hours_since_agent_message":
+    case "sla":
       return false;
   }
   const contact = c.field.startsWith("contact.field.");

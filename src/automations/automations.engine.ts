@@ -19,6 +19,7 @@ import type { AutomationsOptions } from "./automations.ai";
 import { aiConditionsHold, conditionHolds, isAiCondition, type Facts } from "./automations.conditions";
 import type { AutomationAction, AutomationCondition, AutomationTrigger } from "./automations.schemas";
 import type { AutomationRunNote } from "./automations.table";
+import { rearmTimeRules, timeRulesJob } from "./automations.time-rules";
 
 /** The consumer's name: it names its cursor, and (with the chain of automations) the cause of what runs append. */
 export const AUTOMATIONS_CONSUMER = "automations.run";
@@ -31,7 +32,7 @@ export const AUTOMATIONS_CONSUMER = "automations.run";
 export const AUTOMATION_MAX_DEPTH = MAX_CAUSE_DEPTH - 1;
 
 /** ticket.updated changes that are a message's bookkeeping, not an update of the ticket (the replied triggers cover those). */
-const MESSAGE_BOOKKEEPING = new Set([
+export const MESSAGE_BOOKKEEPING = new Set([
   "message_count",
   "last_message_at",
   "last_message_preview",
@@ -40,14 +41,14 @@ const MESSAGE_BOOKKEEPING = new Set([
   "sla",
 ]);
 
-type Loaded = {
+export type Loaded = {
   id: string;
   name: string;
   conditions: AutomationCondition[];
   actions: AutomationAction[];
   allowCustomerReplyOnAiDecision: boolean;
 };
-type RawLoaded = { id: string; name: string; conditions: string; actions: string; allow_ai_reply: number };
+export type RawLoaded = { id: string; name: string; conditions: string; actions: string; allow_ai_reply: number };
 
 const statements = preparedFor((sqlite) => ({
   enabled: sqlite.query<RawLoaded, [string, string]>(
@@ -67,7 +68,7 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
-const loadedOf = (raw: RawLoaded): Loaded => ({
+export const loadedOf = (raw: RawLoaded): Loaded => ({
   id: raw.id,
   name: raw.name,
   conditions: JSON.parse(raw.conditions) as AutomationCondition[],
@@ -125,9 +126,9 @@ export function chainOf(causedBy: string | null): string[] {
   const prefix = `${AUTOMATIONS_CONSUMER}/`;
   return causedBy?.startsWith(prefix) ? causedBy.slice(prefix.length).split("/") : [];
 }
-const causeOf = (chain: string[]): string => [AUTOMATIONS_CONSUMER, ...chain].join("/");
+export const causeOf = (chain: string[]): string => [AUTOMATIONS_CONSUMER, ...chain].join("/");
 
-function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): TicketRow | null {
+export function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): TicketRow | null {
   try {
     const row = getTicket(db, ctx, ticketId);
     return row.mergedIntoId || row.deletedAt ? null : row;
@@ -136,7 +137,7 @@ function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): Ticke
   }
 }
 
-function factsOf(db: Queryable, row: TicketRow, message: Triggered["message"]): Facts {
+export function factsOf(db: Queryable, row: TicketRow, message: Triggered["message"]): Facts {
   const once = <T>(read: () => T): (() => T) => {
     let value: { v: T } | null = null;
     return () => {
@@ -271,6 +272,7 @@ export function automationsEngine(options: AutomationsOptions) {
     name: AUTOMATIONS_CONSUMER,
     types: ["ticket.created", "ticket.updated", "message.created"],
     handle: (tx, event, { deps, causedBy, depth }) => {
+      rearmTimeRules(tx, event, causedBy);
       const triggered = triggerOf(tx, event);
       if (!triggered) return;
       const candidates = statements(tx).enabled.all(event.workspace_id, triggered.trigger);
@@ -319,5 +321,5 @@ export function automationsEngine(options: AutomationsOptions) {
     },
   });
 
-  return { consumer, jobs: [runAiJob] };
+  return { consumer, jobs: [runAiJob, timeRulesJob(options)] };
 }

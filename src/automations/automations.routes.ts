@@ -20,7 +20,8 @@ import {
 const settingsAccess = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
 
 const RULES = `Conditions all hold for the automation to run (AND), in position order among the enabled automations of the trigger.
-Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations).
+Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations), time (checked every minute on live, non-spam tickets).
+Time rules: conditions hours_since_created, hours_since_status_changed, hours_since_customer_message, hours_since_agent_message (gt/lt a number of hours, 0 to 87600; customer and agent message count replies, and before the first one the ticket's creation; replies by automations are no agent messages) and sla (breached, or due_within_minutes with a number of minutes above 0; both hold only on open, pending or on_hold tickets), combined with the other conditions except sentiment and ai_decide; at least one hours_since_* or sla condition is required (422 at body.conditions). A time rule acts on a ticket at most once until the ticket changes again by something other than this rule (its own actions, and what event rules do in reaction to them, do not count); each pass reads at most 2000 tickets per workspace through indexed ticket times, the rest wait for the next pass.
 Condition fields: subject, body (the reply for the replied triggers, the first message otherwise), from_email (that message's sender when it came in, else the contact's address) with contains, not_contains, equals, not_equals (ignoring case);
 channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text); a tag condition or add_tag/remove_tag action naming an existing label keeps that label through renames and merges (the value shows its current name);
 sentiment (equals/not_equals a sentiment such as negative) and ai_decide (gt/lt a probability 0.01 to 0.99 with a question of 3 to 300 plain-text characters, at most 3) hold only when the AI engine answers;
@@ -68,7 +69,7 @@ export function automationsRoutes(deps: Deps) {
       detail: {
         summary: "An automation's 50 most recent runs, newest first",
         description:
-          "Each run names the event and ticket and what each action did: applied, skipped (with why: a target gone since saving) or noop (ai_triage before the AI is available). A run stopped because the chain of automations was too deep has outcome stopped.",
+          "Each run names the event and ticket and what each action did: applied, skipped (with why: a target gone since saving) or noop (ai_triage before the AI is available). A run stopped because the chain of automations was too deep has outcome stopped. Runs of time rules have trigger time (event_id time:<id>) and list in matched every condition with the ticket's value when the rule acted (hours, minutes until the SLA deadline, breached, the status). ticket_number is null when the ticket is gone or in a private team the reader is not in.",
       },
     })
     .patch("/:id", ({ ctx, params, body }) => presentAutomation(updateAutomation(ctx, params.id, body, deps)), {

@@ -9,7 +9,8 @@ import { memberRoleOf } from "../members/members.public";
 import { teamOfWorkspace } from "../teams/teams.public";
 import { CHANNELS, PRIORITIES, SEVERITIES, TICKET_STATUSES } from "../tickets/tickets.public";
 import { fieldConditionSql, typedFieldValue } from "./automations.fields";
-import type { AutomationAction, AutomationCondition } from "./automations.schemas";
+import type { AutomationAction, AutomationCondition, AutomationTrigger } from "./automations.schemas";
+import { checkTimeCondition, checkTimeRule } from "./automations.time";
 
 /** SPEC.md Limits: ai_decide conditions per automation, question length, probability range. */
 export const MAX_AI_DECIDE = 3;
@@ -35,10 +36,15 @@ const ENUM_FIELDS: Record<string, readonly string[]> = {
 export function checkAutomation(
   db: Queryable,
   ctx: RequestContext,
-  input: { conditions?: AutomationCondition[]; actions?: AutomationAction[] },
+  input: { conditions?: AutomationCondition[]; actions?: AutomationAction[]; trigger?: AutomationTrigger },
 ): { conditions?: AutomationCondition[]; actions?: AutomationAction[] } {
   const errors: FieldError[] = [];
-  const conditions = input.conditions?.map((c, i) => checkCondition(db, ctx, c, `body.conditions.${i}`, errors));
+  const conditions = input.conditions?.map(
+    (c, i) =>
+      checkTimeCondition(c, input.trigger, `body.conditions.${i}`, errors) ??
+      checkCondition(db, ctx, c, `body.conditions.${i}`, errors),
+  );
+  if (input.trigger === "time" && input.conditions) checkTimeRule(input.conditions, errors);
   const aiDecide = input.conditions?.filter((c) => c.field === "ai_decide").length ?? 0;
   if (aiDecide > MAX_AI_DECIDE)
     errors.push({

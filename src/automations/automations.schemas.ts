@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const TRIGGERS = ["ticket_created", "customer_replied", "agent_replied", "ticket_updated"] as const;
+export const TRIGGERS = ["ticket_created", "customer_replied", "agent_replied", "ticket_updated", "time"] as const;
 export type AutomationTrigger = (typeof TRIGGERS)[number];
 
 export const ACTION_TYPES = [
@@ -32,17 +32,22 @@ export const CONDITION_FIELDS = [
   "tag",
   "sentiment",
   "ai_decide",
+  "hours_since_created",
+  "hours_since_status_changed",
+  "hours_since_customer_message",
+  "hours_since_agent_message",
+  "sla",
 ] as const;
 
 const FIELD_RE =
-  /^(?:subject|body|from_email|channel|mailbox_id|priority|severity|status|tag|sentiment|ai_decide|field\.[a-z][a-z0-9_]{0,39}|contact\.field\.[a-z][a-z0-9_]{0,39})$/;
+  /^(?:subject|body|from_email|channel|mailbox_id|priority|severity|status|tag|sentiment|ai_decide|hours_since_(?:created|status_changed|customer_message|agent_message)|sla|field\.[a-z][a-z0-9_]{0,39}|contact\.field\.[a-z][a-z0-9_]{0,39})$/;
 
 export const ConditionSchema = z.strictObject({
   field: z
     .string()
     .regex(FIELD_RE, `a condition field is one of ${CONDITION_FIELDS.join(", ")}, field.<key> or contact.field.<key>`),
   op: z.string().min(1).max(20),
-  /** Text for every field; a probability (number) for ai_decide. */
+  /** Text for every field; a probability (number) for ai_decide; hours or minutes (number) for the time conditions. */
   value: z.union([z.string().max(1000), z.number()]),
   /** ai_decide only: the yes/no question put to the decision engine (3 to 300 plain-text characters). */
   question: z.string().max(1000).optional(),
@@ -101,12 +106,27 @@ export const UpdateAutomationBody = z.strictObject({
 export type CreateAutomationInput = z.infer<typeof CreateAutomationBody>;
 export type UpdateAutomationInput = z.infer<typeof UpdateAutomationBody>;
 
+/** A condition of a time rule as it held when the rule acted: `actual` is the ticket's value (hours, minutes, breached). */
+export const MatchedConditionSchema = z.object({
+  field: z.string(),
+  op: z.string(),
+  value: z.union([z.string(), z.number()]),
+  actual: z.union([z.string(), z.number()]).nullable(),
+});
+export type MatchedCondition = z.infer<typeof MatchedConditionSchema>;
+
 export const AutomationRunSchema = z.object({
   id: z.string(),
   automation_id: z.string(),
   event_id: z.string(),
   ticket_id: z.string(),
+  /** For the link; null when the ticket is gone or in a private team the reader is not in. */
+  ticket_number: z.number().nullable(),
   outcome: z.enum(["applied", "stopped"]),
+  /** `event` (a ticket or message event) or `time` (a pass of the time rules; event_id is then time:<id>). */
+  trigger: z.enum(["event", "time"]),
+  /** Time runs: every condition with the ticket's value when the rule acted (why it fired). */
+  matched: z.array(MatchedConditionSchema),
   depth: z.number(),
   notes: z.array(
     z.object({ type: z.string(), result: z.enum(["applied", "skipped", "noop"]), reason: z.string().optional() }),

@@ -8,10 +8,12 @@ import type { Clock } from "../lib/clock";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { normalizeLabelName } from "../labels/labels.public";
+import { ticketOfWorkspace } from "../tickets/tickets.public";
 import { automationCreated, automationDeleted, automationUpdated } from "./automations.events";
 import { checkAiReplyConsent, checkAutomation } from "./automations.rules";
 import type { CreateAutomationInput, UpdateAutomationInput } from "./automations.schemas";
-import { automationRuns, automations } from "./automations.table";
+import { automationRuns, automations, automationTimeMarks } from "./automations.table";
+import { TIME_RUN_PREFIX } from "./automations.time";
 
 type Deps = { db: Db; clock: Clock };
 export type AutomationRow = typeof automations.$inferSelect;
@@ -55,6 +57,14 @@ function findAutomation(db: Queryable, workspaceId: string, id: string): Automat
 export const getAutomation = (db: Queryable, ctx: RequestContext, id: string): AutomationJson =>
   presentAutomation(findAutomation(db, ctx.workspaceId, id));
 
+/** A run's ticket number for the link, when the reader may see the ticket (a private team's only for its members). */
+function visibleNumber(db: Queryable, ctx: RequestContext, ticketId: string): number | null {
+  const ticket = ticketOfWorkspace(db, ctx.workspaceId, ticketId);
+  if (!ticket || ticket.deletedAt) return null;
+  const visible = !ticket.teamId || ctx.visibleTeams === "all" || ctx.visibleTeams.includes(ticket.teamId);
+  return visible ? ticket.number : null;
+}
+
 /** An automation's recent runs, newest first (what each action did, or why the chain stopped). */
 export function listAutomationRuns(db: Queryable, ctx: RequestContext, id: string, limit = 50) {
   findAutomation(db, ctx.workspaceId, id);
@@ -70,9 +80,12 @@ export function listAutomationRuns(db: Queryable, ctx: RequestContext, id: strin
       automation_id: row.automationId,
       event_id: row.eventId,
       ticket_id: row.ticketId,
+      ticket_number: visibleNumber(db, ctx, row.ticketId),
       outcome: row.outcome,
       depth: row.depth,
       notes: row.notes,
+      trigger: row.eventId.startsWith(TIME_RUN_PREFIX) ? ("time" as const) : ("event" as const),
+      matched: row.matched,
       created_at: row.createdAt,
     }));
 }
@@ -135,7 +148,13 @@ export function updateAutomation(
 ): AutomationRow {
   return withTx(deps.db, (tx) => {
     const existing = findAutomation(tx, ctx.workspaceId, id);
-    const checked = checkAutomation(tx, ctx, input);
+    // A trigger changed alone is judged with the stored conditions: time conditions belong to time rules only.
+    const retrigger = input.trigger !== undefined && input.trigger !== existing.trigger;
+    const checked = checkAutomation(tx, ctx, {
+      conditions: input.conditions ?? (retrigger ? existing.conditions : undefined),
+      actions: input.actions,
+      trigger: input.trigger ?? existing.trigger,
+    });
     checkAiReplyConsent({
       conditions: checked.conditions ?? existing.conditions,
       actions: checked.actions ?? existing.actions,
@@ -173,6 +192,7 @@ export function deleteAutomation(ctx: RequestContext, id: string, deps: Deps): v
     const row = findAutomation(tx, ctx.workspaceId, id);
     tx.delete(automations).where(eq(automations.id, id)).run();
     tx.delete(automationRuns).where(eq(automationRuns.automationId, id)).run();
+    tx.delete(automationTimeMarks).where(eq(automationTimeMarks.automationId, id)).run();
     appendEvent(tx, automationDeleted, { workspaceId: ctx.workspaceId, data: { automation_id: id } });
     recordAudit(tx, ctx, {
       action: "automation.deleted",

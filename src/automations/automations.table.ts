@@ -1,6 +1,6 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, flag, id, json, updatedAt, workspaceId } from "../db/columns";
-import type { AutomationAction, AutomationCondition, AutomationTrigger } from "./automations.schemas";
+import type { AutomationAction, AutomationCondition, AutomationTrigger, MatchedCondition } from "./automations.schemas";
 
 export const automations = sqliteTable(
   "automations",
@@ -40,6 +40,8 @@ export const automationRuns = sqliteTable(
     depth: integer("depth").notNull(),
     /** Per action: `{ type, result: applied | skipped | noop, reason? }`. */
     notes: json<AutomationRunNote[]>("notes").notNull().default([]),
+    /** Time runs only: each condition with the ticket's value when the rule acted. */
+    matched: json<MatchedCondition[]>("matched").notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [
@@ -50,3 +52,22 @@ export const automationRuns = sqliteTable(
 );
 
 export type AutomationRunNote = { type: string; result: "applied" | "skipped" | "noop"; reason?: string };
+
+/**
+ * A time rule acted on a ticket: it does not act on it again until the ticket changes in a way this
+ * rule did not cause. The automations consumer deletes the mark on such a change (an event later
+ * than `acted_at` whose chain of automations does not include this rule).
+ */
+export const automationTimeMarks = sqliteTable(
+  "automation_time_marks",
+  {
+    automationId: text("automation_id").notNull(),
+    ticketId: text("ticket_id").notNull(),
+    workspaceId: workspaceId(),
+    actedAt: text("acted_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.automationId, t.ticketId] }),
+    index("automation_time_marks_ticket_idx").on(t.ticketId),
+  ],
+);

@@ -8,13 +8,15 @@ import { statusLabel } from "../lib/ui/bits";
 import { Field, FormError } from "../lib/ui/form";
 import {
   ACTIONS,
-  BASE_FIELDS,
   customFieldOf,
   type DraftAction,
   type DraftCondition,
   defaultActionValue,
   defaultConditionValue,
   ENUM_VALUES,
+  fieldsFor,
+  isHoursField,
+  isTimeField,
   operatorsFor,
   opLabel,
   TRIGGERS,
@@ -51,8 +53,11 @@ export const draftOf = (a: Automation): Draft => ({
   allowAiReply: a.allow_customer_reply_on_ai_decision,
 });
 
-const NO_VALUE_OPS = ["set", "not_set"];
+const NO_VALUE_OPS = ["set", "not_set", "breached"];
 const LIST_OPS = ["any", "all", "none"];
+
+const valueLabel = (field: string) =>
+  field === "ai_decide" ? "Probability" : isHoursField(field) ? "Hours" : field === "sla" ? "Minutes" : "Value";
 
 /** The value of one custom field, with the picker its type needs (comma-separated ids for lists). */
 function CustomValue({
@@ -118,6 +123,7 @@ function CustomValue({
 function ConditionRow({
   index,
   condition,
+  trigger,
   fields,
   mailboxes,
   error,
@@ -126,6 +132,7 @@ function ConditionRow({
 }: {
   index: number;
   condition: DraftCondition;
+  trigger: TriggerId;
   fields: CustomField[];
   mailboxes: Mailbox[];
   error: unknown;
@@ -174,6 +181,8 @@ function ConditionRow({
         ))}
       </select>
     );
+  else if (isTimeField(condition.field))
+    picker = <input type="number" min={0} step={1} value={condition.value} onChange={(e) => set(e.target.value)} />;
   else if (condition.field === "ai_decide")
     picker = (
       <input
@@ -199,7 +208,7 @@ function ConditionRow({
       <div className="inline-form">
         <Field label="Field" name={`${at}.field`} error={error}>
           <select value={condition.field} onChange={(e) => setField(e.target.value)}>
-            {BASE_FIELDS.map((f) => (
+            {fieldsFor(trigger).map((f) => (
               <option key={f.id} value={f.id}>
                 {f.label}
               </option>
@@ -224,7 +233,7 @@ function ConditionRow({
           </select>
         </Field>
         {picker && (
-          <Field label={condition.field === "ai_decide" ? "Probability" : "Value"} name={`${at}.value`} error={error}>
+          <Field label={valueLabel(condition.field)} name={`${at}.value`} error={error}>
             {picker}
           </Field>
         )}
@@ -253,13 +262,15 @@ function ConditionRow({
   );
 }
 
-function ActionRow({
+/** One action's type and value picker; macros reuse it with their own list of types (`choices`). */
+export function ActionRow({
   index,
   action,
   fields,
   error,
   onChange,
   onRemove,
+  choices = ACTIONS,
 }: {
   index: number;
   action: DraftAction;
@@ -267,6 +278,7 @@ function ActionRow({
   error: unknown;
   onChange: (a: DraftAction) => void;
   onRemove: () => void;
+  choices?: Array<{ id: string; label: string }>;
 }) {
   const members = useMembers();
   const teams = useTeams();
@@ -341,7 +353,7 @@ function ActionRow({
               })
             }
           >
-            {ACTIONS.map((a) => (
+            {choices.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.label}
               </option>
@@ -399,7 +411,13 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
         field: c.field,
         op: c.op,
         value:
-          c.field === "ai_decide" && c.value !== "" && Number.isFinite(Number(c.value)) ? Number(c.value) : c.value,
+          c.op === "breached"
+            ? ""
+            : (c.field === "ai_decide" || isTimeField(c.field)) &&
+                c.value.trim() !== "" &&
+                Number.isFinite(Number(c.value))
+              ? Number(c.value)
+              : c.value,
         ...(c.field === "ai_decide" ? { question: c.question ?? "" } : {}),
       })),
       actions: state.actions.map((a) => ({
@@ -448,6 +466,12 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
           </select>
         </Field>
       </div>
+      {state.trigger === "time" && (
+        <p className="muted small">
+          Checked every minute. A time rule acts on a ticket once, and again only after the ticket changes by something
+          other than this rule. It needs at least one hours or SLA condition.
+        </p>
+      )}
       <h3 className="small">
         If all of these hold {state.conditions.length === 0 && <span className="muted">(always)</span>}
       </h3>
@@ -457,6 +481,7 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
           key={i}
           index={i}
           condition={c}
+          trigger={state.trigger}
           fields={fields}
           mailboxes={mailboxes.list.data ?? []}
           error={error}
@@ -469,7 +494,15 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
           type="button"
           className="btn btn-small"
           onClick={() =>
-            setState((s) => ({ ...s, conditions: [...s.conditions, { field: "subject", op: "contains", value: "" }] }))
+            setState((s) => ({
+              ...s,
+              conditions: [
+                ...s.conditions,
+                s.trigger === "time"
+                  ? { field: "hours_since_created", op: "gt", value: "24" }
+                  : { field: "subject", op: "contains", value: "" },
+              ],
+            }))
           }
         >
           Add condition

@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { Automation } from "../lib/api/types";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
 import { AutomationBuilder, type Draft, draftOf, emptyDraft } from "./AutomationBuilder";
+import { AutomationRuns } from "./AutomationRuns";
 import { actionLabel, triggerLabel } from "./automation-rules";
 import { useCrud } from "./crud";
 
@@ -10,6 +11,7 @@ export default function AutomationsSettings() {
   const automations = useCrud<Automation>("automations", "/automations");
   const [draft, setDraft] = useState<Draft | null>(null);
   const [formKey, setFormKey] = useState(0);
+  const [runsOf, setRunsOf] = useState<Automation | null>(null);
   const open = (next: Draft) => {
     setDraft(next);
     setFormKey((k) => k + 1);
@@ -27,8 +29,8 @@ export default function AutomationsSettings() {
     <div className="settings-page">
       <h1>Automations</h1>
       <p className="muted small">
-        Rules that act on tickets when something happens. Enabled automations of a trigger run in this order; each one's
-        changes are attributed to it on the ticket's timeline.
+        Rules that act on tickets when something happens, or when time passes. Enabled automations of a trigger run in
+        this order; each one's changes are attributed to it on the ticket's timeline.
       </p>
       {draft ? (
         <AutomationBuilder key={formKey} draft={draft} onDone={() => setDraft(null)} />
@@ -99,6 +101,9 @@ export default function AutomationsSettings() {
                   {a.run_count}
                 </td>
                 <td className="right">
+                  <button type="button" className="btn btn-small btn-ghost" onClick={() => setRunsOf(a)}>
+                    Runs of {a.name}
+                  </button>
                   <button type="button" className="btn btn-small btn-ghost" onClick={() => open(draftOf(a))}>
                     Edit {a.name}
                   </button>
@@ -117,6 +122,7 @@ export default function AutomationsSettings() {
           </tbody>
         </table>
       )}
+      {runsOf && <AutomationRuns automation={runsOf} onClose={() => setRunsOf(null)} />}
       {(automations.update.isError || automations.remove.isError) && (
         <div className="form-error" role="alert">
           {errorText(automations.update.error ?? automations.remove.error)}

@@ -6,6 +6,7 @@ export const TRIGGERS = [
   { id: "customer_replied", label: "Customer replies" },
   { id: "agent_replied", label: "Agent replies" },
   { id: "ticket_updated", label: "Ticket is updated" },
+  { id: "time", label: "Time passes (checked every minute)" },
 ] as const;
 export type TriggerId = (typeof TRIGGERS)[number]["id"];
 export const triggerLabel = (id: string) => TRIGGERS.find((t) => t.id === id)?.label ?? id;
@@ -27,6 +28,23 @@ export const BASE_FIELDS: Array<{ id: string; label: string }> = [
   { id: "ai_decide", label: "AI decides (question)" },
 ];
 
+/** The conditions of the time trigger: hours since a ticket time, and its SLA. */
+export const TIME_FIELDS: Array<{ id: string; label: string }> = [
+  { id: "hours_since_created", label: "Hours since created" },
+  { id: "hours_since_status_changed", label: "Hours since status changed" },
+  { id: "hours_since_customer_message", label: "Hours since customer message" },
+  { id: "hours_since_agent_message", label: "Hours since agent message" },
+  { id: "sla", label: "SLA" },
+];
+const AI_FIELDS = ["sentiment", "ai_decide"];
+export const isTimeField = (field: string) => TIME_FIELDS.some((f) => f.id === field);
+export const isHoursField = (field: string) => field.startsWith("hours_since_");
+
+/** The fields a trigger's conditions may name: time rules read no message, so no AI; event rules no hours or SLA. */
+export const fieldsFor = (trigger: string) =>
+  trigger === "time" ? [...BASE_FIELDS.filter((f) => !AI_FIELDS.includes(f.id)), ...TIME_FIELDS] : BASE_FIELDS;
+export const fieldLabel = (id: string) => [...BASE_FIELDS, ...TIME_FIELDS].find((f) => f.id === id)?.label ?? id;
+
 const OP_LABELS: Record<string, string> = {
   contains: "contains",
   not_contains: "does not contain",
@@ -43,6 +61,8 @@ const OP_LABELS: Record<string, string> = {
   not_set: "is not set",
   eq: "is",
   ne: "is not",
+  breached: "is breached",
+  due_within_minutes: "is due within (minutes)",
 };
 export const opLabel = (op: string) => OP_LABELS[op] ?? op;
 
@@ -71,7 +91,8 @@ export function customFieldOf(field: string, fields: CustomField[]): CustomField
 export function operatorsFor(field: string, fields: CustomField[]): string[] {
   const custom = customFieldOf(field, fields);
   if (custom) return FIELD_OPS[custom.type];
-  if (field === "ai_decide") return ["gt", "lt"];
+  if (field === "ai_decide" || isHoursField(field)) return ["gt", "lt"];
+  if (field === "sla") return ["due_within_minutes", "breached"];
   if (["subject", "body", "from_email", "tag"].includes(field))
     return ["contains", "not_contains", "equals", "not_equals"];
   return ["equals", "not_equals"];
@@ -104,6 +125,8 @@ export const actionLabel = (id: string) => ACTIONS.find((a) => a.id === id)?.lab
 /** A sensible first value when the field or action type changes. */
 export function defaultConditionValue(field: string): string {
   if (field === "ai_decide") return "0.5";
+  if (isHoursField(field)) return "24";
+  if (field === "sla") return "30";
   return ENUM_VALUES[field]?.[0] ?? "";
 }
 export function defaultActionValue(type: string): string {

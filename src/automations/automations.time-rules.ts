@@ -1,0 +1,255 @@
+import { z } from "zod";
+import { systemContext } from "../auth/context";
+import type { Queryable, Tx } from "../db/database";
+import { preparedFor } from "../db/prepared";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { withEventCause } from "../events/cause";
+import type { StoredEvent } from "../events/envelope";
+import { defineJob, type JobContext } from "../jobs/define";
+import { newId } from "../lib/ids";
+import {
+  breachedTicketTimes,
+  ticketTimesInRange,
+  type TicketStatus,
+  type TicketTimes,
+  type TimeCursor,
+} from "../tickets/tickets.public";
+import { runActions } from "./automations.actions";
+import type { AutomationsOptions } from "./automations.ai";
+import { conditionHolds } from "./automations.conditions";
+import {
+  causeOf,
+  chainOf,
+  factsOf,
+  liveTicket,
+  type Loaded,
+  loadedOf,
+  MESSAGE_BOOKKEEPING,
+  type RawLoaded,
+} from "./automations.engine";
+import { isTimeCondition, planOf, TIME_RUN_PREFIX, type TimePlan, timeConditionsHold } from "./automations.time";
+
+/**
+ * Tickets a pass reads per rule and status from the newest end of its range (those whose time just
+ * came), then from where the previous pass stopped (tickets the rule acted on that changed since).
+ */
+const HEAD_PAGE = 100;
+const SWEEP_PAGE = 200;
+/** Tickets one pass reads per workspace, all its time rules together: the rest wait for the next pass. */
+const TIME_RULE_BUDGET = 2_000;
+/** Workspaces one pass visits, in turn from where the previous pass stopped. */
+const WORKSPACES_PER_PASS = 5_000;
+
+const statements = preparedFor((sqlite) => ({
+  workspaces: sqlite.query<{ workspace_id: string }, [string, number]>(
+    "SELECT DISTINCT workspace_id FROM automations WHERE trigger = 'time' AND enabled = 1 AND workspace_id > ? ORDER BY workspace_id LIMIT ?",
+  ),
+  rules: sqlite.query<RawLoaded, [string]>(
+    "SELECT id, name, conditions, actions, allow_customer_reply_on_ai_decision AS allow_ai_reply FROM automations WHERE workspace_id = +? AND trigger = 'time' AND enabled = 1 ORDER BY position, created_at, id",
+  ),
+  marked: sqlite.query<{ ticket_id: string }, [string, string]>(
+    "SELECT ticket_id FROM automation_time_marks WHERE automation_id = ? AND ticket_id IN (SELECT value FROM json_each(?))",
+  ),
+  mark: sqlite.query<unknown, [string, string, string, string]>(
+    "INSERT OR REPLACE INTO automation_time_marks (automation_id, ticket_id, workspace_id, acted_at) VALUES (?, ?, ?, ?)",
+  ),
+  isMarked: sqlite.query<{ acted_at: string }, [string, string]>(
+    "SELECT acted_at FROM automation_time_marks WHERE automation_id = ? AND ticket_id = ?",
+  ),
+  rearm: sqlite.query<unknown, [string, string, string]>(
+    "DELETE FROM automation_time_marks WHERE ticket_id = ? AND acted_at < ? AND automation_id NOT IN (SELECT value FROM json_each(?))",
+  ),
+  record: sqlite.query<unknown, [string, string, string, string, string, string, string, string]>(
+    "INSERT INTO automation_runs (id, workspace_id, automation_id, event_id, ticket_id, outcome, depth, notes, matched, created_at) VALUES (?, ?, ?, ?, ?, 'applied', 0, ?, ?, ?)",
+  ),
+  counted: sqlite.query<unknown, [string, string]>(
+    "UPDATE automations SET run_count = run_count + 1, last_run_at = ? WHERE id = +?",
+  ),
+}));
+
+/** The ticket a stored event changed, when it is a change of the ticket (not a message's bookkeeping or its SLA). */
+function changedTicketOf(event: StoredEvent): string | null {
+  const data = event.data as { ticket?: { id: string }; ticket_id?: string; changes?: string[] };
+  if (event.type === "ticket.updated" && data.ticket)
+    return (data.changes ?? []).some((change) => !MESSAGE_BOOKKEEPING.has(change)) ? data.ticket.id : null;
+  if (event.type === "message.created" && data.ticket_id) return data.ticket_id;
+  return null;
+}
+
+/**
+ * A ticket changed: the time rules that acted on it before the change may act again. Changes the
+ * rule caused (its own actions, and the reactions of event rules to them, whose events carry the
+ * rule in their chain) do not count, nor do events older than the rule's action (read late).
+ */
+export function rearmTimeRules(tx: Tx, event: StoredEvent, causedBy: string | null): void {
+  const ticketId = changedTicketOf(event);
+  if (ticketId) statements(tx).rearm.run(ticketId, event.occurred_at, JSON.stringify(chainOf(causedBy)));
+}
+
+/** Where each rule's sweep stopped, per status (lost on restart: the sweep then starts over, nothing is missed). */
+export type SweepCursors = Map<string, TimeCursor>;
+
+type Candidate = TicketTimes & { at: string };
+
+function readPage(
+  db: Queryable,
+  workspaceId: string,
+  plan: TimePlan,
+  status: TicketStatus,
+  cursor: TimeCursor | null,
+  limit: number,
+): Candidate[] {
+  const { driver } = plan;
+  if (driver.kind === "breached")
+    return breachedTicketTimes(db, workspaceId, { status, cursorId: cursor?.id ?? null, limit });
+  return ticketTimesInRange(db, workspaceId, {
+    status,
+    column: driver.column,
+    from: driver.from,
+    to: driver.to,
+    cursor,
+    limit,
+  });
+}
+
+/** The candidates of one rule this pass: index reads only, at most `budget` rows. */
+function candidatesOf(
+  db: Queryable,
+  workspaceId: string,
+  rule: Loaded,
+  plan: TimePlan,
+  cursors: SweepCursors,
+  budget: number,
+): { candidates: Map<string, Candidate>; examined: number } {
+  const candidates = new Map<string, Candidate>();
+  let examined = 0;
+  for (const status of plan.statuses) {
+    const headLimit = Math.min(HEAD_PAGE, budget - examined);
+    if (headLimit <= 0) break;
+    const head = readPage(db, workspaceId, plan, status, null, headLimit);
+    examined += head.length;
+    for (const row of head) candidates.set(row.ticketId, row);
+    const key = `${rule.id}:${status}`;
+    const sweepLimit = Math.min(SWEEP_PAGE, budget - examined);
+    if (head.length < HEAD_PAGE || sweepLimit <= 0) {
+      if (head.length < HEAD_PAGE) cursors.delete(key);
+      continue;
+    }
+    const last = head.at(-1)!;
+    const from = cursors.get(key) ?? { at: last.at, id: last.ticketId };
+    const sweep = readPage(db, workspaceId, plan, status, from, sweepLimit);
+    examined += sweep.length;
+    for (const row of sweep) candidates.set(row.ticketId, row);
+    const end = sweep.at(-1);
+    if (sweep.length < sweepLimit || !end) cursors.delete(key);
+    else cursors.set(key, { at: end.at, id: end.ticketId });
+  }
+  return { candidates, examined };
+}
+
+/** Acts on one candidate in its own transaction when every condition holds and the rule has not acted since its last change. */
+function actOn(
+  deps: Deps,
+  options: AutomationsOptions,
+  rule: Loaded,
+  times: TicketTimes,
+  now: Date,
+  workspaceId: string,
+) {
+  return withTx(deps.db, (tx) => {
+    const s = statements(tx);
+    if (s.isMarked.get(rule.id, times.ticketId)) return false;
+    const ctx = systemContext(workspaceId);
+    const ticket = liveTicket(tx, ctx, times.ticketId);
+    if (!ticket || ticket.spam) return false;
+    const matched = timeConditionsHold(rule.conditions, ticket, times, now);
+    if (!matched) return false;
+    const facts = factsOf(tx, ticket, null);
+    if (!rule.conditions.every((c) => isTimeCondition(c) || conditionHolds(tx, ctx, c, facts))) return false;
+    // Depth 1, as a reaction: event rules may react to what it changes, and their events carry this rule in their chain.
+    const notes = withEventCause({ consumer: causeOf([rule.id]), depth: 1 }, () =>
+      runActions(tx, deps, rule, ticket, options.aiTriage),
+    );
+    const at = now.toISOString();
+    const runId = newId();
+    s.record.run(
+      runId,
+      workspaceId,
+      rule.id,
+      `${TIME_RUN_PREFIX}${runId}`,
+      ticket.id,
+      JSON.stringify(notes),
+      JSON.stringify(matched),
+      at,
+    );
+    s.counted.run(at, rule.id);
+    s.mark.run(rule.id, ticket.id, workspaceId, at);
+    return true;
+  });
+}
+
+export type PassFigures = { workspaces: number; rules: number; examined: number; applied: number };
+
+/**
+ * One pass of the time rules: per workspace with enabled time rules, each rule's conditions become
+ * index reads of the tickets' times (`planOf`), at most TIME_RULE_BUDGET rows per workspace; the
+ * candidates the rule has not acted on since they last changed are checked in full and acted on.
+ */
+export function timeRulesPass(
+  deps: Deps,
+  options: AutomationsOptions = {},
+  cursors: SweepCursors = new Map(),
+): PassFigures {
+  const figures: PassFigures = { workspaces: 0, rules: 0, examined: 0, applied: 0 };
+  const now = deps.clock.now();
+  const workspaces = statements(deps.db).workspaces.all(cursors.get("workspace")?.id ?? "", WORKSPACES_PER_PASS);
+  if (workspaces.length < WORKSPACES_PER_PASS) cursors.delete("workspace");
+  else cursors.set("workspace", { at: "", id: workspaces.at(-1)!.workspace_id });
+  for (const { workspace_id: workspaceId } of workspaces) {
+    figures.workspaces++;
+    let budget = TIME_RULE_BUDGET;
+    for (const raw of statements(deps.db).rules.all(workspaceId)) {
+      if (budget <= 0) break;
+      const rule = loadedOf(raw);
+      const plan = planOf(rule.conditions, now);
+      if (!plan) continue;
+      figures.rules++;
+      const { candidates, examined } = candidatesOf(deps.db, workspaceId, rule, plan, cursors, budget);
+      budget -= examined;
+      figures.examined += examined;
+      if (candidates.size === 0) continue;
+      const marked = new Set(
+        statements(deps.db)
+          .marked.all(rule.id, JSON.stringify([...candidates.keys()]))
+          .map((row) => row.ticket_id),
+      );
+      for (const candidate of candidates.values()) {
+        if (marked.has(candidate.ticketId)) continue;
+        try {
+          if (actOn(deps, options, rule, candidate, now, workspaceId)) figures.applied++;
+        } catch (error) {
+          deps.logger.warn(
+            { err: error, automation_id: rule.id, ticket_id: candidate.ticketId },
+            "a time rule could not act on a ticket",
+          );
+        }
+      }
+    }
+  }
+  return figures;
+}
+
+/** Every minute (the contract asks at least every 5): one pass, its cursors kept between passes. */
+export function timeRulesJob(options: AutomationsOptions) {
+  const cursors: SweepCursors = new Map();
+  return defineJob({
+    name: "automations.time-rules",
+    schema: z.object({}),
+    schedule: "* * * * *",
+    concurrency: 1,
+    handler(_payload, { deps }: JobContext<Deps>) {
+      timeRulesPass(deps, options, cursors);
+    },
+  });
+}
