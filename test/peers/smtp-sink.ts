@@ -62,8 +62,15 @@ export async function startSmtpSink(extraArgs: string[] = []): Promise<SmtpSink>
     async waitFor(count, timeoutMs = 5_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const found = messages();
-        if (found.length >= count) return found;
+        // smtp-sink creates a message's file before it writes it: an empty one has not arrived yet.
+        const found = messages().filter((m) => m.length > 0);
+        if (found.length >= count) {
+          // smtp-sink lists a file while it still writes it: answer once the files stop growing.
+          await Bun.sleep(100);
+          const again = messages().filter((m) => m.length > 0);
+          if (again.length === found.length && again.every((m, i) => m === found[i])) return found;
+          continue;
+        }
         if (Date.now() > until) throw new Error(`smtp-sink: ${found.length} of ${count} messages arrived`);
         await Bun.sleep(25);
       }
