@@ -25,7 +25,7 @@ const config = loadConfig({
   DESK_PORT: "0",
   DESK_SMTP_PORT: "0",
   DESK_DATA_DIR: dataDir,
-  DESK_JOBS: "off",
+  DESK_JOBS: process.env.BENCH_JOBS ?? "on",
   DESK_LOG_LEVEL: "warn",
   DESK_SECRET: "bench-secret-that-is-long-enough-0123456789",
 });

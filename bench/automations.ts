@@ -16,7 +16,7 @@ const rounds = Number(process.argv[3] ?? 3);
 // Response checks off, as in production (tests turn them on).
 const desk = await startTestDesk({
   keepAlive: true,
-  env: { DESK_JOBS: "off", DESK_LOG_LEVEL: "warn", DESK_RESPONSE_CHECKS: "off" },
+  env: { DESK_JOBS: process.env.BENCH_JOBS ?? "on", DESK_LOG_LEVEL: "warn", DESK_RESPONSE_CHECKS: "off" },
 });
 
 async function call(member: Member, method: string, path: string, body?: unknown) {

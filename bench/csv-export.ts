@@ -41,7 +41,7 @@ const config = loadConfig({
   DESK_DATA_DIR: dataDir,
   DESK_PORT: "0",
   DESK_SMTP_PORT: "0",
-  DESK_JOBS: "off",
+  DESK_JOBS: process.env.BENCH_JOBS ?? "on",
   DESK_LOG_LEVEL: "warn",
 });
 const { api_key: apiKey } = JSON.parse(readFileSync(join(dataDir, "bench.json"), "utf8")) as { api_key: string };

@@ -9,7 +9,7 @@ import { createKey, createWorkspaceWithOwner } from "../test/factories";
 import { startTestDesk } from "../test/harness";
 
 const iterations = Number(process.argv[2] ?? 20000);
-const desk = await startTestDesk({ env: { DESK_JOBS: "off" }, keepAlive: true });
+const desk = await startTestDesk({ env: { DESK_JOBS: process.env.BENCH_JOBS ?? "on" }, keepAlive: true });
 const { owner } = await createWorkspaceWithOwner(desk);
 const { authorization } = createKey(desk, owner, ["settings:read", "settings:write"]).headers;
 

@@ -122,7 +122,10 @@ async function binaryTarget(source: string): Promise<Target> {
 
 /** Without a build: Desk from source in this process, answers unchecked as in production. */
 async function inProcessTarget(): Promise<Target> {
-  const desk = await startTestDesk({ env: { DESK_JOBS: "off", DESK_RESPONSE_CHECKS: "off" }, keepAlive: true });
+  const desk = await startTestDesk({
+    env: { DESK_JOBS: process.env.BENCH_JOBS ?? "on", DESK_RESPONSE_CHECKS: "off" },
+    keepAlive: true,
+  });
   const { owner } = await createWorkspaceWithOwner(desk, "Bench");
   return {
     url: desk.url,

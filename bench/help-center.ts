@@ -16,7 +16,10 @@ const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const COLLECTIONS = 50;
 
-const desk = await startTestDesk({ env: { DESK_JOBS: "off", DESK_RESPONSE_CHECKS: "off" }, keepAlive: true });
+const desk = await startTestDesk({
+  env: { DESK_JOBS: process.env.BENCH_JOBS ?? "on", DESK_RESPONSE_CHECKS: "off" },
+  keepAlive: true,
+});
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
 await desk.api("PATCH", "/v1/workspace", {
   headers: owner.headers,

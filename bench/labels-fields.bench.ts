@@ -16,7 +16,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 
 const total = Number(process.argv[2] ?? 100_000);
 const iterations = Number(process.argv[3] ?? 200);
-const desk = await startTestDesk({ env: { DESK_JOBS: "off" }, keepAlive: true });
+const desk = await startTestDesk({ env: { DESK_JOBS: process.env.BENCH_JOBS ?? "on" }, keepAlive: true });
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
 const ctx = owner.ctx;
 const now = new Date().toISOString();

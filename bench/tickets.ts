@@ -21,7 +21,7 @@ const config = loadConfig({
   ...process.env,
   DESK_PORT: "0",
   DESK_SMTP_PORT: "0",
-  DESK_JOBS: "off",
+  DESK_JOBS: process.env.BENCH_JOBS ?? "on",
   DESK_LOG_LEVEL: "warn",
 });
 const { workspace_id: workspaceId, api_key: apiKey } = JSON.parse(

@@ -14,7 +14,10 @@ import { applyLabelWrite, labelsOf } from "../src/labels/labels.apply";
 import { applyFieldWrite, fieldValuesOf } from "../src/custom-fields/fields.apply";
 
 const creates = Number(process.argv[2] ?? 2000);
-const desk = await startTestDesk({ keepAlive: true, env: { DESK_JOBS: "off", DESK_LOG_LEVEL: "warn" } });
+const desk = await startTestDesk({
+  keepAlive: true,
+  env: { DESK_JOBS: process.env.BENCH_JOBS ?? "on", DESK_LOG_LEVEL: "warn" },
+});
 const { owner } = await createWorkspaceWithOwner(desk);
 // Experiment: BENCH_AUTOCHECKPOINT=0 keeps WAL checkpoints out of the requests' COMMITs.
 if (process.env.BENCH_AUTOCHECKPOINT)

@@ -1,6 +1,7 @@
 import type { Deps } from "../deps";
 import { defineConsumer } from "../events/consumers";
-import { assignOnReplyOf, autoAssignTicket, takeTicketOnReply } from "./assignment.service";
+import { firstMessageOf, liveSlaTicket } from "../tickets/tickets.public";
+import { assignOnReplyOf, autoAssignTicket, autoAssignsIn, takeTicketOnReply } from "./assignment.service";
 
 type TicketData = { ticket: { id: string; assignee: unknown; spam: boolean } };
 
@@ -18,6 +19,9 @@ export const assignOnCreate = (afterTriage: AssignsAfterTriage) =>
   defineConsumer<Deps>({
     name: "assignment.on-ticket-created",
     types: ["ticket.created"],
+    // Most workspaces never turn auto-assignment on: their new tickets cost no read at all. The
+    // mode lives in the workspace's settings (workspace.updated); rule changes call reactionStateChanged.
+    quiet: { when: (deps, workspaceId) => !autoAssignsIn(deps.db, workspaceId), changedBy: ["workspace.updated"] },
     handle(_tx, event, { deps }) {
       const { ticket } = event.data as TicketData;
       if (ticket.assignee || ticket.spam) return;
@@ -46,11 +50,17 @@ type MessageData = {
 export const assignOnReply = defineConsumer<Deps>({
   name: "assignment.on-agent-reply",
   types: ["message.created"],
-  handle(_tx, event, { deps }) {
+  // Off for the workspace (`assign_on_reply: false`, in its settings): no reply is read at all.
+  quiet: { when: (deps, workspaceId) => !assignOnReplyOf(deps.db, workspaceId), changedBy: ["workspace.updated"] },
+  handle(tx, event, { deps }) {
     const { ticket_id, message } = event.data as MessageData;
     if (message.kind !== "reply" || message.direction !== "outbound") return;
     if (message.author.type !== "user" || !message.author.user) return;
-    if (!assignOnReplyOf(deps.db, event.workspace_id)) return;
+    // Most agent replies through the API open their ticket: two prepared reads tell, before the
+    // settings and the ticket are read in full (takeTicketOnReply checks it again).
+    const ticket = liveSlaTicket(tx, event.workspace_id, ticket_id);
+    if (!ticket) return;
+    if (ticket.createdAt === message.created_at && firstMessageOf(tx, ticket_id)?.id === message.id) return;
     takeTicketOnReply(deps, event.workspace_id, ticket_id, message.author.user.id, {
       id: message.id,
       createdAt: message.created_at,

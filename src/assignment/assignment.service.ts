@@ -3,6 +3,7 @@ import { systemContext, type RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
+import { reactionStateChanged } from "../events/consumers";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
 import { findMailbox } from "../mailboxes/mailboxes.public";
@@ -84,6 +85,8 @@ export function updateAssignment(
         .values(row)
         .onConflictDoUpdate({ target: assignmentSettings.workspaceId, set: row })
         .run();
+      // Rules append no event of their own: the on-create consumer's cached answer must go.
+      reactionStateChanged(deps.db, ctx.workspaceId);
     }
     const after = getAssignment(deps.db, ctx.workspaceId);
     if (JSON.stringify(after) !== JSON.stringify(before))
@@ -95,6 +98,12 @@ export function updateAssignment(
       });
     return after;
   });
+}
+
+/** Whether any ticket of the workspace may be auto-assigned: its mode, or a team's or mailbox's rule, is not `none`. */
+export function autoAssignsIn(db: Db, workspaceId: string): boolean {
+  const settings = getAssignment(db, workspaceId);
+  return settings.mode !== "none" || settings.rules.some((rule) => rule.mode !== "none");
 }
 
 type TicketTarget = { workspaceId: string; teamId: string | null; mailboxId: string | null };

@@ -259,6 +259,10 @@ describe("auto-assignment on creation", () => {
   test("team and mailbox rules: a team's tickets go to its members by the team's mode; none turns it off", async () => {
     const { owner, a, b } = await team("none");
     const t = await newTeam(desk, owner, { name: "Tier 2", member_ids: [a.id, b.id] });
+    // Before any rule the workspace has nothing to assign (the consumer caches that answer); the
+    // rules below append no event, yet must end it.
+    const [before] = await created(desk, owner, 1, { team_id: t.id });
+    expect(assigneesOf(desk, [before!])).toEqual([null]);
     await desk.api("PATCH", "/v1/assignment", {
       headers: owner.headers,
       body: { rules: [{ target_type: "team", target_id: t.id, mode: "round_robin" }] },

@@ -13,7 +13,14 @@ import { createLogger } from "../lib/logger";
 import { migrations } from "../../migrations/index";
 import { anyEvent } from "./events.testkit";
 import { appendEvent } from "./append";
-import { createConsumerRunner, defineConsumer, MAX_CAUSE_DEPTH, type Consumer } from "./consumers";
+import {
+  consumerLag,
+  createConsumerRunner,
+  defineConsumer,
+  MAX_CAUSE_DEPTH,
+  reactionStateChanged,
+  type Consumer,
+} from "./consumers";
 import { createEffectsTable, recordingConsumer, storeEvents } from "./consumers.testkit";
 
 const dirs: string[] = [];
@@ -40,6 +47,54 @@ const effects = (db: Db) =>
     .all();
 
 describe("durable event consumers", () => {
+  test("pass over a quiet workspace's events without handling them, until an event or the owner says it changed", async () => {
+    const { db } = freshDb();
+    const active = new Set(["w2"]);
+    let asked = 0;
+    const consumer: Consumer<unknown> = {
+      ...recordingConsumer(),
+      quiet: {
+        when: (_deps, workspaceId) => {
+          asked++;
+          return !active.has(workspaceId);
+        },
+        changedBy: ["test.settings"],
+      },
+    };
+    storeEvents(db, "w1", ["test.item", "test.item", "test.item"]);
+    storeEvents(db, "w2", ["test.item"]);
+    const runner = runnerOf(db, [consumer], {});
+    expect(await runner.drain()).toBe(1);
+    // Asked once per workspace, not per event.
+    expect(asked).toBe(2);
+    const cursor = () => db.$client.query<{ n: number }, []>("SELECT last_rowid AS n FROM event_consumers").get()!.n;
+    const newest = () => db.$client.query<{ n: number }, []>("SELECT max(rowid) AS n FROM events").get()!.n;
+    expect(cursor()).toBe(newest());
+    // The state changes with its own event: events after it are handled; those before it were not.
+    active.add("w1");
+    storeEvents(db, "w1", ["test.item", "test.settings", "test.item"]);
+    expect(await runner.drain()).toBe(1);
+    expect(effects(db)).toHaveLength(2);
+    // A change without an event of its own forgets the answer through reactionStateChanged.
+    active.delete("w2");
+    reactionStateChanged(db, "w2");
+    storeEvents(db, "w2", ["test.item"]);
+    expect(await runner.drain()).toBe(0);
+    expect(runner.stats()).toEqual([{ name: "test.recorder", handled: 2, skipped: 6, ms: expect.any(Number) }]);
+    expect(cursor()).toBe(newest());
+  });
+
+  test("report each cursor's lag in events and seconds", async () => {
+    const { db } = freshDb();
+    storeEvents(db, "w1", ["test.item", "test.item"]);
+    const runner = runnerOf(db, [recordingConsumer()], {});
+    await runner.drain();
+    const now = new Date("2026-01-01T00:00:30.000Z");
+    expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 0, secondsBehind: 0 }]);
+    storeEvents(db, "w1", ["test.item", "test.other", "test.item"]);
+    expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 3, secondsBehind: 30 }]);
+  });
+
   test("handle their types in stored order, across workspaces, each event once", async () => {
     const { db } = freshDb();
     storeEvents(db, "w1", ["test.item", "test.other", "test.item"]);

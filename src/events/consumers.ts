@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db/database";
+import { deskState } from "../db/desk-state";
 import { preparedFor } from "../db/prepared";
 import { withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
@@ -13,6 +14,16 @@ import type { StoredEvent } from "./envelope";
  * reacting to its own effects, while leaving room for one automation to trigger another.
  */
 export const MAX_CAUSE_DEPTH = 3;
+
+/**
+ * The cause stamped on events of another desk's history (src/imports): they are stored and
+ * published (webhooks, search staging, sockets) but no consumer handles them, so no automation,
+ * CSAT survey, notification, SLA clock or assignment acts on what happened elsewhere long ago.
+ */
+const IMPORT_CAUSE = "import";
+
+/** Runs `fn` so that the events it appends reach no consumer (see IMPORT_CAUSE). */
+export const withoutReactions = <T>(fn: () => T): T => withEventCause({ consumer: IMPORT_CAUSE, depth: 0 }, fn);
 
 /** What a handler knows besides the event: its dependencies and where the event came from. */
 export type ConsumerContext<D> = {
@@ -39,6 +50,15 @@ export type Consumer<D> = {
    * outside the database goes to a job enqueued here.
    */
   handle(tx: Tx, event: StoredEvent, context: ConsumerContext<D>): void;
+  /**
+   * When the consumer has nothing to do for a whole workspace (no rule, no policy, the feature
+   * off): its events are then passed over without a transaction, a parse or a handler call, and the
+   * cursor moves once per batch. `when` is asked once per workspace and the answer cached until an
+   * event of a `changedBy` type arrives for that workspace, or until the owner calls
+   * `reactionStateChanged` (state that changes without an event of its own). Only a precise answer
+   * belongs here: a quiet workspace's events are never handled, even later.
+   */
+  quiet?: { when(deps: D, workspaceId: string): boolean; changedBy: readonly string[] };
 };
 
 export function defineConsumer<D>(consumer: Consumer<D>): Consumer<D> {
@@ -51,7 +71,52 @@ export type ConsumerRunner = {
   /** Handles every stored event each consumer has not yet handled (tests call it). */
   drain(): Promise<number>;
   wake(): void;
+  /** Per consumer since start: events handled, passed over (quiet or only read for `changedBy`), ms spent. */
+  stats(): ConsumerTally[];
 };
+
+export type ConsumerTally = { name: string; handled: number; skipped: number; ms: number };
+
+export type ConsumerLag = {
+  name: string;
+  /** Stored events after its cursor (of any type: the ones it does not handle cost a scan too). */
+  eventsBehind: number;
+  /** How long the oldest event after its cursor has waited (0 when it is caught up). */
+  secondsBehind: number;
+};
+
+const lagStatementsOf = preparedFor((sqlite) => ({
+  cursors: sqlite.query<{ name: string; last_rowid: number }, []>(
+    "SELECT name, last_rowid FROM event_consumers ORDER BY name",
+  ),
+  newest: sqlite.query<{ rowid: number | null }, []>("SELECT max(rowid) AS rowid FROM events"),
+  next: sqlite.query<{ occurred_at: string }, [number]>(
+    "SELECT occurred_at FROM events WHERE rowid > ? ORDER BY rowid LIMIT 1",
+  ),
+}));
+
+/**
+ * How far each consumer's cursor is behind the event log, read from the stored cursors (so it
+ * counts what a stopped or crashed runner left too). Rowids are contiguous in practice (events are
+ * never deleted out of order), so the difference is the count without scanning the log.
+ */
+export function consumerLag(db: Db, now: Date, names?: readonly string[]): ConsumerLag[] {
+  const statements = lagStatementsOf(db);
+  const newest = statements.newest.get()?.rowid ?? 0;
+  // By default the consumers a runner of this desk was built with: a cursor a removed consumer
+  // left behind would otherwise show a lag that grows forever.
+  const running = runningNamesOf(db);
+  const wanted = names ? new Set(names) : running.size > 0 ? running : null;
+  return statements.cursors
+    .all()
+    .filter((c) => !wanted || wanted.has(c.name))
+    .map((c) => {
+      const behind = Math.max(0, newest - c.last_rowid);
+      const oldest = behind > 0 ? statements.next.get(c.last_rowid)?.occurred_at : undefined;
+      const waited = oldest ? (now.getTime() - Date.parse(oldest)) / 1000 : 0;
+      return { name: c.name, eventsBehind: behind, secondsBehind: Math.max(0, waited) };
+    });
+}
 
 export type ConsumerRunnerOptions<D> = {
   db: Db;
@@ -91,9 +156,26 @@ const statementsOf = preparedFor((sqlite) => ({
   ),
   after: sqlite.query<EventRow, [number, number, string, number]>(
     `SELECT rowid, id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth
-     FROM events WHERE rowid > ? AND rowid <= ? AND type IN (SELECT value FROM json_each(?)) ORDER BY rowid LIMIT ?`,
+     FROM events WHERE rowid > ? AND rowid <= ? AND type IN (SELECT value FROM json_each(?))
+       AND (cause_consumer IS NULL OR cause_consumer != '${IMPORT_CAUSE}') ORDER BY rowid LIMIT ?`,
   ),
 }));
+
+/**
+ * Each consumer's cached "nothing to do" answers, per workspace. Bounded: past this many workspaces
+ * a consumer's answers are dropped and asked again, which costs one `when` call each.
+ */
+const MAX_QUIET_ENTRIES = 10_000;
+const runningNamesOf = deskState("events.consumer-names", () => new Set<string>());
+const quietCacheOf = deskState("events.quiet-workspaces", () => new Map<string, Map<string, boolean>>());
+
+/**
+ * Forgets every consumer's cached answer for a workspace: for a change to what `quiet.when` reads
+ * that appends no event of its own (call it in the change's transaction).
+ */
+export function reactionStateChanged(db: Db, workspaceId: string): void {
+  for (const answers of quietCacheOf(db).values()) answers.delete(workspaceId);
+}
 
 const eventOf = (row: EventRow): StoredEvent => ({
   id: row.id,
@@ -119,7 +201,32 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
   const { db, logger, clock, deps, consumers } = options;
   const pollMs = options.pollMs ?? 5_000;
   const batch = options.batch ?? 100;
-  const typesOf = new Map(consumers.map((c) => [c.name, JSON.stringify(c.types)]));
+  // A consumer also reads the types that change its quiet answer, to forget that answer in order.
+  const typesOf = new Map(
+    consumers.map((c) => [c.name, JSON.stringify([...new Set([...c.types, ...(c.quiet?.changedBy ?? [])])])]),
+  );
+  const handledTypes = new Map(consumers.map((c) => [c.name, new Set(c.types)]));
+  const changingTypes = new Map(consumers.map((c) => [c.name, new Set(c.quiet?.changedBy ?? [])]));
+  const quietCache = quietCacheOf(db);
+  for (const consumer of consumers) runningNamesOf(db).add(consumer.name);
+  /** Whether the consumer may pass over this workspace's events (see Consumer.quiet). */
+  function isQuiet(consumer: Consumer<D>, workspaceId: string): boolean {
+    if (!consumer.quiet) return false;
+    let answers = quietCache.get(consumer.name);
+    if (!answers) {
+      answers = new Map();
+      quietCache.set(consumer.name, answers);
+    }
+    let quiet = answers.get(workspaceId);
+    if (quiet === undefined) {
+      quiet = consumer.quiet.when(deps, workspaceId);
+      if (answers.size >= MAX_QUIET_ENTRIES) answers.clear();
+      answers.set(workspaceId, quiet);
+    }
+    return quiet;
+  }
+  /** Per consumer: events handled, passed over as quiet, and the time spent (the System page and /metrics). */
+  const tallies = new Map(consumers.map((c) => [c.name, { handled: 0, skipped: 0, ms: 0 }]));
   /** Per consumer: failures of the event at its cursor, and when it may try again. */
   const failures = new Map<string, { rowid: number; count: number; retryAt: number }>();
   let started = false;
@@ -148,8 +255,20 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
     // scan starts there instead of re-reading every unrelated event since the last match.
     const upTo = statements.newest.get()?.rowid ?? 0;
     const rows = statements.after.all(from, upTo, typesOf.get(consumer.name) ?? "[]", batch);
+    const handles = handledTypes.get(consumer.name)!;
+    const changing = changingTypes.get(consumer.name)!;
+    const tally = tallies.get(consumer.name)!;
+    const started = performance.now();
     let handled = 0;
+    let skipped = 0;
     for (const row of rows) {
+      if (changing.has(row.type)) quietCache.get(consumer.name)?.delete(row.workspace_id);
+      // Passed over events need no transaction: the cursor moves past them with the next handled
+      // event or at the end of the batch, and re-reading them after a crash does nothing either.
+      if (!handles.has(row.type) || isQuiet(consumer, row.workspace_id)) {
+        skipped++;
+        continue;
+      }
       const at = clock.now().toISOString();
       if (row.cause_depth >= MAX_CAUSE_DEPTH) {
         logger.warn(
@@ -185,11 +304,18 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
           count,
           retryAt: clock.now().getTime() + RETRY_DELAYS_MS[count - 1]!,
         });
+        tally.ms += performance.now() - started;
         return { handled, more: false };
       }
     }
-    if (rows.length < batch && upTo > (rows.at(-1)?.rowid ?? from))
-      withTx(db, () => statements.advance.run(upTo, clock.now().toISOString(), consumer.name));
+    // One advance for the batch: to the newest event when the scan found them all, else past the
+    // last row read (events passed over since the last handled one included).
+    const end = rows.length < batch ? upTo : rows.at(-1)!.rowid;
+    if (end > from && (skipped > 0 || end > (rows.at(-1)?.rowid ?? from)))
+      withTx(db, () => statements.advance.run(end, clock.now().toISOString(), consumer.name));
+    tally.handled += handled;
+    tally.skipped += skipped;
+    tally.ms += performance.now() - started;
     return { handled, more: rows.length === batch };
   }
 
@@ -261,5 +387,6 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
       return total;
     },
     wake,
+    stats: () => [...tallies].map(([name, t]) => ({ name, ...t })),
   };
 }

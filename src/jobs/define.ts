@@ -20,6 +20,12 @@ type JobOptions = {
   schedule?: string;
   /** How long a run may hold its lease before another start considers it crashed (default 5 min). */
   leaseMs?: number;
+  /**
+   * `customer`: work someone outside is waiting for (customer mail, webhook deliveries). Its kinds
+   * are claimed first in every scheduler turn, from a start budget of their own, so a flood of
+   * background work (indexing, lookups, reactions) never takes their turn.
+   */
+  lane?: "customer" | "background";
 };
 
 export type JobSpec<S extends z.ZodType, D> = JobOptions & {

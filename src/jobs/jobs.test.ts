@@ -333,6 +333,34 @@ describe("job runner", () => {
     expect(running()).toBe(40);
   });
 
+  test("customer work has its own share of each turn: a flood of background jobs never takes its starts", async () => {
+    const { db } = freshDb();
+    const started: string[] = [];
+    const handler = (name: string) => () => void started.push(name);
+    const background = defineJob({ schema: z.unknown(), name: "t.index", concurrency: 40, handler: handler("index") });
+    const mail = defineJob({
+      schema: z.unknown(),
+      name: "t.mail",
+      concurrency: 4,
+      lane: "customer",
+      handler: handler("mail"),
+    });
+    // Listed after the background kind, and queued after its flood.
+    const { runner } = runnerFor(db, [background, mail], manualClock(), { pollMs: 60_000 });
+    Array.from({ length: 40 }, () => add(db, "t.index"));
+    Array.from({ length: 4 }, () => add(db, "t.mail"));
+    const claimed = (kind: string) =>
+      db.$client
+        .query<{ n: number }, [string]>("SELECT count(*) AS n FROM jobs WHERE kind = ? AND state != 'queued'")
+        .get(kind)!.n;
+    runner.start();
+    // The first turn: every mail starts, and the background kind still gets its whole budget.
+    expect(claimed("t.mail")).toBe(4);
+    expect(claimed("t.index")).toBe(16);
+    await until(() => started.length === 44);
+    await runner.stop();
+  });
+
   test("enqueue wakes a started runner at once", async () => {
     const { db } = freshDb();
     const ran: number[] = [];

@@ -64,7 +64,13 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
   const { db, logger, clock } = options;
   const pollMs = options.pollMs ?? 30_000;
   const sqlite = db.$client;
-  const definitions = new Map(options.definitions.map((d) => [d.name, d]));
+  // Customer-lane kinds first: a turn claims for them before background kinds (see JobOptions.lane).
+  const definitions = new Map(
+    [
+      ...options.definitions.filter((d) => d.lane === "customer"),
+      ...options.definitions.filter((d) => d.lane !== "customer"),
+    ].map((d) => [d.name, d]),
+  );
   const running = new Map<string, number>();
   const runs = new Map<string, Run<D>>();
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -246,12 +252,15 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
   function claimDue(only: Set<string> | null = null, budget = Infinity): { launched: number; unfinished: string[] } {
     const now = clock.now();
     let launched = 0;
+    // Each lane spends its own budget: background starts never use up the customer lane's.
+    const spent = { customer: 0, background: 0 };
     const unfinished: string[] = [];
     for (const definition of definitions.values()) {
       if (only && !only.has(definition.name)) continue;
       const free = freeSlots(definition);
       if (free <= 0) continue;
-      const allowed = Math.min(free, budget - launched);
+      const lane = definition.lane === "customer" ? "customer" : "background";
+      const allowed = Math.min(free, budget - spent[lane]);
       if (allowed <= 0) {
         unfinished.push(definition.name);
         continue;
@@ -271,6 +280,7 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
         runs.set(row.id, run);
         run.promise = execute(run);
         launched++;
+        spent[lane]++;
       }
     }
     return { launched, unfinished };

@@ -1,8 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import type { Db } from "../db/database";
+import { consumerLag, type ConsumerRunner } from "../events/consumers";
 import { oldestDueMs } from "../jobs/jobs.stats";
 import type { Clock } from "../lib/clock";
-import type { MetricSource } from "./metrics";
+import type { MetricSource, Sample } from "./metrics";
 
 /** Jobs by kind and state, counted at scrape time. */
 export function jobsSource(db: Db, clock: Clock): MetricSource {
@@ -42,4 +43,62 @@ export function databaseSource(path: string): MetricSource {
       value: fileSize(`${path}-wal`),
     },
   ];
+}
+
+/**
+ * Each durable consumer's lag (events after its cursor, and how long the oldest has waited) and its
+ * work since start. Labelled by the running consumers' names only (a fixed set from the modules),
+ * never by a cursor row a removed consumer left behind.
+ */
+export function consumersSource(db: Db, clock: Clock, runner: ConsumerRunner): MetricSource {
+  return () => {
+    const tallies = runner.stats();
+    const lag = consumerLag(
+      db,
+      clock.now(),
+      tallies.map((t) => t.name),
+    );
+    const samples: Sample[] = [
+      ...lag.flatMap((l): Sample[] => [
+        {
+          name: "desk_consumer_lag_events",
+          type: "gauge",
+          help: "Stored events after the consumer's cursor",
+          labels: { consumer: l.name },
+          value: l.eventsBehind,
+        },
+        {
+          name: "desk_consumer_lag_seconds",
+          type: "gauge",
+          help: "How long the oldest event after the consumer's cursor has waited (0 when caught up)",
+          labels: { consumer: l.name },
+          value: l.secondsBehind,
+        },
+      ]),
+      ...tallies.flatMap((t): Sample[] => [
+        {
+          name: "desk_consumer_events_total",
+          type: "counter",
+          help: "Events the consumer read since start, by outcome (handled, or passed over as nothing to do)",
+          labels: { consumer: t.name, outcome: "handled" },
+          value: t.handled,
+        },
+        {
+          name: "desk_consumer_events_total",
+          type: "counter",
+          help: "Events the consumer read since start, by outcome (handled, or passed over as nothing to do)",
+          labels: { consumer: t.name, outcome: "skipped" },
+          value: t.skipped,
+        },
+        {
+          name: "desk_consumer_seconds_total",
+          type: "counter",
+          help: "Time the consumer spent reading and handling events since start",
+          labels: { consumer: t.name },
+          value: t.ms / 1000,
+        },
+      ]),
+    ];
+    return samples;
+  };
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { freePort } from "../../test/peers/dovecot";
+import { manualClock } from "../lib/clock";
 import { sendRawSmtp } from "../../test/peers/smtp-send";
 import {
   counterValue,
@@ -43,6 +44,35 @@ describe("GET /metrics", () => {
     expect(text).toContain("desk_event_seq_lag 0");
     expect(text).toContain("# TYPE desk_http_request_duration_seconds histogram");
     socket.close();
+  });
+
+  test("each consumer's lag in events and seconds, and its work since start", async () => {
+    const clock = manualClock(new Date("2026-04-01T10:00:00Z"));
+    // Consumers off: nothing moves the cursors but the drain below.
+    const stalled = await startTestDesk({ clock, env: { DESK_JOBS: "off" } });
+    const { owner } = await createWorkspaceWithOwner(stalled);
+    await stalled.consumers.drain();
+    const metrics = async () => (await stalled.fetch(new Request("http://127.0.0.1/metrics"))).text();
+    expect(await metrics()).toContain('desk_consumer_lag_events{consumer="sla.tracker"} 0');
+    await stalled.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Waiting" } });
+    // Events carry the time they were stored at; the scrape's clock is set 90 s after the newest.
+    const stored = stalled.deps.db.$client
+      .query<{ at: string }, []>("SELECT occurred_at AS at FROM events ORDER BY rowid DESC LIMIT 1")
+      .get()!.at;
+    clock.set(new Date(Date.parse(stored) + 90_000));
+    const behind = await metrics();
+    expect(behind).toMatch(/desk_consumer_lag_events\{consumer="sla.tracker"\} [1-9]/);
+    expect(behind).toContain('desk_consumer_lag_seconds{consumer="sla.tracker"} 90');
+    await stalled.consumers.drain();
+    const caughtUp = await metrics();
+    expect(caughtUp).toContain('desk_consumer_lag_seconds{consumer="sla.tracker"} 0');
+    expect(caughtUp).toMatch(/desk_consumer_events_total\{consumer="sla.tracker",outcome="handled"\} [1-9]/);
+    // Only running consumers are labelled, whatever cursor rows the table holds.
+    stalled.deps.db.$client.run(
+      "INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES ('gone.consumer', 0, '')",
+    );
+    expect(await metrics()).not.toContain("gone.consumer");
+    await stalled.stop();
   });
 
   test("SMTP sessions and messages, the database's size and WAL, and the oldest due job are measured where they happen", async () => {

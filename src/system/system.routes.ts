@@ -18,7 +18,8 @@ export function systemRoutes(deps: Deps) {
           "How this Desk is doing: version, mailboxes, recent errors; for the operator also disk, jobs and backups",
         description:
           "Admins see their workspace's mailboxes and its jobs that failed for good. The operator (the first person to register on " +
-          "this instance, and the admins of the workspaces that person owns) also sees the instance: uptime, database and WAL size, free disk, the job queue and the backups " +
+          "this instance, and the admins of the workspaces that person owns) also sees the instance: uptime, database and WAL size, free disk, the job queue, each event consumer's lag (events behind and seconds behind; also " +
+          "desk_consumer_lag_events and desk_consumer_lag_seconds on /metrics) and the backups " +
           "(schedule from DESK_BACKUP_INTERVAL, retention from DESK_BACKUP_KEEP, and the latest runs).",
       },
     })

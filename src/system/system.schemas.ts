@@ -35,6 +35,15 @@ export const SystemSchema = z.object({
         failed_24h: z.number().int(),
         oldest_due_seconds: z.number().int(),
       }),
+      consumers: z
+        .array(
+          z.object({
+            name: z.string(),
+            events_behind: z.number().int(),
+            seconds_behind: z.number().int(),
+          }),
+        )
+        .describe("each durable consumer's lag: stored events after its cursor, and how long the oldest has waited"),
       backups: z.object({
         interval_seconds: z.number().int().nullable().describe("DESK_BACKUP_INTERVAL; null when off"),
         keep: z.number().int(),

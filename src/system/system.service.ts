@@ -3,6 +3,7 @@ import pkg from "../../package.json" with { type: "json" };
 import type { RequestContext } from "../auth/context";
 import { recentBackupRuns } from "../backups/backups.public";
 import type { Deps } from "../deps";
+import { consumerLag } from "../events/consumers";
 import { jobQueueStats, recentFailedJobs } from "../jobs/jobs.stats";
 import { mailboxHealthOf } from "../mailboxes/mailboxes.public";
 import { memberRoleOf } from "../members/members.public";
@@ -64,6 +65,11 @@ function instanceState(deps: Deps, startedAt: Date): NonNullable<SystemWire["ins
     wal_bytes: sizeOf(`${config.databasePath}-wal`),
     free_disk_bytes: disk.bavail * disk.bsize,
     jobs: jobQueueStats(db, clock),
+    consumers: consumerLag(db, clock.now()).map((c) => ({
+      name: c.name,
+      events_behind: c.eventsBehind,
+      seconds_behind: Math.round(c.secondsBehind),
+    })),
     backups: {
       interval_seconds: config.backup.intervalMs === null ? null : Math.round(config.backup.intervalMs / 1000),
       keep: config.backup.keep,

@@ -65,6 +65,11 @@ describe("GET /v1/system", () => {
     expect(instance.database_bytes).toBeGreaterThan(0);
     expect(instance.free_disk_bytes).toBeGreaterThan(0);
     expect(instance.jobs).toMatchObject({ running: 0, failed_24h: 0 });
+    // Each running consumer's lag, caught up after a drain.
+    await desk.consumers.drain();
+    const drained = (await desk.api("GET", "/v1/system", { headers: operatorSide.owner.headers })).body.instance;
+    expect(drained.consumers).toContainEqual({ name: "sla.tracker", events_behind: 0, seconds_behind: 0 });
+    expect(drained.consumers.length).toBeGreaterThan(5);
     expect(instance.backups).toMatchObject({ interval_seconds: 86_400, keep: 2, dir: backupDir });
     // Another admin of the operator's workspace sees the machine too.
     const colleague = await addMember(desk, operatorSide.workspace.id, "admin");

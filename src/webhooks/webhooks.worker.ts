@@ -229,6 +229,7 @@ function wakeOneWaiting(deps: DeliveryDeps, workspaceId: string): void {
  */
 export const endpointWorkerJob = defineJob({
   name: "webhooks.endpoint",
+  lane: "customer",
   schema: EndpointPayload,
   concurrency: WORKER_CONCURRENCY,
   retry: { maxAttempts: 50, baseDelayMs: 5_000, maxDelayMs: 300_000 },

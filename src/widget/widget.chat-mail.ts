@@ -133,6 +133,7 @@ function renderMail(replies: MessageJson[], fallbackName: string) {
  */
 export const chatReplyMailJob = defineJob({
   name: "widget.chat_reply_mail",
+  lane: "customer",
   schema: ChatMailPayload,
   retry: { maxAttempts: 6, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
   concurrency: 1,

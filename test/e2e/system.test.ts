@@ -1,6 +1,6 @@
 /**
  * The System page in a real browser against dist/desk: the operator (who set the instance up)
- * sees the server, its job queue and backups, asks for a backup and sees it succeed (taken by the
+ * sees the server, its job queue, its event consumers' lag and backups, asks for a backup and sees it succeed (taken by the
  * executable running itself as `desk backup`); another workspace's admin sees only their mailboxes.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -51,6 +51,8 @@ test.skipIf(!ready.ok)(
     await page.goto(`${desk.url}/settings/system`);
     await shown(page.getByRole("heading", { name: "This server" }));
     await shown(page.getByText(/keeping the newest 7/));
+    // The durable consumers' lag: a fresh desk has nothing waiting.
+    await shown(page.getByText(/All \d+ event consumers are caught up/));
     // The tenant's mailbox is not the operator's workspace's business.
     expect(await page.getByText("help@tenant.test").count()).toBe(0);
     await page.getByRole("button", { name: "Back up now" }).click();

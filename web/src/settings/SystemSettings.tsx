@@ -99,6 +99,8 @@ function Instance({ instance }: { instance: NonNullable<SystemState["instance"]>
     },
   });
   const { jobs, backups } = instance;
+  // Caught-up consumers are the normal case: only the ones behind get a row.
+  const behind = instance.consumers.filter((c) => c.events_behind > 0);
   return (
     <>
       <h2>This server</h2>
@@ -120,7 +122,35 @@ function Instance({ instance }: { instance: NonNullable<SystemState["instance"]>
           {jobs.queued} queued ({jobs.due} due, oldest waiting {jobs.oldest_due_seconds} s), {jobs.running} running,{" "}
           {jobs.failed_24h} failed in 24 h
         </dd>
+        <dt>Reactions</dt>
+        <dd>
+          {behind.length === 0
+            ? `All ${instance.consumers.length} event consumers are caught up`
+            : `${behind.length} of ${instance.consumers.length} event consumers are behind`}
+        </dd>
       </dl>
+      {behind.length > 0 && (
+        <table className="table" aria-label="Event consumers behind">
+          <thead>
+            <tr>
+              <th scope="col">Consumer</th>
+              <th scope="col">Events behind</th>
+              <th scope="col">Oldest waiting</th>
+            </tr>
+          </thead>
+          <tbody>
+            {behind.map((c) => (
+              <tr key={c.name}>
+                <td>
+                  <code>{c.name}</code>
+                </td>
+                <td>{c.events_behind}</td>
+                <td>{c.seconds_behind} s</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <h2>Backups</h2>
       <p>
         {backups.interval_seconds === null
