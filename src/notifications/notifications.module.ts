@@ -1,6 +1,7 @@
 import { defineModule } from "../module";
-import { notifyAssigned, notifyOnMessage } from "./notifications.consumers";
+import { notifyAssigned, notifyFollowersOfBreach, notifyOnMessage } from "./notifications.consumers";
 import { notificationCreated } from "./notifications.events";
+import { followOnMention } from "./notifications.follow";
 import { notificationDigestJob, notificationEmailJob } from "./notifications.jobs";
 import { notificationsRoutes } from "./notifications.routes";
 
@@ -9,5 +10,5 @@ export const notificationsModule = defineModule({
   events: [notificationCreated],
   routes: (deps) => [notificationsRoutes(deps)],
   jobs: [notificationEmailJob, notificationDigestJob],
-  consumers: [notifyAssigned, notifyOnMessage],
+  consumers: [notifyAssigned, notifyOnMessage, notifyFollowersOfBreach, followOnMention],
 });

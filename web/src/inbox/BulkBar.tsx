@@ -3,6 +3,7 @@ import { useTags } from "../lib/resources/labels";
 import { PRIORITIES, STATUSES } from "../lib/api/types";
 import { statusLabel } from "../lib/ui/bits";
 import { errorText } from "../lib/ui/states";
+import { MacroMenu } from "../tickets/MacroMenu";
 import { useBulk } from "./Inbox";
 
 /** Actions on the selected tickets. */
@@ -62,6 +63,7 @@ export function BulkBar({ ids, onDone, onSelectAll }: { ids: string[]; onDone: (
             </option>
           ))}
       </select>
+      <MacroMenu ticketIds={ids} onDone={onDone} />
       <button type="button" className="btn btn-small" onClick={() => patch({ spam: true })}>
         Spam
       </button>

@@ -39,6 +39,7 @@ export function ticketQuery(folder: string, f: TicketFilters): Record<string, st
   const params: Record<string, string> = {};
   if (folder === "unassigned") Object.assign(params, { assignee: "none", status: ACTIVE });
   else if (folder === "mine") Object.assign(params, { assignee: "me", status: ACTIVE });
+  else if (folder === "following") params.follower = "me";
   else if (folder === "spam") params.spam = "true";
   else if (folder === "snoozed") params.snoozed = "true";
   else if (folder.startsWith("view:")) params.view_id = folder.slice(5);
@@ -63,6 +64,7 @@ export const folderTitle = (folder: string) =>
   ({
     unassigned: "Unassigned",
     mine: "Mine",
+    following: "Following",
     open: "Open",
     pending: "Pending",
     on_hold: "On hold",
@@ -101,7 +103,9 @@ export function viewFiltersFor(folder: string, f: TicketFilters, base: ViewFilte
   if (folder === "unassigned") Object.assign(out, { assignee: "none", status: ACTIVE_STATUSES });
   else if (folder === "mine") Object.assign(out, { assignee: "me", status: ACTIVE_STATUSES });
   else if (folder.startsWith("view:") && base) Object.assign(out, base);
-  else if (folder !== "all" && folder !== "spam" && folder !== "snoozed") out.status = [folder as TicketStatus];
+  // Views have no follower member: a view saved from Following keeps only the filter bar's choices.
+  else if (folder !== "all" && folder !== "spam" && folder !== "snoozed" && folder !== "following")
+    out.status = [folder as TicketStatus];
   if (f.status.length) out.status = f.status;
   if (f.priority.length) out.priority = f.priority;
   if (f.assignee) out.assignee = f.assignee;

@@ -1,5 +1,7 @@
 import { ApiError } from "../lib/api/client";
 import { useContactTickets } from "./tickets.queries";
+import { VisitDetails } from "../contacts/VisitInfo";
+import { personName } from "../lib/people";
 import { useCustomFields } from "../lib/resources/custom-fields";
 import { useMembers } from "../lib/resources/members";
 import { useTeams } from "../lib/resources/teams";
@@ -9,6 +11,7 @@ import { Avatar, StatusPill, statusLabel } from "../lib/ui/bits";
 import { FieldInput } from "../lib/ui/FieldInput";
 import { LabelPicker } from "../lib/ui/LabelPicker";
 import { errorText } from "../lib/ui/states";
+import { Followers } from "./Followers";
 import { SlaClock } from "./SlaClock";
 import { usePatchTicket } from "./ticket-data";
 import { TicketAi } from "../ai/TicketAi";
@@ -143,6 +146,8 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
 
       <SlaClock ticket={ticket} />
 
+      <Followers ticket={ticket} readOnly={readOnly} />
+
       <h3>Labels</h3>
       <LabelPicker
         tags={ticket.tags}
@@ -207,14 +212,15 @@ function ContactCard({ ticket }: { ticket: Ticket }) {
     <section className="contact-card">
       <h3>Customer</h3>
       <div className="contact-head">
-        <Avatar name={contact.name || contact.email || "?"} url={contact.avatar_url} size={32} />
+        <Avatar name={personName(contact.name, contact.email)} url={contact.avatar_url} size={32} />
         <div>
           <Link to={`/contacts/${contact.id}`}>
-            <strong>{contact.name || contact.email}</strong>
+            <strong>{personName(contact.name, contact.email)}</strong>
           </Link>
           {contact.email && <div className="muted small">{contact.email}</div>}
         </div>
       </div>
+      <VisitDetails contactId={contact.id} enabled={ticket.channel === "chat"} />
       <div className="side-label">Other tickets</div>
       {tickets.isPending ? (
         <div className="muted small">Loading…</div>

@@ -1,0 +1,110 @@
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { actorUserId, type RequestContext } from "../auth/context";
+import type { Db, Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Clock } from "../lib/clock";
+import { invalidAt, notFound } from "../lib/errors";
+import { memberIdsOf } from "../teams/teams.public";
+import { memberRoleOf } from "../members/members.public";
+import { ticketFollowers } from "./followers.table";
+import { findVisibleTicket, privateTeamOf, ticketOfWorkspace } from "./tickets.repo";
+import { emitTicketUpdated } from "./tickets.timeline";
+import { tickets, type TicketRow } from "./tickets.table";
+
+type Deps = { db: Db; clock: Clock };
+
+/** SPEC-style bound: a ticket's followers are a short list, not a broadcast. */
+export const MAX_FOLLOWERS = 50;
+
+/** Follower ids of many tickets in one query, in the order they followed. */
+export function followerIdsOf(db: Queryable, ticketIds: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (ticketIds.length === 0) return out;
+  const rows = db
+    .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
+    .from(ticketFollowers)
+    .where(inArray(ticketFollowers.ticketId, ticketIds))
+    .orderBy(ticketFollowers.createdAt, ticketFollowers.userId)
+    .all();
+  for (const row of rows) out.set(row.ticketId, [...(out.get(row.ticketId) ?? []), row.userId]);
+  return out;
+}
+
+/** The list filter `follower=me|<user id>`: tickets that person follows (through the (workspace, user) index). */
+export function followedBySql(workspaceId: string, userId: string | null): SQL {
+  if (!userId) return sql`0`;
+  return sql`${tickets.id} IN (SELECT ${ticketFollowers.ticketId} FROM ${ticketFollowers} WHERE ${ticketFollowers.workspaceId} = ${workspaceId} AND ${ticketFollowers.userId} = ${userId})`;
+}
+
+/** Whether a member may see the ticket: any member, unless its team is private (its members, admins and owners). */
+function maySee(db: Queryable, ticket: TicketRow, userId: string): boolean {
+  const role = memberRoleOf(db, ticket.workspaceId, userId);
+  if (!role) return false;
+  const privateTeamId = privateTeamOf(db, ticket.workspaceId, ticket.teamId);
+  if (!privateTeamId || role === "admin" || role === "owner") return true;
+  return memberIdsOf(db, [privateTeamId]).get(privateTeamId)?.includes(userId) ?? false;
+}
+
+/** `me` is the caller (a key's creator). */
+const resolveUser = (ctx: RequestContext, userId: string) => (userId === "me" ? actorUserId(ctx) : userId);
+
+/**
+ * Adds a follower (the caller or a teammate who may see the ticket). Following twice changes
+ * nothing and emits nothing; a change emits `ticket.updated { changes: ["followers"] }`.
+ */
+export function followTicket(ctx: RequestContext, ref: string, userIdOrMe: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const ticket = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+    const userId = resolveUser(ctx, userIdOrMe);
+    if (!userId || !memberRoleOf(tx, ticket.workspaceId, userId)) throw notFound("User");
+    if (!maySee(tx, ticket, userId))
+      throw invalidAt("path.user_id", "this member cannot see the ticket (it belongs to a private team)");
+    const current = followerIdsOf(tx, [ticket.id]).get(ticket.id) ?? [];
+    if (current.includes(userId)) return;
+    if (current.length >= MAX_FOLLOWERS)
+      throw invalidAt("path.user_id", `a ticket has at most ${MAX_FOLLOWERS} followers`);
+    tx.insert(ticketFollowers)
+      .values({
+        ticketId: ticket.id,
+        userId,
+        workspaceId: ticket.workspaceId,
+        createdAt: deps.clock.now().toISOString(),
+      })
+      .run();
+    emitTicketUpdated(tx, ticket, ["followers"]);
+  });
+}
+
+/**
+ * Adds followers in the caller's transaction (a reaction such as following on a mention): those
+ * who may see the ticket and do not follow it yet, while the ticket has room; one ticket.updated
+ * when any was added. A ticket gone, merged or deleted takes nobody.
+ */
+export function addFollowers(tx: Tx, workspaceId: string, ticketId: string, userIds: string[], now: string): number {
+  const ticket = ticketOfWorkspace(tx, workspaceId, ticketId);
+  if (!ticket || ticket.deletedAt || ticket.mergedIntoId) return 0;
+  const current = followerIdsOf(tx, [ticket.id]).get(ticket.id) ?? [];
+  const room = Math.max(0, MAX_FOLLOWERS - current.length);
+  const added = [...new Set(userIds)].filter((id) => !current.includes(id) && maySee(tx, ticket, id)).slice(0, room);
+  if (added.length === 0) return 0;
+  tx.insert(ticketFollowers)
+    .values(added.map((userId) => ({ ticketId: ticket.id, userId, workspaceId, createdAt: now })))
+    .run();
+  emitTicketUpdated(tx, ticket, ["followers"]);
+  return added.length;
+}
+
+/** Removes a follower; one who was not following changes nothing (still 204). */
+export function unfollowTicket(ctx: RequestContext, ref: string, userIdOrMe: string, deps: Deps): void {
+  withTx(deps.db, (tx) => {
+    const ticket = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+    const userId = resolveUser(ctx, userIdOrMe);
+    if (!userId) throw notFound("User");
+    const removed = tx
+      .delete(ticketFollowers)
+      .where(and(eq(ticketFollowers.ticketId, ticket.id), eq(ticketFollowers.userId, userId)))
+      .returning({ userId: ticketFollowers.userId })
+      .all();
+    if (removed.length > 0) emitTicketUpdated(tx, ticket, ["followers"]);
+  });
+}
