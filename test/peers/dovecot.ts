@@ -22,8 +22,8 @@ export type Dovecot = {
   imapsPort: number;
   ca: string;
   users: Record<string, string>;
-  /** Puts a raw message into a user's INBOX (doveadm save, as the LDA would). */
-  deliver(user: string, raw: string | Uint8Array): void;
+  /** Puts a raw message into a user's INBOX or `folder` (doveadm save, as the LDA would). */
+  deliver(user: string, raw: string | Uint8Array, folder?: string): void;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Stops and removes the temp dir. */
@@ -66,6 +66,8 @@ export type DovecotOptions = {
    * Password logins of the passwd-file users keep working beside it.
    */
   oauth2IntrospectionUrl?: string;
+  /** A folder created for every user with this special-use flag, e.g. `{ "Sent Items": "\\Sent" }`. */
+  specialUse?: Record<string, string>;
 };
 
 /** The oauth2 passdb, asked before the passwd-file one; only the OAuth mechanisms reach it. */
@@ -154,7 +156,9 @@ userdb {
 mail_location = maildir:~/Maildir
 namespace inbox {
   inbox = yes
-}
+${Object.entries(options.specialUse ?? {})
+  .map(([name, flag]) => `  mailbox "${name}" {\n    auto = create\n    special_use = ${flag}\n  }\n`)
+  .join("")}}
 service imap-login {
   inet_listener imap {
     port = ${imapPort}
@@ -173,8 +177,8 @@ service imap-login {
     imapsPort,
     ca: readFileSync(join(dir, "cert.pem"), "utf8"),
     users,
-    deliver(user, raw) {
-      run(["doveadm", "-c", conf, "save", "-u", user, "-m", "INBOX"], raw);
+    deliver(user, raw, folder = "INBOX") {
+      run(["doveadm", "-c", conf, "save", "-u", user, "-m", folder], raw);
     },
     async start() {
       // The daemon keeps inherited pipes open: give it none, or spawnSync would wait forever.

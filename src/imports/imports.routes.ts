@@ -1,0 +1,232 @@
+import { mkdir, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { Elysia } from "elysia";
+import type { z } from "zod";
+import type { Deps } from "../deps";
+import { IdParams, PageQuery, pageOfSchema } from "../http/schemas";
+import { invalidAt, validationFailed } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { csvPathOf } from "./imports.csv";
+import { checkSource } from "./imports.check";
+import {
+  CreateImportBody,
+  CSV_KINDS,
+  CSV_MAX_BYTES,
+  CSV_MAX_ROWS,
+  ImportCheckSchema,
+  ImportSchema,
+  type CreateImportInput,
+} from "./imports.schemas";
+import { cancelImport, createImport, findImport, listImports, presentImport } from "./imports.service";
+import { accountOf } from "./imports.sources";
+
+const read = { role: "admin", scopes: ["settings:read"] } as const;
+const write = { role: "admin", scopes: ["settings:write"] } as const;
+
+/** Zendesk's statuses and priorities in Desk's terms (also in README "Bringing your history"). */
+const MAPPING_DOC =
+  "Zendesk statuses: new → open, open → open, pending → pending, hold → on_hold, solved → solved, closed → closed; deleted tickets are not imported. Priorities: low, normal, high, urgent as they are; none → normal. Freshdesk statuses: 2 Open → open, 3 Pending → pending, 4 Resolved → solved, 5 Closed → closed, any other (custom) → on_hold; spam and deleted tickets are not imported; priorities 1 Low → low, 2 Medium → normal, 3 High → high, 4 Urgent → urgent; the description is the first message, private conversations become notes. Help Scout statuses: active → open, pending → pending, closed → solved; spam, draft and deleted conversations are not imported; every ticket is normal priority; customer, reply, message, chat and phone threads become messages, note and forward threads notes, line items are not imported. Tags become labels; end users become contacts (matched by email), organizations companies; agents are matched to members by email (else their name stays on their messages and the ticket is unassigned); public comments become replies and private ones internal notes, with their attachments, at their original times.";
+
+const OPTIONS_DOC =
+  "imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \\Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id; companies: name, domain, notes; at most 10 MB and 50,000 rows; any bad row fails the import with nothing written).";
+
+/** The options of the sources added after Zendesk, as the OpenAPI document shows them. */
+const SOURCE_OPTIONS_SCHEMAS = [
+  {
+    title: "freshdesk",
+    type: "object" as const,
+    properties: {
+      domain: { type: "string", description: "acme or acme.freshdesk.com" },
+      api_key: { type: "string" },
+      base_url: { type: "string" },
+      requests_per_minute: { type: "integer", description: "default 200" },
+    },
+    required: ["domain", "api_key"],
+  },
+  {
+    title: "helpscout",
+    type: "object" as const,
+    properties: {
+      app_id: { type: "string" },
+      app_secret: { type: "string" },
+      base_url: { type: "string" },
+      requests_per_minute: { type: "integer", description: "default 400" },
+    },
+    required: ["app_id", "app_secret"],
+  },
+  {
+    title: "imap",
+    type: "object" as const,
+    properties: {
+      host: { type: "string" },
+      port: { type: "integer" },
+      tls: { type: "string", enum: ["tls", "starttls", "none"], description: "default tls; true/false also accepted" },
+      username: { type: "string" },
+      password: { type: "string" },
+      folders: {
+        type: "array",
+        items: { type: "string" },
+        maxItems: 20,
+        description: "default INBOX and the \\Sent folder",
+      },
+    },
+    required: ["host", "port", "username", "password"],
+  },
+];
+
+/** zod issues of a hand-parsed body as SPEC.md's 422, each at `body.<path>`. */
+function bodyErrors(error: z.ZodError) {
+  return validationFailed(
+    error.issues.map((issue) => ({ location: ["body", ...issue.path.map(String)].join("."), message: issue.message })),
+  );
+}
+
+async function readJson(request: Request): Promise<CreateImportInput> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse((await request.text()) || "{}");
+  } catch {
+    throw invalidAt("body", "The body is not valid JSON.");
+  }
+  const parsed = CreateImportBody.safeParse(raw);
+  if (!parsed.success) throw bodyErrors(parsed.error);
+  return parsed.data;
+}
+
+export function importsRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/imports", tags: ["imports"] })
+    .use(deps.guard)
+    .post(
+      "/",
+      async ({ ctx, request, set }) => {
+        const type = request.headers.get("content-type") ?? "";
+        if (type.startsWith("multipart/form-data")) {
+          let form: FormData;
+          try {
+            form = await request.formData();
+          } catch {
+            throw invalidAt("body", "Send multipart/form-data with source, kind and file.");
+          }
+          if (form.get("source") !== "csv") throw invalidAt("body.source", "A file upload imports source csv.");
+          const kind = form.get("kind");
+          if (typeof kind !== "string" || !(CSV_KINDS as readonly string[]).includes(kind))
+            throw invalidAt("body.kind", "kind is contacts or companies.");
+          const file = form.get("file");
+          if (!(file instanceof Blob)) throw invalidAt("body.file", "Field `file` must hold the CSV file.");
+          if (file.size > CSV_MAX_BYTES) throw invalidAt("body.file", "The file may be at most 10 MB.");
+          const id = newId();
+          const path = csvPathOf(deps, id);
+          await mkdir(dirname(path), { recursive: true });
+          await Bun.write(path, file);
+          try {
+            const row = createImport(ctx, { id, source: "csv", account: kind, options: {} }, deps);
+            set.status = 202;
+            return presentImport(row);
+          } catch (error) {
+            await rm(path, { force: true });
+            throw error;
+          }
+        }
+        const input = await readJson(request);
+        const row = createImport(
+          ctx,
+          { source: input.source, account: accountOf(input), options: input.options },
+          deps,
+        );
+        set.status = 202;
+        return presentImport(row);
+      },
+      {
+        access: write,
+        parse: "none",
+        response: { 202: ImportSchema },
+        detail: {
+          summary:
+            "Start an import of another help desk's history (runs in the background; 409 while one of the same account runs)",
+          description: `${OPTIONS_DOC} A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times and send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. ${MAPPING_DOC}`,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    source: { type: "string", enum: ["zendesk", "freshdesk", "helpscout", "imap"] },
+                    options: {
+                      oneOf: [
+                        {
+                          title: "zendesk",
+                          type: "object",
+                          properties: {
+                            subdomain: { type: "string" },
+                            email: { type: "string" },
+                            api_token: { type: "string" },
+                            base_url: { type: "string" },
+                            requests_per_minute: { type: "integer" },
+                            export_requests_per_minute: { type: "integer" },
+                          },
+                          required: ["subdomain", "email", "api_token"],
+                        },
+                        ...SOURCE_OPTIONS_SCHEMAS,
+                      ],
+                    },
+                  },
+                  required: ["source", "options"],
+                },
+              },
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    source: { type: "string", enum: ["csv"] },
+                    kind: { type: "string", enum: [...CSV_KINDS] },
+                    file: { type: "string", format: "binary" },
+                  },
+                  required: ["source", "kind", "file"],
+                },
+              },
+            },
+          },
+        },
+      },
+    )
+    .post("/check", async ({ request }) => checkSource(await readJson(request), deps), {
+      access: write,
+      parse: "none",
+      response: { 200: ImportCheckSchema },
+      detail: {
+        summary: "Test a source's credentials and preview its totals (nothing is stored)",
+        description: `Same body as POST /v1/imports (JSON sources). ${OPTIONS_DOC}`,
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: { source: { type: "string" }, options: { type: "object" } },
+                required: ["source", "options"],
+              },
+            },
+          },
+        },
+      },
+    })
+    .get("/", ({ ctx, query }) => listImports(deps.db, ctx, query), {
+      access: read,
+      query: PageQuery,
+      response: { 200: pageOfSchema(ImportSchema) },
+      detail: { summary: `Imports of the workspace, newest first (at most ${CSV_MAX_ROWS} rows per CSV)` },
+    })
+    .get("/:id", ({ ctx, params }) => presentImport(findImport(deps.db, ctx.workspaceId, params.id)), {
+      access: read,
+      params: IdParams,
+      response: { 200: ImportSchema },
+      detail: { summary: "An import: status, progress, counts and up to 100 errors" },
+    })
+    .post("/:id/cancel", ({ ctx, params }) => presentImport(cancelImport(ctx, params.id, deps)), {
+      access: write,
+      params: IdParams,
+      response: { 200: ImportSchema },
+      detail: { summary: "Cancel an import at its next page (what it wrote stays; a re-run goes on from there)" },
+    });
+}
