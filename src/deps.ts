@@ -5,6 +5,7 @@ import type { TokenService } from "./auth/tokens";
 import type { Config } from "./config/config";
 import type { Db } from "./db/database";
 import type { DeskStates } from "./db/desk-state";
+import type { ReadPool } from "./db/read-pool";
 import type { TxRuntime } from "./db/tx";
 import type { EventBus } from "./events/bus";
 import type { EventCatalogue } from "./events/catalogue";
@@ -47,4 +48,6 @@ export type Deps = {
   lookups: MachineryLookups;
   /** Every event type of the modules Desk runs, with its schema and read scope. */
   events: EventCatalogue;
+  /** Worker threads for reads whose cost grows with the workspace (src/db/read-pool.ts); they start on first use. */
+  reads: ReadPool;
 };

@@ -2,7 +2,8 @@ import { and, desc, eq, gte, inArray, lt, or } from "drizzle-orm";
 import { users } from "../auth/auth.table";
 import type { RequestContext } from "../auth/context";
 import { decodeCursor, pageOf } from "../db/cursor";
-import type { Db } from "../db/database";
+import type { Queryable } from "../db/database";
+import { defineRead } from "../db/read-pool";
 import { presentUserRef, type UserRefJson } from "../users/users.public";
 import { presentAuditLog } from "./audit.present";
 import type { AuditLogQueryInput } from "./audit.schemas";
@@ -12,7 +13,7 @@ import { auditLogs } from "./audit.table";
 const utc = (ts: string) => new Date(ts).toISOString();
 
 /** The workspace's audit log, newest first, keyset-paged, with optional filters. */
-export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, deps: { db: Db }) {
+export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, deps: { db: Queryable }) {
   const after = decodeCursor(query.cursor, 2);
   const rows = deps.db
     .select()
@@ -55,3 +56,8 @@ export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, de
     (r) => [r.createdAt, r.id],
   );
 }
+
+/** The list on a read pool worker: filters other than the workspace may walk its whole log. */
+export const auditListRead = defineRead("audit.list", (db, p: { ctx: RequestContext; query: AuditLogQueryInput }) =>
+  listAuditLogs(p.ctx, p.query, { db }),
+);

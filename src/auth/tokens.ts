@@ -30,7 +30,12 @@ export type TokenService = {
 };
 
 export function createTokenService(secret: string, now: () => Date = systemClock.now): TokenService {
-  const key = new Uint8Array(deriveKey(secret, "jwt-hs256"));
+  const raw = new Uint8Array(deriveKey(secret, "jwt-hs256"));
+  // Given raw bytes, jose imports a CryptoKey on every sign and verify (a WebCrypto call per
+  // request that carries an access token): import it once, on first use.
+  let imported: Promise<CryptoKey> | undefined;
+  const keyOf = () =>
+    (imported ??= crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
   return {
     async sign(purpose, claims, ttlSeconds = TOKEN_TTL_SECONDS[purpose]) {
       const issuedAt = Math.floor(now().getTime() / 1000);
@@ -38,11 +43,11 @@ export function createTokenService(secret: string, now: () => Date = systemClock
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + ttlSeconds)
-        .sign(key);
+        .sign(await keyOf());
     },
     async verify(token, purpose) {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], currentDate: now() });
+        const { payload } = await jwtVerify(token, await keyOf(), { algorithms: ["HS256"], currentDate: now() });
         return payload.purpose === purpose ? (payload as never) : null;
       } catch {
         return null;

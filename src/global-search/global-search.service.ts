@@ -1,5 +1,6 @@
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
+import { defineRead } from "../db/read-pool";
 import { searchContacts } from "../contacts/contacts.public";
 import { searchArticles } from "../kb/kb.public";
 import { SEARCH_RESULTS, searchTickets } from "../tickets/tickets.public";
@@ -13,3 +14,9 @@ export function searchEverything(db: Queryable, ctx: RequestContext, q: string) 
     articles: searchArticles(db, ctx, q, SEARCH_RESULTS),
   };
 }
+
+/** The same search on a read pool worker: its cost grows with the workspace's messages. */
+export const searchEverythingRead = defineRead(
+  "global-search.everything",
+  (db, { ctx, q }: { ctx: RequestContext; q: string }) => searchEverything(db, ctx, q),
+);

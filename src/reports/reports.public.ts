@@ -1,2 +1,2 @@
 /** What other features may use of reports: the overview figures over a range (the assistant's reports tool). */
-export { overviewReport, reportRange } from "./reports.service";
+export { overviewRead, overviewReport, reportRange } from "./reports.service";

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
+import { defineRead } from "../db/read-pool";
 import { invalidAt } from "../lib/errors";
 import { CHANNELS, reportableTicketsSql, SEVERITIES, userRefsOf } from "../tickets/tickets.public";
 import type { UserRefJson } from "../users/users.public";
@@ -214,3 +215,10 @@ export function overviewReport(
       })),
   };
 }
+
+/** The overview on a read pool worker: its aggregates scan every ticket of the range. */
+export const overviewRead = defineRead(
+  "reports.overview",
+  (db, p: { ctx: RequestContext; range: { from: Date; to: Date }; timeZone: string }) =>
+    overviewReport(db, p.ctx, p.range, p.timeZone),
+);

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../db/database";
+import { isReader, type Db, type Queryable } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { beforeEachCommit } from "../db/tx";
 
@@ -18,6 +18,8 @@ const flushStatements = preparedFor((sqlite) => [
 
 /** Moves every staged document into its index (a few µs when nothing is staged). */
 export function flushSearchStaging(db: Queryable): void {
+  // A read pool connection cannot write, and needs not: staged rows are flushed before every commit.
+  if (isReader(db)) return;
   for (const statement of flushStatements(db)) statement.run();
 }
 

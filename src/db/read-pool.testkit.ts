@@ -1,0 +1,12 @@
+import { sql } from "drizzle-orm";
+import { defineRead } from "./read-pool";
+
+/** Reads only tests send to a pool (its workers load this file through `modules`). */
+export const sumRead = defineRead(
+  "test.sum",
+  (db, p: { n: number }) => db.all<{ v: number }>(sql`SELECT ${p.n} + 1 AS v`)[0]!.v,
+);
+export const writeRead = defineRead("test.write", (db, _p: Record<string, never>) => {
+  db.run(sql`CREATE TABLE never_made (a)`);
+  return true;
+});

@@ -1,0 +1,313 @@
+import type { Logger } from "../lib/logger";
+import { DeskError } from "../lib/errors";
+import type { Db, Queryable } from "./database";
+
+/**
+ * Slow reads off the event loop. One connection in one thread serves every request, so a broad
+ * full-text query (~0.5 s at 1M tickets) or a report over a large workspace would stall all of
+ * them. Reads whose cost grows with the workspace are named here (`defineRead`) and run on a small
+ * pool of read-only WAL connections, each in a Worker thread that imports the same definitions
+ * (src/read-worker.ts lists them): only the name, the parameters and the answer cross threads.
+ *
+ * bun:sqlite has no `sqlite3_interrupt` or progress handler, so a read past its budget answers 503
+ * `query_timeout` at once and a fresh worker takes its place. A thread inside SQLite only stops when
+ * its statement returns (measured: `terminate()` does not preempt native code, and the worker's
+ * `close` event can come seconds after), which the search caps bound; so the old worker is retired:
+ * its late answer is dropped and it is terminated then. While `workers` retired threads still run,
+ * no further replacement starts, so stuck statements never hold more than twice the pool's threads.
+ *
+ * Read-your-writes: a reader sees only committed data, and a request's own writes commit when its
+ * turn ends (group commit, src/db/tx.ts). Only reads that never need the caller's same-turn writes
+ * (searches, reports, exports, the audit list) belong here.
+ */
+export type ReadDefinition<P, R> = { readonly name: string; readonly run: (db: Queryable, params: P) => R };
+
+/** A named read both threads know. `params` and the answer must survive structured cloning (no functions). */
+export const defineRead = <P, R>(name: string, run: (db: Queryable, params: P) => R): ReadDefinition<P, R> => ({
+  name,
+  run,
+});
+
+export type ReadPool = {
+  /** Runs `read` on a reader (in this thread when the pool is off); counted against `workspaceId`'s queue. */
+  run<P, R>(read: ReadDefinition<P, R>, workspaceId: string, params: P): Promise<R>;
+  /** Workers up now (0 until the first slow read: an idle desk starts none). */
+  running(): number;
+  stop(): void;
+};
+
+export type ReadPoolOptions = {
+  db: Db;
+  path: string;
+  /** DESK_READ_WORKERS: 0 runs every read in this thread (no budget). */
+  workers: number;
+  /** DESK_READ_TIMEOUT: how long one read may run on a worker. */
+  budgetMs: number;
+  /** Reads one workspace may have waiting or running at once; past it, 429. */
+  perWorkspace?: number;
+  /** Reads waiting for a worker across all workspaces; past it, 429. */
+  queued?: number;
+  /** A new worker running src/read-worker.ts (given by the composition root: machinery imports no feature). */
+  spawn: () => Worker;
+  logger: Logger;
+  /** Extra modules whose exported reads the workers learn (tests). */
+  modules?: string[];
+};
+
+export const READS_PER_WORKSPACE = 4;
+export const READS_QUEUED = 32;
+
+/** What a pooled route's OpenAPI description says of its limits (README "Security" too). */
+export const READ_POOL_NOTE = `Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 \`query_timeout\`: narrow the query and try again. With ${READS_PER_WORKSPACE} slow reads of the workspace under way, or ${READS_QUEUED} waiting in all, it answers 429 \`read_queue_full\` with Retry-After.`;
+/** How long a new worker may take to open its connection and load the definitions. */
+const START_TIMEOUT_MS = 15_000;
+
+type Call = {
+  name: string;
+  params: unknown;
+  workspaceId: string;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
+type Slot = { worker: Worker; call: Call | null; timer: ReturnType<typeof setTimeout> | null; nextId: number };
+
+/** What a worker answers about one call. */
+export type ReadReply =
+  | { id: number; ok: true; value: unknown }
+  | {
+      id: number;
+      ok: false;
+      error: { status: number; code: string; detail: string; errors?: unknown; headers?: unknown };
+    }
+  | { id: number; ok: false; message: string };
+
+export const queryTimeout = (budgetMs: number) =>
+  new DeskError(
+    503,
+    "query_timeout",
+    `The query ran past its ${budgetMs} ms budget and was stopped. Narrow it (more or rarer words, a shorter date range, a filter) and try again.`,
+  );
+
+const readsBusy = () =>
+  new DeskError(429, "read_queue_full", "Too many slow reads are waiting; try again shortly.", undefined, {
+    "Retry-After": "1",
+  });
+
+export function createReadPool(options: ReadPoolOptions): ReadPool {
+  const perWorkspace = options.perWorkspace ?? READS_PER_WORKSPACE;
+  const queuedMax = options.queued ?? READS_QUEUED;
+  const inThread = options.workers <= 0 || options.path === ":memory:" || options.path === "";
+  let unavailable = inThread;
+  let stopped = false;
+  const byName = new Map<string, ReadDefinition<unknown, unknown>>();
+  const waiting: Call[] = [];
+  const inFlight = new Map<string, number>();
+  const slots: Array<Slot | null> = Array.from({ length: Math.max(0, options.workers) }, () => null);
+  const starting = new Set<number>();
+  /** Workers past their budget still finishing a statement. */
+  const retiring = new Set<Worker>();
+
+  const release = (call: Call) => {
+    const left = (inFlight.get(call.workspaceId) ?? 1) - 1;
+    if (left > 0) inFlight.set(call.workspaceId, left);
+    else inFlight.delete(call.workspaceId);
+  };
+  const runHere = (call: Call) => {
+    release(call);
+    try {
+      const read = byName.get(call.name);
+      if (!read) throw new Error(`unknown read ${call.name}`);
+      call.resolve(read.run(options.db, call.params));
+    } catch (error) {
+      call.reject(error);
+    }
+  };
+
+  const finish = (index: number, slot: Slot) => {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    const call = slot.call;
+    slot.call = null;
+    if (call) release(call);
+    if (slots[index] === slot) dispatch();
+    return call;
+  };
+
+  const start = (index: number) => {
+    starting.add(index);
+    let worker: Worker;
+    try {
+      worker = options.spawn();
+    } catch (error) {
+      starting.delete(index);
+      return giveUp(error);
+    }
+    // A thread stuck in a statement must never keep the process from exiting.
+    // Bun's Worker has unref(); the DOM type the project compiles against does not name it.
+    (worker as Worker & { unref?: () => void }).unref?.();
+    const slot: Slot = { worker, call: null, timer: null, nextId: 1 };
+    const startTimer = setTimeout(() => {
+      worker.terminate();
+      giveUp("did not start in time");
+    }, START_TIMEOUT_MS);
+    worker.onmessage = (event: MessageEvent<ReadReply | { ready: true } | { failed: string }>) => {
+      const data = event.data;
+      if ("ready" in data) {
+        clearTimeout(startTimer);
+        starting.delete(index);
+        if (stopped) return worker.terminate();
+        slots[index] = slot;
+        return dispatch();
+      }
+      if ("failed" in data) {
+        clearTimeout(startTimer);
+        worker.terminate();
+        return giveUp(data.failed);
+      }
+      if (!slot.call || data.id !== slot.nextId - 1) return;
+      const call = finish(index, slot);
+      if (!call) return;
+      if (data.ok) call.resolve(data.value);
+      else if ("error" in data)
+        call.reject(
+          new DeskError(
+            data.error.status,
+            data.error.code,
+            data.error.detail,
+            data.error.errors as DeskError["errors"],
+            data.error.headers as DeskError["headers"],
+          ),
+        );
+      else call.reject(new Error(data.message));
+    };
+    worker.onerror = (event) => {
+      clearTimeout(startTimer);
+      options.logger.error({ err: event.message }, "read worker failed");
+      worker.terminate();
+      if (slots[index] !== slot) {
+        starting.delete(index);
+        return giveUp(event.message);
+      }
+      slots[index] = null;
+      finish(index, slot)?.reject(new Error(`read worker failed: ${event.message}`));
+      dispatch();
+    };
+    worker.postMessage({ type: "open", path: options.path, modules: options.modules ?? [] });
+  };
+
+  /** Workers cannot run here (a build without them, a broken file): every read runs in this thread from now on. */
+  const giveUp = (reason: unknown) => {
+    if (!unavailable)
+      options.logger.warn({ err: String(reason) }, "read workers unavailable; slow reads run on the main thread");
+    unavailable = true;
+    for (const call of waiting.splice(0)) runHere(call);
+  };
+
+  function dispatch(): void {
+    if (stopped) return;
+    if (unavailable) {
+      for (const call of waiting.splice(0)) runHere(call);
+      return;
+    }
+    for (let index = 0; index < slots.length && waiting.length > 0; index++) {
+      const slot = slots[index];
+      if (!slot) {
+        if (!starting.has(index) && retiring.size <= slots.length) start(index);
+        continue;
+      }
+      if (slot.call) continue;
+      const call = waiting.shift()!;
+      slot.call = call;
+      const id = slot.nextId++;
+      slot.timer = setTimeout(() => {
+        retiring.add(slot.worker);
+        const retired = () => {
+          slot.worker.terminate();
+          retiring.delete(slot.worker);
+          dispatch();
+        };
+        slot.worker.onmessage = retired;
+        slot.worker.onerror = retired;
+        slots[index] = null;
+        finish(index, slot)?.reject(queryTimeout(options.budgetMs));
+        dispatch();
+      }, options.budgetMs);
+      slot.worker.postMessage({ type: "run", id, name: call.name, params: call.params });
+    }
+  }
+
+  return {
+    run<P, R>(read: ReadDefinition<P, R>, workspaceId: string, params: P): Promise<R> {
+      byName.set(read.name, read as ReadDefinition<unknown, unknown>);
+      if (unavailable || stopped) return Promise.resolve().then(() => read.run(options.db, params));
+      if ((inFlight.get(workspaceId) ?? 0) >= perWorkspace || waiting.length >= queuedMax)
+        return Promise.reject(readsBusy());
+      inFlight.set(workspaceId, (inFlight.get(workspaceId) ?? 0) + 1);
+      return new Promise<R>((resolve, reject) => {
+        waiting.push({ name: read.name, params, workspaceId, resolve: resolve as (v: unknown) => void, reject });
+        dispatch();
+      });
+    },
+    running: () => slots.filter(Boolean).length,
+    stop() {
+      stopped = true;
+      for (const worker of retiring) worker.terminate();
+      retiring.clear();
+      for (const [index, slot] of slots.entries()) {
+        if (!slot) continue;
+        slot.worker.terminate();
+        slots[index] = null;
+        finish(index, slot)?.reject(new DeskError(503, "unavailable", "Desk is stopping."));
+      }
+      for (const call of waiting.splice(0)) {
+        release(call);
+        call.reject(new DeskError(503, "unavailable", "Desk is stopping."));
+      }
+    },
+  };
+}
+
+/** The worker's side: opens a read-only connection and answers named reads (src/read-worker.ts wires it). */
+export function serveReads(
+  scope: { onmessage: ((event: MessageEvent) => unknown) | null; postMessage(message: unknown): void },
+  reads: ReadonlyArray<ReadDefinition<never, unknown>>,
+  open: (path: string) => Db,
+): void {
+  const byName = new Map<string, ReadDefinition<never, unknown>>(reads.map((r) => [r.name, r]));
+  let db: Db | null = null;
+  scope.onmessage = async (event: MessageEvent) => {
+    const message = event.data as
+      | { type: "open"; path: string; modules: string[] }
+      | { type: "run"; id: number; name: string; params: never };
+    if (message.type === "open") {
+      try {
+        for (const url of message.modules) {
+          for (const value of Object.values(await import(url))) if (isRead(value)) byName.set(value.name, value);
+        }
+        db = open(message.path);
+        scope.postMessage({ ready: true });
+      } catch (error) {
+        scope.postMessage({ failed: String(error) });
+      }
+      return;
+    }
+    const read = byName.get(message.name);
+    try {
+      if (!read || !db) throw new Error(`unknown read ${message.name}`);
+      scope.postMessage({ id: message.id, ok: true, value: read.run(db, message.params) } satisfies ReadReply);
+    } catch (error) {
+      scope.postMessage(
+        (error instanceof DeskError
+          ? { id: message.id, ok: false, error: { ...error.toBody(), headers: error.headers } }
+          : { id: message.id, ok: false, message: String(error) }) satisfies ReadReply,
+      );
+    }
+  };
+}
+
+const isRead = (value: unknown): value is ReadDefinition<never, unknown> =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { name?: unknown }).name === "string" &&
+  typeof (value as { run?: unknown }).run === "function";

@@ -1,0 +1,9 @@
+import { auditListRead } from "./audit/audit.public";
+import { searchEverythingRead } from "./global-search/global-search.public";
+import { overviewRead } from "./reports/reports.public";
+
+/**
+ * The named reads the read pool's workers answer (src/db/read-pool.ts). A feature that sends a read
+ * to the pool lists it here, or its worker answers "unknown read" and the call fails.
+ */
+export const reads = [searchEverythingRead, overviewRead, auditListRead];
