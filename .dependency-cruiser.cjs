@@ -5,7 +5,7 @@
 // Test files are not cruised; testkits are, and are exempt from the feature rules.
 
 /** Machinery: never imports a feature or the composition root (docs/DEVELOPING.md). */
-const MACHINERY = ["db", "http", "auth", "events", "jobs", "realtime", "mail", "lib", "config", "metrics"];
+const MACHINERY = ["db", "http", "auth", "events", "jobs", "realtime", "mail", "lib", "config", "metrics", "i18n"];
 const machinery = `^src/(${MACHINERY.join("|")})/`;
 /** Any file in a feature folder: every folder of src/ that is not machinery. */
 const feature = `^src/(?!(${MACHINERY.join("|")})/)[^/]+/`;

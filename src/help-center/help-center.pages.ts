@@ -3,6 +3,8 @@ import type { Page } from "../http/pages";
 import { createRateLimiter, enforceRateLimits } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { securityHeaders, servedOverHttps } from "../http/security-headers";
+import { t } from "../i18n/i18n";
+import { acceptedLanguages, exactLocale, negotiateLocale } from "../i18n/locales";
 import { publishedArticleSlugs } from "../kb/kb.public";
 import { articlePage, collectionPage, homePage, notFoundPage, searchPage, sitemap } from "./help-center.render";
 import {
@@ -51,7 +53,7 @@ const CSS_CACHE = "public, max-age=31536000, immutable";
 /** Searches a minute per client address (the other pages are cheap reads; a search ranks matches). */
 export const SEARCH_PAGE_LIMIT = { limit: 60, windowMs: 60_000 } as const;
 
-type Answer = { status: number; body: string; type: string; lastModified?: string | null };
+type Answer = { status: number; body: string; type: string; lastModified?: string | null; vary?: string };
 
 export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, contactForm?: ContactForm): Page[] {
   // The policy names this server's own origin, which a desk listening on port 0 knows only once it listens.
@@ -65,12 +67,13 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
   const searches = createRateLimiter({ ...SEARCH_PAGE_LIMIT, now: () => deps.clock.now().getTime() });
   const cssUrl = (center: HelpCenter | null) =>
     center
-      ? `${center.url}/style.css?v=${stylesheetOf(center.brandColor).version}`
+      ? `${center.root}/style.css?v=${stylesheetOf(center.brandColor).version}`
       : `${deps.config.baseUrl}/help/-/style.css?v=${stylesheetOf(null).version}`;
 
   function answer(request: Request, a: Answer): Response {
     const etag = `W/"${Bun.hash(a.body).toString(36)}"`;
     const h: Record<string, string> = { "content-type": a.type };
+    if (a.vary) h.vary = a.vary;
     if (a.status !== 200) {
       h["cache-control"] = "no-store";
       return new Response(a.body, { status: a.status, headers: h });
@@ -95,22 +98,35 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
       return notFound(null, "/help/");
     }
     if (parts.at(-1) === "") parts.pop();
-    const [slug, section, item, ...extra] = parts;
+    const [slug, ...afterSlug] = parts;
     // `?brand=` themes it (the preview of a workspace whose help center is still off).
-    if (slug === "-" && section === "style.css" && item === undefined)
+    if (slug === "-" && afterSlug[0] === "style.css" && afterSlug.length === 1)
       return {
         status: 200,
         type: "text/css; charset=utf-8",
         body: stylesheetOf(brandHex(new URL(request.url).searchParams.get("brand"))).css,
       };
     const found = slug ? helpCenterAt(deps.db, baseUrl, slug) : null;
-    if (!found || extra.length > 0) return notFound(null, path);
+    if (!found) return notFound(null, path);
+    // `/help/{slug}/{locale}/…` names the language; without it Accept-Language picks among the
+    // help center's languages, else the workspace's (DECISIONS.md "Languages").
+    const named = afterSlug[0] === undefined ? null : exactLocale(afterSlug[0]);
+    const [section, item, ...extra] = named ? afterSlug.slice(1) : afterSlug;
+    const locale =
+      named ?? negotiateLocale(acceptedLanguages(request.headers.get("accept-language")), found.locales, found.locale);
     const center: HelpCenter = {
       ...found,
+      locale,
+      // One language: the links stay language-free (one canonical URL per page); the tagged paths still answer.
+      url: found.locales.length > 1 ? `${found.root}/${locale}` : found.root,
+      title: found.ownTitle ? found.title : t(locale, "help.default_title", { name: found.name }),
       contact: channelsOf ? contactLinkOf(found, channelsOf(deps.db, found.workspaceId, baseUrl)) : null,
     };
+    if (extra.length > 0 || (named && !found.locales.includes(named))) return notFound(center, path);
+    const vary = named ? undefined : "Accept-Language";
     const css = cssUrl(center);
-    if (section === undefined) return { status: 200, type: HTML, body: homePage(center, css, homeOf(deps.db, center)) };
+    if (section === undefined)
+      return { status: 200, type: HTML, body: homePage(center, css, homeOf(deps.db, center)), vary };
     if (section === "style.css" && item === undefined)
       return { status: 200, type: "text/css; charset=utf-8", body: stylesheetOf(center.brandColor).css };
     if (section === "search" && item === undefined) {
@@ -120,30 +136,32 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
         searches.hit(meta.ip);
       }
       const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
-      return { status: 200, type: HTML, body: searchPage(center, css, q, q ? searchOf(deps.db, center, q) : []) };
+      return { status: 200, type: HTML, body: searchPage(center, css, q, q ? searchOf(deps.db, center, q) : []), vary };
     }
     if (section === "sitemap.xml" && item === undefined) {
       const home = homeOf(deps.db, center);
-      const entries = [
-        ...home.collections.map((c) => ({ url: collectionUrl(center, c.slug), lastmod: c.updatedAt })),
-        ...publishedArticleSlugs(deps.db, center.workspaceId).map((a) => ({
-          url: articleUrl(center, a.slug),
-          lastmod: a.updatedAt,
-        })),
-      ];
-      return { status: 200, type: "application/xml; charset=utf-8", body: sitemap(center, entries) };
+      const articles = publishedArticleSlugs(deps.db, center.workspaceId);
+      const entries = found.locales.flatMap((l) => {
+        const inLocale = { ...center, url: found.locales.length > 1 ? `${found.root}/${l}` : found.root };
+        return [
+          { url: inLocale.url, lastmod: null },
+          ...home.collections.map((c) => ({ url: collectionUrl(inLocale, c.slug), lastmod: c.updatedAt })),
+          ...articles.map((a) => ({ url: articleUrl(inLocale, a.slug), lastmod: a.updatedAt })),
+        ];
+      });
+      return { status: 200, type: "application/xml; charset=utf-8", body: sitemap(entries) };
     }
     if (section === "collections" && item) {
       const page = collectionPageOf(deps.db, center, item);
       if (!page) return notFound(center, path);
-      return { status: 200, type: HTML, body: collectionPage(center, css, page) };
+      return { status: 200, type: HTML, body: collectionPage(center, css, page), vary };
     }
     if (section === "articles" && item) {
       const page = articlePageOf(deps.db, center, item, request.method === "GET");
       if (!page) return notFound(center, path);
       // The page shows the article, its collection's name and the workspace's look: the newest of the three.
       const lastModified = [page.article.updatedAt, page.collection?.updatedAt ?? "", center.updatedAt].sort().at(-1);
-      return { status: 200, type: HTML, body: articlePage(center, css, page), lastModified };
+      return { status: 200, type: HTML, body: articlePage(center, css, page), lastModified, vary };
     }
     return notFound(center, path);
   }

@@ -1,4 +1,6 @@
 import type { PublishedArticleSummary } from "../kb/kb.public";
+import { formatDate, type MessageKey, type MessageValues, t } from "../i18n/i18n";
+import { DEFAULT_LOCALE, LOCALE_NAMES, type Locale } from "../i18n/locales";
 import { escapeHtml as esc } from "../lib/sanitize";
 import {
   type ArticlePage,
@@ -35,17 +37,35 @@ export function describe(text: string, fallback: string): string {
   return `${(space > 80 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-US", {
-  year: "numeric",
-  month: "long",
-  day: "numeric",
-  timeZone: "UTC",
-});
-const time = (iso: string) => `<time datetime="${esc(iso)}">${esc(dateFormat.format(new Date(iso)))}</time>`;
+const time = (locale: Locale, iso: string) => `<time datetime="${esc(iso)}">${esc(formatDate(locale, iso))}</time>`;
+
+/** A message in the page's language, escaped for HTML (values are customer or workspace text). */
+const tr = (center: HelpCenter | null, key: MessageKey, values?: MessageValues) =>
+  esc(t(center?.locale ?? DEFAULT_LOCALE, key, values));
+
+/** The same page in each of the help center's languages: `canonical` with its language segment swapped. */
+function alternatesOf(center: HelpCenter, canonical: string): Array<{ locale: Locale; href: string }> {
+  if (!canonical.startsWith(center.url)) return [];
+  const rest = canonical.slice(center.url.length);
+  return center.locales.map((locale) => ({ locale, href: `${center.root}/${locale}${rest}` }));
+}
+
+/** Links to this page in the help center's other languages, each named in its own language. */
+function languageSwitcher(center: HelpCenter, alternates: Array<{ locale: Locale; href: string }>): string {
+  if (alternates.length < 2) return "";
+  return `<nav class="languages" aria-label="${tr(center, "help.language")}"><ul>${alternates
+    .map(({ locale, href }) =>
+      locale === center.locale
+        ? `<li><a href="${esc(href)}" hreflang="${locale}" lang="${locale}" aria-current="true">${esc(LOCALE_NAMES[locale])}</a></li>`
+        : `<li><a href="${esc(href)}" hreflang="${locale}" lang="${locale}">${esc(LOCALE_NAMES[locale])}</a></li>`,
+    )
+    .join("")}</ul></nav>`;
+}
 
 /** The frame of every page; `center` null for the 404 page of an unknown or closed help center. */
 export function layout(center: HelpCenter | null, cssUrl: string, head: Head, main: string, query = ""): string {
-  const siteName = center?.title ?? "Help Center";
+  const siteName = center?.title ?? t(DEFAULT_LOCALE, "help.site_name");
+  const alternates = center ? alternatesOf(center, head.canonical) : [];
   const meta = [
     `<meta charset="utf-8">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
@@ -62,30 +82,36 @@ export function layout(center: HelpCenter | null, cssUrl: string, head: Head, ma
     `<meta name="twitter:card" content="summary">`,
     center?.faviconUrl ? `<link rel="icon" href="${esc(center.faviconUrl)}">` : "",
     `<link rel="stylesheet" href="${esc(cssUrl)}">`,
-    center ? `<link rel="sitemap" type="application/xml" href="${esc(center.url)}/sitemap.xml">` : "",
+    center ? `<link rel="sitemap" type="application/xml" href="${esc(center.root)}/sitemap.xml">` : "",
+    ...(alternates.length > 1
+      ? [
+          ...alternates.map((a) => `<link rel="alternate" hreflang="${a.locale}" href="${esc(a.href)}">`),
+          `<link rel="alternate" hreflang="x-default" href="${esc(alternates[0]!.href.replace(`${center!.root}/${alternates[0]!.locale}`, center!.root))}">`,
+        ]
+      : []),
   ]
     .filter(Boolean)
     .join("\n");
   const header = center
     ? `<header class="site"><div class="bar"><a class="home" href="${esc(center.url)}">${
         center.logoUrl ? `<img class="logo" src="${esc(center.logoUrl)}" alt="">` : ""
-      }<span>${esc(center.title)}</span></a><form role="search" action="${esc(center.url)}/search" method="get"><label class="visually-hidden" for="q">Search articles</label><input type="search" id="q" name="q" value="${esc(query)}" placeholder="Search articles" required maxlength="500"><button type="submit">Search</button></form>${contactLink(center)}${requestsLink(center)}</div></header>`
-    : `<header class="site"><div class="bar"><span class="home">Help Center</span></div></header>`;
-  const footer = `<footer class="site"><p>${esc(center ? center.name : "Help Center")}</p></footer>`;
-  return `<!doctype html>\n<html lang="en">\n<head>\n${meta}\n</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n${header}\n<main id="main">\n${main}\n</main>\n${footer}${widgetScript(center)}\n</body>\n</html>\n`;
+      }<span>${esc(center.title)}</span></a><form role="search" action="${esc(center.url)}/search" method="get"><label class="visually-hidden" for="q">${tr(center, "help.search_label")}</label><input type="search" id="q" name="q" value="${esc(query)}" placeholder="${tr(center, "help.search_label")}" required maxlength="500"><button type="submit">${tr(center, "help.search_button")}</button></form>${contactLink(center)}${requestsLink(center)}${languageSwitcher(center, alternates)}</div></header>`
+    : `<header class="site"><div class="bar"><span class="home">${tr(center, "help.site_name")}</span></div></header>`;
+  const footer = `<footer class="site"><p>${esc(center ? center.name : t(DEFAULT_LOCALE, "help.site_name"))}</p></footer>`;
+  return `<!doctype html>\n<html lang="${center?.locale ?? DEFAULT_LOCALE}">\n<head>\n${meta}\n</head>\n<body>\n<a class="skip" href="#main">${tr(center, "help.skip")}</a>\n${header}\n<main id="main">\n${main}\n</main>\n${footer}${widgetScript(center)}\n</body>\n</html>\n`;
 }
 
 /** "Contact us" on every page of a help center that has a way to reach a person (help-center.contact.ts). */
 function contactLink(center: HelpCenter): string {
   if (!center.contact) return "";
   const chat = center.contact.widgetKey ? " data-desk-chat" : "";
-  return `<a class="contact" href="${esc(center.contact.href)}"${chat}>Contact us</a>`;
+  return `<a class="contact" href="${esc(center.contact.href)}"${chat}>${tr(center, "help.contact_us")}</a>`;
 }
 
 /** The customer portal (`/portal/{workspace_slug}`), where a customer follows their requests. */
 function requestsLink(center: HelpCenter): string {
-  const portal = center.url.replace(/\/help\/([^/]+)$/, "/portal/$1");
-  return `<a class="contact" href="${esc(portal)}">Your requests</a>`;
+  const portal = center.root.replace(/\/help\/([^/]+)$/, "/portal/$1");
+  return `<a class="contact" href="${esc(portal)}">${tr(center, "help.your_requests")}</a>`;
 }
 
 /** The workspace's chat widget, on pages whose "Contact us" opens it. */
@@ -93,7 +119,7 @@ function widgetScript(center: HelpCenter | null): string {
   const key = center?.contact?.widgetKey;
   if (!key) return "";
   const base = center.url.slice(0, center.url.indexOf("/help/"));
-  return `\n<script src="${esc(base)}/widget.js" data-key="${esc(key)}" async></script>`;
+  return `\n<script src="${esc(base)}/widget.js" data-key="${esc(key)}" data-locale="${center.locale}" async></script>`;
 }
 
 function articleList(center: HelpCenter, articles: PublishedArticleSummary[], withExcerpt: boolean): string {
@@ -107,8 +133,8 @@ function articleList(center: HelpCenter, articles: PublishedArticleSummary[], wi
     .join("")}</ul>`;
 }
 
-function crumbs(items: Array<[string, string | null]>): string {
-  return `<nav class="crumbs" aria-label="Breadcrumb"><ol>${items
+function crumbs(center: HelpCenter, items: Array<[string, string | null]>): string {
+  return `<nav class="crumbs" aria-label="${tr(center, "help.breadcrumb")}"><ol>${items
     .map(([label, href]) =>
       href ? `<li><a href="${esc(href)}">${esc(label)}</a></li>` : `<li aria-current="page">${esc(label)}</li>`,
     )
@@ -117,22 +143,24 @@ function crumbs(items: Array<[string, string | null]>): string {
 
 export function homePage(center: HelpCenter, cssUrl: string, home: ReturnType<typeof homeOf>): string {
   const collections = home.collections.length
-    ? `<h2>Collections</h2><ul class="collections">${home.collections
+    ? `<h2>${tr(center, "help.collections")}</h2><ul class="collections">${home.collections
         .map(
           (c) =>
             `<li><h3><a href="${esc(collectionUrl(center, c.slug))}">${esc(c.name)}</a></h3>${
               c.description ? `<p>${esc(c.description)}</p>` : ""
-            }<p class="meta">${c.articleCount} ${c.articleCount === 1 ? "article" : "articles"}</p></li>`,
+            }<p class="meta">${tr(center, "help.article_count", { count: c.articleCount })}</p></li>`,
         )
         .join("")}</ul>`
-    : `<p>No articles are published yet.</p>`;
-  const featured = home.featured.length ? `<h2>Popular articles</h2>${articleList(center, home.featured, false)}` : "";
+    : `<p>${tr(center, "help.no_articles")}</p>`;
+  const featured = home.featured.length
+    ? `<h2>${tr(center, "help.popular")}</h2>${articleList(center, home.featured, false)}`
+    : "";
   return layout(
     center,
     cssUrl,
     {
       title: center.title,
-      description: `Answers and guides from ${center.name}: search the articles or browse the collections.`,
+      description: t(center.locale, "help.home_description", { name: center.name }),
       canonical: center.url,
       ogType: "website",
     },
@@ -151,11 +179,14 @@ export function collectionPage(
     cssUrl,
     {
       title: `${collection.name} | ${center.title}`,
-      description: describe(collection.description, `Articles about ${collection.name} in ${center.title}.`),
+      description: describe(
+        collection.description,
+        t(center.locale, "help.collection_description", { collection: collection.name, center: center.title }),
+      ),
       canonical: collectionUrl(center, collection.slug),
       ogType: "website",
     },
-    `${crumbs([
+    `${crumbs(center, [
       [center.title, center.url],
       [collection.name, null],
     ])}<h1>${esc(collection.name)}</h1>${collection.description ? `<p>${esc(collection.description)}</p>` : ""}${articleList(center, articles, true)}`,
@@ -176,30 +207,30 @@ export function articlePage(center: HelpCenter, cssUrl: string, page: ArticlePag
       canonical: articleUrl(center, article.slug),
       ogType: "article",
     },
-    `${crumbs(trail)}<article class="body" aria-labelledby="article-title"><h1 id="article-title">${esc(article.title)}</h1><p class="meta">Updated ${time(article.updatedAt)}</p>\n${article.bodyHtml}\n</article>`,
+    `${crumbs(center, trail)}<article class="body" aria-labelledby="article-title"><h1 id="article-title">${esc(article.title)}</h1><p class="meta">${tr(center, "help.updated", { date: "\u0000" }).replace("\u0000", time(center.locale, article.updatedAt))}</p>\n${article.bodyHtml}\n</article>`,
   );
 }
 
 export function searchPage(center: HelpCenter, cssUrl: string, q: string, hits: PublishedArticleSummary[]): string {
-  const heading = q ? `Search results for “${esc(q)}”` : "Search";
+  const heading = q ? tr(center, "help.search_results", { query: q }) : tr(center, "help.search");
   const results = !q
-    ? `<p>Type a few words in the search box above.</p>`
+    ? `<p>${tr(center, "help.search_hint")}</p>`
     : hits.length
-      ? `<p>${hits.length} ${hits.length === 1 ? "article matches" : "articles match"}.</p>${articleList(center, hits, true)}`
-      : `<p>No articles match. Try other words, or <a href="${esc(center.url)}">browse the collections</a>.</p>`;
+      ? `<p>${tr(center, "help.search_count", { count: hits.length })}</p>${articleList(center, hits, true)}`
+      : `<p>${tr(center, "help.no_match")} <a href="${esc(center.url)}">${tr(center, "help.browse")}</a></p>`;
   return layout(
     center,
     cssUrl,
     {
-      title: q ? `Search: ${q} | ${center.title}` : `Search | ${center.title}`,
-      description: `Search the articles of ${center.title}.`,
+      title: `${q ? t(center.locale, "help.search_title", { query: q }) : t(center.locale, "help.search")} | ${center.title}`,
+      description: t(center.locale, "help.search_description", { center: center.title }),
       canonical: `${center.url}/search${q ? `?q=${encodeURIComponent(q)}` : ""}`,
       ogType: "website",
       noindex: true,
     },
-    `${crumbs([
+    `${crumbs(center, [
       [center.title, center.url],
-      ["Search", null],
+      [t(center.locale, "help.search"), null],
     ])}<h1>${heading}</h1>${results}`,
     q,
   );
@@ -210,16 +241,22 @@ export function notFoundPage(center: HelpCenter | null, cssUrl: string, canonica
   return layout(
     center,
     cssUrl,
-    { title: "Page not found", description: "This page does not exist.", canonical, ogType: "website", noindex: true },
-    `<h1>Page not found</h1><p>This page does not exist or is no longer published.</p>${
-      center ? `<p><a href="${esc(center.url)}">Go to ${esc(center.title)}</a></p>` : ""
+    {
+      title: t(center?.locale ?? DEFAULT_LOCALE, "help.not_found_title"),
+      description: t(center?.locale ?? DEFAULT_LOCALE, "help.not_found_description"),
+      canonical,
+      ogType: "website",
+      noindex: true,
+    },
+    `<h1>${tr(center, "help.not_found_title")}</h1><p>${tr(center, "help.not_found_body")}</p>${
+      center ? `<p><a href="${esc(center.url)}">${tr(center, "help.go_to", { center: center.title })}</a></p>` : ""
     }`,
   );
 }
 
-export function sitemap(center: HelpCenter, entries: Array<{ url: string; lastmod: string | null }>): string {
+export function sitemap(entries: Array<{ url: string; lastmod: string | null }>): string {
   const urls = entries
     .map((e) => `<url><loc>${esc(e.url)}</loc>${e.lastmod ? `<lastmod>${esc(e.lastmod)}</lastmod>` : ""}</url>`)
     .join("\n");
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>${esc(center.url)}</loc></url>\n${urls}\n</urlset>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }

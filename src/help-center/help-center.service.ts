@@ -11,8 +11,11 @@ import {
   publishedCollections,
   searchPublishedArticles,
 } from "../kb/kb.public";
+import { t } from "../i18n/i18n";
+import { type Locale, workspaceLocales } from "../i18n/locales";
 import { notFound } from "../lib/errors";
 import { findWorkspaceBySlug } from "../workspaces/workspaces.public";
+import type { ContactLink } from "./help-center.contact";
 
 /** Most read articles on the home page. */
 export const FEATURED = 6;
@@ -25,12 +28,22 @@ export type HelpCenter = {
   slug: string;
   name: string;
   title: string;
+  /** False while the title is the default one, which each language words its own way. */
+  ownTitle: boolean;
   brandColor: string | null;
   logoUrl: string | null;
   faviconUrl: string | null;
   updatedAt: string;
-  /** `{base_url}/help/{workspace_slug}`, no trailing slash. */
+  /** `{base_url}/help/{workspace_slug}`, no trailing slash; pages localize it to `root/{locale}`. */
   url: string;
+  /** `{base_url}/help/{workspace_slug}` whatever the language (the contact form and portal links hang off it). */
+  root: string;
+  /** The language of the pages (WorkspaceSettings `locale`, or the one the path or Accept-Language chose). */
+  locale: Locale;
+  /** The help center's languages (WorkspaceSettings `locales`), the hreflang alternates and switcher. */
+  locales: Locale[];
+  /** Where the pages' "Contact us" leads (help-center.contact.ts); absent on answers that show none. */
+  contact?: ContactLink | null;
 };
 
 /** The help center at `slug`, or null when the workspace is unknown, deleted or its help center is not enabled. */
@@ -48,16 +61,21 @@ export function helpCenterOf(
   const settings = workspace.settings ?? {};
   const images = workspace.images ?? {};
   const title = typeof settings.help_center_title === "string" && settings.help_center_title.trim();
+  const languages = workspaceLocales(settings);
   return {
     workspaceId: workspace.id,
     slug: workspace.slug,
     name: workspace.name,
-    title: title || `${workspace.name} Help Center`,
+    title: title || t(languages.primary, "help.default_title", { name: workspace.name }),
+    ownTitle: Boolean(title),
     brandColor: typeof settings.brand_color === "string" ? settings.brand_color : null,
     logoUrl: absolute(baseUrl, images.help_center_logo ?? null),
     faviconUrl: absolute(baseUrl, images.help_center_favicon ?? null),
     updatedAt: workspace.updatedAt,
     url: `${baseUrl}/help/${encodeURIComponent(workspace.slug)}`,
+    root: `${baseUrl}/help/${encodeURIComponent(workspace.slug)}`,
+    locale: languages.primary,
+    locales: languages.locales,
   };
 }
 

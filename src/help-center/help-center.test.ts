@@ -447,7 +447,7 @@ describe("a way from self-service to a person", () => {
         chat: " data-desk-chat",
       });
       expect(res.text).toContain(
-        `<script src="${base()}/widget.js" data-key="${kb.workspace.widgetKey}" async></script>`,
+        `<script src="${base()}/widget.js" data-key="${kb.workspace.widgetKey}" data-locale="en" async></script>`,
       );
       expect(res.headers.get("content-security-policy")).toContain(
         `script-src ${new URL(base()).origin}/widget.js ${new URL(base()).origin}/widget/`,

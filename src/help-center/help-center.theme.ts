@@ -85,6 +85,10 @@ header.site img.logo{height:36px;width:auto;max-width:180px}
 header.site form{margin-left:auto;display:flex;gap:8px;flex:1 1 260px;max-width:420px}
 header.site input[type=search]{flex:1;min-width:0;font:inherit;padding:8px 12px;border:1px solid #6e7781;border-radius:6px;color:#1f2328;background:#fff;min-height:44px}
 header.site button{font:inherit;padding:8px 16px;border-radius:6px;border:2px solid var(--on-brand);background:transparent;color:var(--on-brand);cursor:pointer;min-height:44px}
+header.site a.contact{color:var(--on-brand);font-weight:600;display:inline-flex;align-items:center;min-height:44px;padding:0 4px}
+header.site .languages ul{display:flex;gap:8px;margin:0;padding:0;list-style:none}
+header.site .languages a{color:var(--on-brand);display:inline-flex;align-items:center;min-height:44px;padding:0 4px}
+header.site .languages a[aria-current]{font-weight:700;text-decoration:underline}
 main{max-width:960px;margin:0 auto;padding:24px 20px 48px}
 h1{font-size:2rem;line-height:1.25;margin:8px 0 16px}
 h2{font-size:1.4rem;margin:32px 0 12px}

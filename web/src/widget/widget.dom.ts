@@ -22,9 +22,11 @@ export function brandText(color: string): string {
   return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? "#ffffff" : "#000000";
 }
 
-export function formatTime(iso: string): string {
+export function formatTime(iso: string, locale?: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(date.getTime())
+    ? ""
+    : date.toLocaleTimeString(locale ?? [], { hour: "2-digit", minute: "2-digit" });
 }
 
 /** Text with its http(s) links made clickable; everything else stays text (never parsed as HTML). */

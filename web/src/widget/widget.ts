@@ -6,6 +6,7 @@
  */
 import css from "./widget.css?inline";
 import { brandText, el, formatTime, linkified } from "./widget.dom";
+import { translator, wantedLocale } from "./widget.i18n";
 
 type Config = {
   workspace_name: string;
@@ -15,6 +16,8 @@ type Config = {
   require_email: boolean;
   avatar_url: string | null;
   launcher_url: string | null;
+  locale: string;
+  messages: Record<string, string>;
 };
 type Attachment = { id: string; filename: string; content_type: string; url: string };
 type Message = {
@@ -137,11 +140,16 @@ async function start(): Promise<void> {
   if (!key || document.querySelector("[data-desk-widget]")) return;
   let config: Config;
   try {
-    config = await api<Config>("GET", `/config?key=${encodeURIComponent(key)}`);
+    const locale = wantedLocale(script);
+    config = await api<Config>(
+      "GET",
+      `/config?key=${encodeURIComponent(key)}${locale ? `&locale=${encodeURIComponent(locale)}` : ""}`,
+    );
   } catch {
     return; // unknown key or widget turned off: show nothing
   }
-  const host = el("div", { "data-desk-widget": "" });
+  const tr = translator(config.locale, config.messages);
+  const host = el("div", { "data-desk-widget": "", lang: config.locale });
   const root = host.attachShadow({ mode: "open" });
   // A constructed stylesheet is not an inline <style>, so a host page's strict CSP (no 'unsafe-inline') allows it.
   if ("adoptedStyleSheets" in root && typeof CSSStyleSheet.prototype.replaceSync === "function") {
@@ -176,7 +184,7 @@ async function start(): Promise<void> {
   const launcher = el("button", {
     type: "button",
     class: "launcher",
-    "aria-label": "Open chat",
+    "aria-label": tr("open_chat"),
     "aria-expanded": "false",
   });
   if (config.launcher_url) launcher.append(el("img", { class: "launcher-img", src: config.launcher_url, alt: "" }));
@@ -189,14 +197,14 @@ async function start(): Promise<void> {
   const panel = el("div", {
     class: "panel",
     role: "dialog",
-    "aria-label": `Chat with ${config.workspace_name}`,
+    "aria-label": tr("chat_with", { name: config.workspace_name }),
     hidden: "",
   });
   const header = el("header");
   if (config.avatar_url) header.append(el("img", { class: "avatar", src: config.avatar_url, alt: "" }));
   const titles = el("div", { class: "titles" });
   titles.append(el("h2", {}, config.workspace_name), el("p", {}, config.greeting));
-  const close = el("button", { type: "button", class: "icon-btn", "aria-label": "Close chat" }, "×");
+  const close = el("button", { type: "button", class: "icon-btn", "aria-label": tr("close_chat") }, "×");
   header.append(titles, close);
   const body = el("div", { class: "body" });
   const typing = el("div", { class: "typing", "aria-live": "polite" });
@@ -211,7 +219,7 @@ async function start(): Promise<void> {
     n = unread;
     badge.textContent = String(n);
     badge.hidden = n === 0;
-    launcher.setAttribute("aria-label", n > 0 ? `Open chat, ${n} unread` : "Open chat");
+    launcher.setAttribute("aria-label", n > 0 ? tr("open_chat_unread", { count: n }) : tr("open_chat"));
   };
 
   function toggle(next: boolean): void {
@@ -284,7 +292,7 @@ async function start(): Promise<void> {
   function onFrame(frame: Frame): void {
     if (typeof frame.seq === "number") lastSeq = Math.max(lastSeq ?? 0, frame.seq);
     if (frame.type === "chat.typing" && frame.ticket_id === current) {
-      typing.textContent = `${config.workspace_name} is typing…`;
+      typing.textContent = tr("typing", { name: config.workspace_name });
       window.clearTimeout(typingTimer);
       typingTimer = window.setTimeout(() => {
         typing.textContent = "";
@@ -308,7 +316,7 @@ async function start(): Promise<void> {
     const mine = message.direction === "inbound";
     const node = el("div", { class: `msg ${mine ? "in" : "out"}`, "data-id": message.id });
     const who = mine ? "You" : message.author.name || config.workspace_name;
-    node.append(el("span", { class: "who" }, `${who} · ${formatTime(message.created_at)}`));
+    node.append(el("span", { class: "who" }, `${who} · ${formatTime(message.created_at, config.locale)}`));
     if (message.body_text) node.append(linkified(message.body_text));
     for (const file of message.attachments) {
       const link = el("a", { href: file.url, target: "_blank", rel: "noopener noreferrer" }, file.filename);
@@ -357,8 +365,7 @@ async function start(): Promise<void> {
   }
 
   function fail(error: unknown): void {
-    const text =
-      error instanceof ApiError ? (error.body.errors?.[0]?.message ?? error.message) : "Could not reach the chat.";
+    const text = error instanceof ApiError ? (error.body.errors?.[0]?.message ?? error.message) : tr("unreachable");
     body.append(el("p", { class: "error", role: "alert" }, text));
   }
 
@@ -382,15 +389,15 @@ async function start(): Promise<void> {
     const form = el("form", { class: "capture" });
     const emailInput = el("input", { type: "email", name: "email", required: "", autocomplete: "email" });
     const nameInput = el("input", { type: "text", name: "name", autocomplete: "name" });
-    const emailLabel = el("label", {}, "Email");
+    const emailLabel = el("label", {}, tr("email"));
     emailLabel.append(emailInput);
-    const nameLabel = el("label", {}, "Name (optional)");
+    const nameLabel = el("label", {}, tr("name_optional"));
     nameLabel.append(nameInput);
     form.append(
-      el("p", {}, "Leave your email so we can reply even after you close this page."),
+      el("p", {}, tr("email_prompt")),
       emailLabel,
       nameLabel,
-      el("button", { type: "submit", class: "primary" }, "Start chat"),
+      el("button", { type: "submit", class: "primary" }, tr("start_chat")),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -415,11 +422,11 @@ async function start(): Promise<void> {
       type: "search",
       name: "q",
       maxlength: "200",
-      "aria-label": "Search help articles",
-      placeholder: "Search help articles",
+      "aria-label": tr("search_articles"),
+      placeholder: tr("search_articles"),
     });
-    const go = el("button", { type: "submit", class: "secondary" }, "Search");
-    const results = el("ul", { class: "articles", "aria-label": "Articles", "aria-live": "polite" });
+    const go = el("button", { type: "submit", class: "secondary" }, tr("search"));
+    const results = el("ul", { class: "articles", "aria-label": tr("articles"), "aria-live": "polite" });
     form.append(input, go);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -428,7 +435,7 @@ async function start(): Promise<void> {
       api<{ data: Article[] }>("GET", `/articles?key=${encodeURIComponent(key)}&q=${encodeURIComponent(q)}`)
         .then((found) => {
           results.replaceChildren();
-          if (found.data.length === 0) results.append(el("li", {}, "No articles found."));
+          if (found.data.length === 0) results.append(el("li", {}, tr("no_articles")));
           for (const article of found.data) {
             const li = el("li");
             li.append(el("a", { href: article.url, target: "_blank", rel: "noopener" }, article.title));
@@ -436,10 +443,10 @@ async function start(): Promise<void> {
           }
         })
         .catch(() => {
-          results.replaceChildren(el("li", {}, "Search is not available right now."));
+          results.replaceChildren(el("li", {}, tr("search_unavailable")));
         });
     });
-    const link = el("a", { href: config.help_center_url, target: "_blank", rel: "noopener" }, "Help center");
+    const link = el("a", { href: config.help_center_url, target: "_blank", rel: "noopener" }, tr("help_center"));
     wrap.append(form, results, link);
     return wrap;
   }
@@ -452,17 +459,17 @@ async function start(): Promise<void> {
     if (!list) return;
     if (list.data.length === 0) return showThread(null);
     const bar = el("div", { class: "bar" });
-    const fresh = el("button", { type: "button", class: "primary" }, "New conversation");
+    const fresh = el("button", { type: "button", class: "primary" }, tr("new_conversation"));
     fresh.addEventListener("click", () => void showThread(null));
     bar.append(fresh);
-    const ul = el("ul", { class: "list", "aria-label": "Your conversations" });
+    const ul = el("ul", { class: "list", "aria-label": tr("your_conversations") });
     const seen = seenTimes();
     for (const conversation of list.data) {
       const item = el("button", { type: "button" });
       item.append(el("strong", {}, conversation.subject));
       // A message newer than the visitor last saw here: only the team writes while the visitor is away.
       if ((seen[conversation.id] ?? "") < conversation.last_message_at)
-        item.append(el("span", { class: "new" }, "New reply"));
+        item.append(el("span", { class: "new" }, tr("new_reply")));
       item.append(el("span", { class: "preview" }, conversation.last_message_preview));
       item.addEventListener("click", () => void showThread(conversation.id));
       const li = el("li");
@@ -480,13 +487,13 @@ async function start(): Promise<void> {
     footer.replaceChildren();
     typing.textContent = "";
     const bar = el("div", { class: "bar" });
-    const back = el("button", { type: "button", class: "secondary" }, "All conversations");
+    const back = el("button", { type: "button", class: "secondary" }, tr("all_conversations"));
     back.addEventListener("click", () => {
       current = null;
       void show();
     });
     bar.append(back);
-    const msgs = el("div", { class: "msgs", role: "log", "aria-label": "Messages" });
+    const msgs = el("div", { class: "msgs", role: "log", "aria-label": tr("messages") });
     body.append(bar, msgs);
     threadBar = bar;
     if (id) {
@@ -507,12 +514,12 @@ async function start(): Promise<void> {
   let threadBar: HTMLElement | null = null;
   /** Asks for a person on the conversation (the assignee, or the team's admins, are notified). */
   function handoffButton(id: string): HTMLElement {
-    const handoff = el("button", { type: "button", class: "secondary" }, "Talk to a person");
+    const handoff = el("button", { type: "button", class: "secondary" }, tr("talk_to_person"));
     handoff.addEventListener("click", () => {
       api("POST", `/conversations/${id}/handoff`)
         .then(() => {
-          live.textContent = "We have asked a person to join.";
-          handoff.textContent = "A person will join";
+          live.textContent = tr("person_asked");
+          handoff.textContent = tr("person_will_join");
           handoff.disabled = true;
         })
         .catch(fail);
@@ -524,12 +531,12 @@ async function start(): Promise<void> {
     const wrap = el("div");
     const files = el("div", { class: "files", "aria-live": "polite" });
     const row = el("div", { class: "composer" });
-    const box = el("textarea", { rows: "1", "aria-label": "Message", placeholder: "Write a message…" });
+    const box = el("textarea", { rows: "1", "aria-label": tr("message"), placeholder: tr("write_message") });
     const fileInput = el("input", { type: "file", class: "sr", tabindex: "-1", "aria-hidden": "true" });
-    const attach = el("button", { type: "button", class: "icon-btn attach", "aria-label": "Attach a file" });
+    const attach = el("button", { type: "button", class: "icon-btn attach", "aria-label": tr("attach") });
     attach.innerHTML =
       '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5H9v9a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v11.5a6 6 0 0 0 12 0v-10z"/></svg>';
-    const send = el("button", { type: "button", class: "primary" }, "Send");
+    const send = el("button", { type: "button", class: "primary" }, tr("send"));
     pendingFiles = [];
     attach.addEventListener("click", () => fileInput.click());
     fileInput.addEventListener("change", () => {
@@ -537,14 +544,14 @@ async function start(): Promise<void> {
       if (!file) return;
       const form = new FormData();
       form.append("file", file);
-      files.textContent = `Uploading ${file.name}…`;
+      files.textContent = tr("uploading", { name: file.name });
       api<Attachment>("POST", "/attachments", undefined, form)
         .then((uploaded) => {
           pendingFiles.push(uploaded);
-          files.textContent = `Attached: ${pendingFiles.map((f) => f.filename).join(", ")}`;
+          files.textContent = tr("attached", { names: pendingFiles.map((f) => f.filename).join(", ") });
         })
         .catch((error: unknown) => {
-          files.textContent = error instanceof Error ? error.message : "Upload failed.";
+          files.textContent = error instanceof Error ? error.message : tr("upload_failed");
         });
       fileInput.value = "";
     });
