@@ -79,6 +79,8 @@ const compile = (extra: string[] = []) =>
     `--compile-jit-policy=${STARTUP_JIT_POLICY}`,
     ...extra,
     join(buildDir, "entry.ts"),
+    // The read pool's worker (src/db/read-pool.ts) is its own entry point inside the executable.
+    join(root, "src/read-worker.ts"),
     "--outfile",
     executable,
   ]);

@@ -39,9 +39,14 @@ export function buildApp(deps: Deps, modules: readonly FeatureModule[] = registe
 
   let openapi: string | null = null;
   const app = new Elysia({ name: "desk" })
-    .onTransform({ as: "global" }, normalizeBody)
-    .onError({ as: "global" }, ({ code, error, request }) => {
+    .onTransform({ as: "global" }, (context) => {
+      requestMeta(context.request).route = context.route;
+      normalizeBody(context);
+    })
+    .onError({ as: "global" }, ({ code, error, request, route }) => {
       if (code === "NOT_FOUND") requestMeta(request).unmatched = true;
+      // A body that fails to parse stops the request before transform: the template is known here too.
+      else if (route) requestMeta(request).route = route;
       const desk =
         code === "PARSE" && !(error.cause instanceof DeskError) ? parseFailure(request) : asDeskError(code, error);
       if (desk.status >= 500) {

@@ -9,6 +9,7 @@ import type { Config } from "./config/config";
 import { openDatabase, optimizeDatabase, type Db } from "./db/database";
 import { createRuntime } from "./runtime";
 import { migrate } from "./db/migrate";
+import { createReadPool } from "./db/read-pool";
 import type { Deps, MachineryLookups } from "./deps";
 import type { HttpDeps } from "./http/server";
 import { checkEventData, onEventInTransaction } from "./events/bus";
@@ -22,7 +23,7 @@ import { memberRoleLookup, membershipsOf, ssoOnlyWorkspacesLookup } from "./memb
 import { privateTeamsLookup } from "./teams/teams.public";
 import { modules } from "./registry";
 import { chatContactOfTicket } from "./tickets/tickets.public";
-import { visitorResolver, visitorView } from "./widget/widget.public";
+import { visitorIdempotencyCaller, visitorResolver, visitorView } from "./widget/widget.public";
 
 export type BuildOptions = {
   db?: Db;
@@ -32,6 +33,12 @@ export type BuildOptions = {
   /** The event types of the modules Desk runs (default: those of src/registry.ts). */
   events?: readonly AnyEventDefinition[];
 };
+
+/**
+ * Inside dist/desk, sources live in Bun's embedded file system, where the worker is an entry point
+ * named from the build's root (scripts/build.ts); from source, it sits beside this file.
+ */
+const IN_EXECUTABLE = import.meta.url.includes("$bunfs");
 
 /** Every event type the registered modules define. */
 export const registeredEvents = (): AnyEventDefinition[] => modules.flatMap((m) => m.events ?? []);
@@ -87,16 +94,29 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
     guard: guardPlugin(credentials, { visitors: overrides.visitors ?? visitorResolver(db, clock), clock }),
     lookups,
     events: createEventCatalogue(overrides.events ?? registeredEvents()),
+    reads: createReadPool({
+      db,
+      path: config.databasePath,
+      workers: config.reads.workers,
+      budgetMs: config.reads.budgetMs,
+      spawn: () => new Worker(IN_EXECUTABLE ? "./src/read-worker.ts" : new URL("./read-worker.ts", import.meta.url)),
+      logger: logger.child({ subsystem: "reads" }),
+      modules: config.reads.modules,
+    }),
   };
 }
 
 /** What the HTTP layer needs of the dependencies. */
-export const httpDepsOf = (deps: Deps): HttpDeps => ({
-  db: deps.db,
-  secrets: deps.secrets,
-  clock: deps.clock,
-  logger: deps.logger,
-  metricsToken: deps.config.metricsToken,
-  baseUrl: deps.config.baseUrl,
-  callerScope: deps.credentials.callerScope,
-});
+export const httpDepsOf = (deps: Deps): HttpDeps => {
+  // Widget visitors' writes are idempotent per visitor session; everyone else per person or key.
+  const visitorCaller = visitorIdempotencyCaller(deps);
+  return {
+    db: deps.db,
+    secrets: deps.secrets,
+    clock: deps.clock,
+    logger: deps.logger,
+    metricsToken: deps.config.metricsToken,
+    baseUrl: deps.config.baseUrl,
+    callerScope: async (request) => visitorCaller(request) ?? deps.credentials.callerScope(request),
+  };
+};

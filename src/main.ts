@@ -10,8 +10,12 @@ import { migrate } from "./db/migrate";
 import { startDesk } from "./start";
 import { migrations } from "../migrations/index";
 import { runUserCommand, USER_USAGE } from "./users/users.cli";
+import { IMPORT_USAGE, runImportCommand } from "./imports/imports.cli";
+import { buildDeps } from "./compose";
+import { modules } from "./registry";
 import { BACKUP_USAGE, RESTORE_USAGE, runBackupCommand, runRestoreCommand } from "./backups/backups.cli";
 import { NewerDatabaseError } from "./db/migrate";
+import { assertWritableDataDir, DataDirUnwritableError } from "./db/storage";
 import { diagnose, formatFindings } from "./doctor/doctor";
 import { buildInfo } from "./lib/version";
 import { PortTakenError } from "./lib/port-taken";
@@ -26,6 +30,7 @@ Commands:
             write a consistent archive while Desk serves, or check one
   ${RESTORE_USAGE}
             restore an archive into an empty data dir
+  ${IMPORT_USAGE}
   doctor    check configuration, data dir permissions, the database, DNS (MX) and the mail relay
   version   print the version and the commit this build was made from (also --version)
   help      show this text
@@ -55,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(formatFindings(findings));
     return findings.some((f) => f.verdict === "fail") ? 1 : 0;
   }
+  // Before the configuration, which may already write generated secrets into the data dir.
+  if (command === "serve" || command === "migrate") assertWritableDataDir(process.env.DESK_DATA_DIR ?? "./data");
   const config = loadConfig();
   if (command === "migrate") {
     const db = openDatabase(config.databasePath, createRuntime());
@@ -64,6 +71,13 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "user") return runUserCommand(config, argv.slice(1));
+  // Imported writes reach webhooks and search through the modules' in-transaction hooks, as the server's do.
+  if (command === "import")
+    return runImportCommand(argv.slice(1), () => {
+      const deps = buildDeps(config);
+      for (const module of modules) module.inTransaction?.(deps);
+      return deps;
+    });
   if (command !== "serve") {
     console.error(`unknown command: ${command}\n\n${USAGE}`);
     return 2;
@@ -96,10 +110,13 @@ async function main(argv: string[]): Promise<number> {
   return -1;
 }
 
-// A database newer than this binary, or a port another process holds, is the operator's to resolve:
-// say so in one line, not as a crash with a stack trace.
+// A database newer than this binary, a port another process holds, or a data dir Desk cannot write
+// is the operator's to resolve: say so in one line, not as a crash with a stack trace.
 const code = await main(process.argv.slice(2)).catch((error: unknown) => {
-  if (!(error instanceof NewerDatabaseError || error instanceof PortTakenError)) throw error;
+  if (
+    !(error instanceof NewerDatabaseError || error instanceof PortTakenError || error instanceof DataDirUnwritableError)
+  )
+    throw error;
   console.error(`desk: refusing to start: ${error.message}`);
   return 1;
 });

@@ -10,6 +10,7 @@ import { CompanySchema, ContactSchema } from "./contacts/contacts.schemas";
 import { CsatRequestSchema } from "./csat/csat.schemas";
 import { CustomFieldSchema } from "./custom-fields/fields.schemas";
 import { ErrorBody } from "./http/schemas";
+import { ImportSchema } from "./imports/imports.schemas";
 import { InvitationSchema } from "./invitations/invitations.schemas";
 import { KbArticleSchema, KbCollectionSchema } from "./kb/kb.schemas";
 import { TagGroupSchema, TagSchema } from "./labels/labels.schemas";
@@ -37,6 +38,7 @@ import { WidgetConversationSchema, WidgetMessageSchema } from "./widget/widget.s
 const COMPONENTS: Array<[z.ZodType, string]> = [
   [ErrorBody, "Error"],
   [TicketSchema, "Ticket"],
+  [ImportSchema, "Import"],
   [ActivitySchema, "Activity"],
   [MessageSchema, "Message"],
   [AttachmentSchema, "Attachment"],

@@ -7,10 +7,11 @@ import { autoAssignTicket } from "./assignment/assignment.public";
 import { featuredArticles, searchPublishedArticleTexts } from "./kb/kb.public";
 import type { OnboardingProbes } from "./onboarding/onboarding.public";
 import { triageSettingsOf } from "./triage/triage.public";
-import { widgetHasVisitors } from "./widget/widget.public";
+import { widgetHasVisitors, widgetKeyOnSite } from "./widget/widget.public";
+import { firstMailboxOf } from "./mailboxes/mailboxes.public";
 import type { ArticlesForQuestion } from "./widget-answers/widget-answers.public";
 import type { Deps } from "./deps";
-import { helpCenterUrlOf } from "./help-center/help-center.public";
+import { type ContactChannelsOf, helpCenterUrlOf } from "./help-center/help-center.public";
 import { findWorkspace } from "./workspaces/workspaces.public";
 
 /**
@@ -45,6 +46,15 @@ export const kbGrounding: GroundingSources = (deps, { workspaceId, query, limit 
 /** The chat widget's AI answers from the published articles the visitor's question finds. */
 export const widgetArticles: ArticlesForQuestion = (deps, workspaceId, question) =>
   publishedArticlesFor(deps, workspaceId, question, 5).map(({ title, url, text }) => ({ title, url, text }));
+
+/**
+ * Where the help center's "Contact us" leads: the chat widget when it is installed (on, allowed on
+ * the help center's own origin, and has had visitors), else the default (first) mailbox's address.
+ */
+export const helpCenterContact: ContactChannelsOf = (db, workspaceId, baseUrl) => ({
+  widgetKey: widgetKeyOnSite(db, workspaceId, new URL(baseUrl).origin),
+  email: firstMailboxOf(db, workspaceId)?.email ?? null,
+});
 
 /** Triage runs obey the workspace's triage settings (GET/PATCH /v1/triage). */
 export const triageSettings: TriageSettingsReader = (db, workspaceId) => {

@@ -12,14 +12,18 @@ import { backupsModule } from "./backups/backups.module";
 import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
 import { csatModule } from "./csat/csat.module";
+import { portalModule } from "./portal/portal.module";
+import { contactFormHandler } from "./portal/portal.public";
 import { fieldsModule } from "./custom-fields/fields.module";
 import { helpCenterModule } from "./help-center/help-center.module";
 import { inboundModule } from "./inbound/inbound.module";
+import { importsModule } from "./imports/imports.module";
 import { kbModule } from "./kb/kb.module";
 import { invitationsModule } from "./invitations/invitations.module";
 import { lifecycleModule } from "./lifecycle/lifecycle.module";
 import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
+import { macrosModule } from "./macros/macros.module";
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
 import { meModule } from "./me/me.module";
 import { passkeysModule } from "./passkeys/passkeys.module";
@@ -33,6 +37,7 @@ import {
   assignAfterTriage,
   assignmentWaitsForTriage,
   automationAi,
+  helpCenterContact,
   kbGrounding,
   onboardingProbes,
   triageSettings,
@@ -42,6 +47,7 @@ import { articlesByIds } from "./kb/kb.public";
 import { outboundModule } from "./outbound/outbound.module";
 import { reportsModule } from "./reports/reports.module";
 import { savedRepliesModule } from "./saved-replies/saved-replies.module";
+import { ticketReadsModule } from "./ticket-reads/ticket-reads.module";
 import { searchModule } from "./search/search.module";
 import { slaModule } from "./sla/sla.module";
 import { globalSearchModule } from "./global-search/global-search.module";
@@ -54,6 +60,7 @@ import { triageModule } from "./triage/triage.module";
 import { onboardingModule } from "./onboarding/onboarding.module";
 import { teamsModule } from "./teams/teams.module";
 import { ticketsModule } from "./tickets/tickets.module";
+import { moveContactTickets } from "./tickets/tickets.public";
 import { usersModule } from "./users/users.module";
 import { viewsModule } from "./views/views.module";
 import { webhooksModule } from "./webhooks/webhooks.module";
@@ -91,13 +98,15 @@ export const modules: FeatureModule[] = [
   reportsModule,
   labelsModule({ tagRenamed: [renameTagInViews, renameTagInAutomations] }),
   fieldsModule,
-  contactsModule,
+  contactsModule({ contactMerged: [moveContactTickets] }),
   companiesModule,
   viewsModule,
   savedRepliesModule,
+  macrosModule,
+  ticketReadsModule,
   automationsModule(automationAi),
   kbModule,
-  helpCenterModule,
+  helpCenterModule({ contactChannels: helpCenterContact, contactForm: contactFormHandler }),
   notificationsModule,
   backupsModule,
   systemModule,
@@ -113,4 +122,6 @@ export const modules: FeatureModule[] = [
   lifecycleModule,
   triageModule,
   onboardingModule(onboardingProbes),
+  portalModule,
+  importsModule,
 ];

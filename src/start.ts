@@ -21,7 +21,7 @@ import { modules as registered } from "./registry";
 import { createConsumerRunner, type ConsumerRunner } from "./events/consumers";
 import { createRealtimeGateway } from "./realtime/gateway";
 import { recordCheckpoint, recordHttpRequest, renderMetrics } from "./metrics/metrics";
-import { databaseSource, jobsSource } from "./metrics/metrics.sources";
+import { consumersSource, databaseSource, jobsSource } from "./metrics/metrics.sources";
 
 export type Desk = {
   deps: Deps;
@@ -156,6 +156,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   });
   // Consumers are background work like jobs: DESK_JOBS=off turns both off (the CLI, some tests).
   if (config.jobsEnabled) consumers.start();
+  metricSources.push(consumersSource(deps.db, deps.clock, consumers));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   deps.logger.info({ url, base_url: config.baseUrl, data_dir: config.dataDir }, "desk is serving");
   return {
@@ -175,6 +176,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       await jobs.stop();
       commitPending(deps.db);
       checkpointer.stop();
+      deps.reads.stop();
       deps.db.$client.close();
     },
   };

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorkspaceWithOwner } from "../../test/factories";
@@ -143,5 +143,38 @@ describe("scheduled backups from the environment", () => {
     expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_BACKUP_INTERVAL: "30m" })).toThrow(/DESK_BACKUP_INTERVAL/);
     expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_BACKUP_INTERVAL: "soon" })).toThrow(/DESK_BACKUP_INTERVAL/);
     expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_BACKUP_KEEP: "0" })).toThrow(/DESK_BACKUP_KEEP/);
+  });
+});
+
+describe("the network edge's limits from the environment", () => {
+  test("GET /metrics: open on a loopback listener, a token kept in the data dir on any other; DESK_METRICS_TOKEN wins", () => {
+    for (const host of ["127.0.0.1", "::1", "localhost"])
+      expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_HOST: host }).metricsToken).toBeNull();
+    const exposed = loadConfig({ DESK_DATA_DIR: dataDir, DESK_HOST: "0.0.0.0" }).metricsToken;
+    expect(exposed?.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dataDir, "metrics-token.key"), "utf8").trim()).toBe(exposed!);
+    expect(statSync(join(dataDir, "metrics-token.key")).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_HOST: "192.0.2.10" }).metricsToken).toBe(exposed);
+    const explicit = "an-explicit-metrics-token-0123";
+    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_HOST: "::", DESK_METRICS_TOKEN: explicit }).metricsToken).toBe(
+      explicit,
+    );
+  });
+
+  test("socket caps default as documented; a cap below 1 is refused at start", () => {
+    expect(loadConfig({ DESK_DATA_DIR: dataDir }).realtimeLimits).toEqual({
+      maxSockets: null,
+      fdReserve: 512,
+      perSession: 20,
+      widgetPerToken: 10,
+      widgetPerVisitor: 10,
+      widgetPerAddress: 20,
+    });
+    expect(loadConfig({ DESK_DATA_DIR: dataDir, DESK_REALTIME_MAX_SOCKETS: "300" }).realtimeLimits.maxSockets).toBe(
+      300,
+    );
+    expect(() => loadConfig({ DESK_DATA_DIR: dataDir, DESK_WIDGET_SOCKETS_PER_TOKEN: "0" })).toThrow(
+      /DESK_WIDGET_SOCKETS_PER_TOKEN/,
+    );
   });
 });

@@ -172,6 +172,12 @@ export const envSchema = z.object({
   DESK_SMTP_DATA_TIMEOUT: duration("10m").describe(
     "SMTP receiver: time for one message's data, however fast bytes trickle in",
   ),
+  DESK_CSAT_DELAY: duration("10m").describe(
+    "CSAT: the rating request is mailed this long after the solve (a reopen in between cancels it)",
+  ),
+  DESK_CHAT_MAIL_DELAY: duration("2m").describe(
+    "chat widget: an agent's reply the visitor has not seen this long after it was sent is mailed to their email",
+  ),
   DESK_INBOUND_DOMAIN: z
     .string()
     .optional()
@@ -180,11 +186,56 @@ export const envSchema = z.object({
   DESK_INBOUND_SECRET: z.string().min(8).optional().describe("DESK-Inbound-Secret of POST /v1/inbound/email"),
   DESK_OPEN_SIGNUP: boolFlag.describe("true: anyone may register"),
   DESK_SMTP_URL: z.string().optional().describe("relay for system mail (smtp://user:pass@host:port)"),
+  DESK_MAIL_FROM: z
+    .string()
+    .trim()
+    .max(254)
+    .regex(/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/, "an email address")
+    .optional()
+    .describe("sender address of system mail (default no-reply@<base URL host>)"),
   DESK_METRICS_TOKEN: z
     .string()
     .min(16)
     .optional()
-    .describe("when set, GET /metrics needs `Authorization: Bearer <token>`"),
+    .describe(
+      "GET /metrics needs `Authorization: Bearer <token>` (default: open on a loopback listener, else a token generated into the data dir)",
+    ),
+  DESK_REALTIME_MAX_SOCKETS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("gateway: open WebSockets at most (default and ceiling: the open-file limit minus the reserve)"),
+  DESK_REALTIME_FD_RESERVE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(512)
+    .describe("gateway: file descriptors kept free of WebSockets for HTTP, SMTP and the database"),
+  DESK_REALTIME_SOCKETS_PER_SESSION: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .describe("gateway: agent sockets per sign-in session or API key"),
+  DESK_WIDGET_SOCKETS_PER_TOKEN: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe("gateway: widget sockets per gateway token"),
+  DESK_WIDGET_SOCKETS_PER_VISITOR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe("gateway: widget sockets per visitor (contact)"),
+  DESK_WIDGET_SOCKETS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .describe("gateway: widget sockets per client address"),
   DESK_AI_BASE_URL: z.string().optional().describe("OpenAI-compatible provider URL (unset = AI off)"),
   DESK_AI_API_KEY: z.string().optional().describe("the provider's API key"),
   DESK_AI_MODEL: z.string().optional().describe("default model (drafts, answers, triage)"),
@@ -196,7 +247,10 @@ export const envSchema = z.object({
   DESK_AI_EMBEDDING_MODEL: z.string().optional().describe("embedding model (unset: no semantic search)"),
   DESK_AI_TIMEOUT: duration("60s").describe("time a provider call may take before it fails"),
   DESK_AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2).describe("retries on 429, 5xx and timeouts"),
-  DESK_ALLOWED_PRIVATE_HOSTS: z.string().default("").describe("hosts or CIDRs webhooks may reach although private"),
+  DESK_ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .default("")
+    .describe("hosts or CIDRs webhooks and mailboxes' IMAP/SMTP servers may reach although private"),
   DESK_TRUSTED_AUTH_SERVERS: z.string().default("").describe("authserv-ids whose Authentication-Results are trusted"),
   DESK_MAIL_CA_FILE: z
     .string()
@@ -244,6 +298,21 @@ export const envSchema = z.object({
   DESK_BACKUP_DIR: z.string().optional().describe("where scheduled backups are written (default <data dir>/backups)"),
   DESK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DESK_JOBS: z.enum(["on", "off"]).default("on").describe("run the in-process job scheduler"),
+  DESK_READ_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(16)
+    .default(2)
+    .describe("worker threads for slow reads (search, reports, audit log); 0 runs them on the main thread"),
+  DESK_READ_TIMEOUT: z
+    .string()
+    .default("10s")
+    .refine(
+      (text) => /^\d+\s*(ms|s|m)?$/.test(text.trim()) && parseDuration(text) >= 50,
+      "a duration like 500ms or 10s",
+    )
+    .describe("how long one slow read may run before it answers 503 query_timeout"),
   DESK_RESPONSE_CHECKS: z
     .enum(["on", "off"])
     .optional()
@@ -264,6 +333,8 @@ export type Config = {
   baseUrlFromListener: boolean;
   secureCookies: boolean;
   smtpPort: number;
+  /** The SMTP receiver's listener address (DESK_SMTP_HOST, else DESK_HOST). */
+  smtpHost: string;
   smtpTls: { cert: string; key: string } | null;
   /** The SMTP receiver's connection caps and phase time limits (milliseconds). */
   smtpLimits: {
@@ -274,10 +345,16 @@ export type Config = {
     dataPhaseMs: number;
   };
   inboundDomain: string;
+  /** DESK_CHAT_MAIL_DELAY: how long an agent's chat reply may stay unseen before it is mailed. */
+  chatMailDelayMs: number;
+  /** DESK_CSAT_DELAY: how long after a solve the rating request is mailed. */
+  csatDelayMs: number;
   secret: string;
   inboundSecret: string;
   openSignup: boolean;
   smtpRelayUrl: string | null;
+  /** DESK_MAIL_FROM: the address system mail comes from; null: `no-reply@<base URL host>`. */
+  mailFrom: string | null;
   ai: {
     baseUrl: string;
     apiKey: string;
@@ -302,8 +379,6 @@ export type Config = {
   appAttestAppIds: string[];
   /** PEM roots App Attest chains must reach; null: Apple's App Attestation Root CA (tests set their own). */
   appAttestRoots: string[] | null;
-  /** The SMTP receiver's listener address (DESK_SMTP_HOST, else DESK_HOST). */
-  smtpHost: string;
   /** The native app's URL scheme: OAuth sign-in returns to `<scheme>://auth/callback` (DESK_APP_SCHEME). */
   appScheme: string;
   eventRetentionMs: number;
@@ -311,11 +386,33 @@ export type Config = {
   backup: { intervalMs: number | null; keep: number; dir: string };
   logLevel: Env["DESK_LOG_LEVEL"];
   jobsEnabled: boolean;
+  /** The read pool (src/db/read-pool.ts): worker threads and one read's time budget. */
+  reads: {
+    workers: number;
+    budgetMs: number /** Extra modules of named reads the workers load (tests only). */;
+    modules?: string[];
+  };
   /** Check answers against their response schemas: contract drift fails tests and development, production pays nothing. */
   responseChecks: boolean;
   /** Bearer token GET /metrics asks for; null: it answers whoever reaches the listener. */
   metricsToken: string | null;
+  /** The WebSocket gateway's caps (src/realtime/socket-limits.ts); over one, an upgrade answers 429. */
+  realtimeLimits: {
+    /** DESK_REALTIME_MAX_SOCKETS, or null: the open-file limit minus `fdReserve`. */
+    maxSockets: number | null;
+    fdReserve: number;
+    perSession: number;
+    widgetPerToken: number;
+    widgetPerVisitor: number;
+    widgetPerAddress: number;
+  };
 };
+
+/** A listener only this machine reaches (127.0.0.0/8, ::1, localhost); a wildcard address is not one. */
+export function loopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "");
+  return bare === "::1" || bare === "localhost" || /^127\./.test(bare);
+}
 
 /**
  * The data dir holds mail, attachments and secrets: only Desk's own user may enter it. One made
@@ -390,10 +487,13 @@ export function loadConfig(
       dataPhaseMs: e.DESK_SMTP_DATA_TIMEOUT,
     },
     inboundDomain: e.DESK_INBOUND_DOMAIN ?? new URL(baseUrl).hostname,
+    chatMailDelayMs: e.DESK_CHAT_MAIL_DELAY,
+    csatDelayMs: e.DESK_CSAT_DELAY,
     secret: e.DESK_SECRET ?? keptSecret(dataDir, "secret.key"),
     inboundSecret: e.DESK_INBOUND_SECRET ?? keptSecret(dataDir, "inbound-secret.key"),
     openSignup: e.DESK_OPEN_SIGNUP,
     smtpRelayUrl: e.DESK_SMTP_URL ?? null,
+    mailFrom: e.DESK_MAIL_FROM ?? null,
     ai,
     allowedPrivateHosts: e.DESK_ALLOWED_PRIVATE_HOSTS.split(",")
       .map((s) => s.trim())
@@ -418,10 +518,22 @@ export function loadConfig(
     },
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",
+    reads: { workers: e.DESK_READ_WORKERS, budgetMs: parseDuration(e.DESK_READ_TIMEOUT) },
     responseChecks: e.DESK_RESPONSE_CHECKS
       ? e.DESK_RESPONSE_CHECKS === "on"
       : env.NODE_ENV === "test" || env.NODE_ENV === "development",
-    metricsToken: e.DESK_METRICS_TOKEN ?? null,
+    // Request counts by route and the job queue are no business of whoever can reach a public listener.
+    metricsToken:
+      e.DESK_METRICS_TOKEN ??
+      (loopbackHost(overrides.host ?? e.DESK_HOST) ? null : keptSecret(dataDir, "metrics-token.key")),
+    realtimeLimits: {
+      maxSockets: e.DESK_REALTIME_MAX_SOCKETS ?? null,
+      fdReserve: e.DESK_REALTIME_FD_RESERVE,
+      perSession: e.DESK_REALTIME_SOCKETS_PER_SESSION,
+      widgetPerToken: e.DESK_WIDGET_SOCKETS_PER_TOKEN,
+      widgetPerVisitor: e.DESK_WIDGET_SOCKETS_PER_VISITOR,
+      widgetPerAddress: e.DESK_WIDGET_SOCKETS_PER_ADDRESS,
+    },
     ...overrides,
   };
 }

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
+import { t } from "../i18n/i18n";
+import { workspaceLocales } from "../i18n/locales";
 import { escapeHtml } from "../lib/sanitize";
 import { sendSystemMail } from "../mail/mail.system";
 import { sendCustomerMail } from "../outbound/outbound.public";
@@ -12,8 +14,6 @@ import { csatRequests } from "./csat.table";
 
 /** The link a rating request's mail carries; `?score=` preselects a score (the page never records on GET). */
 export const csatLink = (baseUrl: string, token: string): string => `${baseUrl}/csat/${encodeURIComponent(token)}`;
-
-const SCORE_WORDS: Record<number, string> = { 5: "Excellent", 4: "Good", 3: "OK", 2: "Poor", 1: "Very poor" };
 
 /** The token sits in the payload sealed (DESK_SECRET), never in clear, like an invitation's link. */
 const CsatMailPayload = z.object({ request_id: z.string(), sealed_token: z.string() });
@@ -26,6 +26,7 @@ const CsatMailPayload = z.object({ request_id: z.string(), sealed_token: z.strin
  */
 export const csatMailJob = defineJob({
   name: "csat.mail",
+  lane: "customer",
   schema: CsatMailPayload,
   retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
@@ -54,18 +55,20 @@ export const csatMailJob = defineJob({
       .get();
     if (newer) return;
     const link = csatLink(deps.config.baseUrl, deps.secrets.open(payload.sealed_token));
-    const scores = [5, 4, 3, 2, 1].map((score) => ({
+    // The customer's language is not known yet (Contact.locale is a later step): the workspace's.
+    const locale = workspaceLocales(workspace.settings).locale;
+    const scores = ([5, 4, 3, 2, 1] as const).map((score) => ({
       score,
-      word: SCORE_WORDS[score]!,
+      word: t(locale, `csat.score_${score}`),
       url: `${link}?score=${score}`,
     }));
-    const intro = `Your request #${ticket.number} "${ticket.subject}" was solved. How would you rate the support you received?`;
+    const intro = t(locale, "csat.intro", { number: ticket.number, subject: ticket.subject });
     const lines = [
       intro,
       "",
       ...scores.map((s) => `${s.score} - ${s.word}: ${s.url}`),
       "",
-      `Or open ${link} to rate and leave a comment. The link works for 30 days.`,
+      t(locale, "csat.mail_or_open", { link }),
     ];
     const color = typeof workspace.settings.brand_color === "string" ? workspace.settings.brand_color : "#1f6feb";
     const html = [
@@ -76,9 +79,9 @@ export const csatMailJob = defineJob({
           `<a href="${escapeHtml(s.url)}" style="display:inline-block;margin:0 6px 6px 0;padding:8px 12px;border:1px solid ${color};border-radius:6px;color:${color};text-decoration:none">${s.score} · ${s.word}</a>`,
       ),
       "</p>",
-      `<p><a href="${escapeHtml(link)}">Rate and leave a comment</a>. The link works for 30 days.</p>`,
+      `<p><a href="${escapeHtml(link)}">${escapeHtml(t(locale, "csat.mail_rate_link"))}</a>. ${escapeHtml(t(locale, "csat.mail_link_days"))}</p>`,
     ].join("");
-    const subject = `How did we do? [#${ticket.number}] ${ticket.subject}`;
+    const subject = t(locale, "csat.mail_subject", { number: ticket.number, subject: ticket.subject });
     // From the ticket's mailbox and threaded on its conversation, so a customer who answers the
     // rating mail reaches the ticket; system mail (no-reply@) only for a workspace without a mailbox.
     const sent = await sendCustomerMail(deps, {

@@ -133,4 +133,23 @@ describe("the rating request mail", () => {
     expect(sink.messages().length).toBe(before);
     expect(ratingMailsTo(customer)).toHaveLength(1);
   });
+
+  test("speaks the workspace's language (WorkspaceSettings.locale)", async () => {
+    const patch = (locale: string | null) =>
+      desk.api("PATCH", "/v1/workspace", { headers, body: { settings: { locale } } });
+    expect((await patch("de")).status).toBe(200);
+    try {
+      const customer = "dora@customer.test";
+      const ticketId = ticketOfMessage(await customerMail(`Dora <${customer}>`, "Kaputter Wasserkocher"));
+      await setStatus(ticketId, "solved");
+      await passMinutes(0);
+      await passMinutes(11);
+      const mail = await sink.waitForMatch((m) => m.includes(`To: ${customer}`));
+      expect(mail).toMatch(/Subject: Wie war unser Support\? \[#\d+\] Kaputter Wasserkocher/);
+      expect(mail).toContain("Bewerten und Kommentar hinterlassen");
+      expect(mail).not.toContain("How did we do?");
+    } finally {
+      expect((await patch(null)).status).toBe(200);
+    }
+  });
 });

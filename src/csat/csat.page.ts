@@ -1,6 +1,8 @@
 import type { Deps } from "../deps";
 import type { Page } from "../http/pages";
 import { DeskError } from "../lib/errors";
+import { t } from "../i18n/i18n";
+import { acceptedLanguages, DEFAULT_LOCALE, type Locale, negotiateLocale, SHIPPED_LOCALES } from "../i18n/locales";
 import { escapeHtml } from "../lib/sanitize";
 import { requestMeta } from "../http/request-meta";
 import { spendRatingBudget } from "./csat.limits";
@@ -15,7 +17,11 @@ import { openRequestOf, rateTicket } from "./csat.service";
  * Styles come from `/csat/assets/csat.css?brand=<hex>`, so the CSP needs no inline style.
  */
 
-const SCORE_WORDS: Record<number, string> = { 5: "Excellent", 4: "Good", 3: "OK", 2: "Poor", 1: "Very poor" };
+type Score = 1 | 2 | 3 | 4 | 5;
+const scoreWord = (locale: Locale, score: number) => t(locale, `csat.score_${score as Score}`);
+/** The page's language: the customer's browser (Accept-Language), else `fallback` (the workspace's). */
+const pageLocale = (request: Request, fallback: Locale): Locale =>
+  negotiateLocale(acceptedLanguages(request.headers.get("accept-language")), SHIPPED_LOCALES, fallback);
 
 const CSP = [
   "default-src 'none'",
@@ -46,9 +52,9 @@ function html(body: string, status = 200): Response {
   });
 }
 
-function layout(title: string, brand: string, main: string): string {
+function layout(locale: Locale, title: string, brand: string, main: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -64,28 +70,43 @@ ${main}
 </html>`;
 }
 
-function notFoundPage(): Response {
+function notFoundPage(request: Request): Response {
+  const locale = pageLocale(request, DEFAULT_LOCALE);
   return html(
     layout(
-      "Rating link not found",
+      locale,
+      t(locale, "csat.not_found_title"),
       DEFAULT_BRAND,
-      `<h1>This rating link does not work</h1>
-<p>It may have expired (links work for 30 days) or been mistyped. Thank you all the same.</p>`,
+      `<h1>${escapeHtml(t(locale, "csat.not_found_heading"))}</h1>
+<p>${escapeHtml(t(locale, "csat.not_found_body"))}</p>`,
     ),
     404,
   );
 }
 
-type FormState = { score: number | null; comment: string; error: string | null };
+/** `error`: a message of the page's catalogue, filled in the page's language. */
+type FormState = {
+  score: number | null;
+  comment: string;
+  error: null | { key: "csat.form_too_large" | "csat.choose_score" | "csat.comment_too_long"; max?: number };
+};
 
-function ratingPage(token: string, deps: Deps, state: FormState | null, preselect: number | null): Response {
+function ratingPage(
+  request: Request,
+  token: string,
+  deps: Deps,
+  state: FormState | null,
+  preselect: number | null,
+): Response {
   let open: ReturnType<typeof openRequestOf>;
   try {
     open = openRequestOf(deps.db, token, deps.clock.now().toISOString());
   } catch (error) {
-    if (error instanceof DeskError && error.status === 404) return notFoundPage();
+    if (error instanceof DeskError && error.status === 404) return notFoundPage(request);
     throw error;
   }
+  const locale = pageLocale(request, open.workspace.locale);
+  const say = (key: Parameters<typeof t>[1], values?: Parameters<typeof t>[2]) => escapeHtml(t(locale, key, values));
   const brand = (open.workspace.brandColor ?? `#${DEFAULT_BRAND}`).replace(/^#/, "");
   const rated = open.request.score;
   const selected = state?.score ?? preselect ?? rated;
@@ -96,41 +117,48 @@ function ratingPage(token: string, deps: Deps, state: FormState | null, preselec
       (
         score,
       ) => `<input type="radio" id="score-${score}" name="score" value="${score}"${selected === score ? " checked" : ""}>
-<label for="score-${score}"><span class="num">${score}</span> ${SCORE_WORDS[score]}</label>`,
+<label for="score-${score}"><span class="num">${score}</span> ${escapeHtml(scoreWord(locale, score))}</label>`,
     )
     .join("\n");
   const thanks =
     rated !== null && !state
-      ? `<p class="thanks" role="status">Thank you! We recorded your rating: ${rated} (${SCORE_WORDS[rated]}).${
-          open.request.comment ? "" : " You can add a comment below."
+      ? `<p class="thanks" role="status">${say("csat.thanks", { score: rated, word: scoreWord(locale, rated) })}${
+          open.request.comment ? "" : ` ${say("csat.add_comment")}`
         }</p>`
       : "";
-  const error = state?.error ? `<p class="error" role="alert" id="form-error">${escapeHtml(state.error)}</p>` : "";
+  const error = state?.error
+    ? `<p class="error" role="alert" id="form-error">${say(state.error.key, { max: state.error.max ?? 0 })}</p>`
+    : "";
   const main = `<p class="brand">${ws}</p>
-<h1>How did we do?</h1>
-<p>Your request #${open.ticket.number} &ldquo;${escapeHtml(open.ticket.subject)}&rdquo; was solved. How would you rate the support you received?</p>
+<h1>${say("csat.heading")}</h1>
+<p>${say("csat.intro", { number: open.ticket.number, subject: open.ticket.subject })}</p>
 ${thanks}${error}
 <form method="post" action="/csat/${token}"${state?.error ? ' aria-describedby="form-error"' : ""}>
 <fieldset>
-<legend>Your rating</legend>
+<legend>${say("csat.your_rating")}</legend>
 <div class="scores">
 ${radios}
 </div>
 </fieldset>
-<label for="comment" class="comment-label">Comment (optional)</label>
+<label for="comment" class="comment-label">${say("csat.comment")}</label>
 <textarea id="comment" name="comment" rows="4" maxlength="${CSAT_COMMENT_MAX}">${escapeHtml(comment)}</textarea>
-<button type="submit">${rated === null ? "Send rating" : "Update rating"}</button>
+<button type="submit">${say(rated === null ? "csat.send" : "csat.update")}</button>
 </form>`;
-  return html(layout(`Rate your support - ${open.workspace.name}`, brand, main), state?.error ? 422 : 200);
+  return html(
+    layout(locale, t(locale, "csat.title", { workspace: open.workspace.name }), brand, main),
+    state?.error ? 422 : 200,
+  );
 }
 
-function tooManyPage(error: DeskError): Response {
+function tooManyPage(request: Request, error: DeskError): Response {
+  const locale = pageLocale(request, DEFAULT_LOCALE);
   const response = html(
     layout(
-      "Too many attempts",
+      locale,
+      t(locale, "csat.too_many_title"),
       DEFAULT_BRAND,
-      `<h1>Too many attempts</h1>
-<p>Please wait a little and try again. Your earlier rating, if any, is kept.</p>`,
+      `<h1>${escapeHtml(t(locale, "csat.too_many_title"))}</h1>
+<p>${escapeHtml(t(locale, "csat.too_many_body"))}</p>`,
     ),
     429,
   );
@@ -142,35 +170,36 @@ async function recordFromForm(token: string, request: Request, deps: Deps): Prom
   try {
     spendRatingBudget(deps, requestMeta(request).ip, token);
   } catch (error) {
-    if (error instanceof DeskError && error.status === 429) return tooManyPage(error);
+    if (error instanceof DeskError && error.status === 429) return tooManyPage(request, error);
     throw error;
   }
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > 32_768)
-    return ratingPage(token, deps, { score: null, comment: "", error: "The form is too large." }, null);
+    return ratingPage(request, token, deps, { score: null, comment: "", error: { key: "csat.form_too_large" } }, null);
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return ratingPage(token, deps, { score: null, comment: "", error: "Choose a rating from 1 to 5." }, null);
+    return ratingPage(request, token, deps, { score: null, comment: "", error: { key: "csat.choose_score" } }, null);
   }
   const rawScore = form.get("score");
   const rawComment = form.get("comment");
   const comment = typeof rawComment === "string" ? rawComment : "";
   const score = typeof rawScore === "string" && /^[1-5]$/.test(rawScore) ? Number(rawScore) : null;
   if (score === null)
-    return ratingPage(token, deps, { score: null, comment, error: "Choose a rating from 1 to 5." }, null);
+    return ratingPage(request, token, deps, { score: null, comment, error: { key: "csat.choose_score" } }, null);
   if (comment.length > CSAT_COMMENT_MAX)
     return ratingPage(
+      request,
       token,
       deps,
-      { score, comment, error: `The comment may be at most ${CSAT_COMMENT_MAX} characters.` },
+      { score, comment, error: { key: "csat.comment_too_long", max: CSAT_COMMENT_MAX } },
       null,
     );
   try {
     rateTicket(token, { score, comment }, deps);
   } catch (error) {
-    if (error instanceof DeskError && error.status === 404) return notFoundPage();
+    if (error instanceof DeskError && error.status === 404) return notFoundPage(request);
     throw error;
   }
   return new Response(null, { status: 303, headers: { location: `/csat/${token}`, "cache-control": "no-store" } });
@@ -228,17 +257,17 @@ export function csatPages(deps: Deps): Page[] {
         const rest = path.slice("/csat/".length);
         const url = new URL(request.url);
         if (rest === "assets/csat.css") {
-          if (request.method === "POST") return notFoundPage();
+          if (request.method === "POST") return notFoundPage(request);
           const brand = url.searchParams.get("brand") ?? DEFAULT_BRAND;
           return new Response(stylesheet(HEX.test(brand) ? brand : DEFAULT_BRAND), {
             headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=86400" },
           });
         }
-        if (!TOKEN.test(rest)) return notFoundPage();
+        if (!TOKEN.test(rest)) return notFoundPage(request);
         if (request.method === "POST") return recordFromForm(rest, request, deps);
         const wanted = url.searchParams.get("score");
         const preselect = wanted && /^[1-5]$/.test(wanted) ? Number(wanted) : null;
-        return ratingPage(rest, deps, null, preselect);
+        return ratingPage(request, rest, deps, null, preselect);
       },
     },
   ];

@@ -7,6 +7,7 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import type { StoredEvent } from "../events/envelope";
 import { enqueue } from "../jobs/enqueue";
+import { type Locale, workspaceLocales } from "../i18n/locales";
 import { sha256Hex } from "../lib/crypto";
 import { notFound } from "../lib/errors";
 import { newId, randomToken } from "../lib/ids";
@@ -83,7 +84,8 @@ export function requestRatingOnSolve(tx: Tx, event: StoredEvent, deps: Deps): vo
 type OpenRequest = {
   request: CsatRequestRow;
   ticket: TicketRow;
-  workspace: { name: string; brandColor: string | null };
+  /** `locale`: the workspace's language (WorkspaceSettings `locale`), for a customer whose own is unknown. */
+  workspace: { name: string; brandColor: string | null; locale: Locale };
 };
 
 /**
@@ -114,7 +116,11 @@ export function openRequestOf(db: Queryable, token: string, now: string): OpenRe
   return {
     request,
     ticket,
-    workspace: { name: workspace.name, brandColor: typeof color === "string" ? color : null },
+    workspace: {
+      name: workspace.name,
+      brandColor: typeof color === "string" ? color : null,
+      locale: workspaceLocales(workspace.settings).locale,
+    },
   };
 }
 

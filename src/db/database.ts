@@ -3,7 +3,12 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { Runtime } from "../deps";
 
 /** The drizzle client, its connection, and the desk's runtime given to it at start (src/deps.ts `Runtime`). */
-export type Db = BunSQLiteDatabase<Record<string, never>> & { $client: Database; $runtime: Runtime };
+export type Db = BunSQLiteDatabase<Record<string, never>> & {
+  $client: Database;
+  $runtime: Runtime;
+  /** A read-only connection of the read pool (src/db/read-pool.ts): it writes nothing, not even the search staging flush. */
+  $reader?: true;
+};
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** What a read can run on: the database or an open transaction. */
 export type Queryable = Db | Tx;
@@ -14,14 +19,17 @@ export type Queryable = Db | Tx;
  * the busy timeout covers a second process (a CLI migrate, a backup) touching the file.
  * `runtime` (`createRuntime()`, src/runtime.ts) holds the desk's transaction state and registries.
  */
-export function openDatabase(path: string, runtime: Runtime): Db {
+export function openDatabase(path: string, runtime: Runtime, options: { readonly?: boolean } = {}): Db {
+  if (options.readonly) return openReader(path, runtime);
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA temp_store = MEMORY");
-  sqlite.exec("PRAGMA cache_size = -65536");
+  // 16 MB of page cache (it was 64 MB, all of it resident after a few seconds of writes): reads go
+  // through the memory map, which the kernel may take back, so the cache mostly holds written pages.
+  sqlite.exec("PRAGMA cache_size = -16384");
   sqlite.exec("PRAGMA mmap_size = 268435456");
   // Freed cells and pages are zeroed, so a deleted secret (a sealed key, a message a customer
   // asked to erase) does not linger in the file or its backups. Measured on ticket creation: see README.
@@ -29,6 +37,21 @@ export function openDatabase(path: string, runtime: Runtime): Db {
   cacheStatements(sqlite);
   return Object.assign(drizzle({ client: sqlite }), { $runtime: runtime }) as Db;
 }
+
+/** A WAL reader for the read pool's workers: sees what is committed, never takes the write lock. */
+function openReader(path: string, runtime: Runtime): Db {
+  const sqlite = new Database(path, { readonly: true, strict: true });
+  sqlite.exec("PRAGMA query_only = ON");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA temp_store = MEMORY");
+  sqlite.exec("PRAGMA cache_size = -8192");
+  sqlite.exec("PRAGMA mmap_size = 268435456");
+  cacheStatements(sqlite);
+  return Object.assign(drizzle({ client: sqlite }), { $runtime: runtime, $reader: true as const }) as Db;
+}
+
+/** Whether `db` is a read pool connection (a transaction handle never is). */
+export const isReader = (db: Queryable): boolean => "$reader" in db && db.$reader === true;
 
 /**
  * Keeps the query planner's statistics fresh (SQLite's advice for long-lived connections): without

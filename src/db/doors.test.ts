@@ -11,7 +11,10 @@ import { beforeEachCommit } from "./tx";
 // report success for a change that never existed.
 const sink = await startSmtpSink();
 const smtpPort = await freePort();
-const desk = await startTestDesk({ env: { DESK_SMTP_PORT: String(smtpPort), DESK_INBOUND_DOMAIN: "desk.test" } });
+// The smtp-sink peer listens on loopback, which a mailbox's SMTP host may reach only when listed.
+const desk = await startTestDesk({
+  env: { DESK_SMTP_PORT: String(smtpPort), DESK_INBOUND_DOMAIN: "desk.test", DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" },
+});
 afterAll(() => sink.stop());
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
 const mailbox = await desk.api("POST", "/v1/mailboxes", {

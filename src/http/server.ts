@@ -1,10 +1,11 @@
 import type { Server } from "bun";
 import type { Db } from "../db/database";
 import { shareTurn, untilDurable } from "../db/tx";
+import { isStorageFull, storageFull } from "../db/storage";
 import type { Clock } from "../lib/clock";
 import { safeEqual, type SecretBox } from "../lib/crypto";
 import { DeskError, internalError, tooLarge, unauthorized } from "../lib/errors";
-import { createIdempotency, idempotencyApplies } from "./idempotency";
+import { createIdempotency, idempotencyApplies, type IdempotencyCaller } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
 import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
 import { rateLimitHeaders } from "./rate-limit";
@@ -24,7 +25,10 @@ export type RequestObserver = (info: { method: string; route: string; status: nu
 
 export type HttpOptions = {
   /** Handles WebSocket upgrades (the realtime gateway); answers undefined when the path is not its own. */
-  upgrade?: (request: Request, server: Server<unknown>) => Response | undefined | "upgraded";
+  upgrade?: (
+    request: Request,
+    server: Server<unknown>,
+  ) => Response | undefined | "upgraded" | Promise<Response | undefined | "upgraded">;
   webAssets?: WebAssets | null;
   observe?: RequestObserver;
   /** Answers GET /readyz (src/http/readiness.ts): 200 when ready, 503 with the failing checks. */
@@ -34,6 +38,9 @@ export type HttpOptions = {
   /** Feature pages outside /v1 (`/help/…`, `/csat/…`, `/widget.js`), each with its own security headers. */
   pages?: readonly Page[];
 };
+
+/** The route label of the web app's files and client routes. */
+const WEB_ROUTE = "(web)";
 
 export type HttpHandler = (request: Request, server?: Server<unknown>) => Promise<Response>;
 
@@ -51,7 +58,7 @@ export type HttpDeps = {
   /** Desk's public address (DESK_BASE_URL): HSTS is sent when it is https. */
   baseUrl: string;
   /** Who the caller is, for idempotency keys (null when the credential does not resolve). */
-  callerScope: (request: Request) => Promise<string | null>;
+  callerScope: (request: Request) => Promise<IdempotencyCaller | null>;
 };
 
 /**
@@ -78,16 +85,22 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       path.startsWith("/v1/") &&
       request.headers.get("upgrade")?.toLowerCase() === "websocket"
     ) {
-      const upgraded = options.upgrade(request, server);
+      const upgraded = await options.upgrade(request, server);
       if (upgraded === "upgraded") return new Response(null, { status: 101 });
-      if (upgraded) return upgraded;
+      if (upgraded) {
+        // The gateway claims only its own exact paths, so the path is a fixed label here.
+        requestMeta(request).route = path;
+        return upgraded;
+      }
     }
     // Liveness is answered here, without the API: a monitor polling an idle server never makes it
     // put its routes together (src/start.ts builds them on the first request that needs them).
-    if (path === "/healthz" && reading)
+    if (path === "/healthz" && reading) {
+      requestMeta(request).route = path;
       return new Response('{"ok":true}', {
         headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
       });
+    }
     if (path.startsWith("/v1/") || path === "/v1" || path === "/healthz") {
       shareTurn(deps.db);
       // GET and HEAD bodies are never read (Elysia parses none), so only other methods are measured.
@@ -111,6 +124,7 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       return handle(request);
     }
     if (path === "/readyz" && options.readiness && reading) {
+      requestMeta(request).route = path;
       const readiness = await options.readiness();
       return new Response(JSON.stringify(readiness), {
         status: readiness.ok ? 200 : 503,
@@ -118,23 +132,35 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       });
     }
     if (path === "/metrics" && options.metrics && request.method === "GET") {
+      requestMeta(request).route = path;
       const token = deps.metricsToken;
       if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`))
-        return errorResponse(unauthorized("GET /metrics needs the DESK_METRICS_TOKEN bearer token."));
+        return errorResponse(
+          unauthorized(
+            "GET /metrics needs a bearer token: DESK_METRICS_TOKEN, or on a listener that is not loopback the one in <data dir>/metrics-token.key.",
+          ),
+        );
       return new Response(options.metrics(), {
         headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
       });
     }
-    if (path === "/docs" || path === "/docs/") return new Response(docsPage(), { headers: docs });
+    if (path === "/docs" || path === "/docs/") {
+      requestMeta(request).route = "/docs";
+      return new Response(docsPage(), { headers: docs });
+    }
     const page = pages?.match(path);
     if (page) {
+      requestMeta(request).route = page.path;
       // A page may read (a help center article) or write (a rating): its turn is shared like the API's,
       // and its answer waits for the commit like every other door's (below).
       shareTurn(deps.db);
       return pages!.serve(page, request, path);
     }
     const asset = options.webAssets?.serve(path);
-    if (asset) return withHeaders(asset, webAppHeaders);
+    if (asset) {
+      requestMeta(request).route = WEB_ROUTE;
+      return withHeaders(asset, webAppHeaders);
+    }
     return handle(request);
   }
 
@@ -165,7 +191,11 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       }
     } catch (error) {
       if (error instanceof DeskError) response = errorResponse(error);
-      else {
+      else if (isStorageFull(error)) {
+        // The turn's commit failed for lack of space: nothing of this request was stored.
+        log.error({ err: error, req_id: requestId, path }, "storage full");
+        response = errorResponse(storageFull());
+      } else {
         log.error({ err: error, req_id: requestId, path }, "unhandled error");
         response = errorResponse(internalError());
       }
@@ -180,10 +210,10 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
       log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
     else if (debugEnabled)
       log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
-    // Paths no route serves are the caller's free text: one label for all of them keeps metrics bounded.
+    // The path is the caller's free text: only a template that served it is a label, all else one label.
     options.observe?.({
       method: request.method,
-      route: meta.unmatched || path === null ? UNMATCHED_ROUTE : path,
+      route: meta.unmatched || meta.route === undefined ? UNMATCHED_ROUTE : meta.route,
       status: response.status,
       ms,
     });

@@ -182,7 +182,8 @@ export function imapSource(options: ImapImportOptionsInput, config: ImapSourceCo
           { uid: true, source: true, internalDate: true },
           { uid: true },
         );
-        if (message === false || !message.source) continue;
+        if (!message) continue;
+        if (!message.source) continue;
         let email: ParsedEmail;
         try {
           email = await parseEmail(new Uint8Array(message.source));

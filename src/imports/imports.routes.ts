@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { z } from "zod";
 import type { Deps } from "../deps";
 import { IdParams, PageQuery, pageOfSchema } from "../http/schemas";
-import { invalidAt, validationFailed } from "../lib/errors";
+import { DeskError, invalidAt, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { csvPathOf } from "./imports.csv";
 import { checkSource } from "./imports.check";
@@ -31,15 +31,27 @@ const OPTIONS_DOC =
   "imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \\Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id; companies: name, domain, notes; at most 10 MB and 50,000 rows; any bad row fails the import with nothing written).";
 
 /** The options of the sources added after Zendesk, as the OpenAPI document shows them. */
-const SOURCE_OPTIONS_SCHEMAS = [
+/** The OpenAPI shape of one source's options (the route reads its own body, so they are written out here). */
+type OptionsSchema = {
+  title: string;
+  type: "object";
+  properties: Record<
+    string,
+    | { type: "string" | "integer"; description?: string; enum?: string[] }
+    | { type: "array"; items: { type: "string" }; maxItems?: number; description?: string }
+  >;
+  required: string[];
+};
+
+const SOURCE_OPTIONS_SCHEMAS: OptionsSchema[] = [
   {
     title: "freshdesk",
     type: "object" as const,
     properties: {
-      domain: { type: "string", description: "acme or acme.freshdesk.com" },
-      api_key: { type: "string" },
-      base_url: { type: "string" },
-      requests_per_minute: { type: "integer", description: "default 200" },
+      domain: { type: "string" as const, description: "acme or acme.freshdesk.com" },
+      api_key: { type: "string" as const },
+      base_url: { type: "string" as const },
+      requests_per_minute: { type: "integer" as const, description: "default 200" },
     },
     required: ["domain", "api_key"],
   },
@@ -47,10 +59,10 @@ const SOURCE_OPTIONS_SCHEMAS = [
     title: "helpscout",
     type: "object" as const,
     properties: {
-      app_id: { type: "string" },
-      app_secret: { type: "string" },
-      base_url: { type: "string" },
-      requests_per_minute: { type: "integer", description: "default 400" },
+      app_id: { type: "string" as const },
+      app_secret: { type: "string" as const },
+      base_url: { type: "string" as const },
+      requests_per_minute: { type: "integer" as const, description: "default 400" },
     },
     required: ["app_id", "app_secret"],
   },
@@ -58,14 +70,18 @@ const SOURCE_OPTIONS_SCHEMAS = [
     title: "imap",
     type: "object" as const,
     properties: {
-      host: { type: "string" },
-      port: { type: "integer" },
-      tls: { type: "string", enum: ["tls", "starttls", "none"], description: "default tls; true/false also accepted" },
-      username: { type: "string" },
-      password: { type: "string" },
+      host: { type: "string" as const },
+      port: { type: "integer" as const },
+      tls: {
+        type: "string" as const,
+        enum: ["tls", "starttls", "none"],
+        description: "default tls; true/false also accepted",
+      },
+      username: { type: "string" as const },
+      password: { type: "string" as const },
       folders: {
-        type: "array",
-        items: { type: "string" },
+        type: "array" as const,
+        items: { type: "string" as const },
         maxItems: 20,
         description: "default INBOX and the \\Sent folder",
       },
@@ -82,11 +98,18 @@ function bodyErrors(error: z.ZodError) {
 }
 
 async function readJson(request: Request): Promise<CreateImportInput> {
+  const type = request.headers.get("content-type");
+  if (type && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type))
+    throw new DeskError(
+      415,
+      "unsupported_media_type",
+      "Send the body as application/json (or a CSV as multipart/form-data).",
+    );
   let raw: unknown;
   try {
     raw = JSON.parse((await request.text()) || "{}");
   } catch {
-    throw invalidAt("body", "The body is not valid JSON.");
+    throw new DeskError(400, "malformed_json", "The request body could not be parsed as JSON.");
   }
   const parsed = CreateImportBody.safeParse(raw);
   if (!parsed.success) throw bodyErrors(parsed.error);
@@ -143,27 +166,32 @@ export function importsRoutes(deps: Deps) {
         detail: {
           summary:
             "Start an import of another help desk's history (runs in the background; 409 while one of the same account runs)",
+          // The body is read by the route (JSON or a CSV upload): malformed JSON and other types are refused there.
+          responses: {
+            400: { description: "Malformed JSON" },
+            415: { description: "Neither JSON nor multipart/form-data" },
+          },
           description: `${OPTIONS_DOC} A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times and send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. ${MAPPING_DOC}`,
           requestBody: {
             required: true,
             content: {
               "application/json": {
                 schema: {
-                  type: "object",
+                  type: "object" as const,
                   properties: {
-                    source: { type: "string", enum: ["zendesk", "freshdesk", "helpscout", "imap"] },
+                    source: { type: "string" as const, enum: ["zendesk", "freshdesk", "helpscout", "imap"] },
                     options: {
                       oneOf: [
                         {
                           title: "zendesk",
-                          type: "object",
+                          type: "object" as const,
                           properties: {
-                            subdomain: { type: "string" },
-                            email: { type: "string" },
-                            api_token: { type: "string" },
-                            base_url: { type: "string" },
-                            requests_per_minute: { type: "integer" },
-                            export_requests_per_minute: { type: "integer" },
+                            subdomain: { type: "string" as const },
+                            email: { type: "string" as const },
+                            api_token: { type: "string" as const },
+                            base_url: { type: "string" as const },
+                            requests_per_minute: { type: "integer" as const },
+                            export_requests_per_minute: { type: "integer" as const },
                           },
                           required: ["subdomain", "email", "api_token"],
                         },
@@ -176,11 +204,11 @@ export function importsRoutes(deps: Deps) {
               },
               "multipart/form-data": {
                 schema: {
-                  type: "object",
+                  type: "object" as const,
                   properties: {
-                    source: { type: "string", enum: ["csv"] },
-                    kind: { type: "string", enum: [...CSV_KINDS] },
-                    file: { type: "string", format: "binary" },
+                    source: { type: "string" as const, enum: ["csv"] },
+                    kind: { type: "string" as const, enum: [...CSV_KINDS] },
+                    file: { type: "string" as const, format: "binary" },
                   },
                   required: ["source", "kind", "file"],
                 },
@@ -196,6 +224,7 @@ export function importsRoutes(deps: Deps) {
       response: { 200: ImportCheckSchema },
       detail: {
         summary: "Test a source's credentials and preview its totals (nothing is stored)",
+        responses: { 400: { description: "Malformed JSON" }, 415: { description: "Not JSON" } },
         description: `Same body as POST /v1/imports (JSON sources). ${OPTIONS_DOC}`,
         requestBody: {
           required: true,

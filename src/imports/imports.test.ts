@@ -258,7 +258,13 @@ describe("imports: access and input", () => {
       headers: { ...owner.headers, "content-type": "application/json" },
       raw: "{",
     });
-    expect(json.status).toBe(422);
+    expect(json.status).toBe(400);
+    expect(json.body.code).toBe("malformed_json");
+    const form = await desk.api("POST", "/v1/imports", {
+      headers: { ...owner.headers, "content-type": "application/x-www-form-urlencoded" },
+      raw: "source=zendesk",
+    });
+    expect(form.status).toBe(415);
   });
 
   test("cancel stops a queued import and drops its credentials", async () => {

@@ -8,7 +8,8 @@ import { mailboxes } from "../mailboxes/mailboxes.table";
 const dovecot = await startDovecot({ "alice@example.test": "alicepw" });
 afterAll(() => dovecot.dispose());
 // Jobs off: the test drives the sync job with drain(); the idle window is skipped in drains by RetryLater.
-const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
+// The Dovecot peer listens on loopback, which a mailbox's IMAP host may reach only when listed.
+const desk = await startTestDesk({ env: { DESK_JOBS: "off", DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" } });
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
 
 const raw = (n: number) =>

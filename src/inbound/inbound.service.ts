@@ -2,12 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { discardAttachments, storeAttachmentAsync } from "../attachments/attachments.public";
 import { systemContext } from "../auth/context";
-import {
-  contactRefsOf,
-  findOrCreateContactByEmail,
-  isContactEmail,
-  presentContactRef,
-} from "../contacts/contacts.public";
+import { findOrCreateContactByEmail, isContactEmail, presentContactRef } from "../contacts/contacts.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { untilDurable, withTx } from "../db/tx";
@@ -25,7 +20,14 @@ import {
   mailboxStatusByAddress,
   type MailboxRow,
 } from "../mailboxes/mailboxes.public";
-import { autoReplyJob, rememberMessageId, sentDeskMessageIds, ticketsOfMessageIds } from "../outbound/outbound.public";
+import {
+  autoReplyJob,
+  conversationKeyOf,
+  rememberConversation,
+  rememberMessageId,
+  sentDeskMessageIds,
+  ticketsOfMessageIds,
+} from "../outbound/outbound.public";
 import {
   addMessage,
   createTicketWithMessage,
@@ -44,6 +46,7 @@ import {
   stripPlus,
   subjectTicketNumber,
 } from "./inbound.classify";
+import { threadByOutlookHeaders, threadIndexOf } from "./inbound.outlook";
 import { inboundReceipts } from "./inbound.table";
 import { textToSanitizedHtml } from "./inbound.text";
 import { systemClock } from "../lib/clock";
@@ -164,21 +167,20 @@ function threadByHeaders(db: Queryable, workspaceId: string, email: ParsedEmail)
 
 /**
  * `[#123]` in the subject or `support+123@` in the recipient. The token is guessable, so it only
- * threads when the sender is the ticket's own contact; anyone else opens a new ticket.
+ * threads when the sender is the ticket's own contact (by any of its addresses: `senderContactId` is
+ * the contact the sender's address found); anyone else opens a new ticket.
  */
 function threadByToken(
   db: Queryable,
   workspaceId: string,
   email: ParsedEmail,
   recipient: string | null,
-  senderEmail: string,
+  senderContactId: string,
 ): Thread {
   const number = subjectTicketNumber(email.subject) ?? (recipient ? plusAddressTicketNumber(recipient) : null);
   if (number === null) return null;
   const row = ticketByNumberRow(db, workspaceId, number);
-  if (!row?.contactId) return null;
-  const contactEmail = contactRefsOf(db, [row.contactId]).get(row.contactId)?.email;
-  return contactEmail?.toLowerCase() === senderEmail ? { ticketId: row.id } : null;
+  return row?.contactId && row.contactId === senderContactId ? { ticketId: row.id } : null;
 }
 
 /**
@@ -311,7 +313,8 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
       const contact = findOrCreateContactByEmail(tx, ctx, { email: visitor.email, name: visitor.name || null });
       const thread =
         threadByHeaders(tx, mailbox.workspaceId, email) ??
-        threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, visitor.email);
+        threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, contact.id) ??
+        threadByOutlookHeaders(tx, mailbox.workspaceId, email, contact.id, deps.clock.now());
       const emailFields = {
         from_email: visitor.email,
         from_name: visitor.name,
@@ -370,6 +373,14 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
           ticketId,
           deskMessageId: messageId,
           direction: "inbound",
+          createdAt: deps.clock.now().toISOString(),
+        });
+      const conversationKey = conversationKeyOf(threadIndexOf(email));
+      if (conversationKey)
+        rememberConversation(tx, {
+          workspaceId: mailbox.workspaceId,
+          key: conversationKey,
+          ticketId,
           createdAt: deps.clock.now().toISOString(),
         });
       if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {

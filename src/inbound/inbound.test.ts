@@ -12,6 +12,8 @@ const desk = await startTestDesk({
     DESK_SMTP_PORT: String(smtpPort),
     DESK_INBOUND_DOMAIN: "desk.test",
     DESK_TRUSTED_AUTH_SERVERS: "mx.desk.test",
+    // The smtp-sink peer listens on loopback, which a mailbox's SMTP host may reach only when listed.
+    DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
   },
 });
 afterAll(() => sink.stop());

@@ -17,6 +17,8 @@ export type SmtpSettings = {
   /** Extra trust for self-signed test peers; production leaves it unset. */
   ca?: string[];
   timeoutMs?: number;
+  /** The name the certificate must carry when `host` is an address already resolved and checked. */
+  servername?: string;
 };
 
 export type OutgoingAttachment = { filename: string; content: Uint8Array; contentType: string; cid?: string | null };
@@ -25,6 +27,8 @@ export type OutgoingMail = {
   from: { name: string; address: string };
   to: string[];
   cc: string[];
+  /** Envelope recipients only: nodemailer leaves Bcc out of the message it writes. */
+  bcc?: string[];
   replyTo?: string | null;
   subject: string;
   html: string;
@@ -42,14 +46,15 @@ export class SendFailure extends Error {
   constructor(
     message: string,
     readonly temporary: boolean,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
 export function transportOptions(settings: SmtpSettings): SMTPTransport.Options {
   const timeout = settings.timeoutMs ?? 20_000;
-  const servername = /^[\d.]+$|:/.test(settings.host) ? "localhost" : settings.host;
+  const servername = settings.servername ?? (/^[\d.]+$|:/.test(settings.host) ? "localhost" : settings.host);
   const auth = settings.auth
     ? "accessToken" in settings.auth
       ? { type: "OAuth2" as const, user: settings.auth.user, accessToken: settings.auth.accessToken }
@@ -75,6 +80,7 @@ function mailOptions(mail: OutgoingMail) {
     from: mail.from,
     to: mail.to,
     cc: mail.cc.length ? mail.cc : undefined,
+    bcc: mail.bcc?.length ? mail.bcc : undefined,
     replyTo: mail.replyTo ?? undefined,
     subject: mail.subject,
     html: mail.html,
@@ -96,10 +102,12 @@ function classify(error: unknown): SendFailure {
   const e = error as { responseCode?: number; code?: string; message?: string; response?: string };
   const code = e.responseCode;
   const text = (e.response ?? e.message ?? String(error)).slice(0, 500);
+  // The cause keeps the library's error codes for callers that report a category instead of the text.
+  const cause = { cause: error };
   if (typeof code === "number")
-    return new SendFailure(`${code} ${text.replace(/^\d{3}\s*/, "")}`.trim(), code >= 400 && code < 500);
-  if (e.code === "EAUTH") return new SendFailure(`Authentication failed: ${text}`, false);
-  return new SendFailure(`Connection failed: ${text}`, true);
+    return new SendFailure(`${code} ${text.replace(/^\d{3}\s*/, "")}`.trim(), code >= 400 && code < 500, cause);
+  if (e.code === "EAUTH") return new SendFailure(`Authentication failed: ${text}`, false, cause);
+  return new SendFailure(`Connection failed: ${text}`, true, cause);
 }
 
 /** Sends through an SMTP server; throws SendFailure. Answers the server's acceptance line. */

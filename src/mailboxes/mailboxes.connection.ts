@@ -5,8 +5,10 @@ import type { SecretBox } from "../lib/crypto";
 import type { ImapSettings } from "../mail/mail.imap";
 import { smtpSettingsFromUrl, type SmtpSettings } from "../mail/mail.send";
 import type { MailboxRow } from "./mailboxes.present";
-import { mailboxes, type OAuthProvider } from "./mailboxes.table";
+import { mailboxes, type MailboxConfig, type OAuthProvider } from "./mailboxes.table";
 import type { Clock } from "../lib/clock";
+import { validationFailed, type FieldError } from "../lib/errors";
+import { assertPublicHost, parseIp, UnsafeUrlError } from "../lib/ssrf";
 
 export type ConnectionDeps = { db: Db; clock: Clock; secrets: SecretBox; config: Config };
 
@@ -75,13 +77,53 @@ export async function oauthAccessToken(
   return fresh.access_token;
 }
 
+/**
+ * A workspace admin's IMAP or SMTP host passes the SSRF guard again right before every connection
+ * (its DNS may have changed since it was saved), and the connection goes to the address just
+ * checked, with the name kept for the certificate. Provider and relay hosts are the operator's.
+ */
+async function checkedTarget(deps: ConnectionDeps, rawHost: string): Promise<{ host: string; servername?: string }> {
+  const { host, addresses } = await assertPublicHost(rawHost, deps.config.allowedPrivateHosts);
+  const address = addresses[0] ?? host;
+  return parseIp(host) ? { host: address } : { host: address, servername: host };
+}
+
+/**
+ * At save: each host the body names must pass the same guard (private, loopback and link-local
+ * addresses only when DESK_ALLOWED_PRIVATE_HOSTS lists them); 422 at the field otherwise.
+ */
+export async function assertMailHostsAllowed(
+  config: Pick<MailboxConfig, "imap_host" | "smtp_host"> | undefined,
+  deps: Pick<ConnectionDeps, "config">,
+): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const key of ["imap_host", "smtp_host"] as const) {
+    const host = config?.[key];
+    if (!host) continue;
+    try {
+      await assertPublicHost(host, deps.config.allowedPrivateHosts);
+    } catch (error) {
+      if (!(error instanceof UnsafeUrlError)) throw error;
+      errors.push({ location: `body.config.${key}`, message: hostRefusal(error) });
+    }
+  }
+  if (errors.length) throw validationFailed(errors);
+}
+
+const hostRefusal = (error: UnsafeUrlError) =>
+  /does not resolve/.test(error.message)
+    ? "This host does not resolve."
+    : /not a valid/.test(error.message)
+      ? "This is not a valid host name or address."
+      : "This host is a private, loopback or link-local address; the operator must list it in DESK_ALLOWED_PRIVATE_HOSTS.";
+
 /** How to reach the mailbox's IMAP server, or null for forwarding mailboxes. */
 export async function imapSettingsOf(deps: ConnectionDeps, row: MailboxRow): Promise<ImapSettings | null> {
   const ca = deps.config.mailCa ?? undefined;
   if (row.inboundKind === "imap") {
     const tls = row.config.imap_tls ?? "tls";
     return {
-      host: row.config.imap_host ?? "",
+      ...(await checkedTarget(deps, row.config.imap_host ?? "")),
       port: row.config.imap_port ?? (tls === "tls" ? 993 : 143),
       tls,
       auth: {
@@ -114,7 +156,7 @@ export async function smtpSettingsOf(deps: ConnectionDeps, row: MailboxRow): Pro
     const tls = row.config.smtp_tls ?? "starttls";
     const pass = row.smtpPasswordSealed ?? row.passwordSealed;
     return {
-      host: row.config.smtp_host ?? "",
+      ...(await checkedTarget(deps, row.config.smtp_host ?? "")),
       port: row.config.smtp_port ?? (tls === "tls" ? 465 : 587),
       tls,
       auth: row.config.smtp_username

@@ -9,7 +9,10 @@ import { OUTBOX_ONLY } from "./mailboxes.check";
 const sink = await startSmtpSink();
 afterAll(() => sink.stop());
 // Default settings (no DESK_SMTP_URL), and the same instance shape with a relay.
-const plain = await startTestDesk({ env: { DESK_INBOUND_DOMAIN: "desk.test" } });
+// The smtp-sink peer listens on loopback, which a mailbox's SMTP host may reach only when listed.
+const plain = await startTestDesk({
+  env: { DESK_INBOUND_DOMAIN: "desk.test", DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" },
+});
 const relayed = await startTestDesk({
   env: { DESK_INBOUND_DOMAIN: "desk.test", DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}?tls=none` },
 });
@@ -65,7 +68,10 @@ describe("a system mailbox without DESK_SMTP_URL says its mail only reaches the 
     expect(mailbox.outbound_via).toBe("outbox");
     const tested = await plain.api("POST", `/v1/mailboxes/${mailbox.id}/test`, { headers: owner.headers });
     expect(tested.status).toBe(200);
-    expect(tested.body).toEqual({ inbound: { ok: true, error: "" }, outbound: { ok: false, error: OUTBOX_ONLY } });
+    expect(tested.body).toEqual({
+      inbound: { ok: true, category: null, error: "" },
+      outbound: { ok: false, category: "not_configured", error: OUTBOX_ONLY },
+    });
     const after = await plain.api("GET", `/v1/mailboxes/${mailbox.id}`, { headers: owner.headers });
     expect(after.body).toMatchObject({ status: "active", last_error: "", outbound_via: "outbox" });
     // A mailbox with its own SMTP server never goes to the outbox.
@@ -104,7 +110,7 @@ describe("with DESK_SMTP_URL the system mailbox's mail goes through the relay", 
     const mailbox = await systemMailbox(relayed, owner);
     expect(mailbox.outbound_via).toBe("smtp");
     const tested = await relayed.api("POST", `/v1/mailboxes/${mailbox.id}/test`, { headers: owner.headers });
-    expect(tested.body.outbound).toEqual({ ok: true, error: "" });
+    expect(tested.body.outbound).toEqual({ ok: true, category: null, error: "" });
     const before = sink.messages().length;
     const message = await replyOnEmailTicket(relayed, owner, mailbox.id);
     expect(message).toMatchObject({ delivery_status: "sent", delivery_via: "smtp" });

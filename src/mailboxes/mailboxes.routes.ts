@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { IdParams, PageQuery, errorResponses } from "../http/schemas";
 import { testMailboxConnection } from "./mailboxes.check";
+import { assertMailHostsAllowed } from "./mailboxes.connection";
 import { completeOAuth, startOAuth } from "./mailboxes.oauth";
 import { presentMailbox } from "./mailboxes.present";
 import {
@@ -17,6 +18,12 @@ import {
 } from "./mailboxes.schemas";
 import { createMailbox, deleteMailbox, getMailbox, listMailboxes, updateMailbox } from "./mailboxes.service";
 
+const MAIL_HOSTS_RULE =
+  "IMAP and SMTP hosts pass the same guard as webhooks, when saved and again before every connection: a private, loopback or link-local address (or a name resolving to one) answers 422 at `body.config.imap_host` / `body.config.smtp_host` unless DESK_ALLOWED_PRIVATE_HOSTS lists it.";
+
+const MAILBOX_EDIT_RULE =
+  "The mailbox changes in place: its forwarding address and tickets stay. `config` is merged into the stored settings; `password` and `smtp_password` are write-only and an omitted one keeps the stored secret. `signature_html` (sanitized) goes under every reply sent from the mailbox, once, above the quoted message, in the HTML and the text part; auto-replies are sent without it.";
+
 const settingsAccess = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
 
 export function mailboxesRoutes(deps: Deps) {
@@ -30,7 +37,8 @@ export function mailboxesRoutes(deps: Deps) {
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
+        await assertMailHostsAllowed(body.config, deps);
         set.status = 201;
         return presentMailbox(createMailbox(ctx, body, deps), deps.config.smtpRelayUrl !== null);
       },
@@ -38,7 +46,10 @@ export function mailboxesRoutes(deps: Deps) {
         access: settingsAccess,
         body: CreateMailboxBody,
         response: { 201: MailboxSchema, ...errorResponses },
-        detail: { summary: "Create a mailbox; password and smtp_password are write-only" },
+        detail: {
+          summary: "Create a mailbox; password and smtp_password are write-only",
+          description: MAIL_HOSTS_RULE,
+        },
       },
     )
     .get(
@@ -53,14 +64,19 @@ export function mailboxesRoutes(deps: Deps) {
     )
     .patch(
       "/:id",
-      ({ ctx, params, body }) =>
-        presentMailbox(updateMailbox(ctx, params.id, body, deps), deps.config.smtpRelayUrl !== null),
+      async ({ ctx, params, body }) => {
+        await assertMailHostsAllowed(body.config, deps);
+        return presentMailbox(updateMailbox(ctx, params.id, body, deps), deps.config.smtpRelayUrl !== null);
+      },
       {
         access: settingsAccess,
         params: IdParams,
         body: UpdateMailboxBody,
         response: { 200: MailboxSchema, ...errorResponses },
-        detail: { summary: "Update a mailbox; trusted_form_senders replaces the stored list" },
+        detail: {
+          summary: "Update a mailbox; trusted_form_senders replaces the stored list",
+          description: `${MAIL_HOSTS_RULE} ${MAILBOX_EDIT_RULE}`,
+        },
       },
     )
     .delete(
@@ -76,7 +92,12 @@ export function mailboxesRoutes(deps: Deps) {
       access: settingsAccess,
       params: IdParams,
       response: { 200: MailboxTestResultSchema, ...errorResponses },
-      detail: { summary: "Log in to the mailbox's IMAP and SMTP servers and report the outcome" },
+      detail: {
+        summary: "Log in to the mailbox's IMAP and SMTP servers and report the outcome",
+        description:
+          "A failure answers a `category` (`host_not_allowed`, `host_not_found`, `connection_refused`, `timeout`, `tls_failed`, `auth_failed`, `connection_closed`, `protocol_error`, `not_configured`) and a fixed sentence for it, never the server's own text. " +
+          MAIL_HOSTS_RULE,
+      },
     })
     .post("/oauth/:provider/start", ({ ctx, params, body }) => startOAuth(ctx, params.provider, body, deps), {
       access: settingsAccess,

@@ -111,7 +111,23 @@ export const MailboxSchema = z.object({
 
 export const MailboxListSchema = z.object({ data: z.array(MailboxSchema), next_cursor: z.string().nullable() });
 
-const Check = z.object({ ok: z.boolean(), error: z.string() });
+const Check = z.object({
+  ok: z.boolean(),
+  category: z
+    .enum([
+      "host_not_allowed",
+      "host_not_found",
+      "connection_refused",
+      "timeout",
+      "tls_failed",
+      "auth_failed",
+      "connection_closed",
+      "protocol_error",
+      "not_configured",
+    ])
+    .nullable(),
+  error: z.string(),
+});
 export const MailboxTestResultSchema = z.object({ inbound: Check, outbound: Check });
 
 export const OAuthProviderParams = z.object({ provider: z.enum(["provider_a", "provider_b"]) });

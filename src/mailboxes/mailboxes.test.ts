@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CHECK_FAILURES } from "./mailboxes.check";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startDovecot, type Dovecot } from "../../test/peers/dovecot";
@@ -13,7 +14,13 @@ const sink: SmtpSink = await startSmtpSink();
 const caFile = join(dovecot.dir, "ca-for-desk.pem");
 writeFileSync(caFile, dovecot.ca);
 const desk: TestDesk = await startTestDesk({
-  env: { DESK_INBOUND_DOMAIN: "in.desk.test", DESK_MAIL_CA_FILE: caFile, DESK_JOBS: "off" },
+  env: {
+    DESK_INBOUND_DOMAIN: "in.desk.test",
+    DESK_MAIL_CA_FILE: caFile,
+    DESK_JOBS: "off",
+    // The Dovecot and smtp-sink peers listen on loopback, which mail hosts may reach only when listed.
+    DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
+  },
 });
 afterAll(async () => {
   await dovecot?.dispose();
@@ -189,7 +196,10 @@ describe("POST /v1/mailboxes/{id}/test against real Dovecot and smtp-sink", () =
       expect(created.status).toBe(201);
       const res = await desk.api("POST", `/v1/mailboxes/${created.body.id}/test`, { headers: owner.headers });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ inbound: { ok: true, error: "" }, outbound: { ok: true, error: "" } });
+      expect(res.body).toEqual({
+        inbound: { ok: true, category: null, error: "" },
+        outbound: { ok: true, category: null, error: "" },
+      });
     });
   }
 
@@ -200,13 +210,161 @@ describe("POST /v1/mailboxes/{id}/test against real Dovecot and smtp-sink", () =
       body: { ...imapBody("wrong", "none"), config: { ...imapBody("wrong", "none").config, smtp_port: 1 } },
     });
     const res = await desk.api("POST", `/v1/mailboxes/${created.body.id}/test`, { headers: owner.headers });
-    expect(res.body.inbound.ok).toBe(false);
-    expect(res.body.inbound.error).toMatch(/IMAP login failed/);
-    expect(res.body.outbound.ok).toBe(false);
-    expect(res.body.outbound.error).toMatch(/Connection failed/);
+    expect(res.body.inbound).toEqual({ ok: false, category: "auth_failed", error: CHECK_FAILURES.auth_failed });
+    expect(res.body.outbound).toEqual({
+      ok: false,
+      category: "connection_refused",
+      error: CHECK_FAILURES.connection_refused,
+    });
     expect(res.text).not.toContain("wrong@");
     const after = await desk.api("GET", `/v1/mailboxes/${created.body.id}`, { headers: owner.headers });
     expect(after.body.status).toBe("error");
-    expect(after.body.last_error).toMatch(/IMAP login failed/);
+    expect(after.body.last_error).toBe(CHECK_FAILURES.auth_failed);
+  });
+});
+
+describe("mail hosts pass the SSRF guard; the test answers a category, never the server's words", () => {
+  const smtpOnly = (host: string, port = 25) => ({
+    name: "Out",
+    email: `out-${crypto.randomUUID().slice(0, 8)}@example.test`,
+    outbound_kind: "smtp",
+    config: { smtp_host: host, smtp_port: port, smtp_tls: "none" },
+  });
+  /** A TCP service on loopback that is no mail server: it greets with a secret banner and counts connections. */
+  async function bannerService(banner: string) {
+    let connections = 0;
+    const server = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open(socket) {
+          connections++;
+          socket.write(banner);
+          setTimeout(() => socket.end(), 100);
+        },
+        data() {},
+      },
+    });
+    return { port: server.port, connections: () => connections, stop: () => server.stop(true) };
+  }
+  const withAllowList = async <T>(list: string[], run: () => Promise<T>): Promise<T> => {
+    const saved = desk.deps.config.allowedPrivateHosts;
+    desk.deps.config.allowedPrivateHosts = list;
+    try {
+      return await run();
+    } finally {
+      desk.deps.config.allowedPrivateHosts = saved;
+    }
+  };
+
+  test("saving a private, loopback or link-local host answers 422 at its field unless the operator lists it", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    await withAllowList([], async () => {
+      for (const host of ["127.0.0.1", "0x7f.1", "[::1]", "localhost", "169.254.169.254", "10.0.0.5", "db"]) {
+        const res = await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: smtpOnly(host) });
+        expect(res.status).toBe(422);
+        expect(res.body.errors.map((e: { location: string }) => e.location)).toEqual(["body.config.smtp_host"]);
+      }
+      const imap = await desk.api("POST", "/v1/mailboxes", {
+        headers: owner.headers,
+        body: {
+          name: "In",
+          email: `in-${crypto.randomUUID().slice(0, 8)}@example.test`,
+          inbound_kind: "imap",
+          outbound_kind: "system",
+          password: "pw",
+          config: { imap_host: "192.168.1.1", imap_username: "u" },
+        },
+      });
+      expect(imap.status).toBe(422);
+      expect(imap.body.errors[0].location).toBe("body.config.imap_host");
+    });
+    const created = await desk.api("POST", "/v1/mailboxes", { headers: owner.headers, body: smtpOnly("127.0.0.1") });
+    expect(created.status).toBe(201);
+    await withAllowList([], async () => {
+      const patched = await desk.api("PATCH", `/v1/mailboxes/${created.body.id}`, {
+        headers: owner.headers,
+        body: { config: { smtp_host: "169.254.169.254" } },
+      });
+      expect(patched.status).toBe(422);
+      expect(patched.body.errors[0].location).toBe("body.config.smtp_host");
+    });
+  });
+
+  test("a host allowed when saved but not when connecting (DNS or the list changed) is refused before any connection", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const service = await bannerService("220 internal-secret-banner ESMTP\r\n");
+    try {
+      const created = await desk.api("POST", "/v1/mailboxes", {
+        headers: owner.headers,
+        body: smtpOnly("127.0.0.1", service.port),
+      });
+      expect(created.status).toBe(201);
+      const res = await withAllowList([], () =>
+        desk.api("POST", `/v1/mailboxes/${created.body.id}/test`, { headers: owner.headers }),
+      );
+      expect(res.body.outbound).toEqual({
+        ok: false,
+        category: "host_not_allowed",
+        error: CHECK_FAILURES.host_not_allowed,
+      });
+      expect(service.connections()).toBe(0);
+    } finally {
+      service.stop();
+    }
+  });
+
+  test("an internal service's banner never reaches the answer or last_error (no port-scan oracle)", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const service = await bannerService("SSH-2.0-internal-secret-banner\r\n");
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const deadPort = closed.port;
+    closed.stop(true);
+    try {
+      const created = await desk.api("POST", "/v1/mailboxes", {
+        headers: owner.headers,
+        body: {
+          ...smtpOnly("127.0.0.1", service.port),
+          inbound_kind: "imap",
+          password: "pw",
+          config: {
+            imap_host: "127.0.0.1",
+            imap_port: service.port,
+            imap_username: "u",
+            imap_tls: "none",
+            smtp_host: "127.0.0.1",
+            smtp_port: deadPort,
+            smtp_tls: "none",
+          },
+        },
+      });
+      expect(created.status).toBe(201);
+      const res = await desk.api("POST", `/v1/mailboxes/${created.body.id}/test`, { headers: owner.headers });
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain("secret-banner");
+      expect(res.text).not.toContain("SSH");
+      expect(res.body.inbound.ok).toBe(false);
+      expect(Object.keys(CHECK_FAILURES)).toContain(res.body.inbound.category);
+      expect(res.body.inbound.error).toBe(CHECK_FAILURES[res.body.inbound.category as keyof typeof CHECK_FAILURES]);
+      expect(res.body.outbound.category).toBe("connection_refused");
+      const after = await desk.api("GET", `/v1/mailboxes/${created.body.id}`, { headers: owner.headers });
+      expect(after.text).not.toContain("secret-banner");
+      expect(after.body.last_error).toBe(res.body.inbound.error);
+    } finally {
+      service.stop();
+    }
+  });
+
+  test("categories read from real peers: TLS against a plain port fails the handshake", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const created = await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: {
+        ...smtpOnly("127.0.0.1", sink.port),
+        config: { smtp_host: "127.0.0.1", smtp_port: sink.port, smtp_tls: "tls" },
+      },
+    });
+    const res = await desk.api("POST", `/v1/mailboxes/${created.body.id}/test`, { headers: owner.headers });
+    expect(res.body.outbound).toMatchObject({ ok: false, category: "tls_failed" });
   });
 });

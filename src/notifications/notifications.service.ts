@@ -31,6 +31,8 @@ export type NewNotification = {
    * granted that team (people see a notification only when it is theirs anyway).
    */
   privateTeamId?: string | null;
+  /** False: shown in the app (and in a digest) but never mailed on its own, for the sender's rate limits. */
+  email?: boolean;
 };
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -82,7 +84,7 @@ export function notify(tx: Tx, input: NewNotification, clock: Clock): Notificati
     personalTo: input.userId,
     privateTeamId: input.privateTeamId ?? null,
   });
-  if (emailPreferenceOf(tx, input.workspaceId, input.userId) === "immediately")
+  if (input.email !== false && emailPreferenceOf(tx, input.workspaceId, input.userId) === "immediately")
     enqueue(tx, notificationEmailJob, { notification_id: row.id }, { workspaceId: input.workspaceId });
   return notification;
 }

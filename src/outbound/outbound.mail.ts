@@ -4,12 +4,12 @@ import { z } from "zod";
 import { attachmentFilePath, attachmentsOfMessages } from "../attachments/attachments.public";
 import { systemContext } from "../auth/context";
 import { contactRefsOf } from "../contacts/contacts.public";
+import { untilDurable, withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { onEventInTransaction } from "../events/bus";
 import { defineJob, type JobContext } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import type { Logger } from "../lib/logger";
-import { htmlToText } from "../lib/sanitize";
 import { SendFailure, sendViaSmtp, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
 import {
   findMailbox,
@@ -18,8 +18,19 @@ import {
   smtpSettingsOf,
   type MailboxRow,
 } from "../mailboxes/mailboxes.public";
-import { addMessage, messageOfWorkspace, setDeliveryStatus, ticketOfWorkspace } from "../tickets/tickets.public";
+import {
+  addMessage,
+  type MessageRow,
+  messageOfWorkspace,
+  repliesBefore,
+  setDeliveryStatus,
+  ticketOfWorkspace,
+} from "../tickets/tickets.public";
+import { FORWARD_MAX_MESSAGES, forwardBodies, replyBodies, senderLabel } from "./outbound.compose";
+import { outlookThreadHeaders } from "./outbound.conversations";
 import { outboundMessageId, rememberMessageId, threadHeaders } from "./outbound.threads";
+import { withSignature } from "./outbound.signature";
+import { withPortalLink } from "./outbound.portal-link";
 
 const SEND_ATTEMPTS = 6;
 
@@ -32,14 +43,21 @@ export function registerOutboundMailHook(deps: Pick<Deps, "db" | "clock" | "conf
     if (event.type !== "message.created") return;
     const message = (
       event.data as {
-        message?: { id?: string; delivery_status?: string; direction?: string; kind?: string; ticket_id?: string };
+        message?: {
+          id?: string;
+          delivery_status?: string;
+          direction?: string;
+          kind?: string;
+          forward?: boolean;
+          ticket_id?: string;
+        };
       }
     ).message;
     if (
       !message?.id ||
       message.delivery_status !== "pending" ||
       message.direction !== "outbound" ||
-      message.kind !== "reply"
+      (message.kind !== "reply" && message.forward !== true)
     )
       return;
     const ticketId = (event.data as { ticket_id?: string }).ticket_id ?? message.ticket_id ?? "";
@@ -85,11 +103,51 @@ async function deliver(deps: Deps, mailbox: MailboxRow, mail: OutgoingMail, log:
   return "outbox";
 }
 
+/** How many earlier replies are searched for the customer's last message (the one a reply quotes). */
+const QUOTE_LOOKBACK = 20;
+
+/**
+ * The customer's message a reply answers: the last one the ticket's contact sent before it. Mail
+ * from anyone else on the ticket (a forward's recipient answering) is never quoted to the customer.
+ */
+const customerMessageBefore = (
+  db: Deps["db"],
+  workspaceId: string,
+  message: MessageRow,
+  contactId: string | null,
+): MessageRow | undefined =>
+  contactId
+    ? repliesBefore(db, workspaceId, message, QUOTE_LOOKBACK).findLast(
+        (m) => m.direction === "inbound" && m.authorContactId === contactId,
+      )
+    : undefined;
+
+/** How many earlier replies are read to tell the customer's thread from a forward's. */
+const THREAD_LOOKBACK = 200;
+
+/**
+ * Which Desk messages belong to the customer's thread: our replies and the contact's own mail.
+ * Forwards are notes (never replies) and their recipients' answers come from other contacts.
+ */
+function customerThread(
+  db: Deps["db"],
+  message: MessageRow,
+  ticket: { contactId: string | null },
+): (deskMessageId: string) => boolean {
+  const ids = new Set(
+    repliesBefore(db, message.workspaceId, message, THREAD_LOOKBACK)
+      .filter((m) => m.direction === "outbound" || m.authorContactId === ticket.contactId)
+      .map((m) => m.id),
+  );
+  return (id) => ids.has(id);
+}
+
 const withToken = (subject: string, number: number) =>
   subject.includes(`[#${number}]`) ? subject : `${subject} [#${number}]`;
 
 export const sendReplyJob = defineJob({
   name: "mail.send_reply",
+  lane: "customer",
   schema: z.object({ message_id: z.string(), workspace_id: z.string(), auto_reply: z.boolean().optional() }),
   retry: { baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
   concurrency: 4,
@@ -108,28 +166,48 @@ export const sendReplyJob = defineJob({
     }
     const to = message.to.length ? message.to : [];
     if (to.length === 0) {
-      setDeliveryStatus(ctx, message.id, "failed", "The ticket's contact has no email address.", deps);
+      const reason = message.forward ? "The forward has no recipient." : "The ticket's contact has no email address.";
+      setDeliveryStatus(ctx, message.id, "failed", reason, deps);
       return;
     }
     const files = attachmentsOfMessages(deps.db, [message.id]).get(message.id) ?? [];
-    const thread = threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id);
+    // A forward starts a conversation of its own with a third party: the customer's thread ids stay out of it.
+    const thread = message.forward
+      ? { inReplyTo: null, references: [] }
+      : threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id, customerThread(deps.db, message, ticket));
     const autoReply = payload.auto_reply === true;
-    const html =
-      mailbox.signatureHtml && !autoReply
-        ? `${message.bodyHtml}<br><div class="signature">${mailbox.signatureHtml}</div>`
-        : message.bodyHtml;
-    const subject = autoReply
+    const signed = withSignature(message.bodyHtml, autoReply ? "" : mailbox.signatureHtml);
+    const from = { name: mailbox.displayName || mailbox.name, address: mailbox.email };
+    const bodies = message.forward
+      ? forwardBodies(
+          signed,
+          ticket.subject,
+          repliesBefore(deps.db, payload.workspace_id, message, FORWARD_MAX_MESSAGES),
+          (m) =>
+            m.direction === "outbound" ? senderLabel(from.name, from.address) : senderLabel(m.fromName, m.fromEmail),
+        )
+      : replyBodies(
+          withPortalLink(signed, deps.config.baseUrl, payload.workspace_id, ticket.number),
+          autoReply ? undefined : customerMessageBefore(deps.db, payload.workspace_id, message, ticket.contactId),
+        );
+    const subject = message.forward
       ? message.subject
-      : thread.inReplyTo && !/^re:/i.test(ticket.subject)
-        ? `Re: ${ticket.subject}`
-        : ticket.subject;
+      : autoReply
+        ? message.subject
+        : thread.inReplyTo && !/^re:/i.test(ticket.subject)
+          ? `Re: ${ticket.subject}`
+          : ticket.subject;
+    // Outlook threads on Thread-Index: its key is recorded (and durable) before the mail leaves.
+    const outlook = withTx(deps.db, (tx) => outlookThreadHeaders(tx, ticket, deps.clock.now()));
+    await untilDurable(deps.db);
     const mail: OutgoingMail = {
-      from: { name: mailbox.displayName || mailbox.name, address: mailbox.email },
+      from,
       to,
       cc: message.cc,
+      bcc: message.bcc,
       subject: withToken(subject, ticket.number),
-      html,
-      text: htmlToText(html),
+      html: bodies.html,
+      text: bodies.text,
       messageId: `<${outboundMessageId(message.id, deps.config.inboundDomain)}>`,
       inReplyTo: thread.inReplyTo,
       references: thread.references,
@@ -139,10 +217,13 @@ export const sendReplyJob = defineJob({
         content: readFileSync(attachmentFilePath(deps, f)),
         cid: f.contentId,
       })),
-      // RFC 3834: marks our auto-reply so other responders stay quiet.
-      headers: autoReply
-        ? { "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All", Precedence: "auto_reply" }
-        : undefined,
+      headers: {
+        ...outlook,
+        // RFC 3834: marks our auto-reply so other responders stay quiet.
+        ...(autoReply
+          ? { "Auto-Submitted": "auto-replied", "X-Auto-Response-Suppress": "All", Precedence: "auto_reply" }
+          : {}),
+      },
     };
     let via: "smtp" | "outbox";
     try {

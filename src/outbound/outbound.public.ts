@@ -4,3 +4,10 @@
  */
 export { outboundMessageId, rememberMessageId, sentDeskMessageIds, ticketsOfMessageIds } from "./outbound.threads";
 export { autoReplyJob } from "./outbound.mail";
+export { customerMailboxOf, sendCustomerMail, type CustomerMail } from "./outbound.customer-mail";
+export {
+  conversationKeyOf,
+  isThreadIndexReply,
+  rememberConversation,
+  ticketOfConversation,
+} from "./outbound.conversations";

@@ -21,3 +21,22 @@ export const mailMessageIds = sqliteTable(
     index("mail_message_ids_desk_idx").on(t.deskMessageId),
   ],
 );
+
+/**
+ * Outlook's conversation key (the first 22 bytes of `Thread-Index`, as hex) of mail we received or
+ * sent, mapped to its ticket: an Outlook reply that lost In-Reply-To still carries it. The first
+ * ticket to record a key keeps it.
+ */
+export const mailConversations = sqliteTable(
+  "mail_conversations",
+  {
+    workspaceId: workspaceId(),
+    conversationKey: text("conversation_key").notNull(),
+    ticketId: text("ticket_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.conversationKey] }),
+    index("mail_conversations_ticket_idx").on(t.workspaceId, t.ticketId, t.createdAt),
+  ],
+);

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
+import { NoContent } from "../http/schemas";
 import { followTicket, MAX_FOLLOWERS, unfollowTicket } from "./tickets.followers";
 
 const write = { role: "agent", scopes: ["tickets:write"] } as const;
@@ -23,6 +24,7 @@ export function followersRoutes(deps: Deps) {
       {
         access: write,
         params: Params,
+        response: { 204: NoContent },
         detail: { summary: "Follow a ticket (yourself or a teammate)", description: FOLLOWERS },
       },
     )
@@ -36,6 +38,7 @@ export function followersRoutes(deps: Deps) {
       {
         access: write,
         params: Params,
+        response: { 204: NoContent },
         detail: { summary: "Stop a person following a ticket", description: FOLLOWERS },
       },
     );

@@ -36,8 +36,11 @@ export type EmailFields = {
   original_path: string | null;
 };
 
-/** What wrote a message, when the outbox must know: the auto-reply is sent marked Auto-Submitted. */
-export type MessageOrigin = "auto_reply";
+/**
+ * What wrote a message, when the outbox must know: the auto-reply is sent marked Auto-Submitted;
+ * an imported message (another desk's history) was delivered there long ago.
+ */
+export type MessageOrigin = "auto_reply" | "import";
 
 export type AddMessageInput = {
   kind: "reply" | "note";
@@ -58,6 +61,8 @@ export type AddMessageInput = {
   author?: { type: AuthorType; userId?: string | null; contactId?: string | null };
   email?: Partial<EmailFields>;
 };
+
+const mailedChannel = (channel: TicketRow["channel"]) => channel === "email" || channel === "portal";
 
 function authorFor(
   ctx: RequestContext,
@@ -123,7 +128,8 @@ export function composeMessage(
     fromEmail: email.from_email ?? "",
     fromName: email.from_name ?? "",
     ...recipients,
-    deliveryStatus: forward || (outboundReply && ticket.channel === "email") ? "pending" : "none",
+    // A portal customer (contact form, portal request) is answered by mail too, with the portal link.
+    deliveryStatus: forward || (outboundReply && mailedChannel(ticket.channel)) ? "pending" : "none",
     deliveryError: "",
     deliveryVia: null,
     replyTo: email.reply_to ?? "",

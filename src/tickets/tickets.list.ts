@@ -7,6 +7,7 @@ import { invalidAt } from "../lib/errors";
 import { labelFilterSql } from "../labels/labels.public";
 import { matchingTicketIdsSql } from "../search/search.public";
 import { findVisibleView, listVisibleViews, type ViewFilters } from "../views/views.public";
+import { followedBySql } from "./tickets.followers";
 import { presentTickets, type TicketJson } from "./tickets.present";
 import { liveTicket, visibleTicketsCondition } from "./tickets.repo";
 import type { TicketListInput } from "./tickets.schemas";
@@ -18,6 +19,8 @@ export type TicketFilter = {
   priority?: string[];
   severity?: string[];
   assignee?: string;
+  /** `me` or a user id: the tickets that person follows. */
+  follower?: string;
   team_id?: string;
   mailbox_id?: string;
   contact_id?: string;
@@ -66,6 +69,8 @@ export function filterConditions(db: Queryable, ctx: RequestContext, filter: Tic
       out.push(me ? eq(tickets.assigneeId, me) : sql`0`);
     } else out.push(eq(tickets.assigneeId, filter.assignee));
   }
+  if (filter.follower !== undefined)
+    out.push(followedBySql(ctx.workspaceId, filter.follower === "me" ? actorUserId(ctx) : filter.follower));
   if (filter.team_id !== undefined)
     out.push(filter.team_id === "none" ? isNull(tickets.teamId) : eq(tickets.teamId, filter.team_id));
   if (filter.mailbox_id !== undefined) out.push(eq(tickets.mailboxId, filter.mailbox_id));
@@ -156,6 +161,7 @@ export function listFiltersOf(db: Queryable, ctx: RequestContext, query: TicketL
     priority: splitList(query.priority),
     severity: splitList(query.severity),
     assignee: query.assignee,
+    follower: query.follower,
     team_id: query.team_id,
     mailbox_id: query.mailbox_id,
     contact_id: query.contact_id,

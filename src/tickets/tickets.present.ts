@@ -3,6 +3,7 @@ import { fieldValuesOf } from "../custom-fields/fields.public";
 import type { Queryable } from "../db/database";
 import { labelsOf, type TagRef } from "../labels/labels.public";
 import { presentUserRef, type UserRefJson } from "../users/users.public";
+import { followerIdsOf } from "./tickets.followers";
 import { userRefRows } from "./tickets.statements";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 
@@ -19,6 +20,7 @@ export type TicketJson = {
   mailbox_id: string | null;
   contact: ContactRefJson | null;
   assignee: UserRefJson | null;
+  followers: UserRefJson[];
   team_id: string | null;
   tags: TagRef[];
   sla: TicketRow["sla"];
@@ -51,7 +53,7 @@ export function userRefsOf(db: Queryable, ids: Array<string | null>): Map<string
  */
 export type KnownTicketParts = { contact?: ContactRefJson | null; tags?: TagRef[]; fields?: Record<string, unknown> };
 
-/** Presents many tickets with four batched look-ups (contacts, assignees, tags, fields), never one per row. */
+/** Presents many tickets with five batched look-ups (contacts, followers, people, tags, fields), never one per row. */
 export function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTicketParts = {}): TicketJson[] {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -60,10 +62,8 @@ export function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTic
   const contacts = knownContact
     ? new Map([[knownContact.id, knownContact]])
     : contactRefsOf(db, [...new Set(rows.map((r) => r.contactId).filter((id): id is string => !!id))]);
-  const assignees = userRefsOf(
-    db,
-    rows.map((r) => r.assigneeId),
-  );
+  const followers = followerIdsOf(db, ids);
+  const assignees = userRefsOf(db, [...rows.map((r) => r.assigneeId), ...[...followers.values()].flat()]);
   const tags = single && known.tags ? new Map([[single.id, known.tags]]) : labelsOf(db, "tickets", ids);
   const fields = single && known.fields ? new Map([[single.id, known.fields]]) : fieldValuesOf(db, "ticket", ids);
   return rows.map((row) => ({
@@ -77,6 +77,7 @@ export function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTic
     mailbox_id: row.mailboxId ?? null,
     contact: row.contactId ? (contacts.get(row.contactId) ?? null) : null,
     assignee: row.assigneeId ? (assignees.get(row.assigneeId) ?? null) : null,
+    followers: (followers.get(row.id) ?? []).flatMap((id) => assignees.get(id) ?? []),
     team_id: row.teamId ?? null,
     tags: tags.get(row.id) ?? [],
     sla: row.sla ?? null,

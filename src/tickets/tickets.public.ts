@@ -93,6 +93,15 @@ export {
   type CreatedTicket,
 } from "./tickets.service";
 export { mergeTicket } from "./tickets.merge";
+export { addFollowers, followerIdsOf } from "./tickets.followers";
+export { moveContactTickets } from "./tickets.contact-merge";
+export {
+  importMessage,
+  importTicket,
+  updateImportedTicket,
+  type ImportedMessageInput,
+  type ImportedTicketInput,
+} from "./tickets.import";
 export { autoCloseTicket, setTicketCsat, solvedTicketsBefore } from "./tickets.lifecycle";
 export type { TicketCsat } from "./tickets.table";
 export {
@@ -100,6 +109,7 @@ export {
   firstMessageAuthorOf,
   listMessages,
   messageOfWorkspace,
+  repliesBefore,
   setDeliveryStatus,
   type AddMessageInput,
   type EmailFields,
@@ -108,7 +118,15 @@ export {
 export type { MessageRow } from "./messages.table";
 export { firstMessageOf } from "./messages.statements";
 export { liveSlaTicket, setTicketSla, unsolvedTicketsAfter, type SlaTicketInput } from "./tickets.sla";
-export { recentTicketsOfContact, ticketOfWorkspace } from "./tickets.repo";
+export {
+  breachedTicketTimes,
+  TICKET_TIME_COLUMNS,
+  ticketTimesInRange,
+  type TicketTimeColumn,
+  type TicketTimes,
+  type TimeCursor,
+} from "./tickets.time-rules";
+export { openTicketsOfContactSince, recentTicketsOfContact, ticketOfWorkspace } from "./tickets.repo";
 export { isSpamTicket, ticketByNumberRow, undeletedTicketIds } from "./tickets.statements";
 export {
   chatContactOfTicket,

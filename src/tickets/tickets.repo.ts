@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { notFound } from "../lib/errors";
@@ -75,6 +75,34 @@ export const ticketOfWorkspace = (db: Queryable, workspaceId: string, id: string
     .from(tickets)
     .where(and(eq(tickets.workspaceId, workspaceId), eq(tickets.id, id)))
     .get();
+
+/**
+ * A contact's live open or pending tickets with activity since a time, newest first (inbound mail
+ * threads an Outlook reply that lost its headers onto one of them by subject).
+ */
+export function openTicketsOfContactSince(
+  db: Queryable,
+  workspaceId: string,
+  contactId: string,
+  since: string,
+  limit: number,
+): TicketRow[] {
+  return db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.workspaceId, workspaceId),
+        eq(tickets.contactId, contactId),
+        or(eq(tickets.status, "open"), eq(tickets.status, "pending")),
+        gte(tickets.lastMessageAt, since),
+        liveTicket,
+      ),
+    )
+    .orderBy(desc(tickets.lastMessageAt))
+    .limit(limit)
+    .all();
+}
 
 /** A contact's other live tickets the caller may see, newest first (AI drafts read them for context). */
 export function recentTicketsOfContact(

@@ -21,6 +21,7 @@ import {
 import {
   bulkUpdateTickets,
   createTicket,
+  withSendingMailbox,
   deleteTicket,
   getTicket,
   listActivities,
@@ -55,7 +56,7 @@ export function ticketsRoutes(deps: Deps) {
     .post(
       "/tickets",
       ({ ctx, body, set }) => {
-        const row = createTicket(ctx, body, deps);
+        const row = createTicket(ctx, withSendingMailbox(deps.db, ctx, body), deps);
         set.status = 201;
         set.headers.location = `/v1/tickets/${row.id}`;
         return presentTicket(deps.db, row);
@@ -64,7 +65,11 @@ export function ticketsRoutes(deps: Deps) {
         access: write,
         body: CreateTicketBody,
         response: { 201: TicketSchema },
-        detail: { summary: "Create a ticket, optionally with its first message" },
+        detail: {
+          summary: "Create a ticket, optionally with its first message",
+          description:
+            "With `channel: email` the ticket is mailed from `mailbox_id` (default: the workspace's first mailbox): a first message of kind `reply` is sent to the contact, threaded (Message-ID) so the answer comes back into this ticket, and so is every later reply. Without a mailbox to send from (none, or disabled) the request answers 422 at `body.mailbox_id`.",
+        },
       },
     )
     .post("/tickets/bulk", ({ ctx, body }) => bulkUpdateTickets(ctx, body, deps), {

@@ -35,6 +35,8 @@ export const TicketSchema = z.object({
   mailbox_id: z.string().nullable(),
   contact: ContactRefSchema.nullable(),
   assignee: UserRefSchema.nullable(),
+  /** People who follow the ticket: they get the notifications its assignee gets (bar `assigned`). */
+  followers: z.array(UserRefSchema),
   team_id: z.string().nullable(),
   tags: z.array(TagRefSchema),
   sla: z
@@ -165,6 +167,7 @@ export const TicketListQuery = PageQuery.extend({
   priority: queryText(200).optional(),
   severity: queryText(200).optional(),
   assignee: queryText(100).optional(),
+  follower: queryText(100).optional().describe("me or a user id: only tickets that person follows"),
   team_id: queryText(100).optional(),
   mailbox_id: queryText(100).optional(),
   contact_id: queryText(100).optional(),

@@ -4,6 +4,7 @@ import { actorUserId } from "../auth/context";
 import type { AttachmentRow } from "../attachments/attachments.public";
 import { presentContactRef } from "../contacts/contacts.public";
 import { findOrCreateContactByEmail } from "../contacts/contacts.public";
+import { findMailbox, firstMailboxOf } from "../mailboxes/mailboxes.public";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -93,6 +94,27 @@ function firstMessageFoldsIn(input: CreateTicketInput, status: TicketStatus): bo
 }
 
 export type CreatedTicket = { ticket: TicketRow; message: MessageRow | null };
+
+/**
+ * An email ticket created through the API is mailed from a mailbox: the one named, else the
+ * workspace's first (its default). Without one its replies would stay unsent and nobody would be
+ * told, so such a request is refused instead (422 at body.mailbox_id).
+ */
+export function withSendingMailbox(db: Queryable, ctx: RequestContext, input: CreateTicketInput): CreateTicketInput {
+  if (input.channel !== "email") return input;
+  const mailbox = input.mailbox_id
+    ? findMailbox(db, ctx.workspaceId, input.mailbox_id)
+    : firstMailboxOf(db, ctx.workspaceId);
+  if (!mailbox)
+    throw invalidAt(
+      "body.mailbox_id",
+      input.mailbox_id
+        ? "No such mailbox in this workspace."
+        : "No mailbox to send from: add one under Settings → Mailboxes, or create the ticket with channel api.",
+    );
+  if (mailbox.status === "disabled") throw invalidAt("body.mailbox_id", "This mailbox is disabled.");
+  return { ...input, mailbox_id: mailbox.id };
+}
 
 /**
  * Creates a ticket (optionally with its first message) in one transaction. Events in order:

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { VisitorContext } from "../auth/context";
 import type { Deps } from "../deps";
 import { AttachmentSchema } from "../attachments/attachments.public";
-import { IdParams, PageQuery, pageOfSchema } from "../http/schemas";
+import { IdParams, NoContent, PageQuery, pageOfSchema } from "../http/schemas";
 import {
   conversationMessages,
   listConversations,
@@ -11,14 +11,25 @@ import {
   sendMessage,
   startConversation,
 } from "./widget.conversations";
-import { spendSessionBudget, spendVisitorBudget, WIDGET_LIMITS, type VisitorAction } from "./widget.limits";
+import {
+  spendSessionBudget,
+  spendVisitorBudget,
+  WIDGET_LIMITS,
+  WIDGET_AI_ALLOWANCE,
+  WIDGET_UPLOAD_VOLUME,
+  type VisitorAction,
+} from "./widget.limits";
 import {
   ConfigQuery,
   ConversationCreated,
   HandoffAnswer,
   MessageBody,
+  SeenBody,
   SessionBody,
+  ArticlesQuery,
   SettingsPatch,
+  VisitorInfoSchema,
+  WidgetArticlesSchema,
   WidgetConfigSchema,
   WidgetConversationSchema,
   WidgetMessageSchema,
@@ -27,51 +38,59 @@ import {
 } from "./widget.schemas";
 import {
   gatewayAnswer,
+  latestVisitOf,
   presentWidgetConfig,
   sessionAnswer,
   startVisitorSession,
   touchVisitorSession,
   widgetOfKey,
 } from "./widget.sessions";
-import { getWidgetSettings, originAllowed, updateWidgetSettings, widgetSettingsOf } from "./widget.settings";
+import { markConversationSeen } from "./widget.chat-mail";
+import { getWidgetSettings, originAllowed, updateWidgetSettings } from "./widget.settings";
 import { uploadVisitorFile } from "./widget.uploads";
+import { searchHelpCenter } from "../help-center/help-center.public";
+import { allowOrigin, corsOnArrival, settingsOfKey } from "./widget.cors";
 
-/** Paths a page on another site calls (everything under /v1/widget/ but the admins' settings). */
-const crossSite = (path: string) => path.startsWith("/v1/widget/") && !path.startsWith("/v1/widget/settings");
-const ALLOW_ORIGIN = "access-control-allow-origin";
+/** Articles a widget search shows, and searches per client address (a search ranks matches; pages are cheap). */
+const WIDGET_ARTICLE_RESULTS = 5;
+const WIDGET_ARTICLE_SEARCHES = { limit: 60, windowMs: 60_000 };
+
+/** Paths a page on another site calls (everything under /v1/widget/ but the admins' settings and the agents' visitor card). */
+const crossSite = (path: string) =>
+  path.startsWith("/v1/widget/") && !path.startsWith("/v1/widget/settings") && !path.startsWith("/v1/widget/visitors/");
 
 const LIMITS_TEXT =
   `Rate limits per minute: ${WIDGET_LIMITS.readsPerVisitor} reads and ${WIDGET_LIMITS.writesPerVisitor} writes per visitor, ` +
-  `${WIDGET_LIMITS.writesPerAddress} writes per client address, ${WIDGET_LIMITS.uploadsPerVisitor} uploads per visitor ` +
-  "(429 with Retry-After past them).";
+  `${WIDGET_LIMITS.writesPerAddress} writes per client address, ${WIDGET_LIMITS.uploadsPerVisitor} uploads per visitor; ` +
+  `upload volume per hour: ${WIDGET_UPLOAD_VOLUME.mbPerVisitor} MB per visitor and ${WIDGET_UPLOAD_VOLUME.mbPerAddress} MB per client address ` +
+  "(each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. " +
+  `AI per hour: ${WIDGET_AI_ALLOWANCE.aiPerVisitor} messages per visitor and ${WIDGET_AI_ALLOWANCE.aiPerAddress} per client address ` +
+  "may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.";
 
 const CORS_TEXT =
   "CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` " +
-  "is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page.";
-
-type Set = { headers: Record<string, string | number> };
-
-/** Withdraws CORS from a page whose site the workspace does not list. */
-function corsFor(set: Set, request: Request, allowed: boolean): void {
-  if (!allowed || !request.headers.get("origin")) delete set.headers[ALLOW_ORIGIN];
-}
+  "is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page. " +
+  "Errors follow the same rule, and carry no such header while the workspace is unknown (a bad visitor credential, " +
+  "an unknown key). Visitor writes accept Idempotency-Key, scoped to the visitor session.";
 
 export function widgetRoutes(deps: Deps) {
   /** Every visitor route starts here: budget, CORS by the workspace's origins, the session's expiry moved. */
-  const enter = (visitor: VisitorContext, request: Request, set: Set, action: VisitorAction) => {
+  const corsOf = corsOnArrival(deps);
+  const enter = (visitor: VisitorContext, request: Request, action: VisitorAction) => {
     spendVisitorBudget(deps, request, visitor, action);
-    corsFor(set, request, originAllowed(widgetSettingsOf(deps.db, visitor.workspaceId), request.headers.get("origin")));
     touchVisitorSession(deps, visitor.visitorSessionId);
   };
 
   return (
     new Elysia({ prefix: "/widget", tags: ["widget"] })
       // Pages on other sites call these routes: every answer (errors included) names the page's origin
-      // first; a route that knows the workspace withdraws it for a site not listed in allowed_origins.
+      // when the workspace is known and lists its site (src/widget/widget.cors.ts).
       .onRequest(({ request, set }) => {
         const origin = request.headers.get("origin");
-        if (!origin || !crossSite(new URL(request.url).pathname)) return;
-        set.headers[ALLOW_ORIGIN] = origin;
+        if (!origin) return;
+        const url = new URL(request.url);
+        if (!crossSite(url.pathname)) return;
+        corsOf(request, url, set);
         set.headers.vary = "Origin";
         set.headers["access-control-expose-headers"] =
           "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
@@ -96,9 +115,9 @@ export function widgetRoutes(deps: Deps) {
         "/config",
         ({ query, request, set }) => {
           const { workspace, settings } = widgetOfKey(deps, query.key);
-          corsFor(set, request, originAllowed(settings, request.headers.get("origin")));
+          allowOrigin(set, request, originAllowed(settings, request.headers.get("origin")));
           set.headers["cache-control"] = "public, max-age=60";
-          return presentWidgetConfig(workspace, settings, deps);
+          return presentWidgetConfig(workspace, settings, deps, query.locale);
         },
         {
           public: true,
@@ -111,11 +130,39 @@ export function widgetRoutes(deps: Deps) {
           },
         },
       )
+      .get(
+        "/articles",
+        ({ query, set }) => {
+          const { workspace } = widgetOfKey(deps, query.key);
+          set.headers["cache-control"] = "no-store";
+          return { data: searchHelpCenter(deps.db, deps.config.baseUrl, workspace, query.q, WIDGET_ARTICLE_RESULTS) };
+        },
+        {
+          public: WIDGET_ARTICLE_SEARCHES,
+          query: ArticlesQuery,
+          response: { 200: WidgetArticlesSchema },
+          detail: {
+            summary: "Search the help center's published articles from the widget (every visitor, before any chat)",
+            description:
+              `No credentials. Up to ${WIDGET_ARTICLE_RESULTS} published articles matching \`q\` (up to 200 characters), ` +
+              "each with its title, excerpt and help-center address; empty while the help center is off. 404 for an unknown " +
+              `key or a disabled widget. ${WIDGET_ARTICLE_SEARCHES.limit} searches a minute per client address (429 past them). ${CORS_TEXT}`,
+          },
+        },
+      )
       .post(
         "/session",
         async ({ body, request, set }) => {
+          // The key is known from here: a refusal below (429, 403, 422) is readable by a listed page only.
+          const settings = settingsOfKey(deps.db, body.key);
+          allowOrigin(set, request, settings !== null && originAllowed(settings, request.headers.get("origin")));
           spendSessionBudget(deps, request);
-          const started = await startVisitorSession(body, request.headers.get("origin"), deps);
+          const started = await startVisitorSession(
+            body,
+            request.headers.get("origin"),
+            deps,
+            request.headers.get("user-agent"),
+          );
           set.headers["cache-control"] = "no-store";
           return sessionAnswer(started, deps);
         },
@@ -136,14 +183,18 @@ export function widgetRoutes(deps: Deps) {
               "another contact holds is kept on the session only, so nobody reaches another person's conversations by " +
               "typing their address. `require_email` answers 422 at body.email until an email is given. A page whose " +
               `origin is not in allowed_origins gets 403. Visitor sessions last ${30} days after their last use. ` +
-              `Sessions per client address: ${WIDGET_LIMITS.sessionsPerAddress} a minute. ${CORS_TEXT}`,
+              `Sessions per client address: ${WIDGET_LIMITS.sessionsPerAddress} a minute. ` +
+              "The widget also sends `page_url` (http(s), up to 2,000 characters) and `time_zone` (an IANA name, up to 64); " +
+              "with the User-Agent (kept to 300 characters) they are stored on the session as the visitor's own word and shown " +
+              "to agents as text (GET /v1/widget/visitors/{contact_id}). A visitor with neither a name nor an email of their own " +
+              `is named "Visitor from <page host>" until they give a name. ${CORS_TEXT}`,
           },
         },
       )
       .post(
         "/gateway-token",
-        async ({ visitor, request, set }) => {
-          enter(visitor, request, set, "read");
+        async ({ visitor, request }) => {
+          enter(visitor, request, "read");
           return gatewayAnswer(visitor.workspaceId, visitor.contactId, deps);
         },
         {
@@ -151,14 +202,20 @@ export function widgetRoutes(deps: Deps) {
           response: { 200: z.object({ ws_token: z.string(), gateway_url: z.string() }) },
           detail: {
             summary: "A fresh 5-minute gateway token for the visitor (reconnecting after the first one expired)",
-            description: `Reconnect with \`&since=<seq>\` to first receive the public events of your chats missed after that seq. ${LIMITS_TEXT}`,
+            description:
+              `Reconnect with \`&since=<seq>\` to first receive the public events of your chats missed after that seq. ` +
+              "An invalid or expired gateway token answers 401 without an upgrade; past " +
+              `${deps.config.realtimeLimits.widgetPerToken} sockets per gateway token, ` +
+              `${deps.config.realtimeLimits.widgetPerVisitor} per visitor or ` +
+              `${deps.config.realtimeLimits.widgetPerAddress} per client address (DESK_WIDGET_SOCKETS_PER_TOKEN, ` +
+              `_PER_VISITOR, _PER_ADDRESS) the upgrade answers 429 \`too_many_sockets\`. ${LIMITS_TEXT}`,
           },
         },
       )
       .get(
         "/conversations",
-        ({ visitor, query, request, set }) => {
-          enter(visitor, request, set, "read");
+        ({ visitor, query, request }) => {
+          enter(visitor, request, "read");
           return listConversations(deps, visitor, query);
         },
         {
@@ -171,7 +228,7 @@ export function widgetRoutes(deps: Deps) {
       .post(
         "/conversations",
         ({ visitor, body, request, set }) => {
-          enter(visitor, request, set, "write");
+          enter(visitor, request, "write");
           set.status = 201;
           return startConversation(deps, visitor, body);
         },
@@ -189,8 +246,8 @@ export function widgetRoutes(deps: Deps) {
       )
       .get(
         "/conversations/:id/messages",
-        ({ visitor, params, request, set }) => {
-          enter(visitor, request, set, "read");
+        ({ visitor, params, request }) => {
+          enter(visitor, request, "read");
           return { data: conversationMessages(deps, visitor, params.id), next_cursor: null };
         },
         {
@@ -206,7 +263,7 @@ export function widgetRoutes(deps: Deps) {
       .post(
         "/conversations/:id/messages",
         ({ visitor, params, body, request, set }) => {
-          enter(visitor, request, set, "write");
+          enter(visitor, request, "write");
           set.status = 201;
           return sendMessage(deps, visitor, params.id, body);
         },
@@ -222,9 +279,33 @@ export function widgetRoutes(deps: Deps) {
         },
       )
       .post(
+        "/conversations/:id/seen",
+        ({ visitor, params, body, request, set }) => {
+          enter(visitor, request, "read");
+          markConversationSeen(deps, visitor, params.id, body.message_id);
+          set.status = 204;
+          return null;
+        },
+        {
+          visitor: true,
+          params: IdParams,
+          body: SeenBody,
+          response: { 204: NoContent },
+          detail: {
+            summary:
+              "The visitor saw the conversation up to a message (the widget reports it while the thread is shown)",
+            description:
+              "An agent's reply the visitor has not seen DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent is mailed to the " +
+              "visitor's email (unseen replies batched into one mail); replies up to `message_id` are not. Marks only move " +
+              "forward. Another visitor's conversation answers 404; a message not in it 422 at body.message_id. " +
+              LIMITS_TEXT,
+          },
+        },
+      )
+      .post(
         "/conversations/:id/handoff",
-        ({ visitor, params, request, set }) => {
-          enter(visitor, request, set, "write");
+        ({ visitor, params, request }) => {
+          enter(visitor, request, "write");
           return requestHandoff(deps, visitor, params.id);
         },
         {
@@ -242,7 +323,7 @@ export function widgetRoutes(deps: Deps) {
       .post(
         "/attachments",
         async ({ visitor, request, set }) => {
-          enter(visitor, request, set, "upload");
+          enter(visitor, request, "upload");
           set.status = 201;
           return uploadVisitorFile(deps, visitor, request);
         },
@@ -271,6 +352,18 @@ export function widgetRoutes(deps: Deps) {
           },
         },
       )
+      .get("/visitors/:id", ({ ctx, params }) => latestVisitOf(deps.db, ctx.workspaceId, params.id), {
+        access: { role: "viewer", scopes: ["contacts:read"] },
+        params: IdParams,
+        response: { 200: VisitorInfoSchema },
+        detail: {
+          summary: "What the chat widget last reported about a contact's visit (for the customer card)",
+          description:
+            "By contact id: the page URL and its host, the browser (summarised from the User-Agent), the time zone and when " +
+            "the visitor was last seen, from the contact's newest visitor session. All of it is the visitor's own word. " +
+            "404 when the contact never used the widget, or belongs to another workspace.",
+        },
+      })
       .get("/settings", ({ ctx }) => getWidgetSettings(ctx, deps), {
         access: { role: "admin", scopes: ["settings:read"] },
         response: { 200: WidgetSettingsSchema },
@@ -289,7 +382,11 @@ export function widgetRoutes(deps: Deps) {
           description:
             "`allowed_origins`: sites whose pages may run the widget (`https://shop.example`, `https://*.example.com`); " +
             "empty allows any. Enforced on POST /v1/widget/session (403) and by CORS on every widget route. " +
-            "`enabled: false` makes GET /v1/widget/config answer 404 and ends visitor sessions' access (401).",
+            "`enabled: false` makes GET /v1/widget/config answer 404 and ends visitor sessions' access (401). " +
+            "`reply_mailbox_id`: the mailbox an agent's chat reply is mailed from when the visitor left an email and has not " +
+            "seen it in the widget DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent (unseen replies batched into one mail, threaded on the ticket, " +
+            "so the visitor's answer by email comes back into the chat); null: the workspace's first mailbox; no mailbox, no mail. " +
+            "Another workspace's mailbox answers 422.",
         },
       })
   );

@@ -9,6 +9,10 @@ export const WidgetConfigSchema = z.object({
   require_email: z.boolean(),
   avatar_url: z.string().nullable().describe("the workspace's widget avatar (or its logo), if any"),
   launcher_url: z.string().nullable().describe("the workspace's launcher picture, if any"),
+  locale: z
+    .string()
+    .describe("the language the widget speaks: the one asked for when Desk ships it, else the workspace's"),
+  messages: z.record(z.string(), z.string()).describe("the widget's texts in that language (ICU messages)"),
 });
 
 export const WidgetContactSchema = z.object({
@@ -39,9 +43,42 @@ export const SessionBody = z.strictObject({
     .optional(),
   /** The verified visitor's picture on the customer's own site: copied as the contact's `widget` picture. */
   avatar_url: z.string().url().max(2000).optional(),
+  /** The page the widget runs on and the visitor's time zone: the visitor's own word, shown to agents as text. */
+  page_url: z
+    .string()
+    .max(2000)
+    .regex(/^https?:\/\/[^\s]+$/, "an http(s) address")
+    .optional(),
+  time_zone: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_+\-/]+$/, "an IANA time zone name")
+    .optional(),
 });
 
-export const ConfigQuery = z.object({ key: z.string().min(1).max(100) });
+/** What the widget knows of a contact's latest visit, for the customer card. */
+export const VisitorInfoSchema = z.object({
+  page_url: z.string().nullable(),
+  page_host: z.string().nullable(),
+  browser: z.string().nullable(),
+  time_zone: z.string().nullable(),
+  last_seen_at: z.string(),
+});
+
+export const ConfigQuery = z.object({
+  key: z.string().min(1).max(100),
+  locale: z
+    .string()
+    .max(35)
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, "a BCP 47 language tag")
+    .optional()
+    .describe("the page's language (the script tag's data-locale, else the browser's)"),
+});
+export const ArticlesQuery = z.object({ key: z.string().min(1).max(100), q: z.string().trim().max(200) });
+
+export const WidgetArticlesSchema = z.object({
+  data: z.array(z.object({ title: z.string(), excerpt: z.string(), url: z.string() })),
+});
 
 /** A message as the visitor sees it: no notes, no addresses, no delivery or sender-check fields. */
 export const WidgetMessageSchema = z.object({
@@ -79,6 +116,9 @@ export const ConversationCreated = z.object({
   message: WidgetMessageSchema,
 });
 
+/** The newest message of the conversation the visitor has on screen. */
+export const SeenBody = z.strictObject({ message_id: z.string().min(1).max(100) });
+
 export const HandoffAnswer = z.object({ requested: z.literal(true), notified: z.number() });
 
 export const WidgetSettingsSchema = z.object({
@@ -86,6 +126,7 @@ export const WidgetSettingsSchema = z.object({
   greeting: z.string(),
   require_email: z.boolean(),
   allowed_origins: z.array(z.string()),
+  reply_mailbox_id: z.string().nullable(),
   widget_key: z.string(),
   snippet: z.string().describe("the one tag to paste before </body>"),
 });
@@ -104,5 +145,7 @@ export const SettingsPatch = z.strictObject({
   greeting: Text(500).optional(),
   require_email: z.boolean().optional(),
   allowed_origins: z.array(Origin).max(50).optional(),
+  /** The mailbox unseen chat replies are mailed from; null: the workspace's first mailbox. */
+  reply_mailbox_id: z.string().min(1).max(100).nullable().optional(),
 });
 export type SettingsPatchInput = z.infer<typeof SettingsPatch>;

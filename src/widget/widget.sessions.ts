@@ -1,4 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import type { VisitorResolver, VisitorSession } from "../auth/visitors";
 import { visitorTokenOf } from "../auth/visitors";
@@ -15,6 +15,8 @@ import { preparedFor } from "../db/prepared";
 import { helpCenterUrlOf } from "../help-center/help-center.public";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
+import { messagesOf, t } from "../i18n/i18n";
+import { negotiateLocale, SHIPPED_LOCALES, workspaceLocales } from "../i18n/locales";
 import { hmacSha256Hex, safeEqual, sha256Hex } from "../lib/crypto";
 import type { Clock } from "../lib/clock";
 import { DeskError, forbidden, invalidAt, notFound } from "../lib/errors";
@@ -22,7 +24,13 @@ import { newId, randomToken } from "../lib/ids";
 import { copyContactPictureFromUrl } from "../pictures/pictures.public";
 import { WIDGET_PATH } from "../realtime/gateway";
 import { widgetWorkspaceOf, workspaceOfWidgetKey, type WidgetWorkspace } from "../workspaces/workspaces.public";
-import { DEFAULT_BRAND_COLOR, originAllowed, widgetSettingsOf, type WidgetSettings } from "./widget.settings";
+import {
+  DEFAULT_BRAND_COLOR,
+  DEFAULT_GREETING,
+  originAllowed,
+  widgetSettingsOf,
+  type WidgetSettings,
+} from "./widget.settings";
 import { visitorSessions } from "./widget.table";
 
 /** A visitor session lives this long after its last use (each resume and request moves it). */
@@ -40,12 +48,25 @@ export function widgetOfKey(
   return { workspace, settings };
 }
 
-export function presentWidgetConfig(workspace: WidgetWorkspace, settings: WidgetSettings, deps: Pick<Deps, "config">) {
+/**
+ * `wanted`: the page's language (the tag's `data-locale`, else the browser's); the widget gets only
+ * that language's messages, the workspace's language when Desk does not ship the one wanted.
+ */
+export function presentWidgetConfig(
+  workspace: WidgetWorkspace,
+  settings: WidgetSettings,
+  deps: Pick<Deps, "config">,
+  wanted?: string,
+) {
   const brand = workspace.settings.brand_color;
+  const locale = negotiateLocale(wanted ? [wanted] : [], SHIPPED_LOCALES, workspaceLocales(workspace.settings).locale);
   return {
     workspace_name: workspace.name,
     brand_color: typeof brand === "string" && brand ? brand : DEFAULT_BRAND_COLOR,
-    greeting: settings.greeting,
+    // The default greeting speaks the visitor's language; one the workspace wrote is shown as written.
+    greeting: settings.greeting === DEFAULT_GREETING ? t(locale, "widget.default_greeting") : settings.greeting,
+    locale,
+    messages: messagesOf(locale, "widget"),
     help_center_url: helpCenterUrlOf(deps.config.baseUrl, workspace),
     require_email: settings.requireEmail,
     avatar_url: workspace.images.widget_avatar ?? workspace.avatar_url ?? null,
@@ -87,7 +108,53 @@ type SessionInput = {
   user_id?: string;
   user_hash?: string;
   avatar_url?: string;
+  page_url?: string;
+  time_zone?: string;
 };
+
+/** A user agent longer than this is cut: it is only summarised for the customer card. */
+const USER_AGENT_CHARS = 300;
+const HOST_CHARS = 100;
+
+/** The host of an http(s) address, or null; only the name, never the path or the query. */
+export function hostOf(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const { protocol, hostname } = new URL(url);
+    return protocol === "http:" || protocol === "https:" ? hostname.slice(0, HOST_CHARS) || null : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The name an anonymous visitor gets until they give one: agents otherwise see a blank or "?". */
+export const visitorPlaceholderName = (host: string | null) => (host ? `Visitor from ${host}` : "");
+
+/** "Firefox 133 on Windows" from a user agent, or null when it names no browser this knows. */
+export function browserOf(userAgent: string | null): string | null {
+  if (!userAgent) return null;
+  const browsers: Array<[string, RegExp]> = [
+    ["Edge", /Edg(?:e|A|iOS)?\/(\d+)/],
+    ["Opera", /OPR\/(\d+)/],
+    ["Samsung Internet", /SamsungBrowser\/(\d+)/],
+    ["Firefox", /(?:Firefox|FxiOS)\/(\d+)/],
+    ["Chrome", /(?:Chrome|CriOS)\/(\d+)/],
+    ["Safari", /Version\/(\d+)[^ ]* (?:Mobile\/\S+ )?Safari\//],
+  ];
+  const systems: Array<[string, RegExp]> = [
+    ["Android", /Android/],
+    ["iOS", /iPhone|iPad|iPod/],
+    ["Windows", /Windows/],
+    ["macOS", /Mac OS X|Macintosh/],
+    ["ChromeOS", /CrOS/],
+    ["Linux", /Linux/],
+  ];
+  const browser = browsers.find(([, pattern]) => pattern.test(userAgent));
+  if (!browser) return null;
+  const version = browser[1].exec(userAgent)?.[1];
+  const system = systems.find(([, pattern]) => pattern.test(userAgent))?.[0];
+  return `${browser[0]}${version ? ` ${version}` : ""}${system ? ` on ${system}` : ""}`;
+}
 
 const liveSessionByHash = preparedFor((sqlite) =>
   sqlite.query<
@@ -108,6 +175,7 @@ export async function startVisitorSession(
   input: SessionInput,
   origin: string | null,
   deps: Deps,
+  userAgent: string | null = null,
 ): Promise<{ token: string; contact: ContactRow; claimedEmail: string | null; workspaceId: string }> {
   const { workspace, settings } = widgetOfKey(deps, input.key);
   assertOrigin(settings, origin);
@@ -131,6 +199,13 @@ export async function startVisitorSession(
   if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
     throw invalidAt("body.email", "not an email address");
   const name = input.name ?? "";
+  // What the widget reports about the visit, kept as the visitor sent it (capped) and shown as text.
+  const visit = {
+    pageUrl: input.page_url ?? null,
+    userAgent: userAgent ? userAgent.slice(0, USER_AGENT_CHARS) : null,
+    timeZone: input.time_zone ?? null,
+  };
+  const placeholder = visitorPlaceholderName(hostOf(input.page_url) ?? hostOf(origin));
   const ctx = systemContext(workspace.id);
   const presented = input.visitor_token ? visitorTokenOf(`Visitor ${input.visitor_token}`) : null;
   return withTx(deps.db, (tx) => {
@@ -138,12 +213,20 @@ export async function startVisitorSession(
     const current = resumed && resumed.workspace_id === workspace.id ? resumed : null;
     const currentContact = current ? findContact(tx, workspace.id, current.contact_id) : undefined;
     if (current && currentContact && (externalId === null || currentContact.externalId === externalId)) {
-      const contact = fillVisitorContact(tx, ctx, currentContact, { email, name }, nowIso);
+      // A name the visitor gives replaces the placeholder this widget chose for them.
+      const stillPlaceholder = name.trim() !== "" && currentContact.name.startsWith("Visitor from ");
+      const contact = fillVisitorContact(
+        tx,
+        ctx,
+        stillPlaceholder ? { ...currentContact, name: "" } : currentContact,
+        { email, name },
+        nowIso,
+      );
       const claimedEmail = contact.email ? null : (email ?? current.claimed_email);
       if (settings.requireEmail && !contact.email && !claimedEmail)
         throw invalidAt("body.email", "This widget asks for an email address before a chat starts.");
       tx.update(visitorSessions)
-        .set({ lastSeenAt: nowIso, expiresAt, claimedEmail, ...(externalId ? { verified: true } : {}) })
+        .set({ lastSeenAt: nowIso, expiresAt, claimedEmail, ...visit, ...(externalId ? { verified: true } : {}) })
         .where(eq(visitorSessions.id, current.id))
         .run();
       askForPicture(tx, contact.id);
@@ -155,7 +238,14 @@ export async function startVisitorSession(
     if (known) contact = fillVisitorContact(tx, ctx, known, { email, name }, nowIso);
     else {
       const free = email !== null && !emailTaken(tx, workspace.id, email, null);
-      contact = createVisitorContact(tx, ctx, { email: free ? email : null, name, externalId }, nowIso);
+      // Nobody to call them by: no name, no email of their own.
+      const anonymous = !name.trim() && !free;
+      contact = createVisitorContact(
+        tx,
+        ctx,
+        { email: free ? email : null, name: anonymous ? placeholder : name, externalId },
+        nowIso,
+      );
     }
     if (!contact.email && email) claimedEmail = email.toLowerCase();
     if (settings.requireEmail && !contact.email && !claimedEmail)
@@ -169,6 +259,7 @@ export async function startVisitorSession(
         tokenHash: sha256Hex(token),
         verified: externalId !== null,
         claimedEmail,
+        ...visit,
         createdAt: nowIso,
         lastSeenAt: nowIso,
         expiresAt,
@@ -234,6 +325,44 @@ export function touchVisitorSession(deps: Pick<Deps, "db" | "clock">, sessionId:
       .where(and(eq(visitorSessions.id, sessionId), lt(visitorSessions.lastSeenAt, hourAgo)))
       .run(),
   );
+}
+
+/**
+ * What the widget last reported about a contact's visit (their newest session), for the customer
+ * card; 404 when the contact never chatted, or is another workspace's.
+ */
+export function latestVisitOf(db: Queryable, workspaceId: string, contactId: string) {
+  const row = db
+    .select({
+      pageUrl: visitorSessions.pageUrl,
+      userAgent: visitorSessions.userAgent,
+      timeZone: visitorSessions.timeZone,
+      lastSeenAt: visitorSessions.lastSeenAt,
+    })
+    .from(visitorSessions)
+    .where(and(eq(visitorSessions.workspaceId, workspaceId), eq(visitorSessions.contactId, contactId)))
+    .orderBy(desc(visitorSessions.lastSeenAt))
+    .limit(1)
+    .get();
+  if (!row) throw notFound("Visitor");
+  return {
+    page_url: row.pageUrl,
+    page_host: hostOf(row.pageUrl),
+    browser: browserOf(row.userAgent),
+    time_zone: row.timeZone,
+    last_seen_at: row.lastSeenAt,
+  };
+}
+
+/**
+ * The workspace's widget key when its widget is installed for pages of `origin`: on, allowed there,
+ * and it has had visitors (a widget nobody has seen is not installed anywhere yet). Else null.
+ */
+export function widgetKeyOnSite(db: Queryable, workspaceId: string, origin: string): string | null {
+  const workspace = widgetWorkspaceOf(db, workspaceId);
+  const settings = workspace ? widgetSettingsOf(db, workspaceId) : null;
+  if (!workspace || !settings?.enabled || !originAllowed(settings, origin)) return null;
+  return widgetHasVisitors(db, workspaceId) ? workspace.widget_key : null;
 }
 
 /** Whether the widget has had a visitor on some site (the onboarding step "install the widget"). */

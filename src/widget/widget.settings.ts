@@ -4,7 +4,8 @@ import { recordAudit } from "../audit/audit.public";
 import type { Queryable } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { notFound } from "../lib/errors";
+import { invalidAt, notFound } from "../lib/errors";
+import { findMailbox } from "../mailboxes/mailboxes.public";
 import { widgetWorkspaceOf } from "../workspaces/workspaces.public";
 import type { SettingsPatchInput } from "./widget.schemas";
 import { widgetSettings } from "./widget.table";
@@ -17,9 +18,16 @@ export type WidgetSettings = {
   greeting: string;
   requireEmail: boolean;
   allowedOrigins: string[];
+  replyMailboxId: string | null;
 };
 
-const DEFAULTS: WidgetSettings = { enabled: true, greeting: DEFAULT_GREETING, requireEmail: false, allowedOrigins: [] };
+const DEFAULTS: WidgetSettings = {
+  enabled: true,
+  greeting: DEFAULT_GREETING,
+  requireEmail: false,
+  allowedOrigins: [],
+  replyMailboxId: null,
+};
 
 /** The workspace's widget settings (the defaults until an admin saves some). */
 export function widgetSettingsOf(db: Queryable, workspaceId: string): WidgetSettings {
@@ -30,6 +38,7 @@ export function widgetSettingsOf(db: Queryable, workspaceId: string): WidgetSett
         greeting: row.greeting,
         requireEmail: row.requireEmail,
         allowedOrigins: row.allowedOrigins,
+        replyMailboxId: row.replyMailboxId,
       }
     : DEFAULTS;
 }
@@ -60,6 +69,7 @@ export function presentWidgetSettings(settings: WidgetSettings, deps: Pick<Deps,
     greeting: settings.greeting,
     require_email: settings.requireEmail,
     allowed_origins: settings.allowedOrigins,
+    reply_mailbox_id: settings.replyMailboxId,
     widget_key: widgetKey,
     snippet: embedSnippet(deps.config.baseUrl, widgetKey),
   };
@@ -85,7 +95,11 @@ export function updateWidgetSettings(ctx: RequestContext, patch: SettingsPatchIn
       greeting: patch.greeting ?? current.greeting,
       requireEmail: patch.require_email ?? current.requireEmail,
       allowedOrigins: patch.allowed_origins ? [...new Set(patch.allowed_origins)] : current.allowedOrigins,
+      replyMailboxId: patch.reply_mailbox_id !== undefined ? patch.reply_mailbox_id : current.replyMailboxId,
     };
+    // Another workspace's mailbox is as unknown here as a missing one.
+    if (patch.reply_mailbox_id && !findMailbox(tx, ctx.workspaceId, patch.reply_mailbox_id))
+      throw invalidAt("body.reply_mailbox_id", "Not a mailbox of this workspace.");
     if (JSON.stringify(next) === JSON.stringify(current)) return current;
     const values = { ...next, updatedAt: deps.clock.now().toISOString() };
     tx.insert(widgetSettings)

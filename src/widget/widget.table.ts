@@ -9,6 +9,8 @@ export const widgetSettings = sqliteTable("widget_settings", {
   requireEmail: flag("require_email"),
   /** Origins (`https://shop.example`, `https://*.example.com`) whose pages may run the widget; empty: any. */
   allowedOrigins: json<string[]>("allowed_origins").notNull().default([]),
+  /** The mailbox unseen chat replies are mailed from; null: the workspace's first mailbox. */
+  replyMailboxId: text("reply_mailbox_id"),
   updatedAt: updatedAt(),
 });
 
@@ -26,6 +28,10 @@ export const visitorSessions = sqliteTable(
     verified: flag("verified"),
     /** The email the visitor gave when another contact already holds it (never linked to that contact). */
     claimedEmail: text("claimed_email"),
+    /** What the widget last reported (page, browser, time zone): visitor-supplied, capped, shown to agents as text. */
+    pageUrl: text("page_url"),
+    userAgent: text("user_agent"),
+    timeZone: text("time_zone"),
     createdAt: createdAt(),
     lastSeenAt: timestamp("last_seen_at").notNull(),
     expiresAt: timestamp("expires_at").notNull(),

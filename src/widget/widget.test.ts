@@ -105,6 +105,8 @@ describe("GET /v1/widget/config", () => {
       require_email: false,
       avatar_url: null,
       launcher_url: null,
+      locale: "en",
+      messages: expect.objectContaining({ open_chat: "Open chat" }),
     });
     expect((await desk.api("GET", "/v1/widget/config?key=wk_nope")).status).toBe(404);
     const missing = await desk.api("GET", "/v1/widget/config");
@@ -225,7 +227,8 @@ describe("POST /v1/widget/session", () => {
     const refused = await session(w, {}, { origin: "https://evil.example" });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ status: 403, code: "forbidden" });
-    expect(refused.headers.get("access-control-allow-origin")).toBe("https://evil.example");
+    // The page of a site not listed cannot read the refusal either (src/widget/widget.edge.test.ts).
+    expect(refused.headers.get("access-control-allow-origin")).toBeNull();
     expect(db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id)).all()).toEqual([]);
     expect((await session(w, {}, { origin: "https://shop.example" })).status).toBe(200);
     expect((await session(w, {}, { origin: "https://help.example.org" })).status).toBe(200);
@@ -381,7 +384,11 @@ describe("visitor routes", () => {
     const elsewhere = await visitor(await newWorkspace());
     const convo = await chat(mine);
     const id = convo.conversation.id;
-    // An agent's email ticket of the visitor's own contact is not a chat either.
+    // An agent's email ticket of the visitor's own contact is not a chat either (mailed from a mailbox).
+    await desk.api("POST", "/v1/mailboxes", {
+      headers: w.owner.headers,
+      body: { name: "Help", email: `help-${id}@acme.test` },
+    });
     const emailTicket = await desk.api("POST", "/v1/tickets", {
       headers: w.owner.headers,
       body: { subject: "Email", contact_id: mine.contactId, body_html: "<p>x</p>", channel: "email" },
@@ -571,6 +578,7 @@ describe("GET/PATCH /v1/widget/settings", () => {
       greeting: "Hi! How can we help?",
       require_email: false,
       allowed_origins: [],
+      reply_mailbox_id: null,
       widget_key: w.workspace.widgetKey,
       snippet: `<script src="${desk.deps.config.baseUrl}/widget.js" data-key="${w.workspace.widgetKey}" async></script>`,
     });
@@ -605,5 +613,83 @@ describe("GET/PATCH /v1/widget/settings", () => {
     expect((await desk.api("GET", "/v1/widget/settings", { headers: w.owner.headers })).body.greeting).toBe(
       "Hello from Acme",
     );
+  });
+});
+
+describe("what the widget knows of a visit", () => {
+  const CHROME =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+  test("an anonymous visitor is named after the page's host until they give a name; the card shows page, browser and zone", async () => {
+    const w = await newWorkspace();
+    const res = await session(
+      w,
+      { page_url: "https://shop.example/pricing", time_zone: "Europe/Berlin" },
+      { "user-agent": CHROME },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.contact.name).toBe("Visitor from shop.example");
+    const contactId = res.body.contact.id as string;
+    const card = await desk.api("GET", `/v1/widget/visitors/${contactId}`, { headers: w.owner.headers });
+    expect(card.status).toBe(200);
+    expect(card.body).toEqual({
+      page_url: "https://shop.example/pricing",
+      page_host: "shop.example",
+      browser: "Chrome 131 on Linux",
+      time_zone: "Europe/Berlin",
+      last_seen_at: clock.now().toISOString(),
+    });
+    // Resuming on another page updates the visit; a name given later replaces the placeholder.
+    const resumed = await session(w, {
+      visitor_token: res.body.visitor_token,
+      page_url: "https://shop.example/checkout",
+      name: "Rosa Real",
+    });
+    expect(resumed.body.contact).toMatchObject({ id: contactId, name: "Rosa Real" });
+    const again = await desk.api("GET", `/v1/widget/visitors/${contactId}`, { headers: w.owner.headers });
+    expect(again.body.page_url).toBe("https://shop.example/checkout");
+    // A visitor with an email of their own keeps a blank name (the app shows the address's local part).
+    const withEmail = await session(w, { email: "sam@visitor.test", page_url: "https://shop.example/" });
+    expect(withEmail.body.contact.name).toBe("");
+  });
+
+  test("the card: 404 for a contact who never chatted and for another workspace's visitor; 401/403 as for contacts", async () => {
+    const w = await newWorkspace();
+    const other = await newWorkspace();
+    const v = await visitor(w, { page_url: "https://shop.example/" });
+    const theirs = await desk.api("GET", `/v1/widget/visitors/${v.contactId}`, { headers: other.owner.headers });
+    expect(theirs.status).toBe(404);
+    const created = await desk.api("POST", "/v1/contacts", {
+      headers: w.owner.headers,
+      body: { email: "never@chat.test", name: "Never" },
+    });
+    const never = await desk.api("GET", `/v1/widget/visitors/${created.body.id}`, { headers: w.owner.headers });
+    expect(never.status).toBe(404);
+    expect((await desk.api("GET", `/v1/widget/visitors/${v.contactId}`)).status).toBe(401);
+    const key = createKey(desk, w.owner, ["tickets:read"]);
+    expect((await desk.api("GET", `/v1/widget/visitors/${v.contactId}`, { headers: key.headers })).status).toBe(403);
+    // The agents' route is not opened to other sites.
+    const cors = await desk.api("GET", `/v1/widget/visitors/${v.contactId}`, {
+      headers: { ...w.owner.headers, origin: "https://shop.example" },
+    });
+    expect(cors.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("visitor-supplied page and zone: 422 at the field for markup or other schemes; the user agent is capped", async () => {
+    const w = await newWorkspace();
+    for (const [body, location] of [
+      [{ page_url: "javascript:alert(1)" }, "body.page_url"],
+      [{ page_url: `https://shop.example/${"a".repeat(2000)}` }, "body.page_url"],
+      [{ time_zone: "<img src=x onerror=alert(1)>" }, "body.time_zone"],
+      [{ time_zone: "x".repeat(65) }, "body.time_zone"],
+    ] as const) {
+      const res = await session(w, body);
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].location).toBe(location);
+    }
+    const res = await session(w, {}, { "user-agent": `Firefox/133 ${"x".repeat(5000)}` });
+    expect(res.status).toBe(200);
+    const row = db.select().from(visitorSessions).where(eq(visitorSessions.contactId, res.body.contact.id)).get()!;
+    expect(row.userAgent!.length).toBe(300);
   });
 });

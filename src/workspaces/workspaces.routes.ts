@@ -59,7 +59,8 @@ export function workspacesRoutes(deps: Deps) {
       detail: {
         summary: "Rename the workspace or change settings (merged; null removes a setting)",
         description:
-          "`settings.assign_on_reply` (default true): an agent's reply, not a note, on an unassigned ticket assigns the ticket to that agent (a member who is not a viewer); replies by API keys, automations and the system never do.",
+          "`settings.assign_on_reply` (default true): an agent's reply, not a note, on an unassigned ticket assigns the ticket to that agent (a member who is not a viewer); replies by API keys, automations and the system never do. " +
+          "`settings.follow_on_mention` (default false): the members a note mentions (not its author) start following the ticket when they may see it, up to its 50 followers.",
       },
     })
     .delete(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SHIPPED_LOCALES } from "../i18n/locales";
 
 export const CreateWorkspaceBody = z.object({
   name: z.string().trim().min(1).max(100),
@@ -85,6 +86,10 @@ export const WorkspaceSettingsPatch = z
       .describe(
         "an agent's reply (not a note) on an unassigned ticket assigns it to them; API keys and automations never take a ticket (default true)",
       ),
+    follow_on_mention: z
+      .boolean()
+      .nullable()
+      .describe("true: a member mentioned in a note starts following the ticket (default false)"),
     gravatar: z.boolean().nullable(),
     domain_logos: z.boolean().nullable(),
     sso_only: z
@@ -94,6 +99,19 @@ export const WorkspaceSettingsPatch = z
         "true: members other than the owner sign in only with single sign-on (password and passkey sign-in answer 403 sso_required); default false",
       ),
     label_creation: z.enum(["everyone", "admins"]).nullable(),
+    locale: z
+      .enum(SHIPPED_LOCALES)
+      .nullable()
+      .describe(
+        `the workspace's language (BCP 47, one of ${SHIPPED_LOCALES.join(", ")}; default en): customer mail and pages when the customer's own language is unknown`,
+      ),
+    locales: z
+      .array(z.enum(SHIPPED_LOCALES))
+      .min(1)
+      .max(SHIPPED_LOCALES.length)
+      .refine((list) => new Set(list).size === list.length, "each locale once")
+      .nullable()
+      .describe("the help center's languages, first the default (default: [locale])"),
     ai: AiSettingsPatch.nullable(),
   })
   .partial()

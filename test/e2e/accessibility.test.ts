@@ -230,6 +230,8 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       });
       seeded.contactId = contact.id;
       await api("POST", "/v1/contacts", { name: "Erin Example", email: "erin@customer.test" });
+      // A likely duplicate of Dan (same name, same domain): the contact page suggests merging it.
+      await api("POST", "/v1/contacts", { name: "Dan Doe", emails: ["d.doe@globex.test", "dan@home.test"] });
 
       const seeds = [
         {
@@ -378,7 +380,12 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
   test(
     "ticket and composer",
     async () => {
+      // The composer's macro menu and the sidebar's followers panel with a follower.
+      await api("POST", "/v1/macros", { name: "Close politely", actions: [{ type: "set_status", value: "pending" }] });
+      await api("PUT", `/v1/tickets/${seeded.ticketNumber}/followers/me`);
       await visit(`/tickets/${seeded.ticketNumber}`, ".msg");
+      await shown(page.getByLabel("Apply macro"));
+      await shown(page.getByRole("region", { name: "Followers" }).getByRole("button", { name: "Unfollow" }));
       const found = await audit("ticket");
       fake.answer = (request) => {
         const name = request.response_format?.json_schema?.name;
@@ -425,6 +432,15 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       await page.getByRole("button", { name: "Show quoted text" }).click();
       await shown(page.locator(".quoted-full"));
       found.push(...(await audit("ticket from email with quoted text shown")));
+      await page.getByRole("button", { name: "Cc/Bcc" }).click();
+      await shown(page.getByRole("combobox", { name: "Bcc" }));
+      found.push(...(await audit("reply composer with Cc and Bcc")));
+      await page.getByRole("tab", { name: "Forward" }).click();
+      await page.getByRole("combobox", { name: "To" }).fill("carl");
+      await shown(page.getByRole("listbox", { name: "To suggestions" }));
+      found.push(...(await audit("forward composer with contact suggestions")));
+      await page.getByRole("combobox", { name: "To" }).fill("");
+      await page.getByRole("tab", { name: "Reply" }).click();
       expect(found).toEqual([]);
     },
     STEP,
@@ -463,7 +479,12 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       await visit("/contacts", ".table");
       const found = await audit("contacts");
       await visit(`/contacts/${seeded.contactId}`, ".detail-grid .mini-list");
+      await shown(page.getByRole("heading", { name: "Possible duplicates" }));
       found.push(...(await audit("contact")));
+      await page.getByRole("button", { name: "Merge… d.doe@globex.test into this contact" }).click();
+      await shown(page.getByRole("dialog", { name: "Merge contacts" }));
+      found.push(...(await audit("merge contacts dialog")));
+      await page.getByRole("button", { name: "Cancel" }).click();
       await visit("/companies", ".table");
       found.push(...(await audit("companies")));
       await visit(`/companies/${seeded.companyId}`, ".detail-grid");
@@ -486,6 +507,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["fields", "h1"],
         ["views", "h1"],
         ["saved-replies", "h1"],
+        ["macros", "h1"],
         ["sla", "table"],
         ["business-hours", ".bh-week"],
         ["triage", "h1"],
@@ -493,6 +515,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         ["api-keys", "table"],
         ["webhooks", ".card-head"],
         ["system", "h2"],
+        ["import", "h1"],
         ["widget", "[data-testid=widget-snippet]"],
         ["help-center", "h1"],
         ["ai", "form"],
@@ -514,9 +537,53 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       await page.getByRole("button", { name: "Create automation" }).click();
       await shown(page.locator(".automation-builder .field-error").first());
       found.push(...(await audit("settings/automations builder with errors")));
+      // A time rule in the builder (hours and SLA pickers), then an automation's run log (a dialog).
+      await page.getByLabel("When").first().selectOption("time");
+      await page
+        .getByRole("group", { name: "Condition 1" })
+        .getByLabel("Field")
+        .selectOption("hours_since_status_changed");
+      await page.getByRole("group", { name: "Condition 2" }).getByLabel("Field").selectOption("sla");
+      found.push(...(await audit("settings/automations time rule builder")));
+      await api("POST", "/v1/automations", {
+        name: "Stale pending",
+        trigger: "time",
+        conditions: [{ field: "hours_since_status_changed", op: "gt", value: 72 }],
+        actions: [{ type: "add_tag", value: "stale" }],
+      });
+      await visit("/settings/automations", ".settings-body table");
+      await page.getByRole("button", { name: "Runs of Stale pending" }).click();
+      await shown(page.getByRole("dialog", { name: "Runs of Stale pending" }));
+      found.push(...(await audit("settings/automations run log")));
+      // The mailbox edit form: server settings, the signature and auto-reply editors.
+      await visit("/settings/mailboxes", ".settings-body .card-head");
+      await page.getByRole("button", { name: "Edit", exact: true }).first().click();
+      const mailboxForm = page.getByRole("form", { name: /^Edit mailbox/ });
+      await shown(mailboxForm);
+      await mailboxForm.getByLabel("Send mail with").selectOption("smtp");
+      await shown(mailboxForm.getByRole("group", { name: "SMTP" }));
+      found.push(...(await audit("settings/mailboxes edit form")));
+      // The saved reply editor (a dialog).
+      await visit("/settings/saved-replies", ".settings-body table");
+      await page
+        .getByRole("button", { name: /^Edit / })
+        .first()
+        .click();
+      await shown(page.getByRole("dialog", { name: "Edit saved reply" }));
+      found.push(...(await audit("settings/saved-replies edit dialog")));
+      await page.keyboard.press("Escape");
+      // The macro builder (the automation builder's action rows) with a located error.
+      await visit("/settings/macros", ".settings-body h1");
+      await page.getByRole("button", { name: "New macro" }).click();
+      await page.getByRole("button", { name: "Add action" }).click();
+      await page.getByRole("group", { name: "Action 2" }).getByLabel("Action").selectOption("send_reply");
+      await page.getByRole("button", { name: "Create macro" }).click();
+      await shown(page.locator(".automation-builder .field-error").first());
+      found.push(...(await audit("settings/macros builder with errors")));
       expect(found).toEqual([]);
     },
-    STEP * 2,
+    // Twenty-odd pages and builders, each audited four times (two sizes, two themes).
+    STEP * 3,
   );
 
   test(
@@ -544,7 +611,12 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       const found = await audit("knowledge base with the collection form open");
       await visit(`/kb/articles/${article.id}`, ".rte-area");
       found.push(...(await audit("article editor")));
+      // Two languages: the pages carry the language switcher, and the German ones are audited too.
+      await api("PATCH", "/v1/workspace", { settings: { locales: ["en", "de"] } });
       for (const [path, screen] of [
+        [`/help/${slug}/de`, "help center home in German"],
+        [`/help/${slug}/de/articles/download-an-invoice`, "help center article in German"],
+        [`/help/${slug}/de/search?q=invoice`, "help center search in German"],
         [`/help/${slug}`, "help center home"],
         [`/help/${slug}/collections/billing`, "help center collection"],
         [`/help/${slug}/articles/download-an-invoice`, "help center article"],
@@ -554,6 +626,83 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         await visit(path, "main h1");
         found.push(...(await audit(screen)));
       }
+      expect(found).toEqual([]);
+    },
+    STEP * 2,
+  );
+
+  test(
+    "customer portal and contact form",
+    async () => {
+      // A light brand colour: the portal's buttons and header must keep their contrast.
+      await api("PATCH", "/v1/workspace", { settings: { help_center_enabled: true, brand_color: "#f5c518" } });
+      const slug = (await api<{ slug: string }>("GET", "/v1/workspace")).slug;
+      const email = "portal.customer@customer.test";
+      const ticket = await api("POST", "/v1/tickets", {
+        subject: "Where is my parcel?",
+        contact: { email },
+        body_html: "<p>It has been a week.</p>",
+      });
+      await api("POST", `/v1/tickets/${ticket.id}/messages`, { kind: "reply", body_html: "<p>It ships today.</p>" });
+      const outbox = join(desk.dataDir, "outbox");
+      const mailed = () => (existsSync(outbox) ? readdirSync(outbox).length : 0);
+      const found = await signedOut(async () => {
+        await page.goto(`${desk.url}/help/${slug}/contact`);
+        await shown(page.getByRole("heading", { name: "Contact us" }));
+        const out = await audit("contact form");
+        await page.locator("form[data-solved]").waitFor({ state: "attached" });
+        // Fields the browser accepts and the server does not (a blank subject): the form's own error list.
+        await page.getByLabel("Your name").fill("Casey");
+        await page.getByLabel("Email address").fill("casey@customer.test");
+        await page.getByLabel("Subject").fill("   ");
+        await page.getByLabel("How can we help?").fill("Hello");
+        await page.getByRole("button", { name: "Send message" }).click();
+        await shown(page.getByRole("alert"));
+        out.push(...(await audit("contact form with errors")));
+        await page.goto(`${desk.url}/help/${slug}/contact?sent=1`);
+        await shown(page.getByRole("heading", { name: "Thank you" }));
+        out.push(...(await audit("contact form sent")));
+        await page.goto(`${desk.url}/portal/${slug}`);
+        await shown(page.getByRole("heading", { name: "Your requests" }));
+        out.push(...(await audit("portal sign-in")));
+        const before = mailed();
+        await page.getByLabel("Email address").fill(email);
+        await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+        await shown(page.getByRole("heading", { name: "Check your email" }));
+        out.push(...(await audit("portal link sent")));
+        let link = "";
+        for (let i = 0; i < 100 && !link; i++) {
+          for (const file of existsSync(outbox) ? readdirSync(outbox).sort().slice(before) : []) {
+            const raw = readFileSync(join(outbox, file), "utf8");
+            if (raw.includes(email))
+              link =
+                /(http:\/\/\S+\/portal\/\S+\/sign-in\/[A-Za-z0-9_-]+)/.exec(
+                  (await simpleParser(raw)).text ?? "",
+                )?.[1] ?? "";
+          }
+          if (!link) await Bun.sleep(100);
+        }
+        expect(link).not.toBe("");
+        await page.goto(link);
+        await shown(page.getByRole("button", { name: "Continue" }));
+        out.push(...(await audit("portal sign-in link")));
+        await page.getByRole("button", { name: "Continue" }).click();
+        await shown(page.getByRole("link", { name: "Where is my parcel?" }));
+        out.push(...(await audit("portal requests")));
+        await page.getByRole("link", { name: "Where is my parcel?" }).click();
+        await shown(page.getByText("It ships today."));
+        out.push(...(await audit("portal request")));
+        await page.getByRole("button", { name: "Send reply" }).click();
+        await shown(page.getByRole("alert"));
+        out.push(...(await audit("portal request with errors")));
+        await page.goto(`${desk.url}/portal/${slug}/new`);
+        await shown(page.getByRole("heading", { name: "New request" }));
+        out.push(...(await audit("portal new request")));
+        await page.goto(`${desk.url}/portal/${slug}/tickets/99999`);
+        await shown(page.getByRole("heading", { name: "Not found" }));
+        out.push(...(await audit("portal 404")));
+        return out;
+      });
       expect(found).toEqual([]);
     },
     STEP * 2,
@@ -577,6 +726,7 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     "profile, snoozed folder and the phone navigation drawer",
     async () => {
       await visit("/profile", "#profile-sessions");
+      await shown(page.getByRole("table", { name: "Sign-in providers" }));
       const found = await audit("profile");
       await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
       await shown(page.getByRole("img", { name: "QR code for your authenticator app" }));
@@ -586,6 +736,8 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       found.push(...(await audit("profile adding a passkey")));
       await visit("/inbox/snoozed", "main");
       found.push(...(await audit("snoozed folder")));
+      await visit("/inbox/following", "main");
+      found.push(...(await audit("following folder")));
       await visit("/notifications", ".notification-list");
       await page.waitForLoadState("networkidle");
       found.push(...(await audit("notifications")));
@@ -670,6 +822,9 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
         await page.goto(`${desk.url}/reset-password#not-a-real-token`);
         await shown(page.getByRole("heading", { name: "Choose a new password" }));
         out.push(...(await audit("reset password")));
+        await page.goto(`${desk.url}/sso/confirm#not-a-real-token`);
+        await shown(page.getByRole("heading", { name: "Link a sign-in account" }));
+        out.push(...(await audit("single sign-on link confirmation")));
         return out;
       });
       expect(found).toEqual([]);

@@ -5,6 +5,7 @@ import { useAuth, useMe } from "../lib/api/session";
 import { Inbox } from "../inbox/Inbox";
 import { InviteAccept } from "../account/InviteAccept";
 import { ForgotPassword, ResetPassword } from "../account/PasswordReset";
+import { SsoLinkConfirm } from "../account/SsoLinks";
 import { Setup } from "../account/Setup";
 import { SignIn } from "../account/SignIn";
 import { PageErrorBoundary } from "../lib/ui/ErrorBoundary";
@@ -44,6 +45,7 @@ export function App() {
   if (invite) return <InviteAccept token={invite.token} />;
   if (path === "/reset-password") return <ResetPassword />;
   if (path === "/forgot-password") return <ForgotPassword />;
+  if (path === "/sso/confirm") return <SsoLinkConfirm />;
   if (!booted) return <Loading label="Starting Desk…" />;
   if (!auth.accessToken) return <SignedOut path={path} />;
   return <SignedIn path={path} />;

@@ -39,6 +39,7 @@ const FOLDERS: Array<{
 }> = [
   { id: "unassigned", label: "Unassigned", count: "unassigned" },
   { id: "mine", label: "Mine", count: "mine" },
+  { id: "following", label: "Following", count: null },
   { id: "open", label: "Open", count: "open" },
   { id: "pending", label: "Pending", count: "pending" },
   { id: "on_hold", label: "On hold", count: "on_hold" },

@@ -3,6 +3,7 @@ import { companiesResource, contactsResource } from "../contacts/contacts.querie
 import { kbResource } from "../kb/kb.queries";
 import { customFieldsResource } from "../lib/resources/custom-fields";
 import { labelsResource } from "../lib/resources/labels";
+import { macrosResource } from "../lib/resources/macros";
 import { membersResource } from "../lib/resources/members";
 import { savedRepliesResource } from "../lib/resources/saved-replies";
 import { teamsResource } from "../lib/resources/teams";
@@ -15,6 +16,7 @@ import {
   slaPoliciesResource,
   webhooksResource,
 } from "../settings/settings.queries";
+import { importsResource } from "../settings/imports.queries";
 import { ticketsResource } from "../tickets/tickets.queries";
 import { notificationsResource } from "../notifications/notifications.queries";
 
@@ -32,6 +34,7 @@ export const resources: readonly Resource[] = [
   teamsResource,
   viewsResource,
   savedRepliesResource,
+  macrosResource,
   mailboxesResource,
   webhooksResource,
   slaPoliciesResource,
@@ -40,4 +43,5 @@ export const resources: readonly Resource[] = [
   kbResource,
   notificationsResource,
   aiResource,
+  importsResource,
 ];

@@ -39,7 +39,10 @@ export interface paths {
         delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
-        /** Rename the workspace or change settings (merged; null removes a setting) */
+        /**
+         * Rename the workspace or change settings (merged; null removes a setting)
+         * @description `settings.assign_on_reply` (default true): an agent's reply, not a note, on an unassigned ticket assigns the ticket to that agent (a member who is not a viewer); replies by API keys, automations and the system never do. `settings.follow_on_mention` (default false): the members a note mentions (not its author) start following the ticket when they may see it, up to its 50 followers.
+         */
         patch: operations["patchWorkspace"];
         trace?: never;
     };
@@ -84,12 +87,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API keys (prefix, scopes, creator, expiry, last use), newest first */
+        /**
+         * List API keys (prefix, scopes, creator, expiry, last use), newest first
+         * @description Every key listed reaches every private team within its scopes, as an admin does.
+         */
         get: operations["getApiKeys"];
         put?: never;
         /**
          * Create an API key; the secret is shown only here
-         * @description A key creating keys grants only scopes it holds and no expiry later than its own; it changes or revokes only keys whose scopes it holds (403).
+         * @description A key acts as an admin bounded by its scopes, so it sees every private team's tickets, messages and events (within `tickets:read`), whoever created it and whichever teams they are in; give one only to a system trusted with all of them. A key creating keys grants only scopes it holds and no expiry later than its own; it changes or revokes only keys whose scopes it holds (403).
          */
         post: operations["postApiKeys"];
         delete?: never;
@@ -584,11 +590,68 @@ export interface paths {
         };
         /**
          * The provider's redirect back: checks it and redirects to the sign-in page (or the app) with a one-time code
-         * @description The person is found by their link to this provider account; otherwise by the provider's email only when the provider says it is verified (`email_verified: true`), which links the accounts; otherwise a new person is created when sign-up is open (no user yet, or DESK_OPEN_SIGNUP=true), else `no_account` (ask for an invitation, then sign in with the provider to link). An unverified or missing email never links or creates anyone.
+         * @description The person is found by their link to this provider account. A provider account linked to nobody is never linked silently to an existing person: when its email is verified (`email_verified` the JSON boolean `true`; the string "true" does not count) and belongs to a person, that person is mailed a link to confirm the connection and the sign-in answers `confirm_link_by_mail` (at most one mail per person in 10 minutes; the link works for an hour), or `already_linked` when they are linked to another account of this provider (one per provider per person). A signed-in person links directly with POST /v1/auth/oauth/{provider}/link; this callback then returns to `/profile?sso_linked=<provider>` (or `sso_error=`: `linked_elsewhere`, `already_linked`, `invalid_state`, `denied`, `provider_error`). A verified email nobody has yet becomes a new person when sign-up is open (no user yet, or DESK_OPEN_SIGNUP=true), else `no_account`. An unverified or missing email never links or creates anyone.
          */
         get: operations["getAuthOauthByProviderCallback"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oauth/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The single sign-on accounts linked to you */
+        get: operations["getAuthOauthIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oauth/{provider}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start linking a provider account to yours (signed in): answers the provider URL to send the browser to
+         * @description Sets the short-lived `desk_sso` cookie: the callback links only in the browser that started, then returns to `/profile?sso_linked=<provider>`. Whichever account signs in at the provider is linked, whatever its email: being signed in here is the proof. One account per provider per person: 409 `already_linked` when you have one; a provider account linked to someone else comes back as `sso_error=linked_elsewhere`.
+         */
+        post: operations["postAuthOauthByProviderLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oauth/confirm-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm, from the mailed link, that a provider account is yours: links it
+         * @description The token is the fragment of the link mailed when a provider account with your verified email signed in (`confirm_link_by_mail`). It works for an hour, only while your email is the address it was sent to; then sign in with the provider. 400 `invalid_link` when invalid or expired; 409 `already_linked` or `linked_elsewhere`.
+         */
+        post: operations["postAuthOauthConfirmLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -837,6 +900,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a pending invitation's link again, valid 7 more days from now
+         * @description The same link as before (an invitation made before links were kept gets a new one, and its old link stops working). `mail_via: outbox` means this server has no relay (DESK_SMTP_URL): the mail is only written to its outbox folder, so share `url` yourself. The same reach as to create it: 403 for a role the caller may not grant; 404 for an accepted, revoked, expired or another workspace's invitation.
+         */
+        post: operations["postInvitationsByIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/{id}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pending invitation's accept link, to copy and share (nothing is mailed, the expiry stays)
+         * @description The link grants its role, so this needs the same reach as creating the invitation (403 otherwise); 404 for an accepted, revoked, expired or another workspace's invitation.
+         */
+        post: operations["postInvitationsByIdLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invitations/{id}": {
         parameters: {
             query?: never;
@@ -861,7 +964,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public: what an invitation link offers; 404 when expired, revoked or used */
+        /**
+         * Public: what an invitation link offers; 404 when expired, revoked or used
+         * @description 409 `invitation_inviter_lacks_role` when the person who sent it can no longer grant its role (demoted since, or gone from the workspace).
+         */
         get: operations["getInvitationsLookup"];
         put?: never;
         post?: never;
@@ -882,7 +988,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation
-         * @description Signed in (bearer access token, no DESK-Workspace needed): joins that account and answers `{ workspace, member }`. Not signed in: creates the account from `name` and `password` (email from the invitation) and answers 201 with a session, as login does.
+         * @description Signed in (bearer access token, no DESK-Workspace needed): joins that account and answers `{ workspace, member }`. Not signed in: creates the account from `name` and `password` (email from the invitation) and answers 201 with a session, as login does. An invitation grants its role on behalf of its sender: when that person can no longer grant it (demoted below it since, or gone from the workspace), it is refused with 409 `invitation_inviter_lacks_role`, never downgraded; an admin sends a new one.
          */
         post: operations["postInvitationsAccept"];
         delete?: never;
@@ -941,7 +1047,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Audit log, newest first; filters action, entity_type, entity_id, actor_user_id, from (inclusive), to (exclusive) */
+        /**
+         * Audit log, newest first; filters action, entity_type, entity_id, actor_user_id, from (inclusive), to (exclusive)
+         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         */
         get: operations["getAuditLogs"];
         put?: never;
         post?: never;
@@ -1020,7 +1129,7 @@ export interface paths {
         };
         /**
          * Recent deliveries to this endpoint, newest first
-         * @description Any 2xx answer acknowledges a delivery. Anything else — another status (redirects are not followed, so a 3xx is a failure), no answer within 10 seconds, a connection error, or a URL that now resolves to a private address — is retried with exponential backoff: after 1 min, 4 min, 16 min, about 1 h and 4.3 h, then every 6 h, each ±10 % jitter: 9 attempts over about 24 hours, after which the delivery is `failed`. The first KiB of the last response body is kept in `response_excerpt`. Deliveries may repeat: deduplicate on `DESK-Event-Id`.
+         * @description Any 2xx answer acknowledges a delivery. Anything else — another status (redirects are not followed, so a 3xx is a failure), no answer within 10 seconds, a connection error, or a URL that now resolves to a private address — is retried with exponential backoff: after 1 min, 4 min, 16 min, about 1 h and 4.3 h, then every 6 h, each ±10 % jitter: 9 attempts over about 24 hours, after which the delivery is `failed`. The first KiB of the last response body is kept in `response_excerpt`. Deliveries may repeat: deduplicate on `DESK-Event-Id`; they are not ordered (order by `seq`). An endpoint has at most 2 deliveries in flight and a workspace at most 8, so a slow endpoint delays only itself. After 5 failed attempts in a row the endpoint is paused (its Webhook shows `paused_until` and `consecutive_failures`): its deliveries wait without spending attempts, 1 minute at first, doubling with each further failure up to 1 hour; one success, or a new `url`, ends the pause.
          */
         get: operations["getWebhooksByIdDeliveries"];
         put?: never;
@@ -1059,7 +1168,7 @@ export interface paths {
         put?: never;
         /**
          * A short-lived token for the realtime gateway
-         * @description Connect a WebSocket to `url` within 5 minutes (the token needs to be valid only at connect). Add `&since=<seq>` to first receive the events missed after that seq. Events you may not read (a private team you are not in; for an API key, events outside its scopes, as on GET /v1/events) come as `event.hidden` stand-ins, live and replayed; what you may read is checked at connect and again whenever your role or a private team's members change. Server frames are event envelopes as JSON text. Client frames: `{"type":"ping"}` answers `{"type":"pong"}`; `{"type":"chat.typing","ticket_id":"…"}` is relayed to the workspace (not stored, no seq). `{"type":"presence","ticket_id":"<uuid>"|null,"state":"viewing"|"typing"}` says which ticket this person has open (null: none); everyone else present on that ticket who may see it then receives `{"type":"presence","ticket_id","viewers":[{"user_id","name","state"}]}` (not stored, no seq; ends when the socket closes; API keys' presence is ignored). Close codes: 4400 malformed frame or unknown type, 4401 token invalid or expired, 4403 access ended (logout, member removed, key revoked), 4408 slow consumer (over 1 MiB unsent), 4410 too many missed events for `since` (replay with GET /v1/events), 1001 server shutting down.
+         * @description Connect a WebSocket to `url` within 5 minutes (the token needs to be valid only at connect). Add `&since=<seq>` to first receive the events missed after that seq. Events you may not read (a private team you are not in; for an API key, events outside its scopes, as on GET /v1/events) come as `event.hidden` stand-ins, live and replayed; what you may read is checked at connect and again whenever your role or a private team's members change. Server frames are event envelopes as JSON text. Client frames: `{"type":"ping"}` answers `{"type":"pong"}`; `{"type":"chat.typing","ticket_id":"…"}` is relayed to the workspace (not stored, no seq). `{"type":"presence","ticket_id":"<uuid>"|null,"state":"viewing"|"typing"}` says which ticket this person has open (null: none); everyone else present on that ticket who may see it then receives `{"type":"presence","ticket_id","viewers":[{"user_id","name","state"}]}` (not stored, no seq; ends when the socket closes; API keys' presence is ignored). An invalid or expired token, or a signed-out session, answers 401 and the connection is not upgraded; past a connection cap it answers 429 `too_many_sockets`: by default 20 sockets per sign-in session or API key (DESK_REALTIME_SOCKETS_PER_SESSION), and in total the open-file limit less 512 descriptors kept for HTTP and mail (DESK_REALTIME_MAX_SOCKETS, DESK_REALTIME_FD_RESERVE). Close codes: 4400 malformed frame or unknown type, 4403 access ended (logout, member removed, key revoked), 4408 slow consumer (over 1 MiB unsent), 4410 too many missed events for `since` (replay with GET /v1/events), 1001 server shutting down.
          */
         post: operations["postRealtimeToken"];
         delete?: never;
@@ -1078,7 +1187,10 @@ export interface paths {
         /** List mailboxes */
         get: operations["getMailboxes"];
         put?: never;
-        /** Create a mailbox; password and smtp_password are write-only */
+        /**
+         * Create a mailbox; password and smtp_password are write-only
+         * @description IMAP and SMTP hosts pass the same guard as webhooks, when saved and again before every connection: a private, loopback or link-local address (or a name resolving to one) answers 422 at `body.config.imap_host` / `body.config.smtp_host` unless DESK_ALLOWED_PRIVATE_HOSTS lists it.
+         */
         post: operations["postMailboxes"];
         delete?: never;
         options?: never;
@@ -1101,7 +1213,10 @@ export interface paths {
         delete: operations["deleteMailboxesById"];
         options?: never;
         head?: never;
-        /** Update a mailbox; trusted_form_senders replaces the stored list */
+        /**
+         * Update a mailbox; trusted_form_senders replaces the stored list
+         * @description IMAP and SMTP hosts pass the same guard as webhooks, when saved and again before every connection: a private, loopback or link-local address (or a name resolving to one) answers 422 at `body.config.imap_host` / `body.config.smtp_host` unless DESK_ALLOWED_PRIVATE_HOSTS lists it. The mailbox changes in place: its forwarding address and tickets stay. `config` is merged into the stored settings; `password` and `smtp_password` are write-only and an omitted one keeps the stored secret. `signature_html` (sanitized) goes under every reply sent from the mailbox, once, above the quoted message, in the HTML and the text part; auto-replies are sent without it.
+         */
         patch: operations["patchMailboxesById"];
         trace?: never;
     };
@@ -1114,7 +1229,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in to the mailbox's IMAP and SMTP servers and report the outcome */
+        /**
+         * Log in to the mailbox's IMAP and SMTP servers and report the outcome
+         * @description A failure answers a `category` (`host_not_allowed`, `host_not_found`, `connection_refused`, `timeout`, `tls_failed`, `auth_failed`, `connection_closed`, `protocol_error`, `not_configured`) and a fixed sentence for it, never the server's own text. IMAP and SMTP hosts pass the same guard as webhooks, when saved and again before every connection: a private, loopback or link-local address (or a name resolving to one) answers 422 at `body.config.imap_host` / `body.config.smtp_host` unless DESK_ALLOWED_PRIVATE_HOSTS lists it.
+         */
         post: operations["postMailboxesByIdTest"];
         delete?: never;
         options?: never;
@@ -1173,6 +1291,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mailboxes a ticket can be mailed from (the From of a new email ticket), the default first */
+        get: operations["getSenders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tickets as CSV (UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row): the filters, order and visibility of GET /v1/tickets, streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it */
+        get: operations["getTicketsExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tickets": {
         parameters: {
             query?: never;
@@ -1183,7 +1335,10 @@ export interface paths {
         /** List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true; snoozed=false leaves out snoozed tickets, snoozed=true lists only them */
         get: operations["getTickets"];
         put?: never;
-        /** Create a ticket, optionally with its first message */
+        /**
+         * Create a ticket, optionally with its first message
+         * @description With `channel: email` the ticket is mailed from `mailbox_id` (default: the workspace's first mailbox): a first message of kind `reply` is sent to the contact, threaded (Message-ID) so the answer comes back into this ticket, and so is every later reply. Without a mailbox to send from (none, or disabled) the request answers 422 at `body.mailbox_id`.
+         */
         post: operations["postTickets"];
         delete?: never;
         options?: never;
@@ -1305,8 +1460,31 @@ export interface paths {
         /** Every message of a ticket, ascending */
         get: operations["getTicketsByIdMessages"];
         put?: never;
-        /** Reply or add a note; status (optional) is set in the same step; HTML is sanitized before storage */
+        /**
+         * Reply or add a note; status (optional) is set in the same step; HTML is sanitized before storage
+         * @description A reply on an email ticket is mailed to the contact from the ticket's mailbox, threaded (In-Reply-To/References) and with the customer's previous message quoted under it (an "On <date>, <name> <<email>> wrote:" line, then a blockquote in HTML and `>` lines in text). `cc` adds Cc recipients (a header); `bcc` adds blind copies that are only in the SMTP envelope, never in a header, and only on replies (422 on a note). At most 50 Cc and Bcc addresses together; each must be a valid address (no display names, no line breaks); an address repeated across To, Cc and Bcc is sent once.
+         */
         post: operations["postTicketsByIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/forward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forward the conversation to a third party, with an optional note
+         * @description Mails the ticket's replies (never its notes), oldest first, quoted under the optional note (`body_html` or `body_text`) from the ticket's mailbox (else the workspace's first) with the subject "Fwd: <subject> [#<number>]". `to`: 1 to 10 addresses; `cc` and `bcc` as on replies (at most 50 together; Bcc only in the SMTP envelope). The contact receives nothing. It is recorded on the ticket's timeline as a message of kind `note` with `forward: true` and its delivery status; answers to it thread back into the ticket. 422 at `body.to` when the workspace has no mailbox to send from.
+         */
+        post: operations["postTicketsByIdForward"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1342,6 +1520,34 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/followers/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Follow a ticket (yourself or a teammate)
+         * @description Followers get the ticket notifications its assignee gets, except assigned: customer_replied and sla_breached, in the app at once (their own socket) and by email per their preference. With the workspace setting follow_on_mention, members a note mentions start following.
+         *     user_id is a member's id, or me (the caller; an API key's creator). Agents follow for themselves or a teammate; the member must be able to see the ticket (a private team's ticket: 422 at path.user_id). A member of no such workspace answers 404.
+         *     A ticket has at most 50 followers (422). A change emits ticket.updated with changes ["followers"]; following twice, or unfollowing someone who was not following, changes nothing and still answers 204.
+         */
+        put: operations["putTicketsByIdFollowersByUserId"];
+        post?: never;
+        /**
+         * Stop a person following a ticket
+         * @description Followers get the ticket notifications its assignee gets, except assigned: customer_replied and sla_breached, in the app at once (their own socket) and by email per their preference. With the workspace setting follow_on_mention, members a note mentions start following.
+         *     user_id is a member's id, or me (the caller; an API key's creator). Agents follow for themselves or a teammate; the member must be able to see the ticket (a private team's ticket: 422 at path.user_id). A member of no such workspace answers 404.
+         *     A ticket has at most 50 followers (422). A change emits ticket.updated with changes ["followers"]; following twice, or unfollowing someone who was not following, changes nothing and still answers 204.
+         */
+        delete: operations["deleteTicketsByIdFollowersByUserId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1388,7 +1594,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Full-text search (prefix matching): up to five tickets, contacts and articles, by relevance then recency */
+        /**
+         * Full-text search (prefix matching): up to five tickets, contacts and articles, by relevance then recency
+         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         */
         get: operations["getSearch"];
         put?: never;
         post?: never;
@@ -1405,7 +1614,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ticket figures over [from, to) of the tickets the caller may see (RFC 3339 or YYYY-MM-DD; dates and by_day are days in the workspace's time zone, UTC when unset; a date-only `to` includes that day; default the last 30 days) */
+        /**
+         * Ticket figures over [from, to) of the tickets the caller may see (RFC 3339 or YYYY-MM-DD; dates and by_day are days in the workspace's time zone, UTC when unset; a date-only `to` includes that day; default the last 30 days)
+         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         */
         get: operations["getReportsOverview"];
         put?: never;
         post?: never;
@@ -1594,6 +1806,40 @@ export interface paths {
         patch: operations["patchCustomFieldsById"];
         trace?: never;
     };
+    "/v1/contacts/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Contacts as CSV with the filters of GET /v1/contacts: UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it */
+        get: operations["getContactsExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Companies as CSV with the filters of GET /v1/companies: UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it */
+        get: operations["getCompaniesExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts": {
         parameters: {
             query?: never;
@@ -1601,10 +1847,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Contacts, newest first; filters q (name or email prefix), company_id, tag, field.<key> */
+        /** Contacts, newest first; filters q (name, or the start of any of its emails), company_id, tag, field.<key> */
         get: operations["getContacts"];
         put?: never;
-        /** Create a contact; 409 conflict on a taken email or external_id */
+        /** Create a contact; emails lists every address (the first is email, at most 20); 409 conflict (with the location) on an email another contact has, or a taken external_id */
         post: operations["postContacts"];
         delete?: never;
         options?: never;
@@ -1627,8 +1873,42 @@ export interface paths {
         delete: operations["deleteContactsById"];
         options?: never;
         head?: never;
-        /** Change a contact; tags replaces the labels, add_tags/remove_tags adjust them, fields merge */
+        /** Change a contact; emails replaces its addresses (the first is email, at most 20; 409 with the location when another contact has one); tags replaces the labels, add_tags/remove_tags adjust them, fields merge */
         patch: operations["patchContactsById"];
+        trace?: never;
+    };
+    "/v1/contacts/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Merge this contact into into_id: tickets, emails (at most 20 together), labels, missing field values and notes move; this contact is deleted (contact.deleted, contact.merged) and the merge is audited; answers the remaining contact */
+        post: operations["postContactsByIdMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Likely duplicates of a contact: other contacts with the same name and an email at the same domain (10 at most) */
+        get: operations["getContactsByIdDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/companies": {
@@ -1742,6 +2022,123 @@ export interface paths {
         patch: operations["patchSavedRepliesById"];
         trace?: never;
     };
+    "/v1/macros": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shared macros and the caller's personal ones, by position then name
+         * @description A macro is a saved list of automation actions (every type but ai_triage) a person applies to one ticket in one click.
+         *     shared (default false): a personal macro is seen and used only by the person who made it (an API key's are its creator's; another person's answers 404); any agent may make personal ones. Shared macros are for everyone in the workspace, and only admins, owners or keys with settings:write create, change or delete them (403 otherwise).
+         *     Actions are checked at save like an automation's (422 located at body.actions.<i>.<member>): members, teams and ticket fields must exist; add_tag and remove_tag name a live ticket label (unknown or archived: 422); send_reply and add_note are HTML, sanitized at save, and may use the saved-reply placeholders {{contact.name}}, {{contact.first_name}}, {{contact.last_name}}, {{contact.email}}, {{ticket.number}}, {{ticket.subject}}, {{agent.name}}, {{agent.first_name}}, {{agent.email}}, {{workspace.name}} (an unknown one, or {{ left open: 422).
+         *     usage_count counts applications; applying emits no macro.updated.
+         */
+        get: operations["getMacros"];
+        put?: never;
+        /**
+         * Create a macro (personal unless shared; placed last unless given a position)
+         * @description A macro is a saved list of automation actions (every type but ai_triage) a person applies to one ticket in one click.
+         *     shared (default false): a personal macro is seen and used only by the person who made it (an API key's are its creator's; another person's answers 404); any agent may make personal ones. Shared macros are for everyone in the workspace, and only admins, owners or keys with settings:write create, change or delete them (403 otherwise).
+         *     Actions are checked at save like an automation's (422 located at body.actions.<i>.<member>): members, teams and ticket fields must exist; add_tag and remove_tag name a live ticket label (unknown or archived: 422); send_reply and add_note are HTML, sanitized at save, and may use the saved-reply placeholders {{contact.name}}, {{contact.first_name}}, {{contact.last_name}}, {{contact.email}}, {{ticket.number}}, {{ticket.subject}}, {{agent.name}}, {{agent.first_name}}, {{agent.email}}, {{workspace.name}} (an unknown one, or {{ left open: 422).
+         *     usage_count counts applications; applying emits no macro.updated.
+         */
+        post: operations["postMacros"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/macros/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A macro */
+        get: operations["getMacrosById"];
+        put?: never;
+        post?: never;
+        /** Delete a macro */
+        delete: operations["deleteMacrosById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a macro (actions replace the whole list)
+         * @description A macro is a saved list of automation actions (every type but ai_triage) a person applies to one ticket in one click.
+         *     shared (default false): a personal macro is seen and used only by the person who made it (an API key's are its creator's; another person's answers 404); any agent may make personal ones. Shared macros are for everyone in the workspace, and only admins, owners or keys with settings:write create, change or delete them (403 otherwise).
+         *     Actions are checked at save like an automation's (422 located at body.actions.<i>.<member>): members, teams and ticket fields must exist; add_tag and remove_tag name a live ticket label (unknown or archived: 422); send_reply and add_note are HTML, sanitized at save, and may use the saved-reply placeholders {{contact.name}}, {{contact.first_name}}, {{contact.last_name}}, {{contact.email}}, {{ticket.number}}, {{ticket.subject}}, {{agent.name}}, {{agent.first_name}}, {{agent.email}}, {{workspace.name}} (an unknown one, or {{ left open: 422).
+         *     usage_count counts applications; applying emits no macro.updated.
+         */
+        patch: operations["patchMacrosById"];
+        trace?: never;
+    };
+    "/v1/tickets/{id}/macros/{macro_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a macro to a ticket
+         * @description Runs the macro's actions on the ticket as the caller: their permissions and visibility (a ticket they cannot see answers 404), activities and messages in their name, and required fields block a solve as for their own PATCH.
+         *     The ticket changes are one update (one ticket.updated); then notes and replies, with placeholders filled from the ticket, its contact, the caller and the workspace (values escaped into the HTML). A placeholder without a value on this ticket (a contact without a name) refuses the whole macro with 422 at path.macro_id before anything changes.
+         *     Targets gone since saving (a member, team, field, or a label the ticket refuses) are skipped. Answers the Ticket as it is afterwards.
+         */
+        post: operations["postTicketsByIdMacrosByMacroId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ticket-reads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When you last opened these tickets (comma-separated `ticket_ids`, up to 100)
+         * @description Per person (API keys get 403): a ticket whose `last_message_at` is newer than the person's `seen_at`, or that they never opened, shows as unread in their inbox. At most 5000 marks are kept per person and workspace; older ones are dropped, and those tickets read as unread again. Tickets you may not see, or never opened, are left out.
+         */
+        get: operations["getTicketReads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ticket-reads/{ticket_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark a ticket as seen by you now
+         * @description Per person (API keys get 403): a ticket whose `last_message_at` is newer than the person's `seen_at`, or that they never opened, shows as unread in their inbox. At most 5000 marks are kept per person and workspace; older ones are dropped, and those tickets read as unread again. 404 for a ticket you may not see or of another workspace.
+         */
+        put: operations["putTicketReadsByTicketId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/automations": {
         parameters: {
             query?: never;
@@ -1752,13 +2149,15 @@ export interface paths {
         /**
          * Every automation of the workspace, by position
          * @description Conditions all hold for the automation to run (AND), in position order among the enabled automations of the trigger.
-         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations).
+         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations), time (checked every minute on live, non-spam tickets).
+         *     Time rules: conditions hours_since_created, hours_since_status_changed, hours_since_customer_message, hours_since_agent_message (gt/lt a number of hours, 0 to 87600; customer and agent message count replies, and before the first one the ticket's creation; replies by automations are no agent messages) and sla (breached, or due_within_minutes with a number of minutes above 0; both hold only on open, pending or on_hold tickets), combined with the other conditions except sentiment and ai_decide; at least one hours_since_* or sla condition is required (422 at body.conditions). A time rule acts on a ticket at most once until the ticket changes again by something other than this rule (its own actions, and what event rules do in reaction to them, do not count); each pass reads at most 2000 tickets per workspace through indexed ticket times, the rest wait for the next pass.
          *     Condition fields: subject, body (the reply for the replied triggers, the first message otherwise), from_email (that message's sender when it came in, else the contact's address) with contains, not_contains, equals, not_equals (ignoring case);
-         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text);
+         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text); a tag condition or add_tag/remove_tag action naming an existing label keeps that label through renames and merges (the value shows its current name);
          *     sentiment (equals/not_equals a sentiment such as negative) and ai_decide (gt/lt a probability 0.01 to 0.99 with a question of 3 to 300 plain-text characters, at most 3) hold only when the AI engine answers;
          *     field.<key> and contact.field.<key> with the list filters' operators of the field's type (equals means eq, not_equals ne).
          *     Actions (value is text): set_status, set_priority, set_severity (empty clears), assign_user (a non-viewer member's id; empty unassigns), assign_team (empty clears), add_tag (exclusive groups apply), remove_tag, send_reply and add_note (HTML, sanitized at save; replies are sent through the ticket's mailbox with its signature), mark_spam, ai_triage, set_field (field: the ticket field key; value a number, true/false, a date, comma-separated option ids, or empty to clear).
          *     Changes are attributed to the automation (activity actor type automation); required fields do not block its solve. Targets gone since saving (a member, team, archived or deleted field) are skipped at run time and noted on the run.
+         *     allow_customer_reply_on_ai_decision (default false): an automation with an ai_decide condition may run send_reply only when this is true (422 at body.allow_customer_reply_on_ai_decision otherwise). The question judges the customer's own text, which the customer can word to steer it, and the reply mails them at once; a rule stored without the flag skips send_reply at run time (noted on the run).
          *     An automation never re-triggers itself, and a chain of automations stops (recorded as a stopped run) at depth 2. run_count counts applied runs; runs do not emit automation.updated.
          *     422 errors are located at the index: body.conditions.<i>.<member>, body.actions.<i>.<member>.
          */
@@ -1767,13 +2166,15 @@ export interface paths {
         /**
          * Create an automation (enabled unless told; placed last unless given a position)
          * @description Conditions all hold for the automation to run (AND), in position order among the enabled automations of the trigger.
-         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations).
+         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations), time (checked every minute on live, non-spam tickets).
+         *     Time rules: conditions hours_since_created, hours_since_status_changed, hours_since_customer_message, hours_since_agent_message (gt/lt a number of hours, 0 to 87600; customer and agent message count replies, and before the first one the ticket's creation; replies by automations are no agent messages) and sla (breached, or due_within_minutes with a number of minutes above 0; both hold only on open, pending or on_hold tickets), combined with the other conditions except sentiment and ai_decide; at least one hours_since_* or sla condition is required (422 at body.conditions). A time rule acts on a ticket at most once until the ticket changes again by something other than this rule (its own actions, and what event rules do in reaction to them, do not count); each pass reads at most 2000 tickets per workspace through indexed ticket times, the rest wait for the next pass.
          *     Condition fields: subject, body (the reply for the replied triggers, the first message otherwise), from_email (that message's sender when it came in, else the contact's address) with contains, not_contains, equals, not_equals (ignoring case);
-         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text);
+         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text); a tag condition or add_tag/remove_tag action naming an existing label keeps that label through renames and merges (the value shows its current name);
          *     sentiment (equals/not_equals a sentiment such as negative) and ai_decide (gt/lt a probability 0.01 to 0.99 with a question of 3 to 300 plain-text characters, at most 3) hold only when the AI engine answers;
          *     field.<key> and contact.field.<key> with the list filters' operators of the field's type (equals means eq, not_equals ne).
          *     Actions (value is text): set_status, set_priority, set_severity (empty clears), assign_user (a non-viewer member's id; empty unassigns), assign_team (empty clears), add_tag (exclusive groups apply), remove_tag, send_reply and add_note (HTML, sanitized at save; replies are sent through the ticket's mailbox with its signature), mark_spam, ai_triage, set_field (field: the ticket field key; value a number, true/false, a date, comma-separated option ids, or empty to clear).
          *     Changes are attributed to the automation (activity actor type automation); required fields do not block its solve. Targets gone since saving (a member, team, archived or deleted field) are skipped at run time and noted on the run.
+         *     allow_customer_reply_on_ai_decision (default false): an automation with an ai_decide condition may run send_reply only when this is true (422 at body.allow_customer_reply_on_ai_decision otherwise). The question judges the customer's own text, which the customer can word to steer it, and the reply mails them at once; a rule stored without the flag skips send_reply at run time (noted on the run).
          *     An automation never re-triggers itself, and a chain of automations stops (recorded as a stopped run) at depth 2. run_count counts applied runs; runs do not emit automation.updated.
          *     422 errors are located at the index: body.conditions.<i>.<member>, body.actions.<i>.<member>.
          */
@@ -1802,13 +2203,15 @@ export interface paths {
         /**
          * Change an automation (conditions and actions replace the whole list)
          * @description Conditions all hold for the automation to run (AND), in position order among the enabled automations of the trigger.
-         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations).
+         *     Triggers: ticket_created (a new ticket), customer_replied and agent_replied (a reply after the first message; replies written by automations are no agent replies), ticket_updated (any change to the ticket other than a message's bookkeeping, including changes made by other automations), time (checked every minute on live, non-spam tickets).
+         *     Time rules: conditions hours_since_created, hours_since_status_changed, hours_since_customer_message, hours_since_agent_message (gt/lt a number of hours, 0 to 87600; customer and agent message count replies, and before the first one the ticket's creation; replies by automations are no agent messages) and sla (breached, or due_within_minutes with a number of minutes above 0; both hold only on open, pending or on_hold tickets), combined with the other conditions except sentiment and ai_decide; at least one hours_since_* or sla condition is required (422 at body.conditions). A time rule acts on a ticket at most once until the ticket changes again by something other than this rule (its own actions, and what event rules do in reaction to them, do not count); each pass reads at most 2000 tickets per workspace through indexed ticket times, the rest wait for the next pass.
          *     Condition fields: subject, body (the reply for the replied triggers, the first message otherwise), from_email (that message's sender when it came in, else the contact's address) with contains, not_contains, equals, not_equals (ignoring case);
-         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text);
+         *     channel, mailbox_id, priority, status, severity (sev1..sev4 or none) with equals, not_equals; tag with equals/not_equals (has / lacks the label) and contains/not_contains (a label name containing the text); a tag condition or add_tag/remove_tag action naming an existing label keeps that label through renames and merges (the value shows its current name);
          *     sentiment (equals/not_equals a sentiment such as negative) and ai_decide (gt/lt a probability 0.01 to 0.99 with a question of 3 to 300 plain-text characters, at most 3) hold only when the AI engine answers;
          *     field.<key> and contact.field.<key> with the list filters' operators of the field's type (equals means eq, not_equals ne).
          *     Actions (value is text): set_status, set_priority, set_severity (empty clears), assign_user (a non-viewer member's id; empty unassigns), assign_team (empty clears), add_tag (exclusive groups apply), remove_tag, send_reply and add_note (HTML, sanitized at save; replies are sent through the ticket's mailbox with its signature), mark_spam, ai_triage, set_field (field: the ticket field key; value a number, true/false, a date, comma-separated option ids, or empty to clear).
          *     Changes are attributed to the automation (activity actor type automation); required fields do not block its solve. Targets gone since saving (a member, team, archived or deleted field) are skipped at run time and noted on the run.
+         *     allow_customer_reply_on_ai_decision (default false): an automation with an ai_decide condition may run send_reply only when this is true (422 at body.allow_customer_reply_on_ai_decision otherwise). The question judges the customer's own text, which the customer can word to steer it, and the reply mails them at once; a rule stored without the flag skips send_reply at run time (noted on the run).
          *     An automation never re-triggers itself, and a chain of automations stops (recorded as a stopped run) at depth 2. run_count counts applied runs; runs do not emit automation.updated.
          *     422 errors are located at the index: body.conditions.<i>.<member>, body.actions.<i>.<member>.
          */
@@ -1824,7 +2227,7 @@ export interface paths {
         };
         /**
          * An automation's 50 most recent runs, newest first
-         * @description Each run names the event and ticket and what each action did: applied, skipped (with why: a target gone since saving) or noop (ai_triage before the AI is available). A run stopped because the chain of automations was too deep has outcome stopped.
+         * @description Each run names the event and ticket and what each action did: applied, skipped (with why: a target gone since saving) or noop (ai_triage before the AI is available). A run stopped because the chain of automations was too deep has outcome stopped. Runs of time rules have trigger time (event_id time:<id>) and list in matched every condition with the ticket's value when the rule acted (hours, minutes until the SLA deadline, breached, the status). ticket_number is null when the ticket is gone or in a private team the reader is not in.
          */
         get: operations["getAutomationsByIdRuns"];
         put?: never;
@@ -2033,7 +2436,7 @@ export interface paths {
         };
         /**
          * The caller's notifications in this workspace, newest first
-         * @description Keyset paged (`limit`, `cursor`); `unread=true` keeps those not read. `unread_count` is the caller's unread total (the bell's badge). Produced: `assigned` (an assignee change someone else made, automations and auto-assignment included, or a ticket someone else created already assigned to you), `mentioned` (an @mention in a note: `<span data-mention="<user id>">@Name</span>`), `customer_replied` (to the assignee), and the types other features send (`sla_breached`, AI and billing notices). Each also arrives live as `notification.created`, a personal event: only its person's sockets and replays see it in full, everyone else gets the `event.hidden` stand-in. API keys answer 403.
+         * @description Keyset paged (`limit`, `cursor`); `unread=true` keeps those not read. `unread_count` is the caller's unread total (the bell's badge). Produced: `assigned` (an assignee change someone else made, automations and auto-assignment included, or a ticket someone else created already assigned to you), `mentioned` (an @mention in a note: `<span data-mention="<user id>">@Name</span>`, or a member's `@Full Name` or `@email` written as plain text, case-insensitive, the longest name winning, at most 20 people per note), `customer_replied` (to the assignee), and the types other features send (`sla_breached`, AI and billing notices). Each also arrives live as `notification.created`, a personal event: only its person's sockets and replays see it in full, everyone else gets the `event.hidden` stand-in. API keys answer 403.
          */
         get: operations["getNotifications"];
         put?: never;
@@ -2094,7 +2497,7 @@ export interface paths {
         };
         /**
          * How this Desk is doing: version, mailboxes, recent errors; for the operator also disk, jobs and backups
-         * @description Admins see their workspace's mailboxes and its jobs that failed for good. The operator (the first person to register on this instance, and the admins of the workspaces that person owns) also sees the instance: uptime, database and WAL size, free disk, the job queue and the backups (schedule from DESK_BACKUP_INTERVAL, retention from DESK_BACKUP_KEEP, and the latest runs).
+         * @description Admins see their workspace's mailboxes and its jobs that failed for good. The operator (the first person to register on this instance, and the admins of the workspaces that person owns) also sees the instance: uptime, database and WAL size, free disk, the job queue, each event consumer's lag (events behind and seconds behind; also desk_consumer_lag_events and desk_consumer_lag_seconds on /metrics) and the backups (schedule from DESK_BACKUP_INTERVAL, retention from DESK_BACKUP_KEEP, and the latest runs).
          */
         get: operations["getSystem"];
         put?: never;
@@ -2201,9 +2604,29 @@ export interface paths {
         };
         /**
          * The widget's look and rules for a public widget key (404 for an unknown key or a disabled widget)
-         * @description No credentials. CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page.
+         * @description No credentials. CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page. Errors follow the same rule, and carry no such header while the workspace is unknown (a bad visitor credential, an unknown key). Visitor writes accept Idempotency-Key, scoped to the visitor session.
          */
         get: operations["getWidgetConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the help center's published articles from the widget (every visitor, before any chat)
+         * @description No credentials. Up to 5 published articles matching `q` (up to 200 characters), each with its title, excerpt and help-center address; empty while the help center is off. 404 for an unknown key or a disabled widget. 60 searches a minute per client address (429 past them). CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page. Errors follow the same rule, and carry no such header while the workspace is unknown (a bad visitor credential, an unknown key). Visitor writes accept Idempotency-Key, scoped to the visitor session.
+         */
+        get: operations["getWidgetArticles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2223,7 +2646,7 @@ export interface paths {
         put?: never;
         /**
          * Start or resume a visitor session
-         * @description No credentials. A `visitor_token` of a live session of this workspace resumes it (same token, same contact; email and name fill what the contact lacks); an unknown or expired one starts a new session. Verified visitors send `user_id` and `user_hash` (hex HMAC-SHA256 of user_id keyed with the widget secret): they become the contact with that external_id, created if needed, and may send `avatar_url` (their picture on the site, copied server-side as the contact's `widget` picture unless an agent uploaded one; 422 at body.avatar_url without a verified identity or for an address the server will not fetch); a wrong hash answers 401 `identity_unverified` and stores nothing. Unverified visitors always get a contact of their own: an email another contact holds is kept on the session only, so nobody reaches another person's conversations by typing their address. `require_email` answers 422 at body.email until an email is given. A page whose origin is not in allowed_origins gets 403. Visitor sessions last 30 days after their last use. Sessions per client address: 30 a minute. CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page.
+         * @description No credentials. A `visitor_token` of a live session of this workspace resumes it (same token, same contact; email and name fill what the contact lacks); an unknown or expired one starts a new session. Verified visitors send `user_id` and `user_hash` (hex HMAC-SHA256 of user_id keyed with the widget secret): they become the contact with that external_id, created if needed, and may send `avatar_url` (their picture on the site, copied server-side as the contact's `widget` picture unless an agent uploaded one; 422 at body.avatar_url without a verified identity or for an address the server will not fetch); a wrong hash answers 401 `identity_unverified` and stores nothing. Unverified visitors always get a contact of their own: an email another contact holds is kept on the session only, so nobody reaches another person's conversations by typing their address. `require_email` answers 422 at body.email until an email is given. A page whose origin is not in allowed_origins gets 403. Visitor sessions last 30 days after their last use. Sessions per client address: 30 a minute. The widget also sends `page_url` (http(s), up to 2,000 characters) and `time_zone` (an IANA name, up to 64); with the User-Agent (kept to 300 characters) they are stored on the session as the visitor's own word and shown to agents as text (GET /v1/widget/visitors/{contact_id}). A visitor with neither a name nor an email of their own is named "Visitor from <page host>" until they give a name. CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page. Errors follow the same rule, and carry no such header while the workspace is unknown (a bad visitor credential, an unknown key). Visitor writes accept Idempotency-Key, scoped to the visitor session.
          */
         post: operations["postWidgetSession"];
         delete?: never;
@@ -2243,7 +2666,7 @@ export interface paths {
         put?: never;
         /**
          * A fresh 5-minute gateway token for the visitor (reconnecting after the first one expired)
-         * @description Reconnect with `&since=<seq>` to first receive the public events of your chats missed after that seq. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         * @description Reconnect with `&since=<seq>` to first receive the public events of your chats missed after that seq. An invalid or expired gateway token answers 401 without an upgrade; past 10 sockets per gateway token, 10 per visitor or 20 per client address (DESK_WIDGET_SOCKETS_PER_TOKEN, _PER_VISITOR, _PER_ADDRESS) the upgrade answers 429 `too_many_sockets`. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         post: operations["postWidgetGatewayToken"];
         delete?: never;
@@ -2261,13 +2684,13 @@ export interface paths {
         };
         /**
          * The visitor's chat conversations, latest activity first
-         * @description Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         * @description Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         get: operations["getWidgetConversations"];
         put?: never;
         /**
          * Start a chat: a `chat` ticket with the visitor's first message
-         * @description `body` is plain text (up to 5000 characters; markup is shown as typed); `attachment_ids` are the visitor's own uploads from POST /v1/widget/attachments. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         * @description `body` is plain text (up to 5000 characters; markup is shown as typed); `attachment_ids` are the visitor's own uploads from POST /v1/widget/attachments. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         post: operations["postWidgetConversations"];
         delete?: never;
@@ -2285,15 +2708,35 @@ export interface paths {
         };
         /**
          * The public messages of the visitor's conversation, oldest first (never notes)
-         * @description Another visitor's conversation answers 404. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         * @description Another visitor's conversation answers 404. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         get: operations["getWidgetConversationsByIdMessages"];
         put?: never;
         /**
          * Send a message in the visitor's conversation (reopens it when solved)
-         * @description Body as for a new conversation. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         * @description Body as for a new conversation. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         post: operations["postWidgetConversationsByIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/conversations/{id}/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The visitor saw the conversation up to a message (the widget reports it while the thread is shown)
+         * @description An agent's reply the visitor has not seen DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent is mailed to the visitor's email (unseen replies batched into one mail); replies up to `message_id` are not. Marks only move forward. Another visitor's conversation answers 404; a message not in it 422 at body.message_id. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
+         */
+        post: operations["postWidgetConversationsByIdSeen"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2311,7 +2754,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a person
-         * @description Sends an `ai_handoff` notification to the conversation's assignee, or to every owner and admin when nobody is assigned; `notified` counts them. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         * @description Sends an `ai_handoff` notification to the conversation's assignee, or to every owner and admin when nobody is assigned; `notified` counts them. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         post: operations["postWidgetConversationsByIdHandoff"];
         delete?: never;
@@ -2331,9 +2774,29 @@ export interface paths {
         put?: never;
         /**
          * Upload a file for the visitor's next message (multipart field `file`)
-         * @description At most 10 MB (413 `too_large`). The type is read from the content: PNG, JPEG, GIF, WebP, PDF or plain text; anything else, or a name whose extension says another type, answers 422 `unsupported_file` and nothing is stored. Only the visitor who uploaded a file may attach it. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor (429 with Retry-After past them).
+         * @description At most 10 MB (413 `too_large`). The type is read from the content: PNG, JPEG, GIF, WebP, PDF or plain text; anything else, or a name whose extension says another type, answers 422 `unsupported_file` and nothing is stored. Only the visitor who uploaded a file may attach it. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         post: operations["postWidgetAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/visitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the chat widget last reported about a contact's visit (for the customer card)
+         * @description By contact id: the page URL and its host, the browser (summarised from the User-Agent), the time zone and when the visitor was last seen, from the contact's newest visitor session. All of it is the visitor's own word. 404 when the contact never used the widget, or belongs to another workspace.
+         */
+        get: operations["getWidgetVisitorsById"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2359,7 +2822,7 @@ export interface paths {
         head?: never;
         /**
          * Change the chat widget's settings
-         * @description `allowed_origins`: sites whose pages may run the widget (`https://shop.example`, `https://*.example.com`); empty allows any. Enforced on POST /v1/widget/session (403) and by CORS on every widget route. `enabled: false` makes GET /v1/widget/config answer 404 and ends visitor sessions' access (401).
+         * @description `allowed_origins`: sites whose pages may run the widget (`https://shop.example`, `https://*.example.com`); empty allows any. Enforced on POST /v1/widget/session (403) and by CORS on every widget route. `enabled: false` makes GET /v1/widget/config answer 404 and ends visitor sessions' access (401). `reply_mailbox_id`: the mailbox an agent's chat reply is mailed from when the visitor left an email and has not seen it in the widget DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent (unseen replies batched into one mail, threaded on the ticket, so the visitor's answer by email comes back into the chat); null: the workspace's first mailbox; no mailbox, no mail. Another workspace's mailbox answers 422.
          */
         patch: operations["patchWidgetSettings"];
         trace?: never;
@@ -2483,7 +2946,7 @@ export interface paths {
         head?: never;
         /**
          * Change the workspace's AI settings
-         * @description Any subset of the features object plus `model`, `fast_model`, `widget_model` (empty string = instance default), `widget_monthly_cap_usd` (0 to 10000, rounded to cents, 0 = no cap) and `api_key`, the workspace's own provider key (stored sealed, never shown; empty or null removes it). Answers the Config.
+         * @description Any subset of the features object plus `model`, `fast_model`, `widget_model` (empty string = instance default), `widget_monthly_cap_usd` (0 to 10000, rounded to cents, 0 = no cap, 25 until an admin sets it; it counts the AI agent's answers and the triage and AI-condition calls Desk makes on its own, and once reached the AI agent, auto-triage, summaries and AI conditions stop on chat tickets this UTC month) and `api_key`, the workspace's own provider key (stored sealed, never shown; empty or null removes it). Answers the Config.
          */
         patch: operations["patchAiSettings"];
         trace?: never;
@@ -2731,7 +3194,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or deny a proposed change; the run continues
-         * @description The token is bound to the action, the person, their sign-in session and the workspace, and lasts 15 minutes: a wrong token (or another sign-in session) answers 403 `approval_invalid`, an expired one too (and the approval becomes `expired`); a second decision 409 `approval_not_pending`. Approve performs the change through the regular service functions with the person's permissions (a change they could not make fails as it would for them, and the approval is spent); activities carry actor `ai` with the approving user; audit `assistant.action` records approvals, denials and failures. With `Accept: text/event-stream` the run streams `session`, `text` ({ text }), `tool` (a step, at its start and end), `approval` ({ action_id, call_id, tool, preview, token, expires_at }), `done` ({ status }) and `error` (a problem body; the stream ends); without it one object `{ session, text, steps, approval, status }`. Errors found before the first piece of output (404, 409 `assistant_busy`, 429, 501 `ai_unsupported`, provider failures) answer as plain HTTP errors. Tool results are bounded (pages of at most 20 tickets, 15 messages of at most 1500 characters, at most 6000 characters a result, truncated with a note). Change tools are offered only when the person's message asks for a change; every change is a preview awaiting approval. Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
+         * @description The token is bound to the action, the person, their sign-in session and the workspace, and lasts 15 minutes: a wrong token (or another sign-in session) answers 403 `approval_invalid`, an expired one too (and the approval becomes `expired`); a second decision 409 `approval_not_pending`. Approve performs the change through the regular service functions with the person's permissions (a change they could not make fails as it would for them, and the approval is spent); A bulk change is bound to the tickets its preview counted (at most 100; a filter listing every status is no filter): when the filter matches other tickets at approval, it answers 409 `approval_stale` and changes nothing. A change is offered only after a dry run shows it would succeed; one that would fail is explained in the step instead. Preview changes carry `label`, `from_text` and `to_text`: the field and values in words (people and teams by name). Activities carry actor `ai` with the approving user; audit `assistant.action` records approvals, denials and failures. With `Accept: text/event-stream` the run streams `session`, `text` ({ text }), `tool` (a step, at its start and end), `approval` ({ action_id, call_id, tool, preview, token, expires_at }), `done` ({ status }) and `error` (a problem body; the stream ends); without it one object `{ session, text, steps, approval, status }`. Errors found before the first piece of output (404, 409 `assistant_busy`, 429, 501 `ai_unsupported`, provider failures) answer as plain HTTP errors. Tool results are bounded (pages of at most 20 tickets, 15 messages of at most 1500 characters, at most 6000 characters a result, truncated with a note). Change tools are offered only when the person's message asks for a change; every change is a preview awaiting approval. Signed-in people only (an API key answers 403); 403 `assistant_off` unless AI is on for the instance and the workspace and `settings.ai.assistant` is on.
          */
         post: operations["postAssistantActionsByIdDecision"];
         delete?: never;
@@ -2929,13 +3392,13 @@ export interface paths {
         };
         /**
          * The rating request a CSAT link names
-         * @description Shows the question only (link scanners fetch it): reading never records a rating. 404 for an unknown token, one older than 30 days, or a ticket since deleted or merged.
+         * @description The link comes in the rating mail, sent DESK_CSAT_DELAY (default 10 minutes) after the solve from the ticket's mailbox (a reopen in between cancels it). Shows the question only (link scanners fetch it): reading never records a rating. 404 for an unknown token, one older than 30 days, a ticket since deleted or merged, a ticket reopened since (until its next solve sends a new link), or a link a later solve replaced.
          */
         get: operations["getPublicCsatByToken"];
         put?: never;
         /**
          * Rate the support a ticket received
-         * @description `score` 1 (very poor) to 5 (excellent), `comment` up to 2,000 characters. Sets the ticket's `csat`, logs a `csat_received` activity and emits `ticket.updated`. A second rating through the same link replaces the first.
+         * @description `score` 1 (very poor) to 5 (excellent), `comment` up to 2,000 characters. Sets the ticket's `csat`, logs a `csat_received` activity and emits `ticket.updated`. A second rating through the same link replaces the first. Rating writes (this route and the /csat/{token} form together) are limited to 10 a minute per client address and 10 an hour per link: past either, 429 `rate_limited` with Retry-After. A link answers 404 while its ticket is reopened, and for good once a later solve has sent a new one.
          */
         post: operations["postPublicCsatByToken"];
         delete?: never;
@@ -2999,6 +3462,81 @@ export interface paths {
         put?: never;
         /** Hide the setup checklist for the caller (204; idempotent) */
         post: operations["postOnboardingDismiss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Imports of the workspace, newest first (at most 50000 rows per CSV) */
+        get: operations["getImports"];
+        put?: never;
+        /**
+         * Start an import of another help desk's history (runs in the background; 409 while one of the same account runs)
+         * @description imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id; companies: name, domain, notes; at most 10 MB and 50,000 rows; any bad row fails the import with nothing written). A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times and send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. Zendesk statuses: new → open, open → open, pending → pending, hold → on_hold, solved → solved, closed → closed; deleted tickets are not imported. Priorities: low, normal, high, urgent as they are; none → normal. Freshdesk statuses: 2 Open → open, 3 Pending → pending, 4 Resolved → solved, 5 Closed → closed, any other (custom) → on_hold; spam and deleted tickets are not imported; priorities 1 Low → low, 2 Medium → normal, 3 High → high, 4 Urgent → urgent; the description is the first message, private conversations become notes. Help Scout statuses: active → open, pending → pending, closed → solved; spam, draft and deleted conversations are not imported; every ticket is normal priority; customer, reply, message, chat and phone threads become messages, note and forward threads notes, line items are not imported. Tags become labels; end users become contacts (matched by email), organizations companies; agents are matched to members by email (else their name stays on their messages and the ticket is unassigned); public comments become replies and private ones internal notes, with their attachments, at their original times.
+         */
+        post: operations["postImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a source's credentials and preview its totals (nothing is stored)
+         * @description Same body as POST /v1/imports (JSON sources). imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id; companies: name, domain, notes; at most 10 MB and 50,000 rows; any bad row fails the import with nothing written).
+         */
+        post: operations["postImportsCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import: status, progress, counts and up to 100 errors */
+        get: operations["getImportsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an import at its next page (what it wrote stays; a re-run goes on from there) */
+        post: operations["postImportsByIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4852,6 +5390,61 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "contact.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.merged
+         * @description A contact was merged into another (`into`, as it is now) and deleted; its tickets moved without events of their own. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "contact.merged";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            contact_id: string;
+                            into: components["schemas"]["Contact"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "company.created": {
         parameters: {
             query?: never;
@@ -5331,6 +5924,198 @@ export interface webhooks {
                         visibility: "agents" | "public";
                         data: {
                             saved_reply_id: string;
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "macro.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * macro.created
+         * @description A macro was created (personal ones too, like personal views). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "macro.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            macro: {
+                                id: string;
+                                name: string;
+                                description: string;
+                                shared: boolean;
+                                actions: {
+                                    /** @enum {string} */
+                                    type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                                    value: string;
+                                    field?: string;
+                                }[];
+                                position: number;
+                                usage_count: number;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "macro.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * macro.updated
+         * @description A macro changed (not when it is applied; the ticket's own events say what it did). Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "macro.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            macro: {
+                                id: string;
+                                name: string;
+                                description: string;
+                                shared: boolean;
+                                actions: {
+                                    /** @enum {string} */
+                                    type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                                    value: string;
+                                    field?: string;
+                                }[];
+                                position: number;
+                                usage_count: number;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "macro.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * macro.deleted
+         * @description A macro was deleted. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "macro.deleted";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            macro_id: string;
                         };
                         occurred_at: string;
                     };
@@ -6054,6 +6839,114 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "import.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * import.created
+         * @description An import of another help desk's history was started. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "import.created";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            import: components["schemas"]["Import"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "import.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * import.updated
+         * @description An import moved on (a page committed), finished, failed or was canceled. Signed with `DESK-Signature`; `DESK-Event-Id` and `DESK-Event-Type` name it. The same envelope, plus `topics`, reaches the realtime gateway and GET /v1/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description contiguous per workspace */
+                        seq: number;
+                        workspace_id: string;
+                        /** @constant */
+                        type: "import.updated";
+                        /** @enum {string} */
+                        visibility: "agents" | "public";
+                        data: {
+                            import: components["schemas"]["Import"];
+                        };
+                        occurred_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; anything else is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -6142,6 +7035,8 @@ export interface components {
         Contact: {
             id: string;
             email: string | null;
+            /** @description Every address of the contact, `email` first; any finds it on inbound mail */
+            emails: string[];
             name: string;
             phone: string;
             notes: string;
@@ -6246,6 +7141,10 @@ export interface components {
             /** @description private teams whose events this endpoint receives in full */
             team_ids: string[];
             enabled: boolean;
+            /** @description failed delivery attempts in a row; at 5 the endpoint is paused (circuit open), a success resets it */
+            consecutive_failures: number;
+            /** @description while in the future, deliveries wait instead of being sent (no attempt is spent); the pause doubles with each further failure, 1 minute to 1 hour */
+            paused_until: string | null;
             created_at: string;
             updated_at: string;
         };
@@ -6321,6 +7220,12 @@ export interface components {
                 email: string;
                 avatar_url: string | null;
             } | null;
+            followers: {
+                id: string;
+                name: string;
+                email: string;
+                avatar_url: string | null;
+            }[];
             team_id: string | null;
             tags: {
                 id: string;
@@ -6420,6 +7325,8 @@ export interface components {
             reply_to: string;
             auth_failed: boolean;
             form_sender: string;
+            /** @description true for a forward: an internal message (kind `note`) mailed to the third parties in `to`, `cc` and `bcc` with the conversation quoted; never sent to the contact */
+            forward: boolean;
             created_at: string;
         };
         Attachment: {
@@ -6520,7 +7427,7 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            trigger: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated";
+            trigger: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated" | "time";
             conditions: {
                 field: string;
                 op: string;
@@ -6534,6 +7441,7 @@ export interface components {
                 field?: string;
             }[];
             enabled: boolean;
+            allow_customer_reply_on_ai_decision: boolean;
             position: number;
             run_count: number;
             last_run_at: string | null;
@@ -7009,6 +7917,35 @@ export interface components {
             /** @description the caller hid the checklist (per person) */
             dismissed: boolean;
         };
+        Import: {
+            id: string;
+            /** @enum {string} */
+            source: "zendesk" | "freshdesk" | "helpscout" | "imap" | "csv";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+            progress: {
+                phase: string;
+                done: number;
+                total: number | null;
+            };
+            counts: {
+                tickets: number;
+                messages: number;
+                contacts: number;
+                companies: number;
+                attachments: number;
+                users: number;
+                skipped: number;
+                failed: number;
+            };
+            errors: {
+                record: string;
+                message: string;
+            }[];
+            started_at: string | null;
+            finished_at: string | null;
+            created_at: string;
+        };
         Error: {
             status: number;
             code: string;
@@ -7114,6 +8051,10 @@ export interface components {
         WidgetMessageList: {
             data: components["schemas"]["WidgetMessage"][];
             next_cursor: null;
+        };
+        ImportPage: {
+            data: components["schemas"]["Import"][];
+            next_cursor: string | null;
         };
     };
     responses: {
@@ -7332,11 +8273,19 @@ export interface operations {
                         /** @description days a solved ticket stays solved before it closes by itself (default 4; 0 = never) */
                         auto_close_days?: number | null;
                         auto_assign?: ("none" | "round_robin" | "load_balanced") | null;
+                        /** @description an agent's reply (not a note) on an unassigned ticket assigns it to them; API keys and automations never take a ticket (default true) */
+                        assign_on_reply?: boolean | null;
+                        /** @description true: a member mentioned in a note starts following the ticket (default false) */
+                        follow_on_mention?: boolean | null;
                         gravatar?: boolean | null;
                         domain_logos?: boolean | null;
                         /** @description true: members other than the owner sign in only with single sign-on (password and passkey sign-in answer 403 sso_required); default false */
                         sso_only?: boolean | null;
                         label_creation?: ("everyone" | "admins") | null;
+                        /** @description the workspace's language (BCP 47, one of en, de, fr, es, pt-BR, nl; default en): customer mail and pages when the customer's own language is unknown */
+                        locale?: ("en" | "de" | "fr" | "es" | "pt-BR" | "nl") | null;
+                        /** @description the help center's languages, first the default (default: [locale]) */
+                        locales?: ("en" | "de" | "fr" | "es" | "pt-BR" | "nl")[] | null;
                         ai?: {
                             enabled?: boolean | null;
                             auto_triage?: boolean | null;
@@ -8663,6 +9612,104 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getAuthOauthIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        identities: {
+                            provider: string;
+                            provider_name: string;
+                            /** @description the verified email the provider gave when linked, if any */
+                            email: string | null;
+                            linked_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    postAuthOauthByProviderLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the provider's authorization URL: send the browser there (a full-page navigation) */
+                        url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAuthOauthConfirmLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the fragment of the link in the confirmation mail */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        provider: {
+                            id: string;
+                            name: string;
+                        };
+                        email: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     postAuthOauthExchange: {
         parameters: {
             query?: never;
@@ -9274,6 +10321,11 @@ export interface operations {
                             avatar_url: string | null;
                         } | null;
                         url: string;
+                        /**
+                         * @description where this server sends the invitation mail: `relay` (DESK_SMTP_URL) or `outbox` (only written to <data dir>/outbox: nobody receives it, so share the link)
+                         * @enum {string}
+                         */
+                        mail_via: "relay" | "outbox";
                     };
                 };
             };
@@ -9284,6 +10336,108 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postInvitationsByIdResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        /** @enum {string} */
+                        role: "admin" | "agent" | "viewer";
+                        expires_at: string;
+                        created_at: string;
+                        invited_by: {
+                            id: string;
+                            name: string;
+                            email: string;
+                            avatar_url: string | null;
+                        } | null;
+                        url: string;
+                        /**
+                         * @description where this server sends the invitation mail: `relay` (DESK_SMTP_URL) or `outbox` (only written to <data dir>/outbox: nobody receives it, so share the link)
+                         * @enum {string}
+                         */
+                        mail_via: "relay" | "outbox";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postInvitationsByIdLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        /** @enum {string} */
+                        role: "admin" | "agent" | "viewer";
+                        expires_at: string;
+                        created_at: string;
+                        invited_by: {
+                            id: string;
+                            name: string;
+                            email: string;
+                            avatar_url: string | null;
+                        } | null;
+                        url: string;
+                        /**
+                         * @description where this server sends the invitation mail: `relay` (DESK_SMTP_URL) or `outbox` (only written to <data dir>/outbox: nobody receives it, so share the link)
+                         * @enum {string}
+                         */
+                        mail_via: "relay" | "outbox";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
         };
     };
@@ -9689,7 +10843,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     description?: string;
-                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
+                    events: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.merged" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "macro.created" | "macro.updated" | "macro.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "import.created" | "import.updated")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -9710,6 +10864,10 @@ export interface operations {
                         /** @description private teams whose events this endpoint receives in full */
                         team_ids: string[];
                         enabled: boolean;
+                        /** @description failed delivery attempts in a row; at 5 the endpoint is paused (circuit open), a success resets it */
+                        consecutive_failures: number;
+                        /** @description while in the future, deliveries wait instead of being sent (no attempt is spent); the pause doubles with each further failure, 1 minute to 1 hour */
+                        paused_until: string | null;
                         created_at: string;
                         updated_at: string;
                         /** @description the signing secret, shown only in this answer */
@@ -9800,7 +10958,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     description?: string;
-                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted")[];
+                    events?: ("*" | "workspace.updated" | "member.added" | "member.updated" | "member.removed" | "team.created" | "team.updated" | "team.deleted" | "billing.updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "mailbox.created" | "mailbox.updated" | "mailbox.deleted" | "ticket.created" | "ticket.updated" | "ticket.deleted" | "message.created" | "message.updated" | "activity.created" | "tag.created" | "tag.updated" | "tag.deleted" | "tag.merged" | "tag_group.created" | "tag_group.updated" | "tag_group.deleted" | "custom_field.created" | "custom_field.updated" | "custom_field.deleted" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.merged" | "company.created" | "company.updated" | "company.deleted" | "view.created" | "view.updated" | "view.deleted" | "saved_reply.created" | "saved_reply.updated" | "saved_reply.deleted" | "macro.created" | "macro.updated" | "macro.deleted" | "automation.created" | "automation.updated" | "automation.deleted" | "kb_collection.created" | "kb_collection.updated" | "kb_collection.deleted" | "kb_article.created" | "kb_article.updated" | "kb_article.deleted" | "notification.created" | "sla_policy.created" | "sla_policy.updated" | "sla_policy.deleted" | "import.created" | "import.updated")[];
                     enabled?: boolean;
                     team_ids?: string[];
                 };
@@ -10173,10 +11331,12 @@ export interface operations {
                     "application/json": {
                         inbound: {
                             ok: boolean;
+                            category: ("host_not_allowed" | "host_not_found" | "connection_refused" | "timeout" | "tls_failed" | "auth_failed" | "connection_closed" | "protocol_error" | "not_configured") | null;
                             error: string;
                         };
                         outbound: {
                             ok: boolean;
+                            category: ("host_not_allowed" | "host_not_found" | "connection_refused" | "timeout" | "tls_failed" | "auth_failed" | "connection_closed" | "protocol_error" | "not_configured") | null;
                             error: string;
                         };
                     };
@@ -10299,6 +11459,91 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getSenders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            email: string;
+                            display_name: string;
+                            /** @enum {string} */
+                            status: "active" | "error" | "disabled";
+                            /** @description the mailbox a new email ticket is sent from when `mailbox_id` is not given */
+                            default: boolean;
+                        }[];
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getTicketsExportCsv: {
+        parameters: {
+            query?: {
+                status?: string | string[];
+                priority?: string | string[];
+                severity?: string | string[];
+                assignee?: string | string[];
+                /** @description me or a user id: only tickets that person follows */
+                follower?: string | string[];
+                team_id?: string | string[];
+                mailbox_id?: string | string[];
+                contact_id?: string | string[];
+                view_id?: string | string[];
+                tag?: string | string[];
+                channel?: "email" | "chat" | "api" | "portal";
+                q?: string | string[];
+                spam?: "true" | "false";
+                /** @description true: only tickets snoozed now; false: only tickets not snoozed (the working folders); absent: both */
+                snoozed?: "true" | "false";
+                sort?: string | string[];
+                order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tickets, one per line after the header */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getTickets: {
         parameters: {
             query?: {
@@ -10308,6 +11553,8 @@ export interface operations {
                 priority?: string | string[];
                 severity?: string | string[];
                 assignee?: string | string[];
+                /** @description me or a user id: only tickets that person follows */
+                follower?: string | string[];
                 team_id?: string | string[];
                 mailbox_id?: string | string[];
                 contact_id?: string | string[];
@@ -10709,6 +11956,8 @@ export interface operations {
                 priority?: string | string[];
                 severity?: string | string[];
                 assignee?: string | string[];
+                /** @description me or a user id: only tickets that person follows */
+                follower?: string | string[];
                 team_id?: string | string[];
                 mailbox_id?: string | string[];
                 contact_id?: string | string[];
@@ -10800,10 +12049,64 @@ export interface operations {
                     body_html?: string;
                     /** @description the body as plain text instead of body_html; blank lines make paragraphs */
                     body_text?: string;
+                    /** @description copies of a reply, in the Cc header: at most 50 addresses */
                     cc?: string[];
+                    /** @description blind copies of a reply: in the SMTP envelope only, never in a header; replies only: at most 50 addresses */
+                    bcc?: string[];
                     attachment_ids?: string[];
                     /** @enum {string} */
                     status?: "open" | "pending" | "on_hold" | "solved" | "closed";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postTicketsByIdForward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description who receives the forward: at most 10 addresses */
+                    to: string[];
+                    /** @description copies, in the Cc header: at most 50 addresses */
+                    cc?: string[];
+                    /** @description blind copies, in the SMTP envelope only: at most 50 addresses */
+                    bcc?: string[];
+                    /** @description an optional note above the quoted conversation, as HTML (sanitized) */
+                    body_html?: string;
+                    /** @description the note as plain text instead of body_html */
+                    body_text?: string;
+                    attachment_ids?: string[];
                 };
             };
         };
@@ -10878,6 +12181,62 @@ export interface operations {
                 content: {
                     "text/plain": string;
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    putTicketsByIdFollowersByUserId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteTicketsByIdFollowersByUserId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11733,6 +13092,73 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getContactsExportCsv: {
+        parameters: {
+            query?: {
+                q?: string;
+                company_id?: string;
+                tag?: string;
+                /** @description created_at (default, newest first) or field.<key> */
+                sort?: string;
+                order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contacts, one per line after the header */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getCompaniesExportCsv: {
+        parameters: {
+            query?: {
+                q?: string;
+                tag?: string;
+                /** @description created_at (default, newest first) or field.<key> */
+                sort?: string;
+                order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The companies, one per line after the header */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getContacts: {
         parameters: {
             query?: {
@@ -11785,6 +13211,8 @@ export interface operations {
             content: {
                 "application/json": {
                     email?: string | null;
+                    /** @description Every address of the contact, the first becoming `email`; replaces the list (at most 20) */
+                    emails?: string[];
                     name?: string;
                     phone?: string;
                     company_id?: string | null;
@@ -11895,6 +13323,8 @@ export interface operations {
             content: {
                 "application/json": {
                     email?: string | null;
+                    /** @description Every address of the contact, the first becoming `email`; replaces the list (at most 20) */
+                    emails?: string[];
                     name?: string;
                     phone?: string;
                     company_id?: string | null;
@@ -11929,6 +13359,80 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postContactsByIdMerge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The contact that remains; the merged one is deleted */
+                    into_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getContactsByIdDuplicates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Other live contacts with the same name and an email at the same domain */
+                        data: components["schemas"]["Contact"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
         };
     };
@@ -12513,6 +14017,348 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getMacros: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            shared: boolean;
+                            actions: {
+                                /** @enum {string} */
+                                type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                                value: string;
+                                field?: string;
+                            }[];
+                            position: number;
+                            usage_count: number;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postMacros: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    shared?: boolean;
+                    actions: {
+                        /** @enum {string} */
+                        type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "set_field";
+                        /** @default  */
+                        value?: string;
+                        field?: string;
+                    }[];
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        shared: boolean;
+                        actions: {
+                            /** @enum {string} */
+                            type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                            value: string;
+                            field?: string;
+                        }[];
+                        position: number;
+                        usage_count: number;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getMacrosById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        shared: boolean;
+                        actions: {
+                            /** @enum {string} */
+                            type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                            value: string;
+                            field?: string;
+                        }[];
+                        position: number;
+                        usage_count: number;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteMacrosById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    patchMacrosById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    shared?: boolean;
+                    actions?: {
+                        /** @enum {string} */
+                        type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "set_field";
+                        /** @default  */
+                        value?: string;
+                        field?: string;
+                    }[];
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        shared: boolean;
+                        actions: {
+                            /** @enum {string} */
+                            type: "set_status" | "set_priority" | "set_severity" | "assign_user" | "assign_team" | "add_tag" | "remove_tag" | "send_reply" | "add_note" | "mark_spam" | "ai_triage" | "set_field";
+                            value: string;
+                            field?: string;
+                        }[];
+                        position: number;
+                        usage_count: number;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postTicketsByIdMacrosByMacroId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                macro_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getTicketReads: {
+        parameters: {
+            query?: {
+                ticket_ids?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ticket_id: string;
+                            seen_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    putTicketReadsByTicketId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ticket_id: string;
+                        seen_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getAutomations: {
         parameters: {
             query?: never;
@@ -12557,7 +14403,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {string} */
-                    trigger: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated";
+                    trigger: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated" | "time";
                     /** @default [] */
                     conditions?: {
                         field: string;
@@ -12573,6 +14419,7 @@ export interface operations {
                         field?: string;
                     }[];
                     enabled?: boolean;
+                    allow_customer_reply_on_ai_decision?: boolean;
                     position?: number;
                 };
             };
@@ -12670,7 +14517,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @enum {string} */
-                    trigger?: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated";
+                    trigger?: "ticket_created" | "customer_replied" | "agent_replied" | "ticket_updated" | "time";
                     conditions?: {
                         field: string;
                         op: string;
@@ -12685,6 +14532,7 @@ export interface operations {
                         field?: string;
                     }[];
                     enabled?: boolean;
+                    allow_customer_reply_on_ai_decision?: boolean;
                     position?: number;
                 };
             };
@@ -12734,8 +14582,17 @@ export interface operations {
                             automation_id: string;
                             event_id: string;
                             ticket_id: string;
+                            ticket_number: number | null;
                             /** @enum {string} */
                             outcome: "applied" | "stopped";
+                            /** @enum {string} */
+                            trigger: "event" | "time";
+                            matched: {
+                                field: string;
+                                op: string;
+                                value: string | number;
+                                actual: string | number | null;
+                            }[];
                             depth: number;
                             notes: {
                                 type: string;
@@ -13512,6 +15369,12 @@ export interface operations {
                                 failed_24h: number;
                                 oldest_due_seconds: number;
                             };
+                            /** @description each durable consumer's lag: stored events after its cursor, and how long the oldest has waited */
+                            consumers: {
+                                name: string;
+                                events_behind: number;
+                                seconds_behind: number;
+                            }[];
                             backups: {
                                 /** @description DESK_BACKUP_INTERVAL; null when off */
                                 interval_seconds: number | null;
@@ -13869,6 +15732,8 @@ export interface operations {
         parameters: {
             query: {
                 key: string;
+                /** @description the page's language (the script tag's data-locale, else the browser's) */
+                locale?: string;
             };
             header?: never;
             path?: never;
@@ -13892,6 +15757,43 @@ export interface operations {
                         avatar_url: string | null;
                         /** @description the workspace's launcher picture, if any */
                         launcher_url: string | null;
+                        /** @description the language the widget speaks: the one asked for when Desk ships it, else the workspace's */
+                        locale: string;
+                        /** @description the widget's texts in that language (ICU messages) */
+                        messages: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getWidgetArticles: {
+        parameters: {
+            query: {
+                key: string;
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            title: string;
+                            excerpt: string;
+                            url: string;
+                        }[];
                     };
                 };
             };
@@ -13920,6 +15822,8 @@ export interface operations {
                     user_hash?: string;
                     /** Format: uri */
                     avatar_url?: string;
+                    page_url?: string;
+                    time_zone?: string;
                 };
             };
         };
@@ -14110,6 +16014,42 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    postWidgetConversationsByIdSeen: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     postWidgetConversationsByIdHandoff: {
         parameters: {
             query?: never;
@@ -14177,6 +16117,41 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getWidgetVisitorsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        page_url: string | null;
+                        page_host: string | null;
+                        browser: string | null;
+                        time_zone: string | null;
+                        last_seen_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getWidgetSettings: {
         parameters: {
             query?: never;
@@ -14200,6 +16175,7 @@ export interface operations {
                         greeting: string;
                         require_email: boolean;
                         allowed_origins: string[];
+                        reply_mailbox_id: string | null;
                         widget_key: string;
                         /** @description the one tag to paste before </body> */
                         snippet: string;
@@ -14229,6 +16205,7 @@ export interface operations {
                     greeting?: string;
                     require_email?: boolean;
                     allowed_origins?: string[];
+                    reply_mailbox_id?: string | null;
                 };
             };
         };
@@ -14244,6 +16221,7 @@ export interface operations {
                         greeting: string;
                         require_email: boolean;
                         allowed_origins: string[];
+                        reply_mailbox_id: string | null;
                         widget_key: string;
                         /** @description the one tag to paste before </body> */
                         snippet: string;
@@ -14984,6 +16962,9 @@ export interface operations {
                                     field: string;
                                     from: unknown;
                                     to: unknown;
+                                    label?: string;
+                                    from_text?: string;
+                                    to_text?: string;
                                 }[];
                                 targets: {
                                     kind: string;
@@ -15150,6 +17131,9 @@ export interface operations {
                                     field: string;
                                     from: unknown;
                                     to: unknown;
+                                    label?: string;
+                                    from_text?: string;
+                                    to_text?: string;
                                 }[];
                                 targets: {
                                     kind: string;
@@ -15244,6 +17228,9 @@ export interface operations {
                                     field: string;
                                     from: unknown;
                                     to: unknown;
+                                    label?: string;
+                                    from_text?: string;
+                                    to_text?: string;
                                 }[];
                                 targets: {
                                     kind: string;
@@ -15734,6 +17721,224 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getImports: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postImports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    source: "zendesk" | "freshdesk" | "helpscout" | "imap";
+                    options: {
+                        subdomain: string;
+                        email: string;
+                        api_token: string;
+                        base_url?: string;
+                        requests_per_minute?: number;
+                        export_requests_per_minute?: number;
+                    } | {
+                        /** @description acme or acme.freshdesk.com */
+                        domain: string;
+                        api_key: string;
+                        base_url?: string;
+                        /** @description default 200 */
+                        requests_per_minute?: number;
+                    } | {
+                        app_id: string;
+                        app_secret: string;
+                        base_url?: string;
+                        /** @description default 400 */
+                        requests_per_minute?: number;
+                    } | {
+                        host: string;
+                        port: number;
+                        /**
+                         * @description default tls; true/false also accepted
+                         * @enum {string}
+                         */
+                        tls?: "tls" | "starttls" | "none";
+                        username: string;
+                        password: string;
+                        /** @description default INBOX and the \Sent folder */
+                        folders?: string[];
+                    };
+                };
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    source: "csv";
+                    /** @enum {string} */
+                    kind: "contacts" | "companies";
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postImportsCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    source: string;
+                    options: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        totals: {
+                            [key: string]: number;
+                        };
+                        message: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getImportsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postImportsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

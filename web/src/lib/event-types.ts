@@ -38,6 +38,7 @@ export const EVENT_TYPES = [
   "contact.created",
   "contact.updated",
   "contact.deleted",
+  "contact.merged",
   "company.created",
   "company.updated",
   "company.deleted",
@@ -47,6 +48,9 @@ export const EVENT_TYPES = [
   "saved_reply.created",
   "saved_reply.updated",
   "saved_reply.deleted",
+  "macro.created",
+  "macro.updated",
+  "macro.deleted",
   "automation.created",
   "automation.updated",
   "automation.deleted",
@@ -60,6 +64,8 @@ export const EVENT_TYPES = [
   "sla_policy.created",
   "sla_policy.updated",
   "sla_policy.deleted",
+  "import.created",
+  "import.updated",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -82,10 +88,12 @@ export const EVENT_RESOURCES = [
   "company",
   "view",
   "saved_reply",
+  "macro",
   "automation",
   "kb_collection",
   "kb_article",
   "notification",
   "sla_policy",
+  "import",
 ] as const;
 export type EventResource = (typeof EVENT_RESOURCES)[number];

@@ -39,6 +39,7 @@ export default function WorkspaceSettings() {
         domain_logos: v.domain_logos === "on",
         sso_only: v.sso_only === "on",
         assign_on_reply: v.assign_on_reply === "on",
+        follow_on_mention: v.follow_on_mention === "on",
       },
     });
   };
@@ -115,6 +116,15 @@ export default function WorkspaceSettings() {
         <p id="assign-on-reply-hint" className="muted small">
           So two agents do not answer the same conversation. Notes, API keys and automations never take a ticket.
         </p>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="follow_on_mention"
+            defaultChecked={settings.follow_on_mention === true}
+            disabled={!admin}
+          />{" "}
+          People mentioned in a note follow the ticket
+        </label>
         <fieldset className="stack">
           <legend>Pictures and sign-in</legend>
           <label className="check">

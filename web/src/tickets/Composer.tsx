@@ -16,6 +16,7 @@ import { Avatar, statusLabel } from "../lib/ui/bits";
 import { FormError } from "../lib/ui/form";
 import { useDismiss } from "../lib/ui/layers";
 import { errorText } from "../lib/ui/states";
+import { MacroMenu } from "./MacroMenu";
 import { leftoverPlaceholders, type PlaceholderContext, renderPlaceholders } from "./placeholders";
 import { replyCollision } from "./reply-collision";
 import { htmlToText, textToHtml } from "../lib/text";
@@ -32,10 +33,13 @@ import { PaperclipIcon } from "../lib/ui/icons";
 type Kind = "reply" | "note" | "forward";
 const KINDS: Kind[] = ["reply", "note", "forward"];
 
+/** Channels whose replies are mailed to the customer (portal customers are answered by mail too). */
+const MAILED_CHANNELS: Ticket["channel"][] = ["email", "portal"];
+
 /** Why replies on this ticket cannot reach the customer by email, or null when they can (or it is a chat). */
 function mailProblem(ticket: Ticket, hasSender: boolean | undefined): string | null {
   if (ticket.channel === "chat") return null;
-  if (ticket.channel !== "email")
+  if (!MAILED_CHANNELS.includes(ticket.channel))
     return "Replies on this ticket are not emailed: it was not opened as an email conversation, so the customer only sees them where your integration shows them.";
   if (!ticket.mailbox_id && hasSender === false)
     return "No mailbox to send from: replies will not be emailed until an admin adds one under Settings → Mailboxes.";
@@ -68,7 +72,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
   const senders = useSenders();
   const hasSender = senders.data ? senders.data.some((s) => s.status !== "disabled") : undefined;
   const problem = mailProblem(ticket, hasSender);
-  const mailsReplies = ticket.channel === "email" && problem === null;
+  const mailsReplies = MAILED_CHANNELS.includes(ticket.channel) && problem === null;
   const [copies, setCopies] = useState(false);
   const [cc, setCc] = useState<string[]>([]);
   const [bcc, setBcc] = useState<string[]>([]);
@@ -568,6 +572,8 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && upload(e.target.files)} />
         <span className="muted small">Drop or paste files</span>
         <div className="grow" />
+        {/* After the text, not beside the tabs: Tab from the tabs goes straight to the message. */}
+        <MacroMenu ticketIds={[ticket.id]} />
         <select
           hidden={kind === "forward"}
           aria-label="Send and set status"

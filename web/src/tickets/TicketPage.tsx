@@ -14,10 +14,12 @@ import { SnoozedMark } from "./SnoozedMark";
 import { attachmentRefresher, lastListNumbers, usePatchTicket, useTicket, useTimeline } from "./ticket-data";
 import { TicketSidebar } from "./TicketSidebar";
 import { Timeline } from "./Timeline";
+import { useMarkSeen } from "../inbox/reads";
 
 export function TicketPage({ number }: { number: string }) {
   const ticket = useTicket(number);
   const timeline = useTimeline(ticket.data?.id);
+  useMarkSeen(ticket.data);
   const role = useRole();
   const readOnly = !canWrite(role);
   const patch = usePatchTicket(ticket.data);

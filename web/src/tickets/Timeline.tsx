@@ -219,7 +219,8 @@ function AttachmentLink({ a, refresh }: { a: Attachment; refresh: RefreshLinks }
         />
       ) : (
         <>
-          {a.content_type === "application/pdf" ? <DocumentIcon /> : <PaperclipIcon />} {a.filename} <span className="muted">{size}</span>
+          {a.content_type === "application/pdf" ? <DocumentIcon /> : <PaperclipIcon />} {a.filename}{" "}
+          <span className="muted">{size}</span>
         </>
       )}
     </a>

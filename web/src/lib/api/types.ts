@@ -38,13 +38,18 @@ export type Me = Schemas["Me"];
 export type ApiKey = Schemas["ApiKey"] & { secret?: string };
 export type Webhook = Schemas["Webhook"] & { secret?: string };
 /** The accept link is in the creation answer only. */
-export type Invitation = Schemas["Invitation"] & { url?: string };
+export type Invitation = Schemas["Invitation"] & { url?: string; mail_via?: "relay" | "outbox" };
 export type SavedReply = Answer<"getSavedRepliesById">;
+export type Macro = Answer<"getMacrosById">;
+/** What the chat widget last reported about a contact's visit (the customer card). */
+export type VisitorInfo = Answer<"getWidgetVisitorsById">;
 export type Notification = Schemas["Notification"];
 export type NotificationPage = Answer<"getNotifications">;
 export type Assignment = Schemas["Assignment"];
 export type Availability = Member["availability"];
 export type TicketCounts = Answer<"getTicketsCounts">;
+/** A mailbox a ticket can be mailed from (GET /v1/senders; the default first). */
+export type Sender = Answer<"getSenders">["data"][number];
 export type Overview = Answer<"getReportsOverview">;
 export type AuditLog = Answer<"getAuditLogs">["data"][number];
 export type SearchResults = Answer<"getSearch">;
