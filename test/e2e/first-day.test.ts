@@ -79,7 +79,9 @@ describe.skipIf(!ready.ok)("a new team's first day (Chromium against dist/desk)"
       await page.waitForURL(new RegExp(`/contacts/${first.contact.id}$`));
       await shown(page.getByRole("heading", { name: "Carla Customer" }));
       await shown(page.locator(".detail-page .mini-list li", { hasText: "Printer on fire" }));
-      expect(await page.locator(".detail-page .mini-list li").count()).toBe(2);
+      expect(
+        await page.locator(".detail-page").getByRole("list", { name: "Tickets" }).getByRole("listitem").count(),
+      ).toBe(2);
       expect(await page.getByTestId("page-error").count()).toBe(0);
     },
     STEP,

@@ -231,7 +231,7 @@ export function ContactDetail({ id }: { id: string }) {
           ) : tickets.data.length === 0 ? (
             <Empty title="No tickets" />
           ) : (
-            <ul className="mini-list">
+            <ul className="mini-list" aria-label="Tickets">
               {tickets.data.map((t) => (
                 <li key={t.id}>
                   <Link to={`/tickets/${t.number}`}>
