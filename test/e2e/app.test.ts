@@ -212,7 +212,7 @@ describe.skipIf(!ready.ok)("agent web app (Chromium against dist/desk)", () => {
       await page.getByRole("button", { name: "Send invitation" }).click();
       const link = (await page.locator(".secret code").textContent()) ?? "";
       expect(link).toContain("/invite/");
-      await shown(page.getByRole("cell", { name: "ada@acme.test" }));
+      await shown(page.getByRole("cell", { name: "ada@acme.test", exact: true }));
 
       const guest = await browser.newContext({ viewport: { width: 1200, height: 800 } });
       const invitee = await guest.newPage();

@@ -185,7 +185,9 @@ describe.skipIf(!ready.ok)("chat widget in a browser", () => {
       );
       await screenshot(visitor, "widget");
       expect(violations).toEqual([]);
-      // The agent's ticket page shows the visitor typing, live.
+      // The agent's ticket page shows the visitor typing, live. Their reply took the ticket (assign_on_reply):
+      // it left Unassigned for Mine.
+      await agent.getByRole("link", { name: /^Mine/ }).click();
       await row.click();
       await shown(agent.locator(".msg", { hasText: "where is my order" }));
       await box.fill("One more question");
