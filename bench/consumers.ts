@@ -1,7 +1,9 @@
 /**
  * What each durable consumer costs per event on a workspace where it has nothing to do (no rule,
  * policy or feature configured): creates tickets with consumers stopped, then drains each consumer
- * alone and prints µs per event it read. Then the whole set at once, as the runner does.
+ * alone and prints µs per event it read. Then the whole set at once, as the runner does. Jobs are
+ * off here only so that each consumer can be drained on its own; Desk as shipped (jobs and
+ * consumers on, side by side with jobs off) is measured by bench/reactions.ts.
  *   bun bench/consumers.ts [tickets=2000]
  */
 import { createConsumerRunner } from "../src/events/consumers";
