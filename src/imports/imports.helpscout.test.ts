@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
+import { importedTickets, runImportToEnd } from "./imports.testkit";
 import { seedHelpScoutAccount, startFakeHelpScout, type FakeHelpScout } from "../../test/peers/fake-helpscout";
 
 const AGENT_EMAIL = `agent-${crypto.randomUUID().slice(0, 8)}@desk.test`;
@@ -19,31 +20,9 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   options: { app_id: hs.appId, app_secret: hs.appSecret, base_url: hs.url, requests_per_minute: 10_000, ...overrides },
 });
 
-async function runToEnd(member: Member, id: string) {
-  for (let i = 0; i < 100; i++) {
-    await desk.jobs.drain();
-    const res = await desk.api("GET", `/v1/imports/${id}`, { headers: member.headers });
-    if (!["queued", "running"].includes(res.body.status)) return res.body;
-    await Bun.sleep(50);
-  }
-  throw new Error("import did not end");
-}
+const runToEnd = (member: Member, id: string) => runImportToEnd(desk, member, id);
 
-/** The fields of GET /v1/tickets these tests read. */
-type TicketJson = {
-  id: string;
-  subject: string;
-  status: string;
-  contact: { email: string } | null;
-  assignee: { id: string } | null;
-  tags: Array<{ name: string }>;
-  [field: string]: unknown;
-};
-
-async function ticketsOf(member: Member) {
-  const res = await desk.api("GET", "/v1/tickets?limit=100", { headers: member.headers });
-  return res.body.data as TicketJson[];
-}
+const ticketsOf = (member: Member) => importedTickets(desk, member);
 
 describe("imports: Help Scout", () => {
   test("a full import brings users, customers, conversations, threads and files, and sends nothing", async () => {

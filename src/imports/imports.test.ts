@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
+import { importedTickets, runImportToEnd } from "./imports.testkit";
 import { seedSmallAccount, startFakeZendesk, type FakeZendesk } from "../../test/peers/fake-zendesk";
 
 const AGENT_EMAIL = `agent-${crypto.randomUUID().slice(0, 8)}@desk.test`;
@@ -24,32 +25,9 @@ const zendeskBody = (overrides: Record<string, unknown> = {}) => ({
   },
 });
 
-/** Runs the import's job slices until it ends (bounded). */
-async function runToEnd(member: Member, id: string) {
-  for (let i = 0; i < 100; i++) {
-    await desk.jobs.drain();
-    const res = await desk.api("GET", `/v1/imports/${id}`, { headers: member.headers });
-    if (!["queued", "running"].includes(res.body.status)) return res.body;
-    await Bun.sleep(50);
-  }
-  throw new Error("import did not end");
-}
+const runToEnd = (member: Member, id: string) => runImportToEnd(desk, member, id);
 
-type ImportedTicket = {
-  id: string;
-  subject: string;
-  status: string;
-  message_count: number;
-  assignee: { id: string } | null;
-  contact: { email: string } | null;
-  tags: Array<{ name: string }>;
-  sla: unknown;
-};
-
-async function ticketsOf(member: Member) {
-  const res = await desk.api("GET", "/v1/tickets?limit=100", { headers: member.headers });
-  return res.body.data as ImportedTicket[];
-}
+const ticketsOf = (member: Member) => importedTickets(desk, member);
 
 describe("imports: Zendesk", () => {
   test("a full import brings organizations, users, tickets, comments and files, and sends nothing", async () => {
