@@ -21,7 +21,9 @@ import { createSecretBox } from "./lib/crypto";
 import { createLogger, type Logger } from "./lib/logger";
 import { memberRoleLookup, membershipsOf, ssoOnlyWorkspacesLookup } from "./members/members.public";
 import { privateTeamsLookup } from "./teams/teams.public";
-import { modules } from "./registry";
+import { modules as registered } from "./registry";
+import { bindPorts } from "./lib/ports";
+import type { FeatureModule } from "./module";
 import { chatContactOfTicket } from "./tickets/tickets.public";
 import { visitorIdempotencyCaller, visitorResolver, visitorView } from "./widget/widget.public";
 
@@ -30,8 +32,8 @@ export type BuildOptions = {
   logger?: Logger;
   clock?: Clock;
   visitors?: VisitorResolver;
-  /** The event types of the modules Desk runs (default: those of src/registry.ts). */
-  events?: readonly AnyEventDefinition[];
+  /** The modules Desk runs (default: src/registry.ts): their ports are bound and their events catalogued. */
+  modules?: readonly FeatureModule[];
 };
 
 /**
@@ -41,7 +43,8 @@ export type BuildOptions = {
 const IN_EXECUTABLE = import.meta.url.includes("$bunfs");
 
 /** Every event type the registered modules define. */
-export const registeredEvents = (): AnyEventDefinition[] => modules.flatMap((m) => m.events ?? []);
+export const registeredEvents = (modules: readonly FeatureModule[] = registered): AnyEventDefinition[] =>
+  modules.flatMap((m) => m.events ?? []);
 
 /** The features' answers to what machinery asks (credentials, grants, seqs), each prepared once. */
 export function machineryLookups(db: Db): MachineryLookups {
@@ -65,6 +68,12 @@ export function machineryLookups(db: Db): MachineryLookups {
  * features' public lookups. `start.ts` (serve) and scripts call it; machinery never does.
  */
 export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
+  const modules = overrides.modules ?? registered;
+  // First, so a module list missing a provider fails before anything is opened.
+  const ports = bindPorts(
+    modules.map((m) => ({ module: m.name, ports: m.ports })),
+    modules.map((m) => ({ module: m.name, provides: m.provides })),
+  );
   const db = overrides.db ?? openDatabase(config.databasePath, createRuntime());
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const applied = migrate(db.$client, migrations, {
@@ -93,7 +102,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
     credentials,
     guard: guardPlugin(credentials, { visitors: overrides.visitors ?? visitorResolver(db, clock), clock }),
     lookups,
-    events: createEventCatalogue(overrides.events ?? registeredEvents()),
+    events: createEventCatalogue(registeredEvents(modules)),
     reads: createReadPool({
       db,
       path: config.databasePath,
@@ -103,6 +112,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
       logger: logger.child({ subsystem: "reads" }),
       modules: config.reads.modules,
     }),
+    ports,
   };
 }
 

@@ -13,6 +13,7 @@ import type { RunnerLink } from "./jobs/enqueue";
 import type { Clock } from "./lib/clock";
 import type { SecretBox } from "./lib/crypto";
 import type { Logger } from "./lib/logger";
+import type { Ports } from "./lib/ports";
 import type { GatewayLookups } from "./realtime/gateway";
 
 /**
@@ -50,4 +51,6 @@ export type Deps = {
   events: EventCatalogue;
   /** Worker threads for reads whose cost grows with the workspace (src/db/read-pool.ts); they start on first use. */
   reads: ReadPool;
+  /** The ports modules declared, each bound to the one module that provides it (src/lib/ports.ts). */
+  ports: Ports;
 };

@@ -4,6 +4,7 @@ import type { Consumer } from "./events/consumers";
 import type { AnyEventDefinition } from "./events/define";
 import type { Page } from "./http/pages";
 import type { AnyJob } from "./jobs/define";
+import type { Port, PortBinding } from "./lib/ports";
 
 /** Something a module starts with Desk and stops on shutdown (a listener, a pool of connections). */
 export type Subsystem = {
@@ -40,6 +41,13 @@ export type FeatureModule = {
    * reaction is a consumer.
    */
   inTransaction?: (deps: Deps) => void;
+  /**
+   * Ports this module declares (src/lib/ports.ts): what it asks of a module above it, declared in
+   * its public file. Start fails when one is provided by no module or by two.
+   */
+  ports?: readonly Port<unknown>[];
+  /** Its answers to lower modules' ports (`provide(port, value)`), bound once at start. */
+  provides?: readonly PortBinding[];
   /** Starts a subsystem once Desk listens (its base URL is then known); null when configured off. */
   start?: (deps: Deps) => Promise<Subsystem | Subsystem[] | null> | Subsystem | Subsystem[] | null;
 };

@@ -70,7 +70,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   const deps = buildDeps(config, {
     clock: options.clock,
     visitors: options.visitors,
-    events: modules.flatMap((m) => m.events ?? []),
+    modules,
   });
   const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }), {
     onCheckpoint: recordCheckpoint,
