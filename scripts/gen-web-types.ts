@@ -7,8 +7,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
-import { loadConfig } from "../src/config/config";
-import { startDesk } from "../src/start";
 
 export const WEB_TYPES_PATH = join(import.meta.dir, "..", "web", "src", "lib", "api-schema.ts");
 
@@ -21,6 +19,8 @@ const HEADER = `/**
 
 /** Serves the document from a Desk started in-process (no jobs, no mail listener, a throwaway data dir). */
 export async function fetchOpenApiDocument(): Promise<OpenAPI3> {
+  // Loaded here, not at the top: rendering the enums of a given document needs no Desk.
+  const [{ loadConfig }, { startDesk }] = await Promise.all([import("../src/config/config"), import("../src/start")]);
   const dataDir = mkdtempSync(join(tmpdir(), "desk-web-types-"));
   try {
     const config = loadConfig({
@@ -47,10 +47,45 @@ export async function fetchOpenApiDocument(): Promise<OpenAPI3> {
   }
 }
 
+type JsonSchema = { enum?: unknown[]; type?: unknown; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
+
+/** A schema's string values: its own enum, its items' (a list of them), or the one enum among a nullable union's. */
+function enumOf(schema: JsonSchema | undefined): string[] | undefined {
+  if (!schema) return undefined;
+  if (Array.isArray(schema.enum)) return schema.enum.every((v) => typeof v === "string") ? schema.enum : undefined;
+  if (schema.type === "array") return enumOf(schema.items);
+  const found = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map(enumOf).filter((values) => values !== undefined);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+const literal = (values: readonly string[]) => `[${values.map((v) => JSON.stringify(v)).join(", ")}]`;
+
+/**
+ * The string enums of the document's components as values (`enumValues.Ticket.status`,
+ * `enumValues.Scope`), so the web app's pickers list what the server accepts instead of copies.
+ */
+export function renderEnumValues(document: { components?: { schemas?: object } }): string {
+  const lines: string[] = [];
+  const schemas = (document.components?.schemas ?? {}) as Record<string, JsonSchema & { properties?: object }>;
+  for (const [name, schema] of Object.entries(schemas)) {
+    const own = enumOf(schema);
+    if (own) lines.push(`    ${name}: ${literal(own)},`);
+    const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).flatMap(
+      ([property, propertySchema]) => {
+        const values = enumOf(propertySchema);
+        return values ? [`        ${property}: ${literal(values)},`] : [];
+      },
+    );
+    if (properties.length > 0) lines.push(`    ${name}: {`, ...properties, "    },");
+  }
+  return `/** Each string enum of the components, in the schema's order. */\nexport const enumValues = {\n${lines.join("\n")}\n} as const;\n`;
+}
+
 /** The text of web/src/lib/api-schema.ts for the current routes. */
 export async function generateWebTypes(): Promise<string> {
-  const ast = await openapiTS(await fetchOpenApiDocument());
-  return HEADER + astToString(ast);
+  const document = await fetchOpenApiDocument();
+  const ast = await openapiTS(document);
+  return `${HEADER}${astToString(ast)}\n${renderEnumValues(document)}`;
 }
 
 if (import.meta.main) {

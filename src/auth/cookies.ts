@@ -1,6 +1,8 @@
 import type { Config } from "../config/config";
 import { isUuid } from "../lib/ids";
-import { SESSION_TTL_MS } from "./sessions";
+
+/** Sessions last 30 days from their last refresh; their refresh cookie as long. */
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
 /** One refresh cookie per account: `desk_rt_<user id>`. */
 export const REFRESH_COOKIE_PREFIX = "desk_rt_";

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
+import { anyEvent } from "../../test/kit/events";
+import { withTx } from "../db/tx";
+import { appendEvent } from "../events/append";
 
 const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
 
@@ -38,6 +41,30 @@ describe("cached credentials", () => {
     expect((await desk.api("GET", "/v1/tickets", { headers: admin.headers })).status).toBe(200);
     expect((await desk.api("DELETE", `/v1/members/${admin.id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("GET", "/v1/tickets", { headers: admin.headers })).status).toBe(404);
+  });
+
+  test("a member, team or workspace event empties the membership cache in its transaction (each module's hook)", async () => {
+    const { workspace } = await createWorkspaceWithOwner(desk);
+    const admin = await addMember(desk, workspace.id, "admin");
+    const roleNow = async () =>
+      (await desk.deps.credentials.workspaceContext(new Request(`${desk.url}/v1/me`, { headers: admin.headers }), {}))
+        .role;
+    // Changed behind the features' backs: no signal and no event, so only the event appended next tells.
+    const setRole = (role: string) =>
+      desk.deps.db.$client.run("UPDATE members SET role = ? WHERE workspace_id = ? AND user_id = ?", [
+        role,
+        workspace.id,
+        admin.id,
+      ]);
+    let role: "admin" | "agent" = "admin";
+    for (const type of ["member.updated", "team.updated", "workspace.updated"]) {
+      const before = await roleNow();
+      role = role === "admin" ? "agent" : "admin";
+      setRole(role);
+      expect(await roleNow()).toBe(before);
+      withTx(desk.deps.db, (tx) => appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data: {} }));
+      expect({ type, role: await roleNow() }).toEqual({ type, role });
+    }
   });
 
   test("leaving a private team hides its tickets on the next request", async () => {

@@ -12,8 +12,6 @@ export const API_KEY_PREFIX = "desk_live_";
 const KEY_CACHE_TTL_MS = 30_000;
 const KEY_CACHE_MAX = 10_000;
 const MEMBER_CACHE_MAX = 10_000;
-/** Events whose change can alter a person's role or private teams in a workspace. */
-export const MEMBERSHIP_EVENTS = /^(member|team|workspace)\./;
 
 export type AccessRule = {
   /** Minimum member role; default viewer. */
@@ -55,6 +53,8 @@ export type CredentialLookups = {
   workspacesOf(userId: string): WorkspaceMembership[];
   /** Names of the workspaces that require this person to sign in with single sign-on (`sso_only`, not their owner). */
   ssoOnlyWorkspaces(userId: string): string[];
+  /** The session an access token names (identity owns sessions), or null. */
+  sessionById(sessionId: string): SessionRow | null;
 };
 
 export type WorkspaceMembership = { id: string; name: string; slug: string; role: Role };
@@ -68,194 +68,214 @@ type SessionRow = {
 
 export type CredentialResolver = ReturnType<typeof createCredentialResolver>;
 
+type ResolverDeps = {
+  db: Db;
+  tokens: TokenService;
+  clock: Clock;
+  lookups: CredentialLookups;
+};
+
+type KeyEntry = { key: KeyRow; scopes: Scope[]; expiresAt: number; cachedAt: number };
+type MemberEntry = { role: Role; visibleTeams: "all" | string[]; cachedAt: number };
+
+/** What one resolver keeps between requests: its session read and its caches. */
+type ResolverState = {
+  sessionById: CredentialLookups["sessionById"];
+  lastTouched: Map<string, number>;
+  keyCache: Map<string, KeyEntry>;
+  memberCache: Map<string, MemberEntry>;
+};
+
 /**
  * Turns the Authorization header into a credential and, for workspace routes, a RequestContext.
  * The one place that reads credential and membership tables for every request; statements are
  * prepared once.
  */
-export function createCredentialResolver(deps: {
-  db: Db;
-  tokens: TokenService;
-  clock: Clock;
-  lookups: CredentialLookups;
-}) {
-  const sqlite = deps.db.$client;
-  const { keyByHash, touchKey, memberRole, privateTeams } = deps.lookups;
-  const sessionById = sqlite.query<SessionRow, [string]>(
-    "SELECT user_id, revoked_at, expires_at, authenticated_at, mfa_verified FROM sessions WHERE id = ?",
-  );
-  const lastTouched = new Map<string, number>();
-  // API keys are looked up on every request; their rows change only through the api-keys service,
-  // which signals every revocation or scope change, as do member and workspace removal. Any signal
-  // empties the cache; the TTL is a safety net. Expiry is still checked on every use.
-  // Keyed by the presented secret itself, so a cached key costs no hashing (the process holds each
-  // request's secret anyway); a miss hashes it and looks the key up by hash.
-  const keyCache = new Map<string, { key: KeyRow; scopes: Scope[]; expiresAt: number; cachedAt: number }>();
-  // A person's role and private teams in a workspace, read on every request they make. Every write
-  // that changes them (members, invitations, teams, workspace transfer) appends a member.*, team.* or
-  // workspace.* event in its transaction, and removals also signal: either empties the cache, at
-  // once (inside the transaction: later reads of this turn share it) and again after the commit.
-  const memberCache = new Map<string, { role: Role; visibleTeams: "all" | string[]; cachedAt: number }>();
+export function createCredentialResolver(deps: ResolverDeps) {
+  const state: ResolverState = {
+    sessionById: deps.lookups.sessionById,
+    lastTouched: new Map(),
+    // API keys are looked up on every request; their rows change only through the api-keys service,
+    // which signals every revocation or scope change, as do member and workspace removal. Any signal
+    // empties the cache; the TTL is a safety net. Expiry is still checked on every use.
+    // Keyed by the presented secret itself, so a cached key costs no hashing (the process holds each
+    // request's secret anyway); a miss hashes it and looks the key up by hash.
+    keyCache: new Map(),
+    // A person's role and private teams in a workspace, read on every request they make. Every write
+    // that changes them (members, invitations, teams, workspace transfer) appends a member.*, team.* or
+    // workspace.* event in its transaction, and removals also signal: either empties the cache, at
+    // once (inside the transaction: later reads of this turn share it) and again after the commit.
+    memberCache: new Map(),
+  };
   onAccessEnded(deps.db, () => {
-    keyCache.clear();
-    memberCache.clear();
+    state.keyCache.clear();
+    state.memberCache.clear();
   });
-  /**
-   * Called (by the composition root's event hook) in the transaction of every event of
-   * MEMBERSHIP_EVENTS: empties the membership cache now, for later reads of this turn, and again
-   * after the commit.
-   */
-  function membershipsChanged(tx: Tx): void {
-    memberCache.clear();
-    afterCommit(tx, () => memberCache.clear());
-  }
-
-  function membership(workspaceId: string, userId: string, nowMs: number) {
-    const cacheKey = `${workspaceId}\n${userId}`;
-    const cached = memberCache.get(cacheKey);
-    if (cached && nowMs - cached.cachedAt <= KEY_CACHE_TTL_MS) return cached;
-    const role = memberRole(workspaceId, userId);
-    if (!role) return null;
-    const entry = {
-      role,
-      visibleTeams: roleAtLeast(role, "admin") ? ("all" as const) : privateTeams(workspaceId, userId),
-      cachedAt: nowMs,
-    };
-    if (memberCache.size >= MEMBER_CACHE_MAX) memberCache.clear();
-    memberCache.set(cacheKey, entry);
-    return entry;
-  }
-
-  async function credential(request: Request): Promise<Credential> {
-    const header = request.headers.get("authorization");
-    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw unauthorized();
-    const bearer = match[1]!;
-    const now = deps.clock.now();
-    if (bearer.startsWith(API_KEY_PREFIX)) {
-      const nowMs = now.getTime();
-      let entry = keyCache.get(bearer);
-      if (!entry || nowMs - entry.cachedAt > KEY_CACHE_TTL_MS) {
-        const row = keyByHash(sha256Hex(bearer));
-        if (!row) throw unauthorized();
-        const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
-          (SCOPES as readonly string[]).includes(s),
-        );
-        entry = {
-          key: row,
-          scopes,
-          expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity,
-          cachedAt: nowMs,
-        };
-        if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
-        keyCache.set(bearer, entry);
-      }
-      const key = entry.key;
-      if (key.revoked_at || entry.expiresAt <= nowMs) throw unauthorized();
-      // last_used_at is a hint, not an audit trail: write it at most once a minute per key.
-      const previous = lastTouched.get(key.id) ?? 0;
-      if (nowMs - previous > 60_000) {
-        lastTouched.set(key.id, nowMs);
-        touchKey(key.id, now.toISOString());
-      }
-      return {
-        kind: "api_key",
-        apiKeyId: key.id,
-        workspaceId: key.workspace_id,
-        scopes: entry.scopes,
-        createdBy: key.created_by,
-      };
-    }
-    const claims = await deps.tokens.verify<{ sub: string; sid: string }>(bearer, "access");
-    if (!claims?.sub || !claims.sid) throw unauthorized();
-    const session = sessionById.get(claims.sid);
-    if (!session || session.user_id !== claims.sub || session.revoked_at || session.expires_at <= now.toISOString()) {
-      throw unauthorized("The session has ended; sign in again.");
-    }
-    return {
-      kind: "user",
-      userId: claims.sub,
-      sessionId: claims.sid,
-      authenticatedAt: session.authenticated_at,
-      mfaVerified: session.mfa_verified === 1,
-    };
-  }
-
-  async function workspaceContext(request: Request, rule: AccessRule): Promise<RequestContext> {
-    const cred = await credential(request);
-    const meta = requestMeta(request);
-    if (cred.kind === "api_key") {
-      if (rule.keys === false || rule.role === "owner")
-        throw forbidden("This route is for signed-in people; API keys cannot use it.");
-      const missing = (rule.scopes ?? []).filter((s) => !cred.scopes.includes(s));
-      if (missing.length)
-        throw forbidden(`The API key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`);
-      return {
-        workspaceId: cred.workspaceId,
-        actor: { type: "api_key", apiKeyId: cred.apiKeyId, createdBy: cred.createdBy },
-        role: "admin",
-        scopes: cred.scopes,
-        visibleTeams: "all",
-        requestId: meta.requestId,
-        get ip() {
-          return meta.ip;
-        },
-      };
-    }
-    const workspaceId = request.headers.get("desk-workspace");
-    if (!workspaceId) {
-      throw validationFailed([
-        { location: "header.desk-workspace", message: "DESK-Workspace names the workspace to act in" },
-      ]);
-    }
-    const member = membership(workspaceId, cred.userId, deps.clock.now().getTime());
-    if (!member) throw notFound("Workspace");
-    if (!roleAtLeast(member.role, rule.role ?? "viewer"))
-      throw forbidden(`This needs the ${rule.role} role or higher.`);
-    return {
-      workspaceId,
-      actor: { type: "user", userId: cred.userId, sessionId: cred.sessionId },
-      role: member.role,
-      scopes: null,
-      // A copy: callers may not change the cached list.
-      visibleTeams: member.visibleTeams === "all" ? "all" : [...member.visibleTeams],
-      requestId: meta.requestId,
-      get ip() {
-        return meta.ip;
-      },
-    };
-  }
-
-  async function userContext(request: Request): Promise<UserContext> {
-    const cred = await credential(request);
-    if (cred.kind !== "user") throw forbidden("This route is for signed-in people; API keys cannot use it.");
-    const meta = requestMeta(request);
-    return {
-      ...cred,
-      requestId: meta.requestId,
-      get ip() {
-        return meta.ip;
-      },
-    };
-  }
-
-  /** For idempotency: who the caller is, or null when the credential does not resolve. */
-  async function callerScope(request: Request): Promise<string | null> {
-    try {
-      const cred = await credential(request);
-      if (cred.kind === "api_key") return `key:${cred.apiKeyId}`;
-      return `user:${cred.userId}:${request.headers.get("desk-workspace") ?? ""}`;
-    } catch {
-      return null;
-    }
-  }
-
+  const credential = (request: Request) => credentialOf(deps, state, request);
   return {
     credential,
-    workspaceContext,
-    userContext,
-    callerScope,
-    membershipsChanged,
+    workspaceContext: (request: Request, rule: AccessRule) => workspaceContextOf(deps, state, request, rule),
+    userContext: (request: Request) => userContextOf(credential, request),
+    callerScope: (request: Request) => callerScopeOf(credential, request),
+    /**
+     * Called (by the members, teams and workspaces modules' hooks on their events) in the
+     * transaction of every event that may change a role or private teams: empties the membership
+     * cache now, for later reads of this turn, and again after the commit.
+     */
+    membershipsChanged(tx: Tx): void {
+      state.memberCache.clear();
+      afterCommit(tx, () => state.memberCache.clear());
+    },
     workspacesOf: deps.lookups.workspacesOf,
   };
+}
+
+function membership(deps: ResolverDeps, state: ResolverState, workspaceId: string, userId: string, nowMs: number) {
+  const { memberCache } = state;
+  const cacheKey = `${workspaceId}\n${userId}`;
+  const cached = memberCache.get(cacheKey);
+  if (cached && nowMs - cached.cachedAt <= KEY_CACHE_TTL_MS) return cached;
+  const role = deps.lookups.memberRole(workspaceId, userId);
+  if (!role) return null;
+  const entry = {
+    role,
+    visibleTeams: roleAtLeast(role, "admin") ? ("all" as const) : deps.lookups.privateTeams(workspaceId, userId),
+    cachedAt: nowMs,
+  };
+  if (memberCache.size >= MEMBER_CACHE_MAX) memberCache.clear();
+  memberCache.set(cacheKey, entry);
+  return entry;
+}
+
+async function credentialOf(deps: ResolverDeps, state: ResolverState, request: Request): Promise<Credential> {
+  const header = request.headers.get("authorization");
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) throw unauthorized();
+  const bearer = match[1]!;
+  const now = deps.clock.now();
+  if (bearer.startsWith(API_KEY_PREFIX)) return apiKeyCredential(deps, state, bearer, now);
+  const claims = await deps.tokens.verify<{ sub: string; sid: string }>(bearer, "access");
+  if (!claims?.sub || !claims.sid) throw unauthorized();
+  const session = state.sessionById(claims.sid);
+  if (!session || session.user_id !== claims.sub || session.revoked_at || session.expires_at <= now.toISOString()) {
+    throw unauthorized("The session has ended; sign in again.");
+  }
+  return {
+    kind: "user",
+    userId: claims.sub,
+    sessionId: claims.sid,
+    authenticatedAt: session.authenticated_at,
+    mfaVerified: session.mfa_verified === 1,
+  };
+}
+
+function apiKeyCredential(deps: ResolverDeps, state: ResolverState, bearer: string, now: Date): Credential {
+  const { keyCache, lastTouched } = state;
+  const nowMs = now.getTime();
+  let entry = keyCache.get(bearer);
+  if (!entry || nowMs - entry.cachedAt > KEY_CACHE_TTL_MS) {
+    const row = deps.lookups.keyByHash(sha256Hex(bearer));
+    if (!row) throw unauthorized();
+    const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
+      (SCOPES as readonly string[]).includes(s),
+    );
+    entry = {
+      key: row,
+      scopes,
+      expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity,
+      cachedAt: nowMs,
+    };
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+    keyCache.set(bearer, entry);
+  }
+  const key = entry.key;
+  if (key.revoked_at || entry.expiresAt <= nowMs) throw unauthorized();
+  // last_used_at is a hint, not an audit trail: write it at most once a minute per key.
+  const previous = lastTouched.get(key.id) ?? 0;
+  if (nowMs - previous > 60_000) {
+    lastTouched.set(key.id, nowMs);
+    deps.lookups.touchKey(key.id, now.toISOString());
+  }
+  return {
+    kind: "api_key",
+    apiKeyId: key.id,
+    workspaceId: key.workspace_id,
+    scopes: entry.scopes,
+    createdBy: key.created_by,
+  };
+}
+
+async function workspaceContextOf(
+  deps: ResolverDeps,
+  state: ResolverState,
+  request: Request,
+  rule: AccessRule,
+): Promise<RequestContext> {
+  const cred = await credentialOf(deps, state, request);
+  const meta = requestMeta(request);
+  if (cred.kind === "api_key") {
+    if (rule.keys === false || rule.role === "owner")
+      throw forbidden("This route is for signed-in people; API keys cannot use it.");
+    const missing = (rule.scopes ?? []).filter((s) => !cred.scopes.includes(s));
+    if (missing.length)
+      throw forbidden(`The API key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`);
+    return {
+      workspaceId: cred.workspaceId,
+      actor: { type: "api_key", apiKeyId: cred.apiKeyId, createdBy: cred.createdBy },
+      role: "admin",
+      scopes: cred.scopes,
+      visibleTeams: "all",
+      requestId: meta.requestId,
+      get ip() {
+        return meta.ip;
+      },
+    };
+  }
+  const workspaceId = request.headers.get("desk-workspace");
+  if (!workspaceId) {
+    throw validationFailed([
+      { location: "header.desk-workspace", message: "DESK-Workspace names the workspace to act in" },
+    ]);
+  }
+  const member = membership(deps, state, workspaceId, cred.userId, deps.clock.now().getTime());
+  if (!member) throw notFound("Workspace");
+  if (!roleAtLeast(member.role, rule.role ?? "viewer")) throw forbidden(`This needs the ${rule.role} role or higher.`);
+  return {
+    workspaceId,
+    actor: { type: "user", userId: cred.userId, sessionId: cred.sessionId },
+    role: member.role,
+    scopes: null,
+    // A copy: callers may not change the cached list.
+    visibleTeams: member.visibleTeams === "all" ? "all" : [...member.visibleTeams],
+    requestId: meta.requestId,
+    get ip() {
+      return meta.ip;
+    },
+  };
+}
+
+type ResolveCredential = (request: Request) => Promise<Credential>;
+
+async function userContextOf(credential: ResolveCredential, request: Request): Promise<UserContext> {
+  const cred = await credential(request);
+  if (cred.kind !== "user") throw forbidden("This route is for signed-in people; API keys cannot use it.");
+  const meta = requestMeta(request);
+  return {
+    ...cred,
+    requestId: meta.requestId,
+    get ip() {
+      return meta.ip;
+    },
+  };
+}
+
+/** For idempotency: who the caller is, or null when the credential does not resolve. */
+async function callerScopeOf(credential: ResolveCredential, request: Request): Promise<string | null> {
+  try {
+    const cred = await credential(request);
+    if (cred.kind === "api_key") return `key:${cred.apiKeyId}`;
+    return `user:${cred.userId}:${request.headers.get("desk-workspace") ?? ""}`;
+  } catch {
+    return null;
+  }
 }

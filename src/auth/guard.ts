@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { markGuard } from "../http/guard-rules";
 import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
-import { systemClock, type Clock } from "../lib/clock";
+import type { Clock } from "../lib/clock";
 import type { AccessRule, Credential, CredentialResolver } from "./credentials";
 import type { PublicContext, RequestContext, UserContext, VisitorContext } from "./context";
 import { noVisitors, resolveVisitor, type VisitorResolver } from "./visitors";
@@ -16,7 +16,7 @@ export type GuardOptions = {
   /** Visitor sessions (the widget feature); without one every visitor credential answers 401. */
   visitors?: VisitorResolver;
   /** Time for the public routes' rate limits. */
-  clock?: Clock;
+  clock: Clock;
 };
 
 /**
@@ -31,11 +31,10 @@ export type GuardOptions = {
  * Credentials are checked in `transform`, before body validation, so a caller without a valid
  * credential learns nothing about the route's input rules: 401/403 come before 422.
  */
-export function guardPlugin(resolver: CredentialResolver, options: GuardOptions = {}) {
+export function guardPlugin(resolver: CredentialResolver, options: GuardOptions) {
   const resolved = new WeakMap<Request, RequestContext | UserContext | Credential | VisitorContext | PublicContext>();
   const visitors = options.visitors ?? noVisitors;
-  const clock = options.clock ?? systemClock;
-  const now = () => clock.now().getTime();
+  const now = () => options.clock.now().getTime();
   // One limiter per budget: public routes with the same budget share it per client address.
   const limiters = new Map<string, RateLimiter>();
   const limiterFor = (rule: PublicRule): RateLimiter => {

@@ -1,4 +1,5 @@
 import type { Db } from "../db/database";
+import { deskState } from "../db/desk-state";
 
 /**
  * Tells live connections (the realtime gateway) that sessions or memberships ended, so their
@@ -12,16 +13,16 @@ export type AccessEnded =
   | { kind: "api_key"; apiKeyId: string }
   | { kind: "grants"; workspaceId: string; userId: string | null };
 
-/** The listeners of one desk, part of its runtime (`db.$runtime.access`, built at start). */
-export type AccessListeners = Array<(signal: AccessEnded) => void>;
+/** The listeners of one desk, a slot of its runtime. */
+const listenersOf = deskState("auth.access-listeners", (): Array<(signal: AccessEnded) => void> => []);
 
 export function onAccessEnded(db: Db, listener: (signal: AccessEnded) => void): () => void {
-  const list = db.$runtime.access;
+  const list = listenersOf(db);
   list.push(listener);
   return () => list.splice(list.indexOf(listener), 1);
 }
 
 /** Call after the revoking transaction commits. */
 export function signalAccessEnded(db: Db, signal: AccessEnded): void {
-  for (const listener of db.$runtime.access) listener(signal);
+  for (const listener of listenersOf(db)) listener(signal);
 }

@@ -1,6 +1,5 @@
 import { SignJWT, jwtVerify, type JWTPayload } from "jose";
 import { deriveKey } from "../lib/crypto";
-import { systemClock } from "../lib/clock";
 
 /** Every JWT names its purpose; each consumer accepts exactly one. */
 export type TokenPurpose =
@@ -29,7 +28,8 @@ export type TokenService = {
   verify<T extends Record<string, unknown>>(token: string, purpose: TokenPurpose): Promise<(T & JWTPayload) | null>;
 };
 
-export function createTokenService(secret: string, now: () => Date = systemClock.now): TokenService {
+/** `now` is the desk's clock: tokens are stamped and checked against it. */
+export function createTokenService(secret: string, now: () => Date): TokenService {
   const raw = new Uint8Array(deriveKey(secret, "jwt-hs256"));
   // Given raw bytes, jose imports a CryptoKey on every sign and verify (a WebCrypto call per
   // request that carries an access token): import it once, on first use.

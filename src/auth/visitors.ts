@@ -8,8 +8,9 @@ export type VisitorSession = { sessionId: string; workspaceId: string; contactId
 
 /**
  * Finds the live visitor session a token names (null: unknown, expired or ended). The widget
- * feature implements it and the composition root passes it to the guard; the workspace of every
- * visitor route comes from this session, never from the request.
+ * feature provides it through the `auth.visitorSessions` port (auth.ports.ts) and the composition
+ * root passes it to the guard; the workspace of every visitor route comes from this session, never
+ * from the request.
  */
 export type VisitorResolver = {
   session(token: string): VisitorSession | null | Promise<VisitorSession | null>;

@@ -1,12 +1,13 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, qs, setSession, setWorkspace } from "../lib/api/client";
-import { useAuth } from "../lib/api/session";
+import { sessionKeys, useAuth } from "../lib/api/session";
 import type { Session } from "../lib/api/types";
 import { navigate } from "../lib/router/router";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
 import { withArticle } from "../lib/words";
+import { accountKeys } from "./account.queries";
 
 type Lookup = {
   email?: string;
@@ -21,7 +22,7 @@ export function InviteAccept({ token }: { token: string }) {
   const auth = useAuth();
   const client = useQueryClient();
   const lookup = useQuery({
-    queryKey: ["invite", token],
+    queryKey: accountKeys.invite(token),
     queryFn: () => api<Lookup>(`/invitations/lookup${qs({ token })}`, { workspace: false }),
     retry: false,
   });
@@ -42,7 +43,7 @@ export function InviteAccept({ token }: { token: string }) {
       if (result.access_token && result.user) setSession(result as Session);
       const workspaceId = result.workspace_id ?? result.workspace?.id ?? lookup.data?.workspace?.id;
       if (workspaceId) setWorkspace(workspaceId);
-      await client.invalidateQueries({ queryKey: ["me"] });
+      await client.invalidateQueries({ queryKey: sessionKeys.me });
       navigate("/inbox/unassigned", { replace: true });
     } catch (e) {
       setError(e);

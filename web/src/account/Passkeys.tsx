@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../lib/api/client";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
+import { accountKeys } from "./account.queries";
 
 type Passkey = {
   id: string;
@@ -28,10 +29,10 @@ export function PasskeysSection() {
   const client = useQueryClient();
   const [adding, setAdding] = useState(false);
   const list = useQuery({
-    queryKey: ["my-passkeys"],
+    queryKey: accountKeys.passkeys,
     queryFn: () => api<{ data: Passkey[] }>("/me/passkeys", { workspace: false }),
   });
-  const refresh = () => client.invalidateQueries({ queryKey: ["my-passkeys"] });
+  const refresh = () => client.invalidateQueries({ queryKey: accountKeys.passkeys });
   const add = useMutation({
     mutationFn: async (name: string) => {
       const { options } = await api<{ options: Record<string, unknown> }>("/me/passkeys/options", {

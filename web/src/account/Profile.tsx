@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import qrcode from "qrcode-generator";
 import { type FormEvent, useMemo, useState } from "react";
 import { api } from "../lib/api/client";
-import { useMe } from "../lib/api/session";
+import { sessionKeys, useMe } from "../lib/api/session";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { PictureUpload } from "../lib/ui/PictureUpload";
 import { PasskeysSection } from "./Passkeys";
 import { SsoLinksSection } from "./SsoLinks";
 import { ErrorBox, Loading } from "../lib/ui/states";
 import { NotificationEmailSection } from "../notifications/NotificationEmailSection";
+import { accountKeys } from "./account.queries";
 
 type ProfileUser = { id: string; name: string; email: string; avatar_url?: string | null; mfa_enabled?: boolean };
 type SessionInfo = {
@@ -59,7 +60,7 @@ function PictureSection({ user }: { user: ProfileUser }) {
         label="Upload a picture"
         removeLabel="Remove picture"
         empty="No picture yet: your initials are shown."
-        onSaved={() => client.invalidateQueries({ queryKey: ["me"] })}
+        onSaved={() => client.invalidateQueries({ queryKey: sessionKeys.me })}
       />
     </section>
   );
@@ -69,7 +70,7 @@ function NameSection({ user }: { user: ProfileUser }) {
   const client = useQueryClient();
   const save = useMutation({
     mutationFn: (name: string) => api("/me", { method: "PATCH", body: { name }, workspace: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: sessionKeys.me }),
   });
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -98,7 +99,7 @@ function PasswordSection() {
   const change = useMutation({
     mutationFn: (body: { current_password: string; new_password: string }) =>
       api<{ signed_out_sessions: number }>("/me/password", { body, workspace: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["my-sessions"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: accountKeys.sessions }),
   });
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -185,12 +186,12 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
     onSuccess: (answer) => {
       setSetup(null);
       setRecovery(answer.recovery_codes);
-      client.invalidateQueries({ queryKey: ["me"] });
+      client.invalidateQueries({ queryKey: sessionKeys.me });
     },
   });
   const disable = useMutation({
     mutationFn: (body: { password?: string; code?: string }) => api("/me/mfa/disable", { body, workspace: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: sessionKeys.me }),
   });
 
   const confirm = (e: FormEvent<HTMLFormElement>) => {
@@ -320,10 +321,10 @@ function deviceName(s: SessionInfo): string {
 function SessionsSection() {
   const client = useQueryClient();
   const sessions = useQuery({
-    queryKey: ["my-sessions"],
+    queryKey: accountKeys.sessions,
     queryFn: () => api<{ data: SessionInfo[] }>("/me/sessions", { workspace: false }),
   });
-  const refresh = () => client.invalidateQueries({ queryKey: ["my-sessions"] });
+  const refresh = () => client.invalidateQueries({ queryKey: accountKeys.sessions });
   const endOne = useMutation({
     mutationFn: (id: string) => api(`/me/sessions/${id}`, { method: "DELETE", workspace: false }),
     onSuccess: refresh,

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { withChallenge } from "../lib/api/challenge";
 import { api, setSession, setWorkspace } from "../lib/api/client";
-import { useAuth } from "../lib/api/session";
+import { sessionKeys, useAuth } from "../lib/api/session";
 import type { Session, Workspace } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
@@ -33,11 +33,11 @@ export function Setup() {
         });
         setSession(session);
         // The instance has a person now: a later sign-out must land on sign-in, not setup.
-        client.removeQueries({ queryKey: ["instance-status"] });
+        client.removeQueries({ queryKey: sessionKeys.instanceStatus });
       }
       const workspace = await api<Workspace>("/workspaces", { body: { name: values.workspace }, workspace: false });
       setWorkspace(workspace.id);
-      await client.invalidateQueries({ queryKey: ["me"] });
+      await client.invalidateQueries({ queryKey: sessionKeys.me });
       navigate("/inbox/unassigned", { replace: true });
     } catch (e) {
       setError(e);

@@ -7,6 +7,7 @@ import { Link } from "../lib/router/Link";
 import { navigate, useLocation } from "../lib/router/router";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { cancelledPrompt, passkeysSupported } from "./Passkeys";
+import { accountKeys } from "./account.queries";
 
 /** Email and password, then the two-factor code when the account has it on. */
 export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
@@ -156,7 +157,7 @@ function takeSsoCode(): string | null {
 /** "Sign in with <provider>" for each configured single sign-on provider: plain links, the server redirects. */
 function SsoButtons({ next }: { next: string | null }) {
   const providers = useQuery({
-    queryKey: ["sso-providers"],
+    queryKey: accountKeys.ssoProviders,
     queryFn: () =>
       api<{ providers: Array<{ id: string; name: string; start_url: string }> }>("/auth/oauth/providers", {
         workspace: false,

@@ -4,6 +4,7 @@ import { api } from "../lib/api/client";
 import { Link } from "../lib/router/Link";
 import { useLocation } from "../lib/router/router";
 import { ErrorBox, Loading } from "../lib/ui/states";
+import { accountKeys } from "./account.queries";
 
 type Provider = { id: string; name: string; start_url: string };
 type Identity = {
@@ -32,12 +33,12 @@ const LINK_ERRORS: Record<string, string> = {
 export function SsoLinksSection() {
   const { search } = useLocation();
   const providers = useQuery({
-    queryKey: ["sso-providers"],
+    queryKey: accountKeys.ssoProviders,
     queryFn: () => api<{ providers: Provider[] }>("/auth/oauth/providers", { workspace: false }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   const identities = useQuery({
-    queryKey: ["my-sso-identities"],
+    queryKey: accountKeys.ssoIdentities,
     queryFn: () => api<{ identities: Identity[] }>("/auth/oauth/identities", { workspace: false }),
   });
   const link = useMutation({

@@ -6,6 +6,7 @@ import { useTeams } from "../lib/resources/teams";
 import { statusLabel } from "../lib/ui/bits";
 import { errorText } from "../lib/ui/states";
 import { relativeTime } from "../lib/words";
+import { ticketKeys } from "../tickets/tickets.queries";
 
 type Suggestion = { value: string | string[] | boolean; probability: number | null };
 type Decision = { value: string | boolean | number | null; applied: boolean };
@@ -35,10 +36,10 @@ export function TicketAi({ ticket, readOnly }: { ticket: Ticket; readOnly: boole
   const client = useQueryClient();
   const teams = useTeams();
   const refresh = (updated?: Ticket) => {
-    if (updated) client.setQueryData(["ticket", String(updated.number)], updated);
-    client.invalidateQueries({ queryKey: ["ticket", String(ticket.number)] });
-    client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
-    client.invalidateQueries({ queryKey: ["tickets"] });
+    if (updated) client.setQueryData(ticketKeys.one(String(updated.number)), updated);
+    client.invalidateQueries({ queryKey: ticketKeys.one(String(ticket.number)) });
+    client.invalidateQueries({ queryKey: ticketKeys.timeline(ticket.id) });
+    client.invalidateQueries({ queryKey: ticketKeys.lists });
   };
   const summarize = useMutation({
     mutationFn: () => api<AiSummary>(`/tickets/${ticket.id}/ai/summary`, { method: "POST" }),

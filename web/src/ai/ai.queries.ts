@@ -7,6 +7,7 @@ export const aiKeys = {
   config: ["ai-config"] as const,
   models: ["ai-models"] as const,
   usage: ["ai-usage"] as const,
+  usageIn: (range: { from?: string; to?: string }) => ["ai-usage", range.from ?? "", range.to ?? ""] as const,
 };
 
 /** The AI features object lives in the workspace's settings: a workspace change may change it. */
@@ -31,7 +32,7 @@ export function useAiModels(enabled: boolean) {
 
 export function useUsageReport(range: { from?: string; to?: string }) {
   return useQuery({
-    queryKey: [...aiKeys.usage, range.from ?? "", range.to ?? ""],
+    queryKey: aiKeys.usageIn(range),
     queryFn: () => api<UsageReport>(`/billing/usage${qs(range)}`),
   });
 }

@@ -5,6 +5,11 @@ import type { Company, Page, SearchResults } from "../lib/api/types";
 import { navigate } from "../lib/router/router";
 import { Modal, StatusPill } from "../lib/ui/bits";
 
+const searchKeys = {
+  everything: (q: string) => ["global-search", q] as const,
+  companies: (q: string) => ["global-search-companies", q] as const,
+};
+
 type Hit = { key: string; group: string; href: string; title: string; detail: string; status?: string };
 
 const asText = (value: unknown) => (typeof value === "string" ? value : "");
@@ -70,13 +75,13 @@ export default function GlobalSearch({ onClose }: { onClose: () => void }) {
     return () => clearTimeout(timer);
   }, [text]);
   const search = useQuery({
-    queryKey: ["global-search", q],
+    queryKey: searchKeys.everything(q),
     queryFn: () => api<SearchResults>(`/search?q=${encodeURIComponent(q)}`),
     enabled: q.length > 0,
     staleTime: 10_000,
   });
   const companies = useQuery({
-    queryKey: ["global-search-companies", q],
+    queryKey: searchKeys.companies(q),
     queryFn: () => api<Page<Company>>(`/companies?limit=5&q=${encodeURIComponent(q)}`),
     enabled: q.length > 0,
     staleTime: 10_000,

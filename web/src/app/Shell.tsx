@@ -6,7 +6,7 @@ import { useCounts } from "../tickets/tickets.queries";
 import { useViews } from "../lib/resources/views";
 import { useRealtime } from "../lib/realtime/realtime";
 import { resources } from "./resources";
-import { canAdmin, useAccounts, useAuth, useMe, useRole } from "../lib/api/session";
+import { canAdmin, sessionKeys, useAccounts, useAuth, useMe, useRole } from "../lib/api/session";
 import { Avatar, Modal, typingInField } from "../lib/ui/bits";
 import { useDismiss } from "../lib/ui/layers";
 import { Link } from "../lib/router/Link";
@@ -221,7 +221,9 @@ function WorkspaceSwitcher() {
         value={auth.workspaceId ?? ""}
         onChange={(e) => {
           if (e.target.value === "__new") return navigate("/setup");
-          client.removeQueries({ predicate: (q) => q.queryKey[0] !== "me" && q.queryKey[0] !== "accounts" });
+          client.removeQueries({
+            predicate: (q) => q.queryKey[0] !== sessionKeys.me[0] && q.queryKey[0] !== sessionKeys.accounts[0],
+          });
           setWorkspace(e.target.value);
           navigate("/inbox/unassigned");
         }}

@@ -10,13 +10,11 @@ import { teamsResource } from "../lib/resources/teams";
 import { viewsResource } from "../lib/resources/views";
 import { workspaceResource } from "../lib/resources/workspace";
 import type { Resource } from "../lib/realtime/invalidation";
-import {
-  automationsResource,
-  mailboxesResource,
-  slaPoliciesResource,
-  webhooksResource,
-} from "../settings/settings.queries";
-import { importsResource } from "../settings/imports.queries";
+import { mailboxesResource } from "../lib/resources/mailboxes";
+import { automationsResource } from "../settings/automation/automations.queries";
+import { webhooksResource } from "../settings/developers/developers.queries";
+import { slaPoliciesResource } from "../settings/sla/sla.queries";
+import { importsResource } from "../settings/import/imports.queries";
 import { ticketsResource } from "../tickets/tickets.queries";
 import { notificationsResource } from "../notifications/notifications.queries";
 

@@ -5,6 +5,8 @@ import type { AuditLog as AuditEntry, Page } from "../lib/api/types";
 import { useMembers } from "../lib/resources/members";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
 
+const auditKeys = { list: (filters: object) => ["audit-logs", filters] as const };
+
 /** Entity types Desk records (SPEC.md's audit actions and the settings that log them). */
 const ENTITY_TYPES = [
   "workspace",
@@ -46,7 +48,7 @@ export default function AuditLog() {
     setFilters((f) => ({ ...f, [key]: e.target.value }));
   const badRange = filters.from !== "" && filters.to !== "" && filters.from > filters.to;
   const list = useInfiniteQuery({
-    queryKey: ["audit-logs", filters],
+    queryKey: auditKeys.list(filters),
     initialPageParam: null as string | null,
     enabled: !badRange,
     queryFn: ({ pageParam }) =>

@@ -13,6 +13,7 @@ import { LookUpAgain } from "./LookUpAgain";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
 import { RecordEditor } from "./record-detail";
 import { RecordListHead, useRecordList } from "./record-list";
+import { companyKeys, contactKeys } from "./contacts.queries";
 
 export function Companies() {
   const [creating, setCreating] = useState(false);
@@ -86,7 +87,7 @@ function NewCompany({ onClose }: { onClose: () => void }) {
   const create = useMutation({
     mutationFn: (body: Record<string, string>) => api<Company>("/companies", { body }),
     onSuccess: (c) => {
-      client.invalidateQueries({ queryKey: ["companies"] });
+      client.invalidateQueries({ queryKey: companyKeys.lists });
       onClose();
       navigate(`/companies/${c.id}`);
     },
@@ -122,16 +123,16 @@ export function CompanyDetail({ id }: { id: string }) {
   const client = useQueryClient();
   const role = useRole();
   const fields = useCustomFields("company");
-  const company = useQuery({ queryKey: ["company", id], queryFn: () => api<Company>(`/companies/${id}`) });
+  const company = useQuery({ queryKey: companyKeys.one(id), queryFn: () => api<Company>(`/companies/${id}`) });
   const contacts = useQuery({
-    queryKey: ["contacts", "company", id],
+    queryKey: contactKeys.ofCompany(id),
     queryFn: () => api<Page<Contact>>(`/contacts${qs({ company_id: id, limit: 100 })}`),
   });
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<Company>(`/companies/${id}`, { method: "PATCH", body }),
     onSuccess: (c) => {
-      client.setQueryData(["company", id], c);
-      client.invalidateQueries({ queryKey: ["companies"] });
+      client.setQueryData(companyKeys.one(id), c);
+      client.invalidateQueries({ queryKey: companyKeys.lists });
     },
   });
   if (company.isPending) return <Loading />;
@@ -175,8 +176,8 @@ export function CompanyDetail({ id }: { id: string }) {
               empty="No picture: initials are shown."
               disabled={!canWrite(role)}
               onSaved={(saved) => {
-                client.setQueryData(["company", id], saved);
-                client.invalidateQueries({ queryKey: ["companies"] });
+                client.setQueryData(companyKeys.one(id), saved);
+                client.invalidateQueries({ queryKey: companyKeys.lists });
               }}
             />
             {canWrite(role) && (

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import { ApiError, api } from "../lib/api/client";
 import type { Contact } from "../lib/api/types";
 import { errorText } from "../lib/ui/states";
+import { contactKeys } from "./contacts.queries";
 
 /**
  * A contact's addresses: the first is the one replies go to; any of them finds the contact when
@@ -14,8 +15,8 @@ export function ContactEmails({ contact, readOnly }: { contact: Contact; readOnl
   const save = useMutation({
     mutationFn: (emails: string[]) => api<Contact>(`/contacts/${contact.id}`, { method: "PATCH", body: { emails } }),
     onSuccess: (saved) => {
-      client.setQueryData(["contact", contact.id], saved);
-      client.invalidateQueries({ queryKey: ["contacts"] });
+      client.setQueryData(contactKeys.one(contact.id), saved);
+      client.invalidateQueries({ queryKey: contactKeys.lists });
       setDraft("");
     },
   });

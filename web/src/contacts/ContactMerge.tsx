@@ -6,6 +6,7 @@ import { personName } from "../lib/people";
 import { Modal } from "../lib/ui/bits";
 import { ErrorBox, errorText } from "../lib/ui/states";
 import { ticketKeys } from "../tickets/tickets.queries";
+import { contactKeys } from "./contacts.queries";
 
 /**
  * Likely duplicates of a contact (same name, an email at the same domain), each with "Merge…":
@@ -14,7 +15,7 @@ import { ticketKeys } from "../tickets/tickets.queries";
  */
 export function ContactDuplicates({ contact, canMerge }: { contact: Contact; canMerge: boolean }) {
   const duplicates = useQuery({
-    queryKey: ["contact", contact.id, "duplicates"],
+    queryKey: contactKeys.duplicates(contact.id),
     queryFn: () => api<{ data: Contact[] }>(`/contacts/${contact.id}/duplicates`),
   });
   const [merging, setMerging] = useState<Contact | null>(null);
@@ -60,7 +61,7 @@ export function MergeSearch({ contact }: { contact: Contact }) {
   const [merging, setMerging] = useState<Contact | null>(null);
   const term = q.trim();
   const found = useQuery({
-    queryKey: ["contacts", "merge-search", term],
+    queryKey: contactKeys.mergeSearch(term),
     queryFn: () => api<{ data: Contact[] }>(`/contacts${qs({ q: term, limit: 6 })}`),
     enabled: term.length >= 2,
     staleTime: 10_000,
@@ -118,10 +119,10 @@ function MergeDialog({ from, into, onClose }: { from: Contact; into: Contact; on
   const merge = useMutation({
     mutationFn: () => api<Contact>(`/contacts/${from.id}/merge`, { body: { into_id: into.id } }),
     onSuccess: (saved) => {
-      client.setQueryData(["contact", into.id], saved);
-      client.removeQueries({ queryKey: ["contact", from.id] });
-      client.invalidateQueries({ queryKey: ["contact", into.id, "duplicates"] });
-      client.invalidateQueries({ queryKey: ["contacts"] });
+      client.setQueryData(contactKeys.one(into.id), saved);
+      client.removeQueries({ queryKey: contactKeys.one(from.id) });
+      client.invalidateQueries({ queryKey: contactKeys.duplicates(into.id) });
+      client.invalidateQueries({ queryKey: contactKeys.lists });
       client.invalidateQueries({ queryKey: ticketKeys.lists });
       client.invalidateQueries({ queryKey: ticketKeys.ofContacts });
       onClose();

@@ -18,6 +18,7 @@ import { ContactDuplicates, MergeSearch } from "./ContactMerge";
 import { RecordListHead, useRecordList } from "./record-list";
 import { personName } from "../lib/people";
 import { listOf } from "../lib/api/queries";
+import { companyKeys, contactKeys } from "./contacts.queries";
 
 export function Contacts() {
   const [creating, setCreating] = useState(false);
@@ -101,7 +102,7 @@ function NewContact({ onClose }: { onClose: () => void }) {
   const create = useMutation({
     mutationFn: (body: Record<string, string>) => api<Contact>("/contacts", { body }),
     onSuccess: (c) => {
-      client.invalidateQueries({ queryKey: ["contacts"] });
+      client.invalidateQueries({ queryKey: contactKeys.lists });
       onClose();
       navigate(`/contacts/${c.id}`);
     },
@@ -141,13 +142,13 @@ export function ContactDetail({ id }: { id: string }) {
   const client = useQueryClient();
   const role = useRole();
   const fields = useCustomFields("contact");
-  const contact = useQuery({ queryKey: ["contact", id], queryFn: () => api<Contact>(`/contacts/${id}`) });
+  const contact = useQuery({ queryKey: contactKeys.one(id), queryFn: () => api<Contact>(`/contacts/${id}`) });
   const tickets = useContactTickets(id);
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<Contact>(`/contacts/${id}`, { method: "PATCH", body }),
     onSuccess: (c) => {
-      client.setQueryData(["contact", id], c);
-      client.invalidateQueries({ queryKey: ["contacts"] });
+      client.setQueryData(contactKeys.one(id), c);
+      client.invalidateQueries({ queryKey: contactKeys.lists });
     },
   });
   if (contact.isPending) return <Loading />;
@@ -211,8 +212,8 @@ export function ContactDetail({ id }: { id: string }) {
               empty="No picture: initials are shown."
               disabled={!canWrite(role)}
               onSaved={(saved) => {
-                client.setQueryData(["contact", id], saved);
-                client.invalidateQueries({ queryKey: ["contacts"] });
+                client.setQueryData(contactKeys.one(id), saved);
+                client.invalidateQueries({ queryKey: contactKeys.lists });
               }}
             />
             {canWrite(role) && c.email && (
@@ -262,7 +263,7 @@ function CompanyPicker({
   onPick: (companyId: string | null) => void;
 }) {
   const companies = useQuery({
-    queryKey: ["companies", "picker"],
+    queryKey: companyKeys.picker,
     queryFn: async () => listOf(await api<Company[] | Page<Company>>("/companies?limit=100")),
     staleTime: 30_000,
   });

@@ -1,11 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../lib/api/client";
 import type { VisitorInfo } from "../lib/api/types";
+import { contactKeys } from "./contacts.queries";
 
 /** What the chat widget last reported about the contact's visit; nothing for a contact who never chatted. */
 export function useVisit(contactId: string, enabled: boolean) {
   return useQuery({
-    queryKey: ["contact-visit", contactId],
+    queryKey: contactKeys.visit(contactId),
     queryFn: () => api<VisitorInfo>(`/widget/visitors/${contactId}`),
     enabled,
     retry: false,

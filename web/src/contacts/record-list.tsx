@@ -4,6 +4,7 @@ import { api, qs } from "../lib/api/client";
 import { useTags } from "../lib/resources/labels";
 import { ExportButton } from "../lib/ui/ExportButton";
 import type { Page } from "../lib/api/types";
+import { companyKeys, contactKeys } from "./contacts.queries";
 
 type RecordKind = "contacts" | "companies";
 
@@ -12,7 +13,7 @@ export function useRecordList<T>(kind: RecordKind) {
   const [q, setQ] = useState("");
   const [tag, setTag] = useState("");
   const list = useInfiniteQuery({
-    queryKey: [kind, q, tag],
+    queryKey: (kind === "contacts" ? contactKeys : companyKeys).list(q, tag),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => api<Page<T>>(`/${kind}${qs({ q, tag, limit: 50, cursor: pageParam })}`),
     getNextPageParam: (p) => p.next_cursor,

@@ -23,6 +23,7 @@ import { NewTicket } from "../tickets/NewTicket";
 import { SaveView } from "./SaveView";
 import { rememberList } from "../tickets/ticket-data";
 import { TicketList } from "./TicketList";
+import { ticketKeys } from "../tickets/tickets.queries";
 
 export function Inbox({ folder }: { folder: string }) {
   const [filters, setFilters] = useState<TicketFilters>(EMPTY_FILTERS);
@@ -36,7 +37,7 @@ export function Inbox({ folder }: { folder: string }) {
   const anchor = useRef<number | null>(null);
 
   const list = useInfiniteQuery({
-    queryKey: ["tickets", params],
+    queryKey: ticketKeys.list(params),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
       api<Page<Ticket>>(`/tickets${qs({ ...params, limit: 50, cursor: pageParam })}`, { signal }),
@@ -180,8 +181,8 @@ export function useBulk(onDone: () => void) {
     mutationFn: (body: { ids: string[]; patch?: Record<string, unknown>; delete?: true }) =>
       api<{ updated: number }>("/tickets/bulk", { body }),
     onSuccess: () => {
-      client.invalidateQueries({ queryKey: ["tickets"] });
-      client.invalidateQueries({ queryKey: ["counts"] });
+      client.invalidateQueries({ queryKey: ticketKeys.lists });
+      client.invalidateQueries({ queryKey: ticketKeys.counts });
       onDone();
     },
   });

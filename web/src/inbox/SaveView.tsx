@@ -6,6 +6,8 @@ import { navigate } from "../lib/router/router";
 import { Modal } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { describeViewFilters } from "./view-filters-text";
+import { viewsKeys } from "../lib/resources/views";
+import { ticketKeys } from "../tickets/tickets.queries";
 
 /** Names the inbox's current filters and saves them as a View (POST /v1/views), then opens it. */
 export function SaveView({
@@ -21,8 +23,8 @@ export function SaveView({
   const create = useMutation({
     mutationFn: (body: { name: string; shared: boolean; filters: ViewFilters }) => api<View>("/views", { body }),
     onSuccess: (view) => {
-      client.invalidateQueries({ queryKey: ["views"] });
-      client.invalidateQueries({ queryKey: ["counts"] });
+      client.invalidateQueries({ queryKey: viewsKeys.list });
+      client.invalidateQueries({ queryKey: ticketKeys.counts });
       onClose();
       navigate(`/views/${view.id}`);
     },

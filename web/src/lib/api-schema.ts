@@ -678,6 +678,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/password/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a one-hour, single-use reset link to the account with this email. Always 202 whether or not the email has an account; at most 3 mails per email and 10 requests per address an hour (429) */
+        post: operations["postAuthPasswordForgot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the token of a reset link (422 invalid_token when unknown, expired or used); ends every session of the account */
+        post: operations["postAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/avatar": {
         parameters: {
             query?: never;
@@ -801,40 +835,6 @@ export interface paths {
          * @description The lookup runs as a job; `contact.updated` / `company.updated` follows when it finds a picture. An uploaded picture always wins: nothing automatic replaces it. Results are shared and cached (a find for a week; a miss for a week; a failure from one hour, doubling); a refresh looks again past that memory, but never twice within a minute.
          */
         post: operations["postCompaniesByIdAvatarRefresh"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/auth/password/forgot": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Mail a one-hour, single-use reset link to the account with this email. Always 202 whether or not the email has an account; at most 3 mails per email and 10 requests per address an hour (429) */
-        post: operations["postAuthPasswordForgot"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/auth/password/reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Set a new password with the token of a reset link (422 invalid_token when unknown, expired or used); ends every session of the account */
-        post: operations["postAuthPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2675,6 +2675,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/widget/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file for the visitor's next message (multipart field `file`)
+         * @description At most 10 MB (413 `too_large`). The type is read from the content: PNG, JPEG, GIF, WebP, PDF or plain text; anything else, or a name whose extension says another type, answers 422 `unsupported_file` and nothing is stored. Only the visitor who uploaded a file may attach it. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
+         */
+        post: operations["postWidgetAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/widget/conversations": {
         parameters: {
             query?: never;
@@ -2693,6 +2713,26 @@ export interface paths {
          * @description `body` is plain text (up to 5000 characters; markup is shown as typed); `attachment_ids` are the visitor's own uploads from POST /v1/widget/attachments. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         post: operations["postWidgetConversations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/conversations/{id}/handoff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a person
+         * @description Sends an `ai_handoff` notification to the conversation's assignee, or to every owner and admin when nobody is assigned; `notified` counts them. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
+         */
+        post: operations["postWidgetConversationsByIdHandoff"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2737,46 +2777,6 @@ export interface paths {
          * @description An agent's reply the visitor has not seen DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent is mailed to the visitor's email (unseen replies batched into one mail); replies up to `message_id` are not. Marks only move forward. Another visitor's conversation answers 404; a message not in it 422 at body.message_id. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
          */
         post: operations["postWidgetConversationsByIdSeen"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/widget/conversations/{id}/handoff": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Ask for a person
-         * @description Sends an `ai_handoff` notification to the conversation's assignee, or to every owner and admin when nobody is assigned; `notified` counts them. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
-         */
-        post: operations["postWidgetConversationsByIdHandoff"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/widget/attachments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Upload a file for the visitor's next message (multipart field `file`)
-         * @description At most 10 MB (413 `too_large`). The type is read from the content: PNG, JPEG, GIF, WebP, PDF or plain text; anything else, or a name whose extension says another type, answers 422 `unsupported_file` and nothing is stored. Only the visitor who uploaded a file may attach it. Rate limits per minute: 120 reads and 20 writes per visitor, 60 writes per client address, 10 uploads per visitor; upload volume per hour: 25 MB per visitor and 60 MB per client address (each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. AI per hour: 20 messages per visitor and 60 per client address may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.
-         */
-        post: operations["postWidgetAttachments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9746,6 +9746,64 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    postAuthPasswordForgot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: a reset link is mailed if the email has an account (the answer never tells) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MalformedBody"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description from the reset link (after `#`) */
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MalformedBody"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     putMeAvatar: {
         parameters: {
             query?: never;
@@ -10091,64 +10149,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationFailed"];
-        };
-    };
-    postAuthPasswordForgot: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    email: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted: a reset link is mailed if the email has an account (the answer never tells) */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["MalformedBody"];
-            413: components["responses"]["TooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-        };
-    };
-    postAuthPasswordReset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description from the reset link (after `#`) */
-                    token: string;
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["MalformedBody"];
-            413: components["responses"]["TooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
     };
@@ -15884,6 +15884,40 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    postWidgetAttachments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getWidgetConversations: {
         parameters: {
             query?: {
@@ -15946,6 +15980,39 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    postWidgetConversationsByIdHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        requested: true;
+                        notified: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
         };
     };
@@ -16047,73 +16114,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-        };
-    };
-    postWidgetConversationsByIdHandoff: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        requested: true;
-                        notified: number;
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationFailed"];
-        };
-    };
-    postWidgetAttachments: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the first answer for this key is replayed for 24 hours. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": {
-                    /** Format: binary */
-                    file: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Attachment"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["TooLarge"];
             422: components["responses"]["ValidationFailed"];
         };
     };
@@ -17948,3 +17948,86 @@ export interface operations {
         };
     };
 }
+
+/** Each string enum of the components, in the schema's order. */
+export const enumValues = {
+    Workspace: {
+        avatar_source: ["upload"],
+    },
+    Member: {
+        role: ["owner", "admin", "agent", "viewer"],
+        availability: ["online", "away", "offline"],
+        presence: ["online", "away", "offline"],
+    },
+    Invitation: {
+        role: ["admin", "agent", "viewer"],
+    },
+    WebhookDelivery: {
+        status: ["pending", "succeeded", "failed"],
+    },
+    Mailbox: {
+        inbound_kind: ["forwarding", "imap", "provider_a", "provider_b"],
+        outbound_kind: ["smtp", "provider_a", "provider_b", "system"],
+        outbound_via: ["smtp", "outbox"],
+        status: ["active", "error", "disabled"],
+    },
+    Ticket: {
+        status: ["open", "pending", "on_hold", "solved", "closed"],
+        priority: ["low", "normal", "high", "urgent"],
+        severity: ["sev1", "sev2", "sev3", "sev4"],
+        channel: ["email", "chat", "api", "portal"],
+    },
+    Message: {
+        kind: ["reply", "note"],
+        direction: ["inbound", "outbound"],
+        delivery_status: ["none", "pending", "sent", "failed", "bounced"],
+        delivery_via: ["smtp", "outbox"],
+    },
+    KbArticle: {
+        status: ["draft", "published"],
+    },
+    Tag: {
+        color: ["gray", "red", "orange", "amber", "yellow", "lime", "green", "teal", "cyan", "blue", "indigo", "violet", "purple", "pink", "rose"],
+        applies_to: ["tickets", "contacts", "companies"],
+    },
+    TagGroup: {
+        color: ["gray", "red", "orange", "amber", "yellow", "lime", "green", "teal", "cyan", "blue", "indigo", "violet", "purple", "pink", "rose"],
+    },
+    CustomField: {
+        entity: ["ticket", "contact", "company"],
+        type: ["text", "long_text", "number", "select", "multi_select", "date", "checkbox", "url", "email", "user"],
+    },
+    Automation: {
+        trigger: ["ticket_created", "customer_replied", "agent_replied", "ticket_updated", "time"],
+    },
+    Notification: {
+        type: ["assigned", "mentioned", "customer_replied", "sla_breached", "ai_handoff", "ai_cap_reached", "ai_balance_low", "ai_balance_out", "auto_recharge_failed", "ai_key_failed"],
+    },
+    SlaPolicy: {
+        priority: ["low", "normal", "high", "urgent"],
+    },
+    WidgetMessage: {
+        direction: ["inbound", "outbound"],
+    },
+    Assignment: {
+        mode: ["none", "round_robin", "load_balanced"],
+    },
+    AiTriage: {
+        sentiment: ["positive", "neutral", "negative", "frustrated"],
+        category: ["question", "problem", "bug", "feature_request", "billing", "account", "shipping", "feedback", "other"],
+        applied: ["priority", "severity", "category", "type_label", "label", "sentiment", "language", "spam", "needs_human", "team", "sla_risk"],
+    },
+    Billing: {
+        plan: ["free", "pro", "self_hosted"],
+        status: ["none", "trialing", "active", "past_due", "unpaid", "canceled", "incomplete", "incomplete_expired", "paused"],
+        interval: ["month", "year"],
+    },
+    TriageSettings: {
+        fields: ["priority", "severity", "labels", "team"],
+    },
+    Import: {
+        source: ["zendesk", "freshdesk", "helpscout", "imap", "csv"],
+        status: ["queued", "running", "succeeded", "failed", "canceled"],
+    },
+    Scope: ["tickets:read", "tickets:write", "contacts:read", "contacts:write", "kb:read", "kb:write", "settings:read", "settings:write", "realtime"],
+} as const;

@@ -4,8 +4,7 @@ import { api } from "../lib/api/client";
 import { canAdmin, canWrite, useRole } from "../lib/api/session";
 import type { Onboarding } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
-
-const KEY = ["onboarding"] as const;
+import { onboardingKeys } from "./onboarding.queries";
 
 /** Where the app turns into its phone layout (styles.css): the steps would take half the inbox there. */
 const PHONE = "(max-width: 900px)";
@@ -19,10 +18,15 @@ export function OnboardingChecklist() {
   const role = useRole();
   const client = useQueryClient();
   const [expanded, setExpanded] = useState(() => !window.matchMedia?.(PHONE).matches);
-  const onboarding = useQuery({ queryKey: KEY, queryFn: () => api<Onboarding>("/onboarding"), staleTime: 60_000 });
+  const onboarding = useQuery({
+    queryKey: onboardingKeys.current,
+    queryFn: () => api<Onboarding>("/onboarding"),
+    staleTime: 60_000,
+  });
   const dismiss = useMutation({
     mutationFn: () => api("/onboarding/dismiss", { method: "POST" }),
-    onSuccess: () => client.setQueryData<Onboarding>(KEY, (o) => (o ? { ...o, dismissed: true } : o)),
+    onSuccess: () =>
+      client.setQueryData<Onboarding>(onboardingKeys.current, (o) => (o ? { ...o, dismissed: true } : o)),
   });
   const data = onboarding.data;
   if (!data || data.dismissed || data.done_count === data.total || role === "viewer") return null;

@@ -4,6 +4,8 @@ import { api } from "../lib/api/client";
 import type { Overview } from "../lib/api/types";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
 
+const reportsKeys = { overview: (from: string, to: string) => ["reports", "overview", from, to] as const };
+
 // uPlot comes with the chart only: nothing of it loads before this page draws one.
 const DayChart = lazy(() => import("./DayChart"));
 
@@ -103,7 +105,7 @@ export default function Reports() {
   });
   const valid = range.from !== "" && range.to !== "" && range.from <= range.to;
   const report = useQuery({
-    queryKey: ["reports", "overview", range.from, range.to],
+    queryKey: reportsKeys.overview(range.from, range.to),
     queryFn: () => api<Overview>(`/reports/overview?from=${range.from}&to=${range.to}`),
     enabled: valid,
   });

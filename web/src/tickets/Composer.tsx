@@ -26,7 +26,7 @@ import { MENTION_TOKEN, withMentions } from "./mentions";
 import { ComposerAi } from "../ai/ComposerAi";
 import { useAiOn } from "../ai/ai.queries";
 import { RecipientsField } from "./RecipientsField";
-import { useSenders } from "./tickets.queries";
+import { ticketKeys, useSenders } from "./tickets.queries";
 import { relativeTime } from "../lib/words";
 import { PaperclipIcon } from "../lib/ui/icons";
 
@@ -230,10 +230,10 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       setPicked({});
       setUploads([]);
       setAfter("");
-      client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
-      client.invalidateQueries({ queryKey: ["ticket", String(ticket.number)] });
-      client.invalidateQueries({ queryKey: ["tickets"] });
-      client.invalidateQueries({ queryKey: ["counts"] });
+      client.invalidateQueries({ queryKey: ticketKeys.timeline(ticket.id) });
+      client.invalidateQueries({ queryKey: ticketKeys.one(String(ticket.number)) });
+      client.invalidateQueries({ queryKey: ticketKeys.lists });
+      client.invalidateQueries({ queryKey: ticketKeys.counts });
     },
   });
 
@@ -549,7 +549,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             onClick={() => {
               collision.seen(clash.at);
               setClash(null);
-              client.invalidateQueries({ queryKey: ["timeline", ticket.id] });
+              client.invalidateQueries({ queryKey: ticketKeys.timeline(ticket.id) });
             }}
           >
             Review it first

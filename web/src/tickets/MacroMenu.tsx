@@ -5,6 +5,7 @@ import type { Macro, Ticket } from "../lib/api/types";
 import { useMacros } from "../lib/resources/macros";
 import { errorText } from "../lib/ui/states";
 import { ticketKeys } from "./tickets.queries";
+import { macrosKeys } from "../lib/resources/macros";
 
 /**
  * Applies a macro to one ticket or to each of many, one after another (each is the person's own
@@ -26,7 +27,7 @@ export function useApplyMacro(onDone?: () => void) {
     onSettled: (_applied, _error, { ticketIds }) => {
       client.invalidateQueries({ queryKey: ticketKeys.lists });
       client.invalidateQueries({ queryKey: ticketKeys.counts });
-      client.invalidateQueries({ queryKey: ["macros"] });
+      client.invalidateQueries({ queryKey: macrosKeys.list });
       for (const id of ticketIds) client.invalidateQueries({ queryKey: ticketKeys.timeline(id) });
     },
     onSuccess: () => onDone?.(),

@@ -6,7 +6,7 @@ import { navigate } from "../lib/router/router";
 import { Modal } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { textToHtml } from "../lib/text";
-import { useSenders } from "./tickets.queries";
+import { ticketKeys, useSenders } from "./tickets.queries";
 
 /** The "From" value of a ticket that is not mailed: created as channel `api`, its replies stay on Desk. */
 const NO_MAIL = "";
@@ -27,8 +27,8 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<Ticket>("/tickets", { body }),
     onSuccess: (ticket) => {
-      client.invalidateQueries({ queryKey: ["tickets"] });
-      client.invalidateQueries({ queryKey: ["counts"] });
+      client.invalidateQueries({ queryKey: ticketKeys.lists });
+      client.invalidateQueries({ queryKey: ticketKeys.counts });
       onClose();
       navigate(`/tickets/${ticket.number}`);
     },

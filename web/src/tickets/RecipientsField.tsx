@@ -4,6 +4,7 @@ import { api } from "../lib/api/client";
 import { listOf } from "../lib/api/queries";
 import type { Contact, Page } from "../lib/api/types";
 import { useDismiss } from "../lib/ui/layers";
+import { contactKeys } from "../contacts/contacts.queries";
 
 /** What the server accepts as one address (its own check is stricter): no spaces, no display names, one @. */
 const ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
@@ -13,7 +14,7 @@ const SUGGESTIONS = 6;
 function useContactSuggestions(query: string) {
   const q = query.trim();
   return useQuery({
-    queryKey: ["contact-suggestions", q],
+    queryKey: contactKeys.suggestions(q),
     queryFn: async () =>
       listOf(await api<Contact[] | Page<Contact>>(`/contacts?limit=${SUGGESTIONS}&q=${encodeURIComponent(q)}`)),
     enabled: q.length >= 2,

@@ -15,6 +15,7 @@ import { attachmentRefresher, lastListNumbers, usePatchTicket, useTicket, useTim
 import { TicketSidebar } from "./TicketSidebar";
 import { Timeline } from "./Timeline";
 import { useMarkSeen } from "../inbox/reads";
+import { ticketKeys } from "./tickets.queries";
 
 export function TicketPage({ number }: { number: string }) {
   const ticket = useTicket(number);
@@ -120,8 +121,8 @@ function MergeDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void 
     mutationFn: (into: string) =>
       api<Ticket>(`/tickets/${ticket.id}/merge`, { body: { into_id: into.replace(/^#/, "") } }),
     onSuccess: (into) => {
-      client.invalidateQueries({ queryKey: ["tickets"] });
-      client.invalidateQueries({ queryKey: ["counts"] });
+      client.invalidateQueries({ queryKey: ticketKeys.lists });
+      client.invalidateQueries({ queryKey: ticketKeys.counts });
       onClose();
       navigate(`/tickets/${into.number}`);
     },

@@ -2,6 +2,7 @@ import { type InfiniteData, type QueryClient, useMutation, useQuery, useQueryCli
 import { api } from "../lib/api/client";
 import type { Activity, Attachment, Message, Page, Ticket } from "../lib/api/types";
 import { LINK_REFRESH_MS } from "./attachment-links";
+import { ticketKeys } from "./tickets.queries";
 
 /** The ticket numbers of the list last shown, so j/k can walk through them from a ticket. */
 export let lastListNumbers: number[] = [];
@@ -11,7 +12,7 @@ export const rememberList = (numbers: number[]) => {
 
 /** A ticket already in a loaded list: the page paints at once and refreshes behind. */
 function fromLists(client: QueryClient, number: string): Ticket | undefined {
-  for (const [, data] of client.getQueriesData<InfiniteData<Page<Ticket>>>({ queryKey: ["tickets"] })) {
+  for (const [, data] of client.getQueriesData<InfiniteData<Page<Ticket>>>({ queryKey: ticketKeys.lists })) {
     for (const page of data?.pages ?? []) {
       const found = page.data.find((t) => String(t.number) === number);
       if (found) return found;
@@ -23,7 +24,7 @@ function fromLists(client: QueryClient, number: string): Ticket | undefined {
 export function useTicket(number: string) {
   const client = useQueryClient();
   return useQuery({
-    queryKey: ["ticket", number],
+    queryKey: ticketKeys.one(number),
     queryFn: () => api<Ticket>(`/tickets/${encodeURIComponent(number)}`),
     initialData: () => fromLists(client, number),
     initialDataUpdatedAt: 0,
@@ -39,7 +40,8 @@ const listOf = <T>(body: T[] | Page<T>) => (Array.isArray(body) ? body : body.da
 /** Messages and activities, merged in time order. */
 export function useTimeline(ticketId: string | undefined) {
   return useQuery({
-    queryKey: ["timeline", ticketId],
+    // Disabled until the ticket has loaded: the empty id is never fetched.
+    queryKey: ticketKeys.timeline(ticketId ?? ""),
     enabled: !!ticketId,
     queryFn: async () => {
       const [messages, activities] = await Promise.all([
@@ -80,10 +82,10 @@ export function usePatchTicket(ticket: Ticket | undefined) {
     mutationFn: (patch: Record<string, unknown>) =>
       api<Ticket>(`/tickets/${ticket!.id}`, { method: "PATCH", body: patch }),
     onSuccess: (updated) => {
-      client.setQueryData(["ticket", String(updated.number)], updated);
-      client.invalidateQueries({ queryKey: ["tickets"] });
-      client.invalidateQueries({ queryKey: ["counts"] });
-      client.invalidateQueries({ queryKey: ["timeline", updated.id] });
+      client.setQueryData(ticketKeys.one(String(updated.number)), updated);
+      client.invalidateQueries({ queryKey: ticketKeys.lists });
+      client.invalidateQueries({ queryKey: ticketKeys.counts });
+      client.invalidateQueries({ queryKey: ticketKeys.timeline(updated.id) });
     },
   });
 }

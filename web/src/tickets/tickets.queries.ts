@@ -3,11 +3,13 @@ import { api } from "../lib/api/client";
 import { listOf, listQuery } from "../lib/api/queries";
 import type { Page, Sender, Ticket, TicketCounts } from "../lib/api/types";
 import { defineResource } from "../lib/realtime/invalidation";
+import { mailboxesKeys } from "../lib/resources/mailboxes";
 
 /** Every query over tickets starts with one of these keys. */
 export const ticketKeys = {
   /** The inbox lists (`["tickets", filters]`). */
   lists: ["tickets"] as const,
+  list: (filters: object) => ["tickets", filters] as const,
   /** One ticket, by number (the ticket page) or id. */
   one: (ref: string) => ["ticket", ref] as const,
   /** A ticket's messages and activities. */
@@ -69,4 +71,4 @@ export function useCounts() {
  * The mailboxes a ticket can be mailed from, the default first. Under the mailboxes' key, so a
  * `mailbox.*` event (the settings' own invalidation rule) refreshes it too.
  */
-export const useSenders = listQuery<Sender>(["mailboxes", "senders"], "/senders");
+export const useSenders = listQuery<Sender>(mailboxesKeys.senders, "/senders");

@@ -9,10 +9,19 @@ export function useAuth() {
   return authState();
 }
 
+/** The caller's own records: a sign-out keeps these and drops every workspace's cache. */
+export const sessionKeys = {
+  me: ["me"] as const,
+  meOf: (userId: string | undefined) => ["me", userId] as const,
+  accounts: ["accounts"] as const,
+  accountsOf: (userId: string | undefined) => ["accounts", userId] as const,
+  instanceStatus: ["instance-status"] as const,
+};
+
 export function useMe() {
   const auth = useAuth();
   return useQuery({
-    queryKey: ["me", auth.user?.id],
+    queryKey: sessionKeys.meOf(auth.user?.id),
     queryFn: () => api<Me>("/me", { workspace: false }),
     enabled: !!auth.accessToken,
     staleTime: 60_000,
@@ -35,7 +44,7 @@ export type Account = { user: UserRef; workspaces: WorkspaceRef[] };
 export function useAccounts() {
   const auth = useAuth();
   return useQuery({
-    queryKey: ["accounts", auth.user?.id],
+    queryKey: sessionKeys.accountsOf(auth.user?.id),
     enabled: !!auth.user,
     queryFn: async () => {
       const body = await api<unknown>("/auth/accounts", { method: "POST", body: {}, workspace: false });

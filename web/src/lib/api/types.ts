@@ -4,7 +4,7 @@
  * schema reaches the web app's typecheck. Only what the document does not name (the realtime
  * envelope, lists that answer a bare array) and UI-only constants are written by hand.
  */
-import type { components, operations } from "../api-schema";
+import { type components, enumValues, type operations } from "../api-schema";
 
 type Schemas = components["schemas"];
 /** The JSON body of an operation's success answer. */
@@ -92,53 +92,14 @@ export type Envelope = {
   occurred_at: string;
 };
 
-export const STATUSES: TicketStatus[] = ["open", "pending", "on_hold", "solved", "closed"];
-
-export const PRIORITIES: Priority[] = ["low", "normal", "high", "urgent"];
-
-export const SEVERITIES: Severity[] = ["sev1", "sev2", "sev3", "sev4"];
-
-export const CHANNELS: Channel[] = ["email", "chat", "api", "portal"];
-
-export const LABEL_COLORS: LabelColor[] = [
-  "gray",
-  "red",
-  "orange",
-  "amber",
-  "yellow",
-  "lime",
-  "green",
-  "teal",
-  "cyan",
-  "blue",
-  "indigo",
-  "violet",
-  "purple",
-  "pink",
-  "rose",
-];
-
-export const FIELD_TYPES: FieldType[] = [
-  "text",
-  "long_text",
-  "number",
-  "select",
-  "multi_select",
-  "date",
-  "checkbox",
-  "url",
-  "email",
-  "user",
-];
-
-export const SCOPES = [
-  "tickets:read",
-  "tickets:write",
-  "contacts:read",
-  "contacts:write",
-  "kb:read",
-  "kb:write",
-  "settings:read",
-  "settings:write",
-  "realtime",
-];
+// Wire enums come from the document (`enumValues` in ./api-schema.ts), never hand copies.
+export const STATUSES = enumValues.Ticket.status;
+export const PRIORITIES = enumValues.Ticket.priority;
+export const SEVERITIES = enumValues.Ticket.severity;
+export const CHANNELS = enumValues.Ticket.channel;
+export const LABEL_COLORS = enumValues.Tag.color;
+export const FIELD_TYPES = enumValues.CustomField.type;
+export const FIELD_ENTITIES = enumValues.CustomField.entity;
+/** The roles an invitation may give: every one but owner. */
+export const INVITABLE_ROLES = enumValues.Invitation.role;
+export const SCOPES = enumValues.Scope;

@@ -2,7 +2,7 @@ import type { Macro } from "../api/types";
 import { listQuery } from "../api/queries";
 import { defineResource } from "../realtime/invalidation";
 
-/** One key for the menus and the settings screen (`useCrud("macros", …)` shares it). */
+/** One key for the menus and the settings screen (`useCrud(macrosKeys.list, …)` shares it). */
 export const macrosKeys = { list: ["macros"] as const };
 
 export const macrosResource = defineResource({

@@ -1,0 +1,184 @@
+import { count, eq } from "drizzle-orm";
+import type { Deps } from "../deps";
+import { withTx } from "../db/tx";
+import { conflict, DeskError, forbidden, unauthorized } from "../lib/errors";
+import { enforceRateLimits, createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import { requestMeta } from "../http/request-meta";
+import { newId } from "../lib/ids";
+import type { UserRow } from "./auth.present";
+import { users } from "./identity.table";
+import {
+  CHALLENGE_AFTER,
+  challengeFailed,
+  challengeRequired,
+  createSignInChallenges,
+  type ChallengeAnswer,
+  type SignInChallenges,
+} from "./challenge";
+import { acceptAppAttestProof, type AppAttestProof } from "./app-attest.service";
+import { acceptTotp, useRecoveryCode } from "./mfa";
+import { hashPassword, verifyPassword } from "./passwords";
+
+/** One generic answer for every wrong email/password pair: it never tells whether the email exists. */
+export const wrongCredentials = () => unauthorized("The email or password is wrong.");
+
+/** Failed sign-in attempts allowed per account and per client address. */
+export const SIGN_IN_LIMITS = { perAccount: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
+
+export type SignInLimits = {
+  account: RateLimiter;
+  ip: RateLimiter;
+  challenges: SignInChallenges;
+  /** Native apps: an App Attest assertion over one of our challenges stands in for a solved challenge. */
+  appAttest: (proof: AppAttestProof) => boolean;
+};
+
+export function createSignInLimits(deps: Pick<Deps, "clock" | "config" | "db" | "logger">): SignInLimits {
+  const now = () => deps.clock.now().getTime();
+  return {
+    account: createRateLimiter({ limit: SIGN_IN_LIMITS.perAccount, windowMs: SIGN_IN_LIMITS.windowMs, now }),
+    ip: createRateLimiter({ limit: SIGN_IN_LIMITS.perIp, windowMs: SIGN_IN_LIMITS.windowMs, now }),
+    challenges: createSignInChallenges(deps),
+    appAttest: (proof) => acceptAppAttestProof(deps, proof),
+  };
+}
+
+/**
+ * Wraps one sign-in attempt: 429 before any work when over a limit; after a few failures a solved
+ * challenge is required (403 challenge_required / challenge_failed); failures count, success
+ * clears the account.
+ */
+export async function limitedAttempt<T>(
+  limits: SignInLimits,
+  request: Request,
+  accountKey: string,
+  attempt: () => Promise<T>,
+  /** Login and register: the caller's solved challenge, or undefined; null where no challenge applies (a second factor). */
+  challenge: ChallengeAnswer | undefined | null,
+  /** A native app's App Attest proof, accepted in place of `challenge`. */
+  appAttest?: AppAttestProof,
+): Promise<T> {
+  const meta = requestMeta(request);
+  const ip = meta.ip;
+  const ipKey = ip ? `ip:${ip}` : null;
+  enforceRateLimits(
+    [
+      [limits.account, accountKey],
+      [limits.ip, ipKey],
+    ],
+    meta,
+  );
+  const suspicious =
+    limits.account.count(accountKey) >= CHALLENGE_AFTER.perAccount ||
+    (ipKey !== null && limits.ip.count(ipKey) >= CHALLENGE_AFTER.perIp);
+  if (challenge !== null && suspicious) {
+    if (appAttest) {
+      if (!limits.appAttest(appAttest)) throw challengeFailed();
+    } else if (!challenge) throw challengeRequired();
+    else if (!(await limits.challenges.accept(challenge))) throw challengeFailed();
+  }
+  try {
+    const result = await attempt();
+    limits.account.reset(accountKey);
+    return result;
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 401) {
+      limits.account.hit(accountKey);
+      if (ipKey) limits.ip.hit(ipKey);
+    }
+    throw error;
+  }
+}
+
+export const findUserByEmail = (deps: Pick<Deps, "db">, email: string) =>
+  deps.db.select().from(users).where(eq(users.email, email.toLowerCase())).get();
+export const findUser = (deps: Pick<Deps, "db">, userId: string) =>
+  deps.db.select().from(users).where(eq(users.id, userId)).get();
+
+/**
+ * Creates a person with a password. Open while the instance has no user (the first person sets
+ * it up), or always with DESK_OPEN_SIGNUP=true; the check and the insert share one transaction.
+ */
+export async function registerUser(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  input: { email: string; password: string; name: string },
+): Promise<UserRow> {
+  const passwordHash = await hashPassword(input.password);
+  const now = deps.clock.now().toISOString();
+  const email = input.email.toLowerCase();
+  return withTx(deps.db, (tx) => {
+    if (!deps.config.openSignup) {
+      const existing = tx.select({ n: count() }).from(users).get()?.n ?? 0;
+      if (existing > 0) throw forbidden("Sign-up is closed on this instance; ask an administrator for an invitation.");
+    }
+    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+      throw conflict("An account with this email already exists; sign in instead.");
+    }
+    return tx
+      .insert(users)
+      .values({ id: newId(), email, name: input.name, passwordHash, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+  });
+}
+
+/** The person whose email and password these are, or 401 with the generic detail (same argon2 work either way). */
+export async function authenticatePassword(deps: Pick<Deps, "db">, email: string, password: string): Promise<UserRow> {
+  const user = findUserByEmail(deps, email);
+  const ok = await verifyPassword(password, user?.passwordHash);
+  if (!user || !ok) throw wrongCredentials();
+  return user;
+}
+
+/**
+ * Password and passkey sign-ins of a person whose workspace requires single sign-on are refused
+ * (403 sso_required) once the credential itself was checked, so the answer tells a stranger nothing.
+ */
+export function assertPasswordSignInAllowed(deps: Pick<Deps, "lookups">, user: UserRow): void {
+  const names = deps.lookups.ssoOnlyWorkspaces(user.id);
+  if (names.length)
+    throw new DeskError(
+      403,
+      "sso_required",
+      `${names.join(", ")} requires single sign-on: use the sign-in provider's button instead of a password or passkey.`,
+    );
+}
+
+export const issueMfaToken = (deps: Pick<Deps, "tokens">, user: UserRow) => deps.tokens.sign("mfa", { sub: user.id });
+
+export async function userOfMfaToken(deps: Pick<Deps, "db" | "tokens">, token: string): Promise<UserRow> {
+  const claims = await deps.tokens.verify<{ sub: string }>(token, "mfa");
+  const user = claims?.sub ? findUser(deps, claims.sub) : undefined;
+  if (!user?.mfaEnabled) throw unauthorized("The two-factor sign-in has expired or is invalid; sign in again.");
+  return user;
+}
+
+/**
+ * Checks a second factor for a person with two-factor on: an authenticator code (each time step
+ * accepted once) or one of their recovery codes (removed once used). Returns whether it passed;
+ * what it consumed is saved in the caller's transaction.
+ */
+export function consumeSecondFactor(
+  deps: Pick<Deps, "db" | "clock" | "secrets">,
+  user: UserRow,
+  code: string,
+): boolean {
+  const now = deps.clock.now();
+  return withTx(deps.db, (tx) => {
+    const fresh = tx.select().from(users).where(eq(users.id, user.id)).get();
+    if (!fresh?.mfaEnabled || !fresh.mfaSecretSealed) return false;
+    const step = acceptTotp(deps.secrets.open(fresh.mfaSecretSealed), code, now, fresh.mfaLastStep ?? null);
+    if (step !== null) {
+      tx.update(users).set({ mfaLastStep: step, updatedAt: now.toISOString() }).where(eq(users.id, user.id)).run();
+      return true;
+    }
+    const remaining = useRecoveryCode(fresh.mfaRecoveryHashes, code);
+    if (!remaining) return false;
+    tx.update(users)
+      .set({ mfaRecoveryHashes: JSON.stringify(remaining), updatedAt: now.toISOString() })
+      .where(eq(users.id, user.id))
+      .run();
+    return true;
+  });
+}

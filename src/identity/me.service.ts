@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import type { UserJson, UserRow } from "./auth.present";
+import { presentUser } from "./auth.present";
+import { apiKeyCallerOf } from "./identity.ports";
+import { users } from "./identity.table";
+import type { Credential, WorkspaceMembership } from "../auth/credentials";
+import { preparedFor } from "../db/prepared";
+import type { Deps } from "../deps";
+import { unauthorized } from "../lib/errors";
+
+export type MeAnswer = {
+  user: UserJson | null;
+  workspaces: WorkspaceMembership[];
+  api_key?: { id: string; name: string; scopes: string[] };
+};
+
+type CreatorRow = {
+  id: string;
+  name: string;
+  email: string;
+  avatar_url: string | null;
+  avatar_source: string | null;
+  mfa_enabled: number;
+  created_at: string;
+};
+
+/** The API-key answer's creator, prepared once (GET /v1/me for a key is a benchmarked hot path). */
+const creatorStatement = preparedFor((sqlite) =>
+  sqlite.query<CreatorRow, [string]>(
+    "SELECT id, name, email, avatar_url, avatar_source, mfa_enabled, created_at FROM users WHERE id = ?",
+  ),
+);
+
+export const findUserRow = (deps: Pick<Deps, "db">, userId: string): UserRow | undefined =>
+  deps.db.select().from(users).where(eq(users.id, userId)).get();
+
+/**
+ * GET /v1/me for any credential. A person: themselves and their workspaces. An API key: its
+ * creator (or null), its own workspace with the role keys act with (admin), and the key itself.
+ */
+export function describeCaller(deps: Pick<Deps, "db" | "credentials" | "ports">, credential: Credential): MeAnswer {
+  if (credential.kind === "api_key") {
+    const key = deps.ports.get(apiKeyCallerOf)(deps.db, credential.apiKeyId);
+    if (!key) throw unauthorized();
+    const creator = key.createdBy === null ? null : creatorStatement(deps.db).get(key.createdBy);
+    const user: UserJson | null = creator ? { ...creator, mfa_enabled: creator.mfa_enabled === 1 } : null;
+    return {
+      user,
+      workspaces: [{ ...key.workspace, role: "admin" }],
+      api_key: { id: key.id, name: key.name, scopes: credential.scopes },
+    };
+  }
+  const user = findUserRow(deps, credential.userId);
+  if (!user) throw unauthorized();
+  return { user: presentUser(user), workspaces: deps.credentials.workspacesOf(user.id) };
+}
+
+export function updateMe(deps: Pick<Deps, "db" | "clock">, userId: string, input: { name?: string }): UserRow {
+  const changes: Partial<UserRow> = { updatedAt: deps.clock.now().toISOString() };
+  if (input.name !== undefined) changes.name = input.name;
+  const row = deps.db.update(users).set(changes).where(eq(users.id, userId)).returning().get();
+  if (!row) throw unauthorized();
+  return row;
+}

@@ -1,0 +1,163 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { sessions, users } from "./identity.table";
+import { hashPassword } from "./passwords";
+import { revokeSession } from "./sessions";
+import { signalAccessEnded } from "../auth/session-signals";
+import type { Queryable, Tx } from "../db/database";
+import { withTx } from "../db/tx";
+import type { Deps } from "../deps";
+import { invalidAt } from "../lib/errors";
+import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import type { RequestMeta } from "../http/request-meta";
+import { sha256Hex } from "../lib/crypto";
+import { newId, randomToken } from "../lib/ids";
+import { enqueue } from "../jobs/enqueue";
+import { passwordResetMailJob } from "./password-resets.mail";
+import { passwordResets } from "./password-resets.table";
+
+/** A reset link works for one hour, once. */
+export const RESET_TTL_MS = 60 * 60_000;
+/**
+ * Reset requests: per address (answered 429, which says nothing about any account) and per email
+ * (quietly not mailed beyond the limit, so the answer never differs by account and nobody can
+ * flood a person's inbox with reset mail).
+ */
+export const RESET_LIMITS = { perIp: 10, perEmail: 3, windowMs: 60 * 60_000 } as const;
+
+export type ResetLimits = { ip: RateLimiter; email: RateLimiter };
+
+export function createResetLimits(deps: Pick<Deps, "clock">): ResetLimits {
+  const now = () => deps.clock.now().getTime();
+  return {
+    ip: createRateLimiter({ limit: RESET_LIMITS.perIp, windowMs: RESET_LIMITS.windowMs, now }),
+    email: createRateLimiter({ limit: RESET_LIMITS.perEmail, windowMs: RESET_LIMITS.windowMs, now }),
+  };
+}
+
+/** `{base}/reset-password#<token>`: in the fragment, so the token never reaches a server log or a Referer. */
+export const resetUrl = (config: Pick<Deps["config"], "baseUrl">, token: string) =>
+  `${config.baseUrl.replace(/\/+$/, "")}/reset-password#${token}`;
+
+/** Stores a new reset for a person and answers its link; the caller's transaction holds the row. */
+function issueReset(
+  tx: Tx,
+  deps: Pick<Deps, "clock" | "config">,
+  userId: string,
+  requestedBy: "email" | "operator",
+  ip: string | null,
+) {
+  const token = randomToken(32);
+  const now = deps.clock.now();
+  const row = tx
+    .insert(passwordResets)
+    .values({
+      id: newId(),
+      userId,
+      tokenHash: sha256Hex(token),
+      requestedBy,
+      requestedIp: ip,
+      expiresAt: new Date(now.getTime() + RESET_TTL_MS).toISOString(),
+      createdAt: now.toISOString(),
+    })
+    .returning()
+    .get();
+  return { row, url: resetUrl(deps.config, token) };
+}
+
+/**
+ * POST /v1/auth/password/forgot. The same answer whatever the email: when it belongs to a person
+ * (and the email's limit allows), a reset is stored and its link mailed by a durable job.
+ */
+export function requestPasswordReset(
+  deps: Pick<Deps, "db" | "clock" | "config" | "secrets">,
+  limits: ResetLimits,
+  email: string,
+  ip: string | null,
+  /** The request's meta, so the answer carries the address budget's RateLimit-* headers. */
+  meta?: RequestMeta,
+): void {
+  const ipKey = ip ? `ip:${ip}` : null;
+  // Only the address budget is shown: the per-email one stays quiet so it says nothing about an account.
+  enforceRateLimits([[limits.ip, ipKey]], meta);
+  if (ipKey) limits.ip.hit(ipKey);
+  const emailKey = email.toLowerCase();
+  if (limits.email.retryAfter(emailKey) > 0) return;
+  limits.email.hit(emailKey);
+  withTx(deps.db, (tx) => {
+    const user = tx.select({ id: users.id }).from(users).where(eq(users.email, emailKey)).get();
+    if (!user) return;
+    const { row, url } = issueReset(tx, deps, user.id, "email", ip);
+    enqueue(tx, passwordResetMailJob, { reset_id: row.id, sealed_url: deps.secrets.seal(url) });
+  });
+}
+
+/** `desk user reset-password <email>`: a one-time link for the operator to pass on, or null for an unknown email. */
+export function issueOperatorReset(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  email: string,
+): { url: string; expiresAt: string } | null {
+  return withTx(deps.db, (tx) => {
+    const user = tx.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).get();
+    if (!user) return null;
+    const { row, url } = issueReset(tx, deps, user.id, "operator", null);
+    return { url, expiresAt: row.expiresAt };
+  });
+}
+
+const invalidToken = () =>
+  invalidAt("body.token", "This reset link is invalid, expired or already used; ask for a new one.", "invalid_token");
+
+/** Marks every open reset of a person used: a finished reset or a changed password retires the others. */
+export function retireResets(tx: Tx, userId: string, now: Date): void {
+  tx.update(passwordResets)
+    .set({ usedAt: now.toISOString() })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
+    .run();
+}
+
+/** Revokes a person's live sessions, except `keep`; answers the ids revoked (signal them after commit). */
+export function revokeSessionsOf(
+  tx: Tx,
+  userId: string,
+  reason: string,
+  now: Date,
+  keep: string | null = null,
+): string[] {
+  const live = liveSessions(tx, userId, now).filter((s) => s.id !== keep);
+  for (const s of live) revokeSession(tx, s.id, reason, now);
+  return live.map((s) => s.id);
+}
+
+export const liveSessions = (db: Queryable, userId: string, now: Date) =>
+  db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now.toISOString())))
+    .all();
+
+/**
+ * POST /v1/auth/password/reset: a live, unused token sets the new password, retires every reset
+ * of the person and ends all their sessions (whoever knew the old password is signed out).
+ * Two-factor stays on: the next sign-in still asks for the code.
+ */
+export async function completePasswordReset(
+  deps: Pick<Deps, "db" | "clock">,
+  token: string,
+  password: string,
+): Promise<void> {
+  const hash = sha256Hex(token);
+  const now = deps.clock.now();
+  const found = deps.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, hash)).get();
+  if (!found || found.usedAt || found.expiresAt <= now.toISOString()) throw invalidToken();
+  const passwordHash = await hashPassword(password);
+  const revoked = withTx(deps.db, (tx) => {
+    // Checked again after the hashing's await: two uses of one link race, only one wins.
+    const row = tx.select().from(passwordResets).where(eq(passwordResets.tokenHash, hash)).get();
+    if (!row || row.usedAt || row.expiresAt <= now.toISOString()) throw invalidToken();
+    tx.update(users).set({ passwordHash, updatedAt: now.toISOString() }).where(eq(users.id, row.userId)).run();
+    retireResets(tx, row.userId, now);
+    return { userId: row.userId, ids: revokeSessionsOf(tx, row.userId, "password_reset", now) };
+  });
+  if (revoked.ids.length)
+    signalAccessEnded(deps.db, { kind: "sessions", userId: revoked.userId, sessionIds: revoked.ids });
+}

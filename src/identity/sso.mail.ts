@@ -1,0 +1,46 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { users } from "./identity.table";
+import type { Deps } from "../deps";
+import { defineJob, type JobContext } from "../jobs/define";
+import { sendSystemMail } from "../mail/mail.system";
+
+/** The link is the secret: the payload holds it sealed (DESK_SECRET), never in clear. */
+export const SsoLinkMailPayload = z.object({ user_id: z.string(), provider: z.string(), sealed_url: z.string() });
+
+/**
+ * Asks a person to confirm that a provider account that signed in with their (verified) email is
+ * theirs. System mail like a password reset: through the DESK_SMTP_URL relay when set, else an .eml
+ * file in `<data dir>/outbox`; a durable job, so a relay that is down is retried.
+ */
+export const ssoLinkMailJob = defineJob({
+  name: "sso.link-mail",
+  schema: SsoLinkMailPayload,
+  retry: { maxAttempts: 6, baseDelayMs: 15_000, maxDelayMs: 10 * 60_000 },
+  async handler(payload, run: JobContext<Deps>) {
+    const { deps } = run;
+    const person = deps.db.select().from(users).where(eq(users.id, payload.user_id)).get();
+    const provider = deps.config.ssoProviders.find((p) => p.id === payload.provider);
+    if (!person || !provider) return;
+    const url = deps.secrets.open(payload.sealed_url);
+    const lines = [
+      `Hello ${person.name},`,
+      "",
+      `Someone signed in to Desk with a ${provider.name} account that gives your email address, ${person.email}.`,
+      `If that was you, open this link to connect that ${provider.name} account to your Desk account:`,
+      url,
+      "",
+      "The link works for one hour. If it was not you, ignore this email: nothing is connected, and your",
+      "account stays as it is.",
+    ];
+    const path = await sendSystemMail(deps.config, deps.clock.now(), {
+      to: person.email,
+      subject: `Connect your ${provider.name} account to Desk`,
+      lines,
+      link: url,
+      // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
+      headers: { "Auto-Submitted": "auto-generated" },
+    });
+    run.logger.info({ user_id: person.id, provider: provider.id, outbox: path }, "sso link confirmation mailed");
+  },
+});

@@ -1,0 +1,54 @@
+import { eq } from "drizzle-orm";
+import type { Db, Queryable, Tx } from "../db/database";
+import { newId } from "../lib/ids";
+import { users } from "./identity.table";
+
+/**
+ * People's rows as other features read and write them. `users` itself is exported for the members
+ * feature's joins (its lists are one query each, people and memberships together).
+ */
+export { users };
+
+/** The id of the person with this email (stored lowercase), or null. */
+export const userIdByEmail = (db: Queryable, email: string): string | null =>
+  db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()?.id ?? null;
+
+/** Creates a person's account (an invitation accepted by someone new). */
+export function insertUser(tx: Tx, input: { email: string; name: string; passwordHash: string; now: string }) {
+  return tx
+    .insert(users)
+    .values({
+      id: newId(),
+      email: input.email,
+      name: input.name,
+      passwordHash: input.passwordHash,
+      createdAt: input.now,
+      updatedAt: input.now,
+    })
+    .returning()
+    .get();
+}
+
+/** A person's name by id (undefined: no such person), by a statement prepared once (presence asks per viewer). */
+export function userNames(db: Db): (userId: string) => string | undefined {
+  const statement = db.$client.query<{ name: string }, [string]>("SELECT name FROM users WHERE id = ?");
+  return (userId) => statement.get(userId)?.name;
+}
+
+/** The person's picture URL, or null when they have none (or do not exist). */
+export const userAvatarUrl = (db: Queryable, userId: string): string | null =>
+  db.select().from(users).where(eq(users.id, userId)).get()?.avatarUrl ?? null;
+
+/** Sets or clears a person's picture; `oauth` marks one a sign-in provider gave. */
+export function setUserAvatar(
+  tx: Tx,
+  userId: string,
+  url: string | null,
+  source: "upload" | "oauth",
+  now: string,
+): void {
+  tx.update(users)
+    .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
+    .where(eq(users.id, userId))
+    .run();
+}

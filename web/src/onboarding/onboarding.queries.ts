@@ -1,0 +1,1 @@
+export const onboardingKeys = { current: ["onboarding"] as const };
