@@ -1,13 +1,9 @@
 import { and, asc, eq, gt } from "drizzle-orm";
-import { events } from "../events/events.table";
-import { workspaces } from "../workspaces/workspaces.table";
-import type { TestDesk } from "../../test/harness";
-import type { Member } from "../../test/factories";
+import { events } from "../../src/events/events.table";
+import type { TestDesk } from "../harness";
+import type { Member } from "../factories";
 
 /** Test helpers shared by the ticket, message, search and report tests. */
-export const lastSeq = (desk: TestDesk, workspaceId: string): number =>
-  desk.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()!.seq;
-
 export const eventsAfter = (desk: TestDesk, workspaceId: string, seq: number) =>
   desk.deps.db
     .select()

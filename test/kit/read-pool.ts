@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { defineRead } from "./read-pool";
+import { defineRead } from "../../src/db/read-pool";
 
 /** Reads only tests send to a pool (its workers load this file through `modules`). */
 export const sumRead = defineRead(

@@ -1,8 +1,9 @@
-import type { Db } from "../db/database";
-import { sqliteOf } from "../db/prepared";
-import { newId } from "../lib/ids";
-import { defineConsumer } from "./consumers";
-import type { StoredEvent } from "./envelope";
+import type { Db } from "../../src/db/database";
+import { sqliteOf } from "../../src/db/prepared";
+import { newId } from "../../src/lib/ids";
+import { defineConsumer } from "../../src/events/consumers";
+import type { StoredEvent } from "../../src/events/envelope";
+import { anyEvent } from "./events";
 
 /** A table for a test consumer's effects: one row per handling, so a repeat shows as a duplicate. */
 export function createEffectsTable(db: Db): void {
@@ -23,9 +24,9 @@ export function storeEvents(db: Db, workspaceId: string, types: string[]): void 
 
 /** Records each `test.item` it handles as an effect row, in the same transaction as its cursor. */
 export const recordingConsumer = (onEvent: (event: StoredEvent) => StoredEvent = (e) => e) =>
-  defineConsumer<unknown>({
+  defineConsumer({
     name: "test.recorder",
-    types: ["test.item"],
+    events: [anyEvent("test.item")],
     from: "beginning",
     handle(tx, event) {
       const handled = onEvent(event);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { defineRead } from "../db/read-pool";
-import { searchEverythingRead } from "./global-search.service";
+import { defineRead } from "../../src/db/read-pool";
+import { searchEverythingRead } from "../../src/global-search/global-search.service";
 
 /**
  * The search read as a worker answers it, except that `q: "spin"` first runs a real statement that

@@ -1,23 +1,12 @@
 import { eq } from "drizzle-orm";
-import type { TestDesk } from "../../test/harness";
-import type { Member } from "../../test/factories";
-import { events } from "../events/events.table";
-import { systemContext } from "../auth/context";
-import { addMessage, createTicket } from "../tickets/tickets.public";
-import { aiUsage } from "./ai.table";
+import type { TestDesk } from "../harness";
+import type { Member } from "../factories";
+import { events } from "../../src/events/events.table";
+import { systemContext } from "../../src/auth/context";
+import { addMessage, createTicket } from "../../src/tickets/tickets.public";
+import { aiUsage } from "../../src/ai/ai.table";
 
 /** Test helpers for the AI feature: events since a seq, the meter's rows, SSE parsing, a ticket with a thread. */
-export const lastSeq = (desk: TestDesk, workspaceId: string) =>
-  Math.max(
-    0,
-    ...desk.deps.db
-      .select({ seq: events.seq })
-      .from(events)
-      .where(eq(events.workspaceId, workspaceId))
-      .all()
-      .map((e) => e.seq),
-  );
-
 export const eventsSince = (desk: TestDesk, workspaceId: string, seq: number) =>
   desk.deps.db
     .select()

@@ -1,5 +1,5 @@
-import type { Member } from "../../test/factories";
-import type { TestDesk } from "../../test/harness";
+import type { Member } from "../factories";
+import type { TestDesk } from "../harness";
 
 /** Runs an import's job slices until it ends (bounded) and answers the Import. */
 export async function runImportToEnd(desk: TestDesk, member: Member, id: string) {

@@ -1,0 +1,17 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { defineEvent } from "../../src/events/define";
+import { workspaces } from "../../src/workspaces/workspaces.table";
+import type { TestDesk } from "../harness";
+
+/**
+ * A definition of `type` taking any data, for tests of the event machinery (seqs, topics,
+ * visibility, fan-out) that append events without the emitting feature's real data. Who may read
+ * it still comes from the catalogue by its type's resource, as for a real event.
+ */
+export const anyEvent = (type: string) =>
+  defineEvent(type, z.record(z.string(), z.unknown()), { readScope: null, description: "test event" });
+
+/** The seq of the workspace's newest event (0 before any): a test reads what was appended after it. */
+export const lastSeq = (desk: TestDesk, workspaceId: string): number =>
+  desk.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()!.seq;
