@@ -2,15 +2,15 @@
 // checks cycles between folders: dependency-cruiser's folder scope counts src/ itself as a folder
 // holding every file below it, so every feature would look circular through src/deps.ts and
 // src/registry.ts; scripts/check-deps.ts computes folder cycles from this cruise instead.
-// Test files are not cruised; testkits are, and are exempt from the feature rules.
+// Test files are not cruised; the kits tests share live in test/kit/, outside src/.
 
-/** Machinery: never imports a feature or the composition root (docs/DEVELOPING.md). */
+/** Machinery: never imports a feature or a root file of src/ (docs/DEVELOPING.md). */
 const MACHINERY = ["db", "http", "auth", "events", "jobs", "realtime", "mail", "lib", "config", "metrics", "i18n"];
 const machinery = `^src/(${MACHINERY.join("|")})/`;
 /** Any file in a feature folder: every folder of src/ that is not machinery. */
 const feature = `^src/(?!(${MACHINERY.join("|")})/)[^/]+/`;
-// Tests, their kits and the fixtures tests spawn as child processes (`*-fixture.ts`) are test code.
-const testCode = "(\\.(test|testkit)\\.tsx?|-fixture\\.ts)$";
+// Tests and the fixtures tests spawn as child processes (`*-fixture.ts`) are test code.
+const testCode = "(\\.test\\.tsx?|-fixture\\.ts)$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -19,11 +19,11 @@ module.exports = {
       name: "machinery-imports-feature",
       severity: "error",
       comment:
-        "Machinery (db, http, auth, events, jobs, realtime, mail, lib, config, metrics) never imports a feature " +
-        "or a root file other than src/deps.ts (registry, start, app, compose, module, main): it declares an " +
-        "interface and the composition root passes the feature's function in.",
+        "Machinery (db, http, auth, events, jobs, realtime, mail, lib, config, metrics, i18n) never imports a " +
+        "feature or a root file of src/ (deps, registry, start, app, compose, module, main), not even for a type: " +
+        "it declares the narrow type it takes and an interface, and the composition root passes the feature's function in.",
       from: { path: machinery, pathNot: testCode },
-      to: { path: "^src/", pathNot: [machinery, "^src/deps\\.ts$"] },
+      to: { path: "^src/", pathNot: machinery },
     },
     {
       name: "feature-imports-internals",
@@ -44,9 +44,9 @@ module.exports = {
     {
       name: "test-code-in-production",
       severity: "error",
-      comment: "Testkits and test/ helpers are for tests only; production code never imports them.",
+      comment: "test/ helpers and kits (test/kit/) are for tests only; production code never imports them.",
       from: { path: "^src/", pathNot: testCode },
-      to: { path: ["\\.testkit\\.tsx?$", "^test/"] },
+      to: { path: "^test/" },
     },
     {
       name: "not-resolvable",

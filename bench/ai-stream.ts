@@ -8,7 +8,7 @@ import { addMember, createWorkspaceWithOwner } from "../test/factories";
 import { AI_REQUESTS_PER_MINUTE } from "../src/ai/ai.budget";
 import { startTestDesk } from "../test/harness";
 import { fakeAiEnv, startFakeAi } from "../test/peers/fake-ai";
-import { customerTicket } from "../src/ai/ai.testkit";
+import { customerTicket } from "../test/kit/ai";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 60);
 const PROVIDER_DELAY_MS = 50;

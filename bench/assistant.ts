@@ -5,7 +5,7 @@
  * local OpenAI-compatible fake with a fixed delay per call. Run: bun bench/assistant.ts.
  */
 import { eq } from "drizzle-orm";
-import { customerTicket } from "../src/ai/ai.testkit";
+import { customerTicket } from "../test/kit/ai";
 import { aiUsage } from "../src/ai/ai.table";
 import { addMember, createWorkspaceWithOwner } from "../test/factories";
 import { startTestDesk } from "../test/harness";

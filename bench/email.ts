@@ -15,7 +15,7 @@ import { startDesk } from "../src/start";
 import { createWorkspace } from "../src/workspaces/workspaces.service";
 import { createMailbox } from "../src/mailboxes/mailboxes.service";
 import { systemContext } from "../src/auth/context";
-import { users } from "../src/auth/auth.table";
+import { users } from "../src/identity/identity.table";
 import { newId } from "../src/lib/ids";
 import { freePort } from "../test/peers/dovecot";
 

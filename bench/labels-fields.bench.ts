@@ -67,7 +67,7 @@ function measure(label: string, query: Record<string, unknown>) {
   let rows = 0;
   for (let i = 0; i < iterations; i++) {
     const start = performance.now();
-    rows = listContacts(desk.deps.db, ctx, { limit: 50, ...query }).data.length;
+    rows = listContacts(desk.deps.db, ctx, { limit: 50, ...query }, desk.deps.ports).data.length;
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);

@@ -11,7 +11,7 @@ import { addMember, createWorkspaceWithOwner } from "../test/factories";
 import { startTestDesk } from "../test/harness";
 import { withTx } from "../src/db/tx";
 import { notify } from "../src/notifications/notifications.public";
-import { connect } from "../src/realtime/realtime.client.testkit";
+import { connect } from "../test/kit/realtime-client";
 
 const WRITES = Number(process.argv[2] ?? 200);
 const OTHERS = Number(process.argv[3] ?? 100);

@@ -11,7 +11,7 @@ import { addMember, createWorkspaceWithOwner } from "../test/factories";
 import { AI_REQUESTS_PER_MINUTE } from "../src/ai/ai.budget";
 import { startTestDesk } from "../test/harness";
 import { fakeAiEnv, startFakeAi } from "../test/peers/fake-ai";
-import { customerTicket } from "../src/ai/ai.testkit";
+import { customerTicket } from "../test/kit/ai";
 import { newId } from "../src/lib/ids";
 import { untilDurable, withTx } from "../src/db/tx";
 import { nearest, packVector } from "../src/semantic-search/semantic.index";

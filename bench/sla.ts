@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { users } from "../src/auth/auth.table";
+import { users } from "../src/identity/identity.table";
 import { buildDeps } from "../src/compose";
 import { loadConfig } from "../src/config/config";
 import { commitPending } from "../src/db/tx";

@@ -7,7 +7,7 @@
 import { createApiKey } from "../src/api-keys/api-keys.service";
 import { commitPending } from "../src/db/tx";
 import { createReadPool } from "../src/db/read-pool";
-import { createTicket } from "../src/tickets/tickets.service";
+import { createTicket } from "../src/tickets/tickets.create";
 import { createWorkspaceWithOwner } from "../test/factories";
 import { startTestDesk } from "../test/harness";
 

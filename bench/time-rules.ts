@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { users } from "../src/auth/auth.table";
+import { users } from "../src/identity/identity.table";
 import { systemContext } from "../src/auth/context";
 import { createAutomation } from "../src/automations/automations.service";
 import { timeRulesPass } from "../src/automations/automations.time-rules";

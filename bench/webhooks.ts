@@ -3,9 +3,9 @@
  * real HTTP) with and without that delivery load. Run: bun bench/webhooks.ts [events=3000]
  */
 import { withTx } from "../src/db/tx";
-import { anyEvent } from "../src/events/events.testkit";
+import { anyEvent } from "../test/kit/events";
 import { appendEvent } from "../src/events/append";
-import { startReceiver } from "../src/webhooks/webhooks.receiver.testkit";
+import { startReceiver } from "../test/kit/webhooks-receiver";
 import { startTestDesk } from "../test/harness";
 import { createWorkspaceWithOwner } from "../test/factories";
 

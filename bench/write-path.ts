@@ -10,6 +10,7 @@ import { createWorkspaceWithOwner } from "../test/factories";
 import { withTx } from "../src/db/tx";
 import { contactRefsOf, findOrCreateContactByEmail } from "../src/contacts/contacts.service";
 import { presentContact } from "../src/contacts/contacts.present";
+import { contactTicketCounts } from "../src/contacts/contacts.ticket-counts";
 import { applyLabelWrite, labelsOf } from "../src/labels/labels.apply";
 import { applyFieldWrite, fieldValuesOf } from "../src/custom-fields/fields.apply";
 
@@ -104,11 +105,18 @@ console.log("\nhelpers, one transaction, µs per call");
 let fresh = 0;
 micro("findOrCreateContactByEmail, new contact", () =>
   withTx(db, (tx) =>
-    findOrCreateContactByEmail(tx, ctx, { email: `fresh-${process.pid}-${fresh++}@example.test`, name: "F" }),
+    findOrCreateContactByEmail(
+      tx,
+      ctx,
+      { email: `fresh-${process.pid}-${fresh++}@example.test`, name: "F" },
+      desk.deps.ports,
+    ),
   ),
 );
 micro("findOrCreateContactByEmail, existing contact", () =>
-  withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" })),
+  withTx(db, (tx) =>
+    findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" }, desk.deps.ports),
+  ),
 );
 micro("labelsOf, 1 ticket with 2 labels", () => labelsOf(db, "tickets", [ticket.id]));
 micro("labelsOf, page of 50 tickets", () => labelsOf(db, "tickets", pageIds));
@@ -117,11 +125,14 @@ micro("fieldValuesOf, 1 ticket", () => fieldValuesOf(db, "ticket", [ticket.id]))
 micro("fieldValuesOf, page of 50 tickets", () => fieldValuesOf(db, "ticket", pageIds));
 micro("contactRefsOf, 1 contact", () => contactRefsOf(db, [ticket.contact.id]));
 micro("applyLabelWrite, 2 existing labels (no change)", () =>
-  withTx(db, (tx) => applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] })),
+  withTx(db, (tx) => applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] }, desk.deps.ports)),
 );
 micro("applyFieldWrite, {}", () => withTx(db, (tx) => applyFieldWrite(tx, ctx, "ticket", ticket.id, {})));
-const contactRow = withTx(db, (tx) => findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test" }));
-micro("presentContact (reads labels, fields, ticket_count)", () => presentContact(db, contactRow));
+const contactRow = withTx(db, (tx) =>
+  findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test" }, desk.deps.ports),
+);
+const countTickets = desk.deps.ports.get(contactTicketCounts);
+micro("presentContact (reads labels, fields, ticket_count)", () => presentContact(db, countTickets, contactRow));
 
 await desk.stop();
 rmSync(desk.dataDir, { recursive: true, force: true });

@@ -49,3 +49,28 @@ test("check:clock fails new Date() with no argument and Date.now() anywhere else
   expect(out).toContain("check:clock: 3 read(s)");
   expect(code).toBe(1);
 });
+
+test("check:clock lets the composition root, CLI entry files and fixtures name systemClock", async () => {
+  const { code, out } = await check({
+    ...CLOCK,
+    "src/compose.ts": 'import { systemClock } from "./lib/clock";\nexport const clock = systemClock;',
+    "src/backups/backups.cli.ts": 'import { systemClock } from "../lib/clock";\nexport const clock = systemClock;',
+    "src/jobs/jobs.crash-fixture.ts": 'import { systemClock } from "../lib/clock";\nexport const clock = systemClock;',
+  });
+  expect(out).toContain("time in src/ comes from the clock");
+  expect(code).toBe(0);
+});
+
+test("check:clock fails a service naming systemClock, under an alias too", async () => {
+  const { code, out } = await check({
+    ...CLOCK,
+    "src/audit/audit.service.ts":
+      'import { systemClock } from "../lib/clock";\nexport const at = () => systemClock.now().toISOString();',
+    "src/labels/labels.apply.ts": 'import { systemClock as wall } from "../lib/clock";\nexport const at = wall;',
+  });
+  expect(out).toContain("src/audit/audit.service.ts:1:");
+  expect(out).toContain("src/audit/audit.service.ts:2:");
+  expect(out).toContain("src/labels/labels.apply.ts:1:");
+  expect(out).toContain("check:clock: 3 read(s)");
+  expect(code).toBe(1);
+});

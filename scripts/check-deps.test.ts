@@ -18,7 +18,7 @@ const GOOD: Record<string, string> = {
   "src/jobs/define.ts": 'import type { Db } from "../db/database";\nexport const defineJob = (db: Db) => db;',
   "src/deps.ts": 'import type { Db } from "./db/database";\nexport type Deps = { db: Db };',
   "src/http/server.ts":
-    'import type { Deps } from "../deps";\nexport const serve = (deps: Deps, handle: (r: Request) => Response) => [deps, handle];',
+    'import type { Db } from "../db/database";\nexport type HttpDeps = { db: Db };\nexport const serve = (deps: HttpDeps, handle: (r: Request) => Response) => [deps, handle];',
   "src/module.ts":
     'import type { Deps } from "./deps";\nexport const defineModule = (m: { name: string; deps?: Deps }) => m;',
   "src/contacts/contacts.table.ts": "export const contacts = 'contacts';",
@@ -26,15 +26,15 @@ const GOOD: Record<string, string> = {
     'import { contacts } from "./contacts.table";\nexport const contactName = () => contacts;',
   "src/contacts/contacts.module.ts":
     'import { defineModule } from "../module";\nexport const contactsModule = defineModule({ name: "contacts" });',
-  "src/contacts/contacts.testkit.ts":
-    'import { tickets } from "../tickets/tickets.table";\nexport const seed = () => tickets;',
+  "test/kit/contacts.ts":
+    'import { tickets } from "../../src/tickets/tickets.table";\nexport const seed = () => tickets;',
   "src/tickets/tickets.table.ts": "export const tickets = 'tickets';",
   "src/tickets/tickets.service.ts":
     'import type { Deps } from "../deps";\nimport { contactName } from "../contacts/contacts.public";\nimport { defineJob } from "../jobs/define";\nimport { tickets } from "./tickets.table";\nexport const create = (deps: Deps) => [contactName(), tickets, defineJob(deps.db)];',
   "src/tickets/tickets.module.ts":
     'import { defineModule } from "../module";\nimport { create } from "./tickets.service";\nexport const ticketsModule = defineModule({ name: "tickets" });\nexport { create };',
   "src/tickets/tickets.test.ts":
-    'import { contacts } from "../contacts/contacts.table";\nimport { seed } from "../contacts/contacts.testkit";\nimport { ticketsModule } from "./tickets.module";\nexport const t = [contacts, seed, ticketsModule];',
+    'import { contacts } from "../contacts/contacts.table";\nimport { seed } from "../../test/kit/contacts";\nimport { ticketsModule } from "./tickets.module";\nexport const t = [contacts, seed, ticketsModule];',
   "src/registry.ts":
     'import { contactsModule } from "./contacts/contacts.module";\nimport { ticketsModule } from "./tickets/tickets.module";\nexport const modules = [contactsModule, ticketsModule];',
   "src/app.ts": 'import { modules } from "./registry";\nexport const app = () => modules;',
@@ -57,7 +57,7 @@ async function check(changes: Record<string, string>): Promise<{ code: number; o
 }
 
 describe("bun run check:deps", () => {
-  test("passes a tree shaped as documented (tests and testkits may reach anything)", async () => {
+  test("passes a tree shaped as documented (tests and test kits may reach anything)", async () => {
     const { code, out } = await check({});
     expect(out).toContain("0 import rule violation(s)");
     expect(out).toContain("0 folder cycle(s)");
@@ -95,6 +95,28 @@ describe("bun run check:deps", () => {
     }
   });
 
+  test("fails machinery importing src/deps.ts, even for a type", async () => {
+    const { code, out } = await check({
+      "src/http/server.ts":
+        'import type { Deps } from "../deps";\nexport const serve = (deps: Deps, handle: (r: Request) => Response) => [deps, handle];',
+    });
+    expect(out).toContain("machinery-imports-feature");
+    expect(out).toContain("src/http/server.ts → src/deps.ts");
+    expect(code).toBe(1);
+  });
+
+  test("fails features in one cycle through type-only imports of src/deps.ts", async () => {
+    const { code, out } = await check({
+      "src/deps.ts":
+        'import type { Db } from "./db/database";\nimport type { contactName } from "./contacts/contacts.public";\nimport type { tickets } from "./tickets/tickets.table";\nexport type Deps = { db: Db; name: typeof contactName; t: typeof tickets };',
+      "src/contacts/contacts.public.ts":
+        'import type { Deps } from "../deps";\nimport { contacts } from "./contacts.table";\nexport const contactName = (deps?: Deps) => [contacts, deps];',
+    });
+    expect(out).toContain("feature folders in one import cycle: 2");
+    expect(out).toContain("src/contacts/contacts.public.ts → src/deps.ts");
+    expect(code).toBe(1);
+  });
+
   test("fails machinery folders importing each other in a loop", async () => {
     const { code, out } = await check({
       "src/db/cursor.ts": 'import { defineJob } from "../jobs/define";\nexport const j = defineJob;',
@@ -104,11 +126,11 @@ describe("bun run check:deps", () => {
     expect(code).toBe(1);
   });
 
-  test("fails a feature module imported outside the registry, and production code importing a testkit", async () => {
+  test("fails a feature module imported outside the registry, and production code importing a test kit", async () => {
     const { code, out } = await check({
       "src/app.ts":
         'import { ticketsModule } from "./tickets/tickets.module";\nexport const app = () => ticketsModule;',
-      "src/tickets/tickets.seed.ts": 'import { seed } from "../contacts/contacts.testkit";\nexport const s = seed;',
+      "src/tickets/tickets.seed.ts": 'import { seed } from "../../test/kit/contacts";\nexport const s = seed;',
     });
     expect(out).toContain("module-outside-registry");
     expect(out).toContain("test-code-in-production");

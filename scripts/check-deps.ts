@@ -4,14 +4,12 @@
  * Folder cycles are computed here rather than with dependency-cruiser's folder scope, which counts
  * src/ as a folder holding every file below it (so src/deps.ts and src/registry.ts would put every
  * feature in one cycle). Here a node is a top-level folder of src/, or one root file of src/ on its
- * own; an edge is any import (type-only too) outside tests and testkits. A strongly connected set
+ * own; an edge is any import (type-only too) outside tests. A strongly connected set
  * holding two feature folders is a feature cycle; one holding two machinery folders is a machinery
- * cycle. An import from machinery to anything but machinery and src/deps.ts is already an error of
- * the machinery rule, so it is left out of the graph: each fault is reported once (src/http/server.ts
- * importing src/app.ts would otherwise put every feature in one cycle through the registry).
- * src/deps.ts holds the Deps type, which names every machinery service, and any file may take it
- * (`Pick<Deps, "db">`): a type-only import of it is no dependency on what it names, so those
- * imports are left out too (a value import of it still counts).
+ * cycle. An import from machinery to anything but machinery (a feature, or any root file, src/deps.ts
+ * included, type-only or not) is already an error of the machinery rule, so it is left out of the
+ * graph: each fault is reported once (src/http/server.ts importing src/app.ts would otherwise put every
+ * feature in one cycle through the registry). Every other import counts, type-only ones included.
  * Exits 1 when anything is found. `bun scripts/check-deps.ts <dir>` checks another tree (the tests' fixtures).
  */
 import { createRequire } from "node:module";
@@ -56,16 +54,14 @@ const isFeature = (node: string) => isFolder(node) && !isMachinery(node);
 
 const edges = new Map<string, Map<string, string[]>>();
 for (const module of result.modules) {
-  if (/\.(test|testkit)\.tsx?$/.test(module.source)) continue;
+  if (/\.test\.tsx?$/.test(module.source)) continue;
   const from = nodeOf(module.source);
   if (!from) continue;
   for (const dependency of module.dependencies) {
-    if (/\.(test|testkit)\.tsx?$/.test(dependency.resolved)) continue;
+    if (/\.test\.tsx?$/.test(dependency.resolved)) continue;
     const to = nodeOf(dependency.resolved);
     if (!to || to === from) continue;
-    if (isMachinery(from) && !isMachinery(to) && to !== "deps.ts") continue;
-    if (to === "deps.ts" && dependency.dependencyTypes.some((type) => type === "type-only" || type === "type-import"))
-      continue;
+    if (isMachinery(from) && !isMachinery(to)) continue;
     const targets = edges.get(from) ?? new Map<string, string[]>();
     edges.set(from, targets);
     const examples = targets.get(to) ?? [];
@@ -137,7 +133,7 @@ for (const component of components(edges)) {
   lines.push("    imports inside the cycle (folder → folder: count, first one):");
   const members = new Set(component);
   // Imports of machinery are how every feature works; list them only when machinery is what loops.
-  const shown = (to: string) => members.has(to) && (machinery.length > 1 || (!isMachinery(to) && to !== "deps.ts"));
+  const shown = (to: string) => members.has(to) && (machinery.length > 1 || !isMachinery(to));
   for (const from of component)
     for (const [to, examples] of [...(edges.get(from) ?? [])].sort(([a], [b]) => a.localeCompare(b)))
       if (shown(to)) lines.push(`      ${from} → ${to}: ${examples.length}, ${examples[0]}`);

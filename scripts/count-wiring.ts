@@ -76,7 +76,8 @@ const folderOf = (rel: string): string | null => /^src\/([^/]+)\//.exec(rel)?.[1
 const graph = new Map<string, string[]>();
 
 for (const { path, rel, text } of files) {
-  const file = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const kind = rel.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const file = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, kind);
   const folder = folderOf(rel);
   const targets: string[] = [];
   for (const spec of importsOf(file)) {

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { createApiKey } from "../src/api-keys/api-keys.service";
-import { users } from "../src/auth/auth.table";
+import { users } from "../src/identity/identity.table";
 import { SCOPES, type RequestContext } from "../src/auth/context";
 import { loadConfig } from "../src/config/config";
 import { createField } from "../src/custom-fields/fields.service";

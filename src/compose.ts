@@ -1,31 +1,29 @@
 import { migrations } from "../migrations/index";
 import { join } from "node:path";
-import { apiKeyLookups } from "./api-keys/api-keys.public";
-import { createCredentialResolver, MEMBERSHIP_EVENTS } from "./auth/credentials";
+import { createCredentialResolver } from "./auth/credentials";
 import { guardPlugin } from "./auth/guard";
 import { createTokenService } from "./auth/tokens";
+import { credentialLookupsOf, visitorCaller, visitorSessions } from "./auth/auth.ports";
 import type { VisitorResolver } from "./auth/visitors";
 import type { Config } from "./config/config";
 import { openDatabase, optimizeDatabase, type Db } from "./db/database";
-import { createRuntime } from "./runtime";
+import { createRuntime } from "./db/runtime";
+import { setDeskClock } from "./db/desk-clock";
 import { migrate } from "./db/migrate";
 import { createReadPool } from "./db/read-pool";
 import type { Deps, MachineryLookups } from "./deps";
 import type { HttpDeps } from "./http/server";
-import { checkEventData, onEventInTransaction } from "./events/bus";
+import { checkEventData } from "./events/bus";
+import { eventSeqCounter, useEventSeqCounter } from "./events/seq-counter";
 import { createEventCatalogue } from "./events/catalogue";
 import type { AnyEventDefinition } from "./events/define";
-import { storedSeqsLookup } from "./events/events.seqs";
 import { systemClock, type Clock } from "./lib/clock";
 import { createSecretBox } from "./lib/crypto";
 import { createLogger, type Logger } from "./lib/logger";
-import { memberRoleLookup, membershipsOf, ssoOnlyWorkspacesLookup } from "./members/members.public";
-import { privateTeamsLookup } from "./teams/teams.public";
 import { modules as registered } from "./registry";
-import { bindPorts } from "./lib/ports";
+import { bindPorts, type Ports } from "./lib/ports";
 import type { FeatureModule } from "./module";
-import { chatContactOfTicket } from "./tickets/tickets.public";
-import { visitorIdempotencyCaller, visitorResolver, visitorView } from "./widget/widget.public";
+import { gatewayLookupsOf } from "./realtime/realtime.ports";
 
 export type BuildOptions = {
   db?: Db;
@@ -46,21 +44,10 @@ const IN_EXECUTABLE = import.meta.url.includes("$bunfs");
 export const registeredEvents = (modules: readonly FeatureModule[] = registered): AnyEventDefinition[] =>
   modules.flatMap((m) => m.events ?? []);
 
-/** The features' answers to what machinery asks (credentials, grants, seqs), each prepared once. */
-export function machineryLookups(db: Db): MachineryLookups {
-  const keys = apiKeyLookups(db);
-  return {
-    keyByHash: keys.keyByHash,
-    touchKey: keys.touchKey,
-    liveKeyScopes: keys.liveKeyScopes,
-    memberRole: memberRoleLookup(db),
-    privateTeams: privateTeamsLookup(db),
-    workspacesOf: (userId) => membershipsOf(db, userId),
-    ssoOnlyWorkspaces: ssoOnlyWorkspacesLookup(db),
-    storedSeqs: storedSeqsLookup(db),
-    chatContactOf: (workspaceId, ticketId) => chatContactOfTicket(db, workspaceId, ticketId),
-    visitorView,
-  };
+/** The features' answers to what machinery asks (credentials, grants, seqs), through their ports, each prepared once. */
+function machineryLookups(db: Db, ports: Ports): MachineryLookups {
+  const credentials = credentialLookupsOf(ports, db);
+  return { ...credentials, ...gatewayLookupsOf(ports, db, credentials) };
 }
 
 /**
@@ -85,13 +72,11 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
   optimizeDatabase(db, true);
   const clock = overrides.clock ?? systemClock;
   const tokens = createTokenService(config.secret, () => clock.now());
-  const lookups = machineryLookups(db);
+  const lookups = machineryLookups(db, ports);
   checkEventData(db, config.responseChecks);
+  useEventSeqCounter(db, ports.get(eventSeqCounter));
+  setDeskClock(db, clock);
   const credentials = createCredentialResolver({ db, tokens, clock, lookups });
-  // A member, team or workspace event may change someone's role or private teams.
-  onEventInTransaction(db, (tx, event) => {
-    if (MEMBERSHIP_EVENTS.test(event.type)) credentials.membershipsChanged(tx);
-  });
   return {
     config,
     db,
@@ -100,7 +85,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
     secrets: createSecretBox(config.secret),
     tokens,
     credentials,
-    guard: guardPlugin(credentials, { visitors: overrides.visitors ?? visitorResolver(db, clock), clock }),
+    guard: guardPlugin(credentials, { visitors: overrides.visitors ?? ports.get(visitorSessions)(db, clock), clock }),
     lookups,
     events: createEventCatalogue(registeredEvents(modules)),
     reads: createReadPool({
@@ -119,7 +104,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
 /** What the HTTP layer needs of the dependencies. */
 export const httpDepsOf = (deps: Deps): HttpDeps => {
   // Widget visitors' writes are idempotent per visitor session; everyone else per person or key.
-  const visitorCaller = visitorIdempotencyCaller(deps);
+  const visitorScope = deps.ports.get(visitorCaller)(deps);
   return {
     db: deps.db,
     secrets: deps.secrets,
@@ -127,6 +112,6 @@ export const httpDepsOf = (deps: Deps): HttpDeps => {
     logger: deps.logger,
     metricsToken: deps.config.metricsToken,
     baseUrl: deps.config.baseUrl,
-    callerScope: async (request) => visitorCaller(request) ?? deps.credentials.callerScope(request),
+    callerScope: async (request) => visitorScope(request) ?? deps.credentials.callerScope(request),
   };
 };

@@ -2,14 +2,14 @@
 import { loadConfig } from "./config/config";
 import { join } from "node:path";
 import { openDatabase } from "./db/database";
-import { createRuntime } from "./runtime";
+import { createRuntime } from "./db/runtime";
 import { embeddedWebAssets } from "./http/embedded";
 import { ensureWebBuild } from "./http/web-build";
 import { createLogger } from "./lib/logger";
 import { migrate } from "./db/migrate";
 import { startDesk } from "./start";
 import { migrations } from "../migrations/index";
-import { runUserCommand, USER_USAGE } from "./users/users.cli";
+import { runUserCommand, USER_USAGE } from "./identity/users.cli";
 import { IMPORT_USAGE, runImportCommand } from "./imports/imports.cli";
 import { buildDeps } from "./compose";
 import { modules } from "./registry";

@@ -3,12 +3,12 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { createWorkspaceWithOwner } from "../test/factories";
 import { startTestDesk } from "../test/harness";
-import type { Deps } from "./deps";
 import { defineConsumer } from "./events/consumers";
 import { defineJob } from "./jobs/define";
 import { enqueue } from "./jobs/enqueue";
 import { defineModule } from "./module";
 import { modules } from "./registry";
+import { workspaceUpdated } from "./workspaces/workspaces.public";
 
 /** What the example's job saw, per desk (the job is shared by every desk of this file). */
 const noted: string[] = [];
@@ -30,9 +30,9 @@ const exampleModule = defineModule({
   ],
   jobs: [noteJob],
   consumers: [
-    defineConsumer<Deps>({
+    defineConsumer({
       name: "example.on-workspace",
-      types: ["workspace.updated"],
+      events: [workspaceUpdated],
       handle: (tx, event) => void enqueue(tx, noteJob, { workspace_id: event.workspace_id }),
     }),
   ],
@@ -69,5 +69,27 @@ describe("feature modules", () => {
     expect(new Set(names).size).toBe(names.length);
     const kinds = modules.flatMap((m) => m.jobs ?? []).map((j) => j.name);
     expect(new Set(kinds).size).toBe(kinds.length);
+  });
+});
+
+describe("ports at start", () => {
+  test("every port the registered modules declare is provided exactly once", async () => {
+    const declared = modules.flatMap((m) => m.ports ?? []);
+    const provided = modules.flatMap((m) => m.provides ?? []).map((binding) => binding.port);
+    expect(new Set(provided).size).toBe(provided.length);
+    expect(new Set(provided)).toEqual(new Set(declared));
+    const desk = await startTestDesk({ modules });
+    for (const port of declared) expect(desk.deps.ports.get(port)).toBeDefined();
+  });
+
+  test("leaving out the module that provides a port fails start, naming the port", async () => {
+    const providers = modules.filter((m) => (m.provides ?? []).length > 0);
+    expect(providers.length).toBeGreaterThan(0);
+    for (const provider of providers) {
+      const named = provider.provides!.map((binding) => binding.port.name);
+      const without = modules.filter((m) => m !== provider);
+      const started = startTestDesk({ modules: without });
+      await expect(started).rejects.toThrow(new RegExp(`port ${named[0]!.replace(".", "\\.")}`));
+    }
   });
 });

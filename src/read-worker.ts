@@ -5,7 +5,7 @@
 import { openDatabase } from "./db/database";
 import { serveReads } from "./db/read-pool";
 import { reads } from "./reads";
-import { createRuntime } from "./runtime";
+import { createRuntime } from "./db/runtime";
 
 declare const self: Worker;
 

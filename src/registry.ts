@@ -1,6 +1,5 @@
 import { aiModule } from "./ai/ai.module";
 import { assistantModule } from "./assistant/assistant.module";
-import { openSlaClocksOf } from "./sla/sla.public";
 import { semanticSearchModule } from "./semantic-search/semantic-search.module";
 import { widgetAnswersModule } from "./widget-answers/widget-answers.module";
 import { apiKeysModule } from "./api-keys/api-keys.module";
@@ -13,7 +12,6 @@ import { companiesModule } from "./contacts/companies.module";
 import { contactsModule } from "./contacts/contacts.module";
 import { csatModule } from "./csat/csat.module";
 import { portalModule } from "./portal/portal.module";
-import { contactFormHandler } from "./portal/portal.public";
 import { fieldsModule } from "./custom-fields/fields.module";
 import { helpCenterModule } from "./help-center/help-center.module";
 import { inboundModule } from "./inbound/inbound.module";
@@ -25,25 +23,11 @@ import { labelsModule } from "./labels/labels.module";
 import { authModule, eventsModule, maintenanceModule, realtimeModule } from "./machinery.modules";
 import { macrosModule } from "./macros/macros.module";
 import { mailboxesModule } from "./mailboxes/mailboxes.module";
-import { meModule } from "./me/me.module";
-import { passkeysModule } from "./passkeys/passkeys.module";
-import { ssoModule } from "./sso/sso.module";
+import { identityModule } from "./identity/identity.module";
 import { picturesModule } from "./pictures/pictures.module";
-import { copyPictureFromUrl } from "./pictures/pictures.public";
 import { membersModule } from "./members/members.module";
 import { notificationsModule } from "./notifications/notifications.module";
 import type { FeatureModule } from "./module";
-import {
-  assignAfterTriage,
-  assignmentWaitsForTriage,
-  automationAi,
-  helpCenterContact,
-  kbGrounding,
-  onboardingProbes,
-  triageSettings,
-  widgetArticles,
-} from "./registry.seams";
-import { articlesByIds } from "./kb/kb.public";
 import { outboundModule } from "./outbound/outbound.module";
 import { reportsModule } from "./reports/reports.module";
 import { savedRepliesModule } from "./saved-replies/saved-replies.module";
@@ -51,17 +35,12 @@ import { ticketReadsModule } from "./ticket-reads/ticket-reads.module";
 import { searchModule } from "./search/search.module";
 import { slaModule } from "./sla/sla.module";
 import { globalSearchModule } from "./global-search/global-search.module";
-import { leaveWorkspaceTeams } from "./teams/teams.public";
-import { renameTagInViews } from "./views/views.public";
 import { systemModule } from "./system/system.module";
-import { renameTagInAutomations } from "./automations/automations.public";
 import { automationsModule } from "./automations/automations.module";
 import { triageModule } from "./triage/triage.module";
 import { onboardingModule } from "./onboarding/onboarding.module";
 import { teamsModule } from "./teams/teams.module";
 import { ticketsModule } from "./tickets/tickets.module";
-import { moveContactTickets } from "./tickets/tickets.public";
-import { usersModule } from "./users/users.module";
 import { viewsModule } from "./views/views.module";
 import { webhooksModule } from "./webhooks/webhooks.module";
 import { workspacesModule } from "./workspaces/workspaces.module";
@@ -76,12 +55,9 @@ export const modules: FeatureModule[] = [
   workspacesModule,
   apiKeysModule,
   authModule,
-  meModule({ pictureFromUrl: copyPictureFromUrl }),
-  passkeysModule,
-  ssoModule,
+  identityModule,
   picturesModule,
-  usersModule,
-  membersModule({ memberLeft: leaveWorkspaceTeams }),
+  membersModule,
   invitationsModule,
   teamsModule,
   auditModule,
@@ -96,32 +72,32 @@ export const modules: FeatureModule[] = [
   searchModule,
   globalSearchModule,
   reportsModule,
-  labelsModule({ tagRenamed: [renameTagInViews, renameTagInAutomations] }),
+  labelsModule,
   fieldsModule,
-  contactsModule({ contactMerged: [moveContactTickets] }),
+  contactsModule,
   companiesModule,
   viewsModule,
   savedRepliesModule,
   macrosModule,
   ticketReadsModule,
-  automationsModule(automationAi),
+  automationsModule,
   kbModule,
-  helpCenterModule({ contactChannels: helpCenterContact, contactForm: contactFormHandler }),
+  helpCenterModule,
   notificationsModule,
   backupsModule,
   systemModule,
   slaModule,
   widgetModule,
-  assignmentModule(assignmentWaitsForTriage),
-  aiModule({ groundingSources: kbGrounding, triageSettings, assignAfterTriage }),
-  assistantModule({ slaClocks: openSlaClocksOf }),
-  semanticSearchModule({ articlesById: articlesByIds }),
-  widgetAnswersModule({ articlesFor: widgetArticles }),
+  assignmentModule,
+  aiModule,
+  assistantModule,
+  semanticSearchModule,
+  widgetAnswersModule,
   billingModule,
   csatModule,
   lifecycleModule,
   triageModule,
-  onboardingModule(onboardingProbes),
+  onboardingModule,
   portalModule,
   importsModule,
 ];

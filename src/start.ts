@@ -7,7 +7,7 @@ import type { Deps } from "./deps";
 import { startCheckpointer } from "./db/checkpointer";
 import { commitPending } from "./db/tx";
 import { recoverIdempotencyKeys } from "./http/idempotency";
-import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpOptions } from "./http/server";
+import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpHandler, type HttpOptions } from "./http/server";
 import { embeddedWebAssets } from "./http/embedded";
 import { createReadiness } from "./http/readiness";
 import { mailboxHealthOf } from "./mailboxes/mailboxes.public";
@@ -20,7 +20,7 @@ import type { FeatureModule, Subsystem } from "./module";
 import { modules as registered } from "./registry";
 import { createConsumerRunner, type ConsumerRunner } from "./events/consumers";
 import { createRealtimeGateway } from "./realtime/gateway";
-import { recordCheckpoint, recordHttpRequest, renderMetrics } from "./metrics/metrics";
+import { recordCheckpoint, recordHttpRequest, renderMetrics, type MetricSource } from "./metrics/metrics";
 import { consumersSource, databaseSource, jobsSource } from "./metrics/metrics.sources";
 
 export type Desk = {
@@ -82,6 +82,52 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       { keys: recovered },
       "dropped idempotency keys left running by an earlier process; their retries run again",
     );
+  const gateway = createRealtimeGateway(deps);
+  const metricSources = [jobsSource(deps.db, deps.clock), databaseSource(config.databasePath), gateway.metrics()];
+  const handler = httpHandlerOf(deps, modules, options, gateway, metricSources);
+  const server = serveHttp(config, deps, handler, gateway, options.onFirstRequest);
+  const subsystems: Subsystem[] = [];
+  for (const module of modules) {
+    const started = await module.start?.(deps);
+    if (started) subsystems.push(...(Array.isArray(started) ? started : [started]));
+  }
+  const { jobs, consumers } = startBackgroundWork(config, deps, modules);
+  metricSources.push(consumersSource(deps.db, deps.clock, consumers));
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+  deps.logger.info({ url, base_url: config.baseUrl, data_dir: config.dataDir }, "desk is serving");
+  return {
+    deps,
+    server,
+    url,
+    jobs,
+    consumers,
+    subsystems,
+    smtpPort: subsystems.find((s) => s.name === "smtp")?.port ?? null,
+    fetch: (request) => handler(request, server),
+    async stop() {
+      gateway.stop();
+      for (const subsystem of subsystems.toReversed()) await subsystem.stop();
+      await server.stop();
+      await consumers.stop();
+      await jobs.stop();
+      commitPending(deps.db);
+      checkpointer.stop();
+      deps.reads.stop();
+      deps.db.$client.close();
+    },
+  };
+}
+
+type RealtimeGateway = ReturnType<typeof createRealtimeGateway>;
+
+/** The HTTP layer in front of the API, the web app, the gateway, the probes and the modules' pages. */
+function httpHandlerOf(
+  deps: Deps,
+  modules: readonly FeatureModule[],
+  options: StartOptions,
+  gateway: RealtimeGateway,
+  metricSources: MetricSource[],
+) {
   // The API's routes are put together on the first request that reaches them: a server nobody has
   // used yet does without their tables and handlers (measured: about 2.5 MB of heap), and the
   // probes (/healthz, /readyz, /metrics) are answered without them.
@@ -94,9 +140,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     options.webAssets !== undefined
       ? options.webAssets
       : (embeddedWebAssets() ?? webAssetsFromDisk(join(import.meta.dir, "..", "web", "dist")));
-  const gateway = createRealtimeGateway(deps);
-  const metricSources = [jobsSource(deps.db, deps.clock), databaseSource(config.databasePath), gateway.metrics()];
-  const handler = createHttpHandler(api, httpDepsOf(deps), {
+  return createHttpHandler(api, httpDepsOf(deps), {
     webAssets,
     upgrade: gateway.upgrade,
     observe: recordHttpRequest,
@@ -107,7 +151,16 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     ...options.http,
     pages: [...modules.flatMap((m) => m.pages?.(deps) ?? []), ...(options.http?.pages ?? [])],
   });
-  let firstRequest = options.onFirstRequest;
+}
+
+function serveHttp(
+  config: Config,
+  deps: Deps,
+  handler: HttpHandler,
+  gateway: RealtimeGateway,
+  onFirstRequest: (() => void) | undefined,
+): Server<unknown> {
+  let firstRequest = onFirstRequest;
   const server = listenOrRefuse(config, () =>
     Bun.serve({
       hostname: config.host,
@@ -134,11 +187,11 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   // differ from 8080); nothing has been served yet, since this runs in the same turn as the bind.
   if (config.baseUrlFromListener) config.baseUrl = listenerBaseUrl(config.host, server.port ?? config.port);
   gateway.attach(server as Server<unknown>);
-  const subsystems: Subsystem[] = [];
-  for (const module of modules) {
-    const started = await module.start?.(deps);
-    if (started) subsystems.push(...(Array.isArray(started) ? started : [started]));
-  }
+  return server as Server<unknown>;
+}
+
+/** The job runner and the consumers of every module, started unless DESK_JOBS is off. */
+function startBackgroundWork(config: Config, deps: Deps, modules: readonly FeatureModule[]) {
   const jobs = createJobRunner({
     db: deps.db,
     logger: deps.logger.child({ subsystem: "jobs" }),
@@ -156,28 +209,5 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   });
   // Consumers are background work like jobs: DESK_JOBS=off turns both off (the CLI, some tests).
   if (config.jobsEnabled) consumers.start();
-  metricSources.push(consumersSource(deps.db, deps.clock, consumers));
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-  deps.logger.info({ url, base_url: config.baseUrl, data_dir: config.dataDir }, "desk is serving");
-  return {
-    deps,
-    server,
-    url,
-    jobs,
-    consumers,
-    subsystems,
-    smtpPort: subsystems.find((s) => s.name === "smtp")?.port ?? null,
-    fetch: (request) => handler(request, server),
-    async stop() {
-      gateway.stop();
-      for (const subsystem of subsystems.toReversed()) await subsystem.stop();
-      await server.stop();
-      await consumers.stop();
-      await jobs.stop();
-      commitPending(deps.db);
-      checkpointer.stop();
-      deps.reads.stop();
-      deps.db.$client.close();
-    },
-  };
+  return { jobs, consumers };
 }

@@ -1,6 +1,6 @@
-import { users } from "../src/auth/auth.table";
+import { users } from "../src/identity/identity.table";
 import type { RequestContext, Role, Scope } from "../src/auth/context";
-import { createSession, issueAccessToken } from "../src/auth/sessions";
+import { createSession, issueAccessToken } from "../src/identity/sessions";
 import { createApiKey } from "../src/api-keys/api-keys.service";
 import { newId } from "../src/lib/ids";
 import { members } from "../src/members/members.table";

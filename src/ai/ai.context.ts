@@ -13,15 +13,13 @@ import { dataBlock } from "./ai.prompts";
 export type GroundingSource = { article_id: string; title: string; url: string; text: string };
 
 /**
- * Where drafts and answers find published articles: the knowledge base plugs its search in here
- * (`aiModule({ groundingSources })` in src/registry.ts). Without one, answers rest on the thread alone.
+ * Where drafts and answers find published articles: the help center provides its knowledge base's
+ * search through the `ai.groundingSources` port.
  */
 export type GroundingSources = (
   deps: Deps,
   input: { workspaceId: string; query: string; limit: number },
 ) => Promise<GroundingSource[]> | GroundingSource[];
-
-export const noGrounding: GroundingSources = () => [];
 
 /** Characters of thread text a prompt carries at most (the newest messages are kept). */
 const THREAD_CHARS = 24_000;

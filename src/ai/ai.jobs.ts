@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { systemContext } from "../auth/context";
 import type { Deps } from "../deps";
-import { defineConsumer } from "../events/consumers";
+import { type ConsumerContext, defineConsumer } from "../events/consumers";
 import { systemAiMayRun } from "./ai.budget";
 import { enqueue } from "../jobs/enqueue";
 import { defineJob, type JobContext } from "../jobs/define";
 import { DeskError } from "../lib/errors";
-import { ticketOfWorkspace } from "../tickets/tickets.public";
+import { messageCreated, ticketCreated, ticketOfWorkspace } from "../tickets/tickets.public";
 import { summarizeTicket } from "./ai.agent";
 import { aiTriage } from "./ai.judge";
 import { aiWorkspaceOf } from "./ai.settings";
@@ -18,9 +18,6 @@ export const AUTO_SUMMARY_MIN_MESSAGES = 4;
 const SUMMARY_DEBOUNCE_MS = 60_000;
 
 const TicketJob = z.object({ workspace_id: z.string(), ticket_id: z.string() });
-
-/** The job an automation's ai_triage action queues by name (`{ workspace_id, ticket_id }`). */
-export const AUTOMATION_TRIAGE_JOB = "ai.automation_triage";
 
 /** Provider failures are retried by the runner; a ticket gone or AI turned off ends the job. */
 function gone(error: unknown): boolean {
@@ -43,8 +40,48 @@ export const assignsAfterTriage =
     autoTriageRuns(deps, triage, workspaceId) &&
     triageSettingsOf(deps, triage.readSettings, workspaceId).assign_after_triage;
 
-/** The AI jobs and the consumers that enqueue them (made per module: they read the seams). */
-export function aiBackground(seams: AiBackground) {
+const summarizeJob = defineJob({
+  name: "ai.auto_summarize",
+  schema: TicketJob,
+  retry: { maxAttempts: 4, baseDelayMs: 30_000 },
+  concurrency: 2,
+  async handler(payload, { deps, signal }: JobContext<Deps>) {
+    if (!systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return;
+    try {
+      await summarizeTicket(deps, systemContext(payload.workspace_id), payload.ticket_id, signal);
+    } catch (error) {
+      if (gone(error)) return;
+      throw error;
+    }
+  },
+});
+
+/** Long threads stay summarized: a summary job shortly after new messages, once per burst. */
+const autoSummarize = defineConsumer({
+  name: "ai.auto-summarize",
+  events: [messageCreated],
+  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+    if (!deps.config.ai) return;
+    const ticketId = event.data.ticket_id;
+    const ws = aiWorkspaceOf(deps, event.workspace_id);
+    if (!ws.features.enabled || !ws.features.auto_summarize) return;
+    const ticket = ticketOfWorkspace(tx, event.workspace_id, ticketId);
+    if (!ticket || ticket.deletedAt || ticket.messageCount < AUTO_SUMMARY_MIN_MESSAGES) return;
+    enqueue(
+      tx,
+      summarizeJob,
+      { workspace_id: event.workspace_id, ticket_id: ticketId },
+      {
+        workspaceId: event.workspace_id,
+        uniqueKey: `ai.auto_summarize:${ticketId}`,
+        runAt: new Date(deps.clock.now().getTime() + SUMMARY_DEBOUNCE_MS),
+      },
+    );
+  },
+});
+
+/** The triage jobs and the consumer that enqueues them (made per module: they read the seams, from the desk's ports). */
+function aiTriageBackground(seamsOf: (deps: Deps) => AiBackground) {
   /** Triages a ticket for a job; false when the ticket is gone (nothing to do, nothing to retry). */
   const triageFor = async (
     deps: Deps,
@@ -54,7 +91,11 @@ export function aiBackground(seams: AiBackground) {
     // Spent budget: nothing to triage, but a waiting assignment still goes ahead (answers true).
     if (!systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return true;
     try {
-      await aiTriage(seams.triage)(deps, { workspaceId: payload.workspace_id, ticketId: payload.ticket_id, via });
+      await aiTriage(seamsOf(deps).triage)(deps, {
+        workspaceId: payload.workspace_id,
+        ticketId: payload.ticket_id,
+        via,
+      });
       return true;
     } catch (error) {
       if (gone(error)) return false;
@@ -69,6 +110,7 @@ export function aiBackground(seams: AiBackground) {
     concurrency: 2,
     async handler(payload, { deps }: JobContext<Deps>) {
       if (!(await triageFor(deps, payload, "auto_triage"))) return;
+      const seams = seamsOf(deps);
       const settings = triageSettingsOf(deps, seams.triage.readSettings, payload.workspace_id);
       if (settings.assign_after_triage) seams.assignAfterTriage?.(deps, payload.workspace_id, payload.ticket_id);
     },
@@ -76,7 +118,7 @@ export function aiBackground(seams: AiBackground) {
 
   /** An automation's ai_triage action (queued by the automation, in its transaction). */
   const automationTriageJob = defineJob({
-    name: AUTOMATION_TRIAGE_JOB,
+    name: "ai.automation_triage",
     schema: TicketJob,
     retry: { maxAttempts: 4, baseDelayMs: 30_000 },
     concurrency: 2,
@@ -85,29 +127,13 @@ export function aiBackground(seams: AiBackground) {
     },
   });
 
-  const summarizeJob = defineJob({
-    name: "ai.auto_summarize",
-    schema: TicketJob,
-    retry: { maxAttempts: 4, baseDelayMs: 30_000 },
-    concurrency: 2,
-    async handler(payload, { deps, signal }: JobContext<Deps>) {
-      if (!systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return;
-      try {
-        await summarizeTicket(deps, systemContext(payload.workspace_id), payload.ticket_id, signal);
-      } catch (error) {
-        if (gone(error)) return;
-        throw error;
-      }
-    },
-  });
-
   /** New tickets are triaged when the workspace turned auto-triage on. */
-  const autoTriage = defineConsumer<Deps>({
+  const autoTriage = defineConsumer({
     name: "ai.auto-triage",
-    types: ["ticket.created"],
-    handle(tx, event, { deps }) {
-      const ticketId = (event.data as { ticket?: { id?: string } }).ticket?.id;
-      if (!ticketId || !autoTriageRuns(deps, seams.triage, event.workspace_id)) return;
+    events: [ticketCreated],
+    handle(tx, event, { deps }: ConsumerContext<Deps>) {
+      const ticketId = event.data.ticket.id;
+      if (!ticketId || !autoTriageRuns(deps, seamsOf(deps).triage, event.workspace_id)) return;
       enqueue(
         tx,
         triageJob,
@@ -117,30 +143,15 @@ export function aiBackground(seams: AiBackground) {
     },
   });
 
-  /** Long threads stay summarized: a summary job shortly after new messages, once per burst. */
-  const autoSummarize = defineConsumer<Deps>({
-    name: "ai.auto-summarize",
-    types: ["message.created"],
-    handle(tx, event, { deps }) {
-      if (!deps.config.ai) return;
-      const ticketId = (event.data as { ticket_id?: string }).ticket_id;
-      if (!ticketId) return;
-      const ws = aiWorkspaceOf(deps, event.workspace_id);
-      if (!ws.features.enabled || !ws.features.auto_summarize) return;
-      const ticket = ticketOfWorkspace(tx, event.workspace_id, ticketId);
-      if (!ticket || ticket.deletedAt || ticket.messageCount < AUTO_SUMMARY_MIN_MESSAGES) return;
-      enqueue(
-        tx,
-        summarizeJob,
-        { workspace_id: event.workspace_id, ticket_id: ticketId },
-        {
-          workspaceId: event.workspace_id,
-          uniqueKey: `ai.auto_summarize:${ticketId}`,
-          runAt: new Date(deps.clock.now().getTime() + SUMMARY_DEBOUNCE_MS),
-        },
-      );
-    },
-  });
+  return { jobs: [triageJob, automationTriageJob], consumers: [autoTriage], automationTriageJob };
+}
 
-  return { jobs: [triageJob, automationTriageJob, summarizeJob], consumers: [autoTriage, autoSummarize] };
+/** The AI jobs and the consumers that enqueue them. */
+export function aiBackground(seamsOf: (deps: Deps) => AiBackground) {
+  const triage = aiTriageBackground(seamsOf);
+  return {
+    jobs: [...triage.jobs, summarizeJob],
+    consumers: [...triage.consumers, autoSummarize],
+    automationTriageJob: triage.automationTriageJob,
+  };
 }

@@ -8,7 +8,8 @@ import { dataBlock, system, user } from "./ai.prompts";
 import { chatJson } from "./ai.provider";
 import { aiWorkspaceOf } from "./ai.settings";
 import { systemAiMayRun } from "./ai.budget";
-import { type SuggestionField, type TriageJson, type TriageSeams, triageTicket } from "./ai.triage";
+import { type TriageSeams, triageTicket } from "./ai.triage";
+import type { SuggestionField, TriageJson } from "./ai.triage.types";
 
 /**
  * What automations ask the model, answered in one call charged once: the customer's sentiment

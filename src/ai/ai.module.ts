@@ -1,34 +1,36 @@
+import { automationAi } from "../automations/automations.public";
 import type { Deps } from "../deps";
+import { provide } from "../lib/ports";
 import { defineModule } from "../module";
-import { type GroundingSources, noGrounding } from "./ai.context";
-import { aiBackground } from "./ai.jobs";
+import { aiForAutomations } from "./ai.automations";
+import { type AiBackground, aiBackground } from "./ai.jobs";
+import { assignAfterTriage, groundingSources, triageSettings } from "./ai.public";
 import { aiRoutes } from "./ai.routes";
-import type { AssignAfterTriage, DecisionEngine, TriageSettingsReader } from "./ai.triage";
+import type { DecisionEngine } from "./ai.triage";
 
-export type AiModuleSeams = {
-  /** Published knowledge-base articles for drafts and answers (the knowledge base's search). */
-  groundingSources?: GroundingSources;
-  /** The workspace's TriageSettings (the triage settings feature); default: SPEC.md's defaults. */
-  triageSettings?: TriageSettingsReader;
-  /** Assignment after an automatic triage when `assign_after_triage` is on. */
-  assignAfterTriage?: AssignAfterTriage;
-  /** A third-party decision engine for triage (`engine_vendor`); default: the configured model. */
-  decisionEngine?: DecisionEngine;
-};
-
-/** AI features (src/ai): provider, agent features, triage, metering; seams for the features that plug in. */
-export function aiModule(seams: AiModuleSeams = {}) {
-  const triage = { readSettings: seams.triageSettings ?? null, engine: seams.decisionEngine ?? null };
-  const background = aiBackground({ triage, assignAfterTriage: seams.assignAfterTriage ?? null });
+/**
+ * AI features (src/ai): provider, agent features, triage, metering. Its ports take what features
+ * above it plug in (grounding articles, triage settings, assignment after triage); it answers
+ * automations' AI conditions and ai_triage action. `decisionEngine`: a third-party decision engine
+ * for triage (`engine_vendor`); default: the configured model.
+ */
+export function aiModuleWith(options: { decisionEngine?: DecisionEngine } = {}) {
+  const engine = options.decisionEngine ?? null;
+  const seamsOf = (deps: Deps): AiBackground => ({
+    triage: { readSettings: deps.ports.get(triageSettings), engine },
+    assignAfterTriage: deps.ports.get(assignAfterTriage),
+  });
+  const background = aiBackground(seamsOf);
   return defineModule({
     name: "ai",
     routes: (deps: Deps) => [
-      aiRoutes(deps, {
-        grounding: seams.groundingSources ?? noGrounding,
-        triage,
-      }),
+      aiRoutes(deps, { grounding: deps.ports.get(groundingSources), triage: seamsOf(deps).triage }),
     ],
     jobs: background.jobs,
     consumers: background.consumers,
+    ports: [groundingSources, triageSettings, assignAfterTriage],
+    provides: [provide(automationAi, aiForAutomations(background.automationTriageJob))],
   });
 }
+
+export const aiModule = aiModuleWith();

@@ -3,7 +3,7 @@ import { fakeAiEnv, startFakeAi } from "../../test/peers/fake-ai";
 import { addMember, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { notificationsOf } from "../notifications/notifications.public";
-import { parseSse, usageRows } from "./ai.testkit";
+import { parseSse, usageRows } from "../../test/kit/ai";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());

@@ -3,6 +3,10 @@
  * the meter's records, the automation hooks (sentiment and ai_decide in one call, ai_triage) and
  * the seams' types. Every provider call goes through `chat`/`chatJson`/`embed`, which meter it.
  */
+import { definePort } from "../lib/ports";
+import type { GroundingSources } from "./ai.context";
+import type { AssignAfterTriage, TriageSettingsReader } from "./ai.triage";
+
 export {
   chat,
   chatJson,
@@ -35,12 +39,14 @@ export {
 export { aiJudge, aiTriage, MAX_DECIDE_QUESTIONS, type AiJudge, type AiJudgement } from "./ai.judge";
 export { dataBlock, system, toneLine, user, workspaceInstructions } from "./ai.prompts";
 export type { GroundingSource, GroundingSources } from "./ai.context";
-export type {
-  AssignAfterTriage,
-  DecisionEngine,
-  RawDecisions,
-  TriageSettingsReader,
-  TriageSettingsView,
-} from "./ai.triage";
+export type { AssignAfterTriage, DecisionEngine, TriageSettingsReader } from "./ai.triage";
+export type { RawDecisions, TriageSettingsView } from "./ai.triage.types";
 export type { AiUsageRow } from "./ai.table";
-export { AUTOMATION_TRIAGE_JOB, assignsAfterTriage } from "./ai.jobs";
+export { assignsAfterTriage } from "./ai.jobs";
+
+/** Ports: what AI asks of features above it. */
+export const groundingSources = definePort<GroundingSources>("ai.groundingSources");
+/** The workspace's TriageSettings (the triage settings feature; null: SPEC.md's defaults). */
+export const triageSettings = definePort<TriageSettingsReader>("ai.triageSettings");
+/** Assignment after an automatic triage when `assign_after_triage` is on. */
+export const assignAfterTriage = definePort<AssignAfterTriage>("ai.assignAfterTriage");

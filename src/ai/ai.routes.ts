@@ -44,6 +44,15 @@ export type AiSeams = { grounding: GroundingSources; triage: TriageSeams };
 export function aiRoutes(deps: Deps, seams: AiSeams) {
   return new Elysia({ tags: ["ai"] })
     .use(deps.guard)
+    .use(aiSettingsRoutes(deps, seams))
+    .use(aiTicketRoutes(deps, seams))
+    .use(aiTextRoutes(deps));
+}
+
+/** The workspace's AI configuration, its models and settings. */
+function aiSettingsRoutes(deps: Deps, seams: AiSeams) {
+  return new Elysia({ tags: ["ai"] })
+    .use(deps.guard)
     .get("/ai/config", ({ ctx }) => aiConfig(deps, ctx.workspaceId, seams.triage.engine), {
       access: { role: "viewer", scopes: ["settings:read"] },
       response: { 200: AiConfigSchema },
@@ -87,7 +96,13 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
             "Any subset of the features object plus `model`, `fast_model`, `widget_model` (empty string = instance default), `widget_monthly_cap_usd` (0 to 10000, rounded to cents, 0 = no cap, 25 until an admin sets it; it counts the AI agent's answers and the triage and AI-condition calls Desk makes on its own, and once reached the AI agent, auto-triage, summaries and AI conditions stop on chat tickets this UTC month) and `api_key`, the workspace's own provider key (stored sealed, never shown; empty or null removes it). Answers the Config.",
         },
       },
-    )
+    );
+}
+
+/** The agent's features on one ticket: draft, summary, ask, triage, suggestions. */
+function aiTicketRoutes(deps: Deps, seams: AiSeams) {
+  return new Elysia({ tags: ["ai"] })
+    .use(deps.guard)
     .post(
       "/tickets/:id/ai/draft",
       async ({ ctx, params, body, request }) => {
@@ -170,7 +185,13 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
             "Removes the pending suggestion for `priority`, `severity`, `labels`, `team` or `spam` (`ticket.updated` with `custom`); 204 also when there was none.",
         },
       },
-    )
+    );
+}
+
+/** Text work outside a ticket: rewrite, translate, draft an article. */
+function aiTextRoutes(deps: Deps) {
+  return new Elysia({ tags: ["ai"] })
+    .use(deps.guard)
     .post(
       "/ai/rewrite",
       ({ ctx, body, request }) => {

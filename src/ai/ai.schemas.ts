@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { COST_KEYS } from "./ai.prices";
 import { REWRITE_MODES, SENTIMENTS } from "./ai.agent";
-import { CATEGORIES, DECISION_KEYS, SUGGESTION_FIELDS } from "./ai.triage";
+import { CATEGORIES, DECISION_KEYS, SUGGESTION_FIELDS } from "./ai.triage.types";
 
 const Usd = z.number().describe("US dollars, up to 6 decimals");
 

@@ -6,8 +6,11 @@ import { modules } from "../registry";
 import { getTicket } from "../tickets/tickets.public";
 import { manualClock } from "../lib/clock";
 import { AI_REQUESTS_PER_MINUTE } from "./ai.budget";
-import { aiModule } from "./ai.module";
-import { customerReply, customerTicket, eventsSince, lastSeq, parseSse, usageRows } from "./ai.testkit";
+import { provide } from "../lib/ports";
+import { withPorts } from "../../test/kit/ports";
+import { groundingSources } from "./ai.public";
+import { customerReply, customerTicket, eventsSince, parseSse, usageRows } from "../../test/kit/ai";
+import { lastSeq } from "../../test/kit/events";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());
@@ -423,22 +426,19 @@ describe("grounding in published articles (the knowledge base's seam)", () => {
     const queries: string[] = [];
     const grounded = await startTestDesk({
       env: fakeAiEnv(fake),
-      modules: modules.map((m) =>
-        m.name === "ai"
-          ? aiModule({
-              groundingSources: (_deps, input) => {
-                queries.push(input.query);
-                return [
-                  {
-                    article_id: "art-1",
-                    title: "Tracking your order",
-                    url: "http://localhost/help/acme/articles/tracking",
-                    text: "Open the tracking page with your order number.",
-                  },
-                ];
-              },
-            })
-          : m,
+      modules: withPorts(
+        modules,
+        provide(groundingSources, (_deps, input) => {
+          queries.push(input.query);
+          return [
+            {
+              article_id: "art-1",
+              title: "Tracking your order",
+              url: "http://localhost/help/acme/articles/tracking",
+              text: "Open the tracking page with your order number.",
+            },
+          ];
+        }),
       ),
     });
     const { owner } = await createWorkspaceWithOwner(grounded);

@@ -5,9 +5,13 @@ import { type ChatRequest, fakeAiEnv, obey, startFakeAi } from "../../test/peers
 import { modules } from "../registry";
 import { getTicket } from "../tickets/tickets.public";
 import { aiJudge } from "./ai.judge";
-import { aiModule } from "./ai.module";
-import { customerTicket, eventsSince, lastSeq, usageRows } from "./ai.testkit";
-import type { TriageSettingsView } from "./ai.triage";
+import { provide } from "../lib/ports";
+import { withPorts } from "../../test/kit/ports";
+import { aiModuleWith } from "./ai.module";
+import { assignAfterTriage, triageSettings } from "./ai.public";
+import { customerTicket, eventsSince, usageRows } from "../../test/kit/ai";
+import type { TriageSettingsView } from "./ai.triage.types";
+import { lastSeq } from "../../test/kit/events";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());
@@ -220,13 +224,10 @@ describe("automatic triage and automation hooks", () => {
     const assigned: string[] = [];
     const seamDesk = await startTestDesk({
       env: fakeAiEnv(fake),
-      modules: modules.map((m) =>
-        m.name === "ai"
-          ? aiModule({
-              triageSettings: () => settings,
-              assignAfterTriage: (_deps, _ws, ticketId) => void assigned.push(ticketId),
-            })
-          : m,
+      modules: withPorts(
+        modules,
+        provide(triageSettings, () => settings),
+        provide(assignAfterTriage, (_deps, _ws, ticketId) => void assigned.push(ticketId)),
       ),
     });
     const { workspace, owner, teamId } = await workspaceWithChoices(seamDesk);
@@ -293,7 +294,7 @@ describe("decision engine (engine_vendor)", () => {
     const engineDesk = await startTestDesk({
       modules: modules.map((m) =>
         m.name === "ai"
-          ? aiModule({
+          ? aiModuleWith({
               decisionEngine: {
                 model: "vendor-triage-3",
                 async decide(_deps, input) {
@@ -431,7 +432,10 @@ describe("hostile customer mail and triage", () => {
     };
     const seamDesk = await startTestDesk({
       env: fakeAiEnv(fake),
-      modules: modules.map((m) => (m.name === "ai" ? aiModule({ triageSettings: () => settings }) : m)),
+      modules: withPorts(
+        modules,
+        provide(triageSettings, () => settings),
+      ),
     });
     const { owner } = await workspaceWithChoices(seamDesk);
     const hidden = await seamDesk.api("POST", "/v1/teams", {
@@ -461,7 +465,7 @@ describe("hostile customer mail and triage", () => {
     const engineDesk = await startTestDesk({
       modules: modules.map((m) =>
         m.name === "ai"
-          ? aiModule({
+          ? aiModuleWith({
               decisionEngine: {
                 model: "vendor-triage-3",
                 decide: async () => ({ priority: { value: "urgent" }, severity: { value: "sev1", confidence: 0.9 } }),

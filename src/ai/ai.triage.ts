@@ -5,22 +5,22 @@ import { DeskError } from "../lib/errors";
 import { ticketLabelChoices } from "../labels/labels.public";
 import { teamsOfWorkspace } from "../teams/teams.public";
 import { getTicket, listMessages } from "../tickets/tickets.public";
-import { SENTIMENTS, type Sentiment } from "./ai.agent";
+import { SENTIMENTS } from "./ai.agent";
 import { threadText } from "./ai.context";
 import { dataBlock, system, user } from "./ai.prompts";
 import { recordUsage } from "./ai.metering";
 import { applyTriage, llmDecisions } from "./ai.triage.apply";
+import {
+  type AiDecisions,
+  CATEGORIES,
+  type RawDecisions,
+  type RawTriage,
+  type TriageInput,
+  type TriageJson,
+  type TriageSettingsView,
+} from "./ai.triage.types";
 import { chatJson } from "./ai.provider";
 import { aiDisabled, aiWorkspaceOf } from "./ai.settings";
-
-/** TriageSettings as triage reads them (owned by the triage settings feature; see `TriageSettingsReader`). */
-export type TriageFieldName = "priority" | "severity" | "labels" | "team";
-export type TriageSettingsView = {
-  auto_triage: boolean;
-  fields: TriageFieldName[];
-  threshold: number;
-  assign_after_triage: boolean;
-};
 
 /** Reads a workspace's triage settings; null = none stored (the defaults of SPEC.md apply). */
 export type TriageSettingsReader = (db: Db, workspaceId: string) => TriageSettingsView | null;
@@ -44,71 +44,6 @@ export function triageSettingsOf(deps: Deps, read: TriageSettingsReader | null, 
   return stored ? { ...stored, auto_triage: stored.auto_triage || fromAi } : { ...DEFAULT_TRIAGE, auto_triage: fromAi };
 }
 
-export type Decision = {
-  value: string | boolean | number | null;
-  probability: number | null;
-  confidence: number | null;
-  applied: boolean;
-};
-export const DECISION_KEYS = [
-  "priority",
-  "severity",
-  "category",
-  "type_label",
-  "label",
-  "sentiment",
-  "language",
-  "spam",
-  "needs_human",
-  "team",
-  "sla_risk",
-] as const;
-export type DecisionKey = (typeof DECISION_KEYS)[number];
-export type AiDecisions = {
-  engine: "engine_vendor" | "llm";
-  model: string;
-  threshold: number;
-  decided_at: string;
-  fields: Record<DecisionKey, Decision>;
-};
-export type Suggestion = {
-  value: string | string[] | boolean;
-  confidence: number | null;
-  probability: number | null;
-  model: string;
-  decided_at: string;
-};
-export const SUGGESTION_FIELDS = ["priority", "severity", "labels", "team", "spam"] as const;
-export type SuggestionField = (typeof SUGGESTION_FIELDS)[number];
-export type AiSuggestions = Partial<Record<SuggestionField, Suggestion>>;
-
-export type TriageJson = {
-  tags: string[];
-  suggested_tags: string[];
-  priority: string | null;
-  severity: string | null;
-  team_id: string | null;
-  sentiment: Sentiment | null;
-  language: string | null;
-  category: (typeof CATEGORIES)[number] | null;
-  summary: string;
-  applied: DecisionKey[];
-  decisions: AiDecisions;
-  suggestions: AiSuggestions;
-};
-
-export const CATEGORIES = [
-  "question",
-  "problem",
-  "bug",
-  "feature_request",
-  "billing",
-  "account",
-  "shipping",
-  "feedback",
-  "other",
-] as const;
-
 /** The JSON schema of one triage answer: every choice is an enum of what the workspace has. */
 function triageSchema(choices: { typeLabels: string[]; labels: string[]; teams: string[] }) {
   const properties: Record<string, unknown> = {
@@ -128,17 +63,9 @@ function triageSchema(choices: { typeLabels: string[]; labels: string[]; teams: 
   return { type: "object", additionalProperties: false, required: Object.keys(properties), properties };
 }
 
-export type RawTriage = Partial<Record<string, unknown>>;
-
-export type TriageInput = { apply?: boolean; via: "triage" | "auto_triage" | "automation" };
-
-/** One decision as its engine gives it, before the values are checked against the choices. */
-export type RawDecision = { value: unknown; probability?: number | null; confidence?: number | null };
-export type RawDecisions = Partial<Record<DecisionKey, RawDecision>>;
-
 /**
  * A third-party decision engine (`engine_vendor`): decides the keys with a confidence each, which
- * the workspace's threshold gates. Plugged in with `aiModule({ decisionEngine })`; with one, triage
+ * the workspace's threshold gates. Plugged in with `aiModuleWith({ decisionEngine })`; with one, triage
  * runs even when no AI model is configured. Each run is charged a fixed 0.01 USD, own key or not.
  */
 export type DecisionEngine = {

@@ -1,4 +1,4 @@
-import type { UserRefJson } from "../users/users.public";
+import type { UserRefJson } from "../identity/identity.public";
 import type { apiKeys } from "./api-keys.table";
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;

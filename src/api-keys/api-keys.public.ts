@@ -1,4 +1,5 @@
 import type { Db } from "../db/database";
+import { liveWorkspaceJoinSql } from "../workspaces/workspaces.public";
 
 /** An API key as the credential resolver and the realtime gateway need it. */
 export type ApiKeyRecord = {
@@ -18,11 +19,11 @@ export type ApiKeyRecord = {
 export function apiKeyLookups(db: Db) {
   const sqlite = db.$client;
   const keyByHash = sqlite.query<ApiKeyRecord, [string]>(
-    "SELECT k.id, k.workspace_id, k.scopes, k.expires_at, k.revoked_at, k.created_by FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL WHERE k.key_hash = ?",
+    `SELECT k.id, k.workspace_id, k.scopes, k.expires_at, k.revoked_at, k.created_by FROM api_keys k ${liveWorkspaceJoinSql("k.workspace_id")} WHERE k.key_hash = ?`,
   );
   const touchKey = sqlite.query<unknown, [string, string]>("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
   const liveKeyScopes = sqlite.query<{ scopes: string }, [string, string, string]>(
-    "SELECT k.scopes FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id AND w.deleted_at IS NULL WHERE k.id = ? AND k.workspace_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?)",
+    `SELECT k.scopes FROM api_keys k ${liveWorkspaceJoinSql("k.workspace_id")} WHERE k.id = ? AND k.workspace_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?)`,
   );
   return {
     /** The key whose secret hashes to `hash`, in a workspace not deleted; revoked and expired keys too. */

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { IdParams } from "../http/schemas";
-import { userRef } from "../users/users.public";
+import { userRef } from "../identity/identity.public";
 import { presentApiKey } from "./api-keys.present";
 import {
   ApiKeyListQuery,

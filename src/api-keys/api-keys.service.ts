@@ -7,7 +7,7 @@ import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable } from "../db/database";
 import { forbidden, notFound } from "../lib/errors";
-import { userRef } from "../users/users.public";
+import { userRef } from "../identity/identity.public";
 import { presentApiKey } from "./api-keys.present";
 import { afterCommit, withTx } from "../db/tx";
 import { sha256Hex } from "../lib/crypto";

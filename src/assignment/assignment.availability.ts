@@ -11,7 +11,12 @@ type Body = { availability?: "online" | "away" | "offline"; max_open_tickets?: n
  * `PATCH /v1/members/{user_id}/availability`: members set their own availability; admins (and keys
  * with settings:write) anyone's, and `max_open_tickets`. `me` names the caller (a person).
  */
-export function changeAvailability(ctx: RequestContext, ref: string, body: Body, deps: Pick<Deps, "db" | "clock">) {
+export function changeAvailability(
+  ctx: RequestContext,
+  ref: string,
+  body: Body,
+  deps: Pick<Deps, "db" | "clock" | "ports">,
+) {
   const self = ctx.actor.type === "user" ? ctx.actor.userId : null;
   if (ref === "me" && !self) throw invalidAt("path.user_id", "An API key is no member: name the member by user id.");
   const userId = ref === "me" ? self! : ref;
@@ -19,7 +24,7 @@ export function changeAvailability(ctx: RequestContext, ref: string, body: Body,
   if (!admin && userId !== self) throw forbidden("Only admins change another member's availability.");
   if (!admin && body.max_open_tickets !== undefined) throw forbidden("Only admins set assignment caps.");
   return withTx(deps.db, (tx): MemberJson => {
-    const changed = setMemberAvailability(deps.db, tx, ctx.workspaceId, userId, {
+    const changed = setMemberAvailability(deps, tx, ctx.workspaceId, userId, {
       availability: body.availability,
       maxOpenTickets: body.max_open_tickets,
     });
@@ -44,10 +49,10 @@ export function changeAvailability(ctx: RequestContext, ref: string, body: Body,
 }
 
 /** `POST /v1/me/heartbeat`: the caller was seen now (feeds auto-away). */
-export function heartbeat(ctx: RequestContext, deps: Pick<Deps, "db" | "clock">): void {
+export function heartbeat(ctx: RequestContext, deps: Pick<Deps, "db" | "clock" | "ports">): void {
   if (ctx.actor.type !== "user") throw forbidden();
   const userId = ctx.actor.userId;
   withTx(deps.db, (tx) => {
-    touchMemberSeen(deps.db, tx, ctx.workspaceId, userId, deps.clock.now().toISOString());
+    touchMemberSeen(deps, tx, ctx.workspaceId, userId, deps.clock.now().toISOString());
   });
 }

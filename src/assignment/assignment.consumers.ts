@@ -1,13 +1,12 @@
 import type { Deps } from "../deps";
-import { defineConsumer } from "../events/consumers";
-import { firstMessageOf, liveSlaTicket } from "../tickets/tickets.public";
+import { type ConsumerContext, defineConsumer } from "../events/consumers";
+import { firstMessageOf, liveSlaTicket, messageCreated, ticketCreated } from "../tickets/tickets.public";
+import { workspaceUpdated } from "../workspaces/workspaces.public";
 import { assignOnReplyOf, autoAssignTicket, autoAssignsIn, takeTicketOnReply } from "./assignment.service";
-
-type TicketData = { ticket: { id: string; assignee: unknown; spam: boolean } };
 
 /**
  * Whether an automatic triage will run on new tickets of the workspace and assign after it
- * (`assign_after_triage`): the AI feature knows, and the registry passes its answer in.
+ * (`assign_after_triage`): the AI feature knows, from the triage settings.
  */
 export type AssignsAfterTriage = (deps: Deps, workspaceId: string) => boolean;
 
@@ -16,30 +15,22 @@ export type AssignsAfterTriage = (deps: Deps, workspaceId: string) => boolean;
  * an automatic triage hands over, assignment waits for it, so a team the triage sets counts.
  */
 export const assignOnCreate = (afterTriage: AssignsAfterTriage) =>
-  defineConsumer<Deps>({
+  defineConsumer({
     name: "assignment.on-ticket-created",
-    types: ["ticket.created"],
+    events: [ticketCreated],
     // Most workspaces never turn auto-assignment on: their new tickets cost no read at all. The
     // mode lives in the workspace's settings (workspace.updated); rule changes call reactionStateChanged.
-    quiet: { when: (deps, workspaceId) => !autoAssignsIn(deps.db, workspaceId), changedBy: ["workspace.updated"] },
-    handle(_tx, event, { deps }) {
-      const { ticket } = event.data as TicketData;
+    quiet: {
+      when: (deps: Deps, workspaceId) => !autoAssignsIn(deps.db, workspaceId),
+      changedBy: [workspaceUpdated],
+    },
+    handle(_tx, event, { deps }: ConsumerContext<Deps>) {
+      const { ticket } = event.data;
       if (ticket.assignee || ticket.spam) return;
       if (afterTriage(deps, event.workspace_id)) return;
       autoAssignTicket(deps, event.workspace_id, ticket.id);
     },
   });
-
-type MessageData = {
-  ticket_id: string;
-  message: {
-    id: string;
-    kind: string;
-    direction: string;
-    created_at: string;
-    author: { type: string; user: { id: string } | null };
-  };
-};
 
 /**
  * An agent's reply (not a note) on an unassigned ticket assigns it to them, so a second agent sees
@@ -47,13 +38,16 @@ type MessageData = {
  * and customers never take a ticket, nor does the first message of a ticket someone creates (they chose
  * its assignee then); the ticket is read as it is now, so whoever replied first keeps it.
  */
-export const assignOnReply = defineConsumer<Deps>({
+export const assignOnReply = defineConsumer({
   name: "assignment.on-agent-reply",
-  types: ["message.created"],
+  events: [messageCreated],
   // Off for the workspace (`assign_on_reply: false`, in its settings): no reply is read at all.
-  quiet: { when: (deps, workspaceId) => !assignOnReplyOf(deps.db, workspaceId), changedBy: ["workspace.updated"] },
-  handle(tx, event, { deps }) {
-    const { ticket_id, message } = event.data as MessageData;
+  quiet: {
+    when: (deps: Deps, workspaceId) => !assignOnReplyOf(deps.db, workspaceId),
+    changedBy: [workspaceUpdated],
+  },
+  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+    const { ticket_id, message } = event.data;
     if (message.kind !== "reply" || message.direction !== "outbound") return;
     if (message.author.type !== "user" || !message.author.user) return;
     // Most agent replies through the API open their ticket: two prepared reads tell, before the

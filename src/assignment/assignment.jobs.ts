@@ -26,7 +26,7 @@ export const autoAwayJob = defineJob({
         const from = row.awayAnnouncedUntil ?? new Date(now - (row.autoAwayMinutes + 1) * 60_000).toISOString();
         if (from >= cutoff) continue;
         for (const userId of membersLastSeenBetween(tx, row.workspaceId, from, cutoff))
-          publishMemberUpdated(deps.db, tx, row.workspaceId, userId);
+          publishMemberUpdated(deps, tx, row.workspaceId, userId);
         tx.update(assignmentSettings)
           .set({ awayAnnouncedUntil: cutoff })
           .where(eq(assignmentSettings.workspaceId, row.workspaceId))

@@ -1,19 +1,29 @@
-import { registerAwayCutoff } from "../members/members.public";
+import { assignAfterTriage, assignsAfterTriage, triageSettings } from "../ai/ai.public";
+import { provide } from "../lib/ports";
+import { awayCutoff } from "../members/members.public";
 import { defineModule } from "../module";
-import { assignOnCreate, assignOnReply, type AssignsAfterTriage } from "./assignment.consumers";
+import { assignOnCreate, assignOnReply } from "./assignment.consumers";
 import { autoAwayJob } from "./assignment.jobs";
 import { assignmentRoutes } from "./assignment.routes";
-import { awayCutoffAt } from "./assignment.service";
+import { autoAssignTicket, awayCutoffAt } from "./assignment.service";
 
-/** `afterTriage`: whether a triage that assigns after itself runs first (new tickets then wait for it). */
-export const assignmentModule = (afterTriage: AssignsAfterTriage = () => false) =>
-  defineModule({
-    name: "assignment",
-    routes: (deps) => [assignmentRoutes(deps)],
-    consumers: [assignOnCreate(afterTriage), assignOnReply],
-    jobs: [autoAwayJob],
-    inTransaction(deps) {
-      // Not a hook: hands members the auto-away rule, which only assignment stores.
-      registerAwayCutoff(deps.db, (db, workspaceId) => awayCutoffAt(db, workspaceId, deps.clock.now()));
-    },
-  });
+export const assignmentModule = defineModule({
+  name: "assignment",
+  routes: (deps) => [assignmentRoutes(deps)],
+  // Assignment on creation waits when an automatic triage will assign after itself.
+  consumers: [
+    assignOnCreate((deps, workspaceId) =>
+      assignsAfterTriage({ readSettings: deps.ports.get(triageSettings), engine: null })(deps, workspaceId),
+    ),
+    assignOnReply,
+  ],
+  jobs: [autoAwayJob],
+  provides: [
+    // Members show presence by the auto-away rule, which only assignment stores.
+    provide(awayCutoff, awayCutoffAt),
+    // After an automatic triage, the assignment rules pick the assignee when `assign_after_triage` is on.
+    provide(assignAfterTriage, (deps, workspaceId, ticketId) => {
+      autoAssignTicket(deps, workspaceId, ticketId);
+    }),
+  ],
+});

@@ -127,7 +127,7 @@ function modeFor(db: Db, ticket: TicketTarget): { mode: AssignMode; scope: strin
  * id, wrapping); load balanced takes the fewest open tickets, ties broken in the same turn order.
  * The pointer is stored in the caller's transaction.
  */
-export function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock">, ticket: TicketTarget): string | null {
+export function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "ports">, ticket: TicketTarget): string | null {
   const { mode, scope } = modeFor(deps.db, ticket);
   if (mode === "none") return null;
   const cutoff = awayCutoffAt(tx, ticket.workspaceId, deps.clock.now());
@@ -137,7 +137,7 @@ export function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock">, ticket: T
     pool = pool.filter((m) => team.has(m.userId));
   }
   const open = openTicketsOf(
-    deps.db,
+    deps.ports,
     tx,
     ticket.workspaceId,
     pool.map((m) => m.userId),

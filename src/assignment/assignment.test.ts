@@ -7,10 +7,11 @@ import { withTx } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { members } from "../members/members.table";
 import { notificationsOf } from "../notifications/notifications.public";
-import { eventsAfter, lastSeq, newTeam, newTicket } from "../tickets/tickets.testkit";
+import { eventsAfter, newTeam, newTicket } from "../../test/kit/tickets";
 import { enqueue } from "../jobs/enqueue";
 import { autoAwayJob } from "./assignment.jobs";
 import { autoAssignTicket } from "./assignment.public";
+import { lastSeq } from "../../test/kit/events";
 
 const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
 const desk = await startTestDesk({ clock });

@@ -3,14 +3,15 @@ import { eq } from "drizzle-orm";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { type ChatRequest, fakeAiEnv, startFakeAi } from "../../test/peers/fake-ai";
-import { customerTicket, parseSse } from "../ai/ai.testkit";
+import { customerTicket, parseSse } from "../../test/kit/ai";
 import { modules } from "../registry";
 import { getTicket, listMessages } from "../tickets/tickets.public";
 import { tickets } from "../tickets/tickets.table";
-import { assistantModule } from "./assistant.module";
+import { provide } from "../lib/ports";
+import { withPorts } from "../../test/kit/ports";
 import { HISTORY_CHARS, recentMessages } from "./assistant.run";
 import type { ModelMessage } from "./assistant.table";
-import { assistantTried } from "./assistant.public";
+import { assistantTried, slaClocks } from "./assistant.public";
 import { assistantActions } from "./assistant.table";
 import { bounded, MAX_TOOL_OUTPUT } from "./assistant.tools";
 
@@ -19,8 +20,9 @@ afterAll(() => fake.stop());
 const clocks = new Map<string, { ticketId: string; nextDueAt: string | null; breached: boolean }[]>();
 const desk = await startTestDesk({
   env: fakeAiEnv(fake),
-  modules: modules.map((m) =>
-    m.name === "assistant" ? assistantModule({ slaClocks: (_db, workspaceId) => clocks.get(workspaceId) ?? [] }) : m,
+  modules: withPorts(
+    modules,
+    provide(slaClocks, (_db, workspaceId) => clocks.get(workspaceId) ?? []),
   ),
 });
 

@@ -95,6 +95,14 @@ async function respond(deps: Deps, request: Request, started: StartedRun): Promi
 }
 
 export function assistantRoutes(deps: Deps, tools: AssistantTool[], sla: SlaClockReader | null) {
+  return new Elysia({ tags: ["assistant"] })
+    .use(deps.guard)
+    .use(sessionRoutes(deps))
+    .use(runRoutes(deps, tools, sla));
+}
+
+/** Your conversations: list, start, read, rename, delete. */
+function sessionRoutes(deps: Deps) {
   return new Elysia({ prefix: "/assistant", tags: ["assistant"] })
     .use(deps.guard)
     .get("/sessions", ({ ctx }) => ({ data: listSessions(deps, ctx, requireAssistant(deps, ctx)) }), {
@@ -159,7 +167,13 @@ export function assistantRoutes(deps: Deps, tools: AssistantTool[], sla: SlaCloc
           description: `409 \`assistant_busy\` while it runs.${COMMON}`,
         },
       },
-    )
+    );
+}
+
+/** What runs the assistant: a message, a decision on a proposed change, and the tips. */
+function runRoutes(deps: Deps, tools: AssistantTool[], sla: SlaClockReader | null) {
+  return new Elysia({ prefix: "/assistant", tags: ["assistant"] })
+    .use(deps.guard)
     .post(
       "/sessions/:id/messages",
       ({ ctx, params, body, request }) => {

@@ -3,12 +3,13 @@ import { and, eq } from "drizzle-orm";
 import { fakeAiEnv, startFakeAi, type ChatRequest } from "../../test/peers/fake-ai";
 import { addMember, ALL_SCOPES, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
-import { customerTicket, eventsSince, lastSeq, parseSse, usageRows } from "../ai/ai.testkit";
+import { customerTicket, eventsSince, parseSse, usageRows } from "../../test/kit/ai";
 import { auditLogs as auditLog } from "../audit/audit.table";
-import { createSession, issueAccessToken } from "../auth/sessions";
+import { createSession, issueAccessToken } from "../identity/sessions";
 import { tickets } from "../tickets/tickets.table";
 import { getTicket, listMessages } from "../tickets/tickets.public";
 import { assistantActions } from "./assistant.table";
+import { lastSeq } from "../../test/kit/events";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());

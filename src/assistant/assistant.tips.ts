@@ -1,15 +1,17 @@
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import type { Deps } from "../deps";
+import { definePort } from "../lib/ports";
 import { countTickets } from "../tickets/tickets.public";
 
 /**
  * SLA clocks as the SLA feature stores them (`sla_clocks`: `next_due_at`, `breached`), for the tips.
- * The SLA feature lives elsewhere; wire `assistantModule({ slaClocks })` to a read of its table. Without
- * it the SLA tips are left out.
+ * The SLA feature, above the assistant, provides a read of its table through the `slaClocks` port.
  */
 export type SlaClock = { ticketId: string; nextDueAt: string | null; breached: boolean };
 export type SlaClockReader = (db: Queryable, workspaceId: string) => SlaClock[];
+
+export const slaClocks = definePort<SlaClockReader>("assistant.slaClocks");
 
 export type Tip = {
   key: "sla_breached" | "sla_due_soon" | "sla_at_risk" | "unassigned_old" | "mine_waiting";

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { type RequestContext, roleAtLeast } from "../auth/context";
-import { listCompanies, searchContacts } from "../contacts/contacts.public";
+import { contactTicketCounts, listCompanies, searchContacts } from "../contacts/contacts.public";
 import { overviewReport, reportRange } from "../reports/reports.public";
 import { workspaceTimeZone } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
-import { withTx } from "../db/tx";
+import { insideChange, withTx } from "../db/tx";
 import { conflict, DeskError, forbidden, invalidAt } from "../lib/errors";
 import { fieldDefinitions } from "../custom-fields/custom-fields.public";
 import { memberNamesOf } from "../members/members.public";
@@ -19,7 +19,8 @@ import {
   TicketListQuery,
   type TicketJson,
   type TicketPatch,
-  updateTicketByAssistant,
+  type TicketRow,
+  updateTicket,
 } from "../tickets/tickets.public";
 import { createView, listVisibleViews } from "../views/views.public";
 import type { RefJson } from "./assistant.table";
@@ -27,7 +28,6 @@ import type { RefJson } from "./assistant.table";
 /**
  * The assistant's tools: reads run at once with the user's RequestContext (same visibility and
  * role as the API); changes only ever produce a preview, and run when a person approves them.
- * More tools plug in through `assistantModule({ tools })` (knowledge base, SLA, automations).
  */
 
 export type Preview = {
@@ -215,7 +215,7 @@ const DRY_RUN = Symbol("assistant dry run");
  */
 function mustSucceed(deps: Deps, run: () => void): void {
   // Inside an outer change a rollback would undo the caller's work too: then the apply checks alone decide.
-  if (deps.db.$runtime.frames.length > 0) return;
+  if (insideChange(deps.db)) return;
   try {
     withTx(deps.db, () => {
       run();
@@ -248,6 +248,25 @@ function narrows(filter: FilterInput): boolean {
     if (!all) return true;
     const listed = new Set(value.split(",").map((v) => v.trim().toLowerCase()));
     return !all.every((v) => listed.has(v));
+  });
+}
+
+/**
+ * A change the assistant proposed and a person approved: applied exactly like their PATCH (their
+ * visibility, the required-on-solve rule), its activities attributed to actor `ai` with the
+ * approving user (`actor.user`) and `{ via: "assistant", action_id }` in their data.
+ */
+function updateTicketByAssistant(
+  ctx: RequestContext,
+  ref: string,
+  patch: TicketPatch,
+  approval: { userId: string; actionId: string },
+  deps: Deps,
+): TicketRow {
+  return updateTicket(ctx, ref, patch, deps, {
+    enforceRequired: true,
+    actor: { type: "ai", userId: approval.userId },
+    activityData: { via: "assistant", action_id: approval.actionId },
   });
 }
 
@@ -309,7 +328,7 @@ export const coreTools: AssistantTool[] = [
     parameters: z.strictObject({ q: z.string().min(1).max(200) }),
     label: (args: { q: string }) => `Looking up contacts "${args.q}"`,
     run(deps, ctx, args: { q: string }) {
-      const found = searchContacts(deps.db, ctx, args.q, 10);
+      const found = searchContacts(deps.db, ctx, args.q, 10, deps.ports.get(contactTicketCounts));
       return {
         output: { contacts: found.map((c) => ({ id: c.id, name: c.name, email: c.email })) },
         summary: `${found.length} contact(s) found`,

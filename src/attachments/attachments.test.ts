@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { manualClock } from "../lib/clock";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
-import { newTicket } from "../tickets/tickets.testkit";
+import { newTicket } from "../../test/kit/tickets";
 import { attachments } from "./attachments.table";
 import {
   attachmentFilePath,

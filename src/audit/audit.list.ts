@@ -1,10 +1,9 @@
-import { and, desc, eq, gte, inArray, lt, or } from "drizzle-orm";
-import { users } from "../auth/auth.table";
+import { and, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Queryable } from "../db/database";
 import { defineRead } from "../db/read-pool";
-import { presentUserRef, type UserRefJson } from "../users/users.public";
+import { userRefsOf } from "../identity/identity.public";
 import { presentAuditLog } from "./audit.present";
 import type { AuditLogQueryInput } from "./audit.schemas";
 import { auditLogs } from "./audit.table";
@@ -39,16 +38,7 @@ export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, de
     .limit(query.limit + 1)
     .all();
   const userIds = [...new Set(rows.map((r) => r.actorUserId).filter((id): id is string => !!id))];
-  const refs = new Map<string, UserRefJson>(
-    userIds.length
-      ? deps.db
-          .select({ id: users.id, name: users.name, email: users.email, avatarUrl: users.avatarUrl })
-          .from(users)
-          .where(inArray(users.id, userIds))
-          .all()
-          .map((u) => [u.id, presentUserRef(u)])
-      : [],
-  );
+  const refs = userRefsOf(deps.db, userIds);
   return pageOf(
     rows,
     query.limit,

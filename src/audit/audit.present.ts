@@ -1,4 +1,4 @@
-import type { UserRefJson } from "../users/users.public";
+import type { UserRefJson } from "../identity/identity.public";
 import type { auditLogs } from "./audit.table";
 
 export type AuditLogRow = typeof auditLogs.$inferSelect;

@@ -2,7 +2,8 @@ import type { RequestContext } from "../auth/context";
 import type { Tx } from "../db/database";
 import { newId } from "../lib/ids";
 import { preparedFor } from "../db/prepared";
-import { systemClock } from "../lib/clock";
+import { deskClock } from "../db/desk-clock";
+import { dbOf } from "../db/tx";
 
 export type AuditEntry = {
   action: string;
@@ -38,6 +39,6 @@ export function recordAudit(tx: Tx, ctx: RequestContext, entry: AuditEntry): voi
     entry.entityId ?? null,
     JSON.stringify(entry.data ?? {}),
     ctx.ip,
-    systemClock.now().toISOString(),
+    deskClock(dbOf(tx)).now().toISOString(),
   );
 }

@@ -62,34 +62,30 @@ function applyPatch(
   }
 }
 
+/** The automation as a run reads it. */
+type RunAutomation = {
+  id: string;
+  name: string;
+  conditions: AutomationCondition[];
+  actions: AutomationAction[];
+  allowCustomerReplyOnAiDecision: boolean;
+};
+
 /**
- * Runs an automation's actions on one ticket in the caller's transaction, through the tickets' one
- * write API. The ticket changes are folded into one update (one ticket.updated, one activity per
- * change, attributed to the automation; required fields do not block a solve); then notes and
- * replies (replies go out through the mailbox like any reply, with its signature). Actions whose
- * target vanished since the automation was saved (a member, team or field) are skipped and noted.
+ * The ticket changes of an automation's actions folded into one patch; `patched` gets the applied
+ * ones, `notes` the skipped ones (their target vanished since the automation was saved).
  */
-export function runActions(
+function patchOf(
   tx: Tx,
-  deps: Deps,
-  automation: {
-    id: string;
-    name: string;
-    conditions: AutomationCondition[];
-    actions: AutomationAction[];
-    allowCustomerReplyOnAiDecision: boolean;
-  },
-  ticket: { id: string; workspaceId: string },
-  aiTriage: AiTriage | undefined,
-  person?: PersonApplying,
-): AutomationRunNote[] {
-  const ctx = person?.ctx ?? automationContext(ticket.workspaceId, automation);
-  const notes: AutomationRunNote[] = [];
+  workspaceId: string,
+  actions: AutomationAction[],
+  notes: AutomationRunNote[],
+  patched: AutomationRunNote[],
+): TicketPatch {
   const patch: TicketPatch = {};
-  const patched: AutomationRunNote[] = [];
   const applied = (type: string) => patched.push({ type, result: "applied" });
   const skip = (type: string, reason: string) => notes.push({ type, result: "skipped", reason });
-  for (const action of automation.actions) {
+  for (const action of actions) {
     const { type, value } = action;
     switch (type) {
       case "set_status":
@@ -105,7 +101,7 @@ export function runActions(
         applied(type);
         break;
       case "assign_user": {
-        const role = value === "" ? null : memberRoleOf(tx, ticket.workspaceId, value);
+        const role = value === "" ? null : memberRoleOf(tx, workspaceId, value);
         if (value !== "" && (!role || role === "viewer")) skip(type, "the user is no longer an assignable member");
         else {
           patch.assignee_id = value === "" ? null : value;
@@ -114,7 +110,7 @@ export function runActions(
         break;
       }
       case "assign_team":
-        if (value !== "" && !teamOfWorkspace(tx, ticket.workspaceId, value)) skip(type, "the team no longer exists");
+        if (value !== "" && !teamOfWorkspace(tx, workspaceId, value)) skip(type, "the team no longer exists");
         else {
           patch.team_id = value === "" ? null : value;
           applied(type);
@@ -135,12 +131,12 @@ export function runActions(
         applied(type);
         break;
       case "set_field": {
-        const def = fieldDefinitions(tx, ticket.workspaceId, "ticket").find((d) => d.key === action.field);
+        const def = fieldDefinitions(tx, workspaceId, "ticket").find((d) => d.key === action.field);
         if (!def) skip(type, "the field was deleted");
         else if (def.archived) skip(type, "the field is archived");
         else {
           const typed = typedFieldValue(def, value);
-          const checked = typed === null ? null : checkFieldValue(tx, ticket.workspaceId, def, typed);
+          const checked = typed === null ? null : checkFieldValue(tx, workspaceId, def, typed);
           if (checked && !checked.ok) skip(type, checked.message);
           else {
             patch.fields = { ...patch.fields, [def.key]: typed };
@@ -155,10 +151,20 @@ export function runActions(
         break;
     }
   }
-  if (patch.add_tags?.length === 0) delete patch.add_tags;
-  if (patch.remove_tags?.length === 0) delete patch.remove_tags;
-  if (Object.keys(patch).length > 0) applyPatch(ctx, deps, ticket.id, patch, patched, person !== undefined);
-  notes.push(...patched);
+  return patch;
+}
+
+/** Notes, replies and AI triage, after the ticket changes: replies go out through the mailbox like any reply. */
+function runMessageActions(
+  tx: Tx,
+  deps: Deps,
+  ctx: RequestContext,
+  automation: RunAutomation,
+  ticket: { id: string; workspaceId: string },
+  aiTriage: AiTriage | undefined,
+  person: PersonApplying | undefined,
+  notes: AutomationRunNote[],
+): void {
   // A rule saved before the flag existed may still pair them: the customer gets no mail on the model's word.
   const replyRefused = !automation.allowCustomerReplyOnAiDecision && aiRepliesToCustomer(automation);
   for (const action of automation.actions) {
@@ -192,5 +198,31 @@ export function runActions(
       );
     }
   }
+}
+
+/**
+ * Runs an automation's actions on one ticket in the caller's transaction, through the tickets' one
+ * write API. The ticket changes are folded into one update (one ticket.updated, one activity per
+ * change, attributed to the automation; required fields do not block a solve); then notes and
+ * replies (replies go out through the mailbox like any reply, with its signature). Actions whose
+ * target vanished since the automation was saved (a member, team or field) are skipped and noted.
+ */
+export function runActions(
+  tx: Tx,
+  deps: Deps,
+  automation: RunAutomation,
+  ticket: { id: string; workspaceId: string },
+  aiTriage: AiTriage | undefined,
+  person?: PersonApplying,
+): AutomationRunNote[] {
+  const ctx = person?.ctx ?? automationContext(ticket.workspaceId, automation);
+  const notes: AutomationRunNote[] = [];
+  const patched: AutomationRunNote[] = [];
+  const patch = patchOf(tx, ticket.workspaceId, automation.actions, notes, patched);
+  if (patch.add_tags?.length === 0) delete patch.add_tags;
+  if (patch.remove_tags?.length === 0) delete patch.remove_tags;
+  if (Object.keys(patch).length > 0) applyPatch(ctx, deps, ticket.id, patch, patched, person !== undefined);
+  notes.push(...patched);
+  runMessageActions(tx, deps, ctx, automation, ticket, aiTriage, person, notes);
   return notes;
 }

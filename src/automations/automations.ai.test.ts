@@ -4,7 +4,9 @@ import { startTestDesk } from "../../test/harness";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
 import { modules } from "../registry";
 import type { AiJudgeRequest, AiJudgement } from "./automations.ai";
-import { automationsModule } from "./automations.module";
+import { provide } from "../lib/ports";
+import { withPorts } from "../../test/kit/ports";
+import { automationAi } from "./automations.public";
 
 const asked: AiJudgeRequest[] = [];
 let answer: AiJudgement | null = null;
@@ -14,19 +16,18 @@ afterAll(() => sink.stop());
 
 const desk = await startTestDesk({
   env: { DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}?tls=none` },
-  modules: modules.map((m) =>
-    m.name === "automations"
-      ? automationsModule({
-          aiJudge: async (request) => {
-            asked.push(request);
-            return answer;
-          },
-          aiTriage: (_tx, request) => {
-            triaged.push(request.ticketId);
-            return null;
-          },
-        })
-      : m,
+  modules: withPorts(
+    modules,
+    provide(automationAi, {
+      aiJudge: async (request) => {
+        asked.push(request);
+        return answer;
+      },
+      aiTriage: (_tx, request) => {
+        triaged.push(request.ticketId);
+        return null;
+      },
+    }),
   ),
 });
 

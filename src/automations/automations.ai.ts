@@ -1,5 +1,6 @@
 import type { Tx } from "../db/database";
 import type { Deps } from "../deps";
+import { definePort } from "../lib/ports";
 
 /**
  * What an automation asks the AI of one ticket, all at once (SPEC.md: every ai_decide question of
@@ -17,7 +18,7 @@ export type AiJudgeRequest = {
 };
 /** The engine's answer: null members (or a null answer) mean it did not decide, and the condition does not hold. */
 export type AiJudgement = { sentiment: string | null; probabilities: Array<number | null> };
-/** Supplied by the AI feature through `automationsModule({ aiJudge })`; absent, AI conditions never hold. */
+/** Supplied by the AI feature through the `automations.ai` port; absent, AI conditions never hold. */
 export type AiJudge = (
   request: AiJudgeRequest,
   context: { deps: Deps; signal: AbortSignal },
@@ -35,3 +36,6 @@ export type AiTriage = (
 ) => string | null;
 
 export type AutomationsOptions = { aiJudge?: AiJudge; aiTriage?: AiTriage };
+
+/** The AI feature, above automations, answers AI conditions and runs the ai_triage action. */
+export const automationAi = definePort<AutomationsOptions>("automations.ai");

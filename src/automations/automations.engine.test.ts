@@ -3,7 +3,7 @@ import { systemContext } from "../auth/context";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMessage, createTicket } from "../tickets/tickets.public";
-import { newField, newTeam } from "../tickets/tickets.testkit";
+import { newField, newTeam } from "../../test/kit/tickets";
 import { pruneAutomationRunsJob, RUN_RETENTION_DAYS } from "./automations.jobs";
 
 const desk: TestDesk = await startTestDesk();

@@ -1,28 +1,41 @@
 import { z } from "zod";
-import { systemContext, type RequestContext } from "../auth/context";
+import { systemContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { withEventCause } from "../events/cause";
-import { defineConsumer, MAX_CAUSE_DEPTH } from "../events/consumers";
-import type { StoredEvent } from "../events/envelope";
+import { type ConsumerContext, defineConsumer, MAX_CAUSE_DEPTH } from "../events/consumers";
+import type { StoredEventOf } from "../events/define";
 import { defineJob } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
-import { contactRefsOf } from "../contacts/contacts.public";
-import { labelsOf } from "../labels/labels.public";
-import { firstMessageOf, getTicket, type TicketRow } from "../tickets/tickets.public";
+import {
+  firstMessageOf,
+  messageCreated,
+  ticketCreated,
+  type TicketRow,
+  ticketUpdated,
+} from "../tickets/tickets.public";
 import { runActions } from "./automations.actions";
-import type { AutomationsOptions } from "./automations.ai";
+import { automationAi, type AutomationsOptions } from "./automations.ai";
 import { aiConditionsHold, conditionHolds, isAiCondition, type Facts } from "./automations.conditions";
-import type { AutomationAction, AutomationCondition, AutomationTrigger } from "./automations.schemas";
+import type { AutomationTrigger } from "./automations.schemas";
 import type { AutomationRunNote } from "./automations.table";
 import { rearmTimeRules, timeRulesJob } from "./automations.time-rules";
-
-/** The consumer's name: it names its cursor, and (with the chain of automations) the cause of what runs append. */
-export const AUTOMATIONS_CONSUMER = "automations.run";
+import {
+  AUTOMATIONS_CONSUMER,
+  causeOf,
+  chainOf,
+  factsOf,
+  type Loaded,
+  liveTicket,
+  loadedOf,
+  MESSAGE_BOOKKEEPING,
+  type RawLoaded,
+  type TriggerMessage,
+} from "./automations.facts";
 
 /**
  * Automations act on an event only when what they append is still handled by every consumer
@@ -30,25 +43,6 @@ export const AUTOMATIONS_CONSUMER = "automations.run";
  * changes land at the depth nobody handles, so the chain is stopped there instead, and recorded.
  */
 export const AUTOMATION_MAX_DEPTH = MAX_CAUSE_DEPTH - 1;
-
-/** ticket.updated changes that are a message's bookkeeping, not an update of the ticket (the replied triggers cover those). */
-export const MESSAGE_BOOKKEEPING = new Set([
-  "message_count",
-  "last_message_at",
-  "last_message_preview",
-  "last_customer_message_at",
-  "first_responded_at",
-  "sla",
-]);
-
-export type Loaded = {
-  id: string;
-  name: string;
-  conditions: AutomationCondition[];
-  actions: AutomationAction[];
-  allowCustomerReplyOnAiDecision: boolean;
-};
-export type RawLoaded = { id: string; name: string; conditions: string; actions: string; allow_ai_reply: number };
 
 const statements = preparedFor((sqlite) => ({
   enabled: sqlite.query<RawLoaded, [string, string]>(
@@ -68,101 +62,38 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
-export const loadedOf = (raw: RawLoaded): Loaded => ({
-  id: raw.id,
-  name: raw.name,
-  conditions: JSON.parse(raw.conditions) as AutomationCondition[],
-  actions: JSON.parse(raw.actions) as AutomationAction[],
-  allowCustomerReplyOnAiDecision: raw.allow_ai_reply === 1,
-});
-
 /** What one stored event means for automations: its trigger, ticket and the message it is about. */
 type Triggered = {
   trigger: AutomationTrigger;
   ticketId: string;
-  message: { id: string; body_text: string; from_email: string; direction: string } | null;
+  message: TriggerMessage;
 };
 
-type EventMessage = {
-  id: string;
-  kind: string;
-  direction: string;
-  body_text: string;
-  from_email: string;
-  author: { type: string };
-};
+/** The events automations run on: their consumer's. */
+const TRIGGER_EVENTS = [ticketCreated, ticketUpdated, messageCreated] as const;
 
-export function triggerOf(db: Queryable, event: StoredEvent): Triggered | null {
-  const data = event.data as {
-    ticket?: { id: string };
-    ticket_id?: string;
-    changes?: string[];
-    message?: EventMessage;
-  };
-  if (event.type === "ticket.created" && data.ticket)
-    return { trigger: "ticket_created", ticketId: data.ticket.id, message: null };
-  if (event.type === "ticket.updated" && data.ticket) {
-    const meaningful = (data.changes ?? []).some((change) => !MESSAGE_BOOKKEEPING.has(change));
+export function triggerOf(db: Queryable, event: StoredEventOf<(typeof TRIGGER_EVENTS)[number]>): Triggered | null {
+  if (event.type === "ticket.created")
+    return { trigger: "ticket_created", ticketId: event.data.ticket.id, message: null };
+  if (event.type === "ticket.updated") {
+    const data = event.data;
+    const meaningful = data.changes.some((change) => !MESSAGE_BOOKKEEPING.has(change));
     return meaningful ? { trigger: "ticket_updated", ticketId: data.ticket.id, message: null } : null;
   }
-  if (event.type === "message.created" && data.message && data.ticket_id) {
-    const m = data.message;
-    if (m.kind !== "reply") return null;
-    const trigger =
-      m.direction === "inbound"
-        ? "customer_replied"
-        : m.author.type === "user" || m.author.type === "api"
-          ? "agent_replied"
-          : null;
-    // The message a ticket was opened with is part of ticket_created, not a reply.
-    if (!trigger || firstMessageOf(db, data.ticket_id)?.id === m.id) return null;
-    return { trigger, ticketId: data.ticket_id, message: m };
-  }
-  return null;
+  const { ticket_id, message: m } = event.data;
+  if (m.kind !== "reply") return null;
+  const trigger =
+    m.direction === "inbound"
+      ? "customer_replied"
+      : m.author.type === "user" || m.author.type === "api"
+        ? "agent_replied"
+        : null;
+  // The message a ticket was opened with is part of ticket_created, not a reply.
+  if (!trigger || firstMessageOf(db, ticket_id)?.id === m.id) return null;
+  return { trigger, ticketId: ticket_id, message: m };
 }
 
 /** The automations already in this chain of reactions (an automation never re-triggers itself). */
-export function chainOf(causedBy: string | null): string[] {
-  const prefix = `${AUTOMATIONS_CONSUMER}/`;
-  return causedBy?.startsWith(prefix) ? causedBy.slice(prefix.length).split("/") : [];
-}
-export const causeOf = (chain: string[]): string => [AUTOMATIONS_CONSUMER, ...chain].join("/");
-
-export function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): TicketRow | null {
-  try {
-    const row = getTicket(db, ctx, ticketId);
-    return row.mergedIntoId || row.deletedAt ? null : row;
-  } catch {
-    return null;
-  }
-}
-
-export function factsOf(db: Queryable, row: TicketRow, message: Triggered["message"]): Facts {
-  const once = <T>(read: () => T): (() => T) => {
-    let value: { v: T } | null = null;
-    return () => {
-      value ??= { v: read() };
-      return value.v;
-    };
-  };
-  const first = once(() => (message ? null : (firstMessageOf(db, row.id) ?? null)));
-  const contactEmail = once(() =>
-    row.contactId ? (contactRefsOf(db, [row.contactId]).get(row.contactId)?.email ?? "") : "",
-  );
-  const ticketLabels = once(() => labelsOf(db, "tickets", [row.id]).get(row.id) ?? []);
-  return {
-    ticket: row,
-    body: () => (message ? message.body_text : (first()?.bodyText ?? "")),
-    fromEmail: () => {
-      const source = message ?? first();
-      const sender = message ? message.from_email : (first()?.fromEmail ?? "");
-      return source?.direction === "inbound" && sender ? sender : contactEmail();
-    },
-    tagNames: once(() => ticketLabels().map((tag) => tag.name.toLocaleLowerCase("en-US"))),
-    tagIds: once(() => ticketLabels().map((tag) => tag.id)),
-  };
-}
-
 const RunAiPayload = z.object({
   workspace_id: z.string(),
   automation_id: z.string(),
@@ -215,63 +146,66 @@ function perform(
   if (outcome === "applied") s.counted.run(now, automation.id);
 }
 
+/** Automations whose conditions need the AI: asked outside any transaction, then run as the consumer would. */
+const runAiJob = defineJob<typeof RunAiPayload, Deps>({
+  name: "automations.run-ai",
+  schema: RunAiPayload,
+  retry: { maxAttempts: 3 },
+  handler: async (payload, { deps, logger, signal }) => {
+    const options = deps.ports.get(automationAi);
+    const db = deps.db;
+    const raw = statements(db).one.get(payload.workspace_id, payload.automation_id);
+    if (raw?.enabled !== 1 || statements(db).ran.get(payload.automation_id, payload.event_id)) return;
+    const automation = loadedOf(raw);
+    const ctx = systemContext(payload.workspace_id);
+    const before = liveTicket(db, ctx, payload.ticket_id);
+    if (!before) return;
+    const facts = factsOf(db, before, payload.message);
+    const questions = automation.conditions.filter((c) => c.field === "ai_decide").map((c) => c.question ?? "");
+    const judgement = options.aiJudge
+      ? await options
+          .aiJudge(
+            {
+              workspaceId: payload.workspace_id,
+              ticketId: payload.ticket_id,
+              automationId: automation.id,
+              text: facts.body(),
+              sentiment: automation.conditions.some((c) => c.field === "sentiment"),
+              questions,
+            },
+            { deps, signal },
+          )
+          .catch((error: unknown) => {
+            logger.warn({ err: error, automation_id: automation.id }, "the AI did not answer an automation");
+            return null;
+          })
+      : null;
+    if (!aiConditionsHold(automation.conditions, judgement)) return;
+    withTx(db, (tx) => {
+      if (statements(tx).ran.get(automation.id, payload.event_id)) return;
+      const ticket = liveTicket(tx, ctx, payload.ticket_id);
+      if (!ticket) return;
+      // The ticket may have changed while the AI thought: the other conditions must still hold.
+      const now = factsOf(tx, ticket, payload.message);
+      if (!automation.conditions.every((c) => isAiCondition(c) || conditionHolds(tx, ctx, c, now))) return;
+      const run = { automation, ticket, eventId: payload.event_id, depth: payload.depth, chain: payload.chain };
+      perform(tx, deps, options, run, "applied", logger);
+    });
+  },
+});
+
 /**
  * The automations engine for one desk's module: a durable consumer of ticket and message events
  * (its cursor advances with the runs' changes, so a crash neither loses nor repeats a run), and a
  * job for automations whose conditions need the AI (the call happens outside any transaction; the
  * run row makes a retried job run once).
  */
-export function automationsEngine(options: AutomationsOptions) {
-  const runAiJob = defineJob<typeof RunAiPayload, Deps>({
-    name: "automations.run-ai",
-    schema: RunAiPayload,
-    retry: { maxAttempts: 3 },
-    handler: async (payload, { deps, logger, signal }) => {
-      const db = deps.db;
-      const raw = statements(db).one.get(payload.workspace_id, payload.automation_id);
-      if (raw?.enabled !== 1 || statements(db).ran.get(payload.automation_id, payload.event_id)) return;
-      const automation = loadedOf(raw);
-      const ctx = systemContext(payload.workspace_id);
-      const before = liveTicket(db, ctx, payload.ticket_id);
-      if (!before) return;
-      const facts = factsOf(db, before, payload.message);
-      const questions = automation.conditions.filter((c) => c.field === "ai_decide").map((c) => c.question ?? "");
-      const judgement = options.aiJudge
-        ? await options
-            .aiJudge(
-              {
-                workspaceId: payload.workspace_id,
-                ticketId: payload.ticket_id,
-                automationId: automation.id,
-                text: facts.body(),
-                sentiment: automation.conditions.some((c) => c.field === "sentiment"),
-                questions,
-              },
-              { deps, signal },
-            )
-            .catch((error: unknown) => {
-              logger.warn({ err: error, automation_id: automation.id }, "the AI did not answer an automation");
-              return null;
-            })
-        : null;
-      if (!aiConditionsHold(automation.conditions, judgement)) return;
-      withTx(db, (tx) => {
-        if (statements(tx).ran.get(automation.id, payload.event_id)) return;
-        const ticket = liveTicket(tx, ctx, payload.ticket_id);
-        if (!ticket) return;
-        // The ticket may have changed while the AI thought: the other conditions must still hold.
-        const now = factsOf(tx, ticket, payload.message);
-        if (!automation.conditions.every((c) => isAiCondition(c) || conditionHolds(tx, ctx, c, now))) return;
-        const run = { automation, ticket, eventId: payload.event_id, depth: payload.depth, chain: payload.chain };
-        perform(tx, deps, options, run, "applied", logger);
-      });
-    },
-  });
-
-  const consumer = defineConsumer<Deps>({
+export function automationsEngine() {
+  const consumer = defineConsumer({
     name: AUTOMATIONS_CONSUMER,
-    types: ["ticket.created", "ticket.updated", "message.created"],
-    handle: (tx, event, { deps, causedBy, depth }) => {
+    events: TRIGGER_EVENTS,
+    handle: (tx, event, { deps, causedBy, depth }: ConsumerContext<Deps>) => {
+      const options = deps.ports.get(automationAi);
       rearmTimeRules(tx, event, causedBy);
       const triggered = triggerOf(tx, event);
       if (!triggered) return;
@@ -321,5 +255,5 @@ export function automationsEngine(options: AutomationsOptions) {
     },
   });
 
-  return { consumer, jobs: [runAiJob, timeRulesJob(options)] };
+  return { consumer, jobs: [runAiJob, timeRulesJob()] };
 }

@@ -3,7 +3,14 @@
  * fills, and the action checks and runner that macros reuse.
  */
 export { renameTagInAutomations } from "./automations.service";
-export type { AiJudge, AiJudgeRequest, AiJudgement, AiTriage, AutomationsOptions } from "./automations.ai";
+export {
+  automationAi,
+  type AiJudge,
+  type AiJudgeRequest,
+  type AiJudgement,
+  type AiTriage,
+  type AutomationsOptions,
+} from "./automations.ai";
 export { checkAutomation } from "./automations.rules";
 export { runActions, type PersonApplying } from "./automations.actions";
 export { ACTION_TYPES, ActionSchema, type ActionType, type AutomationAction } from "./automations.schemas";

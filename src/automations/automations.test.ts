@@ -3,8 +3,9 @@ import { eq } from "drizzle-orm";
 import { auditLogs } from "../audit/audit.table";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
-import { eventsAfter, lastSeq, newField, newTeam } from "../tickets/tickets.testkit";
+import { eventsAfter, newField, newTeam } from "../../test/kit/tickets";
 import { automations } from "./automations.table";
+import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 

@@ -5,18 +5,21 @@ import { preparedFor } from "../db/prepared";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { withEventCause } from "../events/cause";
-import type { StoredEvent } from "../events/envelope";
+import type { StoredEventOf } from "../events/define";
 import { defineJob, type JobContext } from "../jobs/define";
 import { newId } from "../lib/ids";
 import {
   breachedTicketTimes,
+  type messageCreated,
+  type ticketCreated,
   ticketTimesInRange,
+  type ticketUpdated,
   type TicketStatus,
   type TicketTimes,
   type TimeCursor,
 } from "../tickets/tickets.public";
 import { runActions } from "./automations.actions";
-import type { AutomationsOptions } from "./automations.ai";
+import { automationAi, type AutomationsOptions } from "./automations.ai";
 import { conditionHolds } from "./automations.conditions";
 import {
   causeOf,
@@ -27,7 +30,7 @@ import {
   loadedOf,
   MESSAGE_BOOKKEEPING,
   type RawLoaded,
-} from "./automations.engine";
+} from "./automations.facts";
 import { isTimeCondition, planOf, TIME_RUN_PREFIX, type TimePlan, timeConditionsHold } from "./automations.time";
 
 /**
@@ -68,12 +71,16 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
+/** The events of the automations consumer that may re-arm a time rule. */
+type TicketEvent = StoredEventOf<typeof ticketCreated | typeof ticketUpdated | typeof messageCreated>;
+
 /** The ticket a stored event changed, when it is a change of the ticket (not a message's bookkeeping or its SLA). */
-function changedTicketOf(event: StoredEvent): string | null {
-  const data = event.data as { ticket?: { id: string }; ticket_id?: string; changes?: string[] };
-  if (event.type === "ticket.updated" && data.ticket)
-    return (data.changes ?? []).some((change) => !MESSAGE_BOOKKEEPING.has(change)) ? data.ticket.id : null;
-  if (event.type === "message.created" && data.ticket_id) return data.ticket_id;
+function changedTicketOf(event: TicketEvent): string | null {
+  if (event.type === "ticket.updated") {
+    const data = event.data;
+    return data.changes.some((change) => !MESSAGE_BOOKKEEPING.has(change)) ? data.ticket.id : null;
+  }
+  if (event.type === "message.created") return event.data.ticket_id;
   return null;
 }
 
@@ -82,7 +89,7 @@ function changedTicketOf(event: StoredEvent): string | null {
  * rule caused (its own actions, and the reactions of event rules to them, whose events carry the
  * rule in their chain) do not count, nor do events older than the rule's action (read late).
  */
-export function rearmTimeRules(tx: Tx, event: StoredEvent, causedBy: string | null): void {
+export function rearmTimeRules(tx: Tx, event: TicketEvent, causedBy: string | null): void {
   const ticketId = changedTicketOf(event);
   if (ticketId) statements(tx).rearm.run(ticketId, event.occurred_at, JSON.stringify(chainOf(causedBy)));
 }
@@ -241,7 +248,7 @@ export function timeRulesPass(
 }
 
 /** Every minute (the contract asks at least every 5): one pass, its cursors kept between passes. */
-export function timeRulesJob(options: AutomationsOptions) {
+export function timeRulesJob() {
   const cursors: SweepCursors = new Map();
   return defineJob({
     name: "automations.time-rules",
@@ -249,7 +256,7 @@ export function timeRulesJob(options: AutomationsOptions) {
     schedule: "* * * * *",
     concurrency: 1,
     handler(_payload, { deps }: JobContext<Deps>) {
-      timeRulesPass(deps, options, cursors);
+      timeRulesPass(deps, deps.ports.get(automationAi), cursors);
     },
   });
 }

@@ -3,7 +3,7 @@ import { systemContext } from "../auth/context";
 import { manualClock } from "../lib/clock";
 import { breachPass } from "../sla/sla.track";
 import { addMessage, createTicket } from "../tickets/tickets.public";
-import { newTeam, newTicket } from "../tickets/tickets.testkit";
+import { newTeam, newTicket } from "../../test/kit/tickets";
 import { ALL_SCOPES, addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { timeRulesPass } from "./automations.time-rules";

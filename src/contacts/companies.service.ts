@@ -14,6 +14,7 @@ import {
   applyFieldWrite,
   clearFieldValues,
   fieldFilterSql,
+  fieldValuePrefixSql,
   fieldValuesOf,
   parseFieldFilters,
 } from "../custom-fields/custom-fields.public";
@@ -21,8 +22,9 @@ import { applyLabelWrite, clearLabels, labelFilterSql, labelsOf, type LabelWrite
 import { companies } from "./companies.table";
 import { recordSortPlan } from "./records.sort";
 import type { Clock } from "../lib/clock";
+import type { Ports } from "../lib/ports";
 
-type Deps = { db: Db; clock: Clock };
+type Deps = { db: Db; clock: Clock; ports: Ports };
 export type CompanyRow = typeof companies.$inferSelect;
 export type CompanyInput = LabelWrite & {
   name?: string;
@@ -97,8 +99,8 @@ function assertDomainFree(tx: Tx, workspaceId: string, domain: string | null | u
   if (taken && taken.id !== exceptId) throw conflict("A company with this domain already exists.");
 }
 
-function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: CompanyInput): boolean {
-  const labels = applyLabelWrite(tx, ctx, "companies", id, input);
+function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: CompanyInput, ports: Ports): boolean {
+  const labels = applyLabelWrite(tx, ctx, "companies", id, input, ports);
   const fields = input.fields !== undefined ? applyFieldWrite(tx, ctx, "company", id, input.fields) : [];
   return labels.added.length + labels.removed.length + fields.length > 0;
 }
@@ -122,7 +124,7 @@ export function createCompany(ctx: RequestContext, input: CompanyInput & { name:
       })
       .returning()
       .get();
-    applyExtras(tx, ctx, row.id, input);
+    applyExtras(tx, ctx, row.id, input, deps.ports);
     appendEvent(tx, companyCreated, {
       workspaceId: ctx.workspaceId,
       data: { company: presentCompany(tx, row) },
@@ -145,7 +147,7 @@ export function updateCompany(ctx: RequestContext, id: string, input: CompanyInp
     const columnsChanged = Object.entries(patch).some(
       ([k, v]) => JSON.stringify(before[k as keyof CompanyRow]) !== JSON.stringify(v),
     );
-    const extrasChanged = applyExtras(tx, ctx, id, input);
+    const extrasChanged = applyExtras(tx, ctx, id, input, deps.ports);
     if (!columnsChanged && !extrasChanged) return before;
     const row = tx
       .update(companies)
@@ -199,7 +201,7 @@ export function listCompanies(db: Queryable, ctx: RequestContext, query: Company
         ...(words ? [sql`${companies}.rowid IN (${words})`] : []),
         sql`${companies.name} LIKE ${prefix} ESCAPE '\\'`,
         sql`${companies.domain} LIKE ${prefix} ESCAPE '\\'`,
-        sql`${companies.id} IN (SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${ctx.workspaceId} AND fv.entity = 'company' AND fv.value_text LIKE ${prefix} ESCAPE '\\')`,
+        sql`${companies.id} IN (${fieldValuePrefixSql(ctx.workspaceId, "company", prefix)})`,
       )!,
     );
   }

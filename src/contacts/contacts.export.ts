@@ -102,7 +102,7 @@ const CSV_NOTE =
 /** GET /v1/contacts/export.csv and /v1/companies/export.csv: the lists' filters and order. */
 export function recordsExportRoutes(deps: Deps) {
   const contacts = (ctx: RequestContext, query: Record<string, unknown>) => (cursor: string | undefined) =>
-    listContacts(deps.db, ctx, { ...query, limit: EXPORT_PAGE, cursor });
+    listContacts(deps.db, ctx, { ...query, limit: EXPORT_PAGE, cursor }, deps.ports);
   const companies = (ctx: RequestContext, query: Record<string, unknown>) => (cursor: string | undefined) =>
     listCompanies(deps.db, ctx, { ...query, limit: EXPORT_PAGE, cursor });
   return new Elysia()

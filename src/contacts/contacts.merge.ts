@@ -6,6 +6,7 @@ import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import { appendEvent } from "../events/append";
 import type { Clock } from "../lib/clock";
+import { definePort, type Ports } from "../lib/ports";
 import { DeskError, invalidAt, notFound } from "../lib/errors";
 import { applyLabelWrite, clearLabels, labelsOf } from "../labels/labels.public";
 import { clearSecondaryEmails, MAX_CONTACT_EMAILS, replaceSecondaryEmails, secondaryEmailsOf } from "./contacts.emails";
@@ -13,15 +14,18 @@ import { contactDeleted, contactMerged } from "./contacts.events";
 import { type ContactRow, presentContact, presentContacts } from "./contacts.present";
 import { findContact } from "./contacts.service";
 import { contacts } from "./contacts.table";
+import { contactTicketCounts } from "./contacts.ticket-counts";
 
 /**
  * What other features keep by contact id moves from the merged contact to the one that remains,
- * in the merge's transaction (tickets and their messages; the registry wires it). Answers how many
- * records moved, for the audit entry.
+ * in the merge's transaction (tickets and their messages, which the tickets feature provides).
+ * Answers how many records moved, for the audit entry.
  */
 export type ContactMerged = (tx: Tx, workspaceId: string, fromId: string, intoId: string) => number;
 
-type Deps = { db: Db; clock: Clock };
+export const moveContactRecords = definePort<ContactMerged>("contacts.moveContactRecords");
+
+type Deps = { db: Db; clock: Clock; ports: Ports };
 const NOTES_MAX = 20_000;
 
 const emailsOf = (tx: Queryable, row: ContactRow): string[] => [
@@ -30,19 +34,14 @@ const emailsOf = (tx: Queryable, row: ContactRow): string[] => [
 ];
 
 /**
- * Merges contact `id` into `intoId`: tickets move (through `moved`), addresses join the remaining
+ * Merges contact `id` into `intoId`: tickets move (through `moveContactRecords`), addresses join the remaining
  * contact's list after its own, labels it lacks are added (never one pushing its own label of an
  * exclusive group off), field values it lacks are copied, notes are appended, and empty name,
  * phone, company and external id are filled. The merged contact is deleted; `contact.deleted` and
  * `contact.merged` follow and the audit log records who merged what.
  */
-export function mergeContact(
-  ctx: RequestContext,
-  id: string,
-  intoId: string,
-  deps: Deps,
-  moved: ContactMerged,
-): ContactRow {
+export function mergeContact(ctx: RequestContext, id: string, intoId: string, deps: Deps): ContactRow {
+  const moved = deps.ports.get(moveContactRecords);
   return withTx(deps.db, (tx) => {
     const source = findContact(tx, ctx.workspaceId, id);
     if (!source) throw notFound("Contact");
@@ -103,10 +102,10 @@ export function mergeContact(
       .returning()
       .get();
     replaceSecondaryEmails(tx, ctx.workspaceId, target.id, all.slice(1), now);
-    if (addTags.length > 0) applyLabelWrite(tx, ctx, "contacts", target.id, { add_tags: addTags });
+    if (addTags.length > 0) applyLabelWrite(tx, ctx, "contacts", target.id, { add_tags: addTags }, deps.ports);
     if (Object.keys(missing).length > 0) applyFieldWrite(tx, ctx, "contact", target.id, missing);
 
-    const into = presentContact(tx, row);
+    const into = presentContact(tx, deps.ports.get(contactTicketCounts), row);
     appendEvent(tx, contactDeleted, { workspaceId: ctx.workspaceId, data: { contact_id: source.id } });
     appendEvent(tx, contactMerged, { workspaceId: ctx.workspaceId, data: { contact_id: source.id, into } });
     recordAudit(tx, ctx, {
@@ -134,7 +133,7 @@ const DUPLICATES = 10;
  * Likely duplicates of a contact: other live contacts with exactly the same name and an address at
  * a domain the contact also has. Reads at most 200 same-name rows, through the (workspace, name) index.
  */
-export function contactDuplicates(db: Queryable, ctx: RequestContext, id: string) {
+export function contactDuplicates(db: Queryable, ctx: RequestContext, id: string, ports: Ports) {
   const row = findContact(db, ctx.workspaceId, id);
   if (!row) throw notFound("Contact");
   const name = row.name;
@@ -160,5 +159,5 @@ export function contactDuplicates(db: Queryable, ctx: RequestContext, id: string
   const matches = candidates.filter((c) =>
     [...(c.email ? [c.email] : []), ...(secondaries.get(c.id) ?? [])].some((e) => domains.has(domainOf(e))),
   );
-  return { data: presentContacts(db, matches.slice(0, DUPLICATES)) };
+  return { data: presentContacts(db, ports.get(contactTicketCounts), matches.slice(0, DUPLICATES)) };
 }

@@ -2,10 +2,11 @@ import type { Queryable } from "../db/database";
 import { fieldValuesOf } from "../custom-fields/custom-fields.public";
 import { labelsOf, type TagRef } from "../labels/labels.public";
 import { secondaryEmailsOf } from "./contacts.emails";
-import { liveCompanyRows, ticketCountRows } from "./contacts.statements";
-import type { contacts } from "./contacts.table";
+import { liveCompanyRows } from "./contacts.statements";
+import type { ContactTicketCounts } from "./contacts.ticket-counts";
+import type { ContactRow } from "./contacts.table";
 
-export type ContactRow = typeof contacts.$inferSelect;
+export type { ContactRow };
 export type ContactRef = { id: string; email: string | null; name: string; avatar_url: string | null };
 
 export const presentContactRef = (row: Pick<ContactRow, "id" | "email" | "name" | "avatarUrl">): ContactRef => ({
@@ -16,7 +17,7 @@ export const presentContactRef = (row: Pick<ContactRow, "id" | "email" | "name" 
 });
 
 /** Live (not deleted) tickets per contact, from the tickets feature's table. */
-function ticketCounts(db: Queryable, rows: ContactRow[]): Map<string, number> {
+function ticketCounts(db: Queryable, countRows: ContactTicketCounts, rows: ContactRow[]): Map<string, number> {
   const out = new Map<string, number>();
   const idsByWorkspace = new Map<string, string[]>();
   for (const row of rows) {
@@ -25,7 +26,7 @@ function ticketCounts(db: Queryable, rows: ContactRow[]): Map<string, number> {
     else idsByWorkspace.set(row.workspaceId, [row.id]);
   }
   for (const [workspaceId, ids] of idsByWorkspace)
-    for (const count of ticketCountRows(db, workspaceId, ids)) out.set(count.contactId, count.n);
+    for (const count of countRows(db, workspaceId, ids)) out.set(count.contactId, count.n);
   return out;
 }
 
@@ -42,14 +43,21 @@ export type KnownContactParts = {
  * batches (one statement each, whatever the number of rows). `known` (for a single row) gives
  * parts the caller already has: a contact it just created has no tickets, labels or fields.
  */
-export function presentContacts(db: Queryable, rows: ContactRow[], known: KnownContactParts = {}) {
+export function presentContacts(
+  db: Queryable,
+  countTickets: ContactTicketCounts,
+  rows: ContactRow[],
+  known: KnownContactParts = {},
+) {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const single = rows.length === 1;
   const tagsById = single && known.tags ? new Map([[ids[0]!, known.tags]]) : labelsOf(db, "contacts", ids);
   const fieldsById = single && known.fields ? new Map([[ids[0]!, known.fields]]) : fieldValuesOf(db, "contact", ids);
   const counts =
-    single && known.ticketCount !== undefined ? new Map([[ids[0]!, known.ticketCount]]) : ticketCounts(db, rows);
+    single && known.ticketCount !== undefined
+      ? new Map([[ids[0]!, known.ticketCount]])
+      : ticketCounts(db, countTickets, rows);
   const secondaryById =
     single && known.secondaryEmails ? new Map([[ids[0]!, known.secondaryEmails]]) : secondaryEmailsOf(db, ids);
   const companyIds = [...new Set(rows.map((r) => r.companyId).filter((id): id is string => id !== null))];
@@ -82,6 +90,10 @@ export function presentContacts(db: Queryable, rows: ContactRow[], known: KnownC
 }
 
 /** One contact as the API shows it; `known` skips the look-ups of parts the caller already has. */
-export const presentContact = (db: Queryable, row: ContactRow, known?: KnownContactParts) =>
-  presentContacts(db, [row], known)[0]!;
+export const presentContact = (
+  db: Queryable,
+  countTickets: ContactTicketCounts,
+  row: ContactRow,
+  known?: KnownContactParts,
+) => presentContacts(db, countTickets, [row], known)[0]!;
 export type ContactJson = ReturnType<typeof presentContact>;

@@ -28,4 +28,11 @@ export {
   type ContactRow,
 } from "./contacts.present";
 export { searchContacts } from "./contacts.search";
+export { liveContactsOfHitsSql } from "./contacts.search-sql";
+export { moveContactRecords, type ContactMerged } from "./contacts.merge";
+export { liveContactRef } from "./contacts.statements";
+export { contactTicketCounts, type ContactTicketCounts } from "./contacts.ticket-counts";
 export { createVisitorContact, emailTaken, fillVisitorContact, liveContactByExternalId } from "./contacts.visitors";
+
+/** Events others' consumers and hooks name (src/events/define.ts): their data is typed from these. */
+export { companyCreated, companyUpdated, contactCreated, contactUpdated } from "./contacts.events";

@@ -3,7 +3,7 @@ import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema } from "../http/schemas";
 import { presentContact } from "./contacts.present";
-import { type ContactMerged, contactDuplicates, mergeContact } from "./contacts.merge";
+import { contactDuplicates, mergeContact } from "./contacts.merge";
 import {
   ContactDuplicatesSchema,
   ContactListQuery,
@@ -12,14 +12,16 @@ import {
   MergeContactBody,
 } from "./contacts.schemas";
 import { createContact, deleteContact, findContact, listContacts, updateContact } from "./contacts.service";
+import { contactTicketCounts } from "./contacts.ticket-counts";
 
 const read = { role: "viewer", scopes: ["contacts:read"] } as const;
 const write = { role: "agent", scopes: ["contacts:write"] } as const;
 
-export function contactsRoutes(deps: Deps, cascade: { contactMerged: ContactMerged }) {
+export function contactsRoutes(deps: Deps) {
+  const countTickets = deps.ports.get(contactTicketCounts);
   return new Elysia({ prefix: "/contacts", tags: ["contacts"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listContacts(deps.db, ctx, query), {
+    .get("/", ({ ctx, query }) => listContacts(deps.db, ctx, query, deps.ports), {
       access: read,
       query: ContactListQuery,
       response: { 200: pageOfSchema(ContactSchema) },
@@ -32,7 +34,7 @@ export function contactsRoutes(deps: Deps, cascade: { contactMerged: ContactMerg
       "/",
       ({ ctx, body, set }) => {
         set.status = 201;
-        return presentContact(deps.db, createContact(ctx, body, deps));
+        return presentContact(deps.db, countTickets, createContact(ctx, body, deps));
       },
       {
         access: write,
@@ -49,24 +51,28 @@ export function contactsRoutes(deps: Deps, cascade: { contactMerged: ContactMerg
       ({ ctx, params }) => {
         const row = findContact(deps.db, ctx.workspaceId, params.id);
         if (!row) throw notFound("Contact");
-        return presentContact(deps.db, row);
+        return presentContact(deps.db, countTickets, row);
       },
       { access: read, params: IdParams, response: { 200: ContactSchema }, detail: { summary: "A contact" } },
     )
-    .patch("/:id", ({ ctx, params, body }) => presentContact(deps.db, updateContact(ctx, params.id, body, deps)), {
-      access: write,
-      params: IdParams,
-      body: CreateContactBody,
-      response: { 200: ContactSchema },
-      detail: {
-        summary:
-          "Change a contact; emails replaces its addresses (the first is email, at most 20; 409 with the location when another contact has one); tags replaces the labels, add_tags/remove_tags adjust them, fields merge",
+    .patch(
+      "/:id",
+      ({ ctx, params, body }) => presentContact(deps.db, countTickets, updateContact(ctx, params.id, body, deps)),
+      {
+        access: write,
+        params: IdParams,
+        body: CreateContactBody,
+        response: { 200: ContactSchema },
+        detail: {
+          summary:
+            "Change a contact; emails replaces its addresses (the first is email, at most 20; 409 with the location when another contact has one); tags replaces the labels, add_tags/remove_tags adjust them, fields merge",
+        },
       },
-    })
+    )
     .post(
       "/:id/merge",
       ({ ctx, params, body }) =>
-        presentContact(deps.db, mergeContact(ctx, params.id, body.into_id, deps, cascade.contactMerged)),
+        presentContact(deps.db, countTickets, mergeContact(ctx, params.id, body.into_id, deps)),
       {
         access: write,
         params: IdParams,
@@ -78,7 +84,7 @@ export function contactsRoutes(deps: Deps, cascade: { contactMerged: ContactMerg
         },
       },
     )
-    .get("/:id/duplicates", ({ ctx, params }) => contactDuplicates(deps.db, ctx, params.id), {
+    .get("/:id/duplicates", ({ ctx, params }) => contactDuplicates(deps.db, ctx, params.id, deps.ports), {
       access: read,
       params: IdParams,
       response: { 200: ContactDuplicatesSchema },

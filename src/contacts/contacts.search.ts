@@ -1,13 +1,20 @@
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import { COMMON_TERM_DOCS, planSearch, RANK_CAP } from "../search/search.public";
+import { bm25Sql, COMMON_TERM_DOCS, ftsIndexes, ftsScoredHitsSql, planSearch, RANK_CAP } from "../search/search.public";
 import { presentContacts, type ContactJson } from "./contacts.present";
+import type { ContactTicketCounts } from "./contacts.ticket-counts";
 import { contacts } from "./contacts.table";
 import { likePrefix } from "./contacts.text";
 
 /** Contacts by relevance (bm25 over name and email when every term is rare), then recency: GET /v1/search. */
-export function searchContacts(db: Queryable, ctx: RequestContext, q: string, limit: number): ContactJson[] {
+export function searchContacts(
+  db: Queryable,
+  ctx: RequestContext,
+  q: string,
+  limit: number,
+  countTickets: ContactTicketCounts,
+): ContactJson[] {
   const plan = planSearch(db, q);
   if (!plan) return [];
   const ids = rankedContactIds(db, ctx, plan, limit);
@@ -28,6 +35,7 @@ export function searchContacts(db: Queryable, ctx: RequestContext, q: string, li
   const byId = new Map(rows.map((r) => [r.id, r]));
   return presentContacts(
     db,
+    countTickets,
     ids.flatMap((id) => byId.get(id) ?? []),
   );
 }
@@ -41,9 +49,10 @@ function rankedContactIds(
 ): string[] {
   const precise = plan.precise;
   const person = plan.expression(["name", "email"]);
-  const score = precise ? sql.raw("bm25(contact_search, 0.0, 2.0, 1.0)") : sql.raw("0");
+  const score = precise ? bm25Sql(ftsIndexes.contacts, "0.0, 2.0, 1.0") : sql.raw("0");
+  const hits = ftsScoredHitsSql(ftsIndexes.contacts, person, precise ? COMMON_TERM_DOCS : RANK_CAP, score);
   const ranked = db.all<{ id: string }>(sql`
-    SELECT c.id AS id FROM (SELECT rowid AS rid, ${score} AS score FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${precise ? COMMON_TERM_DOCS : RANK_CAP}) s
+    SELECT c.id AS id FROM (${hits}) s
     JOIN contacts c ON c.rowid = s.rid
     WHERE c.workspace_id = ${ctx.workspaceId} AND c.deleted_at IS NULL
     ORDER BY s.score ASC, c.updated_at DESC, c.id DESC

@@ -2,7 +2,7 @@ import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { pageOf } from "../db/cursor";
-import { withTx } from "../db/tx";
+import { dbOf, withTx } from "../db/tx";
 import { contactCreated, contactDeleted, contactUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
@@ -16,11 +16,13 @@ import {
   secondaryEmailsOf,
 } from "./contacts.emails";
 import { newId } from "../lib/ids";
+import type { Ports } from "../lib/ports";
 import { companies } from "./companies.table";
 import {
   applyFieldWrite,
   clearFieldValues,
   fieldFilterSql,
+  fieldValuePrefixSql,
   parseFieldFilters,
   type FieldChange,
 } from "../custom-fields/custom-fields.public";
@@ -32,15 +34,17 @@ import {
   type ContactRef,
   type ContactRow,
 } from "./contacts.present";
-import { matchingContactIdsSql } from "../search/search.public";
+import { matchingContactIdsSql } from "./contacts.search-sql";
 import { contactRefRows, insertContactRow, liveContactByEmail, renameContactRow } from "./contacts.statements";
 import { contacts } from "./contacts.table";
 import { recordSortPlan } from "./records.sort";
 import { likePrefix, normalizeEmail } from "./contacts.text";
-import { type Clock, systemClock } from "../lib/clock";
+import type { Clock } from "../lib/clock";
+import { deskClock } from "../db/desk-clock";
+import { contactTicketCounts } from "./contacts.ticket-counts";
 
 export type { ContactRow } from "./contacts.present";
-type Deps = { db: Db; clock: Clock };
+type Deps = { db: Db; clock: Clock; ports: Ports };
 
 export type ContactInput = LabelWrite & {
   email?: string | null;
@@ -95,8 +99,8 @@ function assertCompany(tx: Tx, workspaceId: string, companyId: string | null | u
 }
 
 /** Labels and custom field values of a contact write; true when something changed. */
-function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: ContactInput): boolean {
-  const labels = applyLabelWrite(tx, ctx, "contacts", id, input);
+function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: ContactInput, ports: Ports): boolean {
+  const labels = applyLabelWrite(tx, ctx, "contacts", id, input, ports);
   const fields: FieldChange[] = input.fields !== undefined ? applyFieldWrite(tx, ctx, "contact", id, input.fields) : [];
   return labels.added.length + labels.removed.length + fields.length > 0;
 }
@@ -155,10 +159,10 @@ export function createContact(ctx: RequestContext, input: ContactInput, deps: De
       .get();
     if (given.list && given.list.length > 1)
       replaceSecondaryEmails(tx, ctx.workspaceId, row.id, given.list.slice(1), now);
-    applyExtras(tx, ctx, row.id, input);
+    applyExtras(tx, ctx, row.id, input, deps.ports);
     appendEvent(tx, contactCreated, {
       workspaceId: ctx.workspaceId,
-      data: { contact: presentContact(tx, row) },
+      data: { contact: presentContact(tx, deps.ports.get(contactTicketCounts), row) },
     });
     return row;
   });
@@ -195,7 +199,7 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
     const columnsChanged = Object.entries(patch).some(
       ([k, v]) => JSON.stringify(before[k as keyof ContactRow]) !== JSON.stringify(v),
     );
-    const extrasChanged = applyExtras(tx, ctx, id, input);
+    const extrasChanged = applyExtras(tx, ctx, id, input, deps.ports);
     if (!columnsChanged && !extrasChanged && !emailsChanged) return before;
     const row = tx
       .update(contacts)
@@ -205,7 +209,7 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
       .get();
     appendEvent(tx, contactUpdated, {
       workspaceId: ctx.workspaceId,
-      data: { contact: presentContact(tx, row) },
+      data: { contact: presentContact(tx, deps.ports.get(contactTicketCounts), row) },
     });
     return row;
   });
@@ -244,7 +248,7 @@ function prefixMatchSql(workspaceId: string, q: string): SQL {
     sql`${contacts.name} LIKE ${prefix} ESCAPE '\\'`,
     sql`${contacts.email} LIKE ${prefix} ESCAPE '\\'`,
     secondaryEmailMatchSql(workspaceId, q),
-    sql`${contacts.id} IN (SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${workspaceId} AND fv.entity = 'contact' AND fv.value_text LIKE ${prefix} ESCAPE '\\')`,
+    sql`${contacts.id} IN (${fieldValuePrefixSql(workspaceId, "contact", prefix)})`,
   )!;
 }
 
@@ -260,7 +264,7 @@ function secondaryEmailMatchSql(workspaceId: string, q: string): SQL {
  * last word as a prefix. When the indexes find nothing for `q` at all (punctuation only, or a
  * fragment inside a word), the name/email/value prefix match answers instead.
  */
-export function listContacts(db: Queryable, ctx: RequestContext, query: ContactListQuery) {
+export function listContacts(db: Queryable, ctx: RequestContext, query: ContactListQuery, ports: Ports) {
   const conditions: SQL[] = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
   const plan = recordSortPlan(db, ctx, "contact", contacts.id, query);
   if (query.company_id !== undefined) conditions.push(eq(contacts.companyId, query.company_id));
@@ -295,7 +299,7 @@ export function listContacts(db: Queryable, ctx: RequestContext, query: ContactL
     (r) => r.row,
     (r) => plan.cursorOf(r.row.id, r.sortValue),
   );
-  return { data: presentContacts(db, page.data), next_cursor: page.next_cursor };
+  return { data: presentContacts(db, ports.get(contactTicketCounts), page.data), next_cursor: page.next_cursor };
 }
 
 /**
@@ -307,6 +311,7 @@ export function findOrCreateContactByEmail(
   tx: Tx,
   ctx: RequestContext,
   input: { email: string; name?: string | null },
+  ports: Ports,
 ): ContactRow {
   const email = normalizeEmail(input.email, "body.email");
   const name = input.name?.trim().slice(0, 200) ?? "";
@@ -314,15 +319,15 @@ export function findOrCreateContactByEmail(
     liveContactByEmail(tx, ctx.workspaceId, email) ?? contactBySecondaryEmail(tx, ctx.workspaceId, email);
   if (existing) {
     if (existing.name !== "" || name === "") return existing;
-    const named: ContactRow = { ...existing, name, updatedAt: systemClock.now().toISOString() };
+    const named: ContactRow = { ...existing, name, updatedAt: deskClock(dbOf(tx)).now().toISOString() };
     renameContactRow(tx, existing.id, named.name, named.updatedAt);
     appendEvent(tx, contactUpdated, {
       workspaceId: ctx.workspaceId,
-      data: { contact: presentContact(tx, named) },
+      data: { contact: presentContact(tx, ports.get(contactTicketCounts), named) },
     });
     return named;
   }
-  const now = systemClock.now().toISOString();
+  const now = deskClock(dbOf(tx)).now().toISOString();
   const row: ContactRow = {
     id: newId(),
     workspaceId: ctx.workspaceId,
@@ -343,7 +348,14 @@ export function findOrCreateContactByEmail(
   insertContactRow(tx, row);
   appendEvent(tx, contactCreated, {
     workspaceId: ctx.workspaceId,
-    data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {}, secondaryEmails: [] }) },
+    data: {
+      contact: presentContact(tx, ports.get(contactTicketCounts), row, {
+        ticketCount: 0,
+        tags: [],
+        fields: {},
+        secondaryEmails: [],
+      }),
+    },
   });
   return row;
 }
@@ -369,6 +381,7 @@ export function setContactPicture(
   id: string,
   url: string | null,
   now: string,
+  ports: Ports,
 ): ContactRow {
   const row = tx
     .update(contacts)
@@ -377,7 +390,10 @@ export function setContactPicture(
     .returning()
     .get();
   if (!row) throw notFound("Contact");
-  appendEvent(tx, contactUpdated, { workspaceId: ctx.workspaceId, data: { contact: presentContact(tx, row) } });
+  appendEvent(tx, contactUpdated, {
+    workspaceId: ctx.workspaceId,
+    data: { contact: presentContact(tx, ports.get(contactTicketCounts), row) },
+  });
   return row;
 }
 
@@ -392,6 +408,7 @@ export function setContactAutoPicture(
   url: string | null,
   source: "gravatar" | "widget",
   now: string,
+  ports: Ports,
 ): boolean {
   const current = findContact(tx, workspaceId, id);
   if (!current || current.avatarSource === "upload") return false;
@@ -403,6 +420,9 @@ export function setContactAutoPicture(
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)))
     .returning()
     .get();
-  appendEvent(tx, contactUpdated, { workspaceId, data: { contact: presentContact(tx, row) } });
+  appendEvent(tx, contactUpdated, {
+    workspaceId,
+    data: { contact: presentContact(tx, ports.get(contactTicketCounts), row) },
+  });
   return true;
 }

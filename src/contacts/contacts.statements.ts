@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { jsonList, preparedFor } from "../db/prepared";
-import type { ContactRow } from "./contacts.present";
+import type { ContactRow } from "./contacts.table";
 
 /** contacts as SQLite returns it: JSON as text, flags as 0/1. */
 type RawContact = Omit<ContactRow, "custom" | "blocked"> & { custom: string; blocked: number };
@@ -10,9 +10,6 @@ type CompanyRow = { id: string; name: string; domain: string | null; workspaceId
 const CONTACT = `id, workspace_id AS workspaceId, email, name, phone, notes, company_id AS companyId, external_id AS externalId, custom,
   blocked, avatar_url AS avatarUrl, avatar_source AS avatarSource, created_at AS createdAt, updated_at AS updatedAt, deleted_at AS deletedAt`;
 const REF = "id, email, name, avatar_url AS avatarUrl";
-/** Live tickets per contact; workspace_id first so tickets_ws_contact_idx answers it. */
-const COUNT =
-  "SELECT contact_id AS contactId, count(*) AS n FROM tickets WHERE workspace_id = +? AND deleted_at IS NULL";
 
 const statements = preparedFor((sqlite) => ({
   liveByEmail: sqlite.query<RawContact, [string, string]>(
@@ -42,13 +39,10 @@ const statements = preparedFor((sqlite) => ({
   ),
   rename: sqlite.query<unknown, [string, string, string]>("UPDATE contacts SET name = ?, updated_at = ? WHERE id = +?"),
   refOne: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE id = +?`),
+  liveRef: sqlite.query<RefRow, [string, string]>(
+    `SELECT ${REF} FROM contacts WHERE id = +? AND workspace_id = +? AND deleted_at IS NULL`,
+  ),
   refMany: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE id IN (SELECT value FROM json_each(+?))`),
-  countOne: sqlite.query<{ contactId: string; n: number }, [string, string]>(
-    `${COUNT} AND contact_id = +? GROUP BY contact_id`,
-  ),
-  countMany: sqlite.query<{ contactId: string; n: number }, [string, string]>(
-    `${COUNT} AND contact_id IN (SELECT value FROM json_each(+?)) GROUP BY contact_id`,
-  ),
   companies: sqlite.query<CompanyRow, [string]>(
     "SELECT id, name, domain, workspace_id AS workspaceId FROM companies WHERE id IN (SELECT value FROM json_each(+?)) AND deleted_at IS NULL",
   ),
@@ -98,15 +92,9 @@ export function contactRefRows(db: Queryable, ids: string[]): RefRow[] {
   return s.refMany.all(jsonList(ids));
 }
 
-/** Live tickets per contact of one workspace (contacts without tickets are absent). */
-export function ticketCountRows(
-  db: Queryable,
-  workspaceId: string,
-  ids: string[],
-): Array<{ contactId: string; n: number }> {
-  const s = statements(db);
-  return ids.length === 1 ? s.countOne.all(workspaceId, ids[0]!) : s.countMany.all(workspaceId, jsonList(ids));
-}
+/** A live contact of the workspace as a ticket refers to it (the ticket write path: prepared once). */
+export const liveContactRef = (db: Queryable, workspaceId: string, contactId: string): RefRow | undefined =>
+  statements(db).liveRef.get(contactId, workspaceId) ?? undefined;
 
 export const liveCompanyRows = (db: Queryable, ids: string[]): CompanyRow[] =>
   statements(db).companies.all(jsonList(ids));

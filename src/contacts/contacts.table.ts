@@ -35,6 +35,8 @@ export const contacts = sqliteTable(
   ],
 );
 
+export type ContactRow = typeof contacts.$inferSelect;
+
 /**
  * A contact's addresses after its first (`contacts.email`), in the order the agent gave them.
  * One address belongs to one live contact of a workspace: the primary key covers these rows, and

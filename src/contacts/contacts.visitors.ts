@@ -3,12 +3,14 @@ import type { RequestContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { appendEvent } from "../events/append";
 import { newId } from "../lib/ids";
+import type { Ports } from "../lib/ports";
 import { contactCreated, contactUpdated } from "./contacts.events";
 import { presentContact, type ContactRow } from "./contacts.present";
 import { holderOfEmail } from "./contacts.emails";
 import { insertContactRow } from "./contacts.statements";
 import { contacts } from "./contacts.table";
 import { normalizeEmail } from "./contacts.text";
+import { contactTicketCounts } from "./contacts.ticket-counts";
 
 /**
  * Contacts as the chat widget makes them. A verified visitor is the contact with their
@@ -40,6 +42,7 @@ export function createVisitorContact(
   ctx: RequestContext,
   input: { email: string | null; name: string; externalId: string | null },
   now: string,
+  ports: Ports,
 ): ContactRow {
   const row: ContactRow = {
     id: newId(),
@@ -61,7 +64,14 @@ export function createVisitorContact(
   insertContactRow(tx, row);
   appendEvent(tx, contactCreated, {
     workspaceId: ctx.workspaceId,
-    data: { contact: presentContact(tx, row, { ticketCount: 0, tags: [], fields: {}, secondaryEmails: [] }) },
+    data: {
+      contact: presentContact(tx, ports.get(contactTicketCounts), row, {
+        ticketCount: 0,
+        tags: [],
+        fields: {},
+        secondaryEmails: [],
+      }),
+    },
   });
   return row;
 }
@@ -76,6 +86,7 @@ export function fillVisitorContact(
   current: ContactRow,
   input: { email: string | null; name: string },
   now: string,
+  ports: Ports,
 ): ContactRow {
   const email =
     current.email === null && input.email && !emailTaken(tx, ctx.workspaceId, input.email, current.id)
@@ -89,6 +100,9 @@ export function fillVisitorContact(
     .where(eq(contacts.id, current.id))
     .returning()
     .get()!;
-  appendEvent(tx, contactUpdated, { workspaceId: ctx.workspaceId, data: { contact: presentContact(tx, row) } });
+  appendEvent(tx, contactUpdated, {
+    workspaceId: ctx.workspaceId,
+    data: { contact: presentContact(tx, ports.get(contactTicketCounts), row) },
+  });
   return row;
 }

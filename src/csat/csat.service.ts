@@ -11,7 +11,7 @@ import { type Locale, workspaceLocales } from "../i18n/locales";
 import { sha256Hex } from "../lib/crypto";
 import { notFound } from "../lib/errors";
 import { newId, randomToken } from "../lib/ids";
-import { setTicketCsat, ticketOfWorkspace, type TicketRow } from "../tickets/tickets.public";
+import { patchTicketFields, ticketOfWorkspace, type TicketRow } from "../tickets/tickets.public";
 import { workspaceSettingsOf } from "../workspaces/workspaces.public";
 import { csatMailJob } from "./csat.jobs";
 import type { CsatRequestSchema } from "./csat.schemas";
@@ -136,6 +136,24 @@ export function presentRequest(open: OpenRequest): z.infer<typeof CsatRequestSch
 }
 
 /**
+ * Stores the customer's rating on a live ticket: `Ticket.csat`, a `csat_received` activity `{ score }`
+ * attributed to the contact, and `ticket.updated` with `csat` in `changes`. A second rating replaces
+ * the first (and is logged again). 404 when the ticket is gone (deleted or merged away).
+ */
+function rateOnTicket(
+  tx: Tx,
+  workspaceId: string,
+  ticketId: string,
+  csat: { score: number; comment: string },
+  now: string,
+): TicketRow {
+  const received = { type: "csat_received", data: { score: csat.score }, actor: "contact" as const };
+  const row = patchTicketFields(tx, workspaceId, ticketId, { csat }, now, received);
+  if (!row) throw notFound("Ticket");
+  return row;
+}
+
+/**
  * Records a rating: on the request and on the ticket (`Ticket.csat`, a `csat_received` activity,
  * `ticket.updated`), in one transaction. A second rating through the same link replaces the first.
  */
@@ -150,7 +168,7 @@ export function rateTicket(token: string, input: { score: number; comment?: stri
       .where(eq(csatRequests.id, open.request.id))
       .returning()
       .get()!;
-    const ticket = setTicketCsat(open.request.workspaceId, open.ticket.id, { score: input.score, comment }, deps);
+    const ticket = rateOnTicket(tx, open.request.workspaceId, open.ticket.id, { score: input.score, comment }, now);
     return { ...open, request, ticket };
   });
 }

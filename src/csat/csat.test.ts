@@ -6,17 +6,15 @@ import { simpleParser } from "mailparser";
 import { events } from "../events/events.table";
 import { manualClock } from "../lib/clock";
 import { activities, tickets } from "../tickets/tickets.table";
-import { workspaces } from "../workspaces/workspaces.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { csatRequests } from "./csat.table";
+import { lastSeq } from "../../test/kit/events";
 
 const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
 const desk: TestDesk = await startTestDesk({ clock });
 const CSAT_MAIL_DELAY_MS = desk.deps.config.csatDelayMs;
 
-const lastSeq = (wid: string) =>
-  desk.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (wid: string, seq: number) =>
   desk.deps.db
     .select()
@@ -106,7 +104,7 @@ describe("CSAT rating request on solve", () => {
     expect(stored[0]!.tokenHash).not.toContain(token);
     expect(stored[0]!.sentAt).not.toBeNull();
 
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const shown = await desk.api("GET", `/v1/public/csat/${token}`);
     expect(shown.status).toBe(200);
     expect(shown.body).toEqual({

@@ -14,3 +14,4 @@ export {
   type FieldFilter,
 } from "./fields.apply";
 export { checkFieldValue, type FieldDef } from "./fields.values";
+export { fieldValuePrefixSql, fieldValueRecordsAmongSql, fieldValueScoredHitsSql } from "./fields.search-sql";

@@ -4,7 +4,14 @@ import type { Queryable, Tx } from "../db/database";
 import { validationFailed, type FieldError } from "../lib/errors";
 import { definitionsOf, storedValuesOf, writeStoredValue } from "./fields.statements";
 import { fieldValues, type FieldType } from "./fields.table";
-import { checkFieldValue, isEmptyFieldValue, readFieldValue, type FieldDef, type StoredValue } from "./fields.values";
+import {
+  checkFieldValue,
+  isEmptyFieldValue,
+  readFieldValue,
+  type FieldDef,
+  type FieldEntity,
+  type StoredValue,
+} from "./fields.values";
 
 export {
   fieldFilterSql,
@@ -12,7 +19,7 @@ export {
   parseFieldFilters,
   type FieldFilter,
 } from "./fields.filter";
-export type FieldEntity = "ticket" | "contact" | "company";
+export type { FieldEntity };
 export type FieldChange = { key: string; from: unknown; to: unknown };
 
 export const fieldDefinitions = (db: Queryable, workspaceId: string, entity: FieldEntity): FieldDef[] =>

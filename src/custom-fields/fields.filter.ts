@@ -3,10 +3,9 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { invalidAt } from "../lib/errors";
-import type { FieldEntity } from "./fields.apply";
 import { definitionByKey } from "./fields.statements";
 import type { FieldType } from "./fields.table";
-import { isCalendarDate } from "./fields.values";
+import { isCalendarDate, type FieldDef, type FieldEntity } from "./fields.values";
 
 export type FieldFilter = { key: string; op: string | null; value: string };
 
@@ -154,43 +153,61 @@ export function fieldFilterSql(
       return checked ? having(sql`fv.value_num = 1`, true) : lacking(sql`fv.value_num = 1`);
     }
     case "select":
-    case "user": {
-      const me = actorUserId(ctx);
-      const ids = list(value).map((v) => (type === "user" && v === "me" ? (me ?? "\u0000no-user") : v));
-      if (ids.length === 0) throw invalidAt(location, `the ${op} operator needs a value`);
-      if (type === "select") {
-        const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
-        if (unknown !== undefined)
-          throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
-      }
-      if ((op === "eq" || op === "ne") && ids.length > 1)
-        throw invalidAt(location, `the ${op} operator takes one value; use any or none for a list`);
-      const values = sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      );
-      // The NOCASE index finds the candidates; the exact comparison keeps ids case-sensitive.
-      const cond = sql`fv.value_text COLLATE NOCASE IN (${values}) AND fv.value_text IN (${values})`;
-      return op === "any" || op === "eq" ? having(cond, true) : lacking(cond);
-    }
-    case "multi_select": {
-      const ids = list(value);
-      const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
-      if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
-      const contains = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value = ${id})`;
-      const anyOf = sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value IN (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )}))`;
-      const allOf = sql.join(ids.map(contains), sql` AND `);
-      const exactly = sql`${allOf} AND json_array_length(fv.value_json) = ${ids.length}`;
-      if (op === "any") return having(anyOf);
-      if (op === "none") return lacking(anyOf);
-      if (op === "all") return having(allOf);
-      if (op === "eq") return having(exactly);
-      return lacking(exactly);
-    }
+    case "user":
+      return choiceFilter(ctx, def, type, op, value, location, { having, lacking });
+    case "multi_select":
+      return multiChoiceFilter(def, op, value, location, { having, lacking });
   }
+}
+
+/** A record having, or lacking, a value of the field that meets a condition. */
+type Matchers = { having: (cond: SQL, indexed?: boolean) => SQL; lacking: (cond: SQL) => SQL };
+
+/** A select or person field: its option ids or user ids (`me`: the caller). */
+function choiceFilter(
+  ctx: RequestContext,
+  def: FieldDef,
+  type: "select" | "user",
+  op: string,
+  value: string,
+  location: string,
+  m: Matchers,
+): SQL {
+  const me = actorUserId(ctx);
+  const ids = list(value).map((v) => (type === "user" && v === "me" ? (me ?? "\u0000no-user") : v));
+  if (ids.length === 0) throw invalidAt(location, `the ${op} operator needs a value`);
+  if (type === "select") {
+    const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
+    if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
+  }
+  if ((op === "eq" || op === "ne") && ids.length > 1)
+    throw invalidAt(location, `the ${op} operator takes one value; use any or none for a list`);
+  const values = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  // The NOCASE index finds the candidates; the exact comparison keeps ids case-sensitive.
+  const cond = sql`fv.value_text COLLATE NOCASE IN (${values}) AND fv.value_text IN (${values})`;
+  return op === "any" || op === "eq" ? m.having(cond, true) : m.lacking(cond);
+}
+
+/** A multi-select field: any, none, all or exactly these options. */
+function multiChoiceFilter(def: FieldDef, op: string, value: string, location: string, m: Matchers): SQL {
+  const ids = list(value);
+  const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
+  if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
+  const contains = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value = ${id})`;
+  const anyOf = sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value IN (${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )}))`;
+  const allOf = sql.join(ids.map(contains), sql` AND `);
+  const exactly = sql`${allOf} AND json_array_length(fv.value_json) = ${ids.length}`;
+  if (op === "any") return m.having(anyOf);
+  if (op === "none") return m.lacking(anyOf);
+  if (op === "all") return m.having(allOf);
+  if (op === "eq") return m.having(exactly);
+  return m.lacking(exactly);
 }
 
 /**

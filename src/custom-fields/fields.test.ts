@@ -16,18 +16,9 @@ import {
 } from "./fields.apply";
 import { SELECTIVE_VALUES } from "./fields.filter";
 import { fieldValues } from "./fields.table";
+import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
-const lastSeq = (workspaceId: string) =>
-  Math.max(
-    0,
-    ...desk.deps.db
-      .select()
-      .from(events)
-      .where(eq(events.workspaceId, workspaceId))
-      .all()
-      .map((e) => e.seq),
-  );
 const eventsSince = (workspaceId: string, seq: number) =>
   desk.deps.db
     .select()
@@ -83,7 +74,7 @@ describe("custom field definitions", () => {
 
   test("create: key from the name, option ids and colours, event and audit", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const field = await newField(owner, {
       entity: "ticket",
       name: "Plan Tier!",
@@ -333,7 +324,7 @@ describe("custom field values", () => {
     });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].location).toBe("body.fields.sel");
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     expect((await desk.api("DELETE", `/v1/custom-fields/${fields.multi!.id}`, { headers: owner.headers })).status).toBe(
       204,
     );

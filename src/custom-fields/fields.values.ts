@@ -3,6 +3,8 @@ import { isMember } from "../members/members.public";
 import type { customFields, FieldType } from "./fields.table";
 
 export type FieldDef = typeof customFields.$inferSelect;
+/** The kinds of record that carry custom fields. */
+export type FieldEntity = "ticket" | "contact" | "company";
 /** What goes into field_values for one value; null means "no value" (the row is deleted). */
 export type StoredValue = { valueText: string | null; valueNum: number | null; valueJson: string[] | null };
 

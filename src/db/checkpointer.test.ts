@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createLogger } from "../lib/logger";
 import { startCheckpointer } from "./checkpointer";
 import { openDatabase } from "./database";
-import { createRuntime } from "../runtime";
+import { createRuntime } from "./runtime";
 
 describe("WAL checkpointer", () => {
   test("commits stop checkpointing; once the WAL grows the worker starts and copies it back into the database", async () => {

@@ -1,8 +1,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import type { Runtime } from "../deps";
 
-/** The drizzle client, its connection, and the desk's runtime given to it at start (src/deps.ts `Runtime`). */
+/** The drizzle client, its connection, and the desk's runtime given to it at start (`createRuntime`, src/db/runtime.ts). */
 export type Db = BunSQLiteDatabase<Record<string, never>> & {
   $client: Database;
   $runtime: Runtime;
@@ -13,11 +12,49 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** What a read can run on: the database or an open transaction. */
 export type Queryable = Db | Tx;
 
+export type Frame = { db: Db; tx: Tx; afterCommit: Array<() => void> };
+export type Batch = {
+  savepoints: number;
+  /** Requests that joined through `shareTurn`. */
+  sharers: number;
+  /** SQLite's total_changes() when the batch began: writes outside withTx count as pending too. */
+  changesAtOpen: number;
+  afterCommit: Array<() => void>;
+  committed: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+};
+
+/**
+ * The transaction state of one database (src/db/tx.ts), reached from the database and every
+ * transaction handle. Declared beside `Db` because each holds the other.
+ */
+export type TxRuntime = {
+  /** The open batch (the turn's SQLite transaction), if any. */
+  batch: Batch | null;
+  /** The changes open now, innermost last (a nested withTx joins the outermost). */
+  frames: Frame[];
+  /** Work joining each batch that wrote something, just before its COMMIT. */
+  beforeCommit: Array<() => void>;
+};
+
+/** Where a desk's runtime keeps the state declared with `deskState` (src/db/desk-state.ts), one symbol each. */
+type DeskStates = { [slot: symbol]: unknown };
+
+/**
+ * The state one desk shares, built once at start (`createRuntime`, src/db/runtime.ts), given to
+ * `openDatabase` and reached as `db.$runtime` from the database and every transaction handle: no
+ * module-level registry keyed by database, so desks in one process never share any of it. Besides
+ * the transaction state, it holds only `deskState` slots: the event hooks, the runner link, the
+ * access listeners and the features' own state are each declared by their owner.
+ */
+export type Runtime = TxRuntime & { states: DeskStates };
+
 /**
  * Opens the one SQLite file. A single connection in a single thread is the one writer:
  * synchronous transactions cannot interleave, so requests never meet SQLITE_BUSY from each other;
  * the busy timeout covers a second process (a CLI migrate, a backup) touching the file.
- * `runtime` (`createRuntime()`, src/runtime.ts) holds the desk's transaction state and registries.
+ * `runtime` (`createRuntime()`, src/db/runtime.ts) holds the desk's transaction state and registries.
  */
 export function openDatabase(path: string, runtime: Runtime, options: { readonly?: boolean } = {}): Db {
   if (options.readonly) return openReader(path, runtime);

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { createRuntime } from "../runtime";
+import { createRuntime } from "./runtime";
 import { openDatabase } from "./database";
 import { deskState } from "./desk-state";
 
@@ -15,7 +15,7 @@ test("each desk's runtime holds its own state, made once on first use", () => {
   expect(listOf(one)).toEqual(["a"]);
   expect(listOf(two)).toEqual([]);
   expect(made).toBe(2);
-  expect(one.$runtime.events).not.toBe(two.$runtime.events);
+  expect(one.$runtime.states).not.toBe(two.$runtime.states);
   one.$client.close();
   two.$client.close();
 });

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../lib/logger";
-import { createRuntime } from "../runtime";
+import { createRuntime } from "./runtime";
 import { openDatabase } from "./database";
 import { createReadPool } from "./read-pool";
-import { sumRead, writeRead } from "./read-pool.testkit";
+import { sumRead, writeRead } from "../../test/kit/read-pool";
 
 const dir = mkdtempSync(join(tmpdir(), "desk-reads-"));
 const path = join(dir, "desk.db");
@@ -26,7 +26,7 @@ const poolOf = (perWorkspace: number, queued: number) =>
     queued,
     spawn: () => new Worker(new URL("../read-worker.ts", import.meta.url)),
     logger: createLogger("silent"),
-    modules: [new URL("./read-pool.testkit.ts", import.meta.url).href],
+    modules: [new URL("../../test/kit/read-pool.ts", import.meta.url).href],
   });
 
 describe("read pool", () => {

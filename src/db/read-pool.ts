@@ -98,188 +98,219 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   const perWorkspace = options.perWorkspace ?? READS_PER_WORKSPACE;
   const queuedMax = options.queued ?? READS_QUEUED;
   const inThread = options.workers <= 0 || options.path === ":memory:" || options.path === "";
-  let unavailable = inThread;
-  let stopped = false;
-  const byName = new Map<string, ReadDefinition<unknown, unknown>>();
-  const waiting: Call[] = [];
-  const inFlight = new Map<string, number>();
-  const slots: Array<Slot | null> = Array.from({ length: Math.max(0, options.workers) }, () => null);
-  const starting = new Set<number>();
-  /** Workers past their budget still finishing a statement. */
-  const retiring = new Set<Worker>();
-
-  const release = (call: Call) => {
-    const left = (inFlight.get(call.workspaceId) ?? 1) - 1;
-    if (left > 0) inFlight.set(call.workspaceId, left);
-    else inFlight.delete(call.workspaceId);
+  const pool: PoolState = {
+    options,
+    unavailable: inThread,
+    stopped: false,
+    byName: new Map(),
+    waiting: [],
+    inFlight: new Map(),
+    slots: Array.from({ length: Math.max(0, options.workers) }, () => null),
+    starting: new Set(),
+    retiring: new Set(),
   };
-  const runHere = (call: Call) => {
-    release(call);
-    try {
-      const read = byName.get(call.name);
-      if (!read) throw new Error(`unknown read ${call.name}`);
-      call.resolve(read.run(options.db, call.params));
-    } catch (error) {
-      call.reject(error);
-    }
-  };
-
-  const finish = (index: number, slot: Slot) => {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    const call = slot.call;
-    slot.call = null;
-    if (call) release(call);
-    if (slots[index] === slot) dispatch();
-    return call;
-  };
-
-  const start = (index: number) => {
-    starting.add(index);
-    let worker: Worker;
-    try {
-      worker = options.spawn();
-    } catch (error) {
-      starting.delete(index);
-      return giveUp(error);
-    }
-    // A thread stuck in a statement must never keep the process from exiting.
-    // Bun's Worker has unref(); the DOM type the project compiles against does not name it.
-    (worker as Worker & { unref?: () => void }).unref?.();
-    const slot: Slot = { worker, call: null, timer: null, nextId: 1 };
-    const startTimer = setTimeout(() => {
-      worker.terminate();
-      giveUp("did not start in time");
-    }, START_TIMEOUT_MS);
-    worker.onmessage = (event: MessageEvent<ReadReply | { ready: true } | { failed: string }>) => {
-      const data = event.data;
-      if ("ready" in data) {
-        clearTimeout(startTimer);
-        starting.delete(index);
-        if (stopped) return worker.terminate();
-        slots[index] = slot;
-        return dispatch();
-      }
-      if ("failed" in data) {
-        clearTimeout(startTimer);
-        worker.terminate();
-        return giveUp(data.failed);
-      }
-      if (!slot.call || data.id !== slot.nextId - 1) return;
-      const call = finish(index, slot);
-      if (!call) return;
-      if (data.ok) call.resolve(data.value);
-      else if ("error" in data)
-        call.reject(
-          new DeskError(
-            data.error.status,
-            data.error.code,
-            data.error.detail,
-            data.error.errors as DeskError["errors"],
-            data.error.headers as DeskError["headers"],
-          ),
-        );
-      else call.reject(new Error(data.message));
-    };
-    worker.onerror = (event) => {
-      clearTimeout(startTimer);
-      options.logger.error({ err: event.message }, "read worker failed");
-      worker.terminate();
-      if (slots[index] !== slot) {
-        starting.delete(index);
-        return giveUp(event.message);
-      }
-      slots[index] = null;
-      finish(index, slot)?.reject(new Error(`read worker failed: ${event.message}`));
-      dispatch();
-    };
-    worker.postMessage({ type: "open", path: options.path, modules: options.modules ?? [] });
-  };
-
-  /** Workers cannot run here (a build without them, a broken file): every read runs in this thread from now on. */
-  const giveUp = (reason: unknown) => {
-    if (!unavailable)
-      options.logger.warn({ err: String(reason) }, "read workers unavailable; slow reads run on the main thread");
-    unavailable = true;
-    for (const call of waiting.splice(0)) runHere(call);
-  };
-
-  function dispatch(): void {
-    if (stopped) return;
-    if (unavailable) {
-      for (const call of waiting.splice(0)) runHere(call);
-      return;
-    }
-    for (let index = 0; index < slots.length && waiting.length > 0; index++) {
-      const slot = slots[index];
-      if (!slot) {
-        if (!starting.has(index) && retiring.size <= slots.length) start(index);
-        continue;
-      }
-      if (slot.call) continue;
-      const call = waiting.shift()!;
-      slot.call = call;
-      const id = slot.nextId++;
-      slot.timer = setTimeout(() => {
-        retiring.add(slot.worker);
-        const retired = () => {
-          slot.worker.terminate();
-          retiring.delete(slot.worker);
-          dispatch();
-        };
-        slot.worker.onmessage = retired;
-        slot.worker.onerror = retired;
-        slots[index] = null;
-        finish(index, slot)?.reject(queryTimeout(options.budgetMs));
-        dispatch();
-      }, options.budgetMs);
-      slot.worker.postMessage({ type: "run", id, name: call.name, params: call.params });
-    }
-  }
-
+  const { byName, waiting, inFlight, slots } = pool;
   return {
     run<P, R>(read: ReadDefinition<P, R>, workspaceId: string, params: P): Promise<R> {
       byName.set(read.name, read as ReadDefinition<unknown, unknown>);
-      if (unavailable || stopped) return Promise.resolve().then(() => read.run(options.db, params));
+      if (pool.unavailable || pool.stopped) return Promise.resolve().then(() => read.run(options.db, params));
       if ((inFlight.get(workspaceId) ?? 0) >= perWorkspace || waiting.length >= queuedMax)
         return Promise.reject(readsBusy());
       inFlight.set(workspaceId, (inFlight.get(workspaceId) ?? 0) + 1);
       return new Promise<R>((resolve, reject) => {
         waiting.push({ name: read.name, params, workspaceId, resolve: resolve as (v: unknown) => void, reject });
-        dispatch();
+        dispatch(pool);
       });
     },
     running: () => slots.filter(Boolean).length,
     stop() {
-      stopped = true;
-      for (const worker of retiring) worker.terminate();
-      retiring.clear();
+      pool.stopped = true;
+      for (const worker of pool.retiring) worker.terminate();
+      pool.retiring.clear();
       for (const [index, slot] of slots.entries()) {
         if (!slot) continue;
         slot.worker.terminate();
         slots[index] = null;
-        finish(index, slot)?.reject(new DeskError(503, "unavailable", "Desk is stopping."));
+        finish(pool, index, slot)?.reject(new DeskError(503, "unavailable", "Desk is stopping."));
       }
       for (const call of waiting.splice(0)) {
-        release(call);
+        release(pool, call);
         call.reject(new DeskError(503, "unavailable", "Desk is stopping."));
       }
     },
   };
 }
 
+/** One pool's state, shared by the functions that start workers and hand them calls. */
+type PoolState = {
+  options: ReadPoolOptions;
+  /** Workers cannot run (off, or given up on): every read runs in this thread. */
+  unavailable: boolean;
+  stopped: boolean;
+  byName: Map<string, ReadDefinition<unknown, unknown>>;
+  waiting: Call[];
+  inFlight: Map<string, number>;
+  slots: Array<Slot | null>;
+  starting: Set<number>;
+  /** Workers past their budget still finishing a statement. */
+  retiring: Set<Worker>;
+};
+
+function release(pool: PoolState, call: Call): void {
+  const left = (pool.inFlight.get(call.workspaceId) ?? 1) - 1;
+  if (left > 0) pool.inFlight.set(call.workspaceId, left);
+  else pool.inFlight.delete(call.workspaceId);
+}
+
+function runHere(pool: PoolState, call: Call): void {
+  release(pool, call);
+  try {
+    const read = pool.byName.get(call.name);
+    if (!read) throw new Error(`unknown read ${call.name}`);
+    call.resolve(read.run(pool.options.db, call.params));
+  } catch (error) {
+    call.reject(error);
+  }
+}
+
+function finish(pool: PoolState, index: number, slot: Slot): Call | null {
+  if (slot.timer) clearTimeout(slot.timer);
+  slot.timer = null;
+  const call = slot.call;
+  slot.call = null;
+  if (call) release(pool, call);
+  if (pool.slots[index] === slot) dispatch(pool);
+  return call;
+}
+
+function startWorker(pool: PoolState, index: number): void {
+  const { options, starting, slots } = pool;
+  starting.add(index);
+  let worker: Worker;
+  try {
+    worker = options.spawn();
+  } catch (error) {
+    starting.delete(index);
+    return giveUp(pool, error);
+  }
+  // A thread stuck in a statement must never keep the process from exiting.
+  // Bun's Worker has unref(); the DOM type the project compiles against does not name it.
+  (worker as Worker & { unref?: () => void }).unref?.();
+  const slot: Slot = { worker, call: null, timer: null, nextId: 1 };
+  const startTimer = setTimeout(() => {
+    worker.terminate();
+    giveUp(pool, "did not start in time");
+  }, START_TIMEOUT_MS);
+  worker.onmessage = (event: MessageEvent<ReadReply | { ready: true } | { failed: string }>) => {
+    const data = event.data;
+    if ("ready" in data) {
+      clearTimeout(startTimer);
+      starting.delete(index);
+      if (pool.stopped) return worker.terminate();
+      slots[index] = slot;
+      return dispatch(pool);
+    }
+    if ("failed" in data) {
+      clearTimeout(startTimer);
+      worker.terminate();
+      return giveUp(pool, data.failed);
+    }
+    answer(pool, index, slot, data);
+  };
+  worker.onerror = (event) => {
+    clearTimeout(startTimer);
+    options.logger.error({ err: event.message }, "read worker failed");
+    worker.terminate();
+    if (slots[index] !== slot) {
+      starting.delete(index);
+      return giveUp(pool, event.message);
+    }
+    slots[index] = null;
+    finish(pool, index, slot)?.reject(new Error(`read worker failed: ${event.message}`));
+    dispatch(pool);
+  };
+  worker.postMessage({ type: "open", path: options.path, modules: options.modules ?? [] });
+}
+
+/** A worker's reply to the call it holds; a late reply to an earlier call is dropped. */
+function answer(pool: PoolState, index: number, slot: Slot, data: ReadReply): void {
+  if (!slot.call || data.id !== slot.nextId - 1) return;
+  const call = finish(pool, index, slot);
+  if (!call) return;
+  if (data.ok) call.resolve(data.value);
+  else if ("error" in data)
+    call.reject(
+      new DeskError(
+        data.error.status,
+        data.error.code,
+        data.error.detail,
+        data.error.errors as DeskError["errors"],
+        data.error.headers as DeskError["headers"],
+      ),
+    );
+  else call.reject(new Error(data.message));
+}
+
+/** Workers cannot run here (a build without them, a broken file): every read runs in this thread from now on. */
+function giveUp(pool: PoolState, reason: unknown): void {
+  if (!pool.unavailable)
+    pool.options.logger.warn({ err: String(reason) }, "read workers unavailable; slow reads run on the main thread");
+  pool.unavailable = true;
+  for (const call of pool.waiting.splice(0)) runHere(pool, call);
+}
+
+function dispatch(pool: PoolState): void {
+  const { slots, waiting } = pool;
+  if (pool.stopped) return;
+  if (pool.unavailable) {
+    for (const call of waiting.splice(0)) runHere(pool, call);
+    return;
+  }
+  for (let index = 0; index < slots.length && waiting.length > 0; index++) {
+    const slot = slots[index];
+    if (!slot) {
+      if (!pool.starting.has(index) && pool.retiring.size <= slots.length) startWorker(pool, index);
+      continue;
+    }
+    if (slot.call) continue;
+    const call = waiting.shift()!;
+    slot.call = call;
+    const id = slot.nextId++;
+    slot.timer = setTimeout(() => retire(pool, index, slot), pool.options.budgetMs);
+    slot.worker.postMessage({ type: "run", id, name: call.name, params: call.params });
+  }
+}
+
+/** The call ran past its budget: it answers 503 now, and its worker is terminated once its statement returns. */
+function retire(pool: PoolState, index: number, slot: Slot): void {
+  pool.retiring.add(slot.worker);
+  const retired = () => {
+    slot.worker.terminate();
+    pool.retiring.delete(slot.worker);
+    dispatch(pool);
+  };
+  slot.worker.onmessage = retired;
+  slot.worker.onerror = retired;
+  pool.slots[index] = null;
+  finish(pool, index, slot)?.reject(queryTimeout(pool.options.budgetMs));
+  dispatch(pool);
+}
+
+/** What the pool posts to a worker. */
+type WorkerRequest =
+  | { type: "open"; path: string; modules: string[] }
+  | { type: "run"; id: number; name: string; params: never };
+
 /** The worker's side: opens a read-only connection and answers named reads (src/read-worker.ts wires it). */
 export function serveReads(
-  scope: { onmessage: ((event: MessageEvent) => unknown) | null; postMessage(message: unknown): void },
+  scope: { onmessage: ((event: MessageEvent<WorkerRequest>) => unknown) | null; postMessage(message: unknown): void },
   reads: ReadonlyArray<ReadDefinition<never, unknown>>,
   open: (path: string) => Db,
 ): void {
   const byName = new Map<string, ReadDefinition<never, unknown>>(reads.map((r) => [r.name, r]));
   let db: Db | null = null;
-  scope.onmessage = async (event: MessageEvent) => {
-    const message = event.data as
-      | { type: "open"; path: string; modules: string[] }
-      | { type: "run"; id: number; name: string; params: never };
+  scope.onmessage = async (event) => {
+    const message = event.data;
     if (message.type === "open") {
       try {
         for (const url of message.modules) {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type Db } from "./database";
-import { createRuntime } from "../runtime";
+import { createRuntime } from "./runtime";
 import {
   afterCommit,
   batchedWrite,

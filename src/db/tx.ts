@@ -1,4 +1,4 @@
-import type { Db, Queryable, Tx } from "./database";
+import type { Batch, Db, Frame, Queryable, Tx, TxRuntime } from "./database";
 import { preparedFor } from "./prepared";
 import { noteStorageFailure, noteStorageWrite } from "./storage";
 
@@ -14,32 +14,6 @@ import { noteStorageFailure, noteStorageWrite } from "./storage";
  * runner) run after the batch's COMMIT, and if the COMMIT fails every waiter sees the error.
  */
 const MAX_SAVEPOINTS = 256;
-
-export type Frame = { db: Db; tx: Tx; afterCommit: Array<() => void> };
-export type Batch = {
-  savepoints: number;
-  /** Requests that joined through `shareTurn`. */
-  sharers: number;
-  /** SQLite's total_changes() when the batch began: writes outside withTx count as pending too. */
-  changesAtOpen: number;
-  afterCommit: Array<() => void>;
-  committed: Promise<void>;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-};
-
-/**
- * The transaction state of one database: the part of the desk's runtime (`db.$runtime`, built at
- * start by `createRuntime`) this file owns, reached from the database and every transaction handle.
- */
-export type TxRuntime = {
-  /** The open batch (the turn's SQLite transaction), if any. */
-  batch: Batch | null;
-  /** The changes open now, innermost last (a nested withTx joins the outermost). */
-  frames: Frame[];
-  /** Work joining each batch that wrote something, just before its COMMIT. */
-  beforeCommit: Array<() => void>;
-};
 
 export const createTxRuntime = (): TxRuntime => ({ batch: null, frames: [], beforeCommit: [] });
 
@@ -278,3 +252,6 @@ export function dbOf(tx: Queryable): Db {
   const frame = (tx as FramedTx)[FRAME];
   return frame ? frame.db : (tx as Db);
 }
+
+/** True inside a withTx callback on `db`, where a rollback of one's own would undo the caller's work too. */
+export const insideChange = (db: Db): boolean => db.$runtime.frames.length > 0;

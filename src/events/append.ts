@@ -1,12 +1,14 @@
 import type { Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
+import { deskClock } from "../db/desk-clock";
 import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
 import { schemaDrift } from "../http/response-check";
 import { currentEventCause } from "./cause";
 import type { AnyEventDefinition, EventData } from "./define";
 import { teamTopic, userTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
-import { systemClock } from "../lib/clock";
+import { eventBusOf } from "./bus";
+import { eventSeqCounterSql } from "./seq-counter";
 
 /** What a writer says about one event besides its type; `data` is checked against the type's schema at compile time. */
 export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
@@ -33,10 +35,8 @@ export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
 const pending = new WeakMap<Tx, StoredEvent[]>();
 
 /** The two statements of every event, prepared once per connection (drizzle would build their SQL on each call). */
-const statementsOf = preparedFor((sqlite) => ({
-  nextSeq: sqlite.query<{ event_seq: number }, [string]>(
-    "UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq",
-  ),
+const statementsOf = preparedFor((sqlite, db) => ({
+  nextSeq: sqlite.query<{ event_seq: number }, [string]>(eventSeqCounterSql(dbOf(db))),
   insert: sqlite.query<
     unknown,
     [string, string, number, string, string, string | null, string, string, string, string | null, number]
@@ -53,7 +53,7 @@ const statementsOf = preparedFor((sqlite) => ({
  * included, so an emitter drifting from its documented shape fails its tests.
  */
 export function appendEvent<E extends AnyEventDefinition>(tx: Tx, event: E, input: NewEvent<E>): StoredEvent {
-  if (dbOf(tx).$runtime.events.checkData) {
+  if (eventBusOf(dbOf(tx)).checkData) {
     const drift = schemaDrift(event.schema, input.data);
     if (drift) throw new Error(`${event.type} event data does not match its definition: ${drift}`);
   }
@@ -78,7 +78,7 @@ function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
     visibility: input.visibility ?? "agents",
     topics: [mainTopic, ...(input.extraTopics ?? [])],
     data: input.data,
-    occurred_at: input.occurredAt ?? systemClock.now().toISOString(),
+    occurred_at: input.occurredAt ?? deskClock(dbOf(tx)).now().toISOString(),
     private_team_id: privateTeamId,
   };
   const cause = currentEventCause();
@@ -96,7 +96,7 @@ function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
     cause?.depth ?? 0,
   );
 
-  const hooks = dbOf(tx).$runtime.events;
+  const hooks = eventBusOf(dbOf(tx));
   for (const hook of hooks.inTx) hook(tx, event, input.origin);
 
   let batch = pending.get(tx);

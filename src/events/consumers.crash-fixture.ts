@@ -4,13 +4,13 @@
  * database path.
  */
 import { openDatabase } from "../db/database";
-import { createRuntime } from "../runtime";
+import { createRuntime } from "../db/runtime";
 import { migrate } from "../db/migrate";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
 import { migrations } from "../../migrations/index";
 import { createConsumerRunner } from "./consumers";
-import { recordingConsumer } from "./consumers.testkit";
+import { recordingConsumer } from "../../test/kit/consumers";
 
 const db = openDatabase(process.argv[2]!, createRuntime());
 migrate(db.$client, migrations);

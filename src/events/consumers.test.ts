@@ -5,13 +5,13 @@ import { join } from "node:path";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { openDatabase, type Db } from "../db/database";
-import { createRuntime } from "../runtime";
+import { createRuntime } from "../db/runtime";
 import { migrate } from "../db/migrate";
 import { withTx } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
 import { migrations } from "../../migrations/index";
-import { anyEvent } from "./events.testkit";
+import { anyEvent } from "../../test/kit/events";
 import { appendEvent } from "./append";
 import {
   consumerLag,
@@ -21,7 +21,7 @@ import {
   reactionStateChanged,
   type Consumer,
 } from "./consumers";
-import { createEffectsTable, recordingConsumer, storeEvents } from "./consumers.testkit";
+import { createEffectsTable, recordingConsumer, storeEvents } from "../../test/kit/consumers";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -58,7 +58,7 @@ describe("durable event consumers", () => {
           asked++;
           return !active.has(workspaceId);
         },
-        changedBy: ["test.settings"],
+        changedBy: [anyEvent("test.settings")],
       },
     };
     storeEvents(db, "w1", ["test.item", "test.item", "test.item"]);
@@ -151,9 +151,9 @@ describe("durable event consumers", () => {
     const { db } = freshDb();
     storeEvents(db, "w1", ["test.item", "test.item"]);
     let fail = true;
-    const flaky = defineConsumer<unknown>({
+    const flaky = defineConsumer({
       name: "test.flaky",
-      types: ["test.item"],
+      events: [anyEvent("test.item")],
       from: "beginning",
       handle() {
         if (fail) throw new Error("not yet");
@@ -178,9 +178,9 @@ describe("durable event consumers", () => {
     const { db } = freshDb();
     storeEvents(db, "w1", ["test.item", "test.item"]);
     const seen: number[] = [];
-    const late = defineConsumer<unknown>({
+    const late = defineConsumer({
       name: "test.late",
-      types: ["test.item"],
+      events: [anyEvent("test.item")],
       handle: (_tx, event) => void seen.push(event.seq),
     });
     const runner = runnerOf(db, [late], {});
@@ -195,9 +195,9 @@ describe("consumers in a running desk", () => {
   test("are woken by commits, stamp the events they cause, and a reaction loop stops at the depth bound", async () => {
     const desk = await startTestDesk();
     const { workspace } = await createWorkspaceWithOwner(desk);
-    const echo = defineConsumer<Db>({
+    const echo = defineConsumer({
       name: "test.echo",
-      types: ["test.ping"],
+      events: [anyEvent("test.ping")],
       // Reacts to its own effect: without the bound this would never end.
       handle: (tx, event) => void appendEvent(tx, anyEvent("test.ping"), { workspaceId: event.workspace_id, data: {} }),
     });

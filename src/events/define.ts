@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Scope } from "../auth/context";
+import type { StoredEvent } from "./envelope";
 
 /**
  * One event type: its name, the schema of its `data` (the REST presenters' JSON, so the same
@@ -27,6 +28,22 @@ export type AnyEventDefinition = EventDefinition<string, DataSchema>;
 
 /** The `data` an event of this definition carries. */
 export type EventData<E extends AnyEventDefinition> = z.output<E["schema"]>;
+
+/**
+ * A stored event of one of the definitions `E` (a union of them): a union on `type`, so checking
+ * `event.type` narrows `data` to that definition's schema.
+ */
+export type StoredEventOf<E extends AnyEventDefinition> = E extends AnyEventDefinition
+  ? Omit<StoredEvent, "type" | "data"> & { type: E["type"]; data: EventData<E> }
+  : never;
+
+/**
+ * The one place a stored event is taken as one of `E`: the caller has checked its type against
+ * theirs, and `appendEvent` stored its data from that definition's schema (checked at compile time,
+ * and against the schema itself with response checks on), so hooks and consumers need no cast.
+ */
+export const asEventOf = <E extends AnyEventDefinition>(event: StoredEvent): StoredEventOf<E> =>
+  event as StoredEventOf<E>;
 
 export function defineEvent<T extends string, S extends DataSchema>(
   type: T,

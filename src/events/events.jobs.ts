@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { and, lt, sql } from "drizzle-orm";
-import type { Deps } from "../deps";
+import type { Config } from "../config/config";
+import type { Db } from "../db/database";
 import { defineJob, type JobContext } from "../jobs/define";
+import type { Clock } from "../lib/clock";
 import { events } from "./events.table";
 
 /**
@@ -14,7 +16,7 @@ export const pruneEventsJob = defineJob({
   name: "events.prune",
   schedule: "17 * * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<Pick<Deps, "db" | "clock" | "config">>) {
+  handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock; config: Pick<Config, "eventRetentionMs"> }>) {
     const cutoff = new Date(deps.clock.now().getTime() - deps.config.eventRetentionMs).toISOString();
     deps.db
       .delete(events)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { withTx } from "../db/tx";
 import { teamMembers, teams } from "../teams/teams.table";
-import { anyEvent } from "./events.testkit";
+import { anyEvent } from "../../test/kit/events";
 import { appendEvent } from "./append";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";

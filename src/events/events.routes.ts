@@ -1,11 +1,9 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import type { RequestContext } from "../auth/context";
+import type { GuardPlugin } from "../auth/guard";
 import type { Db } from "../db/database";
-import type { Deps } from "../deps";
-import type { Envelope } from "./envelope";
-import type { ReadScopeOf } from "./catalogue";
-import { eventAsSeenBy, type ReadGrant } from "./visibility";
+import type { EventCatalogue } from "./catalogue";
+import { replayEvents } from "./events.replay";
 
 export const ReplayQuery = z
   .object({
@@ -25,57 +23,10 @@ const EnvelopeSchema = z.object({
   occurred_at: z.string(),
 });
 
-type EventRow = {
-  id: string;
-  seq: number;
-  workspace_id: string;
-  type: string;
-  visibility: "agents" | "public";
-  private_team_id: string | null;
-  topics: string;
-  data: string;
-  occurred_at: string;
-};
+/** What the replay route needs of the desk's dependencies. */
+type EventsRouteDeps = { db: Db; guard: GuardPlugin; events: Pick<EventCatalogue, "readScopeOf"> };
 
-/**
- * Replays stored events after `since`, ascending. Events the caller may not read (a private team it
- * does not see, or for an API key a resource outside its scopes) come back as stand-ins.
- */
-export function replayEvents(
-  db: Db,
-  ctx: Pick<RequestContext, "workspaceId"> & ReadGrant,
-  since: number,
-  limit: number,
-  readScopeOf: ReadScopeOf,
-): { data: Envelope[]; next_cursor: string | null } {
-  const rows = db.$client
-    .query<EventRow, [string, number, number]>(
-      "SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-    )
-    .all(ctx.workspaceId, since, limit + 1);
-  const more = rows.length > limit;
-  const kept = more ? rows.slice(0, limit) : rows;
-  const data = kept.map((row) =>
-    eventAsSeenBy(
-      ctx,
-      {
-        id: row.id,
-        seq: row.seq,
-        workspace_id: row.workspace_id,
-        type: row.type,
-        visibility: row.visibility,
-        topics: JSON.parse(row.topics) as string[],
-        data: JSON.parse(row.data) as Record<string, unknown>,
-        occurred_at: row.occurred_at,
-        private_team_id: row.private_team_id,
-      },
-      readScopeOf,
-    ),
-  );
-  return { data, next_cursor: more ? String(kept.at(-1)!.seq) : null };
-}
-
-export function eventsRoutes(deps: Deps) {
+export function eventsRoutes(deps: EventsRouteDeps) {
   return new Elysia({ prefix: "/events", tags: ["events"] })
     .use(deps.guard)
     .get(

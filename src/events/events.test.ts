@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import { untilCommitted, withTx } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
-import { anyEvent } from "./events.testkit";
+import { anyEvent } from "../../test/kit/events";
 import { appendEvent } from "./append";
 import { onEventsCommitted } from "./bus";
 import { events } from "./events.table";

@@ -3,14 +3,14 @@ import type { Queryable } from "../db/database";
 import { defineRead } from "../db/read-pool";
 import { searchContacts } from "../contacts/contacts.public";
 import { searchArticles } from "../kb/kb.public";
-import { SEARCH_RESULTS, searchTickets } from "../tickets/tickets.public";
+import { liveTicketCountsOfContacts, SEARCH_RESULTS, searchTickets } from "../tickets/tickets.public";
 
 /** GET /v1/search: five tickets, five contacts (when the caller may read contacts), five articles (when it may read the knowledge base). */
 export function searchEverything(db: Queryable, ctx: RequestContext, q: string) {
   const mayReadContacts = ctx.scopes === null ? roleAtLeast(ctx.role, "viewer") : hasScope(ctx, "contacts:read");
   return {
     tickets: searchTickets(db, ctx, q),
-    contacts: mayReadContacts ? searchContacts(db, ctx, q, SEARCH_RESULTS) : [],
+    contacts: mayReadContacts ? searchContacts(db, ctx, q, SEARCH_RESULTS, liveTicketCountsOfContacts) : [],
     articles: searchArticles(db, ctx, q, SEARCH_RESULTS),
   };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
-import { newTicket } from "../tickets/tickets.testkit";
-import { readModules } from "./global-search.testkit";
+import { newTicket } from "../../test/kit/tickets";
+import { readModules } from "../../test/kit/global-search";
 
 // One worker and a short budget: a `spin` search keeps its worker's SQLite busy for seconds.
 const desk = await startTestDesk({ config: { reads: { workers: 1, budgetMs: 400, modules: readModules } } });

@@ -1,15 +1,13 @@
 import type { Queryable } from "../db/database";
-import type { HelpCenter } from "./help-center.service";
+import type { ContactLink, HelpCenter } from "./help-center.service";
 
 /** How a workspace can be reached from its help center: its chat widget's key when the widget runs there, its default mailbox. */
 export type ContactChannels = { widgetKey: string | null; email: string | null };
 
-/** Lent by the registry (the widget and mailboxes are features the help center may not import). */
+/** Provided by the widget (the widget and mailboxes are features the help center may not import). */
 export type ContactChannelsOf = (db: Queryable, workspaceId: string, baseUrl: string) => ContactChannels;
 
-export type ContactLink = { href: string; widgetKey: string | null };
-
-/** The contact form at /help/{slug}/contact, lent by the registry (the portal, which the help center may not import). */
+/** The contact form at /help/{slug}/contact, provided by the portal (which the help center may not import). */
 export type ContactForm = (request: Request, center: Pick<HelpCenter, "slug" | "url">) => Promise<Response>;
 
 /**

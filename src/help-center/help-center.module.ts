@@ -1,17 +1,21 @@
+import { groundingSources } from "../ai/ai.public";
+import { provide } from "../lib/ports";
 import { defineModule } from "../module";
-import type { ContactChannelsOf, ContactForm } from "./help-center.contact";
-import type { Deps } from "../deps";
+import { contactChannels, contactForm, publishedArticlesFor } from "./help-center.public";
 import { helpCenterPages } from "./help-center.pages";
 import { helpCenterPreviewRoutes } from "./help-center.preview.routes";
 import { helpCenterRoutes } from "./help-center.routes";
 
-/** The help center; `contactChannels` (the widget and the default mailbox, lent by the registry) gives its pages "Contact us". */
-export function helpCenterModule(
-  seams: { contactChannels?: ContactChannelsOf; contactForm?: (deps: Deps) => ContactForm } = {},
-) {
-  return defineModule({
-    name: "help-center",
-    routes: (deps) => [helpCenterRoutes(deps), helpCenterPreviewRoutes(deps)],
-    pages: (deps) => helpCenterPages(deps, seams.contactChannels, seams.contactForm?.(deps)),
-  });
-}
+/** The help center; its pages' "Contact us" come through its ports (the widget, the default mailbox, the portal's form). */
+export const helpCenterModule = defineModule({
+  name: "help-center",
+  routes: (deps) => [helpCenterRoutes(deps), helpCenterPreviewRoutes(deps)],
+  pages: (deps) => helpCenterPages(deps, deps.ports.get(contactChannels), deps.ports.get(contactForm)(deps)),
+  ports: [contactChannels, contactForm],
+  provides: [
+    // Drafts and answers ground on the workspace's published articles, linked on its help center.
+    provide(groundingSources, (deps, { workspaceId, query, limit }) =>
+      publishedArticlesFor(deps, workspaceId, query, limit),
+    ),
+  ],
+});

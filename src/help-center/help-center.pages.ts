@@ -70,101 +70,7 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
       ? `${center.root}/style.css?v=${stylesheetOf(center.brandColor).version}`
       : `${deps.config.baseUrl}/help/-/style.css?v=${stylesheetOf(null).version}`;
 
-  function answer(request: Request, a: Answer): Response {
-    const etag = `W/"${Bun.hash(a.body).toString(36)}"`;
-    const h: Record<string, string> = { "content-type": a.type };
-    if (a.vary) h.vary = a.vary;
-    if (a.status !== 200) {
-      h["cache-control"] = "no-store";
-      return new Response(a.body, { status: a.status, headers: h });
-    }
-    h["cache-control"] = PAGE_CACHE;
-    h.etag = etag;
-    if (a.lastModified) h["last-modified"] = new Date(a.lastModified).toUTCString();
-    if (notModified(request, etag, a.lastModified ?? null)) return new Response(null, { status: 304, headers: h });
-    return new Response(a.body, { status: 200, headers: h });
-  }
-
-  function notFound(center: HelpCenter | null, path: string): Answer {
-    return { status: 404, type: HTML, body: notFoundPage(center, cssUrl(center), `${deps.config.baseUrl}${path}`) };
-  }
-
-  function route(request: Request, path: string): Answer {
-    const baseUrl = deps.config.baseUrl;
-    let parts: string[];
-    try {
-      parts = path.slice("/help/".length).split("/").map(decodeURIComponent);
-    } catch {
-      return notFound(null, "/help/");
-    }
-    if (parts.at(-1) === "") parts.pop();
-    const [slug, ...afterSlug] = parts;
-    // `?brand=` themes it (the preview of a workspace whose help center is still off).
-    if (slug === "-" && afterSlug[0] === "style.css" && afterSlug.length === 1)
-      return {
-        status: 200,
-        type: "text/css; charset=utf-8",
-        body: stylesheetOf(brandHex(new URL(request.url).searchParams.get("brand"))).css,
-      };
-    const found = slug ? helpCenterAt(deps.db, baseUrl, slug) : null;
-    if (!found) return notFound(null, path);
-    // `/help/{slug}/{locale}/…` names the language; without it Accept-Language picks among the
-    // help center's languages, else the workspace's (DECISIONS.md "Languages").
-    const named = afterSlug[0] === undefined ? null : exactLocale(afterSlug[0]);
-    const [section, item, ...extra] = named ? afterSlug.slice(1) : afterSlug;
-    const locale =
-      named ?? negotiateLocale(acceptedLanguages(request.headers.get("accept-language")), found.locales, found.locale);
-    const center: HelpCenter = {
-      ...found,
-      locale,
-      // One language: the links stay language-free (one canonical URL per page); the tagged paths still answer.
-      url: found.locales.length > 1 ? `${found.root}/${locale}` : found.root,
-      title: found.ownTitle ? found.title : t(locale, "help.default_title", { name: found.name }),
-      contact: channelsOf ? contactLinkOf(found, channelsOf(deps.db, found.workspaceId, baseUrl)) : null,
-    };
-    if (extra.length > 0 || (named && !found.locales.includes(named))) return notFound(center, path);
-    const vary = named ? undefined : "Accept-Language";
-    const css = cssUrl(center);
-    if (section === undefined)
-      return { status: 200, type: HTML, body: homePage(center, css, homeOf(deps.db, center)), vary };
-    if (section === "style.css" && item === undefined)
-      return { status: 200, type: "text/css; charset=utf-8", body: stylesheetOf(center.brandColor).css };
-    if (section === "search" && item === undefined) {
-      const meta = requestMeta(request);
-      if (meta.ip !== null) {
-        enforceRateLimits([[searches, meta.ip]], meta);
-        searches.hit(meta.ip);
-      }
-      const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
-      return { status: 200, type: HTML, body: searchPage(center, css, q, q ? searchOf(deps.db, center, q) : []), vary };
-    }
-    if (section === "sitemap.xml" && item === undefined) {
-      const home = homeOf(deps.db, center);
-      const articles = publishedArticleSlugs(deps.db, center.workspaceId);
-      const entries = found.locales.flatMap((l) => {
-        const inLocale = { ...center, url: found.locales.length > 1 ? `${found.root}/${l}` : found.root };
-        return [
-          { url: inLocale.url, lastmod: null },
-          ...home.collections.map((c) => ({ url: collectionUrl(inLocale, c.slug), lastmod: c.updatedAt })),
-          ...articles.map((a) => ({ url: articleUrl(inLocale, a.slug), lastmod: a.updatedAt })),
-        ];
-      });
-      return { status: 200, type: "application/xml; charset=utf-8", body: sitemap(entries) };
-    }
-    if (section === "collections" && item) {
-      const page = collectionPageOf(deps.db, center, item);
-      if (!page) return notFound(center, path);
-      return { status: 200, type: HTML, body: collectionPage(center, css, page), vary };
-    }
-    if (section === "articles" && item) {
-      const page = articlePageOf(deps.db, center, item, request.method === "GET");
-      if (!page) return notFound(center, path);
-      // The page shows the article, its collection's name and the workspace's look: the newest of the three.
-      const lastModified = [page.article.updatedAt, page.collection?.updatedAt ?? "", center.updatedAt].sort().at(-1);
-      return { status: 200, type: HTML, body: articlePage(center, css, page), lastModified, vary };
-    }
-    return notFound(center, path);
-  }
+  const site: Site = { deps, channelsOf, searches, cssUrl };
 
   const helpCenterAtPath = (slug: string) => {
     try {
@@ -187,13 +93,122 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
         const center = section === "contact" && rest.length === 0 && slug ? helpCenterAtPath(slug) : null;
         if (center && contactForm) return contactForm(request, center);
         if (request.method === "POST") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } });
-        const a = route(request, path);
+        const a = route(site, request, path);
         const response = answer(request, a);
         if (a.type.startsWith("text/css") && a.status === 200) response.headers.set("cache-control", CSS_CACHE);
         return response;
       },
     },
   ];
+}
+
+/** What the pages of every help center share: the desk, its contact channels, the search budget, the stylesheet's address. */
+type Site = {
+  deps: Deps;
+  channelsOf: ContactChannelsOf | undefined;
+  searches: ReturnType<typeof createRateLimiter>;
+  cssUrl: (center: HelpCenter | null) => string;
+};
+
+function answer(request: Request, a: Answer): Response {
+  const etag = `W/"${Bun.hash(a.body).toString(36)}"`;
+  const h: Record<string, string> = { "content-type": a.type };
+  if (a.vary) h.vary = a.vary;
+  if (a.status !== 200) {
+    h["cache-control"] = "no-store";
+    return new Response(a.body, { status: a.status, headers: h });
+  }
+  h["cache-control"] = PAGE_CACHE;
+  h.etag = etag;
+  if (a.lastModified) h["last-modified"] = new Date(a.lastModified).toUTCString();
+  if (notModified(request, etag, a.lastModified ?? null)) return new Response(null, { status: 304, headers: h });
+  return new Response(a.body, { status: 200, headers: h });
+}
+
+function notFound(site: Site, center: HelpCenter | null, path: string): Answer {
+  return {
+    status: 404,
+    type: HTML,
+    body: notFoundPage(center, site.cssUrl(center), `${site.deps.config.baseUrl}${path}`),
+  };
+}
+
+function route(site: Site, request: Request, path: string): Answer {
+  const { deps, channelsOf, searches } = site;
+  const baseUrl = deps.config.baseUrl;
+  let parts: string[];
+  try {
+    parts = path.slice("/help/".length).split("/").map(decodeURIComponent);
+  } catch {
+    return notFound(site, null, "/help/");
+  }
+  if (parts.at(-1) === "") parts.pop();
+  const [slug, ...afterSlug] = parts;
+  // `?brand=` themes it (the preview of a workspace whose help center is still off).
+  if (slug === "-" && afterSlug[0] === "style.css" && afterSlug.length === 1)
+    return {
+      status: 200,
+      type: "text/css; charset=utf-8",
+      body: stylesheetOf(brandHex(new URL(request.url).searchParams.get("brand"))).css,
+    };
+  const found = slug ? helpCenterAt(deps.db, baseUrl, slug) : null;
+  if (!found) return notFound(site, null, path);
+  // `/help/{slug}/{locale}/…` names the language; without it Accept-Language picks among the
+  // help center's languages, else the workspace's (DECISIONS.md "Languages").
+  const named = afterSlug[0] === undefined ? null : exactLocale(afterSlug[0]);
+  const [section, item, ...extra] = named ? afterSlug.slice(1) : afterSlug;
+  const locale =
+    named ?? negotiateLocale(acceptedLanguages(request.headers.get("accept-language")), found.locales, found.locale);
+  const center: HelpCenter = {
+    ...found,
+    locale,
+    // One language: the links stay language-free (one canonical URL per page); the tagged paths still answer.
+    url: found.locales.length > 1 ? `${found.root}/${locale}` : found.root,
+    title: found.ownTitle ? found.title : t(locale, "help.default_title", { name: found.name }),
+    contact: channelsOf ? contactLinkOf(found, channelsOf(deps.db, found.workspaceId, baseUrl)) : null,
+  };
+  if (extra.length > 0 || (named && !found.locales.includes(named))) return notFound(site, center, path);
+  const vary = named ? undefined : "Accept-Language";
+  const css = site.cssUrl(center);
+  if (section === undefined)
+    return { status: 200, type: HTML, body: homePage(center, css, homeOf(deps.db, center)), vary };
+  if (section === "style.css" && item === undefined)
+    return { status: 200, type: "text/css; charset=utf-8", body: stylesheetOf(center.brandColor).css };
+  if (section === "search" && item === undefined) {
+    const meta = requestMeta(request);
+    if (meta.ip !== null) {
+      enforceRateLimits([[searches, meta.ip]], meta);
+      searches.hit(meta.ip);
+    }
+    const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
+    return { status: 200, type: HTML, body: searchPage(center, css, q, q ? searchOf(deps.db, center, q) : []), vary };
+  }
+  if (section === "sitemap.xml" && item === undefined) {
+    const home = homeOf(deps.db, center);
+    const articles = publishedArticleSlugs(deps.db, center.workspaceId);
+    const entries = found.locales.flatMap((l) => {
+      const inLocale = { ...center, url: found.locales.length > 1 ? `${found.root}/${l}` : found.root };
+      return [
+        { url: inLocale.url, lastmod: null },
+        ...home.collections.map((c) => ({ url: collectionUrl(inLocale, c.slug), lastmod: c.updatedAt })),
+        ...articles.map((a) => ({ url: articleUrl(inLocale, a.slug), lastmod: a.updatedAt })),
+      ];
+    });
+    return { status: 200, type: "application/xml; charset=utf-8", body: sitemap(entries) };
+  }
+  if (section === "collections" && item) {
+    const page = collectionPageOf(deps.db, center, item);
+    if (!page) return notFound(site, center, path);
+    return { status: 200, type: HTML, body: collectionPage(center, css, page), vary };
+  }
+  if (section === "articles" && item) {
+    const page = articlePageOf(deps.db, center, item, request.method === "GET");
+    if (!page) return notFound(site, center, path);
+    // The page shows the article, its collection's name and the workspace's look: the newest of the three.
+    const lastModified = [page.article.updatedAt, page.collection?.updatedAt ?? "", center.updatedAt].sort().at(-1);
+    return { status: 200, type: HTML, body: articlePage(center, css, page), lastModified, vary };
+  }
+  return notFound(site, center, path);
 }
 
 /** If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2); a weak comparison fits GET. */

@@ -1,8 +1,18 @@
 /** What other features may use of the help center: its public address (the widget config's `help_center_url`), its article search. */
 import type { Queryable } from "../db/database";
+import type { Deps } from "../deps";
+import { searchPublishedArticleTexts } from "../kb/kb.public";
+import { definePort } from "../lib/ports";
+import { findWorkspace } from "../workspaces/workspaces.public";
+import type { ContactChannelsOf, ContactForm } from "./help-center.contact";
 import { helpCenterAt, articleUrl, searchOf } from "./help-center.service";
 
 export type { ContactChannelsOf } from "./help-center.contact";
+
+/** Its pages' "Contact us": the chat widget and the default mailbox, features the help center may not import. */
+export const contactChannels = definePort<ContactChannelsOf>("help-center.contactChannels");
+/** The contact form at /help/{slug}/contact: the portal's, which the help center may not import. */
+export const contactForm = definePort<(deps: Deps) => ContactForm>("help-center.contactForm");
 
 /**
  * `{base_url}/help/{workspace_slug}` when the workspace's help center is on (`help_center_enabled`
@@ -33,4 +43,23 @@ export function searchHelpCenter(
   return searchOf(db, center, q)
     .slice(0, limit)
     .map((a) => ({ title: a.title, excerpt: a.excerpt, url: articleUrl(center, a.slug) }));
+}
+
+/** The workspace's published articles a query finds, with their text, linked on its help center when it is on. */
+export function publishedArticlesFor(
+  deps: Pick<Deps, "db" | "config">,
+  workspaceId: string,
+  query: string,
+  limit: number,
+): Array<{ article_id: string; title: string; url: string; text: string }> {
+  const workspace = findWorkspace(deps.db, workspaceId);
+  if (!workspace) return [];
+  // No link while the help center is off: it would answer 404.
+  const center = helpCenterUrlOf(deps.config.baseUrl, workspace);
+  return searchPublishedArticleTexts(deps.db, workspaceId, query, limit).map((article) => ({
+    article_id: article.id,
+    title: article.title,
+    url: center ? `${center}/articles/${encodeURIComponent(article.slug)}` : "",
+    text: article.text,
+  }));
 }

@@ -15,7 +15,6 @@ import { t } from "../i18n/i18n";
 import { type Locale, workspaceLocales } from "../i18n/locales";
 import { notFound } from "../lib/errors";
 import { findWorkspaceBySlug } from "../workspaces/workspaces.public";
-import type { ContactLink } from "./help-center.contact";
 
 /** Most read articles on the home page. */
 export const FEATURED = 6;
@@ -23,6 +22,9 @@ export const FEATURED = 6;
 export const SEARCH_LIMIT = 20;
 
 /** A workspace whose help center is on, with what its pages show of it. */
+/** Where a page's "Contact us" leads (`contactLinkOf`). */
+export type ContactLink = { href: string; widgetKey: string | null };
+
 export type HelpCenter = {
   workspaceId: string;
   slug: string;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { lt } from "drizzle-orm";
-import type { Deps } from "../deps";
+import type { Db } from "../db/database";
 import { defineJob, type JobContext } from "../jobs/define";
+import type { Clock } from "../lib/clock";
 import { IDEMPOTENCY_TTL_MS } from "./idempotency";
 import { idempotencyKeys } from "./idempotency.table";
 
@@ -10,7 +11,7 @@ export const pruneIdempotencyKeysJob = defineJob({
   name: "idempotency.prune",
   schedule: "7 * * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<Pick<Deps, "db" | "clock">>) {
+  handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock }>) {
     const cutoff = new Date(deps.clock.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString();
     deps.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run();
   },

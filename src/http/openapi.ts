@@ -90,31 +90,15 @@ export type OpenApiOptions = {
   scopes: Readonly<Record<string, string>>;
 };
 
+type Convert = (schema: z.ZodType, io: "input" | "output") => Json;
+
 export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options: OpenApiOptions): Json {
   const schemas: Record<string, Json> = {};
-  const convert = (schema: z.ZodType, io: "input" | "output"): Json =>
+  const convert: Convert = (schema, io) =>
     hoist(z.toJSONSchema(schema, { unrepresentable: "any", io, target: "draft-2020-12" }) as Json, schemas);
 
   const allScopes = Object.keys(options.scopes);
-  const usedScopes = new Set<string>();
-  let visitorRoutes = false;
-  const paths: Record<string, Record<string, Operation>> = {};
-  const operationIds = new Set<string>();
-  for (const route of routes) {
-    const detail = (route.hooks.detail ?? {}) as Detail;
-    if (!route.path.startsWith("/v1/") || detail.hide) continue;
-    const method = route.method.toLowerCase();
-    const path = documentedPath(route.path);
-    const guard = guardRuleOf(route.hooks.transform);
-    if (guard?.kind === "access") for (const scope of guard.rule.scopes ?? []) usedScopes.add(scope);
-    if (guard?.kind === "visitor") visitorRoutes = true;
-    const operation = describeOperation(route, method, path, detail, guard, convert);
-    let id = operationIdOf(method, path);
-    while (operationIds.has(id)) id += "_";
-    operationIds.add(id);
-    operation.operationId = id;
-    paths[path] = { ...paths[path], [method]: operation };
-  }
+  const { paths, usedScopes, visitorRoutes } = describePaths(routes, convert);
 
   const webhooks = Object.fromEntries(
     (options.events ?? []).map((event) => [event.type, describeEvent(event, convert)]),
@@ -167,39 +151,66 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
           schema: { type: "string", minLength: 1, maxLength: 255 },
         },
       },
-      securitySchemes: {
-        bearer: {
-          type: "http",
-          scheme: "bearer",
-          description:
-            "An API key (`desk_live_…`) or a signed-in access token. API key scopes: " +
-            [...usedScopes]
-              .sort()
-              .map((s) => `\`${s}\` (${options.scopes[s]})`)
-              .join(", ") +
-            ".",
-        },
-        inboundSecret: {
-          type: "apiKey",
-          in: "header",
-          name: "DESK-Inbound-Secret",
-          description: "The shared secret of the raw inbound mail door (DESK_INBOUND_SECRET).",
-        },
-        ...(visitorRoutes
-          ? {
-              visitor: {
-                type: "apiKey",
-                in: "header",
-                name: "Authorization",
-                description:
-                  "`Visitor <token>`: a chat widget visitor's session token; the workspace is the session's.",
-              },
-            }
-          : {}),
-      },
+      securitySchemes: securitySchemes(usedScopes, visitorRoutes, options.scopes),
     },
   };
   return document;
+}
+
+/** Each documented /v1 route as an operation, with the scopes and guards they use. */
+function describePaths(routes: readonly DocumentedRoute[], convert: Convert) {
+  const usedScopes = new Set<string>();
+  let visitorRoutes = false;
+  const paths: Record<string, Record<string, Operation>> = {};
+  const operationIds = new Set<string>();
+  for (const route of routes) {
+    const detail = (route.hooks.detail ?? {}) as Detail;
+    if (!route.path.startsWith("/v1/") || detail.hide) continue;
+    const method = route.method.toLowerCase();
+    const path = documentedPath(route.path);
+    const guard = guardRuleOf(route.hooks.transform);
+    if (guard?.kind === "access") for (const scope of guard.rule.scopes ?? []) usedScopes.add(scope);
+    if (guard?.kind === "visitor") visitorRoutes = true;
+    const operation = describeOperation(route, method, path, detail, guard, convert);
+    let id = operationIdOf(method, path);
+    while (operationIds.has(id)) id += "_";
+    operationIds.add(id);
+    operation.operationId = id;
+    paths[path] = { ...paths[path], [method]: operation };
+  }
+  return { paths, usedScopes, visitorRoutes };
+}
+
+function securitySchemes(usedScopes: Set<string>, visitorRoutes: boolean, scopes: OpenApiOptions["scopes"]): Json {
+  return {
+    bearer: {
+      type: "http",
+      scheme: "bearer",
+      description:
+        "An API key (`desk_live_…`) or a signed-in access token. API key scopes: " +
+        [...usedScopes]
+          .sort()
+          .map((s) => `\`${s}\` (${scopes[s]})`)
+          .join(", ") +
+        ".",
+    },
+    inboundSecret: {
+      type: "apiKey",
+      in: "header",
+      name: "DESK-Inbound-Secret",
+      description: "The shared secret of the raw inbound mail door (DESK_INBOUND_SECRET).",
+    },
+    ...(visitorRoutes
+      ? {
+          visitor: {
+            type: "apiKey",
+            in: "header",
+            name: "Authorization",
+            description: "`Visitor <token>`: a chat widget visitor's session token; the workspace is the session's.",
+          },
+        }
+      : {}),
+  };
 }
 
 /**
@@ -207,7 +218,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
  * `type` is the event's and whose `data` has the definition's schema (the same components the
  * REST answers use).
  */
-function describeEvent(event: DocumentedEvent, convert: (schema: z.ZodType, io: "input" | "output") => Json): Json {
+function describeEvent(event: DocumentedEvent, convert: Convert): Json {
   const envelope = z.object({
     id: z.string(),
     seq: z.number().describe("contiguous per workspace"),
@@ -236,12 +247,50 @@ function describeOperation(
   path: string,
   detail: Detail,
   guard: GuardRule | null,
-  convert: (schema: z.ZodType, io: "input" | "output") => Json,
+  convert: Convert,
 ): Operation {
   const { hooks } = route;
   const errors = new Set<ErrorStatus>();
-  const parameters: Json[] = [];
+  const parameters = parametersOf(route, path, detail, guard, convert, errors);
 
+  let requestBody: Json | undefined = detail.requestBody;
+  if (!requestBody && isZod(hooks.body)) {
+    // An empty body reads as `{}` (src/http/parse.ts), so a body whose fields are all optional may be left out.
+    requestBody = {
+      required: !hooks.body.safeParse({}).success,
+      content: { "application/json": { schema: convert(hooks.body, "input") } },
+    };
+    errors.add(400).add(415).add(422);
+  }
+  if (requestBody) errors.add(413);
+  addGuardErrors(guard, errors);
+  const responses = responsesOf(route, method, detail, convert, errors);
+
+  const operation: Operation = { responses };
+  if (detail.tags?.length) operation.tags = detail.tags;
+  if (detail.summary) operation.summary = detail.summary;
+  if (detail.description) operation.description = detail.description;
+  if (detail.deprecated) operation.deprecated = true;
+  if (parameters.length) operation.parameters = parameters;
+  if (requestBody) operation.requestBody = requestBody;
+  // Routes without a guard authenticate in their own way (or not at all): they state it, else they are public.
+  if (detail.security) operation.security = detail.security;
+  else if (!guard || guard.kind === "public") operation.security = [];
+  else if (guard.kind === "visitor") operation.security = [{ visitor: [] }];
+  return operation;
+}
+
+/** Path, query and header parameters, adding the errors they can cause. */
+function parametersOf(
+  route: DocumentedRoute,
+  path: string,
+  detail: Detail,
+  guard: GuardRule | null,
+  convert: Convert,
+  errors: Set<ErrorStatus>,
+): Json[] {
+  const { hooks } = route;
+  const parameters: Json[] = [];
   const paramSchema = isZod(hooks.params) ? convert(hooks.params, "input") : null;
   for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
     const schema = (paramSchema?.properties as Record<string, Json> | undefined)?.[name!] ?? { type: "string" };
@@ -269,18 +318,10 @@ function describeOperation(
     errors.add(409).add(422);
   }
   parameters.push(...(detail.parameters ?? []));
+  return parameters;
+}
 
-  let requestBody: Json | undefined = detail.requestBody;
-  if (!requestBody && isZod(hooks.body)) {
-    // An empty body reads as `{}` (src/http/parse.ts), so a body whose fields are all optional may be left out.
-    requestBody = {
-      required: !hooks.body.safeParse({}).success,
-      content: { "application/json": { schema: convert(hooks.body, "input") } },
-    };
-    errors.add(400).add(415).add(422);
-  }
-  if (requestBody) errors.add(413);
-
+function addGuardErrors(guard: GuardRule | null, errors: Set<ErrorStatus>): void {
   switch (guard?.kind) {
     case "access":
       // 403: role or scope; 404: a DESK-Workspace the person is no member of; 422: no DESK-Workspace.
@@ -297,7 +338,17 @@ function describeOperation(
       errors.add(429);
       break;
   }
+}
 
+/** The declared answers, then every error the operation can give as a shared response. */
+function responsesOf(
+  route: DocumentedRoute,
+  method: string,
+  detail: Detail,
+  convert: Convert,
+  errors: Set<ErrorStatus>,
+): Record<string, Json> {
+  const { hooks } = route;
   const responses: Record<string, Json> = {};
   const declared = isZod(hooks.response)
     ? { 200: hooks.response }
@@ -329,19 +380,7 @@ function describeOperation(
     responses["204"] = { description: STATUS_TEXT[204]! };
   for (const status of [...errors].sort())
     responses[String(status)] = { $ref: `#/components/responses/${ERRORS[status].name}` };
-
-  const operation: Operation = { responses };
-  if (detail.tags?.length) operation.tags = detail.tags;
-  if (detail.summary) operation.summary = detail.summary;
-  if (detail.description) operation.description = detail.description;
-  if (detail.deprecated) operation.deprecated = true;
-  if (parameters.length) operation.parameters = parameters;
-  if (requestBody) operation.requestBody = requestBody;
-  // Routes without a guard authenticate in their own way (or not at all): they state it, else they are public.
-  if (detail.security) operation.security = detail.security;
-  else if (!guard || guard.kind === "public") operation.security = [];
-  else if (guard.kind === "visitor") operation.security = [{ visitor: [] }];
-  return operation;
+  return responses;
 }
 
 /** `get /v1/tickets/{id}/messages` → `getTicketsByIdMessages`. */

@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { createUser } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { eq } from "drizzle-orm";
-import { SIGN_IN_LIMITS } from "../auth/auth.service";
-import { users } from "../auth/auth.table";
+import { SIGN_IN_LIMITS } from "../identity/auth.service";
+import { users } from "../identity/identity.table";
 import { manualClock } from "../lib/clock";
-import { RESET_LIMITS } from "../users/password-resets.service";
+import { RESET_LIMITS } from "../identity/password-resets.service";
 
 // Wherever a limit applies, answers carry the IETF draft's RateLimit-Limit, -Remaining and -Reset
 // (and a 429 keeps Retry-After, equal to RateLimit-Reset).

@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import type { Db } from "../db/database";
 import { storageProblem } from "../db/storage";
 import { batchedWrite } from "../db/tx";
-import { oldestDueMs } from "../jobs/jobs.stats";
+import { oldestDueMs, runningPastLease } from "../jobs/jobs.stats";
 import type { Clock } from "../lib/clock";
 
 /**
@@ -38,10 +38,6 @@ export function createReadiness(
   failingMailboxes: FailingMailboxes = () => [],
   limits = READINESS_LIMITS,
 ): () => Promise<Readiness> {
-  // Raw SQL on the jobs table, like the metrics source: the HTTP layer imports no feature's internals.
-  const overdue = db.$client.query<{ n: number }, [string]>(
-    "SELECT count(*) AS n FROM jobs WHERE state = 'running' AND lease_until < ?",
-  );
   const userVersion = db.$client.query<{ user_version: number }, []>("PRAGMA user_version");
 
   // The file system holding the database (and, beside it, the data dir's files); ":memory:" has none.
@@ -67,7 +63,7 @@ export function createReadiness(
   function jobs(): Readiness["checks"]["jobs"] {
     const now = clock.now().getTime();
     const oldestDue = oldestDueMs(db, clock.now());
-    const overdueRunning = overdue.get(new Date(now - limits.leaseGraceMs).toISOString())?.n ?? 0;
+    const overdueRunning = runningPastLease(db, new Date(now - limits.leaseGraceMs).toISOString());
     const problems: string[] = [];
     if (oldestDue > limits.queuedMs)
       problems.push(`a due job has waited ${Math.round(oldestDue / 1000)} s (limit ${limits.queuedMs / 1000} s)`);

@@ -66,159 +66,196 @@ export type HttpDeps = {
  * the docs page, the web app's files and access logs. Bun.serve and tests both call this.
  */
 export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, options: HttpOptions = {}): HttpHandler {
-  const withIdempotency = createIdempotency(deps.db.$client, deps.secrets, deps.callerScope, () => deps.clock.now());
   const log = deps.logger.child({ subsystem: "http" });
-  const pages = options.pages?.length ? createPageRouter(options.pages) : null;
-  // The access log is debug-level: skip building its line when the level is above debug.
-  const debugEnabled = log.isLevelEnabled("debug");
   const https = servedOverHttps(deps.baseUrl);
-  const webAppHeaders = securityHeaders(WEB_APP_CSP, https);
-  const docs = docsHeaders(https);
-
-  async function route(request: Request, path: string, server?: Server<unknown>): Promise<Response> {
-    const method = request.method;
-    const reading = method === "GET" || method === "HEAD";
-    if (
-      reading &&
-      options.upgrade &&
-      server &&
-      path.startsWith("/v1/") &&
-      request.headers.get("upgrade")?.toLowerCase() === "websocket"
-    ) {
-      const upgraded = await options.upgrade(request, server);
-      if (upgraded === "upgraded") return new Response(null, { status: 101 });
-      if (upgraded) {
-        // The gateway claims only its own exact paths, so the path is a fixed label here.
-        requestMeta(request).route = path;
-        return upgraded;
-      }
-    }
-    // Liveness is answered here, without the API: a monitor polling an idle server never makes it
-    // put its routes together (src/start.ts builds them on the first request that needs them).
-    if (path === "/healthz" && reading) {
-      requestMeta(request).route = path;
-      return new Response('{"ok":true}', {
-        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-      });
-    }
-    if (path.startsWith("/v1/") || path === "/v1" || path === "/healthz") {
-      shareTurn(deps.db);
-      // GET and HEAD bodies are never read (Elysia parses none), so only other methods are measured.
-      if (!reading) {
-        const length = Number(request.headers.get("content-length") ?? 0);
-        const type = request.headers.get("content-type") ?? "";
-        const limit = LARGE_BODY_TYPES.some((t) => type.startsWith(t)) ? MAX_BODY_BYTES : JSON_BODY_LIMIT;
-        if (length > limit)
-          return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
-        if (!request.headers.has("content-length") && request.body) {
-          // A body of undeclared length (chunked): read it under the same limit.
-          const bytes = await readCapped(request.body, limit);
-          if (!bytes)
-            return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
-          const meta = requestMeta(request);
-          request = new Request(request.url, { method, headers: request.headers, body: bytes });
-          setRequestMeta(request, meta);
-        }
-      }
-      if (idempotencyApplies(method, path)) return withIdempotency(request, path, handle);
-      return handle(request);
-    }
-    if (path === "/readyz" && options.readiness && reading) {
-      requestMeta(request).route = path;
-      const readiness = await options.readiness();
-      return new Response(JSON.stringify(readiness), {
-        status: readiness.ok ? 200 : 503,
-        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-      });
-    }
-    if (path === "/metrics" && options.metrics && request.method === "GET") {
-      requestMeta(request).route = path;
-      const token = deps.metricsToken;
-      if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`))
-        return errorResponse(
-          unauthorized(
-            "GET /metrics needs a bearer token: DESK_METRICS_TOKEN, or on a listener that is not loopback the one in <data dir>/metrics-token.key.",
-          ),
-        );
-      return new Response(options.metrics(), {
-        headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
-      });
-    }
-    if (path === "/docs" || path === "/docs/") {
-      requestMeta(request).route = "/docs";
-      return new Response(docsPage(), { headers: docs });
-    }
-    const page = pages?.match(path);
-    if (page) {
-      requestMeta(request).route = page.path;
-      // A page may read (a help center article) or write (a rating): its turn is shared like the API's,
-      // and its answer waits for the commit like every other door's (below).
-      shareTurn(deps.db);
-      return pages!.serve(page, request, path);
-    }
-    const asset = options.webAssets?.serve(path);
-    if (asset) {
-      requestMeta(request).route = WEB_ROUTE;
-      return withHeaders(asset, webAppHeaders);
-    }
-    return handle(request);
-  }
-
-  return async function fetch(request, server) {
-    const started = performance.now();
-    const requestId = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
-    let ip: string | null | undefined;
-    const meta: RequestMeta = {
-      requestId,
-      startedAt: started,
-      get ip() {
-        if (ip === undefined) ip = server?.requestIP(request)?.address ?? null;
-        return ip;
-      },
-    };
-    setRequestMeta(request, meta);
-    const path = pathOf(request.url);
-    let response: Response;
-    try {
-      // A request line or Host that makes no URL (`CONNECT [::1]:443`, `Host: a^b`) reaches no route.
-      if (path === null) throw unreadableRequest();
-      response = await route(request, path, server);
-      // The answer may reflect changes of this turn (this request's or others'): send it once they are
-      // committed. A read's own incidental writes (a key's last use) are hints that need not wait.
-      if (response.status !== 101) {
-        const durable = untilDurable(deps.db, request.method === "GET" || request.method === "HEAD");
-        if (durable) await durable;
-      }
-    } catch (error) {
-      if (error instanceof DeskError) response = errorResponse(error);
-      else if (isStorageFull(error)) {
-        // The turn's commit failed for lack of space: nothing of this request was stored.
-        log.error({ err: error, req_id: requestId, path }, "storage full");
-        response = errorResponse(storageFull());
-      } else {
-        log.error({ err: error, req_id: requestId, path }, "unhandled error");
-        response = errorResponse(internalError());
-      }
-    }
-    if (response.status === 101) return response;
-    response.headers.set("x-request-id", requestId);
-    // A limit applied to this request: its budget as it stands now, after the handler's own hits.
-    if (meta.rateLimit && !response.headers.has("ratelimit-limit"))
-      for (const [name, value] of Object.entries(rateLimitHeaders(meta.rateLimit()))) response.headers.set(name, value);
-    const ms = performance.now() - started;
-    if (response.status >= 500)
-      log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
-    else if (debugEnabled)
-      log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
-    // The path is the caller's free text: only a template that served it is a label, all else one label.
-    options.observe?.({
-      method: request.method,
-      route: meta.unmatched || meta.route === undefined ? UNMATCHED_ROUTE : meta.route,
-      status: response.status,
-      ms,
-    });
-    return response;
+  const layer: HttpLayer = {
+    handle,
+    deps,
+    options,
+    withIdempotency: createIdempotency(deps.db.$client, deps.secrets, deps.callerScope, () => deps.clock.now()),
+    log,
+    pages: options.pages?.length ? createPageRouter(options.pages) : null,
+    // The access log is debug-level: skip building its line when the level is above debug.
+    debugEnabled: log.isLevelEnabled("debug"),
+    webAppHeaders: securityHeaders(WEB_APP_CSP, https),
+    docs: docsHeaders(https),
   };
+  return (request, server) => serveRequest(layer, request, server);
+}
+
+/** One HTTP handler's settings, built once and shared by the functions answering each request. */
+type HttpLayer = {
+  handle: RequestHandler;
+  deps: HttpDeps;
+  options: HttpOptions;
+  withIdempotency: ReturnType<typeof createIdempotency>;
+  log: Logger;
+  pages: ReturnType<typeof createPageRouter> | null;
+  debugEnabled: boolean;
+  webAppHeaders: ReturnType<typeof securityHeaders>;
+  docs: ReturnType<typeof docsHeaders>;
+};
+
+async function serveRequest(layer: HttpLayer, request: Request, server?: Server<unknown>): Promise<Response> {
+  const { deps, log } = layer;
+  const started = performance.now();
+  const requestId = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
+  let ip: string | null | undefined;
+  const meta: RequestMeta = {
+    requestId,
+    startedAt: started,
+    get ip() {
+      if (ip === undefined) ip = server?.requestIP(request)?.address ?? null;
+      return ip;
+    },
+  };
+  setRequestMeta(request, meta);
+  const path = pathOf(request.url);
+  let response: Response;
+  try {
+    // A request line or Host that makes no URL (`CONNECT [::1]:443`, `Host: a^b`) reaches no route.
+    if (path === null) throw unreadableRequest();
+    response = await route(layer, request, path, server);
+    // The answer may reflect changes of this turn (this request's or others'): send it once they are
+    // committed. A read's own incidental writes (a key's last use) are hints that need not wait.
+    if (response.status !== 101) {
+      const durable = untilDurable(deps.db, request.method === "GET" || request.method === "HEAD");
+      if (durable) await durable;
+    }
+  } catch (error) {
+    if (error instanceof DeskError) response = errorResponse(error);
+    else if (isStorageFull(error)) {
+      // The turn's commit failed for lack of space: nothing of this request was stored.
+      log.error({ err: error, req_id: requestId, path }, "storage full");
+      response = errorResponse(storageFull());
+    } else {
+      log.error({ err: error, req_id: requestId, path }, "unhandled error");
+      response = errorResponse(internalError());
+    }
+  }
+  if (response.status === 101) return response;
+  return finish(layer, request, response, meta, path);
+}
+
+/** Request id and rate-limit headers, the access log and the request metric. */
+function finish(layer: HttpLayer, request: Request, response: Response, meta: RequestMeta, path: string | null) {
+  const { log } = layer;
+  const requestId = meta.requestId;
+  response.headers.set("x-request-id", requestId);
+  // A limit applied to this request: its budget as it stands now, after the handler's own hits.
+  if (meta.rateLimit && !response.headers.has("ratelimit-limit"))
+    for (const [name, value] of Object.entries(rateLimitHeaders(meta.rateLimit()))) response.headers.set(name, value);
+  const ms = performance.now() - meta.startedAt;
+  if (response.status >= 500)
+    log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
+  else if (layer.debugEnabled)
+    log.debug({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");
+  // The path is the caller's free text: only a template that served it is a label, all else one label.
+  layer.options.observe?.({
+    method: request.method,
+    route: meta.unmatched || meta.route === undefined ? UNMATCHED_ROUTE : meta.route,
+    status: response.status,
+    ms,
+  });
+  return response;
+}
+
+async function route(layer: HttpLayer, request: Request, path: string, server?: Server<unknown>): Promise<Response> {
+  const { options } = layer;
+  const reading = request.method === "GET" || request.method === "HEAD";
+  if (
+    reading &&
+    options.upgrade &&
+    server &&
+    path.startsWith("/v1/") &&
+    request.headers.get("upgrade")?.toLowerCase() === "websocket"
+  ) {
+    const upgraded = await options.upgrade(request, server);
+    if (upgraded === "upgraded") return new Response(null, { status: 101 });
+    if (upgraded) {
+      // The gateway claims only its own exact paths, so the path is a fixed label here.
+      requestMeta(request).route = path;
+      return upgraded;
+    }
+  }
+  // Liveness is answered here, without the API: a monitor polling an idle server never makes it
+  // put its routes together (src/start.ts builds them on the first request that needs them).
+  if (path === "/healthz" && reading) {
+    requestMeta(request).route = path;
+    return new Response('{"ok":true}', {
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+    });
+  }
+  if (path.startsWith("/v1/") || path === "/v1" || path === "/healthz") return routeApi(layer, request, path);
+  return routeOutsideApi(layer, request, path);
+}
+
+async function routeApi(layer: HttpLayer, request: Request, path: string): Promise<Response> {
+  const method = request.method;
+  shareTurn(layer.deps.db);
+  // GET and HEAD bodies are never read (Elysia parses none), so only other methods are measured.
+  if (method !== "GET" && method !== "HEAD") {
+    const length = Number(request.headers.get("content-length") ?? 0);
+    const type = request.headers.get("content-type") ?? "";
+    const limit = LARGE_BODY_TYPES.some((t) => type.startsWith(t)) ? MAX_BODY_BYTES : JSON_BODY_LIMIT;
+    if (length > limit)
+      return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
+    if (!request.headers.has("content-length") && request.body) {
+      // A body of undeclared length (chunked): read it under the same limit.
+      const bytes = await readCapped(request.body, limit);
+      if (!bytes) return errorResponse(tooLarge(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`));
+      const meta = requestMeta(request);
+      request = new Request(request.url, { method, headers: request.headers, body: bytes });
+      setRequestMeta(request, meta);
+    }
+  }
+  if (idempotencyApplies(method, path)) return layer.withIdempotency(request, path, layer.handle);
+  return layer.handle(request);
+}
+
+/** Readiness, metrics, the docs page, feature pages and the web app's files; anything else is the app's 404. */
+async function routeOutsideApi(layer: HttpLayer, request: Request, path: string): Promise<Response> {
+  const { options, pages } = layer;
+  const reading = request.method === "GET" || request.method === "HEAD";
+  if (path === "/readyz" && options.readiness && reading) {
+    requestMeta(request).route = path;
+    const readiness = await options.readiness();
+    return new Response(JSON.stringify(readiness), {
+      status: readiness.ok ? 200 : 503,
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+    });
+  }
+  if (path === "/metrics" && options.metrics && request.method === "GET") {
+    requestMeta(request).route = path;
+    const token = layer.deps.metricsToken;
+    if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`))
+      return errorResponse(
+        unauthorized(
+          "GET /metrics needs a bearer token: DESK_METRICS_TOKEN, or on a listener that is not loopback the one in <data dir>/metrics-token.key.",
+        ),
+      );
+    return new Response(options.metrics(), {
+      headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+    });
+  }
+  if (path === "/docs" || path === "/docs/") {
+    requestMeta(request).route = "/docs";
+    return new Response(docsPage(), { headers: layer.docs });
+  }
+  const page = pages?.match(path);
+  if (page) {
+    requestMeta(request).route = page.path;
+    // A page may read (a help center article) or write (a rating): its turn is shared like the API's,
+    // and its answer waits for the commit like every other door's (serveRequest).
+    shareTurn(layer.deps.db);
+    return pages!.serve(page, request, path);
+  }
+  const asset = options.webAssets?.serve(path);
+  if (asset) {
+    requestMeta(request).route = WEB_ROUTE;
+    return withHeaders(asset, layer.webAppHeaders);
+  }
+  return layer.handle(request);
 }
 
 /** Characters that never change under URL normalisation (no dots, escapes or backslashes). */

@@ -9,7 +9,8 @@ import { findWorkspace, findWorkspaceBySlug } from "../workspaces/workspaces.pub
 import { csvPathOf } from "./imports.csv";
 import { runImportSteps } from "./imports.engine";
 import { CreateImportBody, CSV_KINDS } from "./imports.schemas";
-import { createImport, findImport, presentImport } from "./imports.service";
+import { presentImport } from "./imports.present";
+import { createImport, findImport } from "./imports.service";
 import { accountOf } from "./imports.sources";
 import type { ImportJson } from "./imports.schemas";
 

@@ -15,7 +15,7 @@ import { DeskError } from "../lib/errors";
 import { and, eq, inArray } from "drizzle-orm";
 import { mappingOf, saveMapping, type MappingScope } from "./imports.mappings";
 import { CSV_MAX_ROWS, type CsvKind } from "./imports.schemas";
-import { emitImportUpdated } from "./imports.service";
+import { emitImportUpdated } from "./imports.present";
 import { imports, type ImportError, type ImportRow } from "./imports.table";
 
 const MAX_ERRORS = 100;
@@ -164,31 +164,40 @@ function plan(kind: CsvKind, rows: string[][], lines: number[]): { planned: Plan
   return { planned, errors };
 }
 
+/** Ends the run, unless it was canceled meanwhile (only a queued or running import changes). */
+function endCsvRun(
+  deps: Deps,
+  row: ImportRow,
+  status: "succeeded" | "failed",
+  set: Partial<typeof imports.$inferInsert>,
+): void {
+  const now = deps.clock.now().toISOString();
+  withTx(deps.db, (tx) => {
+    const done = tx
+      .update(imports)
+      .set({
+        ...set,
+        status,
+        phase: "done",
+        finishedAt: now,
+        startedAt: row.startedAt ?? now,
+        leaseUntil: null,
+        optionsSealed: null,
+        updatedAt: now,
+      })
+      .where(and(eq(imports.id, row.id), inArray(imports.status, ["queued", "running"])))
+      .returning()
+      .get();
+    if (done) emitImportUpdated(tx, done);
+  });
+}
+
 /** The CSV run: every row checked, then all written in one transaction or none (a bad row fails it). */
 export async function runCsvImport(deps: Deps, row: ImportRow): Promise<void> {
   const path = csvPathOf(deps, row.id);
   const kind = row.account as CsvKind;
-  const end = (status: "succeeded" | "failed", set: Partial<typeof imports.$inferInsert>) => {
-    const now = deps.clock.now().toISOString();
-    withTx(deps.db, (tx) => {
-      const done = tx
-        .update(imports)
-        .set({
-          ...set,
-          status,
-          phase: "done",
-          finishedAt: now,
-          startedAt: row.startedAt ?? now,
-          leaseUntil: null,
-          optionsSealed: null,
-          updatedAt: now,
-        })
-        .where(and(eq(imports.id, row.id), inArray(imports.status, ["queued", "running"])))
-        .returning()
-        .get();
-      if (done) emitImportUpdated(tx, done);
-    });
-  };
+  const end = (status: "succeeded" | "failed", set: Partial<typeof imports.$inferInsert>) =>
+    endCsvRun(deps, row, status, set);
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -251,7 +260,8 @@ export async function runCsvImport(deps: Deps, row: ImportRow): Promise<void> {
           };
           const mapping = mappingOf(tx, scope, "contact", item.sourceId);
           let id = mapping?.deskId;
-          if (!id && v.email) id = findOrCreateContactByEmail(tx, ctx, { email: v.email, name: v.name ?? null }).id;
+          if (!id && v.email)
+            id = findOrCreateContactByEmail(tx, ctx, { email: v.email, name: v.name ?? null }, deps.ports).id;
           if (id) updateContact(ctx, id, fields, deps);
           else id = createContact(ctx, fields, deps).id;
           saveMapping(tx, scope, { kind: "contact", sourceId: item.sourceId, deskId: id, sourceUpdatedAt: null });

@@ -24,7 +24,7 @@ import { HttpStatusError } from "./imports.http";
 import { mappingOf, saveMapping, unchanged, type MappingScope } from "./imports.mappings";
 import { sourceFor } from "./imports.sources";
 import { CreateImportBody } from "./imports.schemas";
-import { emitImportUpdated } from "./imports.service";
+import { emitImportUpdated } from "./imports.present";
 import {
   SourceError,
   type ImportSource,
@@ -323,7 +323,7 @@ function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, perso
           }
           if (!contactId) {
             contactId = person.email
-              ? findOrCreateContactByEmail(tx, ctx, { email: person.email, name: person.name }).id
+              ? findOrCreateContactByEmail(tx, ctx, { email: person.email, name: person.name }, deps.ports).id
               : createContact(ctx, fields, deps).id;
             if (person.email) updateContact(ctx, contactId, fields, deps);
           }
@@ -448,8 +448,8 @@ function writeTicket(
           solvedAt: ticket.solvedAt ? isoOf(ticket.solvedAt, createdAt) : null,
         };
         const deskId = mapping
-          ? (updateImportedTicket(ctx, mapping.deskId, input, tx)?.id ?? null)
-          : importTicket(ctx, input, tx).id;
+          ? (updateImportedTicket(ctx, mapping.deskId, input, deps, tx)?.id ?? null)
+          : importTicket(ctx, input, deps, tx).id;
         if (deskId)
           for (const message of fetched.messages) {
             const written = importMessage(ctx, deskId, messageInput(deps, scope, message, fetched.files), deps, tx);

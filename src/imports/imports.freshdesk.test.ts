@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
-import { importedTickets, runImportToEnd } from "./imports.testkit";
+import { importedTickets, runImportToEnd } from "../../test/kit/imports";
 import { seedFreshdeskAccount, startFakeFreshdesk, type FakeFreshdesk } from "../../test/peers/fake-freshdesk";
 import { freshdeskSource } from "./imports.freshdesk";
 import type { SourceTicket } from "./imports.source";

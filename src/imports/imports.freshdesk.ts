@@ -117,6 +117,35 @@ const positionOf = (cursor: string | null, stage?: "agents" | "contacts"): Posit
 };
 const later = (a: string, b: string | undefined) => (b && Date.parse(b) > Date.parse(a) ? b : a);
 
+/** A Freshdesk account as its pages are fetched: the rate-limited client, the API's address, the page limit. */
+type Freshdesk = {
+  http: SourceHttp;
+  api: (path: string) => string;
+  sleep: typeof abortableSleep;
+  maxPage: number;
+  pacing: { exhausted: boolean };
+};
+
+const person = (c: FdContact, agent: boolean): SourcePerson => ({
+  sourceId: String(c.id),
+  updatedAt: text(c.updated_at),
+  email: c.email ? c.email.trim().toLowerCase() : null,
+  name: text(c.name).slice(0, 200),
+  phone: (text(c.phone) || text(c.mobile)).slice(0, 50),
+  agent,
+  companySourceId: c.company_id ? String(c.company_id) : null,
+});
+
+const attachmentsOf = (list: FdAttachment[] | undefined): SourceAttachment[] =>
+  (list ?? [])
+    .filter((a) => typeof a.attachment_url === "string")
+    .map((a) => ({
+      sourceId: String(a.id),
+      filename: text(a.name) || "file",
+      url: a.attachment_url!,
+      inline: false,
+    }));
+
 export function freshdeskSource(
   options: FreshdeskOptionsInput,
   allowList: readonly string[],
@@ -135,156 +164,25 @@ export function freshdeskSource(
     budgets: { default: options.requests_per_minute ?? 200, files: options.requests_per_minute ?? 200 },
   });
   const api = (path: string) => `${root}/api/v2${path}`;
-  let exhausted = false;
-
-  /** One listing page: its records and whether Freshdesk links a next one. */
-  async function list<T>(url: string, signal: AbortSignal): Promise<{ records: T[]; next: boolean }> {
-    if (exhausted) {
-      await sleep(EXHAUSTED_WAIT_MS, signal);
-      exhausted = false;
-    }
-    const response = await http.get(url, signal);
-    if (response.status === 401 || response.status === 403) {
-      await response.body?.cancel();
-      throw new SourceError("Freshdesk refused the credentials (check the domain and API key)");
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new HttpStatusError(response.status, `Freshdesk answered ${response.status} for ${new URL(url).pathname}`);
-    }
-    exhausted = response.headers.get("x-ratelimit-remaining") === "0";
-    const raw = new TextDecoder().decode(await readCapped(response, MAX_JSON_BYTES));
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      throw new SourceError(`Freshdesk's answer for ${new URL(url).pathname} is not JSON`);
-    }
-    const next = /rel="?next"?/.test(response.headers.get("link") ?? "");
-    return { records: Array.isArray(body) ? (body as T[]) : [body as T], next };
-  }
-
-  const person = (c: FdContact, agent: boolean): SourcePerson => ({
-    sourceId: String(c.id),
-    updatedAt: text(c.updated_at),
-    email: c.email ? c.email.trim().toLowerCase() : null,
-    name: text(c.name).slice(0, 200),
-    phone: (text(c.phone) || text(c.mobile)).slice(0, 50),
-    agent,
-    companySourceId: c.company_id ? String(c.company_id) : null,
-  });
-
-  async function companies(cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
-    // Companies have no "updated since" filter: every run lists them, the mappings skip the unchanged.
-    const at = cursor && /^\d+$/.test(cursor) ? Number(cursor) : 1;
-    const { records, next } = await list<FdCompany>(api(`/companies?per_page=${PER_PAGE}&page=${at}`), signal);
-    const page = records.map((c) => ({
-      sourceId: String(c.id),
-      updatedAt: text(c.updated_at),
-      name: text(c.name).slice(0, 200) || `Company ${c.id}`,
-      domain: c.domains?.[0] ?? null,
-      notes: [text(c.description), text(c.note)].filter(Boolean).join("\n\n").slice(0, 10_000),
-    }));
-    const more = next && at < maxPage;
-    return { companies: page, cursor: more ? String(at + 1) : null, done: !more };
-  }
-
-  async function people(cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
-    const at = positionOf(cursor, "agents");
-    if (at.stage !== "contacts") {
-      const { records, next } = await list<FdAgent>(api(`/agents?per_page=${PER_PAGE}&page=${at.page}`), signal);
-      const page = records.map((a) => person({ id: a.id, updated_at: a.updated_at, ...a.contact }, true));
-      const more = next && at.page < maxPage;
-      const position: Position = more
-        ? { ...at, page: at.page + 1 }
-        : { since: at.since, page: 1, max: at.max, stage: "contacts" };
-      return { people: page, cursor: JSON.stringify(position), done: false };
-    }
-    const since = at.since === EPOCH ? "" : `&_updated_since=${encodeURIComponent(at.since)}`;
-    const { records, next } = await list<FdContact>(
-      api(`/contacts?per_page=${PER_PAGE}&page=${at.page}${since}`),
-      signal,
-    );
-    const max = records.reduce((m, c) => later(m, c.updated_at), at.max);
-    const more = next && at.page < maxPage;
-    // Agents are listed whole on every run; contacts from the newest change the last run read.
-    const position: Position = more ? { ...at, page: at.page + 1, max } : { since: max, page: 1, max, stage: "agents" };
-    return { people: records.map((c) => person(c, false)), cursor: JSON.stringify(position), done: !more };
-  }
-
-  async function tickets(cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
-    const at = positionOf(cursor);
-    const { records, next } = await list<FdTicket>(
-      api(
-        `/tickets?updated_since=${encodeURIComponent(at.since)}&order_by=updated_at&order_type=asc&per_page=${PER_PAGE}&page=${at.page}&include=requester,stats`,
-      ),
-      signal,
-    );
-    const max = records.reduce((m, t) => later(m, t.updated_at), at.max);
-    const page = records.map(
-      (t): SourceTicket => ({
-        sourceId: String(t.id),
-        updatedAt: text(t.updated_at),
-        subject: (text(t.subject) || "(no subject)").slice(0, 500),
-        status: t.spam || t.deleted ? null : (FRESHDESK_STATUS[t.status ?? 2] ?? "on_hold"),
-        priority: FRESHDESK_PRIORITY[t.priority ?? 1] ?? "normal",
-        tags: (t.tags ?? [])
-          .filter((tag) => typeof tag === "string" && tag.length > 0 && tag.length <= 100)
-          .slice(0, 50),
-        requesterSourceId: t.requester_id ? String(t.requester_id) : null,
-        assigneeSourceId: t.responder_id ? String(t.responder_id) : null,
-        createdAt: text(t.created_at),
-        solvedAt: t.stats?.resolved_at ?? t.stats?.closed_at ?? null,
-      }),
-    );
-    // A requester the contacts listing no longer shows (deleted since) still gets a contact from the embed.
-    const requesters = records
-      .filter((t) => t.requester && t.requester_id === t.requester.id)
-      // Never newer than what the contacts listing brings: a known contact is left as that listing made it.
-      .map((t) => person({ ...t.requester!, updated_at: EPOCH }, false));
-    let position: Position;
-    let done = false;
-    if (at.page >= maxPage && records.length > 0) {
-      // Page 300 is the last Freshdesk serves (it may not even link a next one): the listing starts
-      // again from the newest change read; the records of that very time come again, skipped as unchanged.
-      if (max === at.since)
-        throw new SourceError(
-          `more than ${maxPage * PER_PAGE} tickets changed at ${max}: Freshdesk cannot list them all`,
-        );
-      position = { since: max, page: 1, max };
-    } else if (next) position = { ...at, page: at.page + 1, max };
-    else {
-      position = { since: max, page: 1, max };
-      done = true;
-    }
-    return { people: requesters, tickets: page, cursor: JSON.stringify(position), done };
-  }
-
-  const attachmentsOf = (list: FdAttachment[] | undefined): SourceAttachment[] =>
-    (list ?? [])
-      .filter((a) => typeof a.attachment_url === "string")
-      .map((a) => ({
-        sourceId: String(a.id),
-        filename: text(a.name) || "file",
-        url: a.attachment_url!,
-        inline: false,
-      }));
+  // Freshdesk said its budget is spent: the next listing waits before asking.
+  const pacing = { exhausted: false };
+  const freshdesk: Freshdesk = { http, api, sleep, maxPage, pacing };
 
   return {
     phases: ["companies", "people", "tickets"],
     async totals(signal) {
       // Freshdesk has no counting endpoint: the check is that the key opens the account.
-      await list<FdAgent>(api("/agents/me"), signal);
+      await list<FdAgent>(freshdesk, api("/agents/me"), signal);
       return {};
     },
     page(phase: Phase, cursor, signal) {
-      if (phase === "companies") return companies(cursor, signal);
-      if (phase === "people") return people(cursor, signal);
-      return tickets(cursor, signal);
+      if (phase === "companies") return companies(freshdesk, cursor, signal);
+      if (phase === "people") return people(freshdesk, cursor, signal);
+      return tickets(freshdesk, cursor, signal);
     },
     async messages(ticket, signal) {
       const id = encodeURIComponent(ticket.sourceId);
-      const [full] = (await list<FdTicket>(api(`/tickets/${id}`), signal)).records;
+      const [full] = (await list<FdTicket>(freshdesk, api(`/tickets/${id}`), signal)).records;
       const out: SourceMessage[] = [];
       if (full)
         out.push({
@@ -298,6 +196,7 @@ export function freshdeskSource(
         });
       for (let page = 1, more = true; more && page <= maxPage && out.length < MAX_MESSAGES_PER_TICKET; page++) {
         const answer = await list<FdConversation>(
+          freshdesk,
           api(`/tickets/${id}/conversations?per_page=${PER_PAGE}&page=${page}`),
           signal,
         );
@@ -325,4 +224,129 @@ export function freshdeskSource(
       return readCapped(response, MAX_FILE_BYTES);
     },
   };
+}
+
+/** One listing page: its records and whether Freshdesk links a next one. */
+async function list<T>(
+  freshdesk: Freshdesk,
+  url: string,
+  signal: AbortSignal,
+): Promise<{ records: T[]; next: boolean }> {
+  const { http, sleep, pacing } = freshdesk;
+  if (pacing.exhausted) {
+    await sleep(EXHAUSTED_WAIT_MS, signal);
+    pacing.exhausted = false;
+  }
+  const response = await http.get(url, signal);
+  if (response.status === 401 || response.status === 403) {
+    await response.body?.cancel();
+    throw new SourceError("Freshdesk refused the credentials (check the domain and API key)");
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new HttpStatusError(response.status, `Freshdesk answered ${response.status} for ${new URL(url).pathname}`);
+  }
+  pacing.exhausted = response.headers.get("x-ratelimit-remaining") === "0";
+  const raw = new TextDecoder().decode(await readCapped(response, MAX_JSON_BYTES));
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new SourceError(`Freshdesk's answer for ${new URL(url).pathname} is not JSON`);
+  }
+  const next = /rel="?next"?/.test(response.headers.get("link") ?? "");
+  return { records: Array.isArray(body) ? (body as T[]) : [body as T], next };
+}
+
+async function companies(freshdesk: Freshdesk, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
+  const { api, maxPage } = freshdesk;
+  // Companies have no "updated since" filter: every run lists them, the mappings skip the unchanged.
+  const at = cursor && /^\d+$/.test(cursor) ? Number(cursor) : 1;
+  const { records, next } = await list<FdCompany>(freshdesk, api(`/companies?per_page=${PER_PAGE}&page=${at}`), signal);
+  const page = records.map((c) => ({
+    sourceId: String(c.id),
+    updatedAt: text(c.updated_at),
+    name: text(c.name).slice(0, 200) || `Company ${c.id}`,
+    domain: c.domains?.[0] ?? null,
+    notes: [text(c.description), text(c.note)].filter(Boolean).join("\n\n").slice(0, 10_000),
+  }));
+  const more = next && at < maxPage;
+  return { companies: page, cursor: more ? String(at + 1) : null, done: !more };
+}
+
+async function people(freshdesk: Freshdesk, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
+  const { api, maxPage } = freshdesk;
+  const at = positionOf(cursor, "agents");
+  if (at.stage !== "contacts") {
+    const { records, next } = await list<FdAgent>(
+      freshdesk,
+      api(`/agents?per_page=${PER_PAGE}&page=${at.page}`),
+      signal,
+    );
+    const page = records.map((a) => person({ id: a.id, updated_at: a.updated_at, ...a.contact }, true));
+    const more = next && at.page < maxPage;
+    const position: Position = more
+      ? { ...at, page: at.page + 1 }
+      : { since: at.since, page: 1, max: at.max, stage: "contacts" };
+    return { people: page, cursor: JSON.stringify(position), done: false };
+  }
+  const since = at.since === EPOCH ? "" : `&_updated_since=${encodeURIComponent(at.since)}`;
+  const { records, next } = await list<FdContact>(
+    freshdesk,
+    api(`/contacts?per_page=${PER_PAGE}&page=${at.page}${since}`),
+    signal,
+  );
+  const max = records.reduce((m, c) => later(m, c.updated_at), at.max);
+  const more = next && at.page < maxPage;
+  // Agents are listed whole on every run; contacts from the newest change the last run read.
+  const position: Position = more ? { ...at, page: at.page + 1, max } : { since: max, page: 1, max, stage: "agents" };
+  return { people: records.map((c) => person(c, false)), cursor: JSON.stringify(position), done: !more };
+}
+
+async function tickets(freshdesk: Freshdesk, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
+  const { api, maxPage } = freshdesk;
+  const at = positionOf(cursor);
+  const { records, next } = await list<FdTicket>(
+    freshdesk,
+    api(
+      `/tickets?updated_since=${encodeURIComponent(at.since)}&order_by=updated_at&order_type=asc&per_page=${PER_PAGE}&page=${at.page}&include=requester,stats`,
+    ),
+    signal,
+  );
+  const max = records.reduce((m, t) => later(m, t.updated_at), at.max);
+  const page = records.map(
+    (t): SourceTicket => ({
+      sourceId: String(t.id),
+      updatedAt: text(t.updated_at),
+      subject: (text(t.subject) || "(no subject)").slice(0, 500),
+      status: t.spam || t.deleted ? null : (FRESHDESK_STATUS[t.status ?? 2] ?? "on_hold"),
+      priority: FRESHDESK_PRIORITY[t.priority ?? 1] ?? "normal",
+      tags: (t.tags ?? []).filter((tag) => typeof tag === "string" && tag.length > 0 && tag.length <= 100).slice(0, 50),
+      requesterSourceId: t.requester_id ? String(t.requester_id) : null,
+      assigneeSourceId: t.responder_id ? String(t.responder_id) : null,
+      createdAt: text(t.created_at),
+      solvedAt: t.stats?.resolved_at ?? t.stats?.closed_at ?? null,
+    }),
+  );
+  // A requester the contacts listing no longer shows (deleted since) still gets a contact from the embed.
+  const requesters = records
+    .filter((t) => t.requester && t.requester_id === t.requester.id)
+    // Never newer than what the contacts listing brings: a known contact is left as that listing made it.
+    .map((t) => person({ ...t.requester!, updated_at: EPOCH }, false));
+  let position: Position;
+  let done = false;
+  if (at.page >= maxPage && records.length > 0) {
+    // Page 300 is the last Freshdesk serves (it may not even link a next one): the listing starts
+    // again from the newest change read; the records of that very time come again, skipped as unchanged.
+    if (max === at.since)
+      throw new SourceError(
+        `more than ${maxPage * PER_PAGE} tickets changed at ${max}: Freshdesk cannot list them all`,
+      );
+    position = { since: max, page: 1, max };
+  } else if (next) position = { ...at, page: at.page + 1, max };
+  else {
+    position = { since: max, page: 1, max };
+    done = true;
+  }
+  return { people: requesters, tickets: page, cursor: JSON.stringify(position), done };
 }

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
-import { importedTickets, runImportToEnd } from "./imports.testkit";
+import { importedTickets, runImportToEnd } from "../../test/kit/imports";
 import { seedHelpScoutAccount, startFakeHelpScout, type FakeHelpScout } from "../../test/peers/fake-helpscout";
 
 const AGENT_EMAIL = `agent-${crypto.randomUUID().slice(0, 8)}@desk.test`;

@@ -105,6 +105,37 @@ const positionOf = (cursor: string | null, stage?: Position["stage"]): Position 
   return { since: EPOCH, page: 1, max: EPOCH, stage };
 };
 
+/** A Help Scout account as its pages are fetched: the client, its token and the threads of the last page read. */
+type HelpScout = {
+  options: HelpScoutOptionsInput;
+  allowList: readonly string[];
+  headers: Record<string, string>;
+  http: SourceHttp;
+  api: (path: string) => string;
+  token: { expiresAt: number };
+  threadsOf: Map<string, HsThread[]>;
+};
+
+const morePages = (body: HalPage<string, unknown>, at: number) => at < Math.min(body.page?.totalPages ?? 0, MAX_PAGES);
+
+const customerOf = (p: HsPerson): SourcePerson => ({
+  sourceId: `c${p.id}`,
+  // Known only from a conversation: never newer than what the customers listing brings.
+  updatedAt: EPOCH,
+  email: p.email ? p.email.trim().toLowerCase() : null,
+  name: nameOf(p.first, p.last),
+  phone: "",
+  agent: false,
+  companySourceId: null,
+});
+
+/** The conversation's last change as its threads, close and user edits show it. */
+const changedAt = (c: HsConversation) =>
+  (c._embedded?.threads ?? []).reduce(
+    (m, t) => later(m, t.createdAt),
+    later(later(later(EPOCH, c.createdAt), c.closedAt), c.userUpdatedAt),
+  );
+
 export function helpScoutSource(options: HelpScoutOptionsInput, allowList: readonly string[]): ImportSource {
   const root = (options.base_url ?? "https://api.helpscout.net").replace(/\/+$/, "");
   // SourceHttp sends these on every API call: the token is swapped in place when it is renewed.
@@ -112,229 +143,28 @@ export function helpScoutSource(options: HelpScoutOptionsInput, allowList: reado
   const perMinute = options.requests_per_minute ?? DEFAULT_PER_MINUTE;
   const http = new SourceHttp({ headers, allowList, budgets: { default: perMinute, files: perMinute } });
   const api = (path: string) => `${root}/v2${path}`;
-  let expiresAt = 0;
+  // When the token runs out (a little before Help Scout says), by performance.now().
+  const token = { expiresAt: 0 };
   /** The threads of the conversations of the last page read (embedded there): at most one page's worth. */
   const threadsOf = new Map<string, HsThread[]>();
-
-  async function authenticate(signal: AbortSignal): Promise<void> {
-    const url = api("/oauth2/token");
-    try {
-      await assertPublicUrl(url, allowList);
-    } catch (error) {
-      throw new SourceError(
-        `${new URL(url).host}: ${error instanceof UnsafeUrlError ? error.message : "cannot be resolved"}`,
-      );
-    }
-    for (let tries = 1; ; tries++) {
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-          body: new URLSearchParams({
-            grant_type: "client_credentials",
-            client_id: options.app_id,
-            client_secret: options.app_secret,
-          }),
-          redirect: "manual",
-          signal,
-        });
-      } catch (error) {
-        if (signal.aborted || tries >= TOKEN_TRIES)
-          throw signal.aborted ? error : new SourceError("Help Scout did not answer");
-        await abortableSleep(1000 * 2 ** tries, signal);
-        continue;
-      }
-      if ((response.status === 429 || response.status >= 500) && tries < TOKEN_TRIES) {
-        await response.body?.cancel();
-        const seconds = Number(response.headers.get("retry-after"));
-        await abortableSleep(
-          Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 120) * 1000 : 1000 * 2 ** tries,
-          signal,
-        );
-        continue;
-      }
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new SourceError("Help Scout refused the credentials (check the app ID and app secret)");
-      }
-      const body = JSON.parse(new TextDecoder().decode(await readCapped(response, 64 * 1024))) as {
-        access_token?: string;
-        expires_in?: number;
-      };
-      if (!body.access_token) throw new SourceError("Help Scout answered no access token");
-      headers.authorization = `Bearer ${body.access_token}`;
-      expiresAt = performance.now() + Math.max(0, (body.expires_in ?? 7200) * 1000 - TOKEN_MARGIN_MS);
-      return;
-    }
-  }
-
-  async function json<T>(url: string, signal: AbortSignal): Promise<T> {
-    for (let renewed = false; ; renewed = true) {
-      if (!headers.authorization || performance.now() >= expiresAt) await authenticate(signal);
-      const response = await http.get(url, signal);
-      if (response.status === 401 && !renewed) {
-        // A token revoked or expired early: one fresh token, then the credentials are at fault.
-        await response.body?.cancel();
-        delete headers.authorization;
-        continue;
-      }
-      if (response.status === 401 || response.status === 403) {
-        await response.body?.cancel();
-        throw new SourceError("Help Scout refused the credentials (check the app ID and app secret)");
-      }
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new HttpStatusError(
-          response.status,
-          `Help Scout answered ${response.status} for ${new URL(url).pathname}`,
-        );
-      }
-      try {
-        return JSON.parse(new TextDecoder().decode(await readCapped(response, MAX_JSON_BYTES))) as T;
-      } catch (error) {
-        if (error instanceof HttpStatusError) throw error;
-        throw new SourceError(`Help Scout's answer for ${new URL(url).pathname} is not JSON`);
-      }
-    }
-  }
-
-  const morePages = (body: HalPage<string, unknown>, at: number) =>
-    at < Math.min(body.page?.totalPages ?? 0, MAX_PAGES);
-  const customerOf = (p: HsPerson): SourcePerson => ({
-    sourceId: `c${p.id}`,
-    // Known only from a conversation: never newer than what the customers listing brings.
-    updatedAt: EPOCH,
-    email: p.email ? p.email.trim().toLowerCase() : null,
-    name: nameOf(p.first, p.last),
-    phone: "",
-    agent: false,
-    companySourceId: null,
-  });
-
-  async function people(cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
-    const at = positionOf(cursor, "users");
-    if (at.stage !== "customers") {
-      const body = await json<HalPage<"users", HsUser>>(api(`/users?page=${at.page}`), signal);
-      const list = (body._embedded?.users ?? []).map(
-        (u): SourcePerson => ({
-          sourceId: `u${u.id}`,
-          updatedAt: text(u.updatedAt),
-          email: u.email ? u.email.trim().toLowerCase() : null,
-          name: nameOf(u.firstName, u.lastName),
-          phone: "",
-          agent: true,
-          companySourceId: null,
-        }),
-      );
-      const position: Position = morePages(body, at.page)
-        ? { ...at, page: at.page + 1 }
-        : { since: at.since, page: 1, max: at.max, stage: "customers" };
-      return { people: list, cursor: JSON.stringify(position), done: false };
-    }
-    const since = at.since === EPOCH ? "" : `&modifiedSince=${encodeURIComponent(at.since.replace(/\.\d{3}Z$/, "Z"))}`;
-    const body = await json<HalPage<"customers", HsCustomer>>(api(`/customers?page=${at.page}${since}`), signal);
-    const records = body._embedded?.customers ?? [];
-    const max = records.reduce((m, c) => later(m, c.updatedAt), at.max);
-    const list = records.map(
-      (c): SourcePerson => ({
-        sourceId: `c${c.id}`,
-        updatedAt: text(c.updatedAt),
-        email:
-          c._embedded?.emails
-            ?.find((e) => e.value)
-            ?.value?.trim()
-            .toLowerCase() ?? null,
-        name: nameOf(c.firstName, c.lastName),
-        phone: text(c._embedded?.phones?.[0]?.value).slice(0, 50),
-        agent: false,
-        companySourceId: null,
-      }),
-    );
-    const more = morePages(body, at.page);
-    const position: Position = more ? { ...at, page: at.page + 1, max } : { since: max, page: 1, max, stage: "users" };
-    return { people: list, cursor: JSON.stringify(position), done: !more };
-  }
-
-  /** The conversation's last change as its threads, close and user edits show it. */
-  const changedAt = (c: HsConversation) =>
-    (c._embedded?.threads ?? []).reduce(
-      (m, t) => later(m, t.createdAt),
-      later(later(later(EPOCH, c.createdAt), c.closedAt), c.userUpdatedAt),
-    );
-
-  async function conversations(cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
-    const at = positionOf(cursor);
-    const since = at.since === EPOCH ? "" : `&modifiedSince=${encodeURIComponent(at.since.replace(/\.\d{3}Z$/, "Z"))}`;
-    const body = await json<HalPage<"conversations", HsConversation>>(
-      api(`/conversations?status=all&embed=threads&page=${at.page}&sortField=modifiedAt&sortOrder=asc${since}`),
-      signal,
-    );
-    const records = body._embedded?.conversations ?? [];
-    threadsOf.clear();
-    let max = at.max;
-    const tickets = records.map((c): SourceTicket => {
-      const updatedAt = changedAt(c);
-      max = later(max, updatedAt);
-      threadsOf.set(String(c.id), c._embedded?.threads ?? []);
-      const known = Object.hasOwn(HELPSCOUT_STATUS, text(c.status));
-      const status = c.state && c.state !== "published" ? null : known ? HELPSCOUT_STATUS[text(c.status)]! : "open";
-      return {
-        sourceId: String(c.id),
-        updatedAt,
-        subject: (text(c.subject) || "(no subject)").slice(0, 500),
-        status,
-        priority: "normal",
-        tags: (c.tags ?? [])
-          .map((t) => text(t.tag))
-          .filter((tag) => tag.length > 0 && tag.length <= 100)
-          .slice(0, 50),
-        requesterSourceId: c.primaryCustomer?.id ? `c${c.primaryCustomer.id}` : null,
-        assigneeSourceId: c.assignee?.id ? `u${c.assignee.id}` : null,
-        createdAt: text(c.createdAt),
-        solvedAt: status === "solved" ? (c.closedAt ?? null) : null,
-      };
-    });
-    // The customer of a skipped conversation (spam) does not become a contact.
-    const requesters = records
-      .filter((c, i) => c.primaryCustomer?.id && tickets[i]!.status !== null)
-      .map((c) => customerOf(c.primaryCustomer!));
-    const more = morePages(body, at.page);
-    const position: Position = more ? { ...at, page: at.page + 1, max } : { since: max, page: 1, max };
-    return { people: requesters, tickets, cursor: JSON.stringify(position), done: !more };
-  }
-
-  async function threads(conversationId: string, signal: AbortSignal): Promise<HsThread[]> {
-    const embedded = threadsOf.get(conversationId);
-    if (embedded) return embedded;
-    const out: HsThread[] = [];
-    for (let page = 1; page <= MAX_PAGES && out.length < MAX_MESSAGES_PER_TICKET; page++) {
-      const body = await json<HalPage<"threads", HsThread>>(
-        api(`/conversations/${encodeURIComponent(conversationId)}/threads?page=${page}`),
-        signal,
-      );
-      out.push(...(body._embedded?.threads ?? []));
-      if (!morePages(body, page)) break;
-    }
-    return out;
-  }
+  const helpScout: HelpScout = { options, allowList, headers, http, api, token, threadsOf };
 
   return {
     phases: ["people", "tickets"],
     async totals(signal) {
       const count = async (path: string) =>
-        (await json<HalPage<string, unknown>>(api(path), signal)).page?.totalElements ?? 0;
+        (await json<HalPage<string, unknown>>(helpScout, api(path), signal)).page?.totalElements ?? 0;
       return {
         people: (await count("/users")) + (await count("/customers")),
         tickets: await count("/conversations?status=all"),
       };
     },
     page(phase: Phase, cursor, signal) {
-      return phase === "tickets" ? conversations(cursor, signal) : people(cursor, signal);
+      return phase === "tickets" ? conversations(helpScout, cursor, signal) : people(helpScout, cursor, signal);
     },
     async messages(ticket, signal) {
       const out: SourceMessage[] = [];
-      for (const t of await threads(ticket.sourceId, signal)) {
+      for (const t of await threads(helpScout, ticket.sourceId, signal)) {
         const type = text(t.type);
         if ((t.state && t.state !== "published") || !(PUBLIC_THREADS.has(type) || NOTE_THREADS.has(type))) continue;
         const by = t.createdBy;
@@ -359,7 +189,7 @@ export function helpScoutSource(options: HelpScoutOptionsInput, allowList: reado
       return out.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     },
     async download(attachment, signal) {
-      const body = await json<{ data?: string }>(attachment.url, signal);
+      const body = await json<{ data?: string }>(helpScout, attachment.url, signal);
       const data = text(body.data);
       // Base64 is 4 characters for 3 bytes: a longer text would decode beyond the limit.
       if (data.length > Math.ceil(MAX_FILE_BYTES / 3) * 4)
@@ -367,4 +197,195 @@ export function helpScoutSource(options: HelpScoutOptionsInput, allowList: reado
       return new Uint8Array(Buffer.from(data, "base64"));
     },
   };
+}
+
+async function authenticate(helpScout: HelpScout, signal: AbortSignal): Promise<void> {
+  const { options, allowList, headers, api, token } = helpScout;
+  const url = api("/oauth2/token");
+  try {
+    await assertPublicUrl(url, allowList);
+  } catch (error) {
+    throw new SourceError(
+      `${new URL(url).host}: ${error instanceof UnsafeUrlError ? error.message : "cannot be resolved"}`,
+    );
+  }
+  for (let tries = 1; ; tries++) {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: options.app_id,
+          client_secret: options.app_secret,
+        }),
+        redirect: "manual",
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted || tries >= TOKEN_TRIES)
+        throw signal.aborted ? error : new SourceError("Help Scout did not answer");
+      await abortableSleep(1000 * 2 ** tries, signal);
+      continue;
+    }
+    if ((response.status === 429 || response.status >= 500) && tries < TOKEN_TRIES) {
+      await response.body?.cancel();
+      const seconds = Number(response.headers.get("retry-after"));
+      await abortableSleep(
+        Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 120) * 1000 : 1000 * 2 ** tries,
+        signal,
+      );
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new SourceError("Help Scout refused the credentials (check the app ID and app secret)");
+    }
+    const body = JSON.parse(new TextDecoder().decode(await readCapped(response, 64 * 1024))) as {
+      access_token?: string;
+      expires_in?: number;
+    };
+    if (!body.access_token) throw new SourceError("Help Scout answered no access token");
+    headers.authorization = `Bearer ${body.access_token}`;
+    token.expiresAt = performance.now() + Math.max(0, (body.expires_in ?? 7200) * 1000 - TOKEN_MARGIN_MS);
+    return;
+  }
+}
+
+async function json<T>(helpScout: HelpScout, url: string, signal: AbortSignal): Promise<T> {
+  const { headers, http, token } = helpScout;
+  for (let renewed = false; ; renewed = true) {
+    if (!headers.authorization || performance.now() >= token.expiresAt) await authenticate(helpScout, signal);
+    const response = await http.get(url, signal);
+    if (response.status === 401 && !renewed) {
+      // A token revoked or expired early: one fresh token, then the credentials are at fault.
+      await response.body?.cancel();
+      delete headers.authorization;
+      continue;
+    }
+    if (response.status === 401 || response.status === 403) {
+      await response.body?.cancel();
+      throw new SourceError("Help Scout refused the credentials (check the app ID and app secret)");
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new HttpStatusError(response.status, `Help Scout answered ${response.status} for ${new URL(url).pathname}`);
+    }
+    try {
+      return JSON.parse(new TextDecoder().decode(await readCapped(response, MAX_JSON_BYTES))) as T;
+    } catch (error) {
+      if (error instanceof HttpStatusError) throw error;
+      throw new SourceError(`Help Scout's answer for ${new URL(url).pathname} is not JSON`);
+    }
+  }
+}
+
+async function people(helpScout: HelpScout, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
+  const { api } = helpScout;
+  const at = positionOf(cursor, "users");
+  if (at.stage !== "customers") {
+    const body = await json<HalPage<"users", HsUser>>(helpScout, api(`/users?page=${at.page}`), signal);
+    const list = (body._embedded?.users ?? []).map(
+      (u): SourcePerson => ({
+        sourceId: `u${u.id}`,
+        updatedAt: text(u.updatedAt),
+        email: u.email ? u.email.trim().toLowerCase() : null,
+        name: nameOf(u.firstName, u.lastName),
+        phone: "",
+        agent: true,
+        companySourceId: null,
+      }),
+    );
+    const position: Position = morePages(body, at.page)
+      ? { ...at, page: at.page + 1 }
+      : { since: at.since, page: 1, max: at.max, stage: "customers" };
+    return { people: list, cursor: JSON.stringify(position), done: false };
+  }
+  const since = at.since === EPOCH ? "" : `&modifiedSince=${encodeURIComponent(at.since.replace(/\.\d{3}Z$/, "Z"))}`;
+  const body = await json<HalPage<"customers", HsCustomer>>(
+    helpScout,
+    api(`/customers?page=${at.page}${since}`),
+    signal,
+  );
+  const records = body._embedded?.customers ?? [];
+  const max = records.reduce((m, c) => later(m, c.updatedAt), at.max);
+  const list = records.map(
+    (c): SourcePerson => ({
+      sourceId: `c${c.id}`,
+      updatedAt: text(c.updatedAt),
+      email:
+        c._embedded?.emails
+          ?.find((e) => e.value)
+          ?.value?.trim()
+          .toLowerCase() ?? null,
+      name: nameOf(c.firstName, c.lastName),
+      phone: text(c._embedded?.phones?.[0]?.value).slice(0, 50),
+      agent: false,
+      companySourceId: null,
+    }),
+  );
+  const more = morePages(body, at.page);
+  const position: Position = more ? { ...at, page: at.page + 1, max } : { since: max, page: 1, max, stage: "users" };
+  return { people: list, cursor: JSON.stringify(position), done: !more };
+}
+
+async function conversations(helpScout: HelpScout, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
+  const { api, threadsOf } = helpScout;
+  const at = positionOf(cursor);
+  const since = at.since === EPOCH ? "" : `&modifiedSince=${encodeURIComponent(at.since.replace(/\.\d{3}Z$/, "Z"))}`;
+  const body = await json<HalPage<"conversations", HsConversation>>(
+    helpScout,
+    api(`/conversations?status=all&embed=threads&page=${at.page}&sortField=modifiedAt&sortOrder=asc${since}`),
+    signal,
+  );
+  const records = body._embedded?.conversations ?? [];
+  threadsOf.clear();
+  let max = at.max;
+  const tickets = records.map((c): SourceTicket => {
+    const updatedAt = changedAt(c);
+    max = later(max, updatedAt);
+    threadsOf.set(String(c.id), c._embedded?.threads ?? []);
+    const known = Object.hasOwn(HELPSCOUT_STATUS, text(c.status));
+    const status = c.state && c.state !== "published" ? null : known ? HELPSCOUT_STATUS[text(c.status)]! : "open";
+    return {
+      sourceId: String(c.id),
+      updatedAt,
+      subject: (text(c.subject) || "(no subject)").slice(0, 500),
+      status,
+      priority: "normal",
+      tags: (c.tags ?? [])
+        .map((t) => text(t.tag))
+        .filter((tag) => tag.length > 0 && tag.length <= 100)
+        .slice(0, 50),
+      requesterSourceId: c.primaryCustomer?.id ? `c${c.primaryCustomer.id}` : null,
+      assigneeSourceId: c.assignee?.id ? `u${c.assignee.id}` : null,
+      createdAt: text(c.createdAt),
+      solvedAt: status === "solved" ? (c.closedAt ?? null) : null,
+    };
+  });
+  // The customer of a skipped conversation (spam) does not become a contact.
+  const requesters = records
+    .filter((c, i) => c.primaryCustomer?.id && tickets[i]!.status !== null)
+    .map((c) => customerOf(c.primaryCustomer!));
+  const more = morePages(body, at.page);
+  const position: Position = more ? { ...at, page: at.page + 1, max } : { since: max, page: 1, max };
+  return { people: requesters, tickets, cursor: JSON.stringify(position), done: !more };
+}
+
+async function threads(helpScout: HelpScout, conversationId: string, signal: AbortSignal): Promise<HsThread[]> {
+  const { api, threadsOf } = helpScout;
+  const embedded = threadsOf.get(conversationId);
+  if (embedded) return embedded;
+  const out: HsThread[] = [];
+  for (let page = 1; page <= MAX_PAGES && out.length < MAX_MESSAGES_PER_TICKET; page++) {
+    const body = await json<HalPage<"threads", HsThread>>(
+      helpScout,
+      api(`/conversations/${encodeURIComponent(conversationId)}/threads?page=${page}`),
+      signal,
+    );
+    out.push(...(body._embedded?.threads ?? []));
+    if (!morePages(body, page)) break;
+  }
+  return out;
 }

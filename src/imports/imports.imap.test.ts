@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
-import { importedTickets, runImportToEnd } from "./imports.testkit";
+import { importedTickets, runImportToEnd } from "../../test/kit/imports";
 import { type Dovecot, startDovecot } from "../../test/peers/dovecot";
 
 const MAILBOX = "support@acme.test";

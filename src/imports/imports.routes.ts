@@ -2,6 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Elysia } from "elysia";
 import type { z } from "zod";
+import type { RequestContext } from "../auth/context";
 import type { Deps } from "../deps";
 import { IdParams, PageQuery, pageOfSchema } from "../http/schemas";
 import { DeskError, invalidAt, validationFailed } from "../lib/errors";
@@ -17,8 +18,10 @@ import {
   ImportSchema,
   type CreateImportInput,
 } from "./imports.schemas";
-import { cancelImport, createImport, findImport, listImports, presentImport } from "./imports.service";
+import { presentImport } from "./imports.present";
+import { cancelImport, createImport, findImport, listImports } from "./imports.service";
 import { accountOf } from "./imports.sources";
+import type { ImportRow } from "./imports.table";
 
 const read = { role: "admin", scopes: ["settings:read"] } as const;
 const write = { role: "admin", scopes: ["settings:write"] } as const;
@@ -116,7 +119,89 @@ async function readJson(request: Request): Promise<CreateImportInput> {
   return parsed.data;
 }
 
-export function importsRoutes(deps: Deps) {
+/** A CSV upload (multipart/form-data): the file is written where the import job reads it, and removed when the import cannot start. */
+async function startCsvImport(ctx: RequestContext, request: Request, deps: Deps): Promise<ImportRow> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw invalidAt("body", "Send multipart/form-data with source, kind and file.");
+  }
+  if (form.get("source") !== "csv") throw invalidAt("body.source", "A file upload imports source csv.");
+  const kind = form.get("kind");
+  if (typeof kind !== "string" || !(CSV_KINDS as readonly string[]).includes(kind))
+    throw invalidAt("body.kind", "kind is contacts or companies.");
+  const file = form.get("file");
+  if (!(file instanceof Blob)) throw invalidAt("body.file", "Field `file` must hold the CSV file.");
+  if (file.size > CSV_MAX_BYTES) throw invalidAt("body.file", "The file may be at most 10 MB.");
+  const id = newId();
+  const path = csvPathOf(deps, id);
+  await mkdir(dirname(path), { recursive: true });
+  await Bun.write(path, file);
+  try {
+    return createImport(ctx, { id, source: "csv", account: kind, options: {} }, deps);
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
+}
+
+const START_IMPORT_DOC = {
+  summary:
+    "Start an import of another help desk's history (runs in the background; 409 while one of the same account runs)",
+  // The body is read by the route (JSON or a CSV upload): malformed JSON and other types are refused there.
+  responses: {
+    400: { description: "Malformed JSON" },
+    415: { description: "Neither JSON nor multipart/form-data" },
+  },
+  description: `${OPTIONS_DOC} A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times and send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. ${MAPPING_DOC}`,
+  requestBody: {
+    required: true,
+    content: {
+      "application/json": {
+        schema: {
+          type: "object" as const,
+          properties: {
+            source: { type: "string" as const, enum: ["zendesk", "freshdesk", "helpscout", "imap"] },
+            options: {
+              oneOf: [
+                {
+                  title: "zendesk",
+                  type: "object" as const,
+                  properties: {
+                    subdomain: { type: "string" as const },
+                    email: { type: "string" as const },
+                    api_token: { type: "string" as const },
+                    base_url: { type: "string" as const },
+                    requests_per_minute: { type: "integer" as const },
+                    export_requests_per_minute: { type: "integer" as const },
+                  },
+                  required: ["subdomain", "email", "api_token"],
+                },
+                ...SOURCE_OPTIONS_SCHEMAS,
+              ],
+            },
+          },
+          required: ["source", "options"],
+        },
+      },
+      "multipart/form-data": {
+        schema: {
+          type: "object" as const,
+          properties: {
+            source: { type: "string" as const, enum: ["csv"] },
+            kind: { type: "string" as const, enum: [...CSV_KINDS] },
+            file: { type: "string" as const, format: "binary" },
+          },
+          required: ["source", "kind", "file"],
+        },
+      },
+    },
+  },
+};
+
+/** Starting an import, and trying a source's credentials first. */
+function importStartRoutes(deps: Deps) {
   return new Elysia({ prefix: "/imports", tags: ["imports"] })
     .use(deps.guard)
     .post(
@@ -124,31 +209,9 @@ export function importsRoutes(deps: Deps) {
       async ({ ctx, request, set }) => {
         const type = request.headers.get("content-type") ?? "";
         if (type.startsWith("multipart/form-data")) {
-          let form: FormData;
-          try {
-            form = await request.formData();
-          } catch {
-            throw invalidAt("body", "Send multipart/form-data with source, kind and file.");
-          }
-          if (form.get("source") !== "csv") throw invalidAt("body.source", "A file upload imports source csv.");
-          const kind = form.get("kind");
-          if (typeof kind !== "string" || !(CSV_KINDS as readonly string[]).includes(kind))
-            throw invalidAt("body.kind", "kind is contacts or companies.");
-          const file = form.get("file");
-          if (!(file instanceof Blob)) throw invalidAt("body.file", "Field `file` must hold the CSV file.");
-          if (file.size > CSV_MAX_BYTES) throw invalidAt("body.file", "The file may be at most 10 MB.");
-          const id = newId();
-          const path = csvPathOf(deps, id);
-          await mkdir(dirname(path), { recursive: true });
-          await Bun.write(path, file);
-          try {
-            const row = createImport(ctx, { id, source: "csv", account: kind, options: {} }, deps);
-            set.status = 202;
-            return presentImport(row);
-          } catch (error) {
-            await rm(path, { force: true });
-            throw error;
-          }
+          const row = await startCsvImport(ctx, request, deps);
+          set.status = 202;
+          return presentImport(row);
         }
         const input = await readJson(request);
         const row = createImport(
@@ -163,59 +226,7 @@ export function importsRoutes(deps: Deps) {
         access: write,
         parse: "none",
         response: { 202: ImportSchema },
-        detail: {
-          summary:
-            "Start an import of another help desk's history (runs in the background; 409 while one of the same account runs)",
-          // The body is read by the route (JSON or a CSV upload): malformed JSON and other types are refused there.
-          responses: {
-            400: { description: "Malformed JSON" },
-            415: { description: "Neither JSON nor multipart/form-data" },
-          },
-          description: `${OPTIONS_DOC} A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times and send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. ${MAPPING_DOC}`,
-          requestBody: {
-            required: true,
-            content: {
-              "application/json": {
-                schema: {
-                  type: "object" as const,
-                  properties: {
-                    source: { type: "string" as const, enum: ["zendesk", "freshdesk", "helpscout", "imap"] },
-                    options: {
-                      oneOf: [
-                        {
-                          title: "zendesk",
-                          type: "object" as const,
-                          properties: {
-                            subdomain: { type: "string" as const },
-                            email: { type: "string" as const },
-                            api_token: { type: "string" as const },
-                            base_url: { type: "string" as const },
-                            requests_per_minute: { type: "integer" as const },
-                            export_requests_per_minute: { type: "integer" as const },
-                          },
-                          required: ["subdomain", "email", "api_token"],
-                        },
-                        ...SOURCE_OPTIONS_SCHEMAS,
-                      ],
-                    },
-                  },
-                  required: ["source", "options"],
-                },
-              },
-              "multipart/form-data": {
-                schema: {
-                  type: "object" as const,
-                  properties: {
-                    source: { type: "string" as const, enum: ["csv"] },
-                    kind: { type: "string" as const, enum: [...CSV_KINDS] },
-                    file: { type: "string" as const, format: "binary" },
-                  },
-                  required: ["source", "kind", "file"],
-                },
-              },
-            },
-          },
-        },
+        detail: START_IMPORT_DOC,
       },
     )
     .post("/check", async ({ request }) => checkSource(await readJson(request), deps), {
@@ -239,7 +250,13 @@ export function importsRoutes(deps: Deps) {
           },
         },
       },
-    })
+    });
+}
+
+/** The workspace's imports: the list, one import, cancelling one. */
+function importRunRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/imports", tags: ["imports"] })
+    .use(deps.guard)
     .get("/", ({ ctx, query }) => listImports(deps.db, ctx, query), {
       access: read,
       query: PageQuery,
@@ -259,3 +276,5 @@ export function importsRoutes(deps: Deps) {
       detail: { summary: "Cancel an import at its next page (what it wrote stays; a re-run goes on from there)" },
     });
 }
+
+export const importsRoutes = (deps: Deps) => new Elysia().use(importStartRoutes(deps)).use(importRunRoutes(deps));

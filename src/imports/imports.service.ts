@@ -2,16 +2,16 @@ import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
 import { decodeCursor, pageOf } from "../db/cursor";
-import type { Queryable, Tx } from "../db/database";
+import type { Queryable } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { appendEvent } from "../events/append";
 import { enqueue } from "../jobs/enqueue";
 import { conflict, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { importCreated, importUpdated } from "./imports.events";
+import { importCreated } from "./imports.events";
 import { importRunJob } from "./imports.jobs";
-import type { ImportJson } from "./imports.schemas";
+import { emitImportUpdated, presentImport } from "./imports.present";
 import { imports, type ImportCounts, type ImportRow, type ImportSourceName } from "./imports.table";
 
 export const EMPTY_COUNTS: ImportCounts = {
@@ -24,20 +24,6 @@ export const EMPTY_COUNTS: ImportCounts = {
   skipped: 0,
   failed: 0,
 };
-
-export function presentImport(row: ImportRow): ImportJson {
-  return {
-    id: row.id,
-    source: row.source,
-    status: row.status,
-    progress: { phase: row.phase, done: row.done, total: row.total },
-    counts: row.counts,
-    errors: row.errors,
-    started_at: row.startedAt,
-    finished_at: row.finishedAt,
-    created_at: row.createdAt,
-  };
-}
 
 export function findImport(db: Queryable, workspaceId: string, id: string): ImportRow {
   const row = db
@@ -70,9 +56,6 @@ export function listImports(db: Queryable, ctx: RequestContext, query: { limit: 
     .all();
   return pageOf(rows, query.limit, presentImport, (r) => [r.createdAt, r.id]);
 }
-
-export const emitImportUpdated = (tx: Tx, row: ImportRow): void =>
-  void appendEvent(tx, importUpdated, { workspaceId: row.workspaceId, data: { import: presentImport(row) } });
 
 /**
  * Starts a run of `source` for `account`. A re-run starts from the cursors the newest finished run

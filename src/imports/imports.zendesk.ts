@@ -83,6 +83,9 @@ const text = (value: unknown): string => (typeof value === "string" ? value : ""
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
+/** A Zendesk account as its pages are fetched: the rate-limited client and the API's address. */
+type Zendesk = { http: SourceHttp; api: (path: string) => string };
+
 export function zendeskSource(options: ZendeskOptionsInput, allowList: readonly string[]): ImportSource {
   const root = (options.base_url ?? `https://${options.subdomain}.zendesk.com`).replace(/\/+$/, "");
   const http = new SourceHttp({
@@ -98,92 +101,21 @@ export function zendeskSource(options: ZendeskOptionsInput, allowList: readonly 
     },
   });
   const api = (path: string) => `${root}/api/v2${path}`;
-
-  async function count(path: string, signal: AbortSignal): Promise<number> {
-    const body = (await http.json(api(path), signal)) as { count?: { value?: number } | number };
-    return typeof body.count === "number" ? body.count : (body.count?.value ?? 0);
-  }
-
-  async function organizations(cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
-    const start = cursor ?? "0";
-    const body = (await http.json(
-      api(`/incremental/organizations.json?start_time=${encodeURIComponent(start)}`),
-      signal,
-      "export",
-    )) as {
-      organizations?: ZOrganization[];
-      end_time?: number;
-      end_of_stream?: boolean;
-    };
-    const companies = (body.organizations ?? []).map((o) => ({
-      sourceId: String(o.id),
-      updatedAt: text(o.updated_at),
-      name: text(o.name).slice(0, 200) || `Organization ${o.id}`,
-      domain: o.domain_names?.[0] ?? null,
-      notes: text(o.notes).slice(0, 10_000),
-    }));
-    const next = body.end_time !== undefined ? String(body.end_time) : start;
-    return { companies, cursor: next, done: body.end_of_stream !== false || next === start };
-  }
-
-  async function users(cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
-    const url = cursor
-      ? api(`/incremental/users/cursor.json?cursor=${encodeURIComponent(cursor)}`)
-      : api(`/incremental/users/cursor.json?start_time=0&per_page=${EXPORT_PAGE}`);
-    const body = (await http.json(url, signal, "export")) as {
-      users?: ZUser[];
-      after_cursor?: string | null;
-      end_of_stream?: boolean;
-    };
-    const people = (body.users ?? []).map((u) => ({
-      sourceId: String(u.id),
-      updatedAt: text(u.updated_at),
-      email: u.email ? u.email.trim().toLowerCase() : null,
-      name: text(u.name).slice(0, 200),
-      phone: text(u.phone).slice(0, 50),
-      agent: u.role === "agent" || u.role === "admin",
-      companySourceId: u.organization_id ? String(u.organization_id) : null,
-    }));
-    return { people, cursor: body.after_cursor ?? cursor, done: body.end_of_stream !== false };
-  }
-
-  async function tickets(cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
-    const url = cursor
-      ? api(`/incremental/tickets/cursor.json?cursor=${encodeURIComponent(cursor)}&include=metric_sets`)
-      : api(`/incremental/tickets/cursor.json?start_time=0&per_page=${EXPORT_PAGE}&include=metric_sets`);
-    const body = (await http.json(url, signal, "export")) as {
-      tickets?: ZTicket[];
-      after_cursor?: string | null;
-      end_of_stream?: boolean;
-    };
-    const list = (body.tickets ?? []).map((t) => ({
-      sourceId: String(t.id),
-      updatedAt: text(t.updated_at),
-      subject: (text(t.subject) || text(t.raw_subject) || "(no subject)").slice(0, 500),
-      status: text(t.status) in ZENDESK_STATUS ? (ZENDESK_STATUS[text(t.status)] ?? null) : "open",
-      priority: PRIORITY[text(t.priority)] ?? "normal",
-      tags: (t.tags ?? []).filter((tag) => typeof tag === "string" && tag.length > 0 && tag.length <= 100).slice(0, 50),
-      requesterSourceId: t.requester_id ? String(t.requester_id) : null,
-      assigneeSourceId: t.assignee_id ? String(t.assignee_id) : null,
-      createdAt: text(t.created_at),
-      solvedAt: t.metric_set?.solved_at ?? null,
-    }));
-    return { tickets: list, cursor: body.after_cursor ?? cursor, done: body.end_of_stream !== false };
-  }
+  const zendesk: Zendesk = { http, api };
 
   return {
     phases: ["companies", "people", "tickets"],
     async totals(signal) {
       return {
-        companies: await count("/organizations/count.json", signal),
-        people: await count("/users/count.json", signal),
-        tickets: await count("/tickets/count.json", signal),
+        companies: await count(zendesk, "/organizations/count.json", signal),
+        people: await count(zendesk, "/users/count.json", signal),
+        tickets: await count(zendesk, "/tickets/count.json", signal),
       };
     },
     page(phase: Phase, cursor, signal) {
-      if (phase === "companies") return organizations(cursor, signal);
-      if (phase === "people") return users(cursor, signal);
-      return tickets(cursor, signal);
+      if (phase === "companies") return organizations(zendesk, cursor, signal);
+      if (phase === "people") return users(zendesk, cursor, signal);
+      return tickets(zendesk, cursor, signal);
     },
     async messages(ticket, signal) {
       const out: SourceMessage[] = [];
@@ -226,4 +158,80 @@ export function zendeskSource(options: ZendeskOptionsInput, allowList: readonly 
       return http.bytes(attachment.url, MAX_FILE_BYTES, signal);
     },
   };
+}
+
+async function count(zendesk: Zendesk, path: string, signal: AbortSignal): Promise<number> {
+  const { http, api } = zendesk;
+  const body = (await http.json(api(path), signal)) as { count?: { value?: number } | number };
+  return typeof body.count === "number" ? body.count : (body.count?.value ?? 0);
+}
+
+async function organizations(zendesk: Zendesk, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
+  const { http, api } = zendesk;
+  const start = cursor ?? "0";
+  const body = (await http.json(
+    api(`/incremental/organizations.json?start_time=${encodeURIComponent(start)}`),
+    signal,
+    "export",
+  )) as {
+    organizations?: ZOrganization[];
+    end_time?: number;
+    end_of_stream?: boolean;
+  };
+  const companies = (body.organizations ?? []).map((o) => ({
+    sourceId: String(o.id),
+    updatedAt: text(o.updated_at),
+    name: text(o.name).slice(0, 200) || `Organization ${o.id}`,
+    domain: o.domain_names?.[0] ?? null,
+    notes: text(o.notes).slice(0, 10_000),
+  }));
+  const next = body.end_time !== undefined ? String(body.end_time) : start;
+  return { companies, cursor: next, done: body.end_of_stream !== false || next === start };
+}
+
+async function users(zendesk: Zendesk, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
+  const { http, api } = zendesk;
+  const url = cursor
+    ? api(`/incremental/users/cursor.json?cursor=${encodeURIComponent(cursor)}`)
+    : api(`/incremental/users/cursor.json?start_time=0&per_page=${EXPORT_PAGE}`);
+  const body = (await http.json(url, signal, "export")) as {
+    users?: ZUser[];
+    after_cursor?: string | null;
+    end_of_stream?: boolean;
+  };
+  const people = (body.users ?? []).map((u) => ({
+    sourceId: String(u.id),
+    updatedAt: text(u.updated_at),
+    email: u.email ? u.email.trim().toLowerCase() : null,
+    name: text(u.name).slice(0, 200),
+    phone: text(u.phone).slice(0, 50),
+    agent: u.role === "agent" || u.role === "admin",
+    companySourceId: u.organization_id ? String(u.organization_id) : null,
+  }));
+  return { people, cursor: body.after_cursor ?? cursor, done: body.end_of_stream !== false };
+}
+
+async function tickets(zendesk: Zendesk, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
+  const { http, api } = zendesk;
+  const url = cursor
+    ? api(`/incremental/tickets/cursor.json?cursor=${encodeURIComponent(cursor)}&include=metric_sets`)
+    : api(`/incremental/tickets/cursor.json?start_time=0&per_page=${EXPORT_PAGE}&include=metric_sets`);
+  const body = (await http.json(url, signal, "export")) as {
+    tickets?: ZTicket[];
+    after_cursor?: string | null;
+    end_of_stream?: boolean;
+  };
+  const list = (body.tickets ?? []).map((t) => ({
+    sourceId: String(t.id),
+    updatedAt: text(t.updated_at),
+    subject: (text(t.subject) || text(t.raw_subject) || "(no subject)").slice(0, 500),
+    status: text(t.status) in ZENDESK_STATUS ? (ZENDESK_STATUS[text(t.status)] ?? null) : "open",
+    priority: PRIORITY[text(t.priority)] ?? "normal",
+    tags: (t.tags ?? []).filter((tag) => typeof tag === "string" && tag.length > 0 && tag.length <= 100).slice(0, 50),
+    requesterSourceId: t.requester_id ? String(t.requester_id) : null,
+    assigneeSourceId: t.assignee_id ? String(t.assignee_id) : null,
+    createdAt: text(t.created_at),
+    solvedAt: t.metric_set?.solved_at ?? null,
+  }));
+  return { tickets: list, cursor: body.after_cursor ?? cursor, done: body.end_of_stream !== false };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db, Tx } from "../db/database";
 import { deskState } from "../db/desk-state";
-import { onEventInTransaction } from "../events/bus";
+import { onEvent } from "../events/bus";
 import { enqueue } from "../jobs/enqueue";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext, RetryLater } from "../jobs/define";
@@ -9,6 +9,8 @@ import { connectImap, fetchNewMessages, describeImapError } from "../mail/mail.i
 import { recordImapSync } from "../metrics/metrics";
 import { ingestEmail } from "./inbound.service";
 import {
+  mailboxCreated,
+  mailboxUpdated,
   imapSettingsOf,
   mailboxById,
   recordMailboxHealth,
@@ -146,10 +148,8 @@ export function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): void
  * same transaction as its event (a job already queued or running for it is kept: the key is unique).
  */
 export function registerMailboxSyncScheduling(db: Db): void {
-  onEventInTransaction(db, (tx, event) => {
-    if (event.type !== "mailbox.created" && event.type !== "mailbox.updated") return;
-    const id = (event.data as { mailbox?: { id?: unknown } }).mailbox?.id;
-    const row = typeof id === "string" ? mailboxById(tx, id) : undefined;
+  onEvent(db, [mailboxCreated, mailboxUpdated], (tx, event) => {
+    const row = mailboxById(tx, event.data.mailbox.id);
     if (row) scheduleMailboxSync(tx, row);
   });
 }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { discardAttachments, storeAttachmentAsync } from "../attachments/attachments.public";
-import { systemContext } from "../auth/context";
+import { systemContext, type RequestContext } from "../auth/context";
 import { findOrCreateContactByEmail, isContactEmail, presentContactRef } from "../contacts/contacts.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
@@ -49,7 +49,6 @@ import {
 import { threadByOutlookHeaders, threadIndexOf } from "./inbound.outlook";
 import { inboundReceipts } from "./inbound.table";
 import { textToSanitizedHtml } from "./inbound.text";
-import { systemClock } from "../lib/clock";
 
 export type IngestOutcome =
   | { outcome: "created" | "appended"; ticketId: string; messageId: string }
@@ -107,11 +106,8 @@ const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefi
   queriesOf(db).receipt.get(mailboxId, key)?.outcome;
 
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
-function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string): boolean {
-  return (
-    queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, systemClock.now().toISOString())
-      .length > 0
-  );
+function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string, now: Date): boolean {
+  return queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, now.toISOString()).length > 0;
 }
 
 /** Where a workspace's original messages (.eml) live, by month; its purge removes the folder. */
@@ -218,6 +214,38 @@ export async function ingestEmail(deps: Deps, source: IngestSource): Promise<Ing
   return outcome;
 }
 
+/** A parsed message on its way into the store, with what was decided about it before the transaction. */
+type Ingest = {
+  mailbox: MailboxRow;
+  key: string;
+  ctx: RequestContext;
+  email: ParsedEmail;
+  recipient: string | null;
+  sender: Sender;
+  subject: string;
+  body: ReturnType<typeof trimQuoted>;
+  bodyHtml: string;
+  bodyText: string;
+  attachmentIds: string[];
+  originalPath: string;
+};
+
+/** Who wrote: the From address, or the visitor a trusted form relays in Reply-To. */
+type Sender = ReturnType<typeof senderOf>;
+
+function senderOf(deps: Deps, mailbox: MailboxRow, email: ParsedEmail, from: NonNullable<ParsedEmail["from"]>) {
+  const dmarc = dmarcVerdict(email, deps.config.trustedAuthServers);
+  const viaForm = Boolean(
+    email.replyTo &&
+      dmarc === "pass" &&
+      isTrustedSender(mailbox.trustedFormSenders, from.email) &&
+      email.replyTo.email !== from.email,
+  );
+  const visitor = viaForm ? email.replyTo! : from;
+  const replyTo = !viaForm && email.replyTo && email.replyTo.email !== from.email ? email.replyTo.email : "";
+  return { from, dmarc, viaForm, visitor, replyTo, automated: isAutomated(email) };
+}
+
 async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<IngestOutcome> {
   const { mailbox, raw } = source;
   // A child logger costs a bindings serialisation per message: made when a line is first written.
@@ -241,7 +269,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   if (earlier) return { outcome: "duplicate" };
   const ctx = systemContext(mailbox.workspaceId, `inbound:${newId()}`);
   const refuse = (reason: string): IngestOutcome => {
-    const claimed = withTx(deps.db, (tx) => claimReceipt(tx, mailbox, key, `refused:${reason}`));
+    const claimed = withTx(deps.db, (tx) => claimReceipt(tx, mailbox, key, `refused:${reason}`, deps.clock.now()));
     if (!claimed) return { outcome: "duplicate" };
     log().info({ reason, message_id: email.messageId, bytes: raw.byteLength }, "inbound: message refused");
     return { outcome: "refused", reason };
@@ -250,28 +278,76 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   const bounce = bounceReport(email);
   if (bounce) return recordBounce(deps, mailbox, key, bounce, log());
 
-  const sender = email.from;
-  if (!sender) return refuse("no_from_address");
-  if (isOwnMailboxAddress(deps.db, mailbox.workspaceId, sender.email)) return refuse("sent_by_own_mailbox");
-
-  const dmarc = dmarcVerdict(email, deps.config.trustedAuthServers);
-  const viaForm = Boolean(
-    email.replyTo &&
-      dmarc === "pass" &&
-      isTrustedSender(mailbox.trustedFormSenders, sender.email) &&
-      email.replyTo.email !== sender.email,
-  );
-  const visitor = viaForm ? email.replyTo! : sender;
+  if (!email.from) return refuse("no_from_address");
+  if (isOwnMailboxAddress(deps.db, mailbox.workspaceId, email.from.email)) return refuse("sent_by_own_mailbox");
+  const sender = senderOf(deps, mailbox, email, email.from);
   // An address no contact can have is refused here, before any file is stored for it.
-  if (!isContactEmail(visitor.email)) return refuse("no_from_address");
-  const replyTo = !viaForm && email.replyTo && email.replyTo.email !== sender.email ? email.replyTo.email : "";
-  const automated = isAutomated(email);
+  if (!isContactEmail(sender.visitor.email)) return refuse("no_from_address");
 
   const body = trimQuoted(email.html, email.text);
   const originalStored = storeOriginal(deps.config.dataDir, mailbox.workspaceId, raw, deps.clock.now());
+  const { attachmentIds, contentIds } = await storeParts(deps, ctx, email, log);
+  // A plain-text body becomes HTML already in its sanitized form (the sanitizer would not change it).
+  const bodyHtml =
+    body.html !== null
+      ? normalizeCidReferences(body.html, contentIds)
+      : body.text.trim()
+        ? textToSanitizedHtml(body.text.trim())
+        : "";
+  const bodyText = body.html !== null && !body.text.trim() ? htmlToText(body.html) : body.text.trim();
+  const subject = (email.subject || "(no subject)").slice(0, 250);
+  const originalPath = await originalStored;
+  const prepared = performance.now();
+  const recipient = source.recipient ?? null;
+  const ingest: Ingest = {
+    mailbox,
+    key,
+    ctx,
+    email,
+    recipient,
+    sender,
+    subject,
+    body,
+    bodyHtml,
+    bodyText,
+    attachmentIds,
+    originalPath,
+  };
+
+  let outcome: IngestOutcome;
+  try {
+    outcome = storeIngested(deps, ingest);
+  } catch (error) {
+    // Nothing of a message that was not stored may stay behind: its files go with it.
+    discardAttachments(deps, attachmentIds);
+    throw error;
+  }
+  if (outcome.outcome === "duplicate") {
+    discardAttachments(deps, attachmentIds);
+    return outcome;
+  }
+  const stored = performance.now();
+  if (deps.logger.isLevelEnabled("info"))
+    log().info(
+      {
+        outcome: outcome.outcome,
+        attachments: attachmentIds.length,
+        has_quoted: body.hasQuoted,
+        auth_failed: sender.dmarc === "fail",
+        automated: sender.automated,
+        // Where the time goes: parsing and files before the transaction, then the transaction itself.
+        prepare_ms: Math.round((prepared - started) * 10) / 10,
+        store_ms: Math.round((stored - prepared) * 10) / 10,
+      },
+      "inbound: message stored",
+    );
+  return outcome;
+}
+
+/** The message's files, one after another (rows keep the parts' order), each written off the event loop. */
+async function storeParts(deps: Deps, ctx: RequestContext, email: ParsedEmail, log: () => Deps["logger"]) {
   const contentIds = new Set<string>();
   const attachmentIds: string[] = [];
-  // One after another (rows keep the parts' order), each file written off the event loop.
   for (const part of email.attachments) {
     if (part.content.byteLength === 0) continue;
     try {
@@ -295,132 +371,121 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
       );
     }
   }
-  // A plain-text body becomes HTML already in its sanitized form (the sanitizer would not change it).
-  const bodyHtml =
-    body.html !== null
-      ? normalizeCidReferences(body.html, contentIds)
-      : body.text.trim()
-        ? textToSanitizedHtml(body.text.trim())
-        : "";
-  const bodyText = body.html !== null && !body.text.trim() ? htmlToText(body.html) : body.text.trim();
-  const subject = (email.subject || "(no subject)").slice(0, 250);
-  const originalPath = await originalStored;
-  const prepared = performance.now();
+  return { attachmentIds, contentIds };
+}
 
-  const storeIngested = () =>
-    withTx(deps.db, (tx): IngestOutcome => {
-      if (!claimReceipt(tx, mailbox, key, "stored")) return { outcome: "duplicate" };
-      const contact = findOrCreateContactByEmail(tx, ctx, { email: visitor.email, name: visitor.name || null });
-      const thread =
-        threadByHeaders(tx, mailbox.workspaceId, email) ??
-        threadByToken(tx, mailbox.workspaceId, email, source.recipient ?? null, contact.id) ??
-        threadByOutlookHeaders(tx, mailbox.workspaceId, email, contact.id, deps.clock.now());
-      const emailFields = {
-        from_email: visitor.email,
-        from_name: visitor.name,
-        to: email.to.map((a) => a.email),
-        cc: email.cc.map((a) => a.email),
-        bcc: [],
-        subject,
-        reply_to: replyTo,
-        auth_failed: dmarc === "fail",
-        form_sender: viaForm ? sender.email : "",
-        has_quoted: body.hasQuoted,
-        email_message_id: email.messageId,
-        original_path: originalPath,
-      };
-      const messageInput = {
-        kind: "reply" as const,
-        body_html: bodyHtml,
-        body_html_sanitized: body.html === null,
-        body_text: bodyText,
-        attachment_ids: attachmentIds,
-        direction: "inbound" as const,
-        author: { type: "contact" as const, contactId: contact.id },
-        email: emailFields,
-      };
-      let ticketId: string;
-      let messageId: string;
-      let created = false;
-      if (thread) {
-        const message = addMessage(ctx, thread.ticketId, messageInput, deps);
-        ticketId = message.ticketId;
-        messageId = message.id;
-      } else {
-        const { ticket, message } = createTicketWithMessage(
-          ctx,
-          {
-            subject,
-            contact_id: contact.id,
-            channel: "email",
-            mailbox_id: mailbox.id,
-            team_id: mailbox.teamId ?? undefined,
-            ...messageInput,
-          },
-          deps,
-          { contact: presentContactRef(contact) },
-        );
-        ticketId = ticket.id;
-        messageId = message!.id;
-        created = true;
-      }
-      if (contact.blocked && !isSpamTicket(tx, ticketId)) updateTicket(ctx, ticketId, { spam: true }, deps);
-      queriesOf(tx).recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
-      if (email.messageId)
-        rememberMessageId(tx, {
-          workspaceId: mailbox.workspaceId,
-          messageId: email.messageId,
-          ticketId,
-          deskMessageId: messageId,
-          direction: "inbound",
-          createdAt: deps.clock.now().toISOString(),
-        });
-      const conversationKey = conversationKeyOf(threadIndexOf(email));
-      if (conversationKey)
-        rememberConversation(tx, {
-          workspaceId: mailbox.workspaceId,
-          key: conversationKey,
-          ticketId,
-          createdAt: deps.clock.now().toISOString(),
-        });
-      if (created && mailbox.autoReplyEnabled && !automated && !contact.blocked && dmarc !== "fail") {
-        enqueue(
-          tx,
-          autoReplyJob,
-          { ticket_id: ticketId, mailbox_id: mailbox.id },
-          { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId },
-        );
-      }
-      return { outcome: created ? "created" : "appended", ticketId, messageId };
-    });
-  let outcome: IngestOutcome;
-  try {
-    outcome = storeIngested();
-  } catch (error) {
-    // Nothing of a message that was not stored may stay behind: its files go with it.
-    discardAttachments(deps, attachmentIds);
-    throw error;
-  }
-  if (outcome.outcome === "duplicate") {
-    discardAttachments(deps, attachmentIds);
-    return outcome;
-  }
-  const stored = performance.now();
-  if (deps.logger.isLevelEnabled("info"))
-    log().info(
-      {
-        outcome: outcome.outcome,
-        attachments: attachmentIds.length,
-        has_quoted: body.hasQuoted,
-        auth_failed: dmarc === "fail",
-        automated,
-        // Where the time goes: parsing and files before the transaction, then the transaction itself.
-        prepare_ms: Math.round((prepared - started) * 10) / 10,
-        store_ms: Math.round((stored - prepared) * 10) / 10,
-      },
-      "inbound: message stored",
+/** The message as tickets store it: the thread's reply, or the first message of a new ticket. */
+function messageInputOf(ingest: Ingest, contactId: string) {
+  const { email, sender, body } = ingest;
+  const emailFields = {
+    from_email: sender.visitor.email,
+    from_name: sender.visitor.name,
+    to: email.to.map((a) => a.email),
+    cc: email.cc.map((a) => a.email),
+    bcc: [],
+    subject: ingest.subject,
+    reply_to: sender.replyTo,
+    auth_failed: sender.dmarc === "fail",
+    form_sender: sender.viaForm ? sender.from.email : "",
+    has_quoted: body.hasQuoted,
+    email_message_id: email.messageId,
+    original_path: ingest.originalPath,
+  };
+  return {
+    kind: "reply" as const,
+    body_html: ingest.bodyHtml,
+    body_html_sanitized: body.html === null,
+    body_text: ingest.bodyText,
+    attachment_ids: ingest.attachmentIds,
+    direction: "inbound" as const,
+    author: { type: "contact" as const, contactId },
+    email: emailFields,
+  };
+}
+
+/** In one transaction: dedupe, thread, contact, ticket or message, Message-ID map, follow-up jobs. */
+function storeIngested(deps: Deps, ingest: Ingest): IngestOutcome {
+  const { mailbox, key, ctx, email, sender } = ingest;
+  const { visitor, dmarc } = sender;
+  return withTx(deps.db, (tx): IngestOutcome => {
+    if (!claimReceipt(tx, mailbox, key, "stored", deps.clock.now())) return { outcome: "duplicate" };
+    const contact = findOrCreateContactByEmail(
+      tx,
+      ctx,
+      { email: visitor.email, name: visitor.name || null },
+      deps.ports,
     );
-  return outcome;
+    const thread =
+      threadByHeaders(tx, mailbox.workspaceId, email) ??
+      threadByToken(tx, mailbox.workspaceId, email, ingest.recipient, contact.id) ??
+      threadByOutlookHeaders(tx, mailbox.workspaceId, email, contact.id, deps.clock.now());
+    const messageInput = messageInputOf(ingest, contact.id);
+    let ticketId: string;
+    let messageId: string;
+    let created = false;
+    if (thread) {
+      const message = addMessage(ctx, thread.ticketId, messageInput, deps);
+      ticketId = message.ticketId;
+      messageId = message.id;
+    } else {
+      const { ticket, message } = createTicketWithMessage(
+        ctx,
+        {
+          subject: ingest.subject,
+          contact_id: contact.id,
+          channel: "email",
+          mailbox_id: mailbox.id,
+          team_id: mailbox.teamId ?? undefined,
+          ...messageInput,
+        },
+        deps,
+        { contact: presentContactRef(contact) },
+      );
+      ticketId = ticket.id;
+      messageId = message!.id;
+      created = true;
+    }
+    if (contact.blocked && !isSpamTicket(tx, ticketId)) updateTicket(ctx, ticketId, { spam: true }, deps);
+    queriesOf(tx).recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
+    rememberThreading(tx, deps, mailbox, email, ticketId, messageId);
+    if (created && mailbox.autoReplyEnabled && !sender.automated && !contact.blocked && dmarc !== "fail") {
+      enqueue(
+        tx,
+        autoReplyJob,
+        { ticket_id: ticketId, mailbox_id: mailbox.id },
+        { uniqueKey: `auto-reply:${ticketId}`, workspaceId: mailbox.workspaceId },
+      );
+    }
+    return { outcome: created ? "created" : "appended", ticketId, messageId };
+  });
+}
+
+/** What threads the next mail of this conversation here: its Message-ID and its Outlook conversation. */
+function rememberThreading(
+  tx: Tx,
+  deps: Deps,
+  mailbox: MailboxRow,
+  email: ParsedEmail,
+  ticketId: string,
+  messageId: string,
+): void {
+  if (email.messageId)
+    rememberMessageId(tx, {
+      workspaceId: mailbox.workspaceId,
+      messageId: email.messageId,
+      ticketId,
+      deskMessageId: messageId,
+      direction: "inbound",
+      createdAt: deps.clock.now().toISOString(),
+    });
+  const conversationKey = conversationKeyOf(threadIndexOf(email));
+  if (conversationKey)
+    rememberConversation(tx, {
+      workspaceId: mailbox.workspaceId,
+      key: conversationKey,
+      ticketId,
+      createdAt: deps.clock.now().toISOString(),
+    });
 }
 
 function recordBounce(
@@ -432,7 +497,7 @@ function recordBounce(
 ): IngestOutcome {
   const ctx = systemContext(mailbox.workspaceId);
   const marked = withTx(deps.db, (tx) => {
-    if (!claimReceipt(tx, mailbox, key, "bounce")) return null;
+    if (!claimReceipt(tx, mailbox, key, "bounce", deps.clock.now())) return null;
     if (!bounce.permanent || bounce.originalMessageIds.length === 0) return [];
     const ids: string[] = [];
     for (const id of sentDeskMessageIds(tx, mailbox.workspaceId, bounce.originalMessageIds)) {

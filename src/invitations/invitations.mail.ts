@@ -4,7 +4,7 @@ import { workspaceRefOf } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
 import { sendSystemMail } from "../mail/mail.system";
-import { userRef } from "../users/users.public";
+import { userRef } from "../identity/identity.public";
 import { invitations } from "./invitations.table";
 
 /** The link's end as people read it: the recipient's zone is unknown, so UTC, said so. */

@@ -1,4 +1,4 @@
-import type { UserRefJson } from "../users/users.public";
+import type { UserRefJson } from "../identity/identity.public";
 import type { invitations } from "./invitations.table";
 
 export type InvitationRow = typeof invitations.$inferSelect;

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { assertRoomForAccount, beginSession } from "../auth/session-response";
+import { assertRoomForAccount, beginSession } from "../identity/identity.public";
 import type { Deps } from "../deps";
 import { forbidden } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
@@ -25,7 +25,8 @@ import {
   revokeInvitation,
 } from "./invitations.service";
 
-export function invitationsRoutes(deps: Deps) {
+/** What admins do with invitations: list, invite, resend, copy the link, revoke. */
+function invitationAdminRoutes(deps: Deps) {
   return new Elysia({ prefix: "/invitations", tags: ["invitations"] })
     .use(deps.guard)
     .get("/", ({ ctx, query }) => listInvitations(ctx, query, deps), {
@@ -100,7 +101,13 @@ export function invitationsRoutes(deps: Deps) {
         params: IdParams,
         detail: { summary: "Revoke a pending invitation" },
       },
-    )
+    );
+}
+
+/** What the invited person does with the link: look it up, accept it. */
+function inviteeRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/invitations", tags: ["invitations"] })
+    .use(deps.guard)
     .get("/lookup", ({ query }) => lookupInvitation(query.token, deps), {
       query: LookupQuery,
       response: { 200: LookupSchema },
@@ -161,3 +168,5 @@ export function invitationsRoutes(deps: Deps) {
       },
     );
 }
+
+export const invitationsRoutes = (deps: Deps) => new Elysia().use(invitationAdminRoutes(deps)).use(inviteeRoutes(deps));

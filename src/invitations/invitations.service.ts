@@ -1,5 +1,4 @@
 import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
-import { users } from "../auth/auth.table";
 import { actorUserId, type RequestContext } from "../auth/context";
 import { grantDeniedDetail, mayGrantRole } from "../auth/grants";
 import { recordAudit } from "../audit/audit.public";
@@ -9,12 +8,13 @@ import { withTx } from "../db/tx";
 import type { Config } from "../config/config";
 import { conflict, forbidden, invalidAt, notFound } from "../lib/errors";
 import type { Clock } from "../lib/clock";
+import type { Ports } from "../lib/ports";
 import { sha256Hex, type SecretBox } from "../lib/crypto";
 import type { Logger } from "../lib/logger";
 import { newId, randomToken } from "../lib/ids";
 import { addWorkspaceMember, isMemberEmail, memberRoleOf } from "../members/members.public";
 import type { MemberJson } from "../members/members.public";
-import { userRef } from "../users/users.public";
+import { insertUser, userIdByEmail, userRef } from "../identity/identity.public";
 import { workspaceRefOf } from "../workspaces/workspaces.public";
 import { enqueue } from "../jobs/enqueue";
 import { invitationMailJob } from "./invitations.mail";
@@ -23,7 +23,7 @@ import { invitations } from "./invitations.table";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
-type Deps = { db: Db; config: Config; clock: Clock; logger: Logger; secrets: SecretBox };
+type Deps = { db: Db; config: Config; clock: Clock; logger: Logger; secrets: SecretBox; ports: Ports };
 type InvitedRole = InvitationRow["role"];
 
 const inviteUrl = (config: Config, token: string) => `${config.baseUrl}/invite/${token}`;
@@ -235,7 +235,7 @@ export function acceptInvitationFor(
   token: string,
   userId: string,
   meta: { requestId: string; ip: string | null },
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "ports">,
 ): AcceptedInvitation {
   const now = deps.clock.now().toISOString();
   const found = pendingByToken(tx, token, now);
@@ -266,7 +266,7 @@ export function acceptInvitationAsUser(
   token: string,
   userId: string,
   meta: { requestId: string; ip: string | null },
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "ports">,
 ) {
   return withTx(deps.db, (tx) => acceptInvitationFor(tx, token, userId, meta, deps));
 }
@@ -279,7 +279,7 @@ export function acceptInvitationAsNewUser(
   token: string,
   input: { name?: string; password?: string; passwordHash: string | null },
   meta: { requestId: string; ip: string | null },
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "ports">,
 ) {
   return withTx(deps.db, (tx) => {
     const found = pendingByToken(tx, token, deps.clock.now().toISOString());
@@ -289,21 +289,10 @@ export function acceptInvitationAsNewUser(
     if (!input.passwordHash)
       throw invalidAt("body.password", "A password of at least 8 characters is needed to create your account.");
     const email = found.invitation.email;
-    const existing = tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-    if (existing) throw conflict(`An account for ${email} exists already: sign in, then accept the invitation.`);
+    if (userIdByEmail(tx, email))
+      throw conflict(`An account for ${email} exists already: sign in, then accept the invitation.`);
     const now = deps.clock.now().toISOString();
-    const user = tx
-      .insert(users)
-      .values({
-        id: newId(),
-        email,
-        name: input.name,
-        passwordHash: input.passwordHash,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
+    const user = insertUser(tx, { email, name: input.name, passwordHash: input.passwordHash, now });
     const accepted = acceptInvitationFor(tx, token, user.id, meta, deps);
     return { user, accepted };
   });

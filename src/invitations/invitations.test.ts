@@ -3,23 +3,21 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { simpleParser } from "mailparser";
 import { join } from "node:path";
-import { users } from "../auth/auth.table";
+import { users } from "../identity/identity.table";
 import { auditLogs } from "../audit/audit.table";
 import { events } from "../events/events.table";
 import { manualClock } from "../lib/clock";
 import { sha256Hex } from "../lib/crypto";
 import { members } from "../members/members.table";
-import { workspaces } from "../workspaces/workspaces.table";
 import { invitations } from "./invitations.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
 import { addMember, createKey, createUser, createWorkspaceWithOwner, type Member } from "../../test/factories";
+import { lastSeq } from "../../test/kit/events";
 
 const clock = manualClock(new Date());
 const desk = await startTestDesk({ clock });
 
-const lastSeq = (d: TestDesk, wid: string) =>
-  d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
   d.deps.db
     .select()

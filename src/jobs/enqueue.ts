@@ -1,9 +1,10 @@
 import type { Db, Tx } from "../db/database";
+import { deskClock } from "../db/desk-clock";
+import { deskState } from "../db/desk-state";
 import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
 import type { Job } from "./define";
 import { jobs } from "./jobs.table";
-import { systemClock } from "../lib/clock";
 
 export type EnqueueOptions = {
   runAt?: Date;
@@ -23,14 +24,21 @@ export type EnqueueOptions = {
 export const KIND_POLICY = 0;
 
 /**
- * What the job runner of a desk tells enqueue: how to wake it, and whose clock "now" is. Kept on
- * the desk's runtime (`db.$runtime.runner`, null until a runner is built).
+ * What the job runner of a desk tells enqueue: how to wake it, and whose clock "now" is. Kept in a
+ * slot of the desk's runtime (`link` null until a runner is built).
  */
-export type RunnerLink = { wake: () => void; now: () => Date };
+type RunnerLink = { wake: () => void; now: () => Date };
+
+const runnerSlot = deskState("jobs.runner-link", () => ({ link: null as RunnerLink | null }));
 
 /** The runner registers itself; enqueue wakes it after commit so new work starts at once. */
 export function registerRunnerLink(db: Db, link: RunnerLink): void {
-  db.$runtime.runner = link;
+  runnerSlot(db).link = link;
+}
+
+/** "Now" by the job runner's clock, the one workers compare due times with (the desk's clock before a runner exists). */
+export function runnerNow(db: Db): Date {
+  return runnerSlot(db).link?.now() ?? deskClock(db).now();
 }
 
 /**
@@ -53,9 +61,8 @@ export function enqueue<In, D>(
  * due at once.
  */
 export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
-  const runtime = dbOf(tx).$runtime;
-  const link = runtime.runner;
-  const nowDate = link ? link.now() : systemClock.now();
+  const runner = runnerSlot(dbOf(tx));
+  const nowDate = runnerNow(dbOf(tx));
   const now = nowDate.toISOString();
   const id = newId();
   const inserted = tx
@@ -86,10 +93,10 @@ export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: E
            AND state = 'queued' AND run_at > ?`,
         )
         .run(at, now, options.uniqueKey, at);
-      if (moved.changes > 0) afterCommit(tx, () => runtime.runner?.wake());
+      if (moved.changes > 0) afterCommit(tx, () => runner.link?.wake());
     }
     return null;
   }
-  afterCommit(tx, () => runtime.runner?.wake());
+  afterCommit(tx, () => runner.link?.wake());
   return id;
 }

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { openDatabase } from "../db/database";
-import { createRuntime } from "../runtime";
+import { createRuntime } from "../db/runtime";
 import { migrate } from "../db/migrate";
 import { withTx } from "../db/tx";
 import { createLogger } from "../lib/logger";

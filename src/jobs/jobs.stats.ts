@@ -24,6 +24,23 @@ export function oldestDueMs(db: Db, now: Date): number {
   return runAt ? Math.max(0, now.getTime() - Date.parse(runAt)) : 0;
 }
 
+const countsOf = preparedFor((sqlite) =>
+  sqlite.query<{ kind: string; state: string; n: number }, []>(
+    "SELECT kind, state, count(*) AS n FROM jobs GROUP BY kind, state",
+  ),
+);
+
+/** Jobs by kind and state (the metrics' gauge, read at each scrape). */
+export const jobCountsByKindAndState = (db: Db): Array<{ kind: string; state: string; n: number }> =>
+  countsOf(db).all();
+
+const overdueOf = preparedFor((sqlite) =>
+  sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM jobs WHERE state = 'running' AND lease_until < ?"),
+);
+
+/** Running jobs whose lease ended before `before` (their runner is gone or stuck): readiness reports them. */
+export const runningPastLease = (db: Db, before: string): number => overdueOf(db).get(before)?.n ?? 0;
+
 /** The queue at a glance, for the System page: counts by state and how long the oldest due job waited. */
 export function jobQueueStats(db: Db, clock: Clock): JobQueueStats {
   const now = clock.now();

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { openDatabase, type Db } from "../db/database";
-import { createRuntime } from "../runtime";
+import { createRuntime } from "../db/runtime";
 import { migrate } from "../db/migrate";
 import { withTx } from "../db/tx";
 import { manualClock, systemClock, type Clock } from "../lib/clock";

@@ -1,9 +1,13 @@
+import { provide } from "../lib/ports";
 import { defineModule } from "../module";
+import { publishArticleProbe } from "../onboarding/onboarding.public";
 import { kbEvents } from "./kb.events";
+import { featuredArticles } from "./kb.public";
 import { kbArticlesRoutes, kbCollectionsRoutes } from "./kb.routes";
 
 export const kbModule = defineModule({
   name: "kb",
   events: kbEvents,
   routes: (deps) => [kbCollectionsRoutes(deps), kbArticlesRoutes(deps)],
+  provides: [provide(publishArticleProbe, (db, ctx) => featuredArticles(db, ctx.workspaceId, 1).length > 0)],
 });

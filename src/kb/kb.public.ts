@@ -15,3 +15,6 @@ export {
 } from "./kb.published";
 export { articlesByIds, searchArticles } from "./kb.global-search";
 export { KbArticleSchema, KbCollectionSchema } from "./kb.schemas";
+
+/** Events others' consumers and hooks name (src/events/define.ts): their data is typed from these. */
+export { kbArticleCreated, kbArticleDeleted, kbArticleUpdated } from "./kb.events";

@@ -4,19 +4,10 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { events } from "../events/events.table";
 import { kbArticles, kbCollections } from "./kb.table";
+import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 
-const lastSeq = (workspaceId: string) =>
-  Math.max(
-    0,
-    ...desk.deps.db
-      .select({ seq: events.seq })
-      .from(events)
-      .where(eq(events.workspaceId, workspaceId))
-      .all()
-      .map((e) => e.seq),
-  );
 const eventsSince = (workspaceId: string, seq: number) =>
   desk.deps.db
     .select()
@@ -162,7 +153,7 @@ describe("knowledge base: collections", () => {
       ...w,
       agent: await addMember(desk, w.workspace.id, "agent"),
     }));
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const a = await desk.api("POST", "/v1/kb/collections", {
       headers: agent.headers,
       body: { name: "Billing & Payments", description: "Invoices, cards" },
@@ -242,7 +233,7 @@ describe("knowledge base: collections", () => {
 describe("knowledge base: articles", () => {
   test("drafts, publishing, slugs, sanitized bodies, positions and events", async () => {
     const { workspace, agent, collection, article } = await setup();
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const hostile =
       '<h2 onclick="steal()">Steps</h2><p>Open <a href="javascript:alert(1)">settings</a> and <a href="https://example.com/x">docs</a>.</p><script>alert(document.cookie)</script><img src="x" onerror="alert(1)"><iframe src="https://evil.example"></iframe><style>body{display:none}</style><form action="https://evil.example"><input name="p"></form>';
     const created = await desk.api("POST", "/v1/kb/articles", {

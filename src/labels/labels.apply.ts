@@ -6,6 +6,8 @@ import { tagCreated } from "./labels.events";
 import { appendEvent } from "../events/append";
 import { DeskError, validationFailed, type FieldError } from "../lib/errors";
 import { newId } from "../lib/ids";
+import type { Ports } from "../lib/ports";
+import { labelCreationSetting } from "./labels.ports";
 import { NO_USAGE, presentTag, presentTagRef, type TagRef } from "./labels.present";
 import {
   colorForName,
@@ -24,7 +26,8 @@ import {
 } from "./labels.statements";
 import { recordTags, tagGroups, tags } from "./labels.table";
 import { jsonList } from "../db/prepared";
-import { systemClock } from "../lib/clock";
+import { deskClock } from "../db/desk-clock";
+import { dbOf } from "../db/tx";
 
 export type { TagRef } from "./labels.present";
 export type LabelKind = "tickets" | "contacts" | "companies";
@@ -33,10 +36,8 @@ export type LabelWrite = { tags?: string[]; add_tags?: string[]; remove_tags?: s
 type NamedLabel = { name: string; key: string; location: string };
 
 /** May this caller create labels by naming them on a record? */
-export function mayCreateLabels(tx: Queryable, ctx: RequestContext): boolean {
-  const row = labelStatements(tx).settings.get(ctx.workspaceId);
-  const settings = row ? (JSON.parse(row.settings) as { label_creation?: unknown } | null) : null;
-  if (settings?.label_creation !== "admins") return true;
+export function mayCreateLabels(tx: Queryable, ctx: RequestContext, ports: Ports): boolean {
+  if (ports.get(labelCreationSetting)(tx, ctx.workspaceId) !== "admins") return true;
   if (ctx.scopes !== null) return hasScope(ctx, "settings:write");
   return roleAtLeast(ctx.role, "admin");
 }
@@ -54,7 +55,7 @@ export function insertLabel(
     position?: number;
   },
 ) {
-  const now = systemClock.now().toISOString();
+  const now = deskClock(dbOf(tx)).now().toISOString();
   const groupId = input.groupId ?? null;
   const position =
     input.position ??
@@ -131,6 +132,7 @@ export function applyLabelWrite(
   kind: LabelKind,
   recordId: string,
   write: LabelWrite,
+  ports: Ports,
 ): LabelWriteResult {
   if (write.tags === undefined && write.add_tags === undefined && write.remove_tags === undefined)
     return { added: [], removed: [], tags: null };
@@ -151,7 +153,7 @@ export function applyLabelWrite(
   }
   if (errors.length) throw validationFailed(errors);
   if (missing.length) {
-    if (!mayCreateLabels(tx, ctx)) {
+    if (!mayCreateLabels(tx, ctx, ports)) {
       const first = missing[0]!;
       throw new DeskError(
         422,
@@ -206,7 +208,7 @@ export function applyLabelWrite(
   const statements = labelStatements(tx);
   for (const label of removed) statements.detach.run(kind, recordId, label.id);
   if (added.length) {
-    const now = systemClock.now().toISOString();
+    const now = deskClock(dbOf(tx)).now().toISOString();
     for (const label of added) statements.attach.run(ctx.workspaceId, kind, recordId, label.id, now);
   }
   return {

@@ -1,15 +1,20 @@
 import { defineModule } from "../module";
 import { labelEvents } from "./labels.events";
+import { tagRenamedInAutomations, tagRenamedInViews } from "./labels.public";
+import { labelCreationSetting } from "./labels.ports";
 import type { TagRenamed } from "./labels.service";
 import { labelsRoutes } from "./labels.routes";
 
-/**
- * `tagRenamed` rewrites what other features keep by label name (view filters, automations), each
- * in the label change's transaction; the registry wires them.
- */
-export const labelsModule = (cascade: { tagRenamed: TagRenamed[] }) => {
-  const tagRenamed: TagRenamed = (...args) => {
-    for (const rename of cascade.tagRenamed) rename(...args);
-  };
-  return defineModule({ name: "labels", events: labelEvents, routes: (deps) => [labelsRoutes(deps, { tagRenamed })] });
-};
+/** A label's new name is followed, in the label change's transaction, by views and automations (its ports). */
+export const labelsModule = defineModule({
+  name: "labels",
+  events: labelEvents,
+  routes: (deps) => {
+    const followers = [deps.ports.get(tagRenamedInViews), deps.ports.get(tagRenamedInAutomations)];
+    const tagRenamed: TagRenamed = (...args) => {
+      for (const rename of followers) rename(...args);
+    };
+    return [labelsRoutes(deps, { tagRenamed })];
+  },
+  ports: [tagRenamedInViews, tagRenamedInAutomations, labelCreationSetting],
+});

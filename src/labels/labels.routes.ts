@@ -37,8 +37,8 @@ import {
 
 const read = { role: "viewer" } as const;
 
-/** `tagRenamed`: what depends on label names (views' filters), wired in by the composition root. */
-export function labelsRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
+/** Labels: list, create, reorder, read, change, delete, merge. */
+function tagRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
   return new Elysia({ tags: ["labels"] })
     .use(deps.guard)
     .get(
@@ -127,7 +127,13 @@ export function labelsRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
         response: { 200: TagSchema },
         detail: { summary: "Move every record of this label to `into`, then delete it; answers the `into` label" },
       },
-    )
+    );
+}
+
+/** Label groups: list, create, reorder, read, change, delete. */
+function tagGroupRoutes(deps: Deps) {
+  return new Elysia({ tags: ["labels"] })
+    .use(deps.guard)
     .get(
       "/tag-groups",
       ({ ctx }) => {
@@ -202,3 +208,7 @@ export function labelsRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
       },
     );
 }
+
+/** `tagRenamed`: what depends on label names (views' filters, automations), from the module's ports. */
+export const labelsRoutes = (deps: Deps, cascade: { tagRenamed: TagRenamed }) =>
+  new Elysia().use(tagRoutes(deps, cascade)).use(tagGroupRoutes(deps));

@@ -42,7 +42,6 @@ const statements = preparedFor((sqlite) => ({
     `SELECT ${FACTS} FROM tags t LEFT JOIN tag_groups g ON g.id = t.group_id
      WHERE t.workspace_id = +? AND t.name_key IN (SELECT value FROM json_each(+?))`,
   ),
-  settings: sqlite.query<{ settings: string }, [string]>("SELECT settings FROM workspaces WHERE id = +?"),
   count: sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tags WHERE workspace_id = +?"),
   attach: sqlite.query<unknown, [string, string, string, string, string]>(
     "INSERT INTO record_tags (workspace_id, kind, record_id, tag_id, created_at) VALUES (?, ?, ?, ?, ?)",

@@ -8,6 +8,7 @@ import { withTx } from "../db/tx";
 import { applyLabelWrite, labelsOf, type LabelWrite } from "./labels.apply";
 import { colorForName } from "./labels.rules";
 import { recordTags } from "./labels.table";
+import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 
@@ -18,16 +19,6 @@ const eventsSince = (workspaceId: string, afterSeq: number) =>
     .where(eq(events.workspaceId, workspaceId))
     .all()
     .filter((e) => e.seq > afterSeq);
-const lastSeq = (workspaceId: string) =>
-  Math.max(
-    0,
-    ...desk.deps.db
-      .select()
-      .from(events)
-      .where(eq(events.workspaceId, workspaceId))
-      .all()
-      .map((e) => e.seq),
-  );
 
 async function newTag(owner: Member, body: Record<string, unknown>) {
   const res = await desk.api("POST", "/v1/tags", { headers: owner.headers, body });
@@ -61,7 +52,7 @@ describe("labels: access", () => {
 describe("labels: create, read, update", () => {
   test("create applies defaults, emits tag.created and is audit-logged", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const tag = await newTag(owner, { name: "  Billing  issue " });
     expect(tag).toMatchObject({
       name: "Billing issue",
@@ -199,7 +190,7 @@ describe("labels: create, read, update", () => {
     const a = await newTag(owner, { name: "a" });
     const b = await newTag(owner, { name: "b" });
     const c = await newTag(owner, { name: "c" });
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const res = await desk.api("POST", "/v1/tags/reorder", {
       headers: owner.headers,
       body: { ids: [c.id, a.id, b.id] },
@@ -226,7 +217,7 @@ describe("labels on records", () => {
 
   test("tags replaces, add_tags and remove_tags adjust; unknown names create labels with tag.created", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const created = await contactWith(owner, { tags: ["one", "Two"] });
     expect(created.status).toBe(201);
     expect(created.body.tags.map((t: { name: string }) => t.name)).toEqual(["one", "Two"]);
@@ -337,7 +328,7 @@ describe("labels on records", () => {
         body: { name: "Old", filters: { tag: "OLD NAME" } },
       })
     ).body;
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const renamed = await desk.api("PATCH", `/v1/tags/${tag.id}`, {
       headers: owner.headers,
       body: { name: "New name" },
@@ -347,7 +338,7 @@ describe("labels on records", () => {
     expect((await desk.api("GET", `/v1/views/${view.id}`, { headers: owner.headers })).body.filters.tag).toBe(
       "New name",
     );
-    const seq2 = lastSeq(workspace.id);
+    const seq2 = lastSeq(desk, workspace.id);
     expect((await desk.api("DELETE", `/v1/tags/${tag.id}`, { headers: owner.headers })).status).toBe(204);
     expect(eventsSince(workspace.id, seq2).map((e) => e.type)).toEqual(["tag.deleted"]);
     const after = await desk.api("GET", `/v1/contacts/${contact.id}`, { headers: owner.headers });
@@ -376,7 +367,7 @@ describe("labels on records", () => {
       (await desk.api("POST", `/v1/tags/${source.id}/merge`, { headers: owner.headers, body: { into: source.id } }))
         .status,
     ).toBe(422);
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const merged = await desk.api("POST", `/v1/tags/${source.id}/merge`, {
       headers: owner.headers,
       body: { into: target.id },
@@ -418,7 +409,7 @@ describe("label limits", () => {
 describe("label groups", () => {
   test("CRUD with tag_count; deleting keeps labels ungrouped; events for each change", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const created = await desk.api("POST", "/v1/tag-groups", {
       headers: owner.headers,
       body: { name: "Area", color: "blue", exclusive: true },
@@ -487,7 +478,7 @@ describe("labels: the write result", () => {
     await newTag(owner, { name: "plain", position: 9 });
     const contact = (await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { name: "Ann" } })).body;
     const write = (w: LabelWrite) =>
-      withTx(desk.deps.db, (tx) => applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w));
+      withTx(desk.deps.db, (tx) => applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w, desk.deps.ports));
     const stored = () => labelsOf(desk.deps.db, "contacts", [contact.id]).get(contact.id);
     const result = write({ tags: ["beta", "new one", "zeta", "Alpha", "plain"] });
     expect(result.tags!.map((t) => t.name)).toEqual(["plain", "new one", "zeta", "Alpha", "beta"]);

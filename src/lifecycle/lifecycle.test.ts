@@ -4,10 +4,10 @@ import { events } from "../events/events.table";
 import { jobs } from "../jobs/jobs.table";
 import { manualClock } from "../lib/clock";
 import { activities, tickets } from "../tickets/tickets.table";
-import { workspaces } from "../workspaces/workspaces.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { ALL_SCOPES, addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { autoCloseDueTickets } from "./lifecycle.jobs";
+import { lastSeq } from "../../test/kit/events";
 
 const DAY = 24 * 3600 * 1000;
 const clock = manualClock(new Date());
@@ -15,8 +15,6 @@ const clock = manualClock(new Date());
 const restart = () => clock.set(new Date());
 const desk: TestDesk = await startTestDesk({ clock });
 
-const lastSeq = (wid: string) =>
-  desk.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (wid: string, seq: number) =>
   desk.deps.db
     .select()
@@ -61,7 +59,7 @@ describe("auto-close of solved tickets", () => {
     expect(statusOf(early)).toBe("solved");
 
     clock.advance(120_000);
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     expect(await autoCloseDueTickets(desk.deps)).toBe(1);
     expect(statusOf(early)).toBe("closed");
     expect(statusOf(later)).toBe("solved");

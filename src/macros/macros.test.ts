@@ -5,8 +5,9 @@ import { messages } from "../tickets/messages.table";
 import { activities } from "../tickets/tickets.table";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
-import { eventsAfter, lastSeq, newField, newTicket } from "../tickets/tickets.testkit";
+import { eventsAfter, newField, newTicket } from "../../test/kit/tickets";
 import { macros } from "./macros.table";
+import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 

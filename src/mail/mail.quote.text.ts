@@ -39,7 +39,21 @@ type Block = { start: number; quoteStart: number; end: number };
 
 export function trimQuotedText(input: string): TrimmedText {
   const lines = input.split(/\r?\n/).flatMap((line) => splitGlued(line) ?? [line]);
-  const blank = (i: number) => !lines[i]!.trim();
+  const { blocks, historyAt } = readBlocks(lines);
+  const keep = cutQuotes(lines, blocks, historyAt);
+  dropClientChrome(lines, keep);
+  const kept = collapseCuts(lines, keep);
+  const text = kept
+    .join("\n")
+    .replace(/\s+$/, "")
+    .replace(/^\s*\n/, "");
+  const customerLeft = kept.some((line) => line.trim() && !QUOTED.test(line));
+  if (!customerLeft || !keep.includes(false)) return { text: input, trimmed: false };
+  return { text, trimmed: true };
+}
+
+/** The quoted blocks (with their attribution lines), and where the unmarked history starts (the length when none). */
+function readBlocks(lines: readonly string[]): { blocks: Block[]; historyAt: number } {
   let historyAt = lines.length;
   const blocks: Block[] = [];
   let i = 0;
@@ -85,7 +99,12 @@ export function trimQuotedText(input: string): TrimmedText {
     }
     i++;
   }
+  return { blocks, historyAt };
+}
 
+/** Which lines stay: the history goes, and the quoted blocks the rules at the top of this file cut. */
+function cutQuotes(lines: readonly string[], blocks: readonly Block[], historyAt: number): boolean[] {
+  const blank = (i: number) => !lines[i]!.trim();
   const keep = lines.map((_, n) => n < historyAt);
   const inHistory = (n: number) => n >= historyAt;
   // A block is trailing when after it, up to the history, come only blank lines or a signature.
@@ -115,10 +134,11 @@ export function trimQuotedText(input: string): TrimmedText {
     // With history below, the reply is not written below this quote: it is the customer's passage.
     if (!hasTrailing && historyAt === lines.length) for (let n = block.start; n < block.end; n++) keep[n] = false;
   }
+  return keep;
+}
 
-  dropClientChrome(lines, keep);
-
-  // Where a block was taken out, the blank lines around it collapse into one.
+/** Where a block was taken out, the blank lines around it collapse into one. */
+function collapseCuts(lines: readonly string[], keep: readonly boolean[]): string[] {
   const kept: string[] = [];
   let removedSince = false;
   for (let n = 0; n < lines.length; n++) {
@@ -126,17 +146,11 @@ export function trimQuotedText(input: string): TrimmedText {
       removedSince = true;
       continue;
     }
-    if (removedSince && blank(n) && kept.length > 0 && !kept.at(-1)!.trim()) continue;
+    if (removedSince && !lines[n]!.trim() && kept.length > 0 && !kept.at(-1)!.trim()) continue;
     kept.push(lines[n]!);
     removedSince = false;
   }
-  const text = kept
-    .join("\n")
-    .replace(/\s+$/, "")
-    .replace(/^\s*\n/, "");
-  const customerLeft = kept.some((line) => line.trim() && !QUOTED.test(line));
-  if (!customerLeft || !keep.includes(false)) return { text: input, trimmed: false };
-  return { text, trimmed: true };
+  return kept;
 }
 
 /**

@@ -83,37 +83,10 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
   const maxBytes = options.maxBytes ?? SMTP_MAX_MESSAGE_BYTES;
   const limits: SmtpLimits = { ...DEFAULT_SMTP_LIMITS, ...options.limits };
   const log = options.logger;
-  /** Open sessions per client address, and the sessions counted there (refused ones are not). */
-  const perAddress = new Map<string, number>();
-  const counted = new Map<string, string>();
-  const deadlines = new Map<string, ReturnType<typeof setTimeout>>();
-
-  /** Starts the deadline of the session's current phase, replacing the previous one. */
-  const startPhase = (sessionId: string, phase: "command" | "data") => {
-    clearTimeout(deadlines.get(sessionId));
-    const ms = phase === "data" ? limits.dataPhaseMs : limits.commandPhaseMs;
-    const timer = setTimeout(() => {
-      deadlines.delete(sessionId);
-      const connection = [...server.connections].find((c) => c.id === sessionId);
-      if (!connection) return;
-      log.info(
-        { phase, remote: connection.remoteAddress, limitMs: ms },
-        "smtp: closed a session over its phase time limit",
-      );
-      // 421 closes the connection; a message cut off in DATA is dropped (its stream errors), never stored.
-      connection.send(
-        421,
-        `${options.hostname ?? "Desk"} Timeout: ${phase === "data" ? "message" : "commands"} took too long, closing connection`,
-      );
-    }, ms);
-    timer.unref();
-    deadlines.set(sessionId, timer);
-  };
-  const stopPhase = (sessionId: string) => {
-    clearTimeout(deadlines.get(sessionId));
-    deadlines.delete(sessionId);
-  };
-
+  const phases = createPhaseDeadlines(limits, options.hostname, log, (id) =>
+    [...server.connections].find((c) => c.id === id),
+  );
+  const addresses = createAddressCounter(limits, log, phases);
   const server = new (options.tls ? SMTPServer : PlainSmtpServer)({
     name: options.hostname,
     secure: false,
@@ -127,86 +100,15 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
     logger: false,
     maxClients: limits.maxConnections,
     socketTimeout: limits.idleMs,
-    onConnect(session, callback) {
-      const address = session.remoteAddress;
-      const open = perAddress.get(address) ?? 0;
-      if (open >= limits.maxConnectionsPerAddress) {
-        log.info({ remote: address, open }, "smtp: refused a connection over the per-address limit");
-        return callback(new SmtpReply(421, "4.7.0 Too many connections from your address, try again later"));
-      }
-      perAddress.set(address, open + 1);
-      counted.set(session.id, address);
-      countSmtpSession();
-      startPhase(session.id, "command");
-      callback();
-    },
-    onClose(session) {
-      stopPhase(session.id);
-      const address = counted.get(session.id);
-      if (address === undefined) return;
-      counted.delete(session.id);
-      const open = (perAddress.get(address) ?? 1) - 1;
-      if (open > 0) perAddress.set(address, open);
-      else perAddress.delete(address);
-    },
+    onConnect: addresses.onConnect,
+    onClose: addresses.onClose,
     onRcptTo(address, _session, callback) {
       const recipient = address.address.trim().toLowerCase();
       if (options.isKnownRecipient(recipient)) return callback();
       log.info({ recipient }, "smtp: refused unknown recipient");
       callback(new SmtpReply(550, "5.1.1 No such mailbox here"));
     },
-    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
-      startPhase(session.id, "data");
-      // The next envelope gets a fresh command phase once this message is answered.
-      const answer: typeof callback = (error, message) => {
-        startPhase(session.id, "command");
-        callback(error, message);
-      };
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= maxBytes) chunks.push(chunk);
-      });
-      stream.on("error", (error) => {
-        stopPhase(session.id);
-        callback(error);
-      });
-      stream.on("end", () => {
-        // The client has sent everything: storing it is our time, not the client's phase.
-        stopPhase(session.id);
-        if (stream.sizeExceeded || size > maxBytes) {
-          log.info({ bytes: size, limit: maxBytes }, "smtp: refused oversized message");
-          return answer(new SmtpReply(552, `5.3.4 Message too big (limit ${maxBytes} bytes)`));
-        }
-        const mail: ReceivedMail = {
-          // Buffer.concat already makes one fresh copy; a Buffer is a Uint8Array, so no second one.
-          raw: Buffer.concat(chunks, size),
-          recipients: session.envelope.rcptTo.map((r) => r.address.trim().toLowerCase()),
-          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
-          remoteAddress: session.remoteAddress ?? null,
-          receivedAt: performance.now(),
-        };
-        options.onMail(mail).then(
-          () => {
-            recordSmtpMessage("accepted");
-            answer(null, "2.0.0 Message accepted");
-          },
-          (error: unknown) => {
-            if (error instanceof MailRefused) {
-              recordSmtpMessage("refused");
-              return answer(new SmtpReply(550, `5.6.0 ${error.message}`));
-            }
-            recordSmtpMessage("deferred");
-            log.error(
-              { err: error instanceof Error ? error.message : String(error) },
-              "smtp: storing a message failed",
-            );
-            answer(new SmtpReply(451, "4.3.0 Temporary failure storing the message, try again later"));
-          },
-        );
-      });
-    },
+    onData: (stream, session, callback) => receiveMessage({ options, maxBytes, phases }, stream, session, callback),
   });
   server.on("error", (error) => log.warn({ err: error.message }, "smtp: connection error"));
   await new Promise<void>((resolve, reject) => {
@@ -226,10 +128,141 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
     close: () =>
       new Promise<void>((resolve) =>
         server.close(() => {
-          for (const timer of deadlines.values()) clearTimeout(timer);
-          deadlines.clear();
+          phases.clear();
           resolve();
         }),
       ),
   };
+}
+
+type SmtpConnection = { id: string; remoteAddress: string; send(code: number, message: string): void };
+type PhaseDeadlines = ReturnType<typeof createPhaseDeadlines>;
+
+/** Each session's deadline for its current phase (SmtpLimits), closing it with 421 when passed. */
+function createPhaseDeadlines(
+  limits: SmtpLimits,
+  hostname: string | undefined,
+  log: Logger,
+  connectionOf: (sessionId: string) => SmtpConnection | undefined,
+) {
+  const deadlines = new Map<string, ReturnType<typeof setTimeout>>();
+  return {
+    /** Starts the deadline of the session's current phase, replacing the previous one. */
+    start(sessionId: string, phase: "command" | "data") {
+      clearTimeout(deadlines.get(sessionId));
+      const ms = phase === "data" ? limits.dataPhaseMs : limits.commandPhaseMs;
+      const timer = setTimeout(() => {
+        deadlines.delete(sessionId);
+        const connection = connectionOf(sessionId);
+        if (!connection) return;
+        log.info(
+          { phase, remote: connection.remoteAddress, limitMs: ms },
+          "smtp: closed a session over its phase time limit",
+        );
+        // 421 closes the connection; a message cut off in DATA is dropped (its stream errors), never stored.
+        connection.send(
+          421,
+          `${hostname ?? "Desk"} Timeout: ${phase === "data" ? "message" : "commands"} took too long, closing connection`,
+        );
+      }, ms);
+      timer.unref();
+      deadlines.set(sessionId, timer);
+    },
+    stop(sessionId: string) {
+      clearTimeout(deadlines.get(sessionId));
+      deadlines.delete(sessionId);
+    },
+    clear() {
+      for (const timer of deadlines.values()) clearTimeout(timer);
+      deadlines.clear();
+    },
+  };
+}
+
+/** Open sessions per client address, and the sessions counted there (refused ones are not). */
+function createAddressCounter(limits: SmtpLimits, log: Logger, phases: PhaseDeadlines) {
+  const perAddress = new Map<string, number>();
+  const counted = new Map<string, string>();
+  return {
+    onConnect(session: SMTPServerSession, callback: (error?: Error) => void) {
+      const address = session.remoteAddress;
+      const open = perAddress.get(address) ?? 0;
+      if (open >= limits.maxConnectionsPerAddress) {
+        log.info({ remote: address, open }, "smtp: refused a connection over the per-address limit");
+        return callback(new SmtpReply(421, "4.7.0 Too many connections from your address, try again later"));
+      }
+      perAddress.set(address, open + 1);
+      counted.set(session.id, address);
+      countSmtpSession();
+      phases.start(session.id, "command");
+      callback();
+    },
+    onClose(session: SMTPServerSession) {
+      phases.stop(session.id);
+      const address = counted.get(session.id);
+      if (address === undefined) return;
+      counted.delete(session.id);
+      const open = (perAddress.get(address) ?? 1) - 1;
+      if (open > 0) perAddress.set(address, open);
+      else perAddress.delete(address);
+    },
+  };
+}
+
+/** DATA: reads the message under the size limit and answers once `onMail` stored or refused it. */
+function receiveMessage(
+  receiver: { options: SmtpReceiverOptions; maxBytes: number; phases: PhaseDeadlines },
+  stream: SMTPServerDataStream,
+  session: SMTPServerSession,
+  callback: (error?: Error | null, message?: string) => void,
+): void {
+  const { options, maxBytes, phases } = receiver;
+  const log = options.logger;
+  phases.start(session.id, "data");
+  // The next envelope gets a fresh command phase once this message is answered.
+  const answer: typeof callback = (error, message) => {
+    phases.start(session.id, "command");
+    callback(error, message);
+  };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= maxBytes) chunks.push(chunk);
+  });
+  stream.on("error", (error) => {
+    phases.stop(session.id);
+    callback(error);
+  });
+  stream.on("end", () => {
+    // The client has sent everything: storing it is our time, not the client's phase.
+    phases.stop(session.id);
+    if (stream.sizeExceeded || size > maxBytes) {
+      log.info({ bytes: size, limit: maxBytes }, "smtp: refused oversized message");
+      return answer(new SmtpReply(552, `5.3.4 Message too big (limit ${maxBytes} bytes)`));
+    }
+    const mail: ReceivedMail = {
+      // Buffer.concat already makes one fresh copy; a Buffer is a Uint8Array, so no second one.
+      raw: Buffer.concat(chunks, size),
+      recipients: session.envelope.rcptTo.map((r) => r.address.trim().toLowerCase()),
+      mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+      remoteAddress: session.remoteAddress ?? null,
+      receivedAt: performance.now(),
+    };
+    options.onMail(mail).then(
+      () => {
+        recordSmtpMessage("accepted");
+        answer(null, "2.0.0 Message accepted");
+      },
+      (error: unknown) => {
+        if (error instanceof MailRefused) {
+          recordSmtpMessage("refused");
+          return answer(new SmtpReply(550, `5.6.0 ${error.message}`));
+        }
+        recordSmtpMessage("deferred");
+        log.error({ err: error instanceof Error ? error.message : String(error) }, "smtp: storing a message failed");
+        answer(new SmtpReply(451, "4.3.0 Temporary failure storing the message, try again later"));
+      },
+    );
+  });
 }

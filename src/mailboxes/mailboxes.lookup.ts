@@ -35,6 +35,9 @@ const queriesOf = preparedFor((sqlite, db) => ({
   ownAddress: sqlite.query<{ id: string }, [string, string]>(
     `SELECT ${c.id} AS id FROM mailboxes WHERE ${c.workspaceId} = +? AND ${c.email} = +?`,
   ),
+  inWorkspace: sqlite.query<{ id: string }, [string, string]>(
+    `SELECT ${c.id} FROM mailboxes WHERE ${c.id} = +? AND ${c.workspaceId} = +?`,
+  ),
 }));
 
 /** The mailbox whose own or forwarding address is `address` or `base` (the address without its plus part). */
@@ -48,6 +51,10 @@ export const mailboxStatusByAddress = (db: Queryable, address: string, base: str
 /** Whether `email` is one of this workspace's own mailbox addresses. */
 export const isOwnMailboxAddress = (db: Queryable, workspaceId: string, email: string): boolean =>
   queriesOf(db).ownAddress.get(workspaceId, email) !== null;
+
+/** Whether this workspace has a mailbox with this id (a ticket's or a view's mailbox is checked on every write). */
+export const mailboxExists = (db: Queryable, workspaceId: string, mailboxId: string): boolean =>
+  queriesOf(db).inWorkspace.get(mailboxId, workspaceId) !== null;
 
 /** A mailbox by id, in whichever workspace (jobs carry the id; callers check the workspace). */
 export const mailboxById = (db: Queryable, id: string): MailboxRow | undefined =>

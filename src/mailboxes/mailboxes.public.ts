@@ -7,6 +7,7 @@ export {
   mailboxesOf,
   mailboxCountOf,
   mailboxByAddress,
+  mailboxExists,
   mailboxHealthOf,
   mailboxStatusByAddress,
   setImapPosition,
@@ -15,3 +16,6 @@ export {
 export type { MailboxRow } from "./mailboxes.present";
 export { isTrustedSender } from "./mailboxes.rules";
 export { findMailbox, recordMailboxHealth } from "./mailboxes.service";
+
+/** Events others' consumers and hooks name (src/events/define.ts): their data is typed from these. */
+export { mailboxCreated, mailboxUpdated } from "./mailboxes.events";

@@ -1,22 +1,19 @@
-import type { Db, Queryable } from "../db/database";
-import { deskState } from "../db/desk-state";
+import type { Queryable } from "../db/database";
+import type { Clock } from "../lib/clock";
+import { definePort, type Ports } from "../lib/ports";
 import type { MemberRow } from "./members.present";
 
 /**
- * Auto-away: the time before which a member's last heartbeat counts as gone (null: auto-away is
- * off in that workspace). The assignment feature owns `auto_away_minutes`, so it supplies the rule
- * from its module's set-up; until it does, presence is the member's own availability.
+ * Auto-away: the time before which a member's last heartbeat counts as gone at `now` (null:
+ * auto-away is off in that workspace). The assignment feature owns `auto_away_minutes`, so it
+ * supplies the rule.
  */
-export type AwayCutoff = (db: Queryable, workspaceId: string) => string | null;
+export type AwayCutoff = (db: Queryable, workspaceId: string, now: Date) => string | null;
 
-const cutoffOf = deskState<{ rule: AwayCutoff | null }>("members.away-cutoff", () => ({ rule: null }));
+export const awayCutoff = definePort<AwayCutoff>("members.awayCutoff");
 
-export function registerAwayCutoff(db: Db, rule: AwayCutoff): void {
-  cutoffOf(db).rule = rule;
-}
-
-export function awayCutoff(db: Db, tx: Queryable, workspaceId: string): string | null {
-  return cutoffOf(db).rule?.(tx, workspaceId) ?? null;
+export function awayCutoffOf(deps: { ports: Ports; clock: Clock }, tx: Queryable, workspaceId: string): string | null {
+  return deps.ports.get(awayCutoff)(tx, workspaceId, deps.clock.now());
 }
 
 /**

@@ -1,9 +1,8 @@
-import type { users } from "../auth/auth.table";
-import { presentUserRef } from "../users/users.public";
+import { presentUserRef, type UserRow } from "../identity/identity.public";
 import type { members } from "./members.table";
 
 export type MemberRow = typeof members.$inferSelect;
-export type MemberUserRow = Pick<typeof users.$inferSelect, "id" | "name" | "email" | "avatarUrl" | "avatarSource">;
+export type MemberUserRow = Pick<UserRow, "id" | "name" | "email" | "avatarUrl" | "avatarSource">;
 
 /**
  * SPEC.md's Member. `presence` is the member's own availability; auto-away (the assignment

@@ -1,10 +1,9 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { MemberListQuery, MemberPage, MemberParams, MemberSchema, UpdateMemberBody } from "./members.schemas";
-import { listMembers, removeMember, updateMemberRole, type MemberLeft } from "./members.service";
+import { listMembers, removeMember, updateMemberRole } from "./members.service";
 
-/** `memberLeft`: what other features undo when someone leaves (team memberships), wired in by the composition root. */
-export function membersRoutes(deps: Deps, cascade: { memberLeft: MemberLeft }) {
+export function membersRoutes(deps: Deps) {
   return new Elysia({ prefix: "/members", tags: ["members"] })
     .use(deps.guard)
     .get("/", ({ ctx, query }) => listMembers(ctx, query, deps), {
@@ -27,7 +26,7 @@ export function membersRoutes(deps: Deps, cascade: { memberLeft: MemberLeft }) {
     .delete(
       "/:user_id",
       ({ ctx, params, set }) => {
-        removeMember(ctx, params.user_id, deps, cascade.memberLeft);
+        removeMember(ctx, params.user_id, deps);
         set.status = 204;
         return null;
       },

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, gte, inArray, lt, ne, or } from "drizzle-orm";
-import { users } from "../auth/auth.table";
+import { setUserAvatar, users } from "../identity/identity.public";
 import { roleAtLeast, type RequestContext, type Role } from "../auth/context";
 import { grantDeniedDetail, mayAlterRole, mayGrantRole } from "../auth/grants";
 import { signalAccessEnded } from "../auth/session-signals";
@@ -13,18 +13,23 @@ import { userTopic } from "../events/envelope";
 import { forbidden, invalidAt, notFound } from "../lib/errors";
 import { members } from "./members.table";
 import { openTicketsOf } from "./members.open-tickets";
-import { awayCutoff, presenceOf } from "./members.presence";
+import { awayCutoffOf, presenceOf } from "./members.presence";
 import { presentMember, type MemberJson, type MemberRow } from "./members.present";
 import type { Clock } from "../lib/clock";
+import { definePort, type Ports } from "../lib/ports";
 
-type Deps = { db: Db; clock: Clock };
+type Deps = { db: Db; clock: Clock; ports: Ports };
+/** What presenting a member reads besides its rows: the open-ticket count and auto-away rule of features above. */
+type PresentDeps = Pick<Deps, "clock" | "ports">;
 
 /**
  * What other features undo, in the same transaction, when someone leaves a workspace (teams drop
- * them from the workspace's teams). Passed in by the composition root: teams build on members
- * (a team holds members only), so members never import them.
+ * them from the workspace's teams). A port: teams build on members (a team holds members only), so
+ * members never import them.
  */
 export type MemberLeft = (tx: Tx, workspaceId: string, userId: string) => void;
+
+export const memberLeft = definePort<MemberLeft>("members.memberLeft");
 
 const memberColumns = {
   member: members,
@@ -47,14 +52,14 @@ function memberRow(tx: Queryable, workspaceId: string, userId: string) {
 }
 
 /** One member as SPEC.md's Member, or null when the user is not in the workspace. */
-export function findMember(db: Db, tx: Queryable, workspaceId: string, userId: string): MemberJson | null {
+export function findMember(deps: PresentDeps, tx: Queryable, workspaceId: string, userId: string): MemberJson | null {
   const row = memberRow(tx, workspaceId, userId);
   if (!row) return null;
   return presentMember(
     row.member,
     row.user,
-    openTicketsOf(db, tx, workspaceId, [userId]).get(userId) ?? 0,
-    presenceOf(row.member, awayCutoff(db, tx, workspaceId)),
+    openTicketsOf(deps.ports, tx, workspaceId, [userId]).get(userId) ?? 0,
+    presenceOf(row.member, awayCutoffOf(deps, tx, workspaceId)),
   );
 }
 
@@ -84,12 +89,12 @@ export function listMembers(
     .limit(query.limit + 1)
     .all();
   const open = openTicketsOf(
-    deps.db,
+    deps.ports,
     deps.db,
     ctx.workspaceId,
     rows.map((r) => r.user.id),
   );
-  const cutoff = awayCutoff(deps.db, deps.db, ctx.workspaceId);
+  const cutoff = awayCutoffOf(deps, deps.db, ctx.workspaceId);
   return pageOf(
     rows,
     query.limit,
@@ -111,8 +116,8 @@ function requireOwnerFor(ctx: RequestContext, what: string): void {
 }
 
 /** Appends `member.updated` for a member (role, picture, availability or cap change). */
-export function publishMemberUpdated(db: Db, tx: Tx, workspaceId: string, userId: string): MemberJson {
-  const member = findMember(db, tx, workspaceId, userId);
+export function publishMemberUpdated(deps: PresentDeps, tx: Tx, workspaceId: string, userId: string): MemberJson {
+  const member = findMember(deps, tx, workspaceId, userId);
   if (!member) throw notFound("Member");
   appendEvent(tx, memberUpdated, { workspaceId, data: { member }, extraTopics: [userTopic(userId)] });
   return member;
@@ -123,7 +128,7 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
   const current = memberRow(tx, ctx.workspaceId, userId);
   if (!current) throw notFound("Member");
   const from = current.member.role;
-  if (from === role) return findMember(deps.db, tx, ctx.workspaceId, userId)!;
+  if (from === role) return findMember(deps, tx, ctx.workspaceId, userId)!;
   if (role === "owner" || from === "owner") requireOwnerFor(ctx, "grant or change the owner role");
   // Demoting takes access away; promoting grants the new role's reach, which the caller must hold.
   if (!mayAlterRole(ctx, from)) throw forbidden(grantDeniedDetail(ctx, from));
@@ -143,7 +148,7 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
   });
   // A role decides which private teams the member sees: their live sockets re-read it.
   afterCommit(tx, () => signalAccessEnded(deps.db, { kind: "grants", workspaceId: ctx.workspaceId, userId }));
-  return publishMemberUpdated(deps.db, tx, ctx.workspaceId, userId);
+  return publishMemberUpdated(deps, tx, ctx.workspaceId, userId);
 }
 
 export function updateMemberRole(ctx: RequestContext, userId: string, role: Role, deps: Deps): MemberJson {
@@ -161,12 +166,12 @@ export function addWorkspaceMember(
   role: Role,
   deps: Deps,
 ): { member: MemberJson; added: boolean } {
-  const existing = findMember(deps.db, tx, ctx.workspaceId, userId);
+  const existing = findMember(deps, tx, ctx.workspaceId, userId);
   if (existing) return { member: existing, added: false };
   tx.insert(members)
     .values({ workspaceId: ctx.workspaceId, userId, role, createdAt: deps.clock.now().toISOString() })
     .run();
-  const member = findMember(deps.db, tx, ctx.workspaceId, userId)!;
+  const member = findMember(deps, tx, ctx.workspaceId, userId)!;
   appendEvent(tx, memberAdded, {
     workspaceId: ctx.workspaceId,
     data: { member },
@@ -177,7 +182,8 @@ export function addWorkspaceMember(
 }
 
 /** Removes a member and their team memberships; their live connections end after commit. */
-export function removeMember(ctx: RequestContext, userId: string, deps: Deps, memberLeft: MemberLeft): void {
+export function removeMember(ctx: RequestContext, userId: string, deps: Deps): void {
+  const leave = deps.ports.get(memberLeft);
   withTx(deps.db, (tx) => {
     const current = memberRow(tx, ctx.workspaceId, userId);
     if (!current) throw notFound("Member");
@@ -190,7 +196,7 @@ export function removeMember(ctx: RequestContext, userId: string, deps: Deps, me
     tx.delete(members)
       .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)))
       .run();
-    memberLeft(tx, ctx.workspaceId, userId);
+    leave(tx, ctx.workspaceId, userId);
     appendEvent(tx, memberRemoved, {
       workspaceId: ctx.workspaceId,
       data: { user_id: userId },
@@ -293,7 +299,7 @@ export function insertOwnerMembership(tx: Tx, workspaceId: string, userId: strin
  * to (the picture shows wherever they are a member). Answers those workspaces' ids.
  */
 export function setUserPicture(
-  db: Db,
+  deps: PresentDeps,
   tx: Tx,
   userId: string,
   url: string | null,
@@ -301,17 +307,14 @@ export function setUserPicture(
   /** `oauth`: the picture a sign-in provider gave (never replaces one the person chose). */
   source: "upload" | "oauth" = "upload",
 ): string[] {
-  tx.update(users)
-    .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
-    .where(eq(users.id, userId))
-    .run();
+  setUserAvatar(tx, userId, url, source, now);
   const workspaceIds = tx
     .select({ id: members.workspaceId })
     .from(members)
     .where(eq(members.userId, userId))
     .all()
     .map((r) => r.id);
-  for (const workspaceId of workspaceIds) publishMemberUpdated(db, tx, workspaceId, userId);
+  for (const workspaceId of workspaceIds) publishMemberUpdated(deps, tx, workspaceId, userId);
   return workspaceIds;
 }
 
@@ -348,13 +351,13 @@ export function assignableMembers(tx: Queryable, workspaceId: string): Assignabl
  * for a viewer is refused here. Answers the member before and after, or null when not a member.
  */
 export function setMemberAvailability(
-  db: Db,
+  deps: PresentDeps,
   tx: Tx,
   workspaceId: string,
   userId: string,
   patch: { availability?: MemberRow["availability"]; maxOpenTickets?: number | null },
 ): { before: MemberJson; after: MemberJson } | null {
-  const before = findMember(db, tx, workspaceId, userId);
+  const before = findMember(deps, tx, workspaceId, userId);
   if (!before) return null;
   if (patch.maxOpenTickets != null && before.role === "viewer")
     throw invalidAt("body.max_open_tickets", "Viewers are never assigned tickets, so they take no cap.");
@@ -368,24 +371,30 @@ export function setMemberAvailability(
     .set(set)
     .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
     .run();
-  return { before, after: publishMemberUpdated(db, tx, workspaceId, userId) };
+  return { before, after: publishMemberUpdated(deps, tx, workspaceId, userId) };
 }
 
 /**
  * Records a heartbeat (`last_seen_at`). When it changes the member's presence (back from
  * auto-away), `member.updated` follows so others see them online again; otherwise no event.
  */
-export function touchMemberSeen(db: Db, tx: Tx, workspaceId: string, userId: string, now: string): MemberJson | null {
+export function touchMemberSeen(
+  deps: PresentDeps,
+  tx: Tx,
+  workspaceId: string,
+  userId: string,
+  now: string,
+): MemberJson | null {
   const row = memberRow(tx, workspaceId, userId);
   if (!row) return null;
-  const cutoff = awayCutoff(db, tx, workspaceId);
+  const cutoff = awayCutoffOf(deps, tx, workspaceId);
   const was = presenceOf(row.member, cutoff);
   tx.update(members)
     .set({ lastSeenAt: now })
     .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
     .run();
   if (presenceOf({ ...row.member, lastSeenAt: now }, cutoff) !== was)
-    return publishMemberUpdated(db, tx, workspaceId, userId);
+    return publishMemberUpdated(deps, tx, workspaceId, userId);
   return null;
 }
 

@@ -4,17 +4,18 @@ import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
 import { auditLogs } from "../audit/audit.table";
 import { events } from "../events/events.table";
 import { teamMembers } from "../teams/teams.table";
-import { workspaces } from "../workspaces/workspaces.table";
 import { members } from "./members.table";
-import { registerOpenTicketCounter } from "./members.open-tickets";
+import { openTicketCounter } from "./members.public";
+import { provide } from "../lib/ports";
+import { modules } from "../registry";
+import { withPorts } from "../../test/kit/ports";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
-import { newTicket } from "../tickets/tickets.testkit";
+import { newTicket } from "../../test/kit/tickets";
+import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 
-const lastSeq = (d: TestDesk, wid: string) =>
-  d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
   d.deps.db
     .select()
@@ -71,10 +72,14 @@ describe("GET /v1/members", () => {
     expect(filtered.body.data).toHaveLength(1);
   });
 
-  test("open_tickets comes from the counter the tickets feature registers", async () => {
-    const fresh = await startTestDesk();
+  test("open_tickets comes from the counter the tickets feature provides", async () => {
+    const fresh = await startTestDesk({
+      modules: withPorts(
+        modules,
+        provide(openTicketCounter, (_db, _wid, ids) => new Map(ids.map((id) => [id, 3]))),
+      ),
+    });
     const { owner } = await createWorkspaceWithOwner(fresh);
-    registerOpenTicketCounter(fresh.deps.db, (_db, _wid, ids) => new Map(ids.map((id) => [id, 3])));
     const res = await fresh.api("GET", "/v1/members", { headers: owner.headers });
     expect(res.body.data[0].open_tickets).toBe(3);
   });

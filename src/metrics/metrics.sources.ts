@@ -1,19 +1,16 @@
 import { existsSync, statSync } from "node:fs";
 import type { Db } from "../db/database";
 import { consumerLag, type ConsumerRunner } from "../events/consumers";
-import { oldestDueMs } from "../jobs/jobs.stats";
+import { jobCountsByKindAndState, oldestDueMs } from "../jobs/jobs.stats";
 import type { Clock } from "../lib/clock";
 import type { MetricSource, Sample } from "./metrics";
 
 /** Jobs by kind and state, counted at scrape time. */
 export function jobsSource(db: Db, clock: Clock): MetricSource {
-  const counts = db.$client.query<{ kind: string; state: string; n: number }, []>(
-    "SELECT kind, state, count(*) AS n FROM jobs GROUP BY kind, state",
-  );
   return () => {
     const now = clock.now();
     return [
-      ...counts.all().map((r) => ({
+      ...jobCountsByKindAndState(db).map((r) => ({
         name: "desk_jobs",
         type: "gauge" as const,
         help: "Jobs by kind and state",

@@ -1,30 +1,21 @@
 import type { Tx } from "../db/database";
 import type { Deps } from "../deps";
-import { defineConsumer } from "../events/consumers";
+import { type ConsumerContext, defineConsumer } from "../events/consumers";
+import type { StoredEventOf } from "../events/define";
 import type { StoredEvent } from "../events/envelope";
 import { memberNamesOf, memberRoleOf } from "../members/members.public";
 import { memberIdsOf, privateTeamOfWorkspace } from "../teams/teams.public";
-import { firstMessageAuthorOf, followerIdsOf, ticketOfWorkspace } from "../tickets/tickets.public";
-import { userRef } from "../users/users.public";
+import {
+  activityCreated,
+  firstMessageAuthorOf,
+  followerIdsOf,
+  messageCreated,
+  ticketCreated,
+  ticketOfWorkspace,
+} from "../tickets/tickets.public";
+import { userRef } from "../identity/identity.public";
 import { mentionsOfNote } from "./notifications.mentions";
 import { type NewNotification, notify } from "./notifications.service";
-
-type UserRef = { id: string; name: string } | null;
-type ActivityData = {
-  ticket_id: string;
-  activity: { type: string; data: { from?: unknown; to?: unknown }; actor: { type: string; user: UserRef } };
-};
-type MessageData = {
-  ticket_id: string;
-  message: {
-    id: string;
-    kind: "reply" | "note";
-    direction: "inbound" | "outbound";
-    body_html: string;
-    body_text: string;
-    author: { type: string; user: UserRef; contact: { name: string | null; email: string | null } | null };
-  };
-};
 
 const EXCERPT = 200;
 const excerptOf = (text: string) => {
@@ -79,15 +70,13 @@ function tell(
   );
 }
 
-type CreatedData = { ticket: { id: string; assignee: { id: string } | null; spam: boolean; created_at: string } };
-
 /**
  * A ticket created already assigned: its creator is the author of its first message (written in
  * the same instant); the assignee is told unless they created it. Without a first message the
  * creator is unknown and nobody is told.
  */
-function assignedAtCreation(tx: Tx, deps: Deps, event: StoredEvent): void {
-  const { ticket } = event.data as CreatedData;
+function assignedAtCreation(tx: Tx, deps: Deps, event: StoredEventOf<typeof ticketCreated>): void {
+  const { ticket } = event.data;
   if (!ticket.assignee || ticket.spam) return;
   const author = firstMessageAuthorOf(tx, event.workspace_id, ticket.id);
   if (!author || author.createdAt !== ticket.created_at || author.authorType === "contact") return;
@@ -107,12 +96,12 @@ function assignedAtCreation(tx: Tx, deps: Deps, event: StoredEvent): void {
  * an automation or auto-assignment), read from the `assigned` activity, which names the actor;
  * and the assignee of a ticket someone else created already assigned.
  */
-export const notifyAssigned = defineConsumer<Deps>({
+export const notifyAssigned = defineConsumer({
   name: "notifications.assigned",
-  types: ["activity.created", "ticket.created"],
-  handle(tx, event, { deps }) {
+  events: [activityCreated, ticketCreated],
+  handle(tx, event, { deps }: ConsumerContext<Deps>) {
     if (event.type === "ticket.created") return assignedAtCreation(tx, deps, event);
-    const { ticket_id, activity } = event.data as ActivityData;
+    const { ticket_id, activity } = event.data;
     if (activity.type !== "assigned" || typeof activity.data.to !== "string") return;
     const to = activity.data.to;
     if (activity.actor.user?.id === to) return;
@@ -134,11 +123,11 @@ export const notifyAssigned = defineConsumer<Deps>({
  * other than its author, when they may see the ticket.
  * `customer_replied`: the assignee, when a customer's message arrives on their ticket.
  */
-export const notifyOnMessage = defineConsumer<Deps>({
+export const notifyOnMessage = defineConsumer({
   name: "notifications.messages",
-  types: ["message.created"],
-  handle(tx, event, { deps }) {
-    const { ticket_id, message } = event.data as MessageData;
+  events: [messageCreated],
+  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+    const { ticket_id, message } = event.data;
     if (message.kind === "note") {
       const author = message.author.user?.id ?? null;
       const mentioned = mentionsOfNote(message.body_html, message.body_text, () =>
@@ -174,17 +163,15 @@ function assigneeAndFollowers(tx: Tx, ticket: Ticket): string[] {
   return [...new Set([...(ticket.assigneeId ? [ticket.assigneeId] : []), ...followers])];
 }
 
-type BreachData = { ticket_id: string; activity: { type: string; data: { kind?: unknown } } };
-
 /**
  * `sla_breached` for followers: the SLA tracker tells the assignee (or the admins) itself; each
  * follower other than the assignee learns of the same breach from its `sla_breached` activity.
  */
-export const notifyFollowersOfBreach = defineConsumer<Deps>({
+export const notifyFollowersOfBreach = defineConsumer({
   name: "notifications.followers-sla",
-  types: ["activity.created"],
-  handle(tx, event, { deps }) {
-    const { ticket_id, activity } = event.data as BreachData;
+  events: [activityCreated],
+  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+    const { ticket_id, activity } = event.data;
     if (activity.type !== "sla_breached") return;
     const found = ticketOf(tx, event, ticket_id);
     if (!found) return;

@@ -5,7 +5,7 @@ import { withTx } from "../db/tx";
 import { defineJob, type JobContext } from "../jobs/define";
 import { sendSystemMail } from "../mail/mail.system";
 import { isMember } from "../members/members.public";
-import { userRef } from "../users/users.public";
+import { userRef } from "../identity/identity.public";
 import { workspaceRefOf } from "../workspaces/workspaces.public";
 import { notificationPreferences, notifications } from "./notifications.table";
 

@@ -7,13 +7,14 @@ import { startTestDesk, type TestDesk } from "../../test/harness";
 import { systemContext } from "../auth/context";
 import { withTx } from "../db/tx";
 import { enqueue } from "../jobs/enqueue";
-import { connect, type TestSocket } from "../realtime/realtime.client.testkit";
+import { connect, type TestSocket } from "../../test/kit/realtime-client";
 import { addMessage } from "../tickets/tickets.public";
-import { eventsAfter, lastSeq, newTeam, newTicket } from "../tickets/tickets.testkit";
+import { eventsAfter, newTeam, newTicket } from "../../test/kit/tickets";
 import { notificationDigestJob } from "./notifications.jobs";
 import { mentionedUserIds, plainTextMentions } from "./notifications.mentions";
 import { notificationsOf, notify } from "./notifications.public";
 import { notifications } from "./notifications.table";
+import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 const wsBase = desk.url.replace(/^http/, "ws");

@@ -9,7 +9,7 @@ import { labelCount } from "../labels/labels.public";
 import { firstMailboxOf } from "../mailboxes/mailboxes.public";
 import { memberIdsOfWorkspace } from "../members/members.public";
 import { triageSettingsOf } from "../triage/triage.public";
-import { userRef } from "../users/users.public";
+import { userRef } from "../identity/identity.public";
 import type { OnboardingSchema, OnboardingStepId } from "./onboarding.schemas";
 import { onboardingDismissals } from "./onboarding.table";
 
@@ -18,7 +18,7 @@ export type OnboardingProbe = (db: Queryable, ctx: RequestContext) => boolean;
 
 /**
  * Checks for steps whose feature lives in a module built on top of this one (the widget, the
- * knowledge base, the assistant): the registry passes them in; a step without one reads false.
+ * knowledge base, the assistant): they provide them through ports; a step without one reads false.
  */
 export type OnboardingProbes = Partial<Record<"install_widget" | "publish_article" | "try_assistant", OnboardingProbe>>;
 

@@ -1,10 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { users } from "../auth/auth.table";
+import { users } from "../identity/identity.table";
 import { members } from "../members/members.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
-import { onboardingModule } from "./onboarding.module";
+import { provide } from "../lib/ports";
+import { withPorts } from "../../test/kit/ports";
+import { installWidgetProbe } from "./onboarding.public";
 
 const desk: TestDesk = await startTestDesk();
 
@@ -88,12 +90,12 @@ describe("GET /v1/onboarding", () => {
     expect((await desk.api("GET", "/v1/onboarding")).status).toBe(401);
   });
 
-  test("steps of features built later come from the probes they pass in", async () => {
+  test("steps of features built later come from the probes they provide", async () => {
     const probed = await startTestDesk({
-      modules: [
-        ...(await import("../registry")).modules.filter((m) => m.name !== "onboarding"),
-        onboardingModule({ install_widget: () => true }),
-      ],
+      modules: withPorts(
+        (await import("../registry")).modules,
+        provide(installWidgetProbe, () => true),
+      ),
     });
     const { owner } = await createWorkspaceWithOwner(probed);
     const res = await probed.api("GET", "/v1/onboarding", { headers: owner.headers });

@@ -6,7 +6,7 @@ import { systemContext } from "../auth/context";
 import { contactRefsOf } from "../contacts/contacts.public";
 import { untilDurable, withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { onEventInTransaction } from "../events/bus";
+import { onEvent } from "../events/bus";
 import { defineJob, type JobContext } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import type { Logger } from "../lib/logger";
@@ -20,6 +20,7 @@ import {
 } from "../mailboxes/mailboxes.public";
 import {
   addMessage,
+  messageCreated,
   type MessageRow,
   messageOfWorkspace,
   repliesBefore,
@@ -39,28 +40,15 @@ const SEND_ATTEMPTS = 6;
  * records our Message-ID for threading and enqueues the durable send job.
  */
 export function registerOutboundMailHook(deps: Pick<Deps, "db" | "clock" | "config">): void {
-  onEventInTransaction(deps.db, (tx, event, origin) => {
-    if (event.type !== "message.created") return;
-    const message = (
-      event.data as {
-        message?: {
-          id?: string;
-          delivery_status?: string;
-          direction?: string;
-          kind?: string;
-          forward?: boolean;
-          ticket_id?: string;
-        };
-      }
-    ).message;
+  onEvent(deps.db, [messageCreated], (tx, event, origin) => {
+    const { message } = event.data;
     if (
-      !message?.id ||
       message.delivery_status !== "pending" ||
       message.direction !== "outbound" ||
       (message.kind !== "reply" && message.forward !== true)
     )
       return;
-    const ticketId = (event.data as { ticket_id?: string }).ticket_id ?? message.ticket_id ?? "";
+    const ticketId = event.data.ticket_id;
     rememberMessageId(tx, {
       workspaceId: event.workspace_id,
       messageId: outboundMessageId(message.id, deps.config.inboundDomain),

@@ -1,8 +1,16 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { findCompany, findContact, setCompanyAutoPicture, setContactAutoPicture } from "../contacts/contacts.public";
-import { users } from "../auth/auth.table";
+import {
+  companyCreated,
+  companyUpdated,
+  contactCreated,
+  contactUpdated,
+  findCompany,
+  findContact,
+  setCompanyAutoPicture,
+  setContactAutoPicture,
+} from "../contacts/contacts.public";
 import type { Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -13,6 +21,7 @@ import { setUserPicture } from "../members/members.public";
 import { invalidAt, notFound } from "../lib/errors";
 import type { RequestContext } from "../auth/context";
 import { checkUrlSyntax, UnsafeUrlError } from "../lib/ssrf";
+import { userAvatarUrl } from "../identity/identity.public";
 import { findWorkspace } from "../workspaces/workspaces.public";
 import { FetchFailed, guardedGet, iconLinks } from "./pictures.fetch";
 import { type PictureFit, processPicture } from "./pictures.image";
@@ -122,7 +131,7 @@ export const contactPictureJob = defineJob({
     );
     if (url)
       withTx(deps.db, (tx) =>
-        setContactAutoPicture(tx, workspace_id, id, url, "gravatar", deps.clock.now().toISOString()),
+        setContactAutoPicture(tx, workspace_id, id, url, "gravatar", deps.clock.now().toISOString(), deps.ports),
       );
   },
 });
@@ -140,12 +149,6 @@ export const companyPictureJob = defineJob({
     if (url) withTx(deps.db, (tx) => setCompanyAutoPicture(tx, workspace_id, id, url, deps.clock.now().toISOString()));
   },
 });
-
-type Pictured = { id?: unknown; email?: unknown; domain?: unknown; avatar_url?: unknown };
-const recordOf = (data: unknown, name: "contact" | "company"): Pictured | null => {
-  const value = (data as Record<string, unknown> | null)?.[name];
-  return value && typeof value === "object" ? (value as Pictured) : null;
-};
 
 /**
  * Queues the automatic picture lookup of a contact (Gravatar) or a company (its domain's icons);
@@ -166,22 +169,22 @@ export function refreshPicture(deps: Pick<Deps, "db">, ctx: RequestContext, kind
 }
 
 /** A new or changed contact with an email and no picture gets a lookup (the job checks the setting). */
-export const lookUpContactPictures = defineConsumer<Deps>({
+export const lookUpContactPictures = defineConsumer({
   name: "pictures.contact-lookups",
-  types: ["contact.created", "contact.updated"],
+  events: [contactCreated, contactUpdated],
   handle(tx, event) {
-    const contact = recordOf(event.data, "contact");
-    if (!contact || typeof contact.id !== "string" || !contact.email || contact.avatar_url) return;
+    const { contact } = event.data;
+    if (!contact.email || contact.avatar_url) return;
     askForLookup(tx, "contact", event.workspace_id, contact.id, false);
   },
 });
 
-export const lookUpCompanyPictures = defineConsumer<Deps>({
+export const lookUpCompanyPictures = defineConsumer({
   name: "pictures.company-lookups",
-  types: ["company.created", "company.updated"],
+  events: [companyCreated, companyUpdated],
   handle(tx, event) {
-    const company = recordOf(event.data, "company");
-    if (!company || typeof company.id !== "string" || !company.domain || company.avatar_url) return;
+    const { company } = event.data;
+    if (!company.domain || company.avatar_url) return;
     askForLookup(tx, "company", event.workspace_id, company.id, false);
   },
 });
@@ -200,7 +203,7 @@ export const contactUrlPictureJob = defineJob({
     const stored = await lookUp(deps, key, async () => [url], "cover");
     if (stored)
       withTx(deps.db, (tx) =>
-        setContactAutoPicture(tx, workspace_id, id, stored, "widget", deps.clock.now().toISOString()),
+        setContactAutoPicture(tx, workspace_id, id, stored, "widget", deps.clock.now().toISOString(), deps.ports),
       );
   },
 });
@@ -238,7 +241,7 @@ export const userPictureJob = defineJob({
   schema: z.object({ user_id: z.string(), url: z.string(), source: z.enum(["upload", "oauth"]).default("upload") }),
   async handler({ user_id, url, source }, { deps, logger }: { deps: Deps; logger: Deps["logger"] }) {
     // A provider's picture never replaces one the person has.
-    if (source === "oauth" && deps.db.select().from(users).where(eq(users.id, user_id)).get()?.avatarUrl) return;
+    if (source === "oauth" && userAvatarUrl(deps.db, user_id)) return;
     let stored: string;
     try {
       const { body } = await guardedGet(deps, url);
@@ -249,8 +252,8 @@ export const userPictureJob = defineJob({
       return;
     }
     withTx(deps.db, (tx) => {
-      if (source === "oauth" && tx.select().from(users).where(eq(users.id, user_id)).get()?.avatarUrl) return;
-      setUserPicture(deps.db, tx, user_id, stored, deps.clock.now().toISOString(), source);
+      if (source === "oauth" && userAvatarUrl(tx, user_id)) return;
+      setUserPicture(deps, tx, user_id, stored, deps.clock.now().toISOString(), source);
     });
   },
 });

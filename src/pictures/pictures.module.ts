@@ -1,8 +1,12 @@
+import { provide } from "../lib/ports";
+import { pictureFromUrl, providerPicture } from "../identity/identity.public";
 import { defineModule } from "../module";
 import {
   companyPictureJob,
   contactPictureJob,
   contactUrlPictureJob,
+  copyPictureFromUrl,
+  copyProviderPicture,
   lookUpCompanyPictures,
   lookUpContactPictures,
   userPictureJob,
@@ -15,4 +19,5 @@ export const picturesModule = defineModule({
   routes: (deps) => [picturesRoutes(deps), pictureRefreshRoutes(deps)],
   jobs: [contactPictureJob, companyPictureJob, userPictureJob, contactUrlPictureJob],
   consumers: [lookUpContactPictures, lookUpCompanyPictures],
+  provides: [provide(pictureFromUrl, copyPictureFromUrl), provide(providerPicture, copyProviderPicture)],
 });

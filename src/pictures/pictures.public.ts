@@ -1,2 +1,2 @@
-/** What other features may use of pictures: copying a person's or a contact's picture from a URL. */
-export { copyContactPictureFromUrl, copyPictureFromUrl, copyProviderPicture } from "./pictures.auto";
+/** What other features may use of pictures: copying a contact's picture from a URL (a person's: identity's ports). */
+export { copyContactPictureFromUrl } from "./pictures.auto";

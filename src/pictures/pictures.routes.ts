@@ -5,6 +5,7 @@ import { recordAudit } from "../audit/audit.public";
 import {
   CompanySchema,
   ContactSchema,
+  contactTicketCounts,
   presentCompany,
   presentContact,
   setCompanyPicture,
@@ -14,7 +15,7 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { IdParams } from "../http/schemas";
 import { notFound } from "../lib/errors";
-import { describeCaller, MeSchema } from "../me/me.public";
+import { describeCaller, MeSchema } from "../identity/identity.public";
 import { memberRoleOf, setUserPicture } from "../members/members.public";
 import { setWorkspaceImage, WorkspaceSchema, type WorkspaceImageSlot } from "../workspaces/workspaces.public";
 import { type PictureFit, processPicture, readPictureUpload } from "./pictures.image";
@@ -49,70 +50,75 @@ async function uploadedPicture(request: Request, fit: PictureFit, deps: Deps): P
   return storePicture(deps, await processPicture(bytes, fit, deps.config.dataDir));
 }
 
-export function picturesRoutes(deps: Deps) {
-  const now = () => deps.clock.now().toISOString();
-  const setMine = (userId: string, requestId: string, ip: string | null, url: string | null) =>
-    withTx(deps.db, (tx) => {
-      for (const workspaceId of setUserPicture(deps.db, tx, userId, url, now())) {
-        const ctx: RequestContext = {
-          workspaceId,
-          actor: { type: "user", userId, sessionId: null },
-          role: memberRoleOf(tx, workspaceId, userId) ?? "viewer",
-          scopes: null,
-          visibleTeams: [],
-          requestId,
-          ip,
-        };
-        recordAudit(tx, ctx, {
-          action: url ? "user.avatar_updated" : "user.avatar_removed",
-          entityType: "user",
-          entityId: userId,
-          data: { avatar_url: url },
-        });
-      }
-    });
-  const setContact = (ctx: RequestContext, id: string, url: string | null) =>
-    withTx(deps.db, (tx) => {
-      const row = setContactPicture(tx, ctx, id, url, now());
+/** Sets the caller's own picture, audited in each workspace they belong to. */
+const setMine = (deps: Deps, userId: string, requestId: string, ip: string | null, url: string | null) =>
+  withTx(deps.db, (tx) => {
+    for (const workspaceId of setUserPicture(deps, tx, userId, url, deps.clock.now().toISOString())) {
+      const ctx: RequestContext = {
+        workspaceId,
+        actor: { type: "user", userId, sessionId: null },
+        role: memberRoleOf(tx, workspaceId, userId) ?? "viewer",
+        scopes: null,
+        visibleTeams: [],
+        requestId,
+        ip,
+      };
       recordAudit(tx, ctx, {
-        action: url ? "contact.avatar_updated" : "contact.avatar_removed",
-        entityType: "contact",
-        entityId: id,
+        action: url ? "user.avatar_updated" : "user.avatar_removed",
+        entityType: "user",
+        entityId: userId,
         data: { avatar_url: url },
       });
-      return presentContact(tx, row);
-    });
-  const setCompany = (ctx: RequestContext, id: string, url: string | null) =>
-    withTx(deps.db, (tx) => {
-      const row = setCompanyPicture(tx, ctx, id, url, now());
-      recordAudit(tx, ctx, {
-        action: url ? "company.avatar_updated" : "company.avatar_removed",
-        entityType: "company",
-        entityId: id,
-        data: { avatar_url: url },
-      });
-      return presentCompany(tx, row);
-    });
-  const setImage = (ctx: RequestContext, slot: WorkspaceImageSlot, url: string | null) =>
-    withTx(deps.db, (tx) => {
-      const workspace = setWorkspaceImage(tx, ctx, slot, url, now());
-      recordAudit(tx, ctx, {
-        action: url ? "workspace.image_updated" : "workspace.image_removed",
-        entityType: "workspace",
-        entityId: ctx.workspaceId,
-        data: { slot, url },
-      });
-      return workspace;
-    });
-  const agent = { role: "agent", scopes: ["contacts:write"] } as const;
-  const admin = { role: "admin", scopes: ["settings:write"] } as const;
+    }
+  });
 
+const setContact = (deps: Deps, ctx: RequestContext, id: string, url: string | null) =>
+  withTx(deps.db, (tx) => {
+    const row = setContactPicture(tx, ctx, id, url, deps.clock.now().toISOString(), deps.ports);
+    recordAudit(tx, ctx, {
+      action: url ? "contact.avatar_updated" : "contact.avatar_removed",
+      entityType: "contact",
+      entityId: id,
+      data: { avatar_url: url },
+    });
+    return presentContact(tx, deps.ports.get(contactTicketCounts), row);
+  });
+
+const setCompany = (deps: Deps, ctx: RequestContext, id: string, url: string | null) =>
+  withTx(deps.db, (tx) => {
+    const row = setCompanyPicture(tx, ctx, id, url, deps.clock.now().toISOString());
+    recordAudit(tx, ctx, {
+      action: url ? "company.avatar_updated" : "company.avatar_removed",
+      entityType: "company",
+      entityId: id,
+      data: { avatar_url: url },
+    });
+    return presentCompany(tx, row);
+  });
+
+const setImage = (deps: Deps, ctx: RequestContext, slot: WorkspaceImageSlot, url: string | null) =>
+  withTx(deps.db, (tx) => {
+    const workspace = setWorkspaceImage(tx, ctx, slot, url, deps.clock.now().toISOString());
+    recordAudit(tx, ctx, {
+      action: url ? "workspace.image_updated" : "workspace.image_removed",
+      entityType: "workspace",
+      entityId: ctx.workspaceId,
+      data: { slot, url },
+    });
+    return workspace;
+  });
+
+const agent = { role: "agent", scopes: ["contacts:write"] } as const;
+const admin = { role: "admin", scopes: ["settings:write"] } as const;
+
+/** The caller's own picture. */
+function myPictureRoutes(deps: Deps) {
   return new Elysia({ tags: ["pictures"] })
     .use(deps.guard)
     .put(
       "/me/avatar",
       async ({ user, request }) => {
-        setMine(user.userId, user.requestId, user.ip, await uploadedPicture(request, "cover", deps));
+        setMine(deps, user.userId, user.requestId, user.ip, await uploadedPicture(request, "cover", deps));
         return describeCaller(deps, { kind: "user", ...user });
       },
       { signedIn: true, parse: "none", response: { 200: MeSchema }, detail: uploadDoc("Upload your own picture") },
@@ -120,14 +126,21 @@ export function picturesRoutes(deps: Deps) {
     .delete(
       "/me/avatar",
       ({ user }) => {
-        setMine(user.userId, user.requestId, user.ip, null);
+        setMine(deps, user.userId, user.requestId, user.ip, null);
         return describeCaller(deps, { kind: "user", ...user });
       },
       { signedIn: true, response: { 200: MeSchema }, detail: { summary: "Remove your own picture" } },
-    )
+    );
+}
+
+/** Contacts' pictures and companies' logos. */
+function recordPictureRoutes(deps: Deps) {
+  return new Elysia({ tags: ["pictures"] })
+    .use(deps.guard)
     .put(
       "/contacts/:id/avatar",
-      async ({ ctx, params, request }) => setContact(ctx, params.id, await uploadedPicture(request, "cover", deps)),
+      async ({ ctx, params, request }) =>
+        setContact(deps, ctx, params.id, await uploadedPicture(request, "cover", deps)),
       {
         access: agent,
         params: IdParams,
@@ -136,7 +149,7 @@ export function picturesRoutes(deps: Deps) {
         detail: uploadDoc("Upload a contact's picture"),
       },
     )
-    .delete("/contacts/:id/avatar", ({ ctx, params }) => setContact(ctx, params.id, null), {
+    .delete("/contacts/:id/avatar", ({ ctx, params }) => setContact(deps, ctx, params.id, null), {
       access: agent,
       params: IdParams,
       response: { 200: ContactSchema },
@@ -144,7 +157,8 @@ export function picturesRoutes(deps: Deps) {
     })
     .put(
       "/companies/:id/avatar",
-      async ({ ctx, params, request }) => setCompany(ctx, params.id, await uploadedPicture(request, "contain", deps)),
+      async ({ ctx, params, request }) =>
+        setCompany(deps, ctx, params.id, await uploadedPicture(request, "contain", deps)),
       {
         access: agent,
         params: IdParams,
@@ -153,16 +167,23 @@ export function picturesRoutes(deps: Deps) {
         detail: uploadDoc("Upload a company's logo (fitted, not cropped)"),
       },
     )
-    .delete("/companies/:id/avatar", ({ ctx, params }) => setCompany(ctx, params.id, null), {
+    .delete("/companies/:id/avatar", ({ ctx, params }) => setCompany(deps, ctx, params.id, null), {
       access: agent,
       params: IdParams,
       response: { 200: CompanySchema },
       detail: { summary: "Remove a company's uploaded logo" },
-    })
+    });
+}
+
+/** The workspace's logos, favicon and widget pictures. */
+function workspaceImageRoutes(deps: Deps) {
+  return new Elysia({ tags: ["pictures"] })
+    .use(deps.guard)
     .put(
       "/workspace/images/:slot",
       async ({ ctx, params, request }) =>
         setImage(
+          deps,
           ctx,
           params.slot,
           await uploadedPicture(request, params.slot === "widget_avatar" ? "cover" : "contain", deps),
@@ -175,41 +196,52 @@ export function picturesRoutes(deps: Deps) {
         detail: uploadDoc("Upload one of the workspace's pictures (logos are fitted, not cropped)"),
       },
     )
-    .delete("/workspace/images/:slot", ({ ctx, params }) => setImage(ctx, params.slot, null), {
+    .delete("/workspace/images/:slot", ({ ctx, params }) => setImage(deps, ctx, params.slot, null), {
       access: admin,
       params: SlotParams,
       response: { 200: WorkspaceSchema },
       detail: { summary: "Remove one of the workspace's pictures" },
-    })
-    .get(
-      "/images/:id",
-      async ({ params, query }) => {
-        if (!IMAGE_ID.test(params.id)) throw notFound("Image");
-        const file = Bun.file(imagePath(deps, params.id, query.s === "64" ? 64 : 256));
-        if (!(await file.exists())) throw notFound("Image");
-        return new Response(file, {
-          headers: {
-            "content-type": "image/png",
-            "cache-control": "public, max-age=31536000, immutable",
-            "x-content-type-options": "nosniff",
-            "content-security-policy": "default-src 'none'; sandbox",
-            etag: `"${params.id}-${query.s === "64" ? 64 : 256}"`,
-          },
-        });
-      },
-      {
-        public: true,
-        params: z.object({ id: z.string() }),
-        query: z.object({ s: z.enum(["256", "64"]).optional() }),
-        detail: {
-          summary: "A processed picture (public, immutable); every avatar_url points here",
-          responses: {
-            200: {
-              description: "PNG",
-              content: { "image/png": { schema: { type: "string" as const, format: "binary" } } },
-            },
+    });
+}
+
+/** The processed files every picture address points at. */
+function imageFileRoutes(deps: Deps) {
+  return new Elysia({ tags: ["pictures"] }).use(deps.guard).get(
+    "/images/:id",
+    async ({ params, query }) => {
+      if (!IMAGE_ID.test(params.id)) throw notFound("Image");
+      const file = Bun.file(imagePath(deps, params.id, query.s === "64" ? 64 : 256));
+      if (!(await file.exists())) throw notFound("Image");
+      return new Response(file, {
+        headers: {
+          "content-type": "image/png",
+          "cache-control": "public, max-age=31536000, immutable",
+          "x-content-type-options": "nosniff",
+          "content-security-policy": "default-src 'none'; sandbox",
+          etag: `"${params.id}-${query.s === "64" ? 64 : 256}"`,
+        },
+      });
+    },
+    {
+      public: true,
+      params: z.object({ id: z.string() }),
+      query: z.object({ s: z.enum(["256", "64"]).optional() }),
+      detail: {
+        summary: "A processed picture (public, immutable); every avatar_url points here",
+        responses: {
+          200: {
+            description: "PNG",
+            content: { "image/png": { schema: { type: "string" as const, format: "binary" } } },
           },
         },
       },
-    );
+    },
+  );
 }
+
+export const picturesRoutes = (deps: Deps) =>
+  new Elysia()
+    .use(myPictureRoutes(deps))
+    .use(recordPictureRoutes(deps))
+    .use(workspaceImageRoutes(deps))
+    .use(imageFileRoutes(deps));

@@ -169,125 +169,7 @@ export function portalPages(deps: Deps): Page[] {
     return headers.values;
   };
 
-  async function route(request: Request, path: string): Promise<Response> {
-    let parts: string[];
-    try {
-      parts = path.slice("/portal/".length).split("/").map(decodeURIComponent);
-    } catch {
-      return notFoundPage(null);
-    }
-    if (parts.at(-1) === "") parts.pop();
-    const [slug, section, item, ...extra] = parts;
-    const post = request.method === "POST";
-    if (slug === "-" && !post && item === undefined) {
-      if (section === "portal.css") return asset(PORTAL_CSS, "text/css; charset=utf-8");
-      if (section === "contact.js") return asset(SOLVER_JS, "text/javascript; charset=utf-8");
-    }
-    // `/portal/-/requests/{workspace_id}/{number}`: the link in customer mail, which knows no slug.
-    if (slug === "-" && section === "requests" && item !== undefined && extra.length === 1 && !post) {
-      const target = portalSiteOfWorkspace(deps, item);
-      if (!target || !/^[1-9][0-9]{0,9}$/.test(extra[0]!)) return notFoundPage(null);
-      return seeOther(portalTicketUrl(target, Number(extra[0])));
-    }
-    const site = slug ? portalSiteAt(deps, slug) : null;
-    if (!site || extra.length > 0) return notFoundPage(site);
-    if (post) assertSameOrigin(request, deps.config.baseUrl);
-    const session = sessionOf(deps, site, request);
-    try {
-      if (section === undefined && !post)
-        return session
-          ? html(ticketsPage(site, session.email, ticketsOfSession(deps, session)))
-          : html(signInPage(site));
-      if (section === "sign-in" && item === undefined && post) return await askForLink(request, site);
-      if (section === "sign-in" && item !== undefined) {
-        if (!post) return linkIsLive(deps, site, item) ? html(redeemPage(site, item)) : html(deadLinkPage(site), 404);
-        const opened = redeemSignInLink(deps, site, item);
-        if (!opened) return html(deadLinkPage(site), 404);
-        const value = encodeURIComponent(
-          deps.secrets.seal(
-            JSON.stringify({ w: opened.workspaceId, c: opened.contactId, e: opened.email, x: now() + SESSION_TTL_MS }),
-          ),
-        );
-        return seeOther(site.url, { "set-cookie": sessionCookie(deps, site, value, SESSION_TTL_MS / 1000) });
-      }
-      if (section === "sign-out" && item === undefined && post)
-        return seeOther(site.url, { "set-cookie": sessionCookie(deps, site, "", 0) });
-      // Everything below is the signed-in customer's: without a session, the sign-in page.
-      if (!session) return post ? seeOther(site.url) : html(signInPage(site), 200);
-      if (section === "tickets" && item !== undefined) return await ticketRoute(request, site, session, item);
-      if (section === "new" && item === undefined) return await newRequestRoute(request, site, session);
-    } catch (error) {
-      if (error instanceof DeskError && error.status === 404) return notFoundPage(site, session?.email);
-      throw error;
-    }
-    return notFoundPage(site, session?.email);
-  }
-
-  function notFoundPage(site: PortalSite | null, email?: string | null): Response {
-    if (!site)
-      return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-    return html(messagePage(site, "Not found", "There is no such page or request here.", email), 404);
-  }
-
-  async function askForLink(request: Request, site: PortalSite): Promise<Response> {
-    const form = await readPortalForm(request);
-    const email = oneLine(form.text("email")).toLowerCase();
-    if (!email || email.length > LIMITS.email || !EMAIL.test(email))
-      return html(signInPage(site, { email, errors: ["Enter a valid email address."] }), 422);
-    const ip = requestMeta(request).ip;
-    const addressKey = `${site.workspaceId}:${email}`;
-    // Both budgets are checked before either is spent, so a refusal costs the other nothing.
-    const wait = Math.max(limiters.address.retryAfter(addressKey), ip === null ? 0 : limiters.ip.retryAfter(ip));
-    if (wait > 0) throw rateLimited(wait);
-    limiters.address.hit(addressKey);
-    if (ip !== null) limiters.ip.hit(ip);
-    requestSignInLink(deps, site, email);
-    return html(linkSentPage(site));
-  }
-
-  async function ticketRoute(request: Request, site: PortalSite, session: PortalSession, number: string) {
-    const ticket = ticketOfSession(deps, session, number);
-    if (request.method !== "POST") return html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket)));
-    spend(limiters.session, session.contactId);
-    const form = await readPortalForm(request);
-    const body = form.text("message").trim();
-    const formErrors = body.length > LIMITS.message ? [`The reply may be at most ${LIMITS.message} characters.`] : [];
-    if (!body && !form.file) formErrors.push("Write a reply or attach a file.");
-    const show = (errors: string[]) =>
-      html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket), errors, body), 422);
-    if (formErrors.length) return show(formErrors);
-    let attachmentIds: string[];
-    try {
-      attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file);
-    } catch (error) {
-      if (error instanceof DeskError && error.status === 422) return show(problemsOf(error));
-      throw error;
-    }
-    replyAsContact(deps, session, ticket, { body, attachmentIds });
-    return seeOther(portalTicketUrl(site, ticket.number));
-  }
-
-  async function newRequestRoute(request: Request, site: PortalSite, session: PortalSession) {
-    if (request.method !== "POST") return html(newRequestPage(site, session.email));
-    spend(limiters.session, session.contactId);
-    const form = await readPortalForm(request);
-    const draft = { subject: oneLine(form.text("subject")), message: form.text("message").trim() };
-    const errors = validateRequest(draft, false);
-    if (errors.length) return html(newRequestPage(site, session.email, draft, errors), 422);
-    let attachmentIds: string[];
-    try {
-      attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file);
-    } catch (error) {
-      if (error instanceof DeskError && error.status === 422)
-        return html(newRequestPage(site, session.email, draft, problemsOf(error)), 422);
-      throw error;
-    }
-    const ticket = openRequest(deps, session, { subject: draft.subject, body: draft.message, attachmentIds });
-    return seeOther(portalTicketUrl(site, ticket.number));
-  }
-
-  const asset = (body: string, type: string) =>
-    new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=3600" } });
+  const portal: Portal = { deps, limiters };
 
   return [
     {
@@ -298,7 +180,7 @@ export function portalPages(deps: Deps): Page[] {
       },
       async handle(request, path) {
         try {
-          return await route(request, path);
+          return await route(portal, request, path);
         } catch (error) {
           if (!(error instanceof DeskError) || error.status === 404) throw error;
           const site = portalSiteAt(deps, path.split("/")[2] ?? "");
@@ -313,6 +195,136 @@ export function portalPages(deps: Deps): Page[] {
     },
   ];
 }
+
+/** What every portal page shares: the desk and the budgets of sign-in links and writes. */
+type Portal = { deps: Deps; limiters: Limiters };
+
+async function route(portal: Portal, request: Request, path: string): Promise<Response> {
+  const { deps } = portal;
+  let parts: string[];
+  try {
+    parts = path.slice("/portal/".length).split("/").map(decodeURIComponent);
+  } catch {
+    return notFoundPage(null);
+  }
+  if (parts.at(-1) === "") parts.pop();
+  const [slug, section, item, ...extra] = parts;
+  const post = request.method === "POST";
+  if (slug === "-" && !post && item === undefined) {
+    if (section === "portal.css") return asset(PORTAL_CSS, "text/css; charset=utf-8");
+    if (section === "contact.js") return asset(SOLVER_JS, "text/javascript; charset=utf-8");
+  }
+  // `/portal/-/requests/{workspace_id}/{number}`: the link in customer mail, which knows no slug.
+  if (slug === "-" && section === "requests" && item !== undefined && extra.length === 1 && !post) {
+    const target = portalSiteOfWorkspace(deps, item);
+    if (!target || !/^[1-9][0-9]{0,9}$/.test(extra[0]!)) return notFoundPage(null);
+    return seeOther(portalTicketUrl(target, Number(extra[0])));
+  }
+  const site = slug ? portalSiteAt(deps, slug) : null;
+  if (!site || extra.length > 0) return notFoundPage(site);
+  if (post) assertSameOrigin(request, deps.config.baseUrl);
+  const session = sessionOf(deps, site, request);
+  try {
+    if (section === undefined && !post)
+      return session ? html(ticketsPage(site, session.email, ticketsOfSession(deps, session))) : html(signInPage(site));
+    if (section === "sign-in" && item === undefined && post) return await askForLink(portal, request, site);
+    if (section === "sign-in" && item !== undefined) {
+      if (!post) return linkIsLive(deps, site, item) ? html(redeemPage(site, item)) : html(deadLinkPage(site), 404);
+      const opened = redeemSignInLink(deps, site, item);
+      if (!opened) return html(deadLinkPage(site), 404);
+      const value = encodeURIComponent(
+        deps.secrets.seal(
+          JSON.stringify({
+            w: opened.workspaceId,
+            c: opened.contactId,
+            e: opened.email,
+            x: deps.clock.now().getTime() + SESSION_TTL_MS,
+          }),
+        ),
+      );
+      return seeOther(site.url, { "set-cookie": sessionCookie(deps, site, value, SESSION_TTL_MS / 1000) });
+    }
+    if (section === "sign-out" && item === undefined && post)
+      return seeOther(site.url, { "set-cookie": sessionCookie(deps, site, "", 0) });
+    // Everything below is the signed-in customer's: without a session, the sign-in page.
+    if (!session) return post ? seeOther(site.url) : html(signInPage(site), 200);
+    if (section === "tickets" && item !== undefined) return await ticketRoute(portal, request, site, session, item);
+    if (section === "new" && item === undefined) return await newRequestRoute(portal, request, site, session);
+  } catch (error) {
+    if (error instanceof DeskError && error.status === 404) return notFoundPage(site, session?.email);
+    throw error;
+  }
+  return notFoundPage(site, session?.email);
+}
+
+function notFoundPage(site: PortalSite | null, email?: string | null): Response {
+  if (!site)
+    return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  return html(messagePage(site, "Not found", "There is no such page or request here.", email), 404);
+}
+
+async function askForLink(portal: Portal, request: Request, site: PortalSite): Promise<Response> {
+  const { deps, limiters } = portal;
+  const form = await readPortalForm(request);
+  const email = oneLine(form.text("email")).toLowerCase();
+  if (!email || email.length > LIMITS.email || !EMAIL.test(email))
+    return html(signInPage(site, { email, errors: ["Enter a valid email address."] }), 422);
+  const ip = requestMeta(request).ip;
+  const addressKey = `${site.workspaceId}:${email}`;
+  // Both budgets are checked before either is spent, so a refusal costs the other nothing.
+  const wait = Math.max(limiters.address.retryAfter(addressKey), ip === null ? 0 : limiters.ip.retryAfter(ip));
+  if (wait > 0) throw rateLimited(wait);
+  limiters.address.hit(addressKey);
+  if (ip !== null) limiters.ip.hit(ip);
+  requestSignInLink(deps, site, email);
+  return html(linkSentPage(site));
+}
+
+async function ticketRoute(portal: Portal, request: Request, site: PortalSite, session: PortalSession, number: string) {
+  const { deps, limiters } = portal;
+  const ticket = ticketOfSession(deps, session, number);
+  if (request.method !== "POST") return html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket)));
+  spend(limiters.session, session.contactId);
+  const form = await readPortalForm(request);
+  const body = form.text("message").trim();
+  const formErrors = body.length > LIMITS.message ? [`The reply may be at most ${LIMITS.message} characters.`] : [];
+  if (!body && !form.file) formErrors.push("Write a reply or attach a file.");
+  const show = (errors: string[]) =>
+    html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket), errors, body), 422);
+  if (formErrors.length) return show(formErrors);
+  let attachmentIds: string[];
+  try {
+    attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file);
+  } catch (error) {
+    if (error instanceof DeskError && error.status === 422) return show(problemsOf(error));
+    throw error;
+  }
+  replyAsContact(deps, session, ticket, { body, attachmentIds });
+  return seeOther(portalTicketUrl(site, ticket.number));
+}
+
+async function newRequestRoute(portal: Portal, request: Request, site: PortalSite, session: PortalSession) {
+  const { deps, limiters } = portal;
+  if (request.method !== "POST") return html(newRequestPage(site, session.email));
+  spend(limiters.session, session.contactId);
+  const form = await readPortalForm(request);
+  const draft = { subject: oneLine(form.text("subject")), message: form.text("message").trim() };
+  const errors = validateRequest(draft, false);
+  if (errors.length) return html(newRequestPage(site, session.email, draft, errors), 422);
+  let attachmentIds: string[];
+  try {
+    attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file);
+  } catch (error) {
+    if (error instanceof DeskError && error.status === 422)
+      return html(newRequestPage(site, session.email, draft, problemsOf(error)), 422);
+    throw error;
+  }
+  const ticket = openRequest(deps, session, { subject: draft.subject, body: draft.message, attachmentIds });
+  return seeOther(portalTicketUrl(site, ticket.number));
+}
+
+const asset = (body: string, type: string) =>
+  new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=3600" } });
 
 /**
  * The contact form at `/help/{slug}/contact` (DECISIONS.md "Daily work"): name, email, subject,

@@ -136,7 +136,7 @@ export function redeemSignInLink(deps: Deps, site: PortalSite, token: string): P
       .returning({ email: portalLinks.email })
       .get();
     if (!link) return null;
-    const contact = findOrCreateContactByEmail(tx, systemContext(site.workspaceId), { email: link.email });
+    const contact = findOrCreateContactByEmail(tx, systemContext(site.workspaceId), { email: link.email }, deps.ports);
     return { workspaceId: site.workspaceId, contactId: contact.id, email: link.email };
   });
 }
@@ -227,7 +227,7 @@ export function submitContactForm(
 ): TicketRow {
   return withTx(deps.db, (tx) => {
     const ctx = systemContext(site.workspaceId);
-    const contact = findOrCreateContactByEmail(tx, ctx, { email: input.email, name: input.name });
+    const contact = findOrCreateContactByEmail(tx, ctx, { email: input.email, name: input.name }, deps.ports);
     const { ticket } = createTicketWithMessage(
       ctx,
       {

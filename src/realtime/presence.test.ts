@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
-import { lastSeq, newTeam, newTicket } from "../tickets/tickets.testkit";
-import { connect, type TestSocket } from "./realtime.client.testkit";
+import { newTeam, newTicket } from "../../test/kit/tickets";
+import { connect, type TestSocket } from "../../test/kit/realtime-client";
+import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 const wsBase = desk.url.replace(/^http/, "ws");

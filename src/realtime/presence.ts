@@ -1,5 +1,3 @@
-import type { Database } from "bun:sqlite";
-
 /**
  * Who is looking at a ticket right now (collision detection). Ephemeral by design: held in memory
  * per socket, never stored as events, no seq, never replayed or sent to webhooks; a socket's
@@ -29,25 +27,21 @@ export type PresenceViewer = { user_id: string; name: string; state: PresenceSta
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What presence asks the features that own tickets, teams and people (machinery reads no feature table). */
+export type PresenceLookups = {
+  /** The private team of a live ticket (null: none or public), or undefined when the workspace has no such live ticket. */
+  privateTeamOfTicket(workspaceId: string, ticketId: string): string | null | undefined;
+  /** A person's name, or undefined when there is no such person. */
+  userName(userId: string): string | undefined;
+};
+
 export function createPresence<P extends PresencePeer>(deps: {
-  sqlite: Database;
+  lookups: PresenceLookups;
   send: (peer: P, frame: string) => void;
 }) {
   const bySocket = new Map<P, Entry>();
   const byTicket = new Map<string, Set<P>>();
-  const ticketTeam = deps.sqlite.query<{ teamId: string | null; private: number }, [string, string]>(
-    `SELECT t.team_id AS teamId, coalesce(tm.private, 0) AS private FROM tickets t
-       LEFT JOIN teams tm ON tm.id = t.team_id AND tm.workspace_id = t.workspace_id
-      WHERE t.id = ? AND t.workspace_id = ? AND t.deleted_at IS NULL`,
-  );
-  const userName = deps.sqlite.query<{ name: string }, [string]>("SELECT name FROM users WHERE id = ?");
-
-  /** The ticket's private team (null when none), or undefined when this workspace has no such live ticket. */
-  function privateTeamOf(workspaceId: string, ticketId: string): string | null | undefined {
-    const row = ticketTeam.get(ticketId, workspaceId);
-    if (!row) return undefined;
-    return row.private ? row.teamId : null;
-  }
+  const { privateTeamOfTicket: privateTeamOf, userName } = deps.lookups;
 
   /** Read against the socket's current grants, so a re-scoped socket stops seeing a private team's roster. */
   const maySee = (peer: P, team: string | null) =>
@@ -116,7 +110,7 @@ export function createPresence<P extends PresencePeer>(deps: {
         detach(peer);
         broadcast(workspaceId, previous.ticketId);
       }
-      const name = previous?.name ?? userName.get(userId)?.name ?? "";
+      const name = previous?.name ?? userName(userId) ?? "";
       bySocket.set(peer, { ticketId: id, userId, name, state: state as PresenceState });
       let set = byTicket.get(id);
       if (!set) {

@@ -1,8 +1,11 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import type { Deps } from "../deps";
+import type { GuardPlugin } from "../auth/guard";
+import type { TokenService } from "../auth/tokens";
+import type { Config } from "../config/config";
+import type { Db } from "../db/database";
 import { errorResponses } from "../http/schemas";
-import { AGENT_PATH } from "./gateway";
+import { AGENT_PATH } from "./gateway.state";
 import { PROTOCOL_TEXT } from "./realtime.protocol";
 import { issueRealtimeToken } from "./realtime.service";
 
@@ -12,7 +15,10 @@ const TokenAnswer = z.object({
   expires_in: z.number(),
 });
 
-export function realtimeRoutes(deps: Deps) {
+/** What the token route needs of the desk's dependencies. */
+type RealtimeRouteDeps = { db: Db; guard: GuardPlugin; tokens: TokenService; config: Pick<Config, "baseUrl"> };
+
+export function realtimeRoutes(deps: RealtimeRouteDeps) {
   return new Elysia({ prefix: "/realtime", tags: ["realtime"] }).use(deps.guard).post(
     "/token",
     async ({ ctx }) => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
-import { connect, type TestSocket } from "./realtime.client.testkit";
+import { connect, type TestSocket } from "../../test/kit/realtime-client";
 import { globalSocketCap, openFileLimit } from "./socket-limits";
 
 const open: TestSocket[] = [];

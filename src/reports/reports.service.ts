@@ -1,10 +1,16 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { defineRead } from "../db/read-pool";
 import { invalidAt } from "../lib/errors";
-import { CHANNELS, reportableTicketsSql, SEVERITIES, userRefsOf } from "../tickets/tickets.public";
-import type { UserRefJson } from "../users/users.public";
+import {
+  CHANNELS,
+  reportableTicketsSql,
+  reportTicketsSql as T,
+  SEVERITIES,
+  userRefsOf,
+} from "../tickets/tickets.public";
+import type { UserRefJson } from "../identity/identity.public";
 
 export type Overview = {
   from: string;
@@ -112,7 +118,7 @@ function daysOf(range: { from: Date; to: Date }, timeZone: string): Array<{ date
 const median = (rows: ReturnType<typeof sql>) =>
   sql`(SELECT v FROM (${rows}) ORDER BY v LIMIT 1 OFFSET (SELECT max(count(*) - 1, 0) / 2 FROM (${rows})))`;
 
-const minutes = (a: string, b: string) => sql.raw(`(julianday(${a}) - julianday(${b})) * 1440.0`);
+const minutes = (a: SQL, b: SQL) => sql`(julianday(${a}) - julianday(${b})) * 1440.0`;
 
 /** GET /v1/reports/overview: every figure is a SQL aggregate over the range [from, to). */
 export function overviewReport(
@@ -125,10 +131,10 @@ export function overviewReport(
   const to = range.to.toISOString();
   // The tickets the caller may see (private teams' only for their members), live and not spam.
   const visible = reportableTicketsSql(db, ctx);
-  const createdIn = sql`${visible} AND created_at >= ${from} AND created_at < ${to}`;
-  const solvedIn = sql`${visible} AND solved_at >= ${from} AND solved_at < ${to}`;
-  const firstResponses = sql`SELECT ${minutes("first_responded_at", "created_at")} AS v FROM tickets WHERE ${createdIn} AND first_responded_at IS NOT NULL`;
-  const resolutions = sql`SELECT ${minutes("solved_at", "created_at")} AS v FROM tickets WHERE ${solvedIn}`;
+  const createdIn = sql`${visible} AND ${T.createdAt} >= ${from} AND ${T.createdAt} < ${to}`;
+  const solvedIn = sql`${visible} AND ${T.solvedAt} >= ${from} AND ${T.solvedAt} < ${to}`;
+  const firstResponses = sql`SELECT ${minutes(T.firstRespondedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL`;
+  const resolutions = sql`SELECT ${minutes(T.solvedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${solvedIn}`;
 
   const totals = db.all<{
     created: number;
@@ -140,14 +146,14 @@ export function overviewReport(
     csat_count: number;
     sla_breached: number;
   }>(sql`SELECT
-      (SELECT count(*) FROM tickets WHERE ${createdIn}) AS created,
-      (SELECT count(*) FROM tickets WHERE ${solvedIn}) AS solved,
-      (SELECT count(*) FROM tickets WHERE ${visible} AND status IN ('open', 'pending', 'on_hold')) AS open_now,
+      (SELECT count(*) FROM ${T.table} WHERE ${createdIn}) AS created,
+      (SELECT count(*) FROM ${T.table} WHERE ${solvedIn}) AS solved,
+      (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.status} IN ('open', 'pending', 'on_hold')) AS open_now,
       ${median(firstResponses)} AS first_response,
       ${median(resolutions)} AS resolution,
-      (SELECT avg(json_extract(csat, '$.score')) FROM tickets WHERE ${solvedIn} AND csat IS NOT NULL) AS csat_avg,
-      (SELECT count(*) FROM tickets WHERE ${solvedIn} AND csat IS NOT NULL) AS csat_count,
-      (SELECT count(*) FROM tickets WHERE ${createdIn} AND json_extract(sla, '$.breached') = 1) AS sla_breached`)[0]!;
+      (SELECT avg(json_extract(${T.csat}, '$.score')) FROM ${T.table} WHERE ${solvedIn} AND ${T.csat} IS NOT NULL) AS csat_avg,
+      (SELECT count(*) FROM ${T.table} WHERE ${solvedIn} AND ${T.csat} IS NOT NULL) AS csat_count,
+      (SELECT count(*) FROM ${T.table} WHERE ${createdIn} AND json_extract(${T.sla}, '$.breached') = 1) AS sla_breached`)[0]!;
 
   // Days are the workspace's local days: each is counted over the UTC instants it spans.
   const days = daysOf(range, timeZone);
@@ -158,28 +164,28 @@ export function overviewReport(
   const byDay = db.all<{ date: string; created: number; solved: number }>(sql`
     WITH days(date, lo, hi) AS (VALUES ${dayRows})
     SELECT days.date AS date,
-      (SELECT count(*) FROM tickets WHERE ${visible} AND created_at >= days.lo AND created_at < days.hi) AS created,
-      (SELECT count(*) FROM tickets WHERE ${visible} AND solved_at >= days.lo AND solved_at < days.hi) AS solved
+      (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.createdAt} >= days.lo AND ${T.createdAt} < days.hi) AS created,
+      (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.solvedAt} >= days.lo AND ${T.solvedAt} < days.hi) AS solved
     FROM days ORDER BY days.date`);
 
   const byChannel = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Record<string, number>;
   for (const row of db.all<{ k: string; n: number }>(
-    sql`SELECT channel AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY channel`,
+    sql`SELECT ${T.channel} AS k, count(*) AS n FROM ${T.table} WHERE ${createdIn} GROUP BY ${T.channel}`,
   ))
     byChannel[row.k] = row.n;
   const bySeverity = Object.fromEntries([...SEVERITIES, "none"].map((s) => [s, 0])) as Record<string, number>;
   for (const row of db.all<{ k: string; n: number }>(
-    sql`SELECT coalesce(severity, 'none') AS k, count(*) AS n FROM tickets WHERE ${createdIn} GROUP BY 1`,
+    sql`SELECT coalesce(${T.severity}, 'none') AS k, count(*) AS n FROM ${T.table} WHERE ${createdIn} GROUP BY 1`,
   ))
     bySeverity[row.k] = row.n;
 
   const agents = db.all<{ user_id: string; solved: number; first_response: number | null }>(sql`
-    WITH solved AS (SELECT assignee_id AS u, count(*) AS n FROM tickets WHERE ${solvedIn} AND assignee_id IS NOT NULL GROUP BY assignee_id),
+    WITH solved AS (SELECT ${T.assigneeId} AS u, count(*) AS n FROM ${T.table} WHERE ${solvedIn} AND ${T.assigneeId} IS NOT NULL GROUP BY ${T.assigneeId}),
     fr AS (
-      SELECT assignee_id AS u, ${minutes("first_responded_at", "created_at")} AS v,
-        row_number() OVER (PARTITION BY assignee_id ORDER BY ${minutes("first_responded_at", "created_at")}) AS rn,
-        count(*) OVER (PARTITION BY assignee_id) AS cnt
-      FROM tickets WHERE ${createdIn} AND first_responded_at IS NOT NULL AND assignee_id IS NOT NULL
+      SELECT ${T.assigneeId} AS u, ${minutes(T.firstRespondedAt, T.createdAt)} AS v,
+        row_number() OVER (PARTITION BY ${T.assigneeId} ORDER BY ${minutes(T.firstRespondedAt, T.createdAt)}) AS rn,
+        count(*) OVER (PARTITION BY ${T.assigneeId}) AS cnt
+      FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL AND ${T.assigneeId} IS NOT NULL
     ),
     fr_median AS (SELECT u, v FROM fr WHERE rn = (cnt + 1) / 2),
     everyone AS (SELECT u FROM solved UNION SELECT u FROM fr_median)

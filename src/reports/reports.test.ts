@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { tickets } from "../tickets/tickets.table";
-import { newTeam, newTicket } from "../tickets/tickets.testkit";
+import { newTeam, newTicket } from "../../test/kit/tickets";
 
 const desk = await startTestDesk();
 const setTimes = (id: string, values: Partial<typeof tickets.$inferInsert>) =>

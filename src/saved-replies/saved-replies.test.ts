@@ -3,18 +3,9 @@ import { eq } from "drizzle-orm";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner } from "../../test/factories";
+import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
-const lastSeq = (workspaceId: string) =>
-  Math.max(
-    0,
-    ...desk.deps.db
-      .select()
-      .from(events)
-      .where(eq(events.workspaceId, workspaceId))
-      .all()
-      .map((e) => e.seq),
-  );
 const eventsSince = (workspaceId: string, seq: number) =>
   desk.deps.db
     .select()
@@ -27,7 +18,7 @@ describe("saved replies", () => {
   test("CRUD with sanitized HTML, unique shortcut, events and tenancy", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const created = await desk.api("POST", "/v1/saved-replies", {
       headers: owner.headers,
       body: { title: "Thanks", shortcut: "thx", body_html: '<p onclick="x()">Thank you<script>alert(1)</script></p>' },

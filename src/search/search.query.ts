@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
+import { ftsIndexes, ftsRowidsSql } from "./search.fts";
 import { flushSearchStaging } from "./search.staging";
 
 /**
@@ -79,52 +80,6 @@ export function planSearch(db: Queryable, q: string, commonTermDocs = COMMON_TER
 }
 
 /**
- * Ids of tickets whose subject, messages, custom text values or contact (name, email) match, and
- * the ticket whose number the query is (capped, newest hits first).
- */
-export function matchingTicketIdsSql(db: Queryable, q: string, workspaceId: string): SQL {
-  const quoted = ticketNumberOf(q);
-  const byNumber = quoted
-    ? sql`SELECT t.id FROM tickets t WHERE t.workspace_id = ${workspaceId} AND t.number = ${quoted.number}`
-    : null;
-  const plan = quoted?.only ? null : planSearch(db, q);
-  if (!plan) return byNumber ?? sql`SELECT NULL WHERE 0`;
-  const subject = plan.expression(["subject"]);
-  const body = plan.expression(["body"]);
-  const value = plan.expression(["value"]);
-  // Each hit costs a random read of its row (messages spread over gigabytes): broad queries read fewer.
-  const cap = plan.precise ? MATCH_CAP : RANK_CAP;
-  const words = sql`SELECT t.id FROM tickets t WHERE t.rowid IN (SELECT rowid FROM ticket_search WHERE ticket_search MATCH ${subject} ORDER BY rowid DESC LIMIT ${cap})
-    UNION SELECT m.ticket_id FROM messages m WHERE m.rowid IN (SELECT rowid FROM message_search WHERE message_search MATCH ${body} ORDER BY rowid DESC LIMIT ${cap})
-    UNION SELECT fv.record_id FROM field_values fv WHERE fv.entity = 'ticket' AND fv.rowid IN (SELECT rowid FROM field_value_search WHERE field_value_search MATCH ${value} ORDER BY rowid DESC LIMIT ${cap})
-    UNION ${contactTicketsSql(plan, workspaceId, cap, TICKETS_PER_CONTACT, sql`t.id`)}`;
-  return byNumber ? sql`${byNumber} UNION ${words}` : words;
-}
-
-/**
- * `SELECT <columns>` over the tickets of this workspace's contacts whose name or email match
- * (`c` the contact, `t` the ticket, `s.score` the contact's bm25 when `scored`): at most `contactCap`
- * contacts (newest index hits first) and each one's `perContact` newest tickets, through
- * tickets_ws_contact_idx. CROSS JOIN keeps that order: given a workspace filter on contacts, SQLite
- * would otherwise walk every contact of the workspace and probe the hits. A contact's rename or new email reaches these hits through contact_search's
- * triggers (migrations/custom/0101).
- */
-export function contactTicketsSql(
-  plan: SearchPlan,
-  workspaceId: string,
-  contactCap: number,
-  perContact: number,
-  columns: SQL,
-  scored = false,
-): SQL {
-  const person = plan.expression(["name", "email"]);
-  const score = scored ? sql.raw("bm25(contact_search, 0.0, 2.0, 1.0)") : sql.raw("0");
-  return sql`SELECT ${columns} FROM (SELECT rowid AS rid, ${score} AS score FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${contactCap}) s
-    CROSS JOIN contacts c ON c.rowid = s.rid AND c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL
-    CROSS JOIN tickets t ON t.rowid IN (SELECT t2.rowid FROM tickets t2 WHERE t2.workspace_id = c.workspace_id AND t2.contact_id = c.id ORDER BY t2.last_message_at DESC LIMIT ${perContact})`;
-}
-
-/**
  * Rowids of companies with a name or domain word matching every term (the last one as a prefix):
  * "Ltd" finds "Acme Ltd", not only names starting with it. Company counts are small next to
  * messages, so the prefix is always taken and no frequency plan is needed.
@@ -134,15 +89,5 @@ export function matchingCompanyRowidsSql(q: string): SQL | null {
   if (terms.length === 0) return null;
   const last = terms.length - 1;
   const phrase = terms.map((t, i) => (i === last ? `"${t}"*` : `"${t}"`)).join(" ");
-  return sql`SELECT rowid FROM company_search WHERE company_search MATCH ${`{name domain} : (${phrase})`} ORDER BY rowid DESC LIMIT ${MATCH_CAP}`;
-}
-
-/** Ids of contacts whose name, email or custom text values match: for `q` on the contact list. */
-export function matchingContactIdsSql(db: Queryable, q: string): SQL {
-  const plan = planSearch(db, q);
-  if (!plan) return sql`SELECT NULL WHERE 0`;
-  const person = plan.expression(["name", "email"]);
-  const value = plan.expression(["value"]);
-  return sql`SELECT c.id FROM contacts c WHERE c.rowid IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ${person} ORDER BY rowid DESC LIMIT ${MATCH_CAP})
-    UNION SELECT fv.record_id FROM field_values fv WHERE fv.entity = 'contact' AND fv.rowid IN (SELECT rowid FROM field_value_search WHERE field_value_search MATCH ${value} ORDER BY rowid DESC LIMIT ${MATCH_CAP})`;
+  return ftsRowidsSql(ftsIndexes.companies, `{name domain} : (${phrase})`, MATCH_CAP);
 }

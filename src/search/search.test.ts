@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
-import { newField, newTeam, newTicket } from "../tickets/tickets.testkit";
+import { newField, newTeam, newTicket } from "../../test/kit/tickets";
 import { untilCommitted } from "../db/tx";
-import { createTicket, updateTicket } from "../tickets/tickets.service";
+import { createTicket } from "../tickets/tickets.create";
+import { updateTicket } from "../tickets/tickets.service";
 import { planSearch, queryTerms } from "./search.query";
 import { searchTickets } from "../tickets/tickets.public";
 import { flushSearchStaging } from "./search.staging";

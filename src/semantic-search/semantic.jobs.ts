@@ -1,11 +1,19 @@
 import { z } from "zod";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { defineConsumer } from "../events/consumers";
+import { type ConsumerContext, defineConsumer } from "../events/consumers";
 import { enqueue } from "../jobs/enqueue";
 import { defineJob, type JobContext } from "../jobs/define";
 import { embed } from "../ai/ai.public";
-import { liveTicketIdsAfter, ticketTextsForEmbedding } from "../tickets/tickets.public";
+import { kbArticleCreated, kbArticleDeleted, kbArticleUpdated } from "../kb/kb.public";
+import {
+  liveTicketIdsAfter,
+  messageCreated,
+  ticketCreated,
+  ticketDeleted,
+  ticketTextsForEmbedding,
+  ticketUpdated,
+} from "../tickets/tickets.public";
 import { evictIdleIndexes, packVector } from "./semantic.index";
 import {
   articlesOnOtherModel,
@@ -155,18 +163,6 @@ export function ensureBackfill(tx: Tx, workspaceId: string, model: string): void
   );
 }
 
-type EventData = {
-  ticket?: { id?: string; merged_into_id?: string | null };
-  changes?: string[];
-  ticket_id?: string;
-  message?: { direction?: string; kind?: string };
-  kb_article?: ArticleData;
-  article?: ArticleData;
-  kb_article_id?: string;
-  article_id?: string;
-};
-type ArticleData = { id?: string; title?: string; body_text?: string; status?: string };
-
 /** The text an article is embedded from: its title and plain body. */
 export const articleText = (title: string, body: string) => `${title}\n\n${body}`.slice(0, 8000);
 
@@ -176,61 +172,56 @@ export const articleText = (title: string, body: string) => `${title}\n\n${body}
  * their title and body; a draft or deleted one leaves the index. Does nothing without an
  * embedding model (DESK_AI_EMBEDDING_MODEL); the backfill catches up when one is set.
  */
-export const markChanged = defineConsumer<Deps>({
+export const markChanged = defineConsumer({
   name: "semantic.mark-changed",
-  types: [
-    "ticket.created",
-    "ticket.updated",
-    "ticket.deleted",
-    "message.created",
-    "kb_article.created",
-    "kb_article.updated",
-    "kb_article.deleted",
+  events: [
+    ticketCreated,
+    ticketUpdated,
+    ticketDeleted,
+    messageCreated,
+    kbArticleCreated,
+    kbArticleUpdated,
+    kbArticleDeleted,
   ],
-  handle(tx, event, { deps }) {
+  handle(tx, event, { deps }: ConsumerContext<Deps>) {
     const model = deps.config.ai?.embeddingModel;
     if (!model) return;
     const workspaceId = event.workspace_id;
-    const data = event.data as EventData;
     const now = deps.clock.now().toISOString();
     const ticket = (docId: string) => markDirty(tx, { workspaceId, kind: "ticket", docId, now });
     switch (event.type) {
       case "ticket.created":
-        if (data.ticket?.id) ticket(data.ticket.id);
+        ticket(event.data.ticket.id);
         break;
-      case "ticket.updated":
+      case "ticket.updated": {
         // A new subject changes what is embedded; a merge drops the ticket merged away (the job
         // finds it gone) and re-embeds its target, which now holds its messages.
-        if (data.ticket?.id && data.changes?.some((c) => c === "subject" || c === "merged_into_id")) {
+        const data = event.data;
+        if (data.changes.some((c) => c === "subject" || c === "merged_into_id")) {
           ticket(data.ticket.id);
           if (data.ticket.merged_into_id) ticket(data.ticket.merged_into_id);
         }
         break;
+      }
       case "ticket.deleted":
-        if (data.ticket_id) forgetDocument(tx, { workspaceId, kind: "ticket", docId: data.ticket_id, now });
+        forgetDocument(tx, { workspaceId, kind: "ticket", docId: event.data.ticket_id, now });
         break;
-      case "message.created":
-        if (data.ticket_id && data.message?.direction === "inbound" && data.message.kind === "reply")
-          ticket(data.ticket_id);
+      case "message.created": {
+        const data = event.data;
+        if (data.message.direction === "inbound" && data.message.kind === "reply") ticket(data.ticket_id);
         break;
+      }
       case "kb_article.created":
       case "kb_article.updated": {
-        const article = data.kb_article ?? data.article;
-        if (!article?.id) return;
+        const article = event.data.kb_article;
         if (article.status === "published")
-          indexArticle(
-            tx,
-            { workspaceId, id: article.id, text: articleText(article.title ?? "", article.body_text ?? "") },
-            now,
-          );
+          indexArticle(tx, { workspaceId, id: article.id, text: articleText(article.title, article.body_text) }, now);
         else forgetDocument(tx, { workspaceId, kind: "article", docId: article.id, now });
         break;
       }
-      case "kb_article.deleted": {
-        const id = data.kb_article_id ?? data.article_id;
-        if (id) forgetDocument(tx, { workspaceId, kind: "article", docId: id, now });
+      case "kb_article.deleted":
+        forgetDocument(tx, { workspaceId, kind: "article", docId: event.data.kb_article_id, now });
         break;
-      }
     }
     ensureBackfill(tx, workspaceId, model);
     kickEmbedding(tx, workspaceId, deps.clock.now());

@@ -1,5 +1,5 @@
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
-import { searchContacts } from "../contacts/contacts.public";
+import { contactTicketCounts, searchContacts } from "../contacts/contacts.public";
 import type { Queryable } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -47,7 +47,9 @@ export async function semanticSearch(
   requireAi(deps, ctx.workspaceId);
   const db = deps.db;
   const mayReadContacts = ctx.scopes === null ? roleAtLeast(ctx.role, "viewer") : hasScope(ctx, "contacts:read");
-  const contacts = mayReadContacts ? searchContacts(db, ctx, q, SEARCH_RESULTS) : [];
+  const contacts = mayReadContacts
+    ? searchContacts(db, ctx, q, SEARCH_RESULTS, deps.ports.get(contactTicketCounts))
+    : [];
   const fullText = searchTickets(db, ctx, q, CANDIDATES);
   const hits = await semanticHits(deps, ctx.workspaceId, q, signal);
   if (!hits)

@@ -3,13 +3,13 @@ import { eq } from "drizzle-orm";
 import { fakeAiEnv, startFakeAi } from "../../test/peers/fake-ai";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
-import { customerReply, customerTicket, usageRows } from "../ai/ai.testkit";
+import { customerReply, customerTicket, usageRows } from "../../test/kit/ai";
 import { appendEvent } from "../events/append";
-import { anyEvent } from "../events/events.testkit";
+import { anyEvent } from "../../test/kit/events";
 import { withTx } from "../db/tx";
 import { modules } from "../registry";
 import { deleteTicket, updateTicket } from "../tickets/tickets.public";
-import { semanticSearchModule } from "./semantic-search.module";
+import { semanticSearchModuleWith } from "./semantic-search.module";
 import { EMBED_BATCH } from "./semantic.jobs";
 import { EXACT_SCAN, evictIdleIndexes, IDLE_EVICT_MS, nearest, packVector } from "./semantic.index";
 import { fuse } from "./semantic.service";
@@ -258,11 +258,9 @@ describe("articles (the knowledge base's events)", () => {
       env,
       modules: modules.map((m) =>
         m.name === "semantic-search"
-          ? semanticSearchModule({
-              articlesById: (_db, _ctx, ids) => {
-                presented.push(ids);
-                return ids.map((id) => ({ id }));
-              },
+          ? semanticSearchModuleWith((_db, _ctx, ids) => {
+              presented.push(ids);
+              return ids.map((id) => ({ id }));
             })
           : m,
       ),

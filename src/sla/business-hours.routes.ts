@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { BusinessHoursSchema, PutBusinessHoursBody } from "./business-hours.schemas";
-import { businessHoursOf, putBusinessHours } from "./business-hours.service";
+import { businessHoursOf } from "./business-hours.read";
+import { putBusinessHours } from "./business-hours.service";
 
 const read = { role: "viewer", scopes: ["settings:read"] } as const;
 const write = { role: "admin", scopes: ["settings:write"] } as const;

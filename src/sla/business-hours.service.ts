@@ -1,31 +1,14 @@
-import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
-import type { Db, Queryable } from "../db/database";
+import type { Db } from "../db/database";
 import { withTx } from "../db/tx";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
-import { canonicalTimeZone, type Schedule, type WorkingHours } from "./business-hours.calc";
+import { canonicalTimeZone, type Schedule } from "./business-hours.calc";
+import { type BusinessHoursJson, businessHoursOf } from "./business-hours.read";
 import type { PutBusinessHours } from "./business-hours.schemas";
 import { recomputeSlaJob } from "./sla.jobs";
 import { businessHours } from "./sla.table";
-
-export type BusinessHoursJson = WorkingHours & { enabled: boolean };
-
-const weekday = [{ start: "09:00", end: "17:00" }];
-/** A workspace that never set its hours: off, UTC, Monday to Friday 09:00–17:00. */
-export const DEFAULT_BUSINESS_HOURS: BusinessHoursJson = {
-  enabled: false,
-  timezone: "UTC",
-  schedule: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday, sat: [], sun: [] },
-  holidays: [],
-};
-
-export function businessHoursOf(db: Queryable, workspaceId: string): BusinessHoursJson {
-  const row = db.select().from(businessHours).where(eq(businessHours.workspaceId, workspaceId)).get();
-  if (!row) return DEFAULT_BUSINESS_HOURS;
-  return { enabled: row.enabled, timezone: row.timezone, schedule: row.schedule, holidays: row.holidays };
-}
 
 const sortedSchedule = (schedule: Schedule): Schedule =>
   Object.fromEntries(

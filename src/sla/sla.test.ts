@@ -3,11 +3,12 @@ import { and, eq } from "drizzle-orm";
 import { auditLogs } from "../audit/audit.table";
 import { manualClock } from "../lib/clock";
 import { notificationsOf } from "../notifications/notifications.public";
-import { eventsAfter, lastSeq, newTicket } from "../tickets/tickets.testkit";
+import { eventsAfter, newTicket } from "../../test/kit/tickets";
 import { ALL_SCOPES, addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { breachPass } from "./sla.track";
 import { slaClocks } from "./sla.table";
+import { lastSeq } from "../../test/kit/events";
 
 // Friday 2026-01-09 16:00 UTC.
 const clock = manualClock(new Date("2026-01-09T16:00:00.000Z"));

@@ -5,9 +5,15 @@ import { withTx } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import { adminIdsOfWorkspace } from "../members/members.public";
 import { notify } from "../notifications/notifications.public";
-import { liveSlaTicket, setTicketSla, type SlaTicketInput, type TicketSla } from "../tickets/tickets.public";
+import {
+  liveSlaTicket,
+  patchTicketFields,
+  type SlaTicketInput,
+  type TicketRow,
+  type TicketSla,
+} from "../tickets/tickets.public";
 import { addWorkingMinutes } from "./business-hours.calc";
-import { businessHoursOf, type BusinessHoursJson } from "./business-hours.service";
+import { businessHoursOf, type BusinessHoursJson } from "./business-hours.read";
 import { slaClocks, type SlaClockRow, type SlaPolicyRow } from "./sla.table";
 
 /**
@@ -20,6 +26,21 @@ import { slaClocks, type SlaClockRow, type SlaPolicyRow } from "./sla.table";
 
 const SOLVED = new Set(["solved", "closed"]);
 const MINUTE = 60_000;
+
+/**
+ * Stores a ticket's SLA state in the caller's transaction, with `ticket.updated { changes: ["sla"] }`;
+ * a breach also records an `sla_breached { kind }` activity by the system. Nothing is written when
+ * the state is unchanged and no breach is recorded. Returns the ticket as stored, or undefined when
+ * it is not live.
+ */
+function setTicketSla(
+  tx: Tx,
+  input: { workspaceId: string; ticketId: string; sla: TicketSla | null; breach?: { kind: string } },
+  now: string,
+): TicketRow | undefined {
+  const breach = input.breach && { type: "sla_breached", data: { kind: input.breach.kind }, actor: "system" as const };
+  return patchTicketFields(tx, input.workspaceId, input.ticketId, { sla: input.sla }, now, breach);
+}
 
 export const BREACH_KINDS = ["first_response", "resolution"] as const;
 export type BreachKind = (typeof BREACH_KINDS)[number];

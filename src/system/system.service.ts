@@ -7,7 +7,7 @@ import { consumerLag } from "../events/consumers";
 import { jobQueueStats, recentFailedJobs } from "../jobs/jobs.stats";
 import { mailboxHealthOf } from "../mailboxes/mailboxes.public";
 import { memberRoleOf } from "../members/members.public";
-import { firstUserId } from "../users/users.public";
+import { firstUserId } from "../identity/identity.public";
 import type { SystemWire } from "./system.schemas";
 
 const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);

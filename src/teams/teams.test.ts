@@ -2,15 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { auditLogs } from "../audit/audit.table";
 import { events } from "../events/events.table";
-import { workspaces } from "../workspaces/workspaces.table";
 import { teamMembers, teams } from "./teams.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
+import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 
-const lastSeq = (d: TestDesk, wid: string) =>
-  d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
   d.deps.db
     .select()

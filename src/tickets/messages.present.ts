@@ -8,7 +8,7 @@ import type { AttachmentRow } from "../attachments/attachments.public";
 import { contactRefsOf } from "../contacts/contacts.public";
 import type { Queryable } from "../db/database";
 import { userRefsOf, type ContactRefJson } from "./tickets.present";
-import type { UserRefJson } from "../users/users.public";
+import type { UserRefJson } from "../identity/identity.public";
 import type { MessageRow } from "./messages.table";
 
 export type MessageJson = {

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { attachmentLinks, findAttachment } from "../attachments/attachments.public";
+import { attachmentLinks, type AttachmentLinks, findAttachment } from "../attachments/attachments.public";
 import { notFound } from "../lib/errors";
 import type { Deps } from "../deps";
 import { IdParams, completeList, completeListSchema } from "../http/schemas";
@@ -15,6 +15,14 @@ const write = { role: "agent", scopes: ["tickets:write"] } as const;
 
 export function messagesRoutes(deps: Deps) {
   const links = attachmentLinks(deps);
+  return new Elysia({ tags: ["messages"] })
+    .use(deps.guard)
+    .use(ticketMessageRoutes(deps, links))
+    .use(messageFileRoutes(deps, links));
+}
+
+/** A ticket's messages: the list, a reply or note, a forward. */
+function ticketMessageRoutes(deps: Deps, links: AttachmentLinks) {
   return new Elysia({ tags: ["messages"] })
     .use(deps.guard)
     .get(
@@ -62,7 +70,13 @@ export function messagesRoutes(deps: Deps) {
           description: `Mails the ticket's replies (never its notes), oldest first, quoted under the optional note (\`body_html\` or \`body_text\`) from the ticket's mailbox (else the workspace's first) with the subject "Fwd: <subject> [#<number>]". \`to\`: 1 to ${MAX_FORWARD_TO} addresses; \`cc\` and \`bcc\` as on replies (at most ${MAX_EXTRA_RECIPIENTS} together; Bcc only in the SMTP envelope). The contact receives nothing. It is recorded on the ticket's timeline as a message of kind \`note\` with \`forward: true\` and its delivery status; answers to it thread back into the ticket. 422 at \`body.to\` when the workspace has no mailbox to send from.`,
         },
       },
-    )
+    );
+}
+
+/** What a message carries beyond its body: its attachments and its stored original. */
+function messageFileRoutes(deps: Deps, links: AttachmentLinks) {
+  return new Elysia({ tags: ["messages"] })
+    .use(deps.guard)
     .get(
       "/attachments/:id",
       ({ ctx, params, set }) => {

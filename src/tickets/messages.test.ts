@@ -6,10 +6,11 @@ import { systemContext } from "../auth/context";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { tickets } from "./tickets.table";
-import { eventsAfter, lastSeq, newTicket } from "./tickets.testkit";
+import { eventsAfter, newTicket } from "../../test/kit/tickets";
 import { messages } from "./messages.table";
 import { addMessage, setDeliveryStatus } from "./tickets.public";
 import { DANGEROUS, XSS_VECTORS } from "./messages.xss-corpus";
+import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 const ticketRow = (id: string) => desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
@@ -131,7 +132,7 @@ describe("messages", () => {
   test("visibility: note agents; chat reply public + contact topic; email reply agents and pending delivery", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ctx = systemContext(workspace.id);
-    const { createTicket } = await import("./tickets.service");
+    const { createTicket } = await import("./tickets.create");
     const chat = createTicket(ctx, { subject: "chat", channel: "chat", contact: { email: "v@x.test" } }, desk.deps);
     const email = createTicket(ctx, { subject: "mail", channel: "email", contact: { email: "m@x.test" } }, desk.deps);
     const seq = lastSeq(desk, workspace.id);
@@ -163,11 +164,11 @@ describe("messages", () => {
   test("inbound mail: contact author, reopens, sender_unverified leaves status, original served", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ctx = systemContext(workspace.id);
-    const { createTicket } = await import("./tickets.service");
+    const { createTicket } = await import("./tickets.create");
     const { findOrCreateContactByEmail } = await import("../contacts/contacts.service");
     const { withTx } = await import("../db/tx");
     const contact = withTx(desk.deps.db, (tx) =>
-      findOrCreateContactByEmail(tx, ctx, { email: "cust@x.test", name: "Cust" }),
+      findOrCreateContactByEmail(tx, ctx, { email: "cust@x.test", name: "Cust" }, desk.deps.ports),
     );
     const email = {
       from_email: "cust@x.test",

@@ -8,8 +8,9 @@ import { systemContext } from "../auth/context";
 import { withTx } from "../db/tx";
 import { notificationsOf } from "../notifications/notifications.public";
 import { ticketFollowers } from "./followers.table";
-import { addMessage, setTicketSla } from "./tickets.public";
-import { eventsAfter, lastSeq, newTeam, newTicket } from "./tickets.testkit";
+import { addMessage, patchTicketFields } from "./tickets.public";
+import { eventsAfter, newTeam, newTicket } from "../../test/kit/tickets";
+import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 const path = (ticketId: string, userId: string) => `/v1/tickets/${ticketId}/followers/${userId}`;
@@ -100,20 +101,20 @@ describe("followers", () => {
       desk.deps,
     );
     withTx(desk.deps.db, (tx) =>
-      setTicketSla(
+      patchTicketFields(
         tx,
+        workspace.id,
+        ticket.id,
         {
-          workspaceId: workspace.id,
-          ticketId: ticket.id,
           sla: {
             policy_id: null,
             first_response_due_at: "2026-01-01T00:00:00.000Z",
             resolution_due_at: null,
             breached: true,
           },
-          breach: { kind: "first_response" },
         },
         desk.deps.clock.now().toISOString(),
+        { type: "sla_breached", data: { kind: "first_response" }, actor: "system" },
       ),
     );
     await drain();

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
@@ -7,34 +7,15 @@ import { invalidAt, notFound } from "../lib/errors";
 import { memberIdsOf } from "../teams/teams.public";
 import { memberRoleOf } from "../members/members.public";
 import { ticketFollowers } from "./followers.table";
+import { followerIdsOf } from "./followers.read";
 import { findVisibleTicket, privateTeamOf, ticketOfWorkspace } from "./tickets.repo";
 import { emitTicketUpdated } from "./tickets.timeline";
-import { tickets, type TicketRow } from "./tickets.table";
+import type { TicketRow } from "./tickets.table";
 
 type Deps = { db: Db; clock: Clock };
 
 /** SPEC-style bound: a ticket's followers are a short list, not a broadcast. */
 export const MAX_FOLLOWERS = 50;
-
-/** Follower ids of many tickets in one query, in the order they followed. */
-export function followerIdsOf(db: Queryable, ticketIds: string[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  if (ticketIds.length === 0) return out;
-  const rows = db
-    .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
-    .from(ticketFollowers)
-    .where(inArray(ticketFollowers.ticketId, ticketIds))
-    .orderBy(ticketFollowers.createdAt, ticketFollowers.userId)
-    .all();
-  for (const row of rows) out.set(row.ticketId, [...(out.get(row.ticketId) ?? []), row.userId]);
-  return out;
-}
-
-/** The list filter `follower=me|<user id>`: tickets that person follows (through the (workspace, user) index). */
-export function followedBySql(workspaceId: string, userId: string | null): SQL {
-  if (!userId) return sql`0`;
-  return sql`${tickets.id} IN (SELECT ${ticketFollowers.ticketId} FROM ${ticketFollowers} WHERE ${ticketFollowers.workspaceId} = ${workspaceId} AND ${ticketFollowers.userId} = ${userId})`;
-}
 
 /** Whether a member may see the ticket: any member, unless its team is private (its members, admins and owners). */
 function maySee(db: Queryable, ticket: TicketRow, userId: string): boolean {

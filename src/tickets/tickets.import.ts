@@ -9,13 +9,8 @@ import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { composeMessage, emitMessageCreated, insertComposedMessage } from "./messages.service";
 import type { MessageRow } from "./messages.table";
-import {
-  derivedTicketColumns,
-  insertTicketRow,
-  liveTicketRow,
-  nextTicketNumberValue,
-  updateTicketCounters,
-} from "./tickets.statements";
+import { derivedTicketColumns, insertTicketRow, liveTicketRow, updateTicketCounters } from "./tickets.statements";
+import { ticketNumberCounter } from "./tickets.ports";
 import { tickets, type Priority, type TicketRow, type TicketStatus } from "./tickets.table";
 import { emitTicketCreated, emitTicketUpdated } from "./tickets.timeline";
 import { messageCounters } from "./tickets.write";
@@ -56,8 +51,13 @@ const solvedAtOf = (input: ImportedTicketInput): string | null =>
   input.status === "solved" || input.status === "closed" ? (input.solvedAt ?? input.updatedAt) : null;
 
 /** Creates an imported ticket without messages (importMessage adds them); emits ticket.created. */
-export function importTicket(ctx: RequestContext, input: ImportedTicketInput, tx: Tx): TicketRow {
-  const number = nextTicketNumberValue(tx, ctx.workspaceId);
+export function importTicket(
+  ctx: RequestContext,
+  input: ImportedTicketInput,
+  deps: Pick<Deps, "ports">,
+  tx: Tx,
+): TicketRow {
+  const number = deps.ports.get(ticketNumberCounter)(tx, ctx.workspaceId);
   if (number === undefined) throw notFound("Workspace");
   // Replies to a ticket that came by mail go out from the workspace's mailbox, as any email ticket's.
   const mailbox = firstMailboxOf(tx, ctx.workspaceId);
@@ -92,7 +92,9 @@ export function importTicket(ctx: RequestContext, input: ImportedTicketInput, tx
   } satisfies Omit<TicketRow, "priorityRank" | "severityRank" | "dueAt">;
   const row: TicketRow = { ...base, ...derivedTicketColumns(base) };
   insertTicketRow(tx, row);
-  const tags = input.tags.length ? (applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }).tags ?? []) : [];
+  const tags = input.tags.length
+    ? (applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }, deps.ports).tags ?? [])
+    : [];
   emitTicketCreated(tx, row, { tags });
   return row;
 }
@@ -105,6 +107,7 @@ export function updateImportedTicket(
   ctx: RequestContext,
   ticketId: string,
   input: ImportedTicketInput,
+  deps: Pick<Deps, "ports">,
   tx: Tx,
 ): TicketRow | null {
   const current = liveTicketRow(tx, ctx.workspaceId, ticketId);
@@ -130,7 +133,7 @@ export function updateImportedTicket(
   }
   const solvedAt = solvedAtOf(input);
   if (current.solvedAt !== solvedAt) set.solvedAt = solvedAt;
-  const labels = applyLabelWrite(tx, ctx, "tickets", ticketId, { tags: input.tags });
+  const labels = applyLabelWrite(tx, ctx, "tickets", ticketId, { tags: input.tags }, deps.ports);
   if (labels.added.length + labels.removed.length > 0) changes.push("tags");
   if (changes.length === 0 && set.solvedAt === undefined) return current;
   // ISO strings of one format: the later one sorts last.

@@ -1,7 +1,10 @@
 import { z } from "zod";
+import type { Tx } from "../db/database";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
-import { wakeSnoozedTicket } from "./tickets.service";
+import { enqueue } from "../jobs/enqueue";
+import type { TicketRow } from "./tickets.table";
+import { wakeSnoozedTicket } from "./tickets.snooze";
 
 /**
  * Wakes a snoozed ticket when its time comes: snooze cleared, status back to open. Idempotent:
@@ -14,3 +17,8 @@ export const wakeSnoozedJob = defineJob({
     wakeSnoozedTicket(payload.ticket_id, deps);
   },
 });
+
+/** Schedules the wake-up of a ticket a patch snoozed, in the patch's transaction. */
+export function scheduleWake(tx: Tx, ticket: Pick<TicketRow, "id" | "workspaceId">, until: string): void {
+  enqueue(tx, wakeSnoozedJob, { ticket_id: ticket.id }, { runAt: new Date(until), workspaceId: ticket.workspaceId });
+}

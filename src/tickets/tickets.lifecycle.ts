@@ -3,37 +3,15 @@ import { systemContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { notFound } from "../lib/errors";
 import { ticketOfWorkspace } from "./tickets.repo";
-import { tickets, type TicketCsat, type TicketRow } from "./tickets.table";
-import { emitTicketUpdated, recordActivity } from "./tickets.timeline";
+import { tickets } from "./tickets.table";
+import { emitTicketUpdated } from "./tickets.timeline";
 import { applyTicketPatch } from "./tickets.write";
 
 /**
- * Changes to a ticket that come from outside an agent's request: the customer's satisfaction
- * rating (the public CSAT page) and auto-close of solved tickets (a scheduled job). Both go
- * through the same activity and event path as every other change.
+ * Auto-close of solved tickets (a scheduled job): a change from outside an agent's request that
+ * goes through the same activity and event path as every other change.
  */
-
-/**
- * Stores the customer's rating on a live ticket: `Ticket.csat`, a `csat_received` activity `{ score }`
- * attributed to the contact, and `ticket.updated` with `csat` in `changes`. A second rating replaces
- * the first (and is logged again). 404 when the ticket is gone (deleted or merged away).
- */
-export function setTicketCsat(workspaceId: string, ticketId: string, csat: TicketCsat, deps: Deps): TicketRow {
-  const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const current = ticketOfWorkspace(tx, workspaceId, ticketId);
-    if (!current || current.deletedAt || current.mergedIntoId) throw notFound("Ticket");
-    const row = tx.update(tickets).set({ csat, updatedAt: now }).where(eq(tickets.id, current.id)).returning().get()!;
-    recordActivity(tx, systemContext(workspaceId), row, "csat_received", { score: csat.score }, now, {
-      type: "contact",
-      userId: null,
-    });
-    emitTicketUpdated(tx, row, ["csat"]);
-    return row;
-  });
-}
 
 /**
  * Ids of the workspace's live solved tickets solved before `cutoff`, oldest first (the partial
@@ -82,10 +60,15 @@ export function autoCloseTicket(workspaceId: string, ticketId: string, cutoff: s
       current.solvedAt >= cutoff
     )
       return false;
-    const outcome = applyTicketPatch(tx, systemContext(workspaceId), current, { status: "closed" }, now, {
-      enforceRequired: false,
-      statusReason: "auto_close",
-    });
+    const outcome = applyTicketPatch(
+      tx,
+      systemContext(workspaceId),
+      current,
+      { status: "closed" },
+      now,
+      { enforceRequired: false, statusReason: "auto_close" },
+      deps.ports,
+    );
     if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     return true;
   });

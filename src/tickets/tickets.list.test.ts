@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { addMember, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
-import { newField, newTeam, newTicket } from "./tickets.testkit";
+import { newField, newTeam, newTicket } from "../../test/kit/tickets";
 
 const desk = await startTestDesk();
 type Listed = { data: Array<{ id: string; subject: string }>; next_cursor: string | null };

@@ -43,7 +43,8 @@ export function mergeTicket(ctx: RequestContext, ref: string, intoRef: string, d
       .limit(1)
       .get();
     const sourceTags = labelsOf(tx, "tickets", [source.id]).get(source.id) ?? [];
-    if (sourceTags.length) applyLabelWrite(tx, ctx, "tickets", target.id, { add_tags: sourceTags.map((t) => t.name) });
+    if (sourceTags.length)
+      applyLabelWrite(tx, ctx, "tickets", target.id, { add_tags: sourceTags.map((t) => t.name) }, deps.ports);
     tx.update(tickets)
       .set({
         messageCount: sql`${tickets.messageCount} + ${moved}`,

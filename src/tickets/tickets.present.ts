@@ -2,9 +2,8 @@ import { contactRefsOf } from "../contacts/contacts.public";
 import { fieldValuesOf } from "../custom-fields/fields.public";
 import type { Queryable } from "../db/database";
 import { labelsOf, type TagRef } from "../labels/labels.public";
-import { presentUserRef, type UserRefJson } from "../users/users.public";
-import { followerIdsOf } from "./tickets.followers";
-import { userRefRows } from "./tickets.statements";
+import { presentUserRef, userRefRows, type UserRefJson } from "../identity/identity.public";
+import { followerIdsOf } from "./followers.read";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 
 export type ContactRefJson = { id: string; email: string | null; name: string; avatar_url: string | null };

@@ -4,7 +4,8 @@ import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { derivedTicketColumns } from "./tickets.statements";
 import { tickets } from "./tickets.table";
-import { eventsAfter, lastSeq, newField } from "./tickets.testkit";
+import { eventsAfter, newField } from "../../test/kit/tickets";
+import { lastSeq } from "../../test/kit/events";
 
 /**
  * Creation presents the new ticket and its first message from the values in hand (no read-back).

@@ -14,6 +14,8 @@ import { tickets, type TicketRow } from "./tickets.table";
 /** The tickets a caller may count in reports: visible to them (private teams' only for members), live, not spam. */
 export const reportableTicketsSql = (db: Queryable, ctx: RequestContext): SQL =>
   and(...ticketScope(db, ctx), eq(tickets.spam, false))!;
+export { reportTicketsSql } from "./tickets.report-sql";
+export { privateTeamOfLiveTicket } from "./tickets.presence";
 /**
  * Counts the caller's visible, live, non-spam tickets in `statuses` (the assistant's tips): only
  * unassigned, only the caller's, created before a time, among given ids, waiting on an agent (the
@@ -53,7 +55,7 @@ export function countTickets(
   );
 }
 export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";
-export { listTickets, ticketScope } from "./tickets.list";
+export { listTickets } from "./tickets.list";
 export {
   queryText,
   TicketListQuery,
@@ -79,21 +81,17 @@ export {
   type TicketStatus,
 } from "./tickets.table";
 export {
-  addMessage,
-  bulkUpdateTickets,
   createTicket,
   createTicketWithMessage,
-  deleteTicket,
-  getTicket,
-  updateTicket,
-  updateTicketByAi,
-  updateTicketByAssistant,
-  wakeSnoozedTicket,
   type CreateTicketInput,
   type CreatedTicket,
-} from "./tickets.service";
+} from "./tickets.create";
+export { addMessage, deleteTicket, getTicket, updateTicket, type TicketChangeOptions } from "./tickets.service";
+export { patchTicketFields, type TicketFieldChange } from "./tickets.patch-fields";
 export { mergeTicket } from "./tickets.merge";
-export { addFollowers, followerIdsOf } from "./tickets.followers";
+export { wakeSnoozedTicket } from "./tickets.snooze";
+export { addFollowers } from "./tickets.followers";
+export { followerIdsOf } from "./followers.read";
 export { moveContactTickets } from "./tickets.contact-merge";
 export {
   importMessage,
@@ -102,10 +100,11 @@ export {
   type ImportedMessageInput,
   type ImportedTicketInput,
 } from "./tickets.import";
-export { autoCloseTicket, setTicketCsat, solvedTicketsBefore } from "./tickets.lifecycle";
-export type { TicketCsat } from "./tickets.table";
+export { autoCloseTicket, solvedTicketsBefore } from "./tickets.lifecycle";
+export { ticketNumberCounter, type TakeTicketNumber } from "./tickets.ports";
+/** Contacts' ticket counts where no ports reach (a read pool worker runs the global search). */
+export { liveTicketCountsOfContacts } from "./tickets.contact-counts";
 export {
-  findVisibleMessage,
   firstMessageAuthorOf,
   listMessages,
   messageOfWorkspace,
@@ -117,10 +116,9 @@ export {
 } from "./messages.service";
 export type { MessageRow } from "./messages.table";
 export { firstMessageOf } from "./messages.statements";
-export { liveSlaTicket, setTicketSla, unsolvedTicketsAfter, type SlaTicketInput } from "./tickets.sla";
+export { liveSlaTicket, unsolvedTicketsAfter, type SlaTicketInput } from "./tickets.sla";
 export {
   breachedTicketTimes,
-  TICKET_TIME_COLUMNS,
   ticketTimesInRange,
   type TicketTimeColumn,
   type TicketTimes,
@@ -136,3 +134,6 @@ export {
   publicMessagesOf,
 } from "./tickets.chat";
 export type { MessageJson } from "./messages.present";
+
+/** Events others' consumers and hooks name (src/events/define.ts): their data is typed from these. */
+export { activityCreated, messageCreated, ticketCreated, ticketDeleted, ticketUpdated } from "./tickets.events";

@@ -18,10 +18,9 @@ import {
   TicketPatchBody,
   TicketSchema,
 } from "./tickets.schemas";
+import { createTicket, withSendingMailbox } from "./tickets.create";
 import {
   bulkUpdateTickets,
-  createTicket,
-  withSendingMailbox,
   deleteTicket,
   getTicket,
   listActivities,
@@ -34,6 +33,11 @@ const read = { role: "viewer", scopes: ["tickets:read"] } as const;
 const write = { role: "agent", scopes: ["tickets:write"] } as const;
 
 export function ticketsRoutes(deps: Deps) {
+  return new Elysia({ tags: ["tickets"] }).use(deps.guard).use(ticketCollectionRoutes(deps)).use(oneTicketRoutes(deps));
+}
+
+/** The collection: list, inbox counts, create, bulk change. */
+function ticketCollectionRoutes(deps: Deps) {
   return new Elysia({ tags: ["tickets"] })
     .use(deps.guard)
     .get("/tickets", ({ ctx, query }) => listTickets(deps.db, ctx, query), {
@@ -77,7 +81,13 @@ export function ticketsRoutes(deps: Deps) {
       body: BulkBody,
       response: { 200: BulkResult },
       detail: { summary: "Patch or delete many tickets at once (all or nothing); answers { updated, ids }" },
-    })
+    });
+}
+
+/** One ticket (by UUID, number or #number), its timeline, and a contact's tickets. */
+function oneTicketRoutes(deps: Deps) {
+  return new Elysia({ tags: ["tickets"] })
+    .use(deps.guard)
     .get("/tickets/:id", ({ ctx, params }) => presentTicket(deps.db, getTicket(deps.db, ctx, params.id)), {
       access: read,
       params: IdParams,

@@ -1,14 +1,19 @@
 import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
+import { fieldValueScoredHitsSql } from "../custom-fields/custom-fields.public";
 import {
+  bm25Sql,
   COMMON_TERM_DOCS,
-  contactTicketsSql,
+  ftsIndexes,
+  ftsScoredHitsSql,
   planSearch,
   RANK_CAP,
   ticketNumberOf,
+  type FtsIndex,
   type SearchPlan,
 } from "../search/search.public";
+import { contactTicketsSql } from "./tickets.search-sql";
 import { presentTickets, type TicketJson } from "./tickets.present";
 import { messages } from "./messages.table";
 import { ticketScope } from "./tickets.list";
@@ -79,16 +84,16 @@ function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number): SQL 
   const body = plan.expression(["body"]);
   const value = plan.expression(["value"]);
   const cap = precise ? COMMON_TERM_DOCS : RANK_CAP;
-  const score = (table: string, tier: number) =>
-    precise ? sql.raw(`bm25(${table}, 0.0, 1.0)`) : sql.raw(String(tier));
+  const hits = (index: FtsIndex, match: string, tier: number) =>
+    ftsScoredHitsSql(index, match, cap, precise ? bm25Sql(index, "0.0, 1.0") : sql.raw(String(tier)));
   // Only the best `limit` tickets are wanted: a contact's newest `limit` tickets are enough among its hits.
   const contactScore = precise ? sql.raw("2.0 * s.score") : sql.raw("-3");
   return sql`
-      SELECT t.id, 2.0 * s.score FROM (SELECT rowid AS rid, ${score("ticket_search", -3)} AS score FROM ticket_search WHERE ticket_search MATCH ${subject} ORDER BY rowid DESC LIMIT ${cap}) s JOIN tickets t ON t.rowid = s.rid
+      SELECT t.id, 2.0 * s.score FROM (${hits(ftsIndexes.ticketSubjects, subject, -3)}) s JOIN tickets t ON t.rowid = s.rid
       UNION ALL
-      SELECT m.ticket_id, s.score FROM (SELECT rowid AS rid, ${score("message_search", -1)} AS score FROM message_search WHERE message_search MATCH ${body} ORDER BY rowid DESC LIMIT ${cap}) s JOIN messages m ON m.rowid = s.rid
+      SELECT m.ticket_id, s.score FROM (${hits(ftsIndexes.messageBodies, body, -1)}) s JOIN messages m ON m.rowid = s.rid
       UNION ALL
-      SELECT fv.record_id, s.score FROM (SELECT rowid AS rid, ${score("field_value_search", -2)} AS score FROM field_value_search WHERE field_value_search MATCH ${value} ORDER BY rowid DESC LIMIT ${cap}) s JOIN field_values fv ON fv.rowid = s.rid AND fv.entity = 'ticket'
+      ${fieldValueScoredHitsSql("ticket", hits(ftsIndexes.fieldValues, value, -2))}
       UNION ALL
       ${contactTicketsSql(plan, ctx.workspaceId, cap, limit, sql`t.id, ${contactScore}`, precise)}`;
 }

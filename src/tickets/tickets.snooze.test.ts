@@ -3,7 +3,7 @@ import { systemContext } from "../auth/context";
 import { addMessage } from "./tickets.public";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
-import { newTeam, newTicket } from "./tickets.testkit";
+import { newTeam, newTicket } from "../../test/kit/tickets";
 
 const desk = await startTestDesk();
 

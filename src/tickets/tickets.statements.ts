@@ -8,8 +8,6 @@ import type { ActivityRow, TicketRow } from "./tickets.table";
  * Parameters are written `+?` where a bound value could otherwise make bun's SQLite re-plan
  * (see src/labels/prepared.ts).
  */
-type ContactRefRow = { id: string; email: string | null; name: string; avatarUrl: string | null };
-type UserRefRow = { id: string; name: string; email: string; avatarUrl: string | null };
 
 /** tickets as SQLite returns it: JSON as text, flags as 0/1. */
 type RawTicket = Omit<TicketRow, "csat" | "custom" | "sla" | "spam"> & {
@@ -34,12 +32,6 @@ const ticketOf = (raw: RawTicket): TicketRow => ({
 });
 
 const statements = preparedFor((sqlite) => ({
-  nextNumber: sqlite.query<{ n: number }, [string]>(
-    "UPDATE workspaces SET ticket_number_seq = ticket_number_seq + 1 WHERE id = +? RETURNING ticket_number_seq AS n",
-  ),
-  liveContactRef: sqlite.query<ContactRefRow, [string, string]>(
-    "SELECT id, email, name, avatar_url AS avatarUrl FROM contacts WHERE id = +? AND workspace_id = +? AND deleted_at IS NULL",
-  ),
   insertTicket: sqlite.query<unknown, Array<string | number | null>>(
     `INSERT INTO tickets (id, workspace_id, number, subject, status, priority, severity, channel, mailbox_id, contact_id, assignee_id, team_id,
        spam, snoozed_until, solved_at, first_responded_at, last_message_at, last_customer_message_at, last_message_preview, message_count,
@@ -59,12 +51,6 @@ const statements = preparedFor((sqlite) => ({
   visibleByNumber: sqlite.query<RawTicket, [string, number, string]>(
     `SELECT ${TICKET} FROM tickets WHERE workspace_id = +? AND number = +? AND deleted_at IS NULL
        AND (team_id IS NULL OR team_id NOT IN (SELECT value FROM json_each(+?)))`,
-  ),
-  assignable: sqlite.query<{ userId: string }, [string, string]>(
-    "SELECT user_id AS userId FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'",
-  ),
-  mailbox: sqlite.query<{ id: string }, [string, string]>(
-    "SELECT id FROM mailboxes WHERE id = +? AND workspace_id = +?",
   ),
   insertActivity: sqlite.query<
     unknown,
@@ -86,19 +72,7 @@ const statements = preparedFor((sqlite) => ({
   setSla: sqlite.query<unknown, [string | null, string, string]>(
     "UPDATE tickets SET sla = ?, updated_at = ? WHERE id = +?",
   ),
-  userRefOne: sqlite.query<UserRefRow, [string]>(
-    "SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id = +?",
-  ),
-  userRefMany: sqlite.query<UserRefRow, [string]>(
-    "SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id IN (SELECT value FROM json_each(+?))",
-  ),
 }));
-
-export const nextTicketNumberValue = (db: Queryable, workspaceId: string): number | undefined =>
-  statements(db).nextNumber.get(workspaceId)?.n;
-
-export const liveContactRefRow = (db: Queryable, workspaceId: string, contactId: string): ContactRefRow | undefined =>
-  statements(db).liveContactRef.get(contactId, workspaceId) ?? undefined;
 
 const PRIORITY_RANK: Record<TicketRow["priority"], number> = { urgent: 4, high: 3, normal: 2, low: 1 };
 const SEVERITY_RANK: Record<string, number> = { sev1: 1, sev2: 2, sev3: 3, sev4: 4 };
@@ -190,12 +164,6 @@ export function visibleTicketRow(
   return raw ? ticketOf(raw) : undefined;
 }
 
-export const isAssignableMember = (db: Queryable, workspaceId: string, userId: string): boolean =>
-  statements(db).assignable.get(workspaceId, userId) !== null;
-
-export const mailboxExists = (db: Queryable, workspaceId: string, mailboxId: string): boolean =>
-  statements(db).mailbox.get(mailboxId, workspaceId) !== null;
-
 /** Inserts a complete activity row (the row in hand is exactly what is stored). */
 export function insertActivityRow(db: Queryable, row: ActivityRow): void {
   statements(db).insertActivity.run(
@@ -209,15 +177,6 @@ export function insertActivityRow(db: Queryable, row: ActivityRow): void {
     row.actorAutomation ? JSON.stringify(row.actorAutomation) : null,
     row.createdAt,
   );
-}
-
-export function userRefRows(db: Queryable, ids: string[]): UserRefRow[] {
-  const s = statements(db);
-  if (ids.length === 1) {
-    const row = s.userRefOne.get(ids[0]!);
-    return row ? [row] : [];
-  }
-  return s.userRefMany.all(jsonList(ids));
 }
 
 /** Which of these tickets of the workspace are not deleted (merged-away ones count: replies forward). */

@@ -5,7 +5,8 @@ import { members } from "../members/members.table";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { activities, tickets } from "./tickets.table";
-import { eventsAfter, lastSeq, newField, newTeam, newTicket } from "./tickets.testkit";
+import { eventsAfter, newField, newTeam, newTicket } from "../../test/kit/tickets";
+import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 const stored = (id: string) => desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).get()!;

@@ -1,19 +1,19 @@
-import { wakeSnoozedJob } from "./tickets.jobs";
 import { eq } from "drizzle-orm";
-import { systemContext, type RequestContext } from "../auth/context";
+import type { RequestContext } from "../auth/context";
 import type { AttachmentRow } from "../attachments/attachments.public";
 import { contactRefsOf } from "../contacts/contacts.public";
 import { applyFieldWrite, missingRequiredOnSolve } from "../custom-fields/fields.public";
 import type { Queryable, Tx } from "../db/database";
 import { DeskError, invalidAt } from "../lib/errors";
-import { enqueue } from "../jobs/enqueue";
+import type { Ports } from "../lib/ports";
 import { applyLabelWrite } from "../labels/labels.public";
 import type { TicketPatch } from "./tickets.schemas";
 import { composeMessage, insertComposedMessage, type AddMessageInput } from "./messages.service";
 import type { MessageRow } from "./messages.table";
 import { teamOfWorkspace } from "../teams/teams.public";
-import { isAssignableMember, mailboxExists, updateTicketCounters } from "./tickets.statements";
-import { dueSnoozedTicket } from "./tickets.repo";
+import { updateTicketCounters } from "./tickets.statements";
+import { isAssignableMember } from "../members/members.public";
+import { mailboxExists } from "../mailboxes/mailboxes.public";
 import { type ActorType, recordActivity } from "./tickets.timeline";
 import { tickets, type TicketRow, type TicketStatus } from "./tickets.table";
 
@@ -66,78 +66,77 @@ const SUGGESTION_FOR: Partial<Record<keyof TicketPatch, string>> = {
   remove_tags: "labels",
 };
 
-export type PatchOutcome = { row: TicketRow; changes: string[]; assigneeChanged: boolean };
+export type PatchOptions = {
+  enforceRequired: boolean;
+  statusReason?: string;
+  /** Who the activities are attributed to (default: the caller); AI decisions pass actor `ai`. */
+  actor?: { type: ActorType; userId: string | null };
+  /** Added to every activity's data (AI decisions: `{ via, model, confidence }`). */
+  activityData?: Record<string, unknown>;
+  /** Leave `custom.ai_suggestions` alone (a triage run writes its own in the same patch). */
+  keepSuggestions?: boolean;
+};
 
-/**
- * Applies a PATCH to one ticket inside the caller's transaction: validates references, writes the
- * row, labels and custom fields, logs one activity per timeline change, schedules the snooze wake-up.
- * The caller emits `ticket.updated` (so a reply can fold its own changes into the same event).
- */
-export function applyTicketPatch(
-  tx: Tx,
-  ctx: RequestContext,
-  current: TicketRow,
-  patch: TicketPatch,
-  now: string,
-  options: {
-    enforceRequired: boolean;
-    statusReason?: string;
-    /** Who the activities are attributed to (default: the caller); AI decisions pass actor `ai`. */
-    actor?: { type: ActorType; userId: string | null };
-    /** Added to every activity's data (AI decisions: `{ via, model, confidence }`). */
-    activityData?: Record<string, unknown>;
-    /** Leave `custom.ai_suggestions` alone (a triage run writes its own in the same patch). */
-    keepSuggestions?: boolean;
-  },
-): PatchOutcome {
-  const set: Partial<typeof tickets.$inferInsert> = {};
-  const changes: string[] = [];
-  const timeline: Array<[string, Record<string, unknown>]> = [];
+export type PatchOutcome = {
+  row: TicketRow;
+  changes: string[];
+  assigneeChanged: boolean;
+  /** When the patch snoozed the ticket: the caller schedules its wake-up (`scheduleWake`). */
+  wakeAt: string | null;
+};
 
+/** What a patch changes, gathered step by step before the one write of the row. */
+type PatchDraft = {
+  set: Partial<typeof tickets.$inferInsert>;
+  changes: string[];
+  timeline: Array<[string, Record<string, unknown>]>;
+  assigneeChanged: boolean;
+  wakeAt: string | null;
+};
+
+/** The plain columns: subject, priority, severity, assignee, team, spam, snooze. */
+function patchColumns(tx: Tx, ctx: RequestContext, current: TicketRow, patch: TicketPatch, draft: PatchDraft): void {
   if (patch.subject !== undefined && patch.subject !== current.subject) {
-    set.subject = patch.subject;
-    changes.push("subject");
+    draft.set.subject = patch.subject;
+    draft.changes.push("subject");
   }
   if (patch.priority !== undefined && patch.priority !== current.priority) {
-    set.priority = patch.priority;
-    changes.push("priority");
-    timeline.push(["priority_changed", { from: current.priority, to: patch.priority }]);
+    draft.set.priority = patch.priority;
+    draft.changes.push("priority");
+    draft.timeline.push(["priority_changed", { from: current.priority, to: patch.priority }]);
   }
   if (patch.severity !== undefined && patch.severity !== current.severity) {
-    set.severity = patch.severity;
-    changes.push("severity");
-    timeline.push(["severity_changed", { from: current.severity, to: patch.severity }]);
+    draft.set.severity = patch.severity;
+    draft.changes.push("severity");
+    draft.timeline.push(["severity_changed", { from: current.severity, to: patch.severity }]);
   }
-  let assigneeChanged = false;
   if (patch.assignee_id !== undefined && patch.assignee_id !== current.assigneeId) {
     if (patch.assignee_id !== null) assertAssignable(tx, ctx.workspaceId, patch.assignee_id, "body.assignee_id");
-    set.assigneeId = patch.assignee_id;
-    changes.push("assignee");
-    assigneeChanged = true;
-    timeline.push(["assigned", { from: current.assigneeId, to: patch.assignee_id }]);
+    draft.set.assigneeId = patch.assignee_id;
+    draft.changes.push("assignee");
+    draft.assigneeChanged = true;
+    draft.timeline.push(["assigned", { from: current.assigneeId, to: patch.assignee_id }]);
   }
   if (patch.team_id !== undefined && patch.team_id !== current.teamId) {
     if (patch.team_id !== null) assertTeam(tx, ctx, patch.team_id, "body.team_id");
-    set.teamId = patch.team_id;
-    changes.push("team_id");
-    timeline.push(["team_changed", { from: current.teamId, to: patch.team_id }]);
+    draft.set.teamId = patch.team_id;
+    draft.changes.push("team_id");
+    draft.timeline.push(["team_changed", { from: current.teamId, to: patch.team_id }]);
   }
   if (patch.spam !== undefined && patch.spam !== current.spam) {
-    set.spam = patch.spam;
-    changes.push("spam");
+    draft.set.spam = patch.spam;
+    draft.changes.push("spam");
   }
   if (patch.snoozed_until !== undefined && patch.snoozed_until !== current.snoozedUntil) {
     const until = patch.snoozed_until === null ? null : new Date(patch.snoozed_until).toISOString();
-    set.snoozedUntil = until;
-    changes.push("snoozed_until");
-    if (until)
-      enqueue(
-        tx,
-        wakeSnoozedJob,
-        { ticket_id: current.id },
-        { runAt: new Date(until), workspaceId: current.workspaceId },
-      );
+    draft.set.snoozedUntil = until;
+    draft.changes.push("snoozed_until");
+    draft.wakeAt = until;
   }
+}
+
+/** `custom` members, and the AI suggestions a person's change answers. */
+function patchCustom(current: TicketRow, patch: TicketPatch, keepSuggestions: boolean, draft: PatchDraft): void {
   let custom = current.custom ?? {};
   if (patch.custom !== undefined) {
     custom = { ...custom };
@@ -145,11 +144,11 @@ export function applyTicketPatch(
       if (value === null) delete custom[key];
       else custom[key] = value;
     }
-    set.custom = custom;
-    changes.push("custom");
+    draft.set.custom = custom;
+    draft.changes.push("custom");
   }
   const suggestions = custom.ai_suggestions;
-  if (suggestions && typeof suggestions === "object" && !options.keepSuggestions) {
+  if (suggestions && typeof suggestions === "object" && !keepSuggestions) {
     const remaining = { ...(suggestions as Record<string, unknown>) };
     let removed = false;
     for (const [member, suggestionKey] of Object.entries(SUGGESTION_FOR)) {
@@ -159,53 +158,98 @@ export function applyTicketPatch(
       }
     }
     if (removed) {
-      set.custom = { ...custom, ai_suggestions: remaining };
-      if (!changes.includes("custom")) changes.push("custom");
+      draft.set.custom = { ...custom, ai_suggestions: remaining };
+      if (!draft.changes.includes("custom")) draft.changes.push("custom");
     }
   }
+}
 
+/** Labels and custom field values, written through their owners. */
+function patchLabelsAndFields(
+  tx: Tx,
+  ctx: RequestContext,
+  current: TicketRow,
+  patch: TicketPatch,
+  draft: PatchDraft,
+  ports: Ports,
+): void {
   if (patch.tags !== undefined || patch.add_tags !== undefined || patch.remove_tags !== undefined) {
-    const { added, removed } = applyLabelWrite(tx, ctx, "tickets", current.id, {
-      tags: patch.tags,
-      add_tags: patch.add_tags,
-      remove_tags: patch.remove_tags,
-    });
-    for (const tag of added) timeline.push(["tagged", { tag }]);
-    for (const tag of removed) timeline.push(["untagged", { tag }]);
-    if (added.length + removed.length > 0) changes.push("tags");
+    const { added, removed } = applyLabelWrite(
+      tx,
+      ctx,
+      "tickets",
+      current.id,
+      { tags: patch.tags, add_tags: patch.add_tags, remove_tags: patch.remove_tags },
+      ports,
+    );
+    for (const tag of added) draft.timeline.push(["tagged", { tag }]);
+    for (const tag of removed) draft.timeline.push(["untagged", { tag }]);
+    if (added.length + removed.length > 0) draft.changes.push("tags");
   }
   if (patch.fields !== undefined) {
     const fieldChanges = applyFieldWrite(tx, ctx, "ticket", current.id, patch.fields);
     for (const change of fieldChanges)
-      timeline.push(["field_changed", { key: change.key, from: change.from, to: change.to }]);
-    if (fieldChanges.length > 0) changes.push("fields");
+      draft.timeline.push(["field_changed", { key: change.key, from: change.from, to: change.to }]);
+    if (fieldChanges.length > 0) draft.changes.push("fields");
   }
+}
 
-  if (patch.status !== undefined && patch.status !== current.status) {
-    if (options.enforceRequired && SOLVED_STATES.includes(patch.status))
-      assertSolvable(tx, ctx.workspaceId, current.id);
-    set.status = patch.status;
-    // A solved or closed ticket has nothing left to wake for: its snooze ends, so the Snoozed folder
-    // holds only tickets that will come back (unless this same patch snoozes it on purpose).
-    if (SOLVED_STATES.includes(patch.status) && current.snoozedUntil !== null && patch.snoozed_until === undefined) {
-      set.snoozedUntil = null;
-      changes.push("snoozed_until");
-    }
-    if (patch.status === "solved" || (patch.status === "closed" && !current.solvedAt)) set.solvedAt = now;
-    if (!SOLVED_STATES.includes(patch.status)) set.solvedAt = null;
-    changes.push("status");
-    timeline.push([
-      "status_changed",
-      { from: current.status, to: patch.status, ...(options.statusReason ? { reason: options.statusReason } : {}) },
-    ]);
+/** The status and what it moves (solved_at, an ended snooze); required fields checked first. */
+function patchStatus(
+  tx: Tx,
+  ctx: RequestContext,
+  current: TicketRow,
+  patch: TicketPatch,
+  now: string,
+  options: PatchOptions,
+  draft: PatchDraft,
+): void {
+  if (patch.status === undefined || patch.status === current.status) return;
+  if (options.enforceRequired && SOLVED_STATES.includes(patch.status)) assertSolvable(tx, ctx.workspaceId, current.id);
+  draft.set.status = patch.status;
+  // A solved or closed ticket has nothing left to wake for: its snooze ends, so the Snoozed folder
+  // holds only tickets that will come back (unless this same patch snoozes it on purpose).
+  if (SOLVED_STATES.includes(patch.status) && current.snoozedUntil !== null && patch.snoozed_until === undefined) {
+    draft.set.snoozedUntil = null;
+    draft.changes.push("snoozed_until");
   }
+  if (patch.status === "solved" || (patch.status === "closed" && !current.solvedAt)) draft.set.solvedAt = now;
+  if (!SOLVED_STATES.includes(patch.status)) draft.set.solvedAt = null;
+  draft.changes.push("status");
+  draft.timeline.push([
+    "status_changed",
+    { from: current.status, to: patch.status, ...(options.statusReason ? { reason: options.statusReason } : {}) },
+  ]);
+}
 
-  if (changes.length === 0) return { row: current, changes, assigneeChanged: false };
+/**
+ * Applies a PATCH to one ticket inside the caller's transaction: validates references, writes the
+ * row, labels and custom fields, logs one activity per timeline change. The caller emits
+ * `ticket.updated` (so a reply can fold its own changes into the same event) and schedules the
+ * wake-up of a snooze (`wakeAt`), whose job would otherwise import this file back.
+ */
+export function applyTicketPatch(
+  tx: Tx,
+  ctx: RequestContext,
+  current: TicketRow,
+  patch: TicketPatch,
+  now: string,
+  options: PatchOptions,
+  ports: Ports,
+): PatchOutcome {
+  const draft: PatchDraft = { set: {}, changes: [], timeline: [], assigneeChanged: false, wakeAt: null };
+  patchColumns(tx, ctx, current, patch, draft);
+  patchCustom(current, patch, options.keepSuggestions ?? false, draft);
+  patchLabelsAndFields(tx, ctx, current, patch, draft, ports);
+  patchStatus(tx, ctx, current, patch, now, options, draft);
+  const { set, changes, timeline, assigneeChanged, wakeAt } = draft;
+
+  if (changes.length === 0) return { row: current, changes, assigneeChanged: false, wakeAt: null };
   set.updatedAt = now;
   const row = tx.update(tickets).set(set).where(eq(tickets.id, current.id)).returning().get()!;
   for (const [type, data] of timeline)
     recordActivity(tx, ctx, row, type, { ...data, ...options.activityData }, now, options.actor);
-  return { row, changes, assigneeChanged };
+  return { row, changes, assigneeChanged, wakeAt };
 }
 
 const PREVIEW_CHARS = 200;
@@ -258,6 +302,7 @@ export function writeMessage(
   ticket: TicketRow,
   input: AddMessageInput,
   now: string,
+  ports: Ports,
   options: { opensTicket?: boolean; contactEmail?: string | null } = {},
 ): WrittenMessage {
   const outboundReply = input.kind === "reply" && (input.direction ?? "outbound") === "outbound";
@@ -304,32 +349,11 @@ export function writeMessage(
       { ...(status !== undefined ? { status } : {}), ...(wake ? { snoozed_until: null } : {}) },
       now,
       { enforceRequired: !customerReply },
+      ports,
     );
     row = outcome.row;
     changes.push(...outcome.changes);
     assigneeChanged = outcome.assigneeChanged;
   }
   return { message, ticket: row, changes, assigneeChanged, attachments: linked };
-}
-
-/**
- * A snoozed ticket whose time has come: the snooze ends and the ticket is open again (an activity
- * `status_changed` with reason `snooze_ended` when it was not open). Through applyTicketPatch, so
- * the status rules (solved_at) are the same as for any other change. Undefined when there is
- * nothing to wake (snoozed again for later, woken already, deleted or merged away).
- */
-export function wakeDueTicket(tx: Tx, ticketId: string, now: string): PatchOutcome | undefined {
-  const current = dueSnoozedTicket(tx, ticketId, now);
-  if (!current) return undefined;
-  return applyTicketPatch(
-    tx,
-    systemContext(current.workspaceId),
-    current,
-    { snoozed_until: null, status: "open" },
-    now,
-    {
-      enforceRequired: false,
-      statusReason: "snooze_ended",
-    },
-  );
 }

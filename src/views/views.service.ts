@@ -10,6 +10,7 @@ import { fieldFilterSql } from "../custom-fields/custom-fields.public";
 import { labelNameProblem, normalizeLabelName } from "../labels/labels.public";
 import { teamsAmong } from "../teams/teams.public";
 import { isMember } from "../members/members.public";
+import { mailboxExists } from "../mailboxes/mailboxes.public";
 import { visibleViewRow, visibleViewRows } from "./views.statements";
 import { views, type ViewFilters } from "./views.table";
 import type { Clock } from "../lib/clock";
@@ -63,10 +64,8 @@ function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): ViewFi
       throw invalidAt("body.filters.team_id", "no team of this workspace has this id");
   }
   if (filters.mailbox_id !== undefined) {
-    const mailbox = tx.all<{ id: string }>(
-      sql`SELECT id FROM mailboxes WHERE workspace_id = ${ctx.workspaceId} AND id = ${filters.mailbox_id}`,
-    )[0];
-    if (!mailbox) throw invalidAt("body.filters.mailbox_id", "no mailbox of this workspace has this id");
+    if (!mailboxExists(tx, ctx.workspaceId, filters.mailbox_id))
+      throw invalidAt("body.filters.mailbox_id", "no mailbox of this workspace has this id");
   }
   if (filters.tag !== undefined) {
     out.tag = normalizeLabelName(filters.tag);

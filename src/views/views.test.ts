@@ -4,18 +4,9 @@ import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { findVisibleView, listVisibleViews } from "./views.service";
+import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
-const lastSeq = (workspaceId: string) =>
-  Math.max(
-    0,
-    ...desk.deps.db
-      .select()
-      .from(events)
-      .where(eq(events.workspaceId, workspaceId))
-      .all()
-      .map((e) => e.seq),
-  );
 const eventsSince = (workspaceId: string, seq: number) =>
   desk.deps.db
     .select()
@@ -100,7 +91,7 @@ describe("views", () => {
 
   test("update and delete emit view events", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(workspace.id);
+    const seq = lastSeq(desk, workspace.id);
     const view = (await desk.api("POST", "/v1/views", { headers: owner.headers, body: { name: "A" } })).body;
     const patched = await desk.api("PATCH", `/v1/views/${view.id}`, {
       headers: owner.headers,

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { withTx } from "../db/tx";
 import { enqueueByName } from "../jobs/enqueue";
-import { anyEvent } from "../events/events.testkit";
+import { anyEvent } from "../../test/kit/events";
 import { appendEvent } from "../events/append";
 import { manualClock } from "../lib/clock";
 import { startTestDesk, type TestDesk } from "../../test/harness";
@@ -10,7 +10,7 @@ import { createWorkspaceWithOwner } from "../../test/factories";
 import { teams } from "../teams/teams.table";
 import { retryDelayMs, MAX_DELIVERY_ATTEMPTS } from "./webhooks.post";
 import { CIRCUIT_BASE_PAUSE_MS, CIRCUIT_THRESHOLD, circuitPauseMs, ENDPOINT_SLOTS } from "./webhooks.worker";
-import { startReceiver } from "./webhooks.receiver.testkit";
+import { startReceiver } from "../../test/kit/webhooks-receiver";
 import { webhookDeliveries, webhooks } from "./webhooks.table";
 
 const clock = manualClock(new Date());

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { Db, Tx } from "../db/database";
+import { deskClock } from "../db/desk-clock";
 import { preparedFor } from "../db/prepared";
 import { batchedWrite, withTx } from "../db/tx";
-import { onEventInTransaction } from "../events/bus";
+import { onEveryEvent } from "../events/bus";
 import type { StoredEvent } from "../events/envelope";
 import { defineJob, type JobContext } from "../jobs/define";
-import { systemClock } from "../lib/clock";
+import { runnerNow } from "../jobs/enqueue";
 import { newId } from "../lib/ids";
 import { webhookCacheOf, webhooksOf, type CachedWebhook } from "./webhooks.cache";
 import type { DeliveryDeps } from "./webhooks.post";
@@ -34,12 +35,12 @@ export function registerWebhookFanOut(db: Db): () => void {
      VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
   );
   const cache = webhookCacheOf(db);
-  return onEventInTransaction(db, (tx: Tx, event: StoredEvent) => {
+  return onEveryEvent(db, (tx: Tx, event: StoredEvent) => {
     const endpoints = webhooksOf(db, cache, event.workspace_id);
     if (endpoints.length === 0) return;
-    const now = systemClock.now().toISOString();
+    const now = deskClock(db).now().toISOString();
     // Due by the job runner's clock, the one the workers compare with.
-    const dueAt = db.$runtime.runner?.now() ?? systemClock.now();
+    const dueAt = runnerNow(db);
     const due = dueAt.toISOString();
     for (const webhook of endpoints) {
       if (!wantsEvent(webhook, event)) continue;

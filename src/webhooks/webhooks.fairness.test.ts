@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { appendEvent } from "../events/append";
-import { anyEvent } from "../events/events.testkit";
+import { anyEvent } from "../../test/kit/events";
 import { withTx } from "../db/tx";
-import { startReceiver } from "./webhooks.receiver.testkit";
+import { startReceiver } from "../../test/kit/webhooks-receiver";
 import { webhookDeliveries } from "./webhooks.table";
 import { ENDPOINT_SLOTS, WORKSPACE_SHARE } from "./webhooks.worker";
 

@@ -3,6 +3,7 @@ import type { Db, Tx } from "../db/database";
 import { deskState } from "../db/desk-state";
 import { preparedFor } from "../db/prepared";
 import { batchedWrite, withTx } from "../db/tx";
+import { eventsSql as E } from "../events/events.sql";
 import { defineJob, Requeue, type JobContext } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import { recordWebhookDelivery } from "../metrics/metrics";
@@ -104,8 +105,8 @@ const statements = preparedFor((sqlite) => ({
     "SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending'",
   ),
   load: sqlite.query<DeliveryContext & { attempts: number }, [string]>(
-    `SELECT d.status, d.attempts, w.url, w.secret_sealed, e.id AS event_id, e.seq, e.workspace_id, e.type, e.visibility, e.data, e.occurred_at
-     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
+    `SELECT d.status, d.attempts, w.url, w.secret_sealed, e.${E.id} AS event_id, e.${E.seq}, e.${E.workspaceId}, e.${E.type}, e.${E.visibility}, e.${E.data}, e.${E.occurredAt}
+     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN ${E.table} e ON e.${E.id} = d.event_id WHERE d.id = ?`,
   ),
   expire: sqlite.query<unknown, [string, string]>(
     `UPDATE webhook_deliveries SET status = 'failed', last_error = 'the event is no longer kept', next_attempt_at = NULL,

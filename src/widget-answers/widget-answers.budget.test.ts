@@ -8,7 +8,9 @@ import { manualClock } from "../lib/clock";
 import { modules } from "../registry";
 import { createTicket } from "../tickets/tickets.public";
 import { WIDGET_AI_ALLOWANCE, WIDGET_LIMITS } from "../widget/widget.limits";
-import { widgetAnswersModule } from "./widget-answers.module";
+import { provide } from "../lib/ports";
+import { withPorts } from "../../test/kit/ports";
+import { articlesFor } from "./widget-answers.public";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());
@@ -17,7 +19,10 @@ const ARTICLES = [{ title: "Tracking", url: "http://localhost/help/acme/tracking
 const desk = await startTestDesk({
   env: fakeAiEnv(fake, { DESK_AI_MAX_RETRIES: "0" }),
   clock,
-  modules: modules.map((m) => (m.name === "widget-answers" ? widgetAnswersModule({ articlesFor: () => ARTICLES }) : m)),
+  modules: withPorts(
+    modules,
+    provide(articlesFor, () => ARTICLES),
+  ),
 });
 fake.answer = (request) =>
   request.response_format?.json_schema?.name === "visitor_answer"

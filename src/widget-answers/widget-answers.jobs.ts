@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { systemContext } from "../auth/context";
 import type { Deps } from "../deps";
-import { defineConsumer } from "../events/consumers";
+import { type ConsumerContext, defineConsumer } from "../events/consumers";
 import { enqueue } from "../jobs/enqueue";
 import { defineJob, type JobContext } from "../jobs/define";
+import { definePort } from "../lib/ports";
 import { aiWorkspaceOf } from "../ai/ai.public";
-import { addMessage, ticketOfWorkspace } from "../tickets/tickets.public";
+import { addMessage, messageCreated, ticketOfWorkspace } from "../tickets/tickets.public";
 import { answerVisitor, type VisitorArticle } from "./widget-answers.service";
 
 /** The published articles to answer a visitor's question from (the knowledge base's search, wired at merge). */
 export type ArticlesForQuestion = (deps: Deps, workspaceId: string, question: string) => VisitorArticle[];
+
+/** The chat widget, above widget answers, provides the knowledge base's published search. */
+export const articlesFor = definePort<ArticlesForQuestion>("widget-answers.articlesFor");
 
 /**
  * The AI agent in the chat widget: a visitor's message on a chat ticket (an inbound reply by the
@@ -17,14 +21,14 @@ export type ArticlesForQuestion = (deps: Deps, workspaceId: string, question: st
  * its text as a public reply by the system (author type `system`), which reaches the visitor like
  * an agent's reply. Handoffs notify people (answerVisitor) and post the handoff text when there is one.
  */
-export function widgetAnswersBackground(articlesFor: ArticlesForQuestion) {
+export function widgetAnswersBackground() {
   const answerJob = defineJob({
     name: "widget-answers.answer",
     schema: z.object({ workspace_id: z.string(), ticket_id: z.string(), question: z.string() }),
     retry: { maxAttempts: 1 },
     concurrency: 2,
     async handler(payload, { deps, signal }: JobContext<Deps>) {
-      const articles = articlesFor(deps, payload.workspace_id, payload.question);
+      const articles = deps.ports.get(articlesFor)(deps, payload.workspace_id, payload.question);
       const result = await answerVisitor(deps, {
         workspaceId: payload.workspace_id,
         conversationTicketId: payload.ticket_id,
@@ -42,18 +46,15 @@ export function widgetAnswersBackground(articlesFor: ArticlesForQuestion) {
     },
   });
 
-  const onVisitorMessage = defineConsumer<Deps>({
+  const onVisitorMessage = defineConsumer({
     name: "widget-answers.on-visitor-message",
-    types: ["message.created"],
-    handle(tx, event, { deps }) {
+    events: [messageCreated],
+    handle(tx, event, { deps }: ConsumerContext<Deps>) {
       if (!deps.config.ai) return;
-      const data = event.data as {
-        ticket_id?: string;
-        message?: { direction?: string; kind?: string; body_text?: string; author?: { type?: string } };
-      };
+      const { data } = event;
       const message = data.message;
-      if (!data.ticket_id || message?.direction !== "inbound" || message.kind !== "reply") return;
-      if (message.author?.type !== "contact" || !message.body_text?.trim()) return;
+      if (message.direction !== "inbound" || message.kind !== "reply") return;
+      if (message.author.type !== "contact" || !message.body_text.trim()) return;
       const features = aiWorkspaceOf(deps, event.workspace_id).features;
       if (!features.enabled || !features.widget_answers) return;
       if (ticketOfWorkspace(tx, event.workspace_id, data.ticket_id)?.channel !== "chat") return;

@@ -11,4 +11,4 @@ export {
   type VisitorArticle,
   type VisitorQuestion,
 } from "./widget-answers.service";
-export type { ArticlesForQuestion } from "./widget-answers.jobs";
+export { articlesFor, type ArticlesForQuestion } from "./widget-answers.jobs";

@@ -3,7 +3,7 @@ import { addMember, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { fakeAiEnv, obey, startFakeAi } from "../../test/peers/fake-ai";
 import { recordUsage } from "../ai/ai.public";
-import { customerTicket, usageRows } from "../ai/ai.testkit";
+import { customerTicket, usageRows } from "../../test/kit/ai";
 import { withTx } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { notificationsOf } from "../notifications/notifications.public";
@@ -11,7 +11,9 @@ import { getTicket, updateTicket } from "../tickets/tickets.public";
 import { systemContext } from "../auth/context";
 import { modules } from "../registry";
 import { createTicket } from "../tickets/tickets.public";
-import { widgetAnswersModule } from "./widget-answers.module";
+import { provide } from "../lib/ports";
+import { withPorts } from "../../test/kit/ports";
+import { articlesFor } from "./widget-answers.public";
 import { answerVisitor, type VisitorArticle } from "./widget-answers.public";
 import { HANDOFF_MAIL_EVERY_MS, HANDOFF_TEXT, NOT_KNOWN_TEXT } from "./widget-answers.service";
 
@@ -271,15 +273,12 @@ describe("the widget's consumer (wired with an article source)", () => {
     const wired = await startTestDesk({
       env: fakeAiEnv(fake, { DESK_AI_MAX_RETRIES: "0" }),
       clock,
-      modules: modules.map((m) =>
-        m.name === "widget-answers"
-          ? widgetAnswersModule({
-              articlesFor: (_deps, _workspaceId, question) => {
-                asked.push(question);
-                return ARTICLES;
-              },
-            })
-          : m,
+      modules: withPorts(
+        modules,
+        provide(articlesFor, (_deps, _workspaceId, question) => {
+          asked.push(question);
+          return ARTICLES;
+        }),
       ),
     });
     const { owner } = await createWorkspaceWithOwner(wired);

@@ -12,7 +12,7 @@ import { contactRefsOf } from "../contacts/contacts.public";
 import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
-import { defineConsumer } from "../events/consumers";
+import { type ConsumerContext, defineConsumer } from "../events/consumers";
 import { defineJob, type JobContext } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import { invalidAt, notFound } from "../lib/errors";
@@ -21,6 +21,7 @@ import { sendCustomerMail } from "../outbound/outbound.public";
 import {
   chatContactOfTicket,
   chatTicketOfContact,
+  messageCreated,
   publicMessagesOf,
   ticketOfWorkspace,
   type MessageJson,
@@ -193,21 +194,16 @@ export const chatReplyMailJob = defineJob({
   },
 });
 
-type MessageEvent = {
-  ticket_id?: string;
-  message?: Pick<MessageJson, "id" | "kind" | "direction" | "created_at"> & { forward?: boolean };
-};
-
 /**
  * An agent's reply on a chat ticket whose visitor left an email: its mail job, due after the
  * delay (the job sends nothing when the visitor saw the reply by then).
  */
-export const chatReplyMailOnMessage = defineConsumer<Deps>({
+export const chatReplyMailOnMessage = defineConsumer({
   name: "widget.chat-reply-mail",
-  types: ["message.created"],
-  handle(tx, event, { deps }) {
-    const { ticket_id, message } = event.data as MessageEvent;
-    if (!ticket_id || !message || !isAgentReply(message)) return;
+  events: [messageCreated],
+  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+    const { ticket_id, message } = event.data;
+    if (!isAgentReply(message)) return;
     const contactId = chatContactOfTicket(tx, event.workspace_id, ticket_id);
     if (!contactId || !visitorEmailOf(tx, event.workspace_id, contactId)) return;
     enqueue(

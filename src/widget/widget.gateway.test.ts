@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { connect, type TestSocket } from "../realtime/realtime.client.testkit";
+import { connect, type TestSocket } from "../../test/kit/realtime-client";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner } from "../../test/factories";
 

@@ -1,55 +1,23 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
-import type { VisitorContext } from "../auth/context";
+import { IdParams } from "../http/schemas";
 import type { Deps } from "../deps";
-import { AttachmentSchema } from "../attachments/attachments.public";
-import { IdParams, NoContent, PageQuery, pageOfSchema } from "../http/schemas";
+import { searchHelpCenter } from "../help-center/help-center.public";
+import { spendSessionBudget, WIDGET_LIMITS } from "./widget.limits";
 import {
-  conversationMessages,
-  listConversations,
-  requestHandoff,
-  sendMessage,
-  startConversation,
-} from "./widget.conversations";
-import {
-  spendSessionBudget,
-  spendVisitorBudget,
-  WIDGET_LIMITS,
-  WIDGET_AI_ALLOWANCE,
-  WIDGET_UPLOAD_VOLUME,
-  type VisitorAction,
-} from "./widget.limits";
-import {
-  ConfigQuery,
-  ConversationCreated,
-  HandoffAnswer,
-  MessageBody,
-  SeenBody,
-  SessionBody,
   ArticlesQuery,
+  ConfigQuery,
+  SessionBody,
   SettingsPatch,
   VisitorInfoSchema,
   WidgetArticlesSchema,
   WidgetConfigSchema,
-  WidgetConversationSchema,
-  WidgetMessageSchema,
   WidgetSessionSchema,
   WidgetSettingsSchema,
 } from "./widget.schemas";
-import {
-  gatewayAnswer,
-  latestVisitOf,
-  presentWidgetConfig,
-  sessionAnswer,
-  startVisitorSession,
-  touchVisitorSession,
-  widgetOfKey,
-} from "./widget.sessions";
-import { markConversationSeen } from "./widget.chat-mail";
+import { latestVisitOf, presentWidgetConfig, sessionAnswer, startVisitorSession, widgetOfKey } from "./widget.sessions";
 import { getWidgetSettings, originAllowed, updateWidgetSettings } from "./widget.settings";
-import { uploadVisitorFile } from "./widget.uploads";
-import { searchHelpCenter } from "../help-center/help-center.public";
 import { allowOrigin, corsOnArrival, settingsOfKey } from "./widget.cors";
+import { widgetVisitorRoutes } from "./widget.visitor.routes";
 
 /** Articles a widget search shows, and searches per client address (a search ranks matches; pages are cheap). */
 const WIDGET_ARTICLE_RESULTS = 5;
@@ -59,28 +27,142 @@ const WIDGET_ARTICLE_SEARCHES = { limit: 60, windowMs: 60_000 };
 const crossSite = (path: string) =>
   path.startsWith("/v1/widget/") && !path.startsWith("/v1/widget/settings") && !path.startsWith("/v1/widget/visitors/");
 
-const LIMITS_TEXT =
-  `Rate limits per minute: ${WIDGET_LIMITS.readsPerVisitor} reads and ${WIDGET_LIMITS.writesPerVisitor} writes per visitor, ` +
-  `${WIDGET_LIMITS.writesPerAddress} writes per client address, ${WIDGET_LIMITS.uploadsPerVisitor} uploads per visitor; ` +
-  `upload volume per hour: ${WIDGET_UPLOAD_VOLUME.mbPerVisitor} MB per visitor and ${WIDGET_UPLOAD_VOLUME.mbPerAddress} MB per client address ` +
-  "(each started MB counts; 429 with Retry-After past them). Uploads no message took within an hour are removed. " +
-  `AI per hour: ${WIDGET_AI_ALLOWANCE.aiPerVisitor} messages per visitor and ${WIDGET_AI_ALLOWANCE.aiPerAddress} per client address ` +
-  "may set the AI going (an answer; on a new chat, auto-triage and AI conditions); later ones are stored and left to people. CORS and Idempotency-Key: as on POST /v1/widget/session.";
-
 const CORS_TEXT =
   "CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` " +
   "is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page. " +
   "Errors follow the same rule, and carry no such header while the workspace is unknown (a bad visitor credential, " +
   "an unknown key). Visitor writes accept Idempotency-Key, scoped to the visitor session.";
 
-export function widgetRoutes(deps: Deps) {
-  /** Every visitor route starts here: budget, CORS by the workspace's origins, the session's expiry moved. */
-  const corsOf = corsOnArrival(deps);
-  const enter = (visitor: VisitorContext, request: Request, action: VisitorAction) => {
-    spendVisitorBudget(deps, request, visitor, action);
-    touchVisitorSession(deps, visitor.visitorSessionId);
-  };
+/** What any page may call with a public widget key: the widget's look, article search, a visitor session. */
+function widgetPublicRoutes(deps: Deps) {
+  return new Elysia({ tags: ["widget"] })
+    .use(deps.guard)
+    .get(
+      "/config",
+      ({ query, request, set }) => {
+        const { workspace, settings } = widgetOfKey(deps, query.key);
+        allowOrigin(set, request, originAllowed(settings, request.headers.get("origin")));
+        set.headers["cache-control"] = "public, max-age=60";
+        return presentWidgetConfig(workspace, settings, deps, query.locale);
+      },
+      {
+        public: true,
+        query: ConfigQuery,
+        response: { 200: WidgetConfigSchema },
+        detail: {
+          summary: "The widget's look and rules for a public widget key (404 for an unknown key or a disabled widget)",
+          description: `No credentials. ${CORS_TEXT}`,
+        },
+      },
+    )
+    .get(
+      "/articles",
+      ({ query, set }) => {
+        const { workspace } = widgetOfKey(deps, query.key);
+        set.headers["cache-control"] = "no-store";
+        return { data: searchHelpCenter(deps.db, deps.config.baseUrl, workspace, query.q, WIDGET_ARTICLE_RESULTS) };
+      },
+      {
+        public: WIDGET_ARTICLE_SEARCHES,
+        query: ArticlesQuery,
+        response: { 200: WidgetArticlesSchema },
+        detail: {
+          summary: "Search the help center's published articles from the widget (every visitor, before any chat)",
+          description:
+            `No credentials. Up to ${WIDGET_ARTICLE_RESULTS} published articles matching \`q\` (up to 200 characters), ` +
+            "each with its title, excerpt and help-center address; empty while the help center is off. 404 for an unknown " +
+            `key or a disabled widget. ${WIDGET_ARTICLE_SEARCHES.limit} searches a minute per client address (429 past them). ${CORS_TEXT}`,
+        },
+      },
+    )
+    .post(
+      "/session",
+      async ({ body, request, set }) => {
+        // The key is known from here: a refusal below (429, 403, 422) is readable by a listed page only.
+        const settings = settingsOfKey(deps.db, body.key);
+        allowOrigin(set, request, settings !== null && originAllowed(settings, request.headers.get("origin")));
+        spendSessionBudget(deps, request);
+        const started = await startVisitorSession(
+          body,
+          request.headers.get("origin"),
+          deps,
+          request.headers.get("user-agent"),
+        );
+        set.headers["cache-control"] = "no-store";
+        return sessionAnswer(started, deps);
+      },
+      {
+        public: true,
+        body: SessionBody,
+        response: { 200: WidgetSessionSchema },
+        detail: {
+          summary: "Start or resume a visitor session",
+          description:
+            "No credentials. A `visitor_token` of a live session of this workspace resumes it (same token, same contact; " +
+            "email and name fill what the contact lacks); an unknown or expired one starts a new session. " +
+            "Verified visitors send `user_id` and `user_hash` (hex HMAC-SHA256 of user_id keyed with the widget secret): " +
+            "they become the contact with that external_id, created if needed, and may send `avatar_url` (their picture on " +
+            "the site, copied server-side as the contact's `widget` picture unless an agent uploaded one; 422 at body.avatar_url " +
+            "without a verified identity or for an address the server will not fetch); a wrong hash answers 401 " +
+            "`identity_unverified` and stores nothing. Unverified visitors always get a contact of their own: an email " +
+            "another contact holds is kept on the session only, so nobody reaches another person's conversations by " +
+            "typing their address. `require_email` answers 422 at body.email until an email is given. A page whose " +
+            `origin is not in allowed_origins gets 403. Visitor sessions last ${30} days after their last use. ` +
+            `Sessions per client address: ${WIDGET_LIMITS.sessionsPerAddress} a minute. ` +
+            "The widget also sends `page_url` (http(s), up to 2,000 characters) and `time_zone` (an IANA name, up to 64); " +
+            "with the User-Agent (kept to 300 characters) they are stored on the session as the visitor's own word and shown " +
+            "to agents as text (GET /v1/widget/visitors/{contact_id}). A visitor with neither a name nor an email of their own " +
+            `is named "Visitor from <page host>" until they give a name. ${CORS_TEXT}`,
+        },
+      },
+    );
+}
 
+/** What agents and admins call: a contact's last visit, the widget's settings. */
+function widgetStaffRoutes(deps: Deps) {
+  return new Elysia({ tags: ["widget"] })
+    .use(deps.guard)
+    .get("/visitors/:id", ({ ctx, params }) => latestVisitOf(deps.db, ctx.workspaceId, params.id), {
+      access: { role: "viewer", scopes: ["contacts:read"] },
+      params: IdParams,
+      response: { 200: VisitorInfoSchema },
+      detail: {
+        summary: "What the chat widget last reported about a contact's visit (for the customer card)",
+        description:
+          "By contact id: the page URL and its host, the browser (summarised from the User-Agent), the time zone and when " +
+          "the visitor was last seen, from the contact's newest visitor session. All of it is the visitor's own word. " +
+          "404 when the contact never used the widget, or belongs to another workspace.",
+      },
+    })
+    .get("/settings", ({ ctx }) => getWidgetSettings(ctx, deps), {
+      access: { role: "admin", scopes: ["settings:read"] },
+      response: { 200: WidgetSettingsSchema },
+      detail: {
+        summary: "The chat widget's settings and embed snippet",
+        description:
+          "The widget secret for identity verification is rotated with POST /v1/workspace/widget-secret/rotate.",
+      },
+    })
+    .patch("/settings", ({ ctx, body }) => updateWidgetSettings(ctx, body, deps), {
+      access: { role: "admin", scopes: ["settings:write"] },
+      body: SettingsPatch,
+      response: { 200: WidgetSettingsSchema },
+      detail: {
+        summary: "Change the chat widget's settings",
+        description:
+          "`allowed_origins`: sites whose pages may run the widget (`https://shop.example`, `https://*.example.com`); " +
+          "empty allows any. Enforced on POST /v1/widget/session (403) and by CORS on every widget route. " +
+          "`enabled: false` makes GET /v1/widget/config answer 404 and ends visitor sessions' access (401). " +
+          "`reply_mailbox_id`: the mailbox an agent's chat reply is mailed from when the visitor left an email and has not " +
+          "seen it in the widget DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent (unseen replies batched into one mail, threaded on the ticket, " +
+          "so the visitor's answer by email comes back into the chat); null: the workspace's first mailbox; no mailbox, no mail. " +
+          "Another workspace's mailbox answers 422.",
+      },
+    });
+}
+
+export function widgetRoutes(deps: Deps) {
+  const corsOf = corsOnArrival(deps);
   return (
     new Elysia({ prefix: "/widget", tags: ["widget"] })
       // Pages on other sites call these routes: every answer (errors included) names the page's origin
@@ -111,283 +193,8 @@ export function widgetRoutes(deps: Deps) {
         { detail: { hide: true } },
       )
       .use(deps.guard)
-      .get(
-        "/config",
-        ({ query, request, set }) => {
-          const { workspace, settings } = widgetOfKey(deps, query.key);
-          allowOrigin(set, request, originAllowed(settings, request.headers.get("origin")));
-          set.headers["cache-control"] = "public, max-age=60";
-          return presentWidgetConfig(workspace, settings, deps, query.locale);
-        },
-        {
-          public: true,
-          query: ConfigQuery,
-          response: { 200: WidgetConfigSchema },
-          detail: {
-            summary:
-              "The widget's look and rules for a public widget key (404 for an unknown key or a disabled widget)",
-            description: `No credentials. ${CORS_TEXT}`,
-          },
-        },
-      )
-      .get(
-        "/articles",
-        ({ query, set }) => {
-          const { workspace } = widgetOfKey(deps, query.key);
-          set.headers["cache-control"] = "no-store";
-          return { data: searchHelpCenter(deps.db, deps.config.baseUrl, workspace, query.q, WIDGET_ARTICLE_RESULTS) };
-        },
-        {
-          public: WIDGET_ARTICLE_SEARCHES,
-          query: ArticlesQuery,
-          response: { 200: WidgetArticlesSchema },
-          detail: {
-            summary: "Search the help center's published articles from the widget (every visitor, before any chat)",
-            description:
-              `No credentials. Up to ${WIDGET_ARTICLE_RESULTS} published articles matching \`q\` (up to 200 characters), ` +
-              "each with its title, excerpt and help-center address; empty while the help center is off. 404 for an unknown " +
-              `key or a disabled widget. ${WIDGET_ARTICLE_SEARCHES.limit} searches a minute per client address (429 past them). ${CORS_TEXT}`,
-          },
-        },
-      )
-      .post(
-        "/session",
-        async ({ body, request, set }) => {
-          // The key is known from here: a refusal below (429, 403, 422) is readable by a listed page only.
-          const settings = settingsOfKey(deps.db, body.key);
-          allowOrigin(set, request, settings !== null && originAllowed(settings, request.headers.get("origin")));
-          spendSessionBudget(deps, request);
-          const started = await startVisitorSession(
-            body,
-            request.headers.get("origin"),
-            deps,
-            request.headers.get("user-agent"),
-          );
-          set.headers["cache-control"] = "no-store";
-          return sessionAnswer(started, deps);
-        },
-        {
-          public: true,
-          body: SessionBody,
-          response: { 200: WidgetSessionSchema },
-          detail: {
-            summary: "Start or resume a visitor session",
-            description:
-              "No credentials. A `visitor_token` of a live session of this workspace resumes it (same token, same contact; " +
-              "email and name fill what the contact lacks); an unknown or expired one starts a new session. " +
-              "Verified visitors send `user_id` and `user_hash` (hex HMAC-SHA256 of user_id keyed with the widget secret): " +
-              "they become the contact with that external_id, created if needed, and may send `avatar_url` (their picture on " +
-              "the site, copied server-side as the contact's `widget` picture unless an agent uploaded one; 422 at body.avatar_url " +
-              "without a verified identity or for an address the server will not fetch); a wrong hash answers 401 " +
-              "`identity_unverified` and stores nothing. Unverified visitors always get a contact of their own: an email " +
-              "another contact holds is kept on the session only, so nobody reaches another person's conversations by " +
-              "typing their address. `require_email` answers 422 at body.email until an email is given. A page whose " +
-              `origin is not in allowed_origins gets 403. Visitor sessions last ${30} days after their last use. ` +
-              `Sessions per client address: ${WIDGET_LIMITS.sessionsPerAddress} a minute. ` +
-              "The widget also sends `page_url` (http(s), up to 2,000 characters) and `time_zone` (an IANA name, up to 64); " +
-              "with the User-Agent (kept to 300 characters) they are stored on the session as the visitor's own word and shown " +
-              "to agents as text (GET /v1/widget/visitors/{contact_id}). A visitor with neither a name nor an email of their own " +
-              `is named "Visitor from <page host>" until they give a name. ${CORS_TEXT}`,
-          },
-        },
-      )
-      .post(
-        "/gateway-token",
-        async ({ visitor, request }) => {
-          enter(visitor, request, "read");
-          return gatewayAnswer(visitor.workspaceId, visitor.contactId, deps);
-        },
-        {
-          visitor: true,
-          response: { 200: z.object({ ws_token: z.string(), gateway_url: z.string() }) },
-          detail: {
-            summary: "A fresh 5-minute gateway token for the visitor (reconnecting after the first one expired)",
-            description:
-              `Reconnect with \`&since=<seq>\` to first receive the public events of your chats missed after that seq. ` +
-              "An invalid or expired gateway token answers 401 without an upgrade; past " +
-              `${deps.config.realtimeLimits.widgetPerToken} sockets per gateway token, ` +
-              `${deps.config.realtimeLimits.widgetPerVisitor} per visitor or ` +
-              `${deps.config.realtimeLimits.widgetPerAddress} per client address (DESK_WIDGET_SOCKETS_PER_TOKEN, ` +
-              `_PER_VISITOR, _PER_ADDRESS) the upgrade answers 429 \`too_many_sockets\`. ${LIMITS_TEXT}`,
-          },
-        },
-      )
-      .get(
-        "/conversations",
-        ({ visitor, query, request }) => {
-          enter(visitor, request, "read");
-          return listConversations(deps, visitor, query);
-        },
-        {
-          visitor: true,
-          query: PageQuery,
-          response: { 200: pageOfSchema(WidgetConversationSchema) },
-          detail: { summary: "The visitor's chat conversations, latest activity first", description: LIMITS_TEXT },
-        },
-      )
-      .post(
-        "/conversations",
-        ({ visitor, body, request, set }) => {
-          enter(visitor, request, "write");
-          set.status = 201;
-          return startConversation(deps, visitor, body);
-        },
-        {
-          visitor: true,
-          body: MessageBody,
-          response: { 201: ConversationCreated },
-          detail: {
-            summary: "Start a chat: a `chat` ticket with the visitor's first message",
-            description:
-              "`body` is plain text (up to 5000 characters; markup is shown as typed); `attachment_ids` are the visitor's own " +
-              `uploads from POST /v1/widget/attachments. ${LIMITS_TEXT}`,
-          },
-        },
-      )
-      .get(
-        "/conversations/:id/messages",
-        ({ visitor, params, request }) => {
-          enter(visitor, request, "read");
-          return { data: conversationMessages(deps, visitor, params.id), next_cursor: null };
-        },
-        {
-          visitor: true,
-          params: IdParams,
-          response: { 200: z.object({ data: z.array(WidgetMessageSchema), next_cursor: z.null() }) },
-          detail: {
-            summary: "The public messages of the visitor's conversation, oldest first (never notes)",
-            description: `Another visitor's conversation answers 404. ${LIMITS_TEXT}`,
-          },
-        },
-      )
-      .post(
-        "/conversations/:id/messages",
-        ({ visitor, params, body, request, set }) => {
-          enter(visitor, request, "write");
-          set.status = 201;
-          return sendMessage(deps, visitor, params.id, body);
-        },
-        {
-          visitor: true,
-          params: IdParams,
-          body: MessageBody,
-          response: { 201: WidgetMessageSchema },
-          detail: {
-            summary: "Send a message in the visitor's conversation (reopens it when solved)",
-            description: `Body as for a new conversation. ${LIMITS_TEXT}`,
-          },
-        },
-      )
-      .post(
-        "/conversations/:id/seen",
-        ({ visitor, params, body, request, set }) => {
-          enter(visitor, request, "read");
-          markConversationSeen(deps, visitor, params.id, body.message_id);
-          set.status = 204;
-          return null;
-        },
-        {
-          visitor: true,
-          params: IdParams,
-          body: SeenBody,
-          response: { 204: NoContent },
-          detail: {
-            summary:
-              "The visitor saw the conversation up to a message (the widget reports it while the thread is shown)",
-            description:
-              "An agent's reply the visitor has not seen DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent is mailed to the " +
-              "visitor's email (unseen replies batched into one mail); replies up to `message_id` are not. Marks only move " +
-              "forward. Another visitor's conversation answers 404; a message not in it 422 at body.message_id. " +
-              LIMITS_TEXT,
-          },
-        },
-      )
-      .post(
-        "/conversations/:id/handoff",
-        ({ visitor, params, request }) => {
-          enter(visitor, request, "write");
-          return requestHandoff(deps, visitor, params.id);
-        },
-        {
-          visitor: true,
-          params: IdParams,
-          response: { 200: HandoffAnswer },
-          detail: {
-            summary: "Ask for a person",
-            description:
-              "Sends an `ai_handoff` notification to the conversation's assignee, or to every owner and admin when nobody " +
-              `is assigned; \`notified\` counts them. ${LIMITS_TEXT}`,
-          },
-        },
-      )
-      .post(
-        "/attachments",
-        async ({ visitor, request, set }) => {
-          enter(visitor, request, "upload");
-          set.status = 201;
-          return uploadVisitorFile(deps, visitor, request);
-        },
-        {
-          visitor: true,
-          parse: "none",
-          response: { 201: AttachmentSchema },
-          detail: {
-            summary: "Upload a file for the visitor's next message (multipart field `file`)",
-            description:
-              "At most 10 MB (413 `too_large`). The type is read from the content: PNG, JPEG, GIF, WebP, PDF or plain text; " +
-              "anything else, or a name whose extension says another type, answers 422 `unsupported_file` and nothing is stored. " +
-              `Only the visitor who uploaded a file may attach it. ${LIMITS_TEXT}`,
-            requestBody: {
-              required: true,
-              content: {
-                "multipart/form-data": {
-                  schema: {
-                    type: "object",
-                    properties: { file: { type: "string", format: "binary" } },
-                    required: ["file"],
-                  },
-                },
-              },
-            },
-          },
-        },
-      )
-      .get("/visitors/:id", ({ ctx, params }) => latestVisitOf(deps.db, ctx.workspaceId, params.id), {
-        access: { role: "viewer", scopes: ["contacts:read"] },
-        params: IdParams,
-        response: { 200: VisitorInfoSchema },
-        detail: {
-          summary: "What the chat widget last reported about a contact's visit (for the customer card)",
-          description:
-            "By contact id: the page URL and its host, the browser (summarised from the User-Agent), the time zone and when " +
-            "the visitor was last seen, from the contact's newest visitor session. All of it is the visitor's own word. " +
-            "404 when the contact never used the widget, or belongs to another workspace.",
-        },
-      })
-      .get("/settings", ({ ctx }) => getWidgetSettings(ctx, deps), {
-        access: { role: "admin", scopes: ["settings:read"] },
-        response: { 200: WidgetSettingsSchema },
-        detail: {
-          summary: "The chat widget's settings and embed snippet",
-          description:
-            "The widget secret for identity verification is rotated with POST /v1/workspace/widget-secret/rotate.",
-        },
-      })
-      .patch("/settings", ({ ctx, body }) => updateWidgetSettings(ctx, body, deps), {
-        access: { role: "admin", scopes: ["settings:write"] },
-        body: SettingsPatch,
-        response: { 200: WidgetSettingsSchema },
-        detail: {
-          summary: "Change the chat widget's settings",
-          description:
-            "`allowed_origins`: sites whose pages may run the widget (`https://shop.example`, `https://*.example.com`); " +
-            "empty allows any. Enforced on POST /v1/widget/session (403) and by CORS on every widget route. " +
-            "`enabled: false` makes GET /v1/widget/config answer 404 and ends visitor sessions' access (401). " +
-            "`reply_mailbox_id`: the mailbox an agent's chat reply is mailed from when the visitor left an email and has not " +
-            "seen it in the widget DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent (unseen replies batched into one mail, threaded on the ticket, " +
-            "so the visitor's answer by email comes back into the chat); null: the workspace's first mailbox; no mailbox, no mail. " +
-            "Another workspace's mailbox answers 422.",
-        },
-      })
+      .use(widgetPublicRoutes(deps))
+      .use(widgetVisitorRoutes(deps))
+      .use(widgetStaffRoutes(deps))
   );
 }

@@ -221,6 +221,7 @@ export async function startVisitorSession(
         stillPlaceholder ? { ...currentContact, name: "" } : currentContact,
         { email, name },
         nowIso,
+        deps.ports,
       );
       const claimedEmail = contact.email ? null : (email ?? current.claimed_email);
       if (settings.requireEmail && !contact.email && !claimedEmail)
@@ -235,7 +236,7 @@ export async function startVisitorSession(
     let contact: ContactRow;
     let claimedEmail: string | null = null;
     const known = externalId ? liveContactByExternalId(tx, workspace.id, externalId) : undefined;
-    if (known) contact = fillVisitorContact(tx, ctx, known, { email, name }, nowIso);
+    if (known) contact = fillVisitorContact(tx, ctx, known, { email, name }, nowIso, deps.ports);
     else {
       const free = email !== null && !emailTaken(tx, workspace.id, email, null);
       // Nobody to call them by: no name, no email of their own.
@@ -245,6 +246,7 @@ export async function startVisitorSession(
         ctx,
         { email: free ? email : null, name: anonymous ? placeholder : name, externalId },
         nowIso,
+        deps.ports,
       );
     }
     if (!contact.email && email) claimedEmail = email.toLowerCase();

@@ -12,6 +12,7 @@ import { messages } from "../tickets/messages.table";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { visitorSessions, widgetUploads } from "./widget.table";
+import { lastSeq } from "../../test/kit/events";
 
 const clock = manualClock(new Date());
 const desk = await startTestDesk({ clock });
@@ -50,16 +51,6 @@ async function chat(v: { headers: Record<string, string> }, body = "Hello, my or
   return res.body as { conversation: { id: string; number: number }; message: Record<string, unknown> };
 }
 
-const lastSeq = (workspaceId: string) =>
-  Math.max(
-    0,
-    ...db
-      .select()
-      .from(events)
-      .where(eq(events.workspaceId, workspaceId))
-      .all()
-      .map((e) => e.seq),
-  );
 const eventsAfter = (workspaceId: string, seq: number) =>
   db
     .select()
@@ -122,7 +113,7 @@ describe("GET /v1/widget/config", () => {
 describe("POST /v1/widget/session", () => {
   test("a new session: desk_vis_ token stored only as its hash, an own contact, a widget_ws gateway token", async () => {
     const w = await newWorkspace();
-    const seq = lastSeq(w.workspace.id);
+    const seq = lastSeq(desk, w.workspace.id);
     const res = await session(w, { name: "Vera", email: "vera@example.test" });
     expect(res.status).toBe(200);
     expect(res.body.visitor_token).toMatch(/^desk_vis_[A-Za-z0-9_-]{43}$/);
@@ -312,7 +303,7 @@ describe("visitor routes", () => {
   test("a chat: a chat ticket with the visitor's message; events; the visitor sees replies, never notes or agent-only fields", async () => {
     const w = await newWorkspace();
     const v = await visitor(w, { name: "Ada", email: "ada@example.test" });
-    const seq = lastSeq(w.workspace.id);
+    const seq = lastSeq(desk, w.workspace.id);
     const started = await chat(v, "<b>Hi</b> there\nsecond line");
     const ticket = db.select().from(tickets).where(eq(tickets.id, started.conversation.id)).get()!;
     expect(ticket).toMatchObject({

@@ -12,4 +12,9 @@ export {
   type WorkspaceImageSlot,
 } from "./workspaces.service";
 export { WorkspaceSchema } from "./workspaces.schemas";
+export { liveWorkspaceJoinSql, workspaceJoinSql } from "./workspaces.sql";
+export { memberRoleLookup, membershipsOf, ssoOnlyWorkspacesLookup, type Membership } from "./workspaces.memberships";
 export { widgetWorkspaceOf, workspaceOfWidgetKey, type WidgetWorkspace } from "./workspaces.widget";
+
+/** Events others' consumers and hooks name (src/events/define.ts): their data is typed from these. */
+export { workspaceUpdated } from "./workspaces.events";

@@ -1,6 +1,6 @@
 import { purgeWorkspaceJob } from "./workspaces.jobs";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { sessions } from "../auth/auth.table";
+import { signInOf } from "../identity/identity.public";
 import type { RequestContext, UserContext } from "../auth/context";
 import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.public";
@@ -11,6 +11,7 @@ import { appendEvent } from "../events/append";
 import { DeskError, invalidAt, notFound } from "../lib/errors";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
+import type { Ports } from "../lib/ports";
 import { newId, randomToken } from "../lib/ids";
 import { slugify } from "../lib/slug";
 import type { SecretBox } from "../lib/crypto";
@@ -197,7 +198,7 @@ export const RECENT_SIGN_IN_MS = 15 * 60 * 1000;
 /** Owner actions that cannot be undone need a two-factor session (and, for deletion, a recent sign-in). */
 function requireStrongSession(db: Db, ctx: RequestContext, clock: Clock, recent: boolean): void {
   const sessionId = ctx.actor.type === "user" ? ctx.actor.sessionId : null;
-  const session = sessionId ? db.select().from(sessions).where(eq(sessions.id, sessionId)).get() : undefined;
+  const session = sessionId ? signInOf(db, sessionId) : null;
   if (!session?.mfaVerified) {
     throw new DeskError(
       403,
@@ -237,7 +238,11 @@ export function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: 
 }
 
 /** The target member becomes owner and the calling owner becomes admin, in one step. */
-export function transferOwnership(ctx: RequestContext, targetUserId: string, deps: { db: Db; clock: Clock }) {
+export function transferOwnership(
+  ctx: RequestContext,
+  targetUserId: string,
+  deps: { db: Db; clock: Clock; ports: Ports },
+) {
   requireStrongSession(deps.db, ctx, deps.clock, false);
   const callerId = ctx.actor.type === "user" ? ctx.actor.userId : "";
   if (targetUserId === callerId)

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessions } from "../auth/auth.table";
+import { sessions } from "../identity/identity.table";
 import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
 import { auditLogs } from "../audit/audit.table";
 import { events } from "../events/events.table";
@@ -11,11 +11,10 @@ import { workspaces } from "./workspaces.table";
 import { createWorkspace } from "./workspaces.service";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createUser, createWorkspaceWithOwner, type Member } from "../../test/factories";
+import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 
-const lastSeq = (d: TestDesk, wid: string) =>
-  d.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, wid)).get()!.seq;
 const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
   d.deps.db
     .select()

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
 import type { Browser, Page } from "playwright-core";
-import { reserveIssuer, startOidcProvider, type TestOidcProvider } from "../../src/sso/sso.testkit";
+import { reserveIssuer, startOidcProvider, type TestOidcProvider } from "../kit/sso";
 import {
   call,
   browserTestsReady,

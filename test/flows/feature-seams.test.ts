@@ -4,7 +4,7 @@ import { startTestDesk } from "../harness";
 import { fakeAiEnv, startFakeAi } from "../peers/fake-ai";
 
 /**
- * The seams src/registry.seams.ts wires between features that may not import each other, each
+ * The ports that connect features which may not import each other (src/lib/ports.ts), each
  * through the API against the local OpenAI-compatible provider: automations ask the AI (ai_decide)
  * and start its triage; AI drafts ground on the knowledge base; triage obeys the triage settings and
  * hands over to assignment; the onboarding checklist sees published articles.

@@ -1,0 +1,19 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { FieldEntity } from "./fields.apply";
+
+const entityLiteral = (entity: FieldEntity): SQL => sql.raw(`'${entity}'`);
+
+/**
+ * The records of `entity` whose custom value rows are among `rowids` (the value index's hits): the
+ * lists' `q` composes it. The entity is written into the SQL, as the measured query plans have it.
+ */
+export const fieldValueRecordsAmongSql = (entity: FieldEntity, rowids: SQL): SQL =>
+  sql`SELECT fv.record_id FROM field_values fv WHERE fv.entity = ${entityLiteral(entity)} AND fv.rowid IN (${rowids})`;
+
+/** (record, score) of each value-index hit of `entity`: `hits` yields `rid` and `score` (search's ranking). */
+export const fieldValueScoredHitsSql = (entity: FieldEntity, hits: SQL): SQL =>
+  sql`SELECT fv.record_id, s.score FROM (${hits}) s JOIN field_values fv ON fv.rowid = s.rid AND fv.entity = ${entityLiteral(entity)}`;
+
+/** The records of `entity` in the workspace with a custom text value starting as the LIKE pattern `prefix` says. */
+export const fieldValuePrefixSql = (workspaceId: string, entity: FieldEntity, prefix: string): SQL =>
+  sql`SELECT fv.record_id FROM field_values fv WHERE fv.workspace_id = ${workspaceId} AND fv.entity = ${entityLiteral(entity)} AND fv.value_text LIKE ${prefix} ESCAPE '\\'`;

@@ -1,0 +1,47 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrations } from "../../migrations/index";
+import { createWorkspaceWithOwner } from "../../test/factories";
+import { startTestDesk } from "../../test/harness";
+import { anyEvent } from "../../test/kit/events";
+import { openDatabase } from "../db/database";
+import { setDeskClock } from "../db/desk-clock";
+import { migrate } from "../db/migrate";
+import { createRuntime } from "../db/runtime";
+import { withTx } from "../db/tx";
+import { enqueueByName } from "../jobs/enqueue";
+import { manualClock } from "../lib/clock";
+import { appendEvent } from "./append";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+test("events appended on a desk with a manual clock are stamped with its time", async () => {
+  const clock = manualClock(new Date("2031-05-06T07:08:09Z"));
+  const desk = await startTestDesk({ clock });
+  const { workspace } = await createWorkspaceWithOwner(desk);
+  const stamp = () =>
+    withTx(desk.deps.db, (tx) => appendEvent(tx, anyEvent("test.clock"), { workspaceId: workspace.id, data: {} }))
+      .occurred_at;
+  expect(stamp()).toBe("2031-05-06T07:08:09.000Z");
+  clock.advance(60_000);
+  expect(stamp()).toBe("2031-05-06T07:09:09.000Z");
+});
+
+test("a job enqueued before any runner exists is due by the desk's clock", () => {
+  const dir = mkdtempSync(join(tmpdir(), "desk-clock-"));
+  dirs.push(dir);
+  const db = openDatabase(join(dir, "desk.db"), createRuntime());
+  migrate(db.$client, migrations);
+  setDeskClock(db, manualClock(new Date("2031-05-06T07:08:09Z")));
+  const id = withTx(db, (tx) => enqueueByName(tx, "test.clock", {}))!;
+  const row = db.$client
+    .query<{ run_at: string; created_at: string }, [string]>("SELECT run_at, created_at FROM jobs WHERE id = ?")
+    .get(id)!;
+  expect(row).toEqual({ run_at: "2031-05-06T07:08:09.000Z", created_at: "2031-05-06T07:08:09.000Z" });
+  db.$client.close();
+});

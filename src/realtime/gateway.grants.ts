@@ -1,0 +1,93 @@
+import { SCOPES, type Scope } from "../auth/context";
+import type { AccessEnded } from "../auth/session-signals";
+import { teamTopic, workspaceTopic } from "../events/envelope";
+import type { ReadGrant } from "../events/visibility";
+import type { Gateway, GatewayDeps, Grants, Socket, SocketData } from "./gateway.state";
+import { shut } from "./gateway.state";
+import { CLOSE } from "./realtime.protocol";
+
+/**
+ * The holder's grants as they are now (null: access ended). People: admins and owners see every
+ * private team, others their own. Keys: their current scopes; they see private teams as admins do,
+ * but only events their scopes cover (src/events/visibility.ts).
+ */
+export function grantsReader(deps: GatewayDeps): (data: SocketData) => Grants | null {
+  const { memberRole, privateTeams, liveKeyScopes, sessionById } = deps.lookups;
+  /** The socket's session, still its holder's, not revoked and not expired at `now`. */
+  const sessionLive = (sessionId: string, userId: string, now: string): boolean => {
+    const session = sessionById(sessionId);
+    return session !== null && session.user_id === userId && session.revoked_at === null && session.expires_at > now;
+  };
+  return (data) => {
+    const now = deps.clock.now().toISOString();
+    if (data.apiKeyId) {
+      const stored = liveKeyScopes(data.apiKeyId, data.workspaceId, now);
+      if (stored === null) return null;
+      const scopes = (JSON.parse(stored) as string[]).filter((s): s is Scope =>
+        (SCOPES as readonly string[]).includes(s),
+      );
+      return { allTeams: true, teams: [], scopes };
+    }
+    if (!data.userId || !data.sessionId || !sessionLive(data.sessionId, data.userId, now)) return null;
+    const role = memberRole(data.workspaceId, data.userId);
+    if (!role) return null;
+    if (role === "admin" || role === "owner") return { allTeams: true, teams: [], scopes: null };
+    return {
+      allTeams: false,
+      teams: privateTeams(data.workspaceId, data.userId),
+      scopes: null,
+    };
+  };
+}
+
+export const grantOf = (data: SocketData): ReadGrant => ({
+  scopes: data.scopes,
+  visibleTeams: data.allTeams ? "all" : data.teams,
+  person: data.userId,
+});
+
+/**
+ * Joins the Bun topics matching the grants, leaving the ones no longer granted. People join the
+ * workspace topic and the private teams they are in (admins get every team's events through
+ * publish's own loop); keys join no topic: publish checks each event against their scopes.
+ */
+export function applyGrants(ws: Socket, grants: Grants): void {
+  const data = ws.data;
+  const joined = new Set(data.kind === "agent" && data.scopes === null && !data.allTeams ? data.teams : []);
+  Object.assign(data, grants);
+  const wanted = new Set(grants.scopes === null && !grants.allTeams ? grants.teams : []);
+  for (const team of joined) if (!wanted.has(team)) ws.unsubscribe(teamTopic(data.workspaceId, team));
+  for (const team of wanted) if (!joined.has(team)) ws.subscribe(teamTopic(data.workspaceId, team));
+  const workspace = workspaceTopic(data.workspaceId);
+  if (grants.scopes === null) ws.subscribe(workspace);
+  else ws.unsubscribe(workspace);
+}
+
+/** After a role or private-team change: re-read the grants of an admitted socket, or close it when access ended. */
+function rescope(gateway: Gateway, ws: Socket): void {
+  if (!ws.data.ready || ws.data.closed || ws.data.kind !== "agent") return;
+  const grants = gateway.currentGrants(ws.data);
+  if (!grants) return shut(ws, CLOSE.accessEnded);
+  applyGrants(ws, grants);
+}
+
+function closeWhere(gateway: Gateway, match: (data: SocketData) => boolean): void {
+  for (const ws of gateway.sockets) if (match(ws.data)) shut(ws, CLOSE.accessEnded);
+}
+
+/** Sessions, memberships or keys ended: their sockets close; grants changed: the sockets concerned re-read theirs. */
+export function onAccessSignal(gateway: Gateway, signal: AccessEnded): void {
+  if (signal.kind === "grants") {
+    for (const ws of gateway.byWorkspace.get(signal.workspaceId) ?? [])
+      if (signal.userId === null || ws.data.userId === signal.userId) rescope(gateway, ws);
+    return;
+  }
+  if (signal.kind === "api_key") return closeWhere(gateway, (d) => d.apiKeyId === signal.apiKeyId);
+  if (signal.kind === "membership")
+    return closeWhere(gateway, (d) => d.userId === signal.userId && d.workspaceId === signal.workspaceId);
+  const ids = signal.sessionIds;
+  closeWhere(
+    gateway,
+    (d) => d.userId === signal.userId && (ids === "all" || (d.sessionId !== null && ids.includes(d.sessionId))),
+  );
+}

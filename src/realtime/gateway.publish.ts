@@ -1,0 +1,75 @@
+import { hiddenStandIn, personOf, workspaceTopic, type Envelope, type StoredEvent } from "../events/envelope";
+import { mayReadEvent } from "../events/visibility";
+import { grantOf } from "./gateway.grants";
+import { send, type Gateway, type Socket } from "./gateway.state";
+
+/**
+ * Fans committed events out once per socket: Bun's pub/sub for the main topic, our own index for
+ * extra topics and for the `event.hidden` stand-ins of private-team events.
+ */
+export function publishCommitted(gateway: Gateway, events: StoredEvent[]): void {
+  const { server, byWorkspace, byOwnTopic, published } = gateway;
+  if (!server) return;
+  for (const event of events) {
+    published.set(event.workspace_id, Math.max(published.get(event.workspace_id) ?? 0, event.seq));
+    // Nobody of that workspace connected and nobody on its extra topics: nothing to serialise
+    // (a message event carries its whole body; inbound mail would pay for it on every message).
+    if (
+      !byWorkspace.get(event.workspace_id)?.size &&
+      !event.topics.some((topic, i) => i > 0 && byOwnTopic.get(topic)?.size)
+    )
+      continue;
+    const { private_team_id: teamId, ...envelope } = event;
+    const full = JSON.stringify(envelope);
+    const main = envelope.topics[0] ?? workspaceTopic(event.workspace_id);
+    // A personal event (a notification) goes in full to its person's sockets of this workspace only.
+    const person = personOf(envelope);
+    if (!person) server.publish(main, full);
+    const reached = new Set<Socket>();
+    let standIn: string | null = null;
+    const hidden = () => (standIn ??= JSON.stringify(hiddenStandIn(envelope as Envelope)));
+    // Sockets the Bun topic did not reach: every socket of the workspace for a private team's or
+    // a personal event, else only API keys'. Each gets the event in full or as a stand-in, per its grants.
+    for (const ws of (teamId || person ? byWorkspace : gateway.keysByWorkspace).get(event.workspace_id) ?? []) {
+      if (!ws.data.ready || ws.isSubscribed(main)) continue;
+      reached.add(ws);
+      send(ws, mayReadEvent(grantOf(ws.data), event, gateway.deps.events.readScopeOf) ? full : hidden());
+    }
+    publishToOwnTopics(gateway, event, full, main, reached);
+  }
+}
+
+/** The event's extra topics (user:, contact:): sockets not reached yet, visitors getting their own view of public events. */
+function publishToOwnTopics(
+  gateway: Gateway,
+  event: StoredEvent,
+  full: string,
+  main: string,
+  reached: Set<Socket>,
+): void {
+  const { private_team_id: teamId, ...envelope } = event;
+  let visitorFrame: string | null | undefined;
+  for (const topic of envelope.topics.slice(1)) {
+    for (const ws of gateway.byOwnTopic.get(topic) ?? []) {
+      if (!ws.data.ready || reached.has(ws) || ws.isSubscribed(main)) continue;
+      if (ws.data.kind === "widget") {
+        if (envelope.visibility !== "public" || ws.data.workspaceId !== event.workspace_id) continue;
+        if (visitorFrame === undefined) {
+          const view = gateway.deps.lookups.visitorView(envelope as Envelope);
+          visitorFrame = view ? JSON.stringify(view) : null;
+        }
+        reached.add(ws);
+        if (visitorFrame) send(ws, visitorFrame);
+        continue;
+      }
+      if (
+        teamId &&
+        !(ws.data.allTeams && ws.data.workspaceId === event.workspace_id) &&
+        !ws.data.teams.includes(teamId)
+      )
+        continue;
+      reached.add(ws);
+      send(ws, full);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import { inArray, sql, type SQL } from "drizzle-orm";
+import type { Queryable } from "../db/database";
+import { ticketFollowers } from "./followers.table";
+import { tickets } from "./tickets.table";
+
+/** Follower ids of many tickets in one query, in the order they followed. */
+export function followerIdsOf(db: Queryable, ticketIds: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (ticketIds.length === 0) return out;
+  const rows = db
+    .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
+    .from(ticketFollowers)
+    .where(inArray(ticketFollowers.ticketId, ticketIds))
+    .orderBy(ticketFollowers.createdAt, ticketFollowers.userId)
+    .all();
+  for (const row of rows) out.set(row.ticketId, [...(out.get(row.ticketId) ?? []), row.userId]);
+  return out;
+}
+
+/** The list filter `follower=me|<user id>`: tickets that person follows (through the (workspace, user) index). */
+export function followedBySql(workspaceId: string, userId: string | null): SQL {
+  if (!userId) return sql`0`;
+  return sql`${tickets.id} IN (SELECT ${ticketFollowers.ticketId} FROM ${ticketFollowers} WHERE ${ticketFollowers.workspaceId} = ${workspaceId} AND ${ticketFollowers.userId} = ${userId})`;
+}

@@ -1,0 +1,25 @@
+import type { Queryable } from "../db/database";
+import { preparedFor } from "../db/prepared";
+import { teamOfWorkspace } from "../teams/teams.public";
+
+const teamStatement = preparedFor((sqlite) =>
+  sqlite.query<{ teamId: string | null }, [string, string]>(
+    "SELECT team_id AS teamId FROM tickets WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",
+  ),
+);
+
+/**
+ * The private team of a live ticket of the workspace (null when it has none or its team is public),
+ * or undefined when the workspace has no such live ticket: the realtime gateway shows who is on a
+ * ticket only to those who may see it.
+ */
+export function privateTeamOfLiveTicket(
+  db: Queryable,
+  workspaceId: string,
+  ticketId: string,
+): string | null | undefined {
+  const row = teamStatement(db).get(ticketId, workspaceId);
+  if (!row) return undefined;
+  if (!row.teamId) return null;
+  return teamOfWorkspace(db, workspaceId, row.teamId)?.private ? row.teamId : null;
+}
