@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { MACHINERY } from "./machinery";
 
 // Each case writes a small src/ tree and runs the real check on it: the rules must pass a tree shaped
 // as docs/DEVELOPING.md says and fail each way of breaking it, whatever the state of this repo's src/.
@@ -136,4 +138,12 @@ describe("bun run check:deps", () => {
     expect(out).toContain("test-code-in-production");
     expect(code).toBe(1);
   });
+});
+
+test(".dependency-cruiser.cjs names the same machinery folders as scripts/machinery.ts", () => {
+  const config = createRequire(import.meta.url)("../.dependency-cruiser.cjs") as {
+    forbidden: Array<{ name: string; from: { path: string } }>;
+  };
+  const rule = config.forbidden.find((r) => r.name === "machinery-imports-feature");
+  expect(rule?.from.path).toBe(`^src/(${[...MACHINERY].join("|")})/`);
 });

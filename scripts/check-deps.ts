@@ -16,23 +16,11 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { cruise, format, type ICruiseResult, type IConfiguration } from "dependency-cruiser";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+import { MACHINERY } from "./machinery";
 
 const root = process.argv[2] ? resolve(process.argv[2]) : join(import.meta.dir, "..");
 process.chdir(root);
 const config = createRequire(import.meta.url)("../.dependency-cruiser.cjs") as IConfiguration;
-const MACHINERY = new Set([
-  "db",
-  "http",
-  "auth",
-  "events",
-  "jobs",
-  "realtime",
-  "mail",
-  "lib",
-  "config",
-  "metrics",
-  "i18n",
-]);
 
 const cruised = await cruise(
   ["src"],

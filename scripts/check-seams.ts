@@ -14,22 +14,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
+import { MACHINERY } from "./machinery";
 
 const root = process.argv[2] ? resolve(process.argv[2]) : join(import.meta.dir, "..");
 const src = join(root, "src");
-const MACHINERY = new Set([
-  "db",
-  "http",
-  "auth",
-  "events",
-  "jobs",
-  "realtime",
-  "mail",
-  "lib",
-  "config",
-  "metrics",
-  "i18n",
-]);
 /** The one feature whose hook truly handles every event: each may be delivered to an endpoint. */
 const ALL_EVENT_HOOKS = new Set(["src/webhooks/webhooks.delivery.ts"]);
 

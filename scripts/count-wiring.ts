@@ -8,23 +8,11 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
+import { MACHINERY } from "./machinery";
 
 const args = process.argv.slice(2);
 const listing = args.includes("--list");
 const root = resolve(args.find((arg) => !arg.startsWith("--")) ?? join(import.meta.dir, ".."));
-const MACHINERY = new Set([
-  "db",
-  "http",
-  "auth",
-  "events",
-  "jobs",
-  "realtime",
-  "mail",
-  "lib",
-  "config",
-  "metrics",
-  "i18n",
-]);
 const LONG_FUNCTION = 100;
 
 function* sourceFiles(dir: string): Generator<string> {
