@@ -6,22 +6,9 @@ import type { Logger } from "../lib/logger";
 import { withEventCause } from "./cause";
 import { type Consumer, IMPORT_CAUSE, MAX_CAUSE_DEPTH } from "./consumer.define";
 import type { AnyEventDefinition } from "./define";
-import type { StoredEvent } from "./envelope";
+import { type StoredEventRow, storedEventOf } from "./envelope";
 
-type EventRow = {
-  rowid: number;
-  id: string;
-  seq: number;
-  workspace_id: string;
-  type: string;
-  visibility: StoredEvent["visibility"];
-  private_team_id: string | null;
-  topics: string;
-  data: string;
-  occurred_at: string;
-  cause_consumer: string | null;
-  cause_depth: number;
-};
+type EventRow = StoredEventRow & { rowid: number; cause_consumer: string | null; cause_depth: number };
 
 export const statementsOf = preparedFor((sqlite) => ({
   cursor: sqlite.query<{ last_rowid: number }, [string]>("SELECT last_rowid FROM event_consumers WHERE name = ?"),
@@ -38,18 +25,6 @@ export const statementsOf = preparedFor((sqlite) => ({
        AND (cause_consumer IS NULL OR cause_consumer != '${IMPORT_CAUSE}') ORDER BY rowid LIMIT ?`,
   ),
 }));
-
-const eventOf = (row: EventRow): StoredEvent => ({
-  id: row.id,
-  seq: row.seq,
-  workspace_id: row.workspace_id,
-  type: row.type,
-  visibility: row.visibility,
-  topics: JSON.parse(row.topics) as string[],
-  data: JSON.parse(row.data) as Record<string, unknown>,
-  occurred_at: row.occurred_at,
-  private_team_id: row.private_team_id,
-});
 
 const typeNames = (events: readonly AnyEventDefinition[]) => events.map((e) => e.type);
 const changingTypeNames = <D>(consumer: Consumer<D>) => typeNames(consumer.quiet?.changedBy ?? []);
@@ -138,7 +113,7 @@ function handleRow<D>(state: StepState<D>, consumer: Consumer<D>, row: EventRow)
     withTx(db, (tx) => {
       const context = { deps, causedBy: row.cause_consumer, depth: row.cause_depth };
       withEventCause({ consumer: consumer.name, depth: row.cause_depth + 1 }, () =>
-        consumer.handle(tx, eventOf(row), context),
+        consumer.handle(tx, storedEventOf(row), context),
       );
       statements.advance.run(row.rowid, at, consumer.name);
     });

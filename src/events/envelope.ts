@@ -15,6 +15,21 @@ export type Envelope = {
 /** A stored event plus what decides who may see it. */
 export type StoredEvent = Envelope & { private_team_id: string | null };
 
+/** An events row as SQLite answers it: topics and data as the stored JSON text. */
+export type StoredEventRow = Omit<StoredEvent, "topics" | "data"> & { topics: string; data: string };
+
+export const storedEventOf = (row: StoredEventRow): StoredEvent => ({
+  id: row.id,
+  seq: row.seq,
+  workspace_id: row.workspace_id,
+  type: row.type,
+  visibility: row.visibility,
+  topics: JSON.parse(row.topics) as string[],
+  data: JSON.parse(row.data) as Record<string, unknown>,
+  occurred_at: row.occurred_at,
+  private_team_id: row.private_team_id,
+});
+
 export const workspaceTopic = (workspaceId: string) => `workspace:${workspaceId}`;
 export const teamTopic = (workspaceId: string, teamId: string) => `team:${workspaceId}:${teamId}`;
 export const userTopic = (userId: string) => `user:${userId}`;

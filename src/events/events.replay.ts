@@ -2,20 +2,8 @@ import type { Database } from "bun:sqlite";
 import type { RequestContext } from "../auth/context";
 import type { Db } from "../db/database";
 import type { ReadScopeOf } from "./catalogue";
-import type { Envelope } from "./envelope";
+import { type Envelope, type StoredEventRow, storedEventOf } from "./envelope";
 import { eventAsSeenBy, type ReadGrant } from "./visibility";
-
-type EventRow = {
-  id: string;
-  seq: number;
-  workspace_id: string;
-  type: string;
-  visibility: "agents" | "public";
-  private_team_id: string | null;
-  topics: string;
-  data: string;
-  occurred_at: string;
-};
 
 /** A stored public event as the realtime gateway replays it to a visitor: topics and data as stored JSON. */
 export type PublicEventRow = Omit<Envelope, "topics" | "data"> & { topics: string; data: string };
@@ -41,28 +29,12 @@ export function replayEvents(
   readScopeOf: ReadScopeOf,
 ): { data: Envelope[]; next_cursor: string | null } {
   const rows = db.$client
-    .query<EventRow, [string, number, number]>(
+    .query<StoredEventRow, [string, number, number]>(
       "SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?",
     )
     .all(ctx.workspaceId, since, limit + 1);
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
-  const data = kept.map((row) =>
-    eventAsSeenBy(
-      ctx,
-      {
-        id: row.id,
-        seq: row.seq,
-        workspace_id: row.workspace_id,
-        type: row.type,
-        visibility: row.visibility,
-        topics: JSON.parse(row.topics) as string[],
-        data: JSON.parse(row.data) as Record<string, unknown>,
-        occurred_at: row.occurred_at,
-        private_team_id: row.private_team_id,
-      },
-      readScopeOf,
-    ),
-  );
+  const data = kept.map((row) => eventAsSeenBy(ctx, storedEventOf(row), readScopeOf));
   return { data, next_cursor: more ? String(kept.at(-1)!.seq) : null };
 }
