@@ -4,7 +4,7 @@ import { type ConsumerContext, defineConsumer } from "../events/consumers";
 import type { StoredEventOf } from "../events/define";
 import type { StoredEvent } from "../events/envelope";
 import { memberNamesOf, memberRoleOf } from "../members/members.public";
-import { memberIdsOf, privateTeamOfWorkspace } from "../teams/teams.public";
+import { privateTeamOfWorkspace } from "../teams/teams.public";
 import {
   activityCreated,
   firstMessageAuthorOf,
@@ -14,6 +14,7 @@ import {
   ticketOfWorkspace,
 } from "../tickets/tickets.public";
 import { userRef } from "../identity/identity.public";
+import { MAX_RECIPIENTS, maySee } from "./notifications.audience";
 import { mentionsOfNote } from "./notifications.mentions";
 import { type NewNotification, notify } from "./notifications.service";
 
@@ -35,14 +36,6 @@ function ticketOf(
   if (!ticket || ticket.deletedAt || ticket.mergedIntoId) return null;
   const privateTeamId = ticket.teamId ? (privateTeamOfWorkspace(tx, event.workspace_id, ticket.teamId) ?? null) : null;
   return { ticket, privateTeamId };
-}
-
-/** Whether a member may see a ticket: any member, unless it belongs to a private team (its members and admins). */
-function maySee(tx: Tx, workspaceId: string, userId: string, privateTeamId: string | null): boolean {
-  const role = memberRoleOf(tx, workspaceId, userId);
-  if (!role) return false;
-  if (!privateTeamId || role === "admin" || role === "owner") return true;
-  return memberIdsOf(tx, [privateTeamId]).get(privateTeamId)?.includes(userId) ?? false;
 }
 
 function tell(
@@ -120,31 +113,16 @@ export const notifyAssigned = defineConsumer({
 /**
  * `mentioned`: each member mentioned in a note (`<span data-mention="<user id>">@Name</span>`, the
  * markup the composer inserts, or `@Full Name` / `@email` written as plain text through the API)
- * other than its author, when they may see the ticket.
- * `customer_replied`: the assignee, when a customer's message arrives on their ticket.
+ * other than its author, when they may see the ticket; `note_added`: the note's assignee and
+ * followers it did not mention, its author aside.
+ * `customer_replied`: the assignee and the followers, when a customer's message arrives on their ticket.
  */
 export const notifyOnMessage = defineConsumer({
   name: "notifications.messages",
   events: [messageCreated],
   handle(tx, event, { deps }: ConsumerContext<Deps>) {
     const { ticket_id, message } = event.data;
-    if (message.kind === "note") {
-      const author = message.author.user?.id ?? null;
-      const mentioned = mentionsOfNote(message.body_html, message.body_text, () =>
-        memberNamesOf(tx, event.workspace_id),
-      ).filter((id) => id !== author);
-      if (!mentioned.length) return;
-      const found = ticketOf(tx, event, ticket_id);
-      if (!found) return;
-      for (const userId of mentioned)
-        tell(tx, deps, event, found, userId, "mentioned", {
-          message_id: message.id,
-          by: author,
-          by_name: message.author.user?.name ?? null,
-          excerpt: excerptOf(message.body_text),
-        });
-      return;
-    }
+    if (message.kind === "note") return noteTold(tx, deps, event);
     if (message.direction !== "inbound" || message.author.type !== "contact") return;
     const found = ticketOf(tx, event, ticket_id);
     if (!found || found.ticket.spam) return;
@@ -157,15 +135,45 @@ export const notifyOnMessage = defineConsumer({
   },
 });
 
-/** The assignee first, then each follower once (a follower who is also the assignee is told once). */
+/**
+ * The assignee first, then each follower once (a follower who is also the assignee is told once),
+ * at most MAX_RECIPIENTS: each is a row, an event and perhaps a mail job in this transaction.
+ */
 function assigneeAndFollowers(tx: Tx, ticket: Ticket): string[] {
   const followers = followerIdsOf(tx, [ticket.id]).get(ticket.id) ?? [];
-  return [...new Set([...(ticket.assigneeId ? [ticket.assigneeId] : []), ...followers])];
+  return [...new Set([...(ticket.assigneeId ? [ticket.assigneeId] : []), ...followers])].slice(0, MAX_RECIPIENTS);
 }
 
 /**
- * `sla_breached` for followers: the SLA tracker tells the assignee (or the admins) itself; each
- * follower other than the assignee learns of the same breach from its `sla_breached` activity.
+ * A note: `mentioned` to each member it mentions, then `note_added` to the assignee and the
+ * followers it did not mention; never to its author (a note is news to the others only), nor for
+ * the note a ticket was opened with.
+ */
+function noteTold(tx: Tx, deps: Deps, event: StoredEventOf<typeof messageCreated>): void {
+  const { ticket_id, message } = event.data;
+  const author = message.author.user?.id ?? null;
+  const mentioned = mentionsOfNote(message.body_html, message.body_text, () =>
+    memberNamesOf(tx, event.workspace_id),
+  ).filter((id) => id !== author);
+  const found = ticketOf(tx, event, ticket_id);
+  if (!found) return;
+  const data = {
+    message_id: message.id,
+    by: author,
+    by_name: message.author.user?.name ?? null,
+    excerpt: excerptOf(message.body_text),
+  };
+  for (const userId of mentioned) tell(tx, deps, event, found, userId, "mentioned", data);
+  // A ticket opened with a note: its assignee hears `assigned` (which names the creator), not twice.
+  if (message.created_at === found.ticket.createdAt) return;
+  const skip = new Set([...mentioned, ...(author ? [author] : [])]);
+  for (const userId of assigneeAndFollowers(tx, found.ticket))
+    if (!skip.has(userId)) tell(tx, deps, event, found, userId, "note_added", data);
+}
+
+/**
+ * `sla_breached` for followers: the SLA tracker tells the assignee (or the owners and admins of an
+ * unassigned ticket) itself; each other follower learns of the same breach from its activity.
  */
 export const notifyFollowersOfBreach = defineConsumer({
   name: "notifications.followers-sla",
@@ -175,9 +183,12 @@ export const notifyFollowersOfBreach = defineConsumer({
     if (activity.type !== "sla_breached") return;
     const found = ticketOf(tx, event, ticket_id);
     if (!found) return;
-    const followers = (followerIdsOf(tx, [ticket_id]).get(ticket_id) ?? []).filter(
-      (id) => id !== found.ticket.assigneeId,
-    );
+    // The tracker told the assignee, or every owner and admin of an unassigned ticket: not twice.
+    const toldByTracker = (id: string) =>
+      found.ticket.assigneeId
+        ? id === found.ticket.assigneeId
+        : ["owner", "admin"].includes(memberRoleOf(tx, event.workspace_id, id) ?? "");
+    const followers = assigneeAndFollowers(tx, found.ticket).filter((id) => !toldByTracker(id));
     const kind = activity.data.kind === "resolution" ? "resolution" : "first_response";
     const sla = found.ticket.sla;
     const due = kind === "resolution" ? (sla?.resolution_due_at ?? null) : (sla?.first_response_due_at ?? null);

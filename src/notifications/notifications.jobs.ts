@@ -20,10 +20,14 @@ export function notificationLine(row: Pick<Row, "type" | "ticket" | "data">): st
       return `${ticket} was assigned to you${by ? ` by ${by}` : ""}`;
     case "mentioned":
       return `${by ?? "Someone"} mentioned you on ${ticket}`;
+    case "note_added":
+      return `${by ?? "Someone"} added a note on ${ticket}`;
     case "customer_replied":
       return `The customer replied on ${ticket}`;
     case "sla_breached":
       return `SLA breached on ${ticket}`;
+    case "ai_handoff":
+      return `The chat on ${ticket} was handed to people`;
     default:
       return `${row.type.replace(/_/g, " ")}${ticket ? ` on ${ticket}` : ""}`;
   }

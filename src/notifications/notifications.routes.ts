@@ -27,7 +27,10 @@ export function notificationsRoutes(deps: Deps) {
           "included, or a ticket someone else created already assigned to you), " +
           '`mentioned` (an @mention in a note: `<span data-mention="<user id>">@Name</span>`, or a member\'s `@Full Name` ' +
           "or `@email` written as plain text, case-insensitive, the longest name winning, at most 20 people per note), " +
-          "`customer_replied` (to the assignee), and the types other features send (`sla_breached`, AI and billing notices). " +
+          "`note_added` (a note, to the assignee and the followers, never its author nor those it mentions, who get " +
+          "`mentioned`), `customer_replied` (to the assignee), and the types other features send (`sla_breached`, " +
+          "`ai_handoff`, AI and billing notices). A ticket's followers get every ticket notice its assignee gets except " +
+          "`assigned`; one event tells at most 60 people about one ticket (the assignee, up to 50 followers, admins). " +
           "Each also arrives live as `notification.created`, a personal event: only its person's sockets and replays see it " +
           "in full, everyone else gets the `event.hidden` stand-in. API keys answer 403.",
       },

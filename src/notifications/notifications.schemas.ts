@@ -5,6 +5,7 @@ import { EMAIL_PREFERENCES } from "./notifications.table";
 export const NOTIFICATION_TYPES = [
   "assigned",
   "mentioned",
+  "note_added",
   "customer_replied",
   "sla_breached",
   "ai_handoff",

@@ -17,7 +17,7 @@ import {
 } from "../ai/ai.public";
 import { DeskError } from "../lib/errors";
 import { adminIdsOfWorkspace } from "../members/members.public";
-import { notify } from "../notifications/notifications.public";
+import { notify, withFollowers } from "../notifications/notifications.public";
 import { ticketOfWorkspace } from "../tickets/tickets.public";
 import { widgetCapNotices, widgetHandoffMails, widgetHandoffs } from "./widget-answers.table";
 
@@ -95,7 +95,7 @@ type ModelAnswer = {
  * Answers a chat visitor as the AI agent when the workspace turned `widget_answers` on: from the
  * given published articles only (links to the ones used), saying so when they do not hold the
  * answer. Hands off to a person (an `ai_handoff` notification to the ticket's assignee, else the
- * owners and admins) when the visitor asks for one, the model does not know or is unsure, or the
+ * owners and admins, and to its followers) when the visitor asks for one, the model does not know or is unsure, or the
  * provider fails. Past `widget_monthly_cap_usd` (this UTC month's spend on the AI agent's cost
  * keys) it stays quiet and people answer; owners and admins hear `ai_cap_reached` once per month.
  * Once a conversation was handed off, the AI stays quiet in it (`handed_off`).
@@ -219,7 +219,8 @@ function handOff(
       .onConflictDoNothing()
       .run();
     const ticket = ticketOfWorkspace(tx, input.workspaceId, input.conversationTicketId);
-    const recipients = ticket?.assigneeId ? [ticket.assigneeId] : adminIdsOfWorkspace(tx, input.workspaceId);
+    const told = ticket?.assigneeId ? [ticket.assigneeId] : adminIdsOfWorkspace(tx, input.workspaceId);
+    const recipients = ticket ? withFollowers(tx, input.workspaceId, ticket.id, told) : told;
     for (const userId of recipients)
       notify(
         tx,

@@ -150,6 +150,21 @@ describe("answerVisitor", () => {
     expect(notices(owner.id)).toHaveLength(0);
   });
 
+  test("a handoff also tells the ticket's followers, the assignee following too told once", async () => {
+    const { workspace, owner, ticket, ask, notices } = await widgetWorkspace();
+    const agent = await addMember(desk, workspace.id, "agent");
+    const follower = await addMember(desk, workspace.id, "agent");
+    for (const m of [follower, agent]) {
+      const res = await desk.api("PUT", `/v1/tickets/${ticket.id}/followers/${m.id}`, { headers: owner.headers });
+      expect(res.status).toBe(204);
+    }
+    updateTicket(owner.ctx, ticket.id, { assignee_id: agent.id }, desk.deps);
+    expect(await ask("Can I talk to a human please?")).toMatchObject({ outcome: "requested" });
+    expect(notices(follower.id)).toMatchObject([{ type: "ai_handoff", data: { reason: "requested" } }]);
+    expect(notices(agent.id)).toHaveLength(1);
+    expect(notices(owner.id)).toHaveLength(0);
+  });
+
   test("hands off on request without calling the model, then stays quiet in that conversation", async () => {
     const { owner, ask, notices } = await widgetWorkspace();
     const before = chatsNow();

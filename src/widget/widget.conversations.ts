@@ -7,7 +7,7 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound } from "../lib/errors";
 import { memberIdsOfWorkspace, memberRoleOf } from "../members/members.public";
-import { notify } from "../notifications/notifications.public";
+import { notify, withFollowers } from "../notifications/notifications.public";
 import { handoffMailDue } from "../widget-answers/widget-answers.public";
 import { quietTicketForAi } from "../ai/ai.public";
 import {
@@ -157,17 +157,18 @@ function leaveToPeopleWhenSpent(deps: Deps, visitor: VisitorContext, ticketId: s
 
 /**
  * The visitor asks for a person: the assignee is told (`ai_handoff`), or every owner and admin when
- * nobody is assigned. Nothing about the ticket changes.
+ * nobody is assigned, and the ticket's followers. Nothing about the ticket changes.
  */
 export function requestHandoff(deps: Deps, visitor: VisitorContext, id: string) {
   const ticket = ownConversation(deps, visitor, id);
   return withTx(deps.db, (tx) => {
-    const people = ticket.assigneeId
+    const told = ticket.assigneeId
       ? [ticket.assigneeId]
       : memberIdsOfWorkspace(tx, visitor.workspaceId).filter((userId) => {
           const role = memberRoleOf(tx, visitor.workspaceId, userId);
           return role === "owner" || role === "admin";
         });
+    const people = withFollowers(tx, visitor.workspaceId, ticket.id, told);
     for (const userId of people)
       notify(
         tx,

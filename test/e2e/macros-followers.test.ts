@@ -3,7 +3,8 @@
  * Macros (the automation builder's action rows, a located 422 for an unknown placeholder), applies
  * it from the ticket's composer (the reply arrives with the contact's first name filled in, the
  * label and status are set, the usage count moves), applies it to selected tickets from the inbox's
- * bulk bar, and follows a ticket from its sidebar, which then lists in the Following folder.
+ * bulk bar, and follows a ticket from its sidebar, which then lists in the Following folder; a
+ * teammate's note on a followed ticket then shows in the follower's notifications.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
@@ -12,6 +13,7 @@ import {
   call,
   eventually,
   launchChromium,
+  memberByInvitation,
   ownerWithWorkspace,
   type RunningDesk,
   shown,
@@ -138,6 +140,27 @@ describe.skipIf(!ready.ok)("macros and followers (Chromium against dist/desk)", 
       await page.waitForURL(/\/inbox\/following/);
       await shown(page.getByText("Watch this one"));
       expect(await page.getByText("Not followed").count()).toBe(0);
+    },
+    STEP,
+  );
+
+  test(
+    "a teammate's note on a followed ticket shows in the follower's notifications",
+    async () => {
+      const ticket = await newTicket("Noted while following");
+      expect((await call(desk.url, "PUT", `/v1/tickets/${ticket.id}/followers/me`, headers)).status).toBe(204);
+      const teammate = { name: "Nils Note", email: "nils@macros.test", password: "correct horse battery" };
+      const { token } = await memberByInvitation(desk.url, headers, teammate);
+      const theirs = { authorization: `Bearer ${token}`, "desk-workspace": headers["desk-workspace"]! };
+      const note = await call(desk.url, "POST", `/v1/tickets/${ticket.id}/messages`, theirs, {
+        kind: "note",
+        body_text: "Refund approved by finance",
+      });
+      expect(note.status).toBe(201);
+      await page.goto(`${desk.url}/notifications`);
+      const item = page.locator('[data-notification="note_added"]');
+      await shown(item.getByText(`Nils Note added a note on #${ticket.number} Noted while following`));
+      await shown(item.getByText("Refund approved by finance"));
     },
     STEP,
   );

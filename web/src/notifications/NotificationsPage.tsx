@@ -42,8 +42,8 @@ export function NotificationsPage() {
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : items.length === 0 ? (
         <Empty title={unreadOnly ? "Nothing unread" : "No notifications yet"}>
-          You are told here when a ticket is assigned to you, someone mentions you in a note, or a customer replies on
-          your ticket.
+          You are told here when a ticket is assigned to you, someone mentions you in a note, or a customer replies or a
+          teammate adds a note on a ticket you are assigned to or follow.
         </Empty>
       ) : (
         <ul className="notification-list">

@@ -9,10 +9,14 @@ export function notificationText(n: Pick<Notification, "type" | "ticket" | "data
       return `${ticket} was assigned to you${by ? ` by ${by}` : ""}`;
     case "mentioned":
       return `${by ?? "Someone"} mentioned you on ${ticket}`;
+    case "note_added":
+      return `${by ?? "Someone"} added a note on ${ticket}`;
     case "customer_replied":
       return `${by ?? "The customer"} replied on ${ticket}`;
     case "sla_breached":
       return `SLA breached on ${ticket}`;
+    case "ai_handoff":
+      return `The chat on ${ticket} was handed to people`;
     default:
       return `${n.type.replace(/_/g, " ")}${ticket ? ` on ${ticket}` : ""}`;
   }
