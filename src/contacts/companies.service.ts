@@ -89,6 +89,37 @@ export function findCompany(db: Queryable, workspaceId: string, id: string): Com
     .get();
 }
 
+/** A live company with this domain, else one with this name (case-insensitive): what a CSV import updates. */
+export function liveCompanyByDomainOrName(
+  db: Queryable,
+  workspaceId: string,
+  match: { domain: string | null; name: string },
+): CompanyRow | undefined {
+  const live = and(eq(companies.workspaceId, workspaceId), isNull(companies.deletedAt));
+  let domain: string | null = null;
+  try {
+    domain = match.domain ? normalizeDomain(match.domain) : null;
+  } catch {
+    // Not a domain: the name alone decides, and the write refuses the domain.
+  }
+  const byDomain = domain
+    ? db
+        .select()
+        .from(companies)
+        .where(and(live, eq(companies.domain, domain)))
+        .get()
+    : undefined;
+  return (
+    byDomain ??
+    db
+      .select()
+      .from(companies)
+      .where(and(live, sql`lower(${companies.name}) = ${match.name.toLowerCase()}`))
+      .orderBy(companies.id)
+      .get()
+  );
+}
+
 function assertDomainFree(tx: Tx, workspaceId: string, domain: string | null | undefined, exceptId: string | null) {
   if (!domain) return;
   const taken = tx
@@ -105,7 +136,13 @@ function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: CompanyInpu
   return labels.added.length + labels.removed.length + fields.length > 0;
 }
 
-export function createCompany(ctx: RequestContext, input: CompanyInput & { name: string }, deps: Deps): CompanyRow {
+/** `options.createdAt`: an import keeps the source's creation time (ISO 8601); else now. */
+export function createCompany(
+  ctx: RequestContext,
+  input: CompanyInput & { name: string },
+  deps: Deps,
+  options: { createdAt?: string } = {},
+): CompanyRow {
   const domain = input.domain ? normalizeDomain(input.domain) : null;
   return withTx(deps.db, (tx) => {
     assertDomainFree(tx, ctx.workspaceId, domain, null);
@@ -119,7 +156,7 @@ export function createCompany(ctx: RequestContext, input: CompanyInput & { name:
         domain,
         notes: input.notes ?? "",
         custom: input.custom ?? {},
-        createdAt: now,
+        createdAt: options.createdAt ?? now,
         updatedAt: now,
       })
       .returning()

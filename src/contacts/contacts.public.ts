@@ -12,6 +12,7 @@ export {
   createCompany,
   findCompany,
   listCompanies,
+  liveCompanyByDomainOrName,
   presentCompany,
   setCompanyAutoPicture,
   setCompanyPicture,

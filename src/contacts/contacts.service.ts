@@ -132,13 +132,20 @@ function emailsOfInput(
   return { email: list[0] ?? null, list };
 }
 
-export function createContact(ctx: RequestContext, input: ContactInput, deps: Deps): ContactRow {
+/** `options.createdAt`: an import keeps the source's creation time (ISO 8601); else now. */
+export function createContact(
+  ctx: RequestContext,
+  input: ContactInput,
+  deps: Deps,
+  options: { createdAt?: string } = {},
+): ContactRow {
   return withTx(deps.db, (tx) => {
     const given = emailsOfInput(tx, ctx.workspaceId, null, input);
     const email = given.email ?? null;
     assertUnique(tx, ctx.workspaceId, null, email, input.external_id);
     assertCompany(tx, ctx.workspaceId, input.company_id);
     const now = deps.clock.now().toISOString();
+    const createdAt = options.createdAt ?? now;
     const row = tx
       .insert(contacts)
       .values({
@@ -152,7 +159,7 @@ export function createContact(ctx: RequestContext, input: ContactInput, deps: De
         externalId: input.external_id ?? null,
         custom: input.custom ?? {},
         blocked: input.blocked ?? false,
-        createdAt: now,
+        createdAt,
         updatedAt: now,
       })
       .returning()
@@ -310,7 +317,8 @@ export function listContacts(db: Queryable, ctx: RequestContext, query: ContactL
 export function findOrCreateContactByEmail(
   tx: Tx,
   ctx: RequestContext,
-  input: { email: string; name?: string | null },
+  /** `createdAt`: an import's source time for a contact created here (an existing one keeps its own). */
+  input: { email: string; name?: string | null; createdAt?: string },
   ports: Ports,
 ): ContactRow {
   const email = normalizeEmail(input.email, "body.email");
@@ -341,7 +349,7 @@ export function findOrCreateContactByEmail(
     blocked: false,
     avatarUrl: null,
     avatarSource: null,
-    createdAt: now,
+    createdAt: input.createdAt ?? now,
     updatedAt: now,
     deletedAt: null,
   };

@@ -14,4 +14,5 @@ export {
   type FieldFilter,
 } from "./fields.apply";
 export { checkFieldValue, type FieldDef } from "./fields.values";
+export { createField, updateField } from "./fields.service";
 export { fieldValuePrefixSql, fieldValueRecordsAmongSql, fieldValueScoredHitsSql } from "./fields.search-sql";

@@ -8,11 +8,13 @@ import {
   updateCompany,
   updateContact,
 } from "../contacts/contacts.public";
+import type { Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { withoutReactions } from "../events/consumers";
 import { DeskError } from "../lib/errors";
 import { assignableMemberByEmail } from "../members/members.public";
+import { rememberMessageId } from "../outbound/outbound.public";
 import {
   importMessage,
   importTicket,
@@ -20,6 +22,8 @@ import {
   type ImportedMessageInput,
 } from "../tickets/tickets.public";
 import { runCsvImport } from "./imports.csv";
+import { writeSourceFields } from "./imports.fields";
+import { inlineImages } from "./imports.images";
 import { HttpStatusError } from "./imports.http";
 import { mappingOf, saveMapping, unchanged, type MappingScope } from "./imports.mappings";
 import { sourceFor } from "./imports.sources";
@@ -81,6 +85,12 @@ function takeLease(deps: Deps, id: string, holder: LeaseHolder): ImportRow | { b
     if (!row || (row.status !== "queued" && row.status !== "running")) return null;
     return { busyUntil: row.leaseUntil ?? now.toISOString() };
   });
+}
+
+/** Problems of a record that was imported all the same (a field value, an image): listed, not counted as failed. */
+function addProblems(progress: Progress, record: string, problems: string[]): void {
+  for (const message of problems)
+    if (progress.errors.length < MAX_ERRORS) progress.errors.push({ record, message: message.slice(0, 500) });
 }
 
 function addError(progress: Progress, record: string, message: string): void {
@@ -258,6 +268,7 @@ function applyCompany(
   company: SourceCompany,
   progress: Progress,
 ) {
+  let problems: string[] = [];
   try {
     withTx(deps.db, (tx) =>
       withoutReactions(() => {
@@ -265,14 +276,16 @@ function applyCompany(
         if (unchanged(mapping, company.updatedAt)) return void progress.counts.skipped++;
         const input = { name: company.name, domain: company.domain, notes: company.notes };
         let deskId = mapping?.deskId;
+        // Only a new company takes the source's time: a re-run never moves created_at.
+        const created = { createdAt: sourceTimeOf(company.createdAt) };
         if (deskId) updateCompany(ctx, deskId, input, deps);
         else {
           try {
-            deskId = createCompany(ctx, input, deps).id;
+            deskId = createCompany(ctx, input, deps, created).id;
           } catch (error) {
             // A company here already has the domain: the source's record becomes a company without it.
             if (!(error instanceof DeskError && error.status === 409)) throw error;
-            deskId = createCompany(ctx, { ...input, domain: null }, deps).id;
+            deskId = createCompany(ctx, { ...input, domain: null }, deps, created).id;
           }
         }
         saveMapping(tx, scope, {
@@ -281,9 +294,11 @@ function applyCompany(
           deskId,
           sourceUpdatedAt: company.updatedAt,
         });
+        problems = writeSourceFields(tx, ctx, deps, scope, { entity: "company", recordId: deskId }, company.fields);
         progress.counts.companies++;
       }),
     );
+    addProblems(progress, `company ${company.sourceId}`, problems);
   } catch (error) {
     addError(progress, `company ${company.sourceId}`, messageOf(error));
   }
@@ -292,6 +307,7 @@ function applyCompany(
 type PersonData = { agent: boolean; name: string; email: string | null; member: string | null; contact: string | null };
 
 function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, person: SourcePerson, progress: Progress) {
+  let problems: string[] = [];
   try {
     withTx(deps.db, (tx) =>
       withoutReactions(() => {
@@ -322,12 +338,15 @@ function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, perso
             }
           }
           if (!contactId) {
+            const createdAt = sourceTimeOf(person.createdAt);
             contactId = person.email
-              ? findOrCreateContactByEmail(tx, ctx, { email: person.email, name: person.name }, deps.ports).id
-              : createContact(ctx, fields, deps).id;
+              ? findOrCreateContactByEmail(tx, ctx, { email: person.email, name: person.name, createdAt }, deps.ports)
+                  .id
+              : createContact(ctx, fields, deps, { createdAt }).id;
             if (person.email) updateContact(ctx, contactId, fields, deps);
           }
           data.contact = contactId;
+          problems = writeSourceFields(tx, ctx, deps, scope, { entity: "contact", recordId: contactId }, person.fields);
           progress.counts.contacts++;
         }
         saveMapping(tx, scope, {
@@ -339,6 +358,7 @@ function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, perso
         });
       }),
     );
+    addProblems(progress, `user ${person.sourceId}`, problems);
   } catch (error) {
     addError(progress, `user ${person.sourceId}`, messageOf(error));
   }
@@ -350,7 +370,11 @@ function isoOf(value: string | null, fallback: string): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : fallback;
 }
 
-type Fetched = { messages: SourceMessage[]; files: Map<string, string[]> } | { error: string };
+/** A source's creation time, or undefined (the record then takes now) when it has none or it is unreadable. */
+const sourceTimeOf = (value: string | null | undefined): string | undefined =>
+  value ? isoOf(value, "") || undefined : undefined;
+
+type Fetched = { messages: SourceMessage[]; files: Map<string, string[]>; problems: string[] } | { error: string };
 
 /** Fetches a ticket's messages and the files of those not imported yet (before any write). */
 async function fetchTicket(
@@ -362,24 +386,29 @@ async function fetchTicket(
   signal: AbortSignal,
 ): Promise<Fetched> {
   const files = new Map<string, string[]>();
+  const problems: string[] = [];
   try {
-    const messages = (await source.messages(ticket, signal)).filter(
-      (m) => !mappingOf(deps.db, scope, "message", m.sourceId),
-    );
-    for (const message of messages) {
+    const messages: SourceMessage[] = [];
+    for (const original of await source.messages(ticket, signal)) {
+      if (mappingOf(deps.db, scope, "message", original.sourceId)) continue;
       const ids: string[] = [];
-      files.set(message.sourceId, ids);
+      files.set(original.sourceId, ids);
+      const inlined = await inlineImages(deps, ctx, source, original, signal);
+      const message = inlined.message;
+      messages.push(message);
+      ids.push(...inlined.ids);
+      problems.push(...inlined.problems);
       for (const attachment of message.attachments) {
         const bytes = await source.download(attachment, signal);
         const stored = await storeAttachmentAsync(
           ctx,
-          { filename: attachment.filename, bytes, inline: attachment.inline },
+          { filename: attachment.filename, bytes, inline: attachment.inline, content_id: attachment.contentId ?? null },
           deps,
         );
         ids.push(stored.id);
       }
     }
-    return { messages, files };
+    return { messages, files, problems };
   } catch (error) {
     discardAttachments(deps, [...files.values()].flat());
     if (signal.aborted || error instanceof SourceError) throw error;
@@ -425,10 +454,11 @@ function writeTicket(
   ctx: RequestContext,
   scope: MappingScope,
   ticket: SourceTicket,
-  fetched: { messages: SourceMessage[]; files: Map<string, string[]> },
+  fetched: { messages: SourceMessage[]; files: Map<string, string[]>; problems: string[] },
   progress: Progress,
 ): void {
   const counts = { messages: 0, attachments: 0 };
+  const problems = [...fetched.problems];
   try {
     withTx(deps.db, (tx) =>
       withoutReactions(() => {
@@ -451,9 +481,14 @@ function writeTicket(
           ? (updateImportedTicket(ctx, mapping.deskId, input, deps, tx)?.id ?? null)
           : importTicket(ctx, input, deps, tx).id;
         if (deskId)
+          problems.push(
+            ...writeSourceFields(tx, ctx, deps, scope, { entity: "ticket", recordId: deskId }, ticket.fields),
+          );
+        if (deskId)
           for (const message of fetched.messages) {
             const written = importMessage(ctx, deskId, messageInput(deps, scope, message, fetched.files), deps, tx);
             if (!written) continue;
+            rememberImportedMessageId(tx, scope.workspaceId, deskId, message, written);
             saveMapping(tx, scope, {
               kind: "message",
               sourceId: message.sourceId,
@@ -472,12 +507,36 @@ function writeTicket(
       }),
     );
     progress.counts.tickets++;
+    addProblems(progress, `ticket ${ticket.sourceId}`, problems);
     progress.counts.messages += counts.messages;
     progress.counts.attachments += counts.attachments;
   } catch (error) {
     discardAttachments(deps, [...fetched.files.values()].flat());
     addError(progress, `ticket ${ticket.sourceId}`, messageOf(error));
   }
+}
+
+/**
+ * Puts an imported mail's Message-ID in the map live mail threads by, so a customer's reply to
+ * imported history joins its ticket. The map keeps the first ticket an id was recorded for, so a
+ * re-run (or live mail met first) leaves it as it is.
+ */
+function rememberImportedMessageId(
+  tx: Tx,
+  workspaceId: string,
+  ticketId: string,
+  message: SourceMessage,
+  written: { id: string; direction: "inbound" | "outbound"; createdAt: string },
+): void {
+  if (!message.messageId) return;
+  rememberMessageId(tx, {
+    workspaceId,
+    messageId: message.messageId,
+    ticketId,
+    deskMessageId: written.id,
+    direction: written.direction,
+    createdAt: written.createdAt,
+  });
 }
 
 function messageInput(

@@ -1,4 +1,5 @@
 import { abortableSleep, HttpStatusError, MAX_JSON_BYTES, readCapped, SourceHttp } from "./imports.http";
+import { vendorImage } from "./imports.images";
 import type { FreshdeskOptionsInput } from "./imports.schemas";
 import {
   MAX_MESSAGES_PER_TICKET,
@@ -11,6 +12,7 @@ import {
   type SourcePerson,
   type SourceTicket,
 } from "./imports.source";
+import { cachedFields, freshdeskFieldDefs, valuesOf, type FdField, type FieldCache } from "./imports.vendor-fields";
 
 /**
  * Freshdesk through its documented public API v2 (https://developers.freshdesk.com/api/):
@@ -45,6 +47,8 @@ type FdContact = {
   phone?: string | null;
   mobile?: string | null;
   company_id?: number | null;
+  custom_fields?: Record<string, unknown> | null;
+  created_at?: string;
   updated_at?: string;
 };
 type FdAgent = {
@@ -58,6 +62,8 @@ type FdCompany = {
   domains?: string[];
   description?: string | null;
   note?: string | null;
+  custom_fields?: Record<string, unknown> | null;
+  created_at?: string;
   updated_at?: string;
 };
 type FdAttachment = { id: number; name?: string; attachment_url?: string };
@@ -78,6 +84,7 @@ type FdTicket = {
   description?: string | null;
   description_text?: string | null;
   attachments?: FdAttachment[];
+  custom_fields?: Record<string, unknown> | null;
 };
 type FdConversation = {
   id: number;
@@ -124,11 +131,13 @@ type Freshdesk = {
   sleep: typeof abortableSleep;
   maxPage: number;
   pacing: { exhausted: boolean };
+  fields: FieldCache;
 };
 
 const person = (c: FdContact, agent: boolean): SourcePerson => ({
   sourceId: String(c.id),
   updatedAt: text(c.updated_at),
+  createdAt: c.created_at ?? null,
   email: c.email ? c.email.trim().toLowerCase() : null,
   name: text(c.name).slice(0, 200),
   phone: (text(c.phone) || text(c.mobile)).slice(0, 50),
@@ -166,7 +175,7 @@ export function freshdeskSource(
   const api = (path: string) => `${root}/api/v2${path}`;
   // Freshdesk said its budget is spent: the next listing waits before asking.
   const pacing = { exhausted: false };
-  const freshdesk: Freshdesk = { http, api, sleep, maxPage, pacing };
+  const freshdesk: Freshdesk = { http, api, sleep, maxPage, pacing, fields: new Map() };
 
   return {
     phases: ["companies", "people", "tickets"],
@@ -223,8 +232,21 @@ export function freshdeskSource(
       }
       return readCapped(response, MAX_FILE_BYTES);
     },
+    inlineImage(url) {
+      return vendorImage(root, url, "/helpdesk/attachments/");
+    },
   };
 }
+
+/** The account's fields of one kind, read once per run. */
+const fieldsOf = (
+  freshdesk: Freshdesk,
+  kind: "ticket_fields" | "contact_fields" | "company_fields",
+  signal: AbortSignal,
+) =>
+  cachedFields(freshdesk.fields, kind, async () =>
+    freshdeskFieldDefs((await list<FdField>(freshdesk, freshdesk.api(`/${kind}`), signal)).records),
+  );
 
 /** One listing page: its records and whether Freshdesk links a next one. */
 async function list<T>(
@@ -263,12 +285,15 @@ async function companies(freshdesk: Freshdesk, cursor: string | null, signal: Ab
   // Companies have no "updated since" filter: every run lists them, the mappings skip the unchanged.
   const at = cursor && /^\d+$/.test(cursor) ? Number(cursor) : 1;
   const { records, next } = await list<FdCompany>(freshdesk, api(`/companies?per_page=${PER_PAGE}&page=${at}`), signal);
+  const defs = await fieldsOf(freshdesk, "company_fields", signal);
   const page = records.map((c) => ({
     sourceId: String(c.id),
     updatedAt: text(c.updated_at),
+    createdAt: c.created_at ?? null,
     name: text(c.name).slice(0, 200) || `Company ${c.id}`,
     domain: c.domains?.[0] ?? null,
     notes: [text(c.description), text(c.note)].filter(Boolean).join("\n\n").slice(0, 10_000),
+    fields: valuesOf(defs, c.custom_fields),
   }));
   const more = next && at < maxPage;
   return { companies: page, cursor: more ? String(at + 1) : null, done: !more };
@@ -300,7 +325,9 @@ async function people(freshdesk: Freshdesk, cursor: string | null, signal: Abort
   const more = next && at.page < maxPage;
   // Agents are listed whole on every run; contacts from the newest change the last run read.
   const position: Position = more ? { ...at, page: at.page + 1, max } : { since: max, page: 1, max, stage: "agents" };
-  return { people: records.map((c) => person(c, false)), cursor: JSON.stringify(position), done: !more };
+  const defs = await fieldsOf(freshdesk, "contact_fields", signal);
+  const contacts = records.map((c) => ({ ...person(c, false), fields: valuesOf(defs, c.custom_fields) }));
+  return { people: contacts, cursor: JSON.stringify(position), done: !more };
 }
 
 async function tickets(freshdesk: Freshdesk, cursor: string | null, signal: AbortSignal): Promise<SourcePage> {
@@ -314,6 +341,7 @@ async function tickets(freshdesk: Freshdesk, cursor: string | null, signal: Abor
     signal,
   );
   const max = records.reduce((m, t) => later(m, t.updated_at), at.max);
+  const defs = await fieldsOf(freshdesk, "ticket_fields", signal);
   const page = records.map(
     (t): SourceTicket => ({
       sourceId: String(t.id),
@@ -326,6 +354,7 @@ async function tickets(freshdesk: Freshdesk, cursor: string | null, signal: Abor
       assigneeSourceId: t.responder_id ? String(t.responder_id) : null,
       createdAt: text(t.created_at),
       solvedAt: t.stats?.resolved_at ?? t.stats?.closed_at ?? null,
+      fields: valuesOf(defs, t.custom_fields),
     }),
   );
   // A requester the contacts listing no longer shows (deleted since) still gets a contact from the embed.

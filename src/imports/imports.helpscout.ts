@@ -12,6 +12,7 @@ import {
   type SourcePerson,
   type SourceTicket,
 } from "./imports.source";
+import { cachedFields, helpScoutFieldDefs, valuesOf, type FieldCache, type FieldDefs } from "./imports.vendor-fields";
 
 /**
  * Help Scout through its documented Mailbox API 2.0 (https://developer.helpscout.com/mailbox-api/):
@@ -47,6 +48,7 @@ type HsCustomer = {
   id: number;
   firstName?: string | null;
   lastName?: string | null;
+  createdAt?: string;
   updatedAt?: string;
   _embedded?: { emails?: Array<{ value?: string }>; phones?: Array<{ value?: string }> };
 };
@@ -71,6 +73,8 @@ type HsConversation = {
   createdAt?: string;
   closedAt?: string | null;
   userUpdatedAt?: string | null;
+  mailboxId?: number;
+  customFields?: Array<{ id: number; name?: string; value?: unknown; text?: string }>;
   _embedded?: { threads?: HsThread[] };
 };
 type HalPage<K extends string, T> = {
@@ -114,6 +118,8 @@ type HelpScout = {
   api: (path: string) => string;
   token: { expiresAt: number };
   threadsOf: Map<string, HsThread[]>;
+  /** Each mailbox's fields, read once per run. */
+  fields: FieldCache;
 };
 
 const morePages = (body: HalPage<string, unknown>, at: number) => at < Math.min(body.page?.totalPages ?? 0, MAX_PAGES);
@@ -147,7 +153,7 @@ export function helpScoutSource(options: HelpScoutOptionsInput, allowList: reado
   const token = { expiresAt: 0 };
   /** The threads of the conversations of the last page read (embedded there): at most one page's worth. */
   const threadsOf = new Map<string, HsThread[]>();
-  const helpScout: HelpScout = { options, allowList, headers, http, api, token, threadsOf };
+  const helpScout: HelpScout = { options, allowList, headers, http, api, token, threadsOf, fields: new Map() };
 
   return {
     phases: ["people", "tickets"],
@@ -314,6 +320,7 @@ async function people(helpScout: HelpScout, cursor: string | null, signal: Abort
     (c): SourcePerson => ({
       sourceId: `c${c.id}`,
       updatedAt: text(c.updatedAt),
+      createdAt: c.createdAt ?? null,
       email:
         c._embedded?.emails
           ?.find((e) => e.value)
@@ -340,6 +347,17 @@ async function conversations(helpScout: HelpScout, cursor: string | null, signal
     signal,
   );
   const records = body._embedded?.conversations ?? [];
+  const defs = new Map<number, FieldDefs>();
+  for (const mailbox of new Set(records.flatMap((c) => (c.mailboxId && c.customFields?.length ? [c.mailboxId] : []))))
+    defs.set(
+      mailbox,
+      await cachedFields(helpScout.fields, String(mailbox), () =>
+        helpScoutFieldDefs(
+          (url) => json(helpScout, url, signal),
+          (page) => api(`/mailboxes/${mailbox}/fields?page=${page}`),
+        ),
+      ),
+    );
   threadsOf.clear();
   let max = at.max;
   const tickets = records.map((c): SourceTicket => {
@@ -362,6 +380,7 @@ async function conversations(helpScout: HelpScout, cursor: string | null, signal
       assigneeSourceId: c.assignee?.id ? `u${c.assignee.id}` : null,
       createdAt: text(c.createdAt),
       solvedAt: status === "solved" ? (c.closedAt ?? null) : null,
+      fields: valuesOf(defs.get(c.mailboxId ?? 0) ?? new Map(), c.customFields),
     };
   });
   // The customer of a skipped conversation (spam) does not become a contact.

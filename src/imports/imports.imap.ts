@@ -76,10 +76,17 @@ type Imap = {
   newest: Map<string, { date: string; sent: boolean }>;
 };
 
-const person = (sourceId: string, address: { email: string; name: string }, agent: boolean): SourcePerson => ({
+const person = (
+  sourceId: string,
+  address: { email: string; name: string },
+  agent: boolean,
+  createdAt: string,
+): SourcePerson => ({
   sourceId,
   // Mail carries no record time: a person once imported is not rewritten by every message.
   updatedAt: EPOCH,
+  // Mail has no contact record either: a contact dates from the first message naming it.
+  createdAt,
   email: address.email.toLowerCase(),
   name: address.name.slice(0, 200),
   phone: "",
@@ -116,6 +123,7 @@ export function imapSource(options: ImapImportOptionsInput, config: ImapSourceCo
           html: body.html ?? `<p>${escapeHtml(body.text.trim()).replace(/\n/g, "<br>")}</p>`,
           createdAt: m.date,
           attachments: m.attachments,
+          messageId: m.email.messageId ? normalizeMessageId(m.email.messageId) : null,
         };
       });
     },
@@ -264,17 +272,33 @@ async function readMessages(
       .map((a, i): SourceAttachment => {
         const id = `${key}#${i}`;
         files.set(id, a.content);
-        return { sourceId: id, filename: a.filename || "file", url: `imap:${id}`, inline: a.inline };
+        return {
+          sourceId: id,
+          filename: a.filename || "file",
+          url: `imap:${id}`,
+          inline: a.inline,
+          contentId: a.contentId,
+        };
       });
     const thread = threadOf(imap, email, key);
     held.set(thread, [...(held.get(thread) ?? []), { key, thread, email, sent, date, attachments }]);
-    if (sent) people.set(`a:${from.email.toLowerCase()}`, person(`a:${from.email.toLowerCase()}`, from, true));
-    else people.set(`c:${from.email.toLowerCase()}`, person(`c:${from.email.toLowerCase()}`, from, false));
+    meet(people, sent ? "a" : "c", from, date);
     const customer = email.to[0];
-    if (sent && customer)
-      people.set(`c:${customer.email.toLowerCase()}`, person(`c:${customer.email.toLowerCase()}`, customer, false));
+    if (sent && customer) meet(people, "c", customer, date);
   }
   return people;
+}
+
+/** Adds a person a message names, dated by the earliest of the page's messages naming them. */
+function meet(
+  people: Map<string, SourcePerson>,
+  kind: "a" | "c",
+  address: { email: string; name: string },
+  date: string,
+): void {
+  const sourceId = `${kind}:${address.email.toLowerCase()}`;
+  const before = people.get(sourceId)?.createdAt;
+  people.set(sourceId, person(sourceId, address, kind === "a", before && before < date ? before : date));
 }
 
 /** The page's conversations as tickets, each marked later than the last page's. */

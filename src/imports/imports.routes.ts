@@ -7,13 +7,18 @@ import type { Deps } from "../deps";
 import { IdParams, PageQuery, pageOfSchema } from "../http/schemas";
 import { DeskError, invalidAt, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { csvPathOf } from "./imports.csv";
+import { csvDryRun, csvPathOf, parseCsv, resolveColumns } from "./imports.csv";
 import { checkSource } from "./imports.check";
 import {
   CreateImportBody,
   CSV_KINDS,
   CSV_MAX_BYTES,
   CSV_MAX_ROWS,
+  CsvDryRunSchema,
+  CsvMappingSchema,
+  type CsvDryRunJson,
+  type CsvKind,
+  type CsvMapping,
   ImportCheckSchema,
   ImportSchema,
   type CreateImportInput,
@@ -31,7 +36,7 @@ const MAPPING_DOC =
   "Zendesk statuses: new → open, open → open, pending → pending, hold → on_hold, solved → solved, closed → closed; deleted tickets are not imported. Priorities: low, normal, high, urgent as they are; none → normal. Freshdesk statuses: 2 Open → open, 3 Pending → pending, 4 Resolved → solved, 5 Closed → closed, any other (custom) → on_hold; spam and deleted tickets are not imported; priorities 1 Low → low, 2 Medium → normal, 3 High → high, 4 Urgent → urgent; the description is the first message, private conversations become notes. Help Scout statuses: active → open, pending → pending, closed → solved; spam, draft and deleted conversations are not imported; every ticket is normal priority; customer, reply, message, chat and phone threads become messages, note and forward threads notes, line items are not imported. Tags become labels; end users become contacts (matched by email), organizations companies; agents are matched to members by email (else their name stays on their messages and the ticket is unassigned); public comments become replies and private ones internal notes, with their attachments, at their original times.";
 
 const OPTIONS_DOC =
-  "imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \\Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id; companies: name, domain, notes; at most 10 MB and 50,000 rows; any bad row fails the import with nothing written).";
+  "imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \\Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id, created_at; companies: name, domain, notes, created_at; custom fields as custom.<key>; at most 10 MB and 50,000 rows). Optional form fields: mapping (a JSON object, Desk field → CSV header; without it headers are matched to Desk's field names, any case) and dry_run=true, which writes nothing and answers 200 { kind, headers, sample_rows (the first 5), suggested_mapping, mapping, row_count, totals { create, update, skip, error }, problems (file-level: unknown or unmapped columns), rows (the first 1,000: row, action create|update|skip|error, column, message) }. A contact updates the one with its email (or external_id), a company the one with its domain or name. Each row is written whole or not at all: invalid rows are reported per row in errors (record \"row N\", the column in the message; at most 100 kept) and counted in counts.failed; a row repeating an earlier row's email (companies: name) is skipped, reported and counted in counts.skipped (the first wins). A file-level problem fails the import with nothing written.";
 
 /** The options of the sources added after Zendesk, as the OpenAPI document shows them. */
 /** The OpenAPI shape of one source's options (the route reads its own body, so they are written out here). */
@@ -119,8 +124,32 @@ async function readJson(request: Request): Promise<CreateImportInput> {
   return parsed.data;
 }
 
-/** A CSV upload (multipart/form-data): the file is written where the import job reads it, and removed when the import cannot start. */
-async function startCsvImport(ctx: RequestContext, request: Request, deps: Deps): Promise<ImportRow> {
+/** The form's `mapping` (a JSON object, Desk field → CSV header) and `dry_run` flag, checked. */
+function csvFormOptions(form: FormData): { mapping: CsvMapping | undefined; dryRun: boolean } {
+  const rawMapping = form.get("mapping");
+  let mapping: CsvMapping | undefined;
+  if (rawMapping !== null && rawMapping !== "") {
+    let json: unknown;
+    try {
+      json = JSON.parse(typeof rawMapping === "string" ? rawMapping : "");
+    } catch {
+      throw invalidAt("body.mapping", "mapping is a JSON object: Desk field → CSV header.");
+    }
+    const parsed = CsvMappingSchema.safeParse(json);
+    if (!parsed.success) throw invalidAt("body.mapping", "mapping is a JSON object: Desk field → CSV header.");
+    mapping = parsed.data;
+  }
+  const rawDry = form.get("dry_run");
+  if (rawDry !== null && !["true", "false", "1", "0", ""].includes(String(rawDry)))
+    throw invalidAt("body.dry_run", "dry_run is true or false.");
+  return { mapping, dryRun: rawDry === "true" || rawDry === "1" };
+}
+
+/**
+ * A CSV upload (multipart/form-data): a dry run answers what each row would do; otherwise the file is
+ * written where the import job reads it, and removed when the import cannot start.
+ */
+async function startCsvImport(ctx: RequestContext, request: Request, deps: Deps): Promise<ImportRow | CsvDryRunJson> {
   let form: FormData;
   try {
     form = await request.formData();
@@ -134,12 +163,25 @@ async function startCsvImport(ctx: RequestContext, request: Request, deps: Deps)
   const file = form.get("file");
   if (!(file instanceof Blob)) throw invalidAt("body.file", "Field `file` must hold the CSV file.");
   if (file.size > CSV_MAX_BYTES) throw invalidAt("body.file", "The file may be at most 10 MB.");
+  const { mapping, dryRun } = csvFormOptions(form);
+  if (dryRun) return csvDryRun(deps.db, ctx.workspaceId, kind as CsvKind, await file.text(), mapping);
+  if (mapping) {
+    const header = parseCsv(await file.text(), 0);
+    const problems = resolveColumns(kind as CsvKind, "error" in header ? [] : (header.rows[0] ?? []), mapping).problems;
+    if (problems.length)
+      throw validationFailed(
+        problems.map((p) => ({
+          location: "body.mapping",
+          message: p.column ? `${p.column}: ${p.message}` : p.message,
+        })),
+      );
+  }
   const id = newId();
   const path = csvPathOf(deps, id);
   await mkdir(dirname(path), { recursive: true });
   await Bun.write(path, file);
   try {
-    return createImport(ctx, { id, source: "csv", account: kind, options: {} }, deps);
+    return createImport(ctx, { id, source: "csv", account: kind, options: mapping ? { mapping } : {} }, deps);
   } catch (error) {
     await rm(path, { force: true });
     throw error;
@@ -154,7 +196,7 @@ const START_IMPORT_DOC = {
     400: { description: "Malformed JSON" },
     415: { description: "Neither JSON nor multipart/form-data" },
   },
-  description: `${OPTIONS_DOC} A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times and send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. ${MAPPING_DOC}`,
+  description: `${OPTIONS_DOC} A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times (contacts and companies the source's creation time, a CSV's from a created_at column; a re-run never moves it) and imported mail's Message-IDs thread live replies into their tickets; imports send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. Vendor custom fields become Desk custom fields of the matching type (a type with no match: text; reused by the vendor's id on a re-run) with the records' values, at most 100 values a record and 200 options a field. Images in imported HTML become attachments of their message when they are the mail's cid: parts or on the account's own host (base_url; at most 50 a message, each within the attachment limit); any other remote image, and one that fails to download, is replaced by its alt text (a failure is listed among the errors). ${MAPPING_DOC}`,
   requestBody: {
     required: true,
     content: {
@@ -192,6 +234,17 @@ const START_IMPORT_DOC = {
             source: { type: "string" as const, enum: ["csv"] },
             kind: { type: "string" as const, enum: [...CSV_KINDS] },
             file: { type: "string" as const, format: "binary" },
+            mapping: {
+              type: "string" as const,
+              description:
+                'A JSON object, Desk field → CSV header, e.g. {"email":"E-mail","name":"Full name","custom.plan":"Plan"}; without it each header must be a Desk field\'s name (any case)',
+            },
+            dry_run: {
+              type: "string" as const,
+              enum: ["true", "false"],
+              description:
+                "true: nothing is written; answers 200 with the headers, sample rows, a suggested mapping and what each row would do",
+            },
           },
           required: ["source", "kind", "file"],
         },
@@ -210,6 +263,7 @@ function importStartRoutes(deps: Deps) {
         const type = request.headers.get("content-type") ?? "";
         if (type.startsWith("multipart/form-data")) {
           const row = await startCsvImport(ctx, request, deps);
+          if ("headers" in row) return row;
           set.status = 202;
           return presentImport(row);
         }
@@ -225,7 +279,7 @@ function importStartRoutes(deps: Deps) {
       {
         access: write,
         parse: "none",
-        response: { 202: ImportSchema },
+        response: { 200: CsvDryRunSchema, 202: ImportSchema },
         detail: START_IMPORT_DOC,
       },
     )

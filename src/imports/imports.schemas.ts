@@ -103,6 +103,31 @@ export type CsvKind = (typeof CSV_KINDS)[number];
 export const CSV_MAX_BYTES = 10 * 1024 * 1024;
 export const CSV_MAX_ROWS = 50_000;
 
+/** A CSV's column mapping: Desk field (or custom.<key>) → the CSV header that holds it. */
+export const CsvMappingSchema = z.record(z.string().max(100), z.string().max(200));
+export type CsvMapping = z.infer<typeof CsvMappingSchema>;
+
+/** A CSV dry run (`dry_run=true`): the file's headers, a suggested mapping and what each row would do. */
+export const CsvDryRunSchema = z.object({
+  kind: z.enum(CSV_KINDS),
+  headers: z.array(z.string()),
+  sample_rows: z.array(z.array(z.string())),
+  suggested_mapping: CsvMappingSchema,
+  mapping: CsvMappingSchema,
+  row_count: z.number(),
+  totals: z.object({ create: z.number(), update: z.number(), skip: z.number(), error: z.number() }),
+  problems: z.array(z.object({ column: z.string().nullable(), message: z.string() })),
+  rows: z.array(
+    z.object({
+      row: z.number(),
+      action: z.enum(["create", "update", "skip", "error"]),
+      column: z.string().nullable(),
+      message: z.string().nullable(),
+    }),
+  ),
+});
+export type CsvDryRunJson = z.infer<typeof CsvDryRunSchema>;
+
 export const ImportCheckSchema = z.object({
   ok: z.boolean(),
   totals: z.record(z.string(), z.number()),

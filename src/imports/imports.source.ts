@@ -6,20 +6,53 @@
 
 export type Phase = "companies" | "people" | "tickets";
 
-export type SourceCompany = { sourceId: string; updatedAt: string; name: string; domain: string | null; notes: string };
+/**
+ * A vendor's custom field in Desk's terms: each source maps its vendor's types (README's import
+ * table) and a type Desk has no match for becomes text. `options` carry the vendor's stored value
+ * (what a record's value names) and its label.
+ */
+export type SourceField = {
+  sourceId: string;
+  name: string;
+  type: "text" | "long_text" | "number" | "date" | "checkbox" | "select" | "multi_select";
+  options: Array<{ value: string; label: string }>;
+};
+/** A record's value of one field as the vendor gives it (null: no value). */
+export type SourceFieldValue = { field: SourceField; value: unknown };
+
+export type SourceCompany = {
+  sourceId: string;
+  updatedAt: string;
+  /** The source's creation time: kept as the company's created_at when the import creates it. */
+  createdAt?: string | null;
+  name: string;
+  domain: string | null;
+  notes: string;
+  fields?: SourceFieldValue[];
+};
 
 /** An end user becomes a contact; an agent is matched to a member by email (else only their name is kept). */
 export type SourcePerson = {
   sourceId: string;
   updatedAt: string;
+  /** The source's creation time: kept as the contact's created_at when the import creates it. */
+  createdAt?: string | null;
   email: string | null;
   name: string;
   phone: string;
   agent: boolean;
   companySourceId: string | null;
+  fields?: SourceFieldValue[];
 };
 
-export type SourceAttachment = { sourceId: string; filename: string; url: string; inline: boolean };
+/** `contentId` is set for a mail part the HTML names as `cid:` (IMAP). */
+export type SourceAttachment = {
+  sourceId: string;
+  filename: string;
+  url: string;
+  inline: boolean;
+  contentId?: string | null;
+};
 
 export type SourceMessage = {
   sourceId: string;
@@ -30,6 +63,8 @@ export type SourceMessage = {
   html: string;
   createdAt: string;
   attachments: SourceAttachment[];
+  /** The mail's Message-ID (normalized: no brackets, lower case) when the source has one: live replies naming it thread. */
+  messageId?: string | null;
 };
 
 export type SourceTicket = {
@@ -44,6 +79,7 @@ export type SourceTicket = {
   assigneeSourceId: string | null;
   createdAt: string;
   solvedAt: string | null;
+  fields?: SourceFieldValue[];
 };
 
 export type SourcePage = {
@@ -64,6 +100,11 @@ export interface ImportSource {
   messages(ticket: SourceTicket, signal: AbortSignal): Promise<SourceMessage[]>;
   /** An attachment's bytes (at most the attachment limit). */
   download(attachment: SourceAttachment, signal: AbortSignal): Promise<Uint8Array>;
+  /**
+   * An image a message's HTML names by URL, as an attachment to download, when the URL is one of
+   * the account's own files (on the vendor's host); null for any other URL (never fetched).
+   */
+  inlineImage?(url: string): SourceAttachment | null;
 }
 
 export const MAX_MESSAGES_PER_TICKET = 10_000;

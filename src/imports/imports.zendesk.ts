@@ -1,4 +1,6 @@
 import { SourceHttp } from "./imports.http";
+import { vendorImage } from "./imports.images";
+import { cachedFields, valuesOf, zendeskFields, type FieldCache } from "./imports.vendor-fields";
 import type { ZendeskOptionsInput } from "./imports.schemas";
 import {
   MAX_MESSAGES_PER_TICKET,
@@ -44,9 +46,19 @@ type ZUser = {
   phone?: string | null;
   role?: string;
   organization_id?: number | null;
+  user_fields?: Record<string, unknown> | null;
+  created_at?: string;
   updated_at?: string;
 };
-type ZOrganization = { id: number; name?: string; domain_names?: string[]; notes?: string | null; updated_at?: string };
+type ZOrganization = {
+  id: number;
+  name?: string;
+  domain_names?: string[];
+  notes?: string | null;
+  organization_fields?: Record<string, unknown> | null;
+  created_at?: string;
+  updated_at?: string;
+};
 type ZTicket = {
   id: number;
   subject?: string | null;
@@ -59,6 +71,7 @@ type ZTicket = {
   created_at?: string;
   updated_at?: string;
   metric_set?: { solved_at?: string | null } | null;
+  custom_fields?: Array<{ id: number; value: unknown }>;
 };
 type ZComment = {
   id: number;
@@ -84,7 +97,7 @@ const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A Zendesk account as its pages are fetched: the rate-limited client and the API's address. */
-type Zendesk = { http: SourceHttp; api: (path: string) => string };
+type Zendesk = { http: SourceHttp; api: (path: string) => string; fields: FieldCache };
 
 export function zendeskSource(options: ZendeskOptionsInput, allowList: readonly string[]): ImportSource {
   const root = (options.base_url ?? `https://${options.subdomain}.zendesk.com`).replace(/\/+$/, "");
@@ -101,7 +114,7 @@ export function zendeskSource(options: ZendeskOptionsInput, allowList: readonly 
     },
   });
   const api = (path: string) => `${root}/api/v2${path}`;
-  const zendesk: Zendesk = { http, api };
+  const zendesk: Zendesk = { http, api, fields: new Map() };
 
   return {
     phases: ["companies", "people", "tickets"],
@@ -157,6 +170,10 @@ export function zendeskSource(options: ZendeskOptionsInput, allowList: readonly 
     download(attachment, signal) {
       return http.bytes(attachment.url, MAX_FILE_BYTES, signal);
     },
+    inlineImage(url) {
+      // Zendesk serves a comment's inline images as `/attachments/token/…` on the account's host.
+      return vendorImage(root, url, "/attachments/");
+    },
   };
 }
 
@@ -178,12 +195,15 @@ async function organizations(zendesk: Zendesk, cursor: string | null, signal: Ab
     end_time?: number;
     end_of_stream?: boolean;
   };
+  const defs = await fieldsOf(zendesk, "organization_fields", signal);
   const companies = (body.organizations ?? []).map((o) => ({
     sourceId: String(o.id),
     updatedAt: text(o.updated_at),
+    createdAt: o.created_at ?? null,
     name: text(o.name).slice(0, 200) || `Organization ${o.id}`,
     domain: o.domain_names?.[0] ?? null,
     notes: text(o.notes).slice(0, 10_000),
+    fields: valuesOf(defs, o.organization_fields),
   }));
   const next = body.end_time !== undefined ? String(body.end_time) : start;
   return { companies, cursor: next, done: body.end_of_stream !== false || next === start };
@@ -199,14 +219,17 @@ async function users(zendesk: Zendesk, cursor: string | null, signal: AbortSigna
     after_cursor?: string | null;
     end_of_stream?: boolean;
   };
+  const defs = await fieldsOf(zendesk, "user_fields", signal);
   const people = (body.users ?? []).map((u) => ({
     sourceId: String(u.id),
     updatedAt: text(u.updated_at),
+    createdAt: u.created_at ?? null,
     email: u.email ? u.email.trim().toLowerCase() : null,
     name: text(u.name).slice(0, 200),
     phone: text(u.phone).slice(0, 50),
     agent: u.role === "agent" || u.role === "admin",
     companySourceId: u.organization_id ? String(u.organization_id) : null,
+    fields: valuesOf(defs, u.user_fields),
   }));
   return { people, cursor: body.after_cursor ?? cursor, done: body.end_of_stream !== false };
 }
@@ -221,6 +244,7 @@ async function tickets(zendesk: Zendesk, cursor: string | null, signal: AbortSig
     after_cursor?: string | null;
     end_of_stream?: boolean;
   };
+  const defs = await fieldsOf(zendesk, "ticket_fields", signal);
   const list = (body.tickets ?? []).map((t) => ({
     sourceId: String(t.id),
     updatedAt: text(t.updated_at),
@@ -232,6 +256,14 @@ async function tickets(zendesk: Zendesk, cursor: string | null, signal: AbortSig
     assigneeSourceId: t.assignee_id ? String(t.assignee_id) : null,
     createdAt: text(t.created_at),
     solvedAt: t.metric_set?.solved_at ?? null,
+    fields: valuesOf(defs, t.custom_fields),
   }));
   return { tickets: list, cursor: body.after_cursor ?? cursor, done: body.end_of_stream !== false };
 }
+
+/** The account's fields of one kind, read once per run. */
+const fieldsOf = (
+  zendesk: Zendesk,
+  list: "ticket_fields" | "user_fields" | "organization_fields",
+  signal: AbortSignal,
+) => cachedFields(zendesk.fields, list, () => zendeskFields(zendesk.http, zendesk.api(`/${list}.json`), list, signal));

@@ -1,2 +1,2 @@
 /** What other features may use of inbound mail. */
-export { workspaceMailFolder } from "./inbound.service";
+export { normalizeCidReferences, workspaceMailFolder } from "./inbound.service";

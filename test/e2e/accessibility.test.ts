@@ -587,6 +587,31 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
   );
 
   test(
+    "CSV import: the column mapping step with a required field missing, and the dry run",
+    async () => {
+      await visit("/settings/import", ".settings-body h1");
+      await page.getByLabel("Source").selectOption("csv-contacts");
+      await page.locator('input[name="file"]').setInputFiles({
+        name: "people.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from("E-mail,Full name,Organisation\nok@example.test,Ok,Initech\nnot-an-email,Bad,\n"),
+      });
+      await page.getByRole("button", { name: "Read columns", exact: true }).click();
+      const mapping = page.getByRole("group", { name: "Column mapping" });
+      await mapping.getByLabel("Email (required)").selectOption("");
+      await page.getByRole("button", { name: "Dry run", exact: true }).click();
+      await shown(mapping.getByText("Pick the column that holds email."));
+      const found = await audit("settings/import CSV mapping with a missing field");
+      await mapping.getByLabel("Email (required)").selectOption("E-mail");
+      await page.getByRole("button", { name: "Dry run", exact: true }).click();
+      await shown(page.getByTestId("csv-dry-run"));
+      found.push(...(await audit("settings/import CSV dry run")));
+      expect(found).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
     "knowledge base, the article editor and the public help center",
     async () => {
       // A light brand colour: the help center must still keep its text readable.

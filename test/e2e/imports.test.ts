@@ -1,8 +1,9 @@
 /**
  * Settings → Import in a real browser against the executable: an admin tests the connection to a
  * (fake) Zendesk, sees its totals, starts the import, watches it run and succeed without reloading
- * (the progress arrives as import.updated events), finds the tickets in the inbox, and sees a
- * refused CSV's problems row by row.
+ * (the progress arrives as import.updated events), finds the tickets in the inbox, and imports a
+ * CSV whose headers differ from Desk's: maps its columns, sees the dry run, imports, reads the
+ * refused row in the report.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
@@ -38,7 +39,7 @@ afterAll(async () => {
 });
 
 test.skipIf(!ready.ok)(
-  "an admin imports from Zendesk and watches it finish live; a bad CSV lists its problems",
+  "an admin imports from Zendesk and watches it finish live; a CSV mapped, dry-run, imported with its bad row reported",
   async () => {
     await ownerWithWorkspace(desk.url, admin, "Switchers Inc");
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -70,13 +71,32 @@ test.skipIf(!ready.ok)(
     await page.locator('input[name="file"]').setInputFiles({
       name: "people.csv",
       mimeType: "text/csv",
-      buffer: Buffer.from("email,name\nok@example.test,Ok\nnot-an-email,Bad\n"),
+      buffer: Buffer.from(
+        '\uFEFFE-mail,Full name,Organisation\r\nok@example.test,"Ok, Person",Initech\r\nnot-an-email,Bad,\r\nsecond@example.test,"Two\nlines",\r\n',
+      ),
     });
-    await page.getByRole("button", { name: "Start import" }).click();
+    await page.getByRole("button", { name: "Read columns", exact: true }).click();
+    // The mapping step: Desk's fields, each suggested from the file's own headers.
+    const mapping = page.getByRole("group", { name: "Column mapping" });
+    await shown(mapping);
+    expect(await mapping.getByLabel("Email (required)").inputValue()).toBe("E-mail");
+    expect(await mapping.getByLabel("Name", { exact: true }).inputValue()).toBe("Full name");
+    expect(await mapping.getByLabel("Company").inputValue()).toBe("Organisation");
+    await mapping.getByLabel("Email (required)").selectOption("");
+    await page.getByRole("button", { name: "Dry run", exact: true }).click();
+    await shown(mapping.getByText("Pick the column that holds email."));
+    await mapping.getByLabel("Email (required)").selectOption("E-mail");
+    await page.getByRole("button", { name: "Dry run", exact: true }).click();
+    const summary = page.getByTestId("csv-dry-run");
+    await shown(summary.getByText("2 to create · 0 to update · 0 skipped · 1 with errors."));
+    await shown(summary.getByText('Row 3 (E-mail): "not-an-email" is not an email address.'));
+    expect(await page.getByTestId("import-row").count()).toBe(1);
+    await page.getByRole("button", { name: "Import", exact: true }).click();
     const csvRow = page.getByTestId("import-row").filter({ hasText: "CSV file" }).first();
-    await shown(csvRow.locator(".pill-failed"), 20_000);
+    await shown(csvRow.locator(".pill-succeeded"), 20_000);
+    await shown(csvRow.getByText(/2 contacts · 1 companies/));
     await csvRow.getByText("1 problem").click();
-    await shown(csvRow.getByText('row 3: "not-an-email" is not an email address.'));
+    await shown(csvRow.getByText('row 3: E-mail: "not-an-email" is not an email address.'));
     expect(await page.getByTestId("import-row").count()).toBe(2);
   },
   90_000,

@@ -38,6 +38,17 @@ export type FdTicket = {
   deleted?: boolean;
   attachments: FdAttachment[];
   conversations: FdConversation[];
+  /** Values of the account's ticket fields by field name (`cf_…`); a dropdown's value is the choice's text. */
+  custom_fields?: Record<string, unknown>;
+};
+/** A ticket, contact or company field (`/api/v2/{ticket,contact,company}_fields`). */
+export type FdField = {
+  id: number;
+  name: string;
+  label: string;
+  type: string;
+  default: boolean;
+  choices?: string[];
 };
 export type FdContact = {
   id: number;
@@ -47,9 +58,17 @@ export type FdContact = {
   company_id: number | null;
   updated_at: string;
   deleted?: boolean;
+  custom_fields?: Record<string, unknown>;
 };
 export type FdAgent = { id: number; name: string; email: string; updated_at: string };
-export type FdCompany = { id: number; name: string; domains: string[]; description: string | null; updated_at: string };
+export type FdCompany = {
+  id: number;
+  name: string;
+  domains: string[];
+  description: string | null;
+  updated_at: string;
+  custom_fields?: Record<string, unknown>;
+};
 
 export type FakeFreshdesk = {
   url: string;
@@ -58,6 +77,11 @@ export type FakeFreshdesk = {
   contacts: FdContact[];
   companies: FdCompany[];
   tickets: FdTicket[];
+  ticketFields: FdField[];
+  contactFields: FdField[];
+  companyFields: FdField[];
+  /** Files the account's HTML names inline (`/helpdesk/attachments/{id}` on the account's host). */
+  inlineFiles: Map<number, Uint8Array>;
   /** Requests served, by path (without the query). */
   requests: Map<string, number>;
   /** Requests for a file that came with an authorization header (the key must never go there). */
@@ -84,6 +108,13 @@ export function startFakeFreshdesk(options: { apiKey?: string } = {}): FakeFresh
     contacts: [],
     companies: [],
     tickets: [],
+    ticketFields: [
+      { id: 1, name: "subject", label: "Subject", type: "default_subject", default: true },
+      { id: 2, name: "priority", label: "Priority", type: "default_priority", default: true },
+    ],
+    contactFields: [],
+    companyFields: [],
+    inlineFiles: new Map(),
     requests,
     leakedCredentials: 0,
     perPageCap: 100,
@@ -138,6 +169,7 @@ export function startFakeFreshdesk(options: { apiKey?: string } = {}): FakeFresh
     active: true,
     created_at: at(0),
     updated_at: c.updated_at,
+    custom_fields: c.custom_fields ?? {},
   });
 
   const server = Bun.serve({
@@ -162,6 +194,13 @@ export function startFakeFreshdesk(options: { apiKey?: string } = {}): FakeFresh
               return new Response(new Uint8Array(a.bytes), { headers: { "content-type": a.content_type } });
         return new Response("NoSuchKey", { status: 404 });
       }
+      const inline = path.match(/^\/helpdesk\/attachments\/(\d+)$/);
+      if (inline) {
+        const bytes = fake.inlineFiles.get(Number(inline[1]));
+        return bytes
+          ? new Response(new Uint8Array(bytes), { headers: { "content-type": "image/png" } })
+          : new Response("not found", { status: 404 });
+      }
       if (request.headers.get("authorization") !== `Basic ${Buffer.from(`${apiKey}:X`).toString("base64")}`)
         return Response.json(
           { code: "invalid_credentials", message: "You have to be logged in to perform this action." },
@@ -174,6 +213,9 @@ export function startFakeFreshdesk(options: { apiKey?: string } = {}): FakeFresh
           { status: 429, headers: { ...limits, "x-ratelimit-remaining": "0", "retry-after": String(retryAfter) } },
         );
       }
+      if (path === "/api/v2/ticket_fields") return Response.json(fake.ticketFields, { headers: limits });
+      if (path === "/api/v2/contact_fields") return Response.json(fake.contactFields, { headers: limits });
+      if (path === "/api/v2/company_fields") return Response.json(fake.companyFields, { headers: limits });
       if (path === "/api/v2/agents/me") {
         const a = fake.agents[0];
         return a
@@ -190,7 +232,7 @@ export function startFakeFreshdesk(options: { apiKey?: string } = {}): FakeFresh
           contact: { active: true, email: a.email, name: a.name, phone: null, mobile: null },
         }));
       if (path === "/api/v2/companies")
-        return paged(url, fake.companies, (c) => ({ ...c, note: null, created_at: at(0) }));
+        return paged(url, fake.companies, (c) => ({ custom_fields: {}, ...c, note: null, created_at: at(0) }));
       if (path === "/api/v2/contacts") {
         const since = url.searchParams.get("_updated_since");
         const list = fake.contacts.filter(
@@ -220,6 +262,7 @@ export function startFakeFreshdesk(options: { apiKey?: string } = {}): FakeFresh
             company_id: requester?.company_id ?? null,
             created_at: t.created_at,
             updated_at: t.updated_at,
+            custom_fields: t.custom_fields ?? {},
             spam: false,
             ...(include.includes("requester") && requester
               ? {

@@ -32,6 +32,15 @@ export type HsConversation = {
   /** When anything on it changed (Help Scout's modifiedAt, used by sortField and modifiedSince). */
   modifiedAt: string;
   threads: HsThread[];
+  /** Values of the mailbox's fields by field id (a dropdown: the option's id). */
+  customFields?: Array<{ id: number; value: string }>;
+};
+/** A mailbox custom field (`/v2/mailboxes/{id}/fields`). */
+export type HsField = {
+  id: number;
+  name: string;
+  type: "SINGLE_LINE" | "MULTI_LINE" | "DROPDOWN" | "DATE" | "NUMBER";
+  options: Array<{ id: number; label: string; order: number }>;
 };
 export type HsUser = { id: number; firstName: string; lastName: string; email: string; updatedAt: string };
 export type HsCustomer = {
@@ -51,6 +60,8 @@ export type FakeHelpScout = {
   users: HsUser[];
   customers: HsCustomer[];
   conversations: HsConversation[];
+  /** The fields of mailbox 1, the one every conversation is in. */
+  mailboxFields: HsField[];
   /** Records a page (Help Scout's own size is 25 for conversations, 50 for the rest). */
   pageSize: number;
   requests: Map<string, number>;
@@ -80,6 +91,7 @@ export function startFakeHelpScout(options: { appId?: string; appSecret?: string
     users: [],
     customers: [],
     conversations: [],
+    mailboxFields: [],
     pageSize: 25,
     requests,
     tokensIssued: 0,
@@ -178,6 +190,8 @@ export function startFakeHelpScout(options: { appId?: string; appSecret?: string
           },
         );
       }
+      if (path === "/v2/mailboxes/1/fields")
+        return hal(url, "fields", fake.mailboxFields, (f) => ({ ...f, required: false, order: f.id }));
       if (path === "/v2/users")
         return hal(url, "users", fake.users, (u) => ({ ...u, role: "user", type: "user", createdAt: at(0) }));
       if (path === "/v2/customers") {
@@ -223,6 +237,11 @@ export function startFakeHelpScout(options: { appId?: string; appSecret?: string
           closedAt: c.closedAt,
           userUpdatedAt: c.modifiedAt,
           tags: c.tags.map((tag, i) => ({ id: i + 1, color: "#929499", tag })),
+          customFields: (c.customFields ?? []).map((v) => {
+            const field = fake.mailboxFields.find((f) => f.id === v.id);
+            const option = field?.options.find((o) => String(o.id) === v.value);
+            return { id: v.id, name: field?.name ?? "", value: v.value, text: option?.label ?? v.value };
+          }),
           ...(embed ? { _embedded: { threads: newestFirst(c.threads).map(threadJson(c.id)) } } : {}),
         }));
       }

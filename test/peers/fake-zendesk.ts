@@ -17,9 +17,22 @@ export type ZdUser = {
   role: "end-user" | "agent" | "admin";
   organization_id: number | null;
   phone: string | null;
+  /** Values of the account's user fields, by field key. */
+  user_fields?: Record<string, unknown>;
+  /** Zendesk's user `created_at` (left out: the record has none in the export). */
+  created_at?: string;
   updated_at: string;
 };
-export type ZdOrganization = { id: number; name: string; domain_names: string[]; notes: string; updated_at: string };
+export type ZdOrganization = {
+  id: number;
+  name: string;
+  domain_names: string[];
+  notes: string;
+  /** Values of the account's organization fields, by field key. */
+  organization_fields?: Record<string, unknown>;
+  created_at?: string;
+  updated_at: string;
+};
 export type ZdAttachment = { id: number; file_name: string; content_type: string; bytes: Uint8Array; inline: boolean };
 export type ZdComment = {
   id: number;
@@ -42,6 +55,19 @@ export type ZdTicket = {
   updated_at: string;
   solved_at: string | null;
   comments: ZdComment[];
+  /** Values of the account's ticket fields, by field id (tagger: the option's value). */
+  custom_fields?: Array<{ id: number; value: unknown }>;
+};
+
+/** A ticket, user or organization field (`/api/v2/{ticket,user,organization}_fields.json`). */
+export type ZdField = {
+  id: number;
+  key?: string;
+  type: string;
+  title: string;
+  removable: boolean;
+  active: boolean;
+  custom_field_options?: Array<{ id: number; name: string; value: string }>;
 };
 
 export type FakeZendesk = {
@@ -51,6 +77,9 @@ export type FakeZendesk = {
   users: ZdUser[];
   organizations: ZdOrganization[];
   tickets: ZdTicket[];
+  ticketFields: ZdField[];
+  userFields: ZdField[];
+  organizationFields: ZdField[];
   /** Requests served, by path (without the query). */
   requests: Map<string, number>;
   /** Answer the next `n` API requests with 429 and this Retry-After (seconds). */
@@ -88,6 +117,12 @@ export function startFakeZendesk(
     users: [],
     organizations: [],
     tickets: [],
+    ticketFields: [
+      { id: 1, type: "subject", title: "Subject", removable: false, active: true },
+      { id: 2, type: "status", title: "Status", removable: false, active: true },
+    ],
+    userFields: [],
+    organizationFields: [],
     requests,
     delayMs: 0,
     generated: options.generated,
@@ -180,6 +215,16 @@ export function startFakeZendesk(
       if (path === "/api/v2/tickets/count.json")
         return count([...allTickets()].filter((t) => t.status !== "deleted").length);
       if (path === "/api/v2/users/count.json") return count(fake.users.length);
+      if (path === "/api/v2/ticket_fields.json")
+        return Response.json({ ticket_fields: fake.ticketFields, next_page: null, count: fake.ticketFields.length });
+      if (path === "/api/v2/user_fields.json")
+        return Response.json({ user_fields: fake.userFields, next_page: null, count: fake.userFields.length });
+      if (path === "/api/v2/organization_fields.json")
+        return Response.json({
+          organization_fields: fake.organizationFields,
+          next_page: null,
+          count: fake.organizationFields.length,
+        });
       if (path === "/api/v2/organizations/count.json") return count(fake.organizations.length);
       if (path === "/api/v2/incremental/organizations.json") {
         const start = Number(url.searchParams.get("start_time") ?? 0);

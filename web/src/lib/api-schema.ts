@@ -1535,7 +1535,7 @@ export interface paths {
         get?: never;
         /**
          * Follow a ticket (yourself or a teammate)
-         * @description Followers get the ticket notifications its assignee gets, except assigned: customer_replied and sla_breached, in the app at once (their own socket) and by email per their preference. With the workspace setting follow_on_mention, members a note mentions start following.
+         * @description Followers get the ticket notifications its assignee gets, except assigned: customer_replied, note_added (a note someone else wrote), sla_breached and ai_handoff, in the app at once (their own socket) and by email per their preference. With the workspace setting follow_on_mention, members a note mentions start following.
          *     user_id is a member's id, or me (the caller; an API key's creator). Agents follow for themselves or a teammate; the member must be able to see the ticket (a private team's ticket: 422 at path.user_id). A member of no such workspace answers 404.
          *     A ticket has at most 50 followers (422). A change emits ticket.updated with changes ["followers"]; following twice, or unfollowing someone who was not following, changes nothing and still answers 204.
          */
@@ -1543,7 +1543,7 @@ export interface paths {
         post?: never;
         /**
          * Stop a person following a ticket
-         * @description Followers get the ticket notifications its assignee gets, except assigned: customer_replied and sla_breached, in the app at once (their own socket) and by email per their preference. With the workspace setting follow_on_mention, members a note mentions start following.
+         * @description Followers get the ticket notifications its assignee gets, except assigned: customer_replied, note_added (a note someone else wrote), sla_breached and ai_handoff, in the app at once (their own socket) and by email per their preference. With the workspace setting follow_on_mention, members a note mentions start following.
          *     user_id is a member's id, or me (the caller; an API key's creator). Agents follow for themselves or a teammate; the member must be able to see the ticket (a private team's ticket: 422 at path.user_id). A member of no such workspace answers 404.
          *     A ticket has at most 50 followers (422). A change emits ticket.updated with changes ["followers"]; following twice, or unfollowing someone who was not following, changes nothing and still answers 204.
          */
@@ -2436,7 +2436,7 @@ export interface paths {
         };
         /**
          * The caller's notifications in this workspace, newest first
-         * @description Keyset paged (`limit`, `cursor`); `unread=true` keeps those not read. `unread_count` is the caller's unread total (the bell's badge). Produced: `assigned` (an assignee change someone else made, automations and auto-assignment included, or a ticket someone else created already assigned to you), `mentioned` (an @mention in a note: `<span data-mention="<user id>">@Name</span>`, or a member's `@Full Name` or `@email` written as plain text, case-insensitive, the longest name winning, at most 20 people per note), `customer_replied` (to the assignee), and the types other features send (`sla_breached`, AI and billing notices). Each also arrives live as `notification.created`, a personal event: only its person's sockets and replays see it in full, everyone else gets the `event.hidden` stand-in. API keys answer 403.
+         * @description Keyset paged (`limit`, `cursor`); `unread=true` keeps those not read. `unread_count` is the caller's unread total (the bell's badge). Produced: `assigned` (an assignee change someone else made, automations and auto-assignment included, or a ticket someone else created already assigned to you), `mentioned` (an @mention in a note: `<span data-mention="<user id>">@Name</span>`, or a member's `@Full Name` or `@email` written as plain text, case-insensitive, the longest name winning, at most 20 people per note), `note_added` (a note, to the assignee and the followers, never its author nor those it mentions, who get `mentioned`), `customer_replied` (to the assignee), and the types other features send (`sla_breached`, `ai_handoff`, AI and billing notices). A ticket's followers get every ticket notice its assignee gets except `assigned`; one event tells at most 60 people about one ticket (the assignee, up to 50 followers, admins). Each also arrives live as `notification.created`, a personal event: only its person's sockets and replays see it in full, everyone else gets the `event.hidden` stand-in. API keys answer 403.
          */
         get: operations["getNotifications"];
         put?: never;
@@ -3480,7 +3480,7 @@ export interface paths {
         put?: never;
         /**
          * Start an import of another help desk's history (runs in the background; 409 while one of the same account runs)
-         * @description imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id; companies: name, domain, notes; at most 10 MB and 50,000 rows; any bad row fails the import with nothing written). A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times and send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. Zendesk statuses: new → open, open → open, pending → pending, hold → on_hold, solved → solved, closed → closed; deleted tickets are not imported. Priorities: low, normal, high, urgent as they are; none → normal. Freshdesk statuses: 2 Open → open, 3 Pending → pending, 4 Resolved → solved, 5 Closed → closed, any other (custom) → on_hold; spam and deleted tickets are not imported; priorities 1 Low → low, 2 Medium → normal, 3 High → high, 4 Urgent → urgent; the description is the first message, private conversations become notes. Help Scout statuses: active → open, pending → pending, closed → solved; spam, draft and deleted conversations are not imported; every ticket is normal priority; customer, reply, message, chat and phone threads become messages, note and forward threads notes, line items are not imported. Tags become labels; end users become contacts (matched by email), organizations companies; agents are matched to members by email (else their name stays on their messages and the ticket is unassigned); public comments become replies and private ones internal notes, with their attachments, at their original times.
+         * @description imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id, created_at; companies: name, domain, notes, created_at; custom fields as custom.<key>; at most 10 MB and 50,000 rows). Optional form fields: mapping (a JSON object, Desk field → CSV header; without it headers are matched to Desk's field names, any case) and dry_run=true, which writes nothing and answers 200 { kind, headers, sample_rows (the first 5), suggested_mapping, mapping, row_count, totals { create, update, skip, error }, problems (file-level: unknown or unmapped columns), rows (the first 1,000: row, action create|update|skip|error, column, message) }. A contact updates the one with its email (or external_id), a company the one with its domain or name. Each row is written whole or not at all: invalid rows are reported per row in errors (record "row N", the column in the message; at most 100 kept) and counted in counts.failed; a row repeating an earlier row's email (companies: name) is skipped, reported and counted in counts.skipped (the first wins). A file-level problem fails the import with nothing written. A re-run of the same account fetches only what changed since the last finished run, updates what changed and creates only what is new. Imported records keep their times (contacts and companies the source's creation time, a CSV's from a created_at column; a re-run never moves it) and imported mail's Message-IDs thread live replies into their tickets; imports send no mail, CSAT or notifications, and run no automations, SLA clocks or assignment. Vendor custom fields become Desk custom fields of the matching type (a type with no match: text; reused by the vendor's id on a re-run) with the records' values, at most 100 values a record and 200 options a field. Images in imported HTML become attachments of their message when they are the mail's cid: parts or on the account's own host (base_url; at most 50 a message, each within the attachment limit); any other remote image, and one that fails to download, is replaced by its alt text (a failure is listed among the errors). Zendesk statuses: new → open, open → open, pending → pending, hold → on_hold, solved → solved, closed → closed; deleted tickets are not imported. Priorities: low, normal, high, urgent as they are; none → normal. Freshdesk statuses: 2 Open → open, 3 Pending → pending, 4 Resolved → solved, 5 Closed → closed, any other (custom) → on_hold; spam and deleted tickets are not imported; priorities 1 Low → low, 2 Medium → normal, 3 High → high, 4 Urgent → urgent; the description is the first message, private conversations become notes. Help Scout statuses: active → open, pending → pending, closed → solved; spam, draft and deleted conversations are not imported; every ticket is normal priority; customer, reply, message, chat and phone threads become messages, note and forward threads notes, line items are not imported. Tags become labels; end users become contacts (matched by email), organizations companies; agents are matched to members by email (else their name stays on their messages and the ticket is unassigned); public comments become replies and private ones internal notes, with their attachments, at their original times.
          */
         post: operations["postImports"];
         delete?: never;
@@ -3500,7 +3500,7 @@ export interface paths {
         put?: never;
         /**
          * Test a source's credentials and preview its totals (nothing is stored)
-         * @description Same body as POST /v1/imports (JSON sources). imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id; companies: name, domain, notes; at most 10 MB and 50,000 rows; any bad row fails the import with nothing written).
+         * @description Same body as POST /v1/imports (JSON sources). imap options (a mailbox's history): host, port, tls (tls, starttls or none; default tls), username, password, folders (default INBOX and the folder flagged \Sent; at most 20); messages are threaded by References/In-Reply-To into tickets, sent mail becomes agent replies (by the member with the sender's address, if any), a conversation answered last is solved and one whose newest message came in is open; each folder's UIDVALIDITY and last UID are the cursor, so a re-run reads only newer mail. freshdesk options: domain (acme or acme.freshdesk.com), api_key, base_url, requests_per_minute (default 200, the Growth plan's budget; X-RateLimit-Remaining at 0 pauses a minute). helpscout options: app_id, app_secret (an OAuth2 app's client credentials; the token is renewed when it expires or is refused), base_url, requests_per_minute (default 400, Help Scout's budget). zendesk options: subdomain, email, api_token (the credentials are sealed at rest and deleted when the run ends), base_url (the API root, for a proxy), requests_per_minute (default 200, Zendesk's lowest plan budget) and export_requests_per_minute (default 10, the incremental export budget). csv: multipart/form-data with source=csv, kind=contacts|companies and the file (UTF-8, header row; contacts: email, name, phone, company, notes, external_id, created_at; companies: name, domain, notes, created_at; custom fields as custom.<key>; at most 10 MB and 50,000 rows). Optional form fields: mapping (a JSON object, Desk field → CSV header; without it headers are matched to Desk's field names, any case) and dry_run=true, which writes nothing and answers 200 { kind, headers, sample_rows (the first 5), suggested_mapping, mapping, row_count, totals { create, update, skip, error }, problems (file-level: unknown or unmapped columns), rows (the first 1,000: row, action create|update|skip|error, column, message) }. A contact updates the one with its email (or external_id), a company the one with its domain or name. Each row is written whole or not at all: invalid rows are reported per row in errors (record "row N", the column in the message; at most 100 kept) and counted in counts.failed; a row repeating an earlier row's email (companies: name) is skipped, reported and counted in counts.skipped (the first wins). A file-level problem fails the import with nothing written.
          */
         post: operations["postImportsCheck"];
         delete?: never;
@@ -7460,7 +7460,7 @@ export interface components {
         Notification: {
             id: string;
             /** @enum {string} */
-            type: "assigned" | "mentioned" | "customer_replied" | "sla_breached" | "ai_handoff" | "ai_cap_reached" | "ai_balance_low" | "ai_balance_out" | "auto_recharge_failed" | "ai_key_failed";
+            type: "assigned" | "mentioned" | "note_added" | "customer_replied" | "sla_breached" | "ai_handoff" | "ai_cap_reached" | "ai_balance_low" | "ai_balance_out" | "auto_recharge_failed" | "ai_key_failed";
             ticket: {
                 id: string;
                 number: number;
@@ -17817,10 +17817,55 @@ export interface operations {
                     kind: "contacts" | "companies";
                     /** Format: binary */
                     file: string;
+                    /** @description A JSON object, Desk field → CSV header, e.g. {"email":"E-mail","name":"Full name","custom.plan":"Plan"}; without it each header must be a Desk field's name (any case) */
+                    mapping?: string;
+                    /**
+                     * @description true: nothing is written; answers 200 with the headers, sample rows, a suggested mapping and what each row would do
+                     * @enum {string}
+                     */
+                    dry_run?: "true" | "false";
                 };
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "contacts" | "companies";
+                        headers: string[];
+                        sample_rows: string[][];
+                        suggested_mapping: {
+                            [key: string]: string;
+                        };
+                        mapping: {
+                            [key: string]: string;
+                        };
+                        row_count: number;
+                        totals: {
+                            create: number;
+                            update: number;
+                            skip: number;
+                            error: number;
+                        };
+                        problems: {
+                            column: string | null;
+                            message: string;
+                        }[];
+                        rows: {
+                            row: number;
+                            /** @enum {string} */
+                            action: "create" | "update" | "skip" | "error";
+                            column: string | null;
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
             /** @description Accepted */
             202: {
                 headers: {
@@ -18001,7 +18046,7 @@ export const enumValues = {
         trigger: ["ticket_created", "customer_replied", "agent_replied", "ticket_updated", "time"],
     },
     Notification: {
-        type: ["assigned", "mentioned", "customer_replied", "sla_breached", "ai_handoff", "ai_cap_reached", "ai_balance_low", "ai_balance_out", "auto_recharge_failed", "ai_key_failed"],
+        type: ["assigned", "mentioned", "note_added", "customer_replied", "sla_breached", "ai_handoff", "ai_cap_reached", "ai_balance_low", "ai_balance_out", "auto_recharge_failed", "ai_key_failed"],
     },
     SlaPolicy: {
         priority: ["low", "normal", "high", "urgent"],

@@ -5,6 +5,14 @@ import type { components } from "../../lib/api-schema";
 import { timeAgo } from "../../lib/ui/bits";
 import { Field, FormError } from "../../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../../lib/ui/states";
+import {
+  type CsvDryRun,
+  CsvDryRunSummary,
+  type CsvKind,
+  type CsvMapping,
+  CsvMappingStep,
+  unmappedRequired,
+} from "./CsvImport";
 import { importsKeys } from "./imports.queries";
 
 type Import = components["schemas"]["Import"];
@@ -19,6 +27,19 @@ const SOURCE_NAMES: Record<string, string> = {
   imap: "Mailbox (IMAP)",
   csv: "CSV file",
 };
+
+/** A CSV in progress: the file, its columns, the chosen mapping and its dry run (null until run for this mapping). */
+type CsvState = { file: File; preview: CsvDryRun; mapping: CsvMapping; result: CsvDryRun | null; missing: string[] };
+
+function csvUpload(kind: CsvKind, file: File | null, mapping: CsvMapping | null, dryRun: boolean): FormData {
+  const upload = new FormData();
+  upload.set("source", "csv");
+  upload.set("kind", kind);
+  if (file) upload.set("file", file);
+  if (mapping) upload.set("mapping", JSON.stringify(Object.fromEntries(Object.entries(mapping).filter(([, h]) => h))));
+  if (dryRun) upload.set("dry_run", "true");
+  return upload;
+}
 
 const PHASES: Record<string, string> = {
   queued: "Waiting to start",
@@ -101,7 +122,8 @@ function Counts({ job }: { job: Import }) {
     [c.contacts, "contacts"],
     [c.companies, "companies"],
     [c.users, "agents"],
-    [c.skipped, "unchanged"],
+    // A CSV skips rows repeating an earlier one; a vendor import skips records unchanged since the last run.
+    [c.skipped, job.source === "csv" ? "skipped" : "unchanged"],
     [c.failed, "failed"],
   ];
   return <span className="small">{parts.map(([n, what]) => `${n} ${what}`).join(" · ")}</span>;
@@ -111,6 +133,7 @@ export default function ImportSettings() {
   const client = useQueryClient();
   const [source, setSource] = useState<Source>("zendesk");
   const [check, setCheck] = useState<Check | null>(null);
+  const [csv, setCsv] = useState<CsvState | null>(null);
   const list = useQuery({
     queryKey: importsKeys.list,
     queryFn: async () => (await api<{ data: Import[] }>("/imports?limit=20")).data,
@@ -125,6 +148,7 @@ export default function ImportSettings() {
     mutationFn: (body: unknown) => api<Check>("/imports/check", { body }),
     onSuccess: setCheck,
   });
+  const dryRun = useMutation({ mutationFn: (form: FormData) => api<CsvDryRun>("/imports", { form }) });
   const cancel = useMutation({
     mutationFn: (id: string) => api<Import>(`/imports/${id}/cancel`, { method: "POST" }),
     onSuccess: refresh,
@@ -137,14 +161,38 @@ export default function ImportSettings() {
       start.mutate({ body: sourceBody(source as ApiSource, form) }, { onSuccess: () => setCheck(null) });
       return;
     }
-    const data = new FormData(form);
-    const upload = new FormData();
-    upload.set("source", "csv");
-    upload.set("kind", source === "csv-contacts" ? "contacts" : "companies");
-    const file = data.get("file");
-    if (file instanceof File && file.size > 0) upload.set("file", file);
-    start.mutate({ form: upload }, { onSuccess: () => form.reset() });
+    const kind: CsvKind = source === "csv-contacts" ? "contacts" : "companies";
+    if (!csv) {
+      const file = new FormData(form).get("file");
+      if (!(file instanceof File && file.size > 0)) {
+        start.mutate({ form: csvUpload(kind, null, null, false) });
+        return;
+      }
+      dryRun.mutate(csvUpload(kind, file, null, true), {
+        onSuccess: (preview) =>
+          setCsv({ file, preview, mapping: preview.suggested_mapping, result: null, missing: [] }),
+      });
+      return;
+    }
+    const missing = unmappedRequired(kind, csv.mapping);
+    if (missing.length) return setCsv({ ...csv, missing });
+    if (!csv.result) {
+      dryRun.mutate(csvUpload(kind, csv.file, csv.mapping, true), {
+        onSuccess: (result) => setCsv({ ...csv, result }),
+      });
+      return;
+    }
+    start.mutate(
+      { form: csvUpload(kind, csv.file, csv.mapping, false) },
+      {
+        onSuccess: () => {
+          form.reset();
+          setCsv(null);
+        },
+      },
+    );
   };
+  const csvStep = !csv ? "Read columns" : !csv.result ? "Dry run" : "Import";
 
   return (
     <div className="settings-page">
@@ -161,6 +209,8 @@ export default function ImportSettings() {
             onChange={(e) => {
               setSource(e.target.value as Source);
               setCheck(null);
+              setCsv(null);
+              dryRun.reset();
               start.reset();
             }}
           >
@@ -298,18 +348,35 @@ export default function ImportSettings() {
             </Field>
           </>
         ) : (
-          <Field
-            label="File"
-            name="file"
-            error={start.error}
-            hint={
-              source === "csv-contacts"
-                ? "UTF-8 with a header row: email, name, phone, company, notes, external_id"
-                : "UTF-8 with a header row: name, domain, notes"
-            }
-          >
-            <input name="file" type="file" accept=".csv,text/csv" required />
-          </Field>
+          <>
+            <Field
+              label="File"
+              name="file"
+              error={start.error ?? dryRun.error}
+              hint="UTF-8 with a header row; you match its columns to Desk's fields next, and see a dry run before anything is written"
+            >
+              <input
+                name="file"
+                type="file"
+                accept=".csv,text/csv"
+                required
+                onChange={() => {
+                  setCsv(null);
+                  dryRun.reset();
+                }}
+              />
+            </Field>
+            {csv && (
+              <CsvMappingStep
+                kind={source === "csv-contacts" ? "contacts" : "companies"}
+                preview={csv.preview}
+                mapping={csv.mapping}
+                missing={csv.missing}
+                onChange={(mapping) => setCsv({ ...csv, mapping, result: null, missing: [] })}
+              />
+            )}
+            {csv?.result && <CsvDryRunSummary result={csv.result} />}
+          </>
         )}
         {check && (
           <div className={check.ok ? "muted" : "form-error"} role="status" data-testid="import-check">
@@ -321,7 +388,7 @@ export default function ImportSettings() {
           </div>
         )}
         <FormError
-          error={start.error ?? test.error}
+          error={start.error ?? test.error ?? dryRun.error}
           fields={[
             "options.subdomain",
             "options.email",
@@ -338,6 +405,8 @@ export default function ImportSettings() {
             "options.folders",
             "options.base_url",
             "file",
+            "mapping",
+            "dry_run",
           ]}
         />
         <div className="actions">
@@ -354,8 +423,12 @@ export default function ImportSettings() {
               {test.isPending ? "Testing…" : "Test connection"}
             </button>
           )}
-          <button type="submit" className="btn btn-primary" disabled={start.isPending}>
-            Start import
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={start.isPending || dryRun.isPending || Boolean(csv?.result?.problems.length)}
+          >
+            {API_SOURCES.includes(source) ? "Start import" : csvStep}
           </button>
         </div>
       </form>
