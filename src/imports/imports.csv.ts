@@ -529,7 +529,7 @@ export async function runCsvImport(deps: Deps, row: ImportRow): Promise<void> {
     }
   }
   const written = checked.length - counts.failed - counts.skipped;
-  end(written === 0 && counts.failed > 0 ? "failed" : "succeeded", {
+  await end(written === 0 && counts.failed > 0 ? "failed" : "succeeded", {
     counts,
     errors,
     done: checked.length,
