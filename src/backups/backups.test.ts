@@ -167,7 +167,9 @@ test("desk restore refuses a data dir that is not empty, and changes nothing in 
 
 test("desk restore refuses a damaged archive", async () => {
   const bytes = readFileSync(archive);
-  bytes[Math.floor(bytes.length / 3)]! ^= 0x01;
+  // A whole byte: a single bit can land in the few bits deflate skips (a stored block's padding to a
+  // byte boundary), which leaves the archive whole and the test failing by chance.
+  bytes[Math.floor(bytes.length / 3)]! ^= 0xff;
   const damaged = join(scratch(), "damaged.tar.gz");
   writeFileSync(damaged, bytes);
   const target = join(scratch(), "restored");
