@@ -3,10 +3,11 @@
  * policy or feature configured): creates tickets with consumers stopped, then drains each consumer
  * alone and prints µs per event it read. Then the whole set at once, as the runner does. Jobs are
  * off here only so that each consumer can be drained on its own; Desk as shipped (jobs and
- * consumers on, side by side with jobs off) is measured by bench/reactions.ts.
+ * consumers on) closes the run: the same burst on a second desk running as shipped, and the time its
+ * runner takes to handle every event (bench/reactions.ts compares whole request rates).
  *   bun bench/consumers.ts [tickets=2000]
  */
-import { createConsumerRunner } from "../src/events/consumers";
+import { consumerLag, createConsumerRunner } from "../src/events/consumers";
 import { modules } from "../src/registry";
 import { createWorkspaceWithOwner } from "../test/factories";
 import { startTestDesk } from "../test/harness";
@@ -17,6 +18,20 @@ const desk = await startTestDesk({
   env: { DESK_JOBS: "off", DESK_LOG_LEVEL: "warn", DESK_RESPONSE_CHECKS: "off" },
 });
 const { owner } = await createWorkspaceWithOwner(desk);
+
+async function burst(target: typeof desk, headers: Record<string, string>): Promise<void> {
+  for (let i = 0; i < tickets; i++) {
+    const res = await target.api("POST", "/v1/tickets", {
+      headers,
+      body: {
+        subject: `Cannot sign in (${i})`,
+        contact: { email: `customer-${i % 200}@example.test`, name: `Customer ${i % 200}` },
+        body_html: `<p>Hello, I cannot sign in since this morning (attempt ${i}).</p>`,
+      },
+    });
+    if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
+  }
+}
 const only = process.env.BENCH_ONLY;
 const consumers = modules.flatMap((m) => m.consumers ?? []).filter((c) => !only || c.name.includes(only));
 const runnerOf = (list: typeof consumers) =>
@@ -45,17 +60,7 @@ const alone = timed.map((c) => ({ consumer: c, runner: runnerOf([c]) }));
 for (const { runner } of alone) await runner.drain();
 const sqlite = desk.deps.db.$client;
 const firstRowid = sqlite.query<{ n: number }, []>("SELECT coalesce(max(rowid), 0) AS n FROM events").get()!.n;
-for (let i = 0; i < tickets; i++) {
-  const res = await desk.api("POST", "/v1/tickets", {
-    headers: owner.headers,
-    body: {
-      subject: `Cannot sign in (${i})`,
-      contact: { email: `customer-${i % 200}@example.test`, name: `Customer ${i % 200}` },
-      body_html: `<p>Hello, I cannot sign in since this morning (attempt ${i}).</p>`,
-    },
-  });
-  if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
-}
+await burst(desk, owner.headers);
 const events = sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM events WHERE rowid > ${firstRowid}`).get()!.n;
 console.log(`${tickets} tickets, ${events} events; µs per stored event, each consumer drained alone`);
 let sum = 0;
@@ -71,3 +76,17 @@ for (const { consumer, runner } of alone) {
 }
 console.log(`  ${"sum".padEnd(40)} ${sum.toFixed(1).padStart(7)} µs/event`);
 await desk.stop();
+
+// As shipped: the same burst with jobs and consumers running, then the wait until none is behind.
+const shipped = await startTestDesk({ keepAlive: true, env: { DESK_LOG_LEVEL: "warn", DESK_RESPONSE_CHECKS: "off" } });
+const shippedOwner = (await createWorkspaceWithOwner(shipped)).owner;
+const burstStart = performance.now();
+await burst(shipped, shippedOwner.headers);
+const burstMs = performance.now() - burstStart;
+const behind = () => consumerLag(shipped.deps.db, shipped.deps.clock.now()).some((lag) => lag.eventsBehind > 0);
+while (behind()) await Bun.sleep(10);
+const caughtUpMs = performance.now() - burstStart - burstMs;
+console.log(
+  `as shipped (jobs and consumers on): ${tickets} tickets in ${(burstMs / 1000).toFixed(1)} s, consumers caught up ${(caughtUpMs / 1000).toFixed(2)} s after the last`,
+);
+await shipped.stop();
