@@ -3,14 +3,18 @@
  * English has, no key English lacks, messages that parse as ICU, and the same placeholders (name and
  * kind: plain, number, date, plural, select) as English: a translation that drops `{count}` or turns
  * a plural into text would show customers a wrong or broken sentence.
+ * It checks the server's catalogues (src/i18n/catalogues/<locale>.json) and the agent app's
+ * (web/src/i18n/<locale>/<namespace>.json, a file per namespace).
  * `bun scripts/check-i18n.ts <dir>` checks another folder of catalogues (the test's fixture).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { IntlMessageFormat } from "intl-messageformat";
 import { SHIPPED_LOCALES } from "../src/i18n/locales";
 
-const dir = process.argv[2] ? resolve(process.argv[2]) : join(import.meta.dir, "..", "src", "i18n", "catalogues");
+const dirs = process.argv[2]
+  ? [resolve(process.argv[2])]
+  : [join(import.meta.dir, "..", "src", "i18n", "catalogues"), join(import.meta.dir, "..", "web", "src", "i18n")];
 
 type Catalogue = Record<string, Record<string, string>>;
 type Element = { type: number; value?: unknown; options?: Record<string, { value: Element[] }>; children?: Element[] };
@@ -36,18 +40,34 @@ function flatten(catalogue: Catalogue): Map<string, string> {
 }
 
 const problems: string[] = [];
-const load = (locale: string): Map<string, string> | null => {
-  const path = join(dir, `${locale}.json`);
-  if (!existsSync(path)) {
-    problems.push(`${locale}: no catalogue at ${path}`);
+/** A locale's catalogue: one file `<locale>.json`, or a folder `<locale>/` holding a file per namespace. */
+const load = (dir: string, locale: string): Map<string, string> | null => {
+  const file = join(dir, `${locale}.json`);
+  const folder = join(dir, locale);
+  const read = <T>(path: string): T | null => {
+    try {
+      return JSON.parse(readFileSync(path, "utf8")) as T;
+    } catch (error) {
+      problems.push(`${locale}: ${path} is not valid JSON (${(error as Error).message})`);
+      return null;
+    }
+  };
+  if (existsSync(folder) && statSync(folder).isDirectory()) {
+    const catalogue: Catalogue = {};
+    for (const name of readdirSync(folder)
+      .filter((n) => n.endsWith(".json"))
+      .sort()) {
+      const namespace = read<Record<string, string>>(join(folder, name));
+      if (namespace) catalogue[name.slice(0, -".json".length)] = namespace;
+    }
+    return flatten(catalogue);
+  }
+  if (!existsSync(file)) {
+    problems.push(`${locale}: no catalogue at ${file}`);
     return null;
   }
-  try {
-    return flatten(JSON.parse(readFileSync(path, "utf8")) as Catalogue);
-  } catch (error) {
-    problems.push(`${locale}: not valid JSON (${(error as Error).message})`);
-    return null;
-  }
+  const catalogue = read<Catalogue>(file);
+  return catalogue ? flatten(catalogue) : null;
 };
 const parse = (locale: string, key: string, text: string): Set<string> | null => {
   try {
@@ -58,31 +78,33 @@ const parse = (locale: string, key: string, text: string): Set<string> | null =>
   }
 };
 
-const english = load("en");
-if (english) {
-  const expected = new Map([...english].map(([key, text]) => [key, parse("en", key, text)]));
-  for (const locale of SHIPPED_LOCALES.filter((l) => l !== "en")) {
-    const catalogue = load(locale);
-    if (!catalogue) continue;
-    for (const [key, wanted] of expected) {
-      const text = catalogue.get(key);
-      if (text === undefined) {
-        problems.push(`${locale}: missing ${key}`);
-        continue;
+for (const dir of dirs) {
+  const english = load(dir, "en");
+  if (english) {
+    const expected = new Map([...english].map(([key, text]) => [key, parse("en", key, text)]));
+    for (const locale of SHIPPED_LOCALES.filter((l) => l !== "en")) {
+      const catalogue = load(dir, locale);
+      if (!catalogue) continue;
+      for (const [key, wanted] of expected) {
+        const text = catalogue.get(key);
+        if (text === undefined) {
+          problems.push(`${locale}: missing ${key}`);
+          continue;
+        }
+        const got = parse(locale, key, text);
+        if (!got || !wanted) continue;
+        const a = [...wanted].sort().join(", ");
+        const b = [...got].sort().join(", ");
+        if (a !== b) problems.push(`${locale}: ${key} has placeholders ${b || "(none)"}, English has ${a || "(none)"}`);
       }
-      const got = parse(locale, key, text);
-      if (!got || !wanted) continue;
-      const a = [...wanted].sort().join(", ");
-      const b = [...got].sort().join(", ");
-      if (a !== b) problems.push(`${locale}: ${key} has placeholders ${b || "(none)"}, English has ${a || "(none)"}`);
+      for (const key of catalogue.keys()) if (!english.has(key)) problems.push(`${locale}: ${key} is not in English`);
     }
-    for (const key of catalogue.keys()) if (!english.has(key)) problems.push(`${locale}: ${key} is not in English`);
   }
 }
 
 if (problems.length > 0) {
   console.log(problems.join("\n"));
-  console.log(`\ncheck:i18n: ${problems.length} problem(s) in the catalogues of ${dir}`);
+  console.log(`\ncheck:i18n: ${problems.length} problem(s) in the catalogues of ${dirs.join(" and ")}`);
   process.exit(1);
 }
 console.log(`check:i18n: ${SHIPPED_LOCALES.length} catalogues complete, placeholders match English.`);

@@ -1,3 +1,5 @@
+import { formatDateTime } from "./i18n/i18n";
+
 /** Words that depend on a number or a letter: articles, plurals and times as people say them. */
 
 /** "an agent", "a viewer". */
@@ -8,31 +10,8 @@ const pluralRules = new Intl.PluralRules("en-US");
 export const plural = (n: number, one: string, other: string) =>
   `${n} ${pluralRules.select(n) === "one" ? one : other}`;
 
-const relative = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
-const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ["second", 60],
-  ["minute", 60],
-  ["hour", 24],
-  ["day", 7],
-  ["week", 4.35],
-  ["month", 12],
-  ["year", Number.POSITIVE_INFINITY],
-];
+/** Relative and absolute times in the app's active language (lib/i18n). */
+export { relativeTime } from "./i18n/i18n";
 
-/**
- * "now", "5 minutes ago", "in 7 days", "yesterday": a whole phrase, so callers never add "ago"
- * themselves (which gave "updated now ago").
- */
-export function relativeTime(iso: string, now = Date.now()): string {
-  let value = (new Date(iso).getTime() - now) / 1000;
-  if (Math.abs(value) < 45) return "now";
-  for (const [unit, size] of STEPS) {
-    if (Math.abs(value) < size) return relative.format(Math.round(value), unit);
-    value /= size;
-  }
-  return relative.format(Math.round(value), "year");
-}
-
-const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-/** A date and time in the reader's own locale and zone. */
-export const dateTime = (iso: string) => absolute.format(new Date(iso));
+/** A date and time in the reader's own zone, written as their language writes it. */
+export const dateTime = (iso: string) => formatDateTime(iso);
