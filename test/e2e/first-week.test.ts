@@ -328,13 +328,26 @@ describe.skipIf(!ready.ok)("a new team's first week (Chromium against dist/desk)
         });
         expect(reply.status).toBe(201);
         await shown(visitor.getByRole("button", { name: "Open chat, 1 unread" }));
+        // Opening the chat clears the badge, across reloads too, even when the visitor opens and closes
+        // it before the reloaded page has loaded the conversations (held back here, so that always happens).
+        await visitor.route("**/v1/widget/conversations**", async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          await route.continue().catch(() => undefined);
+        });
         await visitor.reload();
         await shown(visitor.getByRole("button", { name: "Open chat, 1 unread" }));
-        // Reading it clears the badge, across reloads too.
         await visitor.getByRole("button", { name: "Open chat, 1 unread" }).click();
         await visitor.getByRole("button", { name: "Close chat" }).click();
+        await visitor.unrouteAll({ behavior: "ignoreErrors" });
+        // The reloaded page asks for the conversations (replies sent while away raise the badge): judge the
+        // badge once that answer is in, not before (it would pass by reading the launcher too early).
+        const conversations = visitor.waitForResponse(
+          (r) => r.url().includes("/v1/widget/conversations") && r.request().method() === "GET",
+          { timeout: 20_000 },
+        );
         await visitor.reload();
-        // The reloaded page loads the widget again (its script and session): give it the time it took in slow CI runs.
+        await conversations;
+        await new Promise((resolve) => setTimeout(resolve, 300));
         await shown(visitor.getByRole("button", { name: "Open chat", exact: true }), 20_000);
       } finally {
         await visiting.close();

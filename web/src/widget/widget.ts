@@ -55,25 +55,44 @@ function remember(token: string): void {
   }
 }
 
-/** When the visitor last saw each conversation (its newest message then), kept across page loads. */
-const seenKey = `desk_widget_seen:${key}`;
-function seenTimes(): Record<string, string> {
-  try {
-    return JSON.parse(localStorage.getItem(seenKey) ?? "{}") as Record<string, string>;
-  } catch {
-    return {};
-  }
+/**
+ * Per conversation, a message time kept across page loads: when the visitor last saw it (`seen`,
+ * its newest message then), the newest reply the launcher's badge counts (`counted`), and up to which
+ * reply the badge was acknowledged by opening the chat (`acknowledged`: opening clears the badge
+ * even when the visitor closes again before reading the thread, so a reload must not bring it back).
+ */
+function messageTimes(storageKey: string) {
+  const read = (): Record<string, string> => {
+    try {
+      return JSON.parse(localStorage.getItem(storageKey) ?? "{}") as Record<string, string>;
+    } catch {
+      return {};
+    }
+  };
+  const mark = (id: string, at: string): void => {
+    try {
+      const times = read();
+      if ((times[id] ?? "") >= at) return;
+      times[id] = at;
+      localStorage.setItem(storageKey, JSON.stringify(times));
+    } catch {
+      // private mode: kept for this page only
+    }
+  };
+  const clear = (): void => {
+    try {
+      localStorage.removeItem(storageKey);
+    } catch {
+      // private mode: nothing was kept
+    }
+  };
+  return { read, mark, clear };
 }
-function markSeen(id: string, at: string): void {
-  try {
-    const seen = seenTimes();
-    if ((seen[id] ?? "") >= at) return;
-    seen[id] = at;
-    localStorage.setItem(seenKey, JSON.stringify(seen));
-  } catch {
-    // private mode: replies are marked new for this page only
-  }
-}
+const seenStore = messageTimes(`desk_widget_seen:${key}`);
+const acknowledgedStore = messageTimes(`desk_widget_acknowledged:${key}`);
+const countedStore = messageTimes(`desk_widget_counted:${key}`);
+const seenTimes = seenStore.read;
+const markSeen = seenStore.mark;
 
 /**
  * The page and time zone for the agents' customer card: the address without its query or fragment
@@ -173,7 +192,15 @@ async function start(): Promise<void> {
   let connects = 0;
   let current: string | null = null;
   let open = false;
+  let opens = 0;
   let unread = 0;
+  // The replies the badge counts, by conversation (kept with the count across page loads): opening the
+  // chat acknowledges them, also when the page is left before the conversations have loaded.
+  const count = countedStore.mark;
+  const acknowledgeCounted = () => {
+    for (const [id, at] of Object.entries(countedStore.read())) acknowledgedStore.mark(id, at);
+    countedStore.clear();
+  };
   let shown: Message[] = [];
   let pendingFiles: Attachment[] = [];
   let typingTimer = 0;
@@ -227,7 +254,9 @@ async function start(): Promise<void> {
     panel.hidden = !next;
     launcher.setAttribute("aria-expanded", String(next));
     if (next) {
+      opens += 1;
       setUnread(0);
+      acknowledgeCounted();
       void show();
     } else launcher.focus();
   }
@@ -250,6 +279,7 @@ async function start(): Promise<void> {
     if (resume) body.visitor_token = resume;
     for (const [name, value] of Object.entries({ ...identity, ...extra })) if (value) body[name] = value;
     Object.assign(body, visitContext());
+    // The language it speaks becomes the contact's, unless the contact has one already.
     starting = api<Session>("POST", "/session", body)
       .then((started) => {
         session = started;
@@ -307,6 +337,7 @@ async function start(): Promise<void> {
       if (message.direction === "outbound")
         live.textContent = `${message.author.name || config.workspace_name}: ${message.body_text}`;
     } else if (message.direction === "outbound") {
+      count(frame.data.ticket_id, message.created_at);
       setUnread(unread + 1);
       if (open && current === null) void show();
     }
@@ -616,12 +647,19 @@ async function start(): Promise<void> {
   // count from before a reload comes back, or the conversations with replies the visitor has not seen.
   if (stored()) {
     setUnread(storedUnread());
+    const opensBefore = opens;
     ensureSession()
       .then(() => api<{ data: Conversation[] }>("GET", "/conversations"))
       .then((list) => {
         const seen = seenTimes();
-        const unseen = list.data.filter((c) => (seen[c.id] ?? "") < c.last_message_at).length;
-        if (!open && unseen > unread) setUnread(unseen);
+        const acknowledged = acknowledgedStore.read();
+        const unseen = list.data.filter(
+          (c) => (seen[c.id] ?? "") < c.last_message_at && (acknowledged[c.id] ?? "") < c.last_message_at,
+        );
+        for (const c of unseen) count(c.id, c.last_message_at);
+        // Opened (and perhaps closed again) while this was on its way: the visitor has acknowledged these.
+        if (opens > opensBefore) acknowledgeCounted();
+        else if (unseen.length > unread) setUnread(unseen.length);
       })
       .catch(() => undefined);
   }
