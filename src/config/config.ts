@@ -304,7 +304,9 @@ export const envSchema = z.object({
     .min(0)
     .max(16)
     .default(2)
-    .describe("worker threads for slow reads (search, reports, audit log); 0 runs them on the main thread"),
+    .describe(
+      "worker threads for slow reads (search, reports, audit log, lists with q, CSV exports); 0 runs them on the main thread",
+    ),
   DESK_READ_TIMEOUT: z
     .string()
     .default("10s")

@@ -1,16 +1,11 @@
 import { Elysia } from "elysia";
+import { READ_POOL_NOTE } from "../db/read-pool";
 import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema } from "../http/schemas";
 import { CompanyListQuery, CompanySchema, CreateCompanyBody, UpdateCompanyBody } from "./contacts.schemas";
-import {
-  createCompany,
-  deleteCompany,
-  findCompany,
-  listCompanies,
-  presentCompany,
-  updateCompany,
-} from "./companies.service";
+import { createCompany, deleteCompany, findCompany, presentCompany, updateCompany } from "./companies.service";
+import { readCompanyList } from "./contacts.reads";
 
 const read = { role: "viewer", scopes: ["contacts:read"] } as const;
 const write = { role: "agent", scopes: ["contacts:write"] } as const;
@@ -18,12 +13,13 @@ const write = { role: "agent", scopes: ["contacts:write"] } as const;
 export function companiesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/companies", tags: ["companies"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listCompanies(deps.db, ctx, query), {
+    .get("/", ({ ctx, query }) => readCompanyList(deps, ctx, query), {
       access: read,
       query: CompanyListQuery,
       response: { 200: pageOfSchema(CompanySchema) },
       detail: {
         summary: "Companies, newest first; filters q (any word of the name or domain, or a prefix), tag, field.<key>",
+        description: `With \`q\`: ${READ_POOL_NOTE}`,
       },
     })
     .post(

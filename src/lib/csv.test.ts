@@ -56,4 +56,36 @@ describe("csv", () => {
     expect(reads).toBe(after);
     expect(reads).toBeLessThanOrEqual(2);
   });
+
+  test("pages read later (on the read pool) stream in order; one in flight at a cancel is dropped and no more are read", async () => {
+    const pulled: (number | null)[] = [];
+    const stream = csvStream<number>(["n"], async (cursor) => {
+      pulled.push(cursor);
+      await Bun.sleep(2);
+      const start = cursor ?? 0;
+      return { rows: [[start]], next: start + 1 < 3 ? start + 1 : null };
+    });
+    // readRest decodes as UTF-8, which drops the BOM.
+    expect(await readRest(stream.getReader())).toBe("n\r\n0\r\n1\r\n2\r\n");
+    expect(pulled).toEqual([null, 1, 2]);
+
+    let release = () => {};
+    let reads = 0;
+    const slow = csvStream<number>(["n"], (cursor) => {
+      reads++;
+      if (cursor === null) return { rows: [[0]], next: 1 };
+      return new Promise<CsvPage<number>>((resolve) => {
+        release = () => resolve({ rows: [["late"]], next: 2 });
+      });
+    });
+    const reader = slow.getReader();
+    await reader.read();
+    const pending = reader.read();
+    await Bun.sleep(5);
+    await reader.cancel();
+    release();
+    expect((await pending).done).toBe(true);
+    await Bun.sleep(5);
+    expect(reads).toBe(2);
+  });
 });

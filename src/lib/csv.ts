@@ -36,11 +36,12 @@ export type CsvPage<C> = { rows: unknown[][]; next: C | null };
  * A CSV body read page by page as the client takes it: `readPage` runs only when the stream's
  * queue is empty (one page buffered at most), so memory stays flat however many records there are
  * and a slow client slows the reads instead of filling memory. Cancelling stops the reads.
- * `readPage` gets null for the first page, then each page's `next`.
+ * `readPage` gets null for the first page, then each page's `next`; it may answer later (a page
+ * read on the read pool), and a page that arrives after a cancel is dropped.
  */
 export function csvStream<C>(
   header: readonly string[],
-  readPage: (cursor: C | null) => CsvPage<C>,
+  readPage: (cursor: C | null) => CsvPage<C> | Promise<CsvPage<C>>,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: C | null = null;
@@ -48,14 +49,15 @@ export function csvStream<C>(
   let done = false;
   return new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
         if (done) return;
         let text = "";
         if (!started) {
           started = true;
           text = CSV_BOM + csvLine(header);
         }
-        const page = readPage(cursor);
+        const page = await readPage(cursor);
+        if (done) return;
         for (const row of page.rows) text += csvLine(row);
         cursor = page.next;
         if (text !== "") controller.enqueue(encoder.encode(text));

@@ -5,4 +5,4 @@
  */
 export { articleText, indexArticle } from "./semantic.jobs";
 export { forgetDocument } from "./semantic.store";
-export type { ArticlesById } from "./semantic.service";
+export { semanticFullTextRead, type ArticlesById } from "./semantic.service";

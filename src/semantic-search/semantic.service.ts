@@ -1,10 +1,17 @@
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
-import { contactTicketCounts, searchContacts } from "../contacts/contacts.public";
+import { searchContacts } from "../contacts/contacts.public";
 import type { Queryable } from "../db/database";
+import { defineRead } from "../db/read-pool";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { embed, requireAi } from "../ai/ai.public";
-import { SEARCH_RESULTS, searchTickets, visibleTicketsAmong, type TicketJson } from "../tickets/tickets.public";
+import {
+  liveTicketCountsOfContacts,
+  SEARCH_RESULTS,
+  searchTickets,
+  visibleTicketsAmong,
+  type TicketJson,
+} from "../tickets/tickets.public";
 import { indexedCount, nearest, type VectorHit } from "./semantic.index";
 import { ensureBackfill } from "./semantic.jobs";
 
@@ -47,10 +54,11 @@ export async function semanticSearch(
   requireAi(deps, ctx.workspaceId);
   const db = deps.db;
   const mayReadContacts = ctx.scopes === null ? roleAtLeast(ctx.role, "viewer") : hasScope(ctx, "contacts:read");
-  const contacts = mayReadContacts
-    ? searchContacts(db, ctx, q, SEARCH_RESULTS, deps.ports.get(contactTicketCounts))
-    : [];
-  const fullText = searchTickets(db, ctx, q, CANDIDATES);
+  const { contacts, tickets: fullText } = await deps.reads.run(semanticFullTextRead, ctx.workspaceId, {
+    ctx,
+    q,
+    contacts: mayReadContacts,
+  });
   const hits = await semanticHits(deps, ctx.workspaceId, q, signal);
   if (!hits)
     return { result: { tickets: fullText.slice(0, SEARCH_RESULTS), contacts, articles: [] }, mode: "full_text" };
@@ -65,6 +73,18 @@ export async function semanticSearch(
     mode: "hybrid",
   };
 }
+
+/**
+ * The full-text half on a read pool worker: its word match grows with the workspace's messages
+ * and contacts. A search never needs the caller's same-turn writes (a reader sees committed data).
+ */
+export const semanticFullTextRead = defineRead(
+  "semantic-search.full-text",
+  (db, p: { ctx: RequestContext; q: string; contacts: boolean }) => ({
+    contacts: p.contacts ? searchContacts(db, p.ctx, p.q, SEARCH_RESULTS, liveTicketCountsOfContacts) : [],
+    tickets: searchTickets(db, p.ctx, p.q, CANDIDATES),
+  }),
+);
 
 /** The semantic rankings (tickets, articles), or null when embeddings are unavailable for this workspace now. */
 async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?: AbortSignal) {

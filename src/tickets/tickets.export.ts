@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { shareTurn } from "../db/tx";
+import { READ_POOL_NOTE } from "../db/read-pool";
 import type { Deps } from "../deps";
 import { csvHeaders, csvStream, type CsvPage } from "../lib/csv";
-import { listTickets } from "./tickets.list";
+import { ticketListRead } from "./tickets.list";
 import type { TicketJson } from "./tickets.present";
 import { TicketListQuery, type TicketListInput } from "./tickets.schemas";
 
@@ -66,14 +66,18 @@ const ExportQuery = TicketListQuery.omit({ limit: true, cursor: true });
 export function ticketsExportRoutes(deps: Deps) {
   return new Elysia({ tags: ["tickets"] }).use(deps.guard).get(
     "/tickets/export.csv",
-    ({ ctx, query }) => {
+    async ({ ctx, query }) => {
+      // One pool read per page: a long export holds a worker only while a page is read, so other
+      // requests' reads interleave with it.
       const page = (cursor: string | undefined) =>
-        listTickets(deps.db, ctx, { ...(query as TicketListInput), limit: EXPORT_PAGE, cursor });
-      const first = page(undefined);
-      const read = (cursor: string | null): CsvPage<string> => {
+        deps.reads.run(ticketListRead, ctx.workspaceId, {
+          ctx,
+          query: { ...(query as TicketListInput), limit: EXPORT_PAGE, cursor },
+        });
+      const first = await page(undefined);
+      const read = async (cursor: string | null): Promise<CsvPage<string>> => {
         if (cursor === null) return { rows: first.data.map(rowOf), next: first.next_cursor };
-        shareTurn(deps.db);
-        const next = page(cursor);
+        const next = await page(cursor);
         return { rows: next.data.map(rowOf), next: next.next_cursor };
       };
       return new Response(csvStream(HEADER, read), { headers: csvHeaders("tickets.csv") });
@@ -84,6 +88,7 @@ export function ticketsExportRoutes(deps: Deps) {
       detail: {
         summary:
           "Tickets as CSV (UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row): the filters, order and visibility of GET /v1/tickets, streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it",
+        description: `Each page is one read: ${READ_POOL_NOTE} If a page after the first fails that way, the download ends early (incomplete).`,
         responses: {
           200: {
             description: "The tickets, one per line after the header",

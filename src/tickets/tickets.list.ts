@@ -3,6 +3,7 @@ import { actorUserId, type RequestContext } from "../auth/context";
 import { fieldFilterSql, fieldSortSql, parseFieldFilters, type FieldFilter } from "../custom-fields/fields.public";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Queryable } from "../db/database";
+import { defineRead, type ReadPool } from "../db/read-pool";
 import { invalidAt } from "../lib/errors";
 import { labelFilterSql } from "../labels/labels.public";
 import { matchingTicketIdsSql } from "./tickets.search-sql";
@@ -219,6 +220,36 @@ export function listTickets(
     (row) => [plan.name, plan.order, (row.sort_value as string | number | null) ?? null, row.id],
   );
   return { data: presentTickets(db, page.data), next_cursor: page.next_cursor };
+}
+
+/**
+ * The list with a word search on a read pool worker: `q` may match words of every message of the
+ * workspace. It never needs the caller's same-turn writes (a reader sees committed data only).
+ * `contactId` stands for a contact page's condition, as SQL does not cross threads.
+ */
+export const ticketListRead = defineRead(
+  "tickets.list",
+  (db, p: { ctx: RequestContext; query: TicketListInput; contactId?: string }) =>
+    listTickets(db, p.ctx, p.query, p.contactId === undefined ? [] : [eq(tickets.contactId, p.contactId)]),
+);
+
+const searches = (q: string | undefined) => q !== undefined && q.trim() !== "";
+
+/**
+ * GET /v1/tickets and a contact's tickets: with `q` (given, or from the view) the read goes to the
+ * pool; without, it is an indexed page read that stays on this thread.
+ */
+export function readTicketList(
+  deps: { db: Queryable; reads: ReadPool },
+  ctx: RequestContext,
+  query: TicketListInput,
+  contactId?: string,
+): Page<TicketJson> | Promise<Page<TicketJson>> {
+  const broad =
+    searches(query.q) ||
+    (query.view_id !== undefined && searches(findVisibleView(deps.db, ctx, query.view_id).filters.q));
+  if (broad) return deps.reads.run(ticketListRead, ctx.workspaceId, { ctx, query, contactId });
+  return listTickets(deps.db, ctx, query, contactId === undefined ? [] : [eq(tickets.contactId, contactId)]);
 }
 
 /** Number of live tickets per visible view (same filters as the view's list). */

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import { eq } from "drizzle-orm";
 import { findContact } from "../contacts/contacts.public";
+import { READ_POOL_NOTE } from "../db/read-pool";
 import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema, completeList, completeListSchema } from "../http/schemas";
-import { listTickets, viewCounts } from "./tickets.list";
+import { readTicketList, viewCounts } from "./tickets.list";
 import { mergeTicket } from "./tickets.merge";
 import { presentActivities, presentTicket } from "./tickets.present";
 import {
@@ -27,7 +27,6 @@ import {
   ticketCounts,
   updateTicket,
 } from "./tickets.service";
-import { tickets } from "./tickets.table";
 
 const read = { role: "viewer", scopes: ["tickets:read"] } as const;
 const write = { role: "agent", scopes: ["tickets:write"] } as const;
@@ -40,13 +39,14 @@ export function ticketsRoutes(deps: Deps) {
 function ticketCollectionRoutes(deps: Deps) {
   return new Elysia({ tags: ["tickets"] })
     .use(deps.guard)
-    .get("/tickets", ({ ctx, query }) => listTickets(deps.db, ctx, query), {
+    .get("/tickets", ({ ctx, query }) => readTicketList(deps, ctx, query), {
       access: read,
       query: TicketListQuery,
       response: { 200: pageOfSchema(TicketSchema) },
       detail: {
         summary:
           "List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true; snoozed=false leaves out snoozed tickets, snoozed=true lists only them",
+        description: `With \`q\` (or a view whose filters have one): ${READ_POOL_NOTE}`,
       },
     })
     .get("/tickets/counts", ({ ctx }) => ({ ...ticketCounts(deps.db, ctx), views: viewCounts(deps.db, ctx) }), {
@@ -140,16 +140,17 @@ function oneTicketRoutes(deps: Deps) {
       ({ ctx, params, query }) => {
         const contact = findContact(deps.db, ctx.workspaceId, params.id);
         if (!contact) throw notFound("Contact");
-        return listTickets(deps.db, ctx, { ...query, spam: query.spam ?? undefined }, [
-          eq(tickets.contactId, contact.id),
-        ]);
+        return readTicketList(deps, ctx, { ...query, spam: query.spam ?? undefined }, contact.id);
       },
       {
         access: read,
         params: IdParams,
         query: TicketListQuery,
         response: { 200: pageOfSchema(TicketSchema) },
-        detail: { summary: "The contact's tickets (same filters as the ticket list)" },
+        detail: {
+          summary: "The contact's tickets (same filters as the ticket list)",
+          description: `With \`q\`: ${READ_POOL_NOTE}`,
+        },
       },
     );
 }

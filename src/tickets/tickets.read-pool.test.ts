@@ -1,0 +1,95 @@
+import { describe, expect, test } from "bun:test";
+import { createWorkspaceWithOwner } from "../../test/factories";
+import { startTestDesk } from "../../test/harness";
+import { slowListModules } from "../../test/kit/slow-lists";
+import { newTicket } from "../../test/kit/tickets";
+
+// A short budget: a `spin` read keeps its worker's SQLite busy for seconds (test/kit/slow-lists.ts).
+// The tests that spin come last: their retired workers keep the machine's cores busy a while.
+const desk = await startTestDesk({ config: { reads: { workers: 2, budgetMs: 1000, modules: slowListModules } } });
+type Listed = { data: Array<{ subject: string }>; next_cursor: string | null };
+
+describe("the ticket list's word search and export on the read pool", () => {
+  test("a list without q stays on the request thread; with q it starts a worker", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    await newTicket(desk, owner, { subject: "Platypus refund request" });
+    const plain = await desk.api("GET", "/v1/tickets", { headers: owner.headers });
+    expect(plain.status).toBe(200);
+    expect(desk.deps.reads.running()).toBe(0);
+    const found = await desk.api("GET", "/v1/tickets?q=platypus", { headers: owner.headers });
+    expect(found.status).toBe(200);
+    expect((found.body as Listed).data.map((t) => t.subject)).toEqual(["Platypus refund request"]);
+    expect(desk.deps.reads.running()).toBeGreaterThan(0);
+  });
+
+  test("another workspace's tickets never appear in pooled lists or exports", async () => {
+    const a = await createWorkspaceWithOwner(desk);
+    const b = await createWorkspaceWithOwner(desk);
+    await newTicket(desk, a.owner, { subject: "Wombat invoice" });
+    await newTicket(desk, b.owner, { subject: "Wombat quote" });
+    const list = await desk.api("GET", "/v1/tickets?q=wombat", { headers: b.owner.headers });
+    expect(list.status).toBe(200);
+    expect((list.body as Listed).data.map((t) => t.subject)).toEqual(["Wombat quote"]);
+    const csv = await desk.api("GET", "/v1/tickets/export.csv?q=wombat", { headers: b.owner.headers });
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain("Wombat quote");
+    expect(csv.text).not.toContain("Wombat invoice");
+  });
+
+  test("with the pool off (DESK_READ_WORKERS=0) the same reads answer on the request thread", async () => {
+    const off = await startTestDesk({ config: { reads: { workers: 0, budgetMs: 1000 } } });
+    try {
+      const { owner } = await createWorkspaceWithOwner(off);
+      const made = await newTicket(off, owner, { subject: "Platypus refund", contact: { email: "p@x.test" } });
+      const contactId = (made.contact as { id: string }).id;
+      for (const path of ["/v1/tickets?q=platypus", `/v1/contacts/${contactId}/tickets?q=platypus`]) {
+        const res = await off.api("GET", path, { headers: owner.headers });
+        expect((res.body as Listed).data.map((t) => t.subject)).toEqual(["Platypus refund"]);
+      }
+      expect((await off.api("GET", "/v1/tickets/export.csv?q=platypus", { headers: owner.headers })).text).toContain(
+        "Platypus refund",
+      );
+      expect(off.deps.reads.running()).toBe(0);
+    } finally {
+      await off.stop();
+    }
+  });
+
+  test("a q list, a contact's q list and an export past the budget answer 503 query_timeout while /v1/me answers", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const made = await newTicket(desk, owner, { subject: "spin", contact: { email: "spin@x.test" } });
+    const contactId = (made.contact as { id: string }).id;
+    for (const path of [
+      "/v1/tickets?q=spin",
+      `/v1/contacts/${contactId}/tickets?q=spin`,
+      "/v1/tickets/export.csv?q=spin",
+    ]) {
+      let settled = false;
+      const slow = desk.api("GET", path, { headers: owner.headers }).then((res) => {
+        settled = true;
+        return res;
+      });
+      const me = await desk.api("GET", "/v1/me", { headers: owner.headers });
+      expect(me.status).toBe(200);
+      expect(settled).toBe(false);
+      const res = await slow;
+      expect(res.status, path).toBe(503);
+      expect(res.body).toMatchObject({ status: 503, code: "query_timeout" });
+    }
+  }, 30_000);
+
+  test("an export reads each page on the pool: a later page past the budget ends the download early", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    for (let i = 0; i < 501; i++)
+      await newTicket(desk, owner, { subject: `Page ${i}`, kind: "note", tags: ["slowpages"] });
+    const res = await fetch(`${desk.url}/v1/tickets/export.csv?tag=slowpages`, { headers: owner.headers });
+    expect(res.status).toBe(200);
+    // The first page went out; the second ran past its budget, so the body breaks off rather than ending as if complete.
+    expect(
+      await res.text().then(
+        () => "complete",
+        () => "broken",
+      ),
+    ).toBe("broken");
+  }, 60_000);
+});
