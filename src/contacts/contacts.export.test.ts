@@ -49,6 +49,7 @@ describe("contacts and companies export", () => {
         company_id: company.body.id,
         notes: "=cmd|' /C calc'!A0\nsecond line",
         tags: ["vip"],
+        locale: "de-ch",
       },
     });
     expect(jo.status).toBe(201);
@@ -63,6 +64,7 @@ describe("contacts and companies export", () => {
       tags: "vip",
       notes: "'=cmd|' /C calc'!A0\nsecond line",
       blocked: "false",
+      locale: "de-CH",
       ticket_count: "0",
     });
     const vip = records((await download("/v1/contacts/export.csv?tag=vip", owner.headers)).text);

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
 import type { RequestContext } from "../auth/context";
-import { shareTurn } from "../db/tx";
+import { READ_POOL_NOTE } from "../db/read-pool";
 import type { Deps } from "../deps";
 import { csvHeaders, csvStream, type CsvPage } from "../lib/csv";
-import { listCompanies } from "./companies.service";
+import type { listCompanies } from "./companies.service";
 import type { ContactJson } from "./contacts.present";
+import { companyListRead, pooledContactPage } from "./contacts.reads";
 import { CompanyListQuery, ContactListQuery } from "./contacts.schemas";
-import { listContacts } from "./contacts.service";
 
 /** Records read per page of an export: large enough to amortise the presenters' batched reads. */
 const EXPORT_PAGE = 500;
@@ -22,6 +22,7 @@ const CONTACT_HEADER = [
   "external_id",
   "tags",
   "blocked",
+  "locale",
   "ticket_count",
   "notes",
   "created_at",
@@ -38,6 +39,7 @@ const contactRow = (c: ContactJson): unknown[] => [
   c.external_id,
   c.tags.map((t) => t.name),
   c.blocked,
+  c.locale ?? "",
   c.ticket_count,
   c.notes,
   c.created_at,
@@ -71,20 +73,19 @@ const companyRow = (c: Company): unknown[] => [
 
 /**
  * A list read page by page into a CSV body as the client takes it. The first page is read before
- * answering, so a bad filter is a 422 rather than a broken download.
+ * answering, so a bad filter is a 422 rather than a broken download. Each page is one read pool
+ * read, so a long export holds a worker only while a page is read and other reads interleave.
  */
-function exportOf<T>(
-  deps: Deps,
+async function exportOf<T>(
   header: readonly string[],
   rowOf: (item: T) => unknown[],
-  list: (cursor: string | undefined) => { data: T[]; next_cursor: string | null },
+  list: (cursor: string | undefined) => Promise<{ data: T[]; next_cursor: string | null }>,
   filename: string,
-): Response {
-  const first = list(undefined);
-  const page = (cursor: string | null): CsvPage<string> => {
+): Promise<Response> {
+  const first = await list(undefined);
+  const page = async (cursor: string | null): Promise<CsvPage<string>> => {
     if (cursor === null) return { rows: first.data.map(rowOf), next: first.next_cursor };
-    shareTurn(deps.db);
-    const next = list(cursor);
+    const next = await list(cursor);
     return { rows: next.data.map(rowOf), next: next.next_cursor };
   };
   return new Response(csvStream(header, page), { headers: csvHeaders(filename) });
@@ -98,37 +99,40 @@ const csvAnswer = (what: string) => ({
 });
 const CSV_NOTE =
   "UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it";
+const POOL_NOTE = `Each page is one read: ${READ_POOL_NOTE} If a page after the first fails that way, the download ends early (incomplete).`;
 
 /** GET /v1/contacts/export.csv and /v1/companies/export.csv: the lists' filters and order. */
 export function recordsExportRoutes(deps: Deps) {
   const contacts = (ctx: RequestContext, query: Record<string, unknown>) => (cursor: string | undefined) =>
-    listContacts(deps.db, ctx, { ...query, limit: EXPORT_PAGE, cursor }, deps.ports);
+    pooledContactPage(deps, ctx, { ...query, limit: EXPORT_PAGE, cursor });
   const companies = (ctx: RequestContext, query: Record<string, unknown>) => (cursor: string | undefined) =>
-    listCompanies(deps.db, ctx, { ...query, limit: EXPORT_PAGE, cursor });
+    deps.reads.run(companyListRead, ctx.workspaceId, { ctx, query: { ...query, limit: EXPORT_PAGE, cursor } });
   return new Elysia()
     .use(deps.guard)
     .get(
       "/contacts/export.csv",
-      ({ ctx, query }) => exportOf(deps, CONTACT_HEADER, contactRow, contacts(ctx, query), "contacts.csv"),
+      ({ ctx, query }) => exportOf(CONTACT_HEADER, contactRow, contacts(ctx, query), "contacts.csv"),
       {
         access: read,
         query: ContactListQuery.omit({ limit: true, cursor: true }),
         detail: {
           tags: ["contacts"],
           summary: `Contacts as CSV with the filters of GET /v1/contacts: ${CSV_NOTE}`,
+          description: POOL_NOTE,
           responses: csvAnswer("contacts"),
         },
       },
     )
     .get(
       "/companies/export.csv",
-      ({ ctx, query }) => exportOf(deps, COMPANY_HEADER, companyRow, companies(ctx, query), "companies.csv"),
+      ({ ctx, query }) => exportOf(COMPANY_HEADER, companyRow, companies(ctx, query), "companies.csv"),
       {
         access: read,
         query: CompanyListQuery.omit({ limit: true, cursor: true }),
         detail: {
           tags: ["companies"],
           summary: `Companies as CSV with the filters of GET /v1/companies: ${CSV_NOTE}`,
+          description: POOL_NOTE,
           responses: csvAnswer("companies"),
         },
       },

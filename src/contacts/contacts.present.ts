@@ -82,6 +82,7 @@ export function presentContacts(
       tags: tagsById.get(row.id) ?? [],
       fields: fieldsById.get(row.id) ?? {},
       blocked: row.blocked,
+      locale: row.locale ?? null,
       ticket_count: counts.get(row.id) ?? 0,
       created_at: row.createdAt,
       updated_at: row.updatedAt,

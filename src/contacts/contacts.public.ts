@@ -28,7 +28,9 @@ export {
   type ContactRef,
   type ContactRow,
 } from "./contacts.present";
+export { contactLocaleByEmail, setContactLocaleIfUnset } from "./contacts.locale";
 export { searchContacts } from "./contacts.search";
+export { companyListRead, contactRowsRead } from "./contacts.reads";
 export { liveContactsOfHitsSql } from "./contacts.search-sql";
 export { moveContactRecords, type ContactMerged } from "./contacts.merge";
 export { liveContactRef } from "./contacts.statements";

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { READ_POOL_NOTE } from "../db/read-pool";
 import type { Deps } from "../deps";
 import { notFound } from "../lib/errors";
 import { IdParams, pageOfSchema } from "../http/schemas";
@@ -11,7 +12,8 @@ import {
   CreateContactBody,
   MergeContactBody,
 } from "./contacts.schemas";
-import { createContact, deleteContact, findContact, listContacts, updateContact } from "./contacts.service";
+import { createContact, deleteContact, findContact, updateContact } from "./contacts.service";
+import { readContactList } from "./contacts.reads";
 import { contactTicketCounts } from "./contacts.ticket-counts";
 
 const read = { role: "viewer", scopes: ["contacts:read"] } as const;
@@ -21,13 +23,14 @@ export function contactsRoutes(deps: Deps) {
   const countTickets = deps.ports.get(contactTicketCounts);
   return new Elysia({ prefix: "/contacts", tags: ["contacts"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listContacts(deps.db, ctx, query, deps.ports), {
+    .get("/", ({ ctx, query }) => readContactList(deps, ctx, query), {
       access: read,
       query: ContactListQuery,
       response: { 200: pageOfSchema(ContactSchema) },
       detail: {
         summary:
           "Contacts, newest first; filters q (name, or the start of any of its emails), company_id, tag, field.<key>",
+        description: `With \`q\`: ${READ_POOL_NOTE}`,
       },
     })
     .post(
@@ -42,7 +45,7 @@ export function contactsRoutes(deps: Deps) {
         response: { 201: ContactSchema },
         detail: {
           summary:
-            "Create a contact; emails lists every address (the first is email, at most 20); 409 conflict (with the location) on an email another contact has, or a taken external_id",
+            "Create a contact; emails lists every address (the first is email, at most 20); locale is the contact's language (a BCP 47 tag of at most 35 characters, stored canonical; else 422 at body.locale); 409 conflict (with the location) on an email another contact has, or a taken external_id",
         },
       },
     )
@@ -65,7 +68,7 @@ export function contactsRoutes(deps: Deps) {
         response: { 200: ContactSchema },
         detail: {
           summary:
-            "Change a contact; emails replaces its addresses (the first is email, at most 20; 409 with the location when another contact has one); tags replaces the labels, add_tags/remove_tags adjust them, fields merge",
+            "Change a contact; emails replaces its addresses (the first is email, at most 20; 409 with the location when another contact has one); tags replaces the labels, add_tags/remove_tags adjust them, fields merge; locale sets the contact's language (BCP 47, stored canonical, null clears it; Desk never replaces an agent's choice)",
         },
       },
     )

@@ -29,6 +29,12 @@ export const CreateContactBody = z.strictObject({
   notes: Text(10_000).optional(),
   custom: Custom.optional(),
   blocked: z.boolean().optional(),
+  locale: z
+    .string()
+    .max(35)
+    .nullable()
+    .optional()
+    .describe("The contact's language, a BCP 47 tag (stored canonical: `de-at` → `de-AT`); null clears it"),
   ...RecordExtras,
 });
 
@@ -47,6 +53,12 @@ export const ContactSchema = z.object({
   tags: z.array(TagRefSchema),
   fields: z.record(z.string(), z.unknown()),
   blocked: z.boolean(),
+  locale: z
+    .string()
+    .nullable()
+    .describe(
+      "BCP 47 tag of the language Desk writes to this contact in (mail, portal); set by an agent, or once from the widget, portal, contact form or an inbound mail's language",
+    ),
   ticket_count: z.number(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -1,7 +1,7 @@
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
-import { pageOf } from "../db/cursor";
+import { pageOf, type Page } from "../db/cursor";
 import { dbOf, withTx } from "../db/tx";
 import { contactCreated, contactDeleted, contactUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
@@ -42,6 +42,7 @@ import { likePrefix, normalizeEmail } from "./contacts.text";
 import type { Clock } from "../lib/clock";
 import { deskClock } from "../db/desk-clock";
 import { contactTicketCounts } from "./contacts.ticket-counts";
+import { canonicalLocaleTag } from "../i18n/locales";
 
 export type { ContactRow } from "./contacts.present";
 type Deps = { db: Db; clock: Clock; ports: Ports };
@@ -57,8 +58,17 @@ export type ContactInput = LabelWrite & {
   notes?: string;
   custom?: Record<string, unknown>;
   blocked?: boolean;
+  locale?: string | null;
   fields?: Record<string, unknown>;
 };
+
+/** The canonical tag a write gives (undefined leaves it, null clears it); a malformed one is 422 at body.locale. */
+function localeOfInput(input: ContactInput): string | null | undefined {
+  if (input.locale === undefined || input.locale === null) return input.locale;
+  const tag = canonicalLocaleTag(input.locale);
+  if (!tag) throw invalidAt("body.locale", "locale must be a well-formed BCP 47 language tag such as de or pt-BR");
+  return tag;
+}
 
 export function findContact(db: Queryable, workspaceId: string, id: string): ContactRow | undefined {
   return db
@@ -142,6 +152,7 @@ export function createContact(
   return withTx(deps.db, (tx) => {
     const given = emailsOfInput(tx, ctx.workspaceId, null, input);
     const email = given.email ?? null;
+    const locale = localeOfInput(input) ?? null;
     assertUnique(tx, ctx.workspaceId, null, email, input.external_id);
     assertCompany(tx, ctx.workspaceId, input.company_id);
     const now = deps.clock.now().toISOString();
@@ -159,6 +170,7 @@ export function createContact(
         externalId: input.external_id ?? null,
         custom: input.custom ?? {},
         blocked: input.blocked ?? false,
+        locale,
         createdAt,
         updatedAt: now,
       })
@@ -181,6 +193,7 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
     if (!before) throw notFound("Contact");
     const given = emailsOfInput(tx, ctx.workspaceId, id, input);
     let email = given.email;
+    const locale = localeOfInput(input);
     assertUnique(tx, ctx.workspaceId, id, email, input.external_id);
     const secondaries = secondaryEmailsOf(tx, [id]).get(id) ?? [];
     let nextSecondaries = given.list?.slice(1);
@@ -203,6 +216,7 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
     if (input.external_id !== undefined) patch.externalId = input.external_id;
     if (input.custom !== undefined) patch.custom = input.custom;
     if (input.blocked !== undefined) patch.blocked = input.blocked;
+    if (locale !== undefined) patch.locale = locale;
     const columnsChanged = Object.entries(patch).some(
       ([k, v]) => JSON.stringify(before[k as keyof ContactRow]) !== JSON.stringify(v),
     );
@@ -272,6 +286,12 @@ function secondaryEmailMatchSql(workspaceId: string, q: string): SQL {
  * fragment inside a word), the name/email/value prefix match answers instead.
  */
 export function listContacts(db: Queryable, ctx: RequestContext, query: ContactListQuery, ports: Ports) {
+  const page = contactRowsPage(db, ctx, query);
+  return { data: presentContacts(db, ports.get(contactTicketCounts), page.data), next_cursor: page.next_cursor };
+}
+
+/** One page of the contact list's rows, unpresented (presenting needs the ticket counts' port, which stays on this thread). */
+export function contactRowsPage(db: Queryable, ctx: RequestContext, query: ContactListQuery): Page<ContactRow> {
   const conditions: SQL[] = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
   const plan = recordSortPlan(db, ctx, "contact", contacts.id, query);
   if (query.company_id !== undefined) conditions.push(eq(contacts.companyId, query.company_id));
@@ -300,13 +320,12 @@ export function listContacts(db: Queryable, ctx: RequestContext, query: ContactL
     if (rows.length === 0 && (plan.after.length === 0 || select([words], 1).length === 0))
       rows = select([prefixMatchSql(ctx.workspaceId, q), ...plan.after], query.limit + 1);
   }
-  const page = pageOf(
+  return pageOf(
     rows,
     query.limit,
     (r) => r.row,
     (r) => plan.cursorOf(r.row.id, r.sortValue),
   );
-  return { data: presentContacts(db, ports.get(contactTicketCounts), page.data), next_cursor: page.next_cursor };
 }
 
 /**
@@ -349,6 +368,7 @@ export function findOrCreateContactByEmail(
     blocked: false,
     avatarUrl: null,
     avatarSource: null,
+    locale: null,
     createdAt: input.createdAt ?? now,
     updatedAt: now,
     deletedAt: null,

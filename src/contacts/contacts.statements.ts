@@ -8,7 +8,7 @@ type RefRow = { id: string; email: string | null; name: string; avatarUrl: strin
 type CompanyRow = { id: string; name: string; domain: string | null; workspaceId: string };
 
 const CONTACT = `id, workspace_id AS workspaceId, email, name, phone, notes, company_id AS companyId, external_id AS externalId, custom,
-  blocked, avatar_url AS avatarUrl, avatar_source AS avatarSource, created_at AS createdAt, updated_at AS updatedAt, deleted_at AS deletedAt`;
+  blocked, avatar_url AS avatarUrl, avatar_source AS avatarSource, locale, created_at AS createdAt, updated_at AS updatedAt, deleted_at AS deletedAt`;
 const REF = "id, email, name, avatar_url AS avatarUrl";
 
 const statements = preparedFor((sqlite) => ({
@@ -30,12 +30,13 @@ const statements = preparedFor((sqlite) => ({
       number,
       string | null,
       string | null,
+      string | null,
       string,
       string,
     ]
   >(
-    `INSERT INTO contacts (id, workspace_id, email, name, phone, notes, company_id, external_id, custom, blocked, avatar_url, avatar_source, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO contacts (id, workspace_id, email, name, phone, notes, company_id, external_id, custom, blocked, avatar_url, avatar_source, locale, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
   rename: sqlite.query<unknown, [string, string, string]>("UPDATE contacts SET name = ?, updated_at = ? WHERE id = +?"),
   refOne: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE id = +?`),
@@ -74,6 +75,7 @@ export function insertContactRow(db: Queryable, row: ContactRow): void {
     row.blocked ? 1 : 0,
     row.avatarUrl,
     row.avatarSource,
+    row.locale,
     row.createdAt,
     row.updatedAt,
   );

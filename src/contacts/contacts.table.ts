@@ -18,6 +18,8 @@ export const contacts = sqliteTable(
     blocked: flag("blocked"),
     avatarUrl: text("avatar_url"),
     avatarSource: text("avatar_source"),
+    /** BCP 47, canonical (`de`, `pt-BR`): the language Desk writes to this contact in; null until known. */
+    locale: text("locale"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp("deleted_at"),

@@ -57,6 +57,7 @@ export function createVisitorContact(
     blocked: false,
     avatarUrl: null,
     avatarSource: null,
+    locale: null,
     createdAt: now,
     updatedAt: now,
     deletedAt: null,

@@ -4,7 +4,8 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
 import { t } from "../i18n/i18n";
-import { workspaceLocales } from "../i18n/locales";
+import { customerLocale } from "../i18n/locales";
+import { findContact } from "../contacts/contacts.public";
 import { escapeHtml } from "../lib/sanitize";
 import { sendSystemMail } from "../mail/mail.system";
 import { sendCustomerMail } from "../outbound/outbound.public";
@@ -55,8 +56,8 @@ export const csatMailJob = defineJob({
       .get();
     if (newer) return;
     const link = csatLink(deps.config.baseUrl, deps.secrets.open(payload.sealed_token));
-    // The customer's language is not known yet (Contact.locale is a later step): the workspace's.
-    const locale = workspaceLocales(workspace.settings).locale;
+    const contact = ticket.contactId ? findContact(deps.db, request.workspaceId, ticket.contactId) : undefined;
+    const locale = customerLocale(contact?.locale, workspace.settings);
     const scores = ([5, 4, 3, 2, 1] as const).map((score) => ({
       score,
       word: t(locale, `csat.score_${score}`),

@@ -152,4 +152,18 @@ describe("the rating request mail", () => {
       expect((await patch(null)).status).toBe(200);
     }
   });
+
+  test("speaks the contact's own language (Contact.locale) over the workspace's", async () => {
+    const customer = "gerd@customer.test";
+    const made = await desk.api("POST", "/v1/contacts", { headers, body: { email: customer, locale: "de-AT" } });
+    expect(made.status).toBe(201);
+    const ticketId = ticketOfMessage(await customerMail(`Gerd <${customer}>`, "Rechnung falsch"));
+    await setStatus(ticketId, "solved");
+    await passMinutes(0);
+    await passMinutes(11);
+    const mail = await sink.waitForMatch((m) => m.includes(`To: ${customer}`));
+    expect(mail).toMatch(/Subject: Wie war unser Support\? \[#\d+\] Rechnung falsch/);
+    expect(mail).toContain("Bewerten und Kommentar hinterlassen");
+    expect(mail).not.toContain("How did we do?");
+  });
 });

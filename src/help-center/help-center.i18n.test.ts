@@ -21,21 +21,28 @@ async function seed(settings: Record<string, unknown>) {
     body: { collection_id: collection.body.id, title: "Get a refund", status: "published", body_html: "<p>Ask.</p>" },
   });
   expect(article.status).toBe(201);
-  return { workspace, owner, slug: workspace.slug as string };
+  return { workspace, owner, slug: workspace.slug as string, article: article.body };
 }
 
 const page = (path: string, headers: Record<string, string> = {}) => desk.api("GET", path, { headers });
 
 describe("help center languages", () => {
   test("/help/{slug}/{locale}/… in each offered language: lang, translated text, hreflang alternates, switcher", async () => {
-    const { slug, workspace } = await seed({ locale: "de", locales: ["de", "fr", "en"] });
+    const { slug, workspace, owner, article } = await seed({ locale: "de", locales: ["de", "fr", "en"] });
+    // The article exists in German (its own) and English (a published translation), not in French.
+    const english = await desk.api("PUT", `/v1/kb/articles/${article.id}/translations/en`, {
+      headers: owner.headers,
+      body: { title: "Get a refund", body_html: "<p>Ask.</p>", status: "published" },
+    });
+    expect(english.status).toBe(201);
     const res = await page(`/help/${slug}/fr/articles/get-a-refund`);
     expect(res.status).toBe(200);
     const html = res.text;
     expect(html).toContain(`<html lang="fr">`);
     expect(html).toContain(`<title>Get a refund | Centre d’aide ${workspace.name}</title>`);
     expect(html).toContain(`<link rel="canonical" href="${base()}/help/${slug}/fr/articles/get-a-refund">`);
-    for (const l of ["de", "fr", "en"])
+    expect(html).not.toContain(`hreflang="fr" href=`);
+    for (const l of ["de", "en"])
       expect(html).toContain(
         `<link rel="alternate" hreflang="${l}" href="${base()}/help/${slug}/${l}/articles/get-a-refund">`,
       );

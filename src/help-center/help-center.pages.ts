@@ -5,7 +5,7 @@ import { requestMeta } from "../http/request-meta";
 import { securityHeaders, servedOverHttps } from "../http/security-headers";
 import { t } from "../i18n/i18n";
 import { acceptedLanguages, exactLocale, negotiateLocale } from "../i18n/locales";
-import { publishedArticleSlugs } from "../kb/kb.public";
+import { publishedArticleLanguages } from "../kb/kb.public";
 import { articlePage, collectionPage, homePage, notFoundPage, searchPage, sitemap } from "./help-center.render";
 import {
   articlePageOf,
@@ -185,13 +185,20 @@ function route(site: Site, request: Request, path: string): Answer {
   }
   if (section === "sitemap.xml" && item === undefined) {
     const home = homeOf(deps.db, center);
-    const articles = publishedArticleSlugs(deps.db, center.workspaceId);
+    const articles = publishedArticleLanguages(deps.db, center.workspaceId);
+    // An article is listed in the languages it exists in; one in none of the help center's is under its first.
+    const languagesOf = (a: (typeof articles)[number]) => {
+      const listed = found.locales.filter((l) => a.languages.includes(l));
+      return listed.length > 0 ? listed : found.locales.slice(0, 1);
+    };
     const entries = found.locales.flatMap((l) => {
       const inLocale = { ...center, url: found.locales.length > 1 ? `${found.root}/${l}` : found.root };
       return [
         { url: inLocale.url, lastmod: null },
         ...home.collections.map((c) => ({ url: collectionUrl(inLocale, c.slug), lastmod: c.updatedAt })),
-        ...articles.map((a) => ({ url: articleUrl(inLocale, a.slug), lastmod: a.updatedAt })),
+        ...articles
+          .filter((a) => languagesOf(a).includes(l))
+          .map((a) => ({ url: articleUrl(inLocale, a.slug), lastmod: a.updatedAt })),
       ];
     });
     return { status: 200, type: "application/xml; charset=utf-8", body: sitemap(entries) };

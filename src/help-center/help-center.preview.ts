@@ -38,7 +38,9 @@ export function previewArticle(deps: Deps, ctx: RequestContext, input: PreviewIn
       bodyText: htmlToText(bodyHtml),
       publishedAt: now,
       updatedAt: now,
+      lang: center.locale,
     },
+    languages: [center.locale],
     collection: collection
       ? { id: collection.id, name: collection.name, slug: collection.slug, updatedAt: collection.updatedAt }
       : null,

@@ -2,6 +2,7 @@
 import type { Queryable } from "../db/database";
 import type { Deps } from "../deps";
 import { searchPublishedArticleTexts } from "../kb/kb.public";
+import { matchLocale } from "../i18n/locales";
 import { definePort } from "../lib/ports";
 import { findWorkspace } from "../workspaces/workspaces.public";
 import type { ContactChannelsOf, ContactForm } from "./help-center.contact";
@@ -29,7 +30,8 @@ export function helpCenterUrlOf(
 
 /**
  * The help center's published articles matching `q` (at most `limit`), with their public address;
- * empty while the help center is off, since its links would answer 404.
+ * empty while the help center is off, since its links would answer 404. In `locale` (a BCP 47 tag,
+ * matched among the help center's languages, else its own) where an article has a published translation.
  */
 export function searchHelpCenter(
   db: Queryable,
@@ -37,9 +39,12 @@ export function searchHelpCenter(
   workspace: { slug: string },
   q: string,
   limit: number,
+  locale?: string,
 ): Array<{ title: string; excerpt: string; url: string }> {
-  const center = helpCenterAt(db, baseUrl, workspace.slug);
-  if (!center || !q.trim()) return [];
+  const found = helpCenterAt(db, baseUrl, workspace.slug);
+  if (!found || !q.trim()) return [];
+  const chosen = (locale && matchLocale(locale, found.locales)) || found.locale;
+  const center = { ...found, locale: chosen, url: found.locales.length > 1 ? `${found.root}/${chosen}` : found.root };
   return searchOf(db, center, q)
     .slice(0, limit)
     .map((a) => ({ title: a.title, excerpt: a.excerpt, url: articleUrl(center, a.slug) }));

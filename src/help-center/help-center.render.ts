@@ -23,6 +23,8 @@ export type Head = {
   canonical: string;
   ogType: "website" | "article";
   noindex?: boolean;
+  /** The languages the page's content exists in (an article's own and its translations'): the hreflang alternates. Every language when absent. */
+  languages?: readonly Locale[];
 };
 
 const DESCRIPTION_CHARS = 160;
@@ -66,6 +68,8 @@ function languageSwitcher(center: HelpCenter, alternates: Array<{ locale: Locale
 export function layout(center: HelpCenter | null, cssUrl: string, head: Head, main: string, query = ""): string {
   const siteName = center?.title ?? t(DEFAULT_LOCALE, "help.site_name");
   const alternates = center ? alternatesOf(center, head.canonical) : [];
+  // The switcher offers every language (the page's frame is in each); search engines hear only of the content's own.
+  const hreflang = head.languages ? alternates.filter((a) => head.languages?.includes(a.locale)) : alternates;
   const meta = [
     `<meta charset="utf-8">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
@@ -83,10 +87,10 @@ export function layout(center: HelpCenter | null, cssUrl: string, head: Head, ma
     center?.faviconUrl ? `<link rel="icon" href="${esc(center.faviconUrl)}">` : "",
     `<link rel="stylesheet" href="${esc(cssUrl)}">`,
     center ? `<link rel="sitemap" type="application/xml" href="${esc(center.root)}/sitemap.xml">` : "",
-    ...(alternates.length > 1
+    ...(hreflang.length > 1
       ? [
-          ...alternates.map((a) => `<link rel="alternate" hreflang="${a.locale}" href="${esc(a.href)}">`),
-          `<link rel="alternate" hreflang="x-default" href="${esc(alternates[0]!.href.replace(`${center!.root}/${alternates[0]!.locale}`, center!.root))}">`,
+          ...hreflang.map((a) => `<link rel="alternate" hreflang="${a.locale}" href="${esc(a.href)}">`),
+          `<link rel="alternate" hreflang="x-default" href="${esc(hreflang[0]!.href.replace(`${center!.root}/${hreflang[0]!.locale}`, center!.root))}">`,
         ]
       : []),
   ]
@@ -122,11 +126,19 @@ function widgetScript(center: HelpCenter | null): string {
   return `\n<script src="${esc(base)}/widget.js" data-key="${esc(key)}" data-locale="${center.locale}" async></script>`;
 }
 
-function articleList(center: HelpCenter, articles: PublishedArticleSummary[], withExcerpt: boolean): string {
+/** An article shown in a language other than the page's says so (`lang`), for screen readers and translators. */
+const langOf = (center: HelpCenter, lang: Locale | undefined) =>
+  lang && lang !== center.locale ? ` lang="${lang}"` : "";
+
+function articleList(
+  center: HelpCenter,
+  articles: Array<PublishedArticleSummary & { lang?: Locale }>,
+  withExcerpt: boolean,
+): string {
   return `<ul class="articles">${articles
     .map(
       (a) =>
-        `<li><a href="${esc(articleUrl(center, a.slug))}">${esc(a.title)}</a>${
+        `<li${langOf(center, a.lang)}><a href="${esc(articleUrl(center, a.slug))}">${esc(a.title)}</a>${
           withExcerpt && a.excerpt ? `<p>${esc(describe(a.excerpt, ""))}</p>` : ""
         }</li>`,
     )
@@ -206,12 +218,18 @@ export function articlePage(center: HelpCenter, cssUrl: string, page: ArticlePag
       description: describe(article.bodyText, article.title),
       canonical: articleUrl(center, article.slug),
       ogType: "article",
+      languages: page.languages,
     },
-    `${crumbs(center, trail)}<article class="body" aria-labelledby="article-title"><h1 id="article-title">${esc(article.title)}</h1><p class="meta">${tr(center, "help.updated", { date: "\u0000" }).replace("\u0000", time(center.locale, article.updatedAt))}</p>\n${article.bodyHtml}\n</article>`,
+    `${crumbs(center, trail)}<article class="body" lang="${article.lang}" aria-labelledby="article-title"><h1 id="article-title">${esc(article.title)}</h1><p class="meta">${tr(center, "help.updated", { date: "\u0000" }).replace("\u0000", time(center.locale, article.updatedAt))}</p>\n${article.bodyHtml}\n</article>`,
   );
 }
 
-export function searchPage(center: HelpCenter, cssUrl: string, q: string, hits: PublishedArticleSummary[]): string {
+export function searchPage(
+  center: HelpCenter,
+  cssUrl: string,
+  q: string,
+  hits: Array<PublishedArticleSummary & { lang?: Locale }>,
+): string {
   const heading = q ? tr(center, "help.search_results", { query: q }) : tr(center, "help.search");
   const results = !q
     ? `<p>${tr(center, "help.search_hint")}</p>`

@@ -2,14 +2,17 @@ import type { Db, Queryable } from "../db/database";
 import {
   countArticleView,
   featuredArticles,
+  type InLanguage,
   type PublishedArticle,
   type PublishedArticleSummary,
-  publishedArticleBySlug,
+  publishedArticleIn,
   publishedArticlesOf,
   publishedCollectionById,
   publishedCollectionBySlug,
   publishedCollections,
-  searchPublishedArticles,
+  publishedLanguagesOf,
+  searchPublishedArticlesIn,
+  summariesIn,
 } from "../kb/kb.public";
 import { t } from "../i18n/i18n";
 import { type Locale, workspaceLocales } from "../i18n/locales";
@@ -96,30 +99,41 @@ export const collectionUrl = (center: HelpCenter, slug: string) =>
 export function homeOf(db: Queryable, center: HelpCenter) {
   return {
     collections: publishedCollections(db, center.workspaceId),
-    featured: featuredArticles(db, center.workspaceId, FEATURED),
+    featured: summariesIn(db, center.workspaceId, center.locale, featuredArticles(db, center.workspaceId, FEATURED)),
   };
 }
 
 export function collectionPageOf(db: Queryable, center: HelpCenter, slug: string) {
   const collection = publishedCollectionBySlug(db, center.workspaceId, slug);
   if (!collection) return null;
-  return { collection, articles: publishedArticlesOf(db, center.workspaceId, collection.id) };
+  return {
+    collection,
+    articles: summariesIn(
+      db,
+      center.workspaceId,
+      center.locale,
+      publishedArticlesOf(db, center.workspaceId, collection.id),
+    ),
+  };
 }
 
 export type ArticlePage = {
-  article: PublishedArticle;
+  /** In the page's language when it has a published translation into it, else in its own (`lang`). */
+  article: InLanguage<PublishedArticle>;
+  /** The languages it is published in: its own and its published translations' (the hreflang alternates). */
+  languages: Locale[];
   collection: { id: string; name: string; slug: string; updatedAt: string } | null;
 };
 
 /** A published article and its collection; counts a view when `countView` (GET, not HEAD). */
 export function articlePageOf(db: Db, center: HelpCenter, slug: string, countView: boolean): ArticlePage | null {
-  const article = publishedArticleBySlug(db, center.workspaceId, slug);
+  const article = publishedArticleIn(db, center.workspaceId, slug, center.locale);
   if (!article) return null;
   if (countView) countArticleView(db, center.workspaceId, article.id);
   const collection = publishedCollectionById(db, center.workspaceId, article.collectionId) ?? null;
-  return { article, collection };
+  return { article, collection, languages: publishedLanguagesOf(db, center.workspaceId, article.id) };
 }
 
-export function searchOf(db: Queryable, center: HelpCenter, q: string): PublishedArticleSummary[] {
-  return searchPublishedArticles(db, center.workspaceId, q, SEARCH_LIMIT);
+export function searchOf(db: Queryable, center: HelpCenter, q: string): Array<InLanguage<PublishedArticleSummary>> {
+  return searchPublishedArticlesIn(db, center.workspaceId, q, SEARCH_LIMIT, center.locale);
 }

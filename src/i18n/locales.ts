@@ -89,3 +89,28 @@ export function workspaceLocales(settings: Record<string, unknown> | null | unde
   const locales = listed.length > 0 ? listed : [locale];
   return { locale, locales, primary: locales.includes(locale) ? locale : locales[0]! };
 }
+
+/**
+ * A well-formed BCP 47 tag (at most 35 characters) in its canonical spelling (`DE-at` → `de-AT`), else null.
+ * Any language, not only shipped ones: a contact may speak one Desk does not ship (mail falls back then).
+ */
+export function canonicalLocaleTag(tag: string): string | null {
+  const trimmed = tag.trim();
+  if (trimmed.length === 0 || trimmed.length > 35) return null;
+  try {
+    return Intl.getCanonicalLocales(trimmed)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The language Desk writes to a customer in (DECISIONS.md "Languages"): their own (`Contact.locale`)
+ * when Desk ships it or its language (`de-AT` → `de`), else the workspace's `locale`.
+ */
+export function customerLocale(
+  contactLocale: string | null | undefined,
+  settings: Record<string, unknown> | null | undefined,
+): Locale {
+  return (contactLocale ? matchLocale(contactLocale) : null) ?? workspaceLocales(settings).locale;
+}

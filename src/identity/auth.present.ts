@@ -10,6 +10,7 @@ export const presentUser = (row: UserRow) => ({
   avatar_url: row.avatarUrl ?? null,
   avatar_source: row.avatarSource ?? null,
   mfa_enabled: row.mfaEnabled,
+  locale: row.locale ?? null,
   created_at: row.createdAt,
 });
 

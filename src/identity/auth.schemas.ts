@@ -113,6 +113,10 @@ export const UserSchema = z.object({
   avatar_url: z.string().nullable(),
   avatar_source: z.string().nullable(),
   mfa_enabled: z.boolean(),
+  locale: z
+    .string()
+    .nullable()
+    .describe("the app's language the member chose (a BCP 47 tag); null follows the browser's languages"),
   created_at: z.string(),
 });
 

@@ -16,6 +16,8 @@ export const users = sqliteTable(
     mfaRecoveryHashes: text("mfa_recovery_hashes"),
     /** The TOTP time step last accepted: a code is good once, never replayed within its window. */
     mfaLastStep: integer("mfa_last_step"),
+    /** The member's own language for the app (a canonical BCP 47 tag); null follows the browser. */
+    locale: text("locale"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

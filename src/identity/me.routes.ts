@@ -50,9 +50,9 @@ export function meRoutes(deps: Deps) {
         body: UpdateMeBody,
         response: { 200: MeSchema },
         detail: {
-          summary: "Change your own name, or copy your picture from a URL",
+          summary: "Change your own name or language, or copy your picture from a URL",
           description:
-            "`avatar_url` is fetched server-side by a job behind the same guard as webhooks (public addresses only, unless DESK_ALLOWED_PRIVATE_HOSTS; https; redirects re-checked; 10 seconds; 5 MB), then checked and processed like an upload. The answer is immediate and still shows the old picture; `member.updated` follows in each workspace once the copy is stored. A URL that can never be fetched (not https, private address) answers 422 at body.avatar_url.",
+            "`avatar_url` is fetched server-side by a job behind the same guard as webhooks (public addresses only, unless DESK_ALLOWED_PRIVATE_HOSTS; https; redirects re-checked; 10 seconds; 5 MB), then checked and processed like an upload. The answer is immediate and still shows the old picture; `member.updated` follows in each workspace once the copy is stored. A URL that can never be fetched (not https, private address) answers 422 at body.avatar_url. `locale` is your language for the app: a well-formed BCP 47 tag of at most 35 characters (stored canonical, `EN-us` → `en-US`; else 422 at body.locale) or null to follow the browser. A language Desk ships no texts for is kept, and the app shows English in that language's writing direction.",
         },
       },
     )

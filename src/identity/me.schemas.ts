@@ -11,9 +11,31 @@ export const MeSchema = z.object({
     .describe("present when the caller is an API key"),
 });
 
+/** MAX_LOCALE_LENGTH: BCP 47 asks implementations to accept tags of at least 35 characters; longer ones are private-use noise. */
+export const MAX_LOCALE_LENGTH = 35;
+
+/** The canonical spelling of a well-formed BCP 47 tag (`EN-us` → `en-US`), else null. */
+export function canonicalLocale(tag: string): string | null {
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export const UpdateMeBody = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
+    locale: z
+      .string()
+      .trim()
+      .max(MAX_LOCALE_LENGTH)
+      .refine((tag) => canonicalLocale(tag) !== null, "a BCP 47 language tag such as de, pt-BR or ar")
+      .nullable()
+      .optional()
+      .describe(
+        "your language for the app, a BCP 47 tag (at most 35 characters), stored canonical; null follows the browser. A language without a catalogue is kept: the app shows English text in that language's writing direction",
+      ),
     avatar_url: z
       .string()
       .trim()

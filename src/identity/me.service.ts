@@ -3,6 +3,7 @@ import type { UserJson, UserRow } from "./auth.present";
 import { presentUser } from "./auth.present";
 import { apiKeyCallerOf } from "./identity.ports";
 import { users } from "./identity.table";
+import { canonicalLocale } from "./me.schemas";
 import type { Credential, WorkspaceMembership } from "../auth/credentials";
 import { preparedFor } from "../db/prepared";
 import type { Deps } from "../deps";
@@ -21,13 +22,14 @@ type CreatorRow = {
   avatar_url: string | null;
   avatar_source: string | null;
   mfa_enabled: number;
+  locale: string | null;
   created_at: string;
 };
 
 /** The API-key answer's creator, prepared once (GET /v1/me for a key is a benchmarked hot path). */
 const creatorStatement = preparedFor((sqlite) =>
   sqlite.query<CreatorRow, [string]>(
-    "SELECT id, name, email, avatar_url, avatar_source, mfa_enabled, created_at FROM users WHERE id = ?",
+    "SELECT id, name, email, avatar_url, avatar_source, mfa_enabled, locale, created_at FROM users WHERE id = ?",
   ),
 );
 
@@ -55,9 +57,14 @@ export function describeCaller(deps: Pick<Deps, "db" | "credentials" | "ports">,
   return { user: presentUser(user), workspaces: deps.credentials.workspacesOf(user.id) };
 }
 
-export function updateMe(deps: Pick<Deps, "db" | "clock">, userId: string, input: { name?: string }): UserRow {
+export function updateMe(
+  deps: Pick<Deps, "db" | "clock">,
+  userId: string,
+  input: { name?: string; locale?: string | null },
+): UserRow {
   const changes: Partial<UserRow> = { updatedAt: deps.clock.now().toISOString() };
   if (input.name !== undefined) changes.name = input.name;
+  if (input.locale !== undefined) changes.locale = input.locale === null ? null : canonicalLocale(input.locale);
   const row = deps.db.update(users).set(changes).where(eq(users.id, userId)).returning().get();
   if (!row) throw unauthorized();
   return row;

@@ -45,6 +45,7 @@ describe("GET /v1/me", () => {
       avatar_url: null,
       avatar_source: null,
       mfa_enabled: false,
+      locale: null,
       created_at: expect.any(String),
     });
     expect(res.body.workspaces).toEqual([
@@ -112,6 +113,44 @@ describe("PATCH /v1/me", () => {
       name: "Unchanged",
       email: person.email,
     });
+  });
+
+  test("sets the member's language, stored canonical and shown by GET /v1/me, and to the API key's creator; null clears it", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const set = await desk.api("PATCH", "/v1/me", { headers: auth(owner.token), body: { locale: " PT-br " } });
+    expect(set.status).toBe(200);
+    expect(set.body.user.locale).toBe("pt-BR");
+    expect((await desk.api("GET", "/v1/me", { headers: auth(owner.token) })).body.user.locale).toBe("pt-BR");
+    const key = createKey(desk, owner, ALL_SCOPES);
+    expect((await desk.api("GET", "/v1/me", { headers: key.headers })).body.user.locale).toBe("pt-BR");
+
+    // A language Desk ships no texts for is the member's choice all the same (the app shows it right to left).
+    const arabic = await desk.api("PATCH", "/v1/me", { headers: auth(owner.token), body: { locale: "ar-eg" } });
+    expect(arabic.body.user.locale).toBe("ar-EG");
+    const renamed = await desk.api("PATCH", "/v1/me", { headers: auth(owner.token), body: { name: "Still Arabic" } });
+    expect(renamed.body.user.locale).toBe("ar-EG");
+
+    const cleared = await desk.api("PATCH", "/v1/me", { headers: auth(owner.token), body: { locale: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.user.locale).toBeNull();
+    expect(desk.deps.db.select().from(users).where(eq(users.id, owner.id)).get()!.locale).toBeNull();
+  });
+
+  test.each([
+    ["not a tag", "not a language!"],
+    ["empty", ""],
+    ["markup", "<script>"],
+    ["too long", `en-${"a".repeat(8)}-${"b".repeat(8)}-${"c".repeat(8)}-${"d".repeat(8)}`],
+    ["wrong type", 42],
+    ["a list", ["de"]],
+  ])("locale %s is 422 at body.locale and keeps the language", async (_label, locale) => {
+    const person = await createUser(desk, { name: "Keeps German" });
+    await desk.api("PATCH", "/v1/me", { headers: auth(person.token), body: { locale: "de" } });
+    const res = await desk.api("PATCH", "/v1/me", { headers: auth(person.token), body: { locale } });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ status: 422, code: expect.any(String), detail: expect.any(String) });
+    expect(res.body.errors.map((e: { location: string }) => e.location)).toContain("body.locale");
+    expect(desk.deps.db.select().from(users).where(eq(users.id, person.id)).get()!.locale).toBe("de");
   });
 
   test("API keys cannot change a person (403); no credential is 401 before validation", async () => {

@@ -34,6 +34,7 @@ const contacts = async (member: Member) =>
     email: string;
     name: string;
     company: { name: string } | null;
+    locale: string | null;
   }>;
 
 describe("CSV parsing", () => {
@@ -74,6 +75,14 @@ describe("CSV imports", () => {
     const after = await contacts(own);
     expect(after).toHaveLength(2);
     expect(after.find((c) => c.email === "ana@example.test")!.name).toBe("Ana Updated");
+  });
+
+  test("a locale column sets each contact's locale (canonical); a malformed tag is that row's error", async () => {
+    const { owner: own } = await createWorkspaceWithOwner(desk);
+    const res = await upload(own, "contacts", "email,locale\nlea@example.test,de-at\nzoe@example.test,not_a_tag\n");
+    expect(res.body).toMatchObject({ status: "succeeded", counts: { contacts: 1, failed: 1 } });
+    const list = await contacts(own);
+    expect(list.map((c) => [c.email, c.locale])).toEqual([["lea@example.test", "de-AT"]]);
   });
 
   test("duplicate emails and invalid rows: valid rows imported, an error per bad row, repeats skipped", async () => {

@@ -94,7 +94,7 @@ export function parseCsv(
 
 /** Desk's fields of each kind; `custom.<key>` adds a custom field of the record. */
 const CSV_FIELDS: Record<CsvKind, readonly string[]> = {
-  contacts: ["email", "name", "phone", "company", "notes", "external_id", "created_at"],
+  contacts: ["email", "name", "phone", "company", "notes", "external_id", "locale", "created_at"],
   companies: ["name", "domain", "notes", "created_at"],
 };
 const CUSTOM_FIELD = /^custom\.[a-z0-9_]{1,64}$/;
@@ -105,6 +105,7 @@ const MAX_LENGTH: Record<string, number> = {
   domain: 253,
   company: 200,
   external_id: 255,
+  locale: 35,
 };
 /** Other names a spreadsheet gives Desk's fields (compared without case, spaces or punctuation). */
 const SYNONYMS: Record<string, string[]> = {
@@ -115,6 +116,7 @@ const SYNONYMS: Record<string, string[]> = {
   notes: ["notes", "note", "comment", "comments", "description"],
   external_id: ["externalid", "id", "customerid"],
   domain: ["domain", "website", "url", "web"],
+  locale: ["locale", "language", "lang", "languagecode"],
   created_at: ["createdat", "created", "createddate", "creationdate"],
 };
 const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -404,6 +406,7 @@ function writeContactRow(tx: Tx, w: RowWrite, item: { sourceId: string; values: 
     ...(v.notes !== undefined ? { notes: v.notes } : {}),
     ...(companyId ? { company_id: companyId } : {}),
     ...(v.external_id ? { external_id: v.external_id } : {}),
+    ...(v.locale ? { locale: v.locale } : {}),
     ...customFields(tx, w.scope.workspaceId, "contact", v),
   };
   let id = mappingOf(tx, w.scope, "contact", item.sourceId)?.deskId;

@@ -2,7 +2,12 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { discardAttachments, storeAttachmentAsync } from "../attachments/attachments.public";
 import { systemContext, type RequestContext } from "../auth/context";
-import { findOrCreateContactByEmail, isContactEmail, presentContactRef } from "../contacts/contacts.public";
+import {
+  findOrCreateContactByEmail,
+  isContactEmail,
+  presentContactRef,
+  setContactLocaleIfUnset,
+} from "../contacts/contacts.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { untilDurable, withTx } from "../db/tx";
@@ -11,6 +16,7 @@ import { enqueue } from "../jobs/enqueue";
 import { sha256Hex } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { htmlToText } from "../lib/sanitize";
+import { languageOfMail } from "./inbound.language";
 import { parseEmail, type ParsedEmail } from "../mail/mail.parse";
 import { trimQuoted } from "../mail/mail.quote";
 import {
@@ -228,6 +234,8 @@ type Ingest = {
   bodyText: string;
   attachmentIds: string[];
   originalPath: string;
+  /** The writer's language as the mail tells it (inbound.language.ts), for a contact with none yet. */
+  language: string | null;
 };
 
 /** Who wrote: the From address, or the visitor a trusted form relays in Reply-To. */
@@ -296,6 +304,8 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
         : "";
   const bodyText = body.html !== null && !body.text.trim() ? htmlToText(body.html) : body.text.trim();
   const subject = (email.subject || "(no subject)").slice(0, 250);
+  // A machine's mail (out-of-office, notifications) says nothing of the person's language.
+  const language = sender.automated ? null : await languageOfMail(email, bodyText);
   const originalPath = await originalStored;
   const prepared = performance.now();
   const recipient = source.recipient ?? null;
@@ -312,6 +322,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
     bodyText,
     attachmentIds,
     originalPath,
+    language,
   };
 
   let outcome: IngestOutcome;
@@ -413,6 +424,14 @@ function storeIngested(deps: Deps, ingest: Ingest): IngestOutcome {
       tx,
       ctx,
       { email: visitor.email, name: visitor.name || null },
+      deps.ports,
+    );
+    setContactLocaleIfUnset(
+      tx,
+      mailbox.workspaceId,
+      contact.id,
+      ingest.language,
+      deps.clock.now().toISOString(),
       deps.ports,
     );
     const thread =

@@ -13,7 +13,7 @@ import { kbArticleCreated, kbArticleDeleted, kbArticleUpdated } from "./kb.event
 import { type KbArticleRow, presentArticle } from "./kb.present";
 import { searchArticleRows } from "./kb.search";
 import { freeSlug, slugFrom, slugTaken } from "./kb.slugs";
-import { kbArticles } from "./kb.table";
+import { kbArticles, kbArticleTranslations } from "./kb.table";
 
 type Deps = { db: Db; clock: Clock };
 type Status = KbArticleRow["status"];
@@ -186,6 +186,10 @@ export function deleteArticle(ctx: RequestContext, id: string, deps: Deps): void
     requireArticle(tx, ctx.workspaceId, id);
     tx.delete(kbArticles)
       .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)))
+      .run();
+    // Its translations go with it.
+    tx.delete(kbArticleTranslations)
+      .where(and(eq(kbArticleTranslations.workspaceId, ctx.workspaceId), eq(kbArticleTranslations.articleId, id)))
       .run();
     appendEvent(tx, kbArticleDeleted, { workspaceId: ctx.workspaceId, data: { kb_article_id: id } });
   });

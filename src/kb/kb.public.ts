@@ -13,6 +13,14 @@ export {
   type PublishedArticle,
   type PublishedArticleSummary,
 } from "./kb.published";
+export {
+  type InLanguage,
+  publishedArticleIn,
+  publishedArticleLanguages,
+  publishedLanguagesOf,
+  searchPublishedArticlesIn,
+  summariesIn,
+} from "./kb.localized";
 export { articlesByIds, searchArticles } from "./kb.global-search";
 export { KbArticleSchema, KbCollectionSchema } from "./kb.schemas";
 

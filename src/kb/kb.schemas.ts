@@ -56,3 +56,24 @@ export const ArticleListQuery = PageQuery.extend({
   status: z.enum(["draft", "published"]).optional(),
   q: z.string().trim().max(500).optional(),
 });
+
+/** An article in another help-center language (DECISIONS.md "Languages", pinned shape). */
+export const KbArticleTranslationSchema = z.object({
+  locale: z.string(),
+  title: z.string(),
+  body_html: z.string(),
+  body_text: z.string(),
+  status: z.enum(["draft", "published"]),
+  updated_at: z.string(),
+});
+/** A translation in the article's list: `outdated` once the article changed after the translation was saved. */
+export const KbArticleTranslationListItemSchema = KbArticleTranslationSchema.extend({ outdated: z.boolean() });
+
+export const TranslationParams = z.object({ id: z.string().min(1).max(100), locale: z.string().min(1).max(35) });
+
+/** A PUT replaces the whole translation: what it leaves out goes back to its default. */
+export const PutTranslationBody = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  body_html: z.string().max(500_000).optional(),
+  status: z.enum(["draft", "published"]).optional(),
+});

@@ -49,3 +49,30 @@ export const kbArticles = sqliteTable(
     index("kb_articles_position_idx").on(t.workspaceId, t.position),
   ],
 );
+
+/**
+ * An article in another of the help center's languages (DECISIONS.md "Languages"): one per article
+ * and locale, sanitized like the article. `source_updated_at` is the article's `updated_at` when the
+ * translation was saved: a later article change makes it outdated.
+ */
+export const kbArticleTranslations = sqliteTable(
+  "kb_article_translations",
+  {
+    workspaceId: workspaceId(),
+    articleId: text("article_id").notNull(),
+    locale: text("locale").notNull(),
+    title: text("title").notNull(),
+    bodyHtml: text("body_html").notNull().default(""),
+    bodyText: text("body_text").notNull().default(""),
+    status: text("status", { enum: ["draft", "published"] })
+      .notNull()
+      .default("draft"),
+    sourceUpdatedAt: timestamp("source_updated_at").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("kb_article_translations_unique").on(t.workspaceId, t.articleId, t.locale),
+    index("kb_article_translations_locale_idx").on(t.workspaceId, t.locale, t.status),
+  ],
+);

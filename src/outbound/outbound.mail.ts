@@ -32,6 +32,9 @@ import { outlookThreadHeaders } from "./outbound.conversations";
 import { outboundMessageId, rememberMessageId, threadHeaders } from "./outbound.threads";
 import { withSignature } from "./outbound.signature";
 import { withPortalLink } from "./outbound.portal-link";
+import { localeForContact } from "./outbound.locale";
+import { escapeHtml } from "../lib/sanitize";
+import { t } from "../i18n/i18n";
 
 const SEND_ATTEMPTS = 6;
 
@@ -175,7 +178,13 @@ export const sendReplyJob = defineJob({
             m.direction === "outbound" ? senderLabel(from.name, from.address) : senderLabel(m.fromName, m.fromEmail),
         )
       : replyBodies(
-          withPortalLink(signed, deps.config.baseUrl, payload.workspace_id, ticket.number),
+          withPortalLink(
+            signed,
+            deps.config.baseUrl,
+            payload.workspace_id,
+            ticket.number,
+            localeForContact(deps, payload.workspace_id, ticket.contactId),
+          ),
           autoReply ? undefined : customerMessageBefore(deps.db, payload.workspace_id, message, ticket.contactId),
         );
     const subject = message.forward
@@ -244,7 +253,10 @@ export const autoReplyJob = defineJob({
     if (!ticket || ticket.deletedAt || !mailbox || !mailbox.autoReplyEnabled || !ticket.contactId) return;
     const contact = contactRefsOf(deps.db, [ticket.contactId]).get(ticket.contactId);
     if (!contact?.email) return;
-    const html = mailbox.autoReplyHtml || "<p>We received your message and will get back to you soon.</p>";
+    // The mailbox's own text is sent as its owner wrote it; Desk's default speaks the customer's language.
+    const html =
+      mailbox.autoReplyHtml ||
+      `<p>${escapeHtml(t(localeForContact(deps, ticket.workspaceId, ticket.contactId), "mail.auto_reply"))}</p>`;
     const subject =
       mailbox.autoReplySubject || (/^re:/i.test(ticket.subject) ? ticket.subject : `Re: ${ticket.subject}`);
     const ctx = systemContext(ticket.workspaceId, `auto-reply:${ticket.id}`);

@@ -5,6 +5,7 @@
 export { outboundMessageId, rememberMessageId, sentDeskMessageIds, ticketsOfMessageIds } from "./outbound.threads";
 export { autoReplyJob } from "./outbound.mail";
 export { customerMailboxOf, sendCustomerMail, type CustomerMail } from "./outbound.customer-mail";
+export { localeForContact, workspaceSettingsReader, type WorkspaceSettingsReader } from "./outbound.locale";
 export {
   conversationKeyOf,
   isThreadIndexReply,

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { findContact } from "../contacts/contacts.public";
+import { contactLocaleByEmail, findContact } from "../contacts/contacts.public";
+import { t } from "../i18n/i18n";
+import { customerLocale } from "../i18n/locales";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
 import { escapeHtml } from "../lib/sanitize";
@@ -17,7 +19,8 @@ import { portalLinks } from "./portal.table";
  */
 export const portalLinkMailJob = defineJob({
   name: "portal.link-mail",
-  schema: z.object({ link_id: z.string(), sealed_url: z.string() }),
+  /** `locale`: the language of the page the link was asked on, for an address no contact with a language holds. */
+  schema: z.object({ link_id: z.string(), sealed_url: z.string(), locale: z.string().max(35).optional() }),
   retry: { maxAttempts: 6, baseDelayMs: 10_000, maxDelayMs: 5 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
@@ -26,16 +29,20 @@ export const portalLinkMailJob = defineJob({
     const workspace = findWorkspace(deps.db, link.workspaceId);
     if (!workspace) return;
     const url = deps.secrets.open(payload.sealed_url);
+    const locale = customerLocale(
+      contactLocaleByEmail(deps.db, link.workspaceId, link.email) ?? payload.locale,
+      workspace.settings,
+    );
     await sendSystemMail(deps.config, deps.clock.now(), {
       to: link.email,
-      subject: `Sign in to your ${workspace.name} requests`,
+      subject: t(locale, "mail.portal_link_subject", { workspace: workspace.name }),
       fromName: workspace.name,
       lines: [
-        `Use this link to see and answer your requests to ${workspace.name}:`,
+        t(locale, "mail.portal_link_intro", { workspace: workspace.name }),
         "",
         url,
         "",
-        "It works once, for 15 minutes. If you did not ask for it, ignore this email.",
+        t(locale, "mail.portal_link_expiry"),
       ],
       link: url,
       headers: { "Auto-Submitted": "auto-generated" },
@@ -59,13 +66,15 @@ export const portalConfirmationJob = defineJob({
     const to = contact?.email || null;
     if (!ticket || !workspace || !to) return;
     const url = `${deps.config.baseUrl}/portal/${encodeURIComponent(workspace.slug)}/tickets/${ticket.number}`;
-    const subject = `We received your request: ${ticket.subject} [#${ticket.number}]`;
+    const locale = customerLocale(contact?.locale, workspace.settings);
+    const subject = t(locale, "mail.confirmation_subject", { subject: ticket.subject, number: ticket.number });
+    const view = t(locale, "mail.view_request");
     const lines = [
-      `Thank you for contacting ${workspace.name}. We received your request #${ticket.number} and will answer by email.`,
+      t(locale, "mail.confirmation_body", { workspace: workspace.name, number: ticket.number }),
       "",
-      `View your request: ${url}`,
+      `${view}: ${url}`,
     ];
-    const html = `<p>${escapeHtml(lines[0]!)}</p><p><a href="${escapeHtml(url)}">View your request</a></p>`;
+    const html = `<p>${escapeHtml(lines[0]!)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(view)}</a></p>`;
     const sent = await sendCustomerMail(deps, {
       ticket: {
         id: ticket.id,

@@ -3,6 +3,7 @@ import type { Page } from "../http/pages";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { securityHeaders, servedOverHttps } from "../http/security-headers";
+import { t } from "../i18n/i18n";
 import { DeskError, rateLimited } from "../lib/errors";
 import { acceptContactChallenge, issueContactChallenge, SOLVER_JS } from "./portal.pow";
 import { assertSameOrigin, LIMITS, oneLine, readPortalForm, storeCustomerFile } from "./portal.forms";
@@ -23,11 +24,12 @@ import {
   ticketsPage,
 } from "./portal.render";
 import {
-  contactMayUsePortal,
+  inLanguage,
   linkIsLive,
   openRequest,
   type PortalSession,
   type PortalSite,
+  portalContactOf,
   portalSiteAt,
   portalSiteOfWorkspace,
   portalTicketUrl,
@@ -111,8 +113,9 @@ function sessionOf(deps: Deps, site: PortalSite, request: Request): PortalSessio
   if (typeof data !== "object" || data === null) return null;
   const { w, c, e, x } = data as Record<string, unknown>;
   if (w !== site.workspaceId || typeof c !== "string" || typeof e !== "string" || typeof x !== "number") return null;
-  if (x <= deps.clock.now().getTime() || !contactMayUsePortal(deps, w, c)) return null;
-  return { workspaceId: w, contactId: c, email: e };
+  if (x <= deps.clock.now().getTime()) return null;
+  const contact = portalContactOf(deps, w, c);
+  return contact ? { workspaceId: w, contactId: c, email: e, locale: contact.locale } : null;
 }
 
 function spend(limiter: RateLimiter, key: string): void {
@@ -121,26 +124,33 @@ function spend(limiter: RateLimiter, key: string): void {
   limiter.hit(key);
 }
 
-const tryAgain = (error: DeskError) =>
-  error.status === 429 ? "Too many attempts: please wait a little and try again." : error.detail;
+const tryAgain = (site: PortalSite, error: DeskError) =>
+  error.status === 429 ? t(site.locale, "portal.try_again") : error.detail;
+
+/** The page that says a post was refused: too many attempts, or why it was not sent. */
+const refusedPage = (site: PortalSite, error: DeskError) =>
+  messagePage(
+    site,
+    t(site.locale, error.status === 429 ? "portal.too_many" : "portal.not_sent"),
+    tryAgain(site, error),
+  );
 
 /** Form errors as messages; a DeskError's own detail otherwise. */
 const problemsOf = (error: DeskError) => (error.errors?.length ? error.errors.map((e) => e.message) : [error.detail]);
 
-function validateRequest(draft: RequestDraft, withContact: boolean): string[] {
+function validateRequest(site: PortalSite, draft: RequestDraft, withContact: boolean): string[] {
   const errors: string[] = [];
+  const say = (key: Parameters<typeof t>[1], max?: number) =>
+    errors.push(t(site.locale, key, max === undefined ? undefined : { max }));
   if (withContact) {
-    if (!draft.name) errors.push("Enter your name.");
-    else if (draft.name.length > LIMITS.name) errors.push(`Your name may be at most ${LIMITS.name} characters.`);
-    if (!draft.email || draft.email.length > LIMITS.email || !EMAIL.test(draft.email))
-      errors.push("Enter a valid email address.");
+    if (!draft.name) say("portal.enter_name");
+    else if (draft.name.length > LIMITS.name) say("portal.name_too_long", LIMITS.name);
+    if (!draft.email || draft.email.length > LIMITS.email || !EMAIL.test(draft.email)) say("portal.enter_email");
   }
-  if (!draft.subject) errors.push("Enter a subject.");
-  else if (draft.subject.length > LIMITS.subject)
-    errors.push(`The subject may be at most ${LIMITS.subject} characters.`);
-  if (!draft.message?.trim()) errors.push("Write your message.");
-  else if (draft.message.length > LIMITS.message)
-    errors.push(`The message may be at most ${LIMITS.message} characters.`);
+  if (!draft.subject) say("portal.enter_subject");
+  else if (draft.subject.length > LIMITS.subject) say("portal.subject_too_long", LIMITS.subject);
+  if (!draft.message?.trim()) say("portal.write_message");
+  else if (draft.message.length > LIMITS.message) say("portal.message_too_long", LIMITS.message);
   return errors;
 }
 
@@ -185,11 +195,7 @@ export function portalPages(deps: Deps): Page[] {
           if (!(error instanceof DeskError) || error.status === 404) throw error;
           const site = portalSiteAt(deps, path.split("/")[2] ?? "");
           if (!site) throw error;
-          return html(
-            messagePage(site, error.status === 429 ? "Too many attempts" : "Not sent", tryAgain(error)),
-            error.status,
-            error.headers ?? {},
-          );
+          return html(refusedPage(inLanguage(site, request), error), error.status, error.headers ?? {});
         }
       },
     },
@@ -220,10 +226,11 @@ async function route(portal: Portal, request: Request, path: string): Promise<Re
     if (!target || !/^[1-9][0-9]{0,9}$/.test(extra[0]!)) return notFoundPage(null);
     return seeOther(portalTicketUrl(target, Number(extra[0])));
   }
-  const site = slug ? portalSiteAt(deps, slug) : null;
-  if (!site || extra.length > 0) return notFoundPage(site);
+  const found = slug ? portalSiteAt(deps, slug) : null;
+  if (!found || extra.length > 0) return notFoundPage(found && inLanguage(found, request));
   if (post) assertSameOrigin(request, deps.config.baseUrl);
-  const session = sessionOf(deps, site, request);
+  const session = sessionOf(deps, found, request);
+  const site = inLanguage(found, request, session);
   try {
     if (section === undefined && !post)
       return session ? html(ticketsPage(site, session.email, ticketsOfSession(deps, session))) : html(signInPage(site));
@@ -260,7 +267,10 @@ async function route(portal: Portal, request: Request, path: string): Promise<Re
 function notFoundPage(site: PortalSite | null, email?: string | null): Response {
   if (!site)
     return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-  return html(messagePage(site, "Not found", "There is no such page or request here.", email), 404);
+  return html(
+    messagePage(site, t(site.locale, "portal.not_found"), t(site.locale, "portal.not_found_body"), email),
+    404,
+  );
 }
 
 async function askForLink(portal: Portal, request: Request, site: PortalSite): Promise<Response> {
@@ -268,7 +278,7 @@ async function askForLink(portal: Portal, request: Request, site: PortalSite): P
   const form = await readPortalForm(request);
   const email = oneLine(form.text("email")).toLowerCase();
   if (!email || email.length > LIMITS.email || !EMAIL.test(email))
-    return html(signInPage(site, { email, errors: ["Enter a valid email address."] }), 422);
+    return html(signInPage(site, { email, errors: [t(site.locale, "portal.enter_email")] }), 422);
   const ip = requestMeta(request).ip;
   const addressKey = `${site.workspaceId}:${email}`;
   // Both budgets are checked before either is spent, so a refusal costs the other nothing.
@@ -287,8 +297,9 @@ async function ticketRoute(portal: Portal, request: Request, site: PortalSite, s
   spend(limiters.session, session.contactId);
   const form = await readPortalForm(request);
   const body = form.text("message").trim();
-  const formErrors = body.length > LIMITS.message ? [`The reply may be at most ${LIMITS.message} characters.`] : [];
-  if (!body && !form.file) formErrors.push("Write a reply or attach a file.");
+  const formErrors =
+    body.length > LIMITS.message ? [t(site.locale, "portal.reply_too_long", { max: LIMITS.message })] : [];
+  if (!body && !form.file) formErrors.push(t(site.locale, "portal.write_reply_or_file"));
   const show = (errors: string[]) =>
     html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket), errors, body), 422);
   if (formErrors.length) return show(formErrors);
@@ -309,7 +320,7 @@ async function newRequestRoute(portal: Portal, request: Request, site: PortalSit
   spend(limiters.session, session.contactId);
   const form = await readPortalForm(request);
   const draft = { subject: oneLine(form.text("subject")), message: form.text("message").trim() };
-  const errors = validateRequest(draft, false);
+  const errors = validateRequest(site, draft, false);
   if (errors.length) return html(newRequestPage(site, session.email, draft, errors), 422);
   let attachmentIds: string[];
   try {
@@ -335,8 +346,10 @@ const asset = (body: string, type: string) =>
 export function contactFormHandler(deps: Deps) {
   const limiter = createRateLimiter({ ...WRITE_LIMITS.contactPerIp, now: () => deps.clock.now().getTime() });
   return async (request: Request, center: { slug: string; url: string }): Promise<Response> => {
-    const site = portalSiteAt(deps, center.slug);
-    if (!site) return new Response("Not found", { status: 404 });
+    const found = portalSiteAt(deps, center.slug);
+    if (!found) return new Response("Not found", { status: 404 });
+    // The help center's language for this reader: Accept-Language among its languages, else the workspace's.
+    const site = inLanguage(found, request);
     const action = `${center.url}/contact`;
     const form = async (draft: RequestDraft = {}, errors: string[] = [], status = 200) =>
       html(contactFormPage(site, action, await issueContactChallenge(deps), draft, errors), status);
@@ -355,11 +368,11 @@ export function contactFormHandler(deps: Deps) {
         subject: oneLine(fields.text("subject")),
         message: fields.text("message").trim(),
       };
-      const errors = validateRequest(draft, true);
+      const errors = validateRequest(site, draft, true);
       if (errors.length) return form(draft, errors, 422);
       // Spam without the page's proof-of-work is refused before anything is stored.
       if (!(await acceptContactChallenge(deps, fields.text("altcha"))))
-        return form(draft, ["The form's browser check did not complete: please send it again."], 422);
+        return form(draft, [t(site.locale, "portal.pow_failed")], 422);
       let attachmentIds: string[];
       try {
         attachmentIds = await storeCustomerFile(deps, site.workspaceId, fields.file);
@@ -371,11 +384,7 @@ export function contactFormHandler(deps: Deps) {
       return seeOther(`${action}?sent=1`);
     } catch (error) {
       if (!(error instanceof DeskError)) throw error;
-      return html(
-        messagePage(site, error.status === 429 ? "Too many attempts" : "Not sent", tryAgain(error)),
-        error.status,
-        error.headers ?? {},
-      );
+      return html(refusedPage(site, error), error.status, error.headers ?? {});
     }
   };
 }

@@ -1,4 +1,6 @@
 import type { publicMessagesOf, TicketJson, TicketRow } from "../tickets/tickets.public";
+import { formatDate, type MessageKey, type MessageValues, t } from "../i18n/i18n";
+import type { Locale } from "../i18n/locales";
 import { escapeHtml as esc } from "../lib/sanitize";
 import { LIMITS } from "./portal.forms";
 import type { PortalSite } from "./portal.service";
@@ -14,29 +16,43 @@ type MessageJson = ReturnType<typeof publicMessagesOf>[number];
 
 export type Shell = { title: string; site: PortalSite; signedInAs?: string | null; main: string; script?: string };
 
-const STATUS_WORDS: Record<string, string> = {
-  new: "Received",
-  open: "Open",
-  pending: "Waiting for your reply",
-  on_hold: "On hold",
-  solved: "Solved",
-  closed: "Closed",
+const STATUS_WORDS: Record<string, MessageKey> = {
+  new: "portal.status_new",
+  open: "portal.status_open",
+  pending: "portal.status_pending",
+  on_hold: "portal.status_on_hold",
+  solved: "portal.status_solved",
+  closed: "portal.status_closed",
 };
-export const statusWord = (status: string) => STATUS_WORDS[status] ?? status;
+export const statusWord = (locale: Locale, status: string) => {
+  const key = STATUS_WORDS[status];
+  return key ? t(locale, key) : status;
+};
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-const time = (iso: string) => `<time datetime="${esc(iso)}">${esc(dateFormat.format(new Date(iso)))} UTC</time>`;
+/** A message of the page's language, escaped for HTML (values are customer or agent text). */
+const say = (site: PortalSite, key: MessageKey, values?: MessageValues) => esc(t(site.locale, key, values));
+
+/** A message with a link in it: `{link}` becomes the anchor, so each language places it where it reads well. */
+function sayWithLink(site: PortalSite, key: MessageKey, href: string, text: MessageKey): string {
+  const [before = "", after = ""] = t(site.locale, key, { link: "\u0000" }).split("\u0000");
+  return `${esc(before)}<a href="${esc(href)}">${say(site, text)}</a>${esc(after)}`;
+}
+
+const time = (site: PortalSite, iso: string) =>
+  `<time datetime="${esc(iso)}">${esc(formatDate(site.locale, iso, { time: true }))} UTC</time>`;
 
 export function page({ title, site, signedInAs, main, script }: Shell): string {
   const base = site.url.slice(0, site.url.indexOf("/portal/"));
   const brand = site.brandColor && /^#[0-9a-f]{6}$/i.test(site.brandColor) ? site.brandColor : "";
   const theme = `${base}/help/-/style.css?brand=${encodeURIComponent(brand)}`;
-  const help = site.helpCenterUrl ? `<a class="contact" href="${esc(site.helpCenterUrl)}">Help center</a>` : "";
+  const help = site.helpCenterUrl
+    ? `<a class="contact" href="${esc(site.helpCenterUrl)}">${say(site, "portal.help_center")}</a>`
+    : "";
   const account = signedInAs
-    ? `<form class="signout" method="post" action="${esc(site.url)}/sign-out"><span class="who">${esc(signedInAs)}</span><button type="submit">Sign out</button></form>`
+    ? `<form class="signout" method="post" action="${esc(site.url)}/sign-out"><span class="who">${esc(signedInAs)}</span><button type="submit">${say(site, "portal.sign_out")}</button></form>`
     : "";
   return `<!doctype html>
-<html lang="en">
+<html lang="${esc(site.locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -46,8 +62,8 @@ export function page({ title, site, signedInAs, main, script }: Shell): string {
 <link rel="stylesheet" href="${esc(base)}/portal/-/portal.css">
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="site"><div class="bar"><a class="home" href="${esc(site.url)}"><span>${esc(site.name)} support</span></a>${help}${account}</div></header>
+<a class="skip" href="#main">${say(site, "portal.skip")}</a>
+<header class="site"><div class="bar"><a class="home" href="${esc(site.url)}"><span>${say(site, "portal.site_name", { name: site.name })}</span></a>${help}${account}</div></header>
 <main id="main">
 ${main}
 </main>
@@ -57,72 +73,72 @@ ${main}
 `;
 }
 
-export const errorList = (errors: string[]) =>
+export const errorList = (site: PortalSite, errors: string[]) =>
   errors.length
-    ? `<div class="errors" role="alert" id="form-errors"><p>Please check the form:</p><ul>${errors.map((e) => `<li>${esc(e)}</li>`).join("")}</ul></div>`
+    ? `<div class="errors" role="alert" id="form-errors"><p>${say(site, "portal.check_form")}</p><ul>${errors.map((e) => `<li>${esc(e)}</li>`).join("")}</ul></div>`
     : "";
 
 export function signInPage(site: PortalSite, state: { email?: string; errors?: string[] } = {}): Shell {
   const errors = state.errors ?? [];
   return {
-    title: "Sign in",
+    title: t(site.locale, "portal.sign_in"),
     site,
-    main: `<h1>Your requests</h1>
-<p>Enter your email address and we will send you a link to see and answer your requests.</p>
-${errorList(errors)}
+    main: `<h1>${say(site, "portal.your_requests")}</h1>
+<p>${say(site, "portal.sign_in_intro")}</p>
+${errorList(site, errors)}
 <form class="stack" method="post" action="${esc(site.url)}/sign-in"${errors.length ? ' aria-describedby="form-errors"' : ""}>
-<label for="email">Email address</label>
+<label for="email">${say(site, "portal.email")}</label>
 <input type="email" id="email" name="email" autocomplete="email" required maxlength="${LIMITS.email}" value="${esc(state.email ?? "")}">
-<button type="submit">Email me a sign-in link</button>
+<button type="submit">${say(site, "portal.email_me_link")}</button>
 </form>`,
   };
 }
 
 export const linkSentPage = (site: PortalSite): Shell => ({
-  title: "Check your email",
+  title: t(site.locale, "portal.check_email"),
   site,
-  main: `<h1>Check your email</h1>
-<p role="status">If the address can receive mail, a sign-in link is on its way. It works once, for 15 minutes.</p>
-<p><a href="${esc(site.url)}">Use another address</a></p>`,
+  main: `<h1>${say(site, "portal.check_email")}</h1>
+<p role="status">${say(site, "portal.link_sent")}</p>
+<p><a href="${esc(site.url)}">${say(site, "portal.use_another")}</a></p>`,
 });
 
 export const redeemPage = (site: PortalSite, token: string): Shell => ({
-  title: "Sign in",
+  title: t(site.locale, "portal.sign_in"),
   site,
-  main: `<h1>Sign in</h1>
-<p>Continue to see your requests to ${esc(site.name)}.</p>
-<form method="post" action="${esc(site.url)}/sign-in/${esc(token)}"><button type="submit">Continue</button></form>`,
+  main: `<h1>${say(site, "portal.sign_in")}</h1>
+<p>${say(site, "portal.continue_to", { workspace: site.name })}</p>
+<form method="post" action="${esc(site.url)}/sign-in/${esc(token)}"><button type="submit">${say(site, "portal.continue")}</button></form>`,
 });
 
 export const deadLinkPage = (site: PortalSite): Shell => ({
-  title: "Link expired",
+  title: t(site.locale, "portal.link_expired"),
   site,
-  main: `<h1>This sign-in link does not work</h1>
-<p>Links work once, for 15 minutes. Ask for a new one below.</p>
-<p><a href="${esc(site.url)}">Get a new sign-in link</a></p>`,
+  main: `<h1>${say(site, "portal.dead_link_heading")}</h1>
+<p>${say(site, "portal.dead_link_body")}</p>
+<p><a href="${esc(site.url)}">${say(site, "portal.new_link")}</a></p>`,
 });
 
 export const messagePage = (site: PortalSite, title: string, text: string, signedInAs?: string | null): Shell => ({
   title,
   site,
   signedInAs,
-  main: `<h1>${esc(title)}</h1>\n<p>${esc(text)}</p>\n<p><a href="${esc(site.url)}">Back to your requests</a></p>`,
+  main: `<h1>${esc(title)}</h1>\n<p>${esc(text)}</p>\n<p><a href="${esc(site.url)}">${say(site, "portal.back")}</a></p>`,
 });
 
 export function ticketsPage(site: PortalSite, email: string, tickets: TicketJson[]): Shell {
   const rows = tickets.length
     ? `<ul class="tickets">${tickets
         .map(
-          (t) => `<li><a href="${esc(site.url)}/tickets/${t.number}">${esc(t.subject)}</a>
-<p class="meta"><span class="status status-${esc(t.status)}">${esc(statusWord(t.status))}</span> · #${t.number} · updated ${time(t.last_message_at)}</p></li>`,
+          (ticket) => `<li><a href="${esc(site.url)}/tickets/${ticket.number}">${esc(ticket.subject)}</a>
+<p class="meta"><span class="status status-${esc(ticket.status)}">${esc(statusWord(site.locale, ticket.status))}</span> · #${ticket.number} · ${say(site, "portal.updated")} ${time(site, ticket.last_message_at)}</p></li>`,
         )
         .join("\n")}</ul>`
-    : `<p>You have no requests yet.</p>`;
+    : `<p>${say(site, "portal.no_requests")}</p>`;
   return {
-    title: "Your requests",
+    title: t(site.locale, "portal.your_requests"),
     site,
     signedInAs: email,
-    main: `<div class="heading"><h1>Your requests</h1><a class="button" href="${esc(site.url)}/new">New request</a></div>
+    main: `<div class="heading"><h1>${say(site, "portal.your_requests")}</h1><a class="button" href="${esc(site.url)}/new">${say(site, "portal.new_request")}</a></div>
 ${rows}`,
   };
 }
@@ -146,8 +162,10 @@ export function ticketPage(
   const items = thread
     .map((m) => {
       const mine = m.author.type === "contact";
-      const who = mine ? "You" : m.author.user?.name || `${site.name} support`;
-      return `<li class="message${mine ? " mine" : ""}"><p class="meta"><strong>${esc(who)}</strong> · ${time(m.created_at)}</p>
+      const who = mine
+        ? t(site.locale, "portal.you")
+        : m.author.user?.name || t(site.locale, "portal.site_name", { name: site.name });
+      return `<li class="message${mine ? " mine" : ""}"><p class="meta"><strong>${esc(who)}</strong> · ${time(site, m.created_at)}</p>
 <div class="text">${esc(m.body_text)}</div>${attachments(m)}</li>`;
     })
     .join("\n");
@@ -155,38 +173,38 @@ export function ticketPage(
     title: ticket.subject,
     site,
     signedInAs: email,
-    main: `<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="${esc(site.url)}">Your requests</a></li><li aria-current="page">#${ticket.number}</li></ol></nav>
+    main: `<nav class="crumbs" aria-label="${say(site, "portal.breadcrumb")}"><ol><li><a href="${esc(site.url)}">${say(site, "portal.your_requests")}</a></li><li aria-current="page">#${ticket.number}</li></ol></nav>
 <h1>${esc(ticket.subject)}</h1>
-<p class="meta">Request #${ticket.number} · <span class="status status-${esc(ticket.status)}">${esc(statusWord(ticket.status))}</span></p>
-<h2 class="visually-hidden">Conversation</h2>
+<p class="meta">${say(site, "portal.request_number", { number: ticket.number })} · <span class="status status-${esc(ticket.status)}">${esc(statusWord(site.locale, ticket.status))}</span></p>
+<h2 class="visually-hidden">${say(site, "portal.conversation")}</h2>
 <ol class="thread">${items}</ol>
-<h2>Reply</h2>
-${errorList(errors)}
+<h2>${say(site, "portal.reply")}</h2>
+${errorList(site, errors)}
 <form class="stack" method="post" enctype="multipart/form-data" action="${esc(site.url)}/tickets/${ticket.number}"${errors.length ? ' aria-describedby="form-errors"' : ""}>
-<label for="message">Your reply</label>
+<label for="message">${say(site, "portal.your_reply")}</label>
 <textarea id="message" name="message" rows="6" maxlength="${LIMITS.message}">${esc(draft)}</textarea>
-<label for="file">Attach a file (optional, up to 10 MB)</label>
+<label for="file">${say(site, "portal.attach")}</label>
 <input type="file" id="file" name="file" accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain">
-<button type="submit">Send reply</button>
+<button type="submit">${say(site, "portal.send_reply")}</button>
 </form>`,
   };
 }
 
 export type RequestDraft = { name?: string; email?: string; subject?: string; message?: string };
 
-function requestFields(draft: RequestDraft, withContact: boolean): string {
+function requestFields(site: PortalSite, draft: RequestDraft, withContact: boolean): string {
   const contact = withContact
-    ? `<label for="name">Your name</label>
+    ? `<label for="name">${say(site, "portal.your_name")}</label>
 <input type="text" id="name" name="name" autocomplete="name" required maxlength="${LIMITS.name}" value="${esc(draft.name ?? "")}">
-<label for="email">Email address</label>
+<label for="email">${say(site, "portal.email")}</label>
 <input type="email" id="email" name="email" autocomplete="email" required maxlength="${LIMITS.email}" value="${esc(draft.email ?? "")}">
 `
     : "";
-  return `${contact}<label for="subject">Subject</label>
+  return `${contact}<label for="subject">${say(site, "portal.subject")}</label>
 <input type="text" id="subject" name="subject" required maxlength="${LIMITS.subject}" value="${esc(draft.subject ?? "")}">
-<label for="message">How can we help?</label>
+<label for="message">${say(site, "portal.how_can_we_help")}</label>
 <textarea id="message" name="message" rows="8" required maxlength="${LIMITS.message}">${esc(draft.message ?? "")}</textarea>
-<label for="file">Attach a file (optional, up to 10 MB)</label>
+<label for="file">${say(site, "portal.attach")}</label>
 <input type="file" id="file" name="file" accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain">`;
 }
 
@@ -196,15 +214,15 @@ export const newRequestPage = (
   draft: RequestDraft = {},
   errors: string[] = [],
 ): Shell => ({
-  title: "New request",
+  title: t(site.locale, "portal.new_request"),
   site,
   signedInAs: email,
-  main: `<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="${esc(site.url)}">Your requests</a></li><li aria-current="page">New request</li></ol></nav>
-<h1>New request</h1>
-${errorList(errors)}
+  main: `<nav class="crumbs" aria-label="${say(site, "portal.breadcrumb")}"><ol><li><a href="${esc(site.url)}">${say(site, "portal.your_requests")}</a></li><li aria-current="page">${say(site, "portal.new_request")}</li></ol></nav>
+<h1>${say(site, "portal.new_request")}</h1>
+${errorList(site, errors)}
 <form class="stack" method="post" enctype="multipart/form-data" action="${esc(site.url)}/new"${errors.length ? ' aria-describedby="form-errors"' : ""}>
-${requestFields(draft, false)}
-<button type="submit">Send request</button>
+${requestFields(site, draft, false)}
+<button type="submit">${say(site, "portal.send_request")}</button>
 </form>`,
 });
 
@@ -218,27 +236,27 @@ export function contactFormPage(
 ): Shell {
   const base = site.url.slice(0, site.url.indexOf("/portal/"));
   return {
-    title: "Contact us",
+    title: t(site.locale, "portal.contact_us"),
     site,
     script: `${base}/portal/-/contact.js`,
-    main: `<h1>Contact us</h1>
-<p>Send us a message and we will answer by email. You can follow your request in <a href="${esc(site.url)}">your requests</a>.</p>
-${errorList(errors)}
+    main: `<h1>${say(site, "portal.contact_us")}</h1>
+<p>${sayWithLink(site, "portal.contact_intro", site.url, "portal.your_requests_link")}</p>
+${errorList(site, errors)}
 <form class="stack" method="post" enctype="multipart/form-data" action="${esc(action)}" data-challenge="${esc(challenge)}"${errors.length ? ' aria-describedby="form-errors"' : ""}>
-${requestFields(draft, true)}
+${requestFields(site, draft, true)}
 <input type="hidden" name="altcha" value="">
-<p class="hint" id="pow-hint">This form checks that it is sent from a browser; it needs JavaScript.</p>
-<button type="submit" aria-describedby="pow-hint">Send message</button>
+<p class="hint" id="pow-hint">${say(site, "portal.pow_hint")}</p>
+<button type="submit" aria-describedby="pow-hint">${say(site, "portal.send_message")}</button>
 </form>`,
   };
 }
 
 export const contactSentPage = (site: PortalSite): Shell => ({
-  title: "Message sent",
+  title: t(site.locale, "portal.message_sent"),
   site,
-  main: `<h1>Thank you</h1>
-<p role="status">We received your message and emailed you a confirmation with a link to your request.</p>
-<p><a href="${esc(site.url)}">See your requests</a></p>`,
+  main: `<h1>${say(site, "portal.thank_you")}</h1>
+<p role="status">${say(site, "portal.received")}</p>
+<p><a href="${esc(site.url)}">${say(site, "portal.see_requests")}</a></p>`,
 });
 
 /** The portal's own rules over the help center's stylesheet; colours meet 4.5:1 on white. */

@@ -1,10 +1,11 @@
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import { attachmentLinks } from "../attachments/attachments.public";
-import { findContact, findOrCreateContactByEmail } from "../contacts/contacts.public";
+import { findContact, findOrCreateContactByEmail, setContactLocaleIfUnset } from "../contacts/contacts.public";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { helpCenterUrlOf } from "../help-center/help-center.public";
+import { acceptedLanguages, matchLocale, negotiateLocale, type Locale, workspaceLocales } from "../i18n/locales";
 import { enqueue } from "../jobs/enqueue";
 import { sha256Hex } from "../lib/crypto";
 import { DeskError, notFound } from "../lib/errors";
@@ -41,9 +42,25 @@ export type PortalSite = {
   url: string;
   /** The help center's address while it is on, else null. */
   helpCenterUrl: string | null;
+  /** The language of the pages (see `inLanguage`); the workspace's `locale` until a request picks one. */
+  locale: Locale;
+  /** The workspace's languages (WorkspaceSettings `locales`), among which Accept-Language picks. */
+  locales: Locale[];
 };
 
-export type PortalSession = { workspaceId: string; contactId: string; email: string };
+/** `locale`: the signed-in contact's own language (Contact.locale), null while unknown. */
+export type PortalSession = { workspaceId: string; contactId: string; email: string; locale?: string | null };
+
+/**
+ * The site in the language its pages speak to this request (DECISIONS.md "Languages"): a signed-in
+ * contact's own when Desk ships it, else Accept-Language among the workspace's languages, else its `locale`.
+ */
+export function inLanguage(site: PortalSite, request: Request, session?: PortalSession | null): PortalSite {
+  const own = session?.locale ? matchLocale(session.locale) : null;
+  const locale =
+    own ?? negotiateLocale(acceptedLanguages(request.headers.get("accept-language")), site.locales, site.locale);
+  return locale === site.locale ? site : { ...site, locale };
+}
 
 export function portalSiteAt(deps: Pick<Deps, "db" | "config">, slug: string): PortalSite | null {
   const workspace = findWorkspaceBySlug(deps.db, slug);
@@ -62,7 +79,10 @@ function siteOf(
 ): PortalSite {
   const baseUrl = deps.config.baseUrl;
   const brand = workspace.settings?.brand_color;
+  const languages = workspaceLocales(workspace.settings);
   return {
+    locale: languages.locale,
+    locales: languages.locales,
     workspaceId: workspace.id,
     slug: workspace.slug,
     name: workspace.name,
@@ -102,7 +122,7 @@ export function requestSignInLink(deps: Deps, site: PortalSite, email: string): 
     enqueue(
       tx,
       portalLinkMailJob,
-      { link_id: id, sealed_url: deps.secrets.seal(`${site.url}/sign-in/${token}`) },
+      { link_id: id, sealed_url: deps.secrets.seal(`${site.url}/sign-in/${token}`), locale: site.locale },
       { workspaceId: site.workspaceId },
     );
   });
@@ -137,14 +157,20 @@ export function redeemSignInLink(deps: Deps, site: PortalSite, token: string): P
       .get();
     if (!link) return null;
     const contact = findOrCreateContactByEmail(tx, systemContext(site.workspaceId), { email: link.email }, deps.ports);
+    // The language the customer reads the portal in becomes theirs, unless they have one already.
+    setContactLocaleIfUnset(tx, site.workspaceId, contact.id, site.locale, now, deps.ports);
     return { workspaceId: site.workspaceId, contactId: contact.id, email: link.email };
   });
 }
 
-/** Whether a session's contact may still use the portal: not deleted (or merged away), not blocked. */
-export function contactMayUsePortal(deps: Pick<Deps, "db">, workspaceId: string, contactId: string): boolean {
+/** A session's contact while it may still use the portal (not deleted or merged away, not blocked), with its language. */
+export function portalContactOf(
+  deps: Pick<Deps, "db">,
+  workspaceId: string,
+  contactId: string,
+): { locale: string | null } | null {
   const contact = findContact(deps.db, workspaceId, contactId);
-  return !!contact && !contact.blocked;
+  return contact && !contact.blocked ? { locale: contact.locale } : null;
 }
 
 /** The session's tickets (every channel), newest activity first; notes and agent-only fields are never read here. */
@@ -228,6 +254,7 @@ export function submitContactForm(
   return withTx(deps.db, (tx) => {
     const ctx = systemContext(site.workspaceId);
     const contact = findOrCreateContactByEmail(tx, ctx, { email: input.email, name: input.name }, deps.ports);
+    setContactLocaleIfUnset(tx, site.workspaceId, contact.id, site.locale, deps.clock.now().toISOString(), deps.ports);
     const { ticket } = createTicketWithMessage(
       ctx,
       {

@@ -4,6 +4,7 @@ import { startTestDesk } from "../../test/harness";
 import { freePort } from "../../test/peers/dovecot";
 import { sendRawSmtp } from "../../test/peers/smtp-send";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
+import { simpleParser } from "mailparser";
 import { manualClock } from "../lib/clock";
 
 // A visitor who left an email and closed the page gets the agents' unseen chat replies by mail,
@@ -85,6 +86,32 @@ async function confirmEmail(email: string): Promise<void> {
 }
 
 describe("unseen chat replies by email", () => {
+  test("a German visitor's confirmation and reply mails are German (the widget taught the contact's language)", async () => {
+    const s = await setup();
+    const email = "lena@visitor.test";
+    const session = await desk.api("POST", "/v1/widget/session", {
+      body: { key: s.workspace.widgetKey, email, name: "Lena", locale: "de" },
+    });
+    const visitor = { authorization: `Visitor ${session.body.visitor_token}` };
+    const started = await desk.api("POST", "/v1/widget/conversations", { headers: visitor, body: { body: "Hallo" } });
+    expect(started.status).toBe(201);
+    await agentReply(s, started.body.conversation.id, "<p>Antwort eins</p>");
+    await pass(CHAT_MAIL_DELAY_MS + 1000);
+    const raw = await sink.waitForMatch((m) => m.includes(`To: ${email}`));
+    const confirmation = await simpleParser(raw);
+    expect(confirmation.subject).toContain("Bestätigen Sie Ihre E-Mail-Adresse");
+    expect(confirmation.text).toContain("Wenn Sie es nicht waren, ignorieren Sie diese E-Mail");
+    expect(confirmation.html).toContain("E-Mail-Adresse bestätigen</a>");
+    const link = /https?:\/\/[^\s"<>]+\/chat-email\/[A-Za-z0-9_-]+/.exec(confirmation.text ?? "")![0]!;
+    const res = await desk.fetch(new Request(`http://localhost${new URL(link).pathname}`, { method: "POST" }));
+    expect(res.status).toBe(200);
+    await desk.jobs.drain();
+    const reply = await simpleParser(
+      await sink.waitForMatch((m) => m.includes(`To: ${email}`) && m !== raw && m.includes("Antwort eins")),
+    );
+    expect(reply.text).toContain("Antworten Sie einfach auf diese E-Mail");
+  });
+
   test("unseen after the delay: one mail with every unseen reply, from the mailbox, threaded; the answer returns to the chat", async () => {
     expect(CHAT_MAIL_DELAY_MS).toBe(2 * 60_000);
     const s = await setup();

@@ -17,7 +17,9 @@ import { defineJob, type JobContext } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import { invalidAt, notFound } from "../lib/errors";
 import { escapeHtml } from "../lib/sanitize";
-import { sendCustomerMail } from "../outbound/outbound.public";
+import { t } from "../i18n/i18n";
+import type { Locale } from "../i18n/locales";
+import { localeForContact, sendCustomerMail } from "../outbound/outbound.public";
 import {
   chatContactOfTicket,
   chatTicketOfContact,
@@ -103,12 +105,14 @@ const ChatMailPayload = z.object({ workspace_id: z.string(), ticket_id: z.string
 const isAgentReply = (m: Pick<MessageJson, "kind" | "direction"> & { forward?: boolean }) =>
   m.kind === "reply" && m.direction === "outbound" && m.forward !== true;
 
-function renderMail(replies: MessageJson[], fallbackName: string) {
+function renderMail(replies: MessageJson[], fallbackName: string, locale: Locale) {
   const nameOf = (m: MessageJson) => m.author.user?.name || fallbackName;
   const stamp = (m: MessageJson) => `${m.created_at.slice(0, 16).replace("T", " ")} UTC`;
   const files = (m: MessageJson) =>
-    m.attachments.length ? `(${m.attachments.map((a) => a.filename).join(", ")}: open the chat to download)` : "";
-  const closing = "Reply to this email to answer: your reply goes into the same chat.";
+    m.attachments.length
+      ? t(locale, "mail.chat_reply_files", { files: m.attachments.map((a) => a.filename).join(", ") })
+      : "";
+  const closing = t(locale, "mail.chat_reply_closing");
   const html = [
     ...replies.map(
       (m) =>
@@ -167,7 +171,11 @@ export const chatReplyMailJob = defineJob({
     }
     const replies = unseen.slice(-MAX_REPLIES_PER_MAIL);
     const newest = replies.at(-1)!;
-    const { html, text } = renderMail(replies, widgetWorkspaceOf(deps.db, ticket.workspaceId)?.name ?? "Support");
+    const { html, text } = renderMail(
+      replies,
+      widgetWorkspaceOf(deps.db, ticket.workspaceId)?.name ?? "Support",
+      localeForContact(deps, ticket.workspaceId, ticket.contactId),
+    );
     const sent = await sendCustomerMail(deps, {
       ticket,
       fallbackMailboxId,

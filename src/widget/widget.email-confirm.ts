@@ -12,7 +12,8 @@ import type { Deps } from "../deps";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { escapeHtml } from "../lib/sanitize";
-import { sendCustomerMail } from "../outbound/outbound.public";
+import { t } from "../i18n/i18n";
+import { localeForContact, sendCustomerMail } from "../outbound/outbound.public";
 import type { TicketRow } from "../tickets/tickets.public";
 import { widgetWorkspaceOf } from "../workspaces/workspaces.public";
 import { chatEmailConfirmations, visitorSessions } from "./widget.table";
@@ -98,18 +99,19 @@ export async function askToConfirmChatEmail(
   );
   const link = `${deps.config.baseUrl}${CHAT_EMAIL_PATH}${token}`;
   const workspace = widgetWorkspaceOf(deps.db, input.ticket.workspaceId)?.name ?? "Support";
+  const locale = localeForContact(deps, input.ticket.workspaceId, input.contactId);
   const lines = [
-    `Someone chatting with ${workspace} asked to get the replies to their chat at this address.`,
-    "If that was you, confirm it here; until then nothing else is sent to you:",
+    t(locale, "mail.chat_confirm_asked", { workspace }),
+    t(locale, "mail.chat_confirm_if_you"),
     link,
-    "If it was not you, ignore this mail: you will not hear from this chat again.",
+    t(locale, "mail.chat_confirm_not_you"),
   ];
   const sent = await sendCustomerMail(deps, {
     ticket: input.ticket,
     fallbackMailboxId: input.fallbackMailboxId,
     to: email,
-    subject: `Confirm your email to get replies from ${workspace.replace(/[\r\n]+/g, " ")}`,
-    html: `<p>${escapeHtml(lines[0]!)}</p><p>${escapeHtml(lines[1]!)}</p><p><a href="${escapeHtml(link)}">Confirm my email</a></p><p>${escapeHtml(lines[3]!)}</p>`,
+    subject: t(locale, "mail.chat_confirm_subject", { workspace: workspace.replace(/[\r\n]+/g, " ") }),
+    html: `<p>${escapeHtml(lines[0]!)}</p><p>${escapeHtml(lines[1]!)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(t(locale, "mail.chat_confirm_button"))}</a></p><p>${escapeHtml(lines[3]!)}</p>`,
     text: lines.join("\n\n"),
     key: `chat-confirm-${id}`,
     standalone: true,

@@ -37,3 +37,36 @@ describe("the widget's language", () => {
     expect((await config("fr")).body.greeting).toBe("Moin!");
   });
 });
+
+describe("the widget teaches the contact's language", () => {
+  test("a new visitor's contact takes the widget's language; a later one never replaces it or an agent's", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    const session = (body: Record<string, string>) =>
+      desk.api("POST", "/v1/widget/session", { body: { key: workspace.widgetKey, ...body } });
+    const localeOf = async (id: string) =>
+      (await desk.api("GET", `/v1/contacts/${id}`, { headers: owner.headers })).body.locale;
+
+    const first = await session({ locale: "de", name: "Lena" });
+    expect(first.status).toBe(200);
+    expect(await localeOf(first.body.contact.id)).toBe("de");
+    const again = await session({ locale: "fr", visitor_token: first.body.visitor_token });
+    expect(again.body.contact.id).toBe(first.body.contact.id);
+    expect(await localeOf(first.body.contact.id)).toBe("de");
+
+    // A language Desk does not ship teaches nothing (the widget spoke the workspace's to them).
+    const unshipped = await session({ locale: "ja", name: "Aiko" });
+    expect(await localeOf(unshipped.body.contact.id)).toBeNull();
+
+    const chosen = await session({ name: "Chosen" });
+    await desk.api("PATCH", `/v1/contacts/${chosen.body.contact.id}`, {
+      headers: owner.headers,
+      body: { locale: "es" },
+    });
+    await session({ locale: "nl", visitor_token: chosen.body.visitor_token });
+    expect(await localeOf(chosen.body.contact.id)).toBe("es");
+
+    const bad = await session({ locale: "<x>" });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].location).toBe("body.locale");
+  });
+});

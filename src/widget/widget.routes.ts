@@ -60,7 +60,16 @@ function widgetPublicRoutes(deps: Deps) {
       ({ query, set }) => {
         const { workspace } = widgetOfKey(deps, query.key);
         set.headers["cache-control"] = "no-store";
-        return { data: searchHelpCenter(deps.db, deps.config.baseUrl, workspace, query.q, WIDGET_ARTICLE_RESULTS) };
+        return {
+          data: searchHelpCenter(
+            deps.db,
+            deps.config.baseUrl,
+            workspace,
+            query.q,
+            WIDGET_ARTICLE_RESULTS,
+            query.locale,
+          ),
+        };
       },
       {
         public: WIDGET_ARTICLE_SEARCHES,
@@ -70,7 +79,7 @@ function widgetPublicRoutes(deps: Deps) {
           summary: "Search the help center's published articles from the widget (every visitor, before any chat)",
           description:
             `No credentials. Up to ${WIDGET_ARTICLE_RESULTS} published articles matching \`q\` (up to 200 characters), ` +
-            "each with its title, excerpt and help-center address; empty while the help center is off. 404 for an unknown " +
+            "each with its title, excerpt and help-center address (in `locale`, a BCP 47 tag, where an article has a published translation into it); empty while the help center is off. 404 for an unknown " +
             `key or a disabled widget. ${WIDGET_ARTICLE_SEARCHES.limit} searches a minute per client address (429 past them). ${CORS_TEXT}`,
         },
       },

@@ -54,6 +54,12 @@ export const SessionBody = z.strictObject({
     .max(64)
     .regex(/^[A-Za-z0-9_+\-/]+$/, "an IANA time zone name")
     .optional(),
+  locale: z
+    .string()
+    .max(35)
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, "a BCP 47 language tag")
+    .optional()
+    .describe("the language the widget speaks (its config's locale): the contact's locale when it has none yet"),
 });
 
 /** What the widget knows of a contact's latest visit, for the customer card. */
@@ -74,7 +80,16 @@ export const ConfigQuery = z.object({
     .optional()
     .describe("the page's language (the script tag's data-locale, else the browser's)"),
 });
-export const ArticlesQuery = z.object({ key: z.string().min(1).max(100), q: z.string().trim().max(200) });
+export const ArticlesQuery = z.object({
+  key: z.string().min(1).max(100),
+  q: z.string().trim().max(200),
+  locale: z
+    .string()
+    .max(35)
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, "a BCP 47 language tag")
+    .optional()
+    .describe("the widget's language: articles translated into it show in it"),
+});
 
 export const WidgetArticlesSchema = z.object({
   data: z.array(z.object({ title: z.string(), excerpt: z.string(), url: z.string() })),

@@ -8,6 +8,7 @@ import {
   fillVisitorContact,
   findContact,
   liveContactByExternalId,
+  setContactLocaleIfUnset,
   type ContactRow,
 } from "../contacts/contacts.public";
 import type { Db, Queryable, Tx } from "../db/database";
@@ -16,7 +17,7 @@ import { helpCenterUrlOf } from "../help-center/help-center.public";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { messagesOf, t } from "../i18n/i18n";
-import { negotiateLocale, SHIPPED_LOCALES, workspaceLocales } from "../i18n/locales";
+import { matchLocale, negotiateLocale, SHIPPED_LOCALES, workspaceLocales } from "../i18n/locales";
 import { hmacSha256Hex, safeEqual, sha256Hex } from "../lib/crypto";
 import type { Clock } from "../lib/clock";
 import { DeskError, forbidden, invalidAt, notFound } from "../lib/errors";
@@ -110,6 +111,7 @@ type SessionInput = {
   avatar_url?: string;
   page_url?: string;
   time_zone?: string;
+  locale?: string;
 };
 
 /** A user agent longer than this is cut: it is only summarised for the customer card. */
@@ -166,6 +168,18 @@ const liveSessionByHash = preparedFor((sqlite) =>
 );
 
 /**
+ * What a visit tells of its contact. The language the widget speaks to them becomes theirs while
+ * they have none: only a shipped one (the widget speaks no other), never over an agent's choice.
+ * The picture the customer's site gives (verified visitors only) is copied as their `widget` one.
+ */
+function learnFromVisit(tx: Tx, deps: Deps, workspaceId: string, contactId: string, input: SessionInput) {
+  const spoken = input.locale ? matchLocale(input.locale) : null;
+  setContactLocaleIfUnset(tx, workspaceId, contactId, spoken, deps.clock.now().toISOString(), deps.ports);
+  if (input.avatar_url === undefined) return;
+  copyContactPictureFromUrl(tx, deps, { workspaceId, contactId, url: input.avatar_url, field: "body.avatar_url" });
+}
+
+/**
  * Starts or resumes a visitor session (POST /v1/widget/session). A visitor token of a live session
  * of this workspace resumes it (same token, same contact), unless a verified identity names another
  * contact; anything else starts a new session. Verified: the contact with that external_id, created
@@ -183,15 +197,6 @@ export async function startVisitorSession(
   // A picture is the customer site's word about its user: only a verified identity may give one.
   if (input.avatar_url !== undefined && externalId === null)
     throw invalidAt("body.avatar_url", "avatar_url is taken only with a verified identity (user_id and user_hash).");
-  const askForPicture = (tx: Tx, contactId: string) => {
-    if (input.avatar_url === undefined) return;
-    copyContactPictureFromUrl(tx, deps, {
-      workspaceId: workspace.id,
-      contactId,
-      url: input.avatar_url,
-      field: "body.avatar_url",
-    });
-  };
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const expiresAt = new Date(now.getTime() + VISITOR_SESSION_DAYS * DAY_MS).toISOString();
@@ -230,7 +235,7 @@ export async function startVisitorSession(
         .set({ lastSeenAt: nowIso, expiresAt, claimedEmail, ...visit, ...(externalId ? { verified: true } : {}) })
         .where(eq(visitorSessions.id, current.id))
         .run();
-      askForPicture(tx, contact.id);
+      learnFromVisit(tx, deps, workspace.id, contact.id, input);
       return { token: presented!, contact, claimedEmail, workspaceId: workspace.id };
     }
     let contact: ContactRow;
@@ -267,7 +272,7 @@ export async function startVisitorSession(
         expiresAt,
       })
       .run();
-    askForPicture(tx, contact.id);
+    learnFromVisit(tx, deps, workspace.id, contact.id, input);
     return { token, contact, claimedEmail, workspaceId: workspace.id };
   });
 }

@@ -5,6 +5,7 @@ import { labelCreationSetting } from "../labels/labels.public";
 import { provide } from "../lib/ports";
 import { storedSeqs } from "../realtime/realtime.ports";
 import { ticketNumberCounter } from "../tickets/tickets.public";
+import { workspaceSettingsReader } from "../outbound/outbound.public";
 import { nextEventSeqSql, storedSeqsLookup } from "./workspaces.event-seqs";
 import { labelCreationOf } from "./workspaces.label-creation";
 import { takeTicketNumber } from "./workspaces.ticket-numbers";
@@ -13,6 +14,7 @@ import { workspaceEvents } from "./workspaces.events";
 import { purgeWorkspaceJob } from "./workspaces.jobs";
 import { memberRoleLookup, membershipsOf, ssoOnlyWorkspacesLookup } from "./workspaces.memberships";
 import { workspacesRoutes } from "./workspaces.routes";
+import { workspaceSettingsOf } from "./workspaces.service";
 
 export const workspacesModule = defineModule({
   name: "workspaces",
@@ -31,5 +33,6 @@ export const workspacesModule = defineModule({
     provide(eventSeqCounter, nextEventSeqSql),
     provide(ticketNumberCounter, takeTicketNumber),
     provide(labelCreationSetting, labelCreationOf),
+    provide(workspaceSettingsReader, (db, workspaceId) => workspaceSettingsOf(db, workspaceId)?.settings),
   ],
 });
