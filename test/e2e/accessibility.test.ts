@@ -638,6 +638,12 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       found.push(...(await audit("article editor")));
       // Two languages: the pages carry the language switcher, and the German ones are audited too.
       await api("PATCH", "/v1/workspace", { settings: { locales: ["en", "de"] } });
+      // The editor's languages panel, and a translation's dialog open on it.
+      await visit(`/kb/articles/${article.id}`, ".kb-languages table");
+      found.push(...(await audit("article editor with its languages panel")));
+      await page.getByRole("button", { name: "Translate into German" }).click();
+      await shown(page.getByRole("dialog", { name: "German translation" }));
+      found.push(...(await audit("article translation dialog")));
       for (const [path, screen] of [
         [`/help/${slug}/de`, "help center home in German"],
         [`/help/${slug}/de/articles/download-an-invoice`, "help center article in German"],
@@ -660,7 +666,9 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
     "customer portal and contact form",
     async () => {
       // A light brand colour: the portal's buttons and header must keep their contrast.
-      await api("PATCH", "/v1/workspace", { settings: { help_center_enabled: true, brand_color: "#f5c518" } });
+      await api("PATCH", "/v1/workspace", {
+        settings: { help_center_enabled: true, brand_color: "#f5c518", locales: ["en", "de"] },
+      });
       const slug = (await api<{ slug: string }>("GET", "/v1/workspace")).slug;
       const email = "portal.customer@customer.test";
       const ticket = await api("POST", "/v1/tickets", {
@@ -672,9 +680,18 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       const outbox = join(desk.dataDir, "outbox");
       const mailed = () => (existsSync(outbox) ? readdirSync(outbox).length : 0);
       const found = await signedOut(async () => {
+        // The German portal and contact form: Accept-Language picks German among the workspace's languages.
+        await page.setExtraHTTPHeaders({ "accept-language": "de" });
+        await page.goto(`${desk.url}/portal/${slug}`);
+        await shown(page.getByRole("heading", { name: "Ihre Anfragen" }));
+        const out = await audit("portal sign-in in German");
+        await page.goto(`${desk.url}/help/${slug}/contact`);
+        await shown(page.getByRole("heading", { name: "Kontakt" }));
+        out.push(...(await audit("contact form in German")));
+        await page.setExtraHTTPHeaders({});
         await page.goto(`${desk.url}/help/${slug}/contact`);
         await shown(page.getByRole("heading", { name: "Contact us" }));
-        const out = await audit("contact form");
+        out.push(...(await audit("contact form")));
         await page.locator("form[data-solved]").waitFor({ state: "attached" });
         // Fields the browser accepts and the server does not (a blank subject): the form's own error list.
         await page.getByLabel("Your name").fill("Casey");
@@ -1006,6 +1023,25 @@ describe.skipIf(!ready.ok)("accessibility (axe-core and keyboard, Chromium again
       } finally {
         fake.answer = previous;
         await api("PATCH", "/v1/ai/settings", { assistant: false });
+      }
+    },
+    STEP,
+  );
+
+  test(
+    "the inbox and the profile in German (lang=de on the page)",
+    async () => {
+      await api("PATCH", "/v1/me", { locale: "de" });
+      try {
+        await visit("/inbox/all", ".ticket-row");
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+        const found = await audit("inbox in German");
+        await visit("/profile", "#profile-language");
+        await shown(page.getByRole("heading", { name: "Sprache", exact: true }));
+        found.push(...(await audit("profile in German")));
+        expect(found).toEqual([]);
+      } finally {
+        await api("PATCH", "/v1/me", { locale: null });
       }
     },
     STEP,

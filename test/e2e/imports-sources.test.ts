@@ -72,7 +72,7 @@ test.skipIf(!ready.ok)(
     await page.getByRole("button", { name: "Start import" }).click();
     const freshdesk = page.getByTestId("import-row").filter({ hasText: "Freshdesk" }).first();
     await shown(freshdesk.locator(".pill-succeeded"), 30_000);
-    await shown(freshdesk.getByText(/^3 tickets · 6 messages · 1 attachments/));
+    await shown(freshdesk.getByText(/^3 tickets · 6 messages · 1 attachment /));
 
     await page.getByLabel("Source").selectOption("helpscout");
     await page.getByLabel("App ID").fill(hs.appId);
@@ -83,7 +83,7 @@ test.skipIf(!ready.ok)(
     await page.getByRole("button", { name: "Start import" }).click();
     const helpScout = page.getByTestId("import-row").filter({ hasText: "Help Scout" }).first();
     await shown(helpScout.locator(".pill-succeeded"), 30_000);
-    await shown(helpScout.getByText(/^3 tickets · 6 messages · 1 attachments/));
+    await shown(helpScout.getByText(/^3 tickets · 6 messages · 1 attachment /));
 
     await page.getByLabel("Source").selectOption("imap");
     await page.getByLabel("IMAP server").fill("127.0.0.1");
@@ -94,7 +94,7 @@ test.skipIf(!ready.ok)(
     await page.getByRole("button", { name: "Start import" }).click();
     const imap = page.getByTestId("import-row").filter({ hasText: "Mailbox (IMAP)" }).first();
     await shown(imap.locator(".pill-succeeded"), 30_000);
-    await shown(imap.getByText(/^1 tickets · 1 messages/));
+    await shown(imap.getByText(/^1 ticket · 1 message /));
     expect(await page.getByTestId("import-row").count()).toBe(3);
 
     await page.goto(`${desk.url}/inbox/all`);

@@ -60,7 +60,7 @@ test.skipIf(!ready.ok)(
     const row = page.getByTestId("import-row").first();
     await shown(row.locator(".pill-running, .pill-queued"));
     await shown(row.locator(".pill-succeeded"), 30_000);
-    await shown(row.getByText(/^2 tickets · 5 messages · 1 attachments/));
+    await shown(row.getByText(/^2 tickets · 5 messages · 1 attachment /));
     zd.delayMs = 0;
 
     await page.goto(`${desk.url}/inbox/all`);
@@ -94,7 +94,7 @@ test.skipIf(!ready.ok)(
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const csvRow = page.getByTestId("import-row").filter({ hasText: "CSV file" }).first();
     await shown(csvRow.locator(".pill-succeeded"), 20_000);
-    await shown(csvRow.getByText(/2 contacts · 1 companies/));
+    await shown(csvRow.getByText(/2 contacts · 1 company /));
     await csvRow.getByText("1 problem").click();
     await shown(csvRow.getByText('row 3: E-mail: "not-an-email" is not an email address.'));
     expect(await page.getByTestId("import-row").count()).toBe(2);

@@ -6,7 +6,8 @@ import type { Session } from "../lib/api/types";
 import { navigate } from "../lib/router/router";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
-import { withArticle } from "../lib/words";
+import { t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 import { accountKeys } from "./account.queries";
 
 type Lookup = {
@@ -52,7 +53,7 @@ export function InviteAccept({ token }: { token: string }) {
     }
   };
 
-  const workspaceName = lookup.data?.workspace?.name ?? lookup.data?.workspace_name ?? "a workspace";
+  const workspaceName = lookup.data?.workspace?.name ?? lookup.data?.workspace_name;
   return (
     <div className="auth-page">
       <form className="auth-card" onSubmit={submit} noValidate>
@@ -63,24 +64,34 @@ export function InviteAccept({ token }: { token: string }) {
           <ErrorBox error={lookup.error} />
         ) : (
           <>
-            <h1>Join {workspaceName}</h1>
+            <h1>
+              {workspaceName ? t("account.joinWorkspace", { workspace: workspaceName }) : t("account.joinAWorkspace")}
+            </h1>
             <p className="muted">
-              Invitation for <strong>{lookup.data.email}</strong>
-              {lookup.data.role ? ` as ${withArticle(lookup.data.role)}` : ""}.
+              {tNodes(
+                "account.invitationFor",
+                { email: <strong>{lookup.data.email}</strong> },
+                { role: lookup.data.role || "none" },
+              )}
             </p>
             {!auth.accessToken && (
               <>
-                <Field label="Your name" name="name" error={error}>
+                <Field label={t("account.yourName")} name="name" error={error}>
                   <input name="name" autoComplete="name" autoFocus required />
                 </Field>
-                <Field label="Choose a password" name="password" error={error} hint="At least 8 characters.">
+                <Field
+                  label={t("account.choosePassword")}
+                  name="password"
+                  error={error}
+                  hint={t("account.passwordHint")}
+                >
                   <input name="password" type="password" autoComplete="new-password" required />
                 </Field>
               </>
             )}
             <FormError error={error} fields={["name", "password"]} />
             <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-              {busy ? "Joining…" : "Accept invitation"}
+              {busy ? t("account.joining") : t("account.acceptInvitation")}
             </button>
           </>
         )}

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../lib/api/client";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { formatDateTime, t } from "../lib/i18n/i18n";
 import { ErrorBox, Loading } from "../lib/ui/states";
 import { accountKeys } from "./account.queries";
 
@@ -54,47 +55,45 @@ export function PasskeysSection() {
   });
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    add.mutate(formValues(e.currentTarget).name.trim() || "Passkey");
+    add.mutate(formValues(e.currentTarget).name.trim() || t("account.passkeyDefaultName"));
   };
   const addError = add.error && !cancelledPrompt(add.error) ? add.error : null;
   return (
     <section aria-labelledby="profile-passkeys">
-      <h2 id="profile-passkeys">Passkeys</h2>
-      <p className="muted">
-        Sign in with your fingerprint, face or device PIN instead of a password and code. A passkey sign-in counts as
-        two-factor.
-      </p>
+      <h2 id="profile-passkeys">{t("account.passkeys")}</h2>
+      <p className="muted">{t("account.passkeysIntro")}</p>
       {list.isPending ? (
         <Loading />
       ) : list.isError ? (
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : list.data.data.length ? (
-        <table className="table" aria-label="Your passkeys">
+        <table className="table" aria-label={t("account.yourPasskeys")}>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Added</th>
-              <th scope="col">Last used</th>
-              <th scope="col" aria-label="Actions" />
+              <th scope="col">{t("account.name")}</th>
+              <th scope="col">{t("account.added")}</th>
+              <th scope="col">{t("account.lastUsed")}</th>
+              <th scope="col" aria-label={t("account.actions")} />
             </tr>
           </thead>
           <tbody>
             {list.data.data.map((p) => (
               <tr key={p.id}>
                 <td>
-                  {p.name} {p.device_type === "multiDevice" && <span className="muted small">(synced)</span>}
+                  {p.name}{" "}
+                  {p.device_type === "multiDevice" && <span className="muted small">{t("account.synced")}</span>}
                 </td>
-                <td>{new Date(p.created_at).toLocaleDateString()}</td>
-                <td>{p.last_used_at ? new Date(p.last_used_at).toLocaleString() : "Never"}</td>
+                <td>{formatDateTime(p.created_at, { dateStyle: "medium" })}</td>
+                <td>{p.last_used_at ? formatDateTime(p.last_used_at) : t("account.never")}</td>
                 <td>
                   <button
                     type="button"
                     className="btn btn-small"
                     onClick={() => remove.mutate(p.id)}
                     disabled={remove.isPending}
-                    aria-label={`Remove passkey ${p.name}`}
+                    aria-label={t("account.removePasskeyNamed", { name: p.name })}
                   >
-                    Remove
+                    {t("account.remove")}
                   </button>
                 </td>
               </tr>
@@ -102,30 +101,30 @@ export function PasskeysSection() {
           </tbody>
         </table>
       ) : (
-        <p>No passkeys yet.</p>
+        <p>{t("account.noPasskeys")}</p>
       )}
       <ErrorBox error={remove.error} />
       {!passkeysSupported() ? (
-        <p className="muted small">This browser cannot create passkeys.</p>
+        <p className="muted small">{t("account.browserNoPasskeys")}</p>
       ) : adding ? (
         <form className="stack narrow" onSubmit={submit} noValidate>
-          <Field label="Passkey name" name="name" error={addError} hint="For example “Work laptop” or “Phone”.">
+          <Field label={t("account.passkeyName")} name="name" error={addError} hint={t("account.passkeyNameHint")}>
             <input name="name" maxLength={60} defaultValue="" autoComplete="off" />
           </Field>
           <FormError error={addError} fields={["name", "credential"]} />
           <div className="actions">
             <button type="submit" className="btn btn-primary" disabled={add.isPending}>
-              {add.isPending ? "Waiting for your device…" : "Create passkey"}
+              {add.isPending ? t("account.waitingForDevice") : t("account.createPasskey")}
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => setAdding(false)}>
-              Cancel
+              {t("account.cancel")}
             </button>
           </div>
         </form>
       ) : (
         <div className="actions">
           <button type="button" className="btn" onClick={() => setAdding(true)}>
-            Add a passkey
+            {t("account.addPasskey")}
           </button>
         </div>
       )}

@@ -2,6 +2,8 @@ import { type FormEvent, useState } from "react";
 import { api } from "../lib/api/client";
 import { Link } from "../lib/router/Link";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 
 /** /forgot-password: asks for a reset link. The answer is the same whether or not the email has an account. */
 export function ForgotPassword() {
@@ -28,26 +30,23 @@ export function ForgotPassword() {
     <div className="auth-page">
       <form className="auth-card" onSubmit={submit} noValidate>
         <div className="brand">Desk</div>
-        <h1>Reset your password</h1>
+        <h1>{t("account.resetYourPassword")}</h1>
         {sentTo ? (
-          <p role="status">
-            If <strong>{sentTo}</strong> has a Desk account, a link to choose a new password is on its way. It works
-            once, for one hour.
-          </p>
+          <p role="status">{tNodes("account.resetLinkSent", { email: <strong>{sentTo}</strong> })}</p>
         ) : (
           <>
-            <p className="muted">Enter your account's email and we will send you a link to choose a new password.</p>
-            <Field label="Email" name="email" error={error}>
+            <p className="muted">{t("account.forgotIntro")}</p>
+            <Field label={t("account.email")} name="email" error={error}>
               <input name="email" type="email" autoComplete="username" autoFocus required />
             </Field>
             <FormError error={error} fields={["email"]} />
             <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-              {busy ? "Sending…" : "Send reset link"}
+              {busy ? t("account.sending") : t("account.sendResetLink")}
             </button>
           </>
         )}
         <div className="auth-foot muted small">
-          <Link to="/signin">Back to sign-in</Link>
+          <Link to="/signin">{t("account.backToSignIn")}</Link>
         </div>
       </form>
     </div>
@@ -88,26 +87,28 @@ export function ResetPassword() {
     <div className="auth-page">
       <form className="auth-card" onSubmit={submit} noValidate>
         <div className="brand">Desk</div>
-        <h1>Choose a new password</h1>
+        <h1>{t("account.chooseNewPassword")}</h1>
         {done ? (
-          <p role="status">
-            Your password is changed and every session of your account was signed out. Sign in with the new password.
-          </p>
+          <p role="status">{t("account.passwordResetDone")}</p>
         ) : !token ? (
-          <p role="alert">This reset link is incomplete. Open the link from the email again, or ask for a new one.</p>
+          <p role="alert">{t("account.resetLinkIncomplete")}</p>
         ) : (
           <>
-            <Field label="New password" name="password" error={error} hint="At least 8 characters.">
+            <Field label={t("account.newPassword")} name="password" error={error} hint={t("account.passwordHint")}>
               <input name="password" type="password" autoComplete="new-password" autoFocus required />
             </Field>
             <FormError error={error} fields={["password", "token"]} />
             <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-              {busy ? "Saving…" : "Set new password"}
+              {busy ? t("account.saving") : t("account.setNewPassword")}
             </button>
           </>
         )}
         <div className="auth-foot muted small">
-          {done ? <Link to="/signin">Sign in</Link> : <Link to="/forgot-password">Ask for a new link</Link>}
+          {done ? (
+            <Link to="/signin">{t("account.signIn")}</Link>
+          ) : (
+            <Link to="/forgot-password">{t("account.askForNewLink")}</Link>
+          )}
         </div>
       </form>
     </div>

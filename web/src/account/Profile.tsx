@@ -10,6 +10,9 @@ import { SsoLinksSection } from "./SsoLinks";
 import { ErrorBox, Loading } from "../lib/ui/states";
 import { NotificationEmailSection } from "../notifications/NotificationEmailSection";
 import { accountKeys } from "./account.queries";
+import { LanguageSection } from "./ProfileLanguage";
+import { formatDateTime, t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 
 type ProfileUser = { id: string; name: string; email: string; avatar_url?: string | null; mfa_enabled?: boolean };
 type SessionInfo = {
@@ -31,10 +34,11 @@ export function Profile() {
   return (
     <div className="settings-body">
       <div className="settings-page">
-        <h1>Your profile</h1>
-        <p className="muted">Signed in as {user.email}</p>
+        <h1>{t("account.yourProfile")}</h1>
+        <p className="muted">{t("account.signedInAs", { email: user.email })}</p>
         <PictureSection user={user} />
         <NameSection user={user} />
+        <LanguageSection userId={user.id} locale={me.data.user?.locale ?? null} />
         <NotificationEmailSection />
         <PasswordSection />
         <TwoFactorSection enabled={!!user.mfa_enabled} />
@@ -51,15 +55,15 @@ function PictureSection({ user }: { user: ProfileUser }) {
   const client = useQueryClient();
   return (
     <section aria-labelledby="profile-picture">
-      <h2 id="profile-picture">Picture</h2>
+      <h2 id="profile-picture">{t("account.picture")}</h2>
       <PictureUpload
         path="/me/avatar"
         workspace={false}
         url={user.avatar_url}
         alt={user.name}
-        label="Upload a picture"
-        removeLabel="Remove picture"
-        empty="No picture yet: your initials are shown."
+        label={t("account.uploadPicture")}
+        removeLabel={t("account.removePicture")}
+        empty={t("account.noPictureYet")}
         onSaved={() => client.invalidateQueries({ queryKey: sessionKeys.me })}
       />
     </section>
@@ -78,15 +82,15 @@ function NameSection({ user }: { user: ProfileUser }) {
   };
   return (
     <section aria-labelledby="profile-name">
-      <h2 id="profile-name">Name</h2>
+      <h2 id="profile-name">{t("account.name")}</h2>
       <form className="stack narrow" onSubmit={submit} noValidate>
-        <Field label="Your name" name="name" error={save.error}>
+        <Field label={t("account.yourName")} name="name" error={save.error}>
           <input name="name" defaultValue={user.name} autoComplete="name" />
         </Field>
         <FormError error={save.error} fields={["name"]} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isSuccess && !save.isPending ? "Saved" : "Save name"}
+            {save.isSuccess && !save.isPending ? t("account.saved") : t("account.saveName")}
           </button>
         </div>
       </form>
@@ -112,31 +116,31 @@ function PasswordSection() {
   };
   return (
     <section aria-labelledby="profile-password">
-      <h2 id="profile-password">Password</h2>
+      <h2 id="profile-password">{t("account.password")}</h2>
       <form className="stack narrow" onSubmit={submit} noValidate>
-        <Field label="Current password" name="current_password" error={change.error}>
+        <Field label={t("account.currentPassword")} name="current_password" error={change.error}>
           <input name="current_password" type="password" autoComplete="current-password" />
         </Field>
         <Field
-          label="New password"
+          label={t("account.newPassword")}
           name="new_password"
           error={change.error}
-          hint="At least 8 characters. Your other sessions are signed out."
+          hint={t("account.newPasswordHint")}
         >
           <input name="new_password" type="password" autoComplete="new-password" />
         </Field>
         <FormError error={change.error} fields={["current_password", "new_password"]} />
         {change.isSuccess && (
           <div role="status" className="muted">
-            Password changed.{" "}
+            {t("account.passwordChanged")}{" "}
             {change.data.signed_out_sessions
-              ? `${change.data.signed_out_sessions} other session${change.data.signed_out_sessions > 1 ? "s were" : " was"} signed out.`
+              ? t("account.otherSessionsSignedOut", { count: change.data.signed_out_sessions })
               : ""}
           </div>
         )}
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={change.isPending}>
-            Change password
+            {t("account.changePassword")}
           </button>
         </div>
       </form>
@@ -206,12 +210,15 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
 
   return (
     <section aria-labelledby="profile-2fa">
-      <h2 id="profile-2fa">Two-factor sign-in</h2>
+      <h2 id="profile-2fa">{t("account.twoFactorSignIn")}</h2>
       {recovery ? (
-        <section className="card" aria-label="Recovery codes">
-          <strong>Two-factor sign-in is on. Save these recovery codes now: they are shown only once.</strong>
-          <p className="muted small">Each code signs you in once if you lose your authenticator.</p>
-          <ul aria-label="Recovery code list" style={{ fontFamily: "var(--mono, monospace)", columns: 2, margin: 0 }}>
+        <section className="card" aria-label={t("account.recoveryCodes")}>
+          <strong>{t("account.saveRecoveryCodes")}</strong>
+          <p className="muted small">{t("account.recoveryCodeHint")}</p>
+          <ul
+            aria-label={t("account.recoveryCodeList")}
+            style={{ fontFamily: "var(--mono, monospace)", columns: 2, margin: 0 }}
+          >
             {recovery.map((c) => (
               <li key={c}>{c}</li>
             ))}
@@ -222,67 +229,59 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
               className="btn"
               onClick={() => navigator.clipboard?.writeText(recovery.join("\n")).catch(() => {})}
             >
-              Copy codes
+              {t("account.copyCodes")}
             </button>
             <button type="button" className="btn btn-primary" onClick={() => setRecovery(null)}>
-              I have saved them
+              {t("account.savedThem")}
             </button>
           </div>
         </section>
       ) : enabled ? (
         <form className="stack narrow" onSubmit={turnOff} noValidate>
-          <p>
-            Two-factor sign-in is <strong>on</strong>: signing in asks for a code from your authenticator app.
-          </p>
-          <Field label="Prove it is you with">
+          <p>{tNodes("account.twoFactorIsOn", { on: <strong>{t("account.twoFactorOnWord")}</strong> })}</p>
+          <Field label={t("account.proveItIsYou")}>
             <select name="proof_kind" defaultValue="password">
-              <option value="password">Your password</option>
-              <option value="code">An authenticator or recovery code</option>
+              <option value="password">{t("account.proofPassword")}</option>
+              <option value="code">{t("account.proofCode")}</option>
             </select>
           </Field>
-          <Field label="Password or code">
+          <Field label={t("account.passwordOrCode")}>
             <input name="proof" type="password" autoComplete="off" />
           </Field>
           <FormError error={disable.error} fields={["password", "code"]} />
           <div className="actions">
             <button type="submit" className="btn btn-danger" disabled={disable.isPending}>
-              Turn off two-factor sign-in
+              {t("account.turnOffTwoFactor")}
             </button>
           </div>
         </form>
       ) : setup ? (
         <form className="stack narrow" onSubmit={confirm} noValidate>
-          <p>
-            Scan this code with an authenticator app (1Password, Google Authenticator, Aegis…), then enter the 6-digit
-            code it shows.
-          </p>
-          <QrCode text={setup.otpauth_url} label="QR code for your authenticator app" />
+          <p>{t("account.scanCode")}</p>
+          <QrCode text={setup.otpauth_url} label={t("account.qrCodeLabel")} />
           <p className="muted small">
-            Cannot scan? Enter this key: <code data-testid="mfa-secret">{setup.secret}</code>
+            {tNodes("account.cannotScan", { key: <code data-testid="mfa-secret">{setup.secret}</code> })}
           </p>
-          <Field label="Code from the app" name="code" error={enable.error}>
+          <Field label={t("account.codeFromApp")} name="code" error={enable.error}>
             <input name="code" inputMode="numeric" autoComplete="one-time-code" />
           </Field>
           <FormError error={enable.error} fields={["code"]} />
           <div className="actions">
             <button type="submit" className="btn btn-primary" disabled={enable.isPending}>
-              Turn on
+              {t("account.turnOn")}
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => setSetup(null)}>
-              Cancel
+              {t("account.cancel")}
             </button>
           </div>
         </form>
       ) : (
         <div className="stack narrow">
-          <p>
-            Two-factor sign-in is <strong>off</strong>. With it on, signing in also needs a code from an app on your
-            phone.
-          </p>
+          <p>{tNodes("account.twoFactorIsOff", { off: <strong>{t("account.twoFactorOffWord")}</strong> })}</p>
           <ErrorBox error={start.error} />
           <div className="actions">
             <button type="button" className="btn btn-primary" onClick={() => start.mutate()} disabled={start.isPending}>
-              Set up two-factor sign-in
+              {t("account.setUpTwoFactor")}
             </button>
           </div>
         </div>
@@ -293,7 +292,7 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
 
 /** "Firefox on Linux"-style label from a user agent, good enough to recognise one's devices. */
 function deviceName(s: SessionInfo): string {
-  if (s.client === "native") return "Desk app";
+  if (s.client === "native") return t("account.deskApp");
   const ua = s.user_agent ?? "";
   const browser = /Edg\//.test(ua)
     ? "Edge"
@@ -303,7 +302,7 @@ function deviceName(s: SessionInfo): string {
         ? "Chrome"
         : /Safari\//.test(ua)
           ? "Safari"
-          : "Browser";
+          : t("account.browser");
   const os = /Windows/.test(ua)
     ? "Windows"
     : /Android/.test(ua)
@@ -315,7 +314,7 @@ function deviceName(s: SessionInfo): string {
           : /Linux/.test(ua)
             ? "Linux"
             : "";
-  return os ? `${browser} on ${os}` : browser;
+  return os ? t("account.browserOnOs", { browser, os }) : browser;
 }
 
 function SessionsSection() {
@@ -335,30 +334,30 @@ function SessionsSection() {
   });
   return (
     <section aria-labelledby="profile-sessions">
-      <h2 id="profile-sessions">Active sessions</h2>
+      <h2 id="profile-sessions">{t("account.activeSessions")}</h2>
       {sessions.isPending ? (
         <Loading />
       ) : sessions.isError ? (
         <ErrorBox error={sessions.error} retry={() => sessions.refetch()} />
       ) : (
         <>
-          <table className="table" aria-label="Active sessions">
+          <table className="table" aria-label={t("account.activeSessions")}>
             <thead>
               <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Address</th>
-                <th scope="col">Last active</th>
-                <th scope="col" aria-label="Actions" />
+                <th scope="col">{t("account.device")}</th>
+                <th scope="col">{t("account.address")}</th>
+                <th scope="col">{t("account.lastActive")}</th>
+                <th scope="col" aria-label={t("account.actions")} />
               </tr>
             </thead>
             <tbody>
               {sessions.data.data.map((s) => (
                 <tr key={s.id}>
                   <td>
-                    {deviceName(s)} {s.current && <strong>(this session)</strong>}
+                    {deviceName(s)} {s.current && <strong>{t("account.thisSession")}</strong>}
                   </td>
                   <td>{s.ip ?? "—"}</td>
-                  <td>{new Date(s.last_used_at).toLocaleString()}</td>
+                  <td>{formatDateTime(s.last_used_at)}</td>
                   <td>
                     {!s.current && (
                       <button
@@ -366,9 +365,12 @@ function SessionsSection() {
                         className="btn btn-small"
                         onClick={() => endOne.mutate(s.id)}
                         disabled={endOne.isPending}
-                        aria-label={`Sign out ${deviceName(s)}, last active ${new Date(s.last_used_at).toLocaleString()}`}
+                        aria-label={t("account.signOutSession", {
+                          device: deviceName(s),
+                          lastActive: formatDateTime(s.last_used_at),
+                        })}
                       >
-                        Sign out
+                        {t("account.signOut")}
                       </button>
                     )}
                   </td>
@@ -380,7 +382,7 @@ function SessionsSection() {
           {sessions.data.data.length > 1 && (
             <div className="actions">
               <button type="button" className="btn" onClick={() => endOthers.mutate()} disabled={endOthers.isPending}>
-                Sign out all other sessions
+                {t("account.signOutOthers")}
               </button>
             </div>
           )}

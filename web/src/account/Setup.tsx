@@ -7,6 +7,7 @@ import type { Session, Workspace } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { t } from "../lib/i18n/i18n";
 
 /**
  * First run: the owner account (POST /v1/auth/register) then the first workspace
@@ -50,35 +51,35 @@ export function Setup() {
     <div className="auth-page">
       <form className="auth-card" onSubmit={submit} noValidate>
         <div className="brand">Desk</div>
-        <h1>{needsAccount ? "Set up your help desk" : "Create a workspace"}</h1>
-        <p className="muted">
-          {needsAccount
-            ? "Create the owner account and your first workspace."
-            : "A workspace holds your team's tickets, contacts and settings."}
-        </p>
+        <h1>{needsAccount ? t("account.setUpHelpDesk") : t("account.createAWorkspace")}</h1>
+        <p className="muted">{needsAccount ? t("account.setupIntro") : t("account.workspaceIntro")}</p>
         {needsAccount && (
           <>
-            <Field label="Your name" name="name" error={error}>
+            <Field label={t("account.yourName")} name="name" error={error}>
               <input name="name" autoComplete="name" autoFocus required />
             </Field>
-            <Field label="Email" name="email" error={error}>
+            <Field label={t("account.email")} name="email" error={error}>
               <input name="email" type="email" autoComplete="username" required />
             </Field>
-            <Field label="Password" name="password" error={error} hint="At least 8 characters.">
+            <Field label={t("account.password")} name="password" error={error} hint={t("account.passwordHint")}>
               <input name="password" type="password" autoComplete="new-password" minLength={8} required />
             </Field>
           </>
         )}
-        <Field label="Workspace name" name="name" error={needsAccount ? null : error}>
-          <input name="workspace" placeholder="Acme Support" autoFocus={!needsAccount} required />
+        <Field label={t("account.workspaceName")} name="name" error={needsAccount ? null : error}>
+          <input name="workspace" placeholder={t("account.workspacePlaceholder")} autoFocus={!needsAccount} required />
         </Field>
         <FormError error={error} fields={["name", "email", "password"]} />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? "Setting up…" : needsAccount ? "Create account and workspace" : "Create workspace"}
+          {busy
+            ? t("account.settingUp")
+            : needsAccount
+              ? t("account.createAccountAndWorkspace")
+              : t("account.createWorkspace")}
         </button>
         {needsAccount && (
           <div className="auth-foot muted small">
-            Already have an account? <Link to="/signin">Sign in</Link>
+            {t("account.alreadyHaveAccount")} <Link to="/signin">{t("account.signIn")}</Link>
           </div>
         )}
       </form>

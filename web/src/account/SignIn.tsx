@@ -6,6 +6,7 @@ import type { MfaChallenge, Session } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { navigate, useLocation } from "../lib/router/router";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { type MessageKey, t } from "../lib/i18n/i18n";
 import { cancelledPrompt, passkeysSupported } from "./Passkeys";
 import { accountKeys } from "./account.queries";
 
@@ -87,17 +88,23 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
     <div className="auth-page">
       <form className="auth-card" onSubmit={submit} noValidate>
         <div className="brand">Desk</div>
-        <h1>{mfaToken ? "Two-factor code" : search.get("add") ? "Add another account" : "Sign in"}</h1>
+        <h1>
+          {mfaToken
+            ? t("account.twoFactorCode")
+            : search.get("add")
+              ? t("account.addAnotherAccount")
+              : t("account.signIn")}
+        </h1>
         {mfaToken ? (
-          <Field label="Code from your authenticator app" name="code" error={error}>
+          <Field label={t("account.codeFromAuthenticator")} name="code" error={error}>
             <input name="code" inputMode="numeric" autoComplete="one-time-code" autoFocus required />
           </Field>
         ) : (
           <>
-            <Field label="Email" name="email" error={error}>
+            <Field label={t("account.email")} name="email" error={error}>
               <input name="email" type="email" autoComplete="username" autoFocus required />
             </Field>
-            <Field label="Password" name="password" error={error}>
+            <Field label={t("account.password")} name="password" error={error}>
               <input name="password" type="password" autoComplete="current-password" required />
             </Field>
           </>
@@ -105,26 +112,26 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
         <FormError error={error} fields={["email", "password", "code"]} />
         {ssoError && !error && (
           <div className="form-error" role="alert">
-            {SSO_ERRORS[ssoError] ?? SSO_ERRORS.provider_error}
+            {t(SSO_ERRORS[ssoError] ?? SSO_ERRORS.provider_error)}
           </div>
         )}
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? "Signing in…" : mfaToken ? "Verify" : "Sign in"}
+          {busy ? t("account.signingIn") : mfaToken ? t("account.verify") : t("account.signIn")}
         </button>
         {!mfaToken && passkeysSupported() && (
           <button type="button" className="btn btn-block" onClick={withPasskey} disabled={busy}>
-            Sign in with a passkey
+            {t("account.signInWithPasskey")}
           </button>
         )}
         {!mfaToken && <SsoButtons next={search.get("next")} />}
         {!mfaToken && (
           <div className="auth-foot muted small">
-            <Link to="/forgot-password">Forgot password?</Link>
+            <Link to="/forgot-password">{t("account.forgotPassword")}</Link>
           </div>
         )}
         {signupOpen && !mfaToken && (
           <div className="auth-foot muted small">
-            New here? <Link to="/setup">Create an account</Link>
+            {t("account.newHere")} <Link to="/setup">{t("account.createAnAccount")}</Link>
           </div>
         )}
       </form>
@@ -132,19 +139,17 @@ export function SignIn({ signupOpen = false }: { signupOpen?: boolean }) {
   );
 }
 
-/** What each `sso_error` the callback sends back means to the person. */
-const SSO_ERRORS: Record<string, string> = {
-  invalid_state: "That sign-in link expired or was already used. Try again.",
-  denied: "The sign-in was cancelled at the provider.",
-  provider_error: "The sign-in provider did not complete the sign-in. Try again.",
-  provider_unavailable: "The sign-in provider cannot be reached right now. Try again later.",
-  email_not_verified: "The provider did not confirm your email address, so it cannot be matched to a Desk account.",
-  no_account: "There is no Desk account for that email. Ask an administrator for an invitation.",
-  confirm_link_by_mail:
-    "That email already has a Desk account, so the sign-in account is not linked to it yet. We sent a mail to that address: open its link to link it, or sign in here and link it from your profile.",
-  already_linked:
-    "That email's Desk account is linked to another account of this provider. Sign in with that one, or with your password.",
-  linked_elsewhere: "That sign-in account is linked to another Desk account.",
+/** The message for each `sso_error` the callback sends back (keys: translated at render). */
+const SSO_ERRORS: Record<string, MessageKey> = {
+  invalid_state: "account.ssoErrorInvalidState",
+  denied: "account.ssoErrorDenied",
+  provider_error: "account.ssoErrorProvider",
+  provider_unavailable: "account.ssoErrorUnavailable",
+  email_not_verified: "account.ssoErrorEmailNotVerified",
+  no_account: "account.ssoErrorNoAccount",
+  confirm_link_by_mail: "account.ssoErrorConfirmByMail",
+  already_linked: "account.ssoErrorAlreadyLinked",
+  linked_elsewhere: "account.ssoErrorLinkedElsewhere",
 };
 
 /** Reads and forgets `#sso_code=…`, so a reload or the history never replays it. */
@@ -174,7 +179,7 @@ function SsoButtons({ next }: { next: string | null }) {
           className="btn btn-block"
           href={`${p.start_url}${next ? `?next=${encodeURIComponent(next)}` : ""}`}
         >
-          Sign in with {p.name}
+          {t("account.signInWith", { provider: p.name })}
         </a>
       ))}
     </div>

@@ -4,6 +4,8 @@ import { api } from "../lib/api/client";
 import { Link } from "../lib/router/Link";
 import { useLocation } from "../lib/router/router";
 import { ErrorBox, Loading } from "../lib/ui/states";
+import { formatDateTime, type MessageKey, t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 import { accountKeys } from "./account.queries";
 
 type Provider = { id: string; name: string; start_url: string };
@@ -15,14 +17,14 @@ type Identity = {
   last_used_at: string | null;
 };
 
-/** What the link callback's `sso_error` means on the profile page. */
-const LINK_ERRORS: Record<string, string> = {
-  linked_elsewhere: "That account is already linked to another Desk account. Sign in there and unlink it first.",
-  already_linked: "Your Desk account is already linked to an account of this provider.",
-  invalid_state: "The link expired or was finished in another browser. Try again.",
-  denied: "The link was cancelled at the provider.",
-  provider_error: "The provider did not complete the link. Try again.",
-  provider_unavailable: "The provider cannot be reached right now. Try again later.",
+/** What the link callback's `sso_error` means on the profile page (keys: translated at render). */
+const LINK_ERRORS: Record<string, MessageKey> = {
+  linked_elsewhere: "account.linkErrorLinkedElsewhere",
+  already_linked: "account.linkErrorAlreadyLinked",
+  invalid_state: "account.linkErrorInvalidState",
+  denied: "account.linkErrorDenied",
+  provider_error: "account.linkErrorProvider",
+  provider_unavailable: "account.linkErrorUnavailable",
 };
 
 /**
@@ -53,14 +55,12 @@ export function SsoLinksSection() {
   const error = search.get("sso_error");
   return (
     <section aria-labelledby="profile-sso">
-      <h2 id="profile-sso">Single sign-on</h2>
-      <p className="muted">
-        Link your account at your organisation's sign-in provider to sign in with it. You link it here, while signed in.
-      </p>
-      {linkedName && <p role="status">Linked to {linkedName}. You can now sign in with it.</p>}
+      <h2 id="profile-sso">{t("account.singleSignOn")}</h2>
+      <p className="muted">{t("account.ssoIntro")}</p>
+      {linkedName && <p role="status">{t("account.linkedTo", { provider: linkedName })}</p>}
       {error && (
         <div className="form-error" role="alert">
-          {LINK_ERRORS[error] ?? LINK_ERRORS.provider_error}
+          {t(LINK_ERRORS[error] ?? LINK_ERRORS.provider_error)}
         </div>
       )}
       {providers.isPending || identities.isPending ? (
@@ -68,12 +68,12 @@ export function SsoLinksSection() {
       ) : identities.isError ? (
         <ErrorBox error={identities.error} retry={() => identities.refetch()} />
       ) : (
-        <table className="table" aria-label="Sign-in providers">
+        <table className="table" aria-label={t("account.signInProviders")}>
           <thead>
             <tr>
-              <th scope="col">Provider</th>
-              <th scope="col">Status</th>
-              <th scope="col" aria-label="Actions" />
+              <th scope="col">{t("account.provider")}</th>
+              <th scope="col">{t("account.status")}</th>
+              <th scope="col" aria-label={t("account.actions")} />
             </tr>
           </thead>
           <tbody>
@@ -84,8 +84,13 @@ export function SsoLinksSection() {
                   <td>{p.name}</td>
                   <td>
                     {linked
-                      ? `Linked${linked.email ? ` as ${linked.email}` : ""} on ${new Date(linked.linked_at).toLocaleDateString()}`
-                      : "Not linked"}
+                      ? linked.email
+                        ? t("account.linkedAsOn", {
+                            email: linked.email,
+                            date: formatDateTime(linked.linked_at, { dateStyle: "medium" }),
+                          })
+                        : t("account.linkedOn", { date: formatDateTime(linked.linked_at, { dateStyle: "medium" }) })
+                      : t("account.notLinked")}
                   </td>
                   <td>
                     {!linked && (
@@ -95,7 +100,7 @@ export function SsoLinksSection() {
                         onClick={() => link.mutate(p.id)}
                         disabled={link.isPending}
                       >
-                        Link {p.name}
+                        {t("account.linkProvider", { provider: p.name })}
                       </button>
                     )}
                   </td>
@@ -132,22 +137,23 @@ export function SsoLinkConfirm() {
     <div className="auth-page">
       <div className="auth-card">
         <div className="brand">Desk</div>
-        <h1>Link a sign-in account</h1>
+        <h1>{t("account.linkSignInAccount")}</h1>
         {confirm.isSuccess ? (
           <>
             <p role="status">
-              Your {confirm.data.provider.name} account is now linked to <strong>{confirm.data.email}</strong>.
+              {tNodes(
+                "account.providerAccountLinked",
+                { email: <strong>{confirm.data.email}</strong> },
+                { provider: confirm.data.provider.name },
+              )}
             </p>
             <a className="btn btn-primary btn-block" href={`/v1/auth/oauth/${confirm.data.provider.id}/start`}>
-              Sign in with {confirm.data.provider.name}
+              {t("account.signInWith", { provider: confirm.data.provider.name })}
             </a>
           </>
         ) : (
           <>
-            <p>
-              Someone signed in with a single sign-on account that gave your email address. Link it only if that was
-              you: it will then sign in to your Desk account.
-            </p>
+            <p>{t("account.confirmLinkIntro")}</p>
             <ErrorBox error={confirm.error} />
             <button
               type="button"
@@ -155,12 +161,12 @@ export function SsoLinkConfirm() {
               onClick={() => confirm.mutate()}
               disabled={confirm.isPending || !token}
             >
-              {confirm.isPending ? "Linking…" : "Yes, link it to my account"}
+              {confirm.isPending ? t("account.linking") : t("account.yesLinkIt")}
             </button>
           </>
         )}
         <div className="auth-foot muted small">
-          <Link to="/signin">Back to sign-in</Link>
+          <Link to="/signin">{t("account.backToSignIn")}</Link>
         </div>
       </div>
     </div>

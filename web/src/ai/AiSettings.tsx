@@ -4,7 +4,9 @@ import { api } from "../lib/api/client";
 import type { AiConfig } from "../lib/api/types";
 import { Field, FormError } from "../lib/ui/form";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
-import { aiKeys, formatUsd, useAiConfig, useAiModels } from "./ai.queries";
+import { aiKeys, featureName, formatUsd, useAiConfig, useAiModels } from "./ai.queries";
+import { t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 
 /** Settings › AI: provider status, models with prices, tone, language, instructions, automation, widget cap, own key. */
 export default function AiSettings() {
@@ -14,10 +16,8 @@ export default function AiSettings() {
   if (!config.data.provider)
     return (
       <div className="settings-page">
-        <h1>AI</h1>
-        <Empty title="No AI provider is configured">
-          Set DESK_AI_BASE_URL and DESK_AI_MODEL on the server (OpenAI, Ollama or llama.cpp; see docs/ai.md).
-        </Empty>
+        <h1>{t("ai.title")}</h1>
+        <Empty title={t("ai.noProvider")}>{t("ai.noProviderHelp")}</Empty>
       </div>
     );
   return <AiSettingsForm config={config.data} />;
@@ -57,13 +57,16 @@ function AiSettingsForm({ config }: { config: AiConfig }) {
   };
   const modelOptions = (current: string) => (
     <>
-      <option value="">Instance default</option>
+      <option value="">{t("ai.instanceDefault")}</option>
       {models.data?.data.map((m) => (
         <option key={m.id} value={m.id}>
-          {m.name}
           {m.usd_per_mtok.input !== null
-            ? ` — $${m.usd_per_mtok.input}/$${m.usd_per_mtok.output} per M tokens`
-            : " — price unknown"}
+            ? t("ai.modelPrice", {
+                name: m.name,
+                input: formatUsd(m.usd_per_mtok.input),
+                output: formatUsd(m.usd_per_mtok.output ?? 0),
+              })
+            : t("ai.modelPriceUnknown", { name: m.name })}
         </option>
       ))}
       {current && !models.data?.data.some((m) => m.id === current) && <option value={current}>{current}</option>}
@@ -71,57 +74,59 @@ function AiSettingsForm({ config }: { config: AiConfig }) {
   );
   return (
     <div className="settings-page">
-      <h1>AI</h1>
+      <h1>{t("ai.title")}</h1>
       <p className="muted">
-        Provider: <strong>{config.provider}</strong> · default model {config.models.default}, fast model{" "}
-        {config.models.fast}
-        {config.own_key ? " · using this workspace's own key" : ""}
+        {tNodes(
+          config.own_key ? "ai.providerLineOwnKey" : "ai.providerLine",
+          { provider: <strong>{config.provider}</strong> },
+          { model: config.models.default, fast: config.models.fast },
+        )}
       </p>
       {config.own_key_failed && (
         <div className="banner-error" role="alert">
-          The provider refused this workspace's own key. Enter a new key or remove it.
+          {t("ai.ownKeyRefused")}
         </div>
       )}
-      <form className="stack narrow card" onSubmit={submit} noValidate aria-label="AI settings">
+      <form className="stack narrow card" onSubmit={submit} noValidate aria-label={t("ai.settingsForm")}>
         <label className="check">
-          <input type="checkbox" name="enabled" defaultChecked={f.enabled} /> AI features on for this workspace
+          <input type="checkbox" name="enabled" defaultChecked={f.enabled} /> {t("ai.featureEnabled")}
         </label>
         <label className="check">
-          <input type="checkbox" name="auto_triage" defaultChecked={f.auto_triage} /> Triage new tickets automatically
+          <input type="checkbox" name="auto_triage" defaultChecked={f.auto_triage} /> {t("ai.featureAutoTriage")}
         </label>
         <label className="check">
-          <input type="checkbox" name="auto_summarize" defaultChecked={f.auto_summarize} /> Keep long threads summarized
+          <input type="checkbox" name="auto_summarize" defaultChecked={f.auto_summarize} />{" "}
+          {t("ai.featureAutoSummarize")}
         </label>
         <label className="check">
-          <input type="checkbox" name="widget_answers" defaultChecked={f.widget_answers} /> Answer chat visitors from
-          published articles
+          <input type="checkbox" name="widget_answers" defaultChecked={f.widget_answers} />{" "}
+          {t("ai.featureWidgetAnswers")}
         </label>
         <label className="check">
-          <input type="checkbox" name="assistant" defaultChecked={f.assistant} /> Assistant for agents (it proposes
-          changes; a person approves each one)
+          <input type="checkbox" name="assistant" defaultChecked={f.assistant} /> {t("ai.featureAssistant")}
         </label>
-        <Field label="Tone" name="tone" error={save.error} hint="friendly, professional, concise, or your own words">
+        <Field label={t("ai.tone")} name="tone" error={save.error} hint={t("ai.toneHint")}>
           <input name="tone" defaultValue={f.tone} maxLength={200} />
         </Field>
-        <Field label="Reply language" name="reply_language" error={save.error} hint="auto = the customer's language">
+        <Field label={t("ai.replyLanguage")} name="reply_language" error={save.error} hint={t("ai.replyLanguageHint")}>
           <input name="reply_language" defaultValue={f.reply_language} maxLength={35} />
         </Field>
-        <Field label="Instructions for the AI" name="instructions" error={save.error}>
+        <Field label={t("ai.instructions")} name="instructions" error={save.error}>
           <textarea name="instructions" rows={4} defaultValue={f.instructions} maxLength={2000} />
         </Field>
         <div className="row2">
-          <Field label="Default model" name="model" error={save.error}>
+          <Field label={t("ai.defaultModel")} name="model" error={save.error}>
             <select name="model" defaultValue={config.models.default}>
               {modelOptions(config.models.default)}
             </select>
           </Field>
-          <Field label="Fast model" name="fast_model" error={save.error}>
+          <Field label={t("ai.fastModel")} name="fast_model" error={save.error}>
             <select name="fast_model" defaultValue={config.models.fast}>
               {modelOptions(config.models.fast)}
             </select>
           </Field>
         </div>
-        <Field label="Chat widget monthly cap (USD)" name="widget_monthly_cap_usd" error={save.error} hint="0 = no cap">
+        <Field label={t("ai.widgetCap")} name="widget_monthly_cap_usd" error={save.error} hint={t("ai.widgetCapHint")}>
           <input
             name="widget_monthly_cap_usd"
             type="number"
@@ -137,24 +142,21 @@ function AiSettingsForm({ config }: { config: AiConfig }) {
         />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            Save AI settings
+            {t("ai.saveSettings")}
           </button>
         </div>
       </form>
       <form
         className="stack narrow card"
-        aria-label="Own provider key"
+        aria-label={t("ai.ownKey")}
         onSubmit={(e) => {
           e.preventDefault();
           if (key.trim()) save.mutate({ api_key: key.trim() });
         }}
       >
-        <h2>Own provider key</h2>
-        <p className="muted small">
-          Calls then run on your provider account and cost this instance nothing. The key is stored encrypted and never
-          shown again.
-        </p>
-        <Field label="API key" name="api_key" error={save.error}>
+        <h2>{t("ai.ownKey")}</h2>
+        <p className="muted small">{t("ai.ownKeyHelp")}</p>
+        <Field label={t("ai.apiKey")} name="api_key" error={save.error}>
           <input
             name="api_key"
             type="password"
@@ -166,20 +168,20 @@ function AiSettingsForm({ config }: { config: AiConfig }) {
         <div className="actions">
           {config.own_key && (
             <button type="button" className="btn btn-ghost" onClick={() => save.mutate({ api_key: null })}>
-              Remove own key
+              {t("ai.removeOwnKey")}
             </button>
           )}
           <button type="submit" className="btn" disabled={!key.trim() || save.isPending}>
-            Save key
+            {t("ai.saveKey")}
           </button>
         </div>
       </form>
-      <h2>Typical cost per call</h2>
+      <h2>{t("ai.typicalCost")}</h2>
       <table className="table">
         <tbody>
           {Object.entries(config.costs).map(([feature, usd]) => (
             <tr key={feature}>
-              <td>{feature.replace(/_/g, " ")}</td>
+              <td>{featureName(feature)}</td>
               <td className="num">{formatUsd(usd)}</td>
             </tr>
           ))}

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useState } from "react";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
-import { formatUsd, useUsageReport } from "./ai.queries";
+import { featureName, formatReportDay, formatUsd, useUsageReport } from "./ai.queries";
+import { formatNumber, t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 
 const UsageChart = lazy(() => import("./UsageChart"));
 
@@ -15,9 +17,9 @@ export default function AiUsage() {
   const report = useUsageReport({ from, to: last });
   return (
     <div className="settings-page">
-      <h1>AI usage</h1>
+      <h1>{t("ai.usageTitle")}</h1>
       <label className="field narrow">
-        <span className="field-label">Month</span>
+        <span className="field-label">{t("ai.month")}</span>
         <input type="month" value={month} onChange={(e) => e.target.value && setMonth(e.target.value)} />
       </label>
       {report.isPending ? (
@@ -25,91 +27,93 @@ export default function AiUsage() {
       ) : report.isError ? (
         <ErrorBox error={report.error} retry={() => report.refetch()} />
       ) : report.data.total_calls === 0 ? (
-        <Empty title="No AI calls this month" />
+        <Empty title={t("ai.noCalls")} />
       ) : (
         <>
           <p>
-            <strong>{formatUsd(report.data.total_usd)}</strong> in {report.data.total_calls} calls
-            {report.data.own_key_calls > 0 && ` (${report.data.own_key_calls} on the workspace's own key, free)`}.
+            {tNodes(
+              report.data.own_key_calls > 0 ? "ai.spentWithOwnKey" : "ai.spent",
+              { usd: <strong>{formatUsd(report.data.total_usd)}</strong> },
+              { calls: formatNumber(report.data.total_calls), own: formatNumber(report.data.own_key_calls) },
+            )}
           </p>
-          <Suspense fallback={<Loading label="Loading chart…" />}>
+          <Suspense fallback={<Loading label={t("ai.loadingChart")} />}>
             <UsageChart days={report.data.by_day} />
           </Suspense>
           <div className="usage-tables">
-            <table className="table" aria-label="By feature">
+            <table className="table" aria-label={t("ai.byFeature")}>
               <thead>
                 <tr>
-                  <th>Feature</th>
-                  <th className="num">Calls</th>
-                  <th className="num">Cost</th>
+                  <th>{t("ai.feature")}</th>
+                  <th className="num">{t("ai.calls")}</th>
+                  <th className="num">{t("ai.cost")}</th>
                 </tr>
               </thead>
               <tbody>
                 {report.data.by_feature.map((r) => (
                   <tr key={r.feature}>
-                    <td>{r.feature.replace(/_/g, " ")}</td>
-                    <td className="num">{r.calls}</td>
+                    <td>{featureName(r.feature)}</td>
+                    <td className="num">{formatNumber(r.calls)}</td>
                     <td className="num">{formatUsd(r.usd)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <table className="table" aria-label="By member">
+            <table className="table" aria-label={t("ai.byMember")}>
               <thead>
                 <tr>
-                  <th>Member</th>
-                  <th className="num">Calls</th>
-                  <th className="num">Cost</th>
+                  <th>{t("ai.member")}</th>
+                  <th className="num">{t("ai.calls")}</th>
+                  <th className="num">{t("ai.cost")}</th>
                 </tr>
               </thead>
               <tbody>
                 {report.data.by_member.map((r) => (
                   <tr key={r.user?.id ?? "automation"}>
-                    <td>{r.user?.name ?? "Automations and AI agent"}</td>
-                    <td className="num">{r.calls}</td>
+                    <td>{r.user?.name ?? t("ai.automationsAndAgent")}</td>
+                    <td className="num">{formatNumber(r.calls)}</td>
                     <td className="num">{formatUsd(r.usd)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <table className="table" aria-label="By model">
+            <table className="table" aria-label={t("ai.byModel")}>
               <thead>
                 <tr>
-                  <th>Model</th>
-                  <th className="num">Tokens in / out</th>
-                  <th className="num">Calls</th>
-                  <th className="num">Cost</th>
+                  <th>{t("ai.model")}</th>
+                  <th className="num">{t("ai.tokensInOut")}</th>
+                  <th className="num">{t("ai.calls")}</th>
+                  <th className="num">{t("ai.cost")}</th>
                 </tr>
               </thead>
               <tbody>
                 {report.data.by_model.map((r) => (
                   <tr key={`${r.model}-${r.source}`}>
-                    <td>
-                      {r.model}
-                      {r.source === "own_key" ? " (own key)" : ""}
-                    </td>
+                    <td>{r.source === "own_key" ? t("ai.modelOwnKey", { model: r.model }) : r.model}</td>
                     <td className="num">
-                      {r.input_tokens.toLocaleString()} / {r.output_tokens.toLocaleString()}
+                      {formatNumber(r.input_tokens)} / {formatNumber(r.output_tokens)}
                     </td>
-                    <td className="num">{r.calls}</td>
+                    <td className="num">{formatNumber(r.calls)}</td>
                     <td className="num">{formatUsd(r.usd)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <table className="table" aria-label="By day">
+            <table className="table" aria-label={t("ai.byDay")}>
               <thead>
                 <tr>
-                  <th>Day</th>
-                  <th className="num">Calls</th>
-                  <th className="num">Cost</th>
+                  <th>{t("ai.day")}</th>
+                  <th className="num">{t("ai.calls")}</th>
+                  <th className="num">{t("ai.cost")}</th>
                 </tr>
               </thead>
               <tbody>
                 {report.data.by_day.map((r) => (
                   <tr key={r.date}>
-                    <td>{r.date}</td>
-                    <td className="num">{r.calls}</td>
+                    <td>
+                      <time dateTime={r.date}>{formatReportDay(r.date)}</time>
+                    </td>
+                    <td className="num">{formatNumber(r.calls)}</td>
                     <td className="num">{formatUsd(r.usd)}</td>
                   </tr>
                 ))}

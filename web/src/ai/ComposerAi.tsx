@@ -4,6 +4,7 @@ import type { AiDraft, AiRewrite, AiTranslation } from "../lib/api/types";
 import { errorText } from "../lib/ui/states";
 import { textToHtml } from "../lib/text";
 import { LANGUAGES, REWRITE_MODES } from "./ai.queries";
+import { t } from "../lib/i18n/i18n";
 
 type Props = {
   ticketId: string;
@@ -47,7 +48,7 @@ export function ComposerAi({ ticketId, text, setText, area, disabled }: Props) {
   };
 
   const draft = () =>
-    run("Drafting…", async (signal) => {
+    run(t("ai.drafting"), async (signal) => {
       const before = text.trim() ? `${text.trimEnd()}\n\n` : "";
       let streamed = "";
       const done = await apiStream<AiDraft>(
@@ -68,7 +69,7 @@ export function ComposerAi({ ticketId, text, setText, area, disabled }: Props) {
   };
 
   const rewrite = (mode: string) =>
-    run("Rewriting…", async (signal) => {
+    run(t("ai.rewriting"), async (signal) => {
       const { start, end } = target();
       const result = await api<AiRewrite>("/ai/rewrite", {
         body: { html: textToHtml(text.slice(start, end)), mode },
@@ -78,7 +79,7 @@ export function ComposerAi({ ticketId, text, setText, area, disabled }: Props) {
     });
 
   const translate = (language: string) =>
-    run("Translating…", async (signal) => {
+    run(t("ai.translating"), async (signal) => {
       const { start, end } = target();
       const result = await api<AiTranslation>("/ai/translate", {
         body: { text: text.slice(start, end), target: language },
@@ -89,33 +90,33 @@ export function ComposerAi({ ticketId, text, setText, area, disabled }: Props) {
 
   const empty = text.trim().length === 0;
   return (
-    <div className="composer-ai" role="toolbar" aria-label="AI tools">
+    <div className="composer-ai" role="toolbar" aria-label={t("ai.tools")}>
       <button type="button" className="btn btn-small" disabled={disabled || !!busy} onClick={draft}>
-        Draft with AI
+        {t("ai.draft")}
       </button>
       <select
-        aria-label="Rewrite with AI"
+        aria-label={t("ai.rewriteWith")}
         value=""
         disabled={disabled || !!busy || empty}
         onChange={(e) => e.target.value && rewrite(e.target.value)}
       >
-        <option value="">Rewrite…</option>
-        {REWRITE_MODES.map(([mode, label]) => (
+        <option value="">{t("ai.rewritePick")}</option>
+        {REWRITE_MODES.map((mode) => (
           <option key={mode} value={mode}>
-            {label}
+            {t("ai.rewriteMode", { mode })}
           </option>
         ))}
       </select>
       <select
-        aria-label="Translate with AI"
+        aria-label={t("ai.translateWith")}
         value=""
         disabled={disabled || !!busy || empty}
         onChange={(e) => e.target.value && translate(e.target.value)}
       >
-        <option value="">Translate…</option>
-        {LANGUAGES.map(([tag, label]) => (
+        <option value="">{t("ai.translatePick")}</option>
+        {LANGUAGES.map((tag) => (
           <option key={tag} value={tag}>
-            {label}
+            {t("ai.language", { tag })}
           </option>
         ))}
       </select>
@@ -125,7 +126,7 @@ export function ComposerAi({ ticketId, text, setText, area, disabled }: Props) {
             {busy}
           </span>
           <button type="button" className="btn btn-small btn-ghost" onClick={() => stopper.current?.abort()}>
-            Stop
+            {t("ai.stop")}
           </button>
         </>
       )}

@@ -7,18 +7,24 @@ import { statusLabel } from "../lib/ui/bits";
 import { errorText } from "../lib/ui/states";
 import { relativeTime } from "../lib/words";
 import { ticketKeys } from "../tickets/tickets.queries";
+import { formatNumber, t } from "../lib/i18n/i18n";
 
 type Suggestion = { value: string | string[] | boolean; probability: number | null };
 type Decision = { value: string | boolean | number | null; applied: boolean };
 type Decisions = { model: string; decided_at: string; fields: Record<string, Decision> };
 
-const SUGGESTION_LABEL: Record<string, string> = {
-  priority: "Priority",
-  severity: "Severity",
-  labels: "Labels",
-  team: "Team",
-  spam: "Spam",
-};
+/** A suggested field's name (a field the catalogue does not name shows as it comes). */
+const suggestionLabel = (field: string) => t("ai.suggestionField", { field });
+
+/** What triage applied, field by field, or "nothing". */
+function appliedText(decisions: Decisions): string {
+  const changes = Object.entries(decisions.fields)
+    .filter(([, d]) => d.applied)
+    .map(([key, d]) => t("ai.decisionValue", { field: t("ai.decisionField", { field: key }), value: String(d.value) }));
+  return changes.length
+    ? t("ai.appliedBy", { model: decisions.model, changes: changes.join(", ") })
+    : t("ai.appliedNothing", { model: decisions.model });
+}
 
 /** What accepting a suggestion sends as the ticket's PATCH (which also removes the suggestion). */
 function acceptPatch(field: string, value: Suggestion["value"]): Record<string, unknown> {
@@ -87,15 +93,15 @@ export function TicketAi({ ticket, readOnly }: { ticket: Ticket; readOnly: boole
   const suggestions = (ticket.custom.ai_suggestions ?? {}) as Record<string, Suggestion>;
   const decisions = ticket.custom.ai_decisions as Decisions | undefined;
   const show = (field: string, value: Suggestion["value"]) => {
-    if (field === "team") return teams.data?.find((t) => t.id === value)?.name ?? "a team";
-    if (field === "spam") return "Mark as spam";
+    if (field === "team") return teams.data?.find((team) => team.id === value)?.name ?? t("ai.aTeam");
+    if (field === "spam") return t("ai.markAsSpam");
     if (Array.isArray(value)) return value.join(", ");
     return field === "severity" ? String(value).toUpperCase() : statusLabel(String(value));
   };
 
   return (
-    <section className="ai-panel" aria-label="AI">
-      <h3>AI summary</h3>
+    <section className="ai-panel" aria-label={t("ai.panel")}>
+      <h3>{t("ai.summaryHeading")}</h3>
       {summary ? (
         <div className="ai-summary">
           <p>{summary.summary}</p>
@@ -107,36 +113,39 @@ export function TicketAi({ ticket, readOnly }: { ticket: Ticket; readOnly: boole
             </ul>
           )}
           <div className="muted small">
-            Sentiment: {summary.sentiment} · updated {relativeTime(summary.updated_at)}
+            {t("ai.summaryMeta", {
+              sentiment: t("ai.sentiment", { sentiment: summary.sentiment ?? "" }),
+              when: relativeTime(summary.updated_at),
+            })}
           </div>
         </div>
       ) : (
-        <div className="muted small">No summary yet.</div>
+        <div className="muted small">{t("ai.noSummary")}</div>
       )}
       <button type="button" className="btn btn-small" disabled={summarize.isPending} onClick={() => summarize.mutate()}>
-        {summarize.isPending ? "Summarizing…" : summary ? "Refresh summary" : "Summarize"}
+        {summarize.isPending ? t("ai.summarizing") : summary ? t("ai.refreshSummary") : t("ai.summarize")}
       </button>
       {summarize.isError && <div className="form-error small">{errorText(summarize.error)}</div>}
 
       <form className="ai-ask" onSubmit={ask}>
         <label className="side-label" htmlFor={`ai-ask-${ticket.id}`}>
-          Ask AI about this ticket
+          {t("ai.askLabel")}
         </label>
         <div className="ai-ask-row">
           <input
             id={`ai-ask-${ticket.id}`}
             value={question}
             maxLength={2000}
-            placeholder="What has been tried so far?"
+            placeholder={t("ai.askPlaceholder")}
             onChange={(e) => setQuestion(e.target.value)}
           />
           <button type="submit" className="btn btn-small" disabled={asking || !question.trim()}>
-            Ask
+            {t("ai.ask")}
           </button>
         </div>
         {(answer || asking) && (
           <div className="ai-answer" aria-live="polite">
-            {answer || "Thinking…"}
+            {answer || t("ai.thinking")}
           </div>
         )}
         {askError && <div className="form-error small">{askError}</div>}
@@ -144,47 +153,42 @@ export function TicketAi({ ticket, readOnly }: { ticket: Ticket; readOnly: boole
 
       {!readOnly && (
         <>
-          <h3>Triage</h3>
+          <h3>{t("ai.triage")}</h3>
           <button type="button" className="btn btn-small" disabled={triage.isPending} onClick={() => triage.mutate()}>
-            {triage.isPending ? "Triaging…" : decisions ? "Triage again" : "Triage with AI"}
+            {triage.isPending ? t("ai.triaging") : decisions ? t("ai.triageAgain") : t("ai.triageWithAi")}
           </button>
           {triage.isError && <div className="form-error small">{errorText(triage.error)}</div>}
-          {decisions && (
-            <div className="muted small ai-decided">
-              Applied by {decisions.model}:{" "}
-              {Object.entries(decisions.fields)
-                .filter(([, d]) => d.applied)
-                .map(([key, d]) => `${key.replace("_", " ")} ${String(d.value)}`)
-                .join(", ") || "nothing"}
-            </div>
-          )}
+          {decisions && <div className="muted small ai-decided">{appliedText(decisions)}</div>}
           {Object.keys(suggestions).length > 0 && (
-            <ul className="ai-suggestions" aria-label="AI suggestions">
+            <ul className="ai-suggestions" aria-label={t("ai.suggestions")}>
               {Object.entries(suggestions).map(([field, s]) => (
                 <li key={field} className="ai-suggestion">
                   <span>
-                    {SUGGESTION_LABEL[field] ?? field}: <strong>{show(field, s.value)}</strong>
+                    {t("ai.suggestionLabel", { field: suggestionLabel(field) })} <strong>{show(field, s.value)}</strong>
                     {s.probability !== null && (
-                      <span className="muted small"> ({Math.round(s.probability * 100)}%)</span>
+                      <span className="muted small">
+                        {" "}
+                        ({formatNumber(s.probability, { style: "percent", maximumFractionDigits: 0 })})
+                      </span>
                     )}
                   </span>
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={`Accept ${SUGGESTION_LABEL[field] ?? field} suggestion`}
+                    aria-label={t("ai.acceptSuggestion", { field: suggestionLabel(field) })}
                     disabled={accept.isPending}
                     onClick={() => accept.mutate(acceptPatch(field, s.value))}
                   >
-                    Accept
+                    {t("ai.accept")}
                   </button>
                   <button
                     type="button"
                     className="btn btn-small btn-ghost"
-                    aria-label={`Dismiss ${SUGGESTION_LABEL[field] ?? field} suggestion`}
+                    aria-label={t("ai.dismissSuggestion", { field: suggestionLabel(field) })}
                     disabled={dismiss.isPending}
                     onClick={() => dismiss.mutate(field)}
                   >
-                    Dismiss
+                    {t("ai.dismiss")}
                   </button>
                 </li>
               ))}

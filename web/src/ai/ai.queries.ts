@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, qs } from "../lib/api/client";
 import type { AiConfig, AiModel, UsageReport } from "../lib/api/types";
 import { defineResource } from "../lib/realtime/invalidation";
+import { formatDateTime, formatNumber, t } from "../lib/i18n/i18n";
 
 export const aiKeys = {
   config: ["ai-config"] as const,
@@ -42,26 +43,26 @@ export function useAiOn(): boolean {
   return useAiConfig().data?.enabled === true;
 }
 
-export const REWRITE_MODES = [
-  ["friendlier", "Friendlier"],
-  ["more_formal", "More formal"],
-  ["shorter", "Shorter"],
-  ["longer", "Longer"],
-  ["fix_grammar", "Fix grammar"],
-  ["simplify", "Simplify"],
-] as const;
+/** The rewrite modes the API takes; their names are in the `ai` catalogue (`ai.rewriteMode`). */
+export const REWRITE_MODES = ["friendlier", "more_formal", "shorter", "longer", "fix_grammar", "simplify"] as const;
 
-export const LANGUAGES = [
-  ["en", "English"],
-  ["de", "German"],
-  ["fr", "French"],
-  ["es", "Spanish"],
-  ["it", "Italian"],
-  ["pt", "Portuguese"],
-  ["nl", "Dutch"],
-  ["pl", "Polish"],
-  ["ja", "Japanese"],
-  ["zh", "Chinese"],
-] as const;
+/** The languages offered for translation; their names are in the `ai` catalogue (`ai.language`). */
+export const LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "zh"] as const;
 
-export const formatUsd = (usd: number) => (usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
+/** US dollars in the reader's language: whole for zero, four decimals below a cent, else two. */
+export const formatUsd = (usd: number) => {
+  const digits = usd === 0 ? 0 : usd < 0.01 ? 4 : 2;
+  return formatNumber(usd, {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+};
+
+/** A report day (a UTC date, "2026-11-03") as the reader's language writes dates. */
+export const formatReportDay = (date: string, options: Intl.DateTimeFormatOptions = { dateStyle: "medium" }) =>
+  formatDateTime(`${date}T00:00:00Z`, { ...options, timeZone: "UTC" });
+
+/** An AI feature's name in a report or price list (a feature the catalogue does not name shows as it comes). */
+export const featureName = (feature: string) => t("ai.featureName", { feature, name: feature.replace(/_/g, " ") });

@@ -12,6 +12,9 @@ import { PageErrorBoundary } from "../lib/ui/ErrorBoundary";
 import { ErrorBox, Loading } from "../lib/ui/states";
 import { match, navigate, useLocation } from "../lib/router/router";
 import { Shell } from "./Shell";
+import { InLocale } from "./locale";
+import { chooseLocale, matchLocale, t } from "../lib/i18n/i18n";
+import { useWorkspace } from "../lib/resources/workspace";
 
 // Less-visited pages load on demand so the inbox's first paint stays small.
 const TicketPage = lazy(() => import("../tickets/TicketPage").then((m) => ({ default: m.TicketPage })));
@@ -42,13 +45,40 @@ export function App() {
   }, []);
 
   const invite = match("/invite/:token", path);
-  if (invite) return <InviteAccept token={invite.token} />;
-  if (path === "/reset-password") return <ResetPassword />;
-  if (path === "/forgot-password") return <ForgotPassword />;
-  if (path === "/sso/confirm") return <SsoLinkConfirm />;
-  if (!booted) return <Loading label="Starting Desk…" />;
-  if (!auth.accessToken) return <SignedOut path={path} />;
+  const signedOut = invite ? (
+    <InviteAccept token={invite.token} />
+  ) : path === "/reset-password" ? (
+    <ResetPassword />
+  ) : path === "/forgot-password" ? (
+    <ForgotPassword />
+  ) : path === "/sso/confirm" ? (
+    <SsoLinkConfirm />
+  ) : !booted ? (
+    <Loading label={t("app.startingDesk")} />
+  ) : !auth.accessToken ? (
+    <SignedOut path={path} />
+  ) : null;
+  // Nobody known yet: the browser's languages choose (DECISIONS.md "Languages").
+  if (signedOut) return <InLocale locale={chooseLocale(null)}>{signedOut}</InLocale>;
   return <SignedIn path={path} />;
+}
+
+/**
+ * The signed-in app in the member's language: their own choice, else the browser's, else the
+ * workspace's default. The workspace is waited for only when it decides, so the inbox's first paint
+ * does not wait on it otherwise.
+ */
+function MemberLocale({ tag, children }: { tag: string | null; children: ReactNode }) {
+  const workspace = useWorkspace();
+  const decided = (tag && matchLocale(tag)) || navigator.languages.some((l) => matchLocale(l));
+  if (!decided && workspace.isPending) return <Loading />;
+  const workspaceLocale = workspace.data?.settings?.locale;
+  const locale = chooseLocale(tag, typeof workspaceLocale === "string" ? workspaceLocale : null);
+  return (
+    <InLocale locale={locale} memberTag={tag}>
+      {children}
+    </InLocale>
+  );
 }
 
 /** Nobody signed in: a fresh instance opens on setup, any other on sign-in (then back to `next`). */
@@ -67,7 +97,7 @@ function SignedOut({ path }: { path: string }) {
     navigate(`${target}${keep ? `?next=${encodeURIComponent(path)}` : ""}`, { replace: true });
   }, [target, path]);
 
-  if (status.isPending) return <Loading label="Starting Desk…" />;
+  if (status.isPending) return <Loading label={t("app.startingDesk")} />;
   // Without the status (Desk unreachable) sign-in is the safe page: it reports errors itself.
   if (status.isError) return path === "/setup" ? <Setup /> : <SignIn />;
   if (path !== target) return null;
@@ -91,17 +121,26 @@ function SignedIn({ path }: { path: string }) {
 
   if (me.isPending) return <Loading />;
   if (me.isError) return <ErrorBox error={me.error} retry={() => me.refetch()} />;
-  if (!workspaces?.length || path === "/setup") return <Setup />;
+  const tag = me.data.user?.locale ?? null;
+  if (!workspaces?.length || path === "/setup") {
+    return (
+      <InLocale locale={chooseLocale(tag)} memberTag={tag}>
+        <Setup />
+      </InLocale>
+    );
+  }
   if (!auth.workspaceId || !workspaces.some((w) => w.id === auth.workspaceId)) return <Loading />;
 
   return (
-    <Shell key={auth.workspaceId} path={path} onIdle={preloadTicketPage}>
-      <PageErrorBoundary key={path}>
-        <Suspense fallback={<Loading />}>
-          <Page path={path} />
-        </Suspense>
-      </PageErrorBoundary>
-    </Shell>
+    <MemberLocale tag={tag}>
+      <Shell key={auth.workspaceId} path={path} onIdle={preloadTicketPage}>
+        <PageErrorBoundary key={path}>
+          <Suspense fallback={<Loading />}>
+            <Page path={path} />
+          </Suspense>
+        </PageErrorBoundary>
+      </Shell>
+    </MemberLocale>
   );
 }
 

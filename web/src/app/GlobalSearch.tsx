@@ -4,34 +4,49 @@ import { api } from "../lib/api/client";
 import type { Company, Page, SearchResults } from "../lib/api/types";
 import { navigate } from "../lib/router/router";
 import { Modal, StatusPill } from "../lib/ui/bits";
+import { t } from "../lib/i18n/i18n";
 
 const searchKeys = {
   everything: (q: string) => ["global-search", q] as const,
   companies: (q: string) => ["global-search-companies", q] as const,
 };
 
-type Hit = { key: string; group: string; href: string; title: string; detail: string; status?: string };
+type Group = "tickets" | "contacts" | "companies" | "articles";
+type Hit = { key: string; group: Group; href: string; title: string; detail: string; status?: string };
+
+const groupLabel = (group: Group) =>
+  group === "tickets"
+    ? t("app.groupTickets")
+    : group === "contacts"
+      ? t("app.groupContacts")
+      : group === "companies"
+        ? t("app.groupCompanies")
+        : t("app.groupArticles");
+
+// An article's status is a value of the API; its label is the language's, an unknown one shown as sent.
+const articleStatus = (status: string) =>
+  status === "published" ? t("app.articlePublished") : status === "draft" ? t("app.articleDraft") : status;
 
 const asText = (value: unknown) => (typeof value === "string" ? value : "");
 
 /** Search results flattened in display order: tickets, contacts, companies, then articles when the API has them. */
 function hitsOf(results: SearchResults | undefined, companies: Company[] | undefined): Hit[] {
   const hits: Hit[] = [];
-  for (const t of results?.tickets ?? [])
+  for (const ticket of results?.tickets ?? [])
     hits.push({
-      key: `t-${t.id}`,
-      group: "Tickets",
-      href: `/tickets/${t.number}`,
-      title: `#${t.number} ${t.subject}`,
-      detail: t.contact?.email ?? t.contact?.name ?? "",
-      status: t.status,
+      key: `t-${ticket.id}`,
+      group: "tickets",
+      href: `/tickets/${ticket.number}`,
+      title: `#${ticket.number} ${ticket.subject}`,
+      detail: ticket.contact?.email ?? ticket.contact?.name ?? "",
+      status: ticket.status,
     });
   for (const c of results?.contacts ?? []) {
     const id = asText(c.id);
     if (!id) continue;
     hits.push({
       key: `c-${id}`,
-      group: "Contacts",
+      group: "contacts",
       href: `/contacts/${id}`,
       title: asText(c.name) || asText(c.email),
       detail: asText(c.email),
@@ -40,7 +55,7 @@ function hitsOf(results: SearchResults | undefined, companies: Company[] | undef
   for (const c of companies ?? [])
     hits.push({
       key: `co-${c.id}`,
-      group: "Companies",
+      group: "companies",
       href: `/companies/${c.id}`,
       title: c.name,
       detail: c.domain ?? "",
@@ -52,10 +67,10 @@ function hitsOf(results: SearchResults | undefined, companies: Company[] | undef
     if (!id) continue;
     hits.push({
       key: `a-${id}`,
-      group: "Articles",
+      group: "articles",
       href: `/kb/articles/${id}`,
       title: asText(article.title),
-      detail: asText(article.status),
+      detail: articleStatus(asText(article.status)),
     });
   }
   return hits;
@@ -110,19 +125,19 @@ export default function GlobalSearch({ onClose }: { onClose: () => void }) {
   const groups = [...new Set(hits.map((h) => h.group))];
   const pending = q.length > 0 && (search.isPending || companies.isPending);
   return (
-    <Modal title="Search" onClose={onClose} wide>
+    <Modal title={t("app.search")} onClose={onClose} wide>
       <div className="global-search">
         <input
           // biome-ignore lint/a11y/noAutofocus: the dialog opens to type a search
           autoFocus
           type="search"
           role="combobox"
-          aria-label="Search tickets, contacts and companies"
+          aria-label={t("app.searchLabel")}
           aria-expanded={hits.length > 0}
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={hits.length ? `${listId}-${hits[current]!.key}` : undefined}
-          placeholder="Search tickets, contacts, companies…"
+          placeholder={t("app.searchPlaceholder")}
           value={text}
           onChange={(e) => {
             setText(e.target.value);
@@ -132,21 +147,21 @@ export default function GlobalSearch({ onClose }: { onClose: () => void }) {
         />
         <div className="muted small" aria-live="polite">
           {q === ""
-            ? "Type to search. ↑ ↓ to move, Enter to open."
+            ? t("app.searchHelp")
             : pending
-              ? "Searching…"
+              ? t("app.searching")
               : search.isError
-                ? "Search failed."
+                ? t("app.searchFailed")
                 : hits.length === 0
-                  ? "Nothing found."
-                  : `${hits.length} result${hits.length === 1 ? "" : "s"}`}
+                  ? t("app.nothingFound")
+                  : t("app.resultCount", { count: hits.length })}
         </div>
-        <div id={listId} role="listbox" aria-label="Results" className="global-search-results">
+        <div id={listId} role="listbox" aria-label={t("app.results")} className="global-search-results">
           {groups.map((group) => (
             // biome-ignore lint/a11y/useSemanticElements: an ARIA group of options inside a listbox, not a form fieldset
             <div key={group} role="group" aria-labelledby={`${listId}-g-${group}`}>
               <div id={`${listId}-g-${group}`} className="global-search-group" role="presentation">
-                {group}
+                {groupLabel(group)}
               </div>
               {hits
                 .filter((h) => h.group === group)

@@ -14,6 +14,7 @@ import { navigate } from "../lib/router/router";
 import { AvailabilitySwitch, useHeartbeat } from "../availability/AvailabilitySwitch";
 import { NotificationBell } from "../notifications/NotificationBell";
 import { OnboardingChecklist } from "../onboarding/Checklist";
+import { type MessageKey, t } from "../lib/i18n/i18n";
 
 // Loaded on first use, so the inbox's first paint does not carry it.
 const GlobalSearch = lazy(() => import("./GlobalSearch"));
@@ -32,21 +33,22 @@ function useGlobalSearchShortcut(open: () => void) {
   }, [open]);
 }
 
+// Message keys, not texts: the labels are looked up in the active language while rendering.
 const FOLDERS: Array<{
   id: string;
-  label: string;
+  label: MessageKey;
   count: "unassigned" | "mine" | "open" | "pending" | "on_hold" | "solved" | "snoozed" | "spam" | null;
 }> = [
-  { id: "unassigned", label: "Unassigned", count: "unassigned" },
-  { id: "mine", label: "Mine", count: "mine" },
-  { id: "following", label: "Following", count: null },
-  { id: "open", label: "Open", count: "open" },
-  { id: "pending", label: "Pending", count: "pending" },
-  { id: "on_hold", label: "On hold", count: "on_hold" },
-  { id: "snoozed", label: "Snoozed", count: "snoozed" },
-  { id: "solved", label: "Solved", count: "solved" },
-  { id: "all", label: "All tickets", count: null },
-  { id: "spam", label: "Spam", count: "spam" },
+  { id: "unassigned", label: "app.folderUnassigned", count: "unassigned" },
+  { id: "mine", label: "app.folderMine", count: "mine" },
+  { id: "following", label: "app.folderFollowing", count: null },
+  { id: "open", label: "app.folderOpen", count: "open" },
+  { id: "pending", label: "app.folderPending", count: "pending" },
+  { id: "on_hold", label: "app.folderOnHold", count: "on_hold" },
+  { id: "snoozed", label: "app.folderSnoozed", count: "snoozed" },
+  { id: "solved", label: "app.folderSolved", count: "solved" },
+  { id: "all", label: "app.folderAll", count: null },
+  { id: "spam", label: "app.folderSpam", count: "spam" },
 ];
 
 export function Shell({ path, children, onIdle }: { path: string; children: ReactNode; onIdle?: () => void }) {
@@ -56,9 +58,9 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
   // The tab shows the work waiting for this person (unassigned tickets and their own open ones), so
   // a background tab says when something arrives.
   const waiting = counts.data ? counts.data.unassigned + counts.data.mine : 0;
-  const section = path.startsWith("/inbox/") ? "Inbox" : path.startsWith("/tickets/") ? "Ticket" : null;
+  const section = path.startsWith("/inbox/") ? "inbox" : path.startsWith("/tickets/") ? "ticket" : "none";
   useEffect(() => {
-    document.title = `${waiting > 0 ? `(${waiting}) ` : ""}${section ? `${section} · ` : ""}Desk`;
+    document.title = t("app.documentTitle", { waiting, section });
   }, [waiting, section]);
   const views = useViews();
   const role = useRole();
@@ -102,19 +104,19 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           document.getElementById("main")?.focus();
         }}
       >
-        Skip to main content
+        {t("app.skipToMain")}
       </a>
       {navOpen && <div className="nav-backdrop" role="presentation" onClick={() => setNavOpen(false)} />}
-      <nav className="sidebar" id="main-nav" aria-label="Main">
+      <nav className="sidebar" id="main-nav" aria-label={t("app.mainNavigation")}>
         <WorkspaceSwitcher />
         <button type="button" className="nav-search" onClick={openSearch} aria-keyshortcuts="Control+K Meta+K">
-          <span>Search</span>
+          <span>{t("app.search")}</span>
           <kbd>Ctrl K</kbd>
         </button>
         <div className="nav-section">
           {FOLDERS.map((f) => (
             <Link key={f.id} to={`/inbox/${f.id}`} className={`nav-item${active(`/inbox/${f.id}`)}`}>
-              <span>{f.label}</span>
+              <span>{t(f.label)}</span>
               {f.count && counts.data ? (
                 <span className="nav-count" data-testid={`count-${f.id}`}>
                   {counts.data[f.count]}
@@ -123,7 +125,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
             </Link>
           ))}
         </div>
-        <div className="nav-heading">Views</div>
+        <div className="nav-heading">{t("app.views")}</div>
         <div className="nav-section">
           {views.data?.length ? (
             views.data.map((v) => (
@@ -135,29 +137,31 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
               </Link>
             ))
           ) : (
-            <div className="nav-empty muted small">{views.isError ? "Views unavailable" : "No views yet"}</div>
+            <div className="nav-empty muted small">
+              {views.isError ? t("app.viewsUnavailable") : t("app.noViewsYet")}
+            </div>
           )}
         </div>
         <div className="nav-section">
           <Link to="/contacts" className={`nav-item${active("/contacts")}`}>
-            Contacts
+            {t("app.contacts")}
           </Link>
           <Link to="/companies" className={`nav-item${active("/companies")}`}>
-            Companies
+            {t("app.companies")}
           </Link>
           <Link to="/kb" className={`nav-item${active("/kb")}`}>
-            Knowledge base
+            {t("app.knowledgeBase")}
           </Link>
           <Link to="/reports" className={`nav-item${active("/reports")}`}>
-            Reports
+            {t("app.reports")}
           </Link>
           {canAdmin(role) && (
             <Link to="/audit-log" className={`nav-item${active("/audit-log")}`}>
-              Audit log
+              {t("app.auditLog")}
             </Link>
           )}
           <Link to="/settings" className={`nav-item${active("/settings")}`}>
-            {canAdmin(role) ? "Settings" : "Preferences"}
+            {canAdmin(role) ? t("app.settings") : t("app.preferences")}
           </Link>
         </div>
         <div className="sidebar-status">
@@ -166,14 +170,19 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
         </div>
         <div className="sidebar-foot">
           <AccountMenu />
-          <span className={`live live-${live}`} title={`Realtime: ${live}`} data-testid="live" data-state={live} />
+          <span
+            className={`live live-${live}`}
+            title={t("app.realtimeState", { state: live })}
+            data-testid="live"
+            data-state={live}
+          />
           <ThemeToggle />
           <button
             type="button"
             className="btn-icon kbd-only"
             onClick={() => setHelp(true)}
-            title="Keyboard shortcuts (?)"
-            aria-label="Keyboard shortcuts"
+            title={t("app.keyboardShortcutsHint")}
+            aria-label={t("app.keyboardShortcuts")}
           >
             ?
           </button>
@@ -184,7 +193,7 @@ export function Shell({ path, children, onIdle }: { path: string; children: Reac
           <button
             type="button"
             className="btn-icon"
-            aria-label="Menu"
+            aria-label={t("app.menu")}
             aria-controls="main-nav"
             aria-expanded={navOpen}
             onClick={() => setNavOpen((v) => !v)}
@@ -217,7 +226,7 @@ function WorkspaceSwitcher() {
   return (
     <div className="ws-switch">
       <select
-        aria-label="Workspace"
+        aria-label={t("app.workspace")}
         value={auth.workspaceId ?? ""}
         onChange={(e) => {
           if (e.target.value === "__new") return navigate("/setup");
@@ -233,7 +242,7 @@ function WorkspaceSwitcher() {
             {w.name}
           </option>
         ))}
-        <option value="__new">+ New workspace…</option>
+        <option value="__new">{t("app.newWorkspace")}</option>
       </select>
     </div>
   );
@@ -277,7 +286,7 @@ function AccountMenu() {
       {open && (
         <div className="menu" role="menu" onMouseLeave={() => setOpen(false)}>
           <AccountMenuEsc close={() => setOpen(false)} />
-          <div className="menu-label">Signed in as {user.email}</div>
+          <div className="menu-label">{t("app.signedInAs", { email: user.email })}</div>
           {(accounts.data ?? [])
             .filter((a) => a.user.id !== user.id)
             .map((a) => (
@@ -288,7 +297,8 @@ function AccountMenu() {
                 className="menu-item"
                 onClick={() => switchTo(a.user.id)}
               >
-                <Avatar name={a.user.name} url={a.user.avatar_url} size={18} /> Switch to {a.user.email}
+                <Avatar name={a.user.name} url={a.user.avatar_url} size={18} />{" "}
+                {t("app.switchTo", { email: a.user.email })}
               </button>
             ))}
           <button
@@ -300,7 +310,7 @@ function AccountMenu() {
               navigate("/profile");
             }}
           >
-            Your profile
+            {t("app.yourProfile")}
           </button>
           <button
             type="button"
@@ -312,14 +322,14 @@ function AccountMenu() {
               navigate("/signin?add=1");
             }}
           >
-            Add another account
+            {t("app.addAnotherAccount")}
           </button>
           <button type="button" role="menuitem" className="menu-item" onClick={() => signOut(false)}>
-            Sign out
+            {t("app.signOut")}
           </button>
           {(accounts.data?.length ?? 0) > 1 && (
             <button type="button" role="menuitem" className="menu-item" onClick={() => signOut(true)}>
-              Sign out of all accounts
+              {t("app.signOutAll")}
             </button>
           )}
         </div>
@@ -341,8 +351,8 @@ function ThemeToggle() {
     <button
       type="button"
       className="btn-icon"
-      title={`Switch to ${next} theme`}
-      aria-label={`Switch to ${next} theme`}
+      title={t("app.switchTheme", { theme: next })}
+      aria-label={t("app.switchTheme", { theme: next })}
       onClick={() => {
         document.documentElement.dataset.theme = next;
         localStorage.setItem("desk.theme", next);
@@ -354,33 +364,34 @@ function ThemeToggle() {
   );
 }
 
-const SHORTCUTS: Array<[string, string]> = [
-  ["j / k", "Next / previous ticket"],
-  ["Enter / o", "Open the selected ticket"],
-  ["x", "Select the ticket under the cursor"],
-  ["r", "Reply"],
-  ["n", "Internal note"],
-  ["e", "Solve (done)"],
-  ["#", "Mark as spam"],
-  ["/", "Search this list"],
-  ["⌘/Ctrl + K", "Search everything"],
-  ["Esc", "Back to the list"],
-  ["⌘/Ctrl + Enter", "Send"],
-  ["/shortcut", "Insert a saved reply (in the composer)"],
-  ["Ctrl/⌘ + J", "Open or close the assistant"],
-  ["?", "This help"],
+// Keys stay as typed; what they do is a message key, looked up while rendering.
+const SHORTCUTS: Array<[string, MessageKey]> = [
+  ["j / k", "app.shortcutNextPrevious"],
+  ["Enter / o", "app.shortcutOpen"],
+  ["x", "app.shortcutSelect"],
+  ["r", "app.shortcutReply"],
+  ["n", "app.shortcutNote"],
+  ["e", "app.shortcutSolve"],
+  ["#", "app.shortcutSpam"],
+  ["/", "app.shortcutSearchList"],
+  ["⌘/Ctrl + K", "app.shortcutSearchEverything"],
+  ["Esc", "app.shortcutBack"],
+  ["⌘/Ctrl + Enter", "app.shortcutSend"],
+  ["/shortcut", "app.shortcutSavedReply"],
+  ["Ctrl/⌘ + J", "app.shortcutAssistant"],
+  ["?", "app.shortcutHelp"],
 ];
 
 function ShortcutHelp({ onClose }: { onClose: () => void }) {
   return (
-    <Modal title="Keyboard shortcuts" onClose={onClose}>
+    <Modal title={t("app.keyboardShortcuts")} onClose={onClose}>
       <dl className="shortcuts">
         {SHORTCUTS.map(([key, what]) => (
           <div key={key}>
             <dt>
               <kbd>{key}</kbd>
             </dt>
-            <dd>{what}</dd>
+            <dd>{t(what)}</dd>
           </div>
         ))}
       </dl>

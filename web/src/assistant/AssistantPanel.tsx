@@ -15,15 +15,18 @@ import {
   useConversations,
 } from "./assistant.queries";
 import { Markdown } from "./markdown";
+import { type MessageKey, t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 
-const STATUS_TEXT: Record<Step["status"], string> = {
-  running: "Running",
-  done: "Done",
-  error: "Failed",
-  awaiting_approval: "Waiting for your approval",
-  approved: "Approved",
-  denied: "Denied",
-  expired: "Expired",
+/** A step's status as shown (keys: translated at render). */
+const STATUS_TEXT: Record<Step["status"], MessageKey> = {
+  running: "assistant.stepRunning",
+  done: "assistant.stepDone",
+  error: "assistant.stepFailed",
+  awaiting_approval: "assistant.stepAwaitingApproval",
+  approved: "assistant.stepApproved",
+  denied: "assistant.stepDenied",
+  expired: "assistant.stepExpired",
 };
 
 const show = (value: unknown) => (value === null || value === undefined || value === "" ? "—" : String(value));
@@ -170,18 +173,18 @@ export function AssistantPanel() {
         type="button"
         className="assistant-fab btn btn-primary"
         onClick={() => setOpen(true)}
-        title="Assistant (Ctrl/⌘ + J)"
+        title={t("assistant.openTitle")}
         aria-keyshortcuts="Control+J Meta+J"
       >
-        Assistant
+        {t("assistant.assistant")}
       </button>
     );
 
   const list = conversations.data?.data ?? [];
   return (
-    <aside className="assistant-panel" aria-label="Assistant">
+    <aside className="assistant-panel" aria-label={t("assistant.assistant")}>
       <header className="assistant-head">
-        <h2>Assistant</h2>
+        <h2>{t("assistant.assistant")}</h2>
         <button
           type="button"
           className="btn btn-small"
@@ -192,15 +195,20 @@ export function AssistantPanel() {
             input.current?.focus();
           }}
         >
-          New
+          {t("assistant.new")}
         </button>
-        <button type="button" className="btn-icon" aria-label="Close the assistant" onClick={() => setOpen(false)}>
+        <button
+          type="button"
+          className="btn-icon"
+          aria-label={t("assistant.closeAssistant")}
+          onClick={() => setOpen(false)}
+        >
           ×
         </button>
       </header>
       {list.length > 0 && (
         <details className="assistant-history">
-          <summary>Conversations ({list.length})</summary>
+          <summary>{t("assistant.conversationsCount", { count: list.length })}</summary>
           <ul>
             {list.map((c) => (
               <li key={c.id} className={c.id === current ? "active" : ""}>
@@ -218,11 +226,11 @@ export function AssistantPanel() {
                     }}
                   >
                     <label className="visually-hidden" htmlFor={`rename-${c.id}`}>
-                      Conversation title
+                      {t("assistant.conversationTitle")}
                     </label>
                     <input id={`rename-${c.id}`} name="title" defaultValue={c.title} maxLength={200} />
                     <button type="submit" className="btn btn-small">
-                      Save
+                      {t("assistant.save")}
                     </button>
                   </form>
                 ) : (
@@ -233,7 +241,7 @@ export function AssistantPanel() {
                     <button
                       type="button"
                       className="btn-icon"
-                      aria-label={`Rename ${c.title}`}
+                      aria-label={t("assistant.renameConversation", { title: c.title })}
                       onClick={() => setRenaming(c.id)}
                     >
                       ✎
@@ -241,7 +249,7 @@ export function AssistantPanel() {
                     <button
                       type="button"
                       className="btn-icon"
-                      aria-label={`Delete ${c.title}`}
+                      aria-label={t("assistant.deleteConversation", { title: c.title })}
                       onClick={async () => {
                         await api(`/assistant/sessions/${c.id}`, { method: "DELETE" }).catch((err) =>
                           setError(errorText(err)),
@@ -264,19 +272,15 @@ export function AssistantPanel() {
         </details>
       )}
       <div className="assistant-log" ref={log} aria-live="polite" aria-busy={busy}>
-        {turns.length === 0 && (
-          <p className="muted small">
-            Ask about tickets, customers or your queue. Changes always wait for your approval.
-          </p>
-        )}
+        {turns.length === 0 && <p className="muted small">{t("assistant.emptyHint")}</p>}
         {turns.map((turn) => (
           <div key={turn.id} className={`assistant-turn assistant-${turn.role}`}>
             {turn.role === "user" ? <p>{turn.text}</p> : <Markdown text={turn.text} />}
             {turn.steps.length > 0 && (
-              <ol className="assistant-steps" aria-label="Steps">
+              <ol className="assistant-steps" aria-label={t("assistant.steps")}>
                 {turn.steps.map((step) => (
                   <li key={step.id} className={`step step-${step.status}`} data-status={step.status}>
-                    <span>{step.label}</span> <span className="muted small">· {STATUS_TEXT[step.status]}</span>
+                    <span>{step.label}</span> <span className="muted small">· {t(STATUS_TEXT[step.status])}</span>
                     {step.summary && <div className="small">{step.summary}</div>}
                     {step.refs && step.refs.length > 0 && (
                       <div className="small step-refs">
@@ -298,27 +302,28 @@ export function AssistantPanel() {
           </div>
         ))}
         {approval?.token && (
-          <section className="approval-card" aria-label="Approval">
+          <section className="approval-card" aria-label={t("assistant.approval")}>
             <h3>{approval.preview.title}</h3>
             <p>{approval.preview.summary}</p>
             {approval.preview.total !== undefined && (
               <p className="small">
-                <strong>
-                  Applies to {approval.preview.total} ticket{approval.preview.total === 1 ? "" : "s"}
-                </strong>
-                {approval.preview.total > approval.preview.targets.length &&
-                  ` (the first ${approval.preview.targets.length} are listed below)`}
-                . If other tickets match when you approve, nothing is changed.
+                {tNodes(
+                  approval.preview.total > approval.preview.targets.length
+                    ? "assistant.approvalScopeListed"
+                    : "assistant.approvalScope",
+                  { applies: <strong>{t("assistant.appliesTo", { count: approval.preview.total })}</strong> },
+                  { listed: approval.preview.targets.length },
+                )}
               </p>
             )}
             {approval.preview.changes.length > 0 && (
               <table className="approval-changes">
-                <caption className="visually-hidden">Changes</caption>
+                <caption className="visually-hidden">{t("assistant.changes")}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">From</th>
-                    <th scope="col">To</th>
+                    <th scope="col">{t("assistant.field")}</th>
+                    <th scope="col">{t("assistant.from")}</th>
+                    <th scope="col">{t("assistant.to")}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -333,7 +338,7 @@ export function AssistantPanel() {
               </table>
             )}
             {approval.preview.targets.length > 0 && (
-              <ul className="small approval-targets" aria-label="Tickets">
+              <ul className="small approval-targets" aria-label={t("assistant.tickets")}>
                 {approval.preview.targets.map((t) => (
                   <li key={t.id}>{t.number ? <Link to={`/tickets/${t.number}`}>{t.label}</Link> : t.label}</li>
                 ))}
@@ -341,25 +346,22 @@ export function AssistantPanel() {
             )}
             {approval.preview.body && (
               <blockquote className="approval-body">
-                {approval.preview.external && <strong className="small">Sent to the customer:</strong>}
+                {approval.preview.external && <strong className="small">{t("assistant.sentToCustomer")}</strong>}
                 <Markdown text={approval.preview.body} />
               </blockquote>
             )}
             <div className="actions">
               <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void decide("approve")}>
-                Approve
+                {t("assistant.approve")}
               </button>
               <button type="button" className="btn" disabled={busy} onClick={() => void decide("deny")}>
-                Deny
+                {t("assistant.deny")}
               </button>
             </div>
           </section>
         )}
         {approval && !approval.token && (
-          <p className="muted small">
-            A change ({approval.preview.title}) waits for approval from where it was proposed; send a message to ask
-            again here.
-          </p>
+          <p className="muted small">{t("assistant.approvalElsewhere", { title: approval.preview.title })}</p>
         )}
         {error && (
           <div className="form-error small" role="alert">
@@ -369,7 +371,7 @@ export function AssistantPanel() {
       </div>
       <form className="assistant-input" onSubmit={submit}>
         <label className="visually-hidden" htmlFor="assistant-text">
-          Message the assistant
+          {t("assistant.messageLabel")}
         </label>
         <textarea
           id="assistant-text"
@@ -377,7 +379,7 @@ export function AssistantPanel() {
           value={text}
           maxLength={8000}
           rows={2}
-          placeholder="Ask the assistant…"
+          placeholder={t("assistant.askPlaceholder")}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey) {
@@ -387,7 +389,7 @@ export function AssistantPanel() {
           }}
         />
         <button type="submit" className="btn btn-primary" disabled={busy || !text.trim()}>
-          {busy ? "Working…" : "Send"}
+          {busy ? t("assistant.working") : t("assistant.send")}
         </button>
       </form>
     </aside>

@@ -1,3 +1,4 @@
+import { t } from "../lib/i18n/i18n";
 import { askAssistant, useAssistantOn, useTips } from "./assistant.queries";
 
 /** The assistant's tips on the inbox (counts only); each asks the assistant its prompt. */
@@ -6,7 +7,7 @@ export function AssistantTips() {
   const tips = useTips(on);
   if (!on || !tips.data?.tips.length) return null;
   return (
-    <section className="assistant-tips" aria-label="Assistant tips">
+    <section className="assistant-tips" aria-label={t("assistant.tips")}>
       {tips.data.tips.map((tip) => (
         <button
           key={tip.key}
@@ -14,7 +15,7 @@ export function AssistantTips() {
           className={`assistant-tip tip-${tip.severity}`}
           onClick={() => askAssistant(tip.prompt)}
         >
-          {tip.text} <span className="small">Ask the assistant →</span>
+          {tip.text} <span className="small">{t("assistant.askTheAssistant")}</span>
         </button>
       ))}
     </section>

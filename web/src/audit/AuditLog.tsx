@@ -4,6 +4,7 @@ import { api, qs } from "../lib/api/client";
 import type { AuditLog as AuditEntry, Page } from "../lib/api/types";
 import { useMembers } from "../lib/resources/members";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
+import { formatDateTime, t } from "../lib/i18n/i18n";
 
 const auditKeys = { list: (filters: object) => ["audit-logs", filters] as const };
 
@@ -26,6 +27,9 @@ const ENTITY_TYPES = [
   "business_hours",
 ];
 
+/** An entity type's name ("api key"); a type this app does not know shows as it comes. */
+const entityName = (type: string) => t("audit.entityType", { type, spelled: type.replace(/_/g, " ") });
+
 /** A local calendar day's start as an RFC 3339 instant (the API takes instants). */
 const dayStart = (day: string, plusDays = 0) => {
   if (!day) return undefined;
@@ -36,8 +40,8 @@ const dayStart = (day: string, plusDays = 0) => {
 
 function actorName(entry: AuditEntry): string {
   if (entry.actor.type === "system") return "Desk";
-  if (entry.actor.type === "api_key") return `API key ${entry.actor.api_key_id?.slice(0, 8) ?? ""}`;
-  return entry.actor.user?.name ?? "Someone";
+  if (entry.actor.type === "api_key") return t("audit.apiKeyActor", { id: entry.actor.api_key_id?.slice(0, 8) ?? "" });
+  return entry.actor.user?.name ?? t("audit.someone");
 }
 
 /** The workspace's audit log (admins): who changed which setting, key, member or webhook, and when. */
@@ -70,25 +74,25 @@ export default function AuditLog() {
   return (
     <section className="list-page audit-log">
       <header className="page-head">
-        <h1>Audit log</h1>
+        <h1>{t("audit.title")}</h1>
       </header>
-      <form className="filter-row" onSubmit={(e) => e.preventDefault()} aria-label="Filter the audit log">
-        <label htmlFor="audit-actor">Actor</label>
+      <form className="filter-row" onSubmit={(e) => e.preventDefault()} aria-label={t("audit.filterLabel")}>
+        <label htmlFor="audit-actor">{t("audit.actor")}</label>
         <select id="audit-actor" value={filters.actor} onChange={set("actor")}>
-          <option value="">Anyone</option>
+          <option value="">{t("audit.anyone")}</option>
           {members.data?.map((m) => (
             <option key={m.user.id} value={m.user.id}>
               {m.user.name}
             </option>
           ))}
         </select>
-        <label htmlFor="audit-action">Action</label>
+        <label htmlFor="audit-action">{t("audit.action")}</label>
         <input
           id="audit-action"
           type="search"
           value={filters.action}
           onChange={set("action")}
-          placeholder="e.g. member.role_changed"
+          placeholder={t("audit.actionPlaceholder", { example: "member.role_changed" })}
           list="audit-actions"
         />
         <datalist id="audit-actions">
@@ -96,55 +100,55 @@ export default function AuditLog() {
             <option key={a} value={a} />
           ))}
         </datalist>
-        <label htmlFor="audit-entity">Entity</label>
+        <label htmlFor="audit-entity">{t("audit.entity")}</label>
         <select id="audit-entity" value={filters.entity} onChange={set("entity")}>
-          <option value="">Any</option>
-          {ENTITY_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t.replace(/_/g, " ")}
+          <option value="">{t("audit.anyEntity")}</option>
+          {ENTITY_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {entityName(type)}
             </option>
           ))}
         </select>
-        <label htmlFor="audit-from">From</label>
+        <label htmlFor="audit-from">{t("audit.from")}</label>
         <input id="audit-from" type="date" value={filters.from} onChange={set("from")} />
-        <label htmlFor="audit-to">To</label>
+        <label htmlFor="audit-to">{t("audit.to")}</label>
         <input id="audit-to" type="date" value={filters.to} onChange={set("to")} />
       </form>
       {badRange ? (
         <p className="form-error" role="alert">
-          The start date must be on or before the end date.
+          {t("audit.badRange")}
         </p>
       ) : list.isPending ? (
         <Loading />
       ) : list.isError ? (
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : rows.length === 0 ? (
-        <Empty title="No entries">Nothing recorded matches these filters.</Empty>
+        <Empty title={t("audit.noEntries")}>{t("audit.noMatch")}</Empty>
       ) : (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region keyboard users must reach to scroll
-        <section className="table-scroll" tabIndex={0} aria-label="Audit log entries">
+        <section className="table-scroll" tabIndex={0} aria-label={t("audit.entries")}>
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Entity</th>
-                <th scope="col">Details</th>
+                <th scope="col">{t("audit.when")}</th>
+                <th scope="col">{t("audit.actor")}</th>
+                <th scope="col">{t("audit.action")}</th>
+                <th scope="col">{t("audit.entity")}</th>
+                <th scope="col">{t("audit.details")}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id}>
                   <td>
-                    <time dateTime={r.created_at}>{new Date(r.created_at).toLocaleString()}</time>
+                    <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time>
                   </td>
                   <td>{actorName(r)}</td>
                   <td>
                     <code>{r.action}</code>
                   </td>
                   <td>
-                    {r.entity_type.replace(/_/g, " ")}
+                    {entityName(r.entity_type)}
                     {r.entity_id && <span className="muted small"> {r.entity_id.slice(0, 8)}</span>}
                   </td>
                   <td className="audit-data">
@@ -162,7 +166,7 @@ export default function AuditLog() {
                 onClick={() => list.fetchNextPage()}
                 disabled={list.isFetchingNextPage}
               >
-                {list.isFetchingNextPage ? "Loading…" : "Load more"}
+                {list.isFetchingNextPage ? t("common.loading") : t("common.loadMore")}
               </button>
             </div>
           )}

@@ -4,9 +4,15 @@ import { api } from "../lib/api/client";
 import { useAuth } from "../lib/api/session";
 import type { Availability, Member } from "../lib/api/types";
 import { membersKeys, useMembers } from "../lib/resources/members";
+import { type MessageKey, t } from "../lib/i18n/i18n";
 
 const HEARTBEAT_MS = 60_000;
-const LABELS: Record<Availability, string> = { online: "Online", away: "Away", offline: "Offline" };
+// Message keys, looked up while rendering so the labels follow the active language.
+const LABELS: Record<Availability, MessageKey> = {
+  online: "app.availabilityOnline",
+  away: "app.availabilityAway",
+  offline: "app.availabilityOffline",
+};
 
 /**
  * Tells the server the agent is here (POST /v1/me/heartbeat) once a minute while the tab is
@@ -45,15 +51,15 @@ export function AvailabilitySwitch() {
   return (
     <select
       className={`availability availability-${me.presence}`}
-      aria-label="Your availability"
-      title={me.presence !== me.availability ? `Shown as ${me.presence} (no activity)` : undefined}
+      aria-label={t("app.yourAvailability")}
+      title={me.presence !== me.availability ? t("app.shownAsPresence", { presence: me.presence }) : undefined}
       value={shown}
       onChange={(e) => set.mutate(e.target.value as Availability)}
       data-testid="availability"
     >
       {(Object.keys(LABELS) as Availability[]).map((a) => (
         <option key={a} value={a}>
-          {LABELS[a]}
+          {t(LABELS[a])}
         </option>
       ))}
     </select>

@@ -14,6 +14,7 @@ import { Empty, ErrorBox, Loading } from "../lib/ui/states";
 import { RecordEditor } from "./record-detail";
 import { RecordListHead, useRecordList } from "./record-list";
 import { companyKeys, contactKeys } from "./contacts.queries";
+import { formatNumber, t } from "../lib/i18n/i18n";
 
 export function Companies() {
   const [creating, setCreating] = useState(false);
@@ -23,9 +24,9 @@ export function Companies() {
     <section className="list-page">
       <RecordListHead
         kind="companies"
-        title="Companies"
-        newLabel="New company"
-        searchPlaceholder="Search by name or domain"
+        title={t("contacts.companies")}
+        newLabel={t("contacts.newCompany")}
+        searchPlaceholder={t("contacts.searchCompanies")}
         onCreate={canWrite(role) ? () => setCreating(true) : null}
         filters={{ q, setQ, tag, setTag }}
       />
@@ -34,17 +35,17 @@ export function Companies() {
       ) : list.isError ? (
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : rows.length === 0 ? (
-        <Empty title={q || tag ? "No companies match" : "No companies yet"} />
+        <Empty title={q || tag ? t("contacts.noCompaniesMatch") : t("contacts.noCompaniesYet")} />
       ) : (
         <div className="table-scroll">
           <table className="table">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Domain</th>
-                <th>Labels</th>
-                <th className="num">Contacts</th>
-                <th>Updated</th>
+                <th>{t("contacts.name")}</th>
+                <th>{t("contacts.domain")}</th>
+                <th>{t("contacts.labels")}</th>
+                <th className="num">{t("contacts.contacts")}</th>
+                <th>{t("contacts.updated")}</th>
               </tr>
             </thead>
             <tbody>
@@ -62,7 +63,7 @@ export function Companies() {
                       <TagChip key={t.id} tag={t} />
                     ))}
                   </td>
-                  <td className="num">{c.contact_count}</td>
+                  <td className="num">{formatNumber(c.contact_count)}</td>
                   <td className="muted">{timeAgo(c.updated_at)}</td>
                 </tr>
               ))}
@@ -71,7 +72,7 @@ export function Companies() {
           {list.hasNextPage && (
             <div className="center">
               <button type="button" className="btn btn-small" onClick={() => list.fetchNextPage()}>
-                Load more
+                {t("contacts.loadMore")}
               </button>
             </div>
           )}
@@ -97,21 +98,21 @@ function NewCompany({ onClose }: { onClose: () => void }) {
     create.mutate(Object.fromEntries(Object.entries(formValues(e.currentTarget)).filter(([, x]) => x !== "")));
   };
   return (
-    <Modal title="New company" onClose={onClose}>
+    <Modal title={t("contacts.newCompany")} onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <Field label="Name" name="name" error={create.error}>
+        <Field label={t("contacts.name")} name="name" error={create.error}>
           <input name="name" autoFocus />
         </Field>
-        <Field label="Domain" name="domain" error={create.error}>
+        <Field label={t("contacts.domain")} name="domain" error={create.error}>
           <input name="domain" placeholder="example.com" />
         </Field>
         <FormError error={create.error} fields={["name", "domain"]} />
         <div className="actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
+            {t("contacts.cancel")}
           </button>
           <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            Create
+            {t("contacts.create")}
           </button>
         </div>
       </form>
@@ -142,7 +143,7 @@ export function CompanyDetail({ id }: { id: string }) {
     <section className="detail-page">
       <header className="page-head">
         <Link to="/companies" className="muted">
-          Companies
+          {t("contacts.companies")}
         </Link>
         <span className="muted">/</span>
         <Avatar name={c.name} url={c.avatar_url} size={28} />
@@ -151,9 +152,9 @@ export function CompanyDetail({ id }: { id: string }) {
       <div className="detail-grid">
         <RecordEditor
           base={[
-            { name: "name", label: "Name", value: c.name },
-            { name: "domain", label: "Domain", value: c.domain ?? "" },
-            { name: "notes", label: "Notes", value: c.notes ?? "", multiline: true },
+            { name: "name", label: t("contacts.name"), value: c.name },
+            { name: "domain", label: t("contacts.domain"), value: c.domain ?? "" },
+            { name: "notes", label: t("contacts.notes"), value: c.notes ?? "", multiline: true },
           ]}
           tags={c.tags}
           kind="companies"
@@ -166,14 +167,14 @@ export function CompanyDetail({ id }: { id: string }) {
         />
         <div>
           <section aria-labelledby="record-picture">
-            <h3 id="record-picture">Picture</h3>
+            <h3 id="record-picture">{t("contacts.picture")}</h3>
             <PictureUpload<Company>
               path={`/companies/${id}/avatar`}
               url={c.avatar_url}
               alt={c.name}
-              label="Upload a picture"
-              removeLabel="Remove picture"
-              empty="No picture: initials are shown."
+              label={t("contacts.uploadPicture")}
+              removeLabel={t("contacts.removePicture")}
+              empty={t("contacts.noPicture")}
               disabled={!canWrite(role)}
               onSaved={(saved) => {
                 client.setQueryData(companyKeys.one(id), saved);
@@ -184,17 +185,17 @@ export function CompanyDetail({ id }: { id: string }) {
               <LookUpAgain
                 path={`/companies/${id}/avatar/refresh`}
                 source={c.avatar_source ?? null}
-                hint="The logo comes from the company's website when it has one."
+                hint={t("contacts.logoHint")}
               />
             )}
           </section>
-          <h3>People ({c.contact_count})</h3>
+          <h3>{t("contacts.peopleCount", { count: c.contact_count })}</h3>
           {contacts.isPending ? (
             <Loading />
           ) : contacts.isError ? (
             <ErrorBox error={contacts.error} />
           ) : contacts.data.data.length === 0 ? (
-            <Empty title="No contacts" />
+            <Empty title={t("contacts.noContacts")} />
           ) : (
             <ul className="mini-list">
               {contacts.data.data.map((p) => (

@@ -4,6 +4,7 @@ import { ApiError, api } from "../lib/api/client";
 import type { Contact } from "../lib/api/types";
 import { errorText } from "../lib/ui/states";
 import { contactKeys } from "./contacts.queries";
+import { t } from "../lib/i18n/i18n";
 
 /**
  * A contact's addresses: the first is the one replies go to; any of them finds the contact when
@@ -34,23 +35,23 @@ export function ContactEmails({ contact, readOnly }: { contact: Contact; readOnl
         : null;
   return (
     <section aria-labelledby="contact-emails" className="contact-emails">
-      <h3 id="contact-emails">Emails</h3>
+      <h3 id="contact-emails">{t("contacts.emails")}</h3>
       {emails.length === 0 ? (
-        <p className="muted small">No email address.</p>
+        <p className="muted small">{t("contacts.noEmailAddress")}</p>
       ) : (
         <ul className="mini-list">
           {emails.map((email, i) => (
             <li key={email}>
-              <span>{email}</span> {i === 0 && <span className="pill">Primary</span>}
+              <span>{email}</span> {i === 0 && <span className="pill">{t("contacts.primary")}</span>}
               {!readOnly && i > 0 && (
                 <button
                   type="button"
                   className="btn btn-small"
                   disabled={save.isPending}
                   onClick={() => save.mutate([email, ...emails.filter((x) => x !== email)])}
-                  aria-label={`Make primary: ${email}`}
+                  aria-label={t("contacts.makePrimaryEmail", { email })}
                 >
-                  Make primary
+                  {t("contacts.makePrimary")}
                 </button>
               )}
               {!readOnly && (
@@ -59,9 +60,9 @@ export function ContactEmails({ contact, readOnly }: { contact: Contact; readOnl
                   className="btn btn-small"
                   disabled={save.isPending}
                   onClick={() => save.mutate(emails.filter((x) => x !== email))}
-                  aria-label={`Remove ${email}`}
+                  aria-label={t("contacts.removeEmail", { email })}
                 >
-                  Remove
+                  {t("contacts.remove")}
                 </button>
               )}
             </li>
@@ -71,7 +72,7 @@ export function ContactEmails({ contact, readOnly }: { contact: Contact; readOnl
       {!readOnly && (
         <form className="inline-form" onSubmit={add} noValidate>
           <label className={`field${message ? " field-invalid" : ""}`}>
-            <span className="field-label">Add email</span>
+            <span className="field-label">{t("contacts.addEmail")}</span>
             <input
               type="email"
               value={draft}
@@ -85,7 +86,7 @@ export function ContactEmails({ contact, readOnly }: { contact: Contact; readOnl
             )}
           </label>
           <button type="submit" className="btn" disabled={save.isPending || !draft.trim()}>
-            Add
+            {t("contacts.add")}
           </button>
         </form>
       )}

@@ -7,6 +7,8 @@ import { Modal } from "../lib/ui/bits";
 import { ErrorBox, errorText } from "../lib/ui/states";
 import { ticketKeys } from "../tickets/tickets.queries";
 import { contactKeys } from "./contacts.queries";
+import { t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 
 /**
  * Likely duplicates of a contact (same name, an email at the same domain), each with "Merge…":
@@ -24,24 +26,22 @@ export function ContactDuplicates({ contact, canMerge }: { contact: Contact; can
   if (list.length === 0) return null;
   return (
     <section aria-labelledby="contact-duplicates">
-      <h3 id="contact-duplicates">Possible duplicates</h3>
+      <h3 id="contact-duplicates">{t("contacts.possibleDuplicates")}</h3>
       <ul className="mini-list">
         {list.map((d) => (
           <li key={d.id}>
             <span>
               {personName(d.name, d.email)} <span className="muted">{d.emails.join(", ")}</span>{" "}
-              <span className="muted small">
-                {d.ticket_count} {d.ticket_count === 1 ? "ticket" : "tickets"}
-              </span>
+              <span className="muted small">{t("contacts.ticketCount", { count: d.ticket_count })}</span>
             </span>
             {canMerge && (
               <button
                 type="button"
                 className="btn btn-small"
                 onClick={() => setMerging(d)}
-                aria-label={`Merge… ${d.emails[0] ?? d.name} into this contact`}
+                aria-label={t("contacts.mergeIntoThis", { other: d.emails[0] ?? d.name })}
               >
-                Merge…
+                {t("contacts.mergeEllipsis")}
               </button>
             )}
           </li>
@@ -69,17 +69,17 @@ export function MergeSearch({ contact }: { contact: Contact }) {
   const others = (found.data?.data ?? []).filter((c) => c.id !== contact.id).slice(0, 5);
   return (
     <section aria-labelledby="contact-merge-search">
-      <h3 id="contact-merge-search">Merge another contact into this one</h3>
+      <h3 id="contact-merge-search">{t("contacts.mergeAnother")}</h3>
       <input
         type="search"
         value={q}
         onChange={(e) => setQ(e.target.value)}
-        placeholder="Name or email"
-        aria-label="Find a contact to merge"
+        placeholder={t("contacts.nameOrEmail")}
+        aria-label={t("contacts.findContactToMerge")}
       />
       {found.isError && <ErrorBox error={found.error} />}
       {term.length >= 2 && found.isSuccess && others.length === 0 && (
-        <p className="muted small">No other contact matches.</p>
+        <p className="muted small">{t("contacts.noOtherMatch")}</p>
       )}
       {others.length > 0 && (
         <ul className="mini-list">
@@ -92,9 +92,9 @@ export function MergeSearch({ contact }: { contact: Contact }) {
                 type="button"
                 className="btn btn-small"
                 onClick={() => setMerging(c)}
-                aria-label={`Merge… ${c.emails[0] ?? c.name} into this contact`}
+                aria-label={t("contacts.mergeIntoThis", { other: c.emails[0] ?? c.name })}
               >
-                Merge…
+                {t("contacts.mergeEllipsis")}
               </button>
             </li>
           ))}
@@ -130,15 +130,15 @@ function MergeDialog({ from, into, onClose }: { from: Contact; into: Contact; on
   });
   const fromName = personName(from.name, from.email);
   return (
-    <Modal title="Merge contacts" onClose={onClose}>
+    <Modal title={t("contacts.mergeContacts")} onClose={onClose}>
       <p>
-        Merge <strong>{fromName}</strong> ({from.emails.join(", ") || "no email"}) into{" "}
-        <strong>{personName(into.name, into.email)}</strong>?
+        {tNodes(
+          "contacts.mergeQuestion",
+          { from: <strong>{fromName}</strong>, into: <strong>{personName(into.name, into.email)}</strong> },
+          { emails: from.emails.join(", ") || t("contacts.noEmail") },
+        )}
       </p>
-      <p className="muted">
-        {from.ticket_count} {from.ticket_count === 1 ? "ticket" : "tickets"}, its emails, labels, field values and notes
-        move to this contact, and {fromName} is deleted. This cannot be undone.
-      </p>
+      <p className="muted">{t("contacts.mergeExplanation", { count: from.ticket_count, name: fromName })}</p>
       {merge.isError && (
         <div className="form-error" role="alert">
           {errorText(merge.error)}
@@ -146,10 +146,10 @@ function MergeDialog({ from, into, onClose }: { from: Contact; into: Contact; on
       )}
       <div className="actions">
         <button type="button" className="btn" onClick={onClose}>
-          Cancel
+          {t("contacts.cancel")}
         </button>
         <button type="button" className="btn btn-danger" disabled={merge.isPending} onClick={() => merge.mutate()}>
-          {merge.isPending ? "Merging…" : "Merge"}
+          {merge.isPending ? t("contacts.merging") : t("contacts.merge")}
         </button>
       </div>
     </Modal>

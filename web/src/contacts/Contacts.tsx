@@ -14,11 +14,13 @@ import { LookUpAgain } from "./LookUpAgain";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
 import { RecordEditor } from "./record-detail";
 import { ContactEmails } from "./ContactEmails";
+import { ContactLanguage } from "./ContactLanguage";
 import { ContactDuplicates, MergeSearch } from "./ContactMerge";
 import { RecordListHead, useRecordList } from "./record-list";
 import { personName } from "../lib/people";
 import { listOf } from "../lib/api/queries";
 import { companyKeys, contactKeys } from "./contacts.queries";
+import { formatNumber, t } from "../lib/i18n/i18n";
 
 export function Contacts() {
   const [creating, setCreating] = useState(false);
@@ -28,9 +30,9 @@ export function Contacts() {
     <section className="list-page">
       <RecordListHead
         kind="contacts"
-        title="Contacts"
-        newLabel="New contact"
-        searchPlaceholder="Search by name or email"
+        title={t("contacts.contacts")}
+        newLabel={t("contacts.newContact")}
+        searchPlaceholder={t("contacts.searchContacts")}
         onCreate={canWrite(role) ? () => setCreating(true) : null}
         filters={{ q, setQ, tag, setTag }}
       />
@@ -39,20 +41,20 @@ export function Contacts() {
       ) : list.isError ? (
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : rows.length === 0 ? (
-        <Empty title={q || tag ? "No contacts match" : "No contacts yet"}>
-          Contacts are created when customers write in.
+        <Empty title={q || tag ? t("contacts.noContactsMatch") : t("contacts.noContactsYet")}>
+          {t("contacts.contactsCreatedHint")}
         </Empty>
       ) : (
         <div className="table-scroll">
           <table className="table">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Company</th>
-                <th>Labels</th>
-                <th className="num">Tickets</th>
-                <th>Updated</th>
+                <th>{t("contacts.name")}</th>
+                <th>{t("contacts.email")}</th>
+                <th>{t("contacts.company")}</th>
+                <th>{t("contacts.labels")}</th>
+                <th className="num">{t("contacts.tickets")}</th>
+                <th>{t("contacts.updated")}</th>
               </tr>
             </thead>
             <tbody>
@@ -62,7 +64,7 @@ export function Contacts() {
                     <span className="cell-name">
                       <Avatar name={personName(c.name, c.email)} url={c.avatar_url} size={22} />
                       <Link to={`/contacts/${c.id}`}>{personName(c.name, c.email)}</Link>
-                      {c.blocked && <span className="pill pill-spam">Blocked</span>}
+                      {c.blocked && <span className="pill pill-spam">{t("contacts.blocked")}</span>}
                     </span>
                   </td>
                   <td>{c.email}</td>
@@ -72,7 +74,7 @@ export function Contacts() {
                       <TagChip key={t.id} tag={t} />
                     ))}
                   </td>
-                  <td className="num">{c.ticket_count}</td>
+                  <td className="num">{formatNumber(c.ticket_count)}</td>
                   <td className="muted">{timeAgo(c.updated_at)}</td>
                 </tr>
               ))}
@@ -86,7 +88,7 @@ export function Contacts() {
                 onClick={() => list.fetchNextPage()}
                 disabled={list.isFetchingNextPage}
               >
-                Load more
+                {t("contacts.loadMore")}
               </button>
             </div>
           )}
@@ -113,24 +115,24 @@ function NewContact({ onClose }: { onClose: () => void }) {
     create.mutate(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== "")));
   };
   return (
-    <Modal title="New contact" onClose={onClose}>
+    <Modal title={t("contacts.newContact")} onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <Field label="Name" name="name" error={create.error}>
+        <Field label={t("contacts.name")} name="name" error={create.error}>
           <input name="name" autoFocus />
         </Field>
-        <Field label="Email" name="email" error={create.error}>
+        <Field label={t("contacts.email")} name="email" error={create.error}>
           <input name="email" type="email" />
         </Field>
-        <Field label="Phone" name="phone" error={create.error}>
+        <Field label={t("contacts.phone")} name="phone" error={create.error}>
           <input name="phone" />
         </Field>
         <FormError error={create.error} fields={["name", "email", "phone"]} />
         <div className="actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
+            {t("contacts.cancel")}
           </button>
           <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            Create
+            {t("contacts.create")}
           </button>
         </div>
       </form>
@@ -158,7 +160,7 @@ export function ContactDetail({ id }: { id: string }) {
     <section className="detail-page">
       <header className="page-head">
         <Link to="/contacts" className="muted">
-          Contacts
+          {t("contacts.contacts")}
         </Link>
         <span className="muted">/</span>
         <Avatar name={personName(c.name, c.email)} url={c.avatar_url} size={28} />
@@ -172,9 +174,9 @@ export function ContactDetail({ id }: { id: string }) {
       <div className="detail-grid">
         <RecordEditor
           base={[
-            { name: "name", label: "Name", value: c.name },
-            { name: "phone", label: "Phone", value: c.phone ?? "" },
-            { name: "notes", label: "Notes", value: c.notes ?? "", multiline: true },
+            { name: "name", label: t("contacts.name"), value: c.name },
+            { name: "phone", label: t("contacts.phone"), value: c.phone ?? "" },
+            { name: "notes", label: t("contacts.notes"), value: c.notes ?? "", multiline: true },
           ]}
           tags={c.tags}
           kind="contacts"
@@ -191,10 +193,15 @@ export function ContactDetail({ id }: { id: string }) {
             disabled={!canWrite(role) || save.isPending}
             onPick={(companyId) => save.mutate({ company_id: companyId })}
           />
+          <ContactLanguage
+            locale={c.locale ?? null}
+            disabled={!canWrite(role) || save.isPending}
+            onPick={(locale) => save.mutate({ locale })}
+          />
           {canWrite(role) && (
             <label className="check">
               <input type="checkbox" checked={c.blocked} onChange={(e) => save.mutate({ blocked: e.target.checked })} />{" "}
-              Blocked (new mail from this contact is ignored)
+              {t("contacts.blockedHint")}
             </label>
           )}
         </RecordEditor>
@@ -202,14 +209,14 @@ export function ContactDetail({ id }: { id: string }) {
           <ContactDuplicates contact={c} canMerge={canWrite(role)} />
           {canWrite(role) && <MergeSearch contact={c} />}
           <section aria-labelledby="record-picture">
-            <h3 id="record-picture">Picture</h3>
+            <h3 id="record-picture">{t("contacts.picture")}</h3>
             <PictureUpload<Contact>
               path={`/contacts/${id}/avatar`}
               url={c.avatar_url}
-              alt={c.name || c.email || "Contact"}
-              label="Upload a picture"
-              removeLabel="Remove picture"
-              empty="No picture: initials are shown."
+              alt={c.name || c.email || t("contacts.contact")}
+              label={t("contacts.uploadPicture")}
+              removeLabel={t("contacts.removePicture")}
+              empty={t("contacts.noPicture")}
               disabled={!canWrite(role)}
               onSaved={(saved) => {
                 client.setQueryData(contactKeys.one(id), saved);
@@ -220,19 +227,19 @@ export function ContactDetail({ id }: { id: string }) {
               <LookUpAgain
                 path={`/contacts/${id}/avatar/refresh`}
                 source={c.avatar_source ?? null}
-                hint="Gravatar pictures are shown when the workspace turns them on."
+                hint={t("contacts.gravatarHint")}
               />
             )}
           </section>
-          <h3>Tickets ({c.ticket_count})</h3>
+          <h3>{t("contacts.ticketsCount", { count: c.ticket_count })}</h3>
           {tickets.isPending ? (
             <Loading />
           ) : tickets.isError ? (
             <ErrorBox error={tickets.error} />
           ) : tickets.data.length === 0 ? (
-            <Empty title="No tickets" />
+            <Empty title={t("contacts.noTickets")} />
           ) : (
-            <ul className="mini-list" aria-label="Tickets">
+            <ul className="mini-list" aria-label={t("contacts.tickets")}>
               {tickets.data.map((t) => (
                 <li key={t.id}>
                   <Link to={`/tickets/${t.number}`}>
@@ -272,14 +279,14 @@ function CompanyPicker({
   options.sort((a, b) => a.name.localeCompare(b.name));
   return (
     <div className="field">
-      <label htmlFor="contact-company">Company</label>
+      <label htmlFor="contact-company">{t("contacts.company")}</label>
       <select
         id="contact-company"
         value={current?.id ?? ""}
         disabled={disabled}
         onChange={(e) => onPick(e.target.value || null)}
       >
-        <option value="">No company</option>
+        <option value="">{t("contacts.noCompany")}</option>
         {options.map((o) => (
           <option key={o.id} value={o.id}>
             {o.name}

@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../lib/api/client";
 import { ErrorBox } from "../lib/ui/states";
+import { t } from "../lib/i18n/i18n";
 
 /**
  * "Look up again" for a record's automatic picture (Gravatar for contacts, the website's icon for
@@ -14,12 +15,12 @@ export function LookUpAgain({ path, source, hint }: { path: string; source: stri
     <div className="stack">
       <div className="actions">
         <button type="button" className="btn btn-small" onClick={() => refresh.mutate()} disabled={refresh.isPending}>
-          Look up picture again
+          {t("contacts.lookUpAgain")}
         </button>
       </div>
       {refresh.isSuccess && (
         <p role="status" className="muted small">
-          Looking it up. {hint}
+          {t("contacts.lookingItUp", { hint })}
         </p>
       )}
       <ErrorBox error={refresh.error} />

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "../lib/api/client";
 import type { VisitorInfo } from "../lib/api/types";
 import { contactKeys } from "./contacts.queries";
+import { t } from "../lib/i18n/i18n";
 
 /** What the chat widget last reported about the contact's visit; nothing for a contact who never chatted. */
 export function useVisit(contactId: string, enabled: boolean) {
@@ -24,10 +25,10 @@ export function VisitDetails({ contactId, enabled }: { contactId: string; enable
   const { page_url, browser, time_zone } = visit.data;
   if (!page_url && !browser && !time_zone) return null;
   return (
-    <dl className="visit-details small" aria-label="Chat visit">
+    <dl className="visit-details small" aria-label={t("contacts.chatVisit")}>
       {page_url && (
         <>
-          <dt>Page</dt>
+          <dt>{t("contacts.visitPage")}</dt>
           <dd className="visit-page" title={page_url}>
             {page_url}
           </dd>
@@ -35,13 +36,13 @@ export function VisitDetails({ contactId, enabled }: { contactId: string; enable
       )}
       {browser && (
         <>
-          <dt>Browser</dt>
+          <dt>{t("contacts.visitBrowser")}</dt>
           <dd>{browser}</dd>
         </>
       )}
       {time_zone && (
         <>
-          <dt>Time zone</dt>
+          <dt>{t("contacts.visitTimeZone")}</dt>
           <dd>{time_zone}</dd>
         </>
       )}

@@ -4,6 +4,7 @@ import type { CustomField, TagRef } from "../lib/api/types";
 import { FieldInput } from "../lib/ui/FieldInput";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { LabelPicker } from "../lib/ui/LabelPicker";
+import { t } from "../lib/i18n/i18n";
 
 /** The editable core of a contact or company page: base fields, labels and custom fields. */
 export function RecordEditor(props: {
@@ -41,12 +42,12 @@ export function RecordEditor(props: {
         {!props.readOnly && (
           <div className="actions">
             <button type="submit" className="btn btn-primary" disabled={!dirty || props.saving}>
-              {props.saving ? "Saving…" : "Save"}
+              {props.saving ? t("contacts.saving") : t("contacts.save")}
             </button>
           </div>
         )}
       </form>
-      <h3>Labels</h3>
+      <h3>{t("contacts.labels")}</h3>
       <LabelPicker
         tags={props.tags}
         kind={props.kind}
@@ -54,7 +55,7 @@ export function RecordEditor(props: {
         onAdd={(n) => props.save({ add_tags: [n] })}
         onRemove={(n) => props.save({ remove_tags: [n] })}
       />
-      {props.fields.length > 0 && <h3>Fields</h3>}
+      {props.fields.length > 0 && <h3>{t("contacts.fields")}</h3>}
       {props.fields.map((f) => (
         <FieldInput
           key={f.id}

@@ -5,6 +5,7 @@ import { useTags } from "../lib/resources/labels";
 import { ExportButton } from "../lib/ui/ExportButton";
 import type { Page } from "../lib/api/types";
 import { companyKeys, contactKeys } from "./contacts.queries";
+import { t } from "../lib/i18n/i18n";
 
 type RecordKind = "contacts" | "companies";
 
@@ -51,12 +52,16 @@ export function RecordListHead({ kind, title, newLabel, searchPlaceholder, onCre
           className="search"
           type="search"
           placeholder={searchPlaceholder}
-          aria-label={`Search ${kind}`}
+          aria-label={kind === "contacts" ? t("contacts.searchContactsLabel") : t("contacts.searchCompaniesLabel")}
           value={filters.q}
           onChange={(e) => filters.setQ(e.target.value)}
         />
-        <select aria-label="Label filter" value={filters.tag} onChange={(e) => filters.setTag(e.target.value)}>
-          <option value="">Any label</option>
+        <select
+          aria-label={t("contacts.labelFilter")}
+          value={filters.tag}
+          onChange={(e) => filters.setTag(e.target.value)}
+        >
+          <option value="">{t("contacts.anyLabel")}</option>
           {tags.data
             ?.filter((t) => t.applies_to.includes(kind))
             .map((t) => (

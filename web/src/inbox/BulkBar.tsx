@@ -3,6 +3,7 @@ import { useTags } from "../lib/resources/labels";
 import { PRIORITIES, STATUSES } from "../lib/api/types";
 import { statusLabel } from "../lib/ui/bits";
 import { errorText } from "../lib/ui/states";
+import { t } from "../lib/i18n/i18n";
 import { MacroMenu } from "../tickets/MacroMenu";
 import { useBulk } from "./Inbox";
 
@@ -17,21 +18,21 @@ export function BulkBar({ ids, onDone, onSelectAll }: { ids: string[]; onDone: (
     e.target.value = "";
   };
   return (
-    <div className="bulk-bar" role="toolbar" aria-label="Bulk actions">
-      <strong>{ids.length} selected</strong>
+    <div className="bulk-bar" role="toolbar" aria-label={t("inbox.bulkActions")}>
+      <strong>{t("inbox.selectedCount", { count: ids.length })}</strong>
       <button type="button" className="btn btn-small btn-ghost" onClick={onSelectAll}>
-        Select all loaded
+        {t("inbox.selectAllLoaded")}
       </button>
-      <select aria-label="Set status" onChange={pick((v) => patch({ status: v }))} defaultValue="">
-        <option value="">Status…</option>
+      <select aria-label={t("inbox.setStatus")} onChange={pick((v) => patch({ status: v }))} defaultValue="">
+        <option value="">{t("inbox.statusPlaceholder")}</option>
         {STATUSES.map((s) => (
           <option key={s} value={s}>
             {statusLabel(s)}
           </option>
         ))}
       </select>
-      <select aria-label="Set priority" onChange={pick((v) => patch({ priority: v }))} defaultValue="">
-        <option value="">Priority…</option>
+      <select aria-label={t("inbox.setPriority")} onChange={pick((v) => patch({ priority: v }))} defaultValue="">
+        <option value="">{t("inbox.priorityPlaceholder")}</option>
         {PRIORITIES.map((p) => (
           <option key={p} value={p}>
             {statusLabel(p)}
@@ -39,12 +40,12 @@ export function BulkBar({ ids, onDone, onSelectAll }: { ids: string[]; onDone: (
         ))}
       </select>
       <select
-        aria-label="Assign"
+        aria-label={t("inbox.assign")}
         onChange={pick((v) => patch({ assignee_id: v === "none" ? null : v }))}
         defaultValue=""
       >
-        <option value="">Assign…</option>
-        <option value="none">Unassigned</option>
+        <option value="">{t("inbox.assignPlaceholder")}</option>
+        <option value="none">{t("inbox.unassigned")}</option>
         {members.data
           ?.filter((m) => m.role !== "viewer")
           .map((m) => (
@@ -53,8 +54,8 @@ export function BulkBar({ ids, onDone, onSelectAll }: { ids: string[]; onDone: (
             </option>
           ))}
       </select>
-      <select aria-label="Add label" onChange={pick((v) => patch({ add_tags: [v] }))} defaultValue="">
-        <option value="">Add label…</option>
+      <select aria-label={t("inbox.addLabel")} onChange={pick((v) => patch({ add_tags: [v] }))} defaultValue="">
+        <option value="">{t("inbox.addLabelPlaceholder")}</option>
         {tags.data
           ?.filter((t) => !t.archived && t.applies_to.includes("tickets"))
           .map((t) => (
@@ -65,17 +66,17 @@ export function BulkBar({ ids, onDone, onSelectAll }: { ids: string[]; onDone: (
       </select>
       <MacroMenu ticketIds={ids} onDone={onDone} />
       <button type="button" className="btn btn-small" onClick={() => patch({ spam: true })}>
-        Spam
+        {t("inbox.markSpam")}
       </button>
       <button
         type="button"
         className="btn btn-small btn-danger"
-        onClick={() => confirm(`Delete ${ids.length} tickets?`) && bulk.mutate({ ids, delete: true })}
+        onClick={() => confirm(t("inbox.deleteConfirm", { count: ids.length })) && bulk.mutate({ ids, delete: true })}
       >
-        Delete
+        {t("common.delete")}
       </button>
       <button type="button" className="btn btn-small btn-ghost" onClick={onDone}>
-        Clear
+        {t("inbox.clearSelection")}
       </button>
       {bulk.isError && <span className="field-error">{errorText(bulk.error)}</span>}
     </div>

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { useMembers } from "../lib/resources/members";
 import type { CustomField } from "../lib/api/types";
 import { useDismiss } from "../lib/ui/layers";
-import { FIELD_OPERATORS, type FieldCondition, OP_LABELS, takesList, takesNoValue } from "./field-filters";
+import { FIELD_OPERATORS, type FieldCondition, opLabel, takesList, takesNoValue } from "./field-filters";
+import { t } from "../lib/i18n/i18n";
 
 /** "between" is the picker's own shorthand for a range: it adds a gte and an lte condition. */
 const BETWEEN = "between";
@@ -52,7 +53,10 @@ export function FieldFilterPicker({
   const listed = value.split(",").filter(Boolean);
   const choices: Array<{ id: string; label: string }> =
     field.type === "user"
-      ? [{ id: "me", label: "Me" }, ...(members.data ?? []).map((m) => ({ id: m.user.id, label: m.user.name }))]
+      ? [
+          { id: "me", label: t("inbox.me") },
+          ...(members.data ?? []).map((m) => ({ id: m.user.id, label: m.user.name })),
+        ]
       : field.options.map((o) => ({ id: o.id, label: o.label }));
   const inputType = field.type === "number" ? "number" : field.type === "date" ? "date" : "text";
   const ready = takesNoValue(currentOp) || (currentOp === BETWEEN ? value !== "" || upper !== "" : value.trim() !== "");
@@ -73,16 +77,16 @@ export function FieldFilterPicker({
   if (takesNoValue(currentOp)) control = null;
   else if (field.type === "checkbox") {
     control = (
-      <select aria-label="Value" value={value} onChange={(e) => setValue(e.target.value)}>
+      <select aria-label={t("inbox.value")} value={value} onChange={(e) => setValue(e.target.value)}>
         <option value="">—</option>
-        <option value="true">yes</option>
-        <option value="false">no</option>
+        <option value="true">{t("inbox.valueYes")}</option>
+        <option value="false">{t("inbox.valueNo")}</option>
       </select>
     );
   } else if (field.type === "select" || field.type === "user" || field.type === "multi_select") {
     if (takesList(currentOp) || field.type === "multi_select") {
       control = (
-        <fieldset className="pop-list" aria-label="Values">
+        <fieldset className="pop-list" aria-label={t("inbox.values")}>
           {choices.map((c) => (
             <label key={c.id} className="check pop-row">
               <input
@@ -99,7 +103,7 @@ export function FieldFilterPicker({
       );
     } else {
       control = (
-        <select aria-label="Value" value={value} onChange={(e) => setValue(e.target.value)}>
+        <select aria-label={t("inbox.value")} value={value} onChange={(e) => setValue(e.target.value)}>
           <option value="">—</option>
           {choices.map((c) => (
             <option key={c.id} value={c.id}>
@@ -112,15 +116,25 @@ export function FieldFilterPicker({
   } else if (currentOp === BETWEEN) {
     control = (
       <div className="pop-range">
-        <input aria-label="From" type={inputType} value={value} onChange={(e) => setValue(e.target.value)} />
-        <span className="muted">to</span>
-        <input aria-label="To" type={inputType} value={upper} onChange={(e) => setUpper(e.target.value)} />
+        <input
+          aria-label={t("inbox.rangeFrom")}
+          type={inputType}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <span className="muted">{t("inbox.rangeTo")}</span>
+        <input
+          aria-label={t("inbox.rangeToLabel")}
+          type={inputType}
+          value={upper}
+          onChange={(e) => setUpper(e.target.value)}
+        />
       </div>
     );
   } else {
     control = (
       <input
-        aria-label="Value"
+        aria-label={t("inbox.value")}
         type={inputType}
         step={field.type === "number" ? "any" : undefined}
         value={value}
@@ -139,12 +153,12 @@ export function FieldFilterPicker({
         aria-expanded={open}
         onClick={() => setOpen((v) => !v)}
       >
-        + Field filter
+        {t("inbox.addFieldFilter")}
       </button>
       {open && (
-        <fieldset className="pop-panel pop-form" aria-label="Field filter">
+        <fieldset className="pop-panel pop-form" aria-label={t("inbox.fieldFilter")}>
           <select
-            aria-label="Field"
+            aria-label={t("inbox.field")}
             value={field.key}
             onChange={(e) => {
               setKey(e.target.value);
@@ -159,7 +173,7 @@ export function FieldFilterPicker({
             ))}
           </select>
           <select
-            aria-label="Operator"
+            aria-label={t("inbox.operatorLabel")}
             value={currentOp}
             onChange={(e) => {
               setOp(e.target.value);
@@ -168,13 +182,13 @@ export function FieldFilterPicker({
           >
             {ops.map((o) => (
               <option key={o} value={o}>
-                {o === BETWEEN ? "is between" : OP_LABELS[o]}
+                {o === BETWEEN ? t("inbox.opBetween") : opLabel(o)}
               </option>
             ))}
           </select>
           {control}
           <button type="button" className="btn btn-small btn-primary" disabled={!ready} onClick={add}>
-            Add filter
+            {t("inbox.addFilter")}
           </button>
         </fieldset>
       )}

@@ -15,16 +15,19 @@ import {
   type TicketStatus,
 } from "../lib/api/types";
 import { statusLabel } from "../lib/ui/bits";
+import { t } from "../lib/i18n/i18n";
 import { MultiPick } from "../lib/ui/MultiPick";
 import { describeCondition } from "./field-filters";
 import { FieldFilterPicker } from "./FieldFilterPicker";
 import { activeFilterCount, clearedFilters, type TicketFilters } from "./inbox-filters";
 
-const STATUS_OPTIONS = STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
-const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: statusLabel(p) }));
-const SEVERITY_OPTIONS: Array<{ value: Severity | "none"; label: string }> = [
+// Built per render: the labels follow the active language.
+const statusOptions = () => STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
+const priorityOptions = () => PRIORITIES.map((p) => ({ value: p, label: statusLabel(p) }));
+const severityOptions = (): Array<{ value: Severity | "none"; label: string }> => [
+  // SEV1…SEV4 are the same codes in every language.
   ...SEVERITIES.map((s) => ({ value: s, label: s.toUpperCase() })),
-  { value: "none", label: "No severity" },
+  { value: "none", label: t("inbox.noSeverity") },
 ];
 
 /** Search, filters and sort for the ticket list; status, priority and severity take several values. */
@@ -60,36 +63,40 @@ export function FilterBar({
         id="ticket-search"
         className="search"
         type="search"
-        placeholder="Search tickets  /"
+        placeholder={t("inbox.searchPlaceholder")}
         value={q}
         onChange={(e) => setQ(e.target.value)}
-        aria-label="Search tickets"
+        aria-label={t("inbox.searchTickets")}
       />
       <MultiPick
-        label="Status"
-        anyLabel="Any status"
-        options={STATUS_OPTIONS}
+        label={t("inbox.status")}
+        anyLabel={t("inbox.anyStatus")}
+        options={statusOptions()}
         value={filters.status}
         onChange={(status: TicketStatus[]) => set({ status })}
       />
       <MultiPick
-        label="Priority"
-        anyLabel="Any priority"
-        options={PRIORITY_OPTIONS}
+        label={t("inbox.priority")}
+        anyLabel={t("inbox.anyPriority")}
+        options={priorityOptions()}
         value={filters.priority}
         onChange={(priority: Priority[]) => set({ priority })}
       />
       <MultiPick
-        label="Severity"
-        anyLabel="Any severity"
-        options={SEVERITY_OPTIONS}
+        label={t("inbox.severity")}
+        anyLabel={t("inbox.anySeverity")}
+        options={severityOptions()}
         value={filters.severity}
         onChange={(severity) => set({ severity })}
       />
-      <select aria-label="Assignee filter" value={filters.assignee} onChange={(e) => set({ assignee: e.target.value })}>
-        <option value="">Anyone</option>
-        <option value="me">Me</option>
-        <option value="none">Unassigned</option>
+      <select
+        aria-label={t("inbox.assigneeFilter")}
+        value={filters.assignee}
+        onChange={(e) => set({ assignee: e.target.value })}
+      >
+        <option value="">{t("inbox.anyone")}</option>
+        <option value="me">{t("inbox.me")}</option>
+        <option value="none">{t("inbox.unassigned")}</option>
         {members.data?.map((m) => (
           <option key={m.user.id} value={m.user.id}>
             {m.user.name}
@@ -97,8 +104,12 @@ export function FilterBar({
         ))}
       </select>
       {!!teams.data?.length && (
-        <select aria-label="Team filter" value={filters.team_id} onChange={(e) => set({ team_id: e.target.value })}>
-          <option value="">Any team</option>
+        <select
+          aria-label={t("inbox.teamFilter")}
+          value={filters.team_id}
+          onChange={(e) => set({ team_id: e.target.value })}
+        >
+          <option value="">{t("inbox.anyTeam")}</option>
           {teams.data.map((t) => (
             <option key={t.id} value={t.id}>
               {t.name}
@@ -106,8 +117,8 @@ export function FilterBar({
           ))}
         </select>
       )}
-      <select aria-label="Label filter" value={filters.tag} onChange={(e) => set({ tag: e.target.value })}>
-        <option value="">Any label</option>
+      <select aria-label={t("inbox.labelFilter")} value={filters.tag} onChange={(e) => set({ tag: e.target.value })}>
+        <option value="">{t("inbox.anyLabel")}</option>
         {tags.data
           ?.filter((t) => t.applies_to.includes("tickets"))
           .map((t) => (
@@ -117,11 +128,11 @@ export function FilterBar({
           ))}
       </select>
       <select
-        aria-label="Channel filter"
+        aria-label={t("inbox.channelFilter")}
         value={filters.channel}
         onChange={(e) => set({ channel: e.target.value as Channel | "" })}
       >
-        <option value="">Any channel</option>
+        <option value="">{t("inbox.anyChannel")}</option>
         {CHANNELS.map((c) => (
           <option key={c} value={c}>
             {statusLabel(c)}
@@ -140,7 +151,7 @@ export function FilterBar({
           <button
             type="button"
             className="chip-x"
-            aria-label={`Remove filter ${c.key} ${c.op}`}
+            aria-label={t("inbox.removeFilter", { key: c.key, op: c.op })}
             onClick={() => set({ fields: filters.fields.filter((_, j) => j !== i) })}
           >
             ×
@@ -161,14 +172,14 @@ export function FilterBar({
           type="button"
           className="btn btn-small btn-ghost"
           onClick={() => onChange(clearedFilters(filters))}
-          title={`Clear ${active} filter values`}
+          title={t("inbox.clearFilterValues", { count: active })}
         >
-          Clear filters
+          {t("inbox.clearFilters")}
         </button>
       )}
       {onSaveView && (active > 0 || filters.q.trim() !== "") && (
         <button type="button" className="btn btn-small" onClick={onSaveView}>
-          Save as view
+          {t("inbox.saveAsView")}
         </button>
       )}
     </div>
@@ -183,20 +194,20 @@ export function SortSelect({ filters, onChange }: { filters: TicketFilters; onCh
   return (
     <select
       className="sort-select"
-      aria-label="Sort"
+      aria-label={t("inbox.sort")}
       value={`${filters.sort}:${filters.order}`}
       onChange={(e) => {
         const [sort, order] = e.target.value.split(":");
         set({ sort, order: order as "asc" | "desc" });
       }}
     >
-      <option value="last_message_at:desc">Newest activity</option>
-      <option value="last_message_at:asc">Oldest activity</option>
-      <option value="created_at:desc">Newest created</option>
-      <option value="created_at:asc">Oldest created</option>
-      <option value="priority:desc">Priority</option>
-      <option value="severity:asc">Severity</option>
-      <option value="due:asc">Due soonest</option>
+      <option value="last_message_at:desc">{t("inbox.sortNewestActivity")}</option>
+      <option value="last_message_at:asc">{t("inbox.sortOldestActivity")}</option>
+      <option value="created_at:desc">{t("inbox.sortNewestCreated")}</option>
+      <option value="created_at:asc">{t("inbox.sortOldestCreated")}</option>
+      <option value="priority:desc">{t("inbox.priority")}</option>
+      <option value="severity:asc">{t("inbox.severity")}</option>
+      <option value="due:asc">{t("inbox.sortDueSoonest")}</option>
       {fieldList
         .filter((f) => ["text", "number", "date", "checkbox", "select"].includes(f.type))
         .map((f) => (

@@ -2,6 +2,7 @@ import { AssistantTips } from "../assistant/AssistantTips";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api, qs } from "../lib/api/client";
+import { t } from "../lib/i18n/i18n";
 import { useViews } from "../lib/resources/views";
 import { canWrite, useRole } from "../lib/api/session";
 import type { Page, Ticket } from "../lib/api/types";
@@ -99,7 +100,7 @@ export function Inbox({ folder }: { folder: string }) {
   }, [list]);
 
   const title = folder.startsWith("view:")
-    ? (views.data?.find((v) => `view:${v.id}` === folder)?.name ?? "View")
+    ? (views.data?.find((v) => `view:${v.id}` === folder)?.name ?? t("inbox.viewFallback"))
     : folderTitle(folder);
   return (
     <section className="inbox">
@@ -107,15 +108,20 @@ export function Inbox({ folder }: { folder: string }) {
         <h1>{title}</h1>
         <span className="muted small">
           {list.isSuccess
-            ? `${tickets.length}${list.hasNextPage ? "+" : ""} ${tickets.length === 1 && !list.hasNextPage ? "ticket" : "tickets"}`
+            ? t(list.hasNextPage ? "inbox.ticketCountMore" : "inbox.ticketCount", { count: tickets.length })
             : ""}
         </span>
         <div className="grow" />
         <SortSelect filters={filters} onChange={setFilters} />
         <ExportButton path={`/tickets/export.csv${qs(params)}`} filename="tickets.csv" />
         {canWrite(role) && (
-          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)} title="New ticket (c)">
-            New ticket
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => setCreating(true)}
+            title={t("inbox.newTicketShortcut")}
+          >
+            {t("inbox.newTicket")}
           </button>
         )}
       </header>
@@ -129,20 +135,18 @@ export function Inbox({ folder }: { folder: string }) {
         />
       )}
       {list.isPending ? (
-        <Loading label="Loading tickets…" />
+        <Loading label={t("inbox.loadingTickets")} />
       ) : list.isError ? (
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : tickets.length === 0 ? (
         <Empty
-          title={
-            activeFilterCount(filters) === 0 && !filters.q.trim() ? "Nothing here" : "No tickets match these filters"
-          }
+          title={activeFilterCount(filters) === 0 && !filters.q.trim() ? t("inbox.emptyTitle") : t("inbox.noMatch")}
         >
           {folder === "unassigned"
-            ? "Every ticket has an owner. Nice."
+            ? t("inbox.emptyUnassigned")
             : folder === "following"
-              ? "Follow a ticket from its page to see it here."
-              : "New tickets appear here as they arrive."}
+              ? t("inbox.emptyFollowing")
+              : t("inbox.emptyDefault")}
         </Empty>
       ) : (
         <TicketList
@@ -161,11 +165,13 @@ export function Inbox({ folder }: { folder: string }) {
         <SaveView
           filters={viewFiltersFor(folder, filters, views.data?.find((v) => `view:${v.id}` === folder)?.filters)}
           dropped={[
-            ...(filters.severity.length ? ["severity"] : []),
-            ...(folder === "spam" ? ["the spam folder"] : []),
-            ...(folder === "snoozed" ? ["the snoozed folder"] : []),
-            ...(folder === "following" ? ["the following folder"] : []),
-            ...(filters.sort !== EMPTY_FILTERS.sort || filters.order !== EMPTY_FILTERS.order ? ["sort order"] : []),
+            ...(filters.severity.length ? [t("inbox.droppedSeverity")] : []),
+            ...(folder === "spam" ? [t("inbox.droppedSpam")] : []),
+            ...(folder === "snoozed" ? [t("inbox.droppedSnoozed")] : []),
+            ...(folder === "following" ? [t("inbox.droppedFollowing")] : []),
+            ...(filters.sort !== EMPTY_FILTERS.sort || filters.order !== EMPTY_FILTERS.order
+              ? [t("inbox.droppedSort")]
+              : []),
           ]}
           onClose={() => setSaving(false)}
         />

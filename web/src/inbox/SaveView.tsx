@@ -5,6 +5,7 @@ import type { View, ViewFilters } from "../lib/api/types";
 import { navigate } from "../lib/router/router";
 import { Modal } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
+import { t } from "../lib/i18n/i18n";
 import { describeViewFilters } from "./view-filters-text";
 import { viewsKeys } from "../lib/resources/views";
 import { ticketKeys } from "../tickets/tickets.queries";
@@ -35,25 +36,27 @@ export function SaveView({
     create.mutate({ name: v.name ?? "", shared: v.shared === "on", filters });
   };
   return (
-    <Modal title="Save as view" onClose={onClose}>
+    <Modal title={t("inbox.saveAsView")} onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <Field label="View name" name="name" error={create.error}>
-          <input name="name" placeholder="Urgent billing" autoFocus />
+        <Field label={t("inbox.viewName")} name="name" error={create.error}>
+          <input name="name" placeholder={t("inbox.viewNamePlaceholder")} autoFocus />
         </Field>
         <label className="check">
-          <input type="checkbox" name="shared" /> Shared with the workspace
+          <input type="checkbox" name="shared" /> {t("inbox.sharedWithWorkspace")}
         </label>
         <div className="muted small" data-testid="view-summary">
-          {describeViewFilters(filters) || "All tickets"}
+          {describeViewFilters(filters) || t("inbox.folderAll")}
         </div>
-        {dropped.length > 0 && <div className="field-hint">Not saved in views: {dropped.join(", ")}.</div>}
+        {dropped.length > 0 && (
+          <div className="field-hint">{t("inbox.notSavedInViews", { list: dropped.join(", ") })}</div>
+        )}
         <FormError error={create.error} fields={["name"]} />
         <div className="actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            Save view
+            {t("inbox.saveView")}
           </button>
         </div>
       </form>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { Ticket } from "../lib/api/types";
+import { formatDateTime, t } from "../lib/i18n/i18n";
 import { linkHandler } from "../lib/router/router";
 import { Avatar, PriorityMark, StatusPill, TagChip, timeAgo } from "../lib/ui/bits";
 import { SlaMark } from "../tickets/SlaClock";
@@ -64,60 +65,69 @@ export function TicketList(props: {
     <div className="ticket-scroll" ref={box}>
       <div style={{ height: tickets.length * ROW + (hasMore ? 48 : 0), position: "relative" }}>
         {/* The rows are placed absolutely in the sized box above; the list holds only them. */}
-        <ul className="ticket-list" aria-label="Tickets">
-          {tickets.slice(first, last).map((t, i) => {
+        <ul className="ticket-list" aria-label={t("inbox.ticketsList")}>
+          {tickets.slice(first, last).map((ticket, i) => {
             const index = first + i;
-            const unread = isUnread(reads, t);
+            const unread = isUnread(reads, ticket);
             return (
               <li
-                key={t.id}
-                className={`ticket-row${index === cursor ? " cursor" : ""}${selected.has(t.id) ? " selected" : ""}${unread ? " unread" : ""}`}
+                key={ticket.id}
+                className={`ticket-row${index === cursor ? " cursor" : ""}${selected.has(ticket.id) ? " selected" : ""}${unread ? " unread" : ""}`}
                 data-unread={unread ? "" : undefined}
                 style={{ top: index * ROW, height: ROW }}
-                data-number={t.number}
+                data-number={ticket.number}
                 onMouseMove={() => index !== cursor && props.onCursor(index)}
               >
                 <input
                   type="checkbox"
-                  aria-label={`Select ticket ${t.number}`}
-                  checked={selected.has(t.id)}
+                  aria-label={t("inbox.selectTicket", { number: ticket.number })}
+                  checked={selected.has(ticket.id)}
                   onChange={() => {}}
-                  onClick={(e) => props.onToggle(t.id, e.shiftKey)}
+                  onClick={(e) => props.onToggle(ticket.id, e.shiftKey)}
                 />
-                <PriorityMark priority={t.priority} />
-                <a className="ticket-main" href={`/tickets/${t.number}`} onClick={linkHandler(`/tickets/${t.number}`)}>
+                <PriorityMark priority={ticket.priority} />
+                <a
+                  className="ticket-main"
+                  href={`/tickets/${ticket.number}`}
+                  onClick={linkHandler(`/tickets/${ticket.number}`)}
+                >
                   <span className="ticket-line1">
-                    {unread && <span className="visually-hidden">Unread: </span>}
+                    {unread && <span className="visually-hidden">{t("inbox.unreadPrefix")}</span>}
                     <span className="ticket-contact">
-                      {t.contact ? personName(t.contact.name, t.contact.email) : "No contact"}
+                      {ticket.contact ? personName(ticket.contact.name, ticket.contact.email) : t("inbox.noContact")}
                     </span>
-                    <span className="ticket-subject">{t.subject}</span>
-                    {t.tags.slice(0, 3).map((tag) => (
+                    <span className="ticket-subject">{ticket.subject}</span>
+                    {ticket.tags.slice(0, 3).map((tag) => (
                       <TagChip key={tag.id} tag={tag} />
                     ))}
                   </span>
                   <span className="ticket-preview">
-                    <span className="muted">#{t.number}</span> {t.last_message_preview}
+                    <span className="muted">#{ticket.number}</span> {ticket.last_message_preview}
                   </span>
                 </a>
-                {t.severity && <span className={`sev sev-${t.severity}`}>{t.severity.toUpperCase()}</span>}
-                <SnoozedMark until={t.snoozed_until} />
-                <SlaMark ticket={t} />
-                {t.channel === "chat" && <ChatBadge ticketId={t.id} />}
-                <StatusPill status={t.status} />
-                <span className="ticket-assignee" title={t.assignee ? t.assignee.name : "Unassigned"}>
-                  {t.assignee ? (
-                    <Avatar name={t.assignee.name} url={t.assignee.avatar_url} size={20} />
+                {ticket.severity && (
+                  <span className={`sev sev-${ticket.severity}`}>{ticket.severity.toUpperCase()}</span>
+                )}
+                <SnoozedMark until={ticket.snoozed_until} />
+                <SlaMark ticket={ticket} />
+                {ticket.channel === "chat" && <ChatBadge ticketId={ticket.id} />}
+                <StatusPill status={ticket.status} />
+                <span
+                  className="ticket-assignee"
+                  title={ticket.assignee ? ticket.assignee.name : t("inbox.unassigned")}
+                >
+                  {ticket.assignee ? (
+                    <Avatar name={ticket.assignee.name} url={ticket.assignee.avatar_url} size={20} />
                   ) : (
                     <span className="avatar avatar-empty" />
                   )}
                 </span>
                 <time
                   className="ticket-time muted"
-                  dateTime={t.last_message_at}
-                  title={new Date(t.last_message_at).toLocaleString()}
+                  dateTime={ticket.last_message_at}
+                  title={formatDateTime(ticket.last_message_at)}
                 >
-                  {timeAgo(t.last_message_at)}
+                  {timeAgo(ticket.last_message_at)}
                 </time>
               </li>
             );
@@ -126,7 +136,7 @@ export function TicketList(props: {
         {hasMore && (
           <div className="load-more" style={{ top: tickets.length * ROW }}>
             <button type="button" className="btn btn-small" onClick={onNearEnd} disabled={loadingMore}>
-              {loadingMore ? "Loading…" : "Load more"}
+              {loadingMore ? t("common.loading") : t("common.loadMore")}
             </button>
           </div>
         )}

@@ -1,4 +1,5 @@
 import type { CustomField, FieldType, Member } from "../lib/api/types";
+import { t } from "../lib/i18n/i18n";
 
 /** One custom-field condition, the same shape a View stores in `filters.fields`. */
 export type FieldCondition = { key: string; op: string; value: string };
@@ -17,21 +18,12 @@ export const FIELD_OPERATORS: Record<FieldType, readonly string[]> = {
   multi_select: ["any", "all", "none", "eq", "ne", "set", "not_set"],
 };
 
-export const OP_LABELS: Record<string, string> = {
-  eq: "is",
-  ne: "is not",
-  contains: "contains",
-  not_contains: "does not contain",
-  gt: ">",
-  gte: "≥",
-  lt: "<",
-  lte: "≤",
-  any: "is any of",
-  all: "has all of",
-  none: "is none of",
-  set: "is set",
-  not_set: "is not set",
-};
+/** An operator's name in the picker ("is any of"); an unknown one shows as it comes. */
+export const opLabel = (op: string) => t("inbox.operator", { op });
+
+/** A condition as one phrase in the reader's language ("Plan is any of Pro"); `value` empty for set/not_set. */
+export const conditionText = (field: string, op: string, value: string) =>
+  takesNoValue(op) ? t("inbox.conditionNoValue", { field, op }) : t("inbox.condition", { field, op, value });
 
 /** Operators that take no value (the API ignores one). */
 export const takesNoValue = (op: string) => op === "set" || op === "not_set";
@@ -54,16 +46,16 @@ export function describeCondition(
   myId: string | undefined,
 ): string {
   const name = field?.name ?? c.key;
-  if (takesNoValue(c.op)) return `${name} ${OP_LABELS[c.op]}`;
+  if (takesNoValue(c.op)) return conditionText(name, c.op, "");
   const one = (v: string) => {
     if (!field) return v;
     if (field.type === "select" || field.type === "multi_select")
       return field.options.find((o) => o.id === v)?.label ?? v;
     if (field.type === "user")
-      return v === "me" || v === myId ? "me" : (members?.find((m) => m.user.id === v)?.user.name ?? v);
-    if (field.type === "checkbox") return v === "true" ? "yes" : "no";
+      return v === "me" || v === myId ? t("inbox.valueMe") : (members?.find((m) => m.user.id === v)?.user.name ?? v);
+    if (field.type === "checkbox") return v === "true" ? t("inbox.valueYes") : t("inbox.valueNo");
     return v;
   };
   const value = takesList(c.op) ? c.value.split(",").filter(Boolean).map(one).join(", ") : one(c.value);
-  return `${name} ${OP_LABELS[c.op] ?? c.op} ${value}`;
+  return conditionText(name, c.op, value);
 }

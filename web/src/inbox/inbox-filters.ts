@@ -1,5 +1,6 @@
 import type { Channel, Priority, Severity, TicketStatus, ViewFilters } from "../lib/api/types";
 import { fieldParams, type FieldCondition } from "./field-filters";
+import { type MessageKey, t } from "../lib/i18n/i18n";
 
 /** What the person picked in the filter bar; combined with the folder's own filters. */
 export type TicketFilters = {
@@ -60,20 +61,21 @@ export function ticketQuery(folder: string, f: TicketFilters): Record<string, st
   return params;
 }
 
-export const folderTitle = (folder: string) =>
-  ({
-    unassigned: "Unassigned",
-    mine: "Mine",
-    following: "Following",
-    open: "Open",
-    pending: "Pending",
-    on_hold: "On hold",
-    solved: "Solved",
-    closed: "Closed",
-    snoozed: "Snoozed",
-    all: "All tickets",
-    spam: "Spam",
-  })[folder] ?? "View";
+const FOLDER_TITLES: Record<string, MessageKey> = {
+  unassigned: "inbox.folderUnassigned",
+  mine: "inbox.folderMine",
+  following: "inbox.folderFollowing",
+  open: "inbox.folderOpen",
+  pending: "inbox.folderPending",
+  on_hold: "inbox.folderOnHold",
+  solved: "inbox.folderSolved",
+  closed: "inbox.folderClosed",
+  snoozed: "inbox.folderSnoozed",
+  all: "inbox.folderAll",
+  spam: "inbox.folderSpam",
+};
+
+export const folderTitle = (folder: string) => t(FOLDER_TITLES[folder] ?? "inbox.viewFallback");
 
 /** How many filters the person has picked (for "Clear n"). */
 export const activeFilterCount = (f: TicketFilters) =>

@@ -1,12 +1,14 @@
 import { useState } from "react";
 import { canWrite, useRole } from "../lib/api/session";
 import type { KbArticle } from "../lib/api/types";
+import { t } from "../lib/i18n/i18n";
 import { useWorkspace } from "../lib/resources/workspace";
 import { Link } from "../lib/router/Link";
 import { navigate } from "../lib/router/router";
 import { Modal, timeAgo } from "../lib/ui/bits";
 import { Field, FormError } from "../lib/ui/form";
 import { ErrorBox, Loading } from "../lib/ui/states";
+import { ArticleLanguages } from "./ArticleLanguages";
 import { useArticle, useArticlePreview, useCollections, useKbWrites } from "./kb.queries";
 import { helpCenterUrl } from "./KnowledgeBase";
 import { RichTextEditor } from "./RichTextEditor";
@@ -57,17 +59,17 @@ function ArticleForm({ article }: { article: KbArticle }) {
     <section className="detail-page">
       <header className="page-head">
         <Link to={`/kb?collection=${article.collection_id}`} className="muted">
-          Knowledge base
+          {t("kb.title")}
         </Link>
         <span className="muted">/</span>
         <h1>{article.title}</h1>
         <span className={`pill ${published ? "pill-active" : "pill-pending"}`} data-testid="article-status">
-          {published ? "Published" : "Draft"}
+          {published ? t("kb.statePublished") : t("kb.stateDraft")}
         </span>
         <span className="grow" />
         {published && enabled && publicUrl && (
           <a href={publicUrl} target="_blank" rel="noreferrer">
-            View on the help center
+            {t("kb.viewOnHelpCenter")}
           </a>
         )}
       </header>
@@ -80,10 +82,10 @@ function ArticleForm({ article }: { article: KbArticle }) {
         noValidate
       >
         <div className="row2">
-          <Field label="Title" name="title" error={save.error}>
+          <Field label={t("kb.titleLabel")} name="title" error={save.error}>
             <input value={title} onChange={(e) => edit(setTitle)(e.target.value)} disabled={!writer} />
           </Field>
-          <Field label="Collection" name="collection_id" error={save.error}>
+          <Field label={t("kb.collectionLabel")} name="collection_id" error={save.error}>
             <select value={collectionId} onChange={(e) => edit(setCollectionId)(e.target.value)} disabled={!writer}>
               {(collections.data ?? []).map((c) => (
                 <option key={c.id} value={c.id}>
@@ -95,25 +97,25 @@ function ArticleForm({ article }: { article: KbArticle }) {
         </div>
         <div className="field">
           <span className="field-label" id="article-body-label">
-            Body
+            {t("kb.bodyLabel")}
           </span>
-          <RichTextEditor html={html} onChange={edit(setHtml)} label="Article body" disabled={!writer} />
+          <RichTextEditor html={html} onChange={edit(setHtml)} label={t("kb.articleBodyLabel")} disabled={!writer} />
         </div>
         <FormError error={save.error} fields={["title", "collection_id"]} />
         <FormError error={preview.error} />
         <p className="muted small">
-          {published ? `Published ${timeAgo(article.published_at)}` : "Draft: not on the help center."} · Updated{" "}
-          {timeAgo(article.updated_at)} · {article.views} views
-          {published && !enabled && " · the help center is off, so nobody sees it yet."}
+          {published ? t("kb.publishedAgo", { ago: timeAgo(article.published_at) }) : t("kb.draftNotOnHelpCenter")} ·{" "}
+          {t("kb.updatedAgo", { ago: timeAgo(article.updated_at) })} · {t("kb.viewCount", { count: article.views })}
+          {published && !enabled && ` · ${t("kb.publishedButOff")}`}
         </p>
         {writer && (
           <div className="actions">
             <button type="submit" className="btn" disabled={save.isPending}>
-              {dirty ? (published ? "Save and update" : "Save draft") : "Saved"}
+              {dirty ? (published ? t("kb.saveAndUpdate") : t("kb.saveDraft")) : t("kb.saved")}
             </button>
             {published ? (
               <button type="button" className="btn" disabled={save.isPending} onClick={() => submit("draft")}>
-                Unpublish
+                {t("kb.unpublish")}
               </button>
             ) : (
               <button
@@ -122,7 +124,7 @@ function ArticleForm({ article }: { article: KbArticle }) {
                 disabled={save.isPending}
                 onClick={() => submit("published")}
               >
-                Publish
+                {t("kb.publish")}
               </button>
             )}
             <button
@@ -136,32 +138,37 @@ function ArticleForm({ article }: { article: KbArticle }) {
                 )
               }
             >
-              Preview
+              {t("kb.preview")}
             </button>
             <span className="grow" />
             <button
               type="button"
               className="btn btn-danger"
               onClick={() => {
-                if (window.confirm(`Delete “${article.title}”?`))
+                if (window.confirm(t("kb.confirmDeleteArticle", { title: article.title })))
                   writes.deleteArticle.mutate(article.id, {
                     onSuccess: () => navigate(`/kb?collection=${article.collection_id}`),
                   });
               }}
             >
-              Delete
+              {t("kb.delete")}
             </button>
           </div>
         )}
       </form>
+      <ArticleLanguages article={article} writer={writer} />
       {previewHtml !== null && (
-        <Modal title="Preview on the help center" onClose={() => setPreviewHtml(null)} wide>
+        <Modal title={t("kb.previewTitle")} onClose={() => setPreviewHtml(null)} wide>
           <p className="muted small">
-            {dirty ? "Unsaved changes included. " : ""}
-            {enabled ? "" : "The help center is off: nobody sees this page until it is turned on."}
+            {[dirty ? t("kb.previewUnsaved") : "", enabled ? "" : t("kb.previewOff")].filter(Boolean).join(" ")}
           </p>
           {/* The page the help center would serve, unscripted: sanitized by the server, no script allowed in the frame. */}
-          <iframe className="kb-preview" title="Article preview" sandbox="allow-same-origin" srcDoc={previewHtml} />
+          <iframe
+            className="kb-preview"
+            title={t("kb.previewFrame")}
+            sandbox="allow-same-origin"
+            srcDoc={previewHtml}
+          />
         </Modal>
       )}
     </section>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { canWrite, useRole } from "../lib/api/session";
 import type { KbCollection } from "../lib/api/types";
+import { formatNumber, t } from "../lib/i18n/i18n";
 import { useWorkspace } from "../lib/resources/workspace";
 import { Link } from "../lib/router/Link";
 import { navigate, useLocation } from "../lib/router/router";
@@ -43,16 +44,16 @@ export function KnowledgeBase() {
   return (
     <section className="list-page">
       <header className="page-head">
-        <h1>Knowledge base</h1>
+        <h1>{t("kb.title")}</h1>
         <span className="grow" />
         {workspace.data &&
           (enabled ? (
             <a href={helpCenterUrl(workspace.data.slug)} target="_blank" rel="noreferrer">
-              Open the help center
+              {t("kb.openHelpCenter")}
             </a>
           ) : (
             <span className="muted small">
-              The help center is off. <Link to="/settings/help-center">Turn it on</Link>
+              {t("kb.helpCenterOff")} <Link to="/settings/help-center">{t("kb.turnItOn")}</Link>
             </span>
           ))}
       </header>
@@ -62,10 +63,10 @@ export function KnowledgeBase() {
         <ErrorBox error={collections.error} retry={() => collections.refetch()} />
       ) : (
         <div className="kb-grid">
-          <nav className="kb-collections" aria-label="Collections">
-            <h2>Collections</h2>
+          <nav className="kb-collections" aria-label={t("kb.collections")}>
+            <h2>{t("kb.collections")}</h2>
             {list.length === 0 ? (
-              <p className="muted small">No collections yet.</p>
+              <p className="muted small">{t("kb.noCollections")}</p>
             ) : (
               <ul>
                 {list.map((c) => (
@@ -87,15 +88,15 @@ export function KnowledgeBase() {
             )}
             {writer && (
               <form className="stack" onSubmit={addCollection} noValidate>
-                <Field label="New collection" name="name" error={writes.createCollection.error}>
-                  <input name="name" placeholder="Getting started" />
+                <Field label={t("kb.newCollection")} name="name" error={writes.createCollection.error}>
+                  <input name="name" placeholder={t("kb.newCollectionPlaceholder")} />
                 </Field>
-                <Field label="Description" name="description" error={writes.createCollection.error}>
+                <Field label={t("kb.description")} name="description" error={writes.createCollection.error}>
                   <input name="description" />
                 </Field>
                 <FormError error={writes.createCollection.error} fields={["name", "description"]} />
                 <button type="submit" className="btn btn-small" disabled={writes.createCollection.isPending}>
-                  Add collection
+                  {t("kb.addCollection")}
                 </button>
               </form>
             )}
@@ -103,7 +104,7 @@ export function KnowledgeBase() {
           {current ? (
             <CollectionArticles collection={current} writer={writer} />
           ) : (
-            <Empty title="Start your knowledge base">Add a collection, then write its first article.</Empty>
+            <Empty title={t("kb.emptyTitle")}>{t("kb.emptyBody")}</Empty>
           )}
         </div>
       )}
@@ -135,7 +136,7 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
       {collection.description && <p className="muted">{collection.description}</p>}
       {writer && (
         <details className="kb-edit">
-          <summary>Edit collection</summary>
+          <summary>{t("kb.editCollection")}</summary>
           <form
             key={`${collection.id}-${collection.updated_at}`}
             className="stack narrow"
@@ -146,16 +147,16 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
             }}
             noValidate
           >
-            <Field label="Collection name" name="name" error={writes.updateCollection.error}>
+            <Field label={t("kb.collectionName")} name="name" error={writes.updateCollection.error}>
               <input name="name" defaultValue={collection.name} />
             </Field>
-            <Field label="Collection description" name="description" error={writes.updateCollection.error}>
+            <Field label={t("kb.collectionDescription")} name="description" error={writes.updateCollection.error}>
               <input name="description" defaultValue={collection.description} />
             </Field>
             <FormError error={writes.updateCollection.error} fields={["name", "description"]} />
             <div className="actions">
               <button type="submit" className="btn btn-small" disabled={writes.updateCollection.isPending}>
-                Save collection
+                {t("kb.saveCollection")}
               </button>
             </div>
           </form>
@@ -163,11 +164,11 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
       )}
       {writer && (
         <form className="inline-form" onSubmit={add} noValidate>
-          <Field label="New article title" name="title" error={writes.createArticle.error}>
+          <Field label={t("kb.newArticleTitle")} name="title" error={writes.createArticle.error}>
             <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} />
           </Field>
           <button type="submit" className="btn btn-primary btn-small" disabled={writes.createArticle.isPending}>
-            New article
+            {t("kb.newArticle")}
           </button>
         </form>
       )}
@@ -176,14 +177,14 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
       ) : articles.isError ? (
         <ErrorBox error={articles.error} retry={() => articles.refetch()} />
       ) : rows.length === 0 ? (
-        <Empty title="No articles in this collection">
+        <Empty title={t("kb.noArticles")}>
           {writer && (
             <button
               type="button"
               className="btn btn-small btn-ghost"
               onClick={() => writes.deleteCollection.mutate(collection.id, { onSuccess: () => navigate("/kb") })}
             >
-              Delete this collection
+              {t("kb.deleteCollection")}
             </button>
           )}
         </Empty>
@@ -192,11 +193,11 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
           <table className="table">
             <thead>
               <tr>
-                <th>Title</th>
-                <th>Status</th>
-                <th className="num">Views</th>
-                <th>Updated</th>
-                {writer && <th>Order</th>}
+                <th>{t("kb.titleColumn")}</th>
+                <th>{t("kb.statusColumn")}</th>
+                <th className="num">{t("kb.viewsColumn")}</th>
+                <th>{t("kb.updatedColumn")}</th>
+                {writer && <th>{t("kb.orderColumn")}</th>}
               </tr>
             </thead>
             <tbody>
@@ -207,17 +208,17 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
                   </td>
                   <td>
                     <span className={`pill ${a.status === "published" ? "pill-active" : "pill-pending"}`}>
-                      {a.status === "published" ? "Published" : "Draft"}
+                      {a.status === "published" ? t("kb.statePublished") : t("kb.stateDraft")}
                     </span>
                   </td>
-                  <td className="num">{a.views}</td>
+                  <td className="num">{formatNumber(a.views)}</td>
                   <td className="muted">{timeAgo(a.updated_at)}</td>
                   {writer && (
                     <td>
                       <button
                         type="button"
                         className="btn btn-small btn-ghost"
-                        aria-label={`Move ${a.title} up`}
+                        aria-label={t("kb.moveUp", { title: a.title })}
                         disabled={index === 0 || writes.reorderArticles.isPending}
                         onClick={() => move(index, -1)}
                       >
@@ -226,7 +227,7 @@ function CollectionArticles({ collection, writer }: { collection: KbCollection; 
                       <button
                         type="button"
                         className="btn btn-small btn-ghost"
-                        aria-label={`Move ${a.title} down`}
+                        aria-label={t("kb.moveDown", { title: a.title })}
                         disabled={index === rows.length - 1 || writes.reorderArticles.isPending}
                         onClick={() => move(index, 1)}
                       >

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { type MessageKey, t } from "../lib/i18n/i18n";
 
 /**
  * A small rich-text editor for article bodies: a contenteditable region with a toolbar of the
@@ -7,16 +8,16 @@ import { useEffect, useRef } from "react";
  * Keyboard: Ctrl/Cmd+B and +I from the browser, Tab leaves the editor (it inserts no tab).
  */
 // Each button's visible text is its whole accessible name (WCAG 2.5.3).
-const TOOLS: Array<{ label: string; command: string; value?: string }> = [
-  { label: "Heading", command: "formatBlock", value: "h2" },
-  { label: "Subheading", command: "formatBlock", value: "h3" },
-  { label: "Paragraph", command: "formatBlock", value: "p" },
-  { label: "Bold", command: "bold" },
-  { label: "Italic", command: "italic" },
-  { label: "Bulleted list", command: "insertUnorderedList" },
-  { label: "Numbered list", command: "insertOrderedList" },
-  { label: "Quote", command: "formatBlock", value: "blockquote" },
-  { label: "Code block", command: "formatBlock", value: "pre" },
+const TOOLS: Array<{ label: MessageKey; command: string; value?: string }> = [
+  { label: "kb.toolHeading", command: "formatBlock", value: "h2" },
+  { label: "kb.toolSubheading", command: "formatBlock", value: "h3" },
+  { label: "kb.toolParagraph", command: "formatBlock", value: "p" },
+  { label: "kb.toolBold", command: "bold" },
+  { label: "kb.toolItalic", command: "italic" },
+  { label: "kb.toolBulletedList", command: "insertUnorderedList" },
+  { label: "kb.toolNumberedList", command: "insertOrderedList" },
+  { label: "kb.toolQuote", command: "formatBlock", value: "blockquote" },
+  { label: "kb.toolCodeBlock", command: "formatBlock", value: "pre" },
 ];
 
 export function RichTextEditor({
@@ -24,11 +25,14 @@ export function RichTextEditor({
   onChange,
   label,
   disabled,
+  lang,
 }: {
   html: string;
   onChange: (html: string) => void;
   label: string;
   disabled?: boolean;
+  /** The language of the text being written (a translation's), for spell-checking and screen readers. */
+  lang?: string;
 }) {
   const area = useRef<HTMLDivElement>(null);
   // The region owns its DOM while editing: set it from props only when they differ (a load or a reset).
@@ -41,22 +45,22 @@ export function RichTextEditor({
     if (area.current) onChange(area.current.innerHTML);
   };
   const link = () => {
-    const url = window.prompt("Link address (https://…)");
+    const url = window.prompt(t("kb.linkPrompt"));
     if (url && /^(https?:|mailto:)/i.test(url.trim())) run("createLink", url.trim());
   };
   return (
     <div className="rte">
-      <div className="rte-toolbar" role="toolbar" aria-label={`${label} formatting`}>
-        {TOOLS.map((t) => (
+      <div className="rte-toolbar" role="toolbar" aria-label={t("kb.formattingToolbar", { label })}>
+        {TOOLS.map((tool) => (
           <button
-            key={t.label}
+            key={tool.label}
             type="button"
             className="btn btn-small btn-ghost"
             disabled={disabled}
             onMouseDown={(e) => e.preventDefault()}
-            onClick={() => run(t.command, t.value)}
+            onClick={() => run(tool.command, tool.value)}
           >
-            {t.label}
+            {t(tool.label)}
           </button>
         ))}
         <button
@@ -66,7 +70,7 @@ export function RichTextEditor({
           onMouseDown={(e) => e.preventDefault()}
           onClick={link}
         >
-          Link
+          {t("kb.toolLink")}
         </button>
       </div>
       {/* biome-ignore lint/a11y/useSemanticElements: a rich-text region has no native element; role textbox with aria-multiline is the ARIA pattern */}
@@ -76,6 +80,7 @@ export function RichTextEditor({
         role="textbox"
         aria-multiline="true"
         aria-label={label}
+        lang={lang}
         tabIndex={0}
         contentEditable={!disabled}
         suppressContentEditableWarning

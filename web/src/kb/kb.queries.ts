@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../lib/api/client";
 import { listOf } from "../lib/api/queries";
-import type { KbArticle, KbCollection, Page } from "../lib/api/types";
+import type { AiTranslation, KbArticle, KbCollection, Page } from "../lib/api/types";
+import type { operations } from "../lib/api-schema";
 import { defineResource } from "../lib/realtime/invalidation";
 
 export const kbKeys = {
@@ -9,7 +10,13 @@ export const kbKeys = {
   articles: (collectionId: string) => ["kb-articles", collectionId] as const,
   allArticles: ["kb-articles"] as const,
   article: (id: string) => ["kb-article", id] as const,
+  translations: (id: string) => ["kb-article-translations", id] as const,
 };
+
+/** An article's translation in its list: the pinned shape plus whether the article changed since it was saved. */
+export type KbTranslation =
+  operations["getKbArticlesByIdTranslations"]["responses"][200]["content"]["application/json"]["data"][number];
+type KbTranslationInput = { title: string; body_html: string; status: "draft" | "published" };
 
 export const kbResource = defineResource({
   name: "kb",
@@ -21,7 +28,8 @@ export const kbResource = defineResource({
       invalidate: (event) => {
         const data = event.data as { kb_article?: { id: string }; kb_article_id?: string };
         const id = data.kb_article?.id ?? data.kb_article_id;
-        return id ? [kbKeys.allArticles, kbKeys.article(id)] : [kbKeys.allArticles];
+        // An article change may make its translations outdated.
+        return id ? [kbKeys.allArticles, kbKeys.article(id), kbKeys.translations(id)] : [kbKeys.allArticles];
       },
     },
   ],
@@ -53,6 +61,41 @@ export const useArticlePreview = () =>
     mutationFn: (body: { title: string; body_html: string; collection_id: string }) =>
       api<{ html: string }>("/help-center/preview", { body }),
   });
+
+/** Every translation of an article (a handful: one per help-center language). */
+export const useTranslations = (articleId: string) =>
+  useQuery({
+    queryKey: kbKeys.translations(articleId),
+    queryFn: async () => listOf(await api<Page<KbTranslation>>(`/kb/articles/${articleId}/translations`)),
+  });
+
+/** Saving and deleting an article's translations; no event follows them, so each refreshes the list itself. */
+export function useTranslationWrites(articleId: string) {
+  const client = useQueryClient();
+  const refresh = () => client.invalidateQueries({ queryKey: kbKeys.translations(articleId) });
+  const path = (locale: string) => `/kb/articles/${articleId}/translations/${encodeURIComponent(locale)}`;
+  return {
+    save: useMutation({
+      mutationFn: ({ locale, ...body }: KbTranslationInput & { locale: string }) =>
+        api<KbTranslation>(path(locale), { method: "PUT", body }),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (locale: string) => api<null>(path(locale), { method: "DELETE" }),
+      onSuccess: refresh,
+    }),
+    /** The article's title and body in `target` by the AI's translate feature: a draft to review, never saved here. */
+    draft: useMutation({
+      mutationFn: async ({ title, html, target }: { title: string; html: string; target: string }) => {
+        const [titled, body] = await Promise.all([
+          api<AiTranslation>("/ai/translate", { body: { text: title, target } }),
+          html.trim() ? api<AiTranslation>("/ai/translate", { body: { html, target } }) : Promise.resolve(null),
+        ]);
+        return { title: (titled.text ?? title).trim(), body_html: body?.html ?? "" };
+      },
+    }),
+  };
+}
 
 export function useKbWrites() {
   const client = useQueryClient();

@@ -317,8 +317,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change your own name, or copy your picture from a URL
-         * @description `avatar_url` is fetched server-side by a job behind the same guard as webhooks (public addresses only, unless DESK_ALLOWED_PRIVATE_HOSTS; https; redirects re-checked; 10 seconds; 5 MB), then checked and processed like an upload. The answer is immediate and still shows the old picture; `member.updated` follows in each workspace once the copy is stored. A URL that can never be fetched (not https, private address) answers 422 at body.avatar_url.
+         * Change your own name or language, or copy your picture from a URL
+         * @description `avatar_url` is fetched server-side by a job behind the same guard as webhooks (public addresses only, unless DESK_ALLOWED_PRIVATE_HOSTS; https; redirects re-checked; 10 seconds; 5 MB), then checked and processed like an upload. The answer is immediate and still shows the old picture; `member.updated` follows in each workspace once the copy is stored. A URL that can never be fetched (not https, private address) answers 422 at body.avatar_url. `locale` is your language for the app: a well-formed BCP 47 tag of at most 35 characters (stored canonical, `EN-us` → `en-US`; else 422 at body.locale) or null to follow the browser. A language Desk ships no texts for is kept, and the app shows English in that language's writing direction.
          */
         patch: operations["patchMe"];
         trace?: never;
@@ -1315,7 +1315,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tickets as CSV (UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row): the filters, order and visibility of GET /v1/tickets, streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it */
+        /**
+         * Tickets as CSV (UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row): the filters, order and visibility of GET /v1/tickets, streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it
+         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
+         */
         get: operations["getTicketsExportCsv"];
         put?: never;
         post?: never;
@@ -1332,7 +1335,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true; snoozed=false leaves out snoozed tickets, snoozed=true lists only them */
+        /**
+         * List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true; snoozed=false leaves out snoozed tickets, snoozed=true lists only them
+         * @description With `q` (or a view whose filters have one): Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         */
         get: operations["getTickets"];
         put?: never;
         /**
@@ -1440,7 +1446,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The contact's tickets (same filters as the ticket list) */
+        /**
+         * The contact's tickets (same filters as the ticket list)
+         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         */
         get: operations["getContactsByIdTickets"];
         put?: never;
         post?: never;
@@ -1813,7 +1822,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Contacts as CSV with the filters of GET /v1/contacts: UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it */
+        /**
+         * Contacts as CSV with the filters of GET /v1/contacts: UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it
+         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
+         */
         get: operations["getContactsExportCsv"];
         put?: never;
         post?: never;
@@ -1830,7 +1842,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Companies as CSV with the filters of GET /v1/companies: UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it */
+        /**
+         * Companies as CSV with the filters of GET /v1/companies: UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it
+         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
+         */
         get: operations["getCompaniesExportCsv"];
         put?: never;
         post?: never;
@@ -1847,10 +1862,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Contacts, newest first; filters q (name, or the start of any of its emails), company_id, tag, field.<key> */
+        /**
+         * Contacts, newest first; filters q (name, or the start of any of its emails), company_id, tag, field.<key>
+         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         */
         get: operations["getContacts"];
         put?: never;
-        /** Create a contact; emails lists every address (the first is email, at most 20); 409 conflict (with the location) on an email another contact has, or a taken external_id */
+        /** Create a contact; emails lists every address (the first is email, at most 20); locale is the contact's language (a BCP 47 tag of at most 35 characters, stored canonical; else 422 at body.locale); 409 conflict (with the location) on an email another contact has, or a taken external_id */
         post: operations["postContacts"];
         delete?: never;
         options?: never;
@@ -1873,7 +1891,7 @@ export interface paths {
         delete: operations["deleteContactsById"];
         options?: never;
         head?: never;
-        /** Change a contact; emails replaces its addresses (the first is email, at most 20; 409 with the location when another contact has one); tags replaces the labels, add_tags/remove_tags adjust them, fields merge */
+        /** Change a contact; emails replaces its addresses (the first is email, at most 20; 409 with the location when another contact has one); tags replaces the labels, add_tags/remove_tags adjust them, fields merge; locale sets the contact's language (BCP 47, stored canonical, null clears it; Desk never replaces an agent's choice) */
         patch: operations["patchContactsById"];
         trace?: never;
     };
@@ -1918,7 +1936,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Companies, newest first; filters q (any word of the name or domain, or a prefix), tag, field.<key> */
+        /**
+         * Companies, newest first; filters q (any word of the name or domain, or a prefix), tag, field.<key>
+         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         */
         get: operations["getCompanies"];
         put?: never;
         /** Create a company; 409 conflict on a taken domain */
@@ -2327,6 +2348,54 @@ export interface paths {
         patch: operations["patchKbArticlesById"];
         trace?: never;
     };
+    "/v1/kb/articles/{id}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every translation of an article, drafts included, by locale
+         * @description Each translation with `outdated`: true when the article changed (its `updated_at`) after the translation was last saved. The help center shows a published translation on its pages in that language, outdated or not; a language without one shows the article itself, marked with its own `lang`.
+         */
+        get: operations["getKbArticlesByIdTranslations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kb/articles/{id}/translations/{locale}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An article's translation into one language
+         * @description 404 when the article has none in that language. Any shipped language other than the article's own may be read (a translation kept after its language left the help center included).
+         */
+        get: operations["getKbArticlesByIdTranslationsByLocale"];
+        /**
+         * Create (201) or replace (200) an article's translation into one language
+         * @description `locale` is a BCP 47 tag of one of the help center's languages (WorkspaceSettings `locales`) other than the workspace's own `locale`, which is the article's; anything else answers 422 at `params.locale`. Another workspace's article answers 404. `title` is required; `body_html` is stored sanitized like an article's, with `body_text` derived from it; `status` is `draft` (the default: not on the help center) or `published`. Saving records the article's current version: the translation is `outdated` in the list once the article changes again. Appends no event (kb_article.* carry the article, which a translation leaves unchanged).
+         */
+        put: operations["putKbArticlesByIdTranslationsByLocale"];
+        post?: never;
+        /**
+         * Delete an article's translation into one language
+         * @description The help center's pages in that language show the article itself again. Deleting the article deletes its translations.
+         */
+        delete: operations["deleteKbArticlesByIdTranslationsByLocale"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/public/help/{workspace_slug}": {
         parameters: {
             query?: never;
@@ -2624,7 +2693,7 @@ export interface paths {
         };
         /**
          * Search the help center's published articles from the widget (every visitor, before any chat)
-         * @description No credentials. Up to 5 published articles matching `q` (up to 200 characters), each with its title, excerpt and help-center address; empty while the help center is off. 404 for an unknown key or a disabled widget. 60 searches a minute per client address (429 past them). CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page. Errors follow the same rule, and carry no such header while the workspace is unknown (a bad visitor credential, an unknown key). Visitor writes accept Idempotency-Key, scoped to the visitor session.
+         * @description No credentials. Up to 5 published articles matching `q` (up to 200 characters), each with its title, excerpt and help-center address (in `locale`, a BCP 47 tag, where an article has a published translation into it); empty while the help center is off. 404 for an unknown key or a disabled widget. 60 searches a minute per client address (429 past them). CORS: answers carry Access-Control-Allow-Origin for the calling page's origin when the workspace's `allowed_origins` is empty or lists it; for any other origin the header is left out, so browsers keep the answer from the page. Errors follow the same rule, and carry no such header while the workspace is unknown (a bad visitor credential, an unknown key). Visitor writes accept Idempotency-Key, scoped to the visitor session.
          */
         get: operations["getWidgetArticles"];
         put?: never;
@@ -3232,7 +3301,7 @@ export interface paths {
         };
         /**
          * Semantic search: up to five tickets, contacts and articles, by meaning and words
-         * @description The shape of GET /v1/search. Tickets are ranked by reciprocal rank fusion (k = 60) of the full-text ranking and the nearest embeddings (cosine similarity of the subject and the customer's own words, at least 0.2), among the tickets the caller's ticket list shows (private teams' only for their members, spam left out); published knowledge-base articles by their embeddings; contacts by full text. Without an embedding model (DESK_AI_EMBEDDING_MODEL), before anything is embedded, or when the provider fails, the answer is full text alone; the `Desk-Search-Mode` header says which (`hybrid` or `full_text`). Embedding the query is free (recorded as `search_index`, cost 0). 404 `ai_disabled` when AI is off; counts toward the caller's 60 AI requests a minute (429 `rate_limited` past them).
+         * @description The shape of GET /v1/search. Tickets are ranked by reciprocal rank fusion (k = 60) of the full-text ranking and the nearest embeddings (cosine similarity of the subject and the customer's own words, at least 0.2), among the tickets the caller's ticket list shows (private teams' only for their members, spam left out); published knowledge-base articles by their embeddings; contacts by full text. Without an embedding model (DESK_AI_EMBEDDING_MODEL), before anything is embedded, or when the provider fails, the answer is full text alone; the `Desk-Search-Mode` header says which (`hybrid` or `full_text`). Embedding the query is free (recorded as `search_index`, cost 0). 404 `ai_disabled` when AI is off; counts toward the caller's 60 AI requests a minute (429 `rate_limited` past them). The full-text half: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getAiSearch"];
         put?: never;
@@ -7013,6 +7082,8 @@ export interface components {
             avatar_url: string | null;
             avatar_source: string | null;
             mfa_enabled: boolean;
+            /** @description the app's language the member chose (a BCP 47 tag); null follows the browser's languages */
+            locale: string | null;
             created_at: string;
         };
         Me: {
@@ -7062,6 +7133,8 @@ export interface components {
                 [key: string]: unknown;
             };
             blocked: boolean;
+            /** @description BCP 47 tag of the language Desk writes to this contact in (mail, portal); set by an agent, or once from the widget, portal, contact form or an inbound mail's language */
+            locale: string | null;
             ticket_count: number;
             created_at: string;
             updated_at: string;
@@ -8983,6 +9056,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description your language for the app, a BCP 47 tag (at most 35 characters), stored canonical; null follows the browser. A language without a catalogue is kept: the app shows English text in that language's writing direction */
+                    locale?: string | null;
                     /** @description an https URL of a picture to copy (fetched server-side, checked and processed like an upload); the picture changes, and member.updated follows, once it is fetched */
                     avatar_url?: string;
                 };
@@ -13222,6 +13297,8 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     blocked?: boolean;
+                    /** @description The contact's language, a BCP 47 tag (stored canonical: `de-at` → `de-AT`); null clears it */
+                    locale?: string | null;
                     tags?: string[];
                     add_tags?: string[];
                     remove_tags?: string[];
@@ -13334,6 +13411,8 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     blocked?: boolean;
+                    /** @description The contact's language, a BCP 47 tag (stored canonical: `de-at` → `de-AT`); null clears it */
+                    locale?: string | null;
                     tags?: string[];
                     add_tags?: string[];
                     remove_tags?: string[];
@@ -14956,6 +15035,180 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getKbArticlesByIdTranslations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            locale: string;
+                            title: string;
+                            body_html: string;
+                            body_text: string;
+                            /** @enum {string} */
+                            status: "draft" | "published";
+                            updated_at: string;
+                            outdated: boolean;
+                        }[];
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKbArticlesByIdTranslationsByLocale: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        locale: string;
+                        title: string;
+                        body_html: string;
+                        body_text: string;
+                        /** @enum {string} */
+                        status: "draft" | "published";
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    putKbArticlesByIdTranslationsByLocale: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    body_html?: string;
+                    /** @enum {string} */
+                    status?: "draft" | "published";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        locale: string;
+                        title: string;
+                        body_html: string;
+                        body_text: string;
+                        /** @enum {string} */
+                        status: "draft" | "published";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        locale: string;
+                        title: string;
+                        body_html: string;
+                        body_text: string;
+                        /** @enum {string} */
+                        status: "draft" | "published";
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteKbArticlesByIdTranslationsByLocale: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace to act in. Required with a signed-in person's access token; ignored for API keys, which belong to one workspace. */
+                "DESK-Workspace"?: components["parameters"]["Workspace"];
+            };
+            path: {
+                id: string;
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getPublicHelpByWorkspaceSlug: {
         parameters: {
             query?: never;
@@ -15775,6 +16028,8 @@ export interface operations {
             query: {
                 key: string;
                 q: string;
+                /** @description the widget's language: articles translated into it show in it */
+                locale?: string;
             };
             header?: never;
             path?: never;
@@ -15824,6 +16079,8 @@ export interface operations {
                     avatar_url?: string;
                     page_url?: string;
                     time_zone?: string;
+                    /** @description the language the widget speaks (its config's locale): the contact's locale when it has none yet */
+                    locale?: string;
                 };
             };
         };

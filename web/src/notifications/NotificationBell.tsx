@@ -1,10 +1,11 @@
 import { linkHandler } from "../lib/router/router";
+import { t } from "../lib/i18n/i18n";
 import { useUnreadCount } from "./notifications.queries";
 
 /** The header's bell: unread count, live (notification.created refreshes it), opens the notifications page. */
 export function NotificationBell({ active }: { active: boolean }) {
   const unread = useUnreadCount().data ?? 0;
-  const label = unread ? `Notifications, ${unread} unread` : "Notifications";
+  const label = unread ? t("notifications.bellUnread", { count: unread }) : t("notifications.title");
   return (
     <a
       href="/notifications"

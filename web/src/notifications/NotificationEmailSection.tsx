@@ -1,4 +1,5 @@
 import { Field } from "../lib/ui/form";
+import { type MessageKey, t } from "../lib/i18n/i18n";
 import { errorText } from "../lib/ui/states";
 import {
   type EmailPreference,
@@ -6,10 +7,10 @@ import {
   useSetNotificationPreferences,
 } from "./notifications.queries";
 
-const CHOICES: Array<[EmailPreference, string]> = [
-  ["immediately", "Immediately, one email each"],
-  ["digest", "A daily digest (08:00 UTC)"],
-  ["off", "Off"],
+const CHOICES: Array<[EmailPreference, MessageKey]> = [
+  ["immediately", "notifications.emailImmediately"],
+  ["digest", "notifications.emailDigest"],
+  ["off", "notifications.emailOff"],
 ];
 
 /** The profile's notification email preference (for the current workspace). */
@@ -18,11 +19,9 @@ export function NotificationEmailSection() {
   const set = useSetNotificationPreferences();
   return (
     <section aria-labelledby="profile-notifications">
-      <h2 id="profile-notifications">Notifications</h2>
-      <p className="muted">
-        Emails when a ticket is assigned to you, you are mentioned in a note, or a customer replies on your ticket.
-      </p>
-      <Field label="Email me">
+      <h2 id="profile-notifications">{t("notifications.title")}</h2>
+      <p className="muted">{t("notifications.emailIntro")}</p>
+      <Field label={t("notifications.emailMe")}>
         <select
           value={set.isPending && set.variables ? set.variables : (prefs.data?.email ?? "immediately")}
           disabled={!prefs.data}
@@ -30,12 +29,12 @@ export function NotificationEmailSection() {
         >
           {CHOICES.map(([value, label]) => (
             <option key={value} value={value}>
-              {label}
+              {t(label)}
             </option>
           ))}
         </select>
       </Field>
-      {set.isSuccess && <p className="muted small">Saved.</p>}
+      {set.isSuccess && <p className="muted small">{t("notifications.saved")}</p>}
       {(prefs.isError || set.isError) && <div className="form-error">{errorText(prefs.error ?? set.error)}</div>}
     </section>
   );

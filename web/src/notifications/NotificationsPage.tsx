@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Notification } from "../lib/api/types";
+import { t } from "../lib/i18n/i18n";
 import { navigate } from "../lib/router/router";
 import { timeAgo } from "../lib/ui/bits";
 import { Empty, ErrorBox, errorText, Loading } from "../lib/ui/states";
@@ -22,9 +23,10 @@ export function NotificationsPage() {
   return (
     <section className="page notifications-page" aria-labelledby="notifications-title">
       <header className="page-head">
-        <h1 id="notifications-title">Notifications</h1>
+        <h1 id="notifications-title">{t("notifications.title")}</h1>
         <label className="check">
-          <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} /> Unread only
+          <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} />{" "}
+          {t("notifications.unreadOnly")}
         </label>
         <button
           type="button"
@@ -32,7 +34,7 @@ export function NotificationsPage() {
           disabled={!unread || mark.isPending}
           onClick={() => mark.mutate({ all: true })}
         >
-          Mark all read
+          {t("notifications.markAllRead")}
         </button>
       </header>
       {mark.isError && <div className="form-error">{errorText(mark.error)}</div>}
@@ -41,16 +43,15 @@ export function NotificationsPage() {
       ) : list.isError ? (
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : items.length === 0 ? (
-        <Empty title={unreadOnly ? "Nothing unread" : "No notifications yet"}>
-          You are told here when a ticket is assigned to you, someone mentions you in a note, or a customer replies or a
-          teammate adds a note on a ticket you are assigned to or follow.
+        <Empty title={unreadOnly ? t("notifications.nothingUnread") : t("notifications.noneYet")}>
+          {t("notifications.emptyBody")}
         </Empty>
       ) : (
         <ul className="notification-list">
           {items.map((n) => (
             <li key={n.id} className={n.read_at ? "read" : "unread"} data-notification={n.type}>
               <button type="button" className="notification-open" onClick={() => open(n)}>
-                {!n.read_at && <span className="sr-only">Unread: </span>}
+                {!n.read_at && <span className="sr-only">{t("notifications.unreadPrefix")}</span>}
                 <span className="notification-text">{notificationText(n)}</span>
                 {typeof n.data.excerpt === "string" && n.data.excerpt && (
                   <span className="notification-excerpt muted small">{n.data.excerpt}</span>
@@ -61,10 +62,10 @@ export function NotificationsPage() {
                 <button
                   type="button"
                   className="btn btn-small"
-                  aria-label={`Mark read: ${notificationText(n)}`}
+                  aria-label={t("notifications.markReadLabel", { text: notificationText(n) })}
                   onClick={() => mark.mutate({ ids: [n.id] })}
                 >
-                  Mark read
+                  {t("notifications.markRead")}
                 </button>
               )}
             </li>
@@ -78,7 +79,7 @@ export function NotificationsPage() {
           disabled={list.isFetchingNextPage}
           onClick={() => list.fetchNextPage()}
         >
-          Load more
+          {t("common.loadMore")}
         </button>
       )}
     </section>

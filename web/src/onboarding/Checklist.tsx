@@ -5,9 +5,29 @@ import { canAdmin, canWrite, useRole } from "../lib/api/session";
 import type { Onboarding } from "../lib/api/types";
 import { Link } from "../lib/router/Link";
 import { onboardingKeys } from "./onboarding.queries";
+import { type MessageKey, t } from "../lib/i18n/i18n";
 
 /** Where the app turns into its phone layout (styles.css): the steps would take half the inbox there. */
 const PHONE = "(max-width: 900px)";
+
+/**
+ * The steps' words in the reader's language, by step id; a step this app does not know yet shows
+ * the English title and description the server sends.
+ */
+const STEP_TEXT: Record<string, [MessageKey, MessageKey]> = {
+  connect_mailbox: ["onboarding.connectMailboxTitle", "onboarding.connectMailboxText"],
+  invite_teammate: ["onboarding.inviteTeammateTitle", "onboarding.inviteTeammateText"],
+  upload_photo: ["onboarding.uploadPhotoTitle", "onboarding.uploadPhotoText"],
+  install_widget: ["onboarding.installWidgetTitle", "onboarding.installWidgetText"],
+  publish_article: ["onboarding.publishArticleTitle", "onboarding.publishArticleText"],
+  setup_triage: ["onboarding.setupTriageTitle", "onboarding.setupTriageText"],
+  create_label: ["onboarding.createLabelTitle", "onboarding.createLabelText"],
+  try_assistant: ["onboarding.tryAssistantTitle", "onboarding.tryAssistantText"],
+};
+const stepText = (step: { id: string; title: string; description: string }) => {
+  const keys = STEP_TEXT[step.id];
+  return keys ? { title: t(keys[0]), description: t(keys[1]) } : step;
+};
 
 /**
  * The setup checklist of a new workspace (GET /v1/onboarding), above the inbox until the person
@@ -34,9 +54,9 @@ export function OnboardingChecklist() {
   return (
     <section className="onboarding" aria-labelledby="onboarding-title">
       <div className="onboarding-head">
-        <h2 id="onboarding-title">Get started with Desk</h2>
+        <h2 id="onboarding-title">{t("onboarding.title")}</h2>
         <span className="muted small" aria-live="polite">
-          {data.done_count} of {data.total} done
+          {t("onboarding.progress", { done: data.done_count, total: data.total })}
         </span>
         <button
           type="button"
@@ -45,19 +65,19 @@ export function OnboardingChecklist() {
           aria-controls="onboarding-steps"
           onClick={() => setExpanded((v) => !v)}
         >
-          {expanded ? "Hide steps" : "Show steps"}
+          {expanded ? t("onboarding.hideSteps") : t("onboarding.showSteps")}
         </button>
         <button
           type="button"
           className="btn btn-ghost"
           onClick={() => dismiss.mutate()}
           disabled={dismiss.isPending}
-          aria-label="Dismiss the setup checklist"
+          aria-label={t("onboarding.dismissLabel")}
         >
-          Dismiss
+          {t("onboarding.dismiss")}
         </button>
       </div>
-      <progress max={data.total} value={data.done_count} aria-label="Setup progress" />
+      <progress max={data.total} value={data.done_count} aria-label={t("onboarding.progressLabel")} />
       <ol className="onboarding-steps" id="onboarding-steps" hidden={!expanded}>
         {data.steps.map((step) => (
           <li key={step.id} className={step.done ? "done" : ""}>
@@ -66,16 +86,16 @@ export function OnboardingChecklist() {
             </span>
             <div>
               {step.done || !may(step.requires) ? (
-                <strong>{step.title}</strong>
+                <strong>{stepText(step).title}</strong>
               ) : (
                 <Link to={step.href}>
-                  <strong>{step.title}</strong>
+                  <strong>{stepText(step).title}</strong>
                 </Link>
               )}
-              <span className="visually-hidden">{step.done ? " (done)" : " (to do)"}</span>
+              <span className="visually-hidden">{step.done ? t("onboarding.stepDone") : t("onboarding.stepToDo")}</span>
               <div className="muted small">
-                {step.description}
-                {!step.done && !may(step.requires) && " An admin can do this."}
+                {stepText(step).description}
+                {!step.done && !may(step.requires) && t("onboarding.adminOnly")}
               </div>
             </div>
           </li>

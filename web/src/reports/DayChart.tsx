@@ -1,8 +1,13 @@
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
+import { formatDateTime, t } from "../lib/i18n/i18n";
 
 type Day = { date: string; created: number; solved: number };
+
+/** A chart instant (seconds, a UTC day's start) as a short day: "Nov 3", "3. Nov.". */
+const dayName = (ts: number) =>
+  formatDateTime(new Date(ts * 1000), { month: "short", day: "numeric", timeZone: "UTC" });
 
 const cssVar = (name: string, fallback: string) =>
   getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
@@ -11,7 +16,18 @@ const cssVar = (name: string, fallback: string) =>
  * Created and solved tickets per day as two lines (uPlot, loaded with this module only when the
  * reports page shows a chart). The figures are also in the table beside it for screen readers.
  */
-export default function DayChart({ days, label }: { days: Day[]; label: string }) {
+export default function DayChart({
+  days,
+  label,
+  seriesLabels,
+}: {
+  days: Day[];
+  label: string;
+  /** The legend's names of the created and the solved line, in the reader's language. */
+  seriesLabels: [string, string];
+}) {
+  const [createdLabel, solvedLabel] = seriesLabels;
+  const dateLabel = t("reports.date");
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -26,12 +42,16 @@ export default function DayChart({ days, label }: { days: Day[]; label: string }
         height: 240,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
         scales: { y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
-        axes: [axis, { ...axis, size: 44 }],
+        // Days on the axis and in the legend as the reader's language writes them (uPlot's own are English).
+        axes: [
+          { ...axis, values: (_u, splits) => splits.map(dayName) },
+          { ...axis, size: 44 },
+        ],
         series: [
-          {},
-          { label: "Created", stroke: cssVar("--accent", "#4f46e5"), width: 2, points: { show: days.length <= 45 } },
+          { label: dateLabel, value: (_u, ts) => (ts === null ? "—" : dayName(ts)) },
+          { label: createdLabel, stroke: cssVar("--accent", "#4f46e5"), width: 2, points: { show: days.length <= 45 } },
           {
-            label: "Solved",
+            label: solvedLabel,
             stroke: cssVar("--ok", "#167341"),
             width: 2,
             dash: [6, 4],
@@ -49,6 +69,6 @@ export default function DayChart({ days, label }: { days: Day[]; label: string }
       resize.disconnect();
       plot.destroy();
     };
-  }, [days]);
+  }, [days, createdLabel, solvedLabel, dateLabel]);
   return <div ref={box} className="day-chart" role="img" aria-label={label} data-testid="day-chart" />;
 }

@@ -3,6 +3,8 @@ import { lazy, Suspense, useState } from "react";
 import { api } from "../lib/api/client";
 import type { Overview } from "../lib/api/types";
 import { Empty, ErrorBox, Loading } from "../lib/ui/states";
+import { formatDateTime, formatNumber, t } from "../lib/i18n/i18n";
+import { valueInText } from "../lib/ui/bits";
 
 const reportsKeys = { overview: (from: string, to: string) => ["reports", "overview", from, to] as const };
 
@@ -12,15 +14,21 @@ const DayChart = lazy(() => import("./DayChart"));
 const DAY = 86_400_000;
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const PRESETS = [7, 30, 90] as const;
+/** A report day (YYYY-MM-DD, a UTC calendar day) as the reader's language writes a date. */
+const dayText = (day: string) => formatDateTime(`${day}T00:00:00Z`, { dateStyle: "medium", timeZone: "UTC" });
 
 /** Minutes as "45m", "3h 20m" or "2d 4h"; a dash when there is no figure. */
 export function duration(minutes: number | null): string {
   if (minutes === null) return "—";
   const m = Math.round(minutes);
-  if (m < 60) return `${m}m`;
-  if (m < 24 * 60) return `${Math.floor(m / 60)}h${m % 60 ? ` ${m % 60}m` : ""}`;
+  const unit = (key: "common.unitMinutes" | "common.unitHours" | "common.unitDays", count: number) => t(key, { count });
+  if (m < 60) return unit("common.unitMinutes", m);
+  if (m < 24 * 60)
+    return [unit("common.unitHours", Math.floor(m / 60)), ...(m % 60 ? [unit("common.unitMinutes", m % 60)] : [])].join(
+      " ",
+    );
   const h = Math.floor(m / 60);
-  return `${Math.floor(h / 24)}d${h % 24 ? ` ${h % 24}h` : ""}`;
+  return [unit("common.unitDays", Math.floor(h / 24)), ...(h % 24 ? [unit("common.unitHours", h % 24)] : [])].join(" ");
 }
 
 const csvCell = (value: unknown) => {
@@ -71,14 +79,13 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function Bars({ title, data }: { title: string; data: Array<[string, number]> }) {
+function Bars({ id, title, data }: { id: string; title: string; data: Array<[string, number]> }) {
   const max = Math.max(1, ...data.map(([, n]) => n));
-  const id = `bars-${title.replace(/\W+/g, "-").toLowerCase()}`;
   return (
     <section className="report-card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       {data.length === 0 ? (
-        <p className="muted small">No tickets.</p>
+        <p className="muted small">{t("reports.noTickets")}</p>
       ) : (
         <table className="bars">
           <tbody>
@@ -88,7 +95,7 @@ function Bars({ title, data }: { title: string; data: Array<[string, number]> })
                 <td className="bar-cell">
                   <span className="bar" style={{ width: `${(n / max) * 100}%` }} />
                 </td>
-                <td className="num">{n}</td>
+                <td className="num">{formatNumber(n)}</td>
               </tr>
             ))}
           </tbody>
@@ -117,9 +124,9 @@ export default function Reports() {
   return (
     <section className="list-page reports">
       <div className="page-head">
-        <h1>Reports</h1>
-        <form className="report-range" onSubmit={(e) => e.preventDefault()} aria-label="Date range">
-          <label htmlFor="report-from">From</label>
+        <h1>{t("reports.title")}</h1>
+        <form className="report-range" onSubmit={(e) => e.preventDefault()} aria-label={t("reports.dateRange")}>
+          <label htmlFor="report-from">{t("reports.from")}</label>
           <input
             id="report-from"
             type="date"
@@ -127,7 +134,7 @@ export default function Reports() {
             max={range.to}
             onChange={(e) => setRange((r) => ({ ...r, from: e.target.value }))}
           />
-          <label htmlFor="report-to">To</label>
+          <label htmlFor="report-to">{t("reports.to")}</label>
           <input
             id="report-to"
             type="date"
@@ -137,7 +144,7 @@ export default function Reports() {
           />
           {PRESETS.map((days) => (
             <button key={days} type="button" className="btn btn-ghost" onClick={() => preset(days)}>
-              Last {days} days
+              {t("reports.lastDays", { days })}
             </button>
           ))}
           <button
@@ -146,14 +153,14 @@ export default function Reports() {
             disabled={!o}
             onClick={() => o && download(`desk-report-${range.from}-to-${range.to}.csv`, overviewCsv(o))}
           >
-            Export CSV
+            {t("common.exportCsv")}
           </button>
         </form>
       </div>
       <div className="report-body">
         {!valid ? (
           <p className="form-error" role="alert">
-            The start date must be on or before the end date.
+            {t("reports.badRange")}
           </p>
         ) : report.isPending ? (
           <Loading />
@@ -164,13 +171,21 @@ export default function Reports() {
             <dl className="kpis">
               {(
                 [
-                  ["Created", String(o.created)],
-                  ["Solved", String(o.solved)],
-                  ["Open now", String(o.open_now)],
-                  ["First response (median)", duration(o.first_response_p50_minutes)],
-                  ["Resolution (median)", duration(o.resolution_p50_minutes)],
-                  ["CSAT", o.csat_avg === null ? "—" : `${o.csat_avg.toFixed(2)} / 5 (${o.csat_count})`],
-                  ["SLA breaches", String(o.sla_breached)],
+                  [t("reports.created"), formatNumber(o.created)],
+                  [t("reports.solved"), formatNumber(o.solved)],
+                  [t("reports.openNow"), formatNumber(o.open_now)],
+                  [t("reports.firstResponseMedian"), duration(o.first_response_p50_minutes)],
+                  [t("reports.resolutionMedian"), duration(o.resolution_p50_minutes)],
+                  [
+                    t("reports.csat"),
+                    o.csat_avg === null
+                      ? "—"
+                      : t("reports.csatValue", {
+                          average: formatNumber(o.csat_avg, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+                          count: formatNumber(o.csat_count),
+                        }),
+                  ],
+                  [t("reports.slaBreaches"), formatNumber(o.sla_breached)],
                 ] as const
               ).map(([label, value]) => (
                 <div key={label} className="kpi">
@@ -180,33 +195,34 @@ export default function Reports() {
               ))}
             </dl>
             <section className="report-card" aria-labelledby="by-day">
-              <h2 id="by-day">Created and solved by day</h2>
+              <h2 id="by-day">{t("reports.byDay")}</h2>
               {o.by_day.length === 0 ? (
-                <Empty title="No days in this range" />
+                <Empty title={t("reports.noDays")} />
               ) : (
                 <>
-                  <Suspense fallback={<Loading label="Loading chart…" />}>
+                  <Suspense fallback={<Loading label={t("reports.loadingChart")} />}>
                     <DayChart
                       days={o.by_day}
-                      label={`Tickets created and solved per day from ${range.from} to ${range.to}; the figures are in the table below.`}
+                      label={t("reports.chartLabel", { from: dayText(range.from), to: dayText(range.to) })}
+                      seriesLabels={[t("reports.created"), t("reports.solved")]}
                     />
                   </Suspense>
                   <details>
-                    <summary>Show the figures</summary>
+                    <summary>{t("reports.showFigures")}</summary>
                     <table className="table">
                       <thead>
                         <tr>
-                          <th scope="col">Date</th>
-                          <th scope="col">Created</th>
-                          <th scope="col">Solved</th>
+                          <th scope="col">{t("reports.date")}</th>
+                          <th scope="col">{t("reports.created")}</th>
+                          <th scope="col">{t("reports.solved")}</th>
                         </tr>
                       </thead>
                       <tbody>
                         {o.by_day.map((d) => (
                           <tr key={d.date}>
-                            <td>{d.date}</td>
-                            <td>{d.created}</td>
-                            <td>{d.solved}</td>
+                            <td>{dayText(d.date)}</td>
+                            <td>{formatNumber(d.created)}</td>
+                            <td>{formatNumber(d.solved)}</td>
                           </tr>
                         ))}
                       </tbody>
@@ -216,32 +232,41 @@ export default function Reports() {
               )}
             </section>
             <div className="report-grid">
-              <Bars title="By channel" data={Object.entries(o.by_channel)} />
               <Bars
-                title="By severity"
-                data={Object.entries(o.by_severity).map(([k, n]) => [k === "none" ? "None" : k.toUpperCase(), n])}
+                id="bars-by-channel"
+                title={t("reports.byChannel")}
+                data={Object.entries(o.by_channel).map(([k, n]) => [valueInText(k), n])}
+              />
+              <Bars
+                id="bars-by-severity"
+                title={t("reports.bySeverity")}
+                // SEV1…SEV4 are the same codes in every language.
+                data={Object.entries(o.by_severity).map(([k, n]) => [
+                  k === "none" ? t("common.none") : k.toUpperCase(),
+                  n,
+                ])}
               />
             </div>
             <section className="report-card" aria-labelledby="by-agent">
-              <h2 id="by-agent">By agent</h2>
+              <h2 id="by-agent">{t("reports.byAgent")}</h2>
               {o.by_agent.length === 0 ? (
-                <p className="muted small">No agent solved or answered a ticket in this range.</p>
+                <p className="muted small">{t("reports.noAgents")}</p>
               ) : (
                 // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region keyboard users must reach to scroll
-                <section className="table-scroll" tabIndex={0} aria-label="Agents">
+                <section className="table-scroll" tabIndex={0} aria-label={t("reports.agents")}>
                   <table className="table">
                     <thead>
                       <tr>
-                        <th scope="col">Agent</th>
-                        <th scope="col">Solved</th>
-                        <th scope="col">First response (median)</th>
+                        <th scope="col">{t("reports.agent")}</th>
+                        <th scope="col">{t("reports.solved")}</th>
+                        <th scope="col">{t("reports.firstResponseMedian")}</th>
                       </tr>
                     </thead>
                     <tbody>
                       {o.by_agent.map((a) => (
                         <tr key={a.user.id}>
                           <td>{a.user.name}</td>
-                          <td>{a.solved}</td>
+                          <td>{formatNumber(a.solved)}</td>
                           <td>{duration(a.first_response_p50_minutes)}</td>
                         </tr>
                       ))}

@@ -1,36 +1,62 @@
 import { lazy, Suspense } from "react";
 import { canAdmin, useRole } from "../lib/api/session";
+import { type MessageKey, t } from "../lib/i18n/i18n";
 import { Link } from "../lib/router/Link";
 import { Empty, Loading } from "../lib/ui/states";
 
 const pages: Array<{
   id: string;
-  label: string;
+  label: MessageKey;
   admin: boolean;
   load: () => Promise<{ default: React.ComponentType }>;
 }> = [
-  { id: "workspace", label: "Workspace", admin: false, load: () => import("./workspace/WorkspaceSettings") },
-  { id: "members", label: "Members", admin: true, load: () => import("./team/MembersSettings") },
-  { id: "teams", label: "Teams", admin: true, load: () => import("./team/TeamsSettings") },
-  { id: "assignment", label: "Assignment", admin: true, load: () => import("./team/AssignmentSettings") },
-  { id: "labels", label: "Labels", admin: true, load: () => import("./tickets/LabelsSettings") },
-  { id: "fields", label: "Custom fields", admin: true, load: () => import("./tickets/FieldsSettings") },
-  { id: "views", label: "Views", admin: false, load: () => import("./tickets/ViewsSettings") },
-  { id: "saved-replies", label: "Saved replies", admin: false, load: () => import("./replies/SavedRepliesSettings") },
-  { id: "macros", label: "Macros", admin: false, load: () => import("./replies/MacrosSettings") },
-  { id: "sla", label: "SLA policies", admin: true, load: () => import("./sla/SlaSettings") },
-  { id: "business-hours", label: "Business hours", admin: true, load: () => import("./sla/BusinessHoursSettings") },
-  { id: "automations", label: "Automations", admin: true, load: () => import("./automation/AutomationsSettings") },
-  { id: "help-center", label: "Help center", admin: true, load: () => import("./workspace/HelpCenterSettings") },
-  { id: "triage", label: "Triage", admin: true, load: () => import("./automation/TriageSettings") },
-  { id: "mailboxes", label: "Mailboxes", admin: true, load: () => import("./channels/MailboxesSettings") },
-  { id: "widget", label: "Chat widget", admin: true, load: () => import("./channels/WidgetSettings") },
-  { id: "api-keys", label: "API keys", admin: true, load: () => import("./developers/ApiKeysSettings") },
-  { id: "webhooks", label: "Webhooks", admin: true, load: () => import("./developers/WebhooksSettings") },
-  { id: "import", label: "Import", admin: true, load: () => import("./import/ImportSettings") },
-  { id: "system", label: "System", admin: true, load: () => import("./system/SystemSettings") },
-  { id: "ai", label: "AI", admin: true, load: () => import("../ai/AiSettings") },
-  { id: "ai-usage", label: "AI usage", admin: true, load: () => import("../ai/AiUsage") },
+  {
+    id: "workspace",
+    label: "settings.navWorkspace",
+    admin: false,
+    load: () => import("./workspace/WorkspaceSettings"),
+  },
+  { id: "members", label: "settings.navMembers", admin: true, load: () => import("./team/MembersSettings") },
+  { id: "teams", label: "settings.navTeams", admin: true, load: () => import("./team/TeamsSettings") },
+  { id: "assignment", label: "settings.navAssignment", admin: true, load: () => import("./team/AssignmentSettings") },
+  { id: "labels", label: "settings.navLabels", admin: true, load: () => import("./tickets/LabelsSettings") },
+  { id: "fields", label: "settings.navFields", admin: true, load: () => import("./tickets/FieldsSettings") },
+  { id: "views", label: "settings.navViews", admin: false, load: () => import("./tickets/ViewsSettings") },
+  {
+    id: "saved-replies",
+    label: "settings.navSavedReplies",
+    admin: false,
+    load: () => import("./replies/SavedRepliesSettings"),
+  },
+  { id: "macros", label: "settings.navMacros", admin: false, load: () => import("./replies/MacrosSettings") },
+  { id: "sla", label: "settings.navSla", admin: true, load: () => import("./sla/SlaSettings") },
+  {
+    id: "business-hours",
+    label: "settings.navBusinessHours",
+    admin: true,
+    load: () => import("./sla/BusinessHoursSettings"),
+  },
+  {
+    id: "automations",
+    label: "settings.navAutomations",
+    admin: true,
+    load: () => import("./automation/AutomationsSettings"),
+  },
+  {
+    id: "help-center",
+    label: "settings.navHelpCenter",
+    admin: true,
+    load: () => import("./workspace/HelpCenterSettings"),
+  },
+  { id: "triage", label: "settings.navTriage", admin: true, load: () => import("./automation/TriageSettings") },
+  { id: "mailboxes", label: "settings.navMailboxes", admin: true, load: () => import("./channels/MailboxesSettings") },
+  { id: "widget", label: "settings.navWidget", admin: true, load: () => import("./channels/WidgetSettings") },
+  { id: "api-keys", label: "settings.navApiKeys", admin: true, load: () => import("./developers/ApiKeysSettings") },
+  { id: "webhooks", label: "settings.navWebhooks", admin: true, load: () => import("./developers/WebhooksSettings") },
+  { id: "import", label: "settings.navImport", admin: true, load: () => import("./import/ImportSettings") },
+  { id: "system", label: "settings.navSystem", admin: true, load: () => import("./system/SystemSettings") },
+  { id: "ai", label: "settings.navAi", admin: true, load: () => import("../ai/AiSettings") },
+  { id: "ai-usage", label: "settings.navAiUsage", admin: true, load: () => import("../ai/AiUsage") },
 ];
 const components = new Map(pages.map((p) => [p.id, lazy(p.load)]));
 
@@ -42,11 +68,11 @@ export function Settings({ page }: { page: string }) {
   const Component = current && components.get(current.id);
   return (
     <section className="settings">
-      <nav className="settings-nav" aria-label="Settings">
-        <h2>Settings</h2>
+      <nav className="settings-nav" aria-label={t("settings.title")}>
+        <h2>{t("settings.title")}</h2>
         {visible.map((p) => (
           <Link key={p.id} to={`/settings/${p.id}`} className={`nav-item${p.id === current?.id ? " active" : ""}`}>
-            {p.label}
+            {t(p.label)}
           </Link>
         ))}
       </nav>
@@ -56,7 +82,7 @@ export function Settings({ page }: { page: string }) {
             <Component />
           </Suspense>
         ) : (
-          <Empty title="Not available">This page needs an admin role in this workspace.</Empty>
+          <Empty title={t("settings.notAvailable")}>{t("settings.needsAdmin")}</Empty>
         )}
       </div>
     </section>

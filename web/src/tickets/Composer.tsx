@@ -12,7 +12,7 @@ import {
   type Ticket,
   type TicketStatus,
 } from "../lib/api/types";
-import { Avatar, statusLabel } from "../lib/ui/bits";
+import { Avatar } from "../lib/ui/bits";
 import { FormError } from "../lib/ui/form";
 import { useDismiss } from "../lib/ui/layers";
 import { errorText } from "../lib/ui/states";
@@ -28,6 +28,8 @@ import { useAiOn } from "../ai/ai.queries";
 import { RecipientsField } from "./RecipientsField";
 import { ticketKeys, useSenders } from "./tickets.queries";
 import { relativeTime } from "../lib/words";
+import { t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 import { PaperclipIcon } from "../lib/ui/icons";
 
 type Kind = "reply" | "note" | "forward";
@@ -39,12 +41,29 @@ const MAILED_CHANNELS: Ticket["channel"][] = ["email", "portal"];
 /** Why replies on this ticket cannot reach the customer by email, or null when they can (or it is a chat). */
 function mailProblem(ticket: Ticket, hasSender: boolean | undefined): string | null {
   if (ticket.channel === "chat") return null;
-  if (!MAILED_CHANNELS.includes(ticket.channel))
-    return "Replies on this ticket are not emailed: it was not opened as an email conversation, so the customer only sees them where your integration shows them.";
-  if (!ticket.mailbox_id && hasSender === false)
-    return "No mailbox to send from: replies will not be emailed until an admin adds one under Settings → Mailboxes.";
-  if (!ticket.contact?.email) return "The customer has no email address: replies cannot be emailed.";
+  if (!MAILED_CHANNELS.includes(ticket.channel)) return t("tickets.mailNotEmailed");
+  if (!ticket.mailbox_id && hasSender === false) return t("tickets.mailNoMailbox");
+  if (!ticket.contact?.email) return t("tickets.mailNoAddress");
   return null;
+}
+
+/** The message field's hint: who the text goes to, and how. */
+function composerPlaceholder(kind: Kind, ticket: Ticket): string {
+  const name = ticket.contact?.name || ticket.contact?.email;
+  if (kind === "forward") return t("tickets.forwardPlaceholder");
+  if (kind === "note") return t("tickets.notePlaceholder");
+  if (ticket.channel === "chat")
+    return name ? t("tickets.chatPlaceholder", { name }) : t("tickets.chatPlaceholderVisitor");
+  return name ? t("tickets.replyPlaceholder", { name }) : t("tickets.replyPlaceholderCustomer");
+}
+
+/** The send button: each status its own whole sentence, so every language words it its way. */
+function sendLabel(kind: Kind, after: TicketStatus | ""): string {
+  if (kind === "forward") return t("tickets.forwardButton");
+  if (!after) return kind === "reply" ? t("tickets.sendReply") : t("tickets.addNote");
+  return kind === "reply"
+    ? t("tickets.sendReplyAndSet", { status: after })
+    : t("tickets.addNoteAndSet", { status: after });
 }
 
 export type ComposerHandle = { focus(kind: "reply" | "note"): void };
@@ -125,7 +144,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       setText(next);
       setCaret(start + body.length);
       caretAfterRender.current = start + body.length;
-    } else setText((t) => (t ? `${t}\n\n` : "") + body);
+    } else setText((current) => (current ? `${current}\n\n` : "") + body);
     setSuggestDismissed(false);
     setTimeout(() => area.current?.focus(), 0);
   };
@@ -292,7 +311,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         <div
           className="composer-tablist"
           role="tablist"
-          aria-label="Message kind"
+          aria-label={t("tickets.messageKind")}
           onKeyDown={(e) => {
             if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
             e.preventDefault();
@@ -311,7 +330,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             className={kind === "reply" ? "active" : ""}
             onClick={() => switchKind("reply")}
           >
-            Reply <kbd>r</kbd>
+            {t("tickets.tabReply")} <kbd>r</kbd>
           </button>
           <button
             type="button"
@@ -322,7 +341,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             className={kind === "note" ? "active" : ""}
             onClick={() => switchKind("note")}
           >
-            Note <kbd>n</kbd>
+            {t("tickets.tabNote")} <kbd>n</kbd>
           </button>
           <button
             type="button"
@@ -333,7 +352,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             className={kind === "forward" ? "active" : ""}
             onClick={() => switchKind("forward")}
           >
-            Forward
+            {t("tickets.tabForward")}
           </button>
         </div>
         {(kind === "forward" || (kind === "reply" && mailsReplies)) && (
@@ -343,20 +362,20 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             aria-expanded={copies}
             onClick={() => setCopies((v) => !v)}
           >
-            Cc/Bcc
+            {t("tickets.ccBcc")}
           </button>
         )}
         <div className="grow" />
         {!!saved.data?.length && (
           <select
-            aria-label="Insert saved reply"
+            aria-label={t("tickets.insertSavedReply")}
             value=""
             onChange={(e) => {
               const reply = saved.data.find((s) => s.id === e.target.value);
               if (reply) insertSaved(reply, false);
             }}
           >
-            <option value="">Saved replies…</option>
+            <option value="">{t("tickets.savedRepliesPick")}</option>
             {saved.data.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.title}
@@ -373,12 +392,12 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       )}
       {kind === "forward" && hasSender === false && (
         <p className="notice-warn" role="note">
-          No mailbox to send from: a forward cannot be emailed until an admin adds one under Settings → Mailboxes.
+          {t("tickets.forwardNoMailbox")}
         </p>
       )}
       {kind === "forward" && (
         <RecipientsField
-          label="To"
+          label={t("tickets.to")}
           value={forwardTo}
           onChange={setForwardTo}
           exclude={[...cc, ...bcc]}
@@ -388,7 +407,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       {copies && (kind === "forward" || (kind === "reply" && mailsReplies)) && (
         <div className="recipients-copies">
           <RecipientsField
-            label="Cc"
+            label={t("tickets.cc")}
             value={cc}
             onChange={setCc}
             exclude={[
@@ -399,7 +418,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
             disabled={disabled}
           />
           <RecipientsField
-            label="Bcc"
+            label={t("tickets.bcc")}
             value={bcc}
             onChange={setBcc}
             exclude={[
@@ -416,16 +435,14 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       )}
       <textarea
         ref={area}
-        aria-label={kind === "reply" ? "Reply" : kind === "forward" ? "Forward note (optional)" : "Internal note"}
-        placeholder={
+        aria-label={
           kind === "reply"
-            ? ticket.channel === "chat"
-              ? `Chat with ${ticket.contact?.name || ticket.contact?.email || "the visitor"} (sent live to the chat, no email)…`
-              : `Reply to ${ticket.contact?.name || ticket.contact?.email || "the customer"}…`
+            ? t("tickets.replyField")
             : kind === "forward"
-              ? "Add a note above the forwarded conversation (optional)…"
-              : "Internal note, only your team sees it…"
+              ? t("tickets.forwardNoteField")
+              : t("tickets.internalNote")
         }
+        placeholder={composerPlaceholder(kind, ticket)}
         value={text}
         disabled={disabled}
         rows={4}
@@ -475,7 +492,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           className="suggest"
           id={`saved-suggest-${ticket.id}`}
           role="listbox"
-          aria-label={mentionMatches.length ? "Mention a teammate" : "Saved replies"}
+          aria-label={mentionMatches.length ? t("tickets.mentionTeammate") : t("tickets.savedReplies")}
         >
           {items.map((item, i) => (
             <div
@@ -497,23 +514,25 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         <div className="placeholder-warning" role="alert">
           {leftovers.map((l) => (
             <div key={l.token}>
-              <code>{l.token}</code>{" "}
-              {l.reason === "unknown"
-                ? "is not a known placeholder"
-                : l.reason === "empty"
-                  ? "has no value for this ticket"
-                  : "is not filled in yet"}
+              {tNodes(
+                l.reason === "unknown"
+                  ? "tickets.placeholderUnknown"
+                  : l.reason === "empty"
+                    ? "tickets.placeholderEmpty"
+                    : "tickets.placeholderNotFilled",
+                { token: <code>{l.token}</code> },
+              )}
             </div>
           ))}
           <div className="muted small">
-            Edit or remove {leftovers.length === 1 ? "it" : "them"} before sending.
+            {t("tickets.placeholderFix", { count: leftovers.length })}
             {leftovers.some((l) => l.reason === "not_filled") && (
               <button
                 type="button"
                 className="btn btn-small"
-                onClick={() => setText((t) => renderPlaceholders(t, placeholderContext))}
+                onClick={() => setText((current) => renderPlaceholders(current, placeholderContext))}
               >
-                Fill in placeholders
+                {t("tickets.fillPlaceholders")}
               </button>
             )}
           </div>
@@ -523,11 +542,11 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
         <div className="uploads">
           {uploads.map((u) => (
             <span key={u.key} className={`upload${u.error ? " upload-error" : ""}`} title={u.error}>
-              <PaperclipIcon /> {u.name} {u.error ? `— ${u.error}` : u.attachment ? "" : "(uploading…)"}
+              <PaperclipIcon /> {u.name} {u.error ? `— ${u.error}` : u.attachment ? "" : t("tickets.uploading")}
               <button
                 type="button"
                 className="chip-x"
-                aria-label={`Remove ${u.name}`}
+                aria-label={t("tickets.removeFile", { name: u.name })}
                 onClick={() => setUploads((list) => list.filter((x) => x.key !== u.key))}
               >
                 ×
@@ -539,8 +558,9 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
       {clash && (
         <div className="collision" role="alert" data-testid="reply-collision">
           <span>
-            A newer reply arrived {relativeTime(clash.at) === "now" ? "just now" : relativeTime(clash.at)}, after you
-            started writing.
+            {relativeTime(clash.at) === t("common.now")
+              ? t("tickets.newerReplyJustNow")
+              : t("tickets.newerReply", { when: relativeTime(clash.at) })}
           </span>
           <div className="grow" />
           <button
@@ -552,10 +572,10 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
               client.invalidateQueries({ queryKey: ticketKeys.timeline(ticket.id) });
             }}
           >
-            Review it first
+            {t("tickets.reviewFirst")}
           </button>
           <button type="button" className="btn btn-small btn-primary" onClick={() => submit(clash.status, true)}>
-            Send anyway
+            {t("tickets.sendAnyway")}
           </button>
         </div>
       )}
@@ -567,24 +587,24 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           onClick={() => fileInput.current?.click()}
           disabled={disabled}
         >
-          Attach
+          {t("tickets.attach")}
         </button>
         <input ref={fileInput} type="file" multiple hidden onChange={(e) => e.target.files && upload(e.target.files)} />
-        <span className="muted small">Drop or paste files</span>
+        <span className="muted small">{t("tickets.dropOrPaste")}</span>
         <div className="grow" />
         {/* After the text, not beside the tabs: Tab from the tabs goes straight to the message. */}
         <MacroMenu ticketIds={[ticket.id]} />
         <select
           hidden={kind === "forward"}
-          aria-label="Send and set status"
+          aria-label={t("tickets.sendAndSetStatus")}
           value={after}
           disabled={disabled}
           onChange={(e) => setAfter(e.target.value as TicketStatus | "")}
         >
-          <option value="">Keep status</option>
+          <option value="">{t("tickets.keepStatus")}</option>
           {STATUSES.filter((s) => s !== "closed").map((s) => (
             <option key={s} value={s}>
-              Send and set {statusLabel(s).toLowerCase()}
+              {t("tickets.sendAndSet", { status: s })}
             </option>
           ))}
         </select>
@@ -595,11 +615,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; disabled?: 
           onClick={() => submit()}
           title="Ctrl+Enter"
         >
-          {send.isPending
-            ? "Sending…"
-            : kind === "forward"
-              ? "Forward"
-              : `${kind === "reply" ? "Send reply" : "Add note"}${after ? ` and set ${statusLabel(after).toLowerCase()}` : ""}`}
+          {send.isPending ? t("tickets.sending") : sendLabel(kind, after)}
         </button>
       </div>
     </div>

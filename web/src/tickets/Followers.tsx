@@ -5,6 +5,7 @@ import type { Ticket } from "../lib/api/types";
 import { useMembers } from "../lib/resources/members";
 import { Avatar } from "../lib/ui/bits";
 import { errorText } from "../lib/ui/states";
+import { t } from "../lib/i18n/i18n";
 import { ticketKeys } from "./tickets.queries";
 
 /**
@@ -28,9 +29,9 @@ export function Followers({ ticket, readOnly }: { ticket: Ticket; readOnly: bool
   const others = (members.data ?? []).filter((m) => !ticket.followers.some((f) => f.id === m.user.id));
   return (
     <section className="followers" aria-labelledby={`followers-${ticket.id}`}>
-      <h3 id={`followers-${ticket.id}`}>Followers</h3>
+      <h3 id={`followers-${ticket.id}`}>{t("tickets.followers")}</h3>
       {ticket.followers.length === 0 ? (
-        <p className="muted small">Nobody follows this ticket.</p>
+        <p className="muted small">{t("tickets.noFollowers")}</p>
       ) : (
         <ul className="follower-list">
           {ticket.followers.map((f) => (
@@ -42,7 +43,7 @@ export function Followers({ ticket, readOnly }: { ticket: Ticket; readOnly: bool
                   className="btn btn-small btn-ghost"
                   onClick={() => change.mutate({ userId: f.id, follow: false })}
                 >
-                  Remove {f.name}
+                  {t("tickets.removeFollower", { name: f.name })}
                 </button>
               )}
             </li>
@@ -58,15 +59,15 @@ export function Followers({ ticket, readOnly }: { ticket: Ticket; readOnly: bool
             disabled={change.isPending}
             onClick={() => change.mutate({ userId: me, follow: !following })}
           >
-            {following ? "Unfollow" : "Follow"}
+            {following ? t("tickets.unfollow") : t("tickets.follow")}
           </button>
           {others.length > 0 && (
             <select
-              aria-label="Add a follower"
+              aria-label={t("tickets.addFollower")}
               value=""
               onChange={(e) => e.target.value && change.mutate({ userId: e.target.value, follow: true })}
             >
-              <option value="">Add a follower…</option>
+              <option value="">{t("tickets.addFollowerPick")}</option>
               {others.map((m) => (
                 <option key={m.user.id} value={m.user.id}>
                   {m.user.name}

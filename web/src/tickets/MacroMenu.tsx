@@ -4,6 +4,7 @@ import { api } from "../lib/api/client";
 import type { Macro, Ticket } from "../lib/api/types";
 import { useMacros } from "../lib/resources/macros";
 import { errorText } from "../lib/ui/states";
+import { t } from "../lib/i18n/i18n";
 import { ticketKeys } from "./tickets.queries";
 import { macrosKeys } from "../lib/resources/macros";
 
@@ -43,7 +44,7 @@ export function MacroMenu({ ticketIds, onDone }: { ticketIds: string[]; onDone?:
   return (
     <span className="macro-menu">
       <select
-        aria-label="Apply macro"
+        aria-label={t("tickets.applyMacro")}
         value=""
         disabled={apply.isPending}
         onChange={(e) => {
@@ -53,16 +54,15 @@ export function MacroMenu({ ticketIds, onDone }: { ticketIds: string[]; onDone?:
           apply.mutate({ macro, ticketIds });
         }}
       >
-        <option value="">Macros…</option>
+        <option value="">{t("tickets.macrosPick")}</option>
         {macros.data.map((m) => (
           <option key={m.id} value={m.id}>
-            {m.name}
-            {m.shared ? "" : " (personal)"}
+            {m.shared ? m.name : t("tickets.macroPersonal", { name: m.name })}
           </option>
         ))}
       </select>
       <span className="sr-only" role="status">
-        {apply.isSuccess && last ? `Applied ${last}` : ""}
+        {apply.isSuccess && last ? t("tickets.macroApplied", { name: last }) : ""}
       </span>
       {apply.isError && (
         <span className="field-error" role="alert">

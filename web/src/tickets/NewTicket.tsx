@@ -6,6 +6,7 @@ import { navigate } from "../lib/router/router";
 import { Modal } from "../lib/ui/bits";
 import { Field, FormError, formValues } from "../lib/ui/form";
 import { textToHtml } from "../lib/text";
+import { t } from "../lib/i18n/i18n";
 import { ticketKeys, useSenders } from "./tickets.queries";
 
 /** The "From" value of a ticket that is not mailed: created as channel `api`, its replies stay on Desk. */
@@ -50,29 +51,29 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
       setDraft({ ...draft, [key]: e.target.value }),
   });
   return (
-    <Modal title="New ticket" onClose={onClose}>
+    <Modal title={t("tickets.newTicket")} onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
         <div className="row2">
           <Field
-            label="Customer email"
+            label={t("tickets.customerEmail")}
             name="contact.email"
             error={create.error}
-            hint={mailed && !draft.email.trim() ? "Needed to email the customer." : undefined}
+            hint={mailed && !draft.email.trim() ? t("tickets.customerEmailNeeded") : undefined}
           >
             <input type="email" {...bind("email")} autoFocus />
           </Field>
-          <Field label="Customer name" name="contact.name" error={create.error}>
+          <Field label={t("tickets.customerName")} name="contact.name" error={create.error}>
             <input {...bind("name")} />
           </Field>
         </div>
-        <Field label="Subject" name="subject" error={create.error}>
+        <Field label={t("tickets.subject")} name="subject" error={create.error}>
           <input {...bind("subject")} required />
         </Field>
         <Field
-          label="From"
+          label={t("tickets.from")}
           name="mailbox_id"
           error={create.error}
-          hint={mailed ? "Replies are emailed to the customer from this mailbox." : undefined}
+          hint={mailed ? t("tickets.fromHint") : undefined}
         >
           <select
             value={from}
@@ -85,25 +86,21 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
                 {s.display_name || s.name} &lt;{s.email}&gt;
               </option>
             ))}
-            <option value={NO_MAIL}>No email (keep it in Desk)</option>
+            <option value={NO_MAIL}>{t("tickets.noEmailOption")}</option>
           </select>
         </Field>
         {!mailed && !senders.isPending && (
           <p className="notice-warn" role="note">
-            {usable.length === 0
-              ? "No mailbox to send from: this ticket will not be emailed. An admin can add one under Settings → Mailboxes."
-              : "This ticket will not be emailed: replies stay in Desk."}
+            {usable.length === 0 ? t("tickets.newTicketNoMailbox") : t("tickets.newTicketNotEmailed")}
           </p>
         )}
-        <Field label="First message" name="body_html" error={create.error}>
+        <Field label={t("tickets.firstMessage")} name="body_html" error={create.error}>
           <textarea rows={5} {...bind("body")} />
         </Field>
-        <Field label="Message kind" name="kind" error={create.error}>
+        <Field label={t("tickets.messageKind")} name="kind" error={create.error}>
           <select {...bind("kind")}>
-            <option value="reply">
-              {mailed ? "Reply (emailed to the customer)" : "Reply (shared with the customer)"}
-            </option>
-            <option value="note">Internal note</option>
+            <option value="reply">{mailed ? t("tickets.replyEmailed") : t("tickets.replyShared")}</option>
+            <option value="note">{t("tickets.internalNote")}</option>
           </select>
         </Field>
         <FormError
@@ -112,10 +109,10 @@ export function NewTicket({ onClose }: { onClose: () => void }) {
         />
         <div className="actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create ticket"}
+            {create.isPending ? t("tickets.creating") : t("tickets.createTicket")}
           </button>
         </div>
       </form>

@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { announce, useViewers } from "../lib/realtime/presence";
 import { useAuth } from "../lib/api/session";
 import { Avatar } from "../lib/ui/bits";
+import { activeLocale, t } from "../lib/i18n/i18n";
 
 /** Who else has this ticket open, and who is typing a reply; says this tab is viewing it. */
 export function PresenceBar({ ticketId }: { ticketId: string }) {
@@ -13,18 +14,21 @@ export function PresenceBar({ ticketId }: { ticketId: string }) {
   const others = useViewers(ticketId, self);
   if (others.length === 0) return null;
   const typing = others.filter((v) => v.state === "typing");
-  const names = (list: typeof others) => list.map((v) => v.name || "Someone").join(", ");
+  const names = (list: typeof others) =>
+    new Intl.ListFormat(activeLocale(), { type: "conjunction" }).format(
+      list.map((v) => v.name || t("tickets.someone")),
+    );
   return (
     <div className="presence" data-testid="presence" role="status" aria-live="polite">
       {others.map((v) => (
-        <span key={v.user_id} title={`${v.name} is ${v.state === "typing" ? "typing" : "viewing"}`}>
+        <span key={v.user_id} title={t("tickets.viewerState", { name: v.name, state: v.state })}>
           <Avatar name={v.name || "?"} size={18} />
         </span>
       ))}
       <span className="small">
         {typing.length
-          ? `${names(typing)} ${typing.length === 1 ? "is" : "are"} typing a reply…`
-          : `${names(others)} ${others.length === 1 ? "is" : "are"} also viewing`}
+          ? t("tickets.othersTyping", { count: typing.length, names: names(typing) })
+          : t("tickets.othersViewing", { count: others.length, names: names(others) })}
       </span>
     </div>
   );

@@ -5,6 +5,7 @@ import { listOf } from "../lib/api/queries";
 import type { Contact, Page } from "../lib/api/types";
 import { useDismiss } from "../lib/ui/layers";
 import { contactKeys } from "../contacts/contacts.queries";
+import { t } from "../lib/i18n/i18n";
 
 /** What the server accepts as one address (its own check is stricter): no spaces, no display names, one @. */
 const ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
@@ -84,7 +85,7 @@ export function RecipientsField({
             <button
               type="button"
               className="chip-x"
-              aria-label={`Remove ${address} from ${label}`}
+              aria-label={t("tickets.removeRecipient", { address, field: label })}
               disabled={disabled}
               onClick={() => onChange(value.filter((a) => a !== address))}
             >
@@ -138,10 +139,16 @@ export function RecipientsField({
       </div>
       {invalid && (
         <span className="field-error" id={`${id}-error`} role="alert">
-          “{invalid}” is not an email address.
+          {t("tickets.notAnAddress", { address: invalid })}
         </span>
       )}
-      <div className="suggest" id={listId} role="listbox" aria-label={`${label} suggestions`} hidden={!expanded}>
+      <div
+        className="suggest"
+        id={listId}
+        role="listbox"
+        aria-label={t("tickets.recipientSuggestions", { field: label })}
+        hidden={!expanded}
+      >
         {expanded &&
           options.map((o, i) => (
             <div

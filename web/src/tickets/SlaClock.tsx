@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Ticket } from "../lib/api/types";
 import { minutesText } from "../lib/sla-time";
+import { formatDateTime, t } from "../lib/i18n/i18n";
 
 const SOLVED = new Set(["solved", "closed"]);
 const SOON_MS = 60 * 60_000;
@@ -17,7 +18,7 @@ function useNow(): number {
 
 const span = (ms: number) => minutesText(Math.max(1, Math.round(Math.abs(ms) / 60_000)));
 const localTime = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, {
+  formatDateTime(iso, {
     weekday: "short",
     day: "numeric",
     month: "short",
@@ -30,21 +31,23 @@ const localTime = (iso: string) =>
  * while it is still running. `due` null with a policy means the clock is not running: the policy
  * counts business hours and none are ahead.
  */
-type Target = { label: string; due: string | null; done: string | null };
+type Target = { key: string; label: string; due: string | null; done: string | null };
 
 type DeadlineState = "met" | "late" | "overdue" | "soon" | "due" | "paused";
 
 /** Met or late (by how much) once done, overdue or due in … while running, paused without a deadline. */
 function deadlineState(target: Target, now: number): { state: DeadlineState; text: string } {
-  if (!target.due) return { state: "paused", text: "Paused" };
+  if (!target.due) return { state: "paused", text: t("tickets.slaPaused") };
   const due = new Date(target.due).getTime();
   if (target.done) {
     const late = new Date(target.done).getTime() - due;
-    return late > 0 ? { state: "late", text: `Late by ${span(late)}` } : { state: "met", text: "Met" };
+    return late > 0
+      ? { state: "late", text: t("tickets.slaLateBy", { time: span(late) }) }
+      : { state: "met", text: t("tickets.slaMet") };
   }
   const left = due - now;
-  if (left < 0) return { state: "overdue", text: `Overdue by ${span(left)}` };
-  return { state: left < SOON_MS ? "soon" : "due", text: `Due in ${span(left)}` };
+  if (left < 0) return { state: "overdue", text: t("tickets.slaOverdueBy", { time: span(left) }) };
+  return { state: left < SOON_MS ? "soon" : "due", text: t("tickets.slaDueIn", { time: span(left) }) };
 }
 
 function Deadline({ target, now }: { target: Target; now: number }) {
@@ -54,10 +57,10 @@ function Deadline({ target, now }: { target: Target; now: number }) {
       <span className="sla-target-label">{target.label}</span> <span className="sla-target-state">{text}</span>{" "}
       {target.due ? (
         <time className="muted small" dateTime={target.due}>
-          (due {localTime(target.due)})
+          {t("tickets.slaDueAt", { time: localTime(target.due) })}
         </time>
       ) : (
-        <span className="muted small">(no business hours ahead)</span>
+        <span className="muted small">{t("tickets.slaNoBusinessHours")}</span>
       )}
     </li>
   );
@@ -71,17 +74,24 @@ export function SlaClock({ ticket }: { ticket: Ticket }) {
   const solvedAt = SOLVED.has(ticket.status) ? (ticket.solved_at ?? ticket.updated_at) : null;
   const targets: Target[] = [
     // Solving without a reply also ends the first-response clock (the server stops it then).
-    { label: "First response", due: sla.first_response_due_at, done: ticket.first_responded_at ?? solvedAt },
-    { label: "Resolution", due: sla.resolution_due_at, done: solvedAt },
+    {
+      key: "first_response",
+      label: t("tickets.firstResponse"),
+      due: sla.first_response_due_at,
+      done: ticket.first_responded_at ?? solvedAt,
+    },
+    { key: "resolution", label: t("tickets.resolution"), due: sla.resolution_due_at, done: solvedAt },
   ];
   // Without a policy (it was deleted) a missing deadline means nothing is measured, not a pause.
-  const shown = targets.filter((t) => t.due !== null || sla.policy_id !== null);
+  const shown = targets.filter((target) => target.due !== null || sla.policy_id !== null);
   return (
-    <section className="sla-clock" aria-label="SLA">
-      <h3>SLA {sla.breached && <span className="pill pill-failed">Breached</span>}</h3>
+    <section className="sla-clock" aria-label={t("tickets.sla")}>
+      <h3>
+        {t("tickets.sla")} {sla.breached && <span className="pill pill-failed">{t("tickets.slaBreachedPill")}</span>}
+      </h3>
       <ul className="sla-targets">
-        {shown.map((t) => (
-          <Deadline key={t.label} target={t} now={now} />
+        {shown.map((target) => (
+          <Deadline key={target.key} target={target} now={now} />
         ))}
       </ul>
     </section>
@@ -98,14 +108,17 @@ export function SlaMark({ ticket }: { ticket: Ticket }) {
   const left = pending ? new Date(pending).getTime() - Date.now() : Number.POSITIVE_INFINITY;
   if (left < 0 || sla.breached)
     return (
-      <span className="pill pill-failed" title={pending ? `Due ${localTime(pending)}` : undefined}>
-        {left < 0 ? "Overdue" : "SLA breached"}
+      <span
+        className="pill pill-failed"
+        title={pending ? t("tickets.slaDue", { time: localTime(pending) }) : undefined}
+      >
+        {left < 0 ? t("tickets.slaOverdue") : t("tickets.slaBreached")}
       </span>
     );
   if (left < SOON_MS)
     return (
-      <span className="pill pill-pending" title={`Due ${localTime(pending!)}`}>
-        Due in {span(left)}
+      <span className="pill pill-pending" title={t("tickets.slaDue", { time: localTime(pending!) })}>
+        {t("tickets.slaDueIn", { time: span(left) })}
       </span>
     );
   return null;

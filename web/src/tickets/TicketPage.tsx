@@ -16,6 +16,7 @@ import { TicketSidebar } from "./TicketSidebar";
 import { Timeline } from "./Timeline";
 import { useMarkSeen } from "../inbox/reads";
 import { ticketKeys } from "./tickets.queries";
+import { t } from "../lib/i18n/i18n";
 
 export function TicketPage({ number }: { number: string }) {
   const ticket = useTicket(number);
@@ -48,9 +49,9 @@ export function TicketPage({ number }: { number: string }) {
     return () => window.removeEventListener("keydown", onKey);
   }, [ticket.data, readOnly, patch]);
 
-  if (ticket.isPending) return <Loading label="Loading ticket…" />;
+  if (ticket.isPending) return <Loading label={t("tickets.loadingTicket")} />;
   if (ticket.isError) return <ErrorBox error={ticket.error} retry={() => ticket.refetch()} />;
-  const t = ticket.data;
+  const tk = ticket.data;
   return (
     <section className="ticket-page">
       <div className="ticket-center">
@@ -59,58 +60,58 @@ export function TicketPage({ number }: { number: string }) {
             type="button"
             className="btn-icon"
             onClick={() => goBack("/inbox/unassigned")}
-            aria-label="Back (Esc)"
-            title="Back (Esc)"
+            aria-label={t("tickets.back")}
+            title={t("tickets.back")}
           >
             ←
           </button>
           <h1 className="ticket-title">
-            <span className="muted">#{t.number}</span> {t.subject}
+            <span className="muted">#{tk.number}</span> {tk.subject}
           </h1>
-          <StatusPill status={t.status} />
-          <SnoozedMark until={t.snoozed_until} />
-          {t.spam && <span className="pill pill-spam">Spam</span>}
+          <StatusPill status={tk.status} />
+          <SnoozedMark until={tk.snoozed_until} />
+          {tk.spam && <span className="pill pill-spam">{t("tickets.spam")}</span>}
           <div className="grow" />
           {!readOnly && (
             <>
               <button type="button" className="btn btn-small" onClick={() => setMerging(true)}>
-                Merge…
+                {t("tickets.mergeOpen")}
               </button>
               <button
                 type="button"
                 className="btn btn-small"
-                disabled={t.status === "solved" || patch.isPending}
+                disabled={tk.status === "solved" || patch.isPending}
                 onClick={() => patch.mutate({ status: "solved" })}
-                title="Solve (e)"
+                title={t("tickets.solveTitle")}
               >
-                Solve <kbd>e</kbd>
+                {t("tickets.solve")} <kbd>e</kbd>
               </button>
             </>
           )}
         </header>
-        <PresenceBar ticketId={t.id} />
-        {t.channel === "chat" && <ChatTyping ticketId={t.id} name={t.contact?.name || t.contact?.email || ""} />}
+        <PresenceBar ticketId={tk.id} />
+        {tk.channel === "chat" && <ChatTyping ticketId={tk.id} name={tk.contact?.name || tk.contact?.email || ""} />}
         {patch.isError && (
           <div className="banner-error">
             <FormError error={patch.error} />
           </div>
         )}
         {/* A scrolling region keyboard users can reach and scroll with the arrow keys (WCAG 2.1.1). */}
-        <section className="timeline-scroll" tabIndex={0} aria-label="Conversation">
+        <section className="timeline-scroll" tabIndex={0} aria-label={t("tickets.conversation")}>
           {timeline.isPending ? (
-            <Loading label="Loading conversation…" />
+            <Loading label={t("tickets.loadingConversation")} />
           ) : timeline.isError ? (
             <ErrorBox error={timeline.error} retry={() => timeline.refetch()} />
           ) : timeline.data.length === 0 ? (
-            <div className="state state-empty">No messages yet. Write the first one below.</div>
+            <div className="state state-empty">{t("tickets.noMessages")}</div>
           ) : (
             <Timeline items={timeline.data} refresh={refreshLinks} />
           )}
         </section>
-        {!readOnly && <Composer key={t.id} ref={composer} ticket={t} />}
+        {!readOnly && <Composer key={tk.id} ref={composer} ticket={tk} />}
       </div>
-      <TicketSidebar ticket={t} readOnly={readOnly} />
-      {merging && <MergeDialog ticket={t} onClose={() => setMerging(false)} />}
+      <TicketSidebar ticket={tk} readOnly={readOnly} />
+      {merging && <MergeDialog ticket={tk} onClose={() => setMerging(false)} />}
     </section>
   );
 }
@@ -132,19 +133,19 @@ function MergeDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void 
     merge.mutate(formValues(e.currentTarget).into);
   };
   return (
-    <Modal title={`Merge #${ticket.number} into another ticket`} onClose={onClose}>
+    <Modal title={t("tickets.mergeTitle", { number: String(ticket.number) })} onClose={onClose}>
       <form className="stack" onSubmit={submit}>
-        <p className="muted">The conversation moves into the target ticket; this one is closed with a link to it.</p>
-        <Field label="Target ticket number" name="into_id" error={merge.error}>
+        <p className="muted">{t("tickets.mergeExplain")}</p>
+        <Field label={t("tickets.mergeTarget")} name="into_id" error={merge.error}>
           <input name="into" placeholder="#123" autoFocus required />
         </Field>
         <FormError error={merge.error} fields={["into_id"]} />
         <div className="actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="btn btn-primary" disabled={merge.isPending}>
-            Merge
+            {t("tickets.merge")}
           </button>
         </div>
       </form>

@@ -16,6 +16,7 @@ import { SlaClock } from "./SlaClock";
 import { usePatchTicket } from "./ticket-data";
 import { TicketAi } from "../ai/TicketAi";
 import { useAiOn } from "../ai/ai.queries";
+import { t } from "../lib/i18n/i18n";
 
 const toLocalInput = (iso: string | null) =>
   iso ? new Date(new Date(iso).getTime() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16) : "";
@@ -37,7 +38,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
     );
 
   return (
-    <aside className="ticket-side" aria-label="Ticket details">
+    <aside className="ticket-side" aria-label={t("tickets.ticketDetails")}>
       {patch.isError && generalError && (
         <div className="form-error" role="alert">
           {errorText(patch.error)}
@@ -50,7 +51,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
       )}
       <div className="side-grid">
         <label className="side-label" htmlFor="t-status">
-          Status
+          {t("tickets.status")}
         </label>
         <select
           id="t-status"
@@ -65,7 +66,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
           ))}
         </select>
         <label className="side-label" htmlFor="t-priority">
-          Priority
+          {t("tickets.priority")}
         </label>
         <select
           id="t-priority"
@@ -80,7 +81,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
           ))}
         </select>
         <label className="side-label" htmlFor="t-severity">
-          Severity
+          {t("tickets.severity")}
         </label>
         <select
           id="t-severity"
@@ -88,7 +89,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
           value={ticket.severity ?? ""}
           onChange={(e) => save({ severity: e.target.value || null })}
         >
-          <option value="">None</option>
+          <option value="">{t("common.none")}</option>
           {SEVERITIES.map((s) => (
             <option key={s} value={s}>
               {s.toUpperCase()}
@@ -96,7 +97,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
           ))}
         </select>
         <label className="side-label" htmlFor="t-assignee">
-          Assignee
+          {t("tickets.assignee")}
         </label>
         <span className="assignee-pick">
           {ticket.assignee && <Avatar name={ticket.assignee.name} url={ticket.assignee.avatar_url} size={22} />}
@@ -106,7 +107,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
             value={ticket.assignee?.id ?? ""}
             onChange={(e) => save({ assignee_id: e.target.value || null })}
           >
-            <option value="">Unassigned</option>
+            <option value="">{t("tickets.unassigned")}</option>
             {members.data
               ?.filter((m) => m.role !== "viewer" || m.user.id === ticket.assignee?.id)
               .map((m) => (
@@ -117,7 +118,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
           </select>
         </span>
         <label className="side-label" htmlFor="t-team">
-          Team
+          {t("tickets.team")}
         </label>
         <select
           id="t-team"
@@ -125,15 +126,15 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
           value={ticket.team_id ?? ""}
           onChange={(e) => save({ team_id: e.target.value || null })}
         >
-          <option value="">No team</option>
-          {teams.data?.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
+          <option value="">{t("tickets.noTeam")}</option>
+          {teams.data?.map((team) => (
+            <option key={team.id} value={team.id}>
+              {team.name}
             </option>
           ))}
         </select>
         <label className="side-label" htmlFor="t-snooze">
-          Snooze until
+          {t("tickets.snoozeUntil")}
         </label>
         <input
           id="t-snooze"
@@ -148,7 +149,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
 
       <Followers ticket={ticket} readOnly={readOnly} />
 
-      <h3>Labels</h3>
+      <h3>{t("tickets.labels")}</h3>
       <LabelPicker
         tags={ticket.tags}
         kind="tickets"
@@ -157,7 +158,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
         onRemove={(name) => save({ remove_tags: [name] })}
       />
 
-      {!!fields.data?.length && <h3>Fields</h3>}
+      {!!fields.data?.length && <h3>{t("tickets.fields")}</h3>}
       {fields.data?.map((f) => (
         <FieldInput
           key={f.id}
@@ -176,7 +177,7 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
           checked={ticket.spam}
           onChange={(e) => save({ spam: e.target.checked })}
         />{" "}
-        Spam <kbd>#</kbd>
+        {t("tickets.spam")} <kbd>#</kbd>
       </label>
 
       {aiOn && <TicketAi ticket={ticket} readOnly={readOnly} />}
@@ -187,17 +188,15 @@ export function TicketSidebar({ ticket, readOnly }: { ticket: Ticket; readOnly: 
   );
 }
 
-const CSAT_WORDS = ["", "Very poor", "Poor", "OK", "Good", "Excellent"];
-
 /** The customer's rating from the CSAT email (the latest one when they rated twice). */
 function CsatCard({ csat }: { csat: NonNullable<Ticket["csat"]> }) {
   const good = csat.score >= 4;
   return (
     <section className="csat-card" aria-labelledby="csat-heading">
-      <h3 id="csat-heading">Satisfaction</h3>
+      <h3 id="csat-heading">{t("tickets.satisfaction")}</h3>
       <p>
         <span className={`csat-score ${good ? "good" : csat.score <= 2 ? "bad" : "neutral"}`}>{csat.score}/5</span>{" "}
-        {CSAT_WORDS[csat.score] ?? ""}
+        {t("tickets.csatWord", { score: String(csat.score) })}
       </p>
       {csat.comment && <blockquote className="csat-comment">{csat.comment}</blockquote>}
     </section>
@@ -207,10 +206,10 @@ function CsatCard({ csat }: { csat: NonNullable<Ticket["csat"]> }) {
 function ContactCard({ ticket }: { ticket: Ticket }) {
   const contact = ticket.contact!;
   const tickets = useContactTickets(contact.id);
-  const others = tickets.data?.filter((t) => t.id !== ticket.id) ?? [];
+  const others = tickets.data?.filter((other) => other.id !== ticket.id) ?? [];
   return (
     <section className="contact-card">
-      <h3>Customer</h3>
+      <h3>{t("tickets.customer")}</h3>
       <div className="contact-head">
         <Avatar name={personName(contact.name, contact.email)} url={contact.avatar_url} size={32} />
         <div>
@@ -221,21 +220,21 @@ function ContactCard({ ticket }: { ticket: Ticket }) {
         </div>
       </div>
       <VisitDetails contactId={contact.id} enabled={ticket.channel === "chat"} />
-      <div className="side-label">Other tickets</div>
+      <div className="side-label">{t("tickets.otherTickets")}</div>
       {tickets.isPending ? (
-        <div className="muted small">Loading…</div>
+        <div className="muted small">{t("common.loading")}</div>
       ) : tickets.isError ? (
         <div className="muted small">{errorText(tickets.error)}</div>
       ) : others.length === 0 ? (
-        <div className="muted small">None</div>
+        <div className="muted small">{t("common.none")}</div>
       ) : (
         <ul className="mini-list">
-          {others.slice(0, 8).map((t) => (
-            <li key={t.id}>
-              <Link to={`/tickets/${t.number}`}>
-                #{t.number} {t.subject}
+          {others.slice(0, 8).map((other) => (
+            <li key={other.id}>
+              <Link to={`/tickets/${other.number}`}>
+                #{other.number} {other.subject}
               </Link>{" "}
-              <StatusPill status={t.status} />
+              <StatusPill status={other.status} />
             </li>
           ))}
         </ul>

@@ -9,12 +9,14 @@ import { openAttachment, PREVIEW_IMAGE_TYPES } from "./attachment-links";
 import { allowSender, senderAllowed, trustedOrigins, withoutRemoteImages } from "./remote-images";
 import type { TimelineItem } from "./ticket-data";
 import { DocumentIcon, PaperclipIcon } from "../lib/ui/icons";
+import { formatDateTime, formatNumber, type MessageKey, type MessageValues, t } from "../lib/i18n/i18n";
+import { tNodes } from "../lib/i18n/nodes";
 
 /** Fresh signed links for the open ticket: answers the attachment again with a new URL. */
 export type RefreshLinks = (attachmentId: string) => Promise<Attachment | undefined>;
 
 const fmt = (v: unknown): string => {
-  if (v === null || v === undefined || v === "") return "none";
+  if (v === null || v === undefined || v === "") return t("tickets.valueNone");
   if (typeof v === "object") return "name" in (v as object) ? String((v as { name: unknown }).name) : JSON.stringify(v);
   return statusLabel(String(v));
 };
@@ -22,56 +24,63 @@ const fmt = (v: unknown): string => {
 /** Activity data names people and teams by id; the timeline shows their names. */
 type Names = { person(id: unknown): string; team(id: unknown): string };
 
-function describe(a: Activity, names: Names): string {
+/** Which SLA deadline was missed, as the SLA clock names it. */
+const slaKind = (kind: unknown) =>
+  kind === "first_response" ? t("tickets.firstResponse") : kind === "resolution" ? t("tickets.resolution") : fmt(kind);
+
+/** The whole activity line, its actor a placeholder: each language orders who and what its own way. */
+function describe(a: Activity, names: Names): [MessageKey, MessageValues] {
   const d = a.data ?? {};
+  const change = { from: fmt(d.from), to: fmt(d.to) };
   switch (a.type) {
     case "status_changed":
       return d.reason === "sender_unverified"
-        ? "kept the status: the sender could not be verified"
+        ? ["tickets.activityStatusKept", {}]
         : d.reason === "auto_close"
-          ? `closed the ticket (solved for the workspace's auto-close period)`
-          : `changed status from ${fmt(d.from)} to ${fmt(d.to)}`;
+          ? ["tickets.activityAutoClosed", {}]
+          : ["tickets.activityStatusChanged", change];
     case "priority_changed":
-      return `changed priority from ${fmt(d.from)} to ${fmt(d.to)}`;
+      return ["tickets.activityPriorityChanged", change];
     case "severity_changed":
-      return `changed severity from ${fmt(d.from)} to ${fmt(d.to)}`;
+      return ["tickets.activitySeverityChanged", change];
     case "assigned":
-      return d.to ? `assigned to ${names.person(d.to)}` : "unassigned the ticket";
+      return d.to ? ["tickets.activityAssigned", { name: names.person(d.to) }] : ["tickets.activityUnassigned", {}];
     case "team_changed":
-      return d.to ? `moved to team ${names.team(d.to)}` : "removed the team";
+      return d.to ? ["tickets.activityTeamChanged", { name: names.team(d.to) }] : ["tickets.activityTeamRemoved", {}];
     case "tagged":
-      return `added label ${fmt(d.tag)}`;
+      return ["tickets.activityTagged", { tag: fmt(d.tag) }];
     case "untagged":
-      return `removed label ${fmt(d.tag)}`;
+      return ["tickets.activityUntagged", { tag: fmt(d.tag) }];
     case "field_changed":
-      return `set ${String(d.key ?? "a field")} to ${fmt(d.to)}`;
+      return d.key === undefined || d.key === null
+        ? ["tickets.activityUnnamedFieldChanged", { value: fmt(d.to) }]
+        : ["tickets.activityFieldChanged", { field: String(d.key), value: fmt(d.to) }];
     case "merged":
-      return typeof d.into_number === "number" ? `merged into #${d.into_number}` : "merged into another ticket";
+      return typeof d.into_number === "number"
+        ? ["tickets.activityMergedInto", { number: String(d.into_number) }]
+        : ["tickets.activityMerged", {}];
     case "sla_breached":
-      return `SLA breached (${fmt(d.kind)})`;
+      return ["tickets.activitySlaBreached", { kind: slaKind(d.kind) }];
     case "csat_received":
-      return `rated the support ${fmt(d.score)} out of 5`;
+      return ["tickets.activityRated", { score: fmt(d.score) }];
     default:
-      return a.type.replace(/_/g, " ");
+      return ["tickets.activityOther", { what: a.type.replace(/_/g, " ") }];
   }
 }
-
-const OUTBOX_EXPLAINED =
-  "Not delivered: the server has no outgoing mail relay (DESK_SMTP_URL), so this reply was only written to its outbox folder. The customer has not received it.";
 
 /** The delivery outcome of an outbound reply; a reply that only reached the outbox never reads as plain "sent". */
 function DeliveryStatus({ m }: { m: Message }) {
   if (m.delivery_status === "none") return null;
   if (m.delivery_status === "sent" && m.delivery_via === "outbox") {
     return (
-      <span className="delivery delivery-outbox" title={OUTBOX_EXPLAINED}>
-        Not delivered: outbox only
+      <span className="delivery delivery-outbox" title={t("tickets.outboxExplained")}>
+        {t("tickets.outboxOnly")}
       </span>
     );
   }
   return (
     <span className={`delivery delivery-${m.delivery_status}`} title={m.delivery_error}>
-      {m.delivery_status}
+      {t("tickets.deliveryStatus", { status: m.delivery_status })}
     </span>
   );
 }
@@ -81,7 +90,7 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
     m.author.user?.name ??
     (m.author.contact || m.from_email
       ? personName(m.author.contact?.name || m.from_name, m.author.contact?.email ?? m.from_email)
-      : m.author.type);
+      : t("tickets.authorType", { type: m.author.type }));
   const sender = (m.from_email || m.author.contact?.email || "").toLowerCase();
   const [loadRemote, setLoadRemote] = useState(() => senderAllowed(sender));
   const body = useMemo(
@@ -105,36 +114,33 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
         <Avatar name={who} url={m.author.user?.avatar_url ?? m.author.contact?.avatar_url} size={26} />
         <strong>{who}</strong>
         {m.forward ? (
-          <span className="tag-forward">Forwarded to {m.to.join(", ")}</span>
+          <span className="tag-forward">{t("tickets.forwardedTo", { recipients: m.to.join(", ") })}</span>
         ) : (
-          m.kind === "note" && <span className="tag-note">Internal note</span>
+          m.kind === "note" && <span className="tag-note">{t("tickets.internalNote")}</span>
         )}
         {m.auth_failed && (
-          <span className="tag-warn" title="The sender failed DMARC at the receiving server">
-            Unverified sender
+          <span className="tag-warn" title={t("tickets.senderFailedDmarc")}>
+            {t("tickets.unverifiedSender")}
           </span>
         )}
         <div className="grow" />
         <DeliveryStatus m={m} />
-        <time className="muted small" dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>
+        <time className="muted small" dateTime={m.created_at} title={formatDateTime(m.created_at, FULL_TIME)}>
           {timeAgo(m.created_at)}
         </time>
       </header>
       {m.direction === "outbound" && (m.cc.length > 0 || m.bcc.length > 0) && (
         <div className="msg-recipients muted small">
-          {m.cc.length > 0 && <span>Cc: {m.cc.join(", ")}</span>}
-          {m.bcc.length > 0 && <span>Bcc: {m.bcc.join(", ")}</span>}
+          {m.cc.length > 0 && <span>{t("tickets.ccList", { recipients: m.cc.join(", ") })}</span>}
+          {m.bcc.length > 0 && <span>{t("tickets.bccList", { recipients: m.bcc.join(", ") })}</span>}
         </div>
       )}
-      {m.forward && !m.body_html && <p className="muted small">Forwarded the conversation without a note.</p>}
+      {m.forward && !m.body_html && <p className="muted small">{t("tickets.forwardedWithoutNote")}</p>}
       {body.blocked > 0 && (
         <div className="remote-images" data-testid="remote-images">
-          <span className="small">
-            {body.blocked === 1 ? "1 remote image is" : `${body.blocked} remote images are`} blocked: loading them can
-            tell the sender you read this.
-          </span>
+          <span className="small">{t("tickets.remoteImagesBlocked", { count: body.blocked })}</span>
           <button type="button" className="btn btn-small" onClick={() => setLoadRemote(true)}>
-            Load images
+            {t("tickets.loadImages")}
           </button>
           {sender && (
             <button
@@ -145,7 +151,7 @@ function MessageItem({ m, refresh }: { m: Message; refresh: RefreshLinks }) {
                 setLoadRemote(true);
               }}
             >
-              Always load from {sender}
+              {t("tickets.alwaysLoadFrom", { sender })}
             </button>
           )}
         </div>
@@ -182,9 +188,9 @@ function QuotedToggle({ messageId }: { messageId: string }) {
   return (
     <div className="quoted">
       <button type="button" className="link small" aria-expanded={open} onClick={toggle}>
-        {open ? "Hide quoted text" : "Show quoted text"}
+        {open ? t("tickets.hideQuoted") : t("tickets.showQuoted")}
       </button>
-      {open && failed && <p className="muted small">The full message could not be loaded.</p>}
+      {open && failed && <p className="muted small">{t("tickets.quotedFailed")}</p>}
       {/* Shown as text, never as HTML: the history may hold anything the sender wrote. */}
       {open && full !== null && <pre className="quoted-full">{typeof full === "string" ? full : String(full)}</pre>}
     </div>
@@ -195,7 +201,7 @@ function QuotedToggle({ messageId }: { messageId: string }) {
 function AttachmentLink({ a, refresh }: { a: Attachment; refresh: RefreshLinks }) {
   const [failed, setFailed] = useState<string | null>(null);
   const preview = PREVIEW_IMAGE_TYPES.includes(a.content_type) && failed !== a.url;
-  const size = `${Math.ceil(a.size_bytes / 1024)} KB`;
+  const size = t("tickets.fileSize", { size: formatNumber(Math.ceil(a.size_bytes / 1024)) });
   return (
     <a
       className={`upload${preview ? " upload-preview" : ""}`}
@@ -227,6 +233,31 @@ function AttachmentLink({ a, refresh }: { a: Attachment; refresh: RefreshLinks }
   );
 }
 
+/** Who made a change: a member, an automation, the AI, the customer, or Desk itself. */
+function actorName(a: Activity): string {
+  if (a.actor?.user?.name) return a.actor.user.name;
+  if (a.actor?.automation) return t("tickets.actorAutomation", { name: a.actor.automation.name });
+  if (a.actor_type === "ai") return t("tickets.actorAi");
+  if (a.actor_type === "contact") return t("tickets.actorCustomer");
+  return "Desk";
+}
+
+/** The activity as one sentence, its actor set apart. */
+function activityLine(a: Activity, names: Names) {
+  const [key, values] = describe(a, names);
+  return tNodes(key, { actor: <span>{actorName(a)}</span> }, values);
+}
+
+// The browser's full date and time (as toLocaleString wrote it), in the app's language.
+const FULL_TIME: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "numeric",
+  second: "numeric",
+};
+
 export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: RefreshLinks }) {
   const members = useMembers();
   const teams = useTeams();
@@ -235,10 +266,11 @@ export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: R
     person: (v) =>
       typeof v === "string"
         ? members.data
-          ? (members.data.find((m) => m.user.id === v)?.user.name ?? "a former member")
+          ? (members.data.find((m) => m.user.id === v)?.user.name ?? t("tickets.formerMember"))
           : "…"
         : fmt(v),
-    team: (v) => (typeof v === "string" ? (teams.data?.find((t) => t.id === v)?.name ?? "a team") : fmt(v)),
+    team: (v) =>
+      typeof v === "string" ? (teams.data?.find((team) => team.id === v)?.name ?? t("tickets.aTeam")) : fmt(v),
   };
   return (
     <div className="timeline">
@@ -247,17 +279,7 @@ export function Timeline({ items, refresh }: { items: TimelineItem[]; refresh: R
           <MessageItem key={item.message.id} m={item.message} refresh={refresh} />
         ) : (
           <div key={item.activity.id} className="activity muted small">
-            <span>
-              {item.activity.actor?.user?.name ??
-                (item.activity.actor?.automation
-                  ? `Automation “${item.activity.actor.automation.name}”`
-                  : item.activity.actor_type === "ai"
-                    ? "AI"
-                    : item.activity.actor_type === "contact"
-                      ? "The customer"
-                      : "Desk")}
-            </span>{" "}
-            {describe(item.activity, names)} · {timeAgo(item.at)}
+            {activityLine(item.activity, names)} · {timeAgo(item.at)}
           </div>
         ),
       )}

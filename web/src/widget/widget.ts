@@ -280,6 +280,7 @@ async function start(): Promise<void> {
     for (const [name, value] of Object.entries({ ...identity, ...extra })) if (value) body[name] = value;
     Object.assign(body, visitContext());
     // The language it speaks becomes the contact's, unless the contact has one already.
+    body.locale = config.locale;
     starting = api<Session>("POST", "/session", body)
       .then((started) => {
         session = started;
@@ -463,7 +464,10 @@ async function start(): Promise<void> {
       event.preventDefault();
       const q = input.value.trim();
       if (!q) return;
-      api<{ data: Article[] }>("GET", `/articles?key=${encodeURIComponent(key)}&q=${encodeURIComponent(q)}`)
+      api<{ data: Article[] }>(
+        "GET",
+        `/articles?key=${encodeURIComponent(key)}&q=${encodeURIComponent(q)}&locale=${encodeURIComponent(config.locale)}`,
+      )
         .then((found) => {
           results.replaceChildren();
           if (found.data.length === 0) results.append(el("li", {}, tr("no_articles")));

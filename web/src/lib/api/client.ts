@@ -1,3 +1,4 @@
+import { t } from "../i18n/i18n";
 import type { MfaChallenge, Session, UserRef } from "./types";
 
 /** SPEC.md's error body, thrown by every failed call. */
@@ -68,8 +69,8 @@ function toError(status: number, body: unknown): ApiError {
     const b = body as { code?: string; detail: string; errors?: ApiError["errors"] };
     return new ApiError(status, b.code ?? "error", b.detail, b.errors ?? []);
   }
-  if (status === 0) return new ApiError(0, "network", "Desk cannot be reached. Check your connection and try again.");
-  return new ApiError(status, "error", `The server answered ${status}.`);
+  if (status === 0) return new ApiError(0, "network", t("common.networkError"));
+  return new ApiError(status, "error", t("common.serverAnswered", { status }));
 }
 
 async function raw(path: string, init: RequestInit): Promise<Response> {
@@ -177,7 +178,7 @@ export async function apiStream<T>(
     },
     signal,
   );
-  if (!result) throw toError(502, { code: "stream_ended", detail: "The answer stopped before it was complete." });
+  if (!result) throw toError(502, { code: "stream_ended", detail: t("common.streamEnded") });
   return (result as { value: T }).value;
 }
 

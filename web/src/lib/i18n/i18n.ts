@@ -52,7 +52,7 @@ export function t(key: MessageKey, values?: MessageValues): string {
 /** The language the app's texts are in now (a shipped locale). */
 export const activeLocale = (): Locale => active.locale;
 
-export { LOCALE_NAMES, SHIPPED_LOCALES, type Locale } from "../../../../src/i18n/locales";
+export { LOCALE_NAMES, matchLocale, SHIPPED_LOCALES, type Locale } from "../../../../src/i18n/locales";
 
 /**
  * The shipped locale for a member: their own choice, else the browser's languages, else the

@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { Link } from "../router/Link";
 import { errorText } from "./states";
+import { t } from "../i18n/i18n";
 
 /**
  * One per page: a page that throws while rendering shows what went wrong and a way back instead
@@ -22,14 +23,14 @@ export class PageErrorBoundary extends Component<{ children: ReactNode }, { erro
     if (this.state.error === null) return this.props.children;
     return (
       <div className="state state-error" role="alert" data-testid="page-error">
-        <div className="state-title">This page could not be shown.</div>
+        <div className="state-title">{t("common.pageFailed")}</div>
         <div className="muted small">{errorText(this.state.error)}</div>
         <div className="actions">
           <button type="button" className="btn btn-small" onClick={() => this.setState({ error: null })}>
-            Try again
+            {t("common.retry")}
           </button>
           <Link to="/inbox/unassigned" className="btn btn-small">
-            Back to the inbox
+            {t("common.backToInbox")}
           </Link>
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { downloadCsv } from "../api/download";
 import { errorText } from "./states";
+import { t } from "../i18n/i18n";
 
 /** "Export CSV": downloads what the list shows (its filters in `path`), saying when it fails. */
 export function ExportButton({ path, filename }: { path: string; filename: string }) {
@@ -20,7 +21,7 @@ export function ExportButton({ path, filename }: { path: string; filename: strin
   return (
     <>
       <button type="button" className="btn" onClick={run} disabled={busy} aria-busy={busy}>
-        {busy ? "Exporting…" : "Export CSV"}
+        {busy ? t("common.exporting") : t("common.exportCsv")}
       </button>
       {error && (
         <span className="form-error small" role="alert">

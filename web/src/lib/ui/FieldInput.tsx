@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useMembers } from "../resources/members";
 import type { CustomField } from "../api/types";
+import { t } from "../i18n/i18n";
 
 /**
  * One custom field's editor for every type. Text-like inputs save on blur or Enter; pickers save
@@ -127,7 +128,7 @@ export function FieldInput({
       <label htmlFor={id} className="side-label">
         {field.name}
         {field.required_on_solve && (
-          <span className="req" title="Required to solve">
+          <span className="req" title={t("common.requiredToSolve")}>
             *
           </span>
         )}

@@ -3,6 +3,7 @@ import { useTagGroups, useTags } from "../resources/labels";
 import type { TagRef } from "../api/types";
 import { TagChip } from "./bits";
 import { useDismiss } from "./layers";
+import { t } from "../i18n/i18n";
 
 /**
  * The record's labels plus a picker grouped by label group. Typing a new name creates the label
@@ -54,7 +55,7 @@ export function LabelPicker({
             onClick={() => setOpen((v) => !v)}
             aria-expanded={open}
           >
-            + Label
+            {t("common.addLabelButton")}
           </button>
         )}
       </div>
@@ -62,8 +63,8 @@ export function LabelPicker({
         <div className="picker">
           <input
             autoFocus
-            placeholder="Find or create a label"
-            aria-label="Label name"
+            placeholder={t("common.labelSearchPlaceholder")}
+            aria-label={t("common.labelName")}
             value={q}
             onChange={(e) => setQ(e.target.value)}
             onKeyDown={(e) => {
@@ -80,8 +81,7 @@ export function LabelPicker({
               <div key={group?.id ?? "none"}>
                 {group && (
                   <div className="picker-group">
-                    {group.name}
-                    {group.exclusive ? " · pick one" : ""}
+                    {group.exclusive ? t("common.labelGroupPickOne", { name: group.name }) : group.name}
                   </div>
                 )}
                 {list.map((t) => (
@@ -93,7 +93,7 @@ export function LabelPicker({
             ))}
             {q.trim() && !exact && (
               <button type="button" className="picker-item" onClick={() => add(q.trim())}>
-                Create “{q.trim()}”
+                {t("common.createLabel", { name: q.trim() })}
               </button>
             )}
           </div>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useDismiss } from "./layers";
+import { t } from "../i18n/i18n";
 
 /**
  * A compact multi-value filter: a button naming what is picked ("Status: Open, Pending") that
@@ -30,15 +31,20 @@ export function MultiPick<T extends string>(props: {
   }, open);
 
   const names = props.options.filter((o) => props.value.includes(o.value)).map((o) => o.label);
-  const summary = names.length === 0 ? props.anyLabel : names.length <= 2 ? names.join(", ") : `${names.length} picked`;
-  const shown = names.length ? `${props.label}: ${summary}` : summary;
+  const summary =
+    names.length === 0
+      ? props.anyLabel
+      : names.length <= 2
+        ? names.join(", ")
+        : t("common.pickedCount", { count: names.length });
+  const shown = names.length ? t("common.filterSummary", { label: props.label, summary }) : summary;
   // The accessible name starts with the visible text (WCAG 2.5.3: speech users say what they see).
   return (
     <div className="pop" ref={box}>
       <button
         type="button"
         className={`filter-btn${names.length ? " on" : ""}`}
-        aria-label={`${shown}, ${props.label} filter`}
+        aria-label={t("common.filterButtonName", { shown, label: props.label })}
         aria-haspopup="true"
         aria-expanded={open}
         onClick={() => setOpen((v) => !v)}
@@ -66,7 +72,7 @@ export function MultiPick<T extends string>(props: {
           ))}
           {props.value.length > 0 && (
             <button type="button" className="btn btn-small btn-ghost" onClick={() => props.onChange([])}>
-              Any {props.label.toLowerCase()}
+              {props.anyLabel}
             </button>
           )}
         </fieldset>

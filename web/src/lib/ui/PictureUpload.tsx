@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { Field, FormError } from "./form";
+import { t } from "../i18n/i18n";
 
 const ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
 
@@ -51,7 +52,7 @@ export function PictureUpload<T>(props: {
       )}
       {!props.disabled && (
         <>
-          <Field label={props.label} name="file" hint="PNG, JPEG, GIF or WebP, at most 5 MB." error={change.error}>
+          <Field label={props.label} name="file" hint={t("common.pictureHint")} error={change.error}>
             <input
               name="file"
               type="file"

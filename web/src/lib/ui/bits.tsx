@@ -1,9 +1,29 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import type { LabelColor, Priority, TagRef, TicketStatus } from "../api/types";
+import {
+  CHANNELS,
+  type LabelColor,
+  PRIORITIES,
+  type Priority,
+  STATUSES,
+  type TagRef,
+  type TicketStatus,
+} from "../api/types";
 import { useDismiss } from "./layers";
 import { PriorityBars } from "./icons";
+import { t } from "../i18n/i18n";
 
-export const statusLabel = (s: string) => s.replace("_", " ").replace(/^./, (c) => c.toUpperCase());
+/** Wire values whose display names the catalogue holds (ticket status, priority and channel). */
+const NAMED_VALUES = new Set<string>([...STATUSES, ...PRIORITIES, ...CHANNELS]);
+
+/** A wire value as a label ("On hold"); values the catalogue does not name are spelled out as they come. */
+export const statusLabel = (s: string) =>
+  NAMED_VALUES.has(s)
+    ? t("common.valueLabel", { value: s })
+    : s.replace("_", " ").replace(/^./, (c) => c.toUpperCase());
+
+/** A wire value as a word inside a sentence ("status: on hold"). */
+export const valueInText = (s: string) =>
+  NAMED_VALUES.has(s) ? t("common.valueInText", { value: s }) : s.replaceAll("_", " ");
 
 export function StatusPill({ status }: { status: TicketStatus }) {
   return <span className={`pill pill-${status}`}>{statusLabel(status)}</span>;
@@ -14,8 +34,8 @@ export function PriorityMark({ priority }: { priority: Priority }) {
     <span
       className={`prio prio-${priority}`}
       role="img"
-      title={`Priority: ${priority}`}
-      aria-label={`Priority ${priority}`}
+      title={t("common.priorityTitle", { priority: valueInText(priority) })}
+      aria-label={t("common.priorityName", { priority: valueInText(priority) })}
     >
       <PriorityBars priority={priority} />
     </span>
@@ -28,7 +48,12 @@ export function TagChip({ tag, onRemove }: { tag: Pick<TagRef, "name" | "color">
       <span className="chip-dot" />
       {tag.name}
       {onRemove && (
-        <button type="button" className="chip-x" onClick={onRemove} aria-label={`Remove ${tag.name}`}>
+        <button
+          type="button"
+          className="chip-x"
+          onClick={onRemove}
+          aria-label={t("common.removeItem", { name: tag.name })}
+        >
           ×
         </button>
       )}
@@ -58,23 +83,24 @@ export function Avatar({ name, url, size = 24 }: { name: string; url?: string | 
   );
 }
 
-const units: Array<[number, string]> = [
-  [60, "s"],
-  [60, "m"],
-  [24, "h"],
-  [7, "d"],
-  [4.35, "w"],
-  [12, "mo"],
-];
+const units = [
+  [60, "common.unitSeconds"],
+  [60, "common.unitMinutes"],
+  [24, "common.unitHours"],
+  [7, "common.unitDays"],
+  [4.35, "common.unitWeeks"],
+  [12, "common.unitMonths"],
+] as const;
+/** A compact age for lists: "now", "5m", "3h", "2d". */
 export function timeAgo(iso: string | null | undefined): string {
   if (!iso) return "";
   let value = (Date.now() - new Date(iso).getTime()) / 1000;
-  if (value < 45) return "now";
+  if (value < 45) return t("common.now");
   for (const [size, unit] of units) {
-    if (value < size) return `${Math.floor(value)}${unit}`;
+    if (value < size) return t(unit, { count: Math.floor(value) });
     value /= size;
   }
-  return `${Math.floor(value)}y`;
+  return t("common.unitYears", { count: Math.floor(value) });
 }
 
 const FOCUSABLE =
@@ -147,7 +173,7 @@ export function Modal({
       >
         <div className="modal-head">
           <h2>{title}</h2>
-          <button type="button" className="btn-icon" onClick={onClose} aria-label="Close">
+          <button type="button" className="btn-icon" onClick={onClose} aria-label={t("common.close")}>
             ×
           </button>
         </div>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { ApiError } from "../api/client";
+import { t } from "../i18n/i18n";
 
 /** A labelled control with its API field error (errors[].location `body.<name>`) shown beneath. */
 export function Field({
@@ -49,7 +50,7 @@ export function FormError({ error, fields = [] }: { error: unknown; fields?: str
   }
   return (
     <div className="form-error" role="alert">
-      {error instanceof Error ? error.message : "Something went wrong."}
+      {error instanceof Error ? error.message : t("common.unexpectedError")}
     </div>
   );
 }

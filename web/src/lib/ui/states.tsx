@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { ApiError } from "../api/client";
+import { t } from "../i18n/i18n";
 
-export function Loading({ label = "Loading…" }: { label?: string }) {
+export function Loading({ label = t("common.loading") }: { label?: string }) {
   return (
     <div className="state state-loading" role="status" aria-live="polite">
       <span className="spinner" aria-hidden /> {label}
@@ -21,7 +22,7 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.detail;
   if (error instanceof Error) return error.message;
-  return "Something went wrong.";
+  return t("common.unexpectedError");
 }
 
 /** A failed request: SPEC's `detail`, plus unlocated field errors, and a retry when possible. */
@@ -38,7 +39,7 @@ export function ErrorBox({ error, retry }: { error: unknown; retry?: () => void 
       ))}
       {retry && (
         <button type="button" className="btn btn-small" onClick={retry}>
-          Try again
+          {t("common.retry")}
         </button>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { Automation, CustomField, Mailbox } from "../../lib/api/types";
+import { t } from "../../lib/i18n/i18n";
 import { useCustomFields } from "../../lib/resources/custom-fields";
 import { useTags } from "../../lib/resources/labels";
 import { useMembers } from "../../lib/resources/members";
@@ -8,6 +9,8 @@ import { statusLabel } from "../../lib/ui/bits";
 import { Field, FormError } from "../../lib/ui/form";
 import {
   ACTIONS,
+  actionLabel,
+  type Choice,
   customFieldOf,
   type DraftAction,
   type DraftCondition,
@@ -21,6 +24,7 @@ import {
   opLabel,
   TRIGGERS,
   type TriggerId,
+  triggerLabel,
 } from "./automation-rules";
 import { useCrud } from "../kit/crud";
 import { automationsKeys } from "./automations.queries";
@@ -59,7 +63,13 @@ const NO_VALUE_OPS = ["set", "not_set", "breached"];
 const LIST_OPS = ["any", "all", "none"];
 
 const valueLabel = (field: string) =>
-  field === "ai_decide" ? "Probability" : isHoursField(field) ? "Hours" : field === "sla" ? "Minutes" : "Value";
+  field === "ai_decide"
+    ? t("workflow.valueProbability")
+    : isHoursField(field)
+      ? t("workflow.valueHours")
+      : field === "sla"
+        ? t("workflow.valueMinutes")
+        : t("workflow.valueValue");
 
 /** The value of one custom field, with the picker its type needs (comma-separated ids for lists). */
 function CustomValue({
@@ -90,7 +100,7 @@ function CustomValue({
       </select>
     ) : (
       <select value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Choose…</option>
+        <option value="">{t("workflow.choose")}</option>
         {(field.options ?? []).map((o) => (
           <option key={o.id} value={o.id}>
             {o.label}
@@ -102,15 +112,15 @@ function CustomValue({
   if (field.type === "checkbox")
     return (
       <select value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Choose…</option>
-        <option value="true">Checked</option>
-        <option value="false">Not checked</option>
+        <option value="">{t("workflow.choose")}</option>
+        <option value="true">{t("workflow.checkboxChecked")}</option>
+        <option value="false">{t("workflow.checkboxNotChecked")}</option>
       </select>
     );
   if (field.type === "user")
     return (
       <select value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Choose…</option>
+        <option value="">{t("workflow.choose")}</option>
         {(members.data ?? []).map((m) => (
           <option key={m.user.id} value={m.user.id}>
             {m.user.name}
@@ -167,7 +177,7 @@ function ConditionRow({
       <select value={condition.value} onChange={(e) => set(e.target.value)}>
         {enumValues.map((v) => (
           <option key={v} value={v}>
-            {v === "none" ? "None" : statusLabel(v)}
+            {v === "none" ? t("workflow.severityNone") : statusLabel(v)}
           </option>
         ))}
       </select>
@@ -175,7 +185,7 @@ function ConditionRow({
   else if (condition.field === "mailbox_id")
     picker = (
       <select value={condition.value} onChange={(e) => set(e.target.value)}>
-        <option value="">Choose…</option>
+        <option value="">{t("workflow.choose")}</option>
         {mailboxes.map((m) => (
           <option key={m.id} value={m.id}>
             {m.name} ({m.email})
@@ -206,13 +216,13 @@ function ConditionRow({
     );
   return (
     <fieldset className="automation-row">
-      <legend>Condition {index + 1}</legend>
+      <legend>{t("workflow.conditionLegend", { number: index + 1 })}</legend>
       <div className="inline-form">
-        <Field label="Field" name={`${at}.field`} error={error}>
+        <Field label={t("workflow.labelField")} name={`${at}.field`} error={error}>
           <select value={condition.field} onChange={(e) => setField(e.target.value)}>
             {fieldsFor(trigger).map((f) => (
               <option key={f.id} value={f.id}>
-                {f.label}
+                {t(f.label)}
               </option>
             ))}
             {fields.map((f) => (
@@ -220,12 +230,14 @@ function ConditionRow({
                 key={`${f.entity}.${f.key}`}
                 value={f.entity === "contact" ? `contact.field.${f.key}` : `field.${f.key}`}
               >
-                {f.entity === "contact" ? `Contact: ${f.name}` : `Field: ${f.name}`}
+                {f.entity === "contact"
+                  ? t("workflow.contactFieldOption", { name: f.name })
+                  : t("workflow.ticketFieldOption", { name: f.name })}
               </option>
             ))}
           </select>
         </Field>
-        <Field label="Operator" name={`${at}.op`} error={error}>
+        <Field label={t("workflow.labelOperator")} name={`${at}.op`} error={error}>
           <select value={condition.op} onChange={(e) => onChange({ ...condition, op: e.target.value })}>
             {ops.map((op) => (
               <option key={op} value={op}>
@@ -240,11 +252,16 @@ function ConditionRow({
           </Field>
         )}
         <button type="button" className="btn btn-small btn-ghost" onClick={onRemove}>
-          Remove condition {index + 1}
+          {t("workflow.removeCondition", { number: index + 1 })}
         </button>
       </div>
       {condition.field === "ai_decide" && (
-        <Field label="Question" name={`${at}.question`} error={error} hint="A yes/no question, 3 to 300 characters.">
+        <Field
+          label={t("workflow.labelQuestion")}
+          name={`${at}.question`}
+          error={error}
+          hint={t("workflow.questionHint", { min: 3, max: 300 })}
+        >
           <input
             value={condition.question ?? ""}
             onChange={(e) => onChange({ ...condition, question: e.target.value })}
@@ -280,7 +297,7 @@ export function ActionRow({
   error: unknown;
   onChange: (a: DraftAction) => void;
   onRemove: () => void;
-  choices?: Array<{ id: string; label: string }>;
+  choices?: Choice[];
 }) {
   const members = useMembers();
   const teams = useTeams();
@@ -305,7 +322,7 @@ export function ActionRow({
       >
         {enumValues.map((v) => (
           <option key={v} value={v}>
-            {v === "none" ? "None (clear)" : statusLabel(v)}
+            {v === "none" ? t("workflow.severityClear") : statusLabel(v)}
           </option>
         ))}
       </select>
@@ -313,7 +330,7 @@ export function ActionRow({
   else if (action.type === "assign_user")
     picker = (
       <select value={action.value} onChange={(e) => set(e.target.value)}>
-        <option value="">Nobody (unassign)</option>
+        <option value="">{t("workflow.assignNobody")}</option>
         {(members.data ?? [])
           .filter((m) => m.role !== "viewer")
           .map((m) => (
@@ -326,7 +343,7 @@ export function ActionRow({
   else if (action.type === "assign_team")
     picker = (
       <select value={action.value} onChange={(e) => set(e.target.value)}>
-        <option value="">No team</option>
+        <option value="">{t("workflow.assignNoTeam")}</option>
         {(teams.data ?? []).map((t) => (
           <option key={t.id} value={t.id}>
             {t.name}
@@ -342,9 +359,9 @@ export function ActionRow({
     picker = target ? <CustomValue field={target} value={action.value} multiple={false} onChange={set} /> : null;
   return (
     <fieldset className="automation-row">
-      <legend>Action {index + 1}</legend>
+      <legend>{t("workflow.actionLegend", { number: index + 1 })}</legend>
       <div className="inline-form">
-        <Field label="Action" name={`${at}.type`} error={error}>
+        <Field label={t("workflow.labelAction")} name={`${at}.type`} error={error}>
           <select
             value={action.type}
             onChange={(e) =>
@@ -357,13 +374,13 @@ export function ActionRow({
           >
             {choices.map((a) => (
               <option key={a.id} value={a.id}>
-                {a.label}
+                {actionLabel(a.id)}
               </option>
             ))}
           </select>
         </Field>
         {action.type === "set_field" && (
-          <Field label="Custom field" name={`${at}.field`} error={error}>
+          <Field label={t("workflow.labelCustomField")} name={`${at}.field`} error={error}>
             <select
               value={action.field ?? ""}
               onChange={(e) => onChange({ ...action, field: e.target.value, value: "" })}
@@ -378,7 +395,11 @@ export function ActionRow({
         )}
         {picker && (
           <Field
-            label={action.type === "send_reply" || action.type === "add_note" ? "Message" : "Value"}
+            label={
+              action.type === "send_reply" || action.type === "add_note"
+                ? t("workflow.valueMessage")
+                : t("workflow.valueValue")
+            }
             name={`${at}.value`}
             error={error}
           >
@@ -386,7 +407,7 @@ export function ActionRow({
           </Field>
         )}
         <button type="button" className="btn btn-small btn-ghost" onClick={onRemove}>
-          Remove action {index + 1}
+          {t("workflow.removeAction", { number: index + 1 })}
         </button>
       </div>
     </fieldset>
@@ -447,35 +468,31 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
       className="stack card automation-builder"
       onSubmit={save}
       noValidate
-      aria-label={state.id ? "Edit automation" : "New automation"}
+      aria-label={state.id ? t("workflow.editAutomation") : t("workflow.newAutomation")}
     >
-      <h2>{state.id ? `Edit “${draft.name}”` : "New automation"}</h2>
+      <h2>{state.id ? t("workflow.editQuoted", { name: draft.name }) : t("workflow.newAutomation")}</h2>
       <div className="row2">
-        <Field label="Name" name="name" error={error}>
+        <Field label={t("workflow.labelName")} name="name" error={error}>
           <input
             value={state.name}
             onChange={(e) => setState({ ...state, name: e.target.value })}
-            placeholder="Route billing questions"
+            placeholder={t("workflow.automationNamePlaceholder")}
           />
         </Field>
-        <Field label="When" name="trigger" error={error}>
+        <Field label={t("workflow.labelWhen")} name="trigger" error={error}>
           <select value={state.trigger} onChange={(e) => setState({ ...state, trigger: e.target.value as TriggerId })}>
-            {TRIGGERS.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.label}
+            {TRIGGERS.map((trigger) => (
+              <option key={trigger.id} value={trigger.id}>
+                {triggerLabel(trigger.id)}
               </option>
             ))}
           </select>
         </Field>
       </div>
-      {state.trigger === "time" && (
-        <p className="muted small">
-          Checked every minute. A time rule acts on a ticket once, and again only after the ticket changes by something
-          other than this rule. It needs at least one hours or SLA condition.
-        </p>
-      )}
+      {state.trigger === "time" && <p className="muted small">{t("workflow.timeRuleNote")}</p>}
       <h3 className="small">
-        If all of these hold {state.conditions.length === 0 && <span className="muted">(always)</span>}
+        {t("workflow.conditionsHeading")}{" "}
+        {state.conditions.length === 0 && <span className="muted">{t("workflow.conditionsAlways")}</span>}
       </h3>
       {state.conditions.map((c, i) => (
         <ConditionRow
@@ -507,10 +524,10 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
             }))
           }
         >
-          Add condition
+          {t("workflow.addCondition")}
         </button>
       </div>
-      <h3 className="small">Then</h3>
+      <h3 className="small">{t("workflow.thenHeading")}</h3>
       {state.actions.map((a, i) => (
         <ActionRow
           // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional; their index is their identity
@@ -529,24 +546,22 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
           className="btn btn-small"
           onClick={() => setState((s) => ({ ...s, actions: [...s.actions, { type: "add_tag", value: "" }] }))}
         >
-          Add action
+          {t("workflow.addAction")}
         </button>
       </div>
       {(aiReplies || state.allowAiReply) && (
         <div className="notice-warn" role="note">
           <p>
-            <strong>This rule replies to the customer on an AI decision.</strong> The AI judges the customer's own
-            message, and a customer can word it to get the answer they want (for example “your refund has been
-            approved”). The reply is sent at once, with nobody checking it.
+            <strong>{t("workflow.aiReplyWarningTitle")}</strong> {t("workflow.aiReplyWarningBody")}
           </p>
-          <Field label="Reply on an AI decision" name="allow_customer_reply_on_ai_decision" error={error}>
+          <Field label={t("workflow.aiReplyLabel")} name="allow_customer_reply_on_ai_decision" error={error}>
             <span className="check">
               <input
                 type="checkbox"
                 checked={state.allowAiReply}
                 onChange={(e) => setState({ ...state, allowAiReply: e.target.checked })}
               />{" "}
-              I understand: send this reply when the AI decides so
+              {t("workflow.aiReplyConsent")}
             </span>
           </Field>
         </div>
@@ -557,7 +572,7 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
           checked={state.enabled}
           onChange={(e) => setState({ ...state, enabled: e.target.checked })}
         />{" "}
-        Enabled
+        {t("workflow.enabled")}
       </label>
       <FormError
         error={error}
@@ -573,10 +588,10 @@ export function AutomationBuilder({ draft, onDone }: { draft: Draft; onDone: () 
       />
       <div className="actions">
         <button type="button" className="btn btn-ghost" onClick={onDone}>
-          Cancel
+          {t("common.cancel")}
         </button>
         <button type="submit" className="btn btn-primary" disabled={mutation.isPending}>
-          {state.id ? "Save automation" : "Create automation"}
+          {state.id ? t("workflow.saveAutomation") : t("workflow.createAutomation")}
         </button>
       </div>
     </form>

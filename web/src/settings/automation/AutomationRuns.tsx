@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/client";
 import type { Automation } from "../../lib/api/types";
+import { type MessageKey, t } from "../../lib/i18n/i18n";
 import type { operations } from "../../lib/api-schema";
 import { Link } from "../../lib/router/Link";
 import { Modal, statusLabel, timeAgo } from "../../lib/ui/bits";
@@ -14,13 +15,22 @@ type Matched = Run["matched"][number];
 
 /** One condition as it held: "Hours since status changed: 73.5 (more than 72)". */
 function why(m: Matched): string {
-  const label = fieldLabel(m.field);
-  if (m.op === "breached") return `${label}: breached`;
-  if (m.op === "due_within_minutes") return `${label}: due in ${m.actual} min (within ${m.value})`;
-  if (isHoursField(m.field)) return `${label}: ${m.actual} h (${m.op === "gt" ? "more" : "less"} than ${m.value})`;
+  const field = fieldLabel(m.field);
+  const numbers = { field, actual: Number(m.actual), value: Number(m.value) };
+  if (m.op === "breached") return t("workflow.whyBreached", { field });
+  if (m.op === "due_within_minutes") return t("workflow.whyDueWithin", numbers);
+  if (isHoursField(m.field)) return t(m.op === "gt" ? "workflow.whyHoursMore" : "workflow.whyHoursLess", numbers);
   const value = typeof m.value === "string" ? statusLabel(m.value) : String(m.value);
-  return m.actual === null ? `${label} ${opLabel(m.op)} ${value}` : `${label}: ${statusLabel(String(m.actual))}`;
+  return m.actual === null
+    ? t("workflow.whyCompared", { field, op: opLabel(m.op), value })
+    : t("workflow.whyActual", { field, actual: statusLabel(String(m.actual)) });
 }
+
+const RESULTS: Record<Run["notes"][number]["result"], MessageKey> = {
+  applied: "workflow.resultApplied",
+  skipped: "workflow.resultSkipped",
+  noop: "workflow.resultNoop",
+};
 
 /** An automation's recent runs: when, on which ticket, why a time rule fired and what each action did. */
 export function AutomationRuns({ automation, onClose }: { automation: Automation; onClose: () => void }) {
@@ -29,21 +39,21 @@ export function AutomationRuns({ automation, onClose }: { automation: Automation
     queryFn: () => api<Runs>(`/automations/${automation.id}/runs`),
   });
   return (
-    <Modal title={`Runs of ${automation.name}`} onClose={onClose} wide>
+    <Modal title={t("workflow.runsOf", { name: automation.name })} onClose={onClose} wide>
       {runs.isPending ? (
         <Loading />
       ) : runs.isError ? (
         <ErrorBox error={runs.error} retry={() => runs.refetch()} />
       ) : runs.data.data.length === 0 ? (
-        <Empty title="No runs yet">Runs appear here once the automation acts on a ticket.</Empty>
+        <Empty title={t("workflow.runsEmpty")}>{t("workflow.runsEmptyBody")}</Empty>
       ) : (
-        <table className="table" aria-label={`Runs of ${automation.name}`}>
+        <table className="table" aria-label={t("workflow.runsOf", { name: automation.name })}>
           <thead>
             <tr>
-              <th>When</th>
-              <th>Ticket</th>
-              <th>Why</th>
-              <th>What it did</th>
+              <th>{t("workflow.columnWhen")}</th>
+              <th>{t("workflow.columnTicket")}</th>
+              <th>{t("workflow.columnWhy")}</th>
+              <th>{t("workflow.columnWhatItDid")}</th>
             </tr>
           </thead>
           <tbody>
@@ -51,30 +61,35 @@ export function AutomationRuns({ automation, onClose }: { automation: Automation
               <tr key={run.id}>
                 <td className="small">
                   {timeAgo(run.created_at)}
-                  <div className="muted">{run.trigger === "time" ? "Time rule" : "Event"}</div>
+                  <div className="muted">
+                    {run.trigger === "time" ? t("workflow.runTimeRule") : t("workflow.runEvent")}
+                  </div>
                 </td>
                 <td>
                   {run.ticket_number === null ? (
-                    <span className="muted small">Not visible</span>
+                    <span className="muted small">{t("workflow.runTicketHidden")}</span>
                   ) : (
                     <Link to={`/tickets/${run.ticket_number}`}>#{run.ticket_number}</Link>
                   )}
                 </td>
                 <td className="small">
                   {run.outcome === "stopped" ? (
-                    "Stopped: too deep a chain of automations"
+                    t("workflow.runStopped")
                   ) : run.matched.length > 0 ? (
                     run.matched.map((m) => <div key={`${m.field}.${m.op}.${m.value}`}>{why(m)}</div>)
                   ) : (
-                    <span className="muted">Its trigger’s event</span>
+                    <span className="muted">{t("workflow.runTriggerEvent")}</span>
                   )}
                 </td>
                 <td className="small">
                   {run.notes.map((n, i) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: notes are positional, one per action in order
                     <div key={i}>
-                      {actionLabel(n.type)}: {n.result}
-                      {n.reason ? ` (${n.reason})` : ""}
+                      {t(n.reason ? "workflow.runNoteReason" : "workflow.runNote", {
+                        action: actionLabel(n.type),
+                        result: t(RESULTS[n.result]),
+                        reason: n.reason ?? "",
+                      })}
                     </div>
                   ))}
                 </td>

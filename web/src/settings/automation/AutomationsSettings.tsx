@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Automation } from "../../lib/api/types";
+import { formatNumber, t } from "../../lib/i18n/i18n";
 import { Empty } from "../../lib/ui/states";
 import { AutomationBuilder, type Draft, draftOf, emptyDraft } from "./AutomationBuilder";
 import { AutomationRuns } from "./AutomationRuns";
@@ -29,37 +30,30 @@ export default function AutomationsSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Automations</h1>
-      <p className="muted small">
-        Rules that act on tickets when something happens, or when time passes. Enabled automations of a trigger run in
-        this order; each one's changes are attributed to it on the ticket's timeline.
-      </p>
+      <h1>{t("workflow.automationsTitle")}</h1>
+      <p className="muted small">{t("workflow.automationsIntro")}</p>
       {draft ? (
         <AutomationBuilder key={formKey} draft={draft} onDone={() => setDraft(null)} />
       ) : (
         <div>
           <button type="button" className="btn btn-primary" onClick={() => open(emptyDraft())}>
-            New automation
+            {t("workflow.newAutomation")}
           </button>
         </div>
       )}
       <CrudList
         query={automations.list}
-        empty={
-          <Empty title="No automations yet">
-            For example: when a ticket is created with “invoice” in the subject, add the Billing label.
-          </Empty>
-        }
+        empty={<Empty title={t("workflow.automationsEmpty")}>{t("workflow.automationsEmptyExample")}</Empty>}
       >
         {(rows) => (
           <table className="table">
             <thead>
               <tr>
-                <th>Order</th>
-                <th>Name</th>
-                <th>When</th>
-                <th>Enabled</th>
-                <th className="right">Runs</th>
+                <th>{t("workflow.columnOrder")}</th>
+                <th>{t("workflow.columnName")}</th>
+                <th>{t("workflow.columnWhen")}</th>
+                <th>{t("workflow.columnEnabled")}</th>
+                <th className="right">{t("workflow.columnRuns")}</th>
                 <th />
               </tr>
             </thead>
@@ -71,7 +65,7 @@ export default function AutomationsSettings() {
                       type="button"
                       className="btn btn-small btn-ghost"
                       disabled={i === 0}
-                      aria-label={`Move ${a.name} up`}
+                      aria-label={t("workflow.moveUp", { name: a.name })}
                       onClick={() => move(i, -1)}
                     >
                       ↑
@@ -80,7 +74,7 @@ export default function AutomationsSettings() {
                       type="button"
                       className="btn btn-small btn-ghost"
                       disabled={i === rows.length - 1}
-                      aria-label={`Move ${a.name} down`}
+                      aria-label={t("workflow.moveDown", { name: a.name })}
                       onClick={() => move(i, 1)}
                     >
                       ↓
@@ -88,29 +82,32 @@ export default function AutomationsSettings() {
                   </td>
                   <td>{a.name}</td>
                   <td className="small muted">
-                    {triggerLabel(a.trigger)} · {a.conditions.length} condition{a.conditions.length === 1 ? "" : "s"} →{" "}
-                    {a.actions.map((x) => actionLabel(x.type)).join(", ")}
+                    {t("workflow.automationSummary", {
+                      trigger: triggerLabel(a.trigger),
+                      count: a.conditions.length,
+                      actions: a.actions.map((x) => actionLabel(x.type)).join(", "),
+                    })}
                   </td>
                   <td>
                     <input
                       type="checkbox"
-                      aria-label={`Enable ${a.name}`}
+                      aria-label={t("workflow.enableNamed", { name: a.name })}
                       checked={a.enabled}
                       onChange={(e) => automations.update.mutate({ id: a.id, enabled: e.target.checked })}
                     />
                   </td>
-                  <td className="right" aria-label={`${a.name} runs`}>
-                    {a.run_count}
+                  <td className="right" aria-label={t("workflow.automationRunCount", { name: a.name })}>
+                    {formatNumber(a.run_count)}
                   </td>
                   <td className="right">
                     <button type="button" className="btn btn-small btn-ghost" onClick={() => setRunsOf(a)}>
-                      Runs of {a.name}
+                      {t("workflow.runsOf", { name: a.name })}
                     </button>
                     <button type="button" className="btn btn-small btn-ghost" onClick={() => open(draftOf(a))}>
-                      Edit {a.name}
+                      {t("workflow.editNamed", { name: a.name })}
                     </button>
                     <DeleteButton
-                      question={`Delete the automation “${a.name}”?`}
+                      question={t("workflow.deleteAutomationQuestion", { name: a.name })}
                       onDelete={() => automations.remove.mutate(a.id)}
                       className="btn btn-small btn-ghost"
                     />

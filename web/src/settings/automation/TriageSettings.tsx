@@ -2,17 +2,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { api } from "../../lib/api/client";
 import type { TriageSettings as Triage } from "../../lib/api/types";
+import { type MessageKey, t } from "../../lib/i18n/i18n";
 import { Field, FormError } from "../../lib/ui/form";
 import { ErrorBox, Loading } from "../../lib/ui/states";
 import { onboardingKeys } from "../../onboarding/onboarding.queries";
 import { triageKeys } from "./automations.queries";
 
-const FIELDS = [
-  ["priority", "Priority"],
-  ["severity", "Severity"],
-  ["labels", "Labels"],
-  ["team", "Team"],
-] as const;
+const FIELDS: ReadonlyArray<readonly [Triage["fields"][number], MessageKey]> = [
+  ["priority", "workflow.triagePriority"],
+  ["severity", "workflow.triageSeverity"],
+  ["labels", "workflow.triageLabels"],
+  ["team", "workflow.triageTeam"],
+];
 
 /** Triage settings (GET/PATCH /v1/triage): what triage may set by itself, and how sure it must be. */
 export default function TriageSettings() {
@@ -20,14 +21,14 @@ export default function TriageSettings() {
   const triage = useQuery({ queryKey: triageKeys.current, queryFn: () => api<Triage>("/triage") });
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<Triage>("/triage", { method: "PATCH", body }),
-    onSuccess: (t) => {
-      client.setQueryData(triageKeys.current, t);
+    onSuccess: (saved) => {
+      client.setQueryData(triageKeys.current, saved);
       client.invalidateQueries({ queryKey: onboardingKeys.current });
     },
   });
   if (triage.isPending) return <Loading />;
   if (triage.isError) return <ErrorBox error={triage.error} retry={() => triage.refetch()} />;
-  const t = triage.data;
+  const settings = triage.data;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
@@ -40,40 +41,43 @@ export default function TriageSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Triage</h1>
+      <h1>{t("workflow.triageTitle")}</h1>
       <p className="muted">
-        {t.available
-          ? `Triage runs on ${t.engine.model || "the configured AI model"}.`
-          : "No AI model is configured (or AI is off for this workspace): these settings apply once one is."}
+        {!settings.available
+          ? t("workflow.triageUnavailable")
+          : settings.engine.model
+            ? t("workflow.triageRunsOn", { model: settings.engine.model })
+            : t("workflow.triageRunsOnConfigured")}
       </p>
       <form className="stack narrow" onSubmit={submit} noValidate>
         <label className="check">
-          <input type="checkbox" name="auto_triage" defaultChecked={t.auto_triage} /> Triage new tickets automatically
+          <input type="checkbox" name="auto_triage" defaultChecked={settings.auto_triage} /> {t("workflow.triageAuto")}
         </label>
         <fieldset className="fieldset">
-          <legend>Fields triage may set by itself</legend>
+          <legend>{t("workflow.triageFieldsLegend")}</legend>
           {FIELDS.map(([value, label]) => (
             <label key={value} className="check">
-              <input type="checkbox" name="fields" value={value} defaultChecked={t.fields.includes(value)} /> {label}
+              <input type="checkbox" name="fields" value={value} defaultChecked={settings.fields.includes(value)} />{" "}
+              {t(label)}
             </label>
           ))}
         </fieldset>
         <Field
-          label="Confidence threshold"
+          label={t("workflow.triageThreshold")}
           name="threshold"
           error={save.error}
-          hint="From 0.5 to 0.99. Less certain decisions are kept as suggestions for an agent."
+          hint={t("workflow.triageThresholdHint", { min: 0.5, max: 0.99 })}
         >
-          <input name="threshold" type="number" min={0.5} max={0.99} step={0.01} defaultValue={t.threshold} />
+          <input name="threshold" type="number" min={0.5} max={0.99} step={0.01} defaultValue={settings.threshold} />
         </Field>
         <label className="check">
-          <input type="checkbox" name="assign_after_triage" defaultChecked={t.assign_after_triage} /> Assign tickets
-          after triage (instead of on arrival)
+          <input type="checkbox" name="assign_after_triage" defaultChecked={settings.assign_after_triage} />{" "}
+          {t("workflow.triageAssignAfter")}
         </label>
         <FormError error={save.error} fields={["threshold"]} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isSuccess && !save.isPending ? "Saved" : "Save"}
+            {save.isSuccess && !save.isPending ? t("workflow.saved") : t("common.save")}
           </button>
         </div>
       </form>

@@ -1,40 +1,50 @@
 import { CHANNELS, type CustomField, PRIORITIES, SEVERITIES, STATUSES } from "../../lib/api/types";
+import { type MessageKey, t } from "../../lib/i18n/i18n";
 
-/** What the automation builder offers: SPEC.md's condition fields, operators and action types. */
+/**
+ * What the automation builder offers: SPEC.md's condition fields, operators and action types. Each
+ * names its label's message, read with `t` at render so it follows the member's language.
+ */
 export const TRIGGERS = [
-  { id: "ticket_created", label: "Ticket is created" },
-  { id: "customer_replied", label: "Customer replies" },
-  { id: "agent_replied", label: "Agent replies" },
-  { id: "ticket_updated", label: "Ticket is updated" },
-  { id: "time", label: "Time passes (checked every minute)" },
-] as const;
+  { id: "ticket_created", label: "workflow.triggerTicketCreated" },
+  { id: "customer_replied", label: "workflow.triggerCustomerReplied" },
+  { id: "agent_replied", label: "workflow.triggerAgentReplied" },
+  { id: "ticket_updated", label: "workflow.triggerTicketUpdated" },
+  { id: "time", label: "workflow.triggerTime" },
+] as const satisfies ReadonlyArray<{ id: string; label: MessageKey }>;
 export type TriggerId = (typeof TRIGGERS)[number]["id"];
-export const triggerLabel = (id: string) => TRIGGERS.find((t) => t.id === id)?.label ?? id;
+/** A choice of the builder: its wire value and the message of its label. */
+export type Choice = { id: string; label: MessageKey };
+const labelOf = (choices: readonly Choice[], id: string) => {
+  const choice = choices.find((c) => c.id === id);
+  return choice ? t(choice.label) : id;
+};
+export const triggerLabel = (id: string) => labelOf(TRIGGERS, id);
 
 export type DraftCondition = { field: string; op: string; value: string; question?: string };
 export type DraftAction = { type: string; value: string; field?: string };
 
-export const BASE_FIELDS: Array<{ id: string; label: string }> = [
-  { id: "subject", label: "Subject" },
-  { id: "body", label: "Message text" },
-  { id: "from_email", label: "Sender email" },
-  { id: "channel", label: "Channel" },
-  { id: "mailbox_id", label: "Mailbox" },
-  { id: "priority", label: "Priority" },
-  { id: "severity", label: "Severity" },
-  { id: "status", label: "Status" },
-  { id: "tag", label: "Label" },
-  { id: "sentiment", label: "Sentiment (AI)" },
-  { id: "ai_decide", label: "AI decides (question)" },
+export const BASE_FIELDS: Choice[] = [
+  { id: "subject", label: "workflow.fieldSubject" },
+  { id: "body", label: "workflow.fieldBody" },
+  { id: "from_email", label: "workflow.fieldFromEmail" },
+  { id: "channel", label: "workflow.fieldChannel" },
+  { id: "mailbox_id", label: "workflow.fieldMailbox" },
+  { id: "priority", label: "workflow.fieldPriority" },
+  { id: "severity", label: "workflow.fieldSeverity" },
+  { id: "status", label: "workflow.fieldStatus" },
+  { id: "tag", label: "workflow.fieldLabel" },
+  { id: "sentiment", label: "workflow.fieldSentiment" },
+  { id: "ai_decide", label: "workflow.fieldAiDecide" },
 ];
 
 /** The conditions of the time trigger: hours since a ticket time, and its SLA. */
-export const TIME_FIELDS: Array<{ id: string; label: string }> = [
-  { id: "hours_since_created", label: "Hours since created" },
-  { id: "hours_since_status_changed", label: "Hours since status changed" },
-  { id: "hours_since_customer_message", label: "Hours since customer message" },
-  { id: "hours_since_agent_message", label: "Hours since agent message" },
-  { id: "sla", label: "SLA" },
+export const TIME_FIELDS: Choice[] = [
+  { id: "hours_since_created", label: "workflow.fieldHoursSinceCreated" },
+  { id: "hours_since_status_changed", label: "workflow.fieldHoursSinceStatusChanged" },
+  { id: "hours_since_customer_message", label: "workflow.fieldHoursSinceCustomerMessage" },
+  { id: "hours_since_agent_message", label: "workflow.fieldHoursSinceAgentMessage" },
+  { id: "sla", label: "workflow.fieldSla" },
 ];
 const AI_FIELDS = ["sentiment", "ai_decide"];
 export const isTimeField = (field: string) => TIME_FIELDS.some((f) => f.id === field);
@@ -43,28 +53,31 @@ export const isHoursField = (field: string) => field.startsWith("hours_since_");
 /** The fields a trigger's conditions may name: time rules read no message, so no AI; event rules no hours or SLA. */
 export const fieldsFor = (trigger: string) =>
   trigger === "time" ? [...BASE_FIELDS.filter((f) => !AI_FIELDS.includes(f.id)), ...TIME_FIELDS] : BASE_FIELDS;
-export const fieldLabel = (id: string) => [...BASE_FIELDS, ...TIME_FIELDS].find((f) => f.id === id)?.label ?? id;
+export const fieldLabel = (id: string) => labelOf([...BASE_FIELDS, ...TIME_FIELDS], id);
 
-const OP_LABELS: Record<string, string> = {
-  contains: "contains",
-  not_contains: "does not contain",
-  equals: "is",
-  not_equals: "is not",
-  gt: "greater than",
-  gte: "at least",
-  lt: "less than",
-  lte: "at most",
-  any: "is any of",
-  all: "has all of",
-  none: "is none of",
-  set: "is set",
-  not_set: "is not set",
-  eq: "is",
-  ne: "is not",
-  breached: "is breached",
-  due_within_minutes: "is due within (minutes)",
+const OP_LABELS: Record<string, MessageKey> = {
+  contains: "workflow.opContains",
+  not_contains: "workflow.opNotContains",
+  equals: "workflow.opIs",
+  not_equals: "workflow.opIsNot",
+  gt: "workflow.opGreaterThan",
+  gte: "workflow.opAtLeast",
+  lt: "workflow.opLessThan",
+  lte: "workflow.opAtMost",
+  any: "workflow.opAnyOf",
+  all: "workflow.opAllOf",
+  none: "workflow.opNoneOf",
+  set: "workflow.opSet",
+  not_set: "workflow.opNotSet",
+  eq: "workflow.opIs",
+  ne: "workflow.opIsNot",
+  breached: "workflow.opBreached",
+  due_within_minutes: "workflow.opDueWithin",
 };
-export const opLabel = (op: string) => OP_LABELS[op] ?? op;
+export const opLabel = (op: string) => {
+  const key = OP_LABELS[op];
+  return key ? t(key) : op;
+};
 
 /** Operators of the list filters by custom field type (SPEC.md); equals/not_equals read as eq/ne. */
 const FIELD_OPS: Record<CustomField["type"], string[]> = {
@@ -106,21 +119,21 @@ export const ENUM_VALUES: Record<string, readonly string[]> = {
   status: STATUSES,
 };
 
-export const ACTIONS: Array<{ id: string; label: string }> = [
-  { id: "set_status", label: "Set status" },
-  { id: "set_priority", label: "Set priority" },
-  { id: "set_severity", label: "Set severity" },
-  { id: "assign_user", label: "Assign to member" },
-  { id: "assign_team", label: "Assign to team" },
-  { id: "add_tag", label: "Add label" },
-  { id: "remove_tag", label: "Remove label" },
-  { id: "send_reply", label: "Send reply" },
-  { id: "add_note", label: "Add internal note" },
-  { id: "mark_spam", label: "Mark as spam" },
-  { id: "ai_triage", label: "Run AI triage" },
-  { id: "set_field", label: "Set custom field" },
+export const ACTIONS: Choice[] = [
+  { id: "set_status", label: "workflow.actionSetStatus" },
+  { id: "set_priority", label: "workflow.actionSetPriority" },
+  { id: "set_severity", label: "workflow.actionSetSeverity" },
+  { id: "assign_user", label: "workflow.actionAssignUser" },
+  { id: "assign_team", label: "workflow.actionAssignTeam" },
+  { id: "add_tag", label: "workflow.actionAddTag" },
+  { id: "remove_tag", label: "workflow.actionRemoveTag" },
+  { id: "send_reply", label: "workflow.actionSendReply" },
+  { id: "add_note", label: "workflow.actionAddNote" },
+  { id: "mark_spam", label: "workflow.actionMarkSpam" },
+  { id: "ai_triage", label: "workflow.actionAiTriage" },
+  { id: "set_field", label: "workflow.actionSetField" },
 ];
-export const actionLabel = (id: string) => ACTIONS.find((a) => a.id === id)?.label ?? id;
+export const actionLabel = (id: string) => labelOf(ACTIONS, id);
 
 /** A sensible first value when the field or action type changes. */
 export function defaultConditionValue(field: string): string {

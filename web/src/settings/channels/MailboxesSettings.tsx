@@ -4,10 +4,12 @@ import { RichTextEditor } from "../../kb/RichTextEditor";
 import { api } from "../../lib/api/client";
 import type { Mailbox } from "../../lib/api/types";
 import { useTeams } from "../../lib/resources/teams";
+import { t } from "../../lib/i18n/i18n";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { Empty, errorText } from "../../lib/ui/states";
 import { useCrud } from "../kit/crud";
 import { ChangeError, CreateForm, CrudList, DeleteButton } from "../kit/CrudScreen";
+import { Sentence } from "../kit/Sentence";
 import { mailboxesKeys } from "../../lib/resources/mailboxes";
 import { relativeTime } from "../../lib/words";
 
@@ -54,7 +56,7 @@ export default function MailboxesSettings() {
   const err = boxes.create.error;
   return (
     <div className="settings-page">
-      <h1>Mailboxes</h1>
+      <h1>{t("settings.navMailboxes")}</h1>
       <CreateForm
         mutation={boxes.create}
         fields={[
@@ -70,31 +72,31 @@ export default function MailboxesSettings() {
           "config.smtp_port",
           "config.smtp_username",
         ]}
-        submitLabel="Add mailbox"
+        submitLabel={t("settings.mailboxesAdd")}
         onSubmit={add}
       >
         <div className="row2">
-          <Field label="Name" name="name" error={err}>
-            <input name="name" placeholder="Support" />
+          <Field label={t("settings.name")} name="name" error={err}>
+            <input name="name" placeholder={t("settings.mailboxesNamePlaceholder")} />
           </Field>
-          <Field label="Address" name="email" error={err}>
+          <Field label={t("settings.mailboxesAddress")} name="email" error={err}>
             <input name="email" type="email" placeholder="support@example.com" />
           </Field>
         </div>
-        <Field label="Sender name" name="display_name" error={err}>
-          <input name="display_name" placeholder="Acme Support" />
+        <Field label={t("settings.mailboxesSenderName")} name="display_name" error={err}>
+          <input name="display_name" placeholder={t("settings.mailboxesSenderPlaceholder")} />
         </Field>
         <div className="row2">
-          <Field label="Receive mail by" name="inbound_kind" error={err}>
+          <Field label={t("settings.mailboxesReceiveBy")} name="inbound_kind" error={err}>
             <select value={inbound} onChange={(e) => setInbound(e.target.value as "forwarding" | "imap")}>
-              <option value="forwarding">Forwarding to Desk</option>
+              <option value="forwarding">{t("settings.mailboxesForwarding")}</option>
               <option value="imap">IMAP</option>
             </select>
           </Field>
-          <Field label="Send mail with" name="outbound_kind" error={err}>
+          <Field label={t("settings.mailboxesSendWith")} name="outbound_kind" error={err}>
             <select value={outbound} onChange={(e) => setOutbound(e.target.value as "system" | "smtp")}>
-              <option value="system">Desk's system mail</option>
-              <option value="smtp">SMTP server</option>
+              <option value="system">{t("settings.mailboxesSystemMail")}</option>
+              <option value="smtp">{t("settings.mailboxesSmtpServer")}</option>
             </select>
           </Field>
         </div>
@@ -119,14 +121,14 @@ export default function MailboxesSettings() {
       </CreateForm>
       <CrudList
         query={boxes.list}
-        empty={<Empty title="No mailboxes yet">Connect an address so customers' email becomes tickets.</Empty>}
+        empty={<Empty title={t("settings.mailboxesEmpty")}>{t("settings.mailboxesEmptyHint")}</Empty>}
       >
         {(rows) =>
           rows.map((m) => (
             <div className="card" key={m.id}>
               <div className="card-head">
                 <strong>{m.name}</strong> <span className="muted">{m.email}</span>
-                <span className={`pill pill-${m.status}`}>{m.status}</span>
+                <span className={`pill pill-${m.status}`}>{t("settings.mailboxStatus", { status: m.status })}</span>
                 <div className="grow" />
                 <MailboxTest id={m.id} />
                 <button
@@ -136,27 +138,30 @@ export default function MailboxesSettings() {
                   aria-controls={`mailbox-edit-${m.id}`}
                   onClick={() => setEditing(editing === m.id ? null : m.id)}
                 >
-                  {editing === m.id ? "Close editing" : "Edit"}
+                  {editing === m.id ? t("settings.mailboxesCloseEditing") : t("common.edit")}
                 </button>
-                <DeleteButton question={`Delete mailbox ${m.name}?`} onDelete={() => boxes.remove.mutate(m.id)} />
+                <DeleteButton
+                  question={t("settings.mailboxesDeleteQuestion", { name: m.name })}
+                  onDelete={() => boxes.remove.mutate(m.id)}
+                />
               </div>
               {m.inbound_kind === "forwarding" && (
                 <div className="small">
-                  Forward mail to <code>{m.forwarding_address}</code>
+                  <Sentence id="settings.mailboxesForwardTo" nodes={{ address: <code>{m.forwarding_address}</code> }} />
                 </div>
               )}
               {m.last_error && <div className="field-error">{m.last_error}</div>}
               {m.outbound_via === "outbox" && (
                 <div className="notice-warn" role="note">
-                  Replies from this mailbox are not delivered: the server has no outgoing mail relay (
-                  <code>DESK_SMTP_URL</code>), so they are only written to its outbox folder. Set{" "}
-                  <code>DESK_SMTP_URL</code> on the server or send with your own SMTP server.
+                  <Sentence id="settings.mailboxesOutboxOnly" nodes={{ variable: <code>DESK_SMTP_URL</code> }} />
                 </div>
               )}
               <div className="muted small">
-                Receives by {m.inbound_kind}, sends by {m.outbound_kind}
-                {m.last_synced_at ? ` · synced ${relativeTime(m.last_synced_at)}` : ""}
-                {m.auto_reply_enabled ? " · auto-reply on" : ""}
+                {t("settings.mailboxesKinds", { inbound: m.inbound_kind, outbound: m.outbound_kind })}
+                {m.last_synced_at
+                  ? ` · ${t("settings.mailboxesSynced", { when: relativeTime(m.last_synced_at) })}`
+                  : ""}
+                {m.auto_reply_enabled ? ` · ${t("settings.mailboxesAutoReplyOn")}` : ""}
               </div>
               {editing === m.id && <MailboxEditForm mailbox={m} onDone={() => setEditing(null)} />}
             </div>
@@ -173,12 +178,19 @@ function MailboxTest({ id }: { id: string }) {
   return (
     <>
       <button type="button" className="btn btn-small" onClick={() => test.mutate()} disabled={test.isPending}>
-        {test.isPending ? "Testing…" : "Test connection"}
+        {test.isPending ? t("settings.mailboxesTesting") : t("settings.mailboxesTest")}
       </button>
       {test.data && (
         <span className="small" role="status">
-          In: {test.data.inbound.ok ? "ok" : test.data.inbound.error} · Out:{" "}
-          {test.data.outbound.ok ? "ok" : `not ok: ${test.data.outbound.error}`}
+          {t("settings.mailboxesTestIn", {
+            result: test.data.inbound.ok ? t("settings.mailboxesTestOk") : test.data.inbound.error,
+          })}{" "}
+          ·{" "}
+          {t("settings.mailboxesTestOut", {
+            result: test.data.outbound.ok
+              ? t("settings.mailboxesTestOk")
+              : t("settings.mailboxesTestNotOk", { error: test.data.outbound.error }),
+          })}
         </span>
       )}
       {test.isError && <span className="field-error">{errorText(test.error)}</span>}
@@ -186,7 +198,7 @@ function MailboxTest({ id }: { id: string }) {
   );
 }
 
-const TLS_LABELS: Record<string, string> = { tls: "TLS", starttls: "STARTTLS", none: "None" };
+const tlsLabel = (tls: string) => (tls === "none" ? t("common.none") : tls.toUpperCase());
 
 /** Host, port, credentials and security of a mailbox's IMAP or SMTP server; the first tls choice is the default. */
 function ServerFieldset(props: {
@@ -204,31 +216,31 @@ function ServerFieldset(props: {
     <fieldset>
       <legend>{p.toUpperCase()}</legend>
       <div className="row2">
-        <Field label="Host" name={`config.${p}_host`} error={err}>
+        <Field label={t("settings.mailboxesHost")} name={`config.${p}_host`} error={err}>
           <input name={`${p}_host`} defaultValue={stored("host")} />
         </Field>
-        <Field label="Port" name={`config.${p}_port`} error={err}>
+        <Field label={t("settings.mailboxesPort")} name={`config.${p}_port`} error={err}>
           <input name={`${p}_port`} type="number" placeholder={props.port} defaultValue={stored("port")} />
         </Field>
       </div>
       <div className="row2">
-        <Field label="Username" name={`config.${p}_username`} error={err}>
+        <Field label={t("settings.mailboxesUsername")} name={`config.${p}_username`} error={err}>
           <input name={`${p}_username`} autoComplete="off" defaultValue={stored("username")} />
         </Field>
         <Field
-          label="Password"
+          label={t("settings.mailboxesPassword")}
           name={passwordName}
           error={err}
-          hint={current ? "Leave blank to keep the stored password." : undefined}
+          hint={current ? t("settings.mailboxesPasswordKeep") : undefined}
         >
           <input name={passwordName} type="password" autoComplete="new-password" />
         </Field>
       </div>
-      <Field label="Security" name={`config.${p}_tls`} error={err}>
+      <Field label={t("settings.mailboxesSecurity")} name={`config.${p}_tls`} error={err}>
         <select name={`${p}_tls`} defaultValue={stored("tls") ?? props.tls[0]}>
-          {props.tls.map((t) => (
-            <option key={t} value={t}>
-              {TLS_LABELS[t]}
+          {props.tls.map((tls) => (
+            <option key={tls} value={tls}>
+              {tlsLabel(tls)}
             </option>
           ))}
         </select>
@@ -302,28 +314,33 @@ function MailboxEditForm({ mailbox: m, onDone }: { mailbox: Mailbox; onDone: () 
     <form
       id={`mailbox-edit-${m.id}`}
       className="stack narrow mailbox-edit"
-      aria-label={`Edit mailbox ${m.name}`}
+      aria-label={t("settings.mailboxesEditLabel", { name: m.name })}
       onSubmit={submit}
       noValidate
     >
       <div className="row2">
-        <Field label="Name" name="name" error={err}>
+        <Field label={t("settings.name")} name="name" error={err}>
           <input name="name" defaultValue={m.name} />
         </Field>
-        <Field label="Address" name="email" error={err}>
+        <Field label={t("settings.mailboxesAddress")} name="email" error={err}>
           <input name="email" type="email" defaultValue={m.email} />
         </Field>
       </div>
       <div className="row2">
-        <Field label="Sender name" name="display_name" error={err}>
+        <Field label={t("settings.mailboxesSenderName")} name="display_name" error={err}>
           <input name="display_name" defaultValue={m.display_name} />
         </Field>
-        <Field label="Team" name="team_id" error={err} hint="New tickets of this mailbox go to the team.">
+        <Field
+          label={t("settings.assignmentTargetTeam")}
+          name="team_id"
+          error={err}
+          hint={t("settings.mailboxesTeamHint")}
+        >
           <select name="team_id" defaultValue={m.team_id ?? ""}>
-            <option value="">No team</option>
-            {(teams.data ?? []).map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
+            <option value="">{t("settings.mailboxesNoTeam")}</option>
+            {(teams.data ?? []).map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
               </option>
             ))}
           </select>
@@ -332,16 +349,16 @@ function MailboxEditForm({ mailbox: m, onDone }: { mailbox: Mailbox; onDone: () 
       {plainKinds ? (
         <>
           <div className="row2">
-            <Field label="Receive mail by" name="inbound_kind" error={err}>
+            <Field label={t("settings.mailboxesReceiveBy")} name="inbound_kind" error={err}>
               <select value={inbound} onChange={(e) => setInbound(e.target.value as InboundChoice)}>
-                <option value="forwarding">Forwarding to Desk</option>
+                <option value="forwarding">{t("settings.mailboxesForwarding")}</option>
                 <option value="imap">IMAP</option>
               </select>
             </Field>
-            <Field label="Send mail with" name="outbound_kind" error={err}>
+            <Field label={t("settings.mailboxesSendWith")} name="outbound_kind" error={err}>
               <select value={outbound} onChange={(e) => setOutbound(e.target.value as OutboundChoice)}>
-                <option value="system">Desk's system mail</option>
-                <option value="smtp">SMTP server</option>
+                <option value="system">{t("settings.mailboxesSystemMail")}</option>
+                <option value="smtp">{t("settings.mailboxesSmtpServer")}</option>
               </select>
             </Field>
           </div>
@@ -367,25 +384,34 @@ function MailboxEditForm({ mailbox: m, onDone }: { mailbox: Mailbox; onDone: () 
           )}
         </>
       ) : (
-        <p className="muted small">Connected through {m.inbound_kind}; reconnect it to change how it logs in.</p>
+        <p className="muted small">{t("settings.mailboxesConnectedThrough", { kind: m.inbound_kind })}</p>
       )}
       <div className="field">
-        <span className="field-label">Signature</span>
-        <RichTextEditor html={signature} onChange={setSignature} label="Signature" />
-        <span className="field-hint">Added under every reply sent from this mailbox, above the quoted message.</span>
+        <span className="field-label">{t("settings.mailboxesSignature")}</span>
+        <RichTextEditor html={signature} onChange={setSignature} label={t("settings.mailboxesSignature")} />
+        <span className="field-hint">{t("settings.mailboxesSignatureHint")}</span>
       </div>
       <fieldset className="stack">
-        <legend>Auto-reply</legend>
+        <legend>{t("settings.mailboxesAutoReply")}</legend>
         <label className="check">
-          <input type="checkbox" checked={autoReply} onChange={(e) => setAutoReply(e.target.checked)} /> Send an
-          auto-reply to each new ticket
+          <input type="checkbox" checked={autoReply} onChange={(e) => setAutoReply(e.target.checked)} />{" "}
+          {t("settings.mailboxesAutoReplySend")}
         </label>
-        <Field label="Auto-reply subject" name="auto_reply_subject" error={err} hint="Blank: Re: and the subject.">
+        <Field
+          label={t("settings.mailboxesAutoReplySubject")}
+          name="auto_reply_subject"
+          error={err}
+          hint={t("settings.mailboxesAutoReplySubjectHint")}
+        >
           <input name="auto_reply_subject" defaultValue={m.auto_reply_subject} />
         </Field>
         <div className="field">
-          <span className="field-label">Auto-reply message</span>
-          <RichTextEditor html={autoReplyHtml} onChange={setAutoReplyHtml} label="Auto-reply message" />
+          <span className="field-label">{t("settings.mailboxesAutoReplyMessage")}</span>
+          <RichTextEditor
+            html={autoReplyHtml}
+            onChange={setAutoReplyHtml}
+            label={t("settings.mailboxesAutoReplyMessage")}
+          />
         </div>
       </fieldset>
       <FormError
@@ -408,10 +434,10 @@ function MailboxEditForm({ mailbox: m, onDone }: { mailbox: Mailbox; onDone: () 
       />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          Save mailbox
+          {t("settings.mailboxesSave")}
         </button>
         <button type="button" className="btn" onClick={onDone}>
-          Cancel
+          {t("common.cancel")}
         </button>
       </div>
     </form>

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import type { operations } from "../../lib/api-schema";
 import { api } from "../../lib/api/client";
 import { useMailboxes } from "../../lib/resources/mailboxes";
+import { t } from "../../lib/i18n/i18n";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { ErrorBox, Loading } from "../../lib/ui/states";
 
@@ -48,12 +49,10 @@ export default function WidgetSettings() {
   const secret = rotate.data?.secret;
   return (
     <div className="settings-page">
-      <h1>Chat widget</h1>
+      <h1>{t("settings.navWidget")}</h1>
       <section aria-labelledby="widget-install" className="stack narrow">
-        <h2 id="widget-install">Install</h2>
-        <p className="muted small">
-          Paste this tag before &lt;/body&gt; on every page that should show the chat button.
-        </p>
+        <h2 id="widget-install">{t("settings.widgetInstall")}</h2>
+        <p className="muted small">{t("settings.widgetInstallHint", { tag: "</body>" })}</p>
         <pre className="code-block" data-testid="widget-snippet">
           <code>{s.snippet}</code>
         </pre>
@@ -66,39 +65,48 @@ export default function WidgetSettings() {
               setCopied(true);
             }}
           >
-            {copied ? "Copied" : "Copy snippet"}
+            {copied ? t("settings.copied") : t("settings.widgetCopySnippet")}
           </button>
         </div>
       </section>
       <form className="stack narrow" onSubmit={submit} noValidate aria-labelledby="widget-behaviour">
-        <h2 id="widget-behaviour">Behaviour</h2>
+        <h2 id="widget-behaviour">{t("settings.widgetBehaviour")}</h2>
         <label className="check">
           <input type="checkbox" name="enabled" defaultChecked={s.enabled} />
-          Widget enabled
+          {t("settings.widgetEnabled")}
         </label>
-        <Field label="Greeting" name="greeting" error={save.error} hint="The first words visitors read.">
+        <Field
+          label={t("settings.widgetGreeting")}
+          name="greeting"
+          error={save.error}
+          hint={t("settings.widgetGreetingHint")}
+        >
           <input name="greeting" defaultValue={s.greeting} maxLength={500} />
         </Field>
         <label className="check">
           <input type="checkbox" name="require_email" defaultChecked={s.require_email} />
-          Ask for an email address before a chat starts
+          {t("settings.widgetRequireEmail")}
         </label>
         <Field
-          label="Allowed sites"
+          label={t("settings.widgetAllowedSites")}
           name="allowed_origins"
           error={save.error}
-          hint="One origin per line, such as https://shop.example or https://*.example.com. Empty: any site."
+          hint={t("settings.widgetAllowedSitesHint", { a: "https://shop.example", b: "https://*.example.com" })}
         >
           <textarea name="allowed_origins" rows={3} defaultValue={s.allowed_origins.join("\n")} />
         </Field>
         <Field
-          label="Email replies from"
+          label={t("settings.widgetReplyMailbox")}
           name="reply_mailbox_id"
           error={save.error}
-          hint="A visitor who left an email and has not seen a reply in the chat within a few minutes gets it by email from this mailbox; their answer comes back into the chat."
+          hint={t("settings.widgetReplyMailboxHint")}
         >
           <select name="reply_mailbox_id" defaultValue={s.reply_mailbox_id ?? ""}>
-            <option value="">The first mailbox{mailboxes.data?.[0] ? ` (${mailboxes.data[0].email})` : ""}</option>
+            <option value="">
+              {mailboxes.data?.[0]
+                ? t("settings.widgetFirstMailboxOf", { email: mailboxes.data[0].email })
+                : t("settings.widgetFirstMailbox")}
+            </option>
             {(mailboxes.data ?? []).map((m) => (
               <option key={m.id} value={m.id}>
                 {m.name ? `${m.name} (${m.email})` : m.email}
@@ -106,21 +114,17 @@ export default function WidgetSettings() {
             ))}
           </select>
         </Field>
-        <p className="muted small">The widget uses the brand colour and pictures of the Workspace settings.</p>
+        <p className="muted small">{t("settings.widgetBrand")}</p>
         <FormError error={save.error} fields={["greeting", "allowed_origins", "reply_mailbox_id"]} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isSuccess && !save.isPending ? "Saved" : "Save"}
+            {save.isSuccess && !save.isPending ? t("settings.saved") : t("common.save")}
           </button>
         </div>
       </form>
       <section aria-labelledby="widget-identity" className="stack narrow">
-        <h2 id="widget-identity">Identity verification</h2>
-        <p className="small">
-          Signed-in users of your site can be recognised in the widget, and see their earlier chats on any device. Your
-          server signs the user's id with the widget secret; without a valid signature a visitor never sees another
-          person's conversations.
-        </p>
+        <h2 id="widget-identity">{t("settings.widgetIdentity")}</h2>
+        <p className="small">{t("settings.widgetIdentityHint")}</p>
         <pre className="code-block">
           <code>
             {[
@@ -133,7 +137,7 @@ export default function WidgetSettings() {
         </pre>
         {secret ? (
           <div className="secret" role="status">
-            <strong>Copy this secret now. It is not shown again; keep it on your server.</strong>
+            <strong>{t("settings.widgetSecretCopyNow")}</strong>
             <code data-testid="widget-secret">{secret}</code>
           </div>
         ) : null}
@@ -144,11 +148,10 @@ export default function WidgetSettings() {
             className="btn"
             disabled={rotate.isPending}
             onClick={() => {
-              if (window.confirm("Make a new widget secret? Signatures made with the old one stop working."))
-                rotate.mutate();
+              if (window.confirm(t("settings.widgetRotateQuestion"))) rotate.mutate();
             }}
           >
-            Generate a new widget secret
+            {t("settings.widgetRotate")}
           </button>
         </div>
       </section>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { type ApiKey, SCOPES } from "../../lib/api/types";
+import { formatDateTime, t } from "../../lib/i18n/i18n";
 import { timeAgo } from "../../lib/ui/bits";
 import { Field } from "../../lib/ui/form";
 import { Empty } from "../../lib/ui/states";
@@ -31,34 +32,34 @@ export default function ApiKeysSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>API keys</h1>
+      <h1>{t("settings.navApiKeys")}</h1>
       {secret && (
         <div className="secret" role="status">
-          <strong>Copy this key now. It is not shown again.</strong>
+          <strong>{t("settings.apiKeysCopyNow")}</strong>
           <code data-testid="api-key-secret">{secret}</code>
           <button type="button" className="btn btn-small" onClick={() => navigator.clipboard?.writeText(secret)}>
-            Copy
+            {t("settings.copy")}
           </button>
           <button type="button" className="btn btn-small btn-ghost" onClick={() => setSecret(null)}>
-            Done
+            {t("settings.done")}
           </button>
         </div>
       )}
       <CreateForm
         mutation={keys.create}
         fields={["name", "expires_at", "scopes"]}
-        submitLabel="Create key"
+        submitLabel={t("settings.apiKeysCreate")}
         onSubmit={add}
       >
         <div className="row2">
-          <Field label="Name" name="name" error={keys.create.error}>
-            <input name="name" placeholder="CRM sync" />
+          <Field label={t("settings.name")} name="name" error={keys.create.error}>
+            <input name="name" placeholder={t("settings.apiKeysNamePlaceholder")} />
           </Field>
-          <Field label="Expires (optional)" name="expires_at" error={keys.create.error}>
+          <Field label={t("settings.apiKeysExpiresOptional")} name="expires_at" error={keys.create.error}>
             <input name="expires_at" type="date" />
           </Field>
         </div>
-        <Field label="Scopes" name="scopes" error={keys.create.error}>
+        <Field label={t("settings.apiKeysScopes")} name="scopes" error={keys.create.error}>
           <div className="multi">
             {SCOPES.map((s) => (
               <label key={s} className="check">
@@ -69,17 +70,17 @@ export default function ApiKeysSettings() {
           </div>
         </Field>
       </CreateForm>
-      <CrudList query={keys.list} empty={<Empty title="No API keys" />}>
+      <CrudList query={keys.list} empty={<Empty title={t("settings.apiKeysEmpty")} />}>
         {(rows) => (
           <table className="table">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Prefix</th>
-                <th>Scopes</th>
-                <th>Created by</th>
-                <th>Last used</th>
-                <th>Expires</th>
+                <th>{t("settings.name")}</th>
+                <th>{t("settings.apiKeysPrefix")}</th>
+                <th>{t("settings.apiKeysScopes")}</th>
+                <th>{t("settings.apiKeysCreatedBy")}</th>
+                <th>{t("settings.apiKeysLastUsed")}</th>
+                <th>{t("settings.membersExpires")}</th>
                 <th />
               </tr>
             </thead>
@@ -92,14 +93,18 @@ export default function ApiKeysSettings() {
                   </td>
                   <td className="small">{k.scopes.join(", ")}</td>
                   <td>{k.created_by?.name ?? "—"}</td>
-                  <td className="muted">{k.last_used_at ? timeAgo(k.last_used_at) : "never"}</td>
-                  <td className="muted">{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : "never"}</td>
+                  <td className="muted">{k.last_used_at ? timeAgo(k.last_used_at) : t("settings.never")}</td>
+                  <td className="muted">
+                    {k.expires_at
+                      ? formatDateTime(k.expires_at, { year: "numeric", month: "numeric", day: "numeric" })
+                      : t("settings.never")}
+                  </td>
                   <td className="right">
                     <DeleteButton
-                      question={`Revoke ${k.name}? Apps using it stop working at once.`}
+                      question={t("settings.apiKeysRevokeQuestion", { name: k.name })}
                       onDelete={() => keys.remove.mutate(k.id)}
                     >
-                      Revoke
+                      {t("settings.revoke")}
                     </DeleteButton>
                   </td>
                 </tr>

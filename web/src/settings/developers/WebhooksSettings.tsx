@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../../lib/api/client";
 import { listOf } from "../../lib/api/queries";
 import type { Page, Webhook, WebhookDelivery } from "../../lib/api/types";
+import { formatDateTime, formatNumber, t } from "../../lib/i18n/i18n";
 import { timeAgo } from "../../lib/ui/bits";
 import { Field, formValues } from "../../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../../lib/ui/states";
@@ -34,34 +35,44 @@ export default function WebhooksSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Webhooks</h1>
+      <h1>{t("settings.navWebhooks")}</h1>
       {secret && (
         <div className="secret" role="status">
-          <strong>Signing secret, shown once:</strong> <code>{secret}</code>
+          <strong>{t("settings.webhooksSecret")}</strong> <code>{secret}</code>
           <button type="button" className="btn btn-small btn-ghost" onClick={() => setSecret(null)}>
-            Done
+            {t("settings.done")}
           </button>
         </div>
       )}
       <CreateForm
         mutation={hooks.create}
         fields={["url", "events", "description"]}
-        submitLabel="Add webhook"
+        submitLabel={t("settings.webhooksAdd")}
         onSubmit={add}
       >
-        <Field label="Endpoint URL" name="url" error={hooks.create.error} hint="HTTPS; private addresses are refused.">
+        <Field
+          label={t("settings.webhooksUrl")}
+          name="url"
+          error={hooks.create.error}
+          hint={t("settings.webhooksUrlHint")}
+        >
           <input name="url" type="url" placeholder="https://example.com/desk-events" />
         </Field>
         <div className="row2">
-          <Field label="Events" name="events" error={hooks.create.error} hint="Comma separated, or empty for all.">
+          <Field
+            label={t("settings.webhooksEvents")}
+            name="events"
+            error={hooks.create.error}
+            hint={t("settings.webhooksEventsHint")}
+          >
             <input name="events" placeholder="ticket.created, message.created" />
           </Field>
-          <Field label="Description" name="description" error={hooks.create.error}>
+          <Field label={t("settings.webhooksDescription")} name="description" error={hooks.create.error}>
             <input name="description" />
           </Field>
         </div>
       </CreateForm>
-      <CrudList query={hooks.list} empty={<Empty title="No webhooks" />}>
+      <CrudList query={hooks.list} empty={<Empty title={t("settings.webhooksEmpty")} />}>
         {(rows) =>
           rows.map((w) => (
             <div className="card" key={w.id}>
@@ -75,13 +86,16 @@ export default function WebhooksSettings() {
                     checked={w.enabled}
                     onChange={(e) => hooks.update.mutate({ id: w.id, enabled: e.target.checked })}
                   />{" "}
-                  Enabled
+                  {t("settings.webhooksEnabled")}
                 </label>
                 <TestButton id={w.id} />
                 <button type="button" className="btn btn-small" onClick={() => setOpen(open === w.id ? null : w.id)}>
-                  {open === w.id ? "Hide log" : "Delivery log"}
+                  {open === w.id ? t("settings.webhooksHideLog") : t("settings.webhooksDeliveryLog")}
                 </button>
-                <DeleteButton question={"Delete this webhook?"} onDelete={() => hooks.remove.mutate(w.id)} />
+                <DeleteButton
+                  question={t("settings.webhooksDeleteQuestion")}
+                  onDelete={() => hooks.remove.mutate(w.id)}
+                />
               </div>
               <Circuit webhook={w} />
               {open === w.id && <Deliveries id={w.id} />}
@@ -104,7 +118,11 @@ function TestButton({ id }: { id: string }) {
       disabled={test.isPending}
       title={test.isError ? errorText(test.error) : undefined}
     >
-      {test.isSuccess ? "Test sent" : test.isError ? "Test failed" : "Send test"}
+      {test.isSuccess
+        ? t("settings.webhooksTestSent")
+        : test.isError
+          ? t("settings.webhooksTestFailed")
+          : t("settings.webhooksSendTest")}
     </button>
   );
 }
@@ -116,10 +134,11 @@ function Circuit({ webhook }: { webhook: Webhook }) {
   return (
     <div className="notice-warn" role="note">
       {paused
-        ? `Paused after ${webhook.consecutive_failures} failed attempts in a row: deliveries wait until ${new Date(
-            webhook.paused_until ?? "",
-          ).toLocaleString()}, then are tried again.`
-        : `${webhook.consecutive_failures} failed attempt${webhook.consecutive_failures === 1 ? "" : "s"} in a row. After 5, deliveries pause.`}
+        ? t("settings.webhooksPaused", {
+            count: webhook.consecutive_failures,
+            until: formatDateTime(webhook.paused_until ?? ""),
+          })
+        : t("settings.webhooksFailures", { count: webhook.consecutive_failures })}
     </div>
   );
 }
@@ -132,17 +151,17 @@ function Deliveries({ id }: { id: string }) {
   });
   if (log.isPending) return <Loading />;
   if (log.isError) return <ErrorBox error={log.error} />;
-  if (!log.data.length) return <div className="muted small">No deliveries yet.</div>;
+  if (!log.data.length) return <div className="muted small">{t("settings.webhooksNoDeliveries")}</div>;
   return (
     <table className="table">
       <thead>
         <tr>
-          <th>Event</th>
-          <th>Status</th>
-          <th>Attempts</th>
-          <th>Response</th>
-          <th>Time</th>
-          <th>When</th>
+          <th>{t("settings.webhooksEvent")}</th>
+          <th>{t("settings.webhooksStatus")}</th>
+          <th>{t("settings.webhooksAttempts")}</th>
+          <th>{t("settings.webhooksResponse")}</th>
+          <th>{t("settings.webhooksTime")}</th>
+          <th>{t("settings.webhooksWhen")}</th>
         </tr>
       </thead>
       <tbody>
@@ -150,11 +169,13 @@ function Deliveries({ id }: { id: string }) {
           <tr key={d.id}>
             <td>{d.event_type}</td>
             <td>
-              <span className={`pill pill-${d.status}`}>{d.status}</span>
+              <span className={`pill pill-${d.status}`}>
+                {t("settings.webhooksDeliveryStatus", { status: d.status })}
+              </span>
             </td>
-            <td className="num">{d.attempts}</td>
+            <td className="num">{formatNumber(d.attempts)}</td>
             <td>{d.response_code ?? "—"}</td>
-            <td>{d.duration_ms != null ? `${d.duration_ms} ms` : "—"}</td>
+            <td>{d.duration_ms != null ? t("settings.milliseconds", { ms: d.duration_ms }) : "—"}</td>
             <td className="muted">{timeAgo(d.created_at)}</td>
           </tr>
         ))}

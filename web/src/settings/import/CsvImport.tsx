@@ -1,4 +1,5 @@
 /** Settings → Import, CSV: the column mapping step and the dry run's summary. */
+import { type MessageKey, t } from "../../lib/i18n/i18n";
 import { useCustomFields } from "../../lib/resources/custom-fields";
 
 export type CsvKind = "contacts" | "companies";
@@ -20,27 +21,29 @@ export type CsvDryRun = {
   }[];
 };
 
-const FIELDS: Record<CsvKind, { field: string; label: string; required?: boolean }[]> = {
+/** Desk's fields per kind; a required one names the message asking for its column (a sentence per field, as languages inflect it). */
+const FIELDS: Record<CsvKind, { field: string; label: MessageKey; required?: MessageKey }[]> = {
   contacts: [
-    { field: "email", label: "Email", required: true },
-    { field: "name", label: "Name" },
-    { field: "phone", label: "Phone" },
-    { field: "company", label: "Company" },
-    { field: "notes", label: "Notes" },
-    { field: "external_id", label: "External ID" },
-    { field: "created_at", label: "Created at" },
+    { field: "email", label: "workflow.csvEmail", required: "workflow.csvPickEmail" },
+    { field: "name", label: "workflow.csvName" },
+    { field: "phone", label: "workflow.csvPhone" },
+    { field: "company", label: "workflow.csvCompany" },
+    { field: "notes", label: "workflow.csvNotes" },
+    { field: "external_id", label: "workflow.csvExternalId" },
+    { field: "locale", label: "workflow.csvLanguage" },
+    { field: "created_at", label: "workflow.csvCreatedAt" },
   ],
   companies: [
-    { field: "name", label: "Name", required: true },
-    { field: "domain", label: "Domain" },
-    { field: "notes", label: "Notes" },
-    { field: "created_at", label: "Created at" },
+    { field: "name", label: "workflow.csvName", required: "workflow.csvPickName" },
+    { field: "domain", label: "workflow.csvDomain" },
+    { field: "notes", label: "workflow.csvNotes" },
+    { field: "created_at", label: "workflow.csvCreatedAt" },
   ],
 };
 
-/** The required Desk fields the mapping leaves without a column. */
+/** The required Desk fields (their ids) the mapping leaves without a column. */
 export const unmappedRequired = (kind: CsvKind, mapping: CsvMapping): string[] =>
-  FIELDS[kind].filter((f) => f.required && !mapping[f.field]).map((f) => f.label);
+  FIELDS[kind].filter((f) => f.required && !mapping[f.field]).map((f) => f.field);
 
 /** Each Desk field with a select of the file's headers (the suggestion preselected). */
 export function CsvMappingStep(props: {
@@ -52,44 +55,38 @@ export function CsvMappingStep(props: {
 }) {
   const { kind, preview, mapping } = props;
   const custom = useCustomFields(kind === "contacts" ? "contact" : "company").data ?? [];
-  const fields = [
-    ...FIELDS[kind],
-    ...custom.map((f) => ({ field: `custom.${f.key}`, label: f.name, required: false })),
+  const fields: { field: string; label: string; required?: MessageKey }[] = [
+    ...FIELDS[kind].map((f) => ({ ...f, label: t(f.label) })),
+    ...custom.map((f) => ({ field: `custom.${f.key}`, label: f.name })),
   ];
   return (
-    <fieldset className="stack" aria-label="Column mapping">
-      <legend>Match the columns</legend>
-      <p className="muted small">
-        {preview.row_count} {preview.row_count === 1 ? "row" : "rows"}. Pick the column that holds each field; columns
-        left out are not imported.
-      </p>
+    <fieldset className="stack" aria-label={t("workflow.csvColumnMapping")}>
+      <legend>{t("workflow.csvMatchColumns")}</legend>
+      <p className="muted small">{t("workflow.csvMappingIntro", { count: preview.row_count })}</p>
       {fields.map(({ field, label, required }) => {
         const id = `csv-map-${field.replace(/[^a-z0-9_-]/gi, "-")}`;
-        const invalid = required && props.missing.includes(label);
+        const invalid = Boolean(required) && props.missing.includes(field);
         return (
           <div className="field" key={field}>
-            <label htmlFor={id}>
-              {label}
-              {required ? " (required)" : ""}
-            </label>
+            <label htmlFor={id}>{required ? t("workflow.csvRequired", { field: label }) : label}</label>
             <select
               id={id}
               value={mapping[field] ?? ""}
-              aria-required={required || undefined}
+              aria-required={required ? true : undefined}
               aria-invalid={invalid || undefined}
               aria-describedby={invalid ? `${id}-error` : undefined}
               onChange={(e) => props.onChange({ ...mapping, [field]: e.target.value })}
             >
-              <option value="">Not imported</option>
+              <option value="">{t("workflow.csvNotImported")}</option>
               {preview.headers.map((h) => (
                 <option key={h} value={h}>
                   {h}
                 </option>
               ))}
             </select>
-            {invalid && (
+            {invalid && required && (
               <div className="form-error" id={`${id}-error`}>
-                Pick the column that holds {label.toLowerCase()}.
+                {t(required)}
               </div>
             )}
           </div>
@@ -106,8 +103,8 @@ export function CsvDryRunSummary({ result }: { result: CsvDryRun }) {
   const { totals } = result;
   const problems = result.rows.filter((r) => r.action === "error" || r.action === "skip").slice(0, FIRST_ERRORS);
   return (
-    <section className="stack" aria-label="Dry run" data-testid="csv-dry-run">
-      <h2>Dry run</h2>
+    <section className="stack" aria-label={t("workflow.csvDryRun")} data-testid="csv-dry-run">
+      <h2>{t("workflow.csvDryRun")}</h2>
       {result.problems.length > 0 ? (
         <ul className="form-error" role="alert">
           {result.problems.map((p, i) => (
@@ -116,17 +113,15 @@ export function CsvDryRunSummary({ result }: { result: CsvDryRun }) {
           ))}
         </ul>
       ) : (
-        <p role="status">
-          {totals.create} to create · {totals.update} to update · {totals.skip} skipped · {totals.error} with errors.
-          Nothing has been written yet.
-        </p>
+        <p role="status">{t("workflow.csvDryRunTotals", totals)}</p>
       )}
       {problems.length > 0 && (
-        <ul className="small" aria-label="Rows with problems">
+        <ul className="small" aria-label={t("workflow.csvRowsWithProblems")}>
           {problems.map((r) => (
             <li key={r.row}>
-              Row {r.row}
-              {r.column ? ` (${r.column})` : ""}: {r.message}
+              {r.column
+                ? t("workflow.csvRowColumnProblem", { row: r.row, column: r.column, message: r.message ?? "" })
+                : t("workflow.csvRowProblem", { row: r.row, message: r.message ?? "" })}
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../../lib/api/client";
 import type { components } from "../../lib/api-schema";
+import { type MessageKey, t } from "../../lib/i18n/i18n";
 import { timeAgo } from "../../lib/ui/bits";
 import { Field, FormError } from "../../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../../lib/ui/states";
@@ -20,13 +21,11 @@ type Check = { ok: boolean; totals: Record<string, number>; message: string | nu
 type Source = "zendesk" | "freshdesk" | "helpscout" | "imap" | "csv-contacts" | "csv-companies";
 type ApiSource = "zendesk" | "freshdesk" | "helpscout" | "imap";
 const API_SOURCES: readonly string[] = ["zendesk", "freshdesk", "helpscout", "imap"];
-const SOURCE_NAMES: Record<string, string> = {
-  zendesk: "Zendesk",
-  freshdesk: "Freshdesk",
-  helpscout: "Help Scout",
-  imap: "Mailbox (IMAP)",
-  csv: "CSV file",
-};
+/** Vendors go by their brand names in every language; the other sources are described in the member's. */
+const BRANDS: Record<string, string> = { zendesk: "Zendesk", freshdesk: "Freshdesk", helpscout: "Help Scout" };
+const sourceName = (source: string): string =>
+  BRANDS[source] ??
+  (source === "imap" ? t("workflow.importSourceImap") : source === "csv" ? t("workflow.importSourceCsv") : source);
 
 /** A CSV in progress: the file, its columns, the chosen mapping and its dry run (null until run for this mapping). */
 type CsvState = { file: File; preview: CsvDryRun; mapping: CsvMapping; result: CsvDryRun | null; missing: string[] };
@@ -41,12 +40,20 @@ function csvUpload(kind: CsvKind, file: File | null, mapping: CsvMapping | null,
   return upload;
 }
 
-const PHASES: Record<string, string> = {
-  queued: "Waiting to start",
-  companies: "Organizations",
-  people: "Users",
-  tickets: "Tickets",
-  done: "Done",
+const PHASES: Record<string, MessageKey> = {
+  queued: "workflow.phaseQueued",
+  companies: "workflow.phaseCompanies",
+  people: "workflow.phasePeople",
+  tickets: "workflow.phaseTickets",
+  done: "workflow.phaseDone",
+};
+
+const STATUSES: Record<Import["status"], MessageKey> = {
+  queued: "workflow.importStatusQueued",
+  running: "workflow.importStatusRunning",
+  succeeded: "workflow.importStatusSucceeded",
+  failed: "workflow.importStatusFailed",
+  canceled: "workflow.importStatusCanceled",
 };
 
 /** Zendesk options from the form, as POST /v1/imports and /v1/imports/check take them. */
@@ -99,15 +106,23 @@ function sourceBody(source: ApiSource, form: HTMLFormElement) {
 
 function Progress({ job }: { job: Import }) {
   const { phase, done, total } = job.progress;
-  const label = PHASES[phase] ?? phase;
+  const key = PHASES[phase];
+  const label = key ? t(key) : phase;
   return (
     <div className="import-progress">
       <span>
-        {label}
-        {job.status === "running" ? ` · ${done}${total ? ` of ${total}` : ""}` : ""}
+        {job.status !== "running"
+          ? label
+          : total
+            ? t("workflow.progressRunningOf", { phase: label, done, total })
+            : t("workflow.progressRunning", { phase: label, done })}
       </span>
       {job.status === "running" && total ? (
-        <progress max={total} value={Math.min(done, total)} aria-label={`${label}: ${done} of ${total}`} />
+        <progress
+          max={total}
+          value={Math.min(done, total)}
+          aria-label={t("workflow.progressLabel", { phase: label, done, total })}
+        />
       ) : null}
     </div>
   );
@@ -115,18 +130,18 @@ function Progress({ job }: { job: Import }) {
 
 function Counts({ job }: { job: Import }) {
   const c = job.counts;
-  const parts: Array<[number, string]> = [
-    [c.tickets, "tickets"],
-    [c.messages, "messages"],
-    [c.attachments, "attachments"],
-    [c.contacts, "contacts"],
-    [c.companies, "companies"],
-    [c.users, "agents"],
+  const parts: Array<[number, MessageKey]> = [
+    [c.tickets, "workflow.countTickets"],
+    [c.messages, "workflow.countMessages"],
+    [c.attachments, "workflow.countAttachments"],
+    [c.contacts, "workflow.countContacts"],
+    [c.companies, "workflow.countCompanies"],
+    [c.users, "workflow.countAgents"],
     // A CSV skips rows repeating an earlier one; a vendor import skips records unchanged since the last run.
-    [c.skipped, job.source === "csv" ? "skipped" : "unchanged"],
-    [c.failed, "failed"],
+    [c.skipped, job.source === "csv" ? "workflow.countSkipped" : "workflow.countUnchanged"],
+    [c.failed, "workflow.countFailed"],
   ];
-  return <span className="small">{parts.map(([n, what]) => `${n} ${what}`).join(" · ")}</span>;
+  return <span className="small">{parts.map(([count, key]) => t(key, { count })).join(" · ")}</span>;
 }
 
 export default function ImportSettings() {
@@ -192,17 +207,18 @@ export default function ImportSettings() {
       },
     );
   };
-  const csvStep = !csv ? "Read columns" : !csv.result ? "Dry run" : "Import";
+  const csvStep = !csv
+    ? t("workflow.csvStepReadColumns")
+    : !csv.result
+      ? t("workflow.csvStepDryRun")
+      : t("workflow.csvStepImport");
 
   return (
     <div className="settings-page">
-      <h1>Import</h1>
-      <p className="muted">
-        Bring your history from another help desk. Imported tickets keep their times, replies, notes and files; nobody
-        is mailed and no automation runs. Run an import again for the same account to bring only what changed since.
-      </p>
-      <form className="stack narrow card" onSubmit={submit} noValidate aria-label="New import">
-        <Field label="Source" name="source" error={start.error}>
+      <h1>{t("workflow.importTitle")}</h1>
+      <p className="muted">{t("workflow.importIntro")}</p>
+      <form className="stack narrow card" onSubmit={submit} noValidate aria-label={t("workflow.newImport")}>
+        <Field label={t("workflow.labelSource")} name="source" error={start.error}>
           <select
             name="source"
             value={source}
@@ -217,39 +233,39 @@ export default function ImportSettings() {
             <option value="zendesk">Zendesk</option>
             <option value="freshdesk">Freshdesk</option>
             <option value="helpscout">Help Scout</option>
-            <option value="imap">Mailbox history (IMAP)</option>
-            <option value="csv-contacts">CSV file: contacts</option>
-            <option value="csv-companies">CSV file: companies</option>
+            <option value="imap">{t("workflow.sourceImapHistory")}</option>
+            <option value="csv-contacts">{t("workflow.sourceCsvContacts")}</option>
+            <option value="csv-companies">{t("workflow.sourceCsvCompanies")}</option>
           </select>
         </Field>
         {source === "zendesk" ? (
           <>
             <div className="row2">
               <Field
-                label="Subdomain"
+                label={t("workflow.labelSubdomain")}
                 name="options.subdomain"
                 error={start.error ?? test.error}
-                hint="acme for acme.zendesk.com"
+                hint={t("workflow.hintAccountName", { name: "acme", host: "acme.zendesk.com" })}
               >
                 <input name="subdomain" autoComplete="off" required />
               </Field>
-              <Field label="Admin email" name="options.email" error={start.error ?? test.error}>
+              <Field label={t("workflow.labelAdminEmail")} name="options.email" error={start.error ?? test.error}>
                 <input name="email" type="email" autoComplete="off" required />
               </Field>
             </div>
             <Field
-              label="API token"
+              label={t("workflow.labelApiToken")}
               name="options.api_token"
               error={start.error ?? test.error}
-              hint="Admin Center → Apps and integrations → Zendesk API. Stored encrypted and deleted when the import ends."
+              hint={t("workflow.hintZendeskToken")}
             >
               <input name="api_token" type="password" autoComplete="off" required />
             </Field>
             <Field
-              label="API address (optional)"
+              label={t("workflow.labelApiAddress")}
               name="options.base_url"
               error={start.error ?? test.error}
-              hint="Only for a proxy in front of Zendesk"
+              hint={t("workflow.hintProxy", { product: "Zendesk" })}
             >
               <input name="base_url" type="url" placeholder="https://acme.zendesk.com" />
             </Field>
@@ -257,26 +273,26 @@ export default function ImportSettings() {
         ) : source === "freshdesk" ? (
           <>
             <Field
-              label="Freshdesk domain"
+              label={t("workflow.labelFreshdeskDomain")}
               name="options.domain"
               error={start.error ?? test.error}
-              hint="acme for acme.freshdesk.com"
+              hint={t("workflow.hintAccountName", { name: "acme", host: "acme.freshdesk.com" })}
             >
               <input name="domain" autoComplete="off" required />
             </Field>
             <Field
-              label="API key"
+              label={t("workflow.labelApiKey")}
               name="options.api_key"
               error={start.error ?? test.error}
-              hint="Profile settings → Your API Key. Stored encrypted and deleted when the import ends."
+              hint={t("workflow.hintFreshdeskKey")}
             >
               <input name="api_key" type="password" autoComplete="off" required />
             </Field>
             <Field
-              label="API address (optional)"
+              label={t("workflow.labelApiAddress")}
               name="options.base_url"
               error={start.error ?? test.error}
-              hint="Only for a proxy in front of Freshdesk"
+              hint={t("workflow.hintProxy", { product: "Freshdesk" })}
             >
               <input name="base_url" type="url" placeholder="https://acme.freshdesk.com" />
             </Field>
@@ -284,26 +300,26 @@ export default function ImportSettings() {
         ) : source === "helpscout" ? (
           <>
             <Field
-              label="App ID"
+              label={t("workflow.labelAppId")}
               name="options.app_id"
               error={start.error ?? test.error}
-              hint="Your Profile → My Apps → Create App"
+              hint={t("workflow.hintHelpScoutApp")}
             >
               <input name="app_id" autoComplete="off" required />
             </Field>
             <Field
-              label="App secret"
+              label={t("workflow.labelAppSecret")}
               name="options.app_secret"
               error={start.error ?? test.error}
-              hint="Stored encrypted and deleted when the import ends."
+              hint={t("workflow.hintStoredEncrypted")}
             >
               <input name="app_secret" type="password" autoComplete="off" required />
             </Field>
             <Field
-              label="API address (optional)"
+              label={t("workflow.labelApiAddress")}
               name="options.base_url"
               error={start.error ?? test.error}
-              hint="Only for a proxy in front of Help Scout"
+              hint={t("workflow.hintProxy", { product: "Help Scout" })}
             >
               <input name="base_url" type="url" placeholder="https://api.helpscout.net" />
             </Field>
@@ -311,38 +327,43 @@ export default function ImportSettings() {
         ) : source === "imap" ? (
           <>
             <div className="row2">
-              <Field label="IMAP server" name="options.host" error={start.error ?? test.error} hint="imap.example.com">
+              <Field
+                label={t("workflow.labelImapServer")}
+                name="options.host"
+                error={start.error ?? test.error}
+                hint="imap.example.com"
+              >
                 <input name="host" autoComplete="off" required />
               </Field>
-              <Field label="Port" name="options.port" error={start.error ?? test.error}>
+              <Field label={t("workflow.labelPort")} name="options.port" error={start.error ?? test.error}>
                 <input name="port" type="number" min={1} max={65535} defaultValue={993} required />
               </Field>
             </div>
-            <Field label="Security" name="options.tls" error={start.error ?? test.error}>
+            <Field label={t("workflow.labelSecurity")} name="options.tls" error={start.error ?? test.error}>
               <select name="tls" defaultValue="tls">
                 <option value="tls">TLS</option>
                 <option value="starttls">STARTTLS</option>
-                <option value="none">None</option>
+                <option value="none">{t("workflow.securityNone")}</option>
               </select>
             </Field>
             <div className="row2">
-              <Field label="Username" name="options.username" error={start.error ?? test.error}>
+              <Field label={t("workflow.labelUsername")} name="options.username" error={start.error ?? test.error}>
                 <input name="username" autoComplete="off" required />
               </Field>
               <Field
-                label="Password"
+                label={t("workflow.labelPassword")}
                 name="options.password"
                 error={start.error ?? test.error}
-                hint="Stored encrypted and deleted when the import ends."
+                hint={t("workflow.hintStoredEncrypted")}
               >
                 <input name="password" type="password" autoComplete="off" required />
               </Field>
             </div>
             <Field
-              label="Folders (optional)"
+              label={t("workflow.labelFolders")}
               name="options.folders"
               error={start.error ?? test.error}
-              hint="Comma-separated; INBOX and the Sent folder when empty"
+              hint={t("workflow.hintFolders")}
             >
               <input name="folders" autoComplete="off" />
             </Field>
@@ -350,10 +371,10 @@ export default function ImportSettings() {
         ) : (
           <>
             <Field
-              label="File"
+              label={t("workflow.labelFile")}
               name="file"
               error={start.error ?? dryRun.error}
-              hint="UTF-8 with a header row; you match its columns to Desk's fields next, and see a dry run before anything is written"
+              hint={t("workflow.hintCsvFile")}
             >
               <input
                 name="file"
@@ -381,10 +402,14 @@ export default function ImportSettings() {
         {check && (
           <div className={check.ok ? "muted" : "form-error"} role="status" data-testid="import-check">
             {check.ok && Object.keys(check.totals).length === 0
-              ? "Connected."
+              ? t("workflow.checkConnected")
               : check.ok
-                ? `Connected. ${check.totals.tickets ?? 0} tickets, ${check.totals.people ?? 0} users and ${check.totals.companies ?? 0} organizations to bring.`
-                : `Could not connect: ${check.message}`}
+                ? t("workflow.checkConnectedTotals", {
+                    tickets: check.totals.tickets ?? 0,
+                    people: check.totals.people ?? 0,
+                    companies: check.totals.companies ?? 0,
+                  })
+                : t("workflow.checkFailed", { message: check.message ?? "" })}
           </div>
         )}
         <FormError
@@ -420,7 +445,7 @@ export default function ImportSettings() {
                 if (form) test.mutate(sourceBody(source as ApiSource, form));
               }}
             >
-              {test.isPending ? "Testing…" : "Test connection"}
+              {test.isPending ? t("workflow.testing") : t("workflow.testConnection")}
             </button>
           )}
           <button
@@ -428,43 +453,41 @@ export default function ImportSettings() {
             className="btn btn-primary"
             disabled={start.isPending || dryRun.isPending || Boolean(csv?.result?.problems.length)}
           >
-            {API_SOURCES.includes(source) ? "Start import" : csvStep}
+            {API_SOURCES.includes(source) ? t("workflow.startImport") : csvStep}
           </button>
         </div>
       </form>
-      <h2>Imports</h2>
+      <h2>{t("workflow.importsHeading")}</h2>
       {list.isPending ? (
         <Loading />
       ) : list.isError ? (
         <ErrorBox error={list.error} retry={() => list.refetch()} />
       ) : list.data.length === 0 ? (
-        <Empty title="No imports yet" />
+        <Empty title={t("workflow.importsEmpty")} />
       ) : (
-        <table className="table" aria-label="Imports">
+        <table className="table" aria-label={t("workflow.importsHeading")}>
           <thead>
             <tr>
-              <th>Source</th>
-              <th>Status</th>
-              <th>Progress</th>
-              <th>Started</th>
+              <th>{t("workflow.columnSource")}</th>
+              <th>{t("workflow.columnStatus")}</th>
+              <th>{t("workflow.columnProgress")}</th>
+              <th>{t("workflow.columnStarted")}</th>
               <th />
             </tr>
           </thead>
           <tbody>
             {list.data.map((job) => (
               <tr key={job.id} data-testid="import-row">
-                <td>{SOURCE_NAMES[job.source] ?? job.source}</td>
+                <td>{sourceName(job.source)}</td>
                 <td>
-                  <span className={`pill pill-${job.status}`}>{job.status}</span>
+                  <span className={`pill pill-${job.status}`}>{t(STATUSES[job.status])}</span>
                 </td>
                 <td>
                   <Progress job={job} />
                   <Counts job={job} />
                   {job.errors.length > 0 && (
                     <details>
-                      <summary>
-                        {job.errors.length} {job.errors.length === 1 ? "problem" : "problems"}
-                      </summary>
+                      <summary>{t("workflow.importProblems", { count: job.errors.length })}</summary>
                       <ul className="small">
                         {job.errors.map((err, i) => (
                           // biome-ignore lint/suspicious/noArrayIndexKey: errors have no id and never reorder
@@ -482,9 +505,9 @@ export default function ImportSettings() {
                     <button
                       type="button"
                       className="btn btn-small btn-danger"
-                      onClick={() => confirm("Cancel this import? What it brought stays.") && cancel.mutate(job.id)}
+                      onClick={() => confirm(t("workflow.cancelImportQuestion")) && cancel.mutate(job.id)}
                     >
-                      Cancel
+                      {t("workflow.cancelImport")}
                     </button>
                   )}
                 </td>

@@ -1,5 +1,6 @@
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import type { FormEvent, ReactNode } from "react";
+import { t } from "../../lib/i18n/i18n";
 import { Modal } from "../../lib/ui/bits";
 import { FormError } from "../../lib/ui/form";
 import { ErrorBox, errorText, Loading } from "../../lib/ui/states";
@@ -87,10 +88,10 @@ export function EditDialog({
         <FormError error={mutation.error} fields={fields} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={mutation.isPending}>
-            Save
+            {t("common.save")}
           </button>
           <button type="button" className="btn" onClick={onClose}>
-            Cancel
+            {t("common.cancel")}
           </button>
         </div>
       </form>
@@ -114,7 +115,7 @@ export function DeleteButton({
   question,
   onDelete,
   className = "btn btn-small btn-danger",
-  children = "Delete",
+  children = t("common.delete"),
 }: {
   /** Asked with the browser's confirm; without one the button deletes at once. */
   question?: string;

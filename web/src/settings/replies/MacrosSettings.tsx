@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { canAdmin, useRole } from "../../lib/api/session";
 import type { Macro } from "../../lib/api/types";
+import { formatNumber, t } from "../../lib/i18n/i18n";
 import { useCustomFields } from "../../lib/resources/custom-fields";
 import { useTags } from "../../lib/resources/labels";
 import { Field, FormError } from "../../lib/ui/form";
@@ -64,18 +65,18 @@ function MacroBuilder({ draft, onDone, mayShare }: { draft: Draft; onDone: () =>
       className="stack card automation-builder"
       onSubmit={save}
       noValidate
-      aria-label={state.id ? "Edit macro" : "New macro"}
+      aria-label={state.id ? t("workflow.editMacro") : t("workflow.newMacro")}
     >
-      <h2>{state.id ? `Edit “${draft.name}”` : "New macro"}</h2>
+      <h2>{state.id ? t("workflow.editQuoted", { name: draft.name }) : t("workflow.newMacro")}</h2>
       <div className="row2">
-        <Field label="Name" name="name" error={error}>
+        <Field label={t("workflow.labelName")} name="name" error={error}>
           <input
             value={state.name}
             onChange={(e) => setState({ ...state, name: e.target.value })}
-            placeholder="Refund issued"
+            placeholder={t("workflow.macroNamePlaceholder")}
           />
         </Field>
-        <Field label="Description" name="description" error={error}>
+        <Field label={t("workflow.labelDescription")} name="description" error={error}>
           <input value={state.description} onChange={(e) => setState({ ...state, description: e.target.value })} />
         </Field>
       </div>
@@ -86,14 +87,17 @@ function MacroBuilder({ draft, onDone, mayShare }: { draft: Draft; onDone: () =>
             checked={state.shared}
             onChange={(e) => setState({ ...state, shared: e.target.checked })}
           />{" "}
-          Shared with the whole workspace
+          {t("workflow.sharedWithWholeWorkspace")}
         </label>
       )}
       <p className="muted small">
-        Replies and notes may use placeholders such as {"{{contact.first_name}}"}, {"{{ticket.number}}"} and{" "}
-        {"{{agent.name}}"}; they are filled in from the ticket when the macro is applied.
+        {t("workflow.macroPlaceholders", {
+          first: "{{contact.first_name}}",
+          second: "{{ticket.number}}",
+          third: "{{agent.name}}",
+        })}
       </p>
-      <h3 className="small">Actions</h3>
+      <h3 className="small">{t("workflow.actionsHeading")}</h3>
       {state.actions.map((a, i) => (
         <ActionRow
           // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional; their index is their identity
@@ -110,9 +114,9 @@ function MacroBuilder({ draft, onDone, mayShare }: { draft: Draft; onDone: () =>
       {tags.data && (
         <datalist id="automation-tag-names">
           {tags.data
-            .filter((t) => !t.archived && t.applies_to.includes("tickets"))
-            .map((t) => (
-              <option key={t.id} value={t.name} />
+            .filter((tag) => !tag.archived && tag.applies_to.includes("tickets"))
+            .map((tag) => (
+              <option key={tag.id} value={tag.name} />
             ))}
         </datalist>
       )}
@@ -122,7 +126,7 @@ function MacroBuilder({ draft, onDone, mayShare }: { draft: Draft; onDone: () =>
           className="btn btn-small"
           onClick={() => setState((s) => ({ ...s, actions: [...s.actions, { type: "add_tag", value: "" }] }))}
         >
-          Add action
+          {t("workflow.addAction")}
         </button>
       </div>
       <FormError
@@ -136,10 +140,10 @@ function MacroBuilder({ draft, onDone, mayShare }: { draft: Draft; onDone: () =>
       />
       <div className="actions">
         <button type="button" className="btn btn-ghost" onClick={onDone}>
-          Cancel
+          {t("common.cancel")}
         </button>
         <button type="submit" className="btn btn-primary" disabled={mutation.isPending}>
-          {state.id ? "Save macro" : "Create macro"}
+          {state.id ? t("workflow.saveMacro") : t("workflow.createMacro")}
         </button>
       </div>
     </form>
@@ -158,36 +162,31 @@ export default function MacrosSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Macros</h1>
+      <h1>{t("workflow.macrosTitle")}</h1>
       <p className="muted small">
-        A macro applies its actions to a ticket in one click, from the composer or to many tickets from the inbox.
-        Personal macros are yours alone; {admin ? "shared ones are for everyone." : "admins make shared ones."}
+        {t("workflow.macrosIntro")} {admin ? t("workflow.macrosPersonalAdmin") : t("workflow.macrosPersonalMember")}
       </p>
       {draft ? (
         <MacroBuilder key={formKey} draft={draft} mayShare={admin} onDone={() => setDraft(null)} />
       ) : (
         <div>
           <button type="button" className="btn btn-primary" onClick={() => open(emptyDraft(admin))}>
-            New macro
+            {t("workflow.newMacro")}
           </button>
         </div>
       )}
       <CrudList
         query={macros.list}
-        empty={
-          <Empty title="No macros yet">
-            For example: reply with the refund policy, add the Billing label and solve.
-          </Empty>
-        }
+        empty={<Empty title={t("workflow.macrosEmpty")}>{t("workflow.macrosEmptyExample")}</Empty>}
       >
         {(rows) => (
           <table className="table">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Actions</th>
-                <th>Who</th>
-                <th className="right">Used</th>
+                <th>{t("workflow.columnName")}</th>
+                <th>{t("workflow.columnActions")}</th>
+                <th>{t("workflow.columnWho")}</th>
+                <th className="right">{t("workflow.columnUsed")}</th>
                 <th />
               </tr>
             </thead>
@@ -199,22 +198,22 @@ export default function MacrosSettings() {
                     {m.description && <div className="small muted">{m.description}</div>}
                   </td>
                   <td className="small muted">{m.actions.map((x) => actionLabel(x.type)).join(", ")}</td>
-                  <td className="small">{m.shared ? "Shared" : "Personal"}</td>
-                  <td className="right" aria-label={`${m.name} used`}>
-                    {m.usage_count}
+                  <td className="small">{m.shared ? t("workflow.macroShared") : t("workflow.macroPersonal")}</td>
+                  <td className="right" aria-label={t("workflow.macroUsedCount", { name: m.name })}>
+                    {formatNumber(m.usage_count)}
                   </td>
                   <td className="right">
                     {(!m.shared || admin) && (
                       <>
                         <button type="button" className="btn btn-small btn-ghost" onClick={() => open(draftOf(m))}>
-                          Edit {m.name}
+                          {t("workflow.editNamed", { name: m.name })}
                         </button>
                         <DeleteButton
-                          question={`Delete the macro “${m.name}”?`}
+                          question={t("workflow.deleteMacroQuestion", { name: m.name })}
                           onDelete={() => macros.remove.mutate(m.id)}
                           className="btn btn-small btn-ghost"
                         >
-                          Delete {m.name}
+                          {t("workflow.deleteNamed", { name: m.name })}
                         </DeleteButton>
                       </>
                     )}

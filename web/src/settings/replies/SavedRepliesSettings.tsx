@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { SavedReply } from "../../lib/api/types";
+import { t } from "../../lib/i18n/i18n";
 import { Field, formValues } from "../../lib/ui/form";
 import { Empty } from "../../lib/ui/states";
 import { htmlToText, textToHtml } from "../../lib/text";
@@ -36,33 +37,33 @@ export default function SavedRepliesSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Saved replies</h1>
+      <h1>{t("workflow.savedRepliesTitle")}</h1>
       <CreateForm
         mutation={replies.create}
         fields={["title", "shortcut", "body_html"]}
-        submitLabel="Add saved reply"
+        submitLabel={t("workflow.addSavedReply")}
         onSubmit={add}
       >
         <div className="row2">
-          <Field label="Title" name="title" error={replies.create.error}>
-            <input name="title" placeholder="Refund policy" />
+          <Field label={t("workflow.labelTitle")} name="title" error={replies.create.error}>
+            <input name="title" placeholder={t("workflow.replyTitlePlaceholder")} />
           </Field>
-          <Field label="Shortcut" name="shortcut" error={replies.create.error}>
-            <input name="shortcut" placeholder="refund" />
+          <Field label={t("workflow.labelShortcut")} name="shortcut" error={replies.create.error}>
+            <input name="shortcut" placeholder={t("workflow.shortcutPlaceholder")} />
           </Field>
         </div>
-        <Field label="Text" name="body_html" error={replies.create.error}>
+        <Field label={t("workflow.labelText")} name="body_html" error={replies.create.error}>
           <textarea name="body" rows={4} />
         </Field>
       </CreateForm>
-      <CrudList query={replies.list} empty={<Empty title="No saved replies yet" />}>
+      <CrudList query={replies.list} empty={<Empty title={t("workflow.savedRepliesEmpty")} />}>
         {(rows) => (
           <table className="table">
             <thead>
               <tr>
-                <th>Title</th>
-                <th>Shortcut</th>
-                <th>Text</th>
+                <th>{t("workflow.columnTitle")}</th>
+                <th>{t("workflow.columnShortcut")}</th>
+                <th>{t("workflow.columnText")}</th>
                 <th />
               </tr>
             </thead>
@@ -78,13 +79,13 @@ export default function SavedRepliesSettings() {
                     <button
                       type="button"
                       className="btn btn-small btn-ghost"
-                      aria-label={`Edit ${r.title}`}
+                      aria-label={t("workflow.editNamed", { name: r.title })}
                       onClick={() => {
                         replies.update.reset();
                         setEditing(r);
                       }}
                     >
-                      Edit
+                      {t("common.edit")}
                     </button>{" "}
                     <DeleteButton className="btn btn-small btn-ghost" onDelete={() => replies.remove.mutate(r.id)} />
                   </td>
@@ -97,19 +98,19 @@ export default function SavedRepliesSettings() {
       <ChangeError mutations={[replies.remove]} />
       {editing && (
         <EditDialog
-          title="Edit saved reply"
+          title={t("workflow.editSavedReply")}
           mutation={replies.update}
           fields={["title", "shortcut", "body_html"]}
           onSubmit={save}
           onClose={() => setEditing(null)}
         >
-          <Field label="Title" name="title" error={replies.update.error}>
+          <Field label={t("workflow.labelTitle")} name="title" error={replies.update.error}>
             <input name="title" defaultValue={editing.title} />
           </Field>
-          <Field label="Shortcut" name="shortcut" error={replies.update.error}>
+          <Field label={t("workflow.labelShortcut")} name="shortcut" error={replies.update.error}>
             <input name="shortcut" defaultValue={editing.shortcut ?? ""} />
           </Field>
-          <Field label="Text" name="body_html" error={replies.update.error}>
+          <Field label={t("workflow.labelText")} name="body_html" error={replies.update.error}>
             <textarea name="body" rows={6} defaultValue={htmlToText(editing.body_html)} />
           </Field>
         </EditDialog>

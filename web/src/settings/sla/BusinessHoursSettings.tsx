@@ -2,20 +2,21 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { api, ApiError } from "../../lib/api/client";
 import type { BusinessHours } from "../../lib/api/types";
+import { type MessageKey, t } from "../../lib/i18n/i18n";
 import { Field, FormError } from "../../lib/ui/form";
 import { ErrorBox, Loading } from "../../lib/ui/states";
 import { businessHoursKeys } from "./sla.queries";
 
 type Day = keyof BusinessHours["schedule"];
 type Range = BusinessHours["schedule"][Day][number];
-const DAYS: Array<[Day, string]> = [
-  ["mon", "Monday"],
-  ["tue", "Tuesday"],
-  ["wed", "Wednesday"],
-  ["thu", "Thursday"],
-  ["fri", "Friday"],
-  ["sat", "Saturday"],
-  ["sun", "Sunday"],
+const DAYS: Array<[Day, MessageKey]> = [
+  ["mon", "workflow.dayMon"],
+  ["tue", "workflow.dayTue"],
+  ["wed", "workflow.dayWed"],
+  ["thu", "workflow.dayThu"],
+  ["fri", "workflow.dayFri"],
+  ["sat", "workflow.daySat"],
+  ["sun", "workflow.daySun"],
 ];
 const MAX_RANGES = 3;
 const MAX_HOLIDAYS = 100;
@@ -77,22 +78,19 @@ export default function BusinessHoursSettings() {
 
   return (
     <div className="settings-page">
-      <h1>Business hours</h1>
-      <p className="muted small">
-        SLA policies that count business hours only run their clocks while you are open. Times are local to the time
-        zone, daylight saving included.
-      </p>
-      <form className="stack card" onSubmit={submit} noValidate aria-label="Business hours">
+      <h1>{t("workflow.businessHoursTitle")}</h1>
+      <p className="muted small">{t("workflow.businessHoursIntro")}</p>
+      <form className="stack card" onSubmit={submit} noValidate aria-label={t("workflow.businessHoursTitle")}>
         <label className="check">
           <input
             type="checkbox"
             checked={draft.enabled}
             onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
           />{" "}
-          Use business hours for SLA policies that count them
+          {t("workflow.useBusinessHours")}
         </label>
         <div className="narrow">
-          <Field label="Time zone" name="timezone" error={error}>
+          <Field label={t("workflow.labelTimeZone")} name="timezone" error={error}>
             <select value={draft.timezone} onChange={(e) => setDraft({ ...draft, timezone: e.target.value })}>
               {zones.map((zone) => (
                 <option key={zone} value={zone}>
@@ -104,44 +102,45 @@ export default function BusinessHoursSettings() {
         </div>
 
         <fieldset className="bh-week">
-          <legend>Opening hours</legend>
-          {DAYS.map(([day, label]) => {
+          <legend>{t("workflow.openingHours")}</legend>
+          {DAYS.map(([day, key]) => {
             const ranges = draft.schedule[day];
+            const label = t(key);
             return (
               <div className="bh-day" key={day}>
                 <span className="bh-day-name" id={`bh-${day}`}>
                   {label}
                 </span>
                 <div className="bh-ranges">
-                  {ranges.length === 0 && <span className="muted small">Closed</span>}
+                  {ranges.length === 0 && <span className="muted small">{t("workflow.closed")}</span>}
                   {ranges.map((range, i) => {
                     const problem = at(`schedule.${day}.${i}.start`) ?? at(`schedule.${day}.${i}.end`);
                     return (
                       // biome-ignore lint/suspicious/noArrayIndexKey: ranges have no identity beyond their place
                       <div className="bh-range" key={i}>
                         <select
-                          aria-label={`${label} range ${i + 1} opens`}
+                          aria-label={t("workflow.rangeOpens", { day: label, number: i + 1 })}
                           value={range.start}
                           onChange={(e) => setRange(day, i, { start: e.target.value })}
                         >
-                          {STARTS.map((t) => (
-                            <option key={t}>{t}</option>
+                          {STARTS.map((time) => (
+                            <option key={time}>{time}</option>
                           ))}
                         </select>
                         <span aria-hidden="true">–</span>
                         <select
-                          aria-label={`${label} range ${i + 1} closes`}
+                          aria-label={t("workflow.rangeCloses", { day: label, number: i + 1 })}
                           value={range.end}
                           onChange={(e) => setRange(day, i, { end: e.target.value })}
                         >
-                          {ENDS.map((t) => (
-                            <option key={t}>{t}</option>
+                          {ENDS.map((time) => (
+                            <option key={time}>{time}</option>
                           ))}
                         </select>
                         <button
                           type="button"
                           className="btn btn-small btn-ghost"
-                          aria-label={`Remove ${label} range ${i + 1}`}
+                          aria-label={t("workflow.removeRange", { day: label, number: i + 1 })}
                           onClick={() =>
                             setDay(
                               day,
@@ -149,7 +148,7 @@ export default function BusinessHoursSettings() {
                             )
                           }
                         >
-                          Remove
+                          {t("workflow.remove")}
                         </button>
                         {problem && (
                           <span className="field-error" role="alert">
@@ -168,16 +167,16 @@ export default function BusinessHoursSettings() {
                 <button
                   type="button"
                   className="btn btn-small"
-                  aria-label={`Add hours on ${label}`}
+                  aria-label={t("workflow.addHoursOn", { day: label })}
                   disabled={ranges.length >= MAX_RANGES}
                   onClick={() => {
                     const last = ranges.at(-1);
                     const start = last && last.end !== "24:00" ? last.end : "09:00";
-                    const end = ENDS.find((t) => t > start && t >= "17:00") ?? "24:00";
+                    const end = ENDS.find((time) => time > start && time >= "17:00") ?? "24:00";
                     setDay(day, [...ranges, { start, end }]);
                   }}
                 >
-                  Add hours
+                  {t("workflow.addHours")}
                 </button>
               </div>
             );
@@ -185,24 +184,24 @@ export default function BusinessHoursSettings() {
         </fieldset>
 
         <fieldset className="bh-holidays">
-          <legend>Holidays</legend>
-          {draft.holidays.length === 0 && <p className="muted small">No holidays: open every scheduled day.</p>}
+          <legend>{t("workflow.holidays")}</legend>
+          {draft.holidays.length === 0 && <p className="muted small">{t("workflow.noHolidays")}</p>}
           {draft.holidays.map((holiday, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a holiday being edited may share its date with another
             <div className="bh-holiday" key={i}>
-              <Field label="Date" name={`holidays.${i}.date`} error={error}>
+              <Field label={t("workflow.labelDate")} name={`holidays.${i}.date`} error={error}>
                 <input type="date" value={holiday.date} onChange={(e) => setHoliday(i, { date: e.target.value })} />
               </Field>
-              <Field label="Name" name={`holidays.${i}.name`} error={error}>
+              <Field label={t("workflow.labelName")} name={`holidays.${i}.name`} error={error}>
                 <input value={holiday.name} onChange={(e) => setHoliday(i, { name: e.target.value })} />
               </Field>
               <button
                 type="button"
                 className="btn btn-small btn-ghost"
-                aria-label={`Remove holiday ${holiday.name || i + 1}`}
+                aria-label={t("workflow.removeHoliday", { name: holiday.name || String(i + 1) })}
                 onClick={() => setDraft({ ...draft, holidays: draft.holidays.filter((_, j) => j !== i) })}
               >
-                Remove
+                {t("workflow.remove")}
               </button>
             </div>
           ))}
@@ -212,7 +211,7 @@ export default function BusinessHoursSettings() {
             disabled={draft.holidays.length >= MAX_HOLIDAYS}
             onClick={() => setDraft({ ...draft, holidays: [...draft.holidays, { date: "", name: "" }] })}
           >
-            Add holiday
+            {t("workflow.addHoliday")}
           </button>
           {at("holidays") && (
             <span className="field-error" role="alert">
@@ -224,12 +223,12 @@ export default function BusinessHoursSettings() {
         <FormError error={error} fields={shownFields} />
         {save.isSuccess && !save.isPending && (
           <div className="muted small" role="status">
-            Saved.
+            {t("workflow.savedSentence")}
           </div>
         )}
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            Save business hours
+            {t("workflow.saveBusinessHours")}
           </button>
         </div>
       </form>

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { PRIORITIES, type SlaPolicy } from "../../lib/api/types";
+import { t } from "../../lib/i18n/i18n";
+import { tNodes } from "../../lib/i18n/nodes";
 import { Link } from "../../lib/router/Link";
 import { statusLabel } from "../../lib/ui/bits";
 import { Field, formValues } from "../../lib/ui/form";
@@ -41,28 +43,29 @@ export default function SlaSettings() {
     const target = list[index + by];
     if (target) policies.update.mutate({ id: list[index]!.id, position: index + by });
   };
-  const hint = (value: string) => (Number(value) > 0 ? minutesText(Number(value)) : "whole minutes");
+  const hint = (value: string) => (Number(value) > 0 ? minutesText(Number(value)) : t("workflow.wholeMinutes"));
   return (
     <div className="settings-page">
-      <h1>SLA policies</h1>
+      <h1>{t("workflow.slaTitle")}</h1>
       <p className="muted small">
-        A ticket follows the first enabled policy, top to bottom, whose priority matches (or “Any”). A policy counting
-        business hours uses the <Link to="/settings/business-hours">business hours</Link>.
+        {tNodes("workflow.slaIntro", {
+          link: <Link to="/settings/business-hours">{t("workflow.slaIntroLink")}</Link>,
+        })}
       </p>
       <CreateForm
         mutation={policies.create}
         fields={["name", "priority", "first_response_minutes", "resolution_minutes"]}
-        submitLabel="Add policy"
+        submitLabel={t("workflow.addPolicy")}
         onSubmit={add}
-        label="New SLA policy"
+        label={t("workflow.newSlaPolicy")}
       >
         <div className="row2">
-          <Field label="Name" name="name" error={policies.create.error}>
-            <input name="name" placeholder="Urgent tickets" />
+          <Field label={t("workflow.labelName")} name="name" error={policies.create.error}>
+            <input name="name" placeholder={t("workflow.policyNamePlaceholder")} />
           </Field>
-          <Field label="Priority" name="priority" error={policies.create.error}>
+          <Field label={t("workflow.labelPriority")} name="priority" error={policies.create.error}>
             <select name="priority" defaultValue="">
-              <option value="">Any</option>
+              <option value="">{t("workflow.any")}</option>
               {PRIORITIES.map((p) => (
                 <option key={p} value={p}>
                   {statusLabel(p)}
@@ -73,7 +76,7 @@ export default function SlaSettings() {
         </div>
         <div className="row2">
           <Field
-            label="First response within (minutes)"
+            label={t("workflow.labelFirstResponse")}
             name="first_response_minutes"
             error={policies.create.error}
             hint={hint(first)}
@@ -88,7 +91,7 @@ export default function SlaSettings() {
             />
           </Field>
           <Field
-            label="Resolution within (minutes)"
+            label={t("workflow.labelResolution")}
             name="resolution_minutes"
             error={policies.create.error}
             hint={hint(resolution)}
@@ -104,24 +107,24 @@ export default function SlaSettings() {
           </Field>
         </div>
         <label className="check">
-          <input type="checkbox" name="business_hours" /> Count business hours only
+          <input type="checkbox" name="business_hours" /> {t("workflow.countBusinessHoursOnly")}
         </label>
       </CreateForm>
       <CrudList
         query={policies.list}
-        empty={<Empty title="No SLA policies yet">Tickets have no deadlines until a policy matches them.</Empty>}
+        empty={<Empty title={t("workflow.slaEmpty")}>{t("workflow.slaEmptyBody")}</Empty>}
       >
         {(rows) => (
-          <table className="table" aria-label="SLA policies">
+          <table className="table" aria-label={t("workflow.slaTitle")}>
             <thead>
               <tr>
-                <th>Order</th>
-                <th>Name</th>
-                <th>Priority</th>
-                <th>First response</th>
-                <th>Resolution</th>
-                <th>Hours</th>
-                <th>Enabled</th>
+                <th>{t("workflow.columnOrder")}</th>
+                <th>{t("workflow.columnName")}</th>
+                <th>{t("workflow.columnPriority")}</th>
+                <th>{t("workflow.columnFirstResponse")}</th>
+                <th>{t("workflow.columnResolution")}</th>
+                <th>{t("workflow.columnHours")}</th>
+                <th>{t("workflow.columnEnabled")}</th>
                 <th />
               </tr>
             </thead>
@@ -132,7 +135,7 @@ export default function SlaSettings() {
                     <button
                       type="button"
                       className="btn btn-small btn-ghost"
-                      aria-label={`Move ${p.name} up`}
+                      aria-label={t("workflow.moveUp", { name: p.name })}
                       disabled={index === 0 || policies.update.isPending}
                       onClick={() => move(index, -1)}
                     >
@@ -141,7 +144,7 @@ export default function SlaSettings() {
                     <button
                       type="button"
                       className="btn btn-small btn-ghost"
-                      aria-label={`Move ${p.name} down`}
+                      aria-label={t("workflow.moveDown", { name: p.name })}
                       disabled={index === rows.length - 1 || policies.update.isPending}
                       onClick={() => move(index, 1)}
                     >
@@ -149,13 +152,13 @@ export default function SlaSettings() {
                     </button>
                   </td>
                   <td>{p.name}</td>
-                  <td>{p.priority ? statusLabel(p.priority) : "Any"}</td>
+                  <td>{p.priority ? statusLabel(p.priority) : t("workflow.any")}</td>
                   <td>{minutesText(p.first_response_minutes)}</td>
                   <td>{minutesText(p.resolution_minutes)}</td>
                   <td>
                     <input
                       type="checkbox"
-                      aria-label={`${p.name}: business hours only`}
+                      aria-label={t("workflow.businessHoursOnlyNamed", { name: p.name })}
                       checked={p.business_hours}
                       onChange={(e) => policies.update.mutate({ id: p.id, business_hours: e.target.checked })}
                     />
@@ -163,7 +166,7 @@ export default function SlaSettings() {
                   <td>
                     <input
                       type="checkbox"
-                      aria-label={`Enable ${p.name}`}
+                      aria-label={t("workflow.enableNamed", { name: p.name })}
                       checked={p.enabled}
                       onChange={(e) => policies.update.mutate({ id: p.id, enabled: e.target.checked })}
                     />

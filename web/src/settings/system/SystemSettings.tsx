@@ -1,28 +1,38 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api/client";
 import type { SystemState } from "../../lib/api/types";
+import { formatNumber, t } from "../../lib/i18n/i18n";
 import { timeAgo } from "../../lib/ui/bits";
 import { ErrorBox, errorText, Loading } from "../../lib/ui/states";
+import { Sentence } from "../kit/Sentence";
 
 const systemKeys = { current: ["system"] as const };
 
 const bytes = (n: number | null) => {
   if (n === null) return "—";
-  const units = ["B", "KB", "MB", "GB", "TB"];
+  const units = ["b", "kb", "mb", "gb", "tb"];
   let value = n;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+  const digits = unit === 0 ? 0 : 1;
+  return t("settings.systemSize", {
+    value: formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    unit: units[unit] ?? "tb",
+  });
 };
 
 const duration = (seconds: number) => {
   const d = Math.floor(seconds / 86_400);
   const h = Math.floor((seconds % 86_400) / 3_600);
   const m = Math.floor((seconds % 3_600) / 60);
-  return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : `${m} min`;
+  return d
+    ? t("settings.systemDurationDays", { d, h })
+    : h
+      ? t("settings.systemDurationHours", { h, m })
+      : t("settings.systemDurationMinutes", { m });
 };
 
 /** Version, mailboxes and recent errors for admins; disk, job queue and backups for the operator. */
@@ -39,20 +49,20 @@ export default function SystemSettings() {
   const system = state.data;
   return (
     <div className="settings-page">
-      <h1>System</h1>
+      <h1>{t("settings.navSystem")}</h1>
       <p className="muted">Desk {system.version}</p>
       {system.instance && <Instance instance={system.instance} />}
-      <h2>Mailboxes</h2>
+      <h2>{t("settings.navMailboxes")}</h2>
       {system.mailboxes.length === 0 ? (
-        <p className="muted">No mailboxes.</p>
+        <p className="muted">{t("settings.systemNoMailboxes")}</p>
       ) : (
         <table className="table">
           <thead>
             <tr>
-              <th>Mailbox</th>
-              <th>State</th>
-              <th>Last synced</th>
-              <th>Last error</th>
+              <th>{t("settings.assignmentTargetMailbox")}</th>
+              <th>{t("settings.systemState")}</th>
+              <th>{t("settings.systemLastSynced")}</th>
+              <th>{t("settings.systemLastError")}</th>
             </tr>
           </thead>
           <tbody>
@@ -62,7 +72,7 @@ export default function SystemSettings() {
                   {m.name} <span className="muted">{m.email}</span>
                 </td>
                 <td>
-                  <span className={`pill pill-${m.status}`}>{m.status}</span>
+                  <span className={`pill pill-${m.status}`}>{t("settings.mailboxStatus", { status: m.status })}</span>
                 </td>
                 <td className="muted">{m.last_synced_at ? timeAgo(m.last_synced_at) : "—"}</td>
                 <td>{m.last_error || "—"}</td>
@@ -71,14 +81,18 @@ export default function SystemSettings() {
           </tbody>
         </table>
       )}
-      <h2>Recent errors</h2>
+      <h2>{t("settings.systemRecentErrors")}</h2>
       {system.recent_errors.length === 0 ? (
-        <p className="muted">Nothing failed recently.</p>
+        <p className="muted">{t("settings.systemNothingFailed")}</p>
       ) : (
-        <ul className="stack" aria-label="Recent errors">
+        <ul className="stack" aria-label={t("settings.systemRecentErrors")}>
           {system.recent_errors.map((e) => (
             <li key={`${e.source}-${e.kind}-${e.at}`} className="card">
-              <strong>{e.source === "job" ? `Job ${e.kind}` : `Mailbox ${e.kind}`}</strong>{" "}
+              <strong>
+                {e.source === "job"
+                  ? t("settings.systemJobError", { kind: e.kind })
+                  : t("settings.systemMailboxError", { kind: e.kind })}
+              </strong>{" "}
               {e.at && <span className="muted small">{timeAgo(e.at)}</span>}
               <div className="small">{e.error}</div>
             </li>
@@ -104,39 +118,47 @@ function Instance({ instance }: { instance: NonNullable<SystemState["instance"]>
   const behind = instance.consumers.filter((c) => c.events_behind > 0);
   return (
     <>
-      <h2>This server</h2>
+      <h2>{t("settings.systemThisServer")}</h2>
       <dl className="facts">
-        <dt>Up for</dt>
+        <dt>{t("settings.systemUpFor")}</dt>
         <dd>{duration(instance.uptime_seconds)}</dd>
-        <dt>Database</dt>
+        <dt>{t("settings.systemDatabase")}</dt>
         <dd>
-          {bytes(instance.database_bytes)} (write-ahead log {bytes(instance.wal_bytes)})
+          {t("settings.systemDatabaseSize", {
+            size: bytes(instance.database_bytes),
+            wal: bytes(instance.wal_bytes),
+          })}
         </dd>
-        <dt>Free disk</dt>
+        <dt>{t("settings.systemFreeDisk")}</dt>
         <dd>{bytes(instance.free_disk_bytes)}</dd>
-        <dt>Data folder</dt>
+        <dt>{t("settings.systemDataFolder")}</dt>
         <dd>
           <code>{instance.data_dir}</code>
         </dd>
-        <dt>Job queue</dt>
+        <dt>{t("settings.systemJobQueue")}</dt>
         <dd>
-          {jobs.queued} queued ({jobs.due} due, oldest waiting {jobs.oldest_due_seconds} s), {jobs.running} running,{" "}
-          {jobs.failed_24h} failed in 24 h
+          {t("settings.systemJobs", {
+            queued: jobs.queued,
+            due: jobs.due,
+            oldest: jobs.oldest_due_seconds,
+            running: jobs.running,
+            failed: jobs.failed_24h,
+          })}
         </dd>
-        <dt>Reactions</dt>
+        <dt>{t("settings.systemReactions")}</dt>
         <dd>
           {behind.length === 0
-            ? `All ${instance.consumers.length} event consumers are caught up`
-            : `${behind.length} of ${instance.consumers.length} event consumers are behind`}
+            ? t("settings.systemConsumersCaughtUp", { count: instance.consumers.length })
+            : t("settings.systemConsumersBehind", { behind: behind.length, count: instance.consumers.length })}
         </dd>
       </dl>
       {behind.length > 0 && (
-        <table className="table" aria-label="Event consumers behind">
+        <table className="table" aria-label={t("settings.systemConsumersBehindTable")}>
           <thead>
             <tr>
-              <th scope="col">Consumer</th>
-              <th scope="col">Events behind</th>
-              <th scope="col">Oldest waiting</th>
+              <th scope="col">{t("settings.systemConsumer")}</th>
+              <th scope="col">{t("settings.systemEventsBehind")}</th>
+              <th scope="col">{t("settings.systemOldestWaiting")}</th>
             </tr>
           </thead>
           <tbody>
@@ -145,51 +167,58 @@ function Instance({ instance }: { instance: NonNullable<SystemState["instance"]>
                 <td>
                   <code>{c.name}</code>
                 </td>
-                <td>{c.events_behind}</td>
-                <td>{c.seconds_behind} s</td>
+                <td>{formatNumber(c.events_behind)}</td>
+                <td>{t("settings.seconds", { s: c.seconds_behind })}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <h2>Backups</h2>
+      <h2>{t("settings.systemBackups")}</h2>
       <p>
-        {backups.interval_seconds === null
-          ? "Scheduled backups are off (DESK_BACKUP_INTERVAL=off)."
-          : `Every ${duration(backups.interval_seconds)}, keeping the newest ${backups.keep}, in `}
-        {backups.interval_seconds !== null && <code>{backups.dir}</code>}
+        {backups.interval_seconds === null ? (
+          t("settings.systemBackupsOff")
+        ) : (
+          <Sentence
+            id="settings.systemBackupsEvery"
+            values={{ interval: duration(backups.interval_seconds), keep: backups.keep }}
+            nodes={{ dir: <code>{backups.dir}</code> }}
+          />
+        )}
       </p>
       <div className="actions">
         <button type="button" className="btn" onClick={() => backup.mutate()} disabled={backup.isPending}>
-          Back up now
+          {t("settings.systemBackUpNow")}
         </button>
-        {backup.isSuccess && <span role="status">Backup queued.</span>}
+        {backup.isSuccess && <span role="status">{t("settings.systemBackupQueued")}</span>}
         {backup.isError && <span className="form-error">{errorText(backup.error)}</span>}
       </div>
       {backups.runs.length > 0 && (
         <table className="table">
           <thead>
             <tr>
-              <th>Started</th>
-              <th>Result</th>
-              <th>Size</th>
-              <th>Archive</th>
+              <th>{t("settings.systemStarted")}</th>
+              <th>{t("settings.systemResult")}</th>
+              <th>{t("settings.systemSizeColumn")}</th>
+              <th>{t("settings.systemArchive")}</th>
             </tr>
           </thead>
           <tbody>
             {backups.runs.map((r) => (
               <tr key={r.id}>
                 <td className="muted">
-                  {timeAgo(r.started_at)} ({r.trigger})
+                  {timeAgo(r.started_at)} {t("settings.systemBackupTrigger", { trigger: r.trigger })}
                 </td>
                 <td>
-                  <span className={`pill pill-${r.status}`}>{r.status}</span>
+                  <span className={`pill pill-${r.status}`}>
+                    {t("settings.systemBackupStatus", { status: r.status })}
+                  </span>
                   {r.error && <div className="small">{r.error}</div>}
                 </td>
                 <td>{bytes(r.size_bytes)}</td>
                 <td>
                   <code>{r.file}</code>
-                  {r.pruned_at && <span className="muted small"> (deleted by retention)</span>}
+                  {r.pruned_at && <span className="muted small"> {t("settings.systemPruned")}</span>}
                 </td>
               </tr>
             ))}

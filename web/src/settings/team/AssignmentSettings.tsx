@@ -4,6 +4,7 @@ import { ApiError, api } from "../../lib/api/client";
 import type { Assignment } from "../../lib/api/types";
 import { useMailboxes } from "../../lib/resources/mailboxes";
 import { useTeams } from "../../lib/resources/teams";
+import { t } from "../../lib/i18n/i18n";
 import { Field, FormError } from "../../lib/ui/form";
 import { ErrorBox, Loading } from "../../lib/ui/states";
 import { workspaceKeys } from "../../lib/resources/workspace";
@@ -16,10 +17,10 @@ type Row = Rule & { key: number };
 let nextKey = 0;
 const row = (rule: Rule): Row => ({ ...rule, key: ++nextKey });
 
-const MODES: Array<[Mode, string]> = [
-  ["none", "Off (tickets stay unassigned)"],
-  ["round_robin", "Round robin (take turns)"],
-  ["load_balanced", "Load balanced (fewest open tickets)"],
+const modes = (): Array<[Mode, string]> => [
+  ["none", t("settings.assignmentModeNone")],
+  ["round_robin", t("settings.assignmentModeRoundRobin")],
+  ["load_balanced", t("settings.assignmentModeLoadBalanced")],
 ];
 
 /** Settings → Assignment: the workspace's mode, rules per mailbox and team, auto-away. */
@@ -46,7 +47,7 @@ function AssignmentForm({ initial }: { initial: Assignment }) {
   });
   const targets = (type: Rule["target_type"]) =>
     type === "team"
-      ? (teams.data ?? []).map((t) => ({ id: t.id, name: t.name }))
+      ? (teams.data ?? []).map((team) => ({ id: team.id, name: team.name }))
       : (mailboxes.data ?? []).map((m) => ({ id: m.id, name: m.name || m.email }));
   const update = (i: number, patch: Partial<Rule>) =>
     setRules((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
@@ -65,15 +66,12 @@ function AssignmentForm({ initial }: { initial: Assignment }) {
 
   return (
     <div className="settings-page">
-      <h1>Assignment</h1>
-      <p className="muted">
-        New unassigned tickets go to a member who is online and under their cap (set caps under Members). Viewers are
-        never assigned. A rule for a ticket's team applies first, then one for its mailbox.
-      </p>
+      <h1>{t("settings.navAssignment")}</h1>
+      <p className="muted">{t("settings.assignmentIntro")}</p>
       <form onSubmit={submit} noValidate>
-        <Field label="Assign new tickets" name="mode" error={save.error}>
+        <Field label={t("settings.assignmentMode")} name="mode" error={save.error}>
           <select value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
-            {MODES.map(([value, label]) => (
+            {modes().map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
@@ -81,20 +79,20 @@ function AssignmentForm({ initial }: { initial: Assignment }) {
           </select>
         </Field>
         <Field
-          label="Auto-away after (minutes)"
+          label={t("settings.assignmentAutoAway")}
           name="auto_away_minutes"
           error={save.error}
-          hint="0 turns it off; otherwise 10 to 1440. Members with no activity for this long show as away."
+          hint={t("settings.assignmentAutoAwayHint")}
         >
           <input type="number" min={0} max={1440} value={away} onChange={(e) => setAway(e.target.value)} />
         </Field>
-        <h2>Rules</h2>
-        {rules.length === 0 && <p className="muted">No rules: every ticket follows the mode above.</p>}
+        <h2>{t("settings.assignmentRules")}</h2>
+        {rules.length === 0 && <p className="muted">{t("settings.assignmentNoRules")}</p>}
         <ul className="rule-list">
           {rules.map((rule, i) => (
             <li key={rule.key} className="inline-form">
               <select
-                aria-label={`Rule ${i + 1}: applies to`}
+                aria-label={t("settings.assignmentRuleAppliesTo", { n: i + 1 })}
                 value={rule.target_type}
                 onChange={(e) =>
                   update(i, {
@@ -103,26 +101,26 @@ function AssignmentForm({ initial }: { initial: Assignment }) {
                   })
                 }
               >
-                <option value="team">Team</option>
-                <option value="mailbox">Mailbox</option>
+                <option value="team">{t("settings.assignmentTargetTeam")}</option>
+                <option value="mailbox">{t("settings.assignmentTargetMailbox")}</option>
               </select>
               <select
-                aria-label={`Rule ${i + 1}: ${rule.target_type}`}
+                aria-label={t("settings.assignmentRuleTarget", { n: i + 1, target: rule.target_type })}
                 value={rule.target_id}
                 onChange={(e) => update(i, { target_id: e.target.value })}
               >
-                {targets(rule.target_type).map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
+                {targets(rule.target_type).map((target) => (
+                  <option key={target.id} value={target.id}>
+                    {target.name}
                   </option>
                 ))}
               </select>
               <select
-                aria-label={`Rule ${i + 1}: mode`}
+                aria-label={t("settings.assignmentRuleMode", { n: i + 1 })}
                 value={rule.mode}
                 onChange={(e) => update(i, { mode: e.target.value as Mode })}
               >
-                {MODES.map(([value, label]) => (
+                {modes().map(([value, label]) => (
                   <option key={value} value={value}>
                     {label}
                   </option>
@@ -131,10 +129,10 @@ function AssignmentForm({ initial }: { initial: Assignment }) {
               <button
                 type="button"
                 className="btn btn-small btn-danger"
-                aria-label={`Remove rule ${i + 1}`}
+                aria-label={t("settings.assignmentRemoveRule", { n: i + 1 })}
                 onClick={() => setRules((rs) => rs.filter((_, j) => j !== i))}
               >
-                Remove
+                {t("settings.remove")}
               </button>
               {ruleError(i) && (
                 <span className="field-error" role="alert">
@@ -157,12 +155,12 @@ function AssignmentForm({ initial }: { initial: Assignment }) {
               ]);
             }}
           >
-            Add rule
+            {t("settings.assignmentAddRule")}
           </button>
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            Save
+            {t("common.save")}
           </button>
-          {save.isSuccess && <span className="muted small">Saved.</span>}
+          {save.isSuccess && <span className="muted small">{t("settings.savedSentence")}</span>}
         </div>
         <FormError error={save.error} fields={["mode", "auto_away_minutes"]} />
       </form>

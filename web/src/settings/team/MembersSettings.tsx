@@ -4,11 +4,12 @@ import { api } from "../../lib/api/client";
 import { membersKeys, useMembers } from "../../lib/resources/members";
 import { useAuth } from "../../lib/api/session";
 import { type Availability, INVITABLE_ROLES, type Invitation, type Role } from "../../lib/api/types";
+import { t } from "../../lib/i18n/i18n";
 import { Avatar, timeAgo } from "../../lib/ui/bits";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../../lib/ui/states";
 import { useCrud } from "../kit/crud";
-import { dateTime, relativeTime, withArticle } from "../../lib/words";
+import { dateTime, relativeTime } from "../../lib/words";
 import { invitationsKeys } from "./team.queries";
 
 /** What happened to an invitation's mail, said plainly: an outbox-only server mails nobody. */
@@ -21,11 +22,10 @@ type Shared = {
 };
 
 function sharedText(shared: Shared): string {
-  const who = `${shared.email} (${withArticle(shared.role)})`;
-  if (shared.action === "copied") return `Invitation link for ${who}:`;
-  if (shared.via === "outbox")
-    return `Not emailed to ${who}: no mail relay is configured (DESK_SMTP_URL), so copy the link and send it yourself:`;
-  return `${shared.action === "resent" ? "Emailed again" : "Emailed"} to ${who}. The link:`;
+  const values = { email: shared.email, role: t("settings.membersInviteeRole", { role: shared.role }) };
+  if (shared.action === "copied") return t("settings.membersLinkFor", values);
+  if (shared.via === "outbox") return t("settings.membersNotEmailed", values);
+  return t(shared.action === "resent" ? "settings.membersEmailedAgain" : "settings.membersEmailed", values);
 }
 
 /** Copies text, falling back to a selected field on browsers without the async clipboard. */
@@ -94,7 +94,7 @@ export default function MembersSettings() {
 
   return (
     <div className="settings-page">
-      <h1>Members</h1>
+      <h1>{t("settings.navMembers")}</h1>
       {members.isPending ? (
         <Loading />
       ) : members.isError ? (
@@ -103,13 +103,13 @@ export default function MembersSettings() {
         <table className="table">
           <thead>
             <tr>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Role</th>
-              <th>Availability</th>
-              <th>Open tickets</th>
-              <th>Cap</th>
-              <th>Last seen</th>
+              <th>{t("settings.name")}</th>
+              <th>{t("settings.membersEmail")}</th>
+              <th>{t("settings.membersRole")}</th>
+              <th>{t("settings.membersAvailability")}</th>
+              <th>{t("settings.membersOpenTickets")}</th>
+              <th>{t("settings.membersCap")}</th>
+              <th>{t("settings.membersLastSeen")}</th>
               <th />
             </tr>
           </thead>
@@ -120,22 +120,22 @@ export default function MembersSettings() {
                   <span className="cell-name">
                     <Avatar name={m.user.name} url={m.user.avatar_url} size={22} />
                     {m.user.name}
-                    {m.user.id === auth.user?.id && <span className="muted small">(you)</span>}
+                    {m.user.id === auth.user?.id && <span className="muted small">{t("settings.membersYou")}</span>}
                   </span>
                 </td>
                 <td>{m.user.email}</td>
                 <td>
                   {m.role === "owner" ? (
-                    "Owner"
+                    t("settings.roleOwner")
                   ) : (
                     <select
-                      aria-label={`Role of ${m.user.email}`}
+                      aria-label={t("settings.membersRoleOf", { email: m.user.email })}
                       value={m.role}
                       onChange={(e) => change.mutate({ id: m.user.id, role: e.target.value as Role })}
                     >
                       {INVITABLE_ROLES.map((r) => (
                         <option key={r} value={r}>
-                          {r}
+                          {t("settings.roleName", { role: r })}
                         </option>
                       ))}
                     </select>
@@ -143,16 +143,18 @@ export default function MembersSettings() {
                 </td>
                 <td>
                   <select
-                    aria-label={`Availability of ${m.user.email}`}
+                    aria-label={t("settings.membersAvailabilityOf", { email: m.user.email })}
                     value={m.availability}
-                    title={m.presence !== m.availability ? `Shown as ${m.presence} (no activity)` : undefined}
+                    title={
+                      m.presence !== m.availability ? t("settings.membersShownAs", { presence: m.presence }) : undefined
+                    }
                     onChange={(e) =>
                       availability.mutate({ id: m.user.id, body: { availability: e.target.value as Availability } })
                     }
                   >
-                    <option value="online">Online</option>
-                    <option value="away">Away</option>
-                    <option value="offline">Offline</option>
+                    <option value="online">{t("settings.availabilityOnline")}</option>
+                    <option value="away">{t("settings.availabilityAway")}</option>
+                    <option value="offline">{t("settings.availabilityOffline")}</option>
                   </select>
                 </td>
                 <td className="num">{m.open_tickets}</td>
@@ -166,8 +168,8 @@ export default function MembersSettings() {
                       type="number"
                       min={1}
                       max={1000}
-                      placeholder="None"
-                      aria-label={`Open ticket cap of ${m.user.email}`}
+                      placeholder={t("common.none")}
+                      aria-label={t("settings.membersCapOf", { email: m.user.email })}
                       defaultValue={m.max_open_tickets ?? ""}
                       onBlur={(e) => {
                         const value = e.target.value.trim() === "" ? null : Number(e.target.value);
@@ -183,9 +185,11 @@ export default function MembersSettings() {
                     <button
                       type="button"
                       className="btn btn-small btn-danger"
-                      onClick={() => confirm(`Remove ${m.user.name}?`) && remove.mutate(m.user.id)}
+                      onClick={() =>
+                        confirm(t("settings.membersRemoveQuestion", { name: m.user.name })) && remove.mutate(m.user.id)
+                      }
                     >
-                      Remove
+                      {t("settings.remove")}
                     </button>
                   )}
                 </td>
@@ -198,22 +202,22 @@ export default function MembersSettings() {
         <div className="form-error">{errorText(change.error ?? remove.error ?? availability.error)}</div>
       )}
 
-      <h2>Invite people</h2>
+      <h2>{t("settings.membersInvite")}</h2>
       <form className="inline-form" onSubmit={invite} noValidate>
-        <Field label="Email" name="email" error={invitations.create.error}>
+        <Field label={t("settings.membersEmail")} name="email" error={invitations.create.error}>
           <input name="email" type="email" placeholder="teammate@example.com" />
         </Field>
-        <Field label="Role" name="role" error={invitations.create.error}>
+        <Field label={t("settings.membersRole")} name="role" error={invitations.create.error}>
           <select name="role" defaultValue="agent">
             {INVITABLE_ROLES.map((r) => (
               <option key={r} value={r}>
-                {r}
+                {t("settings.roleName", { role: r })}
               </option>
             ))}
           </select>
         </Field>
         <button type="submit" className="btn btn-primary" disabled={invitations.create.isPending}>
-          Send invitation
+          {t("settings.membersSendInvitation")}
         </button>
       </form>
       <FormError error={invitations.create.error} fields={["email", "role"]} />
@@ -226,28 +230,28 @@ export default function MembersSettings() {
             className="btn btn-small"
             onClick={async () => setCopied((await copyText(shared.url)) ? "yes" : "no")}
           >
-            Copy link
+            {t("settings.membersCopyLink")}
           </button>{" "}
-          {copied === "yes" && <span className="muted">Copied.</span>}
-          {copied === "no" && <span className="muted">Select the link and copy it.</span>}
+          {copied === "yes" && <span className="muted">{t("settings.copiedSentence")}</span>}
+          {copied === "no" && <span className="muted">{t("settings.membersSelectLink")}</span>}
         </div>
       )}
       {again.isError && <div className="form-error">{errorText(again.error)}</div>}
-      <h2>Pending invitations</h2>
+      <h2>{t("settings.membersPending")}</h2>
       {invitations.list.isPending ? (
         <Loading />
       ) : invitations.list.isError ? (
         <ErrorBox error={invitations.list.error} />
       ) : invitations.list.data.length === 0 ? (
-        <Empty title="No pending invitations" />
+        <Empty title={t("settings.membersNoPending")} />
       ) : (
         <table className="table">
           <thead>
             <tr>
-              <th>Email</th>
-              <th>Role</th>
-              <th>Invited by</th>
-              <th>Expires</th>
+              <th>{t("settings.membersEmail")}</th>
+              <th>{t("settings.membersRole")}</th>
+              <th>{t("settings.membersInvitedBy")}</th>
+              <th>{t("settings.membersExpires")}</th>
               <th />
             </tr>
           </thead>
@@ -255,7 +259,7 @@ export default function MembersSettings() {
             {invitations.list.data.map((i) => (
               <tr key={i.id}>
                 <td>{i.email}</td>
-                <td>{i.role}</td>
+                <td>{t("settings.roleName", { role: i.role })}</td>
                 <td>{i.invited_by?.name ?? "—"}</td>
                 <td className="muted">
                   <time dateTime={i.expires_at} title={dateTime(i.expires_at)}>
@@ -266,23 +270,23 @@ export default function MembersSettings() {
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={`Copy link for ${i.email}`}
+                    aria-label={t("settings.membersCopyLinkFor", { email: i.email })}
                     onClick={() => again.mutate({ id: i.id, action: "link" })}
                     disabled={again.isPending}
                   >
-                    Copy link
+                    {t("settings.membersCopyLink")}
                   </button>{" "}
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={`Resend to ${i.email}`}
+                    aria-label={t("settings.membersResendTo", { email: i.email })}
                     onClick={() => again.mutate({ id: i.id, action: "resend" })}
                     disabled={again.isPending}
                   >
-                    Resend
+                    {t("settings.membersResend")}
                   </button>{" "}
                   <button type="button" className="btn btn-small" onClick={() => invitations.remove.mutate(i.id)}>
-                    Revoke
+                    {t("settings.revoke")}
                   </button>
                 </td>
               </tr>

@@ -1,6 +1,7 @@
 import type { FormEvent } from "react";
 import { useMembers } from "../../lib/resources/members";
 import type { Team } from "../../lib/api/types";
+import { t } from "../../lib/i18n/i18n";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { Empty } from "../../lib/ui/states";
 import { useCrud } from "../kit/crud";
@@ -25,36 +26,42 @@ export default function TeamsSettings() {
     });
   return (
     <div className="settings-page">
-      <h1>Teams</h1>
+      <h1>{t("settings.navTeams")}</h1>
       <form className="inline-form" onSubmit={add} noValidate>
-        <Field label="New team" name="name" error={teams.create.error}>
-          <input name="name" placeholder="Billing" />
+        <Field label={t("settings.teamsNew")} name="name" error={teams.create.error}>
+          <input name="name" placeholder={t("settings.teamsNamePlaceholder")} />
         </Field>
         <label className="check">
-          <input type="checkbox" name="private" /> Private (only members and admins see its tickets)
+          <input type="checkbox" name="private" /> {t("settings.teamsPrivateHint")}
         </label>
         <button type="submit" className="btn btn-primary" disabled={teams.create.isPending}>
-          Add team
+          {t("settings.teamsAdd")}
         </button>
       </form>
       <FormError error={teams.create.error} fields={["name"]} />
-      <CrudList query={teams.list} empty={<Empty title="No teams yet">Teams group agents and route tickets.</Empty>}>
+      <CrudList
+        query={teams.list}
+        empty={<Empty title={t("settings.teamsEmpty")}>{t("settings.teamsEmptyHint")}</Empty>}
+      >
         {(rows) =>
-          rows.map((t) => (
-            <div className="card" key={t.id}>
+          rows.map((team) => (
+            <div className="card" key={team.id}>
               <div className="card-head">
-                <strong>{t.name}</strong>
-                {t.private && <span className="pill">Private</span>}
+                <strong>{team.name}</strong>
+                {team.private && <span className="pill">{t("settings.teamsPrivate")}</span>}
                 <div className="grow" />
-                <DeleteButton question={`Delete team ${t.name}?`} onDelete={() => teams.remove.mutate(t.id)} />
+                <DeleteButton
+                  question={t("settings.teamsDeleteQuestion", { name: team.name })}
+                  onDelete={() => teams.remove.mutate(team.id)}
+                />
               </div>
               <div className="chips">
                 {members.data?.map((m) => (
                   <label key={m.user.id} className="check">
                     <input
                       type="checkbox"
-                      checked={t.member_ids.includes(m.user.id)}
-                      onChange={() => toggle(t, m.user.id)}
+                      checked={team.member_ids.includes(m.user.id)}
+                      onChange={() => toggle(team, m.user.id)}
                     />
                     {m.user.name}
                   </label>

@@ -1,12 +1,30 @@
 import { type FormEvent, useState } from "react";
 import { type CustomField, FIELD_ENTITIES, type FieldEntity, FIELD_TYPES, type FieldType } from "../../lib/api/types";
+import { type MessageKey, t } from "../../lib/i18n/i18n";
 import { Field, formValues } from "../../lib/ui/form";
 import { Empty } from "../../lib/ui/states";
 import { useCrud } from "../kit/crud";
 import { ChangeError, CreateForm, CrudList, DeleteButton } from "../kit/CrudScreen";
 import { customFieldsKeys } from "../../lib/resources/custom-fields";
 
-const ENTITY_LABELS: Record<FieldEntity, string> = { ticket: "Tickets", contact: "Contacts", company: "Companies" };
+const ENTITY_LABELS: Record<FieldEntity, MessageKey> = {
+  ticket: "workflow.entityTickets",
+  contact: "workflow.entityContacts",
+  company: "workflow.entityCompanies",
+};
+
+const TYPE_LABELS: Record<FieldType, MessageKey> = {
+  text: "workflow.typeText",
+  long_text: "workflow.typeLongText",
+  number: "workflow.typeNumber",
+  select: "workflow.typeSelect",
+  multi_select: "workflow.typeMultiSelect",
+  date: "workflow.typeDate",
+  checkbox: "workflow.typeCheckbox",
+  url: "workflow.typeUrl",
+  email: "workflow.typeEmail",
+  user: "workflow.typeUser",
+};
 
 export default function FieldsSettings() {
   const fields = useCrud<CustomField>(customFieldsKeys.list, "/custom-fields");
@@ -37,66 +55,66 @@ export default function FieldsSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Custom fields</h1>
+      <h1>{t("workflow.fieldsTitle")}</h1>
       <div className="tabs">
         {FIELD_ENTITIES.map((e) => (
           <button type="button" key={e} className={e === entity ? "active" : ""} onClick={() => setEntity(e)}>
-            {ENTITY_LABELS[e]}
+            {t(ENTITY_LABELS[e])}
           </button>
         ))}
       </div>
       <CreateForm
         mutation={fields.create}
         fields={["name", "type", "key", "description", "options"]}
-        submitLabel="Add field"
+        submitLabel={t("workflow.addField")}
         onSubmit={add}
       >
         <div className="row2">
-          <Field label="Name" name="name" error={fields.create.error}>
-            <input name="name" placeholder="Plan" />
+          <Field label={t("workflow.labelName")} name="name" error={fields.create.error}>
+            <input name="name" placeholder={t("workflow.fieldNamePlaceholder")} />
           </Field>
-          <Field label="Type" name="type" error={fields.create.error}>
+          <Field label={t("workflow.labelType")} name="type" error={fields.create.error}>
             <select value={type} onChange={(e) => setType(e.target.value as FieldType)}>
-              {FIELD_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t.replace("_", " ")}
+              {FIELD_TYPES.map((fieldType) => (
+                <option key={fieldType} value={fieldType}>
+                  {t(TYPE_LABELS[fieldType])}
                 </option>
               ))}
             </select>
           </Field>
         </div>
         <div className="row2">
-          <Field label="Key" name="key" error={fields.create.error} hint="Lowercase; defaults from the name.">
-            <input name="key" placeholder="plan" />
+          <Field label={t("workflow.labelKey")} name="key" error={fields.create.error} hint={t("workflow.hintKey")}>
+            <input name="key" placeholder={t("workflow.fieldKeyPlaceholder")} />
           </Field>
-          <Field label="Description" name="description" error={fields.create.error}>
+          <Field label={t("workflow.labelDescription")} name="description" error={fields.create.error}>
             <input name="description" />
           </Field>
         </div>
         {(type === "select" || type === "multi_select") && (
-          <Field label="Options (comma separated)" name="options" error={fields.create.error}>
-            <input name="options" placeholder="Free, Pro, Enterprise" />
+          <Field label={t("workflow.labelOptions")} name="options" error={fields.create.error}>
+            <input name="options" placeholder={t("workflow.optionsPlaceholder")} />
           </Field>
         )}
         {entity === "ticket" && (
           <label className="check">
-            <input type="checkbox" name="required_on_solve" /> Required to solve
+            <input type="checkbox" name="required_on_solve" /> {t("workflow.requiredToSolve")}
           </label>
         )}
       </CreateForm>
       <CrudList
         query={fields.list}
         select={(all) => all.filter((f) => f.entity === entity)}
-        empty={<Empty title={`No ${entity} fields yet`} />}
+        empty={<Empty title={t("workflow.fieldsEmpty", { entity })} />}
       >
         {(rows) => (
           <table className="table">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Key</th>
-                <th>Type</th>
-                <th>Options</th>
+                <th>{t("workflow.columnName")}</th>
+                <th>{t("workflow.columnKey")}</th>
+                <th>{t("workflow.columnType")}</th>
+                <th>{t("workflow.columnOptions")}</th>
                 <th />
               </tr>
             </thead>
@@ -106,7 +124,7 @@ export default function FieldsSettings() {
                   <td>
                     {f.name}
                     {f.required_on_solve && (
-                      <span className="req" title="Required to solve">
+                      <span className="req" title={t("workflow.requiredToSolve")}>
                         *
                       </span>
                     )}
@@ -114,7 +132,7 @@ export default function FieldsSettings() {
                   <td>
                     <code>{f.key}</code>
                   </td>
-                  <td>{f.type.replace("_", " ")}</td>
+                  <td>{t(TYPE_LABELS[f.type])}</td>
                   <td className="small">{f.options?.map((o) => o.label).join(", ")}</td>
                   <td className="right">
                     <button
@@ -122,10 +140,10 @@ export default function FieldsSettings() {
                       className="btn btn-small btn-ghost"
                       onClick={() => fields.update.mutate({ id: f.id, archived: !f.archived })}
                     >
-                      {f.archived ? "Restore" : "Archive"}
+                      {f.archived ? t("workflow.restore") : t("workflow.archive")}
                     </button>
                     <DeleteButton
-                      question={`Delete ${f.name} and every stored value?`}
+                      question={t("workflow.deleteFieldQuestion", { name: f.name })}
                       onDelete={() => fields.remove.mutate(f.id)}
                       className="btn btn-small btn-ghost"
                     />

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../../lib/api/client";
 import { LABEL_COLORS, type Tag, type TagGroup } from "../../lib/api/types";
+import { type MessageKey, t } from "../../lib/i18n/i18n";
 import { TagChip } from "../../lib/ui/bits";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { Empty, ErrorBox, Loading } from "../../lib/ui/states";
@@ -9,7 +10,23 @@ import { useCrud } from "../kit/crud";
 import { ChangeError, DeleteButton } from "../kit/CrudScreen";
 import { labelsKeys } from "../../lib/resources/labels";
 
-const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+const COLORS: Record<(typeof LABEL_COLORS)[number], MessageKey> = {
+  gray: "workflow.colorGray",
+  red: "workflow.colorRed",
+  orange: "workflow.colorOrange",
+  amber: "workflow.colorAmber",
+  yellow: "workflow.colorYellow",
+  lime: "workflow.colorLime",
+  green: "workflow.colorGreen",
+  teal: "workflow.colorTeal",
+  cyan: "workflow.colorCyan",
+  blue: "workflow.colorBlue",
+  indigo: "workflow.colorIndigo",
+  violet: "workflow.colorViolet",
+  purple: "workflow.colorPurple",
+  pink: "workflow.colorPink",
+  rose: "workflow.colorRose",
+};
 
 /** Moves `dragged` to where `target` is, answering the new id order. */
 const moved = (ids: string[], dragged: string, target: string) => {
@@ -74,24 +91,24 @@ export default function LabelsSettings() {
 
   return (
     <div className="settings-page">
-      <h1>Labels</h1>
+      <h1>{t("workflow.labelsTitle")}</h1>
       <form className="inline-form" onSubmit={addTag} noValidate>
-        <Field label="New label" name="name" error={tags.create.error}>
-          <input name="name" placeholder="billing" />
+        <Field label={t("workflow.newLabel")} name="name" error={tags.create.error}>
+          <input name="name" placeholder={t("workflow.labelNamePlaceholder")} />
         </Field>
-        <Field label="Color" name="color" error={tags.create.error}>
+        <Field label={t("workflow.labelColor")} name="color" error={tags.create.error}>
           <select name="color" defaultValue="">
-            <option value="">Auto</option>
+            <option value="">{t("workflow.colorAuto")}</option>
             {LABEL_COLORS.map((c) => (
               <option key={c} value={c}>
-                {c}
+                {t(COLORS[c])}
               </option>
             ))}
           </select>
         </Field>
-        <Field label="Group" name="group_id" error={tags.create.error}>
+        <Field label={t("workflow.labelGroup")} name="group_id" error={tags.create.error}>
           <select name="group_id" defaultValue="">
-            <option value="">No group</option>
+            <option value="">{t("workflow.noGroup")}</option>
             {groups.list.data?.map((g) => (
               <option key={g.id} value={g.id}>
                 {g.name}
@@ -100,19 +117,17 @@ export default function LabelsSettings() {
           </select>
         </Field>
         <button type="submit" className="btn btn-primary" disabled={tags.create.isPending}>
-          Add label
+          {t("workflow.addLabel")}
         </button>
       </form>
       <FormError error={tags.create.error} fields={["name", "color", "group_id"]} />
-      <p className="muted small">
-        Drag labels to reorder them or move them between groups. Exclusive groups allow one label per record.
-      </p>
+      <p className="muted small">{t("workflow.labelsHint")}</p>
       {sections.map((group) => {
         const list = all.filter((t) => t.group_id === (group?.id ?? null));
         return (
           <div className="card" key={group?.id ?? "none"}>
             <div className="card-head">
-              <strong>{group ? group.name : "Ungrouped"}</strong>
+              <strong>{group ? group.name : t("workflow.ungrouped")}</strong>
               {group && (
                 <>
                   <label className="check small">
@@ -121,63 +136,66 @@ export default function LabelsSettings() {
                       checked={group.exclusive}
                       onChange={(e) => groups.update.mutate({ id: group.id, exclusive: e.target.checked })}
                     />{" "}
-                    Exclusive
+                    {t("workflow.exclusive")}
                   </label>
                   <div className="grow" />
                   <DeleteButton
-                    question={`Delete group ${group.name}? Its labels stay, ungrouped.`}
+                    question={t("workflow.deleteGroupQuestion", { name: group.name })}
                     onDelete={() => groups.remove.mutate(group.id)}
                     className="btn btn-small btn-ghost"
                   >
-                    Delete group
+                    {t("workflow.deleteGroup")}
                   </DeleteButton>
                 </>
               )}
             </div>
             {list.length === 0 ? (
-              <div className="muted small">No labels</div>
+              <div className="muted small">{t("workflow.noLabels")}</div>
             ) : (
               <ul className="sortable">
-                {list.map((t) => (
+                {list.map((tag) => (
                   <li
-                    key={t.id}
+                    key={tag.id}
                     draggable
-                    onDragStart={() => setDragging(t.id)}
+                    onDragStart={() => setDragging(tag.id)}
                     onDragEnd={() => setDragging(null)}
                     onDragOver={(e) => e.preventDefault()}
-                    onDrop={() => dropOn(t)}
-                    className={dragging === t.id ? "dragging" : ""}
+                    onDrop={() => dropOn(tag)}
+                    className={dragging === tag.id ? "dragging" : ""}
                   >
                     <span className="grip" aria-hidden>
                       ⋮⋮
                     </span>
-                    <TagChip tag={t} />
-                    {t.archived && <span className="pill">Archived</span>}
+                    <TagChip tag={tag} />
+                    {tag.archived && <span className="pill">{t("workflow.archived")}</span>}
                     <span className="muted small">
-                      {counted(t.usage?.tickets ?? 0, "ticket")} · {counted(t.usage?.contacts ?? 0, "contact")}
+                      {t("workflow.labelUsage", {
+                        tickets: tag.usage?.tickets ?? 0,
+                        contacts: tag.usage?.contacts ?? 0,
+                      })}
                     </span>
                     <div className="grow" />
                     <select
-                      aria-label={`Color of ${t.name}`}
-                      value={t.color}
-                      onChange={(e) => tags.update.mutate({ id: t.id, color: e.target.value })}
+                      aria-label={t("workflow.colorOf", { name: tag.name })}
+                      value={tag.color}
+                      onChange={(e) => tags.update.mutate({ id: tag.id, color: e.target.value })}
                     >
                       {LABEL_COLORS.map((c) => (
                         <option key={c} value={c}>
-                          {c}
+                          {t(COLORS[c])}
                         </option>
                       ))}
                     </select>
                     <button
                       type="button"
                       className="btn btn-small btn-ghost"
-                      onClick={() => tags.update.mutate({ id: t.id, archived: !t.archived })}
+                      onClick={() => tags.update.mutate({ id: tag.id, archived: !tag.archived })}
                     >
-                      {t.archived ? "Restore" : "Archive"}
+                      {tag.archived ? t("workflow.restore") : t("workflow.archive")}
                     </button>
                     <DeleteButton
-                      question={`Delete ${t.name}? It is removed from every record.`}
-                      onDelete={() => tags.remove.mutate(t.id)}
+                      question={t("workflow.deleteLabelQuestion", { name: tag.name })}
+                      onDelete={() => tags.remove.mutate(tag.id)}
                       className="btn btn-small btn-ghost"
                     />
                   </li>
@@ -188,20 +206,20 @@ export default function LabelsSettings() {
         );
       })}
       <ChangeError mutations={[tags.update, tags.remove, reorder]} />
-      <h2>Label groups</h2>
+      <h2>{t("workflow.labelGroupsHeading")}</h2>
       <form className="inline-form" onSubmit={addGroup} noValidate>
-        <Field label="New group" name="name" error={groups.create.error}>
-          <input name="name" placeholder="Type" />
+        <Field label={t("workflow.newGroup")} name="name" error={groups.create.error}>
+          <input name="name" placeholder={t("workflow.groupNamePlaceholder")} />
         </Field>
         <label className="check">
-          <input type="checkbox" name="exclusive" /> Exclusive
+          <input type="checkbox" name="exclusive" /> {t("workflow.exclusive")}
         </label>
         <button type="submit" className="btn" disabled={groups.create.isPending}>
-          Add group
+          {t("workflow.addGroup")}
         </button>
       </form>
       <FormError error={groups.create.error} fields={["name"]} />
-      {!all.length && <Empty title="No labels yet">Labels are created here or by typing a new name on a ticket.</Empty>}
+      {!all.length && <Empty title={t("workflow.labelsEmpty")}>{t("workflow.labelsEmptyBody")}</Empty>}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { FormEvent } from "react";
 import { STATUSES, type View } from "../../lib/api/types";
+import { t } from "../../lib/i18n/i18n";
 import { Link } from "../../lib/router/Link";
 import { statusLabel } from "../../lib/ui/bits";
 import { Field, formValues } from "../../lib/ui/form";
@@ -24,23 +25,21 @@ export default function ViewsSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Views</h1>
-      <p className="muted small">
-        Tip: filter the inbox (several statuses, custom fields and more) and press “Save as view”.
-      </p>
+      <h1>{t("workflow.viewsTitle")}</h1>
+      <p className="muted small">{t("workflow.viewsTip")}</p>
       <CreateForm
         mutation={views.create}
         fields={["name", "filters.status", "filters.assignee", "filters.tag", "filters.q"]}
-        submitLabel="Add view"
+        submitLabel={t("workflow.addView")}
         onSubmit={add}
       >
         <div className="row2">
-          <Field label="Name" name="name" error={views.create.error}>
-            <input name="name" placeholder="Urgent billing" />
+          <Field label={t("workflow.labelName")} name="name" error={views.create.error}>
+            <input name="name" placeholder={t("workflow.viewNamePlaceholder")} />
           </Field>
-          <Field label="Status" name="filters.status" error={views.create.error}>
+          <Field label={t("workflow.labelStatus")} name="filters.status" error={views.create.error}>
             <select name="status" defaultValue="">
-              <option value="">Any</option>
+              <option value="">{t("workflow.any")}</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {statusLabel(s)}
@@ -50,35 +49,35 @@ export default function ViewsSettings() {
           </Field>
         </div>
         <div className="row2">
-          <Field label="Assignee" name="filters.assignee" error={views.create.error}>
+          <Field label={t("workflow.labelAssignee")} name="filters.assignee" error={views.create.error}>
             <select name="assignee" defaultValue="">
-              <option value="">Anyone</option>
-              <option value="me">Me</option>
-              <option value="none">Unassigned</option>
+              <option value="">{t("workflow.assigneeAnyone")}</option>
+              <option value="me">{t("workflow.assigneeMe")}</option>
+              <option value="none">{t("workflow.assigneeUnassigned")}</option>
             </select>
           </Field>
-          <Field label="Label" name="filters.tag" error={views.create.error}>
+          <Field label={t("workflow.labelLabel")} name="filters.tag" error={views.create.error}>
             <input name="tag" />
           </Field>
         </div>
-        <Field label="Search text" name="filters.q" error={views.create.error}>
+        <Field label={t("workflow.labelSearchText")} name="filters.q" error={views.create.error}>
           <input name="q" />
         </Field>
         <label className="check">
-          <input type="checkbox" name="shared" /> Shared with the workspace
+          <input type="checkbox" name="shared" /> {t("workflow.sharedWithWorkspace")}
         </label>
       </CreateForm>
       <CrudList
         query={views.list}
-        empty={<Empty title="No views yet">A view is a saved ticket filter shown in the sidebar.</Empty>}
+        empty={<Empty title={t("workflow.viewsEmpty")}>{t("workflow.viewsEmptyBody")}</Empty>}
       >
         {(rows) => (
           <table className="table">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Filters</th>
-                <th>Shared</th>
+                <th>{t("workflow.columnName")}</th>
+                <th>{t("workflow.columnFilters")}</th>
+                <th>{t("workflow.columnShared")}</th>
                 <th />
               </tr>
             </thead>
@@ -88,11 +87,11 @@ export default function ViewsSettings() {
                   <td>
                     <Link to={`/views/${v.id}`}>{v.name}</Link>
                   </td>
-                  <td className="small muted">{describeViewFilters(v.filters ?? {}) || "All tickets"}</td>
+                  <td className="small muted">{describeViewFilters(v.filters ?? {}) || t("workflow.allTickets")}</td>
                   <td>
                     <input
                       type="checkbox"
-                      aria-label={`Share ${v.name}`}
+                      aria-label={t("workflow.shareNamed", { name: v.name })}
                       checked={v.shared}
                       onChange={(e) => views.update.mutate({ id: v.id, shared: e.target.checked })}
                     />

@@ -5,8 +5,10 @@ import { api } from "../../lib/api/client";
 import type { Workspace } from "../../lib/api/types";
 import { useWorkspace, workspaceKeys } from "../../lib/resources/workspace";
 import { Link } from "../../lib/router/Link";
+import { t } from "../../lib/i18n/i18n";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { ErrorBox, Loading } from "../../lib/ui/states";
+import { Sentence } from "../kit/Sentence";
 
 /** The public help center: on or off, its title, and a link to see it as customers do. */
 export default function HelpCenterSettings() {
@@ -31,43 +33,48 @@ export default function HelpCenterSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Help center</h1>
+      <h1>{t("settings.navHelpCenter")}</h1>
       <p className="muted">
-        Published articles of the <Link to="/kb">knowledge base</Link> appear on a public site, readable and searchable
-        without signing in. Its colour and pictures are the workspace's brand colour and help center images (
-        <Link to="/settings/workspace">Workspace</Link>).
+        <Sentence
+          id="settings.helpCenterIntro"
+          nodes={{
+            kb: <Link to="/kb">{t("settings.helpCenterKbLink")}</Link>,
+            workspace: <Link to="/settings/workspace">{t("settings.navWorkspace")}</Link>,
+          }}
+        />
       </p>
       <form className="stack narrow" onSubmit={submit} noValidate>
         <label className="check">
-          <input type="checkbox" name="help_center_enabled" defaultChecked={enabled} /> Publish the help center
+          <input type="checkbox" name="help_center_enabled" defaultChecked={enabled} />{" "}
+          {t("settings.helpCenterPublish")}
         </label>
         <Field
-          label="Title"
+          label={t("settings.helpCenterTitle")}
           name="settings.help_center_title"
           error={save.error}
-          hint={`Shown at the top of every page; "${w.name} Help Center" when empty.`}
+          hint={t("settings.helpCenterTitleHint", { name: w.name })}
         >
           <input name="help_center_title" defaultValue={String(settings.help_center_title ?? "")} maxLength={100} />
         </Field>
         <FormError error={save.error} fields={["settings.help_center_title"]} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isSuccess && !save.isPending ? "Saved" : "Save"}
+            {save.isSuccess && !save.isPending ? t("settings.saved") : t("common.save")}
           </button>
         </div>
       </form>
       <section aria-labelledby="help-center-address">
-        <h2 id="help-center-address">Address</h2>
+        <h2 id="help-center-address">{t("settings.workspaceAddress")}</h2>
         {enabled ? (
           <p>
             <a href={url} target="_blank" rel="noreferrer">
-              Preview the help center
+              {t("settings.helpCenterPreview")}
             </a>{" "}
             <code className="small">{url}</code>
           </p>
         ) : (
           <p className="muted">
-            Off: every page of <code>{url}</code> answers “not found” until you publish it.
+            <Sentence id="settings.helpCenterOff" nodes={{ url: <code>{url}</code> }} />
           </p>
         )}
       </section>

@@ -7,6 +7,7 @@ import type { Workspace } from "../../lib/api/types";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { PictureUpload } from "../../lib/ui/PictureUpload";
 import { ErrorBox, Loading } from "../../lib/ui/states";
+import { LOCALE_NAMES, SHIPPED_LOCALES, t } from "../../lib/i18n/i18n";
 
 export default function WorkspaceSettings() {
   const workspace = useWorkspace();
@@ -31,6 +32,7 @@ export default function WorkspaceSettings() {
       name: v.name,
       settings: {
         timezone: v.timezone || undefined,
+        locale: v.locale || undefined,
         brand_color: v.brand_color || undefined,
         label_creation: v.label_creation || undefined,
         csat_enabled: v.csat_enabled === "on",
@@ -45,15 +47,15 @@ export default function WorkspaceSettings() {
   };
   return (
     <div className="settings-page">
-      <h1>Workspace</h1>
+      <h1>{t("settings.navWorkspace")}</h1>
       <form className="stack narrow" onSubmit={submit} noValidate>
-        <Field label="Name" name="name" error={save.error}>
+        <Field label={t("settings.name")} name="name" error={save.error}>
           <input name="name" defaultValue={w.name} disabled={!admin} />
         </Field>
-        <Field label="Address" hint="Used in links and the help center.">
+        <Field label={t("settings.workspaceAddress")} hint={t("settings.workspaceAddressHint")}>
           <input value={w.slug} readOnly disabled />
         </Field>
-        <Field label="Time zone" name="settings.timezone" error={save.error}>
+        <Field label={t("settings.workspaceTimezone")} name="settings.timezone" error={save.error}>
           <input
             name="timezone"
             defaultValue={String(settings.timezone ?? "")}
@@ -61,7 +63,21 @@ export default function WorkspaceSettings() {
             disabled={!admin}
           />
         </Field>
-        <Field label="Brand color" name="settings.brand_color" error={save.error}>
+        <Field
+          label={t("app.workspaceLanguage")}
+          name="settings.locale"
+          error={save.error}
+          hint={t("app.workspaceLanguageHint")}
+        >
+          <select name="locale" defaultValue={String(settings.locale ?? "en")} disabled={!admin}>
+            {SHIPPED_LOCALES.map((l) => (
+              <option key={l} value={l} lang={l}>
+                {LOCALE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label={t("settings.workspaceBrandColor")} name="settings.brand_color" error={save.error}>
           <input
             name="brand_color"
             defaultValue={String(settings.brand_color ?? "")}
@@ -69,10 +85,10 @@ export default function WorkspaceSettings() {
             disabled={!admin}
           />
         </Field>
-        <Field label="Who may create labels while labelling" name="settings.label_creation" error={save.error}>
+        <Field label={t("settings.workspaceLabelCreation")} name="settings.label_creation" error={save.error}>
           <select name="label_creation" defaultValue={String(settings.label_creation ?? "")} disabled={!admin}>
-            <option value="">Everyone who can edit the record</option>
-            <option value="admins">Admins only</option>
+            <option value="">{t("settings.workspaceLabelCreationEveryone")}</option>
+            <option value="admins">{t("settings.workspaceLabelCreationAdmins")}</option>
           </select>
         </Field>
         <label className="check">
@@ -83,16 +99,16 @@ export default function WorkspaceSettings() {
             disabled={!admin}
             aria-describedby="csat-hint"
           />{" "}
-          Ask customers to rate their support (CSAT)
+          {t("settings.workspaceCsat")}
         </label>
         <p id="csat-hint" className="muted small">
-          When a ticket is solved, its customer gets one email with a rating link (1 to 5 and a comment).
+          {t("settings.workspaceCsatHint")}
         </p>
         <Field
-          label="Close solved tickets after (days)"
+          label={t("settings.workspaceAutoClose")}
           name="settings.auto_close_days"
           error={save.error}
-          hint="Solved tickets become closed after this many days; 0 never closes them."
+          hint={t("settings.workspaceAutoCloseHint")}
         >
           <input
             name="auto_close_days"
@@ -111,10 +127,10 @@ export default function WorkspaceSettings() {
             disabled={!admin}
             aria-describedby="assign-on-reply-hint"
           />{" "}
-          Assign a ticket to the agent who replies to it while unassigned
+          {t("settings.workspaceAssignOnReply")}
         </label>
         <p id="assign-on-reply-hint" className="muted small">
-          So two agents do not answer the same conversation. Notes, API keys and automations never take a ticket.
+          {t("settings.workspaceAssignOnReplyHint")}
         </p>
         <label className="check">
           <input
@@ -123,13 +139,13 @@ export default function WorkspaceSettings() {
             defaultChecked={settings.follow_on_mention === true}
             disabled={!admin}
           />{" "}
-          People mentioned in a note follow the ticket
+          {t("settings.workspaceFollowOnMention")}
         </label>
         <fieldset className="stack">
-          <legend>Pictures and sign-in</legend>
+          <legend>{t("settings.workspacePicturesAndSignIn")}</legend>
           <label className="check">
-            <input type="checkbox" name="gravatar" defaultChecked={settings.gravatar === true} disabled={!admin} /> Show
-            contacts' Gravatar pictures (their email's hash is sent to Gravatar)
+            <input type="checkbox" name="gravatar" defaultChecked={settings.gravatar === true} disabled={!admin} />{" "}
+            {t("settings.workspaceGravatar")}
           </label>
           <label className="check">
             <input
@@ -138,11 +154,11 @@ export default function WorkspaceSettings() {
               defaultChecked={settings.domain_logos !== false}
               disabled={!admin}
             />{" "}
-            Show company logos from their websites
+            {t("settings.workspaceDomainLogos")}
           </label>
           <label className="check">
             <input type="checkbox" name="sso_only" defaultChecked={settings.sso_only === true} disabled={!admin} />{" "}
-            Members sign in only with single sign-on (the owner keeps password sign-in)
+            {t("settings.workspaceSsoOnly")}
           </label>
         </fieldset>
         <FormError
@@ -150,6 +166,7 @@ export default function WorkspaceSettings() {
           fields={[
             "name",
             "settings.timezone",
+            "settings.locale",
             "settings.brand_color",
             "settings.label_creation",
             "settings.csat_enabled",
@@ -159,7 +176,7 @@ export default function WorkspaceSettings() {
         {admin && (
           <div className="actions">
             <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-              {save.isSuccess && !save.isPending ? "Saved" : "Save"}
+              {save.isSuccess && !save.isPending ? t("settings.saved") : t("common.save")}
             </button>
           </div>
         )}
@@ -170,13 +187,34 @@ export default function WorkspaceSettings() {
 }
 
 /** The workspace's picture slots (PUT/DELETE /workspace/images/{slot}); `logo` is the workspace's avatar_url. */
-const IMAGE_SLOTS = [
-  { slot: "logo", title: "Logo", round: false, hint: "Shown beside the workspace name." },
-  { slot: "help_center_logo", title: "Help center logo", round: false, hint: "Heads the public help center." },
-  { slot: "help_center_favicon", title: "Help center icon", round: false, hint: "The help center's browser tab icon." },
-  { slot: "widget_avatar", title: "Widget avatar", round: true, hint: "Stands for your team in the chat widget." },
-  { slot: "widget_launcher", title: "Widget button icon", round: true, hint: "On the button that opens the widget." },
-] as const;
+const imageSlots = () =>
+  [
+    { slot: "logo", title: t("settings.workspaceImageLogo"), round: false, hint: t("settings.workspaceImageLogoHint") },
+    {
+      slot: "help_center_logo",
+      title: t("settings.workspaceImageHelpCenterLogo"),
+      round: false,
+      hint: t("settings.workspaceImageHelpCenterLogoHint"),
+    },
+    {
+      slot: "help_center_favicon",
+      title: t("settings.workspaceImageHelpCenterIcon"),
+      round: false,
+      hint: t("settings.workspaceImageHelpCenterIconHint"),
+    },
+    {
+      slot: "widget_avatar",
+      title: t("settings.workspaceImageWidgetAvatar"),
+      round: true,
+      hint: t("settings.workspaceImageWidgetAvatarHint"),
+    },
+    {
+      slot: "widget_launcher",
+      title: t("settings.workspaceImageWidgetLauncher"),
+      round: true,
+      hint: t("settings.workspaceImageWidgetLauncherHint"),
+    },
+  ] as const;
 
 function WorkspaceImages({ workspace }: { workspace: Workspace }) {
   const client = useQueryClient();
@@ -186,9 +224,9 @@ function WorkspaceImages({ workspace }: { workspace: Workspace }) {
   };
   return (
     <section aria-labelledby="workspace-images">
-      <h2 id="workspace-images">Pictures</h2>
+      <h2 id="workspace-images">{t("settings.workspacePictures")}</h2>
       <div className="picture-grid">
-        {IMAGE_SLOTS.map((s) => {
+        {imageSlots().map((s) => {
           const url = s.slot === "logo" ? workspace.avatar_url : workspace.images[s.slot];
           return (
             <section key={s.slot} aria-labelledby={`workspace-image-${s.slot}`}>
@@ -198,9 +236,9 @@ function WorkspaceImages({ workspace }: { workspace: Workspace }) {
                 path={`/workspace/images/${s.slot}`}
                 url={url}
                 alt={s.title}
-                label={`Upload the ${s.title.toLowerCase()}`}
-                removeLabel={`Remove the ${s.title.toLowerCase()}`}
-                empty="None yet."
+                label={t("settings.workspaceUploadImage", { slot: s.slot })}
+                removeLabel={t("settings.workspaceRemoveImage", { slot: s.slot })}
+                empty={t("settings.noneYet")}
                 size={64}
                 round={s.round}
                 onSaved={saved}
