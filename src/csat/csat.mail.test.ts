@@ -165,5 +165,14 @@ describe("the rating request mail", () => {
     expect(mail).toMatch(/Subject: Wie war unser Support\? \[#\d+\] Rechnung falsch/);
     expect(mail).toContain("Bewerten und Kommentar hinterlassen");
     expect(mail).not.toContain("How did we do?");
+    // The page the mail links to speaks the mail's language, whatever the browser on the way asks for.
+    const token = /\/csat\/([A-Za-z0-9_-]{20,100})/.exec(mail.replace(/=\r?\n/g, ""))?.[1];
+    expect(token).toBeDefined();
+    const page = await desk.fetch(
+      new Request(`http://localhost/csat/${token}`, { headers: { "accept-language": "en-US,en;q=0.9" } }),
+    );
+    const html = await page.text();
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain("Wie war unser Support?");
   });
 });

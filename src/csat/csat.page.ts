@@ -105,7 +105,8 @@ function ratingPage(
     if (error instanceof DeskError && error.status === 404) return notFoundPage(request);
     throw error;
   }
-  const locale = pageLocale(request, open.workspace.locale);
+  // The language of the mail that brought the customer here, else their browser's, else the workspace's.
+  const locale = open.contactLocale ?? pageLocale(request, open.workspace.locale);
   const say = (key: Parameters<typeof t>[1], values?: Parameters<typeof t>[2]) => escapeHtml(t(locale, key, values));
   const brand = (open.workspace.brandColor ?? `#${DEFAULT_BRAND}`).replace(/^#/, "");
   const rated = open.request.score;

@@ -7,7 +7,8 @@ import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import type { StoredEvent } from "../events/envelope";
 import { enqueue } from "../jobs/enqueue";
-import { type Locale, workspaceLocales } from "../i18n/locales";
+import { type Locale, matchLocale, workspaceLocales } from "../i18n/locales";
+import { findContact } from "../contacts/contacts.public";
 import { sha256Hex } from "../lib/crypto";
 import { notFound } from "../lib/errors";
 import { newId, randomToken } from "../lib/ids";
@@ -86,6 +87,8 @@ type OpenRequest = {
   ticket: TicketRow;
   /** `locale`: the workspace's language (WorkspaceSettings `locale`), for a customer whose own is unknown. */
   workspace: { name: string; brandColor: string | null; locale: Locale };
+  /** The customer's own language when Desk speaks it (Contact.locale): the one the rating mail was in. */
+  contactLocale: Locale | null;
 };
 
 /**
@@ -121,7 +124,13 @@ export function openRequestOf(db: Queryable, token: string, now: string): OpenRe
       brandColor: typeof color === "string" ? color : null,
       locale: workspaceLocales(workspace.settings).locale,
     },
+    contactLocale: contactLocaleOf(db, request.workspaceId, ticket.contactId),
   };
+}
+
+function contactLocaleOf(db: Queryable, workspaceId: string, contactId: string | null): Locale | null {
+  const tag = contactId ? findContact(db, workspaceId, contactId)?.locale : null;
+  return tag ? matchLocale(tag) : null;
 }
 
 export function presentRequest(open: OpenRequest): z.infer<typeof CsatRequestSchema> {

@@ -137,4 +137,23 @@ describe("the language of inbound mail", () => {
     expect(mail.text).toContain("Ihre Anfrage ansehen:");
     expect(mail.text).not.toContain("We received your message");
   });
+
+  test("an agent's reply quotes the German contact under a German attribution", async () => {
+    await sendSmtp(eml("Hilde <hilde@customer.test>", GERMAN, ["Content-Language: de"]));
+    const list = await desk.api("GET", "/v1/tickets?limit=100", { headers: owner.headers });
+    const ticket = (list.body as { data: Array<{ id: string; contact: { email: string } | null }> }).data.find(
+      (t) => t.contact?.email === "hilde@customer.test",
+    );
+    expect(ticket).toBeDefined();
+    const reply = await desk.api("POST", `/v1/tickets/${ticket!.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "reply", body_html: "<p>Erledigt.</p>" },
+    });
+    expect(reply.status).toBe(201);
+    for (let i = 0; i < 3; i++) await desk.jobs.drain();
+    const raw = await sink.waitForMatch((m) => m.includes("hilde@customer.test") && m.includes("Erledigt"));
+    const mail = await parseEmail(new TextEncoder().encode(raw));
+    expect(mail.text).toMatch(/^Am .+ schrieb Hilde <hilde@customer\.test>:$/m);
+    expect(mail.text).not.toContain(" wrote:");
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { trimQuotedText } from "../mail/mail.quote.text";
 import type { MessageRow } from "../tickets/tickets.public";
 import { forwardBodies, paragraphText, replyBodies } from "./outbound.compose";
 
@@ -34,6 +35,29 @@ describe("mail bodies", () => {
     );
     expect(html).not.toContain("onerror");
     expect(html).not.toContain("<script");
+  });
+
+  test("the attribution speaks the contact's language as Gmail words it there, and our own trimming folds it away", () => {
+    const wanted = {
+      de: /^Am .*2026 um 10:05 UTC schrieb .*<mallory@customer\.test>:$/m,
+      fr: /^Le .*2026 .*10:05 UTC, .*<mallory@customer\.test> a écrit :$/m,
+      es: /^El .*2026.* 10:05 UTC, .*<mallory@customer\.test> escribió:$/m,
+      "pt-BR": /^Em .*2026.* 10:05 UTC, .*<mallory@customer\.test> escreveu:$/m,
+      nl: /^Op .*2026 .*10:05 UTC schreef .*<mallory@customer\.test>:$/m,
+    } as const;
+    for (const [locale, line] of Object.entries(wanted)) {
+      const { text } = replyBodies("<p>Erledigt.</p>", customer(), locale as keyof typeof wanted);
+      expect(text).toMatch(line);
+      // The customer answers above our reply, which their client quotes whole under its own line.
+      const answer = `Danke!\n\nOn Tue, 24 Nov 2026 at 09:00, Support <support@acme.test> wrote:\n${text
+        .split("\n")
+        .map((l) => `> ${l}`)
+        .join("\n")}`;
+      expect(trimQuotedText(answer).text.trim()).toBe("Danke!");
+      // Or the quoted part alone under the new text: our attribution line is what starts it.
+      const bare = `Danke!\n\n${text.slice(text.indexOf("\n\n", text.indexOf("Erledigt")) + 2)}`;
+      expect(trimQuotedText(bare).text.trim()).toBe("Danke!");
+    }
   });
 
   test("without a customer message the reply goes alone", () => {

@@ -1,3 +1,5 @@
+import { t } from "../i18n/i18n";
+import { DEFAULT_LOCALE, type Locale } from "../i18n/locales";
 import { escapeHtml, htmlToText, sanitizeHtmlBody } from "../lib/sanitize";
 import type { MessageRow } from "../tickets/tickets.public";
 
@@ -59,14 +61,31 @@ const quoteLines = (text: string) =>
 const quotedHtml = (message: Pick<MessageRow, "bodyHtml">) => sanitizeHtmlBody(message.bodyHtml);
 
 /**
+ * The attribution in the contact's language, worded as Gmail words it there ("Am … schrieb …:"),
+ * which mail clients and our own inbound trimming (src/mail/mail.quote.headers.ts) recognise.
+ */
+function attributionLine(locale: Locale, previous: MessageRow): string {
+  const at = new Date(previous.createdAt);
+  const date =
+    locale === DEFAULT_LOCALE || Number.isNaN(at.getTime())
+      ? attributionDate(previous.createdAt)
+      : `${new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "short", timeZone: "UTC" }).format(at)} UTC`;
+  return t(locale, "mail.reply_attribution", { date, sender: senderLabel(previous.fromName, previous.fromEmail) });
+}
+
+/**
  * A reply with the customer's previous message quoted under it, Gmail-style: an attribution line
  * "On <date>, <name> <<email>> wrote:", then the message in a blockquote (HTML) or behind ">" (text).
  * Without a previous message the reply goes alone.
  */
-export function replyBodies(replyHtml: string, previous: MessageRow | undefined): MailBodies {
+export function replyBodies(
+  replyHtml: string,
+  previous: MessageRow | undefined,
+  locale: Locale = DEFAULT_LOCALE,
+): MailBodies {
   const text = paragraphText(replyHtml);
   if (!previous) return { html: replyHtml, text };
-  const attribution = `On ${attributionDate(previous.createdAt)}, ${senderLabel(previous.fromName, previous.fromEmail)} wrote:`;
+  const attribution = attributionLine(locale, previous);
   const html =
     `${replyHtml}<br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">${escapeHtml(attribution)}<br></div>` +
     `<blockquote class="gmail_quote" style="${QUOTE_STYLE}">${quotedHtml(previous)}</blockquote></div>`;

@@ -169,6 +169,7 @@ export const sendReplyJob = defineJob({
     const autoReply = payload.auto_reply === true;
     const signed = withSignature(message.bodyHtml, autoReply ? "" : mailbox.signatureHtml);
     const from = { name: mailbox.displayName || mailbox.name, address: mailbox.email };
+    const contactLocale = localeForContact(deps, payload.workspace_id, ticket.contactId);
     const bodies = message.forward
       ? forwardBodies(
           signed,
@@ -178,14 +179,9 @@ export const sendReplyJob = defineJob({
             m.direction === "outbound" ? senderLabel(from.name, from.address) : senderLabel(m.fromName, m.fromEmail),
         )
       : replyBodies(
-          withPortalLink(
-            signed,
-            deps.config.baseUrl,
-            payload.workspace_id,
-            ticket.number,
-            localeForContact(deps, payload.workspace_id, ticket.contactId),
-          ),
+          withPortalLink(signed, deps.config.baseUrl, payload.workspace_id, ticket.number, contactLocale),
           autoReply ? undefined : customerMessageBefore(deps.db, payload.workspace_id, message, ticket.contactId),
+          contactLocale,
         );
     const subject = message.forward
       ? message.subject

@@ -1,6 +1,8 @@
 import { systemContext } from "../auth/context";
 import { storeAttachmentAsync } from "../attachments/attachments.public";
 import type { Deps } from "../deps";
+import { t } from "../i18n/i18n";
+import type { Locale } from "../i18n/locales";
 import { DeskError, invalidAt, tooLarge } from "../lib/errors";
 
 /** A customer's file in the portal or the contact form: at most 10 MB, as in the chat widget. */
@@ -103,17 +105,23 @@ function sniff(head: Uint8Array): string | null {
  * Checks the customer's file (content decides the type; a name claiming another type is refused as
  * disguised) and stores it unattached; the caller attaches it to the message it writes.
  */
-export async function storeCustomerFile(deps: Deps, workspaceId: string, file: File | null): Promise<string[]> {
+export async function storeCustomerFile(
+  deps: Deps,
+  workspaceId: string,
+  file: File | null,
+  locale: Locale,
+): Promise<string[]> {
   if (!file) return [];
   if (file.size > MAX_PORTAL_UPLOAD_BYTES) throw tooLarge("Files may be at most 10 MB.");
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniff(bytes.subarray(0, 4096));
   const refuse = (detail: string) =>
     new DeskError(422, "unsupported_file", detail, [{ location: "body.file", message: detail }]);
-  if (!type) throw refuse("Attach a picture (PNG, JPEG, GIF, WebP), a PDF or a plain text file.");
+  // The page shows the detail to the customer, in the page's language.
+  if (!type) throw refuse(t(locale, "portal.file_unsupported"));
   const extension = /\.([a-z0-9]{1,8})$/i.exec(file.name)?.[1]?.toLowerCase();
   if (extension && !ALLOWED[type]!.includes(extension))
-    throw refuse(`The file's content is ${type}, which its name (.${extension}) does not match.`);
+    throw refuse(t(locale, "portal.file_disguised", { type, extension }));
   const name = oneLine(file.name).slice(0, 200) || "file";
   const row = await storeAttachmentAsync(
     systemContext(workspaceId),

@@ -115,6 +115,19 @@ describe("the portal in the customer's language", () => {
     expect((await http(`/portal/${site.slug}`, { cookie })).text).toContain("Nouvelle demande");
   });
 
+  test("a refused file is explained in the contact's language", async () => {
+    const site = await seed({ locale: "en", locales: ["en", "de"] });
+    const { cookie } = await signIn(site, "otto@example.test", "de-DE");
+    const form = new FormData();
+    form.set("subject", "Rechnung");
+    form.set("message", "Siehe Anhang");
+    form.set("file", new File([new TextEncoder().encode("<html><script>x</script>")], "x.png", { type: "image/png" }));
+    const refused = await http(`/portal/${site.slug}/new`, { method: "POST", body: form, cookie, language: "en" });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain("Hängen Sie ein Bild (PNG, JPEG, GIF, WebP), ein PDF oder eine reine Textdatei an.");
+    expect(refused.text).not.toContain("Attach a picture");
+  });
+
   test("the contact form in French; its confirmation mail and the contact's language follow", async () => {
     const site = await seed({ locale: "en", locales: ["en", "fr"] });
     const page = await http(`/help/${site.slug}/contact`, { language: "fr-FR" });

@@ -305,7 +305,7 @@ async function ticketRoute(portal: Portal, request: Request, site: PortalSite, s
   if (formErrors.length) return show(formErrors);
   let attachmentIds: string[];
   try {
-    attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file);
+    attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file, site.locale);
   } catch (error) {
     if (error instanceof DeskError && error.status === 422) return show(problemsOf(error));
     throw error;
@@ -324,7 +324,7 @@ async function newRequestRoute(portal: Portal, request: Request, site: PortalSit
   if (errors.length) return html(newRequestPage(site, session.email, draft, errors), 422);
   let attachmentIds: string[];
   try {
-    attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file);
+    attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file, site.locale);
   } catch (error) {
     if (error instanceof DeskError && error.status === 422)
       return html(newRequestPage(site, session.email, draft, problemsOf(error)), 422);
@@ -375,7 +375,7 @@ export function contactFormHandler(deps: Deps) {
         return form(draft, [t(site.locale, "portal.pow_failed")], 422);
       let attachmentIds: string[];
       try {
-        attachmentIds = await storeCustomerFile(deps, site.workspaceId, fields.file);
+        attachmentIds = await storeCustomerFile(deps, site.workspaceId, fields.file, site.locale);
       } catch (error) {
         if (error instanceof DeskError && error.status === 422) return form(draft, problemsOf(error), 422);
         throw error;
