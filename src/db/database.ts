@@ -14,6 +14,8 @@ export type Queryable = Db | Tx;
 
 export type Frame = { db: Db; tx: Tx; afterCommit: Array<() => void> };
 export type Batch = {
+  /** A batch opened by shareTurn reads only; the first change of its turn starts a write batch instead. */
+  mode: "read" | "write";
   savepoints: number;
   /** Requests that joined through `shareTurn`. */
   sharers: number;

@@ -132,12 +132,37 @@ describe("shared turns", () => {
     expect(db.$client.inTransaction).toBe(true);
     expect(ids(db.$client)).toEqual([]);
     expect(hasPendingCommit(db)).toBe(false); // reading alone: nothing to wait for
-    withTx(db, insert(db, 1)); // a change later in the turn joins the same transaction
+    withTx(db, insert(db, 1)); // a change later in the turn commits the reads and writes in a batch of its own
     expect(hasPendingCommit(db)).toBe(true);
     expect(ids(other)).toEqual([]);
     await untilCommitted(db);
     expect(db.$client.inTransaction).toBe(false);
     expect(ids(other)).toEqual([1]);
+  });
+
+  test("a change after a turn's reads waits for a write lock another connection holds, instead of failing", async () => {
+    const { db, other } = freshDb();
+    const path = db.$client.filename;
+    // Another process takes SQLite's write lock for 300 ms (a thread of ours would block with us).
+    const holder = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `const { Database } = require("bun:sqlite"); const d = new Database(${JSON.stringify(path)});
+         d.exec("BEGIN IMMEDIATE"); console.log("held"); Bun.sleepSync(300); d.exec("COMMIT");`,
+      ],
+      { stdout: "pipe" },
+    );
+    const reader = holder.stdout.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain("held");
+    shareTurn(db);
+    expect(ids(db.$client)).toEqual([]); // the turn has read: its transaction holds a snapshot
+    // Upgrading that read transaction would answer "database is locked" at once (SQLite calls no
+    // busy handler for an upgrade); the change begins its own IMMEDIATE transaction, which waits.
+    withTx(db, insert(db, 7));
+    await untilCommitted(db);
+    expect(ids(other)).toEqual([7]);
+    await holder.exited;
   });
 
   test("a write outside withTx in a shared turn is pending too", async () => {

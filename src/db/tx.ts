@@ -45,7 +45,7 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
   const frames = runtime.frames;
   const outer = frames.at(-1);
   if (outer) return guardSync(fn(outer.tx));
-  const batch = openBatch(db);
+  const batch = writeBatch(db);
   const statements = statementsOf(db);
   // Each change gets its own handle so per-change registries (events awaiting publication) can key on it.
   const tx = Object.create(db) as FramedTx;
@@ -70,6 +70,19 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
   return result;
 }
 
+/**
+ * The turn's write batch. A turn whose requests only read so far holds a deferred read transaction;
+ * upgrading that to a write fails at once with "database is locked" when another connection holds
+ * SQLite's write lock or has moved the WAL on (SQLite calls no busy handler for an upgrade), which
+ * was seen as a 500 on POST /v1/tickets beside read workers finishing long statements. So the reads
+ * commit (nothing to write, microseconds) and the change begins IMMEDIATE, which waits for the lock.
+ */
+function writeBatch(db: Db): Batch {
+  const open = db.$runtime.batch;
+  if (open?.mode === "read") commitPending(db);
+  return openBatch(db, "write");
+}
+
 function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
   const runtime = db.$runtime;
   const open = runtime.batch;
@@ -85,6 +98,7 @@ function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
   // Waiters see a failure through their own await; nobody waiting is not an unhandled rejection.
   committed.catch(() => {});
   const batch: Batch = {
+    mode,
     savepoints: 0,
     sharers: 0,
     changesAtOpen: statements.totalChanges.get()!.n,
@@ -104,7 +118,7 @@ function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
  * Lets the reads of this turn share one transaction too. Outside a transaction every statement
  * takes and drops SQLite's file lock (two fcntl calls, more than a primary-key read itself);
  * the HTTP layer calls this per request, so the requests of a turn lock once. A write later in
- * the turn joins the same transaction (this process is the only writer).
+ * the turn commits these reads and opens a write batch (writeBatch).
  */
 export function shareTurn(db: Db): void {
   const runtime = db.$runtime;
