@@ -114,3 +114,12 @@ export function customerLocale(
 ): Locale {
   return (contactLocale ? matchLocale(contactLocale) : null) ?? workspaceLocales(settings).locale;
 }
+
+/**
+ * The language Desk writes to a member in: the one they chose (`users.locale`) when Desk ships it or
+ * its language, else `fallback` (the workspace's `locale` for workspace mail; English for account mail,
+ * since a person may belong to several workspaces).
+ */
+export function memberLocale(userLocale: string | null | undefined, fallback: Locale): Locale {
+  return (userLocale ? matchLocale(userLocale) : null) ?? fallback;
+}

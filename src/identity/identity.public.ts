@@ -6,7 +6,7 @@
 export { presentUserRef, userRef, userRefsOf, type UserRefJson } from "./users.present";
 export { firstUserId } from "./users.first";
 export { userRefRows } from "./users.refs";
-export { insertUser, setUserAvatar, userAvatarUrl, userIdByEmail, users } from "./users.store";
+export { insertUser, setUserAvatar, userAvatarUrl, userIdByEmail, userMailRef, users } from "./users.store";
 export type { UserRow } from "./auth.present";
 export { signInOf } from "./sessions";
 export { assertRoomForAccount, beginSession } from "./session-response";

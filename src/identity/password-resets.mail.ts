@@ -3,6 +3,8 @@ import { z } from "zod";
 import { users } from "./identity.table";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
+import { t } from "../i18n/i18n";
+import { DEFAULT_LOCALE, memberLocale } from "../i18n/locales";
 import { sendSystemMail } from "../mail/mail.system";
 import { passwordResets } from "./password-resets.table";
 
@@ -21,25 +23,27 @@ export const passwordResetMailJob = defineJob({
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
     const row = deps.db
-      .select({ reset: passwordResets, email: users.email, name: users.name })
+      .select({ reset: passwordResets, email: users.email, name: users.name, locale: users.locale })
       .from(passwordResets)
       .innerJoin(users, eq(users.id, passwordResets.userId))
       .where(eq(passwordResets.id, payload.reset_id))
       .get();
     if (!row || row.reset.usedAt || row.reset.expiresAt <= deps.clock.now().toISOString()) return;
     const url = deps.secrets.open(payload.sealed_url);
+    // The person's own language, else English: an account is no one workspace's, so none of theirs decides.
+    const locale = memberLocale(row.locale, DEFAULT_LOCALE);
     const lines = [
-      `Hello ${row.name},`,
+      t(locale, "member_mail.hello", { name: row.name }),
       "",
-      "Someone asked to reset the password of your Desk account. To choose a new password, open:",
+      t(locale, "member_mail.reset_asked"),
       url,
       "",
-      `The link works once, until ${row.reset.expiresAt}. Resetting signs you out everywhere.`,
-      "If you did not ask for it, ignore this email: your password stays as it is.",
+      t(locale, "member_mail.reset_expiry", { expires: row.reset.expiresAt }),
+      t(locale, "member_mail.reset_ignore"),
     ];
     const path = await sendSystemMail(deps.config, deps.clock.now(), {
       to: row.email,
-      subject: "Reset your Desk password",
+      subject: t(locale, "member_mail.reset_subject"),
       lines,
       link: url,
       // Auto-responders must not answer (or forward) a message that carries a sign-in secret.

@@ -105,6 +105,33 @@ describe("POST /v1/auth/password/forgot", () => {
   });
 });
 
+test("the reset mail speaks the person's own language; one Desk does not ship falls back to English", async () => {
+  const person = await createUser(desk);
+  const arabic = await createUser(desk);
+  for (const [who, locale] of [
+    [person, "de"],
+    [arabic, "ar"],
+  ] as const)
+    expect((await desk.api("PATCH", "/v1/me", { headers: auth(who.token), body: { locale } })).status).toBe(200);
+  expect((await forgot(person.email)).status).toBe(202);
+  expect((await forgot(arabic.email)).status).toBe(202);
+  const parsedTo = async (address: string) => {
+    for (let i = 0; i < 200; i++) {
+      await desk.jobs.drain();
+      const raw = sink.messages().find((m) => m.includes(address));
+      if (raw) return simpleParser(raw.slice(raw.indexOf("\n", raw.indexOf("X-Rcpt-Args")) + 1));
+      await Bun.sleep(25);
+    }
+    throw new Error(`no reset mail to ${address}`);
+  };
+  const german = await parsedTo(person.email);
+  expect(german.subject).toBe("Setzen Sie Ihr Desk-Passwort zurück");
+  expect(german.text).toContain(`Hallo ${person.name},`);
+  expect(german.text).toContain("Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail");
+  expect(german.text).toMatch(/http:\/\/desk\.test\/reset-password#[A-Za-z0-9_-]{30,}/);
+  expect((await parsedTo(arabic.email)).subject).toBe("Reset your Desk password");
+});
+
 describe("POST /v1/auth/password/reset", () => {
   test("sets the password once, retires the other links and ends every session of the account", async () => {
     const person = await createUser(desk, { password: "old-password-1" });

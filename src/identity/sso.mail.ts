@@ -3,6 +3,8 @@ import { z } from "zod";
 import { users } from "./identity.table";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
+import { t } from "../i18n/i18n";
+import { DEFAULT_LOCALE, memberLocale } from "../i18n/locales";
 import { sendSystemMail } from "../mail/mail.system";
 
 /** The link is the secret: the payload holds it sealed (DESK_SECRET), never in clear. */
@@ -23,19 +25,21 @@ export const ssoLinkMailJob = defineJob({
     const provider = deps.config.ssoProviders.find((p) => p.id === payload.provider);
     if (!person || !provider) return;
     const url = deps.secrets.open(payload.sealed_url);
+    // The person's own language, else English: an account is no one workspace's, so none of theirs decides.
+    const locale = memberLocale(person.locale, DEFAULT_LOCALE);
+    const values = { provider: provider.name, email: person.email };
     const lines = [
-      `Hello ${person.name},`,
+      t(locale, "member_mail.hello", { name: person.name }),
       "",
-      `Someone signed in to Desk with a ${provider.name} account that gives your email address, ${person.email}.`,
-      `If that was you, open this link to connect that ${provider.name} account to your Desk account:`,
+      t(locale, "member_mail.sso_signed_in", values),
+      t(locale, "member_mail.sso_if_you", values),
       url,
       "",
-      "The link works for one hour. If it was not you, ignore this email: nothing is connected, and your",
-      "account stays as it is.",
+      t(locale, "member_mail.sso_expiry"),
     ];
     const path = await sendSystemMail(deps.config, deps.clock.now(), {
       to: person.email,
-      subject: `Connect your ${provider.name} account to Desk`,
+      subject: t(locale, "member_mail.sso_subject", values),
       lines,
       link: url,
       // Auto-responders must not answer (or forward) a message that carries a sign-in secret.

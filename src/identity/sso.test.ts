@@ -473,6 +473,25 @@ describe("linking a provider account to an existing person needs that person's p
     expect(res.body.user.id).toBe(person.id);
   });
 
+  test("the confirmation mail speaks the person's own language", async () => {
+    const person = await createUser(desk, { email: `idioma-${n}@example.test` });
+    const hash = await Bun.password.hash("their own password");
+    desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, person.id)).run();
+    const me = await desk.api("PATCH", "/v1/me", {
+      headers: { authorization: `Bearer ${person.token}` },
+      body: { locale: "pt-br" },
+    });
+    expect(me.status).toBe(200);
+    await webFlow(new TestBrowser(desk, { origin }), account({ email: person.email, email_verified: true }));
+    const [mail] = await outboxTo(person.email);
+    expect(mail).toContain(`Olá, ${person.name},`);
+    expect(mail).toContain(
+      `Alguém entrou no Desk com uma conta Company SSO que informa seu endereço de e-mail, ${person.email}.`,
+    );
+    expect(mail).toContain("Se foi você, abra este link para conectar essa conta Company SSO à sua conta do Desk:");
+    expect(confirmTokenIn(mail!)).toBeString();
+  });
+
   test("a confirmation link stops working after an hour, or once the person's email changed", async () => {
     const person = await createUser(desk, { email: `later-${n}@example.test` });
     const sub = account({ email: person.email, email_verified: true });

@@ -13,6 +13,17 @@ export { users };
 export const userIdByEmail = (db: Queryable, email: string): string | null =>
   db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()?.id ?? null;
 
+/** Who a mail to a person goes to and in which language they chose (`users.locale`, a BCP 47 tag or null). */
+export const userMailRef = (
+  db: Queryable,
+  userId: string,
+): { id: string; name: string; email: string; locale: string | null } | null =>
+  db
+    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get() ?? null;
+
 /** Creates a person's account (an invitation accepted by someone new). */
 export function insertUser(tx: Tx, input: { email: string; name: string; passwordHash: string; now: string }) {
   return tx

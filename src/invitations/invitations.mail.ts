@@ -1,14 +1,13 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { workspaceRefOf } from "../workspaces/workspaces.public";
+import { workspaceSettingsOf } from "../workspaces/workspaces.public";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
+import { formatDate, t } from "../i18n/i18n";
+import { workspaceLocales } from "../i18n/locales";
 import { sendSystemMail } from "../mail/mail.system";
 import { userRef } from "../identity/identity.public";
 import { invitations } from "./invitations.table";
-
-/** The link's end as people read it: the recipient's zone is unknown, so UTC, said so. */
-const LINK_EXPIRY = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
 
 /** The accept link carries the token, so the payload holds it sealed (DESK_SECRET), never in clear. */
 export const InvitationMailPayload = z.object({ invitation_id: z.string(), sealed_url: z.string() });
@@ -25,10 +24,10 @@ export const invitationMailJob = defineJob({
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
     const invitation = deps.db.select().from(invitations).where(eq(invitations.id, payload.invitation_id)).get();
-    const workspaceName = invitation && workspaceRefOf(deps.db, invitation.workspaceId)?.name;
+    const workspace = invitation && workspaceSettingsOf(deps.db, invitation.workspaceId);
     if (
       !invitation ||
-      workspaceName === undefined ||
+      !workspace ||
       invitation.revokedAt ||
       invitation.acceptedAt ||
       invitation.expiresAt <= deps.clock.now().toISOString()
@@ -36,17 +35,24 @@ export const invitationMailJob = defineJob({
       return;
     const url = deps.secrets.open(payload.sealed_url);
     const inviter = userRef(deps.db, invitation.invitedBy);
-    const role = `${/^[aeiou]/.test(invitation.role) ? "an" : "a"} ${invitation.role}`;
+    // The invitee has no account (so no language of their own) yet: the inviting workspace's language.
+    const locale = workspaceLocales(workspace.settings).locale;
+    const values = { workspace: workspace.name };
     const lines = [
-      `${inviter ? inviter.name : "Someone"} invited you to join ${workspaceName} on Desk as ${role}.`,
+      t(locale, "member_mail.invite_body", {
+        ...values,
+        inviter: inviter ? inviter.name : t(locale, "member_mail.someone"),
+        role: invitation.role,
+      }),
       "",
-      `Accept the invitation: ${url}`,
+      t(locale, "member_mail.invite_accept", { url }),
       "",
-      `The link works until ${LINK_EXPIRY.format(new Date(invitation.expiresAt))} (UTC). If you did not expect it, ignore this email.`,
+      // The recipient's zone is unknown, so UTC, said so.
+      t(locale, "member_mail.invite_expiry", { expires: formatDate(locale, invitation.expiresAt, { time: true }) }),
     ];
     const path = await sendSystemMail(deps.config, deps.clock.now(), {
       to: invitation.email,
-      subject: `Join ${workspaceName} on Desk`,
+      subject: t(locale, "member_mail.invite_subject", values),
       lines,
       link: url,
     });

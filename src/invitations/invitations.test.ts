@@ -242,6 +242,25 @@ describe("what an invitation tells its sender and its recipient", () => {
   });
 });
 
+test("the invitation mail speaks the inviting workspace's language (WorkspaceSettings.locale)", async () => {
+  const { owner } = await createWorkspaceWithOwner(desk);
+  const patched = await desk.api("PATCH", "/v1/workspace", {
+    headers: owner.headers,
+    body: { settings: { locale: "de" } },
+  });
+  expect(patched.status).toBe(200);
+  // The inviter's own language is not the invitee's: the workspace's decides.
+  await desk.api("PATCH", "/v1/me", { headers: owner.headers, body: { locale: "fr" } });
+  const sent = await invite(owner, `neu-${Date.now()}@example.test`, "admin");
+  await desk.jobs.drain();
+  const mail = await outboxMailTo(desk, sent.email);
+  const name = patched.body.name as string;
+  expect(mail).toContain(`${owner.name} hat Sie eingeladen, ${name} auf Desk als Administrator beizutreten.`);
+  expect(mail).toContain(`Einladung annehmen: ${sent.url}`);
+  expect(mail).toMatch(/Der Link funktioniert bis \d{1,2}\. \S+ \d{4} um \d{2}:\d{2} \(UTC\)/);
+  expect(mail).not.toContain("invited you");
+});
+
 describe("GET /v1/invitations and DELETE /v1/invitations/{id}", () => {
   test("list needs an admin; revoke hides it and kills the link; other workspace 404", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);

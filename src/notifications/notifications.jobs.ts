@@ -5,32 +5,53 @@ import { withTx } from "../db/tx";
 import { defineJob, type JobContext } from "../jobs/define";
 import { sendSystemMail } from "../mail/mail.system";
 import { isMember } from "../members/members.public";
-import { userRef } from "../identity/identity.public";
-import { workspaceRefOf } from "../workspaces/workspaces.public";
+import { userMailRef } from "../identity/identity.public";
+import { type MessageKey, t } from "../i18n/i18n";
+import { DEFAULT_LOCALE, type Locale, memberLocale, workspaceLocales } from "../i18n/locales";
+import { workspaceSettingsOf } from "../workspaces/workspaces.public";
 import { notificationPreferences, notifications } from "./notifications.table";
 
 type Row = typeof notifications.$inferSelect;
 
-/** One line saying what happened, for the subject of a single mail and a line of a digest. */
-export function notificationLine(row: Pick<Row, "type" | "ticket" | "data">): string {
+/** Types whose line has no actor or ticket wording of its own: said as a phrase, "on <ticket>" when there is one. */
+const PHRASES = {
+  ai_cap_reached: "member_mail.line_ai_cap_reached",
+  ai_balance_low: "member_mail.line_ai_balance_low",
+  ai_balance_out: "member_mail.line_ai_balance_out",
+  auto_recharge_failed: "member_mail.line_auto_recharge_failed",
+  ai_key_failed: "member_mail.line_ai_key_failed",
+} as const satisfies Record<string, MessageKey>;
+
+/** One line saying what happened, for the subject of a single mail and a line of a digest, in `locale`. */
+export function notificationLine(row: Pick<Row, "type" | "ticket" | "data">, locale: Locale = DEFAULT_LOCALE): string {
   const ticket = row.ticket ? `#${row.ticket.number} ${row.ticket.subject}` : "";
   const by = typeof row.data.by_name === "string" ? row.data.by_name : null;
+  const someone = () => t(locale, "member_mail.someone");
   switch (row.type) {
     case "assigned":
-      return `${ticket} was assigned to you${by ? ` by ${by}` : ""}`;
+      return by
+        ? t(locale, "member_mail.line_assigned_by", { ticket, by })
+        : t(locale, "member_mail.line_assigned", { ticket });
     case "mentioned":
-      return `${by ?? "Someone"} mentioned you on ${ticket}`;
+      return t(locale, "member_mail.line_mentioned", { by: by ?? someone(), ticket });
     case "note_added":
-      return `${by ?? "Someone"} added a note on ${ticket}`;
+      return t(locale, "member_mail.line_note_added", { by: by ?? someone(), ticket });
     case "customer_replied":
-      return `The customer replied on ${ticket}`;
+      return t(locale, "member_mail.line_customer_replied", { ticket });
     case "sla_breached":
-      return `SLA breached on ${ticket}`;
+      return t(locale, "member_mail.line_sla_breached", { ticket });
     case "ai_handoff":
-      return `The chat on ${ticket} was handed to people`;
-    default:
-      return `${row.type.replace(/_/g, " ")}${ticket ? ` on ${ticket}` : ""}`;
+      return t(locale, "member_mail.line_ai_handoff", { ticket });
   }
+  const key = PHRASES[row.type as keyof typeof PHRASES];
+  // A type this build does not know (a row written by a newer version) is said in its own words.
+  const what = key ? t(locale, key) : row.type.replace(/_/g, " ");
+  return ticket ? t(locale, "member_mail.line_on_ticket", { what, ticket }) : what;
+}
+
+/** The recipient's own language when Desk ships it, else the workspace's (WorkspaceSettings `locale`). */
+function recipientLocale(userLocale: string | null, settings: Record<string, unknown>): Locale {
+  return memberLocale(userLocale, workspaceLocales(settings).locale);
 }
 
 const linkOf = (baseUrl: string, row: Pick<Row, "ticket">) =>
@@ -48,10 +69,11 @@ export const notificationEmailJob = defineJob({
     const { deps } = run;
     const row = deps.db.select().from(notifications).where(eq(notifications.id, notification_id)).get();
     if (!row || row.readAt || row.emailedAt || !isMember(deps.db, row.workspaceId, row.userId)) return;
-    const user = userRef(deps.db, row.userId);
-    const workspace = workspaceRefOf(deps.db, row.workspaceId);
-    if (!user || !workspace || workspace.deletedAt) return;
-    const line = notificationLine(row);
+    const user = userMailRef(deps.db, row.userId);
+    const workspace = workspaceSettingsOf(deps.db, row.workspaceId);
+    if (!user || !workspace) return;
+    const locale = recipientLocale(user.locale, workspace.settings);
+    const line = notificationLine(row, locale);
     const link = linkOf(deps.config.baseUrl, row);
     const excerpt = typeof row.data.excerpt === "string" ? row.data.excerpt : null;
     await sendSystemMail(deps.config, deps.clock.now(), {
@@ -61,9 +83,9 @@ export const notificationEmailJob = defineJob({
         line,
         ...(excerpt ? ["", excerpt] : []),
         "",
-        `Open it: ${link}`,
+        t(locale, "member_mail.open_it", { link }),
         "",
-        "You get these emails as they happen; change this under Profile → Notifications.",
+        t(locale, "member_mail.immediately_footer"),
       ],
       link,
     });
@@ -109,17 +131,18 @@ export const notificationDigestJob = defineJob({
         .limit(200)
         .all();
       const now = deps.clock.now().toISOString();
-      const user = userRef(deps.db, person.userId);
-      const workspace = workspaceRefOf(deps.db, person.workspaceId);
-      if (rows.length && user && workspace && !workspace.deletedAt && isMember(deps.db, workspace.id, user.id)) {
+      const user = userMailRef(deps.db, person.userId);
+      const workspace = workspaceSettingsOf(deps.db, person.workspaceId);
+      if (rows.length && user && workspace && isMember(deps.db, workspace.id, user.id)) {
         const link = new URL("/notifications", deps.config.baseUrl).toString();
+        const locale = recipientLocale(user.locale, workspace.settings);
         await sendSystemMail(deps.config, deps.clock.now(), {
           to: user.email,
-          subject: `[${workspace.name}] ${rows.length} notification${rows.length === 1 ? "" : "s"} today`,
+          subject: t(locale, "member_mail.digest_subject", { workspace: workspace.name, count: rows.length }),
           lines: [
-            ...rows.map((row) => `- ${notificationLine(row)}: ${linkOf(deps.config.baseUrl, row)}`),
+            ...rows.map((row) => `- ${notificationLine(row, locale)}: ${linkOf(deps.config.baseUrl, row)}`),
             "",
-            `All notifications: ${link}`,
+            t(locale, "member_mail.digest_all", { link }),
           ],
           link,
         });

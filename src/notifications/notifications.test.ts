@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
+import { simpleParser } from "mailparser";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { systemContext } from "../auth/context";
@@ -10,9 +11,9 @@ import { enqueue } from "../jobs/enqueue";
 import { connect, type TestSocket } from "../../test/kit/realtime-client";
 import { addMessage } from "../tickets/tickets.public";
 import { eventsAfter, newTeam, newTicket } from "../../test/kit/tickets";
-import { notificationDigestJob } from "./notifications.jobs";
+import { notificationDigestJob, notificationLine } from "./notifications.jobs";
 import { mentionedUserIds, plainTextMentions } from "./notifications.mentions";
-import { notificationsOf, notify } from "./notifications.public";
+import { NOTIFICATION_TYPES, notificationsOf, notify } from "./notifications.public";
 import { notifications } from "./notifications.table";
 import { lastSeq } from "../../test/kit/events";
 
@@ -458,5 +459,113 @@ describe("email", () => {
     expect(emailed.map((r) => r.id)).toContain(a.id);
     await runDigest();
     expect(outboxTo(desk, agent.email)).toHaveLength(1);
+  });
+});
+
+describe("email in the member's language", () => {
+  /** The one outbox mail to `address`, decoded (non-English subjects and bodies travel encoded). */
+  async function onlyMailTo(address: string): Promise<{ subject: string; text: string }> {
+    const mails = outboxTo(desk, address);
+    expect(mails).toHaveLength(1);
+    const parsed = await simpleParser(mails[0]!);
+    return { subject: parsed.subject ?? "", text: parsed.text ?? "" };
+  }
+  const setLocale = async (member: Member, locale: string | null) =>
+    expect((await desk.api("PATCH", "/v1/me", { headers: member.headers, body: { locale } })).status).toBe(200);
+  const setWorkspaceLocale = async (owner: Member, locale: string) =>
+    expect(
+      (await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { locale } } })).status,
+    ).toBe(200);
+  const assigned = (workspaceId: string, userId: string) =>
+    withTx(desk.deps.db, (tx) =>
+      notify(
+        tx,
+        {
+          workspaceId,
+          userId,
+          type: "assigned",
+          ticket: { id: "t2", number: 8, subject: "Scanner" },
+          data: { by_name: "Ann" },
+        },
+        desk.deps.clock,
+      ),
+    );
+  const runDigest = async () => {
+    withTx(desk.deps.db, (tx) => enqueue(tx, notificationDigestJob, {}));
+    await desk.jobs.drain();
+  };
+
+  test("every type has its line in each language; English reads as it always did", () => {
+    const ticket = { id: "t1", number: 3, subject: "Login" };
+    const english = NOTIFICATION_TYPES.map((type) => notificationLine({ type, ticket, data: {} }));
+    expect(english).toEqual([
+      "#3 Login was assigned to you",
+      "Someone mentioned you on #3 Login",
+      "Someone added a note on #3 Login",
+      "The customer replied on #3 Login",
+      "SLA breached on #3 Login",
+      "The chat on #3 Login was handed to people",
+      "ai cap reached on #3 Login",
+      "ai balance low on #3 Login",
+      "ai balance out on #3 Login",
+      "auto recharge failed on #3 Login",
+      "ai key failed on #3 Login",
+    ]);
+    expect(notificationLine({ type: "ai_cap_reached", ticket: null, data: {} })).toBe("ai cap reached");
+    expect(notificationLine({ type: "some_new_kind", ticket: null, data: {} }, "de")).toBe("some new kind");
+    for (const locale of ["de", "fr", "es", "pt-BR", "nl"] as const)
+      NOTIFICATION_TYPES.forEach((type, i) => {
+        const line = notificationLine({ type, ticket, data: { by_name: "Ann" } }, locale);
+        expect(line).toContain("#3 Login");
+        expect(line).not.toBe(notificationLine({ type, ticket, data: { by_name: "Ann" } }));
+        expect(line).not.toBe(english[i]);
+      });
+  });
+
+  test("a German member of an English workspace: the single mail in German", async () => {
+    const { workspace } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    await setLocale(agent, "de-AT");
+    sample(workspace.id, agent.id);
+    await desk.jobs.drain();
+    const mail = await onlyMailTo(agent.email);
+    expect(mail.subject).toBe(`[${workspace.name}] SLA verletzt bei #7 Printer`);
+    expect(mail.text).toContain("Öffnen: http");
+    expect(mail.text).toContain("ändern können Sie das unter Profil → Benachrichtigungen");
+    expect(mail.text).not.toContain("Open it");
+  });
+
+  test("a German member's digest in German, counted with plurals", async () => {
+    const { workspace } = await createWorkspaceWithOwner(desk);
+    const agent = await addMember(desk, workspace.id, "agent");
+    await setLocale(agent, "de");
+    await desk.api("PUT", "/v1/notifications/preferences", { headers: agent.headers, body: { email: "digest" } });
+    sample(workspace.id, agent.id);
+    assigned(workspace.id, agent.id);
+    await runDigest();
+    const mail = await onlyMailTo(agent.email);
+    expect(mail.subject).toBe(`[${workspace.name}] 2 Benachrichtigungen heute`);
+    expect(mail.text).toContain("- #8 Scanner wurde Ihnen von Ann zugewiesen: http");
+    expect(mail.text).toContain("- SLA verletzt bei #7 Printer: http");
+    expect(mail.text).toContain("Alle Benachrichtigungen: http");
+  });
+
+  test("no language of their own, or one Desk does not ship (ar): the workspace's language", async () => {
+    const { workspace, owner } = await createWorkspaceWithOwner(desk);
+    await setWorkspaceLocale(owner, "fr");
+    const plain = await addMember(desk, workspace.id, "agent");
+    const arabic = await addMember(desk, workspace.id, "agent");
+    await setLocale(arabic, "ar");
+    await desk.api("PUT", "/v1/notifications/preferences", { headers: arabic.headers, body: { email: "digest" } });
+    assigned(workspace.id, plain.id);
+    sample(workspace.id, arabic.id);
+    await desk.jobs.drain();
+    const single = await onlyMailTo(plain.email);
+    expect(single.subject).toBe(`[${workspace.name}] #8 Scanner vous a été attribué par Ann`);
+    expect(single.text).toContain("Ouvrir : http");
+    await runDigest();
+    const digest = await onlyMailTo(arabic.email);
+    expect(digest.subject).toBe(`[${workspace.name}] 1 notification aujourd’hui`);
+    expect(digest.text).toContain("- SLA dépassé sur #7 Printer: http");
   });
 });
