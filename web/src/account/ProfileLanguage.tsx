@@ -3,17 +3,9 @@ import type { FormEvent } from "react";
 import { api } from "../lib/api/client";
 import { sessionKeys } from "../lib/api/session";
 import type { Me } from "../lib/api/types";
-import { LOCALE_NAMES, SHIPPED_LOCALES, t } from "../lib/i18n/i18n";
+import { t } from "../lib/i18n/i18n";
+import { LanguageOptions } from "../lib/i18n/LanguageOptions";
 import { Field, FormError, formValues } from "../lib/ui/form";
-
-/** A tag's name in its own language ("العربية" for ar), else the tag itself. */
-function ownName(tag: string): string {
-  try {
-    return new Intl.DisplayNames([tag], { type: "language" }).of(tag) ?? tag;
-  } catch {
-    return tag;
-  }
-}
 
 /**
  * Profile › Language: the member's own language for the app (PATCH /v1/me { locale }), or the
@@ -29,8 +21,6 @@ export function LanguageSection({ userId, locale }: { userId: string; locale: st
       client.invalidateQueries({ queryKey: sessionKeys.me });
     },
   });
-  // A language set through the API that Desk ships no texts for stays selectable as it is.
-  const own = locale && !(SHIPPED_LOCALES as readonly string[]).includes(locale) ? locale : null;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     save.mutate(formValues(e.currentTarget).locale || null);
@@ -41,17 +31,7 @@ export function LanguageSection({ userId, locale }: { userId: string; locale: st
       <form className="stack narrow" onSubmit={submit} noValidate>
         <Field label={t("app.languageOfTheApp")} name="locale" error={save.error} hint={t("app.languageHint")}>
           <select name="locale" defaultValue={locale ?? ""}>
-            <option value="">{t("app.browserDefault")}</option>
-            {SHIPPED_LOCALES.map((l) => (
-              <option key={l} value={l} lang={l}>
-                {LOCALE_NAMES[l]}
-              </option>
-            ))}
-            {own && (
-              <option value={own} lang={own}>
-                {ownName(own)}
-              </option>
-            )}
+            <LanguageOptions none={t("app.browserDefault")} current={locale} />
           </select>
         </Field>
         <FormError error={save.error} fields={["locale"]} />
