@@ -7,7 +7,7 @@ import { escapeHtml } from "../lib/sanitize";
 import { requestMeta } from "../http/request-meta";
 import { spendRatingBudget } from "./csat.limits";
 import { CSAT_COMMENT_MAX } from "./csat.schemas";
-import { openRequestOf, rateTicket } from "./csat.service";
+import { contactLocaleOf, openRequestOf, rateTicket } from "./csat.service";
 
 /**
  * The rating page customers reach from the CSAT email: `/csat/{token}` (optionally `?score=N`, the
@@ -106,7 +106,9 @@ function ratingPage(
     throw error;
   }
   // The language of the mail that brought the customer here, else their browser's, else the workspace's.
-  const locale = open.contactLocale ?? pageLocale(request, open.workspace.locale);
+  const locale =
+    contactLocaleOf(deps.db, open.request.workspaceId, open.ticket.contactId) ??
+    pageLocale(request, open.workspace.locale);
   const say = (key: Parameters<typeof t>[1], values?: Parameters<typeof t>[2]) => escapeHtml(t(locale, key, values));
   const brand = (open.workspace.brandColor ?? `#${DEFAULT_BRAND}`).replace(/^#/, "");
   const rated = open.request.score;

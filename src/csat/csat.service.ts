@@ -87,8 +87,6 @@ type OpenRequest = {
   ticket: TicketRow;
   /** `locale`: the workspace's language (WorkspaceSettings `locale`), for a customer whose own is unknown. */
   workspace: { name: string; brandColor: string | null; locale: Locale };
-  /** The customer's own language when Desk speaks it (Contact.locale): the one the rating mail was in. */
-  contactLocale: Locale | null;
 };
 
 /**
@@ -124,11 +122,11 @@ export function openRequestOf(db: Queryable, token: string, now: string): OpenRe
       brandColor: typeof color === "string" ? color : null,
       locale: workspaceLocales(workspace.settings).locale,
     },
-    contactLocale: contactLocaleOf(db, request.workspaceId, ticket.contactId),
   };
 }
 
-function contactLocaleOf(db: Queryable, workspaceId: string, contactId: string | null): Locale | null {
+/** The customer's own language when Desk speaks it (Contact.locale): the one the rating mail was in. */
+export function contactLocaleOf(db: Queryable, workspaceId: string, contactId: string | null): Locale | null {
   const tag = contactId ? findContact(db, workspaceId, contactId)?.locale : null;
   return tag ? matchLocale(tag) : null;
 }

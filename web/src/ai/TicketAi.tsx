@@ -5,9 +5,8 @@ import type { AiAnswer, AiSummary, AiTriage, Ticket } from "../lib/api/types";
 import { useTeams } from "../lib/resources/teams";
 import { statusLabel } from "../lib/ui/bits";
 import { errorText } from "../lib/ui/states";
-import { relativeTime } from "../lib/words";
+import { formatNumber, relativeTime, t } from "../lib/i18n/i18n";
 import { ticketKeys } from "../tickets/tickets.queries";
-import { formatNumber, t } from "../lib/i18n/i18n";
 
 type Suggestion = { value: string | string[] | boolean; probability: number | null };
 type Decision = { value: string | boolean | number | null; applied: boolean };

@@ -27,8 +27,7 @@ import { ComposerAi } from "../ai/ComposerAi";
 import { useAiOn } from "../ai/ai.queries";
 import { RecipientsField } from "./RecipientsField";
 import { ticketKeys, useSenders } from "./tickets.queries";
-import { relativeTime } from "../lib/words";
-import { t } from "../lib/i18n/i18n";
+import { relativeTime, t } from "../lib/i18n/i18n";
 import { tNodes } from "../lib/i18n/nodes";
 import { PaperclipIcon } from "../lib/ui/icons";
 

@@ -96,14 +96,36 @@ export async function activateLocale(locale: Locale, memberTag?: string | null):
   }
 }
 
+/**
+ * Intl formatters cost far more to build than to use, and lists format a date per row: one per
+ * language and options, kept (bounded by the options the app's code writes).
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>();
+function formatterOf<F extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>(
+  kind: string,
+  options: object | undefined,
+  make: () => F,
+): F {
+  const key = `${kind}\u0000${active.locale}\u0000${JSON.stringify(options ?? {})}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = make();
+    formatters.set(key, found);
+  }
+  return found as F;
+}
+
 /** Dates, times and numbers as people of the active language write them, in the reader's zone. */
 export const formatDateTime = (
   iso: string | Date,
   options: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeStyle: "short" },
-) => new Intl.DateTimeFormat(active.locale, options).format(typeof iso === "string" ? new Date(iso) : iso);
+) =>
+  formatterOf("date", options, () => new Intl.DateTimeFormat(active.locale, options)).format(
+    typeof iso === "string" ? new Date(iso) : iso,
+  );
 
 export const formatNumber = (value: number, options?: Intl.NumberFormatOptions) =>
-  new Intl.NumberFormat(active.locale, options).format(value);
+  formatterOf("number", options, () => new Intl.NumberFormat(active.locale, options)).format(value);
 
 const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ["second", 60],
@@ -119,7 +141,11 @@ const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 export function relativeTime(iso: string, now = Date.now()): string {
   let value = (new Date(iso).getTime() - now) / 1000;
   if (Math.abs(value) < 45) return t("common.now");
-  const format = new Intl.RelativeTimeFormat(active.locale, { numeric: "auto" });
+  const format = formatterOf(
+    "relative",
+    undefined,
+    () => new Intl.RelativeTimeFormat(active.locale, { numeric: "auto" }),
+  );
   for (const [unit, size] of STEPS) {
     if (Math.abs(value) < size) return format.format(Math.round(value), unit);
     value /= size;

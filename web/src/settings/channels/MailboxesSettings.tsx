@@ -4,14 +4,13 @@ import { RichTextEditor } from "../../kb/RichTextEditor";
 import { api } from "../../lib/api/client";
 import type { Mailbox } from "../../lib/api/types";
 import { useTeams } from "../../lib/resources/teams";
-import { t } from "../../lib/i18n/i18n";
+import { relativeTime, t } from "../../lib/i18n/i18n";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { Empty, errorText } from "../../lib/ui/states";
 import { useCrud } from "../kit/crud";
 import { ChangeError, CreateForm, CrudList, DeleteButton } from "../kit/CrudScreen";
 import { Sentence } from "../kit/Sentence";
 import { mailboxesKeys } from "../../lib/resources/mailboxes";
-import { relativeTime } from "../../lib/words";
 
 type TestResult = { inbound: { ok: boolean; error: string }; outbound: { ok: boolean; error: string } };
 

@@ -4,12 +4,11 @@ import { api } from "../../lib/api/client";
 import { membersKeys, useMembers } from "../../lib/resources/members";
 import { useAuth } from "../../lib/api/session";
 import { type Availability, INVITABLE_ROLES, type Invitation, type Role } from "../../lib/api/types";
-import { t } from "../../lib/i18n/i18n";
+import { formatDateTime, relativeTime, t } from "../../lib/i18n/i18n";
 import { Avatar, timeAgo } from "../../lib/ui/bits";
 import { Field, FormError, formValues } from "../../lib/ui/form";
 import { Empty, ErrorBox, errorText, Loading } from "../../lib/ui/states";
 import { useCrud } from "../kit/crud";
-import { dateTime, relativeTime } from "../../lib/words";
 import { invitationsKeys } from "./team.queries";
 
 /** What happened to an invitation's mail, said plainly: an outbox-only server mails nobody. */
@@ -262,7 +261,7 @@ export default function MembersSettings() {
                 <td>{t("settings.roleName", { role: i.role })}</td>
                 <td>{i.invited_by?.name ?? "—"}</td>
                 <td className="muted">
-                  <time dateTime={i.expires_at} title={dateTime(i.expires_at)}>
+                  <time dateTime={i.expires_at} title={formatDateTime(i.expires_at)}>
                     {relativeTime(i.expires_at)}
                   </time>
                 </td>
