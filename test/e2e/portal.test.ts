@@ -104,6 +104,14 @@ describe.skipIf(!ready.ok)("customer portal and contact form (Chromium against d
           await shown(page.getByRole("heading", { name: "Contact us" }));
           await noSidewaysScroll(page);
           // Themed like the help center: its stylesheet (the brand colour) loaded under the policy.
+          // The stylesheet is a separate request that may land after the heading shows: wait for it (bounded).
+          await page
+            .waitForFunction(
+              () => getComputedStyle(document.querySelector("header.site")!).backgroundColor === "rgb(11, 110, 79)",
+              undefined,
+              { timeout: 5000 },
+            )
+            .catch(() => undefined);
           expect(
             await page.evaluate(() => getComputedStyle(document.querySelector("header.site")!).backgroundColor),
           ).toBe("rgb(11, 110, 79)");
