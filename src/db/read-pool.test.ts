@@ -6,7 +6,8 @@ import { createLogger } from "../lib/logger";
 import { createRuntime } from "./runtime";
 import { openDatabase } from "./database";
 import { createReadPool } from "./read-pool";
-import { sumRead, writeRead } from "../../test/kit/read-pool";
+import { withTx } from "./tx";
+import { countRead, sumRead, writeRead } from "../../test/kit/read-pool";
 
 const dir = mkdtempSync(join(tmpdir(), "desk-reads-"));
 const path = join(dir, "desk.db");
@@ -45,6 +46,21 @@ describe("read pool", () => {
       expect(pool.running()).toBe(1);
       // Both workspaces' slots are free again.
       expect(await pool.run(sumRead, "ws-a", { n: 9 })).toBe(10);
+    } finally {
+      pool.stop();
+    }
+  });
+
+  test("a read asked for after a change in this thread sees it, though the change commits when the turn ends", async () => {
+    db.$client.run("CREATE TABLE seen_rows (a)");
+    const pool = poolOf(4, 8);
+    try {
+      expect(await pool.run(countRead, "ws-a", { table: "seen_rows" })).toBe(0);
+      withTx(db, (tx) => tx.$client.run("INSERT INTO seen_rows VALUES (1)"));
+      const read = pool.run(countRead, "ws-a", { table: "seen_rows" });
+      // The turn stays open (its batch uncommitted) long enough for a started worker to answer.
+      Bun.sleepSync(200);
+      expect(await read).toBe(1);
     } finally {
       pool.stop();
     }

@@ -1,6 +1,7 @@
 import type { Logger } from "../lib/logger";
 import { DeskError } from "../lib/errors";
 import type { Db, Queryable } from "./database";
+import { untilDurable } from "./tx";
 
 /**
  * Slow reads off the event loop. One connection in one thread serves every request, so a broad
@@ -16,9 +17,9 @@ import type { Db, Queryable } from "./database";
  * its late answer is dropped and it is terminated then. While `workers` retired threads still run,
  * no further replacement starts, so stuck statements never hold more than twice the pool's threads.
  *
- * Read-your-writes: a reader sees only committed data, and a request's own writes commit when its
- * turn ends (group commit, src/db/tx.ts). Only reads that never need the caller's same-turn writes
- * (searches, reports, exports, the audit list) belong here.
+ * Read-your-writes: a reader sees only committed data, and changes commit when their turn ends
+ * (group commit, src/db/tx.ts); so a read asked for after changes made in this thread starts once
+ * they are committed (a job's or a test's write, then a list that must show it).
  */
 export type ReadDefinition<P, R> = { readonly name: string; readonly run: (db: Queryable, params: P) => R };
 
@@ -117,9 +118,15 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       if ((inFlight.get(workspaceId) ?? 0) >= perWorkspace || waiting.length >= queuedMax)
         return Promise.reject(readsBusy());
       inFlight.set(workspaceId, (inFlight.get(workspaceId) ?? 0) + 1);
+      const uncommitted = untilDurable(options.db, true);
       return new Promise<R>((resolve, reject) => {
-        waiting.push({ name: read.name, params, workspaceId, resolve: resolve as (v: unknown) => void, reject });
-        dispatch(pool);
+        const enqueue = () => {
+          waiting.push({ name: read.name, params, workspaceId, resolve: resolve as (v: unknown) => void, reject });
+          dispatch(pool);
+        };
+        // A failed commit leaves the committed state, which is what the worker reads.
+        if (uncommitted) uncommitted.then(enqueue, enqueue);
+        else enqueue();
       });
     },
     running: () => slots.filter(Boolean).length,

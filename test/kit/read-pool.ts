@@ -10,3 +10,7 @@ export const writeRead = defineRead("test.write", (db, _p: Record<string, never>
   db.run(sql`CREATE TABLE never_made (a)`);
   return true;
 });
+export const countRead = defineRead(
+  "test.count",
+  (db, p: { table: string }) => db.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(p.table)}`)[0]!.n,
+);
