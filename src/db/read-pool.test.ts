@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,7 +57,9 @@ describe("read pool", () => {
     const pool = poolOf(4, 8);
     try {
       expect(await pool.run(countRead, "ws-a", { table: "seen_rows" })).toBe(0);
-      withTx(db, (tx) => tx.$client.run("INSERT INTO seen_rows VALUES (1)"));
+      withTx(db, (tx) => {
+        tx.run(sql`INSERT INTO seen_rows VALUES (1)`);
+      });
       const read = pool.run(countRead, "ws-a", { table: "seen_rows" });
       // The turn stays open (its batch uncommitted) long enough for a started worker to answer.
       Bun.sleepSync(200);
