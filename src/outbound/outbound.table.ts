@@ -19,6 +19,9 @@ export const mailMessageIds = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.messageId] }),
     index("mail_message_ids_desk_idx").on(t.deskMessageId),
+    // A reply's In-Reply-To and References read its ticket's ids: without this, every reply scanned
+    // the ids of its whole workspace (each mail cost grew with the workspace's mail).
+    index("mail_message_ids_ticket_idx").on(t.workspaceId, t.ticketId, t.createdAt),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `mail_message_ids_ticket_idx` ON `mail_message_ids` (`workspace_id`,`ticket_id`,`created_at`);
