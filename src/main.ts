@@ -19,6 +19,7 @@ import { assertWritableDataDir, DataDirUnwritableError } from "./db/storage";
 import { diagnose, formatFindings } from "./doctor/doctor";
 import { buildInfo } from "./lib/version";
 import { PortTakenError } from "./lib/port-taken";
+import { startQuietCollector } from "./lib/quiet-collector";
 
 const USAGE = `Usage: desk <command>
 
@@ -101,10 +102,13 @@ async function main(argv: string[]): Promise<number> {
   };
   returnStartUpMemory();
   setTimeout(returnStartUpMemory, 1000).unref();
+  // What a burst of requests grew is handed back once the server goes quiet (src/lib/quiet-collector.ts).
+  const quietCollector = startQuietCollector();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    quietCollector.stop();
     desk.deps.logger.info({ signal }, "shutting down");
     await desk.stop();
     process.exit(0);
