@@ -1,4 +1,3 @@
-import { and, asc, eq } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { jsonList, preparedFor } from "../db/prepared";
 import { mailMessageIds } from "./outbound.table";
@@ -27,6 +26,10 @@ const statements = preparedFor((sqlite) => ({
   byIds: sqlite.query<{ messageId: string; ticketId: string }, [string, string]>(
     `SELECT ${m.messageId} AS messageId, ${m.ticketId} AS ticketId FROM mail_message_ids
      WHERE ${m.workspaceId} = +? AND ${m.messageId} IN (SELECT value FROM json_each(+?))`,
+  ),
+  ofTicket: sqlite.query<{ messageId: string; deskMessageId: string | null; direction: string }, [string, string]>(
+    `SELECT ${m.messageId} AS messageId, ${m.deskMessageId} AS deskMessageId, ${m.direction} AS direction
+     FROM mail_message_ids WHERE ${m.workspaceId} = +? AND ${m.ticketId} = +? ORDER BY ${m.createdAt}`,
   ),
   outboundDesk: sqlite.query<{ deskMessageId: string }, [string, string]>(
     `SELECT ${m.deskMessageId} AS deskMessageId FROM mail_message_ids
@@ -77,16 +80,8 @@ export function threadHeaders(
   exceptId: string,
   inThread: (deskMessageId: string) => boolean = () => true,
 ): Thread {
-  const ids = db
-    .select({
-      messageId: mailMessageIds.messageId,
-      deskMessageId: mailMessageIds.deskMessageId,
-      direction: mailMessageIds.direction,
-    })
-    .from(mailMessageIds)
-    .where(and(eq(mailMessageIds.workspaceId, workspaceId), eq(mailMessageIds.ticketId, ticketId)))
-    .orderBy(asc(mailMessageIds.createdAt))
-    .all()
+  const ids = statements(db)
+    .ofTicket.all(workspaceId, ticketId)
     .filter((r) => r.deskMessageId !== exceptId && (r.deskMessageId === null || inThread(r.deskMessageId)));
   const lastInbound = [...ids].reverse().find((r) => r.direction === "inbound");
   return {

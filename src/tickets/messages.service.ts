@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { and, asc, desc, eq, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { attachmentLinks, attachToMessage } from "../attachments/attachments.public";
 import type { Queryable, Tx } from "../db/database";
+import { preparedFor } from "../db/prepared";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { contactTopic } from "../events/envelope";
@@ -278,11 +279,7 @@ export function setDeliveryStatus(
 
 /** A message of the workspace by id (the send job reads the reply it delivers). */
 export const messageOfWorkspace = (db: Queryable, workspaceId: string, id: string): MessageRow | undefined =>
-  db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, id), eq(messages.workspaceId, workspaceId)))
-    .get();
+  mailPathQueries(db).messageOfWorkspace.get({ id, workspaceId });
 
 /**
  * The replies (never notes) of a ticket written before a message, oldest first: at most `limit`
@@ -294,24 +291,44 @@ export const repliesBefore = (
   message: Pick<MessageRow, "id" | "ticketId" | "createdAt">,
   limit: number,
 ): MessageRow[] =>
-  db
+  mailPathQueries(db)
+    .repliesBefore.all({
+      ticketId: message.ticketId,
+      workspaceId,
+      createdAt: message.createdAt,
+      id: message.id,
+      limit,
+    })
+    .reverse();
+
+/**
+ * The reads of every mailed reply (the send job runs them per mail), compiled once per connection:
+ * building a drizzle query costs more than running these.
+ */
+const mailPathQueries = preparedFor((_sqlite, db) => ({
+  messageOfWorkspace: db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, sql.placeholder("id")), eq(messages.workspaceId, sql.placeholder("workspaceId"))))
+    .prepare(),
+  repliesBefore: db
     .select()
     .from(messages)
     .where(
       and(
-        eq(messages.ticketId, message.ticketId),
-        eq(messages.workspaceId, workspaceId),
+        eq(messages.ticketId, sql.placeholder("ticketId")),
+        eq(messages.workspaceId, sql.placeholder("workspaceId")),
         eq(messages.kind, "reply"),
         or(
-          lt(messages.createdAt, message.createdAt),
-          and(eq(messages.createdAt, message.createdAt), lt(messages.id, message.id)),
+          lt(messages.createdAt, sql.placeholder("createdAt")),
+          and(eq(messages.createdAt, sql.placeholder("createdAt")), lt(messages.id, sql.placeholder("id"))),
         ),
       ),
     )
     .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit)
-    .all()
-    .reverse();
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+}));
 
 /** Who wrote a ticket's first message (its creator, for a ticket created with one), or undefined. */
 export const firstMessageAuthorOf = (
