@@ -3,7 +3,7 @@ import { companyListRead, contactRowsRead } from "./contacts/contacts.public";
 import { searchEverythingRead } from "./global-search/global-search.public";
 import { overviewRead } from "./reports/reports.public";
 import { semanticFullTextRead } from "./semantic-search/semantic-search.public";
-import { ticketListRead } from "./tickets/tickets.public";
+import { ticketListRead, viewCountsRead } from "./tickets/tickets.public";
 
 /**
  * The named reads the read pool's workers answer (src/db/read-pool.ts). A feature that sends a read
@@ -14,6 +14,7 @@ export const reads = [
   overviewRead,
   auditListRead,
   ticketListRead,
+  viewCountsRead,
   contactRowsRead,
   companyListRead,
   semanticFullTextRead,

@@ -59,7 +59,7 @@ export const READS_PER_WORKSPACE = 4;
 export const READS_QUEUED = 32;
 
 /** What a pooled route's OpenAPI description says of its limits (README "Security" too). */
-export const READ_POOL_NOTE = `Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 \`query_timeout\`: narrow the query and try again. With ${READS_PER_WORKSPACE} slow reads of the workspace under way, or ${READS_QUEUED} waiting in all, it answers 429 \`read_queue_full\` with Retry-After.`;
+export const READ_POOL_NOTE = `Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 \`query_timeout\`: narrow the query and try again. With ${READS_PER_WORKSPACE} slow reads of the workspace under way, or ${READS_QUEUED} waiting in all, it answers 429 \`read_queue_full\` with Retry-After.`;
 /** How long a new worker may take to open its connection and load the definitions. */
 const START_TIMEOUT_MS = 15_000;
 

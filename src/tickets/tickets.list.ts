@@ -4,7 +4,7 @@ import { fieldFilterSql, fieldSortSql, parseFieldFilters, type FieldFilter } fro
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Queryable } from "../db/database";
 import { defineRead, type ReadPool } from "../db/read-pool";
-import { invalidAt } from "../lib/errors";
+import { DeskError, invalidAt } from "../lib/errors";
 import { labelFilterSql } from "../labels/labels.public";
 import { matchingTicketIdsSql } from "./tickets.search-sql";
 import { findVisibleView, listVisibleViews, type ViewFilters } from "../views/views.public";
@@ -250,6 +250,32 @@ export function readTicketList(
     (query.view_id !== undefined && searches(findVisibleView(deps.db, ctx, query.view_id).filters.q));
   if (broad) return deps.reads.run(ticketListRead, ctx.workspaceId, { ctx, query, contactId });
   return listTickets(deps.db, ctx, query, contactId === undefined ? [] : [eq(tickets.contactId, contactId)]);
+}
+
+/**
+ * Every visible view's count on a read pool worker: each count walks the tickets its filters match
+ * (and a `q` the search index), which grows with the workspace, and the inbox asks on every load.
+ */
+export const viewCountsRead = defineRead("tickets.view_counts", (db, p: { ctx: RequestContext }) =>
+  viewCounts(db, p.ctx),
+);
+
+/**
+ * GET /v1/tickets/counts' `views`: nothing to count (no visible view) never wakes a worker. Counts
+ * the pool cannot give in time (past its budget, or its queue full) are left out rather than
+ * failing the inbox's other counts: a missing count shows none, a wrong one would mislead.
+ */
+export async function readViewCounts(
+  deps: { db: Queryable; reads: ReadPool },
+  ctx: RequestContext,
+): Promise<Record<string, number>> {
+  if (listVisibleViews(deps.db, ctx).length === 0) return {};
+  try {
+    return await deps.reads.run(viewCountsRead, ctx.workspaceId, { ctx });
+  } catch (error) {
+    if (error instanceof DeskError && (error.status === 503 || error.status === 429)) return {};
+    throw error;
+  }
 }
 
 /** Number of live tickets per visible view (same filters as the view's list). */

@@ -55,7 +55,7 @@ export function countTickets(
   );
 }
 export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";
-export { listTickets, ticketListRead } from "./tickets.list";
+export { listTickets, ticketListRead, viewCountsRead } from "./tickets.list";
 export {
   queryText,
   TicketListQuery,

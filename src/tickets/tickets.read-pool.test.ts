@@ -22,6 +22,31 @@ describe("the ticket list's word search and export on the read pool", () => {
     expect(desk.deps.reads.running()).toBeGreaterThan(0);
   });
 
+  test("the inbox's view counts are counted on a worker; with no view none starts", async () => {
+    const quiet = await startTestDesk({ config: { reads: { workers: 2, budgetMs: 1000 } } });
+    try {
+      const { owner } = await createWorkspaceWithOwner(quiet);
+      const counts = await quiet.api("GET", "/v1/tickets/counts", { headers: owner.headers });
+      expect(counts.status).toBe(200);
+      expect(counts.body.views).toEqual({});
+      expect(quiet.deps.reads.running()).toBe(0);
+      await newTicket(quiet, owner, { subject: "Echidna return" });
+      await newTicket(quiet, owner, { subject: "Something else" });
+      const view = await quiet.api("POST", "/v1/views", {
+        headers: owner.headers,
+        body: { name: "Echidnas", filters: { q: "echidna" } },
+      });
+      const other = await createWorkspaceWithOwner(quiet);
+      await newTicket(quiet, other.owner, { subject: "Echidna elsewhere" });
+      const counted = await quiet.api("GET", "/v1/tickets/counts", { headers: owner.headers });
+      expect(counted.body.views).toEqual({ [view.body.id]: 1 });
+      expect(counted.body.open).toBe(2);
+      expect(quiet.deps.reads.running()).toBeGreaterThan(0);
+    } finally {
+      await quiet.stop();
+    }
+  });
+
   test("another workspace's tickets never appear in pooled lists or exports", async () => {
     const a = await createWorkspaceWithOwner(desk);
     const b = await createWorkspaceWithOwner(desk);
@@ -54,6 +79,16 @@ describe("the ticket list's word search and export on the read pool", () => {
       await off.stop();
     }
   });
+
+  test("view counts past the budget are left out while the inbox's other counts answer", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    await newTicket(desk, owner, { subject: "spin" });
+    await desk.api("POST", "/v1/views", { headers: owner.headers, body: { name: "Spinning", filters: { q: "spin" } } });
+    const counts = await desk.api("GET", "/v1/tickets/counts", { headers: owner.headers });
+    expect(counts.status).toBe(200);
+    expect(counts.body.views).toEqual({});
+    expect(counts.body.open).toBe(1);
+  }, 30_000);
 
   test("a q list, a contact's q list and an export past the budget answer 503 query_timeout while /v1/me answers", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);

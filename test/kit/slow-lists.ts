@@ -3,7 +3,8 @@ import type { Queryable } from "../../src/db/database";
 import { defineRead } from "../../src/db/read-pool";
 import { companyListRead, contactRowsRead } from "../../src/contacts/contacts.public";
 import { semanticFullTextRead } from "../../src/semantic-search/semantic-search.public";
-import { ticketListRead } from "../../src/tickets/tickets.public";
+import { ticketListRead, viewCountsRead } from "../../src/tickets/tickets.public";
+import { listVisibleViews } from "../../src/views/views.public";
 
 /**
  * The lists' pooled reads as a worker answers them, except that `q: "spin"` (any page) or
@@ -48,6 +49,15 @@ export const slowSemanticFullTextRead = defineRead(
   (db, params: Parameters<typeof semanticFullTextRead.run>[1]) => {
     spinFor(db, params);
     return semanticFullTextRead.run(db, params);
+  },
+);
+
+/** A view whose filters search for "spin" makes the counts spin. */
+export const slowViewCountsRead = defineRead(
+  viewCountsRead.name,
+  (db, params: Parameters<typeof viewCountsRead.run>[1]) => {
+    for (const view of listVisibleViews(db, params.ctx)) spinFor(db, { q: view.filters.q ?? undefined });
+    return viewCountsRead.run(db, params);
   },
 );
 
