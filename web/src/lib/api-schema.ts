@@ -1049,7 +1049,7 @@ export interface paths {
         };
         /**
          * Audit log, newest first; filters action, entity_type, entity_id, actor_user_id, from (inclusive), to (exclusive)
-         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getAuditLogs"];
         put?: never;
@@ -1317,7 +1317,7 @@ export interface paths {
         };
         /**
          * Tickets as CSV (UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row): the filters, order and visibility of GET /v1/tickets, streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it
-         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
+         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
          */
         get: operations["getTicketsExportCsv"];
         put?: never;
@@ -1337,7 +1337,7 @@ export interface paths {
         };
         /**
          * List tickets: filters combine with AND; keyset pages; spam is excluded unless spam=true; snoozed=false leaves out snoozed tickets, snoozed=true lists only them
-         * @description With `q` (or a view whose filters have one): Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         * @description With `q` (or a view whose filters have one): Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getTickets"];
         put?: never;
@@ -1359,7 +1359,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Inbox counts (live, non-spam tickets; unassigned and mine count open, pending and on_hold; snoozed tickets count only in snoozed until they wake) */
+        /**
+         * Inbox counts (live, non-spam tickets; unassigned and mine count open, pending and on_hold; snoozed tickets count only in snoozed until they wake)
+         * @description The views' counts (`views`, by view id): Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. Here a view count the pool cannot give in time is left out of `views` instead (the other counts still answer).
+         */
         get: operations["getTicketsCounts"];
         put?: never;
         post?: never;
@@ -1448,7 +1451,7 @@ export interface paths {
         };
         /**
          * The contact's tickets (same filters as the ticket list)
-         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getContactsByIdTickets"];
         put?: never;
@@ -1605,7 +1608,7 @@ export interface paths {
         };
         /**
          * Full-text search (prefix matching): up to five tickets, contacts and articles, by relevance then recency
-         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getSearch"];
         put?: never;
@@ -1625,7 +1628,7 @@ export interface paths {
         };
         /**
          * Ticket figures over [from, to) of the tickets the caller may see (RFC 3339 or YYYY-MM-DD; dates and by_day are days in the workspace's time zone, UTC when unset; a date-only `to` includes that day; default the last 30 days)
-         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         * @description Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getReportsOverview"];
         put?: never;
@@ -1824,7 +1827,7 @@ export interface paths {
         };
         /**
          * Contacts as CSV with the filters of GET /v1/contacts: UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it
-         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
+         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
          */
         get: operations["getContactsExportCsv"];
         put?: never;
@@ -1844,7 +1847,7 @@ export interface paths {
         };
         /**
          * Companies as CSV with the filters of GET /v1/companies: UTF-8 with a BOM for Excel, RFC 4180 quoting, a header row; streamed in pages of 500; a cell starting with = + - @ tab or CR is prefixed with ' so spreadsheets never run it
-         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
+         * @description Each page is one read: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After. If a page after the first fails that way, the download ends early (incomplete).
          */
         get: operations["getCompaniesExportCsv"];
         put?: never;
@@ -1864,7 +1867,7 @@ export interface paths {
         };
         /**
          * Contacts, newest first; filters q (name, or the start of any of its emails), company_id, tag, field.<key>
-         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getContacts"];
         put?: never;
@@ -1938,7 +1941,7 @@ export interface paths {
         };
         /**
          * Companies, newest first; filters q (any word of the name or domain, or a prefix), tag, field.<key>
-         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         * @description With `q`: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getCompanies"];
         put?: never;
@@ -3301,7 +3304,7 @@ export interface paths {
         };
         /**
          * Semantic search: up to five tickets, contacts and articles, by meaning and words
-         * @description The shape of GET /v1/search. Tickets are ranked by reciprocal rank fusion (k = 60) of the full-text ranking and the nearest embeddings (cosine similarity of the subject and the customer's own words, at least 0.2), among the tickets the caller's ticket list shows (private teams' only for their members, spam left out); published knowledge-base articles by their embeddings; contacts by full text. Without an embedding model (DESK_AI_EMBEDDING_MODEL), before anything is embedded, or when the provider fails, the answer is full text alone; the `Desk-Search-Mode` header says which (`hybrid` or `full_text`). Embedding the query is free (recorded as `search_index`, cost 0). 404 `ai_disabled` when AI is off; counts toward the caller's 60 AI requests a minute (429 `rate_limited` past them). The full-text half: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees committed data only. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
+         * @description The shape of GET /v1/search. Tickets are ranked by reciprocal rank fusion (k = 60) of the full-text ranking and the nearest embeddings (cosine similarity of the subject and the customer's own words, at least 0.2), among the tickets the caller's ticket list shows (private teams' only for their members, spam left out); published knowledge-base articles by their embeddings; contacts by full text. Without an embedding model (DESK_AI_EMBEDDING_MODEL), before anything is embedded, or when the provider fails, the answer is full text alone; the `Desk-Search-Mode` header says which (`hybrid` or `full_text`). Embedding the query is free (recorded as `search_index`, cost 0). 404 `ai_disabled` when AI is off; counts toward the caller's 60 AI requests a minute (429 `rate_limited` past them). The full-text half: Runs on the read pool, off the request thread (DESK_READ_WORKERS, default 2). It sees every change stored before it was asked. Past DESK_READ_TIMEOUT (default 10 s) it answers 503 `query_timeout`: narrow the query and try again. With 4 slow reads of the workspace under way, or 32 waiting in all, it answers 429 `read_queue_full` with Retry-After.
          */
         get: operations["getAiSearch"];
         put?: never;
