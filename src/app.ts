@@ -41,7 +41,7 @@ export function buildApp(deps: Deps, modules: readonly FeatureModule[] = registe
   const app = new Elysia({ name: "desk" })
     .onTransform({ as: "global" }, (context) => {
       requestMeta(context.request).route = context.route;
-      normalizeBody(context);
+      context.body = normalizeBody(context.request, context.body);
     })
     .onError({ as: "global" }, ({ code, error, request, route }) => {
       if (code === "NOT_FOUND") requestMeta(request).unmatched = true;

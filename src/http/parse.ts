@@ -25,16 +25,13 @@ export const parseFailure = (request: Request): DeskError =>
  * parse them into objects the route's schema might accept); a JSON body past the shape limits or
  * holding NUL characters answers 422 before any schema walks it.
  */
-export function normalizeBody(context: { request: Request; body: unknown }): void {
-  const { request } = context;
-  if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return;
+export function normalizeBody(request: Request, body: unknown): unknown {
+  if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return body;
   const type = mediaType(request);
   // Upload routes declare `parse: "none"` and read the body themselves: it stays unparsed here.
-  if (context.body === undefined && (OWN_PARSERS.includes(type) || type.startsWith("image/"))) return;
-  if (context.body === undefined || context.body === null || context.body === "") {
-    context.body = {};
-    return;
-  }
+  if (body === undefined && (OWN_PARSERS.includes(type) || type.startsWith("image/"))) return body;
+  if (body === undefined || body === null || body === "") return {};
   if (!isJson(type)) throw unsupportedMediaType();
-  checkJsonBounds(context.body);
+  checkJsonBounds(body);
+  return body;
 }
