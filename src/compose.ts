@@ -17,6 +17,7 @@ import { checkEventData } from "./events/bus";
 import { eventSeqCounter, useEventSeqCounter } from "./events/seq-counter";
 import { createEventCatalogue } from "./events/catalogue";
 import type { AnyEventDefinition } from "./events/define";
+import { blobStoreOf } from "./lib/blob-store";
 import { systemClock, type Clock } from "./lib/clock";
 import { createSecretBox } from "./lib/crypto";
 import { createLogger, type Logger } from "./lib/logger";
@@ -98,6 +99,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
       modules: config.reads.modules,
     }),
     ports,
+    blobs: blobStoreOf(config),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Config } from "./config/config";
 import type { Db } from "./db/database";
 import type { ReadPool } from "./db/read-pool";
 import type { EventCatalogue } from "./events/catalogue";
+import type { BlobStore } from "./lib/blob-store";
 import type { Clock } from "./lib/clock";
 import type { SecretBox } from "./lib/crypto";
 import type { Logger } from "./lib/logger";
@@ -31,4 +32,6 @@ export type Deps = {
   reads: ReadPool;
   /** The ports modules declared, each bound to the one module that provides it (src/lib/ports.ts). */
   ports: Ports;
+  /** Every file kept beside the database (attachments, pictures, raw mail, the outbox), by key (src/lib/blob-store.ts). */
+  blobs: BlobStore;
 };

@@ -9,7 +9,7 @@ export const removeOrphanAttachmentsJob = defineJob({
   name: "attachments.remove_orphans",
   schedule: "41 * * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<Deps>) {
-    removeOrphanAttachments(deps);
+  async handler(_payload, { deps }: JobContext<Deps>) {
+    await removeOrphanAttachments(deps);
   },
 });

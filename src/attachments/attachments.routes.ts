@@ -5,7 +5,7 @@ import { DeskError, invalidAt, notFound, unauthorized } from "../lib/errors";
 import { IdParams } from "../http/schemas";
 import { AttachmentSchema } from "./attachments.schemas";
 import {
-  attachmentFilePath,
+  attachmentKey,
   attachmentLinks,
   findAttachment,
   presentAttachment,
@@ -62,8 +62,8 @@ export function attachmentsRoutes(deps: Deps) {
         if (!claims) throw unauthorized("The link has expired or is invalid.");
         if (claims.sub !== params.id || typeof claims.ws !== "string") throw notFound("Attachment");
         const row = findAttachment(deps.db, claims.ws, params.id);
-        const file = Bun.file(attachmentFilePath(deps, row));
-        if (!(await file.exists())) throw new DeskError(404, "not_found", "Attachment not found.");
+        const file = await deps.blobs.get(attachmentKey(row));
+        if (!file) throw new DeskError(404, "not_found", "Attachment not found.");
         const disposition = INLINE_TYPES.includes(row.contentType) ? "inline" : "attachment";
         const asciiName = row.filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
         return new Response(file, {

@@ -1,6 +1,4 @@
 import { createHmac } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
@@ -25,20 +23,49 @@ export type AttachmentJson = {
   inline: boolean;
   url: string;
 };
-type AttachmentDeps = Pick<Deps, "db" | "config" | "clock">;
+type AttachmentDeps = Pick<Deps, "db" | "config" | "clock" | "blobs" | "logger">;
 
-export const attachmentsDir = (deps: Pick<Deps, "config">): string => join(deps.config.dataDir, "attachments");
+/** An attachment's file in the desk's store (`deps.blobs`): `attachments/<storage key>`. */
+export const attachmentKey = (row: Pick<AttachmentRow, "storageKey">): string => `attachments/${row.storageKey}`;
+
+/**
+ * Where the local store keeps an attachment's file, for tests looking at the data dir and for
+ * `attachmentFilesOf`; nothing here reads or writes through it.
+ */
 export const attachmentFilePath = (deps: Pick<Deps, "config">, row: Pick<AttachmentRow, "storageKey">): string =>
-  join(attachmentsDir(deps), row.storageKey);
+  join(deps.config.dataDir, attachmentKey(row));
 
-/** The stored files of a workspace's attachments (its purge removes them once the rows are gone). */
-export function attachmentFilesOf(deps: Pick<Deps, "db" | "config">, workspaceId: string): string[] {
-  return deps.db
+/** An attachment's bytes (a reply's files as it is mailed); a file gone from the store is an error. */
+export async function attachmentBytes(
+  deps: Pick<Deps, "blobs">,
+  row: Pick<AttachmentRow, "id" | "storageKey">,
+): Promise<Uint8Array> {
+  const file = await deps.blobs.get(attachmentKey(row));
+  if (!file) throw new Error(`attachment ${row.id}: its file is missing from the store`);
+  return file.bytes();
+}
+
+const storageKeysOf = (deps: Pick<Deps, "db">, workspaceId: string) =>
+  deps.db
     .select({ storageKey: attachments.storageKey })
     .from(attachments)
     .where(eq(attachments.workspaceId, workspaceId))
-    .all()
-    .map((row) => attachmentFilePath(deps, row));
+    .all();
+
+/**
+ * The local paths of a workspace's attachment files.
+ * @deprecated Local layout only: a purge calls `removeAttachmentFilesOf`, which goes through the store.
+ */
+export function attachmentFilesOf(deps: Pick<Deps, "db" | "config">, workspaceId: string): string[] {
+  return storageKeysOf(deps, workspaceId).map((row) => attachmentFilePath(deps, row));
+}
+
+/** Removes the stored files of a workspace's attachments (its purge, before the rows go); answers how many. */
+export async function removeAttachmentFilesOf(deps: Pick<Deps, "db" | "blobs">, workspaceId: string): Promise<number> {
+  const keys = storageKeysOf(deps, workspaceId).map(attachmentKey);
+  // A few at a time: a workspace may hold hundreds of thousands of files.
+  for (let i = 0; i < keys.length; i += 64) await Promise.all(keys.slice(i, i + 64).map((k) => deps.blobs.delete(k)));
+  return keys.length;
 }
 
 /** A file name safe to store and to put in Content-Disposition: no paths, controls or quotes. */
@@ -52,35 +79,10 @@ export function cleanFilename(name: string): string {
 }
 
 /**
- * Stores an upload: the bytes go to <data dir>/attachments/<id> first, then the row; the file is
- * removed again when the row cannot be written. Unattached until a message references it.
- */
-export function storeAttachment(
-  ctx: RequestContext,
-  input: { filename: string; content_type?: string; bytes: Uint8Array; inline?: boolean; content_id?: string | null },
-  deps: AttachmentDeps,
-): AttachmentRow {
-  if (input.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge("Attachments may be at most 25 MB.");
-  const id = newId();
-  mkdirSync(attachmentsDir(deps), { recursive: true });
-  writeFileSync(join(attachmentsDir(deps), id), input.bytes);
-  return insertAttachmentRow(
-    ctx,
-    {
-      id,
-      filename: input.filename,
-      head: input.bytes.subarray(0, 4096),
-      size: input.bytes.byteLength,
-      inline: input.inline,
-      contentId: input.content_id,
-    },
-    deps,
-  );
-}
-
-/**
- * storeAttachment for the inbound pipeline: the file is written on the fs thread pool, so the event
- * loop (the one SQLite writer) is not held by disk writes while other mail and requests wait.
+ * Stores an upload: the bytes go to the store (`attachments/<id>`) first, then the row; the file is
+ * removed again when the row cannot be written. Unattached until a message references it. The local
+ * store writes on the fs thread pool, so the event loop (the one SQLite writer) is not held by disk
+ * writes while other mail and requests wait.
  */
 export async function storeAttachmentAsync(
   ctx: RequestContext,
@@ -89,14 +91,14 @@ export async function storeAttachmentAsync(
 ): Promise<AttachmentRow> {
   if (input.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw tooLarge("Attachments may be at most 25 MB.");
   const id = newId();
-  await mkdir(attachmentsDir(deps), { recursive: true });
-  await writeFile(join(attachmentsDir(deps), id), input.bytes);
+  const head = input.bytes.subarray(0, 4096);
+  await deps.blobs.put(attachmentKey({ storageKey: id }), input.bytes, { contentType: sniffContentType(head) });
   return insertAttachmentRow(
     ctx,
     {
       id,
       filename: input.filename,
-      head: input.bytes.subarray(0, 4096),
+      head,
       size: input.bytes.byteLength,
       inline: input.inline,
       contentId: input.content_id,
@@ -113,17 +115,16 @@ export async function storeUploadedFile(
 ): Promise<AttachmentRow> {
   if (file.size > MAX_ATTACHMENT_BYTES) throw tooLarge("Attachments may be at most 25 MB.");
   const id = newId();
-  mkdirSync(attachmentsDir(deps), { recursive: true });
-  await Bun.write(join(attachmentsDir(deps), id), file);
   const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
+  await deps.blobs.put(attachmentKey({ storageKey: id }), file, { contentType: sniffContentType(head) });
   return insertAttachmentRow(ctx, { id, filename: file.name ?? "file", head, size: file.size }, deps);
 }
 
-function insertAttachmentRow(
+async function insertAttachmentRow(
   ctx: RequestContext,
   input: { id: string; filename: string; head: Uint8Array; size: number; inline?: boolean; contentId?: string | null },
   deps: AttachmentDeps,
-): AttachmentRow {
+): Promise<AttachmentRow> {
   try {
     return withTx(deps.db, (tx) =>
       tx
@@ -145,7 +146,7 @@ function insertAttachmentRow(
         .get(),
     );
   } catch (error) {
-    rmSync(join(attachmentsDir(deps), input.id), { force: true });
+    await deps.blobs.delete(attachmentKey({ storageKey: input.id }));
     throw error;
   }
 }
@@ -255,9 +256,20 @@ export function presentAttachment(row: AttachmentRow, links: AttachmentLinks): A
   };
 }
 
+/**
+ * Removes the files of rows already deleted. Never rejects (a caller may not wait): a file that
+ * could not be removed is logged and stays, as a leftover costs disk only.
+ */
+async function removeFiles(deps: AttachmentDeps, rows: { storageKey: string }[]): Promise<void> {
+  const results = await Promise.allSettled(rows.map((row) => deps.blobs.delete(attachmentKey(row))));
+  for (const result of results)
+    if (result.status === "rejected")
+      deps.logger.warn({ err: String(result.reason) }, "attachments: a removed upload's file could not be deleted");
+}
+
 /** Removes uploads stored for something that then did not happen (a mail refused or a duplicate after all). */
-export function discardAttachments(deps: AttachmentDeps, ids: string[]): void {
-  if (ids.length === 0) return;
+export function discardAttachments(deps: AttachmentDeps, ids: string[]): Promise<void> {
+  if (ids.length === 0) return Promise.resolve();
   const removed = withTx(deps.db, (tx) =>
     tx
       .delete(attachments)
@@ -265,11 +277,11 @@ export function discardAttachments(deps: AttachmentDeps, ids: string[]): void {
       .returning({ storageKey: attachments.storageKey })
       .all(),
   );
-  for (const row of removed) rmSync(attachmentFilePath(deps, row), { force: true });
+  return removeFiles(deps, removed);
 }
 
 /** Removes uploads nobody attached within a day: rows first, then their files. */
-export function removeOrphanAttachments(deps: AttachmentDeps): number {
+export async function removeOrphanAttachments(deps: AttachmentDeps): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - 24 * 3600 * 1000).toISOString();
   const removed = withTx(deps.db, (tx) =>
     tx
@@ -278,6 +290,6 @@ export function removeOrphanAttachments(deps: AttachmentDeps): number {
       .returning({ storageKey: attachments.storageKey })
       .all(),
   );
-  for (const row of removed) rmSync(attachmentFilePath(deps, row), { force: true });
+  await removeFiles(deps, removed);
   return removed.length;
 }

@@ -10,7 +10,7 @@ import {
   attachmentFilePath,
   discardAttachments,
   removeOrphanAttachments,
-  storeAttachment,
+  storeAttachmentAsync,
 } from "./attachments.service";
 import { sniffContentType } from "./attachments.sniff";
 
@@ -133,10 +133,14 @@ describe("attachments", () => {
     clock.advance(25 * 3600_000);
     // (the session token has expired by now: store through the service, as inbound mail does)
     const young = {
-      body: storeAttachment(owner.ctx, { filename: "y.txt", bytes: new TextEncoder().encode("y") }, desk.deps),
+      body: await storeAttachmentAsync(
+        owner.ctx,
+        { filename: "y.txt", bytes: new TextEncoder().encode("y") },
+        desk.deps,
+      ),
     };
     const path = attachmentFilePath(desk.deps, row(orphan.body.id)!);
-    expect(removeOrphanAttachments(desk.deps)).toBeGreaterThanOrEqual(2);
+    expect(await removeOrphanAttachments(desk.deps)).toBeGreaterThanOrEqual(2);
     expect(row(orphan.body.id)).toBeUndefined();
     expect(row(fresh.body.id)).toBeUndefined();
     expect(existsSync(path)).toBe(false);
@@ -152,7 +156,7 @@ describe("inline images", () => {
     const { addMessage } = await import("../tickets/tickets.public");
     const ticket = await newTicket(desk, owner);
     const ctx = systemContext(workspace.id);
-    const image = storeAttachment(
+    const image = await storeAttachmentAsync(
       ctx,
       { filename: "logo.png", bytes: PNG, inline: true, content_id: "<logo@mail>" },
       desk.deps,
@@ -184,8 +188,8 @@ describe("discardAttachments", () => {
     const { addMessage } = await import("../tickets/tickets.public");
     const ctx = systemContext(workspace.id);
     const ticket = await newTicket(desk, owner);
-    const unused = storeAttachment(ctx, { filename: "a.png", bytes: PNG }, desk.deps);
-    const used = storeAttachment(ctx, { filename: "b.png", bytes: PNG }, desk.deps);
+    const unused = await storeAttachmentAsync(ctx, { filename: "a.png", bytes: PNG }, desk.deps);
+    const used = await storeAttachmentAsync(ctx, { filename: "b.png", bytes: PNG }, desk.deps);
     addMessage(
       ctx,
       ticket.id,

@@ -47,7 +47,8 @@ export class BackupError extends Error {
  * snapshots (copies of older states, not the current one) and `backups/`, where archives may be
  * kept: each archive holding the ones before it would double the size every time.
  */
-const SKIPPED = new Set([DATABASE, `${DATABASE}-wal`, `${DATABASE}-shm`, "snapshots", "backups"]);
+// tmp/ holds the file store's writes in flight (src/lib/blob-store.ts): never a finished file.
+const SKIPPED = new Set([DATABASE, `${DATABASE}-wal`, `${DATABASE}-shm`, "snapshots", "backups", "tmp"]);
 
 function walk(root: string, dir: string, skip: (path: string) => boolean, out: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { discardAttachments, storeAttachmentAsync } from "../attachments/attachments.public";
 import { systemContext, type RequestContext } from "../auth/context";
@@ -116,34 +115,30 @@ function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string,
   return queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, now.toISOString()).length > 0;
 }
 
-/** Where a workspace's original messages (.eml) live, by month; its purge removes the folder. */
+/**
+ * The local folder of a workspace's original messages.
+ * @deprecated Local layout only: a purge calls `removeWorkspaceMail`, which goes through the store.
+ */
 export const workspaceMailFolder = (dataDir: string, workspaceId: string): string => join(dataDir, "mail", workspaceId);
 
-/** Folders already made this process: a month's folder is made once, not per message. */
-const madeFolders = new Set<string>();
+/** Removes a workspace's original messages from the store (its purge); answers how many went. */
+export async function removeWorkspaceMail(deps: Pick<Deps, "blobs">, workspaceId: string): Promise<number> {
+  let removed = 0;
+  for await (const key of deps.blobs.list(`mail/${workspaceId}/`)) {
+    await deps.blobs.delete(key);
+    removed++;
+  }
+  return removed;
+}
 
 /**
- * Stores the raw original under the data dir; answers the path relative to the data dir. The write
- * runs on the fs thread pool (node:fs/promises): Bun.write writes on the event loop's own thread,
- * where it measured ~18% of ingest CPU under load, stalling behind SQLite's checkpoint fsyncs.
+ * Stores the raw original in the desk's store, by workspace and month (`mail/<workspace>/<yyyy-mm>/
+ * <id>.eml`); answers its key, which is also its path relative to the data dir (`original_path`).
  */
-async function storeOriginal(dataDir: string, workspaceId: string, raw: Uint8Array, now: Date): Promise<string> {
-  const relativeFolder = join("mail", workspaceId, now.toISOString().slice(0, 7));
-  const folder = join(dataDir, relativeFolder);
-  const relative = join(relativeFolder, `${newId()}.eml`);
-  if (!madeFolders.has(folder)) {
-    await mkdir(folder, { recursive: true });
-    madeFolders.add(folder);
-  }
-  try {
-    await writeFile(join(dataDir, relative), raw);
-  } catch (error) {
-    // The folder went away since it was made (a restore, a cleanup): make it again, once.
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    await mkdir(folder, { recursive: true });
-    await writeFile(join(dataDir, relative), raw);
-  }
-  return relative;
+async function storeOriginal(deps: Pick<Deps, "blobs">, workspaceId: string, raw: Uint8Array, now: Date) {
+  const key = `mail/${workspaceId}/${now.toISOString().slice(0, 7)}/${newId()}.eml`;
+  await deps.blobs.put(key, raw, { contentType: "message/rfc822" });
+  return key;
 }
 
 type Thread = { ticketId: string } | null;
@@ -293,7 +288,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   if (!isContactEmail(sender.visitor.email)) return refuse("no_from_address");
 
   const body = trimQuoted(email.html, email.text);
-  const originalStored = storeOriginal(deps.config.dataDir, mailbox.workspaceId, raw, deps.clock.now());
+  const originalStored = storeOriginal(deps, mailbox.workspaceId, raw, deps.clock.now());
   const { attachmentIds, contentIds } = await storeParts(deps, ctx, email, log);
   // A plain-text body becomes HTML already in its sanitized form (the sanitizer would not change it).
   const bodyHtml =
@@ -330,11 +325,11 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
     outcome = storeIngested(deps, ingest);
   } catch (error) {
     // Nothing of a message that was not stored may stay behind: its files go with it.
-    discardAttachments(deps, attachmentIds);
+    await discardAttachments(deps, attachmentIds);
     throw error;
   }
   if (outcome.outcome === "duplicate") {
-    discardAttachments(deps, attachmentIds);
+    await discardAttachments(deps, attachmentIds);
     return outcome;
   }
   const stored = performance.now();

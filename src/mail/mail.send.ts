@@ -1,7 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type Nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
+import type { BlobStore } from "../lib/blob-store";
 
 /** nodemailer is loaded on first send: an idle instance never holds it in memory. */
 const loadNodemailer = async (): Promise<typeof Nodemailer> => (await import("nodemailer")).default;
@@ -148,13 +147,15 @@ export async function buildRawMail(mail: OutgoingMail): Promise<Buffer> {
   return info.message as Buffer;
 }
 
-/** With no relay configured, system mail is written as an .eml file: the outbox is the delivery. */
-export async function writeToOutbox(dir: string, mail: OutgoingMail, now: Date): Promise<string> {
-  mkdirSync(dir, { recursive: true });
+/**
+ * With no relay configured, system mail is written as an .eml file under `outbox/` in the desk's
+ * store: the outbox is the delivery. Answers where it went, for the log line.
+ */
+export async function writeToOutbox(blobs: BlobStore, mail: OutgoingMail, now: Date): Promise<string> {
   const name = `${now.toISOString().replace(/[:.]/g, "-")}-${mail.messageId.replace(/[^a-zA-Z0-9@.-]/g, "")}.eml`;
-  const path = join(dir, name);
-  writeFileSync(path, await buildRawMail(mail));
-  return path;
+  const key = `outbox/${name}`;
+  await blobs.put(key, await buildRawMail(mail), { contentType: "message/rfc822" });
+  return blobs.describe(key);
 }
 
 /** `smtp://user:pass@host:port` (or smtps://) → settings. */

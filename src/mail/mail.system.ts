@@ -1,5 +1,5 @@
-import { join } from "node:path";
 import { PermanentFailure } from "../jobs/define";
+import { blobStoreOf, type BlobStore } from "../lib/blob-store";
 import { newId } from "../lib/ids";
 import { escapeHtml } from "../lib/sanitize";
 import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "./mail.send";
@@ -22,11 +22,17 @@ type SystemMailConfig = { baseUrl: string; dataDir: string; smtpRelayUrl: string
 /**
  * Sends system mail from DESK_MAIL_FROM, else `no-reply@<base URL host>` (a relay may refuse a
  * sender domain it does not serve): through the DESK_SMTP_URL relay when set, else
- * as an .eml file under `<data dir>/outbox` (DECISIONS.md). Returns the outbox path when the mail was
+ * as an .eml file under `outbox/` in the desk's store (DECISIONS.md). Returns where it went when the mail was
  * only written there, null when the relay took it. A refusal the relay will repeat is a
  * PermanentFailure, so the calling job stops retrying.
  */
-export async function sendSystemMail(config: SystemMailConfig, now: Date, system: SystemMail): Promise<string | null> {
+export async function sendSystemMail(
+  config: SystemMailConfig,
+  now: Date,
+  system: SystemMail,
+  // The desk's store (`deps.blobs`); callers that pass only their config get the same store built from it.
+  blobs: BlobStore = blobStoreOf(config),
+): Promise<string | null> {
   const host = new URL(config.baseUrl).hostname;
   const link = escapeHtml(system.link);
   const anchor = `<a href="${link}">${link}</a>`;
@@ -42,7 +48,7 @@ export async function sendSystemMail(config: SystemMailConfig, now: Date, system
     messageId: `<${newId()}@${host}>`,
     ...(system.headers ? { headers: system.headers } : {}),
   };
-  if (!config.smtpRelayUrl) return writeToOutbox(join(config.dataDir, "outbox"), mail, now);
+  if (!config.smtpRelayUrl) return writeToOutbox(blobs, mail, now);
   try {
     await sendViaSmtp(smtpSettingsFromUrl(config.smtpRelayUrl), mail);
   } catch (error) {

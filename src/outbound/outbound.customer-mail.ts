@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { Queryable } from "../db/database";
 import { untilDurable, withTx } from "../db/tx";
 import type { Deps } from "../deps";
@@ -105,6 +104,6 @@ export async function sendCustomerMail(
     if (error instanceof SendFailure && !error.temporary) throw new PermanentFailure(error.message);
     throw error;
   }
-  await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, now);
+  await writeToOutbox(deps.blobs, mail, now);
   return { via: "outbox", messageId, from: mailbox.email };
 }

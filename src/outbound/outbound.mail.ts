@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { z } from "zod";
-import { attachmentFilePath, attachmentsOfMessages } from "../attachments/attachments.public";
+import { attachmentBytes, attachmentsOfMessages } from "../attachments/attachments.public";
 import { systemContext } from "../auth/context";
 import { contactRefsOf } from "../contacts/contacts.public";
 import { untilDurable, withTx } from "../db/tx";
@@ -86,7 +84,7 @@ async function deliver(deps: Deps, mailbox: MailboxRow, mail: OutgoingMail, log:
     await sendViaSmtp(settings, mail);
     return "smtp";
   }
-  const path = await writeToOutbox(join(deps.config.dataDir, "outbox"), mail, deps.clock.now());
+  const path = await writeToOutbox(deps.blobs, mail, deps.clock.now());
   log.warn(
     { mailbox_id: mailbox.id, path },
     "mail: no relay configured (DESK_SMTP_URL), reply written to the outbox and NOT delivered",
@@ -193,6 +191,7 @@ export const sendReplyJob = defineJob({
     // Outlook threads on Thread-Index: its key is recorded (and durable) before the mail leaves.
     const outlook = withTx(deps.db, (tx) => outlookThreadHeaders(tx, ticket, deps.clock.now()));
     await untilDurable(deps.db);
+    const contents = await Promise.all(files.map((f) => attachmentBytes(deps, f)));
     const mail: OutgoingMail = {
       from,
       to,
@@ -204,10 +203,10 @@ export const sendReplyJob = defineJob({
       messageId: `<${outboundMessageId(message.id, deps.config.inboundDomain)}>`,
       inReplyTo: thread.inReplyTo,
       references: thread.references,
-      attachments: files.map((f) => ({
+      attachments: files.map((f, i) => ({
         filename: f.filename,
         contentType: f.contentType,
-        content: readFileSync(attachmentFilePath(deps, f)),
+        content: contents[i]!,
         cid: f.contentId,
       })),
       headers: {

@@ -48,7 +48,7 @@ type Candidates = () => Promise<string[]>;
  * first real picture (checked and processed like an upload) is stored. Answers its URL or null.
  */
 export async function lookUp(
-  deps: Pick<Deps, "db" | "clock" | "config" | "logger">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "logger" | "blobs">,
   key: string,
   candidates: Candidates,
   fit: PictureFit,

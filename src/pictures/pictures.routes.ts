@@ -19,7 +19,7 @@ import { describeCaller, MeSchema } from "../identity/identity.public";
 import { memberRoleOf, setUserPicture } from "../members/members.public";
 import { setWorkspaceImage, WorkspaceSchema, type WorkspaceImageSlot } from "../workspaces/workspaces.public";
 import { type PictureFit, processPicture, readPictureUpload } from "./pictures.image";
-import { IMAGE_ID, imagePath, storePicture } from "./pictures.store";
+import { IMAGE_ID, imageKey, storePicture } from "./pictures.store";
 
 const SLOTS = ["logo", "help_center_logo", "help_center_favicon", "widget_avatar", "widget_launcher"] as const;
 const SlotParams = z.object({ slot: z.enum(SLOTS) });
@@ -210,8 +210,8 @@ function imageFileRoutes(deps: Deps) {
     "/images/:id",
     async ({ params, query }) => {
       if (!IMAGE_ID.test(params.id)) throw notFound("Image");
-      const file = Bun.file(imagePath(deps, params.id, query.s === "64" ? 64 : 256));
-      if (!(await file.exists())) throw notFound("Image");
+      const file = await deps.blobs.get(imageKey(params.id, query.s === "64" ? 64 : 256));
+      if (!file) throw notFound("Image");
       return new Response(file, {
         headers: {
           "content-type": "image/png",

@@ -1,22 +1,22 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import type { ProcessedPicture } from "./pictures.image";
 
 export const IMAGE_ID = /^img_[A-Za-z0-9_-]{22}$/;
-export const imagesDir = (deps: Pick<Deps, "config">): string => join(deps.config.dataDir, "images");
+/** A processed picture's file in the desk's store (`deps.blobs`). */
+export const imageKey = (id: string, size: 256 | 64): string => `images/${id}-${size}.png`;
+/** Where the local store keeps it, for tests looking at the data dir; nothing here reads or writes through it. */
 export const imagePath = (deps: Pick<Deps, "config">, id: string, size: 256 | 64): string =>
-  join(imagesDir(deps), `${id}-${size}.png`);
+  join(deps.config.dataDir, imageKey(id, size));
 
 /**
- * Writes both sizes under a new random id (owner-only files) and answers the picture's URL. Ids are
- * never reused, so a stored picture never changes and may be cached for good.
+ * Writes both sizes under a new random id and answers the picture's URL. Ids are never reused, so a
+ * stored picture never changes and may be cached for good.
  */
-export async function storePicture(deps: Pick<Deps, "config">, picture: ProcessedPicture): Promise<string> {
+export async function storePicture(deps: Pick<Deps, "config" | "blobs">, picture: ProcessedPicture): Promise<string> {
   const id = `img_${randomBytes(16).toString("base64url")}`;
-  await mkdir(imagesDir(deps), { recursive: true, mode: 0o700 });
-  await writeFile(imagePath(deps, id, 256), picture.large, { mode: 0o600 });
-  await writeFile(imagePath(deps, id, 64), picture.small, { mode: 0o600 });
+  await deps.blobs.put(imageKey(id, 256), picture.large, { contentType: "image/png" });
+  await deps.blobs.put(imageKey(id, 64), picture.small, { contentType: "image/png" });
   return `${deps.config.baseUrl}/v1/images/${id}?s=256`;
 }

@@ -1,0 +1,230 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import sharp from "sharp";
+import { createWorkspaceWithOwner } from "../../test/factories";
+import { startTestDesk } from "../../test/harness";
+import { removeAttachmentFilesOf } from "../attachments/attachments.public";
+import { removeWorkspaceMail } from "../inbound/inbound.public";
+import type { BlobStore } from "./blob-store";
+
+const SRC = join(import.meta.dir, "..");
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) sourceFiles(path, out);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) out.push(relative(join(SRC, ".."), path));
+  }
+  return out;
+}
+
+/** Reads or writes files itself. */
+const TOUCHES_FILES = /from "node:fs(\/promises)?"|Bun\.write\(|Bun\.file\(/;
+/** Names the data dir, or a path helper into one of its file areas. */
+const NAMES_DATA_DIR =
+  /\b(dataDir|attachmentFilePath|attachmentFilesOf|workspaceMailFolder|imagePath|csvPathOf|originalPath)\b/;
+
+/** Files that touch the data dir for what is not a blob, and why. */
+const NOT_BLOBS: Record<string, string> = {
+  "src/lib/blob-store.ts": "the local store itself",
+  "src/config/config.ts": "generated secrets (*.key) beside the database",
+  "src/backups/backups.service.ts": "backup and restore copy the whole data dir, store files included",
+  "src/backups/backups.runs.ts": "archives in DESK_BACKUP_DIR",
+  "src/doctor/doctor.ts": "permissions and free space of the data dir",
+  "src/db/storage.ts": "the database file and free space",
+  "src/system/system.service.ts": "sizes of the database and the disk",
+  "src/pictures/pictures.native.ts": "libvips unpacked from the executable: the loader needs a path on disk",
+};
+
+/**
+ * Files of other features that still read or write store files around it. May only shrink: each
+ * names what it should call instead.
+ */
+const AROUND_THE_STORE: Record<string, string> = {
+  "src/workspaces/workspaces.jobs.ts":
+    "the purge: removeAttachmentFilesOf (attachments.public) and removeWorkspaceMail (inbound.public)",
+  "src/tickets/messages.service.ts": "originalOf/fullTextOf: deps.blobs.get(original_path), original_path is the key",
+  "src/imports/imports.csv.ts": "an uploaded CSV waiting for its job: deps.blobs under imports/<id>.csv",
+  "src/imports/imports.routes.ts": "an uploaded CSV waiting for its job: deps.blobs under imports/<id>.csv",
+  "src/imports/imports.cli.ts": "a CSV given to `desk import`, copied for its job: deps.blobs under imports/<id>.csv",
+};
+
+describe("files go through the desk's store", () => {
+  test("no file in src reads or writes under the data dir around deps.blobs, beyond the listed ones", () => {
+    const offenders: string[] = [];
+    const stillAround = new Set<string>();
+    for (const file of sourceFiles(SRC)) {
+      const text = readFileSync(join(SRC, "..", file), "utf8");
+      if (!TOUCHES_FILES.test(text) || !NAMES_DATA_DIR.test(text)) continue;
+      if (file in AROUND_THE_STORE) stillAround.add(file);
+      else if (!(file in NOT_BLOBS)) offenders.push(file);
+    }
+    expect(offenders).toEqual([]);
+    // A file moved to the store leaves the list.
+    expect([...stillAround].sort()).toEqual(Object.keys(AROUND_THE_STORE).sort());
+  });
+
+  test("the features that own store files never touch the file system themselves", () => {
+    const folders = ["attachments", "pictures", "inbound", "outbound", "mail"];
+    const touching = sourceFiles(SRC).filter(
+      (file) =>
+        folders.includes(file.split("/")[1]!) &&
+        !(file in NOT_BLOBS) &&
+        TOUCHES_FILES.test(readFileSync(join(SRC, "..", file), "utf8")),
+    );
+    expect(touching).toEqual([]);
+  });
+});
+
+/** Wraps the desk's store, recording each call's method and key. */
+function recording(store: BlobStore) {
+  const calls: string[] = [];
+  const noted = (call: string) => {
+    calls.push(call);
+  };
+  const wrapped: BlobStore = {
+    put(key, body, options) {
+      noted(`put ${key}`);
+      return store.put(key, body, options);
+    },
+    get(key) {
+      noted(`get ${key}`);
+      return store.get(key);
+    },
+    has(key) {
+      noted(`has ${key}`);
+      return store.has(key);
+    },
+    delete(key) {
+      noted(`delete ${key}`);
+      return store.delete(key);
+    },
+    list(prefix) {
+      noted(`list ${prefix}`);
+      return store.list(prefix);
+    },
+    describe: (key) => store.describe(key),
+  };
+  return { wrapped, calls };
+}
+
+describe("features use deps.blobs", async () => {
+  const desk = await startTestDesk({ env: { DESK_INBOUND_DOMAIN: "desk.test" } });
+  const { wrapped, calls } = recording(desk.deps.blobs);
+  desk.deps.blobs = wrapped;
+  const { workspace, owner } = await createWorkspaceWithOwner(desk);
+
+  test("an upload lands under attachments/<id>, is served back from the store and mailed from it to the outbox", async () => {
+    const form = new FormData();
+    form.append("file", new File(["quarterly figures"], "figures.txt", { type: "text/plain" }));
+    const upload = await desk.api("POST", "/v1/attachments", { headers: owner.headers, raw: form });
+    expect(upload.status).toBe(201);
+    const key = `attachments/${upload.body.id}`;
+    expect(calls).toContain(`put ${key}`);
+    expect(readFileSync(join(desk.dataDir, key), "utf8")).toBe("quarterly figures");
+
+    const link = new URL(upload.body.url);
+    const served = await desk.api("GET", `${link.pathname}${link.search}`);
+    expect(served.status).toBe(200);
+    expect(served.text).toBe("quarterly figures");
+    expect(served.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(calls).toContain(`get ${key}`);
+
+    // A system mailbox without a relay: the reply, its attachment read from the store, goes to outbox/.
+    const mailbox = await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "Help", email: "help@acme.test", inbound_kind: "forwarding", outbound_kind: "system" },
+    });
+    const ticket = await desk.api("POST", "/v1/tickets", {
+      headers: owner.headers,
+      body: {
+        subject: "Figures",
+        channel: "email",
+        mailbox_id: mailbox.body.id,
+        contact: { email: "carol@customer.test" },
+        kind: "note",
+        body_html: "<p>x</p>",
+      },
+    });
+    calls.length = 0;
+    const reply = await desk.api("POST", `/v1/tickets/${ticket.body.id}/messages`, {
+      headers: owner.headers,
+      body: { kind: "reply", body_html: "<p>Attached.</p>", attachment_ids: [upload.body.id] },
+    });
+    expect(reply.status).toBe(201);
+    await desk.jobs.drain();
+    expect(calls).toContain(`get ${key}`);
+    const outboxPut = calls.find((c) => c.startsWith("put outbox/"));
+    expect(outboxPut).toMatch(/^put outbox\/[0-9T-]+Z-.+\.eml$/);
+    const raw = readFileSync(join(desk.dataDir, outboxPut!.slice(4)), "utf8");
+    expect(raw).toContain("To: carol@customer.test");
+    expect(raw).toContain(`filename=figures.txt`);
+  });
+
+  test("a picture's two sizes land under images/ and are served from the store", async () => {
+    const png = await sharp({ create: { width: 90, height: 60, channels: 3, background: "#c33" } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append("file", new File([png], "me.png", { type: "image/png" }));
+    calls.length = 0;
+    const set = await desk.api("PUT", "/v1/me/avatar", { headers: owner.headers, raw: form });
+    expect(set.status).toBe(200);
+    const id = /\/v1\/images\/(img_[A-Za-z0-9_-]+)/.exec(JSON.stringify(set.body))![1]!;
+    expect(calls).toEqual([`put images/${id}-256.png`, `put images/${id}-64.png`]);
+    const served = await desk.api("GET", `/v1/images/${id}?s=64`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(calls).toContain(`get images/${id}-64.png`);
+  });
+
+  test("a received mail's original lands under mail/<workspace>/<month>/ and the key is its original_path", async () => {
+    const mailbox = await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "In", email: "in@acme.test", inbound_kind: "forwarding", outbound_kind: "system" },
+    });
+    expect(mailbox.status).toBe(201);
+    calls.length = 0;
+    const raw = [
+      "From: Dana <dana@customer.test>",
+      "To: in@acme.test",
+      "Subject: Hello",
+      "Message-ID: <blob-store-usage@customer.test>",
+      "Auto-Submitted: auto-generated",
+      "",
+      "Hi.",
+      "",
+    ].join("\r\n");
+    const posted = await desk.api("POST", "/v1/inbound/email?to=in%40acme.test", {
+      headers: { "content-type": "message/rfc822", "desk-inbound-secret": "test-inbound-secret" },
+      raw,
+    });
+    expect(posted.body.status).toBe("created");
+    const put = calls.find((c) => c.startsWith("put mail/"));
+    expect(put).toMatch(/^put mail\/[0-9a-f-]{36}\/\d{4}-\d{2}\/[0-9a-f-]{36}\.eml$/);
+    const stored = desk.deps.db.$client
+      .query<{ original_path: string }, [string]>("SELECT original_path FROM messages WHERE id = ?")
+      .get(posted.body.message_id)!;
+    expect(stored.original_path).toBe(put!.slice(4));
+    expect(readFileSync(join(desk.dataDir, stored.original_path), "utf8")).toBe(raw);
+  });
+
+  test("a purge removes one workspace's attachment files and original mail through the store, no other's", async () => {
+    const other = await createWorkspaceWithOwner(desk);
+    const form = new FormData();
+    form.append("file", new File(["theirs"], "theirs.txt", { type: "text/plain" }));
+    const theirs = await desk.api("POST", "/v1/attachments", { headers: other.owner.headers, raw: form });
+    await desk.deps.blobs.put(`mail/${other.workspace.id}/2026-11/kept.eml`, new TextEncoder().encode("kept"));
+    const ours = [...readdirSync(join(desk.dataDir, "attachments"))].filter((id) => id !== theirs.body.id);
+    expect(ours.length).toBeGreaterThan(0);
+    calls.length = 0;
+
+    expect(await removeAttachmentFilesOf(desk.deps, workspace.id)).toBe(ours.length);
+    expect(await removeWorkspaceMail(desk.deps, workspace.id)).toBe(1);
+    expect(calls).toContain(`list mail/${workspace.id}/`);
+    expect(calls.filter((c) => c.startsWith("delete ")).length).toBe(ours.length + 1);
+    expect(readdirSync(join(desk.dataDir, "attachments"))).toEqual([theirs.body.id]);
+    expect(readdirSync(join(desk.dataDir, "mail"))).toEqual([other.workspace.id]);
+  });
+});
