@@ -20,6 +20,7 @@ import type { FeatureModule, Subsystem } from "./module";
 import { modules as registered } from "./registry";
 import { createConsumerRunner, type ConsumerRunner } from "./events/consumers";
 import { createRealtimeGateway } from "./realtime/gateway";
+import { closeSmtpPools } from "./mail/mail.send";
 import { recordCheckpoint, recordHttpRequest, renderMetrics, type MetricSource } from "./metrics/metrics";
 import { consumersSource, databaseSource, jobsSource } from "./metrics/metrics.sources";
 
@@ -110,6 +111,8 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       await server.stop();
       await consumers.stop();
       await jobs.stop();
+      // Pooled SMTP connections are the process's; another desk of this process opens them again.
+      closeSmtpPools();
       commitPending(deps.db);
       checkpointer.stop();
       deps.reads.stop();
