@@ -13,6 +13,12 @@ export const jobs = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull(),
     leaseUntil: text("lease_until"),
+    /** The runner (one per start) holding the lease; a fresh start of its node requeues what it left. */
+    leaseOwner: text("lease_owner"),
+    /** DESK_NODE_NAME (else the hostname) of that runner's process. */
+    leaseNode: text("lease_node"),
+    /** New per claim: an outcome or renewal of an older claim of this row matches nothing (fencing). */
+    leaseToken: text("lease_token"),
     /** At most one queued or running job per unique key (recurring jobs, per-mailbox pollers). */
     uniqueKey: text("unique_key"),
     lastError: text("last_error"),

@@ -17,8 +17,17 @@ const policyOf = <D>(definition: AnyJob<D> | undefined): RetryPolicy => ({
   ...definition?.retry,
 });
 
-const maxAttemptsOf = <D>(row: JobRow, definition: AnyJob<D> | undefined) =>
+export const maxAttemptsOf = <D>(row: Pick<JobRow, "max_attempts">, definition: AnyJob<D> | undefined) =>
   row.max_attempts > 0 ? row.max_attempts : policyOf(definition).maxAttempts;
+
+/** Logs, once per run, that an outcome write matched nothing: the lease went to another runner. */
+export function noteLostLease<D>(state: RunnerState<D>, run: Run<D>, changes: number, what: string): void {
+  if (changes > 0) return;
+  state.logger.warn(
+    { job: run.row.kind, job_id: run.row.id, owner: state.owner, node: state.node },
+    `job lease lost; its ${what} was dropped`,
+  );
+}
 
 /** For outcomes that free their slot at once (lease expiry): written before the slot is reused. */
 export const writeNow = (apply: () => void): Promise<void> => {
@@ -45,23 +54,27 @@ export function settle<D>(
   const { clock, logger, statements } = state;
   const { row, definition } = run;
   const at = isoNow(state);
-  if (outcome.ok) return write(() => statements.finish.run(at, row.id));
+  const token = row.lease_token;
+  if (outcome.ok)
+    return write(() => noteLostLease(state, run, statements.finish.run(at, row.id, token).changes, "success"));
   const error = outcome.error;
   if (error instanceof Requeue) {
     const runAt = new Date(clock.now().getTime() + Math.max(0, error.delayMs)).toISOString();
-    return write(() => statements.putBack.run(runAt, at, row.id));
+    return write(() => noteLostLease(state, run, statements.putBack.run(runAt, at, row.id, token).changes, "requeue"));
   }
   const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
   const message = error instanceof Error ? error.message : String(error);
   const exhausted = row.attempts >= maxAttemptsOf(row, definition);
   if (error instanceof PermanentFailure || exhausted) {
     log.warn({ err: message }, "job failed for good");
-    return write(() => statements.fail.run(message, at, row.id));
+    return write(() => noteLostLease(state, run, statements.fail.run(message, at, row.id, token).changes, "failure"));
   }
   const delay = error instanceof RetryLater ? error.delayMs : backoffDelay(row.attempts, policyOf(definition));
   log.info({ err: message, retry_in_ms: delay }, "job failed; will retry");
   const runAt = new Date(clock.now().getTime() + delay).toISOString();
-  return write(() => statements.reschedule.run(runAt, message, at, row.id));
+  return write(() =>
+    noteLostLease(state, run, statements.reschedule.run(runAt, message, at, row.id, token).changes, "retry"),
+  );
 }
 
 export function scheduleRecurring<D>(state: RunnerState<D>, definition: AnyJob<D>): void {
@@ -71,18 +84,4 @@ export function scheduleRecurring<D>(state: RunnerState<D>, definition: AnyJob<D
   withTx(state.db, (tx) =>
     enqueueByName(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }),
   );
-}
-
-/**
- * A single process owns the file, so at start anything still `running` was cut off by a crash.
- * It runs again, unless that interrupted run was already its last attempt (a job that kills the
- * process every time must not loop forever).
- */
-export function recoverInterrupted<D>(state: RunnerState<D>): void {
-  const { statements, definitions } = state;
-  for (const row of statements.leftRunning.all()) {
-    if (row.attempts >= maxAttemptsOf(row, definitions.get(row.kind)))
-      statements.fail.run("interrupted on its last attempt", isoNow(state), row.id);
-    else statements.requeue.run(isoNow(state), row.id);
-  }
 }

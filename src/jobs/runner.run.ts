@@ -1,11 +1,12 @@
-import { untilDurable } from "../db/tx";
+import { untilDurable, withTx } from "../db/tx";
+import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import { PermanentFailure, type AnyJob, type JobContext } from "./define";
+import { leaseMsOf, renewLeases } from "./runner.leases";
 import { scheduleRecurring, settle, writeNow } from "./runner.outcome";
 import type { Run, RunnerState } from "./runner.state";
 
 const DEFAULT_CONCURRENCY = 4;
-const DEFAULT_LEASE_MS = 300_000;
 
 export const freeSlots = <D>(state: RunnerState<D>, definition: AnyJob<D>) =>
   (definition.concurrency ?? DEFAULT_CONCURRENCY) - (state.running.get(definition.name) ?? 0);
@@ -21,6 +22,8 @@ export function claimDue<D>(
   budget = Infinity,
 ): { launched: number; unfinished: string[] } {
   const now = state.clock.now();
+  // One token per claim statement: it only has to differ from every earlier claim of each row.
+  const token = newId();
   let launched = 0;
   // Each lane spends its own budget: background starts never use up the customer lane's.
   const spent = { customer: 0, background: 0 };
@@ -35,8 +38,9 @@ export function claimDue<D>(
       unfinished.push(definition.name);
       continue;
     }
-    const lease = new Date(now.getTime() + (definition.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
-    const rows = state.statements.claim.all(lease, now.toISOString(), now.toISOString(), definition.name, allowed);
+    const lease = new Date(now.getTime() + leaseMsOf({ definition })).toISOString();
+    const at = now.toISOString();
+    const rows = state.statements.claim.all(lease, state.owner, state.node, token, at, at, definition.name, allowed);
     if (rows.length === allowed && allowed < free) unfinished.push(definition.name);
     for (const row of rows) {
       state.running.set(row.kind, (state.running.get(row.kind) ?? 0) + 1);
@@ -53,13 +57,14 @@ export function claimDue<D>(
       spent[lane]++;
     }
   }
+  if (launched > 0) armHeartbeat(state);
   return { launched, unfinished };
 }
 
 async function execute<D>(state: RunnerState<D>, run: Run<D>): Promise<void> {
   const { db, logger } = state;
-  const { row, definition } = run;
-  const leaseMs = definition.leaseMs ?? DEFAULT_LEASE_MS;
+  const { row } = run;
+  const leaseMs = leaseMsOf(run);
   const leaseTimer = setTimeout(() => {
     // The run overstayed its lease: count it as a failed attempt and free its slot.
     run.controller.abort(new Error("lease expired"));
@@ -130,4 +135,36 @@ function release<D>(state: RunnerState<D>, run: Run<D>): void {
     state.logger.error({ err: error, job: run.row.kind }, "could not schedule the next recurring run");
   }
   state.wake(run.row.kind);
+}
+
+/**
+ * Renews the lease of every run every third of the shortest lease among them, so a long run is not
+ * taken over by another runner; a run whose lease was taken over anyway (this process stalled past
+ * it) is aborted and writes no outcome. Stops when no run is left.
+ */
+export function armHeartbeat<D>(state: RunnerState<D>): void {
+  if (state.runs.size === 0) return;
+  const period = Math.max(1, Math.min(...[...state.runs.values()].map(leaseMsOf)) / 3);
+  if (state.heartbeat && period >= state.heartbeatMs) return;
+  if (state.heartbeat) clearTimeout(state.heartbeat);
+  state.heartbeatMs = period;
+  state.heartbeat = setTimeout(() => {
+    state.heartbeat = null;
+    try {
+      for (const run of withTx(state.db, () => renewLeases(state))) {
+        state.logger.warn(
+          { job: run.row.kind, job_id: run.row.id, owner: state.owner, node: state.node },
+          "job lease lost to another runner; run aborted",
+        );
+        run.settled = true;
+        run.controller.abort(new Error("lease lost"));
+        release(state, run);
+      }
+    } catch (error) {
+      state.logger.error({ err: error }, "could not renew job leases");
+    }
+    armHeartbeat(state);
+  }, period);
+  // A timer of its own must not keep a process alive that has nothing else to do.
+  state.heartbeat.unref?.();
 }

@@ -1,3 +1,4 @@
+import { reclaimExpired } from "./runner.leases";
 import { claimDue, freeSlots } from "./runner.run";
 import type { RunnerState } from "./runner.state";
 
@@ -28,6 +29,8 @@ export function tick<D>(state: RunnerState<D>, only: Set<string> | null = null):
   state.ticking = true;
   let unfinished: string[] = [];
   try {
+    // Runs of a dead or stalled runner (any node) whose lease ran out: their kinds may have work again.
+    if (reclaimExpired(state) > 0) only = null;
     do {
       state.tickAgain = false;
       unfinished = claimDue(state, only, MAX_STARTS_PER_TURN).unfinished;

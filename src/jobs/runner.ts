@@ -1,10 +1,12 @@
 import type { Db } from "../db/database";
 import { commitPending } from "../db/tx";
 import type { Clock } from "../lib/clock";
+import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import type { AnyJob } from "./define";
 import { registerRunnerLink } from "./enqueue";
-import { recoverInterrupted, scheduleRecurring } from "./runner.outcome";
+import { liveOwnersOf, nodeName, reclaimExpired, recoverOwnNode } from "./runner.leases";
+import { noteLostLease, scheduleRecurring } from "./runner.outcome";
 import { claimDue } from "./runner.run";
 import { tick, wake } from "./runner.scheduler";
 import { isoNow, runnerStatements, type RunnerState } from "./runner.state";
@@ -27,11 +29,14 @@ export type RunnerOptions<D> = {
   deps: D;
   definitions: AnyJob<D>[];
   pollMs?: number;
+  /** The node this runner's claims name (default: DESK_NODE_NAME, else the hostname). */
+  node?: string;
 };
 
 /**
- * The in-process durable scheduler. Jobs live in SQLite; a claim sets a lease, so a run that a
- * crash interrupted is picked up again after restart. Retries back off exponentially with jitter;
+ * The in-process durable scheduler. Jobs live in the database; a claim takes a lease (runner, node,
+ * fencing token), so a run a crash interrupted runs again: at once when its node starts again, else
+ * when its lease runs out (src/jobs/runner.leases.ts). Retries back off exponentially with jitter;
  * each kind runs at most `concurrency` jobs at once; a run past its lease is aborted and retried.
  */
 export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
@@ -48,9 +53,15 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
         ...options.definitions.filter((d) => d.lane !== "customer"),
       ].map((d) => [d.name, d]),
     ),
+    kindsJson: JSON.stringify(options.definitions.map((d) => d.name)),
     running: new Map(),
     runs: new Map(),
     statements: runnerStatements(db.$client),
+    owner: newId(),
+    node: options.node ?? nodeName(),
+    heartbeat: null,
+    heartbeatMs: 0,
+    nextReclaimAt: 0,
     timer: null,
     started: false,
     stopping: false,
@@ -62,20 +73,24 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
   };
 
   registerRunnerLink(db, { wake: () => wake(state), now: () => clock.now() });
+  liveOwnersOf(db).add(state.owner);
 
   return {
     start() {
       if (state.started) return;
       state.started = true;
       state.stopping = false;
-      recoverInterrupted(state);
+      renewOwner(state);
+      recoverOwnNode(state);
       for (const definition of state.definitions.values()) scheduleRecurring(state, definition);
       tick(state);
     },
     stop: (graceMs = 10_000) => stopRunner(state, graceMs),
     async drain() {
       let total = 0;
+      liveOwnersOf(db).add(state.owner);
       for (;;) {
+        reclaimExpired(state);
         const { launched } = claimDue(state);
         const waiting = [...state.runs.values()].map((r) => r.promise);
         if (launched === 0 && waiting.length === 0) return total;
@@ -86,6 +101,15 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
     wake: () => wake(state),
     stats: () => ({ running: Object.fromEntries(state.running) }),
   };
+}
+
+/** A fresh owner per start; runs still held under the previous one (none after a stop) keep theirs. */
+function renewOwner<D>(state: RunnerState<D>): void {
+  if (state.runs.size > 0) return;
+  const live = liveOwnersOf(state.db);
+  live.delete(state.owner);
+  state.owner = newId();
+  live.add(state.owner);
 }
 
 async function stopRunner<D>(state: RunnerState<D>, graceMs: number): Promise<void> {
@@ -106,10 +130,19 @@ async function stopRunner<D>(state: RunnerState<D>, graceMs: number): Promise<vo
     for (const run of state.runs.values()) {
       run.settled = true;
       run.controller.abort(new Error("shutting down"));
-      state.statements.handBack.run(isoNow(state), run.row.id);
+      noteLostLease(
+        state,
+        run,
+        state.statements.handBack.run(isoNow(state), run.row.id, run.row.lease_token).changes,
+        "hand-back",
+      );
     }
     state.runs.clear();
     state.running.clear();
   }
+  if (state.heartbeat) clearTimeout(state.heartbeat);
+  state.heartbeat = null;
+  // A stopped runner holds no run: a start in this process may take back what carries its name.
+  liveOwnersOf(state.db).delete(state.owner);
   state.started = false;
 }

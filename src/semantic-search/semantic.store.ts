@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { type SemanticKind, semanticDirty, semanticState, semanticVectors } from "./semantic.table";
+import { type SemanticKind, semanticDirty, semanticSeqs, semanticState, semanticVectors } from "./semantic.table";
 
 /** Marks a document for (re-)embedding; an article carries its text. */
 export function markDirty(
@@ -22,15 +22,25 @@ export function markDirty(
     .run();
 }
 
-/** The next `seq` of a workspace's documents of one kind (each kind is an index of its own). */
-const nextSeq = (db: Queryable, workspaceId: string, kind: SemanticKind): number =>
-  Number(
-    db
-      .select({ seq: sql<number>`coalesce(max(${semanticVectors.seq}), 0) + 1` })
-      .from(semanticVectors)
-      .where(and(eq(semanticVectors.workspaceId, workspaceId), eq(semanticVectors.kind, kind)))
-      .get()?.seq ?? 1,
-  );
+/**
+ * The next `seq` of a workspace's documents of one kind (each kind is an index of its own), from
+ * its counter row, in the caller's transaction (a rolled-back write gives its seq back). A missing
+ * row starts after the stored vectors, so seqs continue whatever wrote them.
+ */
+const nextSeq = (db: Queryable, workspaceId: string, kind: SemanticKind): number => {
+  const v = semanticVectors;
+  const stored = sql`(SELECT coalesce(max(${v.seq}), 0) + 1 FROM ${v} WHERE ${v.workspaceId} = ${workspaceId} AND ${v.kind} = ${kind})`;
+  const row = db
+    .insert(semanticSeqs)
+    .values({ workspaceId, kind, lastSeq: stored })
+    .onConflictDoUpdate({
+      target: [semanticSeqs.workspaceId, semanticSeqs.kind],
+      set: { lastSeq: sql`${semanticSeqs.lastSeq} + 1` },
+    })
+    .returning({ seq: semanticSeqs.lastSeq })
+    .get();
+  return Number(row?.seq);
+};
 
 /** Stores (or, with a null vector, removes) a document's embedding. */
 export function storeVector(

@@ -29,6 +29,21 @@ export const semanticVectors = sqliteTable(
   ],
 );
 
+/**
+ * The last `seq` given out per workspace and kind. Taken with one upsert in the vector write's
+ * transaction, so two writers never get the same seq (reading max(seq) + 1 lets both read the same
+ * max); seeded from the vectors by migrations/custom/0150_semantic_seqs.sql.
+ */
+export const semanticSeqs = sqliteTable(
+  "semantic_seqs",
+  {
+    workspaceId: workspaceId(),
+    kind: text("kind", { enum: SEMANTIC_KINDS }).notNull(),
+    lastSeq: integer("last_seq").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.kind] })],
+);
+
 /** Documents waiting to be (re-)embedded: the embedding job's queue, kept until their vector is stored. */
 export const semanticDirty = sqliteTable(
   "semantic_dirty",

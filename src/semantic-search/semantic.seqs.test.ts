@@ -1,0 +1,98 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrations } from "../../migrations/index";
+import { openDatabase, type Db } from "../db/database";
+import { migrate } from "../db/migrate";
+import { createRuntime } from "../db/runtime";
+import { withTx } from "../db/tx";
+import { storeVector } from "./semantic.store";
+import type { SemanticKind } from "./semantic.table";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function freshDb(): Db {
+  const dir = mkdtempSync(join(tmpdir(), "desk-semantic-seqs-"));
+  dirs.push(dir);
+  const db = openDatabase(join(dir, "desk.db"), createRuntime());
+  migrate(db.$client, migrations);
+  return db;
+}
+
+const NOW = "2026-11-28T10:00:00.000Z";
+const store = (db: Db, workspaceId: string, kind: SemanticKind, docId: string) =>
+  withTx(db, (tx) =>
+    storeVector(tx, { workspaceId, kind, docId, model: "m", vector: Buffer.alloc(16), text: null, now: NOW }),
+  );
+const seqOf = (db: Db, kind: SemanticKind, docId: string) =>
+  db.$client
+    .query<{ seq: number }, [string, string]>("SELECT seq FROM semantic_vectors WHERE kind = ? AND doc_id = ?")
+    .get(kind, docId)!.seq;
+const counters = (db: Db) =>
+  db.$client
+    .query<{ workspace_id: string; kind: string; last_seq: number }, []>(
+      "SELECT workspace_id, kind, last_seq FROM semantic_seqs ORDER BY workspace_id, kind",
+    )
+    .all();
+
+describe("semantic vector seqs", () => {
+  test("come from a counter row per workspace and kind: contiguous, and every write takes the next", () => {
+    const db = freshDb();
+    store(db, "ws-a", "ticket", "t1");
+    store(db, "ws-a", "ticket", "t2");
+    store(db, "ws-a", "article", "a1");
+    store(db, "ws-b", "ticket", "t3");
+    store(db, "ws-a", "ticket", "t1");
+    expect([seqOf(db, "ticket", "t2"), seqOf(db, "ticket", "t1")]).toEqual([2, 3]);
+    expect([seqOf(db, "article", "a1"), seqOf(db, "ticket", "t3")]).toEqual([1, 1]);
+    expect(counters(db)).toEqual([
+      { workspace_id: "ws-a", kind: "article", last_seq: 1 },
+      { workspace_id: "ws-a", kind: "ticket", last_seq: 3 },
+      { workspace_id: "ws-b", kind: "ticket", last_seq: 1 },
+    ]);
+    // The counter, not the stored rows, decides: a seq given out once (even by a write whose row
+    // was overwritten since) is never given out again.
+    db.$client.run("UPDATE semantic_seqs SET last_seq = 10 WHERE workspace_id = 'ws-a' AND kind = 'ticket'");
+    store(db, "ws-a", "ticket", "t4");
+    expect(seqOf(db, "ticket", "t4")).toBe(11);
+  });
+
+  test("a rolled-back write gives its seq back", () => {
+    const db = freshDb();
+    store(db, "ws-a", "ticket", "t1");
+    expect(() =>
+      withTx(db, (tx) => {
+        storeVector(tx, { workspaceId: "ws-a", kind: "ticket", docId: "t2", model: "m", vector: null, now: NOW });
+        throw new Error("the change fails after the vector write");
+      }),
+    ).toThrow("the change fails");
+    store(db, "ws-a", "ticket", "t3");
+    expect(seqOf(db, "ticket", "t3")).toBe(2);
+  });
+
+  test("existing vectors: the migration seeds each counter from them, and a missing counter starts after them", () => {
+    const db = freshDb();
+    for (const doc of ["t1", "t2", "t3"]) store(db, "ws-a", "ticket", doc);
+    store(db, "ws-a", "article", "a1");
+    // As before the counter existed: vectors with seqs, no counter rows.
+    db.$client.run("DELETE FROM semantic_seqs");
+    const seed = readFileSync(join(import.meta.dir, "../../migrations/custom/0150_semantic_seqs.sql"), "utf8");
+    db.$client.run(seed);
+    expect(counters(db)).toEqual([
+      { workspace_id: "ws-a", kind: "article", last_seq: 1 },
+      { workspace_id: "ws-a", kind: "ticket", last_seq: 3 },
+    ]);
+    store(db, "ws-a", "ticket", "t4");
+    expect(seqOf(db, "ticket", "t4")).toBe(4);
+
+    db.$client.run("DELETE FROM semantic_seqs");
+    store(db, "ws-a", "ticket", "t5");
+    expect(seqOf(db, "ticket", "t5")).toBe(5);
+    store(db, "ws-a", "ticket", "t6");
+    expect(seqOf(db, "ticket", "t6")).toBe(6);
+  });
+});
