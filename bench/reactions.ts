@@ -156,7 +156,9 @@ async function catchUp(desk: Running): Promise<number | null> {
     while (performance.now() - start < CATCH_UP_LIMIT_MS) {
       const row = db
         .query<{ behind: number | null }, []>(
-          "SELECT (SELECT max(rowid) FROM events) - (SELECT min(last_rowid) FROM event_consumers) AS behind",
+          `SELECT count(*) AS behind FROM event_consumers c CROSS JOIN event_seqs s
+           LEFT JOIN event_consumer_cursors k ON k.consumer = c.name AND k.workspace_id = s.workspace_id
+           WHERE s.last_seq > coalesce(k.last_seq, 0)`,
         )
         .get();
       if ((row?.behind ?? 0) <= 0) return performance.now() - start;

@@ -25,15 +25,17 @@ import m21 from "./0021_first_week_security_daily_work.sql" with { type: "text" 
 import m22 from "./0022_languages.sql" with { type: "text" };
 import m23 from "./0023_mail_ids_by_ticket.sql" with { type: "text" };
 import m24 from "./0024_job_leases.sql" with { type: "text" };
-import m25 from "./custom/0100_search_tickets.sql" with { type: "text" };
-import m26 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
-import m27 from "./custom/0102_ticket_counts.sql" with { type: "text" };
-import m28 from "./custom/0103_search_staging.sql" with { type: "text" };
-import m29 from "./custom/0104_ticket_counts_snoozed.sql" with { type: "text" };
-import m30 from "./custom/0105_search_companies.sql" with { type: "text" };
-import m31 from "./custom/0120_search_kb_articles.sql" with { type: "text" };
-import m32 from "./custom/0130_ticket_times.sql" with { type: "text" };
-import m33 from "./custom/0150_semantic_seqs.sql" with { type: "text" };
+import m25 from "./0025_consumer_cursors.sql" with { type: "text" };
+import m26 from "./custom/0100_search_tickets.sql" with { type: "text" };
+import m27 from "./custom/0101_search_contacts_fields.sql" with { type: "text" };
+import m28 from "./custom/0102_ticket_counts.sql" with { type: "text" };
+import m29 from "./custom/0103_search_staging.sql" with { type: "text" };
+import m30 from "./custom/0104_ticket_counts_snoozed.sql" with { type: "text" };
+import m31 from "./custom/0105_search_companies.sql" with { type: "text" };
+import m32 from "./custom/0120_search_kb_articles.sql" with { type: "text" };
+import m33 from "./custom/0130_ticket_times.sql" with { type: "text" };
+import m34 from "./custom/0140_consumer_cursors.sql" with { type: "text" };
+import m35 from "./custom/0150_semantic_seqs.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -61,13 +63,15 @@ export const migrations: Migration[] = [
   { tag: "0022_languages", sql: m22 },
   { tag: "0023_mail_ids_by_ticket", sql: m23 },
   { tag: "0024_job_leases", sql: m24 },
-  { tag: "custom/0100_search_tickets", sql: m25 },
-  { tag: "custom/0101_search_contacts_fields", sql: m26 },
-  { tag: "custom/0102_ticket_counts", sql: m27 },
-  { tag: "custom/0103_search_staging", sql: m28 },
-  { tag: "custom/0104_ticket_counts_snoozed", sql: m29 },
-  { tag: "custom/0105_search_companies", sql: m30 },
-  { tag: "custom/0120_search_kb_articles", sql: m31 },
-  { tag: "custom/0130_ticket_times", sql: m32 },
-  { tag: "custom/0150_semantic_seqs", sql: m33 },
+  { tag: "0025_consumer_cursors", sql: m25 },
+  { tag: "custom/0100_search_tickets", sql: m26 },
+  { tag: "custom/0101_search_contacts_fields", sql: m27 },
+  { tag: "custom/0102_ticket_counts", sql: m28 },
+  { tag: "custom/0103_search_staging", sql: m29 },
+  { tag: "custom/0104_ticket_counts_snoozed", sql: m30 },
+  { tag: "custom/0105_search_companies", sql: m31 },
+  { tag: "custom/0120_search_kb_articles", sql: m32 },
+  { tag: "custom/0130_ticket_times", sql: m33 },
+  { tag: "custom/0140_consumer_cursors", sql: m34 },
+  { tag: "custom/0150_semantic_seqs", sql: m35 },
 ];

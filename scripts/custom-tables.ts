@@ -18,4 +18,6 @@ export const CREATED_IN_MIGRATIONS: Record<string, string> = {
   // own derived rows, kept by triggers on tickets and messages.
   ticket_counts: "tickets",
   ticket_times: "tickets",
+  // Consumer cursors, one row per (workspace, consumer), clustered by workspace (0140).
+  event_consumer_cursors: "events",
 };

@@ -14,7 +14,7 @@ import { createReadPool } from "./db/read-pool";
 import type { Deps, MachineryLookups } from "./deps";
 import type { HttpDeps } from "./http/server";
 import { checkEventData } from "./events/bus";
-import { eventSeqCounter, useEventSeqCounter } from "./events/seq-counter";
+import { eventWorkspaceCheck, useEventWorkspaceCheck } from "./events/seq-counter";
 import { createEventCatalogue } from "./events/catalogue";
 import type { AnyEventDefinition } from "./events/define";
 import { blobStoreOf } from "./lib/blob-store";
@@ -75,7 +75,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
   const tokens = createTokenService(config.secret, () => clock.now());
   const lookups = machineryLookups(db, ports);
   checkEventData(db, config.responseChecks);
-  useEventSeqCounter(db, ports.get(eventSeqCounter));
+  useEventWorkspaceCheck(db, ports.get(eventWorkspaceCheck));
   setDeskClock(db, clock);
   const credentials = createCredentialResolver({ db, tokens, clock, lookups });
   return {

@@ -9,7 +9,7 @@ import {
 import { eventHidden, reservedEvents } from "./events/reserved.events";
 import { pruneEventsJob } from "./events/events.jobs";
 import { eventsRoutes } from "./events/events.routes";
-import { eventSeqCounter } from "./events/seq-counter";
+import { eventWorkspaceCheck } from "./events/seq-counter";
 import { pruneIdempotencyKeysJob } from "./http/idempotency.jobs";
 import { optimizeDatabaseJob, pruneJobsJob } from "./jobs/jobs.maintenance";
 import { defineModule } from "./module";
@@ -37,7 +37,7 @@ export const eventsModule = defineModule({
   name: "events",
   routes: (deps) => [eventsRoutes(deps)],
   events: [eventHidden, ...reservedEvents],
-  ports: [eventSeqCounter],
+  ports: [eventWorkspaceCheck],
 });
 
 export const realtimeModule = defineModule({

@@ -398,14 +398,18 @@ describe("loop protection and durability", () => {
   });
 
   test("a re-drained event (its cursor moved back) never runs an automation twice", async () => {
-    const { owner } = await createWorkspaceWithOwner(desk);
+    const { owner, workspace } = await createWorkspaceWithOwner(desk);
     const rule = await automation(owner, { actions: [{ type: "add_note", value: "<p>once</p>" }] });
     await desk.consumers.drain();
     const cursor = desk.deps.db.$client
-      .query<{ last_rowid: number }, []>("SELECT last_rowid FROM event_consumers WHERE name = 'automations.run'")
-      .get()!.last_rowid;
+      .query<{ last_seq: number }, [string]>(
+        "SELECT last_seq FROM event_consumer_cursors WHERE consumer = 'automations.run' AND workspace_id = ?",
+      )
+      .get(workspace.id)!.last_seq;
     const ticket = await created(owner, {});
-    desk.deps.db.$client.query("UPDATE event_consumers SET last_rowid = ? WHERE name = 'automations.run'").run(cursor);
+    desk.deps.db.$client
+      .query("UPDATE event_consumer_cursors SET last_seq = ? WHERE consumer = 'automations.run' AND workspace_id = ?")
+      .run(cursor, workspace.id);
     await desk.consumers.drain();
     expect((await desk.api("GET", `/v1/automations/${rule.id}`, { headers: owner.headers })).body.run_count).toBe(1);
     expect((await runsOf(owner, rule.id)).length).toBe(1);

@@ -8,7 +8,7 @@ import { currentEventCause } from "./cause";
 import type { AnyEventDefinition, EventData } from "./define";
 import { teamTopic, userTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
 import { eventBusOf } from "./bus";
-import { eventSeqCounterSql } from "./seq-counter";
+import { eventWorkspaceCheckSql, nextEventSeqSql } from "./seq-counter";
 
 /** What a writer says about one event besides its type; `data` is checked against the type's schema at compile time. */
 export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
@@ -34,9 +34,11 @@ export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
 
 const pending = new WeakMap<Tx, StoredEvent[]>();
 
-/** The two statements of every event, prepared once per connection (drizzle would build their SQL on each call). */
+/** The statements of every event, prepared once per connection (drizzle would build their SQL on each call). */
 const statementsOf = preparedFor((sqlite, db) => ({
-  nextSeq: sqlite.query<{ event_seq: number }, [string]>(eventSeqCounterSql(dbOf(db))),
+  nextSeq: sqlite.query<{ last_seq: number }, [string]>(nextEventSeqSql),
+  workspaceExists: sqlite.query<unknown, [string]>(eventWorkspaceCheckSql(dbOf(db))),
+  dropCounter: sqlite.query<unknown, [string]>("DELETE FROM event_seqs WHERE workspace_id = ? AND last_seq = 1"),
   insert: sqlite.query<
     unknown,
     [string, string, number, string, string, string | null, string, string, string, string | null, number]
@@ -47,7 +49,8 @@ const statementsOf = preparedFor((sqlite, db) => ({
 
 /**
  * Stores an event of the `event` definition in the caller's transaction: the seq comes from the
- * workspace row, which the IMMEDIATE transaction holds, so seqs are contiguous and never repeat.
+ * workspace's counter row, which the transaction holds until commit, so seqs are contiguous and
+ * never repeat.
  * Published after commit. The data is not parsed here (this runs on every write); with response
  * checks on (tests, `bun run dev`) it is checked against the definition's schema, extra fields
  * included, so an emitter drifting from its documented shape fails its tests.
@@ -62,8 +65,13 @@ export function appendEvent<E extends AnyEventDefinition>(tx: Tx, event: E, inpu
 
 function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
   const statements = statementsOf(tx);
-  const row = statements.nextSeq.get(input.workspaceId);
-  if (!row) throw new Error(`appendEvent: workspace ${input.workspaceId} does not exist`);
+  const seq = statements.nextSeq.get(input.workspaceId)!.last_seq;
+  // A counter just started is the only moment a missing workspace shows. The counter goes again
+  // even when the caller catches the error and commits the rest, so the next try checks too.
+  if (seq === 1 && !statements.workspaceExists.get(input.workspaceId)) {
+    statements.dropCounter.run(input.workspaceId);
+    throw new Error(`appendEvent: workspace ${input.workspaceId} does not exist`);
+  }
   const privateTeamId = input.privateTeamId ?? null;
   const mainTopic = input.personalTo
     ? userTopic(input.personalTo)
@@ -72,7 +80,7 @@ function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
       : workspaceTopic(input.workspaceId);
   const event: StoredEvent = {
     id: newId(),
-    seq: row.event_seq,
+    seq,
     workspace_id: input.workspaceId,
     type,
     visibility: input.visibility ?? "agents",

@@ -8,21 +8,46 @@ import { type Consumer, IMPORT_CAUSE, MAX_CAUSE_DEPTH } from "./consumer.define"
 import type { AnyEventDefinition } from "./define";
 import { type StoredEventRow, storedEventOf } from "./envelope";
 
-type EventRow = StoredEventRow & { rowid: number; cause_consumer: string | null; cause_depth: number };
+type EventRow = StoredEventRow & { cause_consumer: string | null; cause_depth: number };
 
 export const statementsOf = preparedFor((sqlite) => ({
-  cursor: sqlite.query<{ last_rowid: number }, [string]>("SELECT last_rowid FROM event_consumers WHERE name = ?"),
-  newest: sqlite.query<{ rowid: number | null }, []>("SELECT max(rowid) AS rowid FROM events"),
-  create: sqlite.query<unknown, [string, number, string]>(
-    "INSERT OR IGNORE INTO event_consumers (name, last_rowid, updated_at) VALUES (?, ?, ?)",
+  /** Registers a consumer; answers a row only the first time (it then chooses where to start). */
+  register: sqlite.query<{ name: string }, [string, string]>(
+    "INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES (?, 0, ?) ON CONFLICT (name) DO NOTHING RETURNING name",
   ),
-  advance: sqlite.query<unknown, [number, string, string]>(
-    "UPDATE event_consumers SET last_rowid = ?, updated_at = ? WHERE name = ?",
+  /** A consumer starting at "now": each workspace's cursor at its current last seq. */
+  startAtNow: sqlite.query<unknown, [string, string]>(
+    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at)
+     SELECT ?, workspace_id, last_seq, ? FROM event_seqs WHERE last_seq > 0
+     ON CONFLICT (consumer, workspace_id) DO NOTHING`,
   ),
-  after: sqlite.query<EventRow, [number, number, string, number]>(
-    `SELECT rowid, id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth
-     FROM events WHERE rowid > ? AND rowid <= ? AND type IN (SELECT value FROM json_each(?))
-       AND (cause_consumer IS NULL OR cause_consumer != '${IMPORT_CAUSE}') ORDER BY rowid LIMIT ?`,
+  /** The truth about where work waits: workspaces whose counter is past the consumer's cursor, a page at a time. */
+  behind: sqlite.query<{ workspace_id: string }, [string, string, number]>(
+    `SELECT s.workspace_id FROM event_seqs s
+     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.workspace_id > ? AND s.last_seq > coalesce(c.last_seq, 0) ORDER BY s.workspace_id LIMIT ?`,
+  ),
+  counters: sqlite.query<{ workspace_id: string; last_seq: number }, []>(
+    "SELECT workspace_id, last_seq FROM event_seqs",
+  ),
+  firstAfter: sqlite.query<{ occurred_at: string }, [string, number]>(
+    "SELECT occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT 1",
+  ),
+  position: sqlite.query<{ last_seq: number; cursor: number }, [string, string]>(
+    `SELECT s.last_seq, coalesce(c.last_seq, 0) AS cursor FROM event_seqs s
+     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.workspace_id = ?`,
+  ),
+  // Never backwards: a cursor only moves past what was handled or passed over.
+  advance: sqlite.query<unknown, [string, string, number, string]>(
+    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (consumer, workspace_id) DO UPDATE SET last_seq = excluded.last_seq, updated_at = excluded.updated_at
+     WHERE excluded.last_seq > event_consumer_cursors.last_seq`,
+  ),
+  after: sqlite.query<EventRow, [string, number, number, string, number]>(
+    `SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth
+     FROM events WHERE workspace_id = ? AND seq > ? AND seq <= ? AND type IN (SELECT value FROM json_each(?))
+       AND (cause_consumer IS NULL OR cause_consumer != '${IMPORT_CAUSE}') ORDER BY seq LIMIT ?`,
   ),
 }));
 
@@ -38,6 +63,16 @@ const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000];
  */
 const MAX_QUIET_ENTRIES = 10_000;
 
+/**
+ * Workspaces a consumer keeps as "may have new events" (fed by commits). Bounded: past this many it
+ * forgets them and asks the table instead, a page at a time.
+ */
+const MAX_PENDING_WORKSPACES = 10_000;
+/** Workspaces read per step from the table comparison (start, drain, poll). */
+const SCAN_PAGE = 500;
+
+type Failure = { seq: number; count: number; retryAt: number };
+
 /** What one runner's consumers share across their steps: what each reads, its failures and its tally. */
 export type StepState<D> = {
   db: Db;
@@ -45,6 +80,7 @@ export type StepState<D> = {
   clock: Clock;
   deps: D;
   batch: number;
+  consumerNames: string[];
   /** Per consumer, the JSON list of types its scan reads (handled ones and those changing its quiet answer). */
   typesOf: Map<string, string>;
   handledTypes: Map<string, Set<string>>;
@@ -52,8 +88,14 @@ export type StepState<D> = {
   quietCache: Map<string, Map<string, boolean>>;
   /** Per consumer: events handled, passed over as quiet, and the time spent (the System page and /metrics). */
   tallies: Map<string, { handled: number; skipped: number; ms: number }>;
-  /** Per consumer: failures of the event at its cursor, and when it may try again. */
-  failures: Map<string, { rowid: number; count: number; retryAt: number }>;
+  /** Per consumer and workspace: failures of the event at its cursor, and when it may try again. */
+  failures: Map<string, Map<string, Failure>>;
+  /** Per consumer: workspaces that may have events past its cursor (a hint; the table is the truth). */
+  pending: Map<string, Set<string>>;
+  /** Per consumer: where its table comparison resumes (after this workspace id), or null when none runs. */
+  scanFrom: Map<string, string | null>;
+  /** Each workspace's counter as last seen (a poll or a commit here), so a poll tells what changed elsewhere. */
+  counters: Map<string, number>;
 };
 
 export function createStepState<D>(
@@ -63,6 +105,7 @@ export function createStepState<D>(
   const { consumers } = options;
   return {
     ...options,
+    consumerNames: consumers.map((c) => c.name),
     // A consumer also reads the types that change its quiet answer, to forget that answer in order.
     typesOf: new Map(
       consumers.map((c) => [c.name, JSON.stringify([...new Set([...typeNames(c.events), ...changingTypeNames(c)])])]),
@@ -71,8 +114,77 @@ export function createStepState<D>(
     changingTypes: new Map(consumers.map((c) => [c.name, new Set(changingTypeNames(c))])),
     quietCache,
     tallies: new Map(consumers.map((c) => [c.name, { handled: 0, skipped: 0, ms: 0 }])),
-    failures: new Map(),
+    failures: new Map(consumers.map((c) => [c.name, new Map()])),
+    pending: new Map(consumers.map((c) => [c.name, new Set()])),
+    scanFrom: new Map(consumers.map((c) => [c.name, ""])),
+    counters: new Map(),
   };
+}
+
+/** Notes the workspaces of events committed here, for every consumer to look at next. */
+export function noteCommitted<D>(state: StepState<D>, events: readonly { workspace_id: string; seq: number }[]): void {
+  for (const event of events)
+    if ((state.counters.get(event.workspace_id) ?? 0) < event.seq) state.counters.set(event.workspace_id, event.seq);
+  markPending(
+    state,
+    events.map((e) => e.workspace_id),
+  );
+}
+
+/**
+ * The poll: one read of the counters (a narrow table, one row per workspace) against what was last
+ * seen; workspaces whose counter moved without a commit here (another process) become pending.
+ * With `baseline`, only records them (a start, whose table comparison finds the work itself).
+ */
+export function pollCounters<D>(state: StepState<D>, baseline = false): void {
+  const seen = new Map<string, number>();
+  const changed: string[] = [];
+  for (const row of statementsOf(state.db).counters.all()) {
+    if (state.counters.get(row.workspace_id) !== row.last_seq) changed.push(row.workspace_id);
+    seen.set(row.workspace_id, row.last_seq);
+  }
+  state.counters = seen;
+  if (!baseline && changed.length > 0) markPending(state, changed);
+}
+
+function markPending<D>(state: StepState<D>, workspaceIds: readonly string[]): void {
+  for (const name of state.consumerNames) {
+    const pending = state.pending.get(name)!;
+    for (const workspaceId of workspaceIds) pending.add(workspaceId);
+    if (pending.size > MAX_PENDING_WORKSPACES) {
+      pending.clear();
+      state.scanFrom.set(name, "");
+    }
+  }
+}
+
+/**
+ * A running consumer's lag from its pending workspaces alone (every other one is caught up as far
+ * as commits here and the last poll tell), so a scrape costs what is pending, not every workspace.
+ * Null while its table comparison has not finished (just started): then only the table knows.
+ */
+export function pendingLag<D>(state: StepState<D>, name: string): { behind: number; oldest: string | null } | null {
+  const pending = state.pending.get(name);
+  if (!pending || state.scanFrom.get(name) !== null) return null;
+  const statements = statementsOf(state.db);
+  let behind = 0;
+  let oldest: string | null = null;
+  for (const workspaceId of pending) {
+    const position = statements.position.get(name, workspaceId);
+    if (!position || position.cursor >= position.last_seq) continue;
+    behind += position.last_seq - position.cursor;
+    const first = statements.firstAfter.get(workspaceId, position.cursor)?.occurred_at ?? null;
+    if (first && (!oldest || first < oldest)) oldest = first;
+  }
+  return { behind, oldest };
+}
+
+/**
+ * Makes every consumer compare the counters with its cursors again (from the first workspace), the
+ * truth behind the hints: what a restart left (at start) and what a drain must not miss.
+ */
+export function scanAllWorkspaces<D>(state: StepState<D>): void {
+  for (const name of state.consumerNames) state.scanFrom.set(name, "");
 }
 
 /** Whether the consumer may pass over this workspace's events (see Consumer.quiet). */
@@ -94,44 +206,47 @@ function isQuiet<D>(state: StepState<D>, consumer: Consumer<D>, workspaceId: str
 
 /**
  * Handles one event in a transaction with the cursor's advance. "failed": it will be retried later
- * (the step ends); "moved": the cursor moved past it without handling (too deep, or given up on).
+ * (its workspace waits; others go on); "moved": the cursor moved past it without handling (too
+ * deep, or given up on).
  */
 function handleRow<D>(state: StepState<D>, consumer: Consumer<D>, row: EventRow): "handled" | "moved" | "failed" {
-  const { db, logger, clock, deps, failures } = state;
+  const { db, logger, clock, deps } = state;
   const statements = statementsOf(db);
+  const failures = state.failures.get(consumer.name)!;
   const at = clock.now().toISOString();
+  const advance = () => statements.advance.run(consumer.name, row.workspace_id, row.seq, at);
   if (row.cause_depth >= MAX_CAUSE_DEPTH) {
     logger.warn(
       { consumer: consumer.name, event_id: row.id, type: row.type, depth: row.cause_depth },
       "event not handled: too deep in a chain of consumer reactions",
     );
-    withTx(db, () => statements.advance.run(row.rowid, at, consumer.name));
+    withTx(db, advance);
     return "moved";
   }
-  const failure = failures.get(consumer.name);
+  const failure = failures.get(row.workspace_id);
   try {
     withTx(db, (tx) => {
       const context = { deps, causedBy: row.cause_consumer, depth: row.cause_depth };
       withEventCause({ consumer: consumer.name, depth: row.cause_depth + 1 }, () =>
         consumer.handle(tx, storedEventOf(row), context),
       );
-      statements.advance.run(row.rowid, at, consumer.name);
+      advance();
     });
-    failures.delete(consumer.name);
+    failures.delete(row.workspace_id);
     return "handled";
   } catch (error) {
-    const count = failure?.rowid === row.rowid ? failure.count + 1 : 1;
+    const count = failure?.seq === row.seq ? failure.count + 1 : 1;
     const log = { err: error, consumer: consumer.name, event_id: row.id, type: row.type, attempt: count };
     if (count > RETRY_DELAYS_MS.length) {
       // Retrying has not helped: one bad event must not stop the consumer for good.
       logger.error(log, "consumer skipped an event it failed to handle");
-      withTx(db, () => statements.advance.run(row.rowid, at, consumer.name));
-      failures.delete(consumer.name);
+      withTx(db, advance);
+      failures.delete(row.workspace_id);
       return "moved";
     }
     logger.warn(log, "consumer failed to handle an event; will retry");
-    failures.set(consumer.name, {
-      rowid: row.rowid,
+    failures.set(row.workspace_id, {
+      seq: row.seq,
       count,
       retryAt: clock.now().getTime() + RETRY_DELAYS_MS[count - 1]!,
     });
@@ -139,46 +254,97 @@ function handleRow<D>(state: StepState<D>, consumer: Consumer<D>, row: EventRow)
   }
 }
 
-/** Handles up to `batch` events of one consumer; returns how many it handled and whether more wait. */
-export function stepConsumer<D>(state: StepState<D>, consumer: Consumer<D>): { handled: number; more: boolean } {
-  const { db, clock, batch } = state;
-  const statements = statementsOf(db);
-  const failure = state.failures.get(consumer.name);
-  if (failure && failure.retryAt > clock.now().getTime()) return { handled: 0, more: false };
-  const from = statements.cursor.get(consumer.name)?.last_rowid ?? 0;
-  // Everything up to the newest stored event is committed (transactions are synchronous in this
-  // process), so a scan that finds fewer than `batch` matches may move the cursor to it: the next
-  // scan starts there instead of re-reading every unrelated event since the last match.
-  const upTo = statements.newest.get()?.rowid ?? 0;
-  const rows = statements.after.all(from, upTo, state.typesOf.get(consumer.name) ?? "[]", batch);
+type WorkspaceStep = { read: number; handled: number; skipped: number; outcome: "done" | "more" | "failed" };
+
+/**
+ * Handles up to `budget` events of one workspace past the consumer's cursor, in seq order. Every
+ * seq up to the counter read here is committed (the counter row is held until its event commits),
+ * so a scan that finds fewer than `budget` may move the cursor to that counter in one write,
+ * passing over the events it does not handle.
+ */
+function stepWorkspace<D>(
+  state: StepState<D>,
+  consumer: Consumer<D>,
+  workspaceId: string,
+  budget: number,
+): WorkspaceStep {
+  const statements = statementsOf(state.db);
+  const none: WorkspaceStep = { read: 0, handled: 0, skipped: 0, outcome: "done" };
+  const position = statements.position.get(consumer.name, workspaceId);
+  if (!position || position.cursor >= position.last_seq) return none;
+  const rows = statements.after.all(
+    workspaceId,
+    position.cursor,
+    position.last_seq,
+    state.typesOf.get(consumer.name) ?? "[]",
+    budget,
+  );
   const handles = state.handledTypes.get(consumer.name)!;
   const changing = state.changingTypes.get(consumer.name)!;
-  const tally = state.tallies.get(consumer.name)!;
-  const started = performance.now();
-  let handled = 0;
-  let skipped = 0;
+  const step: WorkspaceStep = { ...none, read: rows.length };
+  let written = position.cursor;
   for (const row of rows) {
-    if (changing.has(row.type)) state.quietCache.get(consumer.name)?.delete(row.workspace_id);
+    if (changing.has(row.type)) state.quietCache.get(consumer.name)?.delete(workspaceId);
     // Passed over events need no transaction: the cursor moves past them with the next handled
     // event or at the end of the batch, and re-reading them after a crash does nothing either.
-    if (!handles.has(row.type) || isQuiet(state, consumer, row.workspace_id)) {
-      skipped++;
+    if (!handles.has(row.type) || isQuiet(state, consumer, workspaceId)) {
+      step.skipped++;
       continue;
     }
     const outcome = handleRow(state, consumer, row);
-    if (outcome === "handled") handled++;
-    if (outcome === "failed") {
-      tally.ms += performance.now() - started;
-      return { handled, more: false };
-    }
+    if (outcome === "failed") return { ...step, outcome: "failed" };
+    if (outcome === "handled") step.handled++;
+    written = row.seq;
   }
-  // One advance for the batch: to the newest event when the scan found them all, else past the
-  // last row read (events passed over since the last handled one included).
-  const end = rows.length < batch ? upTo : rows.at(-1)!.rowid;
-  if (end > from && (skipped > 0 || end > (rows.at(-1)?.rowid ?? from)))
-    withTx(db, () => statements.advance.run(end, clock.now().toISOString(), consumer.name));
+  const end = rows.length < budget ? position.last_seq : rows.at(-1)!.seq;
+  if (end > written)
+    withTx(state.db, () => statements.advance.run(consumer.name, workspaceId, end, state.clock.now().toISOString()));
+  return { ...step, outcome: end < position.last_seq ? "more" : "done" };
+}
+
+/** Adds a page of the table comparison to the consumer's pending workspaces; whether pages remain. */
+function scanPage<D>(state: StepState<D>, consumer: Consumer<D>, pending: Set<string>): boolean {
+  const from = state.scanFrom.get(consumer.name);
+  if (from === null || from === undefined) return false;
+  const page = statementsOf(state.db).behind.all(consumer.name, from, SCAN_PAGE);
+  for (const row of page) pending.add(row.workspace_id);
+  const more = page.length === SCAN_PAGE;
+  state.scanFrom.set(consumer.name, more ? page.at(-1)!.workspace_id : null);
+  return more;
+}
+
+/**
+ * Handles up to `batch` events of one consumer across the workspaces that may have some; returns
+ * how many it handled and whether more wait. A workspace whose event keeps failing waits for its
+ * retry while the others go on.
+ */
+export function stepConsumer<D>(state: StepState<D>, consumer: Consumer<D>): { handled: number; more: boolean } {
+  const pending = state.pending.get(consumer.name)!;
+  const failures = state.failures.get(consumer.name)!;
+  const tally = state.tallies.get(consumer.name)!;
+  const started = performance.now();
+  let more = scanPage(state, consumer, pending);
+  const now = state.clock.now().getTime();
+  const again: string[] = [];
+  let budget = state.batch;
+  let handled = 0;
+  for (const workspaceId of pending) {
+    if (budget <= 0) {
+      more = true;
+      break;
+    }
+    if ((failures.get(workspaceId)?.retryAt ?? 0) > now) continue;
+    // Taken out before it is read, so a commit meanwhile puts it back.
+    pending.delete(workspaceId);
+    const step = stepWorkspace(state, consumer, workspaceId, budget);
+    budget -= step.read;
+    handled += step.handled;
+    tally.skipped += step.skipped;
+    if (step.outcome !== "done") again.push(workspaceId);
+    if (step.outcome === "more") more = true;
+  }
+  for (const workspaceId of again) pending.add(workspaceId);
   tally.handled += handled;
-  tally.skipped += skipped;
   tally.ms += performance.now() - started;
-  return { handled, more: rows.length === batch };
+  return { handled, more };
 }

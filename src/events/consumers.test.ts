@@ -41,6 +41,17 @@ function freshDb(): { db: Db; path: string } {
 const runnerOf = <D>(db: Db, consumers: Consumer<D>[], deps: D) =>
   createConsumerRunner({ db, logger: createLogger("silent"), clock: manualClock(), deps, consumers });
 
+/** Workspaces where the consumer's cursor is short of the event store's counter. */
+const behindIn = (db: Db, consumer = "test.recorder") =>
+  db.$client
+    .query<{ workspace_id: string }, [string]>(
+      `SELECT s.workspace_id FROM event_seqs s
+       LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+       WHERE s.last_seq > coalesce(c.last_seq, 0)`,
+    )
+    .all(consumer)
+    .map((r) => r.workspace_id);
+
 const effects = (db: Db) =>
   db.$client
     .query<{ event_id: string; seq: number }, []>("SELECT event_id, seq FROM test_effects ORDER BY rowid")
@@ -67,9 +78,7 @@ describe("durable event consumers", () => {
     expect(await runner.drain()).toBe(1);
     // Asked once per workspace, not per event.
     expect(asked).toBe(2);
-    const cursor = () => db.$client.query<{ n: number }, []>("SELECT last_rowid AS n FROM event_consumers").get()!.n;
-    const newest = () => db.$client.query<{ n: number }, []>("SELECT max(rowid) AS n FROM events").get()!.n;
-    expect(cursor()).toBe(newest());
+    expect(behindIn(db)).toEqual([]);
     // The state changes with its own event: events after it are handled; those before it were not.
     active.add("w1");
     storeEvents(db, "w1", ["test.item", "test.settings", "test.item"]);
@@ -81,7 +90,7 @@ describe("durable event consumers", () => {
     storeEvents(db, "w2", ["test.item"]);
     expect(await runner.drain()).toBe(0);
     expect(runner.stats()).toEqual([{ name: "test.recorder", handled: 2, skipped: 6, ms: expect.any(Number) }]);
-    expect(cursor()).toBe(newest());
+    expect(behindIn(db)).toEqual([]);
   });
 
   test("report each cursor's lag in events and seconds", async () => {
@@ -95,18 +104,31 @@ describe("durable event consumers", () => {
     expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 3, secondsBehind: 30 }]);
   });
 
-  test("handle their types in stored order, across workspaces, each event once", async () => {
+  test("handle their types in seq order within each workspace, each event once", async () => {
     const { db } = freshDb();
     storeEvents(db, "w1", ["test.item", "test.other", "test.item"]);
     storeEvents(db, "w2", ["test.item"]);
     storeEvents(db, "w1", ["test.item"]);
     const runner = runnerOf(db, [recordingConsumer()], {});
     expect(await runner.drain()).toBe(4);
-    const order = db.$client
-      .query<{ id: string }, []>("SELECT id FROM events WHERE type = 'test.item' ORDER BY rowid")
-      .all()
-      .map((r) => r.id);
-    expect(effects(db).map((e) => e.event_id)).toEqual(order);
+    // Workspaces are independent (several writers give no order across them); within one, seq order.
+    const handledIn = (workspaceId: string) =>
+      db.$client
+        .query<{ id: string }, [string]>(
+          "SELECT e.id FROM test_effects t JOIN events e ON e.id = t.event_id WHERE e.workspace_id = ? ORDER BY t.rowid",
+        )
+        .all(workspaceId)
+        .map((r) => r.id);
+    const stored = (workspaceId: string) =>
+      db.$client
+        .query<{ id: string }, [string]>(
+          "SELECT id FROM events WHERE workspace_id = ? AND type = 'test.item' ORDER BY seq",
+        )
+        .all(workspaceId)
+        .map((r) => r.id);
+    expect(handledIn("w1")).toEqual(stored("w1"));
+    expect(handledIn("w2")).toEqual(stored("w2"));
+    expect(effects(db)).toHaveLength(4);
     // A second drain finds nothing new: the cursor was stored with the effects.
     expect(await runner.drain()).toBe(0);
     storeEvents(db, "w2", ["test.item"]);
@@ -120,12 +142,13 @@ describe("durable event consumers", () => {
     const runner = runnerOf(db, [recordingConsumer()], {});
     expect(await runner.drain()).toBe(1);
     const cursor = () =>
-      db.$client.query<{ last_rowid: number }, []>("SELECT last_rowid FROM event_consumers").get()?.last_rowid;
-    const newest = () => db.$client.query<{ r: number }, []>("SELECT max(rowid) AS r FROM events").get()?.r;
-    expect(cursor()).toBe(newest());
+      db.$client
+        .query<{ last_seq: number }, []>("SELECT last_seq FROM event_consumer_cursors WHERE workspace_id = 'w1'")
+        .get()?.last_seq;
+    expect(cursor()).toBe(51);
     storeEvents(db, "w1", ["test.other", "test.item"]);
     expect(await runner.drain()).toBe(1);
-    expect(cursor()).toBe(newest());
+    expect(cursor()).toBe(53);
     expect(effects(db)).toHaveLength(2);
   });
 
@@ -188,6 +211,140 @@ describe("durable event consumers", () => {
     storeEvents(db, "w1", ["test.item"]);
     await runner.drain();
     expect(seen).toEqual([3]);
+  });
+});
+
+describe("consumer cursors per workspace", () => {
+  test("an event committed after a later-numbered one of another workspace is still handled", async () => {
+    const { db } = freshDb();
+    storeEvents(db, "w1", ["test.item", "test.item"]);
+    db.$client.run("UPDATE events SET rowid = rowid + 10");
+    const runner = runnerOf(db, [recordingConsumer()], {});
+    expect(await runner.drain()).toBe(2);
+    // Another writer took a lower position in the log for w2's event but committed it only now
+    // (several writers on one database): a cursor on the global order would already be past it.
+    storeEvents(db, "w2", ["test.item"]);
+    db.$client.run("UPDATE events SET rowid = 5 WHERE workspace_id = 'w2'");
+    expect(await runner.drain()).toBe(1);
+    expect(effects(db).map((e) => e.seq)).toEqual([1, 2, 1]);
+  });
+
+  test("a workspace's failing event waits for its retry without holding back other workspaces", async () => {
+    const { db } = freshDb();
+    storeEvents(db, "w1", ["test.item", "test.item"]);
+    storeEvents(db, "w2", ["test.item", "test.item"]);
+    const handled: string[] = [];
+    let failIn: string | null = "w1";
+    const picky = defineConsumer({
+      name: "test.picky",
+      events: [anyEvent("test.item")],
+      from: "beginning",
+      handle(_tx, event) {
+        if (event.workspace_id === failIn) throw new Error("not yet");
+        handled.push(`${event.workspace_id}#${event.seq}`);
+      },
+    });
+    const clock = manualClock();
+    const runner = createConsumerRunner({ db, logger: createLogger("silent"), clock, deps: {}, consumers: [picky] });
+    expect(await runner.drain()).toBe(2);
+    expect(handled).toEqual(["w2#1", "w2#2"]);
+    storeEvents(db, "w2", ["test.item"]);
+    expect(await runner.drain()).toBe(1);
+    expect(behindIn(db, "test.picky")).toEqual(["w1"]);
+    failIn = null;
+    clock.advance(2_000);
+    expect(await runner.drain()).toBe(2);
+    expect(handled).toEqual(["w2#1", "w2#2", "w2#3", "w1#1", "w1#2"]);
+  });
+
+  test("a consumer added to a running desk starts at each workspace's newest event; a workspace created later is new to it", async () => {
+    const { db } = freshDb();
+    storeEvents(db, "w1", ["test.item", "test.item"]);
+    storeEvents(db, "w2", ["test.item"]);
+    const seen: string[] = [];
+    const late = defineConsumer({
+      name: "test.late",
+      events: [anyEvent("test.item")],
+      handle: (_tx, event) => void seen.push(`${event.workspace_id}#${event.seq}`),
+    });
+    const runner = runnerOf(db, [late], {});
+    expect(await runner.drain()).toBe(0);
+    storeEvents(db, "w3", ["test.item", "test.item"]);
+    storeEvents(db, "w1", ["test.item"]);
+    expect(await runner.drain()).toBe(3);
+    expect(seen.sort()).toEqual(["w1#3", "w3#1", "w3#2"]);
+    // Known from now on: a restart does not place it at "now" again.
+    storeEvents(db, "w2", ["test.item"]);
+    expect(await runnerOf(db, [late], {}).drain()).toBe(1);
+    expect(seen).toContain("w2#2");
+  });
+
+  test("lag sums the events past each workspace's cursor and ages the oldest of them", async () => {
+    const { db } = freshDb();
+    const runner = runnerOf(db, [recordingConsumer()], {});
+    await runner.drain();
+    storeEvents(db, "w1", ["test.item", "test.other"], "2026-01-01T00:00:10.000Z");
+    storeEvents(db, "w2", ["test.other"], "2026-01-01T00:00:00.000Z");
+    const now = new Date("2026-01-01T00:00:30.000Z");
+    expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 3, secondsBehind: 30 }]);
+    await runner.drain();
+    expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 0, secondsBehind: 0 }]);
+  });
+
+  test("a started runner's lag, read from its pending workspaces, equals the stored cursors'", async () => {
+    const { db } = freshDb();
+    storeEvents(db, "w1", ["test.item", "test.item"], "2026-01-01T00:00:05.000Z");
+    storeEvents(db, "w2", ["test.item"]);
+    const stuck = defineConsumer({
+      name: "test.stuck",
+      events: [anyEvent("test.item")],
+      from: "beginning",
+      handle(_tx, event) {
+        if (event.workspace_id === "w1") throw new Error("stuck");
+      },
+    });
+    const runner = createConsumerRunner({
+      db,
+      logger: createLogger("silent"),
+      clock: manualClock(),
+      deps: {},
+      consumers: [stuck],
+      pollMs: 60_000,
+    });
+    const now = new Date("2026-01-01T00:00:30.000Z");
+    const expected = [{ name: "test.stuck", eventsBehind: 2, secondsBehind: 25 }];
+    runner.start();
+    try {
+      const deadline = Date.now() + 3000;
+      while (behindIn(db, "test.stuck").length > 1 && Date.now() < deadline) await Bun.sleep(10);
+      expect(behindIn(db, "test.stuck")).toEqual(["w1"]);
+      expect(consumerLag(db, now)).toEqual(expected);
+    } finally {
+      await runner.stop();
+    }
+    expect(consumerLag(db, now)).toEqual(expected);
+  });
+
+  test("a running consumer finds events another process stored (no commit here told it) at its poll", async () => {
+    const { db } = freshDb();
+    const runner = createConsumerRunner({
+      db,
+      logger: createLogger("silent"),
+      clock: manualClock(),
+      deps: {},
+      consumers: [recordingConsumer()],
+      pollMs: 20,
+    });
+    runner.start();
+    try {
+      await Bun.sleep(30);
+      storeEvents(db, "w9", ["test.item"]);
+      const deadline = Date.now() + 3000;
+      while (effects(db).length === 0 && Date.now() < deadline) await Bun.sleep(10);
+      expect(effects(db).map((e) => e.seq)).toEqual([1]);
+    } finally {
+      await runner.stop();
+    }
   });
 });
 

@@ -7,7 +7,16 @@ import type { Logger } from "../lib/logger";
 import { onEventsCommitted } from "./bus";
 import { withEventCause } from "./cause";
 import { type Consumer, IMPORT_CAUSE } from "./consumer.define";
-import { createStepState, statementsOf, stepConsumer } from "./consumers.step";
+import {
+  createStepState,
+  noteCommitted,
+  pendingLag,
+  pollCounters,
+  scanAllWorkspaces,
+  type StepState,
+  statementsOf,
+  stepConsumer,
+} from "./consumers.step";
 
 export {
   type Consumer,
@@ -33,42 +42,45 @@ export type ConsumerTally = { name: string; handled: number; skipped: number; ms
 
 export type ConsumerLag = {
   name: string;
-  /** Stored events after its cursor (of any type: the ones it does not handle cost a scan too). */
+  /** Stored events after its cursors, summed over workspaces (of any type: the ones it does not handle cost a scan too). */
   eventsBehind: number;
   /** How long the oldest event after its cursor has waited (0 when it is caught up). */
   secondsBehind: number;
 };
 
 const lagStatementsOf = preparedFor((sqlite) => ({
-  cursors: sqlite.query<{ name: string; last_rowid: number }, []>(
-    "SELECT name, last_rowid FROM event_consumers ORDER BY name",
-  ),
-  newest: sqlite.query<{ rowid: number | null }, []>("SELECT max(rowid) AS rowid FROM events"),
-  next: sqlite.query<{ occurred_at: string }, [number]>(
-    "SELECT occurred_at FROM events WHERE rowid > ? ORDER BY rowid LIMIT 1",
+  names: sqlite.query<{ name: string }, []>("SELECT name FROM event_consumers ORDER BY name"),
+  // Per lagging workspace: how far behind, and the first event past the cursor (the oldest waiting).
+  lag: sqlite.query<{ behind: number; oldest: string | null }, [string]>(
+    `SELECT coalesce(sum(s.last_seq - coalesce(c.last_seq, 0)), 0) AS behind,
+       min((SELECT e.occurred_at FROM events e WHERE e.workspace_id = s.workspace_id AND e.seq > coalesce(c.last_seq, 0)
+            ORDER BY e.seq LIMIT 1)) AS oldest
+     FROM event_seqs s LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.last_seq > coalesce(c.last_seq, 0)`,
   ),
 }));
 
 /**
- * How far each consumer's cursor is behind the event log, read from the stored cursors (so it
- * counts what a stopped or crashed runner left too). Rowids are contiguous in practice (events are
- * never deleted out of order), so the difference is the count without scanning the log.
+ * How far each consumer's cursors are behind the event log, read from the stored cursors (so it
+ * counts what a stopped or crashed runner left too): the events past its cursor summed over the
+ * workspaces (seqs are contiguous, so each is a difference, not a scan), and the age of the oldest.
+ * For a consumer of the started runner, only its pending workspaces are read; otherwise every
+ * workspace's counter is compared with the cursor.
  */
 export function consumerLag(db: Db, now: Date, names?: readonly string[]): ConsumerLag[] {
   const statements = lagStatementsOf(db);
-  const newest = statements.newest.get()?.rowid ?? 0;
   // By default the consumers a runner of this desk was built with: a cursor a removed consumer
   // left behind would otherwise show a lag that grows forever.
   const running = runningNamesOf(db);
   const wanted = names ? new Set(names) : running.size > 0 ? running : null;
-  return statements.cursors
+  const live = liveLagOf(db).lagOf;
+  return statements.names
     .all()
     .filter((c) => !wanted || wanted.has(c.name))
     .map((c) => {
-      const behind = Math.max(0, newest - c.last_rowid);
-      const oldest = behind > 0 ? statements.next.get(c.last_rowid)?.occurred_at : undefined;
-      const waited = oldest ? (now.getTime() - Date.parse(oldest)) / 1000 : 0;
-      return { name: c.name, eventsBehind: behind, secondsBehind: Math.max(0, waited) };
+      const lag = live?.(c.name) ?? statements.lag.get(c.name);
+      const waited = lag?.oldest ? (now.getTime() - Date.parse(lag.oldest)) / 1000 : 0;
+      return { name: c.name, eventsBehind: lag?.behind ?? 0, secondsBehind: Math.max(0, waited) };
     });
 }
 
@@ -85,6 +97,10 @@ export type ConsumerRunnerOptions<D> = {
 };
 
 const runningNamesOf = deskState("events.consumer-names", () => new Set<string>());
+/** The started runner's answer from its pending workspaces, so `consumerLag` need not read every cursor. */
+const liveLagOf = deskState("events.consumer-lag", () => ({
+  lagOf: null as ((name: string) => { behind: number; oldest: string | null } | null) | null,
+}));
 const quietCacheOf = deskState("events.quiet-workspaces", () => new Map<string, Map<string, boolean>>());
 
 /**
@@ -95,10 +111,47 @@ export function reactionStateChanged(db: Db, workspaceId: string): void {
   for (const answers of quietCacheOf(db).values()) answers.delete(workspaceId);
 }
 
+/** One pass over every consumer; passes repeat (yielding between them) while events remain. */
+async function pass<D>(state: StepState<D>, consumers: readonly Consumer<D>[]): Promise<number> {
+  let total = 0;
+  for (;;) {
+    let more = false;
+    for (const consumer of consumers) {
+      try {
+        const outcome = stepConsumer(state, consumer);
+        total += outcome.handled;
+        more ||= outcome.more;
+      } catch (error) {
+        state.logger.error({ err: error, consumer: consumer.name }, "consumer pass failed");
+      }
+    }
+    if (!more) return total;
+    // Lets requests that arrived meanwhile be served between batches.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /**
- * Durable event consumers: each reads stored events in rowid order from its own cursor (a row of
- * `event_consumers`), handling each event in one savepoint with the cursor's advance. Woken after
- * every commit that stored events and by a timer.
+ * A consumer seen for the first time starts at "now": a cursor at each workspace's current seq.
+ * A workspace without a cursor is at 0, so one created later has all its events handled.
+ */
+function registerConsumers<D>(db: Db, clock: Clock, consumers: readonly Consumer<D>[]): void {
+  const statements = statementsOf(db);
+  withTx(db, () => {
+    const at = clock.now().toISOString();
+    for (const consumer of consumers) {
+      const fresh = statements.register.get(consumer.name, at);
+      if (fresh && consumer.from !== "beginning") statements.startAtNow.run(consumer.name, at);
+    }
+  });
+}
+
+/**
+ * Durable event consumers: each reads each workspace's stored events in seq order from its own
+ * cursor there (a row of `event_consumer_cursors`), handling each event in one savepoint with the
+ * cursor's advance. Woken after every commit that stored events, told which workspaces they
+ * touched; a start and a drain compare every counter with the cursors (what a restart left), and
+ * a timer reads the counters for those another process moved.
  */
 export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): ConsumerRunner {
   const { db, logger, clock, deps, consumers } = options;
@@ -111,38 +164,9 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
   let running: Promise<number> | null = null;
   let unsubscribe: (() => void) | null = null;
 
-  function ensureCursors(): void {
-    const statements = statementsOf(db);
-    withTx(db, () => {
-      const newest = statements.newest.get()?.rowid ?? 0;
-      for (const consumer of consumers)
-        statements.create.run(consumer.name, consumer.from === "beginning" ? 0 : newest, clock.now().toISOString());
-    });
-  }
-
-  /** One pass over every consumer; passes repeat (yielding between them) while events remain. */
-  async function pass(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      let more = false;
-      for (const consumer of consumers) {
-        try {
-          const outcome = stepConsumer(state, consumer);
-          total += outcome.handled;
-          more ||= outcome.more;
-        } catch (error) {
-          logger.error({ err: error, consumer: consumer.name }, "consumer pass failed");
-        }
-      }
-      if (!more) return total;
-      // Lets requests that arrived meanwhile be served between batches.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
   function run(): Promise<number> {
     if (running) return running.then(() => run());
-    running = pass().finally(() => {
+    running = pass(state, consumers).finally(() => {
       running = null;
       arm();
     });
@@ -151,8 +175,20 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
 
   function arm(): void {
     if (timer) clearTimeout(timer);
-    timer = started ? setTimeout(() => wake(), pollMs) : null;
+    timer = started ? setTimeout(() => poll(), pollMs) : null;
   }
+
+  function poll(): void {
+    try {
+      pollCounters(state);
+    } catch (error) {
+      logger.error({ err: error }, "consumer poll failed");
+    }
+    wake();
+  }
+
+  const ensureCursors = () => registerConsumers(db, clock, consumers);
+  const lagOf = (name: string) => pendingLag(state, name);
 
   function wake(): void {
     if (!started || wakeQueued) return;
@@ -168,11 +204,19 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
       if (started || consumers.length === 0) return;
       started = true;
       ensureCursors();
-      unsubscribe = onEventsCommitted(db, () => wake());
+      liveLagOf(db).lagOf = lagOf;
+      // The counters as they stand, then every cursor compared with them: what a restart left.
+      pollCounters(state, true);
+      scanAllWorkspaces(state);
+      unsubscribe = onEventsCommitted(db, (events) => {
+        noteCommitted(state, events);
+        wake();
+      });
       wake();
     },
     async stop() {
       started = false;
+      if (liveLagOf(db).lagOf === lagOf) liveLagOf(db).lagOf = null;
       unsubscribe?.();
       unsubscribe = null;
       if (timer) clearTimeout(timer);
@@ -182,10 +226,15 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
     async drain() {
       if (consumers.length === 0) return 0;
       ensureCursors();
-      // Reactions may append events that other consumers (or the same one) handle next.
+      // Reactions may append events that other consumers (or the same one) handle next; each run
+      // asks the table, as their commit may not have told the runner yet.
       let total = 0;
-      for (let handled = await run(); handled > 0; handled = await run()) total += handled;
-      return total;
+      for (;;) {
+        scanAllWorkspaces(state);
+        const handled = await run();
+        total += handled;
+        if (handled === 0) return total;
+      }
     },
     wake,
     stats: () => [...state.tallies].map(([name, t]) => ({ name, ...t })),

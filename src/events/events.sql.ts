@@ -1,5 +1,5 @@
 import { getTableName } from "drizzle-orm";
-import { events } from "./events.table";
+import { eventSeqs, events } from "./events.table";
 
 /**
  * The stored events table and its columns as bare SQL names read from the table definition, for a
@@ -15,4 +15,14 @@ export const eventsSql = {
   visibility: events.visibility.name,
   data: events.data.name,
   occurredAt: events.occurredAt.name,
+};
+
+/**
+ * The event store's per-workspace counter as bare SQL names, for the workspaces' own read of each
+ * workspace's last stored seq (the realtime gateway's lag gauge) joined to their rows.
+ */
+export const eventSeqsSql = {
+  table: getTableName(eventSeqs),
+  workspaceId: eventSeqs.workspaceId.name,
+  lastSeq: eventSeqs.lastSeq.name,
 };

@@ -57,6 +57,32 @@ describe("event log", () => {
     expect(published).toEqual([2]);
   });
 
+  test("an event for a workspace that does not exist fails, even after a caller caught the first failure", async () => {
+    const append = (tx: Parameters<Parameters<typeof withTx>[1]>[0]) =>
+      appendEvent(tx, anyEvent("test.orphan"), { workspaceId: "ws_missing", data: {} });
+    expect(() => withTx(desk.deps.db, append)).toThrow("appendEvent: workspace ws_missing does not exist");
+    // A caller that catches it and commits the rest of its change leaves no counter behind.
+    withTx(desk.deps.db, (tx) => {
+      expect(() => append(tx)).toThrow("does not exist");
+    });
+    expect(() => withTx(desk.deps.db, append)).toThrow("does not exist");
+    await untilCommitted(desk.deps.db);
+    expect(desk.deps.db.select().from(events).where(eq(events.workspaceId, "ws_missing")).all()).toEqual([]);
+  });
+
+  test("seqs are counted per workspace in the event store's own counter, not on the workspace row", async () => {
+    const one = (await createWorkspaceWithOwner(desk)).workspace;
+    const two = (await createWorkspaceWithOwner(desk)).workspace;
+    const add = (workspaceId: string) =>
+      withTx(desk.deps.db, (tx) => appendEvent(tx, anyEvent("test.count"), { workspaceId, data: {} }).seq);
+    expect([add(one.id), add(two.id), add(one.id)]).toEqual([2, 2, 3]);
+    await untilCommitted(desk.deps.db);
+    const counter = desk.deps.db.$client
+      .query<{ last_seq: number }, [string]>("SELECT last_seq FROM event_seqs WHERE workspace_id = ?")
+      .get(one.id);
+    expect(counter?.last_seq).toBe(3);
+  });
+
   test("a private-team event goes to the team topic only", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     const event = withTx(desk.deps.db, (tx) =>

@@ -3,22 +3,31 @@ import { deskState } from "../db/desk-state";
 import { definePort } from "../lib/ports";
 
 /**
- * The statement that allocates a workspace's next event seq (`… RETURNING event_seq`, one bound
- * workspace id). The counter sits on a row the event store does not own (workspaces' own, one write
- * per event, as the IMMEDIATE transaction holding that row keeps seqs contiguous), so its owner's
- * SQL is given to each desk at start (buildDeps) instead of being written here.
+ * Allocates a workspace's next event seq from the event store's own counter (`event_seqs`). The
+ * upsert holds the workspace's counter row until commit, so a second writer of the same workspace
+ * waits: seqs stay contiguous and are committed in seq order, which consumer cursors rely on. It is
+ * run when the event is appended, not at commit: the event row, its hooks and its publication
+ * need the seq then; holding the row for the rest of the transaction is the price.
  */
-export const eventSeqCounter = definePort<string>("events.seqCounter");
+export const nextEventSeqSql =
+  "INSERT INTO event_seqs (workspace_id, last_seq) VALUES (?, 1) ON CONFLICT (workspace_id) DO UPDATE SET last_seq = event_seqs.last_seq + 1 RETURNING last_seq";
 
-const counterOf = deskState("events.seq-counter", () => ({ sql: null as string | null }));
+/**
+ * A statement answering a row when the workspace exists (one bound workspace id). The event store
+ * asks it only when it starts a workspace's counter, so an event for a workspace that does not
+ * exist still fails; its owner's SQL is given to each desk at start (buildDeps).
+ */
+export const eventWorkspaceCheck = definePort<string>("events.workspaceCheck");
 
-export function useEventSeqCounter(db: Db, sql: string): void {
-  counterOf(db).sql = sql;
+const checkOf = deskState("events.workspace-check", () => ({ sql: null as string | null }));
+
+export function useEventWorkspaceCheck(db: Db, sql: string): void {
+  checkOf(db).sql = sql;
 }
 
-export function eventSeqCounterSql(db: Db): string {
-  const { sql } = counterOf(db);
+export function eventWorkspaceCheckSql(db: Db): string {
+  const { sql } = checkOf(db);
   if (!sql)
-    throw new Error("appendEvent: this desk has no event seq counter (buildDeps gives it with useEventSeqCounter)");
+    throw new Error("appendEvent: this desk has no workspace check (buildDeps gives it with useEventWorkspaceCheck)");
   return sql;
 }

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
+import { lastSeq } from "../../test/kit/events";
 import { freePort } from "../../test/peers/dovecot";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
 
@@ -353,9 +354,7 @@ describe("sender checks and the HTTP door", () => {
 
 describe("inbound: the new ticket's events show what is stored", () => {
   test("ticket.created and message.created of an ingested mail equal fresh reads; the plain-text body is stored sanitized", async () => {
-    const seqBefore = desk.deps.db.$client
-      .query<{ s: number }, [string]>("SELECT event_seq AS s FROM workspaces WHERE id = ?")
-      .get(workspace.id)!.s;
+    const seqBefore = lastSeq(desk, workspace.id);
     const text = `Tom & Jerry's "printer" <b>not bold</b> &amp; more\nsecond line\n\nnew paragraph ${Date.now()}`;
     // Marked automated so no auto-reply lands on the ticket before it is read back.
     const result = await postInbound(

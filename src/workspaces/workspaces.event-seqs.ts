@@ -1,10 +1,11 @@
 import type { Db } from "../db/database";
+import { eventSeqsSql as S } from "../events/events.sql";
 
 /**
- * Each workspace's event seq lives on its row (`event_seq`): the event store runs this statement in
- * every event's transaction (one write per event), given to it at start by the composition root.
+ * The event store counts each workspace's seqs in its own table and asks this only when it starts a
+ * workspace's counter, so an event for a workspace that does not exist fails (given to it at start).
  */
-export const nextEventSeqSql = "UPDATE workspaces SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq";
+export const workspaceExistsSql = "SELECT 1 AS found FROM workspaces WHERE id = ?";
 
 /**
  * Each workspace's last stored event seq, for the realtime gateway's lag gauge and its start
@@ -12,9 +13,8 @@ export const nextEventSeqSql = "UPDATE workspaces SET event_seq = event_seq + 1 
  * feature table itself.
  */
 export function storedSeqsLookup(db: Db): (live: boolean) => Array<{ id: string; event_seq: number }> {
-  const all = db.$client.query<{ id: string; event_seq: number }, []>("SELECT id, event_seq FROM workspaces");
-  const live = db.$client.query<{ id: string; event_seq: number }, []>(
-    "SELECT id, event_seq FROM workspaces WHERE deleted_at IS NULL",
-  );
+  const select = `SELECT w.id, coalesce(s.${S.lastSeq}, 0) AS event_seq FROM workspaces w LEFT JOIN ${S.table} s ON s.${S.workspaceId} = w.id`;
+  const all = db.$client.query<{ id: string; event_seq: number }, []>(select);
+  const live = db.$client.query<{ id: string; event_seq: number }, []>(`${select} WHERE w.deleted_at IS NULL`);
   return (onlyLive) => (onlyLive ? live : all).all();
 }

@@ -4,10 +4,14 @@ import type { Deps } from "../deps";
 import { rm } from "node:fs/promises";
 import { attachmentFilesOf } from "../attachments/attachments.public";
 import { workspaceMailFolder } from "../inbound/inbound.public";
+import { eventSeqsSql } from "../events/events.sql";
 import { defineJob, type JobContext } from "../jobs/define";
 
-/** Machinery tables that are not the workspace's data (the job queue holds this very job). */
-const KEPT_TABLES = new Set(["workspaces", "jobs", "__desk_migrations"]);
+/**
+ * Machinery tables that are not the workspace's data (the job queue holds this very job). Its event
+ * counter stays with its row, as it did when it lived there: seqs never restart for a workspace.
+ */
+const KEPT_TABLES = new Set(["workspaces", "jobs", "__desk_migrations", eventSeqsSql.table]);
 const BATCH = 2000;
 
 /** Every ordinary table with a `workspace_id` column, whichever feature owns it. */

@@ -1,12 +1,12 @@
 import { membershipLookups } from "../auth/auth.ports";
 import { onEvent } from "../events/bus";
-import { eventSeqCounter } from "../events/seq-counter";
+import { eventWorkspaceCheck } from "../events/seq-counter";
 import { labelCreationSetting } from "../labels/labels.public";
 import { provide } from "../lib/ports";
 import { storedSeqs } from "../realtime/realtime.ports";
 import { ticketNumberCounter } from "../tickets/tickets.public";
 import { workspaceSettingsReader } from "../outbound/outbound.public";
-import { nextEventSeqSql, storedSeqsLookup } from "./workspaces.event-seqs";
+import { storedSeqsLookup, workspaceExistsSql } from "./workspaces.event-seqs";
 import { labelCreationOf } from "./workspaces.label-creation";
 import { takeTicketNumber } from "./workspaces.ticket-numbers";
 import { defineModule } from "../module";
@@ -30,7 +30,7 @@ export const workspacesModule = defineModule({
       ssoOnlyWorkspaces: ssoOnlyWorkspacesLookup(db),
     })),
     provide(storedSeqs, storedSeqsLookup),
-    provide(eventSeqCounter, nextEventSeqSql),
+    provide(eventWorkspaceCheck, workspaceExistsSql),
     provide(ticketNumberCounter, takeTicketNumber),
     provide(labelCreationSetting, labelCreationOf),
     provide(workspaceSettingsReader, (db, workspaceId) => workspaceSettingsOf(db, workspaceId)?.settings),

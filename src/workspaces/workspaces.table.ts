@@ -12,7 +12,10 @@ export const workspaces = sqliteTable(
     settings: json<Record<string, unknown>>("settings").notNull().default({}),
     avatarUrl: text("avatar_url"),
     images: json<Record<string, string | null>>("images").notNull().default({}),
-    /** Last allocated event seq; incremented inside each event's transaction. */
+    /**
+     * The last event seq of releases that counted here; the event store's `event_seqs` counts now
+     * (seeded from this by its migration). Nothing reads or writes it since; a later migration drops it.
+     */
     eventSeq: integer("event_seq").notNull().default(0),
     ticketNumberSeq: integer("ticket_number_seq").notNull().default(0),
     createdAt: createdAt(),

@@ -315,6 +315,12 @@ describe("DELETE /v1/workspace", () => {
     expect(sqlite.query("SELECT count(*) AS n FROM ticket_counts WHERE workspace_id = ?").get(workspace.id)).toEqual({
       n: 0,
     });
+    // Its event counter stays, like its row: were it restored, seqs would not start again at 1.
+    expect(
+      sqlite.query("SELECT last_seq > 0 AS kept FROM event_seqs WHERE workspace_id = ?").get(workspace.id),
+    ).toEqual({
+      kept: 1,
+    });
     expect(
       sqlite
         .query("SELECT state, last_error FROM jobs WHERE kind = 'workspaces.purge' AND payload LIKE ?")

@@ -10,16 +10,23 @@ export function createEffectsTable(db: Db): void {
   db.$client.run("CREATE TABLE IF NOT EXISTS test_effects (event_id TEXT NOT NULL, seq INTEGER NOT NULL)");
 }
 
-/** Stores events without a workspace row (the consumer machinery needs none). */
-export function storeEvents(db: Db, workspaceId: string, types: string[]): void {
+/**
+ * Stores events without a workspace row (the consumer machinery needs none), counting their seqs in
+ * the event store's counter as appendEvent does. `occurredAt` defaults to 2026-01-01T00:00:00Z.
+ */
+export function storeEvents(
+  db: Db,
+  workspaceId: string,
+  types: string[],
+  occurredAt = "2026-01-01T00:00:00.000Z",
+): void {
   const insert = db.$client.query(
     "INSERT INTO events (id, workspace_id, seq, type, visibility, topics, data, occurred_at) VALUES (?, ?, ?, ?, 'agents', '[]', '{}', ?)",
   );
-  const last = db.$client
-    .query<{ n: number | null }, [string]>("SELECT max(seq) AS n FROM events WHERE workspace_id = ?")
-    .get(workspaceId)?.n;
-  for (const [i, type] of types.entries())
-    insert.run(newId(), workspaceId, (last ?? 0) + i + 1, type, "2026-01-01T00:00:00.000Z");
+  const count = db.$client.query<{ last_seq: number }, [string]>(
+    "INSERT INTO event_seqs (workspace_id, last_seq) VALUES (?, 1) ON CONFLICT (workspace_id) DO UPDATE SET last_seq = event_seqs.last_seq + 1 RETURNING last_seq",
+  );
+  for (const type of types) insert.run(newId(), workspaceId, count.get(workspaceId)!.last_seq, type, occurredAt);
 }
 
 /** Records each `test.item` it handles as an effect row, in the same transaction as its cursor. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { defineEvent } from "../../src/events/define";
-import { workspaces } from "../../src/workspaces/workspaces.table";
+import { eventSeqs } from "../../src/events/events.table";
 import type { TestDesk } from "../harness";
 
 /**
@@ -14,4 +14,5 @@ export const anyEvent = (type: string) =>
 
 /** The seq of the workspace's newest event (0 before any): a test reads what was appended after it. */
 export const lastSeq = (desk: TestDesk, workspaceId: string): number =>
-  desk.deps.db.select({ seq: workspaces.eventSeq }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()!.seq;
+  desk.deps.db.select({ seq: eventSeqs.lastSeq }).from(eventSeqs).where(eq(eventSeqs.workspaceId, workspaceId)).get()
+    ?.seq ?? 0;

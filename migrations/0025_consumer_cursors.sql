@@ -1,0 +1,4 @@
+CREATE TABLE `event_seqs` (
+	`workspace_id` text PRIMARY KEY NOT NULL,
+	`last_seq` integer NOT NULL
+);
