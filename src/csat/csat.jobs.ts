@@ -95,14 +95,19 @@ export const csatMailJob = defineJob({
     });
     const path = sent
       ? null
-      : await sendSystemMail(deps.config, now, {
-          to: request.email,
-          subject,
-          lines,
-          link,
-          html,
-          fromName: workspace.name,
-        });
+      : await sendSystemMail(
+          deps.config,
+          now,
+          {
+            to: request.email,
+            subject,
+            lines,
+            link,
+            html,
+            fromName: workspace.name,
+          },
+          deps.blobs,
+        );
     withTx(deps.db, (tx) =>
       tx.update(csatRequests).set({ sentAt: now.toISOString() }).where(eq(csatRequests.id, request.id)).run(),
     );

@@ -41,14 +41,19 @@ export const passwordResetMailJob = defineJob({
       t(locale, "member_mail.reset_expiry", { expires: row.reset.expiresAt }),
       t(locale, "member_mail.reset_ignore"),
     ];
-    const path = await sendSystemMail(deps.config, deps.clock.now(), {
-      to: row.email,
-      subject: t(locale, "member_mail.reset_subject"),
-      lines,
-      link: url,
-      // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
-      headers: { "Auto-Submitted": "auto-generated" },
-    });
+    const path = await sendSystemMail(
+      deps.config,
+      deps.clock.now(),
+      {
+        to: row.email,
+        subject: t(locale, "member_mail.reset_subject"),
+        lines,
+        link: url,
+        // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
+        headers: { "Auto-Submitted": "auto-generated" },
+      },
+      deps.blobs,
+    );
     if (path) {
       run.logger.warn(
         { reset_id: row.reset.id, path },

@@ -37,14 +37,19 @@ export const ssoLinkMailJob = defineJob({
       "",
       t(locale, "member_mail.sso_expiry"),
     ];
-    const path = await sendSystemMail(deps.config, deps.clock.now(), {
-      to: person.email,
-      subject: t(locale, "member_mail.sso_subject", values),
-      lines,
-      link: url,
-      // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
-      headers: { "Auto-Submitted": "auto-generated" },
-    });
+    const path = await sendSystemMail(
+      deps.config,
+      deps.clock.now(),
+      {
+        to: person.email,
+        subject: t(locale, "member_mail.sso_subject", values),
+        lines,
+        link: url,
+        // Auto-responders must not answer (or forward) a message that carries a sign-in secret.
+        headers: { "Auto-Submitted": "auto-generated" },
+      },
+      deps.blobs,
+    );
     run.logger.info({ user_id: person.id, provider: provider.id, outbox: path }, "sso link confirmation mailed");
   },
 });

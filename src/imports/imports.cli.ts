@@ -1,12 +1,10 @@
-import { copyFile, mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { systemContext } from "../auth/context";
 import { untilCommitted } from "../db/tx";
 import type { Deps } from "../deps";
 import { DeskError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { findWorkspace, findWorkspaceBySlug } from "../workspaces/workspaces.public";
-import { csvPathOf } from "./imports.csv";
+import { csvKeyOf } from "./imports.csv";
 import { runImportSteps } from "./imports.engine";
 import { CreateImportBody, CSV_KINDS } from "./imports.schemas";
 import { presentImport } from "./imports.present";
@@ -86,9 +84,8 @@ export async function runImportCommand(args: string[], openDeps: () => Deps, out
         return 2;
       }
       id = newId();
-      const path = csvPathOf(deps, id);
-      await mkdir(dirname(path), { recursive: true });
-      await copyFile(options.file, path);
+      // The operator's file is copied into the store: the job (here or the server's) reads it from there.
+      await deps.blobs.put(csvKeyOf(id), Bun.file(options.file), { contentType: "text/csv" });
       id = createImport(ctx, { id, source: "csv", account: kind, options: {} }, deps).id;
     } else {
       const parsed = CreateImportBody.safeParse({ source, options });

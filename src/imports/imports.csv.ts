@@ -1,5 +1,3 @@
-import { readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
 import { systemContext } from "../auth/context";
 import {
   createCompany,
@@ -26,9 +24,8 @@ import { imports, type ImportError, type ImportRow } from "./imports.table";
 const MAX_ERRORS = 100;
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 
-/** Where an uploaded CSV waits for its job: under the data dir, removed when the run ends. */
-export const csvPathOf = (deps: Pick<Deps, "config">, id: string): string =>
-  join(deps.config.dataDir, "imports", `${id}.csv`);
+/** Where an uploaded CSV waits for its job in the desk's store, removed when the run ends. */
+export const csvKeyOf = (id: string): string => `imports/${id}.csv`;
 
 /**
  * RFC 4180: fields separated by commas, rows by CRLF or LF, quoted fields may hold commas, quotes
@@ -469,21 +466,26 @@ async function checkpoint(
   return running;
 }
 
+/** The uploaded file's text, or null when it is gone or cannot be read. */
+async function csvText(deps: Deps, key: string): Promise<string | null> {
+  try {
+    return (await (await deps.blobs.get(key))?.text()) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The CSV run: every row checked, each valid row written in its own transaction (all of it or none of it). */
 export async function runCsvImport(deps: Deps, row: ImportRow): Promise<void> {
-  const path = csvPathOf(deps, row.id);
+  const key = csvKeyOf(row.id);
   const kind = row.account as CsvKind;
   // The file stays until the run ends: a run cut short is run again from it (the mappings make it idempotent).
   const end = async (status: "succeeded" | "failed", set: Partial<typeof imports.$inferInsert>) => {
-    await rm(path, { force: true });
+    await deps.blobs.delete(key);
     endCsvRun(deps, row, status, set);
   };
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return end("failed", { errors: [{ record: "file", message: "The uploaded file is gone." }] });
-  }
+  const text = await csvText(deps, key);
+  if (text === null) return end("failed", { errors: [{ record: "file", message: "The uploaded file is gone." }] });
   const parsed = parseCsv(text, CSV_MAX_ROWS + 1);
   if ("error" in parsed) return end("failed", { errors: [{ record: `row ${parsed.line}`, message: parsed.error }] });
   const options = row.optionsSealed
@@ -512,7 +514,7 @@ export async function runCsvImport(deps: Deps, row: ImportRow): Promise<void> {
     if (index > 0 && index % CHECKPOINT_ROWS === 0) {
       const phase = kind === "companies" ? "companies" : "people";
       if (!(await checkpoint(deps, row.id, { phase, done: index, total: checked.length, counts, errors })))
-        return rm(path, { force: true });
+        return deps.blobs.delete(key);
     }
     if (item.action !== "import") {
       counts[item.action === "skip" ? "skipped" : "failed"]++;

@@ -1,5 +1,3 @@
-import { mkdir, rm } from "node:fs/promises";
-import { dirname } from "node:path";
 import { Elysia } from "elysia";
 import type { z } from "zod";
 import type { RequestContext } from "../auth/context";
@@ -7,7 +5,7 @@ import type { Deps } from "../deps";
 import { IdParams, PageQuery, pageOfSchema } from "../http/schemas";
 import { DeskError, invalidAt, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { csvDryRun, csvPathOf, parseCsv, resolveColumns } from "./imports.csv";
+import { csvDryRun, csvKeyOf, parseCsv, resolveColumns } from "./imports.csv";
 import { checkSource } from "./imports.check";
 import {
   CreateImportBody,
@@ -147,7 +145,7 @@ function csvFormOptions(form: FormData): { mapping: CsvMapping | undefined; dryR
 
 /**
  * A CSV upload (multipart/form-data): a dry run answers what each row would do; otherwise the file is
- * written where the import job reads it, and removed when the import cannot start.
+ * put in the desk's store where the import job reads it, and removed when the import cannot start.
  */
 async function startCsvImport(ctx: RequestContext, request: Request, deps: Deps): Promise<ImportRow | CsvDryRunJson> {
   let form: FormData;
@@ -177,13 +175,12 @@ async function startCsvImport(ctx: RequestContext, request: Request, deps: Deps)
       );
   }
   const id = newId();
-  const path = csvPathOf(deps, id);
-  await mkdir(dirname(path), { recursive: true });
-  await Bun.write(path, file);
+  const key = csvKeyOf(id);
+  await deps.blobs.put(key, file, { contentType: "text/csv" });
   try {
     return createImport(ctx, { id, source: "csv", account: kind, options: mapping ? { mapping } : {} }, deps);
   } catch (error) {
-    await rm(path, { force: true });
+    await deps.blobs.delete(key);
     throw error;
   }
 }

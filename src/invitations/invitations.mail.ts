@@ -50,12 +50,17 @@ export const invitationMailJob = defineJob({
       // The recipient's zone is unknown, so UTC, said so.
       t(locale, "member_mail.invite_expiry", { expires: formatDate(locale, invitation.expiresAt, { time: true }) }),
     ];
-    const path = await sendSystemMail(deps.config, deps.clock.now(), {
-      to: invitation.email,
-      subject: t(locale, "member_mail.invite_subject", values),
-      lines,
-      link: url,
-    });
+    const path = await sendSystemMail(
+      deps.config,
+      deps.clock.now(),
+      {
+        to: invitation.email,
+        subject: t(locale, "member_mail.invite_subject", values),
+        lines,
+        link: url,
+      },
+      deps.blobs,
+    );
     if (path) {
       run.logger.info({ invitation_id: invitation.id, path }, "invitation mail written to the outbox");
       return;

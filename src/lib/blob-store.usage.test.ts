@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import sharp from "sharp";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
+import { runImportToEnd } from "../../test/kit/imports";
 import { removeAttachmentFilesOf } from "../attachments/attachments.public";
 import { removeWorkspaceMail } from "../inbound/inbound.public";
 import type { BlobStore } from "./blob-store";
@@ -44,10 +46,6 @@ const NOT_BLOBS: Record<string, string> = {
 const AROUND_THE_STORE: Record<string, string> = {
   "src/workspaces/workspaces.jobs.ts":
     "the purge: removeAttachmentFilesOf (attachments.public) and removeWorkspaceMail (inbound.public)",
-  "src/tickets/messages.service.ts": "originalOf/fullTextOf: deps.blobs.get(original_path), original_path is the key",
-  "src/imports/imports.csv.ts": "an uploaded CSV waiting for its job: deps.blobs under imports/<id>.csv",
-  "src/imports/imports.routes.ts": "an uploaded CSV waiting for its job: deps.blobs under imports/<id>.csv",
-  "src/imports/imports.cli.ts": "a CSV given to `desk import`, copied for its job: deps.blobs under imports/<id>.csv",
 };
 
 describe("files go through the desk's store", () => {
@@ -208,6 +206,123 @@ describe("features use deps.blobs", async () => {
       .get(posted.body.message_id)!;
     expect(stored.original_path).toBe(put!.slice(4));
     expect(readFileSync(join(desk.dataDir, stored.original_path), "utf8")).toBe(raw);
+  });
+
+  test("a message's original and its full text are read from the store by original_path", async () => {
+    // A workspace of its own: the purge below counts the first workspace's mail.
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const mailbox = await desk.api("POST", "/v1/mailboxes", {
+      headers: owner.headers,
+      body: { name: "Orig", email: "orig@acme.test", inbound_kind: "forwarding", outbound_kind: "system" },
+    });
+    expect(mailbox.status).toBe(201);
+    const raw = [
+      "From: Erin <erin@customer.test>",
+      "To: orig@acme.test",
+      "Subject: Original",
+      "Message-ID: <blob-store-original@customer.test>",
+      "Auto-Submitted: auto-generated",
+      "",
+      "New words.",
+      "",
+      "> the quoted history",
+      "",
+    ].join("\r\n");
+    const posted = await desk.api("POST", "/v1/inbound/email?to=orig%40acme.test", {
+      headers: { "content-type": "message/rfc822", "desk-inbound-secret": "test-inbound-secret" },
+      raw,
+    });
+    expect(posted.body.status).toBe("created");
+    const id = posted.body.message_id as string;
+    const client = desk.deps.db.$client;
+    const key = client
+      .query<{ original_path: string }, [string]>("SELECT original_path FROM messages WHERE id = ?")
+      .get(id)!.original_path;
+    const setPath = (path: string) => client.run("UPDATE messages SET original_path = ? WHERE id = ?", [path, id]);
+    const original = () => desk.api("GET", `/v1/messages/${id}/original`, { headers: owner.headers });
+
+    calls.length = 0;
+    const source = await original();
+    expect(source.status).toBe(200);
+    expect(source.text).toBe(raw);
+    expect(source.headers.get("x-original-content-type")).toBe("message/rfc822");
+    const text = await desk.api("GET", `/v1/messages/${id}/original?view=text`, { headers: owner.headers });
+    expect(text.status).toBe(200);
+    expect(text.text).toContain("> the quoted history");
+    expect(calls).toEqual([`get ${key}`, `get ${key}`]);
+
+    // A row from before the store holding an absolute path under the data dir: read by its key.
+    setPath(join(desk.dataDir, key));
+    calls.length = 0;
+    expect((await original()).text).toBe(raw);
+    expect(calls).toEqual([`get ${key}`]);
+
+    // Anything outside the store's keys is never read: the stored body answers, as before.
+    const outside = join(mkdtempSync(join(tmpdir(), "desk-outside-")), "secret.eml");
+    writeFileSync(outside, "Subject: not yours\r\n\r\nsecret");
+    mkdirSync(join(desk.dataDir, "tmp"), { recursive: true });
+    writeFileSync(join(desk.dataDir, "tmp", "secret.eml"), "Subject: not yours\r\n\r\nsecret");
+    const refused = [outside, relative(desk.dataDir, outside), "tmp/secret.eml", join(desk.dataDir, "tmp/secret.eml")];
+    for (const path of refused) {
+      setPath(path);
+      const answer = await original();
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("x-original-content-type")).toBe("text/html; charset=utf-8");
+      expect(answer.text).not.toContain("secret");
+      const decoded = await desk.api("GET", `/v1/messages/${id}/original?view=text`, { headers: owner.headers });
+      expect(decoded.text).not.toContain("secret");
+    }
+    await desk.deps.blobs.delete(key);
+  });
+
+  test("an uploaded CSV waits under imports/<id>.csv in the store, is read by its job and removed when it ends", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    const csvForm = (text: string) => {
+      const form = new FormData();
+      form.set("source", "csv");
+      form.set("kind", "contacts");
+      form.set("file", new Blob([text], { type: "text/csv" }), "people.csv");
+      return form;
+    };
+    const csv = "email,name\r\nfay@customer.test,Fay\r\n";
+    calls.length = 0;
+    const started = await desk.api("POST", "/v1/imports", { headers: owner.headers, raw: csvForm(csv) });
+    expect(started.status).toBe(202);
+    const key = `imports/${started.body.id}.csv`;
+    // The job may start at once: only the upload's own call is certain by now.
+    expect(calls[0]).toBe(`put ${key}`);
+    expect((await runImportToEnd(desk, owner, started.body.id)).status).toBe("succeeded");
+    expect(calls.filter((c) => c.includes(" imports/"))).toEqual([`put ${key}`, `get ${key}`, `delete ${key}`]);
+    expect(readdirSync(join(desk.dataDir, "imports"))).toEqual([]);
+
+    // An import that cannot start (one of the same account still runs) leaves no file behind.
+    const running = "UPDATE imports SET status = ? WHERE id = ?";
+    desk.deps.db.$client.run(running, ["running", started.body.id]);
+    calls.length = 0;
+    const refused = await desk.api("POST", "/v1/imports", { headers: owner.headers, raw: csvForm(csv) });
+    desk.deps.db.$client.run(running, ["succeeded", started.body.id]);
+    expect(refused.status).toBe(409);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatch(/^put imports\/[^/]+\.csv$/);
+    expect(calls[1]).toBe(`delete ${calls[0]!.slice(4)}`);
+    expect(readdirSync(join(desk.dataDir, "imports"))).toEqual([]);
+  });
+
+  test("Desk's own mail without a relay is written to outbox/ in the desk's store", async () => {
+    const { owner } = await createWorkspaceWithOwner(desk);
+    calls.length = 0;
+    const invited = await desk.api("POST", "/v1/invitations", {
+      headers: owner.headers,
+      body: { email: "gil@team.test", role: "agent" },
+    });
+    expect(invited.status).toBe(201);
+    const forgot = await desk.api("POST", "/v1/auth/password/forgot", { body: { email: owner.email } });
+    expect(forgot.status).toBe(202);
+    await desk.jobs.drain();
+    const written = calls.filter((c) => c.startsWith("put outbox/")).map((c) => c.slice(4));
+    const mails = written.map((key) => readFileSync(join(desk.dataDir, key), "utf8"));
+    expect(mails.filter((m) => m.includes("To: gil@team.test"))).toHaveLength(1);
+    expect(mails.filter((m) => m.includes(`To: ${owner.email}`))).toHaveLength(1);
   });
 
   test("a purge removes one workspace's attachment files and original mail through the store, no other's", async () => {

@@ -1,5 +1,5 @@
 import { PermanentFailure } from "../jobs/define";
-import { blobStoreOf, type BlobStore } from "../lib/blob-store";
+import type { BlobStore } from "../lib/blob-store";
 import { newId } from "../lib/ids";
 import { escapeHtml } from "../lib/sanitize";
 import { SendFailure, sendViaSmtp, smtpSettingsFromUrl, writeToOutbox, type OutgoingMail } from "./mail.send";
@@ -17,7 +17,7 @@ export type SystemMail = {
   fromName?: string;
 };
 
-type SystemMailConfig = { baseUrl: string; dataDir: string; smtpRelayUrl: string | null; mailFrom?: string | null };
+type SystemMailConfig = { baseUrl: string; smtpRelayUrl: string | null; mailFrom?: string | null };
 
 /**
  * Sends system mail from DESK_MAIL_FROM, else `no-reply@<base URL host>` (a relay may refuse a
@@ -30,8 +30,9 @@ export async function sendSystemMail(
   config: SystemMailConfig,
   now: Date,
   system: SystemMail,
-  // The desk's store (`deps.blobs`); callers that pass only their config get the same store built from it.
-  blobs: BlobStore = blobStoreOf(config),
+  // The desk's one store (`deps.blobs`), never one built here from config: the outbox is wherever the
+  // desk keeps its files (a remote bucket later, a test's recording store now).
+  blobs: BlobStore,
 ): Promise<string | null> {
   const host = new URL(config.baseUrl).hostname;
   const link = escapeHtml(system.link);

@@ -76,19 +76,24 @@ export const notificationEmailJob = defineJob({
     const line = notificationLine(row, locale);
     const link = linkOf(deps.config.baseUrl, row);
     const excerpt = typeof row.data.excerpt === "string" ? row.data.excerpt : null;
-    await sendSystemMail(deps.config, deps.clock.now(), {
-      to: user.email,
-      subject: `[${workspace.name}] ${line}`,
-      lines: [
-        line,
-        ...(excerpt ? ["", excerpt] : []),
-        "",
-        t(locale, "member_mail.open_it", { link }),
-        "",
-        t(locale, "member_mail.immediately_footer"),
-      ],
-      link,
-    });
+    await sendSystemMail(
+      deps.config,
+      deps.clock.now(),
+      {
+        to: user.email,
+        subject: `[${workspace.name}] ${line}`,
+        lines: [
+          line,
+          ...(excerpt ? ["", excerpt] : []),
+          "",
+          t(locale, "member_mail.open_it", { link }),
+          "",
+          t(locale, "member_mail.immediately_footer"),
+        ],
+        link,
+      },
+      deps.blobs,
+    );
     const now = deps.clock.now().toISOString();
     withTx(deps.db, (tx) => {
       tx.update(notifications).set({ emailedAt: now }).where(eq(notifications.id, row.id)).run();
@@ -136,16 +141,21 @@ export const notificationDigestJob = defineJob({
       if (rows.length && user && workspace && isMember(deps.db, workspace.id, user.id)) {
         const link = new URL("/notifications", deps.config.baseUrl).toString();
         const locale = recipientLocale(user.locale, workspace.settings);
-        await sendSystemMail(deps.config, deps.clock.now(), {
-          to: user.email,
-          subject: t(locale, "member_mail.digest_subject", { workspace: workspace.name, count: rows.length }),
-          lines: [
-            ...rows.map((row) => `- ${notificationLine(row, locale)}: ${linkOf(deps.config.baseUrl, row)}`),
-            "",
-            t(locale, "member_mail.digest_all", { link }),
-          ],
-          link,
-        });
+        await sendSystemMail(
+          deps.config,
+          deps.clock.now(),
+          {
+            to: user.email,
+            subject: t(locale, "member_mail.digest_subject", { workspace: workspace.name, count: rows.length }),
+            lines: [
+              ...rows.map((row) => `- ${notificationLine(row, locale)}: ${linkOf(deps.config.baseUrl, row)}`),
+              "",
+              t(locale, "member_mail.digest_all", { link }),
+            ],
+            link,
+          },
+          deps.blobs,
+        );
       }
       withTx(deps.db, (tx) => {
         if (rows.length)

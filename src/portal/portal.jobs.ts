@@ -33,20 +33,25 @@ export const portalLinkMailJob = defineJob({
       contactLocaleByEmail(deps.db, link.workspaceId, link.email) ?? payload.locale,
       workspace.settings,
     );
-    await sendSystemMail(deps.config, deps.clock.now(), {
-      to: link.email,
-      subject: t(locale, "mail.portal_link_subject", { workspace: workspace.name }),
-      fromName: workspace.name,
-      lines: [
-        t(locale, "mail.portal_link_intro", { workspace: workspace.name }),
-        "",
-        url,
-        "",
-        t(locale, "mail.portal_link_expiry"),
-      ],
-      link: url,
-      headers: { "Auto-Submitted": "auto-generated" },
-    });
+    await sendSystemMail(
+      deps.config,
+      deps.clock.now(),
+      {
+        to: link.email,
+        subject: t(locale, "mail.portal_link_subject", { workspace: workspace.name }),
+        fromName: workspace.name,
+        lines: [
+          t(locale, "mail.portal_link_intro", { workspace: workspace.name }),
+          "",
+          url,
+          "",
+          t(locale, "mail.portal_link_expiry"),
+        ],
+        link: url,
+        headers: { "Auto-Submitted": "auto-generated" },
+      },
+      deps.blobs,
+    );
   },
 });
 
@@ -91,14 +96,19 @@ export const portalConfirmationJob = defineJob({
       headers: { "Auto-Submitted": "auto-replied" },
     });
     if (sent) return;
-    await sendSystemMail(deps.config, deps.clock.now(), {
-      to,
-      subject,
-      lines,
-      link: url,
-      html,
-      fromName: workspace.name,
-      headers: { "Auto-Submitted": "auto-replied" },
-    });
+    await sendSystemMail(
+      deps.config,
+      deps.clock.now(),
+      {
+        to,
+        subject,
+        lines,
+        link: url,
+        html,
+        fromName: workspace.name,
+        headers: { "Auto-Submitted": "auto-replied" },
+      },
+      deps.blobs,
+    );
   },
 });

@@ -110,7 +110,7 @@ function messageFileRoutes(deps: Deps, links: AttachmentLinks) {
         const row = findVisibleMessage(deps.db, ctx, params.id);
         // `view=text`: the whole body as the customer sent it, quoted history included, decoded
         // (what "show quoted text" displays) rather than the raw MIME source.
-        const original = query.view === "text" ? await fullTextOf(deps, row) : originalOf(deps, row);
+        const original = query.view === "text" ? await fullTextOf(deps, row) : await originalOf(deps, row);
         // Served as text, never rendered: the original may hold anything the sender wrote.
         return new Response(original.body, {
           headers: {

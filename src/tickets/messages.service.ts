@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { attachmentLinks, attachToMessage } from "../attachments/attachments.public";
@@ -10,6 +9,7 @@ import type { Deps } from "../deps";
 import { contactTopic } from "../events/envelope";
 import { messageCreated, messageUpdated } from "./tickets.events";
 import { appendEvent } from "../events/append";
+import { BlobKeyError } from "../lib/blob-store";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { htmlToText, sanitizeHtmlBody, textToHtml } from "../lib/sanitize";
@@ -219,35 +219,53 @@ export function findVisibleMessage(db: Queryable, ctx: RequestContext, messageId
 }
 
 /** The full original: the stored raw message (quoted history included) when there is one, else the body. */
-export function originalOf(deps: Pick<Deps, "config">, row: MessageRow): { content_type: string; body: string } {
-  if (row.originalPath) {
-    const root = resolve(deps.config.dataDir);
-    const path = isAbsolute(row.originalPath) ? resolve(row.originalPath) : resolve(join(root, row.originalPath));
-    if (path.startsWith(`${root}/`) && existsSync(path))
-      return { content_type: "message/rfc822", body: readFileSync(path, "utf8") };
-  }
+export async function originalOf(
+  deps: Pick<Deps, "config" | "blobs">,
+  row: MessageRow,
+): Promise<{ content_type: string; body: string }> {
+  const original = await storedOriginal(deps, row);
+  if (original) return { content_type: "message/rfc822", body: await original.text() };
   return { content_type: "text/html; charset=utf-8", body: row.bodyHtml };
 }
 
 /** The untrimmed body of a received message as text, read again from its stored original. */
 export async function fullTextOf(
-  deps: Pick<Deps, "config">,
+  deps: Pick<Deps, "config" | "blobs">,
   row: MessageRow,
 ): Promise<{ content_type: string; body: string }> {
-  const original = originOfRow(deps, row);
+  const original = await storedOriginal(deps, row);
   if (original === null) return { content_type: "text/plain; charset=utf-8", body: row.bodyText };
-  const email = await parseEmail(new Uint8Array(readFileSync(original)));
+  const email = await parseEmail(new Uint8Array(await original.arrayBuffer()));
   return {
     content_type: "text/plain; charset=utf-8",
     body: email.text.trim() ? email.text : htmlToText(email.html ?? ""),
   };
 }
 
-function originOfRow(deps: Pick<Deps, "config">, row: MessageRow): string | null {
+/**
+ * The store's key of a message's original. Rows written before the store may hold an absolute path:
+ * one under the data dir is that key; one anywhere else (another disk, a restored copy's old home)
+ * is never read, as before.
+ */
+function originalKeyOf(dataDir: string, originalPath: string): string | null {
+  if (!isAbsolute(originalPath)) return originalPath;
+  const root = resolve(dataDir);
+  const path = resolve(originalPath);
+  return path.startsWith(`${root}/`) ? relative(root, path) : null;
+}
+
+/** The stored original, or null when there is none or its key is not one the store takes. */
+async function storedOriginal(deps: Pick<Deps, "config" | "blobs">, row: MessageRow): Promise<Blob | null> {
   if (!row.originalPath) return null;
-  const root = resolve(deps.config.dataDir);
-  const path = isAbsolute(row.originalPath) ? resolve(row.originalPath) : resolve(join(root, row.originalPath));
-  return path.startsWith(`${root}/`) && existsSync(path) ? path : null;
+  const key = originalKeyOf(deps.config.dataDir, row.originalPath);
+  if (key === null) return null;
+  try {
+    return await deps.blobs.get(key);
+  } catch (error) {
+    // A path climbing out of the data dir, or into its own files, answers the body as it did before.
+    if (error instanceof BlobKeyError) return null;
+    throw error;
+  }
 }
 
 /** Records a delivery outcome of an outbound reply and emits message.updated. */
