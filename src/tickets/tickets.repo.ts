@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, isNull, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
+import { preparedFor } from "../db/prepared";
 import { notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { privateTeamOfWorkspace, privateTeamsOutside } from "../teams/teams.public";
@@ -54,8 +55,25 @@ export function privateTeamOf(db: Queryable, workspaceId: string, teamId: string
 }
 
 export function reloadTicket(db: Queryable, id: string): TicketRow {
-  return db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+  return rowQueries(db).byId.get({ id })!;
 }
+
+/**
+ * A ticket's whole row by id, compiled once per connection: every change and every mailed reply
+ * reads it, and building drizzle's select of its many columns cost more than running it.
+ */
+const rowQueries = preparedFor((_sqlite, db) => ({
+  byId: db
+    .select()
+    .from(tickets)
+    .where(eq(tickets.id, sql.placeholder("id")))
+    .prepare(),
+  ofWorkspace: db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.workspaceId, sql.placeholder("workspaceId")), eq(tickets.id, sql.placeholder("id"))))
+    .prepare(),
+}));
 
 /** A live ticket (not deleted, not merged away) whose snooze has run out by `now`. */
 export function dueSnoozedTicket(db: Queryable, id: string, now: string): TicketRow | undefined {
@@ -70,11 +88,7 @@ export function dueSnoozedTicket(db: Queryable, id: string, now: string): Ticket
 
 /** A ticket of the workspace by id, whatever its state (deleted and merged ones too). */
 export const ticketOfWorkspace = (db: Queryable, workspaceId: string, id: string): TicketRow | undefined =>
-  db
-    .select()
-    .from(tickets)
-    .where(and(eq(tickets.workspaceId, workspaceId), eq(tickets.id, id)))
-    .get();
+  rowQueries(db).ofWorkspace.get({ workspaceId, id });
 
 /**
  * A contact's live open or pending tickets with activity since a time, newest first (inbound mail
