@@ -1,6 +1,5 @@
 /** What other features may use of attachments. */
 export {
-  attachmentFilesOf,
   attachToMessage,
   attachmentBytes,
   attachmentFilePath,

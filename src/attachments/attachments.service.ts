@@ -28,10 +28,7 @@ type AttachmentDeps = Pick<Deps, "db" | "config" | "clock" | "blobs" | "logger">
 /** An attachment's file in the desk's store (`deps.blobs`): `attachments/<storage key>`. */
 export const attachmentKey = (row: Pick<AttachmentRow, "storageKey">): string => `attachments/${row.storageKey}`;
 
-/**
- * Where the local store keeps an attachment's file, for tests looking at the data dir and for
- * `attachmentFilesOf`; nothing here reads or writes through it.
- */
+/** Where the local store keeps an attachment's file, for tests looking at the data dir; nothing here reads or writes through it. */
 export const attachmentFilePath = (deps: Pick<Deps, "config">, row: Pick<AttachmentRow, "storageKey">): string =>
   join(deps.config.dataDir, attachmentKey(row));
 
@@ -51,14 +48,6 @@ const storageKeysOf = (deps: Pick<Deps, "db">, workspaceId: string) =>
     .from(attachments)
     .where(eq(attachments.workspaceId, workspaceId))
     .all();
-
-/**
- * The local paths of a workspace's attachment files.
- * @deprecated Local layout only: a purge calls `removeAttachmentFilesOf`, which goes through the store.
- */
-export function attachmentFilesOf(deps: Pick<Deps, "db" | "config">, workspaceId: string): string[] {
-  return storageKeysOf(deps, workspaceId).map((row) => attachmentFilePath(deps, row));
-}
 
 /** Removes the stored files of a workspace's attachments (its purge, before the rows go); answers how many. */
 export async function removeAttachmentFilesOf(deps: Pick<Deps, "db" | "blobs">, workspaceId: string): Promise<number> {

@@ -1,2 +1,2 @@
 /** What other features may use of inbound mail. */
-export { normalizeCidReferences, removeWorkspaceMail, workspaceMailFolder } from "./inbound.service";
+export { normalizeCidReferences, removeWorkspaceMail } from "./inbound.service";

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { discardAttachments, storeAttachmentAsync } from "../attachments/attachments.public";
 import { systemContext, type RequestContext } from "../auth/context";
 import {
@@ -114,12 +113,6 @@ const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefi
 function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string, now: Date): boolean {
   return queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, now.toISOString()).length > 0;
 }
-
-/**
- * The local folder of a workspace's original messages.
- * @deprecated Local layout only: a purge calls `removeWorkspaceMail`, which goes through the store.
- */
-export const workspaceMailFolder = (dataDir: string, workspaceId: string): string => join(dataDir, "mail", workspaceId);
 
 /** Removes a workspace's original messages from the store (its purge); answers how many went. */
 export async function removeWorkspaceMail(deps: Pick<Deps, "blobs">, workspaceId: string): Promise<number> {

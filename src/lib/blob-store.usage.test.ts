@@ -24,8 +24,7 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 /** Reads or writes files itself. */
 const TOUCHES_FILES = /from "node:fs(\/promises)?"|Bun\.write\(|Bun\.file\(/;
 /** Names the data dir, or a path helper into one of its file areas. */
-const NAMES_DATA_DIR =
-  /\b(dataDir|attachmentFilePath|attachmentFilesOf|workspaceMailFolder|imagePath|csvPathOf|originalPath)\b/;
+const NAMES_DATA_DIR = /\b(dataDir|attachmentFilePath|imagePath|csvPathOf|originalPath)\b/;
 
 /** Files that touch the data dir for what is not a blob, and why. */
 const NOT_BLOBS: Record<string, string> = {
@@ -43,10 +42,7 @@ const NOT_BLOBS: Record<string, string> = {
  * Files of other features that still read or write store files around it. May only shrink: each
  * names what it should call instead.
  */
-const AROUND_THE_STORE: Record<string, string> = {
-  "src/workspaces/workspaces.jobs.ts":
-    "the purge: removeAttachmentFilesOf (attachments.public) and removeWorkspaceMail (inbound.public)",
-};
+const AROUND_THE_STORE: Record<string, string> = {};
 
 describe("files go through the desk's store", () => {
   test("no file in src reads or writes under the data dir around deps.blobs, beyond the listed ones", () => {

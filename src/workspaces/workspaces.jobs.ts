@@ -1,9 +1,8 @@
 import { z } from "zod";
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../deps";
-import { rm } from "node:fs/promises";
-import { attachmentFilesOf } from "../attachments/attachments.public";
-import { workspaceMailFolder } from "../inbound/inbound.public";
+import { removeAttachmentFilesOf } from "../attachments/attachments.public";
+import { removeWorkspaceMail } from "../inbound/inbound.public";
 import { eventSeqsSql } from "../events/events.sql";
 import { defineJob, type JobContext } from "../jobs/define";
 
@@ -86,10 +85,10 @@ export const purgeWorkspaceJob = defineJob({
     // Files first, rows after: the workspace is already deleted, so nobody reads a row whose file is
     // gone, and a crash in between leaves the rows that list the files for the retry to remove
     // again. The other order would orphan the files for good.
-    const files = attachmentFilesOf(deps, payload.workspace_id);
-    await Promise.all(files.map((file) => rm(file, { force: true })));
-    await rm(workspaceMailFolder(deps.config.dataDir, payload.workspace_id), { recursive: true, force: true });
+    const files =
+      (await removeAttachmentFilesOf(deps, payload.workspace_id)) +
+      (await removeWorkspaceMail(deps, payload.workspace_id));
     const removed = purgeWorkspaceRows(deps.db.$client, payload.workspace_id);
-    run.logger.info({ workspace_id: payload.workspace_id, removed, files: files.length }, "workspace data removed");
+    run.logger.info({ workspace_id: payload.workspace_id, removed, files }, "workspace data removed");
   },
 });
