@@ -201,6 +201,7 @@ function startBackgroundWork(config: Config, deps: Deps, modules: readonly Featu
     clock: deps.clock,
     deps,
     definitions: modules.flatMap((m) => m.jobs ?? []),
+    node: config.nodeName,
   });
   if (config.jobsEnabled) jobs.start();
   const consumers = createConsumerRunner({

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { z } from "zod";
 
 const boolFlag = z
@@ -298,6 +299,13 @@ export const envSchema = z.object({
   DESK_BACKUP_DIR: z.string().optional().describe("where scheduled backups are written (default <data dir>/backups)"),
   DESK_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DESK_JOBS: z.enum(["on", "off"]).default("on").describe("run the in-process job scheduler"),
+  DESK_NODE_NAME: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("this process's name in job leases (default: the hostname); unique among processes sharing a database"),
   DESK_READ_WORKERS: z.coerce
     .number()
     .int()
@@ -388,6 +396,8 @@ export type Config = {
   backup: { intervalMs: number | null; keep: number; dir: string };
   logLevel: Env["DESK_LOG_LEVEL"];
   jobsEnabled: boolean;
+  /** This process's name in job leases (src/jobs/runner.leases.ts): DESK_NODE_NAME, else the hostname. */
+  nodeName: string;
   /** The read pool (src/db/read-pool.ts): worker threads and one read's time budget. */
   reads: {
     workers: number;
@@ -520,6 +530,7 @@ export function loadConfig(
     },
     logLevel: e.DESK_LOG_LEVEL,
     jobsEnabled: e.DESK_JOBS === "on",
+    nodeName: e.DESK_NODE_NAME ?? hostname(),
     reads: { workers: e.DESK_READ_WORKERS, budgetMs: parseDuration(e.DESK_READ_TIMEOUT) },
     responseChecks: e.DESK_RESPONSE_CHECKS
       ? e.DESK_RESPONSE_CHECKS === "on"

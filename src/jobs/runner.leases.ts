@@ -23,11 +23,11 @@ const ORPHANS_PER_ROUND = 500;
 const ORPHAN_ROUNDS = 100;
 
 /**
- * The node's name: DESK_NODE_NAME, else the hostname. It must be unique among the processes sharing
- * a database: a start treats every run of its node name that no runner of its own process holds as
- * left by a crash.
+ * The node's name when none is given (config.nodeName: DESK_NODE_NAME, else the hostname). It must be
+ * unique among the processes sharing a database: a start treats every run of its node name that no
+ * runner of its own process holds as left by a crash.
  */
-export const nodeName = (): string => process.env.DESK_NODE_NAME?.trim() || hostname();
+export const defaultNodeName = (): string => hostname();
 
 /** Owners of the runners alive in this process (the desk's runtime), whose runs a start leaves alone. */
 export const liveOwnersOf = deskState("jobs.live-owners", () => new Set<string>());

@@ -5,7 +5,7 @@ import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import type { AnyJob } from "./define";
 import { registerRunnerLink } from "./enqueue";
-import { liveOwnersOf, nodeName, reclaimExpired, recoverOwnNode } from "./runner.leases";
+import { defaultNodeName, liveOwnersOf, reclaimExpired, recoverOwnNode } from "./runner.leases";
 import { noteLostLease, scheduleRecurring } from "./runner.outcome";
 import { claimDue } from "./runner.run";
 import { tick, wake } from "./runner.scheduler";
@@ -29,7 +29,7 @@ export type RunnerOptions<D> = {
   deps: D;
   definitions: AnyJob<D>[];
   pollMs?: number;
-  /** The node this runner's claims name (default: DESK_NODE_NAME, else the hostname). */
+  /** The node this runner's claims name (config.nodeName; default: the hostname). */
   node?: string;
 };
 
@@ -58,7 +58,7 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
     runs: new Map(),
     statements: runnerStatements(db.$client),
     owner: newId(),
-    node: options.node ?? nodeName(),
+    node: options.node ?? defaultNodeName(),
     heartbeat: null,
     heartbeatMs: 0,
     nextReclaimAt: 0,
