@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "../lib/logger";
 import { defineJob, type AnyJob } from "./define";
 import { enqueueByName } from "./enqueue";
 import { createJobRunner } from "./runner";
+import { until } from "../../test/kit/until";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -83,13 +84,6 @@ function runnerOn(
 }
 
 const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, ms = 3000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await later(5);
-  }
-}
 
 function capturingLogger() {
   const lines: Array<{ msg: string; job_id?: string }> = [];

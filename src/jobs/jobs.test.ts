@@ -13,6 +13,7 @@ import { migrations } from "../../migrations/index";
 import { backoffDelay, defineJob, PermanentFailure, RetryLater, type AnyJob } from "./define";
 import { enqueueByName } from "./enqueue";
 import { createJobRunner, type RunnerOptions } from "./runner";
+import { until } from "../../test/kit/until";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -49,13 +50,6 @@ function runnerFor<C extends Clock = ReturnType<typeof manualClock>>(
 }
 
 const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, ms = 3000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await later(5);
-  }
-}
 
 describe("job runner", () => {
   test("a job waits for its run_at", async () => {
