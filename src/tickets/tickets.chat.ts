@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { AttachmentLinks } from "../attachments/attachments.public";
 import type { Queryable } from "../db/database";
+import { preparedFor } from "../db/prepared";
 import { presentMessages, type MessageJson } from "./messages.present";
 import { messages, type MessageRow } from "./messages.table";
 import { liveTicket } from "./tickets.repo";
@@ -65,13 +66,24 @@ export function chatTicketOfContact(
 
 /** The contact of a live chat ticket (who hears an agent typing), or null for any other ticket. */
 export function chatContactOfTicket(db: Queryable, workspaceId: string, ticketId: string): string | null {
-  const row = db
+  return chatQueries(db).contactOfTicket.get({ ticketId, workspaceId })?.contactId ?? null;
+}
+
+/** Compiled once per connection: a consumer asks this of every agent reply, chat or not. */
+const chatQueries = preparedFor((_sqlite, db) => ({
+  contactOfTicket: db
     .select({ contactId: tickets.contactId })
     .from(tickets)
-    .where(and(eq(tickets.id, ticketId), eq(tickets.workspaceId, workspaceId), eq(tickets.channel, "chat"), liveTicket))
-    .get();
-  return row?.contactId ?? null;
-}
+    .where(
+      and(
+        eq(tickets.id, sql.placeholder("ticketId")),
+        eq(tickets.workspaceId, sql.placeholder("workspaceId")),
+        eq(tickets.channel, "chat"),
+        liveTicket,
+      ),
+    )
+    .prepare(),
+}));
 
 /** A ticket's public messages (replies, in order), presented as the REST API does; notes are never read. */
 export function publicMessagesOf(db: Queryable, ticketId: string, links: AttachmentLinks): MessageJson[] {
