@@ -1,5 +1,6 @@
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
+import { preparedFor } from "../db/prepared";
 import { ticketFollowers } from "./followers.table";
 import { tickets } from "./tickets.table";
 
@@ -7,15 +8,31 @@ import { tickets } from "./tickets.table";
 export function followerIdsOf(db: Queryable, ticketIds: string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (ticketIds.length === 0) return out;
-  const rows = db
-    .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
-    .from(ticketFollowers)
-    .where(inArray(ticketFollowers.ticketId, ticketIds))
-    .orderBy(ticketFollowers.createdAt, ticketFollowers.userId)
-    .all();
+  const rows =
+    ticketIds.length === 1
+      ? followerQueries(db).ofTicket.all({ ticketId: ticketIds[0] })
+      : db
+          .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
+          .from(ticketFollowers)
+          .where(inArray(ticketFollowers.ticketId, ticketIds))
+          .orderBy(ticketFollowers.createdAt, ticketFollowers.userId)
+          .all();
   for (const row of rows) out.set(row.ticketId, [...(out.get(row.ticketId) ?? []), row.userId]);
   return out;
 }
+
+/**
+ * One ticket's followers (every ticket presented alone: a create's answer, its events), compiled once
+ * per connection; building the query cost more than running it on every ticket change.
+ */
+const followerQueries = preparedFor((_sqlite, db) => ({
+  ofTicket: db
+    .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
+    .from(ticketFollowers)
+    .where(eq(ticketFollowers.ticketId, sql.placeholder("ticketId")))
+    .orderBy(ticketFollowers.createdAt, ticketFollowers.userId)
+    .prepare(),
+}));
 
 /** The list filter `follower=me|<user id>`: tickets that person follows (through the (workspace, user) index). */
 export function followedBySql(workspaceId: string, userId: string | null): SQL {
