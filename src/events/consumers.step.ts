@@ -44,6 +44,7 @@ export const statementsOf = preparedFor((sqlite) => ({
      ON CONFLICT (consumer, workspace_id) DO UPDATE SET last_seq = excluded.last_seq, updated_at = excluded.updated_at
      WHERE excluded.last_seq > event_consumer_cursors.last_seq`,
   ),
+  totalChanges: sqlite.query<{ n: number }, []>("SELECT total_changes() AS n"),
   after: sqlite.query<EventRow, [string, number, number, string, number]>(
     `SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth
      FROM events WHERE workspace_id = ? AND seq > ? AND seq <= ? AND type IN (SELECT value FROM json_each(?))
@@ -207,9 +208,15 @@ function isQuiet<D>(state: StepState<D>, consumer: Consumer<D>, workspaceId: str
 /**
  * Handles one event in a transaction with the cursor's advance. "failed": it will be retried later
  * (its workspace waits; others go on); "moved": the cursor moved past it without handling (too
- * deep, or given up on).
+ * deep, or given up on); "noop": handled, but the handler wrote nothing, so the cursor moves past it
+ * with the batch's one advance like a passed-over event (after a crash it is handled again, which
+ * writes nothing again): most handled events of a workspace without rules are such.
  */
-function handleRow<D>(state: StepState<D>, consumer: Consumer<D>, row: EventRow): "handled" | "moved" | "failed" {
+function handleRow<D>(
+  state: StepState<D>,
+  consumer: Consumer<D>,
+  row: EventRow,
+): "handled" | "noop" | "moved" | "failed" {
   const { db, logger, clock, deps } = state;
   const statements = statementsOf(db);
   const failures = state.failures.get(consumer.name)!;
@@ -225,15 +232,18 @@ function handleRow<D>(state: StepState<D>, consumer: Consumer<D>, row: EventRow)
   }
   const failure = failures.get(row.workspace_id);
   try {
-    withTx(db, (tx) => {
+    const wrote = withTx(db, (tx) => {
+      const before = statements.totalChanges.get()!.n;
       const context = { deps, causedBy: row.cause_consumer, depth: row.cause_depth };
       withEventCause({ consumer: consumer.name, depth: row.cause_depth + 1 }, () =>
         consumer.handle(tx, storedEventOf(row), context),
       );
+      if (statements.totalChanges.get()!.n === before) return false;
       advance();
+      return true;
     });
     failures.delete(row.workspace_id);
-    return "handled";
+    return wrote ? "handled" : "noop";
   } catch (error) {
     const count = failure?.seq === row.seq ? failure.count + 1 : 1;
     const log = { err: error, consumer: consumer.name, event_id: row.id, type: row.type, attempt: count };
@@ -293,8 +303,8 @@ function stepWorkspace<D>(
     }
     const outcome = handleRow(state, consumer, row);
     if (outcome === "failed") return { ...step, outcome: "failed" };
-    if (outcome === "handled") step.handled++;
-    written = row.seq;
+    if (outcome === "handled" || outcome === "noop") step.handled++;
+    if (outcome !== "noop") written = row.seq;
   }
   const end = rows.length < budget ? position.last_seq : rows.at(-1)!.seq;
   if (end > written)
