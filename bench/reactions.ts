@@ -174,7 +174,9 @@ function bytesPerTicket(desk: Running) {
   const db = new Database(join(desk.dataDir, "desk.db"), { readonly: true });
   try {
     const tickets = db.query<{ n: number }, []>("SELECT count(*) AS n FROM tickets").get()!.n;
-    const file = statSync(join(desk.dataDir, "desk.db")).size + statSync(join(desk.dataDir, "desk.db-wal")).size;
+    const main = statSync(join(desk.dataDir, "desk.db")).size;
+    const wal = statSync(join(desk.dataDir, "desk.db-wal")).size;
+    const file = main + wal;
     let events = Number.NaN;
     try {
       events = db
@@ -183,7 +185,13 @@ function bytesPerTicket(desk: Running) {
     } catch {
       events = db.query<{ n: number }, []>("SELECT sum(length(data) + length(topics) + 120) AS n FROM events").get()!.n;
     }
-    return { tickets, perTicket: file / tickets, eventsPerTicket: events / tickets };
+    return {
+      tickets,
+      perTicket: file / tickets,
+      eventsPerTicket: events / tickets,
+      mainMb: main / 1048576,
+      walMb: wal / 1048576,
+    };
   } finally {
     db.close();
   }
@@ -267,7 +275,7 @@ try {
   console.log(`all rounds: ratio on/off ${(onTotal / offTotal).toFixed(2)}`);
   const bytes = bytesPerTicket(on);
   console.log(
-    `bytes per ticket: ${(bytes.perTicket / 1024).toFixed(1)} KB file, ${(bytes.eventsPerTicket / 1024).toFixed(1)} KB of it the event log (${bytes.tickets} tickets)`,
+    `bytes per ticket: ${(bytes.perTicket / 1024).toFixed(1)} KB file, ${(bytes.eventsPerTicket / 1024).toFixed(1)} KB of it the event log (${bytes.tickets} tickets; database ${bytes.mainMb.toFixed(0)} MB + WAL ${bytes.walMb.toFixed(0)} MB)`,
   );
 } finally {
   await off.stop();
