@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { markGuard } from "../http/guard-rules";
-import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import { memoryRateLimitStore, type RateLimiter, type RateLimitStore, takeRateLimit } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import type { Clock } from "../lib/clock";
 import type { AccessRule, Credential, CredentialResolver } from "./credentials";
@@ -17,6 +17,8 @@ export type GuardOptions = {
   visitors?: VisitorResolver;
   /** Time for the public routes' rate limits. */
   clock: Clock;
+  /** Where the public routes' budgets are counted; in this process's memory unless given. */
+  rateLimits?: RateLimitStore;
 };
 
 /**
@@ -34,7 +36,7 @@ export type GuardOptions = {
 export function guardPlugin(resolver: CredentialResolver, options: GuardOptions) {
   const resolved = new WeakMap<Request, RequestContext | UserContext | Credential | VisitorContext | PublicContext>();
   const visitors = options.visitors ?? noVisitors;
-  const now = () => options.clock.now().getTime();
+  const store = options.rateLimits ?? memoryRateLimitStore(() => options.clock.now().getTime());
   // One limiter per budget: public routes with the same budget share it per client address.
   const limiters = new Map<string, RateLimiter>();
   const limiterFor = (rule: PublicRule): RateLimiter => {
@@ -42,7 +44,7 @@ export function guardPlugin(resolver: CredentialResolver, options: GuardOptions)
     const key = `${limit}/${windowMs}`;
     let limiter = limiters.get(key);
     if (!limiter) {
-      limiter = createRateLimiter({ limit, windowMs, now });
+      limiter = store.limiter({ name: `public.${key}`, limit, windowMs });
       limiters.set(key, limiter);
     }
     return limiter;
@@ -95,14 +97,11 @@ export function guardPlugin(resolver: CredentialResolver, options: GuardOptions)
     public: (rule: PublicRule) => {
       const limiter = limiterFor(rule);
       return {
-        transform: markGuard({ kind: "public" }, ({ request }: { request: Request }) => {
+        transform: markGuard({ kind: "public" }, async ({ request }: { request: Request }) => {
           const meta = requestMeta(request);
           // A request with no known address (in-process calls) has no budget to spend.
           const ip = meta.ip;
-          if (ip !== null) {
-            enforceRateLimits([[limiter, ip]], meta);
-            limiter.hit(ip);
-          }
+          await takeRateLimit(limiter, ip, meta);
           const visit: PublicContext = { requestId: meta.requestId, ip };
           resolved.set(request, visit);
         }),

@@ -1,6 +1,6 @@
 import { deskState } from "../db/desk-state";
 import type { Deps } from "../deps";
-import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import { deskRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
 import type { RequestMeta } from "../http/request-meta";
 import { sha256Hex } from "../lib/crypto";
 
@@ -24,24 +24,23 @@ const limitersOf = deskState("csat.rating-limits", () => ({
  * is looked up, so unknown tokens cost the same as real ones. An in-process call has no address and
  * spends only the token's budget. The token is keyed by its hash: no link stays in memory in clear.
  */
-export function spendRatingBudget(
+export async function spendRatingBudget(
   deps: Pick<Deps, "db" | "clock">,
   ip: string | null,
   token: string,
   meta?: RequestMeta,
 ) {
   const limiters = limitersOf(deps.db);
-  const now = () => deps.clock.now().getTime();
-  limiters.address ??= createRateLimiter({ ...RATING_LIMITS.perAddress, now });
-  limiters.token ??= createRateLimiter({ ...RATING_LIMITS.perToken, now });
+  limiters.address ??= deskRateLimiter(deps, { name: "csat.address", ...RATING_LIMITS.perAddress });
+  limiters.token ??= deskRateLimiter(deps, { name: "csat.token", ...RATING_LIMITS.perToken });
   const tokenKey = sha256Hex(token);
-  enforceRateLimits(
+  await enforceRateLimits(
     [
       [limiters.address, ip],
       [limiters.token, tokenKey],
     ],
     meta,
   );
-  if (ip !== null) limiters.address.hit(ip);
-  limiters.token.hit(tokenKey);
+  if (ip !== null) await limiters.address.hit(ip);
+  await limiters.token.hit(tokenKey);
 }

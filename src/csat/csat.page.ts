@@ -171,7 +171,7 @@ function tooManyPage(request: Request, error: DeskError): Response {
 
 async function recordFromForm(token: string, request: Request, deps: Deps): Promise<Response> {
   try {
-    spendRatingBudget(deps, requestMeta(request).ip, token);
+    await spendRatingBudget(deps, requestMeta(request).ip, token);
   } catch (error) {
     if (error instanceof DeskError && error.status === 429) return tooManyPage(request, error);
     throw error;

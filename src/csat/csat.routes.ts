@@ -28,8 +28,8 @@ export function csatRoutes(deps: Deps) {
     )
     .post(
       "/:token",
-      ({ params, body, visit, request }) => {
-        spendRatingBudget(deps, visit.ip, params.token, requestMeta(request));
+      async ({ params, body, visit, request }) => {
+        await spendRatingBudget(deps, visit.ip, params.token, requestMeta(request));
         return presentRequest(rateTicket(params.token, body, deps));
       },
       {

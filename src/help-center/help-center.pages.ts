@@ -1,6 +1,6 @@
 import type { Deps } from "../deps";
 import type { Page } from "../http/pages";
-import { createRateLimiter, enforceRateLimits } from "../http/rate-limit";
+import { deskRateLimiter, type RateLimiter, takeRateLimit } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { securityHeaders, servedOverHttps } from "../http/security-headers";
 import { t } from "../i18n/i18n";
@@ -64,7 +64,7 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
       headers = { baseUrl, values: securityHeaders(helpCenterCsp(baseUrl), servedOverHttps(baseUrl)) };
     return headers.values;
   };
-  const searches = createRateLimiter({ ...SEARCH_PAGE_LIMIT, now: () => deps.clock.now().getTime() });
+  const searches = deskRateLimiter(deps, { name: "help-center.search", ...SEARCH_PAGE_LIMIT });
   const cssUrl = (center: HelpCenter | null) =>
     center
       ? `${center.root}/style.css?v=${stylesheetOf(center.brandColor).version}`
@@ -94,9 +94,7 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
         if (center && contactForm) return contactForm(request, center);
         if (request.method === "POST") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } });
         const a = route(site, request, path);
-        const response = answer(request, a);
-        if (a.type.startsWith("text/css") && a.status === 200) response.headers.set("cache-control", CSS_CACHE);
-        return response;
+        return a instanceof Promise ? a.then((ready) => respond(request, ready)) : respond(request, a);
       },
     },
   ];
@@ -106,9 +104,15 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
 type Site = {
   deps: Deps;
   channelsOf: ContactChannelsOf | undefined;
-  searches: ReturnType<typeof createRateLimiter>;
+  searches: RateLimiter;
   cssUrl: (center: HelpCenter | null) => string;
 };
+
+function respond(request: Request, a: Answer): Response {
+  const response = answer(request, a);
+  if (a.type.startsWith("text/css") && a.status === 200) response.headers.set("cache-control", CSS_CACHE);
+  return response;
+}
 
 function answer(request: Request, a: Answer): Response {
   const etag = `W/"${Bun.hash(a.body).toString(36)}"`;
@@ -133,7 +137,8 @@ function notFound(site: Site, center: HelpCenter | null, path: string): Answer {
   };
 }
 
-function route(site: Site, request: Request, path: string): Answer {
+/** Only the search (which spends a budget) answers later; every other page stays synchronous. */
+function route(site: Site, request: Request, path: string): Answer | Promise<Answer> {
   const { deps, channelsOf, searches } = site;
   const baseUrl = deps.config.baseUrl;
   let parts: string[];
@@ -176,12 +181,14 @@ function route(site: Site, request: Request, path: string): Answer {
     return { status: 200, type: "text/css; charset=utf-8", body: stylesheetOf(center.brandColor).css };
   if (section === "search" && item === undefined) {
     const meta = requestMeta(request);
-    if (meta.ip !== null) {
-      enforceRateLimits([[searches, meta.ip]], meta);
-      searches.hit(meta.ip);
-    }
     const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
-    return { status: 200, type: HTML, body: searchPage(center, css, q, q ? searchOf(deps.db, center, q) : []), vary };
+    const page = (): Answer => ({
+      status: 200,
+      type: HTML,
+      body: searchPage(center, css, q, q ? searchOf(deps.db, center, q) : []),
+      vary,
+    });
+    return meta.ip === null ? page() : takeRateLimit(searches, meta.ip, meta).then(page);
   }
   if (section === "sitemap.xml" && item === undefined) {
     const home = homeOf(deps.db, center);

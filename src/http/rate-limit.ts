@@ -5,31 +5,38 @@ import { rateLimited } from "../lib/errors";
 import type { RateLimitState, RequestMeta } from "./request-meta";
 
 /**
- * An in-memory sliding-window counter: at most `limit` hits per key within any `windowMs`.
- * One process owns the data (a single Bun executable), so memory is the right store; a restart
- * forgets counts, which only ever favours the caller.
+ * A sliding-window budget: at most `limit` hits per key within any `windowMs`. Asynchronous because
+ * the shared implementation (several nodes on one PostgreSQL database, DECISIONS.md "Past one
+ * machine") answers from a table; the in-memory one below answers at once.
  */
 export type RateLimiter = {
-  /** Records one hit for `key`. */
-  hit(key: string): void;
+  /**
+   * Checks and records in one step: 0 when under the limit (the hit is counted), else the seconds
+   * to wait (nothing counted). A caller that would check then hit uses this, so two nodes cannot
+   * both pass the check for the last slot.
+   */
+  take(key: string): Promise<number>;
+  /** Records one hit for `key` (a failure counted after the fact). */
+  hit(key: string): Promise<void>;
   /** Seconds until `key` may go again; 0 while it is under the limit. */
-  retryAfter(key: string): number;
+  retryAfter(key: string): Promise<number>;
   /** Forgets `key` (for example after a successful sign-in). */
-  reset(key: string): void;
+  reset(key: string): Promise<void>;
   /** Hits of `key` within the window. */
-  count(key: string): number;
+  count(key: string): Promise<number>;
   /** The budget of `key` as the RateLimit-* headers state it. */
-  state(key: string): RateLimitState;
+  state(key: string): Promise<RateLimitState>;
 };
 
 export type RateLimitOptions = { limit: number; windowMs: number; now?: () => number; maxKeys?: number };
 
-export function createRateLimiter({
-  limit,
-  windowMs,
-  now = Date.now,
-  maxKeys = 100_000,
-}: RateLimitOptions): RateLimiter {
+export type SyncLimiter = { [K in keyof RateLimiter]: (key: string) => Awaited<ReturnType<RateLimiter[K]>> };
+
+/**
+ * The in-memory sliding window itself, answering at once. Only for a budget spent inside a
+ * synchronous turn (it cannot await a shared store yet); everything else takes a `RateLimiter`.
+ */
+export function slidingWindow({ limit, windowMs, now = Date.now, maxKeys = 100_000 }: RateLimitOptions): SyncLimiter {
   const hits = new Map<string, number[]>();
 
   const recent = (key: string, at: number): number[] => {
@@ -53,21 +60,28 @@ export function createRateLimiter({
     }
   };
 
+  const hit = (key: string, at: number) => {
+    const list = recent(key, at);
+    list.push(at);
+    hits.set(key, list);
+    if (hits.size > maxKeys) sweep(at);
+  };
+  const retryAfter = (key: string, at: number) => {
+    const list = recent(key, at);
+    if (list.length < limit) return 0;
+    const freesAt = list[list.length - limit]! + windowMs;
+    return Math.max(1, Math.ceil((freesAt - at) / 1000));
+  };
+
   return {
-    hit(key) {
+    take(key) {
       const at = now();
-      const list = recent(key, at);
-      list.push(at);
-      hits.set(key, list);
-      if (hits.size > maxKeys) sweep(at);
+      const wait = retryAfter(key, at);
+      if (wait === 0) hit(key, at);
+      return wait;
     },
-    retryAfter(key) {
-      const at = now();
-      const list = recent(key, at);
-      if (list.length < limit) return 0;
-      const freesAt = list[list.length - limit]! + windowMs;
-      return Math.max(1, Math.ceil((freesAt - at) / 1000));
-    },
+    hit: (key) => hit(key, now()),
+    retryAfter: (key) => retryAfter(key, now()),
     reset(key) {
       hits.delete(key);
     },
@@ -83,15 +97,73 @@ export function createRateLimiter({
   };
 }
 
+/**
+ * The in-memory limiter: one process owns the data (a single Bun executable), so memory is the right
+ * store there; a restart forgets counts, which only ever favours the caller. Bounded by `maxKeys`.
+ */
+export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+  const window = slidingWindow(options);
+  return {
+    take: async (key) => window.take(key),
+    hit: async (key) => window.hit(key),
+    retryAfter: async (key) => window.retryAfter(key),
+    reset: async (key) => window.reset(key),
+    count: async (key) => window.count(key),
+    state: async (key) => window.state(key),
+  };
+}
+
+/**
+ * Builds a desk's limiters. `name` says which budget (`sign-in.account`): in memory every limiter
+ * has its own map; a shared table keys its rows by name and key.
+ */
+export type RateLimitStore = {
+  limiter(options: { name: string; limit: number; windowMs: number }): RateLimiter;
+};
+
+export const memoryRateLimitStore = (now: () => number): RateLimitStore => ({
+  limiter: ({ limit, windowMs }) => createRateLimiter({ limit, windowMs, now }),
+});
+
+const chosenStore = deskState("http.rate-limit-store", () => ({ store: null as RateLimitStore | null }));
+
+/** Chooses the desk's limiter store before its first request (a test's counting store; later a shared table). */
+export function useRateLimitStore(db: Db, store: RateLimitStore): void {
+  chosenStore(db).store = store;
+}
+
+/**
+ * The one place features get a limiter: from the desk's chosen store, in memory unless one was
+ * chosen. Resolved on first use, so routes built at start-up follow a store chosen after them.
+ */
+export function deskRateLimiter(
+  deps: { db: Db; clock: Clock },
+  options: { name: string; limit: number; windowMs: number },
+): RateLimiter {
+  let limiter: RateLimiter | null = null;
+  const get = () => {
+    const store = chosenStore(deps.db).store ?? memoryRateLimitStore(() => deps.clock.now().getTime());
+    limiter = store.limiter(options);
+    return limiter;
+  };
+  return {
+    take: (key) => (limiter ?? get()).take(key),
+    hit: (key) => (limiter ?? get()).hit(key),
+    retryAfter: (key) => (limiter ?? get()).retryAfter(key),
+    reset: (key) => (limiter ?? get()).reset(key),
+    count: (key) => (limiter ?? get()).count(key),
+    state: (key) => (limiter ?? get()).state(key),
+  };
+}
+
 /** The tightest of several budgets: the least remaining, then the longest wait. */
-function tightest(checks: ReadonlyArray<readonly [RateLimiter, string]>): RateLimitState {
-  let best: RateLimitState | null = null;
-  for (const [limiter, key] of checks) {
-    const state = limiter.state(key);
-    if (!best || state.remaining < best.remaining || (state.remaining === best.remaining && state.reset > best.reset))
+async function tightest(checks: ReadonlyArray<readonly [RateLimiter, string]>): Promise<RateLimitState> {
+  const states = await Promise.all(checks.map(([limiter, key]) => limiter.state(key)));
+  let best = states[0]!;
+  for (const state of states)
+    if (state.remaining < best.remaining || (state.remaining === best.remaining && state.reset > best.reset))
       best = state;
-  }
-  return best!;
+  return best;
 }
 
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
@@ -108,15 +180,29 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
  * tightest budget whatever its status: they are read when the answer is sent (src/http/server.ts),
  * so hits the handler records after this check (a failed sign-in) count.
  */
-export function enforceRateLimits(checks: Array<[RateLimiter, string | null]>, meta?: RequestMeta): void {
+export async function enforceRateLimits(
+  checks: Array<[RateLimiter, string | null]>,
+  meta?: RequestMeta,
+): Promise<void> {
   const applied = checks.filter((check): check is [RateLimiter, string] => check[1] !== null);
   if (applied.length === 0) return;
   if (meta) meta.rateLimit = () => tightest(applied);
-  let wait = 0;
-  for (const [limiter, key] of applied) wait = Math.max(wait, limiter.retryAfter(key));
+  const waits = await Promise.all(applied.map(([limiter, key]) => limiter.retryAfter(key)));
+  const wait = Math.max(0, ...waits);
   if (wait > 0) {
-    throw rateLimited(wait, rateLimitHeaders(tightest(applied)));
+    throw rateLimited(wait, rateLimitHeaders(await tightest(applied)));
   }
+}
+
+/**
+ * `enforceRateLimits` for one budget the request spends: checks and counts in one `take`, so a
+ * shared store cannot let two nodes both pass for the last slot.
+ */
+export async function takeRateLimit(limiter: RateLimiter, key: string | null, meta?: RequestMeta): Promise<void> {
+  if (key === null) return;
+  if (meta) meta.rateLimit = () => limiter.state(key);
+  const wait = await limiter.take(key);
+  if (wait > 0) throw rateLimited(wait, rateLimitHeaders(await limiter.state(key)));
 }
 
 /**
@@ -125,12 +211,12 @@ export function enforceRateLimits(checks: Array<[RateLimiter, string | null]>, m
  * module scope like `deskState`: `const take = minuteBudget("ai.requests", 60); take(deps, key)`.
  */
 export function minuteBudget(name: string, limit: number) {
-  const limiterOf = deskState(name, () => ({ limiter: null as RateLimiter | null }));
+  // Still synchronous and in memory: its callers (ai, assistant) await nothing here yet.
+  const limiterOf = deskState(name, () => ({ limiter: null as SyncLimiter | null }));
   return (deps: { db: Db; clock: Clock }, key: string): void => {
     const holder = limiterOf(deps.db);
-    holder.limiter ??= createRateLimiter({ limit, windowMs: 60_000, now: () => deps.clock.now().getTime() });
-    const wait = holder.limiter.retryAfter(key);
+    holder.limiter ??= slidingWindow({ limit, windowMs: 60_000, now: () => deps.clock.now().getTime() });
+    const wait = holder.limiter.take(key);
     if (wait > 0) throw rateLimited(wait);
-    holder.limiter.hit(key);
   };
 }

@@ -14,7 +14,7 @@ export type RequestMeta = {
    */
   route?: string;
   /** The budget a rate limit applied to this request; read when the answer is sent (RateLimit-* headers). */
-  rateLimit?: () => RateLimitState;
+  rateLimit?: () => Promise<RateLimitState>;
 };
 
 /**

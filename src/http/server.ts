@@ -7,7 +7,7 @@ import { safeEqual, type SecretBox } from "../lib/crypto";
 import { DeskError, internalError, tooLarge, unauthorized } from "../lib/errors";
 import { createIdempotency, idempotencyApplies, type IdempotencyCaller } from "./idempotency";
 import { JSON_BODY_LIMIT } from "./parse";
-import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RequestMeta } from "./request-meta";
+import { requestMeta, setRequestMeta, UNMATCHED_ROUTE, type RateLimitState, type RequestMeta } from "./request-meta";
 import { rateLimitHeaders } from "./rate-limit";
 import { errorResponse } from "./respond";
 import { docsHeaders, docsPage } from "./docs-page";
@@ -134,17 +134,24 @@ async function serveRequest(layer: HttpLayer, request: Request, server?: Server<
     }
   }
   if (response.status === 101) return response;
-  return finish(layer, request, response, meta, path);
+  // A limit applied to this request: its budget as it stands now, after the handler's own hits.
+  const limit = meta.rateLimit && !response.headers.has("ratelimit-limit") ? await meta.rateLimit() : null;
+  return finish(layer, request, response, meta, path, limit);
 }
 
 /** Request id and rate-limit headers, the access log and the request metric. */
-function finish(layer: HttpLayer, request: Request, response: Response, meta: RequestMeta, path: string | null) {
+function finish(
+  layer: HttpLayer,
+  request: Request,
+  response: Response,
+  meta: RequestMeta,
+  path: string | null,
+  limit: RateLimitState | null,
+) {
   const { log } = layer;
   const requestId = meta.requestId;
   response.headers.set("x-request-id", requestId);
-  // A limit applied to this request: its budget as it stands now, after the handler's own hits.
-  if (meta.rateLimit && !response.headers.has("ratelimit-limit"))
-    for (const [name, value] of Object.entries(rateLimitHeaders(meta.rateLimit()))) response.headers.set(name, value);
+  if (limit) for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.headers.set(name, value);
   const ms = performance.now() - meta.startedAt;
   if (response.status >= 500)
     log.error({ req_id: requestId, method: request.method, path, status: response.status, ms }, "request");

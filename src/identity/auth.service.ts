@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { withTx } from "../db/tx";
 import { conflict, DeskError, forbidden, unauthorized } from "../lib/errors";
-import { enforceRateLimits, createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import { deskRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { newId } from "../lib/ids";
 import type { UserRow } from "./auth.present";
@@ -34,10 +34,10 @@ export type SignInLimits = {
 };
 
 export function createSignInLimits(deps: Pick<Deps, "clock" | "config" | "db" | "logger">): SignInLimits {
-  const now = () => deps.clock.now().getTime();
+  const { windowMs } = SIGN_IN_LIMITS;
   return {
-    account: createRateLimiter({ limit: SIGN_IN_LIMITS.perAccount, windowMs: SIGN_IN_LIMITS.windowMs, now }),
-    ip: createRateLimiter({ limit: SIGN_IN_LIMITS.perIp, windowMs: SIGN_IN_LIMITS.windowMs, now }),
+    account: deskRateLimiter(deps, { name: "sign-in.account", limit: SIGN_IN_LIMITS.perAccount, windowMs }),
+    ip: deskRateLimiter(deps, { name: "sign-in.ip", limit: SIGN_IN_LIMITS.perIp, windowMs }),
     challenges: createSignInChallenges(deps),
     appAttest: (proof) => acceptAppAttestProof(deps, proof),
   };
@@ -61,7 +61,8 @@ export async function limitedAttempt<T>(
   const meta = requestMeta(request);
   const ip = meta.ip;
   const ipKey = ip ? `ip:${ip}` : null;
-  enforceRateLimits(
+  // Check, then count only failures (after the attempt): a success must not spend the budget.
+  await enforceRateLimits(
     [
       [limits.account, accountKey],
       [limits.ip, ipKey],
@@ -69,8 +70,8 @@ export async function limitedAttempt<T>(
     meta,
   );
   const suspicious =
-    limits.account.count(accountKey) >= CHALLENGE_AFTER.perAccount ||
-    (ipKey !== null && limits.ip.count(ipKey) >= CHALLENGE_AFTER.perIp);
+    (await limits.account.count(accountKey)) >= CHALLENGE_AFTER.perAccount ||
+    (ipKey !== null && (await limits.ip.count(ipKey)) >= CHALLENGE_AFTER.perIp);
   if (challenge !== null && suspicious) {
     if (appAttest) {
       if (!limits.appAttest(appAttest)) throw challengeFailed();
@@ -79,13 +80,13 @@ export async function limitedAttempt<T>(
   }
   try {
     const result = await attempt();
-    limits.account.reset(accountKey);
+    await limits.account.reset(accountKey);
     return result;
   } catch (error) {
     const status = (error as { status?: number }).status;
     if (status === 401) {
-      limits.account.hit(accountKey);
-      if (ipKey) limits.ip.hit(ipKey);
+      await limits.account.hit(accountKey);
+      if (ipKey) await limits.ip.hit(ipKey);
     }
     throw error;
   }

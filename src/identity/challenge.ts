@@ -28,6 +28,42 @@ export type SignInChallenges = {
   accept(answer: ChallengeAnswer): Promise<boolean>;
 };
 
+/**
+ * Accepted challenges until they expire. Asynchronous because the shared implementation (several
+ * nodes, DECISIONS.md "Past one machine") is a table insert that fails on a duplicate id.
+ */
+export type SpentChallenges = {
+  /** Marks `id` spent until `expiresAt` (ms); false when it already was, so a challenge answers once. */
+  spend(id: string, expiresAt: number): Promise<boolean>;
+  /** True while `id` is spent (a cheap refusal before verifying the proof of work). */
+  isSpent(id: string): Promise<boolean>;
+};
+
+/**
+ * The in-memory set: one process. Bounded by expiry (ids are forgotten once their challenge could
+ * no longer verify), never by evicting a live id, which would let its challenge answer twice.
+ */
+export function memorySpentChallenges(now: () => number): SpentChallenges {
+  const spent = new Map<string, number>();
+  const forgetExpired = (at: number) => {
+    for (const [id, expiresAt] of spent) if (expiresAt <= at) spent.delete(id);
+  };
+  return {
+    async spend(id, expiresAt) {
+      const at = now();
+      const until = spent.get(id);
+      if (until !== undefined && until > at) return false;
+      forgetExpired(at);
+      spent.set(id, expiresAt);
+      return true;
+    },
+    async isSpent(id) {
+      const until = spent.get(id);
+      return until !== undefined && until > now();
+    },
+  };
+}
+
 export const challengeRequired = () =>
   new DeskError(
     403,
@@ -37,15 +73,13 @@ export const challengeRequired = () =>
 export const challengeFailed = () =>
   new DeskError(403, "challenge_failed", "The challenge answer is wrong, expired or already used; solve a new one.");
 
-export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChallenges {
-  const secret = deriveKey(deps.config.secret, "sign-in-challenge").toString("hex");
-  // Signatures of accepted challenges until they expire: each is good for one sign-in.
-  const spent = new Map<string, number>();
+export function createSignInChallenges(
+  deps: Pick<Deps, "config">,
   // altcha checks a challenge's expiry against the system time, so challenges are stamped with it too.
+  spent: SpentChallenges = memorySpentChallenges(() => systemClock.now().getTime()),
+): SignInChallenges {
+  const secret = deriveKey(deps.config.secret, "sign-in-challenge").toString("hex");
   const clock = systemClock;
-  const forgetExpired = (now: number) => {
-    for (const [signature, expiresAt] of spent) if (expiresAt <= now) spent.delete(signature);
-  };
   return {
     issue: () =>
       createChallenge({
@@ -56,7 +90,7 @@ export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChalle
       }),
     async accept(answer) {
       const signature = answer.challenge.signature;
-      if (spent.has(signature)) return false;
+      if (await spent.isSpent(signature)) return false;
       const result = await verifySolution({
         challenge: answer.challenge,
         solution: answer.solution,
@@ -64,12 +98,8 @@ export function createSignInChallenges(deps: Pick<Deps, "config">): SignInChalle
         hmacSignatureSecret: secret,
       }).catch(() => null);
       if (!result?.verified || result.expired) return false;
-      // Checked again: another request may have spent it while this one verified.
-      if (spent.has(signature)) return false;
-      const now = clock.now().getTime();
-      forgetExpired(now);
-      spent.set(signature, now + CHALLENGE_TTL_MS);
-      return true;
+      // Spending is the decisive check: another request (or node) may have spent it while this one verified.
+      return spent.spend(signature, clock.now().getTime() + CHALLENGE_TTL_MS);
     },
   };
 }

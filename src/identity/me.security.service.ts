@@ -7,7 +7,7 @@ import { signalAccessEnded } from "../auth/session-signals";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound, unauthorized } from "../lib/errors";
-import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import { deskRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
 import type { RequestMeta } from "../http/request-meta";
 import { liveSessions, retireResets, revokeSessionsOf } from "./password-resets.service";
 import { findUserRow } from "./me.service";
@@ -17,11 +17,11 @@ type SecurityDeps = Pick<Deps, "db" | "clock">;
 /** Wrong current passwords allowed per person: a stolen access token must not become a password oracle. */
 export const PASSWORD_CHANGE_LIMIT = { attempts: 5, windowMs: 15 * 60_000 } as const;
 
-export const createPasswordChangeLimiter = (deps: Pick<Deps, "clock">): RateLimiter =>
-  createRateLimiter({
+export const createPasswordChangeLimiter = (deps: Pick<Deps, "clock" | "db">): RateLimiter =>
+  deskRateLimiter(deps, {
+    name: "password-change",
     limit: PASSWORD_CHANGE_LIMIT.attempts,
     windowMs: PASSWORD_CHANGE_LIMIT.windowMs,
-    now: () => deps.clock.now().getTime(),
   });
 
 /**
@@ -36,11 +36,11 @@ export async function changePassword(
   /** The request's meta, so the answer carries the budget's RateLimit-* headers. */
   meta?: RequestMeta,
 ): Promise<{ signed_out_sessions: number }> {
-  enforceRateLimits([[limiter, user.userId]], meta);
+  await enforceRateLimits([[limiter, user.userId]], meta);
   const row = findUserRow(deps, user.userId);
   if (!row) throw unauthorized();
   if (!(await verifyPassword(input.current_password, row.passwordHash))) {
-    limiter.hit(user.userId);
+    await limiter.hit(user.userId);
     throw invalidAt("body.current_password", "The current password is wrong.", "invalid_password");
   }
   const passwordHash = await hashPassword(input.new_password);

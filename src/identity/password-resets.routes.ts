@@ -17,9 +17,9 @@ export function passwordResetsRoutes(deps: Deps) {
     })
     .post(
       "/forgot",
-      ({ request, body, set }) => {
+      async ({ request, body, set }) => {
         const meta = requestMeta(request);
-        requestPasswordReset(deps, limits, body.email, meta.ip, meta);
+        await requestPasswordReset(deps, limits, body.email, meta.ip, meta);
         set.status = 202;
         return null;
       },

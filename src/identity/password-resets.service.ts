@@ -7,7 +7,7 @@ import type { Queryable, Tx } from "../db/database";
 import { withTx } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
-import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import { deskRateLimiter, type RateLimiter, takeRateLimit } from "../http/rate-limit";
 import type { RequestMeta } from "../http/request-meta";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
@@ -26,11 +26,11 @@ export const RESET_LIMITS = { perIp: 10, perEmail: 3, windowMs: 60 * 60_000 } as
 
 export type ResetLimits = { ip: RateLimiter; email: RateLimiter };
 
-export function createResetLimits(deps: Pick<Deps, "clock">): ResetLimits {
-  const now = () => deps.clock.now().getTime();
+export function createResetLimits(deps: Pick<Deps, "clock" | "db">): ResetLimits {
+  const { windowMs } = RESET_LIMITS;
   return {
-    ip: createRateLimiter({ limit: RESET_LIMITS.perIp, windowMs: RESET_LIMITS.windowMs, now }),
-    email: createRateLimiter({ limit: RESET_LIMITS.perEmail, windowMs: RESET_LIMITS.windowMs, now }),
+    ip: deskRateLimiter(deps, { name: "password-reset.ip", limit: RESET_LIMITS.perIp, windowMs }),
+    email: deskRateLimiter(deps, { name: "password-reset.email", limit: RESET_LIMITS.perEmail, windowMs }),
   };
 }
 
@@ -68,21 +68,19 @@ function issueReset(
  * POST /v1/auth/password/forgot. The same answer whatever the email: when it belongs to a person
  * (and the email's limit allows), a reset is stored and its link mailed by a durable job.
  */
-export function requestPasswordReset(
+export async function requestPasswordReset(
   deps: Pick<Deps, "db" | "clock" | "config" | "secrets">,
   limits: ResetLimits,
   email: string,
   ip: string | null,
   /** The request's meta, so the answer carries the address budget's RateLimit-* headers. */
   meta?: RequestMeta,
-): void {
+): Promise<void> {
   const ipKey = ip ? `ip:${ip}` : null;
   // Only the address budget is shown: the per-email one stays quiet so it says nothing about an account.
-  enforceRateLimits([[limits.ip, ipKey]], meta);
-  if (ipKey) limits.ip.hit(ipKey);
+  await takeRateLimit(limits.ip, ipKey, meta);
   const emailKey = email.toLowerCase();
-  if (limits.email.retryAfter(emailKey) > 0) return;
-  limits.email.hit(emailKey);
+  if ((await limits.email.take(emailKey)) > 0) return;
   withTx(deps.db, (tx) => {
     const user = tx.select({ id: users.id }).from(users).where(eq(users.email, emailKey)).get();
     if (!user) return;

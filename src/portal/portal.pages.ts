@@ -1,6 +1,6 @@
 import type { Deps } from "../deps";
 import type { Page } from "../http/pages";
-import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import { deskRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { securityHeaders, servedOverHttps } from "../http/security-headers";
 import { t } from "../i18n/i18n";
@@ -118,10 +118,10 @@ function sessionOf(deps: Deps, site: PortalSite, request: Request): PortalSessio
   return contact ? { workspaceId: w, contactId: c, email: e, locale: contact.locale } : null;
 }
 
-function spend(limiter: RateLimiter, key: string): void {
-  const wait = limiter.retryAfter(key);
+/** Checks and counts in one `take`: a shared store cannot let two nodes both pass for the last slot. */
+async function spend(limiter: RateLimiter, key: string): Promise<void> {
+  const wait = await limiter.take(key);
   if (wait > 0) throw rateLimited(wait);
-  limiter.hit(key);
 }
 
 const tryAgain = (site: PortalSite, error: DeskError) =>
@@ -155,12 +155,11 @@ function validateRequest(site: PortalSite, draft: RequestDraft, withContact: boo
 }
 
 export function portalPages(deps: Deps): Page[] {
-  const now = () => deps.clock.now().getTime();
   const limiters: Limiters = {
-    address: createRateLimiter({ ...LINK_LIMITS.perAddress, now }),
-    ip: createRateLimiter({ ...LINK_LIMITS.perIp, now }),
-    session: createRateLimiter({ ...WRITE_LIMITS.perSession, now }),
-    contact: createRateLimiter({ ...WRITE_LIMITS.contactPerIp, now }),
+    address: deskRateLimiter(deps, { name: "portal.link-address", ...LINK_LIMITS.perAddress }),
+    ip: deskRateLimiter(deps, { name: "portal.link-ip", ...LINK_LIMITS.perIp }),
+    session: deskRateLimiter(deps, { name: "portal.session-writes", ...WRITE_LIMITS.perSession }),
+    contact: deskRateLimiter(deps, { name: "portal.contact-ip", ...WRITE_LIMITS.contactPerIp }),
   };
   let headers = { baseUrl: "", values: {} as Readonly<Record<string, string>> };
   const headersNow = () => {
@@ -282,10 +281,13 @@ async function askForLink(portal: Portal, request: Request, site: PortalSite): P
   const ip = requestMeta(request).ip;
   const addressKey = `${site.workspaceId}:${email}`;
   // Both budgets are checked before either is spent, so a refusal costs the other nothing.
-  const wait = Math.max(limiters.address.retryAfter(addressKey), ip === null ? 0 : limiters.ip.retryAfter(ip));
+  const wait = Math.max(
+    await limiters.address.retryAfter(addressKey),
+    ip === null ? 0 : await limiters.ip.retryAfter(ip),
+  );
   if (wait > 0) throw rateLimited(wait);
-  limiters.address.hit(addressKey);
-  if (ip !== null) limiters.ip.hit(ip);
+  await limiters.address.hit(addressKey);
+  if (ip !== null) await limiters.ip.hit(ip);
   requestSignInLink(deps, site, email);
   return html(linkSentPage(site));
 }
@@ -294,7 +296,7 @@ async function ticketRoute(portal: Portal, request: Request, site: PortalSite, s
   const { deps, limiters } = portal;
   const ticket = ticketOfSession(deps, session, number);
   if (request.method !== "POST") return html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket)));
-  spend(limiters.session, session.contactId);
+  await spend(limiters.session, session.contactId);
   const form = await readPortalForm(request);
   const body = form.text("message").trim();
   const formErrors =
@@ -317,7 +319,7 @@ async function ticketRoute(portal: Portal, request: Request, site: PortalSite, s
 async function newRequestRoute(portal: Portal, request: Request, site: PortalSite, session: PortalSession) {
   const { deps, limiters } = portal;
   if (request.method !== "POST") return html(newRequestPage(site, session.email));
-  spend(limiters.session, session.contactId);
+  await spend(limiters.session, session.contactId);
   const form = await readPortalForm(request);
   const draft = { subject: oneLine(form.text("subject")), message: form.text("message").trim() };
   const errors = validateRequest(site, draft, false);
@@ -344,7 +346,7 @@ const asset = (body: string, type: string) =>
  * request here; `center` is its workspace. Submissions are limited per client address.
  */
 export function contactFormHandler(deps: Deps) {
-  const limiter = createRateLimiter({ ...WRITE_LIMITS.contactPerIp, now: () => deps.clock.now().getTime() });
+  const limiter = deskRateLimiter(deps, { name: "portal.contact-form-ip", ...WRITE_LIMITS.contactPerIp });
   return async (request: Request, center: { slug: string; url: string }): Promise<Response> => {
     const found = portalSiteAt(deps, center.slug);
     if (!found) return new Response("Not found", { status: 404 });
@@ -360,7 +362,7 @@ export function contactFormHandler(deps: Deps) {
     try {
       assertSameOrigin(request, deps.config.baseUrl);
       const ip = requestMeta(request).ip;
-      if (ip !== null) spend(limiter, ip);
+      if (ip !== null) await spend(limiter, ip);
       const fields = await readPortalForm(request);
       const draft = {
         name: oneLine(fields.text("name")),

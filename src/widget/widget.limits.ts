@@ -1,7 +1,14 @@
 import type { VisitorContext } from "../auth/context";
 import { deskState } from "../db/desk-state";
 import type { Deps } from "../deps";
-import { createRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
+import {
+  deskRateLimiter,
+  enforceRateLimits,
+  type RateLimiter,
+  slidingWindow,
+  type SyncLimiter,
+  takeRateLimit,
+} from "../http/rate-limit";
 import { rateLimited } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 
@@ -43,10 +50,8 @@ export const WIDGET_AI_ALLOWANCE = {
   aiPerAddress: 60,
 } as const;
 
-type Limiters = Record<
-  keyof typeof WIDGET_LIMITS | keyof typeof WIDGET_UPLOAD_VOLUME | keyof typeof WIDGET_AI_ALLOWANCE,
-  RateLimiter
->;
+type Limiters = Record<keyof typeof WIDGET_LIMITS | keyof typeof WIDGET_UPLOAD_VOLUME, RateLimiter> &
+  Record<keyof typeof WIDGET_AI_ALLOWANCE, SyncLimiter>;
 
 const limitersOf = deskState("widget.rate-limits", () => new Map<Deps["clock"], Limiters>());
 
@@ -58,11 +63,16 @@ function limiters(deps: Pick<Deps, "db" | "clock">): Limiters {
     found = Object.fromEntries([
       ...Object.entries(WIDGET_LIMITS).map(([name, limit]) => [
         name,
-        createRateLimiter({ limit, windowMs: 60_000, now }),
+        deskRateLimiter(deps, { name: `widget.${name}`, limit, windowMs: 60_000 }),
       ]),
-      ...Object.entries({ ...WIDGET_UPLOAD_VOLUME, ...WIDGET_AI_ALLOWANCE }).map(([name, limit]) => [
+      ...Object.entries(WIDGET_UPLOAD_VOLUME).map(([name, limit]) => [
         name,
-        createRateLimiter({ limit, windowMs: 3_600_000, now }),
+        deskRateLimiter(deps, { name: `widget.${name}`, limit, windowMs: 3_600_000 }),
+      ]),
+      // Spent inside the message's turn, which cannot await yet: in memory until the async conversion.
+      ...Object.entries(WIDGET_AI_ALLOWANCE).map(([name, limit]) => [
+        name,
+        slidingWindow({ limit, windowMs: 3_600_000, now }),
       ]),
     ]) as Limiters;
     byClock.set(deps.clock, found);
@@ -73,12 +83,12 @@ function limiters(deps: Pick<Deps, "db" | "clock">): Limiters {
 export type VisitorAction = "read" | "write" | "upload";
 
 /** 429 with Retry-After once the visitor or their address is over budget; otherwise counts the request. */
-export function spendVisitorBudget(
+export async function spendVisitorBudget(
   deps: Pick<Deps, "db" | "clock">,
   request: Request,
   visitor: VisitorContext,
   action: VisitorAction,
-): void {
+): Promise<void> {
   const all = limiters(deps);
   const session = visitor.visitorSessionId;
   const checks: Array<[RateLimiter, string | null]> =
@@ -93,16 +103,14 @@ export function spendVisitorBudget(
             [all.uploadsPerVisitor, session],
             [all.writesPerAddress, visitor.ip],
           ];
-  enforceRateLimits(checks, requestMeta(request));
-  for (const [limiter, key] of checks) if (key !== null) limiter.hit(key);
+  await enforceRateLimits(checks, requestMeta(request));
+  for (const [limiter, key] of checks) if (key !== null) await limiter.hit(key);
 }
 
 /** Session starts per client address (in-process calls, with no address, are not counted). */
-export function spendSessionBudget(deps: Pick<Deps, "db" | "clock">, request: Request): void {
-  const ip = requestMeta(request).ip;
-  const limiter = limiters(deps).sessionsPerAddress;
-  enforceRateLimits([[limiter, ip]], requestMeta(request));
-  if (ip !== null) limiter.hit(ip);
+export async function spendSessionBudget(deps: Pick<Deps, "db" | "clock">, request: Request): Promise<void> {
+  const meta = requestMeta(request);
+  await takeRateLimit(limiters(deps).sessionsPerAddress, meta.ip, meta);
 }
 
 const volumeChecks = (all: Limiters, visitor: VisitorContext): Array<[RateLimiter, string | null]> => [
@@ -111,20 +119,29 @@ const volumeChecks = (all: Limiters, visitor: VisitorContext): Array<[RateLimite
 ];
 
 /** 429 before the body is read when the visitor or their address already sent their hour's volume. */
-export function checkUploadVolume(deps: Pick<Deps, "db" | "clock">, request: Request, visitor: VisitorContext): void {
-  enforceRateLimits(volumeChecks(limiters(deps), visitor), requestMeta(request));
+export async function checkUploadVolume(
+  deps: Pick<Deps, "db" | "clock">,
+  request: Request,
+  visitor: VisitorContext,
+): Promise<void> {
+  await enforceRateLimits(volumeChecks(limiters(deps), visitor), requestMeta(request));
 }
 
 /**
  * Spends a read file's megabytes; a file that would take the visitor or their address past the
  * hour's volume is refused (429 with Retry-After, nothing stored) and spends nothing.
  */
-export function spendUploadVolume(deps: Pick<Deps, "db" | "clock">, visitor: VisitorContext, bytes: number): void {
+export async function spendUploadVolume(
+  deps: Pick<Deps, "db" | "clock">,
+  visitor: VisitorContext,
+  bytes: number,
+): Promise<void> {
   const units = Math.max(1, Math.ceil(bytes / MB));
   const checks = volumeChecks(limiters(deps), visitor).filter((c): c is [RateLimiter, string] => c[1] !== null);
-  const short = checks.map(([limiter, key]) => limiter.state(key)).filter((state) => state.remaining < units);
+  const states = await Promise.all(checks.map(([limiter, key]) => limiter.state(key)));
+  const short = states.filter((state) => state.remaining < units);
   if (short.length > 0) throw rateLimited(Math.max(1, ...short.map((state) => state.reset)));
-  for (const [limiter, key] of checks) for (let i = 0; i < units; i++) limiter.hit(key);
+  for (const [limiter, key] of checks) for (let i = 0; i < units; i++) await limiter.hit(key);
 }
 
 /** True (and counted) while the visitor and their address have AI allowance left this hour. */
@@ -134,8 +151,8 @@ export function spendVisitorAi(deps: Pick<Deps, "db" | "clock">, visitor: Visito
     [
       [all.aiPerVisitor, visitor.visitorSessionId],
       [all.aiPerAddress, visitor.ip],
-    ] as Array<[RateLimiter, string | null]>
-  ).filter((c): c is [RateLimiter, string] => c[1] !== null);
+    ] as Array<[SyncLimiter, string | null]>
+  ).filter((c): c is [SyncLimiter, string] => c[1] !== null);
   if (checks.some(([limiter, key]) => limiter.retryAfter(key) > 0)) return false;
   for (const [limiter, key] of checks) limiter.hit(key);
   return true;

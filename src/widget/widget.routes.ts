@@ -90,7 +90,7 @@ function widgetPublicRoutes(deps: Deps) {
         // The key is known from here: a refusal below (429, 403, 422) is readable by a listed page only.
         const settings = settingsOfKey(deps.db, body.key);
         allowOrigin(set, request, settings !== null && originAllowed(settings, request.headers.get("origin")));
-        spendSessionBudget(deps, request);
+        await spendSessionBudget(deps, request);
         const started = await startVisitorSession(
           body,
           request.headers.get("origin"),

@@ -66,9 +66,9 @@ function sniff(head: Uint8Array): string | null {
  * remembered as this visitor's, so only they can attach it.
  */
 export async function uploadVisitorFile(deps: Deps, visitor: VisitorContext, request: Request) {
-  checkUploadVolume(deps, request, visitor);
+  await checkUploadVolume(deps, request, visitor);
   const file = await readUpload(request);
-  spendUploadVolume(deps, visitor, file.size);
+  await spendUploadVolume(deps, visitor, file.size);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniff(bytes.subarray(0, 4096));
   if (!type) throw unsupported("Send a picture (PNG, JPEG, GIF, WebP), a PDF or a plain text file.");

@@ -46,8 +46,8 @@ function visitorEntry(deps: Deps) {
   return new Elysia().use(deps.guard).macro({
     // Each route using it also says `visitor: true`, whose guard has resolved the visitor by now.
     enters: (action: VisitorAction) => ({
-      beforeHandle({ visitor, request }: { visitor?: VisitorContext; request: Request }) {
-        spendVisitorBudget(deps, request, visitor!, action);
+      async beforeHandle({ visitor, request }: { visitor?: VisitorContext; request: Request }) {
+        await spendVisitorBudget(deps, request, visitor!, action);
         touchVisitorSession(deps, visitor!.visitorSessionId);
       },
     }),
