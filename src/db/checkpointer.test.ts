@@ -50,6 +50,45 @@ describe("WAL checkpointer", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test("under a steady stream of writes the WAL starts over once it is long, instead of growing on", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "desk-cp-"));
+    const path = join(dir, "t.db");
+    const db = openDatabase(path, createRuntime());
+    db.$client.exec("CREATE TABLE t (x TEXT)");
+    const checkpointer = startCheckpointer(db, path, createLogger("silent"), {
+      intervalMs: 20,
+      startAtWalBytes: 64 * 1024,
+      restartAtWalFrames: 64,
+    });
+    // journal_size_limit trims a WAL that started over to this; one that never does keeps growing.
+    db.$client.exec("PRAGMA journal_size_limit = 262144");
+    const insert = db.$client.query("INSERT INTO t VALUES (?)");
+    const walBytes = () => statSync(`${path}-wal`).size;
+    const write = () =>
+      db.$client.transaction(() => {
+        for (let j = 0; j < 10; j++) insert.run("x".repeat(1000));
+      })();
+    for (let i = 0; i < 400 && !checkpointer.running(); i++) {
+      write();
+      await Bun.sleep(5);
+    }
+    // Small transactions, one every millisecond or so for 1.5 s: a passive checkpoint never finds
+    // the writer idle with every frame copied.
+    let largest = 0;
+    const until = performance.now() + 1500;
+    while (performance.now() < until) {
+      write();
+      largest = Math.max(largest, walBytes());
+      await Bun.sleep(1);
+    }
+    expect(checkpointer.running()).toBe(true);
+    // Measured: ~0.7 MB at most; ~22 MB (all of it) when the WAL never starts over.
+    expect(largest).toBeLessThan(8 * 1024 * 1024);
+    checkpointer.stop();
+    db.$client.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   test("an in-memory database needs none", async () => {
     const db = openDatabase(":memory:", createRuntime());
     const checkpointer = startCheckpointer(db, ":memory:", createLogger("silent"));

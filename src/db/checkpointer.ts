@@ -15,10 +15,16 @@ self.onmessage = (event) => {
   const db = new Database(event.data.path);
   db.exec("PRAGMA busy_timeout = 2000");
   const checkpoint = db.query("PRAGMA wal_checkpoint(PASSIVE)");
+  const restart = db.query("PRAGMA wal_checkpoint(RESTART)");
   setInterval(() => {
     try {
       const started = performance.now();
       const result = checkpoint.get();
+      // Under a steady stream of writes the WAL never starts over by itself: a writer restarts it
+      // only when every frame is already copied, and the next write always lands first. Once it is
+      // long and fully copied, a RESTART makes the next writer begin at its start again (it only
+      // waits for readers; nothing is left to copy), and journal_size_limit trims the file.
+      if (result && result.log > event.data.restartFrames && result.checkpointed === result.log) restart.get();
       // Timed only when there was something to copy: idle passes would drown the figure.
       if (result && result.log > 0) self.postMessage({ seconds: (performance.now() - started) / 1000 });
     } catch (error) { self.postMessage({ error: String(error) }); }
@@ -37,6 +43,8 @@ export type CheckpointerOptions = {
   startAtWalBytes?: number;
   /** Told how long each checkpoint that copied pages took (the metrics). */
   onCheckpoint?: (seconds: number) => void;
+  /** A fully copied WAL longer than this many frames is started over (64 MB of 4 KB pages, journal_size_limit). */
+  restartAtWalFrames?: number;
 };
 
 export function startCheckpointer(
@@ -47,6 +55,7 @@ export function startCheckpointer(
 ): Checkpointer {
   const intervalMs = options.intervalMs ?? 500;
   const startAtWalBytes = options.startAtWalBytes ?? 4 * 1024 * 1024;
+  const restartFrames = options.restartAtWalFrames ?? 16_384;
   if (path === ":memory:" || path === "") return { stop() {}, running: () => false };
   db.$client.exec("PRAGMA wal_autocheckpoint = 0");
   // Keeps the WAL file from staying large after a burst once it has been checkpointed.
@@ -58,7 +67,7 @@ export function startCheckpointer(
   const watch = setInterval(() => {
     if (worker || starting || walBytes(path) < startAtWalBytes) return;
     starting = true;
-    void spawnWorker(path, intervalMs, logger, options.onCheckpoint).then((spawned) => {
+    void spawnWorker(path, { intervalMs, restartFrames }, logger, options.onCheckpoint).then((spawned) => {
       starting = false;
       if (stopped) return spawned?.terminate();
       clearInterval(watch);
@@ -89,7 +98,7 @@ function walBytes(path: string): number {
 /** The worker, once it has opened its connection; null (logged) when it cannot start: SQLite then checkpoints on commit. */
 async function spawnWorker(
   path: string,
-  intervalMs: number,
+  settings: { intervalMs: number; restartFrames: number },
   logger: Logger,
   onCheckpoint: (seconds: number) => void = () => {},
 ): Promise<Worker | null> {
@@ -113,7 +122,7 @@ async function spawnWorker(
       clearTimeout(timer);
       resolve(false);
     };
-    worker.postMessage({ path, intervalMs });
+    worker.postMessage({ path, ...settings });
   });
   if (!ready) {
     worker.terminate();
