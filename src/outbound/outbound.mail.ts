@@ -96,37 +96,24 @@ async function deliver(deps: Deps, mailbox: MailboxRow, mail: OutgoingMail, log:
 const QUOTE_LOOKBACK = 20;
 
 /**
- * The customer's message a reply answers: the last one the ticket's contact sent before it. Mail
- * from anyone else on the ticket (a forward's recipient answering) is never quoted to the customer.
+ * The customer's message a reply answers: the last one the ticket's contact sent among the replies
+ * before it. Mail from anyone else on the ticket (a forward's recipient answering) is never quoted.
  */
-const customerMessageBefore = (
-  db: Deps["db"],
-  workspaceId: string,
-  message: MessageRow,
-  contactId: string | null,
-): MessageRow | undefined =>
+const customerMessageIn = (earlier: MessageRow[], contactId: string | null): MessageRow | undefined =>
   contactId
-    ? repliesBefore(db, workspaceId, message, QUOTE_LOOKBACK).findLast(
-        (m) => m.direction === "inbound" && m.authorContactId === contactId,
-      )
+    ? earlier.slice(-QUOTE_LOOKBACK).findLast((m) => m.direction === "inbound" && m.authorContactId === contactId)
     : undefined;
 
-/** How many earlier replies are read to tell the customer's thread from a forward's. */
+/** How many earlier replies are read to tell the customer's thread from a forward's (and to quote from). */
 const THREAD_LOOKBACK = 200;
 
 /**
  * Which Desk messages belong to the customer's thread: our replies and the contact's own mail.
  * Forwards are notes (never replies) and their recipients' answers come from other contacts.
  */
-function customerThread(
-  db: Deps["db"],
-  message: MessageRow,
-  ticket: { contactId: string | null },
-): (deskMessageId: string) => boolean {
+function customerThread(earlier: MessageRow[], contactId: string | null): (deskMessageId: string) => boolean {
   const ids = new Set(
-    repliesBefore(db, message.workspaceId, message, THREAD_LOOKBACK)
-      .filter((m) => m.direction === "outbound" || m.authorContactId === ticket.contactId)
-      .map((m) => m.id),
+    earlier.filter((m) => m.direction === "outbound" || m.authorContactId === contactId).map((m) => m.id),
   );
   return (id) => ids.has(id);
 }
@@ -160,10 +147,12 @@ export const sendReplyJob = defineJob({
       return;
     }
     const files = attachmentsOfMessages(deps.db, [message.id]).get(message.id) ?? [];
+    // One read of the replies before this one serves the thread headers and the quote.
+    const earlier = message.forward ? [] : repliesBefore(deps.db, payload.workspace_id, message, THREAD_LOOKBACK);
     // A forward starts a conversation of its own with a third party: the customer's thread ids stay out of it.
     const thread = message.forward
       ? { inReplyTo: null, references: [] }
-      : threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id, customerThread(deps.db, message, ticket));
+      : threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id, customerThread(earlier, ticket.contactId));
     const autoReply = payload.auto_reply === true;
     const signed = withSignature(message.bodyHtml, autoReply ? "" : mailbox.signatureHtml);
     const from = { name: mailbox.displayName || mailbox.name, address: mailbox.email };
@@ -178,7 +167,7 @@ export const sendReplyJob = defineJob({
         )
       : replyBodies(
           withPortalLink(signed, deps.config.baseUrl, payload.workspace_id, ticket.number, contactLocale),
-          autoReply ? undefined : customerMessageBefore(deps.db, payload.workspace_id, message, ticket.contactId),
+          autoReply ? undefined : customerMessageIn(earlier, ticket.contactId),
           contactLocale,
         );
     const subject = message.forward
