@@ -24,7 +24,7 @@ describe("token verification, remembered after the first check", () => {
     const tokens = createTokenService(SECRET, clock.now);
     const token = await tokens.sign("access", { sub: "u1", sid: "s1" });
     expect(await tokens.verify(token, "access")).not.toBeNull();
-    const [header, payload, signature] = token.split(".");
+    const [header, , signature] = token.split(".");
     const forged = Buffer.from(JSON.stringify({ sub: "admin", sid: "s1", purpose: "access", exp: 9e9 })).toString(
       "base64url",
     );
@@ -32,6 +32,5 @@ describe("token verification, remembered after the first check", () => {
     expect(await tokens.verify(`${token}x`, "access")).toBeNull();
     const other = createTokenService(`${SECRET}-other`, clock.now);
     expect(await other.verify(token, "access")).toBeNull();
-    expect(payload).toBeString();
   });
 });
