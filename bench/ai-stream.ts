@@ -20,7 +20,7 @@ fake.answer = () => ({
 fake.delayMs = PROVIDER_DELAY_MS;
 const desk = await startTestDesk({ env: fakeAiEnv(fake), keepAlive: true });
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
-const ticket = customerTicket(desk, owner);
+const ticket = await customerTicket(desk, owner);
 // Each person may ask for AI_REQUESTS_PER_MINUTE answers a minute: the rounds take turns among enough agents.
 const agents = await Promise.all(
   Array.from({ length: Math.ceil((ROUNDS + 5) / (AI_REQUESTS_PER_MINUTE - 5)) }, () =>

@@ -27,8 +27,8 @@ const desk = await startTestDesk({ env: fakeAiEnv(fake), keepAlive: true });
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
 await desk.api("PATCH", "/v1/ai/settings", { headers: owner.headers, body: { assistant: true } });
 for (let i = 0; i < 30; i++)
-  customerTicket(desk, owner, { subject: `Order ${i} late`, body: `Order ${i} was due last week. `.repeat(5) });
-const { id: urgentSeed } = customerTicket(desk, owner);
+  await customerTicket(desk, owner, { subject: `Order ${i} late`, body: `Order ${i} was due last week. `.repeat(5) });
+const { id: urgentSeed } = await customerTicket(desk, owner);
 await desk.api("PATCH", `/v1/tickets/${urgentSeed}`, { headers: owner.headers, body: { priority: "urgent" } });
 
 async function firstText(): Promise<number> {
@@ -63,10 +63,10 @@ for (let i = 0; i < 3; i++) await firstText();
 const direct: number[] = [];
 for (let i = 0; i < ROUNDS; i++) direct.push(await firstText());
 withTool = true;
-const usageBefore = desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspace.id)).all().length;
+const usageBefore = (await desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspace.id))).length;
 const typical: number[] = [];
 for (let i = 0; i < ROUNDS; i++) typical.push(await firstText());
-const rows = desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspace.id)).all().slice(usageBefore);
+const rows = (await desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspace.id))).slice(usageBefore);
 const input = rows.reduce((n, r) => n + r.inputTokens, 0) / ROUNDS;
 const output = rows.reduce((n, r) => n + r.outputTokens, 0) / ROUNDS;
 

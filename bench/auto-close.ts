@@ -31,7 +31,7 @@ const config = loadConfig({
 });
 const desk = await startDesk(config, { webAssets: null, clock });
 const sqlite = desk.deps.db.$client;
-const workspace = createWorkspace({ userId: newId() }, { name: "Bench" }, desk.deps);
+const workspace = await createWorkspace({ userId: newId() }, { name: "Bench" }, desk.deps);
 await Bun.sleep(10);
 
 const insert = sqlite.query(

@@ -46,10 +46,10 @@ const runnerOf = (list: typeof consumers) =>
 const inHandle = new Map<string, number>();
 const timed = consumers.map((c) => ({
   ...c,
-  handle: (...args: Parameters<typeof c.handle>) => {
+  handle: async (...args: Parameters<typeof c.handle>) => {
     const start = performance.now();
     try {
-      c.handle(...args);
+      await c.handle(...args);
     } finally {
       inHandle.set(c.name, (inHandle.get(c.name) ?? 0) + performance.now() - start);
     }
@@ -83,8 +83,8 @@ const shippedOwner = (await createWorkspaceWithOwner(shipped)).owner;
 const burstStart = performance.now();
 await burst(shipped, shippedOwner.headers);
 const burstMs = performance.now() - burstStart;
-const behind = () => consumerLag(shipped.deps.db, shipped.deps.clock.now()).some((lag) => lag.eventsBehind > 0);
-while (behind()) await Bun.sleep(10);
+const behind = async () => (await consumerLag(shipped.deps.db, shipped.deps.clock.now())).some((lag) => lag.eventsBehind > 0);
+while (await behind()) await Bun.sleep(10);
 const caughtUpMs = performance.now() - burstStart - burstMs;
 console.log(
   `as shipped (jobs and consumers on): ${tickets} tickets in ${(burstMs / 1000).toFixed(1)} s, consumers caught up ${(caughtUpMs / 1000).toFixed(2)} s after the last`,

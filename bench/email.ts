@@ -82,12 +82,11 @@ const desk = await startDesk(
 );
 const userId = newId();
 const now = new Date().toISOString();
-desk.deps.db
+await desk.deps.db
   .insert(users)
-  .values({ id: userId, email: "bench@example.test", name: "Bench", createdAt: now, updatedAt: now })
-  .run();
-const workspace = createWorkspace({ userId }, { name: "Bench" }, desk.deps);
-createMailbox(
+  .values({ id: userId, email: "bench@example.test", name: "Bench", createdAt: now, updatedAt: now });
+const workspace = await createWorkspace({ userId }, { name: "Bench" }, desk.deps);
+await createMailbox(
   systemContext(workspace.id),
   { name: "Support", email: "support@bench.test", inbound_kind: "forwarding", outbound_kind: "system", config: {} },
   desk.deps,

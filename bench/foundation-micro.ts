@@ -11,7 +11,7 @@ import { startTestDesk } from "../test/harness";
 const iterations = Number(process.argv[2] ?? 20000);
 const desk = await startTestDesk({ env: { DESK_JOBS: process.env.BENCH_JOBS ?? "on" }, keepAlive: true });
 const { owner } = await createWorkspaceWithOwner(desk);
-const { authorization } = createKey(desk, owner, ["settings:read", "settings:write"]).headers;
+const { authorization } = (await createKey(desk, owner, ["settings:read", "settings:write"])).headers;
 
 /** BENCH_ONLY="/v1/me" limits the run to the labels containing it (for profiling one route). */
 const only = process.env.BENCH_ONLY;

@@ -129,7 +129,7 @@ async function inProcessTarget(): Promise<Target> {
   const { owner } = await createWorkspaceWithOwner(desk, "Bench");
   return {
     url: desk.url,
-    auth: createKey(desk, owner, ["tickets:read", "tickets:write", "settings:read", "settings:write"]).headers,
+    auth: (await createKey(desk, owner, ["tickets:read", "tickets:write", "settings:read", "settings:write"])).headers,
     label: "source, in this process (run `bun run build` to measure dist/desk)",
     async stop() {
       await desk.stop();

@@ -32,8 +32,8 @@ const paragraph = (i: number) =>
   `<p>${Array.from({ length: 60 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" ")}.</p>`;
 
 const seeded = performance.now();
-const collections = Array.from({ length: COLLECTIONS }, (_, i) =>
-  createCollection(
+const collections = Array.from({ length: COLLECTIONS }, async (_, i) =>
+  await createCollection(
     owner.ctx,
     { name: `Collection ${i}`, description: `Guides about ${words[i % words.length]}` },
     desk.deps,
@@ -41,7 +41,7 @@ const collections = Array.from({ length: COLLECTIONS }, (_, i) =>
 );
 const slugs: string[] = [];
 for (let i = 0; i < ARTICLES; i++) {
-  const row = createArticle(
+  const row = await createArticle(
     owner.ctx,
     {
       collection_id: collections[i % COLLECTIONS]!.id,

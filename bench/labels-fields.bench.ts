@@ -21,7 +21,7 @@ const { workspace, owner } = await createWorkspaceWithOwner(desk);
 const ctx = owner.ctx;
 const now = new Date().toISOString();
 
-const plan = createField(
+const plan = await createField(
   ctx,
   {
     entity: "contact",
@@ -31,9 +31,9 @@ const plan = createField(
   },
   desk.deps,
 );
-const seats = createField(ctx, { entity: "contact", name: "Seats", type: "number" }, desk.deps);
-const city = createField(ctx, { entity: "contact", name: "City", type: "text" }, desk.deps);
-const vip = createTag(ctx, { name: "vip" }, desk.deps);
+const seats = await createField(ctx, { entity: "contact", name: "Seats", type: "number" }, desk.deps);
+const city = await createField(ctx, { entity: "contact", name: "City", type: "text" }, desk.deps);
+const vip = await createTag(ctx, { name: "vip" }, desk.deps);
 const cities = ["Berlin", "Paris", "Lisbon", "Oslo", "Austin", "Kyoto", "Lagos", "Lima"];
 
 const seedStart = performance.now();
@@ -47,7 +47,7 @@ const insertValue = sqlite.query(
 const insertTag = sqlite.query(
   "INSERT INTO record_tags (workspace_id, kind, record_id, tag_id, created_at) VALUES (?, 'contacts', ?, ?, ?)",
 );
-sqlite.transaction(() => {
+sqlite.transaction(async () => {
   for (let i = 0; i < total; i++) {
     const id = newId();
     insertContact.run(id, workspace.id, `c${i}@example.test`, `Contact ${i}`, now, now);
@@ -62,12 +62,12 @@ console.log(
   `seeded ${total} contacts with 3 field values each in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
 );
 
-function measure(label: string, query: Record<string, unknown>) {
+async function measure(label: string, query: Record<string, unknown>) {
   const times: number[] = [];
   let rows = 0;
   for (let i = 0; i < iterations; i++) {
     const start = performance.now();
-    rows = listContacts(desk.deps.db, ctx, { limit: 50, ...query }, desk.deps.ports).data.length;
+    rows = (await listContacts(desk.deps.db, ctx, { limit: 50, ...query }, desk.deps.ports)).data.length;
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
@@ -75,20 +75,20 @@ function measure(label: string, query: Record<string, unknown>) {
   console.log(`${label.padEnd(44)} rows ${String(rows).padStart(3)}  p50 ${p(0.5)} ms  p95 ${p(0.95)} ms`);
 }
 
-measure("no filter (page of 50, presented)", {});
-measure("field.plan=enterprise (select eq)", { "field.plan": "enterprise" });
-measure("field.plan[none]=free,pro", { "field.plan[none]": "free,pro" });
-measure("field.seats[gt]=495 (rare number range)", { "field.seats[gt]": "495" });
-measure("field.city[contains]=sbo (text contains)", { "field.city[contains]": "sbo" });
-measure("tag=vip", { tag: "vip" });
-measure("tag=vip & field.plan=team", { tag: "vip", "field.plan": "team" });
-measure("field.seats=499 & field.city=Oslo (two fields)", { "field.seats": "499", "field.city": "Oslo" });
+await measure("no filter (page of 50, presented)", {});
+await measure("field.plan=enterprise (select eq)", { "field.plan": "enterprise" });
+await measure("field.plan[none]=free,pro", { "field.plan[none]": "free,pro" });
+await measure("field.seats[gt]=495 (rare number range)", { "field.seats[gt]": "495" });
+await measure("field.city[contains]=sbo (text contains)", { "field.city[contains]": "sbo" });
+await measure("tag=vip", { tag: "vip" });
+await measure("tag=vip & field.plan=team", { tag: "vip", "field.plan": "team" });
+await measure("field.seats=499 & field.city=Oslo (two fields)", { "field.seats": "499", "field.city": "Oslo" });
 
 // The plans SQLite picks: a selective filter reads its records from the value index (id IN …).
-function explain(label: string, query: Record<string, string>) {
+async function explain(label: string, query: Record<string, string>) {
   const conditions = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
   for (const filter of parseFieldFilters(query))
-    conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, desk.deps.db));
+    conditions.push(await fieldFilterSql(ctx, "contact", filter, contacts.id, desk.deps.db));
   const built = desk.deps.db
     .select({ id: contacts.id })
     .from(contacts)
@@ -101,8 +101,8 @@ function explain(label: string, query: Record<string, string>) {
     .all(...(built.params as never[]));
   console.log(`\nEXPLAIN QUERY PLAN ${label}\n${plan.map((r) => `  ${r.detail}`).join("\n")}`);
 }
-explain("field.seats=499 & field.city=Oslo", { "field.seats": "499", "field.city": "Oslo" });
-explain("field.plan=enterprise (common: EXISTS per record)", { "field.plan": "enterprise" });
+await explain("field.seats=499 & field.city=Oslo", { "field.seats": "499", "field.city": "Oslo" });
+await explain("field.plan=enterprise (common: EXISTS per record)", { "field.plan": "enterprise" });
 
 await desk.stop();
 if (process.env.BENCH_KEEP) console.log(`kept ${desk.dataDir}`);

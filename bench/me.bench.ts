@@ -43,7 +43,7 @@ const desk = await startTestDesk({
 const { owner } = await createWorkspaceWithOwner(desk);
 const ctx = owner.ctx;
 const accessToken = owner.token;
-const { secret } = createApiKey(ctx, { name: "bench", scopes: ["tickets:read"] }, desk.deps);
+const { secret } = await createApiKey(ctx, { name: "bench", scopes: ["tickets:read"] }, desk.deps);
 
 const bare = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json({ hello: "world" }) });
 

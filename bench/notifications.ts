@@ -9,7 +9,7 @@
  */
 import { addMember, createWorkspaceWithOwner } from "../test/factories";
 import { startTestDesk } from "../test/harness";
-import { withTx } from "../src/db/tx";
+import { transact } from "../src/db/tx";
 import { notify } from "../src/notifications/notifications.public";
 import { connect } from "../test/kit/realtime-client";
 
@@ -77,8 +77,8 @@ const direct: number[] = [];
 for (let i = 0; i < WRITES; i++) {
   const arrived = nextFrame();
   const start = performance.now();
-  withTx(desk.deps.db, (tx) =>
-    notify(
+  await transact(desk.deps.db, async (tx) =>
+    await notify(
       tx,
       { workspaceId: workspace.id, userId: assignee.id, type: "sla_breached", ticket: null, data: {} },
       desk.deps.clock,

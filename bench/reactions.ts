@@ -170,7 +170,7 @@ async function catchUp(desk: Running): Promise<number | null> {
   }
 }
 
-function bytesPerTicket(desk: Running) {
+async function bytesPerTicket(desk: Running) {
   const db = new Database(join(desk.dataDir, "desk.db"), { readonly: true });
   try {
     const tickets = db.query<{ n: number }, []>("SELECT count(*) AS n FROM tickets").get()!.n;
@@ -199,7 +199,7 @@ function bytesPerTicket(desk: Running) {
 
 function traceMail(desk: Running, mailsBefore: number) {
   const db = new Database(join(desk.dataDir, "desk.db"), { readonly: true });
-  const timer = setInterval(() => {
+  const timer = setInterval(async () => {
     const states = db
       .query<{ state: string; n: number }, []>(
         "SELECT state, count(*) AS n FROM jobs WHERE kind = 'mail.send_reply' GROUP BY state",
@@ -273,7 +273,7 @@ try {
       );
   }
   console.log(`all rounds: ratio on/off ${(onTotal / offTotal).toFixed(2)}`);
-  const bytes = bytesPerTicket(on);
+  const bytes = await bytesPerTicket(on);
   console.log(
     `bytes per ticket: ${(bytes.perTicket / 1024).toFixed(1)} KB file, ${(bytes.eventsPerTicket / 1024).toFixed(1)} KB of it the event log (${bytes.tickets} tickets; database ${bytes.mainMb.toFixed(0)} MB + WAL ${bytes.walMb.toFixed(0)} MB)`,
   );

@@ -13,7 +13,7 @@ import { startTestDesk } from "../test/harness";
 import { fakeAiEnv, startFakeAi } from "../test/peers/fake-ai";
 import { customerTicket } from "../test/kit/ai";
 import { newId } from "../src/lib/ids";
-import { untilDurable, withTx } from "../src/db/tx";
+import { untilDurable, transact } from "../src/db/tx";
 import { nearest, packVector } from "../src/semantic-search/semantic.index";
 
 const DOCS = Number(process.env.DOCS ?? 100_000);
@@ -67,7 +67,7 @@ const words = [
 // 1. Backfill rate: tickets created, then marked and embedded by the consumer and the jobs.
 let started = performance.now();
 for (let i = 0; i < TICKETS; i++)
-  customerTicket(desk, owner, {
+  await customerTicket(desk, owner, {
     subject: `${words[i % words.length]} question ${i}`,
     body: `Hello, about ${words[(i * 7) % words.length]} number ${i}: it does not work as I expected.`,
   });
@@ -98,7 +98,7 @@ const insert = desk.deps.db.$client.prepare(
   "INSERT INTO semantic_vectors (workspace_id, kind, doc_id, model, vector, source_text, seq, embedded_at) VALUES (?, 'ticket', ?, 'text-embedding-3-small', ?, NULL, ?, '2026-01-01T00:00:00.000Z')",
 );
 // One change of the desk's turn (group commit owns the transaction).
-withTx(desk.deps.db, () => {
+await transact(desk.deps.db, async () => {
   for (let i = embeddedTickets; i < DOCS; i++)
     insert.run(workspace.id, newId(), packVector(vectorOf(`filler ${i}`)), 1_000_000 + i);
 });
@@ -119,7 +119,7 @@ console.log(
   `first query (index cold): ${(performance.now() - started).toFixed(1)} ms, mode ${firstRoute.headers.get("desk-search-mode")}`,
 );
 while (
-  !nearest(desk.deps.db, workspace.id, "text-embedding-3-small", vectorOf("warm up"), {
+  !await nearest(desk.deps.db, workspace.id, "text-embedding-3-small", vectorOf("warm up"), {
     limit: 1,
     minScore: 0,
     kind: "ticket",
@@ -133,7 +133,7 @@ const scan: number[] = [];
 for (let i = 0; i < QUERIES; i++) {
   const q = vectorOf(queryText(i));
   const t = performance.now();
-  nearest(desk.deps.db, workspace.id, "text-embedding-3-small", q, {
+  await nearest(desk.deps.db, workspace.id, "text-embedding-3-small", q, {
     limit: 50,
     minScore: 0.2,
     kind: "ticket",

@@ -21,7 +21,7 @@ const desk = await startTestDesk({
   keepAlive: true,
 });
 const { owner } = await createWorkspaceWithOwner(desk);
-const { secret } = createApiKey(owner.ctx, { name: "bench", scopes: ["tickets:read"] }, desk.deps);
+const { secret } = await createApiKey(owner.ctx, { name: "bench", scopes: ["tickets:read"] }, desk.deps);
 const authorization = `Bearer ${secret}`;
 
 // Common words in every ticket: the broad query FTS5 cannot rank cheaply.
@@ -34,7 +34,7 @@ const pick = () => {
 const started = performance.now();
 for (let i = 0; i < ticketCount; i++) {
   const text = Array.from({ length: 30 }, pick).join(" ");
-  createTicket(owner.ctx, { subject: `${pick()} ${pick()} ${i}`, body_html: `<p>${text}</p>` }, desk.deps);
+  await createTicket(owner.ctx, { subject: `${pick()} ${pick()} ${i}`, body_html: `<p>${text}</p>` }, desk.deps);
   if (i % 500 === 499) {
     commitPending(desk.deps.db);
     await Bun.sleep(0);

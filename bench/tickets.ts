@@ -175,7 +175,7 @@ const ctx: RequestContext = {
 };
 for (const [name, query] of Object.entries(listQueries)) {
   const params = Object.fromEntries(new URLSearchParams(query));
-  const { select } = buildTicketListQuery(desk.deps.db, ctx, TicketListQuery.parse(params));
+  const { select } = await buildTicketListQuery(desk.deps.db, ctx, TicketListQuery.parse(params));
   const compiled = select.toSQL();
   const plan = sqlite
     .query<{ detail: string }, Array<string | number | null>>(`EXPLAIN QUERY PLAN ${compiled.sql}`)

@@ -39,11 +39,10 @@ const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const nowMs = deps.clock.now().getTime();
 const iso = new Date(nowMs).toISOString();
 const ownerId = newId();
-deps.db
+await deps.db
   .insert(users)
-  .values({ id: ownerId, email: "owner@bench.test", name: "Owner", createdAt: iso, updatedAt: iso })
-  .run();
-const ws = createWorkspace({ userId: ownerId }, { name: "Time rules bench" }, deps).id;
+  .values({ id: ownerId, email: "owner@bench.test", name: "Owner", createdAt: iso, updatedAt: iso });
+const ws = (await createWorkspace({ userId: ownerId }, { name: "Time rules bench" }, deps)).id;
 commitPending(deps.db);
 
 // Bulk seed: the search triggers would cost ~100 µs a row and play no part here (ticket_times' triggers stay).
@@ -54,7 +53,7 @@ for (const { name } of sqlite
 
 const SPREAD_S = 180 * 24 * 3600;
 const seedStarted = performance.now();
-sqlite.transaction(() => {
+sqlite.transaction(async () => {
   // Ticket i was created (i / TICKETS) of 180 days ago, newest last; every 7th open one has an SLA deadline ahead.
   sqlite.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${TICKETS}),
     s AS (SELECT i, CASE WHEN i % 100 < 85 THEN 'closed' WHEN i % 100 < 93 THEN 'open' WHEN i % 100 < 97 THEN 'pending' ELSE 'on_hold' END AS status,
@@ -69,14 +68,14 @@ sqlite.transaction(() => {
 })();
 const seedMs = performance.now() - seedStarted;
 sqlite.exec("ANALYZE");
-const count = (sql: string) => sqlite.query<{ n: number }, []>(sql).get()!.n;
+const count = async (sql: string) => sqlite.query<{ n: number }, []>(sql).get()!.n;
 console.log(
-  `seeded ${count("SELECT count(*) AS n FROM tickets")} tickets (${count("SELECT count(*) AS n FROM ticket_times")} ticket_times rows) in ${(seedMs / 1000).toFixed(1)} s, ${((seedMs * 1000) / TICKETS).toFixed(1)} µs a ticket with every insert trigger (${elapsed()})`,
+  `seeded ${await count("SELECT count(*) AS n FROM tickets")} tickets (${await count("SELECT count(*) AS n FROM ticket_times")} ticket_times rows) in ${(seedMs / 1000).toFixed(1)} s, ${((seedMs * 1000) / TICKETS).toFixed(1)} µs a ticket with every insert trigger (${elapsed()})`,
 );
 
 const ctx = systemContext(ws);
-const rule = (name: string, conditions: Array<Record<string, unknown>>, actions: Array<Record<string, string>>) =>
-  createAutomation(
+const rule = async (name: string, conditions: Array<Record<string, unknown>>, actions: Array<Record<string, string>>) =>
+  await createAutomation(
     ctx,
     {
       name,
@@ -86,7 +85,7 @@ const rule = (name: string, conditions: Array<Record<string, unknown>>, actions:
     },
     deps,
   );
-rule(
+await rule(
   "Pending reminder",
   [
     { field: "status", op: "equals", value: "pending" },
@@ -94,7 +93,7 @@ rule(
   ],
   [{ type: "add_tag", value: "reminded" }],
 );
-rule(
+await rule(
   "No agent reply",
   [
     { field: "status", op: "equals", value: "open" },
@@ -102,7 +101,7 @@ rule(
   ],
   [{ type: "set_priority", value: "urgent" }],
 );
-rule("SLA soon", [{ field: "sla", op: "due_within_minutes", value: 30 }], [{ type: "add_tag", value: "sla-soon" }]);
+await rule("SLA soon", [{ field: "sla", op: "due_within_minutes", value: 30 }], [{ type: "add_tag", value: "sla-soon" }]);
 commitPending(deps.db);
 
 const cutoff = new Date(nowMs - 72 * 3600_000).toISOString();
@@ -120,7 +119,7 @@ const rows: string[] = [];
 const costs: number[] = [];
 for (let i = 0; i < PASSES; i++) {
   const t = performance.now();
-  const figures = timeRulesPass(deps, {}, cursors);
+  const figures = await timeRulesPass(deps, {}, cursors);
   commitPending(deps.db);
   const ms = performance.now() - t;
   costs.push(ms);
@@ -132,7 +131,7 @@ for (let i = 0; i < PASSES; i++) {
 console.log(rows.join("\n"));
 const sorted = [...costs].sort((a, b) => a - b);
 console.log(
-  `${PASSES} passes over ${TICKETS} tickets (3 rules): p50 ${sorted[Math.floor(PASSES / 2)]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; marks ${count("SELECT count(*) AS n FROM automation_time_marks")}`,
+  `${PASSES} passes over ${TICKETS} tickets (3 rules): p50 ${sorted[Math.floor(PASSES / 2)]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; marks ${await count("SELECT count(*) AS n FROM automation_time_marks")}`,
 );
 
 // Steady state: every ticket each rule could act on was acted on already (and has not changed since),
@@ -145,7 +144,7 @@ const steady: number[] = [];
 let steadyExamined = 0;
 for (let i = 0; i < PASSES; i++) {
   const t = performance.now();
-  const figures = timeRulesPass(deps, {}, cursors);
+  const figures = await timeRulesPass(deps, {}, cursors);
   commitPending(deps.db);
   steady.push(performance.now() - t);
   steadyExamined = figures.examined;

@@ -2,7 +2,7 @@
  * Webhook delivery benchmark: deliveries/s to a fast local receiver, and API p99 (GET /v1/webhooks over
  * real HTTP) with and without that delivery load. Run: bun bench/webhooks.ts [events=3000]
  */
-import { withTx } from "../src/db/tx";
+import { transact } from "../src/db/tx";
 import { anyEvent } from "../test/kit/events";
 import { appendEvent } from "../src/events/append";
 import { startReceiver } from "../test/kit/webhooks-receiver";
@@ -42,9 +42,9 @@ const succeeded = desk.deps.db.$client.query<{ n: number }, [string]>(
 );
 const writeStart = performance.now();
 for (let i = 0; i < EVENTS; i += 100) {
-  withTx(desk.deps.db, (tx) => {
+  await transact(desk.deps.db, async (tx) => {
     for (let j = i; j < Math.min(EVENTS, i + 100); j++)
-      appendEvent(tx, anyEvent("ticket.created"), {
+      await appendEvent(tx, anyEvent("ticket.created"), {
         workspaceId: workspace.id,
         data: { ticket: { id: `t${j}`, subject: "Bench" } },
       });

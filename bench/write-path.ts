@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import { startTestDesk } from "../test/harness";
 import { createWorkspaceWithOwner } from "../test/factories";
-import { withTx } from "../src/db/tx";
+import { transact } from "../src/db/tx";
 import { contactRefsOf, findOrCreateContactByEmail } from "../src/contacts/contacts.service";
 import { presentContact } from "../src/contacts/contacts.present";
 import { contactTicketCounts } from "../src/contacts/contacts.ticket-counts";
@@ -92,20 +92,20 @@ const pageIds = db.$client
   .query<{ id: string }, []>("SELECT id FROM tickets ORDER BY rowid DESC LIMIT 50")
   .all()
   .map((r) => r.id);
-function micro(name: string, fn: (i: number) => unknown) {
+async function micro(name: string, fn: (i: number) => unknown | Promise<unknown>) {
   const n = Number(process.env.BENCH_MICRO ?? 5000);
-  for (let i = 0; i < 500; i++) withTx(db, () => fn(-i - 1));
+  for (let i = 0; i < 500; i++) await transact(db, async () => await fn(-i - 1));
   const start = performance.now();
-  withTx(db, () => {
-    for (let i = 0; i < n; i++) fn(i);
+  await transact(db, async () => {
+    for (let i = 0; i < n; i++) await fn(i);
   });
   console.log(`  ${name.padEnd(56)} ${(((performance.now() - start) / n) * 1000).toFixed(1).padStart(7)} µs`);
 }
 console.log("\nhelpers, one transaction, µs per call");
 let fresh = 0;
-micro("findOrCreateContactByEmail, new contact", () =>
-  withTx(db, (tx) =>
-    findOrCreateContactByEmail(
+await micro("findOrCreateContactByEmail, new contact", async () =>
+  await transact(db, async (tx) =>
+    await findOrCreateContactByEmail(
       tx,
       ctx,
       { email: `fresh-${process.pid}-${fresh++}@example.test`, name: "F" },
@@ -113,26 +113,26 @@ micro("findOrCreateContactByEmail, new contact", () =>
     ),
   ),
 );
-micro("findOrCreateContactByEmail, existing contact", () =>
-  withTx(db, (tx) =>
-    findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" }, desk.deps.ports),
+await micro("findOrCreateContactByEmail, existing contact", async () =>
+  await transact(db, async (tx) =>
+    await findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" }, desk.deps.ports),
   ),
 );
-micro("labelsOf, 1 ticket with 2 labels", () => labelsOf(db, "tickets", [ticket.id]));
-micro("labelsOf, page of 50 tickets", () => labelsOf(db, "tickets", pageIds));
-micro("labelsOf, no ids", () => labelsOf(db, "tickets", []));
-micro("fieldValuesOf, 1 ticket", () => fieldValuesOf(db, "ticket", [ticket.id]));
-micro("fieldValuesOf, page of 50 tickets", () => fieldValuesOf(db, "ticket", pageIds));
-micro("contactRefsOf, 1 contact", () => contactRefsOf(db, [ticket.contact.id]));
-micro("applyLabelWrite, 2 existing labels (no change)", () =>
-  withTx(db, (tx) => applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] }, desk.deps.ports)),
+await micro("labelsOf, 1 ticket with 2 labels", async () => await labelsOf(db, "tickets", [ticket.id]));
+await micro("labelsOf, page of 50 tickets", async () => await labelsOf(db, "tickets", pageIds));
+await micro("labelsOf, no ids", async () => await labelsOf(db, "tickets", []));
+await micro("fieldValuesOf, 1 ticket", async () => await fieldValuesOf(db, "ticket", [ticket.id]));
+await micro("fieldValuesOf, page of 50 tickets", async () => await fieldValuesOf(db, "ticket", pageIds));
+await micro("contactRefsOf, 1 contact", async () => await contactRefsOf(db, [ticket.contact.id]));
+await micro("applyLabelWrite, 2 existing labels (no change)", async () =>
+  await transact(db, async (tx) => await applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] }, desk.deps.ports)),
 );
-micro("applyFieldWrite, {}", () => withTx(db, (tx) => applyFieldWrite(tx, ctx, "ticket", ticket.id, {})));
-const contactRow = withTx(db, (tx) =>
-  findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test" }, desk.deps.ports),
+await micro("applyFieldWrite, {}", async () => await transact(db, async (tx) => await applyFieldWrite(tx, ctx, "ticket", ticket.id, {})));
+const contactRow = await transact(db, async (tx) =>
+  await findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test" }, desk.deps.ports),
 );
 const countTickets = desk.deps.ports.get(contactTicketCounts);
-micro("presentContact (reads labels, fields, ticket_count)", () => presentContact(db, countTickets, contactRow));
+await micro("presentContact (reads labels, fields, ticket_count)", async () => await presentContact(db, countTickets, contactRow));
 
 await desk.stop();
 rmSync(desk.dataDir, { recursive: true, force: true });

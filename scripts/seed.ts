@@ -84,7 +84,7 @@ function uuidAt(ms: number): string {
 const now = Date.now();
 const ownerId = newId();
 const iso = new Date(now).toISOString();
-deps.db
+await deps.db
   .insert(users)
   .values({
     id: ownerId,
@@ -92,9 +92,8 @@ deps.db
     name: "Bench Owner",
     createdAt: iso,
     updatedAt: iso,
-  })
-  .run();
-const workspace = createWorkspace({ userId: ownerId }, { name: `Bench ${ownerId.slice(-6)}` }, deps);
+  });
+const workspace = await createWorkspace({ userId: ownerId }, { name: `Bench ${ownerId.slice(-6)}` }, deps);
 const ws = workspace.id;
 const ownerCtx: RequestContext = {
   workspaceId: ws,
@@ -108,20 +107,19 @@ const ownerCtx: RequestContext = {
 const agentIds: string[] = [];
 for (let i = 0; i < AGENTS; i++) {
   const id = newId();
-  deps.db
+  await deps.db
     .insert(users)
-    .values({ id, email: `agent${i}-${id.slice(-8)}@bench.test`, name: `Agent ${i}`, createdAt: iso, updatedAt: iso })
-    .run();
-  deps.db.insert(members).values({ workspaceId: ws, userId: id, role: "agent", createdAt: iso }).run();
+    .values({ id, email: `agent${i}-${id.slice(-8)}@bench.test`, name: `Agent ${i}`, createdAt: iso, updatedAt: iso });
+  await deps.db.insert(members).values({ workspaceId: ws, userId: id, role: "agent", createdAt: iso });
   agentIds.push(id);
 }
-const seats = createField(ownerCtx, { entity: "ticket", name: "Seats", key: "seats", type: "number" }, deps);
-const orderRef = createField(
+const seats = await createField(ownerCtx, { entity: "ticket", name: "Seats", key: "seats", type: "number" }, deps);
+const orderRef = await createField(
   ownerCtx,
   { entity: "ticket", name: "Order reference", key: "order_ref", type: "text" },
   deps,
 );
-const { secret } = createApiKey(ownerCtx, { name: "bench", scopes: [...SCOPES] }, deps);
+const { secret } = await createApiKey(ownerCtx, { name: "bench", scopes: [...SCOPES] }, deps);
 // The services above left this turn's group commit open: commit it before raw transactions of our own.
 commitPending(deps.db);
 console.log(`workspace ${ws} ready (${elapsed()})`);
@@ -142,7 +140,7 @@ const insertContact = sqlite.prepare(
 const contactIds: string[] = new Array(CONTACTS);
 const YEAR = 365 * 24 * 3600_000;
 for (let start = 0; start < CONTACTS; start += BATCH) {
-  sqlite.transaction(() => {
+  sqlite.transaction(async () => {
     for (let i = start; i < Math.min(CONTACTS, start + BATCH); i++) {
       const at = now - YEAR - 86_400_000 + Math.floor((i / CONTACTS) * YEAR);
       const id = uuidAt(at);
@@ -195,7 +193,7 @@ const CHANNEL: Array<[string, number]> = [
 ];
 let messageTotal = 0;
 for (let start = 0; start < TICKETS; start += BATCH) {
-  sqlite.transaction(() => {
+  sqlite.transaction(async () => {
     for (let i = start; i < Math.min(TICKETS, start + BATCH); i++) {
       const createdMs = now - YEAR + Math.floor((i / TICKETS) * YEAR);
       const id = uuidAt(createdMs);

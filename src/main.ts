@@ -74,9 +74,9 @@ async function main(argv: string[]): Promise<number> {
   if (command === "user") return runUserCommand(config, argv.slice(1));
   // Imported writes reach webhooks and search through the modules' in-transaction hooks, as the server's do.
   if (command === "import")
-    return runImportCommand(argv.slice(1), () => {
+    return runImportCommand(argv.slice(1), async () => {
       const deps = buildDeps(config);
-      for (const module of modules) module.inTransaction?.(deps);
+      for (const module of modules) await module.inTransaction?.(deps);
       return deps;
     });
   if (command !== "serve") {

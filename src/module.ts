@@ -40,7 +40,7 @@ export type FeatureModule = {
    * kept for outbox rows (webhook deliveries, outbound mail) and the search staging. Any other
    * reaction is a consumer.
    */
-  inTransaction?: (deps: Deps) => void;
+  inTransaction?: (deps: Deps) => void | Promise<void>;
   /**
    * Ports this module declares (src/lib/ports.ts): what it asks of a module above it, declared in
    * its public file. Start fails when one is provided by no module or by two.

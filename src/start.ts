@@ -76,8 +76,8 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }), {
     onCheckpoint: recordCheckpoint,
   });
-  for (const module of modules) module.inTransaction?.(deps);
-  const recovered = recoverIdempotencyKeys(deps.db.$client);
+  for (const module of modules) await module.inTransaction?.(deps);
+  const recovered = await recoverIdempotencyKeys(deps.db.$client);
   if (recovered > 0)
     deps.logger.warn(
       { keys: recovered },
@@ -148,8 +148,8 @@ function httpHandlerOf(
     upgrade: gateway.upgrade,
     observe: recordHttpRequest,
     metrics: () => renderMetrics(metricSources),
-    readiness: createReadiness(deps.db, deps.clock, () =>
-      mailboxHealthOf(deps.db, null).filter((m) => m.status === "error"),
+    readiness: createReadiness(deps.db, deps.clock, async () =>
+      (await mailboxHealthOf(deps.db, null)).filter((m) => m.status === "error"),
     ),
     ...options.http,
     pages: [...modules.flatMap((m) => m.pages?.(deps) ?? []), ...(options.http?.pages ?? [])],

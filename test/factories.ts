@@ -29,7 +29,7 @@ export async function createUser(
   const email = (input.email ?? `user-${unique()}@example.test`).toLowerCase();
   const name = input.name ?? `User ${unique()}`;
   const now = new Date().toISOString();
-  desk.deps.db
+  await desk.deps.db
     .insert(users)
     .values({
       id,
@@ -38,9 +38,8 @@ export async function createUser(
       passwordHash: input.password ? await Bun.password.hash(input.password) : null,
       createdAt: now,
       updatedAt: now,
-    })
-    .run();
-  const { session, refreshToken } = createSession(desk.deps.db, {
+    });
+  const { session, refreshToken } = await createSession(desk.deps.db, {
     userId: id,
     client: "web",
     mfaVerified: input.mfaVerified ?? false,
@@ -75,7 +74,7 @@ const contextFor = (user: TestUser, workspaceId: string, role: Role): RequestCon
 /** A fresh workspace with its owner signed in: every test builds its own, so none share state. */
 export async function createWorkspaceWithOwner(desk: TestDesk, name = `Acme ${unique()}`) {
   const owner = await createUser(desk);
-  const workspace = createWorkspace({ userId: owner.id }, { name }, desk.deps);
+  const workspace = await createWorkspace({ userId: owner.id }, { name }, desk.deps);
   const ownerMember: Member = {
     ...owner,
     role: "owner",
@@ -94,10 +93,9 @@ export async function addMember(
   input: { email?: string; name?: string } = {},
 ): Promise<Member> {
   const user = await createUser(desk, input);
-  desk.deps.db
+  await desk.deps.db
     .insert(members)
-    .values({ workspaceId, userId: user.id, role, createdAt: new Date().toISOString() })
-    .run();
+    .values({ workspaceId, userId: user.id, role, createdAt: new Date().toISOString() });
   return {
     ...user,
     role,
@@ -108,8 +106,8 @@ export async function addMember(
 }
 
 /** An API key with the given scopes; returns its secret and ready headers. */
-export function createKey(desk: TestDesk, owner: Member, scopes: Scope[]) {
-  const { row, secret } = createApiKey(owner.ctx, { name: `key ${unique()}`, scopes }, desk.deps);
+export async function createKey(desk: TestDesk, owner: Member, scopes: Scope[]) {
+  const { row, secret } = await createApiKey(owner.ctx, { name: `key ${unique()}`, scopes }, desk.deps);
   return { id: row.id, secret, headers: { authorization: `Bearer ${secret}` } };
 }
 

@@ -31,7 +31,7 @@ export async function draftTask(
   input: { instructions?: string; tone?: string },
   grounding: GroundingSources,
 ): Promise<AiTask<DraftJson>> {
-  const ws = requireAi(deps, ctx.workspaceId);
+  const ws = await requireAi(deps, ctx.workspaceId);
   const context = await ticketContext(deps, ctx, ref, { notes: true, recent: true, grounding });
   return {
     call: {
@@ -84,7 +84,7 @@ export async function summarizeTicket(
   ref: string,
   signal?: AbortSignal,
 ): Promise<SummaryJson> {
-  requireAi(deps, ctx.workspaceId);
+  await requireAi(deps, ctx.workspaceId);
   const context = await ticketContext(deps, ctx, ref, { notes: true, recent: false, grounding: null });
   const result = await chatJson<{ summary?: unknown; key_points?: unknown; sentiment?: unknown }>(deps, {
     ...who(ctx),
@@ -114,7 +114,7 @@ export async function summarizeTicket(
     sentiment: SENTIMENTS.includes(value.sentiment as Sentiment) ? (value.sentiment as Sentiment) : "neutral",
     updated_at: deps.clock.now().toISOString(),
   };
-  updateTicket(ctx, context.ticket.id, { custom: { ai_summary: summary } }, deps);
+  await updateTicket(ctx, context.ticket.id, { custom: { ai_summary: summary } }, deps);
   return summary;
 }
 
@@ -127,7 +127,7 @@ export async function askTask(
   question: string,
   grounding: GroundingSources,
 ): Promise<AiTask<AskJson>> {
-  requireAi(deps, ctx.workspaceId);
+  await requireAi(deps, ctx.workspaceId);
   const context = await ticketContext(deps, ctx, ref, { notes: true, recent: true, grounding, query: question });
   return {
     call: {
@@ -168,8 +168,8 @@ const unfence = (text: string) =>
     .replace(/^```(?:html)?\s*/i, "")
     .replace(/\s*```$/, "");
 
-export function rewriteTask(deps: Deps, ctx: RequestContext, input: { html: string; mode: RewriteMode }) {
-  requireAi(deps, ctx.workspaceId);
+export async function rewriteTask(deps: Deps, ctx: RequestContext, input: { html: string; mode: RewriteMode }) {
+  await requireAi(deps, ctx.workspaceId);
   const task: AiTask<RewriteJson> = {
     call: {
       ...who(ctx),
@@ -201,7 +201,7 @@ export async function translate(
   input: { html?: string; text?: string; target: string },
   signal?: AbortSignal,
 ): Promise<TranslateJson> {
-  requireAi(deps, ctx.workspaceId);
+  await requireAi(deps, ctx.workspaceId);
   const isHtml = input.html !== undefined;
   const result = await chatJson<{ translation?: unknown; source_language?: unknown }>(deps, {
     ...who(ctx),
@@ -249,7 +249,7 @@ export async function draftArticle(
   input: { ticket_id?: string; prompt?: string },
   signal?: AbortSignal,
 ): Promise<ArticleDraftJson> {
-  const ws = requireAi(deps, ctx.workspaceId);
+  const ws = await requireAi(deps, ctx.workspaceId);
   const blocks = input.ticket_id
     ? (await ticketContext(deps, ctx, input.ticket_id, { notes: false, recent: false, grounding: null })).blocks
     : [];

@@ -16,10 +16,10 @@ export const aiForAutomations = (triageJob: TriageJob): AutomationsOptions => ({
       sentiment: request.sentiment,
       questions: request.questions,
     }),
-  aiTriage: (tx, request, deps) => {
+  aiTriage: async (tx, request, deps) => {
     if (!deps.config.ai) return "AI is not configured on this instance (DESK_AI_BASE_URL)";
-    if (!aiWorkspaceOf(deps, request.workspaceId).features.enabled) return "AI is off for this workspace";
-    const queued = enqueue(
+    if (!(await aiWorkspaceOf(deps, request.workspaceId)).features.enabled) return "AI is off for this workspace";
+    const queued = await enqueue(
       tx,
       triageJob,
       { workspace_id: request.workspaceId, ticket_id: request.ticketId },

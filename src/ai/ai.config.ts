@@ -15,9 +15,9 @@ function callUsd(model: string, input: number, output: number): number | null {
 }
 
 /** GET /v1/ai/config. */
-export function aiConfig(deps: Deps, workspaceId: string, engine: DecisionEngine | null = null) {
+export async function aiConfig(deps: Deps, workspaceId: string, engine: DecisionEngine | null = null) {
   const ai = deps.config.ai;
-  const ws = aiWorkspaceOf(deps, workspaceId);
+  const ws = await aiWorkspaceOf(deps, workspaceId);
   const ownKey = ws.ownKeySealed !== null;
   const costs = Object.fromEntries(
     COST_KEYS.map((key) => {
@@ -61,8 +61,8 @@ function offeredModelIds(deps: Deps): string[] {
 export const isOfferedModel = (deps: Deps, id: string): boolean => offeredModelIds(deps).includes(id);
 
 /** GET /v1/ai/models. */
-export function aiModels(deps: Deps, workspaceId: string) {
-  const ws = aiWorkspaceOf(deps, workspaceId);
+export async function aiModels(deps: Deps, workspaceId: string) {
+  const ws = await aiWorkspaceOf(deps, workspaceId);
   const ownKey = ws.ownKeySealed !== null;
   const data = offeredModelIds(deps).map((id) => {
     const info = modelInfo(id);

@@ -60,11 +60,11 @@ export async function ticketContext(
   ref: string,
   options: { notes: boolean; recent: boolean; grounding: GroundingSources | null; query?: string },
 ): Promise<TicketContext> {
-  const ticket = getTicket(deps.db, ctx, ref);
-  const messages = listMessages(deps.db, ctx, ticket.id);
+  const ticket = await getTicket(deps.db, ctx, ref);
+  const messages = await listMessages(deps.db, ctx, ticket.id);
   const blocks = [dataBlock("ticket", `Subject: ${ticket.subject}\n\n${threadText(messages, options)}`)];
   if (options.recent && ticket.contactId) {
-    const recent = recentTicketsOfContact(deps.db, ctx, ticket.contactId, ticket.id, 5);
+    const recent = await recentTicketsOfContact(deps.db, ctx, ticket.contactId, ticket.id, 5);
     if (recent.length)
       blocks.push(
         dataBlock(

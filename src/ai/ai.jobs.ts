@@ -27,18 +27,18 @@ function gone(error: unknown): boolean {
 export type AiBackground = { triage: TriageSeams; assignAfterTriage: AssignAfterTriage | null };
 
 /** Whether new tickets of the workspace are triaged automatically (an engine answers, AI is on for it, auto-triage on). */
-export function autoTriageRuns(deps: Deps, triage: TriageSeams, workspaceId: string): boolean {
+export async function autoTriageRuns(deps: Deps, triage: TriageSeams, workspaceId: string): Promise<boolean> {
   if (!deps.config.ai && !triage.engine) return false;
-  if (!aiWorkspaceOf(deps, workspaceId).features.enabled) return false;
-  return triageSettingsOf(deps, triage.readSettings, workspaceId).auto_triage;
+  if (!(await aiWorkspaceOf(deps, workspaceId)).features.enabled) return false;
+  return (await triageSettingsOf(deps, triage.readSettings, workspaceId)).auto_triage;
 }
 
 /** Whether an automatic triage runs and then assigns (`assign_after_triage`): assignment on creation waits for it. */
 export const assignsAfterTriage =
   (triage: TriageSeams) =>
-  (deps: Deps, workspaceId: string): boolean =>
-    autoTriageRuns(deps, triage, workspaceId) &&
-    triageSettingsOf(deps, triage.readSettings, workspaceId).assign_after_triage;
+  async (deps: Deps, workspaceId: string): Promise<boolean> =>
+    await autoTriageRuns(deps, triage, workspaceId) &&
+    (await triageSettingsOf(deps, triage.readSettings, workspaceId)).assign_after_triage;
 
 const summarizeJob = defineJob({
   name: "ai.auto_summarize",
@@ -46,7 +46,7 @@ const summarizeJob = defineJob({
   retry: { maxAttempts: 4, baseDelayMs: 30_000 },
   concurrency: 2,
   async handler(payload, { deps, signal }: JobContext<Deps>) {
-    if (!systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return;
+    if (!await systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return;
     try {
       await summarizeTicket(deps, systemContext(payload.workspace_id), payload.ticket_id, signal);
     } catch (error) {
@@ -60,14 +60,14 @@ const summarizeJob = defineJob({
 const autoSummarize = defineConsumer({
   name: "ai.auto-summarize",
   events: [messageCreated],
-  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+  async handle(tx, event, { deps }: ConsumerContext<Deps>) {
     if (!deps.config.ai) return;
     const ticketId = event.data.ticket_id;
-    const ws = aiWorkspaceOf(deps, event.workspace_id);
+    const ws = await aiWorkspaceOf(deps, event.workspace_id);
     if (!ws.features.enabled || !ws.features.auto_summarize) return;
-    const ticket = ticketOfWorkspace(tx, event.workspace_id, ticketId);
+    const ticket = await ticketOfWorkspace(tx, event.workspace_id, ticketId);
     if (!ticket || ticket.deletedAt || ticket.messageCount < AUTO_SUMMARY_MIN_MESSAGES) return;
-    enqueue(
+    await enqueue(
       tx,
       summarizeJob,
       { workspace_id: event.workspace_id, ticket_id: ticketId },
@@ -89,7 +89,7 @@ function aiTriageBackground(seamsOf: (deps: Deps) => AiBackground) {
     via: "auto_triage" | "automation",
   ) => {
     // Spent budget: nothing to triage, but a waiting assignment still goes ahead (answers true).
-    if (!systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return true;
+    if (!await systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return true;
     try {
       await aiTriage(seamsOf(deps).triage)(deps, {
         workspaceId: payload.workspace_id,
@@ -111,8 +111,8 @@ function aiTriageBackground(seamsOf: (deps: Deps) => AiBackground) {
     async handler(payload, { deps }: JobContext<Deps>) {
       if (!(await triageFor(deps, payload, "auto_triage"))) return;
       const seams = seamsOf(deps);
-      const settings = triageSettingsOf(deps, seams.triage.readSettings, payload.workspace_id);
-      if (settings.assign_after_triage) seams.assignAfterTriage?.(deps, payload.workspace_id, payload.ticket_id);
+      const settings = await triageSettingsOf(deps, seams.triage.readSettings, payload.workspace_id);
+      if (settings.assign_after_triage) await seams.assignAfterTriage?.(deps, payload.workspace_id, payload.ticket_id);
     },
   });
 
@@ -131,10 +131,10 @@ function aiTriageBackground(seamsOf: (deps: Deps) => AiBackground) {
   const autoTriage = defineConsumer({
     name: "ai.auto-triage",
     events: [ticketCreated],
-    handle(tx, event, { deps }: ConsumerContext<Deps>) {
+    async handle(tx, event, { deps }: ConsumerContext<Deps>) {
       const ticketId = event.data.ticket.id;
-      if (!ticketId || !autoTriageRuns(deps, seamsOf(deps).triage, event.workspace_id)) return;
-      enqueue(
+      if (!ticketId || !await autoTriageRuns(deps, seamsOf(deps).triage, event.workspace_id)) return;
+      await enqueue(
         tx,
         triageJob,
         { workspace_id: event.workspace_id, ticket_id: ticketId },

@@ -26,14 +26,14 @@ export type AiJudge = (
 export const MAX_DECIDE_QUESTIONS = 3;
 
 export const aiJudge: AiJudge = async (deps, input) => {
-  if (!deps.config.ai || !aiWorkspaceOf(deps, input.workspaceId).features.enabled) return null;
-  if (!systemAiMayRun(deps, input.workspaceId, input.ticketId)) return null;
+  if (!deps.config.ai || !(await aiWorkspaceOf(deps, input.workspaceId)).features.enabled) return null;
+  if (!await systemAiMayRun(deps, input.workspaceId, input.ticketId)) return null;
   const questions = input.questions.slice(0, MAX_DECIDE_QUESTIONS);
   if (!input.sentiment && questions.length === 0) return { sentiment: null, probabilities: [] };
   const ctx = systemContext(input.workspaceId);
   let ticket: TicketRow;
   try {
-    ticket = getTicket(deps.db, ctx, input.ticketId);
+    ticket = await getTicket(deps.db, ctx, input.ticketId);
   } catch {
     return null;
   }
@@ -66,7 +66,7 @@ export const aiJudge: AiJudge = async (deps, input) => {
         user(
           dataBlock(
             "ticket",
-            `Subject: ${ticket.subject}\n\n${threadText(listMessages(deps.db, ctx, ticket.id), { notes: false })}`,
+            `Subject: ${ticket.subject}\n\n${threadText(await listMessages(deps.db, ctx, ticket.id), { notes: false })}`,
           ),
           questions.map((q, i) => `Question ${i + 1}: ${q}`).join("\n"),
         ),
@@ -103,15 +103,15 @@ export function aiTriage(
 }
 
 /** DELETE …/ai/suggestions/{field}: the suggestion goes (`ticket.updated` with `custom` when there was one). */
-export function dismissSuggestion(
+export async function dismissSuggestion(
   deps: Deps,
   ctx: Parameters<typeof getTicket>[1],
   ref: string,
   field: SuggestionField,
-): void {
-  const ticket = getTicket(deps.db, ctx, ref);
+): Promise<void> {
+  const ticket = await getTicket(deps.db, ctx, ref);
   const current = ticket.custom.ai_suggestions;
   if (!current || typeof current !== "object" || !(field in current)) return;
   const { [field]: _gone, ...remaining } = current as Record<string, unknown>;
-  updateTicket(ctx, ticket.id, { custom: { ai_suggestions: Object.keys(remaining).length ? remaining : null } }, deps);
+  await updateTicket(ctx, ticket.id, { custom: { ai_suggestions: Object.keys(remaining).length ? remaining : null } }, deps);
 }

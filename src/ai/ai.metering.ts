@@ -1,7 +1,8 @@
+import { first } from "../db/store";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { recordAiCall } from "../metrics/metrics";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { newId } from "../lib/ids";
 import { type CostKey, costMicros } from "./ai.prices";
@@ -30,7 +31,7 @@ export type UsageInput = {
  * included) and answers its cost in micro-USD at list price: 0 when it failed, was free, ran on
  * the workspace's own key, or the model's price is unknown.
  */
-export function recordUsage(deps: Pick<Deps, "db" | "clock">, input: UsageInput): number {
+export async function recordUsage(deps: Pick<Deps, "db" | "clock">, input: UsageInput): Promise<number> {
   const micros =
     !input.ok || input.free
       ? 0
@@ -40,8 +41,8 @@ export function recordUsage(deps: Pick<Deps, "db" | "clock">, input: UsageInput)
           ? costMicros(input.model, input.inputTokens, input.outputTokens)
           : 0;
   recordAiCall(input.feature, input.ok ? "ok" : "failed");
-  withTx(deps.db, (tx) => {
-    tx.insert(aiUsage)
+  await transact(deps.db, async (tx) => {
+    await tx.insert(aiUsage)
       .values({
         id: newId(),
         workspaceId: input.workspaceId,
@@ -54,25 +55,23 @@ export function recordUsage(deps: Pick<Deps, "db" | "clock">, input: UsageInput)
         source: input.source,
         ok: input.ok,
         createdAt: deps.clock.now().toISOString(),
-      })
-      .run();
+      });
   });
   return micros;
 }
 
 /** Recorded calls of a workspace in [from, to), oldest first (the usage report's source). */
-export function usageBetween(db: Queryable, workspaceId: string, from: string, to: string): AiUsageRow[] {
-  return db
+export async function usageBetween(db: Queryable, workspaceId: string, from: string, to: string): Promise<AiUsageRow[]> {
+  return await db
     .select()
     .from(aiUsage)
     .where(and(eq(aiUsage.workspaceId, workspaceId), gte(aiUsage.createdAt, from), lt(aiUsage.createdAt, to)))
-    .orderBy(aiUsage.createdAt, aiUsage.id)
-    .all();
+    .orderBy(aiUsage.createdAt, aiUsage.id);
 }
 
 /** Micro-USD spent since `from` (optionally on one feature): caps and the billing summary. */
-export function spentSince(db: Queryable, workspaceId: string, from: string, features?: UsageFeature[]): number {
-  const row = db
+export async function spentSince(db: Queryable, workspaceId: string, from: string, features?: UsageFeature[]): Promise<number> {
+  const row = first(await db
     .select({ micros: sql<number>`coalesce(sum(${aiUsage.usdMicros}), 0)` })
     .from(aiUsage)
     .where(
@@ -81,8 +80,7 @@ export function spentSince(db: Queryable, workspaceId: string, from: string, fea
         gte(aiUsage.createdAt, from),
         features?.length ? sql`${aiUsage.feature} IN ${features}` : undefined,
       ),
-    )
-    .get();
+    ).limit(1));
   return Number(row?.micros ?? 0);
 }
 
@@ -91,8 +89,8 @@ export function spentSince(db: Queryable, workspaceId: string, from: string, fea
  * answers, and the triage and AI-condition calls Desk made on its own (no person asked for them),
  * which anonymous chats set off as surely as the answers.
  */
-export function unattendedSpendSince(db: Queryable, workspaceId: string, from: string): number {
-  const row = db
+export async function unattendedSpendSince(db: Queryable, workspaceId: string, from: string): Promise<number> {
+  const row = first(await db
     .select({ micros: sql<number>`coalesce(sum(${aiUsage.usdMicros}), 0)` })
     .from(aiUsage)
     .where(
@@ -101,7 +99,6 @@ export function unattendedSpendSince(db: Queryable, workspaceId: string, from: s
         gte(aiUsage.createdAt, from),
         sql`(${aiUsage.feature} IN ('answer', 'answer_email') OR (${aiUsage.feature} IN ('triage', 'decide') AND ${aiUsage.userId} IS NULL))`,
       ),
-    )
-    .get();
+    ).limit(1));
   return Number(row?.micros ?? 0);
 }

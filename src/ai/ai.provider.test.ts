@@ -40,7 +40,7 @@ describe("provider failures", () => {
       code: "ai_provider_error",
       detail: "The AI provider failed (status 500).",
     });
-    expect(usageRows(desk, workspace.id).map((r) => [r.ok, r.usdMicros > 0])).toEqual([
+    expect((await usageRows(desk, workspace.id)).map((r) => [r.ok, r.usdMicros > 0])).toEqual([
       [true, true],
       [false, false],
     ]);
@@ -106,7 +106,7 @@ describe("provider failures", () => {
     });
     expect(ok.status).toBe(200);
     expect(fake.chats().at(-1)!.authorization).toBe("Bearer sk-workspace-own");
-    expect(usageRows(desk, workspace.id)).toMatchObject([{ source: "own_key", usdMicros: 0, ok: true }]);
+    expect(await usageRows(desk, workspace.id)).toMatchObject([{ source: "own_key", usdMicros: 0, ok: true }]);
 
     fake.validKeys = ["sk-instance"];
     for (let i = 0; i < 2; i++) {
@@ -117,15 +117,15 @@ describe("provider failures", () => {
       expect(refused.status).toBe(502);
       expect(refused.body.code).toBe("ai_key_failed");
     }
-    const notices = (userId: string) =>
-      notificationsOf(desk.deps.db as unknown as Parameters<typeof notificationsOf>[0], workspace.id, userId, [
+    const notices = async (userId: string) =>
+      (await notificationsOf(desk.deps.db as unknown as Parameters<typeof notificationsOf>[0], workspace.id, userId, [
         "ai_key_failed",
-      ]).map((n) => n.data);
-    expect(notices(owner.id)).toEqual([
+      ])).map((n) => n.data);
+    expect(await notices(owner.id)).toEqual([
       { provider: `127.0.0.1:${fake.port}`, reason: "The provider refused the workspace's API key." },
     ]);
-    expect(notices(admin.id)).toHaveLength(1);
-    expect(notices(agent.id)).toHaveLength(0);
+    expect(await notices(admin.id)).toHaveLength(1);
+    expect(await notices(agent.id)).toHaveLength(0);
     expect((await desk.api("GET", "/v1/ai/config", { headers: owner.headers })).body.own_key_failed).toBe(true);
     // Removing the key goes back to the instance's.
     await desk.api("PATCH", "/v1/ai/settings", { headers: owner.headers, body: { api_key: null } });

@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import { deskState } from "../db/desk-state";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { DeskError } from "../lib/errors";
 import { adminIdsOfWorkspace } from "../members/members.public";
@@ -75,10 +75,10 @@ async function clientFor(deps: Pick<Deps, "db" | "config">, key: ProviderKey): P
   return client;
 }
 
-function keyFor(deps: Pick<Deps, "db" | "config" | "secrets">, workspaceId: string): ProviderKey {
+async function keyFor(deps: Pick<Deps, "db" | "config" | "secrets">, workspaceId: string): Promise<ProviderKey> {
   const ai = deps.config.ai;
   if (!ai) throw aiDisabled();
-  const sealed = aiWorkspaceOf(deps, workspaceId).ownKeySealed;
+  const sealed = (await aiWorkspaceOf(deps, workspaceId)).ownKeySealed;
   if (sealed) return { baseUrl: ai.baseUrl, apiKey: deps.secrets.open(sealed), source: "own_key" };
   return { baseUrl: ai.baseUrl, apiKey: ai.apiKey, source: "instance" };
 }
@@ -133,7 +133,7 @@ export async function providerFor(
   deps: Pick<Deps, "db" | "config" | "secrets">,
   workspaceId: string,
 ): Promise<{ client: OpenAI; source: AiSource }> {
-  const key = keyFor(deps, workspaceId);
+  const key = await keyFor(deps, workspaceId);
   return { client: await clientFor(deps, key), source: key.source };
 }
 
@@ -141,13 +141,13 @@ export async function providerFor(
  * What a failed provider call leaves: a failed usage record (cost 0), the `ai_key_failed` notice when
  * the workspace's own key was refused, a log line; answers the problem to throw.
  */
-export function providerFailed(
+export async function providerFailed(
   deps: Deps,
   call: { workspaceId: string; userId: string | null; feature: UsageFeature; model: string; source: AiSource },
   error: unknown,
-): DeskError {
+): Promise<DeskError> {
   const failure = classify(error);
-  recordUsage(deps, {
+  await recordUsage(deps, {
     workspaceId: call.workspaceId,
     userId: call.userId,
     feature: call.feature,
@@ -158,7 +158,7 @@ export function providerFailed(
     ok: false,
   });
   if (call.source === "own_key" && (failure.status === 401 || failure.status === 403))
-    ownKeyRefused(deps, call.workspaceId);
+    await ownKeyRefused(deps, call.workspaceId);
   else if (failure.kind !== "aborted")
     deps.logger.warn({ subsystem: "ai", feature: call.feature, model: call.model, failure }, "AI provider call failed");
   return failureError(failure, call.source);
@@ -166,8 +166,8 @@ export function providerFailed(
 
 /** Runs one chat completion (streamed when `onDelta` is given), metered once it ends, success or not. */
 export async function chat(deps: Deps, call: ChatCall): Promise<ChatResult> {
-  const key = keyFor(deps, call.workspaceId);
-  const ws = aiWorkspaceOf(deps, call.workspaceId);
+  const key = await keyFor(deps, call.workspaceId);
+  const ws = await aiWorkspaceOf(deps, call.workspaceId);
   const model = ws.models[call.slot];
   const client = await clientFor(deps, key);
   const responseFormat = call.json
@@ -212,11 +212,11 @@ export async function chat(deps: Deps, call: ChatCall): Promise<ChatResult> {
       usage = answer.usage ?? null;
     }
   } catch (error) {
-    throw providerFailed(deps, { ...call, model, source: key.source }, error);
+    throw await providerFailed(deps, { ...call, model, source: key.source }, error);
   }
   const inputTokens = usage?.prompt_tokens ?? estimateTokens(call.messages.map((m) => m.content).join("\n"));
   const outputTokens = usage?.completion_tokens ?? estimateTokens(text);
-  const usdMicros = recordUsage(deps, {
+  const usdMicros = await recordUsage(deps, {
     workspaceId: call.workspaceId,
     userId: call.userId,
     feature: call.feature,
@@ -251,14 +251,14 @@ export async function embed(
 ): Promise<number[][] | null> {
   const ai = deps.config.ai;
   if (!ai?.embeddingModel) return null;
-  const key = keyFor(deps, input.workspaceId);
+  const key = await keyFor(deps, input.workspaceId);
   const client = await clientFor(deps, key);
   try {
     const answer = await client.embeddings.create(
       { model: ai.embeddingModel, input: input.texts },
       { signal: input.signal },
     );
-    recordUsage(deps, {
+    await recordUsage(deps, {
       workspaceId: input.workspaceId,
       userId: null,
       feature: "search_index",
@@ -273,18 +273,18 @@ export async function embed(
   } catch (error) {
     const failure = classify(error);
     if (key.source === "own_key" && (failure.status === 401 || failure.status === 403))
-      ownKeyRefused(deps, input.workspaceId);
+      await ownKeyRefused(deps, input.workspaceId);
     throw failureError(failure, key.source);
   }
 }
 
 /** The provider refused the workspace's own key: owners and admins hear it once (`ai_key_failed`). */
-function ownKeyRefused(deps: Deps, workspaceId: string): void {
-  withTx(deps.db, (tx) => {
-    if (!markOwnKeyFailed(tx, workspaceId, deps.clock.now().toISOString())) return;
+async function ownKeyRefused(deps: Deps, workspaceId: string): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    if (!await markOwnKeyFailed(tx, workspaceId, deps.clock.now().toISOString())) return;
     const provider = new URL(deps.config.ai!.baseUrl).host;
-    for (const userId of adminIdsOfWorkspace(tx, workspaceId))
-      notify(
+    for (const userId of await adminIdsOfWorkspace(tx, workspaceId))
+      await notify(
         tx,
         {
           workspaceId,

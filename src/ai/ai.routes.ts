@@ -53,7 +53,7 @@ export function aiRoutes(deps: Deps, seams: AiSeams) {
 function aiSettingsRoutes(deps: Deps, seams: AiSeams) {
   return new Elysia({ tags: ["ai"] })
     .use(deps.guard)
-    .get("/ai/config", ({ ctx }) => aiConfig(deps, ctx.workspaceId, seams.triage.engine), {
+    .get("/ai/config", async ({ ctx }) => await aiConfig(deps, ctx.workspaceId, seams.triage.engine), {
       access: { role: "viewer", scopes: ["settings:read"] },
       response: { 200: AiConfigSchema },
       detail: {
@@ -64,9 +64,9 @@ function aiSettingsRoutes(deps: Deps, seams: AiSeams) {
     })
     .get(
       "/ai/models",
-      ({ ctx }) => {
-        requireAi(deps, ctx.workspaceId);
-        return aiModels(deps, ctx.workspaceId);
+      async ({ ctx }) => {
+        await requireAi(deps, ctx.workspaceId);
+        return await aiModels(deps, ctx.workspaceId);
       },
       {
         access: { role: "viewer", scopes: ["settings:read"] },
@@ -80,11 +80,11 @@ function aiSettingsRoutes(deps: Deps, seams: AiSeams) {
     )
     .patch(
       "/ai/settings",
-      ({ ctx, body }) => {
+      async ({ ctx, body }) => {
         // Not requireAi: an admin must be able to turn AI back on for the workspace.
         if (!deps.config.ai) throw aiDisabled();
-        updateAiSettings(ctx, body, deps, (id) => isOfferedModel(deps, id));
-        return aiConfig(deps, ctx.workspaceId, seams.triage.engine);
+        await updateAiSettings(ctx, body, deps, (id) => isOfferedModel(deps, id));
+        return await aiConfig(deps, ctx.workspaceId, seams.triage.engine);
       },
       {
         access: { role: "admin", scopes: ["settings:write"] },
@@ -171,8 +171,8 @@ function aiTicketRoutes(deps: Deps, seams: AiSeams) {
     )
     .delete(
       "/tickets/:id/ai/suggestions/:field",
-      ({ ctx, params, set }) => {
-        dismissSuggestion(deps, ctx, params.id, params.field);
+      async ({ ctx, params, set }) => {
+        await dismissSuggestion(deps, ctx, params.id, params.field);
         set.status = 204;
         return null;
       },
@@ -194,9 +194,9 @@ function aiTextRoutes(deps: Deps) {
     .use(deps.guard)
     .post(
       "/ai/rewrite",
-      ({ ctx, body, request }) => {
+      async ({ ctx, body, request }) => {
         spendAiRequest(deps, ctx);
-        return runOrStream(deps, request, rewriteTask(deps, ctx, body));
+        return runOrStream(deps, request, await rewriteTask(deps, ctx, body));
       },
       {
         access: agent,

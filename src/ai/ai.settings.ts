@@ -1,8 +1,9 @@
+import { first } from "../db/store";
 import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { DeskError, invalidAt } from "../lib/errors";
 import { findWorkspace, updateWorkspace } from "../workspaces/workspaces.public";
@@ -44,8 +45,8 @@ export type AiWorkspace = {
   ownKeyFailedAt: string | null;
 };
 
-export function featuresOf(db: Db, workspaceId: string): AiFeatures {
-  const stored = (findWorkspace(db, workspaceId)?.settings as { ai?: Partial<AiFeatures> } | undefined)?.ai ?? {};
+export async function featuresOf(db: Db, workspaceId: string): Promise<AiFeatures> {
+  const stored = ((await findWorkspace(db, workspaceId))?.settings as { ai?: Partial<AiFeatures> } | undefined)?.ai ?? {};
   const features = { ...DEFAULT_FEATURES };
   for (const key of Object.keys(DEFAULT_FEATURES) as Array<keyof AiFeatures>) {
     const value = stored[key];
@@ -55,18 +56,18 @@ export function featuresOf(db: Db, workspaceId: string): AiFeatures {
   return features;
 }
 
-export const aiSettingsRowOf = (db: Queryable, workspaceId: string): AiSettingsRow | undefined =>
-  db.select().from(aiSettings).where(eq(aiSettings.workspaceId, workspaceId)).get();
+export const aiSettingsRowOf = async (db: Queryable, workspaceId: string): Promise<AiSettingsRow | undefined> =>
+  first(await db.select().from(aiSettings).where(eq(aiSettings.workspaceId, workspaceId)).limit(1));
 
 /** The monthly cap of a workspace that chose none (README "AI and the assistant"): 25 USD. */
 export const DEFAULT_WIDGET_CAP_MICROS = 25_000_000;
 
-export function aiWorkspaceOf(deps: Pick<Deps, "db" | "config">, workspaceId: string): AiWorkspace {
-  const row = aiSettingsRowOf(deps.db, workspaceId);
+export async function aiWorkspaceOf(deps: Pick<Deps, "db" | "config">, workspaceId: string): Promise<AiWorkspace> {
+  const row = await aiSettingsRowOf(deps.db, workspaceId);
   const ai = deps.config.ai;
   const chosen = { model: row?.model ?? "", fast_model: row?.fastModel ?? "", widget_model: row?.widgetModel ?? "" };
   return {
-    features: featuresOf(deps.db, workspaceId),
+    features: await featuresOf(deps.db, workspaceId),
     models: {
       default: chosen.model || ai?.model || "",
       fast: chosen.fast_model || ai?.fastModel || "",
@@ -80,9 +81,9 @@ export function aiWorkspaceOf(deps: Pick<Deps, "db" | "config">, workspaceId: st
 }
 
 /** 404 ai_disabled unless the instance has a provider and the workspace has not turned AI off. */
-export function requireAi(deps: Pick<Deps, "db" | "config">, workspaceId: string): AiWorkspace {
+export async function requireAi(deps: Pick<Deps, "db" | "config">, workspaceId: string): Promise<AiWorkspace> {
   if (!deps.config.ai) throw aiDisabled();
-  const ws = aiWorkspaceOf(deps, workspaceId);
+  const ws = await aiWorkspaceOf(deps, workspaceId);
   if (!ws.features.enabled) throw aiDisabled("AI is turned off in this workspace's settings.");
   return ws;
 }
@@ -106,12 +107,12 @@ const FEATURE_KEYS = Object.keys(DEFAULT_FEATURES) as Array<keyof AiFeatures>;
  * workspaces feature: `workspace.updated` and its audit entry); models, the cap and the own key
  * to this feature's row (audit `ai.settings_updated`, the key never logged).
  */
-export function updateAiSettings(
+export async function updateAiSettings(
   ctx: RequestContext,
   patch: AiSettingsPatch,
   deps: Deps,
   knownModel: (id: string) => boolean,
-): void {
+): Promise<void> {
   for (const key of ["model", "fast_model", "widget_model"] as const) {
     const value = patch[key];
     if (value && !knownModel(value)) throw invalidAt(`body.${key}`, "Not a model of GET /v1/ai/models.");
@@ -119,8 +120,8 @@ export function updateAiSettings(
   const features: Record<string, unknown> = {};
   for (const key of FEATURE_KEYS) if (patch[key] !== undefined) features[key] = patch[key];
   const now = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) => {
-    if (Object.keys(features).length) updateWorkspace(ctx, { settings: { ai: features } }, deps);
+  await transact(deps.db, async (tx) => {
+    if (Object.keys(features).length) await updateWorkspace(ctx, { settings: { ai: features } }, deps);
     const own: Partial<AiSettingsRow> = {};
     if (patch.model !== undefined) own.model = patch.model;
     if (patch.fast_model !== undefined) own.fastModel = patch.fast_model;
@@ -132,12 +133,11 @@ export function updateAiSettings(
       own.ownKeyFailedAt = null;
     }
     if (!Object.keys(own).length) return;
-    tx.insert(aiSettings)
+    await tx.insert(aiSettings)
       .values({ workspaceId: ctx.workspaceId, ...own, updatedAt: now })
-      .onConflictDoUpdate({ target: aiSettings.workspaceId, set: { ...own, updatedAt: now } })
-      .run();
+      .onConflictDoUpdate({ target: aiSettings.workspaceId, set: { ...own, updatedAt: now } });
     const { ownKeySealed: _sealed, ...logged } = own;
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "ai.settings_updated",
       entityType: "workspace",
       entityId: ctx.workspaceId,
@@ -147,9 +147,9 @@ export function updateAiSettings(
 }
 
 /** Marks the own key refused (once until a new key is set); true when this call is the first to find it. */
-export function markOwnKeyFailed(db: Queryable, workspaceId: string, now: string): boolean {
-  const row = aiSettingsRowOf(db, workspaceId);
+export async function markOwnKeyFailed(db: Queryable, workspaceId: string, now: string): Promise<boolean> {
+  const row = await aiSettingsRowOf(db, workspaceId);
   if (!row?.ownKeySealed || row.ownKeyFailedAt) return false;
-  db.update(aiSettings).set({ ownKeyFailedAt: now }).where(eq(aiSettings.workspaceId, workspaceId)).run();
+  await db.update(aiSettings).set({ ownKeyFailedAt: now }).where(eq(aiSettings.workspaceId, workspaceId));
   return true;
 }

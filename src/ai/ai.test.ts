@@ -30,7 +30,7 @@ describe("AI off", () => {
     const config = await off.api("GET", "/v1/ai/config", { headers: owner.headers });
     expect(config.status).toBe(200);
     expect(config.body).toMatchObject({ enabled: false, provider: "", metered: true, decisions: { provider: "none" } });
-    const ticket = customerTicket(off, owner);
+    const ticket = await customerTicket(off, owner);
     for (const [method, path, body] of [
       ["GET", "/v1/ai/models", undefined],
       ["PATCH", "/v1/ai/settings", { tone: "concise" }],
@@ -45,7 +45,7 @@ describe("AI off", () => {
       const res = await off.api(method, path, { headers: owner.headers, body });
       expect([path, res.status, res.body?.code]).toEqual([path, 404, "ai_disabled"]);
     }
-    expect(usageRows(off, workspace.id)).toHaveLength(0);
+    expect(await usageRows(off, workspace.id)).toHaveLength(0);
     await off.stop();
   });
 });
@@ -95,7 +95,7 @@ describe("config, models and settings", () => {
   test("PATCH settings: 401, 403 for agents and narrow keys, 422 at the field, stored features and models", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const readKey = createKey(desk, owner, ["settings:read"]);
+    const readKey = await createKey(desk, owner, ["settings:read"]);
     expect((await desk.api("PATCH", "/v1/ai/settings", { body: { tone: "concise" } })).status).toBe(401);
     expect(
       (await desk.api("PATCH", "/v1/ai/settings", { headers: agent.headers, body: { tone: "concise" } })).status,
@@ -116,7 +116,7 @@ describe("config, models and settings", () => {
       expect(res.body.code).toBe("validation_failed");
       expect(res.body.errors.map((e: { location: string }) => e.location).join()).toContain(location);
     }
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("PATCH", "/v1/ai/settings", {
       headers: owner.headers,
       body: {
@@ -132,7 +132,7 @@ describe("config, models and settings", () => {
     expect(res.body.features).toMatchObject({ tone: "concise", reply_language: "de", auto_summarize: true });
     expect(res.body.models).toEqual({ default: "gpt-4o", fast: "gpt-4.1-nano" });
     expect(res.body.widget_monthly_cap_usd).toBe(12.35);
-    const emitted = eventsSince(desk, workspace.id, seq).map((e) => e.type);
+    const emitted = (await eventsSince(desk, workspace.id, seq)).map((e) => e.type);
     expect(emitted).toEqual(["workspace.updated"]);
     const stored = (await desk.api("GET", "/v1/workspace", { headers: owner.headers })).body;
     expect(stored.settings.ai).toMatchObject({ tone: "concise", reply_language: "de", auto_summarize: true });
@@ -153,11 +153,11 @@ describe("draft, ask, summary", () => {
       body: { tone: "professional", instructions: "Always offer a refund link." },
     });
     const email = `casey-${crypto.randomUUID().slice(0, 6)}@example.com`;
-    const earlier = customerTicket(desk, owner, { subject: "Wrong colour delivered", email });
-    const ticket = customerTicket(desk, owner, { email, body: "Where is order 1234?" });
+    const earlier = await customerTicket(desk, owner, { subject: "Wrong colour delivered", email });
+    const ticket = await customerTicket(desk, owner, { email, body: "Where is order 1234?" });
     expect(earlier.contactId).toBe(ticket.contactId);
     fake.answer = () => ({ text: "Hello Casey,\n\nYour order ships tomorrow." });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", `/v1/tickets/${ticket.id}/ai/draft`, {
       headers: owner.headers,
       body: { instructions: "Mention the tracking page." },
@@ -179,8 +179,8 @@ describe("draft, ask, summary", () => {
     expect(userTurn!.content).toContain("Where is order 1234?");
     expect(userTurn!.content).toContain("Wrong colour delivered");
     // Nothing changed on the ticket; exactly one metered call by the owner.
-    expect(eventsSince(desk, workspace.id, seq)).toHaveLength(0);
-    const rows = usageRows(desk, workspace.id);
+    expect(await eventsSince(desk, workspace.id, seq)).toHaveLength(0);
+    const rows = await usageRows(desk, workspace.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       feature: "draft_reply",
@@ -196,8 +196,8 @@ describe("draft, ask, summary", () => {
     reset();
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
-    const readKey = createKey(desk, owner, ["tickets:read"]);
-    const ticket = customerTicket(desk, owner);
+    const readKey = await createKey(desk, owner, ["tickets:read"]);
+    const ticket = await customerTicket(desk, owner);
     const other = await createWorkspaceWithOwner(desk);
     const path = `/v1/tickets/${ticket.id}/ai/draft`;
     expect((await desk.api("POST", path, { body: {} })).status).toBe(401);
@@ -209,13 +209,13 @@ describe("draft, ask, summary", () => {
     const bad = await desk.api("POST", path, { headers: owner.headers, body: { tone: "x".repeat(201) } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].location).toBe("body.tone");
-    expect(usageRows(desk, workspace.id)).toHaveLength(0);
+    expect(await usageRows(desk, workspace.id)).toHaveLength(0);
   });
 
   test("streamed draft: delta events then one done carrying the JSON; charged once", async () => {
     reset();
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const ticket = customerTicket(desk, owner);
+    const ticket = await customerTicket(desk, owner);
     fake.answer = () => ({ text: "Thanks for waiting.\n\nYour parcel left our warehouse this morning." });
     const res = await desk.api("POST", `/v1/tickets/${ticket.id}/ai/draft`, {
       headers: { ...owner.headers, accept: "text/event-stream" },
@@ -235,13 +235,13 @@ describe("draft, ask, summary", () => {
       sources: [],
     });
     expect(fake.chats().at(-1)!.body.stream).toBe(true);
-    expect(usageRows(desk, workspace.id)).toHaveLength(1);
+    expect(await usageRows(desk, workspace.id)).toHaveLength(1);
   });
 
   test("a client that disconnects mid-stream cancels the provider request; the call costs nothing", async () => {
     reset();
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const ticket = customerTicket(desk, owner);
+    const ticket = await customerTicket(desk, owner);
     fake.answer = () => ({ text: "word ".repeat(200) });
     fake.pieceDelayMs = 20;
     const abortedBefore = fake.aborted;
@@ -260,15 +260,15 @@ describe("draft, ask, summary", () => {
     const deadline = performance.now() + 3000;
     while (fake.aborted === abortedBefore && performance.now() < deadline) await Bun.sleep(20);
     expect(fake.aborted).toBeGreaterThan(abortedBefore);
-    while (usageRows(desk, workspace.id).length === 0 && performance.now() < deadline) await Bun.sleep(20);
-    expect(usageRows(desk, workspace.id)).toMatchObject([{ feature: "draft_reply", ok: false, usdMicros: 0 }]);
+    while ((await usageRows(desk, workspace.id)).length === 0 && performance.now() < deadline) await Bun.sleep(20);
+    expect(await usageRows(desk, workspace.id)).toMatchObject([{ feature: "draft_reply", ok: false, usdMicros: 0 }]);
   });
 
   test("ask answers about the ticket (streamed or not); viewers may ask", async () => {
     reset();
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
-    const ticket = customerTicket(desk, owner);
+    const ticket = await customerTicket(desk, owner);
     fake.answer = () => ({ text: "The customer waits for order 1234." });
     const res = await desk.api("POST", `/v1/tickets/${ticket.id}/ai/ask`, {
       headers: viewer.headers,
@@ -285,7 +285,7 @@ describe("draft, ask, summary", () => {
     expect(
       (await desk.api("POST", `/v1/tickets/${ticket.id}/ai/ask`, { headers: viewer.headers, body: {} })).status,
     ).toBe(422);
-    expect(usageRows(desk, workspace.id).map((r) => [r.feature, r.userId])).toEqual([
+    expect((await usageRows(desk, workspace.id)).map((r) => [r.feature, r.userId])).toEqual([
       ["copilot", viewer.id],
       ["copilot", viewer.id],
     ]);
@@ -294,11 +294,11 @@ describe("draft, ask, summary", () => {
   test("summary is stored on the ticket and published as ticket.updated with custom", async () => {
     reset();
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const ticket = customerTicket(desk, owner);
+    const ticket = await customerTicket(desk, owner);
     fake.answer = () => ({
       json: { summary: "Order 1234 is late.", key_points: ["order 1234", "due last week"], sentiment: "frustrated" },
     });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", `/v1/tickets/${ticket.id}/ai/summary`, { headers: owner.headers });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -309,8 +309,8 @@ describe("draft, ask, summary", () => {
     const request = fake.chats().at(-1)!.body;
     expect(request.model).toBe("gpt-4o-mini");
     expect(request.response_format?.type).toBe("json_schema");
-    expect(getTicket(desk.deps.db, owner.ctx, ticket.id).custom.ai_summary).toEqual(res.body);
-    const emitted = eventsSince(desk, workspace.id, seq);
+    expect((await getTicket(desk.deps.db, owner.ctx, ticket.id)).custom.ai_summary).toEqual(res.body);
+    const emitted = await eventsSince(desk, workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["ticket.updated"]);
     expect((emitted[0]!.data as { changes: string[] }).changes).toEqual(["custom"]);
   });
@@ -320,9 +320,9 @@ describe("draft, ask, summary", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     await desk.api("PATCH", "/v1/ai/settings", { headers: owner.headers, body: { auto_summarize: true } });
     fake.answer = () => ({ json: { summary: "Long thread.", key_points: [], sentiment: "neutral" } });
-    const ticket = customerTicket(desk, owner);
+    const ticket = await customerTicket(desk, owner);
     for (const body of ["one more thing", "and another", "still waiting"])
-      customerReply(desk, workspace.id, ticket.id, body);
+      await customerReply(desk, workspace.id, ticket.id, body);
     await desk.consumers.drain();
     const jobs = desk.deps.db.$client
       .query<{ n: number }, [string]>(
@@ -332,8 +332,8 @@ describe("draft, ask, summary", () => {
     expect(jobs?.n).toBe(1);
     desk.deps.db.$client.run("UPDATE jobs SET run_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'ai.auto_summarize'");
     await desk.jobs.drain();
-    expect(getTicket(desk.deps.db, owner.ctx, ticket.id).custom.ai_summary).toMatchObject({ summary: "Long thread." });
-    expect(usageRows(desk, workspace.id)).toMatchObject([{ feature: "summarize", userId: null }]);
+    expect((await getTicket(desk.deps.db, owner.ctx, ticket.id)).custom.ai_summary).toMatchObject({ summary: "Long thread." });
+    expect(await usageRows(desk, workspace.id)).toMatchObject([{ feature: "summarize", userId: null }]);
   });
 });
 
@@ -365,7 +365,7 @@ describe("rewrite, translate, article draft", () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].location).toBe("body.mode");
-    expect(usageRows(desk, workspace.id)).toHaveLength(7);
+    expect(await usageRows(desk, workspace.id)).toHaveLength(7);
   });
 
   test("translate html or text with the source language; one of them required", async () => {
@@ -398,7 +398,7 @@ describe("rewrite, translate, article draft", () => {
   test("article draft from a ticket or a prompt, nothing saved; needs kb:write", async () => {
     reset();
     const { owner } = await createWorkspaceWithOwner(desk);
-    const ticket = customerTicket(desk, owner);
+    const ticket = await customerTicket(desk, owner);
     fake.answer = () => ({
       json: { title: "Tracking a late order", body_html: "<h2>Steps</h2><p>Open tracking.</p><script>x</script>" },
     });
@@ -412,7 +412,7 @@ describe("rewrite, translate, article draft", () => {
       body_html: "<h2>Steps</h2><p>Open tracking.</p>",
       body_text: "Steps\nOpen tracking.",
     });
-    const key = createKey(desk, owner, ["tickets:write"]);
+    const key = await createKey(desk, owner, ["tickets:write"]);
     expect(
       (await desk.api("POST", "/v1/kb/articles/ai/draft", { headers: key.headers, body: { prompt: "x" } })).status,
     ).toBe(403);
@@ -442,7 +442,7 @@ describe("grounding in published articles (the knowledge base's seam)", () => {
       ),
     });
     const { owner } = await createWorkspaceWithOwner(grounded);
-    const ticket = customerTicket(grounded, owner, { body: "Where is my parcel?" });
+    const ticket = await customerTicket(grounded, owner, { body: "Where is my parcel?" });
     fake.answer = () => ({ text: "Use the tracking page." });
     const source = {
       article_id: "art-1",
@@ -471,11 +471,11 @@ describe("AI request budget", () => {
     try {
       const { workspace, owner } = await createWorkspaceWithOwner(budgeted);
       const agent = await addMember(budgeted, workspace.id, "agent");
-      const key = createKey(budgeted, owner, ["tickets:read", "tickets:write"]);
+      const key = await createKey(budgeted, owner, ["tickets:read", "tickets:write"]);
       const other = await createWorkspaceWithOwner(budgeted);
       const rewrite = (headers: Record<string, string>) =>
         budgeted.api("POST", "/v1/ai/rewrite", { headers, body: { html: "<p>hi</p>", mode: "shorter" } });
-      const ticket = customerTicket(budgeted, owner);
+      const ticket = await customerTicket(budgeted, owner);
       const spentBefore = fake.chats().length;
       for (let i = 0; i < AI_REQUESTS_PER_MINUTE; i++) {
         expect((await rewrite(agent.headers)).status).toBe(200);

@@ -35,14 +35,14 @@ export const unit = (value: unknown): number | null =>
  * attributed to actor `ai` with `{ via, model, confidence }` in their data, and `ticket.updated`
  * with the changes. Pending suggestions are left as the patch's `custom` sets them.
  */
-function updateTicketByAi(
+async function updateTicketByAi(
   ctx: RequestContext,
   ref: string,
   patch: TicketPatch,
   decision: { via: string; model: string; confidence: number | null },
   deps: Deps,
-): TicketRow {
-  return updateTicket(ctx, ref, patch, deps, {
+): Promise<TicketRow> {
+  return await updateTicket(ctx, ref, patch, deps, {
     enforceRequired: false,
     actor: { type: "ai", userId: null },
     activityData: decision,
@@ -187,17 +187,17 @@ function decideChanges(
   return { patch, suggestions, applied, suggested };
 }
 
-export function applyTriage(
+export async function applyTriage(
   deps: Deps,
   ctx: RequestContext,
   ticket: TicketRow,
   raw: RawDecisions,
   options: TriageOptions,
-): TriageJson {
+): Promise<TriageJson> {
   const now = deps.clock.now().toISOString();
   const { threshold } = options.settings;
   const judge = judgeOf(raw, options, now);
-  const current = presentTickets(deps.db, [ticket])[0]!;
+  const current = (await presentTickets(deps.db, [ticket]))[0]!;
   const currentTags = new Set(current.tags.map((t) => t.name.toLowerCase()));
   const offered = offeredValues(raw, options);
   const { priority, severity, category, sentiment, language, typeLabel, label, team } = offered;
@@ -237,7 +237,7 @@ export function applyTriage(
   const confidences = DECISION_KEYS.filter((k) => fields[k].applied)
     .map((k) => fields[k].confidence)
     .filter((c): c is number => c !== null);
-  updateTicketByAi(
+  await updateTicketByAi(
     ctx,
     ticket.id,
     patch,

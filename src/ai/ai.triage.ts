@@ -23,10 +23,10 @@ import { chatJson } from "./ai.provider";
 import { aiDisabled, aiWorkspaceOf } from "./ai.settings";
 
 /** Reads a workspace's triage settings; null = none stored (the defaults of SPEC.md apply). */
-export type TriageSettingsReader = (db: Db, workspaceId: string) => TriageSettingsView | null;
+export type TriageSettingsReader = (db: Db, workspaceId: string) => (TriageSettingsView | null) | Promise<TriageSettingsView | null>;
 
 /** Runs after an automatic triage when `assign_after_triage` is on (the assignment feature plugs in). */
-export type AssignAfterTriage = (deps: Deps, workspaceId: string, ticketId: string) => void;
+export type AssignAfterTriage = (deps: Deps, workspaceId: string, ticketId: string) => void | Promise<void>;
 
 export const DEFAULT_TRIAGE: Omit<TriageSettingsView, "auto_triage"> = {
   fields: ["priority", "severity", "labels"],
@@ -38,9 +38,9 @@ export const DEFAULT_TRIAGE: Omit<TriageSettingsView, "auto_triage"> = {
  * The triage settings a run obeys. SPEC.md names auto-triage twice (AI `features.auto_triage` and
  * TriageSettings `auto_triage`): either one being on turns it on, so neither screen's switch is ignored.
  */
-export function triageSettingsOf(deps: Deps, read: TriageSettingsReader | null, workspaceId: string) {
-  const fromAi = aiWorkspaceOf(deps, workspaceId).features.auto_triage;
-  const stored = read?.(deps.db, workspaceId);
+export async function triageSettingsOf(deps: Deps, read: TriageSettingsReader | null, workspaceId: string) {
+  const fromAi = (await aiWorkspaceOf(deps, workspaceId)).features.auto_triage;
+  const stored = await read?.(deps.db, workspaceId);
   return stored ? { ...stored, auto_triage: stored.auto_triage || fromAi } : { ...DEFAULT_TRIAGE, auto_triage: fromAi };
 }
 
@@ -108,17 +108,17 @@ export async function triageTicket(
   signal?: AbortSignal,
 ): Promise<TriageJson> {
   if (!deps.config.ai && !seams.engine) throw aiDisabled();
-  const ws = aiWorkspaceOf(deps, ctx.workspaceId);
+  const ws = await aiWorkspaceOf(deps, ctx.workspaceId);
   if (!ws.features.enabled) throw aiDisabled("AI is turned off in this workspace's settings.");
-  const ticket = getTicket(deps.db, ctx, ref);
+  const ticket = await getTicket(deps.db, ctx, ref);
   if (ticket.mergedIntoId) throw new DeskError(404, "not_found", "Ticket not found.");
-  const settings = triageSettingsOf(deps, seams.readSettings, ctx.workspaceId);
-  const labels = ticketLabelChoices(deps.db, ctx.workspaceId);
+  const settings = await triageSettingsOf(deps, seams.readSettings, ctx.workspaceId);
+  const labels = await ticketLabelChoices(deps.db, ctx.workspaceId);
   // Private teams are never offered (nor accepted: applyTriage matches only these): a customer's words
   // must not move their ticket out of ordinary agents' sight, whoever runs the triage.
-  const teams = teamsOfWorkspace(deps.db, ctx.workspaceId).filter((t) => !t.private);
+  const teams = (await teamsOfWorkspace(deps.db, ctx.workspaceId)).filter((t) => !t.private);
   const choices = { typeLabels: labels.type, labels: labels.other, teams: teams.map((t) => t.name) };
-  const text = threadText(listMessages(deps.db, ctx, ticket.id), { notes: false });
+  const text = threadText(await listMessages(deps.db, ctx, ticket.id), { notes: false });
   const userId = input.via === "triage" ? actorUserId(ctx) : null;
   let raw: RawDecisions;
   let summary = "";
@@ -157,7 +157,7 @@ export async function triageTicket(
     raw = llmDecisions(result.value);
     summary = typeof result.value.summary === "string" ? result.value.summary.slice(0, 1000) : "";
   }
-  return applyTriage(deps, ctx, ticket, raw, {
+  return await applyTriage(deps, ctx, ticket, raw, {
     engine,
     model,
     summary,
@@ -184,10 +184,10 @@ async function decideWithEngine(
   const meter = { inputTokens: 0, outputTokens: 0, source: "instance" as const };
   try {
     const decided = await engine.decide(deps, input);
-    recordUsage(deps, { ...usage, ...meter, ok: true, fixedMicros: ENGINE_CALL_MICROS });
+    await recordUsage(deps, { ...usage, ...meter, ok: true, fixedMicros: ENGINE_CALL_MICROS });
     return decided;
   } catch (error) {
-    recordUsage(deps, { ...usage, ...meter, ok: false });
+    await recordUsage(deps, { ...usage, ...meter, ok: false });
     if (error instanceof DeskError) throw error;
     deps.logger.warn({ subsystem: "ai", err: error }, "decision engine failed");
     throw new DeskError(502, "decision_engine_failed", "The decision engine failed. Try again later.");

@@ -14,7 +14,7 @@ const keyStatement = preparedFor((sqlite) =>
 );
 
 /** The key `keyId` with its workspace, deleted workspaces too (the credential was already checked). */
-export function apiKeyCaller(db: Queryable, keyId: string): ApiKeyCaller | undefined {
+export async function apiKeyCaller(db: Queryable, keyId: string): Promise<ApiKeyCaller | undefined> {
   const row = keyStatement(db).get(keyId);
   return row
     ? {

@@ -27,13 +27,13 @@ export function apiKeyLookups(db: Db) {
   );
   return {
     /** The key whose secret hashes to `hash`, in a workspace not deleted; revoked and expired keys too. */
-    keyByHash: (hash: string): ApiKeyRecord | null => keyByHash.get(hash),
+    keyByHash: async (hash: string): Promise<ApiKeyRecord | null> => keyByHash.get(hash),
     /** Records the key's last use (a hint, not an audit trail). */
-    touchKey: (id: string, at: string): void => {
+    touchKey: async (id: string, at: string): Promise<void> => {
       touchKey.run(at, id);
     },
     /** The scopes (JSON text) of a key still usable at `now` in the workspace, or null. */
-    liveKeyScopes: (id: string, workspaceId: string, now: string): string | null =>
+    liveKeyScopes: async (id: string, workspaceId: string, now: string): Promise<string | null> =>
       liveKeyScopes.get(id, workspaceId, now)?.scopes ?? null,
   };
 }

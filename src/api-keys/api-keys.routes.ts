@@ -20,10 +20,10 @@ export function apiKeysRoutes(deps: Deps) {
     .use(deps.guard)
     .post(
       "/",
-      ({ ctx, body, set }) => {
-        const { row, secret } = createApiKey(ctx, body, deps);
+      async ({ ctx, body, set }) => {
+        const { row, secret } = await createApiKey(ctx, body, deps);
         set.status = 201;
-        return { ...presentApiKey(row, userRef(deps.db, row.createdBy)), secret };
+        return { ...presentApiKey(row, await userRef(deps.db, row.createdBy)), secret };
       },
       {
         access: settingsWrite,
@@ -38,7 +38,7 @@ export function apiKeysRoutes(deps: Deps) {
         },
       },
     )
-    .get("/", ({ ctx, query }) => listApiKeys(ctx, query, deps), {
+    .get("/", async ({ ctx, query }) => await listApiKeys(ctx, query, deps), {
       access: settingsWrite,
       query: ApiKeyListQuery,
       response: { 200: ApiKeyPage },
@@ -47,13 +47,13 @@ export function apiKeysRoutes(deps: Deps) {
         description: "Every key listed reaches every private team within its scopes, as an admin does.",
       },
     })
-    .get("/:id", ({ ctx, params }) => presentApiKeyRow(deps.db, getApiKey(ctx, params.id, deps)), {
+    .get("/:id", async ({ ctx, params }) => await presentApiKeyRow(deps.db, await getApiKey(ctx, params.id, deps)), {
       access: settingsWrite,
       params: IdParams,
       response: { 200: ApiKeySchema },
       detail: { summary: "One API key" },
     })
-    .patch("/:id", ({ ctx, params, body }) => presentApiKeyRow(deps.db, updateApiKey(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => await presentApiKeyRow(deps.db, await updateApiKey(ctx, params.id, body, deps)), {
       access: settingsWrite,
       params: IdParams,
       body: UpdateApiKeyBody,
@@ -62,8 +62,8 @@ export function apiKeysRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        revokeApiKey(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await revokeApiKey(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { actorUserId, type RequestContext, type Scope } from "../auth/context";
 import { scopesBeyond } from "../auth/grants";
@@ -9,7 +10,7 @@ import type { Db, Queryable } from "../db/database";
 import { forbidden, notFound } from "../lib/errors";
 import { userRef } from "../identity/identity.public";
 import { presentApiKey } from "./api-keys.present";
-import { afterCommit, withTx } from "../db/tx";
+import { afterCommit, transact } from "../db/tx";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { apiKeys } from "./api-keys.table";
@@ -23,16 +24,16 @@ type ApiKeyRow = typeof apiKeys.$inferSelect;
  * An API key managing keys grants no more than it holds (src/auth/grants.ts): no scope it lacks,
  * and no life beyond its own expiry (a key that expires cannot mint or extend one that does not).
  */
-function assertGrantable(
+async function assertGrantable(
   db: Queryable,
   ctx: RequestContext,
   scopes: readonly string[],
   expiresAt: string | null,
-): void {
+): Promise<void> {
   const beyond = scopesBeyond(ctx, scopes);
   if (beyond.length) throw forbidden(`An API key cannot grant scopes it lacks: ${beyond.join(", ")}.`);
   if (ctx.actor.type !== "api_key") return;
-  const own = findApiKey(db, ctx.workspaceId, ctx.actor.apiKeyId)?.expiresAt ?? null;
+  const own = (await findApiKey(db, ctx.workspaceId, ctx.actor.apiKeyId))?.expiresAt ?? null;
   if (own !== null && (expiresAt === null || Date.parse(expiresAt) > Date.parse(own))) {
     throw forbidden(`An API key cannot grant access beyond its own expiry (${own}).`);
   }
@@ -45,12 +46,12 @@ function assertManageable(ctx: RequestContext, target: ApiKeyRow): void {
 }
 
 /** Creates a key; the secret exists only in this return value, the store keeps its hash. */
-export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps: { db: Db; clock: Clock }) {
-  assertGrantable(deps.db, ctx, input.scopes, input.expires_at ?? null);
+export async function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps: { db: Db; clock: Clock }) {
+  await assertGrantable(deps.db, ctx, input.scopes, input.expires_at ?? null);
   const secret = `${API_KEY_PREFIX}${randomToken(32)}`;
   const id = newId();
-  const row = withTx(deps.db, (tx) => {
-    const created = tx
+  const row = await transact(deps.db, async (tx) => {
+    const created = one(await tx
       .insert(apiKeys)
       .values({
         id,
@@ -63,9 +64,8 @@ export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps
         createdBy: actorUserId(ctx),
         createdAt: deps.clock.now().toISOString(),
       })
-      .returning()
-      .get();
-    recordAudit(tx, ctx, {
+      .returning());
+    await recordAudit(tx, ctx, {
       action: "api_key.created",
       entityType: "api_key",
       entityId: id,
@@ -76,20 +76,19 @@ export function createApiKey(ctx: RequestContext, input: CreateApiKeyInput, deps
   return { row, secret };
 }
 
-export function findApiKey(db: Queryable, workspaceId: string, id: string) {
-  return db
+export async function findApiKey(db: Queryable, workspaceId: string, id: string) {
+  return first(await db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-    .get();
+    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).limit(1));
 }
 
-export const presentApiKeyRow = (db: Queryable, row: ApiKeyRow) => presentApiKey(row, userRef(db, row.createdBy));
+export const presentApiKeyRow = async (db: Queryable, row: ApiKeyRow) => presentApiKey(row, await userRef(db, row.createdBy));
 
 /** Live (not revoked) keys, newest first; expired keys stay listed so they can be renewed or deleted. */
-export function listApiKeys(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: { db: Db }) {
+export async function listApiKeys(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: { db: Db }) {
   const after = decodeCursor(query.cursor, 2);
-  const rows = deps.db
+  const rows = await deps.db
     .select()
     .from(apiKeys)
     .where(
@@ -105,18 +104,17 @@ export function listApiKeys(ctx: RequestContext, query: { limit: number; cursor?
       ),
     )
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-    .limit(query.limit + 1)
-    .all();
+    .limit(query.limit + 1);
   return pageOf(
     rows,
     query.limit,
-    (r) => presentApiKeyRow(deps.db, r),
+    async (r) => await presentApiKeyRow(deps.db, r),
     (r) => [r.createdAt, r.id],
   );
 }
 
-export function getApiKey(ctx: RequestContext, id: string, deps: { db: Db }) {
-  const row = findApiKey(deps.db, ctx.workspaceId, id);
+export async function getApiKey(ctx: RequestContext, id: string, deps: { db: Db }) {
+  const row = await findApiKey(deps.db, ctx.workspaceId, id);
   if (!row) throw notFound("API key");
   return row;
 }
@@ -124,9 +122,9 @@ export function getApiKey(ctx: RequestContext, id: string, deps: { db: Db }) {
 export type UpdateApiKeyInput = { name?: string; scopes?: Scope[]; expires_at?: string | null };
 
 /** Renames a key, replaces its scopes or moves its expiry; effective on the key's next request. */
-export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKeyInput, deps: { db: Db }) {
-  return withTx(deps.db, (tx) => {
-    const current = findApiKey(tx, ctx.workspaceId, id);
+export async function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKeyInput, deps: { db: Db }) {
+  return await transact(deps.db, async (tx) => {
+    const current = await findApiKey(tx, ctx.workspaceId, id);
     if (!current) throw notFound("API key");
     assertManageable(ctx, current);
     const next = {
@@ -134,15 +132,15 @@ export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKe
       scopes: input.scopes ? [...new Set(input.scopes)] : current.scopes,
       expiresAt: input.expires_at !== undefined ? input.expires_at : current.expiresAt,
     };
-    if (input.scopes || input.expires_at !== undefined) assertGrantable(tx, ctx, next.scopes, next.expiresAt);
+    if (input.scopes || input.expires_at !== undefined) await assertGrantable(tx, ctx, next.scopes, next.expiresAt);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (next.name !== current.name) changes.name = { from: current.name, to: next.name };
     if (JSON.stringify(next.scopes) !== JSON.stringify(current.scopes))
       changes.scopes = { from: current.scopes, to: next.scopes };
     if (next.expiresAt !== current.expiresAt) changes.expires_at = { from: current.expiresAt, to: next.expiresAt };
     if (!Object.keys(changes).length) return current;
-    const row = tx.update(apiKeys).set(next).where(eq(apiKeys.id, id)).returning().get();
-    recordAudit(tx, ctx, { action: "api_key.updated", entityType: "api_key", entityId: id, data: changes });
+    const row = one(await tx.update(apiKeys).set(next).where(eq(apiKeys.id, id)).returning());
+    await recordAudit(tx, ctx, { action: "api_key.updated", entityType: "api_key", entityId: id, data: changes });
     // New scopes or expiry apply from the next request: cached credentials and open sockets go.
     if (changes.scopes || changes.expires_at)
       afterCommit(tx, () => signalAccessEnded(deps.db, { kind: "api_key", apiKeyId: id }));
@@ -151,18 +149,17 @@ export function updateApiKey(ctx: RequestContext, id: string, input: UpdateApiKe
 }
 
 /** Revokes a key at once: the credential check reads revoked_at on every request. */
-export function revokeApiKey(ctx: RequestContext, id: string, deps: { db: Db; clock: Clock }): void {
-  withTx(deps.db, (tx) => {
-    const target = findApiKey(tx, ctx.workspaceId, id);
+export async function revokeApiKey(ctx: RequestContext, id: string, deps: { db: Db; clock: Clock }): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const target = await findApiKey(tx, ctx.workspaceId, id);
     if (target) assertManageable(ctx, target);
-    const row = tx
+    const row = one(await tx
       .update(apiKeys)
       .set({ revokedAt: deps.clock.now().toISOString() })
       .where(and(eq(apiKeys.workspaceId, ctx.workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-      .returning()
-      .get();
+      .returning());
     if (!row) throw notFound("API key");
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "api_key.revoked",
       entityType: "api_key",
       entityId: id,

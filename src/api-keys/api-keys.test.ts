@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
@@ -9,19 +10,18 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 
 const desk = await startTestDesk();
 const admin = ["settings:read", "settings:write"] as const;
-const auditOf = (wid: string, action: string) =>
-  desk.deps.db
+const auditOf = async (wid: string, action: string) =>
+  await desk.deps.db
     .select()
     .from(auditLogs)
-    .where(and(eq(auditLogs.workspaceId, wid), eq(auditLogs.action, action)))
-    .all();
+    .where(and(eq(auditLogs.workspaceId, wid), eq(auditLogs.action, action)));
 
 describe("API keys", () => {
   test("access: none 401, agent 403, key without settings scopes 403, other workspace 404", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const other = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const key = createKey(desk, owner, ["tickets:read"]);
+    const key = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("GET", "/v1/api-keys")).status).toBe(401);
     expect((await desk.api("GET", "/v1/api-keys", { headers: agent.headers })).status).toBe(403);
     expect((await desk.api("GET", "/v1/api-keys", { headers: key.headers })).status).toBe(403);
@@ -39,14 +39,14 @@ describe("API keys", () => {
       );
     }
     expect(
-      (await desk.api("GET", "/v1/workspace", { headers: createKey(desk, owner, ["settings:read"]).headers })).status,
+      (await desk.api("GET", "/v1/workspace", { headers: (await createKey(desk, owner, ["settings:read"])).headers })).status,
     ).toBe(200);
-    expect(desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).get()!.revokedAt).toBeNull();
+    expect(first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1))!.revokedAt).toBeNull();
   });
 
   test("list shows prefix, scopes, creator, expiry and last use, never the secret or hash", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const used = createKey(desk, owner, ["settings:read"]);
+    const used = await createKey(desk, owner, ["settings:read"]);
     await desk.api("GET", "/v1/workspace", { headers: used.headers });
     const res = await desk.api("GET", "/v1/api-keys", { headers: owner.headers });
     expect(res.status).toBe(200);
@@ -67,7 +67,7 @@ describe("API keys", () => {
 
   test("PATCH validates, changes name, scopes and expiry, audit-logged, no events; scopes apply on the next request", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ["settings:read"]);
+    const key = await createKey(desk, owner, ["settings:read"]);
     for (const body of [
       { scopes: [] },
       { scopes: ["root"] },
@@ -80,19 +80,19 @@ describe("API keys", () => {
         JSON.stringify(body),
       ).toBe(422);
     }
-    const seqBefore = desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id)).all().length;
+    const seqBefore = (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id))).length;
     const res = await desk.api("PATCH", `/v1/api-keys/${key.id}`, {
       headers: owner.headers,
       body: { name: "CI", scopes: ["tickets:read"], expires_at: "2099-01-01T00:00:00Z" },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: "CI", scopes: ["tickets:read"], expires_at: "2099-01-01T00:00:00Z" });
-    expect(desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).get()).toMatchObject({
+    expect(first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1))).toMatchObject({
       name: "CI",
       scopes: ["tickets:read"],
     });
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(403);
-    expect(auditOf(workspace.id, "api_key.updated")).toEqual([
+    expect(await auditOf(workspace.id, "api_key.updated")).toEqual([
       expect.objectContaining({
         entityId: key.id,
         data: expect.objectContaining({
@@ -101,7 +101,7 @@ describe("API keys", () => {
         }),
       }),
     ]);
-    expect(desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id)).all().length).toBe(seqBefore);
+    expect((await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id))).length).toBe(seqBefore);
     // an expiry in the past stops the key at once
     await desk.api("PATCH", `/v1/api-keys/${key.id}`, {
       headers: owner.headers,
@@ -112,7 +112,7 @@ describe("API keys", () => {
 
   test("a key cannot grant scopes it lacks", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const manager = createKey(desk, owner, [...admin]);
+    const manager = await createKey(desk, owner, [...admin]);
     const res = await desk.api("POST", "/v1/api-keys", {
       headers: manager.headers,
       body: { name: "wider", scopes: ["tickets:write"] },
@@ -135,7 +135,7 @@ describe("API keys", () => {
 
   test("DELETE revokes on the very next request, audit-logged, signals access ended", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ["settings:read"]);
+    const key = await createKey(desk, owner, ["settings:read"]);
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(200);
     const signals: AccessEnded[] = [];
     const off = onAccessEnded(desk.deps.db, (s) => signals.push(s));
@@ -143,8 +143,8 @@ describe("API keys", () => {
     off();
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(401);
     expect(signals).toEqual([{ kind: "api_key", apiKeyId: key.id }]);
-    expect(desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).get()!.revokedAt).not.toBeNull();
-    expect(auditOf(workspace.id, "api_key.revoked")).toHaveLength(1);
+    expect(first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1))!.revokedAt).not.toBeNull();
+    expect(await auditOf(workspace.id, "api_key.revoked")).toHaveLength(1);
     expect((await desk.api("GET", `/v1/api-keys/${key.id}`, { headers: owner.headers })).status).toBe(404);
     expect((await desk.api("DELETE", `/v1/api-keys/${key.id}`, { headers: owner.headers })).status).toBe(404);
     expect((await desk.api("GET", "/v1/api-keys", { headers: owner.headers })).body.data).toEqual([]);

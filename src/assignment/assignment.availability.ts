@@ -1,6 +1,6 @@
 import { roleAtLeast, type RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { forbidden, invalidAt, notFound } from "../lib/errors";
 import { type MemberJson, setMemberAvailability, touchMemberSeen } from "../members/members.public";
@@ -11,7 +11,7 @@ type Body = { availability?: "online" | "away" | "offline"; max_open_tickets?: n
  * `PATCH /v1/members/{user_id}/availability`: members set their own availability; admins (and keys
  * with settings:write) anyone's, and `max_open_tickets`. `me` names the caller (a person).
  */
-export function changeAvailability(
+export async function changeAvailability(
   ctx: RequestContext,
   ref: string,
   body: Body,
@@ -23,22 +23,22 @@ export function changeAvailability(
   const admin = roleAtLeast(ctx.role, "admin");
   if (!admin && userId !== self) throw forbidden("Only admins change another member's availability.");
   if (!admin && body.max_open_tickets !== undefined) throw forbidden("Only admins set assignment caps.");
-  return withTx(deps.db, (tx): MemberJson => {
-    const changed = setMemberAvailability(deps, tx, ctx.workspaceId, userId, {
+  return await transact(deps.db, async (tx): Promise<MemberJson> => {
+    const changed = await setMemberAvailability(deps, tx, ctx.workspaceId, userId, {
       availability: body.availability,
       maxOpenTickets: body.max_open_tickets,
     });
     if (!changed) throw notFound("Member");
     const { before, after } = changed;
     if (before.availability !== after.availability)
-      recordAudit(tx, ctx, {
+      await recordAudit(tx, ctx, {
         action: "member.availability_changed",
         entityType: "member",
         entityId: userId,
         data: { from: before.availability, to: after.availability },
       });
     if (before.max_open_tickets !== after.max_open_tickets)
-      recordAudit(tx, ctx, {
+      await recordAudit(tx, ctx, {
         action: "member.assignment_cap_changed",
         entityType: "member",
         entityId: userId,
@@ -49,10 +49,10 @@ export function changeAvailability(
 }
 
 /** `POST /v1/me/heartbeat`: the caller was seen now (feeds auto-away). */
-export function heartbeat(ctx: RequestContext, deps: Pick<Deps, "db" | "clock" | "ports">): void {
+export async function heartbeat(ctx: RequestContext, deps: Pick<Deps, "db" | "clock" | "ports">): Promise<void> {
   if (ctx.actor.type !== "user") throw forbidden();
   const userId = ctx.actor.userId;
-  withTx(deps.db, (tx) => {
-    touchMemberSeen(deps, tx, ctx.workspaceId, userId, deps.clock.now().toISOString());
+  await transact(deps.db, async (tx) => {
+    await touchMemberSeen(deps, tx, ctx.workspaceId, userId, deps.clock.now().toISOString());
   });
 }

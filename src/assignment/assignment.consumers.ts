@@ -8,7 +8,7 @@ import { assignOnReplyOf, autoAssignTicket, autoAssignsIn, takeTicketOnReply } f
  * Whether an automatic triage will run on new tickets of the workspace and assign after it
  * (`assign_after_triage`): the AI feature knows, from the triage settings.
  */
-export type AssignsAfterTriage = (deps: Deps, workspaceId: string) => boolean;
+export type AssignsAfterTriage = (deps: Deps, workspaceId: string) => boolean | Promise<boolean>;
 
 /**
  * New unassigned tickets are assigned by the workspace's rules, after the ticket's own commit; when
@@ -21,14 +21,14 @@ export const assignOnCreate = (afterTriage: AssignsAfterTriage) =>
     // Most workspaces never turn auto-assignment on: their new tickets cost no read at all. The
     // mode lives in the workspace's settings (workspace.updated); rule changes call reactionStateChanged.
     quiet: {
-      when: (deps: Deps, workspaceId) => !autoAssignsIn(deps.db, workspaceId),
+      when: async (deps: Deps, workspaceId) => !await autoAssignsIn(deps.db, workspaceId),
       changedBy: [workspaceUpdated],
     },
-    handle(_tx, event, { deps }: ConsumerContext<Deps>) {
+    async handle(_tx, event, { deps }: ConsumerContext<Deps>) {
       const { ticket } = event.data;
       if (ticket.assignee || ticket.spam) return;
-      if (afterTriage(deps, event.workspace_id)) return;
-      autoAssignTicket(deps, event.workspace_id, ticket.id);
+      if (await afterTriage(deps, event.workspace_id)) return;
+      await autoAssignTicket(deps, event.workspace_id, ticket.id);
     },
   });
 
@@ -43,19 +43,19 @@ export const assignOnReply = defineConsumer({
   events: [messageCreated],
   // Off for the workspace (`assign_on_reply: false`, in its settings): no reply is read at all.
   quiet: {
-    when: (deps: Deps, workspaceId) => !assignOnReplyOf(deps.db, workspaceId),
+    when: async (deps: Deps, workspaceId) => !await assignOnReplyOf(deps.db, workspaceId),
     changedBy: [workspaceUpdated],
   },
-  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+  async handle(tx, event, { deps }: ConsumerContext<Deps>) {
     const { ticket_id, message } = event.data;
     if (message.kind !== "reply" || message.direction !== "outbound") return;
     if (message.author.type !== "user" || !message.author.user) return;
     // Most agent replies through the API open their ticket: two prepared reads tell, before the
     // settings and the ticket are read in full (takeTicketOnReply checks it again).
-    const ticket = liveSlaTicket(tx, event.workspace_id, ticket_id);
+    const ticket = await liveSlaTicket(tx, event.workspace_id, ticket_id);
     if (!ticket) return;
-    if (ticket.createdAt === message.created_at && firstMessageOf(tx, ticket_id)?.id === message.id) return;
-    takeTicketOnReply(deps, event.workspace_id, ticket_id, message.author.user.id, {
+    if (ticket.createdAt === message.created_at && (await firstMessageOf(tx, ticket_id))?.id === message.id) return;
+    await takeTicketOnReply(deps, event.workspace_id, ticket_id, message.author.user.id, {
       id: message.id,
       createdAt: message.created_at,
     });

@@ -1,6 +1,6 @@
 import { eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
 import { membersLastSeenBetween, publishMemberUpdated } from "../members/members.public";
@@ -16,21 +16,20 @@ export const autoAwayJob = defineJob({
   name: "assignment.auto-away",
   schema: z.object({}).passthrough(),
   schedule: "* * * * *",
-  handler(_payload, run: JobContext<Deps>) {
+  async handler(_payload, run: JobContext<Deps>) {
     const { deps } = run;
     const now = deps.clock.now().getTime();
-    const rows = deps.db.select().from(assignmentSettings).where(gt(assignmentSettings.autoAwayMinutes, 0)).all();
-    withTx(deps.db, (tx) => {
+    const rows = await deps.db.select().from(assignmentSettings).where(gt(assignmentSettings.autoAwayMinutes, 0));
+    await transact(deps.db, async (tx) => {
       for (const row of rows) {
         const cutoff = new Date(now - row.autoAwayMinutes * 60_000).toISOString();
         const from = row.awayAnnouncedUntil ?? new Date(now - (row.autoAwayMinutes + 1) * 60_000).toISOString();
         if (from >= cutoff) continue;
-        for (const userId of membersLastSeenBetween(tx, row.workspaceId, from, cutoff))
-          publishMemberUpdated(deps, tx, row.workspaceId, userId);
-        tx.update(assignmentSettings)
+        for (const userId of await membersLastSeenBetween(tx, row.workspaceId, from, cutoff))
+          await publishMemberUpdated(deps, tx, row.workspaceId, userId);
+        await tx.update(assignmentSettings)
           .set({ awayAnnouncedUntil: cutoff })
-          .where(eq(assignmentSettings.workspaceId, row.workspaceId))
-          .run();
+          .where(eq(assignmentSettings.workspaceId, row.workspaceId));
       }
     });
   },

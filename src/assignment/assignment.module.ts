@@ -12,8 +12,8 @@ export const assignmentModule = defineModule({
   routes: (deps) => [assignmentRoutes(deps)],
   // Assignment on creation waits when an automatic triage will assign after itself.
   consumers: [
-    assignOnCreate((deps, workspaceId) =>
-      assignsAfterTriage({ readSettings: deps.ports.get(triageSettings), engine: null })(deps, workspaceId),
+    assignOnCreate(async (deps, workspaceId) =>
+      await assignsAfterTriage({ readSettings: deps.ports.get(triageSettings), engine: null })(deps, workspaceId),
     ),
     assignOnReply,
   ],
@@ -22,8 +22,8 @@ export const assignmentModule = defineModule({
     // Members show presence by the auto-away rule, which only assignment stores.
     provide(awayCutoff, awayCutoffAt),
     // After an automatic triage, the assignment rules pick the assignee when `assign_after_triage` is on.
-    provide(assignAfterTriage, (deps, workspaceId, ticketId) => {
-      autoAssignTicket(deps, workspaceId, ticketId);
+    provide(assignAfterTriage, async (deps, workspaceId, ticketId) => {
+      await autoAssignTicket(deps, workspaceId, ticketId);
     }),
   ],
 });

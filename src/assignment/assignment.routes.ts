@@ -9,7 +9,7 @@ import { getAssignment, updateAssignment } from "./assignment.service";
 export function assignmentRoutes(deps: Deps) {
   return new Elysia({ tags: ["assignment"] })
     .use(deps.guard)
-    .get("/assignment", ({ ctx }) => getAssignment(deps.db, ctx.workspaceId), {
+    .get("/assignment", async ({ ctx }) => await getAssignment(deps.db, ctx.workspaceId), {
       access: { role: "viewer", scopes: ["settings:read"] },
       response: { 200: AssignmentSchema },
       detail: {
@@ -24,7 +24,7 @@ export function assignmentRoutes(deps: Deps) {
           "for that long shows presence `away`.",
       },
     })
-    .patch("/assignment", ({ ctx, body }) => updateAssignment(ctx, body, deps), {
+    .patch("/assignment", async ({ ctx, body }) => await updateAssignment(ctx, body, deps), {
       access: { role: "admin", scopes: ["settings:write"] },
       body: PatchAssignmentBody,
       response: { 200: AssignmentSchema },
@@ -38,7 +38,7 @@ export function assignmentRoutes(deps: Deps) {
     })
     .patch(
       "/members/:user_id/availability",
-      ({ ctx, params, body }) => changeAvailability(ctx, params.user_id, body, deps),
+      async ({ ctx, params, body }) => await changeAvailability(ctx, params.user_id, body, deps),
       {
         access: { role: "viewer", scopes: ["settings:write"] },
         params: AvailabilityParams,
@@ -55,8 +55,8 @@ export function assignmentRoutes(deps: Deps) {
     )
     .post(
       "/me/heartbeat",
-      ({ ctx, set }) => {
-        heartbeat(ctx, deps);
+      async ({ ctx, set }) => {
+        await heartbeat(ctx, deps);
         set.status = 204;
         return null;
       },

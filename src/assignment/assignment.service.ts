@@ -1,8 +1,9 @@
+import { first } from "../db/store";
 import { and, eq } from "drizzle-orm";
 import { systemContext, type RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { reactionStateChanged } from "../events/consumers";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
@@ -24,35 +25,35 @@ export type Assignment = { mode: AssignMode; rules: AssignmentRule[]; auto_away_
 const modeOf = (value: unknown): AssignMode =>
   (ASSIGN_MODES as readonly unknown[]).includes(value) ? (value as AssignMode) : "none";
 
-function storedSettings(db: Queryable, workspaceId: string) {
-  return db.select().from(assignmentSettings).where(eq(assignmentSettings.workspaceId, workspaceId)).get();
+async function storedSettings(db: Queryable, workspaceId: string) {
+  return first(await db.select().from(assignmentSettings).where(eq(assignmentSettings.workspaceId, workspaceId)).limit(1));
 }
 
-export function getAssignment(db: Db, workspaceId: string): Assignment {
-  const stored = storedSettings(db, workspaceId);
+export async function getAssignment(db: Db, workspaceId: string): Promise<Assignment> {
+  const stored = await storedSettings(db, workspaceId);
   return {
-    mode: modeOf(findWorkspace(db, workspaceId)?.settings?.auto_assign),
+    mode: modeOf((await findWorkspace(db, workspaceId))?.settings?.auto_assign),
     rules: stored?.rules ?? [],
     auto_away_minutes: stored?.autoAwayMinutes ?? 0,
   };
 }
 
 /** The workspace's auto-away cutoff at `now` (null when auto-away is off): what members' presence reads. */
-export function awayCutoffAt(db: Queryable, workspaceId: string, now: Date): string | null {
-  const minutes = storedSettings(db, workspaceId)?.autoAwayMinutes ?? 0;
+export async function awayCutoffAt(db: Queryable, workspaceId: string, now: Date): Promise<string | null> {
+  const minutes = (await storedSettings(db, workspaceId))?.autoAwayMinutes ?? 0;
   return minutes > 0 ? new Date(now.getTime() - minutes * 60_000).toISOString() : null;
 }
 
 function checkRules(tx: Queryable, workspaceId: string, rules: AssignmentRule[]): void {
   const seen = new Set<string>();
-  rules.forEach((rule, i) => {
+  rules.forEach(async (rule, i) => {
     const key = `${rule.target_type}:${rule.target_id}`;
     if (seen.has(key)) throw invalidAt(`body.rules.${i}`, `A second rule for the same ${rule.target_type}.`);
     seen.add(key);
     const exists =
       rule.target_type === "team"
-        ? teamOfWorkspace(tx, workspaceId, rule.target_id)
-        : findMailbox(tx, workspaceId, rule.target_id);
+        ? await teamOfWorkspace(tx, workspaceId, rule.target_id)
+        : await findMailbox(tx, workspaceId, rule.target_id);
     if (!exists) throw invalidAt(`body.rules.${i}.target_id`, `No such ${rule.target_type} in this workspace.`);
   });
 }
@@ -61,16 +62,16 @@ function checkRules(tx: Queryable, workspaceId: string, rules: AssignmentRule[])
  * Changes the workspace mode (stored as `settings.auto_assign`, so `workspace.updated` follows),
  * replaces the whole rule list and/or sets auto-away; audit-logged as `assignment.updated`.
  */
-export function updateAssignment(
+export async function updateAssignment(
   ctx: RequestContext,
   patch: { mode?: AssignMode; rules?: AssignmentRule[]; auto_away_minutes?: number },
   deps: Pick<Deps, "db" | "clock">,
-): Assignment {
-  return withTx(deps.db, (tx) => {
+): Promise<Assignment> {
+  return await transact(deps.db, async (tx) => {
     if (patch.rules) checkRules(tx, ctx.workspaceId, patch.rules);
-    const before = getAssignment(deps.db, ctx.workspaceId);
+    const before = await getAssignment(deps.db, ctx.workspaceId);
     if (patch.mode !== undefined && patch.mode !== before.mode)
-      updateWorkspace(ctx, { settings: { auto_assign: patch.mode } }, deps);
+      await updateWorkspace(ctx, { settings: { auto_assign: patch.mode } }, deps);
     if (patch.rules !== undefined || patch.auto_away_minutes !== undefined) {
       const autoAwayMinutes = patch.auto_away_minutes ?? before.auto_away_minutes;
       const row = {
@@ -81,16 +82,15 @@ export function updateAssignment(
         // A new auto-away length starts the presence job's announcements afresh.
         ...(autoAwayMinutes !== before.auto_away_minutes ? { awayAnnouncedUntil: null } : {}),
       };
-      tx.insert(assignmentSettings)
+      await tx.insert(assignmentSettings)
         .values(row)
-        .onConflictDoUpdate({ target: assignmentSettings.workspaceId, set: row })
-        .run();
+        .onConflictDoUpdate({ target: assignmentSettings.workspaceId, set: row });
       // Rules append no event of their own: the on-create consumer's cached answer must go.
       reactionStateChanged(deps.db, ctx.workspaceId);
     }
-    const after = getAssignment(deps.db, ctx.workspaceId);
+    const after = await getAssignment(deps.db, ctx.workspaceId);
     if (JSON.stringify(after) !== JSON.stringify(before))
-      recordAudit(tx, ctx, {
+      await recordAudit(tx, ctx, {
         action: "assignment.updated",
         entityType: "assignment",
         entityId: ctx.workspaceId,
@@ -101,16 +101,16 @@ export function updateAssignment(
 }
 
 /** Whether any ticket of the workspace may be auto-assigned: its mode, or a team's or mailbox's rule, is not `none`. */
-export function autoAssignsIn(db: Db, workspaceId: string): boolean {
-  const settings = getAssignment(db, workspaceId);
+export async function autoAssignsIn(db: Db, workspaceId: string): Promise<boolean> {
+  const settings = await getAssignment(db, workspaceId);
   return settings.mode !== "none" || settings.rules.some((rule) => rule.mode !== "none");
 }
 
 type TicketTarget = { workspaceId: string; teamId: string | null; mailboxId: string | null };
 
 /** Which mode applies to a ticket, and whose turn order: its team's rule, else its mailbox's, else the workspace's. */
-function modeFor(db: Db, ticket: TicketTarget): { mode: AssignMode; scope: string } {
-  const settings = getAssignment(db, ticket.workspaceId);
+async function modeFor(db: Db, ticket: TicketTarget): Promise<{ mode: AssignMode; scope: string }> {
+  const settings = await getAssignment(db, ticket.workspaceId);
   const rule = (type: "team" | "mailbox", id: string | null) =>
     id ? settings.rules.find((r) => r.target_type === type && r.target_id === id) : undefined;
   const team = rule("team", ticket.teamId);
@@ -127,16 +127,16 @@ function modeFor(db: Db, ticket: TicketTarget): { mode: AssignMode; scope: strin
  * id, wrapping); load balanced takes the fewest open tickets, ties broken in the same turn order.
  * The pointer is stored in the caller's transaction.
  */
-export function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "ports">, ticket: TicketTarget): string | null {
-  const { mode, scope } = modeFor(deps.db, ticket);
+export async function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "ports">, ticket: TicketTarget): Promise<string | null> {
+  const { mode, scope } = await modeFor(deps.db, ticket);
   if (mode === "none") return null;
-  const cutoff = awayCutoffAt(tx, ticket.workspaceId, deps.clock.now());
-  let pool = assignableMembers(tx, ticket.workspaceId).filter((m) => presenceOf(m, cutoff) === "online");
+  const cutoff = await awayCutoffAt(tx, ticket.workspaceId, deps.clock.now());
+  let pool = (await assignableMembers(tx, ticket.workspaceId)).filter((m) => presenceOf(m, cutoff) === "online");
   if (ticket.teamId) {
-    const team = new Set(memberIdsOf(tx, [ticket.teamId]).get(ticket.teamId) ?? []);
+    const team = new Set((await memberIdsOf(tx, [ticket.teamId])).get(ticket.teamId) ?? []);
     pool = pool.filter((m) => team.has(m.userId));
   }
-  const open = openTicketsOf(
+  const open = await openTicketsOf(
     deps.ports,
     tx,
     ticket.workspaceId,
@@ -144,11 +144,10 @@ export function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "ports">,
   );
   pool = pool.filter((m) => m.maxOpenTickets === null || (open.get(m.userId) ?? 0) < m.maxOpenTickets);
   if (!pool.length) return null;
-  const pointer = tx
+  const pointer = first(await tx
     .select({ last: assignmentPointers.lastUserId })
     .from(assignmentPointers)
-    .where(and(eq(assignmentPointers.workspaceId, ticket.workspaceId), eq(assignmentPointers.scope, scope)))
-    .get()?.last;
+    .where(and(eq(assignmentPointers.workspaceId, ticket.workspaceId), eq(assignmentPointers.scope, scope))).limit(1))?.last;
   // Turn order: the members after the pointer first, then from the start (pool is sorted by user id).
   const next = pointer ? pool.findIndex((m) => m.userId > pointer) : 0;
   const turn = next <= 0 ? pool : [...pool.slice(next), ...pool.slice(0, next)];
@@ -156,13 +155,12 @@ export function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "ports">,
   if (mode === "load_balanced")
     for (const m of turn) if ((open.get(m.userId) ?? 0) < (open.get(chosen.userId) ?? 0)) chosen = m;
   const now = deps.clock.now().toISOString();
-  tx.insert(assignmentPointers)
+  await tx.insert(assignmentPointers)
     .values({ workspaceId: ticket.workspaceId, scope, lastUserId: chosen.userId, updatedAt: now })
     .onConflictDoUpdate({
       target: [assignmentPointers.workspaceId, assignmentPointers.scope],
       set: { lastUserId: chosen.userId, updatedAt: now },
-    })
-    .run();
+    });
   return chosen.userId;
 }
 
@@ -172,9 +170,9 @@ export function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "ports">,
  * through the ticket write API as the system (an `assigned` activity, `ticket.updated`, and the
  * assignee's `assigned` notification). Answers the assignee, or null when nobody was chosen.
  */
-export function autoAssignTicket(deps: Deps, workspaceId: string, ticketId: string): string | null {
-  return withTx(deps.db, (tx) => {
-    const ticket = ticketOfWorkspace(tx, workspaceId, ticketId);
+export async function autoAssignTicket(deps: Deps, workspaceId: string, ticketId: string): Promise<string | null> {
+  return await transact(deps.db, async (tx) => {
+    const ticket = await ticketOfWorkspace(tx, workspaceId, ticketId);
     if (
       !ticket ||
       ticket.assigneeId ||
@@ -185,35 +183,35 @@ export function autoAssignTicket(deps: Deps, workspaceId: string, ticketId: stri
       ticket.status === "closed"
     )
       return null;
-    const userId = pickAssignee(tx, deps, ticket);
+    const userId = await pickAssignee(tx, deps, ticket);
     if (!userId) return null;
-    updateTicket(systemContext(workspaceId, "auto-assign"), ticket.id, { assignee_id: userId }, deps);
+    await updateTicket(systemContext(workspaceId, "auto-assign"), ticket.id, { assignee_id: userId }, deps);
     return userId;
   });
 }
 
 /** `settings.assign_on_reply`: on unless set to false. */
-export const assignOnReplyOf = (db: Db, workspaceId: string): boolean =>
-  findWorkspace(db, workspaceId)?.settings?.assign_on_reply !== false;
+export const assignOnReplyOf = async (db: Db, workspaceId: string): Promise<boolean> =>
+  (await findWorkspace(db, workspaceId))?.settings?.assign_on_reply !== false;
 
 /**
  * Assigns a live, unassigned, non-spam ticket to the member who replied, when they may be assigned
  * (a member who is not a viewer). The change is theirs: the `assigned` activity names them, so
  * nobody is notified of a ticket they took themselves.
  */
-export function takeTicketOnReply(
+export async function takeTicketOnReply(
   deps: Deps,
   workspaceId: string,
   ticketId: string,
   userId: string,
   reply: { id: string; createdAt: string },
-): boolean {
-  return withTx(deps.db, (tx) => {
-    const ticket = ticketOfWorkspace(tx, workspaceId, ticketId);
+): Promise<boolean> {
+  return await transact(deps.db, async (tx) => {
+    const ticket = await ticketOfWorkspace(tx, workspaceId, ticketId);
     if (!ticket || ticket.assigneeId || ticket.deletedAt || ticket.mergedIntoId || ticket.spam) return false;
     // Written with the ticket: whoever created it set (or left) its assignee on purpose.
-    if (ticket.createdAt === reply.createdAt && firstMessageOf(tx, ticket.id)?.id === reply.id) return false;
-    const role = memberRoleOf(tx, workspaceId, userId);
+    if (ticket.createdAt === reply.createdAt && (await firstMessageOf(tx, ticket.id))?.id === reply.id) return false;
+    const role = await memberRoleOf(tx, workspaceId, userId);
     if (!role || role === "viewer") return false;
     const ctx: RequestContext = {
       workspaceId,
@@ -225,7 +223,7 @@ export function takeTicketOnReply(
       requestId: `assign-on-reply:${ticketId}`,
       ip: null,
     };
-    updateTicket(ctx, ticket.id, { assignee_id: userId }, deps, { enforceRequired: false });
+    await updateTicket(ctx, ticket.id, { assignee_id: userId }, deps, { enforceRequired: false });
     return true;
   });
 }

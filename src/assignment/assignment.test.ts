@@ -1,9 +1,10 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { auditLogs } from "../audit/audit.table";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { members } from "../members/members.table";
 import { notificationsOf } from "../notifications/notifications.public";
@@ -16,19 +17,17 @@ import { lastSeq } from "../../test/kit/events";
 const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
 const desk = await startTestDesk({ clock });
 
-const auditOf = (d: TestDesk, workspaceId: string, action: string) =>
-  d.deps.db
+const auditOf = async (d: TestDesk, workspaceId: string, action: string) =>
+  await d.deps.db
     .select()
     .from(auditLogs)
-    .where(and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.action, action)))
-    .all();
+    .where(and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.action, action)));
 
-const memberRow = (workspaceId: string, userId: string) =>
-  desk.deps.db
+const memberRow = async (workspaceId: string, userId: string) =>
+  first(await desk.deps.db
     .select()
     .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-    .get()!;
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).limit(1))!;
 
 /** Tickets created through the API, then the consumers (auto-assignment, notifications) run. */
 async function created(d: TestDesk, member: Pick<Member, "headers">, n: number, body: Record<string, unknown> = {}) {
@@ -39,13 +38,13 @@ async function created(d: TestDesk, member: Pick<Member, "headers">, n: number, 
   return ids;
 }
 
-const assigneesOf = (d: TestDesk, ids: string[]) =>
-  ids.map(
-    (id) =>
+const assigneesOf = async (d: TestDesk, ids: string[]) =>
+  await Promise.all(ids.map(
+    async (id) =>
       d.deps.db.$client
         .query<{ a: string | null }, [string]>("SELECT assignee_id AS a FROM tickets WHERE id = ?")
         .get(id)!.a,
-  );
+  ));
 
 /** A workspace with an owner, two agents and a viewer, in round robin (members sorted by user id). */
 async function team(mode = "round_robin") {
@@ -66,7 +65,7 @@ describe("GET /v1/assignment", () => {
     const other = await createWorkspaceWithOwner(desk);
     expect((await desk.api("GET", "/v1/assignment")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/assignment", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+      (await desk.api("GET", "/v1/assignment", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
     ).toBe(403);
     expect(
       (
@@ -79,7 +78,7 @@ describe("GET /v1/assignment", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ mode: "none", rules: [], auto_away_minutes: 0 });
     expect(
-      (await desk.api("GET", "/v1/assignment", { headers: createKey(desk, owner, ["settings:read"]).headers })).status,
+      (await desk.api("GET", "/v1/assignment", { headers: (await createKey(desk, owner, ["settings:read"])).headers })).status,
     ).toBe(200);
   });
 });
@@ -95,7 +94,7 @@ describe("PATCH /v1/assignment", () => {
     expect(
       (
         await desk.api("PATCH", "/v1/assignment", {
-          headers: createKey(desk, owner, ["settings:read"]).headers,
+          headers: (await createKey(desk, owner, ["settings:read"])).headers,
           body,
         })
       ).status,
@@ -145,14 +144,14 @@ describe("PATCH /v1/assignment", () => {
       rules: [],
       auto_away_minutes: 0,
     });
-    expect(auditOf(desk, workspace.id, "assignment.updated")).toEqual([]);
+    expect(await auditOf(desk, workspace.id, "assignment.updated")).toEqual([]);
   });
 
   test("stores mode (as settings.auto_assign), replaces the rule list, sets auto-away; audit and workspace.updated", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const t1 = await newTeam(desk, owner, { name: "One" });
     const t2 = await newTeam(desk, owner, { name: "Two" });
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const res = await desk.api("PATCH", "/v1/assignment", {
       headers: owner.headers,
       body: {
@@ -173,7 +172,7 @@ describe("PATCH /v1/assignment", () => {
       ],
       auto_away_minutes: 30,
     });
-    expect(eventsAfter(desk, workspace.id, before).map((e) => e.type)).toEqual(["workspace.updated"]);
+    expect((await eventsAfter(desk, workspace.id, before)).map((e) => e.type)).toEqual(["workspace.updated"]);
     const ws = await desk.api("GET", "/v1/workspace", { headers: owner.headers });
     expect(ws.body.settings.auto_assign).toBe("load_balanced");
     // rules replace the whole list
@@ -186,7 +185,7 @@ describe("PATCH /v1/assignment", () => {
     // PATCH /v1/workspace's auto_assign is the same value
     await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { auto_assign: "none" } } });
     expect((await desk.api("GET", "/v1/assignment", { headers: owner.headers })).body.mode).toBe("none");
-    const audits = auditOf(desk, workspace.id, "assignment.updated");
+    const audits = await auditOf(desk, workspace.id, "assignment.updated");
     expect(audits).toHaveLength(2);
     expect(audits[0]!.data).toMatchObject({
       from: { mode: "none" },
@@ -194,7 +193,7 @@ describe("PATCH /v1/assignment", () => {
     });
     // an unchanged PATCH records nothing
     await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { auto_away_minutes: 30 } });
-    expect(auditOf(desk, workspace.id, "assignment.updated")).toHaveLength(2);
+    expect(await auditOf(desk, workspace.id, "assignment.updated")).toHaveLength(2);
   });
 });
 
@@ -202,16 +201,16 @@ describe("auto-assignment on creation", () => {
   test("round robin takes turns among online agents and admins; viewers never; the assignee is notified", async () => {
     const { workspace, viewer, order, owner } = await team();
     const ids = await created(desk, owner, 6);
-    expect(assigneesOf(desk, ids)).toEqual([...order, ...order]);
-    expect(assigneesOf(desk, ids)).not.toContain(viewer.id);
+    expect(await assigneesOf(desk, ids)).toEqual([...order, ...order]);
+    expect(await assigneesOf(desk, ids)).not.toContain(viewer.id);
     const [first] = order;
-    const told = withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, first!, ["assigned"]));
+    const told = await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, first!, ["assigned"]));
     // the owner created the tickets but auto-assignment assigned them: the owner is told too
     expect(told).toHaveLength(2);
     expect(told[0]!.data).toMatchObject({ by: null, by_name: "auto-assignment", via: "system" });
     // a ticket created already assigned, or spam, is left alone
     const [kept] = await created(desk, owner, 1, { assignee_id: viewer.id === first ? order[1] : first });
-    expect(assigneesOf(desk, [kept!])).toEqual([viewer.id === first ? order[1] : first]);
+    expect(await assigneesOf(desk, [kept!])).toEqual([viewer.id === first ? order[1] : first]);
   });
 
   test("only online members under their cap; offline, away and capped members are skipped; nobody eligible leaves it unassigned", async () => {
@@ -226,15 +225,15 @@ describe("auto-assignment on creation", () => {
     });
     const ids = await created(desk, owner, 3);
     // a takes one (then is at the cap), b takes the rest
-    expect(assigneesOf(desk, ids).sort()).toEqual([a.id, b.id, b.id].sort());
+    expect((await assigneesOf(desk, ids)).sort()).toEqual([a.id, b.id, b.id].sort());
     await desk.api("PATCH", "/v1/members/me/availability", { headers: b.headers, body: { availability: "away" } });
     const [none] = await created(desk, owner, 1);
-    expect(assigneesOf(desk, [none!])).toEqual([null]);
+    expect(await assigneesOf(desk, [none!])).toEqual([null]);
     // solving a's ticket frees a slot under the cap
-    const aTicket = ids[assigneesOf(desk, ids).indexOf(a.id)]!;
+    const aTicket = ids[(await assigneesOf(desk, ids)).indexOf(a.id)]!;
     await desk.api("PATCH", `/v1/tickets/${aTicket}`, { headers: owner.headers, body: { status: "solved" } });
     const [next] = await created(desk, owner, 1);
-    expect(assigneesOf(desk, [next!])).toEqual([a.id]);
+    expect(await assigneesOf(desk, [next!])).toEqual([a.id]);
   });
 
   test("load balanced gives the member with the fewest open tickets; ties in turn order", async () => {
@@ -243,7 +242,7 @@ describe("auto-assignment on creation", () => {
     await created(desk, owner, 1, { assignee_id: owner.id });
     const ids = await created(desk, owner, 4);
     // b has 0, owner 1, a 2: b, then b/owner tie...
-    const got = assigneesOf(desk, ids);
+    const got = await assigneesOf(desk, ids);
     expect(got[0]).toBe(b.id);
     const counts = new Map<string, number>([
       [a.id, 2],
@@ -263,16 +262,16 @@ describe("auto-assignment on creation", () => {
     // Before any rule the workspace has nothing to assign (the consumer caches that answer); the
     // rules below append no event, yet must end it.
     const [before] = await created(desk, owner, 1, { team_id: t.id });
-    expect(assigneesOf(desk, [before!])).toEqual([null]);
+    expect(await assigneesOf(desk, [before!])).toEqual([null]);
     await desk.api("PATCH", "/v1/assignment", {
       headers: owner.headers,
       body: { rules: [{ target_type: "team", target_id: t.id, mode: "round_robin" }] },
     });
     const [plain] = await created(desk, owner, 1);
-    expect(assigneesOf(desk, [plain!])).toEqual([null]);
+    expect(await assigneesOf(desk, [plain!])).toEqual([null]);
     const ids = await created(desk, owner, 4, { team_id: t.id });
     const order = [a.id, b.id].sort();
-    expect(assigneesOf(desk, ids)).toEqual([...order, ...order]);
+    expect(await assigneesOf(desk, ids)).toEqual([...order, ...order]);
     // a mailbox rule: that mailbox's tickets go round robin among everyone eligible; a team rule wins over it
     const mailbox = await desk.api("POST", "/v1/mailboxes", {
       headers: owner.headers,
@@ -290,20 +289,20 @@ describe("auto-assignment on creation", () => {
     });
     const [viaMailbox] = await created(desk, owner, 1, { mailbox_id: mailbox.body.id });
     // the owner has no open tickets, a and b two each: load balanced picks the owner
-    expect(assigneesOf(desk, [viaMailbox!])).toEqual([owner.id]);
+    expect(await assigneesOf(desk, [viaMailbox!])).toEqual([owner.id]);
     const [teamWins] = await created(desk, owner, 1, { mailbox_id: mailbox.body.id, team_id: t.id });
-    expect(assigneesOf(desk, [teamWins!])).toEqual([null]);
+    expect(await assigneesOf(desk, [teamWins!])).toEqual([null]);
   });
 
   test("autoAssignTicket (triage's door) assigns an unassigned ticket and leaves an assigned one", async () => {
     const { workspace, owner, order } = await team();
     await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode: "none" } });
     const [id] = await created(desk, owner, 1);
-    expect(assigneesOf(desk, [id!])).toEqual([null]);
+    expect(await assigneesOf(desk, [id!])).toEqual([null]);
     await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode: "round_robin" } });
-    expect(autoAssignTicket(desk.deps, workspace.id, id!)).toBe(order[0]!);
-    expect(autoAssignTicket(desk.deps, workspace.id, id!)).toBeNull();
-    expect(assigneesOf(desk, [id!])).toEqual([order[0]!]);
+    expect(await autoAssignTicket(desk.deps, workspace.id, id!)).toBe(order[0]!);
+    expect(await autoAssignTicket(desk.deps, workspace.id, id!)).toBeNull();
+    expect(await assigneesOf(desk, [id!])).toEqual([order[0]!]);
   });
 
   test("round robin stays fair across a restart (the turn is stored)", async () => {
@@ -314,14 +313,14 @@ describe("auto-assignment on creation", () => {
     await first.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode: "round_robin" } });
     const order = [owner.id, a.id, b.id].sort();
     const before = await created(first, owner, 4);
-    expect(assigneesOf(first, before)).toEqual([...order, order[0]!]);
+    expect(await assigneesOf(first, before)).toEqual([...order, order[0]!]);
     await first.stop();
     const second = await startTestDesk({
       clock,
       config: { dataDir: first.dataDir, databasePath: first.deps.config.databasePath },
     });
     const after = await created(second, owner, 2);
-    expect(assigneesOf(second, after)).toEqual([order[1]!, order[2]!]);
+    expect(await assigneesOf(second, after)).toEqual([order[1]!, order[2]!]);
   });
 });
 
@@ -339,7 +338,7 @@ describe("PATCH /v1/members/{user_id}/availability", () => {
     expect(
       (await desk.api("PATCH", path("me"), { headers: agent.headers, body: { max_open_tickets: 5 } })).status,
     ).toBe(403);
-    const readKey = createKey(desk, owner, ["settings:read"]);
+    const readKey = await createKey(desk, owner, ["settings:read"]);
     expect(
       (await desk.api("PATCH", path(agent.id), { headers: readKey.headers, body: { availability: "away" } })).status,
     ).toBe(403);
@@ -355,7 +354,7 @@ describe("PATCH /v1/members/{user_id}/availability", () => {
         })
       ).status,
     ).toBe(404);
-    const writeKey = createKey(desk, owner, ["settings:write"]);
+    const writeKey = await createKey(desk, owner, ["settings:write"]);
     const keyMe = await desk.api("PATCH", path("me"), { headers: writeKey.headers, body: { availability: "away" } });
     expect(keyMe.status).toBe(422);
     expect(keyMe.body.errors[0].location).toBe("path.user_id");
@@ -374,39 +373,39 @@ describe("PATCH /v1/members/{user_id}/availability", () => {
     const capped = await desk.api("PATCH", path(viewer.id), { headers: owner.headers, body: { max_open_tickets: 3 } });
     expect(capped.status).toBe(422);
     expect(capped.body.errors[0].location).toBe("body.max_open_tickets");
-    expect(memberRow(workspace.id, viewer.id).maxOpenTickets).toBeNull();
-    expect(memberRow(workspace.id, agent.id)).toMatchObject({ availability: "online", maxOpenTickets: null });
+    expect((await memberRow(workspace.id, viewer.id)).maxOpenTickets).toBeNull();
+    expect(await memberRow(workspace.id, agent.id)).toMatchObject({ availability: "online", maxOpenTickets: null });
   });
 
   test("own availability; an admin sets others' and caps; stored, member.updated to the user's topic, audit-logged", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    let before = lastSeq(desk, workspace.id);
+    let before = await lastSeq(desk, workspace.id);
     const own = await desk.api("PATCH", "/v1/members/me/availability", {
       headers: agent.headers,
       body: { availability: "away" },
     });
     expect(own.status).toBe(200);
     expect(own.body).toMatchObject({ user: { id: agent.id }, availability: "away", presence: "away" });
-    expect(memberRow(workspace.id, agent.id).availability).toBe("away");
-    let emitted = eventsAfter(desk, workspace.id, before);
+    expect((await memberRow(workspace.id, agent.id)).availability).toBe("away");
+    let emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => [e.type, e.topics])).toEqual([
       ["member.updated", [`workspace:${workspace.id}`, `user:${agent.id}`]],
     ]);
     expect(emitted[0]!.data).toEqual({ member: own.body });
-    before = lastSeq(desk, workspace.id);
+    before = await lastSeq(desk, workspace.id);
     const capped = await desk.api("PATCH", `/v1/members/${agent.id}/availability`, {
       headers: owner.headers,
       body: { availability: "online", max_open_tickets: 10 },
     });
     expect(capped.body).toMatchObject({ availability: "online", max_open_tickets: 10, open_tickets: 0 });
-    expect(memberRow(workspace.id, agent.id)).toMatchObject({ availability: "online", maxOpenTickets: 10 });
-    emitted = eventsAfter(desk, workspace.id, before);
+    expect(await memberRow(workspace.id, agent.id)).toMatchObject({ availability: "online", maxOpenTickets: 10 });
+    emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => e.type)).toEqual(["member.updated"]);
-    expect(auditOf(desk, workspace.id, "member.assignment_cap_changed")).toEqual([
+    expect(await auditOf(desk, workspace.id, "member.assignment_cap_changed")).toEqual([
       expect.objectContaining({ actorUserId: owner.id, entityId: agent.id, data: { from: null, to: 10 } }),
     ]);
-    expect(auditOf(desk, workspace.id, "member.availability_changed").map((r) => r.data)).toEqual([
+    expect((await auditOf(desk, workspace.id, "member.availability_changed")).map((r) => r.data)).toEqual([
       { from: "online", to: "away" },
       { from: "away", to: "online" },
     ]);
@@ -416,12 +415,12 @@ describe("PATCH /v1/members/{user_id}/availability", () => {
       body: { max_open_tickets: null },
     });
     expect(cleared.body.max_open_tickets).toBeNull();
-    before = lastSeq(desk, workspace.id);
+    before = await lastSeq(desk, workspace.id);
     await desk.api("PATCH", `/v1/members/${agent.id}/availability`, {
       headers: owner.headers,
       body: { availability: "online" },
     });
-    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+    expect(await eventsAfter(desk, workspace.id, before)).toEqual([]);
   });
 });
 
@@ -431,7 +430,7 @@ describe("POST /v1/me/heartbeat and auto-away", () => {
     const other = await createWorkspaceWithOwner(desk);
     expect((await desk.api("POST", "/v1/me/heartbeat")).status).toBe(401);
     expect(
-      (await desk.api("POST", "/v1/me/heartbeat", { headers: createKey(desk, owner, ["settings:write"]).headers }))
+      (await desk.api("POST", "/v1/me/heartbeat", { headers: (await createKey(desk, owner, ["settings:write"])).headers }))
         .status,
     ).toBe(403);
     expect(
@@ -447,7 +446,7 @@ describe("POST /v1/me/heartbeat and auto-away", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
     // access tokens live 15 minutes of the moved clock: the reads use a key
-    const reader = createKey(desk, owner, ["settings:read"]);
+    const reader = await createKey(desk, owner, ["settings:read"]);
     const presence = async () => {
       const res = await desk.api("GET", "/v1/members", { headers: reader.headers });
       return res.body.data.find((m: { user: { id: string } }) => m.user.id === agent.id) as {
@@ -459,7 +458,7 @@ describe("POST /v1/me/heartbeat and auto-away", () => {
     expect(await presence()).toMatchObject({ presence: "online", last_seen_at: null });
     const beat = await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
     expect(beat.status).toBe(204);
-    expect(memberRow(workspace.id, agent.id).lastSeenAt).toBe(clock.now().toISOString());
+    expect((await memberRow(workspace.id, agent.id)).lastSeenAt).toBe(clock.now().toISOString());
     await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { auto_away_minutes: 10 } });
     clock.advance(9 * 60_000);
     expect(await presence()).toMatchObject({ presence: "online", availability: "online" });
@@ -469,20 +468,20 @@ describe("POST /v1/me/heartbeat and auto-away", () => {
     await desk.api("PATCH", "/v1/assignment", { headers: owner.headers, body: { mode: "round_robin" } });
     await desk.api("POST", "/v1/me/heartbeat", { headers: owner.headers });
     const ids = await created(desk, owner, 2);
-    expect(assigneesOf(desk, ids)).toEqual([owner.id, owner.id]);
+    expect(await assigneesOf(desk, ids)).toEqual([owner.id, owner.id]);
     // the heartbeat brings them back, with member.updated (the away announcements of the jump settled first)
     await desk.jobs.drain();
     await desk.consumers.drain();
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
     expect(await presence()).toMatchObject({ presence: "online" });
-    expect(eventsAfter(desk, workspace.id, before).map((e) => e.type)).toEqual(["member.updated"]);
+    expect((await eventsAfter(desk, workspace.id, before)).map((e) => e.type)).toEqual(["member.updated"]);
     // a heartbeat that changes nothing emits nothing
-    const again = lastSeq(desk, workspace.id);
+    const again = await lastSeq(desk, workspace.id);
     await desk.api("POST", "/v1/me/heartbeat", { headers: agent.headers });
-    expect(eventsAfter(desk, workspace.id, again)).toEqual([]);
+    expect(await eventsAfter(desk, workspace.id, again)).toEqual([]);
     // auto-away off: presence is the availability whatever the heartbeat
-    const admin = createKey(desk, owner, ["settings:write"]);
+    const admin = await createKey(desk, owner, ["settings:write"]);
     await desk.api("PATCH", "/v1/assignment", { headers: admin.headers, body: { auto_away_minutes: 0 } });
     clock.advance(24 * 60 * 60_000);
     expect(await presence()).toMatchObject({ presence: "online" });
@@ -500,7 +499,7 @@ describe("the auto-away job", () => {
       body: { availability: "offline" },
     });
     const runJob = async () => {
-      withTx(desk.deps.db, (tx) => enqueue(tx, autoAwayJob, {}));
+      await transact(desk.deps.db, async (tx) => await enqueue(tx, autoAwayJob, {}));
       await desk.jobs.drain();
     };
     await runJob();
@@ -510,24 +509,24 @@ describe("the auto-away job", () => {
     await runJob();
     clock.advance(5 * 60_000);
     await desk.api("POST", "/v1/me/heartbeat", { headers: owner.headers });
-    let before = lastSeq(desk, workspace.id);
+    let before = await lastSeq(desk, workspace.id);
     clock.advance(5 * 60_000 + 1);
     await runJob();
     // the agent's heartbeat is now over 10 minutes old; the owner's is not; the offline member stays offline
-    const emitted = eventsAfter(desk, workspace.id, before);
+    const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => e.type)).toEqual(["member.updated"]);
     expect(emitted[0]!.data).toMatchObject({
       member: { user: { id: agent.id }, availability: "online", presence: "away" },
     });
-    before = lastSeq(desk, workspace.id);
+    before = await lastSeq(desk, workspace.id);
     await runJob();
     clock.advance(60_000);
     await runJob();
-    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+    expect(await eventsAfter(desk, workspace.id, before)).toEqual([]);
     clock.advance(5 * 60_000);
     await runJob();
     expect(
-      eventsAfter(desk, workspace.id, before).map(
+      (await eventsAfter(desk, workspace.id, before)).map(
         (e) => (e.data as { member: { user: { id: string } } }).member.user.id,
       ),
     ).toEqual([owner.id]);
@@ -543,32 +542,32 @@ describe("assignment on reply", () => {
     const a = await addMember(desk, workspace.id, "agent");
     const b = await addMember(desk, workspace.id, "agent");
     const [ticket] = await created(desk, owner, 1, { body_html: "<p>Hello</p>", kind: "note" });
-    expect(assigneesOf(desk, [ticket!])).toEqual([null]);
+    expect(await assigneesOf(desk, [ticket!])).toEqual([null]);
     expect((await reply(desk, a.headers, ticket!, "note")).status).toBe(201);
     await desk.consumers.drain();
-    expect(assigneesOf(desk, [ticket!])).toEqual([null]);
+    expect(await assigneesOf(desk, [ticket!])).toEqual([null]);
     expect((await reply(desk, a.headers, ticket!)).status).toBe(201);
     expect((await reply(desk, b.headers, ticket!)).status).toBe(201);
     await desk.consumers.drain();
     await desk.consumers.drain();
-    expect(assigneesOf(desk, [ticket!])).toEqual([a.id]);
+    expect(await assigneesOf(desk, [ticket!])).toEqual([a.id]);
     const activities = await desk.api("GET", `/v1/tickets/${ticket}/activities`, { headers: owner.headers });
     const assigned = (activities.body.data as Array<{ type: string; actor: { user: { id: string } | null } }>).filter(
       (x) => x.type === "assigned",
     );
     expect(assigned.map((x) => x.actor.user?.id)).toEqual([a.id]);
     // Taking a ticket oneself tells nobody.
-    expect(notificationsOf(desk.deps.db, workspace.id, a.id).filter((n) => n.type === "assigned")).toEqual([]);
+    expect((await notificationsOf(desk.deps.db, workspace.id, a.id)).filter((n) => n.type === "assigned")).toEqual([]);
   });
 
   test("API keys, automations and the setting turned off never take a ticket", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const a = await addMember(desk, workspace.id, "agent");
-    const key = createKey(desk, owner, ["tickets:read", "tickets:write"]);
+    const key = await createKey(desk, owner, ["tickets:read", "tickets:write"]);
     const [byKey, afterOff] = await created(desk, owner, 2, { body_html: "<p>Hello</p>", kind: "note" });
     expect((await reply(desk, key.headers, byKey!)).status).toBe(201);
     await desk.consumers.drain();
-    expect(assigneesOf(desk, [byKey!])).toEqual([null]);
+    expect(await assigneesOf(desk, [byKey!])).toEqual([null]);
 
     const off = await desk.api("PATCH", "/v1/workspace", {
       headers: owner.headers,
@@ -578,7 +577,7 @@ describe("assignment on reply", () => {
     expect(off.body.settings.assign_on_reply).toBe(false);
     expect((await reply(desk, a.headers, afterOff!)).status).toBe(201);
     await desk.consumers.drain();
-    expect(assigneesOf(desk, [afterOff!])).toEqual([null]);
+    expect(await assigneesOf(desk, [afterOff!])).toEqual([null]);
     const bad = await desk.api("PATCH", "/v1/workspace", {
       headers: owner.headers,
       body: { settings: { assign_on_reply: "yes" } },
@@ -603,7 +602,7 @@ describe("assignment on reply", () => {
     await desk.consumers.drain();
     const messages = await desk.api("GET", `/v1/tickets/${ticket}/messages`, { headers: owner.headers });
     expect(messages.body.data.filter((m: { kind: string }) => m.kind === "reply").length).toBe(1);
-    expect(assigneesOf(desk, [ticket!])).toEqual([null]);
+    expect(await assigneesOf(desk, [ticket!])).toEqual([null]);
   });
 });
 
@@ -611,5 +610,5 @@ test("the first message of a ticket an agent creates does not take it: the creat
   const { workspace } = await createWorkspaceWithOwner(desk);
   const a = await addMember(desk, workspace.id, "agent");
   const [ticket] = await created(desk, a, 1, { body_html: "<p>We noticed a problem with your order.</p>" });
-  expect(assigneesOf(desk, [ticket!])).toEqual([null]);
+  expect(await assigneesOf(desk, [ticket!])).toEqual([null]);
 });

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { DeskError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -26,21 +26,21 @@ const lastUserText = (messages: Array<{ role: string; content: string | null }>)
   [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
 
 /** POST …/sessions/{id}/messages: checks (404, 429, 409) before anything runs, then the run. */
-export function startMessage(
+export async function startMessage(
   deps: Deps,
   ctx: RequestContext,
   userId: string,
   sessionId: string,
   body: z.infer<typeof MessageBody>,
   tools: AssistantTool[],
-): StartedRun {
-  const session = sessionOf(deps, ctx, userId, sessionId);
+): Promise<StartedRun> {
+  const session = await sessionOf(deps, ctx, userId, sessionId);
   takeMessageBudget(deps, ctx, userId);
   const release = lockSession(deps, session.id);
   return {
     release,
-    run: (emit, signal) => {
-      expirePending(deps, session);
+    run: async (emit, signal) => {
+      await expirePending(deps, session);
       if (!session.transcript.length && session.title === "New conversation")
         session.title = body.text.replace(/\s+/g, " ").trim().slice(0, 80);
       session.transcript.push({
@@ -72,16 +72,16 @@ export function startMessage(
  * would for them), activities of actor `ai` with the approving user, audit `assistant.action`.
  * Deny: nothing changes. Either way the run continues with the outcome.
  */
-export function startDecision(
+export async function startDecision(
   deps: Deps,
   ctx: RequestContext,
   userId: string,
   actionId: string,
   body: { decision: "approve" | "deny"; token: string },
   tools: AssistantTool[],
-): StartedRun {
-  const action = actionForDecision(deps, ctx, userId, actionId, body.token);
-  const session = sessionOf(deps, ctx, userId, action.sessionId);
+): Promise<StartedRun> {
+  const action = await actionForDecision(deps, ctx, userId, actionId, body.token);
+  const session = await sessionOf(deps, ctx, userId, action.sessionId);
   const release = lockSession(deps, session.id);
   try {
     const now = deps.clock.now().toISOString();
@@ -90,25 +90,23 @@ export function startDecision(
     if (body.decision === "deny") {
       decided = setStep(session.transcript, action.stepId, { status: "denied" });
       outcome = { status: "denied", note: "The user denied this change; nothing was done." };
-      withTx(deps.db, (tx) =>
-        tx
+      await transact(deps.db, async (tx) =>
+        await tx
           .update(assistantActions)
           .set({ status: "denied", decidedAt: now })
-          .where(eq(assistantActions.id, action.id))
-          .run(),
+          .where(eq(assistantActions.id, action.id)),
       );
-      auditAction(deps, ctx, action, "denied");
+      await auditAction(deps, ctx, action, "denied");
     } else {
       const tool = tools.find((t) => t.name === action.tool);
       if (tool?.kind !== "change") throw new DeskError(409, "approval_not_pending", "This tool is gone.");
       try {
-        const applied = withTx(deps.db, (tx) => {
+        const applied = await transact(deps.db, async (tx) => {
           checkRole(ctx, tool.minRole);
           const done = tool.apply(deps, ctx, action.args as never, { userId, actionId: action.id });
-          tx.update(assistantActions)
+          await tx.update(assistantActions)
             .set({ status: "approved", decidedAt: now })
-            .where(eq(assistantActions.id, action.id))
-            .run();
+            .where(eq(assistantActions.id, action.id));
           return done;
         });
         decided = setStep(session.transcript, action.stepId, {
@@ -117,18 +115,17 @@ export function startDecision(
           refs: applied.refs,
         });
         outcome = { status: "approved", result: applied.summary };
-        auditAction(deps, ctx, action, "approved");
+        await auditAction(deps, ctx, action, "approved");
       } catch (error) {
         // The change failed as it would for the person: the action is spent, the error answered.
         setStep(session.transcript, action.stepId, {
           status: "error",
           summary: error instanceof DeskError ? error.detail : "The change failed.",
         });
-        withTx(deps.db, (tx) => {
-          tx.update(assistantActions)
+        await transact(deps.db, async (tx) => {
+          await tx.update(assistantActions)
             .set({ status: "failed", decidedAt: now })
-            .where(eq(assistantActions.id, action.id))
-            .run();
+            .where(eq(assistantActions.id, action.id));
           const messages = [
             ...session.messages,
             {
@@ -137,16 +134,14 @@ export function startDecision(
               content: JSON.stringify({ status: "failed", error: error instanceof DeskError ? error.code : "error" }),
             },
           ];
-          tx.update(assistantActions)
+          await tx.update(assistantActions)
             .set({ attempts: action.attempts + 1 })
-            .where(eq(assistantActions.id, action.id))
-            .run();
-          tx.update(sessionsTable)
+            .where(eq(assistantActions.id, action.id));
+          await tx.update(sessionsTable)
             .set({ transcript: session.transcript, messages })
-            .where(eq(sessionsTable.id, session.id))
-            .run();
+            .where(eq(sessionsTable.id, session.id));
         });
-        auditAction(deps, ctx, action, "failed");
+        await auditAction(deps, ctx, action, "failed");
         throw error;
       }
     }

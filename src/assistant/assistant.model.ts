@@ -38,7 +38,7 @@ export async function modelTurn(
 ): Promise<TurnResult> {
   if (!deps.config.ai) throw new DeskError(403, "assistant_off", "The assistant is off: no AI provider is configured.");
   const { client, source } = await providerFor(deps, input.workspaceId);
-  const model = aiWorkspaceOf(deps, input.workspaceId).models.default;
+  const model = (await aiWorkspaceOf(deps, input.workspaceId)).models.default;
   let text = "";
   const calls: Array<{ id: string; name: string; arguments: string }> = [];
   let usage: { prompt_tokens: number; completion_tokens: number } | null = null;
@@ -82,14 +82,14 @@ export async function modelTurn(
     if (input.signal?.aborted) throw Object.assign(new Error("aborted"), { name: "AbortError" });
   } catch (error) {
     if (error instanceof DeskError) throw error;
-    const failed = providerFailed(deps, { ...input, feature: "assistant", model, source }, error);
+    const failed = await providerFailed(deps, { ...input, feature: "assistant", model, source }, error);
     throw refusesTools(error) ? unsupported() : failed;
   }
   const estimate = (s: string) => Math.ceil(s.length / 4);
   const inputTokens =
     usage?.prompt_tokens ?? estimate(input.system + input.messages.map((m) => m.content ?? "").join("\n"));
   const outputTokens = usage?.completion_tokens ?? estimate(text + calls.map((c) => c.arguments).join(""));
-  recordUsage(deps, {
+  await recordUsage(deps, {
     workspaceId: input.workspaceId,
     userId: input.userId,
     feature: "assistant",

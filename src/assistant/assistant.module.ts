@@ -11,5 +11,5 @@ export const assistantModule = defineModule({
   name: "assistant",
   routes: (deps) => [assistantRoutes(deps, coreTools, deps.ports.get(slaClocks))],
   ports: [slaClocks],
-  provides: [provide(tryAssistantProbe, (db, ctx) => assistantTried(db, ctx.workspaceId))],
+  provides: [provide(tryAssistantProbe, async (db, ctx) => await assistantTried(db, ctx.workspaceId))],
 });

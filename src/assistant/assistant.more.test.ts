@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
@@ -54,9 +55,9 @@ const decide = (m: Member, approval: { action_id: string; token: string }, decis
 describe("approvals", () => {
   test("the approval event carries SPEC's members; an approved reply reaches the ticket as the person's reply", async () => {
     const { workspace, owner } = await enabled();
-    const t = customerTicket(desk, owner);
+    const t = await customerTicket(desk, owner);
     const s = await session(owner);
-    expect(assistantTried(desk.deps.db, workspace.id)).toBe(false);
+    expect(await assistantTried(desk.deps.db, workspace.id)).toBe(false);
     script(
       () => ({
         tools: [
@@ -75,10 +76,10 @@ describe("approvals", () => {
       preview: { external: true, body: "On its way!" },
     });
     expect(events.at(-1)).toEqual({ event: "done", data: { status: "awaiting_approval" } });
-    expect(assistantTried(desk.deps.db, workspace.id)).toBe(true);
+    expect(await assistantTried(desk.deps.db, workspace.id)).toBe(true);
     const ok = await decide(owner, approval as { action_id: string; token: string }, "approve");
     expect(ok.status).toBe(200);
-    const thread = listMessages(desk.deps.db, owner.ctx, t.id);
+    const thread = await listMessages(desk.deps.db, owner.ctx, t.id);
     expect(thread).toHaveLength(2);
     expect(thread[1]).toMatchObject({ kind: "reply", authorUserId: owner.id });
     expect(thread[1]!.bodyText).toContain("On its way!");
@@ -87,7 +88,7 @@ describe("approvals", () => {
   test("another workspace's action is 404; a role lost before approval fails as it would for the person", async () => {
     const { workspace, owner } = await enabled();
     const agent = await addMember(desk, workspace.id, "agent");
-    const t = customerTicket(desk, owner);
+    const t = await customerTicket(desk, owner);
     const s = await session(agent);
     script(() => ({ tool: { name: "update_ticket", arguments: { ticket: t.id, changes: { status: "solved" } } } }));
     const run = await send(agent, s.id, "Solve it");
@@ -104,19 +105,18 @@ describe("approvals", () => {
     expect(demoted.status).toBe(200);
     const refused = await decide(agent, run.body.approval, "approve");
     expect([refused.status, refused.body.code]).toEqual([403, "forbidden"]);
-    expect(getTicket(desk.deps.db, owner.ctx, t.id).status).toBe("open");
-    const row = desk.deps.db
+    expect((await getTicket(desk.deps.db, owner.ctx, t.id)).status).toBe("open");
+    const row = first(await desk.deps.db
       .select()
       .from(assistantActions)
-      .where(eq(assistantActions.id, run.body.approval.action_id))
-      .get();
+      .where(eq(assistantActions.id, run.body.approval.action_id)).limit(1));
     expect(row?.status).toBe("failed");
     expect((await decide(agent, run.body.approval, "approve")).body.code).toBe("approval_not_pending");
   });
 
   test("a denied change leaves everything as it was and continues the run with the denial", async () => {
     const { owner } = await enabled();
-    const t = customerTicket(desk, owner);
+    const t = await customerTicket(desk, owner);
     const s = await session(owner);
     script(() => ({ tool: { name: "update_ticket", arguments: { ticket: t.id, changes: { priority: "urgent" } } } }));
     const run = await send(owner, s.id, "Make it urgent");
@@ -128,7 +128,7 @@ describe("approvals", () => {
     const res = await decide(owner, run.body.approval, "deny");
     expect(res.body).toMatchObject({ status: "complete", text: "Left as it was.", approval: null });
     expect(told).toContain("denied");
-    expect(getTicket(desk.deps.db, owner.ctx, t.id).priority).toBe("normal");
+    expect((await getTicket(desk.deps.db, owner.ctx, t.id)).priority).toBe("normal");
   });
 });
 
@@ -160,7 +160,7 @@ describe("tools", () => {
     expect(out.length).toBeLessThan(MAX_TOOL_OUTPUT + 200);
     expect(out).toContain("[truncated");
     const { owner } = await enabled();
-    const t = customerTicket(desk, owner, { body: "long ".repeat(5000) });
+    const t = await customerTicket(desk, owner, { body: "long ".repeat(5000) });
     const s = await session(owner);
     let seen = "";
     script(
@@ -181,7 +181,7 @@ describe("tools", () => {
       headers: owner.headers,
       body: { name: "Acme Corp", domain: "acme.test" },
     });
-    customerTicket(desk, owner);
+    await customerTicket(desk, owner);
     const s = await session(owner);
     const results: string[] = [];
     script(
@@ -216,16 +216,15 @@ describe("tips with the SLA seam", () => {
     const { workspace, owner } = await enabled();
     const now = desk.deps.clock.now().getTime();
     const at = (ms: number) => new Date(now + ms).toISOString();
-    const breached = customerTicket(desk, owner);
-    const soon = customerTicket(desk, owner);
-    const risky = customerTicket(desk, owner);
-    const solved = customerTicket(desk, owner);
+    const breached = await customerTicket(desk, owner);
+    const soon = await customerTicket(desk, owner);
+    const risky = await customerTicket(desk, owner);
+    const solved = await customerTicket(desk, owner);
     await desk.api("PATCH", `/v1/tickets/${solved.id}`, { headers: owner.headers, body: { status: "solved" } });
-    desk.deps.db
+    await desk.deps.db
       .update(tickets)
       .set({ custom: { ai_decisions: { sla_risk: { value: 0.8 } } } })
-      .where(eq(tickets.id, risky.id))
-      .run();
+      .where(eq(tickets.id, risky.id));
     clocks.set(workspace.id, [
       { ticketId: breached.id, nextDueAt: null, breached: true },
       { ticketId: soon.id, nextDueAt: at(30 * 60_000), breached: false },

@@ -65,7 +65,7 @@ async function respond(deps: Deps, request: Request, started: StartedRun): Promi
     if (controller) controller.enqueue(bytes);
     else queued.push(bytes);
   };
-  const done = started.run(emit, abort.signal).finally(started.release);
+  const done = (await started.run(emit, abort.signal)).finally(started.release);
   await Promise.race([
     first,
     done.then(
@@ -105,17 +105,17 @@ export function assistantRoutes(deps: Deps, tools: AssistantTool[], sla: SlaCloc
 function sessionRoutes(deps: Deps) {
   return new Elysia({ prefix: "/assistant", tags: ["assistant"] })
     .use(deps.guard)
-    .get("/sessions", ({ ctx }) => ({ data: listSessions(deps, ctx, requireAssistant(deps, ctx)) }), {
+    .get("/sessions", async ({ ctx }) => ({ data: await listSessions(deps, ctx, await requireAssistant(deps, ctx)) }), {
       access: viewer,
       response: { 200: z.object({ data: z.array(AssistantSessionSchema) }) },
       detail: { summary: "Your assistant conversations, newest first (at most 100)", description: COMMON },
     })
     .post(
       "/sessions",
-      ({ ctx, body, set }) => {
-        const userId = requireAssistant(deps, ctx);
+      async ({ ctx, body, set }) => {
+        const userId = await requireAssistant(deps, ctx);
         set.status = 201;
-        return presentSession(createSession(deps, ctx, userId, body?.title));
+        return presentSession(await createSession(deps, ctx, userId, body?.title));
       },
       {
         access: viewer,
@@ -129,7 +129,7 @@ function sessionRoutes(deps: Deps) {
     )
     .get(
       "/sessions/:id",
-      ({ ctx, params }) => sessionDetail(deps, sessionOf(deps, ctx, requireAssistant(deps, ctx), params.id)),
+      async ({ ctx, params }) => await sessionDetail(deps, await sessionOf(deps, ctx, await requireAssistant(deps, ctx), params.id)),
       {
         access: viewer,
         params: IdParams,
@@ -142,8 +142,8 @@ function sessionRoutes(deps: Deps) {
     )
     .patch(
       "/sessions/:id",
-      ({ ctx, params, body }) =>
-        presentSession(renameSession(deps, ctx, requireAssistant(deps, ctx), params.id, body.title)),
+      async ({ ctx, params, body }) =>
+        presentSession(await renameSession(deps, ctx, await requireAssistant(deps, ctx), params.id, body.title)),
       {
         access: viewer,
         params: IdParams,
@@ -154,8 +154,8 @@ function sessionRoutes(deps: Deps) {
     )
     .delete(
       "/sessions/:id",
-      ({ ctx, params, set }) => {
-        deleteSession(deps, ctx, requireAssistant(deps, ctx), params.id);
+      async ({ ctx, params, set }) => {
+        await deleteSession(deps, ctx, await requireAssistant(deps, ctx), params.id);
         set.status = 204;
         return null;
       },
@@ -176,9 +176,9 @@ function runRoutes(deps: Deps, tools: AssistantTool[], sla: SlaClockReader | nul
     .use(deps.guard)
     .post(
       "/sessions/:id/messages",
-      ({ ctx, params, body, request }) => {
-        const userId = requireAssistant(deps, ctx);
-        return respond(deps, request, startMessage(deps, ctx, userId, params.id, body, tools));
+      async ({ ctx, params, body, request }) => {
+        const userId = await requireAssistant(deps, ctx);
+        return respond(deps, request, await startMessage(deps, ctx, userId, params.id, body, tools));
       },
       {
         access: viewer,
@@ -193,9 +193,9 @@ function runRoutes(deps: Deps, tools: AssistantTool[], sla: SlaClockReader | nul
     )
     .post(
       "/actions/:id/decision",
-      ({ ctx, params, body, request }) => {
-        const userId = requireAssistant(deps, ctx);
-        return respond(deps, request, startDecision(deps, ctx, userId, params.id, body, tools));
+      async ({ ctx, params, body, request }) => {
+        const userId = await requireAssistant(deps, ctx);
+        return respond(deps, request, await startDecision(deps, ctx, userId, params.id, body, tools));
       },
       {
         access: viewer,
@@ -208,7 +208,7 @@ function runRoutes(deps: Deps, tools: AssistantTool[], sla: SlaClockReader | nul
         },
       },
     )
-    .get("/tips", ({ ctx }) => ({ tips: tipsFor(deps, ctx, requireAssistant(deps, ctx), sla) }), {
+    .get("/tips", async ({ ctx }) => ({ tips: await tipsFor(deps, ctx, await requireAssistant(deps, ctx), sla) }), {
       access: viewer,
       response: { 200: z.object({ tips: z.array(TipSchema) }) },
       detail: {

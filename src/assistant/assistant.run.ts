@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { RequestContext } from "../auth/context";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { DeskError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -148,14 +148,14 @@ export async function runAssistant(input: RunInput): Promise<RunResult> {
           });
           continue;
         }
-        approval = runCall(input, byName.get(call.name), call, turn);
+        approval = await runCall(input, byName.get(call.name), call, turn);
       }
     }
   } finally {
     if (!turn.text && !turn.steps.length) session.transcript.pop();
     session.updatedAt = deps.clock.now().toISOString();
-    withTx(deps.db, (tx) =>
-      tx
+    await transact(deps.db, async (tx) =>
+      await tx
         .update(assistantSessions)
         .set({
           title: session.title,
@@ -163,8 +163,7 @@ export async function runAssistant(input: RunInput): Promise<RunResult> {
           messages: session.messages,
           updatedAt: session.updatedAt,
         })
-        .where(eq(assistantSessions.id, session.id))
-        .run(),
+        .where(eq(assistantSessions.id, session.id)),
     );
   }
   const status = approval ? "awaiting_approval" : "complete";
@@ -172,12 +171,12 @@ export async function runAssistant(input: RunInput): Promise<RunResult> {
   return { session: presentSession(session), text: turn.text, steps: turn.steps, approval, status };
 }
 
-function runCall(
+async function runCall(
   input: RunInput,
   tool: AssistantTool | undefined,
   call: { id: string; name: string; arguments: string },
   turn: TurnJson,
-): ApprovalJson | null {
+): Promise<ApprovalJson | null> {
   const { deps, ctx, session, emit } = input;
   const answer = (content: unknown) =>
     session.messages.push({ role: "tool", tool_call_id: call.id, content: bounded(content) });
@@ -220,7 +219,7 @@ function runCall(
     }
     checkRole(ctx, tool.minRole);
     const { bind, ...preview } = tool.propose(deps, ctx, args as never);
-    const { row, token } = newAction(deps, {
+    const { row, token } = await newAction(deps, {
       ctx,
       userId: input.userId,
       sessionId: session.id,

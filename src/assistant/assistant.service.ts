@@ -1,10 +1,11 @@
+import { first } from "../db/store";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import { aiWorkspaceOf } from "../ai/ai.public";
 import type { Queryable } from "../db/database";
 import { deskState } from "../db/desk-state";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { minuteBudget } from "../http/rate-limit";
 import { sha256Hex, safeEqual } from "../lib/crypto";
@@ -25,11 +26,11 @@ export const APPROVAL_TTL_MS = 15 * 60_000;
 export const MESSAGES_PER_MINUTE = 30;
 
 /** 403 assistant_off unless AI is on for the instance and workspace and `settings.ai.assistant` is on; people only. */
-export function requireAssistant(deps: Deps, ctx: RequestContext): string {
+export async function requireAssistant(deps: Deps, ctx: RequestContext): Promise<string> {
   if (ctx.actor.type !== "user") throw forbidden("The assistant is for signed-in people; API keys cannot use it.");
   const off = (detail: string) => new DeskError(403, "assistant_off", detail);
   if (!deps.config.ai) throw off("No AI provider is configured on this instance.");
-  const features = aiWorkspaceOf(deps, ctx.workspaceId).features;
+  const features = (await aiWorkspaceOf(deps, ctx.workspaceId)).features;
   if (!features.enabled) throw off("AI is turned off in this workspace's settings.");
   if (!features.assistant) throw off("The assistant is turned off in this workspace's settings (ai.assistant).");
   return ctx.actor.userId;
@@ -43,18 +44,17 @@ export const presentSession = (row: AssistantSessionRow) => ({
 });
 export type SessionJson = ReturnType<typeof presentSession>;
 
-export function listSessions(deps: Deps, ctx: RequestContext, userId: string) {
-  return deps.db
+export async function listSessions(deps: Deps, ctx: RequestContext, userId: string) {
+  return (await deps.db
     .select()
     .from(assistantSessions)
     .where(and(eq(assistantSessions.workspaceId, ctx.workspaceId), eq(assistantSessions.userId, userId)))
     .orderBy(desc(assistantSessions.updatedAt), desc(assistantSessions.id))
-    .limit(100)
-    .all()
+    .limit(100))
     .map(presentSession);
 }
 
-export function createSession(deps: Deps, ctx: RequestContext, userId: string, title?: string): AssistantSessionRow {
+export async function createSession(deps: Deps, ctx: RequestContext, userId: string, title?: string): Promise<AssistantSessionRow> {
   const now = deps.clock.now().toISOString();
   const row: AssistantSessionRow = {
     id: newId(),
@@ -66,13 +66,13 @@ export function createSession(deps: Deps, ctx: RequestContext, userId: string, t
     createdAt: now,
     updatedAt: now,
   };
-  withTx(deps.db, (tx) => tx.insert(assistantSessions).values(row).run());
+  await transact(deps.db, async (tx) => await tx.insert(assistantSessions).values(row));
   return row;
 }
 
 /** A conversation of this user in this workspace; another user's (or workspace's) answers 404 like a missing one. */
-export function sessionOf(deps: Deps, ctx: RequestContext, userId: string, id: string): AssistantSessionRow {
-  const row = deps.db
+export async function sessionOf(deps: Deps, ctx: RequestContext, userId: string, id: string): Promise<AssistantSessionRow> {
+  const row = first(await deps.db
     .select()
     .from(assistantSessions)
     .where(
@@ -81,8 +81,7 @@ export function sessionOf(deps: Deps, ctx: RequestContext, userId: string, id: s
         eq(assistantSessions.workspaceId, ctx.workspaceId),
         eq(assistantSessions.userId, userId),
       ),
-    )
-    .get();
+    ).limit(1));
   if (!row) throw notFound("Assistant conversation");
   return row;
 }
@@ -97,36 +96,35 @@ export const presentAction = (row: AssistantActionRow, token?: string) => ({
   ...(token ? { token } : {}),
 });
 
-export function pendingActionOf(deps: Deps, sessionId: string): AssistantActionRow | undefined {
-  return deps.db
+export async function pendingActionOf(deps: Deps, sessionId: string): Promise<AssistantActionRow | undefined> {
+  return first(await deps.db
     .select()
     .from(assistantActions)
-    .where(and(eq(assistantActions.sessionId, sessionId), eq(assistantActions.status, "pending")))
-    .get();
+    .where(and(eq(assistantActions.sessionId, sessionId), eq(assistantActions.status, "pending"))).limit(1));
 }
 
 /** The transcript and any pending approval (its token is shown only once, in the run that proposed it). */
-export function sessionDetail(deps: Deps, row: AssistantSessionRow) {
-  const pending = pendingActionOf(deps, row.id);
+export async function sessionDetail(deps: Deps, row: AssistantSessionRow) {
+  const pending = await pendingActionOf(deps, row.id);
   const live = pending && pending.expiresAt > deps.clock.now().toISOString() ? pending : undefined;
   return { ...presentSession(row), turns: row.transcript, approval: live ? presentAction(live) : null };
 }
 
-export function renameSession(deps: Deps, ctx: RequestContext, userId: string, id: string, title: string) {
-  const row = sessionOf(deps, ctx, userId, id);
+export async function renameSession(deps: Deps, ctx: RequestContext, userId: string, id: string, title: string) {
+  const row = await sessionOf(deps, ctx, userId, id);
   const now = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) =>
-    tx.update(assistantSessions).set({ title, updatedAt: now }).where(eq(assistantSessions.id, row.id)).run(),
+  await transact(deps.db, async (tx) =>
+    await tx.update(assistantSessions).set({ title, updatedAt: now }).where(eq(assistantSessions.id, row.id)),
   );
   return { ...row, title, updatedAt: now };
 }
 
-export function deleteSession(deps: Deps, ctx: RequestContext, userId: string, id: string): void {
-  const row = sessionOf(deps, ctx, userId, id);
+export async function deleteSession(deps: Deps, ctx: RequestContext, userId: string, id: string): Promise<void> {
+  const row = await sessionOf(deps, ctx, userId, id);
   if (runningOf(deps.db).has(row.id)) throw conflict("The conversation is running.", "assistant_busy");
-  withTx(deps.db, (tx) => {
-    tx.delete(assistantActions).where(eq(assistantActions.sessionId, row.id)).run();
-    tx.delete(assistantSessions).where(eq(assistantSessions.id, row.id)).run();
+  await transact(deps.db, async (tx) => {
+    await tx.delete(assistantActions).where(eq(assistantActions.sessionId, row.id));
+    await tx.delete(assistantSessions).where(eq(assistantSessions.id, row.id));
   });
 }
 
@@ -163,8 +161,8 @@ export function setStep(transcript: TurnJson[], stepId: string, patch: Partial<S
  * A new message expires the pending approval: its step becomes `expired` and the model is told
  * the change was not made.
  */
-export function expirePending(deps: Deps, session: AssistantSessionRow): void {
-  const pending = pendingActionOf(deps, session.id);
+export async function expirePending(deps: Deps, session: AssistantSessionRow): Promise<void> {
+  const pending = await pendingActionOf(deps, session.id);
   if (!pending) return;
   const now = deps.clock.now().toISOString();
   setStep(session.transcript, pending.stepId, { status: "expired" });
@@ -173,16 +171,15 @@ export function expirePending(deps: Deps, session: AssistantSessionRow): void {
     tool_call_id: pending.callId,
     content: JSON.stringify({ status: "expired", note: "The user moved on; the change was not made." }),
   });
-  withTx(deps.db, (tx) =>
-    tx
+  await transact(deps.db, async (tx) =>
+    await tx
       .update(assistantActions)
       .set({ status: "expired", decidedAt: now })
-      .where(eq(assistantActions.id, pending.id))
-      .run(),
+      .where(eq(assistantActions.id, pending.id)),
   );
 }
 
-export function newAction(
+export async function newAction(
   deps: Deps,
   input: {
     ctx: RequestContext;
@@ -194,7 +191,7 @@ export function newAction(
     args: Record<string, unknown>;
     preview: Record<string, unknown>;
   },
-): { row: AssistantActionRow; token: string } {
+): Promise<{ row: AssistantActionRow; token: string }> {
   const now = deps.clock.now();
   const token = randomToken();
   const row: AssistantActionRow = {
@@ -215,7 +212,7 @@ export function newAction(
     attempts: 0,
     createdAt: now.toISOString(),
   };
-  withTx(deps.db, (tx) => tx.insert(assistantActions).values(row).run());
+  await transact(deps.db, async (tx) => await tx.insert(assistantActions).values(row));
   return { row, token };
 }
 
@@ -224,14 +221,14 @@ export function newAction(
  * 409 approval_not_pending), its token right and from the same sign-in session (else 403
  * approval_invalid), and not expired (then it becomes `expired` and answers 403 approval_invalid).
  */
-export function actionForDecision(
+export async function actionForDecision(
   deps: Deps,
   ctx: RequestContext,
   userId: string,
   actionId: string,
   token: string,
-): AssistantActionRow {
-  const row = deps.db
+): Promise<AssistantActionRow> {
+  const row = first(await deps.db
     .select()
     .from(assistantActions)
     .where(
@@ -240,8 +237,7 @@ export function actionForDecision(
         eq(assistantActions.workspaceId, ctx.workspaceId),
         eq(assistantActions.userId, userId),
       ),
-    )
-    .get();
+    ).limit(1));
   if (!row) throw notFound("Assistant action");
   if (row.status !== "pending")
     throw conflict(`This approval is no longer pending (${row.status}).`, "approval_not_pending");
@@ -249,22 +245,20 @@ export function actionForDecision(
   if (!safeEqual(sha256Hex(token), row.tokenHash) || row.authSessionId !== sessionId)
     throw new DeskError(403, "approval_invalid", "The approval token is not valid for this action.");
   if (row.expiresAt <= deps.clock.now().toISOString()) {
-    const session = deps.db.select().from(assistantSessions).where(eq(assistantSessions.id, row.sessionId)).get();
-    withTx(deps.db, (tx) => {
-      tx.update(assistantActions)
+    const session = first(await deps.db.select().from(assistantSessions).where(eq(assistantSessions.id, row.sessionId)).limit(1));
+    await transact(deps.db, async (tx) => {
+      await tx.update(assistantActions)
         .set({ status: "expired", decidedAt: deps.clock.now().toISOString() })
-        .where(eq(assistantActions.id, row.id))
-        .run();
+        .where(eq(assistantActions.id, row.id));
       if (session) {
         setStep(session.transcript, row.stepId, { status: "expired" });
         const messages: ModelMessage[] = [
           ...session.messages,
           { role: "tool", tool_call_id: row.callId, content: JSON.stringify({ status: "expired" }) },
         ];
-        tx.update(assistantSessions)
+        await tx.update(assistantSessions)
           .set({ transcript: session.transcript, messages })
-          .where(eq(assistantSessions.id, session.id))
-          .run();
+          .where(eq(assistantSessions.id, session.id));
       }
     });
     throw new DeskError(403, "approval_invalid", "The approval expired (approvals last 15 minutes); ask again.");
@@ -272,9 +266,9 @@ export function actionForDecision(
   return row;
 }
 
-export function auditAction(deps: Deps, ctx: RequestContext, row: AssistantActionRow, outcome: string) {
-  withTx(deps.db, (tx) =>
-    recordAudit(tx, ctx, {
+export async function auditAction(deps: Deps, ctx: RequestContext, row: AssistantActionRow, outcome: string) {
+  await transact(deps.db, async (tx) =>
+    await recordAudit(tx, ctx, {
       action: "assistant.action",
       entityType: "assistant_action",
       entityId: row.id,
@@ -284,13 +278,12 @@ export function auditAction(deps: Deps, ctx: RequestContext, row: AssistantActio
 }
 
 /** Onboarding's `try_assistant`: someone in the workspace has sent the assistant a message. */
-export function assistantTried(db: Queryable, workspaceId: string): boolean {
-  return !!db
+export async function assistantTried(db: Queryable, workspaceId: string): Promise<boolean> {
+  return !!first(await db
     .select({ id: assistantSessions.id })
     .from(assistantSessions)
     .where(
       and(eq(assistantSessions.workspaceId, workspaceId), sql`json_array_length(${assistantSessions.transcript}) > 0`),
     )
-    .limit(1)
-    .get();
+    .limit(1));
 }

@@ -9,7 +9,7 @@ import { countTickets } from "../tickets/tickets.public";
  * The SLA feature, above the assistant, provides a read of its table through the `slaClocks` port.
  */
 export type SlaClock = { ticketId: string; nextDueAt: string | null; breached: boolean };
-export type SlaClockReader = (db: Queryable, workspaceId: string) => SlaClock[];
+export type SlaClockReader = (db: Queryable, workspaceId: string) => SlaClock[] | Promise<SlaClock[]>;
 
 export const slaClocks = definePort<SlaClockReader>("assistant.slaClocks");
 
@@ -25,7 +25,7 @@ const OPEN = ["open", "pending", "on_hold"];
 const HOUR = 3_600_000;
 
 /** SPEC.md's tips, from counts only (no model call): those with a count of zero are left out. */
-export function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: SlaClockReader | null): Tip[] {
+export async function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: SlaClockReader | null): Promise<Tip[]> {
   const now = deps.clock.now().getTime();
   const at = (ms: number) => new Date(now + ms).toISOString();
   const tips: Tip[] = [];
@@ -33,11 +33,11 @@ export function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: Sl
     if (tip.count > 0) tips.push(tip);
   };
   if (sla) {
-    const clocks = sla(deps.db, ctx.workspaceId);
+    const clocks = await sla(deps.db, ctx.workspaceId);
     const breached = clocks.filter((c) => c.breached).map((c) => c.ticketId);
     const dueWithin = (ms: number) =>
       clocks.filter((c) => !c.breached && c.nextDueAt && c.nextDueAt <= at(ms)).map((c) => c.ticketId);
-    const n = countTickets(deps.db, ctx, { statuses: OPEN, ids: breached });
+    const n = await countTickets(deps.db, ctx, { statuses: OPEN, ids: breached });
     push({
       key: "sla_breached",
       count: n,
@@ -45,7 +45,7 @@ export function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: Sl
       text: `${n} open ticket${n === 1 ? " has" : "s have"} missed an SLA deadline.`,
       prompt: "Which open tickets have breached their SLA, and who has them?",
     });
-    const soon = countTickets(deps.db, ctx, { statuses: OPEN, ids: dueWithin(HOUR) });
+    const soon = await countTickets(deps.db, ctx, { statuses: OPEN, ids: dueWithin(HOUR) });
     push({
       key: "sla_due_soon",
       count: soon,
@@ -53,7 +53,7 @@ export function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: Sl
       text: `${soon} ticket${soon === 1 ? " is" : "s are"} due within the hour.`,
       prompt: "Which tickets are due within the next hour?",
     });
-    const risk = countTickets(deps.db, ctx, { statuses: OPEN, ids: dueWithin(4 * HOUR), minSlaRisk: 0.6 });
+    const risk = await countTickets(deps.db, ctx, { statuses: OPEN, ids: dueWithin(4 * HOUR), minSlaRisk: 0.6 });
     push({
       key: "sla_at_risk",
       count: risk,
@@ -62,7 +62,7 @@ export function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: Sl
       prompt: "Which tickets are at risk of missing their SLA, and what would help?",
     });
   }
-  const unassigned = countTickets(deps.db, ctx, { statuses: ["open"], assignee: null, createdBefore: at(-24 * HOUR) });
+  const unassigned = await countTickets(deps.db, ctx, { statuses: ["open"], assignee: null, createdBefore: at(-24 * HOUR) });
   push({
     key: "unassigned_old",
     count: unassigned,
@@ -70,7 +70,7 @@ export function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: Sl
     text: `${unassigned} open ticket${unassigned === 1 ? " has" : "s have"} been unassigned for over a day.`,
     prompt: "Which open tickets have been unassigned for more than a day?",
   });
-  const mine = countTickets(deps.db, ctx, { statuses: ["open"], assignee: userId, customerWaiting: true });
+  const mine = await countTickets(deps.db, ctx, { statuses: ["open"], assignee: userId, customerWaiting: true });
   push({
     key: "mine_waiting",
     count: mine,

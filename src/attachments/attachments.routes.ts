@@ -61,7 +61,7 @@ export function attachmentsRoutes(deps: Deps) {
         const claims = await deps.tokens.verify<{ sub?: string; ws?: string }>(query.token, "attachment");
         if (!claims) throw unauthorized("The link has expired or is invalid.");
         if (claims.sub !== params.id || typeof claims.ws !== "string") throw notFound("Attachment");
-        const row = findAttachment(deps.db, claims.ws, params.id);
+        const row = await findAttachment(deps.db, claims.ws, params.id);
         const file = await deps.blobs.get(attachmentKey(row));
         if (!file) throw new DeskError(404, "not_found", "Attachment not found.");
         const disposition = INLINE_TYPES.includes(row.contentType) ? "inline" : "attachment";

@@ -1,10 +1,11 @@
+import { first, one } from "../db/store";
 import { createHmac } from "node:crypto";
 import { join } from "node:path";
 import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound, tooLarge } from "../lib/errors";
 import { deriveKey } from "../lib/crypto";
@@ -42,16 +43,15 @@ export async function attachmentBytes(
   return file.bytes();
 }
 
-const storageKeysOf = (deps: Pick<Deps, "db">, workspaceId: string) =>
-  deps.db
+const storageKeysOf = async (deps: Pick<Deps, "db">, workspaceId: string) =>
+  await deps.db
     .select({ storageKey: attachments.storageKey })
     .from(attachments)
-    .where(eq(attachments.workspaceId, workspaceId))
-    .all();
+    .where(eq(attachments.workspaceId, workspaceId));
 
 /** Removes the stored files of a workspace's attachments (its purge, before the rows go); answers how many. */
 export async function removeAttachmentFilesOf(deps: Pick<Deps, "db" | "blobs">, workspaceId: string): Promise<number> {
-  const keys = storageKeysOf(deps, workspaceId).map(attachmentKey);
+  const keys = (await storageKeysOf(deps, workspaceId)).map(attachmentKey);
   // A few at a time: a workspace may hold hundreds of thousands of files.
   for (let i = 0; i < keys.length; i += 64) await Promise.all(keys.slice(i, i + 64).map((k) => deps.blobs.delete(k)));
   return keys.length;
@@ -115,8 +115,8 @@ async function insertAttachmentRow(
   deps: AttachmentDeps,
 ): Promise<AttachmentRow> {
   try {
-    return withTx(deps.db, (tx) =>
-      tx
+    return await transact(deps.db, async (tx) =>
+      one(await tx
         .insert(attachments)
         .values({
           id: input.id,
@@ -131,8 +131,7 @@ async function insertAttachmentRow(
           uploadedBy: actorUserId(ctx),
           createdAt: deps.clock.now().toISOString(),
         })
-        .returning()
-        .get(),
+        .returning()),
     );
   } catch (error) {
     await deps.blobs.delete(attachmentKey({ storageKey: input.id }));
@@ -144,23 +143,22 @@ async function insertAttachmentRow(
  * Links unattached uploads of this workspace to a message; any other id answers 422 at `location`.
  * Answers the linked rows in presentation order (created_at, id), as attachmentsOfMessages would.
  */
-export function attachToMessage(
+export async function attachToMessage(
   tx: Tx,
   workspaceId: string,
   messageId: string,
   ids: string[],
   location: string,
-): AttachmentRow[] {
+): Promise<AttachmentRow[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const linked = tx
+  const linked = await tx
     .update(attachments)
     .set({ messageId })
     .where(
       and(eq(attachments.workspaceId, workspaceId), inArray(attachments.id, unique), isNull(attachments.messageId)),
     )
-    .returning()
-    .all();
+    .returning();
   if (linked.length !== unique.length) {
     const found = new Set(linked.map((r) => r.id));
     const bad = unique.findIndex((id) => !found.has(id));
@@ -171,15 +169,14 @@ export function attachToMessage(
   );
 }
 
-export function attachmentsOfMessages(db: Queryable, messageIds: string[]): Map<string, AttachmentRow[]> {
+export async function attachmentsOfMessages(db: Queryable, messageIds: string[]): Promise<Map<string, AttachmentRow[]>> {
   const out = new Map<string, AttachmentRow[]>();
   if (messageIds.length === 0) return out;
-  const rows = db
+  const rows = await db
     .select()
     .from(attachments)
     .where(inArray(attachments.messageId, messageIds))
-    .orderBy(attachments.createdAt, attachments.id)
-    .all();
+    .orderBy(attachments.createdAt, attachments.id);
   for (const row of rows) {
     const list = out.get(row.messageId!) ?? [];
     list.push(row);
@@ -188,12 +185,11 @@ export function attachmentsOfMessages(db: Queryable, messageIds: string[]): Map<
   return out;
 }
 
-export function findAttachment(db: Queryable, workspaceId: string, id: string): AttachmentRow {
-  const row = db
+export async function findAttachment(db: Queryable, workspaceId: string, id: string): Promise<AttachmentRow> {
+  const row = first(await db
     .select()
     .from(attachments)
-    .where(and(eq(attachments.id, id), eq(attachments.workspaceId, workspaceId)))
-    .get();
+    .where(and(eq(attachments.id, id), eq(attachments.workspaceId, workspaceId))).limit(1));
   if (!row) throw notFound("Attachment");
   return row;
 }
@@ -257,14 +253,13 @@ async function removeFiles(deps: AttachmentDeps, rows: { storageKey: string }[])
 }
 
 /** Removes uploads stored for something that then did not happen (a mail refused or a duplicate after all). */
-export function discardAttachments(deps: AttachmentDeps, ids: string[]): Promise<void> {
+export async function discardAttachments(deps: AttachmentDeps, ids: string[]): Promise<void> {
   if (ids.length === 0) return Promise.resolve();
-  const removed = withTx(deps.db, (tx) =>
-    tx
+  const removed = await transact(deps.db, async (tx) =>
+    await tx
       .delete(attachments)
       .where(and(inArray(attachments.id, ids), isNull(attachments.messageId)))
-      .returning({ storageKey: attachments.storageKey })
-      .all(),
+      .returning({ storageKey: attachments.storageKey }),
   );
   return removeFiles(deps, removed);
 }
@@ -272,12 +267,11 @@ export function discardAttachments(deps: AttachmentDeps, ids: string[]): Promise
 /** Removes uploads nobody attached within a day: rows first, then their files. */
 export async function removeOrphanAttachments(deps: AttachmentDeps): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - 24 * 3600 * 1000).toISOString();
-  const removed = withTx(deps.db, (tx) =>
-    tx
+  const removed = await transact(deps.db, async (tx) =>
+    await tx
       .delete(attachments)
       .where(and(isNull(attachments.messageId), lt(attachments.createdAt, cutoff)))
-      .returning({ storageKey: attachments.storageKey })
-      .all(),
+      .returning({ storageKey: attachments.storageKey }),
   );
   await removeFiles(deps, removed);
   return removed.length;

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { eq } from "drizzle-orm";
@@ -29,7 +30,7 @@ function upload(
   form.append(field, new File([bytes as BlobPart], filename, { type }));
   return desk.api("POST", "/v1/attachments", { headers, raw: form });
 }
-const row = (id: string) => desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).get();
+const row = async (id: string) => first(await desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).limit(1));
 
 describe("attachments", () => {
   test("access: 401, viewer 403, read key 403; another workspace's upload is 404 and cannot be attached", async () => {
@@ -38,7 +39,7 @@ describe("attachments", () => {
     const viewer = await addMember(desk, workspace.id, "viewer");
     expect((await upload({}, "x", "a.txt")).status).toBe(401);
     expect((await upload(viewer.headers, "x", "a.txt")).status).toBe(403);
-    expect((await upload(createKey(desk, owner, ["tickets:read"]).headers, "x", "a.txt")).status).toBe(403);
+    expect((await upload((await createKey(desk, owner, ["tickets:read"])).headers, "x", "a.txt")).status).toBe(403);
     const mine = await upload(owner.headers, "hello", "a.txt");
     expect(mine.status).toBe(201);
     expect((await desk.api("GET", `/v1/attachments/${mine.body.id}`, { headers: other.owner.headers })).status).toBe(
@@ -51,7 +52,7 @@ describe("attachments", () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].location).toBe("body.attachment_ids.0");
-    expect(row(mine.body.id)!.messageId).toBeNull();
+    expect((await row(mine.body.id))!.messageId).toBeNull();
   });
 
   test("upload: type sniffed from bytes, file stored, bad input 422, over 25 MB 413", async () => {
@@ -65,7 +66,7 @@ describe("attachments", () => {
       inline: false,
     });
     expect(png.body.url).toContain(`/v1/attachments/${png.body.id}/content?token=`);
-    expect(existsSync(attachmentFilePath(desk.deps, row(png.body.id)!))).toBe(true);
+    expect(existsSync(attachmentFilePath(desk.deps, (await row(png.body.id))!))).toBe(true);
     const html = await upload(owner.headers, "<script>alert(1)</script>", "x.html", "text/html");
     expect(html.body.content_type).toBe("text/plain");
     expect((await upload(owner.headers, "x", "a.txt", "text/plain", "other")).status).toBe(422);
@@ -94,7 +95,7 @@ describe("attachments", () => {
     });
     expect(reply.status).toBe(201);
     expect(reply.body.attachments.map((a: { id: string }) => a.id)).toEqual([file.body.id]);
-    expect(row(file.body.id)!.messageId).toBe(reply.body.id);
+    expect((await row(file.body.id))!.messageId).toBe(reply.body.id);
     const again = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
       headers: owner.headers,
       body: { kind: "reply", body_html: "x", attachment_ids: [file.body.id] },
@@ -139,13 +140,13 @@ describe("attachments", () => {
         desk.deps,
       ),
     };
-    const path = attachmentFilePath(desk.deps, row(orphan.body.id)!);
+    const path = attachmentFilePath(desk.deps, (await row(orphan.body.id))!);
     expect(await removeOrphanAttachments(desk.deps)).toBeGreaterThanOrEqual(2);
-    expect(row(orphan.body.id)).toBeUndefined();
-    expect(row(fresh.body.id)).toBeUndefined();
+    expect(await row(orphan.body.id)).toBeUndefined();
+    expect(await row(fresh.body.id)).toBeUndefined();
     expect(existsSync(path)).toBe(false);
-    expect(row(kept.body.id)).toBeDefined();
-    expect(row(young.body.id)).toBeDefined();
+    expect(await row(kept.body.id)).toBeDefined();
+    expect(await row(young.body.id)).toBeDefined();
   });
 });
 
@@ -161,7 +162,7 @@ describe("inline images", () => {
       { filename: "logo.png", bytes: PNG, inline: true, content_id: "<logo@mail>" },
       desk.deps,
     );
-    addMessage(
+    await addMessage(
       ctx,
       ticket.id,
       {
@@ -190,17 +191,17 @@ describe("discardAttachments", () => {
     const ticket = await newTicket(desk, owner);
     const unused = await storeAttachmentAsync(ctx, { filename: "a.png", bytes: PNG }, desk.deps);
     const used = await storeAttachmentAsync(ctx, { filename: "b.png", bytes: PNG }, desk.deps);
-    addMessage(
+    await addMessage(
       ctx,
       ticket.id,
       { kind: "note", body_html: "<p>x</p>", attachment_ids: [used.id], author: { type: "system" } },
       desk.deps,
     );
-    discardAttachments(desk.deps, [unused.id, used.id]);
-    const rowOf = (id: string) => desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).get();
-    expect(rowOf(unused.id)).toBeUndefined();
+    await discardAttachments(desk.deps, [unused.id, used.id]);
+    const rowOf = async (id: string) => first(await desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).limit(1));
+    expect(await rowOf(unused.id)).toBeUndefined();
     expect(existsSync(attachmentFilePath(desk.deps, unused))).toBe(false);
-    expect(rowOf(used.id)).toBeDefined();
+    expect(await rowOf(used.id)).toBeDefined();
     expect(existsSync(attachmentFilePath(desk.deps, used))).toBe(true);
   });
 });

@@ -12,9 +12,9 @@ import { auditLogs } from "./audit.table";
 const utc = (ts: string) => new Date(ts).toISOString();
 
 /** The workspace's audit log, newest first, keyset-paged, with optional filters. */
-export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, deps: { db: Queryable }) {
+export async function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, deps: { db: Queryable }) {
   const after = decodeCursor(query.cursor, 2);
-  const rows = deps.db
+  const rows = await deps.db
     .select()
     .from(auditLogs)
     .where(
@@ -35,10 +35,9 @@ export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, de
       ),
     )
     .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
-    .limit(query.limit + 1)
-    .all();
+    .limit(query.limit + 1);
   const userIds = [...new Set(rows.map((r) => r.actorUserId).filter((id): id is string => !!id))];
-  const refs = userRefsOf(deps.db, userIds);
+  const refs = await userRefsOf(deps.db, userIds);
   return pageOf(
     rows,
     query.limit,
@@ -48,6 +47,6 @@ export function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInput, de
 }
 
 /** The list on a read pool worker: filters other than the workspace may walk its whole log. */
-export const auditListRead = defineRead("audit.list", (db, p: { ctx: RequestContext; query: AuditLogQueryInput }) =>
-  listAuditLogs(p.ctx, p.query, { db }),
+export const auditListRead = defineRead("audit.list", async (db, p: { ctx: RequestContext; query: AuditLogQueryInput }) =>
+  await listAuditLogs(p.ctx, p.query, { db }),
 );

@@ -25,7 +25,7 @@ const auditStatements = preparedFor((sqlite) => ({
  * Records who changed what, in the change's own transaction. A statement prepared once per
  * connection: drizzle would build this insert's SQL text on every call.
  */
-export function recordAudit(tx: Tx, ctx: RequestContext, entry: AuditEntry): void {
+export async function recordAudit(tx: Tx, ctx: RequestContext, entry: AuditEntry): Promise<void> {
   const actor = ctx.actor;
   const system = actor.type === "api_key" && actor.apiKeyId === "system";
   auditStatements(tx).insert.run(

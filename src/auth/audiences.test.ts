@@ -59,7 +59,7 @@ describe("visitor credential", () => {
   });
 
   test("no credential, an ended session, a malformed token and people's credentials answer 401", async () => {
-    const key = createKey(desk, owner, ["tickets:read"]);
+    const key = await createKey(desk, owner, ["tickets:read"]);
     asked.length = 0;
     for (const headers of [
       {},

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { anyEvent } from "../../test/kit/events";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
 
 const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
@@ -11,7 +11,7 @@ const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
 describe("cached credentials", () => {
   test("a revoked API key answers 401 on the next request", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ["settings:read", "tickets:read"]);
+    const key = await createKey(desk, owner, ["settings:read", "tickets:read"]);
     for (let i = 0; i < 3; i++) expect((await desk.api("GET", "/v1/me", { headers: key.headers })).status).toBe(200);
     expect((await desk.api("DELETE", `/v1/api-keys/${key.id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("GET", "/v1/me", { headers: key.headers })).status).toBe(401);
@@ -20,7 +20,7 @@ describe("cached credentials", () => {
 
   test("a key's narrowed scopes apply on the next request", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ["tickets:read", "contacts:read"]);
+    const key = await createKey(desk, owner, ["tickets:read", "contacts:read"]);
     expect((await desk.api("GET", "/v1/tickets", { headers: key.headers })).status).toBe(200);
     const patched = await desk.api("PATCH", `/v1/api-keys/${key.id}`, {
       headers: owner.headers,
@@ -50,7 +50,7 @@ describe("cached credentials", () => {
       (await desk.deps.credentials.workspaceContext(new Request(`${desk.url}/v1/me`, { headers: admin.headers }), {}))
         .role;
     // Changed behind the features' backs: no signal and no event, so only the event appended next tells.
-    const setRole = (role: string) =>
+    const setRole = async (role: string) =>
       desk.deps.db.$client.run("UPDATE members SET role = ? WHERE workspace_id = ? AND user_id = ?", [
         role,
         workspace.id,
@@ -60,9 +60,9 @@ describe("cached credentials", () => {
     for (const type of ["member.updated", "team.updated", "workspace.updated"]) {
       const before = await roleNow();
       role = role === "admin" ? "agent" : "admin";
-      setRole(role);
+      await setRole(role);
       expect(await roleNow()).toBe(before);
-      withTx(desk.deps.db, (tx) => appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data: {} }));
+      await transact(desk.deps.db, async (tx) => await appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data: {} }));
       expect({ type, role: await roleNow() }).toEqual({ type, role });
     }
   });

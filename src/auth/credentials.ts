@@ -50,7 +50,7 @@ export type CredentialLookups = {
   /** The private teams of the workspace the person is in. */
   privateTeams(workspaceId: string, userId: string): string[];
   /** The workspaces a person belongs to, oldest membership first (the session answer lists them). */
-  workspacesOf(userId: string): WorkspaceMembership[];
+  workspacesOf(userId: string): WorkspaceMembership[] | Promise<WorkspaceMembership[]>;
   /** Names of the workspaces that require this person to sign in with single sign-on (`sso_only`, not their owner). */
   ssoOnlyWorkspaces(userId: string): string[];
   /** The session an access token names (identity owns sessions), or null. */

@@ -37,7 +37,7 @@ export const AI_TRIAGE_UNAVAILABLE = "AI triage is not available on this instanc
  * skipped with the reason and the other changes still apply, so one misfit label never stalls the
  * engine on an event it would retry.
  */
-function applyPatch(
+async function applyPatch(
   ctx: RequestContext,
   deps: Deps,
   ticketId: string,
@@ -46,7 +46,7 @@ function applyPatch(
   enforceRequired = false,
 ) {
   try {
-    updateTicket(ctx, ticketId, patch, deps, { enforceRequired });
+    await updateTicket(ctx, ticketId, patch, deps, { enforceRequired });
   } catch (error) {
     const labels = patch.add_tags !== undefined || patch.remove_tags !== undefined;
     const aboutLabels =
@@ -58,7 +58,7 @@ function applyPatch(
     for (const note of patched)
       if (note.type === "add_tag" || note.type === "remove_tag") Object.assign(note, { result: "skipped", reason });
     const { add_tags: _added, remove_tags: _removed, ...rest } = patch;
-    if (Object.keys(rest).length > 0) updateTicket(ctx, ticketId, rest, deps, { enforceRequired });
+    if (Object.keys(rest).length > 0) await updateTicket(ctx, ticketId, rest, deps, { enforceRequired });
   }
 }
 
@@ -75,13 +75,13 @@ type RunAutomation = {
  * The ticket changes of an automation's actions folded into one patch; `patched` gets the applied
  * ones, `notes` the skipped ones (their target vanished since the automation was saved).
  */
-function patchOf(
+async function patchOf(
   tx: Tx,
   workspaceId: string,
   actions: AutomationAction[],
   notes: AutomationRunNote[],
   patched: AutomationRunNote[],
-): TicketPatch {
+): Promise<TicketPatch> {
   const patch: TicketPatch = {};
   const applied = (type: string) => patched.push({ type, result: "applied" });
   const skip = (type: string, reason: string) => notes.push({ type, result: "skipped", reason });
@@ -101,7 +101,7 @@ function patchOf(
         applied(type);
         break;
       case "assign_user": {
-        const role = value === "" ? null : memberRoleOf(tx, workspaceId, value);
+        const role = value === "" ? null : await memberRoleOf(tx, workspaceId, value);
         if (value !== "" && (!role || role === "viewer")) skip(type, "the user is no longer an assignable member");
         else {
           patch.assignee_id = value === "" ? null : value;
@@ -110,7 +110,7 @@ function patchOf(
         break;
       }
       case "assign_team":
-        if (value !== "" && !teamOfWorkspace(tx, workspaceId, value)) skip(type, "the team no longer exists");
+        if (value !== "" && !await teamOfWorkspace(tx, workspaceId, value)) skip(type, "the team no longer exists");
         else {
           patch.team_id = value === "" ? null : value;
           applied(type);
@@ -131,12 +131,12 @@ function patchOf(
         applied(type);
         break;
       case "set_field": {
-        const def = fieldDefinitions(tx, workspaceId, "ticket").find((d) => d.key === action.field);
+        const def = (await fieldDefinitions(tx, workspaceId, "ticket")).find((d) => d.key === action.field);
         if (!def) skip(type, "the field was deleted");
         else if (def.archived) skip(type, "the field is archived");
         else {
           const typed = typedFieldValue(def, value);
-          const checked = typed === null ? null : checkFieldValue(tx, workspaceId, def, typed);
+          const checked = typed === null ? null : await checkFieldValue(tx, workspaceId, def, typed);
           if (checked && !checked.ok) skip(type, checked.message);
           else {
             patch.fields = { ...patch.fields, [def.key]: typed };
@@ -155,7 +155,7 @@ function patchOf(
 }
 
 /** Notes, replies and AI triage, after the ticket changes: replies go out through the mailbox like any reply. */
-function runMessageActions(
+async function runMessageActions(
   tx: Tx,
   deps: Deps,
   ctx: RequestContext,
@@ -164,7 +164,7 @@ function runMessageActions(
   aiTriage: AiTriage | undefined,
   person: PersonApplying | undefined,
   notes: AutomationRunNote[],
-): void {
+): Promise<void> {
   // A rule saved before the flag existed may still pair them: the customer gets no mail on the model's word.
   const replyRefused = !automation.allowCustomerReplyOnAiDecision && aiRepliesToCustomer(automation);
   for (const action of automation.actions) {
@@ -175,7 +175,7 @@ function runMessageActions(
         reason: "ai_decide rules need allow_customer_reply_on_ai_decision",
       });
     else if (action.type === "send_reply" || action.type === "add_note") {
-      addMessage(
+      await addMessage(
         ctx,
         ticket.id,
         person
@@ -191,7 +191,7 @@ function runMessageActions(
       notes.push({ type: action.type, result: "applied" });
     } else if (action.type === "ai_triage") {
       const reason = aiTriage
-        ? aiTriage(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, automationId: automation.id }, deps)
+        ? await aiTriage(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, automationId: automation.id }, deps)
         : AI_TRIAGE_UNAVAILABLE;
       notes.push(
         reason === null ? { type: "ai_triage", result: "applied" } : { type: "ai_triage", result: "noop", reason },
@@ -207,22 +207,22 @@ function runMessageActions(
  * replies (replies go out through the mailbox like any reply, with its signature). Actions whose
  * target vanished since the automation was saved (a member, team or field) are skipped and noted.
  */
-export function runActions(
+export async function runActions(
   tx: Tx,
   deps: Deps,
   automation: RunAutomation,
   ticket: { id: string; workspaceId: string },
   aiTriage: AiTriage | undefined,
   person?: PersonApplying,
-): AutomationRunNote[] {
+): Promise<AutomationRunNote[]> {
   const ctx = person?.ctx ?? automationContext(ticket.workspaceId, automation);
   const notes: AutomationRunNote[] = [];
   const patched: AutomationRunNote[] = [];
-  const patch = patchOf(tx, ticket.workspaceId, automation.actions, notes, patched);
+  const patch = await patchOf(tx, ticket.workspaceId, automation.actions, notes, patched);
   if (patch.add_tags?.length === 0) delete patch.add_tags;
   if (patch.remove_tags?.length === 0) delete patch.remove_tags;
-  if (Object.keys(patch).length > 0) applyPatch(ctx, deps, ticket.id, patch, patched, person !== undefined);
+  if (Object.keys(patch).length > 0) await applyPatch(ctx, deps, ticket.id, patch, patched, person !== undefined);
   notes.push(...patched);
-  runMessageActions(tx, deps, ctx, automation, ticket, aiTriage, person, notes);
+  await runMessageActions(tx, deps, ctx, automation, ticket, aiTriage, person, notes);
   return notes;
 }

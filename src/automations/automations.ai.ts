@@ -33,7 +33,7 @@ export type AiTriage = (
   tx: Tx,
   request: { workspaceId: string; ticketId: string; automationId: string },
   deps: Deps,
-) => string | null;
+) => (string | null) | Promise<string | null>;
 
 export type AutomationsOptions = { aiJudge?: AiJudge; aiTriage?: AiTriage };
 

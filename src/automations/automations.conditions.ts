@@ -12,9 +12,9 @@ import type { AutomationCondition } from "./automations.schemas";
 export type Facts = {
   ticket: TicketRow;
   /** The reply for customer_replied / agent_replied; the ticket's first message otherwise. */
-  body(): string;
+  body(): string | Promise<string>;
   /** The sender of that message when it came in, else the contact's address. */
-  fromEmail(): string;
+  fromEmail(): string | Promise<string>;
   /** The ticket's label names, lower-cased. */
   tagNames(): string[];
   /** The ticket's label ids. */
@@ -36,16 +36,16 @@ const equality = (actual: string | null, op: string, value: string): boolean =>
   op === "equals" ? actual === value : actual !== value;
 
 /** Whether one condition that needs no AI holds for the ticket (SPEC.md semantics; see the route description). */
-export function conditionHolds(db: Queryable, ctx: RequestContext, c: AutomationCondition, facts: Facts): boolean {
+export async function conditionHolds(db: Queryable, ctx: RequestContext, c: AutomationCondition, facts: Facts): Promise<boolean> {
   const value = String(c.value);
   const t = facts.ticket;
   switch (c.field) {
     case "subject":
       return compareText(t.subject, c.op, value);
     case "body":
-      return compareText(facts.body(), c.op, value);
+      return compareText(await facts.body(), c.op, value);
     case "from_email":
-      return compareText(facts.fromEmail(), c.op, value);
+      return compareText(await facts.fromEmail(), c.op, value);
     case "channel":
       return equality(t.channel, c.op, value);
     case "mailbox_id":
@@ -80,8 +80,8 @@ export function conditionHolds(db: Queryable, ctx: RequestContext, c: Automation
   const contact = c.field.startsWith("contact.field.");
   const key = c.field.slice(contact ? "contact.field.".length : "field.".length);
   try {
-    const condition = fieldConditionSql(db, ctx, contact ? "contact" : "ticket", key, c.op, value);
-    return fieldConditionHolds(db, contact ? t.contactId : t.id, condition);
+    const condition = await fieldConditionSql(db, ctx, contact ? "contact" : "ticket", key, c.op, value);
+    return await fieldConditionHolds(db, contact ? t.contactId : t.id, condition);
   } catch {
     // The field was deleted (or its options changed) since the automation was saved: it does not hold.
     return false;

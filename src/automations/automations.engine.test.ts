@@ -303,7 +303,7 @@ describe("triggers", () => {
     });
     const ctx = systemContext(workspace.id);
     // A ticket opened by a customer's email: its first message is no reply.
-    const opened = createTicket(
+    const opened = await createTicket(
       ctx,
       {
         subject: "Broken",
@@ -316,7 +316,7 @@ describe("triggers", () => {
       desk.deps,
     );
     expect(tagNames(await ticketNow(owner, opened.id))).toEqual([]);
-    addMessage(
+    await addMessage(
       ctx,
       opened.id,
       { kind: "reply", body_text: "Still broken", direction: "inbound", author: { type: "contact" } },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { systemContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { withEventCause } from "../events/cause";
 import { type ConsumerContext, defineConsumer, MAX_CAUSE_DEPTH } from "../events/consumers";
@@ -72,7 +72,7 @@ type Triggered = {
 /** The events automations run on: their consumer's. */
 const TRIGGER_EVENTS = [ticketCreated, ticketUpdated, messageCreated] as const;
 
-export function triggerOf(db: Queryable, event: StoredEventOf<(typeof TRIGGER_EVENTS)[number]>): Triggered | null {
+export async function triggerOf(db: Queryable, event: StoredEventOf<(typeof TRIGGER_EVENTS)[number]>): Promise<Triggered | null> {
   if (event.type === "ticket.created")
     return { trigger: "ticket_created", ticketId: event.data.ticket.id, message: null };
   if (event.type === "ticket.updated") {
@@ -89,7 +89,7 @@ export function triggerOf(db: Queryable, event: StoredEventOf<(typeof TRIGGER_EV
         ? "agent_replied"
         : null;
   // The message a ticket was opened with is part of ticket_created, not a reply.
-  if (!trigger || firstMessageOf(db, ticket_id)?.id === m.id) return null;
+  if (!trigger || (await firstMessageOf(db, ticket_id))?.id === m.id) return null;
   return { trigger, ticketId: ticket_id, message: m };
 }
 
@@ -107,19 +107,19 @@ const RunAiPayload = z.object({
 });
 
 /** Stores the run, counts it and (for an applied run) performs the actions, all in the caller's transaction. */
-function perform(
+async function perform(
   tx: Tx,
   deps: Deps,
   options: AutomationsOptions,
   run: { automation: Loaded; ticket: TicketRow; eventId: string; depth: number; chain: string[] },
   outcome: "applied" | "stopped",
   logger: Logger,
-): void {
+): Promise<void> {
   const { automation, ticket } = run;
   let notes: AutomationRunNote[] = [];
   if (outcome === "applied") {
-    notes = withEventCause({ consumer: causeOf([...run.chain, automation.id]), depth: run.depth + 1 }, () =>
-      runActions(tx, deps, automation, ticket, options.aiTriage),
+    notes = await withEventCause({ consumer: causeOf([...run.chain, automation.id]), depth: run.depth + 1 }, async () =>
+      await runActions(tx, deps, automation, ticket, options.aiTriage),
     );
   } else {
     logger.warn(
@@ -158,7 +158,7 @@ const runAiJob = defineJob<typeof RunAiPayload, Deps>({
     if (raw?.enabled !== 1 || statements(db).ran.get(payload.automation_id, payload.event_id)) return;
     const automation = loadedOf(raw);
     const ctx = systemContext(payload.workspace_id);
-    const before = liveTicket(db, ctx, payload.ticket_id);
+    const before = await liveTicket(db, ctx, payload.ticket_id);
     if (!before) return;
     const facts = factsOf(db, before, payload.message);
     const questions = automation.conditions.filter((c) => c.field === "ai_decide").map((c) => c.question ?? "");
@@ -169,7 +169,7 @@ const runAiJob = defineJob<typeof RunAiPayload, Deps>({
               workspaceId: payload.workspace_id,
               ticketId: payload.ticket_id,
               automationId: automation.id,
-              text: facts.body(),
+              text: await facts.body(),
               sentiment: automation.conditions.some((c) => c.field === "sentiment"),
               questions,
             },
@@ -181,15 +181,15 @@ const runAiJob = defineJob<typeof RunAiPayload, Deps>({
           })
       : null;
     if (!aiConditionsHold(automation.conditions, judgement)) return;
-    withTx(db, (tx) => {
+    await transact(db, async (tx) => {
       if (statements(tx).ran.get(automation.id, payload.event_id)) return;
-      const ticket = liveTicket(tx, ctx, payload.ticket_id);
+      const ticket = await liveTicket(tx, ctx, payload.ticket_id);
       if (!ticket) return;
       // The ticket may have changed while the AI thought: the other conditions must still hold.
       const now = factsOf(tx, ticket, payload.message);
-      if (!automation.conditions.every((c) => isAiCondition(c) || conditionHolds(tx, ctx, c, now))) return;
+      if (!automation.conditions.every(async (c) => isAiCondition(c) || await conditionHolds(tx, ctx, c, now))) return;
       const run = { automation, ticket, eventId: payload.event_id, depth: payload.depth, chain: payload.chain };
-      perform(tx, deps, options, run, "applied", logger);
+      await perform(tx, deps, options, run, "applied", logger);
     });
   },
 });
@@ -204,16 +204,16 @@ export function automationsEngine() {
   const consumer = defineConsumer({
     name: AUTOMATIONS_CONSUMER,
     events: TRIGGER_EVENTS,
-    handle: (tx, event, { deps, causedBy, depth }: ConsumerContext<Deps>) => {
+    handle: async (tx, event, { deps, causedBy, depth }: ConsumerContext<Deps>) => {
       const options = deps.ports.get(automationAi);
-      rearmTimeRules(tx, event, causedBy);
-      const triggered = triggerOf(tx, event);
+      await rearmTimeRules(tx, event, causedBy);
+      const triggered = await triggerOf(tx, event);
       if (!triggered) return;
       const candidates = statements(tx).enabled.all(event.workspace_id, triggered.trigger);
       if (candidates.length === 0) return;
       const chain = chainOf(causedBy);
       const ctx = systemContext(event.workspace_id);
-      let ticket = liveTicket(tx, ctx, triggered.ticketId);
+      let ticket = await liveTicket(tx, ctx, triggered.ticketId);
       let facts: Facts | null = null;
       for (const raw of candidates) {
         if (!ticket) return;
@@ -224,10 +224,10 @@ export function automationsEngine() {
         if (needsAi && !options.aiJudge) continue;
         facts ??= factsOf(tx, ticket, triggered.message);
         const current = facts;
-        if (!automation.conditions.every((c) => isAiCondition(c) || conditionHolds(tx, ctx, c, current))) continue;
+        if (!automation.conditions.every(async (c) => isAiCondition(c) || await conditionHolds(tx, ctx, c, current))) continue;
         const tooDeep = depth >= AUTOMATION_MAX_DEPTH;
         if (needsAi && !tooDeep) {
-          enqueue(
+          await enqueue(
             tx,
             runAiJob,
             {
@@ -246,10 +246,10 @@ export function automationsEngine() {
         // A cursor moved back (a restore, a replay) finds the run already stored: it never runs twice.
         if (statements(tx).ran.get(automation.id, event.id)) continue;
         const run = { automation, ticket, eventId: event.id, depth, chain };
-        perform(tx, deps, options, run, tooDeep ? "stopped" : "applied", deps.logger);
+        await perform(tx, deps, options, run, tooDeep ? "stopped" : "applied", deps.logger);
         if (tooDeep) continue;
         // Later automations see what this one changed.
-        ticket = liveTicket(tx, ctx, ticket.id);
+        ticket = await liveTicket(tx, ctx, ticket.id);
         facts = null;
       }
     },

@@ -45,9 +45,9 @@ export function chainOf(causedBy: string | null): string[] {
 }
 export const causeOf = (chain: string[]): string => [AUTOMATIONS_CONSUMER, ...chain].join("/");
 
-export function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): TicketRow | null {
+export async function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string): Promise<TicketRow | null> {
   try {
-    const row = getTicket(db, ctx, ticketId);
+    const row = await getTicket(db, ctx, ticketId);
     return row.mergedIntoId || row.deletedAt ? null : row;
   } catch {
     return null;
@@ -55,29 +55,29 @@ export function liveTicket(db: Queryable, ctx: RequestContext, ticketId: string)
 }
 
 /** A reader that reads once, when first asked: a condition that never looks at a fact never costs its query. */
-function once<T>(read: () => T): () => T {
+function once<T>(read: () => T | Promise<T>): () => T | Promise<T> {
   let value: { v: T } | null = null;
-  return () => {
-    value ??= { v: read() };
+  return async () => {
+    value ??= { v: await read() };
     return value.v;
   };
 }
 
 export function factsOf(db: Queryable, row: TicketRow, message: TriggerMessage): Facts {
-  const first = once(() => (message ? null : (firstMessageOf(db, row.id) ?? null)));
-  const contactEmail = once(() =>
-    row.contactId ? (contactRefsOf(db, [row.contactId]).get(row.contactId)?.email ?? "") : "",
+  const first = once(async () => (message ? null : (await firstMessageOf(db, row.id) ?? null)));
+  const contactEmail = once(async () =>
+    row.contactId ? ((await contactRefsOf(db, [row.contactId])).get(row.contactId)?.email ?? "") : "",
   );
-  const ticketLabels = once(() => labelsOf(db, "tickets", [row.id]).get(row.id) ?? []);
+  const ticketLabels = once(async () => (await labelsOf(db, "tickets", [row.id])).get(row.id) ?? []);
   return {
     ticket: row,
-    body: () => (message ? message.body_text : (first()?.bodyText ?? "")),
-    fromEmail: () => {
-      const source = message ?? first();
-      const sender = message ? message.from_email : (first()?.fromEmail ?? "");
-      return source?.direction === "inbound" && sender ? sender : contactEmail();
+    body: async () => (message ? message.body_text : ((await first())?.bodyText ?? "")),
+    fromEmail: async () => {
+      const source = message ?? await first();
+      const sender = message ? message.from_email : ((await first())?.fromEmail ?? "");
+      return source?.direction === "inbound" && sender ? sender : await contactEmail();
     },
-    tagNames: once(() => ticketLabels().map((tag) => tag.name.toLocaleLowerCase("en-US"))),
-    tagIds: once(() => ticketLabels().map((tag) => tag.id)),
+    tagNames: once(async () => (await ticketLabels()).map((tag) => tag.name.toLocaleLowerCase("en-US"))),
+    tagIds: once(async () => (await ticketLabels()).map((tag) => tag.id)),
   };
 }

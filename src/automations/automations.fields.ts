@@ -15,19 +15,19 @@ const probe = sqliteTable("automation_probe", { id: text("id") });
 export const filterOp = (op: string): string => (op === "equals" ? "eq" : op === "not_equals" ? "ne" : op);
 
 /** The WHERE fragment of one custom-field condition (throws the filters' 422 when it is invalid). */
-export function fieldConditionSql(
+export async function fieldConditionSql(
   db: Queryable,
   ctx: RequestContext,
   entity: "ticket" | "contact",
   key: string,
   op: string,
   value: string,
-): SQL {
-  return fieldFilterSql(ctx, entity, { key, op: filterOp(op), value }, probe.id, db);
+): Promise<SQL> {
+  return await fieldFilterSql(ctx, entity, { key, op: filterOp(op), value }, probe.id, db);
 }
 
 /** Whether the record holds the condition (a record of no kind, such as a ticket without contact, holds none). */
-export function fieldConditionHolds(db: Queryable, recordId: string | null, condition: SQL): boolean {
+export async function fieldConditionHolds(db: Queryable, recordId: string | null, condition: SQL): Promise<boolean> {
   if (!recordId) return false;
   return db.all(sql`SELECT 1 FROM (SELECT ${recordId} AS id) AS automation_probe WHERE ${condition}`).length > 0;
 }

@@ -17,8 +17,8 @@ export const pruneAutomationRunsJob = defineJob({
   name: "automations.prune-runs",
   schedule: "41 3 * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<Pick<Deps, "db" | "clock">>) {
+  async handler(_payload, { deps }: JobContext<Pick<Deps, "db" | "clock">>) {
     const cutoff = new Date(deps.clock.now().getTime() - RUN_RETENTION_DAYS * 86_400_000).toISOString();
-    deps.db.delete(automationRuns).where(lt(automationRuns.createdAt, cutoff)).run();
+    await deps.db.delete(automationRuns).where(lt(automationRuns.createdAt, cutoff));
   },
 });

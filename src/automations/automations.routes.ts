@@ -35,16 +35,16 @@ An automation never re-triggers itself, and a chain of automations stops (record
 export function automationsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/automations", tags: ["automations"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => completeList(listAutomations(deps.db, ctx.workspaceId)), {
+    .get("/", async ({ ctx }) => completeList(await listAutomations(deps.db, ctx.workspaceId)), {
       access: settingsAccess,
       response: { 200: completeListSchema(AutomationSchema) },
       detail: { summary: "Every automation of the workspace, by position", description: RULES },
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentAutomation(createAutomation(ctx, body, deps));
+        return presentAutomation(await createAutomation(ctx, body, deps));
       },
       {
         access: settingsAccess,
@@ -56,13 +56,13 @@ export function automationsRoutes(deps: Deps) {
         },
       },
     )
-    .get("/:id", ({ ctx, params }) => getAutomation(deps.db, ctx, params.id), {
+    .get("/:id", async ({ ctx, params }) => await getAutomation(deps.db, ctx, params.id), {
       access: settingsAccess,
       params: IdParams,
       response: { 200: AutomationSchema },
       detail: { summary: "An automation" },
     })
-    .get("/:id/runs", ({ ctx, params }) => completeList(listAutomationRuns(deps.db, ctx, params.id)), {
+    .get("/:id/runs", async ({ ctx, params }) => completeList(await listAutomationRuns(deps.db, ctx, params.id)), {
       access: settingsAccess,
       params: IdParams,
       response: { 200: completeListSchema(AutomationRunSchema) },
@@ -72,7 +72,7 @@ export function automationsRoutes(deps: Deps) {
           "Each run names the event and ticket and what each action did: applied, skipped (with why: a target gone since saving) or noop (ai_triage before the AI is available). A run stopped because the chain of automations was too deep has outcome stopped. Runs of time rules have trigger time (event_id time:<id>) and list in matched every condition with the ticket's value when the rule acted (hours, minutes until the SLA deadline, breached, the status). ticket_number is null when the ticket is gone or in a private team the reader is not in.",
       },
     })
-    .patch("/:id", ({ ctx, params, body }) => presentAutomation(updateAutomation(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => presentAutomation(await updateAutomation(ctx, params.id, body, deps)), {
       access: settingsAccess,
       params: IdParams,
       body: UpdateAutomationBody,
@@ -81,8 +81,8 @@ export function automationsRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteAutomation(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteAutomation(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

@@ -40,9 +40,9 @@ export function checkAutomation(
 ): { conditions?: AutomationCondition[]; actions?: AutomationAction[] } {
   const errors: FieldError[] = [];
   const conditions = input.conditions?.map(
-    (c, i) =>
+    async (c, i) =>
       checkTimeCondition(c, input.trigger, `body.conditions.${i}`, errors) ??
-      checkCondition(db, ctx, c, `body.conditions.${i}`, errors),
+      await checkCondition(db, ctx, c, `body.conditions.${i}`, errors),
   );
   if (input.trigger === "time" && input.conditions) checkTimeRule(input.conditions, errors);
   const aiDecide = input.conditions?.filter((c) => c.field === "ai_decide").length ?? 0;
@@ -51,7 +51,7 @@ export function checkAutomation(
       location: "body.conditions",
       message: `at most ${MAX_AI_DECIDE} ai_decide conditions per automation`,
     });
-  const actions = input.actions?.map((a, i) => checkAction(db, ctx, a, `body.actions.${i}`, errors));
+  const actions = input.actions?.map(async (a, i) => await checkAction(db, ctx, a, `body.actions.${i}`, errors));
   if (errors.length) throw validationFailed(errors);
   return { conditions, actions };
 }
@@ -78,22 +78,22 @@ export const aiRepliesToCustomer = (rule: { conditions: AutomationCondition[]; a
   rule.conditions.some((c) => c.field === "ai_decide") && rule.actions.some((a) => a.type === "send_reply");
 
 /** Keeps the id of the label a tag condition or action names, when it exists (it may be created at run time). */
-function withLabelId<T extends { value: string | number; tag_id?: string }>(
+async function withLabelId<T extends { value: string | number; tag_id?: string }>(
   db: Queryable,
   ctx: RequestContext,
   item: T,
-): T {
-  const label = labelNamed(db, ctx.workspaceId, String(item.value));
+): Promise<T> {
+  const label = await labelNamed(db, ctx.workspaceId, String(item.value));
   return label ? { ...item, tag_id: label.id } : item;
 }
 
-function checkCondition(
+async function checkCondition(
   db: Queryable,
   ctx: RequestContext,
   condition: AutomationCondition,
   at: string,
   errors: FieldError[],
-): AutomationCondition {
+): Promise<AutomationCondition> {
   const { field, op } = condition;
   const fail = (where: string, message: string) => {
     errors.push({ location: `${at}.${where}`, message });
@@ -116,7 +116,7 @@ function checkCondition(
     const entity = field.startsWith("contact.") ? "contact" : "ticket";
     const key = field.slice(entity === "contact" ? "contact.field.".length : "field.".length);
     try {
-      fieldConditionSql(db, ctx, entity, key, op, value);
+      await fieldConditionSql(db, ctx, entity, key, op, value);
     } catch (error) {
       if (!(error instanceof DeskError)) throw error;
       const message = error.errors?.[0]?.message ?? error.detail;
@@ -137,7 +137,7 @@ function checkCondition(
     return { field, op, value };
   }
   if (field === "mailbox_id") {
-    if (mailboxById(db, value)?.workspaceId !== ctx.workspaceId)
+    if ((await mailboxById(db, value))?.workspaceId !== ctx.workspaceId)
       return fail("value", "no mailbox of this workspace has this id");
     return { field, op, value };
   }
@@ -145,21 +145,21 @@ function checkCondition(
     const name = normalizeLabelName(value);
     const problem = labelNameProblem(name);
     if (problem) return fail("value", problem);
-    return withLabelId(db, ctx, { field, op, value: name });
+    return await withLabelId(db, ctx, { field, op, value: name });
   }
   // "contains" compares text, but a value naming a whole label (what the builder's list offers) follows it too.
-  if (field === "tag") return withLabelId(db, ctx, { field, op, value });
+  if (field === "tag") return await withLabelId(db, ctx, { field, op, value });
   if (field === "sentiment" && value.length > 50) return fail("value", "a sentiment has at most 50 characters");
   return { field, op, value: field === "sentiment" ? value.toLowerCase() : value };
 }
 
-function checkAction(
+async function checkAction(
   db: Queryable,
   ctx: RequestContext,
   action: AutomationAction,
   at: string,
   errors: FieldError[],
-): AutomationAction {
+): Promise<AutomationAction> {
   const fail = (where: string, message: string) => {
     errors.push({ location: `${at}.${where}`, message });
     return action;
@@ -182,20 +182,20 @@ function checkAction(
         : fail("value", "a severity is sev1 to sev4, or empty to clear");
     case "assign_user": {
       if (value === "") return { type, value };
-      const role = memberRoleOf(db, ctx.workspaceId, value);
+      const role = await memberRoleOf(db, ctx.workspaceId, value);
       if (!role || role === "viewer")
         return fail("value", "the assignee is a member of this workspace who is not a viewer (empty unassigns)");
       return { type, value };
     }
     case "assign_team":
-      if (value !== "" && !teamOfWorkspace(db, ctx.workspaceId, value))
+      if (value !== "" && !await teamOfWorkspace(db, ctx.workspaceId, value))
         return fail("value", "no team of this workspace has this id (empty clears the team)");
       return { type, value };
     case "add_tag":
     case "remove_tag": {
       const name = normalizeLabelName(value);
       const problem = labelNameProblem(name);
-      return problem ? fail("value", problem) : withLabelId(db, ctx, { type, value: name });
+      return problem ? fail("value", problem) : await withLabelId(db, ctx, { type, value: name });
     }
     case "send_reply":
     case "add_note": {
@@ -208,12 +208,12 @@ function checkAction(
       return { type, value: "" };
     case "set_field": {
       if (!action.field) return fail("field", "set_field names the ticket field's key");
-      const def = fieldDefinitions(db, ctx.workspaceId, "ticket").find((d) => d.key === action.field);
+      const def = (await fieldDefinitions(db, ctx.workspaceId, "ticket")).find((d) => d.key === action.field);
       if (!def) return fail("field", `no ticket field has the key ${action.field.slice(0, 40)}`);
       if (def.archived) return fail("field", `the field ${def.key} is archived and refuses changes`);
       const typed = typedFieldValue(def, value);
       if (typed !== null) {
-        const checked = checkFieldValue(db, ctx.workspaceId, def, typed);
+        const checked = await checkFieldValue(db, ctx.workspaceId, def, typed);
         if (!checked.ok) return fail("value", checked.message);
       }
       return { type, value, field: def.key };

@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
 import type { Clock } from "../lib/clock";
 import { notFound } from "../lib/errors";
@@ -34,66 +35,63 @@ export const presentAutomation = (row: AutomationRow) => ({
 });
 export type AutomationJson = ReturnType<typeof presentAutomation>;
 
-export function listAutomations(db: Queryable, workspaceId: string): AutomationJson[] {
-  return db
+export async function listAutomations(db: Queryable, workspaceId: string): Promise<AutomationJson[]> {
+  return (await db
     .select()
     .from(automations)
     .where(eq(automations.workspaceId, workspaceId))
-    .orderBy(asc(automations.position), asc(automations.createdAt), asc(automations.id))
-    .all()
+    .orderBy(asc(automations.position), asc(automations.createdAt), asc(automations.id)))
     .map(presentAutomation);
 }
 
-function findAutomation(db: Queryable, workspaceId: string, id: string): AutomationRow {
-  const row = db
+async function findAutomation(db: Queryable, workspaceId: string, id: string): Promise<AutomationRow> {
+  const row = first(await db
     .select()
     .from(automations)
-    .where(and(eq(automations.workspaceId, workspaceId), eq(automations.id, id)))
-    .get();
+    .where(and(eq(automations.workspaceId, workspaceId), eq(automations.id, id))).limit(1));
   if (!row) throw notFound("Automation");
   return row;
 }
 
-export const getAutomation = (db: Queryable, ctx: RequestContext, id: string): AutomationJson =>
-  presentAutomation(findAutomation(db, ctx.workspaceId, id));
+export const getAutomation = async (db: Queryable, ctx: RequestContext, id: string): Promise<AutomationJson> =>
+  presentAutomation(await findAutomation(db, ctx.workspaceId, id));
 
 /** A run's ticket number for the link, when the reader may see the ticket (a private team's only for its members). */
-function visibleNumber(db: Queryable, ctx: RequestContext, ticketId: string): number | null {
-  const ticket = ticketOfWorkspace(db, ctx.workspaceId, ticketId);
+async function visibleNumber(db: Queryable, ctx: RequestContext, ticketId: string): Promise<number | null> {
+  const ticket = await ticketOfWorkspace(db, ctx.workspaceId, ticketId);
   if (!ticket || ticket.deletedAt) return null;
   const visible = !ticket.teamId || ctx.visibleTeams === "all" || ctx.visibleTeams.includes(ticket.teamId);
   return visible ? ticket.number : null;
 }
 
 /** An automation's recent runs, newest first (what each action did, or why the chain stopped). */
-export function listAutomationRuns(db: Queryable, ctx: RequestContext, id: string, limit = 50) {
-  findAutomation(db, ctx.workspaceId, id);
-  return db
+export async function listAutomationRuns(db: Queryable, ctx: RequestContext, id: string, limit = 50) {
+  await findAutomation(db, ctx.workspaceId, id);
+  return await Promise.all((await db
     .select()
     .from(automationRuns)
     .where(eq(automationRuns.automationId, id))
     .orderBy(desc(automationRuns.createdAt), desc(automationRuns.id))
-    .limit(limit)
-    .all()
-    .map((row) => ({
+    .limit(limit))
+    .map(async (row) => ({
       id: row.id,
       automation_id: row.automationId,
       event_id: row.eventId,
       ticket_id: row.ticketId,
-      ticket_number: visibleNumber(db, ctx, row.ticketId),
+      ticket_number: await visibleNumber(db, ctx, row.ticketId),
       outcome: row.outcome,
       depth: row.depth,
       notes: row.notes,
       trigger: row.eventId.startsWith(TIME_RUN_PREFIX) ? ("time" as const) : ("event" as const),
       matched: row.matched,
       created_at: row.createdAt,
-    }));
+    })));
 }
 
 const auditData = (row: AutomationRow) => ({ name: row.name, trigger: row.trigger, enabled: row.enabled });
 
-export function createAutomation(ctx: RequestContext, input: CreateAutomationInput, deps: Deps): AutomationRow {
-  return withTx(deps.db, (tx) => {
+export async function createAutomation(ctx: RequestContext, input: CreateAutomationInput, deps: Deps): Promise<AutomationRow> {
+  return await transact(deps.db, async (tx) => {
     const checked = checkAutomation(tx, ctx, input);
     const allowCustomerReplyOnAiDecision = input.allow_customer_reply_on_ai_decision ?? false;
     checkAiReplyConsent({
@@ -103,14 +101,13 @@ export function createAutomation(ctx: RequestContext, input: CreateAutomationInp
     });
     const position =
       input.position ??
-      tx
+      first(await tx
         .select({ next: sql<number>`coalesce(max(${automations.position}) + 1, 0)` })
         .from(automations)
-        .where(eq(automations.workspaceId, ctx.workspaceId))
-        .get()?.next ??
+        .where(eq(automations.workspaceId, ctx.workspaceId)).limit(1))?.next ??
       0;
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .insert(automations)
       .values({
         id: newId(),
@@ -127,10 +124,9 @@ export function createAutomation(ctx: RequestContext, input: CreateAutomationInp
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, automationCreated, { workspaceId: ctx.workspaceId, data: { automation: presentAutomation(row) } });
-    recordAudit(tx, ctx, {
+      .returning());
+    await appendEvent(tx, automationCreated, { workspaceId: ctx.workspaceId, data: { automation: presentAutomation(row) } });
+    await recordAudit(tx, ctx, {
       action: "automation.created",
       entityType: "automation",
       entityId: row.id,
@@ -140,14 +136,14 @@ export function createAutomation(ctx: RequestContext, input: CreateAutomationInp
   });
 }
 
-export function updateAutomation(
+export async function updateAutomation(
   ctx: RequestContext,
   id: string,
   input: UpdateAutomationInput,
   deps: Deps,
-): AutomationRow {
-  return withTx(deps.db, (tx) => {
-    const existing = findAutomation(tx, ctx.workspaceId, id);
+): Promise<AutomationRow> {
+  return await transact(deps.db, async (tx) => {
+    const existing = await findAutomation(tx, ctx.workspaceId, id);
     // A trigger changed alone is judged with the stored conditions: time conditions belong to time rules only.
     const retrigger = input.trigger !== undefined && input.trigger !== existing.trigger;
     const checked = checkAutomation(tx, ctx, {
@@ -170,14 +166,13 @@ export function updateAutomation(
     if (input.allow_customer_reply_on_ai_decision !== undefined)
       patch.allowCustomerReplyOnAiDecision = input.allow_customer_reply_on_ai_decision;
     if (input.position !== undefined) patch.position = input.position;
-    const row = tx
+    const row = one(await tx
       .update(automations)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(automations.id, id))
-      .returning()
-      .get();
-    appendEvent(tx, automationUpdated, { workspaceId: ctx.workspaceId, data: { automation: presentAutomation(row) } });
-    recordAudit(tx, ctx, {
+      .returning());
+    await appendEvent(tx, automationUpdated, { workspaceId: ctx.workspaceId, data: { automation: presentAutomation(row) } });
+    await recordAudit(tx, ctx, {
       action: "automation.updated",
       entityType: "automation",
       entityId: id,
@@ -187,14 +182,14 @@ export function updateAutomation(
   });
 }
 
-export function deleteAutomation(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const row = findAutomation(tx, ctx.workspaceId, id);
-    tx.delete(automations).where(eq(automations.id, id)).run();
-    tx.delete(automationRuns).where(eq(automationRuns.automationId, id)).run();
-    tx.delete(automationTimeMarks).where(eq(automationTimeMarks.automationId, id)).run();
-    appendEvent(tx, automationDeleted, { workspaceId: ctx.workspaceId, data: { automation_id: id } });
-    recordAudit(tx, ctx, {
+export async function deleteAutomation(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const row = await findAutomation(tx, ctx.workspaceId, id);
+    await tx.delete(automations).where(eq(automations.id, id));
+    await tx.delete(automationRuns).where(eq(automationRuns.automationId, id));
+    await tx.delete(automationTimeMarks).where(eq(automationTimeMarks.automationId, id));
+    await appendEvent(tx, automationDeleted, { workspaceId: ctx.workspaceId, data: { automation_id: id } });
+    await recordAudit(tx, ctx, {
       action: "automation.deleted",
       entityType: "automation",
       entityId: id,
@@ -210,15 +205,15 @@ export function deleteAutomation(ctx: RequestContext, id: string, deps: Deps): v
  * which then gain the id. Each rewritten automation gets its own automation.updated event, in the
  * label change's transaction.
  */
-export function renameTagInAutomations(
+export async function renameTagInAutomations(
   tx: Tx,
   workspaceId: string,
   fromKey: string,
   toName: string,
   now: Date,
   ids?: { fromId: string; toId: string },
-): void {
-  const rows = tx
+): Promise<void> {
+  const rows = await tx
     .select()
     .from(automations)
     .where(
@@ -226,8 +221,7 @@ export function renameTagInAutomations(
         eq(automations.workspaceId, workspaceId),
         sql`(instr(lower(${automations.conditions}), '"tag"') > 0 OR instr(${automations.actions}, '_tag"') > 0)`,
       ),
-    )
-    .all();
+    );
   const named = (value: unknown) =>
     typeof value === "string" && normalizeLabelName(value).toLocaleLowerCase("en-US") === fromKey;
   const follows = (item: { value: unknown; tag_id?: string }) =>
@@ -245,12 +239,11 @@ export function renameTagInAutomations(
       (a.type === "add_tag" || a.type === "remove_tag") && follows(a) ? moved(a) : a,
     );
     if (!changed) continue;
-    const updated = tx
+    const updated = one(await tx
       .update(automations)
       .set({ conditions, actions, updatedAt: now.toISOString() })
       .where(eq(automations.id, row.id))
-      .returning()
-      .get();
-    appendEvent(tx, automationUpdated, { workspaceId, data: { automation: presentAutomation(updated) } });
+      .returning());
+    await appendEvent(tx, automationUpdated, { workspaceId, data: { automation: presentAutomation(updated) } });
   }
 }

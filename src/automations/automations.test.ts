@@ -9,17 +9,16 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 
-const auditActions = (workspaceId: string) =>
-  desk.deps.db
+const auditActions = async (workspaceId: string) =>
+  (await desk.deps.db
     .select({ action: auditLogs.action })
     .from(auditLogs)
-    .where(eq(auditLogs.workspaceId, workspaceId))
-    .all()
+    .where(eq(auditLogs.workspaceId, workspaceId)))
     .map((r) => r.action)
     .filter((a) => a.startsWith("automation."));
 
-const stored = (workspaceId: string) =>
-  desk.deps.db.select().from(automations).where(eq(automations.workspaceId, workspaceId)).all();
+const stored = async (workspaceId: string) =>
+  await desk.deps.db.select().from(automations).where(eq(automations.workspaceId, workspaceId));
 
 const simple = { name: "Urgent VIP", trigger: "ticket_created", actions: [{ type: "set_priority", value: "urgent" }] };
 
@@ -33,16 +32,16 @@ describe("automations CRUD", () => {
       expect((await desk.api("GET", "/v1/automations", { headers: member.headers })).status).toBe(403);
       expect((await desk.api("POST", "/v1/automations", { headers: member.headers, body: simple })).status).toBe(403);
     }
-    const readOnly = createKey(desk, owner, ["settings:read", "tickets:read"]);
+    const readOnly = await createKey(desk, owner, ["settings:read", "tickets:read"]);
     expect((await desk.api("GET", "/v1/automations", { headers: readOnly.headers })).status).toBe(403);
-    const settings = createKey(desk, owner, ["settings:read", "settings:write"]);
+    const settings = await createKey(desk, owner, ["settings:read", "settings:write"]);
     expect((await desk.api("POST", "/v1/automations", { headers: settings.headers, body: simple })).status).toBe(201);
     expect((await desk.api("GET", "/v1/automations", { headers: settings.headers })).body.data.length).toBe(1);
   });
 
   test("create, list by position, read, change, delete: stored rows, events and audit entries", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const first = await desk.api("POST", "/v1/automations", {
       headers: owner.headers,
       body: {
@@ -97,8 +96,8 @@ describe("automations CRUD", () => {
     ).toEqual([]);
     expect((await desk.api("DELETE", `/v1/automations/${first.body.id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("GET", `/v1/automations/${first.body.id}`, { headers: owner.headers })).status).toBe(404);
-    expect(stored(workspace.id).map((r) => r.id)).toEqual([second.body.id]);
-    const events = eventsAfter(desk, workspace.id, seq);
+    expect((await stored(workspace.id)).map((r) => r.id)).toEqual([second.body.id]);
+    const events = await eventsAfter(desk, workspace.id, seq);
     expect(events.map((e) => e.type)).toEqual([
       "automation.created",
       "automation.created",
@@ -108,7 +107,7 @@ describe("automations CRUD", () => {
     ]);
     expect(events[0]!.data).toEqual({ automation: first.body });
     expect(events[4]!.data).toEqual({ automation_id: first.body.id });
-    expect(auditActions(workspace.id)).toEqual([
+    expect(await auditActions(workspace.id)).toEqual([
       "automation.created",
       "automation.created",
       "automation.updated",
@@ -134,7 +133,7 @@ describe("automations CRUD", () => {
       }
     }
     expect((await desk.api("GET", "/v1/automations", { headers: b.owner.headers })).body.data).toEqual([]);
-    expect(stored(a.workspace.id)[0]!.name).toBe("Urgent VIP");
+    expect((await stored(a.workspace.id))[0]!.name).toBe("Urgent VIP");
   });
 
   test("422 located at the condition or action index, and nothing stored", async () => {
@@ -146,7 +145,7 @@ describe("automations CRUD", () => {
     await newField(desk, owner, { name: "Seats", key: "seats", type: "number" });
     const archived = await newField(desk, owner, { name: "Old", key: "old", type: "text" });
     await desk.api("PATCH", `/v1/custom-fields/${archived.id}`, { headers: owner.headers, body: { archived: true } });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const ok = { field: "subject", op: "contains", value: "x" };
     const ai = (value: unknown, question = "Is the customer angry?") => ({
       field: "ai_decide",
@@ -223,8 +222,8 @@ describe("automations CRUD", () => {
     });
     expect(patch.status).toBe(422);
     expect(patch.body.errors[0].location).toBe("body.actions.1.value");
-    expect(stored(workspace.id).map((r) => r.name)).toEqual(["Urgent VIP"]);
-    expect(eventsAfter(desk, workspace.id, seq).map((e) => e.type)).toEqual(["automation.created"]);
+    expect((await stored(workspace.id)).map((r) => r.name)).toEqual(["Urgent VIP"]);
+    expect((await eventsAfter(desk, workspace.id, seq)).map((e) => e.type)).toEqual(["automation.created"]);
   });
 
   test("every valid condition and action form is accepted and stored normalized", async () => {
@@ -312,7 +311,7 @@ describe("automations CRUD", () => {
       },
     });
     const unrelated = await desk.api("POST", "/v1/automations", { headers: owner.headers, body: simple });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     expect(
       (await desk.api("PATCH", `/v1/tags/${vip.body.id}`, { headers: owner.headers, body: { name: "Very Important" } }))
         .status,
@@ -336,7 +335,7 @@ describe("automations CRUD", () => {
       { type: "add_tag", value: "Gold" },
       { type: "remove_tag", value: "Very Important" },
     ]);
-    const updates = eventsAfter(desk, workspace.id, seq).filter((e) => e.type === "automation.updated");
+    const updates = (await eventsAfter(desk, workspace.id, seq)).filter((e) => e.type === "automation.updated");
     expect(updates.map((e) => (e.data as { automation: { id: string } }).automation.id)).toEqual([
       naming.body.id,
       naming.body.id,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { systemContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { withEventCause } from "../events/cause";
 import type { StoredEventOf } from "../events/define";
@@ -89,7 +89,7 @@ function changedTicketOf(event: TicketEvent): string | null {
  * rule caused (its own actions, and the reactions of event rules to them, whose events carry the
  * rule in their chain) do not count, nor do events older than the rule's action (read late).
  */
-export function rearmTimeRules(tx: Tx, event: TicketEvent, causedBy: string | null): void {
+export async function rearmTimeRules(tx: Tx, event: TicketEvent, causedBy: string | null): Promise<void> {
   const ticketId = changedTicketOf(event);
   if (ticketId) statements(tx).rearm.run(ticketId, event.occurred_at, JSON.stringify(chainOf(causedBy)));
 }
@@ -99,18 +99,18 @@ export type SweepCursors = Map<string, TimeCursor>;
 
 type Candidate = TicketTimes & { at: string };
 
-function readPage(
+async function readPage(
   db: Queryable,
   workspaceId: string,
   plan: TimePlan,
   status: TicketStatus,
   cursor: TimeCursor | null,
   limit: number,
-): Candidate[] {
+): Promise<Candidate[]> {
   const { driver } = plan;
   if (driver.kind === "breached")
-    return breachedTicketTimes(db, workspaceId, { status, cursorId: cursor?.id ?? null, limit });
-  return ticketTimesInRange(db, workspaceId, {
+    return await breachedTicketTimes(db, workspaceId, { status, cursorId: cursor?.id ?? null, limit });
+  return await ticketTimesInRange(db, workspaceId, {
     status,
     column: driver.column,
     from: driver.from,
@@ -121,20 +121,20 @@ function readPage(
 }
 
 /** The candidates of one rule this pass: index reads only, at most `budget` rows. */
-function candidatesOf(
+async function candidatesOf(
   db: Queryable,
   workspaceId: string,
   rule: Loaded,
   plan: TimePlan,
   cursors: SweepCursors,
   budget: number,
-): { candidates: Map<string, Candidate>; examined: number } {
+): Promise<{ candidates: Map<string, Candidate>; examined: number }> {
   const candidates = new Map<string, Candidate>();
   let examined = 0;
   for (const status of plan.statuses) {
     const headLimit = Math.min(HEAD_PAGE, budget - examined);
     if (headLimit <= 0) break;
-    const head = readPage(db, workspaceId, plan, status, null, headLimit);
+    const head = await readPage(db, workspaceId, plan, status, null, headLimit);
     examined += head.length;
     for (const row of head) candidates.set(row.ticketId, row);
     const key = `${rule.id}:${status}`;
@@ -145,7 +145,7 @@ function candidatesOf(
     }
     const last = head.at(-1)!;
     const from = cursors.get(key) ?? { at: last.at, id: last.ticketId };
-    const sweep = readPage(db, workspaceId, plan, status, from, sweepLimit);
+    const sweep = await readPage(db, workspaceId, plan, status, from, sweepLimit);
     examined += sweep.length;
     for (const row of sweep) candidates.set(row.ticketId, row);
     const end = sweep.at(-1);
@@ -156,7 +156,7 @@ function candidatesOf(
 }
 
 /** Acts on one candidate in its own transaction when every condition holds and the rule has not acted since its last change. */
-function actOn(
+async function actOn(
   deps: Deps,
   options: AutomationsOptions,
   rule: Loaded,
@@ -164,19 +164,19 @@ function actOn(
   now: Date,
   workspaceId: string,
 ) {
-  return withTx(deps.db, (tx) => {
+  return await transact(deps.db, async (tx) => {
     const s = statements(tx);
     if (s.isMarked.get(rule.id, times.ticketId)) return false;
     const ctx = systemContext(workspaceId);
-    const ticket = liveTicket(tx, ctx, times.ticketId);
+    const ticket = await liveTicket(tx, ctx, times.ticketId);
     if (!ticket || ticket.spam) return false;
     const matched = timeConditionsHold(rule.conditions, ticket, times, now);
     if (!matched) return false;
     const facts = factsOf(tx, ticket, null);
-    if (!rule.conditions.every((c) => isTimeCondition(c) || conditionHolds(tx, ctx, c, facts))) return false;
+    if (!rule.conditions.every(async (c) => isTimeCondition(c) || await conditionHolds(tx, ctx, c, facts))) return false;
     // Depth 1, as a reaction: event rules may react to what it changes, and their events carry this rule in their chain.
-    const notes = withEventCause({ consumer: causeOf([rule.id]), depth: 1 }, () =>
-      runActions(tx, deps, rule, ticket, options.aiTriage),
+    const notes = await withEventCause({ consumer: causeOf([rule.id]), depth: 1 }, async () =>
+      await runActions(tx, deps, rule, ticket, options.aiTriage),
     );
     const at = now.toISOString();
     const runId = newId();
@@ -203,11 +203,11 @@ export type PassFigures = { workspaces: number; rules: number; examined: number;
  * index reads of the tickets' times (`planOf`), at most TIME_RULE_BUDGET rows per workspace; the
  * candidates the rule has not acted on since they last changed are checked in full and acted on.
  */
-export function timeRulesPass(
+export async function timeRulesPass(
   deps: Deps,
   options: AutomationsOptions = {},
   cursors: SweepCursors = new Map(),
-): PassFigures {
+): Promise<PassFigures> {
   const figures: PassFigures = { workspaces: 0, rules: 0, examined: 0, applied: 0 };
   const now = deps.clock.now();
   const workspaces = statements(deps.db).workspaces.all(cursors.get("workspace")?.id ?? "", WORKSPACES_PER_PASS);
@@ -222,7 +222,7 @@ export function timeRulesPass(
       const plan = planOf(rule.conditions, now);
       if (!plan) continue;
       figures.rules++;
-      const { candidates, examined } = candidatesOf(deps.db, workspaceId, rule, plan, cursors, budget);
+      const { candidates, examined } = await candidatesOf(deps.db, workspaceId, rule, plan, cursors, budget);
       budget -= examined;
       figures.examined += examined;
       if (candidates.size === 0) continue;
@@ -234,7 +234,7 @@ export function timeRulesPass(
       for (const candidate of candidates.values()) {
         if (marked.has(candidate.ticketId)) continue;
         try {
-          if (actOn(deps, options, rule, candidate, now, workspaceId)) figures.applied++;
+          if (await actOn(deps, options, rule, candidate, now, workspaceId)) figures.applied++;
         } catch (error) {
           deps.logger.warn(
             { err: error, automation_id: rule.id, ticket_id: candidate.ticketId },
@@ -255,8 +255,8 @@ export function timeRulesJob() {
     schema: z.object({}),
     schedule: "* * * * *",
     concurrency: 1,
-    handler(_payload, { deps }: JobContext<Deps>) {
-      timeRulesPass(deps, deps.ports.get(automationAi), cursors);
+    async handler(_payload, { deps }: JobContext<Deps>) {
+      await timeRulesPass(deps, deps.ports.get(automationAi), cursors);
     },
   });
 }

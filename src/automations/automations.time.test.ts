@@ -16,7 +16,7 @@ const MINUTE = 60_000;
 /** The owner through an API key: sessions expire when the clock moves, keys do not. */
 async function workspace() {
   const { workspace, owner: person } = await createWorkspaceWithOwner(desk);
-  const owner: Member = { ...person, headers: createKey(desk, person, ALL_SCOPES).headers };
+  const owner: Member = { ...person, headers: (await createKey(desk, person, ALL_SCOPES)).headers };
   return { workspace, person, owner };
 }
 
@@ -49,7 +49,7 @@ const settle = () => desk.consumers.drain();
 /** One pass after the events so far were handled; answers how many tickets it acted on. */
 const pass = async () => {
   await settle();
-  const figures = timeRulesPass(desk.deps);
+  const figures = await timeRulesPass(desk.deps);
   await settle();
   return figures.applied;
 };
@@ -153,7 +153,7 @@ describe("time rules: passes", () => {
 
     // The customer answers (the ticket reopens), the agent waits on them again: 3 more days, one more reminder.
     clock.advance(MINUTE);
-    addMessage(
+    await addMessage(
       systemContext(owner.workspaceId),
       ticket.id,
       { kind: "reply", body_text: "Still looking", direction: "inbound", author: { type: "contact" } },
@@ -198,8 +198,8 @@ describe("time rules: passes", () => {
       ],
     });
     const ctx = systemContext(ws.id);
-    const opened = (subject: string) =>
-      createTicket(
+    const opened = async (subject: string) =>
+      await createTicket(
         ctx,
         {
           subject,
@@ -211,11 +211,11 @@ describe("time rules: passes", () => {
         },
         desk.deps,
       );
-    const waiting = opened("Nobody answered");
-    const answered = opened("Answered");
+    const waiting = await opened("Nobody answered");
+    const answered = await opened("Answered");
     clock.advance(3 * HOUR);
     const reply = await desk.api("POST", `/v1/tickets/${answered.id}/messages`, {
-      headers: { authorization: createKey(desk, agent, ALL_SCOPES).headers.authorization },
+      headers: { authorization: (await createKey(desk, agent, ALL_SCOPES)).headers.authorization },
       body: { kind: "reply", body_html: "<p>On it</p>", status: "open" },
     });
     expect(reply.status).toBe(201);
@@ -237,7 +237,7 @@ describe("time rules: passes", () => {
       actions: [{ type: "add_tag", value: "quiet" }],
     });
     const ctx = systemContext(ws.id);
-    const ticket = createTicket(
+    const ticket = await createTicket(
       ctx,
       {
         subject: "Question",
@@ -250,7 +250,7 @@ describe("time rules: passes", () => {
       desk.deps,
     );
     clock.advance(20 * HOUR);
-    addMessage(
+    await addMessage(
       ctx,
       ticket.id,
       { kind: "reply", body_text: "Any update?", direction: "inbound", author: { type: "contact" } },
@@ -295,7 +295,7 @@ describe("time rules: passes", () => {
     const [run] = await runsOf(owner, dueRule.id);
     expect(run!.matched[0]).toEqual({ field: "sla", op: "due_within_minutes", value: 30, actual: 25 });
     clock.advance(30 * MINUTE);
-    breachPass(desk.deps);
+    await breachPass(desk.deps);
     expect(await pass()).toBe(1);
     expect((await ticketOf(owner, ticket.id)).tags.map((t: { name: string }) => t.name)).toEqual(["sla-breached"]);
   });

@@ -1,9 +1,10 @@
+import { first } from "../db/store";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
 import type { Clock } from "../lib/clock";
@@ -41,7 +42,7 @@ export async function takeBackup(
   logger: Logger,
 ): Promise<BackupRun> {
   const { db, config, clock } = deps;
-  markInterrupted(db, clock);
+  await markInterrupted(db, clock);
   const file = join(config.backup.dir, `desk-${stamp(clock)}.tar.gz`);
   const run: BackupRun = {
     id: newId(),
@@ -55,7 +56,7 @@ export async function takeBackup(
     finishedAt: null,
     prunedAt: null,
   };
-  withTx(db, (tx) => tx.insert(backupRuns).values(run).run());
+  await transact(db, async (tx) => await tx.insert(backupRuns).values(run));
   const child = Bun.spawn(backupCommand(file), {
     env: { ...process.env, DESK_DATA_DIR: config.dataDir, DESK_LOG_LEVEL: "warn" },
     stdout: "pipe",
@@ -80,56 +81,53 @@ export async function takeBackup(
           finishedAt,
         }
       : { ...run, status: "failed", error: (err || out).trim().slice(0, 2_000) || `exit code ${code}`, finishedAt };
-  withTx(db, (tx) => tx.update(backupRuns).set(done).where(eq(backupRuns.id, run.id)).run());
+  await transact(db, async (tx) => await tx.update(backupRuns).set(done).where(eq(backupRuns.id, run.id)));
   if (done.status === "failed") logger.error({ file, error: done.error }, "scheduled backup failed");
   else logger.info({ file, bytes: done.sizeBytes }, "backup written");
-  prune(db, clock, config.backup.keep);
+  await prune(db, clock, config.backup.keep);
   return done;
 }
 
-function markInterrupted(db: Db, clock: Clock): void {
+async function markInterrupted(db: Db, clock: Clock): Promise<void> {
   const before = new Date(clock.now().getTime() - INTERRUPTED_AFTER_MS).toISOString();
-  withTx(db, (tx) =>
-    tx
+  await transact(db, async (tx) =>
+    await tx
       .update(backupRuns)
       .set({ status: "failed", error: "interrupted: Desk stopped while it ran", finishedAt: clock.now().toISOString() })
-      .where(and(eq(backupRuns.status, "running"), lt(backupRuns.startedAt, before)))
-      .run(),
+      .where(and(eq(backupRuns.status, "running"), lt(backupRuns.startedAt, before))),
   );
 }
 
 /** Deletes the archives of succeeded runs beyond the newest `keep`; only files Desk wrote itself. */
-function prune(db: Db, clock: Clock, keep: number): void {
-  const kept = db
+async function prune(db: Db, clock: Clock, keep: number): Promise<void> {
+  const kept = await db
     .select()
     .from(backupRuns)
     .where(and(eq(backupRuns.status, "succeeded"), isNull(backupRuns.prunedAt)))
-    .orderBy(desc(backupRuns.startedAt))
-    .all();
+    .orderBy(desc(backupRuns.startedAt));
   for (const old of kept.slice(keep)) {
     rmSync(old.file, { force: true });
-    withTx(db, (tx) =>
-      tx.update(backupRuns).set({ prunedAt: clock.now().toISOString() }).where(eq(backupRuns.id, old.id)).run(),
+    await transact(db, async (tx) =>
+      await tx.update(backupRuns).set({ prunedAt: clock.now().toISOString() }).where(eq(backupRuns.id, old.id)),
     );
   }
 }
 
 /** Whether the schedule wants a backup now: none succeeded yet, or the newest is an interval old. */
-export function backupDue(db: Db, clock: Clock, intervalMs: number | null): boolean {
+export async function backupDue(db: Db, clock: Clock, intervalMs: number | null): Promise<boolean> {
   if (intervalMs === null) return false;
-  const last = db
+  const last = first(await db
     .select({ startedAt: backupRuns.startedAt })
     .from(backupRuns)
     .where(eq(backupRuns.status, "succeeded"))
     .orderBy(desc(backupRuns.startedAt))
-    .limit(1)
-    .get();
+    .limit(1));
   return !last || clock.now().getTime() - Date.parse(last.startedAt) >= intervalMs - SLACK_MS;
 }
 
 /** The newest runs, for the System page. */
-export const recentBackupRuns = (db: Db, limit = 10): BackupRun[] =>
-  db.select().from(backupRuns).orderBy(desc(backupRuns.startedAt)).limit(limit).all();
+export const recentBackupRuns = async (db: Db, limit = 10): Promise<BackupRun[]> =>
+  await db.select().from(backupRuns).orderBy(desc(backupRuns.startedAt)).limit(limit);
 
 /** Checks hourly whether a scheduled backup is due (DESK_BACKUP_INTERVAL) and takes it. */
 export const scheduledBackupJob = defineJob({
@@ -140,7 +138,7 @@ export const scheduledBackupJob = defineJob({
   leaseMs: INTERRUPTED_AFTER_MS,
   retry: { maxAttempts: 1 },
   async handler(_payload, { deps, signal, logger }: JobContext<Deps>) {
-    if (!backupDue(deps.db, deps.clock, deps.config.backup.intervalMs)) return;
+    if (!await backupDue(deps.db, deps.clock, deps.config.backup.intervalMs)) return;
     await takeBackup(deps, "schedule", signal, logger);
   },
 });

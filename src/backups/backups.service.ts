@@ -225,7 +225,7 @@ export async function verifyBackup(file: string): Promise<Manifest> {
     const manifest = await readArchive(file, (path, content) =>
       path === DATABASE ? pipeline(content, createWriteStream(join(work, DATABASE), { mode: 0o600 })) : drain(content),
     );
-    const integrity = databaseIntegrity(join(work, DATABASE));
+    const integrity = await databaseIntegrity(join(work, DATABASE));
     if (integrity !== "ok")
       throw new BackupError(`${file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
     return manifest;
@@ -234,7 +234,7 @@ export async function verifyBackup(file: string): Promise<Manifest> {
   }
 }
 
-function databaseIntegrity(path: string): string {
+async function databaseIntegrity(path: string): Promise<string> {
   try {
     const db = new Database(path, { readonly: true });
     try {
@@ -294,7 +294,7 @@ export async function restoreBackup(options: {
       refuseNewer,
     );
     refuseNewer(manifest);
-    const integrity = databaseIntegrity(join(staging, DATABASE));
+    const integrity = await databaseIntegrity(join(staging, DATABASE));
     if (integrity !== "ok")
       throw new BackupError(`${options.file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
     moveIntoPlace(staging, dataDir);

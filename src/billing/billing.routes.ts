@@ -17,7 +17,7 @@ export function billingRoutes(deps: Deps) {
   };
   return new Elysia({ prefix: "/billing", tags: ["billing"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => selfHostedBilling(deps, ctx), {
+    .get("/", async ({ ctx }) => await selfHostedBilling(deps, ctx), {
       access: { role: "viewer", scopes: ["settings:read"] },
       response: { 200: BillingSchema },
       detail: {
@@ -26,7 +26,7 @@ export function billingRoutes(deps: Deps) {
           "Self-hosted: plan `self_hosted`, `billing_enabled: false`, no limits (0 = unlimited), unlimited AI (`monthly_usd`, `purchased_usd` and `remaining_usd` are 0; `used_usd` is this UTC month's recorded AI spend at list price), no prices, `auto_recharge: null`.",
       },
     })
-    .get("/usage", ({ ctx, query }) => usageReport(deps, ctx, query), {
+    .get("/usage", async ({ ctx, query }) => await usageReport(deps, ctx, query), {
       access: { role: "admin", scopes: ["settings:read"] },
       query: UsageQuery,
       response: { 200: UsageReportSchema },

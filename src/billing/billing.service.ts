@@ -18,9 +18,9 @@ export const billingDisabled = () =>
 const monthStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
 const nextMonthStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
 
-export function selfHostedBilling(deps: Deps, ctx: RequestContext) {
+export async function selfHostedBilling(deps: Deps, ctx: RequestContext) {
   const now = deps.clock.now();
-  const counts = memberCountsOf(deps.db, ctx.workspaceId);
+  const counts = await memberCountsOf(deps.db, ctx.workspaceId);
   return {
     plan: "self_hosted" as const,
     billing_enabled: false,
@@ -31,11 +31,11 @@ export function selfHostedBilling(deps: Deps, ctx: RequestContext) {
     current_period_end: null,
     cancel_at_period_end: false,
     limits: { max_mailboxes: 0, max_members: 0 },
-    usage: { mailboxes: mailboxCountOf(deps.db, ctx.workspaceId), members: counts.members },
+    usage: { mailboxes: await mailboxCountOf(deps.db, ctx.workspaceId), members: counts.members },
     ai: {
       unlimited: true,
       monthly_usd: 0,
-      used_usd: microsToUsd(spentSince(deps.db, ctx.workspaceId, monthStart(now).toISOString())),
+      used_usd: microsToUsd(await spentSince(deps.db, ctx.workspaceId, monthStart(now).toISOString())),
       purchased_usd: 0,
       remaining_usd: 0,
       period_end: nextMonthStart(now).toISOString(),
@@ -82,9 +82,9 @@ const add = (sum: Sum | undefined, micros: number): Sum => ({
   calls: (sum?.calls ?? 0) + 1,
 });
 
-export function usageReport(deps: Deps, ctx: RequestContext, query: { from?: string; to?: string }) {
+export async function usageReport(deps: Deps, ctx: RequestContext, query: { from?: string; to?: string }) {
   const { from, to } = usageRange(query, deps.clock.now());
-  const rows = usageBetween(deps.db, ctx.workspaceId, from.toISOString(), to.toISOString());
+  const rows = await usageBetween(deps.db, ctx.workspaceId, from.toISOString(), to.toISOString());
   let total = 0;
   let ownKeyCalls = 0;
   const byFeature = new Map<string, Sum>();
@@ -120,7 +120,7 @@ export function usageReport(deps: Deps, ctx: RequestContext, query: { from?: str
     model.output += row.outputTokens;
     byModel.set(modelKey, model);
   }
-  const users = userRefsOf(deps.db, [...byMember.keys()]);
+  const users = await userRefsOf(deps.db, [...byMember.keys()]);
   const bySpend = <T extends { micros: number; calls: number }>(a: T, b: T) => b.micros - a.micros || b.calls - a.calls;
   return {
     from: from.toISOString(),

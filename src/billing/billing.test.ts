@@ -68,7 +68,7 @@ describe("billing (self-hosted)", () => {
     await desk.api("POST", "/v1/ai/rewrite", { headers: agent.headers, body: { html: "<p>a</p>", mode: "shorter" } });
     const base = { workspaceId: workspace.id, source: "instance" as const, ok: true };
     clock.set(new Date("2026-03-02T08:00:00Z"));
-    recordUsage(desk.deps, {
+    await recordUsage(desk.deps, {
       ...base,
       userId: owner.id,
       feature: "draft_reply",
@@ -76,7 +76,7 @@ describe("billing (self-hosted)", () => {
       inputTokens: 4000,
       outputTokens: 500,
     });
-    recordUsage(desk.deps, {
+    await recordUsage(desk.deps, {
       ...base,
       userId: null,
       feature: "triage",
@@ -84,7 +84,7 @@ describe("billing (self-hosted)", () => {
       inputTokens: 1333,
       outputTokens: 77,
     });
-    recordUsage(desk.deps, {
+    await recordUsage(desk.deps, {
       ...base,
       userId: owner.id,
       feature: "draft_reply",
@@ -94,7 +94,7 @@ describe("billing (self-hosted)", () => {
       source: "own_key",
     });
     clock.set(new Date("2026-02-27T08:00:00Z"));
-    recordUsage(desk.deps, {
+    await recordUsage(desk.deps, {
       ...base,
       userId: owner.id,
       feature: "summarize",
@@ -104,7 +104,7 @@ describe("billing (self-hosted)", () => {
     });
     clock.set(new Date("2026-03-15T12:00:00Z"));
 
-    const agentKey = createKey(desk, owner, ["tickets:read"]);
+    const agentKey = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("GET", "/v1/billing/usage", { headers: agent.headers })).status).toBe(403);
     expect((await desk.api("GET", "/v1/billing/usage", { headers: agentKey.headers })).status).toBe(403);
 
@@ -146,7 +146,7 @@ describe("billing (self-hosted)", () => {
   test("from/to: dates, a date-only to includes its day, RFC 3339, at most a year, 422 at the field", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     clock.set(new Date("2026-02-27T23:59:59Z"));
-    recordUsage(desk.deps, {
+    await recordUsage(desk.deps, {
       workspaceId: workspace.id,
       userId: null,
       feature: "summarize",

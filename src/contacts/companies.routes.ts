@@ -13,7 +13,7 @@ const write = { role: "agent", scopes: ["contacts:write"] } as const;
 export function companiesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/companies", tags: ["companies"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => readCompanyList(deps, ctx, query), {
+    .get("/", async ({ ctx, query }) => await readCompanyList(deps, ctx, query), {
       access: read,
       query: CompanyListQuery,
       response: { 200: pageOfSchema(CompanySchema) },
@@ -24,9 +24,9 @@ export function companiesRoutes(deps: Deps) {
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentCompany(deps.db, createCompany(ctx, body, deps));
+        return await presentCompany(deps.db, await createCompany(ctx, body, deps));
       },
       {
         access: write,
@@ -37,14 +37,14 @@ export function companiesRoutes(deps: Deps) {
     )
     .get(
       "/:id",
-      ({ ctx, params }) => {
-        const row = findCompany(deps.db, ctx.workspaceId, params.id);
+      async ({ ctx, params }) => {
+        const row = await findCompany(deps.db, ctx.workspaceId, params.id);
         if (!row) throw notFound("Company");
-        return presentCompany(deps.db, row);
+        return await presentCompany(deps.db, row);
       },
       { access: read, params: IdParams, response: { 200: CompanySchema }, detail: { summary: "A company" } },
     )
-    .patch("/:id", ({ ctx, params, body }) => presentCompany(deps.db, updateCompany(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => await presentCompany(deps.db, await updateCompany(ctx, params.id, body, deps)), {
       access: write,
       params: IdParams,
       body: UpdateCompanyBody,
@@ -53,8 +53,8 @@ export function companiesRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteCompany(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteCompany(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

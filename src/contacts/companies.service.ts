@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { pageOf } from "../db/cursor";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { companyCreated, companyDeleted, companyUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
@@ -48,22 +49,21 @@ export function normalizeDomain(raw: string): string {
   return domain;
 }
 
-function contactCounts(db: Queryable, ids: string[]): Map<string, number> {
+async function contactCounts(db: Queryable, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const rows = db
+  const rows = await db
     .select({ companyId: contacts.companyId, n: sql<number>`count(*)` })
     .from(contacts)
     .where(and(inArray(contacts.companyId, ids), isNull(contacts.deletedAt)))
-    .groupBy(contacts.companyId)
-    .all();
+    .groupBy(contacts.companyId);
   return new Map(rows.map((r) => [r.companyId!, r.n]));
 }
 
-export function presentCompanies(db: Queryable, rows: CompanyRow[]) {
+export async function presentCompanies(db: Queryable, rows: CompanyRow[]) {
   const ids = rows.map((r) => r.id);
-  const tagsById = labelsOf(db, "companies", ids);
-  const fieldsById = fieldValuesOf(db, "company", ids);
-  const counts = contactCounts(db, ids);
+  const tagsById = await labelsOf(db, "companies", ids);
+  const fieldsById = await fieldValuesOf(db, "company", ids);
+  const counts = await contactCounts(db, ids);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -79,22 +79,21 @@ export function presentCompanies(db: Queryable, rows: CompanyRow[]) {
     updated_at: row.updatedAt,
   }));
 }
-export const presentCompany = (db: Queryable, row: CompanyRow) => presentCompanies(db, [row])[0]!;
+export const presentCompany = async (db: Queryable, row: CompanyRow) => (await presentCompanies(db, [row]))[0]!;
 
-export function findCompany(db: Queryable, workspaceId: string, id: string): CompanyRow | undefined {
-  return db
+export async function findCompany(db: Queryable, workspaceId: string, id: string): Promise<CompanyRow | undefined> {
+  return first(await db
     .select()
     .from(companies)
-    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id), isNull(companies.deletedAt)))
-    .get();
+    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id), isNull(companies.deletedAt))).limit(1));
 }
 
 /** A live company with this domain, else one with this name (case-insensitive): what a CSV import updates. */
-export function liveCompanyByDomainOrName(
+export async function liveCompanyByDomainOrName(
   db: Queryable,
   workspaceId: string,
   match: { domain: string | null; name: string },
-): CompanyRow | undefined {
+): Promise<CompanyRow | undefined> {
   const live = and(eq(companies.workspaceId, workspaceId), isNull(companies.deletedAt));
   let domain: string | null = null;
   try {
@@ -103,51 +102,48 @@ export function liveCompanyByDomainOrName(
     // Not a domain: the name alone decides, and the write refuses the domain.
   }
   const byDomain = domain
-    ? db
+    ? first(await db
         .select()
         .from(companies)
-        .where(and(live, eq(companies.domain, domain)))
-        .get()
+        .where(and(live, eq(companies.domain, domain))).limit(1))
     : undefined;
   return (
     byDomain ??
-    db
+    first(await db
       .select()
       .from(companies)
       .where(and(live, sql`lower(${companies.name}) = ${match.name.toLowerCase()}`))
-      .orderBy(companies.id)
-      .get()
+      .orderBy(companies.id).limit(1))
   );
 }
 
-function assertDomainFree(tx: Tx, workspaceId: string, domain: string | null | undefined, exceptId: string | null) {
+async function assertDomainFree(tx: Tx, workspaceId: string, domain: string | null | undefined, exceptId: string | null) {
   if (!domain) return;
-  const taken = tx
+  const taken = first(await tx
     .select({ id: companies.id })
     .from(companies)
-    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.domain, domain), isNull(companies.deletedAt)))
-    .get();
+    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.domain, domain), isNull(companies.deletedAt))).limit(1));
   if (taken && taken.id !== exceptId) throw conflict("A company with this domain already exists.");
 }
 
-function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: CompanyInput, ports: Ports): boolean {
-  const labels = applyLabelWrite(tx, ctx, "companies", id, input, ports);
-  const fields = input.fields !== undefined ? applyFieldWrite(tx, ctx, "company", id, input.fields) : [];
+async function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: CompanyInput, ports: Ports): Promise<boolean> {
+  const labels = await applyLabelWrite(tx, ctx, "companies", id, input, ports);
+  const fields = input.fields !== undefined ? await applyFieldWrite(tx, ctx, "company", id, input.fields) : [];
   return labels.added.length + labels.removed.length + fields.length > 0;
 }
 
 /** `options.createdAt`: an import keeps the source's creation time (ISO 8601); else now. */
-export function createCompany(
+export async function createCompany(
   ctx: RequestContext,
   input: CompanyInput & { name: string },
   deps: Deps,
   options: { createdAt?: string } = {},
-): CompanyRow {
+): Promise<CompanyRow> {
   const domain = input.domain ? normalizeDomain(input.domain) : null;
-  return withTx(deps.db, (tx) => {
-    assertDomainFree(tx, ctx.workspaceId, domain, null);
+  return await transact(deps.db, async (tx) => {
+    await assertDomainFree(tx, ctx.workspaceId, domain, null);
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .insert(companies)
       .values({
         id: newId(),
@@ -159,23 +155,22 @@ export function createCompany(
         createdAt: options.createdAt ?? now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    applyExtras(tx, ctx, row.id, input, deps.ports);
-    appendEvent(tx, companyCreated, {
+      .returning());
+    await applyExtras(tx, ctx, row.id, input, deps.ports);
+    await appendEvent(tx, companyCreated, {
       workspaceId: ctx.workspaceId,
-      data: { company: presentCompany(tx, row) },
+      data: { company: await presentCompany(tx, row) },
     });
     return row;
   });
 }
 
-export function updateCompany(ctx: RequestContext, id: string, input: CompanyInput, deps: Deps): CompanyRow {
+export async function updateCompany(ctx: RequestContext, id: string, input: CompanyInput, deps: Deps): Promise<CompanyRow> {
   const domain = input.domain ? normalizeDomain(input.domain) : input.domain === undefined ? undefined : null;
-  return withTx(deps.db, (tx) => {
-    const before = findCompany(tx, ctx.workspaceId, id);
+  return await transact(deps.db, async (tx) => {
+    const before = await findCompany(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Company");
-    assertDomainFree(tx, ctx.workspaceId, domain, id);
+    await assertDomainFree(tx, ctx.workspaceId, domain, id);
     const patch: Partial<CompanyRow> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (domain !== undefined) patch.domain = domain;
@@ -184,35 +179,33 @@ export function updateCompany(ctx: RequestContext, id: string, input: CompanyInp
     const columnsChanged = Object.entries(patch).some(
       ([k, v]) => JSON.stringify(before[k as keyof CompanyRow]) !== JSON.stringify(v),
     );
-    const extrasChanged = applyExtras(tx, ctx, id, input, deps.ports);
+    const extrasChanged = await applyExtras(tx, ctx, id, input, deps.ports);
     if (!columnsChanged && !extrasChanged) return before;
-    const row = tx
+    const row = one(await tx
       .update(companies)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(companies.id, id))
-      .returning()
-      .get();
-    appendEvent(tx, companyUpdated, {
+      .returning());
+    await appendEvent(tx, companyUpdated, {
       workspaceId: ctx.workspaceId,
-      data: { company: presentCompany(tx, row) },
+      data: { company: await presentCompany(tx, row) },
     });
     return row;
   });
 }
 
 /** Soft-deletes a company; its contacts stay, without a company. */
-export function deleteCompany(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    if (!findCompany(tx, ctx.workspaceId, id)) throw notFound("Company");
+export async function deleteCompany(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    if (!await findCompany(tx, ctx.workspaceId, id)) throw notFound("Company");
     const now = deps.clock.now().toISOString();
-    tx.update(companies).set({ deletedAt: now }).where(eq(companies.id, id)).run();
-    tx.update(contacts)
+    await tx.update(companies).set({ deletedAt: now }).where(eq(companies.id, id));
+    await tx.update(contacts)
       .set({ companyId: null, updatedAt: now })
-      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.companyId, id)))
-      .run();
-    clearLabels(tx, "companies", id);
-    clearFieldValues(tx, "company", id);
-    appendEvent(tx, companyDeleted, { workspaceId: ctx.workspaceId, data: { company_id: id } });
+      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.companyId, id)));
+    await clearLabels(tx, "companies", id);
+    await clearFieldValues(tx, "company", id);
+    await appendEvent(tx, companyDeleted, { workspaceId: ctx.workspaceId, data: { company_id: id } });
   });
 }
 
@@ -225,9 +218,9 @@ export type CompanyListQuery = {
   order?: "asc" | "desc";
 } & Record<string, unknown>;
 
-export function listCompanies(db: Queryable, ctx: RequestContext, query: CompanyListQuery) {
+export async function listCompanies(db: Queryable, ctx: RequestContext, query: CompanyListQuery) {
   const conditions: SQL[] = [eq(companies.workspaceId, ctx.workspaceId), isNull(companies.deletedAt)];
-  const plan = recordSortPlan(db, ctx, "company", companies.id, query);
+  const plan = await recordSortPlan(db, ctx, "company", companies.id, query);
   conditions.push(...plan.after);
   if (query.q !== undefined && query.q.trim() !== "") {
     const prefix = likePrefix(query.q.trim());
@@ -244,60 +237,57 @@ export function listCompanies(db: Queryable, ctx: RequestContext, query: Company
   }
   if (query.tag !== undefined) conditions.push(labelFilterSql("companies", ctx.workspaceId, query.tag, companies.id));
   for (const filter of parseFieldFilters(query))
-    conditions.push(fieldFilterSql(ctx, "company", filter, companies.id, db));
-  const rows = db
+    conditions.push(await fieldFilterSql(ctx, "company", filter, companies.id, db));
+  const rows = await db
     .select({ row: companies, sortValue: sql<string | number | null>`${plan.key}` })
     .from(companies)
     .where(and(...conditions))
     .orderBy(...plan.orderBy)
-    .limit(query.limit + 1)
-    .all();
+    .limit(query.limit + 1);
   const page = pageOf(
     rows,
     query.limit,
     (r) => r.row,
     (r) => plan.cursorOf(r.row.id, r.sortValue),
   );
-  return { data: presentCompanies(db, page.data), next_cursor: page.next_cursor };
+  return { data: await presentCompanies(db, page.data), next_cursor: page.next_cursor };
 }
 
 /** Sets or clears a company's uploaded logo and appends `company.updated`; another workspace's company is 404. */
-export function setCompanyPicture(
+export async function setCompanyPicture(
   tx: Tx,
   ctx: RequestContext,
   id: string,
   url: string | null,
   now: string,
-): CompanyRow {
-  const row = tx
+): Promise<CompanyRow> {
+  const row = one(await tx
     .update(companies)
     .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
     .where(and(eq(companies.workspaceId, ctx.workspaceId), eq(companies.id, id), isNull(companies.deletedAt)))
-    .returning()
-    .get();
+    .returning());
   if (!row) throw notFound("Company");
-  appendEvent(tx, companyUpdated, { workspaceId: ctx.workspaceId, data: { company: presentCompany(tx, row) } });
+  await appendEvent(tx, companyUpdated, { workspaceId: ctx.workspaceId, data: { company: await presentCompany(tx, row) } });
   return row;
 }
 
 /** Sets a logo found from the company's domain: never over an uploaded one; `company.updated` when it changes. */
-export function setCompanyAutoPicture(
+export async function setCompanyAutoPicture(
   tx: Tx,
   workspaceId: string,
   id: string,
   url: string | null,
   now: string,
-): boolean {
-  const current = findCompany(tx, workspaceId, id);
+): Promise<boolean> {
+  const current = await findCompany(tx, workspaceId, id);
   if (!current || current.avatarSource === "upload") return false;
   if (current.avatarUrl === url) return false;
   if (url === null && current.avatarSource !== "domain") return false;
-  const row = tx
+  const row = one(await tx
     .update(companies)
     .set({ avatarUrl: url, avatarSource: url ? "domain" : null, updatedAt: now })
     .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id)))
-    .returning()
-    .get();
-  appendEvent(tx, companyUpdated, { workspaceId, data: { company: presentCompany(tx, row) } });
+    .returning());
+  await appendEvent(tx, companyUpdated, { workspaceId, data: { company: await presentCompany(tx, row) } });
   return true;
 }

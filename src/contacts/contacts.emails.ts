@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, asc, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/database";
 import { DeskError } from "../lib/errors";
@@ -14,15 +15,14 @@ export const emailTakenAt = (location: string) =>
   ]);
 
 /** Each contact's addresses after its first, in order (contacts with none are absent). */
-export function secondaryEmailsOf(db: Queryable, ids: string[]): Map<string, string[]> {
+export async function secondaryEmailsOf(db: Queryable, ids: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (ids.length === 0) return out;
-  const rows = db
+  const rows = await db
     .select({ contactId: contactEmails.contactId, email: contactEmails.email })
     .from(contactEmails)
     .where(inArray(contactEmails.contactId, ids))
-    .orderBy(asc(contactEmails.contactId), asc(contactEmails.position))
-    .all();
+    .orderBy(asc(contactEmails.contactId), asc(contactEmails.position));
   for (const row of rows) {
     const list = out.get(row.contactId);
     if (list) list.push(row.email);
@@ -32,22 +32,21 @@ export function secondaryEmailsOf(db: Queryable, ids: string[]): Map<string, str
 }
 
 /** The live contact holding `email` (already normalised) as a secondary address, if any. */
-export function contactIdBySecondaryEmail(db: Queryable, workspaceId: string, email: string): string | undefined {
-  return db
+export async function contactIdBySecondaryEmail(db: Queryable, workspaceId: string, email: string): Promise<string | undefined> {
+  return first(await db
     .select({ id: contactEmails.contactId })
     .from(contactEmails)
-    .where(and(eq(contactEmails.workspaceId, workspaceId), eq(contactEmails.email, email)))
-    .get()?.id;
+    .where(and(eq(contactEmails.workspaceId, workspaceId), eq(contactEmails.email, email))).limit(1))?.id;
 }
 
 /** The live contact other than `exceptId` holding `email` in any position, if any. */
-export function holderOfEmail(
+export async function holderOfEmail(
   db: Queryable,
   workspaceId: string,
   email: string,
   exceptId: string | null,
-): string | undefined {
-  const primary = db
+): Promise<string | undefined> {
+  const primary = first(await db
     .select({ id: contacts.id })
     .from(contacts)
     .where(
@@ -57,10 +56,9 @@ export function holderOfEmail(
         isNull(contacts.deletedAt),
         exceptId ? ne(contacts.id, exceptId) : undefined,
       ),
-    )
-    .get()?.id;
+    ).limit(1))?.id;
   if (primary) return primary;
-  const secondary = contactIdBySecondaryEmail(db, workspaceId, email);
+  const secondary = await contactIdBySecondaryEmail(db, workspaceId, email);
   return secondary && secondary !== exceptId ? secondary : undefined;
 }
 
@@ -80,34 +78,33 @@ export function checkEmailList(
       { location, message: `at most ${MAX_CONTACT_EMAILS} emails` },
     ]);
   const out: string[] = [];
-  raw.forEach((value, i) => {
+  raw.forEach(async (value, i) => {
     const email = normalizeEmail(value, `${location}.${i}`);
     if (out.includes(email))
       throw new DeskError(422, "validation_failed", "An email is listed twice.", [
         { location: `${location}.${i}`, message: "listed twice" },
       ]);
-    if (holderOfEmail(db, workspaceId, email, contactId)) throw emailTakenAt(`${location}.${i}`);
+    if (await holderOfEmail(db, workspaceId, email, contactId)) throw emailTakenAt(`${location}.${i}`);
     out.push(email);
   });
   return out;
 }
 
 /** Replaces a contact's secondary addresses (already checked) with `emails`, in order. */
-export function replaceSecondaryEmails(
+export async function replaceSecondaryEmails(
   tx: Tx,
   workspaceId: string,
   contactId: string,
   emails: string[],
   now: string,
-): void {
-  tx.delete(contactEmails).where(eq(contactEmails.contactId, contactId)).run();
+): Promise<void> {
+  await tx.delete(contactEmails).where(eq(contactEmails.contactId, contactId));
   if (emails.length === 0) return;
-  tx.insert(contactEmails)
-    .values(emails.map((email, position) => ({ workspaceId, email, contactId, position, createdAt: now })))
-    .run();
+  await tx.insert(contactEmails)
+    .values(emails.map((email, position) => ({ workspaceId, email, contactId, position, createdAt: now })));
 }
 
 /** Drops a contact's secondary addresses (on delete or merge), freeing them for others. */
-export const clearSecondaryEmails = (tx: Tx, contactId: string): void => {
-  tx.delete(contactEmails).where(eq(contactEmails.contactId, contactId)).run();
+export const clearSecondaryEmails = async (tx: Tx, contactId: string): Promise<void> => {
+  await tx.delete(contactEmails).where(eq(contactEmails.contactId, contactId));
 };

@@ -20,7 +20,7 @@ describe("contacts and companies export", () => {
   test("access: 401, 403 without contacts:read, 422 bad filter, 200 for viewers", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
-    const ticketsKey = createKey(desk, owner, ["tickets:read"]).headers;
+    const ticketsKey = (await createKey(desk, owner, ["tickets:read"])).headers;
     for (const path of ["/v1/contacts/export.csv", "/v1/companies/export.csv"]) {
       expect((await download(path)).status).toBe(401);
       expect((await download(path, ticketsKey)).status).toBe(403);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
@@ -8,12 +8,11 @@ import { lastSeq } from "../../test/kit/events";
 import { setContactLocaleIfUnset } from "./contacts.locale";
 
 const desk: TestDesk = await startTestDesk();
-const updatesSince = (workspaceId: string, seq: number) =>
-  desk.deps.db
+const updatesSince = async (workspaceId: string, seq: number) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.updated")))
-    .all()
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.updated"))))
     .filter((e) => e.seq > seq);
 
 describe("Contact.locale", () => {
@@ -27,13 +26,13 @@ describe("Contact.locale", () => {
     expect(created.body.locale).toBe("de-AT");
     const id = created.body.id;
     expect((await desk.api("GET", `/v1/contacts/${id}`, { headers: owner.headers })).body.locale).toBe("de-AT");
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const changed = await desk.api("PATCH", `/v1/contacts/${id}`, {
       headers: owner.headers,
       body: { locale: "PT-br" },
     });
     expect(changed.body.locale).toBe("pt-BR");
-    const [event] = updatesSince(workspace.id, seq);
+    const [event] = await updatesSince(workspace.id, seq);
     expect((event!.data as { contact: { locale: string } }).contact.locale).toBe("pt-BR");
     const cleared = await desk.api("PATCH", `/v1/contacts/${id}`, { headers: owner.headers, body: { locale: null } });
     expect(cleared.body.locale).toBeNull();
@@ -71,19 +70,19 @@ describe("Contact.locale", () => {
     const unset = (await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { name: "U" } })).body.id;
     const chosen = (await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { locale: "es" } })).body.id;
     const now = desk.deps.clock.now().toISOString();
-    const learn = (id: string, tag: string | null, workspaceId = workspace.id) =>
-      withTx(desk.deps.db, (tx) => setContactLocaleIfUnset(tx, workspaceId, id, tag, now, desk.deps.ports));
-    const seq = lastSeq(desk, workspace.id);
-    expect(learn(unset, "not a tag")).toBe(false);
-    expect(learn(unset, null)).toBe(false);
-    expect(learn(unset, "fr-fr")).toBe(true);
-    expect(learn(unset, "de")).toBe(false);
-    expect(learn(chosen, "de")).toBe(false);
+    const learn = async (id: string, tag: string | null, workspaceId = workspace.id) =>
+      await transact(desk.deps.db, async (tx) => await setContactLocaleIfUnset(tx, workspaceId, id, tag, now, desk.deps.ports));
+    const seq = await lastSeq(desk, workspace.id);
+    expect(await learn(unset, "not a tag")).toBe(false);
+    expect(await learn(unset, null)).toBe(false);
+    expect(await learn(unset, "fr-fr")).toBe(true);
+    expect(await learn(unset, "de")).toBe(false);
+    expect(await learn(chosen, "de")).toBe(false);
     const other = await createWorkspaceWithOwner(desk);
     const foreign = (await desk.api("POST", "/v1/contacts", { headers: other.owner.headers, body: {} })).body.id;
-    expect(learn(foreign, "de")).toBe(false);
+    expect(await learn(foreign, "de")).toBe(false);
     expect((await desk.api("GET", `/v1/contacts/${unset}`, { headers: owner.headers })).body.locale).toBe("fr-FR");
     expect((await desk.api("GET", `/v1/contacts/${chosen}`, { headers: owner.headers })).body.locale).toBe("es");
-    expect(updatesSince(workspace.id, seq)).toHaveLength(1);
+    expect(await updatesSince(workspace.id, seq)).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/database";
 import { appendEvent } from "../events/append";
@@ -15,18 +16,18 @@ import { contactTicketCounts } from "./contacts.ticket-counts";
  * language, an inbound mail's): only while the contact has none, so an agent's choice and the first
  * thing learnt both stand. Answers whether it set it; `contact.updated` follows when it does.
  */
-export function setContactLocaleIfUnset(
+export async function setContactLocaleIfUnset(
   tx: Tx,
   workspaceId: string,
   contactId: string,
   tag: string | null | undefined,
   now: string,
   ports: Ports,
-): boolean {
+): Promise<boolean> {
   const locale = tag ? canonicalLocaleTag(tag) : null;
   if (!locale) return false;
   // The condition on the column itself keeps a concurrent agent's choice: the first writer wins.
-  const row = tx
+  const row = one(await tx
     .update(contacts)
     .set({ locale, updatedAt: now })
     .where(
@@ -37,26 +38,24 @@ export function setContactLocaleIfUnset(
         isNull(contacts.deletedAt),
       ),
     )
-    .returning()
-    .get();
+    .returning());
   if (!row) return false;
-  appendEvent(tx, contactUpdated, {
+  await appendEvent(tx, contactUpdated, {
     workspaceId,
-    data: { contact: presentContact(tx, ports.get(contactTicketCounts), row) },
+    data: { contact: await presentContact(tx, ports.get(contactTicketCounts), row) },
   });
   return true;
 }
 
 /** The language of the live contact holding `email` (any of its addresses), null when none or unset. */
-export function contactLocaleByEmail(db: Queryable, workspaceId: string, email: string): string | null {
+export async function contactLocaleByEmail(db: Queryable, workspaceId: string, email: string): Promise<string | null> {
   const lower = email.trim().toLowerCase();
-  const id = liveContactByEmail(db, workspaceId, lower)?.id ?? contactIdBySecondaryEmail(db, workspaceId, lower);
-  return id ? (findContactLocale(db, workspaceId, id) ?? null) : null;
+  const id = (await liveContactByEmail(db, workspaceId, lower))?.id ?? await contactIdBySecondaryEmail(db, workspaceId, lower);
+  return id ? (await findContactLocale(db, workspaceId, id) ?? null) : null;
 }
 
-const findContactLocale = (db: Queryable, workspaceId: string, id: string) =>
-  db
+const findContactLocale = async (db: Queryable, workspaceId: string, id: string) =>
+  first(await db
     .select({ locale: contacts.locale })
     .from(contacts)
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
-    .get()?.locale;
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt))).limit(1))?.locale;

@@ -7,12 +7,11 @@ import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../
 const desk: TestDesk = await startTestDesk();
 let mailSeq = 0;
 
-const eventsOf = (workspaceId: string) =>
-  desk.deps.db
+const eventsOf = async (workspaceId: string) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .sort((a, b) => a.seq - b.seq);
 
 async function contact(owner: Member, body: Record<string, unknown>) {
@@ -175,7 +174,7 @@ describe("contact merge", () => {
       desk.api("POST", `/v1/contacts/${id}/merge`, { headers, body });
     expect((await merge(a.id, undefined, { into_id: b.id })).status).toBe(401);
     expect((await merge(a.id, viewer.headers, { into_id: b.id })).status).toBe(403);
-    expect((await merge(a.id, createKey(desk, owner, ["contacts:read"]).headers, { into_id: b.id })).status).toBe(403);
+    expect((await merge(a.id, (await createKey(desk, owner, ["contacts:read"])).headers, { into_id: b.id })).status).toBe(403);
     expect((await merge(foreign.id, owner.headers, { into_id: b.id })).status).toBe(404);
     const intoForeign = await merge(a.id, owner.headers, { into_id: foreign.id });
     expect(intoForeign.status).toBe(422);
@@ -189,7 +188,7 @@ describe("contact merge", () => {
     const duplicates = (id: string, headers: Record<string, string> | undefined) =>
       desk.api("GET", `/v1/contacts/${id}/duplicates`, { headers });
     expect((await duplicates(a.id, undefined)).status).toBe(401);
-    expect((await duplicates(a.id, createKey(desk, owner, ["tickets:read"]).headers)).status).toBe(403);
+    expect((await duplicates(a.id, (await createKey(desk, owner, ["tickets:read"])).headers)).status).toBe(403);
     expect((await duplicates(foreign.id, owner.headers)).status).toBe(404);
     expect((await duplicates(a.id, viewer.headers)).status).toBe(200);
   });
@@ -226,7 +225,7 @@ describe("contact merge", () => {
       body: { subject: "Old ticket", contact_id: dup.id, body_html: "<p>hi</p>", kind: "note" },
     });
     expect(ticket.status).toBe(201);
-    const before = eventsOf(workspace.id).length;
+    const before = (await eventsOf(workspace.id)).length;
 
     const merged = await desk.api("POST", `/v1/contacts/${dup.id}/merge`, {
       headers: owner.headers,
@@ -248,7 +247,7 @@ describe("contact merge", () => {
     expect((await desk.api("GET", `/v1/tickets/${ticket.body.id}`, { headers: owner.headers })).body.contact.id).toBe(
       into.id,
     );
-    const added = eventsOf(workspace.id).slice(before);
+    const added = (await eventsOf(workspace.id)).slice(before);
     expect(added.map((e) => e.type)).toEqual(["contact.deleted", "contact.merged"]);
     expect(added[1]!.data).toMatchObject({ contact_id: dup.id, into: { id: into.id } });
     const audit = await desk.api("GET", "/v1/audit-logs", { headers: owner.headers });

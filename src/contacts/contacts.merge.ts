@@ -1,9 +1,10 @@
+import { one } from "../db/store";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.public";
 import type { RequestContext } from "../auth/context";
 import { applyFieldWrite, clearFieldValues, fieldValuesOf } from "../custom-fields/custom-fields.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
 import type { Clock } from "../lib/clock";
 import { definePort, type Ports } from "../lib/ports";
@@ -21,16 +22,16 @@ import { contactTicketCounts } from "./contacts.ticket-counts";
  * in the merge's transaction (tickets and their messages, which the tickets feature provides).
  * Answers how many records moved, for the audit entry.
  */
-export type ContactMerged = (tx: Tx, workspaceId: string, fromId: string, intoId: string) => number;
+export type ContactMerged = (tx: Tx, workspaceId: string, fromId: string, intoId: string) => number | Promise<number>;
 
 export const moveContactRecords = definePort<ContactMerged>("contacts.moveContactRecords");
 
 type Deps = { db: Db; clock: Clock; ports: Ports };
 const NOTES_MAX = 20_000;
 
-const emailsOf = (tx: Queryable, row: ContactRow): string[] => [
+const emailsOf = async (tx: Queryable, row: ContactRow): Promise<string[]> => [
   ...(row.email ? [row.email] : []),
-  ...(secondaryEmailsOf(tx, [row.id]).get(row.id) ?? []),
+  ...((await secondaryEmailsOf(tx, [row.id])).get(row.id) ?? []),
 ];
 
 /**
@@ -40,18 +41,18 @@ const emailsOf = (tx: Queryable, row: ContactRow): string[] => [
  * phone, company and external id are filled. The merged contact is deleted; `contact.deleted` and
  * `contact.merged` follow and the audit log records who merged what.
  */
-export function mergeContact(ctx: RequestContext, id: string, intoId: string, deps: Deps): ContactRow {
+export async function mergeContact(ctx: RequestContext, id: string, intoId: string, deps: Deps): Promise<ContactRow> {
   const moved = deps.ports.get(moveContactRecords);
-  return withTx(deps.db, (tx) => {
-    const source = findContact(tx, ctx.workspaceId, id);
+  return await transact(deps.db, async (tx) => {
+    const source = await findContact(tx, ctx.workspaceId, id);
     if (!source) throw notFound("Contact");
-    const target = findContact(tx, ctx.workspaceId, intoId);
+    const target = await findContact(tx, ctx.workspaceId, intoId);
     if (!target) throw invalidAt("body.into_id", "No such contact to merge into.");
     if (target.id === source.id) throw invalidAt("body.into_id", "A contact cannot be merged into itself.");
     const now = deps.clock.now().toISOString();
 
-    const sourceEmails = emailsOf(tx, source);
-    const all = [...new Set([...emailsOf(tx, target), ...sourceEmails])];
+    const sourceEmails = await emailsOf(tx, source);
+    const all = [...new Set([...await emailsOf(tx, target), ...sourceEmails])];
     if (all.length > MAX_CONTACT_EMAILS)
       throw new DeskError(
         422,
@@ -60,34 +61,33 @@ export function mergeContact(ctx: RequestContext, id: string, intoId: string, de
         [{ location: "body.into_id", message: `together they hold more than ${MAX_CONTACT_EMAILS} emails` }],
       );
 
-    const targetTags = labelsOf(tx, "contacts", [target.id]).get(target.id) ?? [];
+    const targetTags = (await labelsOf(tx, "contacts", [target.id])).get(target.id) ?? [];
     const heldGroups = new Set(targetTags.map((t) => t.group_id).filter((g) => g !== null));
-    const addTags = (labelsOf(tx, "contacts", [source.id]).get(source.id) ?? [])
+    const addTags = ((await labelsOf(tx, "contacts", [source.id])).get(source.id) ?? [])
       .filter((t) => t.group_id === null || !heldGroups.has(t.group_id))
       .map((t) => t.name);
-    const values = fieldValuesOf(tx, "contact", [source.id, target.id]);
+    const values = await fieldValuesOf(tx, "contact", [source.id, target.id]);
     const targetValues = values.get(target.id) ?? {};
     const missing = Object.fromEntries(
       Object.entries(values.get(source.id) ?? {}).filter(
         ([key, value]) => value !== null && (targetValues[key] === undefined || targetValues[key] === null),
       ),
     );
-    const ticketsMoved = moved(tx, ctx.workspaceId, source.id, target.id);
+    const ticketsMoved = await moved(tx, ctx.workspaceId, source.id, target.id);
 
     // The merged contact goes first, so the addresses it frees may join the remaining one.
-    tx.update(contacts)
+    await tx.update(contacts)
       .set({ deletedAt: now, updatedAt: now })
-      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, source.id)))
-      .run();
-    clearSecondaryEmails(tx, source.id);
-    clearLabels(tx, "contacts", source.id);
-    clearFieldValues(tx, "contact", source.id);
+      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, source.id)));
+    await clearSecondaryEmails(tx, source.id);
+    await clearLabels(tx, "contacts", source.id);
+    await clearFieldValues(tx, "contact", source.id);
 
     const notes = [target.notes, source.notes]
       .filter((n) => n.trim() !== "")
       .join("\n\n")
       .slice(0, NOTES_MAX);
-    const row = tx
+    const row = one(await tx
       .update(contacts)
       .set({
         email: all[0] ?? null,
@@ -99,16 +99,15 @@ export function mergeContact(ctx: RequestContext, id: string, intoId: string, de
         updatedAt: now,
       })
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, target.id)))
-      .returning()
-      .get();
-    replaceSecondaryEmails(tx, ctx.workspaceId, target.id, all.slice(1), now);
-    if (addTags.length > 0) applyLabelWrite(tx, ctx, "contacts", target.id, { add_tags: addTags }, deps.ports);
-    if (Object.keys(missing).length > 0) applyFieldWrite(tx, ctx, "contact", target.id, missing);
+      .returning());
+    await replaceSecondaryEmails(tx, ctx.workspaceId, target.id, all.slice(1), now);
+    if (addTags.length > 0) await applyLabelWrite(tx, ctx, "contacts", target.id, { add_tags: addTags }, deps.ports);
+    if (Object.keys(missing).length > 0) await applyFieldWrite(tx, ctx, "contact", target.id, missing);
 
-    const into = presentContact(tx, deps.ports.get(contactTicketCounts), row);
-    appendEvent(tx, contactDeleted, { workspaceId: ctx.workspaceId, data: { contact_id: source.id } });
-    appendEvent(tx, contactMerged, { workspaceId: ctx.workspaceId, data: { contact_id: source.id, into } });
-    recordAudit(tx, ctx, {
+    const into = await presentContact(tx, deps.ports.get(contactTicketCounts), row);
+    await appendEvent(tx, contactDeleted, { workspaceId: ctx.workspaceId, data: { contact_id: source.id } });
+    await appendEvent(tx, contactMerged, { workspaceId: ctx.workspaceId, data: { contact_id: source.id, into } });
+    await recordAudit(tx, ctx, {
       action: "contact.merged",
       entityType: "contact",
       entityId: target.id,
@@ -133,13 +132,13 @@ const DUPLICATES = 10;
  * Likely duplicates of a contact: other live contacts with exactly the same name and an address at
  * a domain the contact also has. Reads at most 200 same-name rows, through the (workspace, name) index.
  */
-export function contactDuplicates(db: Queryable, ctx: RequestContext, id: string, ports: Ports) {
-  const row = findContact(db, ctx.workspaceId, id);
+export async function contactDuplicates(db: Queryable, ctx: RequestContext, id: string, ports: Ports) {
+  const row = await findContact(db, ctx.workspaceId, id);
   if (!row) throw notFound("Contact");
   const name = row.name;
-  const domains = new Set(emailsOf(db, row).map(domainOf));
+  const domains = new Set((await emailsOf(db, row)).map(domainOf));
   if (name.trim() === "" || domains.size === 0) return { data: [] };
-  const candidates = db
+  const candidates = await db
     .select()
     .from(contacts)
     .where(
@@ -150,14 +149,13 @@ export function contactDuplicates(db: Queryable, ctx: RequestContext, id: string
         eq(contacts.name, name),
       ),
     )
-    .limit(CANDIDATES)
-    .all();
-  const secondaries = secondaryEmailsOf(
+    .limit(CANDIDATES);
+  const secondaries = await secondaryEmailsOf(
     db,
     candidates.map((c) => c.id),
   );
   const matches = candidates.filter((c) =>
     [...(c.email ? [c.email] : []), ...(secondaries.get(c.id) ?? [])].some((e) => domains.has(domainOf(e))),
   );
-  return { data: presentContacts(db, ports.get(contactTicketCounts), matches.slice(0, DUPLICATES)) };
+  return { data: await presentContacts(db, ports.get(contactTicketCounts), matches.slice(0, DUPLICATES)) };
 }

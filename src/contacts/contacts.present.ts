@@ -17,7 +17,7 @@ export const presentContactRef = (row: Pick<ContactRow, "id" | "email" | "name" 
 });
 
 /** Live (not deleted) tickets per contact, from the tickets feature's table. */
-function ticketCounts(db: Queryable, countRows: ContactTicketCounts, rows: ContactRow[]): Map<string, number> {
+async function ticketCounts(db: Queryable, countRows: ContactTicketCounts, rows: ContactRow[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const idsByWorkspace = new Map<string, string[]>();
   for (const row of rows) {
@@ -26,7 +26,7 @@ function ticketCounts(db: Queryable, countRows: ContactTicketCounts, rows: Conta
     else idsByWorkspace.set(row.workspaceId, [row.id]);
   }
   for (const [workspaceId, ids] of idsByWorkspace)
-    for (const count of countRows(db, workspaceId, ids)) out.set(count.contactId, count.n);
+    for (const count of await countRows(db, workspaceId, ids)) out.set(count.contactId, count.n);
   return out;
 }
 
@@ -43,7 +43,7 @@ export type KnownContactParts = {
  * batches (one statement each, whatever the number of rows). `known` (for a single row) gives
  * parts the caller already has: a contact it just created has no tickets, labels or fields.
  */
-export function presentContacts(
+export async function presentContacts(
   db: Queryable,
   countTickets: ContactTicketCounts,
   rows: ContactRow[],
@@ -52,16 +52,16 @@ export function presentContacts(
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const single = rows.length === 1;
-  const tagsById = single && known.tags ? new Map([[ids[0]!, known.tags]]) : labelsOf(db, "contacts", ids);
-  const fieldsById = single && known.fields ? new Map([[ids[0]!, known.fields]]) : fieldValuesOf(db, "contact", ids);
+  const tagsById = single && known.tags ? new Map([[ids[0]!, known.tags]]) : await labelsOf(db, "contacts", ids);
+  const fieldsById = single && known.fields ? new Map([[ids[0]!, known.fields]]) : await fieldValuesOf(db, "contact", ids);
   const counts =
     single && known.ticketCount !== undefined
       ? new Map([[ids[0]!, known.ticketCount]])
-      : ticketCounts(db, countTickets, rows);
+      : await ticketCounts(db, countTickets, rows);
   const secondaryById =
-    single && known.secondaryEmails ? new Map([[ids[0]!, known.secondaryEmails]]) : secondaryEmailsOf(db, ids);
+    single && known.secondaryEmails ? new Map([[ids[0]!, known.secondaryEmails]]) : await secondaryEmailsOf(db, ids);
   const companyIds = [...new Set(rows.map((r) => r.companyId).filter((id): id is string => id !== null))];
-  const companyById = new Map(companyIds.length ? liveCompanyRows(db, companyIds).map((c) => [c.id, c]) : []);
+  const companyById = new Map(companyIds.length ? (await liveCompanyRows(db, companyIds)).map((c) => [c.id, c]) : []);
   return rows.map((row) => {
     const company = row.companyId ? companyById.get(row.companyId) : undefined;
     return {
@@ -91,10 +91,10 @@ export function presentContacts(
 }
 
 /** One contact as the API shows it; `known` skips the look-ups of parts the caller already has. */
-export const presentContact = (
+export const presentContact = async (
   db: Queryable,
   countTickets: ContactTicketCounts,
   row: ContactRow,
   known?: KnownContactParts,
-) => presentContacts(db, countTickets, [row], known)[0]!;
+) => (await presentContacts(db, countTickets, [row], known))[0]!;
 export type ContactJson = ReturnType<typeof presentContact>;

@@ -19,13 +19,13 @@ type Company = ReturnType<typeof listCompanies>["data"][number];
  * presented back on the request thread (the ticket counts come through a port, which a worker has
  * not). Neither needs the caller's same-turn writes: a reader sees committed data only.
  */
-export const contactRowsRead = defineRead("contacts.list-rows", (db, p: { ctx: RequestContext; query: ContactQuery }) =>
-  contactRowsPage(db, p.ctx, p.query),
+export const contactRowsRead = defineRead("contacts.list-rows", async (db, p: { ctx: RequestContext; query: ContactQuery }) =>
+  await contactRowsPage(db, p.ctx, p.query),
 );
 
 /** The company list on a read pool worker (a word search, or an export page); committed data only, as above. */
-export const companyListRead = defineRead("companies.list", (db, p: { ctx: RequestContext; query: CompanyQuery }) =>
-  listCompanies(db, p.ctx, p.query),
+export const companyListRead = defineRead("companies.list", async (db, p: { ctx: RequestContext; query: CompanyQuery }) =>
+  await listCompanies(db, p.ctx, p.query),
 );
 
 type ListDeps = { db: Queryable; reads: ReadPool; ports: Ports };
@@ -39,27 +39,27 @@ export async function pooledContactPage(
 ): Promise<Page<Contact>> {
   const page = await deps.reads.run(contactRowsRead, ctx.workspaceId, { ctx, query });
   return {
-    data: presentContacts(deps.db, deps.ports.get(contactTicketCounts), page.data),
+    data: await presentContacts(deps.db, deps.ports.get(contactTicketCounts), page.data),
     next_cursor: page.next_cursor,
   };
 }
 
 /** GET /v1/contacts: with `q` on the pool; without, an indexed page read on this thread. */
-export function readContactList(
+export async function readContactList(
   deps: ListDeps,
   ctx: RequestContext,
   query: ContactQuery,
-): Page<Contact> | Promise<Page<Contact>> {
-  return searches(query.q) ? pooledContactPage(deps, ctx, query) : listContacts(deps.db, ctx, query, deps.ports);
+): Promise<Page<Contact> | Promise<Page<Contact>>> {
+  return searches(query.q) ? pooledContactPage(deps, ctx, query) : await listContacts(deps.db, ctx, query, deps.ports);
 }
 
 /** GET /v1/companies: with `q` on the pool; without, an indexed page read on this thread. */
-export function readCompanyList(
+export async function readCompanyList(
   deps: ListDeps,
   ctx: RequestContext,
   query: CompanyQuery,
-): Page<Company> | Promise<Page<Company>> {
+): Promise<Page<Company> | Promise<Page<Company>>> {
   return searches(query.q)
     ? deps.reads.run(companyListRead, ctx.workspaceId, { ctx, query })
-    : listCompanies(deps.db, ctx, query);
+    : await listCompanies(deps.db, ctx, query);
 }

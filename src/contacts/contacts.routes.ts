@@ -23,7 +23,7 @@ export function contactsRoutes(deps: Deps) {
   const countTickets = deps.ports.get(contactTicketCounts);
   return new Elysia({ prefix: "/contacts", tags: ["contacts"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => readContactList(deps, ctx, query), {
+    .get("/", async ({ ctx, query }) => await readContactList(deps, ctx, query), {
       access: read,
       query: ContactListQuery,
       response: { 200: pageOfSchema(ContactSchema) },
@@ -35,9 +35,9 @@ export function contactsRoutes(deps: Deps) {
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentContact(deps.db, countTickets, createContact(ctx, body, deps));
+        return await presentContact(deps.db, countTickets, await createContact(ctx, body, deps));
       },
       {
         access: write,
@@ -51,16 +51,16 @@ export function contactsRoutes(deps: Deps) {
     )
     .get(
       "/:id",
-      ({ ctx, params }) => {
-        const row = findContact(deps.db, ctx.workspaceId, params.id);
+      async ({ ctx, params }) => {
+        const row = await findContact(deps.db, ctx.workspaceId, params.id);
         if (!row) throw notFound("Contact");
-        return presentContact(deps.db, countTickets, row);
+        return await presentContact(deps.db, countTickets, row);
       },
       { access: read, params: IdParams, response: { 200: ContactSchema }, detail: { summary: "A contact" } },
     )
     .patch(
       "/:id",
-      ({ ctx, params, body }) => presentContact(deps.db, countTickets, updateContact(ctx, params.id, body, deps)),
+      async ({ ctx, params, body }) => await presentContact(deps.db, countTickets, await updateContact(ctx, params.id, body, deps)),
       {
         access: write,
         params: IdParams,
@@ -74,8 +74,8 @@ export function contactsRoutes(deps: Deps) {
     )
     .post(
       "/:id/merge",
-      ({ ctx, params, body }) =>
-        presentContact(deps.db, countTickets, mergeContact(ctx, params.id, body.into_id, deps)),
+      async ({ ctx, params, body }) =>
+        await presentContact(deps.db, countTickets, await mergeContact(ctx, params.id, body.into_id, deps)),
       {
         access: write,
         params: IdParams,
@@ -87,7 +87,7 @@ export function contactsRoutes(deps: Deps) {
         },
       },
     )
-    .get("/:id/duplicates", ({ ctx, params }) => contactDuplicates(deps.db, ctx, params.id, deps.ports), {
+    .get("/:id/duplicates", async ({ ctx, params }) => await contactDuplicates(deps.db, ctx, params.id, deps.ports), {
       access: read,
       params: IdParams,
       response: { 200: ContactDuplicatesSchema },
@@ -98,8 +98,8 @@ export function contactsRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteContact(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteContact(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

@@ -11,8 +11,8 @@ export const liveContactsOfHitsSql = (workspaceId: string): SQL =>
   sql`CROSS JOIN contacts c ON c.rowid = s.rid AND c.workspace_id = ${workspaceId} AND c.deleted_at IS NULL`;
 
 /** Ids of contacts whose name, email or custom text values match: for `q` on the contact list. */
-export function matchingContactIdsSql(db: Queryable, q: string): SQL {
-  const plan = planSearch(db, q);
+export async function matchingContactIdsSql(db: Queryable, q: string): Promise<SQL> {
+  const plan = await planSearch(db, q);
   if (!plan) return sql`SELECT NULL WHERE 0`;
   const person = plan.expression(["name", "email"]);
   const value = plan.expression(["value"]);

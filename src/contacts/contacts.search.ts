@@ -8,16 +8,16 @@ import { contacts } from "./contacts.table";
 import { likePrefix } from "./contacts.text";
 
 /** Contacts by relevance (bm25 over name and email when every term is rare), then recency: GET /v1/search. */
-export function searchContacts(
+export async function searchContacts(
   db: Queryable,
   ctx: RequestContext,
   q: string,
   limit: number,
   countTickets: ContactTicketCounts,
-): ContactJson[] {
-  const plan = planSearch(db, q);
+): Promise<ContactJson[]> {
+  const plan = await planSearch(db, q);
   if (!plan) return [];
-  const ids = rankedContactIds(db, ctx, plan, limit);
+  const ids = await rankedContactIds(db, ctx, plan, limit);
   // Later addresses are outside the word index: an address (or its start) finds its contact after the ranked ones.
   const term = q.trim().toLowerCase();
   if (ids.length < limit && term.length >= 3 && !/\s/.test(term))
@@ -27,13 +27,12 @@ export function searchContacts(
       LIMIT ${limit}`))
       if (!ids.includes(row.id) && ids.length < limit) ids.push(row.id);
   if (ids.length === 0) return [];
-  const rows = db
+  const rows = await db
     .select()
     .from(contacts)
-    .where(and(inArray(contacts.id, ids), isNull(contacts.deletedAt)))
-    .all();
+    .where(and(inArray(contacts.id, ids), isNull(contacts.deletedAt)));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return presentContacts(
+  return await presentContacts(
     db,
     countTickets,
     ids.flatMap((id) => byId.get(id) ?? []),
@@ -41,12 +40,12 @@ export function searchContacts(
 }
 
 /** Contacts by relevance (bm25 over name and email when every term is rare), then recency. */
-function rankedContactIds(
+async function rankedContactIds(
   db: Queryable,
   ctx: RequestContext,
   plan: NonNullable<ReturnType<typeof planSearch>>,
   limit: number,
-): string[] {
+): Promise<string[]> {
   const precise = plan.precise;
   const person = plan.expression(["name", "email"]);
   const score = precise ? bm25Sql(ftsIndexes.contacts, "0.0, 2.0, 1.0") : sql.raw("0");

@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { pageOf, type Page } from "../db/cursor";
-import { dbOf, withTx } from "../db/tx";
+import { dbOf, transact } from "../db/tx";
 import { contactCreated, contactDeleted, contactUpdated } from "./contacts.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
@@ -70,48 +71,45 @@ function localeOfInput(input: ContactInput): string | null | undefined {
   return tag;
 }
 
-export function findContact(db: Queryable, workspaceId: string, id: string): ContactRow | undefined {
-  return db
+export async function findContact(db: Queryable, workspaceId: string, id: string): Promise<ContactRow | undefined> {
+  return first(await db
     .select()
     .from(contacts)
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
-    .get();
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt))).limit(1));
 }
 
-function assertUnique(
+async function assertUnique(
   tx: Tx,
   workspaceId: string,
   exceptId: string | null,
   email: string | null | undefined,
   externalId: string | null | undefined,
 ) {
-  const live = (cond: SQL) => {
-    const row = tx
+  const live = async (cond: SQL) => {
+    const row = first(await tx
       .select({ id: contacts.id })
       .from(contacts)
-      .where(and(eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt), cond))
-      .get();
+      .where(and(eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt), cond)).limit(1));
     return row && row.id !== exceptId;
   };
-  if (email && holderOfEmail(tx, workspaceId, email, exceptId)) throw emailTakenAt("body.email");
-  if (externalId && live(eq(contacts.externalId, externalId)))
+  if (email && await holderOfEmail(tx, workspaceId, email, exceptId)) throw emailTakenAt("body.email");
+  if (externalId && await live(eq(contacts.externalId, externalId)))
     throw conflict("A contact with this external_id already exists.");
 }
 
-function assertCompany(tx: Tx, workspaceId: string, companyId: string | null | undefined) {
+async function assertCompany(tx: Tx, workspaceId: string, companyId: string | null | undefined) {
   if (!companyId) return;
-  const found = tx
+  const found = first(await tx
     .select({ id: companies.id })
     .from(companies)
-    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, companyId), isNull(companies.deletedAt)))
-    .get();
+    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, companyId), isNull(companies.deletedAt))).limit(1));
   if (!found) throw invalidAt("body.company_id", "no company of this workspace has this id");
 }
 
 /** Labels and custom field values of a contact write; true when something changed. */
-function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: ContactInput, ports: Ports): boolean {
-  const labels = applyLabelWrite(tx, ctx, "contacts", id, input, ports);
-  const fields: FieldChange[] = input.fields !== undefined ? applyFieldWrite(tx, ctx, "contact", id, input.fields) : [];
+async function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: ContactInput, ports: Ports): Promise<boolean> {
+  const labels = await applyLabelWrite(tx, ctx, "contacts", id, input, ports);
+  const fields: FieldChange[] = input.fields !== undefined ? await applyFieldWrite(tx, ctx, "contact", id, input.fields) : [];
   return labels.added.length + labels.removed.length + fields.length > 0;
 }
 
@@ -143,21 +141,21 @@ function emailsOfInput(
 }
 
 /** `options.createdAt`: an import keeps the source's creation time (ISO 8601); else now. */
-export function createContact(
+export async function createContact(
   ctx: RequestContext,
   input: ContactInput,
   deps: Deps,
   options: { createdAt?: string } = {},
-): ContactRow {
-  return withTx(deps.db, (tx) => {
+): Promise<ContactRow> {
+  return await transact(deps.db, async (tx) => {
     const given = emailsOfInput(tx, ctx.workspaceId, null, input);
     const email = given.email ?? null;
     const locale = localeOfInput(input) ?? null;
-    assertUnique(tx, ctx.workspaceId, null, email, input.external_id);
-    assertCompany(tx, ctx.workspaceId, input.company_id);
+    await assertUnique(tx, ctx.workspaceId, null, email, input.external_id);
+    await assertCompany(tx, ctx.workspaceId, input.company_id);
     const now = deps.clock.now().toISOString();
     const createdAt = options.createdAt ?? now;
-    const row = tx
+    const row = one(await tx
       .insert(contacts)
       .values({
         id: newId(),
@@ -174,28 +172,27 @@ export function createContact(
         createdAt,
         updatedAt: now,
       })
-      .returning()
-      .get();
+      .returning());
     if (given.list && given.list.length > 1)
-      replaceSecondaryEmails(tx, ctx.workspaceId, row.id, given.list.slice(1), now);
-    applyExtras(tx, ctx, row.id, input, deps.ports);
-    appendEvent(tx, contactCreated, {
+      await replaceSecondaryEmails(tx, ctx.workspaceId, row.id, given.list.slice(1), now);
+    await applyExtras(tx, ctx, row.id, input, deps.ports);
+    await appendEvent(tx, contactCreated, {
       workspaceId: ctx.workspaceId,
-      data: { contact: presentContact(tx, deps.ports.get(contactTicketCounts), row) },
+      data: { contact: await presentContact(tx, deps.ports.get(contactTicketCounts), row) },
     });
     return row;
   });
 }
 
-export function updateContact(ctx: RequestContext, id: string, input: ContactInput, deps: Deps): ContactRow {
-  return withTx(deps.db, (tx) => {
-    const before = findContact(tx, ctx.workspaceId, id);
+export async function updateContact(ctx: RequestContext, id: string, input: ContactInput, deps: Deps): Promise<ContactRow> {
+  return await transact(deps.db, async (tx) => {
+    const before = await findContact(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Contact");
     const given = emailsOfInput(tx, ctx.workspaceId, id, input);
     let email = given.email;
     const locale = localeOfInput(input);
-    assertUnique(tx, ctx.workspaceId, id, email, input.external_id);
-    const secondaries = secondaryEmailsOf(tx, [id]).get(id) ?? [];
+    await assertUnique(tx, ctx.workspaceId, id, email, input.external_id);
+    const secondaries = (await secondaryEmailsOf(tx, [id])).get(id) ?? [];
     let nextSecondaries = given.list?.slice(1);
     if (!given.list && email !== undefined) {
       // A new primary that was a secondary moves up; clearing the primary promotes the next address.
@@ -205,8 +202,8 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
     }
     const emailsChanged = nextSecondaries !== undefined && nextSecondaries.join("\n") !== secondaries.join("\n");
     if (emailsChanged)
-      replaceSecondaryEmails(tx, ctx.workspaceId, id, nextSecondaries!, deps.clock.now().toISOString());
-    assertCompany(tx, ctx.workspaceId, input.company_id);
+      await replaceSecondaryEmails(tx, ctx.workspaceId, id, nextSecondaries!, deps.clock.now().toISOString());
+    await assertCompany(tx, ctx.workspaceId, input.company_id);
     const patch: Partial<ContactRow> = {};
     if (email !== undefined) patch.email = email;
     if (input.name !== undefined) patch.name = input.name;
@@ -220,35 +217,33 @@ export function updateContact(ctx: RequestContext, id: string, input: ContactInp
     const columnsChanged = Object.entries(patch).some(
       ([k, v]) => JSON.stringify(before[k as keyof ContactRow]) !== JSON.stringify(v),
     );
-    const extrasChanged = applyExtras(tx, ctx, id, input, deps.ports);
+    const extrasChanged = await applyExtras(tx, ctx, id, input, deps.ports);
     if (!columnsChanged && !extrasChanged && !emailsChanged) return before;
-    const row = tx
+    const row = one(await tx
       .update(contacts)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
-      .returning()
-      .get();
-    appendEvent(tx, contactUpdated, {
+      .returning());
+    await appendEvent(tx, contactUpdated, {
       workspaceId: ctx.workspaceId,
-      data: { contact: presentContact(tx, deps.ports.get(contactTicketCounts), row) },
+      data: { contact: await presentContact(tx, deps.ports.get(contactTicketCounts), row) },
     });
     return row;
   });
 }
 
 /** Soft-deletes a contact (its tickets keep their ContactRef); its labels and field values go. */
-export function deleteContact(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const row = findContact(tx, ctx.workspaceId, id);
+export async function deleteContact(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const row = await findContact(tx, ctx.workspaceId, id);
     if (!row) throw notFound("Contact");
-    tx.update(contacts)
+    await tx.update(contacts)
       .set({ deletedAt: deps.clock.now().toISOString() })
-      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
-      .run();
-    clearLabels(tx, "contacts", id);
-    clearFieldValues(tx, "contact", id);
-    clearSecondaryEmails(tx, id);
-    appendEvent(tx, contactDeleted, { workspaceId: ctx.workspaceId, data: { contact_id: id } });
+      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)));
+    await clearLabels(tx, "contacts", id);
+    await clearFieldValues(tx, "contact", id);
+    await clearSecondaryEmails(tx, id);
+    await appendEvent(tx, contactDeleted, { workspaceId: ctx.workspaceId, data: { contact_id: id } });
   });
 }
 
@@ -285,40 +280,39 @@ function secondaryEmailMatchSql(workspaceId: string, q: string): SQL {
  * last word as a prefix. When the indexes find nothing for `q` at all (punctuation only, or a
  * fragment inside a word), the name/email/value prefix match answers instead.
  */
-export function listContacts(db: Queryable, ctx: RequestContext, query: ContactListQuery, ports: Ports) {
-  const page = contactRowsPage(db, ctx, query);
-  return { data: presentContacts(db, ports.get(contactTicketCounts), page.data), next_cursor: page.next_cursor };
+export async function listContacts(db: Queryable, ctx: RequestContext, query: ContactListQuery, ports: Ports) {
+  const page = await contactRowsPage(db, ctx, query);
+  return { data: await presentContacts(db, ports.get(contactTicketCounts), page.data), next_cursor: page.next_cursor };
 }
 
 /** One page of the contact list's rows, unpresented (presenting needs the ticket counts' port, which stays on this thread). */
-export function contactRowsPage(db: Queryable, ctx: RequestContext, query: ContactListQuery): Page<ContactRow> {
+export async function contactRowsPage(db: Queryable, ctx: RequestContext, query: ContactListQuery): Promise<Page<ContactRow>> {
   const conditions: SQL[] = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
-  const plan = recordSortPlan(db, ctx, "contact", contacts.id, query);
+  const plan = await recordSortPlan(db, ctx, "contact", contacts.id, query);
   if (query.company_id !== undefined) conditions.push(eq(contacts.companyId, query.company_id));
   if (query.tag !== undefined) conditions.push(labelFilterSql("contacts", ctx.workspaceId, query.tag, contacts.id));
   for (const filter of parseFieldFilters(query))
-    conditions.push(fieldFilterSql(ctx, "contact", filter, contacts.id, db));
-  const select = (extra: SQL[], limit: number) =>
-    db
+    conditions.push(await fieldFilterSql(ctx, "contact", filter, contacts.id, db));
+  const select = async (extra: SQL[], limit: number) =>
+    await db
       .select({ row: contacts, sortValue: sql<string | number | null>`${plan.key}` })
       .from(contacts)
       .where(and(...conditions, ...extra))
       .orderBy(...plan.orderBy)
-      .limit(limit)
-      .all();
+      .limit(limit);
   const q = query.q?.trim() ?? "";
   let rows: { row: ContactRow; sortValue: string | number | null }[];
-  if (q === "") rows = select(plan.after, query.limit + 1);
+  if (q === "") rows = await select(plan.after, query.limit + 1);
   else {
     // Secondary addresses are outside the word index: they match by prefix alongside the words.
     const words = or(
-      sql`${contacts.id} IN (${matchingContactIdsSql(db, q)})`,
+      sql`${contacts.id} IN (${await matchingContactIdsSql(db, q)})`,
       secondaryEmailMatchSql(ctx.workspaceId, q),
     )!;
-    rows = select([words, ...plan.after], query.limit + 1);
+    rows = await select([words, ...plan.after], query.limit + 1);
     // An empty page after a cursor may just be the end of the word matches: fall back only when the words match nothing.
-    if (rows.length === 0 && (plan.after.length === 0 || select([words], 1).length === 0))
-      rows = select([prefixMatchSql(ctx.workspaceId, q), ...plan.after], query.limit + 1);
+    if (rows.length === 0 && (plan.after.length === 0 || (await select([words], 1)).length === 0))
+      rows = await select([prefixMatchSql(ctx.workspaceId, q), ...plan.after], query.limit + 1);
   }
   return pageOf(
     rows,
@@ -333,24 +327,24 @@ export function contactRowsPage(db: Queryable, ctx: RequestContext, query: Conta
  * the widget and ticket creation: prepared statements, and a new contact is presented from what
  * is known (no tickets, labels or fields yet) without reading it back.
  */
-export function findOrCreateContactByEmail(
+export async function findOrCreateContactByEmail(
   tx: Tx,
   ctx: RequestContext,
   /** `createdAt`: an import's source time for a contact created here (an existing one keeps its own). */
   input: { email: string; name?: string | null; createdAt?: string },
   ports: Ports,
-): ContactRow {
+): Promise<ContactRow> {
   const email = normalizeEmail(input.email, "body.email");
   const name = input.name?.trim().slice(0, 200) ?? "";
   const existing =
-    liveContactByEmail(tx, ctx.workspaceId, email) ?? contactBySecondaryEmail(tx, ctx.workspaceId, email);
+    await liveContactByEmail(tx, ctx.workspaceId, email) ?? await contactBySecondaryEmail(tx, ctx.workspaceId, email);
   if (existing) {
     if (existing.name !== "" || name === "") return existing;
     const named: ContactRow = { ...existing, name, updatedAt: deskClock(dbOf(tx)).now().toISOString() };
-    renameContactRow(tx, existing.id, named.name, named.updatedAt);
-    appendEvent(tx, contactUpdated, {
+    await renameContactRow(tx, existing.id, named.name, named.updatedAt);
+    await appendEvent(tx, contactUpdated, {
       workspaceId: ctx.workspaceId,
-      data: { contact: presentContact(tx, ports.get(contactTicketCounts), named) },
+      data: { contact: await presentContact(tx, ports.get(contactTicketCounts), named) },
     });
     return named;
   }
@@ -373,11 +367,11 @@ export function findOrCreateContactByEmail(
     updatedAt: now,
     deletedAt: null,
   };
-  insertContactRow(tx, row);
-  appendEvent(tx, contactCreated, {
+  await insertContactRow(tx, row);
+  await appendEvent(tx, contactCreated, {
     workspaceId: ctx.workspaceId,
     data: {
-      contact: presentContact(tx, ports.get(contactTicketCounts), row, {
+      contact: await presentContact(tx, ports.get(contactTicketCounts), row, {
         ticketCount: 0,
         tags: [],
         fields: {},
@@ -389,38 +383,37 @@ export function findOrCreateContactByEmail(
 }
 
 /** The live contact holding `email` (normalised) as one of its later addresses. */
-function contactBySecondaryEmail(tx: Queryable, workspaceId: string, email: string): ContactRow | undefined {
-  const id = contactIdBySecondaryEmail(tx, workspaceId, email);
-  return id ? findContact(tx, workspaceId, id) : undefined;
+async function contactBySecondaryEmail(tx: Queryable, workspaceId: string, email: string): Promise<ContactRow | undefined> {
+  const id = await contactIdBySecondaryEmail(tx, workspaceId, email);
+  return id ? await findContact(tx, workspaceId, id) : undefined;
 }
 
 /** ContactRefs by id, deleted contacts included (tickets still show who wrote them). */
-export function contactRefsOf(db: Queryable, ids: string[]): Map<string, ContactRef> {
+export async function contactRefsOf(db: Queryable, ids: string[]): Promise<Map<string, ContactRef>> {
   const out = new Map<string, ContactRef>();
   if (ids.length === 0) return out;
-  for (const row of contactRefRows(db, [...new Set(ids)])) out.set(row.id, presentContactRef(row));
+  for (const row of await contactRefRows(db, [...new Set(ids)])) out.set(row.id, presentContactRef(row));
   return out;
 }
 
 /** Sets or clears a contact's uploaded picture and appends `contact.updated`; another workspace's contact is 404. */
-export function setContactPicture(
+export async function setContactPicture(
   tx: Tx,
   ctx: RequestContext,
   id: string,
   url: string | null,
   now: string,
   ports: Ports,
-): ContactRow {
-  const row = tx
+): Promise<ContactRow> {
+  const row = one(await tx
     .update(contacts)
     .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
     .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
-    .returning()
-    .get();
+    .returning());
   if (!row) throw notFound("Contact");
-  appendEvent(tx, contactUpdated, {
+  await appendEvent(tx, contactUpdated, {
     workspaceId: ctx.workspaceId,
-    data: { contact: presentContact(tx, ports.get(contactTicketCounts), row) },
+    data: { contact: await presentContact(tx, ports.get(contactTicketCounts), row) },
   });
   return row;
 }
@@ -429,7 +422,7 @@ export function setContactPicture(
  * Sets a picture found automatically (`gravatar`, `widget`): never over an uploaded one, and only
  * when it changes something. Answers whether it did; `contact.updated` follows when it does.
  */
-export function setContactAutoPicture(
+export async function setContactAutoPicture(
   tx: Tx,
   workspaceId: string,
   id: string,
@@ -437,20 +430,19 @@ export function setContactAutoPicture(
   source: "gravatar" | "widget",
   now: string,
   ports: Ports,
-): boolean {
-  const current = findContact(tx, workspaceId, id);
+): Promise<boolean> {
+  const current = await findContact(tx, workspaceId, id);
   if (!current || current.avatarSource === "upload") return false;
   if (current.avatarUrl === url && (url === null || current.avatarSource === source)) return false;
   if (url === null && current.avatarSource !== source) return false;
-  const row = tx
+  const row = one(await tx
     .update(contacts)
     .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)))
-    .returning()
-    .get();
-  appendEvent(tx, contactUpdated, {
+    .returning());
+  await appendEvent(tx, contactUpdated, {
     workspaceId,
-    data: { contact: presentContact(tx, ports.get(contactTicketCounts), row) },
+    data: { contact: await presentContact(tx, ports.get(contactTicketCounts), row) },
   });
   return true;
 }

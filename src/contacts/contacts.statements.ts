@@ -55,13 +55,13 @@ const contactOf = (raw: RawContact): ContactRow => ({
   blocked: raw.blocked === 1,
 });
 
-export function liveContactByEmail(db: Queryable, workspaceId: string, email: string): ContactRow | undefined {
+export async function liveContactByEmail(db: Queryable, workspaceId: string, email: string): Promise<ContactRow | undefined> {
   const raw = statements(db).liveByEmail.get(workspaceId, email);
   return raw ? contactOf(raw) : undefined;
 }
 
 /** Inserts a complete row (every column given, so the row in hand is exactly what is stored). */
-export function insertContactRow(db: Queryable, row: ContactRow): void {
+export async function insertContactRow(db: Queryable, row: ContactRow): Promise<void> {
   statements(db).insert.run(
     row.id,
     row.workspaceId,
@@ -81,11 +81,11 @@ export function insertContactRow(db: Queryable, row: ContactRow): void {
   );
 }
 
-export const renameContactRow = (db: Queryable, id: string, name: string, updatedAt: string): void => {
+export const renameContactRow = async (db: Queryable, id: string, name: string, updatedAt: string): Promise<void> => {
   statements(db).rename.run(name, updatedAt, id);
 };
 
-export function contactRefRows(db: Queryable, ids: string[]): RefRow[] {
+export async function contactRefRows(db: Queryable, ids: string[]): Promise<RefRow[]> {
   const s = statements(db);
   if (ids.length === 1) {
     const row = s.refOne.get(ids[0]!);
@@ -95,8 +95,8 @@ export function contactRefRows(db: Queryable, ids: string[]): RefRow[] {
 }
 
 /** A live contact of the workspace as a ticket refers to it (the ticket write path: prepared once). */
-export const liveContactRef = (db: Queryable, workspaceId: string, contactId: string): RefRow | undefined =>
+export const liveContactRef = async (db: Queryable, workspaceId: string, contactId: string): Promise<RefRow | undefined> =>
   statements(db).liveRef.get(contactId, workspaceId) ?? undefined;
 
-export const liveCompanyRows = (db: Queryable, ids: string[]): CompanyRow[] =>
+export const liveCompanyRows = async (db: Queryable, ids: string[]): Promise<CompanyRow[]> =>
   statements(db).companies.all(jsonList(ids));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
@@ -10,12 +10,11 @@ import { contactRefsOf, findOrCreateContactByEmail } from "./contacts.service";
 import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
-const eventsSince = (workspaceId: string, seq: number) =>
-  desk.deps.db
+const eventsSince = async (workspaceId: string, seq: number) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > seq);
 
 describe("contacts", () => {
@@ -26,16 +25,16 @@ describe("contacts", () => {
     expect((await desk.api("GET", "/v1/contacts", { headers: viewer.headers })).status).toBe(200);
     expect((await desk.api("POST", "/v1/contacts", { headers: viewer.headers, body: { name: "x" } })).status).toBe(403);
     expect(
-      (await desk.api("GET", "/v1/contacts", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+      (await desk.api("GET", "/v1/contacts", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
     ).toBe(403);
     expect(
-      (await desk.api("POST", "/v1/contacts", { headers: createKey(desk, owner, ["contacts:read"]).headers, body: {} }))
+      (await desk.api("POST", "/v1/contacts", { headers: (await createKey(desk, owner, ["contacts:read"])).headers, body: {} }))
         .status,
     ).toBe(403);
     expect(
       (
         await desk.api("POST", "/v1/contacts", {
-          headers: createKey(desk, owner, ["contacts:write"]).headers,
+          headers: (await createKey(desk, owner, ["contacts:write"])).headers,
           body: { name: "k" },
         })
       ).status,
@@ -51,7 +50,7 @@ describe("contacts", () => {
       })
     ).body;
     expect(company.domain).toBe("acme.test");
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const created = await desk.api("POST", "/v1/contacts", {
       headers: owner.headers,
       body: {
@@ -91,7 +90,7 @@ describe("contacts", () => {
     expect(same.status).toBe(200);
     expect((await desk.api("DELETE", `/v1/contacts/${id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("GET", `/v1/contacts/${id}`, { headers: owner.headers })).status).toBe(404);
-    const emitted = eventsSince(workspace.id, seq);
+    const emitted = await eventsSince(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["contact.created", "contact.updated", "contact.deleted"]);
     expect((emitted[0]!.data as { contact: { email: string } }).contact.email).toBe("ann@example.test");
     expect(emitted[2]!.data).toEqual({ contact_id: id });
@@ -279,28 +278,28 @@ describe("contacts", () => {
 
   test("findOrCreateContactByEmail reuses the live contact and creates with contact.created; contactRefsOf", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(desk, workspace.id);
-    const first = withTx(desk.deps.db, (tx) =>
-      findOrCreateContactByEmail(tx, owner.ctx, { email: "New@Example.test", name: null }, desk.deps.ports),
+    const seq = await lastSeq(desk, workspace.id);
+    const first = await transact(desk.deps.db, async (tx) =>
+      await findOrCreateContactByEmail(tx, owner.ctx, { email: "New@Example.test", name: null }, desk.deps.ports),
     );
-    const again = withTx(desk.deps.db, (tx) =>
-      findOrCreateContactByEmail(tx, owner.ctx, { email: "new@example.test", name: "Newt" }, desk.deps.ports),
+    const again = await transact(desk.deps.db, async (tx) =>
+      await findOrCreateContactByEmail(tx, owner.ctx, { email: "new@example.test", name: "Newt" }, desk.deps.ports),
     );
     expect(again.id).toBe(first.id);
     expect(again.name).toBe("Newt");
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["contact.created", "contact.updated"]);
+    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual(["contact.created", "contact.updated"]);
     // The event of a new contact is presented from what is known; it equals a read-back.
-    const createdEvent = eventsSince(workspace.id, seq)[0]!.data as { contact: Record<string, unknown> };
+    const createdEvent = (await eventsSince(workspace.id, seq))[0]!.data as { contact: Record<string, unknown> };
     const countTickets = desk.deps.ports.get(contactTicketCounts);
-    expect(createdEvent.contact).toEqual({ ...presentContact(desk.deps.db, countTickets, first), name: "" });
+    expect(createdEvent.contact).toEqual({ ...await presentContact(desk.deps.db, countTickets, first), name: "" });
     expect(
-      presentContact(desk.deps.db, countTickets, first, { ticketCount: 4, tags: [], fields: { a: 1 } }),
+      await presentContact(desk.deps.db, countTickets, first, { ticketCount: 4, tags: [], fields: { a: 1 } }),
     ).toMatchObject({
       ticket_count: 4,
       fields: { a: 1 },
     });
-    expect(contactRefsOf(desk.deps.db, [])).toEqual(new Map());
-    const refs = contactRefsOf(desk.deps.db, [first.id, "missing"]);
+    expect(await contactRefsOf(desk.deps.db, [])).toEqual(new Map());
+    const refs = await contactRefsOf(desk.deps.db, [first.id, "missing"]);
     expect(refs.get(first.id)).toEqual({ id: first.id, email: "new@example.test", name: "Newt", avatar_url: null });
     expect(refs.has("missing")).toBe(false);
   });
@@ -313,7 +312,7 @@ describe("companies", () => {
       headers: owner.headers,
       body: { entity: "company", name: "Seats", type: "number" },
     });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const created = await desk.api("POST", "/v1/companies", {
       headers: owner.headers,
       body: { name: "Globex", domain: "globex.test", tags: ["enterprise"], fields: { seats: 40 } },
@@ -359,7 +358,7 @@ describe("companies", () => {
     ).body;
     expect((await desk.api("DELETE", `/v1/companies/${created.body.id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("GET", `/v1/contacts/${contact.id}`, { headers: owner.headers })).body.company).toBeNull();
-    const types = eventsSince(workspace.id, seq).map((e) => e.type);
+    const types = (await eventsSince(workspace.id, seq)).map((e) => e.type);
     expect(types).toEqual(["tag.created", "company.created", "company.created", "contact.created", "company.deleted"]);
     expect(
       (

@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, eq, isNull } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
@@ -19,31 +20,30 @@ import { contactTicketCounts } from "./contacts.ticket-counts";
  * contact already holds is not stored on theirs.
  */
 
-export function liveContactByExternalId(
+export async function liveContactByExternalId(
   db: Queryable,
   workspaceId: string,
   externalId: string,
-): ContactRow | undefined {
-  return db
+): Promise<ContactRow | undefined> {
+  return first(await db
     .select()
     .from(contacts)
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.externalId, externalId), isNull(contacts.deletedAt)))
-    .get();
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.externalId, externalId), isNull(contacts.deletedAt))).limit(1));
 }
 
 /** True when a live contact of the workspace other than `exceptId` holds this email. */
-export function emailTaken(db: Queryable, workspaceId: string, email: string, exceptId: string | null): boolean {
-  return holderOfEmail(db, workspaceId, normalizeEmail(email, "body.email"), exceptId) !== undefined;
+export async function emailTaken(db: Queryable, workspaceId: string, email: string, exceptId: string | null): Promise<boolean> {
+  return await holderOfEmail(db, workspaceId, normalizeEmail(email, "body.email"), exceptId) !== undefined;
 }
 
 /** Creates a visitor's contact; `email` must be free (see emailTaken). Appends `contact.created`. */
-export function createVisitorContact(
+export async function createVisitorContact(
   tx: Tx,
   ctx: RequestContext,
   input: { email: string | null; name: string; externalId: string | null },
   now: string,
   ports: Ports,
-): ContactRow {
+): Promise<ContactRow> {
   const row: ContactRow = {
     id: newId(),
     workspaceId: ctx.workspaceId,
@@ -62,11 +62,11 @@ export function createVisitorContact(
     updatedAt: now,
     deletedAt: null,
   };
-  insertContactRow(tx, row);
-  appendEvent(tx, contactCreated, {
+  await insertContactRow(tx, row);
+  await appendEvent(tx, contactCreated, {
     workspaceId: ctx.workspaceId,
     data: {
-      contact: presentContact(tx, ports.get(contactTicketCounts), row, {
+      contact: await presentContact(tx, ports.get(contactTicketCounts), row, {
         ticketCount: 0,
         tags: [],
         fields: {},
@@ -81,29 +81,28 @@ export function createVisitorContact(
  * Fills a visitor contact's empty email and name (never overwrites what is there); an email another
  * contact holds is left out. Appends `contact.updated` when something changed.
  */
-export function fillVisitorContact(
+export async function fillVisitorContact(
   tx: Tx,
   ctx: RequestContext,
   current: ContactRow,
   input: { email: string | null; name: string },
   now: string,
   ports: Ports,
-): ContactRow {
+): Promise<ContactRow> {
   const email =
-    current.email === null && input.email && !emailTaken(tx, ctx.workspaceId, input.email, current.id)
+    current.email === null && input.email && !await emailTaken(tx, ctx.workspaceId, input.email, current.id)
       ? normalizeEmail(input.email, "body.email")
       : current.email;
   const name = current.name === "" && input.name.trim() ? input.name.trim().slice(0, 200) : current.name;
   if (email === current.email && name === current.name) return current;
-  const row = tx
+  const row = one(await tx
     .update(contacts)
     .set({ email, name, updatedAt: now })
     .where(eq(contacts.id, current.id))
-    .returning()
-    .get()!;
-  appendEvent(tx, contactUpdated, {
+    .returning())!;
+  await appendEvent(tx, contactUpdated, {
     workspaceId: ctx.workspaceId,
-    data: { contact: presentContact(tx, ports.get(contactTicketCounts), row) },
+    data: { contact: await presentContact(tx, ports.get(contactTicketCounts), row) },
   });
   return row;
 }

@@ -69,7 +69,7 @@ describe("sort=field.<key> on contacts and companies", () => {
     expect(await allPages("/v1/contacts", owner.headers)).toEqual(["Eve", "Dee", "Cid", "Bob", "Ann"]);
     // Text sorts ignoring case.
     expect(await allPages("/v1/companies?sort=field.tier", owner.headers)).toEqual(["Alpha", "Zeta", "Mid"]);
-    const key = createKey(desk, owner, ["contacts:read"]);
+    const key = await createKey(desk, owner, ["contacts:read"]);
     expect(await allPages("/v1/companies?sort=field.tier&order=desc", key.headers)).toEqual(["Mid", "Zeta", "Alpha"]);
   });
 

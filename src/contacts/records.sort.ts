@@ -23,13 +23,13 @@ export type RecordSortPlan = {
   cursorOf: (id: string, value: CursorValue) => CursorValue[];
 };
 
-export function recordSortPlan(
+export async function recordSortPlan(
   db: Queryable,
   ctx: RequestContext,
   entity: "contact" | "company",
   idColumn: SQLiteColumn,
   query: { sort?: string; order?: "asc" | "desc"; cursor?: string },
-): RecordSortPlan {
+): Promise<RecordSortPlan> {
   const name = query.sort ?? "created_at";
   if (name === "created_at") {
     const order = query.order ?? "desc";
@@ -45,7 +45,7 @@ export function recordSortPlan(
     };
   }
   if (!name.startsWith("field.")) throw invalidAt("query.sort", "sort is created_at or field.<key>");
-  const key = fieldSortSql(ctx, entity, name.slice(6), idColumn, db);
+  const key = await fieldSortSql(ctx, entity, name.slice(6), idColumn, db);
   const order = query.order ?? "asc";
   const direction = order === "desc" ? desc : asc;
   const cursor = decodeCursor(query.cursor, 4);

@@ -10,5 +10,5 @@ import { requestRatingOnSolve } from "./csat.service";
 export const csatOnSolve = defineConsumer({
   name: "csat.request-on-solve",
   events: [ticketUpdated],
-  handle: (tx, event, { deps }: ConsumerContext<Deps>) => requestRatingOnSolve(tx, event, deps),
+  handle: async (tx, event, { deps }: ConsumerContext<Deps>) => await requestRatingOnSolve(tx, event, deps),
 });

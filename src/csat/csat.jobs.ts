@@ -1,6 +1,7 @@
+import { first } from "../db/store";
 import { and, eq, gt, or } from "drizzle-orm";
 import { z } from "zod";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineJob, type JobContext } from "../jobs/define";
 import { t } from "../i18n/i18n";
@@ -33,14 +34,14 @@ export const csatMailJob = defineJob({
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
     const now = deps.clock.now();
-    const request = deps.db.select().from(csatRequests).where(eq(csatRequests.id, payload.request_id)).get();
+    const request = first(await deps.db.select().from(csatRequests).where(eq(csatRequests.id, payload.request_id)).limit(1));
     if (!request || request.sentAt || request.ratedAt || request.expiresAt <= now.toISOString()) return;
-    const ticket = ticketOfWorkspace(deps.db, request.workspaceId, request.ticketId);
-    const workspace = workspaceSettingsOf(deps.db, request.workspaceId);
+    const ticket = await ticketOfWorkspace(deps.db, request.workspaceId, request.ticketId);
+    const workspace = await workspaceSettingsOf(deps.db, request.workspaceId);
     if (!ticket || !workspace || ticket.deletedAt || ticket.mergedIntoId || ticket.spam) return;
     if (ticket.status !== "solved" && ticket.status !== "closed") return;
     // Reopened and solved again while this one waited: the later solve's request is the one to send.
-    const newer = deps.db
+    const newer = first(await deps.db
       .select({ id: csatRequests.id })
       .from(csatRequests)
       .where(
@@ -52,11 +53,10 @@ export const csatMailJob = defineJob({
             and(eq(csatRequests.createdAt, request.createdAt), gt(csatRequests.id, request.id)),
           ),
         ),
-      )
-      .get();
+      ).limit(1));
     if (newer) return;
     const link = csatLink(deps.config.baseUrl, deps.secrets.open(payload.sealed_token));
-    const contact = ticket.contactId ? findContact(deps.db, request.workspaceId, ticket.contactId) : undefined;
+    const contact = ticket.contactId ? await findContact(deps.db, request.workspaceId, ticket.contactId) : undefined;
     const locale = customerLocale(contact?.locale, workspace.settings);
     const scores = ([5, 4, 3, 2, 1] as const).map((score) => ({
       score,
@@ -108,8 +108,8 @@ export const csatMailJob = defineJob({
           },
           deps.blobs,
         );
-    withTx(deps.db, (tx) =>
-      tx.update(csatRequests).set({ sentAt: now.toISOString() }).where(eq(csatRequests.id, request.id)).run(),
+    await transact(deps.db, async (tx) =>
+      await tx.update(csatRequests).set({ sentAt: now.toISOString() }).where(eq(csatRequests.id, request.id)),
     );
     run.logger.info(
       { request_id: request.id, ...(sent ? { from: sent.from, via: sent.via } : {}), ...(path ? { path } : {}) },

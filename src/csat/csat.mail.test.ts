@@ -21,7 +21,7 @@ const CSAT_MAIL_DELAY_MS = desk.deps.config.csatDelayMs;
 
 const { workspace, owner } = await createWorkspaceWithOwner(desk);
 // Keys outlive the minutes this file moves the clock by (a session's access token would not).
-const key = createKey(desk, owner, ALL_SCOPES);
+const key = await createKey(desk, owner, ALL_SCOPES);
 const headers = { ...key.headers, "desk-workspace": workspace.id };
 expect(
   (await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { csat_enabled: true } } }))
@@ -62,11 +62,11 @@ async function customerMail(from: string, subject: string, extra: string[] = [])
   return messageId;
 }
 
-const ticketOfMessage = (messageId: string) =>
+const ticketOfMessage = async (messageId: string) =>
   desk.deps.db.$client
     .query<{ ticket_id: string }, [string]>("SELECT ticket_id FROM messages WHERE email_message_id = ?")
     .get(messageId.replace(/^<|>$/g, ""))!.ticket_id;
-const statusOf = (ticketId: string) =>
+const statusOf = async (ticketId: string) =>
   desk.deps.db.$client.query<{ status: string }, [string]>("SELECT status FROM tickets WHERE id = ?").get(ticketId)!
     .status;
 const setStatus = async (ticketId: string, status: string) =>
@@ -85,7 +85,7 @@ describe("the rating request mail", () => {
     expect(CSAT_MAIL_DELAY_MS).toBe(10 * 60_000);
     const customer = "rita@customer.test";
     const first = await customerMail(`Rita <${customer}>`, "Broken kettle");
-    const ticketId = ticketOfMessage(first);
+    const ticketId = await ticketOfMessage(first);
     await setStatus(ticketId, "solved");
     await passMinutes(0);
     await passMinutes(9);
@@ -111,12 +111,12 @@ describe("the rating request mail", () => {
       )
       .get(customer)!;
     expect(answer.ticket_id).toBe(ticketId);
-    expect(statusOf(ticketId)).toBe("open");
+    expect(await statusOf(ticketId)).toBe("open");
   });
 
   test("a reopen within the delay cancels it; solving again sends one mail for the latest solve", async () => {
     const customer = "sam@customer.test";
-    const ticketId = ticketOfMessage(await customerMail(`Sam <${customer}>`, "Lost parcel"));
+    const ticketId = await ticketOfMessage(await customerMail(`Sam <${customer}>`, "Lost parcel"));
     await setStatus(ticketId, "solved");
     await passMinutes(5);
     await setStatus(ticketId, "open");
@@ -140,7 +140,7 @@ describe("the rating request mail", () => {
     expect((await patch("de")).status).toBe(200);
     try {
       const customer = "dora@customer.test";
-      const ticketId = ticketOfMessage(await customerMail(`Dora <${customer}>`, "Kaputter Wasserkocher"));
+      const ticketId = await ticketOfMessage(await customerMail(`Dora <${customer}>`, "Kaputter Wasserkocher"));
       await setStatus(ticketId, "solved");
       await passMinutes(0);
       await passMinutes(11);
@@ -157,7 +157,7 @@ describe("the rating request mail", () => {
     const customer = "gerd@customer.test";
     const made = await desk.api("POST", "/v1/contacts", { headers, body: { email: customer, locale: "de-AT" } });
     expect(made.status).toBe(201);
-    const ticketId = ticketOfMessage(await customerMail(`Gerd <${customer}>`, "Rechnung falsch"));
+    const ticketId = await ticketOfMessage(await customerMail(`Gerd <${customer}>`, "Rechnung falsch"));
     await setStatus(ticketId, "solved");
     await passMinutes(0);
     await passMinutes(11);

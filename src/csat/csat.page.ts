@@ -91,23 +91,23 @@ type FormState = {
   error: null | { key: "csat.form_too_large" | "csat.choose_score" | "csat.comment_too_long"; max?: number };
 };
 
-function ratingPage(
+async function ratingPage(
   request: Request,
   token: string,
   deps: Deps,
   state: FormState | null,
   preselect: number | null,
-): Response {
+): Promise<Response> {
   let open: ReturnType<typeof openRequestOf>;
   try {
-    open = openRequestOf(deps.db, token, deps.clock.now().toISOString());
+    open = await openRequestOf(deps.db, token, deps.clock.now().toISOString());
   } catch (error) {
     if (error instanceof DeskError && error.status === 404) return notFoundPage(request);
     throw error;
   }
   // The language of the mail that brought the customer here, else their browser's, else the workspace's.
   const locale =
-    contactLocaleOf(deps.db, open.request.workspaceId, open.ticket.contactId) ??
+    await contactLocaleOf(deps.db, open.request.workspaceId, open.ticket.contactId) ??
     pageLocale(request, open.workspace.locale);
   const say = (key: Parameters<typeof t>[1], values?: Parameters<typeof t>[2]) => escapeHtml(t(locale, key, values));
   const brand = (open.workspace.brandColor ?? `#${DEFAULT_BRAND}`).replace(/^#/, "");
@@ -178,21 +178,21 @@ async function recordFromForm(token: string, request: Request, deps: Deps): Prom
   }
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > 32_768)
-    return ratingPage(request, token, deps, { score: null, comment: "", error: { key: "csat.form_too_large" } }, null);
+    return await ratingPage(request, token, deps, { score: null, comment: "", error: { key: "csat.form_too_large" } }, null);
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return ratingPage(request, token, deps, { score: null, comment: "", error: { key: "csat.choose_score" } }, null);
+    return await ratingPage(request, token, deps, { score: null, comment: "", error: { key: "csat.choose_score" } }, null);
   }
   const rawScore = form.get("score");
   const rawComment = form.get("comment");
   const comment = typeof rawComment === "string" ? rawComment : "";
   const score = typeof rawScore === "string" && /^[1-5]$/.test(rawScore) ? Number(rawScore) : null;
   if (score === null)
-    return ratingPage(request, token, deps, { score: null, comment, error: { key: "csat.choose_score" } }, null);
+    return await ratingPage(request, token, deps, { score: null, comment, error: { key: "csat.choose_score" } }, null);
   if (comment.length > CSAT_COMMENT_MAX)
-    return ratingPage(
+    return await ratingPage(
       request,
       token,
       deps,
@@ -200,7 +200,7 @@ async function recordFromForm(token: string, request: Request, deps: Deps): Prom
       null,
     );
   try {
-    rateTicket(token, { score, comment }, deps);
+    await rateTicket(token, { score, comment }, deps);
   } catch (error) {
     if (error instanceof DeskError && error.status === 404) return notFoundPage(request);
     throw error;
@@ -270,7 +270,7 @@ export function csatPages(deps: Deps): Page[] {
         if (request.method === "POST") return recordFromForm(rest, request, deps);
         const wanted = url.searchParams.get("score");
         const preselect = wanted && /^[1-5]$/.test(wanted) ? Number(wanted) : null;
-        return ratingPage(request, rest, deps, null, preselect);
+        return await ratingPage(request, rest, deps, null, preselect);
       },
     },
   ];

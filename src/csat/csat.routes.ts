@@ -13,7 +13,7 @@ export function csatRoutes(deps: Deps) {
     .use(deps.guard)
     .get(
       "/:token",
-      ({ params }) => presentRequest(openRequestOf(deps.db, params.token, deps.clock.now().toISOString())),
+      async ({ params }) => presentRequest(await openRequestOf(deps.db, params.token, deps.clock.now().toISOString())),
       {
         public: LIMIT,
         params: CsatTokenParams,
@@ -30,7 +30,7 @@ export function csatRoutes(deps: Deps) {
       "/:token",
       async ({ params, body, visit, request }) => {
         await spendRatingBudget(deps, visit.ip, params.token, requestMeta(request));
-        return presentRequest(rateTicket(params.token, body, deps));
+        return presentRequest(await rateTicket(params.token, body, deps));
       },
       {
         public: LIMIT,

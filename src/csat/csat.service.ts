@@ -1,9 +1,10 @@
+import { first, one } from "../db/store";
 import { and, desc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { contactRefsOf } from "../contacts/contacts.public";
 import { chatEmailConfirmed } from "../widget/widget.public";
 import type { Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import type { StoredEvent } from "../events/envelope";
 import { enqueue } from "../jobs/enqueue";
@@ -34,8 +35,8 @@ const SolvedTicketEvent = z.object({
 });
 
 /** True when the workspace asks its customers for a rating (WorkspaceSettings `csat_enabled`). */
-export function csatEnabled(db: Queryable, workspaceId: string): boolean {
-  return workspaceSettingsOf(db, workspaceId)?.settings.csat_enabled === true;
+export async function csatEnabled(db: Queryable, workspaceId: string): Promise<boolean> {
+  return (await workspaceSettingsOf(db, workspaceId))?.settings.csat_enabled === true;
 }
 
 /**
@@ -44,19 +45,19 @@ export function csatEnabled(db: Queryable, workspaceId: string): boolean {
  * one request) and enqueues its mail. Not for spam, not for a ticket merged away (a merge closes,
  * it never solves), not for a ticket already solved before this change.
  */
-export function requestRatingOnSolve(tx: Tx, event: StoredEvent, deps: Deps): void {
+export async function requestRatingOnSolve(tx: Tx, event: StoredEvent, deps: Deps): Promise<void> {
   const parsed = SolvedTicketEvent.safeParse(event.data);
   if (!parsed.success) return;
   const { ticket, changes } = parsed.data;
   if (!changes.includes("status") || ticket.status !== "solved" || ticket.spam || ticket.merged_into_id) return;
-  if (!ticket.contact || !csatEnabled(tx, event.workspace_id)) return;
-  const email = contactRefsOf(tx, [ticket.contact.id]).get(ticket.contact.id)?.email;
+  if (!ticket.contact || !await csatEnabled(tx, event.workspace_id)) return;
+  const email = (await contactRefsOf(tx, [ticket.contact.id])).get(ticket.contact.id)?.email;
   if (!email) return;
   // A chat visitor's typed address is theirs to confirm before it gets anything it did not ask for.
-  if (ticket.channel === "chat" && !chatEmailConfirmed(tx, event.workspace_id, ticket.contact.id, email)) return;
+  if (ticket.channel === "chat" && !await chatEmailConfirmed(tx, event.workspace_id, ticket.contact.id, email)) return;
   const token = randomToken(32);
   const now = deps.clock.now();
-  const inserted = tx
+  const inserted = one(await tx
     .insert(csatRequests)
     .values({
       id: newId(),
@@ -69,10 +70,9 @@ export function requestRatingOnSolve(tx: Tx, event: StoredEvent, deps: Deps): vo
       createdAt: now.toISOString(),
     })
     .onConflictDoNothing()
-    .returning({ id: csatRequests.id })
-    .get();
+    .returning({ id: csatRequests.id }));
   if (!inserted) return;
-  enqueue(
+  await enqueue(
     tx,
     csatMailJob,
     { request_id: inserted.id, sealed_token: deps.secrets.seal(token) },
@@ -94,24 +94,22 @@ type OpenRequest = {
  * reopened since its solve, or replaced by the request of a later solve: all answer 404. A reopened
  * ticket is no longer the support being rated, and a link from an earlier solve must not rate the next.
  */
-export function openRequestOf(db: Queryable, token: string, now: string): OpenRequest {
+export async function openRequestOf(db: Queryable, token: string, now: string): Promise<OpenRequest> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound("Rating request");
-  const request = db
+  const request = first(await db
     .select()
     .from(csatRequests)
-    .where(and(eq(csatRequests.tokenHash, sha256Hex(token)), gt(csatRequests.expiresAt, now)))
-    .get();
-  const ticket = request && ticketOfWorkspace(db, request.workspaceId, request.ticketId);
-  const workspace = request && workspaceSettingsOf(db, request.workspaceId);
+    .where(and(eq(csatRequests.tokenHash, sha256Hex(token)), gt(csatRequests.expiresAt, now))).limit(1));
+  const ticket = request && await ticketOfWorkspace(db, request.workspaceId, request.ticketId);
+  const workspace = request && await workspaceSettingsOf(db, request.workspaceId);
   if (!request || !ticket || ticket.deletedAt || ticket.mergedIntoId || !workspace) throw notFound("Rating request");
   if (ticket.status !== "solved" && ticket.status !== "closed") throw notFound("Rating request");
-  const newest = db
+  const newest = first(await db
     .select({ id: csatRequests.id })
     .from(csatRequests)
     .where(and(eq(csatRequests.workspaceId, request.workspaceId), eq(csatRequests.ticketId, request.ticketId)))
     .orderBy(desc(csatRequests.createdAt), desc(csatRequests.id))
-    .limit(1)
-    .get();
+    .limit(1));
   if (newest?.id !== request.id) throw notFound("Rating request");
   const color = workspace.settings.brand_color;
   return {
@@ -126,8 +124,8 @@ export function openRequestOf(db: Queryable, token: string, now: string): OpenRe
 }
 
 /** The customer's own language when Desk speaks it (Contact.locale): the one the rating mail was in. */
-export function contactLocaleOf(db: Queryable, workspaceId: string, contactId: string | null): Locale | null {
-  const tag = contactId ? findContact(db, workspaceId, contactId)?.locale : null;
+export async function contactLocaleOf(db: Queryable, workspaceId: string, contactId: string | null): Promise<Locale | null> {
+  const tag = contactId ? (await findContact(db, workspaceId, contactId))?.locale : null;
   return tag ? matchLocale(tag) : null;
 }
 
@@ -147,15 +145,15 @@ export function presentRequest(open: OpenRequest): z.infer<typeof CsatRequestSch
  * attributed to the contact, and `ticket.updated` with `csat` in `changes`. A second rating replaces
  * the first (and is logged again). 404 when the ticket is gone (deleted or merged away).
  */
-function rateOnTicket(
+async function rateOnTicket(
   tx: Tx,
   workspaceId: string,
   ticketId: string,
   csat: { score: number; comment: string },
   now: string,
-): TicketRow {
+): Promise<TicketRow> {
   const received = { type: "csat_received", data: { score: csat.score }, actor: "contact" as const };
-  const row = patchTicketFields(tx, workspaceId, ticketId, { csat }, now, received);
+  const row = await patchTicketFields(tx, workspaceId, ticketId, { csat }, now, received);
   if (!row) throw notFound("Ticket");
   return row;
 }
@@ -164,18 +162,17 @@ function rateOnTicket(
  * Records a rating: on the request and on the ticket (`Ticket.csat`, a `csat_received` activity,
  * `ticket.updated`), in one transaction. A second rating through the same link replaces the first.
  */
-export function rateTicket(token: string, input: { score: number; comment?: string }, deps: Deps): OpenRequest {
+export async function rateTicket(token: string, input: { score: number; comment?: string }, deps: Deps): Promise<OpenRequest> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const open = openRequestOf(tx, token, now);
+  return await transact(deps.db, async (tx) => {
+    const open = await openRequestOf(tx, token, now);
     const comment = (input.comment ?? "").trim();
-    const request = tx
+    const request = one(await tx
       .update(csatRequests)
       .set({ score: input.score, comment, ratedAt: now })
       .where(eq(csatRequests.id, open.request.id))
-      .returning()
-      .get()!;
-    const ticket = rateOnTicket(tx, open.request.workspaceId, open.ticket.id, { score: input.score, comment }, now);
+      .returning())!;
+    const ticket = await rateOnTicket(tx, open.request.workspaceId, open.ticket.id, { score: input.score, comment }, now);
     return { ...open, request, ticket };
   });
 }

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,13 +16,12 @@ const clock = manualClock(new Date("2026-03-02T09:00:00Z"));
 const desk: TestDesk = await startTestDesk({ clock });
 const CSAT_MAIL_DELAY_MS = desk.deps.config.csatDelayMs;
 
-const eventsAfter = (wid: string, seq: number) =>
-  desk.deps.db
+const eventsAfter = async (wid: string, seq: number) =>
+  await desk.deps.db
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
-    .orderBy(asc(events.seq))
-    .all();
+    .orderBy(asc(events.seq));
 
 /** Every outbox mail to `address`, decoded. */
 async function mailsTo(address: string): Promise<{ text: string; html: string; subject: string; from: string }[]> {
@@ -99,12 +99,12 @@ describe("CSAT rating request on solve", () => {
     const token = tokenIn(mails[0]!.text);
     for (const score of [1, 2, 3, 4, 5]) expect(mails[0]!.html).toContain(`/csat/${token}?score=${score}`);
     // The token is stored only as its hash.
-    const stored = desk.deps.db.select().from(csatRequests).where(eq(csatRequests.ticketId, ticket.id)).all();
+    const stored = await desk.deps.db.select().from(csatRequests).where(eq(csatRequests.ticketId, ticket.id));
     expect(stored).toHaveLength(1);
     expect(stored[0]!.tokenHash).not.toContain(token);
     expect(stored[0]!.sentAt).not.toBeNull();
 
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const shown = await desk.api("GET", `/v1/public/csat/${token}`);
     expect(shown.status).toBe(200);
     expect(shown.body).toEqual({
@@ -115,17 +115,17 @@ describe("CSAT rating request on solve", () => {
       rated_at: null,
       expires_at: "2026-04-01T09:00:00.000Z",
     });
-    expect(eventsAfter(workspace.id, seq)).toHaveLength(0);
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toBeNull();
+    expect(await eventsAfter(workspace.id, seq)).toHaveLength(0);
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).limit(1))!.csat).toBeNull();
 
     const rated = await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 4, comment: " Quick fix " } });
     expect(rated.status).toBe(200);
     expect(rated.body).toMatchObject({ score: 4, comment: "Quick fix", rated_at: clock.now().toISOString() });
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toEqual({
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).limit(1))!.csat).toEqual({
       score: 4,
       comment: "Quick fix",
     });
-    const emitted = eventsAfter(workspace.id, seq);
+    const emitted = await eventsAfter(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["activity.created", "ticket.updated"]);
     expect(emitted[0]!.data).toMatchObject({
       ticket_id: ticket.id,
@@ -136,15 +136,14 @@ describe("CSAT rating request on solve", () => {
     // A second rating replaces the first.
     const again = await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 2 } });
     expect(again.body).toMatchObject({ score: 2, comment: "" });
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toEqual({
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).limit(1))!.csat).toEqual({
       score: 2,
       comment: "",
     });
-    const logged = desk.deps.db
+    const logged = await desk.deps.db
       .select()
       .from(activities)
-      .where(and(eq(activities.ticketId, ticket.id), eq(activities.type, "csat_received")))
-      .all();
+      .where(and(eq(activities.ticketId, ticket.id), eq(activities.type, "csat_received")));
     expect(logged.map((a) => a.data)).toEqual([{ score: 4 }, { score: 2 }]);
     // The ticket answers it to agents too.
     const read = await desk.api("GET", `/v1/tickets/${ticket.id}`, { headers: owner.headers });
@@ -180,7 +179,7 @@ describe("CSAT rating request on solve", () => {
     await setStatus(on.owner, closed.id, "closed");
     await settle();
     for (const t of [quiet, spam, source, closed]) expect(await mailsTo(t.email!)).toHaveLength(0);
-    const rows = desk.deps.db.select().from(csatRequests).all();
+    const rows = await desk.deps.db.select().from(csatRequests);
     for (const t of [quiet, spam, noEmail, source, closed]) expect(rows.some((r) => r.ticketId === t.id)).toBe(false);
   });
 
@@ -222,7 +221,7 @@ describe("GET/POST /v1/public/csat/{token}", () => {
       expect(res.body.code).toBe("validation_failed");
       expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(location);
     }
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toBeNull();
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).limit(1))!.csat).toBeNull();
   });
 
   test("unknown, expired and deleted-ticket links answer 404", async () => {
@@ -239,7 +238,7 @@ describe("GET/POST /v1/public/csat/{token}", () => {
     }
     expect((await desk.api("DELETE", `/v1/tickets/${ticket.id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("GET", `/v1/public/csat/${token}`)).status).toBe(404);
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toBeNull();
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).limit(1))!.csat).toBeNull();
   });
 
   test("a reopened ticket's link answers 404 until the next solve sends a new one; the old link stays dead", async () => {
@@ -250,7 +249,7 @@ describe("GET/POST /v1/public/csat/{token}", () => {
     expect((await desk.api("GET", `/v1/public/csat/${token}`)).status).toBe(404);
     expect((await desk.api("POST", `/v1/public/csat/${token}`, { body: { score: 1 } })).status).toBe(404);
     expect((await desk.fetch(new Request(`http://localhost/csat/${token}`))).status).toBe(404);
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toEqual({
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).limit(1))!.csat).toEqual({
       score: 4,
       comment: "",
     });
@@ -350,7 +349,7 @@ describe("the rating page /csat/{token}", () => {
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     expect(page.headers.get("cache-control")).toBe("no-store");
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toBeNull();
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).limit(1))!.csat).toBeNull();
 
     const posted = await desk.fetch(
       new Request(`http://localhost/csat/${token}`, {
@@ -361,7 +360,7 @@ describe("the rating page /csat/{token}", () => {
     );
     expect(posted.status).toBe(303);
     expect(posted.headers.get("location")).toBe(`/csat/${token}`);
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).get()!.csat).toEqual({
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id)).limit(1))!.csat).toEqual({
       score: 4,
       comment: "<b>thanks</b>",
     });

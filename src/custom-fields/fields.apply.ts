@@ -22,8 +22,8 @@ export {
 export type { FieldEntity };
 export type FieldChange = { key: string; from: unknown; to: unknown };
 
-export const fieldDefinitions = (db: Queryable, workspaceId: string, entity: FieldEntity): FieldDef[] =>
-  definitionsOf(db, workspaceId, entity);
+export const fieldDefinitions = async (db: Queryable, workspaceId: string, entity: FieldEntity): Promise<FieldDef[]> =>
+  await definitionsOf(db, workspaceId, entity);
 
 const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -32,14 +32,14 @@ const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSO
  * before anything is written; unknown, archived or invalid keys answer 422 at body.fields.<key>.
  * Returns only the keys whose value changed.
  */
-export function applyFieldWrite(
+export async function applyFieldWrite(
   tx: Tx,
   ctx: RequestContext,
   entity: FieldEntity,
   recordId: string,
   fields: Record<string, unknown>,
-): FieldChange[] {
-  return applyFieldWriteWithValues(tx, ctx, entity, recordId, fields).changes;
+): Promise<FieldChange[]> {
+  return (await applyFieldWriteWithValues(tx, ctx, entity, recordId, fields)).changes;
 }
 
 /**
@@ -47,19 +47,19 @@ export function applyFieldWrite(
  * them), so a presenter called right after needs no query. `values` is null when `fields` is empty
  * (nothing was read).
  */
-export function applyFieldWriteWithValues(
+export async function applyFieldWriteWithValues(
   tx: Tx,
   ctx: RequestContext,
   entity: FieldEntity,
   recordId: string,
   fields: Record<string, unknown>,
-): { changes: FieldChange[]; values: Record<string, unknown> | null } {
+): Promise<{ changes: FieldChange[]; values: Record<string, unknown> | null }> {
   if (fields === null || typeof fields !== "object" || Array.isArray(fields)) {
     throw validationFailed([{ location: "body.fields", message: "fields is an object of custom field values by key" }]);
   }
   const keys = Object.keys(fields);
   if (keys.length === 0) return { changes: [], values: null };
-  const ordered = fieldDefinitions(tx, ctx.workspaceId, entity);
+  const ordered = await fieldDefinitions(tx, ctx.workspaceId, entity);
   const defs = new Map(ordered.map((d) => [d.key, d]));
   const errors: FieldError[] = [];
   const planned: Array<{ def: FieldDef; stored: StoredValue | null }> = [];
@@ -79,7 +79,7 @@ export function applyFieldWriteWithValues(
       planned.push({ def, stored: null });
       continue;
     }
-    const checked = checkFieldValue(
+    const checked = await checkFieldValue(
       tx,
       ctx.workspaceId,
       def,
@@ -90,14 +90,14 @@ export function applyFieldWriteWithValues(
   }
   if (errors.length) throw validationFailed(errors);
 
-  const current = fieldValuesOf(tx, entity, [recordId]).get(recordId) ?? {};
+  const current = (await fieldValuesOf(tx, entity, [recordId])).get(recordId) ?? {};
   const after: Record<string, unknown> = { ...current };
   const changes: FieldChange[] = [];
   for (const { def, stored } of planned) {
     const from = current[def.key] ?? null;
     const to = stored ? readFieldValue(def.type as FieldType, stored) : null;
     if (sameValue(from, to)) continue;
-    writeStoredValue(tx, ctx.workspaceId, entity, recordId, def.id, stored);
+    await writeStoredValue(tx, ctx.workspaceId, entity, recordId, def.id, stored);
     if (to === null) delete after[def.key];
     else after[def.key] = to;
     changes.push({ key: def.key, from, to });
@@ -108,15 +108,15 @@ export function applyFieldWriteWithValues(
 }
 
 /** Each record's values by field key (only keys with a value), keys in field order. */
-export function fieldValuesOf(
+export async function fieldValuesOf(
   db: Queryable,
   entity: FieldEntity,
   recordIds: string[],
-): Map<string, Record<string, unknown>> {
+): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   if (recordIds.length === 0) return out;
   for (const id of recordIds) out.set(id, {});
-  for (const row of storedValuesOf(db, entity, [...out.keys()]))
+  for (const row of await storedValuesOf(db, entity, [...out.keys()]))
     out.get(row.recordId)![row.key] = readFieldValue(row.type, row);
   return out;
 }
@@ -125,15 +125,15 @@ export function fieldValuesOf(
  * The keys of required_on_solve ticket fields that would still be empty after `incoming`
  * (a write's `fields`, merged like applyFieldWrite) on the ticket (null for a new ticket).
  */
-export function missingRequiredOnSolve(
+export async function missingRequiredOnSolve(
   db: Queryable,
   workspaceId: string,
   ticketId: string | null,
   incoming?: Record<string, unknown>,
-): string[] {
-  const required = fieldDefinitions(db, workspaceId, "ticket").filter((d) => d.requiredOnSolve && !d.archived);
+): Promise<string[]> {
+  const required = (await fieldDefinitions(db, workspaceId, "ticket")).filter((d) => d.requiredOnSolve && !d.archived);
   if (required.length === 0) return [];
-  const stored = ticketId ? (fieldValuesOf(db, "ticket", [ticketId]).get(ticketId) ?? {}) : {};
+  const stored = ticketId ? ((await fieldValuesOf(db, "ticket", [ticketId])).get(ticketId) ?? {}) : {};
   return required
     .filter((d) => {
       const value = incoming && Object.hasOwn(incoming, d.key) ? incoming[d.key] : stored[d.key];
@@ -143,8 +143,7 @@ export function missingRequiredOnSolve(
 }
 
 /** Deletes every value of a record (the record is being deleted). */
-export function clearFieldValues(tx: Tx, entity: FieldEntity, recordId: string): void {
-  tx.delete(fieldValues)
-    .where(and(eq(fieldValues.entity, entity), eq(fieldValues.recordId, recordId)))
-    .run();
+export async function clearFieldValues(tx: Tx, entity: FieldEntity, recordId: string): Promise<void> {
+  await tx.delete(fieldValues)
+    .where(and(eq(fieldValues.entity, entity), eq(fieldValues.recordId, recordId)));
 }

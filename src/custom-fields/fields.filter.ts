@@ -26,8 +26,8 @@ const SORTABLE: FieldType[] = ["text", "number", "date", "checkbox", "select"];
 const FILTER_RE = /^field\.([a-z][a-z0-9_]{0,39})(?:\[([a-z_]+)\])?$/;
 
 /** The field of `key` in the database the caller's list query runs on. */
-function findDefinition(db: Queryable, workspaceId: string, entity: FieldEntity, key: string) {
-  const def = definitionByKey(db, workspaceId, entity, key);
+async function findDefinition(db: Queryable, workspaceId: string, entity: FieldEntity, key: string) {
+  const def = await definitionByKey(db, workspaceId, entity, key);
   return def ? { def, db } : undefined;
 }
 
@@ -39,7 +39,7 @@ function findDefinition(db: Queryable, workspaceId: string, entity: FieldEntity,
  */
 export const SELECTIVE_VALUES = 1000;
 
-function isSelective(db: Queryable, fieldId: string, cond: SQL): boolean {
+async function isSelective(db: Queryable, fieldId: string, cond: SQL): Promise<boolean> {
   const [row] = db.all<{ n: number }>(
     sql`SELECT count(*) AS n FROM (SELECT 1 FROM field_values fv WHERE fv.field_id = ${fieldId} AND ${cond} LIMIT ${SELECTIVE_VALUES})`,
   );
@@ -90,15 +90,15 @@ const list = (value: string): string[] => [
  * operators (ne, not_contains, none, not_set) also match records without a value; an unchecked
  * checkbox and an unset one read the same.
  */
-export function fieldFilterSql(
+export async function fieldFilterSql(
   ctx: RequestContext,
   entity: FieldEntity,
   filter: FieldFilter,
   recordIdColumn: SQLiteColumn,
   db: Queryable,
-): SQL {
+): Promise<SQL> {
   const location = `query.field.${filter.key}`;
-  const found = findDefinition(db, ctx.workspaceId, entity, filter.key);
+  const found = await findDefinition(db, ctx.workspaceId, entity, filter.key);
   if (!found) throw invalidAt(location, `no ${entity} field has the key ${filter.key}`);
   const { def } = found;
   const type = def.type as FieldType;
@@ -106,13 +106,13 @@ export function fieldFilterSql(
   const op = filter.op ?? allowed[0]!;
   if (!allowed.includes(op)) throw invalidAt(location, `a ${type} field takes the operators ${allowed.join(", ")}`);
   // `indexed`: the condition can be answered from the value indexes (see fields.table.ts).
-  const having = (cond: SQL, indexed = false) =>
-    indexed && isSelective(found.db, def.id, cond)
+  const having = async (cond: SQL, indexed = false) =>
+    indexed && await isSelective(found.db, def.id, cond)
       ? sql`${recordIdColumn} IN (SELECT fv.record_id FROM field_values fv WHERE fv.field_id = ${def.id} AND ${cond})`
       : sql`EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
   const lacking = (cond: SQL) =>
     sql`NOT EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
-  if (op === "set") return having(sql`1`, true);
+  if (op === "set") return await having(sql`1`, true);
   if (op === "not_set") return lacking(sql`1`);
   const value = filter.value.trim();
   if (value === "") throw invalidAt(location, `the ${op} operator needs a value`);
@@ -126,9 +126,9 @@ export function fieldFilterSql(
       // NOCASE folds ASCII case only, as lower() does; the needle is lower-cased already, so this is
       // lower(value_text) = needle, in the form the NOCASE index answers.
       const equal = sql`fv.value_text = ${needle} COLLATE NOCASE`;
-      if (op === "eq") return having(equal, true);
+      if (op === "eq") return await having(equal, true);
       if (op === "ne") return lacking(equal);
-      if (op === "contains") return having(sql`instr(lower(fv.value_text), ${needle}) > 0`);
+      if (op === "contains") return await having(sql`instr(lower(fv.value_text), ${needle}) > 0`);
       return lacking(sql`instr(lower(fv.value_text), ${needle}) > 0`);
     }
     case "number":
@@ -145,12 +145,12 @@ export function fieldFilterSql(
       const column = sql.raw(type === "number" ? "fv.value_num" : "fv.value_text COLLATE NOCASE");
       const comparison = { eq: "=", ne: "=", gt: ">", gte: ">=", lt: "<", lte: "<=" }[op as "eq"];
       const cond = sql`${column} ${sql.raw(comparison)} ${operand}`;
-      return op === "ne" ? lacking(cond) : having(cond, true);
+      return op === "ne" ? lacking(cond) : await having(cond, true);
     }
     case "checkbox": {
       if (value !== "true" && value !== "false") throw invalidAt(location, "a checkbox filter takes true or false");
       const checked = (value === "true") === (op === "eq");
-      return checked ? having(sql`fv.value_num = 1`, true) : lacking(sql`fv.value_num = 1`);
+      return checked ? await having(sql`fv.value_num = 1`, true) : lacking(sql`fv.value_num = 1`);
     }
     case "select":
     case "user":
@@ -214,15 +214,15 @@ function multiChoiceFilter(def: FieldDef, op: string, value: string, location: s
  * A scalar subquery giving the sort key of a record's value (records without one give NULL, which
  * SQLite sorts lowest). Select fields sort by option order, text ignoring case.
  */
-export function fieldSortSql(
+export async function fieldSortSql(
   ctx: RequestContext,
   entity: FieldEntity,
   key: string,
   recordIdColumn: SQLiteColumn,
   db: Queryable,
-): SQL {
+): Promise<SQL> {
   const location = "query.sort";
-  const def = findDefinition(db, ctx.workspaceId, entity, key)?.def;
+  const def = (await findDefinition(db, ctx.workspaceId, entity, key))?.def;
   if (!def) throw invalidAt(location, `no ${entity} field has the key ${key}`);
   const type = def.type as FieldType;
   if (!SORTABLE.includes(type)) throw invalidAt(location, `lists sort by ${SORTABLE.join(", ")} fields, not ${type}`);

@@ -25,9 +25,9 @@ export function fieldsRoutes(deps: Deps) {
     .use(deps.guard)
     .get(
       "/",
-      ({ ctx, query }) => {
+      async ({ ctx, query }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        return completeList(listFields(deps.db, ctx, query));
+        return completeList(await listFields(deps.db, ctx, query));
       },
       {
         access: { role: "viewer" },
@@ -38,9 +38,9 @@ export function fieldsRoutes(deps: Deps) {
     )
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentField(createField(ctx, body, deps));
+        return presentField(await createField(ctx, body, deps));
       },
       {
         access: settingsWrite,
@@ -51,8 +51,8 @@ export function fieldsRoutes(deps: Deps) {
     )
     .post(
       "/reorder",
-      ({ ctx, body, set }) => {
-        reorderFields(ctx, body.entity, body.ids, deps);
+      async ({ ctx, body, set }) => {
+        await reorderFields(ctx, body.entity, body.ids, deps);
         set.status = 204;
         return null;
       },
@@ -65,9 +65,9 @@ export function fieldsRoutes(deps: Deps) {
     )
     .get(
       "/:id",
-      ({ ctx, params }) => {
+      async ({ ctx, params }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        const row = findField(deps.db, ctx.workspaceId, params.id);
+        const row = await findField(deps.db, ctx.workspaceId, params.id);
         if (!row) throw notFound("Custom field");
         return presentField(row);
       },
@@ -78,7 +78,7 @@ export function fieldsRoutes(deps: Deps) {
         detail: { summary: "A custom field definition" },
       },
     )
-    .patch("/:id", ({ ctx, params, body }) => presentField(updateField(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => presentField(await updateField(ctx, params.id, body, deps)), {
       access: settingsWrite,
       params: IdParams,
       body: UpdateFieldBody,
@@ -87,8 +87,8 @@ export function fieldsRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteField(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteField(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

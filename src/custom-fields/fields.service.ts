@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { customFieldCreated, customFieldDeleted, customFieldUpdated } from "./fields.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound, validationFailed } from "../lib/errors";
@@ -54,17 +55,16 @@ export const presentField = (row: FieldDef) => ({
   updated_at: row.updatedAt,
 });
 
-export function findField(db: Queryable, workspaceId: string, id: string): FieldDef | undefined {
-  return db
+export async function findField(db: Queryable, workspaceId: string, id: string): Promise<FieldDef | undefined> {
+  return first(await db
     .select()
     .from(customFields)
-    .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.id, id)))
-    .get();
+    .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.id, id))).limit(1));
 }
 
 const ENTITY_ORDER = sql`CASE ${customFields.entity} WHEN 'ticket' THEN 0 WHEN 'contact' THEN 1 ELSE 2 END`;
 
-export function listFields(
+export async function listFields(
   db: Queryable,
   ctx: RequestContext,
   query: { entity?: FieldEntity; archived?: "true" | "false" | "any" },
@@ -73,12 +73,11 @@ export function listFields(
   if (query.entity) conditions.push(eq(customFields.entity, query.entity));
   if (query.archived === "true") conditions.push(eq(customFields.archived, true));
   if (query.archived === "false") conditions.push(eq(customFields.archived, false));
-  return db
+  return (await db
     .select()
     .from(customFields)
     .where(and(...conditions))
-    .orderBy(ENTITY_ORDER, asc(customFields.position), asc(customFields.createdAt))
-    .all()
+    .orderBy(ENTITY_ORDER, asc(customFields.position), asc(customFields.createdAt)))
     .map(presentField);
 }
 
@@ -105,15 +104,14 @@ function normalizeOptions(type: FieldType, options: OptionInput[] | undefined): 
   });
 }
 
-function countFields(tx: Tx, workspaceId: string, entity: FieldEntity) {
-  return tx
+async function countFields(tx: Tx, workspaceId: string, entity: FieldEntity) {
+  return first(await tx
     .select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${customFields.position}) + 1, 0)` })
     .from(customFields)
-    .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.entity, entity)))
-    .get()!;
+    .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.entity, entity))).limit(1))!;
 }
 
-export function createField(ctx: RequestContext, input: FieldInput, deps: Deps): FieldDef {
+export async function createField(ctx: RequestContext, input: FieldInput, deps: Deps): Promise<FieldDef> {
   const key = input.key ?? slugify(input.name, "_", 40).replace(/^[^a-z]+/, "");
   if (!KEY_RE.test(key)) {
     throw invalidAt(
@@ -124,8 +122,8 @@ export function createField(ctx: RequestContext, input: FieldInput, deps: Deps):
   if (input.required_on_solve && input.entity !== "ticket")
     throw invalidAt("body.required_on_solve", "only ticket fields are required on solve");
   const options = normalizeOptions(input.type, input.options);
-  return withTx(deps.db, (tx) => {
-    const taken = tx
+  return await transact(deps.db, async (tx) => {
+    const taken = first(await tx
       .select({ id: customFields.id })
       .from(customFields)
       .where(
@@ -134,17 +132,16 @@ export function createField(ctx: RequestContext, input: FieldInput, deps: Deps):
           eq(customFields.entity, input.entity),
           eq(customFields.key, key),
         ),
-      )
-      .get();
+      ).limit(1));
     if (taken) {
       if (input.key !== undefined) throw conflict(`A ${input.entity} field with the key ${key} already exists.`);
       throw invalidAt("body.key", `the key ${key} from the name is taken; pass another key`);
     }
-    const counted = countFields(tx, ctx.workspaceId, input.entity);
+    const counted = await countFields(tx, ctx.workspaceId, input.entity);
     if (counted.n >= MAX_FIELDS_PER_ENTITY)
       throw invalidAt("body.entity", `at most ${MAX_FIELDS_PER_ENTITY} fields per entity`);
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .insert(customFields)
       .values({
         id: newId(),
@@ -161,13 +158,12 @@ export function createField(ctx: RequestContext, input: FieldInput, deps: Deps):
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, customFieldCreated, {
+      .returning());
+    await appendEvent(tx, customFieldCreated, {
       workspaceId: ctx.workspaceId,
       data: { custom_field: presentField(row) },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "custom_field.created",
       entityType: "custom_field",
       entityId: row.id,
@@ -178,9 +174,9 @@ export function createField(ctx: RequestContext, input: FieldInput, deps: Deps):
 }
 
 /** Key, entity and type never change; a removed option is cleared from every stored value. */
-export function updateField(ctx: RequestContext, id: string, input: FieldPatch, deps: Deps): FieldDef {
-  return withTx(deps.db, (tx) => {
-    const before = findField(tx, ctx.workspaceId, id);
+export async function updateField(ctx: RequestContext, id: string, input: FieldPatch, deps: Deps): Promise<FieldDef> {
+  return await transact(deps.db, async (tx) => {
+    const before = await findField(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Custom field");
     if (input.required_on_solve && before.entity !== "ticket")
       throw invalidAt("body.required_on_solve", "only ticket fields are required on solve");
@@ -194,19 +190,18 @@ export function updateField(ctx: RequestContext, id: string, input: FieldPatch, 
       patch.options = normalizeOptions(before.type as FieldType, input.options);
       const kept = new Set(patch.options.map((o) => o.id));
       const gone = before.options.filter((o) => !kept.has(o.id)).map((o) => o.id);
-      if (gone.length) clearOptions(tx, before, gone);
+      if (gone.length) await clearOptions(tx, before, gone);
     }
-    const row = tx
+    const row = one(await tx
       .update(customFields)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(customFields.id, id))
-      .returning()
-      .get();
-    appendEvent(tx, customFieldUpdated, {
+      .returning());
+    await appendEvent(tx, customFieldUpdated, {
       workspaceId: ctx.workspaceId,
       data: { custom_field: presentField(row) },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "custom_field.updated",
       entityType: "custom_field",
       entityId: id,
@@ -216,11 +211,10 @@ export function updateField(ctx: RequestContext, id: string, input: FieldPatch, 
   });
 }
 
-function clearOptions(tx: Tx, def: FieldDef, gone: string[]) {
+async function clearOptions(tx: Tx, def: FieldDef, gone: string[]) {
   if (def.type === "select") {
-    tx.delete(fieldValues)
-      .where(and(eq(fieldValues.fieldId, def.id), inArray(fieldValues.valueText, gone)))
-      .run();
+    await tx.delete(fieldValues)
+      .where(and(eq(fieldValues.fieldId, def.id), inArray(fieldValues.valueText, gone)));
     return;
   }
   const list = sql.join(
@@ -232,17 +226,17 @@ function clearOptions(tx: Tx, def: FieldDef, gone: string[]) {
   tx.run(sql`DELETE FROM field_values WHERE field_id = ${def.id} AND json_array_length(value_json) = 0`);
 }
 
-export function deleteField(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const row = findField(tx, ctx.workspaceId, id);
+export async function deleteField(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const row = await findField(tx, ctx.workspaceId, id);
     if (!row) throw notFound("Custom field");
-    tx.delete(fieldValues).where(eq(fieldValues.fieldId, id)).run();
-    tx.delete(customFields).where(eq(customFields.id, id)).run();
-    appendEvent(tx, customFieldDeleted, {
+    await tx.delete(fieldValues).where(eq(fieldValues.fieldId, id));
+    await tx.delete(customFields).where(eq(customFields.id, id));
+    await appendEvent(tx, customFieldDeleted, {
       workspaceId: ctx.workspaceId,
       data: { custom_field_id: id, entity: row.entity, key: row.key },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "custom_field.deleted",
       entityType: "custom_field",
       entityId: id,
@@ -251,10 +245,10 @@ export function deleteField(ctx: RequestContext, id: string, deps: Deps): void {
   });
 }
 
-export function reorderFields(ctx: RequestContext, entity: FieldEntity, ids: string[], deps: Deps): void {
-  withTx(deps.db, (tx) => {
+export async function reorderFields(ctx: RequestContext, entity: FieldEntity, ids: string[], deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
     const rows = ids.length
-      ? tx
+      ? await tx
           .select()
           .from(customFields)
           .where(
@@ -264,7 +258,6 @@ export function reorderFields(ctx: RequestContext, entity: FieldEntity, ids: str
               inArray(customFields.id, ids),
             ),
           )
-          .all()
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
@@ -277,19 +270,18 @@ export function reorderFields(ctx: RequestContext, entity: FieldEntity, ids: str
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = deps.clock.now().toISOString();
-    ids.forEach((id, position) => {
+    ids.forEach(async (id, position) => {
       if (byId.get(id)!.position === position) return;
-      const row = tx
+      const row = one(await tx
         .update(customFields)
         .set({ position, updatedAt: now })
         .where(eq(customFields.id, id))
-        .returning()
-        .get();
-      appendEvent(tx, customFieldUpdated, {
+        .returning());
+      await appendEvent(tx, customFieldUpdated, {
         workspaceId: ctx.workspaceId,
         data: { custom_field: presentField(row) },
       });
     });
-    recordAudit(tx, ctx, { action: "custom_field.reordered", entityType: "custom_field", data: { entity, ids } });
+    await recordAudit(tx, ctx, { action: "custom_field.reordered", entityType: "custom_field", data: { entity, ids } });
   });
 }

@@ -61,30 +61,30 @@ const valueRowOf = (raw: RawValue): ValueRow => ({
 });
 
 /** A workspace's fields of one entity, in field order. */
-export const definitionsOf = (db: Queryable, workspaceId: string, entity: string): FieldDef[] =>
+export const definitionsOf = async (db: Queryable, workspaceId: string, entity: string): Promise<FieldDef[]> =>
   statements(db).definitions.all(workspaceId, entity).map(definitionOf);
 
-export function definitionByKey(db: Queryable, workspaceId: string, entity: string, key: string): FieldDef | undefined {
+export async function definitionByKey(db: Queryable, workspaceId: string, entity: string, key: string): Promise<FieldDef | undefined> {
   const raw = statements(db).definition.get(workspaceId, entity, key);
   return raw ? definitionOf(raw) : undefined;
 }
 
 /** Stored values of the records (in field order); one statement whatever the number of ids. */
-export function storedValuesOf(db: Queryable, entity: string, recordIds: string[]): ValueRow[] {
+export async function storedValuesOf(db: Queryable, entity: string, recordIds: string[]): Promise<ValueRow[]> {
   const s = statements(db);
   const raw =
     recordIds.length === 1 ? s.valuesOfOne.all(entity, recordIds[0]!) : s.valuesOfMany.all(entity, jsonList(recordIds));
   return raw.map(valueRowOf);
 }
 
-export function writeStoredValue(
+export async function writeStoredValue(
   db: Queryable,
   workspaceId: string,
   entity: string,
   recordId: string,
   fieldId: string,
   stored: StoredValue | null,
-): void {
+): Promise<void> {
   const s = statements(db);
   if (stored === null) s.remove.run(entity, recordId, fieldId);
   else

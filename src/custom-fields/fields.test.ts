@@ -5,7 +5,7 @@ import { contacts } from "../contacts/contacts.table";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import {
   applyFieldWriteWithValues,
   fieldFilterSql,
@@ -19,12 +19,11 @@ import { fieldValues } from "./fields.table";
 import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
-const eventsSince = (workspaceId: string, seq: number) =>
-  desk.deps.db
+const eventsSince = async (workspaceId: string, seq: number) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > seq);
 
 async function newField(owner: Member, body: Record<string, unknown>) {
@@ -49,7 +48,7 @@ describe("custom field definitions", () => {
     expect(
       (
         await desk.api("POST", "/v1/custom-fields", {
-          headers: createKey(desk, owner, ["settings:read"]).headers,
+          headers: (await createKey(desk, owner, ["settings:read"])).headers,
           body,
         })
       ).status,
@@ -57,24 +56,24 @@ describe("custom field definitions", () => {
     expect(
       (
         await desk.api("POST", "/v1/custom-fields", {
-          headers: createKey(desk, owner, ["settings:write"]).headers,
+          headers: (await createKey(desk, owner, ["settings:write"])).headers,
           body,
         })
       ).status,
     ).toBe(201);
     expect((await desk.api("GET", "/v1/custom-fields", { headers: agent.headers })).body.data.length).toBe(1);
     expect(
-      (await desk.api("GET", "/v1/custom-fields", { headers: createKey(desk, owner, ["tickets:read"]).headers }))
+      (await desk.api("GET", "/v1/custom-fields", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
         .status,
     ).toBe(200);
     expect(
-      (await desk.api("GET", "/v1/custom-fields", { headers: createKey(desk, owner, ["realtime"]).headers })).status,
+      (await desk.api("GET", "/v1/custom-fields", { headers: (await createKey(desk, owner, ["realtime"])).headers })).status,
     ).toBe(403);
   });
 
   test("create: key from the name, option ids and colours, event and audit", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const field = await newField(owner, {
       entity: "ticket",
       name: "Plan Tier!",
@@ -95,13 +94,12 @@ describe("custom field definitions", () => {
       { id: "gold_plus", label: "Gold Plus", color: "gray" },
       { id: "free", label: "Free", color: "green" },
     ]);
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["custom_field.created"]);
+    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual(["custom_field.created"]);
     expect(
-      desk.deps.db
+      (await desk.deps.db
         .select()
         .from(auditLogs)
-        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "custom_field.created")))
-        .all().length,
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "custom_field.created")))).length,
     ).toBe(1);
     const second = await newField(owner, { entity: "ticket", name: "Second", type: "number" });
     expect(second.position).toBe(1);
@@ -324,14 +322,14 @@ describe("custom field values", () => {
     });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].location).toBe("body.fields.sel");
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     expect((await desk.api("DELETE", `/v1/custom-fields/${fields.multi!.id}`, { headers: owner.headers })).status).toBe(
       204,
     );
-    expect(eventsSince(workspace.id, seq).map((e) => [e.type, e.data])).toEqual([
+    expect((await eventsSince(workspace.id, seq)).map((e) => [e.type, e.data])).toEqual([
       ["custom_field.deleted", { custom_field_id: fields.multi!.id, entity: "contact", key: "multi" }],
     ]);
-    expect(desk.deps.db.select().from(fieldValues).where(eq(fieldValues.fieldId, fields.multi!.id)).all()).toEqual([]);
+    expect(await desk.deps.db.select().from(fieldValues).where(eq(fieldValues.fieldId, fields.multi!.id))).toEqual([]);
   });
 
   test("filters: every operator family, me for user fields, set and not_set", async () => {
@@ -416,7 +414,7 @@ describe("custom field values", () => {
     // SELECTIVE_VALUES filler contacts share text "Oslo", num 7, sel red: those values are now common.
     const sqlite = desk.deps.db.$client;
     const now = new Date().toISOString();
-    sqlite.transaction(() => {
+    sqlite.transaction(async () => {
       for (let i = 0; i < SELECTIVE_VALUES; i++) {
         const id = `filler-${workspace.id}-${i}`;
         sqlite
@@ -430,20 +428,20 @@ describe("custom field values", () => {
         value.run(workspace.id, id, fields.sel!.id, "red", null);
       }
     })();
-    const form = (query: string) => {
+    const form = async (query: string) => {
       const [filter] = parseFieldFilters(Object.fromEntries(new URLSearchParams(query)));
       const built = desk.deps.db
         .select({ id: contacts.id })
         .from(contacts)
-        .where(fieldFilterSql(owner.ctx, "contact", filter!, contacts.id, desk.deps.db))
+        .where(await fieldFilterSql(owner.ctx, "contact", filter!, contacts.id, desk.deps.db))
         .toSQL();
       return built.sql.includes("EXISTS") ? "probe" : "index";
     };
-    expect(form("field.text=oslo")).toBe("probe");
-    expect(form("field.num=499")).toBe("index");
-    expect(form("field.sel=blue")).toBe("index");
-    expect(form("field.sel=red")).toBe("probe");
-    expect(form("field.day=2024-05-05")).toBe("index");
+    expect(await form("field.text=oslo")).toBe("probe");
+    expect(await form("field.num=499")).toBe("index");
+    expect(await form("field.sel=blue")).toBe("index");
+    expect(await form("field.sel=red")).toBe("probe");
+    expect(await form("field.day=2024-05-05")).toBe("index");
     const names = async (query: string) => {
       const res = await desk.api("GET", `/v1/contacts?limit=100&${query}`, { headers: owner.headers });
       expect(res.status).toBe(200);
@@ -465,17 +463,17 @@ describe("custom field values", () => {
   test("applyFieldWriteWithValues gives the values fieldValuesOf reads after the write", async () => {
     const { owner } = await workspaceWithAllTypes();
     const contact = (await newContact(owner, { name: "v", fields: { sel: "red", text: "keep" } })).body;
-    const write = (fields: Record<string, unknown>) =>
-      withTx(desk.deps.db, (tx) => applyFieldWriteWithValues(tx, owner.ctx, "contact", contact.id, fields));
-    const stored = () => fieldValuesOf(desk.deps.db, "contact", [contact.id]).get(contact.id)!;
-    const result = write({ num: 3, sel: null, multi: ["b"], day: "2024-01-01" });
+    const write = async (fields: Record<string, unknown>) =>
+      await transact(desk.deps.db, async (tx) => await applyFieldWriteWithValues(tx, owner.ctx, "contact", contact.id, fields));
+    const stored = async () => (await fieldValuesOf(desk.deps.db, "contact", [contact.id])).get(contact.id)!;
+    const result = await write({ num: 3, sel: null, multi: ["b"], day: "2024-01-01" });
     expect(result.changes.map((c) => c.key).sort()).toEqual(["day", "multi", "num", "sel"]);
-    expect(result.values).toEqual(stored());
-    expect(Object.keys(result.values!)).toEqual(Object.keys(stored())); // field order too
+    expect(result.values).toEqual(await stored());
+    expect(Object.keys(result.values!)).toEqual(Object.keys(await stored())); // field order too
     expect(Object.keys(result.values!)).toEqual(["text", "num", "multi", "day"]);
-    expect(write({ num: 3 })).toEqual({ changes: [], values: stored() });
-    expect(write({})).toEqual({ changes: [], values: null });
-    expect(fieldValuesOf(desk.deps.db, "contact", [])).toEqual(new Map());
+    expect(await write({ num: 3 })).toEqual({ changes: [], values: await stored() });
+    expect(await write({})).toEqual({ changes: [], values: null });
+    expect(await fieldValuesOf(desk.deps.db, "contact", [])).toEqual(new Map());
   });
 
   test("fieldSortSql sorts by value with missing values lowest; unsortable types answer 422", async () => {
@@ -486,16 +484,15 @@ describe("custom field values", () => {
       ["z", 1],
     ] as const)
       await newContact(owner, { name, fields: num === null ? {} : { num } });
-    const order = desk.deps.db
+    const order = (await desk.deps.db
       .select({ name: contacts.name })
       .from(contacts)
       .where(eq(contacts.workspaceId, owner.workspaceId))
-      .orderBy(asc(fieldSortSql(owner.ctx, "contact", "num", contacts.id, desk.deps.db)))
-      .all()
+      .orderBy(asc(await fieldSortSql(owner.ctx, "contact", "num", contacts.id, desk.deps.db))))
       .map((r) => r.name);
     expect(order).toEqual(["y", "z", "x"]);
-    expect(() => fieldSortSql(owner.ctx, "contact", "multi", contacts.id, desk.deps.db)).toThrow();
-    expect(() => fieldSortSql(owner.ctx, "contact", "missing", contacts.id, desk.deps.db)).toThrow();
+    expect(async () => await fieldSortSql(owner.ctx, "contact", "multi", contacts.id, desk.deps.db)).toThrow();
+    expect(async () => await fieldSortSql(owner.ctx, "contact", "missing", contacts.id, desk.deps.db)).toThrow();
   });
 
   test("parseFieldFilters reads field.<key> and field.<key>[op]", () => {
@@ -517,9 +514,9 @@ describe("custom field values", () => {
       required_on_solve: true,
     });
     await newField(owner, { entity: "ticket", name: "Free", type: "text" });
-    expect(missingRequiredOnSolve(desk.deps.db, workspace.id, null)).toEqual(["cause", "area"]);
-    expect(missingRequiredOnSolve(desk.deps.db, workspace.id, null, { cause: "x", area: "" })).toEqual(["area"]);
-    desk.deps.db
+    expect(await missingRequiredOnSolve(desk.deps.db, workspace.id, null)).toEqual(["cause", "area"]);
+    expect(await missingRequiredOnSolve(desk.deps.db, workspace.id, null, { cause: "x", area: "" })).toEqual(["area"]);
+    await desk.deps.db
       .insert(fieldValues)
       .values({
         workspaceId: workspace.id,
@@ -529,9 +526,8 @@ describe("custom field values", () => {
         valueText: "web",
         valueNum: null,
         valueJson: null,
-      })
-      .run();
-    expect(missingRequiredOnSolve(desk.deps.db, workspace.id, "t1")).toEqual(["cause"]);
-    expect(missingRequiredOnSolve(desk.deps.db, workspace.id, "t1", { area: null })).toEqual(["cause", "area"]);
+      });
+    expect(await missingRequiredOnSolve(desk.deps.db, workspace.id, "t1")).toEqual(["cause"]);
+    expect(await missingRequiredOnSolve(desk.deps.db, workspace.id, "t1", { area: null })).toEqual(["cause", "area"]);
   });
 });

@@ -28,7 +28,7 @@ export type Page<T> = { data: T[]; next_cursor: string | null };
 export function pageOf<Row, T>(
   rows: Row[],
   limit: number,
-  present: (row: Row) => T,
+  present: (row: Row) => T | Promise<T>,
   keyOf: (row: Row) => Array<string | number | null>,
 ): Page<T> {
   const more = rows.length > limit;

@@ -12,14 +12,20 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** What a read can run on: the database or an open transaction. */
 export type Queryable = Db | Tx;
 
-export type Frame = { db: Db; tx: Tx; afterCommit: Array<() => void> };
+export type Frame = {
+  db: Db;
+  tx: Tx;
+  afterCommit: Array<() => void>;
+  /** Open: its body runs (or awaits the store); false once it ended or the watchdog rolled it back. */
+  pending: boolean;
+};
 export type Batch = {
   /** A batch opened by shareTurn reads only; the first change of its turn starts a write batch instead. */
   mode: "read" | "write";
   savepoints: number;
   /** Requests that joined through `shareTurn`. */
   sharers: number;
-  /** SQLite's total_changes() when the batch began: writes outside withTx count as pending too. */
+  /** SQLite's total_changes() when the batch began: writes outside transact count as pending too. */
   changesAtOpen: number;
   afterCommit: Array<() => void>;
   committed: Promise<void>;
@@ -34,8 +40,12 @@ export type Batch = {
 export type TxRuntime = {
   /** The open batch (the turn's SQLite transaction), if any. */
   batch: Batch | null;
-  /** The changes open now, innermost last (a nested withTx joins the outermost). */
+  /** The change open now, if any (a nested transact joins it): at most one at a time. */
   frames: Frame[];
+  /** A change holds the connection (its body runs or awaits the store). */
+  locked: boolean;
+  /** Bodies waiting for the open change to end, first come first served. */
+  waiting: Array<() => void>;
   /** Work joining each batch that wrote something, just before its COMMIT. */
   beforeCommit: Array<() => void>;
 };

@@ -7,7 +7,7 @@ import { createLogger } from "../lib/logger";
 import { createRuntime } from "./runtime";
 import { openDatabase } from "./database";
 import { createReadPool } from "./read-pool";
-import { withTx } from "./tx";
+import { transact } from "./tx";
 import { countRead, sumRead, writeRead } from "../../test/kit/read-pool";
 
 const dir = mkdtempSync(join(tmpdir(), "desk-reads-"));
@@ -57,7 +57,7 @@ describe("read pool", () => {
     const pool = poolOf(4, 8);
     try {
       expect(await pool.run(countRead, "ws-a", { table: "seen_rows" })).toBe(0);
-      withTx(db, (tx) => {
+      await transact(db, (tx) => {
         tx.run(sql`INSERT INTO seen_rows VALUES (1)`);
       });
       const read = pool.run(countRead, "ws-a", { table: "seen_rows" });

@@ -24,7 +24,7 @@ import { untilDurable } from "./tx";
 export type ReadDefinition<P, R> = { readonly name: string; readonly run: (db: Queryable, params: P) => R };
 
 /** A named read both threads know. `params` and the answer must survive structured cloning (no functions). */
-export const defineRead = <P, R>(name: string, run: (db: Queryable, params: P) => R): ReadDefinition<P, R> => ({
+export const defineRead = <P, R>(name: string, run: (db: Queryable, params: P) => R | Promise<R>): ReadDefinition<P, R> => ({
   name,
   run,
 });

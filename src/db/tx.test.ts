@@ -13,7 +13,7 @@ import {
   hasPendingCommit,
   shareTurn,
   untilCommitted,
-  withTx,
+  transact,
 } from "./tx";
 
 const dirs: string[] = [];
@@ -46,7 +46,7 @@ describe("group commit", () => {
     const { db, other } = freshDb();
     const seenByOtherAtCallback: number[][] = [];
     for (const id of [1, 2, 3]) {
-      withTx(db, (tx) => {
+      await transact(db, (tx) => {
         insert(db, id)();
         afterCommit(tx, () => seenByOtherAtCallback.push(ids(other)));
       });
@@ -66,18 +66,18 @@ describe("group commit", () => {
   test("a failing change rolls back alone, and its afterCommit callbacks never run", async () => {
     const { db, other } = freshDb();
     const callbacks: number[] = [];
-    withTx(db, (tx) => {
+    await transact(db, (tx) => {
       insert(db, 1)();
       afterCommit(tx, () => callbacks.push(1));
     });
-    expect(() =>
-      withTx(db, (tx) => {
+    expect(async () =>
+      await transact(db, (tx) => {
         insert(db, 2)();
         afterCommit(tx, () => callbacks.push(2));
         insert(db, 1)(); // duplicate key
       }),
     ).toThrow();
-    withTx(db, (tx) => {
+    await transact(db, (tx) => {
       insert(db, 3)();
       afterCommit(tx, () => callbacks.push(3));
     });
@@ -89,12 +89,12 @@ describe("group commit", () => {
   test("a commit that fails fails every change of its batch: waiters see the error, nothing is stored or published", async () => {
     const { db, other } = freshDb();
     const callbacks: string[] = [];
-    withTx(db, (tx) => {
+    await transact(db, (tx) => {
       insert(db, 1)();
       afterCommit(tx, () => callbacks.push("note"));
     });
     // A deferred foreign key is only checked at COMMIT: this change is accepted, then sinks the batch.
-    withTx(db, () => void db.$client.run("INSERT INTO children (id, parent_id) VALUES (1, 99)"));
+    await transact(db, () => void db.$client.run("INSERT INTO children (id, parent_id) VALUES (1, 99)"));
     const waiting = untilCommitted(db);
     commitPending(db);
     await expect(waiting).rejects.toThrow(/FOREIGN KEY/);
@@ -102,14 +102,14 @@ describe("group commit", () => {
     expect(ids(other)).toEqual([]);
     expect(db.$client.inTransaction).toBe(false);
     // The next change starts a fresh batch.
-    withTx(db, insert(db, 5));
+    await transact(db, insert(db, 5));
     await untilCommitted(db);
     expect(ids(other)).toEqual([5]);
   });
 
-  test("a long synchronous run of changes commits along the way instead of growing one transaction", () => {
+  test("a long synchronous run of changes commits along the way instead of growing one transaction", async () => {
     const { db, other } = freshDb();
-    for (let id = 1; id <= 300; id++) withTx(db, insert(db, id));
+    for (let id = 1; id <= 300; id++) await transact(db, insert(db, id));
     // Nothing yielded to the event loop, yet the first 256 are committed.
     expect(ids(other).length).toBe(256);
     commitPending(db);
@@ -132,7 +132,7 @@ describe("shared turns", () => {
     expect(db.$client.inTransaction).toBe(true);
     expect(ids(db.$client)).toEqual([]);
     expect(hasPendingCommit(db)).toBe(false); // reading alone: nothing to wait for
-    withTx(db, insert(db, 1)); // a change later in the turn commits the reads and writes in a batch of its own
+    await transact(db, insert(db, 1)); // a change later in the turn commits the reads and writes in a batch of its own
     expect(hasPendingCommit(db)).toBe(true);
     expect(ids(other)).toEqual([]);
     await untilCommitted(db);
@@ -159,13 +159,13 @@ describe("shared turns", () => {
     expect(ids(db.$client)).toEqual([]); // the turn has read: its transaction holds a snapshot
     // Upgrading that read transaction would answer "database is locked" at once (SQLite calls no
     // busy handler for an upgrade); the change begins its own IMMEDIATE transaction, which waits.
-    withTx(db, insert(db, 7));
+    await transact(db, insert(db, 7));
     await untilCommitted(db);
     expect(ids(other)).toEqual([7]);
     await holder.exited;
   });
 
-  test("a write outside withTx in a shared turn is pending too", async () => {
+  test("a write outside transact in a shared turn is pending too", async () => {
     const { db, other } = freshDb();
     shareTurn(db);
     insert(db, 4)();
@@ -193,8 +193,8 @@ describe("beforeEachCommit", () => {
     const off = beforeEachCommit(db, () =>
       seen.push({ inTransaction: db.$client.inTransaction, rows: ids(db.$client) }),
     );
-    withTx(db, insert(db, 1));
-    withTx(db, insert(db, 2));
+    await transact(db, insert(db, 1));
+    await transact(db, insert(db, 2));
     await untilCommitted(db);
     expect(seen).toEqual([{ inTransaction: true, rows: [1, 2] }]);
     shareTurn(db);
@@ -202,7 +202,7 @@ describe("beforeEachCommit", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(seen).toHaveLength(1); // a turn that only read
     off();
-    withTx(db, insert(db, 3));
+    await transact(db, insert(db, 3));
     await untilCommitted(db);
     expect(seen).toHaveLength(1);
     expect(ids(other)).toEqual([1, 2, 3]);
@@ -213,7 +213,7 @@ describe("beforeEachCommit", () => {
     const off = beforeEachCommit(db, () => {
       throw new Error("index unavailable");
     });
-    withTx(db, insert(db, 1));
+    await transact(db, insert(db, 1));
     const waiting = untilCommitted(db);
     await expect(waiting).rejects.toThrow("index unavailable");
     off();

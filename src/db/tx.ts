@@ -6,7 +6,7 @@ import { noteStorageFailure, noteStorageWrite } from "./storage";
  * Group commit. A COMMIT writes every page the transaction touched to the WAL, one system call per
  * page: for a typical change (a row, its event, its audit entry and their indexes) that was ~110 µs
  * of a ~140 µs write (measured). So the transactions of one event-loop turn share one SQLite
- * transaction, the *batch*: each `withTx` is a SAVEPOINT inside it (a failure rolls back that
+ * transaction, the *batch*: each `transact` is a SAVEPOINT inside it (a failure rolls back that
  * savepoint only), and the batch commits once, when the turn ends or after `MAX_SAVEPOINTS`.
  *
  * Nothing leaves the process before its commit: the HTTP layer and the SMTP receiver wait for
@@ -15,7 +15,7 @@ import { noteStorageFailure, noteStorageWrite } from "./storage";
  */
 const MAX_SAVEPOINTS = 256;
 
-export const createTxRuntime = (): TxRuntime => ({ batch: null, frames: [], beforeCommit: [] });
+export const createTxRuntime = (): TxRuntime => ({ batch: null, frames: [], beforeCommit: [], locked: false, waiting: [] });
 
 /** Each transaction handle knows its change, so code given a `tx` needs no ambient lookup. */
 const FRAME = Symbol("desk.frame");
@@ -32,42 +32,75 @@ const statementsOf = preparedFor((sqlite) => ({
   commit: sqlite.prepare("COMMIT"),
 }));
 
-type NotAsync<T> = [T] extends [never] ? [] : [T] extends [PromiseLike<unknown>] ? [never] : [];
-
 /**
- * Runs `fn` as one atomic change: all of it or none of it is stored. The callback must be
- * synchronous: with bun:sqlite an awaiting callback would leave its transaction at the first await,
- * so a Promise-returning callback is a type error and, at run time, rolls back. A nested call joins
- * the outer change. Callbacks registered with `afterCommit` run once the change is committed.
+ * Runs `fn` as one atomic change: all of it or none of it is stored. A nested call (given the
+ * outer change's `tx`) joins the outer change. Callbacks registered with `afterCommit` run once the
+ * change is committed.
+ *
+ * The body is async so that the same code runs on an asynchronous engine; on SQLite, drizzle's
+ * builders run synchronously when awaited, so a body that awaits only the store finishes within the
+ * microtasks of the turn it started in, inside the turn's batch. Bodies of one connection run one at
+ * a time (a FIFO lock: a body awaiting the store lets other microtasks run, and their changes must
+ * not land in its savepoint), and a body still pending when the turn ends (it awaited something
+ * other than the store: a timer, the network, a file) fails and rolls back: it would hold the
+ * connection and the turn's commit.
  */
-export function withTx<T>(db: Db, fn: (tx: Tx) => T, ..._sync: NotAsync<T>): T {
-  const runtime = db.$runtime;
-  const frames = runtime.frames;
-  const outer = frames.at(-1);
-  if (outer) return guardSync(fn(outer.tx));
-  const batch = writeBatch(db);
-  const statements = statementsOf(db);
+export async function transact<T>(db: Queryable, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
+  const outer = (db as FramedTx)[FRAME];
+  const owner = outer ? outer.db : (db as Db);
+  const runtime = owner.$runtime;
+  if (outer && runtime.frames.at(-1) === outer) return fn(outer.tx);
+  if (runtime.locked) await new Promise<void>((resolve) => runtime.waiting.push(resolve));
+  else runtime.locked = true;
+  const batch = writeBatch(owner);
+  const statements = statementsOf(owner);
   // Each change gets its own handle so per-change registries (events awaiting publication) can key on it.
-  const tx = Object.create(db) as FramedTx;
-  const frame: Frame = { db, tx, afterCommit: [] };
+  const tx = Object.create(owner) as FramedTx;
+  const frame: Frame = { db: owner, tx, afterCommit: [], pending: true };
   tx[FRAME] = frame;
   statements.savepoint.run();
-  frames.push(frame);
+  runtime.frames.push(frame);
   let result: T;
   try {
-    result = guardSync(fn(frame.tx));
+    result = await fn(frame.tx);
+    if (!frame.pending) throw stillPendingError();
     statements.release.run();
   } catch (error) {
-    undoChange(db, batch, error);
-    noteStorageFailure(db, error);
+    if (frame.pending) {
+      undoChange(owner, batch, error);
+      noteStorageFailure(owner, error);
+      endFrame(runtime, frame);
+    }
     throw error;
-  } finally {
-    frames.pop();
   }
+  endFrame(runtime, frame);
   batch.afterCommit.push(...frame.afterCommit);
   batch.savepoints++;
-  if (batch.savepoints >= MAX_SAVEPOINTS) commitPending(db);
+  if (batch.savepoints >= MAX_SAVEPOINTS) commitPending(owner);
   return result;
+}
+
+/** Closes the change and hands the connection to the next body waiting, if any. */
+function endFrame(runtime: TxRuntime, frame: Frame): void {
+  frame.pending = false;
+  if (runtime.frames.at(-1) === frame) runtime.frames.pop();
+  const next = runtime.waiting.shift();
+  if (next) next();
+  else runtime.locked = false;
+}
+
+const stillPendingError = () =>
+  new Error("a transaction body was still pending when its turn ended: await only the store inside transact");
+
+/** The watchdog, at the end of the turn: a body still open is rolled back and its connection freed. */
+function abandonPending(db: Db): void {
+  const frame = db.$runtime.frames.at(-1);
+  if (!frame?.pending) return;
+  const error = stillPendingError();
+  console.error(error);
+  const batch = db.$runtime.batch;
+  if (batch) undoChange(db, batch, error);
+  endFrame(db.$runtime, frame);
 }
 
 /**
@@ -109,6 +142,7 @@ function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
   };
   runtime.batch = batch;
   setImmediate(() => {
+    abandonPending(db);
     if (runtime.batch === batch) commitPending(db);
   });
   return batch;
@@ -213,7 +247,7 @@ export function untilCommitted(db: Db): Promise<void> {
  * poller's flag, a socket's replay, a job's start): nothing it says may get ahead of the commit of
  * the changes it reports. Call after the work and before answering; await what it returns, if
  * anything (undefined when nothing is pending, so the common path allocates no promise).
- * `reads`: the answer reports only changes made through withTx (a GET): writes outside one (a key's
+ * `reads`: the answer reports only changes made through transact (a GET): writes outside one (a key's
  * last use, a hint) need not wait.
  */
 export function untilDurable(db: Db, reads = false): Promise<void> | undefined {
@@ -224,40 +258,29 @@ export function untilDurable(db: Db, reads = false): Promise<void> | undefined {
 
 /**
  * A small write (a finished run's outcome, a delivery's result) whose caller goes on only once it
- * is committed: withTx, then untilCommitted. Writes of the same turn share one commit; each is its
+ * is committed: transact, then untilCommitted. Writes of the same turn share one commit; each is its
  * own savepoint, so one failing write does not sink the others.
  */
-export function batchedWrite(db: Db, apply: () => void): Promise<void> {
-  try {
-    withTx(db, apply);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  return untilCommitted(db);
+export async function batchedWrite(db: Db, apply: (tx: Tx) => Promise<void> | void): Promise<void> {
+  await transact(db, apply);
+  await untilCommitted(db);
 }
 
-/** True while a change made through withTx waits for its commit. */
+/** True while a change made through transact waits for its commit. */
 export function hasPendingChanges(db: Db): boolean {
   return (db.$runtime.batch?.savepoints ?? 0) > 0;
 }
 
-/** True while anything written on `db` (also outside withTx) waits for its commit; reads sharing a turn do not count. */
+/** True while anything written on `db` (also outside transact) waits for its commit; reads sharing a turn do not count. */
 export function hasPendingCommit(db: Db): boolean {
   const batch = db.$runtime.batch;
   return batch !== null && (batch.savepoints > 0 || statementsOf(db).totalChanges.get()!.n !== batch.changesAtOpen);
 }
 
-function guardSync<T>(value: T): T {
-  if (value && typeof (value as { then?: unknown }).then === "function") {
-    throw new Error("withTx callback returned a Promise: transactions must be synchronous");
-  }
-  return value;
-}
-
 /** Registers work (publishing, waking a runner) to run after the change of `tx` commits. */
 export function afterCommit(tx: Tx, callback: () => void): void {
   const frame = (tx as FramedTx)[FRAME];
-  if (!frame) throw new Error("afterCommit needs a transaction handle from withTx");
+  if (!frame) throw new Error("afterCommit needs a transaction handle from transact");
   frame.afterCommit.push(callback);
 }
 
@@ -267,5 +290,5 @@ export function dbOf(tx: Queryable): Db {
   return frame ? frame.db : (tx as Db);
 }
 
-/** True inside a withTx callback on `db`, where a rollback of one's own would undo the caller's work too. */
+/** True inside a transact callback on `db`, where a rollback of one's own would undo the caller's work too. */
 export const insideChange = (db: Db): boolean => db.$runtime.frames.length > 0;

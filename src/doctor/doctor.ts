@@ -117,7 +117,7 @@ function checkDataDir(dataDir: string): Finding[] {
   return findings;
 }
 
-function checkDatabase(config: Config): Finding[] {
+async function checkDatabase(config: Config): Promise<Finding[]> {
   if (!existsSync(config.databasePath))
     return [{ verdict: "ok", check: "database", detail: "none yet: created and migrated at first start" }];
   let sqlite: Database;
@@ -251,7 +251,7 @@ export async function diagnose(
     return findings;
   }
   findings.unshift({ verdict: "ok", check: "configuration", detail: `loaded; base URL ${config.baseUrl}` });
-  findings.push(...checkDatabase(config));
+  findings.push(...await checkDatabase(config));
   findings.push(...(await checkListener(config, probes)));
   findings.push(await checkInbound(config, probes));
   findings.push(await checkRelay(config, probes));

@@ -55,15 +55,15 @@ const statementsOf = preparedFor((sqlite, db) => ({
  * checks on (tests, `bun run dev`) it is checked against the definition's schema, extra fields
  * included, so an emitter drifting from its documented shape fails its tests.
  */
-export function appendEvent<E extends AnyEventDefinition>(tx: Tx, event: E, input: NewEvent<E>): StoredEvent {
+export async function appendEvent<E extends AnyEventDefinition>(tx: Tx, event: E, input: NewEvent<E>): Promise<StoredEvent> {
   if (eventBusOf(dbOf(tx)).checkData) {
     const drift = schemaDrift(event.schema, input.data);
     if (drift) throw new Error(`${event.type} event data does not match its definition: ${drift}`);
   }
-  return storeEvent(tx, event.type, input);
+  return await storeEvent(tx, event.type, input);
 }
 
-function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
+async function storeEvent(tx: Tx, type: string, input: NewEvent): Promise<StoredEvent> {
   const statements = statementsOf(tx);
   const seq = statements.nextSeq.get(input.workspaceId)!.last_seq;
   // A counter just started is the only moment a missing workspace shows. The counter goes again
@@ -105,7 +105,7 @@ function storeEvent(tx: Tx, type: string, input: NewEvent): StoredEvent {
   );
 
   const hooks = eventBusOf(dbOf(tx));
-  for (const hook of hooks.inTx) hook(tx, event, input.origin);
+  for (const hook of hooks.inTx) await hook(tx, event, input.origin);
 
   let batch = pending.get(tx);
   if (!batch) {

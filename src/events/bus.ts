@@ -16,7 +16,7 @@ export type EventBus = {
 };
 
 /** `origin` is NewEvent.origin: what made the change, when the writer said. */
-export type InTransactionHook = (tx: Tx, event: StoredEvent, origin?: string) => void;
+export type InTransactionHook = (tx: Tx, event: StoredEvent, origin?: string) => void | Promise<void>;
 
 const createEventBus = (): EventBus => ({ inTx: [], committed: [], checkData: false });
 
@@ -39,11 +39,11 @@ export function onEveryEvent(db: Db, hook: InTransactionHook): () => void {
 export function onEvent<const E extends AnyEventDefinition>(
   db: Db,
   events: readonly E[],
-  hook: (tx: Tx, event: StoredEventOf<E>, origin?: string) => void,
+  hook: (tx: Tx, event: StoredEventOf<E>, origin?: string) => void | Promise<void>,
 ): () => void {
   const types = new Set<string>(events.map((e) => e.type));
-  return onEveryEvent(db, (tx, event, origin) => {
-    if (types.has(event.type)) hook(tx, asEventOf<E>(event), origin);
+  return onEveryEvent(db, async (tx, event, origin) => {
+    if (types.has(event.type)) await hook(tx, asEventOf<E>(event), origin);
   });
 }
 

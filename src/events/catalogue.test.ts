@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { appendEvent } from "./append";
@@ -16,17 +16,17 @@ describe("event definitions", () => {
   test("data that drifts from the definition fails when response checks are on (tests, development)", async () => {
     const desk = await startTestDesk();
     const { workspace } = await createWorkspaceWithOwner(desk);
-    const append = (data: unknown) =>
-      withTx(desk.deps.db, (tx) =>
+    const append = async (data: unknown) =>
+      await transact(desk.deps.db, async (tx) =>
         // @ts-expect-error the data is checked against the definition at compile time too
-        appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }),
+        await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }),
       );
-    expect(() => append({ note: { id: "n1" } })).toThrow("note.added event data does not match its definition");
-    expect(() => append({ note: { id: "n1", body: "x", secret: "y" } })).toThrow(
+    expect(async () => await append({ note: { id: "n1" } })).toThrow("note.added event data does not match its definition");
+    expect(async () => await append({ note: { id: "n1", body: "x", secret: "y" } })).toThrow(
       "fields the schema does not describe: note.secret",
     );
-    const stored = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, noteAdded, { workspaceId: workspace.id, data: { note: { id: "n1", body: "x" } } }),
+    const stored = await transact(desk.deps.db, async (tx) =>
+      await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data: { note: { id: "n1", body: "x" } } }),
     );
     expect(stored.type).toBe("note.added");
     expect(stored.data).toEqual({ note: { id: "n1", body: "x" } });
@@ -36,7 +36,7 @@ describe("event definitions", () => {
     const desk = await startTestDesk({ env: { DESK_RESPONSE_CHECKS: "off" } });
     const { workspace } = await createWorkspaceWithOwner(desk);
     const data = { note: { id: "n1" } } as unknown as { note: { id: string; body: string } };
-    const stored = withTx(desk.deps.db, (tx) => appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }));
+    const stored = await transact(desk.deps.db, async (tx) => await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }));
     expect(stored.data).toEqual({ note: { id: "n1" } });
   });
 

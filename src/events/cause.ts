@@ -9,11 +9,11 @@ export type EventCause = { consumer: string; depth: number };
  */
 let current: EventCause | null = null;
 
-export function withEventCause<T>(cause: EventCause, fn: () => T): T {
+export async function withEventCause<T>(cause: EventCause, fn: () => T | Promise<T>): Promise<T> {
   const previous = current;
   current = cause;
   try {
-    return fn();
+    return await fn();
   } finally {
     current = previous;
   }

@@ -40,10 +40,10 @@ export type Consumer<D> = {
   from?: "now" | "beginning";
   /**
    * Runs inside the transaction that advances the cursor, so its changes and the cursor commit
-   * together: a crash loses neither and repeats neither. Synchronous like every `withTx`; work
+   * together: a crash loses neither and repeats neither. Synchronous like every `transact`; work
    * outside the database goes to a job enqueued here.
    */
-  handle(tx: Tx, event: StoredEvent, context: ConsumerContext<D>): void;
+  handle(tx: Tx, event: StoredEvent, context: ConsumerContext<D>): void | Promise<void>;
   /**
    * When the consumer has nothing to do for a whole workspace (no rule, no policy, the feature
    * off): its events are then passed over without a transaction, a parse or a handler call, and the
@@ -52,13 +52,13 @@ export type Consumer<D> = {
    * `reactionStateChanged` (state that changes without an event of its own). Only a precise answer
    * belongs here: a quiet workspace's events are never handled, even later.
    */
-  quiet?: { when(deps: D, workspaceId: string): boolean; changedBy: readonly AnyEventDefinition[] };
+  quiet?: { when(deps: D, workspaceId: string): boolean | Promise<boolean>; changedBy: readonly AnyEventDefinition[] };
 };
 
 /** A consumer as its feature writes it: `handle` gets the events of its definitions, data typed. */
 export type ConsumerSpec<D, E extends AnyEventDefinition> = Omit<Consumer<D>, "events" | "handle"> & {
   events: readonly E[];
-  handle(tx: Tx, event: StoredEventOf<E>, context: ConsumerContext<D>): void;
+  handle(tx: Tx, event: StoredEventOf<E>, context: ConsumerContext<D>): void | Promise<void>;
 };
 
 /**
@@ -68,5 +68,5 @@ export type ConsumerSpec<D, E extends AnyEventDefinition> = Omit<Consumer<D>, "e
  */
 export function defineConsumer<const E extends AnyEventDefinition, D = unknown>(spec: ConsumerSpec<D, E>): Consumer<D> {
   // The runner hands it only events of these types (its scan filters on them).
-  return { ...spec, handle: (tx, event, context) => spec.handle(tx, asEventOf<E>(event), context) };
+  return { ...spec, handle: async (tx, event, context) => await spec.handle(tx, asEventOf<E>(event), context) };
 }

@@ -7,7 +7,7 @@ import { migrate } from "../db/migrate";
 // does); the empty tables it fills come before it, as on an upgrade.
 const seedsCursors = (sql: string) => sql.includes("FROM event_consumers c CROSS JOIN event_seqs");
 
-test("an upgraded desk continues each workspace's seqs and maps old rowid cursors to per-workspace seqs", () => {
+test("an upgraded desk continues each workspace's seqs and maps old rowid cursors to per-workspace seqs", async () => {
   const db = new Database(":memory:", { strict: true });
   migrate(
     db,
@@ -42,12 +42,12 @@ test("an upgraded desk continues each workspace's seqs and maps old rowid cursor
     ["w5", 6],
   ];
   for (const [i, [ws, seq]] of log.entries()) event.run(`e${i + 1}`, ws, seq);
-  const rowidOf = (id: string) =>
+  const rowidOf = async (id: string) =>
     db.query<{ r: number }, [string]>("SELECT rowid AS r FROM events WHERE id = ?").get(id)!.r;
   const consumer = db.query("INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES (?, ?, '2026-01-02')");
-  consumer.run("caught.up", rowidOf("e10"));
+  consumer.run("caught.up", await rowidOf("e10"));
   // Handled up to w2's seq 2: w1 is at 2, w2 at 2, w5 before its first retained event.
-  consumer.run("halfway", rowidOf("e4"));
+  consumer.run("halfway", await rowidOf("e4"));
   consumer.run("fresh", 0);
 
   migrate(db, migrations);
@@ -62,7 +62,7 @@ test("an upgraded desk continues each workspace's seqs and maps old rowid cursor
     { workspace_id: "w4", last_seq: 0 },
     { workspace_id: "w5", last_seq: 6 },
   ]);
-  const cursors = (name: string) =>
+  const cursors = async (name: string) =>
     Object.fromEntries(
       db
         .query<{ workspace_id: string; last_seq: number }, [string]>(
@@ -71,9 +71,9 @@ test("an upgraded desk continues each workspace's seqs and maps old rowid cursor
         .all(name)
         .map((c) => [c.workspace_id, c.last_seq]),
     );
-  expect(cursors("caught.up")).toEqual({ w1: 4, w2: 3, w3: 7, w5: 6 });
-  expect(cursors("halfway")).toEqual({ w1: 2, w2: 2, w3: 7, w5: 3 });
+  expect(await cursors("caught.up")).toEqual({ w1: 4, w2: 3, w3: 7, w5: 6 });
+  expect(await cursors("halfway")).toEqual({ w1: 2, w2: 2, w3: 7, w5: 3 });
   // Nothing handled yet: every retained event is still ahead of it; pruned ones are gone.
-  expect(cursors("fresh")).toEqual({ w1: 0, w2: 0, w3: 7, w5: 3 });
+  expect(await cursors("fresh")).toEqual({ w1: 0, w2: 0, w3: 7, w5: 3 });
   db.close();
 });

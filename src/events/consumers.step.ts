@@ -1,6 +1,6 @@
 import type { Db } from "../db/database";
 import { preparedFor } from "../db/prepared";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { withEventCause } from "./cause";
@@ -137,7 +137,7 @@ export function noteCommitted<D>(state: StepState<D>, events: readonly { workspa
  * seen; workspaces whose counter moved without a commit here (another process) become pending.
  * With `baseline`, only records them (a start, whose table comparison finds the work itself).
  */
-export function pollCounters<D>(state: StepState<D>, baseline = false): void {
+export async function pollCounters<D>(state: StepState<D>, baseline = false): Promise<void> {
   const seen = new Map<string, number>();
   const changed: string[] = [];
   for (const row of statementsOf(state.db).counters.all()) {
@@ -164,7 +164,7 @@ function markPending<D>(state: StepState<D>, workspaceIds: readonly string[]): v
  * as commits here and the last poll tell), so a scrape costs what is pending, not every workspace.
  * Null while its table comparison has not finished (just started): then only the table knows.
  */
-export function pendingLag<D>(state: StepState<D>, name: string): { behind: number; oldest: string | null } | null {
+export async function pendingLag<D>(state: StepState<D>, name: string): Promise<{ behind: number; oldest: string | null } | null> {
   const pending = state.pending.get(name);
   if (!pending || state.scanFrom.get(name) !== null) return null;
   const statements = statementsOf(state.db);
@@ -189,7 +189,7 @@ export function scanAllWorkspaces<D>(state: StepState<D>): void {
 }
 
 /** Whether the consumer may pass over this workspace's events (see Consumer.quiet). */
-function isQuiet<D>(state: StepState<D>, consumer: Consumer<D>, workspaceId: string): boolean {
+async function isQuiet<D>(state: StepState<D>, consumer: Consumer<D>, workspaceId: string): Promise<boolean> {
   if (!consumer.quiet) return false;
   let answers = state.quietCache.get(consumer.name);
   if (!answers) {
@@ -198,7 +198,7 @@ function isQuiet<D>(state: StepState<D>, consumer: Consumer<D>, workspaceId: str
   }
   let quiet = answers.get(workspaceId);
   if (quiet === undefined) {
-    quiet = consumer.quiet.when(state.deps, workspaceId);
+    quiet = await consumer.quiet.when(state.deps, workspaceId);
     if (answers.size >= MAX_QUIET_ENTRIES) answers.clear();
     answers.set(workspaceId, quiet);
   }
@@ -212,34 +212,34 @@ function isQuiet<D>(state: StepState<D>, consumer: Consumer<D>, workspaceId: str
  * with the batch's one advance like a passed-over event (after a crash it is handled again, which
  * writes nothing again): most handled events of a workspace without rules are such.
  */
-function handleRow<D>(
+async function handleRow<D>(
   state: StepState<D>,
   consumer: Consumer<D>,
   row: EventRow,
-): "handled" | "noop" | "moved" | "failed" {
+): Promise<"handled" | "noop" | "moved" | "failed"> {
   const { db, logger, clock, deps } = state;
   const statements = statementsOf(db);
   const failures = state.failures.get(consumer.name)!;
   const at = clock.now().toISOString();
-  const advance = () => statements.advance.run(consumer.name, row.workspace_id, row.seq, at);
+  const advance = async () => statements.advance.run(consumer.name, row.workspace_id, row.seq, at);
   if (row.cause_depth >= MAX_CAUSE_DEPTH) {
     logger.warn(
       { consumer: consumer.name, event_id: row.id, type: row.type, depth: row.cause_depth },
       "event not handled: too deep in a chain of consumer reactions",
     );
-    withTx(db, advance);
+    await transact(db, advance);
     return "moved";
   }
   const failure = failures.get(row.workspace_id);
   try {
-    const wrote = withTx(db, (tx) => {
+    const wrote = await transact(db, async (tx) => {
       const before = statements.totalChanges.get()!.n;
       const context = { deps, causedBy: row.cause_consumer, depth: row.cause_depth };
-      withEventCause({ consumer: consumer.name, depth: row.cause_depth + 1 }, () =>
-        consumer.handle(tx, storedEventOf(row), context),
+      await withEventCause({ consumer: consumer.name, depth: row.cause_depth + 1 }, async () =>
+        await consumer.handle(tx, storedEventOf(row), context),
       );
       if (statements.totalChanges.get()!.n === before) return false;
-      advance();
+      await advance();
       return true;
     });
     failures.delete(row.workspace_id);
@@ -250,7 +250,7 @@ function handleRow<D>(
     if (count > RETRY_DELAYS_MS.length) {
       // Retrying has not helped: one bad event must not stop the consumer for good.
       logger.error(log, "consumer skipped an event it failed to handle");
-      withTx(db, advance);
+      await transact(db, advance);
       failures.delete(row.workspace_id);
       return "moved";
     }
@@ -272,12 +272,12 @@ type WorkspaceStep = { read: number; handled: number; skipped: number; outcome: 
  * so a scan that finds fewer than `budget` may move the cursor to that counter in one write,
  * passing over the events it does not handle.
  */
-function stepWorkspace<D>(
+async function stepWorkspace<D>(
   state: StepState<D>,
   consumer: Consumer<D>,
   workspaceId: string,
   budget: number,
-): WorkspaceStep {
+): Promise<WorkspaceStep> {
   const statements = statementsOf(state.db);
   const none: WorkspaceStep = { read: 0, handled: 0, skipped: 0, outcome: "done" };
   const position = statements.position.get(consumer.name, workspaceId);
@@ -297,23 +297,23 @@ function stepWorkspace<D>(
     if (changing.has(row.type)) state.quietCache.get(consumer.name)?.delete(workspaceId);
     // Passed over events need no transaction: the cursor moves past them with the next handled
     // event or at the end of the batch, and re-reading them after a crash does nothing either.
-    if (!handles.has(row.type) || isQuiet(state, consumer, workspaceId)) {
+    if (!handles.has(row.type) || await isQuiet(state, consumer, workspaceId)) {
       step.skipped++;
       continue;
     }
-    const outcome = handleRow(state, consumer, row);
+    const outcome = await handleRow(state, consumer, row);
     if (outcome === "failed") return { ...step, outcome: "failed" };
     if (outcome === "handled" || outcome === "noop") step.handled++;
     if (outcome !== "noop") written = row.seq;
   }
   const end = rows.length < budget ? position.last_seq : rows.at(-1)!.seq;
   if (end > written)
-    withTx(state.db, () => statements.advance.run(consumer.name, workspaceId, end, state.clock.now().toISOString()));
+    await transact(state.db, async () => statements.advance.run(consumer.name, workspaceId, end, state.clock.now().toISOString()));
   return { ...step, outcome: end < position.last_seq ? "more" : "done" };
 }
 
 /** Adds a page of the table comparison to the consumer's pending workspaces; whether pages remain. */
-function scanPage<D>(state: StepState<D>, consumer: Consumer<D>, pending: Set<string>): boolean {
+async function scanPage<D>(state: StepState<D>, consumer: Consumer<D>, pending: Set<string>): Promise<boolean> {
   const from = state.scanFrom.get(consumer.name);
   if (from === null || from === undefined) return false;
   const page = statementsOf(state.db).behind.all(consumer.name, from, SCAN_PAGE);
@@ -328,12 +328,12 @@ function scanPage<D>(state: StepState<D>, consumer: Consumer<D>, pending: Set<st
  * how many it handled and whether more wait. A workspace whose event keeps failing waits for its
  * retry while the others go on.
  */
-export function stepConsumer<D>(state: StepState<D>, consumer: Consumer<D>): { handled: number; more: boolean } {
+export async function stepConsumer<D>(state: StepState<D>, consumer: Consumer<D>): Promise<{ handled: number; more: boolean }> {
   const pending = state.pending.get(consumer.name)!;
   const failures = state.failures.get(consumer.name)!;
   const tally = state.tallies.get(consumer.name)!;
   const started = performance.now();
-  let more = scanPage(state, consumer, pending);
+  let more = await scanPage(state, consumer, pending);
   const now = state.clock.now().getTime();
   const again: string[] = [];
   let budget = state.batch;
@@ -346,7 +346,7 @@ export function stepConsumer<D>(state: StepState<D>, consumer: Consumer<D>): { h
     if ((failures.get(workspaceId)?.retryAt ?? 0) > now) continue;
     // Taken out before it is read, so a commit meanwhile puts it back.
     pending.delete(workspaceId);
-    const step = stepWorkspace(state, consumer, workspaceId, budget);
+    const step = await stepWorkspace(state, consumer, workspaceId, budget);
     budget -= step.read;
     handled += step.handled;
     tally.skipped += step.skipped;

@@ -7,7 +7,7 @@ import { createWorkspaceWithOwner } from "../../test/factories";
 import { openDatabase, type Db } from "../db/database";
 import { createRuntime } from "../db/runtime";
 import { migrate } from "../db/migrate";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
 import { migrations } from "../../migrations/index";
@@ -28,13 +28,13 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function freshDb(): { db: Db; path: string } {
+async function freshDb(): Promise<{ db: Db; path: string }> {
   const dir = mkdtempSync(join(tmpdir(), "desk-consumers-"));
   dirs.push(dir);
   const path = join(dir, "desk.db");
   const db = openDatabase(path, createRuntime());
   migrate(db.$client, migrations);
-  createEffectsTable(db);
+  await createEffectsTable(db);
   return { db, path };
 }
 
@@ -42,7 +42,7 @@ const runnerOf = <D>(db: Db, consumers: Consumer<D>[], deps: D) =>
   createConsumerRunner({ db, logger: createLogger("silent"), clock: manualClock(), deps, consumers });
 
 /** Workspaces where the consumer's cursor is short of the event store's counter. */
-const behindIn = (db: Db, consumer = "test.recorder") =>
+const behindIn = async (db: Db, consumer = "test.recorder") =>
   db.$client
     .query<{ workspace_id: string }, [string]>(
       `SELECT s.workspace_id FROM event_seqs s
@@ -52,14 +52,14 @@ const behindIn = (db: Db, consumer = "test.recorder") =>
     .all(consumer)
     .map((r) => r.workspace_id);
 
-const effects = (db: Db) =>
+const effects = async (db: Db) =>
   db.$client
     .query<{ event_id: string; seq: number }, []>("SELECT event_id, seq FROM test_effects ORDER BY rowid")
     .all();
 
 describe("durable event consumers", () => {
   test("pass over a quiet workspace's events without handling them, until an event or the owner says it changed", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const active = new Set(["w2"]);
     let asked = 0;
     const consumer: Consumer<unknown> = {
@@ -72,89 +72,89 @@ describe("durable event consumers", () => {
         changedBy: [anyEvent("test.settings")],
       },
     };
-    storeEvents(db, "w1", ["test.item", "test.item", "test.item"]);
-    storeEvents(db, "w2", ["test.item"]);
+    await storeEvents(db, "w1", ["test.item", "test.item", "test.item"]);
+    await storeEvents(db, "w2", ["test.item"]);
     const runner = runnerOf(db, [consumer], {});
     expect(await runner.drain()).toBe(1);
     // Asked once per workspace, not per event.
     expect(asked).toBe(2);
-    expect(behindIn(db)).toEqual([]);
+    expect(await behindIn(db)).toEqual([]);
     // The state changes with its own event: events after it are handled; those before it were not.
     active.add("w1");
-    storeEvents(db, "w1", ["test.item", "test.settings", "test.item"]);
+    await storeEvents(db, "w1", ["test.item", "test.settings", "test.item"]);
     expect(await runner.drain()).toBe(1);
-    expect(effects(db)).toHaveLength(2);
+    expect(await effects(db)).toHaveLength(2);
     // A change without an event of its own forgets the answer through reactionStateChanged.
     active.delete("w2");
     reactionStateChanged(db, "w2");
-    storeEvents(db, "w2", ["test.item"]);
+    await storeEvents(db, "w2", ["test.item"]);
     expect(await runner.drain()).toBe(0);
     expect(runner.stats()).toEqual([{ name: "test.recorder", handled: 2, skipped: 6, ms: expect.any(Number) }]);
-    expect(behindIn(db)).toEqual([]);
+    expect(await behindIn(db)).toEqual([]);
   });
 
   test("report each cursor's lag in events and seconds", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", "test.item"]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", "test.item"]);
     const runner = runnerOf(db, [recordingConsumer()], {});
     await runner.drain();
     const now = new Date("2026-01-01T00:00:30.000Z");
-    expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 0, secondsBehind: 0 }]);
-    storeEvents(db, "w1", ["test.item", "test.other", "test.item"]);
-    expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 3, secondsBehind: 30 }]);
+    expect(await consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 0, secondsBehind: 0 }]);
+    await storeEvents(db, "w1", ["test.item", "test.other", "test.item"]);
+    expect(await consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 3, secondsBehind: 30 }]);
   });
 
   test("handle their types in seq order within each workspace, each event once", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", "test.other", "test.item"]);
-    storeEvents(db, "w2", ["test.item"]);
-    storeEvents(db, "w1", ["test.item"]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", "test.other", "test.item"]);
+    await storeEvents(db, "w2", ["test.item"]);
+    await storeEvents(db, "w1", ["test.item"]);
     const runner = runnerOf(db, [recordingConsumer()], {});
     expect(await runner.drain()).toBe(4);
     // Workspaces are independent (several writers give no order across them); within one, seq order.
-    const handledIn = (workspaceId: string) =>
+    const handledIn = async (workspaceId: string) =>
       db.$client
         .query<{ id: string }, [string]>(
           "SELECT e.id FROM test_effects t JOIN events e ON e.id = t.event_id WHERE e.workspace_id = ? ORDER BY t.rowid",
         )
         .all(workspaceId)
         .map((r) => r.id);
-    const stored = (workspaceId: string) =>
+    const stored = async (workspaceId: string) =>
       db.$client
         .query<{ id: string }, [string]>(
           "SELECT id FROM events WHERE workspace_id = ? AND type = 'test.item' ORDER BY seq",
         )
         .all(workspaceId)
         .map((r) => r.id);
-    expect(handledIn("w1")).toEqual(stored("w1"));
-    expect(handledIn("w2")).toEqual(stored("w2"));
-    expect(effects(db)).toHaveLength(4);
+    expect(await handledIn("w1")).toEqual(await stored("w1"));
+    expect(await handledIn("w2")).toEqual(await stored("w2"));
+    expect(await effects(db)).toHaveLength(4);
     // A second drain finds nothing new: the cursor was stored with the effects.
     expect(await runner.drain()).toBe(0);
-    storeEvents(db, "w2", ["test.item"]);
+    await storeEvents(db, "w2", ["test.item"]);
     expect(await runner.drain()).toBe(1);
-    expect(effects(db)).toHaveLength(5);
+    expect(await effects(db)).toHaveLength(5);
   });
 
   test("the cursor moves past events of other types, so the next scan does not read them again", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", ...Array.from({ length: 50 }, () => "test.other")]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", ...Array.from({ length: 50 }, () => "test.other")]);
     const runner = runnerOf(db, [recordingConsumer()], {});
     expect(await runner.drain()).toBe(1);
-    const cursor = () =>
+    const cursor = async () =>
       db.$client
         .query<{ last_seq: number }, []>("SELECT last_seq FROM event_consumer_cursors WHERE workspace_id = 'w1'")
         .get()?.last_seq;
-    expect(cursor()).toBe(51);
-    storeEvents(db, "w1", ["test.other", "test.item"]);
+    expect(await cursor()).toBe(51);
+    await storeEvents(db, "w1", ["test.other", "test.item"]);
     expect(await runner.drain()).toBe(1);
-    expect(cursor()).toBe(53);
-    expect(effects(db)).toHaveLength(2);
+    expect(await cursor()).toBe(53);
+    expect(await effects(db)).toHaveLength(2);
   });
 
   test("a process killed mid-way resumes after its last committed event: nothing lost, nothing repeated", async () => {
-    const { db, path } = freshDb();
-    storeEvents(
+    const { db, path } = await freshDb();
+    await storeEvents(
       db,
       "w1",
       Array.from({ length: 9 }, () => "test.item"),
@@ -165,14 +165,14 @@ describe("durable event consumers", () => {
     });
     expect(await child.exited).not.toBe(0);
     // Pairs of events committed together; the pair holding the fifth died with the process.
-    expect(effects(db).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect((await effects(db)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     await runnerOf(db, [recordingConsumer()], {}).drain();
-    expect(effects(db).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect((await effects(db)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
   test("a failing event is retried later without advancing the cursor; other consumers go on", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", "test.item"]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", "test.item"]);
     let fail = true;
     const flaky = defineConsumer({
       name: "test.flaky",
@@ -191,15 +191,15 @@ describe("durable event consumers", () => {
       consumers: [flaky, recordingConsumer()],
     });
     expect(await runner.drain()).toBe(2);
-    expect(effects(db)).toHaveLength(2);
+    expect(await effects(db)).toHaveLength(2);
     fail = false;
     clock.advance(60_000);
     expect(await runner.drain()).toBe(2);
   });
 
   test("a consumer started later begins at the newest event unless it asks for the beginning", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", "test.item"]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", "test.item"]);
     const seen: number[] = [];
     const late = defineConsumer({
       name: "test.late",
@@ -208,7 +208,7 @@ describe("durable event consumers", () => {
     });
     const runner = runnerOf(db, [late], {});
     expect(await runner.drain()).toBe(0);
-    storeEvents(db, "w1", ["test.item"]);
+    await storeEvents(db, "w1", ["test.item"]);
     await runner.drain();
     expect(seen).toEqual([3]);
   });
@@ -216,23 +216,23 @@ describe("durable event consumers", () => {
 
 describe("consumer cursors per workspace", () => {
   test("an event committed after a later-numbered one of another workspace is still handled", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", "test.item"]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", "test.item"]);
     db.$client.run("UPDATE events SET rowid = rowid + 10");
     const runner = runnerOf(db, [recordingConsumer()], {});
     expect(await runner.drain()).toBe(2);
     // Another writer took a lower position in the log for w2's event but committed it only now
     // (several writers on one database): a cursor on the global order would already be past it.
-    storeEvents(db, "w2", ["test.item"]);
+    await storeEvents(db, "w2", ["test.item"]);
     db.$client.run("UPDATE events SET rowid = 5 WHERE workspace_id = 'w2'");
     expect(await runner.drain()).toBe(1);
-    expect(effects(db).map((e) => e.seq)).toEqual([1, 2, 1]);
+    expect((await effects(db)).map((e) => e.seq)).toEqual([1, 2, 1]);
   });
 
   test("a workspace's failing event waits for its retry without holding back other workspaces", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", "test.item"]);
-    storeEvents(db, "w2", ["test.item", "test.item"]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", "test.item"]);
+    await storeEvents(db, "w2", ["test.item", "test.item"]);
     const handled: string[] = [];
     let failIn: string | null = "w1";
     const picky = defineConsumer({
@@ -248,9 +248,9 @@ describe("consumer cursors per workspace", () => {
     const runner = createConsumerRunner({ db, logger: createLogger("silent"), clock, deps: {}, consumers: [picky] });
     expect(await runner.drain()).toBe(2);
     expect(handled).toEqual(["w2#1", "w2#2"]);
-    storeEvents(db, "w2", ["test.item"]);
+    await storeEvents(db, "w2", ["test.item"]);
     expect(await runner.drain()).toBe(1);
-    expect(behindIn(db, "test.picky")).toEqual(["w1"]);
+    expect(await behindIn(db, "test.picky")).toEqual(["w1"]);
     failIn = null;
     clock.advance(2_000);
     expect(await runner.drain()).toBe(2);
@@ -258,9 +258,9 @@ describe("consumer cursors per workspace", () => {
   });
 
   test("a consumer added to a running desk starts at each workspace's newest event; a workspace created later is new to it", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", "test.item"]);
-    storeEvents(db, "w2", ["test.item"]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", "test.item"]);
+    await storeEvents(db, "w2", ["test.item"]);
     const seen: string[] = [];
     const late = defineConsumer({
       name: "test.late",
@@ -269,32 +269,32 @@ describe("consumer cursors per workspace", () => {
     });
     const runner = runnerOf(db, [late], {});
     expect(await runner.drain()).toBe(0);
-    storeEvents(db, "w3", ["test.item", "test.item"]);
-    storeEvents(db, "w1", ["test.item"]);
+    await storeEvents(db, "w3", ["test.item", "test.item"]);
+    await storeEvents(db, "w1", ["test.item"]);
     expect(await runner.drain()).toBe(3);
     expect(seen.sort()).toEqual(["w1#3", "w3#1", "w3#2"]);
     // Known from now on: a restart does not place it at "now" again.
-    storeEvents(db, "w2", ["test.item"]);
+    await storeEvents(db, "w2", ["test.item"]);
     expect(await runnerOf(db, [late], {}).drain()).toBe(1);
     expect(seen).toContain("w2#2");
   });
 
   test("lag sums the events past each workspace's cursor and ages the oldest of them", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const runner = runnerOf(db, [recordingConsumer()], {});
     await runner.drain();
-    storeEvents(db, "w1", ["test.item", "test.other"], "2026-01-01T00:00:10.000Z");
-    storeEvents(db, "w2", ["test.other"], "2026-01-01T00:00:00.000Z");
+    await storeEvents(db, "w1", ["test.item", "test.other"], "2026-01-01T00:00:10.000Z");
+    await storeEvents(db, "w2", ["test.other"], "2026-01-01T00:00:00.000Z");
     const now = new Date("2026-01-01T00:00:30.000Z");
-    expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 3, secondsBehind: 30 }]);
+    expect(await consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 3, secondsBehind: 30 }]);
     await runner.drain();
-    expect(consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 0, secondsBehind: 0 }]);
+    expect(await consumerLag(db, now)).toEqual([{ name: "test.recorder", eventsBehind: 0, secondsBehind: 0 }]);
   });
 
   test("a started runner's lag, read from its pending workspaces, equals the stored cursors'", async () => {
-    const { db } = freshDb();
-    storeEvents(db, "w1", ["test.item", "test.item"], "2026-01-01T00:00:05.000Z");
-    storeEvents(db, "w2", ["test.item"]);
+    const { db } = await freshDb();
+    await storeEvents(db, "w1", ["test.item", "test.item"], "2026-01-01T00:00:05.000Z");
+    await storeEvents(db, "w2", ["test.item"]);
     const stuck = defineConsumer({
       name: "test.stuck",
       events: [anyEvent("test.item")],
@@ -316,17 +316,17 @@ describe("consumer cursors per workspace", () => {
     runner.start();
     try {
       const deadline = Date.now() + 3000;
-      while (behindIn(db, "test.stuck").length > 1 && Date.now() < deadline) await Bun.sleep(10);
-      expect(behindIn(db, "test.stuck")).toEqual(["w1"]);
-      expect(consumerLag(db, now)).toEqual(expected);
+      while ((await behindIn(db, "test.stuck")).length > 1 && Date.now() < deadline) await Bun.sleep(10);
+      expect(await behindIn(db, "test.stuck")).toEqual(["w1"]);
+      expect(await consumerLag(db, now)).toEqual(expected);
     } finally {
       await runner.stop();
     }
-    expect(consumerLag(db, now)).toEqual(expected);
+    expect(await consumerLag(db, now)).toEqual(expected);
   });
 
   test("a running consumer finds events another process stored (no commit here told it) at its poll", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const runner = createConsumerRunner({
       db,
       logger: createLogger("silent"),
@@ -338,10 +338,10 @@ describe("consumer cursors per workspace", () => {
     runner.start();
     try {
       await Bun.sleep(30);
-      storeEvents(db, "w9", ["test.item"]);
+      await storeEvents(db, "w9", ["test.item"]);
       const deadline = Date.now() + 3000;
-      while (effects(db).length === 0 && Date.now() < deadline) await Bun.sleep(10);
-      expect(effects(db).map((e) => e.seq)).toEqual([1]);
+      while ((await effects(db)).length === 0 && Date.now() < deadline) await Bun.sleep(10);
+      expect((await effects(db)).map((e) => e.seq)).toEqual([1]);
     } finally {
       await runner.stop();
     }
@@ -367,17 +367,17 @@ describe("consumers in a running desk", () => {
     });
     runner.start();
     try {
-      withTx(desk.deps.db, (tx) => appendEvent(tx, anyEvent("test.ping"), { workspaceId: workspace.id, data: {} }));
-      const chain = () =>
+      await transact(desk.deps.db, async (tx) => await appendEvent(tx, anyEvent("test.ping"), { workspaceId: workspace.id, data: {} }));
+      const chain = async () =>
         desk.deps.db.$client
           .query<{ cause_consumer: string | null; cause_depth: number }, [string]>(
             "SELECT cause_consumer, cause_depth FROM events WHERE workspace_id = ? AND type = 'test.ping' ORDER BY seq",
           )
           .all(workspace.id);
       const deadline = Date.now() + 3000;
-      while (chain().length < MAX_CAUSE_DEPTH + 1 && Date.now() < deadline) await Bun.sleep(5);
+      while ((await chain()).length < MAX_CAUSE_DEPTH + 1 && Date.now() < deadline) await Bun.sleep(5);
       await Bun.sleep(50);
-      expect(chain()).toEqual([
+      expect(await chain()).toEqual([
         { cause_consumer: null, cause_depth: 0 },
         { cause_consumer: "test.echo", cause_depth: 1 },
         { cause_consumer: "test.echo", cause_depth: 2 },

@@ -1,7 +1,7 @@
 import type { Db } from "../db/database";
 import { deskState } from "../db/desk-state";
 import { preparedFor } from "../db/prepared";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { onEventsCommitted } from "./bus";
@@ -26,7 +26,7 @@ export {
 } from "./consumer.define";
 
 /** Runs `fn` so that the events it appends reach no consumer (see IMPORT_CAUSE). */
-export const withoutReactions = <T>(fn: () => T): T => withEventCause({ consumer: IMPORT_CAUSE, depth: 0 }, fn);
+export const withoutReactions = async <T>(fn: () => T | Promise<T>): Promise<T> => await withEventCause({ consumer: IMPORT_CAUSE, depth: 0 }, fn);
 
 export type ConsumerRunner = {
   start(): void;
@@ -67,21 +67,21 @@ const lagStatementsOf = preparedFor((sqlite) => ({
  * For a consumer of the started runner, only its pending workspaces are read; otherwise every
  * workspace's counter is compared with the cursor.
  */
-export function consumerLag(db: Db, now: Date, names?: readonly string[]): ConsumerLag[] {
+export async function consumerLag(db: Db, now: Date, names?: readonly string[]): Promise<ConsumerLag[]> {
   const statements = lagStatementsOf(db);
   // By default the consumers a runner of this desk was built with: a cursor a removed consumer
   // left behind would otherwise show a lag that grows forever.
   const running = runningNamesOf(db);
   const wanted = names ? new Set(names) : running.size > 0 ? running : null;
   const live = liveLagOf(db).lagOf;
-  return statements.names
+  return await Promise.all(statements.names
     .all()
     .filter((c) => !wanted || wanted.has(c.name))
-    .map((c) => {
-      const lag = live?.(c.name) ?? statements.lag.get(c.name);
+    .map(async (c) => {
+      const lag = await live?.(c.name) ?? statements.lag.get(c.name);
       const waited = lag?.oldest ? (now.getTime() - Date.parse(lag.oldest)) / 1000 : 0;
       return { name: c.name, eventsBehind: lag?.behind ?? 0, secondsBehind: Math.max(0, waited) };
-    });
+    }));
 }
 
 export type ConsumerRunnerOptions<D> = {
@@ -99,7 +99,7 @@ export type ConsumerRunnerOptions<D> = {
 const runningNamesOf = deskState("events.consumer-names", () => new Set<string>());
 /** The started runner's answer from its pending workspaces, so `consumerLag` need not read every cursor. */
 const liveLagOf = deskState("events.consumer-lag", () => ({
-  lagOf: null as ((name: string) => { behind: number; oldest: string | null } | null) | null,
+  lagOf: null as ((name: string) => ({ behind: number; oldest: string | null } | null) | Promise<{ behind: number; oldest: string | null } | null>) | null,
 }));
 const quietCacheOf = deskState("events.quiet-workspaces", () => new Map<string, Map<string, boolean>>());
 
@@ -118,7 +118,7 @@ async function pass<D>(state: StepState<D>, consumers: readonly Consumer<D>[]): 
     let more = false;
     for (const consumer of consumers) {
       try {
-        const outcome = stepConsumer(state, consumer);
+        const outcome = await stepConsumer(state, consumer);
         total += outcome.handled;
         more ||= outcome.more;
       } catch (error) {
@@ -135,9 +135,9 @@ async function pass<D>(state: StepState<D>, consumers: readonly Consumer<D>[]): 
  * A consumer seen for the first time starts at "now": a cursor at each workspace's current seq.
  * A workspace without a cursor is at 0, so one created later has all its events handled.
  */
-function registerConsumers<D>(db: Db, clock: Clock, consumers: readonly Consumer<D>[]): void {
+async function registerConsumers<D>(db: Db, clock: Clock, consumers: readonly Consumer<D>[]): Promise<void> {
   const statements = statementsOf(db);
-  withTx(db, () => {
+  await transact(db, async () => {
     const at = clock.now().toISOString();
     for (const consumer of consumers) {
       const fresh = statements.register.get(consumer.name, at);
@@ -175,20 +175,20 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
 
   function arm(): void {
     if (timer) clearTimeout(timer);
-    timer = started ? setTimeout(() => poll(), pollMs) : null;
+    timer = started ? setTimeout(async () => await poll(), pollMs) : null;
   }
 
-  function poll(): void {
+  async function poll(): Promise<void> {
     try {
-      pollCounters(state);
+      await pollCounters(state);
     } catch (error) {
       logger.error({ err: error }, "consumer poll failed");
     }
     wake();
   }
 
-  const ensureCursors = () => registerConsumers(db, clock, consumers);
-  const lagOf = (name: string) => pendingLag(state, name);
+  const ensureCursors = async () => await registerConsumers(db, clock, consumers);
+  const lagOf = async (name: string) => await pendingLag(state, name);
 
   function wake(): void {
     if (!started || wakeQueued) return;
@@ -200,13 +200,13 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
   }
 
   return {
-    start() {
+    async start() {
       if (started || consumers.length === 0) return;
       started = true;
-      ensureCursors();
+      await ensureCursors();
       liveLagOf(db).lagOf = lagOf;
       // The counters as they stand, then every cursor compared with them: what a restart left.
-      pollCounters(state, true);
+      await pollCounters(state, true);
       scanAllWorkspaces(state);
       unsubscribe = onEventsCommitted(db, (events) => {
         noteCommitted(state, events);
@@ -225,7 +225,7 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
     },
     async drain() {
       if (consumers.length === 0) return 0;
-      ensureCursors();
+      await ensureCursors();
       // Reactions may append events that other consumers (or the same one) handle next; each run
       // asks the table, as their commit may not have told the runner yet.
       let total = 0;

@@ -10,7 +10,7 @@ import { openDatabase } from "../db/database";
 import { setDeskClock } from "../db/desk-clock";
 import { migrate } from "../db/migrate";
 import { createRuntime } from "../db/runtime";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { enqueueByName } from "../jobs/enqueue";
 import { manualClock } from "../lib/clock";
 import { appendEvent } from "./append";
@@ -24,21 +24,21 @@ test("events appended on a desk with a manual clock are stamped with its time", 
   const clock = manualClock(new Date("2031-05-06T07:08:09Z"));
   const desk = await startTestDesk({ clock });
   const { workspace } = await createWorkspaceWithOwner(desk);
-  const stamp = () =>
-    withTx(desk.deps.db, (tx) => appendEvent(tx, anyEvent("test.clock"), { workspaceId: workspace.id, data: {} }))
+  const stamp = async () =>
+    (await transact(desk.deps.db, async (tx) => await appendEvent(tx, anyEvent("test.clock"), { workspaceId: workspace.id, data: {} })))
       .occurred_at;
-  expect(stamp()).toBe("2031-05-06T07:08:09.000Z");
+  expect(await stamp()).toBe("2031-05-06T07:08:09.000Z");
   clock.advance(60_000);
-  expect(stamp()).toBe("2031-05-06T07:09:09.000Z");
+  expect(await stamp()).toBe("2031-05-06T07:09:09.000Z");
 });
 
-test("a job enqueued before any runner exists is due by the desk's clock", () => {
+test("a job enqueued before any runner exists is due by the desk's clock", async () => {
   const dir = mkdtempSync(join(tmpdir(), "desk-clock-"));
   dirs.push(dir);
   const db = openDatabase(join(dir, "desk.db"), createRuntime());
   migrate(db.$client, migrations);
   setDeskClock(db, manualClock(new Date("2031-05-06T07:08:09Z")));
-  const id = withTx(db, (tx) => enqueueByName(tx, "test.clock", {}))!;
+  const id = (await transact(db, async (tx) => await enqueueByName(tx, "test.clock", {})))!;
   const row = db.$client
     .query<{ run_at: string; created_at: string }, [string]>("SELECT run_at, created_at FROM jobs WHERE id = ?")
     .get(id)!;

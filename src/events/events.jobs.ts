@@ -16,8 +16,8 @@ export const pruneEventsJob = defineJob({
   name: "events.prune",
   schedule: "17 * * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock; config: Pick<Config, "eventRetentionMs"> }>) {
+  async handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock; config: Pick<Config, "eventRetentionMs"> }>) {
     const cutoff = new Date(deps.clock.now().getTime() - deps.config.eventRetentionMs).toISOString();
-    deps.db.delete(events).where(lt(events.occurredAt, cutoff)).run();
+    await deps.db.delete(events).where(lt(events.occurredAt, cutoff));
   },
 });

@@ -21,13 +21,13 @@ export const publicEventsSinceStatement = (sqlite: Database) =>
  * Replays stored events after `since`, ascending. Events the caller may not read (a private team it
  * does not see, or for an API key a resource outside its scopes) come back as stand-ins.
  */
-export function replayEvents(
+export async function replayEvents(
   db: Db,
   ctx: Pick<RequestContext, "workspaceId"> & ReadGrant,
   since: number,
   limit: number,
   readScopeOf: ReadScopeOf,
-): { data: Envelope[]; next_cursor: string | null } {
+): Promise<{ data: Envelope[]; next_cursor: string | null }> {
   const rows = db.$client
     .query<StoredEventRow, [string, number, number]>(
       "SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { teamMembers, teams } from "../teams/teams.table";
 import { anyEvent } from "../../test/kit/events";
 import { appendEvent } from "./append";
@@ -15,7 +15,7 @@ describe("GET /v1/events (replay)", () => {
     const viewer = await addMember(desk, workspace.id, "viewer");
     expect((await desk.api("GET", "/v1/events")).status).toBe(401);
     expect((await desk.api("GET", "/v1/events", { headers: viewer.headers })).status).toBe(200);
-    expect((await desk.api("GET", "/v1/events", { headers: createKey(desk, owner, ["kb:read"]).headers })).status).toBe(
+    expect((await desk.api("GET", "/v1/events", { headers: (await createKey(desk, owner, ["kb:read"])).headers })).status).toBe(
       200,
     );
     expect(
@@ -29,8 +29,8 @@ describe("GET /v1/events (replay)", () => {
 
   test("ascending from since, paged by limit, envelopes as stored", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    withTx(desk.deps.db, (tx) => {
-      for (let i = 0; i < 5; i++) appendEvent(tx, anyEvent("test.thing"), { workspaceId: workspace.id, data: { i } });
+    await transact(desk.deps.db, async (tx) => {
+      for (let i = 0; i < 5; i++) await appendEvent(tx, anyEvent("test.thing"), { workspaceId: workspace.id, data: { i } });
     });
     const res = await desk.api("GET", "/v1/events?since=1&limit=3", { headers: owner.headers });
     expect(res.status).toBe(200);
@@ -59,14 +59,13 @@ describe("GET /v1/events (replay)", () => {
     const outsider = await addMember(desk, workspace.id, "agent");
     const teamId = "01900000-0000-7000-8000-000000000001";
     const now = new Date().toISOString();
-    desk.deps.db
+    await desk.deps.db
       .insert(teams)
-      .values({ id: teamId, workspaceId: workspace.id, name: "VIP", private: true, createdAt: now, updatedAt: now })
-      .run();
-    desk.deps.db.insert(teamMembers).values({ teamId, userId: insider.id }).run();
-    const secret = withTx(desk.deps.db, (tx) => {
-      appendEvent(tx, anyEvent("test.open"), { workspaceId: workspace.id, data: { visible: true } });
-      return appendEvent(tx, anyEvent("ticket.updated"), {
+      .values({ id: teamId, workspaceId: workspace.id, name: "VIP", private: true, createdAt: now, updatedAt: now });
+    await desk.deps.db.insert(teamMembers).values({ teamId, userId: insider.id });
+    const secret = await transact(desk.deps.db, async (tx) => {
+      await appendEvent(tx, anyEvent("test.open"), { workspaceId: workspace.id, data: { visible: true } });
+      return await appendEvent(tx, anyEvent("ticket.updated"), {
         workspaceId: workspace.id,
         data: { ticket: { subject: "secret" } },
         privateTeamId: teamId,
@@ -92,7 +91,7 @@ describe("GET /v1/events (replay)", () => {
     });
     expect(JSON.stringify(outsiderView)).not.toContain("secret");
 
-    for (const viewer of [insider.headers, owner.headers, createKey(desk, owner, ["tickets:read"]).headers]) {
+    for (const viewer of [insider.headers, owner.headers, (await createKey(desk, owner, ["tickets:read"])).headers]) {
       const full = await seen(viewer);
       expect(full[1]).toMatchObject({
         seq: 3,
@@ -127,7 +126,7 @@ describe("GET /v1/events filters API keys by scope", () => {
         .status,
     ).toBe(201);
     const replay = async (scopes: Parameters<typeof createKey>[2]) =>
-      (await desk.api("GET", `/v1/events?since=${start}`, { headers: createKey(desk, owner, scopes).headers })).body
+      (await desk.api("GET", `/v1/events?since=${start}`, { headers: (await createKey(desk, owner, scopes)).headers })).body
         .data as Array<{ seq: number; type: string; data: unknown }>;
     const full = await replay(["tickets:read", "contacts:read", "settings:read"]);
     const types = full.map((e) => e.type);
@@ -163,16 +162,16 @@ describe("GET /v1/events filters API keys by scope", () => {
       headers: owner.headers,
       body: { name: "Vault", member_ids: [], private: true },
     });
-    const seq = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, anyEvent("ticket.updated"), {
+    const seq = (await transact(desk.deps.db, async (tx) =>
+      await appendEvent(tx, anyEvent("ticket.updated"), {
         workspaceId: workspace.id,
         data: { ticket: { subject: "vault" } },
         privateTeamId: team.body.id,
       }),
-    ).seq;
+    )).seq;
     const at = async (scopes: Parameters<typeof createKey>[2]) =>
       (
-        (await desk.api("GET", `/v1/events?since=${seq - 1}`, { headers: createKey(desk, owner, scopes).headers })).body
+        (await desk.api("GET", `/v1/events?since=${seq - 1}`, { headers: (await createKey(desk, owner, scopes)).headers })).body
           .data as Array<{ type: string }>
       )[0]!.type;
     expect(await at(["settings:read", "contacts:read", "realtime"])).toBe("event.hidden");

@@ -31,8 +31,8 @@ export function eventsRoutes(deps: EventsRouteDeps) {
     .use(deps.guard)
     .get(
       "/",
-      ({ ctx, query }) =>
-        replayEvents(
+      async ({ ctx, query }) =>
+        await replayEvents(
           deps.db,
           { ...ctx, person: ctx.actor.type === "user" ? ctx.actor.userId : null },
           query.since,

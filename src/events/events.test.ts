@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
-import { untilCommitted, withTx } from "../db/tx";
+import { untilCommitted, transact } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { anyEvent } from "../../test/kit/events";
@@ -15,20 +15,19 @@ describe("event log", () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
-        Promise.resolve().then(() =>
-          withTx(desk.deps.db, (tx) =>
-            appendEvent(tx, anyEvent("test.write"), { workspaceId: workspace.id, data: { i } }),
+        Promise.resolve().then(async () =>
+          await transact(desk.deps.db, async (tx) =>
+            await appendEvent(tx, anyEvent("test.write"), { workspaceId: workspace.id, data: { i } }),
           ),
         ),
       ),
     );
     expect(results.every((r) => r.status === "fulfilled")).toBe(true);
-    const seqs = desk.deps.db
+    const seqs = (await desk.deps.db
       .select({ seq: events.seq })
       .from(events)
       .where(eq(events.workspaceId, workspace.id))
-      .orderBy(asc(events.seq))
-      .all()
+      .orderBy(asc(events.seq)))
       .map((r) => r.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     expect(seqs.length).toBe(51); // the workspace's own creation event plus the 50 writes
@@ -41,14 +40,14 @@ describe("event log", () => {
     const off = onEventsCommitted(desk.deps.db, (batch) =>
       published.push(...batch.filter((e) => e.workspace_id === workspace.id).map((e) => e.seq)),
     );
-    expect(() =>
-      withTx(desk.deps.db, (tx) => {
-        appendEvent(tx, anyEvent("test.doomed"), { workspaceId: workspace.id, data: {} });
+    expect(async () =>
+      await transact(desk.deps.db, async (tx) => {
+        await appendEvent(tx, anyEvent("test.doomed"), { workspaceId: workspace.id, data: {} });
         throw new Error("boom");
       }),
     ).toThrow("boom");
-    const next = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, anyEvent("test.kept"), { workspaceId: workspace.id, data: {} }),
+    const next = await transact(desk.deps.db, async (tx) =>
+      await appendEvent(tx, anyEvent("test.kept"), { workspaceId: workspace.id, data: {} }),
     );
     expect(published).toEqual([]); // published only once committed
     await untilCommitted(desk.deps.db);
@@ -58,24 +57,24 @@ describe("event log", () => {
   });
 
   test("an event for a workspace that does not exist fails, even after a caller caught the first failure", async () => {
-    const append = (tx: Parameters<Parameters<typeof withTx>[1]>[0]) =>
-      appendEvent(tx, anyEvent("test.orphan"), { workspaceId: "ws_missing", data: {} });
-    expect(() => withTx(desk.deps.db, append)).toThrow("appendEvent: workspace ws_missing does not exist");
+    const append = async (tx: Parameters<Parameters<typeof transact>[1]>[0]) =>
+      await appendEvent(tx, anyEvent("test.orphan"), { workspaceId: "ws_missing", data: {} });
+    expect(async () => await transact(desk.deps.db, append)).toThrow("appendEvent: workspace ws_missing does not exist");
     // A caller that catches it and commits the rest of its change leaves no counter behind.
-    withTx(desk.deps.db, (tx) => {
-      expect(() => append(tx)).toThrow("does not exist");
+    await transact(desk.deps.db, (tx) => {
+      expect(async () => await append(tx)).toThrow("does not exist");
     });
-    expect(() => withTx(desk.deps.db, append)).toThrow("does not exist");
+    expect(async () => await transact(desk.deps.db, append)).toThrow("does not exist");
     await untilCommitted(desk.deps.db);
-    expect(desk.deps.db.select().from(events).where(eq(events.workspaceId, "ws_missing")).all()).toEqual([]);
+    expect(await desk.deps.db.select().from(events).where(eq(events.workspaceId, "ws_missing"))).toEqual([]);
   });
 
   test("seqs are counted per workspace in the event store's own counter, not on the workspace row", async () => {
     const one = (await createWorkspaceWithOwner(desk)).workspace;
     const two = (await createWorkspaceWithOwner(desk)).workspace;
-    const add = (workspaceId: string) =>
-      withTx(desk.deps.db, (tx) => appendEvent(tx, anyEvent("test.count"), { workspaceId, data: {} }).seq);
-    expect([add(one.id), add(two.id), add(one.id)]).toEqual([2, 2, 3]);
+    const add = async (workspaceId: string) =>
+      await transact(desk.deps.db, async (tx) => (await appendEvent(tx, anyEvent("test.count"), { workspaceId, data: {} })).seq);
+    expect([await add(one.id), await add(two.id), await add(one.id)]).toEqual([2, 2, 3]);
     await untilCommitted(desk.deps.db);
     const counter = desk.deps.db.$client
       .query<{ last_seq: number }, [string]>("SELECT last_seq FROM event_seqs WHERE workspace_id = ?")
@@ -85,19 +84,19 @@ describe("event log", () => {
 
   test("a private-team event goes to the team topic only", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
-    const event = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: {}, privateTeamId: "t1" }),
+    const event = await transact(desk.deps.db, async (tx) =>
+      await appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: {}, privateTeamId: "t1" }),
     );
     expect(event.topics).toEqual([`team:${workspace.id}:t1`]);
   });
 
   test("an async transaction callback is refused and rolled back", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
-    const asyncChange = async (tx: Parameters<Parameters<typeof withTx>[1]>[0]) =>
-      appendEvent(tx, anyEvent("x"), { workspaceId: workspace.id, data: {} });
+    const asyncChange = async (tx: Parameters<Parameters<typeof transact>[1]>[0]) =>
+      await appendEvent(tx, anyEvent("x"), { workspaceId: workspace.id, data: {} });
     // @ts-expect-error a Promise-returning callback is a type error
-    expect(() => withTx(desk.deps.db, asyncChange)).toThrow();
-    const count = desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id)).all().length;
+    expect(async () => await transact(desk.deps.db, asyncChange)).toThrow();
+    const count = (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id))).length;
     expect(count).toBe(1);
   });
 });

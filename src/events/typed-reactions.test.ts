@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { createLogger } from "../lib/logger";
 import { appendEvent } from "./append";
 import { onEvent, onEveryEvent } from "./bus";
@@ -17,11 +17,11 @@ const other = defineEvent("test_other.added", z.object({ other: z.number() }), o
 const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
 const { workspace } = await createWorkspaceWithOwner(desk);
 
-function appendAll(): void {
-  withTx(desk.deps.db, (tx) => {
-    appendEvent(tx, itemAdded, { workspaceId: workspace.id, data: { item: { id: "a" } } });
-    appendEvent(tx, other, { workspaceId: workspace.id, data: { other: 1 } });
-    appendEvent(tx, itemRemoved, { workspaceId: workspace.id, data: { item_id: "b" } });
+async function appendAll(): Promise<void> {
+  await transact(desk.deps.db, async (tx) => {
+    await appendEvent(tx, itemAdded, { workspaceId: workspace.id, data: { item: { id: "a" } } });
+    await appendEvent(tx, other, { workspaceId: workspace.id, data: { other: 1 } });
+    await appendEvent(tx, itemRemoved, { workspaceId: workspace.id, data: { item_id: "b" } });
   });
 }
 
@@ -48,12 +48,12 @@ describe("reactions name event definitions", () => {
       consumers: [consumer],
     });
     await runner.drain();
-    appendAll();
+    await appendAll();
     await runner.drain();
     expect(seen).toEqual(["added a", "removed b"]);
   });
 
-  test("an in-transaction hook runs for its definitions only, inside the event's transaction; the all-events form sees every one", () => {
+  test("an in-transaction hook runs for its definitions only, inside the event's transaction; the all-events form sees every one", async () => {
     const typed: string[] = [];
     const every: string[] = [];
     const stopTyped = onEvent(desk.deps.db, [itemRemoved], (tx, event) => {
@@ -62,7 +62,7 @@ describe("reactions name event definitions", () => {
     });
     const stopEvery = onEveryEvent(desk.deps.db, (_tx, event) => void every.push(event.type));
     try {
-      appendAll();
+      await appendAll();
     } finally {
       stopTyped();
       stopEvery();

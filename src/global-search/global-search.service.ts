@@ -6,17 +6,17 @@ import { searchArticles } from "../kb/kb.public";
 import { liveTicketCountsOfContacts, SEARCH_RESULTS, searchTickets } from "../tickets/tickets.public";
 
 /** GET /v1/search: five tickets, five contacts (when the caller may read contacts), five articles (when it may read the knowledge base). */
-export function searchEverything(db: Queryable, ctx: RequestContext, q: string) {
+export async function searchEverything(db: Queryable, ctx: RequestContext, q: string) {
   const mayReadContacts = ctx.scopes === null ? roleAtLeast(ctx.role, "viewer") : hasScope(ctx, "contacts:read");
   return {
-    tickets: searchTickets(db, ctx, q),
-    contacts: mayReadContacts ? searchContacts(db, ctx, q, SEARCH_RESULTS, liveTicketCountsOfContacts) : [],
-    articles: searchArticles(db, ctx, q, SEARCH_RESULTS),
+    tickets: await searchTickets(db, ctx, q),
+    contacts: mayReadContacts ? await searchContacts(db, ctx, q, SEARCH_RESULTS, liveTicketCountsOfContacts) : [],
+    articles: await searchArticles(db, ctx, q, SEARCH_RESULTS),
   };
 }
 
 /** The same search on a read pool worker: its cost grows with the workspace's messages. */
 export const searchEverythingRead = defineRead(
   "global-search.everything",
-  (db, { ctx, q }: { ctx: RequestContext; q: string }) => searchEverything(db, ctx, q),
+  async (db, { ctx, q }: { ctx: RequestContext; q: string }) => await searchEverything(db, ctx, q),
 );

@@ -14,7 +14,7 @@ describe("GET /v1/search on the read pool", () => {
 
   test("a search past its budget answers 503 query_timeout while /v1/me answers meanwhile; the next search works", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ["tickets:read"]);
+    const key = await createKey(desk, owner, ["tickets:read"]);
     await newTicket(desk, owner, { subject: "Platypus refund request" });
     // A first search starts the worker, so the budget below times the statement, not the start.
     const warm = await desk.api("GET", "/v1/search?q=platypus", { headers: key.headers });

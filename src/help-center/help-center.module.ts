@@ -14,8 +14,8 @@ export const helpCenterModule = defineModule({
   ports: [contactChannels, contactForm],
   provides: [
     // Drafts and answers ground on the workspace's published articles, linked on its help center.
-    provide(groundingSources, (deps, { workspaceId, query, limit }) =>
-      publishedArticlesFor(deps, workspaceId, query, limit),
+    provide(groundingSources, async (deps, { workspaceId, query, limit }) =>
+      await publishedArticlesFor(deps, workspaceId, query, limit),
     ),
   ],
 });

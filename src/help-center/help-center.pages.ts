@@ -72,9 +72,9 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
 
   const site: Site = { deps, channelsOf, searches, cssUrl };
 
-  const helpCenterAtPath = (slug: string) => {
+  const helpCenterAtPath = async (slug: string) => {
     try {
-      return helpCenterAt(deps.db, deps.config.baseUrl, decodeURIComponent(slug));
+      return await helpCenterAt(deps.db, deps.config.baseUrl, decodeURIComponent(slug));
     } catch {
       return null;
     }
@@ -87,13 +87,13 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
       get securityHeaders() {
         return headersNow();
       },
-      handle(request, path) {
+      async handle(request, path) {
         // `/help/{slug}/contact`: the contact form (the one page that takes a POST).
         const [slug, section, ...rest] = path.slice("/help/".length).split("/");
-        const center = section === "contact" && rest.length === 0 && slug ? helpCenterAtPath(slug) : null;
+        const center = section === "contact" && rest.length === 0 && slug ? await helpCenterAtPath(slug) : null;
         if (center && contactForm) return contactForm(request, center);
         if (request.method === "POST") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } });
-        const a = route(site, request, path);
+        const a = await route(site, request, path);
         return a instanceof Promise ? a.then((ready) => respond(request, ready)) : respond(request, a);
       },
     },
@@ -138,7 +138,7 @@ function notFound(site: Site, center: HelpCenter | null, path: string): Answer {
 }
 
 /** Only the search (which spends a budget) answers later; every other page stays synchronous. */
-function route(site: Site, request: Request, path: string): Answer | Promise<Answer> {
+async function route(site: Site, request: Request, path: string): Promise<Answer | Promise<Answer>> {
   const { deps, channelsOf, searches } = site;
   const baseUrl = deps.config.baseUrl;
   let parts: string[];
@@ -156,7 +156,7 @@ function route(site: Site, request: Request, path: string): Answer | Promise<Ans
       type: "text/css; charset=utf-8",
       body: stylesheetOf(brandHex(new URL(request.url).searchParams.get("brand"))).css,
     };
-  const found = slug ? helpCenterAt(deps.db, baseUrl, slug) : null;
+  const found = slug ? await helpCenterAt(deps.db, baseUrl, slug) : null;
   if (!found) return notFound(site, null, path);
   // `/help/{slug}/{locale}/…` names the language; without it Accept-Language picks among the
   // help center's languages, else the workspace's (DECISIONS.md "Languages").
@@ -170,29 +170,29 @@ function route(site: Site, request: Request, path: string): Answer | Promise<Ans
     // One language: the links stay language-free (one canonical URL per page); the tagged paths still answer.
     url: found.locales.length > 1 ? `${found.root}/${locale}` : found.root,
     title: found.ownTitle ? found.title : t(locale, "help.default_title", { name: found.name }),
-    contact: channelsOf ? contactLinkOf(found, channelsOf(deps.db, found.workspaceId, baseUrl)) : null,
+    contact: channelsOf ? contactLinkOf(found, await channelsOf(deps.db, found.workspaceId, baseUrl)) : null,
   };
   if (extra.length > 0 || (named && !found.locales.includes(named))) return notFound(site, center, path);
   const vary = named ? undefined : "Accept-Language";
   const css = site.cssUrl(center);
   if (section === undefined)
-    return { status: 200, type: HTML, body: homePage(center, css, homeOf(deps.db, center)), vary };
+    return { status: 200, type: HTML, body: homePage(center, css, await homeOf(deps.db, center)), vary };
   if (section === "style.css" && item === undefined)
     return { status: 200, type: "text/css; charset=utf-8", body: stylesheetOf(center.brandColor).css };
   if (section === "search" && item === undefined) {
     const meta = requestMeta(request);
     const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
-    const page = (): Answer => ({
+    const page = async (): Promise<Answer> => ({
       status: 200,
       type: HTML,
-      body: searchPage(center, css, q, q ? searchOf(deps.db, center, q) : []),
+      body: searchPage(center, css, q, q ? await searchOf(deps.db, center, q) : []),
       vary,
     });
-    return meta.ip === null ? page() : takeRateLimit(searches, meta.ip, meta).then(page);
+    return meta.ip === null ? await page() : takeRateLimit(searches, meta.ip, meta).then(page);
   }
   if (section === "sitemap.xml" && item === undefined) {
-    const home = homeOf(deps.db, center);
-    const articles = publishedArticleLanguages(deps.db, center.workspaceId);
+    const home = await homeOf(deps.db, center);
+    const articles = await publishedArticleLanguages(deps.db, center.workspaceId);
     // An article is listed in the languages it exists in; one in none of the help center's is under its first.
     const languagesOf = (a: (typeof articles)[number]) => {
       const listed = found.locales.filter((l) => a.languages.includes(l));
@@ -211,12 +211,12 @@ function route(site: Site, request: Request, path: string): Answer | Promise<Ans
     return { status: 200, type: "application/xml; charset=utf-8", body: sitemap(entries) };
   }
   if (section === "collections" && item) {
-    const page = collectionPageOf(deps.db, center, item);
+    const page = await collectionPageOf(deps.db, center, item);
     if (!page) return notFound(site, center, path);
     return { status: 200, type: HTML, body: collectionPage(center, css, page), vary };
   }
   if (section === "articles" && item) {
-    const page = articlePageOf(deps.db, center, item, request.method === "GET");
+    const page = await articlePageOf(deps.db, center, item, request.method === "GET");
     if (!page) return notFound(site, center, path);
     // The page shows the article, its collection's name and the workspace's look: the newest of the three.
     const lastModified = [page.article.updatedAt, page.collection?.updatedAt ?? "", center.updatedAt].sort().at(-1);

@@ -7,7 +7,7 @@ import { ArticlePreviewBody, ArticlePreviewSchema } from "./help-center.schemas"
 export function helpCenterPreviewRoutes(deps: Deps) {
   return new Elysia({ tags: ["help-center"] })
     .use(deps.guard)
-    .post("/help-center/preview", ({ ctx, body }) => ({ html: previewArticle(deps, ctx, body) }), {
+    .post("/help-center/preview", async ({ ctx, body }) => ({ html: await previewArticle(deps, ctx, body) }), {
       access: { role: "agent", scopes: ["kb:write"] },
       body: ArticlePreviewBody,
       response: { 200: ArticlePreviewSchema },

@@ -16,11 +16,11 @@ export type PreviewInput = { title: string; body_html: string; collection_id?: s
  * template, the workspace's title, logo and brand colour, the body sanitized as saving would. The
  * stylesheet is the shared one themed by `?brand=`, so the page renders where the help center is off.
  */
-export function previewArticle(deps: Deps, ctx: RequestContext, input: PreviewInput): string {
-  const workspace = findWorkspace(deps.db, ctx.workspaceId);
+export async function previewArticle(deps: Deps, ctx: RequestContext, input: PreviewInput): Promise<string> {
+  const workspace = await findWorkspace(deps.db, ctx.workspaceId);
   if (!workspace) throw notFound("Workspace");
   const collection = input.collection_id
-    ? publishedCollectionById(deps.db, ctx.workspaceId, input.collection_id)
+    ? await publishedCollectionById(deps.db, ctx.workspaceId, input.collection_id)
     : undefined;
   if (input.collection_id && !collection) throw notFound("Collection");
   const center = helpCenterOf(deps.config.baseUrl, workspace);

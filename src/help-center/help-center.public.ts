@@ -33,35 +33,35 @@ export function helpCenterUrlOf(
  * empty while the help center is off, since its links would answer 404. In `locale` (a BCP 47 tag,
  * matched among the help center's languages, else its own) where an article has a published translation.
  */
-export function searchHelpCenter(
+export async function searchHelpCenter(
   db: Queryable,
   baseUrl: string,
   workspace: { slug: string },
   q: string,
   limit: number,
   locale?: string,
-): Array<{ title: string; excerpt: string; url: string }> {
-  const found = helpCenterAt(db, baseUrl, workspace.slug);
+): Promise<Array<{ title: string; excerpt: string; url: string }>> {
+  const found = await helpCenterAt(db, baseUrl, workspace.slug);
   if (!found || !q.trim()) return [];
   const chosen = (locale && matchLocale(locale, found.locales)) || found.locale;
   const center = { ...found, locale: chosen, url: found.locales.length > 1 ? `${found.root}/${chosen}` : found.root };
-  return searchOf(db, center, q)
+  return (await searchOf(db, center, q))
     .slice(0, limit)
     .map((a) => ({ title: a.title, excerpt: a.excerpt, url: articleUrl(center, a.slug) }));
 }
 
 /** The workspace's published articles a query finds, with their text, linked on its help center when it is on. */
-export function publishedArticlesFor(
+export async function publishedArticlesFor(
   deps: Pick<Deps, "db" | "config">,
   workspaceId: string,
   query: string,
   limit: number,
-): Array<{ article_id: string; title: string; url: string; text: string }> {
-  const workspace = findWorkspace(deps.db, workspaceId);
+): Promise<Array<{ article_id: string; title: string; url: string; text: string }>> {
+  const workspace = await findWorkspace(deps.db, workspaceId);
   if (!workspace) return [];
   // No link while the help center is off: it would answer 404.
   const center = helpCenterUrlOf(deps.config.baseUrl, workspace);
-  return searchPublishedArticleTexts(deps.db, workspaceId, query, limit).map((article) => ({
+  return (await searchPublishedArticleTexts(deps.db, workspaceId, query, limit)).map((article) => ({
     article_id: article.id,
     title: article.title,
     url: center ? `${center}/articles/${encodeURIComponent(article.slug)}` : "",

@@ -23,9 +23,9 @@ export function helpCenterRoutes(deps: Deps) {
     .use(deps.guard)
     .get(
       "/:workspace_slug",
-      ({ params }) => {
-        const center = requireHelpCenter(deps.db, baseUrl(), params.workspace_slug);
-        return presentHome(center, homeOf(deps.db, center));
+      async ({ params }) => {
+        const center = await requireHelpCenter(deps.db, baseUrl(), params.workspace_slug);
+        return presentHome(center, await homeOf(deps.db, center));
       },
       {
         public: true,
@@ -39,9 +39,9 @@ export function helpCenterRoutes(deps: Deps) {
     )
     .get(
       "/:workspace_slug/collections/:slug",
-      ({ params }) => {
-        const center = requireHelpCenter(deps.db, baseUrl(), params.workspace_slug);
-        const page = collectionPageOf(deps.db, center, params.slug);
+      async ({ params }) => {
+        const center = await requireHelpCenter(deps.db, baseUrl(), params.workspace_slug);
+        const page = await collectionPageOf(deps.db, center, params.slug);
         if (!page) throw notFound("Collection");
         return presentCollectionPage(center, page);
       },
@@ -54,9 +54,9 @@ export function helpCenterRoutes(deps: Deps) {
     )
     .get(
       "/:workspace_slug/articles/:slug",
-      ({ params }) => {
-        const center = requireHelpCenter(deps.db, baseUrl(), params.workspace_slug);
-        const page = articlePageOf(deps.db, center, params.slug, true);
+      async ({ params }) => {
+        const center = await requireHelpCenter(deps.db, baseUrl(), params.workspace_slug);
+        const page = await articlePageOf(deps.db, center, params.slug, true);
         if (!page) throw notFound("Article");
         return presentPublicArticle(center, page);
       },
@@ -72,9 +72,9 @@ export function helpCenterRoutes(deps: Deps) {
     )
     .get(
       "/:workspace_slug/search",
-      ({ params, query }) => {
-        const center = requireHelpCenter(deps.db, baseUrl(), params.workspace_slug);
-        return { data: searchOf(deps.db, center, query.q).map((a) => presentArticleSummary(center, a)) };
+      async ({ params, query }) => {
+        const center = await requireHelpCenter(deps.db, baseUrl(), params.workspace_slug);
+        return { data: (await searchOf(deps.db, center, query.q)).map((a) => presentArticleSummary(center, a)) };
       },
       {
         public: true,

@@ -52,8 +52,8 @@ export type HelpCenter = {
 };
 
 /** The help center at `slug`, or null when the workspace is unknown, deleted or its help center is not enabled. */
-export function helpCenterAt(db: Queryable, baseUrl: string, slug: string): HelpCenter | null {
-  const workspace = findWorkspaceBySlug(db, slug);
+export async function helpCenterAt(db: Queryable, baseUrl: string, slug: string): Promise<HelpCenter | null> {
+  const workspace = await findWorkspaceBySlug(db, slug);
   if (workspace?.settings?.help_center_enabled !== true) return null;
   return helpCenterOf(baseUrl, workspace);
 }
@@ -86,8 +86,8 @@ export function helpCenterOf(
 
 const absolute = (baseUrl: string, url: string | null) => (url?.startsWith("/") ? `${baseUrl}${url}` : url);
 
-export function requireHelpCenter(db: Queryable, baseUrl: string, slug: string): HelpCenter {
-  const center = helpCenterAt(db, baseUrl, slug);
+export async function requireHelpCenter(db: Queryable, baseUrl: string, slug: string): Promise<HelpCenter> {
+  const center = await helpCenterAt(db, baseUrl, slug);
   if (!center) throw notFound("Help center");
   return center;
 }
@@ -96,23 +96,23 @@ export const articleUrl = (center: HelpCenter, slug: string) => `${center.url}/a
 export const collectionUrl = (center: HelpCenter, slug: string) =>
   `${center.url}/collections/${encodeURIComponent(slug)}`;
 
-export function homeOf(db: Queryable, center: HelpCenter) {
+export async function homeOf(db: Queryable, center: HelpCenter) {
   return {
-    collections: publishedCollections(db, center.workspaceId),
-    featured: summariesIn(db, center.workspaceId, center.locale, featuredArticles(db, center.workspaceId, FEATURED)),
+    collections: await publishedCollections(db, center.workspaceId),
+    featured: await summariesIn(db, center.workspaceId, center.locale, await featuredArticles(db, center.workspaceId, FEATURED)),
   };
 }
 
-export function collectionPageOf(db: Queryable, center: HelpCenter, slug: string) {
-  const collection = publishedCollectionBySlug(db, center.workspaceId, slug);
+export async function collectionPageOf(db: Queryable, center: HelpCenter, slug: string) {
+  const collection = await publishedCollectionBySlug(db, center.workspaceId, slug);
   if (!collection) return null;
   return {
     collection,
-    articles: summariesIn(
+    articles: await summariesIn(
       db,
       center.workspaceId,
       center.locale,
-      publishedArticlesOf(db, center.workspaceId, collection.id),
+      await publishedArticlesOf(db, center.workspaceId, collection.id),
     ),
   };
 }
@@ -126,14 +126,14 @@ export type ArticlePage = {
 };
 
 /** A published article and its collection; counts a view when `countView` (GET, not HEAD). */
-export function articlePageOf(db: Db, center: HelpCenter, slug: string, countView: boolean): ArticlePage | null {
-  const article = publishedArticleIn(db, center.workspaceId, slug, center.locale);
+export async function articlePageOf(db: Db, center: HelpCenter, slug: string, countView: boolean): Promise<ArticlePage | null> {
+  const article = await publishedArticleIn(db, center.workspaceId, slug, center.locale);
   if (!article) return null;
-  if (countView) countArticleView(db, center.workspaceId, article.id);
-  const collection = publishedCollectionById(db, center.workspaceId, article.collectionId) ?? null;
-  return { article, collection, languages: publishedLanguagesOf(db, center.workspaceId, article.id) };
+  if (countView) await countArticleView(db, center.workspaceId, article.id);
+  const collection = await publishedCollectionById(db, center.workspaceId, article.collectionId) ?? null;
+  return { article, collection, languages: await publishedLanguagesOf(db, center.workspaceId, article.id) };
 }
 
-export function searchOf(db: Queryable, center: HelpCenter, q: string): Array<InLanguage<PublishedArticleSummary>> {
-  return searchPublishedArticlesIn(db, center.workspaceId, q, SEARCH_LIMIT, center.locale);
+export async function searchOf(db: Queryable, center: HelpCenter, q: string): Promise<Array<InLanguage<PublishedArticleSummary>>> {
+  return await searchPublishedArticlesIn(db, center.workspaceId, q, SEARCH_LIMIT, center.locale);
 }

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
@@ -108,7 +109,7 @@ describe("public help center JSON", () => {
     await page(`/v1/public/help/${slug}/articles/get-a-refund`);
     await page(`/help/${slug}/articles/get-a-refund`);
     await desk.api("HEAD", `/help/${slug}/articles/get-a-refund`);
-    const stored = desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, kb.refund.id)).get();
+    const stored = first(await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, kb.refund.id)).limit(1));
     expect(stored?.views).toBe(3);
     expect(stored?.updatedAt).toBe(kb.refund.updated_at);
     const agentView = await desk.api("GET", `/v1/kb/articles/${kb.refund.id}`, { headers: kb.owner.headers });
@@ -154,7 +155,7 @@ describe("public help center JSON", () => {
     // A view of a help center that is off is not counted.
     const off = await seed({ help_center_enabled: false });
     await page(`/v1/public/help/${off.workspace.slug}/articles/get-a-refund`);
-    expect(desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, off.refund.id)).get()?.views).toBe(0);
+    expect(first(await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, off.refund.id)).limit(1))?.views).toBe(0);
   });
 });
 
@@ -344,7 +345,7 @@ test("the help center logo and icon head every page, with Open Graph's image", a
 describe("POST /v1/help-center/preview", () => {
   test("the article page as the help center would show it, sanitized and themed, while the help center is off; nothing stored", async () => {
     const kb = await seed({ help_center_title: "Acme Answers", brand_color: "#aa3300" });
-    const articlesBefore = desk.deps.db.select().from(kbArticles).all().length;
+    const articlesBefore = (await desk.deps.db.select().from(kbArticles)).length;
     const res = await desk.api("POST", "/v1/help-center/preview", {
       headers: kb.owner.headers,
       body: {
@@ -362,7 +363,7 @@ describe("POST /v1/help-center/preview", () => {
     expect(html).toContain("Billing");
     expect(html).not.toContain("<script");
     expect(html).not.toContain("onerror");
-    expect(desk.deps.db.select().from(kbArticles).all().length).toBe(articlesBefore);
+    expect((await desk.deps.db.select().from(kbArticles)).length).toBe(articlesBefore);
     // Its one stylesheet is the shared one themed with the brand colour, served though the help center is off.
     const css = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
     expect(css).toContain("/help/-/style.css?v=");
@@ -383,9 +384,9 @@ describe("POST /v1/help-center/preview", () => {
     expect((await desk.api("POST", "/v1/help-center/preview", { body })).status).toBe(401);
     const viewer = await addMember(desk, kb.workspace.id, "viewer");
     expect((await desk.api("POST", "/v1/help-center/preview", { headers: viewer.headers, body })).status).toBe(403);
-    const reader = createKey(desk, kb.owner, ["kb:read"]);
+    const reader = await createKey(desk, kb.owner, ["kb:read"]);
     expect((await desk.api("POST", "/v1/help-center/preview", { headers: reader.headers, body })).status).toBe(403);
-    const writer = createKey(desk, kb.owner, ["kb:write"]);
+    const writer = await createKey(desk, kb.owner, ["kb:write"]);
     expect((await desk.api("POST", "/v1/help-center/preview", { headers: writer.headers, body })).status).toBe(200);
     const foreign = await desk.api("POST", "/v1/help-center/preview", {
       headers: kb.owner.headers,

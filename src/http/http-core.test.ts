@@ -62,9 +62,9 @@ describe("HTTP core", () => {
       headers: { ...owner.headers, "desk-workspace": other.workspace.id },
     });
     expect(elsewhere.status).toBe(404);
-    const narrow = createKey(desk, owner, ["tickets:read"]);
+    const narrow = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("GET", "/v1/workspace", { headers: narrow.headers })).status).toBe(403);
-    const wide = createKey(desk, owner, ["settings:read"]);
+    const wide = await createKey(desk, owner, ["settings:read"]);
     const mine = await desk.api("GET", "/v1/workspace", {
       headers: { ...wide.headers, "desk-workspace": other.workspace.id },
     });

@@ -11,8 +11,8 @@ export const pruneIdempotencyKeysJob = defineJob({
   name: "idempotency.prune",
   schedule: "7 * * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock }>) {
+  async handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock }>) {
     const cutoff = new Date(deps.clock.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-    deps.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).run();
+    await deps.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
   },
 });

@@ -6,7 +6,7 @@ import { untilCommitted } from "../db/tx";
 import { sha256Hex } from "../lib/crypto";
 
 type StoredRow = { state: string; body: string | null };
-const storedRow = (desk: TestDesk, key: string) =>
+const storedRow = async (desk: TestDesk, key: string) =>
   desk.deps.db.$client.query<StoredRow, [string]>("SELECT state, body FROM idempotency_keys WHERE key = ?").get(key);
 
 /** desk.db and its WAL as text: what anyone who reads the files sees. */
@@ -46,7 +46,7 @@ describe("idempotency store and one-time secrets", () => {
       expect(secret.length).toBeGreaterThan(10);
       await untilCommitted(desk.deps.db);
 
-      const row = storedRow(desk, key)!;
+      const row = (await storedRow(desk, key))!;
       expect(row.state).toBe("done");
       expect(row.body).not.toContain(secret);
       expect(row.body).not.toContain(first.body.id);
@@ -88,7 +88,7 @@ describe("recovery at start", () => {
       const replay = await second.api("POST", "/v1/api-keys", { headers: headers("crashed"), raw: body });
       expect(replay.headers.get("idempotent-replayed")).toBe("true");
       expect(replay.body.id).toBe(retry.body.id);
-      expect(storedRow(second, "legacy")).toBeNull();
+      expect(await storedRow(second, "legacy")).toBeNull();
     } finally {
       rmSync(first.dataDir, { recursive: true, force: true });
     }

@@ -36,7 +36,7 @@ export const idempotencyApplies = (method: string, path: string): boolean =>
  * alone it would answer 409 to every retry for 24 hours. Dropping it lets the retry run again.
  * Returns how many were dropped.
  */
-export function recoverIdempotencyKeys(sqlite: Database): number {
+export async function recoverIdempotencyKeys(sqlite: Database): Promise<number> {
   // Answers stored in plain text by earlier versions may hold one-time secrets: drop those too.
   sqlite.run(`DELETE FROM idempotency_keys WHERE body IS NOT NULL AND body NOT LIKE '${SEALED_PREFIX}%'`);
   return sqlite.run("DELETE FROM idempotency_keys WHERE state = 'running'").changes;

@@ -42,11 +42,10 @@ describe("RateLimit-* headers", () => {
 
   test("a second factor past the account's budget: 429 with Retry-After equal to RateLimit-Reset", async () => {
     const person = await createUser(desk);
-    desk.deps.db
+    await desk.deps.db
       .update(users)
       .set({ mfaEnabled: true, mfaSecretSealed: desk.deps.secrets.seal("JBSWY3DPEHPK3PXP") })
-      .where(eq(users.id, person.id))
-      .run();
+      .where(eq(users.id, person.id));
     const mfaToken = await desk.deps.tokens.sign("mfa", { sub: person.id });
     const attempt = () => desk.api("POST", "/v1/auth/mfa", { body: { mfa_token: mfaToken, code: "000000" } });
     for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {

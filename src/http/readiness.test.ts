@@ -12,7 +12,7 @@ const desk = await startTestDesk({ clock });
 const sqlite = desk.deps.db.$client;
 
 /** A job of a kind no runner claims, so it stays where the test puts it. */
-function insertJob(id: string, state: "queued" | "running", runAt: Date, leaseUntil: Date | null) {
+async function insertJob(id: string, state: "queued" | "running", runAt: Date, leaseUntil: Date | null) {
   const at = clock.now().toISOString();
   sqlite.run(
     `INSERT INTO jobs (id, kind, workspace_id, payload, state, run_at, attempts, max_attempts, lease_until, created_at, updated_at)
@@ -30,7 +30,7 @@ describe("GET /readyz", () => {
     });
     expect(created.status).toBe(201);
     expect((await desk.api("GET", "/readyz")).status).toBe(200);
-    recordMailboxHealth(
+    await recordMailboxHealth(
       desk.deps.db,
       created.body.id,
       { ok: false, error: "IMAP: authentication failed" },
@@ -61,7 +61,7 @@ describe("GET /readyz", () => {
   });
 
   test("a due job waiting past the limit makes it 503; /healthz still answers 200", async () => {
-    insertJob("job-stuck-queued", "queued", clock.now(), null);
+    await insertJob("job-stuck-queued", "queued", clock.now(), null);
     expect((await desk.api("GET", "/readyz")).status).toBe(200);
     clock.advance(READINESS_LIMITS.queuedMs + 1_000);
     // Recurring jobs of the features fall due as the clock jumps; the runner takes them, not this one.
@@ -78,7 +78,7 @@ describe("GET /readyz", () => {
   });
 
   test("a running job past its lease (beyond the grace) makes it 503", async () => {
-    insertJob("job-stuck-running", "running", clock.now(), new Date(clock.now().getTime() + 5 * 60_000));
+    await insertJob("job-stuck-running", "running", clock.now(), new Date(clock.now().getTime() + 5 * 60_000));
     clock.advance(5 * 60_000 + READINESS_LIMITS.leaseGraceMs - 1_000);
     await desk.jobs.drain();
     expect((await desk.api("GET", "/readyz")).status).toBe(200);

@@ -26,7 +26,7 @@ export type Readiness = {
 };
 
 /** Mailboxes whose last connection failed (wired from the mailboxes' public file: machinery reads no feature table). */
-export type FailingMailboxes = () => Array<{ email: string; lastError: string }>;
+export type FailingMailboxes = () => Array<{ email: string; lastError: string }> | Promise<Array<{ email: string; lastError: string }>>;
 
 /**
  * A mailbox that cannot connect makes Desk not ready too: mail stops flowing in or out, which a
@@ -53,17 +53,17 @@ export function createReadiness(
       // Rewriting the header's user_version with its own value dirties page 1, so the commit really
       // writes to the WAL: a full disk or a read-only file fails here, as any other write would.
       const version = userVersion.get()?.user_version ?? 0;
-      await batchedWrite(db, () => db.$client.run(`PRAGMA user_version = ${Math.trunc(version)}`));
+      await batchedWrite(db, async () => db.$client.run(`PRAGMA user_version = ${Math.trunc(version)}`));
       return { ok: true };
     } catch (error) {
       return { ok: false, detail: `the database refused a write: ${(error as Error).message}` };
     }
   }
 
-  function jobs(): Readiness["checks"]["jobs"] {
+  async function jobs(): Promise<Readiness["checks"]["jobs"]> {
     const now = clock.now().getTime();
-    const oldestDue = oldestDueMs(db, clock.now());
-    const overdueRunning = runningPastLease(db, new Date(now - limits.leaseGraceMs).toISOString());
+    const oldestDue = await oldestDueMs(db, clock.now());
+    const overdueRunning = await runningPastLease(db, new Date(now - limits.leaseGraceMs).toISOString());
     const problems: string[] = [];
     if (oldestDue > limits.queuedMs)
       problems.push(`a due job has waited ${Math.round(oldestDue / 1000)} s (limit ${limits.queuedMs / 1000} s)`);
@@ -76,8 +76,8 @@ export function createReadiness(
     };
   }
 
-  function mailboxes(): Readiness["checks"]["mailboxes"] {
-    const failing = failingMailboxes();
+  async function mailboxes(): Promise<Readiness["checks"]["mailboxes"]> {
+    const failing = await failingMailboxes();
     if (failing.length === 0) return { ok: true, failing: 0 };
     const named = failing.slice(0, 3).map((m) => `${m.email}: ${m.lastError || "connection failed"}`);
     return {
@@ -88,7 +88,7 @@ export function createReadiness(
   }
 
   return async () => {
-    const checks = { database: await database(), jobs: jobs(), mailboxes: mailboxes() };
+    const checks = { database: await database(), jobs: await jobs(), mailboxes: await mailboxes() };
     return { ok: checks.database.ok && checks.jobs.ok && checks.mailboxes.ok, checks };
   };
 }

@@ -1,6 +1,7 @@
+import { first, one } from "../db/store";
 import { and, eq, lt } from "drizzle-orm";
 import type { Deps } from "../deps";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { randomToken } from "../lib/ids";
 import { APPLE_APP_ATTEST_ROOT, AppAttestError, verifyAssertion, verifyAttestation } from "./app-attest";
@@ -16,31 +17,29 @@ export type AppAttestProof = { key_id: string; assertion: string; client_data: s
 const disabled = () => notFound("App attestation (APP_ATTEST_APP_IDS is not set)");
 
 /** POST /v1/auth/app-attest/challenge: a random single-use challenge, five minutes. */
-export function issueAttestChallenge(deps: AttestDeps): { challenge: string; expires_in: number } {
+export async function issueAttestChallenge(deps: AttestDeps): Promise<{ challenge: string; expires_in: number }> {
   if (!deps.config.appAttestAppIds.length) throw disabled();
   const now = deps.clock.now();
   const challenge = randomToken(32);
-  withTx(deps.db, (tx) => {
-    tx.delete(appAttestChallenges).where(lt(appAttestChallenges.expiresAt, now.toISOString())).run();
-    tx.insert(appAttestChallenges)
+  await transact(deps.db, async (tx) => {
+    await tx.delete(appAttestChallenges).where(lt(appAttestChallenges.expiresAt, now.toISOString()));
+    await tx.insert(appAttestChallenges)
       .values({
         challenge,
         expiresAt: new Date(now.getTime() + APP_ATTEST_CHALLENGE_TTL_MS).toISOString(),
         createdAt: now.toISOString(),
-      })
-      .run();
+      });
   });
   return { challenge, expires_in: APP_ATTEST_CHALLENGE_TTL_MS / 1000 };
 }
 
-function spendChallenge(deps: AttestDeps, challenge: string): boolean {
+async function spendChallenge(deps: AttestDeps, challenge: string): Promise<boolean> {
   const now = deps.clock.now().toISOString();
   return (
-    deps.db
+    (await deps.db
       .delete(appAttestChallenges)
       .where(eq(appAttestChallenges.challenge, challenge))
-      .returning({ expiresAt: appAttestChallenges.expiresAt })
-      .all()
+      .returning({ expiresAt: appAttestChallenges.expiresAt }))
       .filter((r) => r.expiresAt > now).length > 0
   );
 }
@@ -54,7 +53,7 @@ export async function registerAttestedKey(
   body: { key_id: string; attestation: string; challenge: string },
 ) {
   if (!deps.config.appAttestAppIds.length) throw disabled();
-  if (!spendChallenge(deps, body.challenge))
+  if (!await spendChallenge(deps, body.challenge))
     throw invalidAt("body.challenge", "The challenge is unknown, expired or already used.", "invalid_challenge");
   const key = await verifyAttestation({
     keyId: body.key_id,
@@ -69,10 +68,10 @@ export async function registerAttestedKey(
     throw error;
   });
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    if (tx.select({ k: appAttestKeys.keyId }).from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).get())
+  return await transact(deps.db, async (tx) => {
+    if (first(await tx.select({ k: appAttestKeys.keyId }).from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).limit(1)))
       throw conflict("This key is already registered.");
-    const row = tx
+    const row = one(await tx
       .insert(appAttestKeys)
       .values({
         keyId: key.keyId,
@@ -84,8 +83,7 @@ export async function registerAttestedKey(
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
+      .returning());
     return { key_id: row.keyId, app_id: row.appId, environment: row.environment, created_at: row.createdAt };
   });
 }
@@ -95,7 +93,7 @@ export async function registerAttestedKey(
  * the app hashed, JSON with a `challenge` from our challenge route, used once) signed by a
  * registered key with a rising counter. False for anything else.
  */
-export function acceptAppAttestProof(deps: AttestDeps, proof: AppAttestProof): boolean {
+export async function acceptAppAttestProof(deps: AttestDeps, proof: AppAttestProof): Promise<boolean> {
   if (!deps.config.appAttestAppIds.length) return false;
   const clientData = Buffer.from(proof.client_data, "base64");
   let challenge: unknown;
@@ -104,8 +102,8 @@ export function acceptAppAttestProof(deps: AttestDeps, proof: AppAttestProof): b
   } catch {
     return false;
   }
-  if (typeof challenge !== "string" || !spendChallenge(deps, challenge)) return false;
-  const key = deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, proof.key_id)).get();
+  if (typeof challenge !== "string" || !await spendChallenge(deps, challenge)) return false;
+  const key = first(await deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, proof.key_id)).limit(1));
   if (!key || !deps.config.appAttestAppIds.includes(key.appId)) return false;
   let counter: number;
   try {
@@ -122,11 +120,10 @@ export function acceptAppAttestProof(deps: AttestDeps, proof: AppAttestProof): b
   }
   const now = deps.clock.now().toISOString();
   // Compare-and-set: two requests with the same counter cannot both pass.
-  const moved = deps.db
+  const moved = await deps.db
     .update(appAttestKeys)
     .set({ counter, lastUsedAt: now, updatedAt: now })
     .where(and(eq(appAttestKeys.keyId, key.keyId), eq(appAttestKeys.counter, key.counter)))
-    .returning({ keyId: appAttestKeys.keyId })
-    .all();
+    .returning({ keyId: appAttestKeys.keyId });
   return moved.length === 1;
 }

@@ -63,7 +63,7 @@ function signUpRoutes(deps: Deps, limits: SignInLimits) {
           request,
           `register:${input.email}`,
           async () => {
-            assertRoomForAccount(deps, request, null);
+            await assertRoomForAccount(deps, request, null);
             return registerUser(deps, input);
           },
           challenge,
@@ -97,7 +97,7 @@ function signUpRoutes(deps: Deps, limits: SignInLimits) {
         },
       },
     )
-    .post("/app-attest/challenge", () => issueAttestChallenge(deps), {
+    .post("/app-attest/challenge", async () => await issueAttestChallenge(deps), {
       response: { 200: AttestChallengeSchema },
       detail: {
         summary: "A single-use App Attest challenge (five minutes), for registering a key or signing an assertion",
@@ -141,7 +141,7 @@ function signInRoutes(deps: Deps, limits: SignInLimits) {
           body.app_attest,
         );
         assertPasswordSignInAllowed(deps, user);
-        assertRoomForAccount(deps, request, user.id);
+        await assertRoomForAccount(deps, request, user.id);
         if (user.mfaEnabled) return { mfa_required: true as const, mfa_token: await issueMfaToken(deps, user) };
         return beginSession(deps, request, set, user, { mfaVerified: false });
       },
@@ -161,14 +161,14 @@ function signInRoutes(deps: Deps, limits: SignInLimits) {
       async ({ request, body, set }) => {
         const user = await userOfMfaToken(deps, body.mfa_token);
         // Refuse a sixth account before the code is spent.
-        assertRoomForAccount(deps, request, user.id);
+        await assertRoomForAccount(deps, request, user.id);
         // The password was right: a second factor is rate limited, not challenged.
         await limitedAttempt(
           limits,
           request,
           `mfa:${user.id}`,
           async () => {
-            if (!consumeSecondFactor(deps, user, body.code))
+            if (!await consumeSecondFactor(deps, user, body.code))
               throw unauthorized("The code is wrong or was already used.");
           },
           null,
@@ -195,7 +195,7 @@ function sessionRoutes(deps: Deps) {
         security: [],
       },
     })
-    .post("/accounts", ({ request }) => listBrowserAccounts(deps, request), {
+    .post("/accounts", async ({ request }) => await listBrowserAccounts(deps, request), {
       body: AccountsBody,
       response: { 200: AccountsSchema },
       detail: { summary: "Accounts signed in on this browser, with their workspaces; rotates nothing", security: [] },

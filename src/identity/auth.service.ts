@@ -1,6 +1,7 @@
+import { first, one } from "../db/store";
 import { count, eq } from "drizzle-orm";
 import type { Deps } from "../deps";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { conflict, DeskError, forbidden, unauthorized } from "../lib/errors";
 import { deskRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
@@ -30,7 +31,7 @@ export type SignInLimits = {
   ip: RateLimiter;
   challenges: SignInChallenges;
   /** Native apps: an App Attest assertion over one of our challenges stands in for a solved challenge. */
-  appAttest: (proof: AppAttestProof) => boolean;
+  appAttest: (proof: AppAttestProof) => boolean | Promise<boolean>;
 };
 
 export function createSignInLimits(deps: Pick<Deps, "clock" | "config" | "db" | "logger">): SignInLimits {
@@ -39,7 +40,7 @@ export function createSignInLimits(deps: Pick<Deps, "clock" | "config" | "db" | 
     account: deskRateLimiter(deps, { name: "sign-in.account", limit: SIGN_IN_LIMITS.perAccount, windowMs }),
     ip: deskRateLimiter(deps, { name: "sign-in.ip", limit: SIGN_IN_LIMITS.perIp, windowMs }),
     challenges: createSignInChallenges(deps),
-    appAttest: (proof) => acceptAppAttestProof(deps, proof),
+    appAttest: async (proof) => await acceptAppAttestProof(deps, proof),
   };
 }
 
@@ -74,7 +75,7 @@ export async function limitedAttempt<T>(
     (ipKey !== null && (await limits.ip.count(ipKey)) >= CHALLENGE_AFTER.perIp);
   if (challenge !== null && suspicious) {
     if (appAttest) {
-      if (!limits.appAttest(appAttest)) throw challengeFailed();
+      if (!await limits.appAttest(appAttest)) throw challengeFailed();
     } else if (!challenge) throw challengeRequired();
     else if (!(await limits.challenges.accept(challenge))) throw challengeFailed();
   }
@@ -92,10 +93,10 @@ export async function limitedAttempt<T>(
   }
 }
 
-export const findUserByEmail = (deps: Pick<Deps, "db">, email: string) =>
-  deps.db.select().from(users).where(eq(users.email, email.toLowerCase())).get();
-export const findUser = (deps: Pick<Deps, "db">, userId: string) =>
-  deps.db.select().from(users).where(eq(users.id, userId)).get();
+export const findUserByEmail = async (deps: Pick<Deps, "db">, email: string) =>
+  first(await deps.db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1));
+export const findUser = async (deps: Pick<Deps, "db">, userId: string) =>
+  first(await deps.db.select().from(users).where(eq(users.id, userId)).limit(1));
 
 /**
  * Creates a person with a password. Open while the instance has no user (the first person sets
@@ -108,25 +109,24 @@ export async function registerUser(
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now().toISOString();
   const email = input.email.toLowerCase();
-  return withTx(deps.db, (tx) => {
+  return await transact(deps.db, async (tx) => {
     if (!deps.config.openSignup) {
-      const existing = tx.select({ n: count() }).from(users).get()?.n ?? 0;
+      const existing = first(await tx.select({ n: count() }).from(users).limit(1))?.n ?? 0;
       if (existing > 0) throw forbidden("Sign-up is closed on this instance; ask an administrator for an invitation.");
     }
-    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+    if (first(await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1))) {
       throw conflict("An account with this email already exists; sign in instead.");
     }
-    return tx
+    return one(await tx
       .insert(users)
       .values({ id: newId(), email, name: input.name, passwordHash, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+      .returning());
   });
 }
 
 /** The person whose email and password these are, or 401 with the generic detail (same argon2 work either way). */
 export async function authenticatePassword(deps: Pick<Deps, "db">, email: string, password: string): Promise<UserRow> {
-  const user = findUserByEmail(deps, email);
+  const user = await findUserByEmail(deps, email);
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) throw wrongCredentials();
   return user;
@@ -150,7 +150,7 @@ export const issueMfaToken = (deps: Pick<Deps, "tokens">, user: UserRow) => deps
 
 export async function userOfMfaToken(deps: Pick<Deps, "db" | "tokens">, token: string): Promise<UserRow> {
   const claims = await deps.tokens.verify<{ sub: string }>(token, "mfa");
-  const user = claims?.sub ? findUser(deps, claims.sub) : undefined;
+  const user = claims?.sub ? await findUser(deps, claims.sub) : undefined;
   if (!user?.mfaEnabled) throw unauthorized("The two-factor sign-in has expired or is invalid; sign in again.");
   return user;
 }
@@ -160,26 +160,25 @@ export async function userOfMfaToken(deps: Pick<Deps, "db" | "tokens">, token: s
  * accepted once) or one of their recovery codes (removed once used). Returns whether it passed;
  * what it consumed is saved in the caller's transaction.
  */
-export function consumeSecondFactor(
+export async function consumeSecondFactor(
   deps: Pick<Deps, "db" | "clock" | "secrets">,
   user: UserRow,
   code: string,
-): boolean {
+): Promise<boolean> {
   const now = deps.clock.now();
-  return withTx(deps.db, (tx) => {
-    const fresh = tx.select().from(users).where(eq(users.id, user.id)).get();
+  return await transact(deps.db, async (tx) => {
+    const fresh = first(await tx.select().from(users).where(eq(users.id, user.id)).limit(1));
     if (!fresh?.mfaEnabled || !fresh.mfaSecretSealed) return false;
     const step = acceptTotp(deps.secrets.open(fresh.mfaSecretSealed), code, now, fresh.mfaLastStep ?? null);
     if (step !== null) {
-      tx.update(users).set({ mfaLastStep: step, updatedAt: now.toISOString() }).where(eq(users.id, user.id)).run();
+      await tx.update(users).set({ mfaLastStep: step, updatedAt: now.toISOString() }).where(eq(users.id, user.id));
       return true;
     }
     const remaining = useRecoveryCode(fresh.mfaRecoveryHashes, code);
     if (!remaining) return false;
-    tx.update(users)
+    await tx.update(users)
       .set({ mfaRecoveryHashes: JSON.stringify(remaining), updatedAt: now.toISOString() })
-      .where(eq(users.id, user.id))
-      .run();
+      .where(eq(users.id, user.id));
     return true;
   });
 }

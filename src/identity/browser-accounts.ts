@@ -16,9 +16,9 @@ export const MAX_BROWSER_ACCOUNTS = 5;
  * A cookie counts only when it holds the session's current generation: it reads nothing and
  * rotates nothing, so listing accounts never revokes a session.
  */
-export function browserAccounts(db: Queryable, request: Request, now: Date): BrowserAccount[] {
+export async function browserAccounts(db: Queryable, request: Request, now: Date): Promise<BrowserAccount[]> {
   const byUser = new Map<string, BrowserAccount>();
-  for (const entry of browserSessions(db, request, now)) {
+  for (const entry of await browserSessions(db, request, now)) {
     const known = byUser.get(entry.userId);
     // The new-style cookie wins over the legacy one for the same person.
     if (!known || (!known.cookie.userId && entry.cookie.userId)) byUser.set(entry.userId, entry);
@@ -27,17 +27,16 @@ export function browserAccounts(db: Queryable, request: Request, now: Date): Bro
 }
 
 /** Every presented refresh cookie holding a live session's current generation (a person may appear twice: legacy and new cookie). */
-export function browserSessions(db: Queryable, request: Request, now: Date): BrowserAccount[] {
+export async function browserSessions(db: Queryable, request: Request, now: Date): Promise<BrowserAccount[]> {
   const cookies = presentedRefreshCookies(request);
   const parsed = cookies.map((cookie) => ({ cookie, token: parseRefreshToken(cookie.token) }));
   const ids = [...new Set(parsed.flatMap((p) => (p.token ? [p.token.sessionId] : [])))];
   if (!ids.length) return [];
   const rows = new Map(
-    db
+    (await db
       .select()
       .from(sessions)
-      .where(inArray(sessions.id, ids))
-      .all()
+      .where(inArray(sessions.id, ids)))
       .map((row) => [row.id, row]),
   );
   const nowIso = now.toISOString();

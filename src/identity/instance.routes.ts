@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../deps";
@@ -17,9 +18,9 @@ export const InstanceStatusSchema = z.object({
 export function instanceRoutes(deps: Deps) {
   return new Elysia({ prefix: "/auth", tags: ["auth"] }).get(
     "/status",
-    () => {
+    async () => {
       // Any one row answers the question; no count over the whole table.
-      const hasUsers = deps.db.select({ id: users.id }).from(users).limit(1).get() !== undefined;
+      const hasUsers = first(await deps.db.select({ id: users.id }).from(users).limit(1)) !== undefined;
       return { signup_open: !hasUsers || deps.config.openSignup, has_users: hasUsers };
     },
     {

@@ -6,29 +6,28 @@ import { consumeSecondFactor } from "./auth.service";
 import { acceptTotp, newRecoveryCodes, newTotpSecret, otpauthUrl } from "./mfa";
 import { verifyPassword } from "./passwords";
 import type { Deps } from "../deps";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { conflict, invalidAt, unauthorized } from "../lib/errors";
 import { findUserRow } from "./me.service";
 
 type MfaDeps = Pick<Deps, "db" | "clock" | "secrets">;
 
-const signedInUser = (deps: MfaDeps, user: UserContext) => {
-  const row = findUserRow(deps, user.userId);
+const signedInUser = async (deps: MfaDeps, user: UserContext) => {
+  const row = await findUserRow(deps, user.userId);
   if (!row) throw unauthorized();
   return row;
 };
 
 /** Starts enrolment: a new secret, kept sealed and inactive until a code from it is confirmed. */
-export function setupMfa(deps: MfaDeps, user: UserContext): { secret: string; otpauth_url: string } {
-  const row = signedInUser(deps, user);
+export async function setupMfa(deps: MfaDeps, user: UserContext): Promise<{ secret: string; otpauth_url: string }> {
+  const row = await signedInUser(deps, user);
   if (row.mfaEnabled)
     throw conflict("Two-factor sign-in is already on; turn it off first to enrol a new authenticator.");
   const secret = newTotpSecret();
-  deps.db
+  await deps.db
     .update(users)
     .set({ mfaSecretSealed: deps.secrets.seal(secret), mfaLastStep: null, updatedAt: deps.clock.now().toISOString() })
-    .where(eq(users.id, row.id))
-    .run();
+    .where(eq(users.id, row.id));
   return { secret, otpauth_url: otpauthUrl(secret, row.email) };
 }
 
@@ -36,8 +35,8 @@ export function setupMfa(deps: MfaDeps, user: UserContext): { secret: string; ot
  * Confirms enrolment with a code from the authenticator: turns two-factor on, answers ten
  * recovery codes once (only their hashes are kept) and marks the current session as verified.
  */
-export function enableMfa(deps: MfaDeps, user: UserContext, code: string): { enabled: true; recovery_codes: string[] } {
-  const row = signedInUser(deps, user);
+export async function enableMfa(deps: MfaDeps, user: UserContext, code: string): Promise<{ enabled: true; recovery_codes: string[] }> {
+  const row = await signedInUser(deps, user);
   if (row.mfaEnabled) throw conflict("Two-factor sign-in is already on.");
   if (!row.mfaSecretSealed) throw conflict("Start with POST /v1/me/mfa/setup.");
   const now = deps.clock.now();
@@ -49,21 +48,19 @@ export function enableMfa(deps: MfaDeps, user: UserContext, code: string): { ena
       "invalid_code",
     );
   const { codes, hashes } = newRecoveryCodes();
-  withTx(deps.db, (tx) => {
-    tx.update(users)
+  await transact(deps.db, async (tx) => {
+    await tx.update(users)
       .set({
         mfaEnabled: true,
         mfaLastStep: step,
         mfaRecoveryHashes: JSON.stringify(hashes),
         updatedAt: now.toISOString(),
       })
-      .where(eq(users.id, row.id))
-      .run();
+      .where(eq(users.id, row.id));
     if (user.sessionId)
-      tx.update(sessions)
+      await tx.update(sessions)
         .set({ mfaVerified: true, updatedAt: now.toISOString() })
-        .where(eq(sessions.id, user.sessionId))
-        .run();
+        .where(eq(sessions.id, user.sessionId));
   });
   return { enabled: true, recovery_codes: codes };
 }
@@ -74,11 +71,11 @@ export async function disableMfa(
   user: UserContext,
   proof: { code?: string; password?: string },
 ): Promise<{ enabled: false }> {
-  const row = signedInUser(deps, user);
+  const row = await signedInUser(deps, user);
   if (!row.mfaEnabled) return { enabled: false };
   const proven =
     proof.code !== undefined
-      ? consumeSecondFactor(deps, row, proof.code)
+      ? await consumeSecondFactor(deps, row, proof.code)
       : await verifyPassword(proof.password ?? "", row.passwordHash);
   if (!proven) {
     const where = proof.code !== undefined ? "body.code" : "body.password";
@@ -88,7 +85,7 @@ export async function disableMfa(
       "invalid_proof",
     );
   }
-  deps.db
+  await deps.db
     .update(users)
     .set({
       mfaEnabled: false,
@@ -97,7 +94,6 @@ export async function disableMfa(
       mfaLastStep: null,
       updatedAt: deps.clock.now().toISOString(),
     })
-    .where(eq(users.id, row.id))
-    .run();
+    .where(eq(users.id, row.id));
   return { enabled: false };
 }

@@ -30,7 +30,7 @@ export function meRoutes(deps: Deps) {
   const passwordAttempts = createPasswordChangeLimiter(deps);
   return new Elysia({ prefix: "/me", tags: ["me"] })
     .use(deps.guard)
-    .get("/", ({ credential }) => describeCaller(deps, credential), {
+    .get("/", async ({ credential }) => await describeCaller(deps, credential), {
       identified: true,
       response: { 200: MeSchema },
       detail: {
@@ -39,11 +39,11 @@ export function meRoutes(deps: Deps) {
     })
     .patch(
       "/",
-      ({ user, body }) => {
+      async ({ user, body }) => {
         const { avatar_url, ...changes } = body;
-        if (avatar_url !== undefined) copyPicture(deps, user.userId, avatar_url);
-        updateMe(deps, user.userId, changes);
-        return describeCaller(deps, { kind: "user", ...user });
+        if (avatar_url !== undefined) await copyPicture(deps, user.userId, avatar_url);
+        await updateMe(deps, user.userId, changes);
+        return await describeCaller(deps, { kind: "user", ...user });
       },
       {
         signedIn: true,
@@ -56,12 +56,12 @@ export function meRoutes(deps: Deps) {
         },
       },
     )
-    .post("/mfa/setup", ({ user }) => setupMfa(deps, user), {
+    .post("/mfa/setup", async ({ user }) => await setupMfa(deps, user), {
       signedIn: true,
       response: { 200: MfaSetupSchema },
       detail: { summary: "Start two-factor enrolment: a TOTP secret and its otpauth:// URL (inactive until enabled)" },
     })
-    .post("/mfa/enable", ({ user, body }) => enableMfa(deps, user, body.code), {
+    .post("/mfa/enable", async ({ user, body }) => await enableMfa(deps, user, body.code), {
       signedIn: true,
       body: MfaEnableBody,
       response: { 200: MfaEnabledSchema },
@@ -86,15 +86,15 @@ export function meRoutes(deps: Deps) {
         },
       },
     )
-    .get("/sessions", ({ user }) => listMySessions(deps, user), {
+    .get("/sessions", async ({ user }) => await listMySessions(deps, user), {
       signedIn: true,
       response: { 200: SessionListSchema },
       detail: { summary: "Your live sign-ins (browsers and apps), most recently used first; `current` marks this one" },
     })
     .delete(
       "/sessions/:id",
-      ({ user, params, set }) => {
-        revokeMySession(deps, user, params.id);
+      async ({ user, params, set }) => {
+        await revokeMySession(deps, user, params.id);
         set.status = 204;
         return null;
       },
@@ -104,7 +104,7 @@ export function meRoutes(deps: Deps) {
         detail: { summary: "Sign out one of your sessions (404 when it is not yours or already ended)" },
       },
     )
-    .post("/sessions/sign-out-others", ({ user }) => revokeOtherSessions(deps, user), {
+    .post("/sessions/sign-out-others", async ({ user }) => await revokeOtherSessions(deps, user), {
       signedIn: true,
       response: { 200: SignedOutSchema },
       detail: { summary: "Sign out every session of yours except this one" },

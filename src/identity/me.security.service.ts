@@ -1,10 +1,11 @@
+import { first } from "../db/store";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { sessions, users } from "./identity.table";
 import type { UserContext } from "../auth/context";
 import { hashPassword, verifyPassword } from "./passwords";
 import { revokeSession } from "./sessions";
 import { signalAccessEnded } from "../auth/session-signals";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound, unauthorized } from "../lib/errors";
 import { deskRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
@@ -37,7 +38,7 @@ export async function changePassword(
   meta?: RequestMeta,
 ): Promise<{ signed_out_sessions: number }> {
   await enforceRateLimits([[limiter, user.userId]], meta);
-  const row = findUserRow(deps, user.userId);
+  const row = await findUserRow(deps, user.userId);
   if (!row) throw unauthorized();
   if (!(await verifyPassword(input.current_password, row.passwordHash))) {
     await limiter.hit(user.userId);
@@ -45,10 +46,10 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(input.new_password);
   const now = deps.clock.now();
-  const ended = withTx(deps.db, (tx) => {
-    tx.update(users).set({ passwordHash, updatedAt: now.toISOString() }).where(eq(users.id, row.id)).run();
-    retireResets(tx, row.id, now);
-    return revokeSessionsOf(tx, row.id, "password_changed", now, user.sessionId);
+  const ended = await transact(deps.db, async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: now.toISOString() }).where(eq(users.id, row.id));
+    await retireResets(tx, row.id, now);
+    return await revokeSessionsOf(tx, row.id, "password_changed", now, user.sessionId);
   });
   limiter.reset(user.userId);
   if (ended.length) signalAccessEnded(deps.db, { kind: "sessions", userId: row.id, sessionIds: ended });
@@ -67,8 +68,8 @@ export type SessionInfoJson = {
 };
 
 /** GET /v1/me/sessions: the person's live sign-ins, most recently used first. */
-export function listMySessions(deps: SecurityDeps, user: UserContext): { data: SessionInfoJson[] } {
-  const rows = liveSessions(deps.db, user.userId, deps.clock.now()).sort((a, b) =>
+export async function listMySessions(deps: SecurityDeps, user: UserContext): Promise<{ data: SessionInfoJson[] }> {
+  const rows = (await liveSessions(deps.db, user.userId, deps.clock.now())).sort((a, b) =>
     a.lastUsedAt < b.lastUsedAt ? 1 : a.lastUsedAt > b.lastUsedAt ? -1 : 0,
   );
   return {
@@ -86,10 +87,10 @@ export function listMySessions(deps: SecurityDeps, user: UserContext): { data: S
 }
 
 /** DELETE /v1/me/sessions/{id}: ends one of the person's live sessions; anyone else's is 404. */
-export function revokeMySession(deps: SecurityDeps, user: UserContext, sessionId: string): void {
+export async function revokeMySession(deps: SecurityDeps, user: UserContext, sessionId: string): Promise<void> {
   const now = deps.clock.now();
-  const found = withTx(deps.db, (tx) => {
-    const row = tx
+  const found = await transact(deps.db, async (tx) => {
+    const row = first(await tx
       .select({ id: sessions.id })
       .from(sessions)
       .where(
@@ -99,9 +100,8 @@ export function revokeMySession(deps: SecurityDeps, user: UserContext, sessionId
           isNull(sessions.revokedAt),
           gt(sessions.expiresAt, now.toISOString()),
         ),
-      )
-      .get();
-    if (row) revokeSession(tx, row.id, "signed_out_elsewhere", now);
+      ).limit(1));
+    if (row) await revokeSession(tx, row.id, "signed_out_elsewhere", now);
     return !!row;
   });
   if (!found) throw notFound("Session");
@@ -109,9 +109,9 @@ export function revokeMySession(deps: SecurityDeps, user: UserContext, sessionId
 }
 
 /** POST /v1/me/sessions/sign-out-others: ends every session but the caller's. */
-export function revokeOtherSessions(deps: SecurityDeps, user: UserContext): { signed_out_sessions: number } {
+export async function revokeOtherSessions(deps: SecurityDeps, user: UserContext): Promise<{ signed_out_sessions: number }> {
   const now = deps.clock.now();
-  const ended = withTx(deps.db, (tx) => revokeSessionsOf(tx, user.userId, "signed_out_elsewhere", now, user.sessionId));
+  const ended = await transact(deps.db, async (tx) => await revokeSessionsOf(tx, user.userId, "signed_out_elsewhere", now, user.sessionId));
   if (ended.length) signalAccessEnded(deps.db, { kind: "sessions", userId: user.userId, sessionIds: ended });
   return { signed_out_sessions: ended.length };
 }

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { startTestDesk } from "../../test/harness";
@@ -13,7 +14,7 @@ const signals: AccessEnded[] = [];
 onAccessEnded(desk.deps.db, (s) => signals.push(s));
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-const sessionRow = (id: string) => desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).get()!;
+const sessionRow = async (id: string) => first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
 const login = (email: string, password: string) =>
   desk.api("POST", "/v1/auth/login", { headers: { "user-agent": "Firefox test" }, body: { email, password } });
 
@@ -29,7 +30,7 @@ async function personWithSessions(password = "current-password") {
 describe("POST /v1/me/password", () => {
   test("needs the current password; signs out every other session, keeps this one, retires reset links", async () => {
     const { person, others } = await personWithSessions();
-    const link = issueOperatorReset(desk.deps, person.email)!;
+    const link = (await issueOperatorReset(desk.deps, person.email))!;
     signals.length = 0;
     const res = await desk.api("POST", "/v1/me/password", {
       headers: auth(person.token),
@@ -40,7 +41,7 @@ describe("POST /v1/me/password", () => {
     expect((await desk.api("GET", "/v1/me", { headers: auth(person.token) })).status).toBe(200);
     for (const token of others) expect((await desk.api("GET", "/v1/me", { headers: auth(token) })).status).toBe(401);
     expect(signals).toEqual([{ kind: "sessions", userId: person.id, sessionIds: expect.any(Array) }]);
-    expect(sessionRow(person.sessionId).revokedAt).toBeNull();
+    expect((await sessionRow(person.sessionId)).revokedAt).toBeNull();
     expect((await login(person.email, "current-password")).status).toBe(401);
     expect((await login(person.email, "next-password-2")).status).toBe(200);
     const token = link.url.split("#")[1]!;
@@ -48,11 +49,10 @@ describe("POST /v1/me/password", () => {
       (await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "third-password" } })).status,
     ).toBe(422);
     expect(
-      desk.deps.db
+      (await desk.deps.db
         .select()
         .from(passwordResets)
-        .where(eq(passwordResets.userId, person.id))
-        .all()
+        .where(eq(passwordResets.userId, person.id)))
         .every((r) => r.usedAt),
     ).toBe(true);
   }, 20_000);
@@ -89,7 +89,7 @@ describe("POST /v1/me/password", () => {
   test("no credential 401, API key 403", async () => {
     expect((await desk.api("POST", "/v1/me/password", { body: {} })).status).toBe(401);
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ALL_SCOPES);
+    const key = await createKey(desk, owner, ALL_SCOPES);
     expect(
       (
         await desk.api("POST", "/v1/me/password", {
@@ -122,7 +122,7 @@ describe("/v1/me/sessions", () => {
     expect(
       (await desk.api("DELETE", `/v1/me/sessions/${stranger.sessionId}`, { headers: auth(person.token) })).status,
     ).toBe(404);
-    expect(sessionRow(stranger.sessionId).revokedAt).toBeNull();
+    expect((await sessionRow(stranger.sessionId)).revokedAt).toBeNull();
 
     const victim = list.body.data.find((s: { current: boolean }) => !s.current).id as string;
     signals.length = 0;

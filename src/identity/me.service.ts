@@ -1,3 +1,4 @@
+import { one } from "../db/store";
 import { eq, sql } from "drizzle-orm";
 import type { UserJson, UserRow } from "./auth.present";
 import { presentUser } from "./auth.present";
@@ -42,16 +43,16 @@ const userRowQuery = preparedFor((_sqlite, db) =>
     .prepare(),
 );
 
-export const findUserRow = (deps: Pick<Deps, "db">, userId: string): UserRow | undefined =>
+export const findUserRow = async (deps: Pick<Deps, "db">, userId: string): Promise<UserRow | undefined> =>
   userRowQuery(deps.db).get({ userId });
 
 /**
  * GET /v1/me for any credential. A person: themselves and their workspaces. An API key: its
  * creator (or null), its own workspace with the role keys act with (admin), and the key itself.
  */
-export function describeCaller(deps: Pick<Deps, "db" | "credentials" | "ports">, credential: Credential): MeAnswer {
+export async function describeCaller(deps: Pick<Deps, "db" | "credentials" | "ports">, credential: Credential): Promise<MeAnswer> {
   if (credential.kind === "api_key") {
-    const key = deps.ports.get(apiKeyCallerOf)(deps.db, credential.apiKeyId);
+    const key = await deps.ports.get(apiKeyCallerOf)(deps.db, credential.apiKeyId);
     if (!key) throw unauthorized();
     const creator = key.createdBy === null ? null : creatorStatement(deps.db).get(key.createdBy);
     const user: UserJson | null = creator ? { ...creator, mfa_enabled: creator.mfa_enabled === 1 } : null;
@@ -61,20 +62,20 @@ export function describeCaller(deps: Pick<Deps, "db" | "credentials" | "ports">,
       api_key: { id: key.id, name: key.name, scopes: credential.scopes },
     };
   }
-  const user = findUserRow(deps, credential.userId);
+  const user = await findUserRow(deps, credential.userId);
   if (!user) throw unauthorized();
-  return { user: presentUser(user), workspaces: deps.credentials.workspacesOf(user.id) };
+  return { user: presentUser(user), workspaces: await deps.credentials.workspacesOf(user.id) };
 }
 
-export function updateMe(
+export async function updateMe(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
   input: { name?: string; locale?: string | null },
-): UserRow {
+): Promise<UserRow> {
   const changes: Partial<UserRow> = { updatedAt: deps.clock.now().toISOString() };
   if (input.name !== undefined) changes.name = input.name;
   if (input.locale !== undefined) changes.locale = input.locale === null ? null : canonicalLocale(input.locale);
-  const row = deps.db.update(users).set(changes).where(eq(users.id, userId)).returning().get();
+  const row = one(await deps.db.update(users).set(changes).where(eq(users.id, userId)).returning());
   if (!row) throw unauthorized();
   return row;
 }

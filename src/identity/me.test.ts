@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { revokeApiKey } from "../api-keys/api-keys.service";
@@ -22,19 +23,16 @@ describe("GET /v1/me", () => {
     const { workspace: second } = await createWorkspaceWithOwner(desk);
     const { workspace: gone } = await createWorkspaceWithOwner(desk);
     const { members } = await import("../members/members.table");
-    desk.deps.db
+    await desk.deps.db
       .insert(members)
-      .values({ workspaceId: second.id, userId: owner.id, role: "viewer", createdAt: new Date().toISOString() })
-      .run();
-    desk.deps.db
+      .values({ workspaceId: second.id, userId: owner.id, role: "viewer", createdAt: new Date().toISOString() });
+    await desk.deps.db
       .insert(members)
-      .values({ workspaceId: gone.id, userId: owner.id, role: "agent", createdAt: new Date().toISOString() })
-      .run();
-    desk.deps.db
+      .values({ workspaceId: gone.id, userId: owner.id, role: "agent", createdAt: new Date().toISOString() });
+    await desk.deps.db
       .update(workspaces)
       .set({ deletedAt: new Date().toISOString() })
-      .where(eq(workspaces.id, gone.id))
-      .run();
+      .where(eq(workspaces.id, gone.id));
 
     const res = await desk.api("GET", "/v1/me", { headers: auth(owner.token) });
     expect(res.status).toBe(200);
@@ -58,7 +56,7 @@ describe("GET /v1/me", () => {
   test("an API key: its creator, only its own workspace with role admin, and the key", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     await createWorkspaceWithOwner(desk); // another workspace the key must not reveal
-    const key = createKey(desk, owner, ["tickets:read"]);
+    const key = await createKey(desk, owner, ["tickets:read"]);
     const res = await desk.api("GET", "/v1/me", { headers: { ...key.headers, "desk-workspace": "ignored" } });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ id: owner.id, email: owner.email });
@@ -70,13 +68,13 @@ describe("GET /v1/me", () => {
 
   test("an API key without a known creator answers user null; a revoked key is 401", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ALL_SCOPES);
-    desk.deps.db.update(apiKeys).set({ createdBy: null }).where(eq(apiKeys.id, key.id)).run();
+    const key = await createKey(desk, owner, ALL_SCOPES);
+    await desk.deps.db.update(apiKeys).set({ createdBy: null }).where(eq(apiKeys.id, key.id));
     const res = await desk.api("GET", "/v1/me", { headers: key.headers });
     expect(res.status).toBe(200);
     expect(res.body.user).toBeNull();
     expect(res.body.api_key.scopes).toEqual(ALL_SCOPES);
-    revokeApiKey(owner.ctx, key.id, desk.deps);
+    await revokeApiKey(owner.ctx, key.id, desk.deps);
     expect((await desk.api("GET", "/v1/me", { headers: key.headers })).status).toBe(401);
   });
 });
@@ -89,7 +87,7 @@ describe("PATCH /v1/me", () => {
     expect(res.status).toBe(200);
     expect(res.body.user.name).toBe("Renamed Person");
     expect(res.body.workspaces).toEqual([expect.objectContaining({ id: workspace.id, role: "agent" })]);
-    expect(desk.deps.db.select().from(users).where(eq(users.id, agent.id)).get()!.name).toBe("Renamed Person");
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.id, agent.id)).limit(1))!.name).toBe("Renamed Person");
   });
 
   test("an empty body changes nothing", async () => {
@@ -109,7 +107,7 @@ describe("PATCH /v1/me", () => {
     const res = await desk.api("PATCH", "/v1/me", { headers: auth(person.token), body });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(location);
-    expect(desk.deps.db.select().from(users).where(eq(users.id, person.id)).get()!).toMatchObject({
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.id, person.id)).limit(1))!).toMatchObject({
       name: "Unchanged",
       email: person.email,
     });
@@ -121,7 +119,7 @@ describe("PATCH /v1/me", () => {
     expect(set.status).toBe(200);
     expect(set.body.user.locale).toBe("pt-BR");
     expect((await desk.api("GET", "/v1/me", { headers: auth(owner.token) })).body.user.locale).toBe("pt-BR");
-    const key = createKey(desk, owner, ALL_SCOPES);
+    const key = await createKey(desk, owner, ALL_SCOPES);
     expect((await desk.api("GET", "/v1/me", { headers: key.headers })).body.user.locale).toBe("pt-BR");
 
     // A language Desk ships no texts for is the member's choice all the same (the app shows it right to left).
@@ -133,7 +131,7 @@ describe("PATCH /v1/me", () => {
     const cleared = await desk.api("PATCH", "/v1/me", { headers: auth(owner.token), body: { locale: null } });
     expect(cleared.status).toBe(200);
     expect(cleared.body.user.locale).toBeNull();
-    expect(desk.deps.db.select().from(users).where(eq(users.id, owner.id)).get()!.locale).toBeNull();
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.id, owner.id)).limit(1))!.locale).toBeNull();
   });
 
   test.each([
@@ -150,12 +148,12 @@ describe("PATCH /v1/me", () => {
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ status: 422, code: expect.any(String), detail: expect.any(String) });
     expect(res.body.errors.map((e: { location: string }) => e.location)).toContain("body.locale");
-    expect(desk.deps.db.select().from(users).where(eq(users.id, person.id)).get()!.locale).toBe("de");
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.id, person.id)).limit(1))!.locale).toBe("de");
   });
 
   test("API keys cannot change a person (403); no credential is 401 before validation", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ALL_SCOPES);
+    const key = await createKey(desk, owner, ALL_SCOPES);
     expect((await desk.api("PATCH", "/v1/me", { headers: key.headers, body: { name: "Key" } })).status).toBe(403);
     expect((await desk.api("PATCH", "/v1/me", { body: { name: 42 } })).status).toBe(401);
   });

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
@@ -15,7 +16,7 @@ const codeAt = (secret: string, offsetSteps = 0) =>
   new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({
     timestamp: clock.now().getTime() + offsetSteps * 30_000,
   });
-const userRow = (id: string) => desk.deps.db.select().from(users).where(eq(users.id, id)).get()!;
+const userRow = async (id: string) => first(await desk.deps.db.select().from(users).where(eq(users.id, id)).limit(1))!;
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A person with two-factor on, enrolled through the API; returns the secret and recovery codes. */
@@ -39,7 +40,7 @@ describe("enrolment", () => {
     expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.body.otpauth_url).toStartWith("otpauth://totp/Desk:");
     expect(setup.body.otpauth_url).toContain(`secret=${setup.body.secret}`);
-    const row = userRow(person.id);
+    const row = await userRow(person.id);
     expect(row.mfaEnabled).toBe(false);
     expect(row.mfaSecretSealed).toStartWith("v1.");
     expect(row.mfaSecretSealed).not.toContain(setup.body.secret);
@@ -50,7 +51,7 @@ describe("enrolment", () => {
     });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors[0].location).toBe("body.code");
-    expect(userRow(person.id).mfaEnabled).toBe(false);
+    expect((await userRow(person.id)).mfaEnabled).toBe(false);
 
     const enable = await desk.api("POST", "/v1/me/mfa/enable", {
       headers: auth(person.token),
@@ -60,12 +61,12 @@ describe("enrolment", () => {
     expect(enable.body.enabled).toBe(true);
     expect(enable.body.recovery_codes).toHaveLength(10);
     expect(new Set(enable.body.recovery_codes).size).toBe(10);
-    const stored = userRow(person.id);
+    const stored = await userRow(person.id);
     expect(stored.mfaEnabled).toBe(true);
     expect(stored.mfaRecoveryHashes).not.toContain(enable.body.recovery_codes[0]);
     expect(JSON.parse(stored.mfaRecoveryHashes!)).toHaveLength(10);
     // The enrolling session proved a code.
-    expect(desk.deps.db.select().from(sessions).where(eq(sessions.id, person.sessionId)).get()!.mfaVerified).toBe(true);
+    expect(first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, person.sessionId)).limit(1))!.mfaVerified).toBe(true);
 
     expect((await desk.api("POST", "/v1/me/mfa/setup", { headers: auth(person.token) })).status).toBe(409);
     expect(
@@ -111,11 +112,10 @@ describe("signing in with two-factor", () => {
     const access = decodeJwt(done.body.access_token);
     expect(access.amr).toEqual(["pwd", "otp"]);
     expect(access.auth_time).toBe(Math.floor(clock.now().getTime() / 1000));
-    const session = desk.deps.db
+    const session = first(await desk.deps.db
       .select()
       .from(sessions)
-      .where(eq(sessions.id, access.sid as string))
-      .get()!;
+      .where(eq(sessions.id, access.sid as string)).limit(1))!;
     expect(session.mfaVerified).toBe(true);
 
     // The same code cannot be replayed within its window.
@@ -126,12 +126,12 @@ describe("signing in with two-factor", () => {
   test("a wrong code is 401 and starts nothing; an expired mfa token is 401", async () => {
     const { person, secret } = await enrolled();
     const login = await desk.api("POST", "/v1/auth/login", { body: { email: person.email, password: "mfa-password" } });
-    const before = desk.deps.db.select().from(sessions).where(eq(sessions.userId, person.id)).all().length;
+    const before = (await desk.deps.db.select().from(sessions).where(eq(sessions.userId, person.id))).length;
     const wrong = await desk.api("POST", "/v1/auth/mfa", {
       body: { mfa_token: login.body.mfa_token, code: "not-a-code" },
     });
     expect(wrong.status).toBe(401);
-    expect(desk.deps.db.select().from(sessions).where(eq(sessions.userId, person.id)).all().length).toBe(before);
+    expect((await desk.deps.db.select().from(sessions).where(eq(sessions.userId, person.id))).length).toBe(before);
     clock.advance(5 * 60_000 + 1000);
     const late = await desk.api("POST", "/v1/auth/mfa", {
       body: { mfa_token: login.body.mfa_token, code: codeAt(secret) },
@@ -167,7 +167,7 @@ describe("signing in with two-factor", () => {
     });
     expect(first.status).toBe(200);
     expect(first.body.refresh_token).toBeString();
-    expect(JSON.parse(userRow(person.id).mfaRecoveryHashes!)).toHaveLength(9);
+    expect(JSON.parse((await userRow(person.id)).mfaRecoveryHashes!)).toHaveLength(9);
     const second = await desk.api("POST", "/v1/auth/mfa", {
       body: { mfa_token: login.body.mfa_token, code: recovery[3] },
     });
@@ -183,14 +183,14 @@ describe("turning two-factor off", () => {
       body: { password: "wrong-password" },
     });
     expect(wrong.status).toBe(422);
-    expect(userRow(person.id).mfaEnabled).toBe(true);
+    expect((await userRow(person.id)).mfaEnabled).toBe(true);
     const res = await desk.api("POST", "/v1/me/mfa/disable", {
       headers: auth(person.token),
       body: { password: "mfa-password" },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ enabled: false });
-    const row = userRow(person.id);
+    const row = await userRow(person.id);
     expect([row.mfaEnabled, row.mfaSecretSealed, row.mfaRecoveryHashes]).toEqual([false, null, null]);
     const login = await desk.api("POST", "/v1/auth/login", { body: { email: person.email, password: "mfa-password" } });
     expect(login.body.access_token).toBeString();
@@ -212,6 +212,6 @@ describe("turning two-factor off", () => {
       body: { code: codeAt(secret) },
     });
     expect(res.status).toBe(200);
-    expect(userRow(person.id).mfaEnabled).toBe(false);
+    expect((await userRow(person.id)).mfaEnabled).toBe(false);
   });
 });

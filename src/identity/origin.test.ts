@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { startTestDesk } from "../../test/harness";
@@ -8,7 +9,7 @@ import { NATIVE, TestBrowser } from "../../test/kit/browser";
 const BASE = "https://desk.example.test";
 const desk = await startTestDesk({ env: { DESK_BASE_URL: BASE } });
 
-const sessionRow = (id: string) => desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).get()!;
+const sessionRow = async (id: string) => first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
 
 const crossSite: Array<[string, Record<string, string>]> = [
   ["a foreign Origin", { origin: "http://evil.example" }],
@@ -48,7 +49,7 @@ describe("cookie routes refuse cross-site browser requests", () => {
       expect(res.headers.getSetCookie()).toEqual([]);
     }
     // Neither rotated nor revoked: the real browser still holds a working cookie.
-    expect(sessionRow(user.sessionId)).toMatchObject({ generation: 0, revokedAt: null });
+    expect(await sessionRow(user.sessionId)).toMatchObject({ generation: 0, revokedAt: null });
   });
 
   test("cross-site login is refused too (no forced sign-in into another account), before validation", async () => {
@@ -76,7 +77,7 @@ describe("cookie routes refuse cross-site browser requests", () => {
     expect(accounts.status).toBe(200);
     expect(accounts.body.accounts.map((a: { user: { id: string } }) => a.user.id)).toEqual([user.id]);
     expect((await post(browser, "/v1/auth/logout")).status).toBe(204);
-    expect(sessionRow(user.sessionId).revokedReason).toBe("signed_out");
+    expect((await sessionRow(user.sessionId)).revokedReason).toBe("signed_out");
   });
 
   test("accepting an invitation as a new person (which starts a session) is refused cross-site before anyone is created", async () => {
@@ -94,7 +95,7 @@ describe("cookie routes refuse cross-site browser requests", () => {
     });
     expect(cross.status).toBe(403);
     expect(cross.body.code).toBe("forbidden");
-    expect(desk.deps.db.select().from(users).where(eq(users.email, "cross@example.test")).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.email, "cross@example.test")).limit(1))).toBeUndefined();
     const same = await desk.api("POST", "/v1/invitations/accept", { headers: { origin: BASE }, body });
     expect(same.status).toBe(201);
   });

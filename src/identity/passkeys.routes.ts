@@ -31,7 +31,7 @@ const STRONG =
 export function myPasskeysRoutes(deps: Deps) {
   return new Elysia({ prefix: "/me/passkeys", tags: ["me"] })
     .use(deps.guard)
-    .get("/", ({ user }) => listPasskeys(deps, user), {
+    .get("/", async ({ user }) => await listPasskeys(deps, user), {
       signedIn: true,
       response: { 200: PasskeyListSchema },
       detail: { summary: "Your passkeys, oldest first" },
@@ -61,7 +61,7 @@ export function myPasskeysRoutes(deps: Deps) {
         },
       },
     )
-    .patch("/:id", ({ user, params, body }) => renamePasskey(deps, user, params.id, body.name), {
+    .patch("/:id", async ({ user, params, body }) => await renamePasskey(deps, user, params.id, body.name), {
       signedIn: true,
       params: PasskeyParams,
       body: RenamePasskeyBody,
@@ -70,8 +70,8 @@ export function myPasskeysRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ user, params, set }) => {
-        removePasskey(deps, user, params.id);
+      async ({ user, params, set }) => {
+        await removePasskey(deps, user, params.id);
         set.status = 204;
         return null;
       },
@@ -117,7 +117,7 @@ export function passkeySignInRoutes(deps: Deps) {
           null,
         );
         assertPasswordSignInAllowed(deps, user);
-        assertRoomForAccount(deps, request, user.id);
+        await assertRoomForAccount(deps, request, user.id);
         return beginSession(deps, request, set, user, { mfaVerified: true });
       },
       {

@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, gt, lt } from "drizzle-orm";
 import type { UserRow } from "./auth.present";
 import { users } from "./identity.table";
 import type { UserContext } from "../auth/context";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { conflict, DeskError, forbidden, invalidAt, notFound, unauthorized } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -43,26 +44,25 @@ export const presentPasskey = (row: PasskeyRow) => ({
   last_used_at: row.lastUsedAt ?? null,
 });
 
-const passkeysOf = (deps: Pick<Deps, "db">, userId: string) =>
-  deps.db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.createdAt)).all();
+const passkeysOf = async (deps: Pick<Deps, "db">, userId: string) =>
+  await deps.db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.createdAt));
 
-export const listPasskeys = (deps: PasskeyDeps, user: UserContext) => ({
-  data: passkeysOf(deps, user.userId).map(presentPasskey),
+export const listPasskeys = async (deps: PasskeyDeps, user: UserContext) => ({
+  data: (await passkeysOf(deps, user.userId)).map(presentPasskey),
 });
 
-function storeChallenge(deps: PasskeyDeps, challenge: string, kind: "register" | "sign_in", userId: string | null) {
+async function storeChallenge(deps: PasskeyDeps, challenge: string, kind: "register" | "sign_in", userId: string | null) {
   const now = deps.clock.now();
-  withTx(deps.db, (tx) => {
-    tx.delete(passkeyChallenges).where(lt(passkeyChallenges.expiresAt, now.toISOString())).run();
-    tx.insert(passkeyChallenges)
+  await transact(deps.db, async (tx) => {
+    await tx.delete(passkeyChallenges).where(lt(passkeyChallenges.expiresAt, now.toISOString()));
+    await tx.insert(passkeyChallenges)
       .values({
         challenge,
         kind,
         userId,
         expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS).toISOString(),
         createdAt: now.toISOString(),
-      })
-      .run();
+      });
   });
 }
 
@@ -77,12 +77,12 @@ function signedChallenge(clientDataJSON: string): string | null {
 }
 
 /** Takes a live challenge of ours out of the store (each answers one ceremony); false when unknown, spent or expired. */
-function spendChallenge(
+async function spendChallenge(
   deps: PasskeyDeps,
   challenge: string | null,
   kind: "register" | "sign_in",
   userId: string | null,
-): boolean {
+): Promise<boolean> {
   if (!challenge) return false;
   const now = deps.clock.now().toISOString();
   const conditions = [
@@ -91,18 +91,17 @@ function spendChallenge(
     gt(passkeyChallenges.expiresAt, now),
   ];
   if (userId) conditions.push(eq(passkeyChallenges.userId, userId));
-  const spent = deps.db
+  const spent = await deps.db
     .delete(passkeyChallenges)
     .where(and(...conditions))
-    .returning({ challenge: passkeyChallenges.challenge })
-    .all();
+    .returning({ challenge: passkeyChallenges.challenge });
   return spent.length > 0;
 }
 
 const invalidPasskey = (detail: string) => invalidAt("body.credential", detail, "invalid_passkey");
 
-function personOf(deps: PasskeyDeps, user: UserContext): UserRow {
-  const row = deps.db.select().from(users).where(eq(users.id, user.userId)).get();
+async function personOf(deps: PasskeyDeps, user: UserContext): Promise<UserRow> {
+  const row = first(await deps.db.select().from(users).where(eq(users.id, user.userId)).limit(1));
   if (!row) throw unauthorized();
   return row;
 }
@@ -118,9 +117,9 @@ function assertStrongSession(row: UserRow, user: UserContext) {
 
 /** POST /v1/me/passkeys/options: creation options for a new discoverable, user-verified credential. */
 export async function registrationOptions(deps: PasskeyDeps, user: UserContext) {
-  const row = personOf(deps, user);
+  const row = await personOf(deps, user);
   assertStrongSession(row, user);
-  const existing = passkeysOf(deps, row.id);
+  const existing = await passkeysOf(deps, row.id);
   if (existing.length >= MAX_PASSKEYS)
     throw conflict(`You already have ${MAX_PASSKEYS} passkeys; remove one first.`, "passkey_limit");
   const rp = relyingParty(deps.config);
@@ -135,7 +134,7 @@ export async function registrationOptions(deps: PasskeyDeps, user: UserContext) 
     excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: transportsOf(p) })),
     authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "required" },
   });
-  storeChallenge(deps, options.challenge, "register", row.id);
+  await storeChallenge(deps, options.challenge, "register", row.id);
   return { options: { ...options } };
 }
 
@@ -148,10 +147,10 @@ export async function registerPasskey(
   user: UserContext,
   body: z.infer<typeof RegisterPasskeyBody>,
 ): Promise<ReturnType<typeof presentPasskey>> {
-  const row = personOf(deps, user);
+  const row = await personOf(deps, user);
   assertStrongSession(row, user);
   const challenge = signedChallenge(body.credential.response.clientDataJSON);
-  if (!spendChallenge(deps, challenge, "register", row.id))
+  if (!await spendChallenge(deps, challenge, "register", row.id))
     throw invalidPasskey("The passkey challenge is unknown, expired or already used; start again.");
   const rp = relyingParty(deps.config);
   const { verifyRegistrationResponse } = await webauthn();
@@ -167,13 +166,13 @@ export async function registerPasskey(
   if (!result.verified) throw invalidPasskey("The passkey could not be verified.");
   const info = result.registrationInfo;
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    if (tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.credentialId, info.credential.id)).get())
+  return await transact(deps.db, async (tx) => {
+    if (first(await tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.credentialId, info.credential.id)).limit(1)))
       throw conflict("This passkey is already registered.");
-    const count = tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, row.id)).all().length;
+    const count = (await tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, row.id))).length;
     if (count >= MAX_PASSKEYS)
       throw conflict(`You already have ${MAX_PASSKEYS} passkeys; remove one first.`, "passkey_limit");
-    const created = tx
+    const created = one(await tx
       .insert(passkeys)
       .values({
         id: newId(),
@@ -188,30 +187,27 @@ export async function registerPasskey(
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
+      .returning());
     return presentPasskey(created);
   });
 }
 
-export function renamePasskey(deps: PasskeyDeps, user: UserContext, id: string, name: string) {
-  const updated = deps.db
+export async function renamePasskey(deps: PasskeyDeps, user: UserContext, id: string, name: string) {
+  const updated = one(await deps.db
     .update(passkeys)
     .set({ name, updatedAt: deps.clock.now().toISOString() })
     .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.userId)))
-    .returning()
-    .get();
+    .returning());
   if (!updated) throw notFound("Passkey");
   return presentPasskey(updated);
 }
 
-export function removePasskey(deps: PasskeyDeps, user: UserContext, id: string): void {
-  assertStrongSession(personOf(deps, user), user);
-  const removed = deps.db
+export async function removePasskey(deps: PasskeyDeps, user: UserContext, id: string): Promise<void> {
+  assertStrongSession(await personOf(deps, user), user);
+  const removed = await deps.db
     .delete(passkeys)
     .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.userId)))
-    .returning({ id: passkeys.id })
-    .all();
+    .returning({ id: passkeys.id });
   if (!removed.length) throw notFound("Passkey");
 }
 
@@ -223,7 +219,7 @@ export async function signInOptions(deps: PasskeyDeps) {
     userVerification: "required",
     allowCredentials: [],
   });
-  storeChallenge(deps, options.challenge, "sign_in", null);
+  await storeChallenge(deps, options.challenge, "sign_in", null);
   return { options: { ...options } };
 }
 
@@ -240,8 +236,8 @@ export async function authenticatePasskey(
 ): Promise<UserRow> {
   const credential = body.credential;
   const challenge = signedChallenge(credential.response.clientDataJSON);
-  if (!spendChallenge(deps, challenge, "sign_in", null)) throw passkeyRefused();
-  const stored = deps.db.select().from(passkeys).where(eq(passkeys.credentialId, credential.id)).get();
+  if (!await spendChallenge(deps, challenge, "sign_in", null)) throw passkeyRefused();
+  const stored = first(await deps.db.select().from(passkeys).where(eq(passkeys.credentialId, credential.id)).limit(1));
   if (!stored) throw passkeyRefused();
   if (
     credential.response.userHandle &&
@@ -270,7 +266,7 @@ export async function authenticatePasskey(
   // same counter (a clone, or a replay raced against the original) both pass that check, so the store
   // decides. Only the first to move the stored counter past its value wins; an authenticator that
   // keeps no counter (0 before and after) has nothing to race on.
-  const kept = deps.db
+  const kept = one(await deps.db
     .update(passkeys)
     .set({
       counter: newCounter,
@@ -281,10 +277,9 @@ export async function authenticatePasskey(
     .where(
       and(eq(passkeys.id, stored.id), newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter)),
     )
-    .returning({ id: passkeys.id })
-    .get();
+    .returning({ id: passkeys.id }));
   if (!kept) throw passkeyRefused();
-  const person = deps.db.select().from(users).where(eq(users.id, stored.userId)).get();
+  const person = first(await deps.db.select().from(users).where(eq(users.id, stored.userId)).limit(1));
   if (!person) throw passkeyRefused();
   return person;
 }

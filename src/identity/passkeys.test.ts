@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
@@ -43,7 +44,7 @@ describe("registering passkeys", () => {
 
   test("an API key is not a person: 403", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ALL_SCOPES);
+    const key = await createKey(desk, owner, ALL_SCOPES);
     for (const [method, path] of [
       ["GET", "/v1/me/passkeys"],
       ["POST", "/v1/me/passkeys/options"],
@@ -76,7 +77,7 @@ describe("registering passkeys", () => {
     expect(first.passkey).toMatchObject({ name: "Laptop", device_type: "singleDevice", last_used_at: null });
     const list = await desk.api("GET", "/v1/me/passkeys", { headers: auth(person.token) });
     expect(list.body.data.map((p: { name: string }) => p.name)).toEqual(["Laptop", "Phone"]);
-    const rows = desk.deps.db.select().from(passkeys).where(eq(passkeys.userId, person.id)).all();
+    const rows = await desk.deps.db.select().from(passkeys).where(eq(passkeys.userId, person.id));
     expect(rows.map((r) => r.credentialId).sort()).toEqual([first.authenticator.id, second.authenticator.id].sort());
     expect(rows[0]!.publicKey.length).toBeGreaterThan(50);
     // Another person sees none of them.
@@ -118,7 +119,7 @@ describe("registering passkeys", () => {
     ).toBe(201);
     const replay = await desk.api("POST", "/v1/me/passkeys", { headers: auth(person.token), body: { credential } });
     expect(replay.status).toBe(422);
-    expect(desk.deps.db.select().from(passkeys).where(eq(passkeys.userId, person.id)).all()).toHaveLength(1);
+    expect(await desk.deps.db.select().from(passkeys).where(eq(passkeys.userId, person.id))).toHaveLength(1);
   });
 
   test("bad input: 422 located at the field", async () => {
@@ -159,17 +160,17 @@ describe("registering passkeys", () => {
     expect((await desk.api("DELETE", `/v1/me/passkeys/${passkey.id}`, { headers: auth(person.token) })).status).toBe(
       204,
     );
-    expect(desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).limit(1))).toBeUndefined();
   });
 
   test("with two-factor on, only a session that passed it may add or remove passkeys (403)", async () => {
     const weak = await createUser(desk, { mfaVerified: false });
-    desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, weak.id)).run();
+    await desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, weak.id));
     const res = await desk.api("POST", "/v1/me/passkeys/options", { headers: auth(weak.token) });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("forbidden");
     const strong = await createUser(desk, { mfaVerified: true });
-    desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, strong.id)).run();
+    await desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, strong.id));
     await enrol(strong);
   });
 });
@@ -181,7 +182,7 @@ describe("signing in with a passkey", () => {
     expect(options).toMatchObject({ userVerification: "required" });
     expect((options as { allowCredentials?: unknown[] }).allowCredentials ?? []).toEqual([]);
     expect(
-      desk.deps.db.select().from(passkeyChallenges).where(eq(passkeyChallenges.challenge, options.challenge)).get()
+      first(await desk.deps.db.select().from(passkeyChallenges).where(eq(passkeyChallenges.challenge, options.challenge)).limit(1))
         ?.kind,
     ).toBe("sign_in");
   });
@@ -189,7 +190,7 @@ describe("signing in with a passkey", () => {
   test("a browser signs in: session with the refresh cookie, counted as two-factor, even with an authenticator app on", async () => {
     const person = await createUser(desk);
     const { authenticator, passkey } = await enrol(person);
-    desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, person.id)).run();
+    await desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, person.id));
     const browser = new TestBrowser(desk, { origin: origin() });
     const options = await signInOptions();
     const res = await browser.post("/v1/auth/passkey/login", { credential: authenticator.get(options) });
@@ -199,14 +200,13 @@ describe("signing in with a passkey", () => {
     expect(res.body.refresh_token).toBeUndefined();
     expect(browser.refreshCookies()).toEqual([`desk_rt_${person.id}`]);
     const claims = decodeJwt(res.body.access_token);
-    const session = desk.deps.db
+    const session = first(await desk.deps.db
       .select()
       .from(sessions)
-      .where(eq(sessions.id, claims.sid as string))
-      .get();
+      .where(eq(sessions.id, claims.sid as string)).limit(1));
     expect(session?.mfaVerified).toBe(true);
     expect(session?.userId).toBe(person.id);
-    const row = desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).get()!;
+    const row = first(await desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).limit(1))!;
     expect(row.counter).toBe(1);
     expect(row.lastUsedAt).not.toBeNull();
     // The session works.
@@ -267,7 +267,7 @@ describe("signing in with a passkey", () => {
         ),
       );
       expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
-      expect(desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).get()!.counter).toBe(counter);
+      expect(first(await desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).limit(1))!.counter).toBe(counter);
     }
   });
 
@@ -292,11 +292,10 @@ describe("signing in with a passkey", () => {
     const person = await createUser(desk);
     const { authenticator } = await enrol(person);
     const secret = new OTPAuth.Secret({ size: 20 }).base32;
-    desk.deps.db
+    await desk.deps.db
       .update(users)
       .set({ mfaEnabled: true, mfaSecretSealed: desk.deps.secrets.seal(secret) })
-      .where(eq(users.id, person.id))
-      .run();
+      .where(eq(users.id, person.id));
     expect(
       (
         await desk.api("POST", "/v1/auth/passkey/login", {
@@ -305,6 +304,6 @@ describe("signing in with a passkey", () => {
         })
       ).status,
     ).toBe(200);
-    expect(desk.deps.db.select().from(users).where(eq(users.id, person.id)).get()?.mfaLastStep).toBeNull();
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.id, person.id)).limit(1))?.mfaLastStep).toBeNull();
   });
 });

@@ -1,10 +1,11 @@
+import { first, one } from "../db/store";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { sessions, users } from "./identity.table";
 import { hashPassword } from "./passwords";
 import { revokeSession } from "./sessions";
 import { signalAccessEnded } from "../auth/session-signals";
 import type { Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
 import { deskRateLimiter, type RateLimiter, takeRateLimit } from "../http/rate-limit";
@@ -39,7 +40,7 @@ export const resetUrl = (config: Pick<Deps["config"], "baseUrl">, token: string)
   `${config.baseUrl.replace(/\/+$/, "")}/reset-password#${token}`;
 
 /** Stores a new reset for a person and answers its link; the caller's transaction holds the row. */
-function issueReset(
+async function issueReset(
   tx: Tx,
   deps: Pick<Deps, "clock" | "config">,
   userId: string,
@@ -48,7 +49,7 @@ function issueReset(
 ) {
   const token = randomToken(32);
   const now = deps.clock.now();
-  const row = tx
+  const row = one(await tx
     .insert(passwordResets)
     .values({
       id: newId(),
@@ -59,8 +60,7 @@ function issueReset(
       expiresAt: new Date(now.getTime() + RESET_TTL_MS).toISOString(),
       createdAt: now.toISOString(),
     })
-    .returning()
-    .get();
+    .returning());
   return { row, url: resetUrl(deps.config, token) };
 }
 
@@ -81,23 +81,23 @@ export async function requestPasswordReset(
   await takeRateLimit(limits.ip, ipKey, meta);
   const emailKey = email.toLowerCase();
   if ((await limits.email.take(emailKey)) > 0) return;
-  withTx(deps.db, (tx) => {
-    const user = tx.select({ id: users.id }).from(users).where(eq(users.email, emailKey)).get();
+  await transact(deps.db, async (tx) => {
+    const user = first(await tx.select({ id: users.id }).from(users).where(eq(users.email, emailKey)).limit(1));
     if (!user) return;
-    const { row, url } = issueReset(tx, deps, user.id, "email", ip);
-    enqueue(tx, passwordResetMailJob, { reset_id: row.id, sealed_url: deps.secrets.seal(url) });
+    const { row, url } = await issueReset(tx, deps, user.id, "email", ip);
+    await enqueue(tx, passwordResetMailJob, { reset_id: row.id, sealed_url: deps.secrets.seal(url) });
   });
 }
 
 /** `desk user reset-password <email>`: a one-time link for the operator to pass on, or null for an unknown email. */
-export function issueOperatorReset(
+export async function issueOperatorReset(
   deps: Pick<Deps, "db" | "clock" | "config">,
   email: string,
-): { url: string; expiresAt: string } | null {
-  return withTx(deps.db, (tx) => {
-    const user = tx.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).get();
+): Promise<{ url: string; expiresAt: string } | null> {
+  return await transact(deps.db, async (tx) => {
+    const user = first(await tx.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1));
     if (!user) return null;
-    const { row, url } = issueReset(tx, deps, user.id, "operator", null);
+    const { row, url } = await issueReset(tx, deps, user.id, "operator", null);
     return { url, expiresAt: row.expiresAt };
   });
 }
@@ -106,32 +106,30 @@ const invalidToken = () =>
   invalidAt("body.token", "This reset link is invalid, expired or already used; ask for a new one.", "invalid_token");
 
 /** Marks every open reset of a person used: a finished reset or a changed password retires the others. */
-export function retireResets(tx: Tx, userId: string, now: Date): void {
-  tx.update(passwordResets)
+export async function retireResets(tx: Tx, userId: string, now: Date): Promise<void> {
+  await tx.update(passwordResets)
     .set({ usedAt: now.toISOString() })
-    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
-    .run();
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }
 
 /** Revokes a person's live sessions, except `keep`; answers the ids revoked (signal them after commit). */
-export function revokeSessionsOf(
+export async function revokeSessionsOf(
   tx: Tx,
   userId: string,
   reason: string,
   now: Date,
   keep: string | null = null,
-): string[] {
-  const live = liveSessions(tx, userId, now).filter((s) => s.id !== keep);
-  for (const s of live) revokeSession(tx, s.id, reason, now);
+): Promise<string[]> {
+  const live = (await liveSessions(tx, userId, now)).filter((s) => s.id !== keep);
+  for (const s of live) await revokeSession(tx, s.id, reason, now);
   return live.map((s) => s.id);
 }
 
-export const liveSessions = (db: Queryable, userId: string, now: Date) =>
-  db
+export const liveSessions = async (db: Queryable, userId: string, now: Date) =>
+  await db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now.toISOString())))
-    .all();
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now.toISOString())));
 
 /**
  * POST /v1/auth/password/reset: a live, unused token sets the new password, retires every reset
@@ -145,16 +143,16 @@ export async function completePasswordReset(
 ): Promise<void> {
   const hash = sha256Hex(token);
   const now = deps.clock.now();
-  const found = deps.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, hash)).get();
+  const found = first(await deps.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, hash)).limit(1));
   if (!found || found.usedAt || found.expiresAt <= now.toISOString()) throw invalidToken();
   const passwordHash = await hashPassword(password);
-  const revoked = withTx(deps.db, (tx) => {
+  const revoked = await transact(deps.db, async (tx) => {
     // Checked again after the hashing's await: two uses of one link race, only one wins.
-    const row = tx.select().from(passwordResets).where(eq(passwordResets.tokenHash, hash)).get();
+    const row = first(await tx.select().from(passwordResets).where(eq(passwordResets.tokenHash, hash)).limit(1));
     if (!row || row.usedAt || row.expiresAt <= now.toISOString()) throw invalidToken();
-    tx.update(users).set({ passwordHash, updatedAt: now.toISOString() }).where(eq(users.id, row.userId)).run();
-    retireResets(tx, row.userId, now);
-    return { userId: row.userId, ids: revokeSessionsOf(tx, row.userId, "password_reset", now) };
+    await tx.update(users).set({ passwordHash, updatedAt: now.toISOString() }).where(eq(users.id, row.userId));
+    await retireResets(tx, row.userId, now);
+    return { userId: row.userId, ids: await revokeSessionsOf(tx, row.userId, "password_reset", now) };
   });
   if (revoked.ids.length)
     signalAccessEnded(deps.db, { kind: "sessions", userId: revoked.userId, sessionIds: revoked.ids });

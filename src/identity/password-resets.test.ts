@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -25,9 +26,9 @@ const signals: AccessEnded[] = [];
 onAccessEnded(desk.deps.db, (s) => signals.push(s));
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-const resetsOf = (userId: string) =>
-  desk.deps.db.select().from(passwordResets).where(eq(passwordResets.userId, userId)).all();
-const sessionRow = (id: string) => desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).get()!;
+const resetsOf = async (userId: string) =>
+  await desk.deps.db.select().from(passwordResets).where(eq(passwordResets.userId, userId));
+const sessionRow = async (id: string) => first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
 const forgot = (email: string, d: TestDesk = desk) => d.api("POST", "/v1/auth/password/forgot", { body: { email } });
 const login = (email: string, password: string) => desk.api("POST", "/v1/auth/login", { body: { email, password } });
 
@@ -61,7 +62,7 @@ describe("POST /v1/auth/password/forgot", () => {
     expect(mail.raw).toContain("Auto-Submitted: auto-generated");
     expect(mail.token.length).toBeGreaterThan(30);
     // Only the hash is stored; the job payload holds the link sealed.
-    const [row] = resetsOf(person.id);
+    const [row] = await resetsOf(person.id);
     expect(row).toMatchObject({ tokenHash: sha256Hex(mail.token), requestedBy: "email", usedAt: null });
     expect(new Date(row!.expiresAt).getTime() - new Date(row!.createdAt).getTime()).toBe(3600_000);
     const payloads = desk.deps.db.$client
@@ -84,10 +85,10 @@ describe("POST /v1/auth/password/forgot", () => {
   test(`rate limited: at most ${RESET_LIMITS.perEmail} links per email an hour (the answer stays 202), ${RESET_LIMITS.perIp} requests per address (429)`, async () => {
     const person = await createUser(desk);
     for (let i = 0; i < RESET_LIMITS.perEmail + 2; i++) expect((await forgot(person.email)).status).toBe(202);
-    expect(resetsOf(person.id)).toHaveLength(RESET_LIMITS.perEmail);
+    expect(await resetsOf(person.id)).toHaveLength(RESET_LIMITS.perEmail);
     clock.advance(RESET_LIMITS.windowMs + 1000);
     expect((await forgot(person.email)).status).toBe(202);
-    expect(resetsOf(person.id)).toHaveLength(RESET_LIMITS.perEmail + 1);
+    expect(await resetsOf(person.id)).toHaveLength(RESET_LIMITS.perEmail + 1);
 
     // Over a real socket the client address counts.
     const over = async () =>
@@ -140,19 +141,19 @@ describe("POST /v1/auth/password/reset", () => {
     await forgot(person.email);
     const { token } = await mailTo(person.email);
     await forgot(person.email); // a second, still-open link
-    expect(resetsOf(person.id)).toHaveLength(2);
+    expect(await resetsOf(person.id)).toHaveLength(2);
 
     signals.length = 0;
     const done = await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "brand-new-password" } });
     expect(done.status).toBe(204);
-    expect(sessionRow(person.sessionId)).toMatchObject({ revokedReason: "password_reset" });
+    expect(await sessionRow(person.sessionId)).toMatchObject({ revokedReason: "password_reset" });
     expect((await desk.api("GET", "/v1/me", { headers: auth(person.token) })).status).toBe(401);
     expect((await desk.api("GET", "/v1/me", { headers: auth(second.body.access_token) })).status).toBe(401);
     expect(signals).toEqual([
       { kind: "sessions", userId: person.id, sessionIds: expect.arrayContaining([person.sessionId]) },
     ]);
     expect(signals[0]!.kind === "sessions" && signals[0]!.sessionIds.length).toBe(2);
-    expect(resetsOf(person.id).every((r) => r.usedAt !== null)).toBe(true);
+    expect((await resetsOf(person.id)).every((r) => r.usedAt !== null)).toBe(true);
 
     expect((await login(person.email, "old-password-1")).status).toBe(401);
     expect((await login(person.email, "brand-new-password")).status).toBe(200);
@@ -172,7 +173,7 @@ describe("POST /v1/auth/password/reset", () => {
     const res = await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "brand-new-password" } });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe("invalid_token");
-    expect(sessionRow(person.sessionId).revokedAt).toBeNull();
+    expect((await sessionRow(person.sessionId)).revokedAt).toBeNull();
     expect((await login(person.email, "old-password-1")).status).toBe(200);
   }, 20_000);
 

@@ -1,6 +1,7 @@
+import { first } from "../db/store";
 import { eq, inArray } from "drizzle-orm";
 import type { Deps } from "../deps";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { invalidAt, unauthorized } from "../lib/errors";
 import { safeEqual, sha256Hex } from "../lib/crypto";
 import { presentUser } from "./auth.present";
@@ -22,15 +23,14 @@ type SessionRow = typeof sessions.$inferSelect;
 
 const sessionEnded = () => unauthorized("The session has ended; sign in again.");
 
-function sessionsByToken(deps: Pick<Deps, "db">, tokens: string[]): Map<string, SessionRow> {
+async function sessionsByToken(deps: Pick<Deps, "db">, tokens: string[]): Promise<Map<string, SessionRow>> {
   const ids = tokens.flatMap((t) => parseRefreshToken(t)?.sessionId ?? []);
   if (!ids.length) return new Map();
   return new Map(
-    deps.db
+    (await deps.db
       .select()
       .from(sessions)
-      .where(inArray(sessions.id, ids))
-      .all()
+      .where(inArray(sessions.id, ids)))
       .map((s) => [s.id, s]),
   );
 }
@@ -40,12 +40,12 @@ function sessionsByToken(deps: Pick<Deps, "db">, tokens: string[]): Map<string, 
  * account. Cookies of older generations still count here, so presenting a copied one is caught
  * as reuse instead of being skipped.
  */
-function chooseCookie(
+async function chooseCookie(
   deps: Pick<Deps, "db" | "clock">,
   cookies: PresentedCookie[],
   userId: string | undefined,
-): PresentedCookie | null {
-  const rows = sessionsByToken(
+): Promise<PresentedCookie | null> {
+  const rows = await sessionsByToken(
     deps,
     cookies.map((c) => c.token),
   );
@@ -82,21 +82,20 @@ export async function refreshSession(
         "body.refresh_token",
         "only native clients (DESK-Client: ios/<version>, no Origin) send refresh_token",
       );
-    cookie = chooseCookie(deps, presentedRefreshCookies(request), body.user_id?.toLowerCase());
+    cookie = await chooseCookie(deps, presentedRefreshCookies(request), body.user_id?.toLowerCase());
     if (!cookie) throw unauthorized("No sign-in for this account in this browser; sign in again.");
     token = cookie.token;
   }
   const now = deps.clock.now();
   const expectedUser = cookie?.userId ?? null;
-  const outcome = withTx(deps.db, (tx) => {
+  const outcome = await transact(deps.db, async (tx) => {
     // A cookie named for one person must hold that person's session: never rotate someone else's.
-    const owner = tx
+    const owner = first(await tx
       .select({ userId: sessions.userId })
       .from(sessions)
-      .where(eq(sessions.id, parseRefreshToken(token)?.sessionId ?? ""))
-      .get();
+      .where(eq(sessions.id, parseRefreshToken(token)?.sessionId ?? "")).limit(1));
     if (expectedUser && owner?.userId !== expectedUser) return { kind: "invalid" as const };
-    return rotateRefreshToken(tx, token, now);
+    return await rotateRefreshToken(tx, token, now);
   });
   if (outcome.kind !== "rotated") {
     if (cookie) addSetCookie(set, clearedCookie(deps.config, cookie.name));
@@ -107,7 +106,7 @@ export async function refreshSession(
     }
     throw sessionEnded();
   }
-  const user = deps.db.select().from(users).where(eq(users.id, outcome.session.userId)).get();
+  const user = first(await deps.db.select().from(users).where(eq(users.id, outcome.session.userId)).limit(1));
   if (!user) throw sessionEnded();
   return answerSession(deps, request, set, outcome.session, outcome.refreshToken, user, {
     clearLegacy: cookie !== null && cookie.userId === null,
@@ -115,11 +114,11 @@ export async function refreshSession(
 }
 
 /** POST /v1/auth/accounts: the accounts this browser holds, most recently used first. Rotates nothing. */
-export function listBrowserAccounts(deps: Pick<Deps, "db" | "clock" | "credentials">, request: Request) {
-  const accounts = browserAccounts(deps.db, request, deps.clock.now());
+export async function listBrowserAccounts(deps: Pick<Deps, "db" | "clock" | "credentials">, request: Request) {
+  const accounts = await browserAccounts(deps.db, request, deps.clock.now());
   if (!accounts.length) return { accounts: [] };
   const rows = new Map(
-    deps.db
+    (await deps.db
       .select()
       .from(users)
       .where(
@@ -127,14 +126,13 @@ export function listBrowserAccounts(deps: Pick<Deps, "db" | "clock" | "credentia
           users.id,
           accounts.map((a) => a.userId),
         ),
-      )
-      .all()
+      ))
       .map((u) => [u.id, u]),
   );
   return {
-    accounts: accounts.flatMap((a) => {
+    accounts: accounts.flatMap(async (a) => {
       const user = rows.get(a.userId);
-      return user ? [{ user: presentUser(user), workspaces: deps.credentials.workspacesOf(user.id) }] : [];
+      return user ? [{ user: presentUser(user), workspaces: await deps.credentials.workspacesOf(user.id) }] : [];
     }),
   };
 }
@@ -169,7 +167,7 @@ export async function logout(
     bearer?.kind === "user" && bearer.sessionId ? { userId: bearer.userId, sessionId: bearer.sessionId } : null;
   const cookies = isNativeRequest(request) ? [] : presentedRefreshCookies(request);
   const tokens = [...cookies.map((c) => c.token), ...(body.refresh_token ? [body.refresh_token] : [])];
-  const rows = sessionsByToken(deps, tokens);
+  const rows = await sessionsByToken(deps, tokens);
   const now = deps.clock.now();
 
   const ending = new Map<string, string>(); // session id -> user id
@@ -180,7 +178,7 @@ export async function logout(
   }
   const proven = cookies.map((cookie) => ({ cookie, row: provenSession(rows, cookie.token, cookie.userId) }));
   let target = body.user_id?.toLowerCase() ?? bearerSession?.userId;
-  if (!target && !body.all && !body.refresh_token) target = browserAccounts(deps.db, request, now)[0]?.userId;
+  if (!target && !body.all && !body.refresh_token) target = (await browserAccounts(deps.db, request, now))[0]?.userId;
   for (const { cookie, row } of proven) {
     const owner = row?.userId ?? cookie.userId;
     if (body.all || (target !== undefined && owner === target)) {
@@ -194,8 +192,8 @@ export async function logout(
       toClear.add(refreshCookieName(bearerSession.userId));
   }
 
-  withTx(deps.db, (tx) => {
-    for (const sessionId of ending.keys()) revokeSession(tx, sessionId, "signed_out", now);
+  await transact(deps.db, async (tx) => {
+    for (const sessionId of ending.keys()) await revokeSession(tx, sessionId, "signed_out", now);
   });
   for (const name of toClear) addSetCookie(set, clearedCookie(deps.config, name));
   const byUser = new Map<string, string[]>();

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { startTestDesk } from "../../test/harness";
@@ -10,7 +11,7 @@ const desk = await startTestDesk();
 const signals: AccessEnded[] = [];
 onAccessEnded(desk.deps.db, (s) => signals.push(s));
 
-const sessionRow = (id: string) => desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).get()!;
+const sessionRow = async (id: string) => first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
 const sessionIdOf = (token: string) => token.split(".")[0]!;
 
 /** A browser already holding the given people's refresh cookies. */
@@ -43,7 +44,7 @@ describe("refresh", () => {
     expect(reused.headers.getSetCookie()).toEqual([
       expect.stringMatching(new RegExp(`^desk_rt_${user.id}=; .*Max-Age=0`)),
     ]);
-    expect(sessionRow(user.sessionId)).toMatchObject({ revokedReason: "refresh_token_reused" });
+    expect(await sessionRow(user.sessionId)).toMatchObject({ revokedReason: "refresh_token_reused" });
     expect(signals).toEqual([{ kind: "sessions", userId: user.id, sessionIds: [user.sessionId] }]);
     // The legitimate holder is signed out too, and the access token stops working.
     expect((await browser.post("/v1/auth/refresh")).status).toBe(401);
@@ -61,7 +62,7 @@ describe("refresh", () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].location).toBe("body.refresh_token");
-    expect(sessionRow(user.sessionId).generation).toBe(0);
+    expect((await sessionRow(user.sessionId)).generation).toBe(0);
   });
 
   test("a garbled or forged cookie is 401 and cleared", async () => {
@@ -71,7 +72,7 @@ describe("refresh", () => {
     const res = await browser.post("/v1/auth/refresh");
     expect(res.status).toBe(401);
     expect(browser.refreshCookies()).toEqual([]);
-    expect(sessionRow(user.sessionId).revokedAt).toBeNull();
+    expect((await sessionRow(user.sessionId)).revokedAt).toBeNull();
   });
 
   test("a cookie named for one person cannot carry another person's token", async () => {
@@ -79,16 +80,15 @@ describe("refresh", () => {
     const browser = new TestBrowser(desk);
     browser.jar.set(`desk_rt_${a.id}`, b.refreshToken);
     expect((await browser.post("/v1/auth/refresh", { user_id: a.id })).status).toBe(401);
-    expect(sessionRow(b.sessionId).generation).toBe(0);
+    expect((await sessionRow(b.sessionId)).generation).toBe(0);
   });
 
   test("{ user_id } refreshes that account; without it the most recently used one", async () => {
     const [a, b] = [await createUser(desk), await createUser(desk)];
-    desk.deps.db
+    await desk.deps.db
       .update(sessions)
       .set({ lastUsedAt: "2020-01-01T00:00:00.000Z" })
-      .where(eq(sessions.id, a.sessionId))
-      .run();
+      .where(eq(sessions.id, a.sessionId));
     const browser = browserWith(a, b);
     const latest = await browser.post("/v1/auth/refresh");
     expect(latest.body.user.id).toBe(b.id);
@@ -126,7 +126,7 @@ describe("refresh", () => {
     const res = await browser.post("/v1/auth/refresh");
     const { decodeJwt } = await import("jose");
     const claims = decodeJwt(res.body.access_token);
-    expect(claims.auth_time).toBe(Math.floor(new Date(sessionRow(user.sessionId).authenticatedAt).getTime() / 1000));
+    expect(claims.auth_time).toBe(Math.floor(new Date((await sessionRow(user.sessionId)).authenticatedAt).getTime() / 1000));
     expect(claims.sid).toBe(user.sessionId);
   });
 });
@@ -157,17 +157,16 @@ describe("five accounts per browser", () => {
     const browser = browserWith(...others, held);
     const res = await browser.post("/v1/auth/login", { email: held.email, password: "held-password" });
     expect(res.status).toBe(200);
-    expect(sessionRow(held.sessionId).revokedReason).toBe("replaced");
+    expect((await sessionRow(held.sessionId)).revokedReason).toBe("replaced");
     expect(browser.refreshCookies()).toHaveLength(5);
   });
 
   test("dead cookies (revoked sessions) do not count", async () => {
     const five = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(desk)));
-    desk.deps.db
+    await desk.deps.db
       .update(sessions)
       .set({ revokedAt: new Date().toISOString() })
-      .where(eq(sessions.id, five[0]!.sessionId))
-      .run();
+      .where(eq(sessions.id, five[0]!.sessionId));
     const sixth = await createUser(desk, { password: "sixth-password" });
     const res = await browserWith(...five).post("/v1/auth/login", { email: sixth.email, password: "sixth-password" });
     expect(res.status).toBe(200);
@@ -191,11 +190,10 @@ describe("accounts", () => {
   test("lists every account on this browser with its workspaces, most recent first, rotating nothing", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    desk.deps.db
+    await desk.deps.db
       .update(sessions)
       .set({ lastUsedAt: "2020-01-01T00:00:00.000Z" })
-      .where(eq(sessions.id, owner.sessionId))
-      .run();
+      .where(eq(sessions.id, owner.sessionId));
     const browser = browserWith(owner, agent);
     const before = [...browser.jar.entries()];
     const res = await browser.post("/v1/auth/accounts");
@@ -209,7 +207,7 @@ describe("accounts", () => {
       { id: workspace.id, name: workspace.name, slug: workspace.slug, role: "agent" },
     ]);
     expect([...browser.jar.entries()]).toEqual(before);
-    expect(sessionRow(owner.sessionId).generation).toBe(0);
+    expect((await sessionRow(owner.sessionId)).generation).toBe(0);
   });
 
   test("no cookies: an empty list; stale cookies are not listed", async () => {
@@ -220,7 +218,7 @@ describe("accounts", () => {
     const stale = browserWith(user);
     expect((await stale.post("/v1/auth/accounts")).body).toEqual({ accounts: [] });
     // Listing does not treat the stale cookie as reuse.
-    expect(sessionRow(user.sessionId).revokedAt).toBeNull();
+    expect((await sessionRow(user.sessionId)).revokedAt).toBeNull();
   });
 });
 
@@ -231,8 +229,8 @@ describe("logout", () => {
     signals.length = 0;
     const res = await browser.post("/v1/auth/logout", {}, { authorization: `Bearer ${a.token}` });
     expect(res.status).toBe(204);
-    expect(sessionRow(a.sessionId).revokedReason).toBe("signed_out");
-    expect(sessionRow(b.sessionId).revokedAt).toBeNull();
+    expect((await sessionRow(a.sessionId)).revokedReason).toBe("signed_out");
+    expect((await sessionRow(b.sessionId)).revokedAt).toBeNull();
     expect(browser.refreshCookies()).toEqual([`desk_rt_${b.id}`]);
     expect(signals).toEqual([{ kind: "sessions", userId: a.id, sessionIds: [a.sessionId] }]);
     expect((await desk.api("GET", "/v1/me", { headers: { authorization: `Bearer ${a.token}` } })).status).toBe(401);
@@ -246,8 +244,8 @@ describe("logout", () => {
     const res = await browser.post("/v1/auth/logout", { all: true });
     expect(res.status).toBe(204);
     expect(res.headers.getSetCookie()).toHaveLength(3);
-    for (const p of people) expect(sessionRow(p.sessionId).revokedAt).not.toBeNull();
-    expect(sessionRow(bystander.sessionId).revokedAt).toBeNull();
+    for (const p of people) expect((await sessionRow(p.sessionId)).revokedAt).not.toBeNull();
+    expect((await sessionRow(bystander.sessionId)).revokedAt).toBeNull();
     expect(browser.refreshCookies()).toEqual([]);
     expect(signals.map((s) => (s.kind === "sessions" ? s.userId : null)).sort()).toEqual(
       people.map((p) => p.id).sort(),
@@ -256,15 +254,14 @@ describe("logout", () => {
 
   test("without a bearer or user_id: signs out the most recently used account only", async () => {
     const [a, b] = [await createUser(desk), await createUser(desk)];
-    desk.deps.db
+    await desk.deps.db
       .update(sessions)
       .set({ lastUsedAt: "2020-01-01T00:00:00.000Z" })
-      .where(eq(sessions.id, a.sessionId))
-      .run();
+      .where(eq(sessions.id, a.sessionId));
     const browser = browserWith(a, b);
     await browser.post("/v1/auth/logout");
-    expect(sessionRow(b.sessionId).revokedAt).not.toBeNull();
-    expect(sessionRow(a.sessionId).revokedAt).toBeNull();
+    expect((await sessionRow(b.sessionId)).revokedAt).not.toBeNull();
+    expect((await sessionRow(a.sessionId)).revokedAt).toBeNull();
   });
 
   test("a forged cookie cannot sign someone else out", async () => {
@@ -272,7 +269,7 @@ describe("logout", () => {
     const browser = new TestBrowser(desk);
     browser.jar.set(`desk_rt_${victim.id}`, `${victim.sessionId}.0.not-the-secret`);
     expect((await browser.post("/v1/auth/logout", { all: true })).status).toBe(204);
-    expect(sessionRow(victim.sessionId).revokedAt).toBeNull();
+    expect((await sessionRow(victim.sessionId)).revokedAt).toBeNull();
   });
 
   test("{ all: 'yes' } is 422", async () => {
@@ -290,7 +287,7 @@ describe("native clients", () => {
     expect(login.status).toBe(200);
     expect(login.headers.getSetCookie()).toEqual([]);
     const token0 = login.body.refresh_token as string;
-    expect(sessionRow(sessionIdOf(token0)).client).toBe("native");
+    expect((await sessionRow(sessionIdOf(token0))).client).toBe("native");
 
     const refreshed = await desk.api("POST", "/v1/auth/refresh", { headers: NATIVE, body: { refresh_token: token0 } });
     expect(refreshed.status).toBe(200);
@@ -303,7 +300,7 @@ describe("native clients", () => {
 
     const out = await desk.api("POST", "/v1/auth/logout", { headers: NATIVE, body: { refresh_token: token1 } });
     expect(out.status).toBe(204);
-    expect(sessionRow(sessionIdOf(token1)).revokedReason).toBe("signed_out");
+    expect((await sessionRow(sessionIdOf(token1))).revokedReason).toBe("signed_out");
     expect(
       (await desk.api("POST", "/v1/auth/refresh", { headers: NATIVE, body: { refresh_token: token1 } })).status,
     ).toBe(401);
@@ -321,7 +318,7 @@ describe("native clients", () => {
       body: { refresh_token: user.refreshToken },
     });
     expect(again.status).toBe(401);
-    expect(sessionRow(user.sessionId).revokedReason).toBe("refresh_token_reused");
+    expect((await sessionRow(user.sessionId)).revokedReason).toBe("refresh_token_reused");
     expect(
       (
         await desk.api("POST", "/v1/auth/refresh", {

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { startTestDesk } from "../../test/harness";
@@ -29,7 +30,7 @@ describe("register on a closed instance", async () => {
     expect(cookie).toContain("Max-Age=2592000");
     expect(cookie).not.toContain("Secure");
 
-    const row = desk.deps.db.select().from(users).where(eq(users.id, res.body.user.id)).get()!;
+    const row = first(await desk.deps.db.select().from(users).where(eq(users.id, res.body.user.id)).limit(1))!;
     expect(row.email).toBe("founder@example.test");
     expect(row.passwordHash!.startsWith("$argon2id$")).toBe(true);
     expect(await Bun.password.verify("correct horse", row.passwordHash!)).toBe(true);
@@ -40,7 +41,7 @@ describe("register on a closed instance", async () => {
   });
 
   test("once a person exists, sign-up is closed: 403 forbidden with a clear detail, nothing stored", async () => {
-    const before = desk.deps.db.select().from(users).all().length;
+    const before = (await desk.deps.db.select().from(users)).length;
     const res = await desk.api("POST", "/v1/auth/register", {
       body: { email: "second@example.test", password: "password-2", name: "Second" },
     });
@@ -48,7 +49,7 @@ describe("register on a closed instance", async () => {
     expect(res.body).toMatchObject({ status: 403, code: "forbidden" });
     expect(res.body.detail).toMatch(/sign-up is closed/i);
     expect(res.headers.getSetCookie()).toEqual([]);
-    expect(desk.deps.db.select().from(users).all().length).toBe(before);
+    expect((await desk.deps.db.select().from(users)).length).toBe(before);
   });
 });
 
@@ -69,7 +70,7 @@ describe("register with DESK_OPEN_SIGNUP=true", async () => {
     });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("conflict");
-    expect(desk.deps.db.select().from(users).where(eq(users.email, "ann@example.test")).all()).toHaveLength(1);
+    expect(await desk.deps.db.select().from(users).where(eq(users.email, "ann@example.test"))).toHaveLength(1);
   });
 
   test("a native client gets refresh_token in the body and no cookie", async () => {
@@ -106,7 +107,7 @@ describe("register with DESK_OPEN_SIGNUP=true", async () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe("too_many_accounts");
-    expect(desk.deps.db.select().from(users).where(eq(users.email, "sixth@example.test")).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.email, "sixth@example.test")).limit(1))).toBeUndefined();
   });
 
   test.each([
@@ -118,12 +119,12 @@ describe("register with DESK_OPEN_SIGNUP=true", async () => {
     ["unknown field", { email: "x5@example.test", password: "password-1", name: "X", role: "owner" }, "body"],
     ["hostile name", { email: "x6@example.test", password: "password-1", name: "x".repeat(101) }, "body.name"],
   ])("%s answers 422 and stores nothing", async (_label, body, location) => {
-    const before = desk.deps.db.select().from(users).all().length;
+    const before = (await desk.deps.db.select().from(users)).length;
     const res = await desk.api("POST", "/v1/auth/register", { body });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe("validation_failed");
     expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(location);
-    expect(desk.deps.db.select().from(users).all().length).toBe(before);
+    expect((await desk.deps.db.select().from(users)).length).toBe(before);
   });
 
   test("a body that is not JSON is refused without a 500", async () => {

@@ -1,5 +1,5 @@
 import type { Deps } from "../deps";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { conflict, forbidden } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 import type { UserRow, UserJson } from "./auth.present";
@@ -41,14 +41,14 @@ export const crossSiteRefused = () =>
  * choosing) and a sixth distinct account in this browser (409 too_many_accounts). Native clients
  * hold one account per refresh token and are not counted. Pass null for a person who does not exist yet.
  */
-export function assertRoomForAccount(
+export async function assertRoomForAccount(
   deps: Pick<Deps, "db" | "clock" | "config">,
   request: Request,
   userId: string | null,
-): void {
+): Promise<void> {
   if (isCrossSiteRequest(deps.config, request)) throw crossSiteRefused();
   if (isNativeRequest(request)) return;
-  const accounts = browserAccounts(deps.db, request, deps.clock.now());
+  const accounts = await browserAccounts(deps.db, request, deps.clock.now());
   if (userId && accounts.some((a) => a.userId === userId)) return;
   if (accounts.length >= MAX_BROWSER_ACCOUNTS) throw tooManyAccounts();
 }
@@ -70,20 +70,20 @@ export async function beginSession(
   const native = isNativeRequest(request);
   const now = deps.clock.now();
   const meta = requestMeta(request);
-  const { created, replaced, clearLegacy } = withTx(deps.db, (tx) => {
+  const { created, replaced, clearLegacy } = await transact(deps.db, async (tx) => {
     const replaced: string[] = [];
     let clearLegacy = false;
     if (!native) {
-      const held = browserSessions(tx, request, now);
+      const held = await browserSessions(tx, request, now);
       const same = held.filter((a) => a.userId === user.id);
       if (!same.length && new Set(held.map((a) => a.userId)).size >= MAX_BROWSER_ACCOUNTS) throw tooManyAccounts();
       for (const account of same) {
-        revokeSession(tx, account.sessionId, "replaced", now);
+        await revokeSession(tx, account.sessionId, "replaced", now);
         replaced.push(account.sessionId);
         if (!account.cookie.userId) clearLegacy = true;
       }
     }
-    const created = createSession(tx, {
+    const created = await createSession(tx, {
       userId: user.id,
       client: native ? "native" : "web",
       mfaVerified: options.mfaVerified,

@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, eq, isNull } from "drizzle-orm";
 import { SESSION_TTL_MS } from "../auth/cookies";
 import type { Db, Queryable, Tx } from "../db/database";
@@ -38,10 +39,10 @@ export function parseRefreshToken(token: string): { sessionId: string; generatio
 }
 
 /** Starts a session and returns it with its first refresh token (which only this return holds). */
-export function createSession(tx: Tx | Db, input: NewSession) {
+export async function createSession(tx: Tx | Db, input: NewSession) {
   const secret = randomToken(32);
   const now = input.now.toISOString();
-  const session = tx
+  const session = one(await tx
     .insert(sessions)
     .values({
       id: newId(),
@@ -58,8 +59,7 @@ export function createSession(tx: Tx | Db, input: NewSession) {
       expiresAt: new Date(input.now.getTime() + SESSION_TTL_MS).toISOString(),
       updatedAt: now,
     })
-    .returning()
-    .get();
+    .returning());
   return { session, refreshToken: refreshToken(session.id, 0, secret) };
 }
 
@@ -72,20 +72,20 @@ export type RotateOutcome =
  * Rotates a refresh token: the presented generation must be the current one. Presenting an older
  * generation means the token was copied: the whole session is revoked.
  */
-export function rotateRefreshToken(tx: Tx, token: string, now: Date): RotateOutcome {
+export async function rotateRefreshToken(tx: Tx, token: string, now: Date): Promise<RotateOutcome> {
   const parsed = parseRefreshToken(token);
   if (!parsed) return { kind: "invalid" };
-  const session = tx.select().from(sessions).where(eq(sessions.id, parsed.sessionId)).get();
+  const session = first(await tx.select().from(sessions).where(eq(sessions.id, parsed.sessionId)).limit(1));
   if (!session || session.revokedAt || session.expiresAt <= now.toISOString()) return { kind: "invalid" };
   if (parsed.generation < session.generation) {
-    revokeSession(tx, session.id, "refresh_token_reused", now);
+    await revokeSession(tx, session.id, "refresh_token_reused", now);
     return { kind: "reused", userId: session.userId };
   }
   if (parsed.generation !== session.generation || sha256Hex(parsed.secret) !== session.refreshHash)
     return { kind: "invalid" };
   const secret = randomToken(32);
   const generation = session.generation + 1;
-  const updated = tx
+  const updated = one(await tx
     .update(sessions)
     .set({
       generation,
@@ -95,16 +95,14 @@ export function rotateRefreshToken(tx: Tx, token: string, now: Date): RotateOutc
       updatedAt: now.toISOString(),
     })
     .where(eq(sessions.id, session.id))
-    .returning()
-    .get();
+    .returning());
   return { kind: "rotated", session: updated, refreshToken: refreshToken(session.id, generation, secret) };
 }
 
-export function revokeSession(tx: Tx | Db, sessionId: string, reason: string, now: Date): void {
-  tx.update(sessions)
+export async function revokeSession(tx: Tx | Db, sessionId: string, reason: string, now: Date): Promise<void> {
+  await tx.update(sessions)
     .set({ revokedAt: now.toISOString(), revokedReason: reason, updatedAt: now.toISOString() })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
-    .run();
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 export function issueAccessToken(
@@ -129,20 +127,19 @@ export type SessionCheck = {
 };
 
 /** The session an access token names, by a statement prepared once (the credential check runs it on every request). */
-export function sessionLookup(db: Db): (sessionId: string) => SessionCheck | null {
+export function sessionLookup(db: Db): (sessionId: string) => (SessionCheck | null) | Promise<SessionCheck | null> {
   const statement = db.$client.query<SessionCheck, [string]>(
     "SELECT user_id, revoked_at, expires_at, authenticated_at, mfa_verified FROM sessions WHERE id = ?",
   );
-  return (sessionId) => statement.get(sessionId);
+  return async (sessionId) => statement.get(sessionId);
 }
 
 /** How a session was signed in (second factor, when), for actions that need a strong or recent sign-in. */
-export function signInOf(db: Queryable, sessionId: string): { mfaVerified: boolean; authenticatedAt: string } | null {
+export async function signInOf(db: Queryable, sessionId: string): Promise<{ mfaVerified: boolean; authenticatedAt: string } | null> {
   return (
-    db
+    first(await db
       .select({ mfaVerified: sessions.mfaVerified, authenticatedAt: sessions.authenticatedAt })
       .from(sessions)
-      .where(eq(sessions.id, sessionId))
-      .get() ?? null
+      .where(eq(sessions.id, sessionId)).limit(1)) ?? null
   );
 }

@@ -90,11 +90,10 @@ describe("sign-in rate limits", () => {
     // Failed two-factor codes are cheap to make and count like failed passwords: five accounts x ten.
     const people = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(desk)));
     for (const p of people) {
-      desk.deps.db
+      await desk.deps.db
         .update(users)
         .set({ mfaEnabled: true, mfaSecretSealed: desk.deps.secrets.seal("JBSWY3DPEHPK3PXP") })
-        .where(eq(users.id, p.id))
-        .run();
+        .where(eq(users.id, p.id));
     }
     const post = (path: string, body: unknown) =>
       fetch(`${desk.url}${path}`, {

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { users } from "./identity.table";
@@ -21,7 +22,7 @@ export const ssoLinkMailJob = defineJob({
   retry: { maxAttempts: 6, baseDelayMs: 15_000, maxDelayMs: 10 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const person = deps.db.select().from(users).where(eq(users.id, payload.user_id)).get();
+    const person = first(await deps.db.select().from(users).where(eq(users.id, payload.user_id)).limit(1));
     const provider = deps.config.ssoProviders.find((p) => p.id === payload.provider);
     if (!person || !provider) return;
     const url = deps.secrets.open(payload.sealed_url);

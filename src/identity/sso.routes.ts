@@ -77,7 +77,7 @@ export function ssoRoutes(deps: Deps) {
         },
       },
     )
-    .get("/identities", ({ user }) => listIdentities(deps, user), {
+    .get("/identities", async ({ user }) => await listIdentities(deps, user), {
       signedIn: true,
       response: { 200: IdentitiesSchema },
       detail: { summary: "The single sign-on accounts linked to you" },
@@ -93,7 +93,7 @@ export function ssoRoutes(deps: Deps) {
           "Sets the short-lived `desk_sso` cookie: the callback links only in the browser that started, then returns to `/profile?sso_linked=<provider>`. Whichever account signs in at the provider is linked, whatever its email: being signed in here is the proof. One account per provider per person: 409 `already_linked` when you have one; a provider account linked to someone else comes back as `sso_error=linked_elsewhere`.",
       },
     })
-    .post("/confirm-link", ({ body }) => confirmLink(deps, body.token), {
+    .post("/confirm-link", async ({ body }) => await confirmLink(deps, body.token), {
       public: true,
       body: ConfirmLinkBody,
       response: { 200: ConfirmLinkSchema },

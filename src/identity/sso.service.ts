@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, count, eq, gt, isNotNull, lt } from "drizzle-orm";
 import type { UserRow } from "./auth.present";
 import { issueMfaToken } from "./auth.service";
@@ -9,7 +10,7 @@ import { z } from "zod";
 import type { UserContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { deskState } from "../db/desk-state";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { enqueue } from "../jobs/enqueue";
 import { conflict, DeskError, invalidAt, notFound, unauthorized } from "../lib/errors";
@@ -121,9 +122,9 @@ async function startFlow(
   const nonce = client.randomNonce();
   const now = deps.clock.now();
   const browserSecret = native ? null : randomToken(24);
-  withTx(deps.db, (tx) => {
-    tx.delete(ssoFlows).where(lt(ssoFlows.expiresAt, now.toISOString())).run();
-    tx.insert(ssoFlows)
+  await transact(deps.db, async (tx) => {
+    await tx.delete(ssoFlows).where(lt(ssoFlows.expiresAt, now.toISOString()));
+    await tx.insert(ssoFlows)
       .values({
         state,
         provider: provider.id,
@@ -136,8 +137,7 @@ async function startFlow(
         userId: linkUserId,
         expiresAt: new Date(now.getTime() + SSO_FLOW_TTL_MS).toISOString(),
         createdAt: now.toISOString(),
-      })
-      .run();
+      });
   });
   if (browserSecret) addSetCookie(set, browserCookie(deps, browserSecret, SSO_FLOW_TTL_MS / 1000));
   return client
@@ -182,7 +182,7 @@ export async function completeSignIn(
   const provider = providerOf(deps, providerId);
   const now = deps.clock.now();
   const flow = query.state
-    ? deps.db
+    ? one(await deps.db
         .delete(ssoFlows)
         .where(
           and(
@@ -191,8 +191,7 @@ export async function completeSignIn(
             gt(ssoFlows.expiresAt, now.toISOString()),
           ),
         )
-        .returning()
-        .get()
+        .returning())
     : undefined;
   if (!flow || flow.codeHash) return webAnswer(deps, null, { error: "invalid_state" });
   if (flow.userId) return completeLink(deps, provider, flow, query, request);
@@ -200,10 +199,9 @@ export async function completeSignIn(
     if (query.error) throw failure(query.error === "access_denied" ? "denied" : "provider_error");
     const user = await personFromProvider(deps, provider, flow, query);
     const code = randomToken(32);
-    deps.db
+    await deps.db
       .insert(ssoFlows)
-      .values({ ...flow, userId: user.id, codeHash: sha256Hex(code) })
-      .run();
+      .values({ ...flow, userId: user.id, codeHash: sha256Hex(code) });
     return answerTo(deps, flow, { code });
   } catch (error) {
     const reason = (error as { reason?: SsoFailure }).reason;
@@ -240,8 +238,8 @@ async function personFromProvider(
   query: Record<string, string | undefined>,
 ): Promise<UserRow> {
   const account = await accountFromProvider(deps, provider, flow, query);
-  const person = linkPerson(deps, provider.id, account.subject, account.verifiedEmail, account.name);
-  if (!person.avatarUrl && account.picture) deps.ports.get(providerPicture)(deps, person.id, account.picture);
+  const person = await linkPerson(deps, provider.id, account.subject, account.verifiedEmail, account.name);
+  if (!person.avatarUrl && account.picture) await deps.ports.get(providerPicture)(deps, person.id, account.picture);
   return person;
 }
 
@@ -300,37 +298,35 @@ async function accountFromProvider(
  * address (`confirm_link_by_mail`); a person linked to another account of this provider cannot
  * gain a second one (`already_linked`).
  */
-export function linkPerson(
+export async function linkPerson(
   deps: SsoDeps,
   provider: string,
   subject: string,
   verifiedEmail: string | null,
   name: string | null,
-): UserRow {
+): Promise<UserRow> {
   const now = deps.clock.now().toISOString();
-  const found = withTx(deps.db, (tx): UserRow | { confirm: { userId: string; email: string } } => {
-    const linked = tx
+  const found = await transact(deps.db, async (tx): Promise<UserRow | { confirm: { userId: string; email: string } }> => {
+    const linked = first(await tx
       .select({ user: users })
       .from(ssoIdentities)
       .innerJoin(users, eq(users.id, ssoIdentities.userId))
-      .where(and(eq(ssoIdentities.provider, provider), eq(ssoIdentities.subject, subject)))
-      .get();
+      .where(and(eq(ssoIdentities.provider, provider), eq(ssoIdentities.subject, subject))).limit(1));
     if (linked) {
-      tx.update(ssoIdentities)
+      await tx.update(ssoIdentities)
         .set({ lastUsedAt: now, updatedAt: now })
-        .where(and(eq(ssoIdentities.provider, provider), eq(ssoIdentities.subject, subject)))
-        .run();
+        .where(and(eq(ssoIdentities.provider, provider), eq(ssoIdentities.subject, subject)));
       return linked.user;
     }
     if (!verifiedEmail) throw failure("email_not_verified");
-    const existing = tx.select().from(users).where(eq(users.email, verifiedEmail)).get();
+    const existing = first(await tx.select().from(users).where(eq(users.email, verifiedEmail)).limit(1));
     if (existing) {
-      if (identityOf(tx, existing.id, provider)) throw failure("already_linked");
+      if (await identityOf(tx, existing.id, provider)) throw failure("already_linked");
       return { confirm: { userId: existing.id, email: existing.email } };
     }
-    const anyone = (tx.select({ n: count() }).from(users).get()?.n ?? 0) > 0;
+    const anyone = (first(await tx.select({ n: count() }).from(users).limit(1))?.n ?? 0) > 0;
     if (anyone && !deps.config.openSignup) throw failure("no_account");
-    const person = tx
+    const person = one(await tx
       .insert(users)
       .values({
         id: newId(),
@@ -340,32 +336,29 @@ export function linkPerson(
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    insertIdentity(tx, { provider, subject, userId: person.id, email: verifiedEmail }, now);
+      .returning());
+    await insertIdentity(tx, { provider, subject, userId: person.id, email: verifiedEmail }, now);
     return person;
   });
   if (!("confirm" in found)) return found;
   // Its own transaction: the failure thrown next must not roll the mail back.
-  withTx(deps.db, (tx) => requestLinkByMail(deps, tx, { provider, subject, ...found.confirm }));
+  await transact(deps.db, async (tx) => await requestLinkByMail(deps, tx, { provider, subject, ...found.confirm }));
   throw failure("confirm_link_by_mail");
 }
 
-const identityOf = (tx: Queryable, userId: string, provider: string) =>
-  tx
+const identityOf = async (tx: Queryable, userId: string, provider: string) =>
+  first(await tx
     .select()
     .from(ssoIdentities)
-    .where(and(eq(ssoIdentities.userId, userId), eq(ssoIdentities.provider, provider)))
-    .get();
+    .where(and(eq(ssoIdentities.userId, userId), eq(ssoIdentities.provider, provider))).limit(1));
 
-function insertIdentity(
+async function insertIdentity(
   tx: Tx,
   link: { provider: string; subject: string; userId: string; email: string | null },
   now: string,
-): void {
-  tx.insert(ssoIdentities)
-    .values({ id: newId(), ...link, lastUsedAt: now, createdAt: now, updatedAt: now })
-    .run();
+): Promise<void> {
+  await tx.insert(ssoIdentities)
+    .values({ id: newId(), ...link, lastUsedAt: now, createdAt: now, updatedAt: now });
 }
 
 /**
@@ -374,19 +367,18 @@ function insertIdentity(
  * and an account already linked to someone else stays theirs. Linking it again to the same person
  * changes nothing.
  */
-function linkProven(
+async function linkProven(
   tx: Tx,
   link: { provider: string; subject: string; userId: string; email: string | null },
   now: string,
-): "linked" | "already_linked" | "linked_elsewhere" {
-  const holder = tx
+): Promise<"linked" | "already_linked" | "linked_elsewhere"> {
+  const holder = first(await tx
     .select({ userId: ssoIdentities.userId })
     .from(ssoIdentities)
-    .where(and(eq(ssoIdentities.provider, link.provider), eq(ssoIdentities.subject, link.subject)))
-    .get();
+    .where(and(eq(ssoIdentities.provider, link.provider), eq(ssoIdentities.subject, link.subject))).limit(1));
   if (holder) return holder.userId === link.userId ? "linked" : "linked_elsewhere";
-  if (identityOf(tx, link.userId, link.provider)) return "already_linked";
-  insertIdentity(tx, link, now);
+  if (await identityOf(tx, link.userId, link.provider)) return "already_linked";
+  await insertIdentity(tx, link, now);
   return "linked";
 }
 
@@ -412,11 +404,11 @@ const LinkToken = z.object({
  * altering one fails to open); it names the address it was sent to, so a person whose email
  * changed since cannot use it.
  */
-function requestLinkByMail(
+async function requestLinkByMail(
   deps: SsoDeps,
   tx: Tx,
   link: { provider: string; subject: string; userId: string; email: string },
-): void {
+): Promise<void> {
   const now = deps.clock.now();
   const sent = linkMailsOf(deps.db);
   const last = sent.get(link.userId);
@@ -434,7 +426,7 @@ function requestLinkByMail(
     } satisfies z.infer<typeof LinkToken>),
   );
   const url = `${deps.config.baseUrl}/sso/confirm#${token}`;
-  enqueue(tx, ssoLinkMailJob, {
+  await enqueue(tx, ssoLinkMailJob, {
     user_id: link.userId,
     provider: link.provider,
     sealed_url: deps.secrets.seal(url),
@@ -445,7 +437,7 @@ function requestLinkByMail(
  * POST /v1/auth/oauth/confirm-link: the link from the confirmation mail. Connects the provider
  * account to the person it was mailed to; they then sign in with the provider.
  */
-export function confirmLink(deps: SsoDeps, token: string): { provider: { id: string; name: string }; email: string } {
+export async function confirmLink(deps: SsoDeps, token: string): Promise<{ provider: { id: string; name: string }; email: string }> {
   const invalid = () =>
     new DeskError(
       400,
@@ -462,10 +454,10 @@ export function confirmLink(deps: SsoDeps, token: string): { provider: { id: str
   if (parsed.expires_at <= now) throw invalid();
   const provider = deps.config.ssoProviders.find((p) => p.id === parsed.provider);
   if (!provider) throw invalid();
-  const outcome = withTx(deps.db, (tx) => {
-    const person = tx.select().from(users).where(eq(users.id, parsed.user_id)).get();
+  const outcome = await transact(deps.db, async (tx) => {
+    const person = first(await tx.select().from(users).where(eq(users.id, parsed.user_id)).limit(1));
     if (!person || person.email !== parsed.email) throw invalid();
-    return linkProven(
+    return await linkProven(
       tx,
       { provider: provider.id, subject: parsed.subject, userId: person.id, email: person.email },
       now,
@@ -491,7 +483,7 @@ export async function startLink(
   set: SessionSetter,
 ): Promise<{ url: string }> {
   const provider = providerOf(deps, providerId);
-  const alreadyLinked = identityOf(deps.db, user.userId, provider.id);
+  const alreadyLinked = await identityOf(deps.db, user.userId, provider.id);
   if (alreadyLinked) throw conflict(`Your account is already linked to a ${provider.name} account.`, "already_linked");
   return { url: await startFlow(deps, provider, { client: "web", next: "/profile" }, set, user.userId) };
 }
@@ -518,8 +510,8 @@ async function completeLink(
     if (query.error) throw failure(query.error === "access_denied" ? "denied" : "provider_error");
     const account = await accountFromProvider(deps, provider, flow, query);
     const userId = flow.userId ?? "";
-    const outcome = withTx(deps.db, (tx) =>
-      linkProven(
+    const outcome = await transact(deps.db, async (tx) =>
+      await linkProven(
         tx,
         { provider: provider.id, subject: account.subject, userId, email: account.verifiedEmail },
         deps.clock.now().toISOString(),
@@ -535,8 +527,8 @@ async function completeLink(
 }
 
 /** GET /v1/auth/oauth/identities: the provider accounts linked to the signed-in person. */
-export function listIdentities(deps: SsoDeps, user: UserContext) {
-  const rows = deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, user.userId)).all();
+export async function listIdentities(deps: SsoDeps, user: UserContext) {
+  const rows = await deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, user.userId));
   return {
     identities: rows.map((row) => ({
       provider: row.provider,
@@ -562,11 +554,10 @@ export async function exchangeCode(
   body: { code: string; code_verifier?: string },
 ): Promise<SessionAnswer | { mfa_required: true; mfa_token: string }> {
   const now = deps.clock.now().toISOString();
-  const flow = deps.db
+  const flow = one(await deps.db
     .delete(ssoFlows)
     .where(and(eq(ssoFlows.codeHash, sha256Hex(body.code)), isNotNull(ssoFlows.userId), gt(ssoFlows.expiresAt, now)))
-    .returning()
-    .get();
+    .returning());
   if (!flow?.userId) throw refused();
   if (flow.client === "native") {
     if (!body.code_verifier || !flow.nativeChallenge || !safeEqual(s256(body.code_verifier), flow.nativeChallenge))
@@ -576,9 +567,9 @@ export async function exchangeCode(
     if (!presented || !flow.browserHash || !safeEqual(sha256Hex(presented), flow.browserHash)) throw refused();
     addSetCookie(set, browserCookie(deps, "", 0));
   }
-  const user = deps.db.select().from(users).where(eq(users.id, flow.userId)).get();
+  const user = first(await deps.db.select().from(users).where(eq(users.id, flow.userId)).limit(1));
   if (!user) throw refused();
-  assertRoomForAccount(deps, request, user.id);
+  await assertRoomForAccount(deps, request, user.id);
   if (user.mfaEnabled) return { mfa_required: true as const, mfa_token: await issueMfaToken(deps, user) };
   return beginSession(deps, request, set, user, { mfaVerified: false });
 }

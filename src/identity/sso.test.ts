@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -126,7 +127,7 @@ describe("single sign-on with a real OpenID Connect provider", () => {
     expect(url.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
     expect(url.searchParams.get("scope")).toBe("openid email profile");
     const state = url.searchParams.get("state")!;
-    const flow = desk.deps.db.select().from(ssoFlows).where(eq(ssoFlows.state, state)).get()!;
+    const flow = first(await desk.deps.db.select().from(ssoFlows).where(eq(ssoFlows.state, state)).limit(1))!;
     expect(flow.nonce).toBe(url.searchParams.get("nonce")!);
     expect(flow.client).toBe("web");
     expect(flow.next).toBe("/inbox/all");
@@ -159,14 +160,13 @@ describe("single sign-on with a real OpenID Connect provider", () => {
     expect(res.body.user.id).toBe(person.id);
     expect(browser.refreshCookies()).toEqual([`desk_rt_${person.id}`]);
     expect(browser.jar.has("desk_sso")).toBe(false);
-    const session = desk.deps.db
+    const session = first(await desk.deps.db
       .select()
       .from(sessions)
-      .where(eq(sessions.id, decodeJwt(res.body.access_token).sid as string))
-      .get()!;
+      .where(eq(sessions.id, decodeJwt(res.body.access_token).sid as string)).limit(1))!;
     expect(session.userId).toBe(person.id);
     expect(session.client).toBe("web");
-    const identity = desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()!;
+    const identity = first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))!;
     expect(identity).toMatchObject({ provider: "keycloak", userId: person.id, email: person.email });
 
     // The code is single-use.
@@ -190,7 +190,7 @@ describe("single sign-on with a real OpenID Connect provider", () => {
       const { landing } = await webFlow(new TestBrowser(desk, { origin }), sub);
       expect(landing.searchParams.get("sso_error")).toBe("email_not_verified");
       expect(codeOf(landing)).toBeNull();
-      expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toBeUndefined();
+      expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toBeUndefined();
     }
   });
 
@@ -198,7 +198,7 @@ describe("single sign-on with a real OpenID Connect provider", () => {
     const email = `stranger-${n}@example.test`;
     const { landing } = await webFlow(new TestBrowser(desk, { origin }), account({ email, email_verified: true }));
     expect(landing.searchParams.get("sso_error")).toBe("no_account");
-    expect(desk.deps.db.select().from(users).where(eq(users.email, email)).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.email, email)).limit(1))).toBeUndefined();
   });
 
   test("the person denying consent comes back as sso_error=denied", async () => {
@@ -253,7 +253,7 @@ describe("single sign-on with a real OpenID Connect provider", () => {
   test("a person with Desk's two-factor on gets mfa_required from the exchange", async () => {
     const person = await createUser(desk, { email: `mfa-${n}@example.test` });
     const sub = await linkedAccount(person);
-    desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, person.id)).run();
+    await desk.deps.db.update(users).set({ mfaEnabled: true }).where(eq(users.id, person.id));
     const browser = new TestBrowser(desk, { origin });
     const { landing } = await webFlow(browser, sub);
     const res = await browser.post("/v1/auth/oauth/exchange", { code: codeOf(landing) });
@@ -319,10 +319,10 @@ describe("people created by single sign-on", () => {
       },
     });
     expect(open.deps.config.ssoProviders[0]).toMatchObject({ name: "Keycloak", clientSecret: "" });
-    const created = linkPerson(open.deps, "keycloak", "sub-new", "first@example.test", "First Person");
+    const created = await linkPerson(open.deps, "keycloak", "sub-new", "first@example.test", "First Person");
     expect(created).toMatchObject({ email: "first@example.test", name: "First Person", passwordHash: null });
-    expect(linkPerson(open.deps, "keycloak", "sub-new", null, null).id).toBe(created.id);
-    expect(() => linkPerson(open.deps, "keycloak", "sub-other", null, null)).toThrow("email_not_verified");
+    expect((await linkPerson(open.deps, "keycloak", "sub-new", null, null)).id).toBe(created.id);
+    expect(async () => await linkPerson(open.deps, "keycloak", "sub-other", null, null)).toThrow("email_not_verified");
   });
 
   test("a provider missing its issuer stops Desk at start", () => {
@@ -350,8 +350,8 @@ describe("SSO only (workspace setting sso_only)", () => {
     const { owner, workspace } = await createWorkspaceWithOwner(desk);
     const member = await addMember(desk, workspace.id, "agent", { email: `only-${n}@example.test` });
     const hash = await Bun.password.hash("member password");
-    desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, member.id)).run();
-    desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, owner.id)).run();
+    await desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, member.id));
+    await desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, owner.id));
     const password = (email: string) =>
       desk.api("POST", "/v1/auth/login", { headers: { origin }, body: { email, password: "member password" } });
     expect((await password(member.email)).status).toBe(200);
@@ -414,21 +414,20 @@ describe("the provider's picture", () => {
       const { landing } = await webFlow(browser, await linkedAccount(bare, { picture }));
       expect((await browser.post("/v1/auth/oauth/exchange", { code: codeOf(landing) })).status).toBe(200);
       await desk.jobs.drain();
-      const row = desk.deps.db.select().from(users).where(eq(users.id, bare.id)).get()!;
+      const row = first(await desk.deps.db.select().from(users).where(eq(users.id, bare.id)).limit(1))!;
       expect(row.avatarSource).toBe("oauth");
       expect(row.avatarUrl).toContain("/v1/images/img_");
 
       const chosen = await createUser(desk, { email: `kept-${n}@example.test` });
-      desk.deps.db
+      await desk.deps.db
         .update(users)
         .set({ avatarUrl: "http://x/v1/images/img_mine", avatarSource: "upload" })
-        .where(eq(users.id, chosen.id))
-        .run();
+        .where(eq(users.id, chosen.id));
       const other = new TestBrowser(desk, { origin });
       const flow = await webFlow(other, await linkedAccount(chosen, { picture }));
       expect((await other.post("/v1/auth/oauth/exchange", { code: codeOf(flow.landing) })).status).toBe(200);
       await desk.jobs.drain();
-      expect(desk.deps.db.select().from(users).where(eq(users.id, chosen.id)).get()!.avatarSource).toBe("upload");
+      expect(first(await desk.deps.db.select().from(users).where(eq(users.id, chosen.id)).limit(1))!.avatarSource).toBe("upload");
     } finally {
       pictures.stop(true);
     }
@@ -439,12 +438,12 @@ describe("linking a provider account to an existing person needs that person's p
   test("a verified email of an existing password account never signs in or links: a confirmation mail goes to that address, and its link links", async () => {
     const person = await createUser(desk, { email: `owner-of-${n}@example.test` });
     const hash = await Bun.password.hash("their own password");
-    desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, person.id)).run();
+    await desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, person.id));
     const sub = account({ email: person.email, email_verified: true });
     const { landing } = await webFlow(new TestBrowser(desk, { origin }), sub);
     expect(landing.searchParams.get("sso_error")).toBe("confirm_link_by_mail");
     expect(codeOf(landing)).toBeNull();
-    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toBeUndefined();
 
     // A second attempt within ten minutes sends no second mail.
     await webFlow(new TestBrowser(desk, { origin }), sub);
@@ -463,7 +462,7 @@ describe("linking a provider account to an existing person needs that person's p
     const confirmed = await desk.api("POST", "/v1/auth/oauth/confirm-link", { headers: { origin }, body: { token } });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({ provider: { id: "keycloak", name: "Company SSO" }, email: person.email });
-    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toMatchObject({
+    expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toMatchObject({
       userId: person.id,
     });
     // Now the provider signs them in.
@@ -476,7 +475,7 @@ describe("linking a provider account to an existing person needs that person's p
   test("the confirmation mail speaks the person's own language", async () => {
     const person = await createUser(desk, { email: `idioma-${n}@example.test` });
     const hash = await Bun.password.hash("their own password");
-    desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, person.id)).run();
+    await desk.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.id, person.id));
     const me = await desk.api("PATCH", "/v1/me", {
       headers: { authorization: `Bearer ${person.token}` },
       body: { locale: "pt-br" },
@@ -497,14 +496,13 @@ describe("linking a provider account to an existing person needs that person's p
     const sub = account({ email: person.email, email_verified: true });
     await webFlow(new TestBrowser(desk, { origin }), sub);
     const token = confirmTokenIn((await outboxTo(person.email))[0]!)!;
-    desk.deps.db
+    await desk.deps.db
       .update(users)
       .set({ email: `moved-${n}@example.test` })
-      .where(eq(users.id, person.id))
-      .run();
+      .where(eq(users.id, person.id));
     const moved = await desk.api("POST", "/v1/auth/oauth/confirm-link", { headers: { origin }, body: { token } });
     expect(moved.status).toBe(400);
-    desk.deps.db.update(users).set({ email: person.email }).where(eq(users.id, person.id)).run();
+    await desk.deps.db.update(users).set({ email: person.email }).where(eq(users.id, person.id));
     const sealed = desk.deps.secrets.open(token);
     const expired = desk.deps.secrets.seal(
       JSON.stringify({ ...JSON.parse(sealed), expires_at: new Date(Date.now() - 1000).toISOString() }),
@@ -514,7 +512,7 @@ describe("linking a provider account to an existing person needs that person's p
       body: { token: expired },
     });
     expect(late.status).toBe(400);
-    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toBeUndefined();
   });
 
   test('only the boolean true is verified: email_verified "true" (a string) links and creates nobody', async () => {
@@ -523,7 +521,7 @@ describe("linking a provider account to an existing person needs that person's p
     const { landing } = await webFlow(new TestBrowser(desk, { origin }), sub);
     expect(landing.searchParams.get("sso_error")).toBe("email_not_verified");
     expect(await outboxTo(person.email)).toEqual([]);
-    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toBeUndefined();
   });
 
   test("a person already linked to another account of the provider gains no second one: already_linked, no mail", async () => {
@@ -534,7 +532,7 @@ describe("linking a provider account to an existing person needs that person's p
     expect(landing.searchParams.get("sso_error")).toBe("already_linked");
     expect(codeOf(landing)).toBeNull();
     expect(await outboxTo(person.email)).toEqual([]);
-    expect(desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, person.id)).all()).toHaveLength(1);
+    expect(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.userId, person.id))).toHaveLength(1);
   });
 
   test("signed in: link from the profile (any email), listed; one per provider; someone else's account is linked_elsewhere; another browser is invalid_state", async () => {

@@ -29,7 +29,7 @@ export async function runUserCommand(
   const db = openDatabase(config.databasePath, createRuntime());
   try {
     migrate(db.$client, migrations);
-    const issued = issueOperatorReset({ db, clock: systemClock, config }, email);
+    const issued = await issueOperatorReset({ db, clock: systemClock, config }, email);
     await untilCommitted(db);
     if (!issued) {
       out.error(`no user with the email ${email.trim().toLowerCase()}`);

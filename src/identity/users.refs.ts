@@ -11,7 +11,7 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** The people behind these ids as refs show them, prepared once: every presented ticket asks (ids of no user are left out). */
-export function userRefRows(db: Queryable, ids: string[]): UserRefRow[] {
+export async function userRefRows(db: Queryable, ids: string[]): Promise<UserRefRow[]> {
   const s = statements(db);
   if (ids.length === 1) {
     const row = s.one.get(ids[0]!);

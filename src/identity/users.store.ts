@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { eq } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../db/database";
 import { newId } from "../lib/ids";
@@ -10,23 +11,22 @@ import { users } from "./identity.table";
 export { users };
 
 /** The id of the person with this email (stored lowercase), or null. */
-export const userIdByEmail = (db: Queryable, email: string): string | null =>
-  db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()?.id ?? null;
+export const userIdByEmail = async (db: Queryable, email: string): Promise<string | null> =>
+  first(await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1))?.id ?? null;
 
 /** Who a mail to a person goes to and in which language they chose (`users.locale`, a BCP 47 tag or null). */
-export const userMailRef = (
+export const userMailRef = async (
   db: Queryable,
   userId: string,
-): { id: string; name: string; email: string; locale: string | null } | null =>
-  db
+): Promise<{ id: string; name: string; email: string; locale: string | null } | null> =>
+  first(await db
     .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
     .from(users)
-    .where(eq(users.id, userId))
-    .get() ?? null;
+    .where(eq(users.id, userId)).limit(1)) ?? null;
 
 /** Creates a person's account (an invitation accepted by someone new). */
-export function insertUser(tx: Tx, input: { email: string; name: string; passwordHash: string; now: string }) {
-  return tx
+export async function insertUser(tx: Tx, input: { email: string; name: string; passwordHash: string; now: string }) {
+  return one(await tx
     .insert(users)
     .values({
       id: newId(),
@@ -36,30 +36,28 @@ export function insertUser(tx: Tx, input: { email: string; name: string; passwor
       createdAt: input.now,
       updatedAt: input.now,
     })
-    .returning()
-    .get();
+    .returning());
 }
 
 /** A person's name by id (undefined: no such person), by a statement prepared once (presence asks per viewer). */
-export function userNames(db: Db): (userId: string) => string | undefined {
+export function userNames(db: Db): (userId: string) => (string | undefined) | Promise<string | undefined> {
   const statement = db.$client.query<{ name: string }, [string]>("SELECT name FROM users WHERE id = ?");
-  return (userId) => statement.get(userId)?.name;
+  return async (userId) => statement.get(userId)?.name;
 }
 
 /** The person's picture URL, or null when they have none (or do not exist). */
-export const userAvatarUrl = (db: Queryable, userId: string): string | null =>
-  db.select().from(users).where(eq(users.id, userId)).get()?.avatarUrl ?? null;
+export const userAvatarUrl = async (db: Queryable, userId: string): Promise<string | null> =>
+  first(await db.select().from(users).where(eq(users.id, userId)).limit(1))?.avatarUrl ?? null;
 
 /** Sets or clears a person's picture; `oauth` marks one a sign-in provider gave. */
-export function setUserAvatar(
+export async function setUserAvatar(
   tx: Tx,
   userId: string,
   url: string | null,
   source: "upload" | "oauth",
   now: string,
-): void {
-  tx.update(users)
+): Promise<void> {
+  await tx.update(users)
     .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
-    .where(eq(users.id, userId))
-    .run();
+    .where(eq(users.id, userId));
 }

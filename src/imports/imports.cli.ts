@@ -60,7 +60,7 @@ function summary(job: ImportJson): string {
  * waits; if this process stops, that job goes on from the last committed page). Exit 0 only when
  * it succeeded.
  */
-export async function runImportCommand(args: string[], openDeps: () => Deps, out: Out = console): Promise<number> {
+export async function runImportCommand(args: string[], openDeps: () => Deps | Promise<Deps>, out: Out = console): Promise<number> {
   const [source, ...rest] = args;
   const flags = parseFlags(rest);
   if (!source || typeof flags === "string" || typeof flags.workspace !== "string") {
@@ -68,9 +68,9 @@ export async function runImportCommand(args: string[], openDeps: () => Deps, out
     return 2;
   }
   const { workspace: ref, ...options } = flags;
-  const deps = openDeps();
+  const deps = await openDeps();
   try {
-    const workspace = findWorkspace(deps.db, String(ref)) ?? findWorkspaceBySlug(deps.db, String(ref));
+    const workspace = await findWorkspace(deps.db, String(ref)) ?? await findWorkspaceBySlug(deps.db, String(ref));
     if (!workspace) {
       out.error(`no workspace with the id or slug ${ref}`);
       return 1;
@@ -86,7 +86,7 @@ export async function runImportCommand(args: string[], openDeps: () => Deps, out
       id = newId();
       // The operator's file is copied into the store: the job (here or the server's) reads it from there.
       await deps.blobs.put(csvKeyOf(id), Bun.file(options.file), { contentType: "text/csv" });
-      id = createImport(ctx, { id, source: "csv", account: kind, options: {} }, deps).id;
+      id = (await createImport(ctx, { id, source: "csv", account: kind, options: {} }, deps)).id;
     } else {
       const parsed = CreateImportBody.safeParse({ source, options });
       if (!parsed.success) {
@@ -96,11 +96,11 @@ export async function runImportCommand(args: string[], openDeps: () => Deps, out
           );
         return 2;
       }
-      id = createImport(
+      id = (await createImport(
         ctx,
         { source: parsed.data.source, account: accountOf(parsed.data), options: parsed.data.options },
         deps,
-      ).id;
+      )).id;
     }
     await untilCommitted(deps.db);
     const controller = new AbortController();
@@ -108,8 +108,8 @@ export async function runImportCommand(args: string[], openDeps: () => Deps, out
     process.once("SIGINT", stop);
     const tty = process.stdout.isTTY === true;
     let last = "";
-    const show = () => {
-      const line = bar(presentImport(findImport(deps.db, workspace.id, id)));
+    const show = async () => {
+      const line = bar(presentImport(await findImport(deps.db, workspace.id, id)));
       if (tty) process.stdout.write(`\r${line}\x1b[K`);
       else if (line.split(" ")[1] !== last.split(" ")[1]) out.log(line);
       last = line;
@@ -118,7 +118,7 @@ export async function runImportCommand(args: string[], openDeps: () => Deps, out
       for (;;) {
         const outcome = await runImportSteps(deps, id, { sliceMs: 1000, signal: controller.signal, holder: "cli" });
         await untilCommitted(deps.db);
-        show();
+        await show();
         if (outcome.kind === "finished") break;
         // The server's job holds it: watch it instead.
         if (outcome.kind === "busy") await Bun.sleep(Math.min(outcome.retryInMs, 1000));
@@ -131,7 +131,7 @@ export async function runImportCommand(args: string[], openDeps: () => Deps, out
       process.off("SIGINT", stop);
     }
     if (tty) process.stdout.write("\n");
-    const job = presentImport(findImport(deps.db, workspace.id, id));
+    const job = presentImport(await findImport(deps.db, workspace.id, id));
     out.log(summary(job));
     return job.status === "succeeded" ? 0 : 1;
   } catch (error) {

@@ -160,7 +160,7 @@ describe("CSV imports", () => {
   test("a dry run with a mapping answers each row's fate and writes nothing (no records, no events)", async () => {
     const { owner: own } = await createWorkspaceWithOwner(desk);
     await desk.api("POST", "/v1/contacts", { headers: own.headers, body: { email: "holder@example.test" } });
-    const seq = lastSeq(desk, own.workspaceId);
+    const seq = await lastSeq(desk, own.workspaceId);
     const res = await desk.api("POST", "/v1/imports", {
       headers: own.headers,
       raw: csvForm("contacts", MAPPED, { mapping: MAPPING, dry_run: "true" }),
@@ -181,7 +181,7 @@ describe("CSV imports", () => {
       { row: 6, action: "skip", column: "E-mail", message: "Repeats row 2; skipped." },
       { row: 7, action: "update", column: null, message: null },
     ]);
-    expect(lastSeq(desk, own.workspaceId)).toBe(seq);
+    expect(await lastSeq(desk, own.workspaceId)).toBe(seq);
     expect((await contacts(own)).map((c) => c.email)).toEqual(["holder@example.test"]);
     const list = await desk.api("GET", "/v1/imports", { headers: own.headers });
     expect(list.body.data).toEqual([]);
@@ -264,10 +264,10 @@ describe("CSV imports", () => {
   test("a large file reports its progress every 500 rows while it runs", async () => {
     const { owner: own } = await createWorkspaceWithOwner(desk);
     const lines = Array.from({ length: 1200 }, (_, i) => `p${i}@example.test,Person ${i}`);
-    const seq = lastSeq(desk, own.workspaceId);
+    const seq = await lastSeq(desk, own.workspaceId);
     const res = await upload(own, "contacts", `Email,Name\n${lines.join("\n")}\n`);
     expect(res.body).toMatchObject({ status: "succeeded", counts: { contacts: 1200, failed: 0 } });
-    const progress = eventsSince(desk, own.workspaceId, seq)
+    const progress = (await eventsSince(desk, own.workspaceId, seq))
       .filter((e) => e.type === "import.updated")
       .map((e) => (e.data as { import: { progress: { phase: string; done: number; total: number } } }).import.progress);
     expect(progress.filter((p) => p.done < p.total)).toEqual([

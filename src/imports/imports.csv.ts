@@ -1,3 +1,4 @@
+import { one } from "../db/store";
 import { systemContext } from "../auth/context";
 import {
   createCompany,
@@ -10,7 +11,7 @@ import {
   updateContact,
 } from "../contacts/contacts.public";
 import { fieldDefinitions } from "../custom-fields/custom-fields.public";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { withoutReactions } from "../events/consumers";
 import { DeskError } from "../lib/errors";
@@ -235,7 +236,7 @@ function checkRows(kind: CsvKind, rows: string[][], lines: number[], columns: Co
 }
 
 /** Whether a checked row would update a record the workspace has (else it creates one). */
-function existing(
+async function existing(
   db: Queryable,
   scope: MappingScope,
   kind: CsvKind,
@@ -244,25 +245,25 @@ function existing(
   const v = item.values;
   if (kind === "companies")
     return Boolean(
-      mappingOf(db, scope, "company", item.sourceId) ??
-        liveCompanyByDomainOrName(db, scope.workspaceId, { domain: v.domain || null, name: v.name! }),
+      await mappingOf(db, scope, "company", item.sourceId) ??
+        await liveCompanyByDomainOrName(db, scope.workspaceId, { domain: v.domain || null, name: v.name! }),
     );
-  if (mappingOf(db, scope, "contact", item.sourceId)) return true;
-  if (v.email) return emailTaken(db, scope.workspaceId, v.email, null);
-  return v.external_id ? liveContactByExternalId(db, scope.workspaceId, v.external_id) !== undefined : false;
+  if (await mappingOf(db, scope, "contact", item.sourceId)) return true;
+  if (v.email) return await emailTaken(db, scope.workspaceId, v.email, null);
+  return v.external_id ? await liveContactByExternalId(db, scope.workspaceId, v.external_id) !== undefined : false;
 }
 
 const DRY_RUN_ROWS = 1000;
 const SAMPLE_ROWS = 5;
 
 /** A dry run: what each row would do, with nothing written (reads only, no transaction). */
-export function csvDryRun(
+export async function csvDryRun(
   db: Queryable,
   workspaceId: string,
   kind: CsvKind,
   text: string,
   mapping: CsvMapping | undefined,
-): CsvDryRunJson {
+): Promise<CsvDryRunJson> {
   const parsed = parseCsv(text, CSV_MAX_ROWS + 1);
   const empty = { create: 0, update: 0, skip: 0, error: 0 };
   const base = { kind, headers: [], sample_rows: [], suggested_mapping: {}, mapping: {}, row_count: 0, rows: [] };
@@ -280,7 +281,7 @@ export function csvDryRun(
       checked.action === "import"
         ? {
             row: checked.line,
-            action: existing(db, scope, kind, checked) ? "update" : "create",
+            action: await existing(db, scope, kind, checked) ? "update" : "create",
             column: null,
             message: null,
           }
@@ -302,15 +303,15 @@ export function csvDryRun(
 }
 
 /** Ends the run, unless it was canceled meanwhile (only a queued or running import changes). */
-function endCsvRun(
+async function endCsvRun(
   deps: Deps,
   row: ImportRow,
   status: "succeeded" | "failed",
   set: Partial<typeof imports.$inferInsert>,
-): void {
+): Promise<void> {
   const now = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) => {
-    const done = tx
+  await transact(deps.db, async (tx) => {
+    const done = one(await tx
       .update(imports)
       .set({
         ...set,
@@ -323,8 +324,7 @@ function endCsvRun(
         updatedAt: now,
       })
       .where(and(eq(imports.id, row.id), inArray(imports.status, ["queued", "running"])))
-      .returning()
-      .get();
+      .returning());
     if (done) emitImportUpdated(tx, done);
   });
 }
@@ -346,10 +346,10 @@ function cellValue(type: string | undefined, cell: string): unknown {
 }
 
 /** `custom.<key>` cells as the record's custom fields (an empty cell leaves the field as it is). */
-function customFields(tx: Tx, workspaceId: string, entity: "contact" | "company", v: Record<string, string>) {
+async function customFields(tx: Tx, workspaceId: string, entity: "contact" | "company", v: Record<string, string>) {
   const cells = Object.entries(v).filter(([k, value]) => k.startsWith("custom.") && value !== "");
   if (!cells.length) return {};
-  const types = new Map(fieldDefinitions(tx, workspaceId, entity).map((d) => [d.key, d.type as string]));
+  const types = new Map((await fieldDefinitions(tx, workspaceId, entity)).map((d) => [d.key, d.type as string]));
   const fields = Object.fromEntries(
     cells.map(([k, value]) => {
       const key = k.slice("custom.".length);
@@ -362,26 +362,26 @@ function customFields(tx: Tx, workspaceId: string, entity: "contact" | "company"
 type RowWrite = { deps: Deps; ctx: ReturnType<typeof systemContext>; scope: MappingScope };
 
 /** Writes one company row; answers how many companies it made or changed. */
-function writeCompanyRow(tx: Tx, w: RowWrite, item: { sourceId: string; values: Record<string, string> }) {
+async function writeCompanyRow(tx: Tx, w: RowWrite, item: { sourceId: string; values: Record<string, string> }) {
   const v = item.values;
   const input = {
     name: v.name!,
     ...(v.domain !== undefined ? { domain: v.domain || null } : {}),
     ...(v.notes !== undefined ? { notes: v.notes } : {}),
-    ...customFields(tx, w.scope.workspaceId, "company", v),
+    ...await customFields(tx, w.scope.workspaceId, "company", v),
   };
   const found =
-    mappingOf(tx, w.scope, "company", item.sourceId)?.deskId ??
-    liveCompanyByDomainOrName(tx, w.scope.workspaceId, { domain: v.domain || null, name: v.name! })?.id;
+    (await mappingOf(tx, w.scope, "company", item.sourceId))?.deskId ??
+    (await liveCompanyByDomainOrName(tx, w.scope.workspaceId, { domain: v.domain || null, name: v.name! }))?.id;
   const id = found
-    ? updateCompany(w.ctx, found, input, w.deps).id
-    : createCompany(w.ctx, input, w.deps, { createdAt: v.created_at || undefined }).id;
-  saveMapping(tx, w.scope, { kind: "company", sourceId: item.sourceId, deskId: id, sourceUpdatedAt: null });
+    ? (await updateCompany(w.ctx, found, input, w.deps)).id
+    : (await createCompany(w.ctx, input, w.deps, { createdAt: v.created_at || undefined })).id;
+  await saveMapping(tx, w.scope, { kind: "company", sourceId: item.sourceId, deskId: id, sourceUpdatedAt: null });
   return 1;
 }
 
 /** Writes one contact row (and its company when the workspace has none by that name); answers companies made. */
-function writeContactRow(tx: Tx, w: RowWrite, item: { sourceId: string; values: Record<string, string> }) {
+async function writeContactRow(tx: Tx, w: RowWrite, item: { sourceId: string; values: Record<string, string> }) {
   const v = item.values;
   let companyId: string | undefined;
   let made = 0;
@@ -389,13 +389,13 @@ function writeContactRow(tx: Tx, w: RowWrite, item: { sourceId: string; values: 
     const companies: MappingScope = { ...w.scope, account: "companies" };
     const key = v.company.toLowerCase();
     companyId =
-      mappingOf(tx, companies, "company", key)?.deskId ??
-      liveCompanyByDomainOrName(tx, w.scope.workspaceId, { domain: null, name: v.company })?.id;
+      (await mappingOf(tx, companies, "company", key))?.deskId ??
+      (await liveCompanyByDomainOrName(tx, w.scope.workspaceId, { domain: null, name: v.company }))?.id;
     if (!companyId) {
-      companyId = createCompany(w.ctx, { name: v.company }, w.deps).id;
+      companyId = (await createCompany(w.ctx, { name: v.company }, w.deps)).id;
       made++;
     }
-    saveMapping(tx, companies, { kind: "company", sourceId: key, deskId: companyId, sourceUpdatedAt: null });
+    await saveMapping(tx, companies, { kind: "company", sourceId: key, deskId: companyId, sourceUpdatedAt: null });
   }
   const fields = {
     ...(v.name !== undefined ? { name: v.name } : {}),
@@ -404,15 +404,15 @@ function writeContactRow(tx: Tx, w: RowWrite, item: { sourceId: string; values: 
     ...(companyId ? { company_id: companyId } : {}),
     ...(v.external_id ? { external_id: v.external_id } : {}),
     ...(v.locale ? { locale: v.locale } : {}),
-    ...customFields(tx, w.scope.workspaceId, "contact", v),
+    ...await customFields(tx, w.scope.workspaceId, "contact", v),
   };
-  let id = mappingOf(tx, w.scope, "contact", item.sourceId)?.deskId;
+  let id = (await mappingOf(tx, w.scope, "contact", item.sourceId))?.deskId;
   const createdAt = v.created_at || undefined;
   if (!id && v.email)
-    id = findOrCreateContactByEmail(tx, w.ctx, { email: v.email, name: v.name ?? null, createdAt }, w.deps.ports).id;
-  if (id) updateContact(w.ctx, id, fields, w.deps);
-  else id = createContact(w.ctx, fields, w.deps, { createdAt }).id;
-  saveMapping(tx, w.scope, { kind: "contact", sourceId: item.sourceId, deskId: id, sourceUpdatedAt: null });
+    id = (await findOrCreateContactByEmail(tx, w.ctx, { email: v.email, name: v.name ?? null, createdAt }, w.deps.ports)).id;
+  if (id) await updateContact(w.ctx, id, fields, w.deps);
+  else id = (await createContact(w.ctx, fields, w.deps, { createdAt })).id;
+  await saveMapping(tx, w.scope, { kind: "contact", sourceId: item.sourceId, deskId: id, sourceUpdatedAt: null });
   return made;
 }
 
@@ -446,8 +446,8 @@ async function checkpoint(
   set: { phase: string; done: number; total: number; counts: ImportRow["counts"]; errors: ImportError[] },
 ): Promise<boolean> {
   const now = deps.clock.now();
-  const running = withTx(deps.db, (tx) => {
-    const updated = tx
+  const running = await transact(deps.db, async (tx) => {
+    const updated = one(await tx
       .update(imports)
       .set({
         ...set,
@@ -457,8 +457,7 @@ async function checkpoint(
         updatedAt: now.toISOString(),
       })
       .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
-      .returning()
-      .get();
+      .returning());
     if (updated) emitImportUpdated(tx, updated);
     return updated !== undefined;
   });
@@ -482,7 +481,7 @@ export async function runCsvImport(deps: Deps, row: ImportRow): Promise<void> {
   // The file stays until the run ends: a run cut short is run again from it (the mappings make it idempotent).
   const end = async (status: "succeeded" | "failed", set: Partial<typeof imports.$inferInsert>) => {
     await deps.blobs.delete(key);
-    endCsvRun(deps, row, status, set);
+    await endCsvRun(deps, row, status, set);
   };
   const text = await csvText(deps, key);
   if (text === null) return end("failed", { errors: [{ record: "file", message: "The uploaded file is gone." }] });
@@ -522,8 +521,8 @@ export async function runCsvImport(deps: Deps, row: ImportRow): Promise<void> {
       continue;
     }
     try {
-      const made = withTx(deps.db, (tx) =>
-        withoutReactions(() => (kind === "companies" ? writeCompanyRow(tx, w, item) : writeContactRow(tx, w, item))),
+      const made = await transact(deps.db, async (tx) =>
+        await withoutReactions(async () => (kind === "companies" ? await writeCompanyRow(tx, w, item) : await writeContactRow(tx, w, item))),
       );
       counts.companies += made;
       if (kind === "contacts") counts.contacts++;

@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { systemContext, type RequestContext } from "../auth/context";
 import { discardAttachments, storeAttachmentAsync } from "../attachments/attachments.public";
@@ -9,7 +10,7 @@ import {
   updateContact,
 } from "../contacts/contacts.public";
 import type { Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { withoutReactions } from "../events/consumers";
 import { DeskError } from "../lib/errors";
@@ -59,11 +60,11 @@ function sourceOf(row: ImportRow, options: unknown, deps: Pick<Deps, "config">):
   return sourceFor(parsed, deps.config);
 }
 
-function takeLease(deps: Deps, id: string, holder: LeaseHolder): ImportRow | { busyUntil: string } | null {
+async function takeLease(deps: Deps, id: string, holder: LeaseHolder): Promise<ImportRow | { busyUntil: string } | null> {
   const now = deps.clock.now();
   const until = new Date(now.getTime() + LEASE_MS).toISOString();
-  return withTx(deps.db, (tx) => {
-    const taken = tx
+  return await transact(deps.db, async (tx) => {
+    const taken = one(await tx
       .update(imports)
       .set({ leaseUntil: until, leaseHolder: holder })
       .where(
@@ -78,10 +79,9 @@ function takeLease(deps: Deps, id: string, holder: LeaseHolder): ImportRow | { b
           ),
         ),
       )
-      .returning()
-      .get();
+      .returning());
     if (taken) return taken;
-    const row = tx.select().from(imports).where(eq(imports.id, id)).get();
+    const row = first(await tx.select().from(imports).where(eq(imports.id, id)).limit(1));
     if (!row || (row.status !== "queued" && row.status !== "running")) return null;
     return { busyUntil: row.leaseUntil ?? now.toISOString() };
   });
@@ -109,35 +109,33 @@ const messageOf = (error: unknown): string =>
  * Commits where the run stands (phase, cursors, counts, errors) and tells the workspace; answers
  * the stored row, or null when the run was canceled meanwhile (its state is then left as it is).
  */
-function commitProgress(deps: Deps, id: string, set: Partial<typeof imports.$inferInsert>): ImportRow | null {
+async function commitProgress(deps: Deps, id: string, set: Partial<typeof imports.$inferInsert>): Promise<ImportRow | null> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const row = tx
+  return await transact(deps.db, async (tx) => {
+    const row = one(await tx
       .update(imports)
       .set({ ...set, updatedAt: now, leaseUntil: new Date(deps.clock.now().getTime() + LEASE_MS).toISOString() })
       .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
-      .returning()
-      .get();
+      .returning());
     if (row) emitImportUpdated(tx, row);
     return row ?? null;
   });
 }
 
-function finish(
+async function finish(
   deps: Deps,
   id: string,
   status: "succeeded" | "failed",
   set: Partial<typeof imports.$inferInsert>,
-): void {
+): Promise<void> {
   const now = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) => {
-    const row = tx
+  await transact(deps.db, async (tx) => {
+    const row = one(await tx
       .update(imports)
       // The credentials are of no use once the run is over: they are not kept.
       .set({ ...set, status, finishedAt: now, optionsSealed: null, leaseUntil: null, updatedAt: now })
       .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
-      .returning()
-      .get();
+      .returning());
     if (row) emitImportUpdated(tx, row);
   });
 }
@@ -153,7 +151,7 @@ export async function runImportSteps(
   id: string,
   options: { sliceMs: number; signal: AbortSignal; holder: LeaseHolder },
 ): Promise<StepOutcome> {
-  const taken = takeLease(deps, id, options.holder);
+  const taken = await takeLease(deps, id, options.holder);
   if (taken === null) return { kind: "finished" };
   if ("busyUntil" in taken)
     return { kind: "busy", retryInMs: Math.max(1000, Date.parse(taken.busyUntil) - deps.clock.now().getTime()) };
@@ -163,14 +161,14 @@ export async function runImportSteps(
     return { kind: "finished" };
   }
   if (!row.optionsSealed) {
-    finish(deps, id, "failed", { errors: [...row.errors, { record: "import", message: "The credentials are gone." }] });
+    await finish(deps, id, "failed", { errors: [...row.errors, { record: "import", message: "The credentials are gone." }] });
     return { kind: "finished" };
   }
   const started = performance.now();
   // A page may wait out a long Retry-After: the lease is renewed meanwhile, not only between pages.
-  const renew = setInterval(() => {
+  const renew = setInterval(async () => {
     const until = new Date(deps.clock.now().getTime() + LEASE_MS).toISOString();
-    withTx(deps.db, (tx) => tx.update(imports).set({ leaseUntil: until }).where(eq(imports.id, id)).run());
+    await transact(deps.db, async (tx) => await tx.update(imports).set({ leaseUntil: until }).where(eq(imports.id, id)));
   }, RENEW_MS);
   try {
     const source = sourceOf(row, JSON.parse(deps.secrets.open(row.optionsSealed)), deps);
@@ -182,7 +180,7 @@ export async function runImportSteps(
       state.phase = source.phases[0]!;
       state.fresh = Object.keys(state.cursors).length === 0;
       state.seen = {};
-      const running = commitProgress(deps, id, {
+      const running = await commitProgress(deps, id, {
         status: "running",
         startedAt: deps.clock.now().toISOString(),
         phase: state.phase,
@@ -199,8 +197,8 @@ export async function runImportSteps(
     while (state.phase !== "done") {
       const phase = state.phase as Phase;
       const page = await source.page(phase, state.cursors[phase] ?? null, options.signal);
-      for (const company of page.companies ?? []) applyCompany(deps, ctx, scope, company, progress);
-      for (const person of page.people ?? []) applyPerson(deps, ctx, scope, person, progress);
+      for (const company of page.companies ?? []) await applyCompany(deps, ctx, scope, company, progress);
+      for (const person of page.people ?? []) await applyPerson(deps, ctx, scope, person, progress);
       if (page.tickets?.length) await applyTickets(deps, ctx, scope, source, page.tickets, progress, options.signal);
       const read = (page.companies?.length ?? 0) + (page.people?.length ?? 0) + (page.tickets?.length ?? 0);
       progress.done += read;
@@ -211,7 +209,7 @@ export async function runImportSteps(
         state.phase = next ?? "done";
         progress.done = 0;
       }
-      const saved = commitProgress(deps, id, {
+      const saved = await commitProgress(deps, id, {
         phase: state.phase,
         done: progress.done,
         total: state.totals[state.phase] ?? null,
@@ -222,13 +220,13 @@ export async function runImportSteps(
       if (!saved) return { kind: "finished" };
       if (state.phase !== "done" && performance.now() - started > options.sliceMs) return { kind: "more" };
     }
-    finish(deps, id, "succeeded", { errors: verify(state, progress, row.source), counts: progress.counts });
+    await finish(deps, id, "succeeded", { errors: verify(state, progress, row.source), counts: progress.counts });
     return { kind: "finished" };
   } catch (error) {
     if (options.signal.aborted) throw error;
     if (!(error instanceof SourceError || error instanceof HttpStatusError)) throw error;
-    const current = withTx(deps.db, (tx) => tx.select().from(imports).where(eq(imports.id, id)).get());
-    finish(deps, id, "failed", {
+    const current = await transact(deps.db, async (tx) => first(await tx.select().from(imports).where(eq(imports.id, id)).limit(1)));
+    await finish(deps, id, "failed", {
       errors: [...(current?.errors ?? []), { record: "import", message: error.message }].slice(-MAX_ERRORS),
     });
     return { kind: "finished" };
@@ -238,9 +236,9 @@ export async function runImportSteps(
 }
 
 /** Ends a run that cannot go on (its job gave up after its retries): it must not stay `running`. */
-export function failImport(deps: Deps, id: string, message: string): void {
-  const current = withTx(deps.db, (tx) => tx.select().from(imports).where(eq(imports.id, id)).get());
-  finish(deps, id, "failed", {
+export async function failImport(deps: Deps, id: string, message: string): Promise<void> {
+  const current = await transact(deps.db, async (tx) => first(await tx.select().from(imports).where(eq(imports.id, id)).limit(1)));
+  await finish(deps, id, "failed", {
     errors: [...(current?.errors ?? []), { record: "import", message }].slice(-MAX_ERRORS),
   });
 }
@@ -261,7 +259,7 @@ function verify(state: ImportState, progress: Progress, sourceName: string): Imp
   return errors;
 }
 
-function applyCompany(
+async function applyCompany(
   deps: Deps,
   ctx: RequestContext,
   scope: MappingScope,
@@ -270,31 +268,31 @@ function applyCompany(
 ) {
   let problems: string[] = [];
   try {
-    withTx(deps.db, (tx) =>
-      withoutReactions(() => {
-        const mapping = mappingOf(tx, scope, "company", company.sourceId);
+    await transact(deps.db, async (tx) =>
+      await withoutReactions(async () => {
+        const mapping = await mappingOf(tx, scope, "company", company.sourceId);
         if (unchanged(mapping, company.updatedAt)) return void progress.counts.skipped++;
         const input = { name: company.name, domain: company.domain, notes: company.notes };
         let deskId = mapping?.deskId;
         // Only a new company takes the source's time: a re-run never moves created_at.
         const created = { createdAt: sourceTimeOf(company.createdAt) };
-        if (deskId) updateCompany(ctx, deskId, input, deps);
+        if (deskId) await updateCompany(ctx, deskId, input, deps);
         else {
           try {
-            deskId = createCompany(ctx, input, deps, created).id;
+            deskId = (await createCompany(ctx, input, deps, created)).id;
           } catch (error) {
             // A company here already has the domain: the source's record becomes a company without it.
             if (!(error instanceof DeskError && error.status === 409)) throw error;
-            deskId = createCompany(ctx, { ...input, domain: null }, deps, created).id;
+            deskId = (await createCompany(ctx, { ...input, domain: null }, deps, created)).id;
           }
         }
-        saveMapping(tx, scope, {
+        await saveMapping(tx, scope, {
           kind: "company",
           sourceId: company.sourceId,
           deskId,
           sourceUpdatedAt: company.updatedAt,
         });
-        problems = writeSourceFields(tx, ctx, deps, scope, { entity: "company", recordId: deskId }, company.fields);
+        problems = await writeSourceFields(tx, ctx, deps, scope, { entity: "company", recordId: deskId }, company.fields);
         progress.counts.companies++;
       }),
     );
@@ -306,12 +304,12 @@ function applyCompany(
 
 type PersonData = { agent: boolean; name: string; email: string | null; member: string | null; contact: string | null };
 
-function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, person: SourcePerson, progress: Progress) {
+async function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, person: SourcePerson, progress: Progress) {
   let problems: string[] = [];
   try {
-    withTx(deps.db, (tx) =>
-      withoutReactions(() => {
-        const mapping = mappingOf(tx, scope, "person", person.sourceId);
+    await transact(deps.db, async (tx) =>
+      await withoutReactions(async () => {
+        const mapping = await mappingOf(tx, scope, "person", person.sourceId);
         if (unchanged(mapping, person.updatedAt)) return void progress.counts.skipped++;
         const data: PersonData = {
           agent: person.agent,
@@ -322,16 +320,16 @@ function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, perso
         };
         if (person.agent) {
           // Agents are never contacts: matched to a member by email, else only their name is kept.
-          data.member = person.email ? assignableMemberByEmail(tx, scope.workspaceId, person.email) : null;
+          data.member = person.email ? await assignableMemberByEmail(tx, scope.workspaceId, person.email) : null;
           progress.counts.users++;
         } else {
-          const company = person.companySourceId ? mappingOf(tx, scope, "company", person.companySourceId) : undefined;
+          const company = person.companySourceId ? await mappingOf(tx, scope, "company", person.companySourceId) : undefined;
           const previous = (mapping?.data as PersonData | null)?.contact ?? null;
           const fields = { name: person.name, phone: person.phone, company_id: company?.deskId ?? null };
           let contactId = previous;
           if (contactId) {
             try {
-              updateContact(ctx, contactId, fields, deps);
+              await updateContact(ctx, contactId, fields, deps);
             } catch (error) {
               if (!(error instanceof DeskError && error.status === 404)) throw error;
               contactId = null;
@@ -340,16 +338,16 @@ function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, perso
           if (!contactId) {
             const createdAt = sourceTimeOf(person.createdAt);
             contactId = person.email
-              ? findOrCreateContactByEmail(tx, ctx, { email: person.email, name: person.name, createdAt }, deps.ports)
+              ? (await findOrCreateContactByEmail(tx, ctx, { email: person.email, name: person.name, createdAt }, deps.ports))
                   .id
-              : createContact(ctx, fields, deps, { createdAt }).id;
-            if (person.email) updateContact(ctx, contactId, fields, deps);
+              : (await createContact(ctx, fields, deps, { createdAt })).id;
+            if (person.email) await updateContact(ctx, contactId, fields, deps);
           }
           data.contact = contactId;
-          problems = writeSourceFields(tx, ctx, deps, scope, { entity: "contact", recordId: contactId }, person.fields);
+          problems = await writeSourceFields(tx, ctx, deps, scope, { entity: "contact", recordId: contactId }, person.fields);
           progress.counts.contacts++;
         }
-        saveMapping(tx, scope, {
+        await saveMapping(tx, scope, {
           kind: "person",
           sourceId: person.sourceId,
           deskId: data.member ?? data.contact ?? "",
@@ -390,7 +388,7 @@ async function fetchTicket(
   try {
     const messages: SourceMessage[] = [];
     for (const original of await source.messages(ticket, signal)) {
-      if (mappingOf(deps.db, scope, "message", original.sourceId)) continue;
+      if (await mappingOf(deps.db, scope, "message", original.sourceId)) continue;
       const ids: string[] = [];
       files.set(original.sourceId, ids);
       const inlined = await inlineImages(deps, ctx, source, original, signal);
@@ -410,7 +408,7 @@ async function fetchTicket(
     }
     return { messages, files, problems };
   } catch (error) {
-    discardAttachments(deps, [...files.values()].flat());
+    await discardAttachments(deps, [...files.values()].flat());
     if (signal.aborted || error instanceof SourceError) throw error;
     return { error: messageOf(error) };
   }
@@ -425,8 +423,8 @@ async function applyTickets(
   progress: Progress,
   signal: AbortSignal,
 ): Promise<void> {
-  const todo = tickets.filter((ticket) => {
-    if (ticket.status === null || unchanged(mappingOf(deps.db, scope, "ticket", ticket.sourceId), ticket.updatedAt)) {
+  const todo = tickets.filter(async (ticket) => {
+    if (ticket.status === null || unchanged(await mappingOf(deps.db, scope, "ticket", ticket.sourceId), ticket.updatedAt)) {
       progress.counts.skipped++;
       return false;
     }
@@ -438,32 +436,32 @@ async function applyTickets(
       const ticket = todo[next++]!;
       const fetched = await fetchTicket(deps, ctx, scope, source, ticket, signal);
       if ("error" in fetched) addError(progress, `ticket ${ticket.sourceId}`, fetched.error);
-      else writeTicket(deps, ctx, scope, ticket, fetched, progress);
+      else await writeTicket(deps, ctx, scope, ticket, fetched, progress);
     }
   };
   await Promise.all(Array.from({ length: Math.min(TICKET_CONCURRENCY, todo.length) }, worker));
 }
 
-function personOf(deps: Deps, scope: MappingScope, sourceId: string | null): PersonData | null {
+async function personOf(deps: Deps, scope: MappingScope, sourceId: string | null): Promise<PersonData | null> {
   if (!sourceId) return null;
-  return (mappingOf(deps.db, scope, "person", sourceId)?.data as PersonData | null) ?? null;
+  return ((await mappingOf(deps.db, scope, "person", sourceId))?.data as PersonData | null) ?? null;
 }
 
-function writeTicket(
+async function writeTicket(
   deps: Deps,
   ctx: RequestContext,
   scope: MappingScope,
   ticket: SourceTicket,
   fetched: { messages: SourceMessage[]; files: Map<string, string[]>; problems: string[] },
   progress: Progress,
-): void {
+): Promise<void> {
   const counts = { messages: 0, attachments: 0 };
   const problems = [...fetched.problems];
   try {
-    withTx(deps.db, (tx) =>
-      withoutReactions(() => {
-        const mapping = mappingOf(tx, scope, "ticket", ticket.sourceId);
-        const requester = personOf(deps, scope, ticket.requesterSourceId);
+    await transact(deps.db, async (tx) =>
+      await withoutReactions(async () => {
+        const mapping = await mappingOf(tx, scope, "ticket", ticket.sourceId);
+        const requester = await personOf(deps, scope, ticket.requesterSourceId);
         const now = deps.clock.now().toISOString();
         const createdAt = isoOf(ticket.createdAt, now);
         const input = {
@@ -471,25 +469,25 @@ function writeTicket(
           status: ticket.status ?? "open",
           priority: ticket.priority,
           contactId: requester?.contact ?? null,
-          assigneeId: personOf(deps, scope, ticket.assigneeSourceId)?.member ?? null,
+          assigneeId: (await personOf(deps, scope, ticket.assigneeSourceId))?.member ?? null,
           tags: ticket.tags,
           createdAt,
           updatedAt: isoOf(ticket.updatedAt, createdAt),
           solvedAt: ticket.solvedAt ? isoOf(ticket.solvedAt, createdAt) : null,
         };
         const deskId = mapping
-          ? (updateImportedTicket(ctx, mapping.deskId, input, deps, tx)?.id ?? null)
-          : importTicket(ctx, input, deps, tx).id;
+          ? ((await updateImportedTicket(ctx, mapping.deskId, input, deps, tx))?.id ?? null)
+          : (await importTicket(ctx, input, deps, tx)).id;
         if (deskId)
           problems.push(
-            ...writeSourceFields(tx, ctx, deps, scope, { entity: "ticket", recordId: deskId }, ticket.fields),
+            ...await writeSourceFields(tx, ctx, deps, scope, { entity: "ticket", recordId: deskId }, ticket.fields),
           );
         if (deskId)
           for (const message of fetched.messages) {
-            const written = importMessage(ctx, deskId, messageInput(deps, scope, message, fetched.files), deps, tx);
+            const written = await importMessage(ctx, deskId, await messageInput(deps, scope, message, fetched.files), deps, tx);
             if (!written) continue;
-            rememberImportedMessageId(tx, scope.workspaceId, deskId, message, written);
-            saveMapping(tx, scope, {
+            await rememberImportedMessageId(tx, scope.workspaceId, deskId, message, written);
+            await saveMapping(tx, scope, {
               kind: "message",
               sourceId: message.sourceId,
               deskId: written.id,
@@ -498,7 +496,7 @@ function writeTicket(
             counts.messages++;
             counts.attachments += fetched.files.get(message.sourceId)?.length ?? 0;
           }
-        saveMapping(tx, scope, {
+        await saveMapping(tx, scope, {
           kind: "ticket",
           sourceId: ticket.sourceId,
           deskId: deskId ?? mapping?.deskId ?? "",
@@ -511,7 +509,7 @@ function writeTicket(
     progress.counts.messages += counts.messages;
     progress.counts.attachments += counts.attachments;
   } catch (error) {
-    discardAttachments(deps, [...fetched.files.values()].flat());
+    await discardAttachments(deps, [...fetched.files.values()].flat());
     addError(progress, `ticket ${ticket.sourceId}`, messageOf(error));
   }
 }
@@ -521,15 +519,15 @@ function writeTicket(
  * imported history joins its ticket. The map keeps the first ticket an id was recorded for, so a
  * re-run (or live mail met first) leaves it as it is.
  */
-function rememberImportedMessageId(
+async function rememberImportedMessageId(
   tx: Tx,
   workspaceId: string,
   ticketId: string,
   message: SourceMessage,
   written: { id: string; direction: "inbound" | "outbound"; createdAt: string },
-): void {
+): Promise<void> {
   if (!message.messageId) return;
-  rememberMessageId(tx, {
+  await rememberMessageId(tx, {
     workspaceId,
     messageId: message.messageId,
     ticketId,
@@ -539,13 +537,13 @@ function rememberImportedMessageId(
   });
 }
 
-function messageInput(
+async function messageInput(
   deps: Deps,
   scope: MappingScope,
   message: SourceMessage,
   files: Map<string, string[]>,
-): ImportedMessageInput {
-  const author = personOf(deps, scope, message.authorSourceId);
+): Promise<ImportedMessageInput> {
+  const author = await personOf(deps, scope, message.authorSourceId);
   const common = {
     kind: message.public ? ("reply" as const) : ("note" as const),
     fromName: author?.name || (author ? "" : "Deleted user"),

@@ -27,20 +27,20 @@ type FieldData = { options: Record<string, string> };
  * it; a Desk field already holding the same key and type is reused too. Answers one message per
  * value that could not be written (the import's errors), never throws for a value.
  */
-export function writeSourceFields(
+export async function writeSourceFields(
   tx: Tx,
   ctx: RequestContext,
   deps: Deps,
   scope: MappingScope,
   target: { entity: FieldEntity; recordId: string },
   values: SourceFieldValue[] | undefined,
-): string[] {
+): Promise<string[]> {
   if (!values?.length) return [];
   const problems: string[] = [];
   const write: Record<string, unknown> = {};
   for (const { field, value } of values.slice(0, MAX_VALUES)) {
     try {
-      const { def, data } = ensureField(tx, ctx, deps, scope, target.entity, field);
+      const { def, data } = await ensureField(tx, ctx, deps, scope, target.entity, field);
       const converted = convert(def, data, value);
       if (converted === undefined) problems.push(`${field.name.slice(0, 100)}: the value fits no ${def.type} value`);
       else write[def.key] = converted;
@@ -49,13 +49,13 @@ export function writeSourceFields(
     }
   }
   try {
-    applyFieldWrite(tx, ctx, target.entity, target.recordId, write);
+    await applyFieldWrite(tx, ctx, target.entity, target.recordId, write);
   } catch (error) {
     if (!(error instanceof DeskError)) throw error;
     // One refused value must not lose the others: each is written on its own.
     for (const [key, value] of Object.entries(write)) {
       try {
-        applyFieldWrite(tx, ctx, target.entity, target.recordId, { [key]: value });
+        await applyFieldWrite(tx, ctx, target.entity, target.recordId, { [key]: value });
       } catch (single) {
         if (!(single instanceof DeskError)) throw single;
         problems.push(`${key}: ${(single.errors ?? []).map((e) => e.message).join(" ") || single.detail}`);
@@ -65,17 +65,17 @@ export function writeSourceFields(
   return problems;
 }
 
-function ensureField(
+async function ensureField(
   tx: Tx,
   ctx: RequestContext,
   deps: Deps,
   scope: MappingScope,
   entity: FieldEntity,
   field: SourceField,
-): { def: FieldDef; data: FieldData } {
+): Promise<{ def: FieldDef; data: FieldData }> {
   const mappingId = `${entity}:${field.sourceId}`;
-  const mapping = mappingOf(tx, scope, "field", mappingId);
-  const defs = fieldDefinitions(tx, scope.workspaceId, entity);
+  const mapping = await mappingOf(tx, scope, "field", mappingId);
+  const defs = await fieldDefinitions(tx, scope.workspaceId, entity);
   const base = keyOf(field);
   let def =
     defs.find((d) => d.id === mapping?.deskId) ??
@@ -87,7 +87,7 @@ function ensureField(
   let changed = !mapping || mapping.deskId !== def?.id;
   if (!def) {
     const key = defs.some((d) => d.key === base) ? `${base}_${slugify(field.sourceId, "_", 12)}`.slice(0, 40) : base;
-    def = createField(ctx, { entity, name: field.name.slice(0, 100) || key, type: field.type, key }, deps);
+    def = await createField(ctx, { entity, name: field.name.slice(0, 100) || key, type: field.type, key }, deps);
   }
   if (choices) {
     const options = def.options.map((o) => ({ id: o.id, label: o.label, color: o.color }));
@@ -109,11 +109,11 @@ function ensureField(
       data.options[option.value] = id;
       added = true;
     }
-    if (added) def = updateField(ctx, def.id, { options }, deps);
+    if (added) def = await updateField(ctx, def.id, { options }, deps);
   }
   // Written only when something is new: the mapping is read for every value of every record.
   if (changed)
-    saveMapping(tx, scope, { kind: "field", sourceId: mappingId, deskId: def.id, sourceUpdatedAt: null, data });
+    await saveMapping(tx, scope, { kind: "field", sourceId: mappingId, deskId: def.id, sourceUpdatedAt: null, data });
   return { def, data };
 }
 

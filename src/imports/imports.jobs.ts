@@ -25,7 +25,7 @@ export const importRunJob = defineJob({
     } catch (error) {
       if (attempt < MAX_ATTEMPTS || signal.aborted) throw error;
       logger.error({ err: error, import_id }, "import gave up");
-      failImport(
+      await failImport(
         deps,
         import_id,
         "The import stopped on an unexpected error; run it again to go on from its last page.",

@@ -23,7 +23,7 @@ const statements = preparedFor((sqlite) => ({
 
 export type Mapping = Pick<ImportMappingRow, "deskId" | "sourceUpdatedAt" | "data">;
 
-export function mappingOf(db: Queryable, scope: MappingScope, kind: string, sourceId: string): Mapping | undefined {
+export async function mappingOf(db: Queryable, scope: MappingScope, kind: string, sourceId: string): Promise<Mapping | undefined> {
   const row = statements(db).get.get(scope.workspaceId, scope.source, scope.account, kind, sourceId);
   if (!row) return undefined;
   return {
@@ -33,7 +33,7 @@ export function mappingOf(db: Queryable, scope: MappingScope, kind: string, sour
   };
 }
 
-export function saveMapping(
+export async function saveMapping(
   db: Queryable,
   scope: MappingScope,
   row: {
@@ -43,7 +43,7 @@ export function saveMapping(
     sourceUpdatedAt: string | null;
     data?: Record<string, unknown> | null;
   },
-): void {
+): Promise<void> {
   statements(db).save.run(
     scope.workspaceId,
     scope.source,

@@ -162,7 +162,7 @@ async function startCsvImport(ctx: RequestContext, request: Request, deps: Deps)
   if (!(file instanceof Blob)) throw invalidAt("body.file", "Field `file` must hold the CSV file.");
   if (file.size > CSV_MAX_BYTES) throw invalidAt("body.file", "The file may be at most 10 MB.");
   const { mapping, dryRun } = csvFormOptions(form);
-  if (dryRun) return csvDryRun(deps.db, ctx.workspaceId, kind as CsvKind, await file.text(), mapping);
+  if (dryRun) return await csvDryRun(deps.db, ctx.workspaceId, kind as CsvKind, await file.text(), mapping);
   if (mapping) {
     const header = parseCsv(await file.text(), 0);
     const problems = resolveColumns(kind as CsvKind, "error" in header ? [] : (header.rows[0] ?? []), mapping).problems;
@@ -178,7 +178,7 @@ async function startCsvImport(ctx: RequestContext, request: Request, deps: Deps)
   const key = csvKeyOf(id);
   await deps.blobs.put(key, file, { contentType: "text/csv" });
   try {
-    return createImport(ctx, { id, source: "csv", account: kind, options: mapping ? { mapping } : {} }, deps);
+    return await createImport(ctx, { id, source: "csv", account: kind, options: mapping ? { mapping } : {} }, deps);
   } catch (error) {
     await deps.blobs.delete(key);
     throw error;
@@ -265,7 +265,7 @@ function importStartRoutes(deps: Deps) {
           return presentImport(row);
         }
         const input = await readJson(request);
-        const row = createImport(
+        const row = await createImport(
           ctx,
           { source: input.source, account: accountOf(input), options: input.options },
           deps,
@@ -308,19 +308,19 @@ function importStartRoutes(deps: Deps) {
 function importRunRoutes(deps: Deps) {
   return new Elysia({ prefix: "/imports", tags: ["imports"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listImports(deps.db, ctx, query), {
+    .get("/", async ({ ctx, query }) => await listImports(deps.db, ctx, query), {
       access: read,
       query: PageQuery,
       response: { 200: pageOfSchema(ImportSchema) },
       detail: { summary: `Imports of the workspace, newest first (at most ${CSV_MAX_ROWS} rows per CSV)` },
     })
-    .get("/:id", ({ ctx, params }) => presentImport(findImport(deps.db, ctx.workspaceId, params.id)), {
+    .get("/:id", async ({ ctx, params }) => presentImport(await findImport(deps.db, ctx.workspaceId, params.id)), {
       access: read,
       params: IdParams,
       response: { 200: ImportSchema },
       detail: { summary: "An import: status, progress, counts and up to 100 errors" },
     })
-    .post("/:id/cancel", ({ ctx, params }) => presentImport(cancelImport(ctx, params.id, deps)), {
+    .post("/:id/cancel", async ({ ctx, params }) => presentImport(await cancelImport(ctx, params.id, deps)), {
       access: write,
       params: IdParams,
       response: { 200: ImportSchema },

@@ -1,9 +1,10 @@
+import { first, one } from "../db/store";
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { appendEvent } from "../events/append";
 import { enqueue } from "../jobs/enqueue";
@@ -25,19 +26,18 @@ export const EMPTY_COUNTS: ImportCounts = {
   failed: 0,
 };
 
-export function findImport(db: Queryable, workspaceId: string, id: string): ImportRow {
-  const row = db
+export async function findImport(db: Queryable, workspaceId: string, id: string): Promise<ImportRow> {
+  const row = first(await db
     .select()
     .from(imports)
-    .where(and(eq(imports.workspaceId, workspaceId), eq(imports.id, id)))
-    .get();
+    .where(and(eq(imports.workspaceId, workspaceId), eq(imports.id, id))).limit(1));
   if (!row) throw notFound("Import");
   return row;
 }
 
-export function listImports(db: Queryable, ctx: RequestContext, query: { limit: number; cursor?: string }) {
+export async function listImports(db: Queryable, ctx: RequestContext, query: { limit: number; cursor?: string }) {
   const after = decodeCursor(query.cursor, 2);
-  const rows = db
+  const rows = await db
     .select()
     .from(imports)
     .where(
@@ -52,8 +52,7 @@ export function listImports(db: Queryable, ctx: RequestContext, query: { limit: 
       ),
     )
     .orderBy(desc(imports.createdAt), desc(imports.id))
-    .limit(query.limit + 1)
-    .all();
+    .limit(query.limit + 1);
   return pageOf(rows, query.limit, presentImport, (r) => [r.createdAt, r.id]);
 }
 
@@ -63,32 +62,30 @@ export function listImports(db: Queryable, ctx: RequestContext, query: { limit: 
  * its page), so the source is asked only for what changed since, or for what is still left. One run per
  * account at a time (409 otherwise): two would race for the same records.
  */
-export function createImport(
+export async function createImport(
   ctx: RequestContext,
   input: { source: ImportSourceName; account: string; options: unknown; id?: string },
   deps: Pick<Deps, "db" | "clock" | "secrets">,
-): ImportRow {
+): Promise<ImportRow> {
   const now = deps.clock.now().toISOString();
   const sealed = deps.secrets.seal(JSON.stringify(input.options));
-  return withTx(deps.db, (tx) => {
+  return await transact(deps.db, async (tx) => {
     const scope = and(
       eq(imports.workspaceId, ctx.workspaceId),
       eq(imports.source, input.source),
       eq(imports.account, input.account),
     );
-    const active = tx
+    const active = first(await tx
       .select({ id: imports.id })
       .from(imports)
-      .where(and(scope, inArray(imports.status, ["queued", "running"])))
-      .get();
+      .where(and(scope, inArray(imports.status, ["queued", "running"]))).limit(1));
     if (active) throw conflict("An import of this account is already running: wait for it or cancel it.");
-    const previous = tx
+    const previous = first(await tx
       .select({ state: imports.state })
       .from(imports)
       .where(and(scope, inArray(imports.status, ["succeeded", "failed", "canceled"])))
-      .orderBy(desc(imports.createdAt))
-      .get();
-    const row = tx
+      .orderBy(desc(imports.createdAt)).limit(1));
+    const row = one(await tx
       .insert(imports)
       .values({
         id: input.id ?? newId(),
@@ -105,26 +102,24 @@ export function createImport(
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    enqueue(tx, importRunJob, { import_id: row.id }, { workspaceId: ctx.workspaceId, uniqueKey: `import:${row.id}` });
-    appendEvent(tx, importCreated, { workspaceId: ctx.workspaceId, data: { import: presentImport(row) } });
+      .returning());
+    await enqueue(tx, importRunJob, { import_id: row.id }, { workspaceId: ctx.workspaceId, uniqueKey: `import:${row.id}` });
+    await appendEvent(tx, importCreated, { workspaceId: ctx.workspaceId, data: { import: presentImport(row) } });
     return row;
   });
 }
 
 /** Stops a queued or running import at its next page; its credentials are dropped at once. */
-export function cancelImport(ctx: RequestContext, id: string, deps: Pick<Deps, "db" | "clock">): ImportRow {
+export async function cancelImport(ctx: RequestContext, id: string, deps: Pick<Deps, "db" | "clock">): Promise<ImportRow> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const row = findImport(tx, ctx.workspaceId, id);
+  return await transact(deps.db, async (tx) => {
+    const row = await findImport(tx, ctx.workspaceId, id);
     if (row.status !== "queued" && row.status !== "running") return row;
-    const canceled = tx
+    const canceled = one(await tx
       .update(imports)
       .set({ status: "canceled", finishedAt: now, optionsSealed: null, leaseUntil: null, updatedAt: now })
       .where(eq(imports.id, row.id))
-      .returning()
-      .get()!;
+      .returning())!;
     emitImportUpdated(tx, canceled);
     return canceled;
   });

@@ -213,7 +213,7 @@ describe("imports: access and input", () => {
   test("401 without a credential, 403 for an agent or a key without settings:write", async () => {
     expect((await desk.api("POST", "/v1/imports", { body: zendeskBody() })).status).toBe(401);
     expect((await desk.api("POST", "/v1/imports", { headers: agent.headers, body: zendeskBody() })).status).toBe(403);
-    const key = createKey(desk, owner, ["settings:read"]);
+    const key = await createKey(desk, owner, ["settings:read"]);
     expect((await desk.api("POST", "/v1/imports", { headers: key.headers, body: zendeskBody() })).status).toBe(403);
     expect((await desk.api("GET", "/v1/imports", { headers: key.headers })).status).toBe(200);
   });

@@ -88,7 +88,7 @@ const contactsOf = async (member: Member): Promise<Array<{ email: string | null;
   (await desk.api("GET", "/v1/contacts?limit=100", { headers: member.headers })).body.data;
 const companiesOf = async (member: Member): Promise<Array<{ name: string; created_at: string }>> =>
   (await desk.api("GET", "/v1/companies?limit=100", { headers: member.headers })).body.data;
-const mapRows = (workspaceId: string) =>
+const mapRows = async (workspaceId: string) =>
   desk.deps.db.$client
     .query<{ n: number }, [string]>("SELECT count(*) AS n FROM mail_message_ids WHERE workspace_id = ?")
     .get(workspaceId)!.n;
@@ -123,11 +123,11 @@ describe("imports: history threads live mail; records keep their source times", 
     expect(tickets).toHaveLength(1);
     expect(tickets[0]).toMatchObject({ id: imported!.id, message_count: 3 });
 
-    const rows = mapRows(owner.workspaceId);
+    const rows = await mapRows(owner.workspaceId);
     // The two imported ids and the live one.
     expect(rows).toBe(3);
     await runImport(owner, imapBody);
-    expect(mapRows(owner.workspaceId)).toBe(rows);
+    expect(await mapRows(owner.workspaceId)).toBe(rows);
     expect((await contactsOf(owner)).find((c) => c.email === "umit@globex.test")!.created_at).toBe(
       at(100).toISOString(),
     );

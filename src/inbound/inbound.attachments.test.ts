@@ -18,7 +18,7 @@ const PNG = Buffer.from(
 );
 const client = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true });
 
-const ticketOfMessage = (emailMessageId: string) =>
+const ticketOfMessage = async (emailMessageId: string) =>
   desk.deps.db.$client
     .query<{ id: string; ticket_id: string; body_html: string }, [string, string]>(
       "SELECT id, ticket_id, body_html FROM messages WHERE workspace_id = ? AND email_message_id = ?",
@@ -39,7 +39,7 @@ describe("inbound attachments and inline images over SMTP", () => {
         { filename: "error.log", content: "ERROR printer on fire\n", contentType: "text/plain" },
       ],
     });
-    const stored = ticketOfMessage("inline-1@customer.test");
+    const stored = await ticketOfMessage("inline-1@customer.test");
     // No URL with a credential or an expiry is stored: the body keeps the content id.
     expect(stored.body_html).toContain('src="cid:shot@customer.test"');
     expect(stored.body_html).not.toContain("token=");
@@ -82,7 +82,7 @@ describe("inbound attachments and inline images over SMTP", () => {
         { filename: "image001.png", content: PNG, cid: "image001.png@01DA0000.ABCDEF00", contentType: "image/png" },
       ],
     });
-    expect(ticketOfMessage("inline-2@customer.test").body_html).toContain('src="cid:image001.png@01da0000.abcdef00"');
+    expect((await ticketOfMessage("inline-2@customer.test")).body_html).toContain('src="cid:image001.png@01da0000.abcdef00"');
   });
 
   test("mail from a blocked contact is stored on a ticket marked spam", async () => {
@@ -98,7 +98,7 @@ describe("inbound attachments and inline images over SMTP", () => {
       messageId: "<spam-1@junk.test>",
       text: "Buy now",
     });
-    const stored = ticketOfMessage("spam-1@junk.test");
+    const stored = await ticketOfMessage("spam-1@junk.test");
     const ticket = desk.deps.db.$client
       .query<{ spam: number; contact_id: string }, [string]>("SELECT spam, contact_id FROM tickets WHERE id = ?")
       .get(stored.ticket_id)!;
@@ -112,7 +112,7 @@ describe("inbound attachments and inline images over SMTP", () => {
     });
     const fine = desk.deps.db.$client
       .query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = ?")
-      .get(ticketOfMessage("fine-1@fine.test").ticket_id)!;
+      .get((await ticketOfMessage("fine-1@fine.test")).ticket_id)!;
     expect(fine.spam).toBe(0);
   });
 });

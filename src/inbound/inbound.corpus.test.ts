@@ -34,7 +34,7 @@ const mailbox = await desk.api("POST", "/v1/mailboxes", {
 
 const send = (raw: Uint8Array) =>
   sendRawSmtp(smtpPort, raw, { from: "sender@customer.test", to: ["support@corpus.test"] });
-const count = (table: "messages" | "tickets" | "attachments") =>
+const count = async (table: "messages" | "tickets" | "attachments") =>
   desk.deps.db.$client
     .query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`)
     .get(workspace.id)!.n;
@@ -47,7 +47,7 @@ type StoredMessage = {
   body_html: string;
   original_path: string | null;
 };
-function storedMessage(entry: Expectation): StoredMessage | undefined {
+async function storedMessage(entry: Expectation): Promise<StoredMessage | undefined> {
   const db = desk.deps.db.$client;
   if (entry.message_id) {
     return (
@@ -93,7 +93,7 @@ describe("the awkward-mail corpus over real SMTP", () => {
         continue;
       }
       if (entry.expect === "bounce") continue;
-      const message = storedMessage(entry);
+      const message = await storedMessage(entry);
       if (!message) {
         problems.push(`${entry.file}: no message stored`);
         continue;
@@ -125,20 +125,20 @@ describe("the awkward-mail corpus over real SMTP", () => {
 
   test("the original keeps the full message, quoted history included", async () => {
     const entry = corpus.find((e) => e.file === "forwarded-inline.eml")!;
-    const message = storedMessage(entry)!;
+    const message = (await storedMessage(entry))!;
     const original = await desk.api("GET", `/v1/messages/${message.id}/original`, { headers: owner.headers });
     expect(original.status).toBe(200);
     expect(original.text).toContain("quoted twice");
   });
 
   test("ingesting the whole corpus a second time stores nothing twice", async () => {
-    const before = { messages: count("messages"), tickets: count("tickets"), attachments: count("attachments") };
+    const before = { messages: await count("messages"), tickets: await count("tickets"), attachments: await count("attachments") };
     expect(before.tickets).toBeGreaterThanOrEqual(corpus.filter((e) => e.expect === "stored").length);
     for (const entry of corpus) {
       const reply = finalReply(await send(new Uint8Array(readFileSync(join(corpusDir, entry.file)))));
       expect(reply.code).toBe(entry.expect === "refused" ? 550 : 250);
     }
-    expect({ messages: count("messages"), tickets: count("tickets"), attachments: count("attachments") }).toEqual(
+    expect({ messages: await count("messages"), tickets: await count("tickets"), attachments: await count("attachments") }).toEqual(
       before,
     );
     expect((await fetch(`${desk.url}/healthz`)).status).toBe(200);
@@ -171,7 +171,7 @@ describe("the awkward-mail corpus over real SMTP", () => {
     ].join("\r\n");
     const reply = finalReply(await send(new TextEncoder().encode(raw)));
     expect(reply.code).toBe(250);
-    const message = storedMessage({ file: "", expect: "stored", message_id: "huge@corpus.test" })!;
+    const message = (await storedMessage({ file: "", expect: "stored", message_id: "huge@corpus.test" }))!;
     const file = desk.deps.db.$client
       .query<{ id: string; size_bytes: number; filename: string }, [string]>(
         "SELECT id, size_bytes, filename FROM attachments WHERE message_id = ?",

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { afterAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { startTestDesk } from "../../test/harness";
@@ -14,7 +15,7 @@ const { workspace, owner } = await createWorkspaceWithOwner(desk);
 
 const raw = (n: number) =>
   `From: Carol <carol${n}@customer.test>\r\nTo: alice@example.test\r\nSubject: Imap ${n}\r\nMessage-ID: <imap-${n}@customer.test>\r\n\r\nBody ${n}\r\n`;
-const subjects = () =>
+const subjects = async () =>
   desk.deps.db.$client
     .query<{ subject: string }, [string]>("SELECT subject FROM tickets WHERE workspace_id = ? ORDER BY number")
     .all(workspace.id)
@@ -46,29 +47,29 @@ const created = await desk.api("POST", "/v1/mailboxes", {
   },
 });
 const mailboxId: string = created.body.id;
-const row = () => desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).get()!;
+const row = async () => first(await desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1))!;
 
 test("fetches new mail by UID, stores UIDVALIDITY, and never repeats after a restart of the position", async () => {
   dovecot.deliver("alice@example.test", raw(1));
   dovecot.deliver("alice@example.test", raw(2));
   await runSync();
-  expect(subjects()).toEqual(["Imap 1", "Imap 2"]);
-  expect(row().imapLastUid).toBe(2);
-  expect(row().imapUidValidity).toMatch(/^\d+$/);
-  expect(row().lastSyncedAt).not.toBeNull();
+  expect(await subjects()).toEqual(["Imap 1", "Imap 2"]);
+  expect((await row()).imapLastUid).toBe(2);
+  expect((await row()).imapUidValidity).toMatch(/^\d+$/);
+  expect((await row()).lastSyncedAt).not.toBeNull();
   // A crash between ingest and saving the position: the UID rewinds, dedupe keeps it single.
-  desk.deps.db.update(mailboxes).set({ imapLastUid: 1 }).where(eq(mailboxes.id, mailboxId)).run();
+  await desk.deps.db.update(mailboxes).set({ imapLastUid: 1 }).where(eq(mailboxes.id, mailboxId));
   dovecot.deliver("alice@example.test", raw(3));
   await runSync();
-  expect(subjects()).toEqual(["Imap 1", "Imap 2", "Imap 3"]);
-  expect(row().imapLastUid).toBe(3);
+  expect(await subjects()).toEqual(["Imap 1", "Imap 2", "Imap 3"]);
+  expect((await row()).imapLastUid).toBe(3);
 }, 20_000);
 
 test("Dovecot stopped: status error with a readable last_error; started again: recovers without loss", async () => {
   await dovecot.stop();
   await runSync();
-  expect(row().status).toBe("error");
-  expect(row().lastError).toMatch(/IMAP/);
+  expect((await row()).status).toBe("error");
+  expect((await row()).lastError).toMatch(/IMAP/);
   const events = desk.deps.db.$client
     .query<{ type: string }, [string]>("SELECT type FROM events WHERE workspace_id = ? AND type = 'mailbox.updated'")
     .all(workspace.id);
@@ -76,8 +77,8 @@ test("Dovecot stopped: status error with a readable last_error; started again: r
   await dovecot.start();
   dovecot.deliver("alice@example.test", raw(4));
   await runSync();
-  expect(row().lastError).toBe("");
-  expect(row().status).toBe("active");
-  expect(row().lastError).toBe("");
-  expect(subjects()).toEqual(["Imap 1", "Imap 2", "Imap 3", "Imap 4"]);
+  expect((await row()).lastError).toBe("");
+  expect((await row()).status).toBe("active");
+  expect((await row()).lastError).toBe("");
+  expect(await subjects()).toEqual(["Imap 1", "Imap 2", "Imap 3", "Imap 4"]);
 }, 20_000);

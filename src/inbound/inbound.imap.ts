@@ -53,7 +53,7 @@ export const mailboxSyncJob = defineJob({
   leaseMs: 10 * 60_000,
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const row = mailboxById(deps.db, payload.mailbox_id);
+    const row = await mailboxById(deps.db, payload.mailbox_id);
     if (!row || row.status === "disabled" || row.inboundKind === "forwarding") return;
     const log = run.logger.child({ mailbox_id: row.id });
     let client: ImapFlow | null = null;
@@ -64,7 +64,7 @@ export const mailboxSyncJob = defineJob({
       client = await connectImap(settings);
       sessions.add(client);
       const sync = async () => {
-        const current = mailboxById(deps.db, row.id);
+        const current = await mailboxById(deps.db, row.id);
         if (!current || !client) return;
         const { fetched } = await fetchNewMessages(
           client,
@@ -72,10 +72,10 @@ export const mailboxSyncJob = defineJob({
           async (raw) => {
             await ingestEmail(deps, { raw, mailbox: current });
           },
-          (position) => setImapPosition(deps.db, row.id, position),
+          async (position) => await setImapPosition(deps.db, row.id, position),
         );
         recordImapSync("ok");
-        recordMailboxHealth(
+        await recordMailboxHealth(
           deps.db,
           row.id,
           { ok: true, syncedAt: deps.clock.now().toISOString() },
@@ -113,7 +113,7 @@ export const mailboxSyncJob = defineJob({
       if (client && closedOnPurpose.has(client)) throw new RetryLater(1_000, "session closed for shutdown");
       const message = describeImapError(error);
       recordImapSync("failed");
-      const updated = recordMailboxHealth(
+      const updated = await recordMailboxHealth(
         deps.db,
         row.id,
         { ok: false, error: message },
@@ -133,9 +133,9 @@ export const mailboxSyncJob = defineJob({
 });
 
 /** A mailbox that fetches mail itself gets one durable sync job (unique per mailbox). */
-export function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): void {
+export async function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): Promise<void> {
   if (row.status === "disabled" || row.inboundKind === "forwarding") return;
-  enqueue(
+  await enqueue(
     tx,
     mailboxSyncJob,
     { mailbox_id: row.id },
@@ -148,8 +148,8 @@ export function scheduleMailboxSync(tx: Tx, row: MailboxRow, runAt?: Date): void
  * same transaction as its event (a job already queued or running for it is kept: the key is unique).
  */
 export function registerMailboxSyncScheduling(db: Db): void {
-  onEvent(db, [mailboxCreated, mailboxUpdated], (tx, event) => {
-    const row = mailboxById(tx, event.data.mailbox.id);
-    if (row) scheduleMailboxSync(tx, row);
+  onEvent(db, [mailboxCreated, mailboxUpdated], async (tx, event) => {
+    const row = await mailboxById(tx, event.data.mailbox.id);
+    if (row) await scheduleMailboxSync(tx, row);
   });
 }

@@ -83,11 +83,11 @@ async function deliver(mail: Parameters<typeof outlookMail>[0]): Promise<string>
   return row!.ticket_id;
 }
 
-const ticketCount = (workspaceId: string) =>
+const ticketCount = async (workspaceId: string) =>
   desk.deps.db.$client
     .query<{ n: number }, [string]>("SELECT count(*) AS n FROM tickets WHERE workspace_id = ?")
     .get(workspaceId)!.n;
-const setTicket = (id: string, set: string) => desk.deps.db.$client.run(`UPDATE tickets SET ${set} WHERE id = ?`, [id]);
+const setTicket = async (id: string, set: string) => desk.deps.db.$client.run(`UPDATE tickets SET ${set} WHERE id = ?`, [id]);
 
 describe("threading Outlook replies that lost In-Reply-To", () => {
   test("subjects normalise: reply and forward prefixes of many languages, repeated, any case; ticket tags", () => {
@@ -119,8 +119,8 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
     const ourIndex = /^Thread-Index: (\S+)/m.exec(sent)?.[1];
     expect(Buffer.from(ourIndex!, "base64").length).toBe(27);
     // Solved since: the subject rule (open or pending only) cannot be what threads it.
-    setTicket(first, "status = 'solved'");
-    const count = ticketCount(a.workspaceId);
+    await setTicket(first, "status = 'solved'");
+    const count = await ticketCount(a.workspaceId);
     const answer = await deliver({
       from: "Dana <dana@customer.test>",
       to: "help@outlook-a.test",
@@ -129,7 +129,7 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
       threadIndex: childOf(ourIndex!),
     });
     expect(answer).toBe(first);
-    expect(ticketCount(a.workspaceId)).toBe(count);
+    expect(await ticketCount(a.workspaceId)).toBe(count);
     const status = desk.deps.db.$client
       .query<{ status: string }, [string]>("SELECT status FROM tickets WHERE id = ?")
       .get(first)!.status;
@@ -146,7 +146,7 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
       threadTopic: "Login fails",
       threadIndex: index,
     });
-    setTicket(first, "status = 'solved'");
+    await setTicket(first, "status = 'solved'");
     const follow = await deliver({
       from: "Eve <eve@customer.test>",
       to: "help@outlook-a.test",
@@ -172,7 +172,7 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
       to: "help@outlook-a.test",
       subject: "Invoice 2231 is wrong",
     });
-    setTicket(first, "status = 'pending'");
+    await setTicket(first, "status = 'pending'");
     const reply = await deliver({
       from: "Finn <finn@customer.test>",
       to: "help@outlook-a.test",
@@ -222,7 +222,7 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
     });
     expect(other).not.toBe(gina);
     // another workspace, same contact address and key: its own new ticket
-    const countB = ticketCount(b.workspaceId);
+    const countB = await ticketCount(b.workspaceId);
     const elsewhere = await deliver({
       from: "Gina <gina@customer.test>",
       to: "help@outlook-b.test",
@@ -231,7 +231,7 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
       threadIndex: childOf(index),
     });
     expect(elsewhere).not.toBe(gina);
-    expect(ticketCount(b.workspaceId)).toBe(countB + 1);
+    expect(await ticketCount(b.workspaceId)).toBe(countB + 1);
     // not a reply at all (no prefix, no child index): the same subject again is a new request
     const fresh = await deliver({
       from: "Gina <gina@customer.test>",
@@ -249,7 +249,7 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
     // older than 30 days: no longer found by subject
     const old = await deliver({ from: "Ivan <ivan@customer.test>", to: "help@outlook-a.test", subject: "Old thing" });
     const longAgo = new Date(desk.deps.clock.now().getTime() - 31 * 24 * 3600 * 1000).toISOString();
-    setTicket(old, `last_message_at = '${longAgo}'`);
+    await setTicket(old, `last_message_at = '${longAgo}'`);
     const late = await deliver({
       from: "Ivan <ivan@customer.test>",
       to: "help@outlook-a.test",

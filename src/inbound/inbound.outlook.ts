@@ -24,20 +24,20 @@ export const threadIndexOf = (email: ParsedEmail): string | null => email.header
  * this workspace whose contact is the sender: the key travels to everyone on the thread and a
  * subject is no secret, so neither threads one customer's mail onto another's ticket.
  */
-export function threadByOutlookHeaders(
+export async function threadByOutlookHeaders(
   db: Queryable,
   workspaceId: string,
   email: ParsedEmail,
   contactId: string,
   now: Date,
-): Thread {
+): Promise<Thread> {
   const threadIndex = threadIndexOf(email);
   const key = conversationKeyOf(threadIndex);
   if (key) {
-    const ticketId = ticketOfConversation(db, workspaceId, key);
+    const ticketId = await ticketOfConversation(db, workspaceId, key);
     if (ticketId) {
-      const row = ticketOfWorkspace(db, workspaceId, ticketId);
-      if (row?.contactId === contactId && undeletedTicketIds(db, workspaceId, [ticketId]).has(ticketId))
+      const row = await ticketOfWorkspace(db, workspaceId, ticketId);
+      if (row?.contactId === contactId && (await undeletedTicketIds(db, workspaceId, [ticketId])).has(ticketId))
         return { ticketId };
     }
   }
@@ -46,7 +46,7 @@ export function threadByOutlookHeaders(
   wanted.delete("");
   if (wanted.size === 0) return null;
   const since = new Date(now.getTime() - SUBJECT_THREAD_DAYS * DAY_MS).toISOString();
-  const matches = openTicketsOfContactSince(db, workspaceId, contactId, since, SUBJECT_CANDIDATES).filter((t) =>
+  const matches = (await openTicketsOfContactSince(db, workspaceId, contactId, since, SUBJECT_CANDIDATES)).filter((t) =>
     wanted.has(normalizedSubject(t.subject)),
   );
   // Two open tickets of that subject: which one is meant is a guess, and a new ticket is the safe one.

@@ -18,7 +18,7 @@ export function inboundRoutes(deps: Deps) {
       const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
       if (type !== "message/rfc822")
         throw new DeskError(415, "unsupported_media_type", "Send the raw message as message/rfc822.");
-      const mailbox = mailboxForRecipient(deps.db, query.to);
+      const mailbox = await mailboxForRecipient(deps.db, query.to);
       if (!mailbox || mailbox.status === "disabled") throw notFound("Mailbox");
       const raw = new Uint8Array(await request.arrayBuffer());
       if (raw.byteLength === 0)

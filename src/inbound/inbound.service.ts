@@ -8,7 +8,7 @@ import {
 } from "../contacts/contacts.public";
 import type { Db, Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
-import { untilDurable, withTx } from "../db/tx";
+import { untilDurable, transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { enqueue } from "../jobs/enqueue";
 import { sha256Hex } from "../lib/crypto";
@@ -90,15 +90,15 @@ const queriesOf = preparedFor((sqlite) => ({
 }));
 
 /** The mailbox an address reaches: its own address, its forwarding address, or a plus-address of either. */
-export function mailboxForRecipient(db: Db, address: string): MailboxRow | undefined {
+export async function mailboxForRecipient(db: Db, address: string): Promise<MailboxRow | undefined> {
   const wanted = address.trim().toLowerCase();
-  return mailboxByAddress(db, wanted, stripPlus(wanted));
+  return await mailboxByAddress(db, wanted, stripPlus(wanted));
 }
 
 /** Asked at every RCPT TO: reads the status alone, the same first row mailboxForRecipient would find. */
-export const isKnownRecipient = (db: Db, address: string): boolean => {
+export const isKnownRecipient = async (db: Db, address: string): Promise<boolean> => {
   const wanted = address.trim().toLowerCase();
-  const status = mailboxStatusByAddress(db, wanted, stripPlus(wanted));
+  const status = await mailboxStatusByAddress(db, wanted, stripPlus(wanted));
   return status !== undefined && status !== "disabled";
 };
 
@@ -106,11 +106,11 @@ const dedupeKeyOf = (email: ParsedEmail, raw: Uint8Array) =>
   email.messageId ? `mid:${email.messageId}` : `sha256:${sha256Hex(raw)}`;
 
 /** The outcome recorded for this mail before (`stored`, `bounce`, `refused:<reason>`), if any. */
-const earlierOutcome = (db: Db, mailboxId: string, key: string): string | undefined =>
+const earlierOutcome = async (db: Db, mailboxId: string, key: string): Promise<string | undefined> =>
   queriesOf(db).receipt.get(mailboxId, key)?.outcome;
 
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
-function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string, now: Date): boolean {
+async function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string, now: Date): Promise<boolean> {
   return queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, now.toISOString()).length > 0;
 }
 
@@ -137,13 +137,13 @@ async function storeOriginal(deps: Pick<Deps, "blobs">, workspaceId: string, raw
 type Thread = { ticketId: string } | null;
 
 /** In-Reply-To / References against the ids we sent or saw, newest reference first. */
-function threadByHeaders(db: Queryable, workspaceId: string, email: ParsedEmail): Thread {
+async function threadByHeaders(db: Queryable, workspaceId: string, email: ParsedEmail): Promise<Thread> {
   const ids = [...new Set([...email.inReplyTo, ...[...email.references].reverse()])].slice(0, 50);
   if (ids.length === 0) return null;
-  const rows = ticketsOfMessageIds(db, workspaceId, ids);
+  const rows = await ticketsOfMessageIds(db, workspaceId, ids);
   if (rows.length === 0) return null;
   // Ids of deleted tickets do not thread.
-  const live = undeletedTicketIds(
+  const live = await undeletedTicketIds(
     db,
     workspaceId,
     rows.map((r) => r.ticketId),
@@ -160,16 +160,16 @@ function threadByHeaders(db: Queryable, workspaceId: string, email: ParsedEmail)
  * threads when the sender is the ticket's own contact (by any of its addresses: `senderContactId` is
  * the contact the sender's address found); anyone else opens a new ticket.
  */
-function threadByToken(
+async function threadByToken(
   db: Queryable,
   workspaceId: string,
   email: ParsedEmail,
   recipient: string | null,
   senderContactId: string,
-): Thread {
+): Promise<Thread> {
   const number = subjectTicketNumber(email.subject) ?? (recipient ? plusAddressTicketNumber(recipient) : null);
   if (number === null) return null;
-  const row = ticketByNumberRow(db, workspaceId, number);
+  const row = await ticketByNumberRow(db, workspaceId, number);
   return row?.contactId && row.contactId === senderContactId ? { ticketId: row.id } : null;
 }
 
@@ -259,26 +259,26 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
     return { outcome: "refused", reason: "unparseable" };
   }
   const key = dedupeKeyOf(email, raw);
-  const earlier = earlierOutcome(deps.db, mailbox.id, key);
+  const earlier = await earlierOutcome(deps.db, mailbox.id, key);
   // A resent refused message is refused again (the sender hears the same answer); anything else is a duplicate.
   if (earlier?.startsWith("refused:")) return { outcome: "refused", reason: earlier.slice("refused:".length) };
   if (earlier) return { outcome: "duplicate" };
   const ctx = systemContext(mailbox.workspaceId, `inbound:${newId()}`);
-  const refuse = (reason: string): IngestOutcome => {
-    const claimed = withTx(deps.db, (tx) => claimReceipt(tx, mailbox, key, `refused:${reason}`, deps.clock.now()));
+  const refuse = async (reason: string): Promise<IngestOutcome> => {
+    const claimed = await transact(deps.db, async (tx) => await claimReceipt(tx, mailbox, key, `refused:${reason}`, deps.clock.now()));
     if (!claimed) return { outcome: "duplicate" };
     log().info({ reason, message_id: email.messageId, bytes: raw.byteLength }, "inbound: message refused");
     return { outcome: "refused", reason };
   };
 
   const bounce = bounceReport(email);
-  if (bounce) return recordBounce(deps, mailbox, key, bounce, log());
+  if (bounce) return await recordBounce(deps, mailbox, key, bounce, log());
 
-  if (!email.from) return refuse("no_from_address");
-  if (isOwnMailboxAddress(deps.db, mailbox.workspaceId, email.from.email)) return refuse("sent_by_own_mailbox");
+  if (!email.from) return await refuse("no_from_address");
+  if (await isOwnMailboxAddress(deps.db, mailbox.workspaceId, email.from.email)) return await refuse("sent_by_own_mailbox");
   const sender = senderOf(deps, mailbox, email, email.from);
   // An address no contact can have is refused here, before any file is stored for it.
-  if (!isContactEmail(sender.visitor.email)) return refuse("no_from_address");
+  if (!isContactEmail(sender.visitor.email)) return await refuse("no_from_address");
 
   const body = trimQuoted(email.html, email.text);
   const originalStored = storeOriginal(deps, mailbox.workspaceId, raw, deps.clock.now());
@@ -315,7 +315,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
 
   let outcome: IngestOutcome;
   try {
-    outcome = storeIngested(deps, ingest);
+    outcome = await storeIngested(deps, ingest);
   } catch (error) {
     // Nothing of a message that was not stored may stay behind: its files go with it.
     await discardAttachments(deps, attachmentIds);
@@ -403,18 +403,18 @@ function messageInputOf(ingest: Ingest, contactId: string) {
 }
 
 /** In one transaction: dedupe, thread, contact, ticket or message, Message-ID map, follow-up jobs. */
-function storeIngested(deps: Deps, ingest: Ingest): IngestOutcome {
+async function storeIngested(deps: Deps, ingest: Ingest): Promise<IngestOutcome> {
   const { mailbox, key, ctx, email, sender } = ingest;
   const { visitor, dmarc } = sender;
-  return withTx(deps.db, (tx): IngestOutcome => {
-    if (!claimReceipt(tx, mailbox, key, "stored", deps.clock.now())) return { outcome: "duplicate" };
-    const contact = findOrCreateContactByEmail(
+  return await transact(deps.db, async (tx): Promise<IngestOutcome> => {
+    if (!await claimReceipt(tx, mailbox, key, "stored", deps.clock.now())) return { outcome: "duplicate" };
+    const contact = await findOrCreateContactByEmail(
       tx,
       ctx,
       { email: visitor.email, name: visitor.name || null },
       deps.ports,
     );
-    setContactLocaleIfUnset(
+    await setContactLocaleIfUnset(
       tx,
       mailbox.workspaceId,
       contact.id,
@@ -423,19 +423,19 @@ function storeIngested(deps: Deps, ingest: Ingest): IngestOutcome {
       deps.ports,
     );
     const thread =
-      threadByHeaders(tx, mailbox.workspaceId, email) ??
-      threadByToken(tx, mailbox.workspaceId, email, ingest.recipient, contact.id) ??
-      threadByOutlookHeaders(tx, mailbox.workspaceId, email, contact.id, deps.clock.now());
+      await threadByHeaders(tx, mailbox.workspaceId, email) ??
+      await threadByToken(tx, mailbox.workspaceId, email, ingest.recipient, contact.id) ??
+      await threadByOutlookHeaders(tx, mailbox.workspaceId, email, contact.id, deps.clock.now());
     const messageInput = messageInputOf(ingest, contact.id);
     let ticketId: string;
     let messageId: string;
     let created = false;
     if (thread) {
-      const message = addMessage(ctx, thread.ticketId, messageInput, deps);
+      const message = await addMessage(ctx, thread.ticketId, messageInput, deps);
       ticketId = message.ticketId;
       messageId = message.id;
     } else {
-      const { ticket, message } = createTicketWithMessage(
+      const { ticket, message } = await createTicketWithMessage(
         ctx,
         {
           subject: ingest.subject,
@@ -452,11 +452,11 @@ function storeIngested(deps: Deps, ingest: Ingest): IngestOutcome {
       messageId = message!.id;
       created = true;
     }
-    if (contact.blocked && !isSpamTicket(tx, ticketId)) updateTicket(ctx, ticketId, { spam: true }, deps);
+    if (contact.blocked && !await isSpamTicket(tx, ticketId)) await updateTicket(ctx, ticketId, { spam: true }, deps);
     queriesOf(tx).recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
-    rememberThreading(tx, deps, mailbox, email, ticketId, messageId);
+    await rememberThreading(tx, deps, mailbox, email, ticketId, messageId);
     if (created && mailbox.autoReplyEnabled && !sender.automated && !contact.blocked && dmarc !== "fail") {
-      enqueue(
+      await enqueue(
         tx,
         autoReplyJob,
         { ticket_id: ticketId, mailbox_id: mailbox.id },
@@ -468,16 +468,16 @@ function storeIngested(deps: Deps, ingest: Ingest): IngestOutcome {
 }
 
 /** What threads the next mail of this conversation here: its Message-ID and its Outlook conversation. */
-function rememberThreading(
+async function rememberThreading(
   tx: Tx,
   deps: Deps,
   mailbox: MailboxRow,
   email: ParsedEmail,
   ticketId: string,
   messageId: string,
-): void {
+): Promise<void> {
   if (email.messageId)
-    rememberMessageId(tx, {
+    await rememberMessageId(tx, {
       workspaceId: mailbox.workspaceId,
       messageId: email.messageId,
       ticketId,
@@ -487,7 +487,7 @@ function rememberThreading(
     });
   const conversationKey = conversationKeyOf(threadIndexOf(email));
   if (conversationKey)
-    rememberConversation(tx, {
+    await rememberConversation(tx, {
       workspaceId: mailbox.workspaceId,
       key: conversationKey,
       ticketId,
@@ -495,22 +495,22 @@ function rememberThreading(
     });
 }
 
-function recordBounce(
+async function recordBounce(
   deps: Deps,
   mailbox: MailboxRow,
   key: string,
   bounce: ReturnType<typeof bounceReport> & object,
   log: Deps["logger"],
-): IngestOutcome {
+): Promise<IngestOutcome> {
   const ctx = systemContext(mailbox.workspaceId);
-  const marked = withTx(deps.db, (tx) => {
-    if (!claimReceipt(tx, mailbox, key, "bounce", deps.clock.now())) return null;
+  const marked = await transact(deps.db, async (tx) => {
+    if (!await claimReceipt(tx, mailbox, key, "bounce", deps.clock.now())) return null;
     if (!bounce.permanent || bounce.originalMessageIds.length === 0) return [];
     const ids: string[] = [];
-    for (const id of sentDeskMessageIds(tx, mailbox.workspaceId, bounce.originalMessageIds)) {
-      const status = messageOfWorkspace(tx, mailbox.workspaceId, id)?.deliveryStatus;
+    for (const id of await sentDeskMessageIds(tx, mailbox.workspaceId, bounce.originalMessageIds)) {
+      const status = (await messageOfWorkspace(tx, mailbox.workspaceId, id))?.deliveryStatus;
       if (status !== "pending" && status !== "sent") continue;
-      setDeliveryStatus(ctx, id, "bounced", bounce.diagnostic, deps);
+      await setDeliveryStatus(ctx, id, "bounced", bounce.diagnostic, deps);
       ids.push(id);
     }
     return ids;

@@ -17,12 +17,12 @@ export function startInboundSmtp(deps: Deps): Promise<SmtpReceiver> {
     limits: deps.config.smtpLimits,
     hostname: deps.config.inboundDomain,
     logger: deps.logger.child({ subsystem: "smtp" }),
-    isKnownRecipient: (address) => isKnownRecipient(deps.db, address),
+    isKnownRecipient: async (address) => await isKnownRecipient(deps.db, address),
     async onMail(mail) {
       const seen = new Set<string>();
       const outcomes: IngestOutcome[] = [];
       for (const recipient of mail.recipients) {
-        const mailbox = mailboxForRecipient(deps.db, recipient);
+        const mailbox = await mailboxForRecipient(deps.db, recipient);
         // Two recipients reaching one mailbox store one message.
         if (!mailbox || seen.has(mailbox.id)) continue;
         seen.add(mailbox.id);

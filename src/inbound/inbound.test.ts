@@ -94,13 +94,13 @@ const postInbound = (raw: string, secret = "test-inbound-secret", to = "support@
     raw,
   });
 
-const ticketsOf = () =>
+const ticketsOf = async () =>
   desk.deps.db.$client
     .query<{ id: string; number: number; status: string; spam: number; subject: string }, [string]>(
       "SELECT id, number, status, spam, subject FROM tickets WHERE workspace_id = ? ORDER BY number",
     )
     .all(workspace.id);
-const messagesOf = (ticketId: string) =>
+const messagesOf = async (ticketId: string) =>
   desk.deps.db.$client
     .query<Record<string, unknown>, [string]>("SELECT * FROM messages WHERE ticket_id = ? ORDER BY created_at, id")
     .all(ticketId);
@@ -120,16 +120,16 @@ describe("inbound over SMTP", () => {
     const raw = eml({ messageId: "<first@customer.test>" });
     const replies = await sendSmtp(raw);
     expect(replies.at(-2)).toMatch(/^250 /);
-    const [ticket] = ticketsOf();
+    const [ticket] = await ticketsOf();
     expect(ticket!.subject).toBe("Printer is on fire");
-    const [message] = messagesOf(ticket!.id);
+    const [message] = await messagesOf(ticket!.id);
     expect(message!.direction).toBe("inbound");
     expect(message!.from_email).toBe("carol@customer.test");
     expect(message!.email_message_id).toBe("first@customer.test");
     expect(String(message!.original_path)).toMatch(/^mail\//);
     await sendSmtp(raw);
     expect((await postInbound(raw)).body.status).toBe("duplicate");
-    expect(ticketsOf()).toHaveLength(1);
+    expect(await ticketsOf()).toHaveLength(1);
     await desk.jobs.drain();
     await desk.jobs.drain();
     const sent = await sink.waitFor(1);
@@ -138,7 +138,7 @@ describe("inbound over SMTP", () => {
     expect(sent[0]).toContain("In-Reply-To: <first@customer.test>");
     expect(sent[0]).not.toContain("-- Acme");
     // Agents see what the customer was told: the auto-reply is on the ticket, by the system, sent.
-    const autoReply = messagesOf(ticket!.id).find((m) => m.direction === "outbound")!;
+    const autoReply = (await messagesOf(ticket!.id)).find((m) => m.direction === "outbound")!;
     expect(autoReply).toMatchObject({
       kind: "reply",
       author_type: "system",
@@ -154,7 +154,7 @@ describe("inbound over SMTP", () => {
   });
 
   test("an agent reply is sent through the mailbox SMTP with threading headers; the customer's answer threads back", async () => {
-    const [ticket] = ticketsOf();
+    const [ticket] = await ticketsOf();
     const before = sink.messages().length;
     const reply = await desk.api("POST", `/v1/tickets/${ticket!.id}/messages`, {
       headers: owner.headers,
@@ -172,7 +172,7 @@ describe("inbound over SMTP", () => {
     expect(sent).toContain(`Message-ID: <${reply.body.id}@desk.test>`);
     expect(sent).toContain("In-Reply-To: <first@customer.test>");
     expect(sent).toContain("-- Acme");
-    const stored = messagesOf(ticket!.id).find((m) => m.id === reply.body.id)!;
+    const stored = (await messagesOf(ticket!.id)).find((m) => m.id === reply.body.id)!;
     expect(stored.delivery_status).toBe("sent");
     const updated = desk.deps.db.$client
       .query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.updated'")
@@ -189,14 +189,14 @@ describe("inbound over SMTP", () => {
     expect(res.status).toBe(202);
     expect(res.body.status).toBe("appended");
     expect(res.body.ticket_id).toBe(ticket!.id);
-    const last = messagesOf(ticket!.id).at(-1)!;
+    const last = (await messagesOf(ticket!.id)).at(-1)!;
     expect(last.has_quoted).toBe(1);
     expect(last.body_text).toBe("Thanks!");
-    expect(ticketsOf()[0]!.status).toBe("open");
+    expect((await ticketsOf())[0]!.status).toBe("open");
   });
 
   test("a bounce report marks our original bounced", async () => {
-    const [ticket] = ticketsOf();
+    const [ticket] = await ticketsOf();
     const reply = await desk.api("POST", `/v1/tickets/${ticket!.id}/messages`, {
       headers: owner.headers,
       body: { kind: "reply", body_html: "<p>Second</p>" },
@@ -233,10 +233,10 @@ describe("inbound over SMTP", () => {
     ].join("\r\n");
     const res = await postInbound(dsn);
     expect(res.body.status).toBe("bounce");
-    const stored = messagesOf(ticket!.id).find((m) => m.id === reply.body.id)!;
+    const stored = (await messagesOf(ticket!.id)).find((m) => m.id === reply.body.id)!;
     expect(stored.delivery_status).toBe("bounced");
     expect(String(stored.delivery_error)).toContain("user unknown");
-    expect(ticketsOf()).toHaveLength(1);
+    expect(await ticketsOf()).toHaveLength(1);
   });
 });
 
@@ -262,12 +262,12 @@ describe("sender checks and the HTTP door", () => {
         headers: ["Authentication-Results: mx.desk.test; dmarc=fail header.from=bank.test"],
       }),
     );
-    const msg = messagesOf(failed.body.ticket_id)[0]!;
+    const msg = (await messagesOf(failed.body.ticket_id))[0]!;
     expect(msg.auth_failed).toBe(1);
     const forged = await postInbound(
       eml({ from: "ceo2@bank.test", subject: "Wire more", headers: ["Authentication-Results: evil.test; dmarc=fail"] }),
     );
-    expect(messagesOf(forged.body.ticket_id)[0]!.auth_failed).toBe(0);
+    expect((await messagesOf(forged.body.ticket_id))[0]!.auth_failed).toBe(0);
   });
 
   test("a trusted form sender with DMARC pass is attributed to the visitor in Reply-To", async () => {
@@ -281,13 +281,13 @@ describe("sender checks and the HTTP door", () => {
         ],
       }),
     );
-    const msg = messagesOf(res.body.ticket_id)[0]!;
+    const msg = (await messagesOf(res.body.ticket_id))[0]!;
     expect(msg.from_email).toBe("vera@visitor.test");
     expect(msg.form_sender).toBe("forms@webflow.test");
     const notTrusted = await postInbound(
       eml({ from: "forms@webflow.test", subject: "Contact form 2", headers: ["Reply-To: vic@visitor.test"] }),
     );
-    const plain = messagesOf(notTrusted.body.ticket_id)[0]!;
+    const plain = (await messagesOf(notTrusted.body.ticket_id))[0]!;
     expect(plain.from_email).toBe("forms@webflow.test");
     expect(plain.reply_to).toBe("vic@visitor.test");
     expect(plain.form_sender).toBe("");
@@ -324,8 +324,8 @@ describe("sender checks and the HTTP door", () => {
   });
 
   test("a From address no contact can have is refused before any of its files is stored (found by the MIME fuzzer)", async () => {
-    const files = () => desk.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM attachments").get()!.n;
-    const before = files();
+    const files = async () => desk.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM attachments").get()!.n;
+    const before = await files();
     const raw = [
       "From: Carol <carol@customer\u0001test>",
       "To: support@corpus.test",
@@ -348,13 +348,13 @@ describe("sender checks and the HTTP door", () => {
     ].join("\r\n");
     const res = await postInbound(raw);
     expect([res.status, res.body.status]).toEqual([202, "refused"]);
-    expect(files()).toBe(before);
+    expect(await files()).toBe(before);
   });
 });
 
 describe("inbound: the new ticket's events show what is stored", () => {
   test("ticket.created and message.created of an ingested mail equal fresh reads; the plain-text body is stored sanitized", async () => {
-    const seqBefore = lastSeq(desk, workspace.id);
+    const seqBefore = await lastSeq(desk, workspace.id);
     const text = `Tom & Jerry's "printer" <b>not bold</b> &amp; more\nsecond line\n\nnew paragraph ${Date.now()}`;
     // Marked automated so no auto-reply lands on the ticket before it is read back.
     const result = await postInbound(

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { workspaceSettingsOf } from "../workspaces/workspaces.public";
@@ -23,8 +24,8 @@ export const invitationMailJob = defineJob({
   retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const invitation = deps.db.select().from(invitations).where(eq(invitations.id, payload.invitation_id)).get();
-    const workspace = invitation && workspaceSettingsOf(deps.db, invitation.workspaceId);
+    const invitation = first(await deps.db.select().from(invitations).where(eq(invitations.id, payload.invitation_id)).limit(1));
+    const workspace = invitation && await workspaceSettingsOf(deps.db, invitation.workspaceId);
     if (
       !invitation ||
       !workspace ||
@@ -34,7 +35,7 @@ export const invitationMailJob = defineJob({
     )
       return;
     const url = deps.secrets.open(payload.sealed_url);
-    const inviter = userRef(deps.db, invitation.invitedBy);
+    const inviter = await userRef(deps.db, invitation.invitedBy);
     // The invitee has no account (so no language of their own) yet: the inviting workspace's language.
     const locale = workspaceLocales(workspace.settings).locale;
     const values = { workspace: workspace.name };

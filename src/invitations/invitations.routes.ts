@@ -29,7 +29,7 @@ import {
 function invitationAdminRoutes(deps: Deps) {
   return new Elysia({ prefix: "/invitations", tags: ["invitations"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listInvitations(ctx, query, deps), {
+    .get("/", async ({ ctx, query }) => await listInvitations(ctx, query, deps), {
       access: { role: "admin", scopes: ["settings:read"] },
       query: InvitationListQuery,
       response: { 200: InvitationPage },
@@ -37,10 +37,10 @@ function invitationAdminRoutes(deps: Deps) {
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
-        const { row, url } = createInvitation(ctx, body, deps);
+      async ({ ctx, body, set }) => {
+        const { row, url } = await createInvitation(ctx, body, deps);
         set.status = 201;
-        return { ...presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
+        return { ...await presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
       },
       {
         access: { role: "admin", scopes: ["settings:read", "settings:write"] },
@@ -55,9 +55,9 @@ function invitationAdminRoutes(deps: Deps) {
     )
     .post(
       "/:id/resend",
-      ({ ctx, params }) => {
-        const { row, url } = invitationLink(ctx, params.id, { mail: true }, deps);
-        return { ...presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
+      async ({ ctx, params }) => {
+        const { row, url } = await invitationLink(ctx, params.id, { mail: true }, deps);
+        return { ...await presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
       },
       {
         access: { role: "admin", scopes: ["settings:read", "settings:write"] },
@@ -74,9 +74,9 @@ function invitationAdminRoutes(deps: Deps) {
     )
     .post(
       "/:id/link",
-      ({ ctx, params }) => {
-        const { row, url } = invitationLink(ctx, params.id, { mail: false }, deps);
-        return { ...presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
+      async ({ ctx, params }) => {
+        const { row, url } = await invitationLink(ctx, params.id, { mail: false }, deps);
+        return { ...await presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
       },
       {
         access: { role: "admin", scopes: ["settings:read", "settings:write"] },
@@ -91,8 +91,8 @@ function invitationAdminRoutes(deps: Deps) {
     )
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        revokeInvitation(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await revokeInvitation(ctx, params.id, deps);
         set.status = 204;
         return null;
       },
@@ -108,7 +108,7 @@ function invitationAdminRoutes(deps: Deps) {
 function inviteeRoutes(deps: Deps) {
   return new Elysia({ prefix: "/invitations", tags: ["invitations"] })
     .use(deps.guard)
-    .get("/lookup", ({ query }) => lookupInvitation(query.token, deps), {
+    .get("/lookup", async ({ query }) => await lookupInvitation(query.token, deps), {
       query: LookupQuery,
       response: { 200: LookupSchema },
       detail: {
@@ -126,11 +126,11 @@ function inviteeRoutes(deps: Deps) {
           const credential = await deps.credentials.credential(request);
           if (credential.kind !== "user")
             throw forbidden("Invitations are accepted by people; API keys cannot accept them.");
-          return acceptInvitationAsUser(body.token, credential.userId, meta, deps);
+          return await acceptInvitationAsUser(body.token, credential.userId, meta, deps);
         }
-        assertRoomForAccount(deps, request, null);
+        await assertRoomForAccount(deps, request, null);
         const passwordHash = body.password ? await Bun.password.hash(body.password) : null;
-        const { user } = acceptInvitationAsNewUser(body.token, { name: body.name, passwordHash }, meta, deps);
+        const { user } = await acceptInvitationAsNewUser(body.token, { name: body.name, passwordHash }, meta, deps);
         set.status = 201;
         return beginSession(deps, request, set, user, { mfaVerified: false });
       },

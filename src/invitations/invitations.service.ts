@@ -1,10 +1,11 @@
+import { first, one } from "../db/store";
 import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import { grantDeniedDetail, mayGrantRole } from "../auth/grants";
 import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Config } from "../config/config";
 import { conflict, forbidden, invalidAt, notFound } from "../lib/errors";
 import type { Clock } from "../lib/clock";
@@ -31,24 +32,24 @@ const inviteUrl = (config: Config, token: string) => `${config.baseUrl}/invite/$
 const pendingWhere = (now: string) =>
   and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now));
 
-export const presentInvitationRow = (db: Queryable, row: InvitationRow) =>
-  presentInvitation(row, userRef(db, row.invitedBy));
+export const presentInvitationRow = async (db: Queryable, row: InvitationRow) =>
+  presentInvitation(row, await userRef(db, row.invitedBy));
 
 /**
  * Invites an email address: a previous pending invitation for it is replaced. The accept link's
  * token exists only in the answer and the mail; the store keeps its hash. The link grants its role
  * to whoever holds it, so inviting is granting: the caller must hold that role's reach.
  */
-export function createInvitation(ctx: RequestContext, input: { email: string; role: InvitedRole }, deps: Deps) {
+export async function createInvitation(ctx: RequestContext, input: { email: string; role: InvitedRole }, deps: Deps) {
   if (!mayGrantRole(ctx, input.role)) throw forbidden(grantDeniedDetail(ctx, input.role));
   const token = `inv_${randomToken(32)}`;
   const sealedUrl = deps.secrets.seal(inviteUrl(deps.config, token));
   const now = deps.clock.now();
-  const row = withTx(deps.db, (tx) => {
-    if (!workspaceRefOf(tx, ctx.workspaceId)) throw notFound("Workspace");
-    if (isMemberEmail(tx, ctx.workspaceId, input.email))
+  const row = await transact(deps.db, async (tx) => {
+    if (!await workspaceRefOf(tx, ctx.workspaceId)) throw notFound("Workspace");
+    if (await isMemberEmail(tx, ctx.workspaceId, input.email))
       throw conflict(`${input.email} is already a member of this workspace.`);
-    tx.update(invitations)
+    await tx.update(invitations)
       .set({ revokedAt: now.toISOString() })
       .where(
         and(
@@ -56,9 +57,8 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
           eq(invitations.email, input.email),
           pendingWhere(now.toISOString()),
         ),
-      )
-      .run();
-    const row = tx
+      );
+    const row = one(await tx
       .insert(invitations)
       .values({
         id: newId(),
@@ -71,15 +71,14 @@ export function createInvitation(ctx: RequestContext, input: { email: string; ro
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
         createdAt: now.toISOString(),
       })
-      .returning()
-      .get();
-    recordAudit(tx, ctx, {
+      .returning());
+    await recordAudit(tx, ctx, {
       action: "invitation.created",
       entityType: "invitation",
       entityId: row.id,
       data: { email: row.email, role: row.role },
     });
-    enqueue(tx, invitationMailJob, { invitation_id: row.id, sealed_url: sealedUrl });
+    await enqueue(tx, invitationMailJob, { invitation_id: row.id, sealed_url: sealedUrl });
     return row;
   });
   return { row, url: inviteUrl(deps.config, token) };
@@ -93,14 +92,13 @@ export const invitationMailVia = (config: Config): "relay" | "outbox" => (config
  * with seven more days (`mail: true`). The link grants its role, so the caller needs the same reach
  * as to create it. An invitation from before links were kept gets a new link (the old one stops working).
  */
-export function invitationLink(ctx: RequestContext, id: string, input: { mail: boolean }, deps: Deps) {
+export async function invitationLink(ctx: RequestContext, id: string, input: { mail: boolean }, deps: Deps) {
   const now = deps.clock.now();
-  return withTx(deps.db, (tx) => {
-    const found = tx
+  return await transact(deps.db, async (tx) => {
+    const found = first(await tx
       .select()
       .from(invitations)
-      .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now.toISOString())))
-      .get();
+      .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now.toISOString()))).limit(1));
     if (!found) throw notFound("Invitation");
     if (!mayGrantRole(ctx, found.role)) throw forbidden(grantDeniedDetail(ctx, found.role));
     let sealedUrl = found.linkSealed;
@@ -112,25 +110,25 @@ export function invitationLink(ctx: RequestContext, id: string, input: { mail: b
     }
     if (input.mail) changes.expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
     const row = Object.keys(changes).length
-      ? tx.update(invitations).set(changes).where(eq(invitations.id, found.id)).returning().get()!
+      ? one(await tx.update(invitations).set(changes).where(eq(invitations.id, found.id)).returning())!
       : found;
     if (input.mail) {
-      recordAudit(tx, ctx, {
+      await recordAudit(tx, ctx, {
         action: "invitation.resent",
         entityType: "invitation",
         entityId: row.id,
         data: { email: row.email, role: row.role },
       });
-      enqueue(tx, invitationMailJob, { invitation_id: row.id, sealed_url: sealedUrl });
+      await enqueue(tx, invitationMailJob, { invitation_id: row.id, sealed_url: sealedUrl });
     }
     return { row, url: deps.secrets.open(sealedUrl) };
   });
 }
 
 /** Pending invitations (not accepted, revoked or expired), newest first. */
-export function listInvitations(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: Deps) {
+export async function listInvitations(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: Deps) {
   const after = decodeCursor(query.cursor, 2);
-  const rows = deps.db
+  const rows = await deps.db
     .select()
     .from(invitations)
     .where(
@@ -146,27 +144,25 @@ export function listInvitations(ctx: RequestContext, query: { limit: number; cur
       ),
     )
     .orderBy(desc(invitations.createdAt), desc(invitations.id))
-    .limit(query.limit + 1)
-    .all();
+    .limit(query.limit + 1);
   return pageOf(
     rows,
     query.limit,
-    (r) => presentInvitationRow(deps.db, r),
+    async (r) => await presentInvitationRow(deps.db, r),
     (r) => [r.createdAt, r.id],
   );
 }
 
-export function revokeInvitation(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
+export async function revokeInvitation(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .update(invitations)
       .set({ revokedAt: now })
       .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now)))
-      .returning()
-      .get();
+      .returning());
     if (!row) throw notFound("Invitation");
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "invitation.revoked",
       entityType: "invitation",
       entityId: id,
@@ -176,13 +172,12 @@ export function revokeInvitation(ctx: RequestContext, id: string, deps: Deps): v
 }
 
 /** The pending invitation behind a token, with its live workspace; null when unusable. */
-function pendingByToken(tx: Queryable, token: string, now: string) {
-  const invitation = tx
+async function pendingByToken(tx: Queryable, token: string, now: string) {
+  const invitation = first(await tx
     .select()
     .from(invitations)
-    .where(and(eq(invitations.tokenHash, sha256Hex(token)), pendingWhere(now)))
-    .get();
-  const ref = invitation && workspaceRefOf(tx, invitation.workspaceId);
+    .where(and(eq(invitations.tokenHash, sha256Hex(token)), pendingWhere(now))).limit(1));
+  const ref = invitation && await workspaceRefOf(tx, invitation.workspaceId);
   if (!invitation || !ref || ref.deletedAt !== null) return undefined;
   return { invitation, workspace: { id: ref.id, name: ref.name, slug: ref.slug } };
 }
@@ -193,8 +188,8 @@ function pendingByToken(tx: Queryable, token: string, now: string) {
  * (or an invitation with no inviter on record), grants nothing. Refused rather than downgraded, so
  * nobody joins with a role other than the one the link promised.
  */
-function assertInviterStillGrants(tx: Queryable, invitation: InvitationRow): void {
-  const inviterRole = invitation.invitedBy ? memberRoleOf(tx, invitation.workspaceId, invitation.invitedBy) : null;
+async function assertInviterStillGrants(tx: Queryable, invitation: InvitationRow): Promise<void> {
+  const inviterRole = invitation.invitedBy ? await memberRoleOf(tx, invitation.workspaceId, invitation.invitedBy) : null;
   const inviter: RequestContext | null = inviterRole && {
     workspaceId: invitation.workspaceId,
     actor: { type: "user", userId: invitation.invitedBy ?? "", sessionId: null },
@@ -212,10 +207,10 @@ function assertInviterStillGrants(tx: Queryable, invitation: InvitationRow): voi
 }
 
 /** Public: what an invitation link offers; 404 when expired, revoked, used or unknown. */
-export function lookupInvitation(token: string, deps: Pick<Deps, "db" | "clock">) {
-  const found = pendingByToken(deps.db, token, deps.clock.now().toISOString());
+export async function lookupInvitation(token: string, deps: Pick<Deps, "db" | "clock">) {
+  const found = await pendingByToken(deps.db, token, deps.clock.now().toISOString());
   if (!found) throw notFound("Invitation");
-  assertInviterStillGrants(deps.db, found.invitation);
+  await assertInviterStillGrants(deps.db, found.invitation);
   return {
     workspace: { id: found.workspace.id, name: found.workspace.name },
     email: found.invitation.email,
@@ -230,19 +225,19 @@ export type AcceptedInvitation = { workspace: { id: string; name: string; slug: 
  * Joins a user through an invitation token in the caller's transaction; the token works once.
  * A user who is already a member keeps their role.
  */
-export function acceptInvitationFor(
+export async function acceptInvitationFor(
   tx: Tx,
   token: string,
   userId: string,
   meta: { requestId: string; ip: string | null },
   deps: Pick<Deps, "db" | "clock" | "ports">,
-): AcceptedInvitation {
+): Promise<AcceptedInvitation> {
   const now = deps.clock.now().toISOString();
-  const found = pendingByToken(tx, token, now);
+  const found = await pendingByToken(tx, token, now);
   if (!found) throw notFound("Invitation");
   const { invitation, workspace } = found;
-  assertInviterStillGrants(tx, invitation);
-  tx.update(invitations).set({ acceptedAt: now, acceptedBy: userId }).where(eq(invitations.id, invitation.id)).run();
+  await assertInviterStillGrants(tx, invitation);
+  await tx.update(invitations).set({ acceptedAt: now, acceptedBy: userId }).where(eq(invitations.id, invitation.id));
   const ctx: RequestContext = {
     workspaceId: workspace.id,
     actor: { type: "user", userId, sessionId: null },
@@ -252,8 +247,8 @@ export function acceptInvitationFor(
     requestId: meta.requestId,
     ip: meta.ip,
   };
-  const { member } = addWorkspaceMember(tx, ctx, userId, invitation.role, deps);
-  recordAudit(tx, ctx, {
+  const { member } = await addWorkspaceMember(tx, ctx, userId, invitation.role, deps);
+  await recordAudit(tx, ctx, {
     action: "invitation.accepted",
     entityType: "invitation",
     entityId: invitation.id,
@@ -262,43 +257,43 @@ export function acceptInvitationFor(
   return { workspace, member };
 }
 
-export function acceptInvitationAsUser(
+export async function acceptInvitationAsUser(
   token: string,
   userId: string,
   meta: { requestId: string; ip: string | null },
   deps: Pick<Deps, "db" | "clock" | "ports">,
 ) {
-  return withTx(deps.db, (tx) => acceptInvitationFor(tx, token, userId, meta, deps));
+  return await transact(deps.db, async (tx) => await acceptInvitationFor(tx, token, userId, meta, deps));
 }
 
 /**
  * Creates the invited person's account (email from the invitation, name and a hashed password
  * from the request) and joins them, in one transaction. Returns the new user's row.
  */
-export function acceptInvitationAsNewUser(
+export async function acceptInvitationAsNewUser(
   token: string,
   input: { name?: string; password?: string; passwordHash: string | null },
   meta: { requestId: string; ip: string | null },
   deps: Pick<Deps, "db" | "clock" | "ports">,
 ) {
-  return withTx(deps.db, (tx) => {
-    const found = pendingByToken(tx, token, deps.clock.now().toISOString());
+  return await transact(deps.db, async (tx) => {
+    const found = await pendingByToken(tx, token, deps.clock.now().toISOString());
     if (!found) throw notFound("Invitation");
-    assertInviterStillGrants(tx, found.invitation);
+    await assertInviterStillGrants(tx, found.invitation);
     if (!input.name) throw invalidAt("body.name", "Your name is needed to create your account.");
     if (!input.passwordHash)
       throw invalidAt("body.password", "A password of at least 8 characters is needed to create your account.");
     const email = found.invitation.email;
-    if (userIdByEmail(tx, email))
+    if (await userIdByEmail(tx, email))
       throw conflict(`An account for ${email} exists already: sign in, then accept the invitation.`);
     const now = deps.clock.now().toISOString();
-    const user = insertUser(tx, { email, name: input.name, passwordHash: input.passwordHash, now });
-    const accepted = acceptInvitationFor(tx, token, user.id, meta, deps);
+    const user = await insertUser(tx, { email, name: input.name, passwordHash: input.passwordHash, now });
+    const accepted = await acceptInvitationFor(tx, token, user.id, meta, deps);
     return { user, accepted };
   });
 }
 
 /** True once anyone was ever invited to the workspace (the onboarding checklist's "invite a teammate"). */
-export const anyInvitationIn = (db: Queryable, workspaceId: string): boolean =>
-  db.select({ id: invitations.id }).from(invitations).where(eq(invitations.workspaceId, workspaceId)).limit(1).get() !==
+export const anyInvitationIn = async (db: Queryable, workspaceId: string): Promise<boolean> =>
+  first(await db.select({ id: invitations.id }).from(invitations).where(eq(invitations.workspaceId, workspaceId)).limit(1)) !==
   undefined;

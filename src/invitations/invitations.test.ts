@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -18,13 +19,12 @@ import { lastSeq } from "../../test/kit/events";
 const clock = manualClock(new Date());
 const desk = await startTestDesk({ clock });
 
-const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
-  d.deps.db
+const eventsAfter = async (d: TestDesk, wid: string, seq: number) =>
+  await d.deps.db
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
-    .orderBy(asc(events.seq))
-    .all();
+    .orderBy(asc(events.seq));
 const tokenOf = (url: string) => url.split("/invite/")[1]!;
 
 /** The outbox message to `address` once the mail job has written it, decoded to text. */
@@ -63,7 +63,7 @@ describe("POST /v1/invitations", () => {
     expect(
       (
         await desk.api("POST", "/v1/invitations", {
-          headers: createKey(desk, owner, ["settings:read"]).headers,
+          headers: (await createKey(desk, owner, ["settings:read"])).headers,
           body: { email: "a@example.test", role: "agent" },
         })
       ).status,
@@ -86,12 +86,12 @@ describe("POST /v1/invitations", () => {
         })
       ).status,
     ).toBe(409);
-    expect(desk.deps.db.select().from(invitations).where(eq(invitations.workspaceId, workspace.id)).all()).toEqual([]);
+    expect(await desk.deps.db.select().from(invitations).where(eq(invitations.workspaceId, workspace.id))).toEqual([]);
   });
 
   test("creates a pending invitation with a hashed token, mails the link, audit-logged, no events", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const created = await invite(owner, "New.Person@Example.test", "admin");
     expect(created).toMatchObject({
       email: "new.person@example.test",
@@ -100,16 +100,15 @@ describe("POST /v1/invitations", () => {
     });
     expect(created.url).toMatch(new RegExp(`^${desk.deps.config.baseUrl}/invite/inv_`));
     expect(new Date(created.expires_at).getTime() - clock.now().getTime()).toBe(7 * 24 * 3600 * 1000);
-    const row = desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()!;
+    const row = first(await desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).limit(1))!;
     expect(row.tokenHash).toBe(sha256Hex(tokenOf(created.url)));
     expect(JSON.stringify(row)).not.toContain(tokenOf(created.url));
-    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+    expect(await eventsAfter(desk, workspace.id, before)).toEqual([]);
     expect(
-      desk.deps.db
+      await desk.deps.db
         .select()
         .from(auditLogs)
-        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.created")))
-        .all(),
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.created"))),
     ).toHaveLength(1);
     // Without DESK_SMTP_URL the mail job writes the message to the outbox.
     const mail = await outboxMailTo(desk, "new.person@example.test");
@@ -198,11 +197,10 @@ describe("what an invitation tells its sender and its recipient", () => {
     for (let i = 0; i < 100 && outboxMailsTo(desk, "resend-me@example.test") < 2; i++) await Bun.sleep(30);
     expect(outboxMailsTo(desk, "resend-me@example.test")).toBe(2);
     expect(
-      desk.deps.db
+      await desk.deps.db
         .select()
         .from(auditLogs)
-        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.resent")))
-        .all(),
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "invitation.resent"))),
     ).toHaveLength(1);
 
     for (const action of ["link", "resend"]) {
@@ -210,7 +208,7 @@ describe("what an invitation tells its sender and its recipient", () => {
       expect((await desk.api("POST", path)).status).toBe(401);
       expect((await desk.api("POST", path, { headers: agent.headers })).status).toBe(403);
       // A key that may invite viewers only may not hand out an agent's link.
-      const viewerOnly = createKey(desk, owner, [
+      const viewerOnly = await createKey(desk, owner, [
         "settings:read",
         "settings:write",
         "tickets:read",
@@ -231,7 +229,7 @@ describe("what an invitation tells its sender and its recipient", () => {
   test("an invitation from before links were kept gets a new link; the old one stops working", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const created = await invite(owner, "legacy@example.test", "viewer");
-    desk.deps.db.update(invitations).set({ linkSealed: null }).where(eq(invitations.id, created.id)).run();
+    await desk.deps.db.update(invitations).set({ linkSealed: null }).where(eq(invitations.id, created.id));
     const link = await desk.api("POST", `/v1/invitations/${created.id}/link`, { headers: owner.headers });
     expect(link.status).toBe(200);
     expect(link.body.url).not.toBe(created.url);
@@ -279,7 +277,7 @@ describe("GET /v1/invitations and DELETE /v1/invitations/{id}", () => {
     expect((await desk.api("GET", "/v1/invitations", { headers: owner.headers })).body.data).toEqual([]);
     expect((await desk.api("GET", `/v1/invitations/lookup?token=${tokenOf(created.url)}`)).status).toBe(404);
     expect(
-      desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()!.revokedAt,
+      first(await desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).limit(1))!.revokedAt,
     ).not.toBeNull();
   });
 });
@@ -322,8 +320,8 @@ describe("invitation lookup and accept", () => {
     for (const body of [{ token }, { token, name: "Newbie" }, { token, name: "Newbie", password: "short" }]) {
       expect((await desk.api("POST", "/v1/invitations/accept", { body })).status, JSON.stringify(body)).toBe(422);
     }
-    expect(desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).get()).toBeUndefined();
-    const before = lastSeq(desk, workspace.id);
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).limit(1))).toBeUndefined();
+    const before = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", "/v1/invitations/accept", {
       body: { token, name: "Newbie", password: "correct horse battery" },
     });
@@ -333,16 +331,15 @@ describe("invitation lookup and accept", () => {
     // (Bun's toMatchObject with asymmetric matchers rewrites the object it inspects: check the rest separately.)
     expect(res.body).toMatchObject({ expires_in: 900, user: { email: "newbie@example.test", name: "Newbie" } });
     expect(res.headers.get("set-cookie")).toContain(`desk_rt_${res.body.user.id}=`);
-    const user = desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).get()!;
+    const user = first(await desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).limit(1))!;
     expect(await Bun.password.verify("correct horse battery", user.passwordHash!)).toBe(true);
     expect(
-      desk.deps.db
+      first(await desk.deps.db
         .select()
         .from(members)
-        .where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id)))
-        .get()!.role,
+        .where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id))).limit(1))!.role,
     ).toBe("agent");
-    const emitted = eventsAfter(desk, workspace.id, before);
+    const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => [e.type, e.topics])).toEqual([
       ["member.added", [`workspace:${workspace.id}`, `user:${user.id}`]],
     ]);
@@ -384,12 +381,12 @@ describe("invitation lookup and accept", () => {
     expect(
       (
         await desk.api("POST", "/v1/invitations/accept", {
-          headers: createKey(desk, owner, ["settings:write"]).headers,
+          headers: (await createKey(desk, owner, ["settings:write"])).headers,
           body: { token },
         })
       ).status,
     ).toBe(403);
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", "/v1/invitations/accept", {
       headers: { authorization: `Bearer ${person.token}` },
       body: { token },
@@ -399,15 +396,14 @@ describe("invitation lookup and accept", () => {
       workspace: { id: workspace.id, name: workspace.name },
       member: { role: "viewer", user: { id: person.id } },
     });
-    expect(eventsAfter(desk, workspace.id, before).map((e) => e.type)).toEqual(["member.added"]);
-    const actions = desk.deps.db
+    expect((await eventsAfter(desk, workspace.id, before)).map((e) => e.type)).toEqual(["member.added"]);
+    const actions = (await desk.deps.db
       .select({ action: auditLogs.action })
       .from(auditLogs)
-      .where(eq(auditLogs.workspaceId, workspace.id))
-      .all()
+      .where(eq(auditLogs.workspaceId, workspace.id)))
       .map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(["member.added", "invitation.accepted"]));
-    expect(desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).get()).toMatchObject({
+    expect(first(await desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).limit(1))).toMatchObject({
       acceptedBy: person.id,
     });
   });
@@ -439,7 +435,7 @@ describe("an invitation grants only what its inviter still may grant", () => {
     const remove = await desk.api("DELETE", `/v1/members/${leaving.id}`, { headers: owner.headers });
     expect(remove.status).toBe(204);
 
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     for (const created of [asAdmin.body as { url: string }, fromLeaving.body as { url: string }]) {
       const token = tokenOf(created.url);
       const lookup = await desk.api("GET", `/v1/invitations/lookup?token=${token}`);
@@ -456,9 +452,9 @@ describe("an invitation grants only what its inviter still may grant", () => {
         body: { token },
       });
       expect(asUser.status).toBe(409);
-      expect(desk.deps.db.select().from(members).where(eq(members.userId, person.id)).all()).toEqual([]);
+      expect(await desk.deps.db.select().from(members).where(eq(members.userId, person.id))).toEqual([]);
     }
-    expect(eventsAfter(desk, workspace.id, before)).toEqual([]);
+    expect(await eventsAfter(desk, workspace.id, before)).toEqual([]);
 
     // The demoted admin still holds the agent role, so an agent invitation they sent still works.
     const person = await createUser(desk);

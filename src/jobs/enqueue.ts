@@ -46,13 +46,13 @@ export function runnerNow(db: Db): Date {
  * The payload is checked against the job's schema at compile time (its input type).
  * Returns the job id, or null when a job with the same unique key is already waiting.
  */
-export function enqueue<In, D>(
+export async function enqueue<In, D>(
   tx: Tx,
   job: Job<In, D>,
   payload: NoInfer<In>,
   options: EnqueueOptions = {},
-): string | null {
-  return enqueueByName(tx, job.name, payload, options);
+): Promise<string | null> {
+  return await enqueueByName(tx, job.name, payload, options);
 }
 
 /**
@@ -60,12 +60,12 @@ export function enqueue<In, D>(
  * would refuse. "Now" is the runner's clock (tests move it), so a job enqueued without runAt is
  * due at once.
  */
-export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): string | null {
+export async function enqueueByName(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
   const runner = runnerSlot(dbOf(tx));
   const nowDate = runnerNow(dbOf(tx));
   const now = nowDate.toISOString();
   const id = newId();
-  const inserted = tx
+  const inserted = await tx
     .insert(jobs)
     .values({
       id,
@@ -81,8 +81,7 @@ export function enqueueByName(tx: Tx, kind: string, payload: unknown, options: E
       updatedAt: now,
     })
     .onConflictDoNothing()
-    .returning({ id: jobs.id })
-    .all();
+    .returning({ id: jobs.id });
   if (inserted.length === 0) {
     // `state IN (...)` lets SQLite use the partial unique index; `state = 'queued'` leaves a running job be.
     if (options.sooner && options.uniqueKey) {

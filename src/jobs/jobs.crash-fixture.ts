@@ -6,7 +6,7 @@ import { z } from "zod";
 import { openDatabase } from "../db/database";
 import { createRuntime } from "../db/runtime";
 import { migrate } from "../db/migrate";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { createLogger } from "../lib/logger";
 import { systemClock } from "../lib/clock";
 import { migrations } from "../../migrations/index";
@@ -31,5 +31,5 @@ const runner = createJobRunner({
   deps: {},
   definitions: [hang],
 });
-withTx(db, (tx) => enqueue(tx, hang, { label: "survivor" }));
+await transact(db, async (tx) => await enqueue(tx, hang, { label: "survivor" }));
 runner.start();

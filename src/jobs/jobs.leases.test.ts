@@ -9,7 +9,7 @@ import { openDatabase, type Db } from "../db/database";
 import { migrate } from "../db/migrate";
 import { setDeskClock } from "../db/desk-clock";
 import { createRuntime } from "../db/runtime";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { createLogger, type Logger } from "../lib/logger";
 import { defineJob, type AnyJob } from "./define";
@@ -42,13 +42,13 @@ type LeaseRow = {
   lease_until: string | null;
   last_error: string | null;
 };
-const rowOf = (db: Db, id: string) =>
+const rowOf = async (db: Db, id: string) =>
   db.$client
     .query<LeaseRow, [string]>(
       "SELECT state, attempts, lease_owner, lease_node, lease_token, lease_until, last_error FROM jobs WHERE id = ?",
     )
     .get(id)!;
-const add = (db: Db, kind: string, payload: unknown = {}) => withTx(db, (tx) => enqueueByName(tx, kind, payload))!;
+const add = async (db: Db, kind: string, payload: unknown = {}) => (await transact(db, async (tx) => await enqueueByName(tx, kind, payload)))!;
 
 /** A job kind whose runs wait until the test lets them go, counting each run per job id. */
 function heldKind(name: string, options: { leaseMs?: number; concurrency?: number } = {}) {
@@ -92,7 +92,7 @@ function capturingLogger() {
 }
 
 /** Puts a job in the state a runner of `node` leaves it in while running it (or after dying in it). */
-function leftRunning(db: Db, id: string, node: string, leaseUntil: Date) {
+async function leftRunning(db: Db, id: string, node: string, leaseUntil: Date) {
   db.$client.run(
     `UPDATE jobs SET state = 'running', attempts = 1, lease_owner = 'a-runner-that-is-gone', lease_node = ?,
      lease_token = 'its-claim', lease_until = ? WHERE id = ?`,
@@ -104,7 +104,7 @@ describe("job leases", () => {
   test("two runners on one database never run the same job twice; a starting runner leaves the other's runs be", async () => {
     const { db, clock } = fresh();
     const held = heldKind("t.held", { concurrency: 3 });
-    const ids = Array.from({ length: 3 }, () => add(db, "t.held"));
+    const ids = Array.from({ length: 3 }, async () => await add(db, "t.held"));
     const a = runnerOn(db, [held.definition], { node: "n1", clock });
     a.start();
     await until(() => held.runs.size === 3);
@@ -112,9 +112,9 @@ describe("job leases", () => {
     const b = runnerOn(db, [held.definition], { node: "n1", clock });
     b.start();
     await later(30);
-    expect(ids.map((id) => rowOf(db, id).state)).toEqual(["running", "running", "running"]);
+    expect(await Promise.all(ids.map(async (id) => (await rowOf(db, id)).state))).toEqual(["running", "running", "running"]);
     held.releaseAll();
-    await until(() => ids.every((id) => rowOf(db, id).state === "done"));
+    await until(() => ids.every(async (id) => (await rowOf(db, id)).state === "done"));
 
     // A flood drained by both at once: each job runs once.
     const quick = new Map<string, number>();
@@ -129,10 +129,10 @@ describe("job leases", () => {
     });
     const c = runnerOn(db, [quickKind], { node: "n1", clock });
     const d = runnerOn(db, [quickKind], { node: "n2", clock });
-    const flood = Array.from({ length: 60 }, () => add(db, "t.quick"));
+    const flood = Array.from({ length: 60 }, async () => await add(db, "t.quick"));
     const [byC, byD] = await Promise.all([c.drain(), d.drain()]);
     expect(byC + byD).toBe(60);
-    expect(flood.every((id) => quick.get(id) === 1 && rowOf(db, id).state === "done")).toBe(true);
+    expect(flood.every(async (id) => quick.get(id) === 1 && (await rowOf(db, id)).state === "done")).toBe(true);
     expect([...held.runs.values()]).toEqual([1, 1, 1]);
     await Promise.all([a.stop(), b.stop()]);
   });
@@ -142,18 +142,18 @@ describe("job leases", () => {
     const first = heldKind("t.fenced", { leaseMs: 60_000, concurrency: 1 });
     const second = heldKind("t.fenced", { leaseMs: 60_000, concurrency: 1 });
     const { logger, lines } = capturingLogger();
-    const id = add(db, "t.fenced");
+    const id = await add(db, "t.fenced");
     const a = runnerOn(db, [first.definition], { node: "n1", clock, logger });
     a.start();
-    await until(() => first.runs.size === 1 && rowOf(db, id).state === "running");
-    const claimA = rowOf(db, id);
+    await until(async () => first.runs.size === 1 && (await rowOf(db, id)).state === "running");
+    const claimA = await rowOf(db, id);
 
     // Runner a stalls past its lease (no heartbeat in a minute of the clock): b's turn takes the job.
     clock.advance(60_001);
     const b = runnerOn(db, [second.definition], { node: "n2", clock });
     b.start();
     await until(() => second.runs.size === 1);
-    const claimB = rowOf(db, id);
+    const claimB = await rowOf(db, id);
     expect(claimB).toMatchObject({ state: "running", attempts: 2, lease_node: "n2" });
     expect(claimB.lease_token).not.toBe(claimA.lease_token);
     expect(claimB.lease_owner).not.toBe(claimA.lease_owner);
@@ -161,11 +161,11 @@ describe("job leases", () => {
     // a finishes late: the row stays b's run.
     first.releaseAll();
     await until(() => lines.some((l) => l.msg.includes("lease lost")));
-    expect(rowOf(db, id)).toMatchObject({ state: "running", lease_token: claimB.lease_token });
+    expect(await rowOf(db, id)).toMatchObject({ state: "running", lease_token: claimB.lease_token });
     expect(lines.filter((l) => l.job_id === id)).toHaveLength(1);
 
     second.releaseAll();
-    await until(() => rowOf(db, id).state === "done");
+    await until(async () => (await rowOf(db, id)).state === "done");
     await Promise.all([a.stop(), b.stop()]);
   });
 
@@ -174,38 +174,38 @@ describe("job leases", () => {
     // The lease is real time for the heartbeat (every 200 ms) and clock time for the database.
     const long = heldKind("t.long", { leaseMs: 600, concurrency: 1 });
     const other = heldKind("t.long", { leaseMs: 600, concurrency: 1 });
-    const id = add(db, "t.long");
+    const id = await add(db, "t.long");
     const a = runnerOn(db, [long.definition], { node: "n1", clock });
     a.start();
-    await until(() => long.runs.size === 1 && rowOf(db, id).state === "running");
-    const claimed = rowOf(db, id).lease_until!;
+    await until(async () => long.runs.size === 1 && (await rowOf(db, id)).state === "running");
+    const claimed = (await rowOf(db, id)).lease_until!;
     clock.advance(400);
-    await until(() => rowOf(db, id).lease_until! > claimed, 400);
+    await until(async () => (await rowOf(db, id)).lease_until! > claimed, 400);
     clock.advance(400);
     const b = runnerOn(db, [other.definition], { node: "n2", clock });
     b.start();
     await later(20);
     expect(other.runs.size).toBe(0);
-    expect(rowOf(db, id)).toMatchObject({ state: "running", attempts: 1, lease_node: "n1" });
+    expect(await rowOf(db, id)).toMatchObject({ state: "running", attempts: 1, lease_node: "n1" });
     long.releaseAll();
-    await until(() => rowOf(db, id).state === "done");
+    await until(async () => (await rowOf(db, id)).state === "done");
     await Promise.all([a.stop(), b.stop()]);
   });
 
   test("a runner does not take back its own run that is still working when the clock passes its lease", async () => {
     const { db, clock } = fresh();
     const held = heldKind("t.mine", { leaseMs: 60_000 });
-    const id = add(db, "t.mine");
+    const id = await add(db, "t.mine");
     const runner = runnerOn(db, [held.definition], { node: "n1", clock });
     runner.start();
-    await until(() => held.runs.size === 1 && rowOf(db, id).state === "running");
+    await until(async () => held.runs.size === 1 && (await rowOf(db, id)).state === "running");
     clock.advance(60_001);
     runner.wake();
     await later(30);
     expect(held.runs.get(id)).toBe(1);
-    expect(rowOf(db, id)).toMatchObject({ state: "running", attempts: 1 });
+    expect(await rowOf(db, id)).toMatchObject({ state: "running", attempts: 1 });
     held.releaseAll();
-    await until(() => rowOf(db, id).state === "done");
+    await until(async () => (await rowOf(db, id)).state === "done");
     await runner.stop();
   });
 
@@ -217,13 +217,13 @@ describe("job leases", () => {
       schema: z.unknown(),
       handler: (_p, { jobId }) => void ran.push(jobId),
     });
-    const id = add(db, "t.crashed");
-    leftRunning(db, id, "n1", new Date(clock.now().getTime() + 300_000));
+    const id = await add(db, "t.crashed");
+    await leftRunning(db, id, "n1", new Date(clock.now().getTime() + 300_000));
     const runner = runnerOn(db, [kind], { node: "n1", clock });
     runner.start();
-    await until(() => rowOf(db, id).state === "done");
+    await until(async () => (await rowOf(db, id)).state === "done");
     expect(ran).toEqual([id]);
-    expect(rowOf(db, id).attempts).toBe(2);
+    expect((await rowOf(db, id)).attempts).toBe(2);
     await runner.stop();
   });
 
@@ -235,32 +235,32 @@ describe("job leases", () => {
       schema: z.unknown(),
       handler: (_p, { jobId }) => void ran.push(jobId),
     });
-    const id = add(db, "t.elsewhere");
-    leftRunning(db, id, "n2", new Date(clock.now().getTime() + 300_000));
+    const id = await add(db, "t.elsewhere");
+    await leftRunning(db, id, "n2", new Date(clock.now().getTime() + 300_000));
     const runner = runnerOn(db, [kind], { node: "n1", clock });
     runner.start();
     await later(20);
     expect(await runner.drain()).toBe(0);
-    expect(rowOf(db, id)).toMatchObject({ state: "running", attempts: 1, lease_node: "n2" });
+    expect(await rowOf(db, id)).toMatchObject({ state: "running", attempts: 1, lease_node: "n2" });
     expect(ran).toEqual([]);
 
     // That node died: after its lease, any runner's turn takes the job back and runs it.
     clock.advance(300_001);
     expect(await runner.drain()).toBe(1);
     expect(ran).toEqual([id]);
-    expect(rowOf(db, id)).toMatchObject({ state: "done", attempts: 2, lease_node: "n1" });
+    expect(await rowOf(db, id)).toMatchObject({ state: "done", attempts: 2, lease_node: "n1" });
     await runner.stop();
   });
 
   test("an expired run on its last attempt fails instead of running again", async () => {
     const { db, clock } = fresh();
     const kind = defineJob({ name: "t.last", schema: z.unknown(), retry: { maxAttempts: 1 }, handler() {} });
-    const id = add(db, "t.last");
-    leftRunning(db, id, "n2", new Date(clock.now().getTime() + 1000));
+    const id = await add(db, "t.last");
+    await leftRunning(db, id, "n2", new Date(clock.now().getTime() + 1000));
     const runner = runnerOn(db, [kind], { node: "n1", clock });
     clock.advance(1001);
     expect(await runner.drain()).toBe(0);
-    expect(rowOf(db, id)).toMatchObject({ state: "failed", last_error: "interrupted on its last attempt" });
+    expect(await rowOf(db, id)).toMatchObject({ state: "failed", last_error: "interrupted on its last attempt" });
   });
 
   test("a run whose lease was taken over while it ran is aborted at its next heartbeat", async () => {
@@ -278,17 +278,17 @@ describe("job leases", () => {
           }),
         ),
     });
-    const id = add(db, "t.taken");
+    const id = await add(db, "t.taken");
     const runner = runnerOn(db, [kind], { node: "n1", clock });
     runner.start();
-    await until(() => rowOf(db, id).state === "running");
+    await until(async () => (await rowOf(db, id)).state === "running");
     // Another runner took it over (as after a stall past the lease): a new claim, a new token.
     db.$client.run("UPDATE jobs SET lease_owner = 'other', lease_node = 'n2', lease_token = 'newer' WHERE id = ?", [
       id,
     ]);
     await until(() => aborted, 250);
     expect(runner.stats().running["t.taken"]).toBe(0);
-    expect(rowOf(db, id)).toMatchObject({ state: "running", lease_token: "newer" });
+    expect(await rowOf(db, id)).toMatchObject({ state: "running", lease_token: "newer" });
     await runner.stop();
   });
 });

@@ -13,12 +13,11 @@ export const pruneJobsJob = defineJob({
   schema: z.object({}),
   schedule: "37 3 * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock }>) {
+  async handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock }>) {
     const cutoff = new Date(deps.clock.now().getTime() - KEEP_FINISHED_MS).toISOString();
-    deps.db
+    await deps.db
       .delete(jobs)
-      .where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.updatedAt, cutoff)))
-      .run();
+      .where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.updatedAt, cutoff)));
   },
 });
 

@@ -19,7 +19,7 @@ const oldestDueOf = preparedFor((sqlite) =>
 );
 
 /** How long the oldest due job has waited to run (0 when none waits): readiness, metrics, the System page. */
-export function oldestDueMs(db: Db, now: Date): number {
+export async function oldestDueMs(db: Db, now: Date): Promise<number> {
   const runAt = oldestDueOf(db).get(now.toISOString())?.run_at;
   return runAt ? Math.max(0, now.getTime() - Date.parse(runAt)) : 0;
 }
@@ -31,7 +31,7 @@ const countsOf = preparedFor((sqlite) =>
 );
 
 /** Jobs by kind and state (the metrics' gauge, read at each scrape). */
-export const jobCountsByKindAndState = (db: Db): Array<{ kind: string; state: string; n: number }> =>
+export const jobCountsByKindAndState = async (db: Db): Promise<Array<{ kind: string; state: string; n: number }>> =>
   countsOf(db).all();
 
 const overdueOf = preparedFor((sqlite) =>
@@ -39,10 +39,10 @@ const overdueOf = preparedFor((sqlite) =>
 );
 
 /** Running jobs whose lease ended before `before` (their runner is gone or stuck): readiness reports them. */
-export const runningPastLease = (db: Db, before: string): number => overdueOf(db).get(before)?.n ?? 0;
+export const runningPastLease = async (db: Db, before: string): Promise<number> => overdueOf(db).get(before)?.n ?? 0;
 
 /** The queue at a glance, for the System page: counts by state and how long the oldest due job waited. */
-export function jobQueueStats(db: Db, clock: Clock): JobQueueStats {
+export async function jobQueueStats(db: Db, clock: Clock): Promise<JobQueueStats> {
   const now = clock.now();
   const nowIso = now.toISOString();
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
@@ -55,7 +55,7 @@ export function jobQueueStats(db: Db, clock: Clock): JobQueueStats {
          (SELECT count(*) FROM jobs WHERE state = 'failed' AND updated_at >= ?) AS failed`,
     )
     .get(nowIso, dayAgo);
-  const oldest = oldestDueMs(db, now);
+  const oldest = await oldestDueMs(db, now);
   return {
     queued: row?.queued ?? 0,
     due: row?.due ?? 0,
@@ -66,7 +66,7 @@ export function jobQueueStats(db: Db, clock: Clock): JobQueueStats {
 }
 
 /** The newest jobs that failed for good, of one workspace or (null) of the instance. */
-export function recentFailedJobs(db: Db, workspaceId: string | null, limit = 10): FailedJob[] {
+export async function recentFailedJobs(db: Db, workspaceId: string | null, limit = 10): Promise<FailedJob[]> {
   return db.$client
     .query<FailedJob, [string | null, string | null, number]>(
       `SELECT kind, workspace_id, coalesce(last_error, '') AS error, updated_at AS at FROM jobs

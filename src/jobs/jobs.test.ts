@@ -6,7 +6,7 @@ import { z } from "zod";
 import { openDatabase, type Db } from "../db/database";
 import { createRuntime } from "../db/runtime";
 import { migrate } from "../db/migrate";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { manualClock, systemClock, type Clock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
 import { migrations } from "../../migrations/index";
@@ -30,12 +30,12 @@ function freshDb(): { db: Db; path: string } {
 }
 
 type JobState = { state: string; attempts: number; run_at: string; last_error: string | null; max_attempts: number };
-const jobRow = (db: Db, id: string) =>
+const jobRow = async (db: Db, id: string) =>
   db.$client
     .query<JobState, [string]>("SELECT state, attempts, run_at, last_error, max_attempts FROM jobs WHERE id = ?")
     .get(id)!;
-const add = (db: Db, kind: string, payload: unknown = {}, options: Parameters<typeof enqueueByName>[3] = {}) =>
-  withTx(db, (tx) => enqueueByName(tx, kind, payload, options))!;
+const add = async (db: Db, kind: string, payload: unknown = {}, options: Parameters<typeof enqueueByName>[3] = {}) =>
+  (await transact(db, async (tx) => await enqueueByName(tx, kind, payload, options)))!;
 
 function runnerFor<C extends Clock = ReturnType<typeof manualClock>>(
   db: Db,
@@ -58,12 +58,12 @@ describe("job runner", () => {
     const { runner, clock } = runnerFor(db, [
       defineJob({ schema: z.object({ n: z.string() }), name: "t.later", handler: (p) => void ran.push(p.n) }),
     ]);
-    const id = add(db, "t.later", { n: "a" }, { runAt: new Date(clock.now().getTime() + 60_000) });
+    const id = await add(db, "t.later", { n: "a" }, { runAt: new Date(clock.now().getTime() + 60_000) });
     expect(await runner.drain()).toBe(0);
     clock.advance(60_000);
     expect(await runner.drain()).toBe(1);
     expect(ran).toEqual(["a"]);
-    expect(jobRow(db, id).state).toBe("done");
+    expect((await jobRow(db, id)).state).toBe("done");
   });
 
   test("failures retry with exponential backoff and jitter, then fail after max attempts", async () => {
@@ -79,22 +79,22 @@ describe("job runner", () => {
       },
     });
     const { runner, clock } = runnerFor(db, [flaky]);
-    const id = add(db, "t.flaky");
+    const id = await add(db, "t.flaky");
     await runner.drain();
-    let row = jobRow(db, id);
+    let row = await jobRow(db, id);
     expect(row).toMatchObject({ state: "queued", attempts: 1, last_error: "boom 1" });
     const wait1 = new Date(row.run_at).getTime() - clock.now().getTime();
     expect(wait1).toBeGreaterThanOrEqual(500);
     expect(wait1).toBeLessThanOrEqual(1000);
     clock.advance(1000);
     await runner.drain();
-    row = jobRow(db, id);
+    row = await jobRow(db, id);
     const wait2 = new Date(row.run_at).getTime() - clock.now().getTime();
     expect(wait2).toBeGreaterThanOrEqual(1000);
     expect(wait2).toBeLessThanOrEqual(2000);
     clock.advance(2000);
     await runner.drain();
-    expect(jobRow(db, id)).toMatchObject({ state: "failed", attempts: 3, last_error: "boom 3" });
+    expect(await jobRow(db, id)).toMatchObject({ state: "failed", attempts: 3, last_error: "boom 3" });
     expect(calls).toBe(3);
   });
 
@@ -126,15 +126,15 @@ describe("job runner", () => {
       }),
       defineJob({ name: "t.typed", schema: z.object({ n: z.number() }), handler() {} }),
     ]);
-    const a = add(db, "t.later-please");
-    const b = add(db, "t.hopeless");
-    const c = add(db, "t.typed", { n: "not a number" });
+    const a = await add(db, "t.later-please");
+    const b = await add(db, "t.hopeless");
+    const c = await add(db, "t.typed", { n: "not a number" });
     await runner.drain();
-    expect(jobRow(db, a)).toMatchObject({ state: "queued", attempts: 1, last_error: "busy" });
-    expect(new Date(jobRow(db, a).run_at).getTime() - clock.now().getTime()).toBe(42_000);
-    expect(jobRow(db, b)).toMatchObject({ state: "failed", attempts: 1, last_error: "no such mailbox" });
-    expect(jobRow(db, c).state).toBe("failed");
-    expect(jobRow(db, c).last_error).toContain("invalid payload");
+    expect(await jobRow(db, a)).toMatchObject({ state: "queued", attempts: 1, last_error: "busy" });
+    expect(new Date((await jobRow(db, a)).run_at).getTime() - clock.now().getTime()).toBe(42_000);
+    expect(await jobRow(db, b)).toMatchObject({ state: "failed", attempts: 1, last_error: "no such mailbox" });
+    expect((await jobRow(db, c)).state).toBe("failed");
+    expect((await jobRow(db, c)).last_error).toContain("invalid payload");
   });
 
   test("a job's own maxAttempts overrides the kind's policy", async () => {
@@ -149,9 +149,9 @@ describe("job runner", () => {
         },
       }),
     ]);
-    const id = add(db, "t.once", {}, { maxAttempts: 1 });
+    const id = await add(db, "t.once", {}, { maxAttempts: 1 });
     await runner.drain();
-    expect(jobRow(db, id)).toMatchObject({ state: "failed", attempts: 1 });
+    expect(await jobRow(db, id)).toMatchObject({ state: "failed", attempts: 1 });
   });
 
   test("a job left running by a killed process runs again after start", async () => {
@@ -188,20 +188,20 @@ describe("job runner", () => {
     );
     runner.start();
     await until(() => ran.length === 1);
-    await until(() => jobRow(db, left.id).state === "done");
+    await until(async () => (await jobRow(db, left.id)).state === "done");
     await runner.stop();
     expect(ran).toEqual(["survivor"]);
-    expect(jobRow(db, left.id).attempts).toBe(2);
+    expect((await jobRow(db, left.id)).attempts).toBe(2);
   });
 
   test("an interrupted run that was its last attempt fails at start instead of looping", async () => {
     const { db } = freshDb();
-    const id = add(db, "t.poison", {}, { maxAttempts: 1 });
+    const id = await add(db, "t.poison", {}, { maxAttempts: 1 });
     db.$client.run("UPDATE jobs SET state = 'running', attempts = 1 WHERE id = ?", [id]);
     const { runner } = runnerFor(db, [defineJob({ schema: z.unknown(), name: "t.poison", handler() {} })]);
     runner.start();
     await runner.stop();
-    expect(jobRow(db, id)).toMatchObject({ state: "failed", last_error: "interrupted on its last attempt" });
+    expect(await jobRow(db, id)).toMatchObject({ state: "failed", last_error: "interrupted on its last attempt" });
   });
 
   test("a recurring job keeps exactly one run queued at its next cron time", async () => {
@@ -215,15 +215,15 @@ describe("job runner", () => {
     );
     runner.start();
     runner.start();
-    const queued = () =>
+    const queued = async () =>
       db.$client
         .query<{ run_at: string }, []>("SELECT run_at FROM jobs WHERE kind = 't.cron' AND state = 'queued'")
         .all();
-    expect(queued()).toEqual([{ run_at: "2026-03-01T10:05:00.000Z" }]);
+    expect(await queued()).toEqual([{ run_at: "2026-03-01T10:05:00.000Z" }]);
     clock.advance(3 * 60_000);
     await runner.drain();
     expect(runs).toBe(1);
-    expect(queued()).toEqual([{ run_at: "2026-03-01T10:10:00.000Z" }]);
+    expect(await queued()).toEqual([{ run_at: "2026-03-01T10:10:00.000Z" }]);
     await runner.stop();
   });
 
@@ -243,10 +243,10 @@ describe("job runner", () => {
       },
     });
     const { runner } = runnerFor(db, [slow]);
-    const ids = Array.from({ length: 6 }, () => add(db, "t.slow"));
+    const ids = Array.from({ length: 6 }, async () => await add(db, "t.slow"));
     expect(await runner.drain()).toBe(6);
     expect(peak).toBe(2);
-    expect(ids.every((id) => jobRow(db, id).state === "done")).toBe(true);
+    expect(ids.every(async (id) => (await jobRow(db, id)).state === "done")).toBe(true);
   });
 
   test("stop lets a short run finish and hands a long one back without spending an attempt", async () => {
@@ -269,16 +269,16 @@ describe("job runner", () => {
           }),
       }),
     ]);
-    const short = add(db, "t.short");
-    const long = add(db, "t.long");
+    const short = await add(db, "t.short");
+    const long = await add(db, "t.long");
     runner.start();
-    await until(() => jobRow(db, long).state === "running" && jobRow(db, short).state === "running");
+    await until(async () => (await jobRow(db, long)).state === "running" && (await jobRow(db, short)).state === "running");
     await runner.stop(200);
-    expect(jobRow(db, short).state).toBe("done");
-    expect(jobRow(db, long)).toMatchObject({ state: "queued", attempts: 0 });
+    expect((await jobRow(db, short)).state).toBe("done");
+    expect(await jobRow(db, long)).toMatchObject({ state: "queued", attempts: 0 });
     release();
     await later(10);
-    expect(jobRow(db, long).state).toBe("queued");
+    expect((await jobRow(db, long)).state).toBe("queued");
   });
 
   test("a run past its lease is aborted, counted as a failed attempt, and frees its slot", async () => {
@@ -298,11 +298,11 @@ describe("job runner", () => {
           }),
       }),
     ]);
-    const id = add(db, "t.stuck");
+    const id = await add(db, "t.stuck");
     await runner.drain();
     expect(aborted).toBe(true);
-    expect(jobRow(db, id)).toMatchObject({ state: "queued", attempts: 1 });
-    expect(jobRow(db, id).last_error).toContain("lease");
+    expect(await jobRow(db, id)).toMatchObject({ state: "queued", attempts: 1 });
+    expect((await jobRow(db, id)).last_error).toContain("lease");
     expect(runner.stats().running["t.stuck"]).toBe(0);
   });
 
@@ -315,16 +315,16 @@ describe("job runner", () => {
       manualClock(),
       { pollMs: 60_000 },
     );
-    Array.from({ length: 40 }, () => add(db, "t.burst"));
-    const running = () =>
+    Array.from({ length: 40 }, async () => await add(db, "t.burst"));
+    const running = async () =>
       db.$client
         .query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE kind = 't.burst' AND state != 'queued'")
         .get()!.n;
     runner.start();
-    expect(running()).toBe(16);
+    expect(await running()).toBe(16);
     await until(() => done === 40);
     await runner.stop();
-    expect(running()).toBe(40);
+    expect(await running()).toBe(40);
   });
 
   test("customer work has its own share of each turn: a flood of background jobs never takes its starts", async () => {
@@ -341,16 +341,16 @@ describe("job runner", () => {
     });
     // Listed after the background kind, and queued after its flood.
     const { runner } = runnerFor(db, [background, mail], manualClock(), { pollMs: 60_000 });
-    Array.from({ length: 40 }, () => add(db, "t.index"));
-    Array.from({ length: 4 }, () => add(db, "t.mail"));
-    const claimed = (kind: string) =>
+    Array.from({ length: 40 }, async () => await add(db, "t.index"));
+    Array.from({ length: 4 }, async () => await add(db, "t.mail"));
+    const claimed = async (kind: string) =>
       db.$client
         .query<{ n: number }, [string]>("SELECT count(*) AS n FROM jobs WHERE kind = ? AND state != 'queued'")
         .get(kind)!.n;
     runner.start();
     // The first turn: every mail starts, and the background kind still gets its whole budget.
-    expect(claimed("t.mail")).toBe(4);
-    expect(claimed("t.index")).toBe(16);
+    expect(await claimed("t.mail")).toBe(4);
+    expect(await claimed("t.index")).toBe(16);
     await until(() => started.length === 44);
     await runner.stop();
   });
@@ -365,7 +365,7 @@ describe("job runner", () => {
       { pollMs: 60_000 },
     );
     runner.start();
-    add(db, "t.now", { n: 7 });
+    await add(db, "t.now", { n: 7 });
     await until(() => ran.length === 1);
     await runner.stop();
     expect(ran).toEqual([7]);

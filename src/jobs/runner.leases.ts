@@ -44,7 +44,7 @@ const errorFor = (next: "queued" | "failed", why: string) =>
  * At start: runs this node's dead runners left go back to the queue (or fail, when that was their
  * last attempt: a job that kills the process every time must not loop forever).
  */
-export function recoverOwnNode<D>(state: RunnerState<D>): void {
+export async function recoverOwnNode<D>(state: RunnerState<D>): Promise<void> {
   const { statements } = state;
   const live = JSON.stringify([...liveOwnersOf(state.db)]);
   for (let round = 0; round < ORPHAN_ROUNDS; round++) {
@@ -58,7 +58,7 @@ export function recoverOwnNode<D>(state: RunnerState<D>): void {
 }
 
 /** One scheduler turn's share: runs of known kinds whose lease ran out, whoever held them. Answers how many it released. */
-export function reclaimExpired<D>(state: RunnerState<D>): number {
+export async function reclaimExpired<D>(state: RunnerState<D>): Promise<number> {
   const { statements } = state;
   const at = state.clock.now().getTime();
   if (at < state.nextReclaimAt) return 0;
@@ -83,7 +83,7 @@ const isOwnLiveRun = <D>(state: RunnerState<D>, row: OrphanRow): boolean => {
 };
 
 /** Renews every run's lease in one statement; answers the runs that lost theirs (taken over). */
-export function renewLeases<D>(state: RunnerState<D>): Run<D>[] {
+export async function renewLeases<D>(state: RunnerState<D>): Promise<Run<D>[]> {
   const runs = [...state.runs.values()].filter((run) => !run.settled);
   if (runs.length === 0) return [];
   const now = state.clock.now().getTime();

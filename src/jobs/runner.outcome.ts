@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import { batchedWrite, withTx } from "../db/tx";
+import { batchedWrite, transact } from "../db/tx";
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -47,7 +47,7 @@ export function settle<D>(
   state: RunnerState<D>,
   run: Run<D>,
   outcome: { ok: true } | { ok: false; error: unknown },
-  write = (apply: () => void) => batchedWrite(state.db, apply),
+  write = (apply: () => void | Promise<void>) => batchedWrite(state.db, apply),
 ): Promise<void> {
   if (run.settled) return Promise.resolve();
   run.settled = true;
@@ -56,32 +56,32 @@ export function settle<D>(
   const at = isoNow(state);
   const token = row.lease_token;
   if (outcome.ok)
-    return write(() => noteLostLease(state, run, statements.finish.run(at, row.id, token).changes, "success"));
+    return write(async () => noteLostLease(state, run, statements.finish.run(at, row.id, token).changes, "success"));
   const error = outcome.error;
   if (error instanceof Requeue) {
     const runAt = new Date(clock.now().getTime() + Math.max(0, error.delayMs)).toISOString();
-    return write(() => noteLostLease(state, run, statements.putBack.run(runAt, at, row.id, token).changes, "requeue"));
+    return write(async () => noteLostLease(state, run, statements.putBack.run(runAt, at, row.id, token).changes, "requeue"));
   }
   const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
   const message = error instanceof Error ? error.message : String(error);
   const exhausted = row.attempts >= maxAttemptsOf(row, definition);
   if (error instanceof PermanentFailure || exhausted) {
     log.warn({ err: message }, "job failed for good");
-    return write(() => noteLostLease(state, run, statements.fail.run(message, at, row.id, token).changes, "failure"));
+    return write(async () => noteLostLease(state, run, statements.fail.run(message, at, row.id, token).changes, "failure"));
   }
   const delay = error instanceof RetryLater ? error.delayMs : backoffDelay(row.attempts, policyOf(definition));
   log.info({ err: message, retry_in_ms: delay }, "job failed; will retry");
   const runAt = new Date(clock.now().getTime() + delay).toISOString();
-  return write(() =>
+  return write(async () =>
     noteLostLease(state, run, statements.reschedule.run(runAt, message, at, row.id, token).changes, "retry"),
   );
 }
 
-export function scheduleRecurring<D>(state: RunnerState<D>, definition: AnyJob<D>): void {
+export async function scheduleRecurring<D>(state: RunnerState<D>, definition: AnyJob<D>): Promise<void> {
   if (!definition.schedule || state.stopping) return;
   const next = new Cron(definition.schedule, { timezone: "UTC" }).nextRun(state.clock.now());
   if (!next) return;
-  withTx(state.db, (tx) =>
-    enqueueByName(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }),
+  await transact(state.db, async (tx) =>
+    await enqueueByName(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }),
   );
 }

@@ -1,4 +1,4 @@
-import { untilDurable, withTx } from "../db/tx";
+import { untilDurable, transact } from "../db/tx";
 import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import { PermanentFailure, type AnyJob, type JobContext } from "./define";
@@ -16,11 +16,11 @@ export const freeSlots = <D>(state: RunnerState<D>, definition: AnyJob<D>) =>
  * kinds that may have new work; `budget` caps the runs started, and kinds cut short are returned
  * in `unfinished` for the next turn.
  */
-export function claimDue<D>(
+export async function claimDue<D>(
   state: RunnerState<D>,
   only: Set<string> | null = null,
   budget = Infinity,
-): { launched: number; unfinished: string[] } {
+): Promise<{ launched: number; unfinished: string[] }> {
   const now = state.clock.now();
   // One token per claim statement: it only has to differ from every earlier claim of each row.
   const token = newId();
@@ -65,13 +65,13 @@ async function execute<D>(state: RunnerState<D>, run: Run<D>): Promise<void> {
   const { db, logger } = state;
   const { row } = run;
   const leaseMs = leaseMsOf(run);
-  const leaseTimer = setTimeout(() => {
+  const leaseTimer = setTimeout(async () => {
     // The run overstayed its lease: count it as a failed attempt and free its slot.
     run.controller.abort(new Error("lease expired"));
     settle(state, run, { ok: false, error: new Error(`run exceeded its ${leaseMs} ms lease`) }, writeNow).catch(
       (writeError: unknown) => logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome"),
     );
-    release(state, run);
+    await release(state, run);
   }, leaseMs);
   try {
     // The claim (its attempt count) must be stored before the handler acts: a run that kills the
@@ -80,7 +80,7 @@ async function execute<D>(state: RunnerState<D>, run: Run<D>): Promise<void> {
   } catch (error) {
     logger.error({ err: error, job_id: row.id }, "could not store a job's claim; it stays queued");
     clearTimeout(leaseTimer);
-    release(state, run);
+    await release(state, run);
     return;
   }
   const outcome = await perform(state, run);
@@ -90,7 +90,7 @@ async function execute<D>(state: RunnerState<D>, run: Run<D>): Promise<void> {
     logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome");
   } finally {
     clearTimeout(leaseTimer);
-    release(state, run);
+    await release(state, run);
   }
 }
 
@@ -124,13 +124,13 @@ async function perform<D>(state: RunnerState<D>, run: Run<D>): Promise<{ ok: tru
   }
 }
 
-function release<D>(state: RunnerState<D>, run: Run<D>): void {
+async function release<D>(state: RunnerState<D>, run: Run<D>): Promise<void> {
   if (!state.runs.has(run.row.id)) return;
   state.runs.delete(run.row.id);
   state.running.set(run.row.kind, (state.running.get(run.row.kind) ?? 1) - 1);
   if (state.stopping) return;
   try {
-    scheduleRecurring(state, run.definition);
+    await scheduleRecurring(state, run.definition);
   } catch (error) {
     state.logger.error({ err: error, job: run.row.kind }, "could not schedule the next recurring run");
   }
@@ -148,17 +148,17 @@ export function armHeartbeat<D>(state: RunnerState<D>): void {
   if (state.heartbeat && period >= state.heartbeatMs) return;
   if (state.heartbeat) clearTimeout(state.heartbeat);
   state.heartbeatMs = period;
-  state.heartbeat = setTimeout(() => {
+  state.heartbeat = setTimeout(async () => {
     state.heartbeat = null;
     try {
-      for (const run of withTx(state.db, () => renewLeases(state))) {
+      for (const run of await transact(state.db, async () => await renewLeases(state))) {
         state.logger.warn(
           { job: run.row.kind, job_id: run.row.id, owner: state.owner, node: state.node },
           "job lease lost to another runner; run aborted",
         );
         run.settled = true;
         run.controller.abort(new Error("lease lost"));
-        release(state, run);
+        await release(state, run);
       }
     } catch (error) {
       state.logger.error({ err: error }, "could not renew job leases");

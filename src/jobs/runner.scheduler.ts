@@ -9,18 +9,18 @@ import type { RunnerState } from "./runner.state";
  */
 const MAX_STARTS_PER_TURN = 16;
 
-export function armTimer<D>(state: RunnerState<D>): void {
+export async function armTimer<D>(state: RunnerState<D>): Promise<void> {
   if (state.timer) clearTimeout(state.timer);
   state.timer = null;
   if (!state.started || state.stopping) return;
   const startable = [...state.definitions.values()].filter((d) => freeSlots(state, d) > 0).map((d) => d.name);
   const due = startable.length ? state.statements.nextDue.get(JSON.stringify(startable))?.run_at : null;
   const wait = due ? Math.max(0, new Date(due).getTime() - state.clock.now().getTime()) : state.pollMs;
-  state.timer = setTimeout(() => tick(state), Math.min(wait, state.pollMs));
+  state.timer = setTimeout(async () => await tick(state), Math.min(wait, state.pollMs));
 }
 
 /** One scheduler turn: claims for the kinds that may have work (all of them unless a wake narrowed it). */
-export function tick<D>(state: RunnerState<D>, only: Set<string> | null = null): void {
+export async function tick<D>(state: RunnerState<D>, only: Set<string> | null = null): Promise<void> {
   if (!state.started || state.stopping) return;
   if (state.ticking) {
     state.tickAgain = true;
@@ -30,16 +30,16 @@ export function tick<D>(state: RunnerState<D>, only: Set<string> | null = null):
   let unfinished: string[] = [];
   try {
     // Runs of a dead or stalled runner (any node) whose lease ran out: their kinds may have work again.
-    if (reclaimExpired(state) > 0) only = null;
+    if (await reclaimExpired(state) > 0) only = null;
     do {
       state.tickAgain = false;
-      unfinished = claimDue(state, only, MAX_STARTS_PER_TURN).unfinished;
+      unfinished = (await claimDue(state, only, MAX_STARTS_PER_TURN)).unfinished;
     } while (state.tickAgain && unfinished.length === 0);
   } catch (error) {
     state.logger.error({ err: error }, "job scheduler tick failed");
   } finally {
     state.ticking = false;
-    armTimer(state);
+    await armTimer(state);
   }
   for (const kind of unfinished) wake(state, kind);
 }
@@ -55,10 +55,10 @@ export function wake<D>(state: RunnerState<D>, kind?: string): void {
   else state.kindsToClaim?.add(kind);
   if (state.wakeQueued) return;
   state.wakeQueued = true;
-  setImmediate(() => {
+  setImmediate(async () => {
     state.wakeQueued = false;
     const only = state.kindsToClaim;
     state.kindsToClaim = new Set();
-    tick(state, only);
+    await tick(state, only);
   });
 }

@@ -76,22 +76,22 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
   liveOwnersOf(db).add(state.owner);
 
   return {
-    start() {
+    async start() {
       if (state.started) return;
       state.started = true;
       state.stopping = false;
       renewOwner(state);
-      recoverOwnNode(state);
-      for (const definition of state.definitions.values()) scheduleRecurring(state, definition);
-      tick(state);
+      await recoverOwnNode(state);
+      for (const definition of state.definitions.values()) await scheduleRecurring(state, definition);
+      await tick(state);
     },
     stop: (graceMs = 10_000) => stopRunner(state, graceMs),
     async drain() {
       let total = 0;
       liveOwnersOf(db).add(state.owner);
       for (;;) {
-        reclaimExpired(state);
-        const { launched } = claimDue(state);
+        await reclaimExpired(state);
+        const { launched } = await claimDue(state);
         const waiting = [...state.runs.values()].map((r) => r.promise);
         if (launched === 0 && waiting.length === 0) return total;
         total += launched;

@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, gt, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
 import { decodeCursor, type Page, pageOf } from "../db/cursor";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
 import type { Clock } from "../lib/clock";
 import { conflict, notFound } from "../lib/errors";
@@ -33,16 +34,15 @@ export type ArticleListFilters = {
   q?: string;
 };
 
-export function findArticle(db: Queryable, workspaceId: string, id: string): KbArticleRow | undefined {
-  return db
+export async function findArticle(db: Queryable, workspaceId: string, id: string): Promise<KbArticleRow | undefined> {
+  return first(await db
     .select()
     .from(kbArticles)
-    .where(and(eq(kbArticles.workspaceId, workspaceId), eq(kbArticles.id, id)))
-    .get();
+    .where(and(eq(kbArticles.workspaceId, workspaceId), eq(kbArticles.id, id))).limit(1));
 }
 
-export function requireArticle(db: Queryable, workspaceId: string, id: string): KbArticleRow {
-  const row = findArticle(db, workspaceId, id);
+export async function requireArticle(db: Queryable, workspaceId: string, id: string): Promise<KbArticleRow> {
+  const row = await findArticle(db, workspaceId, id);
   if (!row) throw notFound("Article");
   return row;
 }
@@ -51,17 +51,17 @@ export function requireArticle(db: Queryable, workspaceId: string, id: string): 
  * A page of the workspace's articles, drafts included, by position (then id). With `q` the
  * matching articles come ranked by relevance instead, up to `limit`, on one page.
  */
-export function listArticles(
+export async function listArticles(
   db: Queryable,
   ctx: RequestContext,
   filters: ArticleListFilters,
-): Page<ReturnType<typeof presentArticle>> {
+): Promise<Page<ReturnType<typeof presentArticle>>> {
   const a = kbArticles;
   const where: SQL[] = [eq(a.workspaceId, ctx.workspaceId)];
   if (filters.collection_id) where.push(eq(a.collectionId, filters.collection_id));
   if (filters.status) where.push(eq(a.status, filters.status));
   if (filters.q) {
-    const rows = searchArticleRows(db, ctx.workspaceId, filters.q, { publishedOnly: false, limit: 1000 }).filter(
+    const rows = (await searchArticleRows(db, ctx.workspaceId, filters.q, { publishedOnly: false, limit: 1000 })).filter(
       (row) =>
         (!filters.collection_id || row.collectionId === filters.collection_id) &&
         (!filters.status || row.status === filters.status),
@@ -74,25 +74,24 @@ export function listArticles(
     const next = or(gt(a.position, position), and(eq(a.position, position), gt(a.id, id)));
     if (next) where.push(next);
   }
-  const rows = db
+  const rows = await db
     .select()
     .from(a)
     .where(and(...where))
     .orderBy(asc(a.position), asc(a.id))
-    .limit(filters.limit + 1)
-    .all();
+    .limit(filters.limit + 1);
   return pageOf(rows, filters.limit, presentArticle, (row) => [row.position, row.id]);
 }
 
-function nextPosition(tx: Tx, workspaceId: string, collectionId: string): number {
+async function nextPosition(tx: Tx, workspaceId: string, collectionId: string): Promise<number> {
   const [row] = tx.all<{ n: number | null }>(
     sql`SELECT max(${kbArticles.position}) AS n FROM ${kbArticles} WHERE ${kbArticles.workspaceId} = ${workspaceId} AND ${kbArticles.collectionId} = ${collectionId}`,
   );
   return row?.n === null || row?.n === undefined ? 0 : row.n + 1;
 }
 
-function assertSlugFree(tx: Tx, workspaceId: string, slug: string, exceptId: string | null) {
-  if (slugTaken(tx, kbArticles, workspaceId, slug, exceptId))
+async function assertSlugFree(tx: Tx, workspaceId: string, slug: string, exceptId: string | null) {
+  if (await slugTaken(tx, kbArticles, workspaceId, slug, exceptId))
     throw conflict("Another article of this workspace has this slug.");
 }
 
@@ -108,22 +107,22 @@ function publishedAtAfter(current: KbArticleRow | null, status: Status, now: str
   return current?.status === "published" ? current.publishedAt : now;
 }
 
-export function createArticle(
+export async function createArticle(
   ctx: RequestContext,
   input: ArticleInput & { collection_id: string; title: string },
   deps: Deps,
-): KbArticleRow {
+): Promise<KbArticleRow> {
   const body = cleanBody(input.body_html ?? "");
-  return withTx(deps.db, (tx) => {
-    requireCollection(tx, ctx.workspaceId, input.collection_id);
+  return await transact(deps.db, async (tx) => {
+    await requireCollection(tx, ctx.workspaceId, input.collection_id);
     let slug: string;
     if (input.slug) {
-      assertSlugFree(tx, ctx.workspaceId, input.slug, null);
+      await assertSlugFree(tx, ctx.workspaceId, input.slug, null);
       slug = input.slug;
-    } else slug = freeSlug(tx, kbArticles, ctx.workspaceId, slugFrom(input.title, "article"));
+    } else slug = await freeSlug(tx, kbArticles, ctx.workspaceId, slugFrom(input.title, "article"));
     const now = deps.clock.now().toISOString();
     const status = input.status ?? "draft";
-    const row = tx
+    const row = one(await tx
       .insert(kbArticles)
       .values({
         id: newId(),
@@ -134,34 +133,33 @@ export function createArticle(
         ...body,
         status,
         views: 0,
-        position: input.position ?? nextPosition(tx, ctx.workspaceId, input.collection_id),
+        position: input.position ?? await nextPosition(tx, ctx.workspaceId, input.collection_id),
         publishedAt: publishedAtAfter(null, status, now),
         createdBy: actorUserId(ctx),
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, kbArticleCreated, { workspaceId: ctx.workspaceId, data: { kb_article: presentArticle(row) } });
+      .returning());
+    await appendEvent(tx, kbArticleCreated, { workspaceId: ctx.workspaceId, data: { kb_article: presentArticle(row) } });
     return row;
   });
 }
 
-export function updateArticle(ctx: RequestContext, id: string, input: ArticleInput, deps: Deps): KbArticleRow {
+export async function updateArticle(ctx: RequestContext, id: string, input: ArticleInput, deps: Deps): Promise<KbArticleRow> {
   const body = input.body_html !== undefined ? cleanBody(input.body_html) : null;
-  return withTx(deps.db, (tx) => {
-    const current = requireArticle(tx, ctx.workspaceId, id);
+  return await transact(deps.db, async (tx) => {
+    const current = await requireArticle(tx, ctx.workspaceId, id);
     const now = deps.clock.now().toISOString();
     const patch: Partial<KbArticleRow> = {};
     if (input.collection_id !== undefined && input.collection_id !== current.collectionId) {
-      requireCollection(tx, ctx.workspaceId, input.collection_id);
+      await requireCollection(tx, ctx.workspaceId, input.collection_id);
       patch.collectionId = input.collection_id;
       // Moved without a position: it goes last in its new collection.
-      if (input.position === undefined) patch.position = nextPosition(tx, ctx.workspaceId, input.collection_id);
+      if (input.position === undefined) patch.position = await nextPosition(tx, ctx.workspaceId, input.collection_id);
     }
     if (input.title !== undefined) patch.title = input.title;
     if (input.slug !== undefined) {
-      assertSlugFree(tx, ctx.workspaceId, input.slug, id);
+      await assertSlugFree(tx, ctx.workspaceId, input.slug, id);
       patch.slug = input.slug;
     }
     if (body) Object.assign(patch, body);
@@ -170,27 +168,24 @@ export function updateArticle(ctx: RequestContext, id: string, input: ArticleInp
       patch.status = input.status;
       patch.publishedAt = publishedAtAfter(current, input.status, now);
     }
-    const row = tx
+    const row = one(await tx
       .update(kbArticles)
       .set({ ...patch, updatedAt: now })
       .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)))
-      .returning()
-      .get();
-    appendEvent(tx, kbArticleUpdated, { workspaceId: ctx.workspaceId, data: { kb_article: presentArticle(row) } });
+      .returning());
+    await appendEvent(tx, kbArticleUpdated, { workspaceId: ctx.workspaceId, data: { kb_article: presentArticle(row) } });
     return row;
   });
 }
 
-export function deleteArticle(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    requireArticle(tx, ctx.workspaceId, id);
-    tx.delete(kbArticles)
-      .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)))
-      .run();
+export async function deleteArticle(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    await requireArticle(tx, ctx.workspaceId, id);
+    await tx.delete(kbArticles)
+      .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)));
     // Its translations go with it.
-    tx.delete(kbArticleTranslations)
-      .where(and(eq(kbArticleTranslations.workspaceId, ctx.workspaceId), eq(kbArticleTranslations.articleId, id)))
-      .run();
-    appendEvent(tx, kbArticleDeleted, { workspaceId: ctx.workspaceId, data: { kb_article_id: id } });
+    await tx.delete(kbArticleTranslations)
+      .where(and(eq(kbArticleTranslations.workspaceId, ctx.workspaceId), eq(kbArticleTranslations.articleId, id)));
+    await appendEvent(tx, kbArticleDeleted, { workspaceId: ctx.workspaceId, data: { kb_article_id: id } });
   });
 }

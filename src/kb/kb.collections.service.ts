@@ -1,7 +1,8 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
 import type { Clock } from "../lib/clock";
 import { conflict, notFound } from "../lib/errors";
@@ -15,54 +16,52 @@ type Deps = { db: Db; clock: Clock };
 export type CollectionInput = { name?: string; slug?: string; description?: string; position?: number };
 
 /** The workspace's collections by position, then name. */
-export function listCollections(db: Queryable, workspaceId: string): KbCollectionRow[] {
-  return db
+export async function listCollections(db: Queryable, workspaceId: string): Promise<KbCollectionRow[]> {
+  return await db
     .select()
     .from(kbCollections)
     .where(eq(kbCollections.workspaceId, workspaceId))
-    .orderBy(asc(kbCollections.position), asc(kbCollections.name), asc(kbCollections.id))
-    .all();
+    .orderBy(asc(kbCollections.position), asc(kbCollections.name), asc(kbCollections.id));
 }
 
-export function findCollection(db: Queryable, workspaceId: string, id: string): KbCollectionRow | undefined {
-  return db
+export async function findCollection(db: Queryable, workspaceId: string, id: string): Promise<KbCollectionRow | undefined> {
+  return first(await db
     .select()
     .from(kbCollections)
-    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.id, id)))
-    .get();
+    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.id, id))).limit(1));
 }
 
-export function requireCollection(db: Queryable, workspaceId: string, id: string): KbCollectionRow {
-  const row = findCollection(db, workspaceId, id);
+export async function requireCollection(db: Queryable, workspaceId: string, id: string): Promise<KbCollectionRow> {
+  const row = await findCollection(db, workspaceId, id);
   if (!row) throw notFound("Collection");
   return row;
 }
 
-function nextPosition(tx: Tx, workspaceId: string): number {
+async function nextPosition(tx: Tx, workspaceId: string): Promise<number> {
   const [row] = tx.all<{ n: number | null }>(
     sql`SELECT max(${kbCollections.position}) AS n FROM ${kbCollections} WHERE ${kbCollections.workspaceId} = ${workspaceId}`,
   );
   return row?.n === null || row?.n === undefined ? 0 : row.n + 1;
 }
 
-function assertSlugFree(tx: Tx, workspaceId: string, slug: string, exceptId: string | null) {
-  if (slugTaken(tx, kbCollections, workspaceId, slug, exceptId))
+async function assertSlugFree(tx: Tx, workspaceId: string, slug: string, exceptId: string | null) {
+  if (await slugTaken(tx, kbCollections, workspaceId, slug, exceptId))
     throw conflict("Another collection of this workspace has this slug.");
 }
 
-export function createCollection(
+export async function createCollection(
   ctx: RequestContext,
   input: CollectionInput & { name: string },
   deps: Deps,
-): KbCollectionRow {
-  return withTx(deps.db, (tx) => {
+): Promise<KbCollectionRow> {
+  return await transact(deps.db, async (tx) => {
     let slug: string;
     if (input.slug) {
-      assertSlugFree(tx, ctx.workspaceId, input.slug, null);
+      await assertSlugFree(tx, ctx.workspaceId, input.slug, null);
       slug = input.slug;
-    } else slug = freeSlug(tx, kbCollections, ctx.workspaceId, slugFrom(input.name, "collection"));
+    } else slug = await freeSlug(tx, kbCollections, ctx.workspaceId, slugFrom(input.name, "collection"));
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .insert(kbCollections)
       .values({
         id: newId(),
@@ -70,13 +69,12 @@ export function createCollection(
         name: input.name,
         slug,
         description: input.description ?? "",
-        position: input.position ?? nextPosition(tx, ctx.workspaceId),
+        position: input.position ?? await nextPosition(tx, ctx.workspaceId),
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, kbCollectionCreated, {
+      .returning());
+    await appendEvent(tx, kbCollectionCreated, {
       workspaceId: ctx.workspaceId,
       data: { kb_collection: presentCollection(row) },
     });
@@ -84,24 +82,23 @@ export function createCollection(
   });
 }
 
-export function updateCollection(ctx: RequestContext, id: string, input: CollectionInput, deps: Deps) {
-  return withTx(deps.db, (tx) => {
-    requireCollection(tx, ctx.workspaceId, id);
+export async function updateCollection(ctx: RequestContext, id: string, input: CollectionInput, deps: Deps) {
+  return await transact(deps.db, async (tx) => {
+    await requireCollection(tx, ctx.workspaceId, id);
     const patch: Partial<KbCollectionRow> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.slug !== undefined) {
-      assertSlugFree(tx, ctx.workspaceId, input.slug, id);
+      await assertSlugFree(tx, ctx.workspaceId, input.slug, id);
       patch.slug = input.slug;
     }
     if (input.description !== undefined) patch.description = input.description;
     if (input.position !== undefined) patch.position = input.position;
-    const row = tx
+    const row = one(await tx
       .update(kbCollections)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(and(eq(kbCollections.workspaceId, ctx.workspaceId), eq(kbCollections.id, id)))
-      .returning()
-      .get();
-    appendEvent(tx, kbCollectionUpdated, {
+      .returning());
+    await appendEvent(tx, kbCollectionUpdated, {
       workspaceId: ctx.workspaceId,
       data: { kb_collection: presentCollection(row) },
     });
@@ -110,19 +107,17 @@ export function updateCollection(ctx: RequestContext, id: string, input: Collect
 }
 
 /** Deletes an empty collection; one holding articles answers 409 (move or delete them first: nothing is lost by accident). */
-export function deleteCollection(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    requireCollection(tx, ctx.workspaceId, id);
-    const article = tx
+export async function deleteCollection(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    await requireCollection(tx, ctx.workspaceId, id);
+    const article = first(await tx
       .select({ id: kbArticles.id })
       .from(kbArticles)
       .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.collectionId, id)))
-      .limit(1)
-      .get();
+      .limit(1));
     if (article) throw conflict("The collection holds articles: move or delete them first.");
-    tx.delete(kbCollections)
-      .where(and(eq(kbCollections.workspaceId, ctx.workspaceId), eq(kbCollections.id, id)))
-      .run();
-    appendEvent(tx, kbCollectionDeleted, { workspaceId: ctx.workspaceId, data: { kb_collection_id: id } });
+    await tx.delete(kbCollections)
+      .where(and(eq(kbCollections.workspaceId, ctx.workspaceId), eq(kbCollections.id, id)));
+    await appendEvent(tx, kbCollectionDeleted, { workspaceId: ctx.workspaceId, data: { kb_collection_id: id } });
   });
 }

@@ -13,13 +13,12 @@ const mayReadKb = (ctx: RequestContext) =>
   ctx.scopes === null ? roleAtLeast(ctx.role, "viewer") : hasScope(ctx, "kb:read");
 
 /** Articles by id, as the caller may read them (semantic search's article hits), in the order asked. */
-export function articlesByIds(db: Queryable, ctx: RequestContext, ids: string[]) {
+export async function articlesByIds(db: Queryable, ctx: RequestContext, ids: string[]) {
   if (!mayReadKb(ctx) || ids.length === 0) return [];
-  const rows = db
+  const rows = await db
     .select()
     .from(kbArticles)
-    .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), inArray(kbArticles.id, ids)))
-    .all();
+    .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), inArray(kbArticles.id, ids)));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -27,7 +26,7 @@ export function articlesByIds(db: Queryable, ctx: RequestContext, ids: string[])
   });
 }
 
-export function searchArticles(db: Queryable, ctx: RequestContext, q: string, limit: number) {
+export async function searchArticles(db: Queryable, ctx: RequestContext, q: string, limit: number) {
   if (!mayReadKb(ctx)) return [];
-  return searchArticleRows(db, ctx.workspaceId, q, { publishedOnly: false, limit }).map(presentArticle);
+  return (await searchArticleRows(db, ctx.workspaceId, q, { publishedOnly: false, limit })).map(presentArticle);
 }

@@ -26,10 +26,10 @@ const TRANSLATION_SCAN = 500;
 
 type Translated = { articleId: string; title: string; bodyHtml: string; bodyText: string; updatedAt: string };
 
-function publishedTranslations(db: Queryable, workspaceId: string, locale: Locale, articleIds: string[]) {
+async function publishedTranslations(db: Queryable, workspaceId: string, locale: Locale, articleIds: string[]) {
   if (articleIds.length === 0) return new Map<string, Translated>();
   const t = kbArticleTranslations;
-  const rows = db
+  const rows = await db
     .select({
       articleId: t.articleId,
       title: t.title,
@@ -45,21 +45,20 @@ function publishedTranslations(db: Queryable, workspaceId: string, locale: Local
         eq(t.status, "published"),
         inArray(t.articleId, articleIds),
       ),
-    )
-    .all();
+    );
   return new Map(rows.map((row) => [row.articleId, row]));
 }
 
 /** Article summaries (a list, the popular ones, search hits) in `locale` where translated, else in the article's own language. */
-export function summariesIn(
+export async function summariesIn(
   db: Queryable,
   workspaceId: string,
   locale: Locale,
   rows: PublishedArticleSummary[],
-): Array<InLanguage<PublishedArticleSummary>> {
-  const source = workspaceLanguages(db, workspaceId).locale;
+): Promise<Array<InLanguage<PublishedArticleSummary>>> {
+  const source = (await workspaceLanguages(db, workspaceId)).locale;
   if (locale === source) return rows.map((row) => ({ ...row, lang: source }));
-  const translated = publishedTranslations(
+  const translated = await publishedTranslations(
     db,
     workspaceId,
     locale,
@@ -74,17 +73,17 @@ export function summariesIn(
 }
 
 /** A published article by slug, in `locale` when it has a published translation into it. */
-export function publishedArticleIn(
+export async function publishedArticleIn(
   db: Queryable,
   workspaceId: string,
   slug: string,
   locale: Locale,
-): InLanguage<PublishedArticle> | undefined {
-  const article = publishedArticleBySlug(db, workspaceId, slug);
+): Promise<InLanguage<PublishedArticle> | undefined> {
+  const article = await publishedArticleBySlug(db, workspaceId, slug);
   if (!article) return undefined;
-  const source = workspaceLanguages(db, workspaceId).locale;
+  const source = (await workspaceLanguages(db, workspaceId)).locale;
   const found =
-    locale === source ? undefined : publishedTranslations(db, workspaceId, locale, [article.id]).get(article.id);
+    locale === source ? undefined : (await publishedTranslations(db, workspaceId, locale, [article.id])).get(article.id);
   if (!found) return { ...article, lang: source };
   // The page changed when either text did.
   const updatedAt = [found.updatedAt, article.updatedAt].sort()[1] ?? article.updatedAt;
@@ -99,33 +98,31 @@ export function publishedArticleIn(
 }
 
 /** The languages an article is published in: its own and those of its published translations. */
-export function publishedLanguagesOf(db: Queryable, workspaceId: string, articleId: string): Locale[] {
-  const source = workspaceLanguages(db, workspaceId).locale;
+export async function publishedLanguagesOf(db: Queryable, workspaceId: string, articleId: string): Promise<Locale[]> {
+  const source = (await workspaceLanguages(db, workspaceId)).locale;
   const t = kbArticleTranslations;
-  const rows = db
+  const rows = await db
     .select({ locale: t.locale })
     .from(t)
-    .where(and(eq(t.workspaceId, workspaceId), eq(t.articleId, articleId), eq(t.status, "published")))
-    .all();
+    .where(and(eq(t.workspaceId, workspaceId), eq(t.articleId, articleId), eq(t.status, "published")));
   return [source, ...rows.map((r) => r.locale as Locale)];
 }
 
 /** Every published article's slug, last change and languages (its own and its published translations'): the sitemap. */
-export function publishedArticleLanguages(
+export async function publishedArticleLanguages(
   db: Queryable,
   workspaceId: string,
-): Array<{ slug: string; updatedAt: string; languages: Locale[] }> {
-  const source = workspaceLanguages(db, workspaceId).locale;
+): Promise<Array<{ slug: string; updatedAt: string; languages: Locale[] }>> {
+  const source = (await workspaceLanguages(db, workspaceId)).locale;
   const t = kbArticleTranslations;
   const bySlug = new Map<string, Locale[]>();
-  for (const row of db
+  for (const row of await db
     .select({ slug: kbArticles.slug, locale: t.locale })
     .from(t)
     .innerJoin(kbArticles, and(eq(kbArticles.workspaceId, t.workspaceId), eq(kbArticles.id, t.articleId)))
-    .where(and(eq(t.workspaceId, workspaceId), eq(t.status, "published"), eq(kbArticles.status, "published")))
-    .all())
+    .where(and(eq(t.workspaceId, workspaceId), eq(t.status, "published"), eq(kbArticles.status, "published"))))
     bySlug.set(row.slug, [...(bySlug.get(row.slug) ?? []), row.locale as Locale]);
-  return publishedArticleSlugs(db, workspaceId).map((a) => ({
+  return (await publishedArticleSlugs(db, workspaceId)).map((a) => ({
     ...a,
     languages: [source, ...(bySlug.get(a.slug) ?? [])],
   }));
@@ -136,16 +133,16 @@ export function publishedArticleLanguages(
  * (title matches first), then the articles the index finds in their own language, each shown
  * translated where it can be; at most `limit`, each article once.
  */
-export function searchPublishedArticlesIn(
+export async function searchPublishedArticlesIn(
   db: Queryable,
   workspaceId: string,
   q: string,
   limit: number,
   locale: Locale,
-): Array<InLanguage<PublishedArticleSummary>> {
-  const own = searchPublishedArticles(db, workspaceId, q, limit);
-  const source = workspaceLanguages(db, workspaceId).locale;
-  if (locale === source) return summariesIn(db, workspaceId, locale, own);
+): Promise<Array<InLanguage<PublishedArticleSummary>>> {
+  const own = await searchPublishedArticles(db, workspaceId, q, limit);
+  const source = (await workspaceLanguages(db, workspaceId)).locale;
+  if (locale === source) return await summariesIn(db, workspaceId, locale, own);
   const terms = queryTerms(q).map((term) => term.toLowerCase());
   const hits: PublishedArticleSummary[] = [];
   if (terms.length > 0) {
@@ -153,7 +150,7 @@ export function searchPublishedArticlesIn(
     const a = kbArticles;
     // instr() on lower-cased text: the words are data, never a LIKE pattern.
     const matchAll = terms.map((term) => sql`instr(lower(${t.title} || ' ' || ${t.bodyText}), ${term}) > 0`);
-    const rows = db
+    const rows = await db
       .select({
         id: a.id,
         collectionId: a.collectionId,
@@ -175,13 +172,12 @@ export function searchPublishedArticlesIn(
           ...matchAll,
         ),
       )
-      .limit(TRANSLATION_SCAN)
-      .all();
+      .limit(TRANSLATION_SCAN);
     rows.sort((x, y) => y.inTitle - x.inTitle || y.updatedAt.localeCompare(x.updatedAt));
     hits.push(...rows.map(({ inTitle: _, ...row }) => row));
   }
   const seen = new Set(hits.map((h) => h.id));
-  const rest = summariesIn(
+  const rest = await summariesIn(
     db,
     workspaceId,
     locale,

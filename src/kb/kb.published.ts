@@ -1,6 +1,7 @@
+import { first } from "../db/store";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { KbArticleRow, KbCollectionRow } from "./kb.present";
 import { searchArticleRows } from "./kb.search";
 import { kbArticles, kbCollections } from "./kb.table";
@@ -38,85 +39,78 @@ const summaryColumns = {
 };
 
 /** Collections with their count of published articles, by position; empty ones are left out. */
-export function publishedCollections(
+export async function publishedCollections(
   db: Queryable,
   workspaceId: string,
-): Array<KbCollectionRow & { articleCount: number }> {
+): Promise<Array<KbCollectionRow & { articleCount: number }>> {
   const counts = new Map(
-    db
+    (await db
       .select({ collectionId: kbArticles.collectionId, n: sql<number>`count(*)` })
       .from(kbArticles)
       .where(published(workspaceId))
-      .groupBy(kbArticles.collectionId)
-      .all()
+      .groupBy(kbArticles.collectionId))
       .map((r) => [r.collectionId, r.n]),
   );
-  return db
+  return (await db
     .select()
     .from(kbCollections)
     .where(eq(kbCollections.workspaceId, workspaceId))
-    .orderBy(asc(kbCollections.position), asc(kbCollections.name), asc(kbCollections.id))
-    .all()
+    .orderBy(asc(kbCollections.position), asc(kbCollections.name), asc(kbCollections.id)))
     .filter((c) => counts.has(c.id))
     .map((c) => ({ ...c, articleCount: counts.get(c.id) ?? 0 }));
 }
 
 /** A collection by slug, when it holds a published article (an empty one is not a public page). */
-export function publishedCollectionBySlug(
+export async function publishedCollectionBySlug(
   db: Queryable,
   workspaceId: string,
   slug: string,
-): KbCollectionRow | undefined {
-  const row = db
+): Promise<KbCollectionRow | undefined> {
+  const row = first(await db
     .select()
     .from(kbCollections)
-    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.slug, slug)))
-    .get();
+    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.slug, slug))).limit(1));
   if (!row) return undefined;
-  const any = db
+  const any = first(await db
     .select({ id: kbArticles.id })
     .from(kbArticles)
     .where(and(published(workspaceId), eq(kbArticles.collectionId, row.id)))
-    .limit(1)
-    .get();
+    .limit(1));
   return any ? row : undefined;
 }
 
-export function publishedCollectionById(db: Queryable, workspaceId: string, id: string): KbCollectionRow | undefined {
-  return db
+export async function publishedCollectionById(db: Queryable, workspaceId: string, id: string): Promise<KbCollectionRow | undefined> {
+  return first(await db
     .select()
     .from(kbCollections)
-    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.id, id)))
-    .get();
+    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.id, id))).limit(1));
 }
 
 /** The published articles of a collection, by position. */
-export function publishedArticlesOf(
+export async function publishedArticlesOf(
   db: Queryable,
   workspaceId: string,
   collectionId: string,
-): PublishedArticleSummary[] {
-  return db
+): Promise<PublishedArticleSummary[]> {
+  return await db
     .select(summaryColumns)
     .from(kbArticles)
     .where(and(published(workspaceId), eq(kbArticles.collectionId, collectionId)))
-    .orderBy(asc(kbArticles.position), asc(kbArticles.id))
-    .all();
+    .orderBy(asc(kbArticles.position), asc(kbArticles.id));
 }
 
 /** The most read published articles: the home page's "popular articles". */
-export function featuredArticles(db: Queryable, workspaceId: string, limit: number): PublishedArticleSummary[] {
-  return db
+export async function featuredArticles(db: Queryable, workspaceId: string, limit: number): Promise<PublishedArticleSummary[]> {
+  return await db
     .select(summaryColumns)
     .from(kbArticles)
     .where(published(workspaceId))
     .orderBy(desc(kbArticles.views), desc(kbArticles.publishedAt), asc(kbArticles.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
-export function publishedArticleBySlug(db: Queryable, workspaceId: string, slug: string): PublishedArticle | undefined {
-  return db
+export async function publishedArticleBySlug(db: Queryable, workspaceId: string, slug: string): Promise<PublishedArticle | undefined> {
+  return first(await db
     .select({
       id: kbArticles.id,
       collectionId: kbArticles.collectionId,
@@ -128,28 +122,26 @@ export function publishedArticleBySlug(db: Queryable, workspaceId: string, slug:
       updatedAt: kbArticles.updatedAt,
     })
     .from(kbArticles)
-    .where(and(published(workspaceId), eq(kbArticles.slug, slug)))
-    .get();
+    .where(and(published(workspaceId), eq(kbArticles.slug, slug))).limit(1));
 }
 
 /** Every published article's slug and last change: the sitemap. */
-export function publishedArticleSlugs(db: Queryable, workspaceId: string): Array<{ slug: string; updatedAt: string }> {
-  return db
+export async function publishedArticleSlugs(db: Queryable, workspaceId: string): Promise<Array<{ slug: string; updatedAt: string }>> {
+  return await db
     .select({ slug: kbArticles.slug, updatedAt: kbArticles.updatedAt })
     .from(kbArticles)
     .where(published(workspaceId))
-    .orderBy(asc(kbArticles.slug))
-    .all();
+    .orderBy(asc(kbArticles.slug));
 }
 
 /** Published articles matching `q`, best first (the help center's search). */
-export function searchPublishedArticles(
+export async function searchPublishedArticles(
   db: Queryable,
   workspaceId: string,
   q: string,
   limit: number,
-): PublishedArticleSummary[] {
-  return searchArticleRows(db, workspaceId, q, { publishedOnly: true, limit }).map((row) => ({
+): Promise<PublishedArticleSummary[]> {
+  return (await searchArticleRows(db, workspaceId, q, { publishedOnly: true, limit })).map((row) => ({
     id: row.id,
     collectionId: row.collectionId,
     title: row.title,
@@ -161,13 +153,13 @@ export function searchPublishedArticles(
 }
 
 /** Published articles matching `q`, best first, with their whole text (what AI answers ground on). */
-export function searchPublishedArticleTexts(
+export async function searchPublishedArticleTexts(
   db: Queryable,
   workspaceId: string,
   q: string,
   limit: number,
-): Array<{ id: string; title: string; slug: string; text: string }> {
-  return searchArticleRows(db, workspaceId, q, { publishedOnly: true, limit }).map((row) => ({
+): Promise<Array<{ id: string; title: string; slug: string; text: string }>> {
+  return (await searchArticleRows(db, workspaceId, q, { publishedOnly: true, limit })).map((row) => ({
     id: row.id,
     title: row.title,
     slug: row.slug,
@@ -180,11 +172,10 @@ export function searchPublishedArticleTexts(
  * an edit; webhooks would otherwise fire on every read). The GET answering it does not wait for it
  * to be durable (a view is a hint, like an API key's last use).
  */
-export function countArticleView(db: Db, workspaceId: string, articleId: string): void {
-  withTx(db, (tx) => {
-    tx.update(kbArticles)
+export async function countArticleView(db: Db, workspaceId: string, articleId: string): Promise<void> {
+  await transact(db, async (tx) => {
+    await tx.update(kbArticles)
       .set({ views: sql`${kbArticles.views} + 1` })
-      .where(and(eq(kbArticles.workspaceId, workspaceId), eq(kbArticles.id, articleId)))
-      .run();
+      .where(and(eq(kbArticles.workspaceId, workspaceId), eq(kbArticles.id, articleId)));
   });
 }

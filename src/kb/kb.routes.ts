@@ -27,16 +27,16 @@ const write = { role: "agent", scopes: ["kb:write"] } as const;
 export function kbCollectionsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/kb/collections", tags: ["knowledge-base"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => completeList(listCollections(deps.db, ctx.workspaceId).map(presentCollection)), {
+    .get("/", async ({ ctx }) => completeList((await listCollections(deps.db, ctx.workspaceId)).map(presentCollection)), {
       access: read,
       response: { 200: completeListSchema(KbCollectionSchema) },
       detail: { summary: "All knowledge base collections of the workspace, by position then name" },
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentCollection(createCollection(ctx, body, deps));
+        return presentCollection(await createCollection(ctx, body, deps));
       },
       {
         access: write,
@@ -49,13 +49,13 @@ export function kbCollectionsRoutes(deps: Deps) {
         },
       },
     )
-    .get("/:id", ({ ctx, params }) => presentCollection(requireCollection(deps.db, ctx.workspaceId, params.id)), {
+    .get("/:id", async ({ ctx, params }) => presentCollection(await requireCollection(deps.db, ctx.workspaceId, params.id)), {
       access: read,
       params: IdParams,
       response: { 200: KbCollectionSchema },
       detail: { summary: "A collection" },
     })
-    .patch("/:id", ({ ctx, params, body }) => presentCollection(updateCollection(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => presentCollection(await updateCollection(ctx, params.id, body, deps)), {
       access: write,
       params: IdParams,
       body: UpdateCollectionBody,
@@ -64,8 +64,8 @@ export function kbCollectionsRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteCollection(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteCollection(ctx, params.id, deps);
         set.status = 204;
         return null;
       },
@@ -84,7 +84,7 @@ export function kbCollectionsRoutes(deps: Deps) {
 export function kbArticlesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/kb/articles", tags: ["knowledge-base"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listArticles(deps.db, ctx, query), {
+    .get("/", async ({ ctx, query }) => await listArticles(deps.db, ctx, query), {
       access: read,
       query: ArticleListQuery,
       response: { 200: pageOfSchema(KbArticleSchema) },
@@ -96,9 +96,9 @@ export function kbArticlesRoutes(deps: Deps) {
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentArticle(createArticle(ctx, body, deps));
+        return presentArticle(await createArticle(ctx, body, deps));
       },
       {
         access: write,
@@ -111,13 +111,13 @@ export function kbArticlesRoutes(deps: Deps) {
         },
       },
     )
-    .get("/:id", ({ ctx, params }) => presentArticle(requireArticle(deps.db, ctx.workspaceId, params.id)), {
+    .get("/:id", async ({ ctx, params }) => presentArticle(await requireArticle(deps.db, ctx.workspaceId, params.id)), {
       access: read,
       params: IdParams,
       response: { 200: KbArticleSchema },
       detail: { summary: "An article, draft or published" },
     })
-    .patch("/:id", ({ ctx, params, body }) => presentArticle(updateArticle(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => presentArticle(await updateArticle(ctx, params.id, body, deps)), {
       access: write,
       params: IdParams,
       body: UpdateArticleBody,
@@ -130,8 +130,8 @@ export function kbArticlesRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteArticle(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteArticle(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

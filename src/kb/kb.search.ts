@@ -22,12 +22,12 @@ const wsToken = (workspaceId: string) => `w${workspaceId.replaceAll("-", "")}`;
  * best first: bm25 with the title weighted ten times the body (among the newest MATCH_CAP hits), then the newest. The workspace token
  * is part of the match, so a small workspace's articles are never crowded out by a big one's.
  */
-export function searchArticleRows(
+export async function searchArticleRows(
   db: Queryable,
   workspaceId: string,
   q: string,
   options: { publishedOnly: boolean; limit: number },
-): ArticleRow[] {
+): Promise<ArticleRow[]> {
   const terms = queryTerms(q);
   if (terms.length === 0) return [];
   const last = terms.length - 1;
@@ -42,7 +42,7 @@ export function searchArticleRows(
   );
   if (ids.length === 0) return [];
   const byId = new Map(
-    db
+    (await db
       .select()
       .from(a)
       .where(
@@ -50,8 +50,7 @@ export function searchArticleRows(
           ids.map((r) => sql`${r.id}`),
           sql`, `,
         )})`,
-      )
-      .all()
+      ))
       .map((row) => [row.id, row]),
   );
   return ids.map((r) => byId.get(r.id)).filter((row): row is ArticleRow => row !== undefined);

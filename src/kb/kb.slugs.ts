@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, eq, like, or } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { slugify } from "../lib/slug";
@@ -11,29 +12,27 @@ export const slugFrom = (text: string, fallback: string): string => slugify(text
 type SlugTable = typeof kbCollections | typeof kbArticles;
 
 /** Whether `slug` is taken in the workspace by a row other than `exceptId`. */
-export function slugTaken(
+export async function slugTaken(
   db: Queryable,
   table: SlugTable,
   workspaceId: string,
   slug: string,
   exceptId: string | null,
-): boolean {
-  const row = db
+): Promise<boolean> {
+  const row = first(await db
     .select({ id: table.id })
     .from(table)
-    .where(and(eq(table.workspaceId, workspaceId), eq(table.slug, slug)))
-    .get();
+    .where(and(eq(table.workspaceId, workspaceId), eq(table.slug, slug))).limit(1));
   return !!row && row.id !== exceptId;
 }
 
 /** The first free slug of `base`, `base-2`, `base-3`, … in the workspace (one query for all candidates). */
-export function freeSlug(db: Queryable, table: SlugTable, workspaceId: string, base: string): string {
+export async function freeSlug(db: Queryable, table: SlugTable, workspaceId: string, base: string): Promise<string> {
   const taken = new Set(
-    db
+    (await db
       .select({ slug: table.slug })
       .from(table)
-      .where(and(eq(table.workspaceId, workspaceId), or(eq(table.slug, base), like(table.slug, `${base}-%`))))
-      .all()
+      .where(and(eq(table.workspaceId, workspaceId), or(eq(table.slug, base), like(table.slug, `${base}-%`)))))
       .map((r) => r.slug),
   );
   if (!taken.has(base)) return base;

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, eq, gt } from "drizzle-orm";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
@@ -8,13 +9,12 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 
-const eventsSince = (workspaceId: string, seq: number) =>
-  desk.deps.db
+const eventsSince = async (workspaceId: string, seq: number) =>
+  await desk.deps.db
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, workspaceId), gt(events.seq, seq)))
-    .orderBy(events.seq)
-    .all();
+    .orderBy(events.seq);
 
 async function setup() {
   const { workspace, owner } = await createWorkspaceWithOwner(desk);
@@ -37,9 +37,9 @@ describe("knowledge base: access", () => {
   test("every route: 401 without a credential, 403 for a viewer writing or a key without the scope, 404 from another workspace", async () => {
     const { owner, viewer, collection, article } = await setup();
     const other = await createWorkspaceWithOwner(desk);
-    const readKey = createKey(desk, owner, ["kb:read"]);
-    const writeKey = createKey(desk, owner, ["kb:write"]);
-    const ticketKey = createKey(desk, owner, ["tickets:read", "tickets:write"]);
+    const readKey = await createKey(desk, owner, ["kb:read"]);
+    const writeKey = await createKey(desk, owner, ["kb:write"]);
+    const ticketKey = await createKey(desk, owner, ["tickets:read", "tickets:write"]);
     const routes = [
       ["GET", "/v1/kb/collections", undefined, "read"],
       ["POST", "/v1/kb/collections", { name: "X" }, "write"],
@@ -91,16 +91,16 @@ describe("knowledge base: access", () => {
     });
     expect(foreign.status).toBe(404);
     // Nothing was changed by any refused request.
-    const stored = desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, article.id)).get();
+    const stored = first(await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, article.id)).limit(1));
     expect(stored?.title).toBe("Reset your password");
-    expect(desk.deps.db.select().from(kbCollections).where(eq(kbCollections.id, collection.id)).get()?.name).toBe(
+    expect(first(await desk.deps.db.select().from(kbCollections).where(eq(kbCollections.id, collection.id)).limit(1))?.name).toBe(
       "Getting started",
     );
   });
 
   test("an API key with kb:write writes", async () => {
     const { owner, collection } = await setup();
-    const key = createKey(desk, owner, ["kb:write"]);
+    const key = await createKey(desk, owner, ["kb:write"]);
     const res = await desk.api("POST", "/v1/kb/articles", {
       headers: key.headers,
       body: { collection_id: collection.id, title: "From a script" },
@@ -112,7 +112,7 @@ describe("knowledge base: access", () => {
 describe("knowledge base: validation", () => {
   test("422 at the field for bad input, nothing stored", async () => {
     const { workspace, owner, collection, article } = await setup();
-    const before = desk.deps.db.select().from(kbArticles).where(eq(kbArticles.workspaceId, workspace.id)).all();
+    const before = await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.workspaceId, workspace.id));
     const cases: Array<[string, string, unknown, string]> = [
       ["POST", "/v1/kb/collections", {}, "body.name"],
       ["POST", "/v1/kb/collections", { name: "  " }, "body.name"],
@@ -141,7 +141,7 @@ describe("knowledge base: validation", () => {
       });
       expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(location);
     }
-    expect(desk.deps.db.select().from(kbArticles).where(eq(kbArticles.workspaceId, workspace.id)).all()).toEqual(
+    expect(await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.workspaceId, workspace.id))).toEqual(
       before,
     );
   });
@@ -153,7 +153,7 @@ describe("knowledge base: collections", () => {
       ...w,
       agent: await addMember(desk, w.workspace.id, "agent"),
     }));
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const a = await desk.api("POST", "/v1/kb/collections", {
       headers: agent.headers,
       body: { name: "Billing & Payments", description: "Invoices, cards" },
@@ -204,7 +204,7 @@ describe("knowledge base: collections", () => {
       "Billing",
     ]);
     expect(list.body.next_cursor).toBeNull();
-    const stored = desk.deps.db.select().from(kbCollections).where(eq(kbCollections.id, a.body.id)).get();
+    const stored = first(await desk.deps.db.select().from(kbCollections).where(eq(kbCollections.id, a.body.id)).limit(1));
     expect(stored).toMatchObject({ name: "Billing", slug: "billing", description: "Invoices, cards", position: 5 });
     // A collection holding an article is not deleted; an empty one is.
     await desk.api("POST", "/v1/kb/articles", {
@@ -214,7 +214,7 @@ describe("knowledge base: collections", () => {
     expect((await desk.api("DELETE", `/v1/kb/collections/${b.body.id}`, { headers: agent.headers })).status).toBe(409);
     expect((await desk.api("DELETE", `/v1/kb/collections/${a.body.id}`, { headers: agent.headers })).status).toBe(204);
     expect((await desk.api("GET", `/v1/kb/collections/${a.body.id}`, { headers: agent.headers })).status).toBe(404);
-    const emitted = eventsSince(workspace.id, seq);
+    const emitted = await eventsSince(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual([
       "kb_collection.created",
       "kb_collection.created",
@@ -233,7 +233,7 @@ describe("knowledge base: collections", () => {
 describe("knowledge base: articles", () => {
   test("drafts, publishing, slugs, sanitized bodies, positions and events", async () => {
     const { workspace, agent, collection, article } = await setup();
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const hostile =
       '<h2 onclick="steal()">Steps</h2><p>Open <a href="javascript:alert(1)">settings</a> and <a href="https://example.com/x">docs</a>.</p><script>alert(document.cookie)</script><img src="x" onerror="alert(1)"><iframe src="https://evil.example"></iframe><style>body{display:none}</style><form action="https://evil.example"><input name="p"></form>';
     const created = await desk.api("POST", "/v1/kb/articles", {
@@ -293,7 +293,7 @@ describe("knowledge base: articles", () => {
       body: { status: "draft" },
     });
     expect(drafted.body).toMatchObject({ status: "draft", published_at: null });
-    const stored = desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, body.id)).get();
+    const stored = first(await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, body.id)).limit(1));
     expect(stored).toMatchObject({
       status: "draft",
       publishedAt: null,
@@ -322,7 +322,7 @@ describe("knowledge base: articles", () => {
     expect(drafts.body.data.map((a: { id: string }) => a.id)).toEqual([article.id, body.id]);
     expect((await desk.api("DELETE", `/v1/kb/articles/${twin.body.id}`, { headers: agent.headers })).status).toBe(204);
     expect((await desk.api("GET", `/v1/kb/articles/${twin.body.id}`, { headers: agent.headers })).status).toBe(404);
-    const emitted = eventsSince(workspace.id, seq);
+    const emitted = await eventsSince(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual([
       "kb_article.created",
       "kb_article.created",
@@ -389,7 +389,7 @@ describe("knowledge base: articles", () => {
     );
     await desk.api("DELETE", `/v1/kb/articles/${renamed.id}`, { headers: owner.headers });
     expect((await desk.api("GET", "/v1/kb/articles?q=deliveries", { headers: viewer.headers })).body.data).toEqual([]);
-    const ticketsOnly = createKey(desk, owner, ["tickets:read"]);
+    const ticketsOnly = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("GET", "/v1/search?q=invoice", { headers: ticketsOnly.headers })).body.articles).toEqual([]);
     expect(workspace.id).not.toBe(other.workspace.id);
   });

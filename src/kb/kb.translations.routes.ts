@@ -25,7 +25,7 @@ const LOCALE_RULE =
 export function kbTranslationsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/kb/articles", tags: ["knowledge-base"] })
     .use(deps.guard)
-    .get("/:id/translations", ({ ctx, params }) => completeList(listTranslations(deps.db, ctx, params.id)), {
+    .get("/:id/translations", async ({ ctx, params }) => completeList(await listTranslations(deps.db, ctx, params.id)), {
       access: read,
       params: IdParams,
       response: { 200: completeListSchema(KbArticleTranslationListItemSchema) },
@@ -37,7 +37,7 @@ export function kbTranslationsRoutes(deps: Deps) {
     })
     .get(
       "/:id/translations/:locale",
-      ({ ctx, params }) => presentTranslation(getTranslation(deps.db, ctx, params.id, params.locale)),
+      async ({ ctx, params }) => presentTranslation(await getTranslation(deps.db, ctx, params.id, params.locale)),
       {
         access: read,
         params: TranslationParams,
@@ -50,8 +50,8 @@ export function kbTranslationsRoutes(deps: Deps) {
     )
     .put(
       "/:id/translations/:locale",
-      ({ ctx, params, body, set }) => {
-        const { row, created } = putTranslation(ctx, params.id, params.locale, body, deps);
+      async ({ ctx, params, body, set }) => {
+        const { row, created } = await putTranslation(ctx, params.id, params.locale, body, deps);
         set.status = created ? 201 : 200;
         return presentTranslation(row);
       },
@@ -68,8 +68,8 @@ export function kbTranslationsRoutes(deps: Deps) {
     )
     .delete(
       "/:id/translations/:locale",
-      ({ ctx, params, set }) => {
-        deleteTranslation(ctx, params.id, params.locale, deps);
+      async ({ ctx, params, set }) => {
+        await deleteTranslation(ctx, params.id, params.locale, deps);
         set.status = 204;
         return null;
       },

@@ -41,7 +41,7 @@ const pause = () => Bun.sleep(3);
 describe("knowledge base: article translations", () => {
   test("PUT creates (201) then replaces (200), sanitized with body_text derived; GET one, list, DELETE 204", async () => {
     const { agent, path, workspace } = await setup();
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const created = await desk.api("PUT", `${path}/de`, {
       headers: agent.headers,
       body: {
@@ -79,11 +79,10 @@ describe("knowledge base: article translations", () => {
     expect((await desk.api("DELETE", `${path}/fr`, { headers: agent.headers })).status).toBe(404);
     // No event: kb_article.* carry the article, which a translation leaves unchanged.
     expect(
-      desk.deps.db
+      await desk.deps.db
         .select()
         .from(events)
-        .where(and(eq(events.workspaceId, workspace.id), gt(events.seq, seq)))
-        .all(),
+        .where(and(eq(events.workspaceId, workspace.id), gt(events.seq, seq))),
     ).toEqual([]);
   });
 
@@ -133,7 +132,7 @@ describe("knowledge base: article translations", () => {
   test("a viewer and a kb:read key read but may not write (403); another workspace's article answers 404", async () => {
     const { owner, viewer, agent, article, path } = await setup();
     await desk.api("PUT", `${path}/de`, { headers: agent.headers, body: { title: "Erstattung" } });
-    const readKey = createKey(desk, owner, ["kb:read"]);
+    const readKey = await createKey(desk, owner, ["kb:read"]);
     for (const headers of [viewer.headers, readKey.headers]) {
       expect((await desk.api("GET", path, { headers })).status).toBe(200);
       expect((await desk.api("GET", `${path}/de`, { headers })).status).toBe(200);
@@ -161,7 +160,7 @@ describe("knowledge base: article translations", () => {
     await desk.api("PUT", `${path}/fr`, { headers: agent.headers, body: { title: "Remboursement" } });
     expect((await desk.api("DELETE", `/v1/kb/articles/${article.id}`, { headers: agent.headers })).status).toBe(204);
     expect(
-      desk.deps.db.select().from(kbArticleTranslations).where(eq(kbArticleTranslations.articleId, article.id)).all(),
+      await desk.deps.db.select().from(kbArticleTranslations).where(eq(kbArticleTranslations.articleId, article.id)),
     ).toEqual([]);
   });
 });

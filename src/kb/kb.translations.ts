@@ -1,7 +1,8 @@
+import { first, one } from "../db/store";
 import { and, asc, eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { isShippedLocale, type Locale, workspaceLocales } from "../i18n/locales";
 import type { Clock } from "../lib/clock";
 import { invalidAt, notFound } from "../lib/errors";
@@ -32,8 +33,8 @@ export const presentTranslation = (row: TranslationRow) => ({
 });
 
 /** The workspace's own language (its articles') and its help center's languages. */
-export function workspaceLanguages(db: Queryable, workspaceId: string): { locale: Locale; locales: Locale[] } {
-  const { locale, locales } = workspaceLocales(workspaceSettingsOf(db, workspaceId)?.settings);
+export async function workspaceLanguages(db: Queryable, workspaceId: string): Promise<{ locale: Locale; locales: Locale[] }> {
+  const { locale, locales } = workspaceLocales((await workspaceSettingsOf(db, workspaceId))?.settings);
   return { locale, locales };
 }
 
@@ -42,8 +43,8 @@ export function workspaceLanguages(db: Queryable, workspaceId: string): { locale
  * the article's own; reading and deleting take any other shipped language, so a translation left
  * behind by a language the help center dropped can still be read and removed.
  */
-function translationLocale(db: Queryable, workspaceId: string, raw: string, writing: boolean): Locale {
-  const { locale, locales } = workspaceLanguages(db, workspaceId);
+async function translationLocale(db: Queryable, workspaceId: string, raw: string, writing: boolean): Promise<Locale> {
+  const { locale, locales } = await workspaceLanguages(db, workspaceId);
   const allowed = writing ? locales : undefined;
   if (!isShippedLocale(raw) || raw === locale || (allowed && !allowed.includes(raw))) {
     const among = (allowed ?? []).filter((l) => l !== locale);
@@ -64,48 +65,45 @@ const one = (workspaceId: string, articleId: string, locale: string) =>
   and(byArticle(workspaceId, articleId), eq(kbArticleTranslations.locale, locale));
 
 /** Every translation of an article, by locale, each with whether the article changed since it was saved. */
-export function listTranslations(db: Queryable, ctx: RequestContext, articleId: string) {
-  const article = requireArticle(db, ctx.workspaceId, articleId);
-  return db
+export async function listTranslations(db: Queryable, ctx: RequestContext, articleId: string) {
+  const article = await requireArticle(db, ctx.workspaceId, articleId);
+  return (await db
     .select()
     .from(kbArticleTranslations)
     .where(byArticle(ctx.workspaceId, articleId))
-    .orderBy(asc(kbArticleTranslations.locale))
-    .all()
+    .orderBy(asc(kbArticleTranslations.locale)))
     .map((row) => ({ ...presentTranslation(row), outdated: row.sourceUpdatedAt < article.updatedAt }));
 }
 
-export function getTranslation(db: Queryable, ctx: RequestContext, articleId: string, raw: string): TranslationRow {
-  requireArticle(db, ctx.workspaceId, articleId);
-  const locale = translationLocale(db, ctx.workspaceId, raw, false);
-  const row = db
+export async function getTranslation(db: Queryable, ctx: RequestContext, articleId: string, raw: string): Promise<TranslationRow> {
+  await requireArticle(db, ctx.workspaceId, articleId);
+  const locale = await translationLocale(db, ctx.workspaceId, raw, false);
+  const row = first(await db
     .select()
     .from(kbArticleTranslations)
-    .where(one(ctx.workspaceId, articleId, locale))
-    .get();
+    .where(one(ctx.workspaceId, articleId, locale)).limit(1));
   if (!row) throw notFound("Translation");
   return row;
 }
 
 /** Creates or replaces the article's translation into `raw`; `created` tells the 201 from the 200. */
-export function putTranslation(
+export async function putTranslation(
   ctx: RequestContext,
   articleId: string,
   raw: string,
   input: TranslationInput,
   deps: Deps,
-): { row: TranslationRow; created: boolean } {
+): Promise<{ row: TranslationRow; created: boolean }> {
   const bodyHtml = sanitizeHtmlBody(input.body_html ?? "");
   const bodyText = htmlToText(bodyHtml);
-  return withTx(deps.db, (tx) => {
-    const article = requireArticle(tx, ctx.workspaceId, articleId);
-    const locale = translationLocale(tx, ctx.workspaceId, raw, true);
+  return await transact(deps.db, async (tx) => {
+    const article = await requireArticle(tx, ctx.workspaceId, articleId);
+    const locale = await translationLocale(tx, ctx.workspaceId, raw, true);
     const now = deps.clock.now().toISOString();
-    const existing = tx
+    const existing = first(await tx
       .select()
       .from(kbArticleTranslations)
-      .where(one(ctx.workspaceId, articleId, locale))
-      .get();
+      .where(one(ctx.workspaceId, articleId, locale)).limit(1));
     const fields = {
       title: input.title,
       bodyHtml,
@@ -115,26 +113,23 @@ export function putTranslation(
       updatedAt: now,
     };
     const row = existing
-      ? tx
+      ? one(await tx
           .update(kbArticleTranslations)
           .set(fields)
           .where(one(ctx.workspaceId, articleId, locale))
-          .returning()
-          .get()
-      : tx
+          .returning())
+      : one(await tx
           .insert(kbArticleTranslations)
           .values({ workspaceId: ctx.workspaceId, articleId, locale, createdAt: now, ...fields })
-          .returning()
-          .get();
+          .returning());
     return { row, created: !existing };
   });
 }
 
-export function deleteTranslation(ctx: RequestContext, articleId: string, raw: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    getTranslation(tx, ctx, articleId, raw);
-    tx.delete(kbArticleTranslations)
-      .where(one(ctx.workspaceId, articleId, raw))
-      .run();
+export async function deleteTranslation(ctx: RequestContext, articleId: string, raw: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    await getTranslation(tx, ctx, articleId, raw);
+    await tx.delete(kbArticleTranslations)
+      .where(one(ctx.workspaceId, articleId, raw));
   });
 }

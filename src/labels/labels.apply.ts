@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
@@ -36,14 +37,14 @@ export type LabelWrite = { tags?: string[]; add_tags?: string[]; remove_tags?: s
 type NamedLabel = { name: string; key: string; location: string };
 
 /** May this caller create labels by naming them on a record? */
-export function mayCreateLabels(tx: Queryable, ctx: RequestContext, ports: Ports): boolean {
-  if (ports.get(labelCreationSetting)(tx, ctx.workspaceId) !== "admins") return true;
+export async function mayCreateLabels(tx: Queryable, ctx: RequestContext, ports: Ports): Promise<boolean> {
+  if (await ports.get(labelCreationSetting)(tx, ctx.workspaceId) !== "admins") return true;
   if (ctx.scopes !== null) return hasScope(ctx, "settings:write");
   return roleAtLeast(ctx.role, "admin");
 }
 
 /** Creates a label with defaults (palette colour, end of the ungrouped list) and emits tag.created. */
-export function insertLabel(
+export async function insertLabel(
   tx: Tx,
   workspaceId: string,
   input: {
@@ -59,7 +60,7 @@ export function insertLabel(
   const groupId = input.groupId ?? null;
   const position =
     input.position ??
-    tx
+    first(await tx
       .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
       .from(tags)
       .where(
@@ -67,10 +68,9 @@ export function insertLabel(
           eq(tags.workspaceId, workspaceId),
           groupId === null ? sql`${tags.groupId} IS NULL` : eq(tags.groupId, groupId),
         ),
-      )
-      .get()?.next ??
+      ).limit(1))?.next ??
     0;
-  const row = tx
+  const row = one(await tx
     .insert(tags)
     .values({
       id: newId(),
@@ -86,13 +86,12 @@ export function insertLabel(
       createdAt: now,
       updatedAt: now,
     })
-    .returning()
-    .get();
-  appendEvent(tx, tagCreated, { workspaceId, data: { tag: presentTag(row, NO_USAGE) } });
+    .returning());
+  await appendEvent(tx, tagCreated, { workspaceId, data: { tag: presentTag(row, NO_USAGE) } });
   return row;
 }
 
-export const labelCount = (db: Queryable, workspaceId: string): number =>
+export const labelCount = async (db: Queryable, workspaceId: string): Promise<number> =>
   labelStatements(db).count.get(workspaceId)?.n ?? 0;
 
 function namesOf(list: unknown, member: string, errors: FieldError[]): NamedLabel[] {
@@ -126,14 +125,14 @@ export type LabelWriteResult = { added: TagRef[]; removed: TagRef[]; tags: TagRe
  * last wins and an added label pushes the group's others off the record. The caller emits the
  * record's own event.
  */
-export function applyLabelWrite(
+export async function applyLabelWrite(
   tx: Tx,
   ctx: RequestContext,
   kind: LabelKind,
   recordId: string,
   write: LabelWrite,
   ports: Ports,
-): LabelWriteResult {
+): Promise<LabelWriteResult> {
   if (write.tags === undefined && write.add_tags === undefined && write.remove_tags === undefined)
     return { added: [], removed: [], tags: null };
   const errors: FieldError[] = [];
@@ -144,7 +143,7 @@ export function applyLabelWrite(
   const wantedKeys = [...new Set(named.map((n) => n.key))];
   const known = new Map<string, LabelFacts>();
   if (wantedKeys.length)
-    for (const row of labelFactsByKeys(tx, ctx.workspaceId, jsonList(wantedKeys))) known.set(row.nameKey, row);
+    for (const row of await labelFactsByKeys(tx, ctx.workspaceId, jsonList(wantedKeys))) known.set(row.nameKey, row);
   const missing = named.filter((n, i) => !known.has(n.key) && named.findIndex((m) => m.key === n.key) === i);
   for (const n of named) {
     const label = known.get(n.key);
@@ -153,7 +152,7 @@ export function applyLabelWrite(
   }
   if (errors.length) throw validationFailed(errors);
   if (missing.length) {
-    if (!mayCreateLabels(tx, ctx, ports)) {
+    if (!await mayCreateLabels(tx, ctx, ports)) {
       const first = missing[0]!;
       throw new DeskError(
         422,
@@ -162,13 +161,13 @@ export function applyLabelWrite(
         missing.map((n) => ({ location: n.location, message: `no label is named "${n.name}"` })),
       );
     }
-    if (labelCount(tx, ctx.workspaceId) + missing.length > MAX_LABELS_PER_WORKSPACE) {
+    if (await labelCount(tx, ctx.workspaceId) + missing.length > MAX_LABELS_PER_WORKSPACE) {
       throw validationFailed([
         { location: missing[0]!.location, message: `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels` },
       ]);
     }
     for (const n of missing) {
-      const row = insertLabel(tx, ctx.workspaceId, { name: n.name });
+      const row = await insertLabel(tx, ctx.workspaceId, { name: n.name });
       known.set(n.key, {
         id: row.id,
         name: row.name,
@@ -184,7 +183,7 @@ export function applyLabelWrite(
     }
   }
 
-  const before = currentLabelFacts(tx, kind, recordId);
+  const before = await currentLabelFacts(tx, kind, recordId);
   let next: LabelFacts[] = write.tags !== undefined ? [] : [...before];
   for (const n of named) {
     const label = known.get(n.key)!;
@@ -219,7 +218,7 @@ export function applyLabelWrite(
 }
 
 /** The labels of each record, ordered like the label list (group position, position, name). */
-export function labelsOf(db: Queryable, kind: LabelKind, recordIds: string[]): Map<string, TagRef[]> {
+export async function labelsOf(db: Queryable, kind: LabelKind, recordIds: string[]): Promise<Map<string, TagRef[]>> {
   const out = new Map<string, TagRef[]>();
   if (recordIds.length === 0) return out;
   for (const recordId of recordIds) out.set(recordId, []);
@@ -233,16 +232,15 @@ export function labelsOf(db: Queryable, kind: LabelKind, recordIds: string[]): M
 }
 
 /** The workspace's label of this name (any case): automations keep the id of a label a rule names. */
-export const labelNamed = (
+export const labelNamed = async (
   db: Queryable,
   workspaceId: string,
   name: string,
-): { id: string; name: string } | undefined =>
-  db
+): Promise<{ id: string; name: string } | undefined> =>
+  first(await db
     .select({ id: tags.id, name: tags.name })
     .from(tags)
-    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name))))
-    .get();
+    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name)))).limit(1));
 
 /** `EXISTS (…)`: the record in `recordIdColumn` carries the label named `labelName` (any case). */
 export function labelFilterSql(
@@ -256,24 +254,22 @@ export function labelFilterSql(
 }
 
 /** Removes every label from a record (the record is being deleted). */
-export function clearLabels(tx: Tx, kind: LabelKind, recordId: string): void {
-  tx.delete(recordTags)
-    .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId)))
-    .run();
+export async function clearLabels(tx: Tx, kind: LabelKind, recordId: string): Promise<void> {
+  await tx.delete(recordTags)
+    .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId)));
 }
 
 /**
  * The ticket labels triage may choose from: those of the exclusive group named "Type" (ignoring
  * case) and all others, live ones only, by name.
  */
-export function ticketLabelChoices(db: Queryable, workspaceId: string): { type: string[]; other: string[] } {
-  const rows = db
+export async function ticketLabelChoices(db: Queryable, workspaceId: string): Promise<{ type: string[]; other: string[] }> {
+  const rows = (await db
     .select({ name: tags.name, appliesTo: tags.appliesTo, groupName: tagGroups.name, exclusive: tagGroups.exclusive })
     .from(tags)
     .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
     .where(and(eq(tags.workspaceId, workspaceId), eq(tags.archived, false)))
-    .orderBy(tags.position, tags.name)
-    .all()
+    .orderBy(tags.position, tags.name))
     .filter((r) => r.appliesTo.includes("tickets"));
   const isType = (r: (typeof rows)[number]) => r.exclusive === true && r.groupName?.trim().toLowerCase() === "type";
   return { type: rows.filter(isType).map((r) => r.name), other: rows.filter((r) => !isType(r)).map((r) => r.name) };

@@ -11,8 +11,8 @@ export const labelsModule = defineModule({
   events: labelEvents,
   routes: (deps) => {
     const followers = [deps.ports.get(tagRenamedInViews), deps.ports.get(tagRenamedInAutomations)];
-    const tagRenamed: TagRenamed = (...args) => {
-      for (const rename of followers) rename(...args);
+    const tagRenamed: TagRenamed = async (...args) => {
+      for (const rename of followers) await rename(...args);
     };
     return [labelsRoutes(deps, { tagRenamed })];
   },

@@ -43,9 +43,9 @@ function tagRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
     .use(deps.guard)
     .get(
       "/tags",
-      ({ ctx, query }) => {
+      async ({ ctx, query }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        return completeList(listTags(deps.db, ctx, query));
+        return completeList(await listTags(deps.db, ctx, query));
       },
       {
         access: read,
@@ -56,9 +56,9 @@ function tagRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
     )
     .post(
       "/tags",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentTagWithUsage(deps.db, createTag(ctx, body, deps));
+        return await presentTagWithUsage(deps.db, await createTag(ctx, body, deps));
       },
       {
         access: settingsWrite,
@@ -69,8 +69,8 @@ function tagRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
     )
     .post(
       "/tags/reorder",
-      ({ ctx, body, set }) => {
-        reorderTags(ctx, body.ids, deps);
+      async ({ ctx, body, set }) => {
+        await reorderTags(ctx, body.ids, deps);
         set.status = 204;
         return null;
       },
@@ -83,18 +83,18 @@ function tagRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
     )
     .get(
       "/tags/:id",
-      ({ ctx, params }) => {
+      async ({ ctx, params }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        const row = findTag(deps.db, ctx.workspaceId, params.id);
+        const row = await findTag(deps.db, ctx.workspaceId, params.id);
         if (!row) throw notFound("Tag");
-        return presentTagWithUsage(deps.db, row);
+        return await presentTagWithUsage(deps.db, row);
       },
       { access: read, params: IdParams, response: { 200: TagSchema }, detail: { summary: "A label" } },
     )
     .patch(
       "/tags/:id",
-      ({ ctx, params, body }) =>
-        presentTagWithUsage(deps.db, updateTag(ctx, params.id, body, deps, cascade.tagRenamed)),
+      async ({ ctx, params, body }) =>
+        await presentTagWithUsage(deps.db, await updateTag(ctx, params.id, body, deps, cascade.tagRenamed)),
       {
         access: settingsWrite,
         params: IdParams,
@@ -105,8 +105,8 @@ function tagRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
     )
     .delete(
       "/tags/:id",
-      ({ ctx, params, set }) => {
-        deleteTag(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteTag(ctx, params.id, deps);
         set.status = 204;
         return null;
       },
@@ -118,8 +118,8 @@ function tagRoutes(deps: Deps, cascade: { tagRenamed: TagRenamed }) {
     )
     .post(
       "/tags/:id/merge",
-      ({ ctx, params, body }) =>
-        presentTagWithUsage(deps.db, mergeTag(ctx, params.id, body.into, deps, cascade.tagRenamed)),
+      async ({ ctx, params, body }) =>
+        await presentTagWithUsage(deps.db, await mergeTag(ctx, params.id, body.into, deps, cascade.tagRenamed)),
       {
         access: settingsWrite,
         params: IdParams,
@@ -136,9 +136,9 @@ function tagGroupRoutes(deps: Deps) {
     .use(deps.guard)
     .get(
       "/tag-groups",
-      ({ ctx }) => {
+      async ({ ctx }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        return completeList(listTagGroups(deps.db, ctx));
+        return completeList(await listTagGroups(deps.db, ctx));
       },
       {
         access: read,
@@ -148,9 +148,9 @@ function tagGroupRoutes(deps: Deps) {
     )
     .post(
       "/tag-groups",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentGroupWithCount(deps.db, createTagGroup(ctx, body, deps));
+        return await presentGroupWithCount(deps.db, await createTagGroup(ctx, body, deps));
       },
       {
         access: settingsWrite,
@@ -161,8 +161,8 @@ function tagGroupRoutes(deps: Deps) {
     )
     .post(
       "/tag-groups/reorder",
-      ({ ctx, body, set }) => {
-        reorderTagGroups(ctx, body.ids, deps);
+      async ({ ctx, body, set }) => {
+        await reorderTagGroups(ctx, body.ids, deps);
         set.status = 204;
         return null;
       },
@@ -175,17 +175,17 @@ function tagGroupRoutes(deps: Deps) {
     )
     .get(
       "/tag-groups/:id",
-      ({ ctx, params }) => {
+      async ({ ctx, params }) => {
         requireAnyScope(ctx, DEFINITION_READ_SCOPES);
-        const row = findTagGroup(deps.db, ctx.workspaceId, params.id);
+        const row = await findTagGroup(deps.db, ctx.workspaceId, params.id);
         if (!row) throw notFound("Tag group");
-        return presentGroupWithCount(deps.db, row);
+        return await presentGroupWithCount(deps.db, row);
       },
       { access: read, params: IdParams, response: { 200: TagGroupSchema }, detail: { summary: "A label group" } },
     )
     .patch(
       "/tag-groups/:id",
-      ({ ctx, params, body }) => presentGroupWithCount(deps.db, updateTagGroup(ctx, params.id, body, deps)),
+      async ({ ctx, params, body }) => await presentGroupWithCount(deps.db, await updateTagGroup(ctx, params.id, body, deps)),
       {
         access: settingsWrite,
         params: IdParams,
@@ -196,8 +196,8 @@ function tagGroupRoutes(deps: Deps) {
     )
     .delete(
       "/tag-groups/:id",
-      ({ ctx, params, set }) => {
-        deleteTagGroup(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteTagGroup(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

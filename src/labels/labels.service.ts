@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { tagDeleted, tagMerged, tagUpdated } from "./labels.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound, validationFailed } from "../lib/errors";
@@ -30,7 +31,7 @@ export type TagRenamed = (
   toName: string,
   now: Date,
   ids?: { fromId: string; toId: string },
-) => void;
+) => void | Promise<void>;
 export type TagInput = {
   name?: string;
   color?: string;
@@ -47,33 +48,31 @@ export type TagListQuery = {
   applies_to?: LabelKind;
 };
 
-export function usageOf(db: Queryable, tagIds: string[]): Map<string, LabelUsage> {
+export async function usageOf(db: Queryable, tagIds: string[]): Promise<Map<string, LabelUsage>> {
   const out = new Map<string, LabelUsage>();
   for (const id of tagIds) out.set(id, { ...NO_USAGE });
   for (let i = 0; i < tagIds.length; i += 500) {
-    const rows = db
+    const rows = await db
       .select({ tagId: recordTags.tagId, kind: recordTags.kind, n: sql<number>`count(*)` })
       .from(recordTags)
       .where(inArray(recordTags.tagId, tagIds.slice(i, i + 500)))
-      .groupBy(recordTags.tagId, recordTags.kind)
-      .all();
+      .groupBy(recordTags.tagId, recordTags.kind);
     for (const row of rows) out.get(row.tagId)![row.kind] = row.n;
   }
   return out;
 }
 
-export const presentTagWithUsage = (db: Queryable, row: TagRow) => presentTag(row, usageOf(db, [row.id]).get(row.id)!);
+export const presentTagWithUsage = async (db: Queryable, row: TagRow) => presentTag(row, (await usageOf(db, [row.id])).get(row.id)!);
 
-export function findTag(db: Queryable, workspaceId: string, id: string): TagRow | undefined {
-  return db
+export async function findTag(db: Queryable, workspaceId: string, id: string): Promise<TagRow | undefined> {
+  return first(await db
     .select()
     .from(tags)
-    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id)))
-    .get();
+    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id))).limit(1));
 }
 
 /** All labels matching the filters, ordered by group position, position, name (ungrouped first). */
-export function listTags(db: Queryable, ctx: RequestContext, query: TagListQuery) {
+export async function listTags(db: Queryable, ctx: RequestContext, query: TagListQuery) {
   const conditions: SQL[] = [eq(tags.workspaceId, ctx.workspaceId)];
   if (query.q) conditions.push(sql`instr(${tags.nameKey}, ${labelNameKey(query.q)}) > 0`);
   if (query.group_id === "none") conditions.push(isNull(tags.groupId));
@@ -82,15 +81,14 @@ export function listTags(db: Queryable, ctx: RequestContext, query: TagListQuery
   if (query.archived === "false") conditions.push(eq(tags.archived, false));
   if (query.applies_to)
     conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${tags.appliesTo}) WHERE value = ${query.applies_to})`);
-  const rows = db
+  const rows = (await db
     .select({ tag: tags })
     .from(tags)
     .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
     .where(and(...conditions))
-    .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey))
-    .all()
+    .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey)))
     .map((r) => r.tag);
-  const usage = usageOf(
+  const usage = await usageOf(
     db,
     rows.map((r) => r.id),
   );
@@ -104,33 +102,31 @@ function checkName(raw: string): string {
   return name;
 }
 
-function assertNameFree(tx: Tx, workspaceId: string, name: string, exceptId: string | null) {
-  const taken = tx
+async function assertNameFree(tx: Tx, workspaceId: string, name: string, exceptId: string | null) {
+  const taken = first(await tx
     .select({ id: tags.id })
     .from(tags)
-    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name))))
-    .get();
+    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name)))).limit(1));
   if (taken && taken.id !== exceptId) throw conflict(`A label named "${name}" already exists.`);
 }
 
-function assertGroup(tx: Tx, workspaceId: string, groupId: string | null | undefined) {
+async function assertGroup(tx: Tx, workspaceId: string, groupId: string | null | undefined) {
   if (!groupId) return;
-  const group = tx
+  const group = first(await tx
     .select({ id: tagGroups.id })
     .from(tagGroups)
-    .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, groupId)))
-    .get();
+    .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, groupId))).limit(1));
   if (!group) throw invalidAt("body.group_id", "no label group of this workspace has this id");
 }
 
-export function createTag(ctx: RequestContext, input: TagInput & { name: string }, deps: Deps): TagRow {
+export async function createTag(ctx: RequestContext, input: TagInput & { name: string }, deps: Deps): Promise<TagRow> {
   const name = checkName(input.name);
-  return withTx(deps.db, (tx) => {
-    assertNameFree(tx, ctx.workspaceId, name, null);
-    assertGroup(tx, ctx.workspaceId, input.group_id);
-    if (labelCount(tx, ctx.workspaceId) >= MAX_LABELS_PER_WORKSPACE)
+  return await transact(deps.db, async (tx) => {
+    await assertNameFree(tx, ctx.workspaceId, name, null);
+    await assertGroup(tx, ctx.workspaceId, input.group_id);
+    if (await labelCount(tx, ctx.workspaceId) >= MAX_LABELS_PER_WORKSPACE)
       throw invalidAt("body.name", `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels`);
-    const row = insertLabel(tx, ctx.workspaceId, {
+    const row = await insertLabel(tx, ctx.workspaceId, {
       name,
       color: input.color,
       description: input.description,
@@ -138,55 +134,53 @@ export function createTag(ctx: RequestContext, input: TagInput & { name: string 
       appliesTo: input.applies_to ? [...new Set(input.applies_to)] : undefined,
       position: input.position,
     });
-    recordAudit(tx, ctx, { action: "tag.created", entityType: "tag", entityId: row.id, data: { name } });
+    await recordAudit(tx, ctx, { action: "tag.created", entityType: "tag", entityId: row.id, data: { name } });
     return row;
   });
 }
 
-const nextPosition = (tx: Tx, workspaceId: string, groupId: string | null): number =>
-  tx
+const nextPosition = async (tx: Tx, workspaceId: string, groupId: string | null): Promise<number> =>
+  first(await tx
     .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
     .from(tags)
-    .where(and(eq(tags.workspaceId, workspaceId), groupId === null ? isNull(tags.groupId) : eq(tags.groupId, groupId)))
-    .get()?.next ?? 0;
+    .where(and(eq(tags.workspaceId, workspaceId), groupId === null ? isNull(tags.groupId) : eq(tags.groupId, groupId))).limit(1))?.next ?? 0;
 
-export function updateTag(
+export async function updateTag(
   ctx: RequestContext,
   id: string,
   input: TagInput,
   deps: Deps,
   tagRenamed: TagRenamed,
-): TagRow {
-  return withTx(deps.db, (tx) => {
-    const before = findTag(tx, ctx.workspaceId, id);
+): Promise<TagRow> {
+  return await transact(deps.db, async (tx) => {
+    const before = await findTag(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Tag");
     const patch: Partial<TagRow> = {};
     if (input.name !== undefined) {
       const name = checkName(input.name);
-      assertNameFree(tx, ctx.workspaceId, name, id);
+      await assertNameFree(tx, ctx.workspaceId, name, id);
       patch.name = name;
       patch.nameKey = labelNameKey(name);
     }
     if (input.group_id !== undefined && input.group_id !== before.groupId) {
-      assertGroup(tx, ctx.workspaceId, input.group_id);
+      await assertGroup(tx, ctx.workspaceId, input.group_id);
       patch.groupId = input.group_id;
-      if (input.position === undefined) patch.position = nextPosition(tx, ctx.workspaceId, input.group_id);
+      if (input.position === undefined) patch.position = await nextPosition(tx, ctx.workspaceId, input.group_id);
     }
     if (input.color !== undefined) patch.color = input.color;
     if (input.description !== undefined) patch.description = input.description;
     if (input.applies_to !== undefined) patch.appliesTo = [...new Set(input.applies_to)];
     if (input.position !== undefined) patch.position = input.position;
     if (input.archived !== undefined) patch.archived = input.archived;
-    const row = tx
+    const row = one(await tx
       .update(tags)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(tags.id, id))
-      .returning()
-      .get();
+      .returning());
     if (patch.name !== undefined && patch.name !== before.name)
-      tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name, deps.clock.now(), { fromId: id, toId: id });
-    appendEvent(tx, tagUpdated, { workspaceId: ctx.workspaceId, data: { tag: presentTagWithUsage(tx, row) } });
-    recordAudit(tx, ctx, {
+      await tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name, deps.clock.now(), { fromId: id, toId: id });
+    await appendEvent(tx, tagUpdated, { workspaceId: ctx.workspaceId, data: { tag: await presentTagWithUsage(tx, row) } });
+    await recordAudit(tx, ctx, {
       action: "tag.updated",
       entityType: "tag",
       entityId: id,
@@ -197,14 +191,14 @@ export function updateTag(
 }
 
 /** Deletes a label and removes it from every record (records change without their own events). */
-export function deleteTag(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const row = findTag(tx, ctx.workspaceId, id);
+export async function deleteTag(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const row = await findTag(tx, ctx.workspaceId, id);
     if (!row) throw notFound("Tag");
-    tx.delete(recordTags).where(eq(recordTags.tagId, id)).run();
-    tx.delete(tags).where(eq(tags.id, id)).run();
-    appendEvent(tx, tagDeleted, { workspaceId: ctx.workspaceId, data: { tag_id: id } });
-    recordAudit(tx, ctx, { action: "tag.deleted", entityType: "tag", entityId: id, data: { name: row.name } });
+    await tx.delete(recordTags).where(eq(recordTags.tagId, id));
+    await tx.delete(tags).where(eq(tags.id, id));
+    await appendEvent(tx, tagDeleted, { workspaceId: ctx.workspaceId, data: { tag_id: id } });
+    await recordAudit(tx, ctx, { action: "tag.deleted", entityType: "tag", entityId: id, data: { name: row.name } });
   });
 }
 
@@ -212,16 +206,16 @@ export function deleteTag(ctx: RequestContext, id: string, deps: Deps): void {
  * Moves every record carrying `id` to `into` (an exclusive target group pushes the group's other
  * labels off those records), rewrites views naming the source, and deletes the source.
  */
-export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: Deps, tagRenamed: TagRenamed): TagRow {
-  return withTx(deps.db, (tx) => {
-    const source = findTag(tx, ctx.workspaceId, id);
+export async function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: Deps, tagRenamed: TagRenamed): Promise<TagRow> {
+  return await transact(deps.db, async (tx) => {
+    const source = await findTag(tx, ctx.workspaceId, id);
     if (!source) throw notFound("Tag");
-    const target = findTag(tx, ctx.workspaceId, intoId);
+    const target = await findTag(tx, ctx.workspaceId, intoId);
     if (!target) throw invalidAt("body.into", "no label of this workspace has this id");
     if (target.id === source.id) throw invalidAt("body.into", "a label cannot be merged into itself");
     const exclusive =
       target.groupId !== null &&
-      (tx.select({ exclusive: tagGroups.exclusive }).from(tagGroups).where(eq(tagGroups.id, target.groupId)).get()
+      (first(await tx.select({ exclusive: tagGroups.exclusive }).from(tagGroups).where(eq(tagGroups.id, target.groupId)).limit(1))
         ?.exclusive ??
         false);
     if (exclusive) {
@@ -230,14 +224,14 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
     }
     tx.run(sql`INSERT OR IGNORE INTO record_tags (workspace_id, kind, record_id, tag_id, created_at)
       SELECT workspace_id, kind, record_id, ${target.id}, created_at FROM record_tags WHERE tag_id = ${source.id}`);
-    tx.delete(recordTags).where(eq(recordTags.tagId, source.id)).run();
-    tx.delete(tags).where(eq(tags.id, source.id)).run();
-    tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name, deps.clock.now(), {
+    await tx.delete(recordTags).where(eq(recordTags.tagId, source.id));
+    await tx.delete(tags).where(eq(tags.id, source.id));
+    await tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name, deps.clock.now(), {
       fromId: source.id,
       toId: target.id,
     });
-    appendEvent(tx, tagMerged, { workspaceId: ctx.workspaceId, data: { tag_id: source.id, into: target.id } });
-    recordAudit(tx, ctx, {
+    await appendEvent(tx, tagMerged, { workspaceId: ctx.workspaceId, data: { tag_id: source.id, into: target.id } });
+    await recordAudit(tx, ctx, {
       action: "tag.merged",
       entityType: "tag",
       entityId: source.id,
@@ -248,14 +242,13 @@ export function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: 
 }
 
 /** Each listed label's position becomes its index; labels not listed keep theirs. */
-export function reorderTags(ctx: RequestContext, ids: string[], deps: Deps): void {
-  withTx(deps.db, (tx) => {
+export async function reorderTags(ctx: RequestContext, ids: string[], deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
     const rows = ids.length
-      ? tx
+      ? await tx
           .select()
           .from(tags)
           .where(and(eq(tags.workspaceId, ctx.workspaceId), inArray(tags.id, ids)))
-          .all()
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
@@ -265,14 +258,14 @@ export function reorderTags(ctx: RequestContext, ids: string[], deps: Deps): voi
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = deps.clock.now().toISOString();
-    ids.forEach((id, position) => {
+    ids.forEach(async (id, position) => {
       if (byId.get(id)!.position === position) return;
-      const row = tx.update(tags).set({ position, updatedAt: now }).where(eq(tags.id, id)).returning().get();
-      appendEvent(tx, tagUpdated, {
+      const row = one(await tx.update(tags).set({ position, updatedAt: now }).where(eq(tags.id, id)).returning());
+      await appendEvent(tx, tagUpdated, {
         workspaceId: ctx.workspaceId,
-        data: { tag: presentTagWithUsage(tx, row) },
+        data: { tag: await presentTagWithUsage(tx, row) },
       });
     });
-    recordAudit(tx, ctx, { action: "tag.reordered", entityType: "tag", data: { ids } });
+    await recordAudit(tx, ctx, { action: "tag.reordered", entityType: "tag", data: { ids } });
   });
 }

@@ -58,9 +58,9 @@ const facts = (raw: RawFacts): LabelFacts => ({
 });
 
 export const labelStatements = (db: Queryable) => statements(db);
-export const currentLabelFacts = (db: Queryable, kind: string, recordId: string): LabelFacts[] =>
+export const currentLabelFacts = async (db: Queryable, kind: string, recordId: string): Promise<LabelFacts[]> =>
   statements(db).current.all(kind, recordId).map(facts);
-export const labelFactsByKeys = (db: Queryable, workspaceId: string, keysJson: string): LabelFacts[] =>
+export const labelFactsByKeys = async (db: Queryable, workspaceId: string, keysJson: string): Promise<LabelFacts[]> =>
   statements(db).byKeys.all(workspaceId, keysJson).map(facts);
 
 /** SQLite's BINARY text order (UTF-8 bytes, which is code point order), for sorting like the SQL above. */

@@ -4,7 +4,7 @@ import { auditLogs } from "../audit/audit.table";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { applyLabelWrite, labelsOf, type LabelWrite } from "./labels.apply";
 import { colorForName } from "./labels.rules";
 import { recordTags } from "./labels.table";
@@ -12,12 +12,11 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 
-const eventsSince = (workspaceId: string, afterSeq: number) =>
-  desk.deps.db
+const eventsSince = async (workspaceId: string, afterSeq: number) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > afterSeq);
 
 async function newTag(owner: Member, body: Record<string, unknown>) {
@@ -33,16 +32,16 @@ describe("labels: access", () => {
     const viewer = await addMember(desk, workspace.id, "viewer");
     expect((await desk.api("GET", "/v1/tags")).status).toBe(401);
     expect((await desk.api("POST", "/v1/tags", { headers: agent.headers, body: { name: "x" } })).status).toBe(403);
-    const readKey = createKey(desk, owner, ["tickets:read", "settings:read"]);
+    const readKey = await createKey(desk, owner, ["tickets:read", "settings:read"]);
     expect((await desk.api("POST", "/v1/tags", { headers: readKey.headers, body: { name: "x" } })).status).toBe(403);
     expect((await desk.api("GET", "/v1/tags", { headers: viewer.headers })).status).toBe(200);
     expect(
-      (await desk.api("GET", "/v1/tags", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status,
+      (await desk.api("GET", "/v1/tags", { headers: (await createKey(desk, owner, ["contacts:read"])).headers })).status,
     ).toBe(200);
-    expect((await desk.api("GET", "/v1/tags", { headers: createKey(desk, owner, ["kb:read"]).headers })).status).toBe(
+    expect((await desk.api("GET", "/v1/tags", { headers: (await createKey(desk, owner, ["kb:read"])).headers })).status).toBe(
       403,
     );
-    const writeKey = createKey(desk, owner, ["settings:write"]);
+    const writeKey = await createKey(desk, owner, ["settings:write"]);
     expect((await desk.api("POST", "/v1/tags", { headers: writeKey.headers, body: { name: "from key" } })).status).toBe(
       201,
     );
@@ -52,7 +51,7 @@ describe("labels: access", () => {
 describe("labels: create, read, update", () => {
   test("create applies defaults, emits tag.created and is audit-logged", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const tag = await newTag(owner, { name: "  Billing  issue " });
     expect(tag).toMatchObject({
       name: "Billing issue",
@@ -66,14 +65,13 @@ describe("labels: create, read, update", () => {
     expect(tag.usage).toEqual({ tickets: 0, contacts: 0, companies: 0 });
     const second = await newTag(owner, { name: "VIP" });
     expect(second.position).toBe(1);
-    const emitted = eventsSince(workspace.id, seq);
+    const emitted = await eventsSince(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["tag.created", "tag.created"]);
     expect((emitted[0]!.data as { tag: { id: string } }).tag.id).toBe(tag.id);
-    const audit = desk.deps.db
+    const audit = await desk.deps.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "tag.created")))
-      .all();
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "tag.created")));
     expect(audit.length).toBe(2);
   });
 
@@ -190,7 +188,7 @@ describe("labels: create, read, update", () => {
     const a = await newTag(owner, { name: "a" });
     const b = await newTag(owner, { name: "b" });
     const c = await newTag(owner, { name: "c" });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", "/v1/tags/reorder", {
       headers: owner.headers,
       body: { ids: [c.id, a.id, b.id] },
@@ -198,7 +196,7 @@ describe("labels: create, read, update", () => {
     expect(res.status).toBe(204);
     const list = (await desk.api("GET", "/v1/tags", { headers: owner.headers })).body.data;
     expect(list.map((t: { name: string }) => t.name)).toEqual(["c", "a", "b"]);
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["tag.updated", "tag.updated", "tag.updated"]);
+    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual(["tag.updated", "tag.updated", "tag.updated"]);
     expect(
       (await desk.api("POST", "/v1/tags/reorder", { headers: owner.headers, body: { ids: [a.id, "missing"] } })).body
         .errors[0].location,
@@ -217,11 +215,11 @@ describe("labels on records", () => {
 
   test("tags replaces, add_tags and remove_tags adjust; unknown names create labels with tag.created", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const created = await contactWith(owner, { tags: ["one", "Two"] });
     expect(created.status).toBe(201);
     expect(created.body.tags.map((t: { name: string }) => t.name)).toEqual(["one", "Two"]);
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual([
+    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual([
       "tag.created",
       "tag.created",
       "contact.created",
@@ -262,11 +260,11 @@ describe("labels on records", () => {
     expect(res.body.errors[0].location).toBe("body.tags.1");
     expect((await contactWith(agent, { tags: ["existing"] })).status).toBe(201);
     expect((await contactWith(owner, { tags: ["brand new"] })).status).toBe(201);
-    const keyNoSettings = createKey(desk, owner, ["contacts:write"]);
+    const keyNoSettings = await createKey(desk, owner, ["contacts:write"]);
     expect((await contactWith(keyNoSettings as unknown as Member, { tags: ["another"] })).body.code).toBe(
       "unknown_label",
     );
-    const keySettings = createKey(desk, owner, ["contacts:write", "settings:write"]);
+    const keySettings = await createKey(desk, owner, ["contacts:write", "settings:write"]);
     expect((await contactWith(keySettings as unknown as Member, { tags: ["another"] })).status).toBe(201);
   });
 
@@ -328,22 +326,22 @@ describe("labels on records", () => {
         body: { name: "Old", filters: { tag: "OLD NAME" } },
       })
     ).body;
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const renamed = await desk.api("PATCH", `/v1/tags/${tag.id}`, {
       headers: owner.headers,
       body: { name: "New name" },
     });
     expect(renamed.status).toBe(200);
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual(["view.updated", "tag.updated"]);
+    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual(["view.updated", "tag.updated"]);
     expect((await desk.api("GET", `/v1/views/${view.id}`, { headers: owner.headers })).body.filters.tag).toBe(
       "New name",
     );
-    const seq2 = lastSeq(desk, workspace.id);
+    const seq2 = await lastSeq(desk, workspace.id);
     expect((await desk.api("DELETE", `/v1/tags/${tag.id}`, { headers: owner.headers })).status).toBe(204);
-    expect(eventsSince(workspace.id, seq2).map((e) => e.type)).toEqual(["tag.deleted"]);
+    expect((await eventsSince(workspace.id, seq2)).map((e) => e.type)).toEqual(["tag.deleted"]);
     const after = await desk.api("GET", `/v1/contacts/${contact.id}`, { headers: owner.headers });
     expect(after.body.tags.map((t: { name: string }) => t.name)).toEqual(["keep"]);
-    expect(desk.deps.db.select().from(recordTags).where(eq(recordTags.tagId, tag.id)).all()).toEqual([]);
+    expect(await desk.deps.db.select().from(recordTags).where(eq(recordTags.tagId, tag.id))).toEqual([]);
   });
 
   test("merge moves records to the target, honours exclusive groups, rewrites views, deletes the source", async () => {
@@ -367,7 +365,7 @@ describe("labels on records", () => {
       (await desk.api("POST", `/v1/tags/${source.id}/merge`, { headers: owner.headers, body: { into: source.id } }))
         .status,
     ).toBe(422);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const merged = await desk.api("POST", `/v1/tags/${source.id}/merge`, {
       headers: owner.headers,
       body: { into: target.id },
@@ -375,9 +373,9 @@ describe("labels on records", () => {
     expect(merged.status).toBe(200);
     expect(merged.body.id).toBe(target.id);
     expect(merged.body.usage.contacts).toBe(2);
-    const types = eventsSince(workspace.id, seq).map((e) => e.type);
+    const types = (await eventsSince(workspace.id, seq)).map((e) => e.type);
     expect(types).toEqual(["view.updated", "tag.merged"]);
-    expect(eventsSince(workspace.id, seq).at(-1)!.data).toEqual({ tag_id: source.id, into: target.id });
+    expect((await eventsSince(workspace.id, seq)).at(-1)!.data).toEqual({ tag_id: source.id, into: target.id });
     const tagsOf = async (id: string) =>
       (await desk.api("GET", `/v1/contacts/${id}`, { headers: owner.headers })).body.tags.map(
         (t: { name: string }) => t.name,
@@ -409,7 +407,7 @@ describe("label limits", () => {
 describe("label groups", () => {
   test("CRUD with tag_count; deleting keeps labels ungrouped; events for each change", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const created = await desk.api("POST", "/v1/tag-groups", {
       headers: owner.headers,
       body: { name: "Area", color: "blue", exclusive: true },
@@ -429,7 +427,7 @@ describe("label groups", () => {
       204,
     );
     expect((await desk.api("GET", `/v1/tags/${tag.id}`, { headers: owner.headers })).body.group_id).toBeNull();
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual([
+    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual([
       "tag_group.created",
       "tag.created",
       "tag_group.updated",
@@ -477,17 +475,17 @@ describe("labels: the write result", () => {
     await newTag(owner, { name: "beta", group_id: later.id, position: 2 });
     await newTag(owner, { name: "plain", position: 9 });
     const contact = (await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { name: "Ann" } })).body;
-    const write = (w: LabelWrite) =>
-      withTx(desk.deps.db, (tx) => applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w, desk.deps.ports));
-    const stored = () => labelsOf(desk.deps.db, "contacts", [contact.id]).get(contact.id);
-    const result = write({ tags: ["beta", "new one", "zeta", "Alpha", "plain"] });
+    const write = async (w: LabelWrite) =>
+      await transact(desk.deps.db, async (tx) => await applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w, desk.deps.ports));
+    const stored = async () => (await labelsOf(desk.deps.db, "contacts", [contact.id])).get(contact.id);
+    const result = await write({ tags: ["beta", "new one", "zeta", "Alpha", "plain"] });
     expect(result.tags!.map((t) => t.name)).toEqual(["plain", "new one", "zeta", "Alpha", "beta"]);
-    expect(result.tags).toEqual(stored()!);
-    const next = write({ add_tags: ["another"], remove_tags: ["zeta"] });
-    expect(next.tags).toEqual(stored()!);
+    expect(result.tags).toEqual((await stored())!);
+    const next = await write({ add_tags: ["another"], remove_tags: ["zeta"] });
+    expect(next.tags).toEqual((await stored())!);
     expect(next.removed.map((t) => t.name)).toEqual(["zeta"]);
-    expect(write({}).tags).toBeNull();
-    expect(labelsOf(desk.deps.db, "contacts", [])).toEqual(new Map());
+    expect((await write({})).tags).toBeNull();
+    expect(await labelsOf(desk.deps.db, "contacts", [])).toEqual(new Map());
     void workspace;
   });
 });

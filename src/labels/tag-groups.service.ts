@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { tagGroupCreated, tagGroupDeleted, tagGroupUpdated, tagUpdated } from "./labels.events";
 import { appendEvent } from "../events/append";
 import { invalidAt, notFound, validationFailed } from "../lib/errors";
@@ -16,53 +17,49 @@ import type { Clock } from "../lib/clock";
 type Deps = { db: Db; clock: Clock };
 export type TagGroupInput = { name?: string; color?: string | null; exclusive?: boolean; position?: number };
 
-function tagCounts(db: Queryable, groupIds: string[]): Map<string, number> {
+async function tagCounts(db: Queryable, groupIds: string[]): Promise<Map<string, number>> {
   if (groupIds.length === 0) return new Map();
-  const rows = db
+  const rows = await db
     .select({ groupId: tags.groupId, n: sql<number>`count(*)` })
     .from(tags)
     .where(inArray(tags.groupId, groupIds))
-    .groupBy(tags.groupId)
-    .all();
+    .groupBy(tags.groupId);
   return new Map(rows.map((r) => [r.groupId!, r.n]));
 }
 
-export const presentGroupWithCount = (db: Queryable, row: TagGroupRow) =>
-  presentTagGroup(row, tagCounts(db, [row.id]).get(row.id) ?? 0);
+export const presentGroupWithCount = async (db: Queryable, row: TagGroupRow) =>
+  presentTagGroup(row, (await tagCounts(db, [row.id])).get(row.id) ?? 0);
 
-export function findTagGroup(db: Queryable, workspaceId: string, id: string): TagGroupRow | undefined {
-  return db
+export async function findTagGroup(db: Queryable, workspaceId: string, id: string): Promise<TagGroupRow | undefined> {
+  return first(await db
     .select()
     .from(tagGroups)
-    .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, id)))
-    .get();
+    .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, id))).limit(1));
 }
 
-export function listTagGroups(db: Queryable, ctx: RequestContext) {
-  const rows = db
+export async function listTagGroups(db: Queryable, ctx: RequestContext) {
+  const rows = await db
     .select()
     .from(tagGroups)
     .where(eq(tagGroups.workspaceId, ctx.workspaceId))
-    .orderBy(asc(tagGroups.position), asc(tagGroups.id))
-    .all();
-  const counts = tagCounts(
+    .orderBy(asc(tagGroups.position), asc(tagGroups.id));
+  const counts = await tagCounts(
     db,
     rows.map((r) => r.id),
   );
   return rows.map((row) => presentTagGroup(row, counts.get(row.id) ?? 0));
 }
 
-export function createTagGroup(ctx: RequestContext, input: TagGroupInput & { name: string }, deps: Deps): TagGroupRow {
-  return withTx(deps.db, (tx) => {
-    const existing = tx
+export async function createTagGroup(ctx: RequestContext, input: TagGroupInput & { name: string }, deps: Deps): Promise<TagGroupRow> {
+  return await transact(deps.db, async (tx) => {
+    const existing = first(await tx
       .select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${tagGroups.position}) + 1, 0)` })
       .from(tagGroups)
-      .where(eq(tagGroups.workspaceId, ctx.workspaceId))
-      .get()!;
+      .where(eq(tagGroups.workspaceId, ctx.workspaceId)).limit(1))!;
     if (existing.n >= MAX_GROUPS_PER_WORKSPACE)
       throw invalidAt("body.name", `a workspace has at most ${MAX_GROUPS_PER_WORKSPACE} label groups`);
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .insert(tagGroups)
       .values({
         id: newId(),
@@ -74,13 +71,12 @@ export function createTagGroup(ctx: RequestContext, input: TagGroupInput & { nam
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, tagGroupCreated, {
+      .returning());
+    await appendEvent(tx, tagGroupCreated, {
       workspaceId: ctx.workspaceId,
       data: { tag_group: presentTagGroup(row, 0) },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "tag_group.created",
       entityType: "tag_group",
       entityId: row.id,
@@ -91,25 +87,24 @@ export function createTagGroup(ctx: RequestContext, input: TagGroupInput & { nam
 }
 
 /** Turning a group exclusive leaves records as they are until their labels next change. */
-export function updateTagGroup(ctx: RequestContext, id: string, input: TagGroupInput, deps: Deps): TagGroupRow {
-  return withTx(deps.db, (tx) => {
-    if (!findTagGroup(tx, ctx.workspaceId, id)) throw notFound("Tag group");
+export async function updateTagGroup(ctx: RequestContext, id: string, input: TagGroupInput, deps: Deps): Promise<TagGroupRow> {
+  return await transact(deps.db, async (tx) => {
+    if (!await findTagGroup(tx, ctx.workspaceId, id)) throw notFound("Tag group");
     const patch: Partial<TagGroupRow> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.color !== undefined) patch.color = input.color;
     if (input.exclusive !== undefined) patch.exclusive = input.exclusive;
     if (input.position !== undefined) patch.position = input.position;
-    const row = tx
+    const row = one(await tx
       .update(tagGroups)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(tagGroups.id, id))
-      .returning()
-      .get();
-    appendEvent(tx, tagGroupUpdated, {
+      .returning());
+    await appendEvent(tx, tagGroupUpdated, {
       workspaceId: ctx.workspaceId,
-      data: { tag_group: presentGroupWithCount(tx, row) },
+      data: { tag_group: await presentGroupWithCount(tx, row) },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "tag_group.updated",
       entityType: "tag_group",
       entityId: id,
@@ -120,25 +115,24 @@ export function updateTagGroup(ctx: RequestContext, id: string, input: TagGroupI
 }
 
 /** Deletes a group; its labels stay, ungrouped (each gets a tag.updated). */
-export function deleteTagGroup(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const group = findTagGroup(tx, ctx.workspaceId, id);
+export async function deleteTagGroup(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const group = await findTagGroup(tx, ctx.workspaceId, id);
     if (!group) throw notFound("Tag group");
     const now = deps.clock.now().toISOString();
-    const freed = tx
+    const freed = await tx
       .update(tags)
       .set({ groupId: null, updatedAt: now })
       .where(and(eq(tags.workspaceId, ctx.workspaceId), eq(tags.groupId, id)))
-      .returning()
-      .all();
-    tx.delete(tagGroups).where(eq(tagGroups.id, id)).run();
+      .returning();
+    await tx.delete(tagGroups).where(eq(tagGroups.id, id));
     for (const tag of freed)
-      appendEvent(tx, tagUpdated, {
+      await appendEvent(tx, tagUpdated, {
         workspaceId: ctx.workspaceId,
-        data: { tag: presentTagWithUsage(tx, tag) },
+        data: { tag: await presentTagWithUsage(tx, tag) },
       });
-    appendEvent(tx, tagGroupDeleted, { workspaceId: ctx.workspaceId, data: { tag_group_id: id } });
-    recordAudit(tx, ctx, {
+    await appendEvent(tx, tagGroupDeleted, { workspaceId: ctx.workspaceId, data: { tag_group_id: id } });
+    await recordAudit(tx, ctx, {
       action: "tag_group.deleted",
       entityType: "tag_group",
       entityId: id,
@@ -147,14 +141,13 @@ export function deleteTagGroup(ctx: RequestContext, id: string, deps: Deps): voi
   });
 }
 
-export function reorderTagGroups(ctx: RequestContext, ids: string[], deps: Deps): void {
-  withTx(deps.db, (tx) => {
+export async function reorderTagGroups(ctx: RequestContext, ids: string[], deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
     const rows = ids.length
-      ? tx
+      ? await tx
           .select()
           .from(tagGroups)
           .where(and(eq(tagGroups.workspaceId, ctx.workspaceId), inArray(tagGroups.id, ids)))
-          .all()
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
@@ -167,14 +160,14 @@ export function reorderTagGroups(ctx: RequestContext, ids: string[], deps: Deps)
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = deps.clock.now().toISOString();
-    ids.forEach((id, position) => {
+    ids.forEach(async (id, position) => {
       if (byId.get(id)!.position === position) return;
-      const row = tx.update(tagGroups).set({ position, updatedAt: now }).where(eq(tagGroups.id, id)).returning().get();
-      appendEvent(tx, tagGroupUpdated, {
+      const row = one(await tx.update(tagGroups).set({ position, updatedAt: now }).where(eq(tagGroups.id, id)).returning());
+      await appendEvent(tx, tagGroupUpdated, {
         workspaceId: ctx.workspaceId,
-        data: { tag_group: presentGroupWithCount(tx, row) },
+        data: { tag_group: await presentGroupWithCount(tx, row) },
       });
     });
-    recordAudit(tx, ctx, { action: "tag_group.reordered", entityType: "tag_group", data: { ids } });
+    await recordAudit(tx, ctx, { action: "tag_group.reordered", entityType: "tag_group", data: { ids } });
   });
 }

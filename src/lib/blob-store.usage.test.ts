@@ -234,7 +234,7 @@ describe("features use deps.blobs", async () => {
     const key = client
       .query<{ original_path: string }, [string]>("SELECT original_path FROM messages WHERE id = ?")
       .get(id)!.original_path;
-    const setPath = (path: string) => client.run("UPDATE messages SET original_path = ? WHERE id = ?", [path, id]);
+    const setPath = async (path: string) => client.run("UPDATE messages SET original_path = ? WHERE id = ?", [path, id]);
     const original = () => desk.api("GET", `/v1/messages/${id}/original`, { headers: owner.headers });
 
     calls.length = 0;
@@ -248,7 +248,7 @@ describe("features use deps.blobs", async () => {
     expect(calls).toEqual([`get ${key}`, `get ${key}`]);
 
     // A row from before the store holding an absolute path under the data dir: read by its key.
-    setPath(join(desk.dataDir, key));
+    await setPath(join(desk.dataDir, key));
     calls.length = 0;
     expect((await original()).text).toBe(raw);
     expect(calls).toEqual([`get ${key}`]);
@@ -260,7 +260,7 @@ describe("features use deps.blobs", async () => {
     writeFileSync(join(desk.dataDir, "tmp", "secret.eml"), "Subject: not yours\r\n\r\nsecret");
     const refused = [outside, relative(desk.dataDir, outside), "tmp/secret.eml", join(desk.dataDir, "tmp/secret.eml")];
     for (const path of refused) {
-      setPath(path);
+      await setPath(path);
       const answer = await original();
       expect(answer.status).toBe(200);
       expect(answer.headers.get("x-original-content-type")).toBe("text/html; charset=utf-8");

@@ -17,13 +17,13 @@ const MAX_PER_RUN = 10_000;
  */
 export async function autoCloseDueTickets(deps: Deps, signal?: AbortSignal): Promise<number> {
   let closed = 0;
-  for (const { id, days } of autoCloseDaysOfWorkspaces(deps.db)) {
+  for (const { id, days } of await autoCloseDaysOfWorkspaces(deps.db)) {
     if (days <= 0) continue;
     const cutoff = new Date(deps.clock.now().getTime() - days * DAY_MS).toISOString();
     for (;;) {
       if (signal?.aborted || closed >= MAX_PER_RUN) return closed;
-      const due = solvedTicketsBefore(deps.db, id, cutoff, BATCH);
-      for (const ticketId of due) if (autoCloseTicket(id, ticketId, cutoff, deps)) closed++;
+      const due = await solvedTicketsBefore(deps.db, id, cutoff, BATCH);
+      for (const ticketId of due) if (await autoCloseTicket(id, ticketId, cutoff, deps)) closed++;
       if (due.length < BATCH) break;
       // Let requests in between batches (each close is its own savepoint in the turn's commit).
       await Bun.sleep(0);

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { events } from "../events/events.table";
@@ -15,18 +16,17 @@ const clock = manualClock(new Date());
 const restart = () => clock.set(new Date());
 const desk: TestDesk = await startTestDesk({ clock });
 
-const eventsAfter = (wid: string, seq: number) =>
-  desk.deps.db
+const eventsAfter = async (wid: string, seq: number) =>
+  await desk.deps.db
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
-    .orderBy(asc(events.seq))
-    .all();
-const statusOf = (id: string) => desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).get()!.status;
+    .orderBy(asc(events.seq));
+const statusOf = async (id: string) => first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!.status;
 
 /** Through an API key, whose credential does not expire as the clock moves on. */
 async function solvedTicket(owner: Member, status = "solved") {
-  const headers = createKey(desk, owner, ALL_SCOPES).headers;
+  const headers = (await createKey(desk, owner, ALL_SCOPES)).headers;
   const res = await desk.api("POST", "/v1/tickets", { headers, body: { subject: "Done soon" } });
   expect(res.status).toBe(201);
   const patched = await desk.api("PATCH", `/v1/tickets/${res.body.id}`, { headers, body: { status } });
@@ -38,7 +38,7 @@ describe("auto-close of solved tickets", () => {
   test("closes after auto_close_days (default 4) with status_changed and ticket.updated, required fields notwithstanding", async () => {
     restart();
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ALL_SCOPES).headers;
+    const key = (await createKey(desk, owner, ALL_SCOPES)).headers;
     const early = await solvedTicket(owner);
     clock.advance(DAY);
     const later = await solvedTicket(owner);
@@ -56,34 +56,33 @@ describe("auto-close of solved tickets", () => {
 
     clock.advance(3 * DAY - 60_000); // early: 4 days minus a minute
     expect(await autoCloseDueTickets(desk.deps)).toBe(0);
-    expect(statusOf(early)).toBe("solved");
+    expect(await statusOf(early)).toBe("solved");
 
     clock.advance(120_000);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     expect(await autoCloseDueTickets(desk.deps)).toBe(1);
-    expect(statusOf(early)).toBe("closed");
-    expect(statusOf(later)).toBe("solved");
-    expect(statusOf(open)).toBe("open");
-    const emitted = eventsAfter(workspace.id, seq);
+    expect(await statusOf(early)).toBe("closed");
+    expect(await statusOf(later)).toBe("solved");
+    expect(await statusOf(open)).toBe("open");
+    const emitted = await eventsAfter(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["activity.created", "ticket.updated"]);
     expect(emitted[1]!.data).toMatchObject({ changes: ["status"], ticket: { id: early, status: "closed" } });
-    const activity = desk.deps.db
+    const activity = (await desk.deps.db
       .select()
       .from(activities)
       .where(and(eq(activities.ticketId, early), eq(activities.type, "status_changed")))
-      .orderBy(asc(activities.createdAt))
-      .all()
+      .orderBy(asc(activities.createdAt)))
       .at(-1)!;
     expect(activity.data).toEqual({ from: "solved", to: "closed", reason: "auto_close" });
     expect(activity.actorType).toBe("system");
     // solved_at stays: it is when the ticket was solved.
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.id, early)).get()!.solvedAt).not.toBeNull();
+    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, early)).limit(1))!.solvedAt).not.toBeNull();
 
     // The next pass finds nothing new until `later` is due.
     expect(await autoCloseDueTickets(desk.deps)).toBe(0);
     clock.advance(DAY);
     expect(await autoCloseDueTickets(desk.deps)).toBe(1);
-    expect(statusOf(later)).toBe("closed");
+    expect(await statusOf(later)).toBe("closed");
   });
 
   test("auto_close_days 0 never closes; 1 closes after a day; a reopened ticket is not closed", async () => {
@@ -105,16 +104,16 @@ describe("auto-close of solved tickets", () => {
     const closes = await solvedTicket(fast.owner);
     const reopened = await solvedTicket(fast.owner);
     await desk.api("PATCH", `/v1/tickets/${reopened}`, {
-      headers: createKey(desk, fast.owner, ALL_SCOPES).headers,
+      headers: (await createKey(desk, fast.owner, ALL_SCOPES)).headers,
       body: { status: "open" },
     });
     clock.advance(DAY + 1000);
     await autoCloseDueTickets(desk.deps);
-    expect(statusOf(closes)).toBe("closed");
-    expect(statusOf(reopened)).toBe("open");
+    expect(await statusOf(closes)).toBe("closed");
+    expect(await statusOf(reopened)).toBe("open");
     clock.advance(400 * DAY);
     await autoCloseDueTickets(desk.deps);
-    expect(statusOf(kept)).toBe("solved");
+    expect(await statusOf(kept)).toBe("solved");
   });
 
   test("the setting is validated and admin-only; the scheduled job runs the pass", async () => {
@@ -138,9 +137,9 @@ describe("auto-close of solved tickets", () => {
     const due = await solvedTicket(owner);
     clock.advance(5 * DAY);
     // The scheduler keeps one run queued; once its time has come, a drain runs it.
-    const queued = desk.deps.db.select().from(jobs).where(eq(jobs.kind, "tickets.auto-close")).all();
+    const queued = await desk.deps.db.select().from(jobs).where(eq(jobs.kind, "tickets.auto-close"));
     expect(queued.length).toBeGreaterThan(0);
     await desk.jobs.drain();
-    expect(statusOf(due)).toBe("closed");
+    expect(await statusOf(due)).toBe("closed");
   });
 });

@@ -33,7 +33,7 @@ const ApplyParams = z.object({ id: z.string().min(1).max(100), macro_id: z.strin
 export function macrosRoutes(deps: Deps) {
   return new Elysia({ tags: ["macros"] })
     .use(deps.guard)
-    .get("/macros", ({ ctx }) => completeList(listMacros(deps.db, ctx)), {
+    .get("/macros", async ({ ctx }) => completeList(await listMacros(deps.db, ctx)), {
       access: read,
       response: { 200: completeListSchema(MacroSchema) },
       detail: {
@@ -43,9 +43,9 @@ export function macrosRoutes(deps: Deps) {
     })
     .post(
       "/macros",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentMacro(createMacro(ctx, body, deps));
+        return presentMacro(await createMacro(ctx, body, deps));
       },
       {
         access: change,
@@ -57,13 +57,13 @@ export function macrosRoutes(deps: Deps) {
         },
       },
     )
-    .get("/macros/:id", ({ ctx, params }) => presentMacro(findMacro(deps.db, ctx, params.id)), {
+    .get("/macros/:id", async ({ ctx, params }) => presentMacro(await findMacro(deps.db, ctx, params.id)), {
       access: read,
       params: IdParams,
       response: { 200: MacroSchema },
       detail: { summary: "A macro" },
     })
-    .patch("/macros/:id", ({ ctx, params, body }) => presentMacro(updateMacro(ctx, params.id, body, deps)), {
+    .patch("/macros/:id", async ({ ctx, params, body }) => presentMacro(await updateMacro(ctx, params.id, body, deps)), {
       access: change,
       params: IdParams,
       body: UpdateMacroBody,
@@ -72,14 +72,14 @@ export function macrosRoutes(deps: Deps) {
     })
     .delete(
       "/macros/:id",
-      ({ ctx, params, set }) => {
-        deleteMacro(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteMacro(ctx, params.id, deps);
         set.status = 204;
         return null;
       },
       { access: change, params: IdParams, detail: { summary: "Delete a macro" } },
     )
-    .post("/tickets/:id/macros/:macro_id", ({ ctx, params }) => applyMacro(ctx, params.id, params.macro_id, deps), {
+    .post("/tickets/:id/macros/:macro_id", async ({ ctx, params }) => await applyMacro(ctx, params.id, params.macro_id, deps), {
       access: apply,
       params: ApplyParams,
       response: { 200: TicketSchema },

@@ -1,9 +1,10 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import { actorUserId, roleAtLeast, type RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import { checkAutomation, runActions, type AutomationAction } from "../automations/automations.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { ticketLabelChoices } from "../labels/labels.public";
 import type { Clock } from "../lib/clock";
@@ -38,23 +39,21 @@ const usableBy = (ctx: RequestContext) => {
   return me ? or(eq(macros.shared, true), eq(macros.ownerId, me)) : eq(macros.shared, true);
 };
 
-export function listMacros(db: Queryable, ctx: RequestContext) {
-  return db
+export async function listMacros(db: Queryable, ctx: RequestContext) {
+  return (await db
     .select()
     .from(macros)
     .where(and(eq(macros.workspaceId, ctx.workspaceId), usableBy(ctx)))
-    .orderBy(asc(macros.position), asc(macros.name), asc(macros.id))
-    .all()
+    .orderBy(asc(macros.position), asc(macros.name), asc(macros.id)))
     .map(presentMacro);
 }
 
 /** Another person's personal macro answers 404 like another workspace's. */
-export function findMacro(db: Queryable, ctx: RequestContext, id: string): MacroRow {
-  const row = db
+export async function findMacro(db: Queryable, ctx: RequestContext, id: string): Promise<MacroRow> {
+  const row = first(await db
     .select()
     .from(macros)
-    .where(and(eq(macros.workspaceId, ctx.workspaceId), eq(macros.id, id), usableBy(ctx)))
-    .get();
+    .where(and(eq(macros.workspaceId, ctx.workspaceId), eq(macros.id, id), usableBy(ctx))).limit(1));
   if (!row) throw notFound("Macro");
   return row;
 }
@@ -69,9 +68,9 @@ function assertMayShare(ctx: RequestContext) {
  * must not guess at: a label that is not a live ticket label, and a placeholder that does not exist.
  * Every problem is answered at once, located at its index.
  */
-function checkActions(tx: Tx, ctx: RequestContext, actions: AutomationAction[]): AutomationAction[] {
+async function checkActions(tx: Tx, ctx: RequestContext, actions: AutomationAction[]): Promise<AutomationAction[]> {
   const errors: FieldError[] = [];
-  const choices = ticketLabelChoices(tx, ctx.workspaceId);
+  const choices = await ticketLabelChoices(tx, ctx.workspaceId);
   const live = new Set([...choices.type, ...choices.other].map((n) => n.toLocaleLowerCase("en-US")));
   actions.forEach((action, i) => {
     const at = `body.actions.${i}.value`;
@@ -94,23 +93,22 @@ function checkActions(tx: Tx, ctx: RequestContext, actions: AutomationAction[]):
 
 const auditData = (row: MacroRow) => ({ name: row.name, shared: row.shared, actions: row.actions.length });
 
-export function createMacro(ctx: RequestContext, input: CreateMacroInput, deps: StoreDeps): MacroRow {
+export async function createMacro(ctx: RequestContext, input: CreateMacroInput, deps: StoreDeps): Promise<MacroRow> {
   const shared = input.shared ?? false;
   if (shared) assertMayShare(ctx);
   const owner = actorUserId(ctx);
   if (!shared && !owner) throw invalidAt("body.shared", "a key without a creator makes shared macros only");
-  return withTx(deps.db, (tx) => {
-    const actions = checkActions(tx, ctx, input.actions);
+  return await transact(deps.db, async (tx) => {
+    const actions = await checkActions(tx, ctx, input.actions);
     const position =
       input.position ??
-      tx
+      first(await tx
         .select({ next: sql<number>`coalesce(max(${macros.position}) + 1, 0)` })
         .from(macros)
-        .where(eq(macros.workspaceId, ctx.workspaceId))
-        .get()?.next ??
+        .where(eq(macros.workspaceId, ctx.workspaceId)).limit(1))?.next ??
       0;
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .insert(macros)
       .values({
         id: newId(),
@@ -125,23 +123,22 @@ export function createMacro(ctx: RequestContext, input: CreateMacroInput, deps: 
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, macroCreated, { workspaceId: ctx.workspaceId, data: { macro: presentMacro(row) } });
-    recordAudit(tx, ctx, { action: "macro.created", entityType: "macro", entityId: row.id, data: auditData(row) });
+      .returning());
+    await appendEvent(tx, macroCreated, { workspaceId: ctx.workspaceId, data: { macro: presentMacro(row) } });
+    await recordAudit(tx, ctx, { action: "macro.created", entityType: "macro", entityId: row.id, data: auditData(row) });
     return row;
   });
 }
 
-export function updateMacro(ctx: RequestContext, id: string, input: UpdateMacroInput, deps: StoreDeps): MacroRow {
-  return withTx(deps.db, (tx) => {
-    const existing = findMacro(tx, ctx, id);
+export async function updateMacro(ctx: RequestContext, id: string, input: UpdateMacroInput, deps: StoreDeps): Promise<MacroRow> {
+  return await transact(deps.db, async (tx) => {
+    const existing = await findMacro(tx, ctx, id);
     if (existing.shared || input.shared === true) assertMayShare(ctx);
     const patch: Partial<MacroRow> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.description !== undefined) patch.description = input.description;
     if (input.position !== undefined) patch.position = input.position;
-    if (input.actions !== undefined) patch.actions = checkActions(tx, ctx, input.actions);
+    if (input.actions !== undefined) patch.actions = await checkActions(tx, ctx, input.actions);
     if (input.shared !== undefined && input.shared !== existing.shared) {
       patch.shared = input.shared;
       // A shared macro made personal becomes the one who made it so.
@@ -151,14 +148,13 @@ export function updateMacro(ctx: RequestContext, id: string, input: UpdateMacroI
         patch.ownerId = owner;
       }
     }
-    const row = tx
+    const row = one(await tx
       .update(macros)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(macros.id, id))
-      .returning()
-      .get();
-    appendEvent(tx, macroUpdated, { workspaceId: ctx.workspaceId, data: { macro: presentMacro(row) } });
-    recordAudit(tx, ctx, {
+      .returning());
+    await appendEvent(tx, macroUpdated, { workspaceId: ctx.workspaceId, data: { macro: presentMacro(row) } });
+    await recordAudit(tx, ctx, {
       action: "macro.updated",
       entityType: "macro",
       entityId: id,
@@ -168,24 +164,24 @@ export function updateMacro(ctx: RequestContext, id: string, input: UpdateMacroI
   });
 }
 
-export function deleteMacro(ctx: RequestContext, id: string, deps: StoreDeps): void {
-  withTx(deps.db, (tx) => {
-    const row = findMacro(tx, ctx, id);
+export async function deleteMacro(ctx: RequestContext, id: string, deps: StoreDeps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const row = await findMacro(tx, ctx, id);
     if (row.shared) assertMayShare(ctx);
-    tx.delete(macros).where(eq(macros.id, id)).run();
-    appendEvent(tx, macroDeleted, { workspaceId: ctx.workspaceId, data: { macro_id: id } });
-    recordAudit(tx, ctx, { action: "macro.deleted", entityType: "macro", entityId: id, data: auditData(row) });
+    await tx.delete(macros).where(eq(macros.id, id));
+    await appendEvent(tx, macroDeleted, { workspaceId: ctx.workspaceId, data: { macro_id: id } });
+    await recordAudit(tx, ctx, { action: "macro.deleted", entityType: "macro", entityId: id, data: auditData(row) });
   });
 }
 
-function placeholderValues(db: Queryable, ctx: RequestContext, ticket: TicketJson): PlaceholderValues {
+async function placeholderValues(db: Queryable, ctx: RequestContext, ticket: TicketJson): Promise<PlaceholderValues> {
   const me = actorUserId(ctx);
-  const agent = me ? userRefsOf(db, [me]).get(me) : undefined;
+  const agent = me ? (await userRefsOf(db, [me])).get(me) : undefined;
   return {
     contact: ticket.contact ? { name: ticket.contact.name, email: ticket.contact.email } : null,
     ticket: { number: ticket.number, subject: ticket.subject },
     agent: agent ? { name: agent.name, email: agent.email } : null,
-    workspace: workspaceRefOf(db, ctx.workspaceId) ?? null,
+    workspace: await workspaceRefOf(db, ctx.workspaceId) ?? null,
   };
 }
 
@@ -195,11 +191,11 @@ function placeholderValues(db: Queryable, ctx: RequestContext, ticket: TicketJso
  * replies with their placeholders filled. A placeholder without a value for this ticket refuses
  * the whole macro (422) before anything is written, as the composer refuses to send one.
  */
-export function applyMacro(ctx: RequestContext, ticketRef: string, macroId: string, deps: Deps): TicketJson {
-  return withTx(deps.db, (tx) => {
-    const macro = findMacro(tx, ctx, macroId);
-    const ticket = presentTickets(tx, [getTicket(tx, ctx, ticketRef)])[0]!;
-    const values = placeholderValues(tx, ctx, ticket);
+export async function applyMacro(ctx: RequestContext, ticketRef: string, macroId: string, deps: Deps): Promise<TicketJson> {
+  return await transact(deps.db, async (tx) => {
+    const macro = await findMacro(tx, ctx, macroId);
+    const ticket = (await presentTickets(tx, [await getTicket(tx, ctx, ticketRef)]))[0]!;
+    const values = await placeholderValues(tx, ctx, ticket);
     const errors: FieldError[] = [];
     macro.actions.forEach((action, i) => {
       if (action.type !== "send_reply" && action.type !== "add_note") return;
@@ -211,7 +207,7 @@ export function applyMacro(ctx: RequestContext, ticketRef: string, macroId: stri
         });
     });
     if (errors.length) throw validationFailed(errors, "The macro needs values this ticket does not have.");
-    runActions(
+    await runActions(
       tx,
       deps,
       { id: macro.id, name: macro.name, conditions: [], actions: macro.actions, allowCustomerReplyOnAiDecision: false },
@@ -219,10 +215,9 @@ export function applyMacro(ctx: RequestContext, ticketRef: string, macroId: stri
       undefined,
       { ctx, messageBody: (html) => fillPlaceholders(html, values).html },
     );
-    tx.update(macros)
+    await tx.update(macros)
       .set({ usageCount: sql`${macros.usageCount} + 1` })
-      .where(eq(macros.id, macro.id))
-      .run();
-    return presentTickets(tx, [getTicket(tx, ctx, ticket.id)])[0]!;
+      .where(eq(macros.id, macro.id));
+    return (await presentTickets(tx, [await getTicket(tx, ctx, ticket.id)]))[0]!;
   });
 }

@@ -11,14 +11,13 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 
-const stored = (workspaceId: string) =>
-  desk.deps.db.select().from(macros).where(eq(macros.workspaceId, workspaceId)).all();
-const auditActions = (workspaceId: string) =>
-  desk.deps.db
+const stored = async (workspaceId: string) =>
+  await desk.deps.db.select().from(macros).where(eq(macros.workspaceId, workspaceId));
+const auditActions = async (workspaceId: string) =>
+  (await desk.deps.db
     .select({ action: auditLogs.action })
     .from(auditLogs)
-    .where(eq(auditLogs.workspaceId, workspaceId))
-    .all()
+    .where(eq(auditLogs.workspaceId, workspaceId)))
     .map((r) => r.action)
     .filter((a) => a.startsWith("macro."));
 
@@ -38,12 +37,12 @@ describe("macros: access", () => {
     const mine = await desk.api("POST", "/v1/macros", { headers: agent.headers, body: simple });
     expect(mine.status).toBe(201);
     expect(mine.body.shared).toBe(false);
-    const readKey = createKey(desk, owner, ["tickets:read"]);
+    const readKey = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("GET", "/v1/macros", { headers: readKey.headers })).status).toBe(200);
     expect((await desk.api("POST", "/v1/macros", { headers: readKey.headers, body: simple })).status).toBe(403);
-    const noRead = createKey(desk, owner, ["settings:write"]);
+    const noRead = await createKey(desk, owner, ["settings:write"]);
     expect((await desk.api("GET", "/v1/macros", { headers: noRead.headers })).status).toBe(403);
-    const settingsKey = createKey(desk, owner, ["settings:write", "tickets:read"]);
+    const settingsKey = await createKey(desk, owner, ["settings:write", "tickets:read"]);
     const byKey = await desk.api("POST", "/v1/macros", {
       headers: settingsKey.headers,
       body: { ...simple, shared: true },
@@ -96,7 +95,7 @@ describe("macros: access", () => {
     expect(
       (await desk.api("POST", `/v1/tickets/${ticket.id}/macros/${shared.id}`, { headers: viewer.headers })).status,
     ).toBe(403);
-    const readKey = createKey(desk, owner, ["tickets:read"]);
+    const readKey = await createKey(desk, owner, ["tickets:read"]);
     expect(
       (await desk.api("POST", `/v1/tickets/${ticket.id}/macros/${shared.id}`, { headers: readKey.headers })).status,
     ).toBe(403);
@@ -134,7 +133,7 @@ describe("macros: validated at save", () => {
     }
     const unknown = await desk.api("POST", "/v1/macros", { headers: owner.headers, body: { ...simple, color: "red" } });
     expect(unknown.status).toBe(422);
-    expect(stored(workspace.id)).toEqual([]);
+    expect(await stored(workspace.id)).toEqual([]);
   });
 });
 
@@ -142,7 +141,7 @@ describe("macros: CRUD and apply", () => {
   test("create, list, change, delete: stored rows, exact events and audit entries", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     await desk.api("POST", "/v1/tags", { headers: owner.headers, body: { name: "Billing" } });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const created = await desk.api("POST", "/v1/macros", {
       headers: owner.headers,
       body: {
@@ -167,23 +166,23 @@ describe("macros: CRUD and apply", () => {
         { type: "send_reply", value: "<p>Hi {{contact.first_name}}</p>" },
       ],
     });
-    const [row] = stored(workspace.id);
+    const [row] = await stored(workspace.id);
     expect(row).toMatchObject({ name: "Refund", shared: true, ownerId: owner.id, usageCount: 0 });
     const patched = await desk.api("PATCH", `/v1/macros/${created.body.id}`, {
       headers: owner.headers,
       body: { name: "Refund v2", actions: [{ type: "set_priority", value: "high" }] },
     });
     expect(patched.status).toBe(200);
-    expect(stored(workspace.id)[0]).toMatchObject({
+    expect((await stored(workspace.id))[0]).toMatchObject({
       name: "Refund v2",
       actions: [{ type: "set_priority", value: "high" }],
     });
     expect((await desk.api("DELETE", `/v1/macros/${created.body.id}`, { headers: owner.headers })).status).toBe(204);
-    expect(stored(workspace.id)).toEqual([]);
-    const evs = eventsAfter(desk, workspace.id, seq).filter((e) => e.type.startsWith("macro."));
+    expect(await stored(workspace.id)).toEqual([]);
+    const evs = (await eventsAfter(desk, workspace.id, seq)).filter((e) => e.type.startsWith("macro."));
     expect(evs.map((e) => e.type)).toEqual(["macro.created", "macro.updated", "macro.deleted"]);
     expect(evs[2]!.data).toEqual({ macro_id: created.body.id });
-    expect(auditActions(workspace.id)).toEqual(["macro.created", "macro.updated", "macro.deleted"]);
+    expect(await auditActions(workspace.id)).toEqual(["macro.created", "macro.updated", "macro.deleted"]);
   });
 
   test("apply as the person: one ticket.updated, their reply with placeholders filled and escaped, usage counted", async () => {
@@ -211,7 +210,7 @@ describe("macros: CRUD and apply", () => {
       contact: { email: "eve@example.com", name: "<b>Eve</b> Smith" },
       body_text: "Refund please",
     });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", `/v1/tickets/${ticket.id}/macros/${macro.id}`, { headers: agent.headers });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -221,24 +220,24 @@ describe("macros: CRUD and apply", () => {
       fields: { order: "A-1" },
       tags: [{ name: "refund" }],
     });
-    const evs = eventsAfter(desk, workspace.id, seq);
+    const evs = await eventsAfter(desk, workspace.id, seq);
     const types = evs.map((e) => e.type);
     // The actions' changes are one update; the messages then move the ticket by its own rules.
     const first = evs.find((e) => e.type === "ticket.updated")!.data as { changes: string[] };
     expect(first.changes.sort()).toEqual(["assignee", "fields", "priority", "tags"]);
     expect(types.filter((t) => t === "message.created").length).toBe(2);
     expect(types.some((t) => t.startsWith("macro."))).toBe(false);
-    const written = desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all();
+    const written = await desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
     const reply = written.find((m) => m.kind === "reply" && m.authorUserId === agent.id)!;
     expect(reply.authorType).toBe("user");
     expect(reply.bodyHtml).toBe("<p>Hello &lt;b&gt;Eve&lt;/b&gt;, Sam here.</p>");
     const note = written.find((m) => m.kind === "note")!;
     expect(note.bodyHtml).toBe(`<p>Refund for #${ticket.number}</p>`);
-    const acts = desk.deps.db.select().from(activities).where(eq(activities.ticketId, ticket.id)).all();
+    const acts = await desk.deps.db.select().from(activities).where(eq(activities.ticketId, ticket.id));
     expect(acts.filter((a) => a.type === "priority_changed").map((a) => [a.actorType, a.actorUserId])).toEqual([
       ["user", agent.id],
     ]);
-    expect(stored(workspace.id)[0]!.usageCount).toBe(1);
+    expect((await stored(workspace.id))[0]!.usageCount).toBe(1);
     expect((await desk.api("GET", `/v1/macros/${macro.id}`, { headers: agent.headers })).body.usage_count).toBe(1);
   });
 
@@ -257,11 +256,11 @@ describe("macros: CRUD and apply", () => {
       })
     ).body;
     const ticket = await newTicket(desk, owner, { contact: { email: "solo@example.com", name: "Solo" } });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", `/v1/tickets/${ticket.id}/macros/${macro.id}`, { headers: owner.headers });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].location).toBe("path.macro_id");
-    expect(eventsAfter(desk, workspace.id, seq)).toEqual([]);
-    expect(stored(workspace.id)[0]!.usageCount).toBe(0);
+    expect(await eventsAfter(desk, workspace.id, seq)).toEqual([]);
+    expect((await stored(workspace.id))[0]!.usageCount).toBe(0);
   });
 });

@@ -82,12 +82,12 @@ export async function fetchNewMessages(
   client: ImapFlow,
   position: ImapPosition,
   ingest: (raw: Uint8Array, uid: number) => Promise<void>,
-  advance: (position: ImapPosition) => void,
+  advance: (position: ImapPosition) => void | Promise<void>,
 ): Promise<{ position: ImapPosition; fetched: number }> {
   const opened = await client.mailboxOpen("INBOX", { readOnly: true });
   const uidValidity = String(opened.uidValidity);
   let lastUid = position.uidValidity === uidValidity ? position.lastUid : 0;
-  if (position.uidValidity !== uidValidity) advance({ uidValidity, lastUid });
+  if (position.uidValidity !== uidValidity) await advance({ uidValidity, lastUid });
   let fetched = 0;
   if (opened.exists === 0 || (opened.uidNext !== undefined && opened.uidNext <= lastUid + 1))
     return { position: { uidValidity, lastUid }, fetched };
@@ -102,7 +102,7 @@ export async function fetchNewMessages(
     if (message && message.source !== undefined) await ingest(new Uint8Array(message.source), uid);
     lastUid = uid;
     fetched++;
-    advance({ uidValidity, lastUid });
+    await advance({ uidValidity, lastUid });
   }
   return { position: { uidValidity, lastUid }, fetched };
 }

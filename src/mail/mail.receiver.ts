@@ -59,7 +59,7 @@ export type SmtpReceiverOptions = {
   limits?: Partial<SmtpLimits>;
   logger: Logger;
   /** RCPT TO is refused with 550 unless this answers true. */
-  isKnownRecipient: (address: string) => boolean;
+  isKnownRecipient: (address: string) => boolean | Promise<boolean>;
   /** Resolves once the mail is stored (the 250 after DATA means it is safe). MailRefused answers 550, any other throw 451. */
   onMail: (mail: ReceivedMail) => Promise<void>;
 };
@@ -102,9 +102,9 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
     socketTimeout: limits.idleMs,
     onConnect: addresses.onConnect,
     onClose: addresses.onClose,
-    onRcptTo(address, _session, callback) {
+    async onRcptTo(address, _session, callback) {
       const recipient = address.address.trim().toLowerCase();
-      if (options.isKnownRecipient(recipient)) return callback();
+      if (await options.isKnownRecipient(recipient)) return callback();
       log.info({ recipient }, "smtp: refused unknown recipient");
       callback(new SmtpReply(550, "5.1.1 No such mailbox here"));
     },

@@ -110,7 +110,7 @@ export async function testMailboxConnection(
   id: string,
   deps: ConnectionDeps,
 ): Promise<{ inbound: CheckResult; outbound: CheckResult }> {
-  const row = getMailbox(deps.db, ctx, id);
+  const row = await getMailbox(deps.db, ctx, id);
   const inbound = await check(
     () => imapSettingsOf(deps, row),
     (settings) => verifyImap(settings),
@@ -124,7 +124,7 @@ export async function testMailboxConnection(
         (settings) => verifySmtp({ ...settings, timeoutMs: 10_000 }),
       );
   const failure = !inbound.ok ? inbound.error : !outbound.ok && !outboxOnly ? `SMTP: ${outbound.error}` : null;
-  recordMailboxHealth(
+  await recordMailboxHealth(
     deps.db,
     row.id,
     failure ? { ok: false, error: failure } : { ok: true },

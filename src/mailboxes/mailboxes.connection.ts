@@ -69,11 +69,10 @@ export async function oauthAccessToken(
   const settings = providerConfig(deps.config, provider);
   if (!settings || !tokens.refresh_token) throw new Error("the provider access token expired; reconnect the mailbox");
   const fresh = await refreshOAuthTokens(settings, tokens.refresh_token, deps.clock.now());
-  deps.db
+  await deps.db
     .update(mailboxes)
     .set({ oauthSealed: deps.secrets.seal(JSON.stringify(fresh)) })
-    .where(eq(mailboxes.id, row.id))
-    .run();
+    .where(eq(mailboxes.id, row.id));
   return fresh.access_token;
 }
 

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { preparedFor } from "../db/prepared";
@@ -41,43 +42,42 @@ const queriesOf = preparedFor((sqlite, db) => ({
 }));
 
 /** The mailbox whose own or forwarding address is `address` or `base` (the address without its plus part). */
-export const mailboxByAddress = (db: Queryable, address: string, base: string): MailboxRow | undefined =>
+export const mailboxByAddress = async (db: Queryable, address: string, base: string): Promise<MailboxRow | undefined> =>
   queriesOf(db).byAddress.get({ address, base });
 
 /** The status of that same mailbox alone (asked at every RCPT TO). */
-export const mailboxStatusByAddress = (db: Queryable, address: string, base: string): string | undefined =>
+export const mailboxStatusByAddress = async (db: Queryable, address: string, base: string): Promise<string | undefined> =>
   queriesOf(db).statusByAddress.get(address, base, address, base)?.status;
 
 /** Whether `email` is one of this workspace's own mailbox addresses. */
-export const isOwnMailboxAddress = (db: Queryable, workspaceId: string, email: string): boolean =>
+export const isOwnMailboxAddress = async (db: Queryable, workspaceId: string, email: string): Promise<boolean> =>
   queriesOf(db).ownAddress.get(workspaceId, email) !== null;
 
 /** Whether this workspace has a mailbox with this id (a ticket's or a view's mailbox is checked on every write). */
-export const mailboxExists = (db: Queryable, workspaceId: string, mailboxId: string): boolean =>
+export const mailboxExists = async (db: Queryable, workspaceId: string, mailboxId: string): Promise<boolean> =>
   queriesOf(db).inWorkspace.get(mailboxId, workspaceId) !== null;
 
 /** A mailbox by id, in whichever workspace (jobs carry the id; callers check the workspace). */
-export const mailboxById = (db: Queryable, id: string): MailboxRow | undefined =>
-  db.select().from(mailboxes).where(eq(mailboxes.id, id)).get();
+export const mailboxById = async (db: Queryable, id: string): Promise<MailboxRow | undefined> =>
+  first(await db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1));
 
 /** The workspace's mailboxes, oldest first (the first is the default "From" of a new email ticket). */
-export const mailboxesOf = (db: Queryable, workspaceId: string): MailboxRow[] =>
-  db.select().from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).orderBy(asc(mailboxes.createdAt)).all();
+export const mailboxesOf = async (db: Queryable, workspaceId: string): Promise<MailboxRow[]> =>
+  await db.select().from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).orderBy(asc(mailboxes.createdAt));
 
 /** The workspace's first mailbox: replies on tickets without one are sent from it. */
-export const firstMailboxOf = (db: Queryable, workspaceId: string): MailboxRow | undefined =>
-  db.select().from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).orderBy(asc(mailboxes.createdAt)).get();
+export const firstMailboxOf = async (db: Queryable, workspaceId: string): Promise<MailboxRow | undefined> =>
+  first(await db.select().from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).orderBy(asc(mailboxes.createdAt)).limit(1));
 
 /** Where the IMAP poller stands in a mailbox (UIDVALIDITY and the last UID fetched). */
-export const setImapPosition = (
+export const setImapPosition = async (
   db: Queryable,
   id: string,
   position: { uidValidity: MailboxRow["imapUidValidity"]; lastUid: number },
-): void => {
-  db.update(mailboxes)
+): Promise<void> => {
+  await db.update(mailboxes)
     .set({ imapUidValidity: position.uidValidity, imapLastUid: position.lastUid })
-    .where(eq(mailboxes.id, id))
-    .run();
+    .where(eq(mailboxes.id, id));
 };
 
 export type MailboxHealth = {
@@ -91,8 +91,8 @@ export type MailboxHealth = {
 };
 
 /** Every mailbox's state, of one workspace or (null) of the instance: the System page and readiness. */
-export function mailboxHealthOf(db: Queryable, workspaceId: string | null): MailboxHealth[] {
-  return db
+export async function mailboxHealthOf(db: Queryable, workspaceId: string | null): Promise<MailboxHealth[]> {
+  return await db
     .select({
       id: mailboxes.id,
       workspaceId: mailboxes.workspaceId,
@@ -104,10 +104,9 @@ export function mailboxHealthOf(db: Queryable, workspaceId: string | null): Mail
     })
     .from(mailboxes)
     .where(workspaceId === null ? undefined : eq(mailboxes.workspaceId, workspaceId))
-    .orderBy(asc(mailboxes.createdAt))
-    .all();
+    .orderBy(asc(mailboxes.createdAt));
 }
 
 /** How many mailboxes a workspace has (billing's usage counts). */
-export const mailboxCountOf = (db: Queryable, workspaceId: string): number =>
-  db.select({ n: count() }).from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).get()?.n ?? 0;
+export const mailboxCountOf = async (db: Queryable, workspaceId: string): Promise<number> =>
+  first(await db.select({ n: count() }).from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).limit(1))?.n ?? 0;

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -169,8 +170,8 @@ async function connect(headers: Record<string, string>, body: Record<string, unk
   return { start: start.body.url as string, callback, done };
 }
 
-const sealedTokens = (id: string): OAuthTokens => {
-  const row = desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).get()!;
+const sealedTokens = async (id: string): Promise<OAuthTokens> => {
+  const row = first(await desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1))!;
   return JSON.parse(desk.deps.secrets.open(row.oauthSealed!)) as OAuthTokens;
 };
 
@@ -205,10 +206,10 @@ describe("OAuth mailbox connection (provider_a, PKCE + state)", () => {
       config: { oauth_email: "owner@provider-a.test" },
     });
     expect(JSON.stringify(mailbox.body)).not.toContain("access-");
-    const row = desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).get()!;
+    const row = first(await desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1))!;
     expect(row.workspaceId).toBe(workspace.id);
     expect(row.oauthSealed).not.toContain("access-");
-    expect(sealedTokens(id)).toMatchObject({
+    expect(await sealedTokens(id)).toMatchObject({
       access_token: `access-${accessCounter}`,
       refresh_token: "refresh-for-Owner@Provider-A.test",
     });
@@ -295,7 +296,7 @@ describe("sending through the provider: token refresh and SMTP XOAUTH2", () => {
     const { done } = await connect(owner.headers, { name: "Refresh", email: "refresh@provider-a.test" });
     issueExpiresIn = 3600;
     const id = new URL(done.headers.get("location")!).searchParams.get("connected")!;
-    const first = sealedTokens(id);
+    const first = await sealedTokens(id);
 
     const ticket = await desk.api("POST", "/v1/tickets", {
       headers: owner.headers,
@@ -311,7 +312,7 @@ describe("sending through the provider: token refresh and SMTP XOAUTH2", () => {
     expect(ticket.status).toBe(201);
     await desk.jobs.drain();
 
-    const refreshed = sealedTokens(id);
+    const refreshed = await sealedTokens(id);
     expect(tokenRequests.at(-1)).toMatchObject({
       grant_type: "refresh_token",
       refresh_token: "refresh-for-refresh@provider-a.test",
@@ -332,7 +333,7 @@ describe("sending through the provider: token refresh and SMTP XOAUTH2", () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const { done } = await connect(owner.headers, { name: "Revoked", email: "revoked@provider-a.test" });
     const id = new URL(done.headers.get("location")!).searchParams.get("connected")!;
-    validAccessTokens.delete(sealedTokens(id).access_token);
+    validAccessTokens.delete((await sealedTokens(id)).access_token);
     const ticket = await desk.api("POST", "/v1/tickets", {
       headers: owner.headers,
       body: {

@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { systemContext, actorUserId, type RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { mailboxCreated, mailboxUpdated } from "./mailboxes.events";
 import { appendEvent } from "../events/append";
 import { conflict, notFound } from "../lib/errors";
@@ -20,19 +21,19 @@ const callbackUrl = (deps: ConnectionDeps, provider: OAuthProvider) =>
 const settingsUrl = (deps: ConnectionDeps, query: string) => `${deps.config.baseUrl}/settings/mailboxes?${query}`;
 
 /** Step one: a state token and a PKCE verifier kept server-side; the URL carries only the challenge. */
-export function startOAuth(
+export async function startOAuth(
   ctx: RequestContext,
   provider: OAuthProvider,
   input: { name: string; email?: string; mailbox_id?: string },
   deps: ConnectionDeps,
-): { url: string } {
+): Promise<{ url: string }> {
   const settings = providerConfig(deps.config, provider);
   if (!settings) throw notFound("Mail provider");
-  if (input.mailbox_id && !findMailbox(deps.db, ctx.workspaceId, input.mailbox_id)) throw notFound("Mailbox");
+  if (input.mailbox_id && !await findMailbox(deps.db, ctx.workspaceId, input.mailbox_id)) throw notFound("Mailbox");
   const state = randomToken(24);
   const verifier = randomToken(48);
   const challenge = createHash("sha256").update(verifier).digest("base64url");
-  deps.db
+  await deps.db
     .insert(mailboxOAuthStates)
     .values({
       state,
@@ -44,8 +45,7 @@ export function startOAuth(
       mailboxId: input.mailbox_id ?? null,
       createdBy: actorUserId(ctx),
       expiresAt: new Date(deps.clock.now().getTime() + STATE_TTL_MS).toISOString(),
-    })
-    .run();
+    });
   const url = new URL(settings.authUrl);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", settings.clientId);
@@ -78,7 +78,7 @@ export async function completeOAuth(
 ): Promise<string> {
   const settings = providerConfig(deps.config, provider);
   if (!settings || !query.state) return settingsUrl(deps, "error=invalid_state");
-  const pending = deps.db.delete(mailboxOAuthStates).where(eq(mailboxOAuthStates.state, query.state)).returning().get();
+  const pending = one(await deps.db.delete(mailboxOAuthStates).where(eq(mailboxOAuthStates.state, query.state)).returning());
   if (!pending || pending.provider !== provider || pending.expiresAt < deps.clock.now().toISOString())
     return settingsUrl(deps, "error=invalid_state");
   if (query.error || !query.code)
@@ -116,7 +116,7 @@ export async function completeOAuth(
     ? { ...systemContext(pending.workspaceId), actor: { type: "user", userId: pending.createdBy, sessionId: null } }
     : systemContext(pending.workspaceId);
   try {
-    const id = connectMailbox(
+    const id = await connectMailbox(
       ctx,
       provider,
       { name: pending.name, email, mailboxId: pending.mailboxId, sealed: deps.secrets.seal(JSON.stringify(tokens)) },
@@ -128,19 +128,19 @@ export async function completeOAuth(
   }
 }
 
-function connectMailbox(
+async function connectMailbox(
   ctx: RequestContext,
   provider: OAuthProvider,
   input: { name: string; email: string; mailboxId: string | null; sealed: string },
   deps: ConnectionDeps,
-): string {
-  return withTx(deps.db, (tx) => {
+): Promise<string> {
+  return await transact(deps.db, async (tx) => {
     const now = deps.clock.now().toISOString();
-    const existing = input.mailboxId ? findMailbox(tx, ctx.workspaceId, input.mailboxId) : undefined;
-    const clash = tx.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.email, input.email)).get();
+    const existing = input.mailboxId ? await findMailbox(tx, ctx.workspaceId, input.mailboxId) : undefined;
+    const clash = first(await tx.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.email, input.email)).limit(1));
     if (clash && clash.id !== existing?.id) throw conflict("A mailbox with this address already exists.");
     const row = existing
-      ? tx
+      ? one(await tx
           .update(mailboxes)
           .set({
             inboundKind: provider,
@@ -153,9 +153,8 @@ function connectMailbox(
             updatedAt: now,
           })
           .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, existing.id)))
-          .returning()
-          .get()
-      : tx
+          .returning())
+      : one(await tx
           .insert(mailboxes)
           .values({
             id: newId(),
@@ -170,15 +169,14 @@ function connectMailbox(
             createdAt: now,
             updatedAt: now,
           })
-          .returning()
-          .get();
+          .returning());
     const event = existing ? mailboxUpdated : mailboxCreated;
     const type = event.type;
-    appendEvent(tx, event, {
+    await appendEvent(tx, event, {
       workspaceId: ctx.workspaceId,
       data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: type,
       entityType: "mailbox",
       entityId: row.id,

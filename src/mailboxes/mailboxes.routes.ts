@@ -29,7 +29,7 @@ const settingsAccess = { role: "admin", scopes: ["settings:read", "settings:writ
 export function mailboxesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/mailboxes", tags: ["mailboxes"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listMailboxes(deps.db, ctx, query, deps.config.smtpRelayUrl !== null), {
+    .get("/", async ({ ctx, query }) => await listMailboxes(deps.db, ctx, query, deps.config.smtpRelayUrl !== null), {
       access: settingsAccess,
       query: PageQuery,
       response: { 200: MailboxListSchema, ...errorResponses },
@@ -40,7 +40,7 @@ export function mailboxesRoutes(deps: Deps) {
       async ({ ctx, body, set }) => {
         await assertMailHostsAllowed(body.config, deps);
         set.status = 201;
-        return presentMailbox(createMailbox(ctx, body, deps), deps.config.smtpRelayUrl !== null);
+        return presentMailbox(await createMailbox(ctx, body, deps), deps.config.smtpRelayUrl !== null);
       },
       {
         access: settingsAccess,
@@ -54,7 +54,7 @@ export function mailboxesRoutes(deps: Deps) {
     )
     .get(
       "/:id",
-      ({ ctx, params }) => presentMailbox(getMailbox(deps.db, ctx, params.id), deps.config.smtpRelayUrl !== null),
+      async ({ ctx, params }) => presentMailbox(await getMailbox(deps.db, ctx, params.id), deps.config.smtpRelayUrl !== null),
       {
         access: settingsAccess,
         params: IdParams,
@@ -66,7 +66,7 @@ export function mailboxesRoutes(deps: Deps) {
       "/:id",
       async ({ ctx, params, body }) => {
         await assertMailHostsAllowed(body.config, deps);
-        return presentMailbox(updateMailbox(ctx, params.id, body, deps), deps.config.smtpRelayUrl !== null);
+        return presentMailbox(await updateMailbox(ctx, params.id, body, deps), deps.config.smtpRelayUrl !== null);
       },
       {
         access: settingsAccess,
@@ -81,8 +81,8 @@ export function mailboxesRoutes(deps: Deps) {
     )
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteMailbox(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteMailbox(ctx, params.id, deps);
         set.status = 204;
         return null;
       },
@@ -99,7 +99,7 @@ export function mailboxesRoutes(deps: Deps) {
           MAIL_HOSTS_RULE,
       },
     })
-    .post("/oauth/:provider/start", ({ ctx, params, body }) => startOAuth(ctx, params.provider, body, deps), {
+    .post("/oauth/:provider/start", async ({ ctx, params, body }) => await startOAuth(ctx, params.provider, body, deps), {
       access: settingsAccess,
       params: OAuthProviderParams,
       body: OAuthStartBody,

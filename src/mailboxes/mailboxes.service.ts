@@ -1,9 +1,10 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, gt, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { mailboxCreated, mailboxDeleted, mailboxUpdated } from "./mailboxes.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
@@ -26,28 +27,27 @@ type MailboxDeps = {
   config: { inboundDomain: string; smtpRelayUrl: string | null };
 };
 
-export function findMailbox(db: Queryable, workspaceId: string, id: string): MailboxRow | undefined {
-  return db
+export async function findMailbox(db: Queryable, workspaceId: string, id: string): Promise<MailboxRow | undefined> {
+  return first(await db
     .select()
     .from(mailboxes)
-    .where(and(eq(mailboxes.workspaceId, workspaceId), eq(mailboxes.id, id)))
-    .get();
+    .where(and(eq(mailboxes.workspaceId, workspaceId), eq(mailboxes.id, id))).limit(1));
 }
 
-export function getMailbox(db: Queryable, ctx: RequestContext, id: string): MailboxRow {
-  const row = findMailbox(db, ctx.workspaceId, id);
+export async function getMailbox(db: Queryable, ctx: RequestContext, id: string): Promise<MailboxRow> {
+  const row = await findMailbox(db, ctx.workspaceId, id);
   if (!row) throw notFound("Mailbox");
   return row;
 }
 
-export function listMailboxes(
+export async function listMailboxes(
   db: Queryable,
   ctx: RequestContext,
   page: { limit: number; cursor?: string },
   relayConfigured: boolean,
 ) {
   const after = decodeCursor(page.cursor, 2) as [string, string] | null;
-  const rows = db
+  const rows = await db
     .select()
     .from(mailboxes)
     .where(
@@ -59,8 +59,7 @@ export function listMailboxes(
       ),
     )
     .orderBy(asc(mailboxes.createdAt), asc(mailboxes.id))
-    .limit(page.limit + 1)
-    .all();
+    .limit(page.limit + 1);
   return pageOf(
     rows,
     page.limit,
@@ -69,26 +68,25 @@ export function listMailboxes(
   );
 }
 
-function newForwardingAddress(db: Queryable, email: string, inboundDomain: string): string {
+async function newForwardingAddress(db: Queryable, email: string, inboundDomain: string): Promise<string> {
   const local = slugify(email.split("@")[0] ?? "support", "-", 24) || "support";
   for (;;) {
     const candidate = `${local}-${randomBytes(5).toString("hex")}@${inboundDomain}`.toLowerCase();
-    if (!db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.forwardingAddress, candidate)).get())
+    if (!first(await db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.forwardingAddress, candidate)).limit(1)))
       return candidate;
   }
 }
 
-function checkTeam(db: Queryable, ctx: RequestContext, teamId: string | null | undefined): void {
+async function checkTeam(db: Queryable, ctx: RequestContext, teamId: string | null | undefined): Promise<void> {
   if (!teamId) return;
-  if (!teamsAmong(db, ctx.workspaceId, [teamId]).has(teamId)) throw invalidAt("body.team_id", "No such team.");
+  if (!(await teamsAmong(db, ctx.workspaceId, [teamId])).has(teamId)) throw invalidAt("body.team_id", "No such team.");
 }
 
-function checkEmailFree(db: Queryable, email: string, exceptId: string | null): void {
-  const taken = db
+async function checkEmailFree(db: Queryable, email: string, exceptId: string | null): Promise<void> {
+  const taken = first(await db
     .select({ id: mailboxes.id })
     .from(mailboxes)
-    .where(or(eq(mailboxes.email, email), eq(mailboxes.forwardingAddress, email)))
-    .get();
+    .where(or(eq(mailboxes.email, email), eq(mailboxes.forwardingAddress, email))).limit(1));
   if (taken && taken.id !== exceptId) throw conflict("A mailbox with this address already exists.");
 }
 
@@ -103,7 +101,7 @@ function auditData(row: MailboxRow, secretsChanged: string[]) {
   };
 }
 
-export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, deps: MailboxDeps): MailboxRow {
+export async function createMailbox(ctx: RequestContext, input: CreateMailboxInput, deps: MailboxDeps): Promise<MailboxRow> {
   const email = input.email.toLowerCase();
   const config: MailboxConfig = { ...input.config };
   checkKindSettings(
@@ -116,10 +114,10 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
   );
   const trusted = normalizeTrustedSenders(input.trusted_form_senders ?? []);
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    checkEmailFree(tx, email, null);
-    checkTeam(tx, ctx, input.team_id);
-    const row = tx
+  return await transact(deps.db, async (tx) => {
+    await checkEmailFree(tx, email, null);
+    await checkTeam(tx, ctx, input.team_id);
+    const row = one(await tx
       .insert(mailboxes)
       .values({
         id: newId(),
@@ -130,7 +128,7 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
         inboundKind: input.inbound_kind,
         outboundKind: input.outbound_kind,
         forwardingAddress:
-          input.inbound_kind === "forwarding" ? newForwardingAddress(tx, email, deps.config.inboundDomain) : null,
+          input.inbound_kind === "forwarding" ? await newForwardingAddress(tx, email, deps.config.inboundDomain) : null,
         config,
         teamId: input.team_id ?? null,
         signatureHtml: sanitizeHtmlBody(input.signature_html ?? ""),
@@ -144,13 +142,12 @@ export function createMailbox(ctx: RequestContext, input: CreateMailboxInput, de
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, mailboxCreated, {
+      .returning());
+    await appendEvent(tx, mailboxCreated, {
       workspaceId: ctx.workspaceId,
       data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "mailbox.created",
       entityType: "mailbox",
       entityId: row.id,
@@ -165,18 +162,18 @@ const secretNames = (input: { password?: string; smtp_password?: string }) =>
     (n): n is string => n !== null,
   );
 
-export function updateMailbox(
+export async function updateMailbox(
   ctx: RequestContext,
   id: string,
   input: UpdateMailboxInput,
   deps: MailboxDeps,
-): MailboxRow {
+): Promise<MailboxRow> {
   const trusted = input.trusted_form_senders ? normalizeTrustedSenders(input.trusted_form_senders) : undefined;
-  return withTx(deps.db, (tx) => {
-    const current = getMailbox(tx, ctx, id);
+  return await transact(deps.db, async (tx) => {
+    const current = await getMailbox(tx, ctx, id);
     const email = input.email?.toLowerCase() ?? current.email;
-    if (email !== current.email) checkEmailFree(tx, email, current.id);
-    checkTeam(tx, ctx, input.team_id);
+    if (email !== current.email) await checkEmailFree(tx, email, current.id);
+    await checkTeam(tx, ctx, input.team_id);
     const inboundKind = input.inbound_kind ?? current.inboundKind;
     const outboundKind = input.outbound_kind ?? current.outboundKind;
     const config: MailboxConfig = input.config ? { ...current.config, ...input.config } : current.config;
@@ -210,21 +207,20 @@ export function updateMailbox(
       smtpPasswordSealed: input.smtp_password ? deps.secrets.seal(input.smtp_password) : undefined,
       forwardingAddress:
         inboundKind === "forwarding"
-          ? (current.forwardingAddress ?? newForwardingAddress(tx, email, deps.config.inboundDomain))
+          ? (current.forwardingAddress ?? await newForwardingAddress(tx, email, deps.config.inboundDomain))
           : current.forwardingAddress,
       updatedAt: deps.clock.now().toISOString(),
     };
-    const row = tx
+    const row = one(await tx
       .update(mailboxes)
       .set(patch)
       .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
-      .returning()
-      .get();
-    appendEvent(tx, mailboxUpdated, {
+      .returning());
+    await appendEvent(tx, mailboxUpdated, {
       workspaceId: ctx.workspaceId,
       data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "mailbox.updated",
       entityType: "mailbox",
       entityId: row.id,
@@ -237,14 +233,13 @@ export function updateMailbox(
   });
 }
 
-export function deleteMailbox(ctx: RequestContext, id: string, deps: { db: Db }): void {
-  withTx(deps.db, (tx) => {
-    const current = getMailbox(tx, ctx, id);
-    tx.delete(mailboxes)
-      .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
-      .run();
-    appendEvent(tx, mailboxDeleted, { workspaceId: ctx.workspaceId, data: { mailbox_id: id } });
-    recordAudit(tx, ctx, {
+export async function deleteMailbox(ctx: RequestContext, id: string, deps: { db: Db }): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const current = await getMailbox(tx, ctx, id);
+    await tx.delete(mailboxes)
+      .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)));
+    await appendEvent(tx, mailboxDeleted, { workspaceId: ctx.workspaceId, data: { mailbox_id: id } });
+    await recordAudit(tx, ctx, {
       action: "mailbox.deleted",
       entityType: "mailbox",
       entityId: id,
@@ -257,19 +252,19 @@ export function deleteMailbox(ctx: RequestContext, id: string, deps: { db: Db })
  * Records what the system learnt about a mailbox (sync success or failure). Emits
  * mailbox.updated only when status or last_error changed, so a healthy poller stays quiet.
  */
-export function recordMailboxHealth(
+export async function recordMailboxHealth(
   db: Db,
   mailboxId: string,
   outcome: { ok: true; syncedAt?: string } | { ok: false; error: string },
   relayConfigured: boolean,
   clock: Clock,
-): MailboxRow | undefined {
-  return withTx(db, (tx) => {
-    const current = tx.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).get();
+): Promise<MailboxRow | undefined> {
+  return await transact(db, async (tx) => {
+    const current = first(await tx.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1));
     if (!current) return undefined;
     const status = current.status === "disabled" ? "disabled" : outcome.ok ? "active" : "error";
     const lastError = outcome.ok ? "" : outcome.error.slice(0, 500);
-    const row = tx
+    const row = one(await tx
       .update(mailboxes)
       .set({
         status,
@@ -280,10 +275,9 @@ export function recordMailboxHealth(
           status !== current.status || lastError !== current.lastError ? clock.now().toISOString() : current.updatedAt,
       })
       .where(eq(mailboxes.id, mailboxId))
-      .returning()
-      .get();
+      .returning());
     if (status !== current.status || lastError !== current.lastError) {
-      appendEvent(tx, mailboxUpdated, {
+      await appendEvent(tx, mailboxUpdated, {
         workspaceId: row.workspaceId,
         data: { mailbox: presentMailbox(row, relayConfigured) },
       });

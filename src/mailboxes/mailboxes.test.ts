@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,7 +28,7 @@ afterAll(async () => {
   await sink?.stop();
 });
 
-const eventsOf = (workspaceId: string) =>
+const eventsOf = async (workspaceId: string) =>
   desk.deps.db.$client
     .query<{ type: string; data: string }, [string]>(
       "SELECT type, data FROM events WHERE workspace_id = ? ORDER BY seq",
@@ -40,9 +41,9 @@ describe("mailboxes CRUD", () => {
     expect((await desk.api("GET", "/v1/mailboxes")).status).toBe(401);
     const agent = await addMember(desk, workspace.id, "agent");
     expect((await desk.api("GET", "/v1/mailboxes", { headers: agent.headers })).status).toBe(403);
-    const readOnly = createKey(desk, owner, ["settings:read"]);
+    const readOnly = await createKey(desk, owner, ["settings:read"]);
     expect((await desk.api("GET", "/v1/mailboxes", { headers: readOnly.headers })).status).toBe(403);
-    const key = createKey(desk, owner, ["settings:read", "settings:write"]);
+    const key = await createKey(desk, owner, ["settings:read", "settings:write"]);
     const created = await desk.api("POST", "/v1/mailboxes", {
       headers: key.headers,
       body: { name: "Support", email: "support-key@acme.test" },
@@ -70,10 +71,10 @@ describe("mailboxes CRUD", () => {
     expect(res.text).not.toContain("hunter22");
     expect(res.body.password).toBeUndefined();
     expect(res.body.status).toBe("active");
-    const row = desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, res.body.id)).get()!;
+    const row = first(await desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, res.body.id)).limit(1))!;
     expect(row.smtpPasswordSealed).not.toContain("hunter22");
     expect(desk.deps.secrets.open(row.smtpPasswordSealed!)).toBe("hunter22");
-    const events = eventsOf(workspace.id).filter((e) => e.type.startsWith("mailbox."));
+    const events = (await eventsOf(workspace.id)).filter((e) => e.type.startsWith("mailbox."));
     expect(events.map((e) => e.type)).toEqual(["mailbox.created"]);
     expect(events[0]!.data).not.toContain("hunter22");
     const audit = desk.deps.db.$client
@@ -98,7 +99,7 @@ describe("mailboxes CRUD", () => {
     expect(deleted.status).toBe(204);
     expect((await desk.api("GET", `/v1/mailboxes/${res.body.id}`, { headers: owner.headers })).status).toBe(404);
     expect(
-      eventsOf(workspace.id)
+      (await eventsOf(workspace.id))
         .filter((e) => e.type.startsWith("mailbox."))
         .map((e) => e.type),
     ).toEqual(["mailbox.created", "mailbox.updated", "mailbox.deleted"]);
@@ -153,7 +154,7 @@ describe("mailboxes CRUD", () => {
       expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(location);
     }
     expect((await desk.api("GET", "/v1/mailboxes", { headers: owner.headers })).body.data).toEqual([]);
-    expect(eventsOf(workspace.id).filter((e) => e.type.startsWith("mailbox."))).toEqual([]);
+    expect((await eventsOf(workspace.id)).filter((e) => e.type.startsWith("mailbox."))).toEqual([]);
   });
 
   test("duplicate address answers 409", async () => {

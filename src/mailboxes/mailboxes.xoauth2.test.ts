@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startDovecot } from "../../test/peers/dovecot";
@@ -58,9 +59,9 @@ async function oauthMailbox(email: string, accessToken: string): Promise<string>
   });
   expect(created.status).toBe(201);
   const id: string = created.body.id;
-  withTx(desk.deps.db, (tx) => {
+  await transact(desk.deps.db, async (tx) => {
     const tokens = { access_token: accessToken, refresh_token: null, expires_at: null };
-    const row = tx
+    const row = one(await tx
       .update(mailboxes)
       .set({
         inboundKind: "provider_a",
@@ -68,9 +69,8 @@ async function oauthMailbox(email: string, accessToken: string): Promise<string>
         config: { oauth_email: "alice@example.test" },
       })
       .where(eq(mailboxes.id, id))
-      .returning()
-      .get()!;
-    scheduleMailboxSync(tx, row);
+      .returning())!;
+    await scheduleMailboxSync(tx, row);
   });
   return id;
 }
@@ -87,7 +87,7 @@ const runSync = async () => {
   await desk.jobs.drain();
   clearTimeout(closer);
 };
-const row = (id: string) => desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).get()!;
+const row = async (id: string) => first(await desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1))!;
 
 test("an OAuth mailbox logs in with XOAUTH2, is polled, and its mail becomes a ticket", async () => {
   const id = await oauthMailbox("alice@example.test", GOOD_TOKEN);
@@ -103,9 +103,9 @@ test("an OAuth mailbox logs in with XOAUTH2, is polled, and its mail becomes a t
     )
     .all(workspace.id);
   expect(tickets).toEqual([{ subject: "Via XOAUTH2", mailbox_id: id }]);
-  expect(row(id).status).toBe("active");
-  expect(row(id).lastError).toBe("");
-  expect(row(id).imapLastUid).toBe(1);
+  expect((await row(id)).status).toBe("active");
+  expect((await row(id)).lastError).toBe("");
+  expect((await row(id)).imapLastUid).toBe(1);
   // The login really was XOAUTH2 (not a password fallback): Dovecot logs the mechanism.
   const log = await Bun.file(join(dovecot.dir, "dovecot.log")).text();
   expect(log).toMatch(/Login: user=<alice@example\.test>, method=XOAUTH2/);
@@ -115,8 +115,8 @@ test("a token the provider rejects leaves the mailbox in status error with a rea
   const id = await oauthMailbox("bob@example.test", "access-revoked-token");
   await runSync();
   expect(introspected).toContain("access-revoked-token");
-  expect(row(id).status).toBe("error");
-  expect(row(id).lastError).toMatch(/^IMAP login failed/);
+  expect((await row(id)).status).toBe("error");
+  expect((await row(id)).lastError).toMatch(/^IMAP login failed/);
   const mailbox = await desk.api("GET", `/v1/mailboxes/${id}`, { headers: owner.headers });
   expect(mailbox.body.status).toBe("error");
   expect(mailbox.body.last_error).toMatch(/IMAP login failed/);

@@ -2,7 +2,7 @@ import type { Queryable } from "../db/database";
 import { definePort, type Ports } from "../lib/ports";
 
 /** Counts each member's open tickets: user id → count (missing = 0). */
-export type OpenTicketCounter = (db: Queryable, workspaceId: string, userIds: string[]) => Map<string, number>;
+export type OpenTicketCounter = (db: Queryable, workspaceId: string, userIds: string[]) => Map<string, number> | Promise<Map<string, number>>;
 
 /**
  * The tickets feature owns the `tickets` table, so it supplies the count (members never probe for
@@ -10,11 +10,11 @@ export type OpenTicketCounter = (db: Queryable, workspaceId: string, userIds: st
  */
 export const openTicketCounter = definePort<OpenTicketCounter>("members.openTicketCounter");
 
-export function openTicketsOf(
+export async function openTicketsOf(
   ports: Ports,
   tx: Queryable,
   workspaceId: string,
   userIds: string[],
-): Map<string, number> {
-  return userIds.length ? ports.get(openTicketCounter)(tx, workspaceId, userIds) : new Map();
+): Promise<Map<string, number>> {
+  return userIds.length ? await ports.get(openTicketCounter)(tx, workspaceId, userIds) : new Map();
 }

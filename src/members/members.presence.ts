@@ -8,12 +8,12 @@ import type { MemberRow } from "./members.present";
  * auto-away is off in that workspace). The assignment feature owns `auto_away_minutes`, so it
  * supplies the rule.
  */
-export type AwayCutoff = (db: Queryable, workspaceId: string, now: Date) => string | null;
+export type AwayCutoff = (db: Queryable, workspaceId: string, now: Date) => (string | null) | Promise<string | null>;
 
 export const awayCutoff = definePort<AwayCutoff>("members.awayCutoff");
 
-export function awayCutoffOf(deps: { ports: Ports; clock: Clock }, tx: Queryable, workspaceId: string): string | null {
-  return deps.ports.get(awayCutoff)(tx, workspaceId, deps.clock.now());
+export async function awayCutoffOf(deps: { ports: Ports; clock: Clock }, tx: Queryable, workspaceId: string): Promise<string | null> {
+  return await deps.ports.get(awayCutoff)(tx, workspaceId, deps.clock.now());
 }
 
 /**

@@ -18,9 +18,9 @@ export const membersSql = {
 };
 
 /** The member (not a viewer) with this email, as imports match another desk's agents to people here. */
-export function assignableMemberByEmail(db: Queryable, workspaceId: string, email: string): string | null {
-  const userId = userIdByEmail(db, email.trim().toLowerCase());
-  return userId && isAssignableMember(db, workspaceId, userId) ? userId : null;
+export async function assignableMemberByEmail(db: Queryable, workspaceId: string, email: string): Promise<string | null> {
+  const userId = await userIdByEmail(db, email.trim().toLowerCase());
+  return userId && await isAssignableMember(db, workspaceId, userId) ? userId : null;
 }
 
 const assignableStatement = preparedFor((sqlite) =>
@@ -30,7 +30,7 @@ const assignableStatement = preparedFor((sqlite) =>
 );
 
 /** Whether this person is a member who may be assigned tickets (not a viewer): on the ticket write path, prepared once. */
-export const isAssignableMember = (db: Queryable, workspaceId: string, userId: string): boolean =>
+export const isAssignableMember = async (db: Queryable, workspaceId: string, userId: string): Promise<boolean> =>
   assignableStatement(db).get(workspaceId, userId) !== null;
 
 /** What other features may use of members: membership reads and the writes workspaces and invitations make. */

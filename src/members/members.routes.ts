@@ -6,13 +6,13 @@ import { listMembers, removeMember, updateMemberRole } from "./members.service";
 export function membersRoutes(deps: Deps) {
   return new Elysia({ prefix: "/members", tags: ["members"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listMembers(ctx, query, deps), {
+    .get("/", async ({ ctx, query }) => await listMembers(ctx, query, deps), {
       access: { role: "viewer", scopes: ["settings:read"] },
       query: MemberListQuery,
       response: { 200: MemberPage },
       detail: { summary: "List the workspace's members (filter `role`)" },
     })
-    .patch("/:user_id", ({ ctx, params, body }) => updateMemberRole(ctx, params.user_id, body.role, deps), {
+    .patch("/:user_id", async ({ ctx, params, body }) => await updateMemberRole(ctx, params.user_id, body.role, deps), {
       access: { role: "admin", scopes: ["settings:write"] },
       params: MemberParams,
       body: UpdateMemberBody,
@@ -25,8 +25,8 @@ export function membersRoutes(deps: Deps) {
     })
     .delete(
       "/:user_id",
-      ({ ctx, params, set }) => {
-        removeMember(ctx, params.user_id, deps);
+      async ({ ctx, params, set }) => {
+        await removeMember(ctx, params.user_id, deps);
         set.status = 204;
         return null;
       },

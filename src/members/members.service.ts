@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, asc, count, eq, gt, gte, inArray, lt, ne, or } from "drizzle-orm";
 import { setUserAvatar, users } from "../identity/identity.public";
 import { roleAtLeast, type RequestContext, type Role } from "../auth/context";
@@ -6,7 +7,7 @@ import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf, type Page } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
-import { afterCommit, withTx } from "../db/tx";
+import { afterCommit, transact } from "../db/tx";
 import { memberAdded, memberRemoved, memberUpdated } from "./members.events";
 import { appendEvent } from "../events/append";
 import { userTopic } from "../events/envelope";
@@ -27,7 +28,7 @@ type PresentDeps = Pick<Deps, "clock" | "ports">;
  * them from the workspace's teams). A port: teams build on members (a team holds members only), so
  * members never import them.
  */
-export type MemberLeft = (tx: Tx, workspaceId: string, userId: string) => void;
+export type MemberLeft = (tx: Tx, workspaceId: string, userId: string) => void | Promise<void>;
 
 export const memberLeft = definePort<MemberLeft>("members.memberLeft");
 
@@ -42,34 +43,33 @@ const memberColumns = {
   },
 };
 
-function memberRow(tx: Queryable, workspaceId: string, userId: string) {
-  return tx
+async function memberRow(tx: Queryable, workspaceId: string, userId: string) {
+  return first(await tx
     .select(memberColumns)
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-    .get();
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).limit(1));
 }
 
 /** One member as SPEC.md's Member, or null when the user is not in the workspace. */
-export function findMember(deps: PresentDeps, tx: Queryable, workspaceId: string, userId: string): MemberJson | null {
-  const row = memberRow(tx, workspaceId, userId);
+export async function findMember(deps: PresentDeps, tx: Queryable, workspaceId: string, userId: string): Promise<MemberJson | null> {
+  const row = await memberRow(tx, workspaceId, userId);
   if (!row) return null;
   return presentMember(
     row.member,
     row.user,
-    openTicketsOf(deps.ports, tx, workspaceId, [userId]).get(userId) ?? 0,
-    presenceOf(row.member, awayCutoffOf(deps, tx, workspaceId)),
+    (await openTicketsOf(deps.ports, tx, workspaceId, [userId])).get(userId) ?? 0,
+    presenceOf(row.member, await awayCutoffOf(deps, tx, workspaceId)),
   );
 }
 
-export function listMembers(
+export async function listMembers(
   ctx: RequestContext,
   query: { limit: number; cursor?: string; role?: Role },
   deps: Deps,
-): Page<MemberJson> {
+): Promise<Page<MemberJson>> {
   const after = decodeCursor(query.cursor, 2);
-  const rows = deps.db
+  const rows = await deps.db
     .select(memberColumns)
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
@@ -86,15 +86,14 @@ export function listMembers(
       ),
     )
     .orderBy(asc(members.createdAt), asc(members.userId))
-    .limit(query.limit + 1)
-    .all();
-  const open = openTicketsOf(
+    .limit(query.limit + 1);
+  const open = await openTicketsOf(
     deps.ports,
     deps.db,
     ctx.workspaceId,
     rows.map((r) => r.user.id),
   );
-  const cutoff = awayCutoffOf(deps, deps.db, ctx.workspaceId);
+  const cutoff = await awayCutoffOf(deps, deps.db, ctx.workspaceId);
   return pageOf(
     rows,
     query.limit,
@@ -103,12 +102,11 @@ export function listMembers(
   );
 }
 
-const ownerCount = (tx: Tx, workspaceId: string): number =>
-  tx
+const ownerCount = async (tx: Tx, workspaceId: string): Promise<number> =>
+  first(await tx
     .select({ n: count() })
     .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.role, "owner")))
-    .get()?.n ?? 0;
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.role, "owner"))).limit(1))?.n ?? 0;
 
 /** Owners are made and unmade only by a signed-in owner (an API key acts as an admin). */
 function requireOwnerFor(ctx: RequestContext, what: string): void {
@@ -116,31 +114,30 @@ function requireOwnerFor(ctx: RequestContext, what: string): void {
 }
 
 /** Appends `member.updated` for a member (role, picture, availability or cap change). */
-export function publishMemberUpdated(deps: PresentDeps, tx: Tx, workspaceId: string, userId: string): MemberJson {
-  const member = findMember(deps, tx, workspaceId, userId);
+export async function publishMemberUpdated(deps: PresentDeps, tx: Tx, workspaceId: string, userId: string): Promise<MemberJson> {
+  const member = await findMember(deps, tx, workspaceId, userId);
   if (!member) throw notFound("Member");
-  appendEvent(tx, memberUpdated, { workspaceId, data: { member }, extraTopics: [userTopic(userId)] });
+  await appendEvent(tx, memberUpdated, { workspaceId, data: { member }, extraTopics: [userTopic(userId)] });
   return member;
 }
 
 /** Sets a member's role inside the caller's transaction; the last owner cannot be demoted. */
-export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role: Role, deps: Deps): MemberJson {
-  const current = memberRow(tx, ctx.workspaceId, userId);
+export async function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role: Role, deps: Deps): Promise<MemberJson> {
+  const current = await memberRow(tx, ctx.workspaceId, userId);
   if (!current) throw notFound("Member");
   const from = current.member.role;
-  if (from === role) return findMember(deps, tx, ctx.workspaceId, userId)!;
+  if (from === role) return (await findMember(deps, tx, ctx.workspaceId, userId))!;
   if (role === "owner" || from === "owner") requireOwnerFor(ctx, "grant or change the owner role");
   // Demoting takes access away; promoting grants the new role's reach, which the caller must hold.
   if (!mayAlterRole(ctx, from)) throw forbidden(grantDeniedDetail(ctx, from));
   if (roleAtLeast(role, from) && !mayGrantRole(ctx, role)) throw forbidden(grantDeniedDetail(ctx, role));
-  if (from === "owner" && ownerCount(tx, ctx.workspaceId) <= 1) {
+  if (from === "owner" && await ownerCount(tx, ctx.workspaceId) <= 1) {
     throw invalidAt("body.role", "The workspace's last owner cannot be demoted; make someone else owner first.");
   }
-  tx.update(members)
+  await tx.update(members)
     .set({ role })
-    .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)))
-    .run();
-  recordAudit(tx, ctx, {
+    .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)));
+  await recordAudit(tx, ctx, {
     action: "member.role_changed",
     entityType: "member",
     entityId: userId,
@@ -148,61 +145,59 @@ export function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role:
   });
   // A role decides which private teams the member sees: their live sockets re-read it.
   afterCommit(tx, () => signalAccessEnded(deps.db, { kind: "grants", workspaceId: ctx.workspaceId, userId }));
-  return publishMemberUpdated(deps, tx, ctx.workspaceId, userId);
+  return await publishMemberUpdated(deps, tx, ctx.workspaceId, userId);
 }
 
-export function updateMemberRole(ctx: RequestContext, userId: string, role: Role, deps: Deps): MemberJson {
-  return withTx(deps.db, (tx) => setMemberRole(tx, ctx, userId, role, deps));
+export async function updateMemberRole(ctx: RequestContext, userId: string, role: Role, deps: Deps): Promise<MemberJson> {
+  return await transact(deps.db, async (tx) => await setMemberRole(tx, ctx, userId, role, deps));
 }
 
 /**
  * Adds a user to a workspace (invitation accepted) in the caller's transaction; emits
  * `member.added`. An existing member keeps their membership and role.
  */
-export function addWorkspaceMember(
+export async function addWorkspaceMember(
   tx: Tx,
   ctx: RequestContext,
   userId: string,
   role: Role,
   deps: Deps,
-): { member: MemberJson; added: boolean } {
-  const existing = findMember(deps, tx, ctx.workspaceId, userId);
+): Promise<{ member: MemberJson; added: boolean }> {
+  const existing = await findMember(deps, tx, ctx.workspaceId, userId);
   if (existing) return { member: existing, added: false };
-  tx.insert(members)
-    .values({ workspaceId: ctx.workspaceId, userId, role, createdAt: deps.clock.now().toISOString() })
-    .run();
-  const member = findMember(deps, tx, ctx.workspaceId, userId)!;
-  appendEvent(tx, memberAdded, {
+  await tx.insert(members)
+    .values({ workspaceId: ctx.workspaceId, userId, role, createdAt: deps.clock.now().toISOString() });
+  const member = (await findMember(deps, tx, ctx.workspaceId, userId))!;
+  await appendEvent(tx, memberAdded, {
     workspaceId: ctx.workspaceId,
     data: { member },
     extraTopics: [userTopic(userId)],
   });
-  recordAudit(tx, ctx, { action: "member.added", entityType: "member", entityId: userId, data: { role } });
+  await recordAudit(tx, ctx, { action: "member.added", entityType: "member", entityId: userId, data: { role } });
   return { member, added: true };
 }
 
 /** Removes a member and their team memberships; their live connections end after commit. */
-export function removeMember(ctx: RequestContext, userId: string, deps: Deps): void {
+export async function removeMember(ctx: RequestContext, userId: string, deps: Deps): Promise<void> {
   const leave = deps.ports.get(memberLeft);
-  withTx(deps.db, (tx) => {
-    const current = memberRow(tx, ctx.workspaceId, userId);
+  await transact(deps.db, async (tx) => {
+    const current = await memberRow(tx, ctx.workspaceId, userId);
     if (!current) throw notFound("Member");
     if (current.member.role === "owner") {
       requireOwnerFor(ctx, "remove an owner");
-      if (ownerCount(tx, ctx.workspaceId) <= 1)
+      if (await ownerCount(tx, ctx.workspaceId) <= 1)
         throw invalidAt("path.user_id", "The workspace's last owner cannot be removed.");
     }
     if (!mayAlterRole(ctx, current.member.role)) throw forbidden(grantDeniedDetail(ctx, current.member.role));
-    tx.delete(members)
-      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)))
-      .run();
-    leave(tx, ctx.workspaceId, userId);
-    appendEvent(tx, memberRemoved, {
+    await tx.delete(members)
+      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)));
+    await leave(tx, ctx.workspaceId, userId);
+    await appendEvent(tx, memberRemoved, {
       workspaceId: ctx.workspaceId,
       data: { user_id: userId },
       extraTopics: [userTopic(userId)],
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "member.removed",
       entityType: "member",
       entityId: userId,
@@ -213,92 +208,85 @@ export function removeMember(ctx: RequestContext, userId: string, deps: Deps): v
 }
 
 /** Which of `userIds` are members of the workspace. */
-export function membersAmong(tx: Queryable, workspaceId: string, userIds: string[]): Set<string> {
+export async function membersAmong(tx: Queryable, workspaceId: string, userIds: string[]): Promise<Set<string>> {
   if (!userIds.length) return new Set();
-  const rows = tx
+  const rows = await tx
     .select({ id: members.userId })
     .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), inArray(members.userId, userIds)))
-    .all();
+    .where(and(eq(members.workspaceId, workspaceId), inArray(members.userId, userIds)));
   return new Set(rows.map((r) => r.id));
 }
 
 /** True when the user is a member of the workspace. */
-export function isMember(tx: Queryable, workspaceId: string, userId: string): boolean {
-  return !!tx
+export async function isMember(tx: Queryable, workspaceId: string, userId: string): Promise<boolean> {
+  return !!first(await tx
     .select({ userId: members.userId })
     .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-    .get();
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).limit(1));
 }
 
 /** The member's role, or null when the user is not in the workspace. */
-export function memberRoleOf(tx: Queryable, workspaceId: string, userId: string): Role | null {
+export async function memberRoleOf(tx: Queryable, workspaceId: string, userId: string): Promise<Role | null> {
   return (
-    tx
+    first(await tx
       .select({ role: members.role })
       .from(members)
-      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-      .get()?.role ?? null
+      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).limit(1))?.role ?? null
   );
 }
 
 /** True when someone with this (account) email is a member of the workspace. */
-export function isMemberEmail(tx: Queryable, workspaceId: string, email: string): boolean {
-  return !!tx
+export async function isMemberEmail(tx: Queryable, workspaceId: string, email: string): Promise<boolean> {
+  return !!first(await tx
     .select({ id: members.userId })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(eq(members.workspaceId, workspaceId), eq(users.email, email)))
-    .get();
+    .where(and(eq(members.workspaceId, workspaceId), eq(users.email, email))).limit(1));
 }
 
 /** The owners and admins of a workspace: who receives workspace notices (AI key failures, caps). */
-export function adminIdsOfWorkspace(tx: Queryable, workspaceId: string): string[] {
-  return tx
+export async function adminIdsOfWorkspace(tx: Queryable, workspaceId: string): Promise<string[]> {
+  return (await tx
     .select({ userId: members.userId })
     .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), inArray(members.role, ["owner", "admin"])))
-    .all()
+    .where(and(eq(members.workspaceId, workspaceId), inArray(members.role, ["owner", "admin"]))))
     .map((r) => r.userId);
 }
 
 /** Members of a workspace, and seats among them (owners, admins and agents; viewers are free). */
-export function memberCountsOf(tx: Queryable, workspaceId: string): { members: number; seats: number } {
-  const rows = tx.select({ role: members.role }).from(members).where(eq(members.workspaceId, workspaceId)).all();
+export async function memberCountsOf(tx: Queryable, workspaceId: string): Promise<{ members: number; seats: number }> {
+  const rows = await tx.select({ role: members.role }).from(members).where(eq(members.workspaceId, workspaceId));
   return { members: rows.length, seats: rows.filter((r) => r.role !== "viewer").length };
 }
 
 /** Every member's id, name and email: what a plain-text `@Name` or `@email` in a note is read against. */
-export function memberNamesOf(tx: Queryable, workspaceId: string): Array<{ id: string; name: string; email: string }> {
-  return tx
+export async function memberNamesOf(tx: Queryable, workspaceId: string): Promise<Array<{ id: string; name: string; email: string }>> {
+  return await tx
     .select({ id: users.id, name: users.name, email: users.email })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(eq(members.workspaceId, workspaceId))
-    .all();
+    .where(eq(members.workspaceId, workspaceId));
 }
 
 /** User ids of every member of the workspace. */
-export function memberIdsOfWorkspace(tx: Queryable, workspaceId: string): string[] {
-  return tx
+export async function memberIdsOfWorkspace(tx: Queryable, workspaceId: string): Promise<string[]> {
+  return (await tx
     .select({ userId: members.userId })
     .from(members)
-    .where(eq(members.workspaceId, workspaceId))
-    .all()
+    .where(eq(members.workspaceId, workspaceId)))
     .map((r) => r.userId);
 }
 
 /** The first membership of a new workspace: its creator as owner (no event: the workspace's own covers it). */
-export function insertOwnerMembership(tx: Tx, workspaceId: string, userId: string, now: string): void {
-  tx.insert(members).values({ workspaceId, userId, role: "owner", createdAt: now }).run();
+export async function insertOwnerMembership(tx: Tx, workspaceId: string, userId: string, now: string): Promise<void> {
+  await tx.insert(members).values({ workspaceId, userId, role: "owner", createdAt: now });
 }
 
 /**
  * Sets or clears a person's own picture and appends `member.updated` in each workspace they belong
  * to (the picture shows wherever they are a member). Answers those workspaces' ids.
  */
-export function setUserPicture(
+export async function setUserPicture(
   deps: PresentDeps,
   tx: Tx,
   userId: string,
@@ -306,15 +294,14 @@ export function setUserPicture(
   now: string,
   /** `oauth`: the picture a sign-in provider gave (never replaces one the person chose). */
   source: "upload" | "oauth" = "upload",
-): string[] {
-  setUserAvatar(tx, userId, url, source, now);
-  const workspaceIds = tx
+): Promise<string[]> {
+  await setUserAvatar(tx, userId, url, source, now);
+  const workspaceIds = (await tx
     .select({ id: members.workspaceId })
     .from(members)
-    .where(eq(members.userId, userId))
-    .all()
+    .where(eq(members.userId, userId)))
     .map((r) => r.id);
-  for (const workspaceId of workspaceIds) publishMemberUpdated(deps, tx, workspaceId, userId);
+  for (const workspaceId of workspaceIds) await publishMemberUpdated(deps, tx, workspaceId, userId);
   return workspaceIds;
 }
 
@@ -329,8 +316,8 @@ export type AssignableMember = {
 };
 
 /** Every member of the workspace but viewers (who are never assigned), by user id. */
-export function assignableMembers(tx: Queryable, workspaceId: string): AssignableMember[] {
-  return tx
+export async function assignableMembers(tx: Queryable, workspaceId: string): Promise<AssignableMember[]> {
+  return await tx
     .select({
       userId: members.userId,
       role: members.role,
@@ -341,8 +328,7 @@ export function assignableMembers(tx: Queryable, workspaceId: string): Assignabl
     })
     .from(members)
     .where(and(eq(members.workspaceId, workspaceId), ne(members.role, "viewer")))
-    .orderBy(asc(members.userId))
-    .all();
+    .orderBy(asc(members.userId));
 }
 
 /**
@@ -350,14 +336,14 @@ export function assignableMembers(tx: Queryable, workspaceId: string): Assignabl
  * and appends `member.updated` when something changed. The caller checks who may do it; a cap
  * for a viewer is refused here. Answers the member before and after, or null when not a member.
  */
-export function setMemberAvailability(
+export async function setMemberAvailability(
   deps: PresentDeps,
   tx: Tx,
   workspaceId: string,
   userId: string,
   patch: { availability?: MemberRow["availability"]; maxOpenTickets?: number | null },
-): { before: MemberJson; after: MemberJson } | null {
-  const before = findMember(deps, tx, workspaceId, userId);
+): Promise<{ before: MemberJson; after: MemberJson } | null> {
+  const before = await findMember(deps, tx, workspaceId, userId);
   if (!before) return null;
   if (patch.maxOpenTickets != null && before.role === "viewer")
     throw invalidAt("body.max_open_tickets", "Viewers are never assigned tickets, so they take no cap.");
@@ -367,34 +353,32 @@ export function setMemberAvailability(
   if (patch.maxOpenTickets !== undefined && patch.maxOpenTickets !== before.max_open_tickets)
     set.maxOpenTickets = patch.maxOpenTickets;
   if (!Object.keys(set).length) return { before, after: before };
-  tx.update(members)
+  await tx.update(members)
     .set(set)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-    .run();
-  return { before, after: publishMemberUpdated(deps, tx, workspaceId, userId) };
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)));
+  return { before, after: await publishMemberUpdated(deps, tx, workspaceId, userId) };
 }
 
 /**
  * Records a heartbeat (`last_seen_at`). When it changes the member's presence (back from
  * auto-away), `member.updated` follows so others see them online again; otherwise no event.
  */
-export function touchMemberSeen(
+export async function touchMemberSeen(
   deps: PresentDeps,
   tx: Tx,
   workspaceId: string,
   userId: string,
   now: string,
-): MemberJson | null {
-  const row = memberRow(tx, workspaceId, userId);
+): Promise<MemberJson | null> {
+  const row = await memberRow(tx, workspaceId, userId);
   if (!row) return null;
-  const cutoff = awayCutoffOf(deps, tx, workspaceId);
+  const cutoff = await awayCutoffOf(deps, tx, workspaceId);
   const was = presenceOf(row.member, cutoff);
-  tx.update(members)
+  await tx.update(members)
     .set({ lastSeenAt: now })
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-    .run();
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)));
   if (presenceOf({ ...row.member, lastSeenAt: now }, cutoff) !== was)
-    return publishMemberUpdated(deps, tx, workspaceId, userId);
+    return await publishMemberUpdated(deps, tx, workspaceId, userId);
   return null;
 }
 
@@ -402,8 +386,8 @@ export function touchMemberSeen(
  * Online members whose last heartbeat falls in [from, to): those whom auto-away turned away as its
  * cutoff moved from `from` to `to` (the assignment feature's job tells everyone with member.updated).
  */
-export function membersLastSeenBetween(tx: Queryable, workspaceId: string, from: string, to: string): string[] {
-  return tx
+export async function membersLastSeenBetween(tx: Queryable, workspaceId: string, from: string, to: string): Promise<string[]> {
+  return (await tx
     .select({ userId: members.userId })
     .from(members)
     .where(
@@ -413,7 +397,6 @@ export function membersLastSeenBetween(tx: Queryable, workspaceId: string, from:
         gte(members.lastSeenAt, from),
         lt(members.lastSeenAt, to),
       ),
-    )
-    .all()
+    ))
     .map((r) => r.userId);
 }

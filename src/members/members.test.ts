@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { onAccessEnded, type AccessEnded } from "../auth/session-signals";
@@ -16,19 +17,17 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 
-const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
-  d.deps.db
+const eventsAfter = async (d: TestDesk, wid: string, seq: number) =>
+  await d.deps.db
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
-    .orderBy(asc(events.seq))
-    .all();
-const roleOf = (wid: string, uid: string) =>
-  desk.deps.db
+    .orderBy(asc(events.seq));
+const roleOf = async (wid: string, uid: string) =>
+  first(await desk.deps.db
     .select({ role: members.role })
     .from(members)
-    .where(and(eq(members.workspaceId, wid), eq(members.userId, uid)))
-    .get()?.role;
+    .where(and(eq(members.workspaceId, wid), eq(members.userId, uid))).limit(1))?.role;
 
 describe("GET /v1/members", () => {
   test("any member lists the workspace's members as SPEC.md's Member; keys need settings:read", async () => {
@@ -38,7 +37,7 @@ describe("GET /v1/members", () => {
     await addMember(desk, other.workspace.id, "agent");
     expect((await desk.api("GET", "/v1/members")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/members", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+      (await desk.api("GET", "/v1/members", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
     ).toBe(403);
     expect(
       (await desk.api("GET", "/v1/members", { headers: { ...viewer.headers, "desk-workspace": other.workspace.id } }))
@@ -61,7 +60,7 @@ describe("GET /v1/members", () => {
     });
     expect(res.body.data[1].user.id).toBe(viewer.id);
     const page = await desk.api("GET", "/v1/members?limit=1", {
-      headers: createKey(desk, owner, ["settings:read"]).headers,
+      headers: (await createKey(desk, owner, ["settings:read"])).headers,
     });
     expect(page.body.data.map((m: { user: { id: string } }) => m.user.id)).toEqual([owner.id]);
     const next = await desk.api("GET", `/v1/members?limit=1&cursor=${page.body.next_cursor}`, {
@@ -116,7 +115,7 @@ describe("PATCH /v1/members/{user_id}", () => {
     expect(
       (
         await desk.api("PATCH", `/v1/members/${agent.id}`, {
-          headers: createKey(desk, owner, ["settings:read"]).headers,
+          headers: (await createKey(desk, owner, ["settings:read"])).headers,
           body: { role: "viewer" },
         })
       ).status,
@@ -143,7 +142,7 @@ describe("PATCH /v1/members/{user_id}", () => {
     expect(
       (
         await desk.api("PATCH", `/v1/members/${agent.id}`, {
-          headers: createKey(desk, owner, ["settings:read", "settings:write"]).headers,
+          headers: (await createKey(desk, owner, ["settings:read", "settings:write"])).headers,
           body: { role: "owner" },
         })
       ).status,
@@ -154,31 +153,30 @@ describe("PATCH /v1/members/{user_id}", () => {
       body: { role: "admin" },
     });
     expect(last.status).toBe(422);
-    expect(roleOf(workspace.id, owner.id)).toBe("owner");
-    expect(roleOf(workspace.id, agent.id)).toBe("agent");
+    expect(await roleOf(workspace.id, owner.id)).toBe("owner");
+    expect(await roleOf(workspace.id, agent.id)).toBe("agent");
   });
 
   test("an admin changes a role: stored, audit-logged, one member.updated to the user's topic", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
     const admin = await addMember(desk, workspace.id, "admin");
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const res = await desk.api("PATCH", `/v1/members/${agent.id}`, {
       headers: admin.headers,
       body: { role: "viewer" },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ user: { id: agent.id }, role: "viewer" });
-    expect(roleOf(workspace.id, agent.id)).toBe("viewer");
-    const emitted = eventsAfter(desk, workspace.id, before);
+    expect(await roleOf(workspace.id, agent.id)).toBe("viewer");
+    const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => e.type)).toEqual(["member.updated"]);
     expect(emitted[0]!.topics).toEqual([`workspace:${workspace.id}`, `user:${agent.id}`]);
     expect(emitted[0]!.data).toEqual({ member: res.body });
-    const audit = desk.deps.db
+    const audit = await desk.deps.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "member.role_changed")))
-      .all();
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "member.role_changed")));
     expect(audit).toEqual([
       expect.objectContaining({ actorUserId: admin.id, entityId: agent.id, data: { from: "agent", to: "viewer" } }),
     ]);
@@ -189,7 +187,7 @@ describe("PATCH /v1/members/{user_id}", () => {
     expect(
       (await desk.api("PATCH", `/v1/members/${owner.id}`, { headers: owner.headers, body: { role: "agent" } })).status,
     ).toBe(200);
-    expect(roleOf(workspace.id, owner.id)).toBe("agent");
+    expect(await roleOf(workspace.id, owner.id)).toBe("agent");
   });
 });
 
@@ -204,8 +202,8 @@ describe("DELETE /v1/members/{user_id}", () => {
     expect((await desk.api("DELETE", `/v1/members/${outsider.owner.id}`, { headers: owner.headers })).status).toBe(404);
     expect((await desk.api("DELETE", `/v1/members/${owner.id}`, { headers: admin.headers })).status).toBe(403);
     expect((await desk.api("DELETE", `/v1/members/${owner.id}`, { headers: owner.headers })).status).toBe(422);
-    expect(roleOf(workspace.id, owner.id)).toBe("owner");
-    expect(roleOf(outsider.workspace.id, outsider.owner.id)).toBe("owner");
+    expect(await roleOf(workspace.id, owner.id)).toBe("owner");
+    expect(await roleOf(outsider.workspace.id, outsider.owner.id)).toBe("owner");
   });
 
   test("removes the member and their teams, emits member.removed, signals after commit, ends access", async () => {
@@ -217,30 +215,28 @@ describe("DELETE /v1/members/{user_id}", () => {
     });
     const signals: AccessEnded[] = [];
     const off = onAccessEnded(desk.deps.db, (s) => signals.push(s));
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const res = await desk.api("DELETE", `/v1/members/${agent.id}`, { headers: owner.headers });
     off();
     expect(res.status).toBe(204);
-    expect(roleOf(workspace.id, agent.id)).toBeUndefined();
+    expect(await roleOf(workspace.id, agent.id)).toBeUndefined();
     expect(
-      desk.deps.db
+      (await desk.deps.db
         .select()
         .from(teamMembers)
-        .where(eq(teamMembers.teamId, team.body.id))
-        .all()
+        .where(eq(teamMembers.teamId, team.body.id)))
         .map((r) => r.userId),
     ).toEqual([owner.id]);
-    const emitted = eventsAfter(desk, workspace.id, before);
+    const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => [e.type, e.data, e.topics])).toEqual([
       ["member.removed", { user_id: agent.id }, [`workspace:${workspace.id}`, `user:${agent.id}`]],
     ]);
     expect(signals).toEqual([{ kind: "membership", userId: agent.id, workspaceId: workspace.id }]);
     expect(
-      desk.deps.db
+      await desk.deps.db
         .select()
         .from(auditLogs)
-        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "member.removed")))
-        .all(),
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "member.removed"))),
     ).toHaveLength(1);
     expect((await desk.api("GET", "/v1/members", { headers: agent.headers })).status).toBe(404);
   });

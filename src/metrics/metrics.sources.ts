@@ -7,10 +7,10 @@ import type { MetricSource, Sample } from "./metrics";
 
 /** Jobs by kind and state, counted at scrape time. */
 export function jobsSource(db: Db, clock: Clock): MetricSource {
-  return () => {
+  return async () => {
     const now = clock.now();
     return [
-      ...jobCountsByKindAndState(db).map((r) => ({
+      ...(await jobCountsByKindAndState(db)).map((r) => ({
         name: "desk_jobs",
         type: "gauge" as const,
         help: "Jobs by kind and state",
@@ -21,7 +21,7 @@ export function jobsSource(db: Db, clock: Clock): MetricSource {
         name: "desk_jobs_oldest_due_seconds",
         type: "gauge",
         help: "How long the oldest due job has waited to run (0 when none waits)",
-        value: oldestDueMs(db, now) / 1000,
+        value: await oldestDueMs(db, now) / 1000,
       },
     ];
   };
@@ -48,9 +48,9 @@ export function databaseSource(path: string): MetricSource {
  * never by a cursor row a removed consumer left behind.
  */
 export function consumersSource(db: Db, clock: Clock, runner: ConsumerRunner): MetricSource {
-  return () => {
+  return async () => {
     const tallies = runner.stats();
-    const lag = consumerLag(
+    const lag = await consumerLag(
       db,
       clock.now(),
       tallies.map((t) => t.name),

@@ -207,7 +207,7 @@ export const counterValue = (name: string, labels: Labels = {}) =>
 
 /** A source of series computed at scrape time (job counts, seq lag). */
 export type Sample = { name: string; type: "counter" | "gauge"; help: string; labels?: Labels; value: number };
-export type MetricSource = () => Sample[];
+export type MetricSource = () => Sample[] | Promise<Sample[]>;
 
 export function renderMetrics(sources: MetricSource[] = []): string {
   const lines: string[] = [];
@@ -234,7 +234,7 @@ export function renderMetrics(sources: MetricSource[] = []): string {
     }
   }
   const grouped = new Map<string, Sample[]>();
-  for (const sample of sources.flatMap((source) => source()))
+  for (const sample of sources.flatMap(async (source) => await source()))
     grouped.set(sample.name, [...(grouped.get(sample.name) ?? []), sample]);
   for (const [name, samples] of grouped) {
     head(name, samples[0]!.type, samples[0]!.help);

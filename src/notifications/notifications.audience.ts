@@ -11,11 +11,11 @@ import { followerIdsOf, ticketOfWorkspace } from "../tickets/tickets.public";
 export const MAX_RECIPIENTS = 60;
 
 /** Whether a member may see a ticket: any member, unless it belongs to a private team (its members and admins). */
-export function maySee(tx: Tx, workspaceId: string, userId: string, privateTeamId: string | null): boolean {
-  const role = memberRoleOf(tx, workspaceId, userId);
+export async function maySee(tx: Tx, workspaceId: string, userId: string, privateTeamId: string | null): Promise<boolean> {
+  const role = await memberRoleOf(tx, workspaceId, userId);
   if (!role) return false;
   if (!privateTeamId || role === "admin" || role === "owner") return true;
-  return memberIdsOf(tx, [privateTeamId]).get(privateTeamId)?.includes(userId) ?? false;
+  return (await memberIdsOf(tx, [privateTeamId])).get(privateTeamId)?.includes(userId) ?? false;
 }
 
 /**
@@ -23,14 +23,14 @@ export function maySee(tx: Tx, workspaceId: string, userId: string, privateTeamI
  * and then the ticket's followers who may see it, each once, at most MAX_RECIPIENTS in all.
  * Followers get what the assignee gets: a feature sending a ticket notice adds them through this.
  */
-export function withFollowers(tx: Tx, workspaceId: string, ticketId: string, told: readonly string[]): string[] {
+export async function withFollowers(tx: Tx, workspaceId: string, ticketId: string, told: readonly string[]): Promise<string[]> {
   const people = new Set(told);
-  const ticket = ticketOfWorkspace(tx, workspaceId, ticketId);
+  const ticket = await ticketOfWorkspace(tx, workspaceId, ticketId);
   if (ticket && !ticket.deletedAt) {
-    const privateTeamId = ticket.teamId ? (privateTeamOfWorkspace(tx, workspaceId, ticket.teamId) ?? null) : null;
-    for (const userId of followerIdsOf(tx, [ticket.id]).get(ticket.id) ?? []) {
+    const privateTeamId = ticket.teamId ? (await privateTeamOfWorkspace(tx, workspaceId, ticket.teamId) ?? null) : null;
+    for (const userId of (await followerIdsOf(tx, [ticket.id])).get(ticket.id) ?? []) {
       if (people.size >= MAX_RECIPIENTS) break;
-      if (!people.has(userId) && maySee(tx, workspaceId, userId, privateTeamId)) people.add(userId);
+      if (!people.has(userId) && await maySee(tx, workspaceId, userId, privateTeamId)) people.add(userId);
     }
   }
   return [...people].slice(0, MAX_RECIPIENTS);

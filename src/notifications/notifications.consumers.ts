@@ -27,18 +27,18 @@ const excerptOf = (text: string) => {
 type Ticket = NonNullable<ReturnType<typeof ticketOfWorkspace>>;
 
 /** A live ticket of the event's workspace, with the private team (if any) its events are scoped to. */
-function ticketOf(
+async function ticketOf(
   tx: Tx,
   event: StoredEvent,
   ticketId: string,
-): { ticket: Ticket; privateTeamId: string | null } | null {
-  const ticket = ticketOfWorkspace(tx, event.workspace_id, ticketId);
+): Promise<{ ticket: Ticket; privateTeamId: string | null } | null> {
+  const ticket = await ticketOfWorkspace(tx, event.workspace_id, ticketId);
   if (!ticket || ticket.deletedAt || ticket.mergedIntoId) return null;
-  const privateTeamId = ticket.teamId ? (privateTeamOfWorkspace(tx, event.workspace_id, ticket.teamId) ?? null) : null;
+  const privateTeamId = ticket.teamId ? (await privateTeamOfWorkspace(tx, event.workspace_id, ticket.teamId) ?? null) : null;
   return { ticket, privateTeamId };
 }
 
-function tell(
+async function tell(
   tx: Tx,
   deps: Deps,
   event: StoredEvent,
@@ -46,10 +46,10 @@ function tell(
   userId: string,
   type: NewNotification["type"],
   data: Record<string, unknown>,
-): void {
-  if (!maySee(tx, event.workspace_id, userId, found.privateTeamId)) return;
+): Promise<void> {
+  if (!await maySee(tx, event.workspace_id, userId, found.privateTeamId)) return;
   const { ticket } = found;
-  notify(
+  await notify(
     tx,
     {
       workspaceId: event.workspace_id,
@@ -68,18 +68,18 @@ function tell(
  * the same instant); the assignee is told unless they created it. Without a first message the
  * creator is unknown and nobody is told.
  */
-function assignedAtCreation(tx: Tx, deps: Deps, event: StoredEventOf<typeof ticketCreated>): void {
+async function assignedAtCreation(tx: Tx, deps: Deps, event: StoredEventOf<typeof ticketCreated>): Promise<void> {
   const { ticket } = event.data;
   if (!ticket.assignee || ticket.spam) return;
-  const author = firstMessageAuthorOf(tx, event.workspace_id, ticket.id);
+  const author = await firstMessageAuthorOf(tx, event.workspace_id, ticket.id);
   if (!author || author.createdAt !== ticket.created_at || author.authorType === "contact") return;
   if (author.authorUserId === ticket.assignee.id) return;
-  const found = ticketOf(tx, event, ticket.id);
+  const found = await ticketOf(tx, event, ticket.id);
   if (!found) return;
-  tell(tx, deps, event, found, ticket.assignee.id, "assigned", {
+  await tell(tx, deps, event, found, ticket.assignee.id, "assigned", {
     from: null,
     by: author.authorUserId,
-    by_name: userRef(tx, author.authorUserId)?.name ?? author.authorType,
+    by_name: (await userRef(tx, author.authorUserId))?.name ?? author.authorType,
     via: author.authorType,
   });
 }
@@ -92,15 +92,15 @@ function assignedAtCreation(tx: Tx, deps: Deps, event: StoredEventOf<typeof tick
 export const notifyAssigned = defineConsumer({
   name: "notifications.assigned",
   events: [activityCreated, ticketCreated],
-  handle(tx, event, { deps }: ConsumerContext<Deps>) {
-    if (event.type === "ticket.created") return assignedAtCreation(tx, deps, event);
+  async handle(tx, event, { deps }: ConsumerContext<Deps>) {
+    if (event.type === "ticket.created") return await assignedAtCreation(tx, deps, event);
     const { ticket_id, activity } = event.data;
     if (activity.type !== "assigned" || typeof activity.data.to !== "string") return;
     const to = activity.data.to;
     if (activity.actor.user?.id === to) return;
-    const found = ticketOf(tx, event, ticket_id);
+    const found = await ticketOf(tx, event, ticket_id);
     if (!found || found.ticket.assigneeId !== to) return;
-    tell(tx, deps, event, found, to, "assigned", {
+    await tell(tx, deps, event, found, to, "assigned", {
       from: typeof activity.data.from === "string" ? activity.data.from : null,
       by: activity.actor.user?.id ?? null,
       by_name:
@@ -120,14 +120,14 @@ export const notifyAssigned = defineConsumer({
 export const notifyOnMessage = defineConsumer({
   name: "notifications.messages",
   events: [messageCreated],
-  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+  async handle(tx, event, { deps }: ConsumerContext<Deps>) {
     const { ticket_id, message } = event.data;
-    if (message.kind === "note") return noteTold(tx, deps, event);
+    if (message.kind === "note") return await noteTold(tx, deps, event);
     if (message.direction !== "inbound" || message.author.type !== "contact") return;
-    const found = ticketOf(tx, event, ticket_id);
+    const found = await ticketOf(tx, event, ticket_id);
     if (!found || found.ticket.spam) return;
-    for (const userId of assigneeAndFollowers(tx, found.ticket))
-      tell(tx, deps, event, found, userId, "customer_replied", {
+    for (const userId of await assigneeAndFollowers(tx, found.ticket))
+      await tell(tx, deps, event, found, userId, "customer_replied", {
         message_id: message.id,
         by_name: message.author.contact?.name || message.author.contact?.email || null,
         excerpt: excerptOf(message.body_text),
@@ -139,8 +139,8 @@ export const notifyOnMessage = defineConsumer({
  * The assignee first, then each follower once (a follower who is also the assignee is told once),
  * at most MAX_RECIPIENTS: each is a row, an event and perhaps a mail job in this transaction.
  */
-function assigneeAndFollowers(tx: Tx, ticket: Ticket): string[] {
-  const followers = followerIdsOf(tx, [ticket.id]).get(ticket.id) ?? [];
+async function assigneeAndFollowers(tx: Tx, ticket: Ticket): Promise<string[]> {
+  const followers = (await followerIdsOf(tx, [ticket.id])).get(ticket.id) ?? [];
   return [...new Set([...(ticket.assigneeId ? [ticket.assigneeId] : []), ...followers])].slice(0, MAX_RECIPIENTS);
 }
 
@@ -149,13 +149,13 @@ function assigneeAndFollowers(tx: Tx, ticket: Ticket): string[] {
  * followers it did not mention; never to its author (a note is news to the others only), nor for
  * the note a ticket was opened with.
  */
-function noteTold(tx: Tx, deps: Deps, event: StoredEventOf<typeof messageCreated>): void {
+async function noteTold(tx: Tx, deps: Deps, event: StoredEventOf<typeof messageCreated>): Promise<void> {
   const { ticket_id, message } = event.data;
   const author = message.author.user?.id ?? null;
-  const mentioned = mentionsOfNote(message.body_html, message.body_text, () =>
-    memberNamesOf(tx, event.workspace_id),
-  ).filter((id) => id !== author);
-  const found = ticketOf(tx, event, ticket_id);
+  const mentioned = (await mentionsOfNote(message.body_html, message.body_text, async () =>
+    await memberNamesOf(tx, event.workspace_id),
+  )).filter((id) => id !== author);
+  const found = await ticketOf(tx, event, ticket_id);
   if (!found) return;
   const data = {
     message_id: message.id,
@@ -163,12 +163,12 @@ function noteTold(tx: Tx, deps: Deps, event: StoredEventOf<typeof messageCreated
     by_name: message.author.user?.name ?? null,
     excerpt: excerptOf(message.body_text),
   };
-  for (const userId of mentioned) tell(tx, deps, event, found, userId, "mentioned", data);
+  for (const userId of mentioned) await tell(tx, deps, event, found, userId, "mentioned", data);
   // A ticket opened with a note: its assignee hears `assigned` (which names the creator), not twice.
   if (message.created_at === found.ticket.createdAt) return;
   const skip = new Set([...mentioned, ...(author ? [author] : [])]);
-  for (const userId of assigneeAndFollowers(tx, found.ticket))
-    if (!skip.has(userId)) tell(tx, deps, event, found, userId, "note_added", data);
+  for (const userId of await assigneeAndFollowers(tx, found.ticket))
+    if (!skip.has(userId)) await tell(tx, deps, event, found, userId, "note_added", data);
 }
 
 /**
@@ -178,20 +178,20 @@ function noteTold(tx: Tx, deps: Deps, event: StoredEventOf<typeof messageCreated
 export const notifyFollowersOfBreach = defineConsumer({
   name: "notifications.followers-sla",
   events: [activityCreated],
-  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+  async handle(tx, event, { deps }: ConsumerContext<Deps>) {
     const { ticket_id, activity } = event.data;
     if (activity.type !== "sla_breached") return;
-    const found = ticketOf(tx, event, ticket_id);
+    const found = await ticketOf(tx, event, ticket_id);
     if (!found) return;
     // The tracker told the assignee, or every owner and admin of an unassigned ticket: not twice.
-    const toldByTracker = (id: string) =>
+    const toldByTracker = async (id: string) =>
       found.ticket.assigneeId
         ? id === found.ticket.assigneeId
-        : ["owner", "admin"].includes(memberRoleOf(tx, event.workspace_id, id) ?? "");
-    const followers = assigneeAndFollowers(tx, found.ticket).filter((id) => !toldByTracker(id));
+        : ["owner", "admin"].includes(await memberRoleOf(tx, event.workspace_id, id) ?? "");
+    const followers = (await assigneeAndFollowers(tx, found.ticket)).filter(async (id) => !await toldByTracker(id));
     const kind = activity.data.kind === "resolution" ? "resolution" : "first_response";
     const sla = found.ticket.sla;
     const due = kind === "resolution" ? (sla?.resolution_due_at ?? null) : (sla?.first_response_due_at ?? null);
-    for (const userId of followers) tell(tx, deps, event, found, userId, "sla_breached", { kind, due_at: due });
+    for (const userId of followers) await tell(tx, deps, event, found, userId, "sla_breached", { kind, due_at: due });
   },
 });

@@ -13,15 +13,15 @@ import { mentionsOfNote } from "./notifications.mentions";
 export const followOnMention = defineConsumer({
   name: "notifications.follow-on-mention",
   events: [messageCreated],
-  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+  async handle(tx, event, { deps }: ConsumerContext<Deps>) {
     const { ticket_id, message } = event.data;
     if (message.kind !== "note") return;
-    if (workspaceSettingsOf(tx, event.workspace_id)?.settings?.follow_on_mention !== true) return;
+    if ((await workspaceSettingsOf(tx, event.workspace_id))?.settings?.follow_on_mention !== true) return;
     const author = message.author.user?.id ?? null;
-    const mentioned = mentionsOfNote(message.body_html, message.body_text, () =>
-      memberNamesOf(tx, event.workspace_id),
-    ).filter((id) => id !== author);
+    const mentioned = (await mentionsOfNote(message.body_html, message.body_text, async () =>
+      await memberNamesOf(tx, event.workspace_id),
+    )).filter((id) => id !== author);
     if (mentioned.length === 0) return;
-    addFollowers(tx, event.workspace_id, ticket_id, mentioned, deps.clock.now().toISOString());
+    await addFollowers(tx, event.workspace_id, ticket_id, mentioned, deps.clock.now().toISOString());
   },
 });

@@ -8,7 +8,7 @@ import { newTeam, newTicket } from "../../test/kit/tickets";
 import { systemContext } from "../auth/context";
 import { manualClock } from "../lib/clock";
 import { breachPass } from "../sla/sla.track";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { addMessage, patchTicketFields } from "../tickets/tickets.public";
 import { notificationsOf } from "./notifications.public";
 
@@ -38,16 +38,16 @@ const outboxTo = (address: string): string[] => {
   const files = existsSync(outbox) ? readdirSync(outbox) : [];
   return files.map((f) => readFileSync(join(outbox, f), "utf8")).filter((m) => m.includes(`To: ${address}`));
 };
-const typesOf = (workspaceId: string, userId: string) =>
-  withTx(desk.deps.db, (tx) => notificationsOf(tx, workspaceId, userId))
+const typesOf = async (workspaceId: string, userId: string) =>
+  (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspaceId, userId)))
     .map((n) => n.type)
     .sort();
 const follow = (ticketId: string, userId: string, headers: Record<string, string>) =>
   desk.api("PUT", `/v1/tickets/${ticketId}/followers/${userId}`, { headers });
 
-function breach(workspaceId: string, ticketId: string) {
-  withTx(desk.deps.db, (tx) =>
-    patchTicketFields(
+async function breach(workspaceId: string, ticketId: string) {
+  await transact(desk.deps.db, async (tx) =>
+    await patchTicketFields(
       tx,
       workspaceId,
       ticketId,
@@ -79,7 +79,7 @@ describe("followers get what the assignee gets", () => {
     const live = await socketFor(follower);
 
     const contactId = (ticket.contact as { id: string }).id;
-    addMessage(
+    await addMessage(
       systemContext(workspace.id),
       ticket.id,
       { kind: "reply", direction: "inbound", body_text: "Still broken", author: { type: "contact", contactId } },
@@ -90,7 +90,7 @@ describe("followers get what the assignee gets", () => {
       body: { kind: "note", body_text: "Checked the logs: <b>disk</b> full" },
     });
     expect(note.status).toBe(201);
-    breach(workspace.id, ticket.id);
+    await breach(workspace.id, ticket.id);
 
     // A chat handed to people: its assignee and its follower are told.
     const session = await desk.api("POST", "/v1/widget/session", { body: { key: workspace.widgetKey } });
@@ -103,16 +103,16 @@ describe("followers get what the assignee gets", () => {
     expect(handoff.body).toEqual({ requested: true, notified: 2 });
     await drain();
 
-    expect(typesOf(workspace.id, follower.id)).toEqual([
+    expect(await typesOf(workspace.id, follower.id)).toEqual([
       "ai_handoff",
       "customer_replied",
       "note_added",
       "sla_breached",
     ]);
-    expect(typesOf(workspace.id, assignee.id)).toContain("note_added");
-    expect(typesOf(workspace.id, author.id)).toEqual(["customer_replied", "sla_breached"]);
-    expect(typesOf(other.workspace.id, other.owner.id)).toEqual([]);
-    const [told] = withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, follower.id, ["note_added"]));
+    expect(await typesOf(workspace.id, assignee.id)).toContain("note_added");
+    expect(await typesOf(workspace.id, author.id)).toEqual(["customer_replied", "sla_breached"]);
+    expect(await typesOf(other.workspace.id, other.owner.id)).toEqual([]);
+    const [told] = await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, follower.id, ["note_added"]));
     expect(told).toMatchObject({
       ticket: { id: ticket.id, number: ticket.number },
       data: {
@@ -154,17 +154,17 @@ describe("followers get what the assignee gets", () => {
     await drain();
     await desk.jobs.drain();
     const later = manualClock(new Date(desk.deps.clock.now().getTime() + 2 * 3_600_000));
-    expect(breachPass({ db: desk.deps.db, clock: later })).toBe(2);
+    expect(await breachPass({ db: desk.deps.db, clock: later })).toBe(2);
     await drain();
-    const breachesOf = (userId: string) =>
-      withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, userId, ["sla_breached"]))
+    const breachesOf = async (userId: string) =>
+      (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, userId, ["sla_breached"])))
         .map((n) => n.ticket?.id)
         .sort();
     const both = [mine.id, nobodys.id].sort();
-    expect(breachesOf(assignee.id)).toEqual([mine.id]);
-    expect(breachesOf(follower.id)).toEqual(both);
-    expect(breachesOf(admin.id)).toEqual(both);
-    expect(breachesOf(owner.id)).toEqual([nobodys.id]);
+    expect(await breachesOf(assignee.id)).toEqual([mine.id]);
+    expect(await breachesOf(follower.id)).toEqual(both);
+    expect(await breachesOf(admin.id)).toEqual(both);
+    expect(await breachesOf(owner.id)).toEqual([nobodys.id]);
   });
 
   test("a note: a mentioned follower is told once (mentioned); one who cannot see the ticket, nothing; digest people get no mail at once", async () => {
@@ -192,10 +192,10 @@ describe("followers get what the assignee gets", () => {
       expect(res.status).toBe(201);
     }
     await drain();
-    expect(typesOf(workspace.id, insider.id)).toEqual(["note_added"]);
-    expect(typesOf(workspace.id, mentioned.id)).toEqual(["mentioned", "mentioned"]);
-    expect(typesOf(workspace.id, outsider.id)).toEqual([]);
-    expect(typesOf(workspace.id, owner.id)).toEqual([]);
+    expect(await typesOf(workspace.id, insider.id)).toEqual(["note_added"]);
+    expect(await typesOf(workspace.id, mentioned.id)).toEqual(["mentioned", "mentioned"]);
+    expect(await typesOf(workspace.id, outsider.id)).toEqual([]);
+    expect(await typesOf(workspace.id, owner.id)).toEqual([]);
     await desk.jobs.drain();
     expect(outboxTo(insider.email)).toEqual([]);
     expect(outboxTo(mentioned.email).length).toBe(2);

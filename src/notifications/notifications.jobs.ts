@@ -1,7 +1,8 @@
+import { first } from "../db/store";
 import { and, asc, eq, gte, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { defineJob, type JobContext } from "../jobs/define";
 import { sendSystemMail } from "../mail/mail.system";
 import { isMember } from "../members/members.public";
@@ -67,10 +68,10 @@ export const notificationEmailJob = defineJob({
   retry: { maxAttempts: 6, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
   async handler({ notification_id }, run: JobContext<Deps>) {
     const { deps } = run;
-    const row = deps.db.select().from(notifications).where(eq(notifications.id, notification_id)).get();
-    if (!row || row.readAt || row.emailedAt || !isMember(deps.db, row.workspaceId, row.userId)) return;
-    const user = userMailRef(deps.db, row.userId);
-    const workspace = workspaceSettingsOf(deps.db, row.workspaceId);
+    const row = first(await deps.db.select().from(notifications).where(eq(notifications.id, notification_id)).limit(1));
+    if (!row || row.readAt || row.emailedAt || !await isMember(deps.db, row.workspaceId, row.userId)) return;
+    const user = await userMailRef(deps.db, row.userId);
+    const workspace = await workspaceSettingsOf(deps.db, row.workspaceId);
     if (!user || !workspace) return;
     const locale = recipientLocale(user.locale, workspace.settings);
     const line = notificationLine(row, locale);
@@ -95,8 +96,8 @@ export const notificationEmailJob = defineJob({
       deps.blobs,
     );
     const now = deps.clock.now().toISOString();
-    withTx(deps.db, (tx) => {
-      tx.update(notifications).set({ emailedAt: now }).where(eq(notifications.id, row.id)).run();
+    await transact(deps.db, async (tx) => {
+      await tx.update(notifications).set({ emailedAt: now }).where(eq(notifications.id, row.id));
     });
     run.logger.info({ notification_id }, "notification mailed");
   },
@@ -113,13 +114,12 @@ export const notificationDigestJob = defineJob({
   retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 30 * 60_000 },
   async handler(_payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const people = deps.db
+    const people = await deps.db
       .select()
       .from(notificationPreferences)
-      .where(eq(notificationPreferences.email, "digest"))
-      .all();
+      .where(eq(notificationPreferences.email, "digest"));
     for (const person of people) {
-      const rows = deps.db
+      const rows = await deps.db
         .select()
         .from(notifications)
         .where(
@@ -133,12 +133,11 @@ export const notificationDigestJob = defineJob({
           ),
         )
         .orderBy(asc(notifications.id))
-        .limit(200)
-        .all();
+        .limit(200);
       const now = deps.clock.now().toISOString();
-      const user = userMailRef(deps.db, person.userId);
-      const workspace = workspaceSettingsOf(deps.db, person.workspaceId);
-      if (rows.length && user && workspace && isMember(deps.db, workspace.id, user.id)) {
+      const user = await userMailRef(deps.db, person.userId);
+      const workspace = await workspaceSettingsOf(deps.db, person.workspaceId);
+      if (rows.length && user && workspace && await isMember(deps.db, workspace.id, user.id)) {
         const link = new URL("/notifications", deps.config.baseUrl).toString();
         const locale = recipientLocale(user.locale, workspace.settings);
         await sendSystemMail(
@@ -157,26 +156,24 @@ export const notificationDigestJob = defineJob({
           deps.blobs,
         );
       }
-      withTx(deps.db, (tx) => {
+      await transact(deps.db, async (tx) => {
         if (rows.length)
-          tx.update(notifications)
+          await tx.update(notifications)
             .set({ emailedAt: now })
             .where(
               inArray(
                 notifications.id,
                 rows.map((r) => r.id),
               ),
-            )
-            .run();
-        tx.update(notificationPreferences)
+            );
+        await tx.update(notificationPreferences)
           .set({ digestSentAt: now })
           .where(
             and(
               eq(notificationPreferences.workspaceId, person.workspaceId),
               eq(notificationPreferences.userId, person.userId),
             ),
-          )
-          .run();
+          );
       });
     }
   },

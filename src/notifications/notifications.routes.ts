@@ -15,7 +15,7 @@ const own = { role: "viewer", keys: false } as const;
 export function notificationsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/notifications", tags: ["notifications"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listNotifications(deps.db, ctx, query), {
+    .get("/", async ({ ctx, query }) => await listNotifications(deps.db, ctx, query), {
       access: own,
       query: NotificationListQuery,
       response: { 200: NotificationPage },
@@ -35,7 +35,7 @@ export function notificationsRoutes(deps: Deps) {
           "in full, everyone else gets the `event.hidden` stand-in. API keys answer 403.",
       },
     })
-    .post("/read", ({ ctx, body }) => markRead(ctx, body, deps), {
+    .post("/read", async ({ ctx, body }) => await markRead(ctx, body, deps), {
       access: own,
       body: MarkReadBody,
       response: { 200: MarkReadAnswer },
@@ -46,12 +46,12 @@ export function notificationsRoutes(deps: Deps) {
           "those that changed from unread to read. Answers the unread count left.",
       },
     })
-    .get("/preferences", ({ ctx }) => getPreferences(deps.db, ctx), {
+    .get("/preferences", async ({ ctx }) => await getPreferences(deps.db, ctx), {
       access: own,
       response: { 200: NotificationPreferences },
       detail: { summary: "The caller's notification email preference in this workspace (default `immediately`)" },
     })
-    .put("/preferences", ({ ctx, body }) => setPreferences(ctx, body, deps), {
+    .put("/preferences", async ({ ctx, body }) => await setPreferences(ctx, body, deps), {
       access: own,
       body: NotificationPreferences,
       response: { 200: NotificationPreferences },

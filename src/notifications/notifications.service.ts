@@ -1,8 +1,9 @@
+import { first } from "../db/store";
 import { and, count, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
@@ -49,13 +50,12 @@ export function presentNotification(row: NotificationRow): NotificationWire {
 }
 
 /** A member's email preference in a workspace (default: immediately). */
-export function emailPreferenceOf(db: Queryable, workspaceId: string, userId: string): EmailPreference {
+export async function emailPreferenceOf(db: Queryable, workspaceId: string, userId: string): Promise<EmailPreference> {
   return (
-    db
+    first(await db
       .select({ email: notificationPreferences.email })
       .from(notificationPreferences)
-      .where(and(eq(notificationPreferences.workspaceId, workspaceId), eq(notificationPreferences.userId, userId)))
-      .get()?.email ?? "immediately"
+      .where(and(eq(notificationPreferences.workspaceId, workspaceId), eq(notificationPreferences.userId, userId))).limit(1))?.email ?? "immediately"
   );
 }
 
@@ -64,7 +64,7 @@ export function emailPreferenceOf(db: Queryable, workspaceId: string, userId: st
  * (main topic `user:<uid>`: only that person sees it in full), in the caller's transaction. When
  * the person wants email at once, the mail job is enqueued in the same transaction.
  */
-export function notify(tx: Tx, input: NewNotification, clock: Clock): NotificationWire {
+export async function notify(tx: Tx, input: NewNotification, clock: Clock): Promise<NotificationWire> {
   const row: NotificationRow = {
     id: newId(),
     workspaceId: input.workspaceId,
@@ -76,22 +76,22 @@ export function notify(tx: Tx, input: NewNotification, clock: Clock): Notificati
     emailedAt: null,
     createdAt: clock.now().toISOString(),
   };
-  tx.insert(notifications).values(row).run();
+  await tx.insert(notifications).values(row);
   const notification = presentNotification(row);
-  appendEvent(tx, notificationCreated, {
+  await appendEvent(tx, notificationCreated, {
     workspaceId: input.workspaceId,
     data: { notification },
     personalTo: input.userId,
     privateTeamId: input.privateTeamId ?? null,
   });
-  if (input.email !== false && emailPreferenceOf(tx, input.workspaceId, input.userId) === "immediately")
-    enqueue(tx, notificationEmailJob, { notification_id: row.id }, { workspaceId: input.workspaceId });
+  if (input.email !== false && await emailPreferenceOf(tx, input.workspaceId, input.userId) === "immediately")
+    await enqueue(tx, notificationEmailJob, { notification_id: row.id }, { workspaceId: input.workspaceId });
   return notification;
 }
 
 /** A person's notifications, newest first (tests and other features' checks). */
-export function notificationsOf(tx: Queryable, workspaceId: string, userId: string, types?: NotificationType[]) {
-  return tx
+export async function notificationsOf(tx: Queryable, workspaceId: string, userId: string, types?: NotificationType[]) {
+  return (await tx
     .select()
     .from(notifications)
     .where(
@@ -101,8 +101,7 @@ export function notificationsOf(tx: Queryable, workspaceId: string, userId: stri
         types ? inArray(notifications.type, types) : undefined,
       ),
     )
-    .orderBy(desc(notifications.id))
-    .all()
+    .orderBy(desc(notifications.id)))
     .map(presentNotification);
 }
 
@@ -115,25 +114,24 @@ function personOf(ctx: RequestContext): string {
 const mine = (ctx: RequestContext, userId: string) =>
   and(eq(notifications.workspaceId, ctx.workspaceId), eq(notifications.userId, userId));
 
-function unreadCount(db: Queryable, ctx: RequestContext, userId: string): number {
+async function unreadCount(db: Queryable, ctx: RequestContext, userId: string): Promise<number> {
   return (
-    db
+    first(await db
       .select({ n: count() })
       .from(notifications)
-      .where(and(mine(ctx, userId), isNull(notifications.readAt)))
-      .get()?.n ?? 0
+      .where(and(mine(ctx, userId), isNull(notifications.readAt))).limit(1))?.n ?? 0
   );
 }
 
 /** Newest first, keyset-paged on the (time-ordered) id; `unread` keeps only those not read. */
-export function listNotifications(
+export async function listNotifications(
   db: Db,
   ctx: RequestContext,
   query: { limit: number; cursor?: string; unread?: boolean },
 ) {
   const userId = personOf(ctx);
   const after = decodeCursor(query.cursor, 1);
-  const rows = db
+  const rows = await db
     .select()
     .from(notifications)
     .where(
@@ -144,22 +142,21 @@ export function listNotifications(
       ),
     )
     .orderBy(desc(notifications.id))
-    .limit(query.limit + 1)
-    .all();
+    .limit(query.limit + 1);
   return {
     ...pageOf(rows, query.limit, presentNotification, (r) => [r.id]),
-    unread_count: unreadCount(db, ctx, userId),
+    unread_count: await unreadCount(db, ctx, userId),
   };
 }
 
 /** Marks the given notifications (only the caller's; unknown ids are ignored) or all of them read. */
-export function markRead(ctx: RequestContext, body: { ids?: string[]; all?: boolean }, deps: Deps) {
+export async function markRead(ctx: RequestContext, body: { ids?: string[]; all?: boolean }, deps: Deps) {
   const userId = personOf(ctx);
   if ((body.ids === undefined) === (body.all === undefined))
     throw invalidAt("body.ids", "Send ids (the notifications to mark read) or all: true, not both.");
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const updated = tx
+  return await transact(deps.db, async (tx) => {
+    const updated = (await tx
       .update(notifications)
       .set({ readAt: now })
       .where(
@@ -169,27 +166,25 @@ export function markRead(ctx: RequestContext, body: { ids?: string[]; all?: bool
           body.all ? undefined : inArray(notifications.id, body.ids ?? []),
         ),
       )
-      .returning({ id: notifications.id })
-      .all().length;
-    return { updated, unread_count: unreadCount(tx, ctx, userId) };
+      .returning({ id: notifications.id })).length;
+    return { updated, unread_count: await unreadCount(tx, ctx, userId) };
   });
 }
 
-export function getPreferences(db: Db, ctx: RequestContext) {
-  return { email: emailPreferenceOf(db, ctx.workspaceId, personOf(ctx)) };
+export async function getPreferences(db: Db, ctx: RequestContext) {
+  return { email: await emailPreferenceOf(db, ctx.workspaceId, personOf(ctx)) };
 }
 
-export function setPreferences(ctx: RequestContext, body: { email: EmailPreference }, deps: Deps) {
+export async function setPreferences(ctx: RequestContext, body: { email: EmailPreference }, deps: Deps) {
   const userId = personOf(ctx);
   const now = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) => {
-    tx.insert(notificationPreferences)
+  await transact(deps.db, async (tx) => {
+    await tx.insert(notificationPreferences)
       .values({ workspaceId: ctx.workspaceId, userId, email: body.email, digestSentAt: now, updatedAt: now })
       .onConflictDoUpdate({
         target: [notificationPreferences.workspaceId, notificationPreferences.userId],
         set: { email: body.email, updatedAt: now },
-      })
-      .run();
+      });
   });
   return { email: body.email };
 }

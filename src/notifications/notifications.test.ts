@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -6,7 +7,7 @@ import { simpleParser } from "mailparser";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { systemContext } from "../auth/context";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { enqueue } from "../jobs/enqueue";
 import { connect, type TestSocket } from "../../test/kit/realtime-client";
 import { addMessage } from "../tickets/tickets.public";
@@ -34,9 +35,9 @@ async function socketFor(member: Pick<Member, "headers">) {
   return socket;
 }
 
-const sample = (workspaceId: string, userId: string) =>
-  withTx(desk.deps.db, (tx) =>
-    notify(
+const sample = async (workspaceId: string, userId: string) =>
+  await transact(desk.deps.db, async (tx) =>
+    await notify(
       tx,
       {
         workspaceId,
@@ -65,10 +66,10 @@ describe("notify and the personal notification.created event", () => {
   test("stored; the event's main topic is the person's; replay shows it in full only to them", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const before = lastSeq(desk, workspace.id);
-    const sent = sample(workspace.id, agent.id);
-    expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id))).toEqual([sent]);
-    const stored = eventsAfter(desk, workspace.id, before);
+    const before = await lastSeq(desk, workspace.id);
+    const sent = await sample(workspace.id, agent.id);
+    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, agent.id))).toEqual([sent]);
+    const stored = await eventsAfter(desk, workspace.id, before);
     expect(stored.map((e) => [e.type, e.topics])).toEqual([["notification.created", [`user:${agent.id}`]]]);
     const replayOf = async (headers: Record<string, string>) =>
       (await desk.api("GET", `/v1/events?since=${before}`, { headers })).body.data;
@@ -76,7 +77,7 @@ describe("notify and the personal notification.created event", () => {
       expect.objectContaining({ type: "notification.created", data: { notification: sent } }),
     ]);
     // the owner (who sees everything else) and an all-scopes key get the stand-in with the same seq
-    for (const headers of [owner.headers, createKey(desk, owner, ["tickets:read", "realtime"]).headers]) {
+    for (const headers of [owner.headers, (await createKey(desk, owner, ["tickets:read", "realtime"])).headers]) {
       expect(await replayOf(headers)).toEqual([
         expect.objectContaining({ seq: before + 1, type: "event.hidden", data: {} }),
       ]);
@@ -90,7 +91,7 @@ describe("notify and the personal notification.created event", () => {
     const mine = await socketFor(agent);
     const theirs = await socketFor(owner);
     const elsewhere = await socketFor(other.owner);
-    const sent = sample(workspace.id, agent.id);
+    const sent = await sample(workspace.id, agent.id);
     const full = await mine.waitFor((f) => f.type === "notification.created");
     expect(full.data).toEqual({ notification: sent });
     const hidden = await theirs.waitFor((f) => f.seq === full.seq);
@@ -107,7 +108,7 @@ describe("GET /v1/notifications", () => {
     const other = await createWorkspaceWithOwner(desk);
     expect((await desk.api("GET", "/v1/notifications")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/notifications", { headers: createKey(desk, owner, ["tickets:read"]).headers }))
+      (await desk.api("GET", "/v1/notifications", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
         .status,
     ).toBe(403);
     expect(
@@ -130,10 +131,10 @@ describe("GET /v1/notifications", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const other = await createWorkspaceWithOwner(desk);
     await addMember(desk, other.workspace.id, "agent");
-    const ids = [1, 2, 3].map(() => sample(workspace.id, agent.id).id);
-    sample(workspace.id, owner.id);
-    withTx(desk.deps.db, (tx) =>
-      notify(
+    const ids = await Promise.all([1, 2, 3].map(async () => (await sample(workspace.id, agent.id)).id));
+    await sample(workspace.id, owner.id);
+    await transact(desk.deps.db, async (tx) =>
+      await notify(
         tx,
         { workspaceId: other.workspace.id, userId: agent.id, type: "assigned", ticket: null },
         desk.deps.clock,
@@ -163,7 +164,7 @@ describe("POST /v1/notifications/read", () => {
     expect(
       (
         await desk.api("POST", "/v1/notifications/read", {
-          headers: createKey(desk, owner, ["tickets:write"]).headers,
+          headers: (await createKey(desk, owner, ["tickets:write"])).headers,
           body: { all: true },
         })
       ).status,
@@ -193,23 +194,23 @@ describe("POST /v1/notifications/read", () => {
   test("marks the caller's own only (another person's or workspace's ids are ignored); all: true marks the rest", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const a = sample(workspace.id, agent.id);
-    const b = sample(workspace.id, agent.id);
-    const ownersOwn = sample(workspace.id, owner.id);
+    const a = await sample(workspace.id, agent.id);
+    const b = await sample(workspace.id, agent.id);
+    const ownersOwn = await sample(workspace.id, owner.id);
     const res = await desk.api("POST", "/v1/notifications/read", {
       headers: agent.headers,
       body: { ids: [a.id, ownersOwn.id, "nope"] },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ updated: 1, unread_count: 1 });
-    const readAt = (id: string) =>
-      desk.deps.db.select({ r: notifications.readAt }).from(notifications).where(eq(notifications.id, id)).get()!.r;
-    expect(readAt(a.id)).toBeString();
-    expect(readAt(ownersOwn.id)).toBeNull();
+    const readAt = async (id: string) =>
+      first(await desk.deps.db.select({ r: notifications.readAt }).from(notifications).where(eq(notifications.id, id)).limit(1))!.r;
+    expect(await readAt(a.id)).toBeString();
+    expect(await readAt(ownersOwn.id)).toBeNull();
     const all = await desk.api("POST", "/v1/notifications/read", { headers: agent.headers, body: { all: true } });
     expect(all.body).toEqual({ updated: 1, unread_count: 0 });
-    expect(readAt(b.id)).toBeString();
-    expect(readAt(ownersOwn.id)).toBeNull();
+    expect(await readAt(b.id)).toBeString();
+    expect(await readAt(ownersOwn.id)).toBeNull();
   });
 });
 
@@ -224,7 +225,7 @@ describe("produced notifications", () => {
     await drain();
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { assignee_id: owner.id } });
     await drain();
-    const told = withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id));
+    const told = await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, agent.id));
     expect(told).toEqual([
       expect.objectContaining({
         type: "assigned",
@@ -233,7 +234,7 @@ describe("produced notifications", () => {
       }),
     ]);
     // the owner assigned themselves: nothing for them
-    expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, owner.id))).toEqual([]);
+    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, owner.id))).toEqual([]);
   });
 
   test("assigned: a ticket someone else created already assigned (its first message names the creator)", async () => {
@@ -243,7 +244,7 @@ describe("produced notifications", () => {
     await newTicket(desk, agent, { assignee_id: agent.id, body_html: "<p>For me</p>", kind: "note" });
     await newTicket(desk, owner, { assignee_id: agent.id });
     await drain();
-    expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id))).toEqual([
+    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, agent.id))).toEqual([
       expect.objectContaining({
         type: "assigned",
         ticket: expect.objectContaining({ id: mine.id }),
@@ -269,7 +270,7 @@ describe("produced notifications", () => {
     expect(res.status).toBe(201);
     expect(res.body.body_html).toContain(`data-mention="${agent.id}"`);
     await drain();
-    const told = withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id));
+    const told = await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, agent.id));
     expect(told).toEqual([
       expect.objectContaining({
         type: "mentioned",
@@ -279,7 +280,7 @@ describe("produced notifications", () => {
     expect(String(told[0]!.data.excerpt)).toContain("please look");
     // outside the private team, the author, another workspace's person: nobody else
     for (const id of [outsider.id, owner.id, stranger.owner.id])
-      expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, id))).toEqual([]);
+      expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, id))).toEqual([]);
     // the event went out scoped to the private team as well
     const event = desk.deps.db.$client
       .query<{ private_team_id: string }, [string]>(
@@ -305,7 +306,7 @@ describe("produced notifications", () => {
       "abc-1",
     ]);
     await drain();
-    expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id))).toEqual([]);
+    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, agent.id))).toEqual([]);
   });
 
   test("mentioned as plain text: @Full Name and @email of members, longest match, any case, at word boundaries", async () => {
@@ -328,22 +329,22 @@ describe("produced notifications", () => {
     });
     expect(res.status).toBe(201);
     await drain();
-    const mentionedOf = (id: string) =>
-      withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, id)).filter((n) => n.type === "mentioned");
-    expect(mentionedOf(annLee.id)).toHaveLength(1);
-    expect(mentionedOf(bob.id)).toEqual([
+    const mentionedOf = async (id: string) =>
+      (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, id))).filter((n) => n.type === "mentioned");
+    expect(await mentionedOf(annLee.id)).toHaveLength(1);
+    expect(await mentionedOf(bob.id)).toEqual([
       expect.objectContaining({ data: expect.objectContaining({ by: owner.id, message_id: res.body.id }) }),
     ]);
     // the shorter name inside the longer one, a longer word, an address, another workspace's person
-    for (const id of [ann.id, carl.id, owner.id]) expect(mentionedOf(id)).toEqual([]);
-    expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, stranger.workspace.id, stranger.owner.id))).toEqual([]);
+    for (const id of [ann.id, carl.id, owner.id]) expect(await mentionedOf(id)).toEqual([]);
+    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, stranger.workspace.id, stranger.owner.id))).toEqual([]);
     // a bare "@Ann" still names Ann; the markup and the text naming one person tell them once
     await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
       headers: owner.headers,
       body: { kind: "note", body_html: `<p><span data-mention="${ann.id}">@Ann</span> and @Ann, thanks</p>` },
     });
     await drain();
-    expect(mentionedOf(ann.id)).toHaveLength(1);
+    expect(await mentionedOf(ann.id)).toHaveLength(1);
     expect(
       plainTextMentions("x@ann, @ann@example.com, @Ann!", [{ id: "a", name: "Ann", email: "ann@example.com" }]),
     ).toEqual(["a"]);
@@ -356,7 +357,7 @@ describe("produced notifications", () => {
     const ticket = await newTicket(desk, owner, { contact: { email: "carol@customer.test", name: "Carol" } });
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: agent.headers, body: { assignee_id: agent.id } });
     const contactId = (ticket.contact as { id: string }).id;
-    addMessage(
+    await addMessage(
       systemContext(workspace.id),
       ticket.id,
       {
@@ -368,7 +369,7 @@ describe("produced notifications", () => {
       desk.deps,
     );
     await drain();
-    expect(withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, agent.id))).toEqual([
+    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, agent.id))).toEqual([
       expect.objectContaining({
         type: "customer_replied",
         data: expect.objectContaining({ by_name: "Carol", excerpt: "Still broken, sorry" }),
@@ -385,7 +386,7 @@ describe("email", () => {
     expect(
       (
         await desk.api("PUT", "/v1/notifications/preferences", {
-          headers: createKey(desk, owner, ["settings:write"]).headers,
+          headers: (await createKey(desk, owner, ["settings:write"])).headers,
           body: { email: "off" },
         })
       ).status,
@@ -399,7 +400,7 @@ describe("email", () => {
     expect((await desk.api("GET", "/v1/notifications/preferences", { headers: agent.headers })).body).toEqual({
       email: "immediately",
     });
-    sample(workspace.id, agent.id);
+    await sample(workspace.id, agent.id);
     await desk.jobs.drain();
     const mails = outboxTo(desk, agent.email);
     expect(mails).toHaveLength(1);
@@ -414,7 +415,7 @@ describe("email", () => {
     expect((await desk.api("GET", "/v1/notifications/preferences", { headers: owner.headers })).body.email).toBe(
       "immediately",
     );
-    sample(workspace.id, agent.id);
+    await sample(workspace.id, agent.id);
     await desk.jobs.drain();
     expect(outboxTo(desk, agent.email)).toHaveLength(1);
   });
@@ -423,9 +424,9 @@ describe("email", () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
     await desk.api("PUT", "/v1/notifications/preferences", { headers: agent.headers, body: { email: "digest" } });
-    const a = sample(workspace.id, agent.id);
-    withTx(desk.deps.db, (tx) =>
-      notify(
+    const a = await sample(workspace.id, agent.id);
+    await transact(desk.deps.db, async (tx) =>
+      await notify(
         tx,
         {
           workspaceId: workspace.id,
@@ -437,12 +438,12 @@ describe("email", () => {
         desk.deps.clock,
       ),
     );
-    const read = sample(workspace.id, agent.id);
+    const read = await sample(workspace.id, agent.id);
     await desk.api("POST", "/v1/notifications/read", { headers: agent.headers, body: { ids: [read.id] } });
     await desk.jobs.drain();
     expect(outboxTo(desk, agent.email)).toHaveLength(0);
     const runDigest = async () => {
-      withTx(desk.deps.db, (tx) => enqueue(tx, notificationDigestJob, {}));
+      await transact(desk.deps.db, async (tx) => await enqueue(tx, notificationDigestJob, {}));
       await desk.jobs.drain();
     };
     await runDigest();
@@ -450,11 +451,10 @@ describe("email", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain("2 notifications today");
     expect(mails[0]).toContain("#8 Scanner was assigned to you by Ann");
-    const emailed = desk.deps.db
+    const emailed = (await desk.deps.db
       .select({ id: notifications.id })
       .from(notifications)
-      .where(and(eq(notifications.userId, agent.id), eq(notifications.workspaceId, workspace.id)))
-      .all()
+      .where(and(eq(notifications.userId, agent.id), eq(notifications.workspaceId, workspace.id))))
       .filter((r) => r.id !== read.id);
     expect(emailed.map((r) => r.id)).toContain(a.id);
     await runDigest();
@@ -476,9 +476,9 @@ describe("email in the member's language", () => {
     expect(
       (await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { locale } } })).status,
     ).toBe(200);
-  const assigned = (workspaceId: string, userId: string) =>
-    withTx(desk.deps.db, (tx) =>
-      notify(
+  const assigned = async (workspaceId: string, userId: string) =>
+    await transact(desk.deps.db, async (tx) =>
+      await notify(
         tx,
         {
           workspaceId,
@@ -491,7 +491,7 @@ describe("email in the member's language", () => {
       ),
     );
   const runDigest = async () => {
-    withTx(desk.deps.db, (tx) => enqueue(tx, notificationDigestJob, {}));
+    await transact(desk.deps.db, async (tx) => await enqueue(tx, notificationDigestJob, {}));
     await desk.jobs.drain();
   };
 
@@ -526,7 +526,7 @@ describe("email in the member's language", () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
     await setLocale(agent, "de-AT");
-    sample(workspace.id, agent.id);
+    await sample(workspace.id, agent.id);
     await desk.jobs.drain();
     const mail = await onlyMailTo(agent.email);
     expect(mail.subject).toBe(`[${workspace.name}] SLA verletzt bei #7 Printer`);
@@ -540,8 +540,8 @@ describe("email in the member's language", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     await setLocale(agent, "de");
     await desk.api("PUT", "/v1/notifications/preferences", { headers: agent.headers, body: { email: "digest" } });
-    sample(workspace.id, agent.id);
-    assigned(workspace.id, agent.id);
+    await sample(workspace.id, agent.id);
+    await assigned(workspace.id, agent.id);
     await runDigest();
     const mail = await onlyMailTo(agent.email);
     expect(mail.subject).toBe(`[${workspace.name}] 2 Benachrichtigungen heute`);
@@ -557,8 +557,8 @@ describe("email in the member's language", () => {
     const arabic = await addMember(desk, workspace.id, "agent");
     await setLocale(arabic, "ar");
     await desk.api("PUT", "/v1/notifications/preferences", { headers: arabic.headers, body: { email: "digest" } });
-    assigned(workspace.id, plain.id);
-    sample(workspace.id, arabic.id);
+    await assigned(workspace.id, plain.id);
+    await sample(workspace.id, arabic.id);
     await desk.jobs.drain();
     const single = await onlyMailTo(plain.email);
     expect(single.subject).toBe(`[${workspace.name}] #8 Scanner vous a été attribué par Ann`);

@@ -7,7 +7,7 @@ import { dismissOnboarding, onboardingOf, type OnboardingProbes } from "./onboar
 export function onboardingRoutes(deps: Deps, probes: OnboardingProbes) {
   return new Elysia({ prefix: "/onboarding", tags: ["onboarding"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => onboardingOf(deps.db, ctx, probes), {
+    .get("/", async ({ ctx }) => await onboardingOf(deps.db, ctx, probes), {
       access: { role: "viewer", scopes: ["settings:read"] },
       response: { 200: OnboardingSchema },
       detail: {
@@ -18,8 +18,8 @@ export function onboardingRoutes(deps: Deps, probes: OnboardingProbes) {
     })
     .post(
       "/dismiss",
-      ({ ctx, set }) => {
-        dismissOnboarding(ctx, deps);
+      async ({ ctx, set }) => {
+        await dismissOnboarding(ctx, deps);
         set.status = 204;
         return null;
       },

@@ -1,8 +1,9 @@
+import { first } from "../db/store";
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { anyInvitationIn } from "../invitations/invitations.public";
 import { labelCount } from "../labels/labels.public";
@@ -14,7 +15,7 @@ import type { OnboardingSchema, OnboardingStepId } from "./onboarding.schemas";
 import { onboardingDismissals } from "./onboarding.table";
 
 /** A check of workspace state for one step; the caller's own state where the step is personal. */
-export type OnboardingProbe = (db: Queryable, ctx: RequestContext) => boolean;
+export type OnboardingProbe = (db: Queryable, ctx: RequestContext) => boolean | Promise<boolean>;
 
 /**
  * Checks for steps whose feature lives in a module built on top of this one (the widget, the
@@ -75,53 +76,51 @@ const STEPS: Record<OnboardingStepId, StepText> = {
   },
 };
 
-function isDismissed(db: Queryable, workspaceId: string, userId: string | null): boolean {
+async function isDismissed(db: Queryable, workspaceId: string, userId: string | null): Promise<boolean> {
   if (!userId) return false;
   return (
-    db
+    first(await db
       .select({ at: onboardingDismissals.dismissedAt })
       .from(onboardingDismissals)
-      .where(and(eq(onboardingDismissals.workspaceId, workspaceId), eq(onboardingDismissals.userId, userId)))
-      .get() !== undefined
+      .where(and(eq(onboardingDismissals.workspaceId, workspaceId), eq(onboardingDismissals.userId, userId))).limit(1)) !== undefined
   );
 }
 
 /** The checklist from what the workspace holds now: nothing is stored per step. */
-export function onboardingOf(
+export async function onboardingOf(
   db: Queryable,
   ctx: RequestContext,
   probes: OnboardingProbes,
-): z.infer<typeof OnboardingSchema> {
+): Promise<z.infer<typeof OnboardingSchema>> {
   const userId = actorUserId(ctx);
-  const checks: Record<OnboardingStepId, () => boolean> = {
-    connect_mailbox: () => firstMailboxOf(db, ctx.workspaceId) !== undefined,
-    invite_teammate: () => memberIdsOfWorkspace(db, ctx.workspaceId).length > 1 || anyInvitationIn(db, ctx.workspaceId),
-    upload_photo: () => (userId ? Boolean(userRef(db, userId)?.avatar_url) : false),
-    install_widget: () => probes.install_widget?.(db, ctx) ?? false,
-    publish_article: () => probes.publish_article?.(db, ctx) ?? false,
-    setup_triage: () => triageSettingsOf(db, ctx.workspaceId).autoTriage,
-    create_label: () => labelCount(db, ctx.workspaceId) > 0,
-    try_assistant: () => probes.try_assistant?.(db, ctx) ?? false,
+  const checks: Record<OnboardingStepId, () => boolean | Promise<boolean>> = {
+    connect_mailbox: async () => await firstMailboxOf(db, ctx.workspaceId) !== undefined,
+    invite_teammate: async () => (await memberIdsOfWorkspace(db, ctx.workspaceId)).length > 1 || await anyInvitationIn(db, ctx.workspaceId),
+    upload_photo: async () => (userId ? Boolean((await userRef(db, userId))?.avatar_url) : false),
+    install_widget: async () => await probes.install_widget?.(db, ctx) ?? false,
+    publish_article: async () => await probes.publish_article?.(db, ctx) ?? false,
+    setup_triage: async () => (await triageSettingsOf(db, ctx.workspaceId)).autoTriage,
+    create_label: async () => await labelCount(db, ctx.workspaceId) > 0,
+    try_assistant: async () => await probes.try_assistant?.(db, ctx) ?? false,
   };
-  const steps = (Object.keys(STEPS) as OnboardingStepId[]).map((id) => ({ id, ...STEPS[id], done: checks[id]() }));
+  const steps = await Promise.all((Object.keys(STEPS) as OnboardingStepId[]).map(async (id) => ({ id, ...STEPS[id], done: await checks[id]() })));
   return {
     steps,
     done_count: steps.filter((s) => s.done).length,
     total: steps.length,
-    dismissed: isDismissed(db, ctx.workspaceId, userId),
+    dismissed: await isDismissed(db, ctx.workspaceId, userId),
   };
 }
 
 /** Hides the checklist for the caller in this workspace (idempotent). */
-export function dismissOnboarding(ctx: RequestContext, deps: Deps): void {
+export async function dismissOnboarding(ctx: RequestContext, deps: Deps): Promise<void> {
   const userId = actorUserId(ctx);
   if (!userId) return;
   const now = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) =>
-    tx
+  await transact(deps.db, async (tx) =>
+    await tx
       .insert(onboardingDismissals)
       .values({ workspaceId: ctx.workspaceId, userId, dismissedAt: now })
-      .onConflictDoNothing()
-      .run(),
+      .onConflictDoNothing(),
   );
 }

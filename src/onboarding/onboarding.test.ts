@@ -68,7 +68,7 @@ describe("GET /v1/onboarding", () => {
     expect(
       (await desk.api("PATCH", "/v1/triage", { headers: owner.headers, body: { auto_triage: true } })).status,
     ).toBe(200);
-    desk.deps.db.update(users).set({ avatarUrl: "http://localhost/v1/images/abc" }).where(eq(users.id, owner.id)).run();
+    await desk.deps.db.update(users).set({ avatarUrl: "http://localhost/v1/images/abc" }).where(eq(users.id, owner.id));
     const agent = await addMember(desk, workspace.id, "agent");
     const mine = await doneOf(owner);
     expect(mine).toMatchObject({ upload_photo: true, setup_triage: true });
@@ -82,10 +82,10 @@ describe("GET /v1/onboarding", () => {
     expect(Object.values(await doneOf(other.owner)).some(Boolean)).toBe(false);
     // A key reads with settings:read, never without.
     expect(
-      (await desk.api("GET", "/v1/onboarding", { headers: createKey(desk, owner, ["settings:read"]).headers })).status,
+      (await desk.api("GET", "/v1/onboarding", { headers: (await createKey(desk, owner, ["settings:read"])).headers })).status,
     ).toBe(200);
     expect(
-      (await desk.api("GET", "/v1/onboarding", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+      (await desk.api("GET", "/v1/onboarding", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
     ).toBe(403);
     expect((await desk.api("GET", "/v1/onboarding")).status).toBe(401);
   });
@@ -109,7 +109,7 @@ describe("POST /v1/onboarding/dismiss", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const viewer = await addMember(desk, workspace.id, "viewer");
     expect((await desk.api("POST", "/v1/onboarding/dismiss")).status).toBe(401);
-    const key = createKey(desk, owner, ["settings:read", "settings:write"]);
+    const key = await createKey(desk, owner, ["settings:read", "settings:write"]);
     expect((await desk.api("POST", "/v1/onboarding/dismiss", { headers: key.headers })).status).toBe(403);
     for (let i = 0; i < 2; i++) {
       const res = await desk.api("POST", "/v1/onboarding/dismiss", { headers: agent.headers });
@@ -120,15 +120,14 @@ describe("POST /v1/onboarding/dismiss", () => {
     expect((await desk.api("POST", "/v1/onboarding/dismiss", { headers: viewer.headers })).status).toBe(204);
     // Dismissing in one workspace leaves the person's other workspaces alone.
     const second = await createWorkspaceWithOwner(desk);
-    desk.deps.db
+    await desk.deps.db
       .insert(members)
       .values({
         workspaceId: second.workspace.id,
         userId: agent.id,
         role: "agent",
         createdAt: new Date().toISOString(),
-      })
-      .run();
+      });
     const there = { ...agent, headers: { ...agent.headers, "desk-workspace": second.workspace.id } };
     expect((await desk.api("GET", "/v1/onboarding", { headers: there.headers })).body.dismissed).toBe(false);
   });

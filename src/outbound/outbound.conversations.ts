@@ -58,15 +58,15 @@ export function isThreadIndexReply(threadIndex: string | null | undefined): bool
 }
 
 /** Records a conversation key for a ticket (the first ticket to record a key keeps it). */
-export function rememberConversation(
+export async function rememberConversation(
   db: Queryable,
   entry: { workspaceId: string; key: string; ticketId: string; createdAt: string },
-): void {
+): Promise<void> {
   statements(db).remember.run(entry.workspaceId, entry.key, entry.ticketId, entry.createdAt);
 }
 
 /** The ticket a conversation key of this workspace belongs to, or null. */
-export const ticketOfConversation = (db: Queryable, workspaceId: string, key: string): string | null =>
+export const ticketOfConversation = async (db: Queryable, workspaceId: string, key: string): Promise<string | null> =>
   statements(db).ticketOf.get(workspaceId, key)?.ticketId ?? null;
 
 const filetimeOf = (at: Date): bigint => BigInt(at.getTime()) * 10_000n + FILETIME_UNIX_OFFSET;
@@ -87,15 +87,15 @@ export function ticketConversationKey(ticketId: string, ticketCreatedAt: string)
  * recorded first (an Outlook customer's own), else its own, recorded now; then one child block
  * whose time difference is taken from the header's FILETIME, as Outlook's replies do.
  */
-export function outlookThreadHeaders(
+export async function outlookThreadHeaders(
   db: Queryable,
   ticket: { id: string; workspaceId: string; subject: string; createdAt: string },
   now: Date,
-): { "Thread-Index": string; "Thread-Topic": string } {
+): Promise<{ "Thread-Index": string; "Thread-Topic": string }> {
   let key = statements(db).firstKeyOf.get(ticket.workspaceId, ticket.id)?.key;
   if (!key) {
     key = ticketConversationKey(ticket.id, ticket.createdAt);
-    rememberConversation(db, {
+    await rememberConversation(db, {
       workspaceId: ticket.workspaceId,
       key,
       ticketId: ticket.id,

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { untilDurable, withTx } from "../db/tx";
+import { untilDurable, transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { PermanentFailure } from "../jobs/define";
 import { SendFailure, sendViaSmtp, writeToOutbox, type OutgoingMail } from "../mail/mail.send";
@@ -33,16 +33,16 @@ export type CustomerMail = {
 };
 
 /** The mailbox customer mail of a ticket goes out from: its own, else the given one, else the workspace's first. */
-export function customerMailboxOf(
+export async function customerMailboxOf(
   db: Queryable,
   ticket: Pick<CustomerMail["ticket"], "workspaceId" | "mailboxId">,
   fallbackMailboxId?: string | null,
-): MailboxRow | undefined {
+): Promise<MailboxRow | undefined> {
   const usable = (row: MailboxRow | undefined) => (row && row.status !== "disabled" ? row : undefined);
   return (
-    usable(ticket.mailboxId ? findMailbox(db, ticket.workspaceId, ticket.mailboxId) : undefined) ??
-    usable(fallbackMailboxId ? findMailbox(db, ticket.workspaceId, fallbackMailboxId) : undefined) ??
-    usable(firstMailboxOf(db, ticket.workspaceId))
+    usable(ticket.mailboxId ? await findMailbox(db, ticket.workspaceId, ticket.mailboxId) : undefined) ??
+    usable(fallbackMailboxId ? await findMailbox(db, ticket.workspaceId, fallbackMailboxId) : undefined) ??
+    usable(await firstMailboxOf(db, ticket.workspaceId))
   );
 }
 
@@ -57,14 +57,14 @@ export async function sendCustomerMail(
   deps: Deps,
   input: CustomerMail,
 ): Promise<{ via: "smtp" | "outbox"; messageId: string; from: string } | null> {
-  const mailbox = customerMailboxOf(deps.db, input.ticket, input.fallbackMailboxId);
+  const mailbox = await customerMailboxOf(deps.db, input.ticket, input.fallbackMailboxId);
   if (!mailbox) return null;
   const messageId = `${input.key}@${deps.config.inboundDomain}`.toLowerCase();
   const now = deps.clock.now();
-  const { thread, outlook } = withTx(deps.db, (tx) => {
+  const { thread, outlook } = await transact(deps.db, async (tx) => {
     if (input.standalone) return { thread: { inReplyTo: null, references: [] as string[] }, outlook: {} };
-    const thread = threadHeaders(tx, input.ticket.workspaceId, input.ticket.id, "");
-    rememberMessageId(tx, {
+    const thread = await threadHeaders(tx, input.ticket.workspaceId, input.ticket.id, "");
+    await rememberMessageId(tx, {
       workspaceId: input.ticket.workspaceId,
       messageId,
       ticketId: input.ticket.id,
@@ -72,7 +72,7 @@ export async function sendCustomerMail(
       direction: "outbound",
       createdAt: now.toISOString(),
     });
-    return { thread, outlook: outlookThreadHeaders(tx, input.ticket, now) };
+    return { thread, outlook: await outlookThreadHeaders(tx, input.ticket, now) };
   });
   // The Message-ID that threads the customer's answer is on disk before the mail can be answered.
   await untilDurable(deps.db);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { attachmentBytes, attachmentsOfMessages } from "../attachments/attachments.public";
 import { systemContext } from "../auth/context";
 import { contactRefsOf } from "../contacts/contacts.public";
-import { untilDurable, withTx } from "../db/tx";
+import { untilDurable, transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { onEvent } from "../events/bus";
 import { defineJob, type JobContext } from "../jobs/define";
@@ -41,7 +41,7 @@ const SEND_ATTEMPTS = 6;
  * records our Message-ID for threading and enqueues the durable send job.
  */
 export function registerOutboundMailHook(deps: Pick<Deps, "db" | "clock" | "config">): void {
-  onEvent(deps.db, [messageCreated], (tx, event, origin) => {
+  onEvent(deps.db, [messageCreated], async (tx, event, origin) => {
     const { message } = event.data;
     if (
       message.delivery_status !== "pending" ||
@@ -50,7 +50,7 @@ export function registerOutboundMailHook(deps: Pick<Deps, "db" | "clock" | "conf
     )
       return;
     const ticketId = event.data.ticket_id;
-    rememberMessageId(tx, {
+    await rememberMessageId(tx, {
       workspaceId: event.workspace_id,
       messageId: outboundMessageId(message.id, deps.config.inboundDomain),
       ticketId,
@@ -64,7 +64,7 @@ export function registerOutboundMailHook(deps: Pick<Deps, "db" | "clock" | "conf
       workspace_id: event.workspace_id,
       ...(origin === "auto_reply" ? { auto_reply: true } : {}),
     };
-    enqueue(tx, sendReplyJob, payload, {
+    await enqueue(tx, sendReplyJob, payload, {
       workspaceId: event.workspace_id,
       maxAttempts: SEND_ATTEMPTS,
       uniqueKey: `send:${message.id}`,
@@ -130,38 +130,38 @@ export const sendReplyJob = defineJob({
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
     const ctx = systemContext(payload.workspace_id);
-    const message = messageOfWorkspace(deps.db, payload.workspace_id, payload.message_id);
+    const message = await messageOfWorkspace(deps.db, payload.workspace_id, payload.message_id);
     if (message?.deliveryStatus !== "pending") return;
-    const ticket = ticketOfWorkspace(deps.db, payload.workspace_id, message.ticketId);
+    const ticket = await ticketOfWorkspace(deps.db, payload.workspace_id, message.ticketId);
     const mailbox = ticket?.mailboxId
-      ? findMailbox(deps.db, payload.workspace_id, ticket.mailboxId)
-      : firstMailboxOf(deps.db, payload.workspace_id);
+      ? await findMailbox(deps.db, payload.workspace_id, ticket.mailboxId)
+      : await firstMailboxOf(deps.db, payload.workspace_id);
     if (!ticket || !mailbox) {
-      setDeliveryStatus(ctx, message.id, "failed", "The ticket has no mailbox to send from.", deps);
+      await setDeliveryStatus(ctx, message.id, "failed", "The ticket has no mailbox to send from.", deps);
       return;
     }
     const to = message.to.length ? message.to : [];
     if (to.length === 0) {
       const reason = message.forward ? "The forward has no recipient." : "The ticket's contact has no email address.";
-      setDeliveryStatus(ctx, message.id, "failed", reason, deps);
+      await setDeliveryStatus(ctx, message.id, "failed", reason, deps);
       return;
     }
-    const files = attachmentsOfMessages(deps.db, [message.id]).get(message.id) ?? [];
+    const files = (await attachmentsOfMessages(deps.db, [message.id])).get(message.id) ?? [];
     // One read of the replies before this one serves the thread headers and the quote.
-    const earlier = message.forward ? [] : repliesBefore(deps.db, payload.workspace_id, message, THREAD_LOOKBACK);
+    const earlier = message.forward ? [] : await repliesBefore(deps.db, payload.workspace_id, message, THREAD_LOOKBACK);
     // A forward starts a conversation of its own with a third party: the customer's thread ids stay out of it.
     const thread = message.forward
       ? { inReplyTo: null, references: [] }
-      : threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id, customerThread(earlier, ticket.contactId));
+      : await threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id, customerThread(earlier, ticket.contactId));
     const autoReply = payload.auto_reply === true;
     const signed = withSignature(message.bodyHtml, autoReply ? "" : mailbox.signatureHtml);
     const from = { name: mailbox.displayName || mailbox.name, address: mailbox.email };
-    const contactLocale = localeForContact(deps, payload.workspace_id, ticket.contactId);
+    const contactLocale = await localeForContact(deps, payload.workspace_id, ticket.contactId);
     const bodies = message.forward
       ? forwardBodies(
           signed,
           ticket.subject,
-          repliesBefore(deps.db, payload.workspace_id, message, FORWARD_MAX_MESSAGES),
+          await repliesBefore(deps.db, payload.workspace_id, message, FORWARD_MAX_MESSAGES),
           (m) =>
             m.direction === "outbound" ? senderLabel(from.name, from.address) : senderLabel(m.fromName, m.fromEmail),
         )
@@ -178,7 +178,7 @@ export const sendReplyJob = defineJob({
           ? `Re: ${ticket.subject}`
           : ticket.subject;
     // Outlook threads on Thread-Index: its key is recorded (and durable) before the mail leaves.
-    const outlook = withTx(deps.db, (tx) => outlookThreadHeaders(tx, ticket, deps.clock.now()));
+    const outlook = await transact(deps.db, async (tx) => await outlookThreadHeaders(tx, ticket, deps.clock.now()));
     await untilDurable(deps.db);
     const contents = await Promise.all(files.map((f) => attachmentBytes(deps, f)));
     const mail: OutgoingMail = {
@@ -215,10 +215,10 @@ export const sendReplyJob = defineJob({
         run.logger.info({ message_id: message.id, err: failure.message }, "mail: temporary send failure, will retry");
         throw failure;
       }
-      setDeliveryStatus(ctx, message.id, "failed", failure.message, deps);
+      await setDeliveryStatus(ctx, message.id, "failed", failure.message, deps);
       return;
     }
-    setDeliveryStatus(ctx, message.id, "sent", null, deps, via);
+    await setDeliveryStatus(ctx, message.id, "sent", null, deps, via);
   },
 });
 
@@ -231,20 +231,20 @@ export const autoReplyJob = defineJob({
   name: "inbound.auto_reply",
   schema: z.object({ ticket_id: z.string(), mailbox_id: z.string() }),
   retry: { maxAttempts: 5, baseDelayMs: 30_000 },
-  handler(payload, { deps }: JobContext<Deps>) {
-    const mailbox = mailboxById(deps.db, payload.mailbox_id);
-    const ticket = mailbox && ticketOfWorkspace(deps.db, mailbox.workspaceId, payload.ticket_id);
+  async handler(payload, { deps }: JobContext<Deps>) {
+    const mailbox = await mailboxById(deps.db, payload.mailbox_id);
+    const ticket = mailbox && await ticketOfWorkspace(deps.db, mailbox.workspaceId, payload.ticket_id);
     if (!ticket || ticket.deletedAt || !mailbox || !mailbox.autoReplyEnabled || !ticket.contactId) return;
-    const contact = contactRefsOf(deps.db, [ticket.contactId]).get(ticket.contactId);
+    const contact = (await contactRefsOf(deps.db, [ticket.contactId])).get(ticket.contactId);
     if (!contact?.email) return;
     // The mailbox's own text is sent as its owner wrote it; Desk's default speaks the customer's language.
     const html =
       mailbox.autoReplyHtml ||
-      `<p>${escapeHtml(t(localeForContact(deps, ticket.workspaceId, ticket.contactId), "mail.auto_reply"))}</p>`;
+      `<p>${escapeHtml(t(await localeForContact(deps, ticket.workspaceId, ticket.contactId), "mail.auto_reply"))}</p>`;
     const subject =
       mailbox.autoReplySubject || (/^re:/i.test(ticket.subject) ? ticket.subject : `Re: ${ticket.subject}`);
     const ctx = systemContext(ticket.workspaceId, `auto-reply:${ticket.id}`);
-    addMessage(
+    await addMessage(
       ctx,
       ticket.id,
       {

@@ -17,9 +17,9 @@ const SenderSchema = z.object({
 export function outboundRoutes(deps: Deps) {
   return new Elysia({ tags: ["mailboxes"] }).use(deps.guard).get(
     "/senders",
-    ({ ctx }) =>
+    async ({ ctx }) =>
       completeList(
-        mailboxesOf(deps.db, ctx.workspaceId).map((m, i) => ({
+        (await mailboxesOf(deps.db, ctx.workspaceId)).map((m, i) => ({
           id: m.id,
           name: m.name,
           email: m.email,

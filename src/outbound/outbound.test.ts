@@ -7,7 +7,7 @@ import { addMessage, createTicket } from "../tickets/tickets.public";
 const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
 const { workspace } = await createWorkspaceWithOwner(desk);
 
-const sendPayloads = () =>
+const sendPayloads = async () =>
   desk.deps.db.$client
     .query<{ payload: string }, [string]>(
       "SELECT payload FROM jobs WHERE kind = 'mail.send_reply' AND workspace_id = ?",
@@ -15,15 +15,15 @@ const sendPayloads = () =>
     .all(workspace.id)
     .map((r) => JSON.parse(r.payload) as { message_id: string; auto_reply?: boolean });
 
-test("the auto-reply says so explicitly through the ticket API; other replies are sent unmarked", () => {
+test("the auto-reply says so explicitly through the ticket API; other replies are sent unmarked", async () => {
   const ctx = systemContext(workspace.id);
-  const ticket = createTicket(
+  const ticket = await createTicket(
     ctx,
     { subject: "Hi", channel: "email", contact: { email: "c@customer.test" } },
     desk.deps,
   );
-  const plain = addMessage(ctx, ticket.id, { kind: "reply", body_text: "An answer" }, desk.deps);
-  const auto = addMessage(
+  const plain = await addMessage(ctx, ticket.id, { kind: "reply", body_text: "An answer" }, desk.deps);
+  const auto = await addMessage(
     ctx,
     ticket.id,
     { kind: "reply", body_text: "Got it", author: { type: "system" } },
@@ -32,7 +32,7 @@ test("the auto-reply says so explicitly through the ticket API; other replies ar
       origin: "auto_reply",
     },
   );
-  const byMessage = new Map(sendPayloads().map((p) => [p.message_id, p]));
+  const byMessage = new Map((await sendPayloads()).map((p) => [p.message_id, p]));
   expect(byMessage.get(plain.id)?.auto_reply).toBeUndefined();
   expect(byMessage.get(auto.id)?.auto_reply).toBe(true);
 });

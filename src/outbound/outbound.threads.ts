@@ -39,10 +39,10 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** Records a Message-ID we received or sent for its ticket (the first record of an id wins). */
-export function rememberMessageId(
+export async function rememberMessageId(
   db: Queryable,
   entry: Pick<MessageIdEntry, "workspaceId" | "messageId" | "ticketId" | "deskMessageId" | "direction" | "createdAt">,
-): void {
+): Promise<void> {
   statements(db).remember.run(
     entry.workspaceId,
     entry.messageId,
@@ -54,14 +54,14 @@ export function rememberMessageId(
 }
 
 /** The tickets that Message-IDs of this workspace belong to (ids not seen are left out). */
-export const ticketsOfMessageIds = (
+export const ticketsOfMessageIds = async (
   db: Queryable,
   workspaceId: string,
   ids: string[],
-): Array<{ messageId: string; ticketId: string }> => statements(db).byIds.all(workspaceId, jsonList(ids));
+): Promise<Array<{ messageId: string; ticketId: string }>> => statements(db).byIds.all(workspaceId, jsonList(ids));
 
 /** The Desk messages we sent under these Message-IDs (a delivery report names them). */
-export const sentDeskMessageIds = (db: Queryable, workspaceId: string, ids: string[]): string[] =>
+export const sentDeskMessageIds = async (db: Queryable, workspaceId: string, ids: string[]): Promise<string[]> =>
   statements(db)
     .outboundDesk.all(workspaceId, jsonList(ids))
     .map((r) => r.deskMessageId);
@@ -73,13 +73,13 @@ export type Thread = { inReplyTo: string | null; references: string[] };
  * sent. `inThread` leaves out Desk messages of another conversation on the ticket (a forward and its
  * recipient's answers), so the customer's thread never names them.
  */
-export function threadHeaders(
+export async function threadHeaders(
   db: Queryable,
   workspaceId: string,
   ticketId: string,
   exceptId: string,
   inThread: (deskMessageId: string) => boolean = () => true,
-): Thread {
+): Promise<Thread> {
   const ids = statements(db)
     .ofTicket.all(workspaceId, ticketId)
     .filter((r) => r.deskMessageId !== exceptId && (r.deskMessageId === null || inThread(r.deskMessageId)));

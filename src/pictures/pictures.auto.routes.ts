@@ -16,8 +16,8 @@ export function pictureRefreshRoutes(deps: Deps) {
     .use(deps.guard)
     .post(
       "/contacts/:id/avatar/refresh",
-      ({ ctx, params, set }) => {
-        refreshPicture(deps, ctx, "contact", params.id);
+      async ({ ctx, params, set }) => {
+        await refreshPicture(deps, ctx, "contact", params.id);
         set.status = 202;
         return { queued: true as const };
       },
@@ -34,8 +34,8 @@ export function pictureRefreshRoutes(deps: Deps) {
     )
     .post(
       "/companies/:id/avatar/refresh",
-      ({ ctx, params, set }) => {
-        refreshPicture(deps, ctx, "company", params.id);
+      async ({ ctx, params, set }) => {
+        await refreshPicture(deps, ctx, "company", params.id);
         set.status = 202;
         return { queued: true as const };
       },

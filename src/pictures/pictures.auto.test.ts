@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash, createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
@@ -54,12 +55,11 @@ async function settle() {
     await desk.jobs.drain();
   }
 }
-const typesOf = (workspaceId: string) =>
-  desk.deps.db
+const typesOf = async (workspaceId: string) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .map((e) => e.type);
 
 async function workspace(settings: Record<string, unknown> = {}) {
@@ -97,14 +97,13 @@ describe("Gravatar for contacts", () => {
       new URL(found.body.avatar_url).pathname + new URL(found.body.avatar_url).search,
     );
     expect(image.status).toBe(200);
-    expect(typesOf(ws.id).filter((t) => t === "contact.updated")).toHaveLength(1);
+    expect((await typesOf(ws.id)).filter((t) => t === "contact.updated")).toHaveLength(1);
     const missing = await desk.api("GET", `/v1/contacts/${none.body.id}`, { headers: owner.headers });
     expect(missing.body.avatar_url).toBeNull();
-    const row = desk.deps.db
+    const row = first(await desk.deps.db
       .select()
       .from(pictureLookups)
-      .where(eq(pictureLookups.key, `gravatar:${sha("nobody@example.test")}`))
-      .get()!;
+      .where(eq(pictureLookups.key, `gravatar:${sha("nobody@example.test")}`)).limit(1))!;
     expect(row.status).toBe("missing");
     // Another contact with the same unknown email elsewhere does not ask Gravatar again.
     const path = `/avatar/${sha("nobody@example.test")}`;
@@ -143,7 +142,7 @@ describe("company logos from the domain", () => {
     expect(got.body.avatar_source).toBe("domain");
     expect(got.body.avatar_url).toContain("/v1/images/");
     expect(hits.get("/sites/acme.test/touch.png")).toBeGreaterThanOrEqual(1);
-    expect(typesOf(ws.id)).toContain("company.updated");
+    expect(await typesOf(ws.id)).toContain("company.updated");
   });
 
   test("redirects are followed (and re-checked); with domain_logos off nothing is fetched", async () => {
@@ -170,7 +169,7 @@ describe("company logos from the domain", () => {
       body: { name: "Dead", domain: "dead.test" },
     });
     await settle();
-    const row = desk.deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, "domain:dead.test")).get()!;
+    const row = first(await desk.deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, "domain:dead.test")).limit(1))!;
     expect(row.status).toBe("failed");
     expect(new Date(row.retryAfter).getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
     const asked = hits.get("/sites/dead.test/");
@@ -195,7 +194,7 @@ describe("company logos from the domain", () => {
       (await desk.api("GET", `/v1/companies/${co.body.id}`, { headers: owner.headers })).body.avatar_url,
     ).toBeNull();
     expect(
-      desk.deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, "domain:svg.test")).get()!.status,
+      first(await desk.deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, "domain:svg.test")).limit(1))!.status,
     ).toBe("missing");
   });
 });
@@ -210,7 +209,7 @@ describe("refresh routes", () => {
       const viewer = await addMember(desk, ws.id, "viewer");
       expect((await desk.api("POST", path, { headers: viewer.headers })).status).toBe(403);
       expect(
-        (await desk.api("POST", path, { headers: createKey(desk, owner, ["contacts:read"]).headers })).status,
+        (await desk.api("POST", path, { headers: (await createKey(desk, owner, ["contacts:read"])).headers })).status,
       ).toBe(403);
       const { owner: stranger } = await workspace();
       const foreign = await desk.api("POST", path, { headers: stranger.headers });
@@ -231,7 +230,7 @@ describe("PATCH /v1/me { avatar_url }", () => {
     const me = await desk.api("GET", "/v1/me", { headers: owner.headers });
     expect(me.body.user.avatar_url).toContain("/v1/images/img_");
     expect(me.body.user.avatar_source).toBe("upload");
-    expect(typesOf(ws.id)).toContain("member.updated");
+    expect(await typesOf(ws.id)).toContain("member.updated");
   });
 
   test("a URL that can never be fetched is 422 at body.avatar_url; a dead one leaves the picture as it was", async () => {

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
@@ -12,7 +13,7 @@ import {
   setContactAutoPicture,
 } from "../contacts/contacts.public";
 import type { Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { defineConsumer } from "../events/consumers";
 import { enqueue } from "../jobs/enqueue";
@@ -55,7 +56,7 @@ export async function lookUp(
   force = false,
 ): Promise<string | null> {
   const now = deps.clock.now();
-  const row = deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, key)).get();
+  const row = first(await deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, key)).limit(1));
   if (row) {
     const age = now.getTime() - new Date(row.checkedAt).getTime();
     const fresh = row.status === "found" ? age < FOUND_TTL_MS : new Date(row.retryAfter) > now;
@@ -88,11 +89,10 @@ export async function lookUp(
     retryAfter: new Date(now.getTime() + wait).toISOString(),
     updatedAt: now.toISOString(),
   };
-  deps.db
+  await deps.db
     .insert(pictureLookups)
     .values({ key, ...values })
-    .onConflictDoUpdate({ target: pictureLookups.key, set: values })
-    .run();
+    .onConflictDoUpdate({ target: pictureLookups.key, set: values });
   return found;
 }
 
@@ -107,8 +107,8 @@ function domainCandidates(deps: Pick<Deps, "config">, domain: string): Candidate
   };
 }
 
-const settingsOf = (deps: Pick<Deps, "db">, workspaceId: string) =>
-  (findWorkspace(deps.db, workspaceId)?.settings ?? {}) as { gravatar?: unknown; domain_logos?: unknown };
+const settingsOf = async (deps: Pick<Deps, "db">, workspaceId: string) =>
+  ((await findWorkspace(deps.db, workspaceId))?.settings ?? {}) as { gravatar?: unknown; domain_logos?: unknown };
 
 const Target = z.object({ workspace_id: z.string(), id: z.string(), force: z.boolean().default(false) });
 
@@ -117,10 +117,10 @@ export const contactPictureJob = defineJob({
   name: "pictures.contact-lookup",
   schema: Target,
   async handler({ workspace_id, id, force }, { deps }: { deps: Deps }) {
-    const contact = findContact(deps.db, workspace_id, id);
+    const contact = await findContact(deps.db, workspace_id, id);
     // An uploaded picture, or the one the customer's own site gave its chat visitor, comes first.
     if (!contact?.email || contact.avatarSource === "upload" || contact.avatarSource === "widget") return;
-    if (settingsOf(deps, workspace_id).gravatar !== true) return;
+    if ((await settingsOf(deps, workspace_id)).gravatar !== true) return;
     const hash = gravatarKey(contact.email);
     const url = await lookUp(
       deps,
@@ -130,8 +130,8 @@ export const contactPictureJob = defineJob({
       force,
     );
     if (url)
-      withTx(deps.db, (tx) =>
-        setContactAutoPicture(tx, workspace_id, id, url, "gravatar", deps.clock.now().toISOString(), deps.ports),
+      await transact(deps.db, async (tx) =>
+        await setContactAutoPicture(tx, workspace_id, id, url, "gravatar", deps.clock.now().toISOString(), deps.ports),
       );
   },
 });
@@ -141,12 +141,12 @@ export const companyPictureJob = defineJob({
   name: "pictures.company-lookup",
   schema: Target,
   async handler({ workspace_id, id, force }, { deps }: { deps: Deps }) {
-    const company = findCompany(deps.db, workspace_id, id);
+    const company = await findCompany(deps.db, workspace_id, id);
     if (!company?.domain || company.avatarSource === "upload") return;
-    if (settingsOf(deps, workspace_id).domain_logos === false) return;
+    if ((await settingsOf(deps, workspace_id)).domain_logos === false) return;
     const domain = company.domain.toLowerCase();
     const url = await lookUp(deps, `domain:${domain}`, domainCandidates(deps, domain), "contain", force);
-    if (url) withTx(deps.db, (tx) => setCompanyAutoPicture(tx, workspace_id, id, url, deps.clock.now().toISOString()));
+    if (url) await transact(deps.db, async (tx) => await setCompanyAutoPicture(tx, workspace_id, id, url, deps.clock.now().toISOString()));
   },
 });
 
@@ -154,17 +154,17 @@ export const companyPictureJob = defineJob({
  * Queues the automatic picture lookup of a contact (Gravatar) or a company (its domain's icons);
  * `force` looks again past the remembered result. One waiting lookup per record.
  */
-function askForLookup(tx: Tx, kind: "contact" | "company", workspaceId: string, id: string, force: boolean): void {
+async function askForLookup(tx: Tx, kind: "contact" | "company", workspaceId: string, id: string, force: boolean): Promise<void> {
   const job = kind === "contact" ? contactPictureJob : companyPictureJob;
-  enqueue(tx, job, { workspace_id: workspaceId, id, force }, { workspaceId, uniqueKey: `${kind}-picture:${id}` });
+  await enqueue(tx, job, { workspace_id: workspaceId, id, force }, { workspaceId, uniqueKey: `${kind}-picture:${id}` });
 }
 
 /** POST …/avatar/refresh: the record must be the caller's workspace's (404 otherwise, as a missing one). */
-export function refreshPicture(deps: Pick<Deps, "db">, ctx: RequestContext, kind: "contact" | "company", id: string) {
-  withTx(deps.db, (tx) => {
-    const found = kind === "contact" ? findContact(tx, ctx.workspaceId, id) : findCompany(tx, ctx.workspaceId, id);
+export async function refreshPicture(deps: Pick<Deps, "db">, ctx: RequestContext, kind: "contact" | "company", id: string) {
+  await transact(deps.db, async (tx) => {
+    const found = kind === "contact" ? await findContact(tx, ctx.workspaceId, id) : await findCompany(tx, ctx.workspaceId, id);
     if (!found) throw notFound(kind === "contact" ? "Contact" : "Company");
-    askForLookup(tx, kind, ctx.workspaceId, id, true);
+    await askForLookup(tx, kind, ctx.workspaceId, id, true);
   });
 }
 
@@ -172,20 +172,20 @@ export function refreshPicture(deps: Pick<Deps, "db">, ctx: RequestContext, kind
 export const lookUpContactPictures = defineConsumer({
   name: "pictures.contact-lookups",
   events: [contactCreated, contactUpdated],
-  handle(tx, event) {
+  async handle(tx, event) {
     const { contact } = event.data;
     if (!contact.email || contact.avatar_url) return;
-    askForLookup(tx, "contact", event.workspace_id, contact.id, false);
+    await askForLookup(tx, "contact", event.workspace_id, contact.id, false);
   },
 });
 
 export const lookUpCompanyPictures = defineConsumer({
   name: "pictures.company-lookups",
   events: [companyCreated, companyUpdated],
-  handle(tx, event) {
+  async handle(tx, event) {
     const { company } = event.data;
     if (!company.domain || company.avatar_url) return;
-    askForLookup(tx, "company", event.workspace_id, company.id, false);
+    await askForLookup(tx, "company", event.workspace_id, company.id, false);
   },
 });
 
@@ -198,12 +198,12 @@ export const contactUrlPictureJob = defineJob({
   name: "pictures.contact-url",
   schema: z.object({ workspace_id: z.string(), id: z.string(), url: z.string() }),
   async handler({ workspace_id, id, url }, { deps }: { deps: Deps }) {
-    if (findContact(deps.db, workspace_id, id)?.avatarSource === "upload") return;
+    if ((await findContact(deps.db, workspace_id, id))?.avatarSource === "upload") return;
     const key = `url:${createHash("sha256").update(url).digest("hex")}`;
     const stored = await lookUp(deps, key, async () => [url], "cover");
     if (stored)
-      withTx(deps.db, (tx) =>
-        setContactAutoPicture(tx, workspace_id, id, stored, "widget", deps.clock.now().toISOString(), deps.ports),
+      await transact(deps.db, async (tx) =>
+        await setContactAutoPicture(tx, workspace_id, id, stored, "widget", deps.clock.now().toISOString(), deps.ports),
       );
   },
 });
@@ -212,18 +212,18 @@ export const contactUrlPictureJob = defineJob({
  * Asks for a contact's picture from a URL, in the caller's transaction; a URL the SSRF guard would
  * refuse answers 422 at `field`.
  */
-export function copyContactPictureFromUrl(
+export async function copyContactPictureFromUrl(
   tx: Tx,
   deps: Pick<Deps, "config">,
   target: { workspaceId: string; contactId: string; url: string; field: string },
-): void {
+): Promise<void> {
   try {
     checkUrlSyntax(target.url, deps.config.allowedPrivateHosts);
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw invalidAt(target.field, error.message);
     throw error;
   }
-  enqueue(
+  await enqueue(
     tx,
     contactUrlPictureJob,
     { workspace_id: target.workspaceId, id: target.contactId, url: target.url },
@@ -241,7 +241,7 @@ export const userPictureJob = defineJob({
   schema: z.object({ user_id: z.string(), url: z.string(), source: z.enum(["upload", "oauth"]).default("upload") }),
   async handler({ user_id, url, source }, { deps, logger }: { deps: Deps; logger: Deps["logger"] }) {
     // A provider's picture never replaces one the person has.
-    if (source === "oauth" && userAvatarUrl(deps.db, user_id)) return;
+    if (source === "oauth" && await userAvatarUrl(deps.db, user_id)) return;
     let stored: string;
     try {
       const { body } = await guardedGet(deps, url);
@@ -251,22 +251,22 @@ export const userPictureJob = defineJob({
       logger.warn({ err: error, user_id }, "copying a picture from a URL failed");
       return;
     }
-    withTx(deps.db, (tx) => {
-      if (source === "oauth" && userAvatarUrl(tx, user_id)) return;
-      setUserPicture(deps, tx, user_id, stored, deps.clock.now().toISOString(), source);
+    await transact(deps.db, async (tx) => {
+      if (source === "oauth" && await userAvatarUrl(tx, user_id)) return;
+      await setUserPicture(deps, tx, user_id, stored, deps.clock.now().toISOString(), source);
     });
   },
 });
 
-export function copyPictureFromUrl(deps: Deps, userId: string, url: string): void {
+export async function copyPictureFromUrl(deps: Deps, userId: string, url: string): Promise<void> {
   try {
     checkUrlSyntax(url, deps.config.allowedPrivateHosts);
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw invalidAt("body.avatar_url", error.message);
     throw error;
   }
-  withTx(deps.db, (tx) =>
-    enqueue(
+  await transact(deps.db, async (tx) =>
+    await enqueue(
       tx,
       userPictureJob,
       { user_id: userId, url, source: "upload" },
@@ -279,14 +279,14 @@ export function copyPictureFromUrl(deps: Deps, userId: string, url: string): voi
  * The picture a sign-in provider gives (the OpenID Connect `picture` claim), for a person without
  * one: copied like any other (source `oauth`); a URL the guard would refuse is ignored.
  */
-export function copyProviderPicture(deps: Pick<Deps, "db" | "config">, userId: string, url: string): void {
+export async function copyProviderPicture(deps: Pick<Deps, "db" | "config">, userId: string, url: string): Promise<void> {
   try {
     checkUrlSyntax(url, deps.config.allowedPrivateHosts);
   } catch {
     return;
   }
-  withTx(deps.db, (tx) =>
-    enqueue(
+  await transact(deps.db, async (tx) =>
+    await enqueue(
       tx,
       userPictureJob,
       { user_id: userId, url, source: "oauth" },

@@ -11,7 +11,7 @@ import {
   setCompanyPicture,
   setContactPicture,
 } from "../contacts/contacts.public";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { IdParams } from "../http/schemas";
 import { notFound } from "../lib/errors";
@@ -51,19 +51,19 @@ async function uploadedPicture(request: Request, fit: PictureFit, deps: Deps): P
 }
 
 /** Sets the caller's own picture, audited in each workspace they belong to. */
-const setMine = (deps: Deps, userId: string, requestId: string, ip: string | null, url: string | null) =>
-  withTx(deps.db, (tx) => {
-    for (const workspaceId of setUserPicture(deps, tx, userId, url, deps.clock.now().toISOString())) {
+const setMine = async (deps: Deps, userId: string, requestId: string, ip: string | null, url: string | null) =>
+  await transact(deps.db, async (tx) => {
+    for (const workspaceId of await setUserPicture(deps, tx, userId, url, deps.clock.now().toISOString())) {
       const ctx: RequestContext = {
         workspaceId,
         actor: { type: "user", userId, sessionId: null },
-        role: memberRoleOf(tx, workspaceId, userId) ?? "viewer",
+        role: await memberRoleOf(tx, workspaceId, userId) ?? "viewer",
         scopes: null,
         visibleTeams: [],
         requestId,
         ip,
       };
-      recordAudit(tx, ctx, {
+      await recordAudit(tx, ctx, {
         action: url ? "user.avatar_updated" : "user.avatar_removed",
         entityType: "user",
         entityId: userId,
@@ -72,34 +72,34 @@ const setMine = (deps: Deps, userId: string, requestId: string, ip: string | nul
     }
   });
 
-const setContact = (deps: Deps, ctx: RequestContext, id: string, url: string | null) =>
-  withTx(deps.db, (tx) => {
-    const row = setContactPicture(tx, ctx, id, url, deps.clock.now().toISOString(), deps.ports);
-    recordAudit(tx, ctx, {
+const setContact = async (deps: Deps, ctx: RequestContext, id: string, url: string | null) =>
+  await transact(deps.db, async (tx) => {
+    const row = await setContactPicture(tx, ctx, id, url, deps.clock.now().toISOString(), deps.ports);
+    await recordAudit(tx, ctx, {
       action: url ? "contact.avatar_updated" : "contact.avatar_removed",
       entityType: "contact",
       entityId: id,
       data: { avatar_url: url },
     });
-    return presentContact(tx, deps.ports.get(contactTicketCounts), row);
+    return await presentContact(tx, deps.ports.get(contactTicketCounts), row);
   });
 
-const setCompany = (deps: Deps, ctx: RequestContext, id: string, url: string | null) =>
-  withTx(deps.db, (tx) => {
-    const row = setCompanyPicture(tx, ctx, id, url, deps.clock.now().toISOString());
-    recordAudit(tx, ctx, {
+const setCompany = async (deps: Deps, ctx: RequestContext, id: string, url: string | null) =>
+  await transact(deps.db, async (tx) => {
+    const row = await setCompanyPicture(tx, ctx, id, url, deps.clock.now().toISOString());
+    await recordAudit(tx, ctx, {
       action: url ? "company.avatar_updated" : "company.avatar_removed",
       entityType: "company",
       entityId: id,
       data: { avatar_url: url },
     });
-    return presentCompany(tx, row);
+    return await presentCompany(tx, row);
   });
 
-const setImage = (deps: Deps, ctx: RequestContext, slot: WorkspaceImageSlot, url: string | null) =>
-  withTx(deps.db, (tx) => {
-    const workspace = setWorkspaceImage(tx, ctx, slot, url, deps.clock.now().toISOString());
-    recordAudit(tx, ctx, {
+const setImage = async (deps: Deps, ctx: RequestContext, slot: WorkspaceImageSlot, url: string | null) =>
+  await transact(deps.db, async (tx) => {
+    const workspace = await setWorkspaceImage(tx, ctx, slot, url, deps.clock.now().toISOString());
+    await recordAudit(tx, ctx, {
       action: url ? "workspace.image_updated" : "workspace.image_removed",
       entityType: "workspace",
       entityId: ctx.workspaceId,
@@ -118,16 +118,16 @@ function myPictureRoutes(deps: Deps) {
     .put(
       "/me/avatar",
       async ({ user, request }) => {
-        setMine(deps, user.userId, user.requestId, user.ip, await uploadedPicture(request, "cover", deps));
-        return describeCaller(deps, { kind: "user", ...user });
+        await setMine(deps, user.userId, user.requestId, user.ip, await uploadedPicture(request, "cover", deps));
+        return await describeCaller(deps, { kind: "user", ...user });
       },
       { signedIn: true, parse: "none", response: { 200: MeSchema }, detail: uploadDoc("Upload your own picture") },
     )
     .delete(
       "/me/avatar",
-      ({ user }) => {
-        setMine(deps, user.userId, user.requestId, user.ip, null);
-        return describeCaller(deps, { kind: "user", ...user });
+      async ({ user }) => {
+        await setMine(deps, user.userId, user.requestId, user.ip, null);
+        return await describeCaller(deps, { kind: "user", ...user });
       },
       { signedIn: true, response: { 200: MeSchema }, detail: { summary: "Remove your own picture" } },
     );
@@ -140,7 +140,7 @@ function recordPictureRoutes(deps: Deps) {
     .put(
       "/contacts/:id/avatar",
       async ({ ctx, params, request }) =>
-        setContact(deps, ctx, params.id, await uploadedPicture(request, "cover", deps)),
+        await setContact(deps, ctx, params.id, await uploadedPicture(request, "cover", deps)),
       {
         access: agent,
         params: IdParams,
@@ -149,7 +149,7 @@ function recordPictureRoutes(deps: Deps) {
         detail: uploadDoc("Upload a contact's picture"),
       },
     )
-    .delete("/contacts/:id/avatar", ({ ctx, params }) => setContact(deps, ctx, params.id, null), {
+    .delete("/contacts/:id/avatar", async ({ ctx, params }) => await setContact(deps, ctx, params.id, null), {
       access: agent,
       params: IdParams,
       response: { 200: ContactSchema },
@@ -158,7 +158,7 @@ function recordPictureRoutes(deps: Deps) {
     .put(
       "/companies/:id/avatar",
       async ({ ctx, params, request }) =>
-        setCompany(deps, ctx, params.id, await uploadedPicture(request, "contain", deps)),
+        await setCompany(deps, ctx, params.id, await uploadedPicture(request, "contain", deps)),
       {
         access: agent,
         params: IdParams,
@@ -167,7 +167,7 @@ function recordPictureRoutes(deps: Deps) {
         detail: uploadDoc("Upload a company's logo (fitted, not cropped)"),
       },
     )
-    .delete("/companies/:id/avatar", ({ ctx, params }) => setCompany(deps, ctx, params.id, null), {
+    .delete("/companies/:id/avatar", async ({ ctx, params }) => await setCompany(deps, ctx, params.id, null), {
       access: agent,
       params: IdParams,
       response: { 200: CompanySchema },
@@ -182,7 +182,7 @@ function workspaceImageRoutes(deps: Deps) {
     .put(
       "/workspace/images/:slot",
       async ({ ctx, params, request }) =>
-        setImage(
+        await setImage(
           deps,
           ctx,
           params.slot,
@@ -196,7 +196,7 @@ function workspaceImageRoutes(deps: Deps) {
         detail: uploadDoc("Upload one of the workspace's pictures (logos are fitted, not cropped)"),
       },
     )
-    .delete("/workspace/images/:slot", ({ ctx, params }) => setImage(deps, ctx, params.slot, null), {
+    .delete("/workspace/images/:slot", async ({ ctx, params }) => await setImage(deps, ctx, params.slot, null), {
       access: admin,
       params: SlotParams,
       response: { 200: WorkspaceSchema },

@@ -28,19 +28,17 @@ function put(
   form.append("file", new File([bytes as BlobPart], name, { type }));
   return desk.api("PUT", path, { headers, raw: form });
 }
-const eventTypes = (workspaceId: string) =>
-  desk.deps.db
+const eventTypes = async (workspaceId: string) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .map((e) => e.type);
-const auditActions = (workspaceId: string) =>
-  desk.deps.db
+const auditActions = async (workspaceId: string) =>
+  (await desk.deps.db
     .select()
     .from(auditLogs)
-    .where(eq(auditLogs.workspaceId, workspaceId))
-    .all()
+    .where(eq(auditLogs.workspaceId, workspaceId)))
     .map((e) => e.action);
 /** A PNG whose header claims `width`×`height` with a few bytes of data: a decompression bomb's shape. */
 function bombPng(width: number, height: number): Uint8Array {
@@ -107,12 +105,12 @@ describe("pictures", () => {
       expect(image.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
       expect(image.headers.get("content-type")).toBe("image/png");
     }
-    expect(eventTypes(workspace.id).filter((t) => t === "member.updated")).toHaveLength(4);
-    expect(auditActions(workspace.id)).toContain("user.avatar_updated");
+    expect((await eventTypes(workspace.id)).filter((t) => t === "member.updated")).toHaveLength(4);
+    expect(await auditActions(workspace.id)).toContain("user.avatar_updated");
     const removed = await desk.api("DELETE", "/v1/me/avatar", { headers: owner.headers });
     expect(removed.status).toBe(200);
     expect(removed.body.user).toMatchObject({ avatar_url: null, avatar_source: null });
-    expect(auditActions(workspace.id)).toContain("user.avatar_removed");
+    expect(await auditActions(workspace.id)).toContain("user.avatar_removed");
   });
 
   test("SVG, text and a renamed SVG are 422 unsupported_image; a 6 MB upload is 413 too_large", async () => {
@@ -200,7 +198,7 @@ describe("pictures", () => {
       await desk.api("POST", "/v1/companies", { headers: owner.headers, body: { name: `Co ${Math.random()}` } })
     ).body;
 
-    const workspaceEventsBefore = eventTypes(workspace.id).filter((t) => t === "workspace.updated").length;
+    const workspaceEventsBefore = (await eventTypes(workspace.id)).filter((t) => t === "workspace.updated").length;
     const c = await put(`/v1/contacts/${contact.id}/avatar`, agent.headers, JPEG);
     expect(c.status).toBe(200);
     expect(c.body).toMatchObject({ id: contact.id, avatar_source: "upload" });
@@ -224,7 +222,7 @@ describe("pictures", () => {
     expect((await put(`/v1/contacts/${contact.id}/avatar`, viewer.headers, PNG)).status).toBe(403);
     expect((await put("/v1/workspace/images/logo", agent.headers, PNG)).status).toBe(403);
     expect(
-      (await put("/v1/workspace/images/logo", createKey(desk, owner, ["contacts:write"]).headers, PNG)).status,
+      (await put("/v1/workspace/images/logo", (await createKey(desk, owner, ["contacts:write"])).headers, PNG)).status,
     ).toBe(403);
 
     const cleared = await desk.api("DELETE", `/v1/contacts/${contact.id}/avatar`, { headers: agent.headers });
@@ -232,11 +230,11 @@ describe("pictures", () => {
     expect(
       (await desk.api("DELETE", "/v1/workspace/images/logo", { headers: owner.headers })).body.avatar_url,
     ).toBeNull();
-    const types = eventTypes(workspace.id);
+    const types = await eventTypes(workspace.id);
     expect(types.filter((t) => t === "contact.updated")).toHaveLength(2);
     expect(types.filter((t) => t === "company.updated")).toHaveLength(1);
     expect(types.filter((t) => t === "workspace.updated")).toHaveLength(workspaceEventsBefore + 3);
-    expect(auditActions(workspace.id)).toEqual(
+    expect(await auditActions(workspace.id)).toEqual(
       expect.arrayContaining([
         "contact.avatar_updated",
         "contact.avatar_removed",

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { contactLocaleByEmail, findContact } from "../contacts/contacts.public";
@@ -24,13 +25,13 @@ export const portalLinkMailJob = defineJob({
   retry: { maxAttempts: 6, baseDelayMs: 10_000, maxDelayMs: 5 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const link = deps.db.select().from(portalLinks).where(eq(portalLinks.id, payload.link_id)).get();
+    const link = first(await deps.db.select().from(portalLinks).where(eq(portalLinks.id, payload.link_id)).limit(1));
     if (!link || link.usedAt || link.expiresAt <= deps.clock.now().toISOString()) return;
-    const workspace = findWorkspace(deps.db, link.workspaceId);
+    const workspace = await findWorkspace(deps.db, link.workspaceId);
     if (!workspace) return;
     const url = deps.secrets.open(payload.sealed_url);
     const locale = customerLocale(
-      contactLocaleByEmail(deps.db, link.workspaceId, link.email) ?? payload.locale,
+      await contactLocaleByEmail(deps.db, link.workspaceId, link.email) ?? payload.locale,
       workspace.settings,
     );
     await sendSystemMail(
@@ -65,9 +66,9 @@ export const portalConfirmationJob = defineJob({
   retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const ticket = ticketOfWorkspace(deps.db, payload.workspace_id, payload.ticket_id);
-    const workspace = findWorkspace(deps.db, payload.workspace_id);
-    const contact = ticket?.contactId ? findContact(deps.db, payload.workspace_id, ticket.contactId) : undefined;
+    const ticket = await ticketOfWorkspace(deps.db, payload.workspace_id, payload.ticket_id);
+    const workspace = await findWorkspace(deps.db, payload.workspace_id);
+    const contact = ticket?.contactId ? await findContact(deps.db, payload.workspace_id, ticket.contactId) : undefined;
     const to = contact?.email || null;
     if (!ticket || !workspace || !to) return;
     const url = `${deps.config.baseUrl}/portal/${encodeURIComponent(workspace.slug)}/tickets/${ticket.number}`;

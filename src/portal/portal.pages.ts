@@ -101,7 +101,7 @@ function sessionCookie(deps: Deps, site: PortalSite, value: string, maxAgeSecond
 }
 
 /** The session the cookie carries, when it is this site's, unexpired and its contact still there. */
-function sessionOf(deps: Deps, site: PortalSite, request: Request): PortalSession | null {
+async function sessionOf(deps: Deps, site: PortalSite, request: Request): Promise<PortalSession | null> {
   const sealed = cookieOf(request);
   if (!sealed) return null;
   let data: unknown;
@@ -114,7 +114,7 @@ function sessionOf(deps: Deps, site: PortalSite, request: Request): PortalSessio
   const { w, c, e, x } = data as Record<string, unknown>;
   if (w !== site.workspaceId || typeof c !== "string" || typeof e !== "string" || typeof x !== "number") return null;
   if (x <= deps.clock.now().getTime()) return null;
-  const contact = portalContactOf(deps, w, c);
+  const contact = await portalContactOf(deps, w, c);
   return contact ? { workspaceId: w, contactId: c, email: e, locale: contact.locale } : null;
 }
 
@@ -192,7 +192,7 @@ export function portalPages(deps: Deps): Page[] {
           return await route(portal, request, path);
         } catch (error) {
           if (!(error instanceof DeskError) || error.status === 404) throw error;
-          const site = portalSiteAt(deps, path.split("/")[2] ?? "");
+          const site = await portalSiteAt(deps, path.split("/")[2] ?? "");
           if (!site) throw error;
           return html(refusedPage(inLanguage(site, request), error), error.status, error.headers ?? {});
         }
@@ -221,22 +221,22 @@ async function route(portal: Portal, request: Request, path: string): Promise<Re
   }
   // `/portal/-/requests/{workspace_id}/{number}`: the link in customer mail, which knows no slug.
   if (slug === "-" && section === "requests" && item !== undefined && extra.length === 1 && !post) {
-    const target = portalSiteOfWorkspace(deps, item);
+    const target = await portalSiteOfWorkspace(deps, item);
     if (!target || !/^[1-9][0-9]{0,9}$/.test(extra[0]!)) return notFoundPage(null);
     return seeOther(portalTicketUrl(target, Number(extra[0])));
   }
-  const found = slug ? portalSiteAt(deps, slug) : null;
+  const found = slug ? await portalSiteAt(deps, slug) : null;
   if (!found || extra.length > 0) return notFoundPage(found && inLanguage(found, request));
   if (post) assertSameOrigin(request, deps.config.baseUrl);
-  const session = sessionOf(deps, found, request);
+  const session = await sessionOf(deps, found, request);
   const site = inLanguage(found, request, session);
   try {
     if (section === undefined && !post)
-      return session ? html(ticketsPage(site, session.email, ticketsOfSession(deps, session))) : html(signInPage(site));
+      return session ? html(ticketsPage(site, session.email, await ticketsOfSession(deps, session))) : html(signInPage(site));
     if (section === "sign-in" && item === undefined && post) return await askForLink(portal, request, site);
     if (section === "sign-in" && item !== undefined) {
-      if (!post) return linkIsLive(deps, site, item) ? html(redeemPage(site, item)) : html(deadLinkPage(site), 404);
-      const opened = redeemSignInLink(deps, site, item);
+      if (!post) return await linkIsLive(deps, site, item) ? html(redeemPage(site, item)) : html(deadLinkPage(site), 404);
+      const opened = await redeemSignInLink(deps, site, item);
       if (!opened) return html(deadLinkPage(site), 404);
       const value = encodeURIComponent(
         deps.secrets.seal(
@@ -288,31 +288,31 @@ async function askForLink(portal: Portal, request: Request, site: PortalSite): P
   if (wait > 0) throw rateLimited(wait);
   await limiters.address.hit(addressKey);
   if (ip !== null) await limiters.ip.hit(ip);
-  requestSignInLink(deps, site, email);
+  await requestSignInLink(deps, site, email);
   return html(linkSentPage(site));
 }
 
 async function ticketRoute(portal: Portal, request: Request, site: PortalSite, session: PortalSession, number: string) {
   const { deps, limiters } = portal;
-  const ticket = ticketOfSession(deps, session, number);
-  if (request.method !== "POST") return html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket)));
+  const ticket = await ticketOfSession(deps, session, number);
+  if (request.method !== "POST") return html(ticketPage(site, session.email, ticket, await publicThreadOf(deps, ticket)));
   await spend(limiters.session, session.contactId);
   const form = await readPortalForm(request);
   const body = form.text("message").trim();
   const formErrors =
     body.length > LIMITS.message ? [t(site.locale, "portal.reply_too_long", { max: LIMITS.message })] : [];
   if (!body && !form.file) formErrors.push(t(site.locale, "portal.write_reply_or_file"));
-  const show = (errors: string[]) =>
-    html(ticketPage(site, session.email, ticket, publicThreadOf(deps, ticket), errors, body), 422);
-  if (formErrors.length) return show(formErrors);
+  const show = async (errors: string[]) =>
+    html(ticketPage(site, session.email, ticket, await publicThreadOf(deps, ticket), errors, body), 422);
+  if (formErrors.length) return await show(formErrors);
   let attachmentIds: string[];
   try {
     attachmentIds = await storeCustomerFile(deps, session.workspaceId, form.file, site.locale);
   } catch (error) {
-    if (error instanceof DeskError && error.status === 422) return show(problemsOf(error));
+    if (error instanceof DeskError && error.status === 422) return await show(problemsOf(error));
     throw error;
   }
-  replyAsContact(deps, session, ticket, { body, attachmentIds });
+  await replyAsContact(deps, session, ticket, { body, attachmentIds });
   return seeOther(portalTicketUrl(site, ticket.number));
 }
 
@@ -332,7 +332,7 @@ async function newRequestRoute(portal: Portal, request: Request, site: PortalSit
       return html(newRequestPage(site, session.email, draft, problemsOf(error)), 422);
     throw error;
   }
-  const ticket = openRequest(deps, session, { subject: draft.subject, body: draft.message, attachmentIds });
+  const ticket = await openRequest(deps, session, { subject: draft.subject, body: draft.message, attachmentIds });
   return seeOther(portalTicketUrl(site, ticket.number));
 }
 
@@ -348,7 +348,7 @@ const asset = (body: string, type: string) =>
 export function contactFormHandler(deps: Deps) {
   const limiter = deskRateLimiter(deps, { name: "portal.contact-form-ip", ...WRITE_LIMITS.contactPerIp });
   return async (request: Request, center: { slug: string; url: string }): Promise<Response> => {
-    const found = portalSiteAt(deps, center.slug);
+    const found = await portalSiteAt(deps, center.slug);
     if (!found) return new Response("Not found", { status: 404 });
     // The help center's language for this reader: Accept-Language among its languages, else the workspace's.
     const site = inLanguage(found, request);
@@ -382,7 +382,7 @@ export function contactFormHandler(deps: Deps) {
         if (error instanceof DeskError && error.status === 422) return form(draft, problemsOf(error), 422);
         throw error;
       }
-      submitContactForm(deps, site, { ...draft, body: draft.message, attachmentIds });
+      await submitContactForm(deps, site, { ...draft, body: draft.message, attachmentIds });
       return seeOther(`${action}?sent=1`);
     } catch (error) {
       if (!(error instanceof DeskError)) throw error;

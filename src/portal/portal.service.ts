@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import { attachmentLinks } from "../attachments/attachments.public";
 import { findContact, findOrCreateContactByEmail, setContactLocaleIfUnset } from "../contacts/contacts.public";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { helpCenterUrlOf } from "../help-center/help-center.public";
 import { acceptedLanguages, matchLocale, negotiateLocale, type Locale, workspaceLocales } from "../i18n/locales";
@@ -62,14 +63,14 @@ export function inLanguage(site: PortalSite, request: Request, session?: PortalS
   return locale === site.locale ? site : { ...site, locale };
 }
 
-export function portalSiteAt(deps: Pick<Deps, "db" | "config">, slug: string): PortalSite | null {
-  const workspace = findWorkspaceBySlug(deps.db, slug);
+export async function portalSiteAt(deps: Pick<Deps, "db" | "config">, slug: string): Promise<PortalSite | null> {
+  const workspace = await findWorkspaceBySlug(deps.db, slug);
   return workspace ? siteOf(deps, workspace) : null;
 }
 
 /** The portal of a workspace by its id (the link in customer mail); null for an unknown or deleted one. */
-export function portalSiteOfWorkspace(deps: Pick<Deps, "db" | "config">, workspaceId: string): PortalSite | null {
-  const workspace = findWorkspace(deps.db, workspaceId);
+export async function portalSiteOfWorkspace(deps: Pick<Deps, "db" | "config">, workspaceId: string): Promise<PortalSite | null> {
+  const workspace = await findWorkspace(deps.db, workspaceId);
   return workspace ? siteOf(deps, workspace) : null;
 }
 
@@ -100,16 +101,15 @@ export const portalTicketUrl = (site: Pick<PortalSite, "url">, number: number) =
  * contact is found or made only when the link is used, so the answer never tells whether the
  * address is a contact (the limits per address and per client bound what it can be used for).
  */
-export function requestSignInLink(deps: Deps, site: PortalSite, email: string): void {
+export async function requestSignInLink(deps: Deps, site: PortalSite, email: string): Promise<void> {
   const token = randomToken();
   const now = deps.clock.now();
-  withTx(deps.db, (tx) => {
+  await transact(deps.db, async (tx) => {
     // Expired links are kept no longer than needed: the table stays the size of the last 15 minutes.
-    tx.delete(portalLinks)
-      .where(lt(portalLinks.expiresAt, new Date(now.getTime() - LINK_TTL_MS).toISOString()))
-      .run();
+    await tx.delete(portalLinks)
+      .where(lt(portalLinks.expiresAt, new Date(now.getTime() - LINK_TTL_MS).toISOString()));
     const id = newId();
-    tx.insert(portalLinks)
+    await tx.insert(portalLinks)
       .values({
         id,
         workspaceId: site.workspaceId,
@@ -117,9 +117,8 @@ export function requestSignInLink(deps: Deps, site: PortalSite, email: string): 
         tokenHash: sha256Hex(token),
         expiresAt: new Date(now.getTime() + LINK_TTL_MS).toISOString(),
         createdAt: now.toISOString(),
-      })
-      .run();
-    enqueue(
+      });
+    await enqueue(
       tx,
       portalLinkMailJob,
       { link_id: id, sealed_url: deps.secrets.seal(`${site.url}/sign-in/${token}`), locale: site.locale },
@@ -129,12 +128,11 @@ export function requestSignInLink(deps: Deps, site: PortalSite, email: string): 
 }
 
 /** Whether `token` is an unused, unexpired link of this site (the page that offers to sign in). */
-export function linkIsLive(deps: Pick<Deps, "db" | "clock">, site: PortalSite, token: string): boolean {
-  return !!deps.db
+export async function linkIsLive(deps: Pick<Deps, "db" | "clock">, site: PortalSite, token: string): Promise<boolean> {
+  return !!first(await deps.db
     .select({ id: portalLinks.id })
     .from(portalLinks)
-    .where(liveLink(site, token, deps.clock.now().toISOString()))
-    .get();
+    .where(liveLink(site, token, deps.clock.now().toISOString())).limit(1));
 }
 
 const liveLink = (site: PortalSite, token: string, now: string) =>
@@ -146,45 +144,44 @@ const liveLink = (site: PortalSite, token: string, now: string) =>
   );
 
 /** Spends the link (once: the update matches only an unused row) and finds or makes its contact. */
-export function redeemSignInLink(deps: Deps, site: PortalSite, token: string): PortalSession | null {
+export async function redeemSignInLink(deps: Deps, site: PortalSite, token: string): Promise<PortalSession | null> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const link = tx
+  return await transact(deps.db, async (tx) => {
+    const link = one(await tx
       .update(portalLinks)
       .set({ usedAt: now })
       .where(liveLink(site, token, now))
-      .returning({ email: portalLinks.email })
-      .get();
+      .returning({ email: portalLinks.email }));
     if (!link) return null;
-    const contact = findOrCreateContactByEmail(tx, systemContext(site.workspaceId), { email: link.email }, deps.ports);
+    const contact = await findOrCreateContactByEmail(tx, systemContext(site.workspaceId), { email: link.email }, deps.ports);
     // The language the customer reads the portal in becomes theirs, unless they have one already.
-    setContactLocaleIfUnset(tx, site.workspaceId, contact.id, site.locale, now, deps.ports);
+    await setContactLocaleIfUnset(tx, site.workspaceId, contact.id, site.locale, now, deps.ports);
     return { workspaceId: site.workspaceId, contactId: contact.id, email: link.email };
   });
 }
 
 /** A session's contact while it may still use the portal (not deleted or merged away, not blocked), with its language. */
-export function portalContactOf(
+export async function portalContactOf(
   deps: Pick<Deps, "db">,
   workspaceId: string,
   contactId: string,
-): { locale: string | null } | null {
-  const contact = findContact(deps.db, workspaceId, contactId);
+): Promise<{ locale: string | null } | null> {
+  const contact = await findContact(deps.db, workspaceId, contactId);
   return contact && !contact.blocked ? { locale: contact.locale } : null;
 }
 
 /** The session's tickets (every channel), newest activity first; notes and agent-only fields are never read here. */
-export function ticketsOfSession(deps: Deps, session: PortalSession): TicketJson[] {
+export async function ticketsOfSession(deps: Deps, session: PortalSession): Promise<TicketJson[]> {
   const query = TicketListQuery.parse({ contact_id: session.contactId, limit: PORTAL_TICKETS, spam: "false" });
-  return listTickets(deps.db, systemContext(session.workspaceId), query).data;
+  return (await listTickets(deps.db, systemContext(session.workspaceId), query)).data;
 }
 
 /** The session contact's ticket with this number: 404 for any other, exactly as for a missing one. */
-export function ticketOfSession(deps: Deps, session: PortalSession, number: string): TicketRow {
+export async function ticketOfSession(deps: Deps, session: PortalSession, number: string): Promise<TicketRow> {
   if (!/^[1-9][0-9]{0,9}$/.test(number)) throw notFound("Ticket");
   let ticket: TicketRow;
   try {
-    ticket = getTicket(deps.db, systemContext(session.workspaceId), number);
+    ticket = await getTicket(deps.db, systemContext(session.workspaceId), number);
   } catch (error) {
     if (error instanceof DeskError && error.status === 404) throw notFound("Ticket");
     throw error;
@@ -194,17 +191,17 @@ export function ticketOfSession(deps: Deps, session: PortalSession, number: stri
 }
 
 /** The ticket's public messages: replies only, never notes. */
-export const publicThreadOf = (deps: Deps, ticket: TicketRow) =>
-  publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps));
+export const publicThreadOf = async (deps: Deps, ticket: TicketRow) =>
+  await publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps));
 
 /** The customer's reply, as their own message (it reopens a solved ticket like any customer reply). */
-export function replyAsContact(
+export async function replyAsContact(
   deps: Deps,
   session: PortalSession,
   ticket: TicketRow,
   input: { body: string; attachmentIds: string[] },
 ) {
-  return addMessage(
+  return await addMessage(
     systemContext(session.workspaceId),
     ticket.id,
     {
@@ -219,14 +216,14 @@ export function replyAsContact(
 }
 
 /** A new `portal` ticket from the signed-in contact. */
-export function openRequest(
+export async function openRequest(
   deps: Deps,
   session: PortalSession,
   input: { subject: string; body: string; attachmentIds: string[] },
-): TicketRow {
-  const contact = findContact(deps.db, session.workspaceId, session.contactId);
+): Promise<TicketRow> {
+  const contact = await findContact(deps.db, session.workspaceId, session.contactId);
   if (!contact) throw notFound("Contact");
-  return createTicketWithMessage(
+  return (await createTicketWithMessage(
     systemContext(session.workspaceId),
     {
       subject: input.subject,
@@ -239,23 +236,23 @@ export function openRequest(
       email: { from_email: contact.email ?? "", from_name: contact.name },
     },
     deps,
-  ).ticket;
+  )).ticket;
 }
 
 /**
  * The contact form's submission: the contact found or made by address, a `portal` ticket with their
  * message, and the confirmation mail (with the portal link) queued in the same transaction.
  */
-export function submitContactForm(
+export async function submitContactForm(
   deps: Deps,
   site: PortalSite,
   input: { name: string; email: string; subject: string; body: string; attachmentIds: string[] },
-): TicketRow {
-  return withTx(deps.db, (tx) => {
+): Promise<TicketRow> {
+  return await transact(deps.db, async (tx) => {
     const ctx = systemContext(site.workspaceId);
-    const contact = findOrCreateContactByEmail(tx, ctx, { email: input.email, name: input.name }, deps.ports);
-    setContactLocaleIfUnset(tx, site.workspaceId, contact.id, site.locale, deps.clock.now().toISOString(), deps.ports);
-    const { ticket } = createTicketWithMessage(
+    const contact = await findOrCreateContactByEmail(tx, ctx, { email: input.email, name: input.name }, deps.ports);
+    await setContactLocaleIfUnset(tx, site.workspaceId, contact.id, site.locale, deps.clock.now().toISOString(), deps.ports);
+    const { ticket } = await createTicketWithMessage(
       ctx,
       {
         subject: input.subject,
@@ -270,8 +267,8 @@ export function submitContactForm(
       deps,
     );
     // A blocked customer's message is kept as spam, as their mail is, and gets no confirmation.
-    if (contact.blocked) return updateTicket(ctx, ticket.id, { spam: true }, deps);
-    enqueue(
+    if (contact.blocked) return await updateTicket(ctx, ticket.id, { spam: true }, deps);
+    await enqueue(
       tx,
       portalConfirmationJob,
       { ticket_id: ticket.id, workspace_id: site.workspaceId },

@@ -30,18 +30,18 @@ export async function admit(gateway: Gateway, ws: Socket): Promise<void> {
   for (const topic of data.ownTopics) addTo(gateway.byOwnTopic, topic, ws);
   data.ready = true;
   if (data.since !== null) {
-    if (data.kind === "agent") replay(gateway, ws, data.since);
-    else replayPublic(gateway, ws, data.since);
+    if (data.kind === "agent") await replay(gateway, ws, data.since);
+    else await replayPublic(gateway, ws, data.since);
   }
-  for (const frame of data.early.splice(0)) if (!data.closed) onFrame(gateway, ws, frame);
+  for (const frame of data.early.splice(0)) if (!data.closed) await onFrame(gateway, ws, frame);
 }
 
-function replay(gateway: Gateway, ws: Socket, since: number): void {
+async function replay(gateway: Gateway, ws: Socket, since: number): Promise<void> {
   const ctx = { workspaceId: ws.data.workspaceId, ...grantOf(ws.data) };
   let cursor = since;
   let sent = 0;
   for (;;) {
-    const page = replayEvents(gateway.deps.db, ctx, cursor, 1000, gateway.deps.events.readScopeOf);
+    const page = await replayEvents(gateway.deps.db, ctx, cursor, 1000, gateway.deps.events.readScopeOf);
     for (const envelope of page.data) send(ws, JSON.stringify(envelope));
     sent += page.data.length;
     if (!page.next_cursor) return;
@@ -51,7 +51,7 @@ function replay(gateway: Gateway, ws: Socket, since: number): void {
 }
 
 /** A widget socket's replay: public events of its own contact topic only, seen as visitors see them. */
-function replayPublic(gateway: Gateway, ws: Socket, since: number): void {
+async function replayPublic(gateway: Gateway, ws: Socket, since: number): Promise<void> {
   const topic = ws.data.ownTopics[0]!;
   const rows = gateway.publicSince.all(ws.data.workspaceId, since, JSON.stringify(topic), MAX_REPLAY + 1);
   if (rows.length > MAX_REPLAY) return shut(ws, CLOSE.replayTooLarge);

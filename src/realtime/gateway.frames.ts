@@ -7,7 +7,7 @@ const MAX_EARLY_FRAMES = 16;
 const MAX_FRAME_BYTES = 4096;
 
 /** A frame from a client: ping, presence (agents) or chat typing; anything else closes the socket. */
-export function onFrame(gateway: Gateway, ws: Socket, message: string | Buffer): void {
+export async function onFrame(gateway: Gateway, ws: Socket, message: string | Buffer): Promise<void> {
   // A client may speak as soon as the socket opens; until its grants are read, what it says
   // (presence on a private team's ticket) cannot be judged, so it waits rather than being lost.
   if (!ws.data.ready) {
@@ -27,18 +27,18 @@ export function onFrame(gateway: Gateway, ws: Socket, message: string | Buffer):
   const { type, ticket_id: ticketId } = frame as { type?: unknown; ticket_id?: unknown };
   if (type === "ping") return send(ws, '{"type":"pong"}');
   if (type === "presence" && ws.data.kind === "agent") {
-    if (!gateway.presence.update(ws, frame as { ticket_id?: unknown; state?: unknown })) shut(ws, CLOSE.badFrame);
+    if (!await gateway.presence.update(ws, frame as { ticket_id?: unknown; state?: unknown })) shut(ws, CLOSE.badFrame);
     return;
   }
-  if (type === "chat.typing") return relayTyping(gateway, ws, ticketId);
+  if (type === "chat.typing") return await relayTyping(gateway, ws, ticketId);
   shut(ws, CLOSE.unknownType);
 }
 
-function relayTyping(gateway: Gateway, ws: Socket, ticketId: unknown): void {
+async function relayTyping(gateway: Gateway, ws: Socket, ticketId: unknown): Promise<void> {
   if (typeof ticketId !== "string" || ticketId.length === 0 || ticketId.length > 100) return shut(ws, CLOSE.badFrame);
   // Relayed, never stored: no seq, never reaches webhooks. A visitor speaks only about their own
   // chats; an agent typing on a chat ticket is also told to that ticket's contact (and nothing more).
-  const contactId = gateway.deps.lookups.chatContactOf(ws.data.workspaceId, ticketId);
+  const contactId = await gateway.deps.lookups.chatContactOf(ws.data.workspaceId, ticketId);
   const visitorId = ws.data.kind === "widget" ? ws.data.ownTopics[0]!.split(":")[2]! : null;
   if (visitorId !== null && contactId !== visitorId) return;
   const occurredAt = gateway.deps.clock.now().toISOString();

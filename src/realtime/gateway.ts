@@ -87,8 +87,8 @@ function socketHandler(gateway: Gateway): WebSocketHandler<SocketData> {
         shut(ws, CLOSE.internal);
       });
     },
-    message: (ws, message) => onFrame(gateway, ws, message),
-    close(ws) {
+    message: async (ws, message) => await onFrame(gateway, ws, message),
+    async close(ws) {
       ws.data.closed = true;
       releaseCaps(gateway, ws.data);
       if (!gateway.sockets.delete(ws)) return;
@@ -96,7 +96,7 @@ function socketHandler(gateway: Gateway): WebSocketHandler<SocketData> {
       removeFrom(gateway.byWorkspace, ws.data.workspaceId, ws);
       removeFrom(gateway.keysByWorkspace, ws.data.workspaceId, ws);
       for (const topic of ws.data.ownTopics) removeFrom(gateway.byOwnTopic, topic, ws);
-      gateway.presence.leave(ws);
+      await gateway.presence.leave(ws);
     },
   };
 }

@@ -57,7 +57,7 @@ describe("presence on the realtime gateway (collision detection)", () => {
     const agent = await addMember(desk, workspace.id, "agent", { name: "Arno Agent" });
     const ticket = await newTicket(desk, owner);
     const other = await newTicket(desk, owner);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
 
     const a = await socketFor(owner.headers);
     const b = await socketFor(agent.headers);
@@ -92,7 +92,7 @@ describe("presence on the realtime gateway (collision detection)", () => {
     await settle(a);
     expect(await fetch(`${desk.url}/metrics`).then((r) => r.text())).toMatch(/^desk_realtime_present_sockets 0$/m);
     // Ephemeral: no event was stored, and rosters carry no seq.
-    expect(lastSeq(desk, workspace.id)).toBe(seq);
+    expect(await lastSeq(desk, workspace.id)).toBe(seq);
     expect(rosters(a, ticket.id).every((f) => !("seq" in f))).toBe(true);
   });
 
@@ -107,7 +107,7 @@ describe("presence on the realtime gateway (collision detection)", () => {
     const ins = await socketFor(insider.headers);
     const out = await socketFor(outsider.headers);
     const str = await socketFor(stranger.owner.headers);
-    const key = await socketFor(createKey(desk, owner, ["realtime", "tickets:read"]).headers);
+    const key = await socketFor((await createKey(desk, owner, ["realtime", "tickets:read"])).headers);
     ins.send({ type: "presence", ticket_id: secret.id });
     await rosterIs(ins, secret.id, ["Ines Insider:viewing"]);
     for (const s of [out, str, key]) s.send({ type: "presence", ticket_id: secret.id, state: "typing" });

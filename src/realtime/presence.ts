@@ -30,7 +30,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What presence asks the features that own tickets, teams and people (machinery reads no feature table). */
 export type PresenceLookups = {
   /** The private team of a live ticket (null: none or public), or undefined when the workspace has no such live ticket. */
-  privateTeamOfTicket(workspaceId: string, ticketId: string): string | null | undefined;
+  privateTeamOfTicket(workspaceId: string, ticketId: string): (string | null | undefined) | Promise<string | null | undefined>;
   /** A person's name, or undefined when there is no such person. */
   userName(userId: string): string | undefined;
 };
@@ -58,10 +58,10 @@ export function createPresence<P extends PresencePeer>(deps: {
   }
 
   /** Sends the ticket's roster to every socket on it that may see it; drops the ones that no longer may. */
-  function broadcast(workspaceId: string, ticketId: string): void {
+  async function broadcast(workspaceId: string, ticketId: string): Promise<void> {
     const peers = byTicket.get(ticketId);
     if (!peers?.size) return;
-    const team = privateTeamOf(workspaceId, ticketId);
+    const team = await privateTeamOf(workspaceId, ticketId);
     const allowed = [...peers].filter(
       (peer) => team !== undefined && !peer.data.closed && peer.data.workspaceId === workspaceId && maySee(peer, team),
     );
@@ -80,7 +80,7 @@ export function createPresence<P extends PresencePeer>(deps: {
 
   return {
     /** Handles a client's presence frame; answers false for a malformed one (the caller closes the socket). */
-    update(peer: P, frame: { ticket_id?: unknown; state?: unknown }): boolean {
+    async update(peer: P, frame: { ticket_id?: unknown; state?: unknown }): Promise<boolean> {
       const ticketId = frame.ticket_id;
       const state = frame.state ?? "viewing";
       if (ticketId !== null && (typeof ticketId !== "string" || !UUID.test(ticketId))) return false;
@@ -91,24 +91,24 @@ export function createPresence<P extends PresencePeer>(deps: {
       if (ticketId === null) {
         if (previous) {
           detach(peer);
-          broadcast(workspaceId, previous.ticketId);
+          await broadcast(workspaceId, previous.ticketId);
         }
         return true;
       }
       const id = ticketId.toLowerCase();
-      const team = privateTeamOf(workspaceId, id);
+      const team = await privateTeamOf(workspaceId, id);
       // A ticket the socket may not see is treated like a missing one: nothing is announced or answered.
       if (team === undefined || !maySee(peer, team)) {
         if (previous) {
           detach(peer);
-          broadcast(workspaceId, previous.ticketId);
+          await broadcast(workspaceId, previous.ticketId);
         }
         return true;
       }
       if (previous && previous.ticketId === id && previous.state === state) return true;
       if (previous && previous.ticketId !== id) {
         detach(peer);
-        broadcast(workspaceId, previous.ticketId);
+        await broadcast(workspaceId, previous.ticketId);
       }
       const name = previous?.name ?? userName(userId) ?? "";
       bySocket.set(peer, { ticketId: id, userId, name, state: state as PresenceState });
@@ -118,13 +118,13 @@ export function createPresence<P extends PresencePeer>(deps: {
         byTicket.set(id, set);
       }
       set.add(peer);
-      broadcast(workspaceId, id);
+      await broadcast(workspaceId, id);
       return true;
     },
     /** The socket closed: its presence ends and the others on that ticket hear of it. */
-    leave(peer: P): void {
+    async leave(peer: P): Promise<void> {
       const ticketId = detach(peer);
-      if (ticketId) broadcast(peer.data.workspaceId, ticketId);
+      if (ticketId) await broadcast(peer.data.workspaceId, ticketId);
     },
     /** Sockets currently present (for tests and metrics). */
     size: () => bySocket.size,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { signalAccessEnded } from "../auth/session-signals";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { anyEvent } from "../../test/kit/events";
 import { appendEvent } from "../events/append";
 import { teamMembers, teams } from "../teams/teams.table";
@@ -42,13 +42,13 @@ async function ready(socket: TestSocket) {
   await Bun.sleep(10);
 }
 
-const emit = (
+const emit = async (
   workspaceId: string,
   type: string,
   options: { privateTeamId?: string; extraTopics?: string[]; visibility?: "agents" | "public" } = {},
 ) =>
-  withTx(desk.deps.db, (tx) =>
-    appendEvent(tx, anyEvent(type), { workspaceId, data: { note: type, ...hookedData[type] }, ...options }),
+  await transact(desk.deps.db, async (tx) =>
+    await appendEvent(tx, anyEvent(type), { workspaceId, data: { note: type, ...hookedData[type] }, ...options }),
   );
 
 /**
@@ -59,14 +59,13 @@ const hookedData: Record<string, Record<string, unknown>> = {
   "message.created": { message: { delivery_status: "sent" } },
 };
 
-function privateTeam(workspaceId: string, members: Member[]) {
+async function privateTeam(workspaceId: string, members: Member[]) {
   const id = `team-${crypto.randomUUID()}`;
   const now = new Date().toISOString();
-  desk.deps.db
+  await desk.deps.db
     .insert(teams)
-    .values({ id, workspaceId, name: "Legal", private: true, createdAt: now, updatedAt: now })
-    .run();
-  for (const m of members) desk.deps.db.insert(teamMembers).values({ teamId: id, userId: m.id }).run();
+    .values({ id, workspaceId, name: "Legal", private: true, createdAt: now, updatedAt: now });
+  for (const m of members) await desk.deps.db.insert(teamMembers).values({ teamId: id, userId: m.id });
   return id;
 }
 
@@ -82,11 +81,11 @@ describe("POST /v1/realtime/token", () => {
     expect(await desk.deps.tokens.verify(answer.token, "access")).toBeNull();
     expect((await desk.api("POST", "/v1/realtime/token")).status).toBe(401);
     expect(
-      (await desk.api("POST", "/v1/realtime/token", { headers: createKey(desk, owner, ["tickets:read"]).headers }))
+      (await desk.api("POST", "/v1/realtime/token", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
         .status,
     ).toBe(403);
     expect(
-      (await desk.api("POST", "/v1/realtime/token", { headers: createKey(desk, owner, ["realtime"]).headers })).status,
+      (await desk.api("POST", "/v1/realtime/token", { headers: (await createKey(desk, owner, ["realtime"])).headers })).status,
     ).toBe(200);
   });
 });
@@ -95,13 +94,13 @@ describe("gateway", () => {
   test("committed events reach the workspace's sockets, and only that workspace's", async () => {
     const a = await createWorkspaceWithOwner(desk);
     const b = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, a.owner, ["realtime"]);
+    const key = await createKey(desk, a.owner, ["realtime"]);
     const [owner, viaKey, stranger] = [
       await socketFor(a.owner.headers),
       await socketFor(key.headers),
       await socketFor(b.owner.headers),
     ];
-    const event = emit(a.workspace.id, "ticket.created");
+    const event = await emit(a.workspace.id, "ticket.created");
     const got = await owner.waitFor((f) => f.id === event.id);
     expect(got).toEqual({
       id: event.id,
@@ -134,14 +133,14 @@ describe("gateway", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const insider = await addMember(desk, workspace.id, "agent");
     const outsider = await addMember(desk, workspace.id, "agent");
-    const team = privateTeam(workspace.id, [insider]);
+    const team = await privateTeam(workspace.id, [insider]);
     const sockets = {
       owner: await socketFor(owner.headers),
       insider: await socketFor(insider.headers),
       outsider: await socketFor(outsider.headers),
     };
-    const event = emit(workspace.id, "ticket.updated", { privateTeamId: team });
-    const marker = emit(workspace.id, "ticket.created");
+    const event = await emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    const marker = await emit(workspace.id, "ticket.created");
     for (const s of Object.values(sockets)) await s.waitFor((f) => f.id === marker.id);
     const seen = (s: TestSocket) => s.frames.filter((f) => f.seq === event.seq);
     expect(seen(sockets.owner).map((f) => f.type)).toEqual(["ticket.updated"]);
@@ -163,8 +162,8 @@ describe("gateway", () => {
   test("an event also addressed to user:<uid> reaches that user once", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const socket = await socketFor(owner.headers);
-    const event = emit(workspace.id, "notification.created", { extraTopics: [`user:${owner.id}`] });
-    const marker = emit(workspace.id, "ticket.created");
+    const event = await emit(workspace.id, "notification.created", { extraTopics: [`user:${owner.id}`] });
+    const marker = await emit(workspace.id, "ticket.created");
     await socket.waitFor((f) => f.id === marker.id);
     expect(socket.frames.filter((f) => f.id === event.id)).toHaveLength(1);
   });
@@ -172,12 +171,12 @@ describe("gateway", () => {
   test("since=<seq> replays missed events first (stand-ins for what it may not see), then live ones", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const team = privateTeam(workspace.id, []);
-    const first = emit(workspace.id, "ticket.created");
-    const hidden = emit(workspace.id, "ticket.updated", { privateTeamId: team });
-    const last = emit(workspace.id, "ticket.deleted");
+    const team = await privateTeam(workspace.id, []);
+    const first = await emit(workspace.id, "ticket.created");
+    const hidden = await emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    const last = await emit(workspace.id, "ticket.deleted");
     const socket = await socketFor(agent.headers, `&since=${first.seq - 1}`);
-    const live = emit(workspace.id, "contact.created");
+    const live = await emit(workspace.id, "contact.created");
     await socket.waitFor((f) => f.id === live.id);
     const events = socket.frames.filter((f) => typeof f.seq === "number");
     expect(events.map((f) => [f.seq, f.type])).toEqual([
@@ -191,19 +190,19 @@ describe("gateway", () => {
 
   test("connecting with since= while events are being written: every event arrives once, in order", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const start = emit(workspace.id, "ticket.created").seq;
+    const start = (await emit(workspace.id, "ticket.created")).seq;
     // A writer keeps changes pending in most event-loop turns while the sockets are admitted.
     let writing = true;
     const writer = (async () => {
       while (writing) {
-        for (let i = 0; i < 10; i++) emit(workspace.id, "ticket.updated");
+        for (let i = 0; i < 10; i++) await emit(workspace.id, "ticket.updated");
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
     const sockets = await Promise.all([1, 2, 3, 4].map(() => socketFor(owner.headers, `&since=${start}`)));
     writing = false;
     await writer;
-    const last = emit(workspace.id, "ticket.deleted");
+    const last = await emit(workspace.id, "ticket.deleted");
     for (const socket of sockets) {
       await socket.waitFor((f) => f.id === last.id);
       const seqs = socket.frames.filter((f) => typeof f.seq === "number").map((f) => f.seq as number);
@@ -246,7 +245,7 @@ describe("gateway", () => {
     const closed = await bad.closed;
     expect(closed.code).toBe(4400);
     expect(closed.reason.length).toBeGreaterThan(5);
-    const event = emit(workspace.id, "ticket.created");
+    const event = await emit(workspace.id, "ticket.created");
     await good.waitFor((f) => f.id === event.id);
   });
 
@@ -273,7 +272,7 @@ describe("gateway", () => {
   test("logout, member removal and key revocation close exactly that holder's sockets with 4403", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const key = createKey(desk, owner, ["realtime"]);
+    const key = await createKey(desk, owner, ["realtime"]);
     const [ownerSocket, agentSocket, keySocket] = [
       await socketFor(owner.headers),
       await socketFor(agent.headers),
@@ -296,12 +295,12 @@ describe("gateway", () => {
     open.push(visitor);
     await visitor.opened;
     await ready(visitor);
-    const agentOnly = emit(workspace.id, "message.created", { extraTopics: [`contact:${workspace.id}:c-42`] });
-    const otherContact = emit(workspace.id, "message.created", {
+    const agentOnly = await emit(workspace.id, "message.created", { extraTopics: [`contact:${workspace.id}:c-42`] });
+    const otherContact = await emit(workspace.id, "message.created", {
       visibility: "public",
       extraTopics: [`contact:${workspace.id}:c-7`],
     });
-    const workspaceWide = emit(workspace.id, "ticket.created");
+    const workspaceWide = await emit(workspace.id, "ticket.created");
     // What the visitor receives of a public message is the widget's view of it (src/widget/widget.gateway.ts).
     const message = {
       id: "m-1",
@@ -319,8 +318,8 @@ describe("gateway", () => {
       reply_to: "",
       created_at: "2026-01-01T00:00:00.000Z",
     };
-    const reply = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, anyEvent("message.created"), {
+    const reply = await transact(desk.deps.db, async (tx) =>
+      await appendEvent(tx, anyEvent("message.created"), {
         workspaceId: workspace.id,
         data: { ticket_id: "t-1", message },
         visibility: "public",
@@ -365,8 +364,8 @@ describe("gateway", () => {
     const before = desk.server.pendingWebSockets;
     // Paced so a reading client keeps up; the paused one cannot, whatever the kernel buffers.
     for (let i = 0; i < 300 && desk.server.pendingWebSockets >= before; i++) {
-      withTx(desk.deps.db, (tx) =>
-        appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: { big } }),
+      await transact(desk.deps.db, async (tx) =>
+        await appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: { big } }),
       );
       await Bun.sleep(2);
     }
@@ -392,15 +391,15 @@ describe("gateway grants follow the database, not the token", () => {
       body: { name: "Legal", member_ids: [agent.id], private: true },
     });
     const socket = await socketFor(agent.headers);
-    const before = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
-    expect(await seenAs(socket, before, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
+    const before = await emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+    expect(await seenAs(socket, before, await emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
 
     expect(
       (await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } }))
         .status,
     ).toBe(200);
-    const after = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
-    expect(await seenAs(socket, after, emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
+    const after = await emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+    expect(await seenAs(socket, after, await emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
     expect(JSON.stringify(socket.frames.filter((f) => f.seq === after.seq))).not.toContain("ticket.updated");
 
     expect(
@@ -411,8 +410,8 @@ describe("gateway grants follow the database, not the token", () => {
         })
       ).status,
     ).toBe(200);
-    const back = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
-    expect(await seenAs(socket, back, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
+    const back = await emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+    expect(await seenAs(socket, back, await emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
   });
 
   test("a team made private re-scopes at once: its members get a real ticket in full, others a stand-in without its subject", async () => {
@@ -433,7 +432,7 @@ describe("gateway grants follow the database, not the token", () => {
       body: { subject: "Merger plans", team_id: team.body.id },
     });
     expect(ticket.status).toBe(201);
-    const marker = emit(workspace.id, "tag.created");
+    const marker = await emit(workspace.id, "tag.created");
     for (const socket of [inside, outside]) await socket.waitFor((f) => f.id === marker.id);
     expect(inside.frames.some((f) => f.type === "ticket.created" && JSON.stringify(f).includes("Merger plans"))).toBe(
       true,
@@ -445,20 +444,20 @@ describe("gateway grants follow the database, not the token", () => {
   test("demotion from admin takes every private team away from open sockets", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const admin = await addMember(desk, workspace.id, "admin");
-    const team = privateTeam(workspace.id, []);
+    const team = await privateTeam(workspace.id, []);
     const socket = await socketFor(admin.headers);
-    const before = emit(workspace.id, "ticket.updated", { privateTeamId: team });
-    expect(await seenAs(socket, before, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
+    const before = await emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    expect(await seenAs(socket, before, await emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
     expect(
       (await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "agent" } })).status,
     ).toBe(200);
-    const after = emit(workspace.id, "ticket.updated", { privateTeamId: team });
-    expect(await seenAs(socket, after, emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
+    const after = await emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    expect(await seenAs(socket, after, await emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
     expect(
       (await desk.api("PATCH", `/v1/members/${admin.id}`, { headers: owner.headers, body: { role: "admin" } })).status,
     ).toBe(200);
-    const again = emit(workspace.id, "ticket.updated", { privateTeamId: team });
-    expect(await seenAs(socket, again, emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
+    const again = await emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    expect(await seenAs(socket, again, await emit(workspace.id, "ticket.created"))).toEqual(["ticket.updated"]);
   });
 
   test("a token issued before a removal or demotion connects with the current grants, replay included", async () => {
@@ -469,7 +468,7 @@ describe("gateway grants follow the database, not the token", () => {
       headers: owner.headers,
       body: { name: "Legal", member_ids: [agent.id], private: true },
     });
-    const secret = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+    const secret = await emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
     const [agentToken, adminToken] = [await tokenFor(agent.headers), await tokenFor(admin.headers)];
     expect(
       (await desk.api("PATCH", `/v1/teams/${team.body.id}`, { headers: owner.headers, body: { member_ids: [] } }))
@@ -483,8 +482,8 @@ describe("gateway grants follow the database, not the token", () => {
       open.push(socket);
       await socket.opened;
       await ready(socket);
-      const live = emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
-      expect(await seenAs(socket, live, emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
+      const live = await emit(workspace.id, "ticket.updated", { privateTeamId: team.body.id });
+      expect(await seenAs(socket, live, await emit(workspace.id, "ticket.created"))).toEqual(["event.hidden"]);
       expect(socket.frames.find((f) => f.seq === secret.seq)?.type).toBe("event.hidden");
     }
   });
@@ -506,15 +505,15 @@ describe("gateway grants follow the database, not the token", () => {
 describe("gateway filters API keys' sockets by scope", () => {
   test("a realtime-only key gets stand-ins for ticket, contact and settings events; each read scope opens its own events", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const narrow = await socketFor(createKey(desk, owner, ["realtime"]).headers);
-    const tickets = await socketFor(createKey(desk, owner, ["realtime", "tickets:read"]).headers);
-    const contacts = await socketFor(createKey(desk, owner, ["realtime", "contacts:read", "settings:read"]).headers);
-    const team = privateTeam(workspace.id, []);
-    const sent = ["ticket.created", "message.created", "contact.created", "member.updated", "tag.created"].map((type) =>
-      emit(workspace.id, type),
-    );
-    const teamEvent = emit(workspace.id, "ticket.updated", { privateTeamId: team });
-    const marker = emit(workspace.id, "tag.updated");
+    const narrow = await socketFor((await createKey(desk, owner, ["realtime"])).headers);
+    const tickets = await socketFor((await createKey(desk, owner, ["realtime", "tickets:read"])).headers);
+    const contacts = await socketFor((await createKey(desk, owner, ["realtime", "contacts:read", "settings:read"])).headers);
+    const team = await privateTeam(workspace.id, []);
+    const sent = await Promise.all(["ticket.created", "message.created", "contact.created", "member.updated", "tag.created"].map(async (type) =>
+      await emit(workspace.id, type),
+    ));
+    const teamEvent = await emit(workspace.id, "ticket.updated", { privateTeamId: team });
+    const marker = await emit(workspace.id, "tag.updated");
     const view = async (socket: TestSocket) => {
       await socket.waitFor((f) => f.id === marker.id);
       return [...sent, teamEvent].map((e) =>
@@ -553,9 +552,9 @@ describe("gateway filters API keys' sockets by scope", () => {
 
   test("a key's replay through since= is filtered the same way", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const first = emit(workspace.id, "ticket.created");
-    const tag = emit(workspace.id, "tag.created");
-    const socket = await socketFor(createKey(desk, owner, ["realtime"]).headers, `&since=${first.seq - 1}`);
+    const first = await emit(workspace.id, "ticket.created");
+    const tag = await emit(workspace.id, "tag.created");
+    const socket = await socketFor((await createKey(desk, owner, ["realtime"])).headers, `&since=${first.seq - 1}`);
     await socket.waitFor((f) => f.seq === tag.seq);
     expect(socket.frames.filter((f) => typeof f.seq === "number").map((f) => f.type)).toEqual([
       "event.hidden",

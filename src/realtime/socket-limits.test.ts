@@ -127,7 +127,7 @@ describe("gateway admission", () => {
     const desk = await startTestDesk({ env: { DESK_REALTIME_SOCKETS_PER_SESSION: "2" } });
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const key = createKey(desk, owner, ["realtime"]);
+    const key = await createKey(desk, owner, ["realtime"]);
     await socketAt(await agentUrl(desk, owner.headers));
     await socketAt(await agentUrl(desk, owner.headers));
     const over = await refused(await agentUrl(desk, owner.headers));

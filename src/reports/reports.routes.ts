@@ -8,8 +8,8 @@ import { overviewRead, reportRange } from "./reports.service";
 export function reportsRoutes(deps: Deps) {
   return new Elysia({ tags: ["reports"] }).use(deps.guard).get(
     "/reports/overview",
-    ({ ctx, query }) => {
-      const timeZone = workspaceTimeZone(deps.db, ctx.workspaceId);
+    async ({ ctx, query }) => {
+      const timeZone = await workspaceTimeZone(deps.db, ctx.workspaceId);
       const range = reportRange(deps.clock.now(), query.from, query.to, timeZone);
       return deps.reads.run(overviewRead, ctx.workspaceId, { ctx, range, timeZone });
     },

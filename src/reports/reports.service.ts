@@ -121,16 +121,16 @@ const median = (rows: ReturnType<typeof sql>) =>
 const minutes = (a: SQL, b: SQL) => sql`(julianday(${a}) - julianday(${b})) * 1440.0`;
 
 /** GET /v1/reports/overview: every figure is a SQL aggregate over the range [from, to). */
-export function overviewReport(
+export async function overviewReport(
   db: Queryable,
   ctx: RequestContext,
   range: { from: Date; to: Date },
   timeZone = "UTC",
-): Overview {
+): Promise<Overview> {
   const from = range.from.toISOString();
   const to = range.to.toISOString();
   // The tickets the caller may see (private teams' only for their members), live and not spam.
-  const visible = reportableTicketsSql(db, ctx);
+  const visible = await reportableTicketsSql(db, ctx);
   const createdIn = sql`${visible} AND ${T.createdAt} >= ${from} AND ${T.createdAt} < ${to}`;
   const solvedIn = sql`${visible} AND ${T.solvedAt} >= ${from} AND ${T.solvedAt} < ${to}`;
   const firstResponses = sql`SELECT ${minutes(T.firstRespondedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL`;
@@ -192,7 +192,7 @@ export function overviewReport(
     SELECT everyone.u AS user_id, coalesce(solved.n, 0) AS solved, fr_median.v AS first_response
     FROM everyone LEFT JOIN solved ON solved.u = everyone.u LEFT JOIN fr_median ON fr_median.u = everyone.u
     ORDER BY solved DESC, user_id`);
-  const refs = userRefsOf(
+  const refs = await userRefsOf(
     db,
     agents.map((a) => a.user_id),
   );
@@ -225,6 +225,6 @@ export function overviewReport(
 /** The overview on a read pool worker: its aggregates scan every ticket of the range. */
 export const overviewRead = defineRead(
   "reports.overview",
-  (db, p: { ctx: RequestContext; range: { from: Date; to: Date }; timeZone: string }) =>
-    overviewReport(db, p.ctx, p.range, p.timeZone),
+  async (db, p: { ctx: RequestContext; range: { from: Date; to: Date }; timeZone: string }) =>
+    await overviewReport(db, p.ctx, p.range, p.timeZone),
 );

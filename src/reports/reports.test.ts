@@ -6,8 +6,8 @@ import { tickets } from "../tickets/tickets.table";
 import { newTeam, newTicket } from "../../test/kit/tickets";
 
 const desk = await startTestDesk();
-const setTimes = (id: string, values: Partial<typeof tickets.$inferInsert>) =>
-  desk.deps.db.update(tickets).set(values).where(eq(tickets.id, id)).run();
+const setTimes = async (id: string, values: Partial<typeof tickets.$inferInsert>) =>
+  await desk.deps.db.update(tickets).set(values).where(eq(tickets.id, id));
 
 describe("reports overview", () => {
   test("figures from SQL aggregates over [from, to)", async () => {
@@ -24,14 +24,14 @@ describe("reports overview", () => {
     const b = await newTicket(desk, owner, { assignee_id: agent.id, channel: "email" });
     const c = await newTicket(desk, owner, { assignee_id: owner.id });
     const old = await newTicket(desk, owner);
-    setTimes(a.id, {
+    await setTimes(a.id, {
       createdAt: "2026-03-01T10:00:00.000Z",
       firstRespondedAt: "2026-03-01T10:30:00.000Z",
       solvedAt: "2026-03-01T12:00:00.000Z",
       status: "solved",
       csat: { score: 5, comment: "" },
     });
-    setTimes(b.id, {
+    await setTimes(b.id, {
       createdAt: "2026-03-02T10:00:00.000Z",
       firstRespondedAt: "2026-03-02T11:00:00.000Z",
       solvedAt: "2026-03-03T10:00:00.000Z",
@@ -39,8 +39,8 @@ describe("reports overview", () => {
       csat: { score: 3, comment: "meh" },
       sla: { policy_id: null, first_response_due_at: null, resolution_due_at: null, breached: true },
     });
-    setTimes(c.id, { createdAt: "2026-03-02T12:00:00.000Z", firstRespondedAt: "2026-03-02T12:10:00.000Z" });
-    setTimes(old.id, { createdAt: "2026-01-01T00:00:00.000Z" });
+    await setTimes(c.id, { createdAt: "2026-03-02T12:00:00.000Z", firstRespondedAt: "2026-03-02T12:10:00.000Z" });
+    await setTimes(old.id, { createdAt: "2026-01-01T00:00:00.000Z" });
     const res = await desk.api("GET", "/v1/reports/overview?from=2026-03-01&to=2026-03-03", { headers: owner.headers });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -75,7 +75,7 @@ describe("reports overview", () => {
     }
     expect((await desk.api("GET", "/v1/reports/overview")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/reports/overview", { headers: createKey(desk, owner, ["contacts:read"]).headers }))
+      (await desk.api("GET", "/v1/reports/overview", { headers: (await createKey(desk, owner, ["contacts:read"])).headers }))
         .status,
     ).toBe(403);
     const empty = await desk.api("GET", "/v1/reports/overview", { headers: owner.headers });
@@ -97,10 +97,10 @@ describe("reports overview", () => {
     const early = await newTicket(desk, owner);
     const dstDay = await newTicket(desk, owner);
     const nextDay = await newTicket(desk, owner);
-    setTimes(late.id, { createdAt: "2026-03-02T03:00:00.000Z" }); // 22:00 on March 1 in New York
-    setTimes(early.id, { createdAt: "2026-03-02T06:00:00.000Z" }); // 01:00 on March 2
-    setTimes(dstDay.id, { createdAt: "2026-03-09T03:30:00.000Z" }); // 23:30 on March 8 (EDT since 02:00 that day)
-    setTimes(nextDay.id, { createdAt: "2026-03-09T04:30:00.000Z" }); // 00:30 on March 9
+    await setTimes(late.id, { createdAt: "2026-03-02T03:00:00.000Z" }); // 22:00 on March 1 in New York
+    await setTimes(early.id, { createdAt: "2026-03-02T06:00:00.000Z" }); // 01:00 on March 2
+    await setTimes(dstDay.id, { createdAt: "2026-03-09T03:30:00.000Z" }); // 23:30 on March 8 (EDT since 02:00 that day)
+    await setTimes(nextDay.id, { createdAt: "2026-03-09T04:30:00.000Z" }); // 00:30 on March 9
     const march = await desk.api("GET", "/v1/reports/overview?from=2026-03-01&to=2026-03-02", {
       headers: owner.headers,
     });

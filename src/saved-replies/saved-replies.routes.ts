@@ -28,16 +28,16 @@ const CreateSavedReplyBody = z.strictObject({
 export function savedRepliesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/saved-replies", tags: ["saved-replies"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => completeList(listSavedReplies(deps.db, ctx)), {
+    .get("/", async ({ ctx }) => completeList(await listSavedReplies(deps.db, ctx)), {
       access: read,
       response: { 200: completeListSchema(SavedReplySchema) },
       detail: { summary: "All saved replies of the workspace, by title" },
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentSavedReply(createSavedReply(ctx, body, deps));
+        return presentSavedReply(await createSavedReply(ctx, body, deps));
       },
       {
         access: write,
@@ -48,14 +48,14 @@ export function savedRepliesRoutes(deps: Deps) {
     )
     .get(
       "/:id",
-      ({ ctx, params }) => {
-        const row = findSavedReply(deps.db, ctx.workspaceId, params.id);
+      async ({ ctx, params }) => {
+        const row = await findSavedReply(deps.db, ctx.workspaceId, params.id);
         if (!row) throw notFound("Saved reply");
         return presentSavedReply(row);
       },
       { access: read, params: IdParams, response: { 200: SavedReplySchema }, detail: { summary: "A saved reply" } },
     )
-    .patch("/:id", ({ ctx, params, body }) => presentSavedReply(updateSavedReply(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => presentSavedReply(await updateSavedReply(ctx, params.id, body, deps)), {
       access: write,
       params: IdParams,
       body: CreateSavedReplyBody.partial(),
@@ -64,8 +64,8 @@ export function savedRepliesRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteSavedReply(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteSavedReply(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

@@ -1,7 +1,8 @@
+import { first, one } from "../db/store";
 import { and, asc, eq } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { savedReplyCreated, savedReplyDeleted, savedReplyUpdated } from "./saved-replies.events";
 import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
@@ -23,33 +24,30 @@ export const presentSavedReply = (row: SavedReplyRow) => ({
   updated_at: row.updatedAt,
 });
 
-export function findSavedReply(db: Queryable, workspaceId: string, id: string): SavedReplyRow | undefined {
-  return db
+export async function findSavedReply(db: Queryable, workspaceId: string, id: string): Promise<SavedReplyRow | undefined> {
+  return first(await db
     .select()
     .from(savedReplies)
-    .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.id, id)))
-    .get();
+    .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.id, id))).limit(1));
 }
 
-export function listSavedReplies(db: Queryable, ctx: RequestContext) {
-  return db
+export async function listSavedReplies(db: Queryable, ctx: RequestContext) {
+  return (await db
     .select()
     .from(savedReplies)
     .where(eq(savedReplies.workspaceId, ctx.workspaceId))
-    .orderBy(asc(savedReplies.title), asc(savedReplies.id))
-    .all()
+    .orderBy(asc(savedReplies.title), asc(savedReplies.id)))
     .map(presentSavedReply);
 }
 
 const shortcutKey = (shortcut: string | null | undefined) => (shortcut ? shortcut.toLowerCase() : null);
 
-function assertShortcutFree(tx: Tx, workspaceId: string, key: string | null, exceptId: string | null) {
+async function assertShortcutFree(tx: Tx, workspaceId: string, key: string | null, exceptId: string | null) {
   if (!key) return;
-  const taken = tx
+  const taken = first(await tx
     .select({ id: savedReplies.id })
     .from(savedReplies)
-    .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.shortcutKey, key)))
-    .get();
+    .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.shortcutKey, key))).limit(1));
   if (taken && taken.id !== exceptId) throw conflict("A saved reply with this shortcut already exists.");
 }
 
@@ -59,17 +57,17 @@ function cleanBody(html: string): string {
   return body;
 }
 
-export function createSavedReply(
+export async function createSavedReply(
   ctx: RequestContext,
   input: Required<Pick<SavedReplyInput, "title" | "body_html">> & SavedReplyInput,
   deps: Deps,
-): SavedReplyRow {
+): Promise<SavedReplyRow> {
   const bodyHtml = cleanBody(input.body_html);
-  return withTx(deps.db, (tx) => {
+  return await transact(deps.db, async (tx) => {
     const key = shortcutKey(input.shortcut);
-    assertShortcutFree(tx, ctx.workspaceId, key, null);
+    await assertShortcutFree(tx, ctx.workspaceId, key, null);
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .insert(savedReplies)
       .values({
         id: newId(),
@@ -82,9 +80,8 @@ export function createSavedReply(
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, savedReplyCreated, {
+      .returning());
+    await appendEvent(tx, savedReplyCreated, {
       workspaceId: ctx.workspaceId,
       data: { saved_reply: presentSavedReply(row) },
     });
@@ -92,25 +89,24 @@ export function createSavedReply(
   });
 }
 
-export function updateSavedReply(ctx: RequestContext, id: string, input: SavedReplyInput, deps: Deps): SavedReplyRow {
+export async function updateSavedReply(ctx: RequestContext, id: string, input: SavedReplyInput, deps: Deps): Promise<SavedReplyRow> {
   const bodyHtml = input.body_html !== undefined ? cleanBody(input.body_html) : undefined;
-  return withTx(deps.db, (tx) => {
-    if (!findSavedReply(tx, ctx.workspaceId, id)) throw notFound("Saved reply");
+  return await transact(deps.db, async (tx) => {
+    if (!await findSavedReply(tx, ctx.workspaceId, id)) throw notFound("Saved reply");
     const patch: Partial<SavedReplyRow> = {};
     if (input.title !== undefined) patch.title = input.title;
     if (input.shortcut !== undefined) {
       patch.shortcut = input.shortcut;
       patch.shortcutKey = shortcutKey(input.shortcut);
-      assertShortcutFree(tx, ctx.workspaceId, patch.shortcutKey, id);
+      await assertShortcutFree(tx, ctx.workspaceId, patch.shortcutKey, id);
     }
     if (bodyHtml !== undefined) patch.bodyHtml = bodyHtml;
-    const row = tx
+    const row = one(await tx
       .update(savedReplies)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(savedReplies.id, id))
-      .returning()
-      .get();
-    appendEvent(tx, savedReplyUpdated, {
+      .returning());
+    await appendEvent(tx, savedReplyUpdated, {
       workspaceId: ctx.workspaceId,
       data: { saved_reply: presentSavedReply(row) },
     });
@@ -118,10 +114,10 @@ export function updateSavedReply(ctx: RequestContext, id: string, input: SavedRe
   });
 }
 
-export function deleteSavedReply(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    if (!findSavedReply(tx, ctx.workspaceId, id)) throw notFound("Saved reply");
-    tx.delete(savedReplies).where(eq(savedReplies.id, id)).run();
-    appendEvent(tx, savedReplyDeleted, { workspaceId: ctx.workspaceId, data: { saved_reply_id: id } });
+export async function deleteSavedReply(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    if (!await findSavedReply(tx, ctx.workspaceId, id)) throw notFound("Saved reply");
+    await tx.delete(savedReplies).where(eq(savedReplies.id, id));
+    await appendEvent(tx, savedReplyDeleted, { workspaceId: ctx.workspaceId, data: { saved_reply_id: id } });
   });
 }

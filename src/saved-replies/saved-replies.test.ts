@@ -6,19 +6,18 @@ import { addMember, createWorkspaceWithOwner } from "../../test/factories";
 import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
-const eventsSince = (workspaceId: string, seq: number) =>
-  desk.deps.db
+const eventsSince = async (workspaceId: string, seq: number) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > seq);
 
 describe("saved replies", () => {
   test("CRUD with sanitized HTML, unique shortcut, events and tenancy", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const created = await desk.api("POST", "/v1/saved-replies", {
       headers: owner.headers,
       body: { title: "Thanks", shortcut: "thx", body_html: '<p onclick="x()">Thank you<script>alert(1)</script></p>' },
@@ -84,7 +83,7 @@ describe("saved replies", () => {
     expect((await desk.api("DELETE", `/v1/saved-replies/${created.body.id}`, { headers: owner.headers })).status).toBe(
       204,
     );
-    expect(eventsSince(workspace.id, seq).map((e) => e.type)).toEqual([
+    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual([
       "saved_reply.created",
       "saved_reply.updated",
       "saved_reply.deleted",

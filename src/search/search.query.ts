@@ -50,7 +50,7 @@ export type SearchPlan = {
 };
 
 /** Documents of the message index holding `term` exactly, counted up to `cap` (cost bounded by the cap). */
-function termDocs(db: Queryable, term: string, cap: number): number {
+async function termDocs(db: Queryable, term: string, cap: number): Promise<number> {
   const [row] = db.all<{ n: number }>(
     sql`SELECT count(*) AS n FROM (SELECT 1 FROM message_search WHERE message_search MATCH ${`{body} : "${term}"`} LIMIT ${cap})`,
   );
@@ -64,12 +64,12 @@ function termDocs(db: Queryable, term: string, cap: number): number {
  * with the `ws` column: AND-ing with a token in every document of a big workspace costs 40-140 ms;
  * results are filtered by workspace in the joins instead, so nothing leaks.
  */
-export function planSearch(db: Queryable, q: string, commonTermDocs = COMMON_TERM_DOCS): SearchPlan | null {
+export async function planSearch(db: Queryable, q: string, commonTermDocs = COMMON_TERM_DOCS): Promise<SearchPlan | null> {
   const terms = queryTerms(q);
   if (terms.length === 0) return null;
   // Documents written earlier in this turn are still staged: index them before reading.
-  flushSearchStaging(db);
-  const docs = terms.map((term) => termDocs(db, term, commonTermDocs));
+  await flushSearchStaging(db);
+  const docs = await Promise.all(terms.map(async (term) => await termDocs(db, term, commonTermDocs)));
   const last = terms.length - 1;
   const prefixLast = terms[last]!.length >= 3 && docs[last]! < WORD_DOCS;
   const phrase = terms.map((t, i) => (i === last && prefixLast ? `"${t}"*` : `"${t}"`)).join(" ");

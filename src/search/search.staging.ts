@@ -17,14 +17,14 @@ const flushStatements = preparedFor((sqlite) => [
 ]);
 
 /** Moves every staged document into its index (a few µs when nothing is staged). */
-export function flushSearchStaging(db: Queryable): void {
+export async function flushSearchStaging(db: Queryable): Promise<void> {
   // A read pool connection cannot write, and needs not: staged rows are flushed before every commit.
   if (isReader(db)) return;
   for (const statement of flushStatements(db)) statement.run();
 }
 
 /** Registers the pre-commit flush and empties what a previous run left staged. */
-export function registerSearchStaging(db: Db): void {
-  flushSearchStaging(db);
-  beforeEachCommit(db, () => flushSearchStaging(db));
+export async function registerSearchStaging(db: Db): Promise<void> {
+  await flushSearchStaging(db);
+  beforeEachCommit(db, async () => await flushSearchStaging(db));
 }

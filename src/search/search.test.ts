@@ -10,7 +10,7 @@ import { searchTickets } from "../tickets/tickets.public";
 import { flushSearchStaging } from "./search.staging";
 
 /** A hard delete (as the workspace purge does), in the caller's turn. */
-const deleteTicketRows = (db: typeof desk.deps.db, id: string) => {
+const deleteTicketRows = async (db: typeof desk.deps.db, id: string) => {
   db.$client.run("DELETE FROM messages WHERE ticket_id = ?", [id]);
   db.$client.run("DELETE FROM tickets WHERE id = ?", [id]);
 };
@@ -20,14 +20,14 @@ const search = async (headers: Record<string, string>, q: string) =>
   (await desk.api("GET", `/v1/search?q=${encodeURIComponent(q)}`, { headers })).body;
 
 describe("search", () => {
-  test("queries never leak FTS syntax; only a partial last word is a prefix", () => {
+  test("queries never leak FTS syntax; only a partial last word is a prefix", async () => {
     expect(queryTerms(`"foo" OR bar* NEAR(x) -y ^z`)).toEqual(["foo", "or", "bar", "near", "x", "y", "z"]);
     const db = desk.deps.db;
-    expect(planSearch(db, "***")).toBeNull();
-    expect(planSearch(db, "Héllo wor")!.expression(["subject"])).toBe('{subject} : ("héllo" "wor"*)');
-    expect(planSearch(db, "to")!.expression(["subject"])).toBe('{subject} : ("to")');
-    expect(planSearch(db, "wor")!.precise).toBe(false);
-    expect(planSearch(db, "hello to", 1_000)!.precise).toBe(true);
+    expect(await planSearch(db, "***")).toBeNull();
+    expect((await planSearch(db, "Héllo wor"))!.expression(["subject"])).toBe('{subject} : ("héllo" "wor"*)');
+    expect((await planSearch(db, "to"))!.expression(["subject"])).toBe('{subject} : ("to")');
+    expect((await planSearch(db, "wor"))!.precise).toBe(false);
+    expect((await planSearch(db, "hello to", 1_000))!.precise).toBe(true);
   });
 
   test("tickets by subject, message text and custom text; contacts by name and email; prefix; relevance", async () => {
@@ -84,9 +84,9 @@ describe("search", () => {
     const olderSubject = await newTicket(desk, owner, { subject: "wombat older" });
     const newerSubject = await newTicket(desk, owner, { subject: "wombat newer" });
     await newTicket(desk, owner, { subject: "nothing here" });
-    const guarded = searchTickets(desk.deps.db, owner.ctx, "wombat", 5, 1).map((t) => t.id);
+    const guarded = (await searchTickets(desk.deps.db, owner.ctx, "wombat", 5, 1)).map((t) => t.id);
     expect(guarded).toEqual([newerSubject.id, olderSubject.id, inField.id, inMessage.id]);
-    const precise = searchTickets(desk.deps.db, owner.ctx, "wombat", 5).map((t) => t.id);
+    const precise = (await searchTickets(desk.deps.db, owner.ctx, "wombat", 5)).map((t) => t.id);
     expect(precise.sort()).toEqual(guarded.sort());
   });
 
@@ -106,10 +106,10 @@ describe("search", () => {
     expect((await desk.api("GET", "/v1/tickets?q=narwhal", { headers: outsider.headers })).body.data).toEqual([]);
     expect((await desk.api("GET", "/v1/search?q=x")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/search?q=x", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status,
+      (await desk.api("GET", "/v1/search?q=x", { headers: (await createKey(desk, owner, ["contacts:read"])).headers })).status,
     ).toBe(403);
     const ticketsOnly = await desk.api("GET", "/v1/search?q=narwhal", {
-      headers: createKey(desk, owner, ["tickets:read"]).headers,
+      headers: (await createKey(desk, owner, ["tickets:read"])).headers,
     });
     expect(ticketsOnly.body.contacts).toEqual([]);
   });
@@ -117,38 +117,38 @@ describe("search", () => {
   test("documents written in a turn are found in that turn, in their latest wording, and nothing stays staged", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     const db = desk.deps.db;
-    const staged = () =>
+    const staged = async () =>
       db.$client
         .query<{ n: number }, []>(
           "SELECT (SELECT count(*) FROM search_staging_tickets) + (SELECT count(*) FROM search_staging_messages) AS n",
         )
         .get()!.n;
     // All in one turn: nothing below yields to the event loop, so the batch has not committed yet.
-    const kept = createTicket(
+    const kept = await createTicket(
       owner.ctx,
       { subject: "Echidna quills", body_html: "<p>the wombat burrow</p>" },
       desk.deps,
     );
-    const renamed = createTicket(owner.ctx, { subject: "Numbat sighting" }, desk.deps);
-    updateTicket(owner.ctx, renamed.id, { subject: "Quokka sighting" }, desk.deps);
-    const gone = createTicket(owner.ctx, { subject: "Bilby burrow" }, desk.deps);
-    deleteTicketRows(db, gone.id);
-    expect(staged()).toBeGreaterThan(0);
-    const ids = (q: string) => searchTickets(db, owner.ctx, q).map((t) => t.id);
-    expect(ids("echidna")).toEqual([kept.id]);
-    expect(ids("wombat")).toEqual([kept.id]);
-    expect(ids("quokka")).toEqual([renamed.id]);
-    expect(ids("numbat")).toEqual([]);
-    expect(ids("bilby")).toEqual([]);
+    const renamed = await createTicket(owner.ctx, { subject: "Numbat sighting" }, desk.deps);
+    await updateTicket(owner.ctx, renamed.id, { subject: "Quokka sighting" }, desk.deps);
+    const gone = await createTicket(owner.ctx, { subject: "Bilby burrow" }, desk.deps);
+    await deleteTicketRows(db, gone.id);
+    expect(await staged()).toBeGreaterThan(0);
+    const ids = async (q: string) => (await searchTickets(db, owner.ctx, q)).map((t) => t.id);
+    expect(await ids("echidna")).toEqual([kept.id]);
+    expect(await ids("wombat")).toEqual([kept.id]);
+    expect(await ids("quokka")).toEqual([renamed.id]);
+    expect(await ids("numbat")).toEqual([]);
+    expect(await ids("bilby")).toEqual([]);
     await untilCommitted(db);
-    expect(staged()).toBe(0);
-    expect(ids("quokka")).toEqual([renamed.id]);
-    expect(ids("bilby burrow")).toEqual([]);
+    expect(await staged()).toBe(0);
+    expect(await ids("quokka")).toEqual([renamed.id]);
+    expect(await ids("bilby burrow")).toEqual([]);
   });
 
   test("documents staged and committed outside Desk (a bulk load) are indexed at start", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    createTicket(owner.ctx, { subject: "Cassowary egg" }, desk.deps);
+    await createTicket(owner.ctx, { subject: "Cassowary egg" }, desk.deps);
     await untilCommitted(desk.deps.db);
     // As if a writer bypassed the flush: the row is staged again and not in the index.
     const rowid = desk.deps.db.$client
@@ -160,7 +160,7 @@ describe("search", () => {
       [rowid],
     );
     await untilCommitted(desk.deps.db);
-    flushSearchStaging(desk.deps.db); // what registerSearchStaging does at start
+    await flushSearchStaging(desk.deps.db); // what registerSearchStaging does at start
     expect(desk.deps.db.$client.query("SELECT count(*) AS n FROM search_staging_tickets").get()).toEqual({ n: 0 });
     expect(
       desk.deps.db.$client.query("SELECT rowid FROM ticket_search WHERE ticket_search MATCH 'cassowary'").all(),

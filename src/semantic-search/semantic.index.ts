@@ -118,7 +118,7 @@ const LOAD_PAGE = 4000;
  * query of a large workspace, ~1.8 s at 100,000 documents) is read page by page in the background,
  * yielding between pages, so no request waits for it: semantic search answers full text meanwhile.
  */
-function current(db: Db, workspaceId: string, kind: SemanticKind, model: string, at: number): WorkspaceIndex | null {
+async function current(db: Db, workspaceId: string, kind: SemanticKind, model: string, at: number): Promise<WorkspaceIndex | null> {
   const indexes = indexesOf(db);
   const name = `${workspaceId}:${kind}`;
   let index = indexes.get(name);
@@ -141,7 +141,7 @@ function current(db: Db, workspaceId: string, kind: SemanticKind, model: string,
   }
   index.usedAt = Math.max(index.usedAt, at);
   if (index.loading) return null;
-  if (readPage(db, workspaceId, index)) return index;
+  if (await readPage(db, workspaceId, index)) return index;
   index.loading = true;
   void loadRest(db, workspaceId, index);
   return null;
@@ -150,7 +150,7 @@ function current(db: Db, workspaceId: string, kind: SemanticKind, model: string,
 async function loadRest(db: Db, workspaceId: string, index: WorkspaceIndex): Promise<void> {
   try {
     do await Bun.sleep(0);
-    while (!readPage(db, workspaceId, index));
+    while (!await readPage(db, workspaceId, index));
   } catch {
     // The desk stopped (database closed): the index is dropped with it.
   } finally {
@@ -159,7 +159,7 @@ async function loadRest(db: Db, workspaceId: string, index: WorkspaceIndex): Pro
 }
 
 /** Applies the next LOAD_PAGE stored rows newer than the index; true when nothing newer is left. */
-function readPage(db: Db, workspaceId: string, index: WorkspaceIndex): boolean {
+async function readPage(db: Db, workspaceId: string, index: WorkspaceIndex): Promise<boolean> {
   // Raw statement, values as arrays: the query builder's object mapping costs seconds at 100,000
   // rows. Column names come from the table definition.
   const v = semanticVectors;
@@ -198,14 +198,14 @@ export type VectorHit = { kind: SemanticKind; id: string; score: number };
  * are separate indexes, so a few articles are never crowded out by many tickets); null while the
  * index is loading.
  */
-export function nearest(
+export async function nearest(
   db: Db,
   workspaceId: string,
   model: string,
   query: number[],
   options: { limit: number; minScore: number; kind: SemanticKind; at: number },
-): VectorHit[] | null {
-  const index = current(db, workspaceId, options.kind, model, options.at);
+): Promise<VectorHit[] | null> {
+  const index = await current(db, workspaceId, options.kind, model, options.at);
   if (!index) return null;
   if (index.count === 0 || query.length !== index.dims) return [];
   const q = floatsOf(packVector(query));
@@ -273,10 +273,10 @@ class TopK {
 }
 
 /** How many documents of the workspace have a vector of `model` (hybrid when any); null while loading. */
-export const indexedCount = (
+export const indexedCount = async (
   db: Db,
   workspaceId: string,
   kind: SemanticKind,
   model: string,
   at: number,
-): number | null => current(db, workspaceId, kind, model, at)?.count ?? null;
+): Promise<number | null> => (await current(db, workspaceId, kind, model, at))?.count ?? null;

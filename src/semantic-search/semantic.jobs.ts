@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { type ConsumerContext, defineConsumer } from "../events/consumers";
 import { enqueue } from "../jobs/enqueue";
@@ -52,9 +52,9 @@ export const embedJob = defineJob({
     if (!model) return;
     for (;;) {
       if (signal.aborted) return;
-      const batch = dirtyBatch(deps.db, workspaceId, EMBED_BATCH);
+      const batch = await dirtyBatch(deps.db, workspaceId, EMBED_BATCH);
       if (batch.length === 0) return;
-      const ticketTexts = ticketTextsForEmbedding(
+      const ticketTexts = await ticketTextsForEmbedding(
         deps.db,
         workspaceId,
         batch.filter((r) => r.kind === "ticket").map((r) => r.docId),
@@ -65,9 +65,9 @@ export const embedJob = defineJob({
       const vectors = live.length ? await embed(deps, { workspaceId, texts: live.map((r) => textOf(r)!), signal }) : [];
       if (vectors === null) return;
       const now = deps.clock.now().toISOString();
-      withTx(deps.db, (tx) => {
+      await transact(deps.db, async (tx) => {
         for (const [i, row] of live.entries())
-          storeVector(tx, {
+          await storeVector(tx, {
             workspaceId,
             kind: row.kind,
             docId: row.docId,
@@ -77,8 +77,8 @@ export const embedJob = defineJob({
             now,
           });
         for (const row of batch)
-          if (!live.includes(row)) forgetDocument(tx, { workspaceId, kind: row.kind, docId: row.docId, now });
-        clearDirty(tx, batch);
+          if (!live.includes(row)) await forgetDocument(tx, { workspaceId, kind: row.kind, docId: row.docId, now });
+        await clearDirty(tx, batch);
       });
     }
   },
@@ -93,26 +93,26 @@ export const backfillJob = defineJob({
   schema: WorkspaceJob,
   retry: { maxAttempts: 4, baseDelayMs: 30_000 },
   concurrency: 1,
-  handler({ workspace_id: workspaceId }, { deps }: JobContext<Deps>) {
+  async handler({ workspace_id: workspaceId }, { deps }: JobContext<Deps>) {
     const model = deps.config.ai?.embeddingModel;
     if (!model) return;
     const now = deps.clock.now().toISOString();
-    const state = stateOf(deps.db, workspaceId);
+    const state = await stateOf(deps.db, workspaceId);
     let after = state?.model === model ? state.backfillAfter : "";
     if (state?.model === model && state.backfilledAt) return;
-    withTx(deps.db, (tx) => {
-      for (const article of articlesOnOtherModel(tx, workspaceId, model))
-        markDirty(tx, { workspaceId, kind: "article", docId: article.docId, text: article.text, now });
+    await transact(deps.db, async (tx) => {
+      for (const article of await articlesOnOtherModel(tx, workspaceId, model))
+        await markDirty(tx, { workspaceId, kind: "article", docId: article.docId, text: article.text, now });
     });
     for (;;) {
-      const done = withTx(deps.db, (tx) => {
-        const ids = liveTicketIdsAfter(tx, workspaceId, after, BACKFILL_PAGE);
-        const embedded = embeddedAmong(tx, model, "ticket", ids);
-        for (const id of ids) if (!embedded.has(id)) markDirty(tx, { workspaceId, kind: "ticket", docId: id, now });
+      const done = await transact(deps.db, async (tx) => {
+        const ids = await liveTicketIdsAfter(tx, workspaceId, after, BACKFILL_PAGE);
+        const embedded = await embeddedAmong(tx, model, "ticket", ids);
+        for (const id of ids) if (!embedded.has(id)) await markDirty(tx, { workspaceId, kind: "ticket", docId: id, now });
         if (ids.length) after = ids.at(-1)!;
         const finished = ids.length < BACKFILL_PAGE;
-        saveState(tx, workspaceId, { model, backfillAfter: after, backfilledAt: finished ? now : null });
-        if (finished) kickEmbedding(tx, workspaceId, deps.clock.now());
+        await saveState(tx, workspaceId, { model, backfillAfter: after, backfilledAt: finished ? now : null });
+        if (finished) await kickEmbedding(tx, workspaceId, deps.clock.now());
         return finished;
       });
       if (done) return;
@@ -126,11 +126,11 @@ export const sweepJob = defineJob({
   schema: z.object({}),
   schedule: "*/5 * * * *",
   retry: { maxAttempts: 1 },
-  handler(_payload, { deps }: JobContext<Deps>) {
+  async handler(_payload, { deps }: JobContext<Deps>) {
     evictIdleIndexes(deps.db, deps.clock.now().getTime());
     if (!deps.config.ai?.embeddingModel) return;
-    withTx(deps.db, (tx) => {
-      for (const workspaceId of workspacesWithDirty(tx)) kickEmbedding(tx, workspaceId, deps.clock.now());
+    await transact(deps.db, async (tx) => {
+      for (const workspaceId of await workspacesWithDirty(tx)) await kickEmbedding(tx, workspaceId, deps.clock.now());
     });
   },
 });
@@ -139,8 +139,8 @@ export const sweepJob = defineJob({
 export const EMBED_DEBOUNCE_MS = 10_000;
 
 /** Starts the workspace's embedding job shortly, unless one is already waiting (it will take the new marks). */
-export const kickEmbedding = (tx: Tx, workspaceId: string, now: Date) =>
-  enqueue(
+export const kickEmbedding = async (tx: Tx, workspaceId: string, now: Date) =>
+  await enqueue(
     tx,
     embedJob,
     { workspace_id: workspaceId },
@@ -152,10 +152,10 @@ export const kickEmbedding = (tx: Tx, workspaceId: string, now: Date) =>
   );
 
 /** Starts a workspace's backfill unless it is done on the current model (idempotent). */
-export function ensureBackfill(tx: Tx, workspaceId: string, model: string): void {
-  const state = stateOf(tx, workspaceId);
+export async function ensureBackfill(tx: Tx, workspaceId: string, model: string): Promise<void> {
+  const state = await stateOf(tx, workspaceId);
   if (state?.model === model && state.backfilledAt) return;
-  enqueue(
+  await enqueue(
     tx,
     backfillJob,
     { workspace_id: workspaceId },
@@ -183,52 +183,52 @@ export const markChanged = defineConsumer({
     kbArticleUpdated,
     kbArticleDeleted,
   ],
-  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+  async handle(tx, event, { deps }: ConsumerContext<Deps>) {
     const model = deps.config.ai?.embeddingModel;
     if (!model) return;
     const workspaceId = event.workspace_id;
     const now = deps.clock.now().toISOString();
-    const ticket = (docId: string) => markDirty(tx, { workspaceId, kind: "ticket", docId, now });
+    const ticket = async (docId: string) => await markDirty(tx, { workspaceId, kind: "ticket", docId, now });
     switch (event.type) {
       case "ticket.created":
-        ticket(event.data.ticket.id);
+        await ticket(event.data.ticket.id);
         break;
       case "ticket.updated": {
         // A new subject changes what is embedded; a merge drops the ticket merged away (the job
         // finds it gone) and re-embeds its target, which now holds its messages.
         const data = event.data;
         if (data.changes.some((c) => c === "subject" || c === "merged_into_id")) {
-          ticket(data.ticket.id);
-          if (data.ticket.merged_into_id) ticket(data.ticket.merged_into_id);
+          await ticket(data.ticket.id);
+          if (data.ticket.merged_into_id) await ticket(data.ticket.merged_into_id);
         }
         break;
       }
       case "ticket.deleted":
-        forgetDocument(tx, { workspaceId, kind: "ticket", docId: event.data.ticket_id, now });
+        await forgetDocument(tx, { workspaceId, kind: "ticket", docId: event.data.ticket_id, now });
         break;
       case "message.created": {
         const data = event.data;
-        if (data.message.direction === "inbound" && data.message.kind === "reply") ticket(data.ticket_id);
+        if (data.message.direction === "inbound" && data.message.kind === "reply") await ticket(data.ticket_id);
         break;
       }
       case "kb_article.created":
       case "kb_article.updated": {
         const article = event.data.kb_article;
         if (article.status === "published")
-          indexArticle(tx, { workspaceId, id: article.id, text: articleText(article.title, article.body_text) }, now);
-        else forgetDocument(tx, { workspaceId, kind: "article", docId: article.id, now });
+          await indexArticle(tx, { workspaceId, id: article.id, text: articleText(article.title, article.body_text) }, now);
+        else await forgetDocument(tx, { workspaceId, kind: "article", docId: article.id, now });
         break;
       }
       case "kb_article.deleted":
-        forgetDocument(tx, { workspaceId, kind: "article", docId: event.data.kb_article_id, now });
+        await forgetDocument(tx, { workspaceId, kind: "article", docId: event.data.kb_article_id, now });
         break;
     }
-    ensureBackfill(tx, workspaceId, model);
-    kickEmbedding(tx, workspaceId, deps.clock.now());
+    await ensureBackfill(tx, workspaceId, model);
+    await kickEmbedding(tx, workspaceId, deps.clock.now());
   },
 });
 
 /** Feeds one published article (re-embedded when its text changes); the knowledge base's seam. */
-export function indexArticle(tx: Tx, input: { workspaceId: string; id: string; text: string }, now: string) {
-  markDirty(tx, { workspaceId: input.workspaceId, kind: "article", docId: input.id, text: input.text, now });
+export async function indexArticle(tx: Tx, input: { workspaceId: string; id: string; text: string }, now: string) {
+  await markDirty(tx, { workspaceId: input.workspaceId, kind: "article", docId: input.id, text: input.text, now });
 }

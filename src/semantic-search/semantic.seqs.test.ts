@@ -6,7 +6,7 @@ import { migrations } from "../../migrations/index";
 import { openDatabase, type Db } from "../db/database";
 import { migrate } from "../db/migrate";
 import { createRuntime } from "../db/runtime";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { storeVector } from "./semantic.store";
 import type { SemanticKind } from "./semantic.table";
 
@@ -24,15 +24,15 @@ function freshDb(): Db {
 }
 
 const NOW = "2026-11-28T10:00:00.000Z";
-const store = (db: Db, workspaceId: string, kind: SemanticKind, docId: string) =>
-  withTx(db, (tx) =>
-    storeVector(tx, { workspaceId, kind, docId, model: "m", vector: Buffer.alloc(16), text: null, now: NOW }),
+const store = async (db: Db, workspaceId: string, kind: SemanticKind, docId: string) =>
+  await transact(db, async (tx) =>
+    await storeVector(tx, { workspaceId, kind, docId, model: "m", vector: Buffer.alloc(16), text: null, now: NOW }),
   );
-const seqOf = (db: Db, kind: SemanticKind, docId: string) =>
+const seqOf = async (db: Db, kind: SemanticKind, docId: string) =>
   db.$client
     .query<{ seq: number }, [string, string]>("SELECT seq FROM semantic_vectors WHERE kind = ? AND doc_id = ?")
     .get(kind, docId)!.seq;
-const counters = (db: Db) =>
+const counters = async (db: Db) =>
   db.$client
     .query<{ workspace_id: string; kind: string; last_seq: number }, []>(
       "SELECT workspace_id, kind, last_seq FROM semantic_seqs ORDER BY workspace_id, kind",
@@ -40,16 +40,16 @@ const counters = (db: Db) =>
     .all();
 
 describe("semantic vector seqs", () => {
-  test("come from a counter row per workspace and kind: contiguous, and every write takes the next", () => {
+  test("come from a counter row per workspace and kind: contiguous, and every write takes the next", async () => {
     const db = freshDb();
-    store(db, "ws-a", "ticket", "t1");
-    store(db, "ws-a", "ticket", "t2");
-    store(db, "ws-a", "article", "a1");
-    store(db, "ws-b", "ticket", "t3");
-    store(db, "ws-a", "ticket", "t1");
-    expect([seqOf(db, "ticket", "t2"), seqOf(db, "ticket", "t1")]).toEqual([2, 3]);
-    expect([seqOf(db, "article", "a1"), seqOf(db, "ticket", "t3")]).toEqual([1, 1]);
-    expect(counters(db)).toEqual([
+    await store(db, "ws-a", "ticket", "t1");
+    await store(db, "ws-a", "ticket", "t2");
+    await store(db, "ws-a", "article", "a1");
+    await store(db, "ws-b", "ticket", "t3");
+    await store(db, "ws-a", "ticket", "t1");
+    expect([await seqOf(db, "ticket", "t2"), await seqOf(db, "ticket", "t1")]).toEqual([2, 3]);
+    expect([await seqOf(db, "article", "a1"), await seqOf(db, "ticket", "t3")]).toEqual([1, 1]);
+    expect(await counters(db)).toEqual([
       { workspace_id: "ws-a", kind: "article", last_seq: 1 },
       { workspace_id: "ws-a", kind: "ticket", last_seq: 3 },
       { workspace_id: "ws-b", kind: "ticket", last_seq: 1 },
@@ -57,42 +57,42 @@ describe("semantic vector seqs", () => {
     // The counter, not the stored rows, decides: a seq given out once (even by a write whose row
     // was overwritten since) is never given out again.
     db.$client.run("UPDATE semantic_seqs SET last_seq = 10 WHERE workspace_id = 'ws-a' AND kind = 'ticket'");
-    store(db, "ws-a", "ticket", "t4");
-    expect(seqOf(db, "ticket", "t4")).toBe(11);
+    await store(db, "ws-a", "ticket", "t4");
+    expect(await seqOf(db, "ticket", "t4")).toBe(11);
   });
 
-  test("a rolled-back write gives its seq back", () => {
+  test("a rolled-back write gives its seq back", async () => {
     const db = freshDb();
-    store(db, "ws-a", "ticket", "t1");
-    expect(() =>
-      withTx(db, (tx) => {
-        storeVector(tx, { workspaceId: "ws-a", kind: "ticket", docId: "t2", model: "m", vector: null, now: NOW });
+    await store(db, "ws-a", "ticket", "t1");
+    expect(async () =>
+      await transact(db, async (tx) => {
+        await storeVector(tx, { workspaceId: "ws-a", kind: "ticket", docId: "t2", model: "m", vector: null, now: NOW });
         throw new Error("the change fails after the vector write");
       }),
     ).toThrow("the change fails");
-    store(db, "ws-a", "ticket", "t3");
-    expect(seqOf(db, "ticket", "t3")).toBe(2);
+    await store(db, "ws-a", "ticket", "t3");
+    expect(await seqOf(db, "ticket", "t3")).toBe(2);
   });
 
-  test("existing vectors: the migration seeds each counter from them, and a missing counter starts after them", () => {
+  test("existing vectors: the migration seeds each counter from them, and a missing counter starts after them", async () => {
     const db = freshDb();
-    for (const doc of ["t1", "t2", "t3"]) store(db, "ws-a", "ticket", doc);
-    store(db, "ws-a", "article", "a1");
+    for (const doc of ["t1", "t2", "t3"]) await store(db, "ws-a", "ticket", doc);
+    await store(db, "ws-a", "article", "a1");
     // As before the counter existed: vectors with seqs, no counter rows.
     db.$client.run("DELETE FROM semantic_seqs");
     const seed = readFileSync(join(import.meta.dir, "../../migrations/custom/0150_semantic_seqs.sql"), "utf8");
     db.$client.run(seed);
-    expect(counters(db)).toEqual([
+    expect(await counters(db)).toEqual([
       { workspace_id: "ws-a", kind: "article", last_seq: 1 },
       { workspace_id: "ws-a", kind: "ticket", last_seq: 3 },
     ]);
-    store(db, "ws-a", "ticket", "t4");
-    expect(seqOf(db, "ticket", "t4")).toBe(4);
+    await store(db, "ws-a", "ticket", "t4");
+    expect(await seqOf(db, "ticket", "t4")).toBe(4);
 
     db.$client.run("DELETE FROM semantic_seqs");
-    store(db, "ws-a", "ticket", "t5");
-    expect(seqOf(db, "ticket", "t5")).toBe(5);
-    store(db, "ws-a", "ticket", "t6");
-    expect(seqOf(db, "ticket", "t6")).toBe(6);
+    await store(db, "ws-a", "ticket", "t5");
+    expect(await seqOf(db, "ticket", "t5")).toBe(5);
+    await store(db, "ws-a", "ticket", "t6");
+    expect(await seqOf(db, "ticket", "t6")).toBe(6);
   });
 });

@@ -2,7 +2,7 @@ import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
 import { searchContacts } from "../contacts/contacts.public";
 import type { Queryable } from "../db/database";
 import { defineRead } from "../db/read-pool";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { embed, requireAi } from "../ai/ai.public";
 import {
@@ -23,7 +23,7 @@ const RRF_K = 60;
 export const MIN_SIMILARITY = 0.2;
 
 /** The knowledge base's articles by id, presented as GET /v1/search lists them (wired at merge). */
-export type ArticlesById = (db: Queryable, ctx: RequestContext, ids: string[]) => unknown[];
+export type ArticlesById = (db: Queryable, ctx: RequestContext, ids: string[]) => unknown[] | Promise<unknown[]>;
 
 export type SemanticSearchAnswer = {
   result: { tickets: TicketJson[]; contacts: Record<string, unknown>[]; articles: unknown[] };
@@ -51,7 +51,7 @@ export async function semanticSearch(
   articlesById: ArticlesById | null,
   signal?: AbortSignal,
 ): Promise<SemanticSearchAnswer> {
-  requireAi(deps, ctx.workspaceId);
+  await requireAi(deps, ctx.workspaceId);
   const db = deps.db;
   const mayReadContacts = ctx.scopes === null ? roleAtLeast(ctx.role, "viewer") : hasScope(ctx, "contacts:read");
   const { contacts, tickets: fullText } = await deps.reads.run(semanticFullTextRead, ctx.workspaceId, {
@@ -66,9 +66,9 @@ export async function semanticSearch(
   const articleIds = hits.article.map((h) => h.id);
   return {
     result: {
-      tickets: visibleTicketsAmong(db, ctx, ticketIds, SEARCH_RESULTS),
+      tickets: await visibleTicketsAmong(db, ctx, ticketIds, SEARCH_RESULTS),
       contacts,
-      articles: articleIds.length && articlesById ? articlesById(db, ctx, articleIds).slice(0, SEARCH_RESULTS) : [],
+      articles: articleIds.length && articlesById ? (await articlesById(db, ctx, articleIds)).slice(0, SEARCH_RESULTS) : [],
     },
     mode: "hybrid",
   };
@@ -80,9 +80,9 @@ export async function semanticSearch(
  */
 export const semanticFullTextRead = defineRead(
   "semantic-search.full-text",
-  (db, p: { ctx: RequestContext; q: string; contacts: boolean }) => ({
-    contacts: p.contacts ? searchContacts(db, p.ctx, p.q, SEARCH_RESULTS, liveTicketCountsOfContacts) : [],
-    tickets: searchTickets(db, p.ctx, p.q, CANDIDATES),
+  async (db, p: { ctx: RequestContext; q: string; contacts: boolean }) => ({
+    contacts: p.contacts ? await searchContacts(db, p.ctx, p.q, SEARCH_RESULTS, liveTicketCountsOfContacts) : [],
+    tickets: await searchTickets(db, p.ctx, p.q, CANDIDATES),
   }),
 );
 
@@ -90,10 +90,10 @@ export const semanticFullTextRead = defineRead(
 async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?: AbortSignal) {
   const model = deps.config.ai?.embeddingModel;
   if (!model || !q.trim()) return null;
-  withTx(deps.db, (tx) => ensureBackfill(tx, workspaceId, model));
+  await transact(deps.db, async (tx) => await ensureBackfill(tx, workspaceId, model));
   // Nothing embedded yet, or the indexes still loading (a large workspace's first query): full text.
   const at = deps.clock.now().getTime();
-  const kinds = (["ticket", "article"] as const).filter((kind) => indexedCount(deps.db, workspaceId, kind, model, at));
+  const kinds = (["ticket", "article"] as const).filter(async (kind) => await indexedCount(deps.db, workspaceId, kind, model, at));
   if (kinds.length === 0) return null;
   let vector: number[] | undefined;
   try {
@@ -106,6 +106,6 @@ async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?:
   const hits = { ticket: [] as VectorHit[], article: [] as VectorHit[] };
   for (const kind of kinds)
     hits[kind] =
-      nearest(deps.db, workspaceId, model, vector, { limit: CANDIDATES, minScore: MIN_SIMILARITY, kind, at }) ?? [];
+      await nearest(deps.db, workspaceId, model, vector, { limit: CANDIDATES, minScore: MIN_SIMILARITY, kind, at }) ?? [];
   return hits;
 }

@@ -1,13 +1,14 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { type SemanticKind, semanticDirty, semanticSeqs, semanticState, semanticVectors } from "./semantic.table";
 
 /** Marks a document for (re-)embedding; an article carries its text. */
-export function markDirty(
+export async function markDirty(
   db: Queryable,
   input: { workspaceId: string; kind: SemanticKind; docId: string; text?: string | null; now: string },
-): void {
-  db.insert(semanticDirty)
+): Promise<void> {
+  await db.insert(semanticDirty)
     .values({
       workspaceId: input.workspaceId,
       kind: input.kind,
@@ -18,8 +19,7 @@ export function markDirty(
     .onConflictDoUpdate({
       target: [semanticDirty.kind, semanticDirty.docId],
       set: { sourceText: input.text ?? null, version: sql`${semanticDirty.version} + 1`, markedAt: input.now },
-    })
-    .run();
+    });
 }
 
 /**
@@ -27,23 +27,22 @@ export function markDirty(
  * its counter row, in the caller's transaction (a rolled-back write gives its seq back). A missing
  * row starts after the stored vectors, so seqs continue whatever wrote them.
  */
-const nextSeq = (db: Queryable, workspaceId: string, kind: SemanticKind): number => {
+const nextSeq = async (db: Queryable, workspaceId: string, kind: SemanticKind): Promise<number> => {
   const v = semanticVectors;
   const stored = sql`(SELECT coalesce(max(${v.seq}), 0) + 1 FROM ${v} WHERE ${v.workspaceId} = ${workspaceId} AND ${v.kind} = ${kind})`;
-  const row = db
+  const row = one(await db
     .insert(semanticSeqs)
     .values({ workspaceId, kind, lastSeq: stored })
     .onConflictDoUpdate({
       target: [semanticSeqs.workspaceId, semanticSeqs.kind],
       set: { lastSeq: sql`${semanticSeqs.lastSeq} + 1` },
     })
-    .returning({ seq: semanticSeqs.lastSeq })
-    .get();
+    .returning({ seq: semanticSeqs.lastSeq }));
   return Number(row?.seq);
 };
 
 /** Stores (or, with a null vector, removes) a document's embedding. */
-export function storeVector(
+export async function storeVector(
   db: Queryable,
   input: {
     workspaceId: string;
@@ -54,8 +53,8 @@ export function storeVector(
     text?: string | null;
     now: string;
   },
-): void {
-  const seq = nextSeq(db, input.workspaceId, input.kind);
+): Promise<void> {
+  const seq = await nextSeq(db, input.workspaceId, input.kind);
   const values = {
     workspaceId: input.workspaceId,
     kind: input.kind,
@@ -66,83 +65,76 @@ export function storeVector(
     seq,
     embeddedAt: input.now,
   };
-  db.insert(semanticVectors)
+  await db.insert(semanticVectors)
     .values(values)
-    .onConflictDoUpdate({ target: [semanticVectors.kind, semanticVectors.docId], set: values })
-    .run();
+    .onConflictDoUpdate({ target: [semanticVectors.kind, semanticVectors.docId], set: values });
 }
 
 /** A document gone: its vector becomes a tombstone, its pending mark is dropped. */
-export function forgetDocument(
+export async function forgetDocument(
   db: Queryable,
   input: { workspaceId: string; kind: SemanticKind; docId: string; now: string },
-): void {
-  db.delete(semanticDirty)
-    .where(and(eq(semanticDirty.kind, input.kind), eq(semanticDirty.docId, input.docId)))
-    .run();
-  const stored = db
+): Promise<void> {
+  await db.delete(semanticDirty)
+    .where(and(eq(semanticDirty.kind, input.kind), eq(semanticDirty.docId, input.docId)));
+  const stored = first(await db
     .select({ model: semanticVectors.model, workspaceId: semanticVectors.workspaceId })
     .from(semanticVectors)
-    .where(and(eq(semanticVectors.kind, input.kind), eq(semanticVectors.docId, input.docId)))
-    .get();
+    .where(and(eq(semanticVectors.kind, input.kind), eq(semanticVectors.docId, input.docId))).limit(1));
   if (stored && stored.workspaceId === input.workspaceId)
-    storeVector(db, { ...input, model: stored.model, vector: null });
+    await storeVector(db, { ...input, model: stored.model, vector: null });
 }
 
 export type DirtyRow = typeof semanticDirty.$inferSelect;
 
 /** The oldest marks of a workspace: one embedding batch. */
-export const dirtyBatch = (db: Queryable, workspaceId: string, limit: number): DirtyRow[] =>
-  db
+export const dirtyBatch = async (db: Queryable, workspaceId: string, limit: number): Promise<DirtyRow[]> =>
+  await db
     .select()
     .from(semanticDirty)
     .where(eq(semanticDirty.workspaceId, workspaceId))
     .orderBy(asc(semanticDirty.markedAt))
-    .limit(limit)
-    .all();
+    .limit(limit);
 
 /** Drops the marks a batch handled, unless the document was marked again meanwhile. */
-export function clearDirty(db: Queryable, rows: DirtyRow[]): void {
+export async function clearDirty(db: Queryable, rows: DirtyRow[]): Promise<void> {
   for (const row of rows)
-    db.delete(semanticDirty)
+    await db.delete(semanticDirty)
       .where(
         and(
           eq(semanticDirty.kind, row.kind),
           eq(semanticDirty.docId, row.docId),
           eq(semanticDirty.version, row.version),
         ),
-      )
-      .run();
+      );
 }
 
 /** Workspaces with marks waiting (the sweep's list). */
-export const workspacesWithDirty = (db: Queryable, limit = 500): string[] =>
-  db
+export const workspacesWithDirty = async (db: Queryable, limit = 500): Promise<string[]> =>
+  (await db
     .selectDistinct({ workspaceId: semanticDirty.workspaceId })
     .from(semanticDirty)
-    .limit(limit)
-    .all()
+    .limit(limit))
     .map((r) => r.workspaceId);
 
-export const stateOf = (db: Queryable, workspaceId: string) =>
-  db.select().from(semanticState).where(eq(semanticState.workspaceId, workspaceId)).get();
+export const stateOf = async (db: Queryable, workspaceId: string) =>
+  first(await db.select().from(semanticState).where(eq(semanticState.workspaceId, workspaceId)).limit(1));
 
-export function saveState(
+export async function saveState(
   db: Queryable,
   workspaceId: string,
   state: { model: string; backfillAfter: string; backfilledAt: string | null },
-): void {
-  db.insert(semanticState)
+): Promise<void> {
+  await db.insert(semanticState)
     .values({ workspaceId, ...state })
-    .onConflictDoUpdate({ target: semanticState.workspaceId, set: state })
-    .run();
+    .onConflictDoUpdate({ target: semanticState.workspaceId, set: state });
 }
 
 /** Which of these tickets already have a vector of `model` (the backfill skips them). */
-export function embeddedAmong(db: Queryable, model: string, kind: SemanticKind, ids: string[]): Set<string> {
+export async function embeddedAmong(db: Queryable, model: string, kind: SemanticKind, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   return new Set(
-    db
+    (await db
       .select({ id: semanticVectors.docId })
       .from(semanticVectors)
       .where(
@@ -152,15 +144,14 @@ export function embeddedAmong(db: Queryable, model: string, kind: SemanticKind, 
           eq(semanticVectors.model, model),
           sql`${semanticVectors.vector} IS NOT NULL`,
         ),
-      )
-      .all()
+      ))
       .map((r) => r.id),
   );
 }
 
 /** Articles embedded on another model (their text is kept): marked again after a model change. */
-export const articlesOnOtherModel = (db: Queryable, workspaceId: string, model: string) =>
-  db
+export const articlesOnOtherModel = async (db: Queryable, workspaceId: string, model: string) =>
+  await db
     .select({ docId: semanticVectors.docId, text: semanticVectors.sourceText })
     .from(semanticVectors)
     .where(
@@ -170,5 +161,4 @@ export const articlesOnOtherModel = (db: Queryable, workspaceId: string, model: 
         or(ne(semanticVectors.model, model)),
         sql`${semanticVectors.vector} IS NOT NULL`,
       ),
-    )
-    .all();
+    );

@@ -6,7 +6,7 @@ import { startTestDesk, type TestDesk } from "../../test/harness";
 import { customerReply, customerTicket, usageRows } from "../../test/kit/ai";
 import { appendEvent } from "../events/append";
 import { anyEvent } from "../../test/kit/events";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { modules } from "../registry";
 import { deleteTicket, updateTicket } from "../tickets/tickets.public";
 import { semanticSearchModuleWith } from "./semantic-search.module";
@@ -38,10 +38,10 @@ const env = fakeAiEnv(fake, { DESK_AI_MAX_RETRIES: "0" });
 const { DESK_AI_EMBEDDING_MODEL: _model, ...envWithoutEmbeddings } = env;
 const desk = await startTestDesk({ env });
 
-const vectorsOf = (d: TestDesk, workspaceId: string) =>
-  d.deps.db.select().from(semanticVectors).where(eq(semanticVectors.workspaceId, workspaceId)).all();
-const dirtyOf = (d: TestDesk, workspaceId: string) =>
-  d.deps.db.select().from(semanticDirty).where(eq(semanticDirty.workspaceId, workspaceId)).all();
+const vectorsOf = async (d: TestDesk, workspaceId: string) =>
+  await d.deps.db.select().from(semanticVectors).where(eq(semanticVectors.workspaceId, workspaceId));
+const dirtyOf = async (d: TestDesk, workspaceId: string) =>
+  await d.deps.db.select().from(semanticDirty).where(eq(semanticDirty.workspaceId, workspaceId));
 
 /** Consumers, then the embedding jobs (their debounce and a retried job's backoff moved to now). */
 async function settle(d: TestDesk) {
@@ -60,12 +60,12 @@ const search = (d: TestDesk, member: { headers: Record<string, string> }, q: str
 
 async function refundWorkspace() {
   const { workspace, owner } = await createWorkspaceWithOwner(desk);
-  const refund = customerTicket(desk, owner, {
+  const refund = await customerTicket(desk, owner, {
     subject: "Charged twice",
     body: "I was charged two times for order 77, please reimburse the second one.",
   });
-  const password = customerTicket(desk, owner, { subject: "Cannot log in", body: "My password stopped working." });
-  const parcel = customerTicket(desk, owner, { subject: "Where is my parcel", body: "It has not arrived yet." });
+  const password = await customerTicket(desk, owner, { subject: "Cannot log in", body: "My password stopped working." });
+  const parcel = await customerTicket(desk, owner, { subject: "Where is my parcel", body: "It has not arrived yet." });
   await settle(desk);
   return { workspace, owner, refund, password, parcel };
 }
@@ -74,7 +74,7 @@ describe("GET /v1/ai/search: access", () => {
   test("401 without a credential, 403 for a key without tickets:read, 422 on a query too long", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
     expect((await desk.api("GET", "/v1/ai/search?q=x")).status).toBe(401);
-    const key = createKey(desk, owner, ["contacts:read"]);
+    const key = await createKey(desk, owner, ["contacts:read"]);
     const forbidden = await search(desk, key, "refund");
     expect([forbidden.status, forbidden.body.code]).toEqual([403, "forbidden"]);
     const long = await search(desk, owner, "x".repeat(501));
@@ -94,28 +94,28 @@ describe("GET /v1/ai/search: access", () => {
 describe("embedding tickets", () => {
   test("new tickets are embedded by a job from subject and customer text, free but recorded", async () => {
     const { workspace, refund, password, parcel } = await refundWorkspace();
-    const rows = vectorsOf(desk, workspace.id);
+    const rows = await vectorsOf(desk, workspace.id);
     expect(rows.map((r) => r.docId).sort()).toEqual([refund.id, password.id, parcel.id].sort());
     expect(rows.every((r) => r.model === "text-embedding-3-small" && r.vector?.byteLength === 16)).toBe(true);
-    expect(dirtyOf(desk, workspace.id)).toHaveLength(0);
+    expect(await dirtyOf(desk, workspace.id)).toHaveLength(0);
     const embedded = fake.requests
       .filter((r) => r.path.endsWith("/embeddings"))
       .flatMap((r) => r.body.input as string[]);
     expect(embedded).toContain(
       "Charged twice\n\nI was charged two times for order 77, please reimburse the second one.",
     );
-    const usage = usageRows(desk, workspace.id);
+    const usage = await usageRows(desk, workspace.id);
     expect(usage.length).toBeGreaterThan(0);
     expect(usage.every((u) => u.feature === "search_index" && u.usdMicros === 0 && u.ok)).toBe(true);
   });
 
   test("re-embedded on a customer reply and a new subject, not on an agent's note; a deleted ticket leaves", async () => {
     const { workspace, owner, refund, password } = await refundWorkspace();
-    const seqOf = (id: string) => vectorsOf(desk, workspace.id).find((r) => r.docId === id)!.seq;
-    const before = seqOf(refund.id);
-    customerReply(desk, workspace.id, refund.id, "Still waiting for the money.");
+    const seqOf = async (id: string) => (await vectorsOf(desk, workspace.id)).find((r) => r.docId === id)!.seq;
+    const before = await seqOf(refund.id);
+    await customerReply(desk, workspace.id, refund.id, "Still waiting for the money.");
     await settle(desk);
-    const afterReply = seqOf(refund.id);
+    const afterReply = await seqOf(refund.id);
     expect(afterReply).toBeGreaterThan(before);
     const embedded = fake.requests.filter((r) => r.path.endsWith("/embeddings")).at(-1)!.body.input as string[];
     expect(embedded).toEqual([
@@ -126,13 +126,13 @@ describe("embedding tickets", () => {
       body: { kind: "note", body_text: "Checking with billing." },
     });
     await settle(desk);
-    expect(seqOf(refund.id)).toBe(afterReply);
-    updateTicket(owner.ctx, refund.id, { subject: "Double charge" }, desk.deps);
+    expect(await seqOf(refund.id)).toBe(afterReply);
+    await updateTicket(owner.ctx, refund.id, { subject: "Double charge" }, desk.deps);
     await settle(desk);
-    expect(seqOf(refund.id)).toBeGreaterThan(afterReply);
-    deleteTicket(owner.ctx, password.id, desk.deps);
+    expect(await seqOf(refund.id)).toBeGreaterThan(afterReply);
+    await deleteTicket(owner.ctx, password.id, desk.deps);
     await settle(desk);
-    expect(vectorsOf(desk, workspace.id).find((r) => r.docId === password.id)!.vector).toBeNull();
+    expect((await vectorsOf(desk, workspace.id)).find((r) => r.docId === password.id)!.vector).toBeNull();
     const res = await search(desk, owner, "sign in trouble");
     expect(res.body.tickets.map((t: { id: string }) => t.id)).not.toContain(password.id);
   });
@@ -141,9 +141,9 @@ describe("embedding tickets", () => {
     const cold = await startTestDesk({ env: envWithoutEmbeddings });
     const { workspace, owner } = await createWorkspaceWithOwner(cold);
     const total = EMBED_BATCH + 6;
-    for (let i = 0; i < total; i++) customerTicket(cold, owner, { subject: `Question ${i}`, body: "refund please" });
+    for (let i = 0; i < total; i++) await customerTicket(cold, owner, { subject: `Question ${i}`, body: "refund please" });
     await settle(cold);
-    expect(vectorsOf(cold, workspace.id)).toHaveLength(0);
+    expect(await vectorsOf(cold, workspace.id)).toHaveLength(0);
     await cold.stop();
     // The same data with an embedding model: the first search starts the backfill.
     const warm = await startTestDesk({ env: { ...env, DESK_DATA_DIR: cold.dataDir } });
@@ -155,12 +155,12 @@ describe("embedding tickets", () => {
     const first = await search(warm, owner, "money back");
     expect(first.headers.get("desk-search-mode")).toBe("full_text");
     await settle(warm);
-    expect(vectorsOf(warm, workspace.id)).toHaveLength(EMBED_BATCH);
-    expect(dirtyOf(warm, workspace.id)).toHaveLength(6);
+    expect(await vectorsOf(warm, workspace.id)).toHaveLength(EMBED_BATCH);
+    expect(await dirtyOf(warm, workspace.id)).toHaveLength(6);
     fake.embedding = topicVector;
     await settle(warm);
-    expect(vectorsOf(warm, workspace.id)).toHaveLength(total);
-    expect(dirtyOf(warm, workspace.id)).toHaveLength(0);
+    expect(await vectorsOf(warm, workspace.id)).toHaveLength(total);
+    expect(await dirtyOf(warm, workspace.id)).toHaveLength(0);
     const res = await search(warm, owner, "money back");
     expect(res.headers.get("desk-search-mode")).toBe("hybrid");
     expect(res.body.tickets).toHaveLength(5);
@@ -207,7 +207,7 @@ describe("searching", () => {
       body: { name: "Billing", member_ids: [insider.id], private: true },
     });
     expect(team.status).toBe(201);
-    updateTicket(owner.ctx, refund.id, { team_id: team.body.id }, desk.deps);
+    await updateTicket(owner.ctx, refund.id, { team_id: team.body.id }, desk.deps);
     await settle(desk);
     const idsFor = async (m: Member) =>
       (await search(desk, m, "get my money back")).body.tickets.map((t: { id: string }) => t.id);
@@ -231,12 +231,12 @@ describe("searching", () => {
   test("full text alone without an embedding model: nothing is embedded", async () => {
     const plain = await startTestDesk({ env: envWithoutEmbeddings });
     const { workspace, owner } = await createWorkspaceWithOwner(plain);
-    const refund = customerTicket(plain, owner, { subject: "Refund", body: "refund please" });
+    const refund = await customerTicket(plain, owner, { subject: "Refund", body: "refund please" });
     await settle(plain);
     const res = await search(plain, owner, "refund");
     expect(res.headers.get("desk-search-mode")).toBe("full_text");
     expect(res.body.tickets.map((t: { id: string }) => t.id)).toEqual([refund.id]);
-    expect(vectorsOf(plain, workspace.id)).toHaveLength(0);
+    expect(await vectorsOf(plain, workspace.id)).toHaveLength(0);
     await plain.stop();
   });
 
@@ -266,28 +266,28 @@ describe("articles (the knowledge base's events)", () => {
       ),
     });
     const { workspace, owner } = await createWorkspaceWithOwner(kb);
-    customerTicket(kb, owner, { subject: "Hello", body: "A question about shipping" });
+    await customerTicket(kb, owner, { subject: "Hello", body: "A question about shipping" });
     const article = (id: string, status: string, title: string) => ({
       kb_article: { id, title, body_text: `${title} in detail.`, status },
     });
-    const emit = (type: string, data: Record<string, unknown>) =>
-      withTx(kb.deps.db, (tx) => appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data }));
-    emit("kb_article.created", article("art-refunds", "published", "How refunds work"));
-    emit("kb_article.created", article("art-draft", "draft", "Refund policy draft"));
+    const emit = async (type: string, data: Record<string, unknown>) =>
+      await transact(kb.deps.db, async (tx) => await appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data }));
+    await emit("kb_article.created", article("art-refunds", "published", "How refunds work"));
+    await emit("kb_article.created", article("art-draft", "draft", "Refund policy draft"));
     await settle(kb);
-    const articles = () => vectorsOf(kb, workspace.id).filter((r) => r.kind === "article" && r.vector);
-    expect(articles().map((r) => r.docId)).toEqual(["art-refunds"]);
-    expect(articles()[0]!.sourceText).toBe("How refunds work\n\nHow refunds work in detail.");
+    const articles = async () => (await vectorsOf(kb, workspace.id)).filter((r) => r.kind === "article" && r.vector);
+    expect((await articles()).map((r) => r.docId)).toEqual(["art-refunds"]);
+    expect((await articles())[0]!.sourceText).toBe("How refunds work\n\nHow refunds work in detail.");
     const res = await search(kb, owner, "money back");
     expect(res.body.articles).toEqual([{ id: "art-refunds" }]);
     expect(presented.at(-1)).toEqual(["art-refunds"]);
-    emit("kb_article.updated", article("art-refunds", "draft", "How refunds work"));
+    await emit("kb_article.updated", article("art-refunds", "draft", "How refunds work"));
     await settle(kb);
-    expect(articles()).toHaveLength(0);
-    emit("kb_article.updated", article("art-refunds", "published", "How refunds work"));
-    emit("kb_article.deleted", { kb_article_id: "art-refunds" });
+    expect(await articles()).toHaveLength(0);
+    await emit("kb_article.updated", article("art-refunds", "published", "How refunds work"));
+    await emit("kb_article.deleted", { kb_article_id: "art-refunds" });
     await settle(kb);
-    expect(articles()).toHaveLength(0);
+    expect(await articles()).toHaveLength(0);
     expect((await search(kb, owner, "money back")).body.articles).toEqual([]);
     await kb.stop();
   });
@@ -308,7 +308,7 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
       "INSERT INTO semantic_vectors (workspace_id, kind, doc_id, model, vector, source_text, seq, embedded_at) VALUES (?, 'ticket', ?, 'm', ?, NULL, ?, '')",
     );
     desk.deps.db.$client.transaction(() => {
-      docs.forEach((v, i) => {
+      docs.forEach(async (v, i) => {
         insert.run(workspace.id, `doc-${i}`, packVector(v), i + 1);
       });
     })();
@@ -327,11 +327,11 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
     };
     // A backlog longer than a page loads in the background: meanwhile the index answers null (full text).
     expect(
-      nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 10, minScore: -1, kind: "ticket", at: Date.now() }),
+      await nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 10, minScore: -1, kind: "ticket", at: Date.now() }),
     ).toBeNull();
     const deadline = performance.now() + 10_000;
     while (
-      !nearest(desk.deps.db, workspace.id, "m", topics[0]!, {
+      !await nearest(desk.deps.db, workspace.id, "m", topics[0]!, {
         limit: 1,
         minScore: -1,
         kind: "ticket",
@@ -343,12 +343,12 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
     let found = 0;
     for (let t = 0; t < 5; t++) {
       const q = topics[t * 7]!.map((x) => x + next() * 0.8);
-      const hits = nearest(desk.deps.db, workspace.id, "m", q, {
+      const hits = (await nearest(desk.deps.db, workspace.id, "m", q, {
         limit: 10,
         minScore: -1,
         kind: "ticket",
         at: Date.now(),
-      })!;
+      }))!;
       const want = new Set(exact(q));
       found += hits.filter((h) => want.has(h.id)).length;
       expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
@@ -356,8 +356,8 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
     expect(found).toBeGreaterThanOrEqual(48);
     // A later write (a new document exactly on the query) is seen by the next query.
     const q = topics[3]!;
-    withTx(desk.deps.db, (tx) =>
-      storeVector(tx, {
+    await transact(desk.deps.db, async (tx) =>
+      await storeVector(tx, {
         workspaceId: workspace.id,
         kind: "ticket",
         docId: "fresh",
@@ -367,24 +367,24 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
       }),
     );
     expect(
-      nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: Date.now() })![0],
+      (await nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: Date.now() }))![0],
     ).toMatchObject({
       id: "fresh",
     });
-    withTx(desk.deps.db, (tx) =>
-      forgetDocument(tx, { workspaceId: workspace.id, kind: "ticket", docId: "fresh", now: "" }),
+    await transact(desk.deps.db, async (tx) =>
+      await forgetDocument(tx, { workspaceId: workspace.id, kind: "ticket", docId: "fresh", now: "" }),
     );
     expect(
-      nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: Date.now() })![0]!.id,
+      (await nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: Date.now() }))![0]!.id,
     ).not.toBe("fresh");
     // Nobody searching for IDLE_EVICT_MS drops the index from memory; the next query loads it again.
     const lastQuery = Date.now();
-    nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: lastQuery });
-    const probe = () =>
-      nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: lastQuery });
+    await nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: lastQuery });
+    const probe = async () =>
+      await nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: lastQuery });
     evictIdleIndexes(desk.deps.db, lastQuery + IDLE_EVICT_MS - 1000);
-    expect(probe()).not.toBeNull();
+    expect(await probe()).not.toBeNull();
     expect(evictIdleIndexes(desk.deps.db, lastQuery + IDLE_EVICT_MS)).toBeGreaterThanOrEqual(1);
-    expect(probe()).toBeNull();
+    expect(await probe()).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { eq } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import type { WorkingHours } from "./business-hours.calc";
@@ -14,8 +15,8 @@ export const DEFAULT_BUSINESS_HOURS: BusinessHoursJson = {
   holidays: [],
 };
 
-export function businessHoursOf(db: Queryable, workspaceId: string): BusinessHoursJson {
-  const row = db.select().from(businessHours).where(eq(businessHours.workspaceId, workspaceId)).get();
+export async function businessHoursOf(db: Queryable, workspaceId: string): Promise<BusinessHoursJson> {
+  const row = first(await db.select().from(businessHours).where(eq(businessHours.workspaceId, workspaceId)).limit(1));
   if (!row) return DEFAULT_BUSINESS_HOURS;
   return { enabled: row.enabled, timezone: row.timezone, schedule: row.schedule, holidays: row.holidays };
 }

@@ -10,7 +10,7 @@ const write = { role: "admin", scopes: ["settings:write"] } as const;
 export function businessHoursRoutes(deps: Deps) {
   return new Elysia({ prefix: "/business-hours", tags: ["business-hours"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => businessHoursOf(deps.db, ctx.workspaceId), {
+    .get("/", async ({ ctx }) => await businessHoursOf(deps.db, ctx.workspaceId), {
       access: read,
       response: { 200: BusinessHoursSchema },
       detail: {
@@ -19,7 +19,7 @@ export function businessHoursRoutes(deps: Deps) {
           "A workspace that never set them reads as disabled, UTC, Monday to Friday 09:00–17:00, no holidays.",
       },
     })
-    .put("/", ({ ctx, body }) => putBusinessHours(ctx, body, deps), {
+    .put("/", async ({ ctx, body }) => await putBusinessHours(ctx, body, deps), {
       access: write,
       body: PutBusinessHoursBody,
       response: { 200: BusinessHoursSchema },

@@ -1,7 +1,7 @@
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
 import { canonicalTimeZone, type Schedule } from "./business-hours.calc";
@@ -16,31 +16,30 @@ const sortedSchedule = (schedule: Schedule): Schedule =>
   ) as Schedule;
 
 /** Replaces the workspace's business hours (audit-logged); SLA clocks counting open time are recomputed. */
-export function putBusinessHours(
+export async function putBusinessHours(
   ctx: RequestContext,
   input: PutBusinessHours,
   deps: { db: Db; clock: Clock },
-): BusinessHoursJson {
+): Promise<BusinessHoursJson> {
   const value: BusinessHoursJson = {
     enabled: input.enabled,
     timezone: canonicalTimeZone(input.timezone) ?? input.timezone,
     schedule: sortedSchedule(input.schedule),
     holidays: [...input.holidays].sort((a, b) => a.date.localeCompare(b.date)),
   };
-  return withTx(deps.db, (tx) => {
-    const before = businessHoursOf(tx, ctx.workspaceId);
+  return await transact(deps.db, async (tx) => {
+    const before = await businessHoursOf(tx, ctx.workspaceId);
     const row = { workspaceId: ctx.workspaceId, ...value, updatedAt: deps.clock.now().toISOString() };
-    tx.insert(businessHours)
+    await tx.insert(businessHours)
       .values(row)
-      .onConflictDoUpdate({ target: businessHours.workspaceId, set: { ...value, updatedAt: row.updatedAt } })
-      .run();
-    recordAudit(tx, ctx, {
+      .onConflictDoUpdate({ target: businessHours.workspaceId, set: { ...value, updatedAt: row.updatedAt } });
+    await recordAudit(tx, ctx, {
       action: "business_hours.updated",
       entityType: "business_hours",
       entityId: null,
       data: { before, after: value },
     });
-    enqueue(tx, recomputeSlaJob, { workspace_id: ctx.workspaceId, after_id: "" }, { workspaceId: ctx.workspaceId });
+    await enqueue(tx, recomputeSlaJob, { workspace_id: ctx.workspaceId, after_id: "" }, { workspaceId: ctx.workspaceId });
     return value;
   });
 }

@@ -13,13 +13,13 @@ const MOVES_CLOCK = new Set(["priority", "status", "first_responded_at"]);
 export const slaTracker = defineConsumer({
   name: "sla.tracker",
   events: [ticketCreated, ticketUpdated, ticketDeleted],
-  handle(tx, event) {
-    if (event.type === "ticket.deleted") return forgetTicket(tx, event.data.ticket_id);
+  async handle(tx, event) {
+    if (event.type === "ticket.deleted") return await forgetTicket(tx, event.data.ticket_id);
     if (event.type === "ticket.updated" && !event.data.changes.some((change) => MOVES_CLOCK.has(change))) return;
     const presented = event.data.ticket;
-    const ticket = liveSlaTicket(tx, event.workspace_id, presented.id);
-    if (!ticket) forgetTicket(tx, presented.id);
+    const ticket = await liveSlaTicket(tx, event.workspace_id, presented.id);
+    if (!ticket) await forgetTicket(tx, presented.id);
     // When the change happened on the desk's clock: the presented ticket's updated_at.
-    else trackTicket(tx, ticket, presented.updated_at);
+    else await trackTicket(tx, ticket, presented.updated_at);
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Deps } from "../deps";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { defineJob, type JobContext } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import { unsolvedTicketsAfter } from "../tickets/tickets.public";
@@ -19,8 +19,8 @@ export const slaBreachJob = defineJob({
   schema: z.object({}),
   schedule: "* * * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<Deps>) {
-    breachPass(deps);
+  async handler(_payload, { deps }: JobContext<Deps>) {
+    await breachPass(deps);
   },
 });
 
@@ -31,14 +31,14 @@ export const slaBreachJob = defineJob({
 export const recomputeSlaJob = defineJob({
   name: "sla.recompute",
   schema: z.object({ workspace_id: z.string(), after_id: z.string() }),
-  handler(payload, { deps }: JobContext<Deps>) {
+  async handler(payload, { deps }: JobContext<Deps>) {
     const at = deps.clock.now().toISOString();
-    withTx(deps.db, (tx) => {
-      const batch = unsolvedTicketsAfter(tx, payload.workspace_id, payload.after_id, RECOMPUTE_BATCH);
-      const policies = policiesOf(tx, payload.workspace_id);
-      for (const ticket of batch) trackTicket(tx, ticket, at, policies);
+    await transact(deps.db, async (tx) => {
+      const batch = await unsolvedTicketsAfter(tx, payload.workspace_id, payload.after_id, RECOMPUTE_BATCH);
+      const policies = await policiesOf(tx, payload.workspace_id);
+      for (const ticket of batch) await trackTicket(tx, ticket, at, policies);
       if (batch.length === RECOMPUTE_BATCH)
-        enqueue(
+        await enqueue(
           tx,
           recomputeSlaJob,
           { workspace_id: payload.workspace_id, after_id: batch.at(-1)!.id },

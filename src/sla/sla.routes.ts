@@ -25,16 +25,16 @@ const RULES =
 export function slaRoutes(deps: Deps) {
   return new Elysia({ prefix: "/sla-policies", tags: ["sla-policies"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => completeList(listSlaPolicies(deps.db, ctx)), {
+    .get("/", async ({ ctx }) => completeList(await listSlaPolicies(deps.db, ctx)), {
       access: read,
       response: { 200: completeListSchema(SlaPolicySchema) },
       detail: { summary: "All SLA policies of the workspace, by position", description: RULES },
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentSlaPolicy(createSlaPolicy(ctx, body, deps));
+        return presentSlaPolicy(await createSlaPolicy(ctx, body, deps));
       },
       {
         access: write,
@@ -48,14 +48,14 @@ export function slaRoutes(deps: Deps) {
     )
     .get(
       "/:id",
-      ({ ctx, params }) => {
-        const row = findSlaPolicy(deps.db, ctx.workspaceId, params.id);
+      async ({ ctx, params }) => {
+        const row = await findSlaPolicy(deps.db, ctx.workspaceId, params.id);
         if (!row) throw notFound("SLA policy");
         return presentSlaPolicy(row);
       },
       { access: read, params: IdParams, response: { 200: SlaPolicySchema }, detail: { summary: "An SLA policy" } },
     )
-    .patch("/:id", ({ ctx, params, body }) => presentSlaPolicy(updateSlaPolicy(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => presentSlaPolicy(await updateSlaPolicy(ctx, params.id, body, deps)), {
       access: write,
       params: IdParams,
       body: UpdateSlaPolicyBody,
@@ -64,8 +64,8 @@ export function slaRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteSlaPolicy(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteSlaPolicy(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

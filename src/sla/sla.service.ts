@@ -1,8 +1,9 @@
+import { first, one } from "../db/store";
 import { and, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
 import { enqueue } from "../jobs/enqueue";
 import type { Clock } from "../lib/clock";
@@ -29,37 +30,35 @@ export const presentSlaPolicy = (row: SlaPolicyRow) => ({
   updated_at: row.updatedAt,
 });
 
-export const listSlaPolicies = (db: Queryable, ctx: RequestContext) =>
-  policiesOf(db, ctx.workspaceId).map(presentSlaPolicy);
+export const listSlaPolicies = async (db: Queryable, ctx: RequestContext) =>
+  (await policiesOf(db, ctx.workspaceId)).map(presentSlaPolicy);
 
-export function findSlaPolicy(db: Queryable, workspaceId: string, id: string): SlaPolicyRow | undefined {
-  return db
+export async function findSlaPolicy(db: Queryable, workspaceId: string, id: string): Promise<SlaPolicyRow | undefined> {
+  return first(await db
     .select()
     .from(slaPolicies)
-    .where(and(eq(slaPolicies.workspaceId, workspaceId), eq(slaPolicies.id, id)))
-    .get();
+    .where(and(eq(slaPolicies.workspaceId, workspaceId), eq(slaPolicies.id, id))).limit(1));
 }
 
 /**
  * Puts a policy at `position` among the workspace's policies and numbers them all 0, 1, 2… in
  * order, each moved one with its `sla_policy.updated` (the moved policy's own event is the caller's).
  */
-function placeAt(tx: Tx, ctx: RequestContext, row: SlaPolicyRow, position: number, now: string): SlaPolicyRow {
-  const others = policiesOf(tx, ctx.workspaceId).filter((p) => p.id !== row.id);
+async function placeAt(tx: Tx, ctx: RequestContext, row: SlaPolicyRow, position: number, now: string): Promise<SlaPolicyRow> {
+  const others = (await policiesOf(tx, ctx.workspaceId)).filter((p) => p.id !== row.id);
   const at = Math.min(position, others.length);
   const order = [...others.slice(0, at), row, ...others.slice(at)];
   let placed = row;
-  order.forEach((policy, index) => {
+  order.forEach(async (policy, index) => {
     if (policy.position === index) return;
-    const moved = tx
+    const moved = one(await tx
       .update(slaPolicies)
       .set({ position: index, updatedAt: now })
       .where(eq(slaPolicies.id, policy.id))
-      .returning()
-      .get()!;
+      .returning())!;
     if (policy.id === row.id) placed = moved;
     else
-      appendEvent(tx, slaPolicyUpdated, {
+      await appendEvent(tx, slaPolicyUpdated, {
         workspaceId: ctx.workspaceId,
         data: { sla_policy: presentSlaPolicy(moved) },
       });
@@ -68,19 +67,18 @@ function placeAt(tx: Tx, ctx: RequestContext, row: SlaPolicyRow, position: numbe
 }
 
 /** The unsolved tickets' clocks follow the new policies (a job, in batches). */
-const recompute = (tx: Tx, workspaceId: string) =>
-  enqueue(tx, recomputeSlaJob, { workspace_id: workspaceId, after_id: "" }, { workspaceId });
+const recompute = async (tx: Tx, workspaceId: string) =>
+  await enqueue(tx, recomputeSlaJob, { workspace_id: workspaceId, after_id: "" }, { workspaceId });
 
-export function createSlaPolicy(ctx: RequestContext, input: CreateSlaPolicy, deps: Deps): SlaPolicyRow {
-  return withTx(deps.db, (tx) => {
+export async function createSlaPolicy(ctx: RequestContext, input: CreateSlaPolicy, deps: Deps): Promise<SlaPolicyRow> {
+  return await transact(deps.db, async (tx) => {
     const position =
-      tx
+      first(await tx
         .select({ next: sql<number>`coalesce(max(${slaPolicies.position}) + 1, 0)` })
         .from(slaPolicies)
-        .where(eq(slaPolicies.workspaceId, ctx.workspaceId))
-        .get()?.next ?? 0;
+        .where(eq(slaPolicies.workspaceId, ctx.workspaceId)).limit(1))?.next ?? 0;
     const now = deps.clock.now().toISOString();
-    const inserted = tx
+    const inserted = one(await tx
       .insert(slaPolicies)
       .values({
         id: newId(),
@@ -95,25 +93,24 @@ export function createSlaPolicy(ctx: RequestContext, input: CreateSlaPolicy, dep
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    const row = input.position === undefined ? inserted : placeAt(tx, ctx, inserted, input.position, now);
+      .returning());
+    const row = input.position === undefined ? inserted : await placeAt(tx, ctx, inserted, input.position, now);
     const sla_policy = presentSlaPolicy(row);
-    appendEvent(tx, slaPolicyCreated, { workspaceId: ctx.workspaceId, data: { sla_policy } });
-    recordAudit(tx, ctx, {
+    await appendEvent(tx, slaPolicyCreated, { workspaceId: ctx.workspaceId, data: { sla_policy } });
+    await recordAudit(tx, ctx, {
       action: "sla_policy.created",
       entityType: "sla_policy",
       entityId: row.id,
       data: sla_policy,
     });
-    recompute(tx, ctx.workspaceId);
+    await recompute(tx, ctx.workspaceId);
     return row;
   });
 }
 
-export function updateSlaPolicy(ctx: RequestContext, id: string, input: UpdateSlaPolicy, deps: Deps): SlaPolicyRow {
-  return withTx(deps.db, (tx) => {
-    const before = findSlaPolicy(tx, ctx.workspaceId, id);
+export async function updateSlaPolicy(ctx: RequestContext, id: string, input: UpdateSlaPolicy, deps: Deps): Promise<SlaPolicyRow> {
+  return await transact(deps.db, async (tx) => {
+    const before = await findSlaPolicy(tx, ctx.workspaceId, id);
     if (!before) throw notFound("SLA policy");
     const patch: Partial<SlaPolicyRow> = {};
     if (input.name !== undefined) patch.name = input.name;
@@ -123,41 +120,40 @@ export function updateSlaPolicy(ctx: RequestContext, id: string, input: UpdateSl
     if (input.business_hours !== undefined) patch.businessHours = input.business_hours;
     if (input.enabled !== undefined) patch.enabled = input.enabled;
     const now = deps.clock.now().toISOString();
-    const updated = tx
+    const updated = one(await tx
       .update(slaPolicies)
       .set({ ...patch, updatedAt: now })
       .where(eq(slaPolicies.id, id))
-      .returning()
-      .get()!;
+      .returning())!;
     const row =
       input.position === undefined || input.position === before.position
         ? updated
-        : placeAt(tx, ctx, updated, input.position, now);
+        : await placeAt(tx, ctx, updated, input.position, now);
     const sla_policy = presentSlaPolicy(row);
-    appendEvent(tx, slaPolicyUpdated, { workspaceId: ctx.workspaceId, data: { sla_policy } });
-    recordAudit(tx, ctx, {
+    await appendEvent(tx, slaPolicyUpdated, { workspaceId: ctx.workspaceId, data: { sla_policy } });
+    await recordAudit(tx, ctx, {
       action: "sla_policy.updated",
       entityType: "sla_policy",
       entityId: id,
       data: { before: presentSlaPolicy(before), after: sla_policy },
     });
-    recompute(tx, ctx.workspaceId);
+    await recompute(tx, ctx.workspaceId);
     return row;
   });
 }
 
-export function deleteSlaPolicy(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const before = findSlaPolicy(tx, ctx.workspaceId, id);
+export async function deleteSlaPolicy(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const before = await findSlaPolicy(tx, ctx.workspaceId, id);
     if (!before) throw notFound("SLA policy");
-    tx.delete(slaPolicies).where(eq(slaPolicies.id, id)).run();
-    appendEvent(tx, slaPolicyDeleted, { workspaceId: ctx.workspaceId, data: { sla_policy_id: id } });
-    recordAudit(tx, ctx, {
+    await tx.delete(slaPolicies).where(eq(slaPolicies.id, id));
+    await appendEvent(tx, slaPolicyDeleted, { workspaceId: ctx.workspaceId, data: { sla_policy_id: id } });
+    await recordAudit(tx, ctx, {
       action: "sla_policy.deleted",
       entityType: "sla_policy",
       entityId: id,
       data: presentSlaPolicy(before),
     });
-    recompute(tx, ctx.workspaceId);
+    await recompute(tx, ctx.workspaceId);
   });
 }

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { auditLogs } from "../audit/audit.table";
@@ -41,7 +42,7 @@ const at = (iso: string) => clock.set(new Date(iso));
 /** The owner through an API key: sessions expire when the clock moves past 15 minutes, keys do not. */
 const workspaceAsKey = async () => {
   const { workspace, owner: person } = await createWorkspaceWithOwner(desk);
-  return { workspace, person, owner: { ...person, headers: createKey(desk, person, ALL_SCOPES).headers } };
+  return { workspace, person, owner: { ...person, headers: (await createKey(desk, person, ALL_SCOPES)).headers } };
 };
 
 describe("SLA policies", () => {
@@ -49,7 +50,7 @@ describe("SLA policies", () => {
     at("2026-01-09T16:00:00.000Z");
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
 
     const urgent = await policy(owner, { name: "Urgent", priority: "urgent", first_response_minutes: 15 });
     const any = await policy(owner, { name: "Any" });
@@ -68,18 +69,17 @@ describe("SLA policies", () => {
     expect((await desk.api("DELETE", `/v1/sla-policies/${urgent.id}`, { headers: owner.headers })).status).toBe(204);
     expect((await desk.api("GET", `/v1/sla-policies/${urgent.id}`, { headers: owner.headers })).status).toBe(404);
 
-    expect(eventsAfter(desk, workspace.id, seq).map((e) => e.type)).toEqual([
+    expect((await eventsAfter(desk, workspace.id, seq)).map((e) => e.type)).toEqual([
       "sla_policy.created",
       "sla_policy.created",
       "sla_policy.updated", // Urgent moved down to make room
       "sla_policy.updated",
       "sla_policy.deleted",
     ]);
-    const audit = desk.deps.db
+    const audit = (await desk.deps.db
       .select({ action: auditLogs.action })
       .from(auditLogs)
-      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.entityType, "sla_policy")))
-      .all()
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.entityType, "sla_policy"))))
       .map((r) => r.action);
     expect(audit.sort()).toEqual([
       "sla_policy.created",
@@ -91,7 +91,7 @@ describe("SLA policies", () => {
     // 401 without a credential, 403 for an agent and for a key without settings scopes.
     expect((await desk.api("GET", "/v1/sla-policies")).status).toBe(401);
     expect((await desk.api("GET", "/v1/sla-policies", { headers: agent.headers })).status).toBe(403);
-    const reader = createKey(desk, owner, ["tickets:read", "settings:read"]);
+    const reader = await createKey(desk, owner, ["tickets:read", "settings:read"]);
     expect((await desk.api("GET", "/v1/sla-policies", { headers: reader.headers })).status).toBe(200);
     expect((await desk.api("POST", "/v1/sla-policies", { headers: reader.headers, body: { name: "x" } })).status).toBe(
       403,
@@ -175,16 +175,15 @@ describe("business hours", () => {
       { start: "13:00", end: "18:00" },
     ]);
     expect((await desk.api("GET", "/v1/business-hours", { headers: agent.headers })).body).toEqual(put.body);
-    const audit = desk.deps.db
+    const audit = await desk.deps.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "business_hours.updated")))
-      .all();
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "business_hours.updated")));
     expect(audit.length).toBe(1);
 
     expect((await desk.api("GET", "/v1/business-hours")).status).toBe(401);
     expect((await desk.api("PUT", "/v1/business-hours", { headers: agent.headers, body })).status).toBe(403);
-    const key = createKey(desk, owner, ["settings:read"]);
+    const key = await createKey(desk, owner, ["settings:read"]);
     expect((await desk.api("GET", "/v1/business-hours", { headers: key.headers })).status).toBe(200);
     expect((await desk.api("PUT", "/v1/business-hours", { headers: key.headers, body })).status).toBe(403);
     // Another workspace has its own.
@@ -345,7 +344,7 @@ describe("the SLA clock of a ticket", () => {
     // Priority: the urgent policy applies, from the ticket's creation.
     clock.advance(5 * MINUTE);
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { priority: "urgent" } });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     await settle();
     expect((await ticketOf(owner, ticket.id)).sla).toMatchObject({
       policy_id: urgent.id,
@@ -353,9 +352,9 @@ describe("the SLA clock of a ticket", () => {
       resolution_due_at: "2026-02-02T12:00:00.000Z",
     });
     // The recompute is a ticket.updated naming sla (and nothing reacts to it again).
-    const updates = eventsAfter(desk, workspace.id, seq).filter((e) => e.type === "ticket.updated");
+    const updates = (await eventsAfter(desk, workspace.id, seq)).filter((e) => e.type === "ticket.updated");
     expect(updates.map((e) => e.data.changes)).toEqual([["sla"]]);
-    expect(desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).get()?.nextDueAt).toBe(
+    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt).toBe(
       "2026-02-02T10:10:00.000Z",
     );
 
@@ -366,11 +365,11 @@ describe("the SLA clock of a ticket", () => {
       body: { kind: "reply", body_html: "<p>On it</p>" },
     });
     await settle();
-    expect(desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).get()?.nextDueAt).toBe(
+    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt).toBe(
       "2026-02-02T12:00:00.000Z",
     );
     at("2026-02-02T10:30:00.000Z");
-    expect(breachPass(desk.deps)).toBe(0);
+    expect(await breachPass(desk.deps)).toBe(0);
 
     // Solve: nothing pending; past the resolution deadline nothing is breached.
     const solvedRes = await desk.api("PATCH", `/v1/tickets/${ticket.id}`, {
@@ -379,9 +378,9 @@ describe("the SLA clock of a ticket", () => {
     });
     expect(solvedRes.status, solvedRes.text).toBe(200);
     await settle();
-    expect(desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).get()?.nextDueAt).toBeNull();
+    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt).toBeNull();
     at("2026-02-02T13:00:00.000Z");
-    expect(breachPass(desk.deps)).toBe(0);
+    expect(await breachPass(desk.deps)).toBe(0);
 
     // Reopen: the resolution clock starts again from the reopening.
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { status: "open" } });
@@ -399,7 +398,7 @@ describe("the SLA clock of a ticket", () => {
     await desk.api("PATCH", `/v1/sla-policies/${urgent.id}`, { headers: owner.headers, body: { enabled: false } });
     await settle();
     expect((await ticketOf(owner, ticket.id)).sla).toBeNull();
-    expect(desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))).toBeUndefined();
   });
 
   test("a breach is recorded once per deadline: activity, ticket.updated, notification to the assignee or the admins", async () => {
@@ -412,7 +411,7 @@ describe("the SLA clock of a ticket", () => {
     const assigned = await newTicket(desk, owner, { assignee_id: agent.id });
     const unassigned = await newTicket(desk, owner);
     await settle();
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
 
     // Past the first-response deadline: the scheduled job records it.
     at("2026-04-01T08:31:00.000Z");
@@ -420,38 +419,38 @@ describe("the SLA clock of a ticket", () => {
     expect(await breaches(owner, assigned.id)).toEqual(["first_response"]);
     expect(await breaches(owner, unassigned.id)).toEqual(["first_response"]);
     expect((await ticketOf(owner, assigned.id)).sla.breached).toBe(true);
-    const emitted = eventsAfter(desk, workspace.id, seq);
+    const emitted = await eventsAfter(desk, workspace.id, seq);
     const updated = emitted.filter((e) => e.type === "ticket.updated");
     expect(updated.length).toBe(2);
     expect(updated.every((e) => (e.data.changes as string[]).join() === "sla")).toBe(true);
     expect(emitted.filter((e) => e.type === "activity.created").length).toBe(2);
 
-    const notes = (member: Member) =>
-      notificationsOf(desk.deps.db as never, workspace.id, member.id, ["sla_breached"]).map((n) => ({
+    const notes = async (member: Member) =>
+      (await notificationsOf(desk.deps.db as never, workspace.id, member.id, ["sla_breached"])).map((n) => ({
         ticket: n.ticket?.id,
         data: n.data,
       }));
-    expect(notes(agent)).toEqual([
+    expect(await notes(agent)).toEqual([
       { ticket: assigned.id, data: { kind: "first_response", due_at: "2026-04-01T08:30:00.000Z" } },
     ]);
     for (const boss of [owner, admin])
-      expect(notes(boss)).toEqual([
+      expect(await notes(boss)).toEqual([
         { ticket: unassigned.id, data: { kind: "first_response", due_at: "2026-04-01T08:30:00.000Z" } },
       ]);
-    expect(notes(other)).toEqual([]);
+    expect(await notes(other)).toEqual([]);
 
     // Later runs record nothing new for that deadline; the resolution one is its own breach, once.
     at("2026-04-01T08:45:00.000Z");
     await settle();
-    expect(breachPass(desk.deps)).toBe(0);
+    expect(await breachPass(desk.deps)).toBe(0);
     at("2026-04-01T09:31:00.000Z");
     await settle();
     at("2026-04-01T10:31:00.000Z");
     await settle();
     expect(await breaches(owner, assigned.id)).toEqual(["first_response", "resolution"]);
-    expect(notes(agent).length).toBe(2);
+    expect((await notes(agent)).length).toBe(2);
     expect(
-      desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, assigned.id)).get()?.nextDueAt,
+      first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, assigned.id)).limit(1))?.nextDueAt,
     ).toBeNull();
 
     // A priority change keeps the record: breached stays true.
@@ -481,8 +480,8 @@ describe("the SLA clock of a ticket", () => {
 
     await desk.api("DELETE", `/v1/tickets/${urgent.id}`, { headers: owner.headers });
     await settle();
-    expect(desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, urgent.id)).get()).toBeUndefined();
+    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, urgent.id)).limit(1))).toBeUndefined();
     at("2026-05-04T12:00:00.000Z");
-    expect(breachPass(desk.deps)).toBe(1);
+    expect(await breachPass(desk.deps)).toBe(1);
   });
 });

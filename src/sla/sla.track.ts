@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { preparedFor } from "../db/prepared";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import { adminIdsOfWorkspace } from "../members/members.public";
 import { notify } from "../notifications/notifications.public";
@@ -33,13 +33,13 @@ const MINUTE = 60_000;
  * the state is unchanged and no breach is recorded. Returns the ticket as stored, or undefined when
  * it is not live.
  */
-function setTicketSla(
+async function setTicketSla(
   tx: Tx,
   input: { workspaceId: string; ticketId: string; sla: TicketSla | null; breach?: { kind: string } },
   now: string,
-): TicketRow | undefined {
+): Promise<TicketRow | undefined> {
   const breach = input.breach && { type: "sla_breached", data: { kind: input.breach.kind }, actor: "system" as const };
-  return patchTicketFields(tx, input.workspaceId, input.ticketId, { sla: input.sla }, now, breach);
+  return await patchTicketFields(tx, input.workspaceId, input.ticketId, { sla: input.sla }, now, breach);
 }
 
 export const BREACH_KINDS = ["first_response", "resolution"] as const;
@@ -48,7 +48,7 @@ export type BreachKind = (typeof BREACH_KINDS)[number];
 type RawPolicy = Omit<SlaPolicyRow, "businessHours" | "enabled"> & { businessHours: number; enabled: number };
 
 /** The workspace's policies by position (read on every ticket change the tracker sees: prepared once). */
-export function policiesOf(db: Queryable, workspaceId: string): SlaPolicyRow[] {
+export async function policiesOf(db: Queryable, workspaceId: string): Promise<SlaPolicyRow[]> {
   return policyStatements(db)
     .policies.all(workspaceId)
     .map((raw) => ({ ...raw, businessHours: raw.businessHours === 1, enabled: raw.enabled === 1 }));
@@ -58,9 +58,9 @@ export const policyFor = (policies: SlaPolicyRow[], priority: string): SlaPolicy
   policies.find((p) => p.enabled && (p.priority === null || p.priority === priority));
 
 /** `minutes` after `from`: open minutes when the policy counts business hours and they are on, else calendar minutes. */
-function deadline(from: string, minutes: number, policy: SlaPolicyRow, hours: () => BusinessHoursJson): string | null {
+async function deadline(from: string, minutes: number, policy: SlaPolicyRow, hours: () => BusinessHoursJson | Promise<BusinessHoursJson>): Promise<string | null> {
   if (policy.businessHours) {
-    const open = hours();
+    const open = await hours();
     if (open.enabled) return addWorkingMinutes(new Date(from), minutes, open)?.toISOString() ?? null;
   }
   return new Date(Date.parse(from) + minutes * MINUTE).toISOString();
@@ -132,7 +132,7 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
-function clockOf(db: Queryable, ticketId: string): SlaClockRow | undefined {
+async function clockOf(db: Queryable, ticketId: string): Promise<SlaClockRow | undefined> {
   const raw = statements(db).clock.get(ticketId);
   if (!raw) return undefined;
   return {
@@ -144,7 +144,7 @@ function clockOf(db: Queryable, ticketId: string): SlaClockRow | undefined {
   };
 }
 
-function saveClock(tx: Tx, row: SlaClockRow): void {
+async function saveClock(tx: Tx, row: SlaClockRow): Promise<void> {
   statements(tx).save.run(
     row.ticketId,
     row.workspaceId,
@@ -176,24 +176,24 @@ const slaOf = (clock: SlaClockRow): TicketSla | null =>
  * through the ticket API), in the caller's transaction. `at` is when the change happened: a
  * reopening starts the resolution clock then.
  */
-export function trackTicket(
+export async function trackTicket(
   tx: Tx,
   ticket: SlaTicketInput,
   at: string,
-  policies: SlaPolicyRow[] = policiesOf(tx, ticket.workspaceId),
-): void {
-  const before = clockOf(tx, ticket.id);
+  policies: SlaPolicyRow[] = await policiesOf(tx, ticket.workspaceId),
+): Promise<void> {
+  const before = await clockOf(tx, ticket.id);
   const policy = policyFor(policies, ticket.priority);
   if (!policy && !before) {
-    if (ticket.sla !== null) setTicketSla(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, sla: null }, at);
+    if (ticket.sla !== null) await setTicketSla(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, sla: null }, at);
     return;
   }
   const solved = SOLVED.has(ticket.status);
   const reopened = before?.solved === true && !solved;
   const startedAt = reopened ? at : (before?.startedAt ?? ticket.createdAt);
   let hours: BusinessHoursJson | undefined;
-  const hoursOf = () => {
-    hours ??= businessHoursOf(tx, ticket.workspaceId);
+  const hoursOf = async () => {
+    hours ??= await businessHoursOf(tx, ticket.workspaceId);
     return hours;
   };
   const clock: SlaClockRow = {
@@ -202,8 +202,8 @@ export function trackTicket(
     policyId: policy?.id ?? null,
     startedAt,
     solved,
-    firstDueAt: policy ? deadline(ticket.createdAt, policy.firstResponseMinutes, policy, hoursOf) : null,
-    resolutionDueAt: policy ? deadline(startedAt, policy.resolutionMinutes, policy, hoursOf) : null,
+    firstDueAt: policy ? await deadline(ticket.createdAt, policy.firstResponseMinutes, policy, hoursOf) : null,
+    resolutionDueAt: policy ? await deadline(startedAt, policy.resolutionMinutes, policy, hoursOf) : null,
     firstBreached: before?.firstBreached ?? false,
     resolutionBreached: reopened ? false : (before?.resolutionBreached ?? false),
     breached: before?.breached ?? false,
@@ -212,14 +212,14 @@ export function trackTicket(
   };
   clock.nextDueAt = pendingDue(clock, ticket);
   const sla = slaOf(clock);
-  if (sla === null) tx.delete(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).run();
-  else saveClock(tx, clock);
-  setTicketSla(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, sla }, at);
+  if (sla === null) await tx.delete(slaClocks).where(eq(slaClocks.ticketId, ticket.id));
+  else await saveClock(tx, clock);
+  await setTicketSla(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, sla }, at);
 }
 
 /** Forgets the clock of a ticket that is gone (deleted or merged away). */
-export function forgetTicket(tx: Tx, ticketId: string): void {
-  tx.delete(slaClocks).where(eq(slaClocks.ticketId, ticketId)).run();
+export async function forgetTicket(tx: Tx, ticketId: string): Promise<void> {
+  await tx.delete(slaClocks).where(eq(slaClocks.ticketId, ticketId));
 }
 
 /**
@@ -227,18 +227,18 @@ export function forgetTicket(tx: Tx, ticketId: string): void {
  * before: each once, as an `sla_breached { kind }` activity with `ticket.updated`, and a
  * notification to the assignee (or to every owner and admin when nobody is assigned).
  */
-function breachTicket(
+async function breachTicket(
   tx: Tx,
   ticketId: string,
   now: string,
   clock: Clock,
   admins: Map<string, string[]> = new Map(),
-): BreachKind[] {
-  const row = clockOf(tx, ticketId);
+): Promise<BreachKind[]> {
+  const row = await clockOf(tx, ticketId);
   if (!row || row.nextDueAt === null || row.nextDueAt > now) return [];
-  const ticket = liveSlaTicket(tx, row.workspaceId, ticketId);
+  const ticket = await liveSlaTicket(tx, row.workspaceId, ticketId);
   if (!ticket) {
-    forgetTicket(tx, ticketId);
+    await forgetTicket(tx, ticketId);
     return [];
   }
   const solved = SOLVED.has(ticket.status);
@@ -254,19 +254,19 @@ function breachTicket(
   }
   if (kinds.length) next.breached = true;
   next.nextDueAt = pendingDue(next, ticket);
-  saveClock(tx, next);
+  await saveClock(tx, next);
   const sla = slaOf(next);
   for (const kind of kinds) {
-    const stored = setTicketSla(tx, { workspaceId: row.workspaceId, ticketId, sla, breach: { kind } }, now);
+    const stored = await setTicketSla(tx, { workspaceId: row.workspaceId, ticketId, sla, breach: { kind } }, now);
     if (!stored) continue;
     const due = kind === "first_response" ? next.firstDueAt : next.resolutionDueAt;
     let recipients = stored.assigneeId ? [stored.assigneeId] : admins.get(row.workspaceId);
     if (!recipients) {
-      recipients = adminIdsOfWorkspace(tx, row.workspaceId);
+      recipients = await adminIdsOfWorkspace(tx, row.workspaceId);
       admins.set(row.workspaceId, recipients);
     }
     for (const userId of recipients)
-      notify(
+      await notify(
         tx,
         {
           workspaceId: row.workspaceId,
@@ -282,18 +282,18 @@ function breachTicket(
 }
 
 /** Clocks whose next deadline has passed, oldest first, through the partial index on next_due_at. */
-const dueClocks = (db: Queryable, now: string, limit: number): Array<{ ticketId: string }> =>
+const dueClocks = async (db: Queryable, now: string, limit: number): Promise<Array<{ ticketId: string }>> =>
   statements(db).due.all(now, limit);
 
 /** One pass of the breach job: every deadline passed by now, in batches of `batch`. Returns the breaches recorded. */
-export function breachPass(deps: { db: Db; clock: Clock }, batch = 200): number {
+export async function breachPass(deps: { db: Db; clock: Clock }, batch = 200): Promise<number> {
   const now = deps.clock.now().toISOString();
   let recorded = 0;
   const admins = new Map<string, string[]>();
   for (let round = 0; round < 50; round++) {
-    const due = dueClocks(deps.db, now, batch);
+    const due = await dueClocks(deps.db, now, batch);
     for (const { ticketId } of due)
-      recorded += withTx(deps.db, (tx) => breachTicket(tx, ticketId, now, deps.clock, admins)).length;
+      recorded += (await transact(deps.db, async (tx) => await breachTicket(tx, ticketId, now, deps.clock, admins))).length;
     if (due.length < batch) break;
   }
   return recorded;

@@ -10,7 +10,7 @@ export function systemRoutes(deps: Deps) {
   const startedAt = deps.clock.now();
   return new Elysia({ prefix: "/system", tags: ["system"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => systemState(ctx, deps, startedAt), {
+    .get("/", async ({ ctx }) => await systemState(ctx, deps, startedAt), {
       access: { role: "admin", scopes: ["settings:read"] },
       response: { 200: SystemSchema },
       detail: {
@@ -25,9 +25,9 @@ export function systemRoutes(deps: Deps) {
     })
     .post(
       "/backups",
-      ({ ctx, set }) => {
-        if (!isOperator(ctx, deps)) throw forbidden();
-        requestBackup(deps);
+      async ({ ctx, set }) => {
+        if (!await isOperator(ctx, deps)) throw forbidden();
+        await requestBackup(deps);
         set.status = 202;
         return { queued: true };
       },

@@ -17,21 +17,21 @@ const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
  * admins of the workspaces that person owns: they see the machine (database, disk, job queue,
  * backups). Admins of other workspaces on a shared instance see only their own mailboxes and errors.
  */
-export function isOperator(ctx: RequestContext, deps: Pick<Deps, "db">): boolean {
+export async function isOperator(ctx: RequestContext, deps: Pick<Deps, "db">): Promise<boolean> {
   if (ctx.actor.type !== "user") return false;
-  const founder = firstUserId(deps.db);
+  const founder = await firstUserId(deps.db);
   if (!founder) return false;
-  return ctx.actor.userId === founder || memberRoleOf(deps.db, ctx.workspaceId, founder) === "owner";
+  return ctx.actor.userId === founder || await memberRoleOf(deps.db, ctx.workspaceId, founder) === "owner";
 }
 
-export function systemState(ctx: RequestContext, deps: Deps, startedAt: Date): SystemWire {
-  const operator = isOperator(ctx, deps);
-  const mailboxes = mailboxHealthOf(deps.db, ctx.workspaceId);
+export async function systemState(ctx: RequestContext, deps: Deps, startedAt: Date): Promise<SystemWire> {
+  const operator = await isOperator(ctx, deps);
+  const mailboxes = await mailboxHealthOf(deps.db, ctx.workspaceId);
   const errors: SystemWire["recent_errors"] = [
     ...mailboxes
       .filter((m) => m.status === "error")
       .map((m) => ({ source: "mailbox" as const, kind: m.email, error: m.lastError, at: m.lastSyncedAt ?? "" })),
-    ...recentFailedJobs(deps.db, ctx.workspaceId).map((j) => ({
+    ...(await recentFailedJobs(deps.db, ctx.workspaceId)).map((j) => ({
       source: "job" as const,
       kind: j.kind,
       error: j.error,
@@ -41,7 +41,7 @@ export function systemState(ctx: RequestContext, deps: Deps, startedAt: Date): S
   return {
     version: pkg.version,
     operator,
-    instance: operator ? instanceState(deps, startedAt) : null,
+    instance: operator ? await instanceState(deps, startedAt) : null,
     mailboxes: mailboxes.map((m) => ({
       id: m.id,
       name: m.name,
@@ -54,7 +54,7 @@ export function systemState(ctx: RequestContext, deps: Deps, startedAt: Date): S
   };
 }
 
-function instanceState(deps: Deps, startedAt: Date): NonNullable<SystemWire["instance"]> {
+async function instanceState(deps: Deps, startedAt: Date): Promise<NonNullable<SystemWire["instance"]>> {
   const { config, clock, db } = deps;
   const disk = statfsSync(config.dataDir);
   return {
@@ -64,8 +64,8 @@ function instanceState(deps: Deps, startedAt: Date): NonNullable<SystemWire["ins
     database_bytes: sizeOf(config.databasePath),
     wal_bytes: sizeOf(`${config.databasePath}-wal`),
     free_disk_bytes: disk.bavail * disk.bsize,
-    jobs: jobQueueStats(db, clock),
-    consumers: consumerLag(db, clock.now()).map((c) => ({
+    jobs: await jobQueueStats(db, clock),
+    consumers: (await consumerLag(db, clock.now())).map((c) => ({
       name: c.name,
       events_behind: c.eventsBehind,
       seconds_behind: Math.round(c.secondsBehind),
@@ -74,7 +74,7 @@ function instanceState(deps: Deps, startedAt: Date): NonNullable<SystemWire["ins
       interval_seconds: config.backup.intervalMs === null ? null : Math.round(config.backup.intervalMs / 1000),
       keep: config.backup.keep,
       dir: config.backup.dir,
-      runs: recentBackupRuns(db).map((r) => ({
+      runs: (await recentBackupRuns(db)).map((r) => ({
         id: r.id,
         trigger: r.trigger,
         status: r.status,

@@ -31,14 +31,14 @@ describe("GET /v1/system", () => {
     const viewer = await addMember(desk, tenant.workspace.id, "viewer");
     expect((await desk.api("GET", "/v1/system", { headers: agent.headers })).status).toBe(403);
     expect((await desk.api("GET", "/v1/system", { headers: viewer.headers })).status).toBe(403);
-    const key = createKey(desk, tenant.owner, ["tickets:read"]);
+    const key = await createKey(desk, tenant.owner, ["tickets:read"]);
     expect((await desk.api("GET", "/v1/system", { headers: key.headers })).status).toBe(403);
   });
 
   test("a workspace admin sees its own mailboxes and errors, never the instance or another workspace's mailboxes", async () => {
     const own = await mailbox(tenant.owner.headers, "help@tenant.test");
     await mailbox(operatorSide.owner.headers, "help@operator.test");
-    recordMailboxHealth(desk.deps.db, own, { ok: false, error: "SMTP: 535 authentication failed" }, false, clock);
+    await recordMailboxHealth(desk.deps.db, own, { ok: false, error: "SMTP: 535 authentication failed" }, false, clock);
     const res = await desk.api("GET", "/v1/system", { headers: tenant.owner.headers });
     expect(res.status).toBe(200);
     expect(res.body.operator).toBe(false);
@@ -48,7 +48,7 @@ describe("GET /v1/system", () => {
     expect(res.body.recent_errors).toContainEqual(
       expect.objectContaining({ source: "mailbox", kind: "help@tenant.test" }),
     );
-    const key = createKey(desk, tenant.owner, ["settings:read"]);
+    const key = await createKey(desk, tenant.owner, ["settings:read"]);
     const viaKey = await desk.api("GET", "/v1/system", { headers: key.headers });
     expect(viaKey.status).toBe(200);
     expect(viaKey.body.instance).toBeNull();
@@ -104,14 +104,14 @@ describe("backups Desk takes itself", () => {
     expect(verify.exitCode).toBe(0);
   }, 60_000);
 
-  test("the schedule takes one when the newest good backup is an interval old (checked hourly, half an hour early)", () => {
+  test("the schedule takes one when the newest good backup is an interval old (checked hourly, half an hour early)", async () => {
     const day = 86_400_000;
-    expect(backupDue(desk.deps.db, clock, null)).toBe(false);
-    expect(backupDue(desk.deps.db, clock, day)).toBe(false);
+    expect(await backupDue(desk.deps.db, clock, null)).toBe(false);
+    expect(await backupDue(desk.deps.db, clock, day)).toBe(false);
     clock.advance(day - 32 * 60_000); // the newest backup started a minute before the clock stood
-    expect(backupDue(desk.deps.db, clock, day)).toBe(false);
+    expect(await backupDue(desk.deps.db, clock, day)).toBe(false);
     clock.advance(2 * 60_000);
-    expect(backupDue(desk.deps.db, clock, day)).toBe(true);
+    expect(await backupDue(desk.deps.db, clock, day)).toBe(true);
   });
 
   test("a backup that cannot be written is recorded as failed with the reason", async () => {

@@ -23,33 +23,32 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** A team of the workspace, with whether it is private. */
-export function teamOfWorkspace(
+export async function teamOfWorkspace(
   db: Queryable,
   workspaceId: string,
   teamId: string,
-): { id: string; private: boolean } | undefined {
+): Promise<{ id: string; private: boolean } | undefined> {
   const row = statements(db).team.get(teamId, workspaceId);
   return row ? { id: row.id, private: row.private === 1 } : undefined;
 }
 
 /** The team's id when it is a private team of the workspace. */
-export const privateTeamOfWorkspace = (db: Queryable, workspaceId: string, teamId: string): string | undefined =>
+export const privateTeamOfWorkspace = async (db: Queryable, workspaceId: string, teamId: string): Promise<string | undefined> =>
   statements(db).privateTeam.get(teamId, workspaceId)?.id ?? undefined;
 
 /** Private teams of the workspace outside `visible` (the teams a caller belongs to). */
-export const privateTeamsOutside = (db: Queryable, workspaceId: string, visible: readonly string[]): string[] =>
+export const privateTeamsOutside = async (db: Queryable, workspaceId: string, visible: readonly string[]): Promise<string[]> =>
   statements(db)
     .hidden.all(workspaceId, jsonList(visible))
     .map((r) => r.id);
 
 /** Every team of the workspace by name (triage chooses among them). */
-export const teamsOfWorkspace = (
+export const teamsOfWorkspace = async (
   db: Queryable,
   workspaceId: string,
-): Array<{ id: string; name: string; private: boolean }> =>
-  db
+): Promise<Array<{ id: string; name: string; private: boolean }>> =>
+  await db
     .select({ id: teams.id, name: teams.name, private: teams.private })
     .from(teams)
     .where(eq(teams.workspaceId, workspaceId))
-    .orderBy(teams.name)
-    .all();
+    .orderBy(teams.name);

@@ -13,7 +13,7 @@ const PRIVATE_GRANT =
 export function teamsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/teams", tags: ["teams"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => listTeams(ctx, query, deps), {
+    .get("/", async ({ ctx, query }) => await listTeams(ctx, query, deps), {
       access: read,
       query: TeamListQuery,
       response: { 200: TeamPage },
@@ -21,9 +21,9 @@ export function teamsRoutes(deps: Deps) {
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return createTeam(ctx, body, deps);
+        return await createTeam(ctx, body, deps);
       },
       {
         access: write,
@@ -32,13 +32,13 @@ export function teamsRoutes(deps: Deps) {
         detail: { summary: "Create a team; member_ids must be workspace members", description: PRIVATE_GRANT },
       },
     )
-    .get("/:id", ({ ctx, params }) => getTeam(ctx, params.id, deps), {
+    .get("/:id", async ({ ctx, params }) => await getTeam(ctx, params.id, deps), {
       access: read,
       params: IdParams,
       response: { 200: TeamSchema },
       detail: { summary: "One team" },
     })
-    .patch("/:id", ({ ctx, params, body }) => updateTeam(ctx, params.id, body, deps), {
+    .patch("/:id", async ({ ctx, params, body }) => await updateTeam(ctx, params.id, body, deps), {
       access: write,
       params: IdParams,
       body: UpdateTeamBody,
@@ -47,8 +47,8 @@ export function teamsRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteTeam(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteTeam(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { scopesBeyond } from "../auth/grants";
@@ -5,7 +6,7 @@ import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.public";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Queryable, Tx } from "../db/database";
-import { afterCommit, withTx } from "../db/tx";
+import { afterCommit, transact } from "../db/tx";
 import { teamCreated, teamDeleted, teamUpdated } from "./teams.events";
 import { appendEvent } from "../events/append";
 import { forbidden, notFound, validationFailed } from "../lib/errors";
@@ -19,28 +20,26 @@ import type { Clock } from "../lib/clock";
 type Deps = { db: Db; clock: Clock };
 
 /** Drops a person who left the workspace from its teams (members.removeMember calls it in its transaction). */
-export function leaveWorkspaceTeams(tx: Tx, workspaceId: string, userId: string): void {
+export async function leaveWorkspaceTeams(tx: Tx, workspaceId: string, userId: string): Promise<void> {
   const workspaceTeams = tx.select({ id: teams.id }).from(teams).where(eq(teams.workspaceId, workspaceId));
-  tx.delete(teamMembers)
-    .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams)))
-    .run();
+  await tx.delete(teamMembers)
+    .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams)));
 }
 
 /** Member ids of each team, in a stable order. */
-export function memberIdsOf(tx: Queryable, teamIds: string[]): Map<string, string[]> {
+export async function memberIdsOf(tx: Queryable, teamIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(teamIds.map((id) => [id, []]));
   if (!teamIds.length) return out;
-  const rows = tx
+  const rows = await tx
     .select()
     .from(teamMembers)
     .where(inArray(teamMembers.teamId, teamIds))
-    .orderBy(asc(teamMembers.userId))
-    .all();
+    .orderBy(asc(teamMembers.userId));
   for (const row of rows) out.get(row.teamId)?.push(row.userId);
   return out;
 }
 
-const presentOne = (tx: Queryable, row: TeamRow): TeamJson =>
+const presentOne = async (tx: Queryable, row: TeamRow): Promise<TeamJson> =>
   presentTeam(
     row,
     teamStatements(tx)
@@ -48,18 +47,17 @@ const presentOne = (tx: Queryable, row: TeamRow): TeamJson =>
       .map((r) => r.user_id),
   );
 
-function findTeamRow(tx: Queryable, workspaceId: string, id: string) {
-  return tx
+async function findTeamRow(tx: Queryable, workspaceId: string, id: string) {
+  return first(await tx
     .select()
     .from(teams)
-    .where(and(eq(teams.workspaceId, workspaceId), eq(teams.id, id)))
-    .get();
+    .where(and(eq(teams.workspaceId, workspaceId), eq(teams.id, id))).limit(1));
 }
 
 /** Every id must belong to a member of this workspace; 422 names the first offender's index. */
-function checkMembers(tx: Tx, workspaceId: string, memberIds: string[]): string[] {
+async function checkMembers(tx: Tx, workspaceId: string, memberIds: string[]): Promise<string[]> {
   const unique = [...new Set(memberIds)];
-  const known = membersAmong(tx, workspaceId, unique);
+  const known = await membersAmong(tx, workspaceId, unique);
   const errors = memberIds.flatMap((id, i) =>
     known.has(id) ? [] : [{ location: `body.member_ids.${i}`, message: "not a member of this workspace" }],
   );
@@ -84,19 +82,19 @@ function privateTeamsChanged(tx: Tx, db: Db, workspaceId: string): void {
   afterCommit(tx, () => signalAccessEnded(db, { kind: "grants", workspaceId, userId: null }));
 }
 
-function addTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
+async function addTeamMembers(tx: Tx, teamId: string, memberIds: string[]): Promise<void> {
   const { insertMember } = teamStatements(tx);
   for (const userId of memberIds) insertMember.run(teamId, userId);
 }
 
-function setTeamMembers(tx: Tx, teamId: string, memberIds: string[]): void {
+async function setTeamMembers(tx: Tx, teamId: string, memberIds: string[]): Promise<void> {
   teamStatements(tx).deleteMembers.run(teamId);
-  addTeamMembers(tx, teamId, memberIds);
+  await addTeamMembers(tx, teamId, memberIds);
 }
 
-export function listTeams(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: Deps) {
+export async function listTeams(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: Deps) {
   const after = decodeCursor(query.cursor, 2);
-  const rows = deps.db
+  const rows = await deps.db
     .select()
     .from(teams)
     .where(
@@ -111,9 +109,8 @@ export function listTeams(ctx: RequestContext, query: { limit: number; cursor?: 
       ),
     )
     .orderBy(asc(teams.createdAt), asc(teams.id))
-    .limit(query.limit + 1)
-    .all();
-  const ids = memberIdsOf(
+    .limit(query.limit + 1);
+  const ids = await memberIdsOf(
     deps.db,
     rows.map((r) => r.id),
   );
@@ -125,19 +122,19 @@ export function listTeams(ctx: RequestContext, query: { limit: number; cursor?: 
   );
 }
 
-export function getTeam(ctx: RequestContext, id: string, deps: Deps): TeamJson {
-  const row = findTeamRow(deps.db, ctx.workspaceId, id);
+export async function getTeam(ctx: RequestContext, id: string, deps: Deps): Promise<TeamJson> {
+  const row = await findTeamRow(deps.db, ctx.workspaceId, id);
   if (!row) throw notFound("Team");
-  return presentOne(deps.db, row);
+  return await presentOne(deps.db, row);
 }
 
-export function createTeam(
+export async function createTeam(
   ctx: RequestContext,
   input: { name: string; member_ids: string[]; private: boolean },
   deps: Deps,
-): TeamJson {
-  return withTx(deps.db, (tx) => {
-    const memberIds = checkMembers(tx, ctx.workspaceId, input.member_ids);
+): Promise<TeamJson> {
+  return await transact(deps.db, async (tx) => {
+    const memberIds = await checkMembers(tx, ctx.workspaceId, input.member_ids);
     if (input.private && memberIds.length) assertMayGrantTeamAccess(ctx);
     const now = deps.clock.now().toISOString();
     const row: TeamRow = {
@@ -156,12 +153,12 @@ export function createTeam(
       row.createdAt,
       row.updatedAt,
     );
-    addTeamMembers(tx, row.id, memberIds);
+    await addTeamMembers(tx, row.id, memberIds);
     if (row.private) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     // Ordered as every other answer lists member_ids (ORDER BY user_id; ids are ASCII, so JS order is SQLite's).
     const team = presentTeam(row, [...memberIds].sort());
-    appendEvent(tx, teamCreated, { workspaceId: ctx.workspaceId, data: { team } });
-    recordAudit(tx, ctx, {
+    await appendEvent(tx, teamCreated, { workspaceId: ctx.workspaceId, data: { team } });
+    await recordAudit(tx, ctx, {
       action: "team.created",
       entityType: "team",
       entityId: row.id,
@@ -171,17 +168,17 @@ export function createTeam(
   });
 }
 
-export function updateTeam(
+export async function updateTeam(
   ctx: RequestContext,
   id: string,
   input: { name?: string; member_ids?: string[]; private?: boolean },
   deps: Deps,
-): TeamJson {
-  return withTx(deps.db, (tx) => {
-    const current = findTeamRow(tx, ctx.workspaceId, id);
+): Promise<TeamJson> {
+  return await transact(deps.db, async (tx) => {
+    const current = await findTeamRow(tx, ctx.workspaceId, id);
     if (!current) throw notFound("Team");
-    const before = presentOne(tx, current);
-    const memberIds = input.member_ids ? checkMembers(tx, ctx.workspaceId, input.member_ids) : null;
+    const before = await presentOne(tx, current);
+    const memberIds = input.member_ids ? await checkMembers(tx, ctx.workspaceId, input.member_ids) : null;
     const changes: string[] = [];
     if (input.name !== undefined && input.name !== current.name) changes.push("name");
     if (input.private !== undefined && input.private !== current.private) changes.push("private");
@@ -191,7 +188,7 @@ export function updateTeam(
     const privateAfter = input.private ?? current.private;
     const membersChanged = changes.includes("member_ids");
     if ((privateAfter && membersChanged) || (current.private && !privateAfter)) assertMayGrantTeamAccess(ctx);
-    const row = tx
+    const row = one(await tx
       .update(teams)
       .set({
         name: input.name ?? current.name,
@@ -199,13 +196,12 @@ export function updateTeam(
         updatedAt: deps.clock.now().toISOString(),
       })
       .where(eq(teams.id, id))
-      .returning()
-      .get();
-    if (memberIds && changes.includes("member_ids")) setTeamMembers(tx, id, memberIds);
+      .returning());
+    if (memberIds && changes.includes("member_ids")) await setTeamMembers(tx, id, memberIds);
     if (current.private || privateAfter) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
-    const team = presentOne(tx, row);
-    appendEvent(tx, teamUpdated, { workspaceId: ctx.workspaceId, data: { team } });
-    recordAudit(tx, ctx, {
+    const team = await presentOne(tx, row);
+    await appendEvent(tx, teamUpdated, { workspaceId: ctx.workspaceId, data: { team } });
+    await recordAudit(tx, ctx, {
       action: "team.updated",
       entityType: "team",
       entityId: id,
@@ -220,27 +216,25 @@ export function updateTeam(
   });
 }
 
-export function deleteTeam(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const row = tx
+export async function deleteTeam(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const row = one(await tx
       .delete(teams)
       .where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, id)))
-      .returning()
-      .get();
+      .returning());
     if (!row) throw notFound("Team");
     if (row.private) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
-    appendEvent(tx, teamDeleted, { workspaceId: ctx.workspaceId, data: { team_id: id } });
-    recordAudit(tx, ctx, { action: "team.deleted", entityType: "team", entityId: id, data: { name: row.name } });
+    await appendEvent(tx, teamDeleted, { workspaceId: ctx.workspaceId, data: { team_id: id } });
+    await recordAudit(tx, ctx, { action: "team.deleted", entityType: "team", entityId: id, data: { name: row.name } });
   });
 }
 
 /** Which of `teamIds` are teams of the workspace. */
-export function teamsAmong(tx: Queryable, workspaceId: string, teamIds: string[]): Set<string> {
+export async function teamsAmong(tx: Queryable, workspaceId: string, teamIds: string[]): Promise<Set<string>> {
   if (!teamIds.length) return new Set();
-  const rows = tx
+  const rows = await tx
     .select({ id: teams.id })
     .from(teams)
-    .where(and(eq(teams.workspaceId, workspaceId), inArray(teams.id, teamIds)))
-    .all();
+    .where(and(eq(teams.workspaceId, workspaceId), inArray(teams.id, teamIds)));
   return new Set(rows.map((r) => r.id));
 }

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { auditLogs } from "../audit/audit.table";
@@ -9,27 +10,24 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 
-const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
-  d.deps.db
+const eventsAfter = async (d: TestDesk, wid: string, seq: number) =>
+  await d.deps.db
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
-    .orderBy(asc(events.seq))
-    .all();
-const storedMembers = (teamId: string) =>
-  desk.deps.db
+    .orderBy(asc(events.seq));
+const storedMembers = async (teamId: string) =>
+  (await desk.deps.db
     .select()
     .from(teamMembers)
-    .where(eq(teamMembers.teamId, teamId))
-    .all()
+    .where(eq(teamMembers.teamId, teamId)))
     .map((r) => r.userId)
     .sort();
-const auditActions = (wid: string) =>
-  desk.deps.db
+const auditActions = async (wid: string) =>
+  (await desk.deps.db
     .select({ a: auditLogs.action })
     .from(auditLogs)
-    .where(eq(auditLogs.workspaceId, wid))
-    .all()
+    .where(eq(auditLogs.workspaceId, wid)))
     .map((r) => r.a);
 
 describe("teams", () => {
@@ -47,13 +45,13 @@ describe("teams", () => {
     expect(
       (
         await desk.api("POST", "/v1/teams", {
-          headers: createKey(desk, owner, ["settings:read"]).headers,
+          headers: (await createKey(desk, owner, ["settings:read"])).headers,
           body: { name: "X" },
         })
       ).status,
     ).toBe(403);
     expect(
-      (await desk.api("GET", "/v1/teams", { headers: createKey(desk, owner, ["tickets:read"]).headers })).status,
+      (await desk.api("GET", "/v1/teams", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
     ).toBe(403);
     expect((await desk.api("GET", `/v1/teams/${created.body.id}`, { headers: agent.headers })).status).toBe(200);
     for (const [method, body] of [
@@ -66,13 +64,13 @@ describe("teams", () => {
         method,
       ).toBe(404);
     }
-    expect(desk.deps.db.select().from(teams).where(eq(teams.id, created.body.id)).get()!.name).toBe("Billing");
+    expect(first(await desk.deps.db.select().from(teams).where(eq(teams.id, created.body.id)).limit(1))!.name).toBe("Billing");
   });
 
   test("bad input answers 422 and stores nothing", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const outsider = await createWorkspaceWithOwner(desk);
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const cases: Array<[unknown, string]> = [
       [{}, "body.name"],
       [{ name: "" }, "body.name"],
@@ -90,15 +88,15 @@ describe("teams", () => {
         JSON.stringify(body),
       ).toContain(location);
     }
-    expect(desk.deps.db.select().from(teams).where(eq(teams.workspaceId, workspace.id)).all()).toEqual([]);
-    expect(lastSeq(desk, workspace.id)).toBe(before);
+    expect(await desk.deps.db.select().from(teams).where(eq(teams.workspaceId, workspace.id))).toEqual([]);
+    expect(await lastSeq(desk, workspace.id)).toBe(before);
   });
 
   test("create, read, update, delete: stored rows, exactly their events, audit-logged", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
     const viewer = await addMember(desk, workspace.id, "viewer");
-    let seq = lastSeq(desk, workspace.id);
+    let seq = await lastSeq(desk, workspace.id);
     const created = await desk.api("POST", "/v1/teams", {
       headers: owner.headers,
       body: { name: "  Escalations ", member_ids: [agent.id, agent.id], private: true },
@@ -112,21 +110,21 @@ describe("teams", () => {
       created_at: expect.any(String),
     });
     const id = created.body.id as string;
-    expect(desk.deps.db.select().from(teams).where(eq(teams.id, id)).get()).toMatchObject({
+    expect(first(await desk.deps.db.select().from(teams).where(eq(teams.id, id)).limit(1))).toMatchObject({
       workspaceId: workspace.id,
       name: "Escalations",
       private: true,
     });
-    expect(storedMembers(id)).toEqual([agent.id]);
-    let emitted = eventsAfter(desk, workspace.id, seq);
+    expect(await storedMembers(id)).toEqual([agent.id]);
+    let emitted = await eventsAfter(desk, workspace.id, seq);
     expect(emitted.map((e) => [e.type, e.data])).toEqual([["team.created", { team: created.body }]]);
 
     const list = await desk.api("GET", "/v1/teams", { headers: viewer.headers });
     expect(list.body).toEqual({ data: [created.body], next_cursor: null });
 
-    seq = lastSeq(desk, workspace.id);
+    seq = await lastSeq(desk, workspace.id);
     // changing a private team's members grants reading its tickets: the key needs tickets:read too
-    const key = createKey(desk, owner, ["settings:read", "settings:write", "tickets:read"]);
+    const key = await createKey(desk, owner, ["settings:read", "settings:write", "tickets:read"]);
     const updated = await desk.api("PATCH", `/v1/teams/${id}`, {
       headers: key.headers,
       body: { member_ids: [viewer.id, owner.id], private: false },
@@ -134,24 +132,24 @@ describe("teams", () => {
     expect(updated.status).toBe(200);
     expect(updated.body.member_ids).toEqual([viewer.id, owner.id].sort());
     expect(updated.body.private).toBe(false);
-    expect(storedMembers(id)).toEqual([viewer.id, owner.id].sort());
-    emitted = eventsAfter(desk, workspace.id, seq);
+    expect(await storedMembers(id)).toEqual([viewer.id, owner.id].sort());
+    emitted = await eventsAfter(desk, workspace.id, seq);
     expect(emitted.map((e) => [e.type, e.data])).toEqual([["team.updated", { team: updated.body }]]);
-    seq = lastSeq(desk, workspace.id);
+    seq = await lastSeq(desk, workspace.id);
     expect(
       (await desk.api("PATCH", `/v1/teams/${id}`, { headers: owner.headers, body: { name: "Escalations" } })).status,
     ).toBe(200);
-    expect(lastSeq(desk, workspace.id)).toBe(seq);
+    expect(await lastSeq(desk, workspace.id)).toBe(seq);
 
     const removed = await desk.api("DELETE", `/v1/teams/${id}`, { headers: owner.headers });
     expect(removed.status).toBe(204);
-    expect(desk.deps.db.select().from(teams).where(eq(teams.id, id)).get()).toBeUndefined();
-    expect(storedMembers(id)).toEqual([]);
-    expect(eventsAfter(desk, workspace.id, seq).map((e) => [e.type, e.data])).toEqual([
+    expect(first(await desk.deps.db.select().from(teams).where(eq(teams.id, id)).limit(1))).toBeUndefined();
+    expect(await storedMembers(id)).toEqual([]);
+    expect((await eventsAfter(desk, workspace.id, seq)).map((e) => [e.type, e.data])).toEqual([
       ["team.deleted", { team_id: id }],
     ]);
     expect((await desk.api("GET", `/v1/teams/${id}`, { headers: owner.headers })).status).toBe(404);
-    expect(auditActions(workspace.id)).toEqual(
+    expect(await auditActions(workspace.id)).toEqual(
       expect.arrayContaining(["team.created", "team.updated", "team.deleted"]),
     );
   });

@@ -22,7 +22,7 @@ const ABOUT =
 export function ticketReadsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/ticket-reads", tags: ["tickets"] })
     .use(deps.guard)
-    .get("/", ({ ctx, query }) => readsAmong(ctx, query.ticket_ids, deps), {
+    .get("/", async ({ ctx, query }) => await readsAmong(ctx, query.ticket_ids, deps), {
       access: { role: "viewer", scopes: ["tickets:read"], keys: false },
       query: ReadsQuery,
       response: { 200: z.object({ data: z.array(ReadSchema) }) },
@@ -31,7 +31,7 @@ export function ticketReadsRoutes(deps: Deps) {
         description: `${ABOUT} Tickets you may not see, or never opened, are left out.`,
       },
     })
-    .put("/:ticket_id", ({ ctx, params }) => markTicketSeen(ctx, params.ticket_id, deps), {
+    .put("/:ticket_id", async ({ ctx, params }) => await markTicketSeen(ctx, params.ticket_id, deps), {
       access: { role: "viewer", scopes: ["tickets:read"], keys: false },
       params: TicketParams,
       response: { 200: ReadSchema },

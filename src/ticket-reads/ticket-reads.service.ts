@@ -1,7 +1,8 @@
+import { first } from "../db/store";
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import { forbidden } from "../lib/errors";
 import { getTicket, visibleTicketsAmong } from "../tickets/tickets.public";
@@ -21,43 +22,40 @@ const personOf = (ctx: RequestContext): string => {
 };
 
 /** Marks a ticket the person may see as seen now; 404 for one they may not see or another workspace's. */
-export function markTicketSeen(
+export async function markTicketSeen(
   ctx: RequestContext,
   ticketId: string,
   deps: Deps,
-): { ticket_id: string; seen_at: string } {
+): Promise<{ ticket_id: string; seen_at: string }> {
   const userId = personOf(ctx);
-  const ticket = getTicket(deps.db, ctx, ticketId);
+  const ticket = await getTicket(deps.db, ctx, ticketId);
   const seenAt = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) => {
-    tx.insert(ticketReads)
+  await transact(deps.db, async (tx) => {
+    await tx.insert(ticketReads)
       .values({ workspaceId: ctx.workspaceId, userId, ticketId: ticket.id, seenAt })
-      .onConflictDoUpdate({ target: [ticketReads.userId, ticketReads.ticketId], set: { seenAt } })
-      .run();
+      .onConflictDoUpdate({ target: [ticketReads.userId, ticketReads.ticketId], set: { seenAt } });
     const mine = and(eq(ticketReads.workspaceId, ctx.workspaceId), eq(ticketReads.userId, userId));
     // The newest mark past the cap, if any: everything older than it goes.
-    const edge = tx
+    const edge = first(await tx
       .select({ seenAt: ticketReads.seenAt })
       .from(ticketReads)
       .where(mine)
       .orderBy(desc(ticketReads.seenAt))
       .limit(1)
-      .offset(READS_PER_MEMBER - 1)
-      .get();
+      .offset(READS_PER_MEMBER - 1));
     if (edge)
-      tx.delete(ticketReads)
-        .where(and(mine, lt(ticketReads.seenAt, edge.seenAt)))
-        .run();
+      await tx.delete(ticketReads)
+        .where(and(mine, lt(ticketReads.seenAt, edge.seenAt)));
   });
   return { ticket_id: ticket.id, seen_at: seenAt };
 }
 
 /** The person's read marks among the given tickets (only those they may see). */
-export function readsAmong(ctx: RequestContext, ticketIds: string[], deps: Deps) {
+export async function readsAmong(ctx: RequestContext, ticketIds: string[], deps: Deps) {
   const userId = personOf(ctx);
-  const visible = visibleTicketsAmong(deps.db, ctx, ticketIds, READS_PER_REQUEST).map((t) => t.id);
+  const visible = (await visibleTicketsAmong(deps.db, ctx, ticketIds, READS_PER_REQUEST)).map((t) => t.id);
   if (visible.length === 0) return { data: [] };
-  const rows = deps.db
+  const rows = await deps.db
     .select({ ticketId: ticketReads.ticketId, seenAt: ticketReads.seenAt })
     .from(ticketReads)
     .where(
@@ -66,7 +64,6 @@ export function readsAmong(ctx: RequestContext, ticketIds: string[], deps: Deps)
         eq(ticketReads.userId, userId),
         inArray(ticketReads.ticketId, visible),
       ),
-    )
-    .all();
+    );
   return { data: rows.map((r) => ({ ticket_id: r.ticketId, seen_at: r.seenAt })) };
 }

@@ -43,7 +43,7 @@ describe("ticket read marks", () => {
     const ticket = await ticketOf(owner);
     const theirs = await ticketOf(other.owner);
     expect((await desk.api("PUT", `/v1/ticket-reads/${ticket.id}`)).status).toBe(401);
-    const key = createKey(desk, owner, ["tickets:read"]);
+    const key = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("PUT", `/v1/ticket-reads/${ticket.id}`, { headers: key.headers })).status).toBe(403);
     expect((await desk.api("PUT", `/v1/ticket-reads/${theirs.id}`, { headers: owner.headers })).status).toBe(404);
     expect((await desk.api("PUT", "/v1/ticket-reads/nope", { headers: owner.headers })).status).toBe(404);
@@ -67,17 +67,15 @@ describe("ticket read marks", () => {
       seenAt: new Date(old.getTime() + i * 1000).toISOString(),
     }));
     for (let i = 0; i < rows.length; i += 500)
-      desk.deps.db
+      await desk.deps.db
         .insert(ticketReads)
-        .values(rows.slice(i, i + 500))
-        .run();
+        .values(rows.slice(i, i + 500));
     const ticket = await ticketOf(owner);
     expect((await desk.api("PUT", `/v1/ticket-reads/${ticket.id}`, { headers: owner.headers })).status).toBe(200);
-    const kept = desk.deps.db
+    const kept = await desk.deps.db
       .select()
       .from(ticketReads)
-      .where(and(eq(ticketReads.workspaceId, workspace.id), eq(ticketReads.userId, owner.id)))
-      .all();
+      .where(and(eq(ticketReads.workspaceId, workspace.id), eq(ticketReads.userId, owner.id)));
     expect(kept.length).toBe(READS_PER_MEMBER);
     expect(kept.some((r) => r.ticketId === "old-0")).toBe(false);
     expect(kept.some((r) => r.ticketId === ticket.id)).toBe(true);

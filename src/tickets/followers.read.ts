@@ -5,18 +5,17 @@ import { ticketFollowers } from "./followers.table";
 import { tickets } from "./tickets.table";
 
 /** Follower ids of many tickets in one query, in the order they followed. */
-export function followerIdsOf(db: Queryable, ticketIds: string[]): Map<string, string[]> {
+export async function followerIdsOf(db: Queryable, ticketIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (ticketIds.length === 0) return out;
   const rows =
     ticketIds.length === 1
       ? followerQueries(db).ofTicket.all({ ticketId: ticketIds[0] })
-      : db
+      : await db
           .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
           .from(ticketFollowers)
           .where(inArray(ticketFollowers.ticketId, ticketIds))
-          .orderBy(ticketFollowers.createdAt, ticketFollowers.userId)
-          .all();
+          .orderBy(ticketFollowers.createdAt, ticketFollowers.userId);
   for (const row of rows) out.set(row.ticketId, [...(out.get(row.ticketId) ?? []), row.userId]);
   return out;
 }

@@ -16,8 +16,8 @@ export function followersRoutes(deps: Deps) {
     .use(deps.guard)
     .put(
       "/tickets/:id/followers/:user_id",
-      ({ ctx, params, set }) => {
-        followTicket(ctx, params.id, params.user_id, deps);
+      async ({ ctx, params, set }) => {
+        await followTicket(ctx, params.id, params.user_id, deps);
         set.status = 204;
         return null;
       },
@@ -30,8 +30,8 @@ export function followersRoutes(deps: Deps) {
     )
     .delete(
       "/tickets/:id/followers/:user_id",
-      ({ ctx, params, set }) => {
-        unfollowTicket(ctx, params.id, params.user_id, deps);
+      async ({ ctx, params, set }) => {
+        await unfollowTicket(ctx, params.id, params.user_id, deps);
         set.status = 204;
         return null;
       },

@@ -21,14 +21,14 @@ export type ForwardInput = {
  * the ticket's mailbox with the conversation quoted under the optional note. Its Message-ID is
  * remembered like a reply's, so the recipients' answers thread back into this ticket.
  */
-export function forwardConversation(ctx: RequestContext, ref: string, input: ForwardInput, deps: Deps): MessageRow {
-  const ticket = findVisibleTicket(deps.db, ctx, ref);
+export async function forwardConversation(ctx: RequestContext, ref: string, input: ForwardInput, deps: Deps): Promise<MessageRow> {
+  const ticket = await findVisibleTicket(deps.db, ctx, ref);
   const mailbox = ticket.mailboxId
-    ? findMailbox(deps.db, ctx.workspaceId, ticket.mailboxId)
-    : firstMailboxOf(deps.db, ctx.workspaceId);
+    ? await findMailbox(deps.db, ctx.workspaceId, ticket.mailboxId)
+    : await firstMailboxOf(deps.db, ctx.workspaceId);
   if (!mailbox || mailbox.status === "disabled")
     throw invalidAt("body.to", "No mailbox to send from: add one under Settings → Mailboxes.");
-  return addMessage(
+  return await addMessage(
     ctx,
     ticket.id,
     {

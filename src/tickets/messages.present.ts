@@ -55,15 +55,15 @@ function withInlineImages(html: string, files: AttachmentRow[], links: Attachmen
 export type KnownMessageParts = { attachments?: AttachmentRow[]; contact?: ContactRefJson | null };
 
 /** Presents messages with batched look-ups of authors and attachments. */
-export function presentMessages(
+export async function presentMessages(
   db: Queryable,
   rows: MessageRow[],
   links: AttachmentLinks,
   known: KnownMessageParts = {},
-): MessageJson[] {
+): Promise<MessageJson[]> {
   if (rows.length === 0) return [];
   const single = rows.length === 1 ? rows[0]! : null;
-  const users = userRefsOf(
+  const users = await userRefsOf(
     db,
     rows.map((r) => r.authorUserId),
   );
@@ -73,11 +73,11 @@ export function presentMessages(
       : undefined;
   const contacts = knownContact
     ? new Map([[knownContact.id, knownContact]])
-    : contactRefsOf(db, [...new Set(rows.map((r) => r.authorContactId).filter((id): id is string => !!id))]);
+    : await contactRefsOf(db, [...new Set(rows.map((r) => r.authorContactId).filter((id): id is string => !!id))]);
   const files =
     single && known.attachments
       ? new Map([[single.id, known.attachments]])
-      : attachmentsOfMessages(
+      : await attachmentsOfMessages(
           db,
           rows.map((r) => r.id),
         );
@@ -115,15 +115,15 @@ export function presentMessages(
 /** Presented once per row snapshot: the message.created event and the response share the JSON. */
 const presented = new WeakMap<MessageRow, MessageJson>();
 
-export function presentMessage(
+export async function presentMessage(
   db: Queryable,
   row: MessageRow,
   links: AttachmentLinks,
   known: KnownMessageParts = {},
-): MessageJson {
+): Promise<MessageJson> {
   const cached = presented.get(row);
   if (cached) return cached;
-  const json = presentMessages(db, [row], links, known)[0]!;
+  const json = (await presentMessages(db, [row], links, known))[0]!;
   presented.set(row, json);
   return json;
 }

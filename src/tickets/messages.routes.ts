@@ -27,7 +27,7 @@ function ticketMessageRoutes(deps: Deps, links: AttachmentLinks) {
     .use(deps.guard)
     .get(
       "/tickets/:id/messages",
-      ({ ctx, params }) => completeList(presentMessages(deps.db, listMessages(deps.db, ctx, params.id), links)),
+      async ({ ctx, params }) => completeList(await presentMessages(deps.db, await listMessages(deps.db, ctx, params.id), links)),
       {
         access: read,
         params: IdParams,
@@ -37,10 +37,10 @@ function ticketMessageRoutes(deps: Deps, links: AttachmentLinks) {
     )
     .post(
       "/tickets/:id/messages",
-      ({ ctx, params, body, set }) => {
-        const row = addMessage(ctx, params.id, body, deps);
+      async ({ ctx, params, body, set }) => {
+        const row = await addMessage(ctx, params.id, body, deps);
         set.status = 201;
-        return presentMessage(deps.db, row, links);
+        return await presentMessage(deps.db, row, links);
       },
       {
         access: write,
@@ -55,10 +55,10 @@ function ticketMessageRoutes(deps: Deps, links: AttachmentLinks) {
     )
     .post(
       "/tickets/:id/forward",
-      ({ ctx, params, body, set }) => {
-        const row = forwardConversation(ctx, params.id, body, deps);
+      async ({ ctx, params, body, set }) => {
+        const row = await forwardConversation(ctx, params.id, body, deps);
         set.status = 201;
-        return presentMessage(deps.db, row, links);
+        return await presentMessage(deps.db, row, links);
       },
       {
         access: write,
@@ -79,12 +79,12 @@ function messageFileRoutes(deps: Deps, links: AttachmentLinks) {
     .use(deps.guard)
     .get(
       "/attachments/:id",
-      ({ ctx, params, set }) => {
+      async ({ ctx, params, set }) => {
         // A message's files are read as its ticket is: an attachment of a ticket the caller may not see is not found.
-        const row = findAttachment(deps.db, ctx.workspaceId, params.id);
+        const row = await findAttachment(deps.db, ctx.workspaceId, params.id);
         if (row.messageId) {
           try {
-            findVisibleMessage(deps.db, ctx, row.messageId);
+            await findVisibleMessage(deps.db, ctx, row.messageId);
           } catch {
             throw notFound("Attachment");
           }
@@ -107,7 +107,7 @@ function messageFileRoutes(deps: Deps, links: AttachmentLinks) {
     .get(
       "/messages/:id/original",
       async ({ ctx, params, query }) => {
-        const row = findVisibleMessage(deps.db, ctx, params.id);
+        const row = await findVisibleMessage(deps.db, ctx, params.id);
         // `view=text`: the whole body as the customer sent it, quoted history included, decoded
         // (what "show quoted text" displays) rather than the raw MIME source.
         const original = query.view === "text" ? await fullTextOf(deps, row) : await originalOf(deps, row);

@@ -1,10 +1,11 @@
+import { first, one } from "../db/store";
 import { isAbsolute, relative, resolve } from "node:path";
 import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { attachmentLinks, attachToMessage } from "../attachments/attachments.public";
 import type { Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { contactTopic } from "../events/envelope";
 import { messageCreated, messageUpdated } from "./tickets.events";
@@ -160,19 +161,19 @@ function distinctRecipients(to: string[], cc: string[], bcc: string[]): { to: st
 }
 
 /** Stores a composed message and links its attachments; answers the linked attachments. */
-export function insertComposedMessage(
+export async function insertComposedMessage(
   tx: Tx,
   message: MessageRow,
   attachmentIds: string[] | undefined,
-): AttachmentRow[] {
-  insertMessageRow(tx, message);
+): Promise<AttachmentRow[]> {
+  await insertMessageRow(tx, message);
   return attachmentIds?.length
-    ? attachToMessage(tx, message.workspaceId, message.id, attachmentIds, "body.attachment_ids")
+    ? await attachToMessage(tx, message.workspaceId, message.id, attachmentIds, "body.attachment_ids")
     : [];
 }
 
 /** message.created: notes and email replies reach agents; a chat reply is public and reaches the contact too. */
-export function emitMessageCreated(
+export async function emitMessageCreated(
   tx: Tx,
   ticket: TicketRow,
   message: MessageRow,
@@ -180,38 +181,36 @@ export function emitMessageCreated(
   known: KnownMessageParts = {},
   /** What wrote the message (`auto_reply`), for the outbox hook: see NewEvent.origin. */
   origin?: MessageOrigin,
-): void {
+): Promise<void> {
   const isPublic = message.kind === "reply" && ticket.channel === "chat";
-  appendEvent(tx, messageCreated, {
+  await appendEvent(tx, messageCreated, {
     workspaceId: ticket.workspaceId,
-    data: { ticket_id: ticket.id, message: presentMessage(tx, message, attachmentLinks(deps), known) },
+    data: { ticket_id: ticket.id, message: await presentMessage(tx, message, attachmentLinks(deps), known) },
     visibility: isPublic ? "public" : "agents",
-    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+    privateTeamId: await privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
     extraTopics: isPublic && ticket.contactId ? [contactTopic(ticket.workspaceId, ticket.contactId)] : [],
     ...(origin ? { origin } : {}),
   });
 }
 
-export function listMessages(db: Queryable, ctx: RequestContext, ticketRef: string): MessageRow[] {
-  const ticket = findVisibleTicket(db, ctx, ticketRef);
-  return db
+export async function listMessages(db: Queryable, ctx: RequestContext, ticketRef: string): Promise<MessageRow[]> {
+  const ticket = await findVisibleTicket(db, ctx, ticketRef);
+  return await db
     .select()
     .from(messages)
     .where(eq(messages.ticketId, ticket.id))
-    .orderBy(asc(messages.createdAt), asc(messages.id))
-    .all();
+    .orderBy(asc(messages.createdAt), asc(messages.id));
 }
 
 /** A message the caller may see: its ticket must be visible to them. */
-export function findVisibleMessage(db: Queryable, ctx: RequestContext, messageId: string): MessageRow {
-  const row = db
+export async function findVisibleMessage(db: Queryable, ctx: RequestContext, messageId: string): Promise<MessageRow> {
+  const row = first(await db
     .select()
     .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId)))
-    .get();
+    .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId))).limit(1));
   if (!row) throw notFound("Message");
   try {
-    findVisibleTicket(db, ctx, row.ticketId);
+    await findVisibleTicket(db, ctx, row.ticketId);
   } catch {
     throw notFound("Message");
   }
@@ -269,46 +268,45 @@ async function storedOriginal(deps: Pick<Deps, "config" | "blobs">, row: Message
 }
 
 /** Records a delivery outcome of an outbound reply and emits message.updated. */
-export function setDeliveryStatus(
+export async function setDeliveryStatus(
   ctx: RequestContext,
   messageId: string,
   status: DeliveryStatus,
   error: string | null | undefined,
   deps: Deps,
   via: MessageRow["deliveryVia"] = null,
-): MessageRow {
-  return withTx(deps.db, (tx) => {
-    const row = tx
+): Promise<MessageRow> {
+  return await transact(deps.db, async (tx) => {
+    const row = one(await tx
       .update(messages)
       .set({ deliveryStatus: status, deliveryError: error ?? "", deliveryVia: via })
       .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId)))
-      .returning()
-      .get();
+      .returning());
     if (!row) throw notFound("Message");
-    const ticket = reloadTicket(tx, row.ticketId);
-    appendEvent(tx, messageUpdated, {
+    const ticket = await reloadTicket(tx, row.ticketId);
+    await appendEvent(tx, messageUpdated, {
       workspaceId: row.workspaceId,
-      data: { ticket_id: row.ticketId, message: presentMessage(tx, row, attachmentLinks(deps)) },
-      privateTeamId: privateTeamOf(tx, row.workspaceId, ticket.teamId),
+      data: { ticket_id: row.ticketId, message: await presentMessage(tx, row, attachmentLinks(deps)) },
+      privateTeamId: await privateTeamOf(tx, row.workspaceId, ticket.teamId),
     });
     return row;
   });
 }
 
 /** A message of the workspace by id (the send job reads the reply it delivers). */
-export const messageOfWorkspace = (db: Queryable, workspaceId: string, id: string): MessageRow | undefined =>
+export const messageOfWorkspace = async (db: Queryable, workspaceId: string, id: string): Promise<MessageRow | undefined> =>
   mailPathQueries(db).messageOfWorkspace.get({ id, workspaceId });
 
 /**
  * The replies (never notes) of a ticket written before a message, oldest first: at most `limit`
  * of the newest. A mailed reply quotes the customer's last one; a forward quotes them all.
  */
-export const repliesBefore = (
+export const repliesBefore = async (
   db: Queryable,
   workspaceId: string,
   message: Pick<MessageRow, "id" | "ticketId" | "createdAt">,
   limit: number,
-): MessageRow[] =>
+): Promise<MessageRow[]> =>
   mailPathQueries(db)
     .repliesBefore.all({
       ticketId: message.ticketId,
@@ -349,15 +347,14 @@ const mailPathQueries = preparedFor((_sqlite, db) => ({
 }));
 
 /** Who wrote a ticket's first message (its creator, for a ticket created with one), or undefined. */
-export const firstMessageAuthorOf = (
+export const firstMessageAuthorOf = async (
   db: Queryable,
   workspaceId: string,
   ticketId: string,
-): Pick<MessageRow, "authorType" | "authorUserId" | "createdAt"> | undefined =>
-  db
+): Promise<Pick<MessageRow, "authorType" | "authorUserId" | "createdAt"> | undefined> =>
+  first(await db
     .select({ authorType: messages.authorType, authorUserId: messages.authorUserId, createdAt: messages.createdAt })
     .from(messages)
     .where(and(eq(messages.ticketId, ticketId), eq(messages.workspaceId, workspaceId)))
     .orderBy(asc(messages.createdAt), asc(messages.id))
-    .limit(1)
-    .get();
+    .limit(1));

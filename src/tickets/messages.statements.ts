@@ -13,7 +13,7 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** Inserts a complete row (every column given, so the row in hand is exactly what is stored). */
-export function insertMessageRow(db: Queryable, row: MessageRow): void {
+export async function insertMessageRow(db: Queryable, row: MessageRow): Promise<void> {
   statements(db).insert.run(
     row.id,
     row.workspaceId,
@@ -53,5 +53,5 @@ const firstStatements = preparedFor((sqlite) => ({
 }));
 
 /** A ticket's first message (what it was opened with), or undefined when it has none. */
-export const firstMessageOf = (db: Queryable, ticketId: string): FirstMessage | undefined =>
+export const firstMessageOf = async (db: Queryable, ticketId: string): Promise<FirstMessage | undefined> =>
   firstStatements(db).first.get(ticketId) ?? undefined;

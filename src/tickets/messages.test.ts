@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { DANGEROUS, XSS_VECTORS } from "./messages.xss-corpus";
 import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
-const ticketRow = (id: string) => desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
+const ticketRow = async (id: string) => first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!;
 
 describe("messages", () => {
   test("access: 401, viewer 403, read-only key 403, other workspace 404", async () => {
@@ -26,11 +27,11 @@ describe("messages", () => {
     expect((await desk.api("POST", path, { body })).status).toBe(401);
     expect((await desk.api("POST", path, { headers: viewer.headers, body })).status).toBe(403);
     expect(
-      (await desk.api("POST", path, { headers: createKey(desk, owner, ["tickets:read"]).headers, body })).status,
+      (await desk.api("POST", path, { headers: (await createKey(desk, owner, ["tickets:read"])).headers, body })).status,
     ).toBe(403);
     expect((await desk.api("POST", path, { headers: other.owner.headers, body })).status).toBe(404);
     expect((await desk.api("GET", path, { headers: viewer.headers })).status).toBe(200);
-    expect(ticketRow(ticket.id).messageCount).toBe(0);
+    expect((await ticketRow(ticket.id)).messageCount).toBe(0);
   });
 
   test("bad input answers 422 and stores nothing", async () => {
@@ -50,7 +51,7 @@ describe("messages", () => {
       const res = await desk.api("POST", path, { headers: owner.headers, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
-    expect(desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all()).toEqual([]);
+    expect(await desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id))).toEqual([]);
   });
 
   test("body_text: plain text is converted to escaped paragraphs, on replies and on ticket create; both forms or neither is 422", async () => {
@@ -62,9 +63,9 @@ describe("messages", () => {
     expect(res.status).toBe(201);
     expect(res.body.body_html).toBe("<p>Hello &lt;b&gt;Ann&lt;/b&gt; &amp; co,<br>line two</p><p>Thanks</p>");
     expect(res.body.body_text).toBe(text);
-    const stored = desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).get()!;
+    const stored = first(await desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).limit(1))!;
     expect([stored.bodyHtml, stored.bodyText]).toEqual([res.body.body_html, text]);
-    expect(ticketRow(ticket.id).lastMessagePreview).toBe("Hello <b>Ann</b> & co, line two Thanks");
+    expect((await ticketRow(ticket.id)).lastMessagePreview).toBe("Hello <b>Ann</b> & co, line two Thanks");
     for (const body of [
       { kind: "note", body_text: "" },
       { kind: "note", body_text: 5 },
@@ -93,7 +94,7 @@ describe("messages", () => {
   test("a reply updates the ticket, sets status in the same step and emits message.created, activity, ticket.updated", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ticket = await newTicket(desk, owner, { contact: { email: "c@x.test" } });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
       headers: owner.headers,
       body: { kind: "reply", body_html: "<p>Fixed <b>now</b></p>", cc: ["boss@x.test"], status: "solved" },
@@ -109,12 +110,12 @@ describe("messages", () => {
       delivery_status: "none",
       author: { type: "user", user: { id: owner.id }, contact: null },
     });
-    const row = ticketRow(ticket.id);
+    const row = await ticketRow(ticket.id);
     expect(row).toMatchObject({ status: "solved", messageCount: 1, lastMessagePreview: "Fixed now" });
     expect(row.firstRespondedAt).not.toBeNull();
     expect(row.solvedAt).not.toBeNull();
     // The reply's own events; reactions to it (assignment on reply) come from consumers after it.
-    const evs = eventsAfter(desk, workspace.id, seq).filter((e) => e.causeConsumer === null);
+    const evs = (await eventsAfter(desk, workspace.id, seq)).filter((e) => e.causeConsumer === null);
     expect(evs.map((e) => e.type)).toEqual(["activity.created", "message.created", "ticket.updated"]);
     expect(evs[1]!.visibility).toBe("agents");
     expect(evs[2]!.data.changes).toEqual(
@@ -124,7 +125,7 @@ describe("messages", () => {
       headers: owner.headers,
       body: { kind: "note", body_html: "internal" },
     });
-    expect(ticketRow(ticket.id).lastMessagePreview).toBe("Fixed now");
+    expect((await ticketRow(ticket.id)).lastMessagePreview).toBe("Fixed now");
     const list = await desk.api("GET", `/v1/tickets/${ticket.id}/messages`, { headers: owner.headers });
     expect(list.body.data.map((m: { id: string }) => m.id)).toEqual([res.body.id, note.body.id]);
   });
@@ -133,9 +134,9 @@ describe("messages", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ctx = systemContext(workspace.id);
     const { createTicket } = await import("./tickets.create");
-    const chat = createTicket(ctx, { subject: "chat", channel: "chat", contact: { email: "v@x.test" } }, desk.deps);
-    const email = createTicket(ctx, { subject: "mail", channel: "email", contact: { email: "m@x.test" } }, desk.deps);
-    const seq = lastSeq(desk, workspace.id);
+    const chat = await createTicket(ctx, { subject: "chat", channel: "chat", contact: { email: "v@x.test" } }, desk.deps);
+    const email = await createTicket(ctx, { subject: "mail", channel: "email", contact: { email: "m@x.test" } }, desk.deps);
+    const seq = await lastSeq(desk, workspace.id);
     await desk.api("POST", `/v1/tickets/${chat.id}/messages`, {
       headers: owner.headers,
       body: { kind: "note", body_html: "n" },
@@ -148,15 +149,15 @@ describe("messages", () => {
       headers: owner.headers,
       body: { kind: "reply", body_html: "r" },
     });
-    const created = eventsAfter(desk, workspace.id, seq).filter((e) => e.type === "message.created");
+    const created = (await eventsAfter(desk, workspace.id, seq)).filter((e) => e.type === "message.created");
     expect(created.map((e) => e.visibility)).toEqual(["agents", "public", "agents"]);
     expect(created[1]!.topics).toContain(`contact:${workspace.id}:${chat.contactId}`);
     expect(created[2]!.topics).toEqual([`workspace:${workspace.id}`]);
     expect(mailReply.body.delivery_status).toBe("pending");
-    const before = lastSeq(desk, workspace.id);
-    const failed = setDeliveryStatus(ctx, mailReply.body.id, "failed", "550 mailbox unknown", desk.deps);
+    const before = await lastSeq(desk, workspace.id);
+    const failed = await setDeliveryStatus(ctx, mailReply.body.id, "failed", "550 mailbox unknown", desk.deps);
     expect(failed).toMatchObject({ deliveryStatus: "failed", deliveryError: "550 mailbox unknown" });
-    const updated = eventsAfter(desk, workspace.id, before);
+    const updated = await eventsAfter(desk, workspace.id, before);
     expect(updated.map((e) => e.type)).toEqual(["message.updated"]);
     expect((updated[0]!.data.message as { delivery_status: string }).delivery_status).toBe("failed");
   });
@@ -166,9 +167,9 @@ describe("messages", () => {
     const ctx = systemContext(workspace.id);
     const { createTicket } = await import("./tickets.create");
     const { findOrCreateContactByEmail } = await import("../contacts/contacts.service");
-    const { withTx } = await import("../db/tx");
-    const contact = withTx(desk.deps.db, (tx) =>
-      findOrCreateContactByEmail(tx, ctx, { email: "cust@x.test", name: "Cust" }, desk.deps.ports),
+    const { transact } = await import("../db/tx");
+    const contact = await transact(desk.deps.db, async (tx) =>
+      await findOrCreateContactByEmail(tx, ctx, { email: "cust@x.test", name: "Cust" }, desk.deps.ports),
     );
     const email = {
       from_email: "cust@x.test",
@@ -186,7 +187,7 @@ describe("messages", () => {
     };
     mkdirSync(join(desk.dataDir, "originals"), { recursive: true });
     writeFileSync(join(desk.dataDir, "originals/a.eml"), "Subject: Help\r\n\r\nNew text\r\n> quoted history\r\n");
-    const ticket = createTicket(
+    const ticket = await createTicket(
       ctx,
       {
         subject: "Help",
@@ -201,7 +202,7 @@ describe("messages", () => {
     );
     expect(ticket).toMatchObject({ messageCount: 1, status: "open", firstRespondedAt: null });
     expect(ticket.lastCustomerMessageAt).not.toBeNull();
-    const [first] = desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all();
+    const [first] = await desk.deps.db.select().from(messages).where(eq(messages.ticketId, ticket.id));
     expect(first).toMatchObject({
       direction: "inbound",
       authorType: "contact",
@@ -215,7 +216,7 @@ describe("messages", () => {
     expect(original.text).toContain("> quoted history");
     expect(original.headers.get("x-content-type-options")).toBe("nosniff");
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { status: "pending" } });
-    addMessage(
+    await addMessage(
       ctx,
       String(ticket.number),
       {
@@ -227,20 +228,20 @@ describe("messages", () => {
       },
       desk.deps,
     );
-    expect(ticketRow(ticket.id).status).toBe("pending");
+    expect((await ticketRow(ticket.id)).status).toBe("pending");
     const acts = await desk.api("GET", `/v1/tickets/${ticket.id}/activities`, { headers: owner.headers });
     const unverified = acts.body.data.at(-1);
     expect(unverified).toMatchObject({
       type: "status_changed",
       data: { from: "pending", to: "pending", reason: "sender_unverified" },
     });
-    const m = addMessage(
+    const m = await addMessage(
       ctx,
       ticket.id,
       { kind: "reply", body_html: "third", direction: "inbound", author: { type: "contact", contactId: contact.id } },
       desk.deps,
     );
-    expect(ticketRow(ticket.id).status).toBe("open");
+    expect((await ticketRow(ticket.id)).status).toBe("open");
     const plain = await desk.api("GET", `/v1/messages/${m.id}/original`, { headers: owner.headers });
     expect(plain.text).toBe("third");
     const other = await createWorkspaceWithOwner(desk);
@@ -257,7 +258,7 @@ describe("messages", () => {
         body: { kind: "note", body_html: `<p>before</p>${vector}<p>after</p>` },
       });
       expect(res.status, vector).toBe(201);
-      const row = desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).get()!;
+      const row = first(await desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).limit(1))!;
       for (const pattern of DANGEROUS) expect(row.bodyHtml, `${vector} -> ${row.bodyHtml}`).not.toMatch(pattern);
       expect(row.bodyHtml).toContain("before");
     }

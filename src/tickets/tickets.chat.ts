@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { AttachmentLinks } from "../attachments/attachments.public";
 import type { Queryable } from "../db/database";
@@ -13,14 +14,14 @@ import { tickets, type TicketRow } from "./tickets.table";
  */
 
 /** A contact's live chat tickets, newest activity first, keyset-paged on (last_message_at, id). */
-export function chatTicketsOfContact(
+export async function chatTicketsOfContact(
   db: Queryable,
   workspaceId: string,
   contactId: string,
   limit: number,
   after: { lastMessageAt: string; id: string } | null,
-): TicketRow[] {
-  return db
+): Promise<TicketRow[]> {
+  return await db
     .select()
     .from(tickets)
     .where(
@@ -38,18 +39,17 @@ export function chatTicketsOfContact(
       ),
     )
     .orderBy(desc(tickets.lastMessageAt), desc(tickets.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /** The contact's live chat ticket with this id, or undefined (another contact's, another workspace's, not chat). */
-export function chatTicketOfContact(
+export async function chatTicketOfContact(
   db: Queryable,
   workspaceId: string,
   contactId: string,
   ticketId: string,
-): TicketRow | undefined {
-  return db
+): Promise<TicketRow | undefined> {
+  return first(await db
     .select()
     .from(tickets)
     .where(
@@ -60,12 +60,11 @@ export function chatTicketOfContact(
         eq(tickets.channel, "chat"),
         liveTicket,
       ),
-    )
-    .get();
+    ).limit(1));
 }
 
 /** The contact of a live chat ticket (who hears an agent typing), or null for any other ticket. */
-export function chatContactOfTicket(db: Queryable, workspaceId: string, ticketId: string): string | null {
+export async function chatContactOfTicket(db: Queryable, workspaceId: string, ticketId: string): Promise<string | null> {
   return chatQueries(db).contactOfTicket.get({ ticketId, workspaceId })?.contactId ?? null;
 }
 
@@ -86,16 +85,15 @@ const chatQueries = preparedFor((_sqlite, db) => ({
 }));
 
 /** A ticket's public messages (replies, in order), presented as the REST API does; notes are never read. */
-export function publicMessagesOf(db: Queryable, ticketId: string, links: AttachmentLinks): MessageJson[] {
-  const rows = db
+export async function publicMessagesOf(db: Queryable, ticketId: string, links: AttachmentLinks): Promise<MessageJson[]> {
+  const rows = await db
     .select()
     .from(messages)
     .where(and(eq(messages.ticketId, ticketId), eq(messages.kind, "reply")))
-    .orderBy(asc(messages.createdAt), asc(messages.id))
-    .all();
-  return presentMessages(db, rows, links);
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+  return await presentMessages(db, rows, links);
 }
 
 /** One message presented as the REST API does (a message the widget just wrote). */
-export const presentChatMessage = (db: Queryable, row: MessageRow, links: AttachmentLinks): MessageJson =>
-  presentMessages(db, [row], links)[0]!;
+export const presentChatMessage = async (db: Queryable, row: MessageRow, links: AttachmentLinks): Promise<MessageJson> =>
+  (await presentMessages(db, [row], links))[0]!;

@@ -15,7 +15,7 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** Each page of presented contacts counts its tickets in one statement. */
-export const liveTicketCountsOfContacts: ContactTicketCounts = (db, workspaceId, ids) => {
+export const liveTicketCountsOfContacts: ContactTicketCounts = async (db, workspaceId, ids) => {
   const s = statements(db);
   return ids.length === 1 ? s.countOne.all(workspaceId, ids[0]!) : s.countMany.all(workspaceId, jsonList(ids));
 };

@@ -9,16 +9,15 @@ import { tickets } from "./tickets.table";
  * tickets change without events of their own (`contact.merged` tells clients, as `tag.merged`
  * does for labels). Answers how many tickets moved.
  */
-export function moveContactTickets(tx: Tx, workspaceId: string, fromId: string, intoId: string): number {
-  const moved = tx
+export async function moveContactTickets(tx: Tx, workspaceId: string, fromId: string, intoId: string): Promise<number> {
+  const moved = await tx
     .update(tickets)
     .set({ contactId: intoId })
     .where(and(eq(tickets.workspaceId, workspaceId), eq(tickets.contactId, fromId)))
-    .returning({ id: tickets.id })
-    .all();
+    .returning({ id: tickets.id });
   // Through the remaining contact's tickets (tickets_ws_contact_idx, then messages_ticket_idx): no index
   // reads messages by author, and the merged contact wrote on its own tickets.
-  tx.update(messages)
+  await tx.update(messages)
     .set({ authorContactId: intoId })
     .where(
       and(
@@ -31,7 +30,6 @@ export function moveContactTickets(tx: Tx, workspaceId: string, fromId: string, 
             .where(and(eq(tickets.workspaceId, workspaceId), eq(tickets.contactId, intoId))),
         ),
       ),
-    )
-    .run();
+    );
   return moved.length;
 }

@@ -1,3 +1,4 @@
+import { one } from "../db/store";
 import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { AttachmentRow } from "../attachments/attachments.public";
@@ -5,7 +6,7 @@ import { presentContactRef } from "../contacts/contacts.public";
 import { findOrCreateContactByEmail, liveContactRef as liveContactRefRow } from "../contacts/contacts.public";
 import { applyFieldWriteWithValues } from "../custom-fields/fields.public";
 import type { Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { applyLabelWrite } from "../labels/labels.public";
 import { invalidAt, notFound } from "../lib/errors";
@@ -60,14 +61,14 @@ export type CreateTicketInput = {
   email?: AddMessageInput["email"];
 };
 
-function nextTicketNumber(tx: Tx, workspaceId: string, takeNumber: TakeTicketNumber): number {
-  const number = takeNumber(tx, workspaceId);
+async function nextTicketNumber(tx: Tx, workspaceId: string, takeNumber: TakeTicketNumber): Promise<number> {
+  const number = await takeNumber(tx, workspaceId);
   if (number === undefined) throw notFound("Workspace");
   return number;
 }
 
-function liveContactRef(db: Queryable, workspaceId: string, contactId: string): ContactRefJson {
-  const row = liveContactRefRow(db, workspaceId, contactId);
+async function liveContactRef(db: Queryable, workspaceId: string, contactId: string): Promise<ContactRefJson> {
+  const row = await liveContactRefRow(db, workspaceId, contactId);
   if (!row) throw invalidAt("body.contact_id", "No such contact in this workspace.");
   return presentContactRef(row);
 }
@@ -89,11 +90,11 @@ export type CreatedTicket = { ticket: TicketRow; message: MessageRow | null };
  * workspace's first (its default). Without one its replies would stay unsent and nobody would be
  * told, so such a request is refused instead (422 at body.mailbox_id).
  */
-export function withSendingMailbox(db: Queryable, ctx: RequestContext, input: CreateTicketInput): CreateTicketInput {
+export async function withSendingMailbox(db: Queryable, ctx: RequestContext, input: CreateTicketInput): Promise<CreateTicketInput> {
   if (input.channel !== "email") return input;
   const mailbox = input.mailbox_id
-    ? findMailbox(db, ctx.workspaceId, input.mailbox_id)
-    : firstMailboxOf(db, ctx.workspaceId);
+    ? await findMailbox(db, ctx.workspaceId, input.mailbox_id)
+    : await firstMailboxOf(db, ctx.workspaceId);
   if (!mailbox)
     throw invalidAt(
       "body.mailbox_id",
@@ -109,8 +110,8 @@ export function withSendingMailbox(db: Queryable, ctx: RequestContext, input: Cr
  * Creates a ticket (optionally with its first message) in one transaction. Events in order:
  * contact.created (when the contact is new), tag.created (new labels), ticket.created, message.created.
  */
-export function createTicket(ctx: RequestContext, input: CreateTicketInput, deps: Deps): TicketRow {
-  return createTicketWithMessage(ctx, input, deps).ticket;
+export async function createTicket(ctx: RequestContext, input: CreateTicketInput, deps: Deps): Promise<TicketRow> {
+  return (await createTicketWithMessage(ctx, input, deps)).ticket;
 }
 
 /** What a new ticket will be, decided before anything is written. */
@@ -124,22 +125,22 @@ type NewTicketPlan = {
 };
 
 /** The ticket's contact: the one named (404-like 422 when gone), found or created by email, or none. */
-function contactOfNewTicket(
+async function contactOfNewTicket(
   tx: Tx,
   ctx: RequestContext,
   input: CreateTicketInput,
   given: { contact?: ContactRefJson },
   ports: Ports,
-): ContactRefJson | null {
+): Promise<ContactRefJson | null> {
   if (input.contact_id !== undefined && input.contact !== undefined)
     throw invalidAt("body.contact", "Send contact_id or contact, not both.");
   return input.contact_id !== undefined
     ? given.contact?.id === input.contact_id
       ? given.contact
-      : liveContactRef(tx, ctx.workspaceId, input.contact_id)
+      : await liveContactRef(tx, ctx.workspaceId, input.contact_id)
     : input.contact
       ? presentContactRef(
-          findOrCreateContactByEmail(tx, ctx, { email: input.contact.email, name: input.contact.name ?? null }, ports),
+          await findOrCreateContactByEmail(tx, ctx, { email: input.contact.email, name: input.contact.name ?? null }, ports),
         )
       : null;
 }
@@ -199,20 +200,20 @@ const firstMessageInput = (input: CreateTicketInput): AddMessageInput | null =>
     : null;
 
 /** Validates the references and builds the ticket's row (and its first message, when it folds in). */
-function decideNewTicket(
+async function decideNewTicket(
   tx: Tx,
   ctx: RequestContext,
   input: CreateTicketInput,
   now: string,
   given: { contact?: ContactRefJson },
   ports: Ports,
-): NewTicketPlan {
-  const contact = contactOfNewTicket(tx, ctx, input, given, ports);
-  if (input.assignee_id) assertAssignable(tx, ctx.workspaceId, input.assignee_id, "body.assignee_id");
-  if (input.team_id) assertTeam(tx, ctx, input.team_id, "body.team_id");
-  if (input.mailbox_id) assertMailbox(tx, ctx.workspaceId, input.mailbox_id, "body.mailbox_id");
+): Promise<NewTicketPlan> {
+  const contact = await contactOfNewTicket(tx, ctx, input, given, ports);
+  if (input.assignee_id) await assertAssignable(tx, ctx.workspaceId, input.assignee_id, "body.assignee_id");
+  if (input.team_id) await assertTeam(tx, ctx, input.team_id, "body.team_id");
+  if (input.mailbox_id) await assertMailbox(tx, ctx.workspaceId, input.mailbox_id, "body.mailbox_id");
   const status = input.status ?? "open";
-  const number = nextTicketNumber(tx, ctx.workspaceId, ports.get(ticketNumberCounter));
+  const number = await nextTicketNumber(tx, ctx.workspaceId, ports.get(ticketNumberCounter));
   let row = newTicketRow(number, ctx, input, contact, status, now);
   const message = firstMessageInput(input);
   // The message row is built first so the ticket's insert carries the counters it moves.
@@ -225,48 +226,48 @@ function decideNewTicket(
 }
 
 /** Inserts the ticket with the labels and values given at creation (part of it: no activities of their own). */
-function writeNewTicket(
+async function writeNewTicket(
   tx: Tx,
   ctx: RequestContext,
   input: CreateTicketInput,
   plan: NewTicketPlan,
   ports: Ports,
-): KnownTicketParts {
+): Promise<KnownTicketParts> {
   const { row, status } = plan;
-  insertTicketRow(tx, row);
+  await insertTicketRow(tx, row);
   const known: KnownTicketParts = { contact: plan.contact, tags: [], fields: {} };
   if (input.tags?.length)
-    known.tags = applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }, ports).tags ?? undefined;
+    known.tags = (await applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }, ports)).tags ?? undefined;
   if (input.fields && Object.keys(input.fields).length)
-    known.fields = applyFieldWriteWithValues(tx, ctx, "ticket", row.id, input.fields).values ?? undefined;
-  if ((status === "solved" || status === "closed") && !input.author) assertSolvable(tx, ctx.workspaceId, row.id);
+    known.fields = (await applyFieldWriteWithValues(tx, ctx, "ticket", row.id, input.fields)).values ?? undefined;
+  if ((status === "solved" || status === "closed") && !input.author) await assertSolvable(tx, ctx.workspaceId, row.id);
   return known;
 }
 
 /** Stores the first message: folded in (counters already on the row) or through writeMessage's status rules. */
-function writeFirstMessage(
+async function writeFirstMessage(
   tx: Tx,
   ctx: RequestContext,
   input: CreateTicketInput,
   plan: NewTicketPlan,
   now: string,
   ports: Ports,
-): { ticket: TicketRow; message: MessageRow | null; attachments: AttachmentRow[] } {
+): Promise<{ ticket: TicketRow; message: MessageRow | null; attachments: AttachmentRow[] }> {
   if (plan.composed)
     return {
       ticket: plan.row,
       message: plan.composed,
-      attachments: insertComposedMessage(tx, plan.composed, input.attachment_ids),
+      attachments: await insertComposedMessage(tx, plan.composed, input.attachment_ids),
     };
   if (!plan.message) return { ticket: plan.row, message: null, attachments: [] };
-  const written = writeMessage(tx, ctx, plan.row, plan.message, now, ports, {
+  const written = await writeMessage(tx, ctx, plan.row, plan.message, now, ports, {
     opensTicket: true,
     contactEmail: plan.contact?.email ?? null,
   });
   let ticket = written.ticket;
   if (input.direction === "inbound" && ticket.status !== plan.status) {
     // The first customer message must not reopen a ticket created solved on purpose.
-    ticket = tx.update(tickets).set({ status: plan.status }).where(eq(tickets.id, ticket.id)).returning().get()!;
+    ticket = one(await tx.update(tickets).set({ status: plan.status }).where(eq(tickets.id, ticket.id)).returning())!;
   }
   return { ticket, message: written.message, attachments: written.attachments };
 }
@@ -277,22 +278,22 @@ function writeFirstMessage(
  * then the events. The rows are built in JS and written with prepared statements; the events are
  * presented from what is in hand.
  */
-export function createTicketWithMessage(
+export async function createTicketWithMessage(
   ctx: RequestContext,
   input: CreateTicketInput,
   deps: Deps,
   /** The contact of `contact_id` when the caller found it in this same transaction (skips the look-up). */
   given: { contact?: ContactRefJson } = {},
-): CreatedTicket {
+): Promise<CreatedTicket> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const plan = decideNewTicket(tx, ctx, input, now, given, deps.ports);
-    const known = writeNewTicket(tx, ctx, input, plan, deps.ports);
-    const { ticket, message, attachments } = writeFirstMessage(tx, ctx, input, plan, now, deps.ports);
-    emitTicketCreated(tx, ticket, known);
+  return await transact(deps.db, async (tx) => {
+    const plan = await decideNewTicket(tx, ctx, input, now, given, deps.ports);
+    const known = await writeNewTicket(tx, ctx, input, plan, deps.ports);
+    const { ticket, message, attachments } = await writeFirstMessage(tx, ctx, input, plan, now, deps.ports);
+    await emitTicketCreated(tx, ticket, known);
     if (message) {
       const author = message.authorContactId && message.authorContactId === plan.contact?.id ? plan.contact : undefined;
-      emitMessageCreated(tx, ticket, message, deps, { attachments, contact: author });
+      await emitMessageCreated(tx, ticket, message, deps, { attachments, contact: author });
     }
     return { ticket, message };
   });

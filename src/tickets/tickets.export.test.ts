@@ -30,7 +30,7 @@ describe("GET /v1/tickets/export.csv", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
     expect((await download("/v1/tickets/export.csv")).status).toBe(401);
-    expect((await download("/v1/tickets/export.csv", createKey(desk, owner, ["contacts:read"]).headers)).status).toBe(
+    expect((await download("/v1/tickets/export.csv", (await createKey(desk, owner, ["contacts:read"])).headers)).status).toBe(
       403,
     );
     const bad = await desk.api("GET", "/v1/tickets/export.csv?status=bogus", { headers: owner.headers });

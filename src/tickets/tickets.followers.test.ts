@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { addMember, createKey, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { systemContext } from "../auth/context";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { notificationsOf } from "../notifications/notifications.public";
 import { ticketFollowers } from "./followers.table";
 import { addMessage, patchTicketFields } from "./tickets.public";
@@ -14,12 +14,11 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 const path = (ticketId: string, userId: string) => `/v1/tickets/${ticketId}/followers/${userId}`;
-const stored = (ticketId: string) =>
-  desk.deps.db
+const stored = async (ticketId: string) =>
+  (await desk.deps.db
     .select({ userId: ticketFollowers.userId })
     .from(ticketFollowers)
-    .where(eq(ticketFollowers.ticketId, ticketId))
-    .all()
+    .where(eq(ticketFollowers.ticketId, ticketId)))
     .map((r) => r.userId);
 const outboxTo = (address: string): string[] => {
   const outbox = join(desk.dataDir, "outbox");
@@ -39,7 +38,7 @@ describe("followers", () => {
     const ticket = await newTicket(desk, owner);
     expect((await desk.api("PUT", path(ticket.id, agent.id))).status).toBe(401);
     expect((await desk.api("PUT", path(ticket.id, "me"), { headers: viewer.headers })).status).toBe(403);
-    const readKey = createKey(desk, owner, ["tickets:read"]);
+    const readKey = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("PUT", path(ticket.id, agent.id), { headers: readKey.headers })).status).toBe(403);
     expect((await desk.api("DELETE", path(ticket.id, agent.id), { headers: readKey.headers })).status).toBe(403);
     const other = await createWorkspaceWithOwner(desk);
@@ -54,8 +53,8 @@ describe("followers", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].location).toBe("path.user_id");
     expect((await desk.api("PUT", path(secret.id, "me"), { headers: outsider.headers })).status).toBe(404);
-    expect(stored(ticket.id)).toEqual([]);
-    expect(stored(secret.id)).toEqual([]);
+    expect(await stored(ticket.id)).toEqual([]);
+    expect(await stored(secret.id)).toEqual([]);
   });
 
   test("follow yourself or a teammate: stored, Ticket.followers, ticket.updated naming followers, Following list", async () => {
@@ -64,12 +63,12 @@ describe("followers", () => {
     const mate = await addMember(desk, workspace.id, "agent", { name: "Bo Mate" });
     const ticket = await newTicket(desk, owner);
     await newTicket(desk, owner, { subject: "Not followed" });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     expect((await desk.api("PUT", path(ticket.id, "me"), { headers: agent.headers })).status).toBe(204);
     expect((await desk.api("PUT", path(ticket.id, mate.id), { headers: agent.headers })).status).toBe(204);
     expect((await desk.api("PUT", path(ticket.id, mate.id), { headers: agent.headers })).status).toBe(204);
-    expect(stored(ticket.id).sort()).toEqual([agent.id, mate.id].sort());
-    const evs = eventsAfter(desk, workspace.id, seq);
+    expect((await stored(ticket.id)).sort()).toEqual([agent.id, mate.id].sort());
+    const evs = await eventsAfter(desk, workspace.id, seq);
     expect(evs.map((e) => [e.type, (e.data as { changes: string[] }).changes])).toEqual([
       ["ticket.updated", ["followers"]],
       ["ticket.updated", ["followers"]],
@@ -81,8 +80,8 @@ describe("followers", () => {
     expect((await desk.api("GET", "/v1/tickets?follower=me", { headers: owner.headers })).body.data).toEqual([]);
     expect((await desk.api("DELETE", path(ticket.id, "me"), { headers: mate.headers })).status).toBe(204);
     expect((await desk.api("DELETE", path(ticket.id, "me"), { headers: mate.headers })).status).toBe(204);
-    expect(stored(ticket.id)).toEqual([agent.id]);
-    expect(eventsAfter(desk, workspace.id, seq).length).toBe(3);
+    expect(await stored(ticket.id)).toEqual([agent.id]);
+    expect((await eventsAfter(desk, workspace.id, seq)).length).toBe(3);
   });
 
   test("followers get customer_replied and sla_breached live and by email; the assignee once; assigned stays the assignee's", async () => {
@@ -94,14 +93,14 @@ describe("followers", () => {
     await desk.api("PUT", path(ticket.id, assignee.id), { headers: owner.headers });
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { assignee_id: assignee.id } });
     const contactId = (ticket.contact as { id: string }).id;
-    addMessage(
+    await addMessage(
       systemContext(workspace.id),
       ticket.id,
       { kind: "reply", direction: "inbound", body_text: "Any news?", author: { type: "contact", contactId } },
       desk.deps,
     );
-    withTx(desk.deps.db, (tx) =>
-      patchTicketFields(
+    await transact(desk.deps.db, async (tx) =>
+      await patchTicketFields(
         tx,
         workspace.id,
         ticket.id,
@@ -118,14 +117,14 @@ describe("followers", () => {
       ),
     );
     await drain();
-    const types = (userId: string) =>
-      withTx(desk.deps.db, (tx) => notificationsOf(tx, workspace.id, userId))
+    const types = async (userId: string) =>
+      (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, userId)))
         .map((n) => n.type)
         .sort();
-    expect(types(follower.id)).toEqual(["customer_replied", "sla_breached"]);
+    expect(await types(follower.id)).toEqual(["customer_replied", "sla_breached"]);
     // The assignee follows too: told once of the reply; the SLA tracker (not run here) tells them of breaches.
-    expect(types(assignee.id)).toEqual(["assigned", "customer_replied"]);
-    const live = eventsAfter(desk, workspace.id, 0).filter(
+    expect(await types(assignee.id)).toEqual(["assigned", "customer_replied"]);
+    const live = (await eventsAfter(desk, workspace.id, 0)).filter(
       (e) => e.type === "notification.created" && e.topics.includes(`user:${follower.id}`),
     );
     expect(live.length).toBe(2);
@@ -147,18 +146,18 @@ describe("followers", () => {
     const mention = (m: { id: string; name: string }) => `<span data-mention="${m.id}">@${m.name}</span>`;
     await note(`<p>${mention(ann)} look</p>`);
     await drain();
-    expect(stored(ticket.id)).toEqual([]);
+    expect(await stored(ticket.id)).toEqual([]);
     const on = await desk.api("PATCH", "/v1/workspace", {
       headers: owner.headers,
       body: { settings: { follow_on_mention: true } },
     });
     expect(on.status).toBe(200);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     await note(`<p>${mention(ann)} and ${mention(outsider)} and ${mention(owner)}</p>`);
     await drain();
     // The author never follows by mentioning themselves; the outsider cannot see a private team's ticket.
-    expect(stored(ticket.id)).toEqual([ann.id]);
-    const followed = eventsAfter(desk, workspace.id, seq).filter(
+    expect(await stored(ticket.id)).toEqual([ann.id]);
+    const followed = (await eventsAfter(desk, workspace.id, seq)).filter(
       (e) => e.type === "ticket.updated" && (e.data as { changes: string[] }).changes.includes("followers"),
     );
     expect(followed.length).toBe(1);

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import { invalidAt, notFound } from "../lib/errors";
 import { memberIdsOf } from "../teams/teams.public";
@@ -18,12 +18,12 @@ type Deps = { db: Db; clock: Clock };
 export const MAX_FOLLOWERS = 50;
 
 /** Whether a member may see the ticket: any member, unless its team is private (its members, admins and owners). */
-function maySee(db: Queryable, ticket: TicketRow, userId: string): boolean {
-  const role = memberRoleOf(db, ticket.workspaceId, userId);
+async function maySee(db: Queryable, ticket: TicketRow, userId: string): Promise<boolean> {
+  const role = await memberRoleOf(db, ticket.workspaceId, userId);
   if (!role) return false;
-  const privateTeamId = privateTeamOf(db, ticket.workspaceId, ticket.teamId);
+  const privateTeamId = await privateTeamOf(db, ticket.workspaceId, ticket.teamId);
   if (!privateTeamId || role === "admin" || role === "owner") return true;
-  return memberIdsOf(db, [privateTeamId]).get(privateTeamId)?.includes(userId) ?? false;
+  return (await memberIdsOf(db, [privateTeamId])).get(privateTeamId)?.includes(userId) ?? false;
 }
 
 /** `me` is the caller (a key's creator). */
@@ -33,26 +33,25 @@ const resolveUser = (ctx: RequestContext, userId: string) => (userId === "me" ? 
  * Adds a follower (the caller or a teammate who may see the ticket). Following twice changes
  * nothing and emits nothing; a change emits `ticket.updated { changes: ["followers"] }`.
  */
-export function followTicket(ctx: RequestContext, ref: string, userIdOrMe: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const ticket = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+export async function followTicket(ctx: RequestContext, ref: string, userIdOrMe: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const ticket = await findVisibleTicket(tx, ctx, ref, { includeMerged: false });
     const userId = resolveUser(ctx, userIdOrMe);
-    if (!userId || !memberRoleOf(tx, ticket.workspaceId, userId)) throw notFound("User");
-    if (!maySee(tx, ticket, userId))
+    if (!userId || !await memberRoleOf(tx, ticket.workspaceId, userId)) throw notFound("User");
+    if (!await maySee(tx, ticket, userId))
       throw invalidAt("path.user_id", "this member cannot see the ticket (it belongs to a private team)");
-    const current = followerIdsOf(tx, [ticket.id]).get(ticket.id) ?? [];
+    const current = (await followerIdsOf(tx, [ticket.id])).get(ticket.id) ?? [];
     if (current.includes(userId)) return;
     if (current.length >= MAX_FOLLOWERS)
       throw invalidAt("path.user_id", `a ticket has at most ${MAX_FOLLOWERS} followers`);
-    tx.insert(ticketFollowers)
+    await tx.insert(ticketFollowers)
       .values({
         ticketId: ticket.id,
         userId,
         workspaceId: ticket.workspaceId,
         createdAt: deps.clock.now().toISOString(),
-      })
-      .run();
-    emitTicketUpdated(tx, ticket, ["followers"]);
+      });
+    await emitTicketUpdated(tx, ticket, ["followers"]);
   });
 }
 
@@ -61,31 +60,29 @@ export function followTicket(ctx: RequestContext, ref: string, userIdOrMe: strin
  * who may see the ticket and do not follow it yet, while the ticket has room; one ticket.updated
  * when any was added. A ticket gone, merged or deleted takes nobody.
  */
-export function addFollowers(tx: Tx, workspaceId: string, ticketId: string, userIds: string[], now: string): number {
-  const ticket = ticketOfWorkspace(tx, workspaceId, ticketId);
+export async function addFollowers(tx: Tx, workspaceId: string, ticketId: string, userIds: string[], now: string): Promise<number> {
+  const ticket = await ticketOfWorkspace(tx, workspaceId, ticketId);
   if (!ticket || ticket.deletedAt || ticket.mergedIntoId) return 0;
-  const current = followerIdsOf(tx, [ticket.id]).get(ticket.id) ?? [];
+  const current = (await followerIdsOf(tx, [ticket.id])).get(ticket.id) ?? [];
   const room = Math.max(0, MAX_FOLLOWERS - current.length);
-  const added = [...new Set(userIds)].filter((id) => !current.includes(id) && maySee(tx, ticket, id)).slice(0, room);
+  const added = [...new Set(userIds)].filter(async (id) => !current.includes(id) && await maySee(tx, ticket, id)).slice(0, room);
   if (added.length === 0) return 0;
-  tx.insert(ticketFollowers)
-    .values(added.map((userId) => ({ ticketId: ticket.id, userId, workspaceId, createdAt: now })))
-    .run();
-  emitTicketUpdated(tx, ticket, ["followers"]);
+  await tx.insert(ticketFollowers)
+    .values(added.map((userId) => ({ ticketId: ticket.id, userId, workspaceId, createdAt: now })));
+  await emitTicketUpdated(tx, ticket, ["followers"]);
   return added.length;
 }
 
 /** Removes a follower; one who was not following changes nothing (still 204). */
-export function unfollowTicket(ctx: RequestContext, ref: string, userIdOrMe: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    const ticket = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+export async function unfollowTicket(ctx: RequestContext, ref: string, userIdOrMe: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    const ticket = await findVisibleTicket(tx, ctx, ref, { includeMerged: false });
     const userId = resolveUser(ctx, userIdOrMe);
     if (!userId) throw notFound("User");
-    const removed = tx
+    const removed = await tx
       .delete(ticketFollowers)
       .where(and(eq(ticketFollowers.ticketId, ticket.id), eq(ticketFollowers.userId, userId)))
-      .returning({ userId: ticketFollowers.userId })
-      .all();
-    if (removed.length > 0) emitTicketUpdated(tx, ticket, ["followers"]);
+      .returning({ userId: ticketFollowers.userId });
+    if (removed.length > 0) await emitTicketUpdated(tx, ticket, ["followers"]);
   });
 }

@@ -15,9 +15,9 @@ const UNSOLVED = ["open", "pending", "on_hold"] as const;
  * answer. Solved and closed tickets keep their assignee as history.
  */
 export function registerUnassignOnMemberRemoval(deps: Pick<Deps, "db" | "ports">): () => void {
-  return onEvent(deps.db, [memberRemoved], (tx, event) => {
+  return onEvent(deps.db, [memberRemoved], async (tx, event) => {
     const userId = event.data.user_id;
-    const assigned = tx
+    const assigned = await tx
       .select()
       .from(tickets)
       .where(
@@ -28,11 +28,10 @@ export function registerUnassignOnMemberRemoval(deps: Pick<Deps, "db" | "ports">
           isNull(tickets.deletedAt),
           isNull(tickets.mergedIntoId),
         ),
-      )
-      .all();
+      );
     const ctx = systemContext(event.workspace_id, `member-removed:${userId}`);
     for (const ticket of assigned) {
-      const outcome = applyTicketPatch(
+      const outcome = await applyTicketPatch(
         tx,
         ctx,
         ticket,
@@ -41,7 +40,7 @@ export function registerUnassignOnMemberRemoval(deps: Pick<Deps, "db" | "ports">
         { enforceRequired: false },
         deps.ports,
       );
-      if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+      if (outcome.changes.length > 0) await emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     }
   });
 }

@@ -1,3 +1,4 @@
+import { one } from "../db/store";
 import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { firstMailboxOf } from "../mailboxes/mailboxes.public";
@@ -51,16 +52,16 @@ const solvedAtOf = (input: ImportedTicketInput): string | null =>
   input.status === "solved" || input.status === "closed" ? (input.solvedAt ?? input.updatedAt) : null;
 
 /** Creates an imported ticket without messages (importMessage adds them); emits ticket.created. */
-export function importTicket(
+export async function importTicket(
   ctx: RequestContext,
   input: ImportedTicketInput,
   deps: Pick<Deps, "ports">,
   tx: Tx,
-): TicketRow {
-  const number = deps.ports.get(ticketNumberCounter)(tx, ctx.workspaceId);
+): Promise<TicketRow> {
+  const number = await deps.ports.get(ticketNumberCounter)(tx, ctx.workspaceId);
   if (number === undefined) throw notFound("Workspace");
   // Replies to a ticket that came by mail go out from the workspace's mailbox, as any email ticket's.
-  const mailbox = firstMailboxOf(tx, ctx.workspaceId);
+  const mailbox = await firstMailboxOf(tx, ctx.workspaceId);
   const base = {
     id: newId(),
     workspaceId: ctx.workspaceId,
@@ -91,11 +92,11 @@ export function importTicket(
     updatedAt: input.updatedAt,
   } satisfies Omit<TicketRow, "priorityRank" | "severityRank" | "dueAt">;
   const row: TicketRow = { ...base, ...derivedTicketColumns(base) };
-  insertTicketRow(tx, row);
+  await insertTicketRow(tx, row);
   const tags = input.tags.length
-    ? (applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }, deps.ports).tags ?? [])
+    ? ((await applyLabelWrite(tx, ctx, "tickets", row.id, { tags: input.tags }, deps.ports)).tags ?? [])
     : [];
-  emitTicketCreated(tx, row, { tags });
+  await emitTicketCreated(tx, row, { tags });
   return row;
 }
 
@@ -103,14 +104,14 @@ export function importTicket(
  * Brings an imported ticket up to the source's state (subject, status, priority, assignee, tags,
  * solved time); answers null when the ticket was deleted or merged in Desk since (left alone).
  */
-export function updateImportedTicket(
+export async function updateImportedTicket(
   ctx: RequestContext,
   ticketId: string,
   input: ImportedTicketInput,
   deps: Pick<Deps, "ports">,
   tx: Tx,
-): TicketRow | null {
-  const current = liveTicketRow(tx, ctx.workspaceId, ticketId);
+): Promise<TicketRow | null> {
+  const current = await liveTicketRow(tx, ctx.workspaceId, ticketId);
   if (!current) return null;
   const set: Partial<typeof tickets.$inferInsert> = {};
   const changes: string[] = [];
@@ -133,13 +134,13 @@ export function updateImportedTicket(
   }
   const solvedAt = solvedAtOf(input);
   if (current.solvedAt !== solvedAt) set.solvedAt = solvedAt;
-  const labels = applyLabelWrite(tx, ctx, "tickets", ticketId, { tags: input.tags }, deps.ports);
+  const labels = await applyLabelWrite(tx, ctx, "tickets", ticketId, { tags: input.tags }, deps.ports);
   if (labels.added.length + labels.removed.length > 0) changes.push("tags");
   if (changes.length === 0 && set.solvedAt === undefined) return current;
   // ISO strings of one format: the later one sorts last.
   set.updatedAt = [input.updatedAt, current.updatedAt].sort()[1];
-  const row = tx.update(tickets).set(set).where(eq(tickets.id, ticketId)).returning().get()!;
-  if (changes.length) emitTicketUpdated(tx, row, changes, assigneeChanged && row.assigneeId !== null);
+  const row = one(await tx.update(tickets).set(set).where(eq(tickets.id, ticketId)).returning())!;
+  if (changes.length) await emitTicketUpdated(tx, row, changes, assigneeChanged && row.assigneeId !== null);
   return row;
 }
 
@@ -147,17 +148,17 @@ export function updateImportedTicket(
  * Adds one imported message at its original time. The ticket's counters move only when the
  * message is newer than what the ticket shows (messages may come in any order on a re-run).
  */
-export function importMessage(
+export async function importMessage(
   ctx: RequestContext,
   ticketId: string,
   input: ImportedMessageInput,
   deps: Pick<Deps, "config" | "clock">,
   tx: Tx,
-): MessageRow | null {
-  const ticket = liveTicketRow(tx, ctx.workspaceId, ticketId);
+): Promise<MessageRow | null> {
+  const ticket = await liveTicketRow(tx, ctx.workspaceId, ticketId);
   if (!ticket) return null;
   const contactEmail = ticket.contactId
-    ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null)
+    ? ((await contactRefsOf(tx, [ticket.contactId])).get(ticket.contactId)?.email ?? null)
     : null;
   const composed = composeMessage(
     ctx,
@@ -174,7 +175,7 @@ export function importMessage(
   );
   // Sent long ago by the other desk: the outbox must never send it again.
   const message: MessageRow = { ...composed, deliveryStatus: "none" };
-  const attachments = insertComposedMessage(tx, message, input.attachmentIds);
+  const attachments = await insertComposedMessage(tx, message, input.attachmentIds);
   const first = ticket.messageCount === 0;
   const { counters } = messageCounters(ticket, message, input.createdAt, first);
   const newer = input.createdAt >= ticket.lastMessageAt || first;
@@ -193,7 +194,7 @@ export function importMessage(
       (!first && message.kind === "reply" && message.direction === "outbound" ? input.createdAt : null),
     updatedAt: ticket.updatedAt,
   };
-  updateTicketCounters(tx, next);
-  emitMessageCreated(tx, next, message, deps, { attachments }, "import");
+  await updateTicketCounters(tx, next);
+  await emitMessageCreated(tx, next, message, deps, { attachments }, "import");
   return message;
 }

@@ -13,12 +13,12 @@ import { wakeSnoozedTicket } from "./tickets.snooze";
 export const wakeSnoozedJob = defineJob({
   name: "tickets.wake_snoozed",
   schema: z.object({ ticket_id: z.string() }),
-  handler(payload, { deps }: JobContext<Deps>) {
-    wakeSnoozedTicket(payload.ticket_id, deps);
+  async handler(payload, { deps }: JobContext<Deps>) {
+    await wakeSnoozedTicket(payload.ticket_id, deps);
   },
 });
 
 /** Schedules the wake-up of a ticket a patch snoozed, in the patch's transaction. */
-export function scheduleWake(tx: Tx, ticket: Pick<TicketRow, "id" | "workspaceId">, until: string): void {
-  enqueue(tx, wakeSnoozedJob, { ticket_id: ticket.id }, { runAt: new Date(until), workspaceId: ticket.workspaceId });
+export async function scheduleWake(tx: Tx, ticket: Pick<TicketRow, "id" | "workspaceId">, until: string): Promise<void> {
+  await enqueue(tx, wakeSnoozedJob, { ticket_id: ticket.id }, { runAt: new Date(until), workspaceId: ticket.workspaceId });
 }

@@ -6,7 +6,7 @@ import { solvedTicketsBeforeQuery } from "./tickets.lifecycle";
 const desk = await startTestDesk();
 
 describe("auto-close's seek", () => {
-  test("reads only the partial index of solved tickets (closed ones, the many, are never scanned)", () => {
+  test("reads only the partial index of solved tickets (closed ones, the many, are never scanned)", async () => {
     const query = solvedTicketsBeforeQuery(desk.deps.db, "w", "2026-01-01T00:00:00.000Z", 200).toSQL();
     // As the database layer runs it: bare comparison parameters become `+?`.
     const plan = desk.deps.db.$client

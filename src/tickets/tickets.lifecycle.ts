@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { ticketOfWorkspace } from "./tickets.repo";
 import { tickets } from "./tickets.table";
@@ -17,9 +17,8 @@ import { applyTicketPatch } from "./tickets.write";
  * Ids of the workspace's live solved tickets solved before `cutoff`, oldest first (the partial
  * index `tickets_ws_autoclose_idx` holds exactly these rows, so the scan never reads closed ones).
  */
-export function solvedTicketsBefore(db: Queryable, workspaceId: string, cutoff: string, limit: number): string[] {
-  return solvedTicketsBeforeQuery(db, workspaceId, cutoff, limit)
-    .all()
+export async function solvedTicketsBefore(db: Queryable, workspaceId: string, cutoff: string, limit: number): Promise<string[]> {
+  return (await solvedTicketsBeforeQuery(db, workspaceId, cutoff, limit))
     .map((r) => r.id);
 }
 
@@ -47,10 +46,10 @@ export function solvedTicketsBeforeQuery(db: Queryable, workspaceId: string, cut
  * `auto_close`, attributed to the system, and `ticket.updated`. Required fields do not block it
  * (SPEC.md, Ticket status). Nothing when it is no longer solved or solved after `cutoff`.
  */
-export function autoCloseTicket(workspaceId: string, ticketId: string, cutoff: string, deps: Deps): boolean {
+export async function autoCloseTicket(workspaceId: string, ticketId: string, cutoff: string, deps: Deps): Promise<boolean> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const current = ticketOfWorkspace(tx, workspaceId, ticketId);
+  return await transact(deps.db, async (tx) => {
+    const current = await ticketOfWorkspace(tx, workspaceId, ticketId);
     if (
       !current ||
       current.deletedAt ||
@@ -60,7 +59,7 @@ export function autoCloseTicket(workspaceId: string, ticketId: string, cutoff: s
       current.solvedAt >= cutoff
     )
       return false;
-    const outcome = applyTicketPatch(
+    const outcome = await applyTicketPatch(
       tx,
       systemContext(workspaceId),
       current,
@@ -69,7 +68,7 @@ export function autoCloseTicket(workspaceId: string, ticketId: string, cutoff: s
       { enforceRequired: false, statusReason: "auto_close" },
       deps.ports,
     );
-    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+    if (outcome.changes.length > 0) await emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     return true;
   });
 }

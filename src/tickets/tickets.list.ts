@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import { fieldFilterSql, fieldSortSql, parseFieldFilters, type FieldFilter } from "../custom-fields/fields.public";
@@ -48,7 +49,7 @@ function checkValues(list: string[] | undefined, allowed: readonly string[], loc
 }
 
 /** Conditions for one filter set; `prefix` names where a bad value came from (query or a view). */
-export function filterConditions(db: Queryable, ctx: RequestContext, filter: TicketFilter, prefix = "query"): SQL[] {
+export async function filterConditions(db: Queryable, ctx: RequestContext, filter: TicketFilter, prefix = "query"): Promise<SQL[]> {
   const out: SQL[] = [];
   checkValues(filter.status, TICKET_STATUSES, `${prefix}.status`);
   checkValues(filter.priority, PRIORITIES, `${prefix}.priority`);
@@ -83,11 +84,11 @@ export function filterConditions(db: Queryable, ctx: RequestContext, filter: Tic
   if (filter.snoozed !== undefined)
     out.push(filter.snoozed ? isNotNull(tickets.snoozedUntil) : isNull(tickets.snoozedUntil));
   if (filter.q !== undefined && filter.q.trim() !== "")
-    out.push(sql`${tickets.id} IN (${matchingTicketIdsSql(db, filter.q, ctx.workspaceId)})`);
+    out.push(sql`${tickets.id} IN (${await matchingTicketIdsSql(db, filter.q, ctx.workspaceId)})`);
   // Wrapped so SQLite keeps it a per-row probe (primary key lookup) while walking the sort index
   // newest first, instead of turning it into an IN list of every matching value and sorting them all.
   for (const field of filter.fields ?? [])
-    out.push(sql`likely(${fieldFilterSql(ctx, "ticket", field, tickets.id, db)})`);
+    out.push(sql`likely(${await fieldFilterSql(ctx, "ticket", field, tickets.id, db)})`);
   return out;
 }
 
@@ -106,8 +107,8 @@ export function viewToFilter(filters: ViewFilters): TicketFilter {
 }
 
 /** The base scope of every list and count: this workspace, live tickets, private teams respected. */
-export function ticketScope(db: Queryable, ctx: RequestContext): SQL[] {
-  const visible = visibleTicketsCondition(db, ctx);
+export async function ticketScope(db: Queryable, ctx: RequestContext): Promise<SQL[]> {
+  const visible = await visibleTicketsCondition(db, ctx);
   return [eq(tickets.workspaceId, ctx.workspaceId), liveTicket, ...(visible ? [visible] : [])];
 }
 
@@ -118,12 +119,12 @@ type SortPlan = {
   value: (row: TicketRow & { sort_value?: unknown }) => string | number | null;
 };
 
-function sortPlan(
+async function sortPlan(
   ctx: RequestContext,
   db: Queryable,
   sort: string | undefined,
   order: "asc" | "desc" | undefined,
-): SortPlan {
+): Promise<SortPlan> {
   const name = sort ?? "last_message_at";
   switch (name) {
     case "last_message_at":
@@ -138,7 +139,7 @@ function sortPlan(
       return { name, order: order ?? "asc", key: sql`${tickets.dueAt}`, value: (r) => r.dueAt };
   }
   if (name.startsWith("field.")) {
-    const key = fieldSortSql(ctx, "ticket", name.slice(6), tickets.id, db);
+    const key = await fieldSortSql(ctx, "ticket", name.slice(6), tickets.id, db);
     return { name, order: order ?? "asc", key, value: (r) => (r.sort_value as string | number | null) ?? null };
   }
   throw invalidAt("query.sort", "sort is last_message_at, created_at, priority, severity, due or field.<key>");
@@ -156,7 +157,7 @@ function afterCursor(plan: SortPlan, value: string | number | null, id: string):
 }
 
 /** Filters from the query string (view_id adds the saved view's filters, combined with AND). */
-export function listFiltersOf(db: Queryable, ctx: RequestContext, query: TicketListInput): SQL[] {
+export async function listFiltersOf(db: Queryable, ctx: RequestContext, query: TicketListInput): Promise<SQL[]> {
   const fromQuery: TicketFilter = {
     status: splitList(query.status),
     priority: splitList(query.priority),
@@ -174,18 +175,18 @@ export function listFiltersOf(db: Queryable, ctx: RequestContext, query: TicketL
     snoozed: query.snoozed === undefined ? undefined : query.snoozed === "true",
     fields: parseFieldFilters(query as Record<string, unknown>),
   };
-  const conditions = filterConditions(db, ctx, fromQuery);
+  const conditions = await filterConditions(db, ctx, fromQuery);
   if (query.view_id !== undefined) {
-    const view = findVisibleView(db, ctx, query.view_id);
-    conditions.push(...filterConditions(db, ctx, viewToFilter(view.filters), "view.filters"));
+    const view = await findVisibleView(db, ctx, query.view_id);
+    conditions.push(...await filterConditions(db, ctx, viewToFilter(view.filters), "view.filters"));
   }
   return conditions;
 }
 
 /** The list query, unexecuted (the benchmark prints its plan); `plan` says how to build the next cursor. */
-export function buildTicketListQuery(db: Queryable, ctx: RequestContext, query: TicketListInput, extra: SQL[] = []) {
-  const plan = sortPlan(ctx, db, query.sort, query.order);
-  const conditions = [...ticketScope(db, ctx), ...listFiltersOf(db, ctx, query), ...extra];
+export async function buildTicketListQuery(db: Queryable, ctx: RequestContext, query: TicketListInput, extra: SQL[] = []) {
+  const plan = await sortPlan(ctx, db, query.sort, query.order);
+  const conditions = [...await ticketScope(db, ctx), ...await listFiltersOf(db, ctx, query), ...extra];
   const cursor = decodeCursor(query.cursor, 4);
   if (cursor) {
     const [sortName, order, value, id] = cursor;
@@ -205,21 +206,21 @@ export function buildTicketListQuery(db: Queryable, ctx: RequestContext, query: 
 }
 
 /** GET /v1/tickets: keyset pages that never repeat or skip a ticket whose sort key did not change. */
-export function listTickets(
+export async function listTickets(
   db: Queryable,
   ctx: RequestContext,
   query: TicketListInput,
   extra: SQL[] = [],
-): Page<TicketJson> {
-  const { select, plan } = buildTicketListQuery(db, ctx, query, extra);
-  const rows = select.all().map((r) => ({ ...r.ticket, sort_value: r.sortValue }));
+): Promise<Page<TicketJson>> {
+  const { select, plan } = await buildTicketListQuery(db, ctx, query, extra);
+  const rows = (await select).map((r) => ({ ...r.ticket, sort_value: r.sortValue }));
   const page = pageOf(
     rows,
     query.limit,
     (row) => row,
     (row) => [plan.name, plan.order, (row.sort_value as string | number | null) ?? null, row.id],
   );
-  return { data: presentTickets(db, page.data), next_cursor: page.next_cursor };
+  return { data: await presentTickets(db, page.data), next_cursor: page.next_cursor };
 }
 
 /**
@@ -229,8 +230,8 @@ export function listTickets(
  */
 export const ticketListRead = defineRead(
   "tickets.list",
-  (db, p: { ctx: RequestContext; query: TicketListInput; contactId?: string }) =>
-    listTickets(db, p.ctx, p.query, p.contactId === undefined ? [] : [eq(tickets.contactId, p.contactId)]),
+  async (db, p: { ctx: RequestContext; query: TicketListInput; contactId?: string }) =>
+    await listTickets(db, p.ctx, p.query, p.contactId === undefined ? [] : [eq(tickets.contactId, p.contactId)]),
 );
 
 const searches = (q: string | undefined) => q !== undefined && q.trim() !== "";
@@ -239,25 +240,25 @@ const searches = (q: string | undefined) => q !== undefined && q.trim() !== "";
  * GET /v1/tickets and a contact's tickets: with `q` (given, or from the view) the read goes to the
  * pool; without, it is an indexed page read that stays on this thread.
  */
-export function readTicketList(
+export async function readTicketList(
   deps: { db: Queryable; reads: ReadPool },
   ctx: RequestContext,
   query: TicketListInput,
   contactId?: string,
-): Page<TicketJson> | Promise<Page<TicketJson>> {
+): Promise<Page<TicketJson> | Promise<Page<TicketJson>>> {
   const broad =
     searches(query.q) ||
-    (query.view_id !== undefined && searches(findVisibleView(deps.db, ctx, query.view_id).filters.q));
+    (query.view_id !== undefined && searches((await findVisibleView(deps.db, ctx, query.view_id)).filters.q));
   if (broad) return deps.reads.run(ticketListRead, ctx.workspaceId, { ctx, query, contactId });
-  return listTickets(deps.db, ctx, query, contactId === undefined ? [] : [eq(tickets.contactId, contactId)]);
+  return await listTickets(deps.db, ctx, query, contactId === undefined ? [] : [eq(tickets.contactId, contactId)]);
 }
 
 /**
  * Every visible view's count on a read pool worker: each count walks the tickets its filters match
  * (and a `q` the search index), which grows with the workspace, and the inbox asks on every load.
  */
-export const viewCountsRead = defineRead("tickets.view_counts", (db, p: { ctx: RequestContext }) =>
-  viewCounts(db, p.ctx),
+export const viewCountsRead = defineRead("tickets.view_counts", async (db, p: { ctx: RequestContext }) =>
+  await viewCounts(db, p.ctx),
 );
 
 /**
@@ -269,7 +270,7 @@ export async function readViewCounts(
   deps: { db: Queryable; reads: ReadPool },
   ctx: RequestContext,
 ): Promise<Record<string, number>> {
-  if (listVisibleViews(deps.db, ctx).length === 0) return {};
+  if ((await listVisibleViews(deps.db, ctx)).length === 0) return {};
   try {
     return await deps.reads.run(viewCountsRead, ctx.workspaceId, { ctx });
   } catch (error) {
@@ -279,21 +280,20 @@ export async function readViewCounts(
 }
 
 /** Number of live tickets per visible view (same filters as the view's list). */
-export function viewCounts(db: Queryable, ctx: RequestContext): Record<string, number> {
+export async function viewCounts(db: Queryable, ctx: RequestContext): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const view of listVisibleViews(db, ctx)) {
+  for (const view of await listVisibleViews(db, ctx)) {
     try {
       const conditions = [
-        ...ticketScope(db, ctx),
+        ...await ticketScope(db, ctx),
         eq(tickets.spam, false),
-        ...filterConditions(db, ctx, viewToFilter(view.filters), "view.filters"),
+        ...await filterConditions(db, ctx, viewToFilter(view.filters), "view.filters"),
       ];
       out[view.id] =
-        db
+        first(await db
           .select({ n: sql<number>`count(*)` })
           .from(tickets)
-          .where(and(...conditions))
-          .get()?.n ?? 0;
+          .where(and(...conditions)).limit(1))?.n ?? 0;
     } catch {
       // A view naming a field that was deleted since: it counts nothing rather than failing the inbox.
       out[view.id] = 0;

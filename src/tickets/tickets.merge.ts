@@ -1,6 +1,7 @@
+import { first, one } from "../db/store";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
 import { applyLabelWrite, labelsOf } from "../labels/labels.public";
@@ -17,35 +18,33 @@ const earlier = (a: string | null, b: string | null) => (a && b ? (a < b ? a : b
  * there, it is closed and points at the target, and a `merged` activity `{ into }` is logged.
  * Required fields do not block a merge. Answers the target.
  */
-export function mergeTicket(ctx: RequestContext, ref: string, intoRef: string, deps: Deps): TicketRow {
+export async function mergeTicket(ctx: RequestContext, ref: string, intoRef: string, deps: Deps): Promise<TicketRow> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const source = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+  return await transact(deps.db, async (tx) => {
+    const source = await findVisibleTicket(tx, ctx, ref, { includeMerged: false });
     let target: TicketRow;
     try {
-      target = findVisibleTicket(tx, ctx, intoRef, { includeMerged: false });
+      target = await findVisibleTicket(tx, ctx, intoRef, { includeMerged: false });
     } catch {
       throw invalidAt("body.into_id", "No such ticket to merge into.");
     }
     if (target.id === source.id) throw invalidAt("body.into_id", "A ticket cannot be merged into itself.");
 
-    const moved = tx
+    const moved = (await tx
       .update(messages)
       .set({ ticketId: target.id })
       .where(eq(messages.ticketId, source.id))
-      .returning({ id: messages.id })
-      .all().length;
-    const latestReply = tx
+      .returning({ id: messages.id })).length;
+    const latestReply = first(await tx
       .select({ bodyText: messages.bodyText })
       .from(messages)
       .where(and(eq(messages.ticketId, target.id), eq(messages.kind, "reply")))
       .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(1)
-      .get();
-    const sourceTags = labelsOf(tx, "tickets", [source.id]).get(source.id) ?? [];
+      .limit(1));
+    const sourceTags = (await labelsOf(tx, "tickets", [source.id])).get(source.id) ?? [];
     if (sourceTags.length)
-      applyLabelWrite(tx, ctx, "tickets", target.id, { add_tags: sourceTags.map((t) => t.name) }, deps.ports);
-    tx.update(tickets)
+      await applyLabelWrite(tx, ctx, "tickets", target.id, { add_tags: sourceTags.map((t) => t.name) }, deps.ports);
+    await tx.update(tickets)
       .set({
         messageCount: sql`${tickets.messageCount} + ${moved}`,
         lastMessageAt: later(target.lastMessageAt, source.lastMessageAt)!,
@@ -56,9 +55,8 @@ export function mergeTicket(ctx: RequestContext, ref: string, intoRef: string, d
           : target.lastMessagePreview,
         updatedAt: now,
       })
-      .where(eq(tickets.id, target.id))
-      .run();
-    const closed = tx
+      .where(eq(tickets.id, target.id));
+    const closed = one(await tx
       .update(tickets)
       .set({
         status: "closed",
@@ -69,14 +67,13 @@ export function mergeTicket(ctx: RequestContext, ref: string, intoRef: string, d
         updatedAt: now,
       })
       .where(eq(tickets.id, source.id))
-      .returning()
-      .get()!;
-    recordActivity(tx, ctx, closed, "merged", { into: target.id, into_number: target.number }, now);
+      .returning())!;
+    await recordActivity(tx, ctx, closed, "merged", { into: target.id, into_number: target.number }, now);
     if (source.status !== "closed")
-      recordActivity(tx, ctx, closed, "status_changed", { from: source.status, to: "closed" }, now);
-    emitTicketUpdated(tx, closed, ["status", "merged_into_id", "message_count"]);
-    const updatedTarget = reloadTicket(tx, target.id);
-    emitTicketUpdated(tx, updatedTarget, ["message_count", "last_message_at", ...(sourceTags.length ? ["tags"] : [])]);
+      await recordActivity(tx, ctx, closed, "status_changed", { from: source.status, to: "closed" }, now);
+    await emitTicketUpdated(tx, closed, ["status", "merged_into_id", "message_count"]);
+    const updatedTarget = await reloadTicket(tx, target.id);
+    await emitTicketUpdated(tx, updatedTarget, ["message_count", "last_message_at", ...(sourceTags.length ? ["tags"] : [])]);
     return updatedTarget;
   });
 }

@@ -34,8 +34,8 @@ export const ticketsModule = defineModule({
     provide(moveContactRecords, moveContactTickets),
     provide(contactTicketCounts, liveTicketCountsOfContacts),
     provide(ticketLookups, (db) => ({
-      chatContactOf: (workspaceId, ticketId) => chatContactOfTicket(db, workspaceId, ticketId),
-      privateTeamOfTicket: (workspaceId, ticketId) => privateTeamOfLiveTicket(db, workspaceId, ticketId),
+      chatContactOf: async (workspaceId, ticketId) => await chatContactOfTicket(db, workspaceId, ticketId),
+      privateTeamOfTicket: async (workspaceId, ticketId) => await privateTeamOfLiveTicket(db, workspaceId, ticketId),
     })),
   ],
 });

@@ -12,7 +12,7 @@ const openTicketCounts = preparedFor((sqlite) =>
  * them: the same set that is unassigned when they leave, and what an assignment cap weighs. The
  * tickets feature owns the table, so it supplies the count to members.
  */
-export const countMemberOpenTickets: OpenTicketCounter = (tx, workspaceId, userIds) => {
+export const countMemberOpenTickets: OpenTicketCounter = async (tx, workspaceId, userIds) => {
   const rows = openTicketCounts(tx).all(workspaceId, jsonList(userIds));
   return new Map(rows.map((r) => [r.assignee_id, r.n]));
 };

@@ -29,10 +29,10 @@ const unchanged = (current: TicketRow, change: TicketFieldChange): boolean =>
     ? sameSla(current.sla, change.sla)
     : current.csat?.score === change.csat.score && current.csat?.comment === change.csat.comment;
 
-function writeFieldChange(tx: Tx, ticketId: string, change: TicketFieldChange, now: string): void {
+async function writeFieldChange(tx: Tx, ticketId: string, change: TicketFieldChange, now: string): Promise<void> {
   // The SLA write runs on every tracked change, so it is a prepared statement.
-  if ("sla" in change) writeTicketSla(tx, ticketId, change.sla, now);
-  else tx.update(tickets).set({ csat: change.csat, updatedAt: now }).where(eq(tickets.id, ticketId)).run();
+  if ("sla" in change) await writeTicketSla(tx, ticketId, change.sla, now);
+  else await tx.update(tickets).set({ csat: change.csat, updatedAt: now }).where(eq(tickets.id, ticketId));
 }
 
 /**
@@ -41,25 +41,25 @@ function writeFieldChange(tx: Tx, ticketId: string, change: TicketFieldChange, n
  * nothing writes nothing. Answers the ticket as stored, or undefined when it is not live
  * (deleted or merged away).
  */
-export function patchTicketFields(
+export async function patchTicketFields(
   tx: Tx,
   workspaceId: string,
   ticketId: string,
   change: TicketFieldChange,
   now: string,
   activity?: TicketFieldActivity,
-): TicketRow | undefined {
-  const current = liveTicketRow(tx, workspaceId, ticketId);
+): Promise<TicketRow | undefined> {
+  const current = await liveTicketRow(tx, workspaceId, ticketId);
   if (!current) return undefined;
   if (!activity && unchanged(current, change)) return current;
-  writeFieldChange(tx, current.id, change, now);
+  await writeFieldChange(tx, current.id, change, now);
   const next = { ...current, ...change };
   const row: TicketRow = { ...next, updatedAt: now, ...derivedTicketColumns(next) };
   if (activity)
-    recordActivity(tx, systemContext(workspaceId), row, activity.type, activity.data, now, {
+    await recordActivity(tx, systemContext(workspaceId), row, activity.type, activity.data, now, {
       type: activity.actor,
       userId: null,
     });
-  emitTicketUpdated(tx, row, ["sla" in change ? "sla" : "csat"]);
+  await emitTicketUpdated(tx, row, ["sla" in change ? "sla" : "csat"]);
   return row;
 }

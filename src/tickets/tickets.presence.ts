@@ -13,13 +13,13 @@ const teamStatement = preparedFor((sqlite) =>
  * or undefined when the workspace has no such live ticket: the realtime gateway shows who is on a
  * ticket only to those who may see it.
  */
-export function privateTeamOfLiveTicket(
+export async function privateTeamOfLiveTicket(
   db: Queryable,
   workspaceId: string,
   ticketId: string,
-): string | null | undefined {
+): Promise<string | null | undefined> {
   const row = teamStatement(db).get(ticketId, workspaceId);
   if (!row) return undefined;
   if (!row.teamId) return null;
-  return teamOfWorkspace(db, workspaceId, row.teamId)?.private ? row.teamId : null;
+  return (await teamOfWorkspace(db, workspaceId, row.teamId))?.private ? row.teamId : null;
 }

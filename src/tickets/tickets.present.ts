@@ -40,10 +40,10 @@ export type TicketJson = {
 };
 
 /** UserRefs of many users in one (prepared) query. */
-export function userRefsOf(db: Queryable, ids: Array<string | null>): Map<string, UserRefJson> {
+export async function userRefsOf(db: Queryable, ids: Array<string | null>): Promise<Map<string, UserRefJson>> {
   const wanted = [...new Set(ids.filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
-  return new Map(userRefRows(db, wanted).map((row) => [row.id, presentUserRef(row)]));
+  return new Map((await userRefRows(db, wanted)).map((row) => [row.id, presentUserRef(row)]));
 }
 
 /**
@@ -53,18 +53,18 @@ export function userRefsOf(db: Queryable, ids: Array<string | null>): Map<string
 export type KnownTicketParts = { contact?: ContactRefJson | null; tags?: TagRef[]; fields?: Record<string, unknown> };
 
 /** Presents many tickets with five batched look-ups (contacts, followers, people, tags, fields), never one per row. */
-export function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTicketParts = {}): TicketJson[] {
+export async function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTicketParts = {}): Promise<TicketJson[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const single = rows.length === 1 ? rows[0]! : null;
   const knownContact = single?.contactId && known.contact?.id === single.contactId ? known.contact : undefined;
   const contacts = knownContact
     ? new Map([[knownContact.id, knownContact]])
-    : contactRefsOf(db, [...new Set(rows.map((r) => r.contactId).filter((id): id is string => !!id))]);
-  const followers = followerIdsOf(db, ids);
-  const assignees = userRefsOf(db, [...rows.map((r) => r.assigneeId), ...[...followers.values()].flat()]);
-  const tags = single && known.tags ? new Map([[single.id, known.tags]]) : labelsOf(db, "tickets", ids);
-  const fields = single && known.fields ? new Map([[single.id, known.fields]]) : fieldValuesOf(db, "ticket", ids);
+    : await contactRefsOf(db, [...new Set(rows.map((r) => r.contactId).filter((id): id is string => !!id))]);
+  const followers = await followerIdsOf(db, ids);
+  const assignees = await userRefsOf(db, [...rows.map((r) => r.assigneeId), ...[...followers.values()].flat()]);
+  const tags = single && known.tags ? new Map([[single.id, known.tags]]) : await labelsOf(db, "tickets", ids);
+  const fields = single && known.fields ? new Map([[single.id, known.fields]]) : await fieldValuesOf(db, "ticket", ids);
   return rows.map((row) => ({
     id: row.id,
     number: row.number,
@@ -103,10 +103,10 @@ export function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTic
  */
 const presented = new WeakMap<TicketRow, TicketJson>();
 
-export function presentTicket(db: Queryable, row: TicketRow, known: KnownTicketParts = {}): TicketJson {
+export async function presentTicket(db: Queryable, row: TicketRow, known: KnownTicketParts = {}): Promise<TicketJson> {
   const cached = presented.get(row);
   if (cached) return cached;
-  const json = presentTickets(db, [row], known)[0]!;
+  const json = (await presentTickets(db, [row], known))[0]!;
   presented.set(row, json);
   return json;
 }
@@ -121,8 +121,8 @@ export type ActivityJson = {
   created_at: string;
 };
 
-export function presentActivities(db: Queryable, rows: ActivityRow[]): ActivityJson[] {
-  const refs = userRefsOf(
+export async function presentActivities(db: Queryable, rows: ActivityRow[]): Promise<ActivityJson[]> {
+  const refs = await userRefsOf(
     db,
     rows.map((r) => r.actorUserId),
   );

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createWorkspaceWithOwner } from "../../test/factories";
@@ -66,12 +67,12 @@ describe("tickets: a created ticket is presented as stored", () => {
       { subject: "No message at all", priority: "low" },
     ];
     for (const body of shapes) {
-      const before = lastSeq(desk, workspace.id);
+      const before = await lastSeq(desk, workspace.id);
       const created = await desk.api("POST", "/v1/tickets", { headers: owner.headers, body });
       expect(created.status, String(body.subject)).toBe(201);
       const fresh = await desk.api("GET", `/v1/tickets/${created.body.id}`, { headers: owner.headers });
       expect(created.body, String(body.subject)).toEqual(fresh.body);
-      const events = eventsAfter(desk, workspace.id, before);
+      const events = await eventsAfter(desk, workspace.id, before);
       expect(events.find((e) => e.type === "ticket.created")!.data).toEqual({ ticket: fresh.body });
       const messages = await desk.api("GET", `/v1/tickets/${created.body.id}/messages`, { headers: owner.headers });
       const messageEvent = events.find((e) => e.type === "message.created");
@@ -109,12 +110,11 @@ describe("tickets: a created ticket is presented as stored", () => {
         });
         for (const [index, sla] of slas.entries()) {
           const responded = index % 2 === 0 ? null : "2029-01-01T00:00:00.000Z";
-          desk.deps.db
+          await desk.deps.db
             .update(tickets)
             .set({ sla, firstRespondedAt: responded })
-            .where(eq(tickets.id, res.body.id))
-            .run();
-          const row = desk.deps.db.select().from(tickets).where(eq(tickets.id, res.body.id)).get()!;
+            .where(eq(tickets.id, res.body.id));
+          const row = first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, res.body.id)).limit(1))!;
           expect(derivedTicketColumns(row), `${priority} ${severity} sla ${index}`).toEqual({
             priorityRank: row.priorityRank,
             severityRank: row.severityRank,

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, count, eq, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
@@ -12,8 +13,8 @@ import { tickets, type TicketRow } from "./tickets.table";
  */
 
 /** The tickets a caller may count in reports: visible to them (private teams' only for members), live, not spam. */
-export const reportableTicketsSql = (db: Queryable, ctx: RequestContext): SQL =>
-  and(...ticketScope(db, ctx), eq(tickets.spam, false))!;
+export const reportableTicketsSql = async (db: Queryable, ctx: RequestContext): Promise<SQL> =>
+  and(...await ticketScope(db, ctx), eq(tickets.spam, false))!;
 export { reportTicketsSql } from "./tickets.report-sql";
 export { privateTeamOfLiveTicket } from "./tickets.presence";
 /**
@@ -21,7 +22,7 @@ export { privateTeamOfLiveTicket } from "./tickets.presence";
  * unassigned, only the caller's, created before a time, among given ids, waiting on an agent (the
  * customer wrote last), or with triage's stored `sla_risk` at least a value.
  */
-export function countTickets(
+export async function countTickets(
   db: Queryable,
   ctx: RequestContext,
   input: {
@@ -32,9 +33,9 @@ export function countTickets(
     customerWaiting?: boolean;
     minSlaRisk?: number;
   },
-): number {
+): Promise<number> {
   const where: SQL[] = [
-    reportableTicketsSql(db, ctx),
+    await reportableTicketsSql(db, ctx),
     inArray(tickets.status, input.statuses as TicketRow["status"][]),
   ];
   if (input.assignee === null) where.push(isNull(tickets.assigneeId));
@@ -47,11 +48,10 @@ export function countTickets(
       sql`CAST(json_extract(${tickets.custom}, '$.ai_decisions.sla_risk.value') AS REAL) >= ${input.minSlaRisk}`,
     );
   return (
-    db
+    first(await db
       .select({ n: count() })
       .from(tickets)
-      .where(and(...where))
-      .get()?.n ?? 0
+      .where(and(...where)).limit(1))?.n ?? 0
   );
 }
 export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";

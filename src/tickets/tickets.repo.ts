@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, desc, eq, gte, isNull, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
@@ -12,14 +13,14 @@ import { tickets, type TicketRow } from "./tickets.table";
 export const liveTicket = sql`${tickets.deletedAt} IS NULL AND ${tickets.mergedIntoId} IS NULL`;
 
 /** Private teams of the workspace whose tickets this caller may not see. */
-export function hiddenTeamIds(db: Queryable, ctx: RequestContext): string[] {
+export async function hiddenTeamIds(db: Queryable, ctx: RequestContext): Promise<string[]> {
   if (ctx.visibleTeams === "all") return [];
-  return privateTeamsOutside(db, ctx.workspaceId, ctx.visibleTeams);
+  return await privateTeamsOutside(db, ctx.workspaceId, ctx.visibleTeams);
 }
 
 /** The private-team filter as a query condition: hidden tickets are simply not found. */
-export function visibleTicketsCondition(db: Queryable, ctx: RequestContext): SQL | undefined {
-  const hidden = hiddenTeamIds(db, ctx);
+export async function visibleTicketsCondition(db: Queryable, ctx: RequestContext): Promise<SQL | undefined> {
+  const hidden = await hiddenTeamIds(db, ctx);
   if (hidden.length === 0) return undefined;
   return or(isNull(tickets.teamId), notInArray(tickets.teamId, hidden));
 }
@@ -35,26 +36,26 @@ export function parseTicketRef(ref: string): { id: string } | { number: number }
 }
 
 /** Finds a ticket the caller may see (deleted ones excluded); 404 otherwise. Merged-away tickets stay readable. */
-export function findVisibleTicket(
+export async function findVisibleTicket(
   db: Queryable,
   ctx: RequestContext,
   ref: string,
   options: { includeMerged?: boolean } = {},
-): TicketRow {
+): Promise<TicketRow> {
   const parsed = parseTicketRef(ref);
   if (!parsed) throw notFound("Ticket");
-  const row = visibleTicketRow(db, ctx.workspaceId, parsed, hiddenTeamIds(db, ctx));
+  const row = await visibleTicketRow(db, ctx.workspaceId, parsed, await hiddenTeamIds(db, ctx));
   if (!row || (options.includeMerged === false && row.mergedIntoId !== null)) throw notFound("Ticket");
   return row;
 }
 
 /** The private team a ticket belongs to, if its team is private (its events then go to the team topic). */
-export function privateTeamOf(db: Queryable, workspaceId: string, teamId: string | null): string | null {
+export async function privateTeamOf(db: Queryable, workspaceId: string, teamId: string | null): Promise<string | null> {
   if (!teamId) return null;
-  return privateTeamOfWorkspace(db, workspaceId, teamId) ?? null;
+  return await privateTeamOfWorkspace(db, workspaceId, teamId) ?? null;
 }
 
-export function reloadTicket(db: Queryable, id: string): TicketRow {
+export async function reloadTicket(db: Queryable, id: string): Promise<TicketRow> {
   return rowQueries(db).byId.get({ id })!;
 }
 
@@ -76,32 +77,31 @@ const rowQueries = preparedFor((_sqlite, db) => ({
 }));
 
 /** A live ticket (not deleted, not merged away) whose snooze has run out by `now`. */
-export function dueSnoozedTicket(db: Queryable, id: string, now: string): TicketRow | undefined {
-  return db
+export async function dueSnoozedTicket(db: Queryable, id: string, now: string): Promise<TicketRow | undefined> {
+  return first(await db
     .select()
     .from(tickets)
     .where(
       and(eq(tickets.id, id), isNull(tickets.deletedAt), isNull(tickets.mergedIntoId), lte(tickets.snoozedUntil, now)),
-    )
-    .get();
+    ).limit(1));
 }
 
 /** A ticket of the workspace by id, whatever its state (deleted and merged ones too). */
-export const ticketOfWorkspace = (db: Queryable, workspaceId: string, id: string): TicketRow | undefined =>
+export const ticketOfWorkspace = async (db: Queryable, workspaceId: string, id: string): Promise<TicketRow | undefined> =>
   rowQueries(db).ofWorkspace.get({ workspaceId, id });
 
 /**
  * A contact's live open or pending tickets with activity since a time, newest first (inbound mail
  * threads an Outlook reply that lost its headers onto one of them by subject).
  */
-export function openTicketsOfContactSince(
+export async function openTicketsOfContactSince(
   db: Queryable,
   workspaceId: string,
   contactId: string,
   since: string,
   limit: number,
-): TicketRow[] {
-  return db
+): Promise<TicketRow[]> {
+  return await db
     .select()
     .from(tickets)
     .where(
@@ -114,19 +114,18 @@ export function openTicketsOfContactSince(
       ),
     )
     .orderBy(desc(tickets.lastMessageAt))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /** A contact's other live tickets the caller may see, newest first (AI drafts read them for context). */
-export function recentTicketsOfContact(
+export async function recentTicketsOfContact(
   db: Queryable,
   ctx: RequestContext,
   contactId: string,
   exceptTicketId: string,
   limit = 5,
-): TicketRow[] {
-  return db
+): Promise<TicketRow[]> {
+  return await db
     .select()
     .from(tickets)
     .where(
@@ -135,10 +134,9 @@ export function recentTicketsOfContact(
         eq(tickets.contactId, contactId),
         ne(tickets.id, exceptTicketId),
         liveTicket,
-        visibleTicketsCondition(db, ctx),
+        await visibleTicketsCondition(db, ctx),
       ),
     )
     .orderBy(desc(tickets.lastMessageAt))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }

@@ -39,7 +39,7 @@ export function ticketsRoutes(deps: Deps) {
 function ticketCollectionRoutes(deps: Deps) {
   return new Elysia({ tags: ["tickets"] })
     .use(deps.guard)
-    .get("/tickets", ({ ctx, query }) => readTicketList(deps, ctx, query), {
+    .get("/tickets", async ({ ctx, query }) => await readTicketList(deps, ctx, query), {
       access: read,
       query: TicketListQuery,
       response: { 200: pageOfSchema(TicketSchema) },
@@ -51,7 +51,7 @@ function ticketCollectionRoutes(deps: Deps) {
     })
     .get(
       "/tickets/counts",
-      async ({ ctx }) => ({ ...ticketCounts(deps.db, ctx), views: await readViewCounts(deps, ctx) }),
+      async ({ ctx }) => ({ ...await ticketCounts(deps.db, ctx), views: await readViewCounts(deps, ctx) }),
       {
         access: read,
         response: { 200: CountsSchema },
@@ -64,11 +64,11 @@ function ticketCollectionRoutes(deps: Deps) {
     )
     .post(
       "/tickets",
-      ({ ctx, body, set }) => {
-        const row = createTicket(ctx, withSendingMailbox(deps.db, ctx, body), deps);
+      async ({ ctx, body, set }) => {
+        const row = await createTicket(ctx, await withSendingMailbox(deps.db, ctx, body), deps);
         set.status = 201;
         set.headers.location = `/v1/tickets/${row.id}`;
-        return presentTicket(deps.db, row);
+        return await presentTicket(deps.db, row);
       },
       {
         access: write,
@@ -81,7 +81,7 @@ function ticketCollectionRoutes(deps: Deps) {
         },
       },
     )
-    .post("/tickets/bulk", ({ ctx, body }) => bulkUpdateTickets(ctx, body, deps), {
+    .post("/tickets/bulk", async ({ ctx, body }) => await bulkUpdateTickets(ctx, body, deps), {
       access: write,
       body: BulkBody,
       response: { 200: BulkResult },
@@ -93,7 +93,7 @@ function ticketCollectionRoutes(deps: Deps) {
 function oneTicketRoutes(deps: Deps) {
   return new Elysia({ tags: ["tickets"] })
     .use(deps.guard)
-    .get("/tickets/:id", ({ ctx, params }) => presentTicket(deps.db, getTicket(deps.db, ctx, params.id)), {
+    .get("/tickets/:id", async ({ ctx, params }) => await presentTicket(deps.db, await getTicket(deps.db, ctx, params.id)), {
       access: read,
       params: IdParams,
       response: { 200: TicketSchema },
@@ -101,7 +101,7 @@ function oneTicketRoutes(deps: Deps) {
     })
     .patch(
       "/tickets/:id",
-      ({ ctx, params, body }) => presentTicket(deps.db, updateTicket(ctx, params.id, body, deps)),
+      async ({ ctx, params, body }) => await presentTicket(deps.db, await updateTicket(ctx, params.id, body, deps)),
       {
         access: write,
         params: IdParams,
@@ -112,8 +112,8 @@ function oneTicketRoutes(deps: Deps) {
     )
     .delete(
       "/tickets/:id",
-      ({ ctx, params, set }) => {
-        deleteTicket(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteTicket(ctx, params.id, deps);
         set.status = 204;
         return null;
       },
@@ -121,7 +121,7 @@ function oneTicketRoutes(deps: Deps) {
     )
     .post(
       "/tickets/:id/merge",
-      ({ ctx, params, body }) => presentTicket(deps.db, mergeTicket(ctx, params.id, String(body.into_id), deps)),
+      async ({ ctx, params, body }) => await presentTicket(deps.db, await mergeTicket(ctx, params.id, String(body.into_id), deps)),
       {
         access: write,
         params: IdParams,
@@ -132,7 +132,7 @@ function oneTicketRoutes(deps: Deps) {
     )
     .get(
       "/tickets/:id/activities",
-      ({ ctx, params }) => completeList(presentActivities(deps.db, listActivities(deps.db, ctx, params.id))),
+      async ({ ctx, params }) => completeList(await presentActivities(deps.db, await listActivities(deps.db, ctx, params.id))),
       {
         access: read,
         params: IdParams,
@@ -142,10 +142,10 @@ function oneTicketRoutes(deps: Deps) {
     )
     .get(
       "/contacts/:id/tickets",
-      ({ ctx, params, query }) => {
-        const contact = findContact(deps.db, ctx.workspaceId, params.id);
+      async ({ ctx, params, query }) => {
+        const contact = await findContact(deps.db, ctx.workspaceId, params.id);
         if (!contact) throw notFound("Contact");
-        return readTicketList(deps, ctx, { ...query, spam: query.spam ?? undefined }, contact.id);
+        return await readTicketList(deps, ctx, { ...query, spam: query.spam ?? undefined }, contact.id);
       },
       {
         access: read,

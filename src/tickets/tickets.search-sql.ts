@@ -19,12 +19,12 @@ import {
  * Ids of tickets whose subject, messages, custom text values or contact (name, email) match, and
  * the ticket whose number the query is (capped, newest hits first).
  */
-export function matchingTicketIdsSql(db: Queryable, q: string, workspaceId: string): SQL {
+export async function matchingTicketIdsSql(db: Queryable, q: string, workspaceId: string): Promise<SQL> {
   const quoted = ticketNumberOf(q);
   const byNumber = quoted
     ? sql`SELECT t.id FROM tickets t WHERE t.workspace_id = ${workspaceId} AND t.number = ${quoted.number}`
     : null;
-  const plan = quoted?.only ? null : planSearch(db, q);
+  const plan = quoted?.only ? null : await planSearch(db, q);
   if (!plan) return byNumber ?? sql`SELECT NULL WHERE 0`;
   const subject = plan.expression(["subject"]);
   const body = plan.expression(["body"]);

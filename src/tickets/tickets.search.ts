@@ -30,22 +30,22 @@ export const SEARCH_RESULTS = 5;
  * custom field, then message), then recency. A query that is a ticket number (`4`, `#4`) puts that
  * ticket first; `#4` looks for nothing else.
  */
-export function searchTickets(
+export async function searchTickets(
   db: Queryable,
   ctx: RequestContext,
   q: string,
   limit = SEARCH_RESULTS,
   commonTermDocs = COMMON_TERM_DOCS,
-): TicketJson[] {
+): Promise<TicketJson[]> {
   const quoted = ticketNumberOf(q);
   const byNumber = quoted
     ? sql`SELECT t.id, -1e9 FROM tickets t WHERE t.workspace_id = ${ctx.workspaceId} AND t.number = ${quoted.number}`
     : null;
-  const plan = quoted?.only ? null : planSearch(db, q, commonTermDocs);
+  const plan = quoted?.only ? null : await planSearch(db, q, commonTermDocs);
   if (!plan && !byNumber) return [];
-  const ranked = rankedTicketIds(db, ctx, plan, limit, byNumber);
+  const ranked = await rankedTicketIds(db, ctx, plan, limit, byNumber);
   if (ranked.length === 0) return [];
-  const rows = db
+  const rows = await db
     .select()
     .from(tickets)
     .where(
@@ -53,25 +53,24 @@ export function searchTickets(
         tickets.id,
         ranked.map((r) => r.id),
       ),
-    )
-    .all();
+    );
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return presentTickets(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
+  return await presentTickets(db, ranked.map((r) => byId.get(r.id)!).filter(Boolean));
 }
 
-function rankedTicketIds(
+async function rankedTicketIds(
   db: Queryable,
   ctx: RequestContext,
   plan: SearchPlan | null,
   limit: number,
   byNumber: SQL | null,
-): { id: string }[] {
+): Promise<{ id: string }[]> {
   const parts: SQL[] = byNumber ? [byNumber] : [];
   if (plan) parts.push(wordHitsSql(ctx, plan, limit));
   return db.all<{ id: string }>(sql`
     WITH hits(ticket_id, score) AS (${sql.join(parts, sql` UNION ALL `)})
     SELECT tickets.id AS id FROM hits JOIN tickets ON tickets.id = hits.ticket_id
-    WHERE ${and(...ticketScope(db, ctx), eq(tickets.spam, false))}
+    WHERE ${and(...await ticketScope(db, ctx), eq(tickets.spam, false))}
     GROUP BY tickets.id
     ORDER BY min(hits.score) ASC, tickets.last_message_at DESC, tickets.id DESC
     LIMIT ${limit}`);
@@ -102,38 +101,36 @@ function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number): SQL 
  * The tickets among `ids` the caller may see (the list's scope, spam left out), presented in the
  * order given: semantic search ranks ids outside SQL and keeps only what the tickets list would show.
  */
-export function visibleTicketsAmong(db: Queryable, ctx: RequestContext, ids: string[], limit: number): TicketJson[] {
+export async function visibleTicketsAmong(db: Queryable, ctx: RequestContext, ids: string[], limit: number): Promise<TicketJson[]> {
   if (ids.length === 0) return [];
-  const rows = db
+  const rows = await db
     .select()
     .from(tickets)
-    .where(and(inArray(tickets.id, ids), ...ticketScope(db, ctx), eq(tickets.spam, false)))
-    .all();
+    .where(and(inArray(tickets.id, ids), ...await ticketScope(db, ctx), eq(tickets.spam, false)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []).slice(0, limit);
-  return presentTickets(db, ordered);
+  return await presentTickets(db, ordered);
 }
 
 /**
  * What semantic search embeds of each live ticket among `ids`: the subject and the customer's own
  * words (inbound replies, oldest first), cut at `maxChars`. Deleted, merged or unknown ids are absent.
  */
-export function ticketTextsForEmbedding(
+export async function ticketTextsForEmbedding(
   db: Queryable,
   workspaceId: string,
   ids: string[],
   maxChars = 4000,
-): Map<string, string> {
+): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   if (ids.length === 0) return texts;
-  const rows = db
+  const rows = await db
     .select({ id: tickets.id, subject: tickets.subject })
     .from(tickets)
-    .where(and(eq(tickets.workspaceId, workspaceId), inArray(tickets.id, ids), liveTicket))
-    .all();
+    .where(and(eq(tickets.workspaceId, workspaceId), inArray(tickets.id, ids), liveTicket));
   for (const row of rows) texts.set(row.id, row.subject);
   if (rows.length === 0) return texts;
-  const said = db
+  const said = await db
     .select({ ticketId: messages.ticketId, body: messages.bodyText })
     .from(messages)
     .where(
@@ -146,8 +143,7 @@ export function ticketTextsForEmbedding(
         eq(messages.kind, "reply"),
       ),
     )
-    .orderBy(asc(messages.createdAt))
-    .all();
+    .orderBy(asc(messages.createdAt));
   for (const m of said) {
     const text = texts.get(m.ticketId)!;
     if (text.length < maxChars) texts.set(m.ticketId, `${text}\n\n${m.body}`.slice(0, maxChars));
@@ -156,12 +152,11 @@ export function ticketTextsForEmbedding(
 }
 
 /** Live ticket ids of a workspace after `afterId` in id (creation) order: semantic search's backfill pages. */
-export const liveTicketIdsAfter = (db: Queryable, workspaceId: string, afterId: string, limit: number): string[] =>
-  db
+export const liveTicketIdsAfter = async (db: Queryable, workspaceId: string, afterId: string, limit: number): Promise<string[]> =>
+  (await db
     .select({ id: tickets.id })
     .from(tickets)
     .where(and(eq(tickets.workspaceId, workspaceId), gt(tickets.id, afterId), liveTicket))
     .orderBy(asc(tickets.id))
-    .limit(limit)
-    .all()
+    .limit(limit))
     .map((r) => r.id);

@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
 import { emitMessageCreated, type AddMessageInput, type MessageOrigin } from "./messages.service";
@@ -14,27 +14,27 @@ import { scheduleWake } from "./tickets.jobs";
 import { emitTicketDeleted, emitTicketUpdated } from "./tickets.timeline";
 import { applyTicketPatch, writeMessage, type PatchOptions } from "./tickets.write";
 
-export const getTicket = (db: Queryable, ctx: RequestContext, ref: string): TicketRow =>
-  findVisibleTicket(db, ctx, ref);
+export const getTicket = async (db: Queryable, ctx: RequestContext, ref: string): Promise<TicketRow> =>
+  await findVisibleTicket(db, ctx, ref);
 
 /**
  * Changes one ticket. `enforceRequired: false` is for automations (SPEC.md Ticket status: required
  * fields do not block them); every person's and key's change keeps the rule.
  */
 /** Applies a patch to a visible ticket in one transaction and publishes `ticket.updated` when it changed. */
-function patchTicket(
+async function patchTicket(
   ctx: RequestContext,
   ref: string,
   patch: TicketPatch,
   deps: Deps,
   options: PatchOptions,
-): TicketRow {
+): Promise<TicketRow> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const current = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
-    const outcome = applyTicketPatch(tx, ctx, current, patch, now, options, deps.ports);
-    if (outcome.wakeAt) scheduleWake(tx, outcome.row, outcome.wakeAt);
-    if (outcome.changes.length > 0) emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+  return await transact(deps.db, async (tx) => {
+    const current = await findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+    const outcome = await applyTicketPatch(tx, ctx, current, patch, now, options, deps.ports);
+    if (outcome.wakeAt) await scheduleWake(tx, outcome.row, outcome.wakeAt);
+    if (outcome.changes.length > 0) await emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     return outcome.row;
   });
 }
@@ -47,79 +47,79 @@ export type TicketChangeOptions = Omit<PatchOptions, "enforceRequired" | "status
   enforceRequired?: boolean;
 };
 
-export function updateTicket(
+export async function updateTicket(
   ctx: RequestContext,
   ref: string,
   patch: TicketPatch,
   deps: Deps,
   options: TicketChangeOptions = {},
-): TicketRow {
-  return patchTicket(ctx, ref, patch, deps, { ...options, enforceRequired: options.enforceRequired ?? true });
+): Promise<TicketRow> {
+  return await patchTicket(ctx, ref, patch, deps, { ...options, enforceRequired: options.enforceRequired ?? true });
 }
 
 /**
  * Adds a reply or note to a ticket (the API route, inbound mail, the widget, the auto-reply). A
  * ticket merged away forwards to the ticket it was merged into.
  */
-export function addMessage(
+export async function addMessage(
   ctx: RequestContext,
   ticketIdOrNumber: string,
   input: AddMessageInput,
   deps: Deps,
   options: { origin?: MessageOrigin } = {},
-): MessageRow {
+): Promise<MessageRow> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    let ticket = findVisibleTicket(tx, ctx, ticketIdOrNumber);
-    for (let hops = 0; ticket.mergedIntoId && hops < 10; hops++) ticket = reloadTicket(tx, ticket.mergedIntoId);
-    const written = writeMessage(tx, ctx, ticket, input, now, deps.ports);
-    emitMessageCreated(tx, written.ticket, written.message, deps, { attachments: written.attachments }, options.origin);
-    emitTicketUpdated(tx, written.ticket, written.changes, written.assigneeChanged);
+  return await transact(deps.db, async (tx) => {
+    let ticket = await findVisibleTicket(tx, ctx, ticketIdOrNumber);
+    for (let hops = 0; ticket.mergedIntoId && hops < 10; hops++) ticket = await reloadTicket(tx, ticket.mergedIntoId);
+    const written = await writeMessage(tx, ctx, ticket, input, now, deps.ports);
+    await emitMessageCreated(tx, written.ticket, written.message, deps, { attachments: written.attachments }, options.origin);
+    await emitTicketUpdated(tx, written.ticket, written.changes, written.assigneeChanged);
     return written.message;
   });
 }
 
-function softDelete(tx: Tx, ticket: TicketRow, now: string): void {
-  tx.update(tickets).set({ deletedAt: now, updatedAt: now }).where(eq(tickets.id, ticket.id)).run();
-  emitTicketDeleted(tx, ticket);
+async function softDelete(tx: Tx, ticket: TicketRow, now: string): Promise<void> {
+  await tx.update(tickets).set({ deletedAt: now, updatedAt: now }).where(eq(tickets.id, ticket.id));
+  await emitTicketDeleted(tx, ticket);
 }
 
-export function deleteTicket(ctx: RequestContext, ref: string, deps: Deps): void {
+export async function deleteTicket(ctx: RequestContext, ref: string, deps: Deps): Promise<void> {
   const now = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) => softDelete(tx, findVisibleTicket(tx, ctx, ref), now));
+  await transact(deps.db, async (tx) => await softDelete(tx, await findVisibleTicket(tx, ctx, ref), now));
 }
 
 /**
  * Applies one patch (or a delete) to many tickets atomically: any invalid id or refused change
  * answers 422 and changes nothing. Ids the caller cannot see count as invalid.
  */
-export function bulkUpdateTickets(
+export async function bulkUpdateTickets(
   ctx: RequestContext,
   input: { ids: string[]; patch?: TicketPatch; delete?: true },
   deps: Deps,
-): { updated: number; ids: string[] } {
+): Promise<{ updated: number; ids: string[] }> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
+  return await transact(deps.db, (tx) => {
     const done: string[] = [];
     const seen = new Set<string>();
-    input.ids.forEach((ref, index) => {
+    input.ids.forEach(async (ref, index) => {
       let ticket: TicketRow;
       try {
-        ticket = findVisibleTicket(tx, ctx, ref, { includeMerged: false });
+        ticket = await findVisibleTicket(tx, ctx, ref, { includeMerged: false });
       } catch {
         throw invalidAt(`body.ids.${index}`, "No such ticket.");
       }
       if (seen.has(ticket.id)) return;
       seen.add(ticket.id);
       if (input.delete) {
-        softDelete(tx, ticket, now);
+        await softDelete(tx, ticket, now);
         done.push(ticket.id);
         return;
       }
-      const outcome = applyTicketPatch(tx, ctx, ticket, input.patch ?? {}, now, { enforceRequired: true }, deps.ports);
-      if (outcome.wakeAt) scheduleWake(tx, outcome.row, outcome.wakeAt);
+      const outcome = await applyTicketPatch(tx, ctx, ticket, input.patch ?? {}, now, { enforceRequired: true }, deps.ports);
+      if (outcome.wakeAt) await scheduleWake(tx, outcome.row, outcome.wakeAt);
       if (outcome.changes.length > 0) {
-        emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+        await emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
         done.push(ticket.id);
       }
     });
@@ -127,14 +127,13 @@ export function bulkUpdateTickets(
   });
 }
 
-export function listActivities(db: Queryable, ctx: RequestContext, ref: string): ActivityRow[] {
-  const ticket = findVisibleTicket(db, ctx, ref);
-  return db
+export async function listActivities(db: Queryable, ctx: RequestContext, ref: string): Promise<ActivityRow[]> {
+  const ticket = await findVisibleTicket(db, ctx, ref);
+  return await db
     .select()
     .from(activities)
     .where(eq(activities.ticketId, ticket.id))
-    .orderBy(asc(activities.createdAt), asc(activities.id))
-    .all();
+    .orderBy(asc(activities.createdAt), asc(activities.id));
 }
 
 export type StatusCounts = {
@@ -154,9 +153,9 @@ export type StatusCounts = {
  * Snoozed tickets count in `snoozed` only, not in the working folders (unassigned, mine, open,
  * pending, on_hold), which they leave until they wake. Buckets of hidden private teams are left out.
  */
-export function ticketCounts(db: Queryable, ctx: RequestContext): StatusCounts {
+export async function ticketCounts(db: Queryable, ctx: RequestContext): Promise<StatusCounts> {
   const me = actorUserId(ctx) ?? "\u0000none";
-  const hidden = hiddenTeamIds(db, ctx);
+  const hidden = await hiddenTeamIds(db, ctx);
   const visible = hidden.length
     ? sql`AND team_id NOT IN (${sql.join(
         hidden.map((id) => sql`${id}`),

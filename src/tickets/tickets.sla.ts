@@ -23,13 +23,13 @@ const slaColumns = {
  * Live tickets of a workspace still being worked (neither solved nor closed), by id after `afterId`:
  * the batches an SLA policy change recomputes.
  */
-export function unsolvedTicketsAfter(
+export async function unsolvedTicketsAfter(
   db: Queryable,
   workspaceId: string,
   afterId: string,
   limit: number,
-): SlaTicketInput[] {
-  return db
+): Promise<SlaTicketInput[]> {
+  return await db
     .select(slaColumns)
     .from(tickets)
     .where(
@@ -42,10 +42,9 @@ export function unsolvedTicketsAfter(
       ),
     )
     .orderBy(asc(tickets.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /** A live ticket (neither deleted nor merged away) of the workspace, as the SLA feature reads it. */
-export const liveSlaTicket = (db: Queryable, workspaceId: string, id: string): SlaTicketInput | undefined =>
-  liveTicketRow(db, workspaceId, id);
+export const liveSlaTicket = async (db: Queryable, workspaceId: string, id: string): Promise<SlaTicketInput | undefined> =>
+  await liveTicketRow(db, workspaceId, id);

@@ -71,7 +71,7 @@ describe("snoozed tickets leave the working folders until they wake", () => {
     await desk.jobs.drain();
     expect(await counts(owner)).toMatchObject({ open: 1, pending: 0, snoozed: 2 });
 
-    addMessage(
+    await addMessage(
       systemContext(workspace.id),
       byReply.id,
       { kind: "reply", body_html: "any news?", direction: "inbound", author: { type: "system" } },

@@ -1,6 +1,6 @@
 import { systemContext } from "../auth/context";
 import type { Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import type { Ports } from "../lib/ports";
 import { dueSnoozedTicket } from "./tickets.repo";
@@ -14,10 +14,10 @@ import { applyTicketPatch, type PatchOutcome } from "./tickets.write";
  * the status rules (solved_at) are the same as for any other change. Undefined when there is
  * nothing to wake (snoozed again for later, woken already, deleted or merged away).
  */
-function wakeDueTicket(tx: Tx, ticketId: string, now: string, ports: Ports): PatchOutcome | undefined {
-  const current = dueSnoozedTicket(tx, ticketId, now);
+async function wakeDueTicket(tx: Tx, ticketId: string, now: string, ports: Ports): Promise<PatchOutcome | undefined> {
+  const current = await dueSnoozedTicket(tx, ticketId, now);
   if (!current) return undefined;
-  return applyTicketPatch(
+  return await applyTicketPatch(
     tx,
     systemContext(current.workspaceId),
     current,
@@ -32,12 +32,12 @@ function wakeDueTicket(tx: Tx, ticketId: string, now: string, ports: Ports): Pat
 }
 
 /** Wakes a snoozed ticket whose time has come (the snooze job); nothing when it is not due. */
-export function wakeSnoozedTicket(ticketId: string, deps: Deps): TicketRow | undefined {
+export async function wakeSnoozedTicket(ticketId: string, deps: Deps): Promise<TicketRow | undefined> {
   const now = deps.clock.now().toISOString();
-  return withTx(deps.db, (tx) => {
-    const outcome = wakeDueTicket(tx, ticketId, now, deps.ports);
+  return await transact(deps.db, async (tx) => {
+    const outcome = await wakeDueTicket(tx, ticketId, now, deps.ports);
     if (!outcome) return undefined;
-    emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+    await emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     return outcome.row;
   });
 }

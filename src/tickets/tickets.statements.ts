@@ -92,7 +92,7 @@ export function derivedTicketColumns(
 }
 
 /** Inserts a complete row (every column given, so the row in hand is exactly what is stored). */
-export function insertTicketRow(db: Queryable, row: TicketRow): void {
+export async function insertTicketRow(db: Queryable, row: TicketRow): Promise<void> {
   statements(db).insertTicket.run(
     row.id,
     row.workspaceId,
@@ -125,18 +125,18 @@ export function insertTicketRow(db: Queryable, row: TicketRow): void {
 }
 
 /** A live ticket (neither deleted nor merged away) of a workspace by id, read through a prepared statement. */
-export function liveTicketRow(db: Queryable, workspaceId: string, id: string): TicketRow | undefined {
+export async function liveTicketRow(db: Queryable, workspaceId: string, id: string): Promise<TicketRow | undefined> {
   const raw = statements(db).liveById.get(workspaceId, id);
   return raw ? ticketOf(raw) : undefined;
 }
 
 /** Writes a ticket's SLA state (JSON) and updated_at. */
-export function writeTicketSla(db: Queryable, id: string, sla: TicketRow["sla"], updatedAt: string): void {
+export async function writeTicketSla(db: Queryable, id: string, sla: TicketRow["sla"], updatedAt: string): Promise<void> {
   statements(db).setSla.run(sla === null ? null : JSON.stringify(sla), updatedAt, id);
 }
 
 /** Writes the message counters of `next` (a copy of the stored row with new counter values). */
-export function updateTicketCounters(db: Queryable, next: TicketRow): void {
+export async function updateTicketCounters(db: Queryable, next: TicketRow): Promise<void> {
   statements(db).counters.run(
     next.messageCount,
     next.updatedAt,
@@ -149,12 +149,12 @@ export function updateTicketCounters(db: Queryable, next: TicketRow): void {
 }
 
 /** A ticket of the workspace by id or number (not deleted, not in a hidden team), as the query builder would read it. */
-export function visibleTicketRow(
+export async function visibleTicketRow(
   db: Queryable,
   workspaceId: string,
   ref: { id: string } | { number: number },
   hiddenTeamIds: string[],
-): TicketRow | undefined {
+): Promise<TicketRow | undefined> {
   const s = statements(db);
   const hidden = jsonList(hiddenTeamIds);
   const raw =
@@ -165,7 +165,7 @@ export function visibleTicketRow(
 }
 
 /** Inserts a complete activity row (the row in hand is exactly what is stored). */
-export function insertActivityRow(db: Queryable, row: ActivityRow): void {
+export async function insertActivityRow(db: Queryable, row: ActivityRow): Promise<void> {
   statements(db).insertActivity.run(
     row.id,
     row.workspaceId,
@@ -180,7 +180,7 @@ export function insertActivityRow(db: Queryable, row: ActivityRow): void {
 }
 
 /** Which of these tickets of the workspace are not deleted (merged-away ones count: replies forward). */
-export const undeletedTicketIds = (db: Queryable, workspaceId: string, ids: string[]): Set<string> =>
+export const undeletedTicketIds = async (db: Queryable, workspaceId: string, ids: string[]): Promise<Set<string>> =>
   new Set(
     ids.length
       ? statements(db)
@@ -190,11 +190,11 @@ export const undeletedTicketIds = (db: Queryable, workspaceId: string, ids: stri
   );
 
 /** A ticket that is not deleted, by its number, with its contact. */
-export const ticketByNumberRow = (
+export const ticketByNumberRow = async (
   db: Queryable,
   workspaceId: string,
   number: number,
-): { id: string; contactId: string | null } | undefined =>
+): Promise<{ id: string; contactId: string | null } | undefined> =>
   statements(db).byNumber.get(workspaceId, number) ?? undefined;
 
-export const isSpamTicket = (db: Queryable, id: string): boolean => statements(db).spam.get(id)?.spam === 1;
+export const isSpamTicket = async (db: Queryable, id: string): Promise<boolean> => statements(db).spam.get(id)?.spam === 1;

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs } from "../jobs/jobs.table";
@@ -9,13 +10,12 @@ import { eventsAfter, newField, newTeam, newTicket } from "../../test/kit/ticket
 import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
-const stored = (id: string) => desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).get()!;
-const activityTypes = (id: string) =>
-  desk.deps.db
+const stored = async (id: string) => first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!;
+const activityTypes = async (id: string) =>
+  (await desk.deps.db
     .select()
     .from(activities)
-    .where(eq(activities.ticketId, id))
-    .all()
+    .where(eq(activities.ticketId, id)))
     .map((a) => a.type);
 
 describe("tickets: access", () => {
@@ -34,12 +34,12 @@ describe("tickets: access", () => {
         .status,
     ).toBe(403);
     expect((await desk.api("GET", `/v1/tickets/${ticket.id}`, { headers: viewer.headers })).status).toBe(200);
-    const readKey = createKey(desk, owner, ["tickets:read"]);
+    const readKey = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("POST", "/v1/tickets", { headers: readKey.headers, body: { subject: "x" } })).status).toBe(
       403,
     );
     expect(
-      (await desk.api("GET", "/v1/tickets", { headers: createKey(desk, owner, ["contacts:read"]).headers })).status,
+      (await desk.api("GET", "/v1/tickets", { headers: (await createKey(desk, owner, ["contacts:read"])).headers })).status,
     ).toBe(403);
     for (const [method, path, body] of [
       ["GET", `/v1/tickets/${ticket.id}`, undefined],
@@ -60,8 +60,8 @@ describe("tickets: access", () => {
       body: { ids: [ticket.id], patch: { status: "solved" } },
     });
     expect(bulk.status).toBe(422);
-    expect(stored(ticket.id).subject).toBe("Help needed");
-    expect(stored(ticket.id).deletedAt).toBeNull();
+    expect((await stored(ticket.id)).subject).toBe("Help needed");
+    expect((await stored(ticket.id)).deletedAt).toBeNull();
     const list = await desk.api("GET", "/v1/tickets", { headers: other.owner.headers });
     expect(list.body.data).toEqual([]);
   });
@@ -84,7 +84,7 @@ describe("tickets: create", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const other = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const first = await newTicket(desk, owner, {
       subject: "Cannot log in",
       contact: { email: "Ann@Example.test", name: "Ann" },
@@ -109,7 +109,7 @@ describe("tickets: create", () => {
     expect((first.tags as Array<{ name: string }>).map((t) => t.name)).toEqual(["login"]);
     // The creation's own events, in commit order. The assignee's notification is a consumer's later
     // reaction and may already have landed behind them.
-    const types = eventsAfter(desk, workspace.id, seq)
+    const types = (await eventsAfter(desk, workspace.id, seq))
       .map((e) => e.type)
       .filter((type) => type !== "notification.created");
     expect(types).toEqual(["contact.created", "tag.created", "ticket.created", "message.created"]);
@@ -148,7 +148,7 @@ describe("tickets: create", () => {
       ).toBe(true);
       expect(res.text).not.toContain("at ");
     }
-    expect(desk.deps.db.select().from(tickets).where(eq(tickets.workspaceId, workspace.id)).all()).toEqual([]);
+    expect(await desk.deps.db.select().from(tickets).where(eq(tickets.workspaceId, workspace.id))).toEqual([]);
   });
 });
 
@@ -159,7 +159,7 @@ describe("tickets: update", () => {
     const team = await newTeam(desk, owner, { name: "Billing" });
     await newField(desk, owner, { name: "Plan", key: "plan", type: "text" });
     const ticket = await newTicket(desk, owner);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("PATCH", `/v1/tickets/${ticket.id}`, {
       headers: owner.headers,
       body: {
@@ -186,7 +186,7 @@ describe("tickets: update", () => {
       custom: { language: "de" },
     });
     expect(res.body.assignee.id).toBe(agent.id);
-    const evs = eventsAfter(desk, workspace.id, seq);
+    const evs = await eventsAfter(desk, workspace.id, seq);
     const updated = evs.filter((e) => e.type === "ticket.updated");
     expect(updated).toHaveLength(1);
     expect((updated[0]!.data.changes as string[]).sort()).toEqual(
@@ -224,9 +224,9 @@ describe("tickets: update", () => {
       (await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { severity: null } })).body
         .severity,
     ).toBeNull();
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, { headers: owner.headers, body: { priority: "urgent" } });
-    expect(lastSeq(desk, workspace.id)).toBe(before);
+    expect(await lastSeq(desk, workspace.id)).toBe(before);
   });
 
   test("bad PATCH input answers 422 and changes nothing", async () => {
@@ -248,7 +248,7 @@ describe("tickets: update", () => {
       });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
-    expect(stored(ticket.id).priority).toBe("normal");
+    expect((await stored(ticket.id)).priority).toBe("normal");
   });
 
   test("required_on_solve: 422 field_required at body.fields.<key>; supplying the value solves in one step", async () => {
@@ -262,7 +262,7 @@ describe("tickets: update", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe("field_required");
     expect(refused.body.errors).toEqual([{ location: "body.fields.cause", message: expect.any(String) }]);
-    expect(stored(ticket.id).status).toBe("open");
+    expect((await stored(ticket.id)).status).toBe("open");
     const bulk = await desk.api("POST", "/v1/tickets/bulk", {
       headers: owner.headers,
       body: { ids: [ticket.id], patch: { status: "closed" } },
@@ -273,7 +273,7 @@ describe("tickets: update", () => {
       body: { kind: "reply", body_html: "done", status: "solved" },
     });
     expect(reply.body.code).toBe("field_required");
-    expect(stored(ticket.id).messageCount).toBe(0);
+    expect((await stored(ticket.id)).messageCount).toBe(0);
     const solved = await desk.api("PATCH", `/v1/tickets/${ticket.id}`, {
       headers: owner.headers,
       body: { status: "solved", fields: { cause: "bug" } },
@@ -292,26 +292,25 @@ describe("tickets: update", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ticket = await newTicket(desk, owner);
     const past = new Date(Date.now() - 60_000).toISOString();
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("PATCH", `/v1/tickets/${ticket.id}`, {
       headers: owner.headers,
       body: { status: "on_hold", snoozed_until: past },
     });
     expect(res.body.snoozed_until).toBe(past);
-    const job = desk.deps.db
+    const job = (await desk.deps.db
       .select()
       .from(jobs)
-      .where(eq(jobs.kind, "tickets.wake_snoozed"))
-      .all()
+      .where(eq(jobs.kind, "tickets.wake_snoozed")))
       .find((j) => (j.payload as { ticket_id: string }).ticket_id === ticket.id);
     expect(job).toBeDefined();
     await desk.jobs.drain();
-    expect(stored(ticket.id)).toMatchObject({ status: "open", snoozedUntil: null });
-    const woken = eventsAfter(desk, workspace.id, seq)
+    expect(await stored(ticket.id)).toMatchObject({ status: "open", snoozedUntil: null });
+    const woken = (await eventsAfter(desk, workspace.id, seq))
       .filter((e) => e.type === "ticket.updated")
       .at(-1)!;
     expect(woken.data.changes).toEqual(["snoozed_until", "status"]);
-    expect(activityTypes(ticket.id).filter((t) => t === "status_changed")).toHaveLength(2);
+    expect((await activityTypes(ticket.id)).filter((t) => t === "status_changed")).toHaveLength(2);
     // a ticket snoozed for the future is left alone
     const future = new Date(Date.now() + 3_600_000).toISOString();
     await desk.api("PATCH", `/v1/tickets/${ticket.id}`, {
@@ -319,17 +318,17 @@ describe("tickets: update", () => {
       body: { status: "pending", snoozed_until: future },
     });
     await desk.jobs.drain();
-    expect(stored(ticket.id).status).toBe("pending");
+    expect((await stored(ticket.id)).status).toBe("pending");
   });
 
   test("soft delete emits ticket.deleted and hides the ticket", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ticket = await newTicket(desk, owner);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const res = await desk.api("DELETE", `/v1/tickets/${ticket.id}`, { headers: owner.headers });
     expect(res.status).toBe(204);
-    expect(stored(ticket.id).deletedAt).not.toBeNull();
-    const evs = eventsAfter(desk, workspace.id, seq);
+    expect((await stored(ticket.id)).deletedAt).not.toBeNull();
+    const evs = await eventsAfter(desk, workspace.id, seq);
     expect(evs.map((e) => [e.type, e.data])).toEqual([["ticket.deleted", { ticket_id: ticket.id }]]);
     expect((await desk.api("GET", `/v1/tickets/${ticket.id}`, { headers: owner.headers })).status).toBe(404);
     expect((await desk.api("GET", "/v1/tickets", { headers: owner.headers })).body.data).toEqual([]);
@@ -347,21 +346,21 @@ describe("tickets: bulk, merge, spam, counts", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ updated: 2, ids: [a.id, b.id] });
-    expect(stored(b.id).status).toBe("pending");
+    expect((await stored(b.id)).status).toBe("pending");
     const bad = await desk.api("POST", "/v1/tickets/bulk", {
       headers: owner.headers,
       body: { ids: [a.id, "00000000-0000-7000-8000-000000000000"], patch: { status: "solved" } },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].location).toBe("body.ids.1");
-    expect(stored(a.id).status).toBe("pending");
-    const seq = lastSeq(desk, workspace.id);
+    expect((await stored(a.id)).status).toBe("pending");
+    const seq = await lastSeq(desk, workspace.id);
     const del = await desk.api("POST", "/v1/tickets/bulk", {
       headers: owner.headers,
       body: { ids: [a.id, b.id], delete: true },
     });
     expect(del.body).toEqual({ updated: 2, ids: [a.id, b.id] });
-    expect(eventsAfter(desk, workspace.id, seq).map((e) => e.type)).toEqual(["ticket.deleted", "ticket.deleted"]);
+    expect((await eventsAfter(desk, workspace.id, seq)).map((e) => e.type)).toEqual(["ticket.deleted", "ticket.deleted"]);
     expect(
       (await desk.api("POST", "/v1/tickets/bulk", { headers: owner.headers, body: { ids: [], patch: {} } })).status,
     ).toBe(422);
@@ -383,8 +382,8 @@ describe("tickets: bulk, merge, spam, counts", () => {
     expect(res.body.id).toBe(target.id);
     expect(res.body.message_count).toBe(3);
     expect(res.body.tags.map((t: { name: string }) => t.name)).toContain("from-source");
-    expect(stored(source.id)).toMatchObject({ status: "closed", mergedIntoId: target.id });
-    expect(activityTypes(source.id)).toContain("merged");
+    expect(await stored(source.id)).toMatchObject({ status: "closed", mergedIntoId: target.id });
+    expect(await activityTypes(source.id)).toContain("merged");
     const msgs = await desk.api("GET", `/v1/tickets/${target.id}/messages`, { headers: owner.headers });
     expect(msgs.body.data).toHaveLength(3);
     const list = await desk.api("GET", "/v1/tickets?status=closed", { headers: owner.headers });
@@ -409,7 +408,7 @@ describe("tickets: bulk, merge, spam, counts", () => {
         body: { into_id: into },
       });
       expect([into, res.status, res.body.id]).toEqual([into, 200, target.id]);
-      expect(stored(source.id).mergedIntoId).toBe(target.id);
+      expect((await stored(source.id)).mergedIntoId).toBe(target.id);
     }
     const source = await newTicket(desk, owner);
     for (const into of [0, -1, 1.5, "", true, null, "#x"]) {
@@ -438,7 +437,7 @@ describe("tickets: bulk, merge, spam, counts", () => {
     await newTicket(desk, owner, { status: "pending" });
     const spam = await newTicket(desk, owner);
     await desk.api("PATCH", `/v1/tickets/${spam.id}`, { headers: owner.headers, body: { spam: true } });
-    const view = createView(owner.ctx, { name: "Urgent", shared: true, filters: { priority: ["urgent"] } }, desk.deps);
+    const view = await createView(owner.ctx, { name: "Urgent", shared: true, filters: { priority: ["urgent"] } }, desk.deps);
     const res = await desk.api("GET", "/v1/tickets/counts", { headers: owner.headers });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -473,11 +472,10 @@ describe("tickets: bulk, merge, spam, counts", () => {
     expect(after.body).toMatchObject({ unassigned: 3, mine: 1, open: 3, pending: 1, solved: 1, spam: 0 });
     const forAgent = await desk.api("GET", "/v1/tickets/counts", { headers: agent.headers });
     expect(forAgent.body).toMatchObject({ unassigned: 2, mine: 0, open: 2 });
-    const live = desk.deps.db
+    const live = (await desk.deps.db
       .select()
       .from(tickets)
-      .where(eq(tickets.workspaceId, workspace.id))
-      .all()
+      .where(eq(tickets.workspaceId, workspace.id)))
       .filter((t) => !t.deletedAt && !t.mergedIntoId);
     expect(live.filter((t) => t.status === "open" && !t.spam)).toHaveLength(after.body.open);
     void z;
@@ -490,9 +488,9 @@ describe("tickets: private teams", () => {
     const insider = await addMember(desk, workspace.id, "agent");
     const outsider = await addMember(desk, workspace.id, "agent");
     const team = await newTeam(desk, owner, { name: "VIP", private: true, member_ids: [insider.id] });
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const ticket = await newTicket(desk, owner, { team_id: team.id, body_html: "secret" });
-    const created = eventsAfter(desk, workspace.id, seq).find((e) => e.type === "ticket.created")!;
+    const created = (await eventsAfter(desk, workspace.id, seq)).find((e) => e.type === "ticket.created")!;
     expect(created.privateTeamId).toBe(team.id);
     expect(created.topics[0]).toBe(`team:${workspace.id}:${team.id}`);
     expect((await desk.api("GET", `/v1/tickets/${ticket.id}`, { headers: insider.headers })).status).toBe(200);
@@ -530,28 +528,27 @@ describe("a member leaving", () => {
     const untouched = await newTicket(desk, owner, { subject: "Someone else's", assignee_id: owner.id });
     // The same person in another workspace keeps their tickets there.
     const elsewhere = await createWorkspaceWithOwner(desk);
-    desk.deps.db
+    await desk.deps.db
       .insert(members)
       .values({
         workspaceId: elsewhere.workspace.id,
         userId: agent.id,
         role: "agent",
         createdAt: new Date().toISOString(),
-      })
-      .run();
+      });
     const theirs = await newTicket(desk, elsewhere.owner, { subject: "Elsewhere", assignee_id: agent.id });
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
 
     expect((await desk.api("DELETE", `/v1/members/${agent.id}`, { headers: owner.headers })).status).toBe(204);
 
-    const assignee = (id: string) =>
-      desk.deps.db.select({ a: tickets.assigneeId }).from(tickets).where(eq(tickets.id, id)).get()!.a;
-    expect(assignee(open.id)).toBeNull();
-    expect(assignee(pending.id)).toBeNull();
-    expect(assignee(solved.id)).toBe(agent.id);
-    expect(assignee(untouched.id)).toBe(owner.id);
-    expect(assignee(theirs.id)).toBe(agent.id);
-    const emitted = eventsAfter(desk, workspace.id, before);
+    const assignee = async (id: string) =>
+      first(await desk.deps.db.select({ a: tickets.assigneeId }).from(tickets).where(eq(tickets.id, id)).limit(1))!.a;
+    expect(await assignee(open.id)).toBeNull();
+    expect(await assignee(pending.id)).toBeNull();
+    expect(await assignee(solved.id)).toBe(agent.id);
+    expect(await assignee(untouched.id)).toBe(owner.id);
+    expect(await assignee(theirs.id)).toBe(agent.id);
+    const emitted = await eventsAfter(desk, workspace.id, before);
     // Each unassignment is on the ticket's timeline too.
     expect(emitted.map((e) => e.type)).toEqual([
       "member.removed",

@@ -89,7 +89,7 @@ const timesOf = (raw: Raw): TicketTimes & { at: string } => ({
  * A page of the workspace's live tickets in `status` whose `column` time is in [from, to), newest
  * first, after `cursor`: an index range, so its cost follows the page, not the workspace.
  */
-export function ticketTimesInRange(
+export async function ticketTimesInRange(
   db: Queryable,
   workspaceId: string,
   input: {
@@ -100,7 +100,7 @@ export function ticketTimesInRange(
     cursor: TimeCursor | null;
     limit: number;
   },
-): Array<TicketTimes & { at: string }> {
+): Promise<Array<TicketTimes & { at: string }>> {
   // Without a cursor the walk starts at `to` (exclusive): no ticket id sorts below ''.
   const cursor = input.cursor ?? { at: input.to, id: "" };
   const rows = statements(db)[input.column].all(
@@ -117,11 +117,11 @@ export function ticketTimesInRange(
 }
 
 /** A page of the workspace's live tickets in `status` whose SLA was breached, by id descending, after `cursorId`. */
-export function breachedTicketTimes(
+export async function breachedTicketTimes(
   db: Queryable,
   workspaceId: string,
   input: { status: TicketStatus; cursorId: string | null; limit: number },
-): Array<TicketTimes & { at: string }> {
+): Promise<Array<TicketTimes & { at: string }>> {
   return statements(db)
     .breached.all(workspaceId, input.status, input.cursorId ?? "\uffff", input.limit)
     .map((raw) => ({ ...timesOf(raw), at: raw.ticket_id }));

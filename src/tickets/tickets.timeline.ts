@@ -22,7 +22,7 @@ export function actorOf(ctx: RequestContext): ActivityActor {
 }
 
 /** Stores one timeline entry and its `activity.created` event in the caller's transaction. */
-export function recordActivity(
+export async function recordActivity(
   tx: Tx,
   ctx: RequestContext,
   ticket: Pick<TicketRow, "id" | "workspaceId" | "teamId">,
@@ -30,7 +30,7 @@ export function recordActivity(
   data: Record<string, unknown>,
   at: string,
   actor: ActivityActor = actorOf(ctx),
-): ActivityRow {
+): Promise<ActivityRow> {
   const row: ActivityRow = {
     id: newId(),
     workspaceId: ticket.workspaceId,
@@ -42,37 +42,37 @@ export function recordActivity(
     actorAutomation: actor.automation ?? null,
     createdAt: at,
   };
-  insertActivityRow(tx, row);
-  appendEvent(tx, activityCreated, {
+  await insertActivityRow(tx, row);
+  await appendEvent(tx, activityCreated, {
     workspaceId: ticket.workspaceId,
-    data: { ticket_id: ticket.id, activity: presentActivities(tx, [row])[0]! },
-    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+    data: { ticket_id: ticket.id, activity: (await presentActivities(tx, [row]))[0]! },
+    privateTeamId: await privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
   });
   return row;
 }
 
 /** `ticket.updated { ticket, changes }`; the new assignee's user topic is told when the assignee changes. */
-export function emitTicketUpdated(tx: Tx, ticket: TicketRow, changes: string[], assigneeChanged = false): void {
-  appendEvent(tx, ticketUpdated, {
+export async function emitTicketUpdated(tx: Tx, ticket: TicketRow, changes: string[], assigneeChanged = false): Promise<void> {
+  await appendEvent(tx, ticketUpdated, {
     workspaceId: ticket.workspaceId,
-    data: { ticket: presentTicket(tx, ticket), changes },
-    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+    data: { ticket: await presentTicket(tx, ticket), changes },
+    privateTeamId: await privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
     extraTopics: assigneeChanged && ticket.assigneeId ? [userTopic(ticket.assigneeId)] : [],
   });
 }
 
-export function emitTicketCreated(tx: Tx, ticket: TicketRow, known: KnownTicketParts = {}): void {
-  appendEvent(tx, ticketCreated, {
+export async function emitTicketCreated(tx: Tx, ticket: TicketRow, known: KnownTicketParts = {}): Promise<void> {
+  await appendEvent(tx, ticketCreated, {
     workspaceId: ticket.workspaceId,
-    data: { ticket: presentTicket(tx, ticket, known) },
-    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+    data: { ticket: await presentTicket(tx, ticket, known) },
+    privateTeamId: await privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
   });
 }
 
-export function emitTicketDeleted(tx: Tx, ticket: TicketRow): void {
-  appendEvent(tx, ticketDeleted, {
+export async function emitTicketDeleted(tx: Tx, ticket: TicketRow): Promise<void> {
+  await appendEvent(tx, ticketDeleted, {
     workspaceId: ticket.workspaceId,
     data: { ticket_id: ticket.id },
-    privateTeamId: privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
+    privateTeamId: await privateTeamOf(tx, ticket.workspaceId, ticket.teamId),
   });
 }

@@ -1,3 +1,4 @@
+import { one } from "../db/store";
 import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { AttachmentRow } from "../attachments/attachments.public";
@@ -20,29 +21,29 @@ import { tickets, type TicketRow, type TicketStatus } from "./tickets.table";
 const SOLVED_STATES: TicketStatus[] = ["solved", "closed"];
 
 /** An assignee must be a member of this workspace who is not a viewer. */
-export function assertAssignable(db: Queryable, workspaceId: string, userId: string, location: string): void {
-  if (!isAssignableMember(db, workspaceId, userId))
+export async function assertAssignable(db: Queryable, workspaceId: string, userId: string, location: string): Promise<void> {
+  if (!await isAssignableMember(db, workspaceId, userId))
     throw invalidAt(location, "The assignee must be a member of this workspace who is not a viewer.");
 }
 
-export function assertTeam(db: Queryable, ctx: RequestContext, teamId: string, location: string): void {
-  const row = teamOfWorkspace(db, ctx.workspaceId, teamId);
+export async function assertTeam(db: Queryable, ctx: RequestContext, teamId: string, location: string): Promise<void> {
+  const row = await teamOfWorkspace(db, ctx.workspaceId, teamId);
   const visible = row && (!row.private || ctx.visibleTeams === "all" || ctx.visibleTeams.includes(row.id));
   if (!visible) throw invalidAt(location, "No such team in this workspace.");
 }
 
-export function assertMailbox(db: Queryable, workspaceId: string, mailboxId: string, location: string): void {
-  if (!mailboxExists(db, workspaceId, mailboxId)) throw invalidAt(location, "No such mailbox in this workspace.");
+export async function assertMailbox(db: Queryable, workspaceId: string, mailboxId: string, location: string): Promise<void> {
+  if (!await mailboxExists(db, workspaceId, mailboxId)) throw invalidAt(location, "No such mailbox in this workspace.");
 }
 
 /** 422 field_required when a required_on_solve field is still empty (values written earlier in this transaction count). */
-export function assertSolvable(
+export async function assertSolvable(
   db: Queryable,
   workspaceId: string,
   ticketId: string,
   locationPrefix = "body.fields",
-): void {
-  const missing = missingRequiredOnSolve(db, workspaceId, ticketId);
+): Promise<void> {
+  const missing = await missingRequiredOnSolve(db, workspaceId, ticketId);
   if (missing.length === 0) return;
   throw new DeskError(
     422,
@@ -95,7 +96,7 @@ type PatchDraft = {
 };
 
 /** The plain columns: subject, priority, severity, assignee, team, spam, snooze. */
-function patchColumns(tx: Tx, ctx: RequestContext, current: TicketRow, patch: TicketPatch, draft: PatchDraft): void {
+async function patchColumns(tx: Tx, ctx: RequestContext, current: TicketRow, patch: TicketPatch, draft: PatchDraft): Promise<void> {
   if (patch.subject !== undefined && patch.subject !== current.subject) {
     draft.set.subject = patch.subject;
     draft.changes.push("subject");
@@ -111,14 +112,14 @@ function patchColumns(tx: Tx, ctx: RequestContext, current: TicketRow, patch: Ti
     draft.timeline.push(["severity_changed", { from: current.severity, to: patch.severity }]);
   }
   if (patch.assignee_id !== undefined && patch.assignee_id !== current.assigneeId) {
-    if (patch.assignee_id !== null) assertAssignable(tx, ctx.workspaceId, patch.assignee_id, "body.assignee_id");
+    if (patch.assignee_id !== null) await assertAssignable(tx, ctx.workspaceId, patch.assignee_id, "body.assignee_id");
     draft.set.assigneeId = patch.assignee_id;
     draft.changes.push("assignee");
     draft.assigneeChanged = true;
     draft.timeline.push(["assigned", { from: current.assigneeId, to: patch.assignee_id }]);
   }
   if (patch.team_id !== undefined && patch.team_id !== current.teamId) {
-    if (patch.team_id !== null) assertTeam(tx, ctx, patch.team_id, "body.team_id");
+    if (patch.team_id !== null) await assertTeam(tx, ctx, patch.team_id, "body.team_id");
     draft.set.teamId = patch.team_id;
     draft.changes.push("team_id");
     draft.timeline.push(["team_changed", { from: current.teamId, to: patch.team_id }]);
@@ -165,16 +166,16 @@ function patchCustom(current: TicketRow, patch: TicketPatch, keepSuggestions: bo
 }
 
 /** Labels and custom field values, written through their owners. */
-function patchLabelsAndFields(
+async function patchLabelsAndFields(
   tx: Tx,
   ctx: RequestContext,
   current: TicketRow,
   patch: TicketPatch,
   draft: PatchDraft,
   ports: Ports,
-): void {
+): Promise<void> {
   if (patch.tags !== undefined || patch.add_tags !== undefined || patch.remove_tags !== undefined) {
-    const { added, removed } = applyLabelWrite(
+    const { added, removed } = await applyLabelWrite(
       tx,
       ctx,
       "tickets",
@@ -187,7 +188,7 @@ function patchLabelsAndFields(
     if (added.length + removed.length > 0) draft.changes.push("tags");
   }
   if (patch.fields !== undefined) {
-    const fieldChanges = applyFieldWrite(tx, ctx, "ticket", current.id, patch.fields);
+    const fieldChanges = await applyFieldWrite(tx, ctx, "ticket", current.id, patch.fields);
     for (const change of fieldChanges)
       draft.timeline.push(["field_changed", { key: change.key, from: change.from, to: change.to }]);
     if (fieldChanges.length > 0) draft.changes.push("fields");
@@ -195,7 +196,7 @@ function patchLabelsAndFields(
 }
 
 /** The status and what it moves (solved_at, an ended snooze); required fields checked first. */
-function patchStatus(
+async function patchStatus(
   tx: Tx,
   ctx: RequestContext,
   current: TicketRow,
@@ -203,9 +204,9 @@ function patchStatus(
   now: string,
   options: PatchOptions,
   draft: PatchDraft,
-): void {
+): Promise<void> {
   if (patch.status === undefined || patch.status === current.status) return;
-  if (options.enforceRequired && SOLVED_STATES.includes(patch.status)) assertSolvable(tx, ctx.workspaceId, current.id);
+  if (options.enforceRequired && SOLVED_STATES.includes(patch.status)) await assertSolvable(tx, ctx.workspaceId, current.id);
   draft.set.status = patch.status;
   // A solved or closed ticket has nothing left to wake for: its snooze ends, so the Snoozed folder
   // holds only tickets that will come back (unless this same patch snoozes it on purpose).
@@ -228,7 +229,7 @@ function patchStatus(
  * `ticket.updated` (so a reply can fold its own changes into the same event) and schedules the
  * wake-up of a snooze (`wakeAt`), whose job would otherwise import this file back.
  */
-export function applyTicketPatch(
+export async function applyTicketPatch(
   tx: Tx,
   ctx: RequestContext,
   current: TicketRow,
@@ -236,19 +237,19 @@ export function applyTicketPatch(
   now: string,
   options: PatchOptions,
   ports: Ports,
-): PatchOutcome {
+): Promise<PatchOutcome> {
   const draft: PatchDraft = { set: {}, changes: [], timeline: [], assigneeChanged: false, wakeAt: null };
-  patchColumns(tx, ctx, current, patch, draft);
+  await patchColumns(tx, ctx, current, patch, draft);
   patchCustom(current, patch, options.keepSuggestions ?? false, draft);
-  patchLabelsAndFields(tx, ctx, current, patch, draft, ports);
-  patchStatus(tx, ctx, current, patch, now, options, draft);
+  await patchLabelsAndFields(tx, ctx, current, patch, draft, ports);
+  await patchStatus(tx, ctx, current, patch, now, options, draft);
   const { set, changes, timeline, assigneeChanged, wakeAt } = draft;
 
   if (changes.length === 0) return { row: current, changes, assigneeChanged: false, wakeAt: null };
   set.updatedAt = now;
-  const row = tx.update(tickets).set(set).where(eq(tickets.id, current.id)).returning().get()!;
+  const row = one(await tx.update(tickets).set(set).where(eq(tickets.id, current.id)).returning())!;
   for (const [type, data] of timeline)
-    recordActivity(tx, ctx, row, type, { ...data, ...options.activityData }, now, options.actor);
+    await recordActivity(tx, ctx, row, type, { ...data, ...options.activityData }, now, options.actor);
   return { row, changes, assigneeChanged, wakeAt };
 }
 
@@ -296,7 +297,7 @@ export type WrittenMessage = {
  * snooze) in the caller's transaction, with activities. Events are left to the caller, so a reply
  * folds its own changes into one `ticket.updated`.
  */
-export function writeMessage(
+export async function writeMessage(
   tx: Tx,
   ctx: RequestContext,
   ticket: TicketRow,
@@ -304,19 +305,19 @@ export function writeMessage(
   now: string,
   ports: Ports,
   options: { opensTicket?: boolean; contactEmail?: string | null } = {},
-): WrittenMessage {
+): Promise<WrittenMessage> {
   const outboundReply = input.kind === "reply" && (input.direction ?? "outbound") === "outbound";
   const contactEmail =
     options.contactEmail !== undefined
       ? options.contactEmail
       : outboundReply && ticket.contactId
-        ? (contactRefsOf(tx, [ticket.contactId]).get(ticket.contactId)?.email ?? null)
+        ? ((await contactRefsOf(tx, [ticket.contactId])).get(ticket.contactId)?.email ?? null)
         : null;
   const message = composeMessage(ctx, ticket, input, now, contactEmail);
   const { counters, changes } = messageCounters(ticket, message, now, options.opensTicket ?? false);
-  const linked = insertComposedMessage(tx, message, input.attachment_ids);
+  const linked = await insertComposedMessage(tx, message, input.attachment_ids);
   let row: TicketRow = { ...ticket, ...counters };
-  updateTicketCounters(tx, row);
+  await updateTicketCounters(tx, row);
 
   let assigneeChanged = false;
   let status = input.status;
@@ -325,7 +326,7 @@ export function writeMessage(
   if (customerReply && status === undefined) {
     if (email.auth_failed) {
       // A reply that failed sender checks leaves the status alone, and says so on the timeline.
-      recordActivity(
+      await recordActivity(
         tx,
         ctx,
         row,
@@ -342,7 +343,7 @@ export function writeMessage(
   // A customer's reply wakes a snoozed ticket: it comes back to the working folders at once.
   const wake = customerReply && !email.auth_failed && row.snoozedUntil !== null;
   if (status !== undefined || wake) {
-    const outcome = applyTicketPatch(
+    const outcome = await applyTicketPatch(
       tx,
       ctx,
       row,

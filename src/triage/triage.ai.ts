@@ -2,8 +2,8 @@ import type { TriageSettingsReader } from "../ai/ai.public";
 import { triageSettingsOf } from "./triage.service";
 
 /** Triage runs obey the workspace's triage settings (GET/PATCH /v1/triage). */
-export const triageSettingsForAi: TriageSettingsReader = (db, workspaceId) => {
-  const settings = triageSettingsOf(db, workspaceId);
+export const triageSettingsForAi: TriageSettingsReader = async (db, workspaceId) => {
+  const settings = await triageSettingsOf(db, workspaceId);
   return {
     auto_triage: settings.autoTriage,
     fields: settings.fields,

@@ -9,7 +9,7 @@ const write = { role: "admin", scopes: ["settings:write"] } as const;
 export function triageRoutes(deps: Deps) {
   return new Elysia({ prefix: "/triage", tags: ["triage"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => presentTriage(deps.db, ctx.workspaceId, deps), {
+    .get("/", async ({ ctx }) => await presentTriage(deps.db, ctx.workspaceId, deps), {
       access: read,
       response: { 200: TriageSettingsSchema },
       detail: {
@@ -20,9 +20,9 @@ export function triageRoutes(deps: Deps) {
     })
     .patch(
       "/",
-      ({ ctx, body }) => {
-        updateTriage(ctx, body, deps);
-        return presentTriage(deps.db, ctx.workspaceId, deps);
+      async ({ ctx, body }) => {
+        await updateTriage(ctx, body, deps);
+        return await presentTriage(deps.db, ctx.workspaceId, deps);
       },
       {
         access: write,

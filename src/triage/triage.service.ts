@@ -1,9 +1,10 @@
+import { first } from "../db/store";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { workspaceSettingsOf } from "../workspaces/workspaces.public";
 import type { TriageField, TriagePatch, TriageSettingsSchema } from "./triage.schemas";
@@ -25,8 +26,8 @@ export const DEFAULT_TRIAGE: TriageSettings = {
 };
 
 /** The workspace's triage settings, the defaults of SPEC.md where nothing was saved. */
-export function triageSettingsOf(db: Queryable, workspaceId: string): TriageSettings {
-  const row = db.select().from(triageSettings).where(eq(triageSettings.workspaceId, workspaceId)).get();
+export async function triageSettingsOf(db: Queryable, workspaceId: string): Promise<TriageSettings> {
+  const row = first(await db.select().from(triageSettings).where(eq(triageSettings.workspaceId, workspaceId)).limit(1));
   if (!row) return { ...DEFAULT_TRIAGE, fields: [...DEFAULT_TRIAGE.fields] };
   return {
     autoTriage: row.autoTriage,
@@ -41,10 +42,10 @@ export function triageSettingsOf(db: Queryable, workspaceId: string): TriageSett
  * confidence gate) when DESK_AI_* is set, else none; no third-party decision engine is built in.
  * `available` needs an engine and AI not switched off for the workspace (`settings.ai.enabled`).
  */
-export function presentTriage(db: Queryable, workspaceId: string, deps: Pick<Deps, "config">) {
-  const settings = triageSettingsOf(db, workspaceId);
+export async function presentTriage(db: Queryable, workspaceId: string, deps: Pick<Deps, "config">) {
+  const settings = await triageSettingsOf(db, workspaceId);
   const ai = deps.config.ai;
-  const workspaceAi = workspaceSettingsOf(db, workspaceId)?.settings.ai as { enabled?: unknown } | undefined;
+  const workspaceAi = (await workspaceSettingsOf(db, workspaceId))?.settings.ai as { enabled?: unknown } | undefined;
   const aiOn = workspaceAi?.enabled !== false;
   return {
     auto_triage: settings.autoTriage,
@@ -57,10 +58,10 @@ export function presentTriage(db: Queryable, workspaceId: string, deps: Pick<Dep
 }
 
 /** Merges a patch into the stored settings; audit-logged as `triage.updated` when something changed. */
-export function updateTriage(ctx: RequestContext, patch: TriagePatch, deps: Deps): void {
+export async function updateTriage(ctx: RequestContext, patch: TriagePatch, deps: Deps): Promise<void> {
   const now = deps.clock.now().toISOString();
-  withTx(deps.db, (tx) => {
-    const current = triageSettingsOf(tx, ctx.workspaceId);
+  await transact(deps.db, async (tx) => {
+    const current = await triageSettingsOf(tx, ctx.workspaceId);
     const next: TriageSettings = {
       autoTriage: patch.auto_triage ?? current.autoTriage,
       fields: patch.fields ?? current.fields,
@@ -68,13 +69,12 @@ export function updateTriage(ctx: RequestContext, patch: TriagePatch, deps: Deps
       threshold: patch.threshold ?? current.threshold,
     };
     if (JSON.stringify(next) === JSON.stringify(current)) return;
-    tx.insert(triageSettings)
+    await tx.insert(triageSettings)
       .values({ workspaceId: ctx.workspaceId, ...next, updatedAt: now })
       .onConflictDoUpdate({
         target: triageSettings.workspaceId,
         set: { ...next, updatedAt: now },
-      })
-      .run();
-    recordAudit(tx, ctx, { action: "triage.updated", entityType: "triage", entityId: ctx.workspaceId, data: patch });
+      });
+    await recordAudit(tx, ctx, { action: "triage.updated", entityType: "triage", entityId: ctx.workspaceId, data: patch });
   });
 }

@@ -31,12 +31,12 @@ describe("GET/PATCH /v1/triage", () => {
       expect(
         (await desk.api("PATCH", "/v1/triage", { headers: who.headers, body: { auto_triage: true } })).status,
       ).toBe(403);
-    const reader = createKey(desk, owner, ["settings:read"]);
+    const reader = await createKey(desk, owner, ["settings:read"]);
     expect((await desk.api("GET", "/v1/triage", { headers: reader.headers })).status).toBe(200);
     expect((await desk.api("PATCH", "/v1/triage", { headers: reader.headers, body: { threshold: 0.8 } })).status).toBe(
       403,
     );
-    const noScope = createKey(desk, owner, ["tickets:read"]);
+    const noScope = await createKey(desk, owner, ["tickets:read"]);
     expect((await desk.api("GET", "/v1/triage", { headers: noScope.headers })).status).toBe(403);
 
     const saved = await desk.api("PATCH", "/v1/triage", {
@@ -47,21 +47,20 @@ describe("GET/PATCH /v1/triage", () => {
     expect(saved.body).toEqual({ ...DEFAULTS, auto_triage: true, fields: ["priority", "team"], threshold: 0.85 });
     // Members not sent are kept.
     const partial = await desk.api("PATCH", "/v1/triage", {
-      headers: createKey(desk, owner, ["settings:read", "settings:write"]).headers,
+      headers: (await createKey(desk, owner, ["settings:read", "settings:write"])).headers,
       body: { assign_after_triage: true },
     });
     expect(partial.body).toMatchObject({ auto_triage: true, fields: ["priority", "team"], assign_after_triage: true });
-    expect(triageSettingsOf(desk.deps.db, workspace.id)).toEqual({
+    expect(await triageSettingsOf(desk.deps.db, workspace.id)).toEqual({
       autoTriage: true,
       fields: ["priority", "team"],
       assignAfterTriage: true,
       threshold: 0.85,
     });
-    const audit = desk.deps.db
+    const audit = await desk.deps.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "triage.updated")))
-      .all();
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "triage.updated")));
     expect(audit.map((a) => a.data)).toEqual([
       { auto_triage: true, fields: ["priority", "team"], threshold: 0.85 },
       { assign_after_triage: true },
@@ -88,7 +87,7 @@ describe("GET/PATCH /v1/triage", () => {
       expect(res.body.code).toBe("validation_failed");
       expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(location);
     }
-    expect(triageSettingsOf(desk.deps.db, workspace.id)).toEqual({
+    expect(await triageSettingsOf(desk.deps.db, workspace.id)).toEqual({
       autoTriage: false,
       fields: ["priority", "severity", "labels"],
       assignAfterTriage: false,

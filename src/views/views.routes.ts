@@ -10,16 +10,16 @@ const write = { role: "viewer", scopes: ["tickets:write"] } as const;
 export function viewsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/views", tags: ["views"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => completeList(listVisibleViews(deps.db, ctx)), {
+    .get("/", async ({ ctx }) => completeList(await listVisibleViews(deps.db, ctx)), {
       access: read,
       response: { 200: completeListSchema(ViewSchema) },
       detail: { summary: "Shared views and the caller's personal views, by position" },
     })
     .post(
       "/",
-      ({ ctx, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201;
-        return presentView(createView(ctx, body, deps));
+        return presentView(await createView(ctx, body, deps));
       },
       {
         access: write,
@@ -28,13 +28,13 @@ export function viewsRoutes(deps: Deps) {
         detail: { summary: "Create a view; shared views need an admin (or a key)" },
       },
     )
-    .get("/:id", ({ ctx, params }) => findVisibleView(deps.db, ctx, params.id), {
+    .get("/:id", async ({ ctx, params }) => await findVisibleView(deps.db, ctx, params.id), {
       access: read,
       params: IdParams,
       response: { 200: ViewSchema },
       detail: { summary: "A view; another person's personal view answers 404" },
     })
-    .patch("/:id", ({ ctx, params, body }) => presentView(updateView(ctx, params.id, body, deps)), {
+    .patch("/:id", async ({ ctx, params, body }) => presentView(await updateView(ctx, params.id, body, deps)), {
       access: write,
       params: IdParams,
       body: UpdateViewBody,
@@ -43,8 +43,8 @@ export function viewsRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteView(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteView(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

@@ -1,7 +1,8 @@
+import { first, one } from "../db/store";
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { viewCreated, viewDeleted, viewUpdated } from "./views.events";
 import { appendEvent } from "../events/append";
 import { DeskError, forbidden, invalidAt, notFound } from "../lib/errors";
@@ -42,29 +43,29 @@ function visibleTo(ctx: RequestContext): SQL {
 }
 
 /** A view the caller may use; 404 for another person's personal view, exactly like a missing one. */
-export function findVisibleView(db: Queryable, ctx: RequestContext, viewId: string): ViewJson {
-  const row = visibleViewRow(db, ctx.workspaceId, viewerOf(ctx), viewId);
+export async function findVisibleView(db: Queryable, ctx: RequestContext, viewId: string): Promise<ViewJson> {
+  const row = await visibleViewRow(db, ctx.workspaceId, viewerOf(ctx), viewId);
   if (!row) throw notFound("View");
   return presentView(row);
 }
 
 /** Shared views, plus a person's own personal ones (an API key sees shared views only). */
-export const listVisibleViews = (db: Queryable, ctx: RequestContext): ViewJson[] =>
-  visibleViewRows(db, ctx.workspaceId, viewerOf(ctx)).map(presentView);
+export const listVisibleViews = async (db: Queryable, ctx: RequestContext): Promise<ViewJson[]> =>
+  (await visibleViewRows(db, ctx.workspaceId, viewerOf(ctx))).map(presentView);
 
 /** Checks that the ids a view names belong to this workspace and its field filters are valid. */
-function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): ViewFilters {
+async function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): Promise<ViewFilters> {
   const out: ViewFilters = { ...filters };
   if (filters.assignee !== undefined && filters.assignee !== "me" && filters.assignee !== "none") {
-    if (!isMember(tx, ctx.workspaceId, filters.assignee))
+    if (!await isMember(tx, ctx.workspaceId, filters.assignee))
       throw invalidAt("body.filters.assignee", "assignee is me, none or a member's user id");
   }
   if (filters.team_id !== undefined) {
-    if (!teamsAmong(tx, ctx.workspaceId, [filters.team_id]).has(filters.team_id))
+    if (!(await teamsAmong(tx, ctx.workspaceId, [filters.team_id])).has(filters.team_id))
       throw invalidAt("body.filters.team_id", "no team of this workspace has this id");
   }
   if (filters.mailbox_id !== undefined) {
-    if (!mailboxExists(tx, ctx.workspaceId, filters.mailbox_id))
+    if (!await mailboxExists(tx, ctx.workspaceId, filters.mailbox_id))
       throw invalidAt("body.filters.mailbox_id", "no mailbox of this workspace has this id");
   }
   if (filters.tag !== undefined) {
@@ -72,9 +73,9 @@ function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): ViewFi
     const problem = labelNameProblem(out.tag);
     if (problem) throw invalidAt("body.filters.tag", problem);
   }
-  filters.fields?.forEach((filter, index) => {
+  filters.fields?.forEach(async (filter, index) => {
     try {
-      fieldFilterSql(ctx, "ticket", filter, views.id, tx);
+      await fieldFilterSql(ctx, "ticket", filter, views.id, tx);
     } catch (error) {
       if (error instanceof DeskError && error.errors?.[0])
         throw invalidAt(`body.filters.fields.${index}`, error.errors[0].message);
@@ -91,23 +92,22 @@ function mayChange(ctx: RequestContext, row: ViewRow): boolean {
 
 export type ViewInput = { name?: string; shared?: boolean; position?: number; filters?: ViewFilters };
 
-export function createView(ctx: RequestContext, input: ViewInput & { name: string }, deps: Deps): ViewRow {
+export async function createView(ctx: RequestContext, input: ViewInput & { name: string }, deps: Deps): Promise<ViewRow> {
   const shared = input.shared ?? ctx.actor.type !== "user";
   if (shared && !roleAtLeast(ctx.role, "admin")) throw forbidden("Only admins create shared views.");
   if (!shared && ctx.actor.type !== "user")
     throw invalidAt("body.shared", "an API key has no personal views; create a shared view");
-  return withTx(deps.db, (tx) => {
-    const filters = checkFilters(tx, ctx, input.filters ?? {});
+  return await transact(deps.db, async (tx) => {
+    const filters = await checkFilters(tx, ctx, input.filters ?? {});
     const position =
       input.position ??
-      tx
+      first(await tx
         .select({ next: sql<number>`coalesce(max(${views.position}) + 1, 0)` })
         .from(views)
-        .where(eq(views.workspaceId, ctx.workspaceId))
-        .get()?.next ??
+        .where(eq(views.workspaceId, ctx.workspaceId)).limit(1))?.next ??
       0;
     const now = deps.clock.now().toISOString();
-    const row = tx
+    const row = one(await tx
       .insert(views)
       .values({
         id: newId(),
@@ -120,27 +120,25 @@ export function createView(ctx: RequestContext, input: ViewInput & { name: strin
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    appendEvent(tx, viewCreated, { workspaceId: ctx.workspaceId, data: { view: presentView(row) } });
+      .returning());
+    await appendEvent(tx, viewCreated, { workspaceId: ctx.workspaceId, data: { view: presentView(row) } });
     return row;
   });
 }
 
-function findForChange(tx: Tx, ctx: RequestContext, id: string): ViewRow {
-  const row = tx
+async function findForChange(tx: Tx, ctx: RequestContext, id: string): Promise<ViewRow> {
+  const row = first(await tx
     .select()
     .from(views)
-    .where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, id), visibleTo(ctx)))
-    .get();
+    .where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, id), visibleTo(ctx))).limit(1));
   if (!row) throw notFound("View");
   if (!mayChange(ctx, row)) throw forbidden("Only admins change shared views.");
   return row;
 }
 
-export function updateView(ctx: RequestContext, id: string, input: ViewInput, deps: Deps): ViewRow {
-  return withTx(deps.db, (tx) => {
-    const before = findForChange(tx, ctx, id);
+export async function updateView(ctx: RequestContext, id: string, input: ViewInput, deps: Deps): Promise<ViewRow> {
+  return await transact(deps.db, async (tx) => {
+    const before = await findForChange(tx, ctx, id);
     if (input.shared === true && !before.shared && !roleAtLeast(ctx.role, "admin"))
       throw forbidden("Only admins share views.");
     if (input.shared === false && before.shared && !before.userId)
@@ -149,23 +147,22 @@ export function updateView(ctx: RequestContext, id: string, input: ViewInput, de
     if (input.name !== undefined) patch.name = input.name;
     if (input.shared !== undefined) patch.shared = input.shared;
     if (input.position !== undefined) patch.position = input.position;
-    if (input.filters !== undefined) patch.filters = checkFilters(tx, ctx, input.filters);
-    const row = tx
+    if (input.filters !== undefined) patch.filters = await checkFilters(tx, ctx, input.filters);
+    const row = one(await tx
       .update(views)
       .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
       .where(eq(views.id, id))
-      .returning()
-      .get();
-    appendEvent(tx, viewUpdated, { workspaceId: ctx.workspaceId, data: { view: presentView(row) } });
+      .returning());
+    await appendEvent(tx, viewUpdated, { workspaceId: ctx.workspaceId, data: { view: presentView(row) } });
     return row;
   });
 }
 
-export function deleteView(ctx: RequestContext, id: string, deps: Deps): void {
-  withTx(deps.db, (tx) => {
-    findForChange(tx, ctx, id);
-    tx.delete(views).where(eq(views.id, id)).run();
-    appendEvent(tx, viewDeleted, { workspaceId: ctx.workspaceId, data: { view_id: id } });
+export async function deleteView(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    await findForChange(tx, ctx, id);
+    await tx.delete(views).where(eq(views.id, id));
+    await appendEvent(tx, viewDeleted, { workspaceId: ctx.workspaceId, data: { view_id: id } });
   });
 }
 
@@ -173,21 +170,19 @@ export function deleteView(ctx: RequestContext, id: string, deps: Deps): void {
  * Rewrites the `tag` filter of every view naming a label (rename or merge of a label). Views
  * change as a side effect of the label change, each with its own view.updated event.
  */
-export function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, toName: string, now: Date): void {
-  const rows = tx
+export async function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, toName: string, now: Date): Promise<void> {
+  const rows = await tx
     .select()
     .from(views)
-    .where(and(eq(views.workspaceId, workspaceId), sql`lower(json_extract(${views.filters}, '$.tag')) IS NOT NULL`))
-    .all();
+    .where(and(eq(views.workspaceId, workspaceId), sql`lower(json_extract(${views.filters}, '$.tag')) IS NOT NULL`));
   for (const row of rows) {
     const tag = row.filters.tag;
     if (tag === undefined || tag.toLocaleLowerCase("en-US") !== fromKey || tag === toName) continue;
-    const updated = tx
+    const updated = one(await tx
       .update(views)
       .set({ filters: { ...row.filters, tag: toName }, updatedAt: now.toISOString() })
       .where(eq(views.id, row.id))
-      .returning()
-      .get();
-    appendEvent(tx, viewUpdated, { workspaceId, data: { view: presentView(updated) } });
+      .returning());
+    await appendEvent(tx, viewUpdated, { workspaceId, data: { view: presentView(updated) } });
   }
 }

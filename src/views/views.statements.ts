@@ -31,15 +31,15 @@ const viewOf = (raw: RawView): VisibleView => ({
   filters: (JSON.parse(raw.filters) as ViewFilters | null) ?? {},
 });
 
-export function visibleViewRow(
+export async function visibleViewRow(
   db: Queryable,
   workspaceId: string,
   userId: string | null,
   viewId: string,
-): VisibleView | undefined {
+): Promise<VisibleView | undefined> {
   const raw = statements(db).one.get(workspaceId, userId, viewId);
   return raw ? viewOf(raw) : undefined;
 }
 
-export const visibleViewRows = (db: Queryable, workspaceId: string, userId: string | null): VisibleView[] =>
+export const visibleViewRows = async (db: Queryable, workspaceId: string, userId: string | null): Promise<VisibleView[]> =>
   statements(db).all.all(workspaceId, userId).map(viewOf);

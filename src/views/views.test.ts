@@ -7,12 +7,11 @@ import { findVisibleView, listVisibleViews } from "./views.service";
 import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
-const eventsSince = (workspaceId: string, seq: number) =>
-  desk.deps.db
+const eventsSince = async (workspaceId: string, seq: number) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > seq);
 
 describe("views", () => {
@@ -55,13 +54,13 @@ describe("views", () => {
       (v: { name: string }) => v.name,
     );
     expect(list).toEqual(["Urgent"]);
-    expect(listVisibleViews(desk.deps.db, agent.ctx).map((v) => v.name)).toEqual(["Mine", "Urgent"]);
-    expect(findVisibleView(desk.deps.db, agent.ctx, mine.body.id).filters).toEqual({
+    expect((await listVisibleViews(desk.deps.db, agent.ctx)).map((v) => v.name)).toEqual(["Mine", "Urgent"]);
+    expect((await findVisibleView(desk.deps.db, agent.ctx, mine.body.id)).filters).toEqual({
       status: ["open"],
       assignee: "me",
     });
-    expect(() => findVisibleView(desk.deps.db, other.ctx, mine.body.id)).toThrow();
-    const key = createKey(desk, owner, ["tickets:read"]);
+    expect(async () => await findVisibleView(desk.deps.db, other.ctx, mine.body.id)).toThrow();
+    const key = await createKey(desk, owner, ["tickets:read"]);
     expect(
       (await desk.api("GET", "/v1/views", { headers: key.headers })).body.data.map((v: { name: string }) => v.name),
     ).toEqual(["Urgent"]);
@@ -76,13 +75,13 @@ describe("views", () => {
     ).body;
     const personal = (await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "A personal" } }))
       .body;
-    expect(() => findVisibleView(desk.deps.db, b.owner.ctx, shared.id)).toThrow("View");
-    expect(listVisibleViews(desk.deps.db, b.owner.ctx)).toEqual([]);
+    expect(async () => await findVisibleView(desk.deps.db, b.owner.ctx, shared.id)).toThrow("View");
+    expect(await listVisibleViews(desk.deps.db, b.owner.ctx)).toEqual([]);
     expect((await desk.api("GET", `/v1/views/${shared.id}`, { headers: b.owner.headers })).status).toBe(404);
     const keyCtx = { ...a.owner.ctx, actor: { type: "api_key" as const, apiKeyId: "k", createdBy: a.owner.id } };
-    expect(listVisibleViews(desk.deps.db, keyCtx).map((v) => v.name)).toEqual(["A shared"]);
-    expect(() => findVisibleView(desk.deps.db, keyCtx, personal.id)).toThrow("View");
-    expect(findVisibleView(desk.deps.db, a.owner.ctx, personal.id)).toMatchObject({
+    expect((await listVisibleViews(desk.deps.db, keyCtx)).map((v) => v.name)).toEqual(["A shared"]);
+    expect(async () => await findVisibleView(desk.deps.db, keyCtx, personal.id)).toThrow("View");
+    expect(await findVisibleView(desk.deps.db, a.owner.ctx, personal.id)).toMatchObject({
       id: personal.id,
       shared: false,
       filters: {},
@@ -91,7 +90,7 @@ describe("views", () => {
 
   test("update and delete emit view events", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const seq = lastSeq(desk, workspace.id);
+    const seq = await lastSeq(desk, workspace.id);
     const view = (await desk.api("POST", "/v1/views", { headers: owner.headers, body: { name: "A" } })).body;
     const patched = await desk.api("PATCH", `/v1/views/${view.id}`, {
       headers: owner.headers,
@@ -99,7 +98,7 @@ describe("views", () => {
     });
     expect(patched.body).toMatchObject({ name: "B", filters: { channel: "email", q: "refund" } });
     expect((await desk.api("DELETE", `/v1/views/${view.id}`, { headers: owner.headers })).status).toBe(204);
-    const emitted = eventsSince(workspace.id, seq);
+    const emitted = await eventsSince(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["view.created", "view.updated", "view.deleted"]);
     expect(emitted[2]!.data).toEqual({ view_id: view.id });
   });

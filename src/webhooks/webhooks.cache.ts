@@ -15,7 +15,7 @@ export const webhookCacheOf = deskState<WebhookCache>("webhooks.cache", () => ne
  * A miss reads on the one connection, so inside a transaction it sees that transaction's own
  * uncommitted changes.
  */
-export function webhooksOf(db: Db, cache: WebhookCache, workspaceId: string): CachedWebhook[] {
+export async function webhooksOf(db: Db, cache: WebhookCache, workspaceId: string): Promise<CachedWebhook[]> {
   const hit = cache.get(workspaceId);
   if (hit) return hit;
   const rows = db.$client

@@ -1,6 +1,7 @@
+import { first } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { enqueueByName } from "../jobs/enqueue";
 import { anyEvent } from "../../test/kit/events";
 import { appendEvent } from "../events/append";
@@ -34,24 +35,24 @@ async function endpoint(
   return { id: res.body.id as string, path };
 }
 
-const emit = (target: TestDesk, workspaceId: string, type = "ticket.created", privateTeamId: string | null = null) =>
-  withTx(target.deps.db, (tx) =>
-    appendEvent(tx, anyEvent(type), {
+const emit = async (target: TestDesk, workspaceId: string, type = "ticket.created", privateTeamId: string | null = null) =>
+  await transact(target.deps.db, async (tx) =>
+    await appendEvent(tx, anyEvent(type), {
       workspaceId,
       data: { ticket: { id: "t1", subject: "Printer on fire" } },
       privateTeamId,
     }),
   );
 
-const deliveriesOf = (target: TestDesk, webhookId: string) =>
-  target.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).all();
+const deliveriesOf = async (target: TestDesk, webhookId: string) =>
+  await target.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
 const receivedBy = (path: string) => receiver.received.filter((d) => d.path === path);
 
 describe("webhook delivery", () => {
   test("a subscribed event arrives signed, as the envelope without topics, and is recorded as succeeded", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const hook = await endpoint(desk, owner);
-    const event = emit(desk, workspace.id);
+    const event = await emit(desk, workspace.id);
     await desk.jobs.drain();
     const [got] = receivedBy(hook.path);
     expect(got!.verified).toBe(true);
@@ -83,7 +84,7 @@ describe("webhook delivery", () => {
   test("routing: types listed or all; paused endpoints get nothing; private-team events only where granted", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const now = new Date().toISOString();
-    desk.deps.db
+    await desk.deps.db
       .insert(teams)
       .values({
         id: `team-${workspace.id}`,
@@ -92,21 +93,20 @@ describe("webhook delivery", () => {
         private: true,
         createdAt: now,
         updatedAt: now,
-      })
-      .run();
+      });
     const typed = await endpoint(desk, owner);
     const all = await endpoint(desk, owner, { events: ["*"] });
     const paused = await endpoint(desk, owner, { events: ["*"], enabled: false });
     const granted = await endpoint(desk, owner, { events: ["*"], team_ids: [`team-${workspace.id}`] });
-    const before = (id: string) => deliveriesOf(desk, id).length;
-    const baseline = { typed: before(typed.id), all: before(all.id), granted: before(granted.id) };
-    emit(desk, workspace.id, "ticket.created");
-    emit(desk, workspace.id, "contact.created");
-    emit(desk, workspace.id, "ticket.created", `team-${workspace.id}`);
-    expect(before(typed.id) - baseline.typed).toBe(1);
-    expect(before(all.id) - baseline.all).toBe(2);
-    expect(before(granted.id) - baseline.granted).toBe(3);
-    expect(deliveriesOf(desk, paused.id)).toHaveLength(0);
+    const before = async (id: string) => (await deliveriesOf(desk, id)).length;
+    const baseline = { typed: await before(typed.id), all: await before(all.id), granted: await before(granted.id) };
+    await emit(desk, workspace.id, "ticket.created");
+    await emit(desk, workspace.id, "contact.created");
+    await emit(desk, workspace.id, "ticket.created", `team-${workspace.id}`);
+    expect(await before(typed.id) - baseline.typed).toBe(1);
+    expect(await before(all.id) - baseline.all).toBe(2);
+    expect(await before(granted.id) - baseline.granted).toBe(3);
+    expect(await deliveriesOf(desk, paused.id)).toHaveLength(0);
     await desk.jobs.drain();
     expect(receivedBy(paused.path)).toHaveLength(0);
     expect(receivedBy(granted.path).every((d) => d.verified && d.status === 200)).toBe(true);
@@ -131,9 +131,9 @@ describe("webhook delivery", () => {
     const hook = await endpoint(desk, owner);
     let fail = true;
     receiver.answers.set(hook.path, () => (fail ? { status: 500, body: "é".repeat(3000) } : { status: 204 }));
-    emit(desk, workspace.id);
+    await emit(desk, workspace.id);
     await desk.jobs.drain();
-    let [row] = deliveriesOf(desk, hook.id);
+    let [row] = await deliveriesOf(desk, hook.id);
     expect(row).toMatchObject({ status: "pending", attempts: 1, responseCode: 500, lastError: "HTTP 500" });
     expect(Buffer.byteLength(row!.responseExcerpt!)).toBeLessThanOrEqual(1024);
     expect(row!.responseExcerpt!.length).toBeGreaterThan(500);
@@ -146,7 +146,7 @@ describe("webhook delivery", () => {
     fail = false;
     clock.advance(40_000);
     await desk.jobs.drain();
-    [row] = deliveriesOf(desk, hook.id);
+    [row] = await deliveriesOf(desk, hook.id);
     expect(row).toMatchObject({ status: "succeeded", attempts: 2, responseCode: 204 });
   });
 
@@ -162,11 +162,11 @@ describe("webhook delivery", () => {
       headers: owner.headers,
       body: { url: `http://127.0.0.1:${deadPort}/gone`, events: ["ticket.created"] },
     });
-    emit(desk, workspace.id);
+    await emit(desk, workspace.id);
     await desk.jobs.drain();
-    expect(deliveriesOf(desk, hook.id)[0]).toMatchObject({ status: "pending", responseCode: 302 });
+    expect((await deliveriesOf(desk, hook.id))[0]).toMatchObject({ status: "pending", responseCode: 302 });
     expect(receivedBy(target.path)).toHaveLength(0);
-    const deadRow = deliveriesOf(desk, dead.body.id)[0]!;
+    const deadRow = (await deliveriesOf(desk, dead.body.id))[0]!;
     expect(deadRow).toMatchObject({ status: "pending", responseCode: null, attempts: 1 });
     expect(deadRow.lastError).toBeTruthy();
   });
@@ -175,13 +175,13 @@ describe("webhook delivery", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const hook = await endpoint(desk, owner);
     receiver.answers.set(hook.path, () => ({ status: 503 }));
-    emit(desk, workspace.id);
+    await emit(desk, workspace.id);
     const started = clock.now().getTime();
     for (let i = 0; i < MAX_DELIVERY_ATTEMPTS; i++) {
       await desk.jobs.drain();
       clock.advance(7 * 3_600_000);
     }
-    const [row] = deliveriesOf(desk, hook.id);
+    const [row] = await deliveriesOf(desk, hook.id);
     expect(row).toMatchObject({ status: "failed", attempts: 9, responseCode: 503 });
     expect(receivedBy(hook.path)).toHaveLength(9);
     const total = Array.from({ length: 8 }, (_, i) => retryDelayMs(i + 1, () => 0.5)).reduce((a, b) => a + b, 0);
@@ -195,14 +195,14 @@ describe("webhook delivery", () => {
     const hook = await endpoint(desk, owner);
     let failing = true;
     receiver.answers.set(hook.path, () => (failing ? { status: 500 } : { status: 200 }));
-    for (let i = 0; i < 12; i++) emit(desk, workspace.id);
+    for (let i = 0; i < 12; i++) await emit(desk, workspace.id);
     await desk.jobs.drain();
     // Five failures in a row open the circuit (a send already in flight on the other slot may add one):
     // the rest are not attempted and keep all their attempts.
     const sent = receivedBy(hook.path).length;
     expect(sent).toBeGreaterThanOrEqual(CIRCUIT_THRESHOLD);
     expect(sent).toBeLessThan(CIRCUIT_THRESHOLD + ENDPOINT_SLOTS);
-    let rows = deliveriesOf(desk, hook.id);
+    let rows = await deliveriesOf(desk, hook.id);
     expect(rows.filter((r) => r.attempts === 0)).toHaveLength(12 - sent);
     const shown = await desk.api("GET", `/v1/webhooks/${hook.id}`, { headers: owner.headers });
     expect(shown.body.consecutive_failures).toBe(sent);
@@ -234,22 +234,22 @@ describe("webhook delivery", () => {
       clock.advance(30 * 60_000);
       await desk.jobs.drain();
     }
-    rows = deliveriesOf(desk, hook.id);
+    rows = await deliveriesOf(desk, hook.id);
     expect(rows.filter((r) => r.status !== "succeeded")).toEqual([]);
     // (read from the row: the owner's access token has expired by now)
-    const healed = desk.deps.db.select().from(webhooks).where(eq(webhooks.id, hook.id)).get()!;
+    const healed = first(await desk.deps.db.select().from(webhooks).where(eq(webhooks.id, hook.id)).limit(1))!;
     expect(healed).toMatchObject({ failureStreak: 0, pausedUntil: null });
   });
 
   test("a delivery queued by an earlier release (one job per delivery, no due time) is still delivered", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const hook = await endpoint(desk, owner);
-    const event = withTx(desk.deps.db, (tx) =>
-      appendEvent(tx, anyEvent("webhook.deleted"), { workspaceId: workspace.id, data: { webhook_id: "old" } }),
+    const event = await transact(desk.deps.db, async (tx) =>
+      await appendEvent(tx, anyEvent("webhook.deleted"), { workspaceId: workspace.id, data: { webhook_id: "old" } }),
     );
     const deliveryId = crypto.randomUUID();
-    withTx(desk.deps.db, (tx) => {
-      tx.insert(webhookDeliveries)
+    await transact(desk.deps.db, async (tx) => {
+      await tx.insert(webhookDeliveries)
         .values({
           id: deliveryId,
           workspaceId: workspace.id,
@@ -259,13 +259,12 @@ describe("webhook delivery", () => {
           status: "pending",
           createdAt: clock.now().toISOString(),
           updatedAt: clock.now().toISOString(),
-        })
-        .run();
-      enqueueByName(tx, "webhooks.deliver", { delivery_id: deliveryId }, { workspaceId: workspace.id });
+        });
+      await enqueueByName(tx, "webhooks.deliver", { delivery_id: deliveryId }, { workspaceId: workspace.id });
     });
     await desk.jobs.drain();
     expect(receivedBy(hook.path).map((d) => d.eventId)).toEqual([event.id]);
-    expect(deliveriesOf(desk, hook.id)[0]).toMatchObject({ id: deliveryId, status: "succeeded", attempts: 1 });
+    expect((await deliveriesOf(desk, hook.id))[0]).toMatchObject({ id: deliveryId, status: "succeeded", attempts: 1 });
   });
 
   test("the address is checked again at connect time", async () => {
@@ -273,13 +272,13 @@ describe("webhook delivery", () => {
     const hook = await endpoint(desk, owner);
     desk.deps.config.allowedPrivateHosts = [];
     try {
-      emit(desk, workspace.id);
+      await emit(desk, workspace.id);
       await desk.jobs.drain();
     } finally {
       desk.deps.config.allowedPrivateHosts = ["127.0.0.1"];
     }
     expect(receivedBy(hook.path)).toHaveLength(0);
-    expect(deliveriesOf(desk, hook.id)[0]!.lastError).toContain("https");
+    expect((await deliveriesOf(desk, hook.id))[0]!.lastError).toContain("https");
   });
 });
 
@@ -301,7 +300,7 @@ describe("restart", () => {
       receiver.answers.set(hook.path, () =>
         mode === "failing" ? { status: 503 } : mode === "slow" ? { status: 200, delayMs: 100 } : { status: 200 },
       );
-    const emitted = Array.from({ length: 20 }, () => emit(first, workspace.id));
+    const emitted = Array.from({ length: 20 }, async () => await emit(first, workspace.id));
     await first.jobs.drain();
     // Half of the rest are in flight (slow but successful) when the first Desk stops.
     mode = "slow";
@@ -319,7 +318,7 @@ describe("restart", () => {
     });
     await second.jobs.drain();
     for (const hook of hooks) {
-      const rows = deliveriesOf(second, hook.id);
+      const rows = await deliveriesOf(second, hook.id);
       expect(rows.length).toBeGreaterThanOrEqual(20);
       expect(rows.filter((r) => r.status !== "succeeded")).toEqual([]);
       const counts = receiver.acknowledgedCounts(hook.path);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db, Tx } from "../db/database";
 import { deskClock } from "../db/desk-clock";
 import { preparedFor } from "../db/prepared";
-import { batchedWrite, withTx } from "../db/tx";
+import { batchedWrite, transact } from "../db/tx";
 import { onEveryEvent } from "../events/bus";
 import type { StoredEvent } from "../events/envelope";
 import { defineJob, type JobContext } from "../jobs/define";
@@ -35,8 +35,8 @@ export function registerWebhookFanOut(db: Db): () => void {
      VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
   );
   const cache = webhookCacheOf(db);
-  return onEveryEvent(db, (tx: Tx, event: StoredEvent) => {
-    const endpoints = webhooksOf(db, cache, event.workspace_id);
+  return onEveryEvent(db, async (tx: Tx, event: StoredEvent) => {
+    const endpoints = await webhooksOf(db, cache, event.workspace_id);
     if (endpoints.length === 0) return;
     const now = deskClock(db).now().toISOString();
     // Due by the job runner's clock, the one the workers compare with.
@@ -45,7 +45,7 @@ export function registerWebhookFanOut(db: Db): () => void {
     for (const webhook of endpoints) {
       if (!wantsEvent(webhook, event)) continue;
       insert.run(newId(), event.workspace_id, webhook.id, event.id, event.type, due, now, now);
-      wakeEndpoint(tx, webhook.id, event.workspace_id, pausedUntilOf(db, webhook.id, dueAt.getTime()));
+      await wakeEndpoint(tx, webhook.id, event.workspace_id, pausedUntilOf(db, webhook.id, dueAt.getTime()));
     }
   });
 }
@@ -71,9 +71,9 @@ export const deliverWebhookJob = defineJob({
     const { load, due } = legacyStatements(deps.db);
     const row = load.get(delivery_id);
     if (!row) return;
-    await batchedWrite(deps.db, () => {
+    await batchedWrite(deps.db, async () => {
       due.run(deps.clock.now().toISOString(), delivery_id);
-      withTx(deps.db, (tx) => wakeEndpoint(tx, row.webhook_id, row.workspace_id));
+      await transact(deps.db, async (tx) => await wakeEndpoint(tx, row.webhook_id, row.workspace_id));
     });
   },
 });

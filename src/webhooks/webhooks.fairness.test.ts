@@ -4,7 +4,7 @@ import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { appendEvent } from "../events/append";
 import { anyEvent } from "../../test/kit/events";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { startReceiver } from "../../test/kit/webhooks-receiver";
 import { webhookDeliveries } from "./webhooks.table";
 import { ENDPOINT_SLOTS, WORKSPACE_SHARE } from "./webhooks.worker";
@@ -61,9 +61,9 @@ async function hook(owner: { headers: Record<string, string> }, url: string) {
   return res.body as { id: string; secret: string };
 }
 
-const emit = (workspaceId: string) =>
-  withTx(desk.deps.db, (tx) =>
-    appendEvent(tx, anyEvent("ticket.created"), { workspaceId, data: { ticket: { id: "t1", subject: "Flood" } } }),
+const emit = async (workspaceId: string) =>
+  await transact(desk.deps.db, async (tx) =>
+    await appendEvent(tx, anyEvent("ticket.created"), { workspaceId, data: { ticket: { id: "t1", subject: "Flood" } } }),
   );
 
 test("a hanging receiver of one workspace does not delay another workspace's delivery", async () => {
@@ -74,11 +74,11 @@ test("a hanging receiver of one workspace does not delay another workspace's del
   fast.secrets.set("prompt", prompt.secret);
   try {
     // The flood: more deliveries to the hanging endpoint than the runner has slots.
-    for (let i = 0; i < 100; i++) emit(slow.workspace.id);
+    for (let i = 0; i < 100; i++) await emit(slow.workspace.id);
     for (let i = 0; i < 150 && hanging.stats().open === 0; i++) await Bun.sleep(20);
     expect(hanging.stats().open).toBeGreaterThan(0);
 
-    const event = emit(quick.workspace.id);
+    const event = await emit(quick.workspace.id);
     const started = performance.now();
     while (!fast.received.some((d) => d.eventId === event.id) && performance.now() - started < 3_000)
       await Bun.sleep(20);
@@ -88,7 +88,7 @@ test("a hanging receiver of one workspace does not delay another workspace's del
 
     // The hanging endpoint never has more than its slots in flight; its other deliveries wait their turn.
     expect(hanging.stats().peak).toBeLessThanOrEqual(ENDPOINT_SLOTS);
-    const rows = desk.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, stuck.id)).all();
+    const rows = await desk.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, stuck.id));
     expect(rows).toHaveLength(100);
     expect(rows.filter((r) => r.status === "pending").length).toBeGreaterThanOrEqual(100 - ENDPOINT_SLOTS);
   } finally {
@@ -101,7 +101,7 @@ test("one workspace's endpoints together hold at most its share of the sending s
   try {
     for (let i = 0; i < 6; i++) await hook(owner, crowded.url);
     // Six endpoints with two slots each could hold twelve requests; the workspace's share is fewer.
-    for (let i = 0; i < 20; i++) emit(workspace.id);
+    for (let i = 0; i < 20; i++) await emit(workspace.id);
     const started = performance.now();
     while (crowded.stats().open < WORKSPACE_SHARE && performance.now() - started < 3_000) await Bun.sleep(20);
     await Bun.sleep(300);

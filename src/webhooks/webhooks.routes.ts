@@ -30,7 +30,7 @@ export function webhooksRoutes(deps: Deps) {
   const bodies = webhookBodies(deps.events.subscribable);
   return new Elysia({ prefix: "/webhooks", tags: ["webhooks"] })
     .use(deps.guard)
-    .get("/", ({ ctx }) => completeList(listWebhooks(deps.db, ctx).map(presentWebhook)), {
+    .get("/", async ({ ctx }) => completeList((await listWebhooks(deps.db, ctx)).map(presentWebhook)), {
       access: settingsAdmin,
       response: { 200: completeListSchema(WebhookSchema), ...errorResponses },
       detail: { summary: "List webhook endpoints" },
@@ -52,7 +52,7 @@ export function webhooksRoutes(deps: Deps) {
         },
       },
     )
-    .get("/:id", ({ ctx, params }) => presentWebhook(getWebhook(deps.db, ctx, params.id)), {
+    .get("/:id", async ({ ctx, params }) => presentWebhook(await getWebhook(deps.db, ctx, params.id)), {
       access: settingsAdmin,
       params: IdParams,
       response: { 200: WebhookSchema, ...errorResponses },
@@ -78,7 +78,7 @@ export function webhooksRoutes(deps: Deps) {
         detail: { summary: "Delete a webhook endpoint and its delivery history" },
       },
     )
-    .get("/:id/deliveries", ({ ctx, params, query }) => listDeliveries(deps.db, ctx, params.id, query), {
+    .get("/:id/deliveries", async ({ ctx, params, query }) => await listDeliveries(deps.db, ctx, params.id, query), {
       access: settingsAdmin,
       params: IdParams,
       query: PageQuery,
@@ -87,9 +87,9 @@ export function webhooksRoutes(deps: Deps) {
     })
     .post(
       "/:id/test",
-      ({ ctx, params, set }) => {
+      async ({ ctx, params, set }) => {
         set.status = 202;
-        return presentDelivery(testWebhook(ctx, params.id, deps));
+        return presentDelivery(await testWebhook(ctx, params.id, deps));
       },
       {
         access: settingsAdmin,

@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { RequestContext, Scope } from "../auth/context";
 import { scopesBeyond } from "../auth/grants";
@@ -5,7 +6,7 @@ import { recordAudit } from "../audit/audit.public";
 import type { Config } from "../config/config";
 import { decodeCursor, pageOf } from "../db/cursor";
 import type { Db, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { webhookCreated, webhookDeleted, webhookTest, webhookUpdated } from "./webhooks.events";
 import { appendEvent } from "../events/append";
 import type { EventCatalogue } from "../events/catalogue";
@@ -53,10 +54,10 @@ async function checkedUrl(url: string, deps: Deps): Promise<string> {
   }
 }
 
-function checkTeams(tx: Tx, workspaceId: string, teamIds: string[]): string[] {
+async function checkTeams(tx: Tx, workspaceId: string, teamIds: string[]): Promise<string[]> {
   const unique = [...new Set(teamIds)];
   if (!unique.length) return unique;
-  const known = teamsAmong(tx, workspaceId, unique);
+  const known = await teamsAmong(tx, workspaceId, unique);
   const errors = teamIds.flatMap((id, i) =>
     known.has(id) ? [] : [{ location: `body.team_ids.${i}`, message: "no such team in this workspace" }],
   );
@@ -90,41 +91,39 @@ function assertWithinReach(
     throw forbidden(`An API key cannot ${what} a webhook reaching beyond its scopes: it lacks ${beyond.join(", ")}.`);
 }
 
-/** Every caller below passes a synchronous change; this only erases withTx's async guard for the generic. */
-const syncTx = withTx as <T>(db: Db, fn: (tx: Tx) => T) => T;
+/** Every caller below passes a synchronous change; this only erases transact's async guard for the generic. */
+const syncTx = transact as <T>(db: Db, fn: (tx: Tx) => T | Promise<T>) => T;
 
 /** Runs a change to a workspace's endpoints so fan-out never keeps a stale or rolled-back list. */
-function changingWebhooks<T>(db: Db, workspaceId: string, change: (tx: Tx) => T): T {
+function changingWebhooks<T>(db: Db, workspaceId: string, change: (tx: Tx) => T | Promise<T>): T {
   try {
-    return syncTx(db, (tx) => {
+    return syncTx(db, async (tx) => {
       invalidateWebhooks(db, workspaceId);
-      return change(tx);
+      return await change(tx);
     });
   } finally {
     invalidateWebhooks(db, workspaceId);
   }
 }
 
-const findRow = (db: Db | Tx, workspaceId: string, id: string) =>
-  db
+const findRow = async (db: Db | Tx, workspaceId: string, id: string) =>
+  first(await db
     .select()
     .from(webhooks)
-    .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id)))
-    .get();
+    .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id))).limit(1));
 
-export function getWebhook(db: Db, ctx: RequestContext, id: string): WebhookRow {
-  const row = findRow(db, ctx.workspaceId, id);
+export async function getWebhook(db: Db, ctx: RequestContext, id: string): Promise<WebhookRow> {
+  const row = await findRow(db, ctx.workspaceId, id);
   if (!row) throw notFound("Webhook");
   return row;
 }
 
-export function listWebhooks(db: Db, ctx: RequestContext): WebhookRow[] {
-  return db
+export async function listWebhooks(db: Db, ctx: RequestContext): Promise<WebhookRow[]> {
+  return await db
     .select()
     .from(webhooks)
     .where(eq(webhooks.workspaceId, ctx.workspaceId))
-    .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
-    .all();
+    .orderBy(desc(webhooks.createdAt), desc(webhooks.id));
 }
 
 /** Creates an endpoint; the signing secret exists in plain text only in this return value. */
@@ -137,8 +136,8 @@ export async function createWebhook(
   const url = await checkedUrl(input.url, deps);
   const secret = `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
   const now = deps.clock.now().toISOString();
-  const row = changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
-    const created = tx
+  const row = changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
+    const created = one(await tx
       .insert(webhooks)
       .values({
         id: newId(),
@@ -146,21 +145,20 @@ export async function createWebhook(
         url,
         description: input.description ?? "",
         events: input.events,
-        teamIds: checkTeams(tx, ctx.workspaceId, input.team_ids ?? []),
+        teamIds: await checkTeams(tx, ctx.workspaceId, input.team_ids ?? []),
         enabled: input.enabled ?? true,
         secretSealed: deps.secrets.seal(secret),
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    recordAudit(tx, ctx, {
+      .returning());
+    await recordAudit(tx, ctx, {
       action: "webhook.created",
       entityType: "webhook",
       entityId: created.id,
       data: { url, events: created.events },
     });
-    appendEvent(tx, webhookCreated, {
+    await appendEvent(tx, webhookCreated, {
       workspaceId: ctx.workspaceId,
       data: { webhook: presentWebhook(created) },
     });
@@ -175,7 +173,7 @@ export async function updateWebhook(
   input: UpdateWebhookInput,
   deps: Deps,
 ): Promise<WebhookRow> {
-  const existing = getWebhook(deps.db, ctx, id);
+  const existing = await getWebhook(deps.db, ctx, id);
   assertWithinReach(ctx, existing, "change", deps.events);
   assertWithinReach(
     ctx,
@@ -184,8 +182,8 @@ export async function updateWebhook(
     deps.events,
   );
   const url = input.url === undefined ? undefined : await checkedUrl(input.url, deps);
-  return changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
-    const before = findRow(tx, ctx.workspaceId, id);
+  return changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
+    const before = await findRow(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Webhook");
     // Read again inside the change: another request may have widened it after the check above.
     assertWithinReach(ctx, before, "change", deps.events);
@@ -196,23 +194,22 @@ export async function updateWebhook(
       changes.failureStreak = 0;
       changes.pausedUntil = null;
       flightOf(deps.db).pausedUntil.delete(id);
-      wakeEndpoint(tx, id, ctx.workspaceId);
+      await wakeEndpoint(tx, id, ctx.workspaceId);
     }
     if (input.description !== undefined) changes.description = input.description;
     if (input.events !== undefined) changes.events = input.events;
     if (input.enabled !== undefined) changes.enabled = input.enabled;
-    if (input.team_ids !== undefined) changes.teamIds = checkTeams(tx, ctx.workspaceId, input.team_ids);
-    const after = tx
+    if (input.team_ids !== undefined) changes.teamIds = await checkTeams(tx, ctx.workspaceId, input.team_ids);
+    const after = one(await tx
       .update(webhooks)
       .set(changes)
       .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
-      .returning()
-      .get()!;
+      .returning())!;
     const changed = (["url", "description", "events", "enabled", "teamIds"] as const).filter(
       (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
     );
-    recordAudit(tx, ctx, { action: "webhook.updated", entityType: "webhook", entityId: id, data: { changed } });
-    appendEvent(tx, webhookUpdated, {
+    await recordAudit(tx, ctx, { action: "webhook.updated", entityType: "webhook", entityId: id, data: { changed } });
+    await appendEvent(tx, webhookUpdated, {
       workspaceId: ctx.workspaceId,
       data: { webhook: presentWebhook(after) },
     });
@@ -221,17 +218,16 @@ export async function updateWebhook(
 }
 
 export function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): void {
-  changingWebhooks(deps.db, ctx.workspaceId, (tx) => {
-    const existing = findRow(tx, ctx.workspaceId, id);
+  changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
+    const existing = await findRow(tx, ctx.workspaceId, id);
     if (existing) assertWithinReach(ctx, existing, "delete", deps.events);
-    const row = tx
+    const row = one(await tx
       .delete(webhooks)
       .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
-      .returning()
-      .get();
+      .returning());
     if (!row) throw notFound("Webhook");
-    recordAudit(tx, ctx, { action: "webhook.deleted", entityType: "webhook", entityId: id, data: { url: row.url } });
-    appendEvent(tx, webhookDeleted, { workspaceId: ctx.workspaceId, data: { webhook_id: id } });
+    await recordAudit(tx, ctx, { action: "webhook.deleted", entityType: "webhook", entityId: id, data: { url: row.url } });
+    await appendEvent(tx, webhookDeleted, { workspaceId: ctx.workspaceId, data: { webhook_id: id } });
   });
 }
 
@@ -239,33 +235,32 @@ export function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): void
  * Sends a `webhook.test` event to this endpoint only (even when paused or not subscribed to it):
  * the event is stored like any other, and fan-out routes it to the tested endpoint alone.
  */
-export function testWebhook(ctx: RequestContext, id: string, deps: Deps) {
-  return withTx(deps.db, (tx) => {
-    const row = findRow(tx, ctx.workspaceId, id);
+export async function testWebhook(ctx: RequestContext, id: string, deps: Deps) {
+  return await transact(deps.db, async (tx) => {
+    const row = await findRow(tx, ctx.workspaceId, id);
     if (!row) throw notFound("Webhook");
-    const event = appendEvent(tx, webhookTest, {
+    const event = await appendEvent(tx, webhookTest, {
       workspaceId: ctx.workspaceId,
       data: { webhook: presentWebhook(row) },
     });
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "webhook.tested",
       entityType: "webhook",
       entityId: id,
       data: { event_id: event.id },
     });
-    return tx
+    return first(await tx
       .select()
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.eventId, event.id)))
-      .get()!;
+      .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.eventId, event.id))).limit(1))!;
   });
 }
 
 /** Newest first, keyset-paged on the (time-ordered) delivery id. */
-export function listDeliveries(db: Db, ctx: RequestContext, id: string, page: { limit: number; cursor?: string }) {
-  getWebhook(db, ctx, id);
+export async function listDeliveries(db: Db, ctx: RequestContext, id: string, page: { limit: number; cursor?: string }) {
+  await getWebhook(db, ctx, id);
   const after = decodeCursor(page.cursor, 1);
-  const rows = db
+  const rows = await db
     .select()
     .from(webhookDeliveries)
     .where(
@@ -276,7 +271,6 @@ export function listDeliveries(db: Db, ctx: RequestContext, id: string, page: { 
       ),
     )
     .orderBy(desc(webhookDeliveries.id))
-    .limit(page.limit + 1)
-    .all();
+    .limit(page.limit + 1);
   return pageOf(rows, page.limit, presentDelivery, (r) => [r.id]);
 }

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { auditLogs } from "../audit/audit.table";
@@ -7,12 +8,11 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 import { webhooks } from "./webhooks.table";
 
 const desk = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" } });
-const eventTypes = (workspaceId: string) =>
-  desk.deps.db
+const eventTypes = async (workspaceId: string) =>
+  (await desk.deps.db
     .select({ type: events.type })
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .map((e) => e.type);
 
 async function setup() {
@@ -34,13 +34,13 @@ describe("webhooks CRUD", () => {
     expect((await desk.api("GET", "/v1/webhooks")).status).toBe(401);
     expect((await create(agent.headers)).status).toBe(403);
     expect((await desk.api("GET", "/v1/webhooks", { headers: agent.headers })).status).toBe(403);
-    expect((await create(createKey(desk, owner, ["settings:read"]).headers)).status).toBe(403);
-    expect((await create(createKey(desk, owner, ["settings:write"]).headers)).status).toBe(403);
+    expect((await create((await createKey(desk, owner, ["settings:read"])).headers)).status).toBe(403);
+    expect((await create((await createKey(desk, owner, ["settings:write"])).headers)).status).toBe(403);
     // all events reach beyond settings: a settings key subscribes only to what it may read
-    expect((await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers)).status).toBe(403);
+    expect((await create((await createKey(desk, owner, ["settings:read", "settings:write"])).headers)).status).toBe(403);
     expect(
       (
-        await create(createKey(desk, owner, ["settings:read", "settings:write"]).headers, {
+        await create((await createKey(desk, owner, ["settings:read", "settings:write"])).headers, {
           url: "http://127.0.0.1:9/hook",
           events: ["member.added"],
         })
@@ -49,7 +49,7 @@ describe("webhooks CRUD", () => {
     expect(
       (
         await create(
-          createKey(desk, owner, ["settings:read", "settings:write", "tickets:read", "contacts:read", "kb:read"])
+          (await createKey(desk, owner, ["settings:read", "settings:write", "tickets:read", "contacts:read", "kb:read"]))
             .headers,
         )
       ).status,
@@ -74,7 +74,7 @@ describe("webhooks CRUD", () => {
       team_ids: [],
     });
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    const row = desk.deps.db.select().from(webhooks).where(eq(webhooks.id, res.body.id)).get()!;
+    const row = first(await desk.deps.db.select().from(webhooks).where(eq(webhooks.id, res.body.id)).limit(1))!;
     expect(row.secretSealed).not.toContain(res.body.secret);
     expect(desk.deps.secrets.open(row.secretSealed)).toBe(res.body.secret);
     const got = await desk.api("GET", `/v1/webhooks/${res.body.id}`, { headers: owner.headers });
@@ -83,13 +83,12 @@ describe("webhooks CRUD", () => {
     expect(got.text).not.toContain(res.body.secret);
     const list = await desk.api("GET", "/v1/webhooks", { headers: owner.headers });
     expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([res.body.id]);
-    const audit = desk.deps.db
+    const audit = await desk.deps.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "webhook.created")))
-      .all();
+      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "webhook.created")));
     expect(audit).toHaveLength(1);
-    expect(eventTypes(workspace.id)).toEqual(["workspace.updated", "webhook.created"]);
+    expect(await eventTypes(workspace.id)).toEqual(["workspace.updated", "webhook.created"]);
   });
 
   test.each([
@@ -114,8 +113,8 @@ describe("webhooks CRUD", () => {
     expect(res.status).toBe(422);
     expect(res.body.code).toBe("validation_failed");
     expect(res.body.errors[0].location).toBe("body.url");
-    expect(desk.deps.db.select().from(webhooks).where(eq(webhooks.workspaceId, workspace.id)).all()).toHaveLength(0);
-    expect(eventTypes(workspace.id)).toEqual(["workspace.updated"]);
+    expect(await desk.deps.db.select().from(webhooks).where(eq(webhooks.workspaceId, workspace.id))).toHaveLength(0);
+    expect(await eventTypes(workspace.id)).toEqual(["workspace.updated"]);
   });
 
   test.each([
@@ -168,17 +167,16 @@ describe("webhooks CRUD", () => {
     const deleted = await desk.api("DELETE", `/v1/webhooks/${hook.id}`, { headers: owner.headers });
     expect(deleted.status).toBe(204);
     expect((await desk.api("GET", `/v1/webhooks/${hook.id}`, { headers: owner.headers })).status).toBe(404);
-    expect(eventTypes(workspace.id)).toEqual([
+    expect(await eventTypes(workspace.id)).toEqual([
       "workspace.updated",
       "webhook.created",
       "webhook.updated",
       "webhook.deleted",
     ]);
-    const actions = desk.deps.db
+    const actions = (await desk.deps.db
       .select({ a: auditLogs.action })
       .from(auditLogs)
-      .where(eq(auditLogs.workspaceId, workspace.id))
-      .all()
+      .where(eq(auditLogs.workspaceId, workspace.id)))
       .map((r) => r.a);
     expect(actions).toEqual(["webhook.created", "webhook.updated", "webhook.deleted"]);
   });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db, Tx } from "../db/database";
 import { deskState } from "../db/desk-state";
 import { preparedFor } from "../db/prepared";
-import { batchedWrite, withTx } from "../db/tx";
+import { batchedWrite, transact } from "../db/tx";
 import { eventsSql as E } from "../events/events.sql";
 import { defineJob, Requeue, type JobContext } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
@@ -79,9 +79,9 @@ const EndpointPayload = z.object({
  * moved up when one waits for later. A second slot starts only when the first already has work, so
  * a quiet endpoint costs one job per delivery.
  */
-export function wakeEndpoint(tx: Tx, webhookId: string, workspaceId: string, at?: Date): void {
+export async function wakeEndpoint(tx: Tx, webhookId: string, workspaceId: string, at?: Date): Promise<void> {
   for (let slot = 0; slot < ENDPOINT_SLOTS; slot++) {
-    const created = enqueue(
+    const created = await enqueue(
       tx,
       endpointWorkerJob,
       { webhook_id: webhookId, slot },
@@ -138,7 +138,7 @@ async function sendOne(deps: DeliveryDeps, endpoint: Endpoint, deliveryId: strin
   const ctx = load.get(deliveryId);
   if (!ctx) {
     // The event was pruned (EVENT_RETENTION): nothing is left to send.
-    await batchedWrite(deps.db, () => expire.run(deps.clock.now().toISOString(), deliveryId));
+    await batchedWrite(deps.db, async () => expire.run(deps.clock.now().toISOString(), deliveryId));
     return;
   }
   if (ctx.status !== "pending") return;
@@ -146,7 +146,7 @@ async function sendOne(deps: DeliveryDeps, endpoint: Endpoint, deliveryId: strin
   const now = deps.clock.now();
   const attempts = ctx.attempts + 1;
   if (attempt.ok) {
-    await batchedWrite(deps.db, () => {
+    await batchedWrite(deps.db, async () => {
       record.run(
         "succeeded",
         attempts,
@@ -172,7 +172,7 @@ async function sendOne(deps: DeliveryDeps, endpoint: Endpoint, deliveryId: strin
   const final = attempts >= MAX_DELIVERY_ATTEMPTS;
   const next = final ? null : new Date(now.getTime() + retryDelayMs(attempts)).toISOString();
   let streak = 0;
-  await batchedWrite(deps.db, () => {
+  await batchedWrite(deps.db, async () => {
     record.run(
       final ? "failed" : "pending",
       attempts,
@@ -206,15 +206,15 @@ async function sendOne(deps: DeliveryDeps, endpoint: Endpoint, deliveryId: strin
 }
 
 /** Lets one worker its workspace's share turned away run again, now that a send of the workspace ended. */
-function wakeOneWaiting(deps: DeliveryDeps, workspaceId: string): void {
+async function wakeOneWaiting(deps: DeliveryDeps, workspaceId: string): Promise<void> {
   const waiting = flightOf(deps.db).waiting.get(workspaceId);
   const first = waiting?.entries().next().value;
   if (!waiting || !first) return;
   const [key, { webhookId, slot }] = first;
   waiting.delete(key);
   if (waiting.size === 0) flightOf(deps.db).waiting.delete(workspaceId);
-  withTx(deps.db, (tx) =>
-    enqueue(
+  await transact(deps.db, async (tx) =>
+    await enqueue(
       tx,
       endpointWorkerJob,
       { webhook_id: webhookId, slot },
@@ -275,7 +275,7 @@ export const endpointWorkerJob = defineJob({
         const left = (flight.byWorkspace.get(workspace) ?? 1) - 1;
         if (left > 0) flight.byWorkspace.set(workspace, left);
         else flight.byWorkspace.delete(workspace);
-        wakeOneWaiting(deps, workspace);
+        await wakeOneWaiting(deps, workspace);
       }
       if (run.signal.aborted) return;
       if (performance.now() - started >= RUN_BUDGET_MS) throw new Requeue(0);
@@ -292,12 +292,12 @@ export const sweepEndpointsJob = defineJob({
   name: "webhooks.sweep",
   schema: z.object({}),
   schedule: "* * * * *",
-  handler(_payload, run: JobContext<DeliveryDeps>) {
+  async handler(_payload, run: JobContext<DeliveryDeps>) {
     const { deps } = run;
     const rows = statements(deps.db).pendingEndpoints.all(deps.clock.now().toISOString());
     if (rows.length === 0) return;
-    withTx(deps.db, (tx) => {
-      for (const row of rows) wakeEndpoint(tx, row.webhook_id, row.workspace_id);
+    await transact(deps.db, async (tx) => {
+      for (const row of rows) await wakeEndpoint(tx, row.webhook_id, row.workspace_id);
     });
   },
 });

@@ -101,13 +101,13 @@ describe("AI budget of anonymous chats", () => {
     const last = `question number ${WIDGET_AI_ALLOWANCE.aiPerVisitor} zq`;
     expect(callsAbout("question number 0 zq")).toBeGreaterThanOrEqual(3);
     expect(callsAbout(last)).toBe(0);
-    expect(aiQuietOn(desk.deps.db, workspace.id, ids.at(-1)!)).toBe(true);
-    expect(aiQuietOn(desk.deps.db, workspace.id, ids[0]!)).toBe(false);
+    expect(await aiQuietOn(desk.deps.db, workspace.id, ids.at(-1)!)).toBe(true);
+    expect(await aiQuietOn(desk.deps.db, workspace.id, ids[0]!)).toBe(false);
   }, 30_000);
 
   test("the monthly cap counts the system's own triage and stops it on chats, not on mail", async () => {
     const { workspace, owner } = await aiWorkspace({ widget_monthly_cap_usd: 1 });
-    recordUsage(desk.deps, {
+    await recordUsage(desk.deps, {
       workspaceId: workspace.id,
       userId: null,
       feature: "triage",
@@ -117,9 +117,9 @@ describe("AI budget of anonymous chats", () => {
       source: "instance",
       ok: true,
     });
-    expect(unattendedCapReached(desk.deps, workspace.id)).toBe(true);
+    expect(await unattendedCapReached(desk.deps, workspace.id)).toBe(true);
     for (const channel of ["chat", "email"] as const)
-      createTicket(
+      await createTicket(
         systemContext(owner.workspaceId),
         {
           subject: `${channel} capped zz`,

@@ -10,7 +10,7 @@ import { addMessage, messageCreated, ticketOfWorkspace } from "../tickets/ticket
 import { answerVisitor, type VisitorArticle } from "./widget-answers.service";
 
 /** The published articles to answer a visitor's question from (the knowledge base's search, wired at merge). */
-export type ArticlesForQuestion = (deps: Deps, workspaceId: string, question: string) => VisitorArticle[];
+export type ArticlesForQuestion = (deps: Deps, workspaceId: string, question: string) => VisitorArticle[] | Promise<VisitorArticle[]>;
 
 /** The chat widget, above widget answers, provides the knowledge base's published search. */
 export const articlesFor = definePort<ArticlesForQuestion>("widget-answers.articlesFor");
@@ -28,7 +28,7 @@ export function widgetAnswersBackground() {
     retry: { maxAttempts: 1 },
     concurrency: 2,
     async handler(payload, { deps, signal }: JobContext<Deps>) {
-      const articles = deps.ports.get(articlesFor)(deps, payload.workspace_id, payload.question);
+      const articles = await deps.ports.get(articlesFor)(deps, payload.workspace_id, payload.question);
       const result = await answerVisitor(deps, {
         workspaceId: payload.workspace_id,
         conversationTicketId: payload.ticket_id,
@@ -37,7 +37,7 @@ export function widgetAnswersBackground() {
         signal,
       });
       if (!result.answer) return;
-      addMessage(
+      await addMessage(
         systemContext(payload.workspace_id),
         payload.ticket_id,
         { kind: "reply", direction: "outbound", body_text: result.answer, author: { type: "system" } },
@@ -49,16 +49,16 @@ export function widgetAnswersBackground() {
   const onVisitorMessage = defineConsumer({
     name: "widget-answers.on-visitor-message",
     events: [messageCreated],
-    handle(tx, event, { deps }: ConsumerContext<Deps>) {
+    async handle(tx, event, { deps }: ConsumerContext<Deps>) {
       if (!deps.config.ai) return;
       const { data } = event;
       const message = data.message;
       if (message.direction !== "inbound" || message.kind !== "reply") return;
       if (message.author.type !== "contact" || !message.body_text.trim()) return;
-      const features = aiWorkspaceOf(deps, event.workspace_id).features;
+      const features = (await aiWorkspaceOf(deps, event.workspace_id)).features;
       if (!features.enabled || !features.widget_answers) return;
-      if (ticketOfWorkspace(tx, event.workspace_id, data.ticket_id)?.channel !== "chat") return;
-      enqueue(
+      if ((await ticketOfWorkspace(tx, event.workspace_id, data.ticket_id))?.channel !== "chat") return;
+      await enqueue(
         tx,
         answerJob,
         { workspace_id: event.workspace_id, ticket_id: data.ticket_id, question: message.body_text.slice(0, 4000) },

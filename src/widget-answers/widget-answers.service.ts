@@ -1,6 +1,7 @@
+import { first } from "../db/store";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import {
   aiQuietOn,
@@ -105,16 +106,16 @@ type ModelAnswer = {
 export async function answerVisitor(deps: Deps, input: VisitorQuestion): Promise<VisitorAnswer> {
   const quiet = (outcome: AnswerOutcome): VisitorAnswer => ({ answer: null, handoff: true, sources: [], outcome });
   if (!deps.config.ai) return quiet("disabled");
-  const ws = aiWorkspaceOf(deps, input.workspaceId);
+  const ws = await aiWorkspaceOf(deps, input.workspaceId);
   if (!ws.features.enabled || !ws.features.widget_answers) return quiet("disabled");
-  if (handedOff(deps, input.workspaceId, input.conversationTicketId)) return quiet("handed_off");
+  if (await handedOff(deps, input.workspaceId, input.conversationTicketId)) return quiet("handed_off");
   // The visitor or their address spent their hourly AI allowance: people answer, nobody is paged.
-  if (aiQuietOn(deps.db, input.workspaceId, input.conversationTicketId)) return quiet("over_budget");
-  if (capReached(deps, input.workspaceId, ws.capMicros)) return quiet("cap_reached");
+  if (await aiQuietOn(deps.db, input.workspaceId, input.conversationTicketId)) return quiet("over_budget");
+  if (await capReached(deps, input.workspaceId, ws.capMicros)) return quiet("cap_reached");
 
-  if (ASKS_FOR_PERSON.test(input.question)) return handOff(deps, input, "requested", HANDOFF_TEXT, []);
+  if (ASKS_FOR_PERSON.test(input.question)) return await handOff(deps, input, "requested", HANDOFF_TEXT, []);
   const articles = input.articles.filter((a) => a.text.trim()).slice(0, MAX_ARTICLES);
-  if (articles.length === 0) return handOff(deps, input, "no_articles", NOT_KNOWN_TEXT, []);
+  if (articles.length === 0) return await handOff(deps, input, "no_articles", NOT_KNOWN_TEXT, []);
 
   let reply: ModelAnswer;
   try {
@@ -145,19 +146,19 @@ export async function answerVisitor(deps: Deps, input: VisitorQuestion): Promise
   } catch (error) {
     if (error instanceof DeskError && error.code === "client_closed") throw error;
     deps.logger.warn({ subsystem: "widget-answers", error: String(error) }, "AI answer failed: a person answers");
-    return handOff(deps, input, "provider_error", null, []);
+    return await handOff(deps, input, "provider_error", null, []);
   } finally {
     // The spend of this call may have reached the cap: owners and admins hear it now, not at the next visitor.
-    capReached(deps, input.workspaceId, ws.capMicros);
+    await capReached(deps, input.workspaceId, ws.capMicros);
   }
 
   const used = [...new Set(Array.isArray(reply.sources) ? reply.sources : [])]
     .map((n) => articles[n - 1])
     .filter((a): a is VisitorArticle => a !== undefined)
     .map((a) => ({ title: a.title, url: a.url }));
-  if (reply.handoff_requested) return handOff(deps, input, "requested", HANDOFF_TEXT, []);
-  if (!reply.known || !reply.answer?.trim()) return handOff(deps, input, "not_known", NOT_KNOWN_TEXT, []);
-  if (!(reply.confidence >= MIN_CONFIDENCE)) return handOff(deps, input, "low_confidence", NOT_KNOWN_TEXT, []);
+  if (reply.handoff_requested) return await handOff(deps, input, "requested", HANDOFF_TEXT, []);
+  if (!reply.known || !reply.answer?.trim()) return await handOff(deps, input, "not_known", NOT_KNOWN_TEXT, []);
+  if (!(reply.confidence >= MIN_CONFIDENCE)) return await handOff(deps, input, "low_confidence", NOT_KNOWN_TEXT, []);
   const links = used.length ? `\n\n${used.map((s) => `${s.title}: ${s.url}`).join("\n")}` : "";
   const text = onlyKnownLinks(reply.answer.trim(), articles, deps.config.baseUrl);
   return { answer: `${text}${links}`, handoff: false, sources: used, outcome: "answered" };
@@ -201,28 +202,27 @@ function hostOf(url: string): string | null {
 }
 
 /** Tells people to take over (`ai_handoff`) and answers the visitor with `text`. */
-function handOff(
+async function handOff(
   deps: Deps,
   input: VisitorQuestion,
   outcome: AnswerOutcome,
   text: string | null,
   sources: VisitorAnswer["sources"],
-): VisitorAnswer {
-  withTx(deps.db, (tx) => {
-    tx.insert(widgetHandoffs)
+): Promise<VisitorAnswer> {
+  await transact(deps.db, async (tx) => {
+    await tx.insert(widgetHandoffs)
       .values({
         workspaceId: input.workspaceId,
         ticketId: input.conversationTicketId,
         reason: outcome,
         createdAt: deps.clock.now().toISOString(),
       })
-      .onConflictDoNothing()
-      .run();
-    const ticket = ticketOfWorkspace(tx, input.workspaceId, input.conversationTicketId);
-    const told = ticket?.assigneeId ? [ticket.assigneeId] : adminIdsOfWorkspace(tx, input.workspaceId);
-    const recipients = ticket ? withFollowers(tx, input.workspaceId, ticket.id, told) : told;
+      .onConflictDoNothing();
+    const ticket = await ticketOfWorkspace(tx, input.workspaceId, input.conversationTicketId);
+    const told = ticket?.assigneeId ? [ticket.assigneeId] : await adminIdsOfWorkspace(tx, input.workspaceId);
+    const recipients = ticket ? await withFollowers(tx, input.workspaceId, ticket.id, told) : told;
     for (const userId of recipients)
-      notify(
+      await notify(
         tx,
         {
           workspaceId: input.workspaceId,
@@ -230,7 +230,7 @@ function handOff(
           type: "ai_handoff",
           ticket: ticket ? { id: ticket.id, number: ticket.number, subject: ticket.subject } : null,
           data: { reason: outcome, question: input.question.slice(0, 500) },
-          email: handoffMailDue(tx, input.workspaceId, userId, deps.clock.now()),
+          email: await handoffMailDue(tx, input.workspaceId, userId, deps.clock.now()),
         },
         deps.clock,
       );
@@ -239,35 +239,33 @@ function handOff(
 }
 
 /** A conversation already handed to people: the AI agent does not answer in it again. */
-const handedOff = (deps: Deps, workspaceId: string, ticketId: string): boolean =>
-  deps.db
+const handedOff = async (deps: Deps, workspaceId: string, ticketId: string): Promise<boolean> =>
+  first(await deps.db
     .select({ ticketId: widgetHandoffs.ticketId })
     .from(widgetHandoffs)
-    .where(and(eq(widgetHandoffs.workspaceId, workspaceId), eq(widgetHandoffs.ticketId, ticketId)))
-    .get() !== undefined;
+    .where(and(eq(widgetHandoffs.workspaceId, workspaceId), eq(widgetHandoffs.ticketId, ticketId))).limit(1)) !== undefined;
 
 /**
  * True when this month's unattended spend (the AI agent's answers, and the system's own triage and
  * AI conditions: unattendedSpendSince) reached the cap (0 = no cap); announces it once per month.
  */
-function capReached(deps: Deps, workspaceId: string, capMicros: number): boolean {
+async function capReached(deps: Deps, workspaceId: string, capMicros: number): Promise<boolean> {
   if (capMicros <= 0) return false;
   const { month, start } = monthOf(deps.clock.now());
-  if (unattendedSpendSince(deps.db, workspaceId, start) < capMicros) return false;
-  withTx(deps.db, (tx) => announceCap(tx, deps, workspaceId, month, capMicros));
+  if (await unattendedSpendSince(deps.db, workspaceId, start) < capMicros) return false;
+  await transact(deps.db, async (tx) => await announceCap(tx, deps, workspaceId, month, capMicros));
   return true;
 }
 
-function announceCap(tx: Tx, deps: Deps, workspaceId: string, month: string, capMicros: number): void {
-  const inserted = tx
+async function announceCap(tx: Tx, deps: Deps, workspaceId: string, month: string, capMicros: number): Promise<void> {
+  const inserted = await tx
     .insert(widgetCapNotices)
     .values({ workspaceId, month, createdAt: deps.clock.now().toISOString() })
     .onConflictDoNothing()
-    .returning({ month: widgetCapNotices.month })
-    .all();
+    .returning({ month: widgetCapNotices.month });
   if (inserted.length === 0) return;
-  for (const userId of adminIdsOfWorkspace(tx, workspaceId))
-    notify(
+  for (const userId of await adminIdsOfWorkspace(tx, workspaceId))
+    await notify(
       tx,
       { workspaceId, userId, type: "ai_cap_reached", ticket: null, data: { cap_usd: microsToUsd(capMicros) } },
       deps.clock,
@@ -282,17 +280,15 @@ export const HANDOFF_MAIL_EVERY_MS = 15 * 60 * 1000;
  * visitors can ask for a person as often as they like, and each ask must not become a mail to
  * every owner and admin. The notification itself is always stored and shown.
  */
-export function handoffMailDue(tx: Tx, workspaceId: string, userId: string, now: Date): boolean {
-  const last = tx
+export async function handoffMailDue(tx: Tx, workspaceId: string, userId: string, now: Date): Promise<boolean> {
+  const last = first(await tx
     .select({ mailedAt: widgetHandoffMails.mailedAt })
     .from(widgetHandoffMails)
-    .where(and(eq(widgetHandoffMails.workspaceId, workspaceId), eq(widgetHandoffMails.userId, userId)))
-    .get();
+    .where(and(eq(widgetHandoffMails.workspaceId, workspaceId), eq(widgetHandoffMails.userId, userId))).limit(1));
   if (last && Date.parse(last.mailedAt) > now.getTime() - HANDOFF_MAIL_EVERY_MS) return false;
   const mailedAt = now.toISOString();
-  tx.insert(widgetHandoffMails)
+  await tx.insert(widgetHandoffMails)
     .values({ workspaceId, userId, mailedAt })
-    .onConflictDoUpdate({ target: [widgetHandoffMails.workspaceId, widgetHandoffMails.userId], set: { mailedAt } })
-    .run();
+    .onConflictDoUpdate({ target: [widgetHandoffMails.workspaceId, widgetHandoffMails.userId], set: { mailedAt } });
   return true;
 }

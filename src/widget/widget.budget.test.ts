@@ -73,16 +73,16 @@ describe("visitor upload volume", () => {
       body: JSON.stringify({ body: "See the screenshot", attachment_ids: [kept.body.id] }),
     });
     expect(chat.status).toBe(201);
-    const leftRow = findAttachment(desk.deps.db, workspace.id, left.body.id!);
+    const leftRow = await findAttachment(desk.deps.db, workspace.id, left.body.id!);
     const path = attachmentFilePath(desk.deps, leftRow);
     expect(existsSync(path)).toBe(true);
     clock.advance(30 * 60_000);
-    sweepVisitorUploads(desk.deps);
+    await sweepVisitorUploads(desk.deps);
     expect(existsSync(path)).toBe(true);
     clock.advance(31 * 60_000);
-    expect(sweepVisitorUploads(desk.deps)).toBeGreaterThanOrEqual(2);
-    expect(() => findAttachment(desk.deps.db, workspace.id, left.body.id!)).toThrow();
+    expect(await sweepVisitorUploads(desk.deps)).toBeGreaterThanOrEqual(2);
+    expect(async () => await findAttachment(desk.deps.db, workspace.id, left.body.id!)).toThrow();
     expect(existsSync(path)).toBe(false);
-    expect(findAttachment(desk.deps.db, workspace.id, kept.body.id!).messageId).not.toBeNull();
+    expect((await findAttachment(desk.deps.db, workspace.id, kept.body.id!)).messageId).not.toBeNull();
   });
 });

@@ -24,7 +24,7 @@ let n = 0;
 async function setup() {
   const { workspace, owner } = await createWorkspaceWithOwner(desk);
   // Keys outlive the minutes this file moves the clock by (a session's access token would not).
-  const key = createKey(desk, owner, ALL_SCOPES);
+  const key = await createKey(desk, owner, ALL_SCOPES);
   const headers = { ...key.headers, "desk-workspace": workspace.id };
   const address = `chat${++n}@widget-mail.test`;
   const mailbox = await desk.api("POST", "/v1/mailboxes", {

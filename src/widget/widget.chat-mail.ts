@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 /**
  * Chat replies by email: an agent's chat reply the visitor has not seen in the widget
  * DESK_CHAT_MAIL_DELAY (default 2 minutes) after it was sent is mailed to them ("Leave your email so
@@ -10,7 +11,7 @@ import type { VisitorContext } from "../auth/context";
 import { attachmentLinks } from "../attachments/attachments.public";
 import { contactRefsOf } from "../contacts/contacts.public";
 import type { Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { type ConsumerContext, defineConsumer } from "../events/consumers";
 import { defineJob, type JobContext } from "../jobs/define";
@@ -41,10 +42,10 @@ const MAX_REPLIES_PER_MAIL = 20;
  * when another contact already held it (kept on their session only). Mailing them the replies to a
  * chat they started with that address is what they asked for, and nothing else goes there.
  */
-function visitorEmailOf(db: Queryable, workspaceId: string, contactId: string): string | null {
-  const own = contactRefsOf(db, [contactId]).get(contactId)?.email;
+async function visitorEmailOf(db: Queryable, workspaceId: string, contactId: string): Promise<string | null> {
+  const own = (await contactRefsOf(db, [contactId])).get(contactId)?.email;
   if (own) return own;
-  const claimed = db
+  const claimed = first(await db
     .select({ email: visitorSessions.claimedEmail })
     .from(visitorSessions)
     .where(
@@ -55,27 +56,25 @@ function visitorEmailOf(db: Queryable, workspaceId: string, contactId: string): 
       ),
     )
     .orderBy(desc(visitorSessions.lastSeenAt))
-    .limit(1)
-    .get();
+    .limit(1));
   return claimed?.email ?? null;
 }
 
-const marksOf = (db: Queryable, ticketId: string) =>
-  db.select().from(chatReplyMarks).where(eq(chatReplyMarks.ticketId, ticketId)).get();
+const marksOf = async (db: Queryable, ticketId: string) =>
+  first(await db.select().from(chatReplyMarks).where(eq(chatReplyMarks.ticketId, ticketId)).limit(1));
 
-function setMark(
+async function setMark(
   tx: Tx,
   mark: { workspaceId: string; ticketId: string; name: "seenThrough" | "mailedThrough"; at: string; now: Date },
 ) {
   const { workspaceId, ticketId, at } = mark;
-  const current = marksOf(tx, ticketId);
+  const current = await marksOf(tx, ticketId);
   // Marks only move forward: a late or replayed report never brings a reply back as unseen.
   if ((current?.[mark.name] ?? "") >= at) return;
   const now = mark.now.toISOString();
-  tx.insert(chatReplyMarks)
+  await tx.insert(chatReplyMarks)
     .values({ ticketId, workspaceId, [mark.name]: at, updatedAt: now })
-    .onConflictDoUpdate({ target: chatReplyMarks.ticketId, set: { [mark.name]: at, updatedAt: now } })
-    .run();
+    .onConflictDoUpdate({ target: chatReplyMarks.ticketId, set: { [mark.name]: at, updatedAt: now } });
 }
 
 /**
@@ -83,13 +82,13 @@ function setMark(
  * thread is on screen): replies up to that message are not mailed. 404 for another visitor's
  * conversation, 422 for a message not in it.
  */
-export function markConversationSeen(deps: Deps, visitor: VisitorContext, ticketId: string, messageId: string): void {
-  const ticket = chatTicketOfContact(deps.db, visitor.workspaceId, visitor.contactId, ticketId);
+export async function markConversationSeen(deps: Deps, visitor: VisitorContext, ticketId: string, messageId: string): Promise<void> {
+  const ticket = await chatTicketOfContact(deps.db, visitor.workspaceId, visitor.contactId, ticketId);
   if (!ticket) throw notFound("Conversation");
-  const message = publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps)).find((m) => m.id === messageId);
+  const message = (await publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps))).find((m) => m.id === messageId);
   if (!message) throw invalidAt("body.message_id", "Not a message of this conversation.");
-  withTx(deps.db, (tx) =>
-    setMark(tx, {
+  await transact(deps.db, async (tx) =>
+    await setMark(tx, {
       workspaceId: visitor.workspaceId,
       ticketId: ticket.id,
       name: "seenThrough",
@@ -144,20 +143,20 @@ export const chatReplyMailJob = defineJob({
   concurrency: 1,
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const ticket = ticketOfWorkspace(deps.db, payload.workspace_id, payload.ticket_id);
+    const ticket = await ticketOfWorkspace(deps.db, payload.workspace_id, payload.ticket_id);
     if (ticket?.channel !== "chat" || ticket.deletedAt || ticket.mergedIntoId || ticket.spam) return;
     if (!ticket.contactId) return;
-    const to = visitorEmailOf(deps.db, ticket.workspaceId, ticket.contactId);
+    const to = await visitorEmailOf(deps.db, ticket.workspaceId, ticket.contactId);
     if (!to) return;
-    const fallbackMailboxId = widgetSettingsOf(deps.db, ticket.workspaceId).replyMailboxId;
-    const marks = marksOf(deps.db, ticket.id);
+    const fallbackMailboxId = (await widgetSettingsOf(deps.db, ticket.workspaceId)).replyMailboxId;
+    const marks = await marksOf(deps.db, ticket.id);
     // ISO times compare as strings: the later of the two marks.
     const since = [marks?.seenThrough ?? "", marks?.mailedThrough ?? ""].sort().at(-1)!;
-    const unseen = publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps)).filter(
+    const unseen = (await publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps))).filter(
       (m) => isAgentReply(m) && m.created_at > since,
     );
     if (!unseen.some((m) => m.id === payload.message_id)) return;
-    if (!chatEmailConfirmed(deps.db, ticket.workspaceId, ticket.contactId, to)) {
+    if (!await chatEmailConfirmed(deps.db, ticket.workspaceId, ticket.contactId, to)) {
       // The visitor may have typed anyone's address: its owner is asked first, and the replies wait
       // (unseen ones go out when the address is confirmed: widget.email-confirm.page.ts).
       const asked = await askToConfirmChatEmail(deps, {
@@ -173,8 +172,8 @@ export const chatReplyMailJob = defineJob({
     const newest = replies.at(-1)!;
     const { html, text } = renderMail(
       replies,
-      widgetWorkspaceOf(deps.db, ticket.workspaceId)?.name ?? "Support",
-      localeForContact(deps, ticket.workspaceId, ticket.contactId),
+      (await widgetWorkspaceOf(deps.db, ticket.workspaceId))?.name ?? "Support",
+      await localeForContact(deps, ticket.workspaceId, ticket.contactId),
     );
     const sent = await sendCustomerMail(deps, {
       ticket,
@@ -189,8 +188,8 @@ export const chatReplyMailJob = defineJob({
       run.logger.info({ ticket_id: ticket.id }, "chat replies not mailed: the workspace has no mailbox to send from");
       return;
     }
-    withTx(deps.db, (tx) =>
-      setMark(tx, {
+    await transact(deps.db, async (tx) =>
+      await setMark(tx, {
         workspaceId: ticket.workspaceId,
         ticketId: ticket.id,
         name: "mailedThrough",
@@ -209,12 +208,12 @@ export const chatReplyMailJob = defineJob({
 export const chatReplyMailOnMessage = defineConsumer({
   name: "widget.chat-reply-mail",
   events: [messageCreated],
-  handle(tx, event, { deps }: ConsumerContext<Deps>) {
+  async handle(tx, event, { deps }: ConsumerContext<Deps>) {
     const { ticket_id, message } = event.data;
     if (!isAgentReply(message)) return;
-    const contactId = chatContactOfTicket(tx, event.workspace_id, ticket_id);
-    if (!contactId || !visitorEmailOf(tx, event.workspace_id, contactId)) return;
-    enqueue(
+    const contactId = await chatContactOfTicket(tx, event.workspace_id, ticket_id);
+    if (!contactId || !await visitorEmailOf(tx, event.workspace_id, contactId)) return;
+    await enqueue(
       tx,
       chatReplyMailJob,
       { workspace_id: event.workspace_id, ticket_id, message_id: message.id },
@@ -232,13 +231,13 @@ export const chatReplyMailOnMessage = defineConsumer({
  * After the visitor confirmed their email: queue the mail of the ticket's unseen replies now (the job
  * takes every unseen reply; keyed on the newest, so a second confirmation queues nothing new).
  */
-export function mailUnseenChatRepliesNow(deps: Deps, workspaceId: string, ticketId: string): void {
-  const newest = publicMessagesOf(deps.db, ticketId, attachmentLinks(deps))
+export async function mailUnseenChatRepliesNow(deps: Deps, workspaceId: string, ticketId: string): Promise<void> {
+  const newest = (await publicMessagesOf(deps.db, ticketId, attachmentLinks(deps)))
     .filter((m) => isAgentReply(m))
     .at(-1);
   if (!newest) return;
-  withTx(deps.db, (tx) =>
-    enqueue(
+  await transact(deps.db, async (tx) =>
+    await enqueue(
       tx,
       chatReplyMailJob,
       { workspace_id: workspaceId, ticket_id: ticketId, message_id: newest.id },

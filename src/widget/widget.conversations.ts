@@ -3,7 +3,7 @@ import { systemContext, type VisitorContext } from "../auth/context";
 import { attachmentLinks } from "../attachments/attachments.public";
 import { findContact } from "../contacts/contacts.public";
 import { decodeCursor, encodeCursor } from "../db/cursor";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound } from "../lib/errors";
 import { memberIdsOfWorkspace, memberRoleOf } from "../members/members.public";
@@ -26,17 +26,17 @@ import { widgetUploads } from "./widget.table";
 type MessageInput = { body: string; attachment_ids?: string[] };
 
 /** The visitor's chat ticket, or 404 exactly as for a missing one (another visitor's, another workspace's). */
-function ownConversation(deps: Pick<Deps, "db">, visitor: VisitorContext, id: string): TicketRow {
-  const row = chatTicketOfContact(deps.db, visitor.workspaceId, visitor.contactId, id);
+async function ownConversation(deps: Pick<Deps, "db">, visitor: VisitorContext, id: string): Promise<TicketRow> {
+  const row = await chatTicketOfContact(deps.db, visitor.workspaceId, visitor.contactId, id);
   if (!row) throw notFound("Conversation");
   return row;
 }
 
 /** Only the visitor's own unattached uploads may go with their message (422 at the id otherwise). */
-function assertOwnUploads(deps: Pick<Deps, "db">, visitor: VisitorContext, ids: string[]): void {
+async function assertOwnUploads(deps: Pick<Deps, "db">, visitor: VisitorContext, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const own = new Set(
-    deps.db
+    (await deps.db
       .select({ id: widgetUploads.attachmentId })
       .from(widgetUploads)
       .where(
@@ -45,8 +45,7 @@ function assertOwnUploads(deps: Pick<Deps, "db">, visitor: VisitorContext, ids: 
           eq(widgetUploads.contactId, visitor.contactId),
           inArray(widgetUploads.attachmentId, ids),
         ),
-      )
-      .all()
+      ))
       .map((r) => r.id),
   );
   const bad = ids.findIndex((id) => !own.has(id));
@@ -69,10 +68,10 @@ function subjectOf(body: string, fileCount: number): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-export function listConversations(deps: Deps, visitor: VisitorContext, query: { limit: number; cursor?: string }) {
+export async function listConversations(deps: Deps, visitor: VisitorContext, query: { limit: number; cursor?: string }) {
   const after = decodeCursor(query.cursor, 2);
   if (query.cursor !== undefined && !after) throw invalidAt("query.cursor", "Not a cursor of this list.");
-  const rows = chatTicketsOfContact(
+  const rows = await chatTicketsOfContact(
     deps.db,
     visitor.workspaceId,
     visitor.contactId,
@@ -89,13 +88,13 @@ export function listConversations(deps: Deps, visitor: VisitorContext, query: { 
 }
 
 /** A new chat ticket with the visitor's first message (ticket.created and a public message.created). */
-export function startConversation(deps: Deps, visitor: VisitorContext, input: MessageInput) {
+export async function startConversation(deps: Deps, visitor: VisitorContext, input: MessageInput) {
   assertContent(input);
   const ids = input.attachment_ids ?? [];
-  assertOwnUploads(deps, visitor, ids);
-  const contact = findContact(deps.db, visitor.workspaceId, visitor.contactId);
+  await assertOwnUploads(deps, visitor, ids);
+  const contact = await findContact(deps.db, visitor.workspaceId, visitor.contactId);
   if (!contact) throw notFound("Contact");
-  const created = createTicketWithMessage(
+  const created = await createTicketWithMessage(
     systemContext(visitor.workspaceId, visitor.requestId),
     {
       subject: subjectOf(input.body, ids.length),
@@ -109,26 +108,26 @@ export function startConversation(deps: Deps, visitor: VisitorContext, input: Me
     },
     deps,
   );
-  leaveToPeopleWhenSpent(deps, visitor, created.ticket.id);
+  await leaveToPeopleWhenSpent(deps, visitor, created.ticket.id);
   const links = attachmentLinks(deps);
   return {
     conversation: presentConversation(created.ticket),
-    message: presentWidgetMessage(presentChatMessage(deps.db, created.message!, links)),
+    message: presentWidgetMessage(await presentChatMessage(deps.db, created.message!, links)),
   };
 }
 
-export function conversationMessages(deps: Deps, visitor: VisitorContext, id: string) {
-  const ticket = ownConversation(deps, visitor, id);
-  return publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps)).map(presentWidgetMessage);
+export async function conversationMessages(deps: Deps, visitor: VisitorContext, id: string) {
+  const ticket = await ownConversation(deps, visitor, id);
+  return (await publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps))).map(presentWidgetMessage);
 }
 
 /** The visitor's reply: reopens a solved chat like any customer reply (tickets' own rule). */
-export function sendMessage(deps: Deps, visitor: VisitorContext, id: string, input: MessageInput) {
+export async function sendMessage(deps: Deps, visitor: VisitorContext, id: string, input: MessageInput) {
   assertContent(input);
-  const ticket = ownConversation(deps, visitor, id);
+  const ticket = await ownConversation(deps, visitor, id);
   const ids = input.attachment_ids ?? [];
-  assertOwnUploads(deps, visitor, ids);
-  const row = addMessage(
+  await assertOwnUploads(deps, visitor, ids);
+  const row = await addMessage(
     systemContext(visitor.workspaceId, visitor.requestId),
     ticket.id,
     {
@@ -140,18 +139,18 @@ export function sendMessage(deps: Deps, visitor: VisitorContext, id: string, inp
     },
     deps,
   );
-  leaveToPeopleWhenSpent(deps, visitor, ticket.id);
-  return presentWidgetMessage(presentChatMessage(deps.db, row, attachmentLinks(deps)));
+  await leaveToPeopleWhenSpent(deps, visitor, ticket.id);
+  return presentWidgetMessage(await presentChatMessage(deps.db, row, attachmentLinks(deps)));
 }
 
 /**
  * Past the visitor's (or their address's) hourly AI allowance the conversation is left to people:
  * marked in the same turn as the message, so no AI answer, triage or AI condition starts on it.
  */
-function leaveToPeopleWhenSpent(deps: Deps, visitor: VisitorContext, ticketId: string): void {
+async function leaveToPeopleWhenSpent(deps: Deps, visitor: VisitorContext, ticketId: string): Promise<void> {
   if (spendVisitorAi(deps, visitor)) return;
-  withTx(deps.db, (tx) =>
-    quietTicketForAi(tx, visitor.workspaceId, ticketId, "visitor_ai_allowance", deps.clock.now()),
+  await transact(deps.db, async (tx) =>
+    await quietTicketForAi(tx, visitor.workspaceId, ticketId, "visitor_ai_allowance", deps.clock.now()),
   );
 }
 
@@ -159,18 +158,18 @@ function leaveToPeopleWhenSpent(deps: Deps, visitor: VisitorContext, ticketId: s
  * The visitor asks for a person: the assignee is told (`ai_handoff`), or every owner and admin when
  * nobody is assigned, and the ticket's followers. Nothing about the ticket changes.
  */
-export function requestHandoff(deps: Deps, visitor: VisitorContext, id: string) {
-  const ticket = ownConversation(deps, visitor, id);
-  return withTx(deps.db, (tx) => {
+export async function requestHandoff(deps: Deps, visitor: VisitorContext, id: string) {
+  const ticket = await ownConversation(deps, visitor, id);
+  return await transact(deps.db, async (tx) => {
     const told = ticket.assigneeId
       ? [ticket.assigneeId]
-      : memberIdsOfWorkspace(tx, visitor.workspaceId).filter((userId) => {
-          const role = memberRoleOf(tx, visitor.workspaceId, userId);
+      : (await memberIdsOfWorkspace(tx, visitor.workspaceId)).filter(async (userId) => {
+          const role = await memberRoleOf(tx, visitor.workspaceId, userId);
           return role === "owner" || role === "admin";
         });
-    const people = withFollowers(tx, visitor.workspaceId, ticket.id, told);
+    const people = await withFollowers(tx, visitor.workspaceId, ticket.id, told);
     for (const userId of people)
-      notify(
+      await notify(
         tx,
         {
           workspaceId: visitor.workspaceId,
@@ -178,7 +177,7 @@ export function requestHandoff(deps: Deps, visitor: VisitorContext, id: string) 
           type: "ai_handoff",
           ticket: { id: ticket.id, number: ticket.number, subject: ticket.subject },
           data: { contact_id: visitor.contactId, via: "widget" },
-          email: handoffMailDue(tx, visitor.workspaceId, userId, deps.clock.now()),
+          email: await handoffMailDue(tx, visitor.workspaceId, userId, deps.clock.now()),
         },
         deps.clock,
       );

@@ -21,9 +21,9 @@ export function allowOrigin(set: Set, request: Request, allowed: boolean): void 
 }
 
 /** The widget settings behind a public key, or null for an unknown key (no error: CORS only asks). */
-export function settingsOfKey(db: Db, key: unknown) {
-  const workspace = typeof key === "string" && key.length <= 200 ? workspaceOfWidgetKey(db, key) : null;
-  const settings = workspace ? widgetSettingsOf(db, workspace.id) : null;
+export async function settingsOfKey(db: Db, key: unknown) {
+  const workspace = typeof key === "string" && key.length <= 200 ? await workspaceOfWidgetKey(db, key) : null;
+  const settings = workspace ? await widgetSettingsOf(db, workspace.id) : null;
   return settings?.enabled ? settings : null;
 }
 
@@ -35,15 +35,15 @@ export function settingsOfKey(db: Db, key: unknown) {
  */
 export function corsOnArrival(deps: { db: Db; clock: Clock }) {
   const visitors = visitorResolver(deps.db, deps.clock);
-  return (request: Request, url: URL, set: Set): void => {
+  return async (request: Request, url: URL, set: Set): Promise<void> => {
     if (request.method === "OPTIONS") return allowOrigin(set, request, true);
     const token = visitorTokenOf(request.headers.get("authorization"));
     let settings = null;
     if (token) {
       // The widget's own resolver answers at once; a promise (another resolver's) is not waited for here.
       const session = visitors.session(token);
-      settings = session && !(session instanceof Promise) ? widgetSettingsOf(deps.db, session.workspaceId) : null;
-    } else if (url.searchParams.has("key")) settings = settingsOfKey(deps.db, url.searchParams.get("key"));
+      settings = session && !(session instanceof Promise) ? await widgetSettingsOf(deps.db, session.workspaceId) : null;
+    } else if (url.searchParams.has("key")) settings = await settingsOfKey(deps.db, url.searchParams.get("key"));
     allowOrigin(set, request, settings !== null && originAllowed(settings, request.headers.get("origin")));
   };
 }
@@ -55,12 +55,12 @@ export function corsOnArrival(deps: { db: Db; clock: Clock }) {
  */
 export function visitorIdempotencyCaller(deps: { db: Db; clock: Clock }) {
   const visitors = visitorResolver(deps.db, deps.clock);
-  return (request: Request): { scope: string; headers: Record<string, string> } | null => {
+  return async (request: Request): Promise<{ scope: string; headers: Record<string, string> } | null> => {
     const token = visitorTokenOf(request.headers.get("authorization"));
     const session = token ? visitors.session(token) : null;
     if (!session || session instanceof Promise) return null;
     const origin = request.headers.get("origin");
-    const allowed = origin !== null && originAllowed(widgetSettingsOf(deps.db, session.workspaceId), origin);
+    const allowed = origin !== null && originAllowed(await widgetSettingsOf(deps.db, session.workspaceId), origin);
     return {
       scope: `visitor:${session.sessionId}`,
       headers: allowed ? { [ALLOW_ORIGIN]: origin, vary: "Origin" } : {},

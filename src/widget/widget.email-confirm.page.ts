@@ -51,17 +51,17 @@ export function chatEmailConfirmPage(deps: Deps): Page {
     path: CHAT_EMAIL_PATH,
     methods: ["GET", "HEAD", "POST"],
     securityHeaders: HEADERS,
-    handle(request, path) {
+    async handle(request, path) {
       const token = path.slice(CHAT_EMAIL_PATH.length);
       if (!TOKEN.test(token)) return gone();
       const now = deps.clock.now();
-      const confirmation = confirmationOfToken(deps.db, token, now);
+      const confirmation = await confirmationOfToken(deps.db, token, now);
       if (!confirmation) return gone();
       const email = escapeHtml(confirmation.email);
       if (request.method === "POST") {
         if (!confirmation.confirmed) {
-          markChatEmailConfirmed(deps.db, confirmation.id, now);
-          mailUnseenChatRepliesNow(deps, confirmation.workspaceId, confirmation.ticketId);
+          await markChatEmailConfirmed(deps.db, confirmation.id, now);
+          await mailUnseenChatRepliesNow(deps, confirmation.workspaceId, confirmation.ticketId);
         }
         return page(
           "Email confirmed",

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 /**
  * An email a chat visitor typed is their word only: anyone may type anyone's address. Before the
  * first chat reply is mailed there, its owner gets one mail asking to confirm (fixed text, a link,
@@ -7,7 +8,7 @@
  */
 import { and, desc, eq, gt, isNotNull } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
@@ -26,8 +27,8 @@ const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 export const CHAT_EMAIL_PATH = "/chat-email/";
 
 /** Whether chat replies may be mailed to `email` for this contact. */
-export function chatEmailConfirmed(db: Queryable, workspaceId: string, contactId: string, email: string): boolean {
-  const vouched = db
+export async function chatEmailConfirmed(db: Queryable, workspaceId: string, contactId: string, email: string): Promise<boolean> {
+  const vouched = first(await db
     .select({ id: visitorSessions.id })
     .from(visitorSessions)
     .where(
@@ -37,10 +38,9 @@ export function chatEmailConfirmed(db: Queryable, workspaceId: string, contactId
         eq(visitorSessions.verified, true),
       ),
     )
-    .limit(1)
-    .get();
+    .limit(1));
   if (vouched) return true;
-  const confirmed = db
+  const confirmed = first(await db
     .select({ id: chatEmailConfirmations.id })
     .from(chatEmailConfirmations)
     .where(
@@ -51,8 +51,7 @@ export function chatEmailConfirmed(db: Queryable, workspaceId: string, contactId
         isNotNull(chatEmailConfirmations.confirmedAt),
       ),
     )
-    .limit(1)
-    .get();
+    .limit(1));
   return Boolean(confirmed);
 }
 
@@ -66,7 +65,7 @@ export async function askToConfirmChatEmail(
 ): Promise<boolean> {
   const email = input.email.toLowerCase();
   const now = deps.clock.now();
-  const recent = deps.db
+  const recent = first(await deps.db
     .select({ id: chatEmailConfirmations.id })
     .from(chatEmailConfirmations)
     .where(
@@ -77,13 +76,12 @@ export async function askToConfirmChatEmail(
       ),
     )
     .orderBy(desc(chatEmailConfirmations.sentAt))
-    .limit(1)
-    .get();
+    .limit(1));
   if (recent) return false;
   const token = randomToken(32);
   const id = newId();
-  withTx(deps.db, (tx) =>
-    tx
+  await transact(deps.db, async (tx) =>
+    await tx
       .insert(chatEmailConfirmations)
       .values({
         id,
@@ -94,12 +92,11 @@ export async function askToConfirmChatEmail(
         tokenHash: sha256Hex(token),
         sentAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + CONFIRMATION_LIFETIME_MS).toISOString(),
-      })
-      .run(),
+      }),
   );
   const link = `${deps.config.baseUrl}${CHAT_EMAIL_PATH}${token}`;
-  const workspace = widgetWorkspaceOf(deps.db, input.ticket.workspaceId)?.name ?? "Support";
-  const locale = localeForContact(deps, input.ticket.workspaceId, input.contactId);
+  const workspace = (await widgetWorkspaceOf(deps.db, input.ticket.workspaceId))?.name ?? "Support";
+  const locale = await localeForContact(deps, input.ticket.workspaceId, input.contactId);
   const lines = [
     t(locale, "mail.chat_confirm_asked", { workspace }),
     t(locale, "mail.chat_confirm_if_you"),
@@ -122,12 +119,11 @@ export async function askToConfirmChatEmail(
 export type Confirmation = { id: string; workspaceId: string; ticketId: string; email: string; confirmed: boolean };
 
 /** The live confirmation a link's token names, or null (unknown, expired). */
-export function confirmationOfToken(db: Queryable, token: string, now: Date): Confirmation | null {
-  const row = db
+export async function confirmationOfToken(db: Queryable, token: string, now: Date): Promise<Confirmation | null> {
+  const row = first(await db
     .select()
     .from(chatEmailConfirmations)
-    .where(eq(chatEmailConfirmations.tokenHash, sha256Hex(token)))
-    .get();
+    .where(eq(chatEmailConfirmations.tokenHash, sha256Hex(token))).limit(1));
   if (!row || row.expiresAt <= now.toISOString()) return null;
   return {
     id: row.id,
@@ -138,12 +134,11 @@ export function confirmationOfToken(db: Queryable, token: string, now: Date): Co
   };
 }
 
-export function markChatEmailConfirmed(db: Deps["db"], id: string, now: Date): void {
-  withTx(db, (tx) =>
-    tx
+export async function markChatEmailConfirmed(db: Deps["db"], id: string, now: Date): Promise<void> {
+  await transact(db, async (tx) =>
+    await tx
       .update(chatEmailConfirmations)
       .set({ confirmedAt: now.toISOString() })
-      .where(eq(chatEmailConfirmations.id, id))
-      .run(),
+      .where(eq(chatEmailConfirmations.id, id)),
   );
 }

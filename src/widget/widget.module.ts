@@ -29,14 +29,14 @@ export const widgetModule = defineModule({
      * Where the help center's "Contact us" leads: the chat widget when it is installed (on, allowed on
      * the help center's own origin, and has had visitors), else the default (first) mailbox's address.
      */
-    provide(contactChannels, (db, workspaceId, baseUrl) => ({
-      widgetKey: widgetKeyOnSite(db, workspaceId, new URL(baseUrl).origin),
-      email: firstMailboxOf(db, workspaceId)?.email ?? null,
+    provide(contactChannels, async (db, workspaceId, baseUrl) => ({
+      widgetKey: await widgetKeyOnSite(db, workspaceId, new URL(baseUrl).origin),
+      email: (await firstMailboxOf(db, workspaceId))?.email ?? null,
     })),
     // The chat widget's AI answers from the published articles the visitor's question finds.
-    provide(articlesFor, (deps, workspaceId, question) =>
-      publishedArticlesFor(deps, workspaceId, question, 5).map(({ title, url, text }) => ({ title, url, text })),
+    provide(articlesFor, async (deps, workspaceId, question) =>
+      (await publishedArticlesFor(deps, workspaceId, question, 5)).map(({ title, url, text }) => ({ title, url, text })),
     ),
-    provide(installWidgetProbe, (db, ctx) => widgetHasVisitors(db, ctx.workspaceId)),
+    provide(installWidgetProbe, async (db, ctx) => await widgetHasVisitors(db, ctx.workspaceId)),
   ],
 });

@@ -39,8 +39,8 @@ function widgetPublicRoutes(deps: Deps) {
     .use(deps.guard)
     .get(
       "/config",
-      ({ query, request, set }) => {
-        const { workspace, settings } = widgetOfKey(deps, query.key);
+      async ({ query, request, set }) => {
+        const { workspace, settings } = await widgetOfKey(deps, query.key);
         allowOrigin(set, request, originAllowed(settings, request.headers.get("origin")));
         set.headers["cache-control"] = "public, max-age=60";
         return presentWidgetConfig(workspace, settings, deps, query.locale);
@@ -57,11 +57,11 @@ function widgetPublicRoutes(deps: Deps) {
     )
     .get(
       "/articles",
-      ({ query, set }) => {
-        const { workspace } = widgetOfKey(deps, query.key);
+      async ({ query, set }) => {
+        const { workspace } = await widgetOfKey(deps, query.key);
         set.headers["cache-control"] = "no-store";
         return {
-          data: searchHelpCenter(
+          data: await searchHelpCenter(
             deps.db,
             deps.config.baseUrl,
             workspace,
@@ -88,7 +88,7 @@ function widgetPublicRoutes(deps: Deps) {
       "/session",
       async ({ body, request, set }) => {
         // The key is known from here: a refusal below (429, 403, 422) is readable by a listed page only.
-        const settings = settingsOfKey(deps.db, body.key);
+        const settings = await settingsOfKey(deps.db, body.key);
         allowOrigin(set, request, settings !== null && originAllowed(settings, request.headers.get("origin")));
         await spendSessionBudget(deps, request);
         const started = await startVisitorSession(
@@ -131,7 +131,7 @@ function widgetPublicRoutes(deps: Deps) {
 function widgetStaffRoutes(deps: Deps) {
   return new Elysia({ tags: ["widget"] })
     .use(deps.guard)
-    .get("/visitors/:id", ({ ctx, params }) => latestVisitOf(deps.db, ctx.workspaceId, params.id), {
+    .get("/visitors/:id", async ({ ctx, params }) => await latestVisitOf(deps.db, ctx.workspaceId, params.id), {
       access: { role: "viewer", scopes: ["contacts:read"] },
       params: IdParams,
       response: { 200: VisitorInfoSchema },
@@ -143,7 +143,7 @@ function widgetStaffRoutes(deps: Deps) {
           "404 when the contact never used the widget, or belongs to another workspace.",
       },
     })
-    .get("/settings", ({ ctx }) => getWidgetSettings(ctx, deps), {
+    .get("/settings", async ({ ctx }) => await getWidgetSettings(ctx, deps), {
       access: { role: "admin", scopes: ["settings:read"] },
       response: { 200: WidgetSettingsSchema },
       detail: {
@@ -152,7 +152,7 @@ function widgetStaffRoutes(deps: Deps) {
           "The widget secret for identity verification is rotated with POST /v1/workspace/widget-secret/rotate.",
       },
     })
-    .patch("/settings", ({ ctx, body }) => updateWidgetSettings(ctx, body, deps), {
+    .patch("/settings", async ({ ctx, body }) => await updateWidgetSettings(ctx, body, deps), {
       access: { role: "admin", scopes: ["settings:write"] },
       body: SettingsPatch,
       response: { 200: WidgetSettingsSchema },
@@ -176,12 +176,12 @@ export function widgetRoutes(deps: Deps) {
     new Elysia({ prefix: "/widget", tags: ["widget"] })
       // Pages on other sites call these routes: every answer (errors included) names the page's origin
       // when the workspace is known and lists its site (src/widget/widget.cors.ts).
-      .onRequest(({ request, set }) => {
+      .onRequest(async ({ request, set }) => {
         const origin = request.headers.get("origin");
         if (!origin) return;
         const url = new URL(request.url);
         if (!crossSite(url.pathname)) return;
-        corsOf(request, url, set);
+        await corsOf(request, url, set);
         set.headers.vary = "Origin";
         set.headers["access-control-expose-headers"] =
           "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import type { VisitorResolver, VisitorSession } from "../auth/visitors";
@@ -14,7 +15,7 @@ import {
 import type { Db, Queryable, Tx } from "../db/database";
 import { preparedFor } from "../db/prepared";
 import { helpCenterUrlOf } from "../help-center/help-center.public";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { messagesOf, t } from "../i18n/i18n";
 import { matchLocale, negotiateLocale, SHIPPED_LOCALES, workspaceLocales } from "../i18n/locales";
@@ -39,12 +40,12 @@ export const VISITOR_SESSION_DAYS = 30;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The workspace and settings behind a public widget key; 404 for an unknown key or a disabled widget. */
-export function widgetOfKey(
+export async function widgetOfKey(
   deps: Pick<Deps, "db">,
   key: string,
-): { workspace: WidgetWorkspace; settings: WidgetSettings } {
-  const workspace = workspaceOfWidgetKey(deps.db, key);
-  const settings = workspace ? widgetSettingsOf(deps.db, workspace.id) : null;
+): Promise<{ workspace: WidgetWorkspace; settings: WidgetSettings }> {
+  const workspace = await workspaceOfWidgetKey(deps.db, key);
+  const settings = workspace ? await widgetSettingsOf(deps.db, workspace.id) : null;
   if (!workspace || !settings?.enabled) throw notFound("Widget");
   return { workspace, settings };
 }
@@ -172,11 +173,11 @@ const liveSessionByHash = preparedFor((sqlite) =>
  * they have none: only a shipped one (the widget speaks no other), never over an agent's choice.
  * The picture the customer's site gives (verified visitors only) is copied as their `widget` one.
  */
-function learnFromVisit(tx: Tx, deps: Deps, workspaceId: string, contactId: string, input: SessionInput) {
+async function learnFromVisit(tx: Tx, deps: Deps, workspaceId: string, contactId: string, input: SessionInput) {
   const spoken = input.locale ? matchLocale(input.locale) : null;
-  setContactLocaleIfUnset(tx, workspaceId, contactId, spoken, deps.clock.now().toISOString(), deps.ports);
+  await setContactLocaleIfUnset(tx, workspaceId, contactId, spoken, deps.clock.now().toISOString(), deps.ports);
   if (input.avatar_url === undefined) return;
-  copyContactPictureFromUrl(tx, deps, { workspaceId, contactId, url: input.avatar_url, field: "body.avatar_url" });
+  await copyContactPictureFromUrl(tx, deps, { workspaceId, contactId, url: input.avatar_url, field: "body.avatar_url" });
 }
 
 /**
@@ -191,7 +192,7 @@ export async function startVisitorSession(
   deps: Deps,
   userAgent: string | null = null,
 ): Promise<{ token: string; contact: ContactRow; claimedEmail: string | null; workspaceId: string }> {
-  const { workspace, settings } = widgetOfKey(deps, input.key);
+  const { workspace, settings } = await widgetOfKey(deps, input.key);
   assertOrigin(settings, origin);
   const externalId = verifiedUserId(workspace, input, deps);
   // A picture is the customer site's word about its user: only a verified identity may give one.
@@ -213,14 +214,14 @@ export async function startVisitorSession(
   const placeholder = visitorPlaceholderName(hostOf(input.page_url) ?? hostOf(origin));
   const ctx = systemContext(workspace.id);
   const presented = input.visitor_token ? visitorTokenOf(`Visitor ${input.visitor_token}`) : null;
-  return withTx(deps.db, (tx) => {
+  return await transact(deps.db, async (tx) => {
     const resumed = presented ? liveSessionByHash(deps.db).get(sha256Hex(presented), nowIso) : null;
     const current = resumed && resumed.workspace_id === workspace.id ? resumed : null;
-    const currentContact = current ? findContact(tx, workspace.id, current.contact_id) : undefined;
+    const currentContact = current ? await findContact(tx, workspace.id, current.contact_id) : undefined;
     if (current && currentContact && (externalId === null || currentContact.externalId === externalId)) {
       // A name the visitor gives replaces the placeholder this widget chose for them.
       const stillPlaceholder = name.trim() !== "" && currentContact.name.startsWith("Visitor from ");
-      const contact = fillVisitorContact(
+      const contact = await fillVisitorContact(
         tx,
         ctx,
         stillPlaceholder ? { ...currentContact, name: "" } : currentContact,
@@ -231,22 +232,21 @@ export async function startVisitorSession(
       const claimedEmail = contact.email ? null : (email ?? current.claimed_email);
       if (settings.requireEmail && !contact.email && !claimedEmail)
         throw invalidAt("body.email", "This widget asks for an email address before a chat starts.");
-      tx.update(visitorSessions)
+      await tx.update(visitorSessions)
         .set({ lastSeenAt: nowIso, expiresAt, claimedEmail, ...visit, ...(externalId ? { verified: true } : {}) })
-        .where(eq(visitorSessions.id, current.id))
-        .run();
-      learnFromVisit(tx, deps, workspace.id, contact.id, input);
+        .where(eq(visitorSessions.id, current.id));
+      await learnFromVisit(tx, deps, workspace.id, contact.id, input);
       return { token: presented!, contact, claimedEmail, workspaceId: workspace.id };
     }
     let contact: ContactRow;
     let claimedEmail: string | null = null;
-    const known = externalId ? liveContactByExternalId(tx, workspace.id, externalId) : undefined;
-    if (known) contact = fillVisitorContact(tx, ctx, known, { email, name }, nowIso, deps.ports);
+    const known = externalId ? await liveContactByExternalId(tx, workspace.id, externalId) : undefined;
+    if (known) contact = await fillVisitorContact(tx, ctx, known, { email, name }, nowIso, deps.ports);
     else {
-      const free = email !== null && !emailTaken(tx, workspace.id, email, null);
+      const free = email !== null && !await emailTaken(tx, workspace.id, email, null);
       // Nobody to call them by: no name, no email of their own.
       const anonymous = !name.trim() && !free;
-      contact = createVisitorContact(
+      contact = await createVisitorContact(
         tx,
         ctx,
         { email: free ? email : null, name: anonymous ? placeholder : name, externalId },
@@ -258,7 +258,7 @@ export async function startVisitorSession(
     if (settings.requireEmail && !contact.email && !claimedEmail)
       throw invalidAt("body.email", "This widget asks for an email address before a chat starts.");
     const token = `desk_vis_${randomToken(32)}`;
-    tx.insert(visitorSessions)
+    await tx.insert(visitorSessions)
       .values({
         id: newId(),
         workspaceId: workspace.id,
@@ -270,9 +270,8 @@ export async function startVisitorSession(
         createdAt: nowIso,
         lastSeenAt: nowIso,
         expiresAt,
-      })
-      .run();
-    learnFromVisit(tx, deps, workspace.id, contact.id, input);
+      });
+    await learnFromVisit(tx, deps, workspace.id, contact.id, input);
     return { token, contact, claimedEmail, workspaceId: workspace.id };
   });
 }
@@ -309,28 +308,27 @@ export async function gatewayAnswer(workspaceId: string, contactId: string, deps
  */
 export function visitorResolver(db: Db, clock: Clock): VisitorResolver {
   return {
-    session(token: string): VisitorSession | null {
+    async session(token: string): Promise<VisitorSession | null> {
       const row = liveSessionByHash(db).get(sha256Hex(token), clock.now().toISOString());
-      if (!row || !findContact(db, row.workspace_id, row.contact_id)) return null;
-      if (!widgetWorkspaceOf(db, row.workspace_id) || !widgetSettingsOf(db, row.workspace_id).enabled) return null;
+      if (!row || !await findContact(db, row.workspace_id, row.contact_id)) return null;
+      if (!await widgetWorkspaceOf(db, row.workspace_id) || !(await widgetSettingsOf(db, row.workspace_id)).enabled) return null;
       return { sessionId: row.id, workspaceId: row.workspace_id, contactId: row.contact_id };
     },
   };
 }
 
 /** Moves a session's expiry on use, at most once an hour so that reads stay reads. */
-export function touchVisitorSession(deps: Pick<Deps, "db" | "clock">, sessionId: string): void {
+export async function touchVisitorSession(deps: Pick<Deps, "db" | "clock">, sessionId: string): Promise<void> {
   const now = deps.clock.now();
   const hourAgo = new Date(now.getTime() - 3600 * 1000).toISOString();
-  withTx(deps.db, (tx) =>
-    tx
+  await transact(deps.db, async (tx) =>
+    await tx
       .update(visitorSessions)
       .set({
         lastSeenAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + VISITOR_SESSION_DAYS * DAY_MS).toISOString(),
       })
-      .where(and(eq(visitorSessions.id, sessionId), lt(visitorSessions.lastSeenAt, hourAgo)))
-      .run(),
+      .where(and(eq(visitorSessions.id, sessionId), lt(visitorSessions.lastSeenAt, hourAgo))),
   );
 }
 
@@ -338,8 +336,8 @@ export function touchVisitorSession(deps: Pick<Deps, "db" | "clock">, sessionId:
  * What the widget last reported about a contact's visit (their newest session), for the customer
  * card; 404 when the contact never chatted, or is another workspace's.
  */
-export function latestVisitOf(db: Queryable, workspaceId: string, contactId: string) {
-  const row = db
+export async function latestVisitOf(db: Queryable, workspaceId: string, contactId: string) {
+  const row = first(await db
     .select({
       pageUrl: visitorSessions.pageUrl,
       userAgent: visitorSessions.userAgent,
@@ -349,8 +347,7 @@ export function latestVisitOf(db: Queryable, workspaceId: string, contactId: str
     .from(visitorSessions)
     .where(and(eq(visitorSessions.workspaceId, workspaceId), eq(visitorSessions.contactId, contactId)))
     .orderBy(desc(visitorSessions.lastSeenAt))
-    .limit(1)
-    .get();
+    .limit(1));
   if (!row) throw notFound("Visitor");
   return {
     page_url: row.pageUrl,
@@ -365,21 +362,20 @@ export function latestVisitOf(db: Queryable, workspaceId: string, contactId: str
  * The workspace's widget key when its widget is installed for pages of `origin`: on, allowed there,
  * and it has had visitors (a widget nobody has seen is not installed anywhere yet). Else null.
  */
-export function widgetKeyOnSite(db: Queryable, workspaceId: string, origin: string): string | null {
-  const workspace = widgetWorkspaceOf(db, workspaceId);
-  const settings = workspace ? widgetSettingsOf(db, workspaceId) : null;
+export async function widgetKeyOnSite(db: Queryable, workspaceId: string, origin: string): Promise<string | null> {
+  const workspace = await widgetWorkspaceOf(db, workspaceId);
+  const settings = workspace ? await widgetSettingsOf(db, workspaceId) : null;
   if (!workspace || !settings?.enabled || !originAllowed(settings, origin)) return null;
-  return widgetHasVisitors(db, workspaceId) ? workspace.widget_key : null;
+  return await widgetHasVisitors(db, workspaceId) ? workspace.widget_key : null;
 }
 
 /** Whether the widget has had a visitor on some site (the onboarding step "install the widget"). */
-export function widgetHasVisitors(db: Queryable, workspaceId: string): boolean {
+export async function widgetHasVisitors(db: Queryable, workspaceId: string): Promise<boolean> {
   return (
-    db
+    first(await db
       .select({ id: visitorSessions.id })
       .from(visitorSessions)
       .where(eq(visitorSessions.workspaceId, workspaceId))
-      .limit(1)
-      .get() !== undefined
+      .limit(1)) !== undefined
   );
 }

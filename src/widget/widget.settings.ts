@@ -1,8 +1,9 @@
+import { first } from "../db/store";
 import { eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Queryable } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt, notFound } from "../lib/errors";
 import { findMailbox } from "../mailboxes/mailboxes.public";
@@ -30,8 +31,8 @@ const DEFAULTS: WidgetSettings = {
 };
 
 /** The workspace's widget settings (the defaults until an admin saves some). */
-export function widgetSettingsOf(db: Queryable, workspaceId: string): WidgetSettings {
-  const row = db.select().from(widgetSettings).where(eq(widgetSettings.workspaceId, workspaceId)).get();
+export async function widgetSettingsOf(db: Queryable, workspaceId: string): Promise<WidgetSettings> {
+  const row = first(await db.select().from(widgetSettings).where(eq(widgetSettings.workspaceId, workspaceId)).limit(1));
   return row
     ? {
         enabled: row.enabled,
@@ -75,21 +76,21 @@ export function presentWidgetSettings(settings: WidgetSettings, deps: Pick<Deps,
   };
 }
 
-function widgetKeyOf(deps: Pick<Deps, "db">, workspaceId: string): string {
-  const workspace = widgetWorkspaceOf(deps.db, workspaceId);
+async function widgetKeyOf(deps: Pick<Deps, "db">, workspaceId: string): Promise<string> {
+  const workspace = await widgetWorkspaceOf(deps.db, workspaceId);
   if (!workspace) throw notFound("Workspace");
   return workspace.widget_key;
 }
 
-export function getWidgetSettings(ctx: RequestContext, deps: Deps) {
-  return presentWidgetSettings(widgetSettingsOf(deps.db, ctx.workspaceId), deps, widgetKeyOf(deps, ctx.workspaceId));
+export async function getWidgetSettings(ctx: RequestContext, deps: Deps) {
+  return presentWidgetSettings(await widgetSettingsOf(deps.db, ctx.workspaceId), deps, await widgetKeyOf(deps, ctx.workspaceId));
 }
 
 /** Saves the members given (the rest keep their value); audit-logged when something changed. */
-export function updateWidgetSettings(ctx: RequestContext, patch: SettingsPatchInput, deps: Deps) {
-  const widgetKey = widgetKeyOf(deps, ctx.workspaceId);
-  const saved = withTx(deps.db, (tx) => {
-    const current = widgetSettingsOf(tx, ctx.workspaceId);
+export async function updateWidgetSettings(ctx: RequestContext, patch: SettingsPatchInput, deps: Deps) {
+  const widgetKey = await widgetKeyOf(deps, ctx.workspaceId);
+  const saved = await transact(deps.db, async (tx) => {
+    const current = await widgetSettingsOf(tx, ctx.workspaceId);
     const next: WidgetSettings = {
       enabled: patch.enabled ?? current.enabled,
       greeting: patch.greeting ?? current.greeting,
@@ -98,15 +99,14 @@ export function updateWidgetSettings(ctx: RequestContext, patch: SettingsPatchIn
       replyMailboxId: patch.reply_mailbox_id !== undefined ? patch.reply_mailbox_id : current.replyMailboxId,
     };
     // Another workspace's mailbox is as unknown here as a missing one.
-    if (patch.reply_mailbox_id && !findMailbox(tx, ctx.workspaceId, patch.reply_mailbox_id))
+    if (patch.reply_mailbox_id && !await findMailbox(tx, ctx.workspaceId, patch.reply_mailbox_id))
       throw invalidAt("body.reply_mailbox_id", "Not a mailbox of this workspace.");
     if (JSON.stringify(next) === JSON.stringify(current)) return current;
     const values = { ...next, updatedAt: deps.clock.now().toISOString() };
-    tx.insert(widgetSettings)
+    await tx.insert(widgetSettings)
       .values({ workspaceId: ctx.workspaceId, ...values })
-      .onConflictDoUpdate({ target: widgetSettings.workspaceId, set: values })
-      .run();
-    recordAudit(tx, ctx, {
+      .onConflictDoUpdate({ target: widgetSettings.workspaceId, set: values });
+    await recordAudit(tx, ctx, {
       action: "widget.settings_updated",
       entityType: "workspace",
       entityId: ctx.workspaceId,

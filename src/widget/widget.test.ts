@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { and, eq } from "drizzle-orm";
@@ -51,12 +52,11 @@ async function chat(v: { headers: Record<string, string> }, body = "Hello, my or
   return res.body as { conversation: { id: string; number: number }; message: Record<string, unknown> };
 }
 
-const eventsAfter = (workspaceId: string, seq: number) =>
-  db
+const eventsAfter = async (workspaceId: string, seq: number) =>
+  (await db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > seq)
     .sort((a, b) => a.seq - b.seq);
 const count = (rows: unknown[]) => rows.length;
@@ -113,7 +113,7 @@ describe("GET /v1/widget/config", () => {
 describe("POST /v1/widget/session", () => {
   test("a new session: desk_vis_ token stored only as its hash, an own contact, a widget_ws gateway token", async () => {
     const w = await newWorkspace();
-    const seq = lastSeq(desk, w.workspace.id);
+    const seq = await lastSeq(desk, w.workspace.id);
     const res = await session(w, { name: "Vera", email: "vera@example.test" });
     expect(res.status).toBe(200);
     expect(res.body.visitor_token).toMatch(/^desk_vis_[A-Za-z0-9_-]{43}$/);
@@ -123,17 +123,17 @@ describe("POST /v1/widget/session", () => {
     );
     const claims = await desk.deps.tokens.verify<{ wid: string; cid: string }>(res.body.ws_token, "widget_ws");
     expect(claims).toMatchObject({ wid: w.workspace.id, cid: res.body.contact.id });
-    const stored = db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id)).all();
+    const stored = await db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id));
     expect(stored).toHaveLength(1);
     expect(stored[0]!.tokenHash).not.toContain(res.body.visitor_token.slice(9));
     expect(JSON.stringify(stored)).not.toContain(res.body.visitor_token);
-    expect(eventsAfter(w.workspace.id, seq).map((e) => e.type)).toEqual(["contact.created"]);
+    expect((await eventsAfter(w.workspace.id, seq)).map((e) => e.type)).toEqual(["contact.created"]);
 
     // Resuming: same token, same contact; a name fills nothing already there, nothing new is created.
     const resumed = await session(w, { visitor_token: res.body.visitor_token, name: "Other" });
     expect(resumed.body.visitor_token).toBe(res.body.visitor_token);
     expect(resumed.body.contact).toEqual(res.body.contact);
-    expect(db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id)).all()).toHaveLength(
+    expect(await db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id))).toHaveLength(
       1,
     );
 
@@ -156,7 +156,7 @@ describe("POST /v1/widget/session", () => {
     const impostor = await visitor(w, { email: "Boss@example.test" });
     expect(impostor.contactId).not.toBe(customer.body.id);
     expect(impostor.body.contact.email).toBe("boss@example.test");
-    const stored = db.select().from(contacts).where(eq(contacts.id, impostor.contactId)).get()!;
+    const stored = first(await db.select().from(contacts).where(eq(contacts.id, impostor.contactId)).limit(1))!;
     expect(stored.email).toBeNull();
     // The real customer's chat stays out of the impostor's reach.
     const list = await desk.api("GET", "/v1/widget/conversations", { headers: impostor.headers });
@@ -168,7 +168,7 @@ describe("POST /v1/widget/session", () => {
     const secret = await rotateSecret(w);
     const hash = createHmac("sha256", secret).update("user-42").digest("hex");
     const first = await visitor(w, { user_id: "user-42", user_hash: hash, email: "u42@example.test" });
-    const row = db.select().from(contacts).where(eq(contacts.id, first.contactId)).get()!;
+    const row = first(await db.select().from(contacts).where(eq(contacts.id, first.contactId)).limit(1))!;
     expect(row).toMatchObject({ externalId: "user-42", email: "u42@example.test" });
     const other = await visitor(w, { user_id: "user-42", user_hash: hash.toUpperCase() });
     expect(other.contactId).toBe(first.contactId);
@@ -177,8 +177,8 @@ describe("POST /v1/widget/session", () => {
     const seen = await desk.api("GET", "/v1/widget/conversations", { headers: other.headers });
     expect(seen.body.data.map((c: { id: string }) => c.id)).toEqual([convo.conversation.id]);
 
-    const sessionsBefore = count(db.select().from(visitorSessions).all());
-    const contactsBefore = count(db.select().from(contacts).where(eq(contacts.workspaceId, w.workspace.id)).all());
+    const sessionsBefore = count(await db.select().from(visitorSessions));
+    const contactsBefore = count(await db.select().from(contacts).where(eq(contacts.workspaceId, w.workspace.id)));
     const wrongHash = createHmac("sha256", "not-the-secret").update("user-42").digest("hex");
     const wrong = await session(w, { user_id: "user-42", user_hash: wrongHash });
     expect(wrong.status).toBe(401);
@@ -188,8 +188,8 @@ describe("POST /v1/widget/session", () => {
     expect(halfway.body.errors[0].location).toBe("body.user_hash");
     const notHex = await session(w, { user_id: "user-42", user_hash: "zz" });
     expect(notHex.status).toBe(422);
-    expect(count(db.select().from(visitorSessions).all())).toBe(sessionsBefore);
-    expect(count(db.select().from(contacts).where(eq(contacts.workspaceId, w.workspace.id)).all())).toBe(
+    expect(count(await db.select().from(visitorSessions))).toBe(sessionsBefore);
+    expect(count(await db.select().from(contacts).where(eq(contacts.workspaceId, w.workspace.id)))).toBe(
       contactsBefore,
     );
   });
@@ -200,8 +200,8 @@ describe("POST /v1/widget/session", () => {
     const res = await session(w, { name: "No Mail" });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ code: "validation_failed", errors: [{ location: "body.email" }] });
-    expect(db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id)).all()).toEqual([]);
-    expect(db.select().from(contacts).where(eq(contacts.workspaceId, w.workspace.id)).all()).toEqual([]);
+    expect(await db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id))).toEqual([]);
+    expect(await db.select().from(contacts).where(eq(contacts.workspaceId, w.workspace.id))).toEqual([]);
     const bad = await session(w, { email: "not-an-email" });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].location).toBe("body.email");
@@ -220,7 +220,7 @@ describe("POST /v1/widget/session", () => {
     expect(refused.body).toMatchObject({ status: 403, code: "forbidden" });
     // The page of a site not listed cannot read the refusal either (src/widget/widget.edge.test.ts).
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
-    expect(db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id)).all()).toEqual([]);
+    expect(await db.select().from(visitorSessions).where(eq(visitorSessions.workspaceId, w.workspace.id))).toEqual([]);
     expect((await session(w, {}, { origin: "https://shop.example" })).status).toBe(200);
     expect((await session(w, {}, { origin: "https://help.example.org" })).status).toBe(200);
     expect((await session(w, {}, { origin: "https://example.org.evil.test" })).status).toBe(403);
@@ -303,9 +303,9 @@ describe("visitor routes", () => {
   test("a chat: a chat ticket with the visitor's message; events; the visitor sees replies, never notes or agent-only fields", async () => {
     const w = await newWorkspace();
     const v = await visitor(w, { name: "Ada", email: "ada@example.test" });
-    const seq = lastSeq(desk, w.workspace.id);
+    const seq = await lastSeq(desk, w.workspace.id);
     const started = await chat(v, "<b>Hi</b> there\nsecond line");
-    const ticket = db.select().from(tickets).where(eq(tickets.id, started.conversation.id)).get()!;
+    const ticket = first(await db.select().from(tickets).where(eq(tickets.id, started.conversation.id)).limit(1))!;
     expect(ticket).toMatchObject({
       channel: "chat",
       contactId: v.contactId,
@@ -319,7 +319,7 @@ describe("visitor routes", () => {
       body_text: "<b>Hi</b> there\nsecond line",
     });
     expect(started.message.body_html).not.toContain("<b>");
-    const emitted = eventsAfter(w.workspace.id, seq);
+    const emitted = await eventsAfter(w.workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["ticket.created", "message.created"]);
     expect(emitted[1]).toMatchObject({ visibility: "public" });
     expect(emitted[1]!.topics).toContain(`contact:${w.workspace.id}:${v.contactId}`);
@@ -362,7 +362,7 @@ describe("visitor routes", () => {
     });
     expect(more.status).toBe(201);
     expect(more.body).toMatchObject({ direction: "inbound", body_text: "Thanks!" });
-    const stored = db.select().from(messages).where(eq(messages.ticketId, ticket.id)).all();
+    const stored = await db.select().from(messages).where(eq(messages.ticketId, ticket.id));
     expect(stored.map((m) => m.kind)).toEqual(["reply", "note", "reply", "reply"]);
     const list = await desk.api("GET", "/v1/widget/conversations", { headers: v.headers });
     expect(list.body).toMatchObject({ data: [{ id: ticket.id, number: ticket.number }], next_cursor: null });
@@ -385,7 +385,7 @@ describe("visitor routes", () => {
       body: { subject: "Email", contact_id: mine.contactId, body_html: "<p>x</p>", channel: "email" },
     });
     expect(emailTicket.status).toBe(201);
-    const before = count(db.select().from(messages).all());
+    const before = count(await db.select().from(messages));
     for (const v of [theirs, elsewhere]) {
       for (const [method, path] of [
         ["GET", `/v1/widget/conversations/${id}/messages`],
@@ -407,13 +407,13 @@ describe("visitor routes", () => {
       headers: mine.headers,
     });
     expect(viaEmail.status).toBe(404);
-    expect(count(db.select().from(messages).all())).toBe(before);
+    expect(count(await db.select().from(messages))).toBe(before);
   });
 
   test("bad input is 422 at the field and stores nothing", async () => {
     const w = await newWorkspace();
     const v = await visitor(w);
-    const before = count(db.select().from(tickets).where(eq(tickets.workspaceId, w.workspace.id)).all());
+    const before = count(await db.select().from(tickets).where(eq(tickets.workspaceId, w.workspace.id)));
     for (const [body, location] of [
       [{ body: "   " }, "body.body"],
       [{ body: "x".repeat(5001) }, "body.body"],
@@ -426,23 +426,23 @@ describe("visitor routes", () => {
       expect(res.body.code).toBe("validation_failed");
       expect(res.body.errors[0].location).toBe(location);
     }
-    expect(count(db.select().from(tickets).where(eq(tickets.workspaceId, w.workspace.id)).all())).toBe(before);
+    expect(count(await db.select().from(tickets).where(eq(tickets.workspaceId, w.workspace.id)))).toBe(before);
   });
 
   test("attachments: sniffed, limited, disguised files refused, only the uploader may attach them", async () => {
     const w = await newWorkspace();
     const v = await visitor(w);
     const other = await visitor(w);
-    const stored = () => count(db.select().from(attachments).where(eq(attachments.workspaceId, w.workspace.id)).all());
+    const stored = async () => count(await db.select().from(attachments).where(eq(attachments.workspaceId, w.workspace.id)));
 
     const ok = await upload(v, "screenshot.png", PNG);
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({ filename: "screenshot.png", content_type: "image/png", size_bytes: PNG.length });
-    expect(db.select().from(widgetUploads).where(eq(widgetUploads.attachmentId, ok.body.id)).get()).toMatchObject({
+    expect(first(await db.select().from(widgetUploads).where(eq(widgetUploads.attachmentId, ok.body.id)).limit(1))).toMatchObject({
       contactId: v.contactId,
     });
 
-    const before = stored();
+    const before = await stored();
     const exe = new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00]);
     for (const [name, bytes] of [
       ["photo.png", exe],
@@ -465,7 +465,7 @@ describe("visitor routes", () => {
       raw: "{}",
     });
     expect(notMultipart.status).toBe(422);
-    expect(stored()).toBe(before);
+    expect(await stored()).toBe(before);
 
     // Another visitor cannot attach it; its owner can, and the thread shows it.
     const stolen = await desk.api("POST", "/v1/widget/conversations", {
@@ -498,16 +498,15 @@ describe("visitor routes", () => {
     const res = await desk.api("POST", `/v1/widget/conversations/${id}/handoff`, { headers: v.headers });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ requested: true, notified: 2 });
-    const told = (userId: string) =>
-      db
+    const told = async (userId: string) =>
+      await db
         .select()
         .from(notifications)
-        .where(and(eq(notifications.userId, userId), eq(notifications.type, "ai_handoff")))
-        .all();
-    expect(told(w.owner.id)).toHaveLength(1);
-    expect(told(admin.id)).toHaveLength(1);
-    expect(told(agent.id)).toHaveLength(0);
-    expect(told(admin.id)[0]!.ticket).toEqual({
+        .where(and(eq(notifications.userId, userId), eq(notifications.type, "ai_handoff")));
+    expect(await told(w.owner.id)).toHaveLength(1);
+    expect(await told(admin.id)).toHaveLength(1);
+    expect(await told(agent.id)).toHaveLength(0);
+    expect((await told(admin.id))[0]!.ticket).toEqual({
       id,
       number: convo.conversation.number,
       subject: "Hello, my order is late",
@@ -515,7 +514,7 @@ describe("visitor routes", () => {
     await desk.api("PATCH", `/v1/tickets/${id}`, { headers: w.owner.headers, body: { assignee_id: agent.id } });
     const again = await desk.api("POST", `/v1/widget/conversations/${id}/handoff`, { headers: v.headers });
     expect(again.body).toEqual({ requested: true, notified: 1 });
-    expect(told(agent.id)).toHaveLength(1);
+    expect(await told(agent.id)).toHaveLength(1);
   });
 
   test("writes past the visitor's budget answer 429 with Retry-After", async () => {
@@ -553,7 +552,7 @@ describe("GET/PATCH /v1/widget/settings", () => {
   test("admins read and change them: 401, 403 for agents and keys without the scope, 422 at the field, audit", async () => {
     const w = await newWorkspace();
     const agent = await addMember(desk, w.workspace.id, "agent");
-    const reader = createKey(desk, w.owner, ["settings:read"]);
+    const reader = await createKey(desk, w.owner, ["settings:read"]);
     expect((await desk.api("GET", "/v1/widget/settings")).status).toBe(401);
     expect((await desk.api("GET", "/v1/widget/settings", { headers: agent.headers })).status).toBe(403);
     expect((await desk.api("GET", "/v1/widget/settings", { headers: reader.headers })).status).toBe(200);
@@ -592,11 +591,10 @@ describe("GET/PATCH /v1/widget/settings", () => {
     expect(saved.body).toMatchObject({ greeting: "Hello from Acme", allowed_origins: ["https://shop.example"] });
     const config = await desk.api("GET", `/v1/widget/config?key=${w.workspace.widgetKey}`);
     expect(config.body.greeting).toBe("Hello from Acme");
-    const audits = db
+    const audits = await db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.workspaceId, w.workspace.id), eq(auditLogs.action, "widget.settings_updated")))
-      .all();
+      .where(and(eq(auditLogs.workspaceId, w.workspace.id), eq(auditLogs.action, "widget.settings_updated")));
     expect(audits).toHaveLength(1);
     // Another workspace's admin changes only their own.
     const other = await newWorkspace();
@@ -657,7 +655,7 @@ describe("what the widget knows of a visit", () => {
     const never = await desk.api("GET", `/v1/widget/visitors/${created.body.id}`, { headers: w.owner.headers });
     expect(never.status).toBe(404);
     expect((await desk.api("GET", `/v1/widget/visitors/${v.contactId}`)).status).toBe(401);
-    const key = createKey(desk, w.owner, ["tickets:read"]);
+    const key = await createKey(desk, w.owner, ["tickets:read"]);
     expect((await desk.api("GET", `/v1/widget/visitors/${v.contactId}`, { headers: key.headers })).status).toBe(403);
     // The agents' route is not opened to other sites.
     const cors = await desk.api("GET", `/v1/widget/visitors/${v.contactId}`, {
@@ -680,7 +678,7 @@ describe("what the widget knows of a visit", () => {
     }
     const res = await session(w, {}, { "user-agent": `Firefox/133 ${"x".repeat(5000)}` });
     expect(res.status).toBe(200);
-    const row = db.select().from(visitorSessions).where(eq(visitorSessions.contactId, res.body.contact.id)).get()!;
+    const row = first(await db.select().from(visitorSessions).where(eq(visitorSessions.contactId, res.body.contact.id)).limit(1))!;
     expect(row.userAgent!.length).toBe(300);
   });
 });

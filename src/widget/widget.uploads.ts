@@ -8,7 +8,7 @@ import {
 import { inArray, lt } from "drizzle-orm";
 import { z } from "zod";
 import { defineJob, type JobContext } from "../jobs/define";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { readUploadedFile } from "../http/multipart";
 import { DeskError, invalidAt } from "../lib/errors";
@@ -77,16 +77,15 @@ export async function uploadVisitorFile(deps: Deps, visitor: VisitorContext, req
     throw unsupported(`The file's content is ${type}, which its name (.${extension}) does not match.`);
   const ctx = systemContext(visitor.workspaceId, visitor.requestId);
   const row = await storeAttachmentAsync(ctx, { filename: file.name || "file", bytes }, deps);
-  withTx(deps.db, (tx) =>
-    tx
+  await transact(deps.db, async (tx) =>
+    await tx
       .insert(widgetUploads)
       .values({
         attachmentId: row.id,
         workspaceId: visitor.workspaceId,
         contactId: visitor.contactId,
         createdAt: deps.clock.now().toISOString(),
-      })
-      .run(),
+      }),
   );
   return presentAttachment(row, attachmentLinks(deps));
 }
@@ -100,18 +99,17 @@ const SWEEP_BATCH = 500;
  * attachments' own day-long sweep is too slow for anonymous senders), a bounded batch per run; a
  * file that was attached stays, only its widget record goes. Answers how many records went.
  */
-export function sweepVisitorUploads(deps: Deps): number {
+export async function sweepVisitorUploads(deps: Deps): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - WIDGET_UPLOAD_TTL_MS).toISOString();
-  const ids = deps.db
+  const ids = (await deps.db
     .select({ id: widgetUploads.attachmentId })
     .from(widgetUploads)
     .where(lt(widgetUploads.createdAt, cutoff))
-    .limit(SWEEP_BATCH)
-    .all()
+    .limit(SWEEP_BATCH))
     .map((r) => r.id);
   if (ids.length === 0) return 0;
-  discardAttachments(deps, ids);
-  withTx(deps.db, (tx) => tx.delete(widgetUploads).where(inArray(widgetUploads.attachmentId, ids)).run());
+  await discardAttachments(deps, ids);
+  await transact(deps.db, async (tx) => await tx.delete(widgetUploads).where(inArray(widgetUploads.attachmentId, ids)));
   return ids.length;
 }
 
@@ -120,8 +118,8 @@ export const sweepVisitorUploadsJob = defineJob({
   schema: z.object({}),
   schedule: "*/10 * * * *",
   concurrency: 1,
-  handler(_payload, { deps }: JobContext<Deps>) {
+  async handler(_payload, { deps }: JobContext<Deps>) {
     // Bounded batches until done: a flood's leftovers go in one run, never in an unbounded statement.
-    for (let i = 0; i < 20 && sweepVisitorUploads(deps) === SWEEP_BATCH; i++);
+    for (let i = 0; i < 20 && await sweepVisitorUploads(deps) === SWEEP_BATCH; i++);
   },
 });

@@ -48,7 +48,7 @@ function visitorEntry(deps: Deps) {
     enters: (action: VisitorAction) => ({
       async beforeHandle({ visitor, request }: { visitor?: VisitorContext; request: Request }) {
         await spendVisitorBudget(deps, request, visitor!, action);
-        touchVisitorSession(deps, visitor!.visitorSessionId);
+        await touchVisitorSession(deps, visitor!.visitorSessionId);
       },
     }),
   });
@@ -119,8 +119,8 @@ function visitorConversationRoutes(deps: Deps) {
     .use(visitorEntry(deps))
     .get(
       "/conversations",
-      ({ visitor, query }) => {
-        return listConversations(deps, visitor, query);
+      async ({ visitor, query }) => {
+        return await listConversations(deps, visitor, query);
       },
       {
         visitor: true,
@@ -132,9 +132,9 @@ function visitorConversationRoutes(deps: Deps) {
     )
     .post(
       "/conversations",
-      ({ visitor, body, set }) => {
+      async ({ visitor, body, set }) => {
         set.status = 201;
-        return startConversation(deps, visitor, body);
+        return await startConversation(deps, visitor, body);
       },
       {
         visitor: true,
@@ -151,8 +151,8 @@ function visitorConversationRoutes(deps: Deps) {
     )
     .post(
       "/conversations/:id/handoff",
-      ({ visitor, params }) => {
-        return requestHandoff(deps, visitor, params.id);
+      async ({ visitor, params }) => {
+        return await requestHandoff(deps, visitor, params.id);
       },
       {
         visitor: true,
@@ -175,8 +175,8 @@ function visitorMessageRoutes(deps: Deps) {
     .use(visitorEntry(deps))
     .get(
       "/conversations/:id/messages",
-      ({ visitor, params }) => {
-        return { data: conversationMessages(deps, visitor, params.id), next_cursor: null };
+      async ({ visitor, params }) => {
+        return { data: await conversationMessages(deps, visitor, params.id), next_cursor: null };
       },
       {
         visitor: true,
@@ -191,9 +191,9 @@ function visitorMessageRoutes(deps: Deps) {
     )
     .post(
       "/conversations/:id/messages",
-      ({ visitor, params, body, set }) => {
+      async ({ visitor, params, body, set }) => {
         set.status = 201;
-        return sendMessage(deps, visitor, params.id, body);
+        return await sendMessage(deps, visitor, params.id, body);
       },
       {
         visitor: true,
@@ -209,8 +209,8 @@ function visitorMessageRoutes(deps: Deps) {
     )
     .post(
       "/conversations/:id/seen",
-      ({ visitor, params, body, set }) => {
-        markConversationSeen(deps, visitor, params.id, body.message_id);
+      async ({ visitor, params, body, set }) => {
+        await markConversationSeen(deps, visitor, params.id, body.message_id);
         set.status = 204;
         return null;
       },

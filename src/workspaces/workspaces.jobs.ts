@@ -14,7 +14,7 @@ const KEPT_TABLES = new Set(["workspaces", "jobs", "__desk_migrations", eventSeq
 const BATCH = 2000;
 
 /** Every ordinary table with a `workspace_id` column, whichever feature owns it. */
-function tablesWithWorkspaceId(sqlite: Database): string[] {
+async function tablesWithWorkspaceId(sqlite: Database): Promise<string[]> {
   const tables = sqlite
     .query<{ name: string; sql: string | null }, []>(
       "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
@@ -22,7 +22,7 @@ function tablesWithWorkspaceId(sqlite: Database): string[] {
     .all()
     .filter((t) => !KEPT_TABLES.has(t.name) && !/^\s*CREATE\s+VIRTUAL/i.test(t.sql ?? ""));
   return tables
-    .filter((t) =>
+    .filter(async (t) =>
       sqlite
         .query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${t.name.replaceAll("'", "''")}')`)
         .all()
@@ -31,7 +31,7 @@ function tablesWithWorkspaceId(sqlite: Database): string[] {
     .map((t) => t.name);
 }
 
-const withoutRowid = (sqlite: Database, table: string): boolean =>
+const withoutRowid = async (sqlite: Database, table: string): Promise<boolean> =>
   /\bWITHOUT\s+ROWID\s*;?\s*$/i.test(
     sqlite
       .query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
@@ -43,15 +43,15 @@ const withoutRowid = (sqlite: Database, table: string): boolean =>
  * long. A table whose rows are still referenced (a foreign key without cascade) is retried after
  * the others; rows in child tables without workspace_id go with their parents' cascades.
  */
-export function purgeWorkspaceRows(sqlite: Database, workspaceId: string): number {
-  let pending = tablesWithWorkspaceId(sqlite);
+export async function purgeWorkspaceRows(sqlite: Database, workspaceId: string): Promise<number> {
+  let pending = await tablesWithWorkspaceId(sqlite);
   let removed = 0;
   for (let round = 0; pending.length && round < 10; round++) {
     const blocked: string[] = [];
     for (const table of pending) {
       const quoted = `"${table.replaceAll('"', '""')}"`;
       try {
-        if (withoutRowid(sqlite, table)) {
+        if (await withoutRowid(sqlite, table)) {
           // Small keyed tables (per-workspace counters): no rowid to batch by, and no need to.
           removed += sqlite
             .query<unknown, [string]>(`DELETE FROM ${quoted} WHERE workspace_id = ?`)
@@ -88,7 +88,7 @@ export const purgeWorkspaceJob = defineJob({
     const files =
       (await removeAttachmentFilesOf(deps, payload.workspace_id)) +
       (await removeWorkspaceMail(deps, payload.workspace_id));
-    const removed = purgeWorkspaceRows(deps.db.$client, payload.workspace_id);
+    const removed = await purgeWorkspaceRows(deps.db.$client, payload.workspace_id);
     run.logger.info({ workspace_id: payload.workspace_id, removed, files }, "workspace data removed");
   },
 });

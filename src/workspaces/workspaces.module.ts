@@ -26,13 +26,13 @@ export const workspacesModule = defineModule({
   provides: [
     provide(membershipLookups, (db) => ({
       memberRole: memberRoleLookup(db),
-      workspacesOf: (userId) => membershipsOf(db, userId),
+      workspacesOf: async (userId) => await membershipsOf(db, userId),
       ssoOnlyWorkspaces: ssoOnlyWorkspacesLookup(db),
     })),
     provide(storedSeqs, storedSeqsLookup),
     provide(eventWorkspaceCheck, workspaceExistsSql),
     provide(ticketNumberCounter, takeTicketNumber),
     provide(labelCreationSetting, labelCreationOf),
-    provide(workspaceSettingsReader, (db, workspaceId) => workspaceSettingsOf(db, workspaceId)?.settings),
+    provide(workspaceSettingsReader, async (db, workspaceId) => (await workspaceSettingsOf(db, workspaceId))?.settings),
   ],
 });

@@ -28,9 +28,9 @@ export function workspacesRoutes(deps: Deps) {
     .use(deps.guard)
     .post(
       "/workspaces",
-      ({ user, body, set }) => {
+      async ({ user, body, set }) => {
         set.status = 201;
-        return presentWorkspace(createWorkspace(user, body, deps));
+        return presentWorkspace(await createWorkspace(user, body, deps));
       },
       {
         signedIn: true,
@@ -41,8 +41,8 @@ export function workspacesRoutes(deps: Deps) {
     )
     .get(
       "/workspace",
-      ({ ctx }) => {
-        const row = findWorkspace(deps.db, ctx.workspaceId);
+      async ({ ctx }) => {
+        const row = await findWorkspace(deps.db, ctx.workspaceId);
         if (!row) throw notFound("Workspace");
         return presentWorkspace(row);
       },
@@ -52,7 +52,7 @@ export function workspacesRoutes(deps: Deps) {
         detail: { summary: "The current workspace" },
       },
     )
-    .patch("/workspace", ({ ctx, body }) => presentWorkspace(updateWorkspace(ctx, body, deps)), {
+    .patch("/workspace", async ({ ctx, body }) => presentWorkspace(await updateWorkspace(ctx, body, deps)), {
       access: settingsWrite,
       body: UpdateWorkspaceBody,
       response: { 200: WorkspaceSchema },
@@ -65,8 +65,8 @@ export function workspacesRoutes(deps: Deps) {
     })
     .delete(
       "/workspace",
-      ({ ctx, body, set }) => {
-        deleteWorkspace(ctx, body.confirm_name, deps);
+      async ({ ctx, body, set }) => {
+        await deleteWorkspace(ctx, body.confirm_name, deps);
         set.status = 204;
         return null;
       },
@@ -80,13 +80,13 @@ export function workspacesRoutes(deps: Deps) {
         },
       },
     )
-    .post("/workspace/transfer", ({ ctx, body }) => transferOwnership(ctx, body.user_id, deps), {
+    .post("/workspace/transfer", async ({ ctx, body }) => await transferOwnership(ctx, body.user_id, deps), {
       access: { role: "owner", keys: false },
       body: TransferWorkspaceBody,
       response: { 200: z.object({ owner: MemberSchema, previous_owner: MemberSchema }) },
       detail: { summary: "Make another member owner; the caller becomes admin (needs a two-factor session)" },
     })
-    .post("/workspace/widget-secret/rotate", ({ ctx }) => ({ secret: rotateWidgetSecret(ctx, deps) }), {
+    .post("/workspace/widget-secret/rotate", async ({ ctx }) => ({ secret: await rotateWidgetSecret(ctx, deps) }), {
       access: settingsWrite,
       response: { 200: WidgetSecretSchema },
       detail: { summary: "Generate a new widget secret (for user_hash); shown only in this response" },

@@ -1,3 +1,4 @@
+import { first, one } from "../db/store";
 import { purgeWorkspaceJob } from "./workspaces.jobs";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { signInOf } from "../identity/identity.public";
@@ -5,7 +6,7 @@ import type { RequestContext, UserContext } from "../auth/context";
 import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { withTx } from "../db/tx";
+import { transact } from "../db/tx";
 import { workspaceUpdated } from "./workspaces.events";
 import { appendEvent } from "../events/append";
 import { DeskError, invalidAt, notFound } from "../lib/errors";
@@ -23,26 +24,26 @@ import type { WorkspaceSettingsPatchInput } from "./workspaces.schemas";
 
 export type CreateWorkspaceInput = { name: string; slug?: string };
 
-function freeSlug(db: Db, wanted: string): string {
+async function freeSlug(db: Db, wanted: string): Promise<string> {
   const base = slugify(wanted) || "workspace";
   for (let n = 0; ; n++) {
     const candidate = n === 0 ? base : `${base}-${n + 1}`;
-    const taken = db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, candidate)).get();
+    const taken = first(await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, candidate)).limit(1));
     if (!taken) return candidate;
   }
 }
 
 /** Creates a workspace with the caller as its owner. */
-export function createWorkspace(
+export async function createWorkspace(
   user: Pick<UserContext, "userId">,
   input: CreateWorkspaceInput,
   deps: { db: Db; clock: Clock; secrets: SecretBox },
 ) {
   const now = deps.clock.now().toISOString();
   const id = newId();
-  const slug = freeSlug(deps.db, input.slug ?? input.name);
-  return withTx(deps.db, (tx) => {
-    const row = tx
+  const slug = await freeSlug(deps.db, input.slug ?? input.name);
+  return await transact(deps.db, async (tx) => {
+    const row = one(await tx
       .insert(workspaces)
       .values({
         id,
@@ -55,16 +56,15 @@ export function createWorkspace(
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    insertOwnerMembership(tx, id, user.userId, now);
-    appendEvent(tx, workspaceUpdated, { workspaceId: id, data: { workspace: presentWorkspace(row) } });
+      .returning());
+    await insertOwnerMembership(tx, id, user.userId, now);
+    await appendEvent(tx, workspaceUpdated, { workspaceId: id, data: { workspace: presentWorkspace(row) } });
     return row;
   });
 }
 
 /** The workspace's time zone setting, UTC when unset (reports count local days). */
-export function workspaceTimeZone(db: Queryable, workspaceId: string): string {
+export async function workspaceTimeZone(db: Queryable, workspaceId: string): Promise<string> {
   const row = db.all<{ tz: string | null }>(
     sql`SELECT json_extract(${workspaces.settings}, '$.timezone') AS tz FROM ${workspaces} WHERE ${workspaces.id} = ${workspaceId}`,
   )[0];
@@ -72,22 +72,21 @@ export function workspaceTimeZone(db: Queryable, workspaceId: string): string {
 }
 
 /** A live workspace's name, slug and settings (for features that read a setting inside their own transaction). */
-export function workspaceSettingsOf(
+export async function workspaceSettingsOf(
   db: Queryable,
   workspaceId: string,
-): { id: string; name: string; slug: string; settings: Record<string, unknown> } | undefined {
-  return db
+): Promise<{ id: string; name: string; slug: string; settings: Record<string, unknown> } | undefined> {
+  return first(await db
     .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, settings: workspaces.settings })
     .from(workspaces)
-    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
-    .get();
+    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).limit(1));
 }
 
 /** Days after which solved tickets close (WorkspaceSettings `auto_close_days`, default 4; 0 = never). */
 export const DEFAULT_AUTO_CLOSE_DAYS = 4;
 
 /** Every live workspace with its auto-close delay in days (the scheduled auto-close job walks these). */
-export function autoCloseDaysOfWorkspaces(db: Queryable): { id: string; days: number }[] {
+export async function autoCloseDaysOfWorkspaces(db: Queryable): Promise<{ id: string; days: number }[]> {
   return db
     .all<{ id: string; days: number | null }>(
       sql`SELECT ${workspaces.id} AS id, json_extract(${workspaces.settings}, '$.auto_close_days') AS days
@@ -97,37 +96,33 @@ export function autoCloseDaysOfWorkspaces(db: Queryable): { id: string; days: nu
 }
 
 /** A workspace's name and slug, deleted or not (`deletedAt` says): for invitations and their mail. */
-export function workspaceRefOf(db: Queryable, workspaceId: string) {
-  return db
+export async function workspaceRefOf(db: Queryable, workspaceId: string) {
+  return first(await db
     .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, deletedAt: workspaces.deletedAt })
     .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .get();
+    .where(eq(workspaces.id, workspaceId)).limit(1));
 }
 
-export function findWorkspace(db: Db, workspaceId: string) {
-  return db
+export async function findWorkspace(db: Db, workspaceId: string) {
+  return first(await db
     .select()
     .from(workspaces)
-    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
-    .get();
+    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).limit(1));
 }
 
 /** A workspace by its slug, unless deleted: the public help center's address. */
-export function findWorkspaceBySlug(db: Queryable, slug: string) {
-  return db
+export async function findWorkspaceBySlug(db: Queryable, slug: string) {
+  return first(await db
     .select()
     .from(workspaces)
-    .where(and(eq(workspaces.slug, slug), isNull(workspaces.deletedAt)))
-    .get();
+    .where(and(eq(workspaces.slug, slug), isNull(workspaces.deletedAt))).limit(1));
 }
 
-function requireWorkspace(db: Db | Tx, workspaceId: string) {
-  const row = db
+async function requireWorkspace(db: Db | Tx, workspaceId: string) {
+  const row = first(await db
     .select()
     .from(workspaces)
-    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
-    .get();
+    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).limit(1));
   if (!row) throw notFound("Workspace");
   return row;
 }
@@ -159,22 +154,21 @@ export function mergeSettings(stored: Settings, patch: WorkspaceSettingsPatchInp
 export type UpdateWorkspaceInput = { name?: string; settings?: WorkspaceSettingsPatchInput };
 
 /** Renames and/or merges settings; audit-logged; emits `workspace.updated` only when something changed. */
-export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput, deps: { db: Db; clock: Clock }) {
-  return withTx(deps.db, (tx) => {
-    const current = requireWorkspace(tx, ctx.workspaceId);
+export async function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput, deps: { db: Db; clock: Clock }) {
+  return await transact(deps.db, async (tx) => {
+    const current = await requireWorkspace(tx, ctx.workspaceId);
     const name = input.name ?? current.name;
     const settings = input.settings ? mergeSettings(current.settings ?? {}, input.settings) : current.settings;
     const changes: string[] = [];
     if (name !== current.name) changes.push("name");
     if (JSON.stringify(settings) !== JSON.stringify(current.settings)) changes.push("settings");
     if (!changes.length) return current;
-    const row = tx
+    const row = one(await tx
       .update(workspaces)
       .set({ name, settings, updatedAt: deps.clock.now().toISOString() })
       .where(eq(workspaces.id, ctx.workspaceId))
-      .returning()
-      .get();
-    recordAudit(tx, ctx, {
+      .returning());
+    await recordAudit(tx, ctx, {
       action: "workspace.updated",
       entityType: "workspace",
       entityId: ctx.workspaceId,
@@ -184,7 +178,7 @@ export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput
         ...(input.settings ? { settings: input.settings } : {}),
       },
     });
-    appendEvent(tx, workspaceUpdated, {
+    await appendEvent(tx, workspaceUpdated, {
       workspaceId: ctx.workspaceId,
       data: { workspace: presentWorkspace(row) },
     });
@@ -196,9 +190,9 @@ export function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput
 export const RECENT_SIGN_IN_MS = 15 * 60 * 1000;
 
 /** Owner actions that cannot be undone need a two-factor session (and, for deletion, a recent sign-in). */
-function requireStrongSession(db: Db, ctx: RequestContext, clock: Clock, recent: boolean): void {
+async function requireStrongSession(db: Db, ctx: RequestContext, clock: Clock, recent: boolean): Promise<void> {
   const sessionId = ctx.actor.type === "user" ? ctx.actor.sessionId : null;
-  const session = sessionId ? signInOf(db, sessionId) : null;
+  const session = sessionId ? await signInOf(db, sessionId) : null;
   if (!session?.mfaVerified) {
     throw new DeskError(
       403,
@@ -215,22 +209,22 @@ function requireStrongSession(db: Db, ctx: RequestContext, clock: Clock, recent:
  * Deletes the workspace: it disappears at once (credentials stop resolving), its members' live
  * connections end, and a durable job removes every row it owned.
  */
-export function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: { db: Db; clock: Clock }): void {
-  requireStrongSession(deps.db, ctx, deps.clock, true);
-  const memberIds = withTx(deps.db, (tx) => {
-    const current = requireWorkspace(tx, ctx.workspaceId);
+export async function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: { db: Db; clock: Clock }): Promise<void> {
+  await requireStrongSession(deps.db, ctx, deps.clock, true);
+  const memberIds = await transact(deps.db, async (tx) => {
+    const current = await requireWorkspace(tx, ctx.workspaceId);
     if (confirmName !== current.name)
       throw invalidAt("body.confirm_name", "Type the workspace's name exactly to confirm.");
     const now = deps.clock.now().toISOString();
-    recordAudit(tx, ctx, {
+    await recordAudit(tx, ctx, {
       action: "workspace.deleted",
       entityType: "workspace",
       entityId: ctx.workspaceId,
       data: { name: current.name },
     });
-    tx.update(workspaces).set({ deletedAt: now, updatedAt: now }).where(eq(workspaces.id, ctx.workspaceId)).run();
-    const ids = memberIdsOfWorkspace(tx, ctx.workspaceId);
-    enqueue(tx, purgeWorkspaceJob, { workspace_id: ctx.workspaceId }, { uniqueKey: `purge:${ctx.workspaceId}` });
+    await tx.update(workspaces).set({ deletedAt: now, updatedAt: now }).where(eq(workspaces.id, ctx.workspaceId));
+    const ids = await memberIdsOfWorkspace(tx, ctx.workspaceId);
+    await enqueue(tx, purgeWorkspaceJob, { workspace_id: ctx.workspaceId }, { uniqueKey: `purge:${ctx.workspaceId}` });
     return ids;
   });
   for (const userId of memberIds)
@@ -238,21 +232,21 @@ export function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: 
 }
 
 /** The target member becomes owner and the calling owner becomes admin, in one step. */
-export function transferOwnership(
+export async function transferOwnership(
   ctx: RequestContext,
   targetUserId: string,
   deps: { db: Db; clock: Clock; ports: Ports },
 ) {
-  requireStrongSession(deps.db, ctx, deps.clock, false);
+  await requireStrongSession(deps.db, ctx, deps.clock, false);
   const callerId = ctx.actor.type === "user" ? ctx.actor.userId : "";
   if (targetUserId === callerId)
     throw invalidAt("body.user_id", "You already own this workspace; name another member.");
-  return withTx(deps.db, (tx) => {
-    if (memberRoleOf(tx, ctx.workspaceId, targetUserId) === null)
+  return await transact(deps.db, async (tx) => {
+    if (await memberRoleOf(tx, ctx.workspaceId, targetUserId) === null)
       throw invalidAt("body.user_id", "Not a member of this workspace.");
-    const promoted = setMemberRole(tx, ctx, targetUserId, "owner", deps);
-    const demoted = setMemberRole(tx, ctx, callerId, "admin", deps);
-    recordAudit(tx, ctx, {
+    const promoted = await setMemberRole(tx, ctx, targetUserId, "owner", deps);
+    const demoted = await setMemberRole(tx, ctx, callerId, "admin", deps);
+    await recordAudit(tx, ctx, {
       action: "workspace.ownership_transferred",
       entityType: "workspace",
       entityId: ctx.workspaceId,
@@ -263,15 +257,14 @@ export function transferOwnership(
 }
 
 /** A new widget secret (HMAC key of verified widget sessions): sealed at rest, shown once. */
-export function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; clock: Clock; secrets: SecretBox }): string {
+export async function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; clock: Clock; secrets: SecretBox }): Promise<string> {
   const secret = `whs_${randomToken(32)}`;
-  withTx(deps.db, (tx) => {
-    requireWorkspace(tx, ctx.workspaceId);
-    tx.update(workspaces)
+  await transact(deps.db, async (tx) => {
+    await requireWorkspace(tx, ctx.workspaceId);
+    await tx.update(workspaces)
       .set({ widgetSecretSealed: deps.secrets.seal(secret), updatedAt: deps.clock.now().toISOString() })
-      .where(eq(workspaces.id, ctx.workspaceId))
-      .run();
-    recordAudit(tx, ctx, {
+      .where(eq(workspaces.id, ctx.workspaceId));
+    await recordAudit(tx, ctx, {
       action: "workspace.widget_secret_rotated",
       entityType: "workspace",
       entityId: ctx.workspaceId,
@@ -283,22 +276,21 @@ export function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; clock: C
 export type WorkspaceImageSlot = "logo" | (typeof IMAGE_SLOTS)[number];
 
 /** Sets or clears one of the workspace's pictures (`logo` is its avatar) and appends `workspace.updated`. */
-export function setWorkspaceImage(
+export async function setWorkspaceImage(
   tx: Tx,
   ctx: RequestContext,
   slot: WorkspaceImageSlot,
   url: string | null,
   now: string,
 ) {
-  const current = requireWorkspace(tx, ctx.workspaceId);
+  const current = await requireWorkspace(tx, ctx.workspaceId);
   const patch = slot === "logo" ? { avatarUrl: url } : { images: { ...(current.images ?? {}), [slot]: url } };
-  const row = tx
+  const row = one(await tx
     .update(workspaces)
     .set({ ...patch, updatedAt: now })
     .where(eq(workspaces.id, ctx.workspaceId))
-    .returning()
-    .get();
+    .returning());
   const workspace = presentWorkspace(row);
-  appendEvent(tx, workspaceUpdated, { workspaceId: ctx.workspaceId, data: { workspace } });
+  await appendEvent(tx, workspaceUpdated, { workspaceId: ctx.workspaceId, data: { workspace } });
   return workspace;
 }

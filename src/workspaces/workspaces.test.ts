@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -15,24 +16,22 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
 
-const eventsAfter = (d: TestDesk, wid: string, seq: number) =>
-  d.deps.db
+const eventsAfter = async (d: TestDesk, wid: string, seq: number) =>
+  await d.deps.db
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
-    .orderBy(asc(events.seq))
-    .all();
-const auditOf = (d: TestDesk, wid: string, action: string) =>
-  d.deps.db
+    .orderBy(asc(events.seq));
+const auditOf = async (d: TestDesk, wid: string, action: string) =>
+  await d.deps.db
     .select()
     .from(auditLogs)
-    .where(and(eq(auditLogs.workspaceId, wid), eq(auditLogs.action, action)))
-    .all();
+    .where(and(eq(auditLogs.workspaceId, wid), eq(auditLogs.action, action)));
 
 /** A workspace whose owner signed in with two-factor just now. */
 async function strongOwner() {
   const user = await createUser(desk, { mfaVerified: true });
-  const workspace = createWorkspace({ userId: user.id }, { name: `Strong ${user.id.slice(-6)}` }, desk.deps);
+  const workspace = await createWorkspace({ userId: user.id }, { name: `Strong ${user.id.slice(-6)}` }, desk.deps);
   const owner: Member = {
     ...user,
     role: "owner",
@@ -71,10 +70,10 @@ describe("POST /v1/workspaces", () => {
       settings: {},
       avatar_url: null,
     });
-    const member = desk.deps.db.select().from(members).where(eq(members.workspaceId, res.body.id)).all();
+    const member = await desk.deps.db.select().from(members).where(eq(members.workspaceId, res.body.id));
     expect(member).toEqual([expect.objectContaining({ userId: user.id, role: "owner" })]);
-    expect(eventsAfter(desk, res.body.id, 0).map((e) => e.type)).toEqual(["workspace.updated"]);
-    const key = createKey(desk, (await createWorkspaceWithOwner(desk)).owner, ["settings:write"]);
+    expect((await eventsAfter(desk, res.body.id, 0)).map((e) => e.type)).toEqual(["workspace.updated"]);
+    const key = await createKey(desk, (await createWorkspaceWithOwner(desk)).owner, ["settings:write"]);
     expect((await desk.api("POST", "/v1/workspaces", { headers: key.headers, body: { name: "Nope" } })).status).toBe(
       403,
     );
@@ -90,7 +89,7 @@ describe("PATCH /v1/workspace", () => {
     expect((await desk.api("PATCH", "/v1/workspace", { headers: agent.headers, body: { name: "x" } })).status).toBe(
       403,
     );
-    const reader = createKey(desk, owner, ["settings:read"]);
+    const reader = await createKey(desk, owner, ["settings:read"]);
     expect((await desk.api("PATCH", "/v1/workspace", { headers: reader.headers, body: { name: "x" } })).status).toBe(
       403,
     );
@@ -99,14 +98,14 @@ describe("PATCH /v1/workspace", () => {
       body: { name: "x" },
     });
     expect(foreign.status).toBe(404);
-    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, other.workspace.id)).get()!.name).toBe(
+    expect(first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, other.workspace.id)).limit(1))!.name).toBe(
       other.workspace.name,
     );
   });
 
   test("bad settings answer 422 with locations and change nothing", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const cases: Array<[unknown, string]> = [
       [{ settings: { timezone: "Mars/Olympus" } }, "body.settings.timezone"],
       [{ settings: { timezone: "../../etc/passwd" } }, "body.settings.timezone"],
@@ -132,8 +131,8 @@ describe("PATCH /v1/workspace", () => {
         JSON.stringify(body),
       ).toContain(location);
     }
-    expect(lastSeq(desk, workspace.id)).toBe(before);
-    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.settings).toEqual({});
+    expect(await lastSeq(desk, workspace.id)).toBe(before);
+    expect(first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.settings).toEqual({});
   });
 
   test("merges settings, null removes, audit-logged, emits exactly one workspace.updated", async () => {
@@ -151,7 +150,7 @@ describe("PATCH /v1/workspace", () => {
       },
     });
     expect(first.status).toBe(200);
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const res = await desk.api("PATCH", "/v1/workspace", {
       headers: owner.headers,
       body: {
@@ -173,16 +172,16 @@ describe("PATCH /v1/workspace", () => {
     };
     expect(res.body.name).toBe("Renamed");
     expect(res.body.settings).toEqual(expected);
-    expect(desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.settings).toEqual(
+    expect(first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.settings).toEqual(
       expected,
     );
-    const emitted = eventsAfter(desk, workspace.id, before);
+    const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => e.type)).toEqual(["workspace.updated"]);
     expect((emitted[0]!.data as { workspace: { settings: unknown } }).workspace.settings).toEqual(expected);
-    expect(auditOf(desk, workspace.id, "workspace.updated")).toHaveLength(2);
+    expect(await auditOf(desk, workspace.id, "workspace.updated")).toHaveLength(2);
     // a key with settings:write may change settings too; a no-op changes nothing and emits nothing
-    const key = createKey(desk, owner, ["settings:write"]);
-    const seq = lastSeq(desk, workspace.id);
+    const key = await createKey(desk, owner, ["settings:write"]);
+    const seq = await lastSeq(desk, workspace.id);
     expect(
       (
         await desk.api("PATCH", "/v1/workspace", {
@@ -191,7 +190,7 @@ describe("PATCH /v1/workspace", () => {
         })
       ).status,
     ).toBe(200);
-    expect(lastSeq(desk, workspace.id)).toBe(seq);
+    expect(await lastSeq(desk, workspace.id)).toBe(seq);
   });
 });
 
@@ -204,7 +203,7 @@ describe("DELETE /v1/workspace", () => {
       (await desk.api("DELETE", "/v1/workspace", { headers: admin.headers, body: { confirm_name: workspace.name } }))
         .status,
     ).toBe(403);
-    const key = createKey(desk, owner, ["settings:read", "settings:write"]);
+    const key = await createKey(desk, owner, ["settings:read", "settings:write"]);
     expect(
       (await desk.api("DELETE", "/v1/workspace", { headers: key.headers, body: { confirm_name: workspace.name } }))
         .status,
@@ -217,22 +216,20 @@ describe("DELETE /v1/workspace", () => {
     expect(noMfa.body.code).toBe("two_factor_required");
 
     const strong = await strongOwner();
-    desk.deps.db
+    await desk.deps.db
       .update(sessions)
       .set({ authenticatedAt: new Date(Date.now() - 20 * 60_000).toISOString() })
-      .where(eq(sessions.id, strong.owner.sessionId))
-      .run();
+      .where(eq(sessions.id, strong.owner.sessionId));
     const stale = await desk.api("DELETE", "/v1/workspace", {
       headers: strong.owner.headers,
       body: { confirm_name: strong.workspace.name },
     });
     expect(stale.status).toBe(403);
     expect(stale.body.code).toBe("recent_sign_in_required");
-    desk.deps.db
+    await desk.deps.db
       .update(sessions)
       .set({ authenticatedAt: new Date().toISOString() })
-      .where(eq(sessions.id, strong.owner.sessionId))
-      .run();
+      .where(eq(sessions.id, strong.owner.sessionId));
     const wrong = await desk.api("DELETE", "/v1/workspace", {
       headers: strong.owner.headers,
       body: { confirm_name: "something else" },
@@ -240,14 +237,14 @@ describe("DELETE /v1/workspace", () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors[0].location).toBe("body.confirm_name");
     expect(
-      desk.deps.db.select().from(workspaces).where(eq(workspaces.id, strong.workspace.id)).get()!.deletedAt,
+      first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, strong.workspace.id)).limit(1))!.deletedAt,
     ).toBeNull();
   });
 
   test("soft-deletes, ends access at once, and the purge job removes its rows", async () => {
     const { workspace, owner } = await strongOwner();
     const agent = await addMember(desk, workspace.id, "agent");
-    const key = createKey(desk, owner, ["settings:read"]);
+    const key = await createKey(desk, owner, ["settings:read"]);
     const team = await desk.api("POST", "/v1/teams", {
       headers: owner.headers,
       body: { name: "Ops", member_ids: [agent.id] },
@@ -291,7 +288,7 @@ describe("DELETE /v1/workspace", () => {
     off();
     expect(res.status).toBe(204);
     expect(
-      desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!.deletedAt,
+      first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.deletedAt,
     ).not.toBeNull();
     expect((await desk.api("GET", "/v1/workspace", { headers: agent.headers })).status).toBe(404);
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(401);
@@ -356,7 +353,7 @@ describe("POST /v1/workspace/transfer", () => {
     expect(
       (await desk.api("POST", "/v1/workspace/transfer", { headers: owner.headers, body: { user_id: 5 } })).status,
     ).toBe(422);
-    const before = lastSeq(desk, workspace.id);
+    const before = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", "/v1/workspace/transfer", {
       headers: owner.headers,
       body: { user_id: admin.id },
@@ -366,20 +363,19 @@ describe("POST /v1/workspace/transfer", () => {
     expect(res.body.owner.role).toBe("owner");
     expect(res.body.previous_owner.role).toBe("admin");
     const roles = Object.fromEntries(
-      desk.deps.db
+      (await desk.deps.db
         .select()
         .from(members)
-        .where(eq(members.workspaceId, workspace.id))
-        .all()
+        .where(eq(members.workspaceId, workspace.id)))
         .map((m) => [m.userId, m.role]),
     );
     expect(roles).toEqual({ [admin.id]: "owner", [owner.id]: "admin" });
-    const emitted = eventsAfter(desk, workspace.id, before);
+    const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => [e.type, e.topics[1]])).toEqual([
       ["member.updated", `user:${admin.id}`],
       ["member.updated", `user:${owner.id}`],
     ]);
-    expect(auditOf(desk, workspace.id, "workspace.ownership_transferred")).toHaveLength(1);
+    expect(await auditOf(desk, workspace.id, "workspace.ownership_transferred")).toHaveLength(1);
   });
 });
 
@@ -392,12 +388,12 @@ describe("POST /v1/workspace/widget-secret/rotate", () => {
     const res = await desk.api("POST", "/v1/workspace/widget-secret/rotate", { headers: owner.headers });
     expect(res.status).toBe(200);
     expect(res.body.secret).toMatch(/^whs_/);
-    const sealed = desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).get()!
+    const sealed = first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!
       .widgetSecretSealed!;
     expect(sealed).not.toContain(res.body.secret);
     expect(desk.deps.secrets.open(sealed)).toBe(res.body.secret);
     expect((await desk.api("GET", "/v1/workspace", { headers: owner.headers })).text).not.toContain(res.body.secret);
-    expect(auditOf(desk, workspace.id, "workspace.widget_secret_rotated")).toHaveLength(1);
+    expect(await auditOf(desk, workspace.id, "workspace.widget_secret_rotated")).toHaveLength(1);
     expect(existsSync(desk.dataDir)).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { first } from "../db/store";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { presentWorkspace } from "./workspaces.present";
@@ -10,23 +11,21 @@ const widgetWorkspace = (row: typeof workspaces.$inferSelect | undefined): Widge
   row ? { ...presentWorkspace(row), widgetSecretSealed: row.widgetSecretSealed } : null;
 
 /** The live workspace whose public widget key this is, or null. */
-export function workspaceOfWidgetKey(db: Queryable, key: string): WidgetWorkspace | null {
+export async function workspaceOfWidgetKey(db: Queryable, key: string): Promise<WidgetWorkspace | null> {
   return widgetWorkspace(
-    db
+    first(await db
       .select()
       .from(workspaces)
-      .where(and(eq(workspaces.widgetKey, key), isNull(workspaces.deletedAt)))
-      .get(),
+      .where(and(eq(workspaces.widgetKey, key), isNull(workspaces.deletedAt))).limit(1)),
   );
 }
 
 /** The live workspace by id (a visitor session's), or null once it is deleted. */
-export function widgetWorkspaceOf(db: Queryable, workspaceId: string): WidgetWorkspace | null {
+export async function widgetWorkspaceOf(db: Queryable, workspaceId: string): Promise<WidgetWorkspace | null> {
   return widgetWorkspace(
-    db
+    first(await db
       .select()
       .from(workspaces)
-      .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
-      .get(),
+      .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).limit(1)),
   );
 }

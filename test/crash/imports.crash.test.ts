@@ -152,12 +152,12 @@ test("a SIGKILL in the middle of an import: it resumes from its last page with n
   child = null;
 
   const db = new Database(join(work, "data", "desk.db"), { readonly: true });
-  const one = (sql: string) => (db.query(sql).get() as { n: number }).n;
-  expect(one("SELECT count(*) AS n FROM tickets")).toBe(TICKETS);
-  expect(one("SELECT count(*) AS n FROM messages")).toBe(TICKETS * COMMENTS);
-  expect(one("SELECT count(*) AS n FROM tickets WHERE message_count != 3")).toBe(0);
-  expect(one("SELECT count(*) AS n FROM import_mappings WHERE kind = 'message'")).toBe(TICKETS * COMMENTS);
-  expect(one("SELECT count(DISTINCT subject) AS n FROM tickets")).toBe(TICKETS);
+  const one = async (sql: string) => (db.query(sql).get() as { n: number }).n;
+  expect(await one("SELECT count(*) AS n FROM tickets")).toBe(TICKETS);
+  expect(await one("SELECT count(*) AS n FROM messages")).toBe(TICKETS * COMMENTS);
+  expect(await one("SELECT count(*) AS n FROM tickets WHERE message_count != 3")).toBe(0);
+  expect(await one("SELECT count(*) AS n FROM import_mappings WHERE kind = 'message'")).toBe(TICKETS * COMMENTS);
+  expect(await one("SELECT count(DISTINCT subject) AS n FROM tickets")).toBe(TICKETS);
   db.close();
 
   // desk import beside no server: a re-run finds nothing changed and says so; exit 0.

@@ -1,3 +1,4 @@
+import { first } from "../../src/db/store";
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { apiKeys } from "../../src/api-keys/api-keys.table";
@@ -16,29 +17,28 @@ const desk = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1
 const SETTINGS: Scope[] = ["settings:read", "settings:write"];
 const VIEWER_REACH: Scope[] = ["tickets:read", "contacts:read", "settings:read", "realtime"];
 const AGENT_REACH: Scope[] = [...VIEWER_REACH, "tickets:write", "contacts:write"];
-const roleOf = (wid: string, uid: string) =>
-  desk.deps.db
+const roleOf = async (wid: string, uid: string) =>
+  first(await desk.deps.db
     .select({ role: members.role })
     .from(members)
-    .where(and(eq(members.workspaceId, wid), eq(members.userId, uid)))
-    .get()?.role;
+    .where(and(eq(members.workspaceId, wid), eq(members.userId, uid))).limit(1))?.role;
 const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);
 
 describe("the reported attack: a settings key making an admin", () => {
   test("a settings:read+settings:write key cannot invite an admin, accept it and mint an all-scope key, nor PATCH a member to admin", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, SETTINGS);
+    const key = await createKey(desk, owner, SETTINGS);
     const invite = await desk.api("POST", "/v1/invitations", {
       headers: key.headers,
       body: { email: "mallory@evil.test", role: "admin" },
     });
     expect(invite.status).toBe(403);
     expect(invite.body.code).toBe("forbidden");
-    expect(desk.deps.db.select().from(invitations).where(eq(invitations.workspaceId, workspace.id)).all()).toEqual([]);
+    expect(await desk.deps.db.select().from(invitations).where(eq(invitations.workspaceId, workspace.id))).toEqual([]);
     const agent = await addMember(desk, workspace.id, "agent");
     const patch = await desk.api("PATCH", `/v1/members/${agent.id}`, { headers: key.headers, body: { role: "admin" } });
     expect(patch.status).toBe(403);
-    expect(roleOf(workspace.id, agent.id)).toBe("agent");
+    expect(await roleOf(workspace.id, agent.id)).toBe("agent");
     const minted = await desk.api("POST", "/v1/api-keys", {
       headers: key.headers,
       body: { name: "all", scopes: ALL_SCOPES },
@@ -55,13 +55,13 @@ describe("invitations", () => {
         headers,
         body: { email: `someone-${role}-${crypto.randomUUID()}@example.test`, role },
       });
-    expect((await invite(createKey(desk, owner, SETTINGS).headers, "viewer")).status).toBe(403);
-    const viewerKey = createKey(desk, owner, [...VIEWER_REACH, "settings:write"]);
+    expect((await invite((await createKey(desk, owner, SETTINGS)).headers, "viewer")).status).toBe(403);
+    const viewerKey = await createKey(desk, owner, [...VIEWER_REACH, "settings:write"]);
     expect((await invite(viewerKey.headers, "viewer")).status).toBe(201);
     expect((await invite(viewerKey.headers, "agent")).status).toBe(403);
-    const agentKey = createKey(desk, owner, [...AGENT_REACH, "settings:write"]);
+    const agentKey = await createKey(desk, owner, [...AGENT_REACH, "settings:write"]);
     expect((await invite(agentKey.headers, "agent")).status).toBe(201);
-    const all = createKey(desk, owner, ALL_SCOPES);
+    const all = await createKey(desk, owner, ALL_SCOPES);
     const denied = await invite(all.headers, "admin");
     expect(denied.status).toBe(403);
     expect(denied.body.detail).toContain("cannot grant");
@@ -83,15 +83,15 @@ describe("member role changes and removal", () => {
     const admin = await addMember(desk, workspace.id, "admin");
     const patch = (headers: Record<string, string>, userId: string, role: string) =>
       desk.api("PATCH", `/v1/members/${userId}`, { headers, body: { role } });
-    const settingsKey = createKey(desk, owner, SETTINGS);
+    const settingsKey = await createKey(desk, owner, SETTINGS);
     expect((await patch(settingsKey.headers, viewer.id, "agent")).status).toBe(403);
-    const agentKey = createKey(desk, owner, [...AGENT_REACH, "settings:write"]);
+    const agentKey = await createKey(desk, owner, [...AGENT_REACH, "settings:write"]);
     expect((await patch(agentKey.headers, viewer.id, "agent")).status).toBe(200);
-    expect(roleOf(workspace.id, viewer.id)).toBe("agent");
+    expect(await roleOf(workspace.id, viewer.id)).toBe("agent");
     expect((await patch(agentKey.headers, viewer.id, "admin")).status).toBe(403);
     expect((await patch(agentKey.headers, admin.id, "viewer")).status).toBe(403);
-    expect(roleOf(workspace.id, admin.id)).toBe("admin");
-    const all = createKey(desk, owner, ALL_SCOPES);
+    expect(await roleOf(workspace.id, admin.id)).toBe("admin");
+    const all = await createKey(desk, owner, ALL_SCOPES);
     expect((await patch(all.headers, viewer.id, "admin")).status).toBe(403);
     // a settings key may still demote and remove non-admins: that takes access away
     expect((await patch(settingsKey.headers, viewer.id, "viewer")).status).toBe(200);
@@ -111,7 +111,7 @@ describe("API keys", () => {
     const soon = new Date(now + 3_600_000).toISOString();
     const later = new Date(now + 7_200_000).toISOString();
     const { createApiKey } = await import("../../src/api-keys/api-keys.service");
-    const { secret } = createApiKey(
+    const { secret } = await createApiKey(
       owner.ctx,
       { name: "temp", scopes: [...SETTINGS, "tickets:read"], expires_at: soon },
       desk.deps,
@@ -131,7 +131,7 @@ describe("API keys", () => {
       (await desk.api("PATCH", `/v1/api-keys/${child.body.id}`, { headers: temp, body: { name: "renamed" } })).status,
     ).toBe(200);
     // a wider key cannot be repointed, extended or revoked by a narrower one
-    const wide = createKey(desk, owner, ALL_SCOPES);
+    const wide = await createKey(desk, owner, ALL_SCOPES);
     for (const [method, body] of [
       ["PATCH", { expires_at: later }],
       ["PATCH", { name: "x" }],
@@ -140,7 +140,7 @@ describe("API keys", () => {
       const res = await desk.api(method, `/v1/api-keys/${wide.id}`, { headers: temp, body });
       expect([method, res.status]).toEqual([method, 403]);
     }
-    expect(desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, wide.id)).get()!.revokedAt).toBeNull();
+    expect(first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, wide.id)).limit(1))!.revokedAt).toBeNull();
     // an admin person is bounded by nothing here
     const admin = await addMember(desk, workspace.id, "admin");
     expect(
@@ -154,7 +154,7 @@ describe("private teams", () => {
   test("a key without tickets:read cannot put people in a private team or make one public", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const agent = await addMember(desk, workspace.id, "agent");
-    const key = createKey(desk, owner, SETTINGS);
+    const key = await createKey(desk, owner, SETTINGS);
     const post = (headers: Record<string, string>, body: Record<string, unknown>) =>
       desk.api("POST", "/v1/teams", { headers, body });
     expect((await post(key.headers, { name: "Secret", member_ids: [agent.id], private: true })).status).toBe(403);
@@ -177,7 +177,7 @@ describe("private teams", () => {
       (await desk.api("PATCH", `/v1/teams/${empty.body.id}`, { headers: key.headers, body: { name: "Renamed" } }))
         .status,
     ).toBe(200);
-    const reader = createKey(desk, owner, [...SETTINGS, "tickets:read"]);
+    const reader = await createKey(desk, owner, [...SETTINGS, "tickets:read"]);
     expect(
       (
         await desk.api("PATCH", `/v1/teams/${empty.body.id}`, {
@@ -192,7 +192,7 @@ describe("private teams", () => {
 describe("webhooks", () => {
   test("a key subscribes an endpoint only to events it may read, grants teams only with tickets:read, and cannot repoint a wider endpoint", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, SETTINGS);
+    const key = await createKey(desk, owner, SETTINGS);
     const create = (headers: Record<string, string>, body: Record<string, unknown>) =>
       desk.api("POST", "/v1/webhooks", { headers, body: { url: "http://127.0.0.1:9/hook", ...body } });
     expect((await create(key.headers, { events: ["*"] })).status).toBe(403);
@@ -223,7 +223,7 @@ describe("webhooks", () => {
         })
       ).status,
     ).toBe(403);
-    const reader = createKey(desk, owner, [...SETTINGS, "tickets:read"]);
+    const reader = await createKey(desk, owner, [...SETTINGS, "tickets:read"]);
     expect((await create(reader.headers, { events: ["ticket.created"], team_ids: [team.body.id] })).status).toBe(201);
     const byOwner = await create(owner.headers, { events: ["*"] });
     expect(byOwner.status).toBe(201);
@@ -236,7 +236,7 @@ describe("webhooks", () => {
       ).status,
     ).toBe(403);
     expect((await desk.api("DELETE", `/v1/webhooks/${byOwner.body.id}`, { headers: key.headers })).status).toBe(403);
-    const everything = createKey(desk, owner, ALL_SCOPES);
+    const everything = await createKey(desk, owner, ALL_SCOPES);
     expect(
       (
         await desk.api("PATCH", `/v1/webhooks/${byOwner.body.id}`, {

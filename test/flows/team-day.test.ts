@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { withTx } from "../../src/db/tx";
+import { transact } from "../../src/db/tx";
 import { notificationsOf } from "../../src/notifications/notifications.public";
 import { addMember, createKey, createWorkspaceWithOwner } from "../factories";
 import { startTestDesk } from "../harness";
@@ -118,7 +118,7 @@ test("email → automation → round robin → SLA → live and email notificati
 
   // Nobody answers: at 09:31 the first-response deadline has passed. (People's access tokens have
   // expired by then; an API key and the stored notifications read the outcome.)
-  const key = createKey(desk, owner, ["tickets:read"]);
+  const key = await createKey(desk, owner, ["tickets:read"]);
   clock.advance(31 * 60_000);
   await settle();
   const late = await call(key, "GET", `/v1/tickets/${ticket.id}`);
@@ -126,10 +126,10 @@ test("email → automation → round robin → SLA → live and email notificati
   const activities = await call(key, "GET", `/v1/tickets/${ticket.id}/activities`);
   const breaches = (activities.data ?? activities).filter((a: { type: string }) => a.type === "sla_breached");
   expect(breaches.map((a: { data: { kind: string } }) => a.data.kind)).toEqual(["first_response"]);
-  const told = () => withTx(desk.deps.db, (tx) => notificationsOf(tx, owner.workspaceId, agent.id)).map((n) => n.type);
-  expect(told()).toEqual(["sla_breached", "assigned"]);
+  const told = async () => (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, owner.workspaceId, agent.id))).map((n) => n.type);
+  expect(await told()).toEqual(["sla_breached", "assigned"]);
   // The breach fires once.
   clock.advance(60_000);
   await settle();
-  expect(told()).toEqual(["sla_breached", "assigned"]);
+  expect(await told()).toEqual(["sla_breached", "assigned"]);
 });

@@ -28,7 +28,7 @@ async function call(
 describe("a ticket's whole life with an API key", () => {
   test("create, label, fields, reply, note, filter, search, solve, merge, delete", async () => {
     const { owner } = await createWorkspaceWithOwner(desk);
-    const key = createKey(desk, owner, ALL_SCOPES).secret;
+    const key = (await createKey(desk, owner, ALL_SCOPES)).secret;
 
     const field = await call(key, "POST", "/v1/custom-fields", {
       entity: "ticket",

@@ -5,7 +5,7 @@ import type { Database } from "bun:sqlite";
  * nothing was stored or changed in between (a savepoint rolled back leaves it equal, unlike SQLite's
  * change counter). Cheap on a test database of a few hundred rows.
  */
-export function storedState(sqlite: Database): string {
+export async function storedState(sqlite: Database): Promise<string> {
   const hasher = new Bun.CryptoHasher("sha256");
   const tables = sqlite
     .query<{ name: string }, []>(

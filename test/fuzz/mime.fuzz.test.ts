@@ -91,7 +91,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   ),
 );
 
-const changesOf = () => storedState(desk.deps.db.$client);
+const changesOf = async () => await storedState(desk.deps.db.$client);
 
 test("mutated mail never breaks ingest: no 5xx, no stall, refusals store nothing, accepted mail reads back", async () => {
   const problems: string[] = [];
@@ -103,7 +103,7 @@ test("mutated mail never breaks ingest: no 5xx, no stall, refusals store nothing
       async (sample, mutations) => {
         const raw = bytesOf(mutations.reduce((text, m) => m.apply(text), latin1(sample.bytes)));
         const label = `${sample.name} with ${mutations.map((m) => m.what).join(", ")}`;
-        const before = changesOf();
+        const before = await changesOf();
         const res = await Promise.race([
           desk.api("POST", "/v1/inbound/email?to=support%40fuzz.test", {
             headers: { "content-type": "message/rfc822", "desk-inbound-secret": "test-inbound-secret" },
@@ -119,7 +119,7 @@ test("mutated mail never breaks ingest: no 5xx, no stall, refusals store nothing
         if (res.status >= 500) problems.push(`${label}: ${res.status} ${res.text.slice(0, 200)}`);
         else if (res.status >= 400) {
           if (typeof res.body?.code !== "string") problems.push(`${label}: ${res.status} without the error body`);
-          if (changesOf() !== before) problems.push(`${label}: refused with ${res.status} but changed the database`);
+          if (await changesOf() !== before) problems.push(`${label}: refused with ${res.status} but changed the database`);
         } else if (res.body?.ticket_id) {
           const ticket = await desk.api("GET", `/v1/tickets/${res.body.ticket_id}/messages`, {
             headers: owner.headers,

@@ -132,7 +132,7 @@ const queryValue = fc.constantFrom(
 );
 const pathId = fc.constantFrom("nope", "0", "-1", "x".repeat(300), "%2e%2e", "00000000-0000-0000-0000-000000000000");
 
-const changes = () => storedState(desk.deps.db.$client);
+const changes = async () => await storedState(desk.deps.db.$client);
 
 type Case = { path: string; body?: unknown; what: string };
 
@@ -188,7 +188,7 @@ test(`every operation (${operations.length}) survives hostile input: no 5xx, no 
 
     await fc.assert(
       fc.asyncProperty(fc.oneof(...cases), async (c) => {
-        const before = changes();
+        const before = await changes();
         const res = await send(method, c);
         const label = `${method.toUpperCase()} ${path} with ${c.what}`;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
@@ -197,7 +197,7 @@ test(`every operation (${operations.length}) survives hostile input: no 5xx, no 
           const body = res.body as { status?: number; code?: string; detail?: string } | null;
           if (!body || body.status !== res.status || typeof body.code !== "string" || typeof body.detail !== "string")
             problems.push(`${label}: ${res.status} without the error body: ${JSON.stringify(body).slice(0, 200)}`);
-          if (changes() !== before) problems.push(`${label}: refused with ${res.status} but changed the database`);
+          if (await changes() !== before) problems.push(`${label}: refused with ${res.status} but changed the database`);
         }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },

@@ -7,17 +7,16 @@ import { addMessage, createTicket } from "../../src/tickets/tickets.public";
 import { aiUsage } from "../../src/ai/ai.table";
 
 /** Test helpers for the AI feature: events since a seq, the meter's rows, SSE parsing, a ticket with a thread. */
-export const eventsSince = (desk: TestDesk, workspaceId: string, seq: number) =>
-  desk.deps.db
+export const eventsSince = async (desk: TestDesk, workspaceId: string, seq: number) =>
+  (await desk.deps.db
     .select()
     .from(events)
-    .where(eq(events.workspaceId, workspaceId))
-    .all()
+    .where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > seq)
     .sort((a, b) => a.seq - b.seq);
 
-export const usageRows = (desk: TestDesk, workspaceId: string) =>
-  desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspaceId)).all();
+export const usageRows = async (desk: TestDesk, workspaceId: string) =>
+  await desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspaceId));
 
 export type SseEvent = { event: string; data: unknown };
 
@@ -38,12 +37,12 @@ export function parseSse(text: string): SseEvent[] {
 }
 
 /** A ticket opened by a customer's inbound message (as mail or the widget would store it). */
-export function customerTicket(
+export async function customerTicket(
   desk: TestDesk,
   owner: Member,
   input: { subject?: string; body?: string; email?: string } = {},
 ) {
-  const row = createTicket(
+  const row = await createTicket(
     systemContext(owner.workspaceId),
     {
       subject: input.subject ?? "My order has not arrived",
@@ -59,8 +58,8 @@ export function customerTicket(
 }
 
 /** A customer's follow-up on a ticket. */
-export function customerReply(desk: TestDesk, workspaceId: string, ticketId: string, body: string) {
-  return addMessage(
+export async function customerReply(desk: TestDesk, workspaceId: string, ticketId: string, body: string) {
+  return await addMessage(
     systemContext(workspaceId),
     ticketId,
     { kind: "reply", body_text: body, direction: "inbound", author: { type: "contact" } },

@@ -6,7 +6,7 @@ import type { StoredEvent } from "../../src/events/envelope";
 import { anyEvent } from "./events";
 
 /** A table for a test consumer's effects: one row per handling, so a repeat shows as a duplicate. */
-export function createEffectsTable(db: Db): void {
+export async function createEffectsTable(db: Db): Promise<void> {
   db.$client.run("CREATE TABLE IF NOT EXISTS test_effects (event_id TEXT NOT NULL, seq INTEGER NOT NULL)");
 }
 
@@ -14,12 +14,12 @@ export function createEffectsTable(db: Db): void {
  * Stores events without a workspace row (the consumer machinery needs none), counting their seqs in
  * the event store's counter as appendEvent does. `occurredAt` defaults to 2026-01-01T00:00:00Z.
  */
-export function storeEvents(
+export async function storeEvents(
   db: Db,
   workspaceId: string,
   types: string[],
   occurredAt = "2026-01-01T00:00:00.000Z",
-): void {
+): Promise<void> {
   const insert = db.$client.query(
     "INSERT INTO events (id, workspace_id, seq, type, visibility, topics, data, occurred_at) VALUES (?, ?, ?, ?, 'agents', '[]', '{}', ?)",
   );
@@ -35,7 +35,7 @@ export const recordingConsumer = (onEvent: (event: StoredEvent) => StoredEvent =
     name: "test.recorder",
     events: [anyEvent("test.item")],
     from: "beginning",
-    handle(tx, event) {
+    async handle(tx, event) {
       const handled = onEvent(event);
       sqliteOf(tx).run("INSERT INTO test_effects (event_id, seq) VALUES (?, ?)", [handled.id, handled.seq]);
     },

@@ -1,3 +1,4 @@
+import { first } from "../../src/db/store";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { defineEvent } from "../../src/events/define";
@@ -13,6 +14,6 @@ export const anyEvent = (type: string) =>
   defineEvent(type, z.record(z.string(), z.unknown()), { readScope: null, description: "test event" });
 
 /** The seq of the workspace's newest event (0 before any): a test reads what was appended after it. */
-export const lastSeq = (desk: TestDesk, workspaceId: string): number =>
-  desk.deps.db.select({ seq: eventSeqs.lastSeq }).from(eventSeqs).where(eq(eventSeqs.workspaceId, workspaceId)).get()
+export const lastSeq = async (desk: TestDesk, workspaceId: string): Promise<number> =>
+  first(await desk.deps.db.select({ seq: eventSeqs.lastSeq }).from(eventSeqs).where(eq(eventSeqs.workspaceId, workspaceId)).limit(1))
     ?.seq ?? 0;

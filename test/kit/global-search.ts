@@ -10,7 +10,7 @@ import { searchEverythingRead } from "../../src/global-search/global-search.serv
  */
 export const slowSearchRead = defineRead(
   searchEverythingRead.name,
-  (db, params: Parameters<typeof searchEverythingRead.run>[1]) => {
+  async (db, params: Parameters<typeof searchEverythingRead.run>[1]) => {
     if (params.q === "spin")
       db.all(
         sql`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000000) SELECT count(*) FROM c`,

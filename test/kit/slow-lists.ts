@@ -13,7 +13,7 @@ import { listVisibleViews } from "../../src/views/views.public";
  * `slowListModules` loads these in its read workers in place of the real ones.
  * @public the workers find them among this module's exports; nothing imports them by name.
  */
-function spinFor(db: Queryable, query: { q?: string; tag?: string; cursor?: string }): void {
+async function spinFor(db: Queryable, query: { q?: string; tag?: string; cursor?: string }): Promise<void> {
   if (query.q === "spin" || (query.tag === "slowpages" && query.cursor !== undefined))
     db.all(
       sql`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000000) SELECT count(*) FROM c`,
@@ -22,32 +22,32 @@ function spinFor(db: Queryable, query: { q?: string; tag?: string; cursor?: stri
 
 export const slowTicketListRead = defineRead(
   ticketListRead.name,
-  (db, params: Parameters<typeof ticketListRead.run>[1]) => {
-    spinFor(db, params.query);
+  async (db, params: Parameters<typeof ticketListRead.run>[1]) => {
+    await spinFor(db, params.query);
     return ticketListRead.run(db, params);
   },
 );
 
 export const slowContactRowsRead = defineRead(
   contactRowsRead.name,
-  (db, params: Parameters<typeof contactRowsRead.run>[1]) => {
-    spinFor(db, params.query);
+  async (db, params: Parameters<typeof contactRowsRead.run>[1]) => {
+    await spinFor(db, params.query);
     return contactRowsRead.run(db, params);
   },
 );
 
 export const slowCompanyListRead = defineRead(
   companyListRead.name,
-  (db, params: Parameters<typeof companyListRead.run>[1]) => {
-    spinFor(db, params.query);
+  async (db, params: Parameters<typeof companyListRead.run>[1]) => {
+    await spinFor(db, params.query);
     return companyListRead.run(db, params);
   },
 );
 
 export const slowSemanticFullTextRead = defineRead(
   semanticFullTextRead.name,
-  (db, params: Parameters<typeof semanticFullTextRead.run>[1]) => {
-    spinFor(db, params);
+  async (db, params: Parameters<typeof semanticFullTextRead.run>[1]) => {
+    await spinFor(db, params);
     return semanticFullTextRead.run(db, params);
   },
 );
@@ -55,8 +55,8 @@ export const slowSemanticFullTextRead = defineRead(
 /** A view whose filters search for "spin" makes the counts spin. */
 export const slowViewCountsRead = defineRead(
   viewCountsRead.name,
-  (db, params: Parameters<typeof viewCountsRead.run>[1]) => {
-    for (const view of listVisibleViews(db, params.ctx)) spinFor(db, { q: view.filters.q ?? undefined });
+  async (db, params: Parameters<typeof viewCountsRead.run>[1]) => {
+    for (const view of await listVisibleViews(db, params.ctx)) await spinFor(db, { q: view.filters.q ?? undefined });
     return viewCountsRead.run(db, params);
   },
 );

@@ -4,13 +4,12 @@ import type { TestDesk } from "../harness";
 import type { Member } from "../factories";
 
 /** Test helpers shared by the ticket, message, search and report tests. */
-export const eventsAfter = (desk: TestDesk, workspaceId: string, seq: number) =>
-  desk.deps.db
+export const eventsAfter = async (desk: TestDesk, workspaceId: string, seq: number) =>
+  await desk.deps.db
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, workspaceId), gt(events.seq, seq)))
-    .orderBy(asc(events.seq))
-    .all();
+    .orderBy(asc(events.seq));
 
 export async function newTicket(desk: TestDesk, member: Pick<Member, "headers">, body: Record<string, unknown> = {}) {
   const res = await desk.api("POST", "/v1/tickets", {
