@@ -83,7 +83,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       { keys: recovered },
       "dropped idempotency keys left running by an earlier process; their retries run again",
     );
-  const gateway = createRealtimeGateway(deps);
+  const gateway = await createRealtimeGateway(deps);
   const metricSources = [jobsSource(deps.db, deps.clock), databaseSource(config.databasePath), gateway.metrics()];
   const handler = httpHandlerOf(deps, modules, options, gateway, metricSources);
   const server = serveHttp(config, deps, handler, gateway, options.onFirstRequest);
@@ -92,7 +92,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     const started = await module.start?.(deps);
     if (started) subsystems.push(...(Array.isArray(started) ? started : [started]));
   }
-  const { jobs, consumers } = startBackgroundWork(config, deps, modules);
+  const { jobs, consumers } = await startBackgroundWork(config, deps, modules);
   metricSources.push(consumersSource(deps.db, deps.clock, consumers));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   deps.logger.info({ url, base_url: config.baseUrl, data_dir: config.dataDir }, "desk is serving");
@@ -121,7 +121,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
   };
 }
 
-type RealtimeGateway = ReturnType<typeof createRealtimeGateway>;
+type RealtimeGateway = Awaited<ReturnType<typeof createRealtimeGateway>>;
 
 /** The HTTP layer in front of the API, the web app, the gateway, the probes and the modules' pages. */
 function httpHandlerOf(
@@ -194,7 +194,7 @@ function serveHttp(
 }
 
 /** The job runner and the consumers of every module, started unless DESK_JOBS is off. */
-function startBackgroundWork(config: Config, deps: Deps, modules: readonly FeatureModule[]) {
+async function startBackgroundWork(config: Config, deps: Deps, modules: readonly FeatureModule[]) {
   const jobs = createJobRunner({
     db: deps.db,
     logger: deps.logger.child({ subsystem: "jobs" }),
@@ -203,7 +203,7 @@ function startBackgroundWork(config: Config, deps: Deps, modules: readonly Featu
     definitions: modules.flatMap((m) => m.jobs ?? []),
     node: config.nodeName,
   });
-  if (config.jobsEnabled) jobs.start();
+  if (config.jobsEnabled) await jobs.start();
   const consumers = createConsumerRunner({
     db: deps.db,
     logger: deps.logger.child({ subsystem: "consumers" }),
@@ -212,6 +212,6 @@ function startBackgroundWork(config: Config, deps: Deps, modules: readonly Featu
     consumers: modules.flatMap((m) => m.consumers ?? []),
   });
   // Consumers are background work like jobs: DESK_JOBS=off turns both off (the CLI, some tests).
-  if (config.jobsEnabled) consumers.start();
+  if (config.jobsEnabled) await consumers.start();
   return { jobs, consumers };
 }

@@ -25,14 +25,16 @@ export function decodeCursor(cursor: string | undefined, arity: number): Array<s
 export type Page<T> = { data: T[]; next_cursor: string | null };
 
 /** Builds a page from `limit + 1` fetched rows: the extra row only says whether more exist. */
-export function pageOf<Row, T>(
+export async function pageOf<Row, T>(
   rows: Row[],
   limit: number,
   present: (row: Row) => T | Promise<T>,
   keyOf: (row: Row) => Array<string | number | null>,
-): Page<T> {
+): Promise<Page<T>> {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   const last = kept.at(-1);
-  return { data: kept.map(present), next_cursor: more && last ? encodeCursor(keyOf(last)) : null };
+  const data: T[] = [];
+  for (const row of kept) data.push(await present(row));
+  return { data, next_cursor: more && last ? encodeCursor(keyOf(last)) : null };
 }

@@ -42,7 +42,7 @@ describe("read pool", () => {
       const c1 = pool.run(sumRead, "ws-c", { n: 5 });
       expect(await a3.catch((e) => e)).toMatchObject({ status: 429, code: "read_queue_full" });
       expect(await c1.catch((e) => e)).toMatchObject({ status: 429, code: "read_queue_full" });
-      const inThread: number[] = [1, 2, 4].map((n) => sumRead.run(db, { n }));
+      const inThread: number[] = await Promise.all([1, 2, 4].map((n) => sumRead.run(db, { n })));
       expect(await Promise.all([a1, a2, b1])).toEqual([inThread[0]!, inThread[1]!, inThread[2]!]);
       expect(pool.running()).toBe(1);
       // Both workspaces' slots are free again.

@@ -21,7 +21,7 @@ import { untilDurable } from "./tx";
  * (group commit, src/db/tx.ts); so a read asked for after changes made in this thread starts once
  * they are committed (a job's or a test's write, then a list that must show it).
  */
-export type ReadDefinition<P, R> = { readonly name: string; readonly run: (db: Queryable, params: P) => R };
+export type ReadDefinition<P, R> = { readonly name: string; readonly run: (db: Queryable, params: P) => R | Promise<R> };
 
 /** A named read both threads know. `params` and the answer must survive structured cloning (no functions). */
 export const defineRead = <P, R>(name: string, run: (db: Queryable, params: P) => R | Promise<R>): ReadDefinition<P, R> => ({
@@ -333,7 +333,7 @@ export function serveReads(
     const read = byName.get(message.name);
     try {
       if (!read || !db) throw new Error(`unknown read ${message.name}`);
-      scope.postMessage({ id: message.id, ok: true, value: read.run(db, message.params) } satisfies ReadReply);
+      scope.postMessage({ id: message.id, ok: true, value: await read.run(db, message.params) } satisfies ReadReply);
     } catch (error) {
       scope.postMessage(
         (error instanceof DeskError

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import {
   beforeEachCommit,
   commitPending,
   hasPendingCommit,
+  insideChange,
   shareTurn,
   untilCommitted,
   transact,
@@ -237,10 +239,82 @@ describe("batchedWrite", () => {
 
   test("commitPending commits what is pending at once", async () => {
     const { db, other } = freshDb();
-    const write = batchedWrite(db, insert(db, 7));
+    await transact(db, insert(db, 7));
     expect(ids(other)).toEqual([]);
     commitPending(db);
     expect(ids(other)).toEqual([7]);
-    await write;
+  });
+});
+
+describe("bodies that await the store", () => {
+  const insertVia = async (tx: Parameters<Parameters<typeof transact>[1]>[0], id: number) =>
+    void (await tx.run(sql`INSERT INTO notes (id, body) VALUES (${id}, 'x')`));
+
+  test("run one at a time: another body's writes never land in a body that fails", async () => {
+    const { db, other } = freshDb();
+    const order: string[] = [];
+    const failing = transact(db, async (tx) => {
+      await insertVia(tx, 1);
+      order.push("a1");
+      await insertVia(tx, 2);
+      order.push("a2");
+      throw new Error("boom");
+    });
+    const succeeding = transact(db, async (tx) => {
+      order.push("b");
+      await insertVia(tx, 3);
+    });
+    expect(await failing.catch((e: Error) => e.message)).toBe("boom");
+    await succeeding;
+    await untilCommitted(db);
+    expect(order).toEqual(["a1", "a2", "b"]);
+    expect(ids(other)).toEqual([3]);
+  });
+
+  test("a nested call given the outer tx joins it; a body that fails to begin frees the connection", async () => {
+    const { db, other } = freshDb();
+    await transact(db, async (tx) => {
+      await insertVia(tx, 1);
+      await transact(tx, async (inner) => await insertVia(inner, 2));
+    });
+    db.$client.run("PRAGMA query_only = ON");
+    await expect(transact(db, async (tx) => await insertVia(tx, 3))).rejects.toThrow();
+    db.$client.run("PRAGMA query_only = OFF");
+    await transact(db, async (tx) => await insertVia(tx, 4));
+    await untilCommitted(db);
+    expect(ids(other)).toEqual([1, 2, 4]);
+  });
+
+  test("a body woken after the watchdog rolled it back can no longer write through its tx", async () => {
+    const { db, other } = freshDb();
+    let late: unknown = null;
+    const slow = transact(db, async (tx) => {
+      await insertVia(tx, 1);
+      await Bun.sleep(5);
+      await insertVia(tx, 2).catch((error: unknown) => {
+        late = error;
+      });
+    });
+    await expect(slow).rejects.toThrow("still pending");
+    await untilCommitted(db);
+    expect(ids(other)).toEqual([]);
+    // Drizzle wraps the refusal in an error of its own.
+    expect(String((late as Error | null)?.cause ?? late)).toContain("still pending");
+  });
+});
+
+describe("nested changes", () => {
+  test("a transact on the database from inside a body joins that body's change", async () => {
+    const { db, other } = freshDb();
+    const failing = transact(db, async () => {
+      await transact(db, async (tx) => void (await tx.run(sql`INSERT INTO notes (id, body) VALUES (1, 'x')`)));
+      expect(insideChange(db)).toBe(true);
+      throw new Error("undo both");
+    });
+    expect(await failing.catch((e: Error) => e.message)).toBe("undo both");
+    expect(insideChange(db)).toBe(false);
+    await transact(db, async (tx) => void (await tx.run(sql`INSERT INTO notes (id, body) VALUES (2, 'x')`)));
+    await untilCommitted(db);
+    expect(ids(other)).toEqual([2]);
   });
 });

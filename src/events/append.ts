@@ -89,7 +89,7 @@ async function storeEvent(tx: Tx, type: string, input: NewEvent): Promise<Stored
     occurred_at: input.occurredAt ?? deskClock(dbOf(tx)).now().toISOString(),
     private_team_id: privateTeamId,
   };
-  const cause = currentEventCause();
+  const cause = currentEventCause(tx);
   statements.insert.run(
     event.id,
     event.workspace_id,

@@ -21,8 +21,8 @@ describe("event definitions", () => {
         // @ts-expect-error the data is checked against the definition at compile time too
         await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }),
       );
-    expect(async () => await append({ note: { id: "n1" } })).toThrow("note.added event data does not match its definition");
-    expect(async () => await append({ note: { id: "n1", body: "x", secret: "y" } })).toThrow(
+    await expect(append({ note: { id: "n1" } })).rejects.toThrow("note.added event data does not match its definition");
+    await expect(append({ note: { id: "n1", body: "x", secret: "y" } })).rejects.toThrow(
       "fields the schema does not describe: note.secret",
     );
     const stored = await transact(desk.deps.db, async (tx) =>

@@ -235,7 +235,7 @@ async function handleRow<D>(
     const wrote = await transact(db, async (tx) => {
       const before = statements.totalChanges.get()!.n;
       const context = { deps, causedBy: row.cause_consumer, depth: row.cause_depth };
-      await withEventCause({ consumer: consumer.name, depth: row.cause_depth + 1 }, async () =>
+      await withEventCause(tx, { consumer: consumer.name, depth: row.cause_depth + 1 }, async () =>
         await consumer.handle(tx, storedEventOf(row), context),
       );
       if (statements.totalChanges.get()!.n === before) return false;

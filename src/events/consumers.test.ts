@@ -313,7 +313,7 @@ describe("consumer cursors per workspace", () => {
     });
     const now = new Date("2026-01-01T00:00:30.000Z");
     const expected = [{ name: "test.stuck", eventsBehind: 2, secondsBehind: 25 }];
-    runner.start();
+    await runner.start();
     try {
       const deadline = Date.now() + 3000;
       while ((await behindIn(db, "test.stuck")).length > 1 && Date.now() < deadline) await Bun.sleep(10);
@@ -335,7 +335,7 @@ describe("consumer cursors per workspace", () => {
       consumers: [recordingConsumer()],
       pollMs: 20,
     });
-    runner.start();
+    await runner.start();
     try {
       await Bun.sleep(30);
       await storeEvents(db, "w9", ["test.item"]);
@@ -356,7 +356,9 @@ describe("consumers in a running desk", () => {
       name: "test.echo",
       events: [anyEvent("test.ping")],
       // Reacts to its own effect: without the bound this would never end.
-      handle: (tx, event) => void appendEvent(tx, anyEvent("test.ping"), { workspaceId: event.workspace_id, data: {} }),
+      handle: async (tx, event) => {
+        await appendEvent(tx, anyEvent("test.ping"), { workspaceId: event.workspace_id, data: {} });
+      },
     });
     const runner = createConsumerRunner({
       db: desk.deps.db,
@@ -365,7 +367,7 @@ describe("consumers in a running desk", () => {
       deps: desk.deps.db,
       consumers: [echo],
     });
-    runner.start();
+    await runner.start();
     try {
       await transact(desk.deps.db, async (tx) => await appendEvent(tx, anyEvent("test.ping"), { workspaceId: workspace.id, data: {} }));
       const chain = async () =>

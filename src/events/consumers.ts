@@ -1,4 +1,4 @@
-import type { Db } from "../db/database";
+import type { Db, Tx } from "../db/database";
 import { deskState } from "../db/desk-state";
 import { preparedFor } from "../db/prepared";
 import { transact } from "../db/tx";
@@ -26,10 +26,11 @@ export {
 } from "./consumer.define";
 
 /** Runs `fn` so that the events it appends reach no consumer (see IMPORT_CAUSE). */
-export const withoutReactions = async <T>(fn: () => T | Promise<T>): Promise<T> => await withEventCause({ consumer: IMPORT_CAUSE, depth: 0 }, fn);
+export const withoutReactions = <T>(tx: Tx, fn: () => T | Promise<T>): Promise<T> =>
+  withEventCause(tx, { consumer: IMPORT_CAUSE, depth: 0 }, fn);
 
 export type ConsumerRunner = {
-  start(): void;
+  start(): Promise<void>;
   stop(): Promise<void>;
   /** Handles every stored event each consumer has not yet handled (tests call it). */
   drain(): Promise<number>;
@@ -175,7 +176,7 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
 
   function arm(): void {
     if (timer) clearTimeout(timer);
-    timer = started ? setTimeout(async () => await poll(), pollMs) : null;
+    timer = started ? setTimeout(() => void poll(), pollMs) : null;
   }
 
   async function poll(): Promise<void> {

@@ -53,7 +53,9 @@ export function createReadiness(
       // Rewriting the header's user_version with its own value dirties page 1, so the commit really
       // writes to the WAL: a full disk or a read-only file fails here, as any other write would.
       const version = userVersion.get()?.user_version ?? 0;
-      await batchedWrite(db, async () => db.$client.run(`PRAGMA user_version = ${Math.trunc(version)}`));
+      await batchedWrite(db, () => {
+        db.$client.run(`PRAGMA user_version = ${Math.trunc(version)}`);
+      });
       return { ok: true };
     } catch (error) {
       return { ok: false, detail: `the database refused a write: ${(error as Error).message}` };

@@ -32,4 +32,4 @@ const runner = createJobRunner({
   definitions: [hang],
 });
 await transact(db, async (tx) => await enqueue(tx, hang, { label: "survivor" }));
-runner.start();
+await runner.start();

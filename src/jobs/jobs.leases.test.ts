@@ -104,17 +104,17 @@ describe("job leases", () => {
   test("two runners on one database never run the same job twice; a starting runner leaves the other's runs be", async () => {
     const { db, clock } = fresh();
     const held = heldKind("t.held", { concurrency: 3 });
-    const ids = Array.from({ length: 3 }, async () => await add(db, "t.held"));
+    const ids = await Promise.all(Array.from({ length: 3 }, () => add(db, "t.held")));
     const a = runnerOn(db, [held.definition], { node: "n1", clock });
-    a.start();
+    await a.start();
     await until(() => held.runs.size === 3);
     // The same node name, as two runners of one process have.
     const b = runnerOn(db, [held.definition], { node: "n1", clock });
-    b.start();
+    await b.start();
     await later(30);
     expect(await Promise.all(ids.map(async (id) => (await rowOf(db, id)).state))).toEqual(["running", "running", "running"]);
     held.releaseAll();
-    await until(() => ids.every(async (id) => (await rowOf(db, id)).state === "done"));
+    await until(async () => (await Promise.all(ids.map((id) => rowOf(db, id)))).every((row) => row.state === "done"));
 
     // A flood drained by both at once: each job runs once.
     const quick = new Map<string, number>();
@@ -129,10 +129,11 @@ describe("job leases", () => {
     });
     const c = runnerOn(db, [quickKind], { node: "n1", clock });
     const d = runnerOn(db, [quickKind], { node: "n2", clock });
-    const flood = Array.from({ length: 60 }, async () => await add(db, "t.quick"));
+    const flood = await Promise.all(Array.from({ length: 60 }, () => add(db, "t.quick")));
     const [byC, byD] = await Promise.all([c.drain(), d.drain()]);
     expect(byC + byD).toBe(60);
-    expect(flood.every(async (id) => quick.get(id) === 1 && (await rowOf(db, id)).state === "done")).toBe(true);
+    const floodRows = await Promise.all(flood.map((id) => rowOf(db, id)));
+    expect(flood.every((id, i) => quick.get(id) === 1 && floodRows[i]!.state === "done")).toBe(true);
     expect([...held.runs.values()]).toEqual([1, 1, 1]);
     await Promise.all([a.stop(), b.stop()]);
   });
@@ -144,14 +145,14 @@ describe("job leases", () => {
     const { logger, lines } = capturingLogger();
     const id = await add(db, "t.fenced");
     const a = runnerOn(db, [first.definition], { node: "n1", clock, logger });
-    a.start();
+    await a.start();
     await until(async () => first.runs.size === 1 && (await rowOf(db, id)).state === "running");
     const claimA = await rowOf(db, id);
 
     // Runner a stalls past its lease (no heartbeat in a minute of the clock): b's turn takes the job.
     clock.advance(60_001);
     const b = runnerOn(db, [second.definition], { node: "n2", clock });
-    b.start();
+    await b.start();
     await until(() => second.runs.size === 1);
     const claimB = await rowOf(db, id);
     expect(claimB).toMatchObject({ state: "running", attempts: 2, lease_node: "n2" });
@@ -176,14 +177,14 @@ describe("job leases", () => {
     const other = heldKind("t.long", { leaseMs: 600, concurrency: 1 });
     const id = await add(db, "t.long");
     const a = runnerOn(db, [long.definition], { node: "n1", clock });
-    a.start();
+    await a.start();
     await until(async () => long.runs.size === 1 && (await rowOf(db, id)).state === "running");
     const claimed = (await rowOf(db, id)).lease_until!;
     clock.advance(400);
     await until(async () => (await rowOf(db, id)).lease_until! > claimed, 400);
     clock.advance(400);
     const b = runnerOn(db, [other.definition], { node: "n2", clock });
-    b.start();
+    await b.start();
     await later(20);
     expect(other.runs.size).toBe(0);
     expect(await rowOf(db, id)).toMatchObject({ state: "running", attempts: 1, lease_node: "n1" });
@@ -197,7 +198,7 @@ describe("job leases", () => {
     const held = heldKind("t.mine", { leaseMs: 60_000 });
     const id = await add(db, "t.mine");
     const runner = runnerOn(db, [held.definition], { node: "n1", clock });
-    runner.start();
+    await runner.start();
     await until(async () => held.runs.size === 1 && (await rowOf(db, id)).state === "running");
     clock.advance(60_001);
     runner.wake();
@@ -220,7 +221,7 @@ describe("job leases", () => {
     const id = await add(db, "t.crashed");
     await leftRunning(db, id, "n1", new Date(clock.now().getTime() + 300_000));
     const runner = runnerOn(db, [kind], { node: "n1", clock });
-    runner.start();
+    await runner.start();
     await until(async () => (await rowOf(db, id)).state === "done");
     expect(ran).toEqual([id]);
     expect((await rowOf(db, id)).attempts).toBe(2);
@@ -238,7 +239,7 @@ describe("job leases", () => {
     const id = await add(db, "t.elsewhere");
     await leftRunning(db, id, "n2", new Date(clock.now().getTime() + 300_000));
     const runner = runnerOn(db, [kind], { node: "n1", clock });
-    runner.start();
+    await runner.start();
     await later(20);
     expect(await runner.drain()).toBe(0);
     expect(await rowOf(db, id)).toMatchObject({ state: "running", attempts: 1, lease_node: "n2" });
@@ -280,7 +281,7 @@ describe("job leases", () => {
     });
     const id = await add(db, "t.taken");
     const runner = runnerOn(db, [kind], { node: "n1", clock });
-    runner.start();
+    await runner.start();
     await until(async () => (await rowOf(db, id)).state === "running");
     // Another runner took it over (as after a stall past the lease): a new claim, a new token.
     db.$client.run("UPDATE jobs SET lease_owner = 'other', lease_node = 'n2', lease_token = 'newer' WHERE id = ?", [

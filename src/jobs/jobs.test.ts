@@ -186,7 +186,7 @@ describe("job runner", () => {
       ],
       systemClock,
     );
-    runner.start();
+    await runner.start();
     await until(() => ran.length === 1);
     await until(async () => (await jobRow(db, left.id)).state === "done");
     await runner.stop();
@@ -199,7 +199,7 @@ describe("job runner", () => {
     const id = await add(db, "t.poison", {}, { maxAttempts: 1 });
     db.$client.run("UPDATE jobs SET state = 'running', attempts = 1 WHERE id = ?", [id]);
     const { runner } = runnerFor(db, [defineJob({ schema: z.unknown(), name: "t.poison", handler() {} })]);
-    runner.start();
+    await runner.start();
     await runner.stop();
     expect(await jobRow(db, id)).toMatchObject({ state: "failed", last_error: "interrupted on its last attempt" });
   });
@@ -213,8 +213,8 @@ describe("job runner", () => {
       [defineJob({ schema: z.unknown(), name: "t.cron", schedule: "*/5 * * * *", handler: () => void runs++ })],
       clock,
     );
-    runner.start();
-    runner.start();
+    await runner.start();
+    await runner.start();
     const queued = async () =>
       db.$client
         .query<{ run_at: string }, []>("SELECT run_at FROM jobs WHERE kind = 't.cron' AND state = 'queued'")
@@ -243,10 +243,10 @@ describe("job runner", () => {
       },
     });
     const { runner } = runnerFor(db, [slow]);
-    const ids = Array.from({ length: 6 }, async () => await add(db, "t.slow"));
+    const ids = await Promise.all(Array.from({ length: 6 }, () => add(db, "t.slow")));
     expect(await runner.drain()).toBe(6);
     expect(peak).toBe(2);
-    expect(ids.every(async (id) => (await jobRow(db, id)).state === "done")).toBe(true);
+    expect((await Promise.all(ids.map((id) => jobRow(db, id)))).every((row) => row.state === "done")).toBe(true);
   });
 
   test("stop lets a short run finish and hands a long one back without spending an attempt", async () => {
@@ -271,7 +271,7 @@ describe("job runner", () => {
     ]);
     const short = await add(db, "t.short");
     const long = await add(db, "t.long");
-    runner.start();
+    await runner.start();
     await until(async () => (await jobRow(db, long)).state === "running" && (await jobRow(db, short)).state === "running");
     await runner.stop(200);
     expect((await jobRow(db, short)).state).toBe("done");
@@ -315,12 +315,12 @@ describe("job runner", () => {
       manualClock(),
       { pollMs: 60_000 },
     );
-    Array.from({ length: 40 }, async () => await add(db, "t.burst"));
+    await Promise.all(Array.from({ length: 40 }, () => add(db, "t.burst")));
     const running = async () =>
       db.$client
         .query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE kind = 't.burst' AND state != 'queued'")
         .get()!.n;
-    runner.start();
+    await runner.start();
     expect(await running()).toBe(16);
     await until(() => done === 40);
     await runner.stop();
@@ -341,13 +341,13 @@ describe("job runner", () => {
     });
     // Listed after the background kind, and queued after its flood.
     const { runner } = runnerFor(db, [background, mail], manualClock(), { pollMs: 60_000 });
-    Array.from({ length: 40 }, async () => await add(db, "t.index"));
-    Array.from({ length: 4 }, async () => await add(db, "t.mail"));
+    await Promise.all(Array.from({ length: 40 }, () => add(db, "t.index")));
+    await Promise.all(Array.from({ length: 4 }, () => add(db, "t.mail")));
     const claimed = async (kind: string) =>
       db.$client
         .query<{ n: number }, [string]>("SELECT count(*) AS n FROM jobs WHERE kind = ? AND state != 'queued'")
         .get(kind)!.n;
-    runner.start();
+    await runner.start();
     // The first turn: every mail starts, and the background kind still gets its whole budget.
     expect(await claimed("t.mail")).toBe(4);
     expect(await claimed("t.index")).toBe(16);
@@ -364,7 +364,7 @@ describe("job runner", () => {
       manualClock(),
       { pollMs: 60_000 },
     );
-    runner.start();
+    await runner.start();
     await add(db, "t.now", { n: 7 });
     await until(() => ran.length === 1);
     await runner.stop();

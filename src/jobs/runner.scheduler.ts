@@ -16,7 +16,7 @@ export async function armTimer<D>(state: RunnerState<D>): Promise<void> {
   const startable = [...state.definitions.values()].filter((d) => freeSlots(state, d) > 0).map((d) => d.name);
   const due = startable.length ? state.statements.nextDue.get(JSON.stringify(startable))?.run_at : null;
   const wait = due ? Math.max(0, new Date(due).getTime() - state.clock.now().getTime()) : state.pollMs;
-  state.timer = setTimeout(async () => await tick(state), Math.min(wait, state.pollMs));
+  state.timer = setTimeout(() => void tick(state), Math.min(wait, state.pollMs));
 }
 
 /** One scheduler turn: claims for the kinds that may have work (all of them unless a wake narrowed it). */
@@ -39,7 +39,11 @@ export async function tick<D>(state: RunnerState<D>, only: Set<string> | null = 
     state.logger.error({ err: error }, "job scheduler tick failed");
   } finally {
     state.ticking = false;
+  }
+  try {
     await armTimer(state);
+  } catch (error) {
+    state.logger.error({ err: error }, "job scheduler could not arm its timer");
   }
   for (const kind of unfinished) wake(state, kind);
 }

@@ -12,7 +12,7 @@ import { tick, wake } from "./runner.scheduler";
 import { isoNow, runnerStatements, type RunnerState } from "./runner.state";
 
 export type JobRunner = {
-  start(): void;
+  start(): Promise<void>;
   /** Stops claiming; waits up to `graceMs` for running jobs, then hands the rest back to the queue. */
   stop(graceMs?: number): Promise<void>;
   /** Runs every due job now and waits for them (tests and CLI use it). */

@@ -53,7 +53,7 @@ export type GatewayLookups = {
   /** The scopes (JSON text) of a key still usable at `now` in the workspace, or null. */
   liveKeyScopes(apiKeyId: string, workspaceId: string, now: string): string | null;
   /** Each workspace's last stored event seq (`live`: deleted workspaces left out). */
-  storedSeqs(live: boolean): Array<{ id: string; event_seq: number }>;
+  storedSeqs(live: boolean): Promise<Array<{ id: string; event_seq: number }>>;
   /** The contact of a live chat ticket of the workspace (who hears an agent typing there), or null. */
   chatContactOf(workspaceId: string, ticketId: string): (string | null) | Promise<string | null>;
   /** What a widget visitor receives of a public event (agent-only fields left out), or null for nothing. */

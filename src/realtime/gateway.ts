@@ -32,8 +32,8 @@ export { WIDGET_PATH } from "./gateway.state";
  * admission and replay (gateway.admit.ts), client frames (gateway.frames.ts), fan-out
  * (gateway.publish.ts) and grant changes (gateway.grants.ts) share one `Gateway` state.
  */
-export function createRealtimeGateway(deps: GatewayDeps) {
-  const gateway = openGateway(deps);
+export async function createRealtimeGateway(deps: GatewayDeps) {
+  const gateway = openGateway(deps, await deps.lookups.storedSeqs(false));
   const unsubscribe = [
     onEventsCommitted(deps.db, (events) => publishCommitted(gateway, events)),
     onAccessEnded(deps.db, (signal) => onAccessSignal(gateway, signal)),
@@ -53,7 +53,7 @@ export function createRealtimeGateway(deps: GatewayDeps) {
   };
 }
 
-function openGateway(deps: GatewayDeps): Gateway {
+function openGateway(deps: GatewayDeps, seqs: ReadonlyArray<{ id: string; event_seq: number }>): Gateway {
   const sqlite = deps.db.$client;
   return {
     deps,
@@ -63,7 +63,7 @@ function openGateway(deps: GatewayDeps): Gateway {
     byWorkspace: new Map(),
     keysByWorkspace: new Map(),
     byOwnTopic: new Map(),
-    published: new Map<string, number>(deps.lookups.storedSeqs(false).map((r) => [r.id, r.event_seq])),
+    published: new Map<string, number>(seqs.map((r) => [r.id, r.event_seq])),
     counter: createSocketCounter(globalSocketCap(deps.config.realtimeLimits, deps.fdLimit ?? openFileLimit())),
     // Who is on which ticket (collision detection): in memory only, ended when a socket closes.
     presence: createPresence<Socket>({ lookups: deps.lookups, send }),
@@ -102,9 +102,9 @@ function socketHandler(gateway: Gateway): WebSocketHandler<SocketData> {
 }
 
 function gatewayMetrics(gateway: Gateway): MetricSource {
-  return () => {
+  return async () => {
     let lag = 0;
-    for (const row of gateway.deps.lookups.storedSeqs(true))
+    for (const row of await gateway.deps.lookups.storedSeqs(true))
       lag = Math.max(lag, row.event_seq - (gateway.published.get(row.id) ?? 0));
     return [
       {
